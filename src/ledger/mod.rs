@@ -1,0 +1,141 @@
+//! The ledger: accounts, postings and balances, pure and exact.
+//!
+//! Every event of a session turns into a list of [`Posting`]s that sum to zero; a player's
+//! balance is the sum of his postings. The kitty is an account like a player, named
+//! [`KITTY`] (rules §1.2). Nothing here does I/O.
+
+pub mod settle_up;
+pub mod split;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::money::Money;
+
+/// The ledger name of the kitty's account (rules §1.2, `design/session-format.md`).
+pub const KITTY: &str = "KITTY";
+
+/// One movement of money on one account: positive means the account gains (is owed more),
+/// negative means it pays. In cents, written as a decimal string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Posting {
+    /// A player's name or [`KITTY`].
+    pub account: String,
+    /// The change of the account's balance.
+    pub amount: Money,
+}
+
+impl Posting {
+    /// A posting of `amount` to `account`.
+    pub fn new(account: impl Into<String>, amount: Money) -> Posting {
+        Posting {
+            account: account.into(),
+            amount,
+        }
+    }
+}
+
+/// A list of postings under construction; [`Postings::transfer`] always adds a balanced pair,
+/// so the list sums to zero by construction.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Postings(Vec<Posting>);
+
+impl Postings {
+    /// No postings yet.
+    pub fn new() -> Postings {
+        Postings::default()
+    }
+
+    /// `from` pays `amount` to `to`. A zero amount posts nothing.
+    pub fn transfer(&mut self, from: &str, to: &str, amount: Money) {
+        if amount.is_zero() || from == to {
+            return;
+        }
+        self.add(from, -amount);
+        self.add(to, amount);
+    }
+
+    fn add(&mut self, account: &str, amount: Money) {
+        match self.0.iter_mut().find(|p| p.account == account) {
+            Some(p) => p.amount += amount,
+            None => self.0.push(Posting::new(account, amount)),
+        }
+    }
+
+    /// The net amount posted to `account` so far.
+    pub fn net(&self, account: &str) -> Money {
+        self.0
+            .iter()
+            .filter(|p| p.account == account)
+            .map(|p| p.amount)
+            .sum()
+    }
+
+    /// The postings, one per account, in the order the accounts were first touched, leaving
+    /// out accounts that net to zero.
+    pub fn into_vec(self) -> Vec<Posting> {
+        self.0.into_iter().filter(|p| !p.amount.is_zero()).collect()
+    }
+}
+
+/// Running balances of every account, in cents.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Balances(BTreeMap<String, Money>);
+
+impl Balances {
+    /// Opens an account at zero if it is not there yet (so a player who never won or lost
+    /// still shows `"0.00"`).
+    pub fn open(&mut self, account: &str) {
+        self.0.entry(account.to_string()).or_insert(Money::ZERO);
+    }
+
+    /// Adds every posting to its account.
+    pub fn apply(&mut self, postings: &[Posting]) {
+        for p in postings {
+            *self.0.entry(p.account.clone()).or_insert(Money::ZERO) += p.amount;
+        }
+    }
+
+    /// The balance of `account` (zero if it never moved).
+    pub fn get(&self, account: &str) -> Money {
+        self.0.get(account).copied().unwrap_or(Money::ZERO)
+    }
+
+    /// The kitty's balance (zero when the game has none).
+    pub fn kitty(&self) -> Money {
+        self.get(KITTY)
+    }
+
+    /// All balances by account name.
+    pub fn as_map(&self) -> &BTreeMap<String, Money> {
+        &self.0
+    }
+
+    /// The sum of every balance; always zero when every posting list summed to zero.
+    pub fn total(&self) -> Money {
+        self.0.values().copied().sum()
+    }
+}
+
+/// Sum of a posting list; zero for every list the ledger accepts.
+pub fn sum(postings: &[Posting]) -> Money {
+    postings.iter().map(|p| p.amount).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transfers_balance_and_merge_per_account() {
+        let mut p = Postings::new();
+        p.transfer("B", "A", Money::from_cents(10));
+        p.transfer("C", "A", Money::from_cents(10));
+        p.transfer("A", "A", Money::from_cents(99));
+        let v = p.into_vec();
+        assert_eq!(sum(&v), Money::ZERO);
+        assert_eq!(v[0], Posting::new("B", Money::from_cents(-10)));
+        assert_eq!(v[1], Posting::new("A", Money::from_cents(20)));
+    }
+}

@@ -1,0 +1,9 @@
+//! Scorekeeper keeps score and settles stakes for card games played with real cards.
+//!
+//! Functional core, imperative shell: [`rules`], [`ledger`] and [`format`] are pure (no
+//! I/O, clock or randomness); [`store`], [`service`] and [`web`] are the shell around them.
+
+pub mod format;
+pub mod ledger;
+pub mod money;
+pub mod rules;

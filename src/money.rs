@@ -1,0 +1,227 @@
+//! Exact money: integer cents, written as decimal strings.
+//!
+//! Every amount in the rules is a whole number of cents when the stake is (rules §0.3), so
+//! money is an `i64` count of cents. It is read and written only as a decimal string with at
+//! most two places (`"0.05"`, `"-1.20"`), never a JSON number, as
+//! `design/session-format.md` requires.
+
+use std::fmt;
+use std::iter::Sum;
+use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+use std::str::FromStr;
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// An exact amount of money in cents (`Money::from_cents(5)` is `"0.05"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Money(i64);
+
+/// Why a money string was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoneyError {
+    /// Not a decimal number at all (`"abc"`, `""`).
+    #[error("\"{0}\" is not an amount of money; write it like \"0.05\"")]
+    NotANumber(String),
+    /// More than two decimal places that are not zeros (`"0.055"`).
+    #[error("\"{0}\" has fractions of a cent; use at most 2 decimal places")]
+    FractionOfCent(String),
+    /// Beyond ±10¹² cents; no card table plays for that.
+    #[error("\"{0}\" is too large")]
+    TooLarge(String),
+}
+
+/// The largest amount accepted anywhere, in cents (ten billion dollars).
+const LIMIT_CENTS: i64 = 1_000_000_000_000;
+
+impl Money {
+    /// Zero cents.
+    pub const ZERO: Money = Money(0);
+
+    /// An amount of `cents` cents.
+    pub const fn from_cents(cents: i64) -> Money {
+        Money(cents)
+    }
+
+    /// The amount in cents.
+    pub const fn cents(self) -> i64 {
+        self.0
+    }
+
+    /// True when the amount is exactly zero.
+    pub const fn is_zero(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The absolute amount.
+    pub const fn abs(self) -> Money {
+        Money(self.0.abs())
+    }
+
+    /// Parses a decimal string with at most two places that are not zero: `"0.05"`, `"-1.2"`,
+    /// `"3"`. Errors: [`MoneyError`].
+    pub fn parse(text: &str) -> Result<Money, MoneyError> {
+        let trimmed = text.trim();
+        let value = Decimal::from_str(trimmed).map_err(|_| MoneyError::NotANumber(text.into()))?;
+        let cents = value
+            .checked_mul(Decimal::ONE_HUNDRED)
+            .ok_or_else(|| MoneyError::TooLarge(text.into()))?;
+        if !cents.fract().is_zero() {
+            return Err(MoneyError::FractionOfCent(text.into()));
+        }
+        let cents: i64 = cents
+            .trunc()
+            .try_into()
+            .map_err(|_| MoneyError::TooLarge(text.into()))?;
+        if cents.abs() > LIMIT_CENTS {
+            return Err(MoneyError::TooLarge(text.into()));
+        }
+        Ok(Money(cents))
+    }
+
+    /// `self / parts`, rounded toward zero to the cent, and the cents left over (same sign as
+    /// `self`). `parts` must be at least 1.
+    pub fn divide(self, parts: i64) -> (Money, Money) {
+        let parts = parts.max(1);
+        let share = self.0 / parts;
+        (Money(share), Money(self.0 - share * parts))
+    }
+}
+
+impl fmt::Display for Money {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)
+    }
+}
+
+impl FromStr for Money {
+    type Err = MoneyError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Money::parse(s)
+    }
+}
+
+impl Add for Money {
+    type Output = Money;
+    fn add(self, rhs: Money) -> Money {
+        Money(self.0 + rhs.0)
+    }
+}
+
+impl AddAssign for Money {
+    fn add_assign(&mut self, rhs: Money) {
+        self.0 += rhs.0;
+    }
+}
+
+impl Sub for Money {
+    type Output = Money;
+    fn sub(self, rhs: Money) -> Money {
+        Money(self.0 - rhs.0)
+    }
+}
+
+impl SubAssign for Money {
+    fn sub_assign(&mut self, rhs: Money) {
+        self.0 -= rhs.0;
+    }
+}
+
+impl Neg for Money {
+    type Output = Money;
+    fn neg(self) -> Money {
+        Money(-self.0)
+    }
+}
+
+impl Mul<i64> for Money {
+    type Output = Money;
+    fn mul(self, rhs: i64) -> Money {
+        Money(self.0 * rhs)
+    }
+}
+
+impl Sum for Money {
+    fn sum<I: Iterator<Item = Money>>(iter: I) -> Money {
+        Money(iter.map(|m| m.0).sum())
+    }
+}
+
+impl Serialize for Money {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Money {
+    /// Accepts only a JSON string: a JSON number may already have lost precision.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Money;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("money as a decimal string such as \"0.05\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Money, E> {
+                Money::parse(v).map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_cents_exactly() {
+        assert_eq!(Money::parse("0.05"), Ok(Money::from_cents(5)));
+        assert_eq!(Money::parse("1.2"), Ok(Money::from_cents(120)));
+        assert_eq!(Money::parse("-0.10"), Ok(Money::from_cents(-10)));
+        assert_eq!(Money::parse("3"), Ok(Money::from_cents(300)));
+        assert_eq!(Money::parse("0.050"), Ok(Money::from_cents(5)));
+        assert_eq!(Money::from_cents(-5).to_string(), "-0.05");
+        assert_eq!(Money::from_cents(1234).to_string(), "12.34");
+        assert_eq!(Money::ZERO.to_string(), "0.00");
+    }
+
+    #[test]
+    fn refuses_fractions_of_a_cent_and_junk() {
+        assert!(matches!(
+            Money::parse("0.055"),
+            Err(MoneyError::FractionOfCent(_))
+        ));
+        assert!(matches!(
+            Money::parse("five"),
+            Err(MoneyError::NotANumber(_))
+        ));
+        assert!(matches!(Money::parse(""), Err(MoneyError::NotANumber(_))));
+        assert!(matches!(
+            Money::parse("99999999999999"),
+            Err(MoneyError::TooLarge(_))
+        ));
+    }
+
+    #[test]
+    fn json_accepts_strings_only() {
+        let m: Money = serde_json::from_str("\"0.30\"").unwrap();
+        assert_eq!(m, Money::from_cents(30));
+        assert!(serde_json::from_str::<Money>("0.3").is_err());
+        assert_eq!(serde_json::to_string(&m).unwrap(), "\"0.30\"");
+    }
+
+    #[test]
+    fn divide_keeps_every_cent() {
+        assert_eq!(
+            Money::from_cents(100).divide(3),
+            (Money::from_cents(33), Money::from_cents(1))
+        );
+        assert_eq!(
+            Money::from_cents(-20).divide(3),
+            (Money::from_cents(-6), Money::from_cents(-2))
+        );
+    }
+}

@@ -1,0 +1,314 @@
+//! One Auction Pinochle deal as entered at the table, read and checked against the rules.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::agreements::Agreements;
+use crate::money::Money;
+use crate::rules::{RuleError, Suit, Table, fields};
+
+/// How the contract ended (rules §1.1, per-hand inputs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Played out; meld + counters reached the bid.
+    Made,
+    /// Played out; meld + counters fell short.
+    Failed,
+    /// The bidder threw in after seeing the widow, before leading a card (single bete).
+    ConcededBeforeLead,
+    /// The bidder threw in after leading a card (treated as failed).
+    ConcededAfterLead,
+    /// Every active opponent conceded (pays like made).
+    OpponentsConceded,
+    /// The bidder reneged (pays like failed).
+    BidderRenege,
+    /// An opponent reneged, binding on the other (pays like made).
+    DefenderRenege,
+}
+
+impl Outcome {
+    /// Every outcome, in the order forms offer them.
+    pub const ALL: [Outcome; 7] = [
+        Outcome::Made,
+        Outcome::Failed,
+        Outcome::ConcededBeforeLead,
+        Outcome::ConcededAfterLead,
+        Outcome::OpponentsConceded,
+        Outcome::BidderRenege,
+        Outcome::DefenderRenege,
+    ];
+
+    /// The id used in documents (`"conceded_after_lead"`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Outcome::Made => "made",
+            Outcome::Failed => "failed",
+            Outcome::ConcededBeforeLead => "conceded_before_lead",
+            Outcome::ConcededAfterLead => "conceded_after_lead",
+            Outcome::OpponentsConceded => "opponents_conceded",
+            Outcome::BidderRenege => "bidder_renege",
+            Outcome::DefenderRenege => "defender_renege",
+        }
+    }
+
+    /// Words for the score sheet.
+    pub fn words(self) -> &'static str {
+        match self {
+            Outcome::Made => "made",
+            Outcome::Failed => "failed",
+            Outcome::ConcededBeforeLead => "conceded before the lead",
+            Outcome::ConcededAfterLead => "conceded after the lead",
+            Outcome::OpponentsConceded => "opponents conceded",
+            Outcome::BidderRenege => "bidder reneged",
+            Outcome::DefenderRenege => "defender reneged",
+        }
+    }
+
+    /// True for the outcomes the bidder wins: made, opponents conceded, defender renege.
+    pub fn bidder_wins(self) -> bool {
+        matches!(
+            self,
+            Outcome::Made | Outcome::OpponentsConceded | Outcome::DefenderRenege
+        )
+    }
+}
+
+/// A deal with a contract, checked: the bidder is an active player, the bid is legal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contract {
+    /// Who dealt (sits out when four are seated).
+    pub dealer: String,
+    /// Who won the auction.
+    pub bidder: String,
+    /// The final bid, in points.
+    pub bid: i64,
+    /// The final trump suit (it may change until the first lead; the final one counts).
+    pub trump: Suit,
+    /// How it ended (given, or derived from meld and counters).
+    pub outcome: Outcome,
+    /// Whether the outcome was derived from meld and counters.
+    pub derived: bool,
+    /// The opponent who reneged, for `defender_renege`.
+    pub renege_by: Option<String>,
+    /// The bidder's meld, in points, if given.
+    pub meld: Option<i64>,
+    /// The bidder's counters (points taken in tricks, buried cards included), if given.
+    pub counters: Option<i64>,
+    /// Money the bidder has on the table, for the kitty cover rule (rules §1.2 rule 9).
+    pub bidder_cash: Option<Money>,
+}
+
+/// One deal: passed out, or played (or conceded) under a contract.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deal {
+    /// Every active player passed; the hand is thrown in (rules §1.1 bidding).
+    AllPassed {
+        /// Who dealt.
+        dealer: String,
+    },
+    /// A contract was bid.
+    Contract(Contract),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(rename = "type")]
+    _kind: String,
+    dealer: String,
+    #[serde(default)]
+    all_passed: bool,
+    bidder: Option<String>,
+    bid: Option<i64>,
+    trump: Option<Suit>,
+    outcome: Option<Outcome>,
+    renege_by: Option<String>,
+    meld: Option<i64>,
+    counters: Option<i64>,
+    bidder_cash: Option<Money>,
+}
+
+/// Trick points in one deal: 250 with the last trick, whatever the count (rules §1.0).
+pub const ALL_COUNTERS: i64 = 250;
+
+/// Reads a `hand` event and checks it against the rules and the seating. Errors name the
+/// field: `dealer`/`bidder`/`renege_by` not seated or not allowed, `bid` not a multiple of 10
+/// or below the minimum (rules §1.1), `counters` outside 0–250 (rules §1.0), `outcome`
+/// missing or contradicting meld and counters.
+pub fn read(
+    event: &Map<String, Value>,
+    agreements: &Agreements,
+    table: &Table,
+) -> Result<Deal, RuleError> {
+    let w: Written = fields::read(event)?;
+    let seated = table.seated();
+    if !(3..=4).contains(&seated.len()) {
+        return Err(RuleError::new(
+            "dealer",
+            format!(
+                "Auction Pinochle is played by 3 or 4 seated players, and {} are seated (rules §1.1)",
+                seated.len()
+            ),
+        ));
+    }
+    if !table.is_seated(&w.dealer) {
+        return Err(RuleError::new(
+            "dealer",
+            format!("{} is not seated at this table", w.dealer),
+        ));
+    }
+    if w.all_passed {
+        let extra = [
+            ("bidder", w.bidder.is_some()),
+            ("bid", w.bid.is_some()),
+            ("trump", w.trump.is_some()),
+            ("outcome", w.outcome.is_some()),
+            ("renege_by", w.renege_by.is_some()),
+            ("meld", w.meld.is_some()),
+            ("counters", w.counters.is_some()),
+            ("bidder_cash", w.bidder_cash.is_some()),
+        ];
+        if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
+            return Err(RuleError::new(
+                *field,
+                "a deal where all passed has no contract; leave it out or set all_passed to false",
+            ));
+        }
+        return Ok(Deal::AllPassed { dealer: w.dealer });
+    }
+    let four_handed = seated.len() == 4;
+    let bidder = w.bidder.ok_or_else(|| {
+        RuleError::new("bidder", "who won the auction? (or set all_passed: true)")
+    })?;
+    if !table.is_seated(&bidder) {
+        return Err(RuleError::new(
+            "bidder",
+            format!("{bidder} is not seated at this table"),
+        ));
+    }
+    if four_handed && bidder == w.dealer {
+        return Err(RuleError::new(
+            "bidder",
+            format!("{bidder} dealt and sits out a 4-handed deal, so cannot bid (rules §1.1)"),
+        ));
+    }
+    let bid = w
+        .bid
+        .ok_or_else(|| RuleError::new("bid", "the final bid is required"))?;
+    if bid % 10 != 0 {
+        return Err(RuleError::new(
+            "bid",
+            format!("{bid} is not a multiple of 10 (rules §1.1)"),
+        ));
+    }
+    if bid < agreements.min_bid {
+        return Err(RuleError::new(
+            "bid",
+            format!(
+                "{bid} is below the minimum {} (rules §1.1)",
+                agreements.min_bid
+            ),
+        ));
+    }
+    let trump = w
+        .trump
+        .ok_or_else(|| RuleError::new("trump", "the final trump suit is required"))?;
+    if let Some(meld) = w.meld
+        && meld < 0
+    {
+        return Err(RuleError::new("meld", format!("{meld} cannot be negative")));
+    }
+    if let Some(c) = w.counters
+        && !(0..=ALL_COUNTERS).contains(&c)
+    {
+        return Err(RuleError::new(
+            "counters",
+            format!("{c} is outside 0–250, the points in one deal (rules §1.0)"),
+        ));
+    }
+    if let Some(cash) = w.bidder_cash
+        && cash.cents() < 0
+    {
+        return Err(RuleError::new(
+            "bidder_cash",
+            "cash on the table cannot be negative",
+        ));
+    }
+    let total = w.meld.zip(w.counters).map(|(m, c)| m + c);
+    let (outcome, derived) = match (w.outcome, total) {
+        (Some(o), Some(t)) if o == Outcome::Made && t < bid => {
+            return Err(RuleError::new(
+                "outcome",
+                format!(
+                    "made contradicts meld {} + counters {} = {t}, short of the bid {bid} (rules §1.1)",
+                    w.meld.unwrap_or(0),
+                    w.counters.unwrap_or(0)
+                ),
+            ));
+        }
+        (Some(o), Some(t)) if o == Outcome::Failed && t >= bid => {
+            return Err(RuleError::new(
+                "outcome",
+                format!(
+                    "failed contradicts meld {} + counters {} = {t}, which reaches the bid {bid} (rules §1.1)",
+                    w.meld.unwrap_or(0),
+                    w.counters.unwrap_or(0)
+                ),
+            ));
+        }
+        (Some(o), _) => (o, false),
+        (None, Some(t)) => (
+            if t >= bid {
+                Outcome::Made
+            } else {
+                Outcome::Failed
+            },
+            true,
+        ),
+        (None, None) => {
+            return Err(RuleError::new(
+                "outcome",
+                "give the outcome, or the bidder's meld and counters to derive made or failed",
+            ));
+        }
+    };
+    let renege_by = match (outcome, w.renege_by) {
+        (Outcome::DefenderRenege, None) => {
+            return Err(RuleError::new(
+                "renege_by",
+                "name the opponent who reneged (rules §1.1)",
+            ));
+        }
+        (Outcome::DefenderRenege, Some(who)) => {
+            if !table.is_seated(&who) || who == bidder || (four_handed && who == w.dealer) {
+                return Err(RuleError::new(
+                    "renege_by",
+                    format!(
+                        "{who} is not an active opponent of {bidder} in this deal (rules §1.1)"
+                    ),
+                ));
+            }
+            Some(who)
+        }
+        (_, Some(_)) => {
+            return Err(RuleError::new(
+                "renege_by",
+                "only a defender_renege outcome names who reneged",
+            ));
+        }
+        (_, None) => None,
+    };
+    Ok(Deal::Contract(Contract {
+        dealer: w.dealer,
+        bidder,
+        bid,
+        trump,
+        outcome,
+        derived,
+        renege_by,
+        meld: w.meld,
+        counters: w.counters,
+        bidder_cash: w.bidder_cash,
+    }))
+}

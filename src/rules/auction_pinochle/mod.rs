@@ -1,0 +1,302 @@
+//! Auction Pinochle with widow (rules §1.1, Scarne S000), its kitty (rules §1.2) and the
+//! kitty-account model with the classic table (rules §1.3, S002).
+//!
+//! Every hand is a complete game settled in money before the next deal; points above the
+//! bid never change the payoff. With four seated the dealer sits out and still settles.
+
+pub mod agreements;
+pub mod hand;
+pub mod settle;
+pub mod units;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use self::agreements::{Agreements, KittyKind};
+use self::hand::Deal;
+use crate::ledger::{KITTY, Postings, split::equal_shares};
+use crate::money::Money;
+use crate::rules::{Ctx, Entry, Game, GameTable, RuleError, Table, fields};
+
+/// The registration of `auction_pinochle`.
+pub static GAME: Game = Game {
+    id: "auction_pinochle",
+    name: "Auction Pinochle",
+    rules: "rules §1.1–1.3",
+    seats: (3, 4),
+    start,
+};
+
+/// The most players seated at once: 3, or 4 with the dealer sitting out (rules §1.1).
+const MOST_SEATED: usize = 4;
+
+fn start(
+    agreements: &Map<String, Value>,
+    _players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn GameTable>, RuleError> {
+    let agreements = Agreements::read(agreements)?;
+    match opening_scores {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) if m.is_empty() => {}
+        Some(_) => {
+            return Err(RuleError::new(
+                "opening_scores",
+                "Auction Pinochle settles every hand in money, so there are no scores to carry in (rules §1.1)",
+            ));
+        }
+    }
+    Ok(Box::new(AuctionPinochle { agreements }))
+}
+
+/// The engine of one Auction Pinochle session. Everything it needs besides the agreements
+/// (the seating, the kitty's balance) comes from the [`Ctx`].
+pub struct AuctionPinochle {
+    agreements: Agreements,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Joins {
+    #[serde(rename = "type")]
+    _kind: String,
+    player: String,
+    seat_after: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Leaves {
+    #[serde(rename = "type")]
+    _kind: String,
+    player: String,
+    #[serde(default)]
+    broke: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KittyDivide {
+    #[serde(rename = "type")]
+    _kind: String,
+}
+
+impl AuctionPinochle {
+    /// The agreements this session plays under.
+    pub fn agreements(&self) -> &Agreements {
+        &self.agreements
+    }
+
+    fn pot(&self) -> bool {
+        self.agreements.kitty == KittyKind::Pot
+    }
+
+    /// Every seated player antes once into the pot.
+    fn everyone_antes(&self, table: &Table) -> Postings {
+        let mut postings = Postings::new();
+        for p in table.seated() {
+            postings.transfer(p, KITTY, self.agreements.ante());
+        }
+        postings
+    }
+
+    fn hand(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+        let deal = hand::read(event, &self.agreements, ctx.table)?;
+        let entry = match &deal {
+            Deal::AllPassed { dealer } => {
+                if self.pot() && self.agreements.pot.all_pass_ante {
+                    let ante = self.agreements.ante();
+                    Entry::new(
+                        self.everyone_antes(ctx.table).into_vec(),
+                        format!(
+                            "All passed on {dealer}'s deal; kitty rule 2: everyone antes {ante}"
+                        ),
+                    )
+                } else {
+                    Entry::new(
+                        Vec::new(),
+                        format!("All passed on {dealer}'s deal; the hand is thrown in"),
+                    )
+                }
+            }
+            Deal::Contract(contract) => {
+                let (postings, why) = settle::settle(
+                    &self.agreements,
+                    ctx.table.seated(),
+                    ctx.balances.kitty(),
+                    contract,
+                );
+                Entry::new(postings.into_vec(), why)
+            }
+        };
+        let dealer = match &deal {
+            Deal::AllPassed { dealer } => dealer,
+            Deal::Contract(c) => &c.dealer,
+        };
+        ctx.table.dealt(dealer);
+        Ok(entry)
+    }
+
+    /// Rule 8: a newcomer antes `kitty ÷ players already seated`, floored to the cent (the
+    /// leftover stays in the kitty, rules §1.2 [R]).
+    fn joins(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+        let j: Joins = fields::read(event)?;
+        let name = j.player.trim();
+        check_name(name).map_err(|m| RuleError::new("player", m))?;
+        if ctx.table.is_seated(name) {
+            return Err(RuleError::new(
+                "player",
+                format!("{name} is already seated"),
+            ));
+        }
+        if ctx.table.is_gone_for_good(name) {
+            return Err(RuleError::new(
+                "player",
+                format!("{name} took a broke player's share and quit for good (rules §1.2 rule 6)"),
+            ));
+        }
+        if ctx.table.seated().len() >= MOST_SEATED {
+            return Err(RuleError::new(
+                "player",
+                "Auction Pinochle seats at most 4 players (rules §1.1)",
+            ));
+        }
+        if let Some(after) = &j.seat_after
+            && !ctx.table.is_seated(after)
+        {
+            return Err(RuleError::new(
+                "seat_after",
+                format!("{after} is not seated at this table"),
+            ));
+        }
+        let already = ctx.table.seated().len() as i64;
+        let mut postings = Postings::new();
+        let mut why = format!("{name} joins the table");
+        if self.pot() {
+            let (ante, _) = ctx.balances.kitty().max(Money::ZERO).divide(already);
+            postings.transfer(name, KITTY, ante);
+            why.push_str(&format!(
+                "; kitty rule 8: antes the kitty ÷ {already} players, {ante}"
+            ));
+        }
+        ctx.table.seat(name, j.seat_after.as_deref());
+        Ok(Entry::new(postings.into_vec(), why))
+    }
+
+    /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
+    /// included), floored to the cent, and quits for good.
+    fn leaves(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+        let l: Leaves = fields::read(event)?;
+        if !ctx.table.is_seated(&l.player) {
+            return Err(RuleError::new(
+                "player",
+                format!("{} is not seated at this table", l.player),
+            ));
+        }
+        let mut postings = Postings::new();
+        let mut why = format!("{} leaves the table", l.player);
+        if l.broke && self.pot() {
+            let seated = ctx.table.seated().len() as i64;
+            let (share, _) = ctx.balances.kitty().max(Money::ZERO).divide(seated);
+            postings.transfer(KITTY, &l.player, share);
+            why = format!(
+                "{} is broke and quits for good; kitty rule 6: takes the kitty ÷ {seated}, {share}",
+                l.player
+            );
+        }
+        ctx.table.unseat(&l.player, l.broke);
+        Ok(Entry::new(postings.into_vec(), why))
+    }
+
+    /// Shares the whole kitty out equally among the seated players (rule 7; a kitty account
+    /// in deficit is made good the same way, rules §1.3).
+    fn share_out(&self, ctx: &Ctx<'_>, reason: &str) -> Entry {
+        let kitty = ctx.balances.kitty();
+        let order = ctx.table.leftover_order();
+        let mut postings = Postings::new();
+        for (player, share) in equal_shares(kitty, &order) {
+            postings.transfer(KITTY, player, share);
+        }
+        let verb = if kitty.cents() < 0 {
+            "made good"
+        } else {
+            "shared"
+        };
+        let why = if kitty.is_zero() {
+            format!("{reason}: the kitty is empty")
+        } else {
+            format!(
+                "{reason}: the kitty's {kitty} is {verb} equally among {} players",
+                order.len()
+            )
+        };
+        Entry::new(postings.into_vec(), why)
+    }
+}
+
+/// A player's name: 1–40 characters, not the kitty's.
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.is_empty() || name.chars().count() > 40 {
+        return Err("a player's name has 1 to 40 characters".into());
+    }
+    if name == KITTY {
+        return Err(format!(
+            "{KITTY} is the kitty's account, not a player's name"
+        ));
+    }
+    Ok(())
+}
+
+impl GameTable for AuctionPinochle {
+    fn has_kitty(&self) -> bool {
+        self.agreements.kitty != KittyKind::None
+    }
+
+    fn opening(&mut self, ctx: &mut Ctx<'_>) -> Option<Entry> {
+        if !self.pot() {
+            return None;
+        }
+        let ante = self.agreements.ante();
+        Some(Entry::new(
+            self.everyone_antes(ctx.table).into_vec(),
+            format!(
+                "Kitty rule 1: every player antes {ante}, the settlement of a {} bid",
+                self.agreements.units_table.lowest_bid()
+            ),
+        ))
+    }
+
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Entry, RuleError> {
+        match kind {
+            "hand" => self.hand(ctx, event),
+            "player_joins" => self.joins(ctx, event),
+            "player_leaves" => self.leaves(ctx, event),
+            "kitty_divide" if self.has_kitty() => {
+                let _: KittyDivide = fields::read(event)?;
+                Ok(self.share_out(ctx, "Kitty rule 7: divided by consent"))
+            }
+            "kitty_divide" => Err(RuleError::new(
+                "type",
+                "this session has no kitty to divide (agreement kitty is \"none\")",
+            )),
+            other => Err(RuleError::new(
+                "type",
+                format!(
+                    "\"{other}\" is not an Auction Pinochle event; use hand, payment, close, player_joins, player_leaves or kitty_divide"
+                ),
+            )),
+        }
+    }
+
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Entry, RuleError> {
+        if !self.has_kitty() {
+            return Ok(Entry::new(Vec::new(), "The sitting is closed"));
+        }
+        Ok(self.share_out(ctx, "The sitting is closed; kitty rule 7"))
+    }
+}

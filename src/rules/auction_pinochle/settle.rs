@@ -1,0 +1,189 @@
+//! What a contract pays (rules §1.1 settlement) and what it does to the kitty (rules §1.2
+//! rules 3–5 and 9 for the pot, §1.3 for the kitty account). Pure.
+
+use super::agreements::{Agreements, KITTY_BID, KittyKind};
+use super::hand::{Contract, Outcome};
+use crate::ledger::{KITTY, Postings};
+use crate::money::Money;
+use crate::rules::Suit;
+
+/// The trump multiplier `t` and its words: 2 for spades with `spades_double`, 3 for hearts
+/// with `hearts_triple`, else 1 (rules §1.1).
+pub fn trump_multiplier(agreements: &Agreements, trump: Suit) -> (i64, Option<&'static str>) {
+    match trump {
+        Suit::Spades if agreements.spades_double => (2, Some("2 (spades)")),
+        Suit::Hearts if agreements.hearts_triple => (3, Some("3 (hearts)")),
+        _ => (1, None),
+    }
+}
+
+/// How many times the kitty a failed 350+ bidder antes (rules §1.2 rule 5): 2, or the
+/// agreed spades (3) or hearts-triple (4) multiplier.
+pub fn kitty_fail_multiplier(agreements: &Agreements, trump: Suit) -> i64 {
+    match trump {
+        Suit::Spades => agreements.pot.spades_fail_multiplier,
+        Suit::Hearts if agreements.hearts_triple => agreements.pot.hearts_fail_multiplier,
+        _ => 2,
+    }
+}
+
+/// The money of one contract: every other seated player (the 4-handed dealer included)
+/// against the bidder, plus the kitty when the bid is 350 or more.
+/// `kitty` is the kitty's balance before the deal, `ante` one player's ante. Returns the
+/// postings (summing to zero) and the reason in words.
+pub fn settle(
+    agreements: &Agreements,
+    seated: &[String],
+    kitty: Money,
+    c: &Contract,
+) -> (Postings, String) {
+    let units = agreements.units_table.units(c.bid).unwrap_or(0);
+    let single = agreements.stake * units;
+    let (t, t_words) = trump_multiplier(agreements, c.trump);
+    let others: Vec<&String> = seated.iter().filter(|p| **p != c.bidder).collect();
+    let mut factors = vec![format!("{units} units")];
+    let per_player = match c.outcome {
+        o if o.bidder_wins() => {
+            factors.extend(t_words.map(String::from));
+            single * t
+        }
+        Outcome::ConcededBeforeLead => single,
+        _ => {
+            factors.extend(t_words.map(String::from));
+            factors.push("2 (double bete)".into());
+            single * t * 2
+        }
+    };
+    factors.push(agreements.stake.to_string());
+    let mut postings = Postings::new();
+    for other in &others {
+        if c.outcome.bidder_wins() {
+            postings.transfer(other, &c.bidder, per_player);
+        } else {
+            postings.transfer(&c.bidder, other, per_player);
+        }
+    }
+    let whom = if seated.len() == 4 {
+        format!("each other player (dealer {} included)", c.dealer)
+    } else {
+        "each opponent".to_string()
+    };
+    let direction = if c.outcome.bidder_wins() {
+        "from"
+    } else {
+        "to"
+    };
+    let mut why = format!(
+        "{}: {} = {per_player} {direction} {whom}",
+        headline(c),
+        factors.join(" × ")
+    );
+    if c.outcome == Outcome::ConcededBeforeLead && t > 1 {
+        why.push_str(" (single bete; the suit does not count before the lead)");
+    }
+    if c.bid >= KITTY_BID {
+        match agreements.kitty {
+            KittyKind::None => {}
+            KittyKind::Account => {
+                if c.outcome.bidder_wins() {
+                    postings.transfer(KITTY, &c.bidder, per_player);
+                } else {
+                    postings.transfer(&c.bidder, KITTY, per_player);
+                }
+                why.push_str(&format!(
+                    "; the kitty settles like a player, {per_player} (rules §1.3)"
+                ));
+            }
+            KittyKind::Pot => why.push_str(&pot(agreements, seated, kitty, c, &mut postings)),
+        }
+    }
+    (postings, why)
+}
+
+/// "Ann bid 350 in hearts and made it" and the like.
+fn headline(c: &Contract) -> String {
+    let contract = format!("{} in {}", c.bid, c.trump.name());
+    let derived = match (c.derived, c.meld, c.counters) {
+        (true, Some(m), Some(k)) => format!(" (meld {m} + counters {k} = {})", m + k),
+        _ => String::new(),
+    };
+    match c.outcome {
+        Outcome::Made => format!("{} bid {contract} and made it{derived}", c.bidder),
+        Outcome::Failed => format!("{} bid {contract} and failed{derived}", c.bidder),
+        Outcome::ConcededBeforeLead => format!("{} conceded {contract} before the lead", c.bidder),
+        Outcome::ConcededAfterLead => format!(
+            "{} conceded {contract} after the lead, as if failed",
+            c.bidder
+        ),
+        Outcome::OpponentsConceded => format!("The opponents conceded {}'s {contract}", c.bidder),
+        Outcome::BidderRenege => format!("{} reneged on {contract}, as if failed", c.bidder),
+        Outcome::DefenderRenege => format!(
+            "{} reneged against {}'s {contract}, binding on every opponent, as if made",
+            c.renege_by.as_deref().unwrap_or("a defender"),
+            c.bidder
+        ),
+    }
+}
+
+/// The kitty pot on a bid of 350 or more (rules §1.2): a winning bidder collects it (rule
+/// 3), a bidder conceding before the lead antes an amount equal to it (rule 4), one who
+/// fails antes twice it or the agreed multiple (rule 5), and with `bidder_cash` he plays only
+/// for what his cash covers after what he would owe the players (rule 9, [R] formula
+/// `P = min(kitty, (cash − owed) / fail multiplier)`, floored to the cent).
+fn pot(
+    agreements: &Agreements,
+    seated: &[String],
+    kitty: Money,
+    c: &Contract,
+    postings: &mut Postings,
+) -> String {
+    let fail_multiplier = kitty_fail_multiplier(agreements, c.trump);
+    let (t, _) = trump_multiplier(agreements, c.trump);
+    let single = agreements.stake * agreements.units_table.units(c.bid).unwrap_or(0);
+    let owed_if_failed = single * t * 2 * (seated.len() as i64 - 1);
+    let (stake_in_kitty, cover) = match c.bidder_cash {
+        Some(cash) if kitty.cents() > 0 => {
+            let coverable = (cash - owed_if_failed)
+                .divide(fail_multiplier)
+                .0
+                .max(Money::ZERO);
+            if coverable < kitty {
+                (
+                    coverable,
+                    format!(" (cover rule 9: his {cash} covers {coverable} of the {kitty} kitty)"),
+                )
+            } else {
+                (kitty, String::new())
+            }
+        }
+        _ => (kitty.max(Money::ZERO), String::new()),
+    };
+    match c.outcome {
+        o if o.bidder_wins() => {
+            postings.transfer(KITTY, &c.bidder, stake_in_kitty);
+            let mut why = format!("; kitty rule 3: takes the kitty, {stake_in_kitty}{cover}");
+            let emptied = stake_in_kitty == kitty && !kitty.is_zero();
+            if emptied && agreements.pot.reante_after_win {
+                let ante = agreements.ante();
+                for p in seated {
+                    postings.transfer(p, KITTY, ante);
+                }
+                why.push_str(&format!("; everyone antes {ante} again"));
+            }
+            why
+        }
+        Outcome::ConcededBeforeLead => {
+            postings.transfer(&c.bidder, KITTY, stake_in_kitty);
+            format!("; kitty rule 4: antes an amount equal to the kitty, {stake_in_kitty}{cover}")
+        }
+        _ => {
+            let amount = stake_in_kitty * fail_multiplier;
+            postings.transfer(&c.bidder, KITTY, amount);
+            let times = match fail_multiplier {
+                2 => "twice".to_string(),
+                n => format!("{n} times"),
+            };
+            format!("; kitty rule 5: {times} the kitty, {amount}{cover}")
+        }
+    }
+}
