@@ -3,7 +3,12 @@
 //! Functional core, imperative shell: [`rules`], [`ledger`] and [`format`] are pure (no
 //! I/O, clock or randomness); [`store`], [`service`] and [`web`] are the shell around them.
 
+pub mod config;
+pub mod error;
 pub mod format;
 pub mod ledger;
 pub mod money;
 pub mod rules;
+pub mod service;
+pub mod store;
+pub mod web;

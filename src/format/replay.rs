@@ -62,6 +62,21 @@ struct Close {
 /// Errors: the first refused field, with the event index when an event is at fault; nothing
 /// partial is returned.
 pub fn replay(doc: &SessionDoc) -> Result<LedgerDoc, Refusal> {
+    replay_at_table(doc).map(|(ledger, _)| ledger)
+}
+
+/// Where the table stands after the last event: who is seated, and who deals next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    /// The players seated now, clockwise.
+    pub seated: Vec<String>,
+    /// Who deals the next hand by the game's rules (the first seat before any hand).
+    pub next_dealer: Option<String>,
+}
+
+/// [`replay`], also returning where the table stands after the last event (for the next
+/// hand's form).
+pub fn replay_at_table(doc: &SessionDoc) -> Result<(LedgerDoc, Standing), Refusal> {
     if doc.format != SESSION_FORMAT {
         return Err(Refusal::document(
             "format",
@@ -140,7 +155,13 @@ pub fn replay(doc: &SessionDoc) -> Result<LedgerDoc, Refusal> {
         .iter()
         .map(|(k, v)| (k.clone(), *v))
         .collect();
-    Ok(LedgerDoc {
+    let standing = Standing {
+        seated: table.seated().to_vec(),
+        next_dealer: engine
+            .next_dealer(&table)
+            .or_else(|| table.seated().first().cloned()),
+    };
+    let ledger = LedgerDoc {
         format: LEDGER_FORMAT,
         game: doc.game.clone(),
         currency: doc.currency.clone(),
@@ -151,7 +172,8 @@ pub fn replay(doc: &SessionDoc) -> Result<LedgerDoc, Refusal> {
         balances: balances.as_map().clone(),
         kitty: balances.kitty(),
         settlement: fewest_transfers(&open),
-    })
+    };
+    Ok((ledger, standing))
 }
 
 /// The common events (`payment`, `close`) and the game's own. After `close` only a

@@ -89,6 +89,11 @@ pub trait GameTable: Send {
     fn games(&self) -> Vec<FinishedGame> {
         Vec::new()
     }
+    /// Who deals next: by default the player on the last dealer's left (`None` before the
+    /// first hand). Games where a dead hand is dealt again by the same dealer override it.
+    fn next_dealer(&self, table: &Table) -> Option<String> {
+        table.next_dealer().map(String::from)
+    }
 }
 
 /// Reads the agreements, players (seat order) and `opening_scores` of a session and starts

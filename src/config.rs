@@ -1,0 +1,44 @@
+//! Command line and environment: `scorekeeper [serve]` and `scorekeeper replay FILE`.
+
+use clap::{Parser, Subcommand};
+
+/// Keeps score and settles stakes for card games played with real cards.
+#[derive(Debug, Parser)]
+#[command(name = "scorekeeper", version, about)]
+pub struct Cli {
+    /// What to do; `serve` when left out.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Options of `serve`, also accepted without the subcommand.
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Start the web service (the default).
+    Serve(ServeArgs),
+    /// Print the ledger document of a session document (FILE, or - for standard input).
+    /// Exits 2 with one line on standard error naming the event, field and rule when the
+    /// document is refused.
+    Replay {
+        /// The session document (`scorekeeper/session@1`), or `-` for standard input.
+        file: String,
+    },
+}
+
+/// Where the service listens and keeps its data.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeArgs {
+    /// The SQLite database; created with its folder if missing.
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://data/scorekeeper.db"
+    )]
+    pub database_url: String,
+    /// The address and port to listen on.
+    #[arg(long = "bind", env = "BIND_ADDR", default_value = "127.0.0.1:3000")]
+    pub bind_addr: String,
+}

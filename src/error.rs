@@ -1,0 +1,109 @@
+//! One error type for the shell, with stable codes, rendered as JSON by the API
+//! (`{"error": {"code", "message", "field"}}`) and as a page or form message by the HTML side.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::format::Refusal;
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// No such session (or page).
+    #[error("{0}")]
+    NotFound(String),
+    /// The rules refused the input; nothing was written.
+    #[error("{0}")]
+    Refused(Refusal),
+    /// The input is not what the endpoint reads (malformed JSON, a missing form field).
+    #[error("{field}: {message}")]
+    BadRequest {
+        /// The field at fault.
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Someone else changed the session first (a hand entered on another device).
+    #[error("{message}")]
+    Conflict {
+        /// The field that carried the stale expectation.
+        field: String,
+        /// What happened, in words.
+        message: String,
+    },
+    /// A failure of the database or the program; logged, shown generically.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl AppError {
+    /// The stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AppError::NotFound(_) => "not_found",
+            AppError::Refused(_) => "refused",
+            AppError::BadRequest { .. } => "bad_request",
+            AppError::Conflict { .. } => "conflict",
+            AppError::Internal(_) => "internal",
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
+            AppError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The field at fault, if any.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            AppError::Refused(r) => Some(match r.event_index {
+                Some(_) => r.field.clone(),
+                None => r.field.clone(),
+            }),
+            AppError::BadRequest { field, .. } | AppError::Conflict { field, .. } => {
+                Some(field.clone())
+            }
+            _ => None,
+        }
+    }
+
+    /// The message a person reads; internal details stay in the log.
+    pub fn public_message(&self) -> String {
+        match self {
+            AppError::Internal(_) => {
+                "something went wrong on our side; nothing was recorded".into()
+            }
+            other => other.to_string(),
+        }
+    }
+}
+
+impl From<sqlx::Error> for AppError {
+    fn from(e: sqlx::Error) -> AppError {
+        AppError::Internal(e.to_string())
+    }
+}
+
+impl From<Refusal> for AppError {
+    fn from(r: Refusal) -> AppError {
+        AppError::Refused(r)
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        if let AppError::Internal(cause) = &self {
+            tracing::error!(%cause, "request failed");
+        }
+        let body = json!({ "error": { "code": self.code(), "message": self.public_message(), "field": self.field() } });
+        (self.status(), Json(body)).into_response()
+    }
+}

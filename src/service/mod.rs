@@ -1,0 +1,247 @@
+//! Use cases: load, call the pure core, check, persist, in one transaction each.
+//!
+//! The HTML pages and the JSON API call these same functions. The ledger of a stored
+//! session is always `replay` of its session document, so it cannot drift from what
+//! `scorekeeper replay` prints for the exported document.
+
+use chrono::{SecondsFormat, Utc};
+use serde_json::{Map, Value};
+use sqlx::{SqliteConnection, SqlitePool};
+
+use crate::error::AppError;
+use crate::format::{LedgerDoc, SESSION_FORMAT, SessionDoc, replay, replay_at_table};
+use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
+
+/// A session as stored, with its ledger.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The session's id.
+    pub id: i64,
+    /// The session document (the export).
+    pub doc: SessionDoc,
+    /// Its ledger, computed by `replay`.
+    pub ledger: LedgerDoc,
+    /// The stored event rows (seq 0 = opening ante), for times and explanations.
+    pub rows: Vec<EventRow>,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// The players seated now, clockwise.
+    pub seated: Vec<String>,
+    /// Who deals the next hand.
+    pub next_dealer: Option<String>,
+}
+
+impl Loaded {
+    /// Whether a `close` was recorded.
+    pub fn closed(&self) -> bool {
+        self.doc
+            .events
+            .iter()
+            .any(|e| e.get("type").and_then(Value::as_str) == Some("close"))
+    }
+}
+
+fn now() -> String {
+    Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// What a new session needs: the game, players in seat order, the agreements, and
+/// optionally the currency (USD) and scores carried in from a paper sheet.
+#[derive(Debug, Clone)]
+pub struct NewSessionInput {
+    /// The game id.
+    pub game: String,
+    /// Player names in seat order, clockwise.
+    pub players: Vec<String>,
+    /// The table agreements as written.
+    pub agreements: Map<String, Value>,
+    /// ISO currency code; `None` means USD.
+    pub currency: Option<String>,
+    /// Scores carried in, if any.
+    pub opening_scores: Option<Value>,
+}
+
+/// Creates a session. Errors: [`AppError::Refused`] naming the field (unknown game,
+/// agreements, players); nothing is written then.
+pub async fn create_session(pool: &SqlitePool, input: NewSessionInput) -> Result<i64, AppError> {
+    let doc = SessionDoc {
+        format: SESSION_FORMAT.into(),
+        game: input.game,
+        currency: input.currency.unwrap_or_else(|| "USD".into()),
+        agreements: input.agreements,
+        players: input.players.iter().map(|p| p.trim().to_string()).collect(),
+        opening_scores: input.opening_scores,
+        events: Vec::new(),
+    };
+    import(pool, &doc).await
+}
+
+/// Imports a whole session document as a new session. Errors: [`AppError::Refused`] with
+/// the event index, field and rule of the first refusal; nothing is written then.
+pub async fn import(pool: &SqlitePool, doc: &SessionDoc) -> Result<i64, AppError> {
+    let ledger = replay(doc)?;
+    let recorded_at = now();
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let id = store::insert_session(
+        &mut tx,
+        &NewSession {
+            game: &doc.game,
+            currency: &doc.currency,
+            agreements: &doc.agreements,
+            opening_scores: doc.opening_scores.as_ref(),
+            players: &doc.players,
+            created_at: &recorded_at,
+        },
+    )
+    .await?;
+    let empty = Value::Object(Map::new());
+    for entry in &ledger.events {
+        let body = if entry.seq == 0 {
+            &empty
+        } else {
+            &doc.events[entry.seq - 1]
+        };
+        let new = NewEvent {
+            seq: entry.seq as i64,
+            kind: &entry.kind,
+            body,
+            explanation: &entry.explanation,
+            postings: &entry.postings,
+            recorded_at: &recorded_at,
+        };
+        store::append_event(&mut tx, id, &new).await?;
+    }
+    tx.commit().await?;
+    Ok(id)
+}
+
+async fn load_in(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<(SessionDoc, Vec<EventRow>, String), AppError> {
+    let row = store::session(conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    let players = store::players(conn, id).await?;
+    let rows = store::events(conn, id).await?;
+    let parse = |text: &str| {
+        serde_json::from_str::<Value>(text)
+            .map_err(|e| AppError::Internal(format!("stored JSON: {e}")))
+    };
+    let agreements = match parse(&row.agreements)? {
+        Value::Object(m) => m,
+        _ => {
+            return Err(AppError::Internal(
+                "stored agreements are not an object".into(),
+            ));
+        }
+    };
+    let opening_scores = row.opening_scores.as_deref().map(parse).transpose()?;
+    let events = rows
+        .iter()
+        .filter(|r| r.seq > 0)
+        .map(|r| parse(&r.body))
+        .collect::<Result<Vec<_>, _>>()?;
+    let doc = SessionDoc {
+        format: SESSION_FORMAT.into(),
+        game: row.game,
+        currency: row.currency,
+        agreements,
+        players,
+        opening_scores,
+        events,
+    };
+    Ok((doc, rows, row.created_at))
+}
+
+/// Loads a session and computes its ledger. Errors: [`AppError::NotFound`].
+pub async fn load(pool: &SqlitePool, id: i64) -> Result<Loaded, AppError> {
+    let mut conn = pool.acquire().await?;
+    let (doc, rows, created_at) = load_in(&mut conn, id).await?;
+    let (ledger, standing) = replay_at_table(&doc)
+        .map_err(|r| AppError::Internal(format!("stored session {id} no longer replays: {r}")))?;
+    Ok(Loaded {
+        id,
+        doc,
+        ledger,
+        rows,
+        created_at,
+        seated: standing.seated,
+        next_dealer: standing.next_dealer,
+    })
+}
+
+/// Records one event at the end of a session, in one transaction: the event is checked by
+/// replaying the whole session with it, and only then appended with its postings.
+/// `expected_events`: the number of events the caller saw (a form's hidden field); when the
+/// session has moved on since, the event is refused with [`AppError::Conflict`] so the
+/// same hand is not entered twice from two devices. Errors: [`AppError::Refused`] naming
+/// the event index, field and rule; [`AppError::NotFound`]. Nothing is written on error.
+pub async fn record_event(
+    pool: &SqlitePool,
+    id: i64,
+    event: Value,
+    expected_events: Option<usize>,
+) -> Result<Loaded, AppError> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let (mut doc, mut rows, created_at) = load_in(&mut tx, id).await?;
+    if let Some(expected) = expected_events
+        && expected != doc.events.len()
+    {
+        return Err(AppError::Conflict {
+            field: "expected_events".into(),
+            message: format!(
+                "hand {} was just entered by another device; the sheet now shows it, so check before entering again",
+                doc.events.len()
+            ),
+        });
+    }
+    doc.events.push(event);
+    let (ledger, standing) = replay_at_table(&doc)?;
+    let entry = ledger
+        .events
+        .last()
+        .ok_or_else(|| AppError::Internal("replay returned no events".into()))?;
+    let recorded_at = now();
+    let seq = doc.events.len() as i64;
+    let new = NewEvent {
+        seq,
+        kind: &entry.kind,
+        body: &doc.events[doc.events.len() - 1],
+        explanation: &entry.explanation,
+        postings: &entry.postings,
+        recorded_at: &recorded_at,
+    };
+    let event_id = store::append_event(&mut tx, id, &new).await?;
+    tx.commit().await?;
+    rows.push(EventRow {
+        id: event_id,
+        seq,
+        kind: entry.kind.clone(),
+        body: doc.events[doc.events.len() - 1].to_string(),
+        explanation: entry.explanation.clone(),
+        recorded_at,
+    });
+    Ok(Loaded {
+        id,
+        doc,
+        ledger,
+        rows,
+        created_at,
+        seated: standing.seated,
+        next_dealer: standing.next_dealer,
+    })
+}
+
+/// Every session, newest first.
+pub async fn list(pool: &SqlitePool) -> Result<Vec<SessionSummaryRow>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(store::list_sessions(&mut conn).await?)
+}
+
+/// The balances as summed from the stored postings (cents by account); they equal the
+/// ledger's balances, which tests check.
+pub async fn stored_balances(pool: &SqlitePool, id: i64) -> Result<Vec<(String, i64)>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(store::balances(&mut conn, id).await?)
+}

@@ -1,0 +1,255 @@
+//! The SQLite store: sessions, seats, events and postings, appended and never edited.
+//!
+//! Free functions over a connection or transaction; no rules here. Money is INTEGER cents.
+//! The database runs in WAL mode with foreign keys on, `synchronous=FULL` because it holds
+//! money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
+//! [`crate::service`]).
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{SqliteConnection, SqlitePool};
+
+use crate::ledger::Posting;
+
+/// Migrations, embedded in the binary and run at start-up.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Opens (creating the file and its folder if needed) and migrates the database at `url`
+/// (`sqlite://path` or `sqlite::memory:`). Errors: the folder cannot be made, the file
+/// cannot be opened, or a migration fails.
+pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
+    let options = SqliteConnectOptions::from_str(url)?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(5));
+    let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+    if !in_memory
+        && let Some(dir) = Path::new(options.get_filename()).parent()
+        && !dir.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(dir).map_err(|e| sqlx::Error::Configuration(Box::new(e)))?;
+    }
+    // An in-memory database lives as long as its one connection, so the pool keeps one.
+    let pool = SqlitePoolOptions::new()
+        .max_connections(if in_memory { 1 } else { 4 })
+        .min_connections(if in_memory { 1 } else { 0 })
+        .idle_timeout(if in_memory {
+            None
+        } else {
+            Some(Duration::from_secs(600))
+        })
+        .max_lifetime(if in_memory {
+            None
+        } else {
+            Some(Duration::from_secs(3600))
+        })
+        .connect_with(options)
+        .await?;
+    MIGRATOR.run(&pool).await?;
+    Ok(pool)
+}
+
+/// A stored session's header.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionRow {
+    /// The session's id.
+    pub id: i64,
+    /// The game id.
+    pub game: String,
+    /// ISO currency code.
+    pub currency: String,
+    /// The agreements, as JSON text.
+    pub agreements: String,
+    /// The opening scores, as JSON text, if any.
+    pub opening_scores: Option<String>,
+    /// When the session was created (RFC 3339, UTC).
+    pub created_at: String,
+}
+
+/// A stored event.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EventRow {
+    /// The row id, which postings refer to.
+    pub id: i64,
+    /// The position: 0 for the opening ante, N for the document's event N − 1.
+    pub seq: i64,
+    /// The event's type.
+    pub kind: String,
+    /// The event as written, JSON text.
+    pub body: String,
+    /// The explanation computed when it was recorded.
+    pub explanation: String,
+    /// When it was recorded (RFC 3339, UTC).
+    pub recorded_at: String,
+}
+
+/// A new session's header and seats, all in one transaction with its first events.
+pub struct NewSession<'a> {
+    /// The game id.
+    pub game: &'a str,
+    /// ISO currency code.
+    pub currency: &'a str,
+    /// The agreements as written.
+    pub agreements: &'a Map<String, Value>,
+    /// Scores carried in, if any.
+    pub opening_scores: Option<&'a Value>,
+    /// Player names in seat order.
+    pub players: &'a [String],
+    /// Creation time (RFC 3339, UTC).
+    pub created_at: &'a str,
+}
+
+/// Inserts a session and its seats; returns the new id.
+pub async fn insert_session(
+    conn: &mut SqliteConnection,
+    s: &NewSession<'_>,
+) -> Result<i64, sqlx::Error> {
+    let agreements = Value::Object(s.agreements.clone()).to_string();
+    let opening = s
+        .opening_scores
+        .filter(|v| !v.is_null())
+        .map(Value::to_string);
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO sessions (game, currency, agreements, opening_scores, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(s.game)
+    .bind(s.currency)
+    .bind(agreements)
+    .bind(opening)
+    .bind(s.created_at)
+    .fetch_one(&mut *conn)
+    .await?;
+    for (position, player) in s.players.iter().enumerate() {
+        sqlx::query("INSERT INTO seats (session_id, position, player) VALUES (?, ?, ?)")
+            .bind(id)
+            .bind(position as i64)
+            .bind(player)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(id)
+}
+
+/// One event to append, with its postings.
+pub struct NewEvent<'a> {
+    /// The position (0 = opening ante).
+    pub seq: i64,
+    /// The event's type.
+    pub kind: &'a str,
+    /// The event as written.
+    pub body: &'a Value,
+    /// Its explanation.
+    pub explanation: &'a str,
+    /// Its postings, summing to zero.
+    pub postings: &'a [Posting],
+    /// When it was recorded (RFC 3339, UTC).
+    pub recorded_at: &'a str,
+}
+
+/// Appends one event and its postings. A second event with the same `seq` violates the
+/// unique key, which is how two devices entering the same hand are told apart.
+pub async fn append_event(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    e: &NewEvent<'_>,
+) -> Result<i64, sqlx::Error> {
+    let event_id: i64 = sqlx::query_scalar(
+        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(session_id)
+    .bind(e.seq)
+    .bind(e.kind)
+    .bind(e.body.to_string())
+    .bind(e.explanation)
+    .bind(e.recorded_at)
+    .fetch_one(&mut *conn)
+    .await?;
+    for p in e.postings {
+        sqlx::query("INSERT INTO postings (event_id, account, amount_cents) VALUES (?, ?, ?)")
+            .bind(event_id)
+            .bind(&p.account)
+            .bind(p.amount.cents())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(event_id)
+}
+
+/// A session's header, or `None`.
+pub async fn session(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<Option<SessionRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, game, currency, agreements, opening_scores, created_at FROM sessions WHERE id = ?")
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// A session's players in seat order.
+pub async fn players(conn: &mut SqliteConnection, id: i64) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT player FROM seats WHERE session_id = ? ORDER BY position")
+        .bind(id)
+        .fetch_all(conn)
+        .await
+}
+
+/// A session's events in order, the opening ante (seq 0) included.
+pub async fn events(conn: &mut SqliteConnection, id: i64) -> Result<Vec<EventRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, seq, kind, body, explanation, recorded_at FROM events WHERE session_id = ? ORDER BY seq")
+        .bind(id)
+        .fetch_all(conn)
+        .await
+}
+
+/// Every account's balance from the stored postings, in cents, by account name.
+pub async fn balances(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT p.account, SUM(p.amount_cents) FROM postings p JOIN events e ON e.id = p.event_id \
+         WHERE e.session_id = ? GROUP BY p.account ORDER BY p.account",
+    )
+    .bind(id)
+    .fetch_all(conn)
+    .await
+}
+
+/// One line of the sessions list.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionSummaryRow {
+    /// The session's id.
+    pub id: i64,
+    /// The game id.
+    pub game: String,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// The players, comma-separated in seat order.
+    pub players: String,
+    /// How many hands were dealt.
+    pub hands: i64,
+    /// Whether a `close` event was recorded.
+    pub closed: bool,
+}
+
+/// Every session, newest first.
+pub async fn list_sessions(
+    conn: &mut SqliteConnection,
+) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.id, s.game, s.created_at, \
+           (SELECT group_concat(player, ', ') FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
+           (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') AS hands, \
+           EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed \
+         FROM sessions s ORDER BY s.id DESC",
+    )
+    .fetch_all(conn)
+    .await
+}
