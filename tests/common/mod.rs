@@ -1,0 +1,133 @@
+//! Test harness: the real router over a fresh in-memory database, driven with `oneshot`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+#![allow(dead_code)]
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use scorekeeper::web::{AppState, app};
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// A test application with its own empty database.
+pub struct TestApp {
+    pub router: Router,
+    pub pool: sqlx::SqlitePool,
+}
+
+/// A response: status, Location header, body text.
+pub struct Reply {
+    pub status: StatusCode,
+    pub location: Option<String>,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+impl TestApp {
+    pub async fn new() -> TestApp {
+        let pool = scorekeeper::store::open("sqlite::memory:")
+            .await
+            .expect("in-memory database");
+        TestApp {
+            router: app(AppState { pool: pool.clone() }),
+            pool,
+        }
+    }
+
+    pub async fn send(&self, request: Request<Body>) -> Reply {
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("router answers");
+        let status = response.status();
+        let location = response
+            .headers()
+            .get(header::LOCATION)
+            .map(|v| v.to_str().unwrap().to_string());
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .expect("body")
+            .to_bytes();
+        Reply {
+            status,
+            location,
+            body: String::from_utf8(bytes.to_vec()).expect("utf-8 body"),
+        }
+    }
+
+    pub async fn get(&self, uri: &str) -> Reply {
+        self.send(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+    }
+
+    pub async fn post_json(&self, uri: &str, body: &Value) -> Reply {
+        self.send(
+            Request::post(uri)
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn post_raw_json(&self, uri: &str, body: &str) -> Reply {
+        self.send(
+            Request::post(uri)
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+    }
+
+    /// Posts an HTML form (`application/x-www-form-urlencoded`).
+    pub async fn post_form(&self, uri: &str, fields: &[(&str, &str)]) -> Reply {
+        let body = fields
+            .iter()
+            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+            .collect::<Vec<_>>()
+            .join("&");
+        self.send(
+            Request::post(uri)
+                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+                .body(Body::from(body))
+                .unwrap(),
+        )
+        .await
+    }
+}
+
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            b' ' => "+".to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The folder of shared golden cases beside the project, if it is there.
+pub fn shared_golden() -> Option<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/golden");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "note: ../shared/golden is missing; the shared golden cases are skipped (CI has them)"
+        );
+        None
+    }
+}

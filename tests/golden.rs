@@ -1,0 +1,223 @@
+//! Every public golden case in `../shared/golden/<game>/` for each registered game, through
+//! `replay` and through HTTP import → ledger. Skipped (with a note) when `../shared` is not
+//! beside the project; CI has it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{TestApp, shared_golden};
+use scorekeeper::format::{SessionDoc, replay};
+use scorekeeper::money::Money;
+use scorekeeper::rules;
+use serde_json::Value;
+
+struct Case {
+    id: String,
+    session: Value,
+    expect: Value,
+}
+
+fn cases() -> Vec<Case> {
+    let Some(root) = shared_golden() else {
+        return Vec::new();
+    };
+    let mut cases = Vec::new();
+    for game in rules::GAMES {
+        let dir = root.join(game.id);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for path in files {
+            let case: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            cases.push(Case {
+                id: case["id"].as_str().unwrap_or("?").to_string(),
+                session: case["session"].clone(),
+                expect: case["expect"].clone(),
+            });
+        }
+    }
+    cases
+}
+
+fn money(v: &Value) -> Option<Money> {
+    match v {
+        Value::String(s) => Money::parse(s).ok(),
+        Value::Number(n) => Money::parse(&n.to_string()).ok(),
+        _ => None,
+    }
+}
+
+fn number(v: &Value) -> Option<i64> {
+    v.as_i64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+}
+
+/// Compares the parts of a ledger that the case pins down; returns the differences.
+fn compare(expect: &Value, ledger: &Value) -> Vec<String> {
+    let mut diffs = Vec::new();
+    type Normalise = fn(&Value) -> Option<String>;
+    let maps: [(&str, Normalise); 3] = [
+        ("balances", |v| money(v).map(|m| m.to_string())),
+        ("scores", |v| number(v).map(|n| n.to_string())),
+        ("checks", |v| number(v).map(|n| n.to_string())),
+    ];
+    for (key, norm) in maps {
+        let Some(exp) = expect.get(key).and_then(Value::as_object) else {
+            continue;
+        };
+        let empty = serde_json::Map::new();
+        let act = ledger.get(key).and_then(Value::as_object).unwrap_or(&empty);
+        let zero = |v: Option<&Value>| {
+            v.and_then(norm)
+                .unwrap_or_else(|| norm(&Value::from(0)).unwrap())
+        };
+        let names: BTreeMap<&String, ()> = exp.keys().chain(act.keys()).map(|k| (k, ())).collect();
+        for name in names.keys() {
+            let (e, a) = (zero(exp.get(*name)), zero(act.get(*name)));
+            if e != a {
+                diffs.push(format!("{key}.{name}: expected {e}, got {a}"));
+            }
+        }
+    }
+    if let Some(exp) = expect.get("games").and_then(Value::as_array) {
+        let act = ledger
+            .get("games")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let ew: Vec<&Value> = exp.iter().map(|g| &g["winner"]).collect();
+        let aw: Vec<&Value> = act.iter().map(|g| &g["winner"]).collect();
+        if ew != aw {
+            diffs.push(format!("games: expected winners {ew:?}, got {aw:?}"));
+        }
+    }
+    diffs
+}
+
+fn rejected_at(expect: &Value) -> Option<u64> {
+    (expect.get("rejected") == Some(&Value::Bool(true))).then(|| {
+        expect
+            .get("event_index")
+            .and_then(Value::as_u64)
+            .unwrap_or(u64::MAX)
+    })
+}
+
+#[test]
+fn golden_cases_through_replay() {
+    let cases = cases();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let doc: Result<SessionDoc, _> = serde_json::from_value(case.session.clone());
+        let result = doc
+            .map_err(|e| e.to_string())
+            .and_then(|d| replay(&d).map_err(|r| r.to_string()));
+        match (rejected_at(&case.expect), result) {
+            (Some(index), Err(message)) => {
+                if !message.starts_with(&format!("event {index}:")) {
+                    failures.push(format!(
+                        "{}: refused, but not at event {index}: {message}",
+                        case.id
+                    ));
+                }
+            }
+            (Some(index), Ok(_)) => {
+                failures.push(format!("{}: expected a refusal at event {index}", case.id))
+            }
+            (None, Err(message)) => failures.push(format!("{}: refused: {message}", case.id)),
+            (None, Ok(ledger)) => {
+                let diffs = compare(&case.expect, &serde_json::to_value(&ledger).unwrap());
+                if !diffs.is_empty() {
+                    failures.push(format!("{}: {}", case.id, diffs.join("; ")));
+                }
+            }
+        }
+    }
+    println!(
+        "{} golden cases replayed, {} failed",
+        cases.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "golden cases failed:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn golden_cases_through_http_import_and_ledger() {
+    let cases = cases();
+    let app = TestApp::new().await;
+    let mut failures = Vec::new();
+    for case in &cases {
+        let reply = app
+            .post_json("/api/v1/sessions/import", &case.session)
+            .await;
+        match rejected_at(&case.expect) {
+            Some(index) => {
+                let message = reply.json()["error"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                if reply.status.as_u16() != 422 || !message.starts_with(&format!("event {index}:"))
+                {
+                    failures.push(format!(
+                        "{}: expected 422 at event {index}, got {} {message}",
+                        case.id, reply.status
+                    ));
+                }
+            }
+            None => {
+                if reply.status.as_u16() != 201 {
+                    failures.push(format!(
+                        "{}: import answered {}: {}",
+                        case.id, reply.status, reply.body
+                    ));
+                    continue;
+                }
+                let id = reply.json()["id"].as_i64().unwrap();
+                let ledger = app
+                    .get(&format!("/api/v1/sessions/{id}/ledger"))
+                    .await
+                    .json();
+                let diffs = compare(&case.expect, &ledger);
+                if !diffs.is_empty() {
+                    failures.push(format!("{}: {}", case.id, diffs.join("; ")));
+                }
+                // The export replays to the very ledger the store serves.
+                let export = app
+                    .get(&format!("/api/v1/sessions/{id}/export"))
+                    .await
+                    .json();
+                let replayed = replay(&serde_json::from_value(export).unwrap()).unwrap();
+                if serde_json::to_value(&replayed).unwrap() != ledger {
+                    failures.push(format!(
+                        "{}: the stored ledger differs from replay of the export",
+                        case.id
+                    ));
+                }
+            }
+        }
+    }
+    println!(
+        "{} golden cases imported over HTTP, {} failed",
+        cases.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "golden cases failed over HTTP:\n{}",
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,533 @@
+//! Integration tests through the real router: the HTML form, the score sheet, the JSON API
+//! and its refusals. Each test has its own in-memory database.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+mod common;
+
+use common::TestApp;
+use serde_json::{Value, json};
+
+/// Creates a 3-handed session at 5¢ a hundred with Scarne's kitty pot through the HTML form.
+async fn pinochle_with_kitty(app: &TestApp) -> String {
+    let reply = app
+        .post_form(
+            "/sessions",
+            &[
+                ("game", "auction_pinochle"),
+                ("player_1", "Ann"),
+                ("player_2", "Bob"),
+                ("player_3", "Cy"),
+                ("player_4", ""),
+                ("a.stake", "0.05"),
+                ("a.units_table", "standard"),
+                ("a.min_bid", ""),
+                ("a.spades_double", "yes"),
+                ("a.hearts_triple", "no"),
+                ("a.kitty", "pot"),
+                ("a.all_pass_ante", "yes"),
+                ("a.reante_after_win", "yes"),
+                ("a.kitty_spades_fail_multiplier", "2"),
+                ("a.kitty_hearts_fail_multiplier", "2"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    reply.location.expect("redirect to the sheet")
+}
+
+fn balance(ledger: &Value, who: &str) -> String {
+    ledger["balances"][who]
+        .as_str()
+        .unwrap_or("missing")
+        .to_string()
+}
+
+fn postings_of(entry: &Value) -> Vec<(String, String)> {
+    entry["postings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["account"].as_str().unwrap().to_string(),
+                p["amount"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+
+    let page = app.get(&sheet).await;
+    assert!(
+        page.body.contains("Kitty rule 1: every player antes 0.10"),
+        "the opening ante is on the sheet"
+    );
+    assert!(
+        page.body.contains("<option value=\"Ann\" selected>"),
+        "the first dealer is pre-selected"
+    );
+
+    // 250 in spades conceded after the lead: 2 units × 2 (spades) × 2 (double bete) × 0.05 = 0.40 to each.
+    let entered = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "0"),
+                ("dealer", "Cy"),
+                ("bidder", "Ann"),
+                ("bid", "250"),
+                ("trump", "spades"),
+                ("outcome", "conceded_after_lead"),
+            ],
+        )
+        .await;
+    assert_eq!(entered.status.as_u16(), 303, "{}", entered.body);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    let hand = &ledger["events"][1];
+    let postings = postings_of(hand);
+    assert!(postings.contains(&("Ann".into(), "-0.80".into())));
+    assert!(postings.contains(&("Bob".into(), "0.40".into())));
+    assert!(postings.contains(&("Cy".into(), "0.40".into())));
+    let page = app.get(&sheet).await;
+    assert!(
+        page.body.contains("= 0.40 to each opponent"),
+        "the reason is on the sheet"
+    );
+    assert!(page.body.contains("−0.80"), "Ann's minus is on the sheet");
+    assert!(
+        page.body.contains("<option value=\"Ann\" selected>"),
+        "the next dealer is the left of Cy"
+    );
+
+    // All pass on Ann's deal: everyone antes again; the kitty holds 0.60.
+    let passed = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "1"),
+                ("dealer", "Ann"),
+                ("all_passed", "true"),
+            ],
+        )
+        .await;
+    assert_eq!(passed.status.as_u16(), 303);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    assert_eq!(ledger["kitty"], "0.60");
+
+    // Bob makes 350 in clubs: 4 units × 0.05 from each, and the whole kitty (0.60); then everyone re-antes 0.10.
+    let made = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "2"),
+                ("dealer", "Bob"),
+                ("bidder", "Bob"),
+                ("bid", "350"),
+                ("trump", "clubs"),
+                ("outcome", "made"),
+            ],
+        )
+        .await;
+    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    let postings = postings_of(&ledger["events"][3]);
+    // Bob: +0.20 × 2 + 0.60 kitty − 0.10 re-ante = +0.90.
+    assert!(
+        postings.contains(&("Bob".into(), "0.90".into())),
+        "{postings:?}"
+    );
+    assert_eq!(
+        ledger["kitty"], "0.30",
+        "the kitty was won and everyone anted again"
+    );
+    let page = app.get(&sheet).await;
+    assert!(page.body.contains("kitty rule 3: takes the kitty, 0.60"));
+
+    // Close: the kitty is shared out and the sheet says who pays whom.
+    let closed = app
+        .post_form(&format!("{sheet}/close"), &[("expected_events", "3")])
+        .await;
+    assert_eq!(closed.status.as_u16(), 303);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    assert_eq!(ledger["kitty"], "0.00");
+    let total: i64 = ledger["balances"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| {
+            scorekeeper::money::Money::parse(v.as_str().unwrap())
+                .unwrap()
+                .cents()
+        })
+        .sum();
+    assert_eq!(total, 0);
+    let page = app.get(&sheet).await;
+    assert!(page.body.contains("Who pays whom"));
+    for t in ledger["settlement"].as_array().unwrap() {
+        assert!(page.body.contains(&format!(
+            "{} pays {} {} USD",
+            t["from"].as_str().unwrap(),
+            t["to"].as_str().unwrap(),
+            t["amount"].as_str().unwrap()
+        )));
+    }
+    assert!(
+        !page.body.contains("Enter the hand"),
+        "no hand form after the close"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_hand_names_the_field_and_writes_nothing() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let before = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    let reply = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "0"),
+                ("dealer", "Cy"),
+                ("bidder", "Ann"),
+                ("bid", "240"),
+                ("trump", "hearts"),
+                ("outcome", "made"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 422);
+    assert!(
+        reply
+            .body
+            .contains("bid: 240 is below the minimum 250 (rules §1.1)"),
+        "{}",
+        reply.body
+    );
+    assert!(reply.body.contains("name=\"bid\" type=\"number\" inputmode=\"numeric\" min=\"250\" step=\"10\" value=\"240\""), "the value is kept");
+    assert!(reply.body.contains("aria-invalid=\"true\""));
+    let after = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    assert_eq!(before, after, "nothing was written");
+
+    // A defender renege needs the renegade.
+    let reply = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "0"),
+                ("dealer", "Cy"),
+                ("bidder", "Ann"),
+                ("bid", "300"),
+                ("trump", "hearts"),
+                ("outcome", "defender_renege"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 422);
+    assert!(
+        reply
+            .body
+            .contains("renege_by: name the opponent who reneged")
+    );
+    assert_eq!(
+        app.get(&format!("/api/v1/sessions/{id}/export"))
+            .await
+            .json(),
+        before
+    );
+}
+
+#[tokio::test]
+async fn two_phones_entering_the_same_hand_record_it_once() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let hand = [
+        ("expected_events", "0"),
+        ("dealer", "Cy"),
+        ("bidder", "Ann"),
+        ("bid", "250"),
+        ("trump", "hearts"),
+        ("outcome", "made"),
+    ];
+    assert_eq!(
+        app.post_form(&format!("{sheet}/hands"), &hand)
+            .await
+            .status
+            .as_u16(),
+        303
+    );
+    let second = app.post_form(&format!("{sheet}/hands"), &hand).await;
+    assert_eq!(second.status.as_u16(), 409);
+    assert!(second.body.contains("was just entered by another device"));
+    let export = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    assert_eq!(export["events"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_bad_agreement_on_the_new_session_form_is_shown_on_the_form() {
+    let app = TestApp::new().await;
+    let form = app.get("/sessions/new?game=auction_pinochle").await;
+    assert_eq!(form.status.as_u16(), 200);
+    assert!(
+        form.body.contains("value=\"0.05\""),
+        "the stake default is filled in"
+    );
+    let reply = app
+        .post_form(
+            "/sessions",
+            &[
+                ("game", "auction_pinochle"),
+                ("player_1", "Ann"),
+                ("player_2", "Bob"),
+                ("player_3", "Cy"),
+                ("a.stake", "0.055"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 422);
+    assert!(reply.body.contains("agreements.stake"), "{}", reply.body);
+    assert!(reply.body.contains("value=\"Bob\""), "the players are kept");
+    let reply = app
+        .post_form(
+            "/sessions",
+            &[
+                ("game", "auction_pinochle"),
+                ("player_1", "Ann"),
+                ("player_2", "Bob"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 422);
+    assert!(reply.body.contains("seats 3 to 4 players"));
+    let list = app.get("/api/v1/sessions").await.json();
+    assert_eq!(
+        list["sessions"].as_array().unwrap().len(),
+        0,
+        "nothing was written"
+    );
+}
+
+#[tokio::test]
+async fn the_api_records_events_and_refuses_with_field_errors() {
+    let app = TestApp::new().await;
+    let created = app
+        .post_json(
+            "/api/v1/sessions",
+            &json!({"game": "auction_pinochle", "players": ["A", "B", "C", "D"], "agreements": {"stake": "0.10"}}),
+        )
+        .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let id = created.json()["id"].as_i64().unwrap();
+    let events = format!("/api/v1/sessions/{id}/events");
+
+    // Four-handed: dealer D sits out and still pays (rules §1.1).
+    let reply = app.post_json(&events, &json!({"type": "hand", "dealer": "D", "bidder": "A", "bid": 300, "trump": "clubs", "outcome": "made"})).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    let ledger = reply.json()["ledger"].clone();
+    assert_eq!(balance(&ledger, "A"), "0.90");
+    assert_eq!(balance(&ledger, "D"), "-0.30");
+
+    let refusals = [
+        (
+            json!({"type": "hand", "dealer": "A", "bidder": "A", "bid": 300, "trump": "clubs", "outcome": "made"}),
+            "bidder",
+        ),
+        (
+            json!({"type": "hand", "dealer": "A", "bidder": "B", "bid": 305, "trump": "clubs", "outcome": "made"}),
+            "bid",
+        ),
+        (
+            json!({"type": "hand", "dealer": "A", "bidder": "B", "bid": 300, "trump": "clubs"}),
+            "outcome",
+        ),
+        (
+            json!({"type": "hand", "dealer": "A", "bidder": "B", "bid": 300, "trump": "clubs", "outcome": "made", "meld": 100, "counters": 150}),
+            "outcome",
+        ),
+        (
+            json!({"type": "hand", "dealer": "A", "bidder": "B", "bid": 300, "trump": "clubs", "outcome": "defender_renege", "renege_by": "A"}),
+            "renege_by",
+        ),
+        (
+            json!({"type": "hand", "dealer": "Zed", "all_passed": true}),
+            "dealer",
+        ),
+        (
+            json!({"type": "payment", "from": "A", "to": "B", "amount": 1}),
+            "amount",
+        ),
+        (json!({"type": "kitty_divide"}), "type"),
+        (json!({"type": "shuffle"}), "type"),
+    ];
+    for (event, field) in refusals {
+        let reply = app.post_json(&events, &event).await;
+        assert_eq!(reply.status.as_u16(), 422, "{event}: {}", reply.body);
+        let error = &reply.json()["error"];
+        assert_eq!(error["code"], "refused");
+        assert_eq!(error["field"], field, "{event}: {error}");
+        assert!(
+            error["message"].as_str().unwrap().starts_with("event 1: "),
+            "{error}"
+        );
+    }
+    let export = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    assert_eq!(
+        export["events"].as_array().unwrap().len(),
+        1,
+        "no refused event was written"
+    );
+
+    let reply = app.post_raw_json(&events, "{not json").await;
+    assert_eq!(reply.status.as_u16(), 400);
+    assert_eq!(reply.json()["error"]["code"], "bad_request");
+    let reply = app.get("/api/v1/sessions/999").await;
+    assert_eq!(reply.status.as_u16(), 404);
+    assert_eq!(reply.json()["error"]["code"], "not_found");
+
+    // Derived outcome: meld 180 + counters 130 = 310 ≥ 300.
+    let reply = app.post_json(&events, &json!({"type": "hand", "dealer": "A", "bidder": "B", "bid": 300, "trump": "spades", "meld": 180, "counters": 130})).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    assert!(
+        reply.json()["event"]["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("made it (meld 180 + counters 130 = 310)")
+    );
+    // A payment moves both balances toward zero.
+    let reply = app
+        .post_json(
+            &events,
+            &json!({"type": "payment", "from": "D", "to": "A", "amount": "0.30"}),
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 201);
+    assert_eq!(balance(&reply.json()["ledger"], "D"), "-0.60");
+}
+
+#[tokio::test]
+async fn import_export_and_the_stored_postings_agree_with_replay() {
+    let app = TestApp::new().await;
+    let doc = json!({
+        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
+        "agreements": {"stake": "0.05", "kitty": "pot"}, "players": ["A", "B", "C"],
+        "events": [
+            {"type": "hand", "dealer": "B", "all_passed": true},
+            {"type": "hand", "dealer": "C", "bidder": "A", "bid": 350, "trump": "hearts", "outcome": "failed"},
+            {"type": "player_joins", "player": "D", "seat_after": "C"},
+            {"type": "hand", "dealer": "A", "bidder": "C", "bid": 400, "trump": "spades", "outcome": "made"},
+            {"type": "close"}
+        ]
+    });
+    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    let id = reply.json()["id"].as_i64().unwrap();
+    let export = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    assert_eq!(export["events"], doc["events"]);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    let replayed =
+        scorekeeper::format::replay(&serde_json::from_value(doc.clone()).unwrap()).unwrap();
+    assert_eq!(serde_json::to_value(&replayed).unwrap(), ledger);
+    let stored = scorekeeper::service::stored_balances(&app.pool, id)
+        .await
+        .unwrap();
+    for (account, cents) in stored {
+        let shown =
+            scorekeeper::money::Money::parse(ledger["balances"][&account].as_str().unwrap())
+                .unwrap();
+        assert_eq!(shown.cents(), cents, "{account}");
+    }
+    // After the close nothing but a payment may follow.
+    let reply = app
+        .post_json(
+            &format!("/api/v1/sessions/{id}/events"),
+            &json!({"type": "hand", "dealer": "B", "all_passed": true}),
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 422);
+    let mut bad = doc.clone();
+    bad["events"][3]["bid"] = json!(1000 + 5);
+    let reply = app.post_json("/api/v1/sessions/import", &bad).await;
+    assert_eq!(reply.status.as_u16(), 422);
+    assert!(
+        reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("event 3: bid:")
+    );
+    assert_eq!(
+        app.get("/api/v1/sessions").await.json()["sessions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1,
+        "the refused import wrote nothing"
+    );
+}
+
+#[tokio::test]
+async fn the_store_refuses_to_edit_history() {
+    let app = TestApp::new().await;
+    let reply = app
+        .post_json("/api/v1/sessions", &json!({"game": "auction_pinochle", "players": ["A", "B", "C"], "agreements": {"stake": "0.05", "kitty": "pot"}}))
+        .await;
+    assert_eq!(reply.status.as_u16(), 201);
+    assert!(
+        sqlx::query("UPDATE postings SET amount_cents = 1")
+            .execute(&app.pool)
+            .await
+            .is_err()
+    );
+    assert!(
+        sqlx::query("DELETE FROM events")
+            .execute(&app.pool)
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn pages_answer() {
+    let app = TestApp::new().await;
+    let list = app.get("/").await;
+    assert_eq!(list.status.as_u16(), 200);
+    assert!(list.body.contains("New Auction Pinochle session"));
+    assert_eq!(app.get("/sessions/77").await.status.as_u16(), 404);
+    assert_eq!(app.get("/static/style.css").await.status.as_u16(), 200);
+}
