@@ -3,6 +3,8 @@
 //! Functional core, imperative shell: [`rules`], [`ledger`] and [`format`] are pure (no
 //! I/O, clock or randomness); [`store`], [`service`] and [`web`] are the shell around them.
 
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod error;
 pub mod format;
