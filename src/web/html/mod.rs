@@ -40,7 +40,7 @@ async fn style() -> impl IntoResponse {
     (
         [
             ("content-type", "text/css; charset=utf-8"),
-            ("cache-control", "public, max-age=3600"),
+            ("cache-control", "public, max-age=300"),
         ],
         include_str!("../../../templates/style.css"),
     )

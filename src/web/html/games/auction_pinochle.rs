@@ -319,7 +319,10 @@ impl GameView for AuctionPinochleView {
         }
         let totals = accounts
             .iter()
-            .map(|a| cell(loaded.ledger.balances.get(a).map_or(0, |m| m.cents()), 0))
+            .map(|a| {
+                let balance = loaded.ledger.balances.get(a).map_or(0, |m| m.cents());
+                cell(balance, balance)
+            })
             .collect::<Vec<_>>();
         Sheet {
             accounts,
