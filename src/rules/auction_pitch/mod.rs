@@ -12,6 +12,8 @@ pub mod game_end;
 pub mod hand;
 pub mod score;
 
+#[cfg(test)]
+mod tests;
 
 use serde_json::{Map, Value};
 
