@@ -6,6 +6,7 @@
 //! explanation. Adding a game means one module here, one registration, and its templates.
 
 pub mod auction_pinochle;
+pub mod auction_pitch;
 pub mod fields;
 pub mod table;
 
@@ -116,7 +117,7 @@ pub struct Game {
 }
 
 /// Every game the service knows, in the order they are offered.
-pub static GAMES: &[&Game] = &[&auction_pinochle::GAME];
+pub static GAMES: &[&Game] = &[&auction_pinochle::GAME, &auction_pitch::GAME];
 
 /// The registered game with this id.
 pub fn find(id: &str) -> Option<&'static Game> {

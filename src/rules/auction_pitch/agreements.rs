@@ -1,0 +1,291 @@
+//! The table agreements of an Auction Pitch session (rules §1.4, §3 items 9–18), named as
+//! `design/session-format.md` names them: `stake`, `target`, `variant`, `countdown_start`,
+//! `smudge_rule`, `negative_difference`, `dealer_may_steal`.
+//!
+//! The other §3 options are deliberately not agreements here, because the session format
+//! does not list them and refuses unknown fields: `low_to` and `game_tie` (items 10–11) only
+//! change *who* the table writes down for Low and Game, which the hand event already says
+//! (`points.low`, `points.game: null`); `single_trump_is_high_and_low` (item 13) is always
+//! on (the same player may take High and Low); `revoke_others_keep_points` (item 14) keeps
+//! its [R] default true (golden PT-14: "not settable in the format"); `min_bid` and
+//! `forced_dealer_bid` (item 18) would contradict the format's fixed bid range 1–4.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::money::Money;
+use crate::rules::{RuleError, fields};
+
+/// Which game of the Auction Pitch family is played (`variant`; rules §1.4, §3 item 9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Scarne's Auction Pitch: scores count up from 0 to the target (S001).
+    #[default]
+    Standard,
+    /// Smudge: as standard, and all four points in one hand win the game (S001,
+    /// BIC-SMUDGE), subject to [`SmudgeRule`].
+    Smudge,
+    /// Count-down: everyone starts at `countdown_start`, made points subtract, set-backs
+    /// add, first to zero wins (S001 "Scoring Variant"; BIC-SMUDGE "customary").
+    Countdown,
+}
+
+impl Variant {
+    /// The id used in documents (`"countdown"`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Smudge => "smudge",
+            Variant::Countdown => "countdown",
+        }
+    }
+}
+
+/// What a smudge does (`smudge_rule`; rules §1.4 Smudge, §3 item 16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SmudgeRule {
+    /// A smudge wins the game at once, whatever the smudger's previous score (S001,
+    /// BIC-SMUDGE).
+    #[default]
+    WinsImmediately,
+    /// S001's regional rule: a smudge wins only if the smudger is not in the hole; if he
+    /// is, his minus score is dropped, he stands at +4 and play continues (the seed's
+    /// sentence is cut off after "plus 4", rules §4).
+    NotInHole,
+}
+
+/// What a negative difference pays at the end of a game (`negative_difference`; rules §1.4
+/// settlement, §3 item 15, [R]). It arises when the pitcher-first rule, the count order or
+/// a smudge makes a winner whose score is behind another player's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NegativeDifference {
+    /// The player ahead of the winner pays nothing and receives nothing ([R] default).
+    #[default]
+    ClampZero,
+    /// The literal difference: the winner pays that player `difference × stake`.
+    Pay,
+}
+
+/// Every agreement of an Auction Pitch session, validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Agreements {
+    /// Money per point of difference at the end of a game, in cents (rules §1.4
+    /// settlement); zero means a points-only session.
+    pub stake: Money,
+    /// The score that ends a standard or smudge game, in points (S001 default 11; "7, 9,
+    /// 10 or 21" in the seed, so any positive integer up to [`MAX_POINTS`]).
+    pub target: i64,
+    /// Standard, smudge or count-down.
+    pub variant: Variant,
+    /// Where count-down scores start, in points (S001: 7); zero is the goal.
+    pub countdown_start: i64,
+    /// What a smudge does (smudge variant only).
+    pub smudge_rule: SmudgeRule,
+    /// Clamp or pay a negative difference in the end-of-game settlement.
+    pub negative_difference: NegativeDifference,
+    /// Whether the dealer may take the bid at the current high bid (rules §1.4, §3 item
+    /// 12; Scarne: no). Recorded for the score sheet only: the final contract (pitcher and
+    /// bid) looks the same whether the dealer outbid or stole, so nothing can be checked.
+    pub dealer_may_steal: bool,
+}
+
+/// The largest target, count-down start or carried-in score, in points. Far beyond any
+/// score sheet, and small enough that a difference times any stake fits in the ledger.
+pub const MAX_POINTS: i64 = 1_000_000;
+
+fn eleven() -> i64 {
+    11
+}
+
+fn seven() -> i64 {
+    7
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(default)]
+    stake: Money,
+    #[serde(default = "eleven")]
+    target: i64,
+    #[serde(default)]
+    variant: Variant,
+    #[serde(default = "seven")]
+    countdown_start: i64,
+    #[serde(default)]
+    smudge_rule: SmudgeRule,
+    #[serde(default)]
+    negative_difference: NegativeDifference,
+    #[serde(default)]
+    dealer_may_steal: bool,
+}
+
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes the
+    /// default of `design/session-format.md`. Errors name the field (`agreements.target`):
+    /// unknown fields, wrong types, a negative stake, a target or count-down start that is
+    /// not a positive integer up to [`MAX_POINTS`].
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+        let fail =
+            |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
+        if w.stake.cents() < 0 {
+            return Err(fail("stake", "the stake cannot be negative".into()));
+        }
+        if !(1..=MAX_POINTS).contains(&w.target) {
+            return Err(fail(
+                "target",
+                format!(
+                    "{} is not a positive number of points up to {MAX_POINTS} (rules §1.4: 11, or 7, 9, 10, 21 as agreed)",
+                    w.target
+                ),
+            ));
+        }
+        if !(1..=MAX_POINTS).contains(&w.countdown_start) {
+            return Err(fail(
+                "countdown_start",
+                format!(
+                    "{} is not a positive number of points up to {MAX_POINTS}; count-down scores start above zero (rules §1.4)",
+                    w.countdown_start
+                ),
+            ));
+        }
+        Ok(Agreements {
+            stake: w.stake,
+            target: w.target,
+            variant: w.variant,
+            countdown_start: w.countdown_start,
+            smudge_rule: w.smudge_rule,
+            negative_difference: w.negative_difference,
+            dealer_may_steal: w.dealer_may_steal,
+        })
+    }
+
+    /// True for the count-down variant, where scores run toward zero.
+    pub fn counts_down(&self) -> bool {
+        self.variant == Variant::Countdown
+    }
+
+    /// Every player's score when a game starts, in points: 0, or `countdown_start` in
+    /// count-down (rules §1.4).
+    pub fn fresh_score(&self) -> i64 {
+        if self.counts_down() {
+            self.countdown_start
+        } else {
+            0
+        }
+    }
+
+    /// Whether `score` has gone out: at or over the target, or at or below zero in
+    /// count-down (rules §1.4 end of game).
+    pub fn is_out(&self, score: i64) -> bool {
+        if self.counts_down() {
+            score <= 0
+        } else {
+            score >= self.target
+        }
+    }
+
+    /// The score that ends the game, for sentences: the target, or 0 in count-down.
+    pub fn goal(&self) -> i64 {
+        if self.counts_down() { 0 } else { self.target }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Agreements, RuleError> {
+        Agreements::read(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn defaults_follow_the_session_format() {
+        let a = read(json!({})).unwrap();
+        assert_eq!(a.stake, Money::ZERO);
+        assert_eq!(a.target, 11);
+        assert_eq!(a.variant, Variant::Standard);
+        assert_eq!(a.countdown_start, 7);
+        assert_eq!(a.smudge_rule, SmudgeRule::WinsImmediately);
+        assert_eq!(a.negative_difference, NegativeDifference::ClampZero);
+        assert!(!a.dealer_may_steal);
+        assert_eq!(a.fresh_score(), 0);
+    }
+
+    #[test]
+    fn reads_every_written_agreement() {
+        let a = read(json!({
+            "stake": "0.25", "target": 21, "variant": "countdown", "countdown_start": 10,
+            "smudge_rule": "not_in_hole", "negative_difference": "pay", "dealer_may_steal": true
+        }))
+        .unwrap();
+        assert_eq!(a.stake, Money::from_cents(25));
+        assert_eq!(a.target, 21);
+        assert_eq!(a.variant, Variant::Countdown);
+        assert_eq!(a.fresh_score(), 10);
+        assert_eq!(a.smudge_rule, SmudgeRule::NotInHole);
+        assert_eq!(a.negative_difference, NegativeDifference::Pay);
+        assert!(a.dealer_may_steal);
+        assert_eq!(
+            read(json!({"variant": "smudge"})).unwrap().variant.id(),
+            "smudge"
+        );
+    }
+
+    #[test]
+    fn out_means_at_the_target_or_at_zero_counting_down() {
+        let up = read(json!({"target": 7})).unwrap();
+        assert!(!up.is_out(6) && up.is_out(7) && up.is_out(9));
+        let down = read(json!({"variant": "countdown"})).unwrap();
+        assert!(!down.is_out(1) && down.is_out(0) && down.is_out(-2));
+        assert_eq!(down.goal(), 0);
+    }
+
+    #[test]
+    fn refusals_name_the_agreement() {
+        let field = |v: Value| read(v).unwrap_err().field;
+        assert_eq!(field(json!({"stake": 0.05})), "agreements.stake");
+        assert_eq!(field(json!({"stake": "-0.05"})), "agreements.stake");
+        assert_eq!(field(json!({"target": 0})), "agreements.target");
+        assert_eq!(field(json!({"target": -11})), "agreements.target");
+        assert_eq!(field(json!({"target": "11"})), "agreements.target");
+        assert_eq!(field(json!({"target": 1.5})), "agreements.target");
+        assert_eq!(field(json!({"variant": "seven_up"})), "agreements.variant");
+        assert_eq!(
+            field(json!({"countdown_start": 0})),
+            "agreements.countdown_start"
+        );
+        assert_eq!(
+            field(json!({"smudge_rule": "sometimes"})),
+            "agreements.smudge_rule"
+        );
+        assert_eq!(
+            field(json!({"negative_difference": "refund"})),
+            "agreements.negative_difference"
+        );
+        assert_eq!(
+            field(json!({"dealer_may_steal": "yes"})),
+            "agreements.dealer_may_steal"
+        );
+    }
+
+    #[test]
+    fn options_outside_the_format_are_refused_as_unknown() {
+        for extra in [
+            "low_to",
+            "game_tie",
+            "min_bid",
+            "revoke_others_keep_points",
+            "traget",
+        ] {
+            let e = read(json!({ extra: 1 })).unwrap_err();
+            assert_eq!(e.field, format!("agreements.{extra}"));
+            assert!(e.message.contains("unknown field"), "{e}");
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! One Auction Pitch deal as entered at the table, read and checked against the rules
+//! (rules §1.4 per-hand inputs, bidding validation; `design/session-format.md`).
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::rules::{RuleError, Table, fields};
+
+/// One of the four points of a hand, in the order they are counted when two or more
+/// players other than the pitcher go out on the same hand (rules §1.4 end of game rule 3;
+/// S001, WKC "in this strict order: High, Low, Jack, Game").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Point {
+    /// The highest trump in play, to the player who was dealt it.
+    High,
+    /// The lowest trump in play, to the player who was dealt it (Scarne).
+    Low,
+    /// The jack of trumps, to the player who wins it in a trick; nobody if not dealt.
+    Jack,
+    /// Most game count in tricks (A 4, K 3, Q 2, J 1, 10 10); nobody on a tie (FOSTER).
+    Game,
+}
+
+impl Point {
+    /// The counting order: High, Low, Jack, Game.
+    pub const ORDER: [Point; 4] = [Point::High, Point::Low, Point::Jack, Point::Game];
+
+    /// The key in `points` and in `decided_by` (`"high"`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Point::High => "high",
+            Point::Low => "low",
+            Point::Jack => "jack",
+            Point::Game => "game",
+        }
+    }
+
+    /// The word on the score sheet (`"High"`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Point::High => "High",
+            Point::Low => "Low",
+            Point::Jack => "Jack",
+            Point::Game => "Game",
+        }
+    }
+}
+
+/// Who took each point of a played hand; `None` is nobody (the jack not dealt, Game tied).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Points {
+    /// High: never nobody in a played hand.
+    pub high: Option<String>,
+    /// Low: never nobody in a played hand; may be the same player as High.
+    pub low: Option<String>,
+    /// Jack: nobody when the jack of trumps was not dealt.
+    pub jack: Option<String>,
+    /// Game: nobody on a tie for game count (FOSTER).
+    pub game: Option<String>,
+}
+
+impl Points {
+    /// Who took `point`, if anybody.
+    pub fn taker(&self, point: Point) -> Option<&str> {
+        match point {
+            Point::High => self.high.as_deref(),
+            Point::Low => self.low.as_deref(),
+            Point::Jack => self.jack.as_deref(),
+            Point::Game => self.game.as_deref(),
+        }
+    }
+
+    /// The points `player` took, in counting order.
+    pub fn taken_by(&self, player: &str) -> Vec<Point> {
+        Point::ORDER
+            .into_iter()
+            .filter(|p| self.taker(*p) == Some(player))
+            .collect()
+    }
+}
+
+/// A played deal, checked: dealer, pitcher and every named player are seated, the bid is
+/// 1–4, High and Low went to somebody.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contract {
+    /// Who dealt.
+    pub dealer: String,
+    /// The highest bidder, who led the first trick and so named trumps.
+    pub pitcher: String,
+    /// The final bid, in points: 1, 2, 3 or 4 (4 = slam, smudge, shoot the moon).
+    pub bid: i64,
+    /// Who took High, Low, Jack and Game.
+    pub points: Points,
+    /// The player who revoked (failed to follow suit when able), if any (S001 Revokes).
+    pub revoke_by: Option<String>,
+}
+
+/// One deal: passed out, or played under a bid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deal {
+    /// Every player passed: a dead hand, no score, the same dealer deals again (rules
+    /// §1.4 bidding validation, S001).
+    AllPassed {
+        /// Who dealt, and deals again.
+        dealer: String,
+    },
+    /// A bid was won and the hand played.
+    Played(Contract),
+}
+
+/// The highest bid: 4, "slam, smudge, or shoot the moon" (S001).
+pub const MAX_BID: i64 = 4;
+
+/// Who took each point as written. A missing point is `null`, nobody, as the session format
+/// says of every missing optional field; Jack and Game are the ones that can go to nobody
+/// (jack not dealt, game tied), and High and Low are refused below when nobody took them.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenPoints {
+    #[serde(default)]
+    high: Option<String>,
+    #[serde(default)]
+    low: Option<String>,
+    #[serde(default)]
+    jack: Option<String>,
+    #[serde(default)]
+    game: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(rename = "type")]
+    _kind: String,
+    dealer: String,
+    #[serde(default)]
+    all_passed: bool,
+    pitcher: Option<String>,
+    bid: Option<i64>,
+    points: Option<WrittenPoints>,
+    revoke_by: Option<String>,
+}
+
+fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
+    if table.is_seated(name) {
+        Ok(())
+    } else {
+        Err(RuleError::new(
+            field,
+            format!("{name} is not seated at this table"),
+        ))
+    }
+}
+
+/// Reads a `hand` event and checks it against the rules and the seating. Errors name the
+/// field: `dealer`, `pitcher`, `revoke_by` or a `points.*` taker not seated; `bid` missing
+/// or outside 1–4; `points.high` or `points.low` nobody although the hand was played (the
+/// pitcher leads a trump, so somebody held the highest and the lowest trump, rules §1.4);
+/// contract fields on a deal where all passed.
+pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError> {
+    let w: Written = fields::read(event)?;
+    seated(table, "dealer", &w.dealer)?;
+    if w.all_passed {
+        let extra = [
+            ("pitcher", w.pitcher.is_some()),
+            ("bid", w.bid.is_some()),
+            ("points", w.points.is_some()),
+            ("revoke_by", w.revoke_by.is_some()),
+        ];
+        if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
+            return Err(RuleError::new(
+                *field,
+                "a deal where all passed is dead and has no pitcher, bid or points; leave it out or set all_passed to false (rules §1.4)",
+            ));
+        }
+        return Ok(Deal::AllPassed { dealer: w.dealer });
+    }
+    let pitcher = w.pitcher.ok_or_else(|| {
+        RuleError::new(
+            "pitcher",
+            "who won the bid? (or set all_passed: true for a dead hand, rules §1.4)",
+        )
+    })?;
+    seated(table, "pitcher", &pitcher)?;
+    let bid = w.bid.ok_or_else(|| {
+        RuleError::new(
+            "bid",
+            "the pitcher's final bid, 1 to 4, is required (rules §1.4)",
+        )
+    })?;
+    if !(1..=MAX_BID).contains(&bid) {
+        return Err(RuleError::new(
+            "bid",
+            format!("{bid} is not a bid: Auction Pitch bids are 1, 2, 3 or 4 (rules §1.4, S001)"),
+        ));
+    }
+    let p = w.points.ok_or_else(|| {
+        RuleError::new(
+            "points",
+            "who took high, low, jack and game? (null for nobody, rules §1.4)",
+        )
+    })?;
+    let points = Points {
+        high: p.high,
+        low: p.low,
+        jack: p.jack,
+        game: p.game,
+    };
+    for point in Point::ORDER {
+        let field = format!("points.{}", point.id());
+        match points.taker(point) {
+            Some(name) => seated(table, &field, name)?,
+            None if matches!(point, Point::High | Point::Low) => {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "nobody cannot take {} in a played hand: the pitcher leads a trump, so someone held the {} trump in play (rules §1.4)",
+                        point.word(),
+                        if point == Point::High {
+                            "highest"
+                        } else {
+                            "lowest"
+                        }
+                    ),
+                ));
+            }
+            None => {}
+        }
+    }
+    if let Some(who) = &w.revoke_by {
+        seated(table, "revoke_by", who)?;
+    }
+    Ok(Deal::Played(Contract {
+        dealer: w.dealer,
+        pitcher,
+        bid,
+        points,
+        revoke_by: w.revoke_by,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn table() -> Table {
+        Table::new(&["A", "B", "C", "D"].map(String::from))
+    }
+
+    fn hand(v: Value) -> Result<Deal, RuleError> {
+        read(v.as_object().unwrap(), &table())
+    }
+
+    fn played(extra: Value) -> Value {
+        let mut h = json!({
+            "type": "hand", "dealer": "D", "pitcher": "A", "bid": 2,
+            "points": {"high": "A", "low": "B", "jack": "C", "game": "A"}
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            h[k] = v.clone();
+        }
+        h
+    }
+
+    #[test]
+    fn reads_a_played_hand() {
+        let Deal::Played(c) = hand(played(json!({}))).unwrap() else {
+            panic!("played")
+        };
+        assert_eq!(
+            (c.dealer.as_str(), c.pitcher.as_str(), c.bid),
+            ("D", "A", 2)
+        );
+        assert_eq!(c.points.taker(Point::Low), Some("B"));
+        assert_eq!(c.points.taken_by("A"), vec![Point::High, Point::Game]);
+        assert_eq!(c.revoke_by, None);
+    }
+
+    #[test]
+    fn one_player_may_take_high_and_low_and_jack_and_game_may_be_nobody() {
+        let h = played(json!({"points": {"high": "B", "low": "B", "jack": null, "game": null}}));
+        let Deal::Played(c) = hand(h).unwrap() else {
+            panic!("played")
+        };
+        assert_eq!(c.points.taken_by("B"), vec![Point::High, Point::Low]);
+        assert_eq!(c.points.taker(Point::Jack), None);
+    }
+
+    #[test]
+    fn all_passed_is_a_dead_hand_without_contract_fields() {
+        let d = hand(json!({"type": "hand", "dealer": "D", "all_passed": true})).unwrap();
+        assert_eq!(d, Deal::AllPassed { dealer: "D".into() });
+        let e = hand(played(json!({"all_passed": true}))).unwrap_err();
+        assert_eq!(e.field, "pitcher");
+        let e =
+            hand(json!({"type": "hand", "dealer": "D", "all_passed": true, "bid": 1})).unwrap_err();
+        assert_eq!(e.field, "bid");
+    }
+
+    #[test]
+    fn a_bid_outside_one_to_four_is_refused() {
+        for bid in [0, 5, -1, 11] {
+            let e = hand(played(json!({ "bid": bid }))).unwrap_err();
+            assert_eq!(e.field, "bid");
+            assert!(e.message.contains("rules §1.4"), "{e}");
+        }
+        for bid in 1..=4 {
+            assert!(hand(played(json!({ "bid": bid }))).is_ok());
+        }
+        assert_eq!(hand(played(json!({"bid": 2.5}))).unwrap_err().field, "bid");
+    }
+
+    #[test]
+    fn high_and_low_cannot_be_nobody_in_a_played_hand() {
+        let e = hand(played(
+            json!({"points": {"high": null, "low": "B", "jack": "C", "game": "A"}}),
+        ))
+        .unwrap_err();
+        assert_eq!(e.field, "points.high");
+        assert!(e.message.contains("(rules §1.4)"), "{e}");
+        let e = hand(played(
+            json!({"points": {"high": "A", "low": null, "jack": "C", "game": "A"}}),
+        ))
+        .unwrap_err();
+        assert_eq!(e.field, "points.low");
+    }
+
+    #[test]
+    fn every_named_player_must_be_seated() {
+        let field = |extra: Value| hand(played(extra)).unwrap_err().field;
+        assert_eq!(field(json!({"dealer": "Zed"})), "dealer");
+        assert_eq!(field(json!({"pitcher": "Zed"})), "pitcher");
+        assert_eq!(field(json!({"revoke_by": "Zed"})), "revoke_by");
+        assert_eq!(
+            field(json!({"points": {"high": "A", "low": "B", "jack": "Zed", "game": "A"}})),
+            "points.jack"
+        );
+        assert_eq!(
+            field(json!({"points": {"high": "A", "low": "B", "jack": "C", "game": "Zed"}})),
+            "points.game"
+        );
+    }
+
+    #[test]
+    fn missing_or_misspelt_fields_are_named() {
+        let field = |v: Value| hand(v).unwrap_err().field;
+        let mut h = played(json!({}));
+        h.as_object_mut().unwrap().remove("pitcher");
+        assert_eq!(field(h), "pitcher");
+        let mut h = played(json!({}));
+        h.as_object_mut().unwrap().remove("bid");
+        assert_eq!(field(h), "bid");
+        let mut h = played(json!({}));
+        h.as_object_mut().unwrap().remove("points");
+        assert_eq!(field(h), "points");
+        // A point left out went to nobody: fine for Jack, refused for High.
+        assert!(
+            hand(played(
+                json!({"points": {"high": "A", "low": "B", "game": "A"}})
+            ))
+            .is_ok()
+        );
+        assert_eq!(
+            field(played(
+                json!({"points": {"low": "B", "jack": "A", "game": "A"}})
+            )),
+            "points.high"
+        );
+        assert_eq!(
+            field(played(
+                json!({"points": {"high": "A", "low": "B", "jak": null, "jack": null, "game": "A"}})
+            )),
+            "points.jak"
+        );
+        assert_eq!(field(played(json!({"bidder": "A"}))), "bidder");
+    }
+
+    #[test]
+    fn the_dealer_may_be_the_pitcher_and_anyone_may_revoke() {
+        assert!(hand(played(json!({"pitcher": "D", "revoke_by": "D"}))).is_ok());
+        assert!(hand(played(json!({"revoke_by": null}))).is_ok());
+    }
+}
