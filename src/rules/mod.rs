@@ -7,6 +7,7 @@
 
 pub mod auction_pinochle;
 pub mod fields;
+pub mod partnership;
 pub mod table;
 
 use serde::Serialize;
