@@ -6,6 +6,7 @@
 //! explanation. Adding a game means one module here, one registration, and its templates.
 
 pub mod auction_pinochle;
+pub mod check_pinochle;
 pub mod fields;
 pub mod partnership;
 pub mod table;
@@ -112,7 +113,7 @@ pub struct Game {
 }
 
 /// Every game the service knows, in the order they are offered.
-pub static GAMES: &[&Game] = &[&auction_pinochle::GAME];
+pub static GAMES: &[&Game] = &[&auction_pinochle::GAME, &check_pinochle::GAME];
 
 /// The registered game with this id.
 pub fn find(id: &str) -> Option<&'static Game> {
