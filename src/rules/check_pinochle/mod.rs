@@ -325,3 +325,5 @@ impl GameTable for CheckPinochle {
     }
 }
 
+#[cfg(test)]
+mod tests;
