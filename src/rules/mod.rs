@@ -7,7 +7,9 @@
 
 pub mod auction_pinochle;
 pub mod auction_pitch;
+pub mod check_pinochle;
 pub mod fields;
+pub mod partnership;
 pub mod table;
 
 use serde::Serialize;
@@ -117,7 +119,11 @@ pub struct Game {
 }
 
 /// Every game the service knows, in the order they are offered.
-pub static GAMES: &[&Game] = &[&auction_pinochle::GAME, &auction_pitch::GAME];
+pub static GAMES: &[&Game] = &[
+    &auction_pinochle::GAME,
+    &auction_pitch::GAME,
+    &check_pinochle::GAME,
+];
 
 /// The registered game with this id.
 pub fn find(id: &str) -> Option<&'static Game> {

@@ -1,0 +1,605 @@
+//! Check Pinochle's check tables (rules §1.7 "Checks"): what each meld, contract, slam,
+//! count and game is worth in checks. Pure lookups; the hand and the game decide who gets
+//! what.
+//!
+//! Two presets: `hoyle` (BIC-CHK, every number sourced; the default) and `scarne` (S003,
+//! whose band numbers are missing from the seed, so the table supplies them), plus a fully
+//! custom table agreed before play (rules §3 item 19).
+
+use serde::Deserialize;
+
+/// A check-bearing meld as listed in a hand's `meld_checks` (session-format; rules §1.7
+/// "list of check-bearing melds … count each occurrence").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeldCheck {
+    /// A-10-K-Q-J of trump.
+    Flush,
+    /// One ace in each suit.
+    #[serde(rename = "aces_100")]
+    Aces100,
+    /// One king in each suit.
+    #[serde(rename = "kings_80")]
+    Kings80,
+    /// One queen in each suit.
+    #[serde(rename = "queens_60")]
+    Queens60,
+    /// One jack in each suit.
+    #[serde(rename = "jacks_40")]
+    Jacks40,
+    /// Both Q♠ and both J♦.
+    DoublePinochle,
+    /// Four kings and four queens of different suits (S003 "round trip" in BIC-CHK).
+    Roundhouse,
+}
+
+impl MeldCheck {
+    /// Every check-bearing meld in document order.
+    pub const ALL: [MeldCheck; 7] = [
+        MeldCheck::Flush,
+        MeldCheck::Aces100,
+        MeldCheck::Kings80,
+        MeldCheck::Queens60,
+        MeldCheck::Jacks40,
+        MeldCheck::DoublePinochle,
+        MeldCheck::Roundhouse,
+    ];
+
+    /// The id used in documents (`"aces_100"`).
+    pub fn id(self) -> &'static str {
+        match self {
+            MeldCheck::Flush => "flush",
+            MeldCheck::Aces100 => "aces_100",
+            MeldCheck::Kings80 => "kings_80",
+            MeldCheck::Queens60 => "queens_60",
+            MeldCheck::Jacks40 => "jacks_40",
+            MeldCheck::DoublePinochle => "double_pinochle",
+            MeldCheck::Roundhouse => "roundhouse",
+        }
+    }
+
+    /// The table's words (`"100 aces"`).
+    pub fn words(self) -> &'static str {
+        match self {
+            MeldCheck::Flush => "flush",
+            MeldCheck::Aces100 => "100 aces",
+            MeldCheck::Kings80 => "80 kings",
+            MeldCheck::Queens60 => "60 queens",
+            MeldCheck::Jacks40 => "40 jacks",
+            MeldCheck::DoublePinochle => "double pinochle",
+            MeldCheck::Roundhouse => "roundhouse",
+        }
+    }
+
+    /// The fewest meld points this meld brings, whatever the table's meld values: flush
+    /// 150, the arounds 100/80/60/40 (rules §1.0); double pinochle 80 (Scarne's 2 × 40; 300
+    /// elsewhere, rules §3 item 30); roundhouse 240, the sum of its parts (80 kings + 60
+    /// queens + one royal and three plain marriages, rules §1.0 [R]). Used to refuse a side
+    /// that lists melds its meld total cannot contain.
+    pub fn least_points(self) -> i64 {
+        match self {
+            MeldCheck::Flush => 150,
+            MeldCheck::Aces100 => 100,
+            MeldCheck::Kings80 => 80,
+            MeldCheck::Queens60 => 60,
+            MeldCheck::Jacks40 => 40,
+            MeldCheck::DoublePinochle => 80,
+            MeldCheck::Roundhouse => 240,
+        }
+    }
+
+    /// How often the meld can occur in one deal between both sides: the deck holds two of
+    /// each card (rules §1.0), so two flushes or two of each "around", and one double
+    /// pinochle (it takes both Q♠ and both J♦).
+    pub fn most_per_deal(self) -> usize {
+        match self {
+            MeldCheck::DoublePinochle => 1,
+            _ => 2,
+        }
+    }
+
+    /// The meld's position in [`MeldCheck::ALL`], for per-kind tallies.
+    pub fn index(self) -> usize {
+        match self {
+            MeldCheck::Flush => 0,
+            MeldCheck::Aces100 => 1,
+            MeldCheck::Kings80 => 2,
+            MeldCheck::Queens60 => 3,
+            MeldCheck::Jacks40 => 4,
+            MeldCheck::DoublePinochle => 5,
+            MeldCheck::Roundhouse => 6,
+        }
+    }
+}
+
+/// Checks per occurrence of each check-bearing meld.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeldValues([i64; 7]);
+
+impl MeldValues {
+    /// BIC-CHK's meld checks, the only sourced numbers (rules §1.7; TIME40 agrees on 100
+    /// aces = 2): flush 2, 100 aces 2, 80 kings 1, 60 queens 1, 40 jacks 1, double pinochle
+    /// 2, roundhouse 5. Also the starting point of a `scarne` or custom table, whose own
+    /// meld checks are unknown (rules §1.7, S003's numbers are missing) and come from the
+    /// `meld_checks` agreement.
+    pub const HOYLE: MeldValues = MeldValues([2, 2, 1, 1, 1, 2, 5]);
+
+    /// Checks for one occurrence of `meld`.
+    pub fn get(&self, meld: MeldCheck) -> i64 {
+        self.0[meld.index()]
+    }
+
+    /// Sets the checks for `meld`.
+    pub fn set(&mut self, meld: MeldCheck, checks: i64) {
+        self.0[meld.index()] = checks;
+    }
+}
+
+/// One band of make (or defeat) checks: every bid from `lowest_bid` up to the next band's
+/// lowest bid is worth `checks`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Band {
+    /// The lowest bid of the band, in points.
+    pub lowest_bid: i64,
+    /// Its worth in checks.
+    pub checks: i64,
+}
+
+/// The open-ended steps above the last band ("each further 50 above 590", rules §1.7):
+/// from bid `from` on, every `every` points (the first step starts at `from`) adds `make`
+/// checks for making and `defeat` for defeating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Further {
+    /// The lowest bid of the first step, in points (600 in both presets).
+    pub from: i64,
+    /// The width of a step, in points (50).
+    pub every: i64,
+    /// Checks added per step for the making side (Hoyle 5, Scarne 3).
+    pub make: i64,
+    /// Checks added per step for the defeating side (Hoyle 10, Scarne 6).
+    pub defeat: i64,
+}
+
+/// A complete check table for contracts, slam and count (meld checks and the game award
+/// are separate agreements, so any table can take any of them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckTable {
+    /// `"hoyle"`, `"scarne"` or `"custom"`.
+    pub name: &'static str,
+    make: Vec<Band>,
+    /// Defeat bands; `None` means "double the value in checks of the defeated bid" (S003;
+    /// BIC-CHK "twice the number of checks for making").
+    defeat: Option<Vec<Band>>,
+    further: Option<Further>,
+    /// Checks for winning all 12 tricks (5 in both sources).
+    pub slam: i64,
+    /// Checks for taking all 250 of the count in one deal (Scarne 4; not in BIC-CHK, 0).
+    pub all_count: i64,
+}
+
+/// The lowest bid at every seat, in points (rules §1.7 bidding rule 2, S003 and BIC-CHK).
+pub const MIN_BID: i64 = 200;
+
+/// The highest bid the priced bands cover before the "each further 50" steps (rules §1.7).
+pub const TOP_OF_BANDS: i64 = 590;
+
+/// BIC-CHK's make checks: 200–240 = 2, 250–290 = 4, 300–340 = 7, 350–390 = 10, then 15,
+/// 20, 25, 30 up to 550–590 (rules §1.7 table, Hoyle column).
+const HOYLE_MAKE: [(i64, i64); 8] = [
+    (200, 2),
+    (250, 4),
+    (300, 7),
+    (350, 10),
+    (400, 15),
+    (450, 20),
+    (500, 25),
+    (550, 30),
+];
+
+impl CheckTable {
+    /// The `hoyle` preset (BIC-CHK, rules §1.7): the bands above, +5 per further 50 above
+    /// 590 (so 600–640 = 35), defeat twice the make value (+10 per step), slam 5, no count
+    /// award.
+    pub fn hoyle() -> CheckTable {
+        CheckTable {
+            name: "hoyle",
+            make: bands(&HOYLE_MAKE),
+            defeat: None,
+            further: Some(Further {
+                from: TOP_OF_BANDS + 10,
+                every: 50,
+                make: 5,
+                defeat: 10,
+            }),
+            slam: 5,
+            all_count: 0,
+        }
+    }
+
+    /// The `scarne` preset (S003, rules §1.7): the 200–590 bands as the table agreed them
+    /// (`[lowest_bid, checks]` pairs, S003's numbers being lost), +3 per further 50 above
+    /// 590 for the makers and +6 for the defeaters, defeat double the make value, all 12
+    /// tricks 5, all 250 of the count 4. Errors: see [`check_bands`]; a band starting
+    /// above 590, where Scarne's steps take over.
+    pub fn scarne(pairs: &[(i64, i64)]) -> Result<CheckTable, String> {
+        check_bands(pairs)?;
+        if let Some(&(bid, _)) = pairs.iter().find(|p| p.0 > TOP_OF_BANDS) {
+            return Err(format!(
+                "a scarne band starts at {bid}, above 590, where Scarne's +3 per further 50 applies (rules §1.7, S003)"
+            ));
+        }
+        Ok(CheckTable {
+            name: "scarne",
+            make: bands(pairs),
+            defeat: None,
+            further: Some(Further {
+                from: TOP_OF_BANDS + 10,
+                every: 50,
+                make: 3,
+                defeat: 6,
+            }),
+            slam: 5,
+            all_count: 4,
+        })
+    }
+
+    /// A custom table (rules §3 item 19): make bands, optional defeat bands (default twice
+    /// the make value), optional further steps, slam and count checks. Errors: bad bands
+    /// ([`check_bands`]), further steps that do not start above the last band or are not
+    /// positive multiples of 10, negative checks.
+    pub fn custom(
+        make: &[(i64, i64)],
+        defeat: Option<&[(i64, i64)]>,
+        further: Option<Further>,
+        slam: i64,
+        all_count: i64,
+    ) -> Result<CheckTable, String> {
+        check_bands(make).map_err(|m| format!("make_checks: {m}"))?;
+        if let Some(d) = defeat {
+            check_bands(d).map_err(|m| format!("defeat_checks: {m}"))?;
+        }
+        if let Some(f) = further {
+            let last = make
+                .iter()
+                .chain(defeat.unwrap_or(&[]))
+                .map(|p| p.0)
+                .max()
+                .unwrap_or(MIN_BID);
+            if f.from <= last || f.from % 10 != 0 {
+                return Err(format!(
+                    "further.from: {} must be a multiple of 10 above the last band's lowest bid {last}",
+                    f.from
+                ));
+            }
+            if f.every <= 0 || f.every % 10 != 0 {
+                return Err(format!(
+                    "further.every: {} must be a positive multiple of 10",
+                    f.every
+                ));
+            }
+            if !(0..=MAX_CHECKS).contains(&f.make) || !(0..=MAX_CHECKS).contains(&f.defeat) {
+                return Err(format!(
+                    "further: checks must be between 0 and {MAX_CHECKS}"
+                ));
+            }
+        }
+        for (name, v) in [("slam", slam), ("all_count", all_count)] {
+            if !(0..=MAX_CHECKS).contains(&v) {
+                return Err(format!("{name}: {v} must be between 0 and {MAX_CHECKS}"));
+            }
+        }
+        Ok(CheckTable {
+            name: "custom",
+            make: bands(make),
+            defeat: defeat.map(bands),
+            further,
+            slam,
+            all_count,
+        })
+    }
+
+    /// Steps of `further` that `bid` reaches (0 below `from`).
+    fn steps(&self, bid: i64) -> i64 {
+        match self.further {
+            Some(f) if bid >= f.from => (bid - f.from) / f.every + 1,
+            _ => 0,
+        }
+    }
+
+    /// Checks for making `bid` (rules §1.7): its band, plus the further steps above 590.
+    /// Bids below 200 are refused before they get here; they are worth 0.
+    pub fn make_checks(&self, bid: i64) -> i64 {
+        let base = band(&self.make, bid).map_or(0, |b| b.checks);
+        base + self.steps(bid) * self.further.map_or(0, |f| f.make)
+    }
+
+    /// Checks for defeating `bid` (rules §1.7): the band's value doubled (S003 "double the
+    /// value in checks of the defeated bid", BIC-CHK "twice") or a custom defeat band, plus
+    /// the further steps' defeat checks (the presets' 10 and 6 are again double 5 and 3).
+    pub fn defeat_checks(&self, bid: i64) -> i64 {
+        let base = match &self.defeat {
+            None => 2 * band(&self.make, bid).map_or(0, |b| b.checks),
+            Some(d) => band(d, bid).map_or(0, |b| b.checks),
+        };
+        base + self.steps(bid) * self.further.map_or(0, |f| f.defeat)
+    }
+
+    /// Words for the band that prices `bid`: `"300–340"`, `"600–640"` for a further step,
+    /// or `"550 or over"` for an open-ended last band.
+    pub fn band_label(&self, bid: i64) -> String {
+        if let Some(f) = self.further
+            && bid >= f.from
+        {
+            let low = f.from + (self.steps(bid) - 1) * f.every;
+            return format!("{low}–{}", low + f.every - 10);
+        }
+        let Some(i) = self.make.iter().rposition(|b| b.lowest_bid <= bid) else {
+            return format!("below {MIN_BID}");
+        };
+        let next = self
+            .make
+            .get(i + 1)
+            .map(|b| b.lowest_bid)
+            .or(self.further.map(|f| f.from));
+        match next {
+            Some(n) => format!("{}–{}", self.make[i].lowest_bid, n - 10),
+            None => format!("{} or over", self.make[i].lowest_bid),
+        }
+    }
+}
+
+/// The largest number of checks any single table entry may hold; keeps a typo from turning
+/// into an absurd payment.
+pub const MAX_CHECKS: i64 = 10_000;
+
+/// Checks a list of `[lowest_bid, checks]` pairs: not empty, starting at the minimum bid 200
+/// (every legal bid needs a value, rules §1.7 bidding rule 2), lowest bids rising in
+/// multiples of 10 (rules §0.3), checks between 0 and [`MAX_CHECKS`].
+pub fn check_bands(pairs: &[(i64, i64)]) -> Result<(), String> {
+    let Some(&(first, _)) = pairs.first() else {
+        return Err("give at least one [lowest_bid, checks] pair, starting at 200".into());
+    };
+    if first != MIN_BID {
+        return Err(format!(
+            "the first band starts at {first}; it must start at the minimum bid 200 (rules §1.7)"
+        ));
+    }
+    for (i, &(bid, checks)) in pairs.iter().enumerate() {
+        if bid % 10 != 0 {
+            return Err(format!(
+                "band {i}: lowest bid {bid} is not a multiple of 10 (rules §0.3)"
+            ));
+        }
+        if i > 0 && bid <= pairs[i - 1].0 {
+            return Err(format!(
+                "band {i}: lowest bids must rise ({bid} follows {})",
+                pairs[i - 1].0
+            ));
+        }
+        if !(0..=MAX_CHECKS).contains(&checks) {
+            return Err(format!(
+                "band {i}: {checks} checks must be between 0 and {MAX_CHECKS}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn bands(pairs: &[(i64, i64)]) -> Vec<Band> {
+    pairs
+        .iter()
+        .map(|&(lowest_bid, checks)| Band { lowest_bid, checks })
+        .collect()
+}
+
+fn band(bands: &[Band], bid: i64) -> Option<Band> {
+    bands.iter().rev().find(|b| b.lowest_bid <= bid).copied()
+}
+
+/// The checks for winning the game (rules §1.7, §3 item 20).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameAward {
+    /// Scarne (S003): 7 checks.
+    Scarne,
+    /// BIC-CHK: 10 + 1 per 100 points (or fraction) of the winning margin + 5 if the
+    /// losers' score is below zero.
+    Hoyle,
+    /// TIME40: 15 checks for reaching 1,000 first.
+    Time1940,
+    /// A fixed number of checks agreed at the table.
+    Fixed(i64),
+}
+
+impl GameAward {
+    /// The checks the winners get, and the words for them. `winner` and `loser` are the
+    /// final scores in points. The Hoyle margin counts only when the winners are ahead: when
+    /// both sides pass the target on one deal the bidding side wins even if behind (rules
+    /// §1.7), and a negative margin adds nothing [R].
+    pub fn checks(self, winner: i64, loser: i64) -> (i64, String) {
+        match self {
+            GameAward::Scarne => (7, "game, Scarne".into()),
+            GameAward::Time1940 => (15, "game, TIME 1940".into()),
+            GameAward::Fixed(n) => (n, "game, as agreed".into()),
+            GameAward::Hoyle => {
+                let margin = (winner - loser).max(0);
+                let per_hundred = (margin + 99) / 100;
+                let minus = if loser < 0 { 5 } else { 0 };
+                let mut words = format!("game, Hoyle: 10 + {per_hundred} for the margin {margin}");
+                if minus > 0 {
+                    words.push_str(" + 5, the losers are minus");
+                }
+                (10 + per_hundred + minus, words)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scarne_with_hoyle_numbers() -> CheckTable {
+        CheckTable::scarne(&HOYLE_MAKE).unwrap()
+    }
+
+    #[test]
+    fn hoyle_make_bands() {
+        let t = CheckTable::hoyle();
+        let expect = [
+            (200, 2),
+            (240, 2),
+            (250, 4),
+            (290, 4),
+            (300, 7),
+            (340, 7),
+            (350, 10),
+            (390, 10),
+            (400, 15),
+            (440, 15),
+            (450, 20),
+            (490, 20),
+            (500, 25),
+            (540, 25),
+            (550, 30),
+            (590, 30),
+        ];
+        for (bid, checks) in expect {
+            assert_eq!(t.make_checks(bid), checks, "make {bid}");
+            assert_eq!(t.defeat_checks(bid), 2 * checks, "defeat {bid}");
+        }
+    }
+
+    #[test]
+    fn hoyle_steps_above_590_are_five_and_ten() {
+        let t = CheckTable::hoyle();
+        assert_eq!(t.make_checks(600), 35);
+        assert_eq!(t.make_checks(640), 35);
+        assert_eq!(t.make_checks(650), 40);
+        assert_eq!(t.make_checks(700), 45);
+        assert_eq!(t.defeat_checks(600), 70);
+        assert_eq!(t.defeat_checks(650), 80);
+        assert_eq!(t.defeat_checks(700), 90);
+        assert_eq!(t.slam, 5);
+        assert_eq!(t.all_count, 0);
+    }
+
+    #[test]
+    fn scarne_steps_above_590_are_three_and_six() {
+        let t = scarne_with_hoyle_numbers();
+        assert_eq!(t.make_checks(590), 30);
+        assert_eq!(t.make_checks(600), 33);
+        assert_eq!(t.make_checks(690), 36);
+        assert_eq!(t.make_checks(700), 39);
+        assert_eq!(t.defeat_checks(350), 20);
+        assert_eq!(t.defeat_checks(600), 66);
+        assert_eq!(t.defeat_checks(700), 78);
+        assert_eq!(t.slam, 5);
+        assert_eq!(t.all_count, 4);
+    }
+
+    #[test]
+    fn scarne_bands_follow_the_agreement() {
+        let t = CheckTable::scarne(&[(200, 1), (300, 5), (450, 12)]).unwrap();
+        assert_eq!(t.make_checks(290), 1);
+        assert_eq!(t.make_checks(440), 5);
+        assert_eq!(t.make_checks(590), 12);
+        assert_eq!(t.make_checks(600), 15);
+        assert_eq!(t.defeat_checks(450), 24);
+        assert_eq!(t.band_label(450), "450–590");
+        assert!(CheckTable::scarne(&[(250, 4)]).is_err());
+        assert!(CheckTable::scarne(&[]).is_err());
+        assert!(CheckTable::scarne(&[(200, 2), (600, 40)]).is_err());
+        assert!(CheckTable::scarne(&[(200, 2), (200, 4)]).is_err());
+        assert!(CheckTable::scarne(&[(200, 2), (255, 4)]).is_err());
+        assert!(CheckTable::scarne(&[(200, -2)]).is_err());
+    }
+
+    #[test]
+    fn band_labels() {
+        let t = CheckTable::hoyle();
+        assert_eq!(t.band_label(200), "200–240");
+        assert_eq!(t.band_label(350), "350–390");
+        assert_eq!(t.band_label(590), "550–590");
+        assert_eq!(t.band_label(600), "600–640");
+        assert_eq!(t.band_label(660), "650–690");
+        let open = CheckTable::custom(&[(200, 1), (300, 3)], None, None, 5, 0).unwrap();
+        assert_eq!(open.band_label(900), "300 or over");
+        assert_eq!(open.make_checks(900), 3);
+    }
+
+    #[test]
+    fn custom_tables() {
+        let f = Further {
+            from: 500,
+            every: 100,
+            make: 4,
+            defeat: 9,
+        };
+        let t = CheckTable::custom(
+            &[(200, 1), (300, 3)],
+            Some(&[(200, 3), (400, 8)]),
+            Some(f),
+            6,
+            2,
+        )
+        .unwrap();
+        assert_eq!(t.make_checks(250), 1);
+        assert_eq!(t.defeat_checks(250), 3);
+        assert_eq!(t.defeat_checks(450), 8);
+        assert_eq!(t.make_checks(500), 7);
+        assert_eq!(t.make_checks(599), 7);
+        assert_eq!(t.make_checks(600), 11);
+        assert_eq!(t.make_checks(700), 15);
+        assert_eq!(t.defeat_checks(700), 8 + 27);
+        assert_eq!((t.slam, t.all_count), (6, 2));
+        let bad_from = Further { from: 300, ..f };
+        assert!(CheckTable::custom(&[(200, 1), (300, 3)], None, Some(bad_from), 5, 0).is_err());
+        let bad_every = Further { every: 0, ..f };
+        assert!(CheckTable::custom(&[(200, 1)], None, Some(bad_every), 5, 0).is_err());
+        assert!(CheckTable::custom(&[(200, 1)], None, None, -1, 0).is_err());
+        assert!(CheckTable::custom(&[(200, 1)], Some(&[(210, 1)]), None, 5, 0).is_err());
+    }
+
+    #[test]
+    fn meld_values_default_to_bicycle() {
+        let v = MeldValues::HOYLE;
+        let expect = [2, 2, 1, 1, 1, 2, 5];
+        for (m, e) in MeldCheck::ALL.iter().zip(expect) {
+            assert_eq!(v.get(*m), e, "{}", m.id());
+        }
+        let mut w = v;
+        w.set(MeldCheck::Roundhouse, 8);
+        assert_eq!(w.get(MeldCheck::Roundhouse), 8);
+        assert_eq!(w.get(MeldCheck::Flush), 2);
+    }
+
+    #[test]
+    fn game_awards() {
+        assert_eq!(GameAward::Scarne.checks(1160, 810).0, 7);
+        assert_eq!(GameAward::Time1940.checks(1000, 0).0, 15);
+        assert_eq!(GameAward::Fixed(12).checks(1000, 0).0, 12);
+        // Hoyle: 10 + 1 per 100 points or fraction of the margin.
+        assert_eq!(GameAward::Hoyle.checks(1000, 1000).0, 10);
+        assert_eq!(GameAward::Hoyle.checks(1001, 1000).0, 11);
+        assert_eq!(GameAward::Hoyle.checks(1100, 1000).0, 11);
+        assert_eq!(GameAward::Hoyle.checks(1101, 1000).0, 12);
+        assert_eq!(GameAward::Hoyle.checks(1160, 810).0, 14);
+        assert_eq!(GameAward::Hoyle.checks(1000, 700).0, 13);
+        // + 5 when the losers are net minus.
+        assert_eq!(GameAward::Hoyle.checks(1020, -30).0, 10 + 11 + 5);
+        assert_eq!(GameAward::Hoyle.checks(1000, 0).0, 20);
+        // The bidding side may win from behind: no margin checks, never fewer than 10.
+        assert_eq!(GameAward::Hoyle.checks(1060, 1090).0, 10);
+    }
+
+    #[test]
+    fn meld_facts() {
+        assert_eq!(MeldCheck::DoublePinochle.most_per_deal(), 1);
+        assert_eq!(MeldCheck::Aces100.most_per_deal(), 2);
+        assert_eq!(MeldCheck::Roundhouse.least_points(), 240);
+        for m in MeldCheck::ALL {
+            let parsed: MeldCheck = serde_json::from_value(serde_json::json!(m.id())).unwrap();
+            assert_eq!(parsed, m);
+        }
+    }
+}

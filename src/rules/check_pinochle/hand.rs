@@ -1,0 +1,451 @@
+//! One Check Pinochle deal: the `hand` event as entered at the table, checked against the
+//! rules (rules §1.0, §1.7), and what it scores in points and checks.
+//!
+//! ```json
+//! { "type": "hand", "dealer": "W", "bidder": "N", "bid": 300, "trump": "hearts",
+//!   "dealer_forced": false,
+//!   "NS": { "meld": 140, "meld_checks": ["aces_100"], "tricks": 180,
+//!           "won_trick": true, "all_tricks": false },
+//!   "EW": { "meld": 60, "meld_checks": ["queens_60"], "tricks": 70 } }
+//! ```
+//!
+//! Per side, `tricks` is required; `meld` defaults to 0, `meld_checks` to `[]` (list each
+//! occurrence; a roundhouse's own kings and queens are not listed again), `won_trick` to
+//! "took any trick points" (say `true` for a side that won only pointless tricks) and
+//! `all_tricks` to "the other side won no trick", the only way to win all 12.
+//! `dealer_forced` (default false) records that the first three passed and the dealer had
+//! to bid (rules §1.7 bidding rule 4).
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::agreements::Agreements;
+use super::checks::{MIN_BID, MeldCheck};
+use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
+use crate::rules::{RuleError, Suit, fields};
+
+/// The highest bid accepted, in points: far above anything a deal can make (no side
+/// melds anywhere near [`partnership::MAX_MELD`]), a guard against a typed extra zero.
+pub const MAX_BID: i64 = 10_000;
+
+/// One side's part of a deal, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideInput {
+    /// Meld points, trick points, won-a-trick.
+    pub hand: SideHand,
+    /// Every check-bearing meld, one entry per occurrence.
+    pub meld_checks: Vec<MeldCheck>,
+    /// Whether the side won all 12 tricks (a slam).
+    pub all_tricks: bool,
+}
+
+/// A deal, checked: the contract and both sides' results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hand {
+    /// Who dealt.
+    pub dealer: String,
+    /// Who won the auction.
+    pub bidder: String,
+    /// The bidder's partnership.
+    pub bidding: Side,
+    /// The contract, in points (a multiple of 10, at least 200).
+    pub bid: i64,
+    /// The trump the bidder named.
+    pub trump: Suit,
+    /// The first three passed and the dealer had to bid (rules §1.7 bidding rule 4).
+    pub dealer_forced: bool,
+    /// Each side's result.
+    pub sides: PerSide<SideInput>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(rename = "type")]
+    _kind: String,
+    dealer: String,
+    bidder: String,
+    bid: i64,
+    trump: Suit,
+    #[serde(default)]
+    dealer_forced: bool,
+    #[serde(rename = "NS")]
+    ns: WrittenSide,
+    #[serde(rename = "EW")]
+    ew: WrittenSide,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WrittenSide {
+    #[serde(default)]
+    meld: i64,
+    #[serde(default)]
+    meld_checks: Vec<MeldCheck>,
+    tricks: i64,
+    won_trick: Option<bool>,
+    all_tricks: Option<bool>,
+}
+
+/// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
+/// the field: `dealer`/`bidder` not seated; `bid` not a multiple of 10, below 200 or above
+/// [`MAX_BID`] (rules §1.7 bidding rule 2); `dealer_forced` with another bidder, or a bid
+/// above 200 from a forced dealer whose side melded no marriage (rule 4); the side checks of
+/// [`partnership::check_hands`]; `all_tricks` contradicting who won a trick; `meld_checks`
+/// more than the meld or the deck allows.
+pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleError> {
+    let w: Written = fields::read(event)?;
+    if seating.seat_of(&w.dealer).is_none() {
+        return Err(RuleError::new(
+            "dealer",
+            format!("{} is not seated at this table", w.dealer),
+        ));
+    }
+    let bidding = seating.side_of(&w.bidder).ok_or_else(|| {
+        RuleError::new(
+            "bidder",
+            format!("{} is not seated at this table", w.bidder),
+        )
+    })?;
+    check_bid(&w)?;
+    let hands = PerSide::new(
+        SideHand::new(w.ns.meld, w.ns.tricks, w.ns.won_trick),
+        SideHand::new(w.ew.meld, w.ew.tricks, w.ew.won_trick),
+    );
+    partnership::check_hands(&hands)?;
+    if w.dealer_forced && w.bid > MIN_BID && hands[bidding].meld < 20 {
+        return Err(RuleError::new(
+            "bid",
+            format!(
+                "a forced dealer without a marriage bids exactly 200, and {} melded {} — no marriage (rules §1.7 bidding rule 4, S003)",
+                bidding.name(),
+                hands[bidding].meld
+            ),
+        ));
+    }
+    let written = PerSide::new(w.ns, w.ew);
+    let all_tricks = all_tricks(&written, &hands)?;
+    check_meld_checks(&written, &hands)?;
+    Ok(Hand {
+        dealer: w.dealer,
+        bidder: w.bidder,
+        bidding,
+        bid: w.bid,
+        trump: w.trump,
+        dealer_forced: w.dealer_forced,
+        sides: PerSide::from_fn(|s| SideInput {
+            hand: hands[s],
+            meld_checks: written[s].meld_checks.clone(),
+            all_tricks: all_tricks[s],
+        }),
+    })
+}
+
+fn check_bid(w: &Written) -> Result<(), RuleError> {
+    if w.bid % 10 != 0 {
+        return Err(RuleError::new(
+            "bid",
+            format!(
+                "{} is not a multiple of 10 (rules §1.7 bidding rule 2)",
+                w.bid
+            ),
+        ));
+    }
+    if w.bid < MIN_BID {
+        return Err(RuleError::new(
+            "bid",
+            format!(
+                "{} is below the minimum 200 for every seat (rules §1.7 bidding rule 2)",
+                w.bid
+            ),
+        ));
+    }
+    if w.bid > MAX_BID {
+        return Err(RuleError::new(
+            "bid",
+            format!("{} is more than any deal can make", w.bid),
+        ));
+    }
+    if w.dealer_forced && w.bidder != w.dealer {
+        return Err(RuleError::new(
+            "dealer_forced",
+            format!(
+                "only the dealer is forced to bid, when the first three pass, and {} bid but {} dealt (rules §1.7 bidding rule 4)",
+                w.bidder, w.dealer
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A side wins all 12 tricks exactly when the other side wins none (rules §1.7 slam);
+/// `all_tricks` defaults to that and may not contradict it.
+fn all_tricks(
+    written: &PerSide<WrittenSide>,
+    hands: &PerSide<SideHand>,
+) -> Result<PerSide<bool>, RuleError> {
+    let mut out = PerSide::default();
+    for side in Side::BOTH {
+        let swept = !hands[side.other()].won_trick;
+        let field = format!("{}.all_tricks", side.name());
+        match written[side].all_tricks {
+            Some(true) if !swept => {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{} won a trick, so {} did not win all 12 (rules §1.7)",
+                        side.other().name(),
+                        side.name()
+                    ),
+                ));
+            }
+            Some(false) if swept => {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{} won no trick, so {} won all 12 (rules §1.7)",
+                        side.other().name(),
+                        side.name()
+                    ),
+                ));
+            }
+            _ => out[side] = swept,
+        }
+    }
+    Ok(out)
+}
+
+/// The listed check melds must fit in the side's meld points (each brings at least
+/// [`MeldCheck::least_points`]) and in the deck (two of each card, rules §1.0: two flushes,
+/// two sets of each "around" with a roundhouse using a set of kings and of queens, one
+/// double pinochle).
+fn check_meld_checks(
+    written: &PerSide<WrittenSide>,
+    hands: &PerSide<SideHand>,
+) -> Result<(), RuleError> {
+    let mut used = [0usize; 7];
+    for side in Side::BOTH {
+        let field = format!("{}.meld_checks", side.name());
+        let list = &written[side].meld_checks;
+        let least: i64 = list.iter().map(|m| m.least_points()).sum();
+        if least > hands[side].meld {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{} hold at least {least} meld points, more than the {} entered for {} (rules §1.0)",
+                    words(list),
+                    hands[side].meld,
+                    side.name()
+                ),
+            ));
+        }
+        for meld in list {
+            used[meld.index()] += 1;
+        }
+        let roundhouses = used[MeldCheck::Roundhouse.index()];
+        for meld in MeldCheck::ALL {
+            let n = match meld {
+                MeldCheck::Kings80 | MeldCheck::Queens60 => used[meld.index()] + roundhouses,
+                _ => used[meld.index()],
+            };
+            if n > meld.most_per_deal() {
+                let uses = match meld {
+                    MeldCheck::Kings80 | MeldCheck::Queens60 if roundhouses > 0 => {
+                        " (each roundhouse uses a set of four)"
+                    }
+                    _ => "",
+                };
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "the deck holds two of each card, so one deal has at most {} {}{uses} (rules §1.0)",
+                        meld.most_per_deal(),
+                        meld.words()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn words(list: &[MeldCheck]) -> String {
+    list.iter()
+        .map(|m| m.words())
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// One check award and its words (`+7 (make 300–340)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Award {
+    /// Checks awarded.
+    pub checks: i64,
+    /// What for.
+    pub words: String,
+}
+
+/// What one side scores on a deal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideScore {
+    /// Points added to the side's score (negative when a bid fails).
+    pub points: i64,
+    /// Check awards, in the order of the sheet.
+    pub awards: Vec<Award>,
+    /// The points in words: `"meld 140 + tricks 180"`.
+    pub points_words: String,
+    /// Check melds that earn nothing this deal and why (`"flush cancelled"`).
+    pub lost: Option<String>,
+}
+
+impl SideScore {
+    /// Checks earned on the deal.
+    pub fn checks(&self) -> i64 {
+        self.awards.iter().map(|a| a.checks).sum()
+    }
+}
+
+/// A scored deal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scored {
+    /// Whether the bidding side's counted meld + tricks reached the bid.
+    pub made: bool,
+    /// The bidding side's counted meld + tricks, in points.
+    pub bidders_total: i64,
+    /// The same in words: `"meld 200 + tricks 120"`.
+    pub bidders_words: String,
+    /// Each side's points and checks.
+    pub sides: PerSide<SideScore>,
+}
+
+/// Scores a deal (rules §1.7 "Points" and "Checks", S003 with BIC-CHK):
+/// * made (counted meld + tricks ≥ bid): both sides add their counted meld + tricks; the
+///   bidders get the make checks of the bid's band;
+/// * failed: the bidders score −bid and **nothing else** — no meld, no tricks, no checks of
+///   any kind (S003 "can score nothing on a holed hand"); the opponents score their meld +
+///   tricks and get the defeat checks;
+/// * every side that is not a defeated bidder gets its meld checks (each occurrence; only
+///   with a trick by default, §3 item 22), the slam (all 12 tricks) and the all-250 count
+///   award (cumulative by default, §3 item 23).
+pub fn score(hand: &Hand, agreements: &Agreements) -> Scored {
+    let needs_trick = agreements.meld_needs_trick;
+    let bidders = hand.bidding;
+    let bidders_total = hand.sides[bidders].hand.points(needs_trick);
+    let made = bidders_total >= hand.bid;
+    let table = &agreements.table;
+    let sides = PerSide::from_fn(|side| {
+        let input = &hand.sides[side];
+        if side == bidders && !made {
+            let lost = (!input.meld_checks.is_empty())
+                .then(|| format!("{} cancelled", words(&input.meld_checks)));
+            return SideScore {
+                points: -hand.bid,
+                awards: Vec::new(),
+                points_words: format!("the bid {}", hand.bid),
+                lost,
+            };
+        }
+        let mut awards = Vec::new();
+        if side == bidders {
+            awards.push(Award {
+                checks: table.make_checks(hand.bid),
+                words: format!("make {}", table.band_label(hand.bid)),
+            });
+        } else if !made {
+            awards.push(Award {
+                checks: table.defeat_checks(hand.bid),
+                words: format!("defeat {}", table.band_label(hand.bid)),
+            });
+        }
+        let counts = input.hand.won_trick || !needs_trick;
+        let lost = if counts {
+            awards.extend(meld_awards(&input.meld_checks, agreements));
+            None
+        } else {
+            (!input.meld_checks.is_empty())
+                .then(|| format!("{} lost without a trick", words(&input.meld_checks)))
+        };
+        awards.extend(play_awards(input, agreements));
+        awards.retain(|a| a.checks != 0);
+        SideScore {
+            points: input.hand.points(needs_trick),
+            awards,
+            points_words: points_words(&input.hand, needs_trick),
+            lost,
+        }
+    });
+    Scored {
+        made,
+        bidders_total,
+        bidders_words: points_words(&hand.sides[bidders].hand, needs_trick),
+        sides,
+    }
+}
+
+/// Meld checks, one group per kind (`+4 (2 × 100 aces)`); with §3 item 21 on, each
+/// roundhouse also brings the 80-kings and 60-queens checks.
+fn meld_awards(list: &[MeldCheck], agreements: &Agreements) -> Vec<Award> {
+    let mut awards = Vec::new();
+    for meld in MeldCheck::ALL {
+        let n = list.iter().filter(|m| **m == meld).count() as i64;
+        if n == 0 {
+            continue;
+        }
+        let times = if n > 1 {
+            format!("{n} × ")
+        } else {
+            String::new()
+        };
+        awards.push(Award {
+            checks: n * agreements.meld_checks.get(meld),
+            words: format!("{times}{}", meld.words()),
+        });
+        if meld == MeldCheck::Roundhouse && agreements.roundhouse_includes_kings_queens {
+            for part in [MeldCheck::Kings80, MeldCheck::Queens60] {
+                awards.push(Award {
+                    checks: n * agreements.meld_checks.get(part),
+                    words: format!("{times}{} in the roundhouse", part.words()),
+                });
+            }
+        }
+    }
+    awards
+}
+
+/// The slam (all 12 tricks) and the all-250 count (rules §1.7 additional awards 2–3);
+/// when both happen they add up, or with §3 item 23 off only the larger counts.
+fn play_awards(input: &SideInput, agreements: &Agreements) -> Vec<Award> {
+    let table = &agreements.table;
+    let slam = input.all_tricks.then(|| Award {
+        checks: table.slam,
+        words: "all 12 tricks".into(),
+    });
+    let count =
+        (input.hand.tricks == partnership::ALL_TRICK_POINTS && table.all_count > 0).then(|| {
+            Award {
+                checks: table.all_count,
+                words: "all 250 count".into(),
+            }
+        });
+    match (slam, count) {
+        (Some(s), Some(c)) if !agreements.slam_and_count_cumulative => {
+            let mut best = if c.checks > s.checks { c } else { s };
+            best.words
+                .push_str(", the larger of slam and count (not cumulative)");
+            vec![best]
+        }
+        (s, c) => s.into_iter().chain(c).collect(),
+    }
+}
+
+fn points_words(h: &SideHand, needs_trick: bool) -> String {
+    if h.counted_meld(needs_trick) == h.meld {
+        format!("meld {} + tricks {}", h.meld, h.tricks)
+    } else {
+        format!("tricks {}; meld {} lost without a trick", h.tricks, h.meld)
+    }
+}
+
+#[cfg(test)]
+#[path = "hand_tests.rs"]
+mod tests;

@@ -1,0 +1,329 @@
+//! Check Pinochle (rules §1.7; Scarne S003 with the Bicycle/Hoyle numbers of BIC-CHK):
+//! partnership auction pinochle to 1,000 points in which melds, contracts, slams and the
+//! game earn checks, and the partnership with more checks when a game ends is paid the
+//! difference × the stake per check.
+//!
+//! A session may hold several games: when a side reaches the target the game is settled
+//! in money, and the next hand starts a new game at 0 points and 0 checks
+//! (`opening_scores` seed only the first). The ledger nets all games. Four players, NS =
+//! seats 1 and 3, EW = seats 2 and 4 ([`crate::rules::partnership`]).
+
+pub mod agreements;
+pub mod checks;
+pub mod hand;
+pub mod settle;
+
+use serde_json::{Map, Value, json};
+
+use self::agreements::{Agreements, Settlement, Unfinished};
+use self::hand::{Hand, Scored, SideScore};
+use crate::ledger::Postings;
+use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::{Ctx, Entry, FinishedGame, Game, GameTable, RuleError};
+
+/// The registration of `check_pinochle`: exactly four players (rules §1.7).
+pub static GAME: Game = Game {
+    id: "check_pinochle",
+    name: "Check Pinochle",
+    rules: "rules §1.7",
+    seats: (partnership::PLAYERS, partnership::PLAYERS),
+    start,
+};
+
+fn start(
+    agreements: &Map<String, Value>,
+    players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn GameTable>, RuleError> {
+    let agreements = Agreements::read(agreements)?;
+    let seating = Seating::new(players)?;
+    let opening = partnership::read_opening_scores(opening_scores)?;
+    for side in Side::BOTH {
+        if opening[side] >= agreements.target {
+            return Err(RuleError::new(
+                format!("opening_scores.{}", side.name()),
+                format!(
+                    "{} already reaches the target {}, so that game is over (rules §1.7)",
+                    opening[side], agreements.target
+                ),
+            ));
+        }
+        if opening[side].abs() > 10 * agreements.target.max(1000) {
+            return Err(RuleError::new(
+                format!("opening_scores.{}", side.name()),
+                format!("{} is not a score from a real sheet", opening[side]),
+            ));
+        }
+    }
+    Ok(Box::new(CheckPinochle {
+        agreements,
+        seating,
+        scores: opening,
+        checks: PerSide::default(),
+        hands_this_game: 0,
+        games: Vec::new(),
+    }))
+}
+
+/// The engine of one Check Pinochle session: the sheet of the game in progress (points and
+/// checks per side) and the games already finished.
+pub struct CheckPinochle {
+    agreements: Agreements,
+    seating: Seating,
+    scores: PerSide<i64>,
+    checks: PerSide<i64>,
+    hands_this_game: usize,
+    games: Vec<FinishedGame>,
+}
+
+impl CheckPinochle {
+    /// The agreements this session plays under.
+    pub fn agreements(&self) -> &Agreements {
+        &self.agreements
+    }
+
+    /// The 1-based number of the game in progress.
+    fn game_number(&self) -> usize {
+        self.games.len() + 1
+    }
+
+    /// Scores a deal and, if it ends the game, adds the game award and settles the checks.
+    /// Everything is computed before the sheet changes, so a refusal leaves it untouched.
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+        let hand = hand::read(event, &self.seating)?;
+        let scored = hand::score(&hand, &self.agreements);
+        let mut scores = self.scores;
+        let mut checks = self.checks;
+        for side in Side::BOTH {
+            scores[side] += scored.sides[side].points;
+            checks[side] += scored.sides[side].checks();
+        }
+        let mut why = format!(
+            "{} → NS {}, EW {}; checks NS {}, EW {}",
+            describe(&hand, &scored),
+            signed(scores.ns),
+            signed(scores.ew),
+            checks.ns,
+            checks.ew
+        );
+        let game = self.game_number();
+        let Some(end) = settle::game_end(&scores, self.agreements.target, hand.bidding) else {
+            ctx.table.dealt(&hand.dealer);
+            self.scores = scores;
+            self.checks = checks;
+            self.hands_this_game += 1;
+            return Ok(Entry {
+                postings: Vec::new(),
+                scores_after: Some(sheet(game, &scores, &checks)),
+                explanation: why,
+            });
+        };
+        let (w, l) = (end.winner, end.winner.other());
+        let (award, award_words) = self.agreements.game_award.checks(scores[w], scores[l]);
+        checks[w] += award;
+        let order = ctx.table.from_left_of(&hand.dealer);
+        let (postings, paid) =
+            settle::pay_checks(&self.agreements, &self.seating, &order, &checks)?;
+        why.push_str(&match end.decided_by {
+            "target" => format!(
+                ". {} reach {} (target {}) and win game {game}",
+                w.name(),
+                scores[w],
+                self.agreements.target
+            ),
+            _ => format!(
+                ". Both sides pass {} (NS {}, EW {}): the bidding side {} wins game {game} (rules §1.7)",
+                self.agreements.target,
+                signed(scores.ns),
+                signed(scores.ew),
+                w.name()
+            ),
+        });
+        why.push_str(&format!(": checks +{award} ({award_words}); {paid}"));
+        if checks[w] < checks[l] {
+            why.push_str(&format!(
+                " ({} win on points, {} on checks, which decide the money, S003)",
+                w.name(),
+                l.name()
+            ));
+        }
+        let mut after = sheet(game, &scores, &checks);
+        after["game_over"] = json!({ "winner": w.name(), "decided_by": end.decided_by });
+        ctx.table.dealt(&hand.dealer);
+        self.games.push(FinishedGame {
+            winner: Some(w.name().to_string()),
+            decided_by: end.decided_by.to_string(),
+            final_scores: scores.to_json(),
+        });
+        self.scores = PerSide::default();
+        self.checks = PerSide::default();
+        self.hands_this_game = 0;
+        Ok(Entry {
+            postings: postings.into_vec(),
+            scores_after: Some(after),
+            explanation: why,
+        })
+    }
+}
+
+/// A score for the sheet's words, with a true minus sign ("−350") as the table writes it.
+fn signed(points: i64) -> String {
+    if points < 0 {
+        format!("−{}", points.unsigned_abs())
+    } else {
+        points.to_string()
+    }
+}
+
+/// The sheet after a deal, for `scores_after`: `{"game": 1, "scores": {"NS": 320, "EW":
+/// 130}, "checks": {"NS": 9, "EW": 1}}` (points and checks), plus `game_over` when the deal
+/// ended the game.
+fn sheet(game: usize, scores: &PerSide<i64>, checks: &PerSide<i64>) -> Value {
+    json!({ "game": game, "scores": scores.to_json(), "checks": checks.to_json() })
+}
+
+/// The deal in words, itemising every award: "N bid 300 in hearts for NS and made it: NS
+/// +320 (meld 140 + tricks 180), checks +7 (make 300–340) +2 (100 aces); EW +130 (meld 60 +
+/// tricks 70), checks +1 (60 queens)".
+pub fn describe(hand: &Hand, scored: &Scored) -> String {
+    let b = hand.bidding;
+    let forced = if hand.dealer_forced {
+        ", forced as dealer,"
+    } else {
+        ""
+    };
+    let contract = format!(
+        "{}{forced} bid {} in {} for {}",
+        hand.bidder,
+        hand.bid,
+        hand.trump.name(),
+        b.name()
+    );
+    let head = if scored.made {
+        format!("{contract} and made it")
+    } else {
+        format!(
+            "{contract} and fell short with {} ({})",
+            scored.bidders_total, scored.bidders_words
+        )
+    };
+    let side_words = |side: Side| -> String {
+        let s: &SideScore = &scored.sides[side];
+        if side == b && !scored.made {
+            let lost = s
+                .lost
+                .as_ref()
+                .map(|l| format!("; {l}"))
+                .unwrap_or_default();
+            return format!(
+                "{} −{}, no checks (meld and tricks lost{lost})",
+                side.name(),
+                hand.bid
+            );
+        }
+        let checks = if s.awards.is_empty() {
+            "no checks".to_string()
+        } else {
+            let items: Vec<String> = s
+                .awards
+                .iter()
+                .map(|a| format!("+{} ({})", a.checks, a.words))
+                .collect();
+            format!("checks {}", items.join(" "))
+        };
+        let lost = s
+            .lost
+            .as_ref()
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default();
+        let sign = if s.points < 0 { "" } else { "+" };
+        format!(
+            "{} {sign}{} ({}), {checks}{lost}",
+            side.name(),
+            signed(s.points),
+            s.points_words
+        )
+    };
+    format!("{head}: {}; {}", side_words(b), side_words(b.other()))
+}
+
+impl GameTable for CheckPinochle {
+    fn has_kitty(&self) -> bool {
+        false
+    }
+
+    fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Entry> {
+        None
+    }
+
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Entry, RuleError> {
+        match kind {
+            "hand" => self.hand(ctx, event),
+            other => Err(RuleError::new(
+                "type",
+                format!(
+                    "\"{other}\" is not a Check Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.7)"
+                ),
+            )),
+        }
+    }
+
+    /// A game still open at close is paid as its checks stand, without a game award, or
+    /// not at all with `unfinished_game: "void"` ([R], see [`Unfinished`]). It is not
+    /// listed among the finished games.
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Entry, RuleError> {
+        if self.hands_this_game == 0 {
+            return Ok(Entry::new(Vec::new(), "The sitting is closed"));
+        }
+        let head = format!(
+            "The sitting is closed with game {} unfinished (NS {}, EW {})",
+            self.game_number(),
+            signed(self.scores.ns),
+            signed(self.scores.ew)
+        );
+        match self.agreements.unfinished_game {
+            Unfinished::Void => Ok(Entry::new(
+                Vec::new(),
+                format!(
+                    "{head}: nothing is paid for it (agreement unfinished_game \"void\"; checks NS {}, EW {})",
+                    self.checks.ns, self.checks.ew
+                ),
+            )),
+            Unfinished::Settle => {
+                let order = ctx.table.leftover_order();
+                let (postings, paid): (Postings, String) =
+                    settle::pay_checks(&self.agreements, &self.seating, &order, &self.checks)?;
+                let model = match self.agreements.settlement {
+                    Settlement::PerPlayer => "per player",
+                    Settlement::PerPartnership => "per partnership",
+                };
+                Ok(Entry::new(
+                    postings.into_vec(),
+                    format!(
+                        "{head}: its checks are paid as they stand, without a game award ({model}); {paid}"
+                    ),
+                ))
+            }
+        }
+    }
+
+    fn scores(&self) -> Option<Value> {
+        Some(self.scores.to_json())
+    }
+
+    fn checks(&self) -> Option<Value> {
+        Some(self.checks.to_json())
+    }
+
+    fn games(&self) -> Vec<FinishedGame> {
+        self.games.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,214 @@
+//! The end of a Check Pinochle game and its money (rules §1.7 "End of game" and "Match
+//! result & settlement", S003; §3 item 24). Pure.
+
+use super::agreements::{Agreements, Settlement};
+use crate::ledger::Postings;
+use crate::ledger::split::equal_shares;
+use crate::money::Money;
+use crate::rules::RuleError;
+use crate::rules::partnership::{PerSide, Seating, Side, TargetReached, target_reached};
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The side that won the game on points (and gets the game award).
+    pub winner: Side,
+    /// `"target"`: one side reached it; `"both_out_bidder_wins"`: both did on the same deal
+    /// and the bidding side wins even with the lower score (S003 winning rule 2).
+    pub decided_by: &'static str,
+}
+
+/// The end of the game after a deal bid by `bidding`, if any side has `target` points or
+/// more (S003 winning rules 1–2).
+pub fn game_end(scores: &PerSide<i64>, target: i64, bidding: Side) -> Option<GameEnd> {
+    match target_reached(scores, target) {
+        TargetReached::Neither => None,
+        TargetReached::One(winner) => Some(GameEnd {
+            winner,
+            decided_by: "target",
+        }),
+        TargetReached::Both => Some(GameEnd {
+            winner: bidding,
+            decided_by: "both_out_bidder_wins",
+        }),
+    }
+}
+
+/// The money for a game's checks (S003: "the partnership with the highest total in checks
+/// wins … and is paid off for the difference", even if it lost on points). `order` is the
+/// seating from the left of the most recent dealer, which decides the odd cent of a
+/// per-partnership split (session-format "Precise readings"). Returns the postings (summing
+/// to zero) and the words; equal checks pay nothing.
+///
+/// * `per_player` (default [R]): each player of the side with fewer checks pays his
+///   opposite number ([`Seating::opposite_number`]) difference × stake.
+/// * `per_partnership`: the side pays difference × stake once; each loser pays half and
+///   each winner gets half, in whole cents, the odd cent paid by the first loser and
+///   received by the first winner in `order`.
+///
+/// Errors (field `agreements.stake`): an amount beyond what money can hold.
+pub fn pay_checks(
+    agreements: &Agreements,
+    seating: &Seating,
+    order: &[&str],
+    checks: &PerSide<i64>,
+) -> Result<(Postings, String), RuleError> {
+    let mut postings = Postings::new();
+    let tally = format!("checks NS {}, EW {}", checks.ns, checks.ew);
+    if checks.ns == checks.ew {
+        return Ok((postings, format!("{tally}: tied, nobody pays")));
+    }
+    let (winners, losers) = if checks.ns > checks.ew {
+        (Side::NS, Side::EW)
+    } else {
+        (Side::EW, Side::NS)
+    };
+    let difference = checks[winners] - checks[losers];
+    let stake = agreements.stake;
+    let amount = stake
+        .cents()
+        .checked_mul(difference)
+        .filter(|c| c.abs() <= i64::MAX / 4)
+        .map(Money::from_cents)
+        .ok_or_else(|| {
+            RuleError::new(
+                "agreements.stake",
+                format!("{difference} checks × {stake} is more money than the ledger can hold"),
+            )
+        })?;
+    if amount.is_zero() {
+        return Ok((
+            postings,
+            format!(
+                "{tally}: {} ahead by {difference}; no stake, points only",
+                winners.name()
+            ),
+        ));
+    }
+    let head = format!(
+        "{tally}: {} pay the difference {difference} × {stake}",
+        losers.name()
+    );
+    let mut paid = Vec::new();
+    match agreements.settlement {
+        Settlement::PerPlayer => {
+            for loser in seating.members(losers) {
+                let to = seating.opposite_number(loser).unwrap_or(loser);
+                postings.transfer(loser, to, amount);
+                paid.push(format!("{loser} pays {to} {amount}"));
+            }
+            Ok((postings, format!("{head} each: {}", paid.join(", "))))
+        }
+        Settlement::PerPartnership => {
+            let side_order = |side: Side| -> Vec<&str> {
+                let members = seating.members(side);
+                let mut v: Vec<&str> = order
+                    .iter()
+                    .copied()
+                    .filter(|p| members.contains(p))
+                    .collect();
+                // Without a dealer yet, seat order decides (session-format).
+                if v.len() != 2 {
+                    v = members.to_vec();
+                }
+                v
+            };
+            let pays = equal_shares(amount, &side_order(losers));
+            let gets = equal_shares(amount, &side_order(winners));
+            for ((from, share), (to, _)) in pays.iter().zip(&gets) {
+                postings.transfer(from, to, *share);
+                paid.push(format!("{from} pays {to} {share}"));
+            }
+            Ok((
+                postings,
+                format!("{head} = {amount} once: {}", paid.join(", ")),
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::sum;
+    use serde_json::json;
+
+    fn seating() -> Seating {
+        Seating::new(&["N", "E", "S", "W"].map(String::from)).unwrap()
+    }
+
+    fn agreements(stake: &str, settlement: &str) -> Agreements {
+        Agreements::read(
+            json!({"stake": stake, "settlement": settlement})
+                .as_object()
+                .unwrap(),
+        )
+        .unwrap()
+    }
+
+    fn nets(p: &Postings) -> Vec<i64> {
+        ["N", "E", "S", "W"].map(|x| p.net(x).cents()).to_vec()
+    }
+
+    #[test]
+    fn the_game_ends_at_the_target_and_the_bidders_win_a_tie() {
+        let end = |ns, ew, bidding| game_end(&PerSide::new(ns, ew), 1000, bidding);
+        assert_eq!(end(990, 400, Side::NS), None);
+        assert_eq!(end(1000, 400, Side::EW).unwrap().winner, Side::NS);
+        assert_eq!(end(1000, 400, Side::EW).unwrap().decided_by, "target");
+        let both = end(1060, 1090, Side::NS).unwrap();
+        assert_eq!(both.winner, Side::NS);
+        assert_eq!(both.decided_by, "both_out_bidder_wins");
+        assert_eq!(end(1090, 1060, Side::EW).unwrap().winner, Side::EW);
+    }
+
+    #[test]
+    fn per_player_each_loser_pays_his_opposite_number() {
+        let a = agreements("0.05", "per_player");
+        let order = ["N", "E", "S", "W"];
+        let (p, why) = pay_checks(&a, &seating(), &order, &PerSide::new(46, 31)).unwrap();
+        assert_eq!(nets(&p), vec![75, -75, 75, -75]);
+        assert!(why.contains("E pays N 0.75, W pays S 0.75"), "{why}");
+        let (p, _) = pay_checks(&a, &seating(), &order, &PerSide::new(3, 10)).unwrap();
+        assert_eq!(nets(&p), vec![-35, 35, -35, 35]);
+    }
+
+    #[test]
+    fn per_partnership_pays_the_difference_once() {
+        let a = agreements("0.10", "per_partnership");
+        let order = ["N", "E", "S", "W"];
+        let (p, _) = pay_checks(&a, &seating(), &order, &PerSide::new(46, 31)).unwrap();
+        assert_eq!(nets(&p), vec![75, -75, 75, -75]);
+        // 3 × 0.05 = 0.15: the odd cent goes with the first players left of the dealer.
+        let a = agreements("0.05", "per_partnership");
+        let left_of_w = ["N", "E", "S", "W"];
+        let (p, _) = pay_checks(&a, &seating(), &left_of_w, &PerSide::new(10, 7)).unwrap();
+        assert_eq!(nets(&p), vec![8, -8, 7, -7]);
+        let left_of_n = ["E", "S", "W", "N"];
+        let (p, why) = pay_checks(&a, &seating(), &left_of_n, &PerSide::new(10, 7)).unwrap();
+        assert_eq!(nets(&p), vec![7, -8, 8, -7]);
+        assert_eq!(sum(&p.into_vec()), Money::ZERO);
+        assert!(why.contains("0.15 once"), "{why}");
+    }
+
+    #[test]
+    fn ties_and_zero_stakes_pay_nothing() {
+        let a = agreements("0.05", "per_player");
+        let order = ["N", "E", "S", "W"];
+        let (p, why) = pay_checks(&a, &seating(), &order, &PerSide::new(12, 12)).unwrap();
+        assert!(p.into_vec().is_empty());
+        assert!(why.contains("tied"));
+        let a = agreements("0.00", "per_partnership");
+        let (p, why) = pay_checks(&a, &seating(), &order, &PerSide::new(20, 12)).unwrap();
+        assert!(p.into_vec().is_empty());
+        assert!(why.contains("points only"), "{why}");
+    }
+
+    #[test]
+    fn absurd_amounts_are_refused_not_overflowed() {
+        let a = agreements("10000000000.00", "per_player");
+        let order = ["N", "E", "S", "W"];
+        let e = pay_checks(&a, &seating(), &order, &PerSide::new(i64::MAX / 2, 0)).unwrap_err();
+        assert_eq!(e.field, "agreements.stake");
+    }
+}
