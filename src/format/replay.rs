@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::corrections;
 use super::{LEDGER_FORMAT, LedgerDoc, LedgerEvent, SESSION_FORMAT, SessionDoc};
 use crate::ledger::settle_up::fewest_transfers;
 use crate::ledger::{self, Balances, KITTY, Postings};
@@ -24,7 +25,7 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    fn document(field: impl Into<String>, message: impl Into<String>) -> Refusal {
+    pub(super) fn document(field: impl Into<String>, message: impl Into<String>) -> Refusal {
         Refusal {
             event_index: None,
             field: field.into(),
@@ -32,7 +33,7 @@ impl Refusal {
         }
     }
 
-    fn from_rule(err: RuleError, event_index: Option<usize>) -> Refusal {
+    pub(super) fn from_rule(err: RuleError, event_index: Option<usize>) -> Refusal {
         Refusal {
             event_index,
             field: err.field,
@@ -96,84 +97,145 @@ pub fn replay_at_table(doc: &SessionDoc) -> Result<(LedgerDoc, Standing), Refusa
     })?;
     check_currency(&doc.currency)?;
     check_players(&doc.players, game)?;
-    let mut engine = (game.start)(&doc.agreements, &doc.players, doc.opening_scores.as_ref())
-        .map_err(|e| Refusal::from_rule(e, None))?;
-    let mut table = Table::new(&doc.players);
-    let mut balances = Balances::default();
-    for p in &doc.players {
-        balances.open(p);
-    }
-    if engine.has_kitty() {
-        balances.open(KITTY);
-    }
+    let (mut run, opening) = Run::start(doc, game)?;
     let mut events = Vec::new();
-    let mut ctx = Ctx {
-        table: &mut table,
-        balances: &balances,
-    };
-    if let Some(opening) = engine.opening(&mut ctx) {
-        record(&mut balances, &mut events, 0, "opening_ante", opening, None)?;
+    if let Some(opening) = opening {
+        events.push(ledger_event(0, "opening_ante", opening));
     }
-    let mut closed_at = None;
+    // The events as they stand after corrections: (index in `doc.events`, event).
+    let mut effective: Vec<(usize, Value)> = Vec::new();
     for (index, raw) in doc.events.iter().enumerate() {
-        let object = raw.as_object().ok_or_else(|| Refusal {
-            event_index: Some(index),
-            field: "event".into(),
-            message: "an event is a JSON object".into(),
-        })?;
-        let kind = object
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| Refusal {
-                event_index: Some(index),
-                field: "type".into(),
-                message: "every event has a type (hand, payment, close, …)".into(),
-            })?;
-        let mut ctx = Ctx {
-            table: &mut table,
-            balances: &balances,
+        let (object, kind) = event_object(raw, index)?;
+        let entry = if corrections::is_correction(kind) {
+            let (corrected, entry) =
+                corrections::apply(doc, game, &run, &mut effective, index, kind, object)?;
+            run = corrected;
+            entry
+        } else {
+            let entry = run.step(index, kind, object)?;
+            effective.push((index, raw.clone()));
+            entry
         };
-        let entry = apply_one(engine.as_mut(), &mut ctx, kind, object, closed_at)
-            .map_err(|e| Refusal::from_rule(e, Some(index)))?;
-        for account in table.everyone() {
-            balances.open(account);
-        }
-        record(
-            &mut balances,
-            &mut events,
-            index + 1,
-            kind,
-            entry,
-            Some(index),
-        )?;
-        if kind == "close" {
-            closed_at = Some(index);
-        }
+        events.push(ledger_event(index + 1, kind, entry));
     }
-    let open: Vec<(String, Money)> = balances
+    let open: Vec<(String, Money)> = run
+        .balances
         .as_map()
         .iter()
         .map(|(k, v)| (k.clone(), *v))
         .collect();
     let standing = Standing {
-        seated: table.seated().to_vec(),
-        next_dealer: engine
-            .next_dealer(&table)
-            .or_else(|| table.seated().first().cloned()),
+        seated: run.table.seated().to_vec(),
+        next_dealer: run
+            .engine
+            .next_dealer(&run.table)
+            .or_else(|| run.table.seated().first().cloned()),
     };
     let ledger = LedgerDoc {
         format: LEDGER_FORMAT,
         game: doc.game.clone(),
         currency: doc.currency.clone(),
         events,
-        scores: engine.scores(),
-        checks: engine.checks(),
-        games: engine.games(),
-        balances: balances.as_map().clone(),
-        kitty: balances.kitty(),
+        scores: run.engine.scores(),
+        checks: run.engine.checks(),
+        games: run.engine.games(),
+        balances: run.balances.as_map().clone(),
+        kitty: run.balances.kitty(),
         settlement: fewest_transfers(&open),
     };
     Ok((ledger, standing))
+}
+
+/// An event as a JSON object with its type. Errors name `event` or `type`.
+pub(super) fn event_object(
+    raw: &Value,
+    index: usize,
+) -> Result<(&Map<String, Value>, &str), Refusal> {
+    let object = raw.as_object().ok_or_else(|| Refusal {
+        event_index: Some(index),
+        field: "event".into(),
+        message: "an event is a JSON object".into(),
+    })?;
+    let kind = object
+        .get("type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Refusal {
+            event_index: Some(index),
+            field: "type".into(),
+            message: "every event has a type (hand, payment, close, …)".into(),
+        })?;
+    Ok((object, kind))
+}
+
+/// One pass of a game's rules over events: the engine, the seating and the balances.
+pub(super) struct Run {
+    pub(super) engine: Box<dyn rules::GameTable>,
+    pub(super) table: Table,
+    pub(super) balances: Balances,
+    closed_at: Option<usize>,
+}
+
+impl Run {
+    /// A fresh table for `doc` and its opening entry (the kitty's opening ante), if any.
+    pub(super) fn start(
+        doc: &SessionDoc,
+        game: &rules::Game,
+    ) -> Result<(Run, Option<Entry>), Refusal> {
+        let engine = (game.start)(&doc.agreements, &doc.players, doc.opening_scores.as_ref())
+            .map_err(|e| Refusal::from_rule(e, None))?;
+        let mut run = Run {
+            engine,
+            table: Table::new(&doc.players),
+            balances: Balances::default(),
+            closed_at: None,
+        };
+        for p in &doc.players {
+            run.balances.open(p);
+        }
+        if run.engine.has_kitty() {
+            run.balances.open(KITTY);
+        }
+        let mut ctx = Ctx {
+            table: &mut run.table,
+            balances: &run.balances,
+        };
+        let opening = run.engine.opening(&mut ctx);
+        if let Some(entry) = &opening {
+            check_zero_sum(entry, None)?;
+            run.balances.apply(&entry.postings);
+        }
+        Ok((run, opening))
+    }
+
+    /// Applies the event at `index` and posts its money. Errors: the rules' refusal, at
+    /// `index`; on error the run must be dropped.
+    pub(super) fn step(
+        &mut self,
+        index: usize,
+        kind: &str,
+        object: &Map<String, Value>,
+    ) -> Result<Entry, Refusal> {
+        let mut ctx = Ctx {
+            table: &mut self.table,
+            balances: &self.balances,
+        };
+        let entry = apply_one(self.engine.as_mut(), &mut ctx, kind, object, self.closed_at)
+            .map_err(|e| Refusal::from_rule(e, Some(index)))?;
+        check_zero_sum(&entry, Some(index))?;
+        for account in self.table.everyone() {
+            self.balances.open(account);
+        }
+        self.balances.apply(&entry.postings);
+        if kind == "close" {
+            self.closed_at = Some(index);
+        }
+        Ok(entry)
+    }
+
+    /// The index of the `close` event, once the sitting is closed.
+    pub(super) fn closed_at(&self) -> Option<usize> {
+        self.closed_at
+    }
 }
 
 /// The common events (`payment`, `close`) and the game's own. After `close` only a
@@ -246,33 +308,27 @@ fn payment(
     ))
 }
 
-fn record(
-    balances: &mut Balances,
-    events: &mut Vec<LedgerEvent>,
-    seq: usize,
-    kind: &str,
-    entry: Entry,
-    index: Option<usize>,
-) -> Result<(), Refusal> {
-    if !ledger::sum(&entry.postings).is_zero() {
-        return Err(Refusal {
+fn check_zero_sum(entry: &Entry, index: Option<usize>) -> Result<(), Refusal> {
+    let sum = ledger::sum(&entry.postings);
+    if sum.is_zero() {
+        Ok(())
+    } else {
+        Err(Refusal {
             event_index: index,
             field: "type".into(),
-            message: format!(
-                "internal error: the postings sum to {}, not zero",
-                ledger::sum(&entry.postings)
-            ),
-        });
+            message: format!("internal error: the postings sum to {sum}, not zero"),
+        })
     }
-    balances.apply(&entry.postings);
-    events.push(LedgerEvent {
+}
+
+fn ledger_event(seq: usize, kind: &str, entry: Entry) -> LedgerEvent {
+    LedgerEvent {
         seq,
         kind: kind.to_string(),
         postings: entry.postings,
         scores_after: entry.scores_after,
         explanation: entry.explanation,
-    });
-    Ok(())
+    }
 }
 
 fn check_currency(currency: &str) -> Result<(), Refusal> {

@@ -56,6 +56,14 @@ impl Postings {
         self.add(to, amount);
     }
 
+    /// Adds `amount` (either sign) to `account` alone. Only for amounts that are known to
+    /// balance as a whole, such as the per-account difference of two balanced ledgers.
+    pub fn credit(&mut self, account: &str, amount: Money) {
+        if !amount.is_zero() {
+            self.add(account, amount);
+        }
+    }
+
     fn add(&mut self, account: &str, amount: Money) {
         match self.0.iter_mut().find(|p| p.account == account) {
             Some(p) => p.amount += amount,
