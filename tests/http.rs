@@ -531,3 +531,95 @@ async fn pages_answer() {
     assert_eq!(app.get("/sessions/77").await.status.as_u16(), 404);
     assert_eq!(app.get("/static/style.css").await.status.as_u16(), 200);
 }
+
+#[tokio::test]
+async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let hand = [
+        ("expected_events", "0"),
+        ("dealer", "Cy"),
+        ("bidder", "Ann"),
+        ("bid", "250"),
+        ("trump", "spades"),
+        ("outcome", "made"),
+    ];
+    assert_eq!(
+        app.post_form(&format!("{sheet}/hands"), &hand)
+            .await
+            .status
+            .as_u16(),
+        303
+    );
+
+    // The correction form comes pre-filled with the hand as entered.
+    let page = app.get(&format!("{sheet}?correct=0")).await;
+    assert!(page.body.contains("Correct hand 1"), "{}", page.body);
+    assert!(page.body.contains("<option value=\"spades\" selected>"));
+    assert!(page.body.contains("name=\"correct_event\" value=\"0\""));
+
+    // "That was hearts, not spades": 2 units × 0.05 = 0.10 each instead of 0.20 each.
+    let corrected = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "1"),
+                ("correct_event", "0"),
+                ("reason", "that was hearts, not spades"),
+                ("dealer", "Cy"),
+                ("bidder", "Ann"),
+                ("bid", "250"),
+                ("trump", "hearts"),
+                ("outcome", "made"),
+            ],
+        )
+        .await;
+    assert_eq!(corrected.status.as_u16(), 303, "{}", corrected.body);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    // Opening ante −0.10, then +0.20 from two opponents at 0.10 each.
+    assert_eq!(balance(&ledger, "Ann"), "0.10");
+    assert_eq!(balance(&ledger, "Bob"), "-0.20");
+    // History: the first entry still shows what was entered (Ann +0.40).
+    assert!(postings_of(&ledger["events"][1]).contains(&("Ann".into(), "0.40".into())));
+    let page = app.get(&sheet).await;
+    assert!(
+        page.body.contains("class=\"entry struck\""),
+        "the replaced row is struck through"
+    );
+    assert!(
+        page.body.contains("corrected 20"),
+        "it says when: {}",
+        page.body
+    );
+    assert!(page.body.contains("(that was hearts, not spades)"));
+
+    // Undo last hand: back to the opening ante only.
+    let undone = app
+        .post_form(&format!("{sheet}/undo"), &[("expected_events", "2")])
+        .await;
+    assert_eq!(undone.status.as_u16(), 303, "{}", undone.body);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    for who in ["Ann", "Bob", "Cy"] {
+        assert_eq!(balance(&ledger, who), "-0.10");
+    }
+    let export = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    let kinds: Vec<&str> = export["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["hand", "correction", "void"], "nothing was deleted");
+    // Nothing is left to undo.
+    assert!(!app.get(&sheet).await.body.contains("Undo last hand"));
+}

@@ -216,3 +216,64 @@ fn label(doc: &SessionDoc, target: usize, kind: &str) -> String {
         format!("Event {target} ({kind})")
     }
 }
+
+/// What the corrections of a (valid) session did to its events, for the score sheet.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Amendments {
+    /// For each corrected or undone event (0-based index): the indices of the `correction`
+    /// and `void` events that changed it, in order.
+    pub changed_by: std::collections::BTreeMap<usize, Vec<usize>>,
+    /// The indices of undone events.
+    pub voided: std::collections::BTreeSet<usize>,
+    /// The current version of each corrected event.
+    pub current: std::collections::BTreeMap<usize, Value>,
+}
+
+impl Amendments {
+    /// The event as it stands now: its latest replacement, or itself.
+    pub fn current_version<'a>(&'a self, doc: &'a SessionDoc, index: usize) -> Option<&'a Value> {
+        if self.voided.contains(&index) {
+            return None;
+        }
+        self.current.get(&index).or_else(|| doc.events.get(index))
+    }
+
+    /// The last `hand` still standing (not undone), the one "undo last hand" undoes.
+    pub fn last_standing_hand(&self, doc: &SessionDoc) -> Option<usize> {
+        (0..doc.events.len()).rev().find(|&i| {
+            !self.voided.contains(&i)
+                && doc.events[i].get("type").and_then(Value::as_str) == Some("hand")
+        })
+    }
+}
+
+/// Reads which events the `void` and `correction` events of `doc` changed.
+pub fn amendments(doc: &SessionDoc) -> Amendments {
+    let mut a = Amendments::default();
+    for (index, event) in doc.events.iter().enumerate() {
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        if !is_correction(kind) {
+            continue;
+        }
+        let Some(target) = event
+            .get("event")
+            .and_then(Value::as_u64)
+            .map(|t| t as usize)
+        else {
+            continue;
+        };
+        a.changed_by.entry(target).or_default().push(index);
+        match event.get("replacement") {
+            Some(replacement) => {
+                a.current.insert(target, replacement.clone());
+            }
+            None => {
+                a.voided.insert(target);
+            }
+        }
+    }
+    a
+}

@@ -2,7 +2,7 @@
 //! document (`scorekeeper/ledger@1`) of `design/session-format.md`, and [`replay`], the pure
 //! function from one to the other.
 
-mod corrections;
+pub mod corrections;
 pub mod replay;
 
 use std::collections::BTreeMap;

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use self::games::{AgreementField, GameView, agreements_from_form};
 use super::AppState;
 use crate::error::AppError;
+use crate::format::corrections::{Amendments, amendments};
 use crate::ledger::settle_up::Transfer;
 use crate::rules;
 use crate::service::{self, Loaded, NewSessionInput};
@@ -33,6 +34,7 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}", get(sheet))
         .route("/sessions/{id}/hands", post(enter_hand))
         .route("/sessions/{id}/close", post(close))
+        .route("/sessions/{id}/undo", post(undo))
         .route("/static/style.css", get(style))
 }
 
@@ -238,11 +240,28 @@ struct SheetPage {
     agreements: Vec<(String, String)>,
     sheet: String,
     hand_form: String,
+    correction_form: String,
+    correcting: String,
+    expected_events: usize,
+    undo: Option<String>,
     balances: Vec<(String, String, &'static str)>,
     settlement: Vec<Transfer>,
     settlement_text: String,
     closed: bool,
     error: Option<PageError>,
+}
+
+/// The hand of event `index` in words ("hand 3"), if that event is a hand that still stands.
+fn standing_hand(loaded: &Loaded, amended: &Amendments, index: usize) -> Option<String> {
+    let event = amended.current_version(&loaded.doc, index)?;
+    if event.get("type").and_then(Value::as_str) != Some("hand") {
+        return None;
+    }
+    let number = loaded.doc.events[..=index]
+        .iter()
+        .filter(|e| e.get("type").and_then(Value::as_str) == Some("hand"))
+        .count();
+    Some(format!("hand {number}"))
 }
 
 fn sheet_page(
@@ -285,6 +304,37 @@ fn sheet_page(
         })
         .collect::<Vec<_>>()
         .join("\n");
+    let amended = amendments(&loaded.doc);
+    let correct_event = values
+        .get("correct_event")
+        .and_then(|v| v.parse::<usize>().ok());
+    let correcting = correct_event.and_then(|i| standing_hand(loaded, &amended, i));
+    let (hand_form, correction_form) = match (loaded.closed(), correct_event, &correcting) {
+        (true, _, _) => (String::new(), String::new()),
+        (false, Some(index), Some(_)) => {
+            let mut filled = amended
+                .current_version(&loaded.doc, index)
+                .map(|e| view.form_values(e))
+                .unwrap_or_default();
+            // What was submitted (after a refusal) wins over the stored version.
+            filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
+            (
+                view.hand_form(loaded, &HashMap::new(), None)?,
+                view.hand_form(loaded, &filled, error_field.as_deref())?,
+            )
+        }
+        (false, _, _) => (
+            view.hand_form(loaded, values, error_field.as_deref())?,
+            String::new(),
+        ),
+    };
+    let undo = if loaded.closed() {
+        None
+    } else {
+        amended
+            .last_standing_hand(&loaded.doc)
+            .and_then(|i| standing_hand(loaded, &amended, i))
+    };
     Ok(SheetPage {
         id: loaded.id,
         game_name: game.map_or(loaded.doc.game.clone(), |g| g.name.to_string()),
@@ -293,11 +343,11 @@ fn sheet_page(
         currency: loaded.doc.currency.clone(),
         agreements: view.agreements_summary(loaded),
         sheet: view.sheet(loaded)?,
-        hand_form: if loaded.closed() {
-            String::new()
-        } else {
-            view.hand_form(loaded, values, error_field.as_deref())?
-        },
+        hand_form,
+        correction_form,
+        correcting: correcting.unwrap_or_default(),
+        expected_events: loaded.doc.events.len(),
+        undo,
         balances,
         settlement: loaded.ledger.settlement.clone(),
         settlement_text,
@@ -306,14 +356,17 @@ fn sheet_page(
     })
 }
 
-async fn sheet(State(state): State<AppState>, Path(id): Path<i64>) -> Response {
-    let page = async {
-        sheet_page(
-            &service::load(&state.pool, id).await?,
-            &HashMap::new(),
-            None,
-        )
-    };
+async fn sheet(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    // `?correct=N` opens the form that corrects event N.
+    let values: HashMap<String, String> = query
+        .get("correct")
+        .map(|n| HashMap::from([("correct_event".to_string(), n.clone())]))
+        .unwrap_or_default();
+    let page = async { sheet_page(&service::load(&state.pool, id).await?, &values, None) };
     match page.await {
         Ok(page) => page.into_response(),
         Err(e) => error_page(e),
@@ -370,7 +423,26 @@ async fn enter_hand(
         let view = games::view(&loaded.doc.game).ok_or_else(|| {
             AppError::NotFound(format!("{} has no pages yet", game_name(&loaded.doc.game)))
         })?;
-        let event = view.hand_event(&values)?;
+        let hand = view.hand_event(&values)?;
+        let event = match values.get("correct_event").filter(|v| !v.is_empty()) {
+            Some(target) => {
+                let target: usize = target.parse().map_err(|_| AppError::BadRequest {
+                    field: "correct_event".into(),
+                    message: "the form is damaged; reload the page".into(),
+                })?;
+                let mut correction =
+                    json!({ "type": "correction", "event": target, "replacement": hand });
+                if let Some(reason) = values
+                    .get("reason")
+                    .map(|r| r.trim())
+                    .filter(|r| !r.is_empty())
+                {
+                    correction["reason"] = Value::from(reason);
+                }
+                correction
+            }
+            None => hand,
+        };
         service::record_event(&state.pool, id, event, expected_events(&values)?).await
     };
     match attempt.await {
@@ -378,6 +450,32 @@ async fn enter_hand(
         Err(AppError::NotFound(m)) => error_page(AppError::NotFound(m)),
         Err(e @ AppError::Internal(_)) => error_page(e),
         Err(e) => refused(&state, id, &values, e).await,
+    }
+}
+
+/// "Undo last hand": a `void` of the last hand that still stands.
+async fn undo(
+    State(state): State<AppState>,
+    Path(id): Path<i64>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    let attempt = async {
+        let loaded = service::load(&state.pool, id).await?;
+        let last = amendments(&loaded.doc)
+            .last_standing_hand(&loaded.doc)
+            .ok_or_else(|| AppError::BadRequest {
+                field: "event".into(),
+                message: "there is no hand to undo".into(),
+            })?;
+        let event = json!({ "type": "void", "event": last, "reason": "undo last hand" });
+        service::record_event(&state.pool, id, event, expected_events(&values)?).await
+    };
+    match attempt.await {
+        Ok(_) => Redirect::to(&format!("/sessions/{id}")).into_response(),
+        Err(AppError::NotFound(m)) => error_page(AppError::NotFound(m)),
+        Err(e @ AppError::Internal(_)) => error_page(e),
+        Err(e) => refused(&state, id, &HashMap::new(), e).await,
     }
 }
 

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{AgreementField, FieldKind, GameView, given, number, signed};
 use crate::error::AppError;
+use crate::format::corrections::amendments;
 use crate::ledger::KITTY;
 use crate::rules::Suit;
 use crate::rules::auction_pinochle::agreements::{Agreements, KittyKind};
@@ -42,6 +43,12 @@ pub struct Row {
     pub cells: Vec<Cell>,
     /// The reason in words.
     pub explanation: String,
+    /// Whether a later correction replaced or undid this row (shown struck through).
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
+    /// The page that corrects this hand, for hands that stand in an open session.
+    pub correct_link: Option<String>,
 }
 
 #[derive(Template)]
@@ -253,6 +260,16 @@ impl GameView for AuctionPinochleView {
         if loaded.ledger.balances.contains_key(KITTY) {
             accounts.push(KITTY.to_string());
         }
+        let amended = amendments(&loaded.doc);
+        let closed = loaded.closed();
+        let recorded_at = |index: usize| {
+            loaded
+                .rows
+                .iter()
+                .find(|r| r.seq == index as i64 + 1)
+                .map(|r| r.recorded_at.replace('T', " ").replace('Z', " UTC"))
+                .unwrap_or_default()
+        };
         let mut running: HashMap<String, i64> = HashMap::new();
         let mut rows = Vec::new();
         let mut hand_number = 0;
@@ -306,15 +323,43 @@ impl GameView for AuctionPinochleView {
                     ]
                 };
                 (hand_number.to_string(), Some(contract), String::new())
+            } else if let Some(target) = event.get("event").and_then(Value::as_u64) {
+                let what = if entry.kind == "void" {
+                    "undoes"
+                } else {
+                    "corrects"
+                };
+                (String::new(), None, format!("{what} event {target}"))
             } else {
                 (String::new(), None, entry.kind.replace('_', " "))
             };
+            let index = entry.seq.wrapping_sub(1);
+            let changed = match amended.changed_by.get(&index) {
+                Some(by) if entry.seq > 0 => by
+                    .iter()
+                    .map(|i| {
+                        let what = if amended.voided.contains(&index) && *i == by[by.len() - 1] {
+                            "undone"
+                        } else {
+                            "corrected"
+                        };
+                        format!("{what} {} (event {i})", recorded_at(*i))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                _ => String::new(),
+            };
+            let standing_hand = entry.kind == "hand" && !amended.voided.contains(&index);
             rows.push(Row {
                 number,
                 contract,
                 note,
                 cells,
                 explanation: entry.explanation.clone(),
+                struck: !changed.is_empty(),
+                changed,
+                correct_link: (standing_hand && !closed)
+                    .then(|| format!("/sessions/{}?correct={index}#correct", loaded.id)),
             });
         }
         let totals = accounts

@@ -116,6 +116,21 @@ pub trait GameView: Sync {
     /// Turns the submitted hand form into a `hand` event as in the session document.
     /// Errors name the field.
     fn hand_event(&self, form: &HashMap<String, String>) -> Result<Value, AppError>;
+    /// The form values that show `event` (a `hand` as in the session document) in the hand
+    /// form, to correct it. By default each top-level field becomes the input of that name.
+    fn form_values(&self, event: &Value) -> HashMap<String, String> {
+        let mut values = HashMap::new();
+        for (name, value) in event.as_object().into_iter().flatten() {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                Value::Number(n) => n.to_string(),
+                Value::Bool(true) => "true".into(),
+                _ => continue,
+            };
+            values.insert(name.clone(), text);
+        }
+        values
+    }
 }
 
 /// The view registered for a game id.
