@@ -33,6 +33,15 @@ pub enum AppError {
         /// What happened, in words.
         message: String,
     },
+    /// No valid passphrase login or token for a change (401).
+    #[error("{0}")]
+    Unauthorized(String),
+    /// A read-only link or token tried to change something (403).
+    #[error("{0}")]
+    Forbidden(String),
+    /// Too many passphrase attempts (429).
+    #[error("{0}")]
+    TooManyRequests(String),
     /// A failure of the database or the program; logged, shown generically.
     #[error("internal error: {0}")]
     Internal(String),
@@ -46,6 +55,9 @@ impl AppError {
             AppError::Refused(_) => "refused",
             AppError::BadRequest { .. } => "bad_request",
             AppError::Conflict { .. } => "conflict",
+            AppError::Unauthorized(_) => "unauthorized",
+            AppError::Forbidden(_) => "forbidden",
+            AppError::TooManyRequests(_) => "too_many_requests",
             AppError::Internal(_) => "internal",
         }
     }
@@ -57,6 +69,9 @@ impl AppError {
             AppError::Refused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             AppError::Conflict { .. } => StatusCode::CONFLICT,
+            AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -64,10 +79,7 @@ impl AppError {
     /// The field at fault, if any.
     pub fn field(&self) -> Option<String> {
         match self {
-            AppError::Refused(r) => Some(match r.event_index {
-                Some(_) => r.field.clone(),
-                None => r.field.clone(),
-            }),
+            AppError::Refused(r) => Some(r.field.clone()),
             AppError::BadRequest { field, .. } | AppError::Conflict { field, .. } => {
                 Some(field.clone())
             }

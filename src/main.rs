@@ -88,7 +88,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         listener.local_addr()?,
         args.database_url
     );
-    axum::serve(listener, app(AppState { pool }))
+    axum::serve(listener, app(AppState::new(pool)))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })

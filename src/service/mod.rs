@@ -61,9 +61,13 @@ pub struct NewSessionInput {
     pub opening_scores: Option<Value>,
 }
 
-/// Creates a session. Errors: [`AppError::Refused`] naming the field (unknown game,
-/// agreements, players); nothing is written then.
-pub async fn create_session(pool: &SqlitePool, input: NewSessionInput) -> Result<i64, AppError> {
+/// Creates a session, owned by `club` (or open when `None`). Errors: [`AppError::Refused`]
+/// naming the field (unknown game, agreements, players); nothing is written then.
+pub async fn create_session(
+    pool: &SqlitePool,
+    input: NewSessionInput,
+    club: Option<i64>,
+) -> Result<i64, AppError> {
     let doc = SessionDoc {
         format: SESSION_FORMAT.into(),
         game: input.game,
@@ -73,12 +77,18 @@ pub async fn create_session(pool: &SqlitePool, input: NewSessionInput) -> Result
         opening_scores: input.opening_scores,
         events: Vec::new(),
     };
-    import(pool, &doc).await
+    import(pool, &doc, club).await
 }
 
-/// Imports a whole session document as a new session. Errors: [`AppError::Refused`] with
-/// the event index, field and rule of the first refusal; nothing is written then.
-pub async fn import(pool: &SqlitePool, doc: &SessionDoc) -> Result<i64, AppError> {
+/// Imports a whole session document as a new session owned by `club` (or open). The
+/// club remembers its players, who keep their identity across its sessions. Errors:
+/// [`AppError::Refused`] with the event index, field and rule of the first refusal;
+/// nothing is written then.
+pub async fn import(
+    pool: &SqlitePool,
+    doc: &SessionDoc,
+    club: Option<i64>,
+) -> Result<i64, AppError> {
     let ledger = replay(doc)?;
     let recorded_at = now();
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
@@ -91,9 +101,19 @@ pub async fn import(pool: &SqlitePool, doc: &SessionDoc) -> Result<i64, AppError
             opening_scores: doc.opening_scores.as_ref(),
             players: &doc.players,
             created_at: &recorded_at,
+            club_id: club,
         },
     )
     .await?;
+    if let Some(club) = club {
+        for account in ledger
+            .balances
+            .keys()
+            .filter(|a| *a != crate::ledger::KITTY)
+        {
+            store::clubs::add_player(&mut tx, club, account).await?;
+        }
+    }
     let empty = Value::Object(Map::new());
     for entry in &ledger.events {
         let body = if entry.seq == 0 {
@@ -171,19 +191,44 @@ pub async fn load(pool: &SqlitePool, id: i64) -> Result<Loaded, AppError> {
     })
 }
 
+/// What [`record_event`] did.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// The session after the event.
+    pub loaded: Loaded,
+    /// The event's position in the ledger (its index + 1).
+    pub seq: usize,
+    /// True when the idempotency key had already recorded this event: nothing new was
+    /// written.
+    pub repeated: bool,
+}
+
 /// Records one event at the end of a session, in one transaction: the event is checked by
 /// replaying the whole session with it, and only then appended with its postings.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the
-/// same hand is not entered twice from two devices. Errors: [`AppError::Refused`] naming
-/// the event index, field and rule; [`AppError::NotFound`]. Nothing is written on error.
+/// same hand is not entered twice from two devices. `idempotency_key`: a client's key for
+/// this request; a retry with the same key records nothing and returns the first result.
+/// Errors: [`AppError::Refused`] naming the event index, field and rule;
+/// [`AppError::NotFound`]. Nothing is written on error.
 pub async fn record_event(
     pool: &SqlitePool,
     id: i64,
     event: Value,
     expected_events: Option<usize>,
-) -> Result<Loaded, AppError> {
+    idempotency_key: Option<&str>,
+) -> Result<Recorded, AppError> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    if let Some(key) = idempotency_key
+        && let Some(seq) = store::idempotent_seq(&mut tx, id, key).await?
+    {
+        drop(tx);
+        return Ok(Recorded {
+            loaded: load(pool, id).await?,
+            seq: seq as usize,
+            repeated: true,
+        });
+    }
     let (mut doc, mut rows, created_at) = load_in(&mut tx, id).await?;
     if let Some(expected) = expected_events
         && expected != doc.events.len()
@@ -213,6 +258,19 @@ pub async fn record_event(
         recorded_at: &recorded_at,
     };
     let event_id = store::append_event(&mut tx, id, &new).await?;
+    if let Some(key) = idempotency_key {
+        store::remember_idempotency_key(&mut tx, id, key, seq, &recorded_at).await?;
+    }
+    // A newcomer at a club's table becomes one of the club's players.
+    if let Some(Some(club)) = store::clubs::session_club(&mut tx, id).await? {
+        for account in ledger
+            .balances
+            .keys()
+            .filter(|a| *a != crate::ledger::KITTY)
+        {
+            store::clubs::add_player(&mut tx, club, account).await?;
+        }
+    }
     tx.commit().await?;
     rows.push(EventRow {
         id: event_id,
@@ -222,7 +280,7 @@ pub async fn record_event(
         explanation: entry.explanation.clone(),
         recorded_at,
     });
-    Ok(Loaded {
+    let loaded = Loaded {
         id,
         doc,
         ledger,
@@ -230,13 +288,21 @@ pub async fn record_event(
         created_at,
         seated: standing.seated,
         next_dealer: standing.next_dealer,
+    };
+    Ok(Recorded {
+        loaded,
+        seq: seq as usize,
+        repeated: false,
     })
 }
 
-/// Every session, newest first.
-pub async fn list(pool: &SqlitePool) -> Result<Vec<SessionSummaryRow>, AppError> {
+/// The open sessions and those of `club`, newest first.
+pub async fn list(
+    pool: &SqlitePool,
+    club: Option<i64>,
+) -> Result<Vec<SessionSummaryRow>, AppError> {
     let mut conn = pool.acquire().await?;
-    Ok(store::list_sessions(&mut conn).await?)
+    Ok(store::list_sessions(&mut conn, club).await?)
 }
 
 /// The balances as summed from the stored postings (cents by account); they equal the
@@ -245,3 +311,4 @@ pub async fn stored_balances(pool: &SqlitePool, id: i64) -> Result<Vec<(String, 
     let mut conn = pool.acquire().await?;
     Ok(store::balances(&mut conn, id).await?)
 }
+pub mod clubs;

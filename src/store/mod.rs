@@ -5,6 +5,8 @@
 //! money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
 //! [`crate::service`]).
 
+pub mod clubs;
+
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
@@ -103,6 +105,8 @@ pub struct NewSession<'a> {
     pub players: &'a [String],
     /// Creation time (RFC 3339, UTC).
     pub created_at: &'a str,
+    /// The club that owns it; `None` for an open session.
+    pub club_id: Option<i64>,
 }
 
 /// Inserts a session and its seats; returns the new id.
@@ -116,13 +120,15 @@ pub async fn insert_session(
         .filter(|v| !v.is_null())
         .map(Value::to_string);
     let id: i64 = sqlx::query_scalar(
-        "INSERT INTO sessions (game, currency, agreements, opening_scores, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO sessions (game, currency, agreements, opening_scores, created_at, club_id) \
+         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(s.game)
     .bind(s.currency)
     .bind(agreements)
     .bind(opening)
     .bind(s.created_at)
+    .bind(s.club_id)
     .fetch_one(&mut *conn)
     .await?;
     for (position, player) in s.players.iter().enumerate() {
@@ -181,6 +187,39 @@ pub async fn append_event(
     Ok(event_id)
 }
 
+/// The seq of the event an idempotency key recorded in this session, if any.
+pub async fn idempotent_seq(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    key: &str,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT seq FROM idempotency_keys WHERE session_id = ? AND key = ?")
+        .bind(session_id)
+        .bind(key)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Remembers that `key` recorded event `seq`, in the same transaction as the event.
+pub async fn remember_idempotency_key(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    key: &str,
+    seq: i64,
+    created_at: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO idempotency_keys (session_id, key, seq, created_at) VALUES (?, ?, ?, ?)",
+    )
+    .bind(session_id)
+    .bind(key)
+    .bind(seq)
+    .bind(created_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// A session's header, or `None`.
 pub async fn session(
     conn: &mut SqliteConnection,
@@ -237,19 +276,25 @@ pub struct SessionSummaryRow {
     pub hands: i64,
     /// Whether a `close` event was recorded.
     pub closed: bool,
+    /// The club that owns it; `None` for an open session.
+    pub club_id: Option<i64>,
 }
 
-/// Every session, newest first.
+/// The open sessions and those of `club`, newest first (a club's sessions are invisible
+/// to everyone else).
 pub async fn list_sessions(
     conn: &mut SqliteConnection,
+    club: Option<i64>,
 ) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT s.id, s.game, s.created_at, \
            (SELECT group_concat(player, ', ') FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
            (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') AS hands, \
-           EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed \
-         FROM sessions s ORDER BY s.id DESC",
+           EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
+           s.club_id \
+         FROM sessions s WHERE s.club_id IS NULL OR s.club_id = ? ORDER BY s.id DESC",
     )
+    .bind(club)
     .fetch_all(conn)
     .await
 }

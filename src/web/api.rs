@@ -3,16 +3,18 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::AppState;
+use super::auth::Viewer;
 use crate::error::AppError;
 use crate::format::{LedgerDoc, SessionDoc};
 use crate::rules::fields;
+use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 
 /// The API's routes, to be nested under `/api/v1`.
@@ -24,6 +26,8 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/events", post(record))
         .route("/sessions/{id}/ledger", get(ledger))
         .route("/sessions/{id}/export", get(export))
+        .route("/clubs", post(create_club))
+        .route("/tokens", post(token))
 }
 
 /// Reads a JSON body, turning axum's rejection into our error shape.
@@ -69,8 +73,8 @@ fn session_json(loaded: &Loaded) -> Value {
     })
 }
 
-async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
-    let sessions = service::list(&state.pool).await?;
+async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
+    let sessions = service::list(&state.pool, viewer.club()).await?;
     let items: Vec<Value> = sessions
         .into_iter()
         .map(|s| {
@@ -81,10 +85,27 @@ async fn list(State(state): State<AppState>) -> Result<Json<Value>, AppError> {
     Ok(Json(json!({ "sessions": items })))
 }
 
+/// The club a new session belongs to: the writer's club, or none (an open session) for a
+/// request without a token. Errors: 401 for an unknown token, 403 for a read-only one.
+fn owning_club(viewer: &Viewer) -> Result<Option<i64>, AppError> {
+    match (viewer.grant, &viewer.token) {
+        (Some(g), _) if g.access == Access::Write => Ok(Some(g.club_id)),
+        (Some(_), _) => Err(AppError::Forbidden(
+            "a read-only token cannot create sessions".into(),
+        )),
+        (None, Some(_)) => Err(AppError::Unauthorized(
+            "this token is not valid (expired?)".into(),
+        )),
+        (None, None) => Ok(None),
+    }
+}
+
 async fn create(
     State(state): State<AppState>,
+    viewer: Viewer,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
+    let club = owning_club(&viewer)?;
     let Value::Object(object) = body(payload)? else {
         return Err(AppError::BadRequest {
             field: "body".into(),
@@ -104,6 +125,7 @@ async fn create(
             currency: c.currency,
             opening_scores: c.opening_scores,
         },
+        club,
     )
     .await?;
     let loaded = service::load(&state.pool, id).await?;
@@ -112,39 +134,55 @@ async fn create(
 
 async fn import(
     State(state): State<AppState>,
+    viewer: Viewer,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
+    let club = owning_club(&viewer)?;
     let doc = session_doc(body(payload)?)?;
-    let id = service::import(&state.pool, &doc).await?;
+    let id = service::import(&state.pool, &doc, club).await?;
     let loaded = service::load(&state.pool, id).await?;
     Ok((StatusCode::CREATED, Json(session_json(&loaded))))
 }
 
-async fn show(State(state): State<AppState>, Path(id): Path<i64>) -> Result<Json<Value>, AppError> {
+async fn show(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Json<Value>, AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
     Ok(Json(session_json(&service::load(&state.pool, id).await?)))
 }
 
 async fn ledger(
     State(state): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Json<LedgerDoc>, AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
     Ok(Json(service::load(&state.pool, id).await?.ledger))
 }
 
 async fn export(
     State(state): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Json<SessionDoc>, AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
     Ok(Json(service::load(&state.pool, id).await?.doc))
 }
 
 /// Records one event (the body is the event exactly as in a session document). Returns
-/// 201 with the event's ledger entry and the whole ledger after it.
+/// 201 with the event's ledger entry and the whole ledger after it. With an
+/// `Idempotency-Key` header, a retried request records nothing new and answers 200 with
+/// the event recorded the first time.
 async fn record(
     State(state): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<i64>,
+    headers: HeaderMap,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Write).await?;
     let event = body(payload)?;
     if !event.is_object() {
         return Err(AppError::BadRequest {
@@ -152,10 +190,97 @@ async fn record(
             message: "an event is a JSON object".into(),
         });
     }
-    let loaded = service::record_event(&state.pool, id, event, None).await?;
-    let entry = loaded.ledger.events.last().cloned();
+    let key = match headers.get("idempotency-key") {
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .filter(|k| (1..=200).contains(&k.len()))
+                .ok_or_else(|| AppError::BadRequest {
+                    field: "Idempotency-Key".into(),
+                    message: "use 1 to 200 visible characters".into(),
+                })?
+                .to_string(),
+        ),
+        None => None,
+    };
+    let recorded = service::record_event(&state.pool, id, event, None, key.as_deref()).await?;
+    if !recorded.repeated {
+        state.changed(id);
+    }
+    let entry = recorded
+        .loaded
+        .ledger
+        .events
+        .iter()
+        .find(|e| e.seq == recorded.seq)
+        .cloned();
+    let status = if recorded.repeated {
+        StatusCode::OK
+    } else {
+        StatusCode::CREATED
+    };
+    Ok((
+        status,
+        Json(json!({ "event": entry, "ledger": recorded.loaded.ledger })),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewClub {
+    name: String,
+    passphrase: String,
+}
+
+/// Creates a club: 201 with its id, name, share link and a write token for its creator.
+async fn create_club(
+    State(state): State<AppState>,
+    payload: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let Value::Object(object) = body(payload)? else {
+        return Err(AppError::BadRequest {
+            field: "body".into(),
+            message: "expected a JSON object".into(),
+        });
+    };
+    let c: NewClub = fields::read(&object).map_err(|e| AppError::BadRequest {
+        field: e.field,
+        message: e.message,
+    })?;
+    let (club, token) = clubs::create_club(&state.pool, &c.name, &c.passphrase).await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({ "event": entry, "ledger": loaded.ledger })),
+        Json(
+            json!({ "id": club.id, "name": club.name, "share_link": format!("/share/{}", club.share_token), "token": token, "access": "write" }),
+        ),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenRequest {
+    name: String,
+    passphrase: String,
+}
+
+/// Exchanges a club's name and passphrase for a write token (rate limited: 429).
+async fn token(
+    State(state): State<AppState>,
+    payload: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let Value::Object(object) = body(payload)? else {
+        return Err(AppError::BadRequest {
+            field: "body".into(),
+            message: "expected a JSON object".into(),
+        });
+    };
+    let t: TokenRequest = fields::read(&object).map_err(|e| AppError::BadRequest {
+        field: e.field,
+        message: e.message,
+    })?;
+    let (club, token) = clubs::log_in(&state.pool, &state.limiter, &t.name, &t.passphrase).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({ "club_id": club.id, "token": token, "access": "write" })),
     ))
 }

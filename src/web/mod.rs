@@ -2,22 +2,73 @@
 //! [`crate::service`].
 
 pub mod api;
+pub mod auth;
 pub mod html;
 
 use axum::Router;
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::middleware;
 use sqlx::SqlitePool;
+use tokio::sync::broadcast;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::service::clubs::{LoginLimiter, login_limiter};
 
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
     /// The database.
     pub pool: SqlitePool,
+    /// Passphrase attempts per club.
+    pub limiter: LoginLimiter,
+    /// The id of every session that just changed, for the live sheets.
+    pub changes: broadcast::Sender<i64>,
 }
 
-/// The whole application: pages at `/`, the API at `/api/v1`.
+impl AppState {
+    /// State over `pool` with a fresh login limiter and change channel.
+    pub fn new(pool: SqlitePool) -> AppState {
+        let (changes, _) = broadcast::channel(256);
+        AppState {
+            pool,
+            limiter: login_limiter(),
+            changes,
+        }
+    }
+
+    /// Tells the live sheets that session `id` changed.
+    pub fn changed(&self, id: i64) {
+        // No open sheet means no receiver; that is fine.
+        let _ = self.changes.send(id);
+    }
+}
+
+/// The headers every response carries: no MIME sniffing, no framing, no referrer that
+/// could leak a share link, and a content security policy that allows only this site's own
+/// scripts, styles and form targets.
+const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::REFERRER_POLICY, "same-origin"),
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+         connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    ),
+];
+
+/// The whole application: pages at `/`, the API at `/api/v1`, behind the cross-site
+/// check and the security headers.
 pub fn app(state: AppState) -> Router {
-    Router::new()
+    let mut router = Router::new()
         .merge(html::routes())
         .nest("/api/v1", api::routes())
-        .with_state(state)
+        .layer(middleware::from_fn(auth::refuse_cross_site));
+    for (name, value) in SECURITY_HEADERS {
+        router = router.layer(SetResponseHeaderLayer::if_not_present(
+            name,
+            HeaderValue::from_static(value),
+        ));
+    }
+    router.with_state(state)
 }

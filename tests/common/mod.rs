@@ -35,7 +35,7 @@ impl TestApp {
             .await
             .expect("in-memory database");
         TestApp {
-            router: app(AppState { pool: pool.clone() }),
+            router: app(AppState::new(pool.clone())),
             pool,
         }
     }

@@ -3,6 +3,7 @@
 //! (303) on success and re-render with the submitted values and the field's error (422)
 //! on refusal.
 
+pub mod club_pages;
 pub mod games;
 
 use std::collections::HashMap;
@@ -18,12 +19,17 @@ use serde_json::{Value, json};
 
 use self::games::{AgreementField, GameView, agreements_from_form};
 use super::AppState;
+use super::auth::Viewer;
 use crate::error::AppError;
 use crate::format::corrections::{Amendments, amendments};
 use crate::ledger::settle_up::Transfer;
 use crate::rules;
+use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 use crate::store::SessionSummaryRow;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use tokio_stream::StreamExt;
+use tokio_stream::wrappers::BroadcastStream;
 
 /// The pages' routes.
 pub fn routes() -> Router<AppState> {
@@ -35,7 +41,21 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/hands", post(enter_hand))
         .route("/sessions/{id}/close", post(close))
         .route("/sessions/{id}/undo", post(undo))
+        .route("/sessions/{id}/payments", post(mark_paid))
+        .route("/sessions/{id}/live", get(live))
         .route("/static/style.css", get(style))
+        .route("/static/live.js", get(live_script))
+        .merge(club_pages::routes())
+}
+
+async fn live_script() -> impl IntoResponse {
+    (
+        [
+            ("content-type", "text/javascript; charset=utf-8"),
+            ("cache-control", "public, max-age=300"),
+        ],
+        include_str!("../../../templates/live.js"),
+    )
 }
 
 async fn style() -> impl IntoResponse {
@@ -71,26 +91,28 @@ impl From<&AppError> for PageError {
 struct ErrorPage {
     title: String,
     message: String,
+    login: bool,
 }
 
-fn error_page(e: AppError) -> Response {
+/// The page for an error that no form can show.
+pub fn error_page(e: AppError) -> Response {
     let status = e.status();
     if let AppError::Internal(cause) = &e {
         tracing::error!(%cause, "page failed");
     }
-    let title = if status == StatusCode::NOT_FOUND {
-        "Not found"
-    } else {
-        "Something went wrong"
+    let title = match status {
+        StatusCode::NOT_FOUND => "Not found",
+        StatusCode::UNAUTHORIZED => "Log in first",
+        StatusCode::FORBIDDEN => "Not allowed",
+        StatusCode::TOO_MANY_REQUESTS => "Too many attempts",
+        _ => "Something went wrong",
     };
-    (
-        status,
-        ErrorPage {
-            title: title.into(),
-            message: e.public_message(),
-        },
-    )
-        .into_response()
+    let page = ErrorPage {
+        title: title.into(),
+        message: e.public_message(),
+        login: status == StatusCode::UNAUTHORIZED,
+    };
+    (status, page).into_response()
 }
 
 #[derive(Template, WebTemplate)]
@@ -98,13 +120,15 @@ fn error_page(e: AppError) -> Response {
 struct ListPage {
     sessions: Vec<SessionSummaryRow>,
     games: Vec<(&'static str, &'static str)>,
+    club: Option<(i64, String, bool)>,
 }
 
 fn game_name(id: &str) -> &str {
     rules::find(id).map_or(id, |g| g.name)
 }
 
-fn offered_games() -> Vec<(&'static str, &'static str)> {
+/// The games that have pages, as `(id, name)`.
+pub fn offered_games() -> Vec<(&'static str, &'static str)> {
     rules::GAMES
         .iter()
         .filter(|g| games::view(g.id).is_some())
@@ -112,13 +136,25 @@ fn offered_games() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-async fn list(State(state): State<AppState>) -> Response {
-    match service::list(&state.pool).await {
-        Ok(sessions) => ListPage {
+/// The sessions the viewer may see: the open ones and his club's.
+async fn list(State(state): State<AppState>, viewer: Viewer) -> Response {
+    let page = async {
+        let club = match viewer.grant {
+            Some(g) => {
+                let c = clubs::club(&state.pool, g.club_id).await?;
+                Some((c.id, c.name, g.access == Access::Write))
+            }
+            None => None,
+        };
+        let sessions = service::list(&state.pool, viewer.club()).await?;
+        Ok::<_, AppError>(ListPage {
             sessions,
             games: offered_games(),
-        }
-        .into_response(),
+            club,
+        })
+    };
+    match page.await {
+        Ok(page) => page.into_response(),
         Err(e) => error_page(e),
     }
 }
@@ -182,13 +218,25 @@ fn form_map(form: Vec<(String, String)>) -> HashMap<String, String> {
     form.into_iter().collect()
 }
 
+/// Creates a session: in the viewer's club when he is logged in with its passphrase, else
+/// an open session. A read-only link cannot create one.
 async fn create(
     State(state): State<AppState>,
+    viewer: Viewer,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
     let game = values.get("game").cloned().unwrap_or_default();
     let attempt = async {
+        let club = match viewer.grant {
+            Some(g) if g.access == Access::Write => Some(g.club_id),
+            Some(_) => {
+                return Err(AppError::Forbidden(
+                    "a read-only link cannot start sessions".into(),
+                ));
+            }
+            None => None,
+        };
         let view: &dyn GameView = games::view(&game).ok_or_else(|| AppError::BadRequest {
             field: "game".into(),
             message: format!("there is no game \"{game}\""),
@@ -212,7 +260,7 @@ async fn create(
             currency: None,
             opening_scores: None,
         };
-        service::create_session(&state.pool, input).await
+        service::create_session(&state.pool, input, club).await
     };
     match attempt.await {
         Ok(id) => Redirect::to(&format!("/sessions/{id}")).into_response(),
@@ -244,6 +292,7 @@ struct SheetPage {
     correcting: String,
     expected_events: usize,
     undo: Option<String>,
+    can_write: bool,
     balances: Vec<(String, String, &'static str)>,
     settlement: Vec<Transfer>,
     settlement_text: String,
@@ -268,6 +317,7 @@ fn sheet_page(
     loaded: &Loaded,
     values: &HashMap<String, String>,
     error: Option<PageError>,
+    can_write: bool,
 ) -> Result<SheetPage, AppError> {
     let view = games::view(&loaded.doc.game).ok_or_else(|| {
         AppError::NotFound(format!("{} has no pages yet", game_name(&loaded.doc.game)))
@@ -309,26 +359,27 @@ fn sheet_page(
         .get("correct_event")
         .and_then(|v| v.parse::<usize>().ok());
     let correcting = correct_event.and_then(|i| standing_hand(loaded, &amended, i));
-    let (hand_form, correction_form) = match (loaded.closed(), correct_event, &correcting) {
-        (true, _, _) => (String::new(), String::new()),
-        (false, Some(index), Some(_)) => {
-            let mut filled = amended
-                .current_version(&loaded.doc, index)
-                .map(|e| view.form_values(e))
-                .unwrap_or_default();
-            // What was submitted (after a refusal) wins over the stored version.
-            filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
-            (
-                view.hand_form(loaded, &HashMap::new(), None)?,
-                view.hand_form(loaded, &filled, error_field.as_deref())?,
-            )
-        }
-        (false, _, _) => (
-            view.hand_form(loaded, values, error_field.as_deref())?,
-            String::new(),
-        ),
-    };
-    let undo = if loaded.closed() {
+    let (hand_form, correction_form) =
+        match (loaded.closed() || !can_write, correct_event, &correcting) {
+            (true, _, _) => (String::new(), String::new()),
+            (false, Some(index), Some(_)) => {
+                let mut filled = amended
+                    .current_version(&loaded.doc, index)
+                    .map(|e| view.form_values(e))
+                    .unwrap_or_default();
+                // What was submitted (after a refusal) wins over the stored version.
+                filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
+                (
+                    view.hand_form(loaded, &HashMap::new(), None)?,
+                    view.hand_form(loaded, &filled, error_field.as_deref())?,
+                )
+            }
+            (false, _, _) => (
+                view.hand_form(loaded, values, error_field.as_deref())?,
+                String::new(),
+            ),
+        };
+    let undo = if loaded.closed() || !can_write {
         None
     } else {
         amended
@@ -348,6 +399,7 @@ fn sheet_page(
         correcting: correcting.unwrap_or_default(),
         expected_events: loaded.doc.events.len(),
         undo,
+        can_write,
         balances,
         settlement: loaded.ledger.settlement.clone(),
         settlement_text,
@@ -358,6 +410,7 @@ fn sheet_page(
 
 async fn sheet(
     State(state): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<i64>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
@@ -366,7 +419,18 @@ async fn sheet(
         .get("correct")
         .map(|n| HashMap::from([("correct_event".to_string(), n.clone())]))
         .unwrap_or_default();
-    let page = async { sheet_page(&service::load(&state.pool, id).await?, &values, None) };
+    let page = async {
+        clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+        let can_write = clubs::authorize(&state.pool, viewer.grant, id, Access::Write)
+            .await
+            .is_ok();
+        sheet_page(
+            &service::load(&state.pool, id).await?,
+            &values,
+            None,
+            can_write,
+        )
+    };
     match page.await {
         Ok(page) => page.into_response(),
         Err(e) => error_page(e),
@@ -393,7 +457,7 @@ async fn refused(
     };
     match service::load(&state.pool, id)
         .await
-        .and_then(|l| sheet_page(&l, &values, Some(error)))
+        .and_then(|l| sheet_page(&l, &values, Some(error), true))
     {
         Ok(page) => (status, page).into_response(),
         Err(e) => error_page(e),
@@ -412,92 +476,175 @@ fn expected_events(values: &HashMap<String, String>) -> Result<Option<usize>, Ap
         .transpose()
 }
 
+/// Every form that records an event: checks that the viewer may write, builds the event
+/// from the session as it stands, records it, tells the live sheets, and redirects (303) to
+/// `redirect`. A refusal re-renders the sheet with the submitted values and the error.
+async fn write_event<F>(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    values: &HashMap<String, String>,
+    redirect: String,
+    build: F,
+) -> Response
+where
+    F: FnOnce(&Loaded) -> Result<Value, AppError>,
+{
+    let attempt = async {
+        clubs::authorize(&state.pool, viewer.grant, id, Access::Write).await?;
+        let loaded = service::load(&state.pool, id).await?;
+        let event = build(&loaded)?;
+        service::record_event(&state.pool, id, event, expected_events(values)?, None).await
+    };
+    match attempt.await {
+        Ok(_) => {
+            state.changed(id);
+            Redirect::to(&redirect).into_response()
+        }
+        Err(
+            e @ (AppError::NotFound(_)
+            | AppError::Internal(_)
+            | AppError::Unauthorized(_)
+            | AppError::Forbidden(_)),
+        ) => error_page(e),
+        Err(e) => refused(state, id, values, e).await,
+    }
+}
+
+fn game_view(loaded: &Loaded) -> Result<&'static dyn GameView, AppError> {
+    games::view(&loaded.doc.game).ok_or_else(|| {
+        AppError::NotFound(format!("{} has no pages yet", game_name(&loaded.doc.game)))
+    })
+}
+
 async fn enter_hand(
     State(state): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<i64>,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
-    let attempt = async {
-        let loaded = service::load(&state.pool, id).await?;
-        let view = games::view(&loaded.doc.game).ok_or_else(|| {
-            AppError::NotFound(format!("{} has no pages yet", game_name(&loaded.doc.game)))
-        })?;
-        let hand = view.hand_event(&values)?;
-        let event = match values.get("correct_event").filter(|v| !v.is_empty()) {
-            Some(target) => {
-                let target: usize = target.parse().map_err(|_| AppError::BadRequest {
-                    field: "correct_event".into(),
-                    message: "the form is damaged; reload the page".into(),
-                })?;
-                let mut correction =
-                    json!({ "type": "correction", "event": target, "replacement": hand });
-                if let Some(reason) = values
-                    .get("reason")
-                    .map(|r| r.trim())
-                    .filter(|r| !r.is_empty())
-                {
-                    correction["reason"] = Value::from(reason);
-                }
-                correction
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        format!("/sessions/{id}"),
+        |loaded| {
+            let hand = game_view(loaded)?.hand_event(&values)?;
+            let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
+                return Ok(hand);
+            };
+            let target: usize = target.parse().map_err(|_| AppError::BadRequest {
+                field: "correct_event".into(),
+                message: "the form is damaged; reload the page".into(),
+            })?;
+            let mut correction =
+                json!({ "type": "correction", "event": target, "replacement": hand });
+            if let Some(reason) = values
+                .get("reason")
+                .map(|r| r.trim())
+                .filter(|r| !r.is_empty())
+            {
+                correction["reason"] = Value::from(reason);
             }
-            None => hand,
-        };
-        service::record_event(&state.pool, id, event, expected_events(&values)?).await
-    };
-    match attempt.await {
-        Ok(_) => Redirect::to(&format!("/sessions/{id}")).into_response(),
-        Err(AppError::NotFound(m)) => error_page(AppError::NotFound(m)),
-        Err(e @ AppError::Internal(_)) => error_page(e),
-        Err(e) => refused(&state, id, &values, e).await,
-    }
+            Ok(correction)
+        },
+    )
+    .await
 }
 
 /// "Undo last hand": a `void` of the last hand that still stands.
 async fn undo(
     State(state): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<i64>,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
-    let attempt = async {
-        let loaded = service::load(&state.pool, id).await?;
-        let last = amendments(&loaded.doc)
-            .last_standing_hand(&loaded.doc)
-            .ok_or_else(|| AppError::BadRequest {
-                field: "event".into(),
-                message: "there is no hand to undo".into(),
-            })?;
-        let event = json!({ "type": "void", "event": last, "reason": "undo last hand" });
-        service::record_event(&state.pool, id, event, expected_events(&values)?).await
-    };
-    match attempt.await {
-        Ok(_) => Redirect::to(&format!("/sessions/{id}")).into_response(),
-        Err(AppError::NotFound(m)) => error_page(AppError::NotFound(m)),
-        Err(e @ AppError::Internal(_)) => error_page(e),
-        Err(e) => refused(&state, id, &HashMap::new(), e).await,
-    }
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &HashMap::new(),
+        format!("/sessions/{id}"),
+        |loaded| {
+            let last = amendments(&loaded.doc)
+                .last_standing_hand(&loaded.doc)
+                .ok_or_else(|| AppError::BadRequest {
+                    field: "event".into(),
+                    message: "there is no hand to undo".into(),
+                })?;
+            let expected = expected_events(&values)?;
+            if expected.is_some_and(|n| n != loaded.doc.events.len()) {
+                return Err(AppError::Conflict {
+                    field: "expected_events".into(),
+                    message: "the sheet changed on another device; look again before undoing"
+                        .into(),
+                });
+            }
+            Ok(json!({ "type": "void", "event": last, "reason": "undo last hand" }))
+        },
+    )
+    .await
 }
 
+/// Closes the sitting: the kitty is shared out and the settlement is final.
 async fn close(
     State(state): State<AppState>,
+    viewer: Viewer,
     Path(id): Path<i64>,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
-    let attempt = async {
-        service::record_event(
-            &state.pool,
-            id,
-            json!({ "type": "close" }) as Value,
-            expected_events(&values)?,
-        )
-        .await
-    };
-    match attempt.await {
-        Ok(_) => Redirect::to(&format!("/sessions/{id}#settle")).into_response(),
-        Err(AppError::NotFound(m)) => error_page(AppError::NotFound(m)),
-        Err(e @ AppError::Internal(_)) => error_page(e),
-        Err(e) => refused(&state, id, &HashMap::new(), e).await,
-    }
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        format!("/sessions/{id}#settle"),
+        |_| Ok(json!({ "type": "close" })),
+    )
+    .await
+}
+
+/// "Mark paid": records a `payment` of one proposed transfer.
+async fn mark_paid(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(&state, &viewer, id, &values, format!("/sessions/{id}#settle"), |_| {
+        let field = |name: &str| {
+            values.get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| AppError::BadRequest {
+                field: name.into(),
+                message: "the form is damaged; reload the page".into(),
+            })
+        };
+        Ok(json!({ "type": "payment", "from": field("from")?, "to": field("to")?, "amount": field("amount")? }))
+    })
+    .await
+}
+
+/// The live sheet: a server-sent event `changed` whenever the session changes.
+async fn live(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    let changes =
+        BroadcastStream::new(state.changes.subscribe()).filter_map(move |change| match change {
+            Ok(session) if session == id => Some(Ok::<_, std::convert::Infallible>(
+                Event::default().event("changed").data(id.to_string()),
+            )),
+            // A lagging receiver missed some changes; one reload catches up with all of them.
+            Err(_) => Some(Ok(Event::default().event("changed").data(id.to_string()))),
+            Ok(_) => None,
+        });
+    Ok(Sse::new(changes)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }

@@ -1,0 +1,25 @@
+// The live sheet: when another phone enters or corrects a hand, fetch this page again and
+// swap in the new score sheet and balances. The next-hand form is swapped too unless
+// someone has started typing in it; then it keeps the count of hands it saw, so the server
+// can say "hand N was just entered by another device" instead of recording it twice.
+// Without script, a plain reload shows the same.
+(function () {
+  var root = document.getElementById('live');
+  if (!root || !window.EventSource || !window.fetch) return;
+  var typing = false;
+  document.addEventListener('input', function () { typing = true; });
+  var source = new EventSource(root.getAttribute('data-live'));
+  source.addEventListener('changed', function () {
+    fetch(location.pathname + location.search, { credentials: 'same-origin' })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, 'text/html');
+        var parts = typing ? ['#sheet', '#settle'] : ['#sheet', '#settle', '#next', '#correct'];
+        parts.forEach(function (selector) {
+          var now = document.querySelector(selector), next = fresh.querySelector(selector);
+          if (now && next) now.replaceWith(next);
+        });
+        root.setAttribute('data-updated', String(Date.now()));
+      });
+  });
+})();
