@@ -2,6 +2,7 @@
 //! sheet. One [`GameView`] per game, registered in [`view`].
 
 pub mod auction_pinochle;
+pub mod auction_pitch;
 
 use std::collections::HashMap;
 
@@ -137,6 +138,7 @@ pub trait GameView: Sync {
 pub fn view(game: &str) -> Option<&'static dyn GameView> {
     match game {
         "auction_pinochle" => Some(&auction_pinochle::VIEW),
+        "auction_pitch" => Some(&auction_pitch::VIEW),
         _ => None,
     }
 }
