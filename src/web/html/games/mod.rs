@@ -2,6 +2,7 @@
 //! sheet. One [`GameView`] per game, registered in [`view`].
 
 pub mod auction_pinochle;
+pub mod check_pinochle;
 
 use std::collections::HashMap;
 
@@ -122,6 +123,7 @@ pub trait GameView: Sync {
 pub fn view(game: &str) -> Option<&'static dyn GameView> {
     match game {
         "auction_pinochle" => Some(&auction_pinochle::VIEW),
+        "check_pinochle" => Some(&check_pinochle::VIEW),
         _ => None,
     }
 }
