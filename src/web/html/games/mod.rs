@@ -3,6 +3,7 @@
 
 pub mod auction_pinochle;
 pub mod auction_pitch;
+pub mod check_pinochle;
 
 use std::collections::HashMap;
 
@@ -139,6 +140,7 @@ pub fn view(game: &str) -> Option<&'static dyn GameView> {
     match game {
         "auction_pinochle" => Some(&auction_pinochle::VIEW),
         "auction_pitch" => Some(&auction_pitch::VIEW),
+        "check_pinochle" => Some(&check_pinochle::VIEW),
         _ => None,
     }
 }
