@@ -20,6 +20,7 @@ pub struct TestApp {
 pub struct Reply {
     pub status: StatusCode,
     pub location: Option<String>,
+    pub set_cookie: Option<String>,
     pub body: String,
 }
 
@@ -52,6 +53,10 @@ impl TestApp {
             .headers()
             .get(header::LOCATION)
             .map(|v| v.to_str().unwrap().to_string());
+        let set_cookie = response
+            .headers()
+            .get(header::SET_COOKIE)
+            .map(|v| v.to_str().unwrap().to_string());
         let bytes = response
             .into_body()
             .collect()
@@ -61,6 +66,7 @@ impl TestApp {
         Reply {
             status,
             location,
+            set_cookie,
             body: String::from_utf8(bytes.to_vec()).expect("utf-8 body"),
         }
     }
@@ -90,20 +96,38 @@ impl TestApp {
         .await
     }
 
+    /// A GET with extra headers (a cookie, say).
+    pub async fn get_with(&self, uri: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = Request::get(uri);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        self.send(request.body(Body::empty()).unwrap()).await
+    }
+
     /// Posts an HTML form (`application/x-www-form-urlencoded`).
     pub async fn post_form(&self, uri: &str, fields: &[(&str, &str)]) -> Reply {
+        self.post_form_with(uri, fields, &[]).await
+    }
+
+    /// Posts an HTML form with extra headers (a cookie, an Origin).
+    pub async fn post_form_with(
+        &self,
+        uri: &str,
+        fields: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Reply {
         let body = fields
             .iter()
             .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
             .collect::<Vec<_>>()
             .join("&");
-        self.send(
-            Request::post(uri)
-                .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
-                .body(Body::from(body))
-                .unwrap(),
-        )
-        .await
+        let mut request =
+            Request::post(uri).header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        self.send(request.body(Body::from(body)).unwrap()).await
     }
 }
 

@@ -128,6 +128,10 @@ struct PointField {
 }
 
 impl HandForm {
+    fn value(&self, field: &str) -> String {
+        self.values.get(field).cloned().unwrap_or_default()
+    }
+
     fn selected(&self, field: &str, option: &str) -> bool {
         self.values.get(field).is_some_and(|v| v == option)
     }

@@ -119,19 +119,49 @@ pub trait GameView: Sync {
     /// Errors name the field.
     fn hand_event(&self, form: &HashMap<String, String>) -> Result<Value, AppError>;
     /// The form values that show `event` (a `hand` as in the session document) in the hand
-    /// form, to correct it. By default each top-level field becomes the input of that name.
+    /// form, to correct it. By default every field becomes the input of that name, nested
+    /// fields with dots (`points.high`, `NS.meld`), `null` as `"nobody"`, `true` as
+    /// `"true"`, and a list of names as a count per name (`NS.meld_checks.aces_100` = 2).
     fn form_values(&self, event: &Value) -> HashMap<String, String> {
         let mut values = HashMap::new();
-        for (name, value) in event.as_object().into_iter().flatten() {
-            let text = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                Value::Bool(true) => "true".into(),
-                _ => continue,
-            };
-            values.insert(name.clone(), text);
-        }
+        flatten("", event, &mut values);
         values
+    }
+}
+
+fn flatten(prefix: &str, value: &Value, into: &mut HashMap<String, String>) {
+    let key = |name: &str| {
+        if prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{prefix}.{name}")
+        }
+    };
+    match value {
+        Value::Object(fields) => {
+            for (name, inner) in fields {
+                flatten(&key(name), inner, into);
+            }
+        }
+        Value::Array(items) => {
+            for name in items.iter().filter_map(Value::as_str) {
+                let count = into.entry(key(name)).or_insert_with(|| "0".into());
+                *count = (count.parse::<usize>().unwrap_or(0) + 1).to_string();
+            }
+        }
+        Value::String(s) => {
+            into.insert(prefix.to_string(), s.clone());
+        }
+        Value::Number(n) => {
+            into.insert(prefix.to_string(), n.to_string());
+        }
+        Value::Bool(true) => {
+            into.insert(prefix.to_string(), "true".into());
+        }
+        Value::Null => {
+            into.insert(prefix.to_string(), "nobody".into());
+        }
+        Value::Bool(false) => {}
     }
 }
 
