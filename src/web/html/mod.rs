@@ -294,10 +294,52 @@ struct SheetPage {
     undo: Option<String>,
     can_write: bool,
     balances: Vec<(String, String, &'static str)>,
-    settlement: Vec<Transfer>,
+    settlement: Vec<TransferView>,
     settlement_text: String,
     closed: bool,
     error: Option<PageError>,
+}
+
+/// One proposed payment of the settle-up and the money behind it.
+pub struct TransferView {
+    /// Who pays whom how much.
+    pub transfer: Transfer,
+    /// Where both balances came from, event by event.
+    pub why: String,
+}
+
+/// Where an account's balance came from, event by event: "Ann −0.70: opening ante −0.10,
+/// hand 1 −0.40, hand 2 −0.20, close +0.10".
+fn history_of(loaded: &Loaded, account: &str) -> String {
+    let mut hands = 0;
+    let mut parts = Vec::new();
+    for entry in &loaded.ledger.events {
+        let event = entry.seq.checked_sub(1).and_then(|i| loaded.doc.events.get(i));
+        let label = match (entry.kind.as_str(), event) {
+            ("opening_ante", _) => "opening ante".to_string(),
+            ("hand", _) => {
+                hands += 1;
+                format!("hand {hands}")
+            }
+            (kind @ ("correction" | "void"), Some(e)) => {
+                let target = e.get("event").and_then(Value::as_u64).unwrap_or(0) as usize;
+                let number = loaded.doc.events[..=target.min(loaded.doc.events.len().saturating_sub(1))]
+                    .iter()
+                    .filter(|x| x.get("type").and_then(Value::as_str) == Some("hand"))
+                    .count();
+                format!("{} of hand {number}", if kind == "void" { "undo" } else { "correction" })
+            }
+            ("close", _) => "close (kitty shared)".to_string(),
+            (kind, _) => kind.replace('_', " "),
+        };
+        let amount: crate::money::Money = entry.postings.iter().filter(|p| p.account == account).map(|p| p.amount).sum();
+        if !amount.is_zero() {
+            parts.push(format!("{label} {}", games::signed(amount.cents())));
+        }
+    }
+    let name = if account == crate::ledger::KITTY { "Kitty" } else { account };
+    let total = loaded.ledger.balances.get(account).copied().unwrap_or_default();
+    format!("{name} {}: {}", games::signed(total.cents()), parts.join(", "))
 }
 
 /// The hand of event `index` in words ("hand 3"), if that event is a hand that still stands.
@@ -401,7 +443,15 @@ fn sheet_page(
         undo,
         can_write,
         balances,
-        settlement: loaded.ledger.settlement.clone(),
+        settlement: loaded
+            .ledger
+            .settlement
+            .iter()
+            .map(|t| TransferView {
+                why: format!("{}; {}", history_of(loaded, &t.from), history_of(loaded, &t.to)),
+                transfer: t.clone(),
+            })
+            .collect(),
         settlement_text,
         closed: loaded.closed(),
         error,
