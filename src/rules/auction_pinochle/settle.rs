@@ -41,7 +41,13 @@ pub fn settle(
     let single = agreements.stake * units;
     let (t, t_words) = trump_multiplier(agreements, c.trump);
     let others: Vec<&String> = seated.iter().filter(|p| **p != c.bidder).collect();
-    let mut factors = vec![format!("{units} units")];
+    // The table row used, so anyone can check it against the agreements on the sheet.
+    let mut factors = vec![format!(
+        "{units} units ({} table {}, {})",
+        agreements.units_table.name,
+        agreements.units_table.band_label(c.bid),
+        agreements.units_table.source()
+    )];
     let per_player = match c.outcome {
         o if o.bidder_wins() => {
             factors.extend(t_words.map(String::from));

@@ -158,6 +158,16 @@ impl UnitsTable {
         }
     }
 
+    /// Where the table comes from: `"rules §1.1"` (Scarne's standard and bonus),
+    /// `"rules §1.3"` (classic), or `"agreed at the table"` (custom).
+    pub fn source(&self) -> &'static str {
+        match self.name {
+            "standard" | "bonus" => "rules §1.1",
+            "classic" => "rules §1.3",
+            _ => "agreed at the table",
+        }
+    }
+
     /// Every band, lowest first.
     pub fn bands(&self) -> &[Band] {
         &self.bands
