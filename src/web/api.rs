@@ -38,18 +38,21 @@ fn body(payload: Result<Json<Value>, JsonRejection>) -> Result<Value, AppError> 
     })
 }
 
-/// Reads a session document, naming the field at fault.
-pub fn session_doc(value: Value) -> Result<SessionDoc, AppError> {
-    let Value::Object(object) = value else {
-        return Err(AppError::BadRequest {
+/// Reads a JSON object body into `T` (a struct with `deny_unknown_fields`), naming the
+/// field at fault.
+fn read_body<T: serde::de::DeserializeOwned>(
+    payload: Result<Json<Value>, JsonRejection>,
+) -> Result<T, AppError> {
+    match body(payload)? {
+        Value::Object(object) => fields::read(&object).map_err(|e| AppError::BadRequest {
+            field: e.field,
+            message: e.message,
+        }),
+        _ => Err(AppError::BadRequest {
             field: "body".into(),
-            message: "a session document is a JSON object".into(),
-        });
-    };
-    fields::read(&object).map_err(|e| AppError::BadRequest {
-        field: e.field,
-        message: e.message,
-    })
+            message: "expected a JSON object".into(),
+        }),
+    }
 }
 
 #[derive(Deserialize)]
@@ -106,16 +109,7 @@ async fn create(
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let club = owning_club(&viewer)?;
-    let Value::Object(object) = body(payload)? else {
-        return Err(AppError::BadRequest {
-            field: "body".into(),
-            message: "expected a JSON object".into(),
-        });
-    };
-    let c: CreateSession = fields::read(&object).map_err(|e| AppError::BadRequest {
-        field: e.field,
-        message: e.message,
-    })?;
+    let c: CreateSession = read_body(payload)?;
     let id = service::create_session(
         &state.pool,
         NewSessionInput {
@@ -138,7 +132,7 @@ async fn import(
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let club = owning_club(&viewer)?;
-    let doc = session_doc(body(payload)?)?;
+    let doc: SessionDoc = read_body(payload)?;
     let id = service::import(&state.pool, &doc, club).await?;
     let loaded = service::load(&state.pool, id).await?;
     Ok((StatusCode::CREATED, Json(session_json(&loaded))))
@@ -225,9 +219,10 @@ async fn record(
     ))
 }
 
+/// A club's name and passphrase, to create it or to get a token for it.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewClub {
+struct Credentials {
     name: String,
     passphrase: String,
 }
@@ -237,16 +232,7 @@ async fn create_club(
     State(state): State<AppState>,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    let Value::Object(object) = body(payload)? else {
-        return Err(AppError::BadRequest {
-            field: "body".into(),
-            message: "expected a JSON object".into(),
-        });
-    };
-    let c: NewClub = fields::read(&object).map_err(|e| AppError::BadRequest {
-        field: e.field,
-        message: e.message,
-    })?;
+    let c: Credentials = read_body(payload)?;
     let (club, token) = clubs::create_club(&state.pool, &c.name, &c.passphrase).await?;
     Ok((
         StatusCode::CREATED,
@@ -256,28 +242,12 @@ async fn create_club(
     ))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TokenRequest {
-    name: String,
-    passphrase: String,
-}
-
 /// Exchanges a club's name and passphrase for a write token (rate limited: 429).
 async fn token(
     State(state): State<AppState>,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    let Value::Object(object) = body(payload)? else {
-        return Err(AppError::BadRequest {
-            field: "body".into(),
-            message: "expected a JSON object".into(),
-        });
-    };
-    let t: TokenRequest = fields::read(&object).map_err(|e| AppError::BadRequest {
-        field: e.field,
-        message: e.message,
-    })?;
+    let t: Credentials = read_body(payload)?;
     let (club, token) = clubs::log_in(&state.pool, &state.limiter, &t.name, &t.passphrase).await?;
     Ok((
         StatusCode::CREATED,

@@ -314,7 +314,10 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
     let mut hands = 0;
     let mut parts = Vec::new();
     for entry in &loaded.ledger.events {
-        let event = entry.seq.checked_sub(1).and_then(|i| loaded.doc.events.get(i));
+        let event = entry
+            .seq
+            .checked_sub(1)
+            .and_then(|i| loaded.doc.events.get(i));
         let label = match (entry.kind.as_str(), event) {
             ("opening_ante", _) => "opening ante".to_string(),
             ("hand", _) => {
@@ -323,23 +326,45 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
             }
             (kind @ ("correction" | "void"), Some(e)) => {
                 let target = e.get("event").and_then(Value::as_u64).unwrap_or(0) as usize;
-                let number = loaded.doc.events[..=target.min(loaded.doc.events.len().saturating_sub(1))]
+                let number = loaded.doc.events
+                    [..=target.min(loaded.doc.events.len().saturating_sub(1))]
                     .iter()
                     .filter(|x| x.get("type").and_then(Value::as_str) == Some("hand"))
                     .count();
-                format!("{} of hand {number}", if kind == "void" { "undo" } else { "correction" })
+                format!(
+                    "{} of hand {number}",
+                    if kind == "void" { "undo" } else { "correction" }
+                )
             }
             ("close", _) => "close (kitty shared)".to_string(),
             (kind, _) => kind.replace('_', " "),
         };
-        let amount: crate::money::Money = entry.postings.iter().filter(|p| p.account == account).map(|p| p.amount).sum();
+        let amount: crate::money::Money = entry
+            .postings
+            .iter()
+            .filter(|p| p.account == account)
+            .map(|p| p.amount)
+            .sum();
         if !amount.is_zero() {
             parts.push(format!("{label} {}", games::signed(amount.cents())));
         }
     }
-    let name = if account == crate::ledger::KITTY { "Kitty" } else { account };
-    let total = loaded.ledger.balances.get(account).copied().unwrap_or_default();
-    format!("{name} {}: {}", games::signed(total.cents()), parts.join(", "))
+    let name = if account == crate::ledger::KITTY {
+        "Kitty"
+    } else {
+        account
+    };
+    let total = loaded
+        .ledger
+        .balances
+        .get(account)
+        .copied()
+        .unwrap_or_default();
+    format!(
+        "{name} {}: {}",
+        games::signed(total.cents()),
+        parts.join(", ")
+    )
 }
 
 /// The hand of event `index` in words ("hand 3"), if that event is a hand that still stands.
@@ -448,7 +473,11 @@ fn sheet_page(
             .settlement
             .iter()
             .map(|t| TransferView {
-                why: format!("{}; {}", history_of(loaded, &t.from), history_of(loaded, &t.to)),
+                why: format!(
+                    "{}; {}",
+                    history_of(loaded, &t.from),
+                    history_of(loaded, &t.to)
+                ),
                 transfer: t.clone(),
             })
             .collect(),
