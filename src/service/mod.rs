@@ -106,13 +106,7 @@ pub async fn import(
     )
     .await?;
     if let Some(club) = club {
-        for account in ledger
-            .balances
-            .keys()
-            .filter(|a| *a != crate::ledger::KITTY)
-        {
-            store::clubs::add_player(&mut tx, club, account).await?;
-        }
+        remember_players(&mut tx, club, &ledger).await?;
     }
     let empty = Value::Object(Map::new());
     for entry in &ledger.events {
@@ -133,6 +127,23 @@ pub async fn import(
     }
     tx.commit().await?;
     Ok(id)
+}
+
+/// Every player with an account in `ledger` becomes one of the club's players, who keep
+/// their identity across the club's sessions.
+async fn remember_players(
+    conn: &mut SqliteConnection,
+    club: i64,
+    ledger: &LedgerDoc,
+) -> Result<(), AppError> {
+    for account in ledger
+        .balances
+        .keys()
+        .filter(|a| *a != crate::ledger::KITTY)
+    {
+        store::clubs::add_player(conn, club, account).await?;
+    }
+    Ok(())
 }
 
 async fn load_in(
@@ -263,13 +274,7 @@ pub async fn record_event(
     }
     // A newcomer at a club's table becomes one of the club's players.
     if let Some(Some(club)) = store::clubs::session_club(&mut tx, id).await? {
-        for account in ledger
-            .balances
-            .keys()
-            .filter(|a| *a != crate::ledger::KITTY)
-        {
-            store::clubs::add_player(&mut tx, club, account).await?;
-        }
+        remember_players(&mut tx, club, &ledger).await?;
     }
     tx.commit().await?;
     rows.push(EventRow {
