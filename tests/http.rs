@@ -623,3 +623,61 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
     // Nothing is left to undo.
     assert!(!app.get(&sheet).await.body.contains("Undo last hand"));
 }
+
+#[tokio::test]
+async fn a_newcomer_joins_and_a_broke_player_leaves_through_the_table_form() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    assert!(app.get(&sheet).await.body.contains("Table changes"));
+    // The kitty holds 0.30 (three antes of 0.10); Dan antes 0.30 ÷ 3 = 0.10 (rule 8).
+    let joined = app
+        .post_form(
+            &format!("{sheet}/table"),
+            &[
+                ("expected_events", "0"),
+                ("change", "player_joins"),
+                ("player", "Dan"),
+                ("seat_after", "Cy"),
+            ],
+        )
+        .await;
+    assert_eq!(joined.status.as_u16(), 303, "{}", joined.body);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    assert_eq!(balance(&ledger, "Dan"), "-0.10");
+    assert_eq!(ledger["kitty"], "0.40");
+    // Bob is broke: he takes 0.40 ÷ 4 = 0.10 and quits for good (rule 6).
+    let left = app
+        .post_form(
+            &format!("{sheet}/table"),
+            &[
+                ("expected_events", "1"),
+                ("change", "player_broke"),
+                ("player", "Bob"),
+            ],
+        )
+        .await;
+    assert_eq!(left.status.as_u16(), 303, "{}", left.body);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    assert_eq!(balance(&ledger, "Bob"), "0.00");
+    assert_eq!(ledger["kitty"], "0.30");
+    // He cannot come back, and the form says why.
+    let back = app
+        .post_form(
+            &format!("{sheet}/table"),
+            &[
+                ("expected_events", "2"),
+                ("change", "player_joins"),
+                ("player", "Bob"),
+            ],
+        )
+        .await;
+    assert_eq!(back.status.as_u16(), 422);
+    assert!(back.body.contains("quit for good"));
+}

@@ -42,6 +42,7 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/close", post(close))
         .route("/sessions/{id}/undo", post(undo))
         .route("/sessions/{id}/payments", post(mark_paid))
+        .route("/sessions/{id}/table", post(table_change))
         .route("/sessions/{id}/live", get(live))
         .route("/static/style.css", get(style))
         .route("/static/live.js", get(live_script))
@@ -704,6 +705,54 @@ async fn mark_paid(
         };
         Ok(json!({ "type": "payment", "from": field("from")?, "to": field("to")?, "amount": field("amount")? }))
     })
+    .await
+}
+
+/// "Table changes": a player joins or leaves (broke or not), or the kitty is divided by
+/// consent (rules §1.2 rules 6–8). The game's rules decide whether it may happen.
+async fn table_change(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        format!("/sessions/{id}"),
+        |_| {
+            let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+            let player = || {
+                given("player").ok_or_else(|| AppError::BadRequest {
+                    field: "player".into(),
+                    message: "whose change is it?".into(),
+                })
+            };
+            match given("change") {
+                Some("player_joins") => {
+                    let mut event = json!({ "type": "player_joins", "player": player()? });
+                    if let Some(after) = given("seat_after") {
+                        event["seat_after"] = Value::from(after);
+                    }
+                    Ok(event)
+                }
+                Some("player_leaves") => {
+                    Ok(json!({ "type": "player_leaves", "player": player()?, "broke": false }))
+                }
+                Some("player_broke") => {
+                    Ok(json!({ "type": "player_leaves", "player": player()?, "broke": true }))
+                }
+                Some("kitty_divide") => Ok(json!({ "type": "kitty_divide" })),
+                _ => Err(AppError::BadRequest {
+                    field: "change".into(),
+                    message: "choose what changes at the table".into(),
+                }),
+            }
+        },
+    )
     .await
 }
 
