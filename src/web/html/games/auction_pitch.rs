@@ -5,6 +5,12 @@
 //! The view holds no game rules: the running scores are the ledger's `scores_after`, the
 //! winners the ledger's `games`, the payments the ending event's postings, and whether the
 //! pitcher was set back is asked of the engine ([`score::parts`]).
+//!
+//! Corrections never erase (see [`crate::format::corrections`]): a corrected or undone
+//! hand stays on the sheet struck through, saying when and by which event; the correction
+//! or undo has its own line with the scores as they now stand and its money. A game whose
+//! ending a correction changed is struck where it was shown and shown again, as the
+//! session now stands, under the correction ([`history`]).
 
 use std::collections::HashMap;
 
@@ -13,7 +19,7 @@ use serde_json::{Map, Value};
 
 use super::{AgreementField, FieldKind, GameView, given, number, signed};
 use crate::error::AppError;
-use crate::format::{LedgerEvent, SessionDoc, replay};
+use crate::ledger::Posting;
 use crate::rules::Table;
 use crate::rules::auction_pitch::agreements::{
     Agreements, NegativeDifference, SmudgeRule, Variant,
@@ -21,6 +27,7 @@ use crate::rules::auction_pitch::agreements::{
 use crate::rules::auction_pitch::hand::{self, Deal, MAX_BID, Point};
 use crate::rules::auction_pitch::score::{self, Outcome, num};
 use crate::service::Loaded;
+use history::{Closing, History, Shown};
 
 /// The registration of the Auction Pitch pages.
 pub static VIEW: AuctionPitchView = AuctionPitchView;
@@ -66,6 +73,14 @@ pub struct PaymentCell {
 
 /// The row closing a game: winner, how it was decided, and each player's payment.
 pub struct GameEnd {
+    /// Whether a later correction or undo changed how this game ended (shown struck
+    /// through); the game's row as it now stands follows that correction's row.
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
+    /// The scores the next game starts from, when they are not all zero (count-down);
+    /// empty otherwise.
+    pub fresh: Vec<ScoreCell>,
     /// The game's number in the session (1, 2, …).
     pub number: usize,
     /// The winner; empty if the ledger names none.
@@ -86,14 +101,27 @@ pub struct Line {
     pub number: String,
     /// The contract, for hands.
     pub hand: Option<HandCell>,
-    /// For other lines: what they are ("start", "payment", "closed").
+    /// For other lines: what they are ("start", "payment", "closed", "corrects event 2").
     pub note: String,
-    /// The running scores, one per player.
+    /// The running scores, one per player: after the hand, or after a correction or undo
+    /// (the session as it now stands); empty cells for other lines.
     pub scores: Vec<ScoreCell>,
+    /// The money of a line other than a hand (a correction's net change, a payment), one
+    /// cell per player; empty when it moves none.
+    pub money: Vec<PaymentCell>,
     /// What happened, in words.
     pub explanation: String,
-    /// The closing row when this hand ended a game.
-    pub game_end: Option<GameEnd>,
+    /// Whether this line is a correction or an undo.
+    pub amends: bool,
+    /// Whether a later correction or undo changed this line's event (shown struck through).
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
+    /// The page that corrects the hand this line shows, while it stands in an open session.
+    pub correct_link: Option<String>,
+    /// The closing rows under this line: the game a hand ended, or the games a correction
+    /// or undo ended anew.
+    pub game_ends: Vec<GameEnd>,
 }
 
 #[derive(Template)]
@@ -253,25 +281,13 @@ fn hand_cell(agreements: &Agreements, players: &[String], event: &Value) -> Hand
     }
 }
 
-/// Whether the hand at `seq` (counted from 1) finished game number `finished + 1`: the
-/// session replayed up to it has more finished games than `finished`.
-fn ends_a_game(doc: &SessionDoc, seq: usize, finished: usize) -> Result<bool, AppError> {
-    let prefix = SessionDoc {
-        events: doc.events[..seq.min(doc.events.len())].to_vec(),
-        ..doc.clone()
-    };
-    let ledger = replay(&prefix).map_err(|r| AppError::Internal(format!("stored session: {r}")))?;
-    Ok(ledger.games.len() > finished)
-}
-
 /// The scores a game starts from: the carried-in scores for the first game, else every
-/// player at the fresh score (0, or the count-down start).
-fn start_line(
+/// player at the fresh score (0, or the count-down start). `None` when they are all zero.
+fn start_scores(
     agreements: &Agreements,
     players: &[String],
     opening: Option<&Map<String, Value>>,
-    note: &str,
-) -> Option<Line> {
+) -> Option<Vec<ScoreCell>> {
     let fresh = agreements.fresh_score();
     let start = |p: &str| {
         Some(
@@ -284,37 +300,15 @@ fn start_line(
     if players.iter().all(|p| start(p) == Some(0)) {
         return None;
     }
-    Some(Line {
-        number: String::new(),
-        hand: None,
-        note: note.into(),
-        scores: score_cells(players, &start, agreements.counts_down(), None),
-        explanation: String::new(),
-        game_end: None,
-    })
+    Some(score_cells(players, &start, agreements.counts_down(), None))
 }
 
-/// The closing row of game `number`, from the ledger entry of the hand that ended it.
-fn game_end(
-    loaded: &Loaded,
-    players: &[String],
-    number: usize,
-    entry: &LedgerEvent,
-    words: String,
-) -> GameEnd {
-    let game = loaded.ledger.games.get(number - 1);
-    let winner = game.and_then(|g| g.winner.clone()).unwrap_or_default();
-    let score = game
-        .and_then(|g| g.final_scores.get(&winner))
-        .and_then(Value::as_i64)
-        .map(num)
-        .unwrap_or_default();
-    let how = game.map_or(String::new(), |g| decided_in_words(&g.decided_by, &winner));
-    let payments = players
+/// Each player's money in `postings`, one cell per player (empty cells for none).
+fn payment_cells(players: &[String], postings: &[Posting]) -> Vec<PaymentCell> {
+    players
         .iter()
         .map(|p| {
-            let cents: i64 = entry
-                .postings
+            let cents: i64 = postings
                 .iter()
                 .filter(|x| &x.account == p)
                 .map(|x| x.amount.cents())
@@ -325,14 +319,43 @@ fn game_end(
                 class: class_of(cents),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// How the engine's words for a game's settlement begin ([`game_end`]'s "Game over: A wins
+/// at 11 …").
+const GAME_OVER: &str = "Game over: ";
+
+/// An entry's explanation split into the hand's words and the settlement's ("Game over:
+/// …"), as the engine writes them.
+fn split_game_over(explanation: &str) -> (String, String) {
+    match explanation.split_once(&format!(". {GAME_OVER}")) {
+        Some((hand, words)) => (hand.to_string(), format!("{GAME_OVER}{words}")),
+        None => (explanation.to_string(), String::new()),
+    }
+}
+
+/// The closing row of a finished game, from the game as the ledger then listed it and the
+/// entry of the hand that finished it (its postings are the payments).
+fn game_end(players: &[String], closing: &Closing, fresh: Vec<ScoreCell>) -> GameEnd {
+    let game = &closing.game;
+    let winner = game.winner.clone().unwrap_or_default();
+    let score = game
+        .final_scores
+        .get(&winner)
+        .and_then(Value::as_i64)
+        .map(num)
+        .unwrap_or_default();
     GameEnd {
-        number,
+        struck: false,
+        changed: String::new(),
+        fresh,
+        number: closing.number,
+        how: decided_in_words(&game.decided_by, &winner),
         winner,
         score,
-        how,
-        words,
-        payments,
+        words: split_game_over(&closing.entry.explanation).1,
+        payments: payment_cells(players, &closing.entry.postings),
     }
 }
 
@@ -452,6 +475,13 @@ impl GameView for AuctionPitchView {
 
     fn sheet(&self, loaded: &Loaded) -> Result<String, AppError> {
         let agreements = agreements_of(loaded)?;
+        // The engine ends a game on a hand whose scores are the game's final scores and
+        // whose words settle it.
+        let history = History::read(loaded, &|entry, game| {
+            entry.kind == "hand"
+                && entry.scores_after.as_ref() == Some(&game.final_scores)
+                && entry.explanation.contains(GAME_OVER)
+        })?;
         let counts_down = agreements.counts_down();
         let players = loaded.doc.players.clone();
         let opening = loaded
@@ -459,76 +489,135 @@ impl GameView for AuctionPitchView {
             .opening_scores
             .as_ref()
             .and_then(Value::as_object);
-        let mut lines: Vec<Line> = start_line(&agreements, &players, opening, "start")
+        let blank_line = |note: String, scores: Vec<ScoreCell>| Line {
+            number: String::new(),
+            hand: None,
+            note,
+            scores,
+            money: Vec::new(),
+            explanation: String::new(),
+            amends: false,
+            struck: false,
+            changed: String::new(),
+            correct_link: None,
+            game_ends: Vec::new(),
+        };
+        let mut lines: Vec<Line> = start_scores(&agreements, &players, opening)
+            .map(|scores| blank_line("start".into(), scores))
             .into_iter()
             .collect();
+        // Each closing row shown, by (line, position among the line's closing rows).
+        let mut shown: Shown<(usize, usize)> = Shown::new();
         let mut hand_number = 0;
-        let mut finished = 0;
         for entry in &loaded.ledger.events {
-            let Some(event) = entry
+            let Some((index, event)) = entry
                 .seq
                 .checked_sub(1)
-                .and_then(|i| loaded.doc.events.get(i))
+                .and_then(|i| Some((i, loaded.doc.events.get(i)?)))
             else {
                 continue;
             };
-            if entry.kind != "hand" {
-                lines.push(Line {
-                    number: String::new(),
-                    hand: None,
-                    note: if entry.kind == "close" {
-                        "closed".into()
-                    } else {
-                        entry.kind.replace('_', " ")
-                    },
-                    scores: blank_cells(&players),
-                    explanation: entry.explanation.clone(),
-                    game_end: None,
-                });
+            let mut line = blank_line(String::new(), blank_cells(&players));
+            line.struck = history.struck(index);
+            line.changed = history.changed(index);
+            line.correct_link = history.correct_link(index);
+            line.explanation = entry.explanation.clone();
+            if entry.kind == "hand" {
+                hand_number += 1;
+                let hand = hand_cell(&agreements, &players, event);
+                // A dead hand changes no score and leaves the cells empty.
+                if let (Some(pitcher), Some(after)) = (&hand.pitcher, entry.scores_after.as_ref()) {
+                    line.scores = score_cells(
+                        &players,
+                        &|p| after.get(p).and_then(Value::as_i64),
+                        counts_down,
+                        Some(pitcher),
+                    );
+                }
+                if let Some(closing) = history.finished_by(index) {
+                    line.explanation = split_game_over(&entry.explanation).0;
+                    let fresh = start_scores(&agreements, &players, None).unwrap_or_default();
+                    line.game_ends.push(game_end(&players, closing, fresh));
+                    shown.show((lines.len(), 0), index, closing.clone());
+                }
+                line.number = hand_number.to_string();
+                line.hand = Some(hand);
+                lines.push(line);
                 continue;
             }
-            hand_number += 1;
-            let hand = hand_cell(&agreements, &players, event);
-            let scores = match (&hand.pitcher, entry.scores_after.as_ref()) {
-                (Some(pitcher), Some(after)) => score_cells(
+            line.money = payment_cells(&players, &entry.postings);
+            if line.money.iter().all(|m| m.amount.is_empty()) {
+                line.money.clear();
+            }
+            let Some(target) = history.target(index) else {
+                line.note = if entry.kind == "close" {
+                    "closed".into()
+                } else {
+                    entry.kind.replace('_', " ")
+                };
+                lines.push(line);
+                continue;
+            };
+            // A correction or undo: the scores as the session now stands, and every game
+            // whose ending it changed, struck where it was shown and shown anew here.
+            line.amends = true;
+            line.note = history.note(index).unwrap_or_default();
+            let now = history.games_after(index);
+            let last_hand = history
+                .standing_after(index)
+                .into_iter()
+                .rev()
+                .find(|(_, e)| e.kind == "hand")
+                .map(|(i, _)| i);
+            // The game the last hand standing finished, if it did: the next starts fresh.
+            let just_finished = now
+                .last()
+                .filter(|c| Some(c.event) == last_hand)
+                .map(|c| c.number);
+            let (gone, again) = shown.amend(target, &now);
+            for ((at, position), still_over) in gone {
+                if let Some(end) = lines
+                    .get_mut(at)
+                    .and_then(|l| l.game_ends.get_mut(position))
+                {
+                    end.struck = true;
+                    end.changed = history.closing_changed(index, still_over);
+                }
+            }
+            let shown_here = just_finished.is_some_and(|n| again.iter().any(|c| c.number == n));
+            // `scores_after` is the last hand's; when that hand finished a game not shown
+            // again here, they are that game's final scores, not the game in progress.
+            line.scores = match entry.scores_after.as_ref() {
+                _ if just_finished.is_some() && !shown_here => {
+                    let fresh = agreements.fresh_score();
+                    score_cells(&players, &|_| Some(fresh), counts_down, None)
+                }
+                Some(after) => score_cells(
                     &players,
                     &|p| after.get(p).and_then(Value::as_i64),
                     counts_down,
-                    Some(pitcher),
+                    None,
                 ),
-                // A dead hand changes no score.
-                _ => blank_cells(&players),
+                None => blank_cells(&players),
             };
-            let ended = hand.pitcher.is_some()
-                && loaded
-                    .ledger
-                    .games
-                    .get(finished)
-                    .is_some_and(|g| entry.scores_after.as_ref() == Some(&g.final_scores))
-                && ends_a_game(&loaded.doc, entry.seq, finished)?;
-            let (explanation, game_end) = if ended {
-                finished += 1;
-                let (hand_words, words) = match entry.explanation.split_once(". Game over: ") {
-                    Some((h, w)) => (h.to_string(), format!("Game over: {w}")),
-                    None => (entry.explanation.clone(), String::new()),
+            for closing in again {
+                let fresh = if Some(closing.number) == just_finished {
+                    start_scores(&agreements, &players, None).unwrap_or_default()
+                } else {
+                    Vec::new()
                 };
-                (
-                    hand_words,
-                    Some(game_end(loaded, &players, finished, entry, words)),
-                )
-            } else {
-                (entry.explanation.clone(), None)
-            };
-            lines.push(Line {
-                number: hand_number.to_string(),
-                hand: Some(hand),
-                note: String::new(),
-                scores,
-                explanation,
-                game_end,
-            });
-            if ended && let Some(start) = start_line(&agreements, &players, None, "new game") {
-                lines.push(start);
+                shown.show((lines.len(), line.game_ends.len()), index, closing.clone());
+                line.game_ends.push(game_end(&players, &closing, fresh));
+            }
+            lines.push(line);
+        }
+        for (at, position) in shown.stale(&loaded.ledger.games) {
+            if let Some(end) = lines
+                .get_mut(at)
+                .and_then(|l| l.game_ends.get_mut(position))
+            {
+                end.struck = true;
+                end.changed = "no longer stands".into();
             }
         }
         Sheet { players, lines }
@@ -629,6 +718,466 @@ impl GameView for AuctionPitchView {
             event.insert("revoke_by".into(), who.into());
         }
         Ok(Value::Object(event))
+    }
+}
+
+/// What corrections did to a session, for the score sheets of games that finish games
+/// (Auction Pitch, Check Pinochle): which rows are struck through and why, where the
+/// "correct" links go, and which games stood finished at each point of the session, each
+/// with the ledger entry that settled it.
+///
+/// Everything is read from the ledger and from replays of the session as it stood at
+/// that point (corrections applied, undone events left out): no game rule lives here. The
+/// module sits in this file only because the shared `games` module was outside the change
+/// that brought it; it belongs beside [`super::GameView`].
+pub(super) mod history {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use serde_json::Value;
+
+    use crate::error::AppError;
+    use crate::format::corrections::{Amendments, amendments};
+    use crate::format::{LedgerDoc, LedgerEvent, SessionDoc, replay};
+    use crate::rules::FinishedGame;
+    use crate::service::Loaded;
+
+    /// The type of a stored event (`"hand"`, `"correction"`, …).
+    fn kind(event: &Value) -> &str {
+        event
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    /// True for the events that change an earlier one: `correction` and `void`.
+    fn is_amendment(event: &Value) -> bool {
+        matches!(kind(event), "correction" | "void")
+    }
+
+    fn replayed(doc: &SessionDoc) -> Result<LedgerDoc, AppError> {
+        replay(doc).map_err(|r| AppError::Internal(format!("stored session: {r}")))
+    }
+
+    /// A finished game as the session stood at some point.
+    #[derive(Debug, Clone)]
+    pub struct Closing {
+        /// The game's number in the session, from 1.
+        pub number: usize,
+        /// The game as the ledger's `games` lists it.
+        pub game: FinishedGame,
+        /// The ledger entry of the hand that finished it; its postings are the game's
+        /// settlement.
+        pub entry: LedgerEvent,
+        /// The index of that hand in the session's events (a replacement counts as the hand
+        /// it replaces).
+        pub event: usize,
+    }
+
+    impl Closing {
+        /// Whether `other` closes the game the same way: same game, same money, same sheet.
+        fn same_result(&self, other: &Closing) -> bool {
+            self.game == other.game
+                && self.entry.postings == other.entry.postings
+                && self.entry.scores_after == other.entry.scores_after
+        }
+    }
+
+    /// The session as it stood after its first events.
+    struct State {
+        /// The ledger entries of the events that then stood, each with its event's index in
+        /// the session.
+        entries: Vec<(usize, LedgerEvent)>,
+        /// The games finished by then, in order.
+        closings: Vec<Closing>,
+    }
+
+    /// How a sheet tells the ledger entry that finished a game from the engine's own marks
+    /// on it (Check Pinochle: `game_over` in `scores_after`), given the game's `games`
+    /// record. Entries are tried in order, each game from after the previous one's end.
+    pub type EndsGame = dyn Fn(&LedgerEvent, &FinishedGame) -> bool;
+
+    /// Replays the first `upto` events of `doc` as they then stood and finds the entry that
+    /// finished each game: by `ends`, or if that does not account for every game, as the
+    /// shortest prefix with more finished games (exact, but a replay per step).
+    fn state(doc: &SessionDoc, upto: usize, ends: &EndsGame) -> Result<State, AppError> {
+        let empty = SessionDoc {
+            events: Vec::new(),
+            ..doc.clone()
+        };
+        let prefix = SessionDoc {
+            events: doc.events[..upto.min(doc.events.len())].to_vec(),
+            ..empty.clone()
+        };
+        let amended = amendments(&prefix);
+        let standing: Vec<(usize, Value)> = (0..prefix.events.len())
+            .filter(|&i| !is_amendment(&prefix.events[i]))
+            .filter_map(|i| amended.current_version(&prefix, i).map(|e| (i, e.clone())))
+            .collect();
+        let events: Vec<Value> = standing.iter().map(|(_, e)| e.clone()).collect();
+        let ledger = replayed(&SessionDoc {
+            events: events.clone(),
+            ..empty.clone()
+        })?;
+        let index_of = |seq: usize| {
+            seq.checked_sub(1)
+                .and_then(|k| standing.get(k))
+                .map(|(i, _)| *i)
+        };
+        let closing = |n: usize, game: &FinishedGame, entry: &LedgerEvent| {
+            Some(Closing {
+                number: n + 1,
+                game: game.clone(),
+                entry: entry.clone(),
+                event: index_of(entry.seq)?,
+            })
+        };
+        let mut rest = ledger.events.iter();
+        let mut closings: Vec<Closing> = ledger
+            .games
+            .iter()
+            .enumerate()
+            .map_while(|(n, game)| closing(n, game, rest.by_ref().find(|e| ends(e, game))?))
+            .collect();
+        if closings.len() < ledger.games.len() {
+            closings.clear();
+            let finished_after = |k: usize| -> Result<usize, AppError> {
+                let doc = SessionDoc {
+                    events: events[..k].to_vec(),
+                    ..empty.clone()
+                };
+                Ok(replayed(&doc)?.games.len())
+            };
+            let mut from = 1;
+            for (n, game) in ledger.games.iter().enumerate() {
+                let (mut low, mut high) = (from, events.len());
+                while low < high {
+                    let mid = low + (high - low) / 2;
+                    if finished_after(mid)? > n {
+                        high = mid;
+                    } else {
+                        low = mid + 1;
+                    }
+                }
+                let Some(found) = ledger
+                    .events
+                    .iter()
+                    .find(|e| e.seq == low)
+                    .and_then(|entry| closing(n, game, entry))
+                else {
+                    break;
+                };
+                closings.push(found);
+                from = low + 1;
+            }
+        }
+        let entries = ledger
+            .events
+            .into_iter()
+            .filter_map(|e| index_of(e.seq).map(|i| (i, e)))
+            .collect();
+        Ok(State { entries, closings })
+    }
+
+    /// The corrections of one session, read once per page.
+    pub struct History {
+        id: i64,
+        open: bool,
+        amended: Amendments,
+        /// When each event was recorded, `"2026-05-01 20:15:00 UTC"`, by index.
+        recorded: BTreeMap<usize, String>,
+        /// The indices of the `hand` events.
+        hands: BTreeSet<usize>,
+        /// Each `correction` or `void` (by index) with the event it changes and its type.
+        targets: BTreeMap<usize, (usize, bool)>,
+        /// Where the stretches between amendments end (exclusive): every amendment's index,
+        /// then the number of events.
+        ends: Vec<usize>,
+        /// The session as it stood at each end.
+        states: Vec<State>,
+    }
+
+    impl History {
+        /// Reads the corrections of `loaded` and replays the session as it stood before
+        /// each of them; `ends_game` tells the entry that finished a game. Errors: a stored
+        /// session that no longer replays.
+        pub fn read(loaded: &Loaded, ends_game: &EndsGame) -> Result<History, AppError> {
+            let doc = &loaded.doc;
+            let targets: BTreeMap<usize, (usize, bool)> = doc
+                .events
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| is_amendment(e))
+                .filter_map(|(i, e)| {
+                    let target = e.get("event").and_then(Value::as_u64)?;
+                    Some((i, (usize::try_from(target).ok()?, kind(e) == "void")))
+                })
+                .collect();
+            let mut ends: Vec<usize> = targets.keys().copied().collect();
+            ends.push(doc.events.len());
+            let states = ends
+                .iter()
+                .map(|&end| state(doc, end, ends_game))
+                .collect::<Result<_, _>>()?;
+            Ok(History {
+                id: loaded.id,
+                open: !loaded.closed(),
+                amended: amendments(doc),
+                recorded: loaded
+                    .rows
+                    .iter()
+                    .filter_map(|r| {
+                        let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
+                        Some((index, r.recorded_at.replace('T', " ").replace('Z', " UTC")))
+                    })
+                    .collect(),
+                hands: (0..doc.events.len())
+                    .filter(|&i| kind(&doc.events[i]) == "hand")
+                    .collect(),
+                targets,
+                ends,
+                states,
+            })
+        }
+
+        /// The session as it stood for the event at `index`: up to the next amendment after
+        /// it (so an amendment's own state includes it).
+        fn state_of(&self, index: usize) -> Option<&State> {
+            let stretch = self.ends.partition_point(|&end| end <= index);
+            self.states.get(stretch)
+        }
+
+        /// When the event at `index` was recorded.
+        fn when(&self, index: usize) -> &str {
+            self.recorded.get(&index).map_or("", String::as_str)
+        }
+
+        /// Whether a later correction or undo changed the event at `index`: its row is
+        /// struck through.
+        pub fn struck(&self, index: usize) -> bool {
+            self.amended.changed_by.contains_key(&index)
+        }
+
+        /// When and by which events the event at `index` was changed, in words
+        /// (`"corrected 2026-05-01 20:15:00 UTC (event 5)"`); empty if it stands as entered.
+        pub fn changed(&self, index: usize) -> String {
+            let Some(by) = self.amended.changed_by.get(&index) else {
+                return String::new();
+            };
+            by.iter()
+                .map(|&i| {
+                    let what = if self.amended.voided.contains(&index) && Some(&i) == by.last() {
+                        "undone"
+                    } else {
+                        "corrected"
+                    };
+                    format!("{what} {} (event {i})", self.when(i))
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        }
+
+        /// Why a closing row shown earlier no longer stands after the amendment at `index`:
+        /// the game ended differently, or is not over any more.
+        pub fn closing_changed(&self, index: usize, still_over: bool) -> String {
+            let what = if still_over {
+                "changed"
+            } else {
+                "no longer over"
+            };
+            format!("{what} {} (event {index})", self.when(index))
+        }
+
+        /// The event that the `correction` or `void` at `index` changes.
+        pub fn target(&self, index: usize) -> Option<usize> {
+            self.targets.get(&index).map(|(t, _)| *t)
+        }
+
+        /// What the `correction` or `void` at `index` does, for its row: `"corrects event
+        /// 3"`, `"undoes event 3"`.
+        pub fn note(&self, index: usize) -> Option<String> {
+            self.targets.get(&index).map(|(target, void)| {
+                let what = if *void { "undoes" } else { "corrects" };
+                format!("{what} event {target}")
+            })
+        }
+
+        /// The page that corrects the hand the row of event `index` shows as it now stands,
+        /// in an open session: a hand's own row while it stands as entered, else the row of
+        /// its latest correction; never a struck row, nor an undone hand.
+        pub fn correct_link(&self, index: usize) -> Option<String> {
+            if !self.open {
+                return None;
+            }
+            let hand = if self.hands.contains(&index) {
+                (!self.struck(index)).then_some(index)
+            } else {
+                let (target, void) = self.targets.get(&index)?;
+                let latest = self.amended.changed_by.get(target)?.last() == Some(&index);
+                (!void && latest && self.hands.contains(target) && !self.struck(index))
+                    .then_some(*target)
+            };
+            hand.map(|i| format!("/sessions/{}?correct={i}#correct", self.id))
+        }
+
+        /// The game the hand at `index` finished, as the session stood when it was played.
+        pub fn finished_by(&self, index: usize) -> Option<&Closing> {
+            self.state_of(index)?
+                .closings
+                .iter()
+                .find(|c| c.event == index)
+        }
+
+        /// The finished games just after the amendment at `index`, in order.
+        pub fn games_after(&self, index: usize) -> Vec<Closing> {
+            self.state_of(index).map_or_else(Vec::new, |s| {
+                s.closings
+                    .iter()
+                    .filter(|c| c.event < index)
+                    .cloned()
+                    .collect()
+            })
+        }
+
+        /// The ledger entries of the events standing just after the amendment at `index`
+        /// (each as it now reads), in order, with their events' indices.
+        pub fn standing_after(&self, index: usize) -> Vec<(usize, &LedgerEvent)> {
+            self.state_of(index).map_or_else(Vec::new, |s| {
+                s.entries
+                    .iter()
+                    .filter(|(i, _)| *i < index)
+                    .map(|(i, e)| (*i, e))
+                    .collect()
+            })
+        }
+    }
+
+    /// The closing rows a sheet has shown that still stand, by game number: the sheet's
+    /// handle for the row, the event whose row shows it, and the closing shown.
+    pub struct Shown<H> {
+        rows: BTreeMap<usize, (H, usize, Closing)>,
+    }
+
+    impl<H: Copy> Shown<H> {
+        /// Nothing shown yet.
+        pub fn new() -> Shown<H> {
+            Shown {
+                rows: BTreeMap::new(),
+            }
+        }
+
+        /// Records that the row `handle`, under the row of event `event`, shows `closing`.
+        pub fn show(&mut self, handle: H, event: usize, closing: Closing) {
+            self.rows.insert(closing.number, (handle, event, closing));
+        }
+
+        /// At a correction or undo of event `target`, with `now` the finished games after
+        /// it: takes out the shown rows that no longer stand (with whether their game is
+        /// still over) and returns them, and the closings to show after the amendment's
+        /// row: every game that ended differently or newly, and every game the changed
+        /// event had finished.
+        pub fn amend(&mut self, target: usize, now: &[Closing]) -> (Vec<(H, bool)>, Vec<Closing>) {
+            let numbers: BTreeSet<usize> = self
+                .rows
+                .keys()
+                .copied()
+                .chain(now.iter().map(|c| c.number))
+                .collect();
+            let mut gone = Vec::new();
+            let mut again = Vec::new();
+            for number in numbers {
+                let new = now.iter().find(|c| c.number == number);
+                let redo = match (self.rows.get(&number), new) {
+                    (Some((_, event, old)), Some(new)) => *event == target || !old.same_result(new),
+                    (None, None) => false,
+                    _ => true,
+                };
+                if !redo {
+                    continue;
+                }
+                if let Some((handle, _, _)) = self.rows.remove(&number) {
+                    gone.push((handle, new.is_some()));
+                }
+                if let Some(new) = new {
+                    again.push(new.clone());
+                }
+            }
+            (gone, again)
+        }
+
+        /// Takes out the rows whose game the ledger, the current truth, does not list as
+        /// shown. None are expected: [`Shown::amend`] keeps the rows in step.
+        pub fn stale(&mut self, games: &[FinishedGame]) -> Vec<H> {
+            let stale: Vec<usize> = self
+                .rows
+                .iter()
+                .filter(|(n, (_, _, c))| games.get(**n - 1) != Some(&c.game))
+                .map(|(n, _)| *n)
+                .collect();
+            stale
+                .into_iter()
+                .filter_map(|n| self.rows.remove(&n).map(|(h, _, _)| h))
+                .collect()
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #![allow(clippy::unwrap_used)]
+
+        use super::*;
+        use serde_json::json;
+
+        fn hand(dealer: &str, pitcher: &str, took: [Option<&str>; 4]) -> Value {
+            json!({"type": "hand", "dealer": dealer, "pitcher": pitcher, "bid": 1,
+                   "points": {"high": took[0], "low": took[1], "jack": took[2], "game": took[3]}})
+        }
+
+        /// (game, event, ledger seq) of each closing.
+        fn ends(state: &State) -> Vec<(usize, usize, usize)> {
+            state
+                .closings
+                .iter()
+                .map(|c| (c.number, c.event, c.entry.seq))
+                .collect()
+        }
+
+        #[test]
+        fn the_engines_marks_and_the_replays_find_the_same_game_ends() {
+            let a = Some("Ann");
+            let b = Some("Bob");
+            let c = Some("Cy");
+            let doc: SessionDoc = serde_json::from_value(json!({
+                "format": "scorekeeper/session@1", "game": "auction_pitch",
+                "agreements": {"stake": "0.05", "target": 4}, "players": ["Ann", "Bob", "Cy"],
+                "events": [
+                    hand("Cy", "Ann", [a, a, None, None]),
+                    hand("Ann", "Bob", [b, b, None, None]),
+                    hand("Bob", "Cy", [c, c, None, None]),
+                    hand("Cy", "Ann", [a, a, None, None]),
+                    hand("Ann", "Bob", [b, b, None, b]),
+                    {"type": "correction", "event": 3, "replacement": hand("Cy", "Ann", [a, c, None, None])},
+                    {"type": "hand", "dealer": "Bob", "all_passed": true},
+                    hand("Bob", "Cy", [c, c, None, None]),
+                    {"type": "void", "event": 4},
+                    hand("Cy", "Ann", [a, a, None, a]),
+                    hand("Ann", "Bob", [b, b, None, b]),
+                    hand("Bob", "Cy", [c, c, None, c]),
+                    hand("Cy", "Ann", [a, a, None, a]),
+                ]
+            }))
+            .unwrap();
+            let marks = |e: &LedgerEvent, g: &FinishedGame| {
+                e.kind == "hand" && e.scores_after.as_ref() == Some(&g.final_scores)
+            };
+            let mut found = 0;
+            for upto in 0..=doc.events.len() {
+                let by_marks = state(&doc, upto, &marks).unwrap();
+                let by_replays = state(&doc, upto, &|_, _| false).unwrap();
+                assert_eq!(ends(&by_marks), ends(&by_replays), "after {upto} events");
+                found = found.max(by_marks.closings.len());
+            }
+            assert!(found >= 2, "the session finishes games: {found}");
+        }
     }
 }
 
