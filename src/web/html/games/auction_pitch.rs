@@ -5,15 +5,22 @@
 //! The view holds no game rules: the running scores are the ledger's `scores_after`, the
 //! winners the ledger's `games`, the payments the ending event's postings, and whether the
 //! pitcher was set back is asked of the engine ([`score::parts`]).
+//!
+//! Corrections never erase (see [`crate::format::corrections`]): a corrected or undone
+//! hand stays on the sheet struck through, saying when and by which event; the correction
+//! or undo has its own line with the scores as they now stand and its money. A game whose
+//! ending a correction changed is struck where it was shown and shown again, as the
+//! session now stands, under the correction ([`history`]).
 
 use std::collections::HashMap;
 
 use askama::Template;
 use serde_json::{Map, Value};
 
+use super::history::{Closing, History, Shown};
 use super::{AgreementField, FieldKind, GameView, given, number, signed};
 use crate::error::AppError;
-use crate::format::{LedgerEvent, SessionDoc, replay};
+use crate::ledger::Posting;
 use crate::rules::Table;
 use crate::rules::auction_pitch::agreements::{
     Agreements, NegativeDifference, SmudgeRule, Variant,
@@ -66,6 +73,14 @@ pub struct PaymentCell {
 
 /// The row closing a game: winner, how it was decided, and each player's payment.
 pub struct GameEnd {
+    /// Whether a later correction or undo changed how this game ended (shown struck
+    /// through); the game's row as it now stands follows that correction's row.
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
+    /// The scores the next game starts from, when they are not all zero (count-down);
+    /// empty otherwise.
+    pub fresh: Vec<ScoreCell>,
     /// The game's number in the session (1, 2, …).
     pub number: usize,
     /// The winner; empty if the ledger names none.
@@ -86,14 +101,27 @@ pub struct Line {
     pub number: String,
     /// The contract, for hands.
     pub hand: Option<HandCell>,
-    /// For other lines: what they are ("start", "payment", "closed").
+    /// For other lines: what they are ("start", "payment", "closed", "corrects event 2").
     pub note: String,
-    /// The running scores, one per player.
+    /// The running scores, one per player: after the hand, or after a correction or undo
+    /// (the session as it now stands); empty cells for other lines.
     pub scores: Vec<ScoreCell>,
+    /// The money of a line other than a hand (a correction's net change, a payment), one
+    /// cell per player; empty when it moves none.
+    pub money: Vec<PaymentCell>,
     /// What happened, in words.
     pub explanation: String,
-    /// The closing row when this hand ended a game.
-    pub game_end: Option<GameEnd>,
+    /// Whether this line is a correction or an undo.
+    pub amends: bool,
+    /// Whether a later correction or undo changed this line's event (shown struck through).
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
+    /// The page that corrects the hand this line shows, while it stands in an open session.
+    pub correct_link: Option<String>,
+    /// The closing rows under this line: the game a hand ended, or the games a correction
+    /// or undo ended anew.
+    pub game_ends: Vec<GameEnd>,
 }
 
 #[derive(Template)]
@@ -253,25 +281,13 @@ fn hand_cell(agreements: &Agreements, players: &[String], event: &Value) -> Hand
     }
 }
 
-/// Whether the hand at `seq` (counted from 1) finished game number `finished + 1`: the
-/// session replayed up to it has more finished games than `finished`.
-fn ends_a_game(doc: &SessionDoc, seq: usize, finished: usize) -> Result<bool, AppError> {
-    let prefix = SessionDoc {
-        events: doc.events[..seq.min(doc.events.len())].to_vec(),
-        ..doc.clone()
-    };
-    let ledger = replay(&prefix).map_err(|r| AppError::Internal(format!("stored session: {r}")))?;
-    Ok(ledger.games.len() > finished)
-}
-
 /// The scores a game starts from: the carried-in scores for the first game, else every
-/// player at the fresh score (0, or the count-down start).
-fn start_line(
+/// player at the fresh score (0, or the count-down start). `None` when they are all zero.
+fn start_scores(
     agreements: &Agreements,
     players: &[String],
     opening: Option<&Map<String, Value>>,
-    note: &str,
-) -> Option<Line> {
+) -> Option<Vec<ScoreCell>> {
     let fresh = agreements.fresh_score();
     let start = |p: &str| {
         Some(
@@ -284,37 +300,15 @@ fn start_line(
     if players.iter().all(|p| start(p) == Some(0)) {
         return None;
     }
-    Some(Line {
-        number: String::new(),
-        hand: None,
-        note: note.into(),
-        scores: score_cells(players, &start, agreements.counts_down(), None),
-        explanation: String::new(),
-        game_end: None,
-    })
+    Some(score_cells(players, &start, agreements.counts_down(), None))
 }
 
-/// The closing row of game `number`, from the ledger entry of the hand that ended it.
-fn game_end(
-    loaded: &Loaded,
-    players: &[String],
-    number: usize,
-    entry: &LedgerEvent,
-    words: String,
-) -> GameEnd {
-    let game = loaded.ledger.games.get(number - 1);
-    let winner = game.and_then(|g| g.winner.clone()).unwrap_or_default();
-    let score = game
-        .and_then(|g| g.final_scores.get(&winner))
-        .and_then(Value::as_i64)
-        .map(num)
-        .unwrap_or_default();
-    let how = game.map_or(String::new(), |g| decided_in_words(&g.decided_by, &winner));
-    let payments = players
+/// Each player's money in `postings`, one cell per player (empty cells for none).
+fn payment_cells(players: &[String], postings: &[Posting]) -> Vec<PaymentCell> {
+    players
         .iter()
         .map(|p| {
-            let cents: i64 = entry
-                .postings
+            let cents: i64 = postings
                 .iter()
                 .filter(|x| &x.account == p)
                 .map(|x| x.amount.cents())
@@ -325,14 +319,43 @@ fn game_end(
                 class: class_of(cents),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// How the engine's words for a game's settlement begin ([`game_end`]'s "Game over: A wins
+/// at 11 …").
+const GAME_OVER: &str = "Game over: ";
+
+/// An entry's explanation split into the hand's words and the settlement's ("Game over:
+/// …"), as the engine writes them.
+fn split_game_over(explanation: &str) -> (String, String) {
+    match explanation.split_once(&format!(". {GAME_OVER}")) {
+        Some((hand, words)) => (hand.to_string(), format!("{GAME_OVER}{words}")),
+        None => (explanation.to_string(), String::new()),
+    }
+}
+
+/// The closing row of a finished game, from the game as the ledger then listed it and the
+/// entry of the hand that finished it (its postings are the payments).
+fn game_end(players: &[String], closing: &Closing, fresh: Vec<ScoreCell>) -> GameEnd {
+    let game = &closing.game;
+    let winner = game.winner.clone().unwrap_or_default();
+    let score = game
+        .final_scores
+        .get(&winner)
+        .and_then(Value::as_i64)
+        .map(num)
+        .unwrap_or_default();
     GameEnd {
-        number,
+        struck: false,
+        changed: String::new(),
+        fresh,
+        number: closing.number,
+        how: decided_in_words(&game.decided_by, &winner),
         winner,
         score,
-        how,
-        words,
-        payments,
+        words: split_game_over(&closing.entry.explanation).1,
+        payments: payment_cells(players, &closing.entry.postings),
     }
 }
 
@@ -452,6 +475,13 @@ impl GameView for AuctionPitchView {
 
     fn sheet(&self, loaded: &Loaded) -> Result<String, AppError> {
         let agreements = agreements_of(loaded)?;
+        // The engine ends a game on a hand whose scores are the game's final scores and
+        // whose words settle it.
+        let history = History::read(loaded, &|entry, game| {
+            entry.kind == "hand"
+                && entry.scores_after.as_ref() == Some(&game.final_scores)
+                && entry.explanation.contains(GAME_OVER)
+        })?;
         let counts_down = agreements.counts_down();
         let players = loaded.doc.players.clone();
         let opening = loaded
@@ -459,76 +489,135 @@ impl GameView for AuctionPitchView {
             .opening_scores
             .as_ref()
             .and_then(Value::as_object);
-        let mut lines: Vec<Line> = start_line(&agreements, &players, opening, "start")
+        let blank_line = |note: String, scores: Vec<ScoreCell>| Line {
+            number: String::new(),
+            hand: None,
+            note,
+            scores,
+            money: Vec::new(),
+            explanation: String::new(),
+            amends: false,
+            struck: false,
+            changed: String::new(),
+            correct_link: None,
+            game_ends: Vec::new(),
+        };
+        let mut lines: Vec<Line> = start_scores(&agreements, &players, opening)
+            .map(|scores| blank_line("start".into(), scores))
             .into_iter()
             .collect();
+        // Each closing row shown, by (line, position among the line's closing rows).
+        let mut shown: Shown<(usize, usize)> = Shown::new();
         let mut hand_number = 0;
-        let mut finished = 0;
         for entry in &loaded.ledger.events {
-            let Some(event) = entry
+            let Some((index, event)) = entry
                 .seq
                 .checked_sub(1)
-                .and_then(|i| loaded.doc.events.get(i))
+                .and_then(|i| Some((i, loaded.doc.events.get(i)?)))
             else {
                 continue;
             };
-            if entry.kind != "hand" {
-                lines.push(Line {
-                    number: String::new(),
-                    hand: None,
-                    note: if entry.kind == "close" {
-                        "closed".into()
-                    } else {
-                        entry.kind.replace('_', " ")
-                    },
-                    scores: blank_cells(&players),
-                    explanation: entry.explanation.clone(),
-                    game_end: None,
-                });
+            let mut line = blank_line(String::new(), blank_cells(&players));
+            line.struck = history.struck(index);
+            line.changed = history.changed(index);
+            line.correct_link = history.correct_link(index);
+            line.explanation = entry.explanation.clone();
+            if entry.kind == "hand" {
+                hand_number += 1;
+                let hand = hand_cell(&agreements, &players, event);
+                // A dead hand changes no score and leaves the cells empty.
+                if let (Some(pitcher), Some(after)) = (&hand.pitcher, entry.scores_after.as_ref()) {
+                    line.scores = score_cells(
+                        &players,
+                        &|p| after.get(p).and_then(Value::as_i64),
+                        counts_down,
+                        Some(pitcher),
+                    );
+                }
+                if let Some(closing) = history.finished_by(index) {
+                    line.explanation = split_game_over(&entry.explanation).0;
+                    let fresh = start_scores(&agreements, &players, None).unwrap_or_default();
+                    line.game_ends.push(game_end(&players, closing, fresh));
+                    shown.show((lines.len(), 0), index, closing.clone());
+                }
+                line.number = hand_number.to_string();
+                line.hand = Some(hand);
+                lines.push(line);
                 continue;
             }
-            hand_number += 1;
-            let hand = hand_cell(&agreements, &players, event);
-            let scores = match (&hand.pitcher, entry.scores_after.as_ref()) {
-                (Some(pitcher), Some(after)) => score_cells(
+            line.money = payment_cells(&players, &entry.postings);
+            if line.money.iter().all(|m| m.amount.is_empty()) {
+                line.money.clear();
+            }
+            let Some(target) = history.target(index) else {
+                line.note = if entry.kind == "close" {
+                    "closed".into()
+                } else {
+                    entry.kind.replace('_', " ")
+                };
+                lines.push(line);
+                continue;
+            };
+            // A correction or undo: the scores as the session now stands, and every game
+            // whose ending it changed, struck where it was shown and shown anew here.
+            line.amends = true;
+            line.note = history.note(index).unwrap_or_default();
+            let now = history.games_after(index);
+            let last_hand = history
+                .standing_after(index)
+                .into_iter()
+                .rev()
+                .find(|(_, e)| e.kind == "hand")
+                .map(|(i, _)| i);
+            // The game the last hand standing finished, if it did: the next starts fresh.
+            let just_finished = now
+                .last()
+                .filter(|c| Some(c.event) == last_hand)
+                .map(|c| c.number);
+            let (gone, again) = shown.amend(target, &now);
+            for ((at, position), still_over) in gone {
+                if let Some(end) = lines
+                    .get_mut(at)
+                    .and_then(|l| l.game_ends.get_mut(position))
+                {
+                    end.struck = true;
+                    end.changed = history.closing_changed(index, still_over);
+                }
+            }
+            let shown_here = just_finished.is_some_and(|n| again.iter().any(|c| c.number == n));
+            // `scores_after` is the last hand's; when that hand finished a game not shown
+            // again here, they are that game's final scores, not the game in progress.
+            line.scores = match entry.scores_after.as_ref() {
+                _ if just_finished.is_some() && !shown_here => {
+                    let fresh = agreements.fresh_score();
+                    score_cells(&players, &|_| Some(fresh), counts_down, None)
+                }
+                Some(after) => score_cells(
                     &players,
                     &|p| after.get(p).and_then(Value::as_i64),
                     counts_down,
-                    Some(pitcher),
+                    None,
                 ),
-                // A dead hand changes no score.
-                _ => blank_cells(&players),
+                None => blank_cells(&players),
             };
-            let ended = hand.pitcher.is_some()
-                && loaded
-                    .ledger
-                    .games
-                    .get(finished)
-                    .is_some_and(|g| entry.scores_after.as_ref() == Some(&g.final_scores))
-                && ends_a_game(&loaded.doc, entry.seq, finished)?;
-            let (explanation, game_end) = if ended {
-                finished += 1;
-                let (hand_words, words) = match entry.explanation.split_once(". Game over: ") {
-                    Some((h, w)) => (h.to_string(), format!("Game over: {w}")),
-                    None => (entry.explanation.clone(), String::new()),
+            for closing in again {
+                let fresh = if Some(closing.number) == just_finished {
+                    start_scores(&agreements, &players, None).unwrap_or_default()
+                } else {
+                    Vec::new()
                 };
-                (
-                    hand_words,
-                    Some(game_end(loaded, &players, finished, entry, words)),
-                )
-            } else {
-                (entry.explanation.clone(), None)
-            };
-            lines.push(Line {
-                number: hand_number.to_string(),
-                hand: Some(hand),
-                note: String::new(),
-                scores,
-                explanation,
-                game_end,
-            });
-            if ended && let Some(start) = start_line(&agreements, &players, None, "new game") {
-                lines.push(start);
+                shown.show((lines.len(), line.game_ends.len()), index, closing.clone());
+                line.game_ends.push(game_end(&players, &closing, fresh));
+            }
+            lines.push(line);
+        }
+        for (at, position) in shown.stale(&loaded.ledger.games) {
+            if let Some(end) = lines
+                .get_mut(at)
+                .and_then(|l| l.game_ends.get_mut(position))
+            {
+                end.struck = true;
+                end.changed = "no longer stands".into();
             }
         }
         Sheet { players, lines }

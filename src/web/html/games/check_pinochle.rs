@@ -7,12 +7,19 @@
 //! ([`hand::score`]); the view adds them up and compares them with the ledger, and shows
 //! the engine's explanation instead if they ever disagree. No check table or scoring rule
 //! lives here.
+//!
+//! Corrections never erase (see [`crate::format::corrections`]): a corrected or undone
+//! hand stays on the sheet struck through, saying when and by which event; the correction
+//! or undo has its own row with the points and checks as they now stand and its money. A
+//! game whose ending a correction changed is struck where it was shown and shown again, as
+//! the session now stands, under the correction; the hands after it count on from there.
 
 use std::collections::HashMap;
 
 use askama::Template;
 use serde_json::{Map, Value};
 
+use super::history::{History, Shown};
 use super::{AgreementField, FieldKind, GameView, given, number, signed};
 use crate::error::AppError;
 use crate::ledger::Posting;
@@ -92,6 +99,12 @@ pub struct HandRow {
     pub details: Vec<SideDetail>,
     /// The engine's explanation.
     pub explanation: String,
+    /// Whether a later correction or undo changed this hand (shown struck through).
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
+    /// The page that corrects this hand, while it stands as entered in an open session.
+    pub correct_link: Option<String>,
 }
 
 /// One player's money on a game or close row.
@@ -122,6 +135,11 @@ pub struct GameRow {
     pub cells: [SideCells; 2],
     /// Each player's money for the game, seat order.
     pub payments: Vec<Payment>,
+    /// Whether a later correction or undo changed how this game ended (shown struck
+    /// through); the game's row as it now stands follows that correction's row.
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
 }
 
 /// Any other event: a payment or the close.
@@ -132,6 +150,27 @@ pub struct NoteRow {
     pub payments: Vec<Payment>,
     /// The engine's explanation.
     pub explanation: String,
+    /// Whether a later correction or undo changed this event (shown struck through).
+    pub struck: bool,
+    /// When and by which event it was changed, in words; empty if it stands.
+    pub changed: String,
+}
+
+/// A correction or an undo: what it changes, the sheet as it now stands, and the money it
+/// moves (the net difference).
+pub struct ChangeRow {
+    /// `"corrects event 3"`, `"undoes event 3"`.
+    pub note: String,
+    /// NS then EW: points and checks after it (the ledger's `scores_after`); empty when the
+    /// ledger gives none.
+    pub cells: Vec<SideCells>,
+    /// Each player's money, the net difference.
+    pub payments: Vec<Payment>,
+    /// The explanation, with the reason.
+    pub explanation: String,
+    /// The page that corrects the hand again, for the latest correction of a hand that
+    /// still stands in an open session.
+    pub correct_link: Option<String>,
 }
 
 /// One block of the sheet, in ledger order.
@@ -146,6 +185,8 @@ pub enum Row {
     Game(Box<GameRow>),
     /// A payment or the close.
     Note(NoteRow),
+    /// A correction or an undo.
+    Change(Box<ChangeRow>),
 }
 
 #[derive(Template)]
@@ -349,36 +390,234 @@ fn text(event: &Map<String, Value>, field: &str) -> String {
     }
 }
 
+/// The points and checks of a `scores_after` object of a hand (`{"game": 1, "scores":
+/// {…}, "checks": {…}}`), with the game's number and whether the hand ended it.
+fn sheet_after(after: Option<&Value>) -> Option<(usize, PerSide<i64>, PerSide<i64>, bool)> {
+    let after = after?;
+    let game = usize::try_from(after.get("game")?.as_u64()?).ok()?;
+    Some((
+        game,
+        per_side(after.get("scores"))?,
+        per_side(after.get("checks"))?,
+        after.get("game_over").is_some(),
+    ))
+}
+
+/// The winners named in a hand's `scores_after`, when the hand ended the game.
+fn winner_of(after: &Value) -> Option<Side> {
+    after
+        .get("game_over")
+        .and_then(|g| g.get("winner"))
+        .and_then(Value::as_str)
+        .and_then(Side::from_name)
+}
+
+/// The closing row of game `game`, from the `scores_after` of the hand that ended it (final
+/// points, and checks with the game award) and that hand's postings (the payments).
+/// `award` is the game award as the sheet measured it on the hand's row; `None` when it
+/// could not be told apart from the hand's own checks. `None` if the hand ended no game.
+fn game_row(
+    agreements: &Agreements,
+    seating: &Seating,
+    players: &[String],
+    game: usize,
+    after: &Value,
+    award: Option<i64>,
+    postings: &[Posting],
+) -> Option<GameRow> {
+    let w = winner_of(after)?;
+    let (_, points, checks, _) = sheet_after(Some(after))?;
+    let (award_checks, award_words) = agreements.game_award.checks(points[w], points[w.other()]);
+    let (award, award_words) = match award {
+        Some(a) if a == award_checks => (added_text(a), award_words),
+        Some(a) => (added_text(a), "game".to_string()),
+        None => (
+            String::new(),
+            "the game award is in the hand's checks".to_string(),
+        ),
+    };
+    let decided = match after
+        .get("game_over")
+        .and_then(|g| g.get("decided_by"))
+        .and_then(Value::as_str)
+    {
+        Some("both_out_bidder_wins") => format!(
+            "both sides passed {} on one hand: the bidders win",
+            agreements.target
+        ),
+        _ => format!(
+            "reached {} (target {})",
+            points_text(points[w]),
+            agreements.target
+        ),
+    };
+    let cells = Side::BOTH.map(|side| SideCells {
+        points: Tally {
+            added: String::new(),
+            running: points_text(points[side]),
+            class: "",
+        },
+        checks: Tally {
+            added: if side == w {
+                award.clone()
+            } else {
+                String::new()
+            },
+            running: points_text(checks[side]),
+            class: if side == w { "plus" } else { "" },
+        },
+    });
+    Some(GameRow {
+        game,
+        winner: w.name().into(),
+        winner_names: seating.members(w).join(" & "),
+        decided,
+        award,
+        award_words,
+        cells,
+        payments: payments(postings, players),
+        struck: false,
+        changed: String::new(),
+    })
+}
+
 /// Walks the ledger and builds the sheet's rows; see the module documentation for where
 /// each number comes from.
 fn rows(loaded: &Loaded) -> Result<Vec<Row>, AppError> {
     let agreements = agreements_of(loaded)?;
     let seating = seating_of(loaded)?;
+    // The engine marks the hand that ends a game with `game_over` in its `scores_after`.
+    let history = History::read(loaded, &|entry, _| {
+        entry
+            .scores_after
+            .as_ref()
+            .is_some_and(|a| a.get("game_over").is_some())
+    })?;
     let opening = partnership::read_opening_scores(loaded.doc.opening_scores.as_ref())
         .map_err(|e| AppError::Internal(format!("stored opening scores: {e}")))?;
     let players = &loaded.doc.players;
     let mut rows = Vec::new();
+    // Each game row shown, by its place in `rows`.
+    let mut shown: Shown<usize> = Shown::new();
     // The game whose hands are being read (0 before the first hand).
     let mut game = 0;
     let mut before_points = opening;
     let mut before_checks = PerSide::default();
     let mut hand_number = 0;
     for entry in &loaded.ledger.events {
-        let event = entry
-            .seq
-            .checked_sub(1)
+        let index = entry.seq.checked_sub(1);
+        let event = index
             .and_then(|i| loaded.doc.events.get(i))
             .and_then(Value::as_object);
+        let (struck, changed) = index.map_or((false, String::new()), |i| {
+            (history.struck(i), history.changed(i))
+        });
+        if let Some((index, target)) = index.and_then(|i| Some((i, history.target(i)?))) {
+            // A correction or undo: the sheet as the session now stands, and every game
+            // whose ending it changed, struck where it was shown and shown anew here.
+            let standing: Vec<(usize, &Value)> = history
+                .standing_after(index)
+                .into_iter()
+                .filter(|(_, e)| e.kind == "hand")
+                .filter_map(|(i, e)| Some((i, e.scores_after.as_ref()?)))
+                .collect();
+            let now = history.games_after(index);
+            // The game the last hand standing finished, if it did: the next starts fresh.
+            let just_finished = now
+                .last()
+                .filter(|c| Some(c.event) == standing.last().map(|(i, _)| *i))
+                .map(|c| c.number);
+            let (gone, again) = shown.amend(target, &now);
+            let shown_here = just_finished.is_some_and(|n| again.iter().any(|c| c.number == n));
+            // `scores_after` is the last hand's; when that hand finished a game not shown
+            // again here, they are that game's final numbers, not the game in progress.
+            let (game_now, points, checks) = match just_finished {
+                Some(n) if !shown_here => (n + 1, PerSide::default(), PerSide::default()),
+                _ => sheet_after(entry.scores_after.as_ref())
+                    .or_else(|| sheet_after(standing.last().map(|(_, a)| *a)))
+                    .map_or((0, opening, PerSide::default()), |(g, p, c, _)| (g, p, c)),
+            };
+            rows.push(Row::Change(Box::new(ChangeRow {
+                note: history.note(index).unwrap_or_default(),
+                cells: Side::BOTH
+                    .iter()
+                    .map(|&side| SideCells {
+                        points: Tally {
+                            added: String::new(),
+                            running: points_text(points[side]),
+                            class: class_of(points[side].min(0)),
+                        },
+                        checks: Tally {
+                            added: String::new(),
+                            running: points_text(checks[side]),
+                            class: "",
+                        },
+                    })
+                    .collect(),
+                payments: payments(&entry.postings, players),
+                explanation: entry.explanation.clone(),
+                correct_link: history.correct_link(index),
+            })));
+            for (at, still_over) in gone {
+                if let Some(Row::Game(g)) = rows.get_mut(at) {
+                    g.struck = true;
+                    g.changed = history.closing_changed(index, still_over);
+                }
+            }
+            for closing in again {
+                let Some(after) = closing.entry.scores_after.as_ref() else {
+                    continue;
+                };
+                // The award as the engine gives it for these final points.
+                let award =
+                    sheet_after(Some(after))
+                        .zip(winner_of(after))
+                        .map(|((_, points, _, _), w)| {
+                            agreements.game_award.checks(points[w], points[w.other()]).0
+                        });
+                if let Some(row) = game_row(
+                    &agreements,
+                    &seating,
+                    players,
+                    closing.number,
+                    after,
+                    award,
+                    &closing.entry.postings,
+                ) {
+                    shown.show(rows.len(), index, closing.clone());
+                    rows.push(Row::Game(Box::new(row)));
+                }
+            }
+            if shown_here {
+                // The game just shown is over: the next hand opens the next one.
+                game = game_now;
+            } else {
+                // Back in (or on to) another game than the last hand's: say which.
+                if game_now != 0 && game_now != game {
+                    rows.push(Row::GameStart(game_now));
+                }
+                game = game_now;
+                hand_number = standing
+                    .iter()
+                    .filter(|(_, a)| sheet_after(Some(a)).is_some_and(|s| s.0 == game_now))
+                    .count();
+            }
+            before_points = points;
+            before_checks = checks;
+            continue;
+        }
         let after = entry.scores_after.as_ref();
         let sides =
             after.and_then(|a| Some((per_side(a.get("scores"))?, per_side(a.get("checks"))?)));
-        let (Some(event), "hand", Some(after), Some((points, checks))) =
-            (event, entry.kind.as_str(), after, sides)
+        let (Some(index), Some(event), "hand", Some(after), Some((points, checks))) =
+            (index, event, entry.kind.as_str(), after, sides)
         else {
             rows.push(Row::Note(NoteRow {
                 label: entry.kind.replace('_', " "),
                 payments: payments(&entry.postings, players),
                 explanation: entry.explanation.clone(),
+                struck,
+                changed,
             }));
             continue;
         };
@@ -407,11 +646,7 @@ fn rows(loaded: &Loaded) -> Result<Vec<Row>, AppError> {
         let mut added_checks = PerSide::from_fn(|s| checks[s] - before_checks[s]);
         before_points = points;
         before_checks = checks;
-        let game_over = after.get("game_over");
-        let winner = game_over
-            .and_then(|g| g.get("winner"))
-            .and_then(Value::as_str)
-            .and_then(Side::from_name);
+        let winner = winner_of(after);
         let itemised = itemisation(
             event,
             &seating,
@@ -478,58 +713,30 @@ fn rows(loaded: &Loaded) -> Result<Vec<Row>, AppError> {
                 })
                 .unwrap_or_default(),
             explanation: entry.explanation.clone(),
+            struck,
+            changed,
+            correct_link: history.correct_link(index),
         })));
-        let Some(w) = winner else { continue };
-        let (award_checks, award_words) =
-            agreements.game_award.checks(points[w], points[w.other()]);
-        let (award, award_words) = match award {
-            Some(a) if a == award_checks => (added_text(a), award_words),
-            Some(a) => (added_text(a), "game".to_string()),
-            None => (
-                String::new(),
-                "the game award is in the hand's checks".to_string(),
-            ),
-        };
-        let decided = match game_over
-            .and_then(|g| g.get("decided_by"))
-            .and_then(Value::as_str)
-        {
-            Some("both_out_bidder_wins") => format!(
-                "both sides passed {} on one hand: the bidders win",
-                agreements.target
-            ),
-            _ => format!(
-                "reached {} (target {})",
-                points_text(points[w]),
-                agreements.target
-            ),
-        };
-        let cells = Side::BOTH.map(|side| SideCells {
-            points: Tally {
-                added: String::new(),
-                running: points_text(points[side]),
-                class: "",
-            },
-            checks: Tally {
-                added: if side == w {
-                    award.clone()
-                } else {
-                    String::new()
-                },
-                running: points_text(checks[side]),
-                class: if side == w { "plus" } else { "" },
-            },
-        });
-        rows.push(Row::Game(Box::new(GameRow {
+        if let Some(row) = game_row(
+            &agreements,
+            &seating,
+            players,
             game,
-            winner: w.name().into(),
-            winner_names: seating.members(w).join(" & "),
-            decided,
+            after,
             award,
-            award_words,
-            cells,
-            payments: payments(&entry.postings, players),
-        })));
+            &entry.postings,
+        ) {
+            if let Some(closing) = history.finished_by(index) {
+                shown.show(rows.len(), index, closing.clone());
+            }
+            rows.push(Row::Game(Box::new(row)));
+        }
+    }
+    for at in shown.stale(&loaded.ledger.games) {
+        if let Some(Row::Game(g)) = rows.get_mut(at) {
+            g.struck = true;
+            g.changed = "no longer stands".into();
+        }
     }
     Ok(rows)
 }

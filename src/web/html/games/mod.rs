@@ -4,6 +4,7 @@
 pub mod auction_pinochle;
 pub mod auction_pitch;
 pub mod check_pinochle;
+pub mod history;
 
 use std::collections::HashMap;
 
