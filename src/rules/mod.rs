@@ -65,11 +65,15 @@ pub struct Ctx<'a> {
 /// One game's engine for one session, holding whatever the game carries from hand to hand
 /// (running scores, games won). Every method is pure.
 pub trait GameTable: Send {
-    /// Whether the game keeps a [`crate::ledger::KITTY`] account.
-    fn has_kitty(&self) -> bool;
+    /// Whether the game keeps a [`crate::ledger::KITTY`] account (none by default).
+    fn has_kitty(&self) -> bool {
+        false
+    }
     /// Postings due before the first event, such as the kitty's opening ante (rules §1.2
-    /// rule 1); `None` when nothing is due.
-    fn opening(&mut self, ctx: &mut Ctx<'_>) -> Option<Entry>;
+    /// rule 1); `None` when nothing is due (the default).
+    fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Entry> {
+        None
+    }
     /// Applies one event of type `kind` other than `payment` and `close`. Errors name the
     /// event's field and the rule that refuses it; on error the engine is unchanged.
     fn apply(

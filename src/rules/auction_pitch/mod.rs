@@ -191,14 +191,6 @@ impl GameTable for AuctionPitch {
         }
     }
 
-    fn has_kitty(&self) -> bool {
-        false
-    }
-
-    fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Entry> {
-        None
-    }
-
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,

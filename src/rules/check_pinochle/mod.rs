@@ -248,14 +248,6 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
 }
 
 impl GameTable for CheckPinochle {
-    fn has_kitty(&self) -> bool {
-        false
-    }
-
-    fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Entry> {
-        None
-    }
-
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
