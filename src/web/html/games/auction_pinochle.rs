@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use askama::Template;
 use serde_json::{Map, Value};
 
-use super::{AgreementField, FieldKind, GameView, given, number, signed};
+use super::{
+    AgreementField, FieldKind, GameView, RenderPage, given, number, signed, with_next_dealer,
+};
 use crate::error::AppError;
 use crate::format::corrections::amendments;
 use crate::ledger::KITTY;
@@ -374,8 +376,7 @@ impl GameView for AuctionPinochleView {
             rows,
             totals,
         }
-        .render()
-        .map_err(|e| AppError::Internal(e.to_string()))
+        .render_page()
     }
 
     fn hand_form(
@@ -385,12 +386,7 @@ impl GameView for AuctionPinochleView {
         error_field: Option<&str>,
     ) -> Result<String, AppError> {
         let agreements = agreements_of(loaded)?;
-        let mut values = values.clone();
-        if !values.contains_key("dealer")
-            && let Some(next) = loaded.next_dealer.clone()
-        {
-            values.insert("dealer".into(), next);
-        }
+        let values = with_next_dealer(loaded, values);
         HandForm {
             session_id: loaded.id,
             seated: loaded.seated.clone(),
@@ -402,8 +398,7 @@ impl GameView for AuctionPinochleView {
             suits: Suit::ALL.iter().map(|s| (s.name(), s.symbol())).collect(),
             dealer_sits_out: loaded.seated.len() == 4,
         }
-        .render()
-        .map_err(|e| AppError::Internal(e.to_string()))
+        .render_page()
     }
 
     fn hand_event(&self, form: &HashMap<String, String>) -> Result<Value, AppError> {

@@ -18,7 +18,9 @@ use askama::Template;
 use serde_json::{Map, Value};
 
 use super::history::{Closing, History, Shown};
-use super::{AgreementField, FieldKind, GameView, given, number, signed};
+use super::{
+    AgreementField, FieldKind, GameView, RenderPage, given, number, signed, with_next_dealer,
+};
 use crate::error::AppError;
 use crate::ledger::Posting;
 use crate::rules::Table;
@@ -620,9 +622,7 @@ impl GameView for AuctionPitchView {
                 end.changed = "no longer stands".into();
             }
         }
-        Sheet { players, lines }
-            .render()
-            .map_err(|e| AppError::Internal(e.to_string()))
+        Sheet { players, lines }.render_page()
     }
 
     fn hand_form(
@@ -631,12 +631,7 @@ impl GameView for AuctionPitchView {
         values: &HashMap<String, String>,
         error_field: Option<&str>,
     ) -> Result<String, AppError> {
-        let mut values = values.clone();
-        if !values.contains_key("dealer")
-            && let Some(next) = loaded.next_dealer.clone()
-        {
-            values.insert("dealer".into(), next);
-        }
+        let values = with_next_dealer(loaded, values);
         let points = Point::ORDER
             .into_iter()
             .map(|p| PointField {
@@ -662,8 +657,7 @@ impl GameView for AuctionPitchView {
             values,
             error_field: error_field.map(String::from),
         }
-        .render()
-        .map_err(|e| AppError::Internal(e.to_string()))
+        .render_page()
     }
 
     fn hand_event(&self, form: &HashMap<String, String>) -> Result<Value, AppError> {

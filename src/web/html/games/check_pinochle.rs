@@ -20,7 +20,9 @@ use askama::Template;
 use serde_json::{Map, Value};
 
 use super::history::{History, Shown};
-use super::{AgreementField, FieldKind, GameView, given, number, signed};
+use super::{
+    AgreementField, FieldKind, GameView, RenderPage, given, number, signed, with_next_dealer,
+};
 use crate::error::AppError;
 use crate::ledger::Posting;
 use crate::rules::Suit;
@@ -972,8 +974,7 @@ impl GameView for CheckPinochleView {
             game: loaded.ledger.games.len() + 1,
             totals,
         }
-        .render()
-        .map_err(|e| AppError::Internal(e.to_string()))
+        .render_page()
     }
 
     fn hand_form(
@@ -983,12 +984,7 @@ impl GameView for CheckPinochleView {
         error_field: Option<&str>,
     ) -> Result<String, AppError> {
         let seating = seating_of(loaded)?;
-        let mut values = values.clone();
-        if !values.contains_key("dealer")
-            && let Some(next) = loaded.next_dealer.clone()
-        {
-            values.insert("dealer".into(), next);
-        }
+        let values = with_next_dealer(loaded, values);
         let sides = side_names(&seating)
             .into_iter()
             .map(|(side, names)| SideForm {
@@ -1017,8 +1013,7 @@ impl GameView for CheckPinochleView {
             suits: Suit::ALL.iter().map(|s| (s.name(), s.symbol())).collect(),
             sides,
         }
-        .render()
-        .map_err(|e| AppError::Internal(e.to_string()))
+        .render_page()
     }
 
     fn hand_event(&self, form: &HashMap<String, String>) -> Result<Value, AppError> {

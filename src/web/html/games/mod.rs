@@ -192,6 +192,33 @@ pub fn agreements_from_form(
     Ok(agreements)
 }
 
+/// Renders a game's template to HTML; a template failure is an internal error.
+pub trait RenderPage {
+    /// The rendered HTML.
+    fn render_page(&self) -> Result<String, AppError>;
+}
+
+impl<T: askama::Template> RenderPage for T {
+    fn render_page(&self) -> Result<String, AppError> {
+        self.render().map_err(|e| AppError::Internal(e.to_string()))
+    }
+}
+
+/// The hand form's values with the next dealer pre-selected, unless a dealer was already
+/// submitted (after a refusal) or is being corrected.
+pub fn with_next_dealer(
+    loaded: &Loaded,
+    values: &HashMap<String, String>,
+) -> HashMap<String, String> {
+    let mut values = values.clone();
+    if !values.contains_key("dealer")
+        && let Some(next) = loaded.next_dealer.clone()
+    {
+        values.insert("dealer".into(), next);
+    }
+    values
+}
+
 /// A submitted field, trimmed; `None` when empty or absent.
 pub fn given<'a>(form: &'a HashMap<String, String>, name: &str) -> Option<&'a str> {
     form.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
