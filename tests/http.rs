@@ -598,6 +598,11 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
     assert!(page.body.contains("(that was hearts, not spades)"));
 
     // Undo last hand: back to the opening ante only.
+    // A phone that has not seen the correction cannot undo blindly.
+    let stale = app
+        .post_form(&format!("{sheet}/undo"), &[("expected_events", "1")])
+        .await;
+    assert_eq!(stale.status.as_u16(), 409, "{}", stale.body);
     let undone = app
         .post_form(&format!("{sheet}/undo"), &[("expected_events", "2")])
         .await;
