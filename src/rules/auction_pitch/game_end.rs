@@ -252,7 +252,7 @@ fn points(n: i64) -> String {
 mod tests {
     use super::*;
     use crate::ledger;
-    use crate::rules::auction_pitch::hand::Points;
+    use crate::rules::auction_pitch::hand::test_contract as contract;
     use crate::rules::auction_pitch::score::score_hand;
     use serde_json::{Value, json};
 
@@ -272,26 +272,6 @@ mod tests {
             s.set(p, x);
         }
         s
-    }
-
-    fn name(s: &str) -> Option<String> {
-        (s != "-").then(|| s.to_string())
-    }
-
-    fn contract(pitcher: &str, bid: i64, takers: &str, revoke_by: Option<&str>) -> Contract {
-        let t: Vec<&str> = takers.split(' ').collect();
-        Contract {
-            dealer: "D".into(),
-            pitcher: pitcher.into(),
-            bid,
-            points: Points {
-                high: name(t[0]),
-                low: name(t[1]),
-                jack: name(t[2]),
-                game: name(t[3]),
-            },
-            revoke_by: revoke_by.map(String::from),
-        }
     }
 
     /// Scores the hand from `before` and decides; returns the winner and `decided_by`.

@@ -239,6 +239,30 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
     }))
 }
 
+/// A hand for tests, dealt by D: `takers` is "high low jack game", `-` for nobody.
+#[cfg(test)]
+pub(crate) fn test_contract(
+    pitcher: &str,
+    bid: i64,
+    takers: &str,
+    revoke_by: Option<&str>,
+) -> Contract {
+    let t: Vec<&str> = takers.split(' ').collect();
+    let name = |s: &str| (s != "-").then(|| s.to_string());
+    Contract {
+        dealer: "D".into(),
+        pitcher: pitcher.into(),
+        bid,
+        points: Points {
+            high: name(t[0]),
+            low: name(t[1]),
+            jack: name(t[2]),
+            game: name(t[3]),
+        },
+        revoke_by: revoke_by.map(String::from),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -353,7 +353,7 @@ fn words(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::auction_pitch::hand::Points;
+    use crate::rules::auction_pitch::hand::test_contract as contract;
     use serde_json::json;
 
     fn seated() -> Vec<String> {
@@ -362,27 +362,6 @@ mod tests {
 
     fn agreements(v: Value) -> Agreements {
         Agreements::read(v.as_object().unwrap()).unwrap()
-    }
-
-    fn name(s: &str) -> Option<String> {
-        (s != "-").then(|| s.to_string())
-    }
-
-    /// A hand by pitcher A; `takers` is "high low jack game", `-` for nobody.
-    fn contract(pitcher: &str, bid: i64, takers: &str, revoke_by: Option<&str>) -> Contract {
-        let t: Vec<&str> = takers.split(' ').collect();
-        Contract {
-            dealer: "D".into(),
-            pitcher: pitcher.into(),
-            bid,
-            points: Points {
-                high: name(t[0]),
-                low: name(t[1]),
-                jack: name(t[2]),
-                game: name(t[3]),
-            },
-            revoke_by: revoke_by.map(String::from),
-        }
     }
 
     fn scores(v: [i64; 4]) -> Scores {
