@@ -110,6 +110,15 @@ impl From<Refusal> for AppError {
     }
 }
 
+impl From<crate::rules::RuleError> for AppError {
+    fn from(e: crate::rules::RuleError) -> AppError {
+        AppError::BadRequest {
+            field: e.field,
+            message: e.message,
+        }
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         if let AppError::Internal(cause) = &self {

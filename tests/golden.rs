@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use common::{TestApp, shared_golden};
 use scorekeeper::format::{SessionDoc, replay};
 use scorekeeper::money::Money;
-use scorekeeper::rules;
+use scorekeeper::registry;
 use serde_json::Value;
 
 struct Case {
@@ -25,8 +25,8 @@ fn cases() -> Vec<Case> {
         return Vec::new();
     };
     let mut cases = Vec::new();
-    for game in rules::GAMES {
-        let dir = root.join(game.id);
+    for registration in registry::GAMES {
+        let dir = root.join(registration.game.id);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -220,4 +220,38 @@ async fn golden_cases_through_http_import_and_ledger() {
         "golden cases failed over HTTP:\n{}",
         failures.join("\n")
     );
+}
+
+/// A game is one rules module, one hand-form template and one registration line: every
+/// registered game has its template on disk and golden cases in `../shared/golden/<id>/`.
+#[test]
+fn every_registered_game_has_golden_cases_and_a_hand_form() {
+    let templates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    for registration in registry::GAMES {
+        let id = registration.game.id;
+        assert_eq!(
+            registration.template,
+            format!("games/{id}/hand_form.html"),
+            "{id}: the hand form lives in templates/games/{id}/"
+        );
+        assert!(
+            templates.join(registration.template).is_file(),
+            "{id}: no template {}",
+            registration.template
+        );
+    }
+    let Some(root) = shared_golden() else {
+        return;
+    };
+    for registration in registry::GAMES {
+        let id = registration.game.id;
+        let cases = std::fs::read_dir(root.join(id))
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+                    .count()
+            })
+            .unwrap_or(0);
+        assert!(cases > 0, "{id} has no golden cases in ../shared/golden/{id}/");
+    }
 }

@@ -2,7 +2,6 @@
 //! document (`scorekeeper/ledger@1`) of `design/session-format.md`, and [`replay`], the pure
 //! function from one to the other.
 
-pub mod corrections;
 pub mod replay;
 
 use std::collections::BTreeMap;
@@ -14,7 +13,7 @@ use crate::ledger::Posting;
 use crate::ledger::settle_up::Transfer;
 use crate::money::Money;
 use crate::rules::FinishedGame;
-pub use replay::{Refusal, Standing, replay, replay_at_table};
+pub use replay::{Refusal, Standing, fold, ledger, replay, replay_at_table};
 
 /// The format tag of a session document.
 pub const SESSION_FORMAT: &str = "scorekeeper/session@1";

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::error::AppError;
-use crate::format::{LedgerDoc, SESSION_FORMAT, SessionDoc, replay, replay_at_table};
+use crate::format::{self, LedgerDoc, SESSION_FORMAT, SessionDoc, replay};
+use crate::session::Fold;
 use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
 
 /// A session as stored, with its ledger.
@@ -29,6 +30,8 @@ pub struct Loaded {
     pub seated: Vec<String>,
     /// Who deals the next hand.
     pub next_dealer: Option<String>,
+    /// The session folded: every row of the sheet, the engine as it stands.
+    pub fold: Fold,
 }
 
 impl Loaded {
@@ -189,17 +192,22 @@ async fn load_in(
 pub async fn load(pool: &SqlitePool, id: i64) -> Result<Loaded, AppError> {
     let mut conn = pool.acquire().await?;
     let (doc, rows, created_at) = load_in(&mut conn, id).await?;
-    let (ledger, standing) = replay_at_table(&doc)
+    let fold = format::fold(&doc)
         .map_err(|r| AppError::Internal(format!("stored session {id} no longer replays: {r}")))?;
-    Ok(Loaded {
+    Ok(loaded(id, doc, rows, created_at, fold))
+}
+
+fn loaded(id: i64, doc: SessionDoc, rows: Vec<EventRow>, created_at: String, fold: Fold) -> Loaded {
+    Loaded {
         id,
+        ledger: format::ledger(&doc, &fold),
         doc,
-        ledger,
         rows,
         created_at,
-        seated: standing.seated,
-        next_dealer: standing.next_dealer,
-    })
+        seated: fold.table().seated().to_vec(),
+        next_dealer: fold.next_dealer(),
+        fold,
+    }
 }
 
 /// What [`record_event`] did.
@@ -253,7 +261,8 @@ pub async fn record_event(
         });
     }
     doc.events.push(event);
-    let (ledger, standing) = replay_at_table(&doc)?;
+    let fold = format::fold(&doc)?;
+    let ledger = format::ledger(&doc, &fold);
     let entry = ledger
         .events
         .last()
@@ -285,15 +294,7 @@ pub async fn record_event(
         explanation: entry.explanation.clone(),
         recorded_at,
     });
-    let loaded = Loaded {
-        id,
-        doc,
-        ledger,
-        rows,
-        created_at,
-        seated: standing.seated,
-        next_dealer: standing.next_dealer,
-    };
+    let loaded = loaded(id, doc, rows, created_at, fold);
     Ok(Recorded {
         loaded,
         seq: seq as usize,

@@ -149,6 +149,11 @@ pub fn shared_golden() -> Option<std::path::PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
+        // In CI a missing ../shared is a failure, never a silent pass.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set and ../shared/golden is missing"
+        );
         eprintln!(
             "note: ../shared/golden is missing; the shared golden cases are skipped (CI has them)"
         );

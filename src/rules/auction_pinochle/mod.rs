@@ -5,6 +5,7 @@
 //! bid never change the payoff. With four seated the dealer sits out and still settles.
 
 pub mod agreements;
+pub mod form;
 pub mod hand;
 pub mod settle;
 pub mod units;
@@ -16,15 +17,20 @@ use self::agreements::{Agreements, KittyKind};
 use self::hand::Deal;
 use crate::ledger::{KITTY, Postings, split::equal_shares};
 use crate::money::Money;
-use crate::rules::{Ctx, Entry, Game, GameTable, RuleError, Table, fields};
+use crate::rules::{
+    Column, Contract, Ctx, Engine, GameInfo, Layout, Outcome, RuleError, SheetLine, Table, Tally,
+    Tone, fields,
+};
 
 /// The registration of `auction_pinochle`.
-pub static GAME: Game = Game {
+pub static GAME: GameInfo = GameInfo {
     id: "auction_pinochle",
     name: "Auction Pinochle",
     rules: "rules §1.1–1.3",
     seats: (3, 4),
+    agreements: form::AGREEMENTS,
     start,
+    hand_from_form: form::hand_event,
 };
 
 /// The most players seated at once: 3, or 4 with the dealer sitting out (rules §1.1).
@@ -34,7 +40,7 @@ fn start(
     agreements: &Map<String, Value>,
     _players: &[String],
     opening_scores: Option<&Value>,
-) -> Result<Box<dyn GameTable>, RuleError> {
+) -> Result<Box<dyn Engine>, RuleError> {
     let agreements = Agreements::read(agreements)?;
     match opening_scores {
         None | Some(Value::Null) => {}
@@ -51,6 +57,7 @@ fn start(
 
 /// The engine of one Auction Pinochle session. Everything it needs besides the agreements
 /// (the seating, the kitty's balance) comes from the [`Ctx`].
+#[derive(Debug, Clone)]
 pub struct AuctionPinochle {
     agreements: Agreements,
 }
@@ -100,22 +107,25 @@ impl AuctionPinochle {
         postings
     }
 
-    fn hand(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+    fn hand(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let deal = hand::read(event, &self.agreements, ctx.table)?;
         let entry = match &deal {
             Deal::AllPassed { dealer } => {
+                let line = SheetLine::titled("all passed").dealt_by(dealer);
                 if self.pot() && self.agreements.pot.all_pass_ante {
                     let ante = self.agreements.ante();
-                    Entry::new(
+                    Outcome::new(
                         self.everyone_antes(ctx.table).into_vec(),
                         format!(
                             "All passed on {dealer}'s deal; kitty rule 2: everyone antes {ante}"
                         ),
+                        line,
                     )
                 } else {
-                    Entry::new(
+                    Outcome::new(
                         Vec::new(),
                         format!("All passed on {dealer}'s deal; the hand is thrown in"),
+                        line,
                     )
                 }
             }
@@ -126,7 +136,7 @@ impl AuctionPinochle {
                     ctx.balances.kitty(),
                     contract,
                 );
-                Entry::new(postings.into_vec(), why)
+                Outcome::new(postings.into_vec(), why, contract_line(contract))
             }
         };
         let dealer = match &deal {
@@ -139,7 +149,7 @@ impl AuctionPinochle {
 
     /// Rule 8: a newcomer antes `kitty ÷ players already seated`, floored to the cent (the
     /// leftover stays in the kitty, rules §1.2 [R]).
-    fn joins(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+    fn joins(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let j: Joins = fields::read(event)?;
         let name = j.player.trim();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
@@ -180,12 +190,13 @@ impl AuctionPinochle {
             ));
         }
         ctx.table.seat(name, j.seat_after.as_deref());
-        Ok(Entry::new(postings.into_vec(), why))
+        let line = SheetLine::titled(format!("{name} joins"));
+        Ok(Outcome::new(postings.into_vec(), why, line))
     }
 
     /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
     /// included), floored to the cent, and quits for good.
-    fn leaves(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+    fn leaves(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let l: Leaves = fields::read(event)?;
         if !ctx.table.is_seated(&l.player) {
             return Err(RuleError::new(
@@ -205,12 +216,17 @@ impl AuctionPinochle {
             );
         }
         ctx.table.unseat(&l.player, l.broke);
-        Ok(Entry::new(postings.into_vec(), why))
+        let title = if l.broke {
+            format!("{} leaves broke", l.player)
+        } else {
+            format!("{} leaves", l.player)
+        };
+        Ok(Outcome::new(postings.into_vec(), why, SheetLine::titled(title)))
     }
 
     /// Shares the whole kitty out equally among the seated players (rule 7; a kitty account
     /// in deficit is made good the same way, rules §1.3).
-    fn share_out(&self, ctx: &Ctx<'_>, reason: &str) -> Entry {
+    fn share_out(&self, ctx: &Ctx<'_>, reason: &str, title: &str) -> Outcome {
         let kitty = ctx.balances.kitty();
         let order = ctx.table.leftover_order();
         let mut postings = Postings::new();
@@ -230,39 +246,53 @@ impl AuctionPinochle {
                 order.len()
             )
         };
-        Entry::new(postings.into_vec(), why)
+        Outcome::new(postings.into_vec(), why, SheetLine::titled(title))
     }
 }
 
-/// A player's name: 1–40 characters, not the kitty's.
-pub fn check_name(name: &str) -> Result<(), String> {
-    if name.is_empty() || name.chars().count() > 40 {
-        return Err("a player's name has 1 to 40 characters".into());
+/// The sheet's line for a contract: bidder, bid, trump and the result on the row, made or
+/// set, whether it was entered or read from meld and counters (rules §1.1).
+fn contract_line(c: &hand::Contract) -> SheetLine {
+    SheetLine {
+        contract: Some(Contract {
+            who: c.bidder.clone(),
+            side: None,
+            bid: c.bid,
+            trump: Some(c.trump),
+            result: c.outcome.words().to_string(),
+            tone: if c.outcome.bidder_wins() {
+                Tone::Good
+            } else {
+                Tone::Bad
+            },
+        }),
+        ..SheetLine::default().dealt_by(&c.dealer)
     }
-    if name == KITTY {
-        return Err(format!(
-            "{KITTY} is the kitty's account, not a player's name"
-        ));
-    }
-    Ok(())
 }
 
-impl GameTable for AuctionPinochle {
+pub use crate::rules::check_name;
+
+impl Engine for AuctionPinochle {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
     fn has_kitty(&self) -> bool {
         self.agreements.kitty != KittyKind::None
     }
 
-    fn opening(&mut self, ctx: &mut Ctx<'_>) -> Option<Entry> {
+    fn opening(&mut self, ctx: &mut Ctx<'_>) -> Option<Outcome> {
         if !self.pot() {
             return None;
         }
         let ante = self.agreements.ante();
-        Some(Entry::new(
+        Some(Outcome::new(
             self.everyone_antes(ctx.table).into_vec(),
             format!(
                 "Kitty rule 1: every player antes {ante}, the settlement of a {} bid",
                 self.agreements.units_table.lowest_bid()
             ),
+            SheetLine::titled("opening ante"),
         ))
     }
 
@@ -271,14 +301,18 @@ impl GameTable for AuctionPinochle {
         ctx: &mut Ctx<'_>,
         kind: &str,
         event: &Map<String, Value>,
-    ) -> Result<Entry, RuleError> {
+    ) -> Result<Outcome, RuleError> {
         match kind {
             "hand" => self.hand(ctx, event),
             "player_joins" => self.joins(ctx, event),
             "player_leaves" => self.leaves(ctx, event),
             "kitty_divide" if self.has_kitty() => {
                 let _: KittyDivide = fields::read(event)?;
-                Ok(self.share_out(ctx, "Kitty rule 7: divided by consent"))
+                Ok(self.share_out(
+                    ctx,
+                    "Kitty rule 7: divided by consent",
+                    "kitty divided",
+                ))
             }
             "kitty_divide" => Err(RuleError::new(
                 "type",
@@ -293,10 +327,50 @@ impl GameTable for AuctionPinochle {
         }
     }
 
-    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Entry, RuleError> {
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         if !self.has_kitty() {
-            return Ok(Entry::new(Vec::new(), "The sitting is closed"));
+            return Ok(Outcome::new(
+                Vec::new(),
+                "The sitting is closed",
+                SheetLine::titled("closed"),
+            ));
         }
-        Ok(self.share_out(ctx, "The sitting is closed; kitty rule 7"))
+        Ok(self.share_out(
+            ctx,
+            "The sitting is closed; kitty rule 7",
+            "closed: kitty shared",
+        ))
+    }
+
+    /// One money column per player who ever sat, in order of arrival, and the kitty's
+    /// last when the game keeps one.
+    fn layout(&self, table: &Table) -> Layout {
+        let mut columns: Vec<Column> = table
+            .everyone()
+            .iter()
+            .map(|p| Column {
+                account: p.clone(),
+                label: p.clone(),
+                members: String::new(),
+                tally: Tally::Money,
+            })
+            .collect();
+        if self.has_kitty() {
+            columns.push(Column {
+                account: KITTY.into(),
+                label: "Kitty".into(),
+                members: String::new(),
+                tally: Tally::Money,
+            });
+        }
+        Layout { columns }
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    fn hand_form(&self, table: &Table) -> crate::rules::game::HandFormSpec {
+        form::offer(&self.agreements, table)
     }
 }

@@ -8,6 +8,7 @@
 //! what is paid).
 
 pub mod agreements;
+pub mod form;
 pub mod game_end;
 pub mod hand;
 pub mod score;
@@ -18,24 +19,29 @@ mod tests;
 use serde_json::{Map, Value};
 
 use self::agreements::{Agreements, MAX_POINTS};
-use self::hand::Deal;
+use self::hand::{Deal, Point};
 use self::score::{Scores, num};
-use crate::rules::{Ctx, Entry, FinishedGame, Game, GameTable, RuleError, Table};
+use crate::rules::{
+    Award, Cell, Column, Contract, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
+    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+};
 
 /// The registration of `auction_pitch`: 2 to 7 players, each for himself (rules §1.4, S001).
-pub static GAME: Game = Game {
+pub static GAME: GameInfo = GameInfo {
     id: "auction_pitch",
     name: "Auction Pitch",
     rules: "rules §1.4",
     seats: (2, 7),
+    agreements: form::AGREEMENTS,
     start,
+    hand_from_form: form::hand_event,
 };
 
 fn start(
     agreements: &Map<String, Value>,
     players: &[String],
     opening_scores: Option<&Value>,
-) -> Result<Box<dyn GameTable>, RuleError> {
+) -> Result<Box<dyn Engine>, RuleError> {
     Ok(Box::new(AuctionPitch::new(
         agreements,
         players,
@@ -98,6 +104,7 @@ fn opening(
 
 /// The engine of one Auction Pitch session: the agreements, the running scores of the game
 /// in progress and every finished game.
+#[derive(Debug, Clone)]
 pub struct AuctionPitch {
     agreements: Agreements,
     players: Vec<String>,
@@ -134,17 +141,22 @@ impl AuctionPitch {
     /// One `hand` event: a dead hand changes nothing; a played hand is scored, and when it
     /// ends the game the game is settled and the scores start afresh. Nothing changes on
     /// error.
-    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let c = match hand::read(event, ctx.table)? {
             Deal::AllPassed { dealer } => {
                 ctx.table.dealt(&dealer);
                 self.dead_hand_last = true;
-                return Ok(Entry {
-                    postings: Vec::new(),
+                let line =
+                    SheetLine::titled(format!("all passed: {dealer} deals again")).dealt_by(&dealer);
+                return Ok(Outcome {
                     scores_after: Some(self.scores.to_json()),
-                    explanation: format!(
-                        "All passed on {dealer}'s deal: a dead hand, no score; {dealer} deals again (rules §1.4)"
-                    ),
+                    ..Outcome::new(
+                        Vec::new(),
+                        format!(
+                            "All passed on {dealer}'s deal: a dead hand, no score; {dealer} deals again (rules §1.4)"
+                        ),
+                        line,
+                    )
                 });
             }
             Deal::Played(c) => c,
@@ -154,31 +166,149 @@ impl AuctionPitch {
         let win = game_end::decide(&self.agreements, &c, &scored, &order);
         let mut explanation = scored.explanation.clone();
         let mut postings = Vec::new();
+        let line = self.hand_line(&c, &scored);
+        let mut finished = None;
         match win {
             None => self.scores = scored.after.clone(),
             Some(win) => {
                 let (paid, words) = game_end::settle(&self.agreements, &scored.after, &win)?;
                 postings = paid.into_vec();
                 explanation = format!("{explanation}. {words}");
-                self.games.push(FinishedGame {
+                let game = FinishedGame {
                     winner: Some(win.winner.clone()),
                     decided_by: win.decided_by(&self.agreements),
                     final_scores: scored.after.to_json(),
-                });
+                };
+                let end = GameEnd {
+                    winner: Some(win.winner.clone()),
+                    at: Some(scored.after.get(&win.winner)),
+                    how: decided_in_words(&game.decided_by, &win.winner),
+                    award: None,
+                    settlement: words,
+                    fresh: self.fresh_cells(),
+                };
+                self.games.push(game.clone());
+                finished = Some((game, end));
                 self.scores = Scores::fresh(&self.players, self.agreements.fresh_score());
             }
         }
         ctx.table.dealt(&c.dealer);
         self.dead_hand_last = false;
-        Ok(Entry {
+        Ok(Outcome {
             postings,
             scores_after: Some(scored.after.to_json()),
             explanation,
+            line,
+            finished,
         })
+    }
+
+    /// The sheet's line for a played hand: the pitcher and bid, who took each point, a
+    /// set-back or revoke mark, and every player's running score, circled when in the hole.
+    fn hand_line(&self, c: &hand::Contract, scored: &score::Scored) -> SheetLine {
+        let (result, tone, mark) = match &scored.parts.outcome {
+            score::Outcome::Made => ("made".to_string(), Tone::Good, None),
+            score::Outcome::SetBack => (
+                "set back".to_string(),
+                Tone::Bad,
+                Some(format!("set back {}", c.bid)),
+            ),
+            score::Outcome::PitcherRevoked => (
+                "revoked".to_string(),
+                Tone::Bad,
+                Some(format!("revoked, set back {}", c.bid)),
+            ),
+            score::Outcome::Revoked(who) => {
+                ("made".to_string(), Tone::Good, Some(format!("{who} revoked")))
+            }
+        };
+        let awards = Point::ORDER
+            .into_iter()
+            .map(|p| Award {
+                to: c.points.taker(p).unwrap_or("—").to_string(),
+                tally: Tally::Points,
+                amount: 1,
+                what: p.word().to_string(),
+                short: p.word()[..1].to_string(),
+            })
+            .collect();
+        let counts_down = self.agreements.counts_down();
+        let cells = scored
+            .after
+            .iter()
+            .map(|(p, s)| Cell {
+                in_hole: !counts_down && s < 0,
+                bidder: p == c.pitcher,
+                ..Cell::running(p, Tally::Points, s)
+            })
+            .collect();
+        SheetLine {
+            dealer: Some(c.dealer.clone()),
+            contract: Some(Contract {
+                who: c.pitcher.clone(),
+                side: None,
+                bid: c.bid,
+                trump: None,
+                result,
+                tone,
+            }),
+            title: None,
+            marks: mark.map(|m| Mark::new(m, Tone::Bad)).into_iter().collect(),
+            awards,
+            details: Vec::new(),
+            cells,
+        }
+    }
+
+    /// The cells of scores `scores`, circled when in the hole (counting up).
+    fn cells(&self, scores: &Scores) -> Vec<Cell> {
+        let counts_down = self.agreements.counts_down();
+        scores
+            .iter()
+            .map(|(p, s)| Cell {
+                in_hole: !counts_down && s < 0,
+                ..Cell::running(p, Tally::Points, s)
+            })
+            .collect()
+    }
+
+    /// The scores a new game starts from, when they are not zero (count-down).
+    fn fresh_cells(&self) -> Vec<Cell> {
+        let fresh = self.agreements.fresh_score();
+        if fresh == 0 {
+            return Vec::new();
+        }
+        self.cells(&Scores::fresh(&self.players, fresh))
     }
 }
 
-impl GameTable for AuctionPitch {
+/// `decided_by` of the ledger's `games` in the table's words (rules §1.4 end of game).
+pub fn decided_in_words(decided_by: &str, winner: &str) -> String {
+    let counted = "counted High, Low, Jack, Game";
+    match decided_by {
+        "pitcher_out" => "pitcher went out".into(),
+        "only_one_out" => "only one out".into(),
+        "smudge" => "smudge: all four points in one hand".into(),
+        "countdown" => "count-down: first to zero".into(),
+        "count_order:revoke" => format!("{counted}: the revoke's bonus took {winner} out first"),
+        other => match other.strip_prefix("count_order:") {
+            Some(point) => {
+                let word = Point::ORDER
+                    .into_iter()
+                    .find(|p| p.id() == point)
+                    .map_or(point, |p| p.word());
+                format!("{counted}: {word} took {winner} out first")
+            }
+            None => other.replace('_', " "),
+        },
+    }
+}
+
+impl Engine for AuctionPitch {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
     /// Who deals next: after a dead hand (all passed) the same dealer deals again (rules
     /// §1.4, S001); otherwise the player on the last dealer's left. `None` before the first
     /// hand. The rotation is not enforced on `hand` events, because a misdeal passes the
@@ -196,7 +326,7 @@ impl GameTable for AuctionPitch {
         ctx: &mut Ctx<'_>,
         kind: &str,
         event: &Map<String, Value>,
-    ) -> Result<Entry, RuleError> {
+    ) -> Result<Outcome, RuleError> {
         match kind {
             "hand" => self.hand(ctx, event),
             other => Err(RuleError::new(
@@ -208,20 +338,74 @@ impl GameTable for AuctionPitch {
 
     /// Closing pays nothing more: only a finished game is settled (rules §1.4), so a game
     /// still in progress is left as it stands on the sheet.
-    fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Entry, RuleError> {
+    fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let sheet: Vec<String> = self
             .scores
             .iter()
             .map(|(p, s)| format!("{p} {}", num(s)))
             .collect();
-        Ok(Entry {
-            postings: Vec::new(),
+        Ok(Outcome {
             scores_after: Some(self.scores.to_json()),
-            explanation: format!(
-                "The sitting is closed; the game in progress ({}) is unfinished and settles nothing (rules §1.4)",
-                sheet.join(", ")
-            ),
+            ..Outcome::new(
+                Vec::new(),
+                format!(
+                    "The sitting is closed; the game in progress ({}) is unfinished and settles nothing (rules §1.4)",
+                    sheet.join(", ")
+                ),
+                SheetLine::titled("closed"),
+            )
         })
+    }
+
+    /// One points column per player, in seat order.
+    fn layout(&self, _table: &Table) -> Layout {
+        Layout {
+            columns: self
+                .players
+                .iter()
+                .map(|p| Column {
+                    account: p.clone(),
+                    label: p.clone(),
+                    members: String::new(),
+                    tally: Tally::Points,
+                })
+                .collect(),
+        }
+    }
+
+    fn standing(&self) -> Vec<Cell> {
+        self.cells(&self.scores)
+    }
+
+    /// The first game's start, when it is not all zeros (scores carried in, count-down).
+    fn start_line(&self) -> Option<SheetLine> {
+        if self.games.is_empty() && self.scores.iter().all(|(_, s)| s == 0) {
+            return None;
+        }
+        Some(SheetLine {
+            cells: self.standing(),
+            ..SheetLine::titled("start")
+        })
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    /// A game with hands played is unfinished at a close and settles nothing (rules §1.4).
+    fn unfinished(&self) -> Option<String> {
+        let fresh = self.agreements.fresh_score();
+        if self.scores.iter().all(|(_, s)| s == fresh) {
+            return None;
+        }
+        Some(format!(
+            "Game {} is unfinished: closing now settles nothing for it (rules §1.4).",
+            self.games.len() + 1
+        ))
+    }
+
+    fn hand_form(&self, _table: &Table) -> crate::rules::game::HandFormSpec {
+        form::offer()
     }
 
     /// The running scores of the game in progress, `{"A": 2, "B": 1, …}` in seat order;

@@ -10,7 +10,7 @@ use super::{AuctionPitch, GAME, hand};
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
 use crate::ledger::{self, Balances};
 use crate::money::Money;
-use crate::rules::{Ctx, GameTable, Table};
+use crate::rules::{Ctx, Engine, Table};
 
 fn session(agreements: Value, players: &[&str], opening: Value, events: Vec<Value>) -> SessionDoc {
     serde_json::from_value(json!({
@@ -64,7 +64,7 @@ fn won(w: &str, by: &str) -> (Option<String>, String) {
 
 #[test]
 fn the_game_is_registered_for_two_to_seven_players() {
-    let g = crate::rules::find("auction_pitch").unwrap();
+    let g = crate::registry::game("auction_pitch").unwrap();
     assert_eq!((g.id, g.seats), ("auction_pitch", (2, 7)));
     assert!(std::ptr::eq(g, &GAME));
     let eight = ["A", "B", "C", "D", "E", "F", "G", "H"];

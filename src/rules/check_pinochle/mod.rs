@@ -10,6 +10,7 @@
 
 pub mod agreements;
 pub mod checks;
+pub mod form;
 pub mod hand;
 pub mod settle;
 
@@ -19,22 +20,27 @@ use self::agreements::{Agreements, Settlement, Unfinished};
 use self::hand::{Hand, Scored, SideScore};
 use crate::ledger::Postings;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
-use crate::rules::{Ctx, Entry, FinishedGame, Game, GameTable, RuleError};
+use crate::rules::{
+    Award, Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
+    Mark, Outcome, RuleError, SheetLine, Table, Tally, Tone,
+};
 
 /// The registration of `check_pinochle`: exactly four players (rules §1.7).
-pub static GAME: Game = Game {
+pub static GAME: GameInfo = GameInfo {
     id: "check_pinochle",
     name: "Check Pinochle",
     rules: "rules §1.7",
     seats: (partnership::PLAYERS, partnership::PLAYERS),
+    agreements: form::AGREEMENTS,
     start,
+    hand_from_form: form::hand_event,
 };
 
 fn start(
     agreements: &Map<String, Value>,
     players: &[String],
     opening_scores: Option<&Value>,
-) -> Result<Box<dyn GameTable>, RuleError> {
+) -> Result<Box<dyn Engine>, RuleError> {
     let agreements = Agreements::read(agreements)?;
     let seating = Seating::new(players)?;
     let opening = partnership::read_opening_scores(opening_scores)?;
@@ -67,6 +73,7 @@ fn start(
 
 /// The engine of one Check Pinochle session: the sheet of the game in progress (points and
 /// checks per side) and the games already finished.
+#[derive(Debug, Clone)]
 pub struct CheckPinochle {
     agreements: Agreements,
     seating: Seating,
@@ -89,7 +96,7 @@ impl CheckPinochle {
 
     /// Scores a deal and, if it ends the game, adds the game award and settles the checks.
     /// Everything is computed before the sheet changes, so a refusal leaves it untouched.
-    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Entry, RuleError> {
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let hand = hand::read(event, &self.seating)?;
         let scored = hand::score(&hand, &self.agreements);
         let mut scores = self.scores;
@@ -112,14 +119,18 @@ impl CheckPinochle {
             self.scores = scores;
             self.checks = checks;
             self.hands_this_game += 1;
-            return Ok(Entry {
-                postings: Vec::new(),
+            return Ok(Outcome {
                 scores_after: Some(sheet(game, &scores, &checks)),
-                explanation: why,
+                ..Outcome::new(
+                    Vec::new(),
+                    why,
+                    hand_line(&hand, &scored, &scores, &checks),
+                )
             });
         };
         let (w, l) = (end.winner, end.winner.other());
         let (award, award_words) = self.agreements.game_award.checks(scores[w], scores[l]);
+        let mut line = hand_line(&hand, &scored, &scores, &checks);
         checks[w] += award;
         let order = ctx.table.from_left_of(&hand.dealer);
         let (postings, paid) =
@@ -140,6 +151,13 @@ impl CheckPinochle {
             ),
         });
         why.push_str(&format!(": checks +{award} ({award_words}); {paid}"));
+        let how = match end.decided_by {
+            "target" => format!("reached {} (target {})", signed(scores[w]), self.agreements.target),
+            _ => format!(
+                "both sides passed {} on one hand: the bidders win (rules §1.7)",
+                self.agreements.target
+            ),
+        };
         if checks[w] < checks[l] {
             why.push_str(&format!(
                 " ({} win on points, {} on checks, which decide the money, S003)",
@@ -150,19 +168,165 @@ impl CheckPinochle {
         let mut after = sheet(game, &scores, &checks);
         after["game_over"] = json!({ "winner": w.name(), "decided_by": end.decided_by });
         ctx.table.dealt(&hand.dealer);
-        self.games.push(FinishedGame {
+        let finished = FinishedGame {
             winner: Some(w.name().to_string()),
             decided_by: end.decided_by.to_string(),
             final_scores: scores.to_json(),
-        });
+        };
+        self.games.push(finished.clone());
+        let end = GameEnd {
+            winner: Some(w.name().to_string()),
+            at: Some(scores[w]),
+            how,
+            award: Some(Award {
+                to: w.name().to_string(),
+                tally: Tally::Checks,
+                amount: award,
+                what: format!("game award ({award_words})"),
+                short: String::new(),
+            }),
+            settlement: paid,
+            fresh: Vec::new(),
+        };
+        line.cells = side_cells(&scored_added(&scored), &scores, &checks, Some((w, award)));
         self.scores = PerSide::default();
         self.checks = PerSide::default();
         self.hands_this_game = 0;
-        Ok(Entry {
+        Ok(Outcome {
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
+            line,
+            finished: Some((finished, end)),
         })
+    }
+}
+
+/// What a deal added to each side: points and checks.
+fn scored_added(scored: &Scored) -> PerSide<(i64, i64)> {
+    let mut added = PerSide::default();
+    for side in Side::BOTH {
+        added[side] = (scored.sides[side].points, scored.sides[side].checks());
+    }
+    added
+}
+
+/// The points and checks cells of both sides: what the deal added and where each side
+/// stands; `award` adds the game award to the winner's checks.
+fn side_cells(
+    added: &PerSide<(i64, i64)>,
+    scores: &PerSide<i64>,
+    checks: &PerSide<i64>,
+    award: Option<(Side, i64)>,
+) -> Vec<Cell> {
+    Side::BOTH
+        .iter()
+        .flat_map(|&side| {
+            let extra = award.filter(|(w, _)| *w == side).map_or(0, |(_, a)| a);
+            [
+                Cell {
+                    in_hole: scores[side] < 0,
+                    ..Cell::added(side.name(), Tally::Points, added[side].0, scores[side])
+                },
+                Cell::added(
+                    side.name(),
+                    Tally::Checks,
+                    added[side].1 + extra,
+                    checks[side] + extra,
+                ),
+            ]
+        })
+        .collect()
+}
+
+/// The sheet's line for a deal: the contract with made or fell short, the sides' meld,
+/// tricks and itemised check awards, and both sides' points and checks.
+fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>, checks: &PerSide<i64>) -> SheetLine {
+    let b = hand.bidding;
+    let mut marks = Vec::new();
+    if hand.dealer_forced {
+        marks.push(Mark::new("dealer forced to bid", Tone::Plain));
+    }
+    for side in Side::BOTH {
+        if scores[side] < 0 {
+            marks.push(Mark::new(format!("{} in the hole", side.name()), Tone::Bad));
+        }
+    }
+    let mut awards = Vec::new();
+    let mut details = Vec::new();
+    for side in Side::BOTH {
+        let input = &hand.sides[side];
+        let score: &SideScore = &scored.sides[side];
+        let set = side == b && !scored.made;
+        let check_melds: Vec<String> = checks::MeldCheck::ALL
+            .iter()
+            .filter_map(|m| match input.meld_checks.iter().filter(|x| *x == m).count() {
+                0 => None,
+                1 => Some(m.words().to_string()),
+                n => Some(format!("{n} × {}", m.words())),
+            })
+            .collect();
+        let mut meld = format!("meld {}", input.hand.meld);
+        if !check_melds.is_empty() {
+            meld = format!("{meld}: {}", check_melds.join(", "));
+        }
+        details.push(Detail {
+            account: side.name().into(),
+            text: meld,
+            tone: Tone::Plain,
+        });
+        let mut tricks = format!("tricks {}", input.hand.tricks);
+        if input.all_tricks {
+            tricks.push_str(", all 12");
+        }
+        details.push(Detail {
+            account: side.name().into(),
+            text: tricks,
+            tone: Tone::Plain,
+        });
+        if set {
+            details.push(Detail {
+                account: side.name().into(),
+                text: format!("−{}, no checks: meld and tricks lost", hand.bid),
+                tone: Tone::Bad,
+            });
+        } else if input.hand.meld > 0 && score.points < input.hand.meld + input.hand.tricks {
+            details.push(Detail {
+                account: side.name().into(),
+                text: format!("meld {} lost without a trick", input.hand.meld),
+                tone: Tone::Bad,
+            });
+        }
+        if let Some(lost) = &score.lost {
+            details.push(Detail {
+                account: side.name().into(),
+                text: lost.clone(),
+                tone: Tone::Bad,
+            });
+        }
+        awards.extend(score.awards.iter().map(|a| Award {
+            to: side.name().into(),
+            tally: Tally::Checks,
+            amount: a.checks,
+            what: a.words.clone(),
+            short: String::new(),
+        }));
+    }
+    SheetLine {
+        dealer: Some(hand.dealer.clone()),
+        contract: Some(Contract {
+            who: hand.bidder.clone(),
+            side: Some(b.name().into()),
+            bid: hand.bid,
+            trump: Some(hand.trump),
+            result: if scored.made { "made" } else { "fell short" }.into(),
+            tone: if scored.made { Tone::Good } else { Tone::Bad },
+        }),
+        title: None,
+        marks,
+        awards,
+        details,
+        cells: side_cells(&scored_added(scored), scores, checks, None),
     }
 }
 
@@ -247,13 +411,17 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     format!("{head}: {}; {}", side_words(b), side_words(b.other()))
 }
 
-impl GameTable for CheckPinochle {
+impl Engine for CheckPinochle {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
         kind: &str,
         event: &Map<String, Value>,
-    ) -> Result<Entry, RuleError> {
+    ) -> Result<Outcome, RuleError> {
         match kind {
             "hand" => self.hand(ctx, event),
             other => Err(RuleError::new(
@@ -268,9 +436,10 @@ impl GameTable for CheckPinochle {
     /// A game still open at close is paid as its checks stand, without a game award, or
     /// not at all with `unfinished_game: "void"` ([R], see [`Unfinished`]). It is not
     /// listed among the finished games.
-    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Entry, RuleError> {
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
+        let line = SheetLine::titled("closed");
         if self.hands_this_game == 0 {
-            return Ok(Entry::new(Vec::new(), "The sitting is closed"));
+            return Ok(Outcome::new(Vec::new(), "The sitting is closed", line));
         }
         let head = format!(
             "The sitting is closed with game {} unfinished (NS {}, EW {})",
@@ -279,12 +448,13 @@ impl GameTable for CheckPinochle {
             signed(self.scores.ew)
         );
         match self.agreements.unfinished_game {
-            Unfinished::Void => Ok(Entry::new(
+            Unfinished::Void => Ok(Outcome::new(
                 Vec::new(),
                 format!(
                     "{head}: nothing is paid for it (agreement unfinished_game \"void\"; checks NS {}, EW {})",
                     self.checks.ns, self.checks.ew
                 ),
+                line,
             )),
             Unfinished::Settle => {
                 let order = ctx.table.leftover_order();
@@ -294,11 +464,12 @@ impl GameTable for CheckPinochle {
                     Settlement::PerPlayer => "per player",
                     Settlement::PerPartnership => "per partnership",
                 };
-                Ok(Entry::new(
+                Ok(Outcome::new(
                     postings.into_vec(),
                     format!(
                         "{head}: its checks are paid as they stand, without a game award ({model}); {paid}"
                     ),
+                    line,
                 ))
             }
         }
@@ -314,6 +485,74 @@ impl GameTable for CheckPinochle {
 
     fn games(&self) -> Vec<FinishedGame> {
         self.games.clone()
+    }
+
+    /// A points and a checks column per side, NS first (rules §1.7).
+    fn layout(&self, _table: &Table) -> Layout {
+        let columns = Side::BOTH
+            .iter()
+            .flat_map(|&side| {
+                [Tally::Points, Tally::Checks].map(|tally| Column {
+                    account: side.name().into(),
+                    label: side.name().into(),
+                    members: self.seating.members(side).join(" & "),
+                    tally,
+                })
+            })
+            .collect();
+        Layout { columns }
+    }
+
+    fn standing(&self) -> Vec<Cell> {
+        Side::BOTH
+            .iter()
+            .flat_map(|&side| {
+                [
+                    Cell {
+                        in_hole: self.scores[side] < 0,
+                        ..Cell::running(side.name(), Tally::Points, self.scores[side])
+                    },
+                    Cell::running(side.name(), Tally::Checks, self.checks[side]),
+                ]
+            })
+            .collect()
+    }
+
+    /// Scores carried in from a paper sheet, when there are any.
+    fn start_line(&self) -> Option<SheetLine> {
+        if self.scores == PerSide::default() {
+            return None;
+        }
+        Some(SheetLine {
+            cells: self.standing(),
+            ..SheetLine::titled("carried in")
+        })
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    fn unfinished(&self) -> Option<String> {
+        if self.hands_this_game == 0 {
+            return None;
+        }
+        Some(match self.agreements.unfinished_game {
+            Unfinished::Settle => format!(
+                "Game {} is unfinished: closing now pays its checks as they stand (NS {}, EW {}), without a game award.",
+                self.game_number(),
+                self.checks.ns,
+                self.checks.ew
+            ),
+            Unfinished::Void => format!(
+                "Game {} is unfinished: closing now pays nothing for it.",
+                self.game_number()
+            ),
+        })
+    }
+
+    fn hand_form(&self, _table: &Table) -> crate::rules::game::HandFormSpec {
+        form::offer(&self.seating)
     }
 }
 

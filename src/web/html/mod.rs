@@ -4,7 +4,7 @@
 //! on refusal.
 
 pub mod club_pages;
-pub mod games;
+pub mod sheet;
 
 use std::collections::HashMap;
 
@@ -17,13 +17,13 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
-use self::games::{AgreementField, GameView, agreements_from_form};
+use self::sheet::sheet_page;
 use super::AppState;
 use super::auth::Viewer;
 use crate::error::AppError;
-use crate::format::corrections::{Amendments, amendments};
-use crate::ledger::settle_up::Transfer;
-use crate::rules;
+use crate::registry;
+use crate::rules::game::agreements_from_form;
+use crate::rules::{AgreementSpec, FormValues};
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 use crate::store::SessionSummaryRow;
@@ -124,16 +124,11 @@ struct ListPage {
     club: Option<(i64, String, bool)>,
 }
 
-fn game_name(id: &str) -> &str {
-    rules::find(id).map_or(id, |g| g.name)
-}
-
-/// The games that have pages, as `(id, name)`.
+/// The games offered, as `(id, name)`.
 pub fn offered_games() -> Vec<(&'static str, &'static str)> {
-    rules::GAMES
+    registry::GAMES
         .iter()
-        .filter(|g| games::view(g.id).is_some())
-        .map(|g| (g.id, g.name))
+        .map(|r| (r.game.id, r.game.name))
         .collect()
 }
 
@@ -168,7 +163,7 @@ struct NewPage {
     rules: String,
     seats: Vec<usize>,
     fewest: usize,
-    fields: Vec<AgreementField>,
+    fields: &'static [AgreementSpec],
     values: HashMap<String, String>,
     error: Option<PageError>,
 }
@@ -191,17 +186,15 @@ fn new_page(
     values: HashMap<String, String>,
     error: Option<PageError>,
 ) -> Result<NewPage, AppError> {
-    let registered = rules::find(game)
+    let registered = registry::game(game)
         .ok_or_else(|| AppError::NotFound(format!("there is no game \"{game}\"")))?;
-    let view = games::view(game)
-        .ok_or_else(|| AppError::NotFound(format!("{} has no pages yet", registered.name)))?;
     Ok(NewPage {
         game_id: registered.id.into(),
         game_name: registered.name.into(),
         rules: registered.rules.into(),
         seats: (1..=registered.seats.1).collect(),
         fewest: registered.seats.0,
-        fields: view.agreement_fields(),
+        fields: registered.agreements,
         values,
         error,
     })
@@ -238,11 +231,12 @@ async fn create(
             }
             None => None,
         };
-        let view: &dyn GameView = games::view(&game).ok_or_else(|| AppError::BadRequest {
+        let registered = registry::game(&game).ok_or_else(|| AppError::BadRequest {
             field: "game".into(),
             message: format!("there is no game \"{game}\""),
         })?;
-        let agreements = agreements_from_form(&view.agreement_fields(), &values)?;
+        let agreements =
+            agreements_from_form(registered.agreements, &FormValues(values.clone()))?;
         let mut players: Vec<(usize, String)> = values
             .iter()
             .filter_map(|(k, v)| {
@@ -276,216 +270,6 @@ async fn create(
         }
         Err(e) => error_page(e),
     }
-}
-
-#[derive(Template, WebTemplate)]
-#[template(path = "sessions/sheet.html")]
-struct SheetPage {
-    id: i64,
-    game_name: String,
-    rules: String,
-    created_at: String,
-    currency: String,
-    agreements: Vec<(String, String)>,
-    sheet: String,
-    hand_form: String,
-    correction_form: String,
-    correcting: String,
-    expected_events: usize,
-    undo: Option<String>,
-    can_write: bool,
-    balances: Vec<(String, String, &'static str)>,
-    settlement: Vec<TransferView>,
-    settlement_text: String,
-    closed: bool,
-    error: Option<PageError>,
-}
-
-/// One proposed payment of the settle-up and the money behind it.
-pub struct TransferView {
-    /// Who pays whom how much.
-    pub transfer: Transfer,
-    /// Where both balances came from, event by event.
-    pub why: String,
-}
-
-/// Where an account's balance came from, event by event: "Ann −0.70: opening ante −0.10,
-/// hand 1 −0.40, hand 2 −0.20, close +0.10".
-fn history_of(loaded: &Loaded, account: &str) -> String {
-    let mut hands = 0;
-    let mut parts = Vec::new();
-    for entry in &loaded.ledger.events {
-        let event = entry
-            .seq
-            .checked_sub(1)
-            .and_then(|i| loaded.doc.events.get(i));
-        let label = match (entry.kind.as_str(), event) {
-            ("opening_ante", _) => "opening ante".to_string(),
-            ("hand", _) => {
-                hands += 1;
-                format!("hand {hands}")
-            }
-            (kind @ ("correction" | "void"), Some(e)) => {
-                let target = e.get("event").and_then(Value::as_u64).unwrap_or(0) as usize;
-                let number = loaded.doc.events
-                    [..=target.min(loaded.doc.events.len().saturating_sub(1))]
-                    .iter()
-                    .filter(|x| x.get("type").and_then(Value::as_str) == Some("hand"))
-                    .count();
-                format!(
-                    "{} of hand {number}",
-                    if kind == "void" { "undo" } else { "correction" }
-                )
-            }
-            ("close", _) => "close (kitty shared)".to_string(),
-            (kind, _) => kind.replace('_', " "),
-        };
-        let amount: crate::money::Money = entry
-            .postings
-            .iter()
-            .filter(|p| p.account == account)
-            .map(|p| p.amount)
-            .sum();
-        if !amount.is_zero() {
-            parts.push(format!("{label} {}", games::signed(amount.cents())));
-        }
-    }
-    let name = if account == crate::ledger::KITTY {
-        "Kitty"
-    } else {
-        account
-    };
-    let total = loaded
-        .ledger
-        .balances
-        .get(account)
-        .copied()
-        .unwrap_or_default();
-    format!(
-        "{name} {}: {}",
-        games::signed(total.cents()),
-        parts.join(", ")
-    )
-}
-
-/// The hand of event `index` in words ("hand 3"), if that event is a hand that still stands.
-fn standing_hand(loaded: &Loaded, amended: &Amendments, index: usize) -> Option<String> {
-    let event = amended.current_version(&loaded.doc, index)?;
-    if event.get("type").and_then(Value::as_str) != Some("hand") {
-        return None;
-    }
-    let number = loaded.doc.events[..=index]
-        .iter()
-        .filter(|e| e.get("type").and_then(Value::as_str) == Some("hand"))
-        .count();
-    Some(format!("hand {number}"))
-}
-
-fn sheet_page(
-    loaded: &Loaded,
-    values: &HashMap<String, String>,
-    error: Option<PageError>,
-    can_write: bool,
-) -> Result<SheetPage, AppError> {
-    let view = games::view(&loaded.doc.game).ok_or_else(|| {
-        AppError::NotFound(format!("{} has no pages yet", game_name(&loaded.doc.game)))
-    })?;
-    let game = rules::find(&loaded.doc.game);
-    let error_field = error.as_ref().and_then(|e| e.field.clone());
-    let balances = loaded
-        .ledger
-        .balances
-        .iter()
-        .map(|(k, v)| {
-            let class = match v.cents().signum() {
-                1 => "plus",
-                -1 => "minus",
-                _ => "",
-            };
-            let name = if k == crate::ledger::KITTY {
-                "Kitty".to_string()
-            } else {
-                k.clone()
-            };
-            (name, v.to_string(), class)
-        })
-        .collect();
-    let settlement_text = loaded
-        .ledger
-        .settlement
-        .iter()
-        .map(|t| {
-            format!(
-                "{} pays {} {} {}",
-                t.from, t.to, t.amount, loaded.doc.currency
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    let amended = amendments(&loaded.doc);
-    let correct_event = values
-        .get("correct_event")
-        .and_then(|v| v.parse::<usize>().ok());
-    let correcting = correct_event.and_then(|i| standing_hand(loaded, &amended, i));
-    let (hand_form, correction_form) =
-        match (loaded.closed() || !can_write, correct_event, &correcting) {
-            (true, _, _) => (String::new(), String::new()),
-            (false, Some(index), Some(_)) => {
-                let mut filled = amended
-                    .current_version(&loaded.doc, index)
-                    .map(|e| view.form_values(e))
-                    .unwrap_or_default();
-                // What was submitted (after a refusal) wins over the stored version.
-                filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
-                (
-                    view.hand_form(loaded, &HashMap::new(), None)?,
-                    view.hand_form(loaded, &filled, error_field.as_deref())?,
-                )
-            }
-            (false, _, _) => (
-                view.hand_form(loaded, values, error_field.as_deref())?,
-                String::new(),
-            ),
-        };
-    let undo = if loaded.closed() || !can_write {
-        None
-    } else {
-        amended
-            .last_standing_hand(&loaded.doc)
-            .and_then(|i| standing_hand(loaded, &amended, i))
-    };
-    Ok(SheetPage {
-        id: loaded.id,
-        game_name: game.map_or(loaded.doc.game.clone(), |g| g.name.to_string()),
-        rules: game.map_or(String::new(), |g| g.rules.to_string()),
-        created_at: loaded.created_at.replace('T', " ").replace('Z', " UTC"),
-        currency: loaded.doc.currency.clone(),
-        agreements: view.agreements_summary(loaded),
-        sheet: view.sheet(loaded)?,
-        hand_form,
-        correction_form,
-        correcting: correcting.unwrap_or_default(),
-        expected_events: loaded.doc.events.len(),
-        undo,
-        can_write,
-        balances,
-        settlement: loaded
-            .ledger
-            .settlement
-            .iter()
-            .map(|t| TransferView {
-                why: format!(
-                    "{}; {}",
-                    history_of(loaded, &t.from),
-                    history_of(loaded, &t.to)
-                ),
-                transfer: t.clone(),
-            })
-            .collect(),
-        settlement_text,
-        closed: loaded.closed(),
-        error,
-    })
 }
 
 async fn sheet(
@@ -591,12 +375,6 @@ where
     }
 }
 
-fn game_view(loaded: &Loaded) -> Result<&'static dyn GameView, AppError> {
-    games::view(&loaded.doc.game).ok_or_else(|| {
-        AppError::NotFound(format!("{} has no pages yet", game_name(&loaded.doc.game)))
-    })
-}
-
 async fn enter_hand(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -611,7 +389,7 @@ async fn enter_hand(
         &values,
         format!("/sessions/{id}"),
         |loaded| {
-            let hand = game_view(loaded)?.hand_event(&values)?;
+            let hand = (loaded.fold.game().hand_from_form)(&FormValues(values.clone()))?;
             let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
                 return Ok(hand);
             };
@@ -651,8 +429,9 @@ async fn undo(
         &values,
         format!("/sessions/{id}"),
         |loaded| {
-            let last = amendments(&loaded.doc)
-                .last_standing_hand(&loaded.doc)
+            let last = loaded
+                .fold
+                .last_standing_hand()
                 .ok_or_else(|| AppError::BadRequest {
                     field: "event".into(),
                     message: "there is no hand to undo".into(),

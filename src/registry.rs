@@ -1,0 +1,125 @@
+//! The one list of games. Each line names a game's rules module (under `src/rules/`) and
+//! its hand-form template (`templates/games/<id>/hand_form.html`); everything else (replay,
+//! the API, the forms, the sheet, `scorekeeper games`, CI) asks this list.
+
+use crate::rules::GameInfo;
+use crate::rules::game::HandFormSpec;
+
+/// What every hand-form template gets: the session, who is seated, what the form shows
+/// (values submitted or pre-filled, the field a refusal names) and the game's offer
+/// ([`HandFormSpec`]: bids, outcomes, suits, sides, …).
+#[derive(Debug, Clone)]
+pub struct HandFormData {
+    /// The session's id, for the form's action.
+    pub session_id: i64,
+    /// The players seated now, clockwise.
+    pub seated: Vec<String>,
+    /// How many events the page saw, so a second phone's entry is caught (409).
+    pub expected_events: usize,
+    /// The form's values by field name (`"bid"`, `"points.high"`).
+    pub values: std::collections::HashMap<String, String>,
+    /// The field a refusal names, marked `aria-invalid`.
+    pub error_field: Option<String>,
+    /// What the game offers on its form.
+    pub spec: HandFormSpec,
+}
+
+impl HandFormData {
+    /// The value of `field`, empty when none.
+    pub fn value(&self, field: &str) -> String {
+        self.values.get(field).cloned().unwrap_or_default()
+    }
+
+    /// Whether `field` holds `option` (a selected option).
+    pub fn selected(&self, field: &str, option: &str) -> bool {
+        self.values.get(field).is_some_and(|v| v == option)
+    }
+
+    /// Whether a checkbox `field` is ticked.
+    pub fn checked(&self, field: &str) -> bool {
+        self.values
+            .get(field)
+            .is_some_and(|v| v == "true" || v == "on")
+    }
+
+    /// Whether `field` holds anything but blanks.
+    pub fn has(&self, field: &str) -> bool {
+        self.values.get(field).is_some_and(|v| !v.trim().is_empty())
+    }
+
+    /// Whether a refusal names `field`.
+    pub fn invalid(&self, field: &str) -> bool {
+        self.error_field.as_deref() == Some(field)
+    }
+
+    /// A count field's value, empty for zero (so a stepper starts empty).
+    pub fn count(&self, field: &str) -> String {
+        match self.values.get(field).map(|v| v.trim()) {
+            None | Some("0") | Some("") => String::new(),
+            Some(v) => v.to_string(),
+        }
+    }
+
+    /// Whether this form corrects an earlier hand.
+    pub fn correcting(&self) -> bool {
+        self.has("correct_event")
+    }
+}
+
+/// A registered game with its hand form.
+pub struct Registration {
+    /// The game's rules registration.
+    pub game: &'static GameInfo,
+    /// The path of its hand-form template under `templates/`.
+    pub template: &'static str,
+    /// Renders its hand form.
+    pub render_hand_form: fn(&HandFormData) -> Result<String, askama::Error>,
+}
+
+macro_rules! registry {
+    ($($id:ident => $template:tt),* $(,)?) => {
+        /// Every game the service keeps, in the order they are offered.
+        pub static GAMES: &[Registration] = &[$(
+            Registration {
+                game: &crate::rules::$id::GAME,
+                template: $template,
+                render_hand_form: {
+                    #[derive(askama::Template)]
+                    #[template(path = $template)]
+                    struct HandForm<'a> {
+                        f: &'a HandFormData,
+                    }
+                    fn render(f: &HandFormData) -> Result<String, askama::Error> {
+                        askama::Template::render(&HandForm { f })
+                    }
+                    render
+                },
+            }
+        ),*];
+    };
+}
+
+registry! {
+    auction_pinochle => "games/auction_pinochle/hand_form.html",
+    auction_pitch => "games/auction_pitch/hand_form.html",
+    check_pinochle => "games/check_pinochle/hand_form.html",
+}
+
+/// The registered game with this id.
+pub fn find(id: &str) -> Option<&'static Registration> {
+    GAMES.iter().find(|r| r.game.id == id)
+}
+
+/// The rules registration of the game with this id.
+pub fn game(id: &str) -> Option<&'static GameInfo> {
+    find(id).map(|r| r.game)
+}
+
+/// The ids of every game, comma-separated, for messages ("known: auction_pinochle, …").
+pub fn known() -> String {
+    GAMES
+        .iter()
+        .map(|r| r.game.id)
+        .collect::<Vec<_>>()
+        .join(", ")
+}

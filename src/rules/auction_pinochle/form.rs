@@ -1,0 +1,177 @@
+//! What the pages need of Auction Pinochle: the agreements the new-session form offers,
+//! the agreements in words for the sheet, and the hand form read into a `hand` event
+//! (rules §1.1–1.3, `design/session-format.md`).
+
+use serde_json::{Map, Value};
+
+use super::agreements::{Agreements, KittyKind};
+use super::hand::Outcome;
+use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind, Table};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.1–1.3).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per unit (per 100 points)",
+        kind: SpecKind::Money,
+        default: "0.05",
+        help: "A unit is one step of the units table; 5¢ or 10¢ a hundred is most popular (rules §1.1).",
+    },
+    AgreementSpec {
+        name: "units_table",
+        label: "Units table",
+        kind: SpecKind::Choice(&[
+            ("standard", "standard: 250 = 2 units … 700 = 11 (Scarne)"),
+            ("bonus", "bonus: 350 = 5 … 700 = 30 (Scarne)"),
+            ("classic", "classic: 300 = 3, 350 = 5, 400 = 10 … 600 = 30"),
+        ]),
+        default: "standard",
+        help: "Scarne: the bonus table must be agreed before the game; classic starts at 300 (rules §1.1, §1.3).",
+    },
+    AgreementSpec {
+        name: "min_bid",
+        label: "Minimum bid",
+        kind: SpecKind::Number,
+        default: "",
+        help: "Leave empty for the table's lowest band: 250, or 300 with classic (rules §1.1).",
+    },
+    AgreementSpec {
+        name: "spades_double",
+        label: "Spades double",
+        kind: SpecKind::Bool,
+        default: "yes",
+        help: "Scarne's own rule: a contract in spades pays and costs twice (rules §1.1).",
+    },
+    AgreementSpec {
+        name: "hearts_triple",
+        label: "Hearts triple",
+        kind: SpecKind::Bool,
+        default: "no",
+        help: "Optional: a contract in hearts pays and costs three times (rules §1.1).",
+    },
+    AgreementSpec {
+        name: "kitty",
+        label: "Kitty",
+        kind: SpecKind::Choice(&[
+            ("none", "none"),
+            ("pot", "pot: antes, won by a made 350+ (Scarne)"),
+            ("account", "account: settles like a player on 350+"),
+        ]),
+        default: "none",
+        help: "Pot: everyone antes the price of a 250 bid; a made 350+ takes it all; a failed one pays it double (rules §1.2). Account: the kitty pays and is paid like one more player on 350+ and may go negative (rules §1.3).",
+    },
+    AgreementSpec {
+        name: "all_pass_ante",
+        label: "Ante again when all pass (pot)",
+        kind: SpecKind::Bool,
+        default: "yes",
+        help: "Kitty rule 2; the table may stop it by consent.",
+    },
+    AgreementSpec {
+        name: "reante_after_win",
+        label: "Ante again after the kitty is won (pot)",
+        kind: SpecKind::Bool,
+        default: "yes",
+        help: "Without it, the kitty stays empty until the next all-pass deal.",
+    },
+    AgreementSpec {
+        name: "kitty_spades_fail_multiplier",
+        label: "Kitty penalty for a failed 350+ in spades",
+        kind: SpecKind::NumberChoice(&[2, 3]),
+        default: "2",
+        help: "Kitty rule 5: twice the kitty; 3 times only by unanimous agreement.",
+    },
+    AgreementSpec {
+        name: "kitty_hearts_fail_multiplier",
+        label: "Kitty penalty for a failed 350+ in hearts (hearts triple)",
+        kind: SpecKind::NumberChoice(&[2, 3, 4]),
+        default: "2",
+        help: "Kitty rule 5: twice the kitty; 4 times only by unanimous agreement (Scarne does not recommend it).",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    let bands: Vec<String> = a
+        .units_table
+        .bands()
+        .iter()
+        .map(|b| format!("{} = {}", a.units_table.band_label(b.lowest_bid), b.units))
+        .collect();
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let mut summary = vec![
+        ("Stake".into(), format!("{} {currency} a unit", a.stake)),
+        (
+            "Units table".into(),
+            format!("{}: {}", a.units_table.name, bands.join(", ")),
+        ),
+        ("Minimum bid".into(), a.min_bid.to_string()),
+        ("Spades double".into(), yes_no(a.spades_double)),
+        ("Hearts triple".into(), yes_no(a.hearts_triple)),
+    ];
+    let kitty = match a.kitty {
+        KittyKind::None => "none".to_string(),
+        KittyKind::Account => {
+            "an account that settles like a player on bids of 350 or more (rules §1.3)".to_string()
+        }
+        KittyKind::Pot => format!(
+            "pot: ante {}; all-pass ante {}; re-ante after a win {}; failed 350+ pays 2× the kitty ({}× in spades, {}× in hearts-triple hearts)",
+            a.ante(),
+            yes_no(a.pot.all_pass_ante),
+            yes_no(a.pot.reante_after_win),
+            a.pot.spades_fail_multiplier,
+            a.pot.hearts_fail_multiplier
+        ),
+    };
+    summary.push(("Kitty".into(), kitty));
+    summary
+}
+
+/// What the hand form offers: the minimum bid, the outcomes and the suits; with four
+/// seated, the dealer sits out (rules §1.1).
+pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
+    HandFormSpec {
+        min_bid: a.min_bid,
+        lists: vec![
+            (
+                "outcomes",
+                Outcome::ALL
+                    .iter()
+                    .map(|o| Choice::new(o.id(), o.words()))
+                    .collect(),
+            ),
+            ("suits", suit_choices()),
+        ],
+        note: (table.seated().len() == 4).then(|| {
+            "Four at the table: the dealer sits out this deal but still pays and is paid.".into()
+        }),
+    }
+}
+
+/// Reads the hand form into a `hand` event; the all-passed control sends `all_passed`.
+/// Errors name the form's field.
+pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
+    let mut event = Map::new();
+    event.insert("type".into(), "hand".into());
+    let dealer = form.required("dealer", "who dealt?")?;
+    event.insert("dealer".into(), dealer.into());
+    if form.ticked("all_passed") {
+        event.insert("all_passed".into(), true.into());
+        return Ok(Value::Object(event));
+    }
+    for field in ["bidder", "trump", "outcome", "renege_by", "bidder_cash"] {
+        if let Some(v) = form.given(field) {
+            event.insert(field.into(), v.into());
+        }
+    }
+    for field in ["bid", "meld", "counters"] {
+        if let Some(v) = form.number(field)? {
+            event.insert(field.into(), v.into());
+        }
+    }
+    if event.get("outcome").and_then(Value::as_str) != Some("defender_renege") {
+        event.remove("renege_by");
+    }
+    Ok(Value::Object(event))
+}

@@ -1,0 +1,290 @@
+//! What the pages need of Check Pinochle: the agreements the new-session form offers, the
+//! agreements in words for the sheet, and the hand form read into a `hand` event (rules
+//! §1.7, `design/session-format.md`).
+
+use serde_json::{Map, Value};
+
+use super::agreements::{Agreements, Settlement, Unfinished};
+use super::checks::{GameAward, MIN_BID, MeldCheck};
+use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
+use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.7).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per check",
+        kind: SpecKind::Money,
+        default: "0.05",
+        help: "The side with more checks when a game ends is paid the difference × this; Scarne suggests 5¢ (rules §1.7).",
+    },
+    AgreementSpec {
+        name: "check_table",
+        label: "Check table",
+        kind: SpecKind::Choice(&[(
+            "hoyle",
+            "hoyle: make 200–240 = 2 … 550–590 = 30, defeat twice (Bicycle)",
+        )]),
+        default: "hoyle",
+        help: "Every Hoyle number is sourced (rules §1.7). Scarne's table needs its 200–590 bands written out (make_checks) and a custom table its own bands: start those sessions from a session document (the API).",
+    },
+    AgreementSpec {
+        name: "game_award",
+        label: "Game award",
+        kind: SpecKind::Choice(&[
+            ("scarne", "scarne: 7 checks"),
+            (
+                "hoyle",
+                "hoyle: 10 + 1 per 100 of the margin + 5 if the losers are minus",
+            ),
+            ("time1940", "time1940: 15 checks"),
+        ]),
+        default: "scarne",
+        help: "Checks for winning a game (rules §1.7, §3 item 20).",
+    },
+    AgreementSpec {
+        name: "target",
+        label: "Game (points)",
+        kind: SpecKind::Number,
+        default: "1000",
+        help: "The first side to reach it wins the game; if both do on one hand, the bidders win (rules §1.7).",
+    },
+    AgreementSpec {
+        name: "settlement",
+        label: "Who pays whom",
+        kind: SpecKind::Choice(&[
+            (
+                "per_player",
+                "per player: each loser pays his opposite number",
+            ),
+            (
+                "per_partnership",
+                "per partnership: the difference once, split",
+            ),
+        ]),
+        default: "per_player",
+        help: "Per player: each loser pays the difference × stake to one opponent (rules §1.7, §3 item 24).",
+    },
+    AgreementSpec {
+        name: "meld_needs_trick",
+        label: "Meld and meld checks need a trick",
+        kind: SpecKind::Bool,
+        default: "yes",
+        help: "A side that wins no trick loses its meld and its meld checks (rules §1.7, §3 item 22).",
+    },
+    AgreementSpec {
+        name: "slam_and_count_cumulative",
+        label: "All 12 tricks and all 250 count add up",
+        kind: SpecKind::Bool,
+        default: "yes",
+        help: "When both happen on one hand, both awards count; no gives only the larger (rules §1.7, §3 item 23).",
+    },
+    AgreementSpec {
+        name: "roundhouse_includes_kings_queens_checks",
+        label: "A roundhouse also earns the 80 kings and 60 queens checks",
+        kind: SpecKind::Bool,
+        default: "no",
+        help: "By default the roundhouse's checks replace them (rules §1.7, §3 item 21).",
+    },
+    AgreementSpec {
+        name: "unfinished_game",
+        label: "A game still open at the close",
+        kind: SpecKind::Choice(&[
+            ("settle", "settle: its checks are paid as they stand"),
+            ("void", "void: nothing is paid for it"),
+        ]),
+        default: "settle",
+        help: "Neither source says; settling pays every check won, without a game award (rules §1.7).",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let meld_checks = MeldCheck::ALL
+        .iter()
+        .map(|m| format!("{} {}", m.words(), a.meld_checks.get(*m)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut table = format!(
+        "{}: make/defeat {}; all 12 tricks {}",
+        a.table.name,
+        bands_words(a),
+        a.table.slam
+    );
+    if a.table.all_count > 0 {
+        table.push_str(&format!("; all 250 count {}", a.table.all_count));
+    }
+    let game_award = match a.game_award {
+        GameAward::Scarne => "scarne: 7 checks".to_string(),
+        GameAward::Hoyle => {
+            "hoyle: 10 + 1 per 100 points (or part) of the margin + 5 if the losers are minus"
+                .to_string()
+        }
+        GameAward::Time1940 => "time1940: 15 checks".to_string(),
+        GameAward::Fixed(n) => format!("{n} checks"),
+    };
+    let settlement = match a.settlement {
+        Settlement::PerPlayer => {
+            "per player: each loser pays his opposite number the difference × stake"
+        }
+        Settlement::PerPartnership => {
+            "per partnership: the difference × stake once, each partner half"
+        }
+    };
+    let unfinished = match a.unfinished_game {
+        Unfinished::Settle => "its checks are paid as they stand",
+        Unfinished::Void => "nothing is paid for it",
+    };
+    vec![
+        (
+            "Stake".into(),
+            format!("{} {} a check", a.stake, currency),
+        ),
+        ("Game".into(), format!("{} points", a.target)),
+        ("Check table".into(), table),
+        ("Meld checks".into(), meld_checks),
+        ("Game award".into(), game_award),
+        ("Who pays".into(), settlement.into()),
+        ("Meld needs a trick".into(), yes_no(a.meld_needs_trick)),
+        (
+            "Slam and count".into(),
+            if a.slam_and_count_cumulative {
+                "both count when both happen".to_string()
+            } else {
+                "only the larger when both happen".to_string()
+            },
+        ),
+        (
+            "Roundhouse".into(),
+            if a.roundhouse_includes_kings_queens {
+                "also earns the 80 kings and 60 queens checks".to_string()
+            } else {
+                "its checks replace the 80 kings and 60 queens checks".to_string()
+            },
+        ),
+        (
+            "Open at close".into(),
+            format!("a game still open: {unfinished}"),
+        ),
+    ]
+}
+
+/// The contract bands of the agreed table in words, `"200–240 2/4"` (make/defeat), read from
+/// the engine's table up to the first step above the priced bands (600–640).
+fn bands_words(agreements: &Agreements) -> String {
+    let table = &agreements.table;
+    let mut bands: Vec<(String, i64, i64)> = Vec::new();
+    for bid in (MIN_BID..=640).step_by(10) {
+        let label = table.band_label(bid);
+        if bands.last().is_none_or(|b| b.0 != label) {
+            bands.push((label, table.make_checks(bid), table.defeat_checks(bid)));
+        }
+    }
+    let open_ended = bands.last().is_some_and(|b| b.0.ends_with("or over"));
+    let mut words = bands
+        .iter()
+        .map(|(label, make, defeat)| format!("{label} {make}/{defeat}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if !open_ended {
+        words.push_str(", …");
+    }
+    words
+}
+
+/// What the hand form offers: the minimum bid, the suits, each side with its players, and
+/// the check melds with how many of each a deal can hold (rules §1.0, §1.7).
+pub fn offer(seating: &Seating) -> HandFormSpec {
+    HandFormSpec {
+        min_bid: MIN_BID,
+        lists: vec![
+            ("suits", suit_choices()),
+            (
+                "sides",
+                Side::BOTH
+                    .iter()
+                    .map(|&s| Choice {
+                        max: ALL_TRICK_POINTS,
+                        ..Choice::new(s.name(), seating.members(s).join(" & "))
+                    })
+                    .collect(),
+            ),
+            (
+                "meld_checks",
+                MeldCheck::ALL
+                    .iter()
+                    .map(|m| Choice {
+                        max: m.most_per_deal() as i64,
+                        ..Choice::new(m.id(), m.words())
+                    })
+                    .collect(),
+            ),
+        ],
+        note: None,
+    }
+}
+
+/// Reads a number of checks-bearing melds from the form: empty means none.
+fn meld_count(form: &FormValues, field: &str) -> Result<usize, RuleError> {
+    let n = form.number(field)?.unwrap_or(0);
+    usize::try_from(n)
+        .ok()
+        .filter(|n| *n <= 99)
+        .ok_or_else(|| RuleError::new(field, format!("{n} is not a number of melds")))
+}
+
+/// Reads the hand form into a `hand` event: the contract, and per side its meld, its
+/// check melds as counts (`NS.meld_checks.aces_100` = 2), its trick points and the two
+/// ticks. Errors name the form's field and ask for what is missing.
+pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
+    let mut event = Map::new();
+    event.insert("type".into(), "hand".into());
+    for (field, question) in [
+        ("dealer", "who dealt?"),
+        ("bidder", "who won the bid?"),
+        ("trump", "which suit is trump?"),
+    ] {
+        let v = form.required(field, question)?;
+        event.insert(field.into(), v.into());
+    }
+    let bid = form
+        .number("bid")?
+        .ok_or_else(|| RuleError::new("bid", "what was the bid?"))?;
+    event.insert("bid".into(), bid.into());
+    if form.ticked("dealer_forced") {
+        event.insert("dealer_forced".into(), true.into());
+    }
+    for side in Side::BOTH {
+        let name = side.name();
+        let field = |f: &str| format!("{name}.{f}");
+        let mut entry = Map::new();
+        if let Some(meld) = form.number(&field("meld"))? {
+            entry.insert("meld".into(), meld.into());
+        }
+        let mut list = Vec::new();
+        for meld in MeldCheck::ALL {
+            let n = meld_count(form, &field(&format!("meld_checks.{}", meld.id())))?;
+            list.extend(std::iter::repeat_n(Value::from(meld.id()), n));
+        }
+        if !list.is_empty() {
+            entry.insert("meld_checks".into(), Value::Array(list));
+        }
+        let tricks = form.number(&field("tricks"))?.ok_or_else(|| {
+            RuleError::new(
+                field("tricks"),
+                format!("enter {name}'s trick points (0 if none)"),
+            )
+        })?;
+        entry.insert("tricks".into(), tricks.into());
+        // Ticked boxes only: left out, the engine reads them from the trick points.
+        for flag in ["won_trick", "all_tricks"] {
+            if form.ticked(&field(flag)) {
+                entry.insert(flag.into(), true.into());
+            }
+        }
+        event.insert(name.into(), Value::Object(entry));
+    }
+    Ok(Value::Object(event))
+}

@@ -1,0 +1,373 @@
+//! The seam between a game and everything else: [`GameInfo`] registers a game (its id,
+//! name, seats and agreements), [`Engine`] plays one session of it, and each event's
+//! [`Outcome`] says in typed fields what happened: the money, the reason in words, what the
+//! sheet shows and which game it finished. Pure.
+
+use serde_json::{Map, Value};
+
+use super::sheet::{Cell, GameEnd, Layout, SheetLine};
+use super::{FinishedGame, RuleError, Table};
+use crate::ledger::{Balances, Posting};
+
+/// What one event did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The movements of money in cents, one per account, summing to zero.
+    pub postings: Vec<Posting>,
+    /// Running scores after the event (`scores_after` in the ledger), for games that keep
+    /// them.
+    pub scores_after: Option<Value>,
+    /// Why the money moved, in the table's words with the rule's source ("Ann bid 350 in
+    /// hearts and made it: 4 units (standard table 350–390, rules §1.1) × 0.05 …").
+    pub explanation: String,
+    /// What the sheet shows on the event's row.
+    pub line: SheetLine,
+    /// The game this event finished, if it finished one: no guessing from sentences.
+    pub finished: Option<(FinishedGame, GameEnd)>,
+}
+
+impl Outcome {
+    /// An outcome with postings, an explanation and a sheet line, finishing no game.
+    pub fn new(postings: Vec<Posting>, explanation: impl Into<String>, line: SheetLine) -> Outcome {
+        Outcome {
+            postings,
+            scores_after: None,
+            explanation: explanation.into(),
+            line,
+            finished: None,
+        }
+    }
+}
+
+/// The state the engines see besides their own: who sits where, and every balance (cents)
+/// before the event, the kitty's included.
+pub struct Ctx<'a> {
+    /// Seating, mutable for games that let players join and leave.
+    pub table: &'a mut Table,
+    /// Balances before this event.
+    pub balances: &'a Balances,
+}
+
+/// One game's engine for one session, holding whatever the game carries from hand to hand
+/// (running scores, games won). Every method is pure; an engine is cloned to try an event
+/// or to replay from a point (corrections), so it holds no shared state.
+pub trait Engine: Send + Sync {
+    /// A copy of this engine in its current state.
+    fn clone_box(&self) -> Box<dyn Engine>;
+    /// Whether the game keeps a [`crate::ledger::KITTY`] account (none by default).
+    fn has_kitty(&self) -> bool {
+        false
+    }
+    /// Postings due before the first event, such as the kitty's opening ante (rules §1.2
+    /// rule 1); `None` when nothing is due (the default).
+    fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Outcome> {
+        None
+    }
+    /// Applies one event of type `kind` other than `payment` and `close`. Errors name the
+    /// event's field and the rule that refuses it; on error the engine is unchanged.
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError>;
+    /// The close of the sitting: shares out the kitty by the game's rules and says what
+    /// happens to a game in progress.
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError>;
+    /// Running scores of the game in progress (`scores` in the ledger), if any.
+    fn scores(&self) -> Option<Value> {
+        None
+    }
+    /// Running check totals (`checks` in the ledger), if any.
+    fn checks(&self) -> Option<Value> {
+        None
+    }
+    /// Every finished game, in order.
+    fn games(&self) -> Vec<FinishedGame> {
+        Vec::new()
+    }
+    /// Who deals next: by default the player on the last dealer's left (`None` before the
+    /// first hand). Games where a dead hand is dealt again by the same dealer override it.
+    fn next_dealer(&self, table: &Table) -> Option<String> {
+        table.next_dealer().map(String::from)
+    }
+    /// The sheet's columns for the table as it stands (points and checks columns; money
+    /// columns for games settled hand by hand).
+    fn layout(&self, table: &Table) -> Layout;
+    /// Where the points and checks columns stand now (the game in progress).
+    fn standing(&self) -> Vec<Cell> {
+        Vec::new()
+    }
+    /// The line the sheet starts with when the first game does not start from zero (scores
+    /// carried in, count-down); `None` otherwise.
+    fn start_line(&self) -> Option<SheetLine> {
+        None
+    }
+    /// The agreements in words for the top of the sheet, as `(label, value)` (Scarne: the
+    /// agreements are written on the sheet). `currency` is the session's ISO code.
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)>;
+    /// What happens to a game in progress if the sitting closed now, for the close button
+    /// ("Game 2 is unfinished and settles nothing"); `None` when nothing is in progress.
+    fn unfinished(&self) -> Option<String> {
+        None
+    }
+    /// What the next hand's form offers at this table (the lowest bid, the outcomes, …).
+    fn hand_form(&self, table: &Table) -> HandFormSpec;
+}
+
+/// One choice on the hand form: the value sent, the label a player reads, and the most
+/// that may be entered where the choice is a count (a meld held twice at most).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The value the form sends (`"conceded_before_lead"`, `"NS"`).
+    pub value: String,
+    /// The label a player reads.
+    pub label: String,
+    /// The most of it, where it is counted; 1 otherwise.
+    pub max: i64,
+}
+
+impl Choice {
+    /// A choice with a label.
+    pub fn new(value: impl Into<String>, label: impl Into<String>) -> Choice {
+        Choice {
+            value: value.into(),
+            label: label.into(),
+            max: 1,
+        }
+    }
+}
+
+/// What a game's hand form offers, from the engine: the lowest bid (points) and named
+/// lists of choices the game's template lays out (`"outcomes"`, `"suits"`, `"sides"`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HandFormSpec {
+    /// The lowest bid allowed, in points (Pitch: 1).
+    pub min_bid: i64,
+    /// The named lists of choices.
+    pub lists: Vec<(&'static str, Vec<Choice>)>,
+    /// Words the form shows under the dealer ("the dealer sits out this deal").
+    pub note: Option<String>,
+}
+
+impl HandFormSpec {
+    /// The list called `name`, empty when the game has none.
+    pub fn list(&self, name: &str) -> &[Choice] {
+        self.lists
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(&[], |(_, l)| l.as_slice())
+    }
+}
+
+/// The four suits as hand-form choices, symbol first (`"♠ spades"`).
+pub fn suit_choices() -> Vec<Choice> {
+    super::Suit::ALL
+        .iter()
+        .map(|s| Choice::new(s.name(), format!("{} {}", s.symbol(), s.name())))
+        .collect()
+}
+
+/// The kind of input an agreement takes on the new-session form.
+#[derive(Debug, Clone, Copy)]
+pub enum SpecKind {
+    /// Money as a decimal string (`"0.05"`).
+    Money,
+    /// A whole number; empty means "the default".
+    Number,
+    /// Yes or no.
+    Bool,
+    /// One of the listed `(value, label)` choices, written as a string.
+    Choice(&'static [(&'static str, &'static str)]),
+    /// One of the listed whole numbers.
+    NumberChoice(&'static [i64]),
+}
+
+/// One table agreement as the new-session form offers it: its name in the session
+/// document, the label a player reads, the input kind, the default as the form shows it,
+/// and why it matters with the rule's source.
+#[derive(Debug, Clone, Copy)]
+pub struct AgreementSpec {
+    /// The agreement's name in the session document (`"stake"`).
+    pub name: &'static str,
+    /// The label a player reads.
+    pub label: &'static str,
+    /// The input kind.
+    pub kind: SpecKind,
+    /// The default, as the form shows it (empty: the rules' default).
+    pub default: &'static str,
+    /// Why it matters, with the rule's source.
+    pub help: &'static str,
+}
+
+impl AgreementSpec {
+    /// The choices for a select input, as `(value, label)`; empty for a text input.
+    pub fn options(&self) -> Vec<(String, String)> {
+        match self.kind {
+            SpecKind::Bool => vec![("yes".into(), "yes".into()), ("no".into(), "no".into())],
+            SpecKind::Choice(c) => c
+                .iter()
+                .map(|(v, l)| (v.to_string(), l.to_string()))
+                .collect(),
+            SpecKind::NumberChoice(n) => {
+                n.iter().map(|v| (v.to_string(), v.to_string())).collect()
+            }
+            SpecKind::Money | SpecKind::Number => Vec::new(),
+        }
+    }
+
+    /// Whether the form shows a select (else a text input).
+    pub fn is_select(&self) -> bool {
+        !self.options().is_empty()
+    }
+
+    /// The HTML input mode for a phone keyboard.
+    pub fn inputmode(&self) -> &'static str {
+        match self.kind {
+            SpecKind::Money => "decimal",
+            _ => "numeric",
+        }
+    }
+
+    /// Turns the submitted text into the agreement's JSON value; `None` for an empty field
+    /// (the rules' default applies). Errors name `agreements.<name>`.
+    pub fn to_json(&self, text: &str) -> Result<Option<Value>, RuleError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        let bad = |m: String| RuleError::new(format!("agreements.{}", self.name), m);
+        Ok(Some(match self.kind {
+            SpecKind::Money | SpecKind::Choice(_) => Value::String(text.to_string()),
+            SpecKind::Bool => Value::Bool(match text {
+                "yes" => true,
+                "no" => false,
+                other => return Err(bad(format!("\"{other}\" is neither yes nor no"))),
+            }),
+            SpecKind::Number | SpecKind::NumberChoice(_) => Value::from(
+                text.parse::<i64>()
+                    .map_err(|_| bad(format!("\"{text}\" is not a whole number")))?,
+            ),
+        }))
+    }
+}
+
+/// The agreements object from a submitted new-session form, whose agreement fields are
+/// named `a.<name>`; empty fields take the rules' default. Errors name `agreements.<name>`.
+pub fn agreements_from_form(
+    specs: &[AgreementSpec],
+    form: &FormValues,
+) -> Result<Map<String, Value>, RuleError> {
+    let mut agreements = Map::new();
+    for spec in specs {
+        if let Some(text) = form.0.get(&format!("a.{}", spec.name))
+            && let Some(value) = spec.to_json(text)?
+        {
+            agreements.insert(spec.name.to_string(), value);
+        }
+    }
+    Ok(agreements)
+}
+
+/// Starts an engine from the agreements (as written), the players (seat order) and the
+/// `opening_scores`. Errors name the agreement's field (`agreements.stake`).
+pub type StartFn =
+    fn(&Map<String, Value>, &[String], Option<&Value>) -> Result<Box<dyn Engine>, RuleError>;
+
+/// Turns a submitted hand form (field name → value) into a `hand` event as in the session
+/// document. Errors name the form's field and ask for what is missing.
+pub type FormFn = fn(&FormValues) -> Result<Value, RuleError>;
+
+/// A registered game.
+pub struct GameInfo {
+    /// The id used in session documents (`"auction_pinochle"`).
+    pub id: &'static str,
+    /// The name shown to players.
+    pub name: &'static str,
+    /// The rules section (`"rules §1.1–1.3"`).
+    pub rules: &'static str,
+    /// The fewest and most players seated at the start.
+    pub seats: (usize, usize),
+    /// The agreements the new-session form offers, defaults filled in.
+    pub agreements: &'static [AgreementSpec],
+    /// Starts an engine for one session.
+    pub start: StartFn,
+    /// Reads the hand form.
+    pub hand_from_form: FormFn,
+}
+
+/// A submitted form's fields, by name (`"bid"`, `"points.high"`, `"NS.meld"`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FormValues(pub std::collections::HashMap<String, String>);
+
+impl FormValues {
+    /// A field, trimmed; `None` when empty or absent.
+    pub fn given(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
+    }
+
+    /// A field that must be filled in; else a refusal of `name` asking `question`.
+    pub fn required(&self, name: &str, question: &str) -> Result<&str, RuleError> {
+        self.given(name).ok_or_else(|| RuleError::new(name, question))
+    }
+
+    /// A whole number, `None` when empty. Errors name the field.
+    pub fn number(&self, name: &str) -> Result<Option<i64>, RuleError> {
+        self.given(name)
+            .map(|t| {
+                t.parse::<i64>()
+                    .map_err(|_| RuleError::new(name, format!("\"{t}\" is not a whole number")))
+            })
+            .transpose()
+    }
+
+    /// Whether a checkbox or button of that name was sent.
+    pub fn ticked(&self, name: &str) -> bool {
+        self.given(name).is_some()
+    }
+}
+
+/// Every field of `event` as the hand form's input of that name, to correct it: nested
+/// fields with dots (`points.high`, `NS.meld`), `null` as `"nobody"`, `true` as `"true"`,
+/// and a list of names as a count per name (`NS.meld_checks.aces_100` = 2).
+pub fn form_values(event: &Value) -> FormValues {
+    let mut values = FormValues::default();
+    flatten("", event, &mut values.0);
+    values
+}
+
+fn flatten(prefix: &str, value: &Value, into: &mut std::collections::HashMap<String, String>) {
+    let key = |name: &str| {
+        if prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{prefix}.{name}")
+        }
+    };
+    match value {
+        Value::Object(fields) => {
+            for (name, inner) in fields {
+                flatten(&key(name), inner, into);
+            }
+        }
+        Value::Array(items) => {
+            for name in items.iter().filter_map(Value::as_str) {
+                let count = into.entry(key(name)).or_insert_with(|| "0".into());
+                *count = (count.parse::<usize>().unwrap_or(0) + 1).to_string();
+            }
+        }
+        Value::String(s) => {
+            into.insert(prefix.to_string(), s.clone());
+        }
+        Value::Number(n) => {
+            into.insert(prefix.to_string(), n.to_string());
+        }
+        Value::Bool(true) => {
+            into.insert(prefix.to_string(), "true".into());
+        }
+        Value::Null => {
+            into.insert(prefix.to_string(), "nobody".into());
+        }
+        Value::Bool(false) => {}
+    }
+}

@@ -1,0 +1,753 @@
+//! The session fold: one pass over a session's events that keeps, for every event, what the
+//! ledger and the score sheet need, corrections included. Pure and cloneable.
+//!
+//! The fold keeps the state before every event that still stands, so a `void` or
+//! `correction` of event N restarts from the state just before N and re-applies only the
+//! events after it; the original event and its postings stay as history and the amendment
+//! posts the difference (issue "corrections never erase: they reverse and re-enter"). The
+//! same pass records which rows are struck, which event finished which game, and which game
+//! ends an amendment changed: nothing is replayed per correction or guessed from sentences.
+
+pub mod sheet;
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::ledger::{self, Balances, KITTY, Posting, Postings};
+use crate::money::Money;
+use crate::rules::{
+    Cell, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Outcome, RuleError, SheetLine, Table,
+    fields,
+};
+
+/// Why a session document was refused: the event's 0-based index (if the fault is in an
+/// event), the field, and the reason with its rule. Shown as
+/// `event 3: bid: 240 is below the minimum 250 (rules §1.1)`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{field}: {message}", .event_index.map(|i| format!("event {i}: ")).unwrap_or_default())]
+pub struct Refusal {
+    /// The position of the refused event in `events`, if an event is at fault.
+    pub event_index: Option<usize>,
+    /// The field at fault (`bid`, `agreements.stake`, `players`).
+    pub field: String,
+    /// What is wrong and which rule says so.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal of the document itself (no event at fault).
+    pub fn document(field: impl Into<String>, message: impl Into<String>) -> Refusal {
+        Refusal {
+            event_index: None,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// A refusal of the event at `index`.
+    pub fn at(index: usize, field: impl Into<String>, message: impl Into<String>) -> Refusal {
+        Refusal {
+            event_index: Some(index),
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    fn from_rule(err: RuleError, event_index: Option<usize>) -> Refusal {
+        Refusal {
+            event_index,
+            field: err.field,
+            message: err.message,
+        }
+    }
+}
+
+impl Clone for Box<dyn Engine> {
+    fn clone(&self) -> Box<dyn Engine> {
+        self.clone_box()
+    }
+}
+
+/// A game finished in the session as it stands: the event that finished it, the ledger's
+/// record of it, what its closing row shows, and its payments (that event's postings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finish {
+    /// The 0-based index of the event that finished it (a replacement counts as the event
+    /// it replaces).
+    pub event: usize,
+    /// The ledger's record (`games`).
+    pub game: FinishedGame,
+    /// The closing row.
+    pub end: GameEnd,
+    /// The payments, in cents.
+    pub postings: Vec<Posting>,
+}
+
+/// The state after some events: the engine, the seating, the balances (cents), the close,
+/// and the games finished so far.
+#[derive(Clone)]
+struct Core {
+    engine: Box<dyn Engine>,
+    table: Table,
+    balances: Balances,
+    closed_at: Option<usize>,
+    finished: Vec<Finish>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Payment {
+    #[serde(rename = "type")]
+    _kind: String,
+    from: String,
+    to: String,
+    amount: Money,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Close {
+    #[serde(rename = "type")]
+    _kind: String,
+}
+
+/// `void`: undo an earlier event (`event`: its 0-based index), e.g. "undo last hand".
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Void {
+    #[serde(rename = "type")]
+    _kind: String,
+    event: usize,
+    reason: Option<String>,
+}
+
+/// `correction`: replace an earlier event with `replacement`, an event of the same type.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Correction {
+    #[serde(rename = "type")]
+    _kind: String,
+    event: usize,
+    replacement: Map<String, Value>,
+    reason: Option<String>,
+}
+
+/// The longest correction reason accepted, in characters.
+const REASON_MAX: usize = 200;
+
+impl Core {
+    /// Applies the event at `index` (anything but a correction) and posts its money.
+    /// Errors: the rules' refusal at `index`; on error the core must be dropped.
+    fn step(
+        &mut self,
+        index: usize,
+        kind: &str,
+        object: &Map<String, Value>,
+    ) -> Result<Outcome, Refusal> {
+        let has_kitty = self.engine.has_kitty();
+        let mut ctx = Ctx {
+            table: &mut self.table,
+            balances: &self.balances,
+        };
+        let outcome = match (self.closed_at, kind) {
+            (Some(at), k) if k != "payment" => Err(RuleError::new(
+                "type",
+                format!(
+                    "the sitting was closed by event {at}; only payments may follow a close (session-format)"
+                ),
+            )),
+            (_, "payment") => payment(has_kitty, &mut ctx, object),
+            (_, "close") => {
+                fields::read::<Close>(object).and_then(|_| self.engine.close(&mut ctx))
+            }
+            _ => self.engine.apply(&mut ctx, kind, object),
+        }
+        .map_err(|e| Refusal::from_rule(e, Some(index)))?;
+        check_zero_sum(&outcome.postings, Some(index))?;
+        for account in self.table.everyone() {
+            self.balances.open(account);
+        }
+        self.balances.apply(&outcome.postings);
+        if kind == "close" {
+            self.closed_at = Some(index);
+        }
+        if let Some((game, end)) = &outcome.finished {
+            self.finished.push(Finish {
+                event: index,
+                game: game.clone(),
+                end: end.clone(),
+                postings: outcome.postings.clone(),
+            });
+        }
+        Ok(outcome)
+    }
+}
+
+/// `payment`: money really handed over from one account to another, which moves both
+/// balances toward zero (`design/session-format.md`).
+fn payment(
+    has_kitty: bool,
+    ctx: &mut Ctx<'_>,
+    object: &Map<String, Value>,
+) -> Result<Outcome, RuleError> {
+    let p: Payment = fields::read(object)?;
+    let known = |name: &str| ctx.table.has_account(name) || (has_kitty && name == KITTY);
+    for (field, name) in [("from", &p.from), ("to", &p.to)] {
+        if !known(name) {
+            return Err(RuleError::new(
+                field,
+                format!("{name} has no account at this table"),
+            ));
+        }
+    }
+    if p.from == p.to {
+        return Err(RuleError::new(
+            "to",
+            "a payment goes from one account to another",
+        ));
+    }
+    if p.amount.cents() <= 0 {
+        return Err(RuleError::new(
+            "amount",
+            format!("{} must be more than zero", p.amount),
+        ));
+    }
+    let mut postings = Postings::new();
+    postings.transfer(&p.to, &p.from, p.amount);
+    Ok(Outcome::new(
+        postings.into_vec(),
+        format!("{} paid {} {}", p.from, p.to, p.amount),
+        SheetLine::titled(format!("{} paid {}", p.from, p.to)),
+    ))
+}
+
+fn check_zero_sum(postings: &[Posting], index: Option<usize>) -> Result<(), Refusal> {
+    let sum = ledger::sum(postings);
+    if sum.is_zero() {
+        Ok(())
+    } else {
+        Err(Refusal {
+            event_index: index,
+            field: "type".into(),
+            message: format!("internal error: the postings sum to {sum}, not zero"),
+        })
+    }
+}
+
+/// An event as a JSON object with its type. Errors name `event` or `type`.
+pub fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &str), Refusal> {
+    let object = raw
+        .as_object()
+        .ok_or_else(|| Refusal::at(index, "event", "an event is a JSON object"))?;
+    let kind = object
+        .get("type")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            Refusal::at(
+                index,
+                "type",
+                "every event has a type (hand, payment, close, …)",
+            )
+        })?;
+    Ok((object, kind))
+}
+
+/// An event that still stands (not undone, its latest version), with the state before it.
+#[derive(Clone)]
+struct Standing {
+    index: usize,
+    event: Value,
+    before: Core,
+}
+
+/// What a `void` or `correction` row does: the event it changes and whether it undoes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Amend {
+    /// The 0-based index of the changed event.
+    pub target: usize,
+    /// True for an undo (`void`).
+    pub void: bool,
+}
+
+/// A later change of a row's event: the `correction` or `void` at `by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Change {
+    /// The index of the amending event.
+    pub by: usize,
+    /// True when it undid the event.
+    pub void: bool,
+}
+
+/// A game's closing row shown under a row of the sheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownEnd {
+    /// The game's number in the session, from 1.
+    pub number: usize,
+    /// The finished game.
+    pub finish: Finish,
+    /// Set when a later amendment (its index) changed how this game ended; `true` when
+    /// the game is still over, ended differently.
+    pub struck_by: Option<(usize, bool)>,
+}
+
+/// One row of the session: an event (or the opening ante) with its ledger entry, its
+/// sheet line and its history.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// The event's 0-based index; `None` for the opening ante (ledger `seq` 0).
+    pub index: Option<usize>,
+    /// The event's type, `"opening_ante"` for the opening ante.
+    pub kind: String,
+    /// For a `hand`, its number: the hands entered so far, this one included.
+    pub hand_number: Option<usize>,
+    /// The postings in cents, summing to zero.
+    pub postings: Vec<Posting>,
+    /// Running scores after it, for games that keep them.
+    pub scores_after: Option<Value>,
+    /// The reason in words.
+    pub explanation: String,
+    /// What the sheet shows (for an amendment: what it says it changes).
+    pub line: SheetLine,
+    /// For a `void` or `correction`: what it changes.
+    pub amends: Option<Amend>,
+    /// For an amendment: where the points and checks columns stand after it.
+    pub standing_after: Vec<Cell>,
+    /// Later amendments of this row's event; non-empty means struck through.
+    pub changed_by: Vec<Change>,
+    /// Closing rows of the games this row finished (a hand) or ended anew (an amendment).
+    pub game_ends: Vec<ShownEnd>,
+}
+
+impl Row {
+    /// The ledger's `seq`: the event's index + 1, or 0 for the opening ante.
+    pub fn seq(&self) -> usize {
+        self.index.map_or(0, |i| i + 1)
+    }
+
+    /// Whether a later amendment changed this row's event (it is shown struck through).
+    pub fn struck(&self) -> bool {
+        !self.changed_by.is_empty()
+    }
+}
+
+/// The session folded so far.
+#[derive(Clone)]
+pub struct Fold {
+    game: &'static GameInfo,
+    core: Core,
+    standing: Vec<Standing>,
+    rows: Vec<Row>,
+    /// The row of each event index.
+    row_of: BTreeMap<usize, usize>,
+    /// The closing row shown for each game number: (row, position among its game ends).
+    shown: BTreeMap<usize, (usize, usize)>,
+    hands: usize,
+    start_line: Option<SheetLine>,
+}
+
+impl std::fmt::Debug for Fold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fold")
+            .field("game", &self.game.id)
+            .field("rows", &self.rows.len())
+            .field("closed_at", &self.core.closed_at)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Fold {
+    /// Starts the engine of `game` for the agreements, players (seat order) and opening
+    /// scores, with the opening ante when the game takes one. Errors: refused agreements or
+    /// opening scores, naming the field.
+    pub fn start(
+        game: &'static GameInfo,
+        agreements: &Map<String, Value>,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<Fold, Refusal> {
+        let engine = (game.start)(agreements, players, opening_scores)
+            .map_err(|e| Refusal::from_rule(e, None))?;
+        let mut core = Core {
+            engine,
+            table: Table::new(players),
+            balances: Balances::default(),
+            closed_at: None,
+            finished: Vec::new(),
+        };
+        for p in players {
+            core.balances.open(p);
+        }
+        if core.engine.has_kitty() {
+            core.balances.open(KITTY);
+        }
+        let start_line = core.engine.start_line();
+        let mut ctx = Ctx {
+            table: &mut core.table,
+            balances: &core.balances,
+        };
+        let opening = core.engine.opening(&mut ctx);
+        let mut rows = Vec::new();
+        if let Some(outcome) = opening {
+            check_zero_sum(&outcome.postings, None)?;
+            core.balances.apply(&outcome.postings);
+            rows.push(row(None, "opening_ante", None, outcome));
+        }
+        Ok(Fold {
+            game,
+            core,
+            standing: Vec::new(),
+            rows,
+            row_of: BTreeMap::new(),
+            shown: BTreeMap::new(),
+            hands: 0,
+            start_line,
+        })
+    }
+
+    /// Applies the event at `index` (the next one). Errors: the rules' refusal, naming
+    /// the event's index and field; on error the fold is unchanged.
+    pub fn apply(&mut self, index: usize, raw: &Value) -> Result<(), Refusal> {
+        let (object, kind) = event_object(raw, index)?;
+        if matches!(kind, "void" | "correction") {
+            return self.amend(index, kind, object);
+        }
+        let before = self.core.clone();
+        let mut core = self.core.clone();
+        let outcome = core.step(index, kind, object)?;
+        let hand_number = (kind == "hand").then_some(self.hands + 1);
+        let finished = outcome.finished.is_some();
+        self.core = core;
+        self.hands += usize::from(kind == "hand");
+        self.standing.push(Standing {
+            index,
+            event: raw.clone(),
+            before,
+        });
+        let mut r = row(Some(index), kind, hand_number, outcome);
+        if finished && let Some(finish) = self.core.finished.last() {
+            let number = self.core.finished.len();
+            self.shown.insert(number, (self.rows.len(), 0));
+            r.game_ends.push(ShownEnd {
+                number,
+                finish: finish.clone(),
+                struck_by: None,
+            });
+        }
+        self.row_of.insert(index, self.rows.len());
+        self.rows.push(r);
+        Ok(())
+    }
+
+    /// A `void` or `correction` at `index`: restarts from the state before its target,
+    /// re-applies the standing events after it with the change, and posts the difference.
+    fn amend(&mut self, index: usize, kind: &str, object: &Map<String, Value>) -> Result<(), Refusal> {
+        let refuse = |e: RuleError| Refusal::from_rule(e, Some(index));
+        if let Some(at) = self.core.closed_at {
+            return Err(Refusal::at(
+                index,
+                "type",
+                format!(
+                    "the sitting was closed by event {at}; only payments may follow a close (session-format)"
+                ),
+            ));
+        }
+        let (target, replacement, reason) = if kind == "void" {
+            let v: Void = fields::read(object).map_err(refuse)?;
+            (v.event, None, v.reason)
+        } else {
+            let c: Correction = fields::read(object).map_err(refuse)?;
+            (c.event, Some(c.replacement), c.reason)
+        };
+        if reason.as_ref().is_some_and(|r| r.chars().count() > REASON_MAX) {
+            return Err(Refusal::at(
+                index,
+                "reason",
+                format!("keep the reason under {REASON_MAX} characters"),
+            ));
+        }
+        if target >= index {
+            return Err(Refusal::at(
+                index,
+                "event",
+                format!("{target} is not an earlier event (this is event {index})"),
+            ));
+        }
+        let slot = self
+            .standing
+            .iter()
+            .position(|s| s.index == target)
+            .ok_or_else(|| {
+                Refusal::at(
+                    index,
+                    "event",
+                    format!("event {target} was already undone or cannot be corrected"),
+                )
+            })?;
+        let (_, current_kind) = event_object(&self.standing[slot].event, target)?;
+        let current_kind = current_kind.to_string();
+        let mut changed: Vec<(usize, Value)> = self.standing[slot..]
+            .iter()
+            .map(|s| (s.index, s.event.clone()))
+            .collect();
+        match &replacement {
+            None => {
+                changed.remove(0);
+            }
+            Some(new) => {
+                let new_kind = new.get("type").and_then(Value::as_str).unwrap_or_default();
+                if new_kind != current_kind {
+                    return Err(Refusal::at(
+                        index,
+                        "replacement.type",
+                        format!(
+                            "event {target} is a {current_kind}; its replacement must be one too"
+                        ),
+                    ));
+                }
+                changed[0].1 = Value::Object(new.clone());
+            }
+        }
+        let mut core = self.standing[slot].before.clone();
+        let mut redone = Vec::new();
+        let mut replacement_words = None;
+        let mut last_scores = None;
+        for (i, event) in changed {
+            let before = core.clone();
+            let (object, kind) = event_object(&event, i)?;
+            match core.step(i, kind, object) {
+                Ok(outcome) => {
+                    last_scores = outcome.scores_after.clone().or(last_scores);
+                    if i == target {
+                        replacement_words = Some(outcome.explanation);
+                    }
+                }
+                Err(r) if i == target => {
+                    return Err(Refusal::at(
+                        index,
+                        format!("replacement.{}", r.field),
+                        r.message,
+                    ));
+                }
+                Err(r) => {
+                    return Err(Refusal::at(
+                        index,
+                        "event",
+                        format!(
+                            "with this change event {i} would be refused: {}: {}",
+                            r.field, r.message
+                        ),
+                    ));
+                }
+            }
+            redone.push(Standing {
+                index: i,
+                event,
+                before,
+            });
+        }
+        let postings = difference(&self.core.balances, &core.balances);
+        let label = match self.rows.get(self.row_of[&target]).and_then(|r| r.hand_number) {
+            Some(n) => format!("Hand {n}"),
+            None => format!("Event {target} ({current_kind})"),
+        };
+        let explanation = amendment_words(&label, reason.as_deref(), replacement_words, &postings);
+        let void = replacement.is_none();
+        let title = format!(
+            "{} {}",
+            if void { "undoes" } else { "corrects" },
+            label.to_lowercase()
+        );
+        let outcome = Outcome {
+            scores_after: last_scores.or_else(|| core.engine.scores()),
+            ..Outcome::new(postings, explanation, SheetLine::titled(title))
+        };
+        let mut r = row(Some(index), kind, None, outcome);
+        r.amends = Some(Amend { target, void });
+        r.standing_after = core.engine.standing();
+        let at = self.rows.len();
+        self.rows[self.row_of[&target]].changed_by.push(Change { by: index, void });
+        self.reshow_game_ends(&mut r, at, target, &core.finished);
+        self.standing.truncate(slot);
+        self.standing.extend(redone);
+        self.core = core;
+        self.row_of.insert(index, at);
+        self.rows.push(r);
+        Ok(())
+    }
+
+    /// At the amendment row `r` (to be row `at`) of event `target`, with `now` the games
+    /// finished after it: strikes every closing row shown that no longer stands as shown,
+    /// and shows under `r` every game that ended differently or newly, and every game the
+    /// changed event had finished.
+    fn reshow_game_ends(&mut self, r: &mut Row, at: usize, target: usize, now: &[Finish]) {
+        let amended_by = r.index.unwrap_or_default();
+        let numbers: Vec<usize> = (1..=self.shown.keys().max().copied().unwrap_or(0).max(now.len()))
+            .collect();
+        for number in numbers {
+            let new = now.get(number - 1);
+            let old = self
+                .shown
+                .get(&number)
+                .and_then(|&(row, pos)| self.rows.get(row)?.game_ends.get(pos));
+            let redo = match (old, new) {
+                (Some(old), Some(new)) => old.finish.event == target || !same_result(&old.finish, new),
+                (None, None) => false,
+                _ => true,
+            };
+            if !redo {
+                continue;
+            }
+            if let Some((row, pos)) = self.shown.remove(&number)
+                && let Some(end) = self.rows.get_mut(row).and_then(|x| x.game_ends.get_mut(pos))
+            {
+                end.struck_by = Some((amended_by, new.is_some()));
+            }
+            if let Some(new) = new {
+                self.shown.insert(number, (at, r.game_ends.len()));
+                r.game_ends.push(ShownEnd {
+                    number,
+                    finish: new.clone(),
+                    struck_by: None,
+                });
+            }
+        }
+    }
+
+    /// The game this fold plays.
+    pub fn game(&self) -> &'static GameInfo {
+        self.game
+    }
+
+    /// Every row, in order: the opening ante (if any), then one per event.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The line the sheet starts with when the first game does not start from zero.
+    pub fn start_line(&self) -> Option<&SheetLine> {
+        self.start_line.as_ref()
+    }
+
+    /// The engine as it stands after the last event.
+    pub fn engine(&self) -> &dyn Engine {
+        self.core.engine.as_ref()
+    }
+
+    /// The seating after the last event.
+    pub fn table(&self) -> &Table {
+        &self.core.table
+    }
+
+    /// Every balance in cents, the kitty's included.
+    pub fn balances(&self) -> &Balances {
+        &self.core.balances
+    }
+
+    /// The index of the `close`, once the sitting is closed.
+    pub fn closed_at(&self) -> Option<usize> {
+        self.core.closed_at
+    }
+
+    /// The games finished in the session as it stands.
+    pub fn finished(&self) -> &[Finish] {
+        &self.core.finished
+    }
+
+    /// The event at `index` as it stands now (its latest correction), `None` when it was
+    /// undone, is an amendment, or does not exist.
+    pub fn standing_event(&self, index: usize) -> Option<&Value> {
+        self.standing
+            .iter()
+            .find(|s| s.index == index)
+            .map(|s| &s.event)
+    }
+
+    /// The last `hand` that still stands: the one "undo last hand" undoes.
+    pub fn last_standing_hand(&self) -> Option<usize> {
+        self.standing
+            .iter()
+            .rev()
+            .find(|s| s.event.get("type").and_then(Value::as_str) == Some("hand"))
+            .map(|s| s.index)
+    }
+
+    /// The number of the hand at `index` ("hand 3"), for any event that is a hand.
+    pub fn hand_number(&self, index: usize) -> Option<usize> {
+        self.row_of
+            .get(&index)
+            .and_then(|&r| self.rows.get(r))
+            .and_then(|r| r.hand_number)
+    }
+
+    /// Who deals the next hand by the game's rules (the first seat before any hand).
+    pub fn next_dealer(&self) -> Option<String> {
+        self.core
+            .engine
+            .next_dealer(&self.core.table)
+            .or_else(|| self.core.table.seated().first().cloned())
+    }
+}
+
+/// Whether two finishes close the game the same way: same game, same money.
+fn same_result(a: &Finish, b: &Finish) -> bool {
+    a.game == b.game && a.postings == b.postings && a.end == b.end
+}
+
+fn row(index: Option<usize>, kind: &str, hand_number: Option<usize>, outcome: Outcome) -> Row {
+    Row {
+        index,
+        kind: kind.to_string(),
+        hand_number,
+        postings: outcome.postings,
+        scores_after: outcome.scores_after,
+        explanation: outcome.explanation,
+        line: outcome.line,
+        amends: None,
+        standing_after: Vec::new(),
+        changed_by: Vec::new(),
+        game_ends: Vec::new(),
+    }
+}
+
+/// The postings that take balances `from` to `to` (cents), one per account that changes.
+fn difference(from: &Balances, to: &Balances) -> Vec<Posting> {
+    let mut accounts: Vec<&String> = to.as_map().keys().chain(from.as_map().keys()).collect();
+    accounts.sort();
+    accounts.dedup();
+    let mut postings = Postings::new();
+    for account in accounts {
+        postings.credit(account, to.get(account) - from.get(account));
+    }
+    postings.into_vec()
+}
+
+/// "Hand 3 corrected (that was hearts): now …; net change Ann +0.20, Bob −0.20".
+fn amendment_words(
+    label: &str,
+    reason: Option<&str>,
+    replacement: Option<String>,
+    postings: &[Posting],
+) -> String {
+    let reason = reason
+        .map(|r| format!(" ({})", r.trim()))
+        .unwrap_or_default();
+    let change: Vec<String> = postings
+        .iter()
+        .filter(|p| !p.amount.is_zero())
+        .map(|p| {
+            let sign = if p.amount.cents() > 0 { "+" } else { "" };
+            format!("{} {sign}{}", p.account, p.amount)
+        })
+        .collect();
+    let change = if change.is_empty() {
+        "no money changes".to_string()
+    } else {
+        format!("net change {}", change.join(", "))
+    };
+    match replacement {
+        Some(now) => format!("{label} corrected{reason}: now {now}; {change}"),
+        None => format!("{label} undone{reason}; {change}"),
+    }
+}

@@ -1,0 +1,489 @@
+//! One score-sheet view-model for every game, built from the engine's [`Layout`] and the
+//! fold's rows: the page lays it out and derives nothing. Pure: the times at which events
+//! were recorded come in as words.
+
+use std::collections::BTreeMap;
+
+use super::{Fold, Row, ShownEnd};
+use crate::ledger::Posting;
+use crate::money::Money;
+use crate::rules::{Award, Cell, Column, Contract, Detail, Layout, Mark, SheetLine, Tally};
+
+/// A column group of the head: one account (a player, a side, the kitty) with its tallies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The account.
+    pub account: String,
+    /// The head a player reads.
+    pub label: String,
+    /// The players behind a side ("Ann & Cy"), empty otherwise.
+    pub members: String,
+    /// The tallies under it, left to right.
+    pub tallies: Vec<Tally>,
+}
+
+/// One cell as shown: what was added and where the column stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellView {
+    /// What the event added ("+20", "−0.10"), empty for nothing.
+    pub added: String,
+    /// The running value ("320", "0.40"), empty when the event does not touch it.
+    pub running: String,
+    /// `"plus"`, `"minus"` or empty, for the colour of `added`.
+    pub class: &'static str,
+    /// Circled: in the hole.
+    pub in_hole: bool,
+    /// The column of the hand's bidder or pitcher.
+    pub bidder: bool,
+    /// What the column tallies, for its style.
+    pub tally: Tally,
+}
+
+/// One account's money on a line that is not in the columns (a game's payments).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoneyView {
+    /// Whose money ("Kitty" for the kitty).
+    pub account: String,
+    /// `"+0.50"`, `"−0.50"`.
+    pub amount: String,
+    /// `"plus"` or `"minus"`.
+    pub class: &'static str,
+}
+
+/// A game's closing row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndView {
+    /// The game's number in the session.
+    pub number: usize,
+    /// "Ann wins at 11", "NS win at 1,020", "a draw".
+    pub headline: String,
+    /// How it was decided, in words.
+    pub how: String,
+    /// The game award in words ("+7 checks to NS: game award (scarne)"), empty for none.
+    pub award: String,
+    /// The settlement in words.
+    pub settlement: String,
+    /// The payments, one per account that pays or is paid.
+    pub payments: Vec<MoneyView>,
+    /// Struck through: a later correction changed how this game ended.
+    pub struck: bool,
+    /// When and why it was struck, in words.
+    pub changed: String,
+    /// The next game's starting cells, when not zero (count-down).
+    pub fresh: Vec<CellView>,
+}
+
+/// One line of the sheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineView {
+    /// "hand 3" as a number ("3"), empty for other lines.
+    pub number: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// The contract of a played hand.
+    pub contract: Option<Contract>,
+    /// What happened, for other lines.
+    pub title: String,
+    /// Marks on the row.
+    pub marks: Vec<Mark>,
+    /// Short awards shown in the hand cell (Pitch's "H Ann").
+    pub short_awards: Vec<Award>,
+    /// Per column group: its notes and itemised awards in words.
+    pub details: Vec<Vec<Detail>>,
+    /// One cell per column.
+    pub cells: Vec<CellView>,
+    /// Money that is not in the columns (a payment, a correction's net change).
+    pub money: Vec<MoneyView>,
+    /// The reason in words.
+    pub explanation: String,
+    /// Struck through: a later correction or undo changed this row's event.
+    pub struck: bool,
+    /// A correction or an undo.
+    pub amends: bool,
+    /// When and by which event it was changed, in words.
+    pub changed: String,
+    /// The page that corrects the hand this line shows, while it stands in an open session.
+    pub correct_link: Option<String>,
+    /// The closing rows of games under this line.
+    pub ends: Vec<EndView>,
+}
+
+impl LineView {
+    /// The row's style classes: `" struck"`, `" amends"`, both, or none.
+    pub fn row_class(&self) -> &'static str {
+        match (self.struck, self.amends) {
+            (true, true) => " struck amends",
+            (true, false) => " struck",
+            (false, true) => " amends",
+            (false, false) => "",
+        }
+    }
+
+    /// Whether any column group has notes.
+    pub fn has_details(&self) -> bool {
+        self.details.iter().any(|d| !d.is_empty())
+    }
+}
+
+/// The whole sheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SheetView {
+    /// The column groups of the head.
+    pub groups: Vec<Group>,
+    /// Whether the head has a second row naming the tallies (points, checks).
+    pub tally_heads: bool,
+    /// How many columns a full-width cell spans.
+    pub width: usize,
+    /// The opening line (scores carried in, count-down start), if any.
+    pub start: Option<LineView>,
+    /// The lines, in the order entered.
+    pub lines: Vec<LineView>,
+    /// The foot: where each column stands now.
+    pub totals: Vec<CellView>,
+    /// The foot's label ("Balance", "Game 2 now").
+    pub totals_label: String,
+}
+
+/// What the sheet needs besides the fold: the session's id, whether it is open for
+/// corrections, and when each event was recorded, in words, by index.
+pub struct Context<'a> {
+    /// The session's id, for links.
+    pub session_id: i64,
+    /// Whether hands may be corrected (open session, a writer looking).
+    pub correctable: bool,
+    /// When each event was recorded, in local words, by index.
+    pub recorded: &'a BTreeMap<usize, String>,
+}
+
+/// A signed amount of cents as a sheet shows it: "+0.20", "−0.10", empty for zero.
+pub fn signed_money(cents: i64) -> String {
+    let m = Money::from_cents(cents.abs());
+    match cents.signum() {
+        1 => format!("+{m}"),
+        -1 => format!("−{m}"),
+        _ => String::new(),
+    }
+}
+
+/// Money as a running balance: "0.40", "−0.10" (one minus sign everywhere).
+pub fn money(cents: i64) -> String {
+    let m = Money::from_cents(cents.abs());
+    if cents < 0 { format!("−{m}") } else { m.to_string() }
+}
+
+/// Points or checks as written on a sheet: "320", "−350", with thousands as written
+/// ("1,020").
+pub fn points(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if n < 0 { format!("−{grouped}") } else { grouped }
+}
+
+fn signed_points(n: i64) -> String {
+    match n.signum() {
+        1 => format!("+{}", points(n)),
+        -1 => points(n),
+        _ => "0".into(),
+    }
+}
+
+fn class_of(n: i64) -> &'static str {
+    match n.signum() {
+        1 => "plus",
+        -1 => "minus",
+        _ => "",
+    }
+}
+
+fn account_label(account: &str) -> String {
+    if account == crate::ledger::KITTY {
+        "Kitty".into()
+    } else {
+        account.to_string()
+    }
+}
+
+fn groups(layout: &Layout) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for c in &layout.columns {
+        match groups.last_mut() {
+            Some(g) if g.account == c.account => g.tallies.push(c.tally),
+            _ => groups.push(Group {
+                account: c.account.clone(),
+                label: c.label.clone(),
+                members: c.members.clone(),
+                tallies: vec![c.tally],
+            }),
+        }
+    }
+    groups
+}
+
+fn cell_view(cell: Option<&Cell>, tally: Tally) -> CellView {
+    let Some(c) = cell else {
+        return CellView {
+            added: String::new(),
+            running: String::new(),
+            class: "",
+            in_hole: false,
+            bidder: false,
+            tally,
+        };
+    };
+    let text = |n: i64| match tally {
+        Tally::Money => money(n),
+        _ => points(n),
+    };
+    let added = |n: i64| match tally {
+        Tally::Money => signed_money(n),
+        _ => signed_points(n),
+    };
+    CellView {
+        added: c.added.map(added).unwrap_or_default(),
+        running: c.running.map(text).unwrap_or_default(),
+        class: c.added.map_or("", class_of),
+        in_hole: c.in_hole,
+        bidder: c.bidder,
+        tally,
+    }
+}
+
+fn cells(columns: &[Column], cells: &[Cell]) -> Vec<CellView> {
+    columns
+        .iter()
+        .map(|col| {
+            let cell = cells
+                .iter()
+                .find(|c| c.account == col.account && c.tally == col.tally);
+            cell_view(cell, col.tally)
+        })
+        .collect()
+}
+
+fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
+    let mut by: Vec<(String, i64)> = Vec::new();
+    for p in postings {
+        match by.iter_mut().find(|(a, _)| *a == p.account) {
+            Some((_, c)) => *c += p.amount.cents(),
+            None => by.push((p.account.clone(), p.amount.cents())),
+        }
+    }
+    by.into_iter()
+        .filter(|(_, c)| *c != 0)
+        .map(|(a, c)| MoneyView {
+            account: account_label(&a),
+            amount: signed_money(c),
+            class: class_of(c),
+        })
+        .collect()
+}
+
+fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
+    let e = &end.finish.end;
+    let headline = match (&e.winner, e.at) {
+        (Some(w), Some(at)) => format!("{w} wins at {}", points(at)),
+        (Some(w), None) => format!("{w} wins"),
+        (None, _) => "a draw".to_string(),
+    };
+    let award = e
+        .award
+        .as_ref()
+        .map(|a| {
+            format!(
+                "{} {} to {}: {}",
+                signed_points(a.amount),
+                a.tally.word(),
+                a.to,
+                a.what
+            )
+        })
+        .unwrap_or_default();
+    let changed = end.struck_by.map_or_else(String::new, |(by, still_over)| {
+        let what = if still_over {
+            "changed"
+        } else {
+            "no longer over"
+        };
+        format!("{what} {} (event {by})", when(ctx, by))
+    });
+    EndView {
+        number: end.number,
+        headline,
+        how: e.how.clone(),
+        award,
+        settlement: e.settlement.clone(),
+        payments: money_views(&end.finish.postings),
+        struck: end.struck_by.is_some(),
+        changed,
+        fresh: cells(columns, &e.fresh)
+            .into_iter()
+            .filter(|_| !e.fresh.is_empty())
+            .collect(),
+    }
+}
+
+fn when<'a>(ctx: &'a Context<'_>, index: usize) -> &'a str {
+    ctx.recorded.get(&index).map_or("", String::as_str)
+}
+
+/// The row's changes in words: "corrected 20 May, 20:15 (event 5); undone … (event 7)".
+fn changed_words(row: &Row, ctx: &Context<'_>) -> String {
+    row.changed_by
+        .iter()
+        .map(|c| {
+            let what = if c.void { "undone" } else { "corrected" };
+            format!("{what} {} (event {})", when(ctx, c.by), c.by)
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The page that corrects the hand a row shows as it now stands: a hand's own row while it
+/// stands as entered, else the row of its latest correction.
+fn correct_link(fold: &Fold, row: &Row, ctx: &Context<'_>) -> Option<String> {
+    if !ctx.correctable || row.struck() {
+        return None;
+    }
+    let index = row.index?;
+    let hand = match row.amends {
+        None if row.kind == "hand" => index,
+        Some(a) if !a.void => {
+            let target = fold.rows().iter().find(|r| r.index == Some(a.target))?;
+            let latest = target.changed_by.last().map(|c| c.by) == Some(index);
+            (latest && target.kind == "hand").then_some(a.target)?
+        }
+        _ => return None,
+    };
+    fold.standing_event(hand)?;
+    Some(format!("/sessions/{}?correct={hand}#correct", ctx.session_id))
+}
+
+fn line_view(line: &SheetLine, groups: &[Group], columns: &[Column], cells_: Vec<CellView>) -> LineView {
+    let details = groups
+        .iter()
+        .map(|g| {
+            let mut d: Vec<Detail> = line
+                .details
+                .iter()
+                .filter(|d| d.account == g.account)
+                .cloned()
+                .collect();
+            d.extend(
+                line.awards
+                    .iter()
+                    .filter(|a| a.to == g.account && a.short.is_empty())
+                    .map(|a| Detail {
+                        account: a.to.clone(),
+                        text: format!("{} {}", signed_points(a.amount), a.what),
+                        tone: crate::rules::Tone::Good,
+                    }),
+            );
+            d
+        })
+        .collect();
+    let _ = columns;
+    LineView {
+        number: String::new(),
+        dealer: line.dealer.clone().unwrap_or_default(),
+        contract: line.contract.clone(),
+        title: line.title.clone().unwrap_or_default(),
+        marks: line.marks.clone(),
+        short_awards: line
+            .awards
+            .iter()
+            .filter(|a| !a.short.is_empty())
+            .cloned()
+            .collect(),
+        details,
+        cells: cells_,
+        money: Vec::new(),
+        explanation: String::new(),
+        struck: false,
+        amends: false,
+        changed: String::new(),
+        correct_link: None,
+        ends: Vec::new(),
+    }
+}
+
+/// Builds the sheet of `fold`.
+pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
+    let engine = fold.engine();
+    let layout = engine.layout(fold.table());
+    let columns = &layout.columns;
+    let groups = groups(&layout);
+    let money_columns = columns.iter().any(|c| c.tally == Tally::Money);
+    let mut running: BTreeMap<&str, i64> = BTreeMap::new();
+    let mut lines = Vec::new();
+    for row in fold.rows() {
+        let mut line_cells = row.line.cells.clone();
+        if row.amends.is_some() {
+            line_cells = row.standing_after.clone();
+        }
+        if money_columns {
+            for col in columns.iter().filter(|c| c.tally == Tally::Money) {
+                let added: i64 = row
+                    .postings
+                    .iter()
+                    .filter(|p| p.account == col.account)
+                    .map(|p| p.amount.cents())
+                    .sum();
+                let total = running.entry(col.account.as_str()).or_insert(0);
+                *total += added;
+                line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
+            }
+        }
+        let mut view = line_view(&row.line, &groups, columns, cells(columns, &line_cells));
+        view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
+        view.explanation = row.explanation.clone();
+        view.struck = row.struck();
+        view.amends = row.amends.is_some();
+        view.changed = changed_words(row, ctx);
+        view.correct_link = correct_link(fold, row, ctx);
+        view.ends = row.game_ends.iter().map(|e| end_view(e, columns, ctx)).collect();
+        let ends_pay = !row.game_ends.is_empty();
+        if !money_columns && !ends_pay {
+            view.money = money_views(&row.postings);
+        }
+        lines.push(view);
+    }
+    let start = fold.start_line().map(|l| {
+        let c = cells(columns, &l.cells);
+        line_view(l, &groups, columns, c)
+    });
+    let balances = fold.balances();
+    let mut standing = engine.standing();
+    for col in columns.iter().filter(|c| c.tally == Tally::Money) {
+        let cents = balances.get(&col.account).cents();
+        standing.push(Cell::running(&col.account, Tally::Money, cents));
+    }
+    let totals = cells(columns, &standing)
+        .into_iter()
+        .map(|mut c| {
+            if c.tally == Tally::Money {
+                c.class = class_of(if c.running.starts_with('−') { -1 } else { 1 });
+            }
+            c
+        })
+        .collect();
+    let totals_label = if money_columns {
+        "Balance".to_string()
+    } else {
+        format!("Game {} now", fold.finished().len() + 1)
+    };
+    SheetView {
+        tally_heads: groups.iter().any(|g| g.tallies.len() > 1),
+        width: 2 + columns.len(),
+        groups,
+        start,
+        lines,
+        totals,
+        totals_label,
+    }
+}

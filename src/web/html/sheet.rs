@@ -1,0 +1,225 @@
+//! The score-sheet page, the same for every game: the agreements, the sheet built by
+//! [`crate::session::sheet`], the game's own hand form (from [`crate::registry`]), a
+//! correction form, the balances and the settle-up.
+
+use std::collections::{BTreeMap, HashMap};
+
+use askama::Template;
+use askama_web::WebTemplate;
+
+use super::PageError;
+use crate::error::AppError;
+use crate::ledger::KITTY;
+use crate::ledger::settle_up::Transfer;
+use crate::registry::{self, HandFormData};
+use crate::rules::game::form_values;
+use crate::service::Loaded;
+use crate::session::sheet::{self as model, Context, SheetView, money, signed_money};
+
+/// The score-sheet page.
+#[derive(Template, WebTemplate)]
+#[template(path = "sessions/sheet.html")]
+pub struct SheetPage {
+    id: i64,
+    game_name: String,
+    rules: String,
+    created_at: String,
+    currency: String,
+    agreements: Vec<(String, String)>,
+    sheet: SheetView,
+    hand_form: String,
+    correction_form: String,
+    correcting: String,
+    expected_events: usize,
+    undo: Option<String>,
+    can_write: bool,
+    balances: Vec<(String, String, &'static str)>,
+    settlement: Vec<TransferView>,
+    settlement_text: String,
+    closed: bool,
+    unfinished: Option<String>,
+    error: Option<PageError>,
+}
+
+/// One proposed payment of the settle-up and the money behind it.
+pub struct TransferView {
+    /// Who pays whom how much.
+    pub transfer: Transfer,
+    /// Where both balances came from, event by event.
+    pub why: String,
+}
+
+/// "2026-05-01 20:15" from a stored RFC 3339 time.
+fn time_words(rfc3339: &str) -> String {
+    rfc3339.replace('T', " ").replace('Z', " UTC")
+}
+
+/// Where an account's balance came from, event by event: "Ann −0.70: opening ante −0.10,
+/// hand 1 −0.40, hand 2 −0.20, close +0.10".
+fn history_of(loaded: &Loaded, account: &str) -> String {
+    let rows = loaded.fold.rows();
+    let mut parts = Vec::new();
+    for row in rows {
+        let label = match (row.kind.as_str(), row.amends, row.hand_number) {
+            ("opening_ante", _, _) => "opening ante".to_string(),
+            (_, _, Some(n)) => format!("hand {n}"),
+            (_, Some(a), _) => {
+                let what = if a.void { "undo" } else { "correction" };
+                match loaded.fold.hand_number(a.target) {
+                    Some(n) => format!("{what} of hand {n}"),
+                    None => format!("{what} of event {}", a.target),
+                }
+            }
+            (kind, _, _) => kind.replace('_', " "),
+        };
+        let cents: i64 = row
+            .postings
+            .iter()
+            .filter(|p| p.account == account)
+            .map(|p| p.amount.cents())
+            .sum();
+        if cents != 0 {
+            parts.push(format!("{label} {}", signed_money(cents)));
+        }
+    }
+    let name = if account == KITTY { "Kitty" } else { account };
+    let total = loaded.fold.balances().get(account).cents();
+    format!("{name} {}: {}", signed_money(total), parts.join(", "))
+}
+
+/// The page for `loaded`: `values` are the form's values after a refusal (or
+/// `correct_event` to open a correction), `error` the refusal, `can_write` whether the
+/// viewer may enter hands. Errors: a template failure (internal).
+pub fn sheet_page(
+    loaded: &Loaded,
+    values: &HashMap<String, String>,
+    error: Option<PageError>,
+    can_write: bool,
+) -> Result<SheetPage, AppError> {
+    let fold = &loaded.fold;
+    let game = fold.game();
+    let registration = registry::find(game.id)
+        .ok_or_else(|| AppError::Internal(format!("{} is not registered", game.id)))?;
+    let error_field = error.as_ref().and_then(|e| e.field.clone());
+    let open = !loaded.closed() && can_write;
+    let recorded: BTreeMap<usize, String> = loaded
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
+            Some((index, time_words(&r.recorded_at)))
+        })
+        .collect();
+    let sheet = model::sheet(
+        fold,
+        &Context {
+            session_id: loaded.id,
+            correctable: open,
+            recorded: &recorded,
+        },
+    );
+    let form = |values: HashMap<String, String>, error_field: Option<String>| {
+        let mut values = values;
+        if !values.contains_key("dealer")
+            && let Some(next) = loaded.next_dealer.clone()
+        {
+            values.insert("dealer".into(), next);
+        }
+        let data = HandFormData {
+            session_id: loaded.id,
+            seated: loaded.seated.clone(),
+            expected_events: loaded.doc.events.len(),
+            values,
+            error_field,
+            spec: fold.engine().hand_form(fold.table()),
+        };
+        (registration.render_hand_form)(&data).map_err(|e| AppError::Internal(e.to_string()))
+    };
+    let correct_event = values
+        .get("correct_event")
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&i| {
+            fold.standing_event(i)
+                .is_some_and(|e| e.get("type").and_then(|t| t.as_str()) == Some("hand"))
+        });
+    let correcting = correct_event.and_then(|i| fold.hand_number(i));
+    let (hand_form, correction_form) = match (open, correct_event) {
+        (false, _) => (String::new(), String::new()),
+        (true, Some(index)) => {
+            let mut filled = fold
+                .standing_event(index)
+                .map(|e| form_values(e).0)
+                .unwrap_or_default();
+            // What was submitted (after a refusal) wins over the stored version.
+            filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
+            (form(HashMap::new(), None)?, form(filled, error_field)?)
+        }
+        (true, None) => (form(values.clone(), error_field)?, String::new()),
+    };
+    let undo = if open {
+        fold.last_standing_hand()
+            .and_then(|i| fold.hand_number(i))
+            .map(|n| format!("hand {n}"))
+    } else {
+        None
+    };
+    let balances = loaded
+        .ledger
+        .balances
+        .iter()
+        .map(|(k, v)| {
+            let class = match v.cents().signum() {
+                1 => "plus",
+                -1 => "minus",
+                _ => "",
+            };
+            let name = if k == KITTY { "Kitty".into() } else { k.clone() };
+            (name, money(v.cents()), class)
+        })
+        .collect();
+    let settlement_text = loaded
+        .ledger
+        .settlement
+        .iter()
+        .map(|t| {
+            format!(
+                "{} pays {} {} {}",
+                t.from, t.to, t.amount, loaded.doc.currency
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    Ok(SheetPage {
+        id: loaded.id,
+        game_name: game.name.to_string(),
+        rules: game.rules.to_string(),
+        created_at: time_words(&loaded.created_at),
+        currency: loaded.doc.currency.clone(),
+        agreements: fold.engine().agreements_summary(&loaded.doc.currency),
+        sheet,
+        hand_form,
+        correction_form,
+        correcting: correcting.map(|n| format!("hand {n}")).unwrap_or_default(),
+        expected_events: loaded.doc.events.len(),
+        undo,
+        can_write,
+        balances,
+        settlement: loaded
+            .ledger
+            .settlement
+            .iter()
+            .map(|t| TransferView {
+                why: format!(
+                    "{}; {}",
+                    history_of(loaded, &t.from),
+                    history_of(loaded, &t.to)
+                ),
+                transfer: t.clone(),
+            })
+            .collect(),
+        settlement_text,
+        closed: loaded.closed(),
+        unfinished: fold.engine().unfinished(),
+        error,
+    })
+}
