@@ -265,22 +265,22 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
     let page = app.get(&sheet).await;
     let hand = row(&page.body, "<td class=\"num\">8</td>");
     assert!(hand.contains("<b>Ann</b> bid 2"), "{hand}");
-    assert!(hand.contains("data-player=\"Ann\">11</td>"), "{hand}");
-    assert!(hand.contains("data-player=\"Bob\">12</td>"), "{hand}");
+    assert!(hand.contains("data-account=\"Ann\">11</td>"), "{hand}");
+    assert!(hand.contains("data-account=\"Bob\">12</td>"), "{hand}");
     let closing = row(&page.body, "<tr class=\"game-end\">");
     assert!(closing.contains("Game 1: Ann wins</b> at 11"), "{closing}");
     assert!(closing.contains("pitcher went out"), "{closing}");
     assert!(
-        closing.contains("data-player=\"Ann\">+1.15</td>"),
+        closing.contains("<li>Ann <span class=\"plus\">+1.15</span></li>"),
         "{closing}"
     );
-    assert!(closing.contains("data-player=\"Bob\"></td>"), "{closing}");
+    assert!(!closing.contains("<li>Bob "), "Bob pays nothing: {closing}");
     assert!(
-        closing.contains("data-player=\"Cy\">−0.50</td>"),
+        closing.contains("<li>Cy <span class=\"minus\">−0.50</span></li>"),
         "{closing}"
     );
     assert!(
-        closing.contains("data-player=\"Dan\">−0.65</td>"),
+        closing.contains("<li>Dan <span class=\"minus\">−0.65</span></li>"),
         "{closing}"
     );
     assert!(
@@ -304,8 +304,8 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
     assert_eq!(scores(&ledger["events"][8]["scores_after"]), [0, 1, 1, 0]);
     let page = app.get(&sheet).await;
     let hand = row(&page.body, "<td class=\"num\">9</td>");
-    assert!(hand.contains("data-player=\"Bob\">1</td>"), "{hand}");
-    assert!(hand.contains("data-player=\"Dan\">0</td>"), "{hand}");
+    assert!(hand.contains("data-account=\"Bob\">1</td>"), "{hand}");
+    assert!(hand.contains("data-account=\"Dan\">0</td>"), "{hand}");
     assert_eq!(
         page.body.matches("<tr class=\"game-end\">").count(),
         1,
@@ -444,16 +444,16 @@ async fn a_score_in_the_hole_is_circled_and_the_set_back_marked() {
     let hand = row(&page.body, "<td class=\"num\">1</td>");
     assert!(
         hand.contains(
-            "data-player=\"Dan\"><span class=\"hole\" title=\"in the hole\">−3</span></td>"
+            "data-account=\"Dan\"><span class=\"hole\" title=\"in the hole\">−3</span></td>"
         ),
         "{hand}"
     );
     assert!(
-        hand.contains("data-player=\"Ann\">1</td>"),
+        hand.contains("data-account=\"Ann\">1</td>"),
         "a plus score is plain: {hand}"
     );
     assert!(
-        hand.contains("<span class=\"set-back\">set back 3</span>"),
+        hand.contains("<span class=\"mark bad\">set back 3</span>"),
         "{hand}"
     );
     assert!(

@@ -81,14 +81,24 @@ fn find(rows: &[&str], needles: &[&str]) -> usize {
     found[0]
 }
 
-/// The text of the cell for `player` in a row (`data-player`), tags removed.
+/// The text of the cell for `player` in a row (`data-account`), or of his entry in the
+/// row's list of payments (empty when the list leaves him out: he pays nothing), tags
+/// removed.
 fn cell(row: &str, player: &str) -> String {
-    let key = format!("data-player=\"{player}\">");
-    let start = row
-        .find(&key)
-        .unwrap_or_else(|| panic!("no {player} in {row}"))
-        + key.len();
-    let inner = &row[start..start + row[start..].find("</td>").unwrap()];
+    let key = format!("data-account=\"{player}\">");
+    let item = format!("<li>{player} ");
+    let (start, end) = if let Some(at) = row.find(&key) {
+        let start = at + key.len();
+        (start, start + row[start..].find("</td>").unwrap())
+    } else if let Some(at) = row.find(&item) {
+        let start = at + item.len();
+        (start, start + row[start..].find("</li>").unwrap())
+    } else if row.contains("class=\"payments\"") {
+        return String::new();
+    } else {
+        panic!("no {player} in {row}")
+    };
+    let inner = &row[start..end];
     let mut text = String::new();
     let mut in_tag = false;
     for c in inner.chars() {
@@ -278,7 +288,7 @@ async fn pitch_a_corrected_earlier_hand_changes_who_won_and_a_later_hand_is_undo
     assert_eq!(closings.len(), 2, "{closings:?}");
     let bob = find(&rows, &["Game 1: Bob wins"]);
     assert!(struck(rows[bob]), "the old winner's row is struck");
-    assert!(rows[bob + 1].contains("changed 20") && rows[bob + 1].contains("(event 2)"));
+    assert!(rows[bob].contains("changed 20") && rows[bob].contains("(event 2)"));
     let ann = find(&rows, &["Game 1: Ann wins"]);
     assert!(!struck(rows[ann]));
     assert!(ann > bob);
@@ -292,7 +302,7 @@ async fn pitch_a_corrected_earlier_hand_changes_who_won_and_a_later_hand_is_undo
     // The correction's own rows: what it corrects, the scores now (Ann 4, Bob 3, Cy 0), the
     // net money (Ann was paying 0.10 and now collects 0.50), the reason and the link that
     // corrects hand 1 again.
-    let correction = find(&rows, &["corrects event 0"]);
+    let correction = find(&rows, &["corrects hand 1"]);
     assert!(correction < ann);
     assert!(classes(rows[correction]).contains(&"amends"));
     assert_eq!(cell(rows[correction], "Ann"), "4");
@@ -317,7 +327,7 @@ async fn pitch_a_corrected_earlier_hand_changes_who_won_and_a_later_hand_is_undo
     assert!(struck(rows[hand3]));
     assert!(rows[hand3 + 1].contains("undone 20") && rows[hand3 + 1].contains("(event 4)"));
     assert!(!body.contains(&correct_link(&id, 3)));
-    let undo = find(&rows, &["undoes event 3"]);
+    let undo = find(&rows, &["undoes hand 3"]);
     for p in ["Ann", "Bob", "Cy"] {
         assert_eq!(cell(rows[undo], p), "0", "{p} starts game 2 at 0");
     }
@@ -376,7 +386,7 @@ async fn pitch_correcting_the_hand_that_ended_a_game_gives_it_to_another_player(
     // The game Bob's hand ended is struck with it; Ann's is shown under the correction.
     let bob = find(&rows, &["Game 1: Bob wins"]);
     assert!(struck(rows[bob]));
-    let correction = find(&rows, &["corrects event 1"]);
+    let correction = find(&rows, &["corrects hand 2"]);
     let ann = find(&rows, &["Game 1: Ann wins"]);
     assert!(bob < correction && correction < ann);
     assert!(!struck(rows[ann]));
@@ -423,12 +433,12 @@ async fn pitch_a_correction_that_unends_a_game_leaves_no_winner_standing() {
     let bob = find(&rows, &["Game 1: Bob wins"]);
     assert!(struck(rows[bob]));
     assert!(
-        rows[bob + 1].contains("no longer over"),
+        rows[bob].contains("no longer over"),
         "{}",
-        rows[bob + 1]
+        rows[bob]
     );
     assert!(standing_winners(&rows).is_empty());
-    let correction = find(&rows, &["corrects event 1"]);
+    let correction = find(&rows, &["corrects hand 2"]);
     assert_eq!(cell(rows[correction], "Ann"), "3");
     assert_eq!(cell(rows[correction], "Bob"), shown(-2));
     assert_eq!(cell(rows[correction], "Cy"), "1");
@@ -536,7 +546,7 @@ fn check_games<'a>(rows: &[&'a str]) -> Vec<(usize, &'a str, bool)> {
     (0..rows.len())
         .filter(|&i| {
             let c = classes(rows[i]);
-            c.contains(&"game-end") && c.contains(&"entry")
+            c.contains(&"game-end")
         })
         .map(|i| (i, rows[i], struck(rows[i])))
         .collect()
@@ -602,9 +612,9 @@ async fn check_a_corrected_last_hand_gives_the_game_to_the_other_side_and_an_und
             "{index}"
         );
     }
-    let correction = find(&rows, &["corrects event 2"]);
-    assert!(rows[correction + 1].contains("(NS took 180 in tricks)"));
-    assert!(rows[correction + 1].contains(&correct_link(&id, 2)));
+    let correction = find(&rows, &["corrects hand 3"]);
+    assert!(rows[correction + 2].contains("(NS took 180 in tricks)"));
+    assert!(rows[correction + 2].contains(&correct_link(&id, 2)));
     // The correction's money is the net difference: each NS player went from paying the
     // EW difference to collecting the NS one.
     let old_each = (ew_checks - ns_checks) * CHECK_STAKE;
@@ -622,16 +632,16 @@ async fn check_a_corrected_last_hand_gives_the_game_to_the_other_side_and_an_und
     // and each player's money.
     let games = check_games(&rows);
     assert_eq!(games.len(), 2, "{games:?}");
-    let ew = find(&rows, &["EW win game 1"]);
-    assert!(struck(rows[ew]) && struck(rows[ew + 1]));
-    assert!(rows[ew + 1].contains("changed 20") && rows[ew + 1].contains("(event 3)"));
-    let ns = find(&rows, &["NS win game 1"]);
+    let ew = find(&rows, &["Game 1: EW wins"]);
+    assert!(struck(rows[ew]) && struck(rows[ew]));
+    assert!(rows[ew].contains("changed 20") && rows[ew].contains("(event 3)"));
+    let ns = find(&rows, &["Game 1: NS wins"]);
     assert!(ew < correction && correction < ns && !struck(rows[ns]));
-    assert!(rows[ns + 1].contains(&format!("Game award +{GAME_AWARD} checks to NS")));
-    assert_eq!(paid(rows[ns + 1], "N"), money(each));
-    assert_eq!(paid(rows[ns + 1], "S"), money(each));
-    assert_eq!(paid(rows[ns + 1], "E"), money(-each));
-    assert_eq!(paid(rows[ns + 1], "W"), money(-each));
+    assert!(rows[ns].contains(&format!("+{GAME_AWARD} checks to NS: game award")));
+    assert_eq!(paid(rows[ns], "N"), money(each));
+    assert_eq!(paid(rows[ns], "S"), money(each));
+    assert_eq!(paid(rows[ns], "E"), money(-each));
+    assert_eq!(paid(rows[ns], "W"), money(-each));
 
     // Game 2's only hand was undone: struck, "undone", no link anywhere; the undo row says
     // what it undoes, why, and that game 2 stands at nothing.
@@ -640,7 +650,7 @@ async fn check_a_corrected_last_hand_gives_the_game_to_the_other_side_and_an_und
     let undone = find(&rows, &["undone 20"]);
     assert!(rows[undone].contains("(event 5)"));
     assert!(!body.contains(&correct_link(&id, 4)));
-    let undo = find(&rows, &["undoes event 4"]);
+    let undo = find(&rows, &["undoes hand 4"]);
     assert!(rows[undo + 1].contains("wrong dealer"));
     assert_eq!(
         rows[undo].matches(">0</td>").count(),
@@ -684,11 +694,11 @@ async fn check_a_correction_that_unends_a_game_carries_on_counting_it() {
 
     let body = sheet(&app, &id).await;
     let rows = rows(&body);
-    let ew = find(&rows, &["EW win game 1"]);
+    let ew = find(&rows, &["Game 1: EW wins"]);
     assert!(struck(rows[ew]));
-    assert!(rows[ew + 1].contains("no longer over"), "{}", rows[ew + 1]);
+    assert!(rows[ew].contains("no longer over"), "{}", rows[ew]);
     assert!(check_games(&rows).iter().all(|(_, _, s)| *s));
-    let correction = find(&rows, &["corrects event 1"]);
+    let correction = find(&rows, &["corrects hand 2"]);
     assert!(
         rows[correction].contains(">290<") && rows[correction].contains(&format!(">{ns_checks}<"))
     );
@@ -697,21 +707,21 @@ async fn check_a_correction_that_unends_a_game_carries_on_counting_it() {
     );
     // Hand 4 counts on from the corrected sheet, as the 4th hand of game 1: EW +210 to 250,
     // checks + make(200) + queens; NS +100 to 390.
-    assert!(!body[body.find("corrects event 1").unwrap()..].contains("Game 2"));
+    assert!(!body[body.find("corrects hand 2").unwrap()..].contains("Game 2"));
     let hand4 = find(&rows, &["<td class=\"num\">4</td>"]);
     assert!(
-        rows[hand4].contains("+210<small>250</small>"),
+        rows[hand4].contains("+210</span><small>250</small>"),
         "{}",
         rows[hand4]
     );
     assert!(
-        rows[hand4].contains("+100<small>390</small>"),
+        rows[hand4].contains("+100</span><small>390</small>"),
         "{}",
         rows[hand4]
     );
     assert!(
         rows[hand4].contains(&format!(
-            "+{}<small>{}</small>",
+            "+{}</span><small>{}</small>",
             make(200) + QUEENS_60,
             ew_checks + make(200) + QUEENS_60
         )),

@@ -513,12 +513,14 @@ impl Fold {
         let mut redone = Vec::new();
         let mut replacement_words = None;
         let mut last_scores = None;
+        let mut last_cells = Vec::new();
         for (i, event) in changed {
             let before = core.clone();
             let (object, kind) = event_object(&event, i)?;
             match core.step(i, kind, object) {
                 Ok(outcome) => {
                     last_scores = outcome.scores_after.clone().or(last_scores);
+                    last_cells = outcome.line.cells.clone();
                     if i == target {
                         replacement_words = Some(outcome.explanation);
                     }
@@ -569,6 +571,29 @@ impl Fold {
         let at = self.rows.len();
         self.rows[self.row_of[&target]].changed_by.push(Change { by: index, void });
         self.reshow_game_ends(&mut r, at, target, &core.finished);
+        // When the last event standing finished a game shown again under this row, the row
+        // shows that game's final scores; its closing row and the new game follow.
+        let last_event = redone.last().map(|s| s.index);
+        let reshown_last = core.finished.last().is_some_and(|f| {
+            Some(f.event) == last_event && r.game_ends.iter().any(|e| e.finish == *f)
+        });
+        if reshown_last && let Some(f) = core.finished.last() {
+            // The game award counts in the final tally it is awarded in.
+            let award = f.end.award.as_ref();
+            r.standing_after = last_cells
+                .into_iter()
+                .map(|c| {
+                    let extra = award
+                        .filter(|a| a.to == c.account && a.tally == c.tally)
+                        .map_or(0, |a| a.amount);
+                    Cell {
+                        added: None,
+                        running: c.running.map(|v| v + extra),
+                        ..c
+                    }
+                })
+                .collect();
+        }
         self.standing.truncate(slot);
         self.standing.extend(redone);
         self.core = core;

@@ -25,6 +25,8 @@ pub struct Group {
 /// One cell as shown: what was added and where the column stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CellView {
+    /// The column's account.
+    pub account: String,
     /// What the event added ("+20", "−0.10"), empty for nothing.
     pub added: String,
     /// The running value ("320", "0.40"), empty when the event does not touch it.
@@ -55,8 +57,10 @@ pub struct MoneyView {
 pub struct EndView {
     /// The game's number in the session.
     pub number: usize,
-    /// "Ann wins at 11", "NS win at 1,020", "a draw".
+    /// "Ann wins", "NS wins", "a draw".
     pub headline: String,
+    /// The winner's final score, "at 11", empty for a draw.
+    pub at: String,
     /// How it was decided, in words.
     pub how: String,
     /// The game award in words ("+7 checks to NS: game award (scarne)"), empty for none.
@@ -225,9 +229,10 @@ fn groups(layout: &Layout) -> Vec<Group> {
     groups
 }
 
-fn cell_view(cell: Option<&Cell>, tally: Tally) -> CellView {
+fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
     let Some(c) = cell else {
         return CellView {
+            account: account.to_string(),
             added: String::new(),
             running: String::new(),
             class: "",
@@ -245,6 +250,7 @@ fn cell_view(cell: Option<&Cell>, tally: Tally) -> CellView {
         _ => signed_points(n),
     };
     CellView {
+        account: account.to_string(),
         added: c.added.map(added).unwrap_or_default(),
         running: c.running.map(text).unwrap_or_default(),
         class: c.added.map_or("", class_of),
@@ -261,7 +267,7 @@ fn cells(columns: &[Column], cells: &[Cell]) -> Vec<CellView> {
             let cell = cells
                 .iter()
                 .find(|c| c.account == col.account && c.tally == col.tally);
-            cell_view(cell, col.tally)
+            cell_view(&col.account, cell, col.tally)
         })
         .collect()
 }
@@ -286,10 +292,13 @@ fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
 
 fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
     let e = &end.finish.end;
-    let headline = match (&e.winner, e.at) {
-        (Some(w), Some(at)) => format!("{w} wins at {}", points(at)),
-        (Some(w), None) => format!("{w} wins"),
-        (None, _) => "a draw".to_string(),
+    let headline = match &e.winner {
+        Some(w) => format!("{w} wins"),
+        None => "a draw".to_string(),
+    };
+    let at = match (&e.winner, e.at) {
+        (Some(_), Some(at)) => format!("at {}", points(at)),
+        _ => String::new(),
     };
     let award = e
         .award
@@ -315,6 +324,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
     EndView {
         number: end.number,
         headline,
+        at,
         how: e.how.clone(),
         award,
         settlement: e.settlement.clone(),
@@ -448,7 +458,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         view.correct_link = correct_link(fold, row, ctx);
         view.ends = row.game_ends.iter().map(|e| end_view(e, columns, ctx)).collect();
         let ends_pay = !row.game_ends.is_empty();
-        if !money_columns && !ends_pay {
+        if !money_columns && (!ends_pay || row.amends.is_some()) {
             view.money = money_views(&row.postings);
         }
         lines.push(view);

@@ -188,7 +188,6 @@ impl CheckPinochle {
             settlement: paid,
             fresh: Vec::new(),
         };
-        line.cells = side_cells(&scored_added(&scored), &scores, &checks, Some((w, award)));
         self.scores = PerSide::default();
         self.checks = PerSide::default();
         self.hands_this_game = 0;
@@ -212,28 +211,21 @@ fn scored_added(scored: &Scored) -> PerSide<(i64, i64)> {
 }
 
 /// The points and checks cells of both sides: what the deal added and where each side
-/// stands; `award` adds the game award to the winner's checks.
+/// stands (the game award is on the game's closing row).
 fn side_cells(
     added: &PerSide<(i64, i64)>,
     scores: &PerSide<i64>,
     checks: &PerSide<i64>,
-    award: Option<(Side, i64)>,
 ) -> Vec<Cell> {
     Side::BOTH
         .iter()
         .flat_map(|&side| {
-            let extra = award.filter(|(w, _)| *w == side).map_or(0, |(_, a)| a);
             [
                 Cell {
                     in_hole: scores[side] < 0,
                     ..Cell::added(side.name(), Tally::Points, added[side].0, scores[side])
                 },
-                Cell::added(
-                    side.name(),
-                    Tally::Checks,
-                    added[side].1 + extra,
-                    checks[side] + extra,
-                ),
+                Cell::added(side.name(), Tally::Checks, added[side].1, checks[side]),
             ]
         })
         .collect()
@@ -326,7 +318,7 @@ fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>, checks: &PerSi
         marks,
         awards,
         details,
-        cells: side_cells(&scored_added(scored), scores, checks, None),
+        cells: side_cells(&scored_added(scored), scores, checks),
     }
 }
 
