@@ -9,6 +9,9 @@ pub mod hand;
 pub mod settle;
 pub mod units;
 
+#[cfg(test)]
+mod kitty_tests;
+
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
