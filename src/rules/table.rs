@@ -9,6 +9,10 @@ pub struct Table {
     everyone: Vec<String>,
     gone_for_good: Vec<String>,
     last_dealer: Option<String>,
+    /// Who sat on the last dealer's left when the dealer left the table (the next seated
+    /// player clockwise); `None` while the dealer is seated or no hand was dealt. Cleared by
+    /// the next deal.
+    left_of_gone_dealer: Option<String>,
 }
 
 impl Table {
@@ -19,6 +23,7 @@ impl Table {
             everyone: players.to_vec(),
             gone_for_good: Vec::new(),
             last_dealer: None,
+            left_of_gone_dealer: None,
         }
     }
 
@@ -50,6 +55,7 @@ impl Table {
     /// Records `dealer` as the most recent dealer.
     pub fn dealt(&mut self, dealer: &str) {
         self.last_dealer = Some(dealer.to_string());
+        self.left_of_gone_dealer = None;
     }
 
     /// The most recent dealer, if any hand was dealt.
@@ -73,20 +79,42 @@ impl Table {
 
     /// The seated players in the order that leftover cents of an equal split are handed out:
     /// from the player on the left of the most recent dealer, or from the first seat when no
-    /// hand was dealt yet (`design/session-format.md`, "Precise readings").
+    /// hand was dealt yet (`design/session-format.md`, "Precise readings"). When that dealer
+    /// has left the table, from the player who sat on his left.
     pub fn leftover_order(&self) -> Vec<&str> {
-        match &self.last_dealer {
-            Some(d) => self.from_left_of(d),
+        match self.dealer_left() {
+            Some(first) => self.clockwise_from(first),
             None => self.seated.iter().map(String::as_str).collect(),
         }
     }
 
-    /// The player on the dealer's left, who deals next.
+    /// The player on the dealer's left, who deals next (the player who sat on his left when
+    /// the dealer has left the table); `None` before the first hand.
     pub fn next_dealer(&self) -> Option<&str> {
-        match &self.last_dealer {
-            Some(d) => self.from_left_of(d).first().copied(),
-            None => None,
+        self.dealer_left()
+    }
+
+    /// The seated player on the most recent dealer's left, or, when that dealer has left the
+    /// table, the one who sat on his left; `None` before the first hand or when nobody is
+    /// seated.
+    fn dealer_left(&self) -> Option<&str> {
+        let dealer = self.last_dealer.as_deref()?;
+        if self.is_seated(dealer) {
+            return self.from_left_of(dealer).first().copied();
         }
+        match self.left_of_gone_dealer.as_deref() {
+            Some(left) if self.is_seated(left) => Some(left),
+            _ => self.seated.first().map(String::as_str),
+        }
+    }
+
+    /// The seated players clockwise starting with `first`, who is seated.
+    fn clockwise_from(&self, first: &str) -> Vec<&str> {
+        let n = self.seated.len();
+        let start = self.seated.iter().position(|s| s == first).unwrap_or(0);
+        (0..n)
+            .map(|k| self.seated[(start + k) % n].as_str())
+            .collect()
     }
 
     /// Seats `name` on the left of `after` (at the end of the round when `after` is `None`).
@@ -100,8 +128,21 @@ impl Table {
         }
     }
 
-    /// Unseats `name`; `for_good` marks a player who may not come back.
+    /// Unseats `name`; `for_good` marks a player who may not come back. When `name` is the
+    /// most recent dealer (or the player who sat on the left of a dealer who already left),
+    /// the next seated player clockwise is remembered as the one on the dealer's left, who
+    /// gets the first leftover cent and deals next.
     pub fn unseat(&mut self, name: &str, for_good: bool) {
+        let dealer = self.last_dealer.as_deref();
+        let holds_the_left = if dealer.is_some_and(|d| self.is_seated(d)) {
+            dealer == Some(name)
+        } else {
+            self.left_of_gone_dealer.as_deref() == Some(name)
+        };
+        if holds_the_left && let Some(i) = self.seated.iter().position(|s| s == name) {
+            let n = self.seated.len();
+            self.left_of_gone_dealer = (n > 1).then(|| self.seated[(i + 1) % n].clone());
+        }
         self.seated.retain(|s| s != name);
         if for_good {
             self.gone_for_good.push(name.to_string());
@@ -124,6 +165,61 @@ mod tests {
         t.dealt("B");
         assert_eq!(t.leftover_order(), vec!["C", "A", "B"]);
         assert_eq!(t.next_dealer(), Some("C"));
+    }
+
+    #[test]
+    fn the_player_left_of_a_dealer_who_left_comes_first() {
+        // B dealt and leaves: C sat on his left, so C gets the first leftover cent and deals
+        // next, not A in the first seat.
+        let mut t = Table::new(&names(&["A", "B", "C", "D"]));
+        t.dealt("B");
+        t.unseat("B", true);
+        assert_eq!(t.leftover_order(), vec!["C", "D", "A"]);
+        assert_eq!(t.next_dealer(), Some("C"));
+        // The same when he leaves without being broke.
+        let mut t = Table::new(&names(&["A", "B", "C", "D"]));
+        t.dealt("C");
+        t.unseat("C", false);
+        assert_eq!(t.leftover_order(), vec!["D", "A", "B"]);
+        assert_eq!(t.next_dealer(), Some("D"));
+    }
+
+    #[test]
+    fn the_left_of_a_dealer_in_the_last_seat_is_the_first_seat() {
+        let mut t = Table::new(&names(&["A", "B", "C", "D"]));
+        t.dealt("D");
+        t.unseat("D", true);
+        assert_eq!(t.leftover_order(), vec!["A", "B", "C"]);
+        assert_eq!(t.next_dealer(), Some("A"));
+    }
+
+    #[test]
+    fn when_the_player_on_his_left_leaves_too_the_next_one_clockwise_comes_first() {
+        let mut t = Table::new(&names(&["A", "B", "C", "D"]));
+        t.dealt("B");
+        t.unseat("B", true);
+        t.unseat("C", false);
+        assert_eq!(t.leftover_order(), vec!["D", "A"]);
+        assert_eq!(t.next_dealer(), Some("D"));
+    }
+
+    #[test]
+    fn another_player_leaving_changes_nothing() {
+        let mut t = Table::new(&names(&["A", "B", "C", "D"]));
+        t.dealt("B");
+        t.unseat("C", true);
+        assert_eq!(t.leftover_order(), vec!["D", "A", "B"]);
+        assert_eq!(t.next_dealer(), Some("D"));
+    }
+
+    #[test]
+    fn the_next_deal_counts_from_its_own_dealer() {
+        let mut t = Table::new(&names(&["A", "B", "C", "D"]));
+        t.dealt("B");
+        t.unseat("B", true);
+        t.dealt("C");
+        assert_eq!(t.leftover_order(), vec!["D", "A", "C"]);
+        assert_eq!(t.next_dealer(), Some("D"));
     }
 
     #[test]

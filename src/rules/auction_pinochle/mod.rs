@@ -10,6 +10,9 @@ pub mod hand;
 pub mod settle;
 pub mod units;
 
+#[cfg(test)]
+mod kitty_tests;
+
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -52,14 +55,22 @@ fn start(
             ));
         }
     }
-    Ok(Box::new(AuctionPinochle { agreements }))
+    Ok(Box::new(AuctionPinochle {
+        agreements,
+        kitty: Money::ZERO,
+    }))
 }
 
-/// The engine of one Auction Pinochle session. Everything it needs besides the agreements
-/// (the seating, the kitty's balance) comes from the [`Ctx`].
+/// The engine of one Auction Pinochle session: the agreements and the kitty's size; the
+/// seating comes from the [`Ctx`].
 #[derive(Debug, Clone)]
 pub struct AuctionPinochle {
     agreements: Agreements,
+    /// The kitty's size: what the rules have put into it less what they have paid out of it
+    /// (`design/session-format.md`). Not the `KITTY` balance, which a `payment` to or from
+    /// the kitty also moves (cash put into or taken out of the pot on the table); every
+    /// kitty rule works on this size.
+    kitty: Money,
 }
 
 #[derive(Deserialize)]
@@ -98,16 +109,25 @@ impl AuctionPinochle {
         self.agreements.kitty == KittyKind::Pot
     }
 
-    /// Every seated player antes once into the pot.
-    fn everyone_antes(&self, table: &Table) -> Postings {
+    /// Every seated player antes once into the pot; the antes are recorded in the kitty's
+    /// size, so the caller posts them as they are.
+    fn everyone_antes(&mut self, table: &Table) -> Postings {
         let mut postings = Postings::new();
         for p in table.seated() {
             postings.transfer(p, KITTY, self.agreements.ante());
         }
+        self.record(postings)
+    }
+
+    /// Adds what `postings` move into (or out of) `KITTY` to the kitty's size and returns
+    /// them unchanged. Every posting list the rules make passes here exactly once, just
+    /// before it is returned, when nothing can be refused any more.
+    fn record(&mut self, postings: Postings) -> Postings {
+        self.kitty += postings.net(KITTY);
         postings
     }
 
-    fn hand(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let deal = hand::read(event, &self.agreements, ctx.table)?;
         let entry = match &deal {
             Deal::AllPassed { dealer } => {
@@ -130,13 +150,9 @@ impl AuctionPinochle {
                 }
             }
             Deal::Contract(contract) => {
-                let (postings, why) = settle::settle(
-                    &self.agreements,
-                    ctx.table.seated(),
-                    ctx.balances.kitty(),
-                    contract,
-                );
-                Outcome::new(postings.into_vec(), why, contract_line(contract))
+                let (postings, why) =
+                    settle::settle(&self.agreements, ctx.table.seated(), self.kitty, contract);
+                Outcome::new(self.record(postings).into_vec(), why, contract_line(contract))
             }
         };
         let dealer = match &deal {
@@ -149,7 +165,7 @@ impl AuctionPinochle {
 
     /// Rule 8: a newcomer antes `kitty ÷ players already seated`, floored to the cent (the
     /// leftover stays in the kitty, rules §1.2 [R]).
-    fn joins(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn joins(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let j: Joins = fields::read(event)?;
         let name = j.player.trim();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
@@ -183,7 +199,7 @@ impl AuctionPinochle {
         let mut postings = Postings::new();
         let mut why = format!("{name} joins the table");
         if self.pot() {
-            let (ante, _) = ctx.balances.kitty().max(Money::ZERO).divide(already);
+            let (ante, _) = self.kitty.max(Money::ZERO).divide(already);
             postings.transfer(name, KITTY, ante);
             why.push_str(&format!(
                 "; kitty rule 8: antes the kitty ÷ {already} players, {ante}"
@@ -191,12 +207,12 @@ impl AuctionPinochle {
         }
         ctx.table.seat(name, j.seat_after.as_deref());
         let line = SheetLine::titled(format!("{name} joins"));
-        Ok(Outcome::new(postings.into_vec(), why, line))
+        Ok(Outcome::new(self.record(postings).into_vec(), why, line))
     }
 
     /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
     /// included), floored to the cent, and quits for good.
-    fn leaves(&self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn leaves(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let l: Leaves = fields::read(event)?;
         if !ctx.table.is_seated(&l.player) {
             return Err(RuleError::new(
@@ -208,7 +224,7 @@ impl AuctionPinochle {
         let mut why = format!("{} leaves the table", l.player);
         if l.broke && self.pot() {
             let seated = ctx.table.seated().len() as i64;
-            let (share, _) = ctx.balances.kitty().max(Money::ZERO).divide(seated);
+            let (share, _) = self.kitty.max(Money::ZERO).divide(seated);
             postings.transfer(KITTY, &l.player, share);
             why = format!(
                 "{} is broke and quits for good; kitty rule 6: takes the kitty ÷ {seated}, {share}",
@@ -221,18 +237,19 @@ impl AuctionPinochle {
         } else {
             format!("{} leaves", l.player)
         };
-        Ok(Outcome::new(postings.into_vec(), why, SheetLine::titled(title)))
+        Ok(Outcome::new(self.record(postings).into_vec(), why, SheetLine::titled(title)))
     }
 
     /// Shares the whole kitty out equally among the seated players (rule 7; a kitty account
     /// in deficit is made good the same way, rules §1.3).
-    fn share_out(&self, ctx: &Ctx<'_>, reason: &str, title: &str) -> Outcome {
-        let kitty = ctx.balances.kitty();
+    fn share_out(&mut self, ctx: &Ctx<'_>, reason: &str, title: &str) -> Outcome {
+        let kitty = self.kitty;
         let order = ctx.table.leftover_order();
         let mut postings = Postings::new();
         for (player, share) in equal_shares(kitty, &order) {
             postings.transfer(KITTY, player, share);
         }
+        let postings = self.record(postings);
         let verb = if kitty.cents() < 0 {
             "made good"
         } else {

@@ -29,8 +29,10 @@ pub fn kitty_fail_multiplier(agreements: &Agreements, trump: Suit) -> i64 {
 
 /// The money of one contract: every other seated player (the 4-handed dealer included)
 /// against the bidder, plus the kitty when the bid is 350 or more.
-/// `kitty` is the kitty's balance before the deal, `ante` one player's ante. Returns the
-/// postings (summing to zero) and the reason in words.
+/// `kitty` is the kitty's size before the deal: what the rules put into it less what they
+/// paid out, not its ledger balance, which payments of cash also move
+/// (`design/session-format.md`). Returns the postings (summing to zero) and the reason in
+/// words.
 pub fn settle(
     agreements: &Agreements,
     seated: &[String],
