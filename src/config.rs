@@ -26,6 +26,8 @@ pub enum Command {
         /// The session document (`scorekeeper/session@1`), or `-` for standard input.
         file: String,
     },
+    /// Print the id of every game the service keeps, one a line (for scripts such as CI).
+    Games,
 }
 
 /// Where the service listens and keeps its data.

@@ -17,6 +17,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Replay { file }) => replay_command(&file),
+        Some(Command::Games) => {
+            for registration in scorekeeper::registry::GAMES {
+                println!("{}", registration.game.id);
+            }
+            ExitCode::SUCCESS
+        }
         Some(Command::Serve(args)) => serve_command(args),
         None => serve_command(cli.serve),
     }

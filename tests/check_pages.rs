@@ -428,9 +428,7 @@ async fn a_whole_game_to_1000_ends_with_the_winner_and_the_payments() {
         body.contains("Game 1: NS wins</b> at"),
         "the game row names the winner"
     );
-    assert!(body.contains(&format!(
-        "+{SCARNE_GAME} checks to NS: game award"
-    )));
+    assert!(body.contains(&format!("+{SCARNE_GAME} checks to NS: game award")));
     for (player, sign) in [("Ann", "+"), ("Bob", "−"), ("Cy", "+"), ("Dan", "−")] {
         assert!(
             body.contains(&format!(

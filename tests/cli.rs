@@ -105,3 +105,16 @@ fn unknown_fields_and_json_numbers_for_money_are_refused() {
     assert_eq!(code, 2);
     assert_eq!(err.lines().count(), 1);
 }
+
+#[test]
+fn games_lists_every_registered_game_one_a_line() {
+    let (code, out, _) = run(&["games"], None);
+    assert_eq!(code, 0);
+    let listed: Vec<&str> = out.lines().collect();
+    let registered: Vec<&str> = scorekeeper::registry::GAMES
+        .iter()
+        .map(|r| r.game.id)
+        .collect();
+    assert_eq!(listed, registered);
+    assert!(listed.contains(&"auction_pitch"), "{out}");
+}

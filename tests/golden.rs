@@ -252,6 +252,9 @@ fn every_registered_game_has_golden_cases_and_a_hand_form() {
                     .count()
             })
             .unwrap_or(0);
-        assert!(cases > 0, "{id} has no golden cases in ../shared/golden/{id}/");
+        assert!(
+            cases > 0,
+            "{id} has no golden cases in ../shared/golden/{id}/"
+        );
     }
 }

@@ -432,11 +432,7 @@ async fn pitch_a_correction_that_unends_a_game_leaves_no_winner_standing() {
     let rows = rows(&body);
     let bob = find(&rows, &["Game 1: Bob wins"]);
     assert!(struck(rows[bob]));
-    assert!(
-        rows[bob].contains("no longer over"),
-        "{}",
-        rows[bob]
-    );
+    assert!(rows[bob].contains("no longer over"), "{}", rows[bob]);
     assert!(standing_winners(&rows).is_empty());
     let correction = find(&rows, &["corrects hand 2"]);
     assert_eq!(cell(rows[correction], "Ann"), "3");

@@ -209,9 +209,7 @@ impl AgreementSpec {
                 .iter()
                 .map(|(v, l)| (v.to_string(), l.to_string()))
                 .collect(),
-            SpecKind::NumberChoice(n) => {
-                n.iter().map(|v| (v.to_string(), v.to_string())).collect()
-            }
+            SpecKind::NumberChoice(n) => n.iter().map(|v| (v.to_string(), v.to_string())).collect(),
             SpecKind::Money | SpecKind::Number => Vec::new(),
         }
     }
@@ -308,7 +306,8 @@ impl FormValues {
 
     /// A field that must be filled in; else a refusal of `name` asking `question`.
     pub fn required(&self, name: &str, question: &str) -> Result<&str, RuleError> {
-        self.given(name).ok_or_else(|| RuleError::new(name, question))
+        self.given(name)
+            .ok_or_else(|| RuleError::new(name, question))
     }
 
     /// A whole number, `None` when empty. Errors name the field.

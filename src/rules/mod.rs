@@ -20,7 +20,9 @@ use serde_json::Value;
 
 pub use fields::RuleError;
 pub use game::{AgreementSpec, Ctx, Engine, FormValues, GameInfo, Outcome, SpecKind};
-pub use sheet::{Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Tally, Tone};
+pub use sheet::{
+    Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Tally, Tone,
+};
 pub use table::Table;
 
 /// A finished game within a session (`games` in the ledger document).

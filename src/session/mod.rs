@@ -241,16 +241,13 @@ pub fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &
     let object = raw
         .as_object()
         .ok_or_else(|| Refusal::at(index, "event", "an event is a JSON object"))?;
-    let kind = object
-        .get("type")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            Refusal::at(
-                index,
-                "type",
-                "every event has a type (hand, payment, close, …)",
-            )
-        })?;
+    let kind = object.get("type").and_then(Value::as_str).ok_or_else(|| {
+        Refusal::at(
+            index,
+            "type",
+            "every event has a type (hand, payment, close, …)",
+        )
+    })?;
     Ok((object, kind))
 }
 
@@ -442,7 +439,12 @@ impl Fold {
 
     /// A `void` or `correction` at `index`: restarts from the state before its target,
     /// re-applies the standing events after it with the change, and posts the difference.
-    fn amend(&mut self, index: usize, kind: &str, object: &Map<String, Value>) -> Result<(), Refusal> {
+    fn amend(
+        &mut self,
+        index: usize,
+        kind: &str,
+        object: &Map<String, Value>,
+    ) -> Result<(), Refusal> {
         let refuse = |e: RuleError| Refusal::from_rule(e, Some(index));
         if let Some(at) = self.core.closed_at {
             return Err(Refusal::at(
@@ -460,7 +462,10 @@ impl Fold {
             let c: Correction = fields::read(object).map_err(refuse)?;
             (c.event, Some(c.replacement), c.reason)
         };
-        if reason.as_ref().is_some_and(|r| r.chars().count() > REASON_MAX) {
+        if reason
+            .as_ref()
+            .is_some_and(|r| r.chars().count() > REASON_MAX)
+        {
             return Err(Refusal::at(
                 index,
                 "reason",
@@ -550,7 +555,11 @@ impl Fold {
             });
         }
         let postings = difference(&self.core.balances, &core.balances);
-        let label = match self.rows.get(self.row_of[&target]).and_then(|r| r.hand_number) {
+        let label = match self
+            .rows
+            .get(self.row_of[&target])
+            .and_then(|r| r.hand_number)
+        {
             Some(n) => format!("Hand {n}"),
             None => format!("Event {target} ({current_kind})"),
         };
@@ -569,7 +578,9 @@ impl Fold {
         r.amends = Some(Amend { target, void });
         r.standing_after = core.engine.standing();
         let at = self.rows.len();
-        self.rows[self.row_of[&target]].changed_by.push(Change { by: index, void });
+        self.rows[self.row_of[&target]]
+            .changed_by
+            .push(Change { by: index, void });
         self.reshow_game_ends(&mut r, at, target, &core.finished);
         // When the last event standing finished a game shown again under this row, the row
         // shows that game's final scores; its closing row and the new game follow.
@@ -608,8 +619,8 @@ impl Fold {
     /// changed event had finished.
     fn reshow_game_ends(&mut self, r: &mut Row, at: usize, target: usize, now: &[Finish]) {
         let amended_by = r.index.unwrap_or_default();
-        let numbers: Vec<usize> = (1..=self.shown.keys().max().copied().unwrap_or(0).max(now.len()))
-            .collect();
+        let numbers: Vec<usize> =
+            (1..=self.shown.keys().max().copied().unwrap_or(0).max(now.len())).collect();
         for number in numbers {
             let new = now.get(number - 1);
             let old = self
@@ -617,7 +628,9 @@ impl Fold {
                 .get(&number)
                 .and_then(|&(row, pos)| self.rows.get(row)?.game_ends.get(pos));
             let redo = match (old, new) {
-                (Some(old), Some(new)) => old.finish.event == target || !same_result(&old.finish, new),
+                (Some(old), Some(new)) => {
+                    old.finish.event == target || !same_result(&old.finish, new)
+                }
                 (None, None) => false,
                 _ => true,
             };
@@ -625,7 +638,10 @@ impl Fold {
                 continue;
             }
             if let Some((row, pos)) = self.shown.remove(&number)
-                && let Some(end) = self.rows.get_mut(row).and_then(|x| x.game_ends.get_mut(pos))
+                && let Some(end) = self
+                    .rows
+                    .get_mut(row)
+                    .and_then(|x| x.game_ends.get_mut(pos))
             {
                 end.struck_by = Some((amended_by, new.is_some()));
             }

@@ -172,7 +172,11 @@ pub fn signed_money(cents: i64) -> String {
 /// Money as a running balance: "0.40", "−0.10" (one minus sign everywhere).
 pub fn money(cents: i64) -> String {
     let m = Money::from_cents(cents.abs());
-    if cents < 0 { format!("−{m}") } else { m.to_string() }
+    if cents < 0 {
+        format!("−{m}")
+    } else {
+        m.to_string()
+    }
 }
 
 /// Points or checks as written on a sheet: "320", "−350", with thousands as written
@@ -181,12 +185,16 @@ pub fn points(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut grouped = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push(',');
         }
         grouped.push(c);
     }
-    if n < 0 { format!("−{grouped}") } else { grouped }
+    if n < 0 {
+        format!("−{grouped}")
+    } else {
+        grouped
+    }
 }
 
 fn signed_points(n: i64) -> String {
@@ -371,10 +379,13 @@ fn correct_link(fold: &Fold, row: &Row, ctx: &Context<'_>) -> Option<String> {
         _ => return None,
     };
     fold.standing_event(hand)?;
-    Some(format!("/sessions/{}?correct={hand}#correct", ctx.session_id))
+    Some(format!(
+        "/sessions/{}?correct={hand}#correct",
+        ctx.session_id
+    ))
 }
 
-fn line_view(line: &SheetLine, groups: &[Group], columns: &[Column], cells_: Vec<CellView>) -> LineView {
+fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineView {
     let details = groups
         .iter()
         .map(|g| {
@@ -397,7 +408,6 @@ fn line_view(line: &SheetLine, groups: &[Group], columns: &[Column], cells_: Vec
             d
         })
         .collect();
-    let _ = columns;
     LineView {
         number: String::new(),
         dealer: line.dealer.clone().unwrap_or_default(),
@@ -449,14 +459,18 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
                 line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
             }
         }
-        let mut view = line_view(&row.line, &groups, columns, cells(columns, &line_cells));
+        let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
         view.explanation = row.explanation.clone();
         view.struck = row.struck();
         view.amends = row.amends.is_some();
         view.changed = changed_words(row, ctx);
         view.correct_link = correct_link(fold, row, ctx);
-        view.ends = row.game_ends.iter().map(|e| end_view(e, columns, ctx)).collect();
+        view.ends = row
+            .game_ends
+            .iter()
+            .map(|e| end_view(e, columns, ctx))
+            .collect();
         let ends_pay = !row.game_ends.is_empty();
         if !money_columns && (!ends_pay || row.amends.is_some()) {
             view.money = money_views(&row.postings);
@@ -465,7 +479,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     }
     let start = fold.start_line().map(|l| {
         let c = cells(columns, &l.cells);
-        line_view(l, &groups, columns, c)
+        line_view(l, &groups, c)
     });
     let balances = fold.balances();
     let mut standing = engine.standing();

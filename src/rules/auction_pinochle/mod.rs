@@ -127,7 +127,11 @@ impl AuctionPinochle {
         postings
     }
 
-    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn hand(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
         let deal = hand::read(event, &self.agreements, ctx.table)?;
         let entry = match &deal {
             Deal::AllPassed { dealer } => {
@@ -152,7 +156,11 @@ impl AuctionPinochle {
             Deal::Contract(contract) => {
                 let (postings, why) =
                     settle::settle(&self.agreements, ctx.table.seated(), self.kitty, contract);
-                Outcome::new(self.record(postings).into_vec(), why, contract_line(contract))
+                Outcome::new(
+                    self.record(postings).into_vec(),
+                    why,
+                    contract_line(contract),
+                )
             }
         };
         let dealer = match &deal {
@@ -165,7 +173,11 @@ impl AuctionPinochle {
 
     /// Rule 8: a newcomer antes `kitty ÷ players already seated`, floored to the cent (the
     /// leftover stays in the kitty, rules §1.2 [R]).
-    fn joins(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn joins(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
         let j: Joins = fields::read(event)?;
         let name = j.player.trim();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
@@ -212,7 +224,11 @@ impl AuctionPinochle {
 
     /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
     /// included), floored to the cent, and quits for good.
-    fn leaves(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn leaves(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
         let l: Leaves = fields::read(event)?;
         if !ctx.table.is_seated(&l.player) {
             return Err(RuleError::new(
@@ -237,7 +253,11 @@ impl AuctionPinochle {
         } else {
             format!("{} leaves", l.player)
         };
-        Ok(Outcome::new(self.record(postings).into_vec(), why, SheetLine::titled(title)))
+        Ok(Outcome::new(
+            self.record(postings).into_vec(),
+            why,
+            SheetLine::titled(title),
+        ))
     }
 
     /// Shares the whole kitty out equally among the seated players (rule 7; a kitty account
@@ -325,11 +345,7 @@ impl Engine for AuctionPinochle {
             "player_leaves" => self.leaves(ctx, event),
             "kitty_divide" if self.has_kitty() => {
                 let _: KittyDivide = fields::read(event)?;
-                Ok(self.share_out(
-                    ctx,
-                    "Kitty rule 7: divided by consent",
-                    "kitty divided",
-                ))
+                Ok(self.share_out(ctx, "Kitty rule 7: divided by consent", "kitty divided"))
             }
             "kitty_divide" => Err(RuleError::new(
                 "type",

@@ -141,13 +141,17 @@ impl AuctionPitch {
     /// One `hand` event: a dead hand changes nothing; a played hand is scored, and when it
     /// ends the game the game is settled and the scores start afresh. Nothing changes on
     /// error.
-    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn hand(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
         let c = match hand::read(event, ctx.table)? {
             Deal::AllPassed { dealer } => {
                 ctx.table.dealt(&dealer);
                 self.dead_hand_last = true;
-                let line =
-                    SheetLine::titled(format!("all passed: {dealer} deals again")).dealt_by(&dealer);
+                let line = SheetLine::titled(format!("all passed: {dealer} deals again"))
+                    .dealt_by(&dealer);
                 return Ok(Outcome {
                     scores_after: Some(self.scores.to_json()),
                     ..Outcome::new(
@@ -218,9 +222,11 @@ impl AuctionPitch {
                 Tone::Bad,
                 Some(format!("revoked, set back {}", c.bid)),
             ),
-            score::Outcome::Revoked(who) => {
-                ("made".to_string(), Tone::Good, Some(format!("{who} revoked")))
-            }
+            score::Outcome::Revoked(who) => (
+                "made".to_string(),
+                Tone::Good,
+                Some(format!("{who} revoked")),
+            ),
         };
         let awards = Point::ORDER
             .into_iter()

@@ -96,7 +96,11 @@ impl CheckPinochle {
 
     /// Scores a deal and, if it ends the game, adds the game award and settles the checks.
     /// Everything is computed before the sheet changes, so a refusal leaves it untouched.
-    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+    fn hand(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
         let hand = hand::read(event, &self.seating)?;
         let scored = hand::score(&hand, &self.agreements);
         let mut scores = self.scores;
@@ -121,16 +125,12 @@ impl CheckPinochle {
             self.hands_this_game += 1;
             return Ok(Outcome {
                 scores_after: Some(sheet(game, &scores, &checks)),
-                ..Outcome::new(
-                    Vec::new(),
-                    why,
-                    hand_line(&hand, &scored, &scores, &checks),
-                )
+                ..Outcome::new(Vec::new(), why, hand_line(&hand, &scored, &scores, &checks))
             });
         };
         let (w, l) = (end.winner, end.winner.other());
         let (award, award_words) = self.agreements.game_award.checks(scores[w], scores[l]);
-        let mut line = hand_line(&hand, &scored, &scores, &checks);
+        let line = hand_line(&hand, &scored, &scores, &checks);
         checks[w] += award;
         let order = ctx.table.from_left_of(&hand.dealer);
         let (postings, paid) =
@@ -152,7 +152,11 @@ impl CheckPinochle {
         });
         why.push_str(&format!(": checks +{award} ({award_words}); {paid}"));
         let how = match end.decided_by {
-            "target" => format!("reached {} (target {})", signed(scores[w]), self.agreements.target),
+            "target" => format!(
+                "reached {} (target {})",
+                signed(scores[w]),
+                self.agreements.target
+            ),
             _ => format!(
                 "both sides passed {} on one hand: the bidders win (rules §1.7)",
                 self.agreements.target
@@ -233,7 +237,12 @@ fn side_cells(
 
 /// The sheet's line for a deal: the contract with made or fell short, the sides' meld,
 /// tricks and itemised check awards, and both sides' points and checks.
-fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>, checks: &PerSide<i64>) -> SheetLine {
+fn hand_line(
+    hand: &Hand,
+    scored: &Scored,
+    scores: &PerSide<i64>,
+    checks: &PerSide<i64>,
+) -> SheetLine {
     let b = hand.bidding;
     let mut marks = Vec::new();
     if hand.dealer_forced {
@@ -252,11 +261,13 @@ fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>, checks: &PerSi
         let set = side == b && !scored.made;
         let check_melds: Vec<String> = checks::MeldCheck::ALL
             .iter()
-            .filter_map(|m| match input.meld_checks.iter().filter(|x| *x == m).count() {
-                0 => None,
-                1 => Some(m.words().to_string()),
-                n => Some(format!("{n} × {}", m.words())),
-            })
+            .filter_map(
+                |m| match input.meld_checks.iter().filter(|x| *x == m).count() {
+                    0 => None,
+                    1 => Some(m.words().to_string()),
+                    n => Some(format!("{n} × {}", m.words())),
+                },
+            )
             .collect();
         let mut meld = format!("meld {}", input.hand.meld);
         if !check_melds.is_empty() {

@@ -235,8 +235,7 @@ async fn create(
             field: "game".into(),
             message: format!("there is no game \"{game}\""),
         })?;
-        let agreements =
-            agreements_from_form(registered.agreements, &FormValues(values.clone()))?;
+        let agreements = agreements_from_form(registered.agreements, &FormValues(values.clone()))?;
         let mut players: Vec<(usize, String)> = values
             .iter()
             .filter_map(|(k, v)| {

@@ -173,7 +173,11 @@ pub fn sheet_page(
                 -1 => "minus",
                 _ => "",
             };
-            let name = if k == KITTY { "Kitty".into() } else { k.clone() };
+            let name = if k == KITTY {
+                "Kitty".into()
+            } else {
+                k.clone()
+            };
             (name, money(v.cents()), class)
         })
         .collect();
