@@ -162,6 +162,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     let pool = scorekeeper::store::open(&database).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
+    let store = pool.clone();
     tokio::spawn(async move { axum::serve(listener, app(AppState::new(pool))).await });
 
     let port = free_port();
@@ -316,7 +317,75 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         "the page fits a 390 px phone without sideways scrolling ({widths})"
     );
 
+    // Every game's sheet on the one generic template, with a correction, an undo and a
+    // finished game: a picture per game for a person to look at.
+    for (name, doc) in sheets_of_other_games() {
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+        let id = scorekeeper::service::import(&store, &doc, None)
+            .await
+            .unwrap();
+        keeper.goto(format!("{base}/sessions/{id}")).await.unwrap();
+        wait_for(&keeper, "Score sheet", Duration::from_secs(5)).await;
+        keeper
+            .find(By::Id("sheet"))
+            .await
+            .unwrap()
+            .screenshot(&shots.join(format!("{name}-sheet-390.png")))
+            .await
+            .unwrap();
+        let width: i64 = keeper
+            .execute("return document.documentElement.scrollWidth;", Vec::new())
+            .await
+            .unwrap()
+            .json()
+            .as_i64()
+            .unwrap();
+        assert!(width <= 390, "{name}: the page fits 390 px ({width})");
+    }
+
     keeper.quit().await.unwrap();
     watcher.quit().await.unwrap();
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// A Pitch session (game to 4) whose first hand is corrected and whose third is undone,
+/// and a Check Pinochle session of two hands, one corrected.
+fn sheets_of_other_games() -> Vec<(&'static str, serde_json::Value)> {
+    let pitch = |dealer: &str, pitcher: &str, bid: i64, took: [Option<&str>; 4]| {
+        serde_json::json!({"type": "hand", "dealer": dealer, "pitcher": pitcher, "bid": bid,
+            "points": {"high": took[0], "low": took[1], "jack": took[2], "game": took[3]}})
+    };
+    let (a, b, c) = (Some("Ann"), Some("Bob"), Some("Cy"));
+    let check = |dealer: &str, bidder: &str, bid: i64, ns: (i64, i64), ew: (i64, i64)| {
+        serde_json::json!({"type": "hand", "dealer": dealer, "bidder": bidder, "bid": bid,
+            "trump": "hearts", "NS": {"meld": ns.0, "tricks": ns.1},
+            "EW": {"meld": ew.0, "tricks": ew.1}})
+    };
+    vec![
+        (
+            "pitch",
+            serde_json::json!({"format": "scorekeeper/session@1", "game": "auction_pitch",
+            "agreements": {"stake": "0.10", "target": 4}, "players": ["Ann", "Bob", "Cy"],
+            "events": [
+                pitch("Cy", "Ann", 2, [a, a, None, b]),
+                pitch("Ann", "Bob", 2, [a, b, b, b]),
+                {"type": "correction", "event": 0, "reason": "Game went to Ann",
+                 "replacement": pitch("Cy", "Ann", 2, [a, a, None, a])},
+                pitch("Bob", "Cy", 3, [c, a, None, b]),
+                pitch("Cy", "Ann", 1, [a, c, None, None]),
+                {"type": "void", "event": 4, "reason": "misdeal"},
+            ]}),
+        ),
+        (
+            "check",
+            serde_json::json!({"format": "scorekeeper/session@1", "game": "check_pinochle",
+            "agreements": {"stake": "0.25"}, "players": ["Ann", "Bob", "Cy", "Dan"],
+            "events": [
+                check("Dan", "Ann", 250, (120, 150), (40, 100)),
+                check("Ann", "Bob", 300, (60, 90), (150, 160)),
+                {"type": "correction", "event": 1, "reason": "EW took 170",
+                 "replacement": check("Ann", "Bob", 300, (60, 80), (150, 170))},
+            ]}),
+        ),
+    ]
 }
