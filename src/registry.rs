@@ -115,7 +115,7 @@ pub fn game(id: &str) -> Option<&'static GameInfo> {
     find(id).map(|r| r.game)
 }
 
-/// The ids of every game, comma-separated, for messages ("known: auction_pinochle, …").
+/// The ids of every game, comma-separated, for messages ("known: …").
 pub fn known() -> String {
     GAMES
         .iter()

@@ -32,7 +32,7 @@ fn usd() -> String {
 pub struct SessionDoc {
     /// Always [`SESSION_FORMAT`].
     pub format: String,
-    /// The game id (`"auction_pinochle"`).
+    /// The game id, as the registry lists it.
     pub game: String,
     /// ISO currency code of every amount (`"USD"`).
     #[serde(default = "usd")]

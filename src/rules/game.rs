@@ -278,7 +278,7 @@ pub type FormFn = fn(&FormValues) -> Result<Value, RuleError>;
 
 /// A registered game.
 pub struct GameInfo {
-    /// The id used in session documents (`"auction_pinochle"`).
+    /// The id used in session documents (`design/session-format.md`).
     pub id: &'static str,
     /// The name shown to players.
     pub name: &'static str,

@@ -201,7 +201,8 @@ fn new_page(
 }
 
 async fn new_form(Query(query): Query<HashMap<String, String>>) -> Response {
-    let game = query.get("game").map_or("auction_pinochle", String::as_str);
+    let first = registry::GAMES.first().map_or("", |r| r.game.id);
+    let game = query.get("game").map_or(first, String::as_str);
     match new_page(game, HashMap::new(), None) {
         Ok(page) => page.into_response(),
         Err(e) => error_page(e),
