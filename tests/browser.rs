@@ -8,121 +8,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-use scorekeeper::web::{AppState, app};
+use std::time::Duration;
+
+use common::browser::{Browser, choose, fill, screenshots, scroll_width, submit, wait_for};
 use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// chromedriver, stopped when dropped.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn screenshots() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A phone-sized headless Chromium with its own empty profile.
-async fn phone(driver_url: &str, profile: &Path) -> WebDriver {
-    let mut caps = DesiredCapabilities::chrome();
-    caps.set_binary(CHROMIUM).unwrap();
-    for arg in [
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--hide-scrollbars",
-    ] {
-        caps.add_arg(arg).unwrap();
-    }
-    // A desktop window cannot be narrower than 500 px; phone emulation gives a true 390.
-    caps.set_browser_option(
-        "mobileEmulation",
-        serde_json::json!({ "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2.0 } }),
-    )
-    .unwrap();
-    caps.add_arg(&format!("--user-data-dir={}", profile.display()))
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        match WebDriver::new(driver_url, caps.clone()).await {
-            Ok(driver) => return driver,
-            Err(e) if Instant::now() > deadline => panic!("chromedriver did not answer: {e}"),
-            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
-        }
-    }
-}
-
-async fn fill(driver: &WebDriver, name: &str, text: &str) {
-    let field = driver.find(By::Name(name)).await.unwrap();
-    field.clear().await.unwrap();
-    field.send_keys(text).await.unwrap();
-}
-
-async fn choose(driver: &WebDriver, name: &str, value: &str) {
-    let select = driver
-        .find(By::Css(format!(
-            "#next select[name='{name}'], form select[name='{name}']"
-        )))
-        .await
-        .unwrap();
-    SelectElement::new(&select)
-        .await
-        .unwrap()
-        .select_by_value(value)
-        .await
-        .unwrap();
-}
-
-async fn submit(driver: &WebDriver, css: &str) {
-    driver
-        .find(By::Css(css))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-}
-
-/// Waits until the page's source contains `text`; returns how long it took.
-async fn wait_for(driver: &WebDriver, text: &str, limit: Duration) -> Duration {
-    let start = Instant::now();
-    loop {
-        if driver.source().await.unwrap().contains(text) {
-            return start.elapsed();
-        }
-        assert!(
-            start.elapsed() < limit,
-            "\"{text}\" did not appear within {limit:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 async fn enter_hand(
     driver: &WebDriver,
@@ -146,37 +38,12 @@ async fn enter_hand(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() {
-    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must install chromium and chromium-driver (see .ci/run)"
-        );
-        eprintln!(
-            "note: {CHROMIUM} or {CHROMEDRIVER} is missing; the browser test is skipped (apt-get install chromium chromium-driver)"
-        );
+    let Some(browser) = Browser::start("two-phones").await else {
         return;
-    }
-    let work = std::env::temp_dir().join(format!("scorekeeper-browser-{}", std::process::id()));
-    std::fs::create_dir_all(&work).unwrap();
-    let database = format!("sqlite://{}/browser.db", work.display());
-    let pool = scorekeeper::store::open(&database).await.unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let store = pool.clone();
-    tokio::spawn(async move { axum::serve(listener, app(AppState::new(pool))).await });
-
-    let port = free_port();
-    let _driver = Driver(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let driver_url = format!("http://127.0.0.1:{port}");
-    let keeper = phone(&driver_url, &work.join("keeper")).await;
-    let watcher = phone(&driver_url, &work.join("watcher")).await;
+    };
+    let (base, store) = (browser.base.clone(), browser.store.clone());
+    let keeper = browser.phone("keeper").await;
+    let watcher = browser.phone("watcher").await;
     let shots = screenshots();
 
     // The scorekeeper's phone creates the club and a 3-handed session at 5¢ with the kitty.
@@ -333,19 +200,12 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
             .screenshot(&shots.join(format!("{name}-sheet-390.png")))
             .await
             .unwrap();
-        let width: i64 = keeper
-            .execute("return document.documentElement.scrollWidth;", Vec::new())
-            .await
-            .unwrap()
-            .json()
-            .as_i64()
-            .unwrap();
+        let width = scroll_width(&keeper).await;
         assert!(width <= 390, "{name}: the page fits 390 px ({width})");
     }
 
     keeper.quit().await.unwrap();
     watcher.quit().await.unwrap();
-    let _ = std::fs::remove_dir_all(&work);
 }
 
 /// A Pitch session (game to 4) whose first hand is corrected and whose third is undone,

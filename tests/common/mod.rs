@@ -2,6 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 #![allow(dead_code)]
 
+pub mod browser;
+
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};

@@ -1,0 +1,203 @@
+//! A real browser for page tests: headless Chromium driven through chromedriver at phone
+//! width (390 px), the service on a loopback port over a fresh SQLite file, and the few
+//! gestures a player makes (fill, choose, press). Screenshots go under
+//! `target/screenshots/` for a person to look at.
+//!
+//! Needs Debian's `chromium` and `chromium-driver`; `.ci/run` installs them. Without them
+//! [`Browser::start`] says so and returns `None` (the test is skipped), except under CI,
+//! where it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use scorekeeper::web::{AppState, app};
+use thirtyfour::components::SelectElement;
+use thirtyfour::prelude::*;
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// chromedriver, stopped when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The service on a loopback port and a chromedriver to open phones against it.
+pub struct Browser {
+    _driver: Driver,
+    driver_url: String,
+    /// The service's address, `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// The service's database, to import sessions directly.
+    pub store: sqlx::SqlitePool,
+    /// A scratch folder for this test's database and browser profiles.
+    pub work: PathBuf,
+}
+
+impl Browser {
+    /// Starts the service and chromedriver; `None` (with a visible note) when Chromium is
+    /// not installed outside CI. `name` keeps concurrent tests' files apart.
+    pub async fn start(name: &str) -> Option<Browser> {
+        if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI must install chromium and chromium-driver (see .ci/run)"
+            );
+            eprintln!(
+                "note: {CHROMIUM} or {CHROMEDRIVER} is missing; the browser test is skipped (apt-get install chromium chromium-driver)"
+            );
+            return None;
+        }
+        let work =
+            std::env::temp_dir().join(format!("scorekeeper-browser-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&work).unwrap();
+        let database = format!("sqlite://{}/browser.db", work.display());
+        let pool = scorekeeper::store::open(&database).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let store = pool.clone();
+        tokio::spawn(async move { axum::serve(listener, app(AppState::new(pool))).await });
+        let port = free_port();
+        let driver = Driver(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        );
+        Some(Browser {
+            _driver: driver,
+            driver_url: format!("http://127.0.0.1:{port}"),
+            base,
+            store,
+            work,
+        })
+    }
+
+    /// A phone-sized headless Chromium with its own empty profile named `profile`.
+    pub async fn phone(&self, profile: &str) -> WebDriver {
+        phone(&self.driver_url, &self.work.join(profile)).await
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.work);
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `target/screenshots/`, created.
+pub fn screenshots() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn phone(driver_url: &str, profile: &Path) -> WebDriver {
+    let mut caps = DesiredCapabilities::chrome();
+    caps.set_binary(CHROMIUM).unwrap();
+    for arg in [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--hide-scrollbars",
+    ] {
+        caps.add_arg(arg).unwrap();
+    }
+    // A desktop window cannot be narrower than 500 px; phone emulation gives a true 390.
+    caps.set_browser_option(
+        "mobileEmulation",
+        serde_json::json!({ "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 2.0 } }),
+    )
+    .unwrap();
+    caps.add_arg(&format!("--user-data-dir={}", profile.display()))
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        match WebDriver::new(driver_url, caps.clone()).await {
+            Ok(driver) => return driver,
+            Err(e) if Instant::now() > deadline => panic!("chromedriver did not answer: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+}
+
+/// Types `text` into the field `name`, replacing what was there.
+pub async fn fill(driver: &WebDriver, name: &str, text: &str) {
+    let field = driver.find(By::Name(name)).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+/// Chooses `value` in the select `name` (the next-hand form's first).
+pub async fn choose(driver: &WebDriver, name: &str, value: &str) {
+    let select = driver
+        .find(By::Css(format!(
+            "#next select[name='{name}'], form select[name='{name}']"
+        )))
+        .await
+        .unwrap();
+    SelectElement::new(&select)
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap();
+}
+
+/// Clicks the element `css` finds.
+pub async fn submit(driver: &WebDriver, css: &str) {
+    driver
+        .find(By::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Waits until the page's source contains `text`; returns how long it took.
+pub async fn wait_for(driver: &WebDriver, text: &str, limit: Duration) -> Duration {
+    let start = Instant::now();
+    loop {
+        if driver.source().await.unwrap().contains(text) {
+            return start.elapsed();
+        }
+        assert!(
+            start.elapsed() < limit,
+            "\"{text}\" did not appear within {limit:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The page's scroll width in CSS pixels (390 or less fits a phone).
+pub async fn scroll_width(driver: &WebDriver) -> i64 {
+    driver
+        .execute("return document.documentElement.scrollWidth;", Vec::new())
+        .await
+        .unwrap()
+        .json()
+        .as_i64()
+        .unwrap()
+}
