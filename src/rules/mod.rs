@@ -14,6 +14,7 @@ pub mod game;
 pub mod partnership;
 pub mod sheet;
 pub mod table;
+pub mod two_handed_pinochle;
 
 use serde::Serialize;
 use serde_json::Value;

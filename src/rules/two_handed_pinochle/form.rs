@@ -1,0 +1,353 @@
+//! What the pages need of Two-handed Pinochle: the agreements the new-session form offers,
+//! the agreements in words for the sheet, what the hand form offers, and the hand form read
+//! into a `hand` or `declare_out` event (rules §1.9, `design/session-format.md`).
+//!
+//! The form is short for the table: the dealer, a tap for a turned-up dix, one meld number
+//! per player, and the trick points of **one** player (the other's are 250 minus them). A
+//! match form also asks how the deal ended: played out, or declared out by a player, whose
+//! trick points are then his count so far.
+
+use serde_json::{Map, Value};
+
+use super::agreements::{Agreements, Mode};
+use super::hand::{Players, TURN_UP_DIX};
+use crate::rules::game::{Choice, HandFormSpec};
+use crate::rules::partnership::ALL_TRICK_POINTS;
+use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.9, §3 item 29).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per game won",
+        kind: SpecKind::Money,
+        default: "0.00",
+        help: "The loser of each game pays the winner this; a drawn single deal pays nothing, 0 plays for points only (session-format).",
+    },
+    AgreementSpec {
+        name: "mode",
+        label: "Game",
+        kind: SpecKind::Choice(&[
+            ("match", "match: first to 1,000 over several deals"),
+            ("single_deal", "single deal: every deal is a game"),
+        ]),
+        default: "match",
+        help: "S004: either every deal is a game (the higher total wins), or a match to 1,000 that either player may end by declaring out (rules §1.9).",
+    },
+    AgreementSpec {
+        name: "target",
+        label: "Match to (points)",
+        kind: SpecKind::Number,
+        default: "1000",
+        help: "One player at or over it and the other under it after a deal wins the match game (rules §1.9).",
+    },
+    AgreementSpec {
+        name: "target_step",
+        label: "When both pass it, the game goes on by",
+        kind: SpecKind::Number,
+        default: "250",
+        help: "Both at or over 1,000 after one deal: the game goes on to 1,250, then 1,500, however far one is ahead (rules §1.9).",
+    },
+    AgreementSpec {
+        name: "round_partial_count_on_declare_out",
+        label: "Round a declare-out's trick count",
+        kind: SpecKind::Bool,
+        default: "yes",
+        help: "S004 does not say whether 7 or more counts 10 in a partial count; yes by default (rules §3 item 29).",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    let stake = if a.stake.is_zero() {
+        "none: points only".to_string()
+    } else {
+        format!(
+            "{} {currency} a game, paid by the loser to the winner",
+            a.stake
+        )
+    };
+    let mut summary = vec![("Stake".to_string(), stake)];
+    match a.mode {
+        Mode::SingleDeal => summary.push((
+            "Game".into(),
+            "every deal is a game: the higher total wins, equal totals are a draw".into(),
+        )),
+        Mode::Match => {
+            summary.push((
+                "Game".into(),
+                format!(
+                    "a match to {}; when both reach it after one deal, the game goes on by {}",
+                    a.target, a.target_step
+                ),
+            ));
+            summary.push((
+                "Declaring out".into(),
+                if a.round_partial_count {
+                    "the count so far is rounded: 7 or more counts 10".into()
+                } else {
+                    "the count so far is taken as it is, not rounded".into()
+                },
+            ));
+        }
+    }
+    summary.push((
+        "Tricks".into(),
+        "counted in tens: 7 or more counts 10 (87 → 90, 125 and 125 → 120 each)".into(),
+    ));
+    summary
+}
+
+/// What the hand form offers: the two players (each with the most trick points, 250) and,
+/// in a match, who may declare out; `note` says when the game has gone past the agreed
+/// target.
+pub fn offer(players: &Players, mode: Mode, note: Option<String>) -> HandFormSpec {
+    let mut lists = vec![(
+        "players",
+        players
+            .iter()
+            .map(|p| Choice {
+                max: ALL_TRICK_POINTS,
+                ..Choice::new(p.as_str(), p.as_str())
+            })
+            .collect(),
+    )];
+    if mode == Mode::Match {
+        lists.push((
+            "claimants",
+            players
+                .iter()
+                .map(|p| Choice::new(p.as_str(), format!("{p} declared out")))
+                .collect(),
+        ));
+    }
+    HandFormSpec {
+        min_bid: 0,
+        lists,
+        note,
+    }
+}
+
+/// The players the form names: every `melds.<name>` and `tricks.<name>` field, in the
+/// order of their names.
+fn named(form: &FormValues) -> Vec<String> {
+    let mut names: Vec<String> = form
+        .0
+        .keys()
+        .filter_map(|k| {
+            k.strip_prefix("melds.")
+                .or_else(|| k.strip_prefix("tricks."))
+        })
+        .map(String::from)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Reads the hand form into an event. Without a claimant: a `hand` with the dealer, the
+/// turned-up dix, every meld (empty is 0) and both players' trick points, the one left empty
+/// being 250 minus the other. With a claimant (`claimant`, match mode): a `declare_out` with
+/// the melds, the dealer's turned-up dix counted in his melds (it is scored at once, S004),
+/// and the claimant's trick points as `tricks_so_far`. Errors name the form's field and ask
+/// for what is missing or say what does not fit.
+pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
+    let names = named(form);
+    let dealer = form.required("dealer", "who dealt?")?;
+    let dix = form.ticked("turn_up_dix") && form.given("turn_up_dix") != Some("false");
+    let mut melds = Map::new();
+    for name in &names {
+        let field = format!("melds.{name}");
+        let mut points = form.number(&field)?.unwrap_or(0);
+        if dix && name == dealer && form.given("claimant").is_some() {
+            points = points.saturating_add(TURN_UP_DIX);
+        }
+        melds.insert(name.clone(), points.into());
+    }
+    let mut event = Map::new();
+    if let Some(claimant) = form.given("claimant") {
+        let field = format!("tricks.{claimant}");
+        let so_far = form.number(&field)?.ok_or_else(|| {
+            RuleError::new(
+                &field,
+                format!("enter {claimant}'s trick points so far (0 if he has taken none)"),
+            )
+        })?;
+        if let Some(other) = names
+            .iter()
+            .find(|n| n.as_str() != claimant && form.given(&format!("tricks.{n}")).is_some())
+        {
+            return Err(RuleError::new(
+                format!("tricks.{other}"),
+                format!("a declare-out counts only {claimant}'s tricks: leave {other}'s empty"),
+            ));
+        }
+        if dix && !melds.contains_key(dealer) {
+            melds.insert(dealer.to_string(), TURN_UP_DIX.into());
+        }
+        event.insert("type".into(), "declare_out".into());
+        event.insert("claimant".into(), claimant.into());
+        event.insert("melds".into(), Value::Object(melds));
+        event.insert("tricks_so_far".into(), so_far.into());
+        return Ok(Value::Object(event));
+    }
+    event.insert("type".into(), "hand".into());
+    event.insert("dealer".into(), dealer.into());
+    event.insert("turn_up_dix".into(), dix.into());
+    event.insert("melds".into(), Value::Object(melds));
+    let mut given = Vec::new();
+    for name in &names {
+        if let Some(t) = form.number(&format!("tricks.{name}"))? {
+            given.push((name.clone(), t));
+        }
+    }
+    let mut tricks = Map::new();
+    match (given.as_slice(), names.as_slice()) {
+        ([], _) => {
+            let first = names.first().map_or("tricks", String::as_str);
+            return Err(RuleError::new(
+                if first == "tricks" {
+                    "tricks".to_string()
+                } else {
+                    format!("tricks.{first}")
+                },
+                "enter one player's trick points; the other's are 250 minus them",
+            ));
+        }
+        ([(name, t)], [a, b]) => {
+            let other = if name == a { b } else { a };
+            tricks.insert(name.clone(), (*t).into());
+            let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
+                RuleError::new(
+                    format!("tricks.{name}"),
+                    format!("{t} is not a count of trick points: they run from 0 to 250"),
+                )
+            })?;
+            tricks.insert(other.clone(), rest.into());
+        }
+        _ => {
+            for (name, t) in &given {
+                tricks.insert(name.clone(), (*t).into());
+            }
+        }
+    }
+    event.insert("tricks".into(), Value::Object(tricks));
+    Ok(Value::Object(event))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn form(pairs: &[(&str, &str)]) -> FormValues {
+        FormValues(
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn one_players_tricks_give_the_others_from_250() {
+        // Ann counted 97: Bob has 250 − 97 = 153. An empty meld is 0.
+        let e = hand_event(&form(&[
+            ("dealer", "Bob"),
+            ("turn_up_dix", "true"),
+            ("melds.Ann", "60"),
+            ("melds.Bob", ""),
+            ("tricks.Ann", "97"),
+            ("tricks.Bob", ""),
+        ]))
+        .unwrap();
+        assert_eq!(
+            e,
+            json!({"type": "hand", "dealer": "Bob", "turn_up_dix": true,
+                "melds": {"Ann": 60, "Bob": 0}, "tricks": {"Ann": 97, "Bob": 153}})
+        );
+    }
+
+    #[test]
+    fn both_tricks_are_sent_as_entered_for_the_rules_to_check() {
+        let e = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("tricks.Ann", "100"),
+            ("tricks.Bob", "140"),
+        ]))
+        .unwrap();
+        assert_eq!(e["tricks"], json!({"Ann": 100, "Bob": 140}));
+        assert_eq!(e["turn_up_dix"], json!(false));
+    }
+
+    #[test]
+    fn a_claimant_makes_a_declare_out_with_the_dealers_dix_in_his_melds() {
+        // Bob dealt and turned up the dix (10, scored at once); Ann melded 40 and declares
+        // out with 47 trick points so far.
+        let e = hand_event(&form(&[
+            ("dealer", "Bob"),
+            ("turn_up_dix", "true"),
+            ("claimant", "Ann"),
+            ("melds.Ann", "40"),
+            ("melds.Bob", ""),
+            ("tricks.Ann", "47"),
+            ("tricks.Bob", ""),
+        ]))
+        .unwrap();
+        assert_eq!(
+            e,
+            json!({"type": "declare_out", "claimant": "Ann",
+                "melds": {"Ann": 40, "Bob": 10}, "tricks_so_far": 47})
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_field() {
+        let field = |pairs: &[(&str, &str)]| hand_event(&form(pairs)).unwrap_err().field;
+        assert_eq!(field(&[("tricks.Ann", "100")]), "dealer");
+        assert_eq!(
+            field(&[("dealer", "Ann"), ("tricks.Ann", ""), ("tricks.Bob", "")]),
+            "tricks.Ann"
+        );
+        assert_eq!(
+            field(&[("dealer", "Ann"), ("tricks.Ann", "ten"), ("tricks.Bob", "")]),
+            "tricks.Ann"
+        );
+        assert_eq!(
+            field(&[("dealer", "Ann"), ("melds.Bob", "x"), ("tricks.Ann", "100")]),
+            "melds.Bob"
+        );
+        assert_eq!(
+            field(&[
+                ("dealer", "Ann"),
+                ("claimant", "Bob"),
+                ("tricks.Bob", ""),
+                ("tricks.Ann", "")
+            ]),
+            "tricks.Bob"
+        );
+        assert_eq!(
+            field(&[
+                ("dealer", "Ann"),
+                ("claimant", "Bob"),
+                ("tricks.Bob", "40"),
+                ("tricks.Ann", "30")
+            ]),
+            "tricks.Ann"
+        );
+    }
+
+    #[test]
+    fn a_match_offers_declaring_out_and_single_deals_do_not() {
+        let players = ["Ann".to_string(), "Bob".to_string()];
+        let m = offer(&players, Mode::Match, None);
+        assert_eq!(m.list("players").len(), 2);
+        assert_eq!(m.list("players")[0].max, 250);
+        assert_eq!(m.list("claimants")[1].label, "Bob declared out");
+        assert!(
+            offer(&players, Mode::SingleDeal, None)
+                .list("claimants")
+                .is_empty()
+        );
+    }
+}
