@@ -384,10 +384,14 @@ impl TwoHanded {
                     Mode::Match => format!(" → {}", pts(after.get(seat).copied().unwrap_or(0))),
                     Mode::SingleDeal => String::new(),
                 };
+                let tricks = if rounded(raw) == raw {
+                    format!("tricks {raw}")
+                } else {
+                    format!("tricks {raw} → {}", rounded(raw))
+                };
                 format!(
-                    "{} meld {meld} + tricks {raw} → {}{dix} = +{}{running}",
+                    "{} meld {meld} + {tricks}{dix} = +{}{running}",
                     self.name(seat),
-                    rounded(raw),
                     added.get(seat).copied().unwrap_or(0)
                 )
             })
@@ -542,13 +546,18 @@ impl TwoHanded {
                 tone: Tone::Plain,
             });
         }
-        let mut added = [0; 2];
-        if let Some(slot) = added.get_mut(c) {
-            *slot = claim_melds + counted;
-        }
-        if let Some(slot) = added.get_mut(o) {
-            *slot = other_melds;
-        }
+        // The other player's column shows only his score unless he melded in this deal.
+        let cells = (0..2)
+            .map(|seat| {
+                let running = after.get(seat).copied().unwrap_or(0);
+                let name = self.name(seat);
+                match (seat == c, other_melds) {
+                    (true, _) => Cell::added(name, Tally::Points, claim_melds + counted, running),
+                    (false, 0) => Cell::running(name, Tally::Points, running),
+                    (false, m) => Cell::added(name, Tally::Points, m, running),
+                }
+            })
+            .collect();
         let line = SheetLine {
             marks: vec![if made {
                 Mark::new(format!("out at {}", pts(claimed)), Tone::Good)
@@ -559,7 +568,7 @@ impl TwoHanded {
                 )
             }],
             details,
-            cells: self.cells(Some(added), after),
+            cells,
             ..SheetLine::titled(format!("{claimant} declared out"))
         };
         let (postings, words, finished) = self.finish(Some(winner), decided_by, how, after);
