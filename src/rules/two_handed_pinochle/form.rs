@@ -7,13 +7,17 @@
 //! match form also asks how the deal ended: played out, or declared out by a player, whose
 //! trick points are then his count so far.
 
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::agreements::{Agreements, Mode};
-use super::hand::{Players, TURN_UP_DIX};
+use super::hand::{Players, TURN_UP_DIX, WrittenDeal, WrittenDeclare};
 use crate::rules::game::{Choice, HandFormSpec};
+use crate::rules::hand_form::{read_form, text, ticked, to_event};
 use crate::rules::partnership::ALL_TRICK_POINTS;
-use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.9, §3 item 29).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -128,111 +132,159 @@ pub fn offer(players: &Players, mode: Mode, note: Option<String>) -> HandFormSpe
     }
 }
 
-/// The players the form names: every `melds.<name>` and `tricks.<name>` field, in the
-/// order of their names.
-fn named(form: &FormValues) -> Vec<String> {
-    let mut names: Vec<String> = form
-        .0
-        .keys()
-        .filter_map(|k| {
-            k.strip_prefix("melds.")
-                .or_else(|| k.strip_prefix("tricks."))
-        })
-        .map(String::from)
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+/// The hand form as submitted (`templates/games/two_handed_pinochle/hand_form.html`): the
+/// dealer, the dix tap, how the deal ended (`claimant`: empty when played out), and per
+/// player `melds.<name>` and `tricks.<name>` (in `per_player`, read by name: the form's
+/// field names carry the players' names). Every field optional, so a missing one is asked
+/// for by name.
+#[derive(Debug, Default, Deserialize)]
+pub struct HandForm {
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "ticked")]
+    turn_up_dix: bool,
+    #[serde(default, deserialize_with = "text")]
+    claimant: Option<String>,
+    /// The rest of the form: each player's meld and trick points, by field name.
+    #[serde(flatten)]
+    per_player: BTreeMap<String, String>,
 }
 
-/// Reads the hand form into an event. Without a claimant: a `hand` with the dealer, the
-/// turned-up dix, every meld (empty is 0) and both players' trick points, the one left empty
-/// being 250 minus the other. With a claimant (`claimant`, match mode): a `declare_out` with
-/// the melds, the dealer's turned-up dix counted in his melds (it is scored at once, S004),
-/// and the claimant's trick points as `tricks_so_far`. Errors name the form's field and ask
-/// for what is missing or say what does not fit.
-pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
-    let names = named(form);
-    let dealer = form.required("dealer", "who dealt?")?;
-    let dix = form.ticked("turn_up_dix") && form.given("turn_up_dix") != Some("false");
-    let mut melds = Map::new();
-    for name in &names {
-        let field = format!("melds.{name}");
-        let mut points = form.number(&field)?.unwrap_or(0);
-        if dix && name == dealer && form.given("claimant").is_some() {
-            points = points.saturating_add(TURN_UP_DIX);
-        }
-        melds.insert(name.clone(), points.into());
+/// What the form stands for: a played-out deal or a declare-out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Written {
+    /// A `hand` event.
+    Deal(WrittenDeal),
+    /// A `declare_out` event.
+    Declare(WrittenDeclare),
+}
+
+impl HandForm {
+    /// The players the form names: every `melds.<name>` and `tricks.<name>` field, in the
+    /// order of their names.
+    fn named(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .per_player
+            .keys()
+            .filter_map(|k| {
+                k.strip_prefix("melds.")
+                    .or_else(|| k.strip_prefix("tricks."))
+            })
+            .map(String::from)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
     }
-    let mut event = Map::new();
-    if let Some(claimant) = form.given("claimant") {
-        let field = format!("tricks.{claimant}");
-        let so_far = form.number(&field)?.ok_or_else(|| {
-            RuleError::new(
-                &field,
-                format!("enter {claimant}'s trick points so far (0 if he has taken none)"),
-            )
-        })?;
-        if let Some(other) = names
-            .iter()
-            .find(|n| n.as_str() != claimant && form.given(&format!("tricks.{n}")).is_some())
-        {
-            return Err(RuleError::new(
-                format!("tricks.{other}"),
-                format!("a declare-out counts only {claimant}'s tricks: leave {other}'s empty"),
-            ));
-        }
-        if dix && !melds.contains_key(dealer) {
-            melds.insert(dealer.to_string(), TURN_UP_DIX.into());
-        }
-        event.insert("type".into(), "declare_out".into());
-        event.insert("claimant".into(), claimant.into());
-        event.insert("melds".into(), Value::Object(melds));
-        event.insert("tricks_so_far".into(), so_far.into());
-        return Ok(Value::Object(event));
+
+    /// A per-player number (`melds.Ann`): `None` when empty or absent.
+    fn number(&self, field: &str) -> Result<Option<i64>, RuleError> {
+        self.per_player
+            .get(field)
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                t.parse::<i64>()
+                    .map_err(|_| RuleError::new(field, format!("\"{t}\" is not a whole number")))
+            })
+            .transpose()
     }
-    event.insert("type".into(), "hand".into());
-    event.insert("dealer".into(), dealer.into());
-    event.insert("turn_up_dix".into(), dix.into());
-    event.insert("melds".into(), Value::Object(melds));
-    let mut given = Vec::new();
-    for name in &names {
-        if let Some(t) = form.number(&format!("tricks.{name}"))? {
-            given.push((name.clone(), t));
+
+    /// The event as the session document writes it. Without a claimant: a `hand` with the
+    /// dealer, the turned-up dix, every meld (empty is 0) and both players' trick points,
+    /// the one left empty being 250 minus the other. With a claimant (match mode): a
+    /// `declare_out` with the melds, the dealer's turned-up dix counted in his melds (it is
+    /// scored at once, S004), and the claimant's trick points as `tricks_so_far`. Errors
+    /// name the form's field and ask for what is missing or say what does not fit.
+    pub fn written(&self) -> Result<Written, RuleError> {
+        let names = self.named();
+        let dealer = self
+            .dealer
+            .clone()
+            .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
+        let declaring = self.claimant.is_some();
+        let mut melds = BTreeMap::new();
+        for name in &names {
+            let mut points = self.number(&format!("melds.{name}"))?.unwrap_or(0);
+            if declaring && self.turn_up_dix && *name == dealer {
+                points = points.saturating_add(TURN_UP_DIX);
+            }
+            melds.insert(name.clone(), points);
         }
-    }
-    let mut tricks = Map::new();
-    match (given.as_slice(), names.as_slice()) {
-        ([], _) => {
-            let first = names.first().map_or("tricks", String::as_str);
-            return Err(RuleError::new(
-                if first == "tricks" {
-                    "tricks".to_string()
-                } else {
-                    format!("tricks.{first}")
-                },
-                "enter one player's trick points; the other's are 250 minus them",
-            ));
-        }
-        ([(name, t)], [a, b]) => {
-            let other = if name == a { b } else { a };
-            tricks.insert(name.clone(), (*t).into());
-            let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
+        if let Some(claimant) = &self.claimant {
+            let field = format!("tricks.{claimant}");
+            let so_far = self.number(&field)?.ok_or_else(|| {
                 RuleError::new(
-                    format!("tricks.{name}"),
-                    format!("{t} is not a count of trick points: they run from 0 to 250"),
+                    &field,
+                    format!("enter {claimant}'s trick points so far (0 if he has taken none)"),
                 )
             })?;
-            tricks.insert(other.clone(), rest.into());
+            for other in names.iter().filter(|n| *n != claimant) {
+                if self.number(&format!("tricks.{other}"))?.is_some() {
+                    return Err(RuleError::new(
+                        format!("tricks.{other}"),
+                        format!(
+                            "a declare-out counts only {claimant}'s tricks: leave {other}'s empty"
+                        ),
+                    ));
+                }
+            }
+            if self.turn_up_dix {
+                melds.entry(dealer).or_insert(TURN_UP_DIX);
+            }
+            return Ok(Written::Declare(WrittenDeclare {
+                kind: "declare_out".into(),
+                claimant: claimant.clone(),
+                melds,
+                tricks_so_far: so_far,
+            }));
         }
-        _ => {
-            for (name, t) in &given {
-                tricks.insert(name.clone(), (*t).into());
+        let mut given = Vec::new();
+        for name in &names {
+            if let Some(t) = self.number(&format!("tricks.{name}"))? {
+                given.push((name.clone(), t));
             }
         }
+        let mut tricks = BTreeMap::new();
+        match (given.as_slice(), names.as_slice()) {
+            ([], _) => {
+                return Err(RuleError::new(
+                    names
+                        .first()
+                        .map_or_else(|| "tricks".to_string(), |n| format!("tricks.{n}")),
+                    "enter one player's trick points; the other's are 250 minus them",
+                ));
+            }
+            ([(name, t)], [a, b]) => {
+                let other = if name == a { b } else { a };
+                let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
+                    RuleError::new(
+                        format!("tricks.{name}"),
+                        format!("{t} is not a count of trick points: they run from 0 to 250"),
+                    )
+                })?;
+                tricks.insert(name.clone(), *t);
+                tricks.insert(other.clone(), rest);
+            }
+            _ => tricks.extend(given),
+        }
+        Ok(Written::Deal(WrittenDeal {
+            kind: "hand".into(),
+            dealer,
+            turn_up_dix: self.turn_up_dix,
+            melds,
+            tricks,
+        }))
     }
-    event.insert("tricks".into(), Value::Object(tricks));
-    Ok(Value::Object(event))
+}
+
+/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` or
+/// `declare_out` event. Errors name the form's field.
+pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+    match read_form::<HandForm>(body)?.written()? {
+        Written::Deal(d) => to_event(&d),
+        Written::Declare(d) => to_event(&d),
+    }
 }
 
 #[cfg(test)]
@@ -240,13 +292,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn form(pairs: &[(&str, &str)]) -> FormValues {
-        FormValues(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        )
+    /// The form body a browser sends for these fields (the test values need no escaping).
+    fn form(pairs: &[(&str, &str)]) -> Vec<u8> {
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&")
+            .into_bytes()
     }
 
     #[test]

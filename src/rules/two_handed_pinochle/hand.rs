@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::rules::partnership::ALL_TRICK_POINTS;
@@ -82,28 +82,40 @@ pub struct DeclareOut {
     pub tricks_so_far: i64,
 }
 
-#[derive(Deserialize)]
+/// A `hand` event as the session document writes it (and as the hand form builds it).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenDeal {
+pub struct WrittenDeal {
+    /// Always `"hand"`.
     #[serde(rename = "type")]
-    _kind: String,
-    dealer: String,
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// The dealer turned up a dix as the trump card (default false).
     #[serde(default)]
-    turn_up_dix: bool,
+    pub turn_up_dix: bool,
+    /// Each player's melds, in points; a player left out melded nothing.
     #[serde(default)]
-    melds: BTreeMap<String, i64>,
-    tricks: BTreeMap<String, i64>,
+    pub melds: BTreeMap<String, i64>,
+    /// Each player's raw trick points; both players, adding up to 250.
+    pub tricks: BTreeMap<String, i64>,
 }
 
-#[derive(Deserialize)]
+/// A `declare_out` event as the session document writes it (and as the hand form builds
+/// it).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenDeclare {
+pub struct WrittenDeclare {
+    /// Always `"declare_out"`.
     #[serde(rename = "type")]
-    _kind: String,
-    claimant: String,
+    pub kind: String,
+    /// Who declared out.
+    pub claimant: String,
+    /// The melds each player had scored in this deal before the claim, in points.
     #[serde(default)]
-    melds: BTreeMap<String, i64>,
-    tricks_so_far: i64,
+    pub melds: BTreeMap<String, i64>,
+    /// The claimant's raw trick points so far.
+    pub tricks_so_far: i64,
 }
 
 /// The seat of `name`, if he is one of the two players.

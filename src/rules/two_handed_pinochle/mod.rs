@@ -27,7 +27,7 @@ use crate::ledger::Postings;
 use crate::rules::game::HandFormSpec;
 use crate::rules::{
     Award, Cell, Column, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 
 /// The registration of `two_handed_pinochle`: exactly two players (rules §1.9).
@@ -196,9 +196,11 @@ impl TwoHanded {
     }
 
     /// The game's payment: the loser pays the winner the stake; a draw or a points-only
-    /// session pays nothing (session-format). Returns the postings and the words.
-    fn settle(&self, winner: Option<usize>) -> (Postings, String) {
+    /// session pays nothing (session-format). Returns the postings, the words and the same
+    /// as steps (the stake per game, the payment).
+    fn settle(&self, winner: Option<usize>) -> (Postings, String, Vec<Step>) {
         let mut postings = Postings::new();
+        let mut steps = Vec::new();
         let stake = self.agreements.stake;
         let words = match winner {
             None => "a draw: nobody pays".to_string(),
@@ -206,10 +208,20 @@ impl TwoHanded {
             Some(w) => {
                 let (winner, loser) = (self.name(w), self.name(1 - w));
                 postings.transfer(loser, winner, stake);
+                steps.push(Step::Stake {
+                    amount: stake,
+                    per: "game won".into(),
+                });
+                steps.push(Step::Pays {
+                    from: loser.to_string(),
+                    to: winner.to_string(),
+                    amount: stake,
+                    why: format!("game {} lost", self.game_number()),
+                });
                 format!("{loser} pays {winner} {stake}, the stake per game won")
             }
         };
-        (postings, words)
+        (postings, words, steps)
     }
 
     /// Ends the game in progress with `winner` (`None`: a draw) at `scores`: records it,
@@ -220,8 +232,8 @@ impl TwoHanded {
         decided_by: &str,
         how: String,
         scores: [i64; 2],
-    ) -> (Postings, String, (FinishedGame, GameEnd)) {
-        let (postings, words) = self.settle(winner);
+    ) -> (Postings, String, Vec<Step>, (FinishedGame, GameEnd)) {
+        let (postings, words, steps) = self.settle(winner);
         let game = FinishedGame {
             winner: winner.map(|w| self.name(w).to_string()),
             decided_by: decided_by.to_string(),
@@ -240,7 +252,7 @@ impl TwoHanded {
         self.target = self.agreements.target;
         self.carried_in = None;
         self.deals_this_game = 0;
-        (postings, words, (game, end))
+        (postings, words, steps, (game, end))
     }
 
     /// A played-out deal: scored, then judged by the mode. Nothing changes on error.
@@ -263,6 +275,7 @@ impl TwoHanded {
                 .checked_add(a)
                 .ok_or_else(|| RuleError::new("type", "the scores have grown past counting"))?;
         }
+        let score_steps = self.score_steps(&deal, added);
         let mut why = self.deal_words(&deal, added, after);
         let mut line = self.deal_line(&deal, added, after);
         let outcome = match self.agreements.mode {
@@ -289,7 +302,7 @@ impl TwoHanded {
                 } else {
                     "single_deal_draw"
                 };
-                let (postings, words, finished) = self.finish(winner, decided_by, how, after);
+                let (postings, words, paid, finished) = self.finish(winner, decided_by, how, after);
                 why.push_str(&match winner {
                     Some(w) => format!(
                         ". Every deal is a game: {} wins game {game} with the higher total; {words}",
@@ -303,6 +316,7 @@ impl TwoHanded {
                     postings: postings.into_vec(),
                     scores_after: Some(json!({ "game": game, "scores": self.scores_json(after) })),
                     explanation: why,
+                    steps: [score_steps, paid].concat(),
                     line,
                     finished: Some(finished),
                 }
@@ -325,7 +339,8 @@ impl TwoHanded {
                         self.name(w)
                     ));
                     let target = self.target;
-                    let (postings, words, finished) = self.finish(Some(w), "target", how, after);
+                    let (postings, words, paid, finished) =
+                        self.finish(Some(w), "target", how, after);
                     why.push_str(&format!("; {words}"));
                     Outcome {
                         postings: postings.into_vec(),
@@ -333,6 +348,7 @@ impl TwoHanded {
                             "game": game, "target": target, "scores": self.scores_json(after)
                         })),
                         explanation: why,
+                        steps: [score_steps, paid].concat(),
                         line,
                         finished: Some(finished),
                     }
@@ -360,13 +376,38 @@ impl TwoHanded {
                         scores_after: Some(json!({
                             "game": game, "target": target, "scores": self.scores_json(after)
                         })),
-                        ..Outcome::new(Vec::new(), why, line)
+                        ..Outcome::new(Vec::new(), why, line).with_steps(score_steps)
                     }
                 }
             },
         };
         ctx.table.dealt(self.name(deal.dealer));
         Ok(outcome)
+    }
+
+    /// What the deal adds to each player as steps: "meld 60 + tricks 97 → 100" = 160.
+    fn score_steps(&self, deal: &Deal, added: [i64; 2]) -> Vec<Step> {
+        (0..2)
+            .map(|seat| {
+                let raw = deal.tricks.get(seat).copied().unwrap_or(0);
+                let mut sum = format!(
+                    "meld {} + tricks {raw}",
+                    deal.melds.get(seat).copied().unwrap_or(0)
+                );
+                if rounded(raw) != raw {
+                    sum.push_str(&format!(" → {}", rounded(raw)));
+                }
+                if deal.dix(seat) > 0 {
+                    sum.push_str(&format!(" + dix turned up {}", deal.dix(seat)));
+                }
+                Step::Score {
+                    who: self.name(seat).to_string(),
+                    sum,
+                    total: added.get(seat).copied().unwrap_or(0),
+                    tally: Tally::Points,
+                }
+            })
+            .collect()
     }
 
     /// The deal in words: "Bob dealt: Ann meld 60 + tricks 97 → 100 = +160 → 1,010; Bob
@@ -571,14 +612,25 @@ impl TwoHanded {
             cells,
             ..SheetLine::titled(format!("{claimant} declared out"))
         };
-        let (postings, words, finished) = self.finish(Some(winner), decided_by, how, after);
+        let (postings, words, paid, finished) = self.finish(Some(winner), decided_by, how, after);
         why.push_str(&format!("; {words}"));
+        let score = Step::Score {
+            who: claimant,
+            sum: format!(
+                "{} + meld {claim_melds} + tricks so far {}{rounding}",
+                pts(before),
+                d.tricks_so_far
+            ),
+            total: claimed,
+            tally: Tally::Points,
+        };
         Ok(Outcome {
             postings: postings.into_vec(),
             scores_after: Some(json!({
                 "game": game, "target": target, "scores": self.scores_json(after)
             })),
             explanation: why,
+            steps: [vec![score], paid].concat(),
             line,
             finished: Some(finished),
         })

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::TwoHanded;
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
 use crate::money::Money;
-use crate::rules::{Ctx, Engine, Table};
+use crate::rules::{Ctx, Engine, Step, Table, Tally};
 
 fn session(agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
     serde_json::from_value(json!({
@@ -66,6 +66,33 @@ fn the_first_to_1000_wins_and_the_loser_pays_the_stake() {
     let why = &l.events[0].explanation;
     assert!(why.contains("tricks 97 → 100 = +160 → 1,010"), "{why}");
     assert!(why.contains("Bob pays Ann 0.50"), "{why}");
+    // The steps a player checks by hand: each score, the stake, and the one payment.
+    let fold = crate::format::replay::fold(&session(
+        stake(),
+        json!({"Ann": 850, "Bob": 700}),
+        vec![deal("Bob", false, [60, 40], [97, 153])],
+    ))
+    .unwrap();
+    let steps = &fold.rows()[0].steps;
+    assert_eq!(
+        steps[0],
+        Step::Score {
+            who: "Ann".into(),
+            sum: "meld 60 + tricks 97 → 100".into(),
+            total: 160,
+            tally: Tally::Points
+        }
+    );
+    assert!(steps.contains(&Step::Stake {
+        amount: Money::from_cents(50),
+        per: "game won".into()
+    }));
+    assert!(steps.contains(&Step::Pays {
+        from: "Bob".into(),
+        to: "Ann".into(),
+        amount: Money::from_cents(50),
+        why: "game 1 lost".into()
+    }));
 }
 
 #[test]
