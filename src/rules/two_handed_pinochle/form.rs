@@ -82,7 +82,8 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
                 "Game".into(),
                 format!(
                     "a match to {}; when both reach it after one deal, the game goes on by {}",
-                    a.target, a.target_step
+                    super::pts(a.target),
+                    super::pts(a.target_step)
                 ),
             ));
             summary.push((
