@@ -9,13 +9,12 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
 use super::agreements::{Agreements, Mode};
 use super::hand::{Players, TURN_UP_DIX, WrittenDeal, WrittenDeclare};
 use crate::rules::game::{Choice, HandFormSpec};
-use crate::rules::hand_form::{read_form, text, ticked, to_event};
+use crate::rules::hand_form::{self, text, ticked};
 use crate::rules::partnership::ALL_TRICK_POINTS;
 use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
@@ -139,7 +138,7 @@ pub fn offer(players: &Players, mode: Mode, note: Option<String>) -> HandFormSpe
 /// field names carry the players' names). Every field optional, so a missing one is asked
 /// for by name.
 #[derive(Debug, Default, Deserialize)]
-pub struct HandForm {
+pub struct Form {
     #[serde(default, deserialize_with = "text")]
     dealer: Option<String>,
     #[serde(default, deserialize_with = "ticked")]
@@ -151,8 +150,10 @@ pub struct HandForm {
     per_player: BTreeMap<String, String>,
 }
 
-/// What the form stands for: a played-out deal or a declare-out.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the form stands for: a played-out deal or a declare-out, each written exactly as
+/// the session document writes its event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Written {
     /// A `hand` event.
     Deal(WrittenDeal),
@@ -160,7 +161,7 @@ pub enum Written {
     Declare(WrittenDeclare),
 }
 
-impl HandForm {
+impl Form {
     /// The players the form names: every `melds.<name>` and `tricks.<name>` field, in the
     /// order of their names.
     fn named(&self) -> Vec<String> {
@@ -190,6 +191,10 @@ impl HandForm {
             })
             .transpose()
     }
+}
+
+impl hand_form::HandForm for Form {
+    type Written = Written;
 
     /// The event as the session document writes it. Without a claimant: a `hand` with the
     /// dealer, the turned-up dix, every meld (empty is 0) and both players' trick points,
@@ -197,7 +202,7 @@ impl HandForm {
     /// `declare_out` with the melds, the dealer's turned-up dix counted in his melds (it is
     /// scored at once, S004), and the claimant's trick points as `tricks_so_far`. Errors
     /// name the form's field and ask for what is missing or say what does not fit.
-    pub fn written(&self) -> Result<Written, RuleError> {
+    fn written(self) -> Result<Written, RuleError> {
         let names = self.named();
         let dealer = self
             .dealer
@@ -279,19 +284,14 @@ impl HandForm {
     }
 }
 
-/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` or
-/// `declare_out` event. Errors name the form's field.
-pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-    match read_form::<HandForm>(body)?.written()? {
-        Written::Deal(d) => to_event(&d),
-        Written::Declare(d) => to_event(&d),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
 
     /// The form body a browser sends for these fields (the test values need no escaping).
     fn form(pairs: &[(&str, &str)]) -> Vec<u8> {
