@@ -9,6 +9,7 @@
 pub mod auction_pinochle;
 pub mod auction_pitch;
 pub mod check_pinochle;
+pub mod contract_pinochle;
 pub mod fields;
 pub mod game;
 pub mod partnership;

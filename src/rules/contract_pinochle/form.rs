@@ -1,0 +1,288 @@
+//! What the pages need of Contract Pinochle: the agreements the new-session form offers,
+//! the agreements in words for the sheet, what the hand form offers, and the hand form read
+//! into a `hand` event (rules §1.8, `design/session-format.md` `contract_pinochle`).
+//!
+//! The hand form is one short screen: dealer, bidder, bid, trump, doubled and how the hand
+//! ended, all selects but the bid, plus an "All passed" button for a thrown-in deal.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::agreements::Agreements;
+use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
+use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind, Suit};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.8, §3 item 28).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per game",
+        kind: SpecKind::Money,
+        default: "0.25",
+        help: "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing (session-format).",
+    },
+    AgreementSpec {
+        name: "target",
+        label: "Game (points)",
+        kind: SpecKind::Number,
+        default: "3000",
+        help: "The first side to reach it wins; only one side scores on a hand, so both never reach it together (rules §1.8).",
+    },
+    AgreementSpec {
+        name: "double_survives_overcall",
+        label: "A double stays after a higher bid",
+        kind: SpecKind::Bool,
+        default: "no",
+        help: "No: a double or redouble counts only if the doubled bid is the final contract (rules §1.8, §3 item 28).",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    vec![
+        (
+            "Stake".into(),
+            format!(
+                "{} {currency} a game: each loser pays his opposite number",
+                a.stake
+            ),
+        ),
+        ("Game".into(), format!("{} points", a.target)),
+        (
+            "Scoring".into(),
+            "only one side scores: bid × 1, 2 or 4 (undoubled, doubled, redoubled); half of that on a concession before the lead".into(),
+        ),
+        (
+            "Double after a higher bid".into(),
+            if a.double_survives_overcall {
+                "stays in force".into()
+            } else {
+                "cancelled: it counts only on the final contract".into()
+            },
+        ),
+    ]
+}
+
+/// What the hand form offers: the lowest bid, the suits, the three doublings and the six
+/// ways a hand ends, each with what it scores (rules §1.8).
+pub fn offer() -> HandFormSpec {
+    HandFormSpec {
+        min_bid: MIN_BID,
+        lists: vec![
+            ("suits", suit_choices()),
+            (
+                "doubled",
+                Doubled::ALL
+                    .iter()
+                    .map(|d| {
+                        Choice::new(
+                            d.id(),
+                            format!("{} (× {})", d.words(), d.multiplier()),
+                        )
+                    })
+                    .collect(),
+            ),
+            (
+                "outcomes",
+                HandOutcome::ALL
+                    .iter()
+                    .map(|o| Choice::new(o.id(), outcome_label(*o)))
+                    .collect(),
+            ),
+        ],
+        note: Some("The dealer bids first.".into()),
+    }
+}
+
+/// An outcome as the form offers it, with who scores what.
+fn outcome_label(o: HandOutcome) -> String {
+    let what = match o {
+        HandOutcome::Made | HandOutcome::MadeOnMeld | HandOutcome::OpponentsConceded => {
+            "bidders score the bid"
+        }
+        HandOutcome::Failed | HandOutcome::ConcededAfterLead => "opponents score the bid",
+        HandOutcome::ConcededBeforeLead => "opponents score half the bid",
+    };
+    format!("{}: {what}", o.words())
+}
+
+/// The hand form as submitted (`templates/games/contract_pinochle/hand_form.html`), every
+/// field optional so a missing one is asked for by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HandForm {
+    /// Who dealt.
+    pub dealer: Option<String>,
+    /// The "All passed" button.
+    pub all_passed: bool,
+    /// Who won the bid.
+    pub bidder: Option<String>,
+    /// The bid, in points.
+    pub bid: Option<i64>,
+    /// Trump.
+    pub trump: Option<Suit>,
+    /// Undoubled, doubled, redoubled.
+    pub doubled: Option<Doubled>,
+    /// How the hand ended.
+    pub outcome: Option<HandOutcome>,
+}
+
+/// One of a game's choices by its id (`"hearts"`, `"made_on_meld"`); `None` when empty.
+fn choice<T: DeserializeOwned>(form: &FormValues, field: &str) -> Result<Option<T>, RuleError> {
+    form.given(field)
+        .map(|t| {
+            serde_json::from_value(Value::from(t))
+                .map_err(|_| RuleError::new(field, format!("\"{t}\" is not one of the choices")))
+        })
+        .transpose()
+}
+
+impl HandForm {
+    /// Reads the submitted fields. Errors name a field that holds something unreadable: a
+    /// bid that is not a whole number, an unknown suit, doubling or outcome.
+    pub fn read(form: &FormValues) -> Result<HandForm, RuleError> {
+        Ok(HandForm {
+            dealer: form.given("dealer").map(String::from),
+            all_passed: form.given("all_passed").is_some_and(|v| v != "false"),
+            bidder: form.given("bidder").map(String::from),
+            bid: form.number("bid")?,
+            trump: choice(form, "trump")?,
+            doubled: choice(form, "doubled")?,
+            outcome: choice(form, "outcome")?,
+        })
+    }
+
+    /// The hand as the session document writes it: an all-passed deal with its dealer
+    /// only (whatever else the form holds), or a played one. Errors name the form's field
+    /// and ask for what is missing; the engine checks the rest.
+    pub fn written(self) -> Result<WrittenHand, RuleError> {
+        let ask = |field: &str, question: &str| RuleError::new(field, question);
+        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        if self.all_passed {
+            return Ok(WrittenHand {
+                kind: "hand".into(),
+                dealer,
+                all_passed: true,
+                ..WrittenHand::default()
+            });
+        }
+        Ok(WrittenHand {
+            kind: "hand".into(),
+            dealer,
+            all_passed: false,
+            bidder: Some(
+                self.bidder
+                    .ok_or_else(|| ask("bidder", "who won the bid? (or press All passed)"))?,
+            ),
+            bid: Some(self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?),
+            trump: Some(self.trump.ok_or_else(|| ask("trump", "which suit is trump?"))?),
+            doubled: Some(self.doubled.unwrap_or_default()),
+            outcome: Some(
+                self.outcome
+                    .ok_or_else(|| ask("outcome", "how did the hand end?"))?,
+            ),
+            auction: None,
+        })
+    }
+}
+
+/// Reads the hand form into a `hand` event (the [`crate::rules::game::FormFn`] of this
+/// game). Errors name the form's field.
+pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
+    let written = HandForm::read(form)?.written()?;
+    serde_json::to_value(&written).map_err(|e| RuleError::new("form", e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn form(fields: &[(&str, &str)]) -> FormValues {
+        FormValues(
+            fields
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn a_played_hand_becomes_the_documents_event() {
+        let event = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", " 250 "),
+            ("trump", "hearts"),
+            ("doubled", "redoubled"),
+            ("outcome", "conceded_before_lead"),
+            ("expected_events", "3"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 250,
+                   "trump": "hearts", "doubled": "redoubled", "outcome": "conceded_before_lead"})
+        );
+        // Doubled left on its first choice or not sent at all: undoubled.
+        let event = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", "250"),
+            ("trump", "hearts"),
+            ("outcome", "made"),
+        ]))
+        .unwrap();
+        assert_eq!(event["doubled"], "no");
+    }
+
+    #[test]
+    fn all_passed_records_only_the_dealer() {
+        let event = hand_event(&form(&[
+            ("dealer", "Cy"),
+            ("all_passed", "true"),
+            ("bid", "300"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Cy", "all_passed": true})
+        );
+    }
+
+    #[test]
+    fn missing_or_unreadable_fields_are_named() {
+        let e = hand_event(&form(&[("dealer", "Ann")])).unwrap_err();
+        assert_eq!(e.field, "bidder");
+        let e = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", "2x0"),
+        ]))
+        .unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("bid", "\"2x0\" is not a whole number")
+        );
+        let e = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", "200"),
+            ("trump", "hearts"),
+        ]))
+        .unwrap_err();
+        assert_eq!(e.field, "outcome");
+        let e = hand_event(&form(&[("dealer", "Ann"), ("outcome", "won")])).unwrap_err();
+        assert_eq!(e.field, "outcome");
+        assert!(hand_event(&form(&[])).is_err());
+    }
+
+    #[test]
+    fn the_form_offers_every_outcome_and_doubling() {
+        let spec = offer();
+        assert_eq!(spec.min_bid, 100);
+        assert_eq!(spec.list("outcomes").len(), 6);
+        assert_eq!(spec.list("doubled").len(), 3);
+        assert_eq!(spec.list("suits").len(), 4);
+    }
+}
