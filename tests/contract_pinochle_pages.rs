@@ -76,7 +76,10 @@ async fn a_doubled_contract_made_on_the_form_scores_twice_the_bid_for_one_side()
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "3000").await;
     let page = app.get(&sheet).await;
-    assert!(page.body.contains("name=\"outcome\""), "the hand form is shown");
+    assert!(
+        page.body.contains("name=\"outcome\""),
+        "the hand form is shown"
+    );
     assert!(page.body.contains("made on meld: bidders score the bid"));
     // Bob (EW) bids 250 in hearts, Ann doubles, Bob makes it: EW 250 × 2 = 500, NS 0.
     let reply = post(
@@ -96,7 +99,10 @@ async fn a_doubled_contract_made_on_the_form_scores_twice_the_bid_for_one_side()
     let page = app.get(&sheet).await;
     let body = &page.body;
     assert!(body.contains("doubled"), "the doubling is marked");
-    assert!(body.contains("bid 250 × 2 doubled made"), "the award says why");
+    assert!(
+        body.contains("bid 250 × 2 doubled made"),
+        "the award says why"
+    );
     assert!(
         body.contains("<td class=\"tally points\" data-account=\"NS\"><span class=\"\">0</span><small>0</small></td><td class=\"tally points bidder\" data-account=\"EW\"><span class=\"plus\">+500</span><small>500</small></td>"),
         "NS nothing; EW, the bidders: +500 on the hand, 500 running: {body}"
@@ -110,7 +116,10 @@ async fn a_doubled_contract_made_on_the_form_scores_twice_the_bid_for_one_side()
         "the close says what happens to the game in progress"
     );
     // The next dealer (Ann's left) is pre-selected.
-    assert!(body.contains("<option value=\"Bob\" selected>"), "Bob deals next");
+    assert!(
+        body.contains("<option value=\"Bob\" selected>"),
+        "Bob deals next"
+    );
 }
 
 #[tokio::test]
@@ -145,8 +154,17 @@ async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
     let mut form = hand_form(0, "Ann", "Cy", 200, "clubs", "no", "made");
     form.retain(|(k, _)| k != "outcome");
     let reply = post(&app, &sheet, &form).await;
-    assert_eq!(reply.status.as_u16(), 400, "an incomplete form: {}", reply.body);
-    assert!(reply.body.contains("outcome: how did the hand end?"), "{}", reply.body);
+    assert_eq!(
+        reply.status.as_u16(),
+        400,
+        "an incomplete form: {}",
+        reply.body
+    );
+    assert!(
+        reply.body.contains("outcome: how did the hand end?"),
+        "{}",
+        reply.body
+    );
 }
 
 #[tokio::test]
@@ -170,7 +188,10 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     );
     let page = app.get(&sheet).await;
     assert!(page.body.contains("all passed: Bob deals and bids first"));
-    assert!(page.body.contains("<option value=\"Bob\" selected>"), "Bob deals next");
+    assert!(
+        page.body.contains("<option value=\"Bob\" selected>"),
+        "Bob deals next"
+    );
 }
 
 #[tokio::test]
@@ -187,7 +208,14 @@ async fn a_game_to_1000_ends_with_the_winner_and_each_loser_paying_his_opposite_
         ("Ann", "Ann", 300, "spades", "no", "made"),
         ("Bob", "Bob", 250, "hearts", "doubled", "failed"),
         ("Cy", "Cy", 200, "clubs", "no", "conceded_before_lead"),
-        ("Dan", "Dan", 150, "diamonds", "redoubled", "opponents_conceded"),
+        (
+            "Dan",
+            "Dan",
+            150,
+            "diamonds",
+            "redoubled",
+            "opponents_conceded",
+        ),
         ("Ann", "Ann", 200, "spades", "no", "made_on_meld"),
     ];
     for (i, (dealer, bidder, bid, trump, doubled, outcome)) in hands.iter().enumerate() {
@@ -204,7 +232,11 @@ async fn a_game_to_1000_ends_with_the_winner_and_each_loser_paying_his_opposite_
         ledger["games"],
         json!([{"winner": "NS", "decided_by": "target", "final_scores": {"NS": 1000, "EW": 700}}])
     );
-    assert_eq!(ledger["scores"], json!({"NS": 0, "EW": 0}), "game 2 starts at 0");
+    assert_eq!(
+        ledger["scores"],
+        json!({"NS": 0, "EW": 0}),
+        "game 2 starts at 0"
+    );
     // Bob pays Ann 0.25 and Dan pays Cy 0.25 (seat 1 with seat 2, seat 3 with seat 4).
     assert_eq!(
         ledger["balances"],
@@ -213,7 +245,10 @@ async fn a_game_to_1000_ends_with_the_winner_and_each_loser_paying_his_opposite_
     let page = app.get(&sheet).await;
     let body = &page.body;
     assert!(body.contains("Game 1: "), "the game's end is on the sheet");
-    assert!(body.contains("Bob pays Ann 0.25, Dan pays Cy 0.25"), "{body}");
+    assert!(
+        body.contains("Bob pays Ann 0.25, Dan pays Cy 0.25"),
+        "{body}"
+    );
     assert!(
         !body.contains("is unfinished"),
         "no game in progress right after a win"

@@ -164,9 +164,9 @@ pub fn check(
                 });
             }
             Call::Double => {
-                let h = high.as_mut().ok_or_else(|| {
-                    refuse(format!("{player} cannot double: nobody has bid yet"))
-                })?;
+                let h = high
+                    .as_mut()
+                    .ok_or_else(|| refuse(format!("{player} cannot double: nobody has bid yet")))?;
                 if h.side == side {
                     return Err(refuse(format!(
                         "{player} cannot double {}'s {}: a player doubles only an opponent's bid (rules §1.8)",
@@ -414,7 +414,10 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.field, "auction[3]");
         // Nothing to double or redouble yet; no second double.
-        assert_eq!(run("N", &[("N", "double")]).unwrap_err().field, "auction[0]");
+        assert_eq!(
+            run("N", &[("N", "double")]).unwrap_err().field,
+            "auction[0]"
+        );
         let e = run("N", &[("N", "200 spades"), ("E", "redouble")]).unwrap_err();
         assert_eq!(e.field, "auction[1]");
         let e = run(

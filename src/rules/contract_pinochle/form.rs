@@ -75,12 +75,7 @@ pub fn offer() -> HandFormSpec {
                 "doubled",
                 Doubled::ALL
                     .iter()
-                    .map(|d| {
-                        Choice::new(
-                            d.id(),
-                            format!("{} (× {})", d.words(), d.multiplier()),
-                        )
-                    })
+                    .map(|d| Choice::new(d.id(), format!("{} (× {})", d.words(), d.multiplier())))
                     .collect(),
             ),
             (
@@ -175,7 +170,10 @@ impl HandForm {
                     .ok_or_else(|| ask("bidder", "who won the bid? (or press All passed)"))?,
             ),
             bid: Some(self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?),
-            trump: Some(self.trump.ok_or_else(|| ask("trump", "which suit is trump?"))?),
+            trump: Some(
+                self.trump
+                    .ok_or_else(|| ask("trump", "which suit is trump?"))?,
+            ),
             doubled: Some(self.doubled.unwrap_or_default()),
             outcome: Some(
                 self.outcome

@@ -267,9 +267,9 @@ pub fn read(
             "who won the bid? (or set all_passed: true when all four passed, rules §1.8)",
         )
     })?;
-    let side = seating.side_of(&bidder).ok_or_else(|| {
-        RuleError::new("bidder", format!("{bidder} is not seated at this table"))
-    })?;
+    let side = seating
+        .side_of(&bidder)
+        .ok_or_else(|| RuleError::new("bidder", format!("{bidder} is not seated at this table")))?;
     let bid = w
         .bid
         .ok_or_else(|| RuleError::new("bid", "what was the bid?"))?;
@@ -297,13 +297,7 @@ pub fn read(
             ));
         }
         Some(Ended::Contract(f)) => {
-            let said = format!(
-                "{}'s {} {}, {}",
-                bidder,
-                bid,
-                trump.name(),
-                doubled.words()
-            );
+            let said = format!("{}'s {} {}, {}", bidder, bid, trump.name(), doubled.words());
             let ends = format!(
                 "{}'s {} {}, {}",
                 f.bidder,
@@ -459,8 +453,14 @@ mod tests {
         let mut h = hand(json!({}));
         h.as_object_mut().unwrap().remove("doubled");
         assert_eq!(played(h.clone()).doubled, Doubled::No);
-        h["auction"] = json!([["N", "pass"], ["E", "200 clubs"], ["S", "double"],
-                              ["W", "pass"], ["N", "pass"], ["E", "pass"]]);
+        h["auction"] = json!([
+            ["N", "pass"],
+            ["E", "200 clubs"],
+            ["S", "double"],
+            ["W", "pass"],
+            ["N", "pass"],
+            ["E", "pass"]
+        ]);
         let c = played(h);
         assert_eq!(c.doubled, Doubled::Doubled);
         assert_eq!(c.auction_calls, Some(6));
@@ -469,8 +469,13 @@ mod tests {
 
     #[test]
     fn the_auction_must_end_in_the_hands_contract() {
-        let auction = json!([["N", "pass"], ["E", "200 clubs"], ["S", "pass"],
-                             ["W", "pass"], ["N", "pass"]]);
+        let auction = json!([
+            ["N", "pass"],
+            ["E", "200 clubs"],
+            ["S", "pass"],
+            ["W", "pass"],
+            ["N", "pass"]
+        ]);
         assert!(read_json(hand(json!({"auction": auction})), false).is_ok());
         for wrong in [
             json!({"bid": 210}),
@@ -480,11 +485,7 @@ mod tests {
         ] {
             let mut h = hand(wrong.clone());
             h["auction"] = auction.clone();
-            assert_eq!(
-                read_json(h, false).unwrap_err().field,
-                "auction",
-                "{wrong}"
-            );
+            assert_eq!(read_json(h, false).unwrap_err().field, "auction", "{wrong}");
         }
         let four = json!([["N", "pass"], ["E", "pass"], ["S", "pass"], ["W", "pass"]]);
         assert_eq!(

@@ -55,13 +55,17 @@ fn start(
         if score < 0 {
             return Err(RuleError::new(
                 field,
-                format!("{score} is below zero, and no Contract Pinochle hand takes points away (rules §1.8)"),
+                format!(
+                    "{score} is below zero, and no Contract Pinochle hand takes points away (rules §1.8)"
+                ),
             ));
         }
         if score % SCORE_STEP != 0 {
             return Err(RuleError::new(
                 field,
-                format!("{score} is not a multiple of 5, and every score is (bids in tens, halved at most, rules §1.8)"),
+                format!(
+                    "{score} is not a multiple of 5, and every score is (bids in tens, halved at most, rules §1.8)"
+                ),
             ));
         }
         if score >= agreements.target {

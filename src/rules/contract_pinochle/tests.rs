@@ -70,10 +70,16 @@ fn only_one_side_scores_and_the_scores_run_on() {
     assert_eq!(cents(&l), vec![0, 0, 0, 0]);
     assert_eq!(l.events[1].scores_after, Some(json!({"NS": 0, "EW": 800})));
     let why = &l.events[1].explanation;
-    assert!(why.contains("S bid 250 in hearts for NS, doubled, and failed"), "{why}");
+    assert!(
+        why.contains("S bid 250 in hearts for NS, doubled, and failed"),
+        "{why}"
+    );
     assert!(why.contains("EW +500"), "{why}");
     let why = &l.events[2].explanation;
-    assert!(why.contains("NS +400 (half of bid 200 × 4 redoubled"), "{why}");
+    assert!(
+        why.contains("NS +400 (half of bid 200 × 4 redoubled"),
+        "{why}"
+    );
 }
 
 #[test]
@@ -95,7 +101,10 @@ fn the_first_side_to_3000_wins_and_each_loser_pays_his_opposite_number() {
     assert_eq!(l.scores, Some(json!({"NS": 0, "EW": 200})));
     assert_eq!(sum(&l.events[0].postings), Money::ZERO);
     let why = &l.events[0].explanation;
-    assert!(why.contains("NS reach 3300 (game 3000) and win game 1"), "{why}");
+    assert!(
+        why.contains("NS reach 3300 (game 3000) and win game 1"),
+        "{why}"
+    );
     assert!(why.contains("E pays N 0.25, W pays S 0.25"), "{why}");
 }
 
@@ -150,12 +159,18 @@ fn an_unfinished_game_pays_nothing_at_the_close() {
     let l = ok(
         json!({"stake": "5.00"}),
         Value::Null,
-        vec![hand("N", "N", 300, "redoubled", "made"), json!({"type": "close"})],
+        vec![
+            hand("N", "N", 300, "redoubled", "made"),
+            json!({"type": "close"}),
+        ],
     );
     assert_eq!(cents(&l), vec![0, 0, 0, 0]);
     assert!(l.games.is_empty());
     let why = &l.events[1].explanation;
-    assert!(why.contains("game 1 unfinished (NS 1200, EW 0): it pays nothing"), "{why}");
+    assert!(
+        why.contains("game 1 unfinished (NS 1200, EW 0): it pays nothing"),
+        "{why}"
+    );
 }
 
 #[test]
@@ -164,8 +179,14 @@ fn the_auction_is_checked_when_given() {
     // three passes. W made 120 redoubled: EW + 120 × 4 = 480.
     let mut h = hand("W", "W", 120, "redoubled", "made");
     h["trump"] = json!("clubs");
-    h["auction"] = json!([["W", "120 clubs"], ["N", "double"], ["E", "redouble"],
-                          ["S", "pass"], ["W", "pass"], ["N", "pass"]]);
+    h["auction"] = json!([
+        ["W", "120 clubs"],
+        ["N", "double"],
+        ["E", "redouble"],
+        ["S", "pass"],
+        ["W", "pass"],
+        ["N", "pass"]
+    ]);
     let l = ok(json!({}), Value::Null, vec![h.clone()]);
     assert_eq!(l.scores, Some(json!({"NS": 0, "EW": 480})));
     // The dealer must call first.
@@ -173,7 +194,12 @@ fn the_auction_is_checked_when_given() {
     let e = refused(json!({}), Value::Null, vec![h.clone()]);
     assert!(e.contains("event 0") && e.contains("auction[0]"), "{e}");
     // The hand must say what the auction ended in.
-    h["auction"] = json!([["W", "120 clubs"], ["N", "pass"], ["E", "pass"], ["S", "pass"]]);
+    h["auction"] = json!([
+        ["W", "120 clubs"],
+        ["N", "pass"],
+        ["E", "pass"],
+        ["S", "pass"]
+    ]);
     let e = refused(json!({}), Value::Null, vec![h]);
     assert!(e.contains("auction"), "{e}");
 }
@@ -184,7 +210,10 @@ fn refusals_name_the_event_and_the_field() {
     let e = refused(
         json!({}),
         Value::Null,
-        vec![hand("N", "N", 300, "no", "made"), hand("E", "E", 90, "no", "made")],
+        vec![
+            hand("N", "N", 300, "no", "made"),
+            hand("E", "E", 90, "no", "made"),
+        ],
     );
     assert!(e.contains("event 1") && e.contains("bid"), "{e}");
     let e = refused(json!({}), json!({"NS": 3000}), vec![]);
