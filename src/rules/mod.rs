@@ -12,6 +12,7 @@ pub mod check_pinochle;
 pub mod contract_pinochle;
 pub mod fields;
 pub mod game;
+pub mod hand_form;
 pub mod partnership;
 pub mod sheet;
 pub mod table;
@@ -20,7 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use fields::RuleError;
-pub use game::{AgreementSpec, Ctx, Engine, FormValues, GameInfo, Outcome, SpecKind};
+pub use game::{AgreementSpec, Ctx, Engine, GameInfo, Outcome, SpecKind};
 pub use sheet::{
     Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Tally, Tone,
 };
