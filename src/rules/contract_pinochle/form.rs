@@ -5,13 +5,14 @@
 //! The hand form is one short screen: dealer, bidder, bid, trump, doubled and how the hand
 //! ended, all selects but the bid, plus an "All passed" button for a thrown-in deal.
 
-use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::agreements::Agreements;
 use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind, Suit};
+use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.8, §3 item 28).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -102,51 +103,35 @@ fn outcome_label(o: HandOutcome) -> String {
     format!("{}: {what}", o.words())
 }
 
-/// The hand form as submitted (`templates/games/contract_pinochle/hand_form.html`), every
-/// field optional so a missing one is asked for by name.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The hand form as submitted (`templates/games/contract_pinochle/hand_form.html`), read
+/// with [`crate::rules::hand_form`]; every field optional so a missing one is asked for by
+/// name, and the rest of the form (`expected_events`, `correct_event`, `reason`) ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct HandForm {
     /// Who dealt.
+    #[serde(default, deserialize_with = "text")]
     pub dealer: Option<String>,
     /// The "All passed" button.
+    #[serde(default, deserialize_with = "ticked")]
     pub all_passed: bool,
     /// Who won the bid.
+    #[serde(default, deserialize_with = "text")]
     pub bidder: Option<String>,
     /// The bid, in points.
+    #[serde(default, deserialize_with = "whole")]
     pub bid: Option<i64>,
     /// Trump.
+    #[serde(default, deserialize_with = "choice")]
     pub trump: Option<Suit>,
     /// Undoubled, doubled, redoubled.
+    #[serde(default, deserialize_with = "choice")]
     pub doubled: Option<Doubled>,
     /// How the hand ended.
+    #[serde(default, deserialize_with = "choice")]
     pub outcome: Option<HandOutcome>,
 }
 
-/// One of a game's choices by its id (`"hearts"`, `"made_on_meld"`); `None` when empty.
-fn choice<T: DeserializeOwned>(form: &FormValues, field: &str) -> Result<Option<T>, RuleError> {
-    form.given(field)
-        .map(|t| {
-            serde_json::from_value(Value::from(t))
-                .map_err(|_| RuleError::new(field, format!("\"{t}\" is not one of the choices")))
-        })
-        .transpose()
-}
-
 impl HandForm {
-    /// Reads the submitted fields. Errors name a field that holds something unreadable: a
-    /// bid that is not a whole number, an unknown suit, doubling or outcome.
-    pub fn read(form: &FormValues) -> Result<HandForm, RuleError> {
-        Ok(HandForm {
-            dealer: form.given("dealer").map(String::from),
-            all_passed: form.given("all_passed").is_some_and(|v| v != "false"),
-            bidder: form.given("bidder").map(String::from),
-            bid: form.number("bid")?,
-            trump: choice(form, "trump")?,
-            doubled: choice(form, "doubled")?,
-            outcome: choice(form, "outcome")?,
-        })
-    }
-
     /// The hand as the session document writes it: an all-passed deal with its dealer
     /// only (whatever else the form holds), or a played one. Errors name the form's field
     /// and ask for what is missing; the engine checks the rest.
@@ -184,11 +169,10 @@ impl HandForm {
     }
 }
 
-/// Reads the hand form into a `hand` event (the [`crate::rules::game::FormFn`] of this
-/// game). Errors name the form's field.
-pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
-    let written = HandForm::read(form)?.written()?;
-    serde_json::to_value(&written).map_err(|e| RuleError::new("form", e.to_string()))
+/// Reads the submitted hand form (the urlencoded body) into a `hand` event, the
+/// [`crate::rules::game::FormFn`] of this game. Errors name the form's field.
+pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+    to_event(&read_form::<HandForm>(body)?.written()?)
 }
 
 #[cfg(test)]
@@ -196,13 +180,14 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn form(fields: &[(&str, &str)]) -> FormValues {
-        FormValues(
-            fields
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        )
+    /// The body a browser sends (values here need no escaping but the blank).
+    fn form(fields: &[(&str, &str)]) -> Vec<u8> {
+        fields
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
+            .collect::<Vec<_>>()
+            .join("&")
+            .into_bytes()
     }
 
     #[test]

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use super::auction::{self, Ended};
+use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{Seating, Side};
 use crate::rules::{RuleError, Suit, fields};
 
@@ -137,10 +138,6 @@ impl HandOutcome {
             HandOutcome::Made | HandOutcome::MadeOnMeld | HandOutcome::OpponentsConceded
         )
     }
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// A `hand` event as the session document writes it; the hand form builds one too.
