@@ -23,7 +23,7 @@ use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
     Award, Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
-    Mark, Outcome, RuleError, SheetLine, Table, Tally, Tone,
+    Mark, Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 
 /// The registration of `contract_pinochle`: exactly four players (rules §1.8).
@@ -134,6 +134,7 @@ impl ContractPinochle {
             scores.ew
         );
         let line = hand_line(&c, &scored, &scores);
+        let mut steps = hand_steps(&c, &scored);
         let game = self.game_number();
         let target = self.agreements.target;
         // Only the scoring side moves, and it was below the target: at most one side wins.
@@ -143,11 +144,18 @@ impl ContractPinochle {
             self.deals_this_game += 1;
             return Ok(Outcome {
                 scores_after: Some(scores.to_json()),
-                ..Outcome::new(Vec::new(), why, line)
+                ..Outcome::new(Vec::new(), why, line).with_steps(steps)
             });
         }
         let winner = scored.side;
-        let (postings, paid) = self.pay_game(winner);
+        steps.push(Step::Score {
+            who: winner.name().into(),
+            sum: format!("{} + {}", self.scores[winner], scored.points),
+            total: scores[winner],
+            tally: Tally::Points,
+        });
+        let (postings, paid, paying) = self.pay_game(winner, game);
+        steps.extend(paying);
         why.push_str(&format!(
             ". {} reach {} (game {target}) and win game {game}: {paid}",
             winner.name(),
@@ -176,6 +184,7 @@ impl ContractPinochle {
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
+            steps,
             line,
             finished: Some((finished, end)),
         })
@@ -200,16 +209,20 @@ impl ContractPinochle {
         }
     }
 
-    /// The money for a game won by `winner`: each player of the losing side pays the stake
-    /// to his opposite number (seat 1 with seat 2, seat 3 with seat 4; session-format
-    /// "Money in the partnership games"). Returns the postings (summing to zero) and the
-    /// words.
-    fn pay_game(&self, winner: Side) -> (Postings, String) {
+    /// The money for game `game` won by `winner`: each player of the losing side pays the
+    /// stake to his opposite number (seat 1 with seat 2, seat 3 with seat 4; session-format
+    /// "Money in the partnership games"). Returns the postings (summing to zero), the words
+    /// and the same as typed steps (the stake, each payment); nothing with no stake.
+    fn pay_game(&self, winner: Side, game: usize) -> (Postings, String, Vec<Step>) {
         let mut postings = Postings::new();
         let stake = self.agreements.stake;
         if stake.is_zero() {
-            return (postings, "no stake, points only".into());
+            return (postings, "no stake, points only".into(), Vec::new());
         }
+        let mut steps = vec![Step::Stake {
+            amount: stake,
+            per: "game".into(),
+        }];
         let paid: Vec<String> = self
             .seating
             .members(winner.other())
@@ -217,10 +230,16 @@ impl ContractPinochle {
             .map(|loser| {
                 let to = self.seating.opposite_number(loser).unwrap_or(loser);
                 postings.transfer(loser, to, stake);
+                steps.push(Step::Pays {
+                    from: loser.to_string(),
+                    to: to.to_string(),
+                    amount: stake,
+                    why: format!("game {game} lost, to his opposite number"),
+                });
                 format!("{loser} pays {to} {stake}")
             })
             .collect();
-        (postings, paid.join(", "))
+        (postings, paid.join(", "), steps)
     }
 
     fn cells(&self, scores: &PerSide<i64>) -> Vec<Cell> {
@@ -255,6 +274,32 @@ fn award_words(c: &Played) -> String {
         HandOutcome::Failed => format!("{times} set"),
         HandOutcome::ConcededAfterLead => format!("{times}, conceded after the lead"),
     }
+}
+
+/// The hand's reckoning as typed steps: the doubling's multiplier when there is one, and
+/// the scoring side's points worked out (rules §1.8).
+fn hand_steps(c: &Played, scored: &Scored) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let d = c.doubled.multiplier();
+    if d > 1 {
+        steps.push(Step::Times {
+            factor: d,
+            why: format!("{} (rules §1.8)", c.doubled.words()),
+        });
+    }
+    let sum = match c.result {
+        HandOutcome::ConcededBeforeLead => {
+            format!("bid {} × {d} ÷ 2, conceded before the lead", c.bid)
+        }
+        _ => format!("bid {} × {d}", c.bid),
+    };
+    steps.push(Step::Score {
+        who: scored.side.name().into(),
+        sum,
+        total: scored.points,
+        tally: Tally::Points,
+    });
+    steps
 }
 
 /// The sheet's line for a played hand: the contract and its result, a doubling mark, the

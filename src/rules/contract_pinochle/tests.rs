@@ -246,3 +246,51 @@ fn a_correction_replays_the_game() {
     assert_eq!(l.scores, Some(json!({"NS": 2800, "EW": 250})));
     assert_eq!(cents(&l), vec![0, 0, 0, 0]);
 }
+
+#[test]
+fn the_steps_show_the_multiplier_the_score_and_each_payment() {
+    use crate::rules::{Step, Tally};
+    // NS 2800 + N's 250 doubled made: × 2 → 500; 2800 + 500 = 3300; at 0.25 a game E pays
+    // N and W pays S.
+    let doc = session(
+        json!({"stake": "0.25"}),
+        json!({"NS": 2800}),
+        vec![hand("N", "N", 250, "doubled", "made")],
+    );
+    let fold = crate::format::replay::fold(&doc).unwrap();
+    let row = fold.rows().last().unwrap();
+    let quarter = Money::from_cents(25);
+    let pays = |from: &str, to: &str| Step::Pays {
+        from: from.into(),
+        to: to.into(),
+        amount: quarter,
+        why: "game 1 lost, to his opposite number".into(),
+    };
+    assert_eq!(
+        row.steps,
+        vec![
+            Step::Times {
+                factor: 2,
+                why: "doubled (rules §1.8)".into()
+            },
+            Step::Score {
+                who: "NS".into(),
+                sum: "bid 250 × 2".into(),
+                total: 500,
+                tally: Tally::Points
+            },
+            Step::Score {
+                who: "NS".into(),
+                sum: "2800 + 500".into(),
+                total: 3300,
+                tally: Tally::Points
+            },
+            Step::Stake {
+                amount: quarter,
+                per: "game".into()
+            },
+            pays("E", "N"),
+            pays("W", "S"),
+        ]
+    );
+}
