@@ -171,11 +171,23 @@ async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
 async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "3000").await;
-    // The button sends all_passed with whatever else the form shows; only the dealer counts.
-    let mut form = hand_form(0, "Ann", "", 0, "", "no", "");
-    form.retain(|(k, _)| k == "expected_events" || k == "dealer");
+    // With a bid still in the form, "All passed" is refused by name and nothing is written.
+    let mut form = hand_form(0, "Ann", "", 150, "", "no", "");
     form.push(("all_passed".into(), "true".into()));
-    form.push(("bid".into(), "150".into()));
+    let reply = post(&app, &sheet, &form).await;
+    assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+    assert!(
+        reply
+            .body
+            .contains("all_passed: All passed, but the form also has a contract"),
+        "{}",
+        reply.body
+    );
+    // As the browser sends it with the contract left blank: only the dealer is recorded.
+    let mut form = hand_form(0, "Ann", "", 0, "", "no", "");
+    form.retain(|(k, _)| k != "bid");
+    form.push(("bid".into(), String::new()));
+    form.push(("all_passed".into(), "true".into()));
     let reply = post(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let export = app

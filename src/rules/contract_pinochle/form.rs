@@ -133,12 +133,26 @@ pub struct HandForm {
 
 impl HandForm {
     /// The hand as the session document writes it: an all-passed deal with its dealer
-    /// only (whatever else the form holds), or a played one. Errors name the form's field
-    /// and ask for what is missing; the engine checks the rest.
+    /// only, or a played one. Errors name the form's field and ask for what is missing;
+    /// "All passed" with a bidder, bid, trump or outcome filled in is refused (`all_passed`),
+    /// so a filled-in form never records a thrown-in deal. The engine checks the rest.
     pub fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
         if self.all_passed {
+            // The doubled select always sends a value; only "no" goes with all passed.
+            let doubled = self.doubled.is_some_and(|d| d != Doubled::No);
+            if self.bidder.is_some()
+                || self.bid.is_some()
+                || self.trump.is_some()
+                || self.outcome.is_some()
+                || doubled
+            {
+                return Err(ask(
+                    "all_passed",
+                    "All passed, but the form also has a contract: clear the bidder, bid, trump and how it ended, or press Enter the hand",
+                ));
+            }
             return Ok(WrittenHand {
                 kind: "hand".into(),
                 dealer,
@@ -220,17 +234,27 @@ mod tests {
     }
 
     #[test]
-    fn all_passed_records_only_the_dealer() {
+    fn all_passed_records_only_the_dealer_and_refuses_a_filled_in_contract() {
+        // As the browser sends it: empty selects and bid, doubled on its first choice.
         let event = hand_event(&form(&[
             ("dealer", "Cy"),
             ("all_passed", "true"),
-            ("bid", "300"),
+            ("bidder", ""),
+            ("bid", ""),
+            ("doubled", "no"),
+            ("outcome", ""),
         ]))
         .unwrap();
         assert_eq!(
             event,
             json!({"type": "hand", "dealer": "Cy", "all_passed": true})
         );
+        // With a contract filled in, "All passed" is refused by name, never recorded.
+        for filled in [("bid", "300"), ("bidder", "Ann"), ("doubled", "doubled")] {
+            let e = hand_event(&form(&[("dealer", "Cy"), ("all_passed", "true"), filled]))
+                .unwrap_err();
+            assert_eq!(e.field, "all_passed", "{filled:?}");
+        }
     }
 
     #[test]
