@@ -6,12 +6,11 @@
 //! ended, all selects but the bid, plus an "All passed" button for a thrown-in deal.
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::agreements::Agreements;
 use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.8, §3 item 28).
@@ -107,7 +106,7 @@ fn outcome_label(o: HandOutcome) -> String {
 /// with [`crate::rules::hand_form`]; every field optional so a missing one is asked for by
 /// name, and the rest of the form (`expected_events`, `correct_event`, `reason`) ignored.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-pub struct HandForm {
+pub struct Form {
     /// Who dealt.
     #[serde(default, deserialize_with = "text")]
     pub dealer: Option<String>,
@@ -131,12 +130,14 @@ pub struct HandForm {
     pub outcome: Option<HandOutcome>,
 }
 
-impl HandForm {
+impl hand_form::HandForm for Form {
+    type Written = WrittenHand;
+
     /// The hand as the session document writes it: an all-passed deal with its dealer
     /// only, or a played one. Errors name the form's field and ask for what is missing;
     /// "All passed" with a bidder, bid, trump or outcome filled in is refused (`all_passed`),
     /// so a filled-in form never records a thrown-in deal. The engine checks the rest.
-    pub fn written(self) -> Result<WrittenHand, RuleError> {
+    fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
         if self.all_passed {
@@ -183,16 +184,14 @@ impl HandForm {
     }
 }
 
-/// Reads the submitted hand form (the urlencoded body) into a `hand` event, the
-/// [`crate::rules::game::FormFn`] of this game. Errors name the form's field.
-pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-    to_event(&read_form::<HandForm>(body)?.written()?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
 
     /// The body a browser sends (values here need no escaping but the blank).
     fn form(fields: &[(&str, &str)]) -> Vec<u8> {

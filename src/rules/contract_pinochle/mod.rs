@@ -34,7 +34,7 @@ pub static GAME: GameInfo = GameInfo {
     seats: (partnership::PLAYERS, partnership::PLAYERS),
     agreements: form::AGREEMENTS,
     start,
-    hand_from_form: form::hand_event,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
 /// Every score a side can have is a sum of bids × 1, 2 or 4 (tens) and halves of them, so
