@@ -3,6 +3,8 @@
 //! [`Outcome`] says in typed fields what happened: the money, the reason in words, what the
 //! sheet shows and which game it finished. Pure.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::sheet::{Cell, GameEnd, Layout, SheetLine};
@@ -254,11 +256,11 @@ impl AgreementSpec {
 /// named `a.<name>`; empty fields take the rules' default. Errors name `agreements.<name>`.
 pub fn agreements_from_form(
     specs: &[AgreementSpec],
-    form: &FormValues,
+    form: &HashMap<String, String>,
 ) -> Result<Map<String, Value>, RuleError> {
     let mut agreements = Map::new();
     for spec in specs {
-        if let Some(text) = form.0.get(&format!("a.{}", spec.name))
+        if let Some(text) = form.get(&format!("a.{}", spec.name))
             && let Some(value) = spec.to_json(text)?
         {
             agreements.insert(spec.name.to_string(), value);
@@ -272,9 +274,11 @@ pub fn agreements_from_form(
 pub type StartFn =
     fn(&Map<String, Value>, &[String], Option<&Value>) -> Result<Box<dyn Engine>, RuleError>;
 
-/// Turns a submitted hand form (field name → value) into a `hand` event as in the session
-/// document. Errors name the form's field and ask for what is missing.
-pub type FormFn = fn(&FormValues) -> Result<Value, RuleError>;
+/// Turns a submitted hand form (the `application/x-www-form-urlencoded` body) into a `hand`
+/// event as in the session document: the game reads the body into its typed form struct
+/// ([`crate::rules::hand_form`]) and that into its written hand. Errors name the form's
+/// field and ask for what is missing.
+pub type FormFn = fn(&[u8]) -> Result<Value, RuleError>;
 
 /// A registered game.
 pub struct GameInfo {
@@ -294,48 +298,16 @@ pub struct GameInfo {
     pub hand_from_form: FormFn,
 }
 
-/// A submitted form's fields, by name (`"bid"`, `"points.high"`, `"NS.meld"`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FormValues(pub std::collections::HashMap<String, String>);
-
-impl FormValues {
-    /// A field, trimmed; `None` when empty or absent.
-    pub fn given(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
-    }
-
-    /// A field that must be filled in; else a refusal of `name` asking `question`.
-    pub fn required(&self, name: &str, question: &str) -> Result<&str, RuleError> {
-        self.given(name)
-            .ok_or_else(|| RuleError::new(name, question))
-    }
-
-    /// A whole number, `None` when empty. Errors name the field.
-    pub fn number(&self, name: &str) -> Result<Option<i64>, RuleError> {
-        self.given(name)
-            .map(|t| {
-                t.parse::<i64>()
-                    .map_err(|_| RuleError::new(name, format!("\"{t}\" is not a whole number")))
-            })
-            .transpose()
-    }
-
-    /// Whether a checkbox or button of that name was sent.
-    pub fn ticked(&self, name: &str) -> bool {
-        self.given(name).is_some()
-    }
-}
-
 /// Every field of `event` as the hand form's input of that name, to correct it: nested
 /// fields with dots (`points.high`, `NS.meld`), `null` as `"nobody"`, `true` as `"true"`,
 /// and a list of names as a count per name (`NS.meld_checks.aces_100` = 2).
-pub fn form_values(event: &Value) -> FormValues {
-    let mut values = FormValues::default();
-    flatten("", event, &mut values.0);
+pub fn form_values(event: &Value) -> HashMap<String, String> {
+    let mut values = HashMap::new();
+    flatten("", event, &mut values);
     values
 }
 
-fn flatten(prefix: &str, value: &Value, into: &mut std::collections::HashMap<String, String>) {
+fn flatten(prefix: &str, value: &Value, into: &mut HashMap<String, String>) {
     let key = |name: &str| {
         if prefix.is_empty() {
             name.to_string()

@@ -11,6 +11,7 @@ pub mod auction_pitch;
 pub mod check_pinochle;
 pub mod fields;
 pub mod game;
+pub mod hand_form;
 pub mod partnership;
 pub mod partnership_auction_pinochle;
 pub mod sheet;
@@ -20,7 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use fields::RuleError;
-pub use game::{AgreementSpec, Ctx, Engine, FormValues, GameInfo, Outcome, SpecKind};
+pub use game::{AgreementSpec, Ctx, Engine, GameInfo, Outcome, SpecKind};
 pub use sheet::{
     Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Tally, Tone,
 };
