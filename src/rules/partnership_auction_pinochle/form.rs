@@ -6,12 +6,15 @@
 //! number, **one** side's trick points (the other side's are the rest of the 250, rules
 //! §1.0), a tap for a side that won only pointless tricks, and an "All four passed" button.
 
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::agreements::Agreements;
+use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
-use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.6, §3 item 27).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -101,78 +104,114 @@ pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
     }
 }
 
-/// Reads the hand form into a `hand` event.
-///
-/// * The `all_passed` button sends `{type, dealer, all_passed: true}`; anything else filled
-///   in is refused by name, so the button records exactly what the form shows.
-/// * Otherwise `dealer`, `bidder`, `bid`, `trump` are required; per side `meld` (empty: 0)
-///   and the `won_trick` tick; trick points are entered once, as `NS.tricks` (or
-///   `EW.tricks`), and the other side gets the rest of the 250 (rules §1.0). When both are
-///   sent both go into the event, where the engine checks that they add up.
-///
-/// Errors name the form's field and ask for what is missing.
-pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
-    let mut event = Map::new();
-    event.insert("type".into(), "hand".into());
-    let dealer = form.required("dealer", "who dealt?")?;
-    event.insert("dealer".into(), dealer.into());
-    if form.ticked("all_passed") {
-        let filled = [
-            "bidder",
-            "bid",
-            "trump",
-            "NS.meld",
-            "EW.meld",
-            "NS.tricks",
-            "EW.tricks",
-        ]
-        .into_iter()
-        .find(|f| form.given(f).is_some());
-        if let Some(field) = filled {
-            return Err(RuleError::new(
-                field,
-                "all four passed, so nobody bid and nothing was played: clear this, or enter the hand instead",
-            ));
+/// The hand form as submitted (`templates/games/partnership_auction_pinochle/hand_form.html`):
+/// the contract, each side's meld and won-a-trick tick, one side's trick points, and the
+/// "All four passed" button. Every field optional, so a missing one is asked for by name.
+#[derive(Debug, Default, Deserialize)]
+pub struct HandForm {
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "ticked")]
+    all_passed: bool,
+    #[serde(default, deserialize_with = "text")]
+    bidder: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    bid: Option<i64>,
+    #[serde(default, deserialize_with = "choice")]
+    trump: Option<Suit>,
+    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
+    ns_meld: Option<i64>,
+    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
+    ns_tricks: Option<i64>,
+    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
+    ns_won_trick: bool,
+    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
+    ew_meld: Option<i64>,
+    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
+    ew_tricks: Option<i64>,
+    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
+    ew_won_trick: bool,
+}
+
+impl HandForm {
+    /// The hand as the session document writes it.
+    ///
+    /// * The `all_passed` button gives `{type, dealer, all_passed: true}`; anything else
+    ///   filled in is refused by name, so the button records exactly what the form shows.
+    /// * Otherwise `dealer`, `bidder`, `bid`, `trump` are required; per side `meld` (empty:
+    ///   0) and the `won_trick` tick; trick points are entered once, as `NS.tricks` (or
+    ///   `EW.tricks`), and the other side gets the rest of the 250 (rules §1.0). When both
+    ///   are sent both go into the hand, where the engine checks that they add up.
+    ///
+    /// Errors name the form's field and ask for what is missing.
+    pub fn written(self) -> Result<WrittenHand, RuleError> {
+        let ask = |field: &str, question: &str| RuleError::new(field, question);
+        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        let mut hand = WrittenHand {
+            kind: "hand".into(),
+            dealer,
+            all_passed: self.all_passed,
+            bidder: None,
+            bid: None,
+            trump: None,
+            ns: None,
+            ew: None,
+            auction: None,
+        };
+        if self.all_passed {
+            let filled = [
+                ("bidder", self.bidder.is_some()),
+                ("bid", self.bid.is_some()),
+                ("trump", self.trump.is_some()),
+                ("NS.meld", self.ns_meld.is_some()),
+                ("NS.tricks", self.ns_tricks.is_some()),
+                ("EW.meld", self.ew_meld.is_some()),
+                ("EW.tricks", self.ew_tricks.is_some()),
+            ];
+            if let Some((field, _)) = filled.iter().find(|(_, given)| *given) {
+                return Err(ask(
+                    field,
+                    "all four passed, so nobody bid and nothing was played: clear this, or enter the hand instead",
+                ));
+            }
+            return Ok(hand);
         }
-        event.insert("all_passed".into(), true.into());
-        return Ok(Value::Object(event));
+        hand.bidder = Some(
+            self.bidder
+                .ok_or_else(|| ask("bidder", "who won the bid? (or press All four passed)"))?,
+        );
+        hand.bid = Some(self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?);
+        hand.trump = Some(
+            self.trump
+                .ok_or_else(|| ask("trump", "which suit is trump?"))?,
+        );
+        let (ns, ew) = match (self.ns_tricks, self.ew_tricks) {
+            (Some(ns), Some(ew)) => (ns, ew),
+            (Some(ns), None) => (ns, rest("NS.tricks", ns)?),
+            (None, Some(ew)) => (rest("EW.tricks", ew)?, ew),
+            (None, None) => {
+                return Err(ask(
+                    "NS.tricks",
+                    "enter NS's trick points (0 if none); EW take the rest of the 250",
+                ));
+            }
+        };
+        // Ticked boxes only: left out, the engine reads them from the trick points.
+        let side = |meld: Option<i64>, tricks: i64, won_trick: bool| WrittenSide {
+            meld: meld.unwrap_or(0),
+            tricks,
+            won_trick: won_trick.then_some(true),
+        };
+        hand.ns = Some(side(self.ns_meld, ns, self.ns_won_trick));
+        hand.ew = Some(side(self.ew_meld, ew, self.ew_won_trick));
+        Ok(hand)
     }
-    for (field, question) in [
-        ("bidder", "who won the bid? (or press All four passed)"),
-        ("trump", "which suit is trump?"),
-    ] {
-        let v = form.required(field, question)?;
-        event.insert(field.into(), v.into());
-    }
-    let bid = form
-        .number("bid")?
-        .ok_or_else(|| RuleError::new("bid", "what was the bid?"))?;
-    event.insert("bid".into(), bid.into());
-    let given = (form.number("NS.tricks")?, form.number("EW.tricks")?);
-    let tricks = match given {
-        (Some(ns), Some(ew)) => (ns, ew),
-        (Some(ns), None) => (ns, rest("NS.tricks", ns)?),
-        (None, Some(ew)) => (rest("EW.tricks", ew)?, ew),
-        (None, None) => {
-            return Err(RuleError::new(
-                "NS.tricks",
-                "enter NS's trick points (0 if none); EW take the rest of the 250",
-            ));
-        }
-    };
-    for (side, tricks) in [(Side::NS, tricks.0), (Side::EW, tricks.1)] {
-        let name = side.name();
-        let mut entry = Map::new();
-        let meld = form.number(&format!("{name}.meld"))?.unwrap_or(0);
-        entry.insert("meld".into(), meld.into());
-        entry.insert("tricks".into(), tricks.into());
-        // A tick only: left out, the engine reads it from the trick points.
-        if form.ticked(&format!("{name}.won_trick")) {
-            entry.insert("won_trick".into(), true.into());
-        }
-        event.insert(name.into(), Value::Object(entry));
-    }
-    Ok(Value::Object(event))
+}
+
+/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
+/// Errors name the form's field.
+pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+    to_event(&read_form::<HandForm>(body)?.written()?)
 }
 
 /// The other side's trick points: the rest of the 250 (rules §1.0). Errors name `field` when
@@ -193,27 +232,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn form(fields: &[(&str, &str)]) -> FormValues {
-        FormValues(
-            fields
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        )
-    }
-
     #[test]
     fn one_sides_tricks_give_the_others() {
         // NS took 180 of the 250: EW took 70.
-        let e = hand_event(&form(&[
-            ("dealer", "W"),
-            ("bidder", "N"),
-            ("bid", "300"),
-            ("trump", "hearts"),
-            ("NS.meld", "140"),
-            ("EW.meld", ""),
-            ("NS.tricks", "180"),
-        ]))
+        let e = hand_event(
+            b"expected_events=2&dealer=W&bidder=N&bid=300&trump=hearts&NS.meld=140&EW.meld=&NS.tricks=180",
+        )
         .unwrap();
         assert_eq!(
             e,
@@ -221,66 +245,44 @@ mod tests {
                    "NS": {"meld": 140, "tricks": 180}, "EW": {"meld": 0, "tricks": 70}})
         );
         // EW's entered instead: 250 − 250 = 0 for NS; a tick saves a pointless trick.
-        let e = hand_event(&form(&[
-            ("dealer", "W"),
-            ("bidder", "E"),
-            ("bid", "200"),
-            ("trump", "clubs"),
-            ("EW.tricks", "250"),
-            ("NS.won_trick", "true"),
-        ]))
-        .unwrap();
+        let e =
+            hand_event(b"dealer=W&bidder=E&bid=200&trump=clubs&EW.tricks=250&NS.won_trick=true")
+                .unwrap();
         assert_eq!(e["NS"], json!({"meld": 0, "tricks": 0, "won_trick": true}));
         assert_eq!(e["EW"]["tricks"], json!(250));
     }
 
     #[test]
     fn all_four_passed_records_only_the_dealer() {
-        let e = hand_event(&form(&[
-            ("dealer", "N"),
-            ("all_passed", "true"),
-            ("bid", ""),
-        ]))
-        .unwrap();
+        let e = hand_event(b"dealer=N&all_passed=true&bid=&bidder=").unwrap();
         assert_eq!(
             e,
             json!({"type": "hand", "dealer": "N", "all_passed": true})
         );
-        let err = hand_event(&form(&[
-            ("dealer", "N"),
-            ("all_passed", "true"),
-            ("bid", "250"),
-        ]))
-        .unwrap_err();
+        let err = hand_event(b"dealer=N&all_passed=true&bid=250").unwrap_err();
         assert_eq!(err.field, "bid");
     }
 
     #[test]
     fn missing_or_bad_fields_are_named() {
-        let field = |f: &[(&str, &str)]| hand_event(&form(f)).unwrap_err().field;
-        assert_eq!(field(&[]), "dealer");
-        assert_eq!(field(&[("dealer", "W")]), "bidder");
+        let field = |body: &[u8]| hand_event(body).unwrap_err().field;
+        assert_eq!(field(b""), "dealer");
+        assert_eq!(field(b"dealer=W"), "bidder");
+        assert_eq!(field(b"dealer=W&bidder=N&trump=hearts"), "bid");
+        assert_eq!(field(b"dealer=W&bidder=N&bid=250"), "trump");
+        assert_eq!(field(b"dealer=W&bidder=N&bid=250&trump=stars"), "trump");
+        let base = "dealer=W&bidder=N&trump=hearts&bid=250";
+        assert_eq!(field(base.as_bytes()), "NS.tricks");
         assert_eq!(
-            field(&[("dealer", "W"), ("bidder", "N"), ("trump", "hearts")]),
-            "bid"
-        );
-        let base = [
-            ("dealer", "W"),
-            ("bidder", "N"),
-            ("trump", "hearts"),
-            ("bid", "250"),
-        ];
-        assert_eq!(field(&base), "NS.tricks");
-        assert_eq!(
-            field(&[&base[..], &[("NS.tricks", "260")]].concat()),
+            field(format!("{base}&NS.tricks=260").as_bytes()),
             "NS.tricks"
         );
         assert_eq!(
-            field(&[&base[..], &[("NS.tricks", "lots")]].concat()),
+            field(format!("{base}&NS.tricks=lots").as_bytes()),
             "NS.tricks"
         );
         assert_eq!(
-            field(&[&base[..], &[("NS.tricks", "100"), ("EW.meld", "x")]].concat()),
+            field(format!("{base}&NS.tricks=100&EW.meld=x").as_bytes()),
             "EW.meld"
         );
     }

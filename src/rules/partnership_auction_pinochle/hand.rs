@@ -14,11 +14,12 @@
 //! (say `true` for a side that won only pointless tricks). `auction` is optional and checked
 //! when given ([`super::auction`]).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, MAX_POINTS};
 use super::auction::{self, Ending};
+use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
 use crate::rules::{RuleError, Suit, fields};
 
@@ -53,31 +54,51 @@ pub struct Hand {
     pub auction_calls: Option<usize>,
 }
 
-#[derive(Deserialize)]
+/// A `hand` event exactly as the session document writes it (the shapes at the top of this
+/// module): what [`read`] checks and what the hand form builds. Points throughout.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
+pub struct WrittenHand {
+    /// Always `"hand"`.
     #[serde(rename = "type")]
-    _kind: String,
-    dealer: String,
-    #[serde(default)]
-    all_passed: bool,
-    bidder: Option<String>,
-    bid: Option<i64>,
-    trump: Option<Suit>,
-    #[serde(rename = "NS")]
-    ns: Option<WrittenSide>,
-    #[serde(rename = "EW")]
-    ew: Option<WrittenSide>,
-    auction: Option<Vec<Value>>,
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// All four passed: no bidder, nothing played (session-format).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_passed: bool,
+    /// Who won the auction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bidder: Option<String>,
+    /// The winning bid, in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bid: Option<i64>,
+    /// The trump the bidder named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Suit>,
+    /// North–South's result.
+    #[serde(rename = "NS", skip_serializing_if = "Option::is_none")]
+    pub ns: Option<WrittenSide>,
+    /// East–West's result.
+    #[serde(rename = "EW", skip_serializing_if = "Option::is_none")]
+    pub ew: Option<WrittenSide>,
+    /// The calls, `[player, bid | "pass"]`, checked when given ([`super::auction`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auction: Option<Vec<Value>>,
 }
 
-#[derive(Deserialize)]
+/// One side's part of a written hand.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenSide {
+pub struct WrittenSide {
+    /// The side's melds added together, in points (0 when left out).
     #[serde(default)]
-    meld: i64,
-    tricks: i64,
-    won_trick: Option<bool>,
+    pub meld: i64,
+    /// Trick points, 0–250.
+    pub tricks: i64,
+    /// Whether the side won a trick; read from the trick points when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub won_trick: Option<bool>,
 }
 
 /// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
@@ -92,7 +113,7 @@ pub fn read(
     seating: &Seating,
     agreements: &Agreements,
 ) -> Result<Deal, RuleError> {
-    let w: Written = fields::read(event)?;
+    let w: WrittenHand = fields::read(event)?;
     if seating.seat_of(&w.dealer).is_none() {
         return Err(RuleError::new(
             "dealer",
