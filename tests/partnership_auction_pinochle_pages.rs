@@ -206,11 +206,72 @@ async fn refusals_name_the_field_and_write_nothing() {
         "{}",
         reply.body
     );
+    // Ann bids a third time in the auction: Aeroplane allows two (S003 rule 1). Dan dealt,
+    // so Ann calls first: Ann 250, Bob pass, Cy 260, Dan pass, Ann 270, Cy 280, Ann 290.
+    let mut form = hand_form(0, "Dan", "Ann", 290, "clubs", 100, 200, 0);
+    form.push((
+        "auction".into(),
+        "Ann 250, Bob pass, Cy 260, Dan pass, Ann 270, Cy 280, Ann 290".into(),
+    ));
+    let reply = post(&app, &sheet, &form).await;
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
+    assert!(
+        reply.body.contains(
+            "auction[6]: Ann already bid 2 times, and in Aeroplane each player may bid only twice"
+        ),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply.body.contains("<details open>"),
+        "the auction stays open to fix"
+    );
+    assert!(
+        reply
+            .body
+            .contains("autocomplete=\"off\" aria-invalid=\"true\"")
+    );
     assert!(
         export_of(&app, &id).await["events"]
             .as_array()
             .unwrap()
             .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn a_valid_auction_typed_on_the_form_is_kept_with_the_hand() {
+    let app = TestApp::new().await;
+    let (sheet, id) = new_session(&app, "0.25", "yes").await;
+    // Golden AE-01-c at this table: Ann 250, Cy 260, Ann 270; NS 100 + 200 = 300 ≥ 270.
+    let mut form = hand_form(0, "Dan", "Ann", 270, "clubs", 100, 200, 0);
+    form.push((
+        "auction".into(),
+        "Ann 250, Bob pass, Cy 260, Dan pass, Ann 270, Cy pass".into(),
+    ));
+    let reply = post(&app, &sheet, &form).await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    let export = export_of(&app, &id).await;
+    assert_eq!(
+        export["events"][0]["auction"],
+        json!([
+            ["Ann", 250],
+            ["Bob", "pass"],
+            ["Cy", 260],
+            ["Dan", "pass"],
+            ["Ann", 270],
+            ["Cy", "pass"]
+        ])
+    );
+    assert_eq!(
+        ledger_of(&app, &id).await["scores"],
+        json!({"NS": 300, "EW": 50})
+    );
+    assert!(
+        app.get(&sheet)
+            .await
+            .body
+            .contains("auction checked (6 calls)")
     );
 }
 

@@ -4,10 +4,11 @@
 //!
 //! The hand form is short for the table: dealer, bidder, bid, trump, each side's meld as one
 //! number, **one** side's trick points (the other side's are the rest of the 250, rules
-//! §1.0), a tap for a side that won only pointless tricks, and an "All four passed" button.
+//! §1.0), a tap for a side that won only pointless tricks, an "All four passed" button, and
+//! an optional auction typed as calls ("Ann 250, Bob pass, …") that the engine checks.
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::agreements::Agreements;
 use super::hand::{WrittenHand, WrittenSide};
@@ -131,6 +132,9 @@ pub struct HandForm {
     ew_tricks: Option<i64>,
     #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
     ew_won_trick: bool,
+    /// The calls in words, optional: `"Ann 250, Bob pass, Cy 260"`.
+    #[serde(default, deserialize_with = "text")]
+    auction: Option<String>,
 }
 
 impl HandForm {
@@ -142,11 +146,13 @@ impl HandForm {
     ///   0) and the `won_trick` tick; trick points are entered once, as `NS.tricks` (or
     ///   `EW.tricks`), and the other side gets the rest of the 250 (rules §1.0). When both
     ///   are sent both go into the hand, where the engine checks that they add up.
+    /// * `auction`, optional on either, is typed as calls in words ([`calls`]).
     ///
     /// Errors name the form's field and ask for what is missing.
     pub fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        let auction = self.auction.as_deref().map(calls).transpose()?;
         let mut hand = WrittenHand {
             kind: "hand".into(),
             dealer,
@@ -156,7 +162,7 @@ impl HandForm {
             trump: None,
             ns: None,
             ew: None,
-            auction: None,
+            auction,
         };
         if self.all_passed {
             let filled = [
@@ -214,6 +220,39 @@ pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
     to_event(&read_form::<HandForm>(body)?.written()?)
 }
 
+/// The auction as typed on the form, `"Ann 250, Bob pass, Cy 260"` (calls separated by
+/// commas, each a player's name then a bid or `pass`), as the session document's calls
+/// `[["Ann", 250], ["Bob", "pass"], ["Cy", 260]]`; the engine checks them against the rules
+/// ([`super::auction`]). Errors (field `auction`) name the call that is not one.
+fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
+    text.split([',', ';'])
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|call| {
+            let bad = || {
+                RuleError::new(
+                    "auction",
+                    format!(
+                        "\"{call}\" is not a call: write each as a name and a bid or pass, like \"Ann 250, Bob pass\""
+                    ),
+                )
+            };
+            let (who, what) = call.rsplit_once(char::is_whitespace).ok_or_else(bad)?;
+            let who = who.trim();
+            if who.is_empty() {
+                return Err(bad());
+            }
+            let what = what.trim();
+            if what.eq_ignore_ascii_case("pass") {
+                Ok(json!([who, "pass"]))
+            } else {
+                let bid: i64 = what.parse().map_err(|_| bad())?;
+                Ok(json!([who, bid]))
+            }
+        })
+        .collect()
+}
+
 /// The other side's trick points: the rest of the 250 (rules §1.0). Errors name `field` when
 /// the points entered are outside 0–250.
 fn rest(field: &str, tricks: i64) -> Result<i64, RuleError> {
@@ -230,7 +269,6 @@ fn rest(field: &str, tricks: i64) -> Result<i64, RuleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn one_sides_tricks_give_the_others() {
@@ -261,6 +299,38 @@ mod tests {
         );
         let err = hand_event(b"dealer=N&all_passed=true&bid=250").unwrap_err();
         assert_eq!(err.field, "bid");
+    }
+
+    #[test]
+    fn the_auction_is_typed_as_calls_in_words() {
+        let e = hand_event(
+            b"dealer=W&bidder=N&bid=270&trump=clubs&NS.tricks=200&auction=N+250%2C+E+pass%2C+S+260%2C+W+PASS%2C+N+270%2C+S+pass",
+        )
+        .unwrap();
+        assert_eq!(
+            e["auction"],
+            json!([
+                ["N", 250],
+                ["E", "pass"],
+                ["S", 260],
+                ["W", "pass"],
+                ["N", 270],
+                ["S", "pass"]
+            ])
+        );
+        // A name with a space keeps it; the call is the last word.
+        let e = hand_event(b"dealer=W&all_passed=true&auction=Mary+Ann+pass").unwrap();
+        assert_eq!(e["auction"], json!([["Mary Ann", "pass"]]));
+        let err = hand_event(b"dealer=W&bidder=N&bid=270&trump=clubs&NS.tricks=200&auction=N+two")
+            .unwrap_err();
+        assert_eq!(err.field, "auction");
+        assert!(
+            err.message.contains("\"N two\" is not a call"),
+            "{}",
+            err.message
+        );
+        let err = hand_event(b"dealer=W&all_passed=true&auction=250").unwrap_err();
+        assert_eq!(err.field, "auction");
     }
 
     #[test]
