@@ -158,6 +158,37 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         .await
         .unwrap();
 
+    // A player checks the last hand by hand: its steps open with one tap.
+    let steps = watcher
+        .find_all(By::Css("tr.why:not(.struck) details.steps summary"))
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
+    let height: i64 = steps.rect().await.map(|r| r.height as i64).unwrap();
+    assert!(
+        height >= 44,
+        "the steps' summary is a 44 px target ({height})"
+    );
+    steps.click().await.unwrap();
+    let open = watcher
+        .execute(
+            "return [...document.querySelectorAll('tr.why:not(.struck) details.steps')].pop().open;",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .clone();
+    assert_eq!(open, serde_json::json!(true), "one tap opens the steps");
+    watcher
+        .find(By::Id("sheet"))
+        .await
+        .unwrap()
+        .screenshot(&shots.join("steps-390.png"))
+        .await
+        .unwrap();
+
     // Close: the kitty is shared out and both phones say who pays whom.
     submit(&keeper, "form[action$='/close'] button").await;
     wait_for(&keeper, "Who pays whom", Duration::from_secs(5)).await;

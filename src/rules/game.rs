@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::sheet::{Cell, GameEnd, Layout, SheetLine};
+use super::sheet::{Cell, GameEnd, Layout, SheetLine, Step};
 use super::{FinishedGame, RuleError, Table};
 use crate::ledger::{Balances, Posting};
 
@@ -22,6 +22,10 @@ pub struct Outcome {
     /// Why the money moved, in the table's words with the rule's source ("Ann bid 350 in
     /// hearts and made it: 4 units (standard table 350–390, rules §1.1) × 0.05 …").
     pub explanation: String,
+    /// The same reckoning as typed steps a player can check by hand (the table row, each
+    /// multiplier, the stake, who pays whom, the kitty before and after, the shares and
+    /// who got the odd cent); empty where the words say it all.
+    pub steps: Vec<Step>,
     /// What the sheet shows on the event's row.
     pub line: SheetLine,
     /// The game this event finished, if it finished one: no guessing from sentences.
@@ -35,9 +39,15 @@ impl Outcome {
             postings,
             scores_after: None,
             explanation: explanation.into(),
+            steps: Vec::new(),
             line,
             finished: None,
         }
+    }
+
+    /// The same outcome with its reckoning in typed steps.
+    pub fn with_steps(self, steps: Vec<Step>) -> Outcome {
+        Outcome { steps, ..self }
     }
 }
 

@@ -23,7 +23,7 @@ use serde_json::Value;
 pub use fields::RuleError;
 pub use game::{AgreementSpec, Ctx, Engine, GameInfo, Outcome, SpecKind};
 pub use sheet::{
-    Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Tally, Tone,
+    Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Step, Tally, Tone,
 };
 pub use table::Table;
 
