@@ -28,7 +28,7 @@ use self::hand::{Deal, Hand, Scored};
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
     Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 
 /// The registration of `partnership_auction_pinochle`: exactly four players, partners
@@ -141,18 +141,21 @@ impl PartnershipAuction {
             signed(scores.ns),
             signed(scores.ew)
         );
+        let mut steps = score_steps(&hand, &scored);
         ctx.table.dealt(&hand.dealer);
         let Some(end) = settle::game_end(&scores, self.agreements.target, hand.bidding) else {
             self.scores = scores;
             self.deals_this_game += 1;
             return Ok(Outcome {
                 scores_after: Some(sheet(game, &scores)),
-                ..Outcome::new(Vec::new(), why, line)
+                ..Outcome::new(Vec::new(), why, line).with_steps(steps)
             });
         };
         let w = end.winner;
         let target = self.agreements.target;
-        let (postings, paid) = settle::pay_game(&self.seating, w, self.agreements.stake);
+        let (postings, paid, paid_steps) =
+            settle::pay_game(&self.seating, w, self.agreements.stake);
+        steps.extend(paid_steps);
         let how = match end.decided_by {
             "bidders_counted_first" => format!(
                 "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins (rules §1.6)",
@@ -184,6 +187,7 @@ impl PartnershipAuction {
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
+            steps,
             line,
             finished: Some((finished, game_end)),
         })
@@ -263,6 +267,34 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
         }
     };
     format!("{head}: {}; {}", words(b), words(b.other()))
+}
+
+/// What each side scored, as steps a player can add up by hand: the bidders first ("meld
+/// 140 + tricks 200" = 340, or "bid 300 deducted: made 290 of it" = −300), then the
+/// opponents (rules §1.6).
+fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
+    let b = hand.bidding;
+    [b, b.other()]
+        .into_iter()
+        .map(|side| {
+            let sum = if side == b && !scored.made {
+                format!(
+                    "bid {} deducted: made only {} ({})",
+                    hand.bid,
+                    scored.bidders_total,
+                    side_words(hand, side)
+                )
+            } else {
+                side_words(hand, side)
+            };
+            Step::Score {
+                who: side.name().to_string(),
+                sum,
+                total: scored.sides[side].points,
+                tally: Tally::Points,
+            }
+        })
+        .collect()
 }
 
 /// The sheet's line for a played deal: the contract with made or set back, each side's meld

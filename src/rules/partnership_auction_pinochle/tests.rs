@@ -335,3 +335,58 @@ proptest! {
         prop_assert_eq!(cents(&r), cents(&l));
     }
 }
+
+#[test]
+fn the_steps_add_up_each_deal_and_explain_the_games_money() {
+    use crate::money::Money;
+    use crate::rules::{Step, Tally};
+    // Hand 1 as in the game above: NS made 300 with 340 + 200; EW 60 + 50.
+    // Hand 2: N bids 400, makes 300 + 180 = 480 → NS 1,020: the game is paid at 0.25.
+    let doc = session(
+        &PLAYERS,
+        json!({"stake": "0.25"}),
+        Value::Null,
+        vec![
+            hand("W", "N", 300, (340, 200), (60, 50)),
+            hand("N", "E", 200, (300, 180), (0, 70)),
+        ],
+    );
+    let f = fold(&doc).unwrap();
+    let score = |who: &str, sum: &str, total: i64| Step::Score {
+        who: who.into(),
+        sum: sum.into(),
+        total,
+        tally: Tally::Points,
+    };
+    assert_eq!(
+        f.rows()[0].steps,
+        vec![
+            score("NS", "meld 340 + tricks 200", 540),
+            score("EW", "meld 60 + tricks 50", 110)
+        ]
+    );
+    // EW bid 200 and made 0 + 70: −200; NS 480 → 1,020 and win; E → N, W → S.
+    let pays = |from: &str, to: &str| Step::Pays {
+        from: from.into(),
+        to: to.into(),
+        amount: Money::from_cents(25),
+        why: "the game, to his opposite number on NS".into(),
+    };
+    assert_eq!(
+        f.rows()[1].steps,
+        vec![
+            score(
+                "EW",
+                "bid 200 deducted: made only 70 (meld 0 + tricks 70)",
+                -200
+            ),
+            score("NS", "meld 300 + tricks 180", 480),
+            Step::Stake {
+                amount: Money::from_cents(25),
+                per: "game won".into()
+            },
+            pays("E", "N"),
+            pays("W", "S"),
+        ]
+    );
+}
