@@ -29,11 +29,15 @@ async fn enter_hand(
     fill(driver, "bid", bid).await;
     choose(driver, "trump", trump).await;
     choose(driver, "outcome", outcome).await;
-    submit(
-        driver,
-        "#next form.hand-form button[type=submit]:not([name])",
-    )
-    .await;
+    // Enter in the Bid field, as at the table: it must record the contract the form shows,
+    // never "all passed".
+    driver
+        .find(By::Css("#next form.hand-form input[name='bid']"))
+        .await
+        .unwrap()
+        .send_keys(Key::Enter)
+        .await
+        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

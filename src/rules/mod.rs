@@ -6,14 +6,18 @@
 //! typed fields and the game it finished. Adding a game means one module here, one hand-form
 //! template and one line in [`crate::registry`].
 
-pub mod auction_pinochle;
-pub mod auction_pitch;
-pub mod check_pinochle;
+/// Declares each game's rules module from the registry's one list.
+macro_rules! game_modules {
+    ($($id:ident => $template:tt),* $(,)?) => {
+        $(pub mod $id;)*
+    };
+}
+crate::registry::every_game!(game_modules);
+
 pub mod fields;
 pub mod game;
 pub mod hand_form;
 pub mod partnership;
-pub mod partnership_auction_pinochle;
 pub mod sheet;
 pub mod table;
 

@@ -188,6 +188,14 @@ impl HandForm {
             .dealer
             .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
         if self.all_passed {
+            // Enter in a filled-in form must never record "all passed" (issue: the
+            // all-passed button was once the form's default).
+            if self.bidder.is_some() || self.bid.is_some() || self.trump.is_some() {
+                return Err(RuleError::new(
+                    "all_passed",
+                    "All passed, but the form also has a contract: clear the bidder, bid and trump, or press Enter the hand",
+                ));
+            }
             return Ok(WrittenHand {
                 kind: "hand".into(),
                 dealer,
@@ -255,7 +263,7 @@ mod tests {
         .unwrap();
         assert_eq!(renege["renege_by"], "Bob");
         assert_eq!(renege["bidder_cash"], "1.50");
-        let passed = hand_event(b"dealer=Cy&all_passed=true&bidder=Ann&bid=300").unwrap();
+        let passed = hand_event(b"dealer=Cy&all_passed=true&bidder=&bid=").unwrap();
         assert_eq!(
             passed,
             json!({"type": "hand", "dealer": "Cy", "all_passed": true})
@@ -271,6 +279,8 @@ mod tests {
         );
         let e = hand_event(b"dealer=Cy&bidder=Ann&bid=300&counters=lots").unwrap_err();
         assert_eq!(e.field, "counters");
+        let e = hand_event(b"dealer=Cy&all_passed=true&bidder=Ann&bid=300").unwrap_err();
+        assert_eq!(e.field, "all_passed");
         let e = hand_event(b"dealer=Cy&bidder_cash=1.005").unwrap_err();
         assert_eq!(e.field, "bidder_cash");
     }

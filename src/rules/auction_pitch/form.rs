@@ -163,6 +163,13 @@ impl HandForm {
             revoke_by: None,
         };
         if self.all_passed {
+            // Enter in a filled-in form must never record "all passed".
+            if self.pitcher.is_some() || self.bid.is_some() {
+                return Err(ask(
+                    "all_passed",
+                    "All passed, but the form also has a pitcher or a bid: clear them, or press Enter the hand",
+                ));
+            }
             return Ok(hand);
         }
         hand.pitcher = Some(self.pitcher.ok_or_else(|| {
@@ -253,7 +260,7 @@ mod tests {
             json!({"type": "hand", "dealer": "Cy", "pitcher": "Ann", "bid": 2,
                    "points": {"high": "Ann", "low": "Bob", "jack": null, "game": "Ann"}})
         );
-        let passed = hand_event(b"dealer=Cy&all_passed=true&pitcher=Ann").unwrap();
+        let passed = hand_event(b"dealer=Cy&all_passed=true&pitcher=&bid=").unwrap();
         assert_eq!(
             passed,
             json!({"type": "hand", "dealer": "Cy", "all_passed": true})
@@ -273,6 +280,8 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.field, "points.game");
         assert!(e.message.contains("tied"), "{}", e.message);
+        let e = hand_event(b"dealer=Cy&all_passed=true&pitcher=Ann&bid=2").unwrap_err();
+        assert_eq!(e.field, "all_passed");
         let e = hand_event(b"pitcher=Ann").unwrap_err();
         assert_eq!(e.field, "dealer");
     }
