@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::agreements::Agreements;
 use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
@@ -109,7 +109,7 @@ pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
 /// the contract, each side's meld and won-a-trick tick, one side's trick points, and the
 /// "All four passed" button. Every field optional, so a missing one is asked for by name.
 #[derive(Debug, Default, Deserialize)]
-pub struct HandForm {
+pub struct Form {
     #[serde(default, deserialize_with = "text")]
     dealer: Option<String>,
     #[serde(default, deserialize_with = "ticked")]
@@ -137,7 +137,9 @@ pub struct HandForm {
     auction: Option<String>,
 }
 
-impl HandForm {
+impl hand_form::HandForm for Form {
+    type Written = WrittenHand;
+
     /// The hand as the session document writes it.
     ///
     /// * The `all_passed` button gives `{type, dealer, all_passed: true}`; anything else
@@ -149,7 +151,7 @@ impl HandForm {
     /// * `auction`, optional on either, is typed as calls in words ([`calls`]).
     ///
     /// Errors name the form's field and ask for what is missing.
-    pub fn written(self) -> Result<WrittenHand, RuleError> {
+    fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
         let auction = self.auction.as_deref().map(calls).transpose()?;
@@ -214,12 +216,6 @@ impl HandForm {
     }
 }
 
-/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
-/// Errors name the form's field.
-pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-    to_event(&read_form::<HandForm>(body)?.written()?)
-}
-
 /// The auction as typed on the form, `"Ann 250, Bob pass, Cy 260"` (calls separated by
 /// commas, each a player's name then a bid or `pass`), as the session document's calls
 /// `[["Ann", 250], ["Bob", "pass"], ["Cy", 260]]`; the engine checks them against the rules
@@ -269,6 +265,10 @@ fn rest(field: &str, tricks: i64) -> Result<i64, RuleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
 
     #[test]
     fn one_sides_tricks_give_the_others() {
