@@ -1,0 +1,396 @@
+//! The optional `auction` of a deal: the calls in the order made, checked against the
+//! bidding rules (rules §1.6: BIC-PAP base game, S003 Aeroplane additional rules 1–2) and
+//! against the deal's contract.
+//!
+//! ```json
+//! "auction": [["N", 250], ["E", "pass"], ["S", 260], ["W", "pass"], ["N", 270], ["S", "pass"]]
+//! ```
+//!
+//! Each call is `[player, bid]` or `[player, "pass"]` (session-format "Precise readings").
+//! The leader (the dealer's left) calls first and the turn goes clockwise, skipping players
+//! who have passed (S003 "The Bidding"; BIC-PAP); the auction is over when all four have
+//! passed or three have passed after a bid. Passes after the last bid may be left out.
+
+use serde_json::Value;
+
+use super::agreements::Agreements;
+use crate::rules::RuleError;
+use crate::rules::partnership::{PLAYERS, Seating};
+
+/// What the deal says the auction gave: the winning bidder and bid, or nobody (all passed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending<'a> {
+    /// `bidder` won the auction with `bid` points.
+    Won {
+        /// The player named `bidder` on the deal.
+        bidder: &'a str,
+        /// The deal's `bid`, in points.
+        bid: i64,
+    },
+    /// All four passed.
+    AllPassed,
+}
+
+/// One call, read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Call {
+    Bid(i64),
+    Pass,
+}
+
+fn read_call(value: &Value, seating: &Seating, field: &str) -> Result<(usize, Call), RuleError> {
+    let shape = || {
+        RuleError::new(
+            field,
+            "write each call as [player, bid] or [player, \"pass\"], like [\"N\", 250]",
+        )
+    };
+    let pair = value
+        .as_array()
+        .filter(|a| a.len() == 2)
+        .ok_or_else(shape)?;
+    let (Some(who), Some(what)) = (pair.first(), pair.get(1)) else {
+        return Err(shape());
+    };
+    let name = who.as_str().ok_or_else(shape)?;
+    let seat = seating
+        .seat_of(name)
+        .ok_or_else(|| RuleError::new(field, format!("{name} is not seated at this table")))?;
+    let call = match what {
+        Value::String(s) if s == "pass" => Call::Pass,
+        Value::Number(n) => Call::Bid(n.as_i64().ok_or_else(|| {
+            RuleError::new(field, format!("{n} is not a whole number of points"))
+        })?),
+        _ => return Err(shape()),
+    };
+    Ok((seat, call))
+}
+
+/// Checks `calls` for a deal dealt by `dealer` (seated) that ended in `result`. Errors name
+/// the call (`auction[4]`) or, for a mismatch with the deal, `auction`:
+/// * a call not shaped `[player, bid | "pass"]`, or by a player not seated;
+/// * a call out of turn (clockwise from the dealer's left, passed players skipped), or after
+///   the auction was over;
+/// * a bid that is not a multiple of 10, below the agreed minimum, or not higher than the
+///   bid before it (BIC-PAP; S003 rule 2);
+/// * a bid from a player who passed (a pass is final, BIC-PAP);
+/// * with Aeroplane, a third bid from one player (S003 rule 1);
+/// * a last bid that is not the deal's `bidder` and `bid`, a bid in an all-passed deal, or
+///   no bid in a deal that has a bidder.
+pub fn check(
+    calls: &[Value],
+    dealer: &str,
+    seating: &Seating,
+    agreements: &Agreements,
+    result: Ending<'_>,
+) -> Result<(), RuleError> {
+    let mut passed = [false; PLAYERS];
+    let mut bids = [0usize; PLAYERS];
+    let mut high: Option<(usize, i64)> = None;
+    let mut turn = seating.seat_of(dealer).map_or(0, |d| (d + 1) % PLAYERS);
+    let name = |seat: usize| seating.players().get(seat).map_or("?", String::as_str);
+    for (i, value) in calls.iter().enumerate() {
+        let field = format!("auction[{i}]");
+        let (seat, call) = read_call(value, seating, &field)?;
+        let still_in = passed.iter().filter(|p| !**p).count();
+        if still_in == 0 || (high.is_some() && still_in == 1) {
+            return Err(RuleError::new(
+                field,
+                match high {
+                    Some((s, b)) => format!(
+                        "the auction was over: the other three had passed and {} had the bid at {b} (rules §1.6)",
+                        name(s)
+                    ),
+                    None => "the auction was over: all four had passed (rules §1.6)".to_string(),
+                },
+            ));
+        }
+        // The next player still in, clockwise from `turn`.
+        let due = (0..PLAYERS)
+            .map(|k| (turn + k) % PLAYERS)
+            .find(|s| passed.get(*s) == Some(&false))
+            .unwrap_or(turn);
+        if passed.get(seat) == Some(&true) {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{} already passed, and a pass is final (rules §1.6, BIC-PAP)",
+                    name(seat)
+                ),
+            ));
+        }
+        if seat != due {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "it was {}'s turn to call: the dealer's left calls first and the turn goes clockwise, skipping players who passed (rules §1.6)",
+                    name(due)
+                ),
+            ));
+        }
+        match call {
+            Call::Pass => {
+                if let Some(p) = passed.get_mut(seat) {
+                    *p = true;
+                }
+            }
+            Call::Bid(bid) => {
+                if bid % 10 != 0 {
+                    return Err(RuleError::new(
+                        field,
+                        format!(
+                            "{bid} is not a multiple of 10, and every bid is (rules §0.3, §1.6)"
+                        ),
+                    ));
+                }
+                if bid < agreements.min_bid {
+                    return Err(RuleError::new(
+                        field,
+                        format!(
+                            "{bid} is below the minimum bid {} (rules §1.6)",
+                            agreements.min_bid
+                        ),
+                    ));
+                }
+                if let Some((s, h)) = high
+                    && bid <= h
+                {
+                    return Err(RuleError::new(
+                        field,
+                        format!(
+                            "{bid} does not beat {}'s {h}: each bid must be higher, by 10 or more (rules §1.6)",
+                            name(s)
+                        ),
+                    ));
+                }
+                let made = bids.get(seat).copied().unwrap_or(0);
+                if let Some(limit) = agreements.bids_each()
+                    && made >= limit
+                {
+                    return Err(RuleError::new(
+                        field,
+                        format!(
+                            "{} already bid {limit} times, and in Aeroplane each player may bid only twice (rules §1.6, S003 rule 1)",
+                            name(seat)
+                        ),
+                    ));
+                }
+                if let Some(b) = bids.get_mut(seat) {
+                    *b = made + 1;
+                }
+                high = Some((seat, bid));
+            }
+        }
+        turn = (seat + 1) % PLAYERS;
+    }
+    match (high, result) {
+        (Some((seat, high_bid)), Ending::Won { bidder, bid }) => {
+            if name(seat) != bidder || high_bid != bid {
+                return Err(RuleError::new(
+                    "auction",
+                    format!(
+                        "the auction ends with {} bidding {high_bid}, but the deal says {bidder} bid {bid} (rules §1.6)",
+                        name(seat)
+                    ),
+                ));
+            }
+            Ok(())
+        }
+        (None, Ending::Won { bidder, bid }) => Err(RuleError::new(
+            "auction",
+            format!(
+                "nobody bid in this auction, but the deal says {bidder} bid {bid}; if all four passed, record the deal as all passed (rules §1.6)"
+            ),
+        )),
+        (Some((seat, b)), Ending::AllPassed) => Err(RuleError::new(
+            "auction",
+            format!(
+                "{} bid {b} in this auction, so not all four passed (rules §1.6)",
+                name(seat)
+            ),
+        )),
+        (None, Ending::AllPassed) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn seating() -> Seating {
+        Seating::new(&["N", "E", "S", "W"].map(String::from)).unwrap()
+    }
+
+    fn agreements(aeroplane: bool) -> Agreements {
+        Agreements::read(json!({ "aeroplane": aeroplane }).as_object().unwrap()).unwrap()
+    }
+
+    /// Checks `calls` dealt by W (so N calls first) that N won at `bid`.
+    fn won_by(aeroplane: bool, calls: Value, bidder: &str, bid: i64) -> Result<(), RuleError> {
+        check(
+            calls.as_array().unwrap(),
+            "W",
+            &seating(),
+            &agreements(aeroplane),
+            Ending::Won { bidder, bid },
+        )
+    }
+
+    #[test]
+    fn a_full_aeroplane_auction_is_accepted() {
+        // Golden AE-01-c: N 250, S 260, N 270 and everybody else passes; N's two bids are
+        // within S003 rule 1.
+        let calls = json!([
+            ["N", 250],
+            ["E", "pass"],
+            ["S", 260],
+            ["W", "pass"],
+            ["N", 270],
+            ["S", "pass"]
+        ]);
+        assert_eq!(won_by(true, calls.clone(), "N", 270), Ok(()));
+        // The passes after the last bid may be left out.
+        let short = json!([
+            ["N", 250],
+            ["E", "pass"],
+            ["S", 260],
+            ["W", "pass"],
+            ["N", 270]
+        ]);
+        assert_eq!(won_by(true, short, "N", 270), Ok(()));
+        // But it must end in the deal's contract.
+        assert_eq!(
+            won_by(true, calls.clone(), "N", 280).unwrap_err().field,
+            "auction"
+        );
+        assert_eq!(won_by(true, calls, "S", 270).unwrap_err().field, "auction");
+    }
+
+    #[test]
+    fn aeroplane_allows_two_bids_each_and_the_base_game_more() {
+        // N bids 250, 270, 290: a third bid, refused with Aeroplane (S003 rule 1), fine in
+        // the base game (BIC-PAP has no limit).
+        let calls = json!([
+            ["N", 250],
+            ["E", "pass"],
+            ["S", 260],
+            ["W", "pass"],
+            ["N", 270],
+            ["S", 280],
+            ["N", 290],
+            ["S", "pass"]
+        ]);
+        let e = won_by(true, calls.clone(), "N", 290).unwrap_err();
+        assert_eq!(e.field, "auction[6]");
+        assert!(e.message.contains("only twice"), "{}", e.message);
+        assert_eq!(won_by(false, calls, "N", 290), Ok(()));
+    }
+
+    #[test]
+    fn bids_start_at_the_minimum_go_up_by_tens_and_a_pass_is_final() {
+        let field =
+            |aeroplane, calls: Value, bid| won_by(aeroplane, calls, "N", bid).unwrap_err().field;
+        // Aeroplane minimum 250 (S003 rule 2); base minimum 100 (BIC-PAP).
+        assert_eq!(field(true, json!([["N", 240]]), 240), "auction[0]");
+        assert_eq!(won_by(false, json!([["N", 100]]), "N", 100), Ok(()));
+        assert_eq!(field(false, json!([["N", 90]]), 90), "auction[0]");
+        // Multiples of 10, each higher than the last.
+        assert_eq!(field(false, json!([["N", 105]]), 105), "auction[0]");
+        assert_eq!(
+            field(false, json!([["N", 200], ["E", 200]]), 200),
+            "auction[1]"
+        );
+        assert_eq!(
+            field(false, json!([["N", 200], ["E", 190]]), 200),
+            "auction[1]"
+        );
+        // E passes and may not come back in.
+        let e = won_by(
+            false,
+            json!([
+                ["N", 200],
+                ["E", "pass"],
+                ["S", "pass"],
+                ["W", 210],
+                ["N", 220],
+                ["E", 230]
+            ]),
+            "E",
+            230,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "auction[5]");
+        assert!(e.message.contains("a pass is final"), "{}", e.message);
+    }
+
+    #[test]
+    fn calls_go_clockwise_from_the_dealers_left() {
+        // W dealt, so N calls first; then E.
+        let e = won_by(false, json!([["E", 200]]), "E", 200).unwrap_err();
+        assert_eq!(e.field, "auction[0]");
+        assert!(e.message.contains("N's turn"), "{}", e.message);
+        let e = won_by(false, json!([["N", 200], ["S", 210]]), "S", 210).unwrap_err();
+        assert!(e.message.contains("E's turn"), "{}", e.message);
+        // Once three have passed after a bid, nobody calls again.
+        let e = won_by(
+            false,
+            json!([
+                ["N", 200],
+                ["E", "pass"],
+                ["S", "pass"],
+                ["W", "pass"],
+                ["N", 210]
+            ]),
+            "N",
+            210,
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "auction[4]");
+        assert!(e.message.contains("over"), "{}", e.message);
+    }
+
+    #[test]
+    fn all_passed_deals_have_no_bid_in_their_auction() {
+        let s = seating();
+        let a = agreements(false);
+        let four = json!([["N", "pass"], ["E", "pass"], ["S", "pass"], ["W", "pass"]]);
+        let calls = four.as_array().unwrap();
+        assert_eq!(check(calls, "W", &s, &a, Ending::AllPassed), Ok(()));
+        let e = check(
+            calls,
+            "W",
+            &s,
+            &a,
+            Ending::Won {
+                bidder: "N",
+                bid: 100,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "auction");
+        let bid = json!([["N", 100], ["E", "pass"], ["S", "pass"], ["W", "pass"]]);
+        let e = check(bid.as_array().unwrap(), "W", &s, &a, Ending::AllPassed).unwrap_err();
+        assert_eq!(e.field, "auction");
+        // A fifth call after four passes is refused.
+        let five = json!([
+            ["N", "pass"],
+            ["E", "pass"],
+            ["S", "pass"],
+            ["W", "pass"],
+            ["N", 100]
+        ]);
+        let e = check(five.as_array().unwrap(), "W", &s, &a, Ending::AllPassed).unwrap_err();
+        assert_eq!(e.field, "auction[4]");
+    }
+
+    #[test]
+    fn malformed_calls_are_named() {
+        let field = |calls: Value| won_by(false, calls, "N", 200).unwrap_err().field;
+        assert_eq!(field(json!([["N"]])), "auction[0]");
+        assert_eq!(field(json!([["N", "200"]])), "auction[0]");
+        assert_eq!(field(json!([["Zed", 200]])), "auction[0]");
+        assert_eq!(field(json!([["N", 200.5]])), "auction[0]");
+        assert_eq!(field(json!([{"N": 200}])), "auction[0]");
+    }
+}

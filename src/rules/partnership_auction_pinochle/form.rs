@@ -1,0 +1,359 @@
+//! What the pages need of Partnership Auction Pinochle: the agreements the new-session form
+//! offers, the agreements in words for the sheet, and the hand form read into a `hand`
+//! event (rules §1.6, `design/session-format.md`).
+//!
+//! The hand form is short for the table: dealer, bidder, bid, trump, each side's meld as one
+//! number, **one** side's trick points (the other side's are the rest of the 250, rules
+//! §1.0), a tap for a side that won only pointless tricks, an "All four passed" button, and
+//! an optional auction typed as calls ("Ann 250, Bob pass, …") that the engine checks.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::agreements::Agreements;
+use super::hand::{WrittenHand, WrittenSide};
+use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
+use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.6, §3 item 27).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per game",
+        kind: SpecKind::Money,
+        default: "0.00",
+        help: "When a game ends each loser pays this to his opposite number on the winning side; 0.00 keeps points only (session-format, money in the partnership games).",
+    },
+    AgreementSpec {
+        name: "aeroplane",
+        label: "Aeroplane (Scarne)",
+        kind: SpecKind::Bool,
+        default: "no",
+        help: "Partnership Aeroplane Pinochle: minimum bid 250 and at most two bids each; the bidder and partner pass four cards (rules §1.6, S003).",
+    },
+    AgreementSpec {
+        name: "min_bid",
+        label: "Minimum bid",
+        kind: SpecKind::Number,
+        default: "",
+        help: "Empty: 100 (Bicycle), or 250 with Aeroplane (rules §1.6).",
+    },
+    AgreementSpec {
+        name: "target",
+        label: "Game (points)",
+        kind: SpecKind::Number,
+        default: "1000",
+        help: "The first side to reach it wins; the bidding side is counted first, so both sides never win together (rules §1.6).",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    let stake = if a.stake.is_zero() {
+        "none: points only".to_string()
+    } else {
+        format!(
+            "{} {currency} a game, each loser to his opposite number",
+            a.stake
+        )
+    };
+    let mut rows = vec![
+        ("Stake".to_string(), stake),
+        (
+            "Game".to_string(),
+            format!("{} points; the bidding side is counted first", a.target),
+        ),
+        ("Minimum bid".to_string(), a.min_bid.to_string()),
+    ];
+    rows.push((
+        "Aeroplane".to_string(),
+        if a.aeroplane {
+            "yes: at most two bids each".to_string()
+        } else {
+            "no".to_string()
+        },
+    ));
+    rows
+}
+
+/// What the hand form offers: the lowest bid, the suits, and each side with its players
+/// (`max`: the trick points of a deal, 250).
+pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
+    HandFormSpec {
+        min_bid: agreements.min_bid,
+        lists: vec![
+            ("suits", suit_choices()),
+            (
+                "sides",
+                Side::BOTH
+                    .iter()
+                    .map(|&s| Choice {
+                        max: ALL_TRICK_POINTS,
+                        ..Choice::new(s.name(), seating.members(s).join(" & "))
+                    })
+                    .collect(),
+            ),
+        ],
+        note: agreements.aeroplane.then(|| {
+            format!(
+                "Aeroplane: bids from {}, at most two bids each (rules §1.6).",
+                agreements.min_bid
+            )
+        }),
+    }
+}
+
+/// The hand form as submitted (`templates/games/partnership_auction_pinochle/hand_form.html`):
+/// the contract, each side's meld and won-a-trick tick, one side's trick points, and the
+/// "All four passed" button. Every field optional, so a missing one is asked for by name.
+#[derive(Debug, Default, Deserialize)]
+pub struct Form {
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "ticked")]
+    all_passed: bool,
+    #[serde(default, deserialize_with = "text")]
+    bidder: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    bid: Option<i64>,
+    #[serde(default, deserialize_with = "choice")]
+    trump: Option<Suit>,
+    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
+    ns_meld: Option<i64>,
+    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
+    ns_tricks: Option<i64>,
+    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
+    ns_won_trick: bool,
+    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
+    ew_meld: Option<i64>,
+    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
+    ew_tricks: Option<i64>,
+    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
+    ew_won_trick: bool,
+    /// The calls in words, optional: `"Ann 250, Bob pass, Cy 260"`.
+    #[serde(default, deserialize_with = "text")]
+    auction: Option<String>,
+}
+
+impl hand_form::HandForm for Form {
+    type Written = WrittenHand;
+
+    /// The hand as the session document writes it.
+    ///
+    /// * The `all_passed` button gives `{type, dealer, all_passed: true}`; anything else
+    ///   filled in is refused by name, so the button records exactly what the form shows.
+    /// * Otherwise `dealer`, `bidder`, `bid`, `trump` are required; per side `meld` (empty:
+    ///   0) and the `won_trick` tick; trick points are entered once, as `NS.tricks` (or
+    ///   `EW.tricks`), and the other side gets the rest of the 250 (rules §1.0). When both
+    ///   are sent both go into the hand, where the engine checks that they add up.
+    /// * `auction`, optional on either, is typed as calls in words ([`calls`]).
+    ///
+    /// Errors name the form's field and ask for what is missing.
+    fn written(self) -> Result<WrittenHand, RuleError> {
+        let ask = |field: &str, question: &str| RuleError::new(field, question);
+        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        let auction = self.auction.as_deref().map(calls).transpose()?;
+        let mut hand = WrittenHand {
+            kind: "hand".into(),
+            dealer,
+            all_passed: self.all_passed,
+            bidder: None,
+            bid: None,
+            trump: None,
+            ns: None,
+            ew: None,
+            auction,
+        };
+        if self.all_passed {
+            let filled = [
+                ("bidder", self.bidder.is_some()),
+                ("bid", self.bid.is_some()),
+                ("trump", self.trump.is_some()),
+                ("NS.meld", self.ns_meld.is_some()),
+                ("NS.tricks", self.ns_tricks.is_some()),
+                ("EW.meld", self.ew_meld.is_some()),
+                ("EW.tricks", self.ew_tricks.is_some()),
+            ];
+            if let Some((field, _)) = filled.iter().find(|(_, given)| *given) {
+                return Err(ask(
+                    field,
+                    "all four passed, so nobody bid and nothing was played: clear this, or enter the hand instead",
+                ));
+            }
+            return Ok(hand);
+        }
+        hand.bidder = Some(
+            self.bidder
+                .ok_or_else(|| ask("bidder", "who won the bid? (or press All four passed)"))?,
+        );
+        hand.bid = Some(self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?);
+        hand.trump = Some(
+            self.trump
+                .ok_or_else(|| ask("trump", "which suit is trump?"))?,
+        );
+        let (ns, ew) = match (self.ns_tricks, self.ew_tricks) {
+            (Some(ns), Some(ew)) => (ns, ew),
+            (Some(ns), None) => (ns, rest("NS.tricks", ns)?),
+            (None, Some(ew)) => (rest("EW.tricks", ew)?, ew),
+            (None, None) => {
+                return Err(ask(
+                    "NS.tricks",
+                    "enter NS's trick points (0 if none); EW take the rest of the 250",
+                ));
+            }
+        };
+        // Ticked boxes only: left out, the engine reads them from the trick points.
+        let side = |meld: Option<i64>, tricks: i64, won_trick: bool| WrittenSide {
+            meld: meld.unwrap_or(0),
+            tricks,
+            won_trick: won_trick.then_some(true),
+        };
+        hand.ns = Some(side(self.ns_meld, ns, self.ns_won_trick));
+        hand.ew = Some(side(self.ew_meld, ew, self.ew_won_trick));
+        Ok(hand)
+    }
+}
+
+/// The auction as typed on the form, `"Ann 250, Bob pass, Cy 260"` (calls separated by
+/// commas, each a player's name then a bid or `pass`), as the session document's calls
+/// `[["Ann", 250], ["Bob", "pass"], ["Cy", 260]]`; the engine checks them against the rules
+/// ([`super::auction`]). Errors (field `auction`) name the call that is not one.
+fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
+    text.split([',', ';'])
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(|call| {
+            let bad = || {
+                RuleError::new(
+                    "auction",
+                    format!(
+                        "\"{call}\" is not a call: write each as a name and a bid or pass, like \"Ann 250, Bob pass\""
+                    ),
+                )
+            };
+            let (who, what) = call.rsplit_once(char::is_whitespace).ok_or_else(bad)?;
+            let who = who.trim();
+            if who.is_empty() {
+                return Err(bad());
+            }
+            let what = what.trim();
+            if what.eq_ignore_ascii_case("pass") {
+                Ok(json!([who, "pass"]))
+            } else {
+                let bid: i64 = what.parse().map_err(|_| bad())?;
+                Ok(json!([who, bid]))
+            }
+        })
+        .collect()
+}
+
+/// The other side's trick points: the rest of the 250 (rules §1.0). Errors name `field` when
+/// the points entered are outside 0–250.
+fn rest(field: &str, tricks: i64) -> Result<i64, RuleError> {
+    if (0..=ALL_TRICK_POINTS).contains(&tricks) {
+        Ok(ALL_TRICK_POINTS - tricks)
+    } else {
+        Err(RuleError::new(
+            field,
+            format!("{tricks} is outside 0–250, the trick points in one deal (rules §1.0)"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
+
+    #[test]
+    fn one_sides_tricks_give_the_others() {
+        // NS took 180 of the 250: EW took 70.
+        let e = hand_event(
+            b"expected_events=2&dealer=W&bidder=N&bid=300&trump=hearts&NS.meld=140&EW.meld=&NS.tricks=180",
+        )
+        .unwrap();
+        assert_eq!(
+            e,
+            json!({"type": "hand", "dealer": "W", "bidder": "N", "bid": 300, "trump": "hearts",
+                   "NS": {"meld": 140, "tricks": 180}, "EW": {"meld": 0, "tricks": 70}})
+        );
+        // EW's entered instead: 250 − 250 = 0 for NS; a tick saves a pointless trick.
+        let e =
+            hand_event(b"dealer=W&bidder=E&bid=200&trump=clubs&EW.tricks=250&NS.won_trick=true")
+                .unwrap();
+        assert_eq!(e["NS"], json!({"meld": 0, "tricks": 0, "won_trick": true}));
+        assert_eq!(e["EW"]["tricks"], json!(250));
+    }
+
+    #[test]
+    fn all_four_passed_records_only_the_dealer() {
+        let e = hand_event(b"dealer=N&all_passed=true&bid=&bidder=").unwrap();
+        assert_eq!(
+            e,
+            json!({"type": "hand", "dealer": "N", "all_passed": true})
+        );
+        let err = hand_event(b"dealer=N&all_passed=true&bid=250").unwrap_err();
+        assert_eq!(err.field, "bid");
+    }
+
+    #[test]
+    fn the_auction_is_typed_as_calls_in_words() {
+        let e = hand_event(
+            b"dealer=W&bidder=N&bid=270&trump=clubs&NS.tricks=200&auction=N+250%2C+E+pass%2C+S+260%2C+W+PASS%2C+N+270%2C+S+pass",
+        )
+        .unwrap();
+        assert_eq!(
+            e["auction"],
+            json!([
+                ["N", 250],
+                ["E", "pass"],
+                ["S", 260],
+                ["W", "pass"],
+                ["N", 270],
+                ["S", "pass"]
+            ])
+        );
+        // A name with a space keeps it; the call is the last word.
+        let e = hand_event(b"dealer=W&all_passed=true&auction=Mary+Ann+pass").unwrap();
+        assert_eq!(e["auction"], json!([["Mary Ann", "pass"]]));
+        let err = hand_event(b"dealer=W&bidder=N&bid=270&trump=clubs&NS.tricks=200&auction=N+two")
+            .unwrap_err();
+        assert_eq!(err.field, "auction");
+        assert!(
+            err.message.contains("\"N two\" is not a call"),
+            "{}",
+            err.message
+        );
+        let err = hand_event(b"dealer=W&all_passed=true&auction=250").unwrap_err();
+        assert_eq!(err.field, "auction");
+    }
+
+    #[test]
+    fn missing_or_bad_fields_are_named() {
+        let field = |body: &[u8]| hand_event(body).unwrap_err().field;
+        assert_eq!(field(b""), "dealer");
+        assert_eq!(field(b"dealer=W"), "bidder");
+        assert_eq!(field(b"dealer=W&bidder=N&trump=hearts"), "bid");
+        assert_eq!(field(b"dealer=W&bidder=N&bid=250"), "trump");
+        assert_eq!(field(b"dealer=W&bidder=N&bid=250&trump=stars"), "trump");
+        let base = "dealer=W&bidder=N&trump=hearts&bid=250";
+        assert_eq!(field(base.as_bytes()), "NS.tricks");
+        assert_eq!(
+            field(format!("{base}&NS.tricks=260").as_bytes()),
+            "NS.tricks"
+        );
+        assert_eq!(
+            field(format!("{base}&NS.tricks=lots").as_bytes()),
+            "NS.tricks"
+        );
+        assert_eq!(
+            field(format!("{base}&NS.tricks=100&EW.meld=x").as_bytes()),
+            "EW.meld"
+        );
+    }
+}

@@ -1,0 +1,536 @@
+//! One deal of Partnership Auction Pinochle: the `hand` event as entered at the table,
+//! checked against the rules (rules §1.0, §1.6), and what it scores.
+//!
+//! ```json
+//! { "type": "hand", "dealer": "W", "bidder": "N", "bid": 300, "trump": "hearts",
+//!   "NS": { "meld": 140, "tricks": 200, "won_trick": true },
+//!   "EW": { "meld": 100, "tricks": 50, "won_trick": true },
+//!   "auction": [["N", 300], ["E", "pass"], ["S", "pass"], ["W", "pass"]] }
+//! { "type": "hand", "dealer": "N", "all_passed": true }
+//! ```
+//!
+//! Per side, `tricks` (trick points, both sides summing to 250) is required; `meld` (the
+//! side's melds added together) defaults to 0 and `won_trick` to "took any trick points"
+//! (say `true` for a side that won only pointless tricks). `auction` is optional and checked
+//! when given ([`super::auction`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::agreements::{Agreements, MAX_POINTS};
+use super::auction::{self, Ending};
+use crate::rules::hand_form::is_false;
+use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
+use crate::rules::{RuleError, Suit, fields};
+
+/// A deal, checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Deal {
+    /// All four passed: no score, the deal passes to the left (session-format).
+    AllPassed {
+        /// Who dealt.
+        dealer: String,
+    },
+    /// A bid was won and the hand played.
+    Played(Hand),
+}
+
+/// A played deal: the contract and both sides' results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hand {
+    /// Who dealt.
+    pub dealer: String,
+    /// Who won the auction.
+    pub bidder: String,
+    /// The bidder's partnership.
+    pub bidding: Side,
+    /// The contract, in points: a multiple of 10, at least the agreed minimum.
+    pub bid: i64,
+    /// The trump the bidder named.
+    pub trump: Suit,
+    /// Each side's meld, trick points and won-a-trick.
+    pub sides: PerSide<SideHand>,
+    /// How many calls the auction had, when it was given (checked).
+    pub auction_calls: Option<usize>,
+}
+
+/// A `hand` event exactly as the session document writes it (the shapes at the top of this
+/// module): what [`read`] checks and what the hand form builds. Points throughout.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrittenHand {
+    /// Always `"hand"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// All four passed: no bidder, nothing played (session-format).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_passed: bool,
+    /// Who won the auction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bidder: Option<String>,
+    /// The winning bid, in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bid: Option<i64>,
+    /// The trump the bidder named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Suit>,
+    /// North–South's result.
+    #[serde(rename = "NS", skip_serializing_if = "Option::is_none")]
+    pub ns: Option<WrittenSide>,
+    /// East–West's result.
+    #[serde(rename = "EW", skip_serializing_if = "Option::is_none")]
+    pub ew: Option<WrittenSide>,
+    /// The calls, `[player, bid | "pass"]`, checked when given ([`super::auction`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auction: Option<Vec<Value>>,
+}
+
+/// One side's part of a written hand.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WrittenSide {
+    /// The side's melds added together, in points (0 when left out).
+    #[serde(default)]
+    pub meld: i64,
+    /// Trick points, 0–250.
+    pub tricks: i64,
+    /// Whether the side won a trick; read from the trick points when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub won_trick: Option<bool>,
+}
+
+/// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
+/// the field: `dealer` or `bidder` not seated; contract fields on an all-passed deal; a
+/// missing `bidder`, `bid`, `trump`, `NS` or `EW` on a played one; `bid` not a multiple of
+/// 10, below the agreed minimum (BIC-PAP 100, Aeroplane 250: rules §1.6) or above
+/// [`MAX_POINTS`]; the side checks of [`partnership::check_hands`] (meld a non-negative
+/// multiple of 10, tricks summing to 250, a trick behind any trick points); and the
+/// `auction` checks of [`auction::check`].
+pub fn read(
+    event: &Map<String, Value>,
+    seating: &Seating,
+    agreements: &Agreements,
+) -> Result<Deal, RuleError> {
+    let w: WrittenHand = fields::read(event)?;
+    if seating.seat_of(&w.dealer).is_none() {
+        return Err(RuleError::new(
+            "dealer",
+            format!("{} is not seated at this table", w.dealer),
+        ));
+    }
+    if w.all_passed {
+        let extra = [
+            ("bidder", w.bidder.is_some()),
+            ("bid", w.bid.is_some()),
+            ("trump", w.trump.is_some()),
+            ("NS", w.ns.is_some()),
+            ("EW", w.ew.is_some()),
+        ];
+        if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
+            return Err(RuleError::new(
+                *field,
+                "when all four pass nobody bids and the deal is not played: leave out the bidder, bid, trump and both sides, or set all_passed to false (rules §1.6)",
+            ));
+        }
+        if let Some(calls) = &w.auction {
+            auction::check(calls, &w.dealer, seating, agreements, Ending::AllPassed)?;
+        }
+        return Ok(Deal::AllPassed { dealer: w.dealer });
+    }
+    let bidder = w.bidder.ok_or_else(|| {
+        RuleError::new(
+            "bidder",
+            "who won the bid? (if all four passed, set all_passed: true, rules §1.6)",
+        )
+    })?;
+    let bidding = seating
+        .side_of(&bidder)
+        .ok_or_else(|| RuleError::new("bidder", format!("{bidder} is not seated at this table")))?;
+    let bid = w
+        .bid
+        .ok_or_else(|| RuleError::new("bid", "what was the winning bid? (rules §1.6)"))?;
+    check_bid(bid, agreements)?;
+    let trump = w.trump.ok_or_else(|| {
+        RuleError::new(
+            "trump",
+            "which suit did the bidder name as trump? (rules §1.6)",
+        )
+    })?;
+    let side = |written: Option<WrittenSide>, side: Side| {
+        written
+            .map(|s| SideHand::new(s.meld, s.tricks, s.won_trick))
+            .ok_or_else(|| {
+                RuleError::new(
+                    side.name(),
+                    format!(
+                        "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
+                        side.name()
+                    ),
+                )
+            })
+    };
+    let sides = PerSide::new(side(w.ns, Side::NS)?, side(w.ew, Side::EW)?);
+    partnership::check_hands(&sides)?;
+    if let Some(calls) = &w.auction {
+        auction::check(
+            calls,
+            &w.dealer,
+            seating,
+            agreements,
+            Ending::Won {
+                bidder: &bidder,
+                bid,
+            },
+        )?;
+    }
+    Ok(Deal::Played(Hand {
+        dealer: w.dealer,
+        bidder,
+        bidding,
+        bid,
+        trump,
+        sides,
+        auction_calls: w.auction.as_ref().map(Vec::len),
+    }))
+}
+
+fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
+    if bid % 10 != 0 {
+        return Err(RuleError::new(
+            "bid",
+            format!("{bid} is not a multiple of 10, and every bid is (rules §0.3, §1.6)"),
+        ));
+    }
+    if bid < agreements.min_bid {
+        let why = if agreements.aeroplane {
+            "Aeroplane, S003 rule 2"
+        } else {
+            "BIC-PAP"
+        };
+        return Err(RuleError::new(
+            "bid",
+            format!(
+                "{bid} is below the minimum {} (rules §1.6, {why})",
+                agreements.min_bid
+            ),
+        ));
+    }
+    if bid > MAX_POINTS {
+        return Err(RuleError::new(
+            "bid",
+            format!("{bid} is more than any deal can make"),
+        ));
+    }
+    Ok(())
+}
+
+/// What one side scores on a deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SideScore {
+    /// Points added to the side's score, negative when its bid fails.
+    pub points: i64,
+    /// The meld that counted (0 without a trick, or for bidders who failed).
+    pub meld: i64,
+    /// The meld lost because the side won no trick.
+    pub meld_lost: i64,
+}
+
+/// A scored deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scored {
+    /// Whether the bidding side's counted meld + trick points reached the bid.
+    pub made: bool,
+    /// The bidding side's counted meld + trick points.
+    pub bidders_total: i64,
+    /// Each side's score for the deal.
+    pub sides: PerSide<SideScore>,
+}
+
+/// Scores a played deal (rules §1.6, BIC-PAP, the base of Aeroplane by rules §3 item 27):
+/// a side's meld counts only if it won a trick; if the bidding side's meld + trick points
+/// reach the bid it scores **all it made**, else the **bid is deducted** and its meld and
+/// tricks count for nothing; the other side always scores its meld + trick points.
+pub fn score(hand: &Hand) -> Scored {
+    let b = hand.bidding;
+    let bidders_total = hand.sides[b].points(true);
+    let made = bidders_total >= hand.bid;
+    let sides = PerSide::from_fn(|side| {
+        let h = hand.sides[side];
+        if side == b && !made {
+            return SideScore {
+                points: -hand.bid,
+                meld: 0,
+                meld_lost: 0,
+            };
+        }
+        let meld = h.counted_meld(true);
+        SideScore {
+            points: meld + h.tricks,
+            meld,
+            meld_lost: h.meld - meld,
+        }
+    });
+    Scored {
+        made,
+        bidders_total,
+        sides,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn seating() -> Seating {
+        Seating::new(&["N", "E", "S", "W"].map(String::from)).unwrap()
+    }
+
+    fn read_with(agreements: Value, event: Value) -> Result<Deal, RuleError> {
+        let a = Agreements::read(agreements.as_object().unwrap()).unwrap();
+        read(event.as_object().unwrap(), &seating(), &a)
+    }
+
+    fn deal(bidder: &str, bid: i64, ns: Value, ew: Value) -> Value {
+        json!({"type": "hand", "dealer": "W", "bidder": bidder, "bid": bid, "trump": "hearts",
+               "NS": ns, "EW": ew})
+    }
+
+    fn played(event: Value) -> Hand {
+        match read_with(json!({}), event).unwrap() {
+            Deal::Played(h) => h,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_made_bid_scores_everything_the_bidders_made() {
+        // NS bid 300: meld 140 + tricks 200 = 340 ≥ 300, so NS +340; EW 100 + 50 = +150.
+        let h = played(deal(
+            "N",
+            300,
+            json!({"meld": 140, "tricks": 200}),
+            json!({"meld": 100, "tricks": 50}),
+        ));
+        let s = score(&h);
+        assert!(s.made);
+        assert_eq!((s.sides.ns.points, s.sides.ew.points), (340, 150));
+        // Exactly the bid is made: NS meld 100 + tricks 200 = 300.
+        let h = played(deal(
+            "S",
+            300,
+            json!({"meld": 100, "tricks": 200}),
+            json!({"tricks": 50}),
+        ));
+        assert_eq!(score(&h).sides.ns.points, 300);
+    }
+
+    #[test]
+    fn a_failed_bid_is_deducted_and_the_opponents_still_score() {
+        // Golden AE-02-b: NS bid 300 and make 90 + 200 = 290 < 300: NS −300, EW 100 + 50.
+        let h = played(deal(
+            "N",
+            300,
+            json!({"meld": 90, "tricks": 200}),
+            json!({"meld": 100, "tricks": 50}),
+        ));
+        let s = score(&h);
+        assert!(!s.made);
+        assert_eq!(s.bidders_total, 290);
+        assert_eq!((s.sides.ns.points, s.sides.ew.points), (-300, 150));
+        // EW bid: E bids 200, meld 60 + tricks 130 = 190: EW −200, NS 120 + 120 = 240.
+        let h = played(deal(
+            "E",
+            200,
+            json!({"meld": 120, "tricks": 120}),
+            json!({"meld": 60, "tricks": 130}),
+        ));
+        let s = score(&h);
+        assert_eq!((s.sides.ns.points, s.sides.ew.points), (240, -200));
+    }
+
+    #[test]
+    fn a_side_without_a_trick_loses_its_meld() {
+        // EW take no trick: their 80 meld is lost, EW score 0. NS bid 250 with 20 + 250.
+        let h = played(deal(
+            "N",
+            250,
+            json!({"meld": 20, "tricks": 250}),
+            json!({"meld": 80, "tricks": 0}),
+        ));
+        let s = score(&h);
+        assert_eq!((s.sides.ns.points, s.sides.ew.points), (270, 0));
+        assert_eq!(s.sides.ew.meld_lost, 80);
+        // Bidders without a trick: their meld is lost, so 300 meld does not make a 150 bid.
+        let h = played(deal(
+            "E",
+            150,
+            json!({"tricks": 250}),
+            json!({"meld": 300, "tricks": 0}),
+        ));
+        let s = score(&h);
+        assert!(!s.made);
+        assert_eq!((s.sides.ns.points, s.sides.ew.points), (250, -150));
+        // A pointless trick still saves the meld when the table says so.
+        let h = played(deal(
+            "E",
+            150,
+            json!({"tricks": 250}),
+            json!({"meld": 300, "tricks": 0, "won_trick": true}),
+        ));
+        assert_eq!(score(&h).sides.ew.points, 300);
+    }
+
+    #[test]
+    fn bids_respect_the_minimum_and_steps() {
+        let field = |agreements: Value, bid| {
+            read_with(
+                agreements,
+                deal("N", bid, json!({"tricks": 200}), json!({"tricks": 50})),
+            )
+            .unwrap_err()
+            .field
+        };
+        assert_eq!(field(json!({}), 90), "bid");
+        assert_eq!(field(json!({}), 255), "bid");
+        assert_eq!(field(json!({"aeroplane": true}), 240), "bid");
+        assert_eq!(field(json!({}), MAX_POINTS + 10), "bid");
+        assert!(
+            read_with(
+                json!({}),
+                deal("N", 100, json!({"tricks": 200}), json!({"tricks": 50}))
+            )
+            .is_ok()
+        );
+        assert!(
+            read_with(
+                json!({"aeroplane": true}),
+                deal("N", 250, json!({"tricks": 200}), json!({"tricks": 50}))
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn impossible_deals_are_refused_by_field() {
+        let field = |event: Value| read_with(json!({}), event).unwrap_err().field;
+        assert_eq!(
+            field(deal(
+                "Zed",
+                200,
+                json!({"tricks": 200}),
+                json!({"tricks": 50})
+            )),
+            "bidder"
+        );
+        assert_eq!(
+            field(deal(
+                "N",
+                200,
+                json!({"tricks": 200}),
+                json!({"tricks": 60})
+            )),
+            "EW.tricks"
+        );
+        assert_eq!(
+            field(deal(
+                "N",
+                200,
+                json!({"meld": 15, "tricks": 200}),
+                json!({"tricks": 50})
+            )),
+            "NS.meld"
+        );
+        assert_eq!(
+            field(deal(
+                "N",
+                200,
+                json!({"tricks": 200, "won_trick": false}),
+                json!({"tricks": 50})
+            )),
+            "NS.won_trick"
+        );
+        assert_eq!(
+            field(deal(
+                "N",
+                200,
+                json!({"tricks": 200, "dix": 1}),
+                json!({"tricks": 50})
+            )),
+            "NS.dix"
+        );
+        assert_eq!(
+            field(json!({"type": "hand", "dealer": "X", "all_passed": true})),
+            "dealer"
+        );
+        assert_eq!(
+            field(
+                json!({"type": "hand", "dealer": "W", "bidder": "N", "bid": 200, "trump": "hearts", "NS": {"tricks": 250}})
+            ),
+            "EW"
+        );
+        assert_eq!(
+            field(
+                json!({"type": "hand", "dealer": "W", "bidder": "N", "bid": 200, "NS": {"tricks": 250}, "EW": {"tricks": 0}})
+            ),
+            "trump"
+        );
+        assert_eq!(field(json!({"type": "hand", "dealer": "W"})), "bidder");
+        let mut e = deal("N", 200, json!({"tricks": 200}), json!({"tricks": 50}));
+        e["trump"] = json!("notrump");
+        assert_eq!(field(e), "trump");
+    }
+
+    #[test]
+    fn all_passed_deals_carry_no_contract() {
+        let d = read_with(
+            json!({}),
+            json!({"type": "hand", "dealer": "W", "all_passed": true}),
+        )
+        .unwrap();
+        assert_eq!(d, Deal::AllPassed { dealer: "W".into() });
+        let e = read_with(
+            json!({}),
+            json!({"type": "hand", "dealer": "W", "all_passed": true, "bid": 100}),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "bid");
+        let e = read_with(
+            json!({}),
+            json!({"type": "hand", "dealer": "W", "all_passed": true,
+            "auction": [["N", 100], ["E", "pass"], ["S", "pass"], ["W", "pass"]]}),
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "auction");
+        let ok = read_with(
+            json!({}),
+            json!({"type": "hand", "dealer": "W", "all_passed": true,
+            "auction": [["N", "pass"], ["E", "pass"], ["S", "pass"], ["W", "pass"]]}),
+        );
+        assert!(ok.is_ok());
+    }
+
+    #[test]
+    fn the_auction_must_end_in_the_contract() {
+        let mut e = deal(
+            "N",
+            270,
+            json!({"meld": 100, "tricks": 200}),
+            json!({"tricks": 50}),
+        );
+        e["auction"] = json!([
+            ["N", 250],
+            ["E", "pass"],
+            ["S", 260],
+            ["W", "pass"],
+            ["N", 270],
+            ["S", "pass"]
+        ]);
+        let h = played(e.clone());
+        assert_eq!(h.auction_calls, Some(6));
+        e["bid"] = json!(280);
+        assert_eq!(read_with(json!({}), e).unwrap_err().field, "auction");
+    }
+}

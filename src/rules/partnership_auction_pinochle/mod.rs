@@ -1,0 +1,478 @@
+//! Partnership Auction Pinochle (rules §1.6; Bicycle BIC-PAP) and Scarne's Partnership
+//! Aeroplane Pinochle (S003) as the `aeroplane` agreement: four players in two partnerships,
+//! an auction from 100 (Aeroplane: from 250, at most two bids each), everyone melds, and
+//! the bidding side scores all it made or loses its bid while the opponents always score.
+//! First side to 1,000 wins; the bidding side is counted first, so both sides never win
+//! together; there is no declaring out (BIC-PAP; rules §3 item 27: Aeroplane scores the
+//! BIC-PAP way).
+//!
+//! A session may hold several games: when a game ends each loser pays the stake to his
+//! opposite number (session-format "Money in the partnership games"), and the next hand
+//! starts a new game from 0 (`opening_scores` seed only the first). A game unfinished at
+//! the close pays nothing. Modules: [`agreements`], [`auction`] (the optional calls),
+//! [`hand`] (reading and scoring a deal), [`settle`] (game end and money), [`form`] (pages).
+
+pub mod agreements;
+pub mod auction;
+pub mod form;
+pub mod hand;
+pub mod settle;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Map, Value, json};
+
+use self::agreements::{Agreements, MAX_POINTS};
+use self::hand::{Deal, Hand, Scored};
+use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::{
+    Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
+    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+};
+
+/// The registration of `partnership_auction_pinochle`: exactly four players, partners
+/// opposite (rules §1.6).
+pub static GAME: GameInfo = GameInfo {
+    id: "partnership_auction_pinochle",
+    name: "Partnership Auction Pinochle",
+    rules: "rules §1.6",
+    seats: (partnership::PLAYERS, partnership::PLAYERS),
+    agreements: form::AGREEMENTS,
+    start,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+};
+
+/// Starts a session. Errors name the field: the agreements ([`Agreements::read`]), the
+/// players ([`Seating::new`]), and `opening_scores.NS`/`.EW` when not a side score, beyond
+/// ±[`MAX_POINTS`], or already at the target (that game would be over, not in progress).
+fn start(
+    agreements: &Map<String, Value>,
+    players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn Engine>, RuleError> {
+    let agreements = Agreements::read(agreements)?;
+    let seating = Seating::new(players)?;
+    let opening = partnership::read_opening_scores(opening_scores)?;
+    for side in Side::BOTH {
+        let field = format!("opening_scores.{}", side.name());
+        if opening[side].abs() > MAX_POINTS {
+            return Err(RuleError::new(
+                field,
+                format!("{} is not a score from a real sheet", opening[side]),
+            ));
+        }
+        if opening[side] >= agreements.target {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{} already reaches the target {}, so that game is over, not in progress (rules §1.6)",
+                    opening[side], agreements.target
+                ),
+            ));
+        }
+    }
+    Ok(Box::new(PartnershipAuction {
+        agreements,
+        seating,
+        scores: opening,
+        deals_this_game: 0,
+        games: Vec::new(),
+    }))
+}
+
+/// The engine of one session: the points of the game in progress per side and the games
+/// already finished.
+#[derive(Debug, Clone)]
+pub struct PartnershipAuction {
+    agreements: Agreements,
+    seating: Seating,
+    scores: PerSide<i64>,
+    deals_this_game: usize,
+    games: Vec<FinishedGame>,
+}
+
+impl PartnershipAuction {
+    /// The agreements this session plays under.
+    pub fn agreements(&self) -> &Agreements {
+        &self.agreements
+    }
+
+    /// The 1-based number of the game in progress.
+    fn game_number(&self) -> usize {
+        self.games.len() + 1
+    }
+
+    /// Whether a game is under way: a deal was recorded in it, or it started from scores
+    /// carried in.
+    fn in_progress(&self) -> bool {
+        self.deals_this_game > 0 || self.scores != PerSide::default()
+    }
+
+    /// One `hand` event. Everything is computed before the engine changes, so a refusal
+    /// leaves it untouched.
+    fn hand(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        let hand = match hand::read(event, &self.seating, &self.agreements)? {
+            Deal::AllPassed { dealer } => return Ok(self.all_passed(ctx, &dealer)),
+            Deal::Played(hand) => hand,
+        };
+        let scored = hand::score(&hand);
+        let mut scores = self.scores;
+        for side in Side::BOTH {
+            scores[side] = scores[side]
+                .checked_add(scored.sides[side].points)
+                .filter(|s| s.abs() <= i64::MAX / 4)
+                .ok_or_else(|| {
+                    RuleError::new(
+                        "bid",
+                        "the scores have grown beyond what the sheet can hold",
+                    )
+                })?;
+        }
+        let game = self.game_number();
+        let line = hand_line(&hand, &scored, &scores);
+        let mut why = format!(
+            "{} → NS {}, EW {}",
+            describe(&hand, &scored),
+            signed(scores.ns),
+            signed(scores.ew)
+        );
+        let mut steps = score_steps(&hand, &scored);
+        ctx.table.dealt(&hand.dealer);
+        let Some(end) = settle::game_end(&scores, self.agreements.target, hand.bidding) else {
+            self.scores = scores;
+            self.deals_this_game += 1;
+            return Ok(Outcome {
+                scores_after: Some(sheet(game, &scores)),
+                ..Outcome::new(Vec::new(), why, line).with_steps(steps)
+            });
+        };
+        let w = end.winner;
+        let target = self.agreements.target;
+        let (postings, paid, paid_steps) =
+            settle::pay_game(&self.seating, w, self.agreements.stake);
+        steps.extend(paid_steps);
+        let how = match end.decided_by {
+            "bidders_counted_first" => format!(
+                "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins (rules §1.6)",
+                signed(scores.ns),
+                signed(scores.ew)
+            ),
+            _ => format!("reached {} (target {target})", signed(scores[w])),
+        };
+        why.push_str(&format!(". {} win game {game}: {how}; {paid}", w.name()));
+        let mut after = sheet(game, &scores);
+        after["game_over"] = json!({ "winner": w.name(), "decided_by": end.decided_by });
+        let finished = FinishedGame {
+            winner: Some(w.name().to_string()),
+            decided_by: end.decided_by.to_string(),
+            final_scores: scores.to_json(),
+        };
+        let game_end = GameEnd {
+            winner: Some(w.name().to_string()),
+            at: Some(scores[w]),
+            how,
+            award: None,
+            settlement: paid,
+            fresh: Vec::new(),
+        };
+        self.games.push(finished.clone());
+        self.scores = PerSide::default();
+        self.deals_this_game = 0;
+        Ok(Outcome {
+            postings: postings.into_vec(),
+            scores_after: Some(after),
+            explanation: why,
+            steps,
+            line,
+            finished: Some((finished, game_end)),
+        })
+    }
+
+    /// All four passed: no score, and the deal passes to the left (session-format).
+    fn all_passed(&mut self, ctx: &mut Ctx<'_>, dealer: &str) -> Outcome {
+        ctx.table.dealt(dealer);
+        self.deals_this_game += 1;
+        let next = ctx.table.next_dealer().unwrap_or(dealer).to_string();
+        Outcome {
+            scores_after: Some(sheet(self.game_number(), &self.scores)),
+            ..Outcome::new(
+                Vec::new(),
+                format!(
+                    "All four passed on {dealer}'s deal: no score; {next} deals next (rules §1.6)"
+                ),
+                SheetLine::titled(format!("all passed: {next} deals next")).dealt_by(dealer),
+            )
+        }
+    }
+}
+
+/// A score for the sheet's words, with a true minus sign ("−300") as the table writes it.
+fn signed(points: i64) -> String {
+    if points < 0 {
+        format!("−{}", points.unsigned_abs())
+    } else {
+        points.to_string()
+    }
+}
+
+/// The sheet after a deal, for `scores_after`: `{"game": 1, "scores": {"NS": 340, "EW":
+/// 150}}` in points, plus `game_over` when the deal ended the game.
+fn sheet(game: usize, scores: &PerSide<i64>) -> Value {
+    json!({ "game": game, "scores": scores.to_json() })
+}
+
+/// A side's meld and tricks in words: `"meld 140 + tricks 200"`, or with the meld lost
+/// without a trick.
+fn side_words(hand: &Hand, side: Side) -> String {
+    let h = hand.sides[side];
+    if h.counted_meld(true) == h.meld {
+        format!("meld {} + tricks {}", h.meld, h.tricks)
+    } else {
+        format!("tricks {}; meld {} lost without a trick", h.tricks, h.meld)
+    }
+}
+
+/// The deal in words: "N bid 300 in hearts for NS and made it: NS +340 (meld 140 + tricks
+/// 200); EW +150 (meld 100 + tricks 50)", or "… and fell short with 290 (meld 90 + tricks
+/// 200): NS −300 (the bid is deducted); …" (rules §1.6).
+pub fn describe(hand: &Hand, scored: &Scored) -> String {
+    let b = hand.bidding;
+    let contract = format!(
+        "{} bid {} in {} for {}",
+        hand.bidder,
+        hand.bid,
+        hand.trump.name(),
+        b.name()
+    );
+    let head = if scored.made {
+        format!("{contract} and made it")
+    } else {
+        format!(
+            "{contract} and fell short with {} ({})",
+            scored.bidders_total,
+            side_words(hand, b)
+        )
+    };
+    let words = |side: Side| {
+        let points = scored.sides[side].points;
+        if side == b && !scored.made {
+            format!("{} −{} (the bid is deducted)", side.name(), hand.bid)
+        } else {
+            format!("{} +{points} ({})", side.name(), side_words(hand, side))
+        }
+    };
+    format!("{head}: {}; {}", words(b), words(b.other()))
+}
+
+/// What each side scored, as steps a player can add up by hand: the bidders first ("meld
+/// 140 + tricks 200" = 340, or "bid 300 deducted: made 290 of it" = −300), then the
+/// opponents (rules §1.6).
+fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
+    let b = hand.bidding;
+    [b, b.other()]
+        .into_iter()
+        .map(|side| {
+            let sum = if side == b && !scored.made {
+                format!(
+                    "bid {} deducted: made only {} ({})",
+                    hand.bid,
+                    scored.bidders_total,
+                    side_words(hand, side)
+                )
+            } else {
+                side_words(hand, side)
+            };
+            Step::Score {
+                who: side.name().to_string(),
+                sum,
+                total: scored.sides[side].points,
+                tally: Tally::Points,
+            }
+        })
+        .collect()
+}
+
+/// The sheet's line for a played deal: the contract with made or set back, each side's meld
+/// and tricks, and both sides' points (added and running, circled when in the hole).
+fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
+    let b = hand.bidding;
+    let mut marks = Vec::new();
+    if let Some(calls) = hand.auction_calls {
+        marks.push(Mark::new(
+            format!("auction checked ({calls} calls)"),
+            Tone::Plain,
+        ));
+    }
+    for side in Side::BOTH {
+        if scores[side] < 0 {
+            marks.push(Mark::new(format!("{} in the hole", side.name()), Tone::Bad));
+        }
+    }
+    let mut details = Vec::new();
+    for side in Side::BOTH {
+        let h = hand.sides[side];
+        let note = |text: String, tone: Tone| Detail {
+            account: side.name().into(),
+            text,
+            tone,
+        };
+        details.push(note(format!("meld {}", h.meld), Tone::Plain));
+        details.push(note(format!("tricks {}", h.tricks), Tone::Plain));
+        if side == b && !scored.made {
+            details.push(note(
+                format!("set back {}: meld and tricks lost", hand.bid),
+                Tone::Bad,
+            ));
+        } else if scored.sides[side].meld_lost > 0 {
+            details.push(note(
+                format!("meld {} lost without a trick", scored.sides[side].meld_lost),
+                Tone::Bad,
+            ));
+        }
+    }
+    let cells = Side::BOTH
+        .iter()
+        .map(|&side| Cell {
+            in_hole: scores[side] < 0,
+            bidder: side == b,
+            ..Cell::added(
+                side.name(),
+                Tally::Points,
+                scored.sides[side].points,
+                scores[side],
+            )
+        })
+        .collect();
+    SheetLine {
+        dealer: Some(hand.dealer.clone()),
+        contract: Some(Contract {
+            who: hand.bidder.clone(),
+            side: Some(b.name().into()),
+            bid: hand.bid,
+            trump: Some(hand.trump),
+            result: if scored.made { "made" } else { "set back" }.into(),
+            tone: if scored.made { Tone::Good } else { Tone::Bad },
+        }),
+        title: None,
+        marks,
+        awards: Vec::new(),
+        details,
+        cells,
+    }
+}
+
+impl Engine for PartnershipAuction {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        match kind {
+            "hand" => self.hand(ctx, event),
+            "declare_out" => Err(RuleError::new(
+                "type",
+                "there is no declaring out in Partnership Auction Pinochle: the game ends when a side reaches the target after a deal, the bidders counted first (rules §1.6, BIC-PAP)",
+            )),
+            other => Err(RuleError::new(
+                "type",
+                format!(
+                    "\"{other}\" is not a Partnership Auction Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.6)"
+                ),
+            )),
+        }
+    }
+
+    /// A game unfinished at the close pays nothing (session-format "Money in the partnership
+    /// games") and is not listed among the finished games.
+    fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
+        let line = SheetLine::titled("closed");
+        if !self.in_progress() {
+            return Ok(Outcome::new(Vec::new(), "The sitting is closed", line));
+        }
+        Ok(Outcome {
+            scores_after: Some(sheet(self.game_number(), &self.scores)),
+            ..Outcome::new(
+                Vec::new(),
+                format!(
+                    "The sitting is closed with game {} unfinished (NS {}, EW {}): it settles nothing (session-format, money in the partnership games)",
+                    self.game_number(),
+                    signed(self.scores.ns),
+                    signed(self.scores.ew)
+                ),
+                line,
+            )
+        })
+    }
+
+    fn scores(&self) -> Option<Value> {
+        Some(self.scores.to_json())
+    }
+
+    fn games(&self) -> Vec<FinishedGame> {
+        self.games.clone()
+    }
+
+    /// A points column per side, NS first (rules §1.6).
+    fn layout(&self, _table: &Table) -> Layout {
+        let columns = Side::BOTH
+            .iter()
+            .map(|&side| Column {
+                account: side.name().into(),
+                label: side.name().into(),
+                members: self.seating.members(side).join(" & "),
+                tally: Tally::Points,
+            })
+            .collect();
+        Layout { columns }
+    }
+
+    fn standing(&self) -> Vec<Cell> {
+        Side::BOTH
+            .iter()
+            .map(|&side| Cell {
+                in_hole: self.scores[side] < 0,
+                ..Cell::running(side.name(), Tally::Points, self.scores[side])
+            })
+            .collect()
+    }
+
+    /// Scores carried in from a paper sheet, when there are any.
+    fn start_line(&self) -> Option<SheetLine> {
+        if self.scores == PerSide::default() || !self.games.is_empty() {
+            return None;
+        }
+        Some(SheetLine {
+            cells: self.standing(),
+            ..SheetLine::titled("carried in")
+        })
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    fn unfinished(&self) -> Option<String> {
+        self.in_progress().then(|| {
+            format!(
+                "Game {} is unfinished (NS {}, EW {}): closing now pays nothing for it.",
+                self.game_number(),
+                signed(self.scores.ns),
+                signed(self.scores.ew)
+            )
+        })
+    }
+
+    fn hand_form(&self, _table: &Table) -> crate::rules::game::HandFormSpec {
+        form::offer(&self.seating, &self.agreements)
+    }
+}
