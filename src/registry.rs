@@ -103,6 +103,7 @@ registry! {
     auction_pinochle => "games/auction_pinochle/hand_form.html",
     auction_pitch => "games/auction_pitch/hand_form.html",
     check_pinochle => "games/check_pinochle/hand_form.html",
+    partnership_pinochle => "games/partnership_pinochle/hand_form.html",
 }
 
 /// The registered game with this id.

@@ -12,6 +12,7 @@ pub mod check_pinochle;
 pub mod fields;
 pub mod game;
 pub mod partnership;
+pub mod partnership_pinochle;
 pub mod sheet;
 pub mod table;
 
