@@ -99,12 +99,22 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    auction_pinochle => "games/auction_pinochle/hand_form.html",
-    auction_pitch => "games/auction_pitch/hand_form.html",
-    check_pinochle => "games/check_pinochle/hand_form.html",
-    partnership_pinochle => "games/partnership_pinochle/hand_form.html",
+/// The one list of games: each line a rules module under `src/rules/` and its hand-form
+/// template. Handed to `$then!`, so the same list declares the rules modules
+/// ([`crate::rules`]) and builds [`GAMES`] here.
+macro_rules! every_game {
+    ($then:ident) => {
+        $then! {
+            auction_pinochle => "games/auction_pinochle/hand_form.html",
+            auction_pitch => "games/auction_pitch/hand_form.html",
+            check_pinochle => "games/check_pinochle/hand_form.html",
+            partnership_pinochle => "games/partnership_pinochle/hand_form.html",
+        }
+    };
 }
+pub(crate) use every_game;
+
+every_game!(registry);
 
 /// The registered game with this id.
 pub fn find(id: &str) -> Option<&'static Registration> {

@@ -29,11 +29,15 @@ async fn enter_hand(
     fill(driver, "bid", bid).await;
     choose(driver, "trump", trump).await;
     choose(driver, "outcome", outcome).await;
-    submit(
-        driver,
-        "#next form.hand-form button[type=submit]:not([name])",
-    )
-    .await;
+    // Enter in the Bid field, as at the table: it must record the contract the form shows,
+    // never "all passed".
+    driver
+        .find(By::Css("#next form.hand-form input[name='bid']"))
+        .await
+        .unwrap()
+        .send_keys(Key::Enter)
+        .await
+        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -155,6 +159,37 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         .await
         .unwrap()
         .screenshot(&shots.join("live-sheet-390.png"))
+        .await
+        .unwrap();
+
+    // A player checks the last hand by hand: its steps open with one tap.
+    let steps = watcher
+        .find_all(By::Css("tr.why:not(.struck) details.steps summary"))
+        .await
+        .unwrap()
+        .pop()
+        .unwrap();
+    let height: i64 = steps.rect().await.map(|r| r.height as i64).unwrap();
+    assert!(
+        height >= 44,
+        "the steps' summary is a 44 px target ({height})"
+    );
+    steps.click().await.unwrap();
+    let open = watcher
+        .execute(
+            "return [...document.querySelectorAll('tr.why:not(.struck) details.steps')].pop().open;",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .clone();
+    assert_eq!(open, serde_json::json!(true), "one tap opens the steps");
+    watcher
+        .find(By::Id("sheet"))
+        .await
+        .unwrap()
+        .screenshot(&shots.join("steps-390.png"))
         .await
         .unwrap();
 

@@ -258,3 +258,78 @@ fn every_registered_game_has_golden_cases_and_a_hand_form() {
         );
     }
 }
+
+/// The steps a player checks by hand agree with the money, for every event of every case
+/// that stands: a kitty step's size moves by exactly what the event posts to the kitty, and
+/// where an event's money is all payments between accounts (no kitty or shares step), the
+/// payments net to exactly its postings, account by account.
+#[test]
+fn the_steps_explain_every_cent() {
+    use scorekeeper::rules::Step;
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in cases() {
+        let Ok(doc) = serde_json::from_value::<SessionDoc>(case.session.clone()) else {
+            continue;
+        };
+        let Ok(fold) = scorekeeper::format::replay::fold(&doc) else {
+            continue;
+        };
+        for row in fold.rows() {
+            if row.steps.is_empty() || row.amends.is_some() {
+                continue;
+            }
+            checked += 1;
+            let posted = |account: &str| -> i64 {
+                row.postings
+                    .iter()
+                    .filter(|p| p.account == account)
+                    .map(|p| p.amount.cents())
+                    .sum()
+            };
+            let mut by_steps: BTreeMap<String, i64> = BTreeMap::new();
+            let mut only_payments = true;
+            for step in &row.steps {
+                match step {
+                    Step::Kitty { before, after, .. } => {
+                        only_payments = false;
+                        let moved = after.cents() - before.cents();
+                        if moved != posted(scorekeeper::ledger::KITTY) {
+                            failures.push(format!(
+                                "{}: the kitty step moves {moved}, the postings {}",
+                                case.id,
+                                posted(scorekeeper::ledger::KITTY)
+                            ));
+                        }
+                    }
+                    Step::Shares { .. } => only_payments = false,
+                    Step::Pays {
+                        from, to, amount, ..
+                    } => {
+                        *by_steps.entry(from.clone()).or_default() -= amount.cents();
+                        *by_steps.entry(to.clone()).or_default() += amount.cents();
+                    }
+                    _ => {}
+                }
+            }
+            if only_payments {
+                for p in &row.postings {
+                    let stepped = by_steps.get(&p.account).copied().unwrap_or(0);
+                    if stepped != p.amount.cents() {
+                        failures.push(format!(
+                            "{}: {} is posted {} but the steps say {stepped}: {:?}",
+                            case.id,
+                            p.account,
+                            p.amount.cents(),
+                            row.steps
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    if shared_golden().is_some() {
+        assert!(checked > 20, "only {checked} events had steps to check");
+    }
+}

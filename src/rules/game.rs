@@ -3,9 +3,11 @@
 //! [`Outcome`] says in typed fields what happened: the money, the reason in words, what the
 //! sheet shows and which game it finished. Pure.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
-use super::sheet::{Cell, GameEnd, Layout, SheetLine};
+use super::sheet::{Cell, GameEnd, Layout, SheetLine, Step};
 use super::{FinishedGame, RuleError, Table};
 use crate::ledger::{Balances, Posting};
 
@@ -20,6 +22,10 @@ pub struct Outcome {
     /// Why the money moved, in the table's words with the rule's source ("Ann bid 350 in
     /// hearts and made it: 4 units (standard table 350–390, rules §1.1) × 0.05 …").
     pub explanation: String,
+    /// The same reckoning as typed steps a player can check by hand (the table row, each
+    /// multiplier, the stake, who pays whom, the kitty before and after, the shares and
+    /// who got the odd cent); empty where the words say it all.
+    pub steps: Vec<Step>,
     /// What the sheet shows on the event's row.
     pub line: SheetLine,
     /// The game this event finished, if it finished one: no guessing from sentences.
@@ -33,9 +39,15 @@ impl Outcome {
             postings,
             scores_after: None,
             explanation: explanation.into(),
+            steps: Vec::new(),
             line,
             finished: None,
         }
+    }
+
+    /// The same outcome with its reckoning in typed steps.
+    pub fn with_steps(self, steps: Vec<Step>) -> Outcome {
+        Outcome { steps, ..self }
     }
 }
 
@@ -254,11 +266,11 @@ impl AgreementSpec {
 /// named `a.<name>`; empty fields take the rules' default. Errors name `agreements.<name>`.
 pub fn agreements_from_form(
     specs: &[AgreementSpec],
-    form: &FormValues,
+    form: &HashMap<String, String>,
 ) -> Result<Map<String, Value>, RuleError> {
     let mut agreements = Map::new();
     for spec in specs {
-        if let Some(text) = form.0.get(&format!("a.{}", spec.name))
+        if let Some(text) = form.get(&format!("a.{}", spec.name))
             && let Some(value) = spec.to_json(text)?
         {
             agreements.insert(spec.name.to_string(), value);
@@ -272,9 +284,11 @@ pub fn agreements_from_form(
 pub type StartFn =
     fn(&Map<String, Value>, &[String], Option<&Value>) -> Result<Box<dyn Engine>, RuleError>;
 
-/// Turns a submitted hand form (field name → value) into a `hand` event as in the session
-/// document. Errors name the form's field and ask for what is missing.
-pub type FormFn = fn(&FormValues) -> Result<Value, RuleError>;
+/// Turns a submitted hand form (the `application/x-www-form-urlencoded` body) into a `hand`
+/// event as in the session document: the game reads the body into its typed form struct
+/// ([`crate::rules::hand_form`]) and that into its written hand. Errors name the form's
+/// field and ask for what is missing.
+pub type FormFn = fn(&[u8]) -> Result<Value, RuleError>;
 
 /// A registered game.
 pub struct GameInfo {
@@ -294,48 +308,16 @@ pub struct GameInfo {
     pub hand_from_form: FormFn,
 }
 
-/// A submitted form's fields, by name (`"bid"`, `"points.high"`, `"NS.meld"`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FormValues(pub std::collections::HashMap<String, String>);
-
-impl FormValues {
-    /// A field, trimmed; `None` when empty or absent.
-    pub fn given(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
-    }
-
-    /// A field that must be filled in; else a refusal of `name` asking `question`.
-    pub fn required(&self, name: &str, question: &str) -> Result<&str, RuleError> {
-        self.given(name)
-            .ok_or_else(|| RuleError::new(name, question))
-    }
-
-    /// A whole number, `None` when empty. Errors name the field.
-    pub fn number(&self, name: &str) -> Result<Option<i64>, RuleError> {
-        self.given(name)
-            .map(|t| {
-                t.parse::<i64>()
-                    .map_err(|_| RuleError::new(name, format!("\"{t}\" is not a whole number")))
-            })
-            .transpose()
-    }
-
-    /// Whether a checkbox or button of that name was sent.
-    pub fn ticked(&self, name: &str) -> bool {
-        self.given(name).is_some()
-    }
-}
-
 /// Every field of `event` as the hand form's input of that name, to correct it: nested
 /// fields with dots (`points.high`, `NS.meld`), `null` as `"nobody"`, `true` as `"true"`,
 /// and a list of names as a count per name (`NS.meld_checks.aces_100` = 2).
-pub fn form_values(event: &Value) -> FormValues {
-    let mut values = FormValues::default();
-    flatten("", event, &mut values.0);
+pub fn form_values(event: &Value) -> HashMap<String, String> {
+    let mut values = HashMap::new();
+    flatten("", event, &mut values);
     values
 }
 
-fn flatten(prefix: &str, value: &Value, into: &mut std::collections::HashMap<String, String>) {
+fn flatten(prefix: &str, value: &Value, into: &mut HashMap<String, String>) {
     let key = |name: &str| {
         if prefix.is_empty() {
             name.to_string()

@@ -6,13 +6,18 @@
 //! typed fields and the game it finished. Adding a game means one module here, one hand-form
 //! template and one line in [`crate::registry`].
 
-pub mod auction_pinochle;
-pub mod auction_pitch;
-pub mod check_pinochle;
+/// Declares each game's rules module from the registry's one list.
+macro_rules! game_modules {
+    ($($id:ident => $template:tt),* $(,)?) => {
+        $(pub mod $id;)*
+    };
+}
+crate::registry::every_game!(game_modules);
+
 pub mod fields;
 pub mod game;
+pub mod hand_form;
 pub mod partnership;
-pub mod partnership_pinochle;
 pub mod sheet;
 pub mod table;
 
@@ -20,9 +25,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use fields::RuleError;
-pub use game::{AgreementSpec, Ctx, Engine, FormValues, GameInfo, Outcome, SpecKind};
+pub use game::{AgreementSpec, Ctx, Engine, GameInfo, Outcome, SpecKind};
 pub use sheet::{
-    Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Tally, Tone,
+    Award, Cell, Column, Contract, Detail, GameEnd, Layout, Mark, SheetLine, Step, Tally, Tone,
 };
 pub use table::Table;
 

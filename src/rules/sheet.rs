@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::Suit;
+use crate::money::Money;
 
 /// What a column of the sheet tallies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -241,4 +242,100 @@ pub struct GameEnd {
     pub settlement: String,
     /// The scores the next game starts from when they are not all zero (count-down Pitch).
     pub fresh: Vec<Cell>,
+}
+
+/// One step of an event's reckoning, in order, that a player can check by hand against the
+/// rules and the agreements written on the sheet: the table row read, each multiplier, the
+/// stake, who pays whom, the kitty before and after, and how a sum was shared out to the
+/// cent. Money is in cents ([`Money`]); names are players' or [`crate::ledger::KITTY`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// A row read from a rules table: the table ("Hoyle units"), the row ("300–340"), what
+    /// it gives ("3 units") and the source ("rules §1.3").
+    TableRow {
+        /// The table's name.
+        table: String,
+        /// The row read.
+        row: String,
+        /// What the row gives.
+        gives: String,
+        /// Where the table comes from.
+        source: String,
+    },
+    /// A score worked out: who, the sum in words ("meld 120 + tricks 150") and the points
+    /// (or checks) it comes to.
+    Score {
+        /// A player or a side.
+        who: String,
+        /// The sum as the rules add it up.
+        sum: String,
+        /// What it comes to.
+        total: i64,
+        /// Points or checks.
+        tally: Tally,
+    },
+    /// A multiplier applied: `× factor` and why ("spades", "double bete").
+    Times {
+        /// The factor.
+        factor: i64,
+        /// Why it applies, with its rule.
+        why: String,
+    },
+    /// The stake the count is paid at: `amount` per `per` ("unit", "point", "check").
+    Stake {
+        /// Cents per one.
+        amount: Money,
+        /// What one is.
+        per: String,
+    },
+    /// One payment: `amount` from `from` to `to`, and why in a few words.
+    Pays {
+        /// Who pays.
+        from: String,
+        /// Who is paid.
+        to: String,
+        /// How much.
+        amount: Money,
+        /// What for ("the 300 made", "the checks' difference").
+        why: String,
+    },
+    /// The kitty under a rule: its size before and after the event (its size, not its
+    /// balance: cash paid into or out of the pot does not change it).
+    Kitty {
+        /// The rule applied, in words ("kitty rule 3: the bidder takes the kitty").
+        rule: String,
+        /// Its size before.
+        before: Money,
+        /// Its size after.
+        after: Money,
+    },
+    /// An amount shared equally, each share in order, and who got the odd cents (the first
+    /// players left of the last dealer, rules §3 item 2).
+    Shares {
+        /// The amount shared (negative: a deficit made good).
+        total: Money,
+        /// Each share, in the order the odd cents go.
+        shares: Vec<(String, Money)>,
+        /// Who got one cent more than the rest (or one less, for a deficit); empty when it
+        /// divided evenly.
+        odd_cents: Vec<String>,
+    },
+}
+
+impl Step {
+    /// The shares of `total` as [`crate::ledger::split::equal_shares`] made them, with who got the
+    /// odd cents: those whose share differs from the last one's.
+    pub fn shares(total: Money, shares: &[(&str, Money)]) -> Step {
+        let last = shares.last().map(|(_, s)| *s);
+        Step::Shares {
+            total,
+            shares: shares.iter().map(|(p, s)| (p.to_string(), *s)).collect(),
+            odd_cents: shares
+                .iter()
+                .filter(|(_, s)| Some(*s) != last)
+                .map(|(p, _)| p.to_string())
+                .collect(),
+        }
+    }
 }

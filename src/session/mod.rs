@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use crate::ledger::{self, Balances, KITTY, Posting, Postings};
 use crate::money::Money;
 use crate::rules::{
-    Cell, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Outcome, RuleError, SheetLine, Table,
+    Cell, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Outcome, RuleError, SheetLine, Step, Table,
     fields,
 };
 
@@ -305,6 +305,8 @@ pub struct Row {
     pub scores_after: Option<Value>,
     /// The reason in words.
     pub explanation: String,
+    /// The reckoning as steps (for a correction: the replacement's own reckoning).
+    pub steps: Vec<Step>,
     /// What the sheet shows (for an amendment: what it says it changes).
     pub line: SheetLine,
     /// For a `void` or `correction`: what it changes.
@@ -517,6 +519,7 @@ impl Fold {
         let mut core = self.standing[slot].before.clone();
         let mut redone = Vec::new();
         let mut replacement_words = None;
+        let mut replacement_steps = Vec::new();
         let mut last_scores = None;
         let mut last_cells = Vec::new();
         for (i, event) in changed {
@@ -528,6 +531,7 @@ impl Fold {
                     last_cells = outcome.line.cells.clone();
                     if i == target {
                         replacement_words = Some(outcome.explanation);
+                        replacement_steps = outcome.steps;
                     }
                 }
                 Err(r) if i == target => {
@@ -573,6 +577,7 @@ impl Fold {
         let outcome = Outcome {
             scores_after: last_scores.or_else(|| core.engine.scores()),
             ..Outcome::new(postings, explanation, SheetLine::titled(title))
+                .with_steps(replacement_steps)
         };
         let mut r = row(Some(index), kind, None, outcome);
         r.amends = Some(Amend { target, void });
@@ -744,6 +749,7 @@ fn row(index: Option<usize>, kind: &str, hand_number: Option<usize>, outcome: Ou
         postings: outcome.postings,
         scores_after: outcome.scores_after,
         explanation: outcome.explanation,
+        steps: outcome.steps,
         line: outcome.line,
         amends: None,
         standing_after: Vec::new(),

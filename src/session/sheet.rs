@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::{Fold, Row, ShownEnd};
 use crate::ledger::Posting;
 use crate::money::Money;
-use crate::rules::{Award, Cell, Column, Contract, Detail, Layout, Mark, SheetLine, Tally};
+use crate::rules::{Award, Cell, Column, Contract, Detail, Layout, Mark, SheetLine, Step, Tally};
 
 /// A column group of the head: one account (a player, a side, the kitty) with its tallies.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +100,8 @@ pub struct LineView {
     pub money: Vec<MoneyView>,
     /// The reason in words.
     pub explanation: String,
+    /// The reckoning step by step, for a player checking it by hand.
+    pub steps: Vec<StepView>,
     /// Struck through: a later correction or undo changed this row's event.
     pub struck: bool,
     /// A correction or an undo.
@@ -127,6 +129,84 @@ impl LineView {
     pub fn has_details(&self) -> bool {
         self.details.iter().any(|d| !d.is_empty())
     }
+}
+
+/// One step of the reckoning as a line of two parts: what was read or done ("Hoyle units,
+/// 300–340 (rules §1.3)", "Bob pays Ann") and what it gives ("3 units", "0.30").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepView {
+    /// What was read or done.
+    pub what: String,
+    /// What it gives.
+    pub gives: String,
+}
+
+/// A step in words (money as the sheet writes it, the kitty as "Kitty").
+pub fn step_view(step: &Step) -> StepView {
+    let (what, gives) = match step {
+        Step::TableRow {
+            table,
+            row,
+            gives,
+            source,
+        } => (format!("{table}, {row} ({source})"), gives.clone()),
+        Step::Score {
+            who,
+            sum,
+            total,
+            tally,
+        } => (
+            format!("{}: {sum}", account_label(who)),
+            format!("{} {}", points(*total), tally.word()),
+        ),
+        Step::Times { factor, why } => (format!("× {factor}"), why.clone()),
+        Step::Stake { amount, per } => (format!("× {amount}"), format!("a {per}")),
+        Step::Pays {
+            from,
+            to,
+            amount,
+            why,
+        } => (
+            format!("{} pays {}", account_label(from), account_label(to)),
+            format!("{amount} ({why})"),
+        ),
+        Step::Kitty {
+            rule,
+            before,
+            after,
+        } => (
+            format!("Kitty ({rule})"),
+            format!("{} → {}", money(before.cents()), money(after.cents())),
+        ),
+        Step::Shares {
+            total,
+            shares,
+            odd_cents,
+        } => {
+            let each = shares
+                .iter()
+                .map(|(p, m)| format!("{} {}", account_label(p), money(m.cents())))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let odd = match odd_cents.len() {
+                0 => String::new(),
+                1 => format!("; the odd cent to {}", account_label(&odd_cents[0])),
+                _ => format!(
+                    "; the odd cents to {}",
+                    odd_cents
+                        .iter()
+                        .map(|p| account_label(p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            (
+                format!("{} shared {} ways", money(total.cents()), shares.len()),
+                format!("{each}{odd}"),
+            )
+        }
+    };
+    StepView { what, gives }
 }
 
 /// The whole sheet.
@@ -424,6 +504,7 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
         cells: cells_,
         money: Vec::new(),
         explanation: String::new(),
+        steps: Vec::new(),
         struck: false,
         amends: false,
         changed: String::new(),
@@ -462,6 +543,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
         view.explanation = row.explanation.clone();
+        view.steps = row.steps.iter().map(step_view).collect();
         view.struck = row.struck();
         view.amends = row.amends.is_some();
         view.changed = changed_words(row, ctx);

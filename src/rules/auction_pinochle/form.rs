@@ -2,12 +2,15 @@
 //! the agreements in words for the sheet, and the hand form read into a `hand` event
 //! (rules §1.1–1.3, `design/session-format.md`).
 
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::agreements::{Agreements, KittyKind};
-use super::hand::Outcome;
+use super::hand::{Outcome, WrittenHand};
+use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind, Table};
+use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit, Table};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.1–1.3).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -149,29 +152,136 @@ pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
     }
 }
 
-/// Reads the hand form into a `hand` event; the all-passed control sends `all_passed`.
+/// The hand form as submitted (`templates/games/auction_pinochle/hand_form.html`): every
+/// field optional, so a missing one is asked for by name; the all-passed button sends
+/// `all_passed`.
+#[derive(Debug, Default, Deserialize)]
+pub struct HandForm {
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "ticked")]
+    all_passed: bool,
+    #[serde(default, deserialize_with = "text")]
+    bidder: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    bid: Option<i64>,
+    #[serde(default, deserialize_with = "choice")]
+    trump: Option<Suit>,
+    #[serde(default, deserialize_with = "choice")]
+    outcome: Option<Outcome>,
+    #[serde(default, deserialize_with = "text")]
+    renege_by: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    meld: Option<i64>,
+    #[serde(default, deserialize_with = "whole")]
+    counters: Option<i64>,
+    #[serde(default, deserialize_with = "text")]
+    bidder_cash: Option<String>,
+}
+
+impl HandForm {
+    /// The hand as the session document writes it; the engine asks for what a contract
+    /// lacks (rules §1.1). Only the dealer is asked for here; a renege's culprit is kept
+    /// only with the renege outcome (the select stays filled when the outcome changes).
+    pub fn written(self) -> Result<WrittenHand, RuleError> {
+        let dealer = self
+            .dealer
+            .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
+        if self.all_passed {
+            // Enter in a filled-in form must never record "all passed" (issue: the
+            // all-passed button was once the form's default).
+            if self.bidder.is_some() || self.bid.is_some() || self.trump.is_some() {
+                return Err(RuleError::new(
+                    "all_passed",
+                    "All passed, but the form also has a contract: clear the bidder, bid and trump, or press Enter the hand",
+                ));
+            }
+            return Ok(WrittenHand {
+                kind: "hand".into(),
+                dealer,
+                all_passed: true,
+                bidder: None,
+                bid: None,
+                trump: None,
+                outcome: None,
+                renege_by: None,
+                meld: None,
+                counters: None,
+                bidder_cash: None,
+            });
+        }
+        Ok(WrittenHand {
+            kind: "hand".into(),
+            dealer,
+            all_passed: false,
+            renege_by: self
+                .renege_by
+                .filter(|_| self.outcome == Some(Outcome::DefenderRenege)),
+            bidder: self.bidder,
+            bid: self.bid,
+            trump: self.trump,
+            outcome: self.outcome,
+            meld: self.meld,
+            counters: self.counters,
+            bidder_cash: self
+                .bidder_cash
+                .map(|cash| {
+                    Money::parse(&cash).map_err(|e| RuleError::new("bidder_cash", e.to_string()))
+                })
+                .transpose()?,
+        })
+    }
+}
+
+/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
 /// Errors name the form's field.
-pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
-    let mut event = Map::new();
-    event.insert("type".into(), "hand".into());
-    let dealer = form.required("dealer", "who dealt?")?;
-    event.insert("dealer".into(), dealer.into());
-    if form.ticked("all_passed") {
-        event.insert("all_passed".into(), true.into());
-        return Ok(Value::Object(event));
+pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+    to_event(&read_form::<HandForm>(body)?.written()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::hand_event;
+
+    #[test]
+    fn the_form_becomes_the_hand_as_the_session_document_writes_it() {
+        // A renege culprit left selected under another outcome is not recorded.
+        let event = hand_event(
+            b"dealer=Cy&bidder=Ann&bid=300&trump=spades&outcome=made&meld=120&counters=190&renege_by=Bob&bidder_cash=",
+        )
+        .unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 300,
+                   "trump": "spades", "outcome": "made", "meld": 120, "counters": 190})
+        );
+        let renege = hand_event(
+            b"dealer=Cy&bidder=Ann&bid=300&trump=spades&outcome=defender_renege&renege_by=Bob&bidder_cash=1.50",
+        )
+        .unwrap();
+        assert_eq!(renege["renege_by"], "Bob");
+        assert_eq!(renege["bidder_cash"], "1.50");
+        let passed = hand_event(b"dealer=Cy&all_passed=true&bidder=&bid=").unwrap();
+        assert_eq!(
+            passed,
+            json!({"type": "hand", "dealer": "Cy", "all_passed": true})
+        );
     }
-    for field in ["bidder", "trump", "outcome", "renege_by", "bidder_cash"] {
-        if let Some(v) = form.given(field) {
-            event.insert(field.into(), v.into());
-        }
+
+    #[test]
+    fn an_unreadable_field_is_refused_by_name() {
+        let e = hand_event(b"dealer=Cy&bidder=Ann&bid=300&trump=stars").unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("trump", "\"stars\" is not one of the choices")
+        );
+        let e = hand_event(b"dealer=Cy&bidder=Ann&bid=300&counters=lots").unwrap_err();
+        assert_eq!(e.field, "counters");
+        let e = hand_event(b"dealer=Cy&all_passed=true&bidder=Ann&bid=300").unwrap_err();
+        assert_eq!(e.field, "all_passed");
+        let e = hand_event(b"dealer=Cy&bidder_cash=1.005").unwrap_err();
+        assert_eq!(e.field, "bidder_cash");
     }
-    for field in ["bid", "meld", "counters"] {
-        if let Some(v) = form.number(field)? {
-            event.insert(field.into(), v.into());
-        }
-    }
-    if event.get("outcome").and_then(Value::as_str) != Some("defender_renege") {
-        event.remove("renege_by");
-    }
-    Ok(Value::Object(event))
 }

@@ -1,10 +1,11 @@
 //! One Auction Pinochle deal as entered at the table, read and checked against the rules.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use crate::money::Money;
+use crate::rules::hand_form::is_false;
 use crate::rules::{RuleError, Suit, Table, fields};
 
 /// How the contract ended (rules §1.1, per-hand inputs).
@@ -111,22 +112,44 @@ pub enum Deal {
     Contract(Contract),
 }
 
-#[derive(Deserialize)]
+/// A `hand` event exactly as the session document writes it (`design/session-format.md`,
+/// `auction_pinochle`): what [`read`] checks and what the hand form builds. Points are
+/// pinochle points; `bidder_cash` is money (a decimal string).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
+pub struct WrittenHand {
+    /// Always `"hand"`.
     #[serde(rename = "type")]
-    _kind: String,
-    dealer: String,
-    #[serde(default)]
-    all_passed: bool,
-    bidder: Option<String>,
-    bid: Option<i64>,
-    trump: Option<Suit>,
-    outcome: Option<Outcome>,
-    renege_by: Option<String>,
-    meld: Option<i64>,
-    counters: Option<i64>,
-    bidder_cash: Option<Money>,
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// Every active player passed: the deal is thrown in.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_passed: bool,
+    /// Who won the bid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bidder: Option<String>,
+    /// The winning bid, in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bid: Option<i64>,
+    /// The trump the bidder named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Suit>,
+    /// How the contract ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// The defender who reneged, when `outcome` is `defender_renege`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renege_by: Option<String>,
+    /// The bidder's meld, in points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meld: Option<i64>,
+    /// The bidder's counters (trick points), 0–250.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counters: Option<i64>,
+    /// Cash the bidder settled at the table instead of through the ledger.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bidder_cash: Option<Money>,
 }
 
 /// Trick points in one deal: 250 with the last trick, whatever the count (rules §1.0).
@@ -141,7 +164,7 @@ pub fn read(
     agreements: &Agreements,
     table: &Table,
 ) -> Result<Deal, RuleError> {
-    let w: Written = fields::read(event)?;
+    let w: WrittenHand = fields::read(event)?;
     let seated = table.seated();
     if !(3..=4).contains(&seated.len()) {
         return Err(RuleError::new(

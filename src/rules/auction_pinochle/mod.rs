@@ -21,8 +21,8 @@ use self::hand::Deal;
 use crate::ledger::{KITTY, Postings, split::equal_shares};
 use crate::money::Money;
 use crate::rules::{
-    Column, Contract, Ctx, Engine, GameInfo, Layout, Outcome, RuleError, SheetLine, Table, Tally,
-    Tone, fields,
+    Column, Contract, Ctx, Engine, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table,
+    Tally, Tone, fields,
 };
 
 /// The registration of `auction_pinochle`.
@@ -111,12 +111,34 @@ impl AuctionPinochle {
 
     /// Every seated player antes once into the pot; the antes are recorded in the kitty's
     /// size, so the caller posts them as they are.
-    fn everyone_antes(&mut self, table: &Table) -> Postings {
+    fn everyone_antes(&mut self, table: &Table, rule: &str) -> (Postings, Vec<Step>) {
+        let ante = self.agreements.ante();
         let mut postings = Postings::new();
+        let mut steps = Vec::new();
         for p in table.seated() {
-            postings.transfer(p, KITTY, self.agreements.ante());
+            postings.transfer(p, KITTY, ante);
+            steps.push(Step::Pays {
+                from: p.clone(),
+                to: KITTY.into(),
+                amount: ante,
+                why: "ante".into(),
+            });
         }
-        self.record(postings)
+        let (postings, kitty) = self.record_kitty(postings, rule);
+        steps.push(kitty);
+        (postings, steps)
+    }
+
+    /// [`Self::record`], and the kitty's size before and after as a step under `rule`.
+    fn record_kitty(&mut self, postings: Postings, rule: &str) -> (Postings, Step) {
+        let before = self.kitty;
+        let postings = self.record(postings);
+        let step = Step::Kitty {
+            rule: rule.into(),
+            before,
+            after: self.kitty,
+        };
+        (postings, step)
     }
 
     /// Adds what `postings` move into (or out of) `KITTY` to the kitty's size and returns
@@ -138,13 +160,16 @@ impl AuctionPinochle {
                 let line = SheetLine::titled("all passed").dealt_by(dealer);
                 if self.pot() && self.agreements.pot.all_pass_ante {
                     let ante = self.agreements.ante();
+                    let (postings, steps) =
+                        self.everyone_antes(ctx.table, "kitty rule 2: everyone antes");
                     Outcome::new(
-                        self.everyone_antes(ctx.table).into_vec(),
+                        postings.into_vec(),
                         format!(
                             "All passed on {dealer}'s deal; kitty rule 2: everyone antes {ante}"
                         ),
                         line,
                     )
+                    .with_steps(steps)
                 } else {
                     Outcome::new(
                         Vec::new(),
@@ -154,13 +179,14 @@ impl AuctionPinochle {
                 }
             }
             Deal::Contract(contract) => {
-                let (postings, why) =
+                let (postings, why, steps) =
                     settle::settle(&self.agreements, ctx.table.seated(), self.kitty, contract);
                 Outcome::new(
                     self.record(postings).into_vec(),
                     why,
                     contract_line(contract),
                 )
+                .with_steps(steps)
             }
         };
         let dealer = match &deal {
@@ -210,16 +236,27 @@ impl AuctionPinochle {
         let already = ctx.table.seated().len() as i64;
         let mut postings = Postings::new();
         let mut why = format!("{name} joins the table");
+        let mut steps = Vec::new();
         if self.pot() {
             let (ante, _) = self.kitty.max(Money::ZERO).divide(already);
             postings.transfer(name, KITTY, ante);
             why.push_str(&format!(
                 "; kitty rule 8: antes the kitty ÷ {already} players, {ante}"
             ));
+            steps.push(Step::Pays {
+                from: name.to_string(),
+                to: KITTY.into(),
+                amount: ante,
+                why: format!("the kitty ÷ {already} players, to the cent"),
+            });
         }
         ctx.table.seat(name, j.seat_after.as_deref());
         let line = SheetLine::titled(format!("{name} joins"));
-        Ok(Outcome::new(self.record(postings).into_vec(), why, line))
+        let (postings, kitty) = self.record_kitty(postings, "kitty rule 8: a newcomer antes");
+        if self.pot() {
+            steps.push(kitty);
+        }
+        Ok(Outcome::new(postings.into_vec(), why, line).with_steps(steps))
     }
 
     /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
@@ -238,6 +275,7 @@ impl AuctionPinochle {
         }
         let mut postings = Postings::new();
         let mut why = format!("{} leaves the table", l.player);
+        let mut steps = Vec::new();
         if l.broke && self.pot() {
             let seated = ctx.table.seated().len() as i64;
             let (share, _) = self.kitty.max(Money::ZERO).divide(seated);
@@ -246,6 +284,12 @@ impl AuctionPinochle {
                 "{} is broke and quits for good; kitty rule 6: takes the kitty ÷ {seated}, {share}",
                 l.player
             );
+            steps.push(Step::Pays {
+                from: KITTY.into(),
+                to: l.player.clone(),
+                amount: share,
+                why: format!("the kitty ÷ {seated} players, to the cent"),
+            });
         }
         ctx.table.unseat(&l.player, l.broke);
         let title = if l.broke {
@@ -253,11 +297,11 @@ impl AuctionPinochle {
         } else {
             format!("{} leaves", l.player)
         };
-        Ok(Outcome::new(
-            self.record(postings).into_vec(),
-            why,
-            SheetLine::titled(title),
-        ))
+        let (postings, kitty) = self.record_kitty(postings, "kitty rule 6: a broke player's share");
+        if !steps.is_empty() {
+            steps.push(kitty);
+        }
+        Ok(Outcome::new(postings.into_vec(), why, SheetLine::titled(title)).with_steps(steps))
     }
 
     /// Shares the whole kitty out equally among the seated players (rule 7; a kitty account
@@ -266,10 +310,11 @@ impl AuctionPinochle {
         let kitty = self.kitty;
         let order = ctx.table.leftover_order();
         let mut postings = Postings::new();
-        for (player, share) in equal_shares(kitty, &order) {
-            postings.transfer(KITTY, player, share);
+        let shares = equal_shares(kitty, &order);
+        for (player, share) in &shares {
+            postings.transfer(KITTY, player, *share);
         }
-        let postings = self.record(postings);
+        let (postings, kitty_step) = self.record_kitty(postings, reason);
         let verb = if kitty.cents() < 0 {
             "made good"
         } else {
@@ -283,7 +328,12 @@ impl AuctionPinochle {
                 order.len()
             )
         };
-        Outcome::new(postings.into_vec(), why, SheetLine::titled(title))
+        let steps = if kitty.is_zero() {
+            Vec::new()
+        } else {
+            vec![Step::shares(kitty, &shares), kitty_step]
+        };
+        Outcome::new(postings.into_vec(), why, SheetLine::titled(title)).with_steps(steps)
     }
 }
 
@@ -323,14 +373,18 @@ impl Engine for AuctionPinochle {
             return None;
         }
         let ante = self.agreements.ante();
-        Some(Outcome::new(
-            self.everyone_antes(ctx.table).into_vec(),
-            format!(
-                "Kitty rule 1: every player antes {ante}, the settlement of a {} bid",
-                self.agreements.units_table.lowest_bid()
-            ),
-            SheetLine::titled("opening ante"),
-        ))
+        let (postings, steps) = self.everyone_antes(ctx.table, "kitty rule 1: everyone antes");
+        Some(
+            Outcome::new(
+                postings.into_vec(),
+                format!(
+                    "Kitty rule 1: every player antes {ante}, the settlement of a {} bid",
+                    self.agreements.units_table.lowest_bid()
+                ),
+                SheetLine::titled("opening ante"),
+            )
+            .with_steps(steps),
+        )
     }
 
     fn apply(

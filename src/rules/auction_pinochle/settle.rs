@@ -5,7 +5,7 @@ use super::agreements::{Agreements, KITTY_BID, KittyKind};
 use super::hand::{Contract, Outcome};
 use crate::ledger::{KITTY, Postings};
 use crate::money::Money;
-use crate::rules::Suit;
+use crate::rules::{Step, Suit};
 
 /// The trump multiplier `t` and its words: 2 for spades with `spades_double`, 3 for hearts
 /// with `hearts_triple`, else 1 (rules §1.1).
@@ -31,14 +31,15 @@ pub fn kitty_fail_multiplier(agreements: &Agreements, trump: Suit) -> i64 {
 /// against the bidder, plus the kitty when the bid is 350 or more.
 /// `kitty` is the kitty's size before the deal: what the rules put into it less what they
 /// paid out, not its ledger balance, which payments of cash also move
-/// (`design/session-format.md`). Returns the postings (summing to zero) and the reason in
-/// words.
+/// (`design/session-format.md`). Returns the postings (summing to zero), the reason in
+/// words and the same as steps: the table row, the multipliers, the stake, each payment and
+/// the kitty's size before and after.
 pub fn settle(
     agreements: &Agreements,
     seated: &[String],
     kitty: Money,
     c: &Contract,
-) -> (Postings, String) {
+) -> (Postings, String, Vec<Step>) {
     let units = agreements.units_table.units(c.bid).unwrap_or(0);
     let single = agreements.stake * units;
     let (t, t_words) = trump_multiplier(agreements, c.trump);
@@ -50,25 +51,54 @@ pub fn settle(
         agreements.units_table.band_label(c.bid),
         agreements.units_table.source()
     )];
+    let mut steps = vec![Step::TableRow {
+        table: format!("{} units", agreements.units_table.name),
+        row: agreements.units_table.band_label(c.bid),
+        gives: format!("{units} units"),
+        source: agreements.units_table.source().to_string(),
+    }];
+    let trump_step = Step::Times {
+        factor: t,
+        why: format!("{} trump (rules §1.1)", c.trump.name()),
+    };
     let per_player = match c.outcome {
         o if o.bidder_wins() => {
             factors.extend(t_words.map(String::from));
+            steps.extend((t > 1).then_some(trump_step));
             single * t
         }
         Outcome::ConcededBeforeLead => single,
         _ => {
             factors.extend(t_words.map(String::from));
             factors.push("2 (double bete)".into());
+            steps.extend((t > 1).then_some(trump_step));
+            steps.push(Step::Times {
+                factor: 2,
+                why: "double bete (rules §1.1)".into(),
+            });
             single * t * 2
         }
     };
     factors.push(agreements.stake.to_string());
+    steps.push(Step::Stake {
+        amount: agreements.stake,
+        per: "unit".into(),
+    });
     let mut postings = Postings::new();
+    let mut pays = |from: &str, to: &str, amount: Money, steps: &mut Vec<Step>| {
+        postings.transfer(from, to, amount);
+        steps.push(Step::Pays {
+            from: from.to_string(),
+            to: to.to_string(),
+            amount,
+            why: c.outcome.words().to_string(),
+        });
+    };
     for other in &others {
         if c.outcome.bidder_wins() {
-            postings.transfer(other, &c.bidder, per_player);
+            pays(other, &c.bidder, per_player, &mut steps);
         } else {
-            postings.transfer(&c.bidder, other, per_player);
+            pays(&c.bidder, other, per_player, &mut steps);
         }
     }
     let whom = if seated.len() == 4 {
@@ -94,18 +124,26 @@ pub fn settle(
             KittyKind::None => {}
             KittyKind::Account => {
                 if c.outcome.bidder_wins() {
-                    postings.transfer(KITTY, &c.bidder, per_player);
+                    pays(KITTY, &c.bidder, per_player, &mut steps);
                 } else {
-                    postings.transfer(&c.bidder, KITTY, per_player);
+                    pays(&c.bidder, KITTY, per_player, &mut steps);
                 }
                 why.push_str(&format!(
                     "; the kitty settles like a player, {per_player} (rules §1.3)"
                 ));
             }
-            KittyKind::Pot => why.push_str(&pot(agreements, seated, kitty, c, &mut postings)),
+            KittyKind::Pot => {
+                let (words, rule) = pot(agreements, seated, kitty, c, &mut postings);
+                why.push_str(&words);
+                steps.push(Step::Kitty {
+                    rule: rule.into(),
+                    before: kitty,
+                    after: kitty + postings.net(KITTY),
+                });
+            }
         }
     }
-    (postings, why)
+    (postings, why, steps)
 }
 
 /// "Ann bid 350 in hearts and made it" and the like.
@@ -144,7 +182,7 @@ fn pot(
     kitty: Money,
     c: &Contract,
     postings: &mut Postings,
-) -> String {
+) -> (String, &'static str) {
     let fail_multiplier = kitty_fail_multiplier(agreements, c.trump);
     let (t, _) = trump_multiplier(agreements, c.trump);
     let single = agreements.stake * agreements.units_table.units(c.bid).unwrap_or(0);
@@ -178,11 +216,16 @@ fn pot(
                 }
                 why.push_str(&format!("; everyone antes {ante} again"));
             }
-            why
+            (why, "kitty rule 3: the bidder takes the kitty")
         }
         Outcome::ConcededBeforeLead => {
             postings.transfer(&c.bidder, KITTY, stake_in_kitty);
-            format!("; kitty rule 4: antes an amount equal to the kitty, {stake_in_kitty}{cover}")
+            (
+                format!(
+                    "; kitty rule 4: antes an amount equal to the kitty, {stake_in_kitty}{cover}"
+                ),
+                "kitty rule 4: the bidder antes the kitty's amount",
+            )
         }
         _ => {
             let amount = stake_in_kitty * fail_multiplier;
@@ -191,7 +234,10 @@ fn pot(
                 2 => "twice".to_string(),
                 n => format!("{n} times"),
             };
-            format!("; kitty rule 5: {times} the kitty, {amount}{cover}")
+            (
+                format!("; kitty rule 5: {times} the kitty, {amount}{cover}"),
+                "kitty rule 5: the bidder antes a multiple of the kitty",
+            )
         }
     }
 }

@@ -2,12 +2,14 @@
 //! agreements in words for the sheet, and the hand form read into a `hand` event (rules
 //! §1.4, `design/session-format.md`).
 
-use serde_json::{Map, Value};
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::agreements::{Agreements, NegativeDifference, SmudgeRule, Variant};
-use super::hand::{MAX_BID, Point};
+use super::hand::{MAX_BID, Point, WrittenHand, WrittenPoints};
 use crate::rules::game::{Choice, HandFormSpec};
-use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind};
+use crate::rules::hand_form::{read_form, text, ticked, to_event, whole};
+use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.4).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -119,56 +121,95 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     summary
 }
 
-/// Reads the hand form into a `hand` event: Jack and Game may go to nobody, High and Low
-/// may not (rules §1.4). Errors name the form's field and ask for what is missing.
-pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
-    let ask = |field: &str, message: &str| RuleError::new(field, message);
-    let mut event = Map::new();
-    event.insert("type".into(), "hand".into());
-    let dealer = form.required("dealer", "who dealt?")?;
-    event.insert("dealer".into(), dealer.into());
-    if form.ticked("all_passed") {
-        event.insert("all_passed".into(), true.into());
-        return Ok(Value::Object(event));
-    }
-    let pitcher = form.required(
-        "pitcher",
-        "who is the pitcher (won the bid)? If everyone passed, press All passed",
-    )?;
-    event.insert("pitcher".into(), pitcher.into());
-    let bid = form
-        .number("bid")?
-        .ok_or_else(|| ask("bid", "what did the pitcher bid, 1 to 4?"))?;
-    event.insert("bid".into(), bid.into());
-    let mut points = Map::new();
-    for point in Point::ORDER {
-        let field = format!("points.{}", point.id());
-        let taker = match form.given(&field) {
-            Some("nobody") => Value::Null,
-            Some(name) => Value::from(name),
-            None if matches!(point, Point::Jack | Point::Game) => {
+/// The hand form as submitted (`templates/games/auction_pitch/hand_form.html`): every field
+/// optional, so a missing one is asked for by name. A point's select sends `"nobody"` when
+/// nobody took it.
+#[derive(Debug, Default, Deserialize)]
+pub struct HandForm {
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "ticked")]
+    all_passed: bool,
+    #[serde(default, deserialize_with = "text")]
+    pitcher: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    bid: Option<i64>,
+    #[serde(default, rename = "points.high", deserialize_with = "text")]
+    high: Option<String>,
+    #[serde(default, rename = "points.low", deserialize_with = "text")]
+    low: Option<String>,
+    #[serde(default, rename = "points.jack", deserialize_with = "text")]
+    jack: Option<String>,
+    #[serde(default, rename = "points.game", deserialize_with = "text")]
+    game: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    revoke_by: Option<String>,
+}
+
+impl HandForm {
+    /// The hand as the session document writes it: Jack and Game may go to nobody, High
+    /// and Low may not (rules §1.4). Errors name the form's field and ask for what is
+    /// missing.
+    pub fn written(self) -> Result<WrittenHand, RuleError> {
+        let ask = |field: &str, message: &str| RuleError::new(field, message);
+        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        let mut hand = WrittenHand {
+            kind: "hand".into(),
+            dealer,
+            all_passed: self.all_passed,
+            pitcher: None,
+            bid: None,
+            points: None,
+            revoke_by: None,
+        };
+        if self.all_passed {
+            // Enter in a filled-in form must never record "all passed".
+            if self.pitcher.is_some() || self.bid.is_some() {
                 return Err(ask(
-                    &field,
-                    &format!(
-                        "who took {}? Choose nobody if {}",
-                        point.word(),
-                        if point == Point::Jack {
-                            "the jack of trumps was not dealt"
-                        } else {
-                            "game count was tied"
-                        }
-                    ),
+                    "all_passed",
+                    "All passed, but the form also has a pitcher or a bid: clear them, or press Enter the hand",
                 ));
             }
-            None => return Err(ask(&field, &format!("who took {}?", point.word()))),
+            return Ok(hand);
+        }
+        hand.pitcher = Some(self.pitcher.ok_or_else(|| {
+            ask(
+                "pitcher",
+                "who is the pitcher (won the bid)? If everyone passed, press All passed",
+            )
+        })?);
+        hand.bid = Some(
+            self.bid
+                .ok_or_else(|| ask("bid", "what did the pitcher bid, 1 to 4?"))?,
+        );
+        let taker = |point: Point, taken: Option<String>| match taken.as_deref() {
+            Some("nobody") => Ok(None),
+            Some(_) => Ok(taken),
+            None => {
+                let field = format!("points.{}", point.id());
+                let hint = match point {
+                    Point::Jack => " Choose nobody if the jack of trumps was not dealt",
+                    Point::Game => " Choose nobody if game count was tied",
+                    Point::High | Point::Low => "",
+                };
+                Err(ask(&field, &format!("who took {}?{hint}", point.word())))
+            }
         };
-        points.insert(point.id().into(), taker);
+        hand.points = Some(WrittenPoints {
+            high: taker(Point::High, self.high)?,
+            low: taker(Point::Low, self.low)?,
+            jack: taker(Point::Jack, self.jack)?,
+            game: taker(Point::Game, self.game)?,
+        });
+        hand.revoke_by = self.revoke_by;
+        Ok(hand)
     }
-    event.insert("points".into(), Value::Object(points));
-    if let Some(who) = form.given("revoke_by") {
-        event.insert("revoke_by".into(), who.into());
-    }
-    Ok(Value::Object(event))
+}
+
+/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
+/// Errors name the form's field.
+pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+    to_event(&read_form::<HandForm>(body)?.written()?)
 }
 
 /// What the hand form offers: bids 1–4 (4 is the slam) and the four points, Jack and Game
@@ -199,5 +240,49 @@ pub fn offer() -> HandFormSpec {
             ),
         ],
         note: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::hand_event;
+
+    #[test]
+    fn the_form_becomes_the_hand_as_the_session_document_writes_it() {
+        let event = hand_event(
+            b"dealer=Cy&pitcher=Ann&bid=2&points.high=Ann&points.low=Bob&points.jack=nobody&points.game=Ann&revoke_by=",
+        )
+        .unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Cy", "pitcher": "Ann", "bid": 2,
+                   "points": {"high": "Ann", "low": "Bob", "jack": null, "game": "Ann"}})
+        );
+        let passed = hand_event(b"dealer=Cy&all_passed=true&pitcher=&bid=").unwrap();
+        assert_eq!(
+            passed,
+            json!({"type": "hand", "dealer": "Cy", "all_passed": true})
+        );
+    }
+
+    #[test]
+    fn a_missing_or_unreadable_field_is_asked_for_by_name() {
+        let e = hand_event(b"dealer=Cy&pitcher=Ann&bid=two").unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("bid", "\"two\" is not a whole number")
+        );
+        let e = hand_event(
+            b"dealer=Cy&pitcher=Ann&bid=2&points.high=Ann&points.low=Ann&points.jack=Ann",
+        )
+        .unwrap_err();
+        assert_eq!(e.field, "points.game");
+        assert!(e.message.contains("tied"), "{}", e.message);
+        let e = hand_event(b"dealer=Cy&all_passed=true&pitcher=Ann&bid=2").unwrap_err();
+        assert_eq!(e.field, "all_passed");
+        let e = hand_event(b"pitcher=Ann").unwrap_err();
+        assert_eq!(e.field, "dealer");
     }
 }

@@ -6,7 +6,7 @@ use super::hand::{Contract, Point};
 use super::score::{Scored, Scores, num};
 use crate::ledger::Postings;
 use crate::money::Money;
-use crate::rules::RuleError;
+use crate::rules::{RuleError, Step};
 
 /// How a game was decided: the `decided_by` words of the ledger's `games`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,13 +173,14 @@ fn furthest_out(
 /// count-down the mirror `(player − winner) × stake` ([R] §3 item 17). A negative
 /// difference is clamped to nothing or paid by the winner, as agreed
 /// (`negative_difference`, [R] §3 item 15). Returns the postings (summing to zero) and
-/// "Game over: A wins at 11 as pitcher; B pays 0.45 (11 − 2 = 9 points × 0.05); …".
+/// "Game over: A wins at 11 as pitcher; B pays 0.45 (11 − 2 = 9 points × 0.05); …", and the
+/// same as steps: the stake per point, then each payment with its difference.
 /// Errors: a payment too large for the ledger, on `agreements.stake`.
 pub fn settle(
     agreements: &Agreements,
     final_scores: &Scores,
     win: &Win,
-) -> Result<(Postings, String), RuleError> {
+) -> Result<(Postings, String, Vec<Step>), RuleError> {
     let w = &win.winner;
     let ws = final_scores.get(w);
     let stake = agreements.stake;
@@ -189,8 +190,14 @@ pub fn settle(
         num(ws),
         win.how(agreements)
     )];
+    let mut steps = Vec::new();
     if stake.is_zero() {
         items.push("points only, no stake".into());
+    } else {
+        steps.push(Step::Stake {
+            amount: stake,
+            per: "point of difference".into(),
+        });
     }
     for (player, s) in final_scores.iter() {
         if player == w {
@@ -222,6 +229,12 @@ pub fn settle(
             0 => format!("{player} pays nothing (level with {w})"),
             d if d > 0 => {
                 postings.transfer(player, w, amount);
+                steps.push(Step::Pays {
+                    from: player.to_string(),
+                    to: w.clone(),
+                    amount,
+                    why: sum.clone(),
+                });
                 format!("{player} pays {amount} ({sum} × {stake})")
             }
             _ => match agreements.negative_difference {
@@ -232,12 +245,18 @@ pub fn settle(
                 ),
                 NegativeDifference::Pay => {
                     postings.transfer(w, player, amount);
+                    steps.push(Step::Pays {
+                        from: w.clone(),
+                        to: player.to_string(),
+                        amount,
+                        why: format!("{sum}, the negative difference"),
+                    });
                     format!("{w} pays {player} {amount} ({sum} × {stake}, the negative difference is paid)")
                 }
             },
         });
     }
-    Ok((postings, items.join("; ")))
+    Ok((postings, items.join("; "), steps))
 }
 
 fn points(n: i64) -> String {
@@ -387,9 +406,26 @@ mod tests {
             winner: winner.into(),
             decision: Decision::PitcherOut,
         };
-        let (p, why) = settle(a, &scores(fin), &win).unwrap();
+        let (p, why, steps) = settle(a, &scores(fin), &win).unwrap();
         let v = p.into_vec();
         assert!(ledger::sum(&v).is_zero());
+        // The steps explain every cent: their payments net to the postings.
+        for n in ORDER {
+            let by_steps: i64 = steps
+                .iter()
+                .map(|s| match s {
+                    Step::Pays { from, amount, .. } if from == n => -amount.cents(),
+                    Step::Pays { to, amount, .. } if to == n => amount.cents(),
+                    _ => 0,
+                })
+                .sum();
+            let posted: i64 = v
+                .iter()
+                .filter(|x| x.account == n)
+                .map(|x| x.amount.cents())
+                .sum();
+            assert_eq!(by_steps, posted, "{n}: {steps:?}");
+        }
         let by = ORDER
             .iter()
             .map(|n| {

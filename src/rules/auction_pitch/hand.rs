@@ -1,9 +1,10 @@
 //! One Auction Pitch deal as entered at the table, read and checked against the rules
 //! (rules §1.4 per-hand inputs, bidding validation; `design/session-format.md`).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::rules::hand_form::is_false;
 use crate::rules::{RuleError, Table, fields};
 
 /// One of the four points of a hand, in the order they are counted when two or more
@@ -114,31 +115,49 @@ pub const MAX_BID: i64 = 4;
 /// Who took each point as written. A missing point is `null`, nobody, as the session format
 /// says of every missing optional field; Jack and Game are the ones that can go to nobody
 /// (jack not dealt, game tied), and High and Low are refused below when nobody took them.
-#[derive(Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenPoints {
+pub struct WrittenPoints {
+    /// Who took High (the highest trump out).
     #[serde(default)]
-    high: Option<String>,
+    pub high: Option<String>,
+    /// Who took Low (the lowest trump out).
     #[serde(default)]
-    low: Option<String>,
+    pub low: Option<String>,
+    /// Who took the jack of trumps; `None` when it was not dealt.
     #[serde(default)]
-    jack: Option<String>,
+    pub jack: Option<String>,
+    /// Who took Game (most counting cards); `None` when tied.
     #[serde(default)]
-    game: Option<String>,
+    pub game: Option<String>,
 }
 
-#[derive(Deserialize)]
+/// A `hand` event exactly as the session document writes it (`design/session-format.md`,
+/// `auction_pitch`): what [`read`] checks and what the hand form builds. Names are players';
+/// `bid` is 1–4 (4 the slam).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
+pub struct WrittenHand {
+    /// Always `"hand"`.
     #[serde(rename = "type")]
-    _kind: String,
-    dealer: String,
-    #[serde(default)]
-    all_passed: bool,
-    pitcher: Option<String>,
-    bid: Option<i64>,
-    points: Option<WrittenPoints>,
-    revoke_by: Option<String>,
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// Every player passed: a dead deal.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub all_passed: bool,
+    /// Who won the bid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pitcher: Option<String>,
+    /// The pitcher's bid, 1–4.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bid: Option<i64>,
+    /// Who took each point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<WrittenPoints>,
+    /// Who revoked, if anyone did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revoke_by: Option<String>,
 }
 
 fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
@@ -158,7 +177,7 @@ fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
 /// pitcher leads a trump, so somebody held the highest and the lowest trump, rules §1.4);
 /// contract fields on a deal where all passed.
 pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError> {
-    let w: Written = fields::read(event)?;
+    let w: WrittenHand = fields::read(event)?;
     seated(table, "dealer", &w.dealer)?;
     if w.all_passed {
         let extra = [

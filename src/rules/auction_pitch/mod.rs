@@ -170,13 +170,16 @@ impl AuctionPitch {
         let win = game_end::decide(&self.agreements, &c, &scored, &order);
         let mut explanation = scored.explanation.clone();
         let mut postings = Vec::new();
+        let mut steps = Vec::new();
         let line = self.hand_line(&c, &scored);
         let mut finished = None;
         match win {
             None => self.scores = scored.after.clone(),
             Some(win) => {
-                let (paid, words) = game_end::settle(&self.agreements, &scored.after, &win)?;
+                let (paid, words, paid_steps) =
+                    game_end::settle(&self.agreements, &scored.after, &win)?;
                 postings = paid.into_vec();
+                steps = paid_steps;
                 explanation = format!("{explanation}. {words}");
                 let game = FinishedGame {
                     winner: Some(win.winner.clone()),
@@ -202,6 +205,7 @@ impl AuctionPitch {
             postings,
             scores_after: Some(scored.after.to_json()),
             explanation,
+            steps,
             line,
             finished,
         })

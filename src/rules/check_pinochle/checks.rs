@@ -10,7 +10,9 @@ use serde::Deserialize;
 
 /// A check-bearing meld as listed in a hand's `meld_checks` (session-format; rules §1.7
 /// "list of check-bearing melds … count each occurrence").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MeldCheck {
     /// A-10-K-Q-J of trump.

@@ -2,13 +2,18 @@
 //! agreements in words for the sheet, and the hand form read into a `hand` event (rules
 //! §1.7, `design/session-format.md`).
 
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::agreements::{Agreements, Settlement, Unfinished};
 use super::checks::{GameAward, MIN_BID, MeldCheck};
+use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
-use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.7).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -223,65 +228,171 @@ pub fn offer(seating: &Seating) -> HandFormSpec {
     }
 }
 
-/// Reads a number of checks-bearing melds from the form: empty means none.
-fn meld_count(form: &FormValues, field: &str) -> Result<usize, RuleError> {
-    let n = form.number(field)?.unwrap_or(0);
-    usize::try_from(n)
-        .ok()
-        .filter(|n| *n <= 99)
-        .ok_or_else(|| RuleError::new(field, format!("{n} is not a number of melds")))
+/// The hand form as submitted (`templates/games/check_pinochle/hand_form.html`): the
+/// contract, and per side its meld, its trick points, the two ticks and its check melds as
+/// counts (`NS.meld_checks.aces_100` = 2, in `counts`). Every field optional, so a missing
+/// one is asked for by name.
+#[derive(Debug, Default, Deserialize)]
+pub struct HandForm {
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    bidder: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    bid: Option<i64>,
+    #[serde(default, deserialize_with = "choice")]
+    trump: Option<Suit>,
+    #[serde(default, deserialize_with = "ticked")]
+    dealer_forced: bool,
+    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
+    ns_meld: Option<i64>,
+    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
+    ns_tricks: Option<i64>,
+    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
+    ns_won_trick: bool,
+    #[serde(default, rename = "NS.all_tricks", deserialize_with = "ticked")]
+    ns_all_tricks: bool,
+    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
+    ew_meld: Option<i64>,
+    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
+    ew_tricks: Option<i64>,
+    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
+    ew_won_trick: bool,
+    #[serde(default, rename = "EW.all_tricks", deserialize_with = "ticked")]
+    ew_all_tricks: bool,
+    /// The rest of the form: the check-meld counts, read by name in [`HandForm::side`].
+    #[serde(flatten)]
+    counts: BTreeMap<String, String>,
 }
 
-/// Reads the hand form into a `hand` event: the contract, and per side its meld, its
-/// check melds as counts (`NS.meld_checks.aces_100` = 2), its trick points and the two
-/// ticks. Errors name the form's field and ask for what is missing.
-pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
-    let mut event = Map::new();
-    event.insert("type".into(), "hand".into());
-    for (field, question) in [
-        ("dealer", "who dealt?"),
-        ("bidder", "who won the bid?"),
-        ("trump", "which suit is trump?"),
-    ] {
-        let v = form.required(field, question)?;
-        event.insert(field.into(), v.into());
+impl HandForm {
+    /// The hand as the session document writes it. Errors name the form's field and ask
+    /// for what is missing.
+    pub fn written(self) -> Result<WrittenHand, RuleError> {
+        let ask = |field: &str, question: &str| RuleError::new(field, question);
+        Ok(WrittenHand {
+            kind: "hand".into(),
+            dealer: self
+                .dealer
+                .clone()
+                .ok_or_else(|| ask("dealer", "who dealt?"))?,
+            bidder: self
+                .bidder
+                .clone()
+                .ok_or_else(|| ask("bidder", "who won the bid?"))?,
+            bid: self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?,
+            trump: self
+                .trump
+                .ok_or_else(|| ask("trump", "which suit is trump?"))?,
+            dealer_forced: self.dealer_forced,
+            ns: self.side(
+                Side::NS,
+                self.ns_meld,
+                self.ns_tricks,
+                self.ns_won_trick,
+                self.ns_all_tricks,
+            )?,
+            ew: self.side(
+                Side::EW,
+                self.ew_meld,
+                self.ew_tricks,
+                self.ew_won_trick,
+                self.ew_all_tricks,
+            )?,
+        })
     }
-    let bid = form
-        .number("bid")?
-        .ok_or_else(|| RuleError::new("bid", "what was the bid?"))?;
-    event.insert("bid".into(), bid.into());
-    if form.ticked("dealer_forced") {
-        event.insert("dealer_forced".into(), true.into());
-    }
-    for side in Side::BOTH {
+
+    /// One side's part. Ticked boxes only: left out, the engine reads them from the trick
+    /// points.
+    fn side(
+        &self,
+        side: Side,
+        meld: Option<i64>,
+        tricks: Option<i64>,
+        won_trick: bool,
+        all_tricks: bool,
+    ) -> Result<WrittenSide, RuleError> {
         let name = side.name();
-        let field = |f: &str| format!("{name}.{f}");
-        let mut entry = Map::new();
-        if let Some(meld) = form.number(&field("meld"))? {
-            entry.insert("meld".into(), meld.into());
-        }
-        let mut list = Vec::new();
+        let mut meld_checks = Vec::new();
         for meld in MeldCheck::ALL {
-            let n = meld_count(form, &field(&format!("meld_checks.{}", meld.id())))?;
-            list.extend(std::iter::repeat_n(Value::from(meld.id()), n));
+            let field = format!("{name}.meld_checks.{}", meld.id());
+            meld_checks.extend(std::iter::repeat_n(meld, self.meld_count(&field)?));
         }
-        if !list.is_empty() {
-            entry.insert("meld_checks".into(), Value::Array(list));
-        }
-        let tricks = form.number(&field("tricks"))?.ok_or_else(|| {
-            RuleError::new(
-                field("tricks"),
-                format!("enter {name}'s trick points (0 if none)"),
-            )
-        })?;
-        entry.insert("tricks".into(), tricks.into());
-        // Ticked boxes only: left out, the engine reads them from the trick points.
-        for flag in ["won_trick", "all_tricks"] {
-            if form.ticked(&field(flag)) {
-                entry.insert(flag.into(), true.into());
-            }
-        }
-        event.insert(name.into(), Value::Object(entry));
+        Ok(WrittenSide {
+            meld: meld.unwrap_or(0),
+            meld_checks,
+            tricks: tricks.ok_or_else(|| {
+                RuleError::new(
+                    format!("{name}.tricks"),
+                    format!("enter {name}'s trick points (0 if none)"),
+                )
+            })?,
+            won_trick: won_trick.then_some(true),
+            all_tricks: all_tricks.then_some(true),
+        })
     }
-    Ok(Value::Object(event))
+
+    /// A number of check-bearing melds: empty means none.
+    fn meld_count(&self, field: &str) -> Result<usize, RuleError> {
+        let Some(text) = self
+            .counts
+            .get(field)
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+        else {
+            return Ok(0);
+        };
+        text.parse::<usize>()
+            .ok()
+            .filter(|n| *n <= 99)
+            .ok_or_else(|| RuleError::new(field, format!("\"{text}\" is not a number of melds")))
+    }
+}
+
+/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
+/// Errors name the form's field.
+pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+    to_event(&read_form::<HandForm>(body)?.written()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::hand_event;
+
+    #[test]
+    fn the_form_becomes_the_hand_as_the_session_document_writes_it() {
+        let event = hand_event(
+            b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.meld=140&NS.tricks=180\
+              &NS.meld_checks.aces_100=2&NS.meld_checks.flush=&NS.won_trick=true\
+              &EW.meld=60&EW.tricks=70&EW.meld_checks.queens_60=1&expected_events=3",
+        )
+        .unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Dan", "bidder": "Ann", "bid": 250,
+                   "trump": "hearts",
+                   "NS": {"meld": 140, "meld_checks": ["aces_100", "aces_100"], "tricks": 180,
+                          "won_trick": true},
+                   "EW": {"meld": 60, "meld_checks": ["queens_60"], "tricks": 70}})
+        );
+    }
+
+    #[test]
+    fn a_missing_or_unreadable_field_is_asked_for_by_name() {
+        let e =
+            hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.tricks=180").unwrap_err();
+        assert_eq!(e.field, "EW.tricks");
+        let e = hand_event(
+            b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.tricks=180&EW.tricks=70&EW.meld_checks.flush=x",
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("EW.meld_checks.flush", "\"x\" is not a number of melds")
+        );
+        let e = hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.meld=1e3").unwrap_err();
+        assert_eq!(e.field, "NS.meld");
+    }
 }

@@ -16,11 +16,12 @@
 //! `dealer_forced` (default false) records that the first three passed and the dealer had
 //! to bid (rules §1.7 bidding rule 4).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use super::checks::{MIN_BID, MeldCheck};
+use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
 use crate::rules::{RuleError, Suit, fields};
 
@@ -58,33 +59,51 @@ pub struct Hand {
     pub sides: PerSide<SideInput>,
 }
 
-#[derive(Deserialize)]
+/// A `hand` event exactly as the session document writes it (the shape at the top of this
+/// module): what [`read`] checks and what the hand form builds. Points throughout.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
+pub struct WrittenHand {
+    /// Always `"hand"`.
     #[serde(rename = "type")]
-    _kind: String,
-    dealer: String,
-    bidder: String,
-    bid: i64,
-    trump: Suit,
-    #[serde(default)]
-    dealer_forced: bool,
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// Who won the auction.
+    pub bidder: String,
+    /// The contract, in points.
+    pub bid: i64,
+    /// The trump the bidder named.
+    pub trump: Suit,
+    /// The first three passed and the dealer had to bid (rules §1.7 bidding rule 4).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dealer_forced: bool,
+    /// North–South's result.
     #[serde(rename = "NS")]
-    ns: WrittenSide,
+    pub ns: WrittenSide,
+    /// East–West's result.
     #[serde(rename = "EW")]
-    ew: WrittenSide,
+    pub ew: WrittenSide,
 }
 
-#[derive(Deserialize)]
+/// One side's part of a written hand.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenSide {
+pub struct WrittenSide {
+    /// Meld points (0 when left out).
     #[serde(default)]
-    meld: i64,
-    #[serde(default)]
-    meld_checks: Vec<MeldCheck>,
-    tricks: i64,
-    won_trick: Option<bool>,
-    all_tricks: Option<bool>,
+    pub meld: i64,
+    /// Every check-bearing meld, one entry per occurrence.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meld_checks: Vec<MeldCheck>,
+    /// Trick points, 0–250.
+    pub tricks: i64,
+    /// Whether the side won a trick; read from the trick points when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub won_trick: Option<bool>,
+    /// Whether the side won all 12 tricks; read from the other side when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub all_tricks: Option<bool>,
 }
 
 /// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
@@ -94,7 +113,7 @@ struct WrittenSide {
 /// [`partnership::check_hands`]; `all_tricks` contradicting who won a trick; `meld_checks`
 /// more than the meld or the deck allows.
 pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleError> {
-    let w: Written = fields::read(event)?;
+    let w: WrittenHand = fields::read(event)?;
     if seating.seat_of(&w.dealer).is_none() {
         return Err(RuleError::new(
             "dealer",
@@ -141,7 +160,7 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleE
     })
 }
 
-fn check_bid(w: &Written) -> Result<(), RuleError> {
+fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
     if w.bid % 10 != 0 {
         return Err(RuleError::new(
             "bid",

@@ -133,7 +133,7 @@ impl CheckPinochle {
         let line = hand_line(&hand, &scored, &scores, &checks);
         checks[w] += award;
         let order = ctx.table.from_left_of(&hand.dealer);
-        let (postings, paid) =
+        let (postings, paid, steps) =
             settle::pay_checks(&self.agreements, &self.seating, &order, &checks)?;
         why.push_str(&match end.decided_by {
             "target" => format!(
@@ -199,6 +199,7 @@ impl CheckPinochle {
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
+            steps,
             line,
             finished: Some((finished, end)),
         })
@@ -461,7 +462,7 @@ impl Engine for CheckPinochle {
             )),
             Unfinished::Settle => {
                 let order = ctx.table.leftover_order();
-                let (postings, paid): (Postings, String) =
+                let (postings, paid, steps): (Postings, String, _) =
                     settle::pay_checks(&self.agreements, &self.seating, &order, &self.checks)?;
                 let model = match self.agreements.settlement {
                     Settlement::PerPlayer => "per player",
@@ -473,7 +474,8 @@ impl Engine for CheckPinochle {
                         "{head}: its checks are paid as they stand, without a game award ({model}); {paid}"
                     ),
                     line,
-                ))
+                )
+                .with_steps(steps))
             }
         }
     }

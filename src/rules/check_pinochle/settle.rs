@@ -5,8 +5,8 @@ use super::agreements::{Agreements, Settlement};
 use crate::ledger::Postings;
 use crate::ledger::split::equal_shares;
 use crate::money::Money;
-use crate::rules::RuleError;
 use crate::rules::partnership::{PerSide, Seating, Side, TargetReached, target_reached};
+use crate::rules::{RuleError, Step, Tally};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +52,11 @@ pub fn pay_checks(
     seating: &Seating,
     order: &[&str],
     checks: &PerSide<i64>,
-) -> Result<(Postings, String), RuleError> {
+) -> Result<(Postings, String, Vec<Step>), RuleError> {
     let mut postings = Postings::new();
     let tally = format!("checks NS {}, EW {}", checks.ns, checks.ew);
     if checks.ns == checks.ew {
-        return Ok((postings, format!("{tally}: tied, nobody pays")));
+        return Ok((postings, format!("{tally}: tied, nobody pays"), Vec::new()));
     }
     let (winners, losers) = if checks.ns > checks.ew {
         (Side::NS, Side::EW)
@@ -83,6 +83,7 @@ pub fn pay_checks(
                 "{tally}: {} ahead by {difference}; no stake, points only",
                 winners.name()
             ),
+            Vec::new(),
         ));
     }
     let head = format!(
@@ -90,14 +91,33 @@ pub fn pay_checks(
         losers.name()
     );
     let mut paid = Vec::new();
+    let mut steps = vec![
+        Step::Score {
+            who: winners.name().to_string(),
+            sum: format!("{} − {} checks", checks[winners], checks[losers]),
+            total: difference,
+            tally: Tally::Checks,
+        },
+        Step::Stake {
+            amount: stake,
+            per: "check".into(),
+        },
+    ];
+    let why = format!("{difference} checks × {stake}");
     match agreements.settlement {
         Settlement::PerPlayer => {
             for loser in seating.members(losers) {
                 let to = seating.opposite_number(loser).unwrap_or(loser);
                 postings.transfer(loser, to, amount);
                 paid.push(format!("{loser} pays {to} {amount}"));
+                steps.push(Step::Pays {
+                    from: loser.to_string(),
+                    to: to.to_string(),
+                    amount,
+                    why: format!("{why}, to his opposite number"),
+                });
             }
-            Ok((postings, format!("{head} each: {}", paid.join(", "))))
+            Ok((postings, format!("{head} each: {}", paid.join(", ")), steps))
         }
         Settlement::PerPartnership => {
             let side_order = |side: Side| -> Vec<&str> {
@@ -115,13 +135,21 @@ pub fn pay_checks(
             };
             let pays = equal_shares(amount, &side_order(losers));
             let gets = equal_shares(amount, &side_order(winners));
+            steps.push(Step::shares(amount, &pays));
             for ((from, share), (to, _)) in pays.iter().zip(&gets) {
                 postings.transfer(from, to, *share);
                 paid.push(format!("{from} pays {to} {share}"));
+                steps.push(Step::Pays {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    amount: *share,
+                    why: format!("half of {why}"),
+                });
             }
             Ok((
                 postings,
                 format!("{head} = {amount} once: {}", paid.join(", ")),
+                steps,
             ))
         }
     }
@@ -166,10 +194,10 @@ mod tests {
     fn per_player_each_loser_pays_his_opposite_number() {
         let a = agreements("0.05", "per_player");
         let order = ["N", "E", "S", "W"];
-        let (p, why) = pay_checks(&a, &seating(), &order, &PerSide::new(46, 31)).unwrap();
+        let (p, why, _) = pay_checks(&a, &seating(), &order, &PerSide::new(46, 31)).unwrap();
         assert_eq!(nets(&p), vec![75, -75, 75, -75]);
         assert!(why.contains("E pays N 0.75, W pays S 0.75"), "{why}");
-        let (p, _) = pay_checks(&a, &seating(), &order, &PerSide::new(3, 10)).unwrap();
+        let (p, _, _) = pay_checks(&a, &seating(), &order, &PerSide::new(3, 10)).unwrap();
         assert_eq!(nets(&p), vec![-35, 35, -35, 35]);
     }
 
@@ -177,29 +205,42 @@ mod tests {
     fn per_partnership_pays_the_difference_once() {
         let a = agreements("0.10", "per_partnership");
         let order = ["N", "E", "S", "W"];
-        let (p, _) = pay_checks(&a, &seating(), &order, &PerSide::new(46, 31)).unwrap();
+        let (p, _, _) = pay_checks(&a, &seating(), &order, &PerSide::new(46, 31)).unwrap();
         assert_eq!(nets(&p), vec![75, -75, 75, -75]);
         // 3 × 0.05 = 0.15: the odd cent goes with the first players left of the dealer.
         let a = agreements("0.05", "per_partnership");
         let left_of_w = ["N", "E", "S", "W"];
-        let (p, _) = pay_checks(&a, &seating(), &left_of_w, &PerSide::new(10, 7)).unwrap();
+        let (p, _, _) = pay_checks(&a, &seating(), &left_of_w, &PerSide::new(10, 7)).unwrap();
         assert_eq!(nets(&p), vec![8, -8, 7, -7]);
         let left_of_n = ["E", "S", "W", "N"];
-        let (p, why) = pay_checks(&a, &seating(), &left_of_n, &PerSide::new(10, 7)).unwrap();
+        let (p, why, steps) = pay_checks(&a, &seating(), &left_of_n, &PerSide::new(10, 7)).unwrap();
         assert_eq!(nets(&p), vec![7, -8, 8, -7]);
         assert_eq!(sum(&p.into_vec()), Money::ZERO);
         assert!(why.contains("0.15 once"), "{why}");
+        // The steps say who paid the odd cent: E, first of EW left of the dealer N.
+        assert!(steps.contains(&Step::Shares {
+            total: Money::from_cents(15),
+            shares: vec![
+                ("E".into(), Money::from_cents(8)),
+                ("W".into(), Money::from_cents(7))
+            ],
+            odd_cents: vec!["E".into()],
+        }));
+        assert!(steps.contains(&Step::Stake {
+            amount: Money::from_cents(5),
+            per: "check".into()
+        }));
     }
 
     #[test]
     fn ties_and_zero_stakes_pay_nothing() {
         let a = agreements("0.05", "per_player");
         let order = ["N", "E", "S", "W"];
-        let (p, why) = pay_checks(&a, &seating(), &order, &PerSide::new(12, 12)).unwrap();
+        let (p, why, _) = pay_checks(&a, &seating(), &order, &PerSide::new(12, 12)).unwrap();
         assert!(p.into_vec().is_empty());
         assert!(why.contains("tied"));
         let a = agreements("0.00", "per_partnership");
-        let (p, why) = pay_checks(&a, &seating(), &order, &PerSide::new(20, 12)).unwrap();
+        let (p, why, _) = pay_checks(&a, &seating(), &order, &PerSide::new(20, 12)).unwrap();
         assert!(p.into_vec().is_empty());
         assert!(why.contains("points only"), "{why}");
     }

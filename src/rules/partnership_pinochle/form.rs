@@ -9,13 +9,16 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::agreements::Agreements;
+use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
 use super::sheet::num;
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
-use crate::rules::{AgreementSpec, FormValues, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -118,129 +121,162 @@ pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
     }
 }
 
-/// Reads the hand form into an event: `declare_out` when the form says `type =
-/// declare_out`, else a `hand`. Errors name the form's field and ask for what is missing.
-pub fn hand_event(form: &FormValues) -> Result<Value, RuleError> {
-    if form.given("type") == Some("declare_out") {
-        return claim_event(form);
-    }
-    let mut event = Map::new();
-    event.insert("type".into(), "hand".into());
-    for (field, question) in [
-        ("dealer", "who dealt?"),
-        (
-            "trump",
-            "which suit is trump (the dealer's turned-up card)?",
-        ),
-    ] {
-        let v = form.required(field, question)?;
-        event.insert(field.into(), v.into());
-    }
-    if form.ticked("turn_up_dix") && form.given("turn_up_dix") != Some("false") {
-        event.insert("turn_up_dix".into(), true.into());
-    }
-    event.insert("dix_holders".into(), dix_holders(form)?);
-    let tricks = tricks(form)?;
-    for side in Side::BOTH {
-        let name = side.name();
-        let field = |f: &str| format!("{name}.{f}");
-        let mut entry = Map::new();
-        entry.insert(
-            "meld".into(),
-            form.number(&field("meld"))?.unwrap_or(0).into(),
-        );
-        entry.insert("tricks".into(), tricks[side_index(side)].into());
-        if form.ticked(&field("won_trick")) && form.given(&field("won_trick")) != Some("false") {
-            entry.insert("won_trick".into(), true.into());
+/// The hand form as submitted (`templates/games/partnership_pinochle/hand_form.html`),
+/// both of its forms in one struct: `type` says which was sent. The deal: dealer, trump,
+/// the turn-up tick, the dix taps (`dix_holders.<player>`, in `rest`) and `dix_both`, and
+/// per side meld, trick points and the pointless-trick tick. The claim: claimant, meld,
+/// trick points so far and its tick. Every field optional, so a missing one is asked for
+/// by name.
+#[derive(Debug, Default, Deserialize)]
+pub struct HandForm {
+    #[serde(default, rename = "type", deserialize_with = "text")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "choice")]
+    trump: Option<Suit>,
+    #[serde(default, deserialize_with = "ticked")]
+    turn_up_dix: bool,
+    #[serde(default, deserialize_with = "text")]
+    dix_both: Option<String>,
+    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
+    ns_meld: Option<i64>,
+    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
+    ns_tricks: Option<i64>,
+    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
+    ns_won_trick: bool,
+    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
+    ew_meld: Option<i64>,
+    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
+    ew_tricks: Option<i64>,
+    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
+    ew_won_trick: bool,
+    #[serde(default, deserialize_with = "text")]
+    claimant: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    meld: Option<i64>,
+    #[serde(default, deserialize_with = "whole")]
+    tricks_so_far: Option<i64>,
+    #[serde(default, deserialize_with = "ticked")]
+    won_trick: bool,
+    /// The rest of the form: the dix taps, read by name in [`HandForm::dix_holders`].
+    #[serde(flatten)]
+    rest: BTreeMap<String, String>,
+}
+
+/// What the hand form stands for: a deal or a claim, as the session document writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Written {
+    /// A `hand` event.
+    Deal(WrittenDeal),
+    /// A `declare_out` event.
+    Claim(WrittenClaim),
+}
+
+impl HandForm {
+    /// The event as the session document writes it. Errors name the form's field and ask
+    /// for what is missing.
+    pub fn written(self) -> Result<Written, RuleError> {
+        if self.kind.as_deref() == Some("declare_out") {
+            return Ok(Written::Claim(WrittenClaim {
+                kind: "declare_out".into(),
+                claimant: self
+                    .claimant
+                    .clone()
+                    .ok_or_else(|| RuleError::new("claimant", "who declared out?"))?,
+                meld: self.meld.unwrap_or(0),
+                tricks_so_far: self.tricks_so_far.unwrap_or(0),
+                won_trick: self.won_trick.then_some(true),
+            }));
         }
-        event.insert(name.into(), Value::Object(entry));
+        let [ns_tricks, ew_tricks] = self.tricks()?;
+        Ok(Written::Deal(WrittenDeal {
+            kind: "hand".into(),
+            dealer: self
+                .dealer
+                .clone()
+                .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?,
+            trump: self.trump.ok_or_else(|| {
+                RuleError::new("trump", "which suit is trump (the dealer's turned-up card)?")
+            })?,
+            turn_up_dix: self.turn_up_dix,
+            dix_holders: self.dix_holders()?,
+            ns: WrittenSide {
+                meld: self.ns_meld.unwrap_or(0),
+                tricks: ns_tricks,
+                won_trick: self.ns_won_trick.then_some(true),
+            },
+            ew: WrittenSide {
+                meld: self.ew_meld.unwrap_or(0),
+                tricks: ew_tricks,
+                won_trick: self.ew_won_trick.then_some(true),
+            },
+        }))
     }
-    Ok(Value::Object(event))
-}
 
-fn side_index(side: Side) -> usize {
-    match side {
-        Side::NS => 0,
-        Side::EW => 1,
-    }
-}
-
-/// The trick points of both sides, NS first: the side entered, and the other 250 minus it
-/// when left empty (both may be entered; the rules then check they make 250).
-fn tricks(form: &FormValues) -> Result<[i64; 2], RuleError> {
-    let ns = form.number("NS.tricks")?;
-    let ew = form.number("EW.tricks")?;
-    let in_range = |field: &str, v: i64| {
-        if (0..=ALL_TRICK_POINTS).contains(&v) {
-            Ok(v)
-        } else {
-            Err(RuleError::new(
-                field,
-                format!("{v} is outside 0–250, the trick points in one deal (rules §1.0)"),
-            ))
-        }
-    };
-    match (ns, ew) {
-        (Some(ns), Some(ew)) => Ok([ns, ew]),
-        (Some(ns), None) => Ok([ns, ALL_TRICK_POINTS - in_range("NS.tricks", ns)?]),
-        (None, Some(ew)) => Ok([ALL_TRICK_POINTS - in_range("EW.tricks", ew)?, ew]),
-        (None, None) => Err(RuleError::new(
-            "NS.tricks",
-            "enter one side's trick points; the other side's are 250 minus them",
-        )),
-    }
-}
-
-/// The dix holders from the taps: `dix_holders.<player>` ticked (or a count, 1 or 2, as a
-/// correction fills it in) and `dix_both` naming a player who held both. Names in
-/// alphabetical order (the order does not matter to the score).
-fn dix_holders(form: &FormValues) -> Result<Value, RuleError> {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for (key, value) in &form.0 {
-        let Some(player) = key.strip_prefix("dix_holders.") else {
-            continue;
-        };
-        let n = match value.trim() {
-            "" | "0" | "false" => 0,
-            "1" | "true" | "on" => 1,
-            "2" => 2,
-            other => {
-                return Err(RuleError::new(
-                    key.as_str(),
-                    format!("\"{other}\" is not a number of dixes (0, 1 or 2)"),
-                ));
+    /// The trick points of both sides, NS first: the side entered, and the other 250 minus
+    /// it when left empty (both may be entered; the rules then check they make 250).
+    fn tricks(&self) -> Result<[i64; 2], RuleError> {
+        let in_range = |field: &str, v: i64| {
+            if (0..=ALL_TRICK_POINTS).contains(&v) {
+                Ok(v)
+            } else {
+                Err(RuleError::new(
+                    field,
+                    format!("{v} is outside 0–250, the trick points in one deal (rules §1.0)"),
+                ))
             }
         };
-        if n > 0 {
-            counts.insert(player.to_string(), n);
+        match (self.ns_tricks, self.ew_tricks) {
+            (Some(ns), Some(ew)) => Ok([ns, ew]),
+            (Some(ns), None) => Ok([ns, ALL_TRICK_POINTS - in_range("NS.tricks", ns)?]),
+            (None, Some(ew)) => Ok([ALL_TRICK_POINTS - in_range("EW.tricks", ew)?, ew]),
+            (None, None) => Err(RuleError::new(
+                "NS.tricks",
+                "enter one side's trick points; the other side's are 250 minus them",
+            )),
         }
     }
-    if let Some(both) = form.given("dix_both") {
-        counts.insert(both.to_string(), 2);
+
+    /// The dix holders from the taps: `dix_holders.<player>` ticked (or a count, 1 or 2, as
+    /// a correction fills it in) and `dix_both` naming a player who held both. Names in
+    /// alphabetical order (the order does not matter to the score).
+    fn dix_holders(&self) -> Result<Vec<String>, RuleError> {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for (key, value) in &self.rest {
+            let Some(player) = key.strip_prefix("dix_holders.") else {
+                continue;
+            };
+            let n = match value.trim() {
+                "" | "0" | "false" => 0,
+                "1" | "true" | "on" => 1,
+                "2" => 2,
+                other => {
+                    return Err(RuleError::new(
+                        key.as_str(),
+                        format!("\"{other}\" is not a number of dixes (0, 1 or 2)"),
+                    ));
+                }
+            };
+            if n > 0 {
+                counts.insert(player.to_string(), n);
+            }
+        }
+        if let Some(both) = &self.dix_both {
+            counts.insert(both.clone(), 2);
+        }
+        Ok(counts
+            .into_iter()
+            .flat_map(|(p, n)| std::iter::repeat_n(p, n))
+            .collect())
     }
-    let list: Vec<Value> = counts
-        .into_iter()
-        .flat_map(|(p, n)| std::iter::repeat_n(Value::from(p), n))
-        .collect();
-    Ok(Value::Array(list))
 }
 
-/// The declare-out form: claimant, the side's meld this deal with its dix 10s, trick points
-/// so far, and a tick when the side has won only pointless tricks.
-fn claim_event(form: &FormValues) -> Result<Value, RuleError> {
-    let mut event = Map::new();
-    event.insert("type".into(), "declare_out".into());
-    let claimant = form.required("claimant", "who declared out?")?;
-    event.insert("claimant".into(), claimant.into());
-    event.insert("meld".into(), form.number("meld")?.unwrap_or(0).into());
-    event.insert(
-        "tricks_so_far".into(),
-        form.number("tricks_so_far")?.unwrap_or(0).into(),
-    );
-    if form.ticked("won_trick") && form.given("won_trick") != Some("false") {
-        event.insert("won_trick".into(), true.into());
-    }
-    Ok(Value::Object(event))
+/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` or
+/// `declare_out` event. Errors name the form's field.
+pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+    to_event(&read_form::<HandForm>(body)?.written()?)
 }
 
 #[cfg(test)]
@@ -248,26 +284,35 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn form(pairs: &[(&str, &str)]) -> FormValues {
-        FormValues(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
-        )
+    /// A form body as a browser sends it (the test values need no escaping but spaces).
+    fn body(pairs: &[(&str, &str)]) -> Vec<u8> {
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
+            .collect::<Vec<_>>()
+            .join("&")
+            .into_bytes()
+    }
+
+    fn event(pairs: &[(&str, &str)]) -> Result<Value, RuleError> {
+        hand_event(&body(pairs))
     }
 
     #[test]
     fn one_sides_tricks_give_the_others() {
-        let e = hand_event(&form(&[
+        let e = event(&[
+            ("expected_events", "3"),
+            ("type", "hand"),
             ("dealer", "N"),
             ("trump", "hearts"),
             ("turn_up_dix", "true"),
-            ("dix_holders.S", "true"),
+            ("dix_holders.S", "1"),
+            ("dix_both", ""),
             ("NS.meld", "120"),
             ("EW.meld", "80"),
             ("NS.tricks", "160"),
-        ]))
+            ("EW.tricks", ""),
+        ])
         .unwrap();
         assert_eq!(
             e,
@@ -275,31 +320,36 @@ mod tests {
                    "dix_holders": ["S"],
                    "NS": {"meld": 120, "tricks": 160}, "EW": {"meld": 80, "tricks": 90}})
         );
-        let e = hand_event(&form(&[
+        let e = event(&[
             ("dealer", "N"),
             ("trump", "spades"),
             ("EW.tricks", "0"),
             ("EW.won_trick", "true"),
             ("dix_both", "W"),
-        ]))
+        ])
         .unwrap();
         assert_eq!(e["NS"], json!({"meld": 0, "tricks": 250}));
         assert_eq!(e["EW"], json!({"meld": 0, "tricks": 0, "won_trick": true}));
         assert_eq!(e["dix_holders"], json!(["W", "W"]));
+        assert_eq!(e["turn_up_dix"], json!(false));
     }
 
     #[test]
     fn a_correction_fills_the_form_back_to_the_same_event() {
-        let event = json!({"type": "hand", "dealer": "E", "trump": "clubs", "turn_up_dix": true,
-                           "dix_holders": ["N", "N"],
-                           "NS": {"meld": 60, "tricks": 100}, "EW": {"meld": 40, "tricks": 150}});
-        let back = hand_event(&crate::rules::game::form_values(&event)).unwrap();
-        assert_eq!(back, event);
+        let written = json!({"type": "hand", "dealer": "E", "trump": "clubs", "turn_up_dix": true,
+                             "dix_holders": ["N", "N"],
+                             "NS": {"meld": 60, "tricks": 100}, "EW": {"meld": 40, "tricks": 150}});
+        let values = crate::rules::game::form_values(&written);
+        let pairs: Vec<(&str, &str)> = values
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(event(&pairs).unwrap(), written);
     }
 
     #[test]
     fn missing_and_impossible_entries_name_the_field() {
-        let field = |pairs: &[(&str, &str)]| hand_event(&form(pairs)).unwrap_err().field;
+        let field = |pairs: &[(&str, &str)]| event(pairs).unwrap_err().field;
         assert_eq!(
             field(&[("trump", "hearts"), ("NS.tricks", "100")]),
             "dealer"
@@ -315,6 +365,10 @@ mod tests {
             "NS.tricks"
         );
         assert_eq!(
+            field(&[("dealer", "N"), ("trump", "stars"), ("NS.tricks", "100")]),
+            "trump"
+        );
+        assert_eq!(
             field(&[
                 ("dealer", "N"),
                 ("trump", "hearts"),
@@ -324,20 +378,28 @@ mod tests {
             "dix_holders.S"
         );
         assert_eq!(field(&[("type", "declare_out")]), "claimant");
+        assert_eq!(
+            field(&[("type", "declare_out"), ("claimant", "N"), ("meld", "a lot")]),
+            "meld"
+        );
     }
 
     #[test]
     fn the_declare_out_form_sends_a_claim() {
-        let e = hand_event(&form(&[
+        let e = event(&[
+            ("expected_events", "4"),
             ("type", "declare_out"),
             ("claimant", "N"),
             ("meld", "100"),
             ("tricks_so_far", "60"),
-        ]))
+        ])
         .unwrap();
         assert_eq!(
             e,
             json!({"type": "declare_out", "claimant": "N", "meld": 100, "tricks_so_far": 60})
         );
+        let e = event(&[("type", "declare_out"), ("claimant", "E"), ("won_trick", "true")])
+            .unwrap();
+        assert_eq!(e["won_trick"], json!(true));
     }
 }

@@ -26,7 +26,7 @@
 //! `tricks_so_far` its trick points so far (default 0), `won_trick` defaults to "took any
 //! trick points so far".
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
@@ -63,30 +63,44 @@ pub struct Deal {
     pub sides: PerSide<SideHand>,
 }
 
-#[derive(Deserialize)]
+/// A `hand` event exactly as the session document writes it (the first shape at the top of
+/// this module): what [`read`] checks and what the hand form builds. Points throughout.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenDeal {
+pub struct WrittenDeal {
+    /// Always `"hand"`.
     #[serde(rename = "type")]
-    _kind: String,
-    dealer: String,
-    trump: Suit,
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// Trump, the suit of the turned-up card.
+    pub trump: Suit,
+    /// The dealer turned up a dix (false when left out).
     #[serde(default)]
-    turn_up_dix: bool,
+    pub turn_up_dix: bool,
+    /// The original holders of a dix, a player listed twice when he held both.
     #[serde(default)]
-    dix_holders: Vec<String>,
+    pub dix_holders: Vec<String>,
+    /// North–South's result.
     #[serde(rename = "NS")]
-    ns: WrittenSide,
+    pub ns: WrittenSide,
+    /// East–West's result.
     #[serde(rename = "EW")]
-    ew: WrittenSide,
+    pub ew: WrittenSide,
 }
 
-#[derive(Deserialize)]
+/// One side's part of a written deal.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenSide {
+pub struct WrittenSide {
+    /// Meld points without the dix 10s (0 when left out).
     #[serde(default)]
-    meld: i64,
-    tricks: i64,
-    won_trick: Option<bool>,
+    pub meld: i64,
+    /// Trick points, 0–250.
+    pub tricks: i64,
+    /// Whether the side won a trick; read from the trick points when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub won_trick: Option<bool>,
 }
 
 /// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
@@ -273,17 +287,25 @@ impl Claim {
     }
 }
 
-#[derive(Deserialize)]
+/// A `declare_out` event exactly as the session document writes it (the second shape at the
+/// top of this module): what [`read_claim`] checks and what the declare-out form builds.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct WrittenClaim {
+pub struct WrittenClaim {
+    /// Always `"declare_out"`.
     #[serde(rename = "type")]
-    _kind: String,
-    claimant: String,
+    pub kind: String,
+    /// The player who claims.
+    pub claimant: String,
+    /// His side's meld this deal, dix 10s included (0 when left out).
     #[serde(default)]
-    meld: i64,
+    pub meld: i64,
+    /// His side's trick points so far (0 when left out).
     #[serde(default)]
-    tricks_so_far: i64,
-    won_trick: Option<bool>,
+    pub tricks_so_far: i64,
+    /// Whether his side has won a trick; read from the trick points when left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub won_trick: Option<bool>,
 }
 
 /// Reads a `declare_out` event. Errors name the field: `claimant` not seated; `meld`

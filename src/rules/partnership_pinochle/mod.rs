@@ -30,7 +30,7 @@ use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
     Cell, Column, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
-    SheetLine, Table, Tally, Tone,
+    SheetLine, Step, Table, Tally, Tone,
 };
 
 /// The registration of `partnership_pinochle`: exactly four players, partners opposite
@@ -165,6 +165,7 @@ impl PartnershipPinochle {
             sheet::num(scores.ew)
         );
         let mut line = sheet::deal_line(&deal, &scored, &scores);
+        let steps = sheet::deal_steps(&scored);
         ctx.table.dealt(&deal.dealer);
         match after {
             AfterDeal::PlayOn => {
@@ -173,7 +174,7 @@ impl PartnershipPinochle {
                 self.hands_this_game += 1;
                 Ok(Outcome {
                     scores_after: Some(after_json),
-                    ..Outcome::new(Vec::new(), why, line)
+                    ..Outcome::new(Vec::new(), why, line).with_steps(steps)
                 })
             }
             AfterDeal::Raised { target } => {
@@ -196,7 +197,7 @@ impl PartnershipPinochle {
                 self.hands_this_game += 1;
                 Ok(Outcome {
                     scores_after: Some(after_json),
-                    ..Outcome::new(Vec::new(), why, line)
+                    ..Outcome::new(Vec::new(), why, line).with_steps(steps)
                 })
             }
             AfterDeal::Won(winner) => {
@@ -215,7 +216,7 @@ impl PartnershipPinochle {
                     winner.name(),
                     self.game_number()
                 ));
-                Ok(self.finish(winner, "target", how, scores, why, line))
+                Ok(self.finish(winner, "target", how, scores, (why, steps), line))
             }
         }
     }
@@ -281,21 +282,30 @@ impl PartnershipPinochle {
         if let Some(dealer) = dealer {
             ctx.table.dealt(&dealer);
         }
-        Ok(self.finish(winner, decided_by, how, scores, why, line))
+        let steps = vec![Step::Score {
+            who: side.name().into(),
+            sum: sum.clone(),
+            total,
+            tally: Tally::Points,
+        }];
+        Ok(self.finish(winner, decided_by, how, scores, (why, steps), line))
     }
 
     /// Ends the game in progress with `winner`: settles it, records it and starts the next
-    /// game at 0 with the agreed target.
+    /// game at 0 with the agreed target. `why` is the event's words and steps so far; the
+    /// payments are added to both.
     fn finish(
         &mut self,
         winner: Side,
         decided_by: &str,
         how: String,
         scores: PerSide<i64>,
-        why: String,
+        (why, mut steps): (String, Vec<Step>),
         line: SheetLine,
     ) -> Outcome {
-        let (postings, paid) = settle::pay_game(self.agreements.stake, &self.seating, winner);
+        let (postings, paid, paid_steps) =
+            settle::pay_game(self.agreements.stake, &self.seating, winner);
+        steps.extend(paid_steps);
         let mut after_json = self.sheet_json(&scores, self.target);
         after_json["game_over"] = json!({ "winner": winner.name(), "decided_by": decided_by });
         let finished = FinishedGame {
@@ -319,6 +329,7 @@ impl PartnershipPinochle {
             postings: postings.into_vec(),
             scores_after: Some(after_json),
             explanation: format!("{why}; {paid}"),
+            steps,
             line,
             finished: Some((finished, end)),
         }

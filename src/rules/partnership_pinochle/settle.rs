@@ -3,6 +3,7 @@
 
 use crate::ledger::Postings;
 use crate::money::Money;
+use crate::rules::Step;
 use crate::rules::partnership::{PerSide, Seating, Side, TargetReached, target_reached};
 
 /// What the scores after a deal mean for the game in progress (rules §1.5 "Game").
@@ -35,21 +36,37 @@ pub fn after_deal(scores: &PerSide<i64>, target: i64, step: i64) -> Option<After
 /// The money for one finished game won by `winner`: each player of the losing side pays
 /// `stake` to his opposite number on the winning side ([`Seating::opposite_number`]: seat 1
 /// with seat 2, seat 3 with seat 4; session-format "Money in the partnership games").
-/// Returns the postings (summing to zero) and the words ("E pays N 0.50, W pays S 0.50").
-pub fn pay_game(stake: Money, seating: &Seating, winner: Side) -> (Postings, String) {
+/// Returns the postings (summing to zero), the words ("E pays N 0.50, W pays S 0.50") and
+/// the same as steps (the stake per game, each payment).
+pub fn pay_game(stake: Money, seating: &Seating, winner: Side) -> (Postings, String, Vec<Step>) {
     let mut postings = Postings::new();
     if stake.is_zero() {
-        return (postings, "no stake: points only, nobody pays".into());
+        return (
+            postings,
+            "no stake: points only, nobody pays".into(),
+            Vec::new(),
+        );
     }
     let mut paid = Vec::new();
+    let mut steps = vec![Step::Stake {
+        amount: stake,
+        per: "game".into(),
+    }];
     for loser in seating.members(winner.other()) {
         let to = seating.opposite_number(loser).unwrap_or(loser);
         postings.transfer(loser, to, stake);
         paid.push(format!("{loser} pays {to} {stake}"));
+        steps.push(Step::Pays {
+            from: loser.to_string(),
+            to: to.to_string(),
+            amount: stake,
+            why: format!("game won by {}, to his opposite number", winner.name()),
+        });
     }
     (
         postings,
         format!("{} a game each: {}", stake, paid.join(", ")),
+        steps,
     )
 }
 
@@ -78,21 +95,21 @@ mod tests {
     #[test]
     fn each_loser_pays_his_opposite_number_the_stake() {
         // NS win: E pays N, W pays S, 0.50 each.
-        let (p, why) = pay_game(Money::from_cents(50), &seating(), Side::NS);
+        let (p, why, _) = pay_game(Money::from_cents(50), &seating(), Side::NS);
         assert_eq!(
             ["N", "E", "S", "W"].map(|x| p.net(x).cents()),
             [50, -50, 50, -50]
         );
         assert!(why.contains("E pays N 0.50, W pays S 0.50"), "{why}");
         // EW win: N pays E, S pays W.
-        let (p, why) = pay_game(Money::from_cents(25), &seating(), Side::EW);
+        let (p, why, _) = pay_game(Money::from_cents(25), &seating(), Side::EW);
         assert_eq!(
             ["N", "E", "S", "W"].map(|x| p.net(x).cents()),
             [-25, 25, -25, 25]
         );
         assert!(why.contains("N pays E 0.25, S pays W 0.25"), "{why}");
         assert_eq!(sum(&p.into_vec()), Money::ZERO);
-        let (p, why) = pay_game(Money::ZERO, &seating(), Side::EW);
+        let (p, why, _) = pay_game(Money::ZERO, &seating(), Side::EW);
         assert!(p.into_vec().is_empty());
         assert!(why.contains("points only"), "{why}");
     }

@@ -4,7 +4,7 @@
 
 use super::hand::{Claim, Deal, SideScore};
 use crate::rules::partnership::{PerSide, Side};
-use crate::rules::{Award, Cell, Detail, Mark, SheetLine, Tally, Tone};
+use crate::rules::{Award, Cell, Detail, Mark, SheetLine, Step, Tally, Tone};
 
 /// Points as the table writes them: thousands grouped with commas ("1,250").
 pub fn num(points: i64) -> String {
@@ -112,6 +112,19 @@ pub fn deal_line(deal: &Deal, scored: &PerSide<SideScore>, scores: &PerSide<i64>
             .map(|&side| Cell::added(side.name(), Tally::Points, scored[side].total, scores[side]))
             .collect(),
     }
+}
+
+/// The deal's reckoning as steps: each side's sum and what it comes to.
+pub fn deal_steps(scored: &PerSide<SideScore>) -> Vec<Step> {
+    Side::BOTH
+        .iter()
+        .map(|&side| Step::Score {
+            who: side.name().into(),
+            sum: scored[side].words(),
+            total: scored[side].total,
+            tally: Tally::Points,
+        })
+        .collect()
 }
 
 /// The deal in words, item by item: "N dealt, hearts trump, N turned up a dix: NS +300

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
-use axum::extract::{Form, Path, Query, State};
+use axum::extract::{Form, Path, Query, RawForm, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -22,8 +22,8 @@ use super::AppState;
 use super::auth::Viewer;
 use crate::error::AppError;
 use crate::registry;
+use crate::rules::AgreementSpec;
 use crate::rules::game::agreements_from_form;
-use crate::rules::{AgreementSpec, FormValues};
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 use crate::store::SessionSummaryRow;
@@ -236,7 +236,7 @@ async fn create(
             field: "game".into(),
             message: format!("there is no game \"{game}\""),
         })?;
-        let agreements = agreements_from_form(registered.agreements, &FormValues(values.clone()))?;
+        let agreements = agreements_from_form(registered.agreements, &values)?;
         let mut players: Vec<(usize, String)> = values
             .iter()
             .filter_map(|(k, v)| {
@@ -379,9 +379,11 @@ async fn enter_hand(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-    Form(form): Form<Vec<(String, String)>>,
+    RawForm(body): RawForm,
 ) -> Response {
-    let values = form_map(form);
+    // The game reads the body into its typed form; the fields by name re-fill the form
+    // after a refusal.
+    let values = form_map(serde_html_form::from_bytes(&body).unwrap_or_default());
     write_event(
         &state,
         &viewer,
@@ -389,7 +391,7 @@ async fn enter_hand(
         &values,
         format!("/sessions/{id}"),
         |loaded| {
-            let hand = (loaded.fold.game().hand_from_form)(&FormValues(values.clone()))?;
+            let hand = (loaded.fold.game().hand_from_form)(&body)?;
             let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
                 return Ok(hand);
             };

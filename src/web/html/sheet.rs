@@ -148,7 +148,7 @@ pub fn sheet_page(
         (true, Some(index)) => {
             let mut filled = fold
                 .standing_event(index)
-                .map(|e| form_values(e).0)
+                .map(form_values)
                 .unwrap_or_default();
             // What was submitted (after a refusal) wins over the stored version.
             filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));

@@ -1,0 +1,134 @@
+//! Reading a submitted hand form into a game's typed form struct with `serde_html_form`, so
+//! a refusal names the form's field and says what it wanted in player words.
+//!
+//! A game's form struct keeps every field optional (a missing one is asked for by name when
+//! the struct is turned into the game's written hand) and marks each field with one of the
+//! readers here: [`text`] for a name, [`whole`] for a number, [`choice`] for a suit or an
+//! outcome, [`ticked`] for a checkbox or a button.
+
+use serde::de::{self, DeserializeOwned, IntoDeserializer};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use super::RuleError;
+
+/// Reads a form body (`application/x-www-form-urlencoded`) into `T`. Errors name the field
+/// (`"bid"`, `"NS.meld"`) with the reader's words (`"x" is not a whole number`).
+pub fn read_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, RuleError> {
+    serde_path_to_error::deserialize(serde_html_form::Deserializer::from_bytes(body)).map_err(|e| {
+        let field = e.path().to_string();
+        RuleError::new(
+            if field == "." { "form".into() } else { field },
+            e.into_inner().to_string(),
+        )
+    })
+}
+
+/// The event a game's written hand stands for, as in the session document. Errors only if
+/// the written hand cannot be put as JSON (it always can; the error is kept, not unwrapped).
+pub fn to_event<T: Serialize>(hand: &T) -> Result<Value, RuleError> {
+    serde_json::to_value(hand).map_err(|e| RuleError::new("form", e.to_string()))
+}
+
+fn trimmed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<String>::deserialize(deserializer)?
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty()))
+}
+
+/// A text field (a player's name): trimmed, `None` when empty or absent.
+pub fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    trimmed(deserializer)
+}
+
+/// A whole number (a bid, meld, trick points, a count): `None` when empty or absent.
+/// Refuses anything else with `"x" is not a whole number`.
+pub fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    trimmed(deserializer)?
+        .map(|t| {
+            t.parse::<i64>()
+                .map_err(|_| de::Error::custom(format!("\"{t}\" is not a whole number")))
+        })
+        .transpose()
+}
+
+/// One of a game's choices (a suit, an outcome), by its id: `None` when empty or absent.
+/// Refuses an id the game does not know with `"x" is not one of the choices`.
+pub fn choice<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: DeserializeOwned,
+{
+    trimmed(deserializer)?
+        .map(|t| {
+            let id: de::value::StrDeserializer<'_, de::value::Error> =
+                t.as_str().into_deserializer();
+            T::deserialize(id)
+                .map_err(|_| de::Error::custom(format!("\"{t}\" is not one of the choices")))
+        })
+        .transpose()
+}
+
+/// A checkbox or a button: ticked when sent with any value but `"false"` (a box sends
+/// `"true"` or `"on"`; a button its own value).
+pub fn ticked<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    Ok(trimmed(deserializer)?.is_some_and(|v| v != "false"))
+}
+
+/// Skips `false` when a written hand is put as an event (`all_passed` is left out unless
+/// true, as the session document writes it).
+pub fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Suit;
+
+    #[derive(Debug, Deserialize)]
+    struct Form {
+        #[serde(default, deserialize_with = "text")]
+        dealer: Option<String>,
+        #[serde(default, deserialize_with = "whole")]
+        bid: Option<i64>,
+        #[serde(default, deserialize_with = "choice")]
+        trump: Option<Suit>,
+        #[serde(default, deserialize_with = "ticked")]
+        all_passed: bool,
+        #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
+        ns_meld: Option<i64>,
+    }
+
+    #[test]
+    fn fields_are_read_typed_and_blanks_are_missing() {
+        let form: Form =
+            read_form(b"dealer=+Ann+&bid=250&trump=hearts&all_passed=on&NS.meld=&extra=1").unwrap();
+        assert_eq!(form.dealer.as_deref(), Some("Ann"));
+        assert_eq!(form.bid, Some(250));
+        assert_eq!(form.trump, Some(Suit::Hearts));
+        assert!(form.all_passed);
+        assert_eq!(form.ns_meld, None);
+        let empty: Form = read_form(b"").unwrap();
+        assert_eq!(
+            (empty.dealer, empty.bid, empty.all_passed),
+            (None, None, false)
+        );
+    }
+
+    #[test]
+    fn a_refusal_names_the_field_in_player_words() {
+        let e = read_form::<Form>(b"bid=2x0").unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("bid", "\"2x0\" is not a whole number")
+        );
+        let e = read_form::<Form>(b"NS.meld=lots").unwrap_err();
+        assert_eq!(e.field, "NS.meld");
+        let e = read_form::<Form>(b"trump=stars").unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("trump", "\"stars\" is not one of the choices")
+        );
+    }
+}
