@@ -24,10 +24,20 @@ pub fn read_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, RuleError> {
     })
 }
 
-/// The event a game's written hand stands for, as in the session document. Errors only if
-/// the written hand cannot be put as JSON (it always can; the error is kept, not unwrapped).
-pub fn to_event<T: Serialize>(hand: &T) -> Result<Value, RuleError> {
-    serde_json::to_value(hand).map_err(|e| RuleError::new("form", e.to_string()))
+/// A game's hand form as submitted: it turns into the game's written hand, the `hand`
+/// event exactly as the session document writes it.
+pub trait HandForm: DeserializeOwned {
+    /// The written hand (`Serialize`s to the event).
+    type Written: Serialize;
+    /// The written hand; errors name the form's field and ask for what is missing.
+    fn written(self) -> Result<Self::Written, RuleError>;
+}
+
+/// Reads a submitted hand form body into the game's form `F` and that into a `hand` event:
+/// what a game registers as its `hand_from_form`. Errors name the form's field.
+pub fn hand_event<F: HandForm>(body: &[u8]) -> Result<Value, RuleError> {
+    let written = read_form::<F>(body)?.written()?;
+    serde_json::to_value(&written).map_err(|e| RuleError::new("form", e.to_string()))
 }
 
 fn trimmed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {

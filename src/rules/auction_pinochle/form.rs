@@ -3,13 +3,12 @@
 //! (rules §1.1–1.3, `design/session-format.md`).
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::agreements::{Agreements, KittyKind};
 use super::hand::{Outcome, WrittenHand};
 use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit, Table};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.1–1.3).
@@ -156,7 +155,7 @@ pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
 /// field optional, so a missing one is asked for by name; the all-passed button sends
 /// `all_passed`.
 #[derive(Debug, Default, Deserialize)]
-pub struct HandForm {
+pub struct Form {
     #[serde(default, deserialize_with = "text")]
     dealer: Option<String>,
     #[serde(default, deserialize_with = "ticked")]
@@ -179,11 +178,13 @@ pub struct HandForm {
     bidder_cash: Option<String>,
 }
 
-impl HandForm {
+impl hand_form::HandForm for Form {
+    type Written = WrittenHand;
+
     /// The hand as the session document writes it; the engine asks for what a contract
     /// lacks (rules §1.1). Only the dealer is asked for here; a renege's culprit is kept
     /// only with the renege outcome (the select stays filled when the outcome changes).
-    pub fn written(self) -> Result<WrittenHand, RuleError> {
+    fn written(self) -> Result<WrittenHand, RuleError> {
         let dealer = self
             .dealer
             .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
@@ -233,17 +234,17 @@ impl HandForm {
     }
 }
 
-/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
-/// Errors name the form's field.
-pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-    to_event(&read_form::<HandForm>(body)?.written()?)
-}
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::hand_event;
+    use super::Form;
+    use crate::rules::hand_form;
+
+    fn hand_event(body: &[u8]) -> Result<serde_json::Value, crate::rules::RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

@@ -33,7 +33,7 @@ pub static GAME: GameInfo = GameInfo {
     seats: (3, 4),
     agreements: form::AGREEMENTS,
     start,
-    hand_from_form: form::hand_event,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
 /// The most players seated at once: 3, or 4 with the dealer sitting out (rules §1.1).

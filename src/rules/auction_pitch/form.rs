@@ -3,12 +3,11 @@
 //! §1.4, `design/session-format.md`).
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::agreements::{Agreements, NegativeDifference, SmudgeRule, Variant};
 use super::hand::{MAX_BID, Point, WrittenHand, WrittenPoints};
 use crate::rules::game::{Choice, HandFormSpec};
-use crate::rules::hand_form::{read_form, text, ticked, to_event, whole};
+use crate::rules::hand_form::{self, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.4).
@@ -125,7 +124,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
 /// optional, so a missing one is asked for by name. A point's select sends `"nobody"` when
 /// nobody took it.
 #[derive(Debug, Default, Deserialize)]
-pub struct HandForm {
+pub struct Form {
     #[serde(default, deserialize_with = "text")]
     dealer: Option<String>,
     #[serde(default, deserialize_with = "ticked")]
@@ -146,11 +145,13 @@ pub struct HandForm {
     revoke_by: Option<String>,
 }
 
-impl HandForm {
+impl hand_form::HandForm for Form {
+    type Written = WrittenHand;
+
     /// The hand as the session document writes it: Jack and Game may go to nobody, High
     /// and Low may not (rules §1.4). Errors name the form's field and ask for what is
     /// missing.
-    pub fn written(self) -> Result<WrittenHand, RuleError> {
+    fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, message: &str| RuleError::new(field, message);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
         let mut hand = WrittenHand {
@@ -206,11 +207,6 @@ impl HandForm {
     }
 }
 
-/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
-/// Errors name the form's field.
-pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-    to_event(&read_form::<HandForm>(body)?.written()?)
-}
 
 /// What the hand form offers: bids 1–4 (4 is the slam) and the four points, Jack and Game
 /// with "nobody" (rules §1.4).
@@ -247,7 +243,12 @@ pub fn offer() -> HandFormSpec {
 mod tests {
     use serde_json::json;
 
-    use super::hand_event;
+    use super::Form;
+    use crate::rules::hand_form;
+
+    fn hand_event(body: &[u8]) -> Result<serde_json::Value, crate::rules::RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

@@ -34,7 +34,7 @@ pub static GAME: GameInfo = GameInfo {
     seats: (2, 7),
     agreements: form::AGREEMENTS,
     start,
-    hand_from_form: form::hand_event,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
 fn start(

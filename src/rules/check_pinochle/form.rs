@@ -5,13 +5,12 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::agreements::{Agreements, Settlement, Unfinished};
 use super::checks::{GameAward, MIN_BID, MeldCheck};
 use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
@@ -233,7 +232,7 @@ pub fn offer(seating: &Seating) -> HandFormSpec {
 /// counts (`NS.meld_checks.aces_100` = 2, in `counts`). Every field optional, so a missing
 /// one is asked for by name.
 #[derive(Debug, Default, Deserialize)]
-pub struct HandForm {
+pub struct Form {
     #[serde(default, deserialize_with = "text")]
     dealer: Option<String>,
     #[serde(default, deserialize_with = "text")]
@@ -260,15 +259,17 @@ pub struct HandForm {
     ew_won_trick: bool,
     #[serde(default, rename = "EW.all_tricks", deserialize_with = "ticked")]
     ew_all_tricks: bool,
-    /// The rest of the form: the check-meld counts, read by name in [`HandForm::side`].
+    /// The rest of the form: the check-meld counts, read by name in [`Form::side`].
     #[serde(flatten)]
     counts: BTreeMap<String, String>,
 }
 
-impl HandForm {
+impl hand_form::HandForm for Form {
+    type Written = WrittenHand;
+
     /// The hand as the session document writes it. Errors name the form's field and ask
     /// for what is missing.
-    pub fn written(self) -> Result<WrittenHand, RuleError> {
+    fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         Ok(WrittenHand {
             kind: "hand".into(),
@@ -301,7 +302,9 @@ impl HandForm {
             )?,
         })
     }
+}
 
+impl Form {
     /// One side's part. Ticked boxes only: left out, the engine reads them from the trick
     /// points.
     fn side(
@@ -349,17 +352,17 @@ impl HandForm {
     }
 }
 
-/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` event.
-/// Errors name the form's field.
-pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-    to_event(&read_form::<HandForm>(body)?.written()?)
-}
 
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::hand_event;
+    use super::Form;
+    use crate::rules::hand_form;
+
+    fn hand_event(body: &[u8]) -> Result<serde_json::Value, crate::rules::RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

@@ -1,0 +1,275 @@
+//! Corrections and undos on the fold: restart from the state before the amended event,
+//! re-apply what stands after it, post only the difference, and strike or re-show the
+//! game ends it changes. Never erases: the amended rows stay, struck.
+
+use super::*;
+
+impl Fold {
+    /// A `void` or `correction` at `index`: restarts from the state before its target,
+    /// re-applies the standing events after it with the change, and posts the difference.
+    pub(super) fn amend(
+        &mut self,
+        index: usize,
+        kind: &str,
+        object: &Map<String, Value>,
+    ) -> Result<(), Refusal> {
+        let refuse = |e: RuleError| Refusal::from_rule(e, Some(index));
+        if let Some(at) = self.core.closed_at {
+            return Err(Refusal::at(
+                index,
+                "type",
+                format!(
+                    "the sitting was closed by event {at}; only payments may follow a close (session-format)"
+                ),
+            ));
+        }
+        let (target, replacement, reason) = if kind == "void" {
+            let v: Void = fields::read(object).map_err(refuse)?;
+            (v.event, None, v.reason)
+        } else {
+            let c: Correction = fields::read(object).map_err(refuse)?;
+            (c.event, Some(c.replacement), c.reason)
+        };
+        if reason
+            .as_ref()
+            .is_some_and(|r| r.chars().count() > REASON_MAX)
+        {
+            return Err(Refusal::at(
+                index,
+                "reason",
+                format!("keep the reason under {REASON_MAX} characters"),
+            ));
+        }
+        if target >= index {
+            return Err(Refusal::at(
+                index,
+                "event",
+                format!("{target} is not an earlier event (this is event {index})"),
+            ));
+        }
+        let slot = self
+            .standing
+            .iter()
+            .position(|s| s.index == target)
+            .ok_or_else(|| {
+                Refusal::at(
+                    index,
+                    "event",
+                    format!("event {target} was already undone or cannot be corrected"),
+                )
+            })?;
+        let (_, current_kind) = event_object(&self.standing[slot].event, target)?;
+        let current_kind = current_kind.to_string();
+        let mut changed: Vec<(usize, Value)> = self.standing[slot..]
+            .iter()
+            .map(|s| (s.index, s.event.clone()))
+            .collect();
+        match &replacement {
+            None => {
+                changed.remove(0);
+            }
+            Some(new) => {
+                let new_kind = new.get("type").and_then(Value::as_str).unwrap_or_default();
+                if new_kind != current_kind {
+                    return Err(Refusal::at(
+                        index,
+                        "replacement.type",
+                        format!(
+                            "event {target} is a {current_kind}; its replacement must be one too"
+                        ),
+                    ));
+                }
+                changed[0].1 = Value::Object(new.clone());
+            }
+        }
+        let mut core = self.standing[slot].before.clone();
+        let mut redone = Vec::new();
+        let mut replacement_words = None;
+        let mut replacement_steps = Vec::new();
+        let mut last_scores = None;
+        let mut last_cells = Vec::new();
+        for (i, event) in changed {
+            let before = core.clone();
+            let (object, kind) = event_object(&event, i)?;
+            match core.step(i, kind, object) {
+                Ok(outcome) => {
+                    last_scores = outcome.scores_after.clone().or(last_scores);
+                    last_cells = outcome.line.cells.clone();
+                    if i == target {
+                        replacement_words = Some(outcome.explanation);
+                        replacement_steps = outcome.steps;
+                    }
+                }
+                Err(r) if i == target => {
+                    return Err(Refusal::at(
+                        index,
+                        format!("replacement.{}", r.field),
+                        r.message,
+                    ));
+                }
+                Err(r) => {
+                    return Err(Refusal::at(
+                        index,
+                        "event",
+                        format!(
+                            "with this change event {i} would be refused: {}: {}",
+                            r.field, r.message
+                        ),
+                    ));
+                }
+            }
+            redone.push(Standing {
+                index: i,
+                event,
+                before,
+            });
+        }
+        let postings = difference(&self.core.balances, &core.balances);
+        let label = match self
+            .rows
+            .get(self.row_of[&target])
+            .and_then(|r| r.hand_number)
+        {
+            Some(n) => format!("Hand {n}"),
+            None => format!("Event {target} ({current_kind})"),
+        };
+        let explanation = amendment_words(&label, reason.as_deref(), replacement_words, &postings);
+        let void = replacement.is_none();
+        let title = format!(
+            "{} {}",
+            if void { "undoes" } else { "corrects" },
+            label.to_lowercase()
+        );
+        let outcome = Outcome {
+            scores_after: last_scores.or_else(|| core.engine.scores()),
+            ..Outcome::new(postings, explanation, SheetLine::titled(title))
+                .with_steps(replacement_steps)
+        };
+        let mut r = row(Some(index), kind, None, outcome);
+        r.amends = Some(Amend { target, void });
+        r.standing_after = core.engine.standing();
+        let at = self.rows.len();
+        self.rows[self.row_of[&target]]
+            .changed_by
+            .push(Change { by: index, void });
+        self.reshow_game_ends(&mut r, at, target, &core.finished);
+        // When the last event standing finished a game shown again under this row, the row
+        // shows that game's final scores; its closing row and the new game follow.
+        let last_event = redone.last().map(|s| s.index);
+        let reshown_last = core.finished.last().is_some_and(|f| {
+            Some(f.event) == last_event && r.game_ends.iter().any(|e| e.finish == *f)
+        });
+        if reshown_last && let Some(f) = core.finished.last() {
+            // The game award counts in the final tally it is awarded in.
+            let award = f.end.award.as_ref();
+            r.standing_after = last_cells
+                .into_iter()
+                .map(|c| {
+                    let extra = award
+                        .filter(|a| a.to == c.account && a.tally == c.tally)
+                        .map_or(0, |a| a.amount);
+                    Cell {
+                        added: None,
+                        running: c.running.map(|v| v + extra),
+                        ..c
+                    }
+                })
+                .collect();
+        }
+        self.standing.truncate(slot);
+        self.standing.extend(redone);
+        self.core = core;
+        self.row_of.insert(index, at);
+        self.rows.push(r);
+        Ok(())
+    }
+
+    /// At the amendment row `r` (to be row `at`) of event `target`, with `now` the games
+    /// finished after it: strikes every closing row shown that no longer stands as shown,
+    /// and shows under `r` every game that ended differently or newly, and every game the
+    /// changed event had finished.
+    fn reshow_game_ends(&mut self, r: &mut Row, at: usize, target: usize, now: &[Finish]) {
+        let amended_by = r.index.unwrap_or_default();
+        let numbers: Vec<usize> =
+            (1..=self.shown.keys().max().copied().unwrap_or(0).max(now.len())).collect();
+        for number in numbers {
+            let new = now.get(number - 1);
+            let old = self
+                .shown
+                .get(&number)
+                .and_then(|&(row, pos)| self.rows.get(row)?.game_ends.get(pos));
+            let redo = match (old, new) {
+                (Some(old), Some(new)) => {
+                    old.finish.event == target || !same_result(&old.finish, new)
+                }
+                (None, None) => false,
+                _ => true,
+            };
+            if !redo {
+                continue;
+            }
+            if let Some((row, pos)) = self.shown.remove(&number)
+                && let Some(end) = self
+                    .rows
+                    .get_mut(row)
+                    .and_then(|x| x.game_ends.get_mut(pos))
+            {
+                end.struck_by = Some((amended_by, new.is_some()));
+            }
+            if let Some(new) = new {
+                self.shown.insert(number, (at, r.game_ends.len()));
+                r.game_ends.push(ShownEnd {
+                    number,
+                    finish: new.clone(),
+                    struck_by: None,
+                });
+            }
+        }
+    }
+}
+
+/// Whether two finishes close the game the same way: same game, same money.
+fn same_result(a: &Finish, b: &Finish) -> bool {
+    a.game == b.game && a.postings == b.postings && a.end == b.end
+}
+
+/// The postings that take balances `from` to `to` (cents), one per account that changes.
+fn difference(from: &Balances, to: &Balances) -> Vec<Posting> {
+    let mut accounts: Vec<&String> = to.as_map().keys().chain(from.as_map().keys()).collect();
+    accounts.sort();
+    accounts.dedup();
+    let mut postings = Postings::new();
+    for account in accounts {
+        postings.credit(account, to.get(account) - from.get(account));
+    }
+    postings.into_vec()
+}
+
+/// "Hand 3 corrected (that was hearts): now …; net change Ann +0.20, Bob −0.20".
+fn amendment_words(
+    label: &str,
+    reason: Option<&str>,
+    replacement: Option<String>,
+    postings: &[Posting],
+) -> String {
+    let reason = reason
+        .map(|r| format!(" ({})", r.trim()))
+        .unwrap_or_default();
+    let change: Vec<String> = postings
+        .iter()
+        .filter(|p| !p.amount.is_zero())
+        .map(|p| {
+            let sign = if p.amount.cents() > 0 { "+" } else { "" };
+            format!("{} {sign}{}", p.account, p.amount)
+        })
+        .collect();
+    let change = if change.is_empty() {
+        "no money changes".to_string()
+    } else {
+        format!("net change {}", change.join(", "))
+    };
+    match replacement {
+        Some(now) => format!("{label} corrected{reason}: now {now}; {change}"),
+        None => format!("{label} undone{reason}; {change}"),
+    }
+}
