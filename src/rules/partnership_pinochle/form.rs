@@ -10,13 +10,11 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
 use super::agreements::Agreements;
 use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
 use super::sheet::num;
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::hand_form::{choice, read_form, text, ticked, to_event, whole};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
@@ -128,7 +126,7 @@ pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
 /// trick points so far and its tick. Every field optional, so a missing one is asked for
 /// by name.
 #[derive(Debug, Default, Deserialize)]
-pub struct HandForm {
+pub struct Form {
     #[serde(default, rename = "type", deserialize_with = "text")]
     kind: Option<String>,
     #[serde(default, deserialize_with = "text")]
@@ -159,7 +157,7 @@ pub struct HandForm {
     tricks_so_far: Option<i64>,
     #[serde(default, deserialize_with = "ticked")]
     won_trick: bool,
-    /// The rest of the form: the dix taps, read by name in [`HandForm::dix_holders`].
+    /// The rest of the form: the dix taps, read by name in [`Form::dix_holders`].
     #[serde(flatten)]
     rest: BTreeMap<String, String>,
 }
@@ -174,10 +172,12 @@ pub enum Written {
     Claim(WrittenClaim),
 }
 
-impl HandForm {
+impl hand_form::HandForm for Form {
+    type Written = Written;
+
     /// The event as the session document writes it. Errors name the form's field and ask
     /// for what is missing.
-    pub fn written(self) -> Result<Written, RuleError> {
+    fn written(self) -> Result<Written, RuleError> {
         if self.kind.as_deref() == Some("declare_out") {
             return Ok(Written::Claim(WrittenClaim {
                 kind: "declare_out".into(),
@@ -214,7 +214,9 @@ impl HandForm {
             },
         }))
     }
+}
 
+impl Form {
     /// The trick points of both sides, NS first: the side entered, and the other 250 minus
     /// it when left empty (both may be entered; the rules then check they make 250).
     fn tricks(&self) -> Result<[i64; 2], RuleError> {
@@ -273,16 +275,10 @@ impl HandForm {
     }
 }
 
-/// Reads a submitted hand form (`application/x-www-form-urlencoded`) into a `hand` or
-/// `declare_out` event. Errors name the form's field.
-pub fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-    to_event(&read_form::<HandForm>(body)?.written()?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     /// A form body as a browser sends it (the test values need no escaping but spaces).
     fn body(pairs: &[(&str, &str)]) -> Vec<u8> {
@@ -295,7 +291,7 @@ mod tests {
     }
 
     fn event(pairs: &[(&str, &str)]) -> Result<Value, RuleError> {
-        hand_event(&body(pairs))
+        hand_form::hand_event::<Form>(&body(pairs))
     }
 
     #[test]

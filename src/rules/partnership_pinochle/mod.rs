@@ -42,7 +42,7 @@ pub static GAME: GameInfo = GameInfo {
     seats: (partnership::PLAYERS, partnership::PLAYERS),
     agreements: form::AGREEMENTS,
     start,
-    hand_from_form: form::hand_event,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
 /// Starts a session. Errors name the field: the agreements (`agreements.target`), the
