@@ -1,0 +1,117 @@
+//! The table agreements of a Contract Pinochle session (rules §1.8, §3 item 28;
+//! `design/session-format.md` `contract_pinochle`). Unknown fields are refused by name
+//! (`agreements.<field>`): they are usually typos.
+//!
+//! ```json
+//! { "stake": "0.25",                     // money per game won (default "0.00": points only)
+//!   "target": 3000,                      // points that win a game (S003)
+//!   "double_survives_overcall": false }  // rules §3 item 28 [R]
+//! ```
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use crate::money::Money;
+use crate::rules::{RuleError, fields};
+
+/// The largest target accepted, in points: far beyond any real game (S003 plays to 3,000),
+/// small enough that running scores never come near overflow.
+pub const MAX_TARGET: i64 = 1_000_000;
+
+/// Every agreement of a Contract Pinochle session, validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Agreements {
+    /// Money per game won, in cents: each player of the losing side pays it to his opposite
+    /// number on the winning side (session-format "Money in the partnership games").
+    pub stake: Money,
+    /// Points that win a game: the first side to reach it (3,000, rules §1.8, S003).
+    pub target: i64,
+    /// Rules §3 item 28: whether a double (or redouble) stays in force when a later bid
+    /// overcalls the doubled bid. Default false [R]: a double applies only if the doubled
+    /// bid is the final contract (rules §1.8 bidding).
+    pub double_survives_overcall: bool,
+}
+
+fn three_thousand() -> i64 {
+    3000
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(default)]
+    stake: Money,
+    #[serde(default = "three_thousand")]
+    target: i64,
+    #[serde(default)]
+    double_survives_overcall: bool,
+}
+
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes its
+    /// default (module doc). Errors name the field: `agreements.stake` negative,
+    /// `agreements.target` outside 1–[`MAX_TARGET`], any unknown field.
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+        if w.stake.cents() < 0 {
+            return Err(RuleError::new(
+                "agreements.stake",
+                "the stake cannot be negative",
+            ));
+        }
+        if !(1..=MAX_TARGET).contains(&w.target) {
+            return Err(RuleError::new(
+                "agreements.target",
+                format!("{} must be between 1 and {MAX_TARGET} points", w.target),
+            ));
+        }
+        Ok(Agreements {
+            stake: w.stake,
+            target: w.target,
+            double_survives_overcall: w.double_survives_overcall,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Agreements, RuleError> {
+        Agreements::read(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn defaults_are_scarnes_game_and_no_surviving_double() {
+        let a = read(json!({})).unwrap();
+        assert_eq!(a.stake, Money::ZERO);
+        assert_eq!(a.target, 3000);
+        assert!(!a.double_survives_overcall);
+        let a = read(json!({"stake": "0.25", "target": 2000, "double_survives_overcall": true}))
+            .unwrap();
+        assert_eq!(a.stake.cents(), 25);
+        assert_eq!(a.target, 2000);
+        assert!(a.double_survives_overcall);
+    }
+
+    #[test]
+    fn bad_agreements_are_refused_by_name() {
+        assert_eq!(
+            read(json!({"stake": "-0.05"})).unwrap_err().field,
+            "agreements.stake"
+        );
+        assert_eq!(
+            read(json!({"target": 0})).unwrap_err().field,
+            "agreements.target"
+        );
+        assert_eq!(
+            read(json!({"traget": 3000})).unwrap_err().field,
+            "agreements.traget"
+        );
+        assert_eq!(
+            read(json!({"stake": 0.05})).unwrap_err().field,
+            "agreements.stake"
+        );
+    }
+}

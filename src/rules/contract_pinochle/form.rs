@@ -1,0 +1,294 @@
+//! What the pages need of Contract Pinochle: the agreements the new-session form offers,
+//! the agreements in words for the sheet, what the hand form offers, and the hand form read
+//! into a `hand` event (rules §1.8, `design/session-format.md` `contract_pinochle`).
+//!
+//! The hand form is one short screen: dealer, bidder, bid, trump, doubled and how the hand
+//! ended, all selects but the bid, plus an "All passed" button for a thrown-in deal.
+
+use serde::Deserialize;
+
+use super::agreements::Agreements;
+use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
+use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.8, §3 item 28).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per game",
+        kind: SpecKind::Money,
+        default: "0.25",
+        help: "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing (session-format).",
+    },
+    AgreementSpec {
+        name: "target",
+        label: "Game (points)",
+        kind: SpecKind::Number,
+        default: "3000",
+        help: "The first side to reach it wins; only one side scores on a hand, so both never reach it together (rules §1.8).",
+    },
+    AgreementSpec {
+        name: "double_survives_overcall",
+        label: "A double stays after a higher bid",
+        kind: SpecKind::Bool,
+        default: "no",
+        help: "No: a double or redouble counts only if the doubled bid is the final contract (rules §1.8, §3 item 28).",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    vec![
+        (
+            "Stake".into(),
+            format!(
+                "{} {currency} a game: each loser pays his opposite number",
+                a.stake
+            ),
+        ),
+        ("Game".into(), format!("{} points", a.target)),
+        (
+            "Scoring".into(),
+            "only one side scores: bid × 1, 2 or 4 (undoubled, doubled, redoubled); half of that on a concession before the lead".into(),
+        ),
+        (
+            "Double after a higher bid".into(),
+            if a.double_survives_overcall {
+                "stays in force".into()
+            } else {
+                "cancelled: it counts only on the final contract".into()
+            },
+        ),
+    ]
+}
+
+/// What the hand form offers: the lowest bid, the suits, the three doublings and the six
+/// ways a hand ends, each with what it scores (rules §1.8).
+pub fn offer() -> HandFormSpec {
+    HandFormSpec {
+        min_bid: MIN_BID,
+        lists: vec![
+            ("suits", suit_choices()),
+            (
+                "doubled",
+                Doubled::ALL
+                    .iter()
+                    .map(|d| Choice::new(d.id(), format!("{} (× {})", d.words(), d.multiplier())))
+                    .collect(),
+            ),
+            (
+                "outcomes",
+                HandOutcome::ALL
+                    .iter()
+                    .map(|o| Choice::new(o.id(), outcome_label(*o)))
+                    .collect(),
+            ),
+        ],
+        note: Some("The dealer bids first.".into()),
+    }
+}
+
+/// An outcome as the form offers it, with who scores what.
+fn outcome_label(o: HandOutcome) -> String {
+    let what = match o {
+        HandOutcome::Made | HandOutcome::MadeOnMeld | HandOutcome::OpponentsConceded => {
+            "bidders score the bid"
+        }
+        HandOutcome::Failed | HandOutcome::ConcededAfterLead => "opponents score the bid",
+        HandOutcome::ConcededBeforeLead => "opponents score half the bid",
+    };
+    format!("{}: {what}", o.words())
+}
+
+/// The hand form as submitted (`templates/games/contract_pinochle/hand_form.html`), read
+/// with [`crate::rules::hand_form`]; every field optional so a missing one is asked for by
+/// name, and the rest of the form (`expected_events`, `correct_event`, `reason`) ignored.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct Form {
+    /// Who dealt.
+    #[serde(default, deserialize_with = "text")]
+    pub dealer: Option<String>,
+    /// The "All passed" button.
+    #[serde(default, deserialize_with = "ticked")]
+    pub all_passed: bool,
+    /// Who won the bid.
+    #[serde(default, deserialize_with = "text")]
+    pub bidder: Option<String>,
+    /// The bid, in points.
+    #[serde(default, deserialize_with = "whole")]
+    pub bid: Option<i64>,
+    /// Trump.
+    #[serde(default, deserialize_with = "choice")]
+    pub trump: Option<Suit>,
+    /// Undoubled, doubled, redoubled.
+    #[serde(default, deserialize_with = "choice")]
+    pub doubled: Option<Doubled>,
+    /// How the hand ended.
+    #[serde(default, deserialize_with = "choice")]
+    pub outcome: Option<HandOutcome>,
+}
+
+impl hand_form::HandForm for Form {
+    type Written = WrittenHand;
+
+    /// The hand as the session document writes it: an all-passed deal with its dealer
+    /// only, or a played one. Errors name the form's field and ask for what is missing;
+    /// "All passed" with a bidder, bid, trump or outcome filled in is refused (`all_passed`),
+    /// so a filled-in form never records a thrown-in deal. The engine checks the rest.
+    fn written(self) -> Result<WrittenHand, RuleError> {
+        let ask = |field: &str, question: &str| RuleError::new(field, question);
+        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        if self.all_passed {
+            // The doubled select always sends a value; only "no" goes with all passed.
+            let doubled = self.doubled.is_some_and(|d| d != Doubled::No);
+            if self.bidder.is_some()
+                || self.bid.is_some()
+                || self.trump.is_some()
+                || self.outcome.is_some()
+                || doubled
+            {
+                return Err(ask(
+                    "all_passed",
+                    "All passed, but the form also has a contract: clear the bidder, bid, trump and how it ended, or press Enter the hand",
+                ));
+            }
+            return Ok(WrittenHand {
+                kind: "hand".into(),
+                dealer,
+                all_passed: true,
+                ..WrittenHand::default()
+            });
+        }
+        Ok(WrittenHand {
+            kind: "hand".into(),
+            dealer,
+            all_passed: false,
+            bidder: Some(
+                self.bidder
+                    .ok_or_else(|| ask("bidder", "who won the bid? (or press All passed)"))?,
+            ),
+            bid: Some(self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?),
+            trump: Some(
+                self.trump
+                    .ok_or_else(|| ask("trump", "which suit is trump?"))?,
+            ),
+            doubled: Some(self.doubled.unwrap_or_default()),
+            outcome: Some(
+                self.outcome
+                    .ok_or_else(|| ask("outcome", "how did the hand end?"))?,
+            ),
+            auction: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
+        hand_form::hand_event::<Form>(body)
+    }
+
+    /// The body a browser sends (values here need no escaping but the blank).
+    fn form(fields: &[(&str, &str)]) -> Vec<u8> {
+        fields
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
+            .collect::<Vec<_>>()
+            .join("&")
+            .into_bytes()
+    }
+
+    #[test]
+    fn a_played_hand_becomes_the_documents_event() {
+        let event = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", " 250 "),
+            ("trump", "hearts"),
+            ("doubled", "redoubled"),
+            ("outcome", "conceded_before_lead"),
+            ("expected_events", "3"),
+        ]))
+        .unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 250,
+                   "trump": "hearts", "doubled": "redoubled", "outcome": "conceded_before_lead"})
+        );
+        // Doubled left on its first choice or not sent at all: undoubled.
+        let event = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", "250"),
+            ("trump", "hearts"),
+            ("outcome", "made"),
+        ]))
+        .unwrap();
+        assert_eq!(event["doubled"], "no");
+    }
+
+    #[test]
+    fn all_passed_records_only_the_dealer_and_refuses_a_filled_in_contract() {
+        // As the browser sends it: empty selects and bid, doubled on its first choice.
+        let event = hand_event(&form(&[
+            ("dealer", "Cy"),
+            ("all_passed", "true"),
+            ("bidder", ""),
+            ("bid", ""),
+            ("doubled", "no"),
+            ("outcome", ""),
+        ]))
+        .unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Cy", "all_passed": true})
+        );
+        // With a contract filled in, "All passed" is refused by name, never recorded.
+        for filled in [("bid", "300"), ("bidder", "Ann"), ("doubled", "doubled")] {
+            let e = hand_event(&form(&[("dealer", "Cy"), ("all_passed", "true"), filled]))
+                .unwrap_err();
+            assert_eq!(e.field, "all_passed", "{filled:?}");
+        }
+    }
+
+    #[test]
+    fn missing_or_unreadable_fields_are_named() {
+        let e = hand_event(&form(&[("dealer", "Ann")])).unwrap_err();
+        assert_eq!(e.field, "bidder");
+        let e = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", "2x0"),
+        ]))
+        .unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("bid", "\"2x0\" is not a whole number")
+        );
+        let e = hand_event(&form(&[
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", "200"),
+            ("trump", "hearts"),
+        ]))
+        .unwrap_err();
+        assert_eq!(e.field, "outcome");
+        let e = hand_event(&form(&[("dealer", "Ann"), ("outcome", "won")])).unwrap_err();
+        assert_eq!(e.field, "outcome");
+        assert!(hand_event(&form(&[])).is_err());
+    }
+
+    #[test]
+    fn the_form_offers_every_outcome_and_doubling() {
+        let spec = offer();
+        assert_eq!(spec.min_bid, 100);
+        assert_eq!(spec.list("outcomes").len(), 6);
+        assert_eq!(spec.list("doubled").len(), 3);
+        assert_eq!(spec.list("suits").len(), 4);
+    }
+}

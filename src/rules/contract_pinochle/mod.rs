@@ -1,0 +1,492 @@
+//! Contract Pinochle (rules §1.8, Scarne S003): four players in partnerships bid a number
+//! and a suit, the dealer first; only one side scores on a hand, the bid × 1, 2 or 4 for
+//! undoubled, doubled or redoubled (half of that when the contractors concede before the
+//! lead), and the first side to 3,000 wins the game.
+//!
+//! A session may hold several games: when a side reaches the target the game is settled
+//! (each player of the losing side pays `stake` to his opposite number, session-format
+//! "Money in the partnership games"), and the next hand starts a new game at 0
+//! (`opening_scores` seed only the first). A game unfinished at the close pays nothing. Four
+//! players, NS = seats 1 and 3, EW = seats 2 and 4 ([`crate::rules::partnership`]).
+
+pub mod agreements;
+pub mod auction;
+pub mod form;
+pub mod hand;
+
+use serde_json::{Map, Value, json};
+
+use self::agreements::Agreements;
+use self::hand::{Contract as Played, Deal, HandOutcome, Scored};
+use crate::ledger::Postings;
+use crate::rules::game::HandFormSpec;
+use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::{
+    Award, Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
+    Mark, Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+};
+
+/// The registration of `contract_pinochle`: exactly four players (rules §1.8).
+pub static GAME: GameInfo = GameInfo {
+    id: "contract_pinochle",
+    name: "Contract Pinochle",
+    rules: "rules §1.8",
+    seats: (partnership::PLAYERS, partnership::PLAYERS),
+    agreements: form::AGREEMENTS,
+    start,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+};
+
+/// Every score a side can have is a sum of bids × 1, 2 or 4 (tens) and halves of them, so
+/// a multiple of 5 (rules §1.8).
+const SCORE_STEP: i64 = 5;
+
+fn start(
+    agreements: &Map<String, Value>,
+    players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn Engine>, RuleError> {
+    let agreements = Agreements::read(agreements)?;
+    let seating = Seating::new(players)?;
+    let opening = partnership::read_opening_scores(opening_scores)?;
+    for side in Side::BOTH {
+        let field = format!("opening_scores.{}", side.name());
+        let score = opening[side];
+        if score < 0 {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{score} is below zero, and no Contract Pinochle hand takes points away (rules §1.8)"
+                ),
+            ));
+        }
+        if score % SCORE_STEP != 0 {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{score} is not a multiple of 5, and every score is (bids in tens, halved at most, rules §1.8)"
+                ),
+            ));
+        }
+        if score >= agreements.target {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{score} already reaches the game {}, so that game is over (rules §1.8)",
+                    agreements.target
+                ),
+            ));
+        }
+    }
+    Ok(Box::new(ContractPinochle {
+        agreements,
+        seating,
+        scores: opening,
+        deals_this_game: 0,
+        games: Vec::new(),
+    }))
+}
+
+/// The engine of one Contract Pinochle session: the side scores of the game in progress
+/// and the games already finished.
+#[derive(Debug, Clone)]
+pub struct ContractPinochle {
+    agreements: Agreements,
+    seating: Seating,
+    /// Points of the game in progress.
+    scores: PerSide<i64>,
+    /// Deals (played or thrown in) since the game in progress began.
+    deals_this_game: usize,
+    games: Vec<FinishedGame>,
+}
+
+impl ContractPinochle {
+    /// The agreements this session plays under.
+    pub fn agreements(&self) -> &Agreements {
+        &self.agreements
+    }
+
+    /// The 1-based number of the game in progress.
+    fn game_number(&self) -> usize {
+        self.games.len() + 1
+    }
+
+    /// One `hand` event. Everything is computed before the engine changes, so a refusal
+    /// leaves it untouched.
+    fn hand(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        let c = match hand::read(event, &self.seating, &self.agreements)? {
+            Deal::AllPassed { dealer } => return Ok(self.all_passed(ctx, &dealer)),
+            Deal::Played(c) => c,
+        };
+        let scored = hand::score(&c);
+        let mut scores = self.scores;
+        scores[scored.side] = scores[scored.side]
+            .checked_add(scored.points)
+            .ok_or_else(|| RuleError::new("bid", "the score is beyond what the sheet can hold"))?;
+        let mut why = format!(
+            "{} → NS {}, EW {}",
+            describe(&c, &scored),
+            scores.ns,
+            scores.ew
+        );
+        let line = hand_line(&c, &scored, &scores);
+        let mut steps = hand_steps(&c, &scored);
+        let game = self.game_number();
+        let target = self.agreements.target;
+        // Only the scoring side moves, and it was below the target: at most one side wins.
+        if scores[scored.side] < target {
+            ctx.table.dealt(&c.dealer);
+            self.scores = scores;
+            self.deals_this_game += 1;
+            return Ok(Outcome {
+                scores_after: Some(scores.to_json()),
+                ..Outcome::new(Vec::new(), why, line).with_steps(steps)
+            });
+        }
+        let winner = scored.side;
+        steps.push(Step::Score {
+            who: winner.name().into(),
+            sum: format!("{} + {}", self.scores[winner], scored.points),
+            total: scores[winner],
+            tally: Tally::Points,
+        });
+        let (postings, paid, paying) = self.pay_game(winner, game);
+        steps.extend(paying);
+        why.push_str(&format!(
+            ". {} reach {} (game {target}) and win game {game}: {paid}",
+            winner.name(),
+            scores[winner]
+        ));
+        let finished = FinishedGame {
+            winner: Some(winner.name().to_string()),
+            decided_by: "target".into(),
+            final_scores: scores.to_json(),
+        };
+        let end = GameEnd {
+            winner: Some(winner.name().to_string()),
+            at: Some(scores[winner]),
+            how: format!("reached {} (game {target}, rules §1.8)", scores[winner]),
+            award: None,
+            settlement: paid,
+            fresh: Vec::new(),
+        };
+        ctx.table.dealt(&c.dealer);
+        self.games.push(finished.clone());
+        self.scores = PerSide::default();
+        self.deals_this_game = 0;
+        let mut after = scores.to_json();
+        after["game_over"] = json!({ "winner": winner.name(), "decided_by": "target" });
+        Ok(Outcome {
+            postings: postings.into_vec(),
+            scores_after: Some(after),
+            explanation: why,
+            steps,
+            line,
+            finished: Some((finished, end)),
+        })
+    }
+
+    /// A deal all four passed: no score; the player on the dealer's left deals next and
+    /// bids first (rules §1.8).
+    fn all_passed(&mut self, ctx: &mut Ctx<'_>, dealer: &str) -> Outcome {
+        ctx.table.dealt(dealer);
+        self.deals_this_game += 1;
+        let next = ctx.table.next_dealer().unwrap_or(dealer).to_string();
+        Outcome {
+            scores_after: Some(self.scores.to_json()),
+            ..Outcome::new(
+                Vec::new(),
+                format!(
+                    "All four passed on {dealer}'s deal: no score; {next} deals next and bids first (rules §1.8)"
+                ),
+                SheetLine::titled(format!("all passed: {next} deals and bids first"))
+                    .dealt_by(dealer),
+            )
+        }
+    }
+
+    /// The money for game `game` won by `winner`: each player of the losing side pays the
+    /// stake to his opposite number (seat 1 with seat 2, seat 3 with seat 4; session-format
+    /// "Money in the partnership games"). Returns the postings (summing to zero), the words
+    /// and the same as typed steps (the stake, each payment); nothing with no stake.
+    fn pay_game(&self, winner: Side, game: usize) -> (Postings, String, Vec<Step>) {
+        let mut postings = Postings::new();
+        let stake = self.agreements.stake;
+        if stake.is_zero() {
+            return (postings, "no stake, points only".into(), Vec::new());
+        }
+        let mut steps = vec![Step::Stake {
+            amount: stake,
+            per: "game".into(),
+        }];
+        let paid: Vec<String> = self
+            .seating
+            .members(winner.other())
+            .iter()
+            .map(|loser| {
+                let to = self.seating.opposite_number(loser).unwrap_or(loser);
+                postings.transfer(loser, to, stake);
+                steps.push(Step::Pays {
+                    from: loser.to_string(),
+                    to: to.to_string(),
+                    amount: stake,
+                    why: format!("game {game} lost, to his opposite number"),
+                });
+                format!("{loser} pays {to} {stake}")
+            })
+            .collect();
+        (postings, paid.join(", "), steps)
+    }
+
+    fn cells(&self, scores: &PerSide<i64>) -> Vec<Cell> {
+        Side::BOTH
+            .iter()
+            .map(|&s| Cell::running(s.name(), Tally::Points, scores[s]))
+            .collect()
+    }
+}
+
+/// The contract's result as the sheet writes it, with how it reads.
+fn result_words(c: &Played) -> (String, Tone) {
+    let tone = if c.result.contractors_score() {
+        Tone::Good
+    } else {
+        Tone::Bad
+    };
+    (c.result.words().to_string(), tone)
+}
+
+/// What the scoring side got, in the rule's terms: "250 × 2 doubled", "350 ÷ 2 conceded
+/// before the lead".
+fn award_words(c: &Played) -> String {
+    let times = match c.doubled {
+        hand::Doubled::No => format!("bid {}", c.bid),
+        d => format!("bid {} × {} {}", c.bid, d.multiplier(), d.words()),
+    };
+    match c.result {
+        HandOutcome::ConcededBeforeLead => format!("half of {times}, conceded before the lead"),
+        HandOutcome::Made | HandOutcome::MadeOnMeld => format!("{times} made"),
+        HandOutcome::OpponentsConceded => format!("{times}, opponents conceded"),
+        HandOutcome::Failed => format!("{times} set"),
+        HandOutcome::ConcededAfterLead => format!("{times}, conceded after the lead"),
+    }
+}
+
+/// The hand's reckoning as typed steps: the doubling's multiplier when there is one, and
+/// the scoring side's points worked out (rules §1.8).
+fn hand_steps(c: &Played, scored: &Scored) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let d = c.doubled.multiplier();
+    if d > 1 {
+        steps.push(Step::Times {
+            factor: d,
+            why: format!("{} (rules §1.8)", c.doubled.words()),
+        });
+    }
+    let sum = match c.result {
+        HandOutcome::ConcededBeforeLead => {
+            format!("bid {} × {d} ÷ 2, conceded before the lead", c.bid)
+        }
+        _ => format!("bid {} × {d}", c.bid),
+    };
+    steps.push(Step::Score {
+        who: scored.side.name().into(),
+        sum,
+        total: scored.points,
+        tally: Tally::Points,
+    });
+    steps
+}
+
+/// The sheet's line for a played hand: the contract and its result, a doubling mark, the
+/// one award and both sides' points.
+fn hand_line(c: &Played, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
+    let (result, tone) = result_words(c);
+    let mut marks = Vec::new();
+    if c.doubled != hand::Doubled::No {
+        marks.push(Mark::new(c.doubled.words(), Tone::Plain));
+    }
+    let mut details = Vec::new();
+    if let Some(n) = c.auction_calls {
+        details.push(Detail {
+            account: c.side.name().into(),
+            text: format!("auction of {n} calls checked"),
+            tone: Tone::Plain,
+        });
+    }
+    let cells = Side::BOTH
+        .iter()
+        .map(|&s| {
+            let added = if s == scored.side { scored.points } else { 0 };
+            Cell {
+                bidder: s == c.side,
+                ..Cell::added(s.name(), Tally::Points, added, scores[s])
+            }
+        })
+        .collect();
+    SheetLine {
+        dealer: Some(c.dealer.clone()),
+        contract: Some(Contract {
+            who: c.bidder.clone(),
+            side: Some(c.side.name().into()),
+            bid: c.bid,
+            trump: Some(c.trump),
+            result,
+            tone,
+        }),
+        title: None,
+        marks,
+        awards: vec![Award {
+            to: scored.side.name().into(),
+            tally: Tally::Points,
+            amount: scored.points,
+            what: award_words(c),
+            short: String::new(),
+        }],
+        details,
+        cells,
+    }
+}
+
+/// The hand in words: "N bid 250 in hearts for NS, doubled, and made it: NS +500 (bid 250 ×
+/// 2 doubled made, rules §1.8)".
+pub fn describe(c: &Played, scored: &Scored) -> String {
+    let doubled = match c.doubled {
+        hand::Doubled::No => String::new(),
+        d => format!(", {},", d.words()),
+    };
+    let what = match c.result {
+        HandOutcome::Made => "and made it".to_string(),
+        HandOutcome::MadeOnMeld => "and made it on meld alone".to_string(),
+        HandOutcome::Failed => "and failed".to_string(),
+        HandOutcome::ConcededBeforeLead => "and conceded before the lead".to_string(),
+        HandOutcome::ConcededAfterLead => "and conceded after the lead".to_string(),
+        HandOutcome::OpponentsConceded => {
+            format!("and {} conceded", c.side.other().name())
+        }
+    };
+    let auction = match c.auction_calls {
+        Some(n) => format!(" (auction of {n} calls checked)"),
+        None => String::new(),
+    };
+    format!(
+        "{} bid {} in {} for {}{doubled} {what}{auction}: {} +{} ({}, rules §1.8); {} score nothing",
+        c.bidder,
+        c.bid,
+        c.trump.name(),
+        c.side.name(),
+        scored.side.name(),
+        scored.points,
+        award_words(c),
+        scored.side.other().name()
+    )
+}
+
+impl Engine for ContractPinochle {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        match kind {
+            "hand" => self.hand(ctx, event),
+            other => Err(RuleError::new(
+                "type",
+                format!(
+                    "\"{other}\" is not a Contract Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.8)"
+                ),
+            )),
+        }
+    }
+
+    /// A game still open at the close pays nothing (session-format "Money in the
+    /// partnership games") and is not listed among the finished games.
+    fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
+        let line = SheetLine::titled("closed");
+        let why = match self.unfinished() {
+            None => "The sitting is closed".to_string(),
+            Some(_) => format!(
+                "The sitting is closed with game {} unfinished (NS {}, EW {}): it pays nothing (session-format)",
+                self.game_number(),
+                self.scores.ns,
+                self.scores.ew
+            ),
+        };
+        Ok(Outcome {
+            scores_after: Some(self.scores.to_json()),
+            ..Outcome::new(Vec::new(), why, line)
+        })
+    }
+
+    fn scores(&self) -> Option<Value> {
+        Some(self.scores.to_json())
+    }
+
+    fn games(&self) -> Vec<FinishedGame> {
+        self.games.clone()
+    }
+
+    /// A points column per side, NS first (rules §1.8).
+    fn layout(&self, _table: &Table) -> Layout {
+        Layout {
+            columns: Side::BOTH
+                .iter()
+                .map(|&side| Column {
+                    account: side.name().into(),
+                    label: side.name().into(),
+                    members: self.seating.members(side).join(" & "),
+                    tally: Tally::Points,
+                })
+                .collect(),
+        }
+    }
+
+    fn standing(&self) -> Vec<Cell> {
+        self.cells(&self.scores)
+    }
+
+    /// Scores carried in from a paper sheet, when there are any.
+    fn start_line(&self) -> Option<SheetLine> {
+        if !self.games.is_empty() || self.scores == PerSide::default() {
+            return None;
+        }
+        Some(SheetLine {
+            cells: self.standing(),
+            ..SheetLine::titled("carried in")
+        })
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    /// A game is in progress once a deal of it was entered or scores were carried in; it
+    /// pays nothing at a close (session-format).
+    fn unfinished(&self) -> Option<String> {
+        if self.deals_this_game == 0 && self.scores == PerSide::default() {
+            return None;
+        }
+        Some(format!(
+            "Game {} is unfinished (NS {}, EW {}): closing now pays nothing for it.",
+            self.game_number(),
+            self.scores.ns,
+            self.scores.ew
+        ))
+    }
+
+    fn hand_form(&self, _table: &Table) -> HandFormSpec {
+        form::offer()
+    }
+}
+
+#[cfg(test)]
+mod tests;
