@@ -108,6 +108,7 @@ macro_rules! every_game {
             auction_pinochle => "games/auction_pinochle/hand_form.html",
             auction_pitch => "games/auction_pitch/hand_form.html",
             check_pinochle => "games/check_pinochle/hand_form.html",
+            partnership_pinochle => "games/partnership_pinochle/hand_form.html",
             partnership_auction_pinochle => "games/partnership_auction_pinochle/hand_form.html",
             contract_pinochle => "games/contract_pinochle/hand_form.html",
             two_handed_pinochle => "games/two_handed_pinochle/hand_form.html",

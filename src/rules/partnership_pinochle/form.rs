@@ -1,0 +1,401 @@
+//! What the pages need of Partnership Pinochle: the agreements the new-session form offers,
+//! the agreements in words for the sheet, and the hand form read into a `hand` or
+//! `declare_out` event (rules §1.5, `design/session-format.md`).
+//!
+//! The hand form is built for the table: one side's trick points are entered and the other
+//! side's are 250 minus them; meld is one number per side; the dix holders are taps (a tick
+//! per player, and a choice for the rare player who held both). The same template holds a
+//! second, folded form for a player who declares out; it sends `type = declare_out`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use super::agreements::Agreements;
+use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
+use super::sheet::num;
+use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::hand_form::{self, choice, text, ticked, whole};
+use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per game",
+        kind: SpecKind::Money,
+        default: "0.50",
+        help: "When a game ends each player of the losing side pays this to his opposite number (session-format; S002 names no stake, rules §1.5).",
+    },
+    AgreementSpec {
+        name: "target",
+        label: "Game (points)",
+        kind: SpecKind::Number,
+        default: "1000",
+        help: "The first side to reach it wins the game (rules §1.5).",
+    },
+    AgreementSpec {
+        name: "target_step",
+        label: "Game rises by (points)",
+        kind: SpecKind::Number,
+        default: "250",
+        help: "When both sides reach the game on one deal, nobody wins yet and the game goes on to this much more: 1,250, then 1,500 (rules §1.5).",
+    },
+    AgreementSpec {
+        name: "holder_dix_needs_trick",
+        label: "A held dix counts only with a trick",
+        kind: SpecKind::Bool,
+        default: "yes",
+        help: "Each original holder of a dix scores 10; yes treats it as a meld, lost when his side wins no trick (rules §1.5, §3 item 26).",
+    },
+    AgreementSpec {
+        name: "turn_up_dix_needs_trick",
+        label: "A turned-up dix counts only with a trick",
+        kind: SpecKind::Bool,
+        default: "no",
+        help: "The dealer scores 10 when he turns up a dix; no scores it whatever happens in play (rules §1.5, §3 item 26).",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    let needs = |b: bool| {
+        if b {
+            "counts only if the side wins a trick"
+        } else {
+            "counts even without a trick"
+        }
+        .to_string()
+    };
+    vec![
+        (
+            "Stake".into(),
+            format!(
+                "{} {currency} a game: each loser pays his opposite number",
+                a.stake
+            ),
+        ),
+        (
+            "Game".into(),
+            format!(
+                "{} points; {} more each time both sides reach it on one deal",
+                num(a.target),
+                num(a.target_step)
+            ),
+        ),
+        ("Held dix".into(), needs(a.holder_dix_needs_trick)),
+        ("Turned-up dix".into(), needs(a.turn_up_dix_needs_trick)),
+        (
+            "Open at close".into(),
+            "a game still open pays nothing".into(),
+        ),
+    ]
+}
+
+/// What the hand form offers: the suits and each side with its players. The note says when
+/// the game in force is above the agreed one (both sides passed it on one deal).
+pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
+    HandFormSpec {
+        min_bid: 0,
+        lists: vec![
+            ("suits", suit_choices()),
+            (
+                "sides",
+                Side::BOTH
+                    .iter()
+                    .map(|&s| Choice {
+                        max: ALL_TRICK_POINTS,
+                        ..Choice::new(s.name(), seating.members(s).join(" & "))
+                    })
+                    .collect(),
+            ),
+        ],
+        note: (target != agreed).then(|| {
+            format!(
+                "Game is now {}: both sides reached the game on one deal (rules §1.5).",
+                num(target)
+            )
+        }),
+    }
+}
+
+/// The hand form as submitted (`templates/games/partnership_pinochle/hand_form.html`),
+/// both of its forms in one struct: `type` says which was sent. The deal: dealer, trump,
+/// the turn-up tick, the dix taps (`dix_holders.<player>`, in `rest`) and `dix_both`, and
+/// per side meld, trick points and the pointless-trick tick. The claim: claimant, meld,
+/// trick points so far and its tick. Every field optional, so a missing one is asked for
+/// by name.
+#[derive(Debug, Default, Deserialize)]
+pub struct Form {
+    #[serde(default, rename = "type", deserialize_with = "text")]
+    kind: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "choice")]
+    trump: Option<Suit>,
+    #[serde(default, deserialize_with = "ticked")]
+    turn_up_dix: bool,
+    #[serde(default, deserialize_with = "text")]
+    dix_both: Option<String>,
+    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
+    ns_meld: Option<i64>,
+    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
+    ns_tricks: Option<i64>,
+    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
+    ns_won_trick: bool,
+    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
+    ew_meld: Option<i64>,
+    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
+    ew_tricks: Option<i64>,
+    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
+    ew_won_trick: bool,
+    #[serde(default, deserialize_with = "text")]
+    claimant: Option<String>,
+    #[serde(default, deserialize_with = "whole")]
+    meld: Option<i64>,
+    #[serde(default, deserialize_with = "whole")]
+    tricks_so_far: Option<i64>,
+    #[serde(default, deserialize_with = "ticked")]
+    won_trick: bool,
+    /// The rest of the form: the dix taps, read by name in [`Form::dix_holders`].
+    #[serde(flatten)]
+    rest: BTreeMap<String, String>,
+}
+
+/// What the hand form stands for: a deal or a claim, as the session document writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Written {
+    /// A `hand` event.
+    Deal(WrittenDeal),
+    /// A `declare_out` event.
+    Claim(WrittenClaim),
+}
+
+impl hand_form::HandForm for Form {
+    type Written = Written;
+
+    /// The event as the session document writes it. Errors name the form's field and ask
+    /// for what is missing.
+    fn written(self) -> Result<Written, RuleError> {
+        if self.kind.as_deref() == Some("declare_out") {
+            return Ok(Written::Claim(WrittenClaim {
+                kind: "declare_out".into(),
+                claimant: self
+                    .claimant
+                    .clone()
+                    .ok_or_else(|| RuleError::new("claimant", "who declared out?"))?,
+                meld: self.meld.unwrap_or(0),
+                tricks_so_far: self.tricks_so_far.unwrap_or(0),
+                won_trick: self.won_trick.then_some(true),
+            }));
+        }
+        let [ns_tricks, ew_tricks] = self.tricks()?;
+        Ok(Written::Deal(WrittenDeal {
+            kind: "hand".into(),
+            dealer: self
+                .dealer
+                .clone()
+                .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?,
+            trump: self.trump.ok_or_else(|| {
+                RuleError::new("trump", "which suit is trump (the dealer's turned-up card)?")
+            })?,
+            turn_up_dix: self.turn_up_dix,
+            dix_holders: self.dix_holders()?,
+            ns: WrittenSide {
+                meld: self.ns_meld.unwrap_or(0),
+                tricks: ns_tricks,
+                won_trick: self.ns_won_trick.then_some(true),
+            },
+            ew: WrittenSide {
+                meld: self.ew_meld.unwrap_or(0),
+                tricks: ew_tricks,
+                won_trick: self.ew_won_trick.then_some(true),
+            },
+        }))
+    }
+}
+
+impl Form {
+    /// The trick points of both sides, NS first: the side entered, and the other 250 minus
+    /// it when left empty (both may be entered; the rules then check they make 250).
+    fn tricks(&self) -> Result<[i64; 2], RuleError> {
+        let in_range = |field: &str, v: i64| {
+            if (0..=ALL_TRICK_POINTS).contains(&v) {
+                Ok(v)
+            } else {
+                Err(RuleError::new(
+                    field,
+                    format!("{v} is outside 0–250, the trick points in one deal (rules §1.0)"),
+                ))
+            }
+        };
+        match (self.ns_tricks, self.ew_tricks) {
+            (Some(ns), Some(ew)) => Ok([ns, ew]),
+            (Some(ns), None) => Ok([ns, ALL_TRICK_POINTS - in_range("NS.tricks", ns)?]),
+            (None, Some(ew)) => Ok([ALL_TRICK_POINTS - in_range("EW.tricks", ew)?, ew]),
+            (None, None) => Err(RuleError::new(
+                "NS.tricks",
+                "enter one side's trick points; the other side's are 250 minus them",
+            )),
+        }
+    }
+
+    /// The dix holders from the taps: `dix_holders.<player>` ticked (or a count, 1 or 2, as
+    /// a correction fills it in) and `dix_both` naming a player who held both. Names in
+    /// alphabetical order (the order does not matter to the score).
+    fn dix_holders(&self) -> Result<Vec<String>, RuleError> {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for (key, value) in &self.rest {
+            let Some(player) = key.strip_prefix("dix_holders.") else {
+                continue;
+            };
+            let n = match value.trim() {
+                "" | "0" | "false" => 0,
+                "1" | "true" | "on" => 1,
+                "2" => 2,
+                other => {
+                    return Err(RuleError::new(
+                        key.as_str(),
+                        format!("\"{other}\" is not a number of dixes (0, 1 or 2)"),
+                    ));
+                }
+            };
+            if n > 0 {
+                counts.insert(player.to_string(), n);
+            }
+        }
+        if let Some(both) = &self.dix_both {
+            counts.insert(both.clone(), 2);
+        }
+        Ok(counts
+            .into_iter()
+            .flat_map(|(p, n)| std::iter::repeat_n(p, n))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// A form body as a browser sends it (the test values need no escaping but spaces).
+    fn body(pairs: &[(&str, &str)]) -> Vec<u8> {
+        pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
+            .collect::<Vec<_>>()
+            .join("&")
+            .into_bytes()
+    }
+
+    fn event(pairs: &[(&str, &str)]) -> Result<Value, RuleError> {
+        hand_form::hand_event::<Form>(&body(pairs))
+    }
+
+    #[test]
+    fn one_sides_tricks_give_the_others() {
+        let e = event(&[
+            ("expected_events", "3"),
+            ("type", "hand"),
+            ("dealer", "N"),
+            ("trump", "hearts"),
+            ("turn_up_dix", "true"),
+            ("dix_holders.S", "1"),
+            ("dix_both", ""),
+            ("NS.meld", "120"),
+            ("EW.meld", "80"),
+            ("NS.tricks", "160"),
+            ("EW.tricks", ""),
+        ])
+        .unwrap();
+        assert_eq!(
+            e,
+            json!({"type": "hand", "dealer": "N", "trump": "hearts", "turn_up_dix": true,
+                   "dix_holders": ["S"],
+                   "NS": {"meld": 120, "tricks": 160}, "EW": {"meld": 80, "tricks": 90}})
+        );
+        let e = event(&[
+            ("dealer", "N"),
+            ("trump", "spades"),
+            ("EW.tricks", "0"),
+            ("EW.won_trick", "true"),
+            ("dix_both", "W"),
+        ])
+        .unwrap();
+        assert_eq!(e["NS"], json!({"meld": 0, "tricks": 250}));
+        assert_eq!(e["EW"], json!({"meld": 0, "tricks": 0, "won_trick": true}));
+        assert_eq!(e["dix_holders"], json!(["W", "W"]));
+        assert_eq!(e["turn_up_dix"], json!(false));
+    }
+
+    #[test]
+    fn a_correction_fills_the_form_back_to_the_same_event() {
+        let written = json!({"type": "hand", "dealer": "E", "trump": "clubs", "turn_up_dix": true,
+                             "dix_holders": ["N", "N"],
+                             "NS": {"meld": 60, "tricks": 100}, "EW": {"meld": 40, "tricks": 150}});
+        let values = crate::rules::game::form_values(&written);
+        let pairs: Vec<(&str, &str)> = values
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(event(&pairs).unwrap(), written);
+    }
+
+    #[test]
+    fn missing_and_impossible_entries_name_the_field() {
+        let field = |pairs: &[(&str, &str)]| event(pairs).unwrap_err().field;
+        assert_eq!(
+            field(&[("trump", "hearts"), ("NS.tricks", "100")]),
+            "dealer"
+        );
+        assert_eq!(field(&[("dealer", "N"), ("NS.tricks", "100")]), "trump");
+        assert_eq!(field(&[("dealer", "N"), ("trump", "hearts")]), "NS.tricks");
+        assert_eq!(
+            field(&[("dealer", "N"), ("trump", "hearts"), ("EW.tricks", "300")]),
+            "EW.tricks"
+        );
+        assert_eq!(
+            field(&[("dealer", "N"), ("trump", "hearts"), ("NS.tricks", "x")]),
+            "NS.tricks"
+        );
+        assert_eq!(
+            field(&[("dealer", "N"), ("trump", "stars"), ("NS.tricks", "100")]),
+            "trump"
+        );
+        assert_eq!(
+            field(&[
+                ("dealer", "N"),
+                ("trump", "hearts"),
+                ("NS.tricks", "100"),
+                ("dix_holders.S", "3")
+            ]),
+            "dix_holders.S"
+        );
+        assert_eq!(field(&[("type", "declare_out")]), "claimant");
+        assert_eq!(
+            field(&[("type", "declare_out"), ("claimant", "N"), ("meld", "a lot")]),
+            "meld"
+        );
+    }
+
+    #[test]
+    fn the_declare_out_form_sends_a_claim() {
+        let e = event(&[
+            ("expected_events", "4"),
+            ("type", "declare_out"),
+            ("claimant", "N"),
+            ("meld", "100"),
+            ("tricks_so_far", "60"),
+        ])
+        .unwrap();
+        assert_eq!(
+            e,
+            json!({"type": "declare_out", "claimant": "N", "meld": 100, "tricks_so_far": 60})
+        );
+        let e = event(&[("type", "declare_out"), ("claimant", "E"), ("won_trick", "true")])
+            .unwrap();
+        assert_eq!(e["won_trick"], json!(true));
+    }
+}

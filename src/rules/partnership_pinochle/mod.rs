@@ -1,0 +1,472 @@
+//! Partnership Pinochle (rules §1.5, S002): four players in two partnerships, no bidding;
+//! the dealer turns up trump, dixes score 10, every side's meld counts once it wins a
+//! trick, and the first side to 1,000 points wins the game. When both sides reach the target
+//! on the same deal nobody wins yet and the target rises by 250 (1,250, 1,500, …). Any player
+//! may declare out at any time: a correct claim wins the game for his side, a wrong one loses
+//! it, whatever the opponents hold.
+//!
+//! A session may hold several games: each finished game is settled at once (each loser pays
+//! the stake to his opposite number, session-format "Money in the partnership games") and the
+//! next `hand` starts a new game at 0 with the agreed target (`opening_scores` seed only the
+//! first). A game unfinished at `close` pays nothing. Modules: [`agreements`], [`hand`]
+//! (reading and scoring a deal or a claim), [`settle`] (game end and money), [`form`] (the
+//! pages' side), [`sheet`] (what the sheet shows).
+
+pub mod agreements;
+pub mod form;
+pub mod hand;
+pub mod settle;
+pub mod sheet;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Map, Value, json};
+
+use self::agreements::{Agreements, MAX_TARGET};
+use self::hand::Claim;
+use self::settle::AfterDeal;
+use crate::rules::game::HandFormSpec;
+use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::{
+    Cell, Column, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
+    SheetLine, Step, Table, Tally, Tone,
+};
+
+/// The registration of `partnership_pinochle`: exactly four players, partners opposite
+/// (rules §1.5).
+pub static GAME: GameInfo = GameInfo {
+    id: "partnership_pinochle",
+    name: "Partnership Pinochle",
+    rules: "rules §1.5",
+    seats: (partnership::PLAYERS, partnership::PLAYERS),
+    agreements: form::AGREEMENTS,
+    start,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+};
+
+/// Starts a session. Errors name the field: the agreements (`agreements.target`), the
+/// seating (`players`), or an opening score (`opening_scores.NS`) that is negative (nothing
+/// is ever subtracted in this game, rules §1.5), already at the target (that game would be
+/// over) or beyond [`MAX_TARGET`].
+fn start(
+    agreements: &Map<String, Value>,
+    players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn Engine>, RuleError> {
+    let agreements = Agreements::read(agreements)?;
+    let seating = Seating::new(players)?;
+    let opening = partnership::read_opening_scores(opening_scores)?;
+    for side in Side::BOTH {
+        let field = format!("opening_scores.{}", side.name());
+        let score = opening[side];
+        if !(0..=MAX_TARGET).contains(&score) {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{score} is not a Partnership Pinochle score: scores start at 0 and only grow (rules §1.5)"
+                ),
+            ));
+        }
+        if score >= agreements.target {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{score} already reaches the game ({}), so that game is over, not in progress (rules §1.5)",
+                    agreements.target
+                ),
+            ));
+        }
+    }
+    Ok(Box::new(PartnershipPinochle {
+        target: agreements.target,
+        agreements,
+        seating,
+        scores: opening,
+        hands_this_game: 0,
+        games: Vec::new(),
+    }))
+}
+
+/// The engine of one Partnership Pinochle session: the game in progress (side scores and the
+/// target in force) and the games already finished.
+#[derive(Debug, Clone)]
+pub struct PartnershipPinochle {
+    agreements: Agreements,
+    seating: Seating,
+    scores: PerSide<i64>,
+    /// The target in force, in points: the agreed one, raised by the step each time both
+    /// sides reached it on one deal (rules §1.5).
+    target: i64,
+    hands_this_game: usize,
+    games: Vec<FinishedGame>,
+}
+
+impl PartnershipPinochle {
+    /// The agreements this session plays under.
+    pub fn agreements(&self) -> &Agreements {
+        &self.agreements
+    }
+
+    /// The target in force for the game in progress, in points.
+    pub fn target(&self) -> i64 {
+        self.target
+    }
+
+    /// The 1-based number of the game in progress.
+    fn game_number(&self) -> usize {
+        self.games.len() + 1
+    }
+
+    /// Whether a game is in progress: a deal was scored or scores were carried in.
+    fn in_progress(&self) -> bool {
+        self.hands_this_game > 0 || self.scores != PerSide::default()
+    }
+
+    /// `scores_after` for the ledger: `{"game": 1, "target": 1000, "scores": {"NS": 300,
+    /// "EW": 170}}` in points.
+    fn sheet_json(&self, scores: &PerSide<i64>, target: i64) -> Value {
+        json!({ "game": self.game_number(), "target": target, "scores": scores.to_json() })
+    }
+
+    /// One `hand` event: scores the deal; a side alone at the target wins the game, both at
+    /// it raise the target. Everything is computed before the state changes, so a refusal
+    /// leaves the engine untouched.
+    fn hand(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        let deal = hand::read(event, &self.seating)?;
+        let scored = hand::score(&deal, &self.seating, &self.agreements);
+        let mut scores = self.scores;
+        for side in Side::BOTH {
+            scores[side] = scores[side]
+                .checked_add(scored[side].total)
+                .filter(|s| *s <= i64::MAX / 4)
+                .ok_or_else(|| {
+                    RuleError::new(
+                        side.name(),
+                        "that score is beyond any real sheet; check the meld",
+                    )
+                })?;
+        }
+        let after = settle::after_deal(&scores, self.target, self.agreements.target_step)
+            .ok_or_else(|| {
+                RuleError::new(
+                    "agreements.target_step",
+                    "the raised target is beyond any real sheet",
+                )
+            })?;
+        let mut why = format!(
+            "{} → NS {}, EW {}",
+            sheet::describe_deal(&deal, &scored),
+            sheet::num(scores.ns),
+            sheet::num(scores.ew)
+        );
+        let mut line = sheet::deal_line(&deal, &scored, &scores);
+        let steps = sheet::deal_steps(&scored);
+        ctx.table.dealt(&deal.dealer);
+        match after {
+            AfterDeal::PlayOn => {
+                let after_json = self.sheet_json(&scores, self.target);
+                self.scores = scores;
+                self.hands_this_game += 1;
+                Ok(Outcome {
+                    scores_after: Some(after_json),
+                    ..Outcome::new(Vec::new(), why, line).with_steps(steps)
+                })
+            }
+            AfterDeal::Raised { target } => {
+                why.push_str(&format!(
+                    ". Both sides reach {} on this deal, so nobody wins yet: the game goes on to {} (rules §1.5)",
+                    sheet::num(self.target),
+                    sheet::num(target)
+                ));
+                line.marks.push(Mark::new(
+                    format!(
+                        "both passed {}: game now {}",
+                        sheet::num(self.target),
+                        sheet::num(target)
+                    ),
+                    Tone::Plain,
+                ));
+                let after_json = self.sheet_json(&scores, target);
+                self.scores = scores;
+                self.target = target;
+                self.hands_this_game += 1;
+                Ok(Outcome {
+                    scores_after: Some(after_json),
+                    ..Outcome::new(Vec::new(), why, line).with_steps(steps)
+                })
+            }
+            AfterDeal::Won(winner) => {
+                let raised = if self.target == self.agreements.target {
+                    String::new()
+                } else {
+                    format!(", raised from {}", sheet::num(self.agreements.target))
+                };
+                let how = format!(
+                    "reached {} (game {}{raised})",
+                    sheet::num(scores[winner]),
+                    sheet::num(self.target)
+                );
+                why.push_str(&format!(
+                    ". {} {how} and win game {} (rules §1.5)",
+                    winner.name(),
+                    self.game_number()
+                ));
+                Ok(self.finish(winner, "target", how, scores, (why, steps), line))
+            }
+        }
+    }
+
+    /// One `declare_out` event: the claimant's side's total so far is checked against the
+    /// target in force; right, his side wins the game; wrong, it loses it, whatever the
+    /// opponents hold (rules §1.5 "Declaring out", S002). The claim interrupts the deal of
+    /// the player whose turn it was to deal, so the deal passes on from him.
+    fn declare_out(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        let claim: Claim = hand::read_claim(event, &self.seating)?;
+        let side = claim.side;
+        let added = claim.counted_meld() + claim.tricks_so_far;
+        let total = self.scores[side].checked_add(added).ok_or_else(|| {
+            RuleError::new(
+                "meld",
+                "that score is beyond any real sheet; check the meld",
+            )
+        })?;
+        let correct = total >= self.target;
+        let winner = if correct { side } else { side.other() };
+        let mut scores = self.scores;
+        scores[side] = total;
+        let sum = sheet::claim_sum(&claim, self.scores[side], total);
+        let (decided_by, how) = if correct {
+            (
+                "declared_out",
+                format!(
+                    "{} declared out: {sum} ≥ {} (rules §1.5)",
+                    claim.claimant,
+                    sheet::num(self.target)
+                ),
+            )
+        } else {
+            (
+                "wrong_declaration",
+                format!(
+                    "{} declared out wrongly: {sum} < {}, so {} lose (rules §1.5)",
+                    claim.claimant,
+                    sheet::num(self.target),
+                    side.name()
+                ),
+            )
+        };
+        let why = format!(
+            "{} declares out for {}: {sum}, game {}: the claim is {}, so {} win game {} (rules §1.5: the opponents' score makes no difference)",
+            claim.claimant,
+            side.name(),
+            sheet::num(self.target),
+            if correct { "right" } else { "wrong" },
+            winner.name(),
+            self.game_number()
+        );
+        let line = sheet::claim_line(&claim, correct, added, &scores);
+        let dealer = ctx
+            .table
+            .next_dealer()
+            .map(String::from)
+            .or_else(|| self.seating.players().first().cloned());
+        if let Some(dealer) = dealer {
+            ctx.table.dealt(&dealer);
+        }
+        let steps = vec![Step::Score {
+            who: side.name().into(),
+            sum: sum.clone(),
+            total,
+            tally: Tally::Points,
+        }];
+        Ok(self.finish(winner, decided_by, how, scores, (why, steps), line))
+    }
+
+    /// Ends the game in progress with `winner`: settles it, records it and starts the next
+    /// game at 0 with the agreed target. `why` is the event's words and steps so far; the
+    /// payments are added to both.
+    fn finish(
+        &mut self,
+        winner: Side,
+        decided_by: &str,
+        how: String,
+        scores: PerSide<i64>,
+        (why, mut steps): (String, Vec<Step>),
+        line: SheetLine,
+    ) -> Outcome {
+        let (postings, paid, paid_steps) =
+            settle::pay_game(self.agreements.stake, &self.seating, winner);
+        steps.extend(paid_steps);
+        let mut after_json = self.sheet_json(&scores, self.target);
+        after_json["game_over"] = json!({ "winner": winner.name(), "decided_by": decided_by });
+        let finished = FinishedGame {
+            winner: Some(winner.name().to_string()),
+            decided_by: decided_by.to_string(),
+            final_scores: scores.to_json(),
+        };
+        let end = GameEnd {
+            winner: Some(winner.name().to_string()),
+            at: Some(scores[winner]),
+            how,
+            award: None,
+            settlement: paid.clone(),
+            fresh: Vec::new(),
+        };
+        self.games.push(finished.clone());
+        self.scores = PerSide::default();
+        self.target = self.agreements.target;
+        self.hands_this_game = 0;
+        Outcome {
+            postings: postings.into_vec(),
+            scores_after: Some(after_json),
+            explanation: format!("{why}; {paid}"),
+            steps,
+            line,
+            finished: Some((finished, end)),
+        }
+    }
+
+    /// The game in progress in words: "game 2 (NS 650, EW 420, game 1,000)".
+    fn progress_words(&self) -> String {
+        format!(
+            "game {} (NS {}, EW {}, game {})",
+            self.game_number(),
+            sheet::num(self.scores.ns),
+            sheet::num(self.scores.ew),
+            sheet::num(self.target)
+        )
+    }
+}
+
+/// The running points cell of each side, NS first.
+fn cells(scores: &PerSide<i64>) -> Vec<Cell> {
+    Side::BOTH
+        .iter()
+        .map(|&side| Cell::running(side.name(), Tally::Points, scores[side]))
+        .collect()
+}
+
+impl Engine for PartnershipPinochle {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        match kind {
+            "hand" => self.hand(ctx, event),
+            "declare_out" => self.declare_out(ctx, event),
+            other => Err(RuleError::new(
+                "type",
+                format!(
+                    "\"{other}\" is not a Partnership Pinochle event; use hand, declare_out, payment or close (partners stay seated for the whole game, rules §1.5)"
+                ),
+            )),
+        }
+    }
+
+    /// Closing settles nothing more: a game unfinished at the close pays nothing
+    /// (session-format "Money in the partnership games").
+    fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
+        if !self.in_progress() {
+            return Ok(Outcome::new(
+                Vec::new(),
+                "The sitting is closed",
+                SheetLine::titled("closed"),
+            ));
+        }
+        let mut line = SheetLine::titled("closed");
+        line.marks.push(Mark::new(
+            format!("game {} unfinished: pays nothing", self.game_number()),
+            Tone::Plain,
+        ));
+        line.cells = cells(&self.scores);
+        Ok(Outcome {
+            scores_after: Some(self.sheet_json(&self.scores, self.target)),
+            ..Outcome::new(
+                Vec::new(),
+                format!(
+                    "The sitting is closed with {} unfinished: it pays nothing (session-format, Money in the partnership games)",
+                    self.progress_words()
+                ),
+                line,
+            )
+        })
+    }
+
+    fn scores(&self) -> Option<Value> {
+        Some(self.scores.to_json())
+    }
+
+    fn games(&self) -> Vec<FinishedGame> {
+        self.games.clone()
+    }
+
+    /// One points column per side, NS first, headed by its players.
+    fn layout(&self, _table: &Table) -> Layout {
+        Layout {
+            columns: Side::BOTH
+                .iter()
+                .map(|&side| Column {
+                    account: side.name().into(),
+                    label: side.name().into(),
+                    members: self.seating.members(side).join(" & "),
+                    tally: Tally::Points,
+                })
+                .collect(),
+        }
+    }
+
+    fn standing(&self) -> Vec<Cell> {
+        cells(&self.scores)
+    }
+
+    /// Scores carried in from a paper sheet, when there are any.
+    fn start_line(&self) -> Option<SheetLine> {
+        if self.scores == PerSide::default() {
+            return None;
+        }
+        Some(SheetLine {
+            cells: self.standing(),
+            ..SheetLine::titled("carried in")
+        })
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    /// A game with a deal scored (or scores carried in) is unfinished at a close and pays
+    /// nothing (session-format).
+    fn unfinished(&self) -> Option<String> {
+        self.in_progress().then(|| {
+            let words = self.progress_words();
+            let mut chars = words.chars();
+            let head: String = chars
+                .next()
+                .map(|c| c.to_uppercase().collect())
+                .unwrap_or_default();
+            format!(
+                "{head}{} is unfinished: closing now pays nothing for it.",
+                chars.as_str()
+            )
+        })
+    }
+
+    fn hand_form(&self, _table: &Table) -> HandFormSpec {
+        form::offer(&self.seating, self.target, self.agreements.target)
+    }
+}
