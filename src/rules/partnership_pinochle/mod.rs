@@ -304,7 +304,7 @@ impl PartnershipPinochle {
         line: SheetLine,
     ) -> Outcome {
         let (postings, paid, paid_steps) =
-            settle::pay_game(self.agreements.stake, &self.seating, winner);
+            partnership::pay_game(&self.seating, winner, self.agreements.stake);
         steps.extend(paid_steps);
         let mut after_json = self.sheet_json(&scores, self.target);
         after_json["game_over"] = json!({ "winner": winner.name(), "decided_by": decided_by });
