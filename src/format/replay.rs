@@ -69,24 +69,45 @@ pub fn fold(doc: &SessionDoc) -> Result<Fold, Refusal> {
 
 /// The ledger document of a folded session.
 pub fn ledger(doc: &SessionDoc, fold: &Fold) -> LedgerDoc {
+    let mut ledger = LedgerDoc {
+        format: LEDGER_FORMAT,
+        game: doc.game.clone(),
+        currency: doc.currency.clone(),
+        events: Vec::with_capacity(fold.rows().len()),
+        scores: None,
+        checks: None,
+        games: Vec::new(),
+        balances: Default::default(),
+        kitty: Money::ZERO,
+        settlement: Vec::new(),
+    };
+    extend_ledger(&mut ledger, fold);
+    ledger
+}
+
+/// Brings `ledger`, the ledger of an earlier state of `fold`, up to `fold`: appends the
+/// entries of the rows it lacks and recomputes the standing parts (scores, checks, games,
+/// balances, kitty, settlement). The cost is that of the new rows and the standing, not of
+/// the history: a ledger entry never changes once written (an amendment is a new row), so
+/// the entries already there stay as they are. The result equals [`ledger`] of the same
+/// document, which the property tests check.
+pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
+    let have = ledger.events.len();
+    ledger
+        .events
+        .extend(fold.rows().iter().skip(have).map(ledger_event));
     let balances = fold.balances();
     let open: Vec<(String, Money)> = balances
         .as_map()
         .iter()
         .map(|(k, v)| (k.clone(), *v))
         .collect();
-    LedgerDoc {
-        format: LEDGER_FORMAT,
-        game: doc.game.clone(),
-        currency: doc.currency.clone(),
-        events: fold.rows().iter().map(ledger_event).collect(),
-        scores: fold.engine().scores(),
-        checks: fold.engine().checks(),
-        games: fold.engine().games(),
-        balances: balances.as_map().clone(),
-        kitty: balances.kitty(),
-        settlement: fewest_transfers(&open),
-    }
+    ledger.scores = fold.engine().scores();
+    ledger.checks = fold.engine().checks();
+    ledger.games = fold.engine().games();
+    ledger.balances = balances.as_map().clone();
+    ledger.kitty = balances.kitty();
+    ledger.settlement = fewest_transfers(&open);
 }
 
 fn ledger_event(row: &Row) -> LedgerEvent {
