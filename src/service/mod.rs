@@ -2,7 +2,11 @@
 //!
 //! The HTML pages and the JSON API call these same functions. The ledger of a stored
 //! session is always `replay` of its session document, so it cannot drift from what
-//! `scorekeeper replay` prints for the exported document.
+//! `scorekeeper replay` prints for the exported document: a session kept folded in memory
+//! ([`Folds`]) is that replay carried forward one event at a time, which the property
+//! tests check against a full replay after every event.
+
+mod folds;
 
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};
@@ -12,6 +16,7 @@ use crate::error::AppError;
 use crate::format::{self, LedgerDoc, SESSION_FORMAT, SessionDoc, replay};
 use crate::session::Fold;
 use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
+pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 
 /// A session as stored, with its ledger.
 #[derive(Debug, Clone)]
@@ -35,12 +40,14 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// Whether a `close` was recorded.
+    /// Whether a `close` was recorded (nothing can amend a close, so the fold knows).
     pub fn closed(&self) -> bool {
-        self.doc
-            .events
-            .iter()
-            .any(|e| e.get("type").and_then(Value::as_str) == Some("close"))
+        self.fold.closed_at().is_some()
+    }
+
+    /// How many events the session document holds (the stored rows but the opening ante).
+    pub fn events(&self) -> usize {
+        self.doc.events.len()
     }
 }
 
@@ -109,7 +116,7 @@ pub async fn import(
     )
     .await?;
     if let Some(club) = club {
-        remember_players(&mut tx, club, &ledger).await?;
+        remember_players(&mut tx, club, ledger.balances.keys()).await?;
     }
     let empty = Value::Object(Map::new());
     for entry in &ledger.events {
@@ -117,11 +124,12 @@ pub async fn import(
             &empty
         } else {
             &doc.events[entry.seq - 1]
-        };
+        }
+        .to_string();
         let new = NewEvent {
             seq: entry.seq as i64,
             kind: &entry.kind,
-            body,
+            body: &body,
             explanation: &entry.explanation,
             postings: &entry.postings,
             recorded_at: &recorded_at,
@@ -132,18 +140,14 @@ pub async fn import(
     Ok(id)
 }
 
-/// Every player with an account in `ledger` becomes one of the club's players, who keep
-/// their identity across the club's sessions.
+/// Every player among `accounts` (a ledger's accounts) becomes one of the club's players,
+/// who keep their identity across the club's sessions.
 async fn remember_players(
     conn: &mut SqliteConnection,
     club: i64,
-    ledger: &LedgerDoc,
+    accounts: impl Iterator<Item = &String>,
 ) -> Result<(), AppError> {
-    for account in ledger
-        .balances
-        .keys()
-        .filter(|a| *a != crate::ledger::KITTY)
-    {
+    for account in accounts.filter(|a| *a != crate::ledger::KITTY) {
         store::clubs::add_player(conn, club, account).await?;
     }
     Ok(())
@@ -188,13 +192,39 @@ async fn load_in(
     Ok((doc, rows, row.created_at))
 }
 
-/// Loads a session and computes its ledger. Errors: [`AppError::NotFound`].
-pub async fn load(pool: &SqlitePool, id: i64) -> Result<Loaded, AppError> {
-    let mut conn = pool.acquire().await?;
-    let (doc, rows, created_at) = load_in(&mut conn, id).await?;
+/// Reads the stored session `id` and replays it in full.
+async fn load_fresh(conn: &mut SqliteConnection, id: i64) -> Result<Loaded, AppError> {
+    let (doc, rows, created_at) = load_in(conn, id).await?;
     let fold = format::fold(&doc)
         .map_err(|r| AppError::Internal(format!("stored session {id} no longer replays: {r}")))?;
     Ok(loaded(id, doc, rows, created_at, fold))
+}
+
+/// Session `id` with its ledger: from `folds` when the cached state holds every stored
+/// event (one indexed read to know), else read and replayed in full, and cached. Hold the
+/// answer only for the request: a write to the session waits for it. Errors:
+/// [`AppError::NotFound`].
+pub async fn load(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Current, AppError> {
+    // The count is read before waiting for the slot, so no connection is held while
+    // waiting for a writer that may itself be waiting for a connection.
+    let stored = {
+        let mut conn = pool.acquire().await?;
+        store::event_count(&mut conn, id).await?
+    };
+    let slot = folds.slot(id);
+    if let Some(current) = Current::if_current(slot.clone().read_owned().await, stored) {
+        return Ok(current);
+    }
+    let fresh = {
+        let mut conn = pool.acquire().await?;
+        load_fresh(&mut conn, id).await?
+    };
+    let mut guard = slot.write_owned().await;
+    // A writer may have committed a later event while this one read: keep the later state.
+    if guard.as_ref().is_none_or(|l| l.events() < fresh.events()) {
+        *guard = Some(fresh);
+    }
+    Current::of(guard)
 }
 
 fn loaded(id: i64, doc: SessionDoc, rows: Vec<EventRow>, created_at: String, fold: Fold) -> Loaded {
@@ -211,10 +241,10 @@ fn loaded(id: i64, doc: SessionDoc, rows: Vec<EventRow>, created_at: String, fol
 }
 
 /// What [`record_event`] did.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Recorded {
-    /// The session after the event.
-    pub loaded: Loaded,
+    /// The session after the event (hold it only for the request, as [`load`]'s answer).
+    pub loaded: Current,
     /// The event's position in the ledger (its index + 1).
     pub seq: usize,
     /// True when the idempotency key had already recorded this event: nothing new was
@@ -222,59 +252,81 @@ pub struct Recorded {
     pub repeated: bool,
 }
 
-/// Records one event at the end of a session, in one transaction: the event is checked by
-/// replaying the whole session with it, and only then appended with its postings.
+/// Records one event at the end of a session, in one transaction: the event is applied to
+/// the session as cached in `folds` (or, on a miss or when another process wrote since,
+/// as read and replayed from the store), and only when the rules accept it is it appended
+/// with its postings; after the commit the cache holds the new state. The cost is the one
+/// event and one commit, whatever the session's length, when the session is cached.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the
 /// same hand is not entered twice from two devices. `idempotency_key`: a client's key for
 /// this request; a retry with the same key records nothing and returns the first result.
 /// Errors: [`AppError::Refused`] naming the event index, field and rule;
-/// [`AppError::NotFound`]. Nothing is written on error.
+/// [`AppError::NotFound`]. Nothing is written on error. The caller must not hold a
+/// [`Current`] of the same session (this waits for it).
 pub async fn record_event(
     pool: &SqlitePool,
+    folds: &Folds,
     id: i64,
     event: Value,
     expected_events: Option<usize>,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, AppError> {
+    // The slot before the connection: see the lock order in `folds`.
+    let mut slot = folds.slot(id).write_owned().await;
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     if let Some(key) = idempotency_key
         && let Some(seq) = store::idempotent_seq(&mut tx, id, key).await?
     {
         drop(tx);
+        drop(slot);
         return Ok(Recorded {
-            loaded: load(pool, id).await?,
+            loaded: load(pool, folds, id).await?,
             seq: seq as usize,
             repeated: true,
         });
     }
-    let (mut doc, mut rows, created_at) = load_in(&mut tx, id).await?;
+    let stored = store::event_count(&mut tx, id).await?;
+    // Taken out of the slot: should anything below fail or be cancelled before the state
+    // is put back, the slot stays empty and the next request replays from the store.
+    let mut state = match slot.take() {
+        Some(cached) if cached.events() == stored => cached,
+        _ => load_fresh(&mut tx, id).await?,
+    };
+    let index = state.events();
     if let Some(expected) = expected_events
-        && expected != doc.events.len()
+        && expected != index
     {
+        *slot = Some(state);
         return Err(AppError::Conflict {
             field: "expected_events".into(),
             message: format!(
-                "hand {} was just entered by another device; the sheet now shows it, so check before entering again",
-                doc.events.len()
+                "hand {index} was just entered by another device; the sheet now shows it, so check before entering again"
             ),
         });
     }
-    doc.events.push(event);
-    let fold = format::fold(&doc)?;
-    let ledger = format::ledger(&doc, &fold);
-    let entry = ledger
-        .events
-        .last()
-        .ok_or_else(|| AppError::Internal("replay returned no events".into()))?;
+    // A refused event leaves the fold unchanged (`Fold::apply`), so it goes back as it was.
+    if let Err(refusal) = state.fold.apply(index, &event) {
+        *slot = Some(state);
+        return Err(refusal.into());
+    }
+    let (kind, explanation) = match state.fold.rows().last() {
+        Some(row) if row.index == Some(index) => (row.kind.clone(), row.explanation.clone()),
+        _ => {
+            return Err(AppError::Internal(
+                "the fold made no row for the event".into(),
+            ));
+        }
+    };
     let recorded_at = now();
-    let seq = doc.events.len() as i64;
+    let seq = index as i64 + 1;
+    let body = event.to_string();
     let new = NewEvent {
         seq,
-        kind: &entry.kind,
-        body: &doc.events[doc.events.len() - 1],
-        explanation: &entry.explanation,
-        postings: &entry.postings,
+        kind: &kind,
+        body: &body,
+        explanation: &explanation,
+        postings: state.fold.rows().last().map_or(&[], |r| &r.postings),
         recorded_at: &recorded_at,
     };
     let event_id = store::append_event(&mut tx, id, &new).await?;
@@ -283,20 +335,24 @@ pub async fn record_event(
     }
     // A newcomer at a club's table becomes one of the club's players.
     if let Some(Some(club)) = store::clubs::session_club(&mut tx, id).await? {
-        remember_players(&mut tx, club, &ledger).await?;
+        remember_players(&mut tx, club, state.fold.balances().as_map().keys()).await?;
     }
     tx.commit().await?;
-    rows.push(EventRow {
+    state.doc.events.push(event);
+    state.rows.push(EventRow {
         id: event_id,
         seq,
-        kind: entry.kind.clone(),
-        body: doc.events[doc.events.len() - 1].to_string(),
-        explanation: entry.explanation.clone(),
+        kind,
+        body,
+        explanation,
         recorded_at,
     });
-    let loaded = loaded(id, doc, rows, created_at, fold);
+    format::extend_ledger(&mut state.ledger, &state.fold);
+    state.seated = state.fold.table().seated().to_vec();
+    state.next_dealer = state.fold.next_dealer();
+    *slot = Some(state);
     Ok(Recorded {
-        loaded,
+        loaded: Current::of(slot)?,
         seq: seq as usize,
         repeated: false,
     })

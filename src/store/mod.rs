@@ -148,8 +148,8 @@ pub struct NewEvent<'a> {
     pub seq: i64,
     /// The event's type.
     pub kind: &'a str,
-    /// The event as written.
-    pub body: &'a Value,
+    /// The event as written, JSON text.
+    pub body: &'a str,
     /// Its explanation.
     pub explanation: &'a str,
     /// Its postings, summing to zero.
@@ -159,7 +159,9 @@ pub struct NewEvent<'a> {
 }
 
 /// Appends one event and its postings. A second event with the same `seq` violates the
-/// unique key, which is how two devices entering the same hand are told apart.
+/// unique key, which is how two devices entering the same hand are told apart. The
+/// statements are prepared once per connection (sqlx keeps them), and the caller's
+/// transaction makes the event and its postings one commit.
 pub async fn append_event(
     conn: &mut SqliteConnection,
     session_id: i64,
@@ -171,7 +173,7 @@ pub async fn append_event(
     .bind(session_id)
     .bind(e.seq)
     .bind(e.kind)
-    .bind(e.body.to_string())
+    .bind(e.body)
     .bind(e.explanation)
     .bind(e.recorded_at)
     .fetch_one(&mut *conn)
@@ -218,6 +220,18 @@ pub async fn remember_idempotency_key(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// How many events session `id` holds in its document (the highest `seq`; the opening
+/// ante, seq 0, is not one); 0 for a session without events or no session. One read of the
+/// `(session_id, seq)` index, whatever the session's length.
+pub async fn event_count(conn: &mut SqliteConnection, id: i64) -> Result<usize, sqlx::Error> {
+    let max: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?")
+            .bind(id)
+            .fetch_one(conn)
+            .await?;
+    Ok(usize::try_from(max).unwrap_or_default())
 }
 
 /// A session's header, or `None`.

@@ -4,6 +4,7 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -12,7 +13,7 @@ use serde_json::{Map, Value, json};
 use super::AppState;
 use super::auth::Viewer;
 use crate::error::AppError;
-use crate::format::{LedgerDoc, SessionDoc};
+use crate::format::SessionDoc;
 use crate::rules::fields;
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
@@ -122,7 +123,7 @@ async fn create(
         club,
     )
     .await?;
-    let loaded = service::load(&state.pool, id).await?;
+    let loaded = service::load(&state.pool, &state.folds, id).await?;
     Ok((StatusCode::CREATED, Json(session_json(&loaded))))
 }
 
@@ -134,7 +135,7 @@ async fn import(
     let club = owning_club(&viewer)?;
     let doc: SessionDoc = read_body(payload)?;
     let id = service::import(&state.pool, &doc, club).await?;
-    let loaded = service::load(&state.pool, id).await?;
+    let loaded = service::load(&state.pool, &state.folds, id).await?;
     Ok((StatusCode::CREATED, Json(session_json(&loaded))))
 }
 
@@ -144,25 +145,30 @@ async fn show(
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, AppError> {
     clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    Ok(Json(session_json(&service::load(&state.pool, id).await?)))
+    Ok(Json(session_json(
+        &*service::load(&state.pool, &state.folds, id).await?,
+    )))
 }
 
 async fn ledger(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-) -> Result<Json<LedgerDoc>, AppError> {
+) -> Result<Response, AppError> {
     clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    Ok(Json(service::load(&state.pool, id).await?.ledger))
+    // Written straight from the cached session, which is not copied for the answer.
+    let current = service::load(&state.pool, &state.folds, id).await?;
+    Ok(Json(&current.ledger).into_response())
 }
 
 async fn export(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-) -> Result<Json<SessionDoc>, AppError> {
+) -> Result<Response, AppError> {
     clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    Ok(Json(service::load(&state.pool, id).await?.doc))
+    let current = service::load(&state.pool, &state.folds, id).await?;
+    Ok(Json(&current.doc).into_response())
 }
 
 /// Records one event (the body is the event exactly as in a session document). Returns
@@ -197,7 +203,8 @@ async fn record(
         ),
         None => None,
     };
-    let recorded = service::record_event(&state.pool, id, event, None, key.as_deref()).await?;
+    let recorded =
+        service::record_event(&state.pool, &state.folds, id, event, None, key.as_deref()).await?;
     if !recorded.repeated {
         state.changed(id);
     }

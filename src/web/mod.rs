@@ -12,6 +12,7 @@ use sqlx::SqlitePool;
 use tokio::sync::broadcast;
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::service::Folds;
 use crate::service::clubs::{LoginLimiter, login_limiter};
 
 /// What every handler shares.
@@ -23,16 +24,20 @@ pub struct AppState {
     pub limiter: LoginLimiter,
     /// The id of every session that just changed, for the live sheets.
     pub changes: broadcast::Sender<i64>,
+    /// The open sessions kept folded in memory.
+    pub folds: Folds,
 }
 
 impl AppState {
-    /// State over `pool` with a fresh login limiter and change channel.
+    /// State over `pool` with a fresh login limiter, change channel and cache of
+    /// [`crate::service::DEFAULT_CAPACITY`] folded sessions.
     pub fn new(pool: SqlitePool) -> AppState {
         let (changes, _) = broadcast::channel(256);
         AppState {
             pool,
             limiter: login_limiter(),
             changes,
+            folds: Folds::default(),
         }
     }
 

@@ -289,7 +289,7 @@ async fn sheet(
             .await
             .is_ok();
         sheet_page(
-            &service::load(&state.pool, id).await?,
+            &*service::load(&state.pool, &state.folds, id).await?,
             &values,
             None,
             can_write,
@@ -319,7 +319,7 @@ async fn refused(
     } else {
         values.clone()
     };
-    match service::load(&state.pool, id)
+    match service::load(&state.pool, &state.folds, id)
         .await
         .and_then(|l| sheet_page(&l, &values, Some(error), true))
     {
@@ -356,9 +356,17 @@ where
 {
     let attempt = async {
         clubs::authorize(&state.pool, viewer.grant, id, Access::Write).await?;
-        let loaded = service::load(&state.pool, id).await?;
-        let event = build(&loaded)?;
-        service::record_event(&state.pool, id, event, expected_events(values)?, None).await
+        // The session read for the form is let go before the write, which waits for it.
+        let event = build(&*service::load(&state.pool, &state.folds, id).await?)?;
+        service::record_event(
+            &state.pool,
+            &state.folds,
+            id,
+            event,
+            expected_events(values)?,
+            None,
+        )
+        .await
     };
     match attempt.await {
         Ok(_) => {

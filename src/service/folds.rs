@@ -1,0 +1,105 @@
+//! The open sessions kept folded in memory, so that recording a hand or showing the sheet
+//! does not re-read and replay the whole session (`design/architecture.md`, "The store
+//! under load").
+//!
+//! A bounded LRU map from session id to a slot; each slot is a read-write lock over the
+//! session as last committed ([`Loaded`]), or empty when nothing trustworthy is known. A
+//! writer holds the slot's write lock across its transaction, so readers see either the
+//! state before the event or after its commit, never an uncommitted one; a slot is emptied
+//! whenever a write fails midway, and the next request replays from the store.
+//!
+//! Lock order, to keep clear of deadlock with the connection pool: a writer takes the slot
+//! before a connection; a reader never waits for the slot while holding a connection.
+
+use std::num::NonZeroUsize;
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use lru::LruCache;
+use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock};
+
+use super::Loaded;
+use crate::error::AppError;
+
+/// One session's place in the cache: its state as last committed, or `None`.
+pub(super) type Slot = Arc<RwLock<Option<Loaded>>>;
+
+/// How many sessions [`Folds::default`] keeps: more than the tables of a club night, few
+/// enough that a handful of marathon sessions stay within the memory budget.
+pub const DEFAULT_CAPACITY: usize = 32;
+
+/// The folded sessions, shared by every request (cloning shares the same cache).
+#[derive(Clone)]
+pub struct Folds {
+    slots: Arc<Mutex<LruCache<i64, Slot>>>,
+}
+
+impl Default for Folds {
+    fn default() -> Folds {
+        Folds::new(DEFAULT_CAPACITY)
+    }
+}
+
+impl std::fmt::Debug for Folds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Folds").finish_non_exhaustive()
+    }
+}
+
+impl Folds {
+    /// A cache keeping at most `capacity` sessions (at least one), the least recently
+    /// used dropped first.
+    pub fn new(capacity: usize) -> Folds {
+        let capacity = NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN);
+        Folds {
+            slots: Arc::new(Mutex::new(LruCache::new(capacity))),
+        }
+    }
+
+    /// The slot of session `id`, made empty if the session has none yet.
+    pub(super) fn slot(&self, id: i64) -> Slot {
+        // The map is only touched in these few lines, which cannot panic midway, so a
+        // poisoned lock still guards a whole map.
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots
+            .get_or_insert(id, || Arc::new(RwLock::new(None)))
+            .clone()
+    }
+}
+
+/// A session as last committed, read from the cache: while it is held, a write to the same
+/// session waits, so hold it only to answer one request (never across a write).
+pub struct Current(OwnedRwLockReadGuard<Option<Loaded>, Loaded>);
+
+impl Current {
+    /// Reads a slot the caller has just filled.
+    pub(super) fn of(guard: OwnedRwLockWriteGuard<Option<Loaded>>) -> Result<Current, AppError> {
+        OwnedRwLockReadGuard::try_map(guard.downgrade(), Option::as_ref)
+            .map(Current)
+            .map_err(|_| AppError::Internal("a session just loaded is not in its slot".into()))
+    }
+
+    /// Reads a filled slot that holds at least `stored` events, else gives the guard back.
+    pub(super) fn if_current(
+        guard: OwnedRwLockReadGuard<Option<Loaded>>,
+        stored: usize,
+    ) -> Option<Current> {
+        OwnedRwLockReadGuard::try_map(guard, |slot| slot.as_ref().filter(|l| l.events() >= stored))
+            .ok()
+            .map(Current)
+    }
+}
+
+impl Deref for Current {
+    type Target = Loaded;
+
+    fn deref(&self) -> &Loaded {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Current {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
