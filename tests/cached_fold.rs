@@ -1,0 +1,327 @@
+//! The session kept folded in memory equals a full replay of the stored session after
+//! every event: random sessions of hands, undos, corrections, payments, refused events and
+//! writes by "another process" (a second cache over the same database), recorded through
+//! the cached path and compared with a fresh load-and-replay (ledger document, balances as
+//! stored, the sheet's rows, seating and dealer).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use scorekeeper::service::{self, Folds, Loaded, NewSessionInput};
+use scorekeeper::session::sheet::{Context, sheet};
+use serde_json::{Value, json};
+use sqlx::SqlitePool;
+
+const PLAYERS: [&str; 3] = ["A", "B", "C"];
+const SUITS: [&str; 4] = ["spades", "hearts", "diamonds", "clubs"];
+const OUTCOMES: [&str; 5] = [
+    "made",
+    "failed",
+    "conceded_before_lead",
+    "conceded_after_lead",
+    "opponents_conceded",
+];
+
+/// The numbers a hand is built from (what they mean depends on the game).
+#[derive(Debug, Clone, Copy)]
+struct Deal {
+    passed: bool,
+    bidder: usize,
+    bid: i64,
+    suit: usize,
+    outcome: usize,
+}
+
+/// One thing done at the table.
+#[derive(Debug, Clone)]
+enum Step {
+    Hand(Deal),
+    /// Undo the event at this position among those recorded.
+    Void(prop::sample::Index),
+    /// Correct the event at this position with another hand by the same dealer.
+    Correct(prop::sample::Index, Deal),
+    /// A payment from one player to another of cents.
+    Payment(usize, usize, i64),
+    /// An event no rule accepts.
+    Junk,
+    /// The end of the sitting.
+    Close,
+}
+
+fn deal() -> impl Strategy<Value = Deal> {
+    (
+        prop::bool::weighted(0.15),
+        0usize..3,
+        0i64..40,
+        0usize..4,
+        0usize..5,
+    )
+        .prop_map(|(passed, bidder, bid, suit, outcome)| Deal {
+            passed,
+            bidder,
+            bid,
+            suit,
+            outcome,
+        })
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    prop_oneof![
+        8 => deal().prop_map(Step::Hand),
+        2 => any::<prop::sample::Index>().prop_map(Step::Void),
+        2 => (any::<prop::sample::Index>(), deal()).prop_map(|(i, d)| Step::Correct(i, d)),
+        1 => (0usize..3, 0usize..3, 1i64..500).prop_map(|(f, t, c)| Step::Payment(f, t, c)),
+        1 => Just(Step::Junk),
+    ]
+}
+
+fn hand(game: &str, dealer: &str, d: Deal) -> Value {
+    if game == "auction_pitch" {
+        let who = |k: usize| PLAYERS[(d.bidder + k + d.suit) % 3];
+        json!({"type": "hand", "dealer": dealer, "pitcher": PLAYERS[d.bidder], "bid": 2 + d.bid % 3,
+               "points": {"high": who(0), "low": who(d.outcome), "jack": null, "game": who(1)}})
+    } else if d.passed {
+        json!({"type": "hand", "dealer": dealer, "all_passed": true})
+    } else {
+        json!({"type": "hand", "dealer": dealer, "bidder": PLAYERS[d.bidder],
+               "bid": 250 + 10 * d.bid, "trump": SUITS[d.suit], "outcome": OUTCOMES[d.outcome]})
+    }
+}
+
+/// The event a step makes, from the session as it stands.
+fn event(game: &str, now: &Loaded, step: &Step) -> Value {
+    let dealer = now.next_dealer.clone().unwrap_or_else(|| "A".into());
+    // Mostly an event that still stands; with none, any index (which is refused).
+    let standing: Vec<usize> = (0..now.events())
+        .filter(|&i| now.fold.standing_event(i).is_some())
+        .collect();
+    let target = |i: &prop::sample::Index| match standing.len() {
+        0 => i.index(now.events().max(1)),
+        n => standing[i.index(n)],
+    };
+    match step {
+        Step::Hand(d) => hand(game, &dealer, *d),
+        Step::Void(i) => json!({"type": "void", "event": target(i)}),
+        Step::Correct(i, d) => {
+            let target = target(i);
+            let original = now.fold.standing_event(target);
+            let dealer = original
+                .and_then(|e| e.get("dealer"))
+                .and_then(Value::as_str)
+                .unwrap_or(&dealer);
+            json!({"type": "correction", "event": target, "replacement": hand(game, dealer, *d),
+                   "reason": "misread"})
+        }
+        Step::Payment(from, to, cents) => json!({"type": "payment", "from": PLAYERS[*from],
+            "to": PLAYERS[(from + 1 + to % 2) % 3], "amount": format!("{}.{:02}", cents / 100, cents % 100)}),
+        Step::Junk => json!({"type": "hand", "dealer": "Nobody"}),
+        Step::Close => json!({"type": "close"}),
+    }
+}
+
+/// Asserts that the cached state equals the state read and replayed from the store.
+async fn assert_same(pool: &SqlitePool, cached: &Loaded, after: usize) {
+    let full = service::load(pool, &Folds::new(1), cached.id)
+        .await
+        .unwrap();
+    let at = format!("after {after} steps");
+    assert_eq!(cached.doc, full.doc, "{at}: the document");
+    assert_eq!(cached.ledger, full.ledger, "{at}: the ledger document");
+    assert_eq!(
+        cached.ledger,
+        scorekeeper::format::replay(&full.doc).unwrap(),
+        "{at}: the ledger is replay's"
+    );
+    let stored = service::stored_balances(pool, cached.id).await.unwrap();
+    let shown: Vec<(String, i64)> = cached
+        .fold
+        .balances()
+        .as_map()
+        .iter()
+        .filter(|(_, m)| !m.is_zero())
+        .map(|(a, m)| (a.clone(), m.cents()))
+        .collect();
+    let stored: Vec<(String, i64)> = stored.into_iter().filter(|(_, c)| *c != 0).collect();
+    assert_eq!(
+        shown, stored,
+        "{at}: the balances against the stored postings"
+    );
+    let recorded = BTreeMap::new();
+    let ctx = Context {
+        session_id: cached.id,
+        correctable: true,
+        recorded: &recorded,
+    };
+    assert_eq!(
+        sheet(&cached.fold, &ctx),
+        sheet(&full.fold, &ctx),
+        "{at}: the sheet"
+    );
+    assert_eq!(cached.seated, full.seated, "{at}: who is seated");
+    assert_eq!(
+        cached.next_dealer, full.next_dealer,
+        "{at}: the next dealer"
+    );
+    assert_eq!(cached.closed(), full.closed(), "{at}: closed");
+    let rows = |l: &Loaded| -> Vec<(i64, String, String, String)> {
+        l.rows
+            .iter()
+            .map(|r| (r.seq, r.kind.clone(), r.body.clone(), r.explanation.clone()))
+            .collect()
+    };
+    assert_eq!(rows(cached), rows(&full), "{at}: the stored rows");
+}
+
+/// Records `steps` through the cache, an elsewhere-written step through a second cache,
+/// and compares after each.
+fn run(game: &str, agreements: Value, steps: &[(Step, bool)]) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let Value::Object(agreements) = agreements else {
+            panic!("agreements are an object")
+        };
+        let id = service::create_session(
+            &pool,
+            NewSessionInput {
+                game: game.into(),
+                players: PLAYERS.iter().map(|p| p.to_string()).collect(),
+                agreements: agreements.clone(),
+                currency: None,
+                opening_scores: None,
+            },
+            None,
+        )
+        .await
+        .unwrap();
+        let folds = Folds::new(4);
+        let elsewhere = Folds::new(4);
+        for (n, (step, other_process)) in steps.iter().enumerate() {
+            let cache = if *other_process { &elsewhere } else { &folds };
+            let (raw, events) = {
+                let now = service::load(&pool, cache, id).await.unwrap();
+                (event(game, &now, step), now.events())
+            };
+            // A refused step must leave the cache as it was: checked just below.
+            if let Ok(recorded) =
+                service::record_event(&pool, cache, id, raw, Some(events), None).await
+            {
+                assert_eq!(recorded.seq, events + 1);
+                assert_eq!(recorded.loaded.events(), events + 1);
+                let cached = recorded.loaded;
+                assert_same(&pool, &cached, n).await;
+            }
+            let cached = service::load(&pool, &folds, id).await.unwrap();
+            assert_same(&pool, &cached, n).await;
+        }
+    });
+}
+
+/// Random steps, each written here or (one in ten) by another process, then maybe a close
+/// and a payment after it.
+fn steps() -> impl Strategy<Value = Vec<(Step, bool)>> {
+    (
+        prop::collection::vec((step(), prop::bool::weighted(0.1)), 1..30),
+        any::<bool>(),
+    )
+        .prop_map(|(mut steps, close)| {
+            if close {
+                steps.push((Step::Close, false));
+                steps.push((Step::Payment(0, 1, 25), false));
+            }
+            steps
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn the_cached_pinochle_session_equals_its_full_replay(steps in steps()) {
+        run("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}), &steps);
+    }
+
+    #[test]
+    fn the_cached_pitch_session_equals_its_full_replay(steps in steps()) {
+        run("auction_pitch", json!({"stake": "0.05", "target": 5}), &steps);
+    }
+}
+
+/// A refused event leaves the cached session as it was, and the next event goes on from
+/// there; a write by another process is noticed by the count and replayed.
+#[test]
+fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
+            "format": "scorekeeper/session@1", "game": "auction_pinochle",
+            "agreements": {"stake": "0.05", "kitty": "pot"}, "players": PLAYERS, "events": []
+        }))
+        .unwrap();
+        let id = service::import(&pool, &doc, None).await.unwrap();
+        let folds = Folds::new(2);
+        let elsewhere = Folds::new(2);
+        let made = |dealer: &str| {
+            hand(
+                "auction_pinochle",
+                dealer,
+                Deal {
+                    passed: false,
+                    bidder: 1,
+                    bid: 0,
+                    suit: 0,
+                    outcome: 0,
+                },
+            )
+        };
+        service::record_event(&pool, &folds, id, made("A"), None, None)
+            .await
+            .unwrap();
+        let before = service::load(&pool, &folds, id)
+            .await
+            .unwrap()
+            .ledger
+            .clone();
+        let err = service::record_event(
+            &pool,
+            &folds,
+            id,
+            json!({"type": "hand", "dealer": "Nobody"}),
+            None,
+            None,
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(err.status(), 422, "{err}");
+        assert_eq!(
+            service::load(&pool, &folds, id).await.unwrap().ledger,
+            before
+        );
+        // Another process records hand 2; this cache still holds one event.
+        service::record_event(&pool, &elsewhere, id, made("B"), None, None)
+            .await
+            .unwrap();
+        let now = service::load(&pool, &folds, id).await.unwrap();
+        assert_eq!(now.events(), 2, "the read notices the write elsewhere");
+        drop(now);
+        let third = service::record_event(&pool, &elsewhere, id, made("C"), None, None)
+            .await
+            .unwrap();
+        drop(third);
+        let recorded = service::record_event(&pool, &folds, id, made("A"), None, None)
+            .await
+            .unwrap();
+        assert_eq!(recorded.seq, 4, "the write notices the writes elsewhere");
+        let cached = recorded.loaded;
+        assert_same(&pool, &cached, 4).await;
+    });
+}
