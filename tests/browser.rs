@@ -227,6 +227,13 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     );
 
     // Close: the kitty is shared out and both phones say who pays whom.
+    // Closing asks first: the button opens a "Yes, close" that does it.
+    let yes = keeper
+        .find(By::Css("form[action$='/close'] button"))
+        .await
+        .unwrap();
+    assert!(!yes.is_displayed().await.unwrap(), "no one-tap close");
+    submit(&keeper, "#settle details.confirm > summary").await;
     submit(&keeper, "form[action$='/close'] button").await;
     wait_for(&keeper, "Who pays whom", Duration::from_secs(5)).await;
     wait_for(&watcher, "Who pays whom", Duration::from_secs(5)).await;
