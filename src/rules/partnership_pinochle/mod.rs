@@ -1,7 +1,8 @@
 //! Partnership Pinochle (rules §1.5, S002): four players in two partnerships, no bidding;
 //! the dealer turns up trump, dixes score 10, every side's meld counts once it wins a
 //! trick, and the first side to 1,000 points wins the game. When both sides reach the target
-//! on the same deal nobody wins yet and the target rises by 250 (1,250, 1,500, …). Any player
+//! on the same deal nobody wins yet and the target rises by 250 (1,250, 1,500, …: as many
+//! steps as it takes to pass the lower score, [`settle::after_deal`]). Any player
 //! may declare out at any time: a correct claim wins the game for his side, a wrong one loses
 //! it, whatever the opponents hold.
 //!
