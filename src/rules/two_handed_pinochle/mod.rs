@@ -817,3 +817,6 @@ impl TwoHanded {
             .then_some(self.scores)
     }
 }
+
+#[cfg(test)]
+mod review_tests;
