@@ -329,3 +329,126 @@ impl hand_form::HandForm for Form {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn hand_event(pairs: &[(&str, &str)]) -> Result<Value, RuleError> {
+        let body = pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&");
+        hand_form::hand_event::<Form>(body.as_bytes())
+    }
+
+    const SEATS: [(&str, &str); 2] = [("seat.0", "Ann"), ("seat.1", "Bob")];
+
+    #[test]
+    fn filled_rounds_become_the_documents_rounds_and_empty_ones_are_left_out() {
+        // Round 0: a tie 7–7, overtime Ann 5 Bob 3; round 1: only Bob bid (3 or 4 players
+        // may pass; the rules judge that); round 2: the Joker; rounds 3–8 empty.
+        let mut pairs = SEATS.to_vec();
+        pairs.extend([
+            ("how", "rounds"),
+            ("rounds.0.item", "Q"),
+            ("rounds.0.bids.Ann", "7"),
+            ("rounds.0.bids.Bob", "7"),
+            ("rounds.0.overtime.0.Ann", "5"),
+            ("rounds.0.overtime.0.Bob", "3"),
+            ("rounds.0.overtime.1.Ann", ""),
+            ("rounds.0.withdrawn.Ann", ""),
+            ("rounds.1.item", "A"),
+            ("rounds.1.bids.Ann", ""),
+            ("rounds.1.bids.Bob", "9"),
+            ("rounds.1.withdrawn.Bob", ""),
+            ("rounds.2.item", "JOKER"),
+            ("rounds.3.item", ""),
+            ("rounds.3.bids.Ann", ""),
+        ]);
+        assert_eq!(
+            hand_event(&pairs).unwrap(),
+            json!({"type": "hand", "rounds": [
+                {"item": "Q", "bids": {"Ann": 7, "Bob": 7}, "overtime": [{"Ann": 5, "Bob": 3}], "withdrawn": []},
+                {"item": "A", "bids": {"Bob": 9}, "overtime": [], "withdrawn": []},
+                {"item": "JOKER"}
+            ]})
+        );
+    }
+
+    #[test]
+    fn a_withdrawal_is_written_in_seat_order() {
+        let mut pairs = SEATS.to_vec();
+        pairs.extend([
+            ("rounds.0.item", "K"),
+            ("rounds.0.bids.Ann", "6"),
+            ("rounds.0.bids.Bob", "6"),
+            ("rounds.0.withdrawn.Bob", "1"),
+        ]);
+        assert_eq!(
+            hand_event(&pairs).unwrap()["rounds"][0]["withdrawn"],
+            json!(["Bob"])
+        );
+    }
+
+    #[test]
+    fn the_final_count_lists_each_players_items_and_spending() {
+        let mut pairs = SEATS.to_vec();
+        pairs.extend([
+            ("how", "final"),
+            ("final.Ann.items.A", "2"),
+            ("final.Ann.items.J", "1"),
+            ("final.Ann.spent", "20"),
+            ("final.Bob.items.K", "2"),
+            ("final.Bob.items.Q", "2"),
+            ("final.Bob.items.J", "1"),
+            ("final.Bob.spent", "30"),
+            ("rounds.0.item", ""),
+        ]);
+        assert_eq!(
+            hand_event(&pairs).unwrap(),
+            json!({"type": "hand", "final": {
+                "Ann": {"items": ["A", "A", "J"], "spent": 20},
+                "Bob": {"items": ["K", "K", "Q", "Q", "J"], "spent": 30}
+            }})
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_field() {
+        let field = |extra: &[(&'static str, &'static str)]| {
+            let mut pairs = SEATS.to_vec();
+            pairs.extend_from_slice(extra);
+            hand_event(&pairs).unwrap_err().field
+        };
+        assert_eq!(field(&[]), "rounds.0.item");
+        assert_eq!(field(&[("rounds.0.bids.Ann", "7")]), "rounds.0.item");
+        assert_eq!(
+            field(&[("rounds.0.item", "Q"), ("rounds.2.item", "K")]),
+            "rounds.2.item"
+        );
+        assert_eq!(field(&[("rounds.0.item", "X")]), "rounds.0.item");
+        assert_eq!(
+            field(&[("rounds.0.item", "JOKER"), ("rounds.0.bids.Bob", "4")]),
+            "rounds.0.item"
+        );
+        assert_eq!(
+            field(&[("rounds.0.item", "Q"), ("rounds.0.bids.Bob", "seven")]),
+            "rounds.0.bids.Bob"
+        );
+        assert_eq!(
+            field(&[
+                ("rounds.0.item", "Q"),
+                ("rounds.0.overtime.1.Bob", "4")
+            ]),
+            "rounds.0.overtime.1"
+        );
+        assert_eq!(
+            field(&[("how", "final"), ("final.Ann.items.A", "3")]),
+            "final.Ann.items.A"
+        );
+        assert_eq!(field(&[("how", "guess")]), "how");
+    }
+}

@@ -328,10 +328,9 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
             ));
         }
         if round.item == Item::Joker {
-            let has = |b: bool| b;
-            if has(round.bids.as_ref().is_some_and(|b| !b.is_empty()))
-                || has(round.overtime.as_ref().is_some_and(|o| !o.is_empty()))
-                || has(round.withdrawn.as_ref().is_some_and(|w| !w.is_empty()))
+            if round.bids.as_ref().is_some_and(|b| !b.is_empty())
+                || round.overtime.as_ref().is_some_and(|o| !o.is_empty())
+                || round.withdrawn.as_ref().is_some_and(|w| !w.is_empty())
             {
                 return Err(RuleError::new(
                     at("bids"),

@@ -300,3 +300,57 @@ fn the_table_is_two_to_four_players_and_only_games_are_events() {
     let e = run(TWO, json!({}), vec![json!({"type": "declare_out"})]).unwrap_err();
     assert_eq!((e.event_index, e.field.as_str()), (Some(0), "type"));
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Spent money a player can really have laid out for `k` items: the cards in `mask`
+    /// (bit i is the card i + 2) with the `k` lowest forced in, so at least `k` cards.
+    fn spent(k: usize, mask: u16) -> i64 {
+        if k == 0 {
+            return 0;
+        }
+        let forced = (1u16 << k) - 1;
+        (0..9)
+            .filter(|i| (mask | forced) & (1 << i) != 0)
+            .map(|i| i64::from(i) + 2)
+            .sum()
+    }
+
+    proptest! {
+        /// Whoever wins, every loser pays exactly the stake, the winners get it all within a
+        /// cent of each other, and the postings sum to zero (rules §0.3).
+        #[test]
+        fn every_loser_pays_the_stake_and_the_money_adds_up(
+            n in 2usize..=4,
+            owners in proptest::collection::vec(0usize..4, 8),
+            masks in proptest::collection::vec(any::<u16>(), 4),
+            stake in 0i64..1_000,
+        ) {
+            let names = ["A1", "B2", "C3", "D4"];
+            let deck = ["J", "J", "Q", "Q", "K", "K", "A", "A"];
+            let mut items: Vec<Vec<&str>> = vec![Vec::new(); n];
+            for (card, owner) in deck.iter().zip(&owners) {
+                items[owner % n].push(card);
+            }
+            let summary: serde_json::Map<String, Value> = (0..n)
+                .map(|s| (names[s].to_string(),
+                    json!({"items": items[s], "spent": spent(items[s].len(), masks[s])})))
+                .collect();
+            let money = format!("{}.{:02}", stake / 100, stake % 100);
+            let l = run(&names[..n], json!({"stake": money}),
+                vec![json!({"type": "hand", "final": summary})]).unwrap();
+            let posted: i64 = l.events[0].postings.iter().map(|p| p.amount.cents()).sum();
+            prop_assert_eq!(posted, 0);
+            let balances: Vec<i64> = (0..n).map(|s| cents(&l, names[s])).collect();
+            let losers = balances.iter().filter(|&&b| b < 0).count() as i64;
+            prop_assert!(balances.iter().all(|&b| b >= 0 || b == -stake));
+            let won: Vec<i64> = balances.iter().copied().filter(|&b| b > 0).collect();
+            prop_assert_eq!(won.iter().sum::<i64>(), losers * stake);
+            if let (Some(max), Some(min)) = (won.iter().max(), won.iter().min()) {
+                prop_assert!(max - min <= losers);
+            }
+        }
+    }
+}
