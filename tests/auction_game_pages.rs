@@ -182,3 +182,37 @@ async fn a_final_count_with_three_players_shares_the_stake_of_the_loser() {
     let page = app.get(&format!("{sheet}?correct=0")).await;
     assert!(page.body.contains("name=\"final.Cy.spent\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"54\" value=\"14\""), "{}", page.body);
 }
+
+#[tokio::test]
+async fn an_overtime_refusal_reopens_the_overtime_with_its_field_marked() {
+    let app = TestApp::new().await;
+    let (sheet, _) = new_session(&app, &["Ann", "Bob"]).await;
+    let mut form = rounds_form(0);
+    // Ann adds her 7 in overtime, but it is already on the table: she bid it first.
+    let slot = form
+        .iter_mut()
+        .find(|(f, _)| f == "rounds.0.overtime.0.Ann")
+        .unwrap();
+    slot.1 = "7".into();
+    let reply = post(&app, &sheet, &form).await;
+    assert_eq!(reply.status.as_u16(), 422);
+    // The page escapes the apostrophe in "Ann's".
+    assert!(
+        reply.body.contains("rounds.0.overtime.0.Ann: Ann")
+            && reply
+                .body
+                .contains("s 7 is already on the table in this round"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("<details class=\"overtime confirm\" open>")
+    );
+    assert!(
+        reply
+            .body
+            .contains("name=\"rounds.0.overtime.0.Ann\" aria-invalid=\"true\"")
+    );
+}
