@@ -123,7 +123,7 @@ async fn a_card_spent_twice_is_refused_naming_the_round_and_player() {
     assert!(
         reply
             .body
-            .contains("rounds.4.bids.Ann: Ann spent his 10 in an earlier round"),
+            .contains("round 5 (Ace): Ann spent his 10 in an earlier round"),
         "{}",
         reply.body
     );
@@ -198,7 +198,7 @@ async fn an_overtime_refusal_reopens_the_overtime_with_its_field_marked() {
     assert_eq!(reply.status.as_u16(), 422);
     // The page escapes the apostrophe in "Ann's".
     assert!(
-        reply.body.contains("rounds.0.overtime.0.Ann: Ann")
+        reply.body.contains("round 1 (Queen): Ann")
             && reply
                 .body
                 .contains("s 7 is already on the table in this round"),

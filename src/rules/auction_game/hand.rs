@@ -340,7 +340,14 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
             sales.push(Sale::Joker);
             continue;
         }
-        let sale = play_round(i, round, players, &mut hands)?;
+        // The field path counts rounds from 0 as the document does; the words say the
+        // round as the table and the form count it, from 1.
+        let sale = play_round(i, round, players, &mut hands).map_err(|e| {
+            RuleError::new(
+                e.field,
+                format!("round {} ({}): {}", i + 1, round.item.name(), e.message),
+            )
+        })?;
         if let Sale::Bought {
             item, buyer, cards, ..
         } = &sale
