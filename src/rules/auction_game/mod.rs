@@ -6,7 +6,7 @@
 //! bidders, who add a card each until the tie breaks or all but one withdraw.
 //!
 //! One `hand` event is one whole game, written round by round (`rounds`) or as the summary
-//! at its end (`final`) ([`hand`]). The winner has the highest item value, on a tie the one
+//! at its end (`final`) ([`hand`], [`final_count`]). The winner has the highest item value, on a tie the one
 //! who spent the least; a tie on both is a draw among the tied (rules §3 item 31 [R]). Each
 //! game is settled at once (rules §0.3 money in exact cents): every loser pays `stake`,
 //! shared equally among tied winners with the leftover cents one each in seat order (no
@@ -15,6 +15,7 @@
 //! pages' side).
 
 pub mod agreements;
+pub mod final_count;
 pub mod form;
 pub mod hand;
 
