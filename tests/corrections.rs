@@ -62,7 +62,7 @@ fn a_corrected_suit_posts_the_difference_and_keeps_the_original() {
             .starts_with("Hand 1 corrected (that was hearts, not spades): now A bid 350 in hearts")
     );
     assert!(
-        correction.explanation.contains("A -0.40"),
+        correction.explanation.contains("A −0.40"),
         "{}",
         correction.explanation
     );

@@ -221,7 +221,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     assert!(
         reply
             .body
-            .contains("bid: 240 is below the minimum 250 (rules §1.1)"),
+            .contains("Bid: 240 is below the minimum 250 (rules §1.1)"),
         "{}",
         reply.body
     );
@@ -251,7 +251,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     assert!(
         reply
             .body
-            .contains("renege_by: name the opponent who reneged")
+            .contains("Renege by: name the opponent who reneged")
     );
     assert_eq!(
         app.get(&format!("/api/v1/sessions/{id}/export"))
@@ -313,7 +313,9 @@ async fn a_bad_agreement_on_the_new_session_form_is_shown_on_the_form() {
         )
         .await;
     assert_eq!(reply.status.as_u16(), 422);
-    assert!(reply.body.contains("agreements.stake"), "{}", reply.body);
+    // Named as on the form, not by the document's path (`agreements.stake`).
+    assert!(reply.body.contains("Stake: "), "{}", reply.body);
+    assert!(!reply.body.contains("agreements.stake:"), "{}", reply.body);
     assert!(reply.body.contains("value=\"Bob\""), "the players are kept");
     let reply = app
         .post_form(

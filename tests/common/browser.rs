@@ -253,3 +253,21 @@ pub async fn sheet_screenshot(driver: &WebDriver, file: &str) {
         .unwrap();
     driver.handle().cmd(resize(844)).await.unwrap();
 }
+
+/// Makes the page see `prefers-color-scheme: dark` (or light again), as a phone set to dark
+/// mode does.
+pub async fn dark_mode(driver: &WebDriver, dark: bool) {
+    let scheme = if dark { "dark" } else { "light" };
+    driver
+        .handle()
+        .cmd(thirtyfour::common::command::Command::ExtensionCommand(
+            Box::new(Cdp {
+                cmd: "Emulation.setEmulatedMedia",
+                params: serde_json::json!({
+                    "features": [{"name": "prefers-color-scheme", "value": scheme}]
+                }),
+            }),
+        ))
+        .await
+        .unwrap();
+}
