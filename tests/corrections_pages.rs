@@ -90,13 +90,13 @@ async fn a_check_pinochle_hand_is_corrected_through_its_form() {
         .unwrap(),
     )
     .unwrap();
-    let ledger = reply.json()["ledger"].clone();
+    let standing = reply.json();
     assert_eq!(
-        ledger["scores"],
+        standing["scores"],
         serde_json::to_value(&direct.scores).unwrap()
     );
     assert_eq!(
-        ledger["checks"],
+        standing["checks"],
         serde_json::to_value(&direct.checks).unwrap()
     );
     let page = app.get(&sheet).await;

@@ -353,9 +353,11 @@ async fn the_api_records_events_and_refuses_with_field_errors() {
     // Four-handed: dealer D sits out and still pays (rules §1.1).
     let reply = app.post_json(&events, &json!({"type": "hand", "dealer": "D", "bidder": "A", "bid": 300, "trump": "clubs", "outcome": "made"})).await;
     assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    let ledger = reply.json()["ledger"].clone();
-    assert_eq!(balance(&ledger, "A"), "0.90");
-    assert_eq!(balance(&ledger, "D"), "-0.30");
+    let standing = reply.json();
+    assert_eq!(standing["event_count"], 1, "{standing}");
+    assert_eq!(standing["event"]["seq"], 1, "{standing}");
+    assert_eq!(balance(&standing, "A"), "0.90");
+    assert_eq!(balance(&standing, "D"), "-0.30");
 
     let refusals = [
         (
@@ -434,7 +436,7 @@ async fn the_api_records_events_and_refuses_with_field_errors() {
         )
         .await;
     assert_eq!(reply.status.as_u16(), 201);
-    assert_eq!(balance(&reply.json()["ledger"], "D"), "-0.60");
+    assert_eq!(balance(&reply.json(), "D"), "-0.60");
 }
 
 #[tokio::test]

@@ -172,7 +172,9 @@ async fn export(
 }
 
 /// Records one event (the body is the event exactly as in a session document). Returns
-/// 201 with the event's ledger entry and the whole ledger after it. With an
+/// 201 with the event's ledger entry (`event`), the number of events now (`event_count`),
+/// and where the session stands after it: `balances`, `kitty`, `scores`, `checks` and the
+/// proposed `settlement`, as in the ledger document, but not the ledger's event list. With an
 /// `Idempotency-Key` header, a retried request records nothing new and answers 200 with
 /// the event recorded the first time.
 async fn record(
@@ -208,21 +210,27 @@ async fn record(
     if !recorded.repeated {
         state.changed(id);
     }
-    let entry = recorded
-        .loaded
-        .ledger
-        .events
-        .iter()
-        .find(|e| e.seq == recorded.seq)
-        .cloned();
+    let l = &recorded.loaded;
+    // From the end: a new event's entry is the last one.
+    let entry = l.ledger.events.iter().rev().find(|e| e.seq == recorded.seq);
     let status = if recorded.repeated {
         StatusCode::OK
     } else {
         StatusCode::CREATED
     };
+    // The standing parts of the ledger, not its event list: the answer stays the same size
+    // however long the session (the whole ledger is `GET …/ledger`).
     Ok((
         status,
-        Json(json!({ "event": entry, "ledger": recorded.loaded.ledger })),
+        Json(json!({
+            "event": entry,
+            "event_count": l.events(),
+            "balances": l.ledger.balances,
+            "kitty": l.ledger.kitty,
+            "scores": l.ledger.scores,
+            "checks": l.ledger.checks,
+            "settlement": l.ledger.settlement,
+        })),
     ))
 }
 
