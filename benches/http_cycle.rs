@@ -1,8 +1,8 @@
-//! The record-hand + ledger cycle over HTTP on loopback, at several lengths of history
+//! The record-hand + standing cycle over HTTP on loopback, at several lengths of history
 //! (issue 14): the service runs in this process on an on-disk database (WAL,
 //! `synchronous=FULL`, as served), each client keeps one connection open and owns one
 //! Auction Pinochle session imported with the given number of hands, and a cycle is one
-//! `POST /api/v1/sessions/{id}/events` (a hand) and one `GET …/ledger`.
+//! `POST /api/v1/sessions/{id}/events` (a hand) and one `GET …/standing`.
 //!
 //! `cargo bench --bench http_cycle [-- --hands 100,1000,10000 --clients 1,8 --cycles 100]`
 //!
@@ -88,7 +88,7 @@ impl Client {
 async fn client(addr: std::net::SocketAddr, id: i64, next: usize, cycles: usize) -> Vec<Duration> {
     let mut c = Client::connect(addr).await;
     let events = format!("/api/v1/sessions/{id}/events");
-    let ledger = format!("/api/v1/sessions/{id}/ledger");
+    let standing = format!("/api/v1/sessions/{id}/standing");
     let mut times = Vec::with_capacity(cycles);
     for k in 0..cycles {
         let started = Instant::now();
@@ -96,7 +96,7 @@ async fn client(addr: std::net::SocketAddr, id: i64, next: usize, cycles: usize)
             .request("POST", &events, Some(&hand(next + k).to_string()))
             .await;
         assert_eq!(status, 201, "recording hand {}", next + k);
-        let (status, _) = c.request("GET", &ledger, None).await;
+        let (status, _) = c.request("GET", &standing, None).await;
         assert_eq!(status, 200);
         times.push(started.elapsed());
     }
@@ -131,7 +131,7 @@ async fn main() {
     let addr = listener.local_addr().unwrap();
     let server = app(AppState::new(pool.clone()));
     tokio::spawn(async move { axum::serve(listener, server).await });
-    println!("record-hand + GET ledger cycles over HTTP on {addr}, {cycles} cycles per client");
+    println!("record-hand + GET standing cycles over HTTP on {addr}, {cycles} cycles per client");
     println!(
         "{:>8} {:>8} {:>10} {:>9} {:>9}",
         "hands", "clients", "cycles/s", "p50 ms", "p95 ms"
@@ -152,7 +152,7 @@ async fn main() {
             let mut warm = Client::connect(addr).await;
             for id in &ids {
                 let (status, _) = warm
-                    .request("GET", &format!("/api/v1/sessions/{id}/ledger"), None)
+                    .request("GET", &format!("/api/v1/sessions/{id}/standing"), None)
                     .await;
                 assert_eq!(status, 200);
             }

@@ -358,6 +358,19 @@ async fn the_api_records_events_and_refuses_with_field_errors() {
     assert_eq!(standing["event"]["seq"], 1, "{standing}");
     assert_eq!(balance(&standing, "A"), "0.90");
     assert_eq!(balance(&standing, "D"), "-0.30");
+    // GET …/standing answers the same standing, without the ledger's event list.
+    let polled = app.get(&format!("/api/v1/sessions/{id}/standing")).await;
+    assert_eq!(polled.status.as_u16(), 200, "{}", polled.body);
+    let mut posted = standing.clone();
+    posted.as_object_mut().unwrap().remove("event");
+    assert_eq!(polled.json(), posted);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    for part in ["balances", "kitty", "scores", "checks", "settlement"] {
+        assert_eq!(polled.json()[part], ledger[part], "{part}");
+    }
 
     let refusals = [
         (

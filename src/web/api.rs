@@ -26,6 +26,7 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}", get(show))
         .route("/sessions/{id}/events", post(record))
         .route("/sessions/{id}/ledger", get(ledger))
+        .route("/sessions/{id}/standing", get(standing))
         .route("/sessions/{id}/export", get(export))
         .route("/clubs", post(create_club))
         .route("/tokens", post(token))
@@ -150,6 +151,32 @@ async fn show(
     )))
 }
 
+/// Where a session stands after its last event: `event_count`, and the ledger's
+/// `balances`, `kitty`, `scores`, `checks` and proposed `settlement`, without its event
+/// list, so the answer stays the same size however long the session (the whole ledger is
+/// `GET …/ledger`).
+fn standing_json(l: &Loaded) -> Map<String, Value> {
+    Map::from_iter([
+        ("event_count".to_string(), json!(l.events())),
+        ("balances".to_string(), json!(l.ledger.balances)),
+        ("kitty".to_string(), json!(l.ledger.kitty)),
+        ("scores".to_string(), json!(l.ledger.scores)),
+        ("checks".to_string(), json!(l.ledger.checks)),
+        ("settlement".to_string(), json!(l.ledger.settlement)),
+    ])
+}
+
+/// `GET /sessions/{id}/standing`: [`standing_json`], for phones polling a session.
+async fn standing(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Json<Map<String, Value>>, AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    let current = service::load(&state.pool, &state.folds, id).await?;
+    Ok(Json(standing_json(&current)))
+}
+
 async fn ledger(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -218,20 +245,10 @@ async fn record(
     } else {
         StatusCode::CREATED
     };
-    // The standing parts of the ledger, not its event list: the answer stays the same size
-    // however long the session (the whole ledger is `GET …/ledger`).
-    Ok((
-        status,
-        Json(json!({
-            "event": entry,
-            "event_count": l.events(),
-            "balances": l.ledger.balances,
-            "kitty": l.ledger.kitty,
-            "scores": l.ledger.scores,
-            "checks": l.ledger.checks,
-            "settlement": l.ledger.settlement,
-        })),
-    ))
+    let mut answer = Map::new();
+    answer.insert("event".into(), json!(entry));
+    answer.extend(standing_json(l));
+    Ok((status, Json(Value::Object(answer))))
 }
 
 /// A club's name and passphrase, to create it or to get a token for it.
