@@ -252,22 +252,23 @@ impl HandValue {
             .collect()
     }
 
-    /// The hand in words: "a flush, king high", "kings full of twos", "the wheel".
+    /// The hand in words, to follow a possessive ("Cy's flush, king high"): "kings full
+    /// of twos", "wheel (straight, five high)".
     pub fn describe(self) -> String {
         let r = self.ranks();
         let at = |i: usize| r.get(i).copied().unwrap_or(0);
         match self.category() {
             Category::FiveOfAKind => format!("five {}", plural(at(0))),
-            Category::StraightFlush if at(0) == 14 => "a royal flush".into(),
-            Category::StraightFlush => format!("a straight flush, {} high", name(at(0))),
+            Category::StraightFlush if at(0) == 14 => "royal flush".into(),
+            Category::StraightFlush => format!("straight flush, {} high", name(at(0))),
             Category::Quads => format!("four {}", plural(at(0))),
             Category::FullHouse => format!("{} full of {}", plural(at(0)), plural(at(1))),
-            Category::Flush => format!("a flush, {} high", name(at(0))),
-            Category::Straight if at(0) == 5 => "the wheel (a straight, five high)".into(),
-            Category::Straight => format!("a straight, {} high", name(at(0))),
+            Category::Flush => format!("flush, {} high", name(at(0))),
+            Category::Straight if at(0) == 5 => "wheel (straight, five high)".into(),
+            Category::Straight => format!("straight, {} high", name(at(0))),
             Category::Trips => format!("three {}", plural(at(0))),
             Category::TwoPair => format!("two pair, {} and {}", plural(at(0)), plural(at(1))),
-            Category::Pair => format!("a pair of {}", plural(at(0))),
+            Category::Pair => format!("pair of {}", plural(at(0))),
             Category::HighCard => format!("{} high", name(at(0))),
         }
     }
@@ -649,8 +650,8 @@ mod tests {
         for pair in values.windows(2) {
             assert!(pair[0] < pair[1], "{:?} < {:?}", pair[0], pair[1]);
         }
-        assert_eq!(h("TS JS QS KS AS").describe(), "a royal flush");
-        assert_eq!(h("AS 2D 3C 4H 5S").describe(), "the wheel (a straight, five high)");
+        assert_eq!(h("TS JS QS KS AS").describe(), "royal flush");
+        assert_eq!(h("AS 2D 3C 4H 5S").describe(), "wheel (straight, five high)");
         assert_eq!(h("KC KD KH 2S 2C").describe(), "kings full of twos");
     }
 

@@ -315,7 +315,11 @@ impl Poker {
                 format!("{head}; {}", pot_words.join("; ")),
                 Tone::Plain,
             ));
-            sentences.push(format!("{head}; {}", pot_words.join("; ")));
+            let mut sentence = format!("{head}; {}", pot_words.join("; "));
+            if let Some(first) = sentence.get(..1) {
+                sentence = format!("{}{}", first.to_uppercase(), sentence.get(1..).unwrap_or(""));
+            }
+            sentences.push(sentence);
         }
         let mut postings = Postings::new();
         for seat in 0..n {
