@@ -224,8 +224,9 @@ pub fn read(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{name} is still in the hand and not all-in, so he called every bet: he put in {}, the most anyone put in (rules §1.11: a round ends when everyone has called or folded)",
-                    money(max, unit)
+                    "{name} is still in the hand and not all-in, so he called every bet and put in {}, the most anyone put in, not {} (rules §1.11: a round ends when everyone has called or folded); tap all-in or folded, or correct the amount",
+                    money(max, unit),
+                    money(c, unit)
                 ),
             ));
         }
