@@ -161,14 +161,28 @@ async fn a_high_low_hand_with_two_all_ins_through_the_form() {
     let page = app.get(&sheet).await.body;
     assert!(page.contains("high-low pot 3.00"), "{page}");
     assert!(
-        page.contains("main pot, 1.20: Ann, Bob, Cy and Dee eligible"),
+        page.contains("Main pot, 1.20: Ann, Bob, Cy and Dee eligible"),
         "{page}"
     );
     assert!(page.contains(
-        "side pot 1, 1.20: Bob, Cy and Dee eligible; Cy is ahead of Dee in the showdown → Cy (high half 0.60); Bob is ahead of Dee in the low showdown → Bob (low half 0.60)"
+        "Side pot 1, 1.20: Bob, Cy and Dee eligible; Cy is ahead of Dee in the showdown → Cy (high half 0.60); Bob is ahead of Dee in the low showdown → Bob (low half 0.60)"
     ));
-    assert!(page.contains("side pot 2, 0.60: Cy and Dee eligible"));
+    assert!(page.contains("Side pot 2, 0.60: Cy and Dee eligible"));
     assert!(page.contains("all-in 0.30"));
+    // The row names each pot and who took it; the reasons are in the explanation.
+    for mark in [
+        "main pot high: Cy",
+        "main pot low: Ann",
+        "side pot 1 high: Cy",
+        "side pot 1 low: Bob",
+        "side pot 2 high: Cy",
+        "side pot 2 low: Dee",
+    ] {
+        assert!(
+            page.contains(&format!("<span class=\"mark plain\">{mark}</span>")),
+            "{mark}: {page}"
+        );
+    }
     // Ann deals next (Dee's left), pre-selected.
     assert!(
         page.contains("<option value=\"Ann\" selected>Ann</option>"),

@@ -239,6 +239,9 @@ impl Poker {
                     vec![(None, pot.amount)]
                 };
             let mut pot_words = Vec::new();
+            // Who took the pot or each half, short marks for the sheet's row ("main pot
+            // high: Cy"); the reasons are in the explanation.
+            let mut takers = Vec::new();
             for (half, amount) in halves {
                 let is_low = half == Some("low");
                 let groups = if is_low {
@@ -285,16 +288,6 @@ impl Poker {
                     "{why} → {}{half_words}{shares}",
                     self.names(&winners)
                 );
-                for w in &winners {
-                    details.push(Detail {
-                        account: self.name(*w).to_string(),
-                        text: format!(
-                            "{label}{}",
-                            half.map_or(String::new(), |h| format!(" ({h})"))
-                        ),
-                        tone: Tone::Good,
-                    });
-                }
                 steps.push(Step::Shares {
                     total: self.money(amount),
                     shares: split
@@ -305,16 +298,18 @@ impl Poker {
                     odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
                 });
                 pot_words.push(text);
+                takers.push(format!(
+                    "{label}{}: {}",
+                    half.map_or(String::new(), |h| format!(" {h}")),
+                    self.names(&winners)
+                ));
             }
             let eligible = self.names(&pot.eligible);
             let head = format!(
                 "{label}, {}: {eligible} eligible",
                 self.money(pot.amount)
             );
-            marks.push(Mark::new(
-                format!("{head}; {}", pot_words.join("; ")),
-                Tone::Plain,
-            ));
+            marks.extend(takers.into_iter().map(|t| Mark::new(t, Tone::Plain)));
             let mut sentence = format!("{head}; {}", pot_words.join("; "));
             if let Some(first) = sentence.get(..1) {
                 sentence = format!("{}{}", first.to_uppercase(), sentence.get(1..).unwrap_or(""));
