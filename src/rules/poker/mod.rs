@@ -288,7 +288,10 @@ impl Poker {
                     "{why} → {}{half_words}{shares}",
                     self.names(&winners)
                 );
-                steps.push(Step::Shares {
+                // A pot won whole needs no reckoning beyond the words; a split one shows
+                // each share and who got the odd chip.
+                if split.shares.len() > 1 {
+                    steps.push(Step::Shares {
                     total: self.money(amount),
                     shares: split
                         .shares
@@ -297,6 +300,7 @@ impl Poker {
                         .collect(),
                     odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
                 });
+                }
                 pot_words.push(text);
                 takers.push(format!(
                     "{label}{}: {}",
