@@ -110,12 +110,11 @@ impl From<Refusal> for AppError {
     }
 }
 
+/// A refusal by the rules outside any event (a hand form that cannot become a hand, the
+/// agreements of a new session): 422 like every other refusal by the rules, naming the field.
 impl From<crate::rules::RuleError> for AppError {
     fn from(e: crate::rules::RuleError) -> AppError {
-        AppError::BadRequest {
-            field: e.field,
-            message: e.message,
-        }
+        AppError::Refused(Refusal::document(e.field, e.message))
     }
 }
 

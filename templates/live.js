@@ -2,7 +2,9 @@
 // swap in the new score sheet and balances. The next-hand form is swapped too unless
 // someone has started typing in it; then it keeps the count of hands it saw, so the server
 // can say "hand N was just entered by another device" instead of recording it twice.
-// Without script, a plain reload shows the same.
+// Without script, a plain reload shows the same. A screen reader hears "the sheet was
+// updated" through the status line; leaving the page closes the connection, so a phone
+// that goes back and forth never holds more than one.
 (function () {
   var root = document.getElementById('live');
   if (!root || !window.EventSource || !window.fetch) return;
@@ -20,6 +22,9 @@
           if (now && next) now.replaceWith(next);
         });
         root.setAttribute('data-updated', String(Date.now()));
+        var status = document.getElementById('live-status');
+        if (status) status.textContent = 'The sheet was updated.';
       });
   });
+  window.addEventListener('pagehide', function () { source.close(); });
 })();

@@ -12,7 +12,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, screenshots, scroll_width, submit, wait_for};
+use common::browser::{
+    Browser, choose, dark_mode, fill, screenshots, scroll_width, sheet_screenshot, submit, wait_for,
+};
 use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
 
@@ -193,7 +195,45 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         .await
         .unwrap();
 
+    // A phone in dark mode: the same sheet, light on dark.
+    dark_mode(&watcher, true).await;
+    let background: String = watcher
+        .execute(
+            "return getComputedStyle(document.body).backgroundColor;",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(background, "rgb(20, 21, 23)", "the dark page background");
+    sheet_screenshot(&watcher, "dark-sheet-390.png").await;
+    dark_mode(&watcher, false).await;
+
+    // Five refused entries in a row (a defender renege without the player who reneged), each answered with the sheet
+    // and its live connection: leaving each page closes its connection, so the next load
+    // still comes at once.
+    for _ in 0..5 {
+        enter_hand(&keeper, "Bob", "Cy", "250", "clubs", "defender_renege").await;
+        wait_for(&keeper, "role=\"alert\"", Duration::from_secs(5)).await;
+    }
+    keeper.goto(&sheet).await.unwrap();
+    let took = wait_for(&keeper, "Score sheet", Duration::from_secs(5)).await;
+    assert!(
+        took < Duration::from_secs(3),
+        "the sheet loads at once ({took:?})"
+    );
+
     // Close: the kitty is shared out and both phones say who pays whom.
+    // Closing asks first: the button opens a "Yes, close" that does it.
+    let yes = keeper
+        .find(By::Css("form[action$='/close'] button"))
+        .await
+        .unwrap();
+    assert!(!yes.is_displayed().await.unwrap(), "no one-tap close");
+    submit(&keeper, "#settle details.confirm > summary").await;
     submit(&keeper, "form[action$='/close'] button").await;
     wait_for(&keeper, "Who pays whom", Duration::from_secs(5)).await;
     wait_for(&watcher, "Who pays whom", Duration::from_secs(5)).await;

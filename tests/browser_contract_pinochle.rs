@@ -1,8 +1,8 @@
 //! Contract Pinochle end to end in a real browser at phone width (rules §1.8): a session is
 //! started from the new-session form, one game to 3,000 is played through the hand form (a
 //! hand entered with the Enter key, an all-pass deal, a refusal, a concession), and the
-//! sheet's end, with the game's end and its payments, is photographed as
-//! `target/screenshots/contract_pinochle-390.png` (its top as `contract_pinochle-top-390.png`).
+//! whole sheet, with the game's end and its payments, is photographed as
+//! `target/screenshots/contract_pinochle-390.png`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`; without them the test says so and is
 //! skipped, except under CI, where it fails (`tests/common/browser.rs`).
@@ -13,7 +13,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, screenshots, scroll_width, submit, wait_for};
+use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(5);
@@ -130,27 +130,7 @@ async fn one_game_of_contract_pinochle_to_3000_on_a_phone() {
     wait_for(&phone, "NS reach 3030 (game 3000) and win game 1", WAIT).await;
     wait_for(&phone, "Bob pays Ann 0.25, Dan pays Cy 0.25", WAIT).await;
 
-    // The sheet is taller than the phone: one picture from its top (the first hands), and
-    // the named one scrolled to its end, where the last hand, the game's end with its
-    // payments and the totals are.
-    let top = screenshots().join("contract_pinochle-top-390.png");
-    phone
-        .find(By::Id("sheet"))
-        .await
-        .unwrap()
-        .screenshot(&top)
-        .await
-        .unwrap();
-    phone
-        .execute(
-            "document.querySelector('#sheet tfoot').scrollIntoView({block: 'end'});",
-            Vec::new(),
-        )
-        .await
-        .unwrap();
-    let shot = screenshots().join("contract_pinochle-390.png");
-    phone.screenshot(&shot).await.unwrap();
-    assert!(std::fs::metadata(&shot).unwrap().len() > 0);
+    sheet_screenshot(&phone, "contract_pinochle-390.png").await;
     let width = scroll_width(&phone).await;
     assert!(width <= 390, "the page fits a 390 px phone ({width})");
     phone.quit().await.unwrap();

@@ -12,7 +12,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, screenshots, scroll_width, submit, wait_for};
+use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(5);
@@ -89,25 +89,6 @@ async fn a_whole_aeroplane_game_through_the_forms_at_390_px() {
 
     let width = scroll_width(&phone).await;
     assert!(width <= 390, "the page fits a 390 px phone ({width})");
-    // The top of the sheet, then the screen scrolled so the game's closing row (winner and
-    // payments) sits at its foot with the last hands above it: the picture to look at.
-    phone
-        .find(By::Id("sheet"))
-        .await
-        .unwrap()
-        .screenshot(&screenshots().join("partnership_auction_pinochle-top-390.png"))
-        .await
-        .unwrap();
-    phone
-        .execute(
-            "document.querySelector('tr.game-end').scrollIntoView({block: 'end'});",
-            Vec::new(),
-        )
-        .await
-        .unwrap();
-    phone
-        .screenshot(&screenshots().join("partnership_auction_pinochle-390.png"))
-        .await
-        .unwrap();
+    sheet_screenshot(&phone, "partnership_auction_pinochle-390.png").await;
     phone.quit().await.unwrap();
 }

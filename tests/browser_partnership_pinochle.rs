@@ -12,27 +12,10 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, screenshots, scroll_width, submit, wait_for};
-use thirtyfour::common::command::{Command, FormatRequestData};
+use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
 use thirtyfour::prelude::*;
-use thirtyfour::{RequestData, SessionId};
 
 const HAND_BUTTON: &str = "#next form.partnership-hand-form button[type=submit]";
-
-/// chromedriver's own Chrome DevTools endpoint (`POST /session/{id}/goog/cdp/execute`), to
-/// give the phone a taller viewport for the screenshot (thirtyfour's `cdp` feature is off).
-#[derive(Debug)]
-struct ChromeCdp(serde_json::Value);
-
-impl FormatRequestData for ChromeCdp {
-    fn format_request(&self, session_id: &SessionId) -> RequestData {
-        // A POST request of thirtyfour's own, pointed at the endpoint.
-        let mut request = Command::Refresh.format_request(session_id);
-        request.uri = format!("session/{session_id}/goog/cdp/execute").into();
-        request.body = Some(self.0.clone());
-        request
-    }
-}
 
 async fn tap(driver: &WebDriver, name: &str) {
     submit(driver, &format!("#next input[name='{name}']")).await;
@@ -110,27 +93,6 @@ async fn one_game_to_its_end_through_the_forms_at_390_px() {
     // every row (an element screenshot is clipped to the viewport).
     let width = scroll_width(&phone).await;
     assert!(width <= 390, "the page fits a 390 px phone ({width})");
-    let height = phone
-        .execute("return document.documentElement.scrollHeight;", Vec::new())
-        .await
-        .unwrap()
-        .json()
-        .as_i64()
-        .unwrap();
-    phone
-        .cmd(ChromeCdp(serde_json::json!({
-            "cmd": "Emulation.setDeviceMetricsOverride",
-            "params": {"width": 390, "height": height, "deviceScaleFactor": 2, "mobile": true}
-        })))
-        .await
-        .unwrap();
-    let shots = screenshots();
-    phone
-        .find(By::Id("sheet"))
-        .await
-        .unwrap()
-        .screenshot(&shots.join("partnership_pinochle-390.png"))
-        .await
-        .unwrap();
+    sheet_screenshot(&phone, "partnership_pinochle-390.png").await;
     phone.quit().await.unwrap();
 }

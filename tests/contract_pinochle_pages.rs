@@ -156,7 +156,7 @@ async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
     let reply = post(&app, &sheet, &form).await;
     assert_eq!(
         reply.status.as_u16(),
-        400,
+        422,
         "an incomplete form: {}",
         reply.body
     );
@@ -175,7 +175,7 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     let mut form = hand_form(0, "Ann", "", 150, "", "no", "");
     form.push(("all_passed".into(), "true".into()));
     let reply = post(&app, &sheet, &form).await;
-    assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply
             .body

@@ -62,7 +62,7 @@ fn a_corrected_suit_posts_the_difference_and_keeps_the_original() {
             .starts_with("Hand 1 corrected (that was hearts, not spades): now A bid 350 in hearts")
     );
     assert!(
-        correction.explanation.contains("A -0.40"),
+        correction.explanation.contains("A −0.40"),
         "{}",
         correction.explanation
     );
@@ -257,4 +257,39 @@ proptest! {
         }
         prop_assert_eq!(balance(&got, "A") + balance(&got, "B") + balance(&got, "C") + got.kitty, Money::ZERO);
     }
+}
+
+/// A declare-out ends a deal (rules §1.9), so it is numbered as a hand and "undo last hand"
+/// undoes it; undoing it un-ends the game it ended.
+#[test]
+fn a_declare_out_is_a_deal_that_undo_last_hand_undoes() {
+    let mut d = doc(
+        "two_handed_pinochle",
+        json!({"mode": "match", "target": 1000, "target_step": 250, "stake": "0.50"}),
+        &["P1", "P2"],
+        vec![json!({"type": "declare_out", "claimant": "P1", "tricks_so_far": 47})],
+    );
+    d.opening_scores = Some(json!({"P1": 960, "P2": 990}));
+    let fold = scorekeeper::format::replay::fold(&d).unwrap();
+    assert_eq!(fold.hand_number(0), Some(1), "the declare-out is hand 1");
+    assert_eq!(fold.last_standing_hand(), Some(0));
+    assert_eq!(
+        fold.finished().len(),
+        1,
+        "P1 out at 960 + 50 (47 rounded) = 1,010"
+    );
+    d.events
+        .push(json!({"type": "void", "event": 0, "reason": "he had miscounted"}));
+    let fold = scorekeeper::format::replay::fold(&d).unwrap();
+    assert_eq!(fold.last_standing_hand(), None, "nothing left to undo");
+    assert!(fold.finished().is_empty(), "the game is open again");
+    assert_eq!(
+        replay(&d)
+            .unwrap()
+            .balances
+            .get("P1")
+            .copied()
+            .unwrap_or_default(),
+        Money::ZERO
+    );
 }

@@ -182,7 +182,7 @@ async fn refusals_name_the_field_and_write_nothing() {
         &hand_form(0, "Dan", "Bob", 250, "clubs", 40, 260, 100),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply.body.contains("NS.tricks: 260 is outside 0–250"),
         "{}",
@@ -192,8 +192,8 @@ async fn refusals_name_the_field_and_write_nothing() {
     let mut form = hand_form(0, "Dan", "Bob", 250, "clubs", 0, 100, 0);
     form.push(("all_passed".into(), "true".into()));
     let reply = post(&app, &sheet, &form).await;
-    // Read from the form before the rules see it: a 400 that names the field.
-    assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+    // Read from the form before the rules see it: a 422 that names the field.
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply.body.contains("all four passed, so nobody bid"),
         "{}",

@@ -377,7 +377,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
     let mut unanswered = hand("2", "Bob");
     unanswered.retain(|(k, _)| *k != "points.jack");
     let reply = app.post_form(&format!("{sheet}/hands"), &unanswered).await;
-    assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply.body.contains("points.jack: who took Jack?"),
         "{}",

@@ -264,15 +264,15 @@ async fn a_declare_out_short_of_the_game_loses_it() {
     assert_eq!(ledger["balances"], json!({"Ann": "-0.50", "Bob": "0.50"}));
     let page = app.get(&sheet).await.body;
     assert!(page.contains("short: 940 of 1,000"), "{page}");
-    // A declare-out counts only the claimant's tricks: the form refuses the other's (a
-    // refusal of the form's reading is a 400; the rules' refusals are 422).
+    // A declare-out counts only the claimant's tricks: the form refuses the other's (422,
+    // like every refusal by the rules).
     let reply = post(
         &app,
         &sheet,
         &deal_form(2, "Ann", false, ["", ""], ["40", "30"], "Bob"),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(reply.body.contains("name=\"tricks.Ann\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"250\" value=\"40\" aria-invalid=\"true\""));
     assert!(
         reply

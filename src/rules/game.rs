@@ -118,6 +118,12 @@ pub trait Engine: Send + Sync {
     /// The agreements in words for the top of the sheet, as `(label, value)` (Scarne: the
     /// agreements are written on the sheet). `currency` is the session's ISO code.
     fn agreements_summary(&self, currency: &str) -> Vec<(String, String)>;
+    /// Whether an event of type `kind` is a deal on the sheet: numbered "hand N" and what
+    /// "Undo last hand" undoes. `hand` by default; a game whose `declare_out` ends a deal
+    /// says so too.
+    fn is_deal(&self, kind: &str) -> bool {
+        kind == "hand"
+    }
     /// What happens to a game in progress if the sitting closed now, for the close button
     /// ("Game 2 is unfinished and settles nothing"); `None` when nothing is in progress.
     fn unfinished(&self) -> Option<String> {

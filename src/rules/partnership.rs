@@ -12,7 +12,9 @@ use std::ops::{Index, IndexMut};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::rules::RuleError;
+use crate::ledger::Postings;
+use crate::money::Money;
+use crate::rules::{RuleError, Step};
 
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,
 /// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
@@ -373,6 +375,45 @@ fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, 
     Ok(out)
 }
 
+/// The money for one finished game won by `winner`, as the partnership games settle it
+/// (`partnership_pinochle`, `partnership_auction_pinochle`, `contract_pinochle`;
+/// session-format "Money in the partnership games"): each player of the losing side pays
+/// `stake` (cents per game) to his opposite number on the winning side
+/// ([`Seating::opposite_number`]: seat 1 with seat 2, seat 3 with seat 4). Returns the
+/// postings (summing to zero), the words ("0.50 a game each: E pays N 0.50, W pays S 0.50")
+/// and the same as steps (the stake per game, each payment); a zero stake pays nothing.
+pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, String, Vec<Step>) {
+    let mut postings = Postings::new();
+    if stake.is_zero() {
+        return (
+            postings,
+            "no stake: points only, nobody pays".into(),
+            Vec::new(),
+        );
+    }
+    let mut paid = Vec::new();
+    let mut steps = vec![Step::Stake {
+        amount: stake,
+        per: "game".into(),
+    }];
+    for loser in seating.members(winner.other()) {
+        let to = seating.opposite_number(loser).unwrap_or(loser);
+        postings.transfer(loser, to, stake);
+        paid.push(format!("{loser} pays {to} {stake}"));
+        steps.push(Step::Pays {
+            from: loser.to_string(),
+            to: to.to_string(),
+            amount: stake,
+            why: format!("the game won by {}, to his opposite number", winner.name()),
+        });
+    }
+    (
+        postings,
+        format!("{stake} a game each: {}", paid.join(", ")),
+        steps,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,5 +546,31 @@ mod tests {
         assert_eq!(p.to_json(), json!({"NS": 320, "EW": 130}));
         assert_eq!(Side::of_seat(0), Side::NS);
         assert_eq!(Side::of_seat(3), Side::EW);
+    }
+
+    #[test]
+    fn each_loser_pays_his_opposite_number_the_stake_per_game() {
+        let s = Seating::new(&["N", "E", "S", "W"].map(String::from)).unwrap();
+        // NS win at 0.25: E pays N, W pays S, 0.25 each; the steps hold every cent.
+        let (p, why, steps) = pay_game(&s, Side::NS, Money::from_cents(25));
+        assert_eq!(
+            ["N", "E", "S", "W"].map(|x| p.net(x).cents()),
+            [25, -25, 25, -25]
+        );
+        assert_eq!(why, "0.25 a game each: E pays N 0.25, W pays S 0.25");
+        assert_eq!(steps.len(), 3);
+        assert!(matches!(&steps[1], Step::Pays { from, to, amount, .. }
+            if from == "E" && to == "N" && amount.cents() == 25));
+        assert!(matches!(&steps[2], Step::Pays { from, to, .. } if from == "W" && to == "S"));
+        // EW win at 1.00: N pays E, S pays W.
+        let (p, why, _) = pay_game(&s, Side::EW, Money::from_cents(100));
+        assert_eq!(
+            ["N", "E", "S", "W"].map(|x| p.net(x).cents()),
+            [-100, 100, -100, 100]
+        );
+        assert!(why.contains("N pays E 1.00, S pays W 1.00"), "{why}");
+        let (p, why, steps) = pay_game(&s, Side::EW, Money::ZERO);
+        assert!(p.into_vec().is_empty() && steps.is_empty());
+        assert!(why.contains("points only"), "{why}");
     }
 }

@@ -259,8 +259,9 @@ fn amendment_words(
         .iter()
         .filter(|p| !p.amount.is_zero())
         .map(|p| {
-            let sign = if p.amount.cents() > 0 { "+" } else { "" };
-            format!("{} {sign}{}", p.account, p.amount)
+            // One minus sign everywhere, as the sheet writes it: "Bob −0.20".
+            let sign = if p.amount.cents() > 0 { "+" } else { "−" };
+            format!("{} {sign}{}", p.account, p.amount.abs())
         })
         .collect();
     let change = if change.is_empty() {

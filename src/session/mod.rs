@@ -416,10 +416,11 @@ impl Fold {
         let before = self.core.clone();
         let mut core = self.core.clone();
         let outcome = core.step(index, kind, object)?;
-        let hand_number = (kind == "hand").then_some(self.hands + 1);
+        let deal = core.engine.is_deal(kind);
+        let hand_number = deal.then_some(self.hands + 1);
         let finished = outcome.finished.is_some();
         self.core = core;
-        self.hands += usize::from(kind == "hand");
+        self.hands += usize::from(deal);
         self.standing.push(Standing {
             index,
             event: raw.clone(),
@@ -489,12 +490,18 @@ impl Fold {
             .map(|s| &s.event)
     }
 
-    /// The last `hand` that still stands: the one "undo last hand" undoes.
+    /// The last deal that still stands ([`Engine::is_deal`]): the one "undo last hand"
+    /// undoes.
     pub fn last_standing_hand(&self) -> Option<usize> {
         self.standing
             .iter()
             .rev()
-            .find(|s| s.event.get("type").and_then(Value::as_str) == Some("hand"))
+            .find(|s| {
+                s.event
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .is_some_and(|kind| self.core.engine.is_deal(kind))
+            })
             .map(|s| s.index)
     }
 

@@ -201,3 +201,73 @@ pub async fn scroll_width(driver: &WebDriver) -> i64 {
         .as_i64()
         .unwrap()
 }
+
+/// One Chrome DevTools command through chromedriver's own endpoint
+/// (`POST /session/{id}/goog/cdp/execute`); thirtyfour's `cdp` feature stays off.
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: serde_json::Value,
+}
+
+impl thirtyfour::common::command::ExtensionCommand for Cdp {
+    fn parameters_json(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({ "cmd": self.cmd, "params": self.params }))
+    }
+
+    fn method(&self) -> axum::http::Method {
+        axum::http::Method::POST
+    }
+
+    fn endpoint(&self) -> std::sync::Arc<str> {
+        "/goog/cdp/execute".into()
+    }
+}
+
+/// Photographs the whole `#sheet` into `target/screenshots/{file}`: the phone keeps its
+/// 390 px width and is made as tall as the page for the picture (an element screenshot
+/// stops at the bottom of the viewport), then gets its 844 px back.
+pub async fn sheet_screenshot(driver: &WebDriver, file: &str) {
+    let height = driver
+        .execute("return document.documentElement.scrollHeight;", Vec::new())
+        .await
+        .unwrap()
+        .json()
+        .as_i64()
+        .unwrap();
+    let resize = |height: i64| {
+        thirtyfour::common::command::Command::ExtensionCommand(Box::new(Cdp {
+            cmd: "Emulation.setDeviceMetricsOverride",
+            params: serde_json::json!({
+                "width": 390, "height": height, "deviceScaleFactor": 2, "mobile": true
+            }),
+        }))
+    };
+    driver.handle().cmd(resize(height)).await.unwrap();
+    driver
+        .find(By::Id("sheet"))
+        .await
+        .unwrap()
+        .screenshot(&screenshots().join(file))
+        .await
+        .unwrap();
+    driver.handle().cmd(resize(844)).await.unwrap();
+}
+
+/// Makes the page see `prefers-color-scheme: dark` (or light again), as a phone set to dark
+/// mode does.
+pub async fn dark_mode(driver: &WebDriver, dark: bool) {
+    let scheme = if dark { "dark" } else { "light" };
+    driver
+        .handle()
+        .cmd(thirtyfour::common::command::Command::ExtensionCommand(
+            Box::new(Cdp {
+                cmd: "Emulation.setEmulatedMedia",
+                params: serde_json::json!({
+                    "features": [{"name": "prefers-color-scheme", "value": scheme}]
+                }),
+            }),
+        ))
+        .await
+        .unwrap();
+}

@@ -18,7 +18,6 @@ use serde_json::{Map, Value, json};
 
 use self::agreements::Agreements;
 use self::hand::{Contract as Played, Deal, HandOutcome, Scored};
-use crate::ledger::Postings;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
@@ -154,7 +153,8 @@ impl ContractPinochle {
             total: scores[winner],
             tally: Tally::Points,
         });
-        let (postings, paid, paying) = self.pay_game(winner, game);
+        let (postings, paid, paying) =
+            partnership::pay_game(&self.seating, winner, self.agreements.stake);
         steps.extend(paying);
         why.push_str(&format!(
             ". {} reach {} (game {target}) and win game {game}: {paid}",
@@ -207,39 +207,6 @@ impl ContractPinochle {
                     .dealt_by(dealer),
             )
         }
-    }
-
-    /// The money for game `game` won by `winner`: each player of the losing side pays the
-    /// stake to his opposite number (seat 1 with seat 2, seat 3 with seat 4; session-format
-    /// "Money in the partnership games"). Returns the postings (summing to zero), the words
-    /// and the same as typed steps (the stake, each payment); nothing with no stake.
-    fn pay_game(&self, winner: Side, game: usize) -> (Postings, String, Vec<Step>) {
-        let mut postings = Postings::new();
-        let stake = self.agreements.stake;
-        if stake.is_zero() {
-            return (postings, "no stake, points only".into(), Vec::new());
-        }
-        let mut steps = vec![Step::Stake {
-            amount: stake,
-            per: "game".into(),
-        }];
-        let paid: Vec<String> = self
-            .seating
-            .members(winner.other())
-            .iter()
-            .map(|loser| {
-                let to = self.seating.opposite_number(loser).unwrap_or(loser);
-                postings.transfer(loser, to, stake);
-                steps.push(Step::Pays {
-                    from: loser.to_string(),
-                    to: to.to_string(),
-                    amount: stake,
-                    why: format!("game {game} lost, to his opposite number"),
-                });
-                format!("{loser} pays {to} {stake}")
-            })
-            .collect();
-        (postings, paid.join(", "), steps)
     }
 
     fn cells(&self, scores: &PerSide<i64>) -> Vec<Cell> {

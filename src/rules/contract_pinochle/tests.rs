@@ -264,7 +264,7 @@ fn the_steps_show_the_multiplier_the_score_and_each_payment() {
         from: from.into(),
         to: to.into(),
         amount: quarter,
-        why: "game 1 lost, to his opposite number".into(),
+        why: "the game won by NS, to his opposite number".into(),
     };
     assert_eq!(
         row.steps,

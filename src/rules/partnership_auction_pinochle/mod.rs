@@ -154,7 +154,7 @@ impl PartnershipAuction {
         let w = end.winner;
         let target = self.agreements.target;
         let (postings, paid, paid_steps) =
-            settle::pay_game(&self.seating, w, self.agreements.stake);
+            partnership::pay_game(&self.seating, w, self.agreements.stake);
         steps.extend(paid_steps);
         let how = match end.decided_by {
             "bidders_counted_first" => format!(

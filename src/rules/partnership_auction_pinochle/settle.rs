@@ -2,10 +2,7 @@
 //! counted first so both sides can never win together"; session-format "Money in the
 //! partnership games"). Pure.
 
-use crate::ledger::Postings;
-use crate::money::Money;
-use crate::rules::Step;
-use crate::rules::partnership::{PerSide, Seating, Side};
+use crate::rules::partnership::{PerSide, Side};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,43 +38,9 @@ pub fn game_end(scores: &PerSide<i64>, target: i64, bidding: Side) -> Option<End
     })
 }
 
-/// The money of a finished game: each player of the losing side pays `stake` to his opposite
-/// number on the winning side (seat 1 with seat 2, seat 3 with seat 4:
-/// [`Seating::opposite_number`]; session-format "Money in the partnership games"). Returns
-/// the postings (summing to zero by construction), the words, and the same as steps (the
-/// stake per game, then each payment); a zero stake pays nothing.
-pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, String, Vec<Step>) {
-    let mut postings = Postings::new();
-    if stake.is_zero() {
-        return (postings, "no stake: points only".to_string(), Vec::new());
-    }
-    let mut paid = Vec::new();
-    let mut steps = vec![Step::Stake {
-        amount: stake,
-        per: "game won".into(),
-    }];
-    for loser in seating.members(winner.other()) {
-        let to = seating.opposite_number(loser).unwrap_or(loser);
-        postings.transfer(loser, to, stake);
-        paid.push(format!("{loser} pays {to} {stake}"));
-        steps.push(Step::Pays {
-            from: loser.to_string(),
-            to: to.to_string(),
-            amount: stake,
-            why: format!("the game, to his opposite number on {}", winner.name()),
-        });
-    }
-    (
-        postings,
-        format!("{} a game each: {}", stake, paid.join(", ")),
-        steps,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::sum;
 
     #[test]
     fn the_bidding_side_is_counted_first() {
@@ -103,27 +66,5 @@ mod tests {
         assert_eq!(end(1200, 1000, Side::EW).unwrap().winner, Side::EW);
         // The bidders short of the target, the opponents past it: the opponents win.
         assert_eq!(end(960, 1040, Side::NS).unwrap().winner, Side::EW);
-    }
-
-    #[test]
-    fn each_loser_pays_his_opposite_number_the_stake() {
-        let s = Seating::new(&["N", "E", "S", "W"].map(String::from)).unwrap();
-        let (p, why, steps) = pay_game(&s, Side::NS, Money::from_cents(25));
-        assert_eq!(
-            ["N", "E", "S", "W"].map(|x| p.net(x).cents()),
-            [25, -25, 25, -25]
-        );
-        // The steps: 0.25 a game, then E → N and W → S, which is every cent posted.
-        assert_eq!(steps.len(), 3);
-        assert!(matches!(&steps[1], Step::Pays { from, to, amount, .. }
-            if from == "E" && to == "N" && amount.cents() == 25));
-        assert!(matches!(&steps[2], Step::Pays { from, to, .. } if from == "W" && to == "S"));
-        assert!(why.contains("E pays N 0.25, W pays S 0.25"), "{why}");
-        let (p, why, _) = pay_game(&s, Side::EW, Money::from_cents(100));
-        assert!(why.contains("N pays E 1.00, S pays W 1.00"), "{why}");
-        assert_eq!(sum(&p.into_vec()), Money::ZERO);
-        let (p, _, steps) = pay_game(&s, Side::EW, Money::ZERO);
-        assert!(p.into_vec().is_empty());
-        assert!(steps.is_empty());
     }
 }

@@ -370,7 +370,7 @@ fn the_steps_add_up_each_deal_and_explain_the_games_money() {
         from: from.into(),
         to: to.into(),
         amount: Money::from_cents(25),
-        why: "the game, to his opposite number on NS".into(),
+        why: "the game won by NS, to his opposite number".into(),
     };
     assert_eq!(
         f.rows()[1].steps,
@@ -383,7 +383,7 @@ fn the_steps_add_up_each_deal_and_explain_the_games_money() {
             score("NS", "meld 300 + tricks 180", 480),
             Step::Stake {
                 amount: Money::from_cents(25),
-                per: "game won".into()
+                per: "game".into()
             },
             pays("E", "N"),
             pays("W", "S"),

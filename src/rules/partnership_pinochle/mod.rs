@@ -304,7 +304,7 @@ impl PartnershipPinochle {
         line: SheetLine,
     ) -> Outcome {
         let (postings, paid, paid_steps) =
-            settle::pay_game(self.agreements.stake, &self.seating, winner);
+            partnership::pay_game(&self.seating, winner, self.agreements.stake);
         steps.extend(paid_steps);
         let mut after_json = self.sheet_json(&scores, self.target);
         after_json["game_over"] = json!({ "winner": winner.name(), "decided_by": decided_by });
@@ -358,6 +358,12 @@ fn cells(scores: &PerSide<i64>) -> Vec<Cell> {
 impl Engine for PartnershipPinochle {
     fn clone_box(&self) -> Box<dyn Engine> {
         Box::new(self.clone())
+    }
+
+    /// A declare-out ends the deal it was made in (rules §1.5), so it is numbered and undone as
+    /// one.
+    fn is_deal(&self, kind: &str) -> bool {
+        matches!(kind, "hand" | "declare_out")
     }
 
     fn apply(

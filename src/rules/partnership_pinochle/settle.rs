@@ -1,10 +1,7 @@
 //! The end of a Partnership Pinochle game and its money (rules §1.5 "Game" and "Declaring
 //! out", S002; session-format "Money in the partnership games"). Pure.
 
-use crate::ledger::Postings;
-use crate::money::Money;
-use crate::rules::Step;
-use crate::rules::partnership::{PerSide, Seating, Side, TargetReached, target_reached};
+use crate::rules::partnership::{PerSide, Side, TargetReached, target_reached};
 
 /// What the scores after a deal mean for the game in progress (rules §1.5 "Game").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,51 +30,9 @@ pub fn after_deal(scores: &PerSide<i64>, target: i64, step: i64) -> Option<After
     })
 }
 
-/// The money for one finished game won by `winner`: each player of the losing side pays
-/// `stake` to his opposite number on the winning side ([`Seating::opposite_number`]: seat 1
-/// with seat 2, seat 3 with seat 4; session-format "Money in the partnership games").
-/// Returns the postings (summing to zero), the words ("E pays N 0.50, W pays S 0.50") and
-/// the same as steps (the stake per game, each payment).
-pub fn pay_game(stake: Money, seating: &Seating, winner: Side) -> (Postings, String, Vec<Step>) {
-    let mut postings = Postings::new();
-    if stake.is_zero() {
-        return (
-            postings,
-            "no stake: points only, nobody pays".into(),
-            Vec::new(),
-        );
-    }
-    let mut paid = Vec::new();
-    let mut steps = vec![Step::Stake {
-        amount: stake,
-        per: "game".into(),
-    }];
-    for loser in seating.members(winner.other()) {
-        let to = seating.opposite_number(loser).unwrap_or(loser);
-        postings.transfer(loser, to, stake);
-        paid.push(format!("{loser} pays {to} {stake}"));
-        steps.push(Step::Pays {
-            from: loser.to_string(),
-            to: to.to_string(),
-            amount: stake,
-            why: format!("game won by {}, to his opposite number", winner.name()),
-        });
-    }
-    (
-        postings,
-        format!("{} a game each: {}", stake, paid.join(", ")),
-        steps,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::sum;
-
-    fn seating() -> Seating {
-        Seating::new(&["N", "E", "S", "W"].map(String::from)).unwrap()
-    }
 
     #[test]
     fn one_side_at_the_target_wins_and_both_raise_it() {
@@ -90,27 +45,5 @@ mod tests {
         assert_eq!(at(1240, 1100, 1250), AfterDeal::PlayOn);
         assert_eq!(at(1300, 1260, 1250), AfterDeal::Raised { target: 1500 });
         assert_eq!(after_deal(&PerSide::new(5, 5), 1, i64::MAX), None);
-    }
-
-    #[test]
-    fn each_loser_pays_his_opposite_number_the_stake() {
-        // NS win: E pays N, W pays S, 0.50 each.
-        let (p, why, _) = pay_game(Money::from_cents(50), &seating(), Side::NS);
-        assert_eq!(
-            ["N", "E", "S", "W"].map(|x| p.net(x).cents()),
-            [50, -50, 50, -50]
-        );
-        assert!(why.contains("E pays N 0.50, W pays S 0.50"), "{why}");
-        // EW win: N pays E, S pays W.
-        let (p, why, _) = pay_game(Money::from_cents(25), &seating(), Side::EW);
-        assert_eq!(
-            ["N", "E", "S", "W"].map(|x| p.net(x).cents()),
-            [-25, 25, -25, 25]
-        );
-        assert!(why.contains("N pays E 0.25, S pays W 0.25"), "{why}");
-        assert_eq!(sum(&p.into_vec()), Money::ZERO);
-        let (p, why, _) = pay_game(Money::ZERO, &seating(), Side::EW);
-        assert!(p.into_vec().is_empty());
-        assert!(why.contains("points only"), "{why}");
     }
 }

@@ -689,6 +689,12 @@ impl Engine for TwoHanded {
         Box::new(self.clone())
     }
 
+    /// A declare-out ends the deal it was made in (rules §1.9), so it is numbered and undone as
+    /// one.
+    fn is_deal(&self, kind: &str) -> bool {
+        matches!(kind, "hand" | "declare_out")
+    }
+
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,

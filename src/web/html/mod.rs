@@ -78,11 +78,40 @@ pub struct PageError {
 }
 
 impl From<&AppError> for PageError {
+    /// A refusal reads in the form's words: "Bidder: Zed is not seated at this table", not
+    /// "event 5: replacement.bidder: …" (the event number and the field path are for the
+    /// API and the session document).
     fn from(e: &AppError) -> PageError {
+        let message = match e {
+            AppError::Refused(r) => format!("{}: {}", field_words(&r.field), r.message),
+            AppError::BadRequest { field, message } => {
+                format!("{}: {message}", field_words(field))
+            }
+            other => other.public_message(),
+        };
         PageError {
             field: e.field(),
-            message: e.public_message(),
+            message,
         }
+    }
+}
+
+/// A field path as a player names the thing on the form: the document's wrappers dropped
+/// (`replacement.`, `agreements.`, `a.`, `points.`), dots and underscores as spaces, the
+/// first letter capital: `replacement.bidder` → "Bidder", `NS.tricks` → "NS tricks",
+/// `points.high` → "High", `agreements.stake` → "Stake".
+pub fn field_words(field: &str) -> String {
+    let wrappers = ["replacement", "agreements", "a", "points", "event"];
+    let words: Vec<String> = field
+        .split('.')
+        .skip_while(|part| wrappers.contains(part))
+        .map(|part| part.replace('_', " "))
+        .collect();
+    let joined = words.join(" ");
+    let mut chars = joined.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => "The form".into(),
     }
 }
 
@@ -550,4 +579,21 @@ async fn live(
     Ok(Sse::new(changes)
         .keep_alive(KeepAlive::default())
         .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field_words;
+
+    #[test]
+    fn fields_are_named_as_on_the_form() {
+        assert_eq!(field_words("replacement.bidder"), "Bidder");
+        assert_eq!(field_words("agreements.stake"), "Stake");
+        assert_eq!(field_words("a.stake"), "Stake");
+        assert_eq!(field_words("points.high"), "High");
+        assert_eq!(field_words("NS.tricks"), "NS tricks");
+        assert_eq!(field_words("all_passed"), "All passed");
+        assert_eq!(field_words("replacement.NS.meld"), "NS meld");
+        assert_eq!(field_words(""), "The form");
+    }
 }
