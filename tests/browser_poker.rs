@@ -12,31 +12,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, screenshots, scroll_width, submit, wait_for};
-use thirtyfour::common::command::{Command, ExtensionCommand};
+use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
 use thirtyfour::prelude::*;
-
-/// One Chrome DevTools command through chromedriver's own endpoint (the crate's `cdp`
-/// feature is not enabled here).
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: serde_json::Value,
-}
-
-impl ExtensionCommand for Cdp {
-    fn parameters_json(&self) -> Option<serde_json::Value> {
-        Some(serde_json::json!({ "cmd": self.cmd, "params": self.params }))
-    }
-
-    fn method(&self) -> axum::http::Method {
-        axum::http::Method::POST
-    }
-
-    fn endpoint(&self) -> std::sync::Arc<str> {
-        "/goog/cdp/execute".into()
-    }
-}
 
 /// Taps the checkbox `name` (folded, all-in) in the next-hand form.
 async fn tap(driver: &WebDriver, name: &str) {
@@ -51,7 +28,7 @@ async fn tap(driver: &WebDriver, name: &str) {
 
 /// One player's part of the hand: beyond the ante, the high place and the low place.
 async fn enter_seat(driver: &WebDriver, player: &str, beyond: &str, place: &str, low: &str) {
-    fill(driver, &format!("in.{player}"), beyond).await;
+    fill(driver, &format!("put_in.{player}"), beyond).await;
     choose(driver, &format!("place.{player}"), place).await;
     choose(driver, &format!("low.{player}"), low).await;
 }
@@ -107,32 +84,8 @@ async fn a_high_low_hand_with_two_all_ins_on_a_phone() {
 
     let width = scroll_width(&phone).await;
     assert!(width <= 390, "the page fits a 390 px phone ({width})");
-    // The whole sheet in one picture: the phone keeps its 390 px width and is made as tall
-    // as the page, since an element screenshot stops at the bottom of the viewport.
-    let height = phone
-        .execute("return document.documentElement.scrollHeight;", Vec::new())
-        .await
-        .unwrap()
-        .json()
-        .as_i64()
-        .unwrap();
-    phone
-        .handle()
-        .cmd(Command::ExtensionCommand(Box::new(Cdp {
-            cmd: "Emulation.setDeviceMetricsOverride",
-            params: serde_json::json!({
-                "width": 390, "height": height, "deviceScaleFactor": 2, "mobile": true
-            }),
-        })))
-        .await
-        .unwrap();
-    phone
-        .find(By::Id("sheet"))
-        .await
-        .unwrap()
-        .screenshot(&screenshots().join("poker-390.png"))
-        .await
-        .unwrap();
+    // The whole sheet in one picture, at the phone's 390 px width.
+    sheet_screenshot(&phone, "poker-390.png").await;
     phone.quit().await.unwrap();
 }
 

@@ -77,7 +77,7 @@ fn hand_form(
     ];
     for (p, s) in PLAYERS.iter().zip(seats) {
         form.push((format!("anted.{p}"), "on".into()));
-        form.push((format!("in.{p}"), s.beyond.into()));
+        form.push((format!("put_in.{p}"), s.beyond.into()));
         if s.folded {
             form.push((format!("folded.{p}"), "on".into()));
         }
@@ -129,7 +129,7 @@ async fn a_high_low_hand_with_two_all_ins_through_the_form() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "first_left_of_dealer").await;
     let page = app.get(&sheet).await.body;
-    assert!(page.contains("name=\"in.Dee\""), "{page}");
+    assert!(page.contains("name=\"put_in.Dee\""), "{page}");
     assert!(page.contains("name=\"all_in.Ann\""));
     assert!(page.contains("name=\"cards.Bob\""));
     assert!(page.contains("step=\"0.05\""), "the stepper moves one chip");
@@ -205,16 +205,15 @@ async fn a_refusal_names_the_field_and_keeps_the_form() {
         reply.body
     );
     assert!(
-        reply.body.contains("name=\"in.Bob\" type=\"number\" inputmode=\"decimal\" min=\"0\" step=\"0.05\" value=\"0.65\" placeholder=\"0.00\" aria-invalid=\"true\""),
+        reply.body.contains("name=\"put_in.Bob\" type=\"number\" inputmode=\"decimal\" min=\"0\" step=\"0.05\" value=\"0.65\" placeholder=\"0.00\" aria-invalid=\"true\""),
         "the field is marked and its value kept: {}",
         reply.body
     );
-    // A high-low hand without low places: the form asks for Ann's (a refusal of the
-    // form's reading is a 400; the rules' refusals are 422).
+    // A high-low hand without low places: the form asks for Ann's.
     let mut form = two_all_ins(0);
     form.retain(|(k, _)| k != "low.Ann");
     let reply = post(&app, &sheet, &form).await;
-    assert_eq!(reply.status.as_u16(), 400);
+    assert_eq!(reply.status.as_u16(), 422);
     assert!(
         reply.body.contains("low.Ann: Ann is in the showdown"),
         "{}",

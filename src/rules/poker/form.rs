@@ -154,7 +154,7 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
 
 /// The hand form as submitted (`templates/games/poker/hand_form.html`): the dealer, `split`,
 /// the agreed `ante` (a hidden field), and per player (`per_player`, read by name: the
-/// field names carry the players' names) `anted.<p>`, `in.<p>` (money beyond the ante),
+/// field names carry the players' names) `anted.<p>`, `put_in.<p>` (money beyond the ante),
 /// `folded.<p>`, `all_in.<p>`, `place.<p>`, `low.<p>` and `cards.<p>`. Every field
 /// optional, so a missing one is asked for by name.
 #[derive(Debug, Default, Deserialize)]
@@ -226,11 +226,11 @@ impl Form {
             .transpose()
     }
 
-    /// The players the form names: every `in.<name>` field, in name order.
+    /// The players the form names: every `put_in.<name>` field, in name order.
     fn named(&self) -> Vec<String> {
         self.per_player
             .keys()
-            .filter_map(|k| k.strip_prefix("in."))
+            .filter_map(|k| k.strip_prefix("put_in."))
             .map(String::from)
             .collect()
     }
@@ -272,7 +272,7 @@ impl hand_form::HandForm for Form {
         let mut contributions = BTreeMap::new();
         let (mut folded, mut all_in, mut left) = (Vec::new(), Vec::new(), Vec::new());
         for p in &names {
-            let beyond = self.money(&format!("in.{p}"))?.unwrap_or(Money::ZERO);
+            let beyond = self.money(&format!("put_in.{p}"))?.unwrap_or(Money::ZERO);
             let anted = if self.ticked(&format!("anted.{p}")) {
                 ante
             } else {
@@ -345,9 +345,9 @@ mod tests {
     fn the_form_writes_the_hand_as_the_document_does() {
         // Ante 0.05 tapped for everyone; Ann and Bob 0.45 beyond it, Cy folded on the ante.
         let body = "dealer=Cy&split=high&ante=0.05\
-            &anted.Ann=on&in.Ann=0.45&place.Ann=1\
-            &anted.Bob=on&in.Bob=0.45&place.Bob=1\
-            &anted.Cy=on&in.Cy=&folded.Cy=on";
+            &anted.Ann=on&put_in.Ann=0.45&place.Ann=1\
+            &anted.Bob=on&put_in.Bob=0.45&place.Bob=1\
+            &anted.Cy=on&put_in.Cy=&folded.Cy=on";
         let event = hand_event::<Form>(body.as_bytes()).unwrap();
         assert_eq!(
             event,
@@ -360,13 +360,13 @@ mod tests {
 
     #[test]
     fn high_low_places_and_cards() {
-        let body = "dealer=Ann&split=high_low&in.Ann=0.30&all_in.Ann=on&place.Ann=2&low.Ann=1\
-            &in.Bob=0.50&place.Bob=1&low.Bob=2";
+        let body = "dealer=Ann&split=high_low&put_in.Ann=0.30&all_in.Ann=on&place.Ann=2&low.Ann=1\
+            &put_in.Bob=0.50&place.Bob=1&low.Bob=2";
         let event = hand_event::<Form>(body.as_bytes()).unwrap();
         assert_eq!(event["showdown"], json!([["Bob"], ["Ann"]]));
         assert_eq!(event["showdown_low"], json!([["Ann"], ["Bob"]]));
         assert_eq!(event["all_in"], json!(["Ann"]));
-        let body = "dealer=Ann&in.Ann=0.50&cards.Ann=AS+KS+QS+JS+TS&in.Bob=0.50&cards.Bob=2C+3D+4H+5S+7C";
+        let body = "dealer=Ann&put_in.Ann=0.50&cards.Ann=AS+KS+QS+JS+TS&put_in.Bob=0.50&cards.Bob=2C+3D+4H+5S+7C";
         let event = hand_event::<Form>(body.as_bytes()).unwrap();
         assert_eq!(event["cards"]["Ann"], json!("AS KS QS JS TS"));
         assert!(event.get("showdown").is_none());
@@ -374,13 +374,13 @@ mod tests {
 
     #[test]
     fn refusals_name_the_field() {
-        let e = hand_event::<Form>(b"in.Ann=0.50&in.Bob=0.50").unwrap_err();
+        let e = hand_event::<Form>(b"put_in.Ann=0.50&put_in.Bob=0.50").unwrap_err();
         assert_eq!(e.field, "dealer");
-        let e = hand_event::<Form>(b"dealer=Ann&in.Ann=0.50&place.Ann=1&in.Bob=0.50").unwrap_err();
+        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.50&place.Ann=1&put_in.Bob=0.50").unwrap_err();
         assert_eq!(e.field, "place.Bob");
-        let e = hand_event::<Form>(b"dealer=Ann&in.Ann=lots&in.Bob=0.50").unwrap_err();
-        assert_eq!(e.field, "in.Ann");
-        let e = hand_event::<Form>(b"dealer=Ann&in.Ann=0.5&folded.Ann=on&place.Ann=1&in.Bob=0.50")
+        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=lots&put_in.Bob=0.50").unwrap_err();
+        assert_eq!(e.field, "put_in.Ann");
+        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.5&folded.Ann=on&place.Ann=1&put_in.Bob=0.50")
             .unwrap_err();
         assert_eq!(e.field, "place.Ann");
     }
