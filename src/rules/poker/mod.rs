@@ -70,7 +70,7 @@ pub struct Poker {
 impl Poker {
     /// Starts a session for `players` (2 to 10, seat order) under `agreements`. Errors name
     /// the field: the agreements ([`Agreements::read`]), `players` (fewer than 2 or more than
-    /// 10), `opening_scores` (poker keeps no score: only `null` or `{}`).
+    /// 10, or one named `POT`), `opening_scores` (poker keeps no score: only `null` or `{}`).
     pub fn new(
         agreements: &Map<String, Value>,
         players: &[String],
@@ -84,6 +84,12 @@ impl Poker {
                     "poker is for 2 to 10 players, and {} are listed (session-format)",
                     players.len()
                 ),
+            ));
+        }
+        if players.iter().any(|p| p == POT) {
+            return Err(RuleError::new(
+                "players",
+                format!("{POT} is the pot's account for carried odd chips, not a player's name"),
             ));
         }
         match opening_scores {

@@ -384,6 +384,7 @@ fn impossible_hands_are_refused_naming_the_field() {
         refused(json!({"ante": "0.10"}), &players, vec![under]).1,
         "contributions.C"
     );
-    // Poker keeps no score to carry in, and seats 2 to 10.
+    // Poker seats 2 to 10, none of them named like the pot's account.
     assert!(run(json!({}), &["A"], vec![]).is_err());
+    assert_eq!(refused(json!({}), &["A", "POT"], vec![]), (None, "players".into()));
 }
