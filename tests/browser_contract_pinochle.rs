@@ -106,7 +106,7 @@ async fn one_game_of_contract_pinochle_to_3000_on_a_phone() {
     enter(&phone).await;
     wait_for(
         &phone,
-        "bidder: who won the bid? (or press All passed)",
+        "Bidder: who won the bid? (or press All passed)",
         WAIT,
     )
     .await;

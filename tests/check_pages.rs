@@ -260,7 +260,7 @@ async fn tricks_that_do_not_make_250_are_refused_and_nothing_is_written() {
     assert!(
         reply
             .body
-            .contains("EW.tricks: NS 120 + EW 120 = 240 trick points"),
+            .contains("EW tricks: NS 120 + EW 120 = 240 trick points"),
         "the message names the field: {}",
         reply.body
     );

@@ -136,7 +136,7 @@ async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
     assert!(
         reply
             .body
-            .contains("bid: 90 is below the minimum bid 100 (rules §1.8)"),
+            .contains("Bid: 90 is below the minimum bid 100 (rules §1.8)"),
         "{}",
         reply.body
     );
@@ -161,7 +161,7 @@ async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
         reply.body
     );
     assert!(
-        reply.body.contains("outcome: how did the hand end?"),
+        reply.body.contains("Outcome: how did the hand end?"),
         "{}",
         reply.body
     );
@@ -179,7 +179,7 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     assert!(
         reply
             .body
-            .contains("all_passed: All passed, but the form also has a contract"),
+            .contains("All passed: All passed, but the form also has a contract"),
         "{}",
         reply.body
     );

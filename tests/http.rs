@@ -221,7 +221,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     assert!(
         reply
             .body
-            .contains("bid: 240 is below the minimum 250 (rules §1.1)"),
+            .contains("Bid: 240 is below the minimum 250 (rules §1.1)"),
         "{}",
         reply.body
     );
@@ -251,7 +251,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     assert!(
         reply
             .body
-            .contains("renege_by: name the opponent who reneged")
+            .contains("Renege by: name the opponent who reneged")
     );
     assert_eq!(
         app.get(&format!("/api/v1/sessions/{id}/export"))

@@ -164,7 +164,7 @@ async fn refusals_name_the_field_and_write_nothing() {
     .await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
-        reply.body.contains("bid: 240 is below the minimum 250"),
+        reply.body.contains("Bid: 240 is below the minimum 250"),
         "{}",
         reply.body
     );
@@ -184,7 +184,7 @@ async fn refusals_name_the_field_and_write_nothing() {
     .await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
-        reply.body.contains("NS.tricks: 260 is outside 0–250"),
+        reply.body.contains("NS tricks: 260 is outside 0–250"),
         "{}",
         reply.body
     );
@@ -217,7 +217,7 @@ async fn refusals_name_the_field_and_write_nothing() {
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply.body.contains(
-            "auction[6]: Ann already bid 2 times, and in Aeroplane each player may bid only twice"
+            "Auction 7: Ann already bid 2 times, and in Aeroplane each player may bid only twice"
         ),
         "{}",
         reply.body

@@ -152,7 +152,7 @@ async fn three_dixes_are_refused_naming_the_taps_and_nothing_is_written() {
     assert!(
         reply
             .body
-            .contains("dix_holders: the deck holds only two dixes"),
+            .contains("Dix holders: the deck holds only two dixes"),
         "{}",
         reply.body
     );
@@ -212,7 +212,7 @@ async fn a_claim_through_the_declare_out_form_ends_the_game_and_pays() {
     assert!(
         reply
             .body
-            .contains("tricks_so_far: 42 trick points cannot be taken")
+            .contains("Tricks so far: 42 trick points cannot be taken")
     );
     assert!(reply.body.contains("<details class=\"declare-out\" open>"));
     // Cy claims: 700 + meld 200 + 110 so far = 1,010 ≥ 1,000: NS win game 1; Bob pays Ann

@@ -338,7 +338,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
         .await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
-        reply.body.contains("bid: 5 is not a bid"),
+        reply.body.contains("Bid: 5 is not a bid"),
         "the message names the field: {}",
         reply.body
     );
@@ -362,7 +362,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
         .await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
-        reply.body.contains("points.high: nobody cannot take High"),
+        reply.body.contains("High: nobody cannot take High"),
         "{}",
         reply.body
     );
@@ -379,7 +379,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
     let reply = app.post_form(&format!("{sheet}/hands"), &unanswered).await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
-        reply.body.contains("points.jack: who took Jack?"),
+        reply.body.contains("Jack: who took Jack?"),
         "{}",
         reply.body
     );

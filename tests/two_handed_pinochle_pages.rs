@@ -132,7 +132,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     .await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
-        reply.body.contains("tricks: Ann 100 + Bob 140 = 240"),
+        reply.body.contains("Tricks: Ann 100 + Bob 140 = 240"),
         "{}",
         reply.body
     );
@@ -150,7 +150,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     .await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
-        reply.body.contains("tricks.Ann: no cards count 1"),
+        reply.body.contains("Tricks Ann: no cards count 1"),
         "{}",
         reply.body
     );
@@ -163,7 +163,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     .await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
-        reply.body.contains("melds.Bob: 45 is not a meld total"),
+        reply.body.contains("Melds Bob: 45 is not a meld total"),
         "{}",
         reply.body
     );
@@ -277,7 +277,7 @@ async fn a_declare_out_short_of_the_game_loses_it() {
     assert!(
         reply
             .body
-            .contains("tricks.Ann: a declare-out counts only Bob"),
+            .contains("Tricks Ann: a declare-out counts only Bob"),
         "{}",
         reply.body
     );

@@ -28,7 +28,8 @@ pub struct Agreements {
     pub target: i64,
     /// Rules §3 item 28: whether a double (or redouble) stays in force when a later bid
     /// overcalls the doubled bid. Default false [R]: a double applies only if the doubled
-    /// bid is the final contract (rules §1.8 bidding).
+    /// bid is the final contract (rules §1.8 bidding). When true, it survives only an
+    /// overcall by the doubled side: a side never stands doubled by its own double.
     pub double_survives_overcall: bool,
 }
 

@@ -84,7 +84,8 @@ struct Standing {
 }
 
 /// Checks `calls` (`[player, call]` in order) for a deal dealt by `dealer`, who is seated.
-/// `double_survives_overcall` (rules §3 item 28) keeps a double in force after a higher bid.
+/// `double_survives_overcall` (rules §3 item 28) keeps a double in force after a higher bid
+/// by the doubled side (a bid by the doubling side itself clears it).
 /// Errors name the call (`auction[3]`) or, for an auction that has not ended, `auction`.
 pub fn check(
     calls: &[(String, String)],
@@ -150,8 +151,14 @@ pub fn check(
                         h.bidder, h.bid
                     )));
                 }
+                // With `double_survives_overcall` a double stands on an overcall only while
+                // the doubling side is still the new bidder's opponent: when the doublers
+                // take the contract themselves it lapses, since a side cannot stand doubled
+                // by itself ("double only an opponent's bid", rules §1.8; §3 item 28).
                 let (doubled, doubler) = match (&high, double_survives_overcall) {
-                    (Some(h), true) => (h.doubled, h.doubler),
+                    (Some(h), true) if h.doubler.is_some_and(|d| d != side) => {
+                        (h.doubled, h.doubler)
+                    }
                     _ => (Doubled::No, None),
                 };
                 high = Some(Standing {

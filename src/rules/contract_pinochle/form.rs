@@ -34,7 +34,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "A double stays after a higher bid",
         kind: SpecKind::Bool,
         default: "no",
-        help: "No: a double or redouble counts only if the doubled bid is the final contract (rules §1.8, §3 item 28).",
+        help: "No: a double or redouble counts only if the doubled bid is the final contract. Yes: it stays on a higher bid by the doubled side, never on the doublers' own bid (rules §1.8, §3 item 28).",
     },
 ];
 
@@ -56,7 +56,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         (
             "Double after a higher bid".into(),
             if a.double_survives_overcall {
-                "stays in force".into()
+                "stays on a higher bid by the doubled side".into()
             } else {
                 "cancelled: it counts only on the final contract".into()
             },

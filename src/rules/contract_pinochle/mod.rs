@@ -457,3 +457,6 @@ impl Engine for ContractPinochle {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod review_tests;

@@ -20,6 +20,8 @@ pub mod settle;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod review_tests;
 
 use serde_json::{Map, Value, json};
 

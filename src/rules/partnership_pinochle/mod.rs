@@ -1,7 +1,8 @@
 //! Partnership Pinochle (rules §1.5, S002): four players in two partnerships, no bidding;
 //! the dealer turns up trump, dixes score 10, every side's meld counts once it wins a
 //! trick, and the first side to 1,000 points wins the game. When both sides reach the target
-//! on the same deal nobody wins yet and the target rises by 250 (1,250, 1,500, …). Any player
+//! on the same deal nobody wins yet and the target rises by 250 (1,250, 1,500, …: as many
+//! steps as it takes to pass the lower score, [`settle::after_deal`]). Any player
 //! may declare out at any time: a correct claim wins the game for his side, a wrong one loses
 //! it, whatever the opponents hold.
 //!
@@ -20,6 +21,8 @@ pub mod sheet;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod review_tests;
 
 use serde_json::{Map, Value, json};
 
@@ -47,8 +50,12 @@ pub static GAME: GameInfo = GameInfo {
 
 /// Starts a session. Errors name the field: the agreements (`agreements.target`), the
 /// seating (`players`), or an opening score (`opening_scores.NS`) that is negative (nothing
-/// is ever subtracted in this game, rules §1.5), already at the target (that game would be
-/// over) or beyond [`MAX_TARGET`].
+/// is ever subtracted in this game, rules §1.5), beyond [`MAX_TARGET`], or at the target
+/// while the other side is under it (that game would be over: that side won it).
+///
+/// Both sides at or over the agreed target is a sheet whose game went on (rules §1.5: both
+/// reached 1,000 on one deal, so the game continues to 1,250, …): it is carried in with
+/// the target raised as that deal raised it ([`settle::after_deal`]).
 fn start(
     agreements: &Map<String, Value>,
     players: &[String],
@@ -68,18 +75,30 @@ fn start(
                 ),
             ));
         }
-        if score >= agreements.target {
+    }
+    let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
+        Some(AfterDeal::PlayOn) => agreements.target,
+        Some(AfterDeal::Raised { target }) => target,
+        Some(AfterDeal::Won(side)) => {
             return Err(RuleError::new(
-                field,
+                format!("opening_scores.{}", side.name()),
                 format!(
-                    "{score} already reaches the game ({}), so that game is over, not in progress (rules §1.5)",
-                    agreements.target
+                    "{} already reaches the game ({}) and {} do not, so that game is over, not in progress (rules §1.5)",
+                    opening[side],
+                    agreements.target,
+                    side.other().name()
                 ),
             ));
         }
-    }
+        None => {
+            return Err(RuleError::new(
+                "agreements.target_step",
+                "the raised target is beyond any real sheet",
+            ));
+        }
+    };
     Ok(Box::new(PartnershipPinochle {
-        target: agreements.target,
+        target,
         agreements,
         seating,
         scores: opening,

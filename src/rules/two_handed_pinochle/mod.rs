@@ -823,3 +823,6 @@ impl TwoHanded {
             .then_some(self.scores)
     }
 }
+
+#[cfg(test)]
+mod review_tests;

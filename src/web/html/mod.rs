@@ -98,14 +98,24 @@ impl From<&AppError> for PageError {
 
 /// A field path as a player names the thing on the form: the document's wrappers dropped
 /// (`replacement.`, `agreements.`, `a.`, `points.`), dots and underscores as spaces, the
-/// first letter capital: `replacement.bidder` → "Bidder", `NS.tricks` → "NS tricks",
-/// `points.high` → "High", `agreements.stake` → "Stake".
+/// first letter capital, list entries counted from one: `replacement.bidder` → "Bidder",
+/// `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
 pub fn field_words(field: &str) -> String {
     let wrappers = ["replacement", "agreements", "a", "points", "event"];
     let words: Vec<String> = field
         .split('.')
         .skip_while(|part| wrappers.contains(part))
-        .map(|part| part.replace('_', " "))
+        .map(|part| {
+            // A list entry counts from one, as players do: `auction[6]` → "auction 7".
+            let part = match part.split_once('[') {
+                Some((name, rest)) => match rest.trim_end_matches(']').parse::<usize>() {
+                    Ok(i) => format!("{name} {}", i + 1),
+                    Err(_) => part.to_string(),
+                },
+                None => part.to_string(),
+            };
+            part.replace('_', " ")
+        })
         .collect();
     let joined = words.join(" ");
     let mut chars = joined.chars();
@@ -339,10 +349,7 @@ async fn refused(
     e: AppError,
 ) -> Response {
     let status = e.status();
-    let mut error = PageError::from(&e);
-    if let AppError::Refused(r) = &e {
-        error.message = format!("{}: {}", r.field, r.message);
-    }
+    let error = PageError::from(&e);
     let values = if matches!(e, AppError::Conflict { .. }) {
         HashMap::new()
     } else {
@@ -594,6 +601,7 @@ mod tests {
         assert_eq!(field_words("NS.tricks"), "NS tricks");
         assert_eq!(field_words("all_passed"), "All passed");
         assert_eq!(field_words("replacement.NS.meld"), "NS meld");
+        assert_eq!(field_words("auction[6]"), "Auction 7");
         assert_eq!(field_words(""), "The form");
     }
 }

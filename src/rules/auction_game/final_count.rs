@@ -1,0 +1,133 @@
+//! A game entered as the summary at its end (`final`, session-format): each player's items
+//! and the money he spent, checked against what the cards allow (rules §1.10, §3 item 31).
+//! Without the rounds the cards left are not known; the sheet shows the money left.
+
+use std::collections::BTreeMap;
+
+use super::hand::{CARDS, Game, Holding, Item, START_MONEY, WrittenFinal, seat_of};
+use crate::rules::RuleError;
+
+/// Whether some `count` distinct money cards (2–10), `count` at least `fewest`, add up to
+/// `spent`: a purchase spends at least one card, so `k` items need `k` cards or more.
+fn payable(spent: i64, fewest: usize) -> bool {
+    // reach[c][s]: some c distinct cards add up to s dollars.
+    let mut reach = [[false; (START_MONEY + 1) as usize]; 10];
+    if let Some(row) = reach.get_mut(0)
+        && let Some(cell) = row.get_mut(0)
+    {
+        *cell = true;
+    }
+    for card in CARDS {
+        let card = card as usize;
+        for c in (1..10).rev() {
+            for s in (card..=START_MONEY as usize).rev() {
+                let from = reach
+                    .get(c - 1)
+                    .and_then(|r| r.get(s - card))
+                    .copied()
+                    .unwrap_or(false);
+                if from && let Some(cell) = reach.get_mut(c).and_then(|r| r.get_mut(s)) {
+                    *cell = true;
+                }
+            }
+        }
+    }
+    let Ok(spent) = usize::try_from(spent) else {
+        return false;
+    };
+    reach
+        .iter()
+        .skip(fewest)
+        .any(|r| r.get(spent).copied().unwrap_or(false))
+}
+
+/// Reads the summary of a game (`final`): for each player the items bought and the money
+/// spent; a player left out bought nothing. Checks (rules §1.10, §3 item 31): every name
+/// is a player; items are J, Q, K, A (no Joker), at most two of each among all players;
+/// what was spent can be paid with the player's own cards (distinct cards 2–10, at least
+/// one per item, nothing without an item); with two players every item is bought unless
+/// both have spent all their money (each bids every round while he holds a card).
+/// Errors name `final.<player>.items` or `final.<player>.spent`.
+pub fn read_final(
+    summary: &BTreeMap<String, WrittenFinal>,
+    players: &[String],
+) -> Result<Game, RuleError> {
+    let mut holdings = vec![Holding::default(); players.len()];
+    let mut bought: BTreeMap<Item, usize> = BTreeMap::new();
+    for (name, entry) in summary {
+        let seat = seat_of(players, name).ok_or_else(|| {
+            RuleError::new(
+                format!("final.{name}"),
+                format!("{name} is not one of the players"),
+            )
+        })?;
+        let items_field = format!("final.{name}.items");
+        for &item in &entry.items {
+            if item == Item::Joker {
+                return Err(RuleError::new(
+                    &items_field,
+                    "the Joker is not an item: nobody buys it (rules §1.10)",
+                ));
+            }
+            let count = bought.entry(item).or_insert(0);
+            *count += 1;
+            if *count > 2 {
+                return Err(RuleError::new(
+                    &items_field,
+                    format!(
+                        "a third {}: the item deck holds two of each (rules §1.10)",
+                        item.name()
+                    ),
+                ));
+            }
+        }
+        let spent_field = format!("final.{name}.spent");
+        let k = entry.items.len();
+        if !(0..=START_MONEY).contains(&entry.spent) {
+            return Err(RuleError::new(
+                spent_field,
+                format!(
+                    "{} is not what a player can spend: each holds 2 to 10, $54 in all (rules §1.10)",
+                    entry.spent
+                ),
+            ));
+        }
+        if k == 0 && entry.spent != 0 {
+            return Err(RuleError::new(
+                spent_field,
+                format!(
+                    "{name} bought nothing, so he spent nothing: money is spent only on a purchase (rules §1.10)"
+                ),
+            ));
+        }
+        if !payable(entry.spent, k) {
+            return Err(RuleError::new(
+                spent_field,
+                format!(
+                    "{} cannot be paid for {k} item(s) with {name}'s cards: each purchase spends one or more of his cards 2–10, each card once (rules §1.10)",
+                    entry.spent
+                ),
+            ));
+        }
+        if let Some(h) = holdings.get_mut(seat) {
+            *h = Holding {
+                items: entry.items.clone(),
+                spent: entry.spent,
+                cards_left: None,
+            };
+        }
+    }
+    let all_bought: usize = bought.values().sum();
+    if players.len() == 2 && all_bought < 8 && holdings.iter().any(|h| h.spent < START_MONEY) {
+        return Err(RuleError::new(
+            "final",
+            format!(
+                "only {all_bought} of the 8 items are bought: with two players each bids every round while he holds a card, so every item is bought (rules §1.10)"
+            ),
+        ));
+    }
+    Ok(Game {
+        holdings,
+        sales: Vec::new(),
+    })
+}

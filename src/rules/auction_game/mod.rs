@@ -1,0 +1,520 @@
+//! "Auction", the Dutch bidding game with money cards (rules §1.10, S004; readings of
+//! rules §3 item 31): 2 to 4 players each hold the money cards 2–10 of one suit ($54) and
+//! bid them, one card at a time and all at once, on the 8 items of a small deck (two each
+//! of J 1, Q 2, K 3, A 4) turned one by one, with a Joker that makes the next card a blind
+//! bid. The highest card buys the item and is spent; ties go to overtime among the tied top
+//! bidders, who add a card each until the tie breaks or all but one withdraw.
+//!
+//! One `hand` event is one whole game, written round by round (`rounds`) or as the summary
+//! at its end (`final`) ([`hand`], [`final_count`]). The winner has the highest item value, on a tie the one
+//! who spent the least; a tie on both is a draw among the tied (rules §3 item 31 [R]). Each
+//! game is settled at once (rules §0.3 money in exact cents): every loser pays `stake`,
+//! shared equally among tied winners with the leftover cents one each in seat order (no
+//! hand has a dealer, so from the first seat; session-format "Precise readings"); when
+//! everyone draws nothing is paid. Modules: [`agreements`], [`hand`], [`form`] (the
+//! pages' side).
+
+pub mod agreements;
+pub mod final_count;
+pub mod form;
+pub mod hand;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Map, Value, json};
+
+use self::agreements::Agreements;
+use self::hand::{Game, Holding, Item, Sale};
+use crate::ledger::Postings;
+use crate::ledger::split::equal_shares;
+use crate::rules::game::HandFormSpec;
+use crate::rules::{
+    Column, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Step, Table, Tally, Tone,
+};
+
+/// The registration of `auction_game`: 2 to 4 players (rules §1.10).
+pub static GAME: GameInfo = GameInfo {
+    id: "auction_game",
+    name: "Auction (money cards)",
+    rules: "rules §1.10",
+    seats: (2, 4),
+    agreements: form::AGREEMENTS,
+    start,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+};
+
+fn start(
+    agreements: &Map<String, Value>,
+    players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn Engine>, RuleError> {
+    Ok(Box::new(Auction::new(agreements, players, opening_scores)?))
+}
+
+/// The engine of one Auction session: the agreements, the players in seat order and the
+/// games played. Every game is whole in one event, so nothing is ever in progress.
+#[derive(Debug, Clone)]
+pub struct Auction {
+    agreements: Agreements,
+    players: Vec<String>,
+    games: Vec<FinishedGame>,
+}
+
+/// Who won a game, and how (rules §1.10 "Winner", §3 item 31).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The seats of the winners: one, or several tied on item value and money spent.
+    pub winners: Vec<usize>,
+    /// `"items"`, `"least_spent"` or `"draw"` (the ledger's `decided_by`).
+    pub decided_by: &'static str,
+}
+
+/// Judges a game: the highest item value wins; among those tied on it, the one who spent
+/// the least; those tied on both draw (rules §1.10, §3 item 31 [R]).
+pub fn judge(holdings: &[Holding]) -> Verdict {
+    let best_value = holdings.iter().map(Holding::value).max().unwrap_or(0);
+    let on_value: Vec<usize> = (0..holdings.len())
+        .filter(|&s| holdings.get(s).is_some_and(|h| h.value() == best_value))
+        .collect();
+    let least = on_value
+        .iter()
+        .filter_map(|&s| holdings.get(s).map(|h| h.spent))
+        .min()
+        .unwrap_or(0);
+    let winners: Vec<usize> = on_value
+        .iter()
+        .copied()
+        .filter(|&s| holdings.get(s).is_some_and(|h| h.spent == least))
+        .collect();
+    let decided_by = match (winners.len(), on_value.len()) {
+        (1, 1) => "items",
+        (1, _) => "least_spent",
+        _ => "draw",
+    };
+    Verdict {
+        winners,
+        decided_by,
+    }
+}
+
+impl Auction {
+    /// Starts a session for `players` (2 to 4, seat order) under `agreements`. Errors name
+    /// the field: the agreements (see [`Agreements::read`]); `players` outside 2–4;
+    /// `opening_scores` other than `null` or `{}` (every game is whole in one event, so there
+    /// is nothing to carry in).
+    pub fn new(
+        agreements: &Map<String, Value>,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<Auction, RuleError> {
+        let agreements = Agreements::read(agreements)?;
+        if !(2..=4).contains(&players.len()) {
+            return Err(RuleError::new(
+                "players",
+                format!(
+                    "Auction is for 2 to 4 players, and {} are listed (rules §1.10)",
+                    players.len()
+                ),
+            ));
+        }
+        match opening_scores {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(m)) if m.is_empty() => {}
+            Some(_) => {
+                return Err(RuleError::new(
+                    "opening_scores",
+                    "an Auction game is entered whole in one hand, so there are no scores to carry in",
+                ));
+            }
+        }
+        Ok(Auction {
+            agreements,
+            players: players.to_vec(),
+            games: Vec::new(),
+        })
+    }
+
+    fn name(&self, seat: usize) -> &str {
+        self.players.get(seat).map_or("", String::as_str)
+    }
+
+    /// The money of a game: each loser pays `stake`, shared equally among the winners in
+    /// seat order (whole cents, the odd cents to the first of them, session-format); nothing
+    /// when everyone draws or the stake is zero. Returns postings, words and steps.
+    fn settle(&self, table: &Table, winners: &[usize]) -> (Postings, String, Vec<Step>) {
+        let mut postings = Postings::new();
+        let stake = self.agreements.stake;
+        let losers: Vec<usize> = (0..self.players.len())
+            .filter(|s| !winners.contains(s))
+            .collect();
+        if losers.is_empty() {
+            return (postings, "everyone draws: nobody pays".into(), Vec::new());
+        }
+        if stake.is_zero() {
+            return (postings, "no stake: nobody pays".into(), Vec::new());
+        }
+        let winner_names: Vec<&str> = winners.iter().map(|&s| self.name(s)).collect();
+        let order: Vec<&str> = table
+            .leftover_order()
+            .into_iter()
+            .filter(|p| winner_names.contains(p))
+            .collect();
+        let mut steps = vec![Step::Stake {
+            amount: stake,
+            per: "game lost".into(),
+        }];
+        let mut words = Vec::new();
+        for &l in &losers {
+            let loser = self.name(l);
+            let shares = equal_shares(stake, &order);
+            if shares.len() > 1 {
+                steps.push(Step::shares(stake, &shares));
+            }
+            for (to, amount) in &shares {
+                postings.transfer(loser, to, *amount);
+                steps.push(Step::Pays {
+                    from: loser.to_string(),
+                    to: (*to).to_string(),
+                    amount: *amount,
+                    why: format!("game {} lost", self.games.len() + 1),
+                });
+                words.push(format!("{loser} pays {to} {amount}"));
+            }
+        }
+        let per = if order.len() > 1 {
+            format!(
+                " (each loser's stake of {stake} shared among the tied winners, odd cents from the first seat)"
+            )
+        } else {
+            format!(" (the stake of {stake} from each loser)")
+        };
+        (postings, format!("{}{per}", words.join(", ")), steps)
+    }
+
+    fn holding_words(&self, seat: usize, h: &Holding) -> String {
+        let items = if h.items.is_empty() {
+            "no items".to_string()
+        } else {
+            h.items
+                .iter()
+                .map(|i| i.letter())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{} {items} = {}, spent {}",
+            self.name(seat),
+            h.value(),
+            h.spent
+        )
+    }
+
+    /// The sheet's notes for one player: items and their value, money spent, and the cards
+    /// (or money) left.
+    fn details(&self, seat: usize, h: &Holding, winner: bool) -> Vec<Detail> {
+        let account = self.name(seat).to_string();
+        let items = if h.items.is_empty() {
+            "no items (0)".to_string()
+        } else {
+            format!(
+                "items {} ({})",
+                h.items
+                    .iter()
+                    .map(|i| i.letter())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                h.value()
+            )
+        };
+        let left = match &h.cards_left {
+            Some(cards) if cards.is_empty() => "no cards left".to_string(),
+            Some(cards) => format!(
+                "cards left {}",
+                cards
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            None => format!("money left {}", hand::START_MONEY - h.spent),
+        };
+        vec![
+            Detail {
+                account: account.clone(),
+                text: items,
+                tone: if winner { Tone::Good } else { Tone::Plain },
+            },
+            Detail {
+                account: account.clone(),
+                text: format!("spent {}", h.spent),
+                tone: Tone::Plain,
+            },
+            Detail {
+                account,
+                text: left,
+                tone: Tone::Plain,
+            },
+        ]
+    }
+
+    /// One round in words for the explanation ("Q: Ann 7+5 = 12 after 1 overtime").
+    fn sale_words(&self, sale: &Sale) -> String {
+        match sale {
+            Sale::Joker => "Joker".into(),
+            Sale::Discarded(item) => format!("{}: no bids, discarded", item.letter()),
+            Sale::Bought {
+                item,
+                buyer,
+                cards,
+                overtime,
+                withdrew,
+            } => {
+                let paid = cards
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join("+");
+                let total: i64 = cards.iter().sum();
+                let mut w = format!("{}: {} {paid}", item.letter(), self.name(*buyer));
+                if cards.len() > 1 {
+                    w.push_str(&format!(" = {total}"));
+                }
+                if *overtime > 0 {
+                    w.push_str(&format!(" after {overtime} overtime"));
+                }
+                if !withdrew.is_empty() {
+                    let who: Vec<&str> = withdrew.iter().map(|&s| self.name(s)).collect();
+                    w.push_str(&format!(" ({} withdrew)", who.join(", ")));
+                }
+                w
+            }
+        }
+    }
+
+    /// One game: checked, judged, settled. Nothing changes on error.
+    fn play(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+        let game: Game = hand::read_game(event, &self.players)?;
+        let number = self.games.len() + 1;
+        let verdict = judge(&game.holdings);
+        let (postings, paid, pay_steps) = self.settle(ctx.table, &verdict.winners);
+        let winner = match verdict.winners.as_slice() {
+            [one] => Some(self.name(*one).to_string()),
+            _ => None,
+        };
+        let tied = verdict
+            .winners
+            .iter()
+            .map(|&s| self.name(s))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let best = verdict
+            .winners
+            .first()
+            .and_then(|&s| game.holdings.get(s))
+            .cloned()
+            .unwrap_or_default();
+        let how = match verdict.decided_by {
+            "items" => format!("the most valuable items, {}", best.value()),
+            "least_spent" => format!(
+                "items tied at {}, and spent the least, {}",
+                best.value(),
+                best.spent
+            ),
+            _ => format!(
+                "{tied} tie on items ({}) and money spent ({}): a draw (rules §3 item 31)",
+                best.value(),
+                best.spent
+            ),
+        };
+        let holdings: Vec<String> = game
+            .holdings
+            .iter()
+            .enumerate()
+            .map(|(s, h)| self.holding_words(s, h))
+            .collect();
+        let mut why = format!("Game {number}: ");
+        if !game.sales.is_empty() {
+            let rounds: Vec<String> = game.sales.iter().map(|s| self.sale_words(s)).collect();
+            why.push_str(&format!("{}. ", rounds.join("; ")));
+        }
+        why.push_str(&format!(
+            "{} (J 1, Q 2, K 3, A 4). {}; {paid} (rules §1.10)",
+            holdings.join("; "),
+            match &winner {
+                Some(w) => format!("{w} wins with {how}"),
+                None => how.clone(),
+            }
+        ));
+        let mut steps: Vec<Step> = game
+            .holdings
+            .iter()
+            .enumerate()
+            .map(|(s, h)| Step::Score {
+                who: self.name(s).to_string(),
+                sum: if h.items.is_empty() {
+                    "no items".into()
+                } else {
+                    h.items
+                        .iter()
+                        .map(|i| format!("{} {}", i.letter(), i.value()))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                },
+                total: h.value(),
+                tally: Tally::Points,
+            })
+            .collect();
+        steps.extend(pay_steps);
+        let mut marks = Vec::new();
+        let overtimes = game
+            .sales
+            .iter()
+            .filter(|s| matches!(s, Sale::Bought { overtime, withdrew, .. } if *overtime > 0 || !withdrew.is_empty()))
+            .count();
+        if overtimes > 0 {
+            marks.push(Mark::new(
+                if overtimes == 1 {
+                    "1 overtime".to_string()
+                } else {
+                    format!("{overtimes} overtimes")
+                },
+                Tone::Plain,
+            ));
+        }
+        let discarded = game
+            .sales
+            .iter()
+            .filter(|s| matches!(s, Sale::Discarded(_)))
+            .count();
+        if discarded > 0 {
+            marks.push(Mark::new(
+                format!("{discarded} discarded"),
+                Tone::Plain,
+            ));
+        }
+        marks.push(match &winner {
+            Some(w) => Mark::new(format!("{w} wins"), Tone::Good),
+            None => Mark::new("a draw", Tone::Plain),
+        });
+        let details = game
+            .holdings
+            .iter()
+            .enumerate()
+            .flat_map(|(s, h)| self.details(s, h, verdict.winners.contains(&s)))
+            .collect();
+        let line = SheetLine {
+            marks,
+            details,
+            ..SheetLine::titled(if game.sales.is_empty() {
+                format!("game {number} (final count)")
+            } else {
+                format!("game {number}")
+            })
+        };
+        let final_scores: Map<String, Value> = game
+            .holdings
+            .iter()
+            .enumerate()
+            .map(|(s, h)| {
+                (
+                    self.name(s).to_string(),
+                    json!({ "items": h.value(), "spent": h.spent }),
+                )
+            })
+            .collect();
+        let finished = FinishedGame {
+            winner: winner.clone(),
+            decided_by: verdict.decided_by.to_string(),
+            final_scores: Value::Object(final_scores.clone()),
+        };
+        let end = GameEnd {
+            winner,
+            at: Some(best.value()),
+            how,
+            award: None,
+            settlement: paid,
+            fresh: Vec::new(),
+        };
+        self.games.push(finished.clone());
+        Ok(Outcome {
+            postings: postings.into_vec(),
+            scores_after: Some(json!({ "game": number, "scores": final_scores })),
+            explanation: why,
+            steps,
+            line,
+            finished: Some((finished, end)),
+        })
+    }
+}
+
+impl Engine for Auction {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        match kind {
+            "hand" => self.play(ctx, event),
+            other => Err(RuleError::new(
+                "type",
+                format!(
+                    "\"{other}\" is not an Auction event; use hand (one whole game), payment or close (rules §1.10)"
+                ),
+            )),
+        }
+    }
+
+    /// Closing pays nothing more: every game is settled in its own event, so none is ever
+    /// left unfinished.
+    fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
+        Ok(Outcome::new(
+            Vec::new(),
+            "The sitting is closed",
+            SheetLine::titled("closed"),
+        ))
+    }
+
+    fn games(&self) -> Vec<FinishedGame> {
+        self.games.clone()
+    }
+
+    /// One money column per player, in seat order: every game is settled at once.
+    fn layout(&self, table: &Table) -> Layout {
+        Layout {
+            columns: table
+                .everyone()
+                .iter()
+                .map(|p| Column {
+                    account: p.clone(),
+                    label: p.clone(),
+                    members: String::new(),
+                    tally: Tally::Money,
+                })
+                .collect(),
+        }
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    fn hand_form(&self, _table: &Table) -> HandFormSpec {
+        form::offer(&self.players)
+    }
+}
+
+/// The items in the order the sheet and the form list them, with their values, for words.
+pub fn item_values() -> String {
+    Item::ITEMS
+        .iter()
+        .map(|i| format!("{} {}", i.letter(), i.value()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
