@@ -11,10 +11,11 @@
 //! `odd_chip` agreement ([`pots::split`]). With `odd_chip: "carry"` an odd chip stays in the
 //! `POT` account and goes into the next hand's main pot; at the close what remains is shared
 //! out by the remainder rule (session-format). Modules: [`agreements`], [`cards`] (the
-//! evaluator), [`pots`], [`hand`] (reading and checking a hand and its betting), [`form`]
+//! evaluator), [`pots`], [`hand`] (reading and checking a hand), [`betting`] (its betting record), [`form`]
 //! (the pages' side).
 
 pub mod agreements;
+pub mod betting;
 pub mod cards;
 pub mod form;
 pub mod hand;
