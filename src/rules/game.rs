@@ -70,6 +70,15 @@ pub trait Engine: Send + Sync {
     fn has_kitty(&self) -> bool {
         false
     }
+    /// The table's own accounts this session keeps besides the players' (`KITTY`, `POT`),
+    /// which a `payment` may name: the kitty when the game keeps one, by default.
+    fn house_accounts(&self) -> Vec<&'static str> {
+        if self.has_kitty() {
+            vec![crate::ledger::KITTY]
+        } else {
+            Vec::new()
+        }
+    }
     /// Postings due before the first event, such as the kitty's opening ante (rules §1.2
     /// rule 1); `None` when nothing is due (the default).
     fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Outcome> {

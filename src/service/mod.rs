@@ -142,7 +142,7 @@ async fn remember_players(
     for account in ledger
         .balances
         .keys()
-        .filter(|a| *a != crate::ledger::KITTY)
+        .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
     {
         store::clubs::add_player(conn, club, account).await?;
     }

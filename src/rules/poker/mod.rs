@@ -36,9 +36,7 @@ use crate::rules::{
     Table, Tally, Tone,
 };
 
-/// The ledger account that holds odd chips carried to the next hand (`odd_chip: "carry"`,
-/// session-format: shown in `balances` like `KITTY`).
-pub const POT: &str = "POT";
+pub use crate::ledger::POT;
 
 /// The registration of `poker`: 2 to 10 players (session-format).
 pub static GAME: GameInfo = GameInfo {
@@ -392,6 +390,12 @@ impl Poker {
 impl Engine for Poker {
     fn clone_box(&self) -> Box<dyn Engine> {
         Box::new(self.clone())
+    }
+
+    /// The pot holds odd chips carried to the next hand; cash put into or taken from it is
+    /// a `payment` to or from `POT` (session-format).
+    fn house_accounts(&self) -> Vec<&'static str> {
+        vec![POT]
     }
 
     fn apply(
