@@ -113,6 +113,7 @@ macro_rules! every_game {
             contract_pinochle => "games/contract_pinochle/hand_form.html",
             two_handed_pinochle => "games/two_handed_pinochle/hand_form.html",
             auction_game => "games/auction_game/hand_form.html",
+            poker => "games/poker/hand_form.html",
         }
     };
 }

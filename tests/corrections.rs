@@ -293,3 +293,38 @@ fn a_declare_out_is_a_deal_that_undo_last_hand_undoes() {
         Money::ZERO
     );
 }
+
+/// The poker pot is the table's account like the kitty: a payment may name it
+/// (session-format "A payment to or from KITTY (or POT)"), and no player may take its name.
+#[test]
+fn the_pot_takes_payments_and_is_no_players_name() {
+    let d = doc(
+        "poker",
+        json!({"smallest_unit": "0.05"}),
+        &["Ann", "Bob"],
+        vec![json!({"type": "payment", "from": "Ann", "to": "POT", "amount": "0.10"})],
+    );
+    let ledger = replay(&d).unwrap();
+    let total: i64 = ledger.balances.values().map(|m| m.cents()).sum();
+    assert_eq!(total, 0, "the payment's postings sum to zero");
+    assert_ne!(
+        ledger.balances.get("POT").copied().unwrap_or_default(),
+        Money::ZERO,
+        "the pot's balance moved"
+    );
+    let named_pot = doc(
+        "poker",
+        json!({"smallest_unit": "0.05"}),
+        &["Ann", "POT"],
+        vec![],
+    );
+    assert!(replay(&named_pot).is_err(), "POT is not a player's name");
+    // A game without a pot has no POT account to pay.
+    let pitch = doc(
+        "auction_pitch",
+        json!({}),
+        &["Ann", "Bob", "Cy"],
+        vec![json!({"type": "payment", "from": "Ann", "to": "POT", "amount": "0.10"})],
+    );
+    assert!(replay(&pitch).is_err());
+}

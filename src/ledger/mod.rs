@@ -16,6 +16,14 @@ use crate::money::Money;
 /// The ledger name of the kitty's account (rules §1.2, `design/session-format.md`).
 pub const KITTY: &str = "KITTY";
 
+/// The ledger name of the poker pot's account, which holds odd chips carried to the next
+/// hand (`design/session-format.md`: shown in `balances` like `KITTY`).
+pub const POT: &str = "POT";
+
+/// The accounts that are the table's, not a player's: never a player's name, never a club
+/// member.
+pub const HOUSE: [&str; 2] = [KITTY, POT];
+
 /// One movement of money on one account: positive means the account gains (is owed more),
 /// negative means it pays. In cents, written as a decimal string.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

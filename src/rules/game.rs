@@ -70,6 +70,15 @@ pub trait Engine: Send + Sync {
     fn has_kitty(&self) -> bool {
         false
     }
+    /// The table's own accounts this session keeps besides the players' (`KITTY`, `POT`),
+    /// which a `payment` may name: the kitty when the game keeps one, by default.
+    fn house_accounts(&self) -> Vec<&'static str> {
+        if self.has_kitty() {
+            vec![crate::ledger::KITTY]
+        } else {
+            Vec::new()
+        }
+    }
     /// Postings due before the first event, such as the kitty's opening ante (rules §1.2
     /// rule 1); `None` when nothing is due (the default).
     fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Outcome> {
@@ -316,7 +325,8 @@ pub struct GameInfo {
 
 /// Every field of `event` as the hand form's input of that name, to correct it: nested
 /// fields with dots (`points.high`, `NS.meld`), `null` as `"nobody"`, `true` as `"true"`,
-/// and a list of names as a count per name (`NS.meld_checks.aces_100` = 2).
+/// a list of names as a count per name (`NS.meld_checks.aces_100` = 2), and any other list
+/// entry by its place from 0 (`rounds.0.bids.Ann`).
 pub fn form_values(event: &Value) -> HashMap<String, String> {
     let mut values = HashMap::new();
     flatten("", event, &mut values);
@@ -338,9 +348,16 @@ fn flatten(prefix: &str, value: &Value, into: &mut HashMap<String, String>) {
             }
         }
         Value::Array(items) => {
-            for name in items.iter().filter_map(Value::as_str) {
-                let count = into.entry(key(name)).or_insert_with(|| "0".into());
-                *count = (count.parse::<usize>().unwrap_or(0) + 1).to_string();
+            for (i, item) in items.iter().enumerate() {
+                match item.as_str() {
+                    // A list of names is a count per name (meld checks).
+                    Some(name) => {
+                        let count = into.entry(key(name)).or_insert_with(|| "0".into());
+                        *count = (count.parse::<usize>().unwrap_or(0) + 1).to_string();
+                    }
+                    // Anything else is an entry by its place (`rounds.0.bids.Ann`).
+                    None => flatten(&key(&i.to_string()), item, into),
+                }
             }
         }
         Value::String(s) => {
@@ -356,5 +373,32 @@ fn flatten(prefix: &str, value: &Value, into: &mut HashMap<String, String>) {
             into.insert(prefix.to_string(), "nobody".into());
         }
         Value::Bool(false) => {}
+    }
+}
+
+#[cfg(test)]
+mod form_values_tests {
+    use serde_json::json;
+
+    use super::form_values;
+
+    #[test]
+    fn an_event_becomes_the_fields_of_its_form() {
+        let values = form_values(&json!({
+            "type": "hand", "dealer": "Ann", "all_passed": false,
+            "points": {"high": "Bob", "jack": null},
+            "NS": {"meld_checks": ["aces_100", "aces_100", "flush"]},
+            "rounds": [{"item": "Q", "bids": {"Ann": 7, "Bob": 5}}, {"item": "K", "bids": {}}]
+        }));
+        let get = |k: &str| values.get(k).map(String::as_str);
+        assert_eq!(get("dealer"), Some("Ann"));
+        assert_eq!(get("all_passed"), None, "an unticked box is left out");
+        assert_eq!(get("points.high"), Some("Bob"));
+        assert_eq!(get("points.jack"), Some("nobody"));
+        assert_eq!(get("NS.meld_checks.aces_100"), Some("2"));
+        assert_eq!(get("NS.meld_checks.flush"), Some("1"));
+        assert_eq!(get("rounds.0.item"), Some("Q"));
+        assert_eq!(get("rounds.0.bids.Bob"), Some("5"));
+        assert_eq!(get("rounds.1.item"), Some("K"));
     }
 }

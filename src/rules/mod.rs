@@ -47,10 +47,9 @@ pub fn check_name(name: &str) -> Result<(), String> {
     if name.is_empty() || name.chars().count() > 40 {
         return Err("a player's name has 1 to 40 characters".into());
     }
-    if name == crate::ledger::KITTY {
+    if crate::ledger::HOUSE.contains(&name) {
         return Err(format!(
-            "{} is the kitty's account, not a player's name",
-            crate::ledger::KITTY
+            "{name} is the table's own account (the kitty or the pot), not a player's name"
         ));
     }
     Ok(())

@@ -147,7 +147,7 @@ async fn remember_players(
     club: i64,
     accounts: impl Iterator<Item = &String>,
 ) -> Result<(), AppError> {
-    for account in accounts.filter(|a| *a != crate::ledger::KITTY) {
+    for account in accounts.filter(|a| !crate::ledger::HOUSE.contains(&a.as_str())) {
         store::clubs::add_player(conn, club, account).await?;
     }
     Ok(())

@@ -147,7 +147,7 @@ impl Core {
         kind: &str,
         object: &Map<String, Value>,
     ) -> Result<Outcome, Refusal> {
-        let has_kitty = self.engine.has_kitty();
+        let house = self.engine.house_accounts();
         let mut ctx = Ctx {
             table: &mut self.table,
             balances: &self.balances,
@@ -159,7 +159,7 @@ impl Core {
                     "the sitting was closed by event {at}; only payments may follow a close (session-format)"
                 ),
             )),
-            (_, "payment") => payment(has_kitty, &mut ctx, object),
+            (_, "payment") => payment(&house, &mut ctx, object),
             (_, "close") => {
                 fields::read::<Close>(object).and_then(|_| self.engine.close(&mut ctx))
             }
@@ -189,12 +189,12 @@ impl Core {
 /// `payment`: money really handed over from one account to another, which moves both
 /// balances toward zero (`design/session-format.md`).
 fn payment(
-    has_kitty: bool,
+    house: &[&str],
     ctx: &mut Ctx<'_>,
     object: &Map<String, Value>,
 ) -> Result<Outcome, RuleError> {
     let p: Payment = fields::read(object)?;
-    let known = |name: &str| ctx.table.has_account(name) || (has_kitty && name == KITTY);
+    let known = |name: &str| ctx.table.has_account(name) || house.contains(&name);
     for (field, name) in [("from", &p.from), ("to", &p.to)] {
         if !known(name) {
             return Err(RuleError::new(

@@ -1,0 +1,197 @@
+//! The table agreements of a poker session (rules §1.11, §3 items 32–33), named as
+//! `design/session-format.md` names them: `stake`, `smallest_unit`, `odd_chip`, `wild`,
+//! `low`, `ante`, `max_first_bet`, `max_raise`, `max_raises_total_per_round`. Unknown
+//! agreements are refused (usually typos).
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::cards::{LowRule, Wild};
+use crate::money::Money;
+use crate::rules::{RuleError, fields};
+
+/// Who gets a chip that does not split evenly among tied winners (rules §3 item 32, RRP,
+/// PNEWS, BARGE, OCC).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OddChip {
+    /// The first tied winner clockwise from the dealer's left (RRP, button games; default).
+    #[default]
+    FirstLeftOfDealer,
+    /// The tied winner with the highest card by suit, ♠ > ♥ > ♦ > ♣ (RRP, stud); needs
+    /// `cards`.
+    HighCardBySuit,
+    /// The odd chip stays in the `POT` account for the next hand's pot (OCC, home games).
+    Carry,
+}
+
+impl OddChip {
+    /// The rule in words for the sheet.
+    pub fn words(self) -> &'static str {
+        match self {
+            OddChip::FirstLeftOfDealer => "to the first tied winner left of the dealer",
+            OddChip::HighCardBySuit => "to the tied winner with the highest card (♠ > ♥ > ♦ > ♣)",
+            OddChip::Carry => "stays in the pot for the next hand",
+        }
+    }
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum WildName {
+    Jokers,
+    Deuces,
+}
+
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(rename_all = "snake_case")]
+enum LowName {
+    #[default]
+    AceToFive,
+    DeuceToSeven,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Written {
+    #[serde(default)]
+    stake: Money,
+    smallest_unit: Option<Money>,
+    #[serde(default)]
+    odd_chip: OddChip,
+    #[serde(default)]
+    wild: Vec<WildName>,
+    #[serde(default)]
+    low: LowName,
+    ante: Option<Money>,
+    max_first_bet: Option<Money>,
+    max_raise: Option<Money>,
+    max_raises_total_per_round: Option<Money>,
+}
+
+/// Every agreement of a poker session, validated. Money is in cents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Agreements {
+    /// Accepted as every game takes it (session-format) but unused: poker's money is what
+    /// the players put in the pot.
+    pub stake: Money,
+    /// The smallest chip, in cents (default 0.05): every contribution, bet and share is a
+    /// whole number of them (session-format, "Precise readings").
+    pub unit: Money,
+    /// Who gets an odd chip (rules §3 item 32).
+    pub odd_chip: OddChip,
+    /// Which cards are wild.
+    pub wild: Wild,
+    /// How low hands rank in a high-low pot.
+    pub low: LowRule,
+    /// What each player antes, in cents (S004: a nickel); `None`: no ante agreed.
+    pub ante: Option<Money>,
+    /// The most an opening bet may be (S004: 50¢); `None`: no limit.
+    pub max_first_bet: Option<Money>,
+    /// The most one raise may add over the call (S004: 50¢); `None`: no limit.
+    pub max_raise: Option<Money>,
+    /// The most the raises of one betting round may add up to, the opening bet not counted
+    /// (S004: $1; rules §1.11 [R], §3 item 33); `None`: no limit.
+    pub max_raises_total: Option<Money>,
+}
+
+impl Agreements {
+    /// Reads the session's agreements. Errors name `agreements.<name>`: an unknown
+    /// agreement, a smallest unit that is not above zero, a limit or ante that is negative
+    /// or not a whole number of units, a wild card named twice.
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+        let unit = w.smallest_unit.unwrap_or(Money::from_cents(5));
+        if unit.cents() <= 0 {
+            return Err(RuleError::new(
+                "agreements.smallest_unit",
+                format!("{unit} is not a chip: the smallest unit is more than zero"),
+            ));
+        }
+        if w.stake.cents() < 0 {
+            return Err(RuleError::new(
+                "agreements.stake",
+                "the stake cannot be below zero",
+            ));
+        }
+        for (name, value) in [
+            ("ante", w.ante),
+            ("max_first_bet", w.max_first_bet),
+            ("max_raise", w.max_raise),
+            ("max_raises_total_per_round", w.max_raises_total_per_round),
+        ] {
+            if let Some(v) = value
+                && (v.cents() < 0 || v.cents() % unit.cents() != 0)
+            {
+                return Err(RuleError::new(
+                    format!("agreements.{name}"),
+                    format!(
+                        "{v} is not a whole number of chips of {unit} (the smallest unit, rules §0.3)"
+                    ),
+                ));
+            }
+        }
+        let mut wild = Wild::default();
+        for name in &w.wild {
+            let slot = match name {
+                WildName::Jokers => &mut wild.jokers,
+                WildName::Deuces => &mut wild.deuces,
+            };
+            if *slot {
+                return Err(RuleError::new(
+                    "agreements.wild",
+                    "a wild card is named twice",
+                ));
+            }
+            *slot = true;
+        }
+        Ok(Agreements {
+            stake: w.stake,
+            unit,
+            odd_chip: w.odd_chip,
+            wild,
+            low: match w.low {
+                LowName::AceToFive => LowRule::AceToFive,
+                LowName::DeuceToSeven => LowRule::DeuceToSeven,
+            },
+            ante: w.ante.filter(|a| !a.is_zero()),
+            max_first_bet: w.max_first_bet,
+            max_raise: w.max_raise,
+            max_raises_total: w.max_raises_total_per_round,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: Value) -> Result<Agreements, RuleError> {
+        Agreements::read(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn defaults_and_choices() {
+        let a = read(json!({})).unwrap();
+        assert_eq!(a.unit, Money::from_cents(5));
+        assert_eq!(a.odd_chip, OddChip::FirstLeftOfDealer);
+        assert_eq!(a.wild, Wild::default());
+        assert_eq!(a.low, LowRule::AceToFive);
+        assert_eq!(a.ante, None);
+        let a = read(json!({"wild": ["jokers", "deuces"], "low": "deuce_to_seven", "odd_chip": "carry", "ante": "0.05"})).unwrap();
+        assert!(a.wild.jokers && a.wild.deuces);
+        assert_eq!((a.low, a.odd_chip, a.ante), (LowRule::DeuceToSeven, OddChip::Carry, Some(Money::from_cents(5))));
+    }
+
+    #[test]
+    fn refusals_name_the_agreement() {
+        assert_eq!(read(json!({"smallest_unit": "0"})).unwrap_err().field, "agreements.smallest_unit");
+        assert_eq!(read(json!({"max_raise": "0.07"})).unwrap_err().field, "agreements.max_raise");
+        assert_eq!(read(json!({"wild": ["one_eyed_jacks"]})).unwrap_err().field, "agreements.wild[0]");
+        assert_eq!(read(json!({"wild": ["jokers", "jokers"]})).unwrap_err().field, "agreements.wild");
+        assert_eq!(read(json!({"odd_chip": "random"})).unwrap_err().field, "agreements.odd_chip");
+        assert_eq!(read(json!({"ante": 0.05})).unwrap_err().field, "agreements.ante");
+        assert_eq!(read(json!({"antes": "0.05"})).unwrap_err().field, "agreements.antes");
+    }
+}

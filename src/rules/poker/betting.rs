@@ -1,0 +1,266 @@
+//! The betting record of a poker hand (`rounds`, session-format), checked against the
+//! limits (S004 "Some Standard Betting Rules", rules §1.11 "Betting", §3 item 33) and
+//! against the contributions. Each round is a list of actions in turn order:
+//! `[player, "check"]`, `[player, "bet", amount]`, `[player, "call"]`, `[player, "raise",
+//! amount]` (the increment over the call) or `[player, "fold"]`; amounts are money strings.
+
+use serde_json::Value;
+
+use super::agreements::Agreements;
+use super::hand::{money, seat_of, units};
+use crate::money::Money;
+use crate::rules::RuleError;
+
+/// One betting action, read.
+enum Action {
+    Check,
+    Bet(i64),
+    Call,
+    Raise(i64),
+    Fold,
+}
+
+fn read_action(
+    raw: &Value,
+    players: &[String],
+    unit: Money,
+    field: &str,
+) -> Result<(usize, Action), RuleError> {
+    let items = raw.as_array().ok_or_else(|| {
+        RuleError::new(
+            field,
+            "an action is [player, \"check\"], [player, \"bet\", amount], [player, \"call\"], [player, \"raise\", amount] or [player, \"fold\"]",
+        )
+    })?;
+    let name = items.first().and_then(Value::as_str).unwrap_or("");
+    let seat = seat_of(players, name).ok_or_else(|| {
+        RuleError::new(field, format!("\"{name}\" is not a player seated at this table"))
+    })?;
+    let kind = items.get(1).and_then(Value::as_str).unwrap_or("");
+    let amount = items.get(2);
+    let needs_amount = matches!(kind, "bet" | "raise");
+    if needs_amount != amount.is_some() || items.len() > 3 {
+        return Err(RuleError::new(
+            field,
+            if needs_amount {
+                format!("a {kind} says how much: [{name}, \"{kind}\", \"0.10\"]")
+            } else {
+                format!("\"{kind}\" takes no amount")
+            },
+        ));
+    }
+    let amount = match amount {
+        Some(v) => {
+            let u = units(v, unit, field)?;
+            if u == 0 {
+                return Err(RuleError::new(field, format!("a {kind} of nothing is a check or a call")));
+            }
+            u
+        }
+        None => 0,
+    };
+    let action = match kind {
+        "check" => Action::Check,
+        "bet" => Action::Bet(amount),
+        "call" => Action::Call,
+        "raise" => Action::Raise(amount),
+        "fold" => Action::Fold,
+        other => {
+            return Err(RuleError::new(
+                field,
+                format!("\"{other}\" is not a betting action: check, bet, call, raise or fold (S004)"),
+            ));
+        }
+    };
+    Ok((seat, action))
+}
+
+/// Checks the betting record `rounds` (S004 "how do you bet", rules §1.11 "Betting", §3 item
+/// 33) against the limits and the contributions. In each round: a check only when nothing
+/// is owed; a bet only as the round's first bet, at most `max_first_bet`; a call only when
+/// something is owed (an all-in player may call for what he has left); a raise (the
+/// increment over the call) only after a bet, at most `max_raise`, the raises of the round
+/// together at most `max_raises_total_per_round` (the opening bet not counted); nobody acts
+/// after folding, or after going all-in with everything; at the end of a round everyone
+/// still in and not all-in has matched the last bet or raise. After the last round the
+/// players who folded are exactly `folded`, and each player's ante (when the table antes
+/// and he was dealt in) plus his bets, calls and raises equals his contribution; a player
+/// who put in nothing at all was not dealt in and anted nothing. Turn order is not checked:
+/// who opens a round differs between draw and stud games (S004).
+///
+/// Errors name `rounds[r][a]` (round r, action a, from 0) or `contributions.<player>`.
+pub fn check_rounds(
+    rounds: &[Vec<Value>],
+    players: &[String],
+    contributions: &[i64],
+    folded: &[bool],
+    all_in: &[bool],
+    agreements: &Agreements,
+) -> Result<(), RuleError> {
+    let n = players.len();
+    let unit = agreements.unit;
+    let to_units = |m: Option<Money>| m.map(|m| m.cents() / unit.cents());
+    let ante = to_units(agreements.ante).unwrap_or(0);
+    let (max_first, max_raise, max_total) = (
+        to_units(agreements.max_first_bet),
+        to_units(agreements.max_raise),
+        to_units(agreements.max_raises_total),
+    );
+    let name = |s: usize| players.get(s).map_or("", String::as_str);
+    let at = |s: usize| contributions.get(s).copied().unwrap_or(0);
+    // What each player can put in the rounds: his contribution less the ante he paid.
+    let cap = |s: usize| if at(s) > 0 { at(s) - ante } else { 0 };
+    let mut paid = vec![0i64; n];
+    let mut out = vec![false; n];
+    for (r, round) in rounds.iter().enumerate() {
+        let mut this_round = vec![0i64; n];
+        let mut highest = 0i64;
+        let mut raised = 0i64;
+        for (a, raw) in round.iter().enumerate() {
+            let field = format!("rounds[{r}][{a}]");
+            let (seat, action) = read_action(raw, players, unit, &field)?;
+            let who = name(seat);
+            if out.get(seat) == Some(&true) {
+                return Err(RuleError::new(field, format!("{who} has folded and cannot act again")));
+            }
+            let is_all_in = all_in.get(seat) == Some(&true);
+            let mine = this_round.get(seat).copied().unwrap_or(0);
+            let so_far = paid.get(seat).copied().unwrap_or(0);
+            if is_all_in && so_far >= cap(seat) && !matches!(action, Action::Fold) {
+                return Err(RuleError::new(
+                    field,
+                    format!("{who} is all-in already: he has nothing left to bet"),
+                ));
+            }
+            let owed = highest - mine;
+            let put = match action {
+                Action::Check => {
+                    if owed > 0 {
+                        return Err(RuleError::new(
+                            field,
+                            format!("{who} owes {} to the pot: he may call, raise or fold, not check (S004)", money(owed, unit)),
+                        ));
+                    }
+                    0
+                }
+                Action::Bet(b) => {
+                    if highest > 0 {
+                        return Err(RuleError::new(
+                            field,
+                            format!("there is already a bet of {} this round: {who} may call, raise or fold", money(highest, unit)),
+                        ));
+                    }
+                    if let Some(limit) = max_first.filter(|l| b > *l) {
+                        return Err(RuleError::new(
+                            field,
+                            format!("a first bet of {} is over the limit of {} (agreement max_first_bet, S004)", money(b, unit), money(limit, unit)),
+                        ));
+                    }
+                    b
+                }
+                Action::Call => {
+                    if owed <= 0 {
+                        return Err(RuleError::new(
+                            field,
+                            format!("{who} owes nothing: that is a check, not a call (S004)"),
+                        ));
+                    }
+                    if is_all_in {
+                        owed.min(cap(seat) - so_far)
+                    } else {
+                        owed
+                    }
+                }
+                Action::Raise(x) => {
+                    if highest == 0 {
+                        return Err(RuleError::new(
+                            field,
+                            format!("nobody has bet this round: {who} may bet, not raise (S004)"),
+                        ));
+                    }
+                    if let Some(limit) = max_raise.filter(|l| x > *l) {
+                        return Err(RuleError::new(
+                            field,
+                            format!("a raise of {} is over the limit of {} (agreement max_raise, S004)", money(x, unit), money(limit, unit)),
+                        ));
+                    }
+                    raised = raised.saturating_add(x);
+                    if let Some(limit) = max_total.filter(|l| raised > *l) {
+                        return Err(RuleError::new(
+                            field,
+                            format!(
+                                "the raises of this round come to {}, over the limit of {} (agreement max_raises_total_per_round; the opening bet does not count, rules §3 item 33)",
+                                money(raised, unit),
+                                money(limit, unit)
+                            ),
+                        ));
+                    }
+                    owed.saturating_add(x)
+                }
+                Action::Fold => {
+                    if folded.get(seat) != Some(&true) {
+                        return Err(RuleError::new(
+                            field,
+                            format!("{who} folds here but is not listed in folded"),
+                        ));
+                    }
+                    if let Some(o) = out.get_mut(seat) {
+                        *o = true;
+                    }
+                    0
+                }
+            };
+            if let Some(m) = this_round.get_mut(seat) {
+                *m = m.saturating_add(put);
+                highest = highest.max(*m);
+            }
+            if let Some(p) = paid.get_mut(seat) {
+                *p = p.saturating_add(put);
+            }
+        }
+        for seat in 0..n {
+            let done = all_in.get(seat) == Some(&true)
+                && paid.get(seat).copied().unwrap_or(0) >= cap(seat);
+            let mine = this_round.get(seat).copied().unwrap_or(0);
+            if out.get(seat) == Some(&false) && !done && at(seat) > 0 && mine < highest {
+                return Err(RuleError::new(
+                    format!("rounds[{r}]"),
+                    format!(
+                        "the round ends with {} owing {}: a round ends only when everyone has called or folded after the last bet or raise (S004)",
+                        name(seat),
+                        money(highest - mine, unit)
+                    ),
+                ));
+            }
+        }
+    }
+    for seat in 0..n {
+        let who = name(seat);
+        if folded.get(seat) == Some(&true) && out.get(seat) == Some(&false) {
+            return Err(RuleError::new(
+                "rounds",
+                format!("{who} is listed as folded but never folds in the betting"),
+            ));
+        }
+        let p = paid.get(seat).copied().unwrap_or(0);
+        let c = at(seat);
+        let expected = if c == 0 && p == 0 { 0 } else { ante.saturating_add(p) };
+        if expected != c {
+            let ante_words = if ante > 0 {
+                format!("the ante {} + ", money(ante, unit))
+            } else {
+                String::new()
+            };
+            return Err(RuleError::new(
+                format!("contributions.{who}"),
+                format!(
+                    "{who} put in {} but the betting says {ante_words}{} = {} (session-format: the ante plus his bets, calls and raises)",
+                    money(c, unit),
+                    money(p, unit),
+                    money(expected, unit)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,387 @@
+//! What the pages need of poker: the agreements the new-session form offers, the agreements
+//! in words for the sheet, what the hand form offers, and the hand form read into a `hand`
+//! event (rules §1.11, `design/session-format.md`).
+//!
+//! The form is short for the table: the dealer, high or high-low, and per player a tap for
+//! the ante (when the table antes), what he put in beyond it (a stepper in smallest units),
+//! taps for folded and all-in, and the showdown: either his place (1 = best; equal places
+//! tie, and a high-low hand has a low place too) or his cards, from which the service
+//! ranks the hands.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::agreements::{Agreements, OddChip};
+use super::cards::LowRule;
+use crate::money::Money;
+use crate::rules::game::{Choice, HandFormSpec};
+use crate::rules::hand_form::{self, text};
+use crate::rules::{AgreementSpec, RuleError, SpecKind};
+
+/// The agreements the new-session form offers, defaults filled in (rules §1.11, §3 items
+/// 32–33; session-format).
+pub static AGREEMENTS: &[AgreementSpec] = &[
+    AgreementSpec {
+        name: "smallest_unit",
+        label: "Smallest chip",
+        kind: SpecKind::Money,
+        default: "0.05",
+        help: "Every amount put in and every share of a split pot is a whole number of these (rules §1.11).",
+    },
+    AgreementSpec {
+        name: "ante",
+        label: "Ante",
+        kind: SpecKind::Money,
+        default: "0.05",
+        help: "What each player puts in to be dealt in (S004: a nickel); empty for none.",
+    },
+    AgreementSpec {
+        name: "odd_chip",
+        label: "Odd chip of a split pot",
+        kind: SpecKind::Choice(&[
+            ("first_left_of_dealer", "to the first winner left of the dealer"),
+            ("high_card_by_suit", "to the highest card by suit (stud; needs cards)"),
+            ("carry", "stays in the pot for the next hand"),
+        ]),
+        default: "first_left_of_dealer",
+        help: "Never more than one odd chip per player per pot; in high-low the high half gets it (RRP, rules §3 item 32).",
+    },
+    AgreementSpec {
+        name: "low",
+        label: "Low hands (high-low)",
+        kind: SpecKind::Choice(&[
+            ("ace_to_five", "ace to five: 5-4-3-2-A best"),
+            ("deuce_to_seven", "deuce to seven: 7-5-4-3-2 best"),
+        ]),
+        default: "ace_to_five",
+        help: "Ace to five: aces low, straights and flushes do not count. Deuce to seven: aces high, straights and flushes count against you.",
+    },
+    AgreementSpec {
+        name: "max_first_bet",
+        label: "Most a first bet may be",
+        kind: SpecKind::Money,
+        default: "",
+        help: "S004's group: 0.50. Empty: no limit. Checked when the betting is written.",
+    },
+    AgreementSpec {
+        name: "max_raise",
+        label: "Most one raise may be",
+        kind: SpecKind::Money,
+        default: "",
+        help: "S004's group: 0.50. Empty: no limit.",
+    },
+    AgreementSpec {
+        name: "max_raises_total_per_round",
+        label: "Most the raises of one round may add up to",
+        kind: SpecKind::Money,
+        default: "",
+        help: "S004's group: 1.00, the opening bet not counted (rules §3 item 33). Empty: no limit.",
+    },
+];
+
+/// The agreements in words, as `(label, value)`, for the top of the sheet.
+pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
+    let limit = |m: Option<Money>| m.map_or("no limit".to_string(), |m| format!("{m} {currency}"));
+    let wild = match (a.wild.jokers, a.wild.deuces) {
+        (false, false) => "none",
+        (true, false) => "jokers",
+        (false, true) => "deuces",
+        (true, true) => "jokers and deuces",
+    };
+    vec![
+        (
+            "Pots".to_string(),
+            "each pot to the best hand eligible for it; ties split in whole chips".to_string(),
+        ),
+        ("Smallest chip".into(), format!("{} {currency}", a.unit)),
+        (
+            "Ante".into(),
+            a.ante.map_or("none".to_string(), |m| format!("{m} {currency}")),
+        ),
+        ("Odd chip".into(), a.odd_chip.words().to_string()),
+        ("Wild cards".into(), wild.to_string()),
+        (
+            "Low".into(),
+            match a.low {
+                LowRule::AceToFive => "ace to five (5-4-3-2-A best)".to_string(),
+                LowRule::DeuceToSeven => "deuce to seven (7-5-4-3-2 best)".to_string(),
+            },
+        ),
+        ("First bet".into(), limit(a.max_first_bet)),
+        ("Raise".into(), limit(a.max_raise)),
+        (
+            "Raises per round".into(),
+            format!("{} (the opening bet not counted)", limit(a.max_raises_total)),
+        ),
+    ]
+}
+
+/// What the hand form offers: the players, the places 1..n, how pots are won, the agreed
+/// ante (hidden in the form, so the ante taps add it) and the smallest chip (the steppers'
+/// step). `note` asks for cards when the odd chip goes by the highest card.
+pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
+    let mut lists = vec![
+        (
+            "players",
+            players.iter().map(|p| Choice::new(p.as_str(), p.as_str())).collect(),
+        ),
+        (
+            "places",
+            (1..=players.len())
+                .map(|i| Choice::new(i.to_string(), i.to_string()))
+                .collect(),
+        ),
+        (
+            "splits",
+            vec![
+                Choice::new("high", "high: best hand takes the pot"),
+                Choice::new("high_low", "high-low: half to high, half to low"),
+            ],
+        ),
+        ("unit", vec![Choice::new(a.unit.to_string(), a.unit.to_string())]),
+    ];
+    if let Some(ante) = a.ante {
+        lists.push(("ante", vec![Choice::new(ante.to_string(), ante.to_string())]));
+    }
+    HandFormSpec {
+        min_bid: 0,
+        lists,
+        note: (a.odd_chip == OddChip::HighCardBySuit)
+            .then(|| "The odd chip goes by the highest card: write the cards of the players in the showdown.".to_string()),
+    }
+}
+
+/// The hand form as submitted (`templates/games/poker/hand_form.html`): the dealer, `split`,
+/// the agreed `ante` (a hidden field), and per player (`per_player`, read by name: the
+/// field names carry the players' names) `anted.<p>`, `put_in.<p>` (money beyond the ante),
+/// `folded.<p>`, `all_in.<p>`, `place.<p>`, `low.<p>` and `cards.<p>`. Every field
+/// optional, so a missing one is asked for by name.
+#[derive(Debug, Default, Deserialize)]
+pub struct Form {
+    #[serde(default, deserialize_with = "text")]
+    dealer: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    split: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    ante: Option<String>,
+    /// The rest of the form, by field name.
+    #[serde(flatten)]
+    per_player: BTreeMap<String, String>,
+}
+
+/// The `hand` event exactly as the session document writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Written {
+    /// Always `"hand"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// What each player put in, ante included.
+    pub contributions: BTreeMap<String, Money>,
+    /// Who folded.
+    pub folded: Vec<String>,
+    /// Who went all-in.
+    pub all_in: Vec<String>,
+    /// `"high"` or `"high_low"`.
+    pub split: String,
+    /// Tie groups, best first; absent with cards or when one player is left.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub showdown: Option<Vec<Vec<String>>>,
+    /// The low tie groups of a high-low hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub showdown_low: Option<Vec<Vec<String>>>,
+    /// Each player's cards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cards: Option<BTreeMap<String, String>>,
+}
+
+impl Form {
+    fn get(&self, field: &str) -> Option<&str> {
+        self.per_player
+            .get(field)
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+    }
+
+    fn ticked(&self, field: &str) -> bool {
+        self.get(field).is_some_and(|v| v != "false")
+    }
+
+    fn money(&self, field: &str) -> Result<Option<Money>, RuleError> {
+        self.get(field)
+            .map(|t| Money::parse(t).map_err(|e| RuleError::new(field, e.to_string())))
+            .transpose()
+    }
+
+    fn place(&self, field: &str) -> Result<Option<usize>, RuleError> {
+        self.get(field)
+            .map(|t| {
+                t.parse::<usize>()
+                    .ok()
+                    .filter(|p| *p >= 1)
+                    .ok_or_else(|| RuleError::new(field, format!("\"{t}\" is not a place: 1 is the best hand")))
+            })
+            .transpose()
+    }
+
+    /// The players the form names: every `put_in.<name>` field, in name order.
+    fn named(&self) -> Vec<String> {
+        self.per_player
+            .keys()
+            .filter_map(|k| k.strip_prefix("put_in."))
+            .map(String::from)
+            .collect()
+    }
+
+    /// Tie groups from the places typed in `prefix.<name>` for the players still in.
+    fn groups(&self, prefix: &str, left: &[String], word: &str) -> Result<Vec<Vec<String>>, RuleError> {
+        let mut by_place: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for p in left {
+            let field = format!("{prefix}.{p}");
+            let place = self.place(&field)?.ok_or_else(|| {
+                RuleError::new(&field, format!("{p} is in the showdown: tap his {word}place (1 = best, equal places tie)"))
+            })?;
+            by_place.entry(place).or_default().push(p.clone());
+        }
+        Ok(by_place.into_values().collect())
+    }
+}
+
+impl hand_form::HandForm for Form {
+    type Written = Written;
+
+    /// The event as the session document writes it: each contribution is the ante (when
+    /// the table antes and the player's ante is tapped) plus what he put in beyond it; the
+    /// showdown comes from the cards when any are typed, else from the places. Errors name
+    /// the form's field and ask for what is missing.
+    fn written(self) -> Result<Written, RuleError> {
+        let dealer = self
+            .dealer
+            .clone()
+            .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
+        let names = self.named();
+        if names.is_empty() {
+            return Err(RuleError::new("form", "the form names no players"));
+        }
+        let ante = match self.ante.as_deref() {
+            Some(t) => Money::parse(t).map_err(|e| RuleError::new("ante", e.to_string()))?,
+            None => Money::ZERO,
+        };
+        let mut contributions = BTreeMap::new();
+        let (mut folded, mut all_in, mut left) = (Vec::new(), Vec::new(), Vec::new());
+        for p in &names {
+            let beyond = self.money(&format!("put_in.{p}"))?.unwrap_or(Money::ZERO);
+            let anted = if self.ticked(&format!("anted.{p}")) {
+                ante
+            } else {
+                Money::ZERO
+            };
+            contributions.insert(p.clone(), anted + beyond);
+            let f = self.ticked(&format!("folded.{p}"));
+            let a = self.ticked(&format!("all_in.{p}"));
+            if f && a {
+                return Err(RuleError::new(
+                    format!("all_in.{p}"),
+                    format!("{p} cannot be both folded and all-in: tap one"),
+                ));
+            }
+            if f {
+                folded.push(p.clone());
+                for field in [format!("place.{p}"), format!("low.{p}"), format!("cards.{p}")] {
+                    if self.get(&field).is_some() {
+                        return Err(RuleError::new(
+                            field,
+                            format!("{p} folded: leave his showdown empty"),
+                        ));
+                    }
+                }
+            } else {
+                left.push(p.clone());
+            }
+            if a {
+                all_in.push(p.clone());
+            }
+        }
+        let split = self.split.clone().unwrap_or_else(|| "high".into());
+        if split != "high" && split != "high_low" {
+            return Err(RuleError::new("split", format!("\"{split}\" is not one of the choices")));
+        }
+        let typed_cards: BTreeMap<String, String> = left
+            .iter()
+            .filter_map(|p| self.get(&format!("cards.{p}")).map(|c| (p.clone(), c.to_string())))
+            .collect();
+        let (mut showdown, mut showdown_low, mut cards) = (None, None, None);
+        if !typed_cards.is_empty() {
+            cards = Some(typed_cards);
+        } else if left.len() > 1 {
+            showdown = Some(self.groups("place", &left, "")?);
+            if split == "high_low" {
+                showdown_low = Some(self.groups("low", &left, "low ")?);
+            }
+        }
+        Ok(Written {
+            kind: "hand".into(),
+            dealer,
+            contributions,
+            folded,
+            all_in,
+            split,
+            showdown,
+            showdown_low,
+            cards,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::hand_form::hand_event;
+    use serde_json::json;
+
+    #[test]
+    fn the_form_writes_the_hand_as_the_document_does() {
+        // Ante 0.05 tapped for everyone; Ann and Bob 0.45 beyond it, Cy folded on the ante.
+        let body = "dealer=Cy&split=high&ante=0.05\
+            &anted.Ann=on&put_in.Ann=0.45&place.Ann=1\
+            &anted.Bob=on&put_in.Bob=0.45&place.Bob=1\
+            &anted.Cy=on&put_in.Cy=&folded.Cy=on";
+        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        assert_eq!(
+            event,
+            json!({"type": "hand", "dealer": "Cy",
+                   "contributions": {"Ann": "0.50", "Bob": "0.50", "Cy": "0.05"},
+                   "folded": ["Cy"], "all_in": [], "split": "high",
+                   "showdown": [["Ann", "Bob"]]})
+        );
+    }
+
+    #[test]
+    fn high_low_places_and_cards() {
+        let body = "dealer=Ann&split=high_low&put_in.Ann=0.30&all_in.Ann=on&place.Ann=2&low.Ann=1\
+            &put_in.Bob=0.50&place.Bob=1&low.Bob=2";
+        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        assert_eq!(event["showdown"], json!([["Bob"], ["Ann"]]));
+        assert_eq!(event["showdown_low"], json!([["Ann"], ["Bob"]]));
+        assert_eq!(event["all_in"], json!(["Ann"]));
+        let body = "dealer=Ann&put_in.Ann=0.50&cards.Ann=AS+KS+QS+JS+TS&put_in.Bob=0.50&cards.Bob=2C+3D+4H+5S+7C";
+        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        assert_eq!(event["cards"]["Ann"], json!("AS KS QS JS TS"));
+        assert!(event.get("showdown").is_none());
+    }
+
+    #[test]
+    fn refusals_name_the_field() {
+        let e = hand_event::<Form>(b"put_in.Ann=0.50&put_in.Bob=0.50").unwrap_err();
+        assert_eq!(e.field, "dealer");
+        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.50&place.Ann=1&put_in.Bob=0.50").unwrap_err();
+        assert_eq!(e.field, "place.Bob");
+        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=lots&put_in.Bob=0.50").unwrap_err();
+        assert_eq!(e.field, "put_in.Ann");
+        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.5&folded.Ann=on&place.Ann=1&put_in.Bob=0.50")
+            .unwrap_err();
+        assert_eq!(e.field, "place.Ann");
+    }
+}

@@ -1,0 +1,498 @@
+//! Poker (rules §1.11, S004, with the pot-splitting conventions of RRP, PNEWS, BARGE and
+//! OCC; table agreements rules §3 items 32–33). 2 to 10 players; every hand is settled on
+//! its own: each player's contribution goes into the pots and each pot goes to the best
+//! eligible hand.
+//!
+//! One `hand` event gives what each player put in, who folded, who went all-in and the
+//! showdown (tie groups, or the cards, which [`cards`] ranks). The engine builds the main pot
+//! and every side pot from the contributions ([`pots::build`]), gives each to the best
+//! eligible tie group (in a high-low hand half to the best high, with the odd chip, half to
+//! the best low), splits ties in whole `smallest_unit`s and hands out odd chips by the
+//! `odd_chip` agreement ([`pots::split`]). With `odd_chip: "carry"` an odd chip stays in the
+//! `POT` account and goes into the next hand's main pot; at the close what remains is shared
+//! out by the remainder rule (session-format). Modules: [`agreements`], [`cards`] (the
+//! evaluator), [`pots`], [`hand`] (reading and checking a hand), [`betting`] (its betting record), [`form`]
+//! (the pages' side).
+
+pub mod agreements;
+pub mod betting;
+pub mod cards;
+pub mod form;
+pub mod hand;
+pub mod pots;
+
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Map, Value};
+
+use self::agreements::{Agreements, OddChip};
+use self::hand::{Hand, SplitKind};
+use crate::ledger::Postings;
+use crate::money::Money;
+use crate::rules::game::HandFormSpec;
+use crate::rules::{
+    Column, Ctx, Detail, Engine, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine, Step,
+    Table, Tally, Tone,
+};
+
+pub use crate::ledger::POT;
+
+/// The registration of `poker`: 2 to 10 players (session-format).
+pub static GAME: GameInfo = GameInfo {
+    id: "poker",
+    name: "Poker",
+    rules: "rules §1.11",
+    seats: (2, 10),
+    agreements: form::AGREEMENTS,
+    start,
+    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+};
+
+fn start(
+    agreements: &Map<String, Value>,
+    players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn Engine>, RuleError> {
+    Ok(Box::new(Poker::new(agreements, players, opening_scores)?))
+}
+
+/// The engine of one poker session: the agreements, the seating, and the odd chips carried
+/// in the `POT` account (units).
+#[derive(Debug, Clone)]
+pub struct Poker {
+    agreements: Agreements,
+    players: Vec<String>,
+    carried: i64,
+}
+
+impl Poker {
+    /// Starts a session for `players` (2 to 10, seat order) under `agreements`. Errors name
+    /// the field: the agreements ([`Agreements::read`]), `players` (fewer than 2 or more than
+    /// 10, or one named `POT`), `opening_scores` (poker keeps no score: only `null` or `{}`).
+    pub fn new(
+        agreements: &Map<String, Value>,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<Poker, RuleError> {
+        let agreements = Agreements::read(agreements)?;
+        if !(2..=10).contains(&players.len()) {
+            return Err(RuleError::new(
+                "players",
+                format!(
+                    "poker is for 2 to 10 players, and {} are listed (session-format)",
+                    players.len()
+                ),
+            ));
+        }
+        if players.iter().any(|p| p == POT) {
+            return Err(RuleError::new(
+                "players",
+                format!("{POT} is the pot's account for carried odd chips, not a player's name"),
+            ));
+        }
+        match opening_scores {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(m)) if m.is_empty() => {}
+            Some(_) => {
+                return Err(RuleError::new(
+                    "opening_scores",
+                    "poker keeps no score to carry in: every hand settles its own pot (rules §1.11)",
+                ));
+            }
+        }
+        Ok(Poker {
+            agreements,
+            players: players.to_vec(),
+            carried: 0,
+        })
+    }
+
+    fn name(&self, seat: usize) -> &str {
+        self.players.get(seat).map_or("", String::as_str)
+    }
+
+    fn money(&self, units: i64) -> Money {
+        Money::from_cents(units.saturating_mul(self.agreements.unit.cents()))
+    }
+
+    fn names(&self, seats: &[usize]) -> String {
+        let names: Vec<&str> = seats.iter().map(|s| self.name(*s)).collect();
+        match names.as_slice() {
+            [] => String::new(),
+            [one] => (*one).to_string(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        }
+    }
+
+    /// `winners` in the order odd chips go (rules §1.11 step 4): clockwise from the
+    /// dealer's left, or by the highest card by suit (♠ > ♥ > ♦ > ♣) with
+    /// `high_card_by_suit`.
+    fn odd_chip_order(&self, hand: &Hand, winners: &[usize]) -> Vec<usize> {
+        let n = self.players.len();
+        let from_left = |s: &usize| (s + n - hand.dealer - 1) % n;
+        let mut order = winners.to_vec();
+        order.sort_by_key(from_left);
+        if self.agreements.odd_chip == OddChip::HighCardBySuit {
+            order.sort_by(|a, b| {
+                let card = |s: &usize| hand.showdown.high_card.get(*s).copied().flatten();
+                card(b).cmp(&card(a))
+            });
+        }
+        order
+    }
+
+    /// Why the best eligible group takes a pot (or a half), in the table's words.
+    fn why(&self, hand: &Hand, groups: &[Vec<usize>], eligible: &[usize], low: bool) -> (Vec<usize>, String) {
+        let in_pot = |g: &Vec<usize>| -> Vec<usize> {
+            g.iter().copied().filter(|s| eligible.contains(s)).collect()
+        };
+        let mut ranked = groups.iter().map(in_pot).filter(|g| !g.is_empty());
+        let winners = ranked.next().unwrap_or_default();
+        let runner_up = ranked.next();
+        let words = |s: usize| {
+            let w = if low {
+                &hand.showdown.low_words
+            } else {
+                &hand.showdown.high_words
+            };
+            w.get(s).cloned().flatten()
+        };
+        let first = winners.first().copied().unwrap_or(0);
+        let text = match (&runner_up, hand.from_cards) {
+            _ if eligible.len() == 1 => format!("{} alone is in it", self.name(first)),
+            (Some(next), true) => {
+                let beaten = next.first().copied().unwrap_or(0);
+                let them = if winners.len() > 1 {
+                    format!("{} tie with {}", self.names(&winners), words(first).unwrap_or_default())
+                } else {
+                    format!("{}'s {}", self.name(first), words(first).unwrap_or_default())
+                };
+                let verb = if winners.len() > 1 { "beating" } else { "beats" };
+                let same = words(first) == words(beaten);
+                format!(
+                    "{them} {verb} {}'s {}{}",
+                    self.name(beaten),
+                    words(beaten).unwrap_or_default(),
+                    if same { " on the kickers" } else { "" }
+                )
+            }
+            (Some(next), false) => {
+                let half = if low { "low showdown" } else { "showdown" };
+                if winners.len() > 1 {
+                    format!(
+                        "{} tie, ahead of {} in the {half}",
+                        self.names(&winners),
+                        self.names(next)
+                    )
+                } else {
+                    format!(
+                        "{} is ahead of {} in the {half}",
+                        self.name(first),
+                        self.names(next)
+                    )
+                }
+            }
+            (None, true) => format!(
+                "{} tie with {}",
+                self.names(&winners),
+                words(first).unwrap_or_default()
+            ),
+            (None, false) => format!("{} tie", self.names(&winners)),
+        };
+        (winners, text)
+    }
+
+    /// A played hand: pots built, each won, odd chips handed out; nothing changes on error.
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
+        let hand = hand::read(event, &self.players, &self.agreements)?;
+        let mut pots = pots::build(&hand.contributions, &hand.folded, &hand.all_in).map_err(
+            |level| {
+                RuleError::new(
+                    "folded",
+                    format!(
+                        "the money above {} has nobody left in the hand to win it: someone who put that much in must still be in it",
+                        self.money(level)
+                    ),
+                )
+            },
+        )?;
+        let carried_in = self.carried;
+        if let Some(main) = pots.first_mut() {
+            main.amount = main.amount.saturating_add(carried_in);
+        }
+        let n = self.players.len();
+        let carry = self.agreements.odd_chip == OddChip::Carry;
+        let mut won = vec![0i64; n];
+        let mut carried_out = if pots.is_empty() { carried_in } else { 0 };
+        let mut marks = Vec::new();
+        let mut details = Vec::new();
+        let mut steps = Vec::new();
+        let mut sentences = Vec::new();
+        for (i, pot) in pots.iter().enumerate() {
+            let label = if i == 0 {
+                "main pot".to_string()
+            } else {
+                format!("side pot {i}")
+            };
+            let halves: Vec<(Option<&str>, i64)> =
+                if hand.split == SplitKind::HighLow && pot.eligible.len() > 1 {
+                    // High-low: the high half takes the odd chip (rules §1.11 step 4).
+                    let low = pot.amount / 2;
+                    vec![(Some("high"), pot.amount - low), (Some("low"), low)]
+                } else {
+                    vec![(None, pot.amount)]
+                };
+            let mut pot_words = Vec::new();
+            // Who took the pot or each half, short marks for the sheet's row ("main pot
+            // high: Cy"); the reasons are in the explanation.
+            let mut takers = Vec::new();
+            for (half, amount) in halves {
+                let is_low = half == Some("low");
+                let groups = if is_low {
+                    &hand.showdown.low
+                } else {
+                    &hand.showdown.high
+                };
+                let (winners, why) = self.why(&hand, groups, &pot.eligible, is_low);
+                let order = self.odd_chip_order(&hand, &winners);
+                let split = pots::split(amount, &order, carry);
+                for (seat, share) in &split.shares {
+                    if let Some(w) = won.get_mut(*seat) {
+                        *w = w.saturating_add(*share);
+                    }
+                }
+                carried_out = carried_out.saturating_add(split.carried);
+                let half_words = half.map_or(String::new(), |h| format!(" ({h} half {})", self.money(amount)));
+                let shares = if split.shares.len() > 1 {
+                    let each: Vec<String> = split
+                        .shares
+                        .iter()
+                        .map(|(s, u)| format!("{} {}", self.name(*s), self.money(*u)))
+                        .collect();
+                    let odd = if !split.odd.is_empty() {
+                        format!(
+                            "; the odd chip{} {} ({})",
+                            if split.odd.len() > 1 { "s" } else { "" },
+                            self.names(&split.odd),
+                            self.agreements.odd_chip.words()
+                        )
+                    } else if split.carried > 0 {
+                        format!(
+                            "; {} odd stays in the pot for the next hand (odd_chip carry)",
+                            self.money(split.carried)
+                        )
+                    } else {
+                        String::new()
+                    };
+                    format!(": {}{odd}", each.join(", "))
+                } else {
+                    String::new()
+                };
+                let text = format!(
+                    "{why} → {}{half_words}{shares}",
+                    self.names(&winners)
+                );
+                // A pot won whole needs no reckoning beyond the words; a split one shows
+                // each share and who got the odd chip.
+                if split.shares.len() > 1 {
+                    steps.push(Step::Shares {
+                    total: self.money(amount),
+                    shares: split
+                        .shares
+                        .iter()
+                        .map(|(s, u)| (self.name(*s).to_string(), self.money(*u)))
+                        .collect(),
+                    odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
+                });
+                }
+                pot_words.push(text);
+                takers.push(format!(
+                    "{label}{}: {}",
+                    half.map_or(String::new(), |h| format!(" {h}")),
+                    self.names(&winners)
+                ));
+            }
+            let eligible = self.names(&pot.eligible);
+            let head = format!(
+                "{label}, {}: {eligible} eligible",
+                self.money(pot.amount)
+            );
+            marks.extend(takers.into_iter().map(|t| Mark::new(t, Tone::Plain)));
+            let mut sentence = format!("{head}; {}", pot_words.join("; "));
+            if let Some(first) = sentence.get(..1) {
+                sentence = format!("{}{}", first.to_uppercase(), sentence.get(1..).unwrap_or(""));
+            }
+            sentences.push(sentence);
+        }
+        let mut postings = Postings::new();
+        for seat in 0..n {
+            let net = won
+                .get(seat)
+                .copied()
+                .unwrap_or(0)
+                .saturating_sub(hand.contributions.get(seat).copied().unwrap_or(0));
+            postings.credit(self.name(seat), self.money(net));
+        }
+        postings.credit(POT, self.money(carried_out.saturating_sub(carried_in)));
+        for seat in 0..n {
+            let account = self.name(seat).to_string();
+            if hand.folded.get(seat) == Some(&true) {
+                details.push(Detail {
+                    account,
+                    text: "folded".into(),
+                    tone: Tone::Plain,
+                });
+            } else if hand.all_in.get(seat) == Some(&true) {
+                details.push(Detail {
+                    account,
+                    text: format!(
+                        "all-in {}",
+                        self.money(hand.contributions.get(seat).copied().unwrap_or(0))
+                    ),
+                    tone: Tone::Plain,
+                });
+            }
+        }
+        let total: i64 = hand.contributions.iter().sum::<i64>().saturating_add(carried_in);
+        let dealer = self.name(hand.dealer).to_string();
+        let carried_words = if carried_in > 0 {
+            format!(", {} of it carried in the pot from the last hand", self.money(carried_in))
+        } else {
+            String::new()
+        };
+        let split_words = match hand.split {
+            SplitKind::High => "",
+            SplitKind::HighLow => " high-low",
+        };
+        let explanation = format!(
+            "{dealer} dealt;{split_words} pot {}{carried_words}. {} (rules §1.11)",
+            self.money(total),
+            sentences.join(". ")
+        );
+        let title = format!("pot {}", self.money(total));
+        let line = SheetLine {
+            marks,
+            details,
+            ..SheetLine::titled(if hand.split == SplitKind::HighLow {
+                format!("high-low {title}")
+            } else {
+                title
+            })
+            .dealt_by(dealer.clone())
+        };
+        self.carried = carried_out;
+        ctx.table.dealt(&dealer);
+        Ok(Outcome::new(postings.into_vec(), explanation, line).with_steps(steps))
+    }
+}
+
+impl Engine for Poker {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+
+    /// The pot holds odd chips carried to the next hand; cash put into or taken from it is
+    /// a `payment` to or from `POT` (session-format).
+    fn house_accounts(&self) -> Vec<&'static str> {
+        vec![POT]
+    }
+
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        match kind {
+            "hand" => self.hand(ctx, event),
+            other => Err(RuleError::new(
+                "type",
+                format!("\"{other}\" is not a poker event; use hand, payment or close (rules §1.11)"),
+            )),
+        }
+    }
+
+    /// Closing shares out the odd chips still carried in `POT` by the remainder rule:
+    /// equal whole-unit shares to the seated players, the leftover one unit each from the
+    /// player on the left of the last dealer (session-format, "Precise readings").
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
+        if self.carried == 0 {
+            return Ok(Outcome::new(Vec::new(), "The sitting is closed", SheetLine::titled("closed")));
+        }
+        let order: Vec<String> = ctx.table.leftover_order().iter().map(|s| s.to_string()).collect();
+        let seats: Vec<usize> = order
+            .iter()
+            .filter_map(|p| self.players.iter().position(|q| q == p))
+            .collect();
+        let split = pots::split(self.carried, &seats, false);
+        let mut postings = Postings::new();
+        for (seat, u) in &split.shares {
+            postings.transfer(POT, self.name(*seat), self.money(*u));
+        }
+        let words = format!(
+            "The sitting is closed; the {} left in the pot is shared out: {} (one chip each from the dealer's left, session-format)",
+            self.money(self.carried),
+            split
+                .shares
+                .iter()
+                .filter(|(_, u)| *u > 0)
+                .map(|(s, u)| format!("{} {}", self.name(*s), self.money(*u)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let step = Step::Shares {
+            total: self.money(self.carried),
+            shares: split
+                .shares
+                .iter()
+                .map(|(s, u)| (self.name(*s).to_string(), self.money(*u)))
+                .collect(),
+            odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
+        };
+        self.carried = 0;
+        Ok(Outcome::new(postings.into_vec(), words, SheetLine::titled("closed: the pot shared out")).with_steps(vec![step]))
+    }
+
+    /// One money column per player in seat order, and the `POT` column when odd chips are
+    /// carried.
+    fn layout(&self, table: &Table) -> Layout {
+        let mut columns: Vec<Column> = table
+            .everyone()
+            .iter()
+            .map(|p| Column {
+                account: p.clone(),
+                label: p.clone(),
+                members: String::new(),
+                tally: Tally::Money,
+            })
+            .collect();
+        if self.agreements.odd_chip == OddChip::Carry {
+            columns.push(Column {
+                account: POT.into(),
+                label: "Pot (odd chips)".into(),
+                members: String::new(),
+                tally: Tally::Money,
+            });
+        }
+        Layout { columns }
+    }
+
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        form::summary(&self.agreements, currency)
+    }
+
+    /// Odd chips still carried would be shared out by the close.
+    fn unfinished(&self) -> Option<String> {
+        (self.carried > 0).then(|| {
+            format!(
+                "{} of odd chips is carried in the pot: closing now shares it out one chip each from the dealer's left.",
+                self.money(self.carried)
+            )
+        })
+    }
+
+    fn hand_form(&self, _table: &Table) -> HandFormSpec {
+        form::offer(&self.players, &self.agreements)
+    }
+}

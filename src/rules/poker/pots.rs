@@ -1,0 +1,173 @@
+//! Pots from contributions (rules §1.11 "Pot computation", RRP: "all side pots and the main
+//! pot will be split as separate pots") and equal splits in whole chips. Pure arithmetic in
+//! **units** (`smallest_unit`s, whole chips), seats by their index in the seating.
+
+/// One pot: its size in units and who may win it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pot {
+    /// What is in it, in units (folded players' money included up to the level).
+    pub amount: i64,
+    /// The contribution level that closes it, in units.
+    pub level: i64,
+    /// The seats of the players still in the hand who put in at least `level` (seat order).
+    pub eligible: Vec<usize>,
+}
+
+/// Builds the main pot and every side pot (rules §1.11 steps 1–2): the levels are the
+/// distinct contributions of the all-in players and the biggest contribution; the pot of
+/// level L (previous level P) holds Σ over every player of `min(c, L) − min(c, P)`, so a
+/// folded player's money sits in every pot it reached; the eligible players are those not
+/// folded who put in at least L. `contributions`, `folded` and `all_in` are per seat.
+///
+/// Errors: the level (units) of a pot that nobody still in the hand can win (money beyond
+/// what any remaining player put in, which the betting cannot produce).
+pub fn build(contributions: &[i64], folded: &[bool], all_in: &[bool]) -> Result<Vec<Pot>, i64> {
+    let mut levels: Vec<i64> = contributions
+        .iter()
+        .zip(all_in)
+        .filter(|(c, a)| **a && **c > 0)
+        .map(|(c, _)| *c)
+        .collect();
+    if let Some(max) = contributions.iter().copied().max().filter(|m| *m > 0) {
+        levels.push(max);
+    }
+    levels.sort_unstable();
+    levels.dedup();
+    let mut pots = Vec::new();
+    let mut previous = 0;
+    for level in levels {
+        let amount = contributions
+            .iter()
+            .map(|c| (*c).min(level) - (*c).min(previous))
+            .sum();
+        let eligible: Vec<usize> = contributions
+            .iter()
+            .zip(folded)
+            .enumerate()
+            .filter(|(_, (c, f))| !**f && **c >= level)
+            .map(|(seat, _)| seat)
+            .collect();
+        if eligible.is_empty() {
+            return Err(level);
+        }
+        pots.push(Pot {
+            amount,
+            level,
+            eligible,
+        });
+        previous = level;
+    }
+    Ok(pots)
+}
+
+/// An equal split of `amount` units among `winners`, given in the order the odd chips go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    /// Each winner's share in units, in the order given.
+    pub shares: Vec<(usize, i64)>,
+    /// The winners who got one odd chip more than the rest (never more than one each).
+    pub odd: Vec<usize>,
+    /// Odd chips left in the `POT` account for the next hand (`odd_chip: "carry"`).
+    pub carried: i64,
+}
+
+/// Splits `amount` units equally in whole units among `winners` (rules §1.11 step 3); the
+/// leftover (fewer chips than winners) goes one chip each to the first winners in the order
+/// given, so nobody gets more than one odd chip per pot (RRP), or, with `carry`, stays for
+/// the next pot (OCC). No winners: nothing is shared (the caller never asks).
+pub fn split(amount: i64, winners: &[usize], carry: bool) -> Split {
+    let n = winners.len() as i64;
+    if n == 0 {
+        return Split {
+            shares: Vec::new(),
+            odd: Vec::new(),
+            carried: 0,
+        };
+    }
+    let each = amount / n;
+    let left = amount - each * n;
+    let (odd_count, carried) = if carry || left == 0 {
+        (0, left)
+    } else {
+        (left, 0)
+    };
+    let shares: Vec<(usize, i64)> = winners
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (*w, each + i64::from((i as i64) < odd_count)))
+        .collect();
+    Split {
+        odd: winners.iter().take(odd_count as usize).copied().collect(),
+        shares,
+        carried,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn side_pots_of_pk_03() {
+        // A 6 all-in, B 14 all-in, C and D 20 (units of 0.05): main 6 × 4 = 24 (all four),
+        // side 1 (14 − 6) × 3 = 24 (B, C, D), side 2 (20 − 14) × 2 = 12 (C, D).
+        let pots = build(&[6, 14, 20, 20], &[false; 4], &[true, true, false, false]).unwrap();
+        let got: Vec<(i64, Vec<usize>)> = pots.iter().map(|p| (p.amount, p.eligible.clone())).collect();
+        assert_eq!(got, vec![(24, vec![0, 1, 2, 3]), (24, vec![1, 2, 3]), (12, vec![2, 3])]);
+    }
+
+    #[test]
+    fn folded_money_reaches_every_pot_it_reached() {
+        // A all-in 4; B folded after putting in 10; C and D 10. Main pot 4 × 4 = 16 (A, C,
+        // D); side pot (10 − 4) × 3 = 18, B's 6 included (C, D).
+        let pots = build(&[4, 10, 10, 10], &[false, true, false, false], &[true, false, false, false]).unwrap();
+        let got: Vec<(i64, Vec<usize>)> = pots.iter().map(|p| (p.amount, p.eligible.clone())).collect();
+        assert_eq!(got, vec![(16, vec![0, 2, 3]), (18, vec![2, 3])]);
+    }
+
+    #[test]
+    fn a_pot_nobody_in_the_hand_can_win_is_refused() {
+        // A all-in 4, B folded with 10: the 6 above 4 has no eligible player.
+        assert_eq!(build(&[4, 10], &[false, true], &[true, false]), Err(10));
+    }
+
+    #[test]
+    fn odd_chips_one_each_or_carried() {
+        // 11 among three: 3 each, two odd chips to the first two.
+        let s = split(11, &[2, 0, 1], false);
+        assert_eq!(s.shares, vec![(2, 4), (0, 4), (1, 3)]);
+        assert_eq!((s.odd, s.carried), (vec![2, 0], 0));
+        let s = split(11, &[2, 0, 1], true);
+        assert_eq!(s.shares, vec![(2, 3), (0, 3), (1, 3)]);
+        assert_eq!(s.carried, 2);
+    }
+
+    proptest! {
+        #[test]
+        fn pots_hold_every_chip_and_splits_lose_none(
+            contributions in proptest::collection::vec(0i64..50, 2..10),
+            flags in proptest::collection::vec(0u8..3, 10),
+        ) {
+            let n = contributions.len();
+            let all_in: Vec<bool> = (0..n).map(|i| flags[i] == 1).collect();
+            let mut folded: Vec<bool> = (0..n).map(|i| flags[i] == 2).collect();
+            // The biggest contributor is still in the hand (the betting guarantees it).
+            let max = contributions.iter().copied().max().unwrap();
+            let top = contributions.iter().position(|c| *c == max).unwrap();
+            folded[top] = false;
+            let pots = build(&contributions, &folded, &all_in);
+            if let Ok(pots) = pots {
+                let total: i64 = pots.iter().map(|p| p.amount).sum();
+                prop_assert_eq!(total, contributions.iter().sum::<i64>());
+                for p in &pots {
+                    let s = split(p.amount, &p.eligible, false);
+                    prop_assert_eq!(s.shares.iter().map(|x| x.1).sum::<i64>(), p.amount);
+                    let most = s.shares.iter().map(|x| x.1).max().unwrap();
+                    let least = s.shares.iter().map(|x| x.1).min().unwrap();
+                    prop_assert!(most - least <= 1);
+                }
+            }
+        }
+    }
+}
