@@ -40,7 +40,13 @@ pub struct ServeArgs {
         default_value = "sqlite://data/scorekeeper.db"
     )]
     pub database_url: String,
-    /// The address and port to listen on.
+    /// The address and port to listen on. `0.0.0.0:3000` lets the phones at the table reach
+    /// the laptop over the local network.
     #[arg(long = "bind", env = "BIND_ADDR", default_value = "127.0.0.1:3000")]
     pub bind_addr: String,
+    /// The address phones open, for share links and their QR code
+    /// (`http://192.168.1.20:3000`). Default: bound to `0.0.0.0`, this machine's first
+    /// local-network address; otherwise the address the browser used.
+    #[arg(long = "public-url", env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
 }

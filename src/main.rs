@@ -94,10 +94,56 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         listener.local_addr()?,
         args.database_url
     );
-    axum::serve(listener, app(AppState::new(pool)))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    let public_url = args
+        .public_url
+        .clone()
+        .or_else(|| lan_url(listener.local_addr().ok()?));
+    if let Some(url) = &public_url {
+        tracing::info!("Phones at the table open {url}");
+    }
+    axum::serve(
+        listener,
+        app(AppState::new(pool).with_public_url(public_url)),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
+}
+
+/// Bound to every interface (`0.0.0.0`), the address phones on the same network open: this
+/// machine's local-network address, found by asking the system which interface would route
+/// to a documentation address (RFC 5737; a UDP `connect` sends nothing). `None` when bound
+/// to one address (the browser's own address is used) or when no network is up.
+fn lan_url(bound: std::net::SocketAddr) -> Option<String> {
+    if !bound.ip().is_unspecified() {
+        return None;
+    }
+    let probe = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    probe.connect("192.0.2.1:9").ok()?;
+    let ip = probe.local_addr().ok()?.ip();
+    (!ip.is_loopback() && !ip.is_unspecified()).then(|| format!("http://{ip}:{}", bound.port()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lan_url;
+
+    #[test]
+    fn a_service_bound_to_one_address_keeps_the_browsers_address() {
+        assert_eq!(lan_url("127.0.0.1:3000".parse().unwrap()), None);
+        // Bound to every interface it names a real, non-loopback address when a network is
+        // up, and nothing otherwise (a closed sandbox).
+        if let Some(url) = lan_url("0.0.0.0:3000".parse().unwrap()) {
+            assert!(
+                url.starts_with("http://") && url.ends_with(":3000"),
+                "{url}"
+            );
+            assert!(
+                !url.contains("127.0.0.1") && !url.contains("0.0.0.0"),
+                "{url}"
+            );
+        }
+    }
 }

@@ -59,6 +59,12 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     fill(&keeper, "again", "seven of clubs").await;
     submit(&keeper, "form[action='/clubs'] button").await;
     wait_for(&keeper, "Share link", Duration::from_secs(5)).await;
+    // The share link as a QR code, for the other phones' cameras.
+    keeper.find(By::Css("figure.qr svg")).await.unwrap();
+    keeper
+        .screenshot(&screenshots().join("club-390.png"))
+        .await
+        .unwrap();
     keeper
         .goto(format!("{base}/sessions/new?game=auction_pinochle"))
         .await

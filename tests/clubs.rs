@@ -477,3 +477,30 @@ async fn mark_paid_records_a_payment_after_the_close() {
         json!([{"from": "Cy", "to": "Ann", "amount": "0.10"}])
     );
 }
+
+/// Phones reach the laptop by its network address: with `--public-url` the share link and
+/// its QR code use it, whatever address the keeper's browser used.
+#[tokio::test]
+async fn the_share_link_uses_the_public_url_and_comes_as_a_qr_code() {
+    let mut app = TestApp::new().await;
+    app.router = scorekeeper::web::app(
+        scorekeeper::web::AppState::new(app.pool.clone())
+            .with_public_url(Some("http://192.168.1.20:3000/".into())),
+    );
+    let (club_page, cookie) = club(&app, "Friday Pitch").await;
+    let page = app.get_with(&club_page, &[("cookie", &cookie)]).await;
+    assert_eq!(page.status.as_u16(), 200);
+    assert!(
+        page.body
+            .contains("value=\"http://192.168.1.20:3000/share/"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("<svg"), "the link as a QR code");
+    assert!(
+        page.body.contains("data-copy=\"share-link\""),
+        "a copy button"
+    );
+    let script = app.get("/static/copy.js").await;
+    assert_eq!(script.status.as_u16(), 200);
+}

@@ -26,6 +26,9 @@ pub struct AppState {
     pub changes: broadcast::Sender<i64>,
     /// The open sessions kept folded in memory.
     pub folds: Folds,
+    /// The address phones open (`http://192.168.1.20:3000`), for share links; `None` uses
+    /// the address the browser used.
+    pub public_url: Option<String>,
 }
 
 impl AppState {
@@ -38,6 +41,15 @@ impl AppState {
             limiter: login_limiter(),
             changes,
             folds: Folds::default(),
+            public_url: None,
+        }
+    }
+
+    /// The same state with the address phones open for share links (`--public-url`).
+    pub fn with_public_url(self, public_url: Option<String>) -> AppState {
+        AppState {
+            public_url: public_url.map(|u| u.trim_end_matches('/').to_string()),
+            ..self
         }
     }
 

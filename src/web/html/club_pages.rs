@@ -167,6 +167,8 @@ async fn share(
 struct ClubPage {
     name: String,
     share_link: Option<String>,
+    /// The share link as a QR code, an inline SVG, for a phone's camera.
+    share_qr: Option<String>,
     can_write: bool,
     players: Vec<(String, String, &'static str)>,
     sessions: Vec<SessionSummaryRow>,
@@ -186,10 +188,17 @@ async fn show(
             .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
         let club = clubs::club(&state.pool, id).await?;
         let can_write = grant.access == Access::Write;
-        let host = headers
-            .get(HOST)
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or("127.0.0.1:3000");
+        let base = match &state.public_url {
+            Some(url) => url.clone(),
+            None => format!(
+                "http://{}",
+                headers
+                    .get(HOST)
+                    .and_then(|h| h.to_str().ok())
+                    .unwrap_or("127.0.0.1:3000")
+            ),
+        };
+        let share_link = can_write.then(|| format!("{base}/share/{}", club.share_token));
         let players = clubs::player_totals(&state.pool, id)
             .await?
             .into_iter()
@@ -209,7 +218,8 @@ async fn show(
             .collect();
         Ok::<_, AppError>(ClubPage {
             name: club.name,
-            share_link: can_write.then(|| format!("http://{host}/share/{}", club.share_token)),
+            share_qr: share_link.as_deref().and_then(qr_svg),
+            share_link,
             can_write,
             players,
             sessions,
@@ -219,4 +229,16 @@ async fn show(
         Ok(page) => page.into_response(),
         Err(e) => error_page(e),
     }
+}
+
+/// `text` as a QR code in SVG (the `qrcode` crate), dark modules on white with a quiet zone,
+/// 200 px; `None` if the text is too long for a QR code.
+fn qr_svg(text: &str) -> Option<String> {
+    let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
+    Some(
+        code.render::<qrcode::render::svg::Color<'_>>()
+            .min_dimensions(200, 200)
+            .quiet_zone(true)
+            .build(),
+    )
 }

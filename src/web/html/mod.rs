@@ -46,7 +46,18 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/live", get(live))
         .route("/static/style.css", get(style))
         .route("/static/live.js", get(live_script))
+        .route("/static/copy.js", get(copy_script))
         .merge(club_pages::routes())
+}
+
+async fn copy_script() -> impl IntoResponse {
+    (
+        [
+            ("content-type", "text/javascript; charset=utf-8"),
+            ("cache-control", "public, max-age=300"),
+        ],
+        include_str!("../../../templates/copy.js"),
+    )
 }
 
 async fn live_script() -> impl IntoResponse {
