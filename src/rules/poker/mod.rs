@@ -24,6 +24,9 @@ pub mod pots;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod review_tests;
+
 use serde_json::{Map, Value};
 
 use self::agreements::{Agreements, OddChip};
