@@ -177,3 +177,23 @@ fn betting_at_exactly_the_limits_passes_and_one_chip_over_is_refused() {
     let r = run(limits, &["A", "B"], vec![hand("0.55", "1.60")]).unwrap_err();
     assert_eq!((r.event_index, r.field.as_str()), (Some(0), "rounds[0][2]"));
 }
+
+#[test]
+fn a_carried_chip_goes_to_the_winner_of_a_hand_nobody_bet_in() {
+    // odd_chip carry, no ante. Hand 1: 0.75 = 15 chips, A and B tie: 7 each, 1 stays in POT:
+    // A +0.10, B +0.10, C −0.25, POT +0.05. Hand 2: everyone checks (nothing put in); the
+    // pot is the carried chip alone (session-format: it "goes into the next hand's pot")
+    // and C wins it: C −0.20, POT 0.
+    let three = ["A", "B", "C"];
+    let l = run(json!({"odd_chip": "carry"}), &three, vec![
+        json!({"type": "hand", "dealer": "C",
+               "contributions": {"A": "0.25", "B": "0.25", "C": "0.25"},
+               "folded": [], "all_in": [], "split": "high", "showdown": [["A", "B"], ["C"]]}),
+        json!({"type": "hand", "dealer": "A",
+               "contributions": {"A": "0.00", "B": "0.00", "C": "0.00"},
+               "folded": [], "all_in": [], "split": "high", "showdown": [["C"], ["A", "B"]]}),
+    ])
+    .unwrap();
+    assert_eq!(all(&l, &three), vec![10, 10, -20]);
+    assert_eq!(cents(&l, "POT"), 0);
+}
