@@ -22,6 +22,9 @@ pub mod hand;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod review_tests;
+
 use serde_json::{Map, Value, json};
 
 use self::agreements::Agreements;

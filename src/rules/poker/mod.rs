@@ -24,6 +24,9 @@ pub mod pots;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+mod review_tests;
+
 use serde_json::{Map, Value};
 
 use self::agreements::{Agreements, OddChip};
@@ -218,6 +221,18 @@ impl Poker {
             },
         )?;
         let carried_in = self.carried;
+        if pots.is_empty() && carried_in > 0 {
+            // Nobody put anything in (no ante, everyone checked), but the carried odd chips
+            // still make this hand's pot (session-format: they go "into the next hand's
+            // pot"), so the players still in contest them like any main pot.
+            pots.push(pots::Pot {
+                amount: 0,
+                level: 0,
+                eligible: (0..self.players.len())
+                    .filter(|s| hand.folded.get(*s) == Some(&false))
+                    .collect(),
+            });
+        }
         if let Some(main) = pots.first_mut() {
             main.amount = main.amount.saturating_add(carried_in);
         }
