@@ -16,7 +16,7 @@ use crate::money::Money;
 /// The ledger name of the kitty's account (rules §1.2, `design/session-format.md`).
 pub const KITTY: &str = "KITTY";
 
-/// The ledger name of the poker pot's account, which holds odd chips carried to the next
+/// The ledger name of the pot's account, which holds odd chips carried to the next
 /// hand (`design/session-format.md`: shown in `balances` like `KITTY`).
 pub const POT: &str = "POT";
 

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::ledger::Postings;
 use crate::money::Money;
-use crate::rules::{RuleError, Step};
+use crate::rules::{Column, Layout, RuleError, Step, Tally};
 
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,
 /// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
@@ -152,6 +152,23 @@ pub struct Seating {
 }
 
 impl Seating {
+    /// The sheet's columns: one group per side (NS, then EW) headed by its members
+    /// ("Ann & Cy"), with one column per tally in `tallies` (points, or points and checks).
+    pub fn layout(&self, tallies: &[Tally]) -> Layout {
+        let columns = Side::BOTH
+            .iter()
+            .flat_map(|&side| {
+                tallies.iter().map(move |&tally| Column {
+                    account: side.name().into(),
+                    label: side.name().into(),
+                    members: self.members(side).join(" & "),
+                    tally,
+                })
+            })
+            .collect();
+        Layout { columns }
+    }
+
     /// The seating of `players` (clockwise). Errors (field `players`): not exactly four
     /// players, or a name listed twice.
     pub fn new(players: &[String]) -> Result<Seating, RuleError> {
@@ -375,9 +392,8 @@ fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, 
     Ok(out)
 }
 
-/// The money for one finished game won by `winner`, as the partnership games settle it
-/// (`partnership_pinochle`, `partnership_auction_pinochle`, `contract_pinochle`;
-/// session-format "Money in the partnership games"): each player of the losing side pays
+/// The money for one finished game won by `winner`, as the partnership games that pay a
+/// stake per game settle it (session-format "Money in the partnership games"): each player of the losing side pays
 /// `stake` (cents per game) to his opposite number on the winning side
 /// ([`Seating::opposite_number`]: seat 1 with seat 2, seat 3 with seat 4). Returns the
 /// postings (summing to zero), the words ("0.50 a game each: E pays N 0.50, W pays S 0.50")

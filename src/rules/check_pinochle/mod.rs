@@ -21,7 +21,7 @@ use self::hand::{Hand, Scored, SideScore};
 use crate::ledger::Postings;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Award, Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
+    Award, Cell, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
     Mark, Outcome, RuleError, SheetLine, Table, Tally, Tone,
 };
 
@@ -494,18 +494,7 @@ impl Engine for CheckPinochle {
 
     /// A points and a checks column per side, NS first (rules §1.7).
     fn layout(&self, _table: &Table) -> Layout {
-        let columns = Side::BOTH
-            .iter()
-            .flat_map(|&side| {
-                [Tally::Points, Tally::Checks].map(|tally| Column {
-                    account: side.name().into(),
-                    label: side.name().into(),
-                    members: self.seating.members(side).join(" & "),
-                    tally,
-                })
-            })
-            .collect();
-        Layout { columns }
+        self.seating.layout(&[Tally::Points, Tally::Checks])
     }
 
     fn standing(&self) -> Vec<Cell> {

@@ -21,7 +21,7 @@ use self::hand::{Contract as Played, Deal, HandOutcome, Scored};
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Award, Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
+    Award, Cell, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
     Mark, Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 
@@ -404,17 +404,7 @@ impl Engine for ContractPinochle {
 
     /// A points column per side, NS first (rules §1.8).
     fn layout(&self, _table: &Table) -> Layout {
-        Layout {
-            columns: Side::BOTH
-                .iter()
-                .map(|&side| Column {
-                    account: side.name().into(),
-                    label: side.name().into(),
-                    members: self.seating.members(side).join(" & "),
-                    tally: Tally::Points,
-                })
-                .collect(),
-        }
+        self.seating.layout(&[Tally::Points])
     }
 
     fn standing(&self) -> Vec<Cell> {

@@ -29,7 +29,7 @@ use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Hand, Scored};
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Column, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
+    Cell, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
     Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 
@@ -426,16 +426,7 @@ impl Engine for PartnershipAuction {
 
     /// A points column per side, NS first (rules §1.6).
     fn layout(&self, _table: &Table) -> Layout {
-        let columns = Side::BOTH
-            .iter()
-            .map(|&side| Column {
-                account: side.name().into(),
-                label: side.name().into(),
-                members: self.seating.members(side).join(" & "),
-                tally: Tally::Points,
-            })
-            .collect();
-        Layout { columns }
+        self.seating.layout(&[Tally::Points])
     }
 
     fn standing(&self) -> Vec<Cell> {

@@ -32,7 +32,7 @@ use self::settle::AfterDeal;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Column, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
+    Cell, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
     SheetLine, Step, Table, Tally, Tone,
 };
 
@@ -442,17 +442,7 @@ impl Engine for PartnershipPinochle {
 
     /// One points column per side, NS first, headed by its players.
     fn layout(&self, _table: &Table) -> Layout {
-        Layout {
-            columns: Side::BOTH
-                .iter()
-                .map(|&side| Column {
-                    account: side.name().into(),
-                    label: side.name().into(),
-                    members: self.seating.members(side).join(" & "),
-                    tally: Tally::Points,
-                })
-                .collect(),
-        }
+        self.seating.layout(&[Tally::Points])
     }
 
     fn standing(&self) -> Vec<Cell> {
