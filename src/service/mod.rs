@@ -358,6 +358,14 @@ pub async fn record_event(
     })
 }
 
+/// How many events session `id` holds as stored now (0 for none, or no such session): one
+/// read of an index, whatever the session's length, so that a client's copy can be told
+/// current (an `ETag`) without loading the session.
+pub async fn event_count(pool: &SqlitePool, id: i64) -> Result<usize, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(store::event_count(&mut conn, id).await?)
+}
+
 /// The open sessions and those of `club`, newest first.
 pub async fn list(
     pool: &SqlitePool,

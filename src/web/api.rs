@@ -1,20 +1,24 @@
 //! The JSON API under `/api/v1`. Errors are 4xx with `{"error": {"code", "message",
 //! "field"}}`; nothing is written when a request is refused.
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use std::collections::BTreeMap;
+
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::AppState;
 use super::auth::Viewer;
+use super::{AppState, not_modified, not_modified_response, session_etag};
 use crate::error::AppError;
-use crate::format::SessionDoc;
-use crate::rules::fields;
+use crate::format::{LedgerEvent, SessionDoc};
+use crate::ledger::settle_up::Transfer;
+use crate::money::Money;
+use crate::rules::{FinishedGame, fields};
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 
@@ -145,9 +149,9 @@ async fn show(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
     Ok(Json(session_json(
-        &*service::load(&state.pool, &state.folds, id).await?,
+        &*service::load(&state.reader, &state.folds, id).await?,
     )))
 }
 
@@ -166,26 +170,109 @@ fn standing_json(l: &Loaded) -> Map<String, Value> {
     ])
 }
 
-/// `GET /sessions/{id}/standing`: [`standing_json`], for phones polling a session.
+/// `GET /sessions/{id}/standing`: [`standing_json`], for phones polling a session, with
+/// an `ETag`; a matching `If-None-Match` answers 304 from one indexed read, without
+/// loading the session.
 async fn standing(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-) -> Result<Json<Map<String, Value>>, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    let current = service::load(&state.pool, &state.folds, id).await?;
-    Ok(Json(standing_json(&current)))
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    if let Some(unchanged) = unchanged(&state, id, &headers, "standing").await? {
+        return Ok(unchanged);
+    }
+    let current = service::load(&state.reader, &state.folds, id).await?;
+    let etag = session_etag(id, current.events(), "standing");
+    Ok(([(header::ETAG, etag)], Json(standing_json(&current))).into_response())
 }
 
+/// The 304 answer when the request's `If-None-Match` names session `id` as stored now
+/// (`variant` as in [`session_etag`]), else `None` and the caller answers in full.
+async fn unchanged(
+    state: &AppState,
+    id: i64,
+    headers: &HeaderMap,
+    variant: &str,
+) -> Result<Option<Response>, AppError> {
+    if !headers.contains_key(header::IF_NONE_MATCH) {
+        return Ok(None);
+    }
+    let etag = session_etag(id, service::event_count(&state.reader, id).await?, variant);
+    Ok(not_modified(headers, &etag).then(|| not_modified_response(etag)))
+}
+
+/// `?after=N` on the ledger: only the entries whose `seq` is above N.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LedgerQuery {
+    after: Option<usize>,
+}
+
+/// The ledger document with only some of its entries (the rest as in [`LedgerDoc`]).
+#[derive(Serialize)]
+struct LedgerPage<'a> {
+    format: &'a str,
+    game: &'a str,
+    currency: &'a str,
+    events: &'a [LedgerEvent],
+    scores: &'a Option<Value>,
+    checks: &'a Option<Value>,
+    games: &'a [FinishedGame],
+    balances: &'a BTreeMap<String, Money>,
+    kitty: Money,
+    settlement: &'a [Transfer],
+}
+
+/// `GET /sessions/{id}/ledger[?after=N]`: the ledger document, with an `ETag` (304 to a
+/// matching `If-None-Match`). With `after=N` (an `event_count` or `seq` the client has
+/// already seen) `events` holds only the entries with `seq` above N, so a phone keeping
+/// the ledger fetches only what is new; everything else (balances, scores, settlement…)
+/// is as of the last event. Errors: 400 naming `after` when it is not a whole number.
 async fn ledger(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    headers: HeaderMap,
+    query: Result<Query<LedgerQuery>, QueryRejection>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    let Query(query) = query.map_err(|e| AppError::BadRequest {
+        field: "after".into(),
+        message: format!(
+            "{}; use a whole number of events, e.g. ?after=12",
+            e.body_text()
+        ),
+    })?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    if let Some(unchanged) = unchanged(&state, id, &headers, "ledger").await? {
+        return Ok(unchanged);
+    }
     // Written straight from the cached session, which is not copied for the answer.
-    let current = service::load(&state.pool, &state.folds, id).await?;
-    Ok(Json(&current.ledger).into_response())
+    let current = service::load(&state.reader, &state.folds, id).await?;
+    let etag = session_etag(id, current.events(), "ledger");
+    let l = &current.ledger;
+    let events = match query.after {
+        // Entries are in seq order: the new ones are a tail, found by bisection.
+        Some(after) => l
+            .events
+            .get(l.events.partition_point(|e| e.seq <= after)..)
+            .unwrap_or_default(),
+        None => &l.events,
+    };
+    let page = LedgerPage {
+        format: l.format,
+        game: &l.game,
+        currency: &l.currency,
+        events,
+        scores: &l.scores,
+        checks: &l.checks,
+        games: &l.games,
+        balances: &l.balances,
+        kitty: l.kitty,
+        settlement: &l.settlement,
+    };
+    Ok(([(header::ETAG, etag)], Json(page)).into_response())
 }
 
 async fn export(
@@ -193,8 +280,8 @@ async fn export(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    let current = service::load(&state.pool, &state.folds, id).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    let current = service::load(&state.reader, &state.folds, id).await?;
     Ok(Json(&current.doc).into_response())
 }
 
@@ -211,7 +298,7 @@ async fn record(
     headers: HeaderMap,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Write).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
     let event = body(payload)?;
     if !event.is_object() {
         return Err(AppError::BadRequest {
