@@ -274,6 +274,28 @@ async fn a_locked_database_refuses_a_write_with_503_and_still_answers_reads() {
             .contains("nothing was recorded"),
         "{error}"
     );
+    // The page's form says so in words, keeps what was entered, and writes nothing.
+    let form = "dealer=C&bidder=A&bid=250&trump=spades&outcome=made&expected_events=2";
+    let page = send(
+        &router,
+        Request::post(format!("/sessions/{id}/hands"))
+            .header(header::CONTENT_TYPE, "application/x-www-form-urlencoded")
+            .body(Body::from(form))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(
+        page.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains("the score sheet is busy saving other entries; nothing was recorded"),
+        "{}",
+        page.body
+    );
     // Reads go on while the lock is held (WAL): the read pool does not wait for it.
     let read = get(&router, &standing, None).await;
     assert_eq!(read.status, StatusCode::OK);

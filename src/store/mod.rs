@@ -119,6 +119,8 @@ pub struct SessionRow {
     pub opening_scores: Option<String>,
     /// When the session was created (RFC 3339, UTC).
     pub created_at: String,
+    /// The club that owns it; `None` for an open session (it never changes).
+    pub club_id: Option<i64>,
 }
 
 /// A stored event.
@@ -225,13 +227,22 @@ pub async fn append_event(
     .bind(e.recorded_at)
     .fetch_one(&mut *conn)
     .await?;
-    for p in e.postings {
-        sqlx::query("INSERT INTO postings (event_id, account, amount_cents) VALUES (?, ?, ?)")
-            .bind(event_id)
-            .bind(&p.account)
-            .bind(p.amount.cents())
-            .execute(&mut *conn)
-            .await?;
+    // All postings in one statement (one round trip to the database thread while the
+    // write lock is held); one prepared statement per number of postings, which sqlx keeps.
+    if !e.postings.is_empty() {
+        let mut sql =
+            String::from("INSERT INTO postings (event_id, account, amount_cents) VALUES ");
+        for i in 0..e.postings.len() {
+            sql.push_str(if i == 0 { "(?, ?, ?)" } else { ", (?, ?, ?)" });
+        }
+        let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for p in e.postings {
+            insert = insert
+                .bind(event_id)
+                .bind(&p.account)
+                .bind(p.amount.cents());
+        }
+        insert.execute(&mut *conn).await?;
     }
     Ok(event_id)
 }
@@ -286,7 +297,7 @@ pub async fn session(
     conn: &mut SqliteConnection,
     id: i64,
 ) -> Result<Option<SessionRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, game, currency, agreements, opening_scores, created_at FROM sessions WHERE id = ?")
+    sqlx::query_as("SELECT id, game, currency, agreements, opening_scores, created_at, club_id FROM sessions WHERE id = ?")
         .bind(id)
         .fetch_optional(conn)
         .await
