@@ -10,7 +10,9 @@
 //! 5. `scorekeeper replay` of a 100,000-hand document: time and peak memory.
 //!
 //! The service is the built `scorekeeper` binary, run as a child process (one fresh server
-//! per history length and number of clients, so each peak memory is that load's), over a
+//! per history length and number of clients, so each peak memory is that load's; the
+//! servers of one number of clients run side by side and are measured in turns, round after
+//! round, so that a disturbance of the shared machine slows every length alike), over a
 //! database in Cargo's temporary folder for benchmarks (`target/tmp`, the project's disk).
 //! Each client keeps one HTTP/1.1 connection and owns one session, imported before the
 //! server starts and read once before the clock starts (that first read replays it into
@@ -242,6 +244,20 @@ impl Drop for Server {
     }
 }
 
+/// One history length under load: its server, sessions, and what was measured.
+struct Run {
+    hands: usize,
+    server: Server,
+    ids: Vec<i64>,
+    /// The index of the next hand to record.
+    next: usize,
+    rate: f64,
+    times: Vec<Duration>,
+    records: f64,
+    raw: f64,
+    record_times: Vec<Duration>,
+}
+
 /// Runs `scorekeeper replay FILE` (the ledger to /dev/null); returns its wall time and
 /// peak memory in MiB, sampled from `/proc` every millisecond while it runs.
 fn replay(file: &Path) -> (Duration, f64) {
@@ -294,7 +310,7 @@ async fn main() {
     );
     println!();
     println!(
-        "record-hand + GET standing over HTTP, one server per row: cycles/s and records/s the best of {rounds} rounds of {cycles} cycles per client, p50/p95 over all rounds"
+        "record-hand + GET standing over HTTP, one server per row (the rows of one number of clients run at once, measured in turns): cycles/s and records/s the best of {rounds} rounds of {cycles} cycles per client, p50/p95 over all rounds"
     );
     println!(
         "{:>8} {:>8} {:>10} {:>9} {:>9} {:>10} {:>11} {:>10} {:>16}",
@@ -308,11 +324,14 @@ async fn main() {
         "raw/s",
         "server peak MiB"
     );
-    // (hands, clients) → (cycles/s, records/s alone or NaN, server peak MiB)
+    // (hands, clients, cycles/s, records/s alone or NaN, raw/s or NaN, server peak MiB)
     let mut results = Vec::new();
-    for &hands in &history {
-        let doc: SessionDoc = serde_json::from_value(session(hands)).unwrap();
-        for &n in &clients {
+    for &n in &clients {
+        // One server per history length, all running at once, measured in turns round
+        // after round: whatever else the machine does then slows every length alike.
+        let mut runs = Vec::new();
+        for &hands in &history {
+            let doc: SessionDoc = serde_json::from_value(session(hands)).unwrap();
             let url = format!("sqlite://{}/bench-{hands}-{n}.db", dir.display());
             let mut ids = Vec::new();
             {
@@ -336,46 +355,61 @@ async fn main() {
                     .await;
                 assert_eq!(status, 200);
             }
-            // Best of `rounds` (the machine is shared: the least disturbed round is the
-            // service's own speed); the percentiles are over every round's cycles.
-            let mut next = hands;
-            let mut rate: f64 = 0.0;
-            let mut times = Vec::new();
+            runs.push(Run {
+                hands,
+                server,
+                ids,
+                next: hands,
+                rate: 0.0,
+                times: Vec::new(),
+                records: f64::NAN,
+                raw: f64::NAN,
+                record_times: Vec::new(),
+            });
+        }
+        for _ in 0..rounds {
+            for run in &mut runs {
+                let (r, t) = load(&run.server.addr, &run.ids, run.next, cycles, true).await;
+                run.next += cycles;
+                run.rate = run.rate.max(r);
+                run.times.extend(t);
+            }
+        }
+        // The record rate alone, with the most clients, each round right after the raw
+        // rate on the same disk.
+        if n == most_clients {
+            for run in &mut runs {
+                (run.records, run.raw) = (0.0, 0.0);
+            }
             for _ in 0..rounds {
-                let (r, t) = load(&server.addr, &ids, next, cycles, true).await;
-                next += cycles;
-                rate = rate.max(r);
-                times.extend(t);
-            }
-            times.sort();
-            // The record rate alone, on the same sessions, with the most clients, each
-            // round right after the raw rate on the same disk (a shared disk varies).
-            let (mut records, mut raw_now) = (f64::NAN, f64::NAN);
-            let mut record_times = Vec::new();
-            if n == most_clients {
-                (records, raw_now) = (0.0, 0.0);
-                for _ in 0..rounds {
-                    raw_now = raw_now.max(raw_commit_rate(&dir, 500).await);
-                    let (r, t) = load(&server.addr, &ids, next, cycles, false).await;
-                    next += cycles;
-                    records = records.max(r);
-                    record_times.extend(t);
+                for run in &mut runs {
+                    run.raw = run.raw.max(raw_commit_rate(&dir, 500).await);
+                    let (r, t) = load(&run.server.addr, &run.ids, run.next, cycles, false).await;
+                    run.next += cycles;
+                    run.records = run.records.max(r);
+                    run.record_times.extend(t);
                 }
-                record_times.sort();
             }
-            let record_p95 = if record_times.is_empty() {
+        }
+        for mut run in runs {
+            run.times.sort();
+            run.record_times.sort();
+            let record_p95 = if run.record_times.is_empty() {
                 f64::NAN
             } else {
-                percentile(&record_times, 0.95)
+                percentile(&run.record_times, 0.95)
             };
-            let peak = server.peak_rss_mib();
-            drop(server);
+            let peak = run.server.peak_rss_mib();
             println!(
-                "{hands:>8} {n:>8} {rate:>10.1} {:>9.2} {:>9.2} {records:>10.1} {record_p95:>11.2} {raw_now:>10.0} {peak:>16.1}",
-                percentile(&times, 0.5),
-                percentile(&times, 0.95),
+                "{:>8} {n:>8} {:>10.1} {:>9.2} {:>9.2} {:>10.1} {record_p95:>11.2} {:>10.0} {peak:>16.1}",
+                run.hands,
+                run.rate,
+                percentile(&run.times, 0.5),
+                percentile(&run.times, 0.95),
+                run.records,
+                run.raw,
             );
-            results.push((hands, n, rate, records, raw_now, peak));
+            results.push((run.hands, n, run.rate, run.records, run.raw, peak));
         }
     }
 
