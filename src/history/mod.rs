@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::ledger::{HOUSE, KITTY};
+use crate::ledger::HOUSE;
 use crate::rules::sheet::{Step, Tone};
 use crate::session::{Fold, Refusal};
 
@@ -22,7 +22,8 @@ use crate::session::{Fold, Refusal};
 pub struct PlayerResult {
     /// The name the player sat under (the ledger account).
     pub player: String,
-    /// Net money: the sum of the player's postings, in cents.
+    /// Net money won or lost at play: the sum of the player's postings but payments (money
+    /// handed over to settle), in cents.
     pub net_cents: i64,
     /// Hands this player bid (played the contract of) that still stand.
     pub hands_bid: i64,
@@ -32,8 +33,8 @@ pub struct PlayerResult {
     pub hands_set: i64,
     /// Games won (for a side's win, both partners win it).
     pub games_won: i64,
-    /// Made bids that took the kitty (the engine's reckoning shows the kitty paying the
-    /// bidder on that hand).
+    /// Made bids that took the kitty (a made contract whose reckoning applied a kitty
+    /// rule).
     pub kitties_taken: i64,
     /// Bids by band: band → (bids, made). See [`band`].
     pub bands: BTreeMap<i64, (i64, i64)>,
@@ -106,19 +107,38 @@ pub fn session_facts(
     let mut results: BTreeMap<String, PlayerResult> = fold
         .balances()
         .as_map()
-        .iter()
-        .filter(|(account, _)| !HOUSE.contains(&account.as_str()))
-        .map(|(account, money)| {
+        .keys()
+        .filter(|account| !HOUSE.contains(&account.as_str()))
+        .map(|account| {
             (
                 account.clone(),
                 PlayerResult {
                     player: account.clone(),
-                    net_cents: money.cents(),
                     ..PlayerResult::default()
                 },
             )
         })
         .collect();
+    // A night's result is what the play won or lost: every posting but the money handed
+    // over (payments, and the undoing of one), which only settles it.
+    let payments: Vec<usize> = fold
+        .rows()
+        .iter()
+        .filter(|r| r.kind == "payment")
+        .filter_map(|r| r.index)
+        .collect();
+    for row in fold.rows() {
+        let settling =
+            row.kind == "payment" || row.amends.is_some_and(|a| payments.contains(&a.target));
+        if settling {
+            continue;
+        }
+        for p in &row.postings {
+            if let Some(r) = results.get_mut(&p.account) {
+                r.net_cents = r.net_cents.saturating_add(p.amount.cents());
+            }
+        }
+    }
     let mut hands = 0;
     for row in source.rows() {
         if row.hand_number.is_some() {
@@ -134,11 +154,14 @@ pub fn session_facts(
             let entry = r.bands.entry(band(contract.bid)).or_default();
             entry.0 += 1;
             entry.1 += i64::from(made);
-            // The engine's reckoning says, typed, who the kitty paid (postings alone net a
-            // collected kitty against the re-ante of the same hand).
-            let kitty_paid_out = row.steps.iter().any(|step| {
-                matches!(step, Step::Pays { from, to, .. } if from == KITTY && *to == contract.who)
-            });
+            // A made contract whose reckoning applies a kitty rule took the kitty: the only
+            // kitty rule of a made bid is "the bidder takes the kitty" (rules §1.2 rule 3).
+            // The postings alone cannot tell: the collected kitty nets against the re-ante
+            // of the same hand.
+            let kitty_paid_out = row
+                .steps
+                .iter()
+                .any(|step| matches!(step, Step::Kitty { .. }));
             r.kitties_taken += i64::from(made && kitty_paid_out);
         }
         for end in &row.game_ends {
