@@ -83,10 +83,16 @@ pub fn line_chart(title: &str, labels: &[String], series: &[(String, Vec<i64>)])
     let values = series.iter().flat_map(|(_, v)| v.iter().copied());
     let lo = values.clone().chain([0]).min().unwrap_or(0);
     let hi = values.chain([0]).max().unwrap_or(0);
-    let (lo, hi) = if lo == hi { (lo - 100, hi + 100) } else { (lo, hi) };
+    let (lo, hi) = if lo == hi {
+        (lo - 100, hi + 100)
+    } else {
+        (lo, hi)
+    };
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
-    let steps = i64::try_from(labels.len().saturating_sub(1)).unwrap_or(i64::MAX).max(1);
+    let steps = i64::try_from(labels.len().saturating_sub(1))
+        .unwrap_or(i64::MAX)
+        .max(1);
     let x = |i: usize| LEFT + plot_w.saturating_mul(i64::try_from(i).unwrap_or(0)) / steps;
     // i128: the span of two cent amounts times the plot height cannot overflow there.
     let y = |v: i64| {
@@ -99,8 +105,11 @@ pub fn line_chart(title: &str, labels: &[String], series: &[(String, Vec<i64>)])
         .enumerate()
         .map(|(n, (name, vals))| {
             let (color, dash) = PENS[n % PENS.len()];
-            let points: Vec<(i64, i64)> =
-                vals.iter().enumerate().map(|(i, &v)| (x(i), y(v))).collect();
+            let points: Vec<(i64, i64)> = vals
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (x(i), y(v)))
+                .collect();
             Series {
                 name: name.clone(),
                 color,

@@ -58,7 +58,11 @@ pub struct SessionFacts {
 /// more fall in their hundred rounded down to 50 (350 covers 350–399), smaller bids (Pitch's
 /// 1–4) are their own band.
 pub fn band(bid: i64) -> i64 {
-    if bid >= 100 { bid - bid.rem_euclid(50) } else { bid }
+    if bid >= 100 {
+        bid - bid.rem_euclid(50)
+    } else {
+        bid
+    }
 }
 
 /// The seat names of a side (`"NS"`: seats 1 and 3, `"EW"`: seats 2 and 4, by the session
@@ -224,17 +228,29 @@ mod tests {
         let plain = facts(&doc(json!([made.clone()])));
         let ann = &plain.players[0];
         assert_eq!(
-            (ann.hands_bid, ann.hands_made, ann.hands_set, ann.kitties_taken),
+            (
+                ann.hands_bid,
+                ann.hands_made,
+                ann.hands_set,
+                ann.kitties_taken
+            ),
             (1, 1, 0, 1)
         );
         assert_eq!(plain.hands, 1);
         let voided = facts(&doc(json!([made.clone(), { "type": "void", "event": 0 }])));
         assert_eq!(voided.players[0].hands_bid, 0);
         assert_eq!(voided.hands, 0);
-        let corrected = facts(&doc(json!([made, { "type": "correction", "event": 0, "replacement": failed }])));
+        let corrected = facts(&doc(
+            json!([made, { "type": "correction", "event": 0, "replacement": failed }]),
+        ));
         let ann = &corrected.players[0];
         assert_eq!(
-            (ann.hands_bid, ann.hands_made, ann.hands_set, ann.kitties_taken),
+            (
+                ann.hands_bid,
+                ann.hands_made,
+                ann.hands_set,
+                ann.kitties_taken
+            ),
             (1, 0, 1, 0)
         );
         assert_eq!(ann.bands.get(&350), Some(&(1, 0)));

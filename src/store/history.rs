@@ -220,7 +220,8 @@ pub async fn history(
          LEFT JOIN session_status st ON st.session_id = s.id WHERE s.club_id = ",
     );
     q.push_bind(club_id);
-    q.push(" AND COALESCE(m.archived, 0) = ").push_bind(filter.archived);
+    q.push(" AND COALESCE(m.archived, 0) = ")
+        .push_bind(filter.archived);
     if let Some(game) = &filter.game {
         q.push(" AND s.game = ").push_bind(game.clone());
     }
@@ -318,7 +319,10 @@ pub async fn person(
 }
 
 /// The names a person has sat under.
-pub async fn names_of(conn: &mut SqliteConnection, person: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn names_of(
+    conn: &mut SqliteConnection,
+    person: i64,
+) -> Result<Vec<String>, sqlx::Error> {
     sqlx::query_scalar("SELECT name FROM player_names WHERE person_id = ? ORDER BY name")
         .bind(person)
         .fetch_all(conn)

@@ -515,11 +515,7 @@ async fn session_chart(
         })
     };
     match page.await {
-        Ok(page) => (
-            [(header::CACHE_CONTROL, "no-store")],
-            page,
-        )
-            .into_response(),
+        Ok(page) => ([(header::CACHE_CONTROL, "no-store")], page).into_response(),
         Err(e) => error_page(e),
     }
 }
