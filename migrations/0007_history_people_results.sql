@@ -141,3 +141,11 @@ BEGIN
 END;
 
 CREATE INDEX sessions_by_club_game ON sessions (club_id, game, id);
+
+-- Club sessions recorded before this migration, whose facts are written the first time the
+-- club's history is read (every later session gets its facts as its events are recorded).
+-- Kept as a queue so the pages never scan every session to find the missing ones.
+CREATE TABLE history_backlog (
+    session_id INTEGER PRIMARY KEY REFERENCES sessions (id)
+) STRICT;
+INSERT INTO history_backlog (session_id) SELECT id FROM sessions WHERE club_id IS NOT NULL;

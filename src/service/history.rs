@@ -70,11 +70,11 @@ async fn write_facts(
 }
 
 /// Writes the facts of the club's sessions recorded before the history existed (a no-op
-/// once done: one indexed query).
+/// once done: the backlog is empty).
 pub async fn backfill(pool: &SqlitePool, folds: &Folds, club: i64) -> Result<(), AppError> {
     let missing = {
         let mut conn = pool.acquire().await?;
-        hs::sessions_without_facts(&mut conn, club).await?
+        hs::backlog(&mut conn, club).await?
     };
     for id in missing {
         let loaded = super::load(pool, folds, id).await?;
@@ -88,6 +88,7 @@ pub async fn backfill(pool: &SqlitePool, folds: &Folds, club: i64) -> Result<(),
             &loaded.created_at,
         )
         .await?;
+        hs::done_backlog(&mut tx, id).await?;
         tx.commit().await?;
     }
     Ok(())

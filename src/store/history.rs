@@ -120,18 +120,27 @@ pub async fn ensure_person(
     Ok(id)
 }
 
-/// The club sessions without history facts yet (recorded before the history existed).
-pub async fn sessions_without_facts(
-    conn: &mut SqliteConnection,
-    club_id: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
+/// The club's sessions recorded before the history existed whose facts are still to be
+/// written (the backlog; empty once done, so this reads nothing).
+pub async fn backlog(conn: &mut SqliteConnection, club_id: i64) -> Result<Vec<i64>, sqlx::Error> {
     sqlx::query_scalar(
-        "SELECT s.id FROM sessions s WHERE s.club_id = ? \
-         AND NOT EXISTS (SELECT 1 FROM session_status st WHERE st.session_id = s.id) ORDER BY s.id",
+        // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
+        // otherwise walk every session of the club.
+        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s ON s.id = b.session_id \
+         WHERE s.club_id = ? ORDER BY b.session_id",
     )
     .bind(club_id)
     .fetch_all(conn)
     .await
+}
+
+/// Takes session `session_id` off the backlog (its facts are written).
+pub async fn done_backlog(conn: &mut SqliteConnection, session_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM history_backlog WHERE session_id = ?")
+        .bind(session_id)
+        .execute(conn)
+        .await?;
+    Ok(())
 }
 
 /// Sets a session's title (`None` clears it).
@@ -432,7 +441,7 @@ pub async fn best_night(
 ) -> Result<Option<NightRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT session_id, played_at, game, net_cents FROM session_results \
-         WHERE club_id = ? AND player = ? ORDER BY net_cents DESC, session_id LIMIT 1",
+         WHERE club_id = ? AND player = ? ORDER BY net_cents DESC LIMIT 1",
     )
     .bind(club_id)
     .bind(name)
