@@ -100,7 +100,7 @@ async fn a_club_looks_back_on_a_phone() {
     submit(&phone, "details.filters > summary").await;
     choose(&phone, "player", &person(&phone, "Cy").await).await;
     submit(&phone, "form.filters button").await;
-    wait_for(&phone, "player=", Duration::from_secs(1)).await;
+    wait_for_url(&phone, "player=").await;
     assert_eq!(sessions_shown(&phone).await, 1);
     let li = phone
         .find(By::Css("ul.history > li"))
@@ -122,7 +122,7 @@ async fn a_club_looks_back_on_a_phone() {
     choose(&phone, "player", "").await;
     choose(&phone, "game", "auction_pitch").await;
     submit(&phone, "form.filters button").await;
-    wait_for(&phone, "game=auction_pitch", Duration::from_secs(5)).await;
+    wait_for_url(&phone, "game=auction_pitch").await;
     assert_eq!(sessions_shown(&phone).await, 1);
     let li = phone
         .find(By::Css("ul.history > li"))
@@ -147,10 +147,7 @@ async fn a_club_looks_back_on_a_phone() {
         .await
         .unwrap();
     assert_eq!(net, "3.70");
-    let chart = phone
-        .find(By::Css("figure.history-chart svg"))
-        .await
-        .unwrap();
+    let chart = phone.find(By::Css(".history-chart svg")).await.unwrap();
     let rect = chart.rect().await.unwrap();
     assert!(
         rect.width > 300.0 && rect.width <= 390.0,
@@ -183,6 +180,17 @@ async fn a_club_looks_back_on_a_phone() {
         .await
         .unwrap();
     phone.quit().await.unwrap();
+}
+
+/// Waits (up to 5 s) until the address holds `part`: the filter form was submitted.
+async fn wait_for_url(driver: &WebDriver, part: &str) {
+    for _ in 0..100 {
+        if driver.current_url().await.unwrap().as_str().contains(part) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the address never held {part}");
 }
 
 /// The person id the player filter offers for `name`.
