@@ -470,3 +470,35 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
             && entry(&body, id).contains("<span class=\"status\">open</span>")
     );
 }
+
+#[tokio::test]
+async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_read() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, _) = club(&app).await;
+    // As the database stood before migration 0007: no facts for session a, which the
+    // migration put on the backlog.
+    for sql in [
+        "DELETE FROM session_results WHERE session_id = ?",
+        "DELETE FROM session_bids WHERE session_id = ?",
+        "DELETE FROM session_status WHERE session_id = ?",
+        "INSERT INTO history_backlog (session_id) VALUES (?)",
+    ] {
+        sqlx::query(sql).bind(a).execute(&app.pool).await.unwrap();
+    }
+    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    assert!(
+        entry(&body, a).contains(">Ann</a></dt><dd class=\"money plus\">0.90</dd>")
+            && entry(&body, a).contains("settled"),
+        "{body}"
+    );
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM history_backlog")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+    let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
+    assert!(
+        board.contains(">Ann</a></th><td class=\"money plus\">3.70</td><td>2</td>"),
+        "{board}"
+    );
+}
