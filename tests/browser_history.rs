@@ -87,6 +87,15 @@ async fn a_club_looks_back_on_a_phone() {
     submit(&phone, "a[href$='/history']").await;
     wait_for(&phone, "Auction Pitch", Duration::from_secs(5)).await;
     assert_eq!(sessions_shown(&phone).await, 2);
+    // The day is shown in the phone's own words and zone ("Tue, Nov 24, 2:40 PM"), not UTC.
+    let when = phone
+        .find(By::Css("ul.history time"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!when.starts_with("20") && when.contains(':'), "{when}");
     assert!(
         scroll_width(&phone).await <= 390,
         "the history fits a phone"
