@@ -502,3 +502,57 @@ async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_rea
         "{board}"
     );
 }
+
+#[tokio::test]
+async fn the_api_gives_the_same_numbers_with_money_as_strings() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, b) = club(&app).await;
+    let get = |uri: String| {
+        let app = &app;
+        let cookie = cookie.clone();
+        async move {
+            let reply = app.get_with(&uri, &[("cookie", &cookie)]).await;
+            assert_eq!(reply.status.as_u16(), 200, "{uri}: {}", reply.body);
+            reply.json()
+        }
+    };
+    let history = get(format!("/api/v1/clubs/{club}/history")).await;
+    let sessions = history["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2);
+    assert_eq!(sessions[0]["id"], json!(b));
+    assert_eq!(sessions[1]["id"], json!(a));
+    assert_eq!(sessions[1]["status"], "settled");
+    assert_eq!(sessions[1]["hands"], 2);
+    assert_eq!(sessions[1]["game_name"], "Auction Pinochle");
+    assert_eq!(sessions[1]["results"][0]["name"], "Ann");
+    assert_eq!(sessions[1]["results"][0]["net"], "0.90");
+    assert_eq!(sessions[0]["results"][2]["net"], "-1.20");
+    let ann = sessions[1]["results"][0]["person"].as_i64().unwrap();
+    let player = get(format!("/api/v1/clubs/{club}/players/{ann}")).await;
+    assert_eq!(player["all"]["net"], "3.70");
+    assert_eq!(player["all"]["nights"], 2);
+    assert_eq!(player["all"]["kitties_taken"], 1);
+    assert_eq!(player["best_night"]["net"], "2.80");
+    assert_eq!(
+        player["bids_by_band"],
+        json!([{ "band": 4, "bids": 3, "made": 3 }, { "band": 350, "bids": 1, "made": 1 }])
+    );
+    let board = get(format!("/api/v1/clubs/{club}/leaderboard")).await;
+    let nets: Vec<&str> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["net"].as_str().unwrap())
+        .collect();
+    assert_eq!(nets, ["3.70", "0.00", "-1.20", "-2.50"]);
+    let bad = app
+        .get_with(
+            &format!("/api/v1/clubs/{club}/history?from=yesterday"),
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(bad.status.as_u16(), 400);
+    assert_eq!(bad.json()["error"]["field"], "from");
+    let outsider = app.get(&format!("/api/v1/clubs/{club}/leaderboard")).await;
+    assert_eq!(outsider.status.as_u16(), 404);
+}

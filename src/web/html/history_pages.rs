@@ -49,7 +49,7 @@ async fn local_time_script() -> impl IntoResponse {
     )
 }
 
-fn member(viewer: &Viewer, club: i64, need: Access) -> Result<Grant, AppError> {
+pub(crate) fn member(viewer: &Viewer, club: i64, need: Access) -> Result<Grant, AppError> {
     let grant = viewer
         .grant
         .filter(|g| g.club_id == club)
@@ -65,16 +65,31 @@ fn member(viewer: &Viewer, club: i64, need: Access) -> Result<Grant, AppError> {
 /// A form's or query's fields as typed; blanks mean "not given".
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Filters {
-    game: String,
-    player: String,
-    from: String,
-    to: String,
-    archived: String,
-    page: String,
+pub(crate) struct Filters {
+    pub(crate) game: String,
+    pub(crate) player: String,
+    pub(crate) from: String,
+    pub(crate) to: String,
+    pub(crate) archived: String,
+    pub(crate) page: String,
 }
 
-fn day(field: &str, text: &str) -> Result<Option<NaiveDate>, AppError> {
+impl Filters {
+    /// The history query these fields ask for. Errors: a field that is not a day or a
+    /// number, named.
+    pub(crate) fn query(&self) -> Result<HistoryQuery, AppError> {
+        Ok(HistoryQuery {
+            game: Some(self.game.trim().to_string()).filter(|g| !g.is_empty()),
+            person: whole("player", &self.player)?,
+            from: day("from", &self.from)?,
+            to: day("to", &self.to)?,
+            archived: !self.archived.is_empty(),
+            page: whole("page", &self.page)?.unwrap_or(1).max(1),
+        })
+    }
+}
+
+pub(crate) fn day(field: &str, text: &str) -> Result<Option<NaiveDate>, AppError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -87,7 +102,7 @@ fn day(field: &str, text: &str) -> Result<Option<NaiveDate>, AppError> {
         })
 }
 
-fn whole(field: &str, text: &str) -> Result<Option<i64>, AppError> {
+pub(crate) fn whole(field: &str, text: &str) -> Result<Option<i64>, AppError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -100,7 +115,9 @@ fn whole(field: &str, text: &str) -> Result<Option<i64>, AppError> {
         })
 }
 
-fn parse_query<T: for<'de> Deserialize<'de> + Default>(raw: Option<String>) -> Result<T, AppError> {
+pub(crate) fn parse_query<T: for<'de> Deserialize<'de> + Default>(
+    raw: Option<String>,
+) -> Result<T, AppError> {
     match raw {
         None => Ok(T::default()),
         Some(q) => serde_html_form::from_str(&q).map_err(|e| AppError::BadRequest {
@@ -178,14 +195,7 @@ async fn history(
         let grant = member(&viewer, club, Access::Read)?;
         hist::backfill(&state.pool, &state.folds, club).await?;
         let filters: Filters = parse_query(raw)?;
-        let query = HistoryQuery {
-            game: Some(filters.game.trim().to_string()).filter(|g| !g.is_empty()),
-            person: whole("player", &filters.player)?,
-            from: day("from", &filters.from)?,
-            to: day("to", &filters.to)?,
-            archived: !filters.archived.is_empty(),
-            page: whole("page", &filters.page)?.unwrap_or(1).max(1),
-        };
+        let query = filters.query()?;
         let (entries, more) = hist::history(&state.pool, club, &query).await?;
         let people = hist::people(&state.pool, club).await?;
         let given: Vec<(&str, &str)> = [
