@@ -556,3 +556,55 @@ async fn the_api_gives_the_same_numbers_with_money_as_strings() {
     let outsider = app.get(&format!("/api/v1/clubs/{club}/leaderboard")).await;
     assert_eq!(outsider.status.as_u16(), 404);
 }
+
+#[tokio::test]
+async fn the_history_comes_twenty_nights_to_a_page() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, _) = club(&app).await;
+    // 20 more Pitch nights: 22 in all, 21 of them Pitch.
+    for _ in 0..20 {
+        service::import(&app.pool, &pitch_night(), Some(club))
+            .await
+            .unwrap();
+    }
+    let first = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    assert_eq!(first.matches("data-session=").count(), 20);
+    assert!(
+        !first.contains(&format!("data-session=\"{a}\"")),
+        "the oldest is on page 2"
+    );
+    assert!(
+        first.contains("page=2\">Older</a>") && !first.contains(">Newer</a>"),
+        "{first}"
+    );
+    let second = page(&app, &cookie, &format!("/clubs/{club}/history?page=2")).await;
+    assert_eq!(second.matches("data-session=").count(), 2);
+    assert!(second.contains(&format!("data-session=\"{a}\"")) && second.contains(">Newer</a>"));
+    // Page links keep the filter.
+    let pitch = page(
+        &app,
+        &cookie,
+        &format!("/clubs/{club}/history?game=auction_pitch"),
+    )
+    .await;
+    assert_eq!(pitch.matches("data-session=").count(), 20);
+    assert!(
+        pitch.contains("history?game=auction_pitch&amp;page=2\">Older</a>"),
+        "{pitch}"
+    );
+    // A title is at most 80 characters; nothing is written otherwise.
+    let long = "x".repeat(81);
+    let refused = app
+        .post_form_with(
+            &format!("/clubs/{club}/sessions/{a}/title"),
+            &[("title", &long)],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 400, "{}", refused.body);
+    assert!(
+        refused.body.contains("a title is at most 80 characters"),
+        "{}",
+        refused.body
+    );
+}
