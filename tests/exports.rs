@@ -416,3 +416,102 @@ async fn a_club_export_imports_into_a_new_club_with_identical_ledgers() {
     assert_eq!(again["players"], export["players"]);
     assert_eq!(again["name"], "Friday");
 }
+
+/// A `multipart/form-data` body of `fields` (name, file name or none, content).
+fn multipart(fields: &[(&str, Option<&str>, &[u8])]) -> (String, Vec<u8>) {
+    let boundary = "----scorekeeper-test-boundary";
+    let mut body = Vec::new();
+    for (name, file, content) in fields {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        match file {
+            Some(file) => body.extend_from_slice(
+                format!("Content-Disposition: form-data; name=\"{name}\"; filename=\"{file}\"\r\nContent-Type: application/json\r\n\r\n").as_bytes(),
+            ),
+            None => body.extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes()),
+        }
+        body.extend_from_slice(content);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+#[tokio::test]
+async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() {
+    let app = TestApp::new().await;
+    let (club_id, token, ids) = club(&app, "Thursday").await;
+    let sheet = get(&app, &format!("/sessions/{}", ids[0]), &token).await;
+    assert_eq!(sheet.status, StatusCode::OK);
+    for link in [
+        format!("/api/v1/sessions/{}/postings.csv", ids[0]),
+        format!("/api/v1/sessions/{}/journal", ids[0]),
+    ] {
+        assert!(
+            sheet.body.contains(&format!("href=\"{link}\" download")),
+            "{link}"
+        );
+        let download = get(&app, &link, &token).await;
+        assert_eq!(download.status, StatusCode::OK, "{link}");
+    }
+    let page = get(&app, &format!("/clubs/{club_id}"), &token).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for what in ["results.csv", "journal", "export"] {
+        assert!(
+            page.body
+                .contains(&format!("href=\"/api/v1/clubs/{club_id}/{what}\" download")),
+            "{what}"
+        );
+    }
+    let backup = get(&app, &format!("/api/v1/clubs/{club_id}/export"), &token)
+        .await
+        .body;
+    assert!(
+        app.get("/clubs/new")
+            .await
+            .body
+            .contains("href=\"/clubs/import\"")
+    );
+    assert_eq!(app.get("/clubs/import").await.status, StatusCode::OK);
+
+    // A file that is not a backup is refused on the form, by name; nothing is created.
+    let (content_type, body) = multipart(&[
+        (
+            "backup",
+            Some("notes.json"),
+            b"{\"format\": \"scorekeeper/session@1\"}",
+        ),
+        ("name", None, b"Friday"),
+        ("passphrase", None, b"deal the cards"),
+    ]);
+    let send = |content_type: String, body: Vec<u8>| {
+        Request::post("/clubs/import")
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let refused = app.send(send(content_type, body)).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        refused
+            .body
+            .contains("role=\"alert\">Backup: this is not a club&#39;s backup file"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.body.contains("value=\"Friday\""));
+
+    let (content_type, body) = multipart(&[
+        ("backup", Some("club.json"), backup.as_bytes()),
+        ("name", None, b"Friday"),
+        ("passphrase", None, b"deal the cards"),
+    ]);
+    let restored = app.send(send(content_type, body)).await;
+    assert_eq!(restored.status, StatusCode::SEE_OTHER, "{}", restored.body);
+    let location = restored.location.unwrap();
+    let cookie = restored.set_cookie.unwrap();
+    let cookie = cookie.split(';').next().unwrap();
+    let page = app.get_with(&location, &[("cookie", cookie)]).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("<h1>Friday</h1>"));
+    assert_eq!(page.body.matches("<li><a href=\"/sessions/").count(), 3);
+}

@@ -165,6 +165,7 @@ async fn share(
 #[derive(Template, WebTemplate)]
 #[template(path = "clubs/show.html")]
 struct ClubPage {
+    id: i64,
     name: String,
     share_link: Option<String>,
     /// The share link as a QR code, an inline SVG, for a phone's camera.
@@ -217,6 +218,7 @@ async fn show(
             .filter(|s| s.club_id == Some(id))
             .collect();
         Ok::<_, AppError>(ClubPage {
+            id,
             name: club.name,
             share_qr: share_link.as_deref().and_then(qr_svg),
             share_link,
