@@ -20,10 +20,11 @@ pub fn record(loaded: &Loaded) -> SessionRecord {
         .map(|row| EventLine {
             seq: row.seq(),
             hand_number: row.hand_number,
-            recorded_at: loaded
-                .rows
-                .iter()
-                .find(|r| usize::try_from(r.seq).ok() == Some(row.seq()))
+            // The stored rows are in `seq` order, one per fold row.
+            recorded_at: i64::try_from(row.seq())
+                .ok()
+                .and_then(|seq| loaded.rows.binary_search_by_key(&seq, |r| r.seq).ok())
+                .and_then(|i| loaded.rows.get(i))
                 .map_or_else(|| loaded.created_at.clone(), |r| r.recorded_at.clone()),
         })
         .collect();

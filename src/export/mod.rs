@@ -46,13 +46,18 @@ pub struct SessionRecord {
     pub doc: SessionDoc,
     /// Its ledger document (`replay` of `doc`).
     pub ledger: LedgerDoc,
-    /// One line per entry of `ledger.events`, matched by `seq`.
+    /// One line per entry of `ledger.events`, in `seq` order.
     pub lines: Vec<EventLine>,
 }
 
 impl SessionRecord {
+    /// The line of entry `seq` (lines are in `seq` order, so a binary search: exports of
+    /// long sessions stay linear).
     fn line(&self, seq: usize) -> Option<&EventLine> {
-        self.lines.iter().find(|l| l.seq == seq)
+        self.lines
+            .binary_search_by_key(&seq, |l| l.seq)
+            .ok()
+            .and_then(|i| self.lines.get(i))
     }
 }
 
@@ -101,9 +106,9 @@ pub fn postings_csv(session: &SessionRecord) -> Result<Vec<u8>, ExportError> {
                 hand.as_deref().unwrap_or(""),
                 &entry.kind,
                 line.map_or("", |l| l.recorded_at.as_str()),
-                &p.account,
+                &cell(&p.account),
                 &p.amount.to_string(),
-                &entry.explanation,
+                &cell(&entry.explanation),
             ])?;
         }
     }
@@ -124,12 +129,23 @@ pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
                 &s.id.to_string(),
                 date,
                 &s.ledger.game,
-                account,
+                &cell(account),
                 &net.to_string(),
             ])?;
         }
     }
     finish(w)
+}
+
+/// A text cell a spreadsheet will not run as a formula: one starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return gets a leading `'` (OWASP, "CSV Injection"), since
+/// names and explanations come from the table.
+fn cell(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}").into()
+    } else {
+        text.into()
+    }
 }
 
 /// The `YYYY-MM-DD` day of an RFC 3339 time (its first ten characters).
@@ -182,9 +198,10 @@ pub fn journal_amount(amount: Money, currency: &str) -> String {
 /// `hledger -f FILE balance` shows every account's balance exactly as the ledgers do
 /// (summed over the sessions). Events without postings are transactions without postings.
 pub fn journal(sessions: &[SessionRecord]) -> String {
+    // Every amount has exactly 2 decimals after a `.`, which hledger and Ledger both read
+    // as the decimal mark without a directive.
     let mut out = String::from(
-        "; Scorekeeper journal: one transaction per event; amounts in each session's currency.\n\
-         decimal-mark .\n\n",
+        "; Scorekeeper journal: one transaction per event; amounts in each session's currency.\n\n",
     );
     for s in sessions {
         for entry in &s.ledger.events {
@@ -397,6 +414,13 @@ mod tests {
              \x20   players:Bob  $-0.20\n\
              \x20   kitty  $-0.10\n"
         ), "{text}");
+    }
+
+    #[test]
+    fn csv_cells_from_the_table_are_never_formulas() {
+        assert_eq!(cell("=1+1"), "'=1+1");
+        assert_eq!(cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(cell("Ann"), "Ann");
     }
 
     #[test]
