@@ -187,3 +187,98 @@ async fn every_route_is_described_and_every_description_is_served() {
     }
     assert!(operations >= 16, "{operations} operations");
 }
+
+/// The property names of schema `name`, and those it requires.
+fn properties(doc: &Value, name: &str) -> (BTreeSet<String>, BTreeSet<String>) {
+    let schema = &doc["components"]["schemas"][name];
+    let names = schema["properties"]
+        .as_object()
+        .unwrap_or_else(|| panic!("{name}"))
+        .keys()
+        .cloned()
+        .collect();
+    let required = schema["required"]
+        .as_array()
+        .map(|r| r.iter().map(|v| v.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default();
+    (names, required)
+}
+
+/// `value`'s keys are exactly what schema `name` describes: none undescribed, none required
+/// missing.
+fn described(doc: &Value, name: &str, value: &Value) {
+    let (names, required) = properties(doc, name);
+    let keys: BTreeSet<String> = value
+        .as_object()
+        .unwrap_or_else(|| panic!("{name}: {value}"))
+        .keys()
+        .cloned()
+        .collect();
+    assert!(
+        keys.is_subset(&names),
+        "{name}: undescribed {:?}",
+        keys.difference(&names).collect::<Vec<_>>()
+    );
+    assert!(
+        required.is_subset(&keys),
+        "{name}: missing {:?}",
+        required.difference(&keys).collect::<Vec<_>>()
+    );
+}
+
+/// The hand-written body shapes match what the service really answers, so the description
+/// cannot drift from the session and ledger documents.
+#[tokio::test]
+async fn the_described_shapes_are_the_real_answers() {
+    let app = TestApp::new().await;
+    let doc = served_document(&app).await;
+    let created = app
+        .post_json(
+            "/api/v1/sessions",
+            &serde_json::json!({ "game": "auction_pinochle", "players": ["Ann", "Bob", "Cy"],
+                "agreements": { "stake": "0.05", "kitty": "pot" } }),
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+    let view = created.json();
+    described(&doc, "SessionView", &view);
+    described(&doc, "SessionDocument", &view["session"]);
+    let id = view["id"].as_i64().unwrap();
+    let recorded = app
+        .post_json(
+            &format!("/api/v1/sessions/{id}/events"),
+            &serde_json::json!({ "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" }),
+        )
+        .await;
+    assert_eq!(recorded.status, StatusCode::CREATED, "{}", recorded.body);
+    described(&doc, "Recorded", &recorded.json());
+    described(&doc, "LedgerEntry", &recorded.json()["event"]);
+    described(
+        &doc,
+        "Standing",
+        &app.get(&format!("/api/v1/sessions/{id}/standing"))
+            .await
+            .json(),
+    );
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    described(&doc, "LedgerDocument", &ledger);
+    for entry in ledger["events"].as_array().unwrap() {
+        described(&doc, "LedgerEntry", entry);
+        for posting in entry["postings"].as_array().unwrap() {
+            described(&doc, "PostingEntry", posting);
+        }
+    }
+    for transfer in ledger["settlement"].as_array().unwrap() {
+        described(&doc, "TransferEntry", transfer);
+    }
+    assert!(!ledger["settlement"].as_array().unwrap().is_empty());
+    let list = app.get("/api/v1/sessions").await.json();
+    described(&doc, "SessionList", &list);
+    described(&doc, "SessionSummary", &list["sessions"][0]);
+    let refused = app.get("/api/v1/sessions/999").await.json();
+    described(&doc, "ApiError", &refused);
+    described(&doc, "ErrorDetail", &refused["error"]);
+}
