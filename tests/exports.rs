@@ -515,3 +515,34 @@ async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() 
     assert!(page.body.contains("<h1>Friday</h1>"));
     assert_eq!(page.body.matches("<li><a href=\"/sessions/").count(), 3);
 }
+
+#[tokio::test]
+async fn the_restore_page_names_the_hand_at_fault_in_player_words() {
+    let app = TestApp::new().await;
+    let (club_id, token, _) = club(&app, "Thursday").await;
+    let mut backup = get(&app, &format!("/api/v1/clubs/{club_id}/export"), &token)
+        .await
+        .json();
+    backup["sessions"][0]["session"]["events"][1]["bid"] = json!(240);
+    let (content_type, body) = multipart(&[
+        ("backup", Some("club.json"), backup.to_string().as_bytes()),
+        ("passphrase", None, b"deal the cards"),
+        ("name", None, b"Friday"),
+    ]);
+    let refused = app
+        .send(
+            Request::post("/clubs/import")
+                .header(header::CONTENT_TYPE, content_type)
+                .body(Body::from(body))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        refused
+            .body
+            .contains("role=\"alert\">Backup file, session 1, event 2, Bid: 240"),
+        "{}",
+        refused.body
+    );
+}

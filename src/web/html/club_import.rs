@@ -100,6 +100,54 @@ fn read_backup(bytes: &[u8]) -> Result<ClubExport, AppError> {
     })
 }
 
+/// Where in a club export a field is, as players count: `sessions[1].session.events[0].bid`
+/// → "session 2, event 1, Bid"; `players[3]` → "Players 4".
+fn place_words(field: &str) -> String {
+    let Some(rest) = field.strip_prefix("sessions[") else {
+        return super::field_words(field);
+    };
+    let Some((k, rest)) = rest.split_once("].") else {
+        return super::field_words(field);
+    };
+    let session = k
+        .parse::<usize>()
+        .map_or(k.to_string(), |k| (k + 1).to_string());
+    let rest = rest.strip_prefix("session.").unwrap_or(rest);
+    match rest
+        .strip_prefix("events[")
+        .and_then(|r| r.split_once("]."))
+    {
+        Some((i, inner)) => {
+            let event = i
+                .parse::<usize>()
+                .map_or(i.to_string(), |i| (i + 1).to_string());
+            format!(
+                "session {session}, event {event}, {}",
+                super::field_words(inner)
+            )
+        }
+        None => format!("session {session}, {}", super::field_words(rest)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::place_words;
+
+    #[test]
+    fn places_in_the_file_are_counted_from_one() {
+        assert_eq!(
+            place_words("sessions[1].session.events[0].bid"),
+            "session 2, event 1, Bid"
+        );
+        assert_eq!(
+            place_words("sessions[0].recorded_at[2]"),
+            "session 1, Recorded at 3"
+        );
+        assert_eq!(place_words("players[3]"), "Players 4");
+    }
+}
+
 /// Creates the club from the file and logs this browser in to it; a refusal re-renders the
 /// form with the field and the reason (422), and nothing is written.
 async fn restore(State(state): State<AppState>, jar: CookieJar, multipart: Multipart) -> Response {
@@ -119,9 +167,10 @@ async fn restore(State(state): State<AppState>, jar: CookieJar, multipart: Multi
             .into_response(),
         Err(e @ (AppError::BadRequest { .. } | AppError::Refused(_))) => {
             let mut error = PageError::from(&e);
-            // A refusal inside the file points at the file.
-            if matches!(e, AppError::Refused(_)) {
+            // A refusal inside the file points at the file, in the sheet's words.
+            if let AppError::Refused(r) = &e {
                 error.field = Some("backup".into());
+                error.message = format!("Backup file, {}: {}", place_words(&r.field), r.message);
             }
             (
                 StatusCode::UNPROCESSABLE_ENTITY,
