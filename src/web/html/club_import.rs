@@ -130,24 +130,6 @@ fn place_words(field: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::place_words;
-
-    #[test]
-    fn places_in_the_file_are_counted_from_one() {
-        assert_eq!(
-            place_words("sessions[1].session.events[0].bid"),
-            "session 2, event 1, Bid"
-        );
-        assert_eq!(
-            place_words("sessions[0].recorded_at[2]"),
-            "session 1, Recorded at 3"
-        );
-        assert_eq!(place_words("players[3]"), "Players 4");
-    }
-}
-
 /// Creates the club from the file and logs this browser in to it; a refusal re-renders the
 /// form with the field and the reason (422), and nothing is written.
 async fn restore(State(state): State<AppState>, jar: CookieJar, multipart: Multipart) -> Response {
@@ -182,5 +164,23 @@ async fn restore(State(state): State<AppState>, jar: CookieJar, multipart: Multi
                 .into_response()
         }
         Err(e) => error_page(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::place_words;
+
+    #[test]
+    fn places_in_the_file_are_counted_from_one() {
+        assert_eq!(
+            place_words("sessions[1].session.events[0].bid"),
+            "session 2, event 1, Bid"
+        );
+        assert_eq!(
+            place_words("sessions[0].recorded_at[2]"),
+            "session 1, Recorded at 3"
+        );
+        assert_eq!(place_words("players[3]"), "Players 4");
     }
 }
