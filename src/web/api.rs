@@ -1,13 +1,18 @@
 //! The JSON API under `/api/v1`. Errors are 4xx with `{"error": {"code", "message",
-//! "field"}}`; nothing is written when a request is refused.
+//! "field"}}`; nothing is written when a request is refused. Every route is described in
+//! the OpenAPI document at `/api/v1/openapi.json` ([`openapi`]).
+
+pub mod exports;
+pub mod history;
+pub mod openapi;
 
 use std::collections::BTreeMap;
 
+use axum::extract::DefaultBodyLimit;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -21,19 +26,48 @@ use crate::money::Money;
 use crate::rules::{FinishedGame, fields};
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
+use openapi::{
+    ApiError, ClubCreated, CreateSessionBody, CredentialsBody, LedgerDocument, Recorded,
+    SessionDocument, SessionList, SessionView, Standing, TokenIssued,
+};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The API's routes, to be nested under `/api/v1`.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/sessions", get(list).post(create))
-        .route("/sessions/import", post(import))
-        .route("/sessions/{id}", get(show))
-        .route("/sessions/{id}/events", post(record))
-        .route("/sessions/{id}/ledger", get(ledger))
-        .route("/sessions/{id}/standing", get(standing))
-        .route("/sessions/{id}/export", get(export))
-        .route("/clubs", post(create_club))
-        .route("/tokens", post(token))
+    router().split_for_parts().0
+}
+
+/// The API's routes with their OpenAPI description. Each handler carries its method and
+/// path in its `#[utoipa::path(…)]` annotation, and is registered only here, with
+/// `.routes(routes!(handler))`, so a route cannot be served without being described
+/// (`tests/openapi.rs` also refuses a plain `.route(…)` in the API's files).
+pub fn router() -> OpenApiRouter<AppState> {
+    let (schemas, paths, club_import) = routes!(exports::club_import);
+    OpenApiRouter::with_openapi(openapi::base())
+        .routes(routes!(list, create))
+        .routes(routes!(import))
+        .routes(routes!(show))
+        .routes(routes!(record))
+        .routes(routes!(ledger))
+        .routes(routes!(standing))
+        .routes(routes!(export))
+        .routes(routes!(create_club))
+        .routes(routes!(token))
+        .routes(routes!(exports::postings_csv))
+        .routes(routes!(exports::session_journal))
+        .routes(routes!(exports::club_results_csv))
+        .routes(routes!(exports::club_journal))
+        .routes(routes!(exports::club_export))
+        .routes(routes!(history::history))
+        .routes(routes!(history::player))
+        .routes(routes!(history::leaderboard))
+        .routes((
+            schemas,
+            paths,
+            club_import.layer(DefaultBodyLimit::max(exports::IMPORT_LIMIT)),
+        ))
+        .routes(routes!(openapi::openapi_json))
 }
 
 /// Reads a JSON body, turning axum's rejection into our error shape.
@@ -82,6 +116,8 @@ fn session_json(loaded: &Loaded) -> Value {
     })
 }
 
+#[utoipa::path(get, path = "/sessions", tag = "sessions",
+    responses((status = 200, description = "The open sessions and those of the caller's club, newest first", body = SessionList)))]
 async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
     let sessions = service::list(&state.pool, viewer.club()).await?;
     let items: Vec<Value> = sessions
@@ -109,6 +145,9 @@ fn owning_club(viewer: &Viewer) -> Result<Option<i64>, AppError> {
     }
 }
 
+#[utoipa::path(post, path = "/sessions", tag = "sessions",
+    request_body = CreateSessionBody,
+    responses((status = 201, description = "The session, created", body = SessionView), (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError)))]
 async fn create(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -132,6 +171,9 @@ async fn create(
     Ok((StatusCode::CREATED, Json(session_json(&loaded))))
 }
 
+#[utoipa::path(post, path = "/sessions/import", tag = "sessions",
+    request_body = SessionDocument,
+    responses((status = 201, description = "The session document, replayed and stored", body = SessionView), (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError)))]
 async fn import(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -144,6 +186,8 @@ async fn import(
     Ok((StatusCode::CREATED, Json(session_json(&loaded))))
 }
 
+#[utoipa::path(get, path = "/sessions/{id}", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
+    responses((status = 200, description = "The session with its ledger", body = SessionView), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -173,6 +217,9 @@ fn standing_json(l: &Loaded) -> Map<String, Value> {
 /// `GET /sessions/{id}/standing`: [`standing_json`], for phones polling a session, with
 /// an `ETag`; a matching `If-None-Match` answers 304 from one indexed read, without
 /// loading the session.
+#[utoipa::path(get, path = "/sessions/{id}/standing", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
+        ("If-None-Match" = Option<String>, Header, description = "The ETag of a standing already held: 304 while no event was recorded since")),
+    responses((status = 200, description = "Where the session stands after its last event (with an ETag)", body = Standing), (status = 304, description = "Not modified: no event since the ETag sent"), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn standing(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -230,6 +277,10 @@ struct LedgerPage<'a> {
 /// already seen) `events` holds only the entries with `seq` above N, so a phone keeping
 /// the ledger fetches only what is new; everything else (balances, scores, settlement…)
 /// is as of the last event. Errors: 400 naming `after` when it is not a whole number.
+#[utoipa::path(get, path = "/sessions/{id}/ledger", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
+        ("after" = Option<usize>, Query, description = "Only the entries with a seq above this (an event_count already seen)"),
+        ("If-None-Match" = Option<String>, Header, description = "The ETag of a ledger already held: 304 while no event was recorded since")),
+    responses((status = 200, description = "The ledger document (with an ETag)", body = LedgerDocument), (status = 304, description = "Not modified: no event since the ETag sent"), (status = 400, description = "`after` is not a whole number", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn ledger(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -275,6 +326,8 @@ async fn ledger(
     Ok(([(header::ETAG, etag)], Json(page)).into_response())
 }
 
+#[utoipa::path(get, path = "/sessions/{id}/export", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
+    responses((status = 200, description = "The session document, as `replay` reads it", body = SessionDocument), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn export(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -291,6 +344,11 @@ async fn export(
 /// proposed `settlement`, as in the ledger document, but not the ledger's event list. With an
 /// `Idempotency-Key` header, a retried request records nothing new and answers 200 with
 /// the event recorded the first time.
+#[utoipa::path(post, path = "/sessions/{id}/events", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A client's key for this request: a retry records nothing new")),
+    request_body(content = Object, description = "One event, exactly as in a session document"),
+    responses((status = 201, description = "Recorded", body = Recorded), (status = 200, description = "Already recorded with this Idempotency-Key", body = Recorded),
+        (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError), (status = 409, description = "The session moved on since the caller looked", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError), (status = 503, description = "The database stayed locked: nothing was recorded; retry after the Retry-After seconds", body = ApiError)))]
 async fn record(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -347,6 +405,9 @@ struct Credentials {
 }
 
 /// Creates a club: 201 with its id, name, share link and a write token for its creator.
+#[utoipa::path(post, path = "/clubs", tag = "clubs",
+    request_body = CredentialsBody,
+    responses((status = 201, description = "The club, with a write token", body = ClubCreated), (status = 400, description = "The body is not what this endpoint reads", body = ApiError)))]
 async fn create_club(
     State(state): State<AppState>,
     payload: Result<Json<Value>, JsonRejection>,
@@ -362,6 +423,11 @@ async fn create_club(
 }
 
 /// Exchanges a club's name and passphrase for a write token (rate limited: 429).
+#[utoipa::path(post, path = "/tokens", tag = "clubs",
+    request_body = CredentialsBody,
+    responses((status = 201, description = "A write token", body = TokenIssued), (status = 400, description = "The body is not what this endpoint reads", body = ApiError),
+        (status = 401, description = "That club name and passphrase do not match", body = ApiError),
+        (status = 429, description = "Too many attempts for this club", body = ApiError)))]
 async fn token(
     State(state): State<AppState>,
     payload: Result<Json<Value>, JsonRejection>,
