@@ -320,8 +320,7 @@ async fn record(
                 .and_then(|n| usize::try_from(n).ok())
                 .ok_or_else(|| AppError::BadRequest {
                     field: "expected_events".into(),
-                    message: "the number of events you last saw, a whole number such as 12"
-                        .into(),
+                    message: "the number of events you last saw, a whole number such as 12".into(),
                 })?,
         ),
     };
