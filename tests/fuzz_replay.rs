@@ -316,10 +316,7 @@ fn replay_holds_on_arbitrary_session_documents() {
     );
     let accepted = std::cell::Cell::new(0u32);
     let tried = std::cell::Cell::new(0u32);
-    let strategy = (
-        0..seeds.len(),
-        proptest::collection::vec(mutation(), 1..8),
-    );
+    let strategy = (0..seeds.len(), proptest::collection::vec(mutation(), 1..8));
     let started = std::time::Instant::now();
     let result = runner.run(&strategy, |(which, mutations)| {
         let mut doc = seeds[which].clone();

@@ -87,6 +87,19 @@ fn unbounded_meld_bid_and_opening_scores_are_refused() {
             ],
             "event 0: meld: ",
         ),
+        // Within the numbers' limit but beyond what a 48-card deal can make.
+        (
+            vec![
+                json!({"type": "hand", "dealer": "A", "bidder": "A", "bid": 10_010, "trump": "clubs", "outcome": "made"}),
+            ],
+            "event 0: bid: 10010 is more than any deal can make",
+        ),
+        (
+            vec![
+                json!({"type": "hand", "dealer": "A", "bidder": "A", "bid": 300, "trump": "clubs", "meld": 10_010, "counters": 100}),
+            ],
+            "event 0: meld: 10010 is more than any deal can meld",
+        ),
     ] {
         let (code, out, err) = replay(&session(agreements.clone(), events));
         assert_eq!(code, 2, "{err}");
