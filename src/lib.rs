@@ -7,7 +7,9 @@
 
 pub mod config;
 pub mod error;
+pub mod export;
 pub mod format;
+pub mod history;
 pub mod ledger;
 pub mod money;
 pub mod registry;
