@@ -283,7 +283,12 @@ async fn two_phones_entering_the_same_hand_record_it_once() {
     );
     let second = app.post_form(&format!("{sheet}/hands"), &hand).await;
     assert_eq!(second.status.as_u16(), 409);
-    assert!(second.body.contains("was just entered by another device"));
+    assert!(
+        second
+            .body
+            .contains("hand 1 was just entered by another device"),
+        "the stale phone hears of hand 1, counted in hands"
+    );
     let export = app
         .get(&format!("/api/v1/sessions/{id}/export"))
         .await

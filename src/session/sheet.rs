@@ -407,7 +407,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
         } else {
             "no longer over"
         };
-        format!("{what} {} (event {by})", when(ctx, by))
+        format!("{what} {}", when(ctx, by)).trim_end().to_string()
     });
     EndView {
         number: end.number,
@@ -430,13 +430,18 @@ fn when<'a>(ctx: &'a Context<'_>, index: usize) -> &'a str {
     ctx.recorded.get(&index).map_or("", String::as_str)
 }
 
-/// The row's changes in words: "corrected 20 May, 20:15 (event 5); undone … (event 7)".
+/// The row's changes in words, in hands and times, never event numbers: "corrected 20 May,
+/// 20:15; undone 20 May, 20:31"; a close taken back says "reopened".
 fn changed_words(row: &Row, ctx: &Context<'_>) -> String {
     row.changed_by
         .iter()
         .map(|c| {
-            let what = if c.void { "undone" } else { "corrected" };
-            format!("{what} {} (event {})", when(ctx, c.by), c.by)
+            let what = match (row.kind.as_str(), c.void) {
+                ("close", _) => "reopened",
+                (_, true) => "undone",
+                (_, false) => "corrected",
+            };
+            format!("{what} {}", when(ctx, c.by)).trim_end().to_string()
         })
         .collect::<Vec<_>>()
         .join("; ")

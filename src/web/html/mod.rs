@@ -42,6 +42,8 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/close", post(close))
         .route("/sessions/{id}/undo", post(undo))
         .route("/sessions/{id}/payments", post(mark_paid))
+        .route("/sessions/{id}/payments/void", post(void_payment))
+        .route("/sessions/{id}/reopen", post(reopen))
         .route("/sessions/{id}/table", post(table_change))
         .route("/sessions/{id}/live", get(live))
         .route("/static/style.css", get(style))
@@ -360,16 +362,23 @@ async fn refused(
     e: AppError,
 ) -> Response {
     let status = e.status();
-    let error = PageError::from(&e);
-    let values = if matches!(e, AppError::Conflict { .. }) {
+    let mut error = PageError::from(&e);
+    let conflict = matches!(e, AppError::Conflict { .. });
+    let seen = expected_events(values).ok().flatten();
+    let values = if conflict {
         HashMap::new()
     } else {
         values.clone()
     };
     match service::load(&state.pool, &state.folds, id)
         .await
-        .and_then(|l| sheet_page(&l, &values, Some(error), true))
-    {
+        .and_then(|l| {
+            if conflict {
+                // Counted in hands as the sheet numbers them, not in events.
+                error.message = self::sheet::stale_words(&l.fold, seen);
+            }
+            sheet_page(&l, &values, Some(error), true)
+        }) {
         Ok(page) => (status, page).into_response(),
         Err(e) => error_page(e),
     }
@@ -444,7 +453,7 @@ async fn enter_hand(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}"),
+        format!("/sessions/{id}#latest"),
         |loaded| {
             let hand = (loaded.fold.game().hand_from_form)(&body)?;
             let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
@@ -484,7 +493,7 @@ async fn undo(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}"),
+        format!("/sessions/{id}#latest"),
         |loaded| {
             let last = loaded
                 .fold
@@ -514,6 +523,71 @@ async fn close(
         &values,
         format!("/sessions/{id}#settle"),
         |_| Ok(json!({ "type": "close" })),
+    )
+    .await
+}
+
+/// "Reopen": takes the close back (a `reopen` event with the reason given), so play goes on.
+async fn reopen(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        format!("/sessions/{id}#latest"),
+        |_| {
+            let mut event = json!({ "type": "reopen" });
+            if let Some(reason) = values
+                .get("reason")
+                .map(|r| r.trim())
+                .filter(|r| !r.is_empty())
+            {
+                event["reason"] = Value::from(reason);
+            }
+            Ok(event)
+        },
+    )
+    .await
+}
+
+/// "Void" a payment: a `void` of a payment that stands (a mis-tapped "Mark paid").
+async fn void_payment(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        format!("/sessions/{id}#settle"),
+        |loaded| {
+            let event = values
+                .get("event")
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&i| {
+                    loaded
+                        .fold
+                        .standing_event(i)
+                        .and_then(|e| e.get("type"))
+                        .and_then(Value::as_str)
+                        == Some("payment")
+                })
+                .ok_or_else(|| AppError::BadRequest {
+                    field: "payment".into(),
+                    message: "that payment is no longer on the sheet; reload the page".into(),
+                })?;
+            Ok(json!({ "type": "void", "event": event, "reason": "payment voided" }))
+        },
     )
     .await
 }
@@ -552,7 +626,7 @@ async fn table_change(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}"),
+        format!("/sessions/{id}#latest"),
         |_| {
             let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
             let player = || {

@@ -38,7 +38,40 @@ pub struct SheetPage {
     settlement_text: String,
     closed: bool,
     unfinished: Option<String>,
+    payments: Vec<PaymentView>,
     error: Option<PageError>,
+}
+
+/// A payment that stands, which a writer may void (a mis-tapped "Mark paid").
+pub struct PaymentView {
+    /// The payment's event index, for the void.
+    pub event: usize,
+    /// "Bob paid Ann 0.40".
+    pub words: String,
+}
+
+/// The stale-phone message, counted in hands as the sheet numbers them: what changed since
+/// the `seen` events the form was made from ("hand 12 was just entered by another device").
+pub fn stale_words(fold: &crate::session::Fold, seen: Option<usize>) -> String {
+    let since: Vec<&crate::session::Row> = fold
+        .rows()
+        .iter()
+        .filter(|r| r.index.is_some_and(|i| seen.is_none_or(|s| i >= s)))
+        .collect();
+    let hands: Vec<usize> = since.iter().filter_map(|r| r.hand_number).collect();
+    let what = match (hands.first(), hands.last()) {
+        (Some(a), Some(b)) if a == b => format!("hand {a} was just entered"),
+        (Some(a), Some(b)) => format!("hands {a} to {b} were just entered"),
+        _ => match since.last().map(|r| r.kind.as_str()) {
+            Some("correction") => "a hand was just corrected".to_string(),
+            Some("void") => "a hand was just undone".to_string(),
+            Some("close") => "the sitting was just closed".to_string(),
+            Some("reopen") => "the sitting was just reopened".to_string(),
+            Some("payment") => "a payment was just marked".to_string(),
+            _ => "the sheet was just changed".to_string(),
+        },
+    };
+    format!("{what} by another device; the sheet now shows it, so check before entering again")
 }
 
 /// One proposed payment of the settle-up and the money behind it.
@@ -67,7 +100,7 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
                 let what = if a.void { "undo" } else { "correction" };
                 match loaded.fold.hand_number(a.target) {
                     Some(n) => format!("{what} of hand {n}"),
-                    None => format!("{what} of event {}", a.target),
+                    None => format!("{what} of a payment"),
                 }
             }
             (kind, _, _) => kind.replace('_', " "),
@@ -224,6 +257,20 @@ pub fn sheet_page(
         settlement_text,
         closed: loaded.closed(),
         unfinished: fold.engine().unfinished(),
+        payments: if can_write {
+            fold.rows()
+                .iter()
+                .filter(|r| r.kind == "payment" && !r.struck())
+                .filter_map(|r| {
+                    Some(PaymentView {
+                        event: r.index?,
+                        words: r.explanation.clone(),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
         error,
     })
 }
