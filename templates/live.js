@@ -5,6 +5,14 @@
 // Without script, a plain reload shows the same. A screen reader hears "the sheet was
 // updated" through the status line; leaving the page closes the connection, so a phone
 // that goes back and forth never holds more than one.
+// A refused entry: its message is brought to the top of the screen and focused, so the
+// player sees it at once with the kept values under it, and a screen reader announces it.
+(function () {
+  var error = document.getElementById('error');
+  if (!error) return;
+  error.focus({ preventScroll: true });
+  error.scrollIntoView({ block: 'start' });
+})();
 (function () {
   var root = document.getElementById('live');
   if (!root || !window.EventSource || !window.fetch) return;

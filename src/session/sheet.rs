@@ -16,6 +16,9 @@ pub struct Group {
     pub account: String,
     /// The head a player reads.
     pub label: String,
+    /// The head as shown: the label, or on a wide table its shortest unique start of at
+    /// least three letters ("Mar" for Margaret), spelled out in [`SheetView::legend`].
+    pub short: String,
     /// The players behind a side ("Ann & Cy"), empty otherwise.
     pub members: String,
     /// The tallies under it, left to right.
@@ -218,6 +221,9 @@ pub struct SheetView {
     pub tally_heads: bool,
     /// How many columns a full-width cell spans.
     pub width: usize,
+    /// A table too wide for a hand cell beside its columns (more than [`WIDE`]): each
+    /// hand's words get a full-width row above its numbers, and the sheet a smaller type.
+    pub wide: bool,
     /// The opening line (scores carried in, count-down start), if any.
     pub start: Option<LineView>,
     /// The lines, in the order entered.
@@ -226,6 +232,8 @@ pub struct SheetView {
     pub totals: Vec<CellView>,
     /// The foot's label ("Balance", "Game 2 now").
     pub totals_label: String,
+    /// The shortened heads spelled out, `(short, full)`: "Mar Margaret".
+    pub legend: Vec<(String, String)>,
 }
 
 /// What the sheet needs besides the fold: the session's id, whether it is open for
@@ -309,12 +317,56 @@ fn groups(layout: &Layout) -> Vec<Group> {
             _ => groups.push(Group {
                 account: c.account.clone(),
                 label: c.label.clone(),
+                short: c.label.clone(),
                 members: c.members.clone(),
                 tallies: vec![c.tally],
             }),
         }
     }
     groups
+}
+
+/// The most columns shown beside a hand cell on a 390 px phone: seven Pitch players fit,
+/// ten poker players do not (`tests/browser_fit.rs`).
+pub const WIDE: usize = 7;
+
+/// The longest head, in characters, that a table of `columns` columns shows in full on a
+/// 390 px phone; longer heads are shortened. Measured on the sheets of every game at their
+/// largest tables (`tests/browser_fit.rs`): a head of the sheet's bold .85rem takes about
+/// 9 px a letter and a cell about 48 px for "−3.35".
+fn head_budget(columns: usize) -> usize {
+    match columns {
+        0..=3 => usize::MAX,
+        4 => 8,
+        _ => 5,
+    }
+}
+
+/// Shortens the heads of `groups` that exceed the budget of a table of `columns` columns to
+/// their shortest start, of at least three letters, that no other head shares; returns the
+/// legend of what was shortened, as `(short, full)` in column order.
+fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> {
+    let budget = head_budget(columns);
+    let labels: Vec<Vec<char>> = groups.iter().map(|g| g.label.chars().collect()).collect();
+    let mut legend = Vec::new();
+    for (i, g) in groups.iter_mut().enumerate() {
+        let Some(mine) = labels.get(i) else { continue };
+        if mine.len() <= budget {
+            continue;
+        }
+        let mut len = 3.min(mine.len());
+        while len < mine.len()
+            && labels
+                .iter()
+                .enumerate()
+                .any(|(j, other)| j != i && other.len() >= len && other[..len] == mine[..len])
+        {
+            len += 1;
+        }
+        g.short = mine[..len].iter().collect();
+        legend.push((g.short.clone(), g.label.clone()));
+    }
+    legend
 }
 
 fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
@@ -523,7 +575,8 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     let engine = fold.engine();
     let layout = engine.layout(fold.table());
     let columns = &layout.columns;
-    let groups = groups(&layout);
+    let mut groups = groups(&layout);
+    let legend = shorten_heads(&mut groups, columns.len());
     let money_columns = columns.iter().any(|c| c.tally == Tally::Money);
     let mut running: BTreeMap<&str, i64> = BTreeMap::new();
     let mut lines = Vec::new();
@@ -590,11 +643,50 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     };
     SheetView {
         tally_heads: groups.iter().any(|g| g.tallies.len() > 1),
-        width: 2 + columns.len(),
+        wide: columns.len() > WIDE,
+        width: if columns.len() > WIDE { 1 } else { 2 } + columns.len(),
         groups,
         start,
         lines,
         totals,
         totals_label,
+        legend,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(label: &str) -> Group {
+        Group {
+            account: label.into(),
+            label: label.into(),
+            short: label.into(),
+            members: String::new(),
+            tallies: vec![Tally::Points],
+        }
+    }
+
+    #[test]
+    fn wide_tables_shorten_long_heads_to_unique_starts_with_a_legend() {
+        let names = ["Margaret", "Marcello", "Vincenzo", "Kitty", "Ma"];
+        let mut groups: Vec<Group> = names.iter().map(|n| group(n)).collect();
+        let legend = shorten_heads(&mut groups, 5);
+        let shorts: Vec<&str> = groups.iter().map(|g| g.short.as_str()).collect();
+        // "Mar" is shared by Margaret and Marcello, so both take four letters.
+        assert_eq!(shorts, ["Marg", "Marc", "Vin", "Kitty", "Ma"]);
+        assert_eq!(
+            legend,
+            [
+                ("Marg".to_string(), "Margaret".to_string()),
+                ("Marc".into(), "Marcello".into()),
+                ("Vin".into(), "Vincenzo".into())
+            ]
+        );
+        // Two players: every name in full.
+        let mut two = vec![group("Bartholomew"), group("Guinevere")];
+        assert!(shorten_heads(&mut two, 2).is_empty());
+        assert_eq!(two[0].short, "Bartholomew");
     }
 }

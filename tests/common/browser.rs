@@ -228,6 +228,12 @@ impl thirtyfour::common::command::ExtensionCommand for Cdp {
 /// 390 px width and is made as tall as the page for the picture (an element screenshot
 /// stops at the bottom of the viewport), then gets its 844 px back.
 pub async fn sheet_screenshot(driver: &WebDriver, file: &str) {
+    section_screenshot(driver, "sheet", file).await;
+}
+
+/// Photographs the whole element with id `id` (a section of the page: `sheet`, `next`,
+/// `settle`) into `target/screenshots/{file}`, as [`sheet_screenshot`] does.
+pub async fn section_screenshot(driver: &WebDriver, id: &str, file: &str) {
     let height = driver
         .execute("return document.documentElement.scrollHeight;", Vec::new())
         .await
@@ -245,7 +251,7 @@ pub async fn sheet_screenshot(driver: &WebDriver, file: &str) {
     };
     driver.handle().cmd(resize(height)).await.unwrap();
     driver
-        .find(By::Id("sheet"))
+        .find(By::Id(id))
         .await
         .unwrap()
         .screenshot(&screenshots().join(file))
