@@ -183,7 +183,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
     assert!(page.body.contains("Who pays whom"));
     for t in ledger["settlement"].as_array().unwrap() {
         assert!(page.body.contains(&format!(
-            "{} pays {} {} USD",
+            "{} pays {} ${}",
             t["from"].as_str().unwrap(),
             t["to"].as_str().unwrap(),
             t["amount"].as_str().unwrap()

@@ -226,3 +226,34 @@ async fn the_api_takes_reopen_only_after_a_close() {
         json!({"type": "reopen", "reason": "one more hand"})
     );
 }
+
+#[tokio::test]
+async fn the_preview_mid_game_is_what_closing_now_would_do() {
+    let app = TestApp::new().await;
+    // Bob loses 350 in spades: 4 units × 2 (spades) × 2 (double bete) × 0.05 = 0.80 to each
+    // other player, and twice the kitty (0.60) into the kitty (rules §1.2 rule 5).
+    let id = import(
+        &app,
+        json!([{"type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "failed"}]),
+    )
+    .await;
+    assert_eq!(
+        balances(&app, id).await,
+        json!({"Ann": "0.70", "Bob": "-2.30", "Cy": "0.70", "KITTY": "0.90"})
+    );
+    let page = app.get(&format!("/sessions/{id}")).await.body;
+    assert!(
+        !page.contains("pays <strong>Kitty"),
+        "nobody pays the kitty that closing empties"
+    );
+    assert!(!page.contains("KITTY</strong>"));
+    // Closing now shares the 0.90 kitty 0.30 each: Ann 1.00, Cy 1.00, Bob −2.00.
+    assert!(
+        page.contains("<strong>Bob</strong> pays <strong>Ann</strong> $1.00"),
+        "{page}"
+    );
+    assert!(page.contains("<strong>Bob</strong> pays <strong>Cy</strong> $1.00"));
+    assert!(page.contains(
+        "<b>Bob</b>: opening ante −0.10 · hand 1 −2.20 · kitty share on closing now +0.30"
+    ));
+}

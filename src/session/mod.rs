@@ -496,6 +496,21 @@ impl Fold {
         self.core.closed_at
     }
 
+    /// What closing now would do, for the settle-up's preview: every balance (cents, the
+    /// kitty's included) after a `close` appended now, and the close's own postings (the
+    /// kitty shared out by its rule). `None` once closed, or when the rules would refuse a
+    /// close now. Pure: the fold itself is unchanged.
+    pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
+        if self.core.closed_at.is_some() {
+            return None;
+        }
+        let index = self.row_of.keys().next_back().map_or(0, |i| i + 1);
+        let mut core = self.core.clone();
+        let close = Map::from_iter([("type".to_string(), Value::from("close"))]);
+        let outcome = core.step(index, "close", &close).ok()?;
+        Some((core.balances, outcome.postings))
+    }
+
     /// The row of the `close` that stands, for a reopen to take back.
     fn close_row(&self) -> Option<usize> {
         self.core

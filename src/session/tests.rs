@@ -179,3 +179,42 @@ fn the_hand_after_an_undone_last_hand_takes_its_number_again() {
         [Some(1), Some(2), None, Some(2), Some(3), None, Some(4)]
     );
 }
+
+#[test]
+fn the_preview_shows_what_closing_now_would_do_and_changes_nothing() {
+    let f = fold(&[made_250()]).unwrap();
+    let (balances, postings) = f.close_preview().unwrap();
+    // The 0.30 kitty shared 0.10 each: Ann 0.10 → 0.20, Bob and Cy −0.20 → −0.10.
+    assert_eq!(balances.get("Ann").cents(), 20);
+    assert_eq!(balances.get("Bob").cents(), -10);
+    assert_eq!(balances.get(KITTY).cents(), 0);
+    assert_eq!(postings.iter().map(|p| p.amount.cents()).sum::<i64>(), 0);
+    assert_eq!(cents(&f, KITTY), 30, "the fold itself is not closed");
+    assert_eq!(f.closed_at(), None);
+    let closed = fold(&[made_250(), json!({ "type": "close" })]).unwrap();
+    assert!(closed.close_preview().is_none());
+}
+
+#[test]
+fn each_balance_is_summed_up_in_a_few_groups() {
+    use super::sheet::money_summary;
+    let f = fold(&[made_250(), made_250()]).unwrap();
+    let (_, preview) = f.close_preview().unwrap();
+    // Ann: antes 0.10, wins 0.20 in each of hands 1 and 2, and would take a third of the
+    // 0.30 kitty.
+    assert_eq!(
+        money_summary(&f, "Ann", &preview),
+        "opening ante −0.10 · hands 1–2 +0.40 · kitty share on closing now +0.10"
+    );
+    let mut events = vec![made_250(), made_250()];
+    events.push(json!({ "type": "void", "event": 1 }));
+    events.push(json!({ "type": "close" }));
+    events.push(json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.05" }));
+    let f = fold(&events).unwrap();
+    // Bob: ante −0.10, hand 1 −0.10, hand 2 −0.10 undone +0.10, kitty share +0.10, and his
+    // payment of 0.05 brings his balance up toward zero.
+    assert_eq!(
+        money_summary(&f, "Bob", &[]),
+        "opening ante −0.10 · hands 1–2 −0.10 · kitty share +0.10 · paid +0.05"
+    );
+}

@@ -10,7 +10,7 @@ use askama_web::WebTemplate;
 use super::PageError;
 use crate::error::AppError;
 use crate::ledger::KITTY;
-use crate::ledger::settle_up::Transfer;
+use crate::ledger::settle_up::{Transfer, fewest_transfers};
 use crate::registry::{self, HandFormData};
 use crate::rules::game::form_values;
 use crate::service::Loaded;
@@ -24,7 +24,6 @@ pub struct SheetPage {
     game_name: String,
     rules: String,
     created_at: String,
-    currency: String,
     agreements: Vec<(String, String)>,
     sheet: SheetView,
     hand_form: String,
@@ -76,10 +75,33 @@ pub fn stale_words(fold: &crate::session::Fold, seen: Option<usize>) -> String {
 
 /// One proposed payment of the settle-up and the money behind it.
 pub struct TransferView {
-    /// Who pays whom how much.
+    /// Who pays ("Kitty" for the kitty).
+    pub from: String,
+    /// Who is paid.
+    pub to: String,
+    /// The amount with the currency's symbol: "$1.25".
+    pub amount: String,
+    /// The transfer as recorded by "Mark paid".
     pub transfer: Transfer,
+    /// Where each balance came from, in a few groups: `(who, "hands 1–3 +0.75 · …")`.
+    pub summary: Vec<(String, String)>,
     /// Where both balances came from, event by event.
     pub why: String,
+}
+
+/// An amount with the session's currency as players write it: "$3.80", "€3.80", "£3.80";
+/// other currencies by their code, "3.80 CHF".
+pub fn with_currency(amount: &str, currency: &str) -> String {
+    let (sign, digits) = match amount.strip_prefix(['-', '−']) {
+        Some(rest) => ("−", rest),
+        None => ("", amount),
+    };
+    match currency {
+        "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}${digits}"),
+        "EUR" => format!("{sign}€{digits}"),
+        "GBP" => format!("{sign}£{digits}"),
+        code => format!("{sign}{digits} {code}"),
+    }
 }
 
 /// "2026-05-01 20:15" from a stored RFC 3339 time.
@@ -214,16 +236,50 @@ pub fn sheet_page(
             (name, money(v.cents()), class)
         })
         .collect();
-    let settlement_text = loaded
-        .ledger
-        .settlement
-        .iter()
-        .map(|t| {
-            format!(
-                "{} pays {} {} {}",
-                t.from, t.to, t.amount, loaded.doc.currency
-            )
+    // Before the close the settle-up is what closing now would do: the kitty shared out by
+    // its rule, never "pays KITTY" for a kitty that closing would empty.
+    let preview = fold.close_preview();
+    let preview_postings = preview.as_ref().map_or(&[][..], |(_, p)| p.as_slice());
+    let transfers = match &preview {
+        Some((balances, _)) => {
+            let open: Vec<_> = balances
+                .as_map()
+                .iter()
+                .map(|(k, v)| (k.clone(), *v))
+                .collect();
+            fewest_transfers(&open)
+        }
+        None => loaded.ledger.settlement.clone(),
+    };
+    let currency = loaded.doc.currency.as_str();
+    let name = |account: &str| {
+        if account == KITTY {
+            "Kitty".to_string()
+        } else {
+            account.to_string()
+        }
+    };
+    let settlement: Vec<TransferView> = transfers
+        .into_iter()
+        .map(|t| TransferView {
+            from: name(&t.from),
+            to: name(&t.to),
+            amount: with_currency(&t.amount.to_string(), currency),
+            summary: [&t.from, &t.to]
+                .into_iter()
+                .map(|a| (name(a), model::money_summary(fold, a, preview_postings)))
+                .collect(),
+            why: format!(
+                "{}; {}",
+                history_of(loaded, &t.from),
+                history_of(loaded, &t.to)
+            ),
+            transfer: t,
         })
+        .collect();
+    let settlement_text = settlement
+        .iter()
+        .map(|t| format!("{} pays {} {}", t.from, t.to, t.amount))
         .collect::<Vec<_>>()
         .join("\n");
     Ok(SheetPage {
@@ -231,7 +287,6 @@ pub fn sheet_page(
         game_name: game.name.to_string(),
         rules: game.rules.to_string(),
         created_at: time_words(&loaded.created_at),
-        currency: loaded.doc.currency.clone(),
         agreements: fold.engine().agreements_summary(&loaded.doc.currency),
         sheet,
         hand_form,
@@ -241,19 +296,7 @@ pub fn sheet_page(
         undo,
         can_write,
         balances,
-        settlement: loaded
-            .ledger
-            .settlement
-            .iter()
-            .map(|t| TransferView {
-                why: format!(
-                    "{}; {}",
-                    history_of(loaded, &t.from),
-                    history_of(loaded, &t.to)
-                ),
-                transfer: t.clone(),
-            })
-            .collect(),
+        settlement,
         settlement_text,
         closed: loaded.closed(),
         unfinished: fold.engine().unfinished(),
