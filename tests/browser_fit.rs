@@ -14,7 +14,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, section_screenshot, submit, wait_for};
+use common::browser::{Browser, assert_landed, choose, fill, section_screenshot, submit, wait_for};
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
@@ -205,6 +205,37 @@ fn largest_tables() -> Vec<(&'static str, Value)> {
     ]
 }
 
+/// A plain hand through the form, as `(field, value, is a select)`, for the games whose
+/// own browser test does not enter one.
+fn plain_hand(game: &str) -> Option<Vec<(&'static str, &'static str, bool)>> {
+    match game {
+        "auction_pitch" => Some(vec![
+            ("pitcher", "Vincenzo", true),
+            ("bid", "2", true),
+            ("points.high", "Vincenzo", true),
+            ("points.low", "Vincenzo", true),
+            ("points.jack", "nobody", true),
+            ("points.game", "Margaret", true),
+        ]),
+        "check_pinochle" => Some(vec![
+            ("bidder", "Vincenzo", true),
+            ("bid", "250", false),
+            ("trump", "clubs", true),
+            ("NS.meld", "100", false),
+            ("NS.tricks", "150", false),
+            ("EW.meld", "60", false),
+            ("EW.tricks", "100", false),
+        ]),
+        "auction_pinochle" => Some(vec![
+            ("bidder", "Margaret", true),
+            ("bid", "300", false),
+            ("trump", "diamonds", true),
+            ("outcome", "made", true),
+        ]),
+        _ => None,
+    }
+}
+
 /// Fails when the page, or anything in it that scrolls sideways, is wider than the phone.
 async fn assert_fits(phone: &WebDriver, what: &str) {
     let widths = phone
@@ -288,6 +319,33 @@ async fn every_games_largest_table_fits_a_phone() {
             .screenshot(&common::browser::screenshots().join(format!("{game}-refused-390.png")))
             .await
             .unwrap();
+        // The refused form kept what was chosen: the dealer the sheet proposed (every game
+        // with a dealer).
+        for dealer in phone
+            .find_all(By::Css("#next select[name='dealer']"))
+            .await
+            .unwrap()
+        {
+            let value = dealer.value().await.unwrap();
+            assert!(
+                value.is_some_and(|d| !d.is_empty()),
+                "{game}: the dealer is kept"
+            );
+        }
+        // A hand filled in and entered lands on the latest row (the games with a browser
+        // test of their own check it there).
+        if let Some(hand) = plain_hand(game) {
+            for (name, value, select) in hand {
+                if select {
+                    choose(&phone, name, value).await;
+                } else {
+                    fill(&phone, name, value).await;
+                }
+            }
+            submit(&phone, "#next form.hand-form button[type=submit]").await;
+            assert_landed(&phone, game).await;
+            assert_fits(&phone, game).await;
+        }
     }
     phone.quit().await.unwrap();
 }

@@ -277,3 +277,31 @@ pub async fn dark_mode(driver: &WebDriver, dark: bool) {
         .await
         .unwrap();
 }
+
+/// Waits (up to 5 s) until an entry has landed where the table looks next: the page's
+/// address ends in `#latest` and the latest row of the sheet is on the screen. Fails with
+/// `what` otherwise.
+pub async fn assert_landed(driver: &WebDriver, what: &str) {
+    let start = Instant::now();
+    loop {
+        let seen = driver
+            .execute(
+                "var e = document.getElementById('latest'); if (!e) return [location.hash, false];\
+                 var r = e.getBoundingClientRect();\
+                 return [location.hash, r.top >= -1 && r.top < window.innerHeight];",
+                Vec::new(),
+            )
+            .await
+            .unwrap()
+            .json()
+            .clone();
+        if seen == serde_json::json!(["#latest", true]) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{what}: the entry did not land on the latest row ({seen})"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
