@@ -257,3 +257,33 @@ async fn the_preview_mid_game_is_what_closing_now_would_do() {
         "<b>Bob</b>: opening ante −0.10 · hand 1 −2.20 · kitty share on closing now +0.30"
     ));
 }
+
+#[tokio::test]
+async fn the_preview_names_the_kitty_share_and_check_pinochle_says_no_kitty() {
+    let app = TestApp::new().await;
+    let id = import(
+        &app,
+        json!([{"type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "failed"}]),
+    )
+    .await;
+    let page = app.get(&format!("/sessions/{id}")).await.body;
+    // The 0.90 kitty leaves the kitty, 0.30 to each player.
+    assert!(page.contains("Closing now would also move:"), "{page}");
+    assert!(page.contains("Kitty <span class=\"minus\">−0.90</span>"));
+    assert!(page.contains("Ann <span class=\"plus\">+0.30</span>"));
+
+    // Check Pinochle has no kitty: its settle-up never speaks of one.
+    let doc = json!({"format": "scorekeeper/session@1", "game": "check_pinochle",
+        "agreements": {"stake": "0.25"}, "players": ["Ann", "Bob", "Cy", "Dan"],
+        "events": [{"type": "hand", "dealer": "Dan", "bidder": "Ann", "bid": 250, "trump": "hearts",
+                    "NS": {"meld": 120, "tricks": 150}, "EW": {"meld": 40, "tricks": 100}}]});
+    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    let page = app
+        .get(&format!("/sessions/{}", reply.json()["id"]))
+        .await
+        .body;
+    let settle = &page[page.find("id=\"settle\"").unwrap()..];
+    assert!(settle.contains("pays"), "closing now settles the checks");
+    assert!(!settle.to_lowercase().contains("kitty"), "{settle}");
+}

@@ -412,7 +412,9 @@ fn cells(columns: &[Column], cells: &[Cell]) -> Vec<CellView> {
         .collect()
 }
 
-fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
+/// Money by account, in the order first posted, zeros left out: what a line or a close
+/// moves ("Kitty −0.90", "Ann +0.30").
+pub fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
     let mut by: Vec<(String, i64)> = Vec::new();
     for p in postings {
         match by.iter_mut().find(|(a, _)| *a == p.account) {
@@ -666,7 +668,11 @@ pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting]) -> String 
         Some((_, c)) => *c += cents,
         None => groups.push((label, cents)),
     };
-    let close_label = if kitty_game { "kitty share" } else { "close" };
+    let close_label = if kitty_game {
+        "kitty share"
+    } else {
+        "settled at the close"
+    };
     let (mut first_hand, mut last_hand) = (None::<usize>, None::<usize>);
     for row in fold.rows() {
         let cents: i64 = row
@@ -703,7 +709,12 @@ pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting]) -> String 
         .map(|p| p.amount.cents())
         .sum();
     if previewed != 0 {
-        add(format!("{close_label} on closing now"), previewed);
+        let label = if kitty_game {
+            "kitty share on closing now"
+        } else {
+            "closing now"
+        };
+        add(label.to_string(), previewed);
     }
     let hands = match (first_hand, last_hand) {
         (Some(a), Some(b)) if a == b => format!("hand {a}"),

@@ -14,7 +14,9 @@ use crate::ledger::settle_up::{Transfer, fewest_transfers};
 use crate::registry::{self, HandFormData};
 use crate::rules::game::form_values;
 use crate::service::Loaded;
-use crate::session::sheet::{self as model, Context, SheetView, money, signed_money};
+use crate::session::sheet::{
+    self as model, Context, MoneyView, SheetView, money, money_views, signed_money,
+};
 
 /// The score-sheet page.
 #[derive(Template, WebTemplate)]
@@ -38,6 +40,7 @@ pub struct SheetPage {
     closed: bool,
     unfinished: Option<String>,
     payments: Vec<PaymentView>,
+    close_effect: Vec<MoneyView>,
     error: Option<PageError>,
 }
 
@@ -300,6 +303,7 @@ pub fn sheet_page(
         settlement_text,
         closed: loaded.closed(),
         unfinished: fold.engine().unfinished(),
+        close_effect: money_views(preview_postings),
         payments: if can_write {
             fold.rows()
                 .iter()
