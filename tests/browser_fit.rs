@@ -280,6 +280,18 @@ async fn every_games_largest_table_fits_a_phone() {
         section_screenshot(&phone, "next", &format!("{game}-form-390.png")).await;
         section_screenshot(&phone, "settle", &format!("{game}-settle-390.png")).await;
         assert_fits(&phone, game).await;
+        // Times read in the phone's own zone, not as stored in UTC.
+        let started = phone
+            .find(By::Css("p.meta time"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            !started.contains("UTC") && !started.is_empty(),
+            "{game}: started {started}"
+        );
 
         // The form sent as it stands (no bidder, no points): refused, and the refusal is
         // the focused element, in the first screen, announced.

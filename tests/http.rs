@@ -613,7 +613,7 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
         "the replaced row is struck through"
     );
     assert!(
-        page.body.contains("corrected 20"),
+        page.body.contains("corrected <time datetime=\"20"),
         "it says when: {}",
         page.body
     );

@@ -1,6 +1,6 @@
 //! One score-sheet view-model for every game, built from the engine's [`Layout`] and the
 //! fold's rows: the page lays it out and derives nothing. Pure: the times at which events
-//! were recorded come in as words.
+//! were recorded come in as stored (RFC 3339, UTC); the page shows them in the reader's zone.
 
 use std::collections::BTreeMap;
 
@@ -74,8 +74,8 @@ pub struct EndView {
     pub payments: Vec<MoneyView>,
     /// Struck through: a later correction changed how this game ended.
     pub struck: bool,
-    /// When and why it was struck, in words.
-    pub changed: String,
+    /// What struck it and when ("changed", "no longer over"), empty while it stands.
+    pub changed: Vec<Changed>,
     /// The next game's starting cells, when not zero (count-down).
     pub fresh: Vec<CellView>,
 }
@@ -109,8 +109,8 @@ pub struct LineView {
     pub struck: bool,
     /// A correction or an undo.
     pub amends: bool,
-    /// When and by which event it was changed, in words.
-    pub changed: String,
+    /// What changed it and when ("corrected", "undone", "reopened"), in order.
+    pub changed: Vec<Changed>,
     /// The page that corrects the hand this line shows, while it stands in an open session.
     pub correct_link: Option<String>,
     /// The closing rows of games under this line.
@@ -132,6 +132,18 @@ impl LineView {
     pub fn has_details(&self) -> bool {
         self.details.iter().any(|d| !d.is_empty())
     }
+}
+
+/// One change of a row: what happened to it and when, the time as recorded (RFC 3339, UTC)
+/// for the page to show in the reader's own zone, and in words for a page without script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Changed {
+    /// "corrected", "undone", "reopened", "changed", "no longer over".
+    pub what: &'static str,
+    /// When, RFC 3339 in UTC ("2026-05-01T20:15:43Z"), empty when unknown.
+    pub at: String,
+    /// When, in words ("2026-05-01 20:15:43 UTC").
+    pub words: String,
 }
 
 /// One step of the reckoning as a line of two parts: what was read or done ("Hoyle units,
@@ -243,7 +255,7 @@ pub struct Context<'a> {
     pub session_id: i64,
     /// Whether hands may be corrected (open session, a writer looking).
     pub correctable: bool,
-    /// When each event was recorded, in local words, by index.
+    /// When each event was recorded, RFC 3339 in UTC, by index.
     pub recorded: &'a BTreeMap<usize, String>,
 }
 
@@ -455,14 +467,18 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
             )
         })
         .unwrap_or_default();
-    let changed = end.struck_by.map_or_else(String::new, |(by, still_over)| {
-        let what = if still_over {
-            "changed"
-        } else {
-            "no longer over"
-        };
-        format!("{what} {}", when(ctx, by)).trim_end().to_string()
-    });
+    let changed = end
+        .struck_by
+        .map(|(by, still_over)| {
+            let what = if still_over {
+                "changed"
+            } else {
+                "no longer over"
+            };
+            changed_at(ctx, what, by)
+        })
+        .into_iter()
+        .collect();
     EndView {
         number: end.number,
         headline,
@@ -480,13 +496,18 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
     }
 }
 
-fn when<'a>(ctx: &'a Context<'_>, index: usize) -> &'a str {
-    ctx.recorded.get(&index).map_or("", String::as_str)
+fn changed_at(ctx: &Context<'_>, what: &'static str, index: usize) -> Changed {
+    let at = ctx.recorded.get(&index).cloned().unwrap_or_default();
+    Changed {
+        what,
+        words: at.replace('T', " ").replace('Z', " UTC"),
+        at,
+    }
 }
 
-/// The row's changes in words, in hands and times, never event numbers: "corrected 20 May,
-/// 20:15; undone 20 May, 20:31"; a close taken back says "reopened".
-fn changed_words(row: &Row, ctx: &Context<'_>) -> String {
+/// The row's changes, in hands and times, never event numbers: "corrected 20:15",
+/// "undone 20:31"; a close taken back says "reopened".
+fn changed_words(row: &Row, ctx: &Context<'_>) -> Vec<Changed> {
     row.changed_by
         .iter()
         .map(|c| {
@@ -495,10 +516,9 @@ fn changed_words(row: &Row, ctx: &Context<'_>) -> String {
                 (_, true) => "undone",
                 (_, false) => "corrected",
             };
-            format!("{what} {}", when(ctx, c.by)).trim_end().to_string()
+            changed_at(ctx, what, c.by)
         })
-        .collect::<Vec<_>>()
-        .join("; ")
+        .collect()
 }
 
 /// The page that corrects the hand a row shows as it now stands: a hand's own row while it
@@ -566,7 +586,7 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
         steps: Vec::new(),
         struck: false,
         amends: false,
-        changed: String::new(),
+        changed: Vec::new(),
         correct_link: None,
         ends: Vec::new(),
     }

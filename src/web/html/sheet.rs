@@ -26,6 +26,7 @@ pub struct SheetPage {
     game_name: String,
     rules: String,
     created_at: String,
+    created_words: String,
     agreements: Vec<(String, String)>,
     sheet: SheetView,
     hand_form: String,
@@ -165,7 +166,7 @@ pub fn sheet_page(
         .iter()
         .filter_map(|r| {
             let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
-            Some((index, time_words(&r.recorded_at)))
+            Some((index, r.recorded_at.clone()))
         })
         .collect();
     let sheet = model::sheet(
@@ -289,7 +290,8 @@ pub fn sheet_page(
         id: loaded.id,
         game_name: game.name.to_string(),
         rules: game.rules.to_string(),
-        created_at: time_words(&loaded.created_at),
+        created_at: loaded.created_at.clone(),
+        created_words: time_words(&loaded.created_at),
         agreements: fold.engine().agreements_summary(&loaded.doc.currency),
         sheet,
         hand_form,
