@@ -218,6 +218,10 @@ struct NewPage {
     fields: &'static [AgreementSpec],
     values: HashMap<String, String>,
     error: Option<PageError>,
+    /// The club's players, offered for every seat.
+    roster: Vec<String>,
+    /// The seating of the club's last session of this game (else of any game), one tap away.
+    last_seating: Vec<String>,
 }
 
 impl NewPage {
@@ -249,13 +253,58 @@ fn new_page(
         fields: registered.agreements,
         values,
         error,
+        roster: Vec::new(),
+        last_seating: Vec::new(),
     })
 }
 
-async fn new_form(Query(query): Query<HashMap<String, String>>) -> Response {
+/// The club's roster and its last table's seating (of `game` if it was played, else of the
+/// latest session), for the new-session form; empty without a club.
+async fn club_seating(
+    state: &AppState,
+    viewer: &Viewer,
+    game: &str,
+) -> Result<(Vec<String>, Vec<String>), AppError> {
+    let Some(club) = viewer.club() else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let roster = clubs::player_totals(&state.pool, club)
+        .await?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let sessions = service::list(&state.pool, Some(club)).await?;
+    let ours = || sessions.iter().filter(|s| s.club_id == Some(club));
+    let last = ours()
+        .find(|s| s.game == game)
+        .or_else(|| ours().next())
+        .map(|s| s.players.split(", ").map(str::to_string).collect())
+        .unwrap_or_default();
+    Ok((roster, last))
+}
+
+/// The new-session form; `?last=1` fills the seats as at the club's last table.
+async fn new_form(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
     let first = registry::GAMES.first().map_or("", |r| r.game.id);
     let game = query.get("game").map_or(first, String::as_str);
-    match new_page(game, HashMap::new(), None) {
+    let page = async {
+        let (roster, last_seating) = club_seating(&state, &viewer, game).await?;
+        let mut values = HashMap::new();
+        if query.get("last").is_some_and(|v| v == "1") {
+            for (i, name) in last_seating.iter().enumerate() {
+                values.insert(format!("player_{}", i + 1), name.clone());
+            }
+        }
+        let mut page = new_page(game, values, None)?;
+        page.roster = roster;
+        page.last_seating = last_seating;
+        Ok::<_, AppError>(page)
+    };
+    match page.await {
         Ok(page) => page.into_response(),
         Err(e) => error_page(e),
     }
