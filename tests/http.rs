@@ -578,7 +578,10 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
     // The correction form comes pre-filled with the hand as entered.
     let page = app.get(&format!("{sheet}?correct=0")).await;
     assert!(page.body.contains("Correct hand 1"), "{}", page.body);
-    assert!(page.body.contains("<option value=\"spades\" selected>"));
+    assert!(
+        page.body
+            .contains("name=\"trump\" value=\"spades\" checked")
+    );
     assert!(page.body.contains("name=\"correct_event\" value=\"0\""));
 
     // "That was hearts, not spades": 2 units × 0.05 = 0.10 each instead of 0.20 each.

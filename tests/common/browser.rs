@@ -149,18 +149,31 @@ pub async fn fill(driver: &WebDriver, name: &str, text: &str) {
     field.send_keys(text).await.unwrap();
 }
 
-/// Chooses `value` in the select `name` (the next-hand form's first).
+/// Chooses `value` in the field `name` (the next-hand form's first): a select's option,
+/// or the chip (a radio button's label) a player taps.
 pub async fn choose(driver: &WebDriver, name: &str, value: &str) {
-    let select = driver
-        .find(By::Css(format!(
+    let selects = driver
+        .find_all(By::Css(format!(
             "#next select[name='{name}'], form select[name='{name}']"
         )))
         .await
         .unwrap();
-    SelectElement::new(&select)
+    if let Some(select) = selects.first() {
+        SelectElement::new(select)
+            .await
+            .unwrap()
+            .select_by_value(value)
+            .await
+            .unwrap();
+        return;
+    }
+    driver
+        .find(By::XPath(format!(
+            "(//input[@type='radio'][@name='{name}'][@value='{value}'])[1]/parent::label"
+        )))
         .await
         .unwrap()
-        .select_by_value(value)
+        .click()
         .await
         .unwrap();
 }
