@@ -6,6 +6,7 @@
 //! [`crate::service`]).
 
 pub mod clubs;
+pub mod history;
 
 use std::path::Path;
 use std::str::FromStr;
