@@ -225,7 +225,32 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     // and its live connection: leaving each page closes its connection, so the next load
     // still comes at once.
     for _ in 0..5 {
+        // A marker the next page load wipes: the refusal seen must be the new page's, not
+        // the last one's (which also shows an alert).
+        keeper
+            .execute("window.lastPage = true;", Vec::new())
+            .await
+            .unwrap();
         enter_hand(&keeper, "Bob", "Cy", "250", "clubs", "defender_renege").await;
+        let start = std::time::Instant::now();
+        loop {
+            let fresh = keeper
+                .execute(
+                    "return !window.lastPage && document.readyState === 'complete';",
+                    Vec::new(),
+                )
+                .await
+                .map(|r| r.json().as_bool() == Some(true))
+                .unwrap_or(false);
+            if fresh {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "the refusal did not load"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         wait_for(&keeper, "role=\"alert\"", Duration::from_secs(5)).await;
     }
     keeper.goto(&sheet).await.unwrap();

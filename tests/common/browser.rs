@@ -167,15 +167,27 @@ pub async fn choose(driver: &WebDriver, name: &str, value: &str) {
             .unwrap();
         return;
     }
-    driver
-        .find(By::XPath(format!(
-            "(//input[@type='radio'][@name='{name}'][@value='{value}'])[1]/parent::label"
-        )))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    // The live sheet may swap the form in between finding the chip and tapping it (until
+    // the first tap marks the form as being filled in): find it again then.
+    let chip = By::XPath(format!(
+        "(//input[@type='radio'][@name='{name}'][@value='{value}'])[1]/parent::label"
+    ));
+    let mut tries = 0;
+    loop {
+        let tapped = match driver.find(chip.clone()).await {
+            Ok(label) => label.click().await,
+            Err(e) => Err(e),
+        };
+        match tapped {
+            Ok(()) => return,
+            Err(e) if tries < 20 => {
+                tries += 1;
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("the chip {value} of {name} cannot be tapped: {e}"),
+        }
+    }
 }
 
 /// Clicks the element `css` finds.
