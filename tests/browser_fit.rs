@@ -224,7 +224,6 @@ fn plain_hand(game: &str) -> Option<Vec<(&'static str, &'static str, bool)>> {
             ("NS.meld", "100", false),
             ("NS.tricks", "150", false),
             ("EW.meld", "60", false),
-            ("EW.tricks", "100", false),
         ]),
         "auction_pinochle" => Some(vec![
             ("bidder", "Margaret", true),
