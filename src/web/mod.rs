@@ -3,7 +3,6 @@
 
 pub mod api;
 pub mod auth;
-pub mod history_api;
 pub mod html;
 
 use axum::Router;
@@ -81,7 +80,6 @@ pub fn app(state: AppState) -> Router {
     let mut router = Router::new()
         .merge(html::routes())
         .nest("/api/v1", api::routes())
-        .merge(history_api::routes())
         .layer(middleware::from_fn(auth::refuse_cross_site));
     for (name, value) in SECURITY_HEADERS {
         router = router.layer(SetResponseHeaderLayer::if_not_present(

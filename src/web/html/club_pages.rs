@@ -165,8 +165,8 @@ async fn share(
 #[derive(Template, WebTemplate)]
 #[template(path = "clubs/show.html")]
 struct ClubPage {
-    /// The club's id, for the history links.
-    club_id: i64,
+    /// The club's id, for the history, download and restore links.
+    id: i64,
     name: String,
     share_link: Option<String>,
     /// The share link as a QR code, an inline SVG, for a phone's camera.
@@ -228,7 +228,7 @@ async fn show(
             .filter(|s| s.club_id == Some(id))
             .collect();
         Ok::<_, AppError>(ClubPage {
-            club_id: id,
+            id,
             name: club.name,
             share_qr: share_link.as_deref().and_then(qr_svg),
             share_link,
