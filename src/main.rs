@@ -249,13 +249,13 @@ fn database_file(url: &str) -> Option<PathBuf> {
 /// a folder that cannot be created, or one where SQLite cannot create its `-wal` and
 /// `-shm` files.
 fn check_writable(file: &Path) -> Result<(), String> {
-    if file.exists() {
-        if let Err(e) = std::fs::OpenOptions::new().write(true).open(file) {
-            return Err(format!(
-                "the database file {} cannot be written ({e}); Scorekeeper records every hand there: make it writable (chmod u+w) or choose another with --database-url",
-                file.display()
-            ));
-        }
+    if file.exists()
+        && let Err(e) = std::fs::OpenOptions::new().write(true).open(file)
+    {
+        return Err(format!(
+            "the database file {} cannot be written ({e}); Scorekeeper records every hand there: make it writable (chmod u+w) or choose another with --database-url",
+            file.display()
+        ));
     }
     let dir = match file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

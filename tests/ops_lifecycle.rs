@@ -69,8 +69,10 @@ async fn request(
 }
 
 /// `scorekeeper serve` on `port` over the database file `db`, once `/healthz` answers 200.
+/// The caller waits for it ([`exit_status`]) after its SIGTERM.
+#[allow(clippy::zombie_processes)]
 async fn start(db: &Path, port: u16) -> Child {
-    let child = Command::new(BINARY)
+    let mut child = Command::new(BINARY)
         .args([
             "serve",
             "--bind",
@@ -92,7 +94,11 @@ async fn start(db: &Path, port: u16) -> Child {
             );
             return child;
         }
-        assert!(Instant::now() < deadline, "the service did not come up");
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the service did not come up");
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::AppState;
-use super::auth::Viewer;
+use super::auth::{Client, Viewer, with_retry_after};
 use crate::error::AppError;
 use crate::format::SessionDoc;
 use crate::rules::fields;
@@ -259,30 +259,45 @@ struct Credentials {
     passphrase: String,
 }
 
-/// Creates a club: 201 with its id, name, share link and a write token for its creator.
+/// Creates a club: 201 with its id, name, share link and a write token for its creator
+/// (429 with `Retry-After` past the creations allowed from one address).
 async fn create_club(
     State(state): State<AppState>,
+    Client(client): Client,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
-    let c: Credentials = read_body(payload)?;
-    let (club, token) = clubs::create_club(&state.pool, &c.name, &c.passphrase).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(
-            json!({ "id": club.id, "name": club.name, "share_link": format!("/share/{}", club.share_token), "token": token, "access": "write" }),
-        ),
-    ))
+) -> Response {
+    let created = async {
+        let c: Credentials = read_body(payload)?;
+        let (club, token) =
+            clubs::create_club(&state.pool, &state.limiter, client, &c.name, &c.passphrase).await?;
+        Ok::<_, AppError>((
+            StatusCode::CREATED,
+            Json(
+                json!({ "id": club.id, "name": club.name, "share_link": format!("/share/{}", club.share_token), "token": token, "access": "write" }),
+            ),
+        ))
+    };
+    with_retry_after(
+        created.await.into_response(),
+        clubs::CREATION_RETRY_AFTER_SECS,
+    )
 }
 
-/// Exchanges a club's name and passphrase for a write token (rate limited: 429).
+/// Exchanges a club's name and passphrase for a write token (rate limited per address:
+/// 429 with `Retry-After`).
 async fn token(
     State(state): State<AppState>,
+    Client(client): Client,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
-    let t: Credentials = read_body(payload)?;
-    let (club, token) = clubs::log_in(&state.pool, &state.limiter, &t.name, &t.passphrase).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "club_id": club.id, "token": token, "access": "write" })),
-    ))
+) -> Response {
+    let issued = async {
+        let t: Credentials = read_body(payload)?;
+        let (club, token) =
+            clubs::log_in(&state.pool, &state.limiter, client, &t.name, &t.passphrase).await?;
+        Ok::<_, AppError>((
+            StatusCode::CREATED,
+            Json(json!({ "club_id": club.id, "token": token, "access": "write" })),
+        ))
+    };
+    with_retry_after(issued.await.into_response(), clubs::RETRY_AFTER_SECS)
 }
