@@ -145,20 +145,32 @@ fn encode(s: &str) -> String {
         .collect()
 }
 
-/// The folder of shared golden cases beside the project, if it is there.
+/// The folder of shared golden cases: `$SCOREKEEPER_SHARED/golden` when that variable is
+/// set (CI uses it to prove that a missing folder fails), else `../shared/golden` beside
+/// the project. `None`, with a visible note, when it is missing outside CI; under CI (`CI`
+/// set) a missing folder fails the test ([`golden_dir_or_skip`]).
 pub fn shared_golden() -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/golden");
+    let shared = std::env::var_os("SCOREKEEPER_SHARED").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        std::path::PathBuf::from,
+    );
+    golden_dir_or_skip(&shared.join("golden"), std::env::var_os("CI").is_some())
+}
+
+/// `dir` when it is a folder; otherwise a failure under CI (`ci`), never a silent pass,
+/// and outside CI `None` with a note on standard error saying the golden cases are skipped.
+pub fn golden_dir_or_skip(dir: &std::path::Path, ci: bool) -> Option<std::path::PathBuf> {
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        // In CI a missing ../shared is a failure, never a silent pass.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set and ../shared/golden is missing"
-        );
-        eprintln!(
-            "note: ../shared/golden is missing; the shared golden cases are skipped (CI has them)"
-        );
-        None
+        return Some(dir.to_path_buf());
     }
+    assert!(
+        !ci,
+        "CI is set and the shared golden cases are missing ({})",
+        dir.display()
+    );
+    eprintln!(
+        "note: {} is missing; the shared golden cases are skipped (CI has them)",
+        dir.display()
+    );
+    None
 }
