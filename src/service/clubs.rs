@@ -489,24 +489,56 @@ pub async fn player_totals(
     Ok(store::player_totals(&mut conn, club_id).await?)
 }
 
+tokio::task_local! {
+    /// The secrets a request presented (its bearer token and its session-link cookies), set
+    /// by the web layer around each request ([`with_presented_links`]) so that
+    /// [`authorize`] can check a club-less session's links without every caller passing
+    /// them.
+    static PRESENTED_LINKS: Vec<String>;
+}
+
+/// Runs `work` (a request's handling) with `secrets` as the capability-link secrets the
+/// request presented, for [`authorize`].
+pub async fn with_presented_links<F: std::future::Future>(
+    secrets: Vec<String>,
+    work: F,
+) -> F::Output {
+    PRESENTED_LINKS.scope(secrets, work).await
+}
+
 /// Checks that whoever holds `grant` may read (`need = Read`) or change (`Write`) session
-/// `id`. Open sessions (no club) are open to all. Errors: [`AppError::NotFound`] for a
-/// session that does not exist or that the asker may not see (a club's sessions are
-/// invisible to outsiders); [`AppError::Unauthorized`] for a write without a valid token;
-/// [`AppError::Forbidden`] for a write with a read-only token.
+/// `id`. A session without a club is reached through its links: the write secret reads and
+/// writes, the read secret reads (the secrets come from [`with_presented_links`]); one made
+/// before links existed is open to all. Errors: [`AppError::NotFound`] for a session that
+/// does not exist or that the asker may not see (a club's sessions are invisible to
+/// outsiders, a linked session to anyone without its link); [`AppError::Unauthorized`] for
+/// a write without a valid token; [`AppError::Forbidden`] for a write with a read-only
+/// token or link.
 pub async fn authorize(
     pool: &SqlitePool,
     grant: Option<Grant>,
     id: i64,
     need: Access,
 ) -> Result<(), AppError> {
-    let mut conn = pool.acquire().await?;
     let missing = || AppError::NotFound(format!("there is no session {id}"));
-    let Some(club) = store::session_club(&mut conn, id)
-        .await?
-        .ok_or_else(missing)?
-    else {
-        return Ok(());
+    let club = {
+        let mut conn = pool.acquire().await?;
+        store::session_club(&mut conn, id)
+            .await?
+            .ok_or_else(missing)?
+    };
+    let Some(club) = club else {
+        let presented = PRESENTED_LINKS.try_with(Clone::clone).unwrap_or_default();
+        let presented: Vec<&str> = presented.iter().map(String::as_str).collect();
+        return match (link_access(pool, id, &presented).await?, need) {
+            (None | Some(Some(Access::Write)), _) | (Some(Some(Access::Read)), Access::Read) => {
+                Ok(())
+            }
+            (Some(Some(Access::Read)), Access::Write) => Err(AppError::Forbidden(
+                "this is the session's read link; open its write link to enter hands".into(),
+            )),
+            (Some(None), _) => Err(missing()),
+        };
     };
     match (grant, need) {
         (Some(g), _)
@@ -522,6 +554,78 @@ pub async fn authorize(
         )),
         (_, Access::Read) => Err(missing()),
     }
+}
+
+/// The secrets of a club-less session's capability links. Whoever holds the write secret
+/// may enter hands and close the session; the read secret only looks. The read secret is
+/// derived from the write secret (a SHA-256 of it), so the write holder can always show
+/// the read link, and the read holder cannot find the write one. Only hashes are stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionLinks {
+    /// The write secret (64 hex digits); the link is `/sessions/{id}/link/{write}`.
+    pub write: String,
+    /// The read secret (64 hex digits); the link is `/sessions/{id}/link/{read}`.
+    pub read: String,
+}
+
+impl SessionLinks {
+    /// Fresh links: a random write secret and the read secret derived from it.
+    pub fn new() -> Result<SessionLinks, AppError> {
+        Ok(SessionLinks::from_write(new_secret()?))
+    }
+
+    /// The links of a write secret.
+    pub fn from_write(write: String) -> SessionLinks {
+        let read = hash_token(&format!("read link of {write}"));
+        SessionLinks { write, read }
+    }
+
+    /// The path of the write link.
+    pub fn write_path(&self, id: i64) -> String {
+        format!("/sessions/{id}/link/{}", self.write)
+    }
+
+    /// The path of the read link.
+    pub fn read_path(&self, id: i64) -> String {
+        format!("/sessions/{id}/link/{}", self.read)
+    }
+}
+
+/// Stores the hashes of `links` for session `id` (in the transaction that creates it).
+pub async fn store_session_links(
+    conn: &mut sqlx::SqliteConnection,
+    id: i64,
+    links: &SessionLinks,
+) -> Result<(), AppError> {
+    Ok(store::insert_session_links(
+        conn,
+        id,
+        &hash_token(&links.write),
+        &hash_token(&links.read),
+    )
+    .await?)
+}
+
+/// What the presented secrets grant on a club-less session. `Ok(None)` when the session
+/// has no links (a club's session, one made before links, or no such session): the club
+/// rules apply then. `Ok(Some(None))` when it has links and no secret matches.
+pub async fn link_access(
+    pool: &SqlitePool,
+    id: i64,
+    presented: &[&str],
+) -> Result<Option<Option<Access>>, AppError> {
+    let mut conn = pool.acquire().await?;
+    let Some((write_hash, read_hash)) = store::session_links(&mut conn, id).await? else {
+        return Ok(None);
+    };
+    let hashes: Vec<String> = presented.iter().map(|t| hash_token(t)).collect();
+    Ok(Some(if hashes.contains(&write_hash) {
+        Some(Access::Write)
+    } else if hashes.contains(&read_hash) {
+        Some(Access::Read)
+    } else {
+        None
+    }))
 }
 
 #[cfg(test)]

@@ -221,3 +221,31 @@ pub async fn session_club(
         .fetch_optional(conn)
         .await
 }
+
+/// Stores the hashes of a club-less session's write and read link secrets.
+pub async fn insert_session_links(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    write_hash: &str,
+    read_hash: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO session_links (session_id, write_hash, read_hash) VALUES (?, ?, ?)")
+        .bind(session_id)
+        .bind(write_hash)
+        .bind(read_hash)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The hashes of a session's write and read link secrets; `None` for a club's session or
+/// one made before links existed.
+pub async fn session_links(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT write_hash, read_hash FROM session_links WHERE session_id = ?")
+        .bind(session_id)
+        .fetch_optional(conn)
+        .await
+}

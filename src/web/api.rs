@@ -11,11 +11,13 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::AppState;
-use super::auth::{Client, Viewer, with_retry_after};
+use axum_extra::extract::cookie::CookieJar;
+
+use super::auth::{Client, Viewer, link_cookie, with_retry_after};
 use crate::error::AppError;
 use crate::format::SessionDoc;
 use crate::rules::fields;
-use crate::service::clubs::{self, Access};
+use crate::service::clubs::{self, Access, SessionLinks};
 use crate::service::{self, Loaded, NewSessionInput};
 
 /// The API's routes, to be nested under `/api/v1`.
@@ -105,39 +107,74 @@ fn owning_club(viewer: &Viewer) -> Result<Option<i64>, AppError> {
     }
 }
 
+/// 201 with the session; a session without a club also carries its capability links
+/// (`links.write`, `links.read`: paths to open in a browser) and their secrets
+/// (`write_token`, `read_token`: bearer tokens for the API), shown this once, and sets the
+/// write link's cookie like the form does.
+fn created(loaded: &Loaded, links: Option<SessionLinks>) -> Response {
+    let mut body = session_json(loaded);
+    let Some(links) = links else {
+        return (StatusCode::CREATED, Json(body)).into_response();
+    };
+    if let Value::Object(o) = &mut body {
+        o.insert(
+            "links".into(),
+            json!({ "write": links.write_path(loaded.id), "read": links.read_path(loaded.id) }),
+        );
+        o.insert("write_token".into(), json!(links.write));
+        o.insert("read_token".into(), json!(links.read));
+    }
+    (
+        CookieJar::new().add(link_cookie(loaded.id, links.write)),
+        (StatusCode::CREATED, Json(body)),
+    )
+        .into_response()
+}
+
 async fn create(
     State(state): State<AppState>,
     viewer: Viewer,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<Response, AppError> {
     let club = owning_club(&viewer)?;
     let c: CreateSession = read_body(payload)?;
-    let id = service::create_session(
-        &state.pool,
-        NewSessionInput {
-            game: c.game,
-            players: c.players,
-            agreements: c.agreements,
-            currency: c.currency,
-            opening_scores: c.opening_scores,
-        },
-        club,
-    )
-    .await?;
+    let input = NewSessionInput {
+        game: c.game,
+        players: c.players,
+        agreements: c.agreements,
+        currency: c.currency,
+        opening_scores: c.opening_scores,
+    };
+    let (id, links) = match club {
+        Some(club) => (
+            service::create_session(&state.pool, input, Some(club)).await?,
+            None,
+        ),
+        None => {
+            let (id, links) = service::create_linked_session(&state.pool, input).await?;
+            (id, Some(links))
+        }
+    };
     let loaded = service::load(&state.pool, &state.folds, id).await?;
-    Ok((StatusCode::CREATED, Json(session_json(&loaded))))
+    Ok(created(&loaded, links))
 }
 
 async fn import(
     State(state): State<AppState>,
     viewer: Viewer,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<Response, AppError> {
     let club = owning_club(&viewer)?;
     let doc: SessionDoc = read_body(payload)?;
-    let id = service::import(&state.pool, &doc, club).await?;
+    let (id, links) = match club {
+        Some(club) => (service::import(&state.pool, &doc, Some(club)).await?, None),
+        None => {
+            let (id, links) = service::import_linked(&state.pool, &doc).await?;
+            (id, Some(links))
+        }
+    };
     let loaded = service::load(&state.pool, &state.folds, id).await?;
-    Ok((StatusCode::CREATED, Json(session_json(&loaded))))
+    Ok(created(&loaded, links))
 }
 
 async fn show(

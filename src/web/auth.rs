@@ -105,6 +105,43 @@ pub fn login_cookie(token: String) -> Cookie<'static> {
         .build()
 }
 
+/// The prefix of a session-link cookie's name; the cookie `sk_link_{id}` holds the write
+/// or read secret of session `id`.
+pub const LINK_COOKIE_PREFIX: &str = "sk_link_";
+
+/// How long a session-link cookie lasts, in days (a session may be played for months).
+pub const LINK_COOKIE_DAYS: i64 = 365;
+
+/// The cookie that keeps session `id`'s link `secret` in this browser: HttpOnly,
+/// SameSite=Lax, for the whole site (the pages and the API), a year.
+pub fn link_cookie(id: i64, secret: String) -> Cookie<'static> {
+    Cookie::build((format!("{LINK_COOKIE_PREFIX}{id}"), secret))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .max_age(time::Duration::days(LINK_COOKIE_DAYS))
+        .build()
+}
+
+/// Hands every request's capability-link secrets (its bearer token and its `sk_link_*`
+/// cookies) to [`clubs::authorize`] through [`clubs::with_presented_links`].
+pub async fn present_links(request: Request, next: Next) -> Response {
+    let mut secrets: Vec<String> = CookieJar::from_headers(request.headers())
+        .iter()
+        .filter(|c| c.name().starts_with(LINK_COOKIE_PREFIX))
+        .map(|c| c.value().to_string())
+        .collect();
+    if let Some(bearer) = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    {
+        secrets.push(bearer.trim().to_string());
+    }
+    clubs::with_presented_links(secrets, next.run(request)).await
+}
+
 /// Refuses state-changing requests that a browser marks as coming from another site: the
 /// Fetch Metadata header `Sec-Fetch-Site: cross-site`, or an `Origin` whose host is not
 /// this server's. Clients that send neither (curl, API clients with bearer tokens) pass;

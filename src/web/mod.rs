@@ -100,6 +100,7 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .merge(html::routes())
         .nest("/api/v1", api::routes())
+        .layer(middleware::from_fn(auth::present_links))
         .layer(middleware::from_fn(auth::refuse_cross_site));
     for (name, value) in SECURITY_HEADERS {
         router = router.layer(SetResponseHeaderLayer::if_not_present(

@@ -13,9 +13,14 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 /// A test application with its own empty database.
+///
+/// Like a browser, it keeps the session-link cookies (`sk_link_{id}`) that creating a
+/// session without a club sets, and sends them with every request that carries neither a
+/// `Cookie` nor an `Authorization` header of its own; club logins are passed explicitly.
 pub struct TestApp {
     pub router: Router,
     pub pool: sqlx::SqlitePool,
+    pub links: std::sync::Mutex<Vec<String>>,
 }
 
 /// A response: status, Location header, body text.
@@ -40,10 +45,20 @@ impl TestApp {
         TestApp {
             router: app(AppState::new(pool.clone())),
             pool,
+            links: std::sync::Mutex::new(Vec::new()),
         }
     }
 
-    pub async fn send(&self, request: Request<Body>) -> Reply {
+    pub async fn send(&self, mut request: Request<Body>) -> Reply {
+        let headers = request.headers();
+        if !headers.contains_key(header::COOKIE) && !headers.contains_key(header::AUTHORIZATION) {
+            let links = self.links.lock().unwrap().join("; ");
+            if !links.is_empty() {
+                request
+                    .headers_mut()
+                    .insert(header::COOKIE, links.parse().unwrap());
+            }
+        }
         let response = self
             .router
             .clone()
@@ -59,6 +74,18 @@ impl TestApp {
             .headers()
             .get(header::SET_COOKIE)
             .map(|v| v.to_str().unwrap().to_string());
+        for cookie in response.headers().get_all(header::SET_COOKIE) {
+            let pair = cookie
+                .to_str()
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap()
+                .to_string();
+            if pair.starts_with("sk_link_") {
+                self.links.lock().unwrap().push(pair);
+            }
+        }
         let bytes = response
             .into_body()
             .collect()

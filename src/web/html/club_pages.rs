@@ -22,7 +22,9 @@ use crate::service::clubs::Access;
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
 use crate::web::AppState;
-use crate::web::auth::{COOKIE, Client, Viewer, login_cookie, with_retry_after};
+use crate::web::auth::{
+    COOKIE, Client, LINK_COOKIE_PREFIX, Viewer, link_cookie, login_cookie, with_retry_after,
+};
 
 /// The club pages' routes.
 pub fn routes() -> Router<AppState> {
@@ -33,6 +35,8 @@ pub fn routes() -> Router<AppState> {
         .route("/login", get(login_form).post(log_in))
         .route("/logout", post(log_out))
         .route("/share/{token}", get(share))
+        .route("/sessions/{id}/link/{secret}", get(open_session_link))
+        .route("/sessions/{id}/links", get(session_links))
         .route("/clubs/{id}/settings", get(settings))
         .route("/clubs/{id}/passphrase", post(change_passphrase))
         .route("/clubs/{id}/share", post(new_share_link))
@@ -180,6 +184,102 @@ async fn share(
             }
         }
         Err(e) => error_page(e),
+    }
+}
+
+/// Opening a club-less session's write or read link keeps its secret in this browser (a
+/// cookie for that session) and shows the sheet. It writes nothing on the server, and a
+/// browser that already holds the write link keeps it when the read link is opened.
+async fn open_session_link(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    Path((id, secret)): Path<(i64, String)>,
+) -> Response {
+    let opened = match clubs::link_access(&state.pool, id, &[secret.as_str()]).await {
+        Ok(Some(Some(access))) => access,
+        Ok(_) => {
+            return error_page(AppError::NotFound(
+                "this link does not open any session".into(),
+            ));
+        }
+        Err(e) => return error_page(e),
+    };
+    let name = format!("{LINK_COOKIE_PREFIX}{id}");
+    let held = match jar.get(&name) {
+        Some(c) => clubs::link_access(&state.pool, id, &[c.value()])
+            .await
+            .ok()
+            .flatten()
+            .flatten(),
+        None => None,
+    };
+    let to = Redirect::to(&format!("/sessions/{id}"));
+    if opened == Access::Read && held == Some(Access::Write) {
+        to.into_response()
+    } else {
+        (jar.add(link_cookie(id, secret)), to).into_response()
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "sessions/links.html")]
+struct LinksPage {
+    id: i64,
+    write_link: Option<String>,
+    read_link: String,
+    read_qr: Option<String>,
+}
+
+/// The links of a club-less session, for whoever holds one: the write holder sees both
+/// (the read secret derives from the write one), a reader the read link.
+async fn session_links(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Response {
+    let missing = || error_page(AppError::NotFound(format!("there is no session {id}")));
+    let Some(secret) = jar
+        .get(&format!("{LINK_COOKIE_PREFIX}{id}"))
+        .map(|c| c.value().to_string())
+    else {
+        return missing();
+    };
+    let access = match clubs::link_access(&state.pool, id, &[secret.as_str()]).await {
+        Ok(Some(Some(access))) => access,
+        Ok(_) => return missing(),
+        Err(e) => return error_page(e),
+    };
+    let base = base_url(&state, &headers);
+    let (write_link, read_link) = if access == Access::Write {
+        let links = clubs::SessionLinks::from_write(secret);
+        (
+            Some(format!("{base}{}", links.write_path(id))),
+            format!("{base}{}", links.read_path(id)),
+        )
+    } else {
+        (None, format!("{base}/sessions/{id}/link/{secret}"))
+    };
+    LinksPage {
+        id,
+        write_link,
+        read_qr: qr_svg(&read_link),
+        read_link,
+    }
+    .into_response()
+}
+
+/// The address phones open: `--public-url`, else the one this browser used.
+fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    match &state.public_url {
+        Some(url) => url.clone(),
+        None => format!(
+            "http://{}",
+            headers
+                .get(HOST)
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("127.0.0.1:3000")
+        ),
     }
 }
 
@@ -344,16 +444,7 @@ async fn show(
             .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
         let club = clubs::club(&state.pool, id).await?;
         let can_write = grant.access == Access::Write;
-        let base = match &state.public_url {
-            Some(url) => url.clone(),
-            None => format!(
-                "http://{}",
-                headers
-                    .get(HOST)
-                    .and_then(|h| h.to_str().ok())
-                    .unwrap_or("127.0.0.1:3000")
-            ),
-        };
+        let base = base_url(&state, &headers);
         let share_link = can_write.then(|| format!("{base}/share/{}", club.share_token));
         let players = clubs::player_totals(&state.pool, id)
             .await?
