@@ -275,7 +275,7 @@ async fn the_share_link_writes_nothing_and_keeps_a_members_write_login() {
             &[("cookie", &member_cookie)],
         )
         .await;
-    assert_eq!(unticked.status.as_u16(), 422, "the box must be ticked");
+    assert_eq!(unticked.status.as_u16(), 422, "Yes must be chosen");
     assert!(unticked.body.contains("the old share link stops working"));
     let rotated = app
         .post_form_with(

@@ -382,8 +382,8 @@ async fn change_passphrase(
     with_retry_after(response, clubs::RETRY_AFTER_SECS)
 }
 
-/// Makes a new share link (after the box saying the old one stops working is ticked) and
-/// shows the club's page with it.
+/// Makes a new share link (once "Yes" is chosen: the old one stops working) and shows the
+/// club's page with it.
 async fn new_share_link(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -397,7 +397,7 @@ async fn new_share_link(
     if form.get("confirm").map(String::as_str) != Some("yes") {
         let error = PageError {
             field: Some("confirm".into()),
-            message: "tick the box: the old share link stops working for everyone who has it"
+            message: "choose Yes first: the old share link stops working for everyone who has it"
                 .into(),
         };
         return (
