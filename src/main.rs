@@ -311,6 +311,16 @@ fn backup_command(file: &str, database_url: &str) -> ExitCode {
         eprintln!("{file} exists; a backup is written to a new file");
         return ExitCode::FAILURE;
     }
+    // Opening a database that is not there would create an empty one and back that up.
+    if let Some(source) = database_file(database_url)
+        && !source.is_file()
+    {
+        eprintln!(
+            "scorekeeper backup: there is no database at {} (see --database-url)",
+            source.display()
+        );
+        return ExitCode::FAILURE;
+    }
     let result = runtime.block_on(async {
         let pool = scorekeeper::store::open(database_url)
             .await

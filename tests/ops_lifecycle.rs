@@ -316,6 +316,21 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
 
+    // A backup of a database that is not there is refused, and creates nothing.
+    let nowhere = dir.join("nowhere/live.db");
+    let out = Command::new(BINARY)
+        .args([
+            "backup",
+            dir.join("empty-backup.db").to_str().unwrap(),
+            "--database-url",
+            &format!("sqlite://{}", nowhere.display()),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no database"));
+    assert!(!nowhere.exists() && !dir.join("empty-backup.db").exists());
+
     // Restoring over the database in use is refused, --force or not.
     let refused = Command::new(BINARY)
         .args([
