@@ -70,8 +70,13 @@ async fn request(
 
 /// `scorekeeper serve` on `port` over the database file `db`, once `/healthz` answers 200.
 /// The caller waits for it ([`exit_status`]) after its SIGTERM.
-#[allow(clippy::zombie_processes)]
 async fn start(db: &Path, port: u16) -> Child {
+    start_with(db, port, &[]).await
+}
+
+/// [`start`] with further options of `serve`.
+#[allow(clippy::zombie_processes)]
+async fn start_with(db: &Path, port: u16, options: &[&str]) -> Child {
     let mut child = Command::new(BINARY)
         .args([
             "serve",
@@ -80,6 +85,7 @@ async fn start(db: &Path, port: u16) -> Child {
             "--database-url",
             &format!("sqlite://{}", db.display()),
         ])
+        .args(options)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
@@ -514,5 +520,49 @@ fn a_database_folder_that_cannot_be_made_is_a_clear_start_up_error() {
             && stderr.contains("plain-file/data"),
         "{stderr}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn slow_headers_and_idle_connections_are_closed() {
+    let dir = workdir("timeouts");
+    let port = free_port();
+    let server = start_with(&dir.join("t.db"), port, &["--header-timeout", "1"]).await;
+
+    // Headers that never finish: the connection is closed after the header timeout.
+    let mut slow = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), slow.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the slow client was not cut off within 10 s");
+    assert!(
+        !String::from_utf8_lossy(&rest).contains("200 OK"),
+        "no answer to half a request"
+    );
+    assert!(started.elapsed() >= Duration::from_millis(900));
+
+    // A kept-alive connection gets its answer, then is closed once idle that long.
+    let mut idle = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut all = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), idle.read_to_end(&mut all)).await;
+    assert!(
+        read.is_ok(),
+        "the idle connection was not closed within 10 s"
+    );
+    let text = String::from_utf8_lossy(&all);
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+
+    sigterm(&server);
+    assert!(exit_status(server).await);
     let _ = std::fs::remove_dir_all(&dir);
 }
