@@ -8,6 +8,7 @@
 pub mod config;
 pub mod error;
 pub mod format;
+pub mod history;
 pub mod ledger;
 pub mod money;
 pub mod registry;

@@ -7,6 +7,7 @@
 //! tests check against a full replay after every event.
 
 mod folds;
+pub mod history;
 
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};
@@ -180,6 +181,7 @@ async fn import_with(
         };
         store::append_event(&mut tx, id, &new).await?;
     }
+    history::after_import(&mut tx, id, club, doc, &recorded_at).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -381,6 +383,7 @@ pub async fn record_event(
     if let Some(Some(club)) = store::clubs::session_club(&mut tx, id).await? {
         remember_players(&mut tx, club, state.fold.balances().as_map().keys()).await?;
     }
+    history::after_event(&mut tx, id, &state.doc, &state.fold, &state.created_at).await?;
     tx.commit().await?;
     state.doc.events.push(event);
     state.rows.push(EventRow {

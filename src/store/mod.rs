@@ -6,6 +6,7 @@
 //! [`crate::service`]).
 
 pub mod clubs;
+pub mod history;
 pub mod ops;
 
 use std::path::Path;

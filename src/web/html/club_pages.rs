@@ -420,13 +420,15 @@ async fn new_share_link(
 #[derive(Template, WebTemplate)]
 #[template(path = "clubs/show.html")]
 struct ClubPage {
-    id: i64,
+    /// The club's id, for the history and settings links.
+    club_id: i64,
     name: String,
     share_link: Option<String>,
     /// The share link as a QR code, an inline SVG, for a phone's camera.
     share_qr: Option<String>,
     can_write: bool,
-    players: Vec<(String, String, &'static str)>,
+    /// Name shown, net money, its sign class, the person's id.
+    players: Vec<(String, String, &'static str, i64)>,
     sessions: Vec<SessionSummaryRow>,
 }
 
@@ -446,16 +448,24 @@ async fn show(
         let can_write = grant.access == Access::Write;
         let base = base_url(&state, &headers);
         let share_link = can_write.then(|| format!("{base}/share/{}", club.share_token));
-        let players = clubs::player_totals(&state.pool, id)
+        // One line per person (a renamed or merged player under the name shown now), each
+        // linking to the player's page.
+        service::history::backfill(&state.pool, &state.folds, id).await?;
+        let players = service::history::leaderboard(&state.pool, id)
             .await?
             .into_iter()
-            .map(|(name, cents)| {
-                let class = match cents.signum() {
+            .map(|p| {
+                let class = match p.net_cents.signum() {
                     1 => "plus",
                     -1 => "minus",
                     _ => "",
                 };
-                (name, Money::from_cents(cents).to_string(), class)
+                (
+                    p.name,
+                    Money::from_cents(p.net_cents).to_string(),
+                    class,
+                    p.person_id,
+                )
             })
             .collect();
         let sessions = service::list(&state.pool, Some(id))
@@ -464,7 +474,7 @@ async fn show(
             .filter(|s| s.club_id == Some(id))
             .collect();
         Ok::<_, AppError>(ClubPage {
-            id,
+            club_id: id,
             name: club.name,
             share_qr: share_link.as_deref().and_then(qr_svg),
             share_link,

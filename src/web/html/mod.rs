@@ -4,6 +4,7 @@
 //! on refusal.
 
 pub mod club_pages;
+pub mod history_pages;
 pub mod sheet;
 
 use std::collections::HashMap;
@@ -49,6 +50,7 @@ pub fn routes() -> Router<AppState> {
         .route("/static/live.js", get(live_script))
         .route("/static/copy.js", get(copy_script))
         .merge(club_pages::routes())
+        .merge(history_pages::routes())
 }
 
 async fn copy_script() -> impl IntoResponse {

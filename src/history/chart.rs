@@ -1,0 +1,201 @@
+//! A line chart of running money (cents) laid out for an SVG template
+//! (`templates/history/chart.html`): each player's cumulative net over the nights, or each
+//! player's running balance hand by hand. Pure layout: the template draws it, with
+//! `currentColor` for ink so it reads in dark mode, and the same numbers in a table for
+//! screen readers.
+
+use crate::money::Money;
+
+/// The drawing's width and height in SVG user units; it scales to the page's width (a
+/// 390 px phone shows it at about this size).
+pub const WIDTH: i64 = 360;
+/// See [`WIDTH`].
+pub const HEIGHT: i64 = 200;
+const LEFT: i64 = 52;
+const RIGHT: i64 = 8;
+const TOP: i64 = 10;
+const BOTTOM: i64 = 24;
+
+/// Line colours that read on a light and on a dark background alike, with a dash pattern
+/// each so lines stay apart without colour.
+const PENS: [(&str, &str); 6] = [
+    ("#3b82f6", ""),
+    ("#e8590c", "6 3"),
+    ("#2f9e44", "2 3"),
+    ("#ae3ec9", "8 3 2 3"),
+    ("#0c8599", "4 4"),
+    ("#c92a2a", "1 2"),
+];
+
+/// One player's line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Series {
+    /// The player's display name.
+    pub name: String,
+    /// The stroke colour.
+    pub color: &'static str,
+    /// The stroke dash pattern ("" for solid).
+    pub dash: &'static str,
+    /// The polyline's points, "x,y x,y …" in user units.
+    pub points: String,
+    /// The last point, for the end marker.
+    pub end: (i64, i64),
+    /// The last value, as money ("-1.25").
+    pub last: String,
+}
+
+/// A label on an axis at `pos` (user units along the axis).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tick {
+    /// Where.
+    pub pos: i64,
+    /// What it says.
+    pub label: String,
+}
+
+/// A chart ready to draw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chart {
+    /// What it shows, for the caption and the SVG's title.
+    pub title: String,
+    /// Width and height in user units.
+    pub size: (i64, i64),
+    /// The plot's left and right edges.
+    pub x_span: (i64, i64),
+    /// The zero line's height.
+    pub zero_y: i64,
+    /// Money labels on the left.
+    pub y_ticks: Vec<Tick>,
+    /// Point labels along the bottom (first and last, and a few between).
+    pub x_ticks: Vec<Tick>,
+    /// One line per player.
+    pub series: Vec<Series>,
+    /// The same numbers as a table: the column heads (the point label, then each name).
+    pub table_head: Vec<String>,
+    /// One row per point: its label, then each player's value as money.
+    pub table_rows: Vec<Vec<String>>,
+}
+
+/// Lays out `series` (name, value in cents at each point) over the point `labels`. Every
+/// series has one value per label (shorter ones are drawn as far as they go). A chart with
+/// no points has no lines.
+pub fn line_chart(title: &str, labels: &[String], series: &[(String, Vec<i64>)]) -> Chart {
+    let values = series.iter().flat_map(|(_, v)| v.iter().copied());
+    let lo = values.clone().chain([0]).min().unwrap_or(0);
+    let hi = values.chain([0]).max().unwrap_or(0);
+    let (lo, hi) = if lo == hi {
+        (lo - 100, hi + 100)
+    } else {
+        (lo, hi)
+    };
+    let plot_w = WIDTH - LEFT - RIGHT;
+    let plot_h = HEIGHT - TOP - BOTTOM;
+    let steps = i64::try_from(labels.len().saturating_sub(1))
+        .unwrap_or(i64::MAX)
+        .max(1);
+    let x = |i: usize| LEFT + plot_w.saturating_mul(i64::try_from(i).unwrap_or(0)) / steps;
+    // i128: the span of two cent amounts times the plot height cannot overflow there.
+    let y = |v: i64| {
+        let span = i128::from(hi) - i128::from(lo);
+        let off = (i128::from(hi) - i128::from(v)) * i128::from(plot_h) / span.max(1);
+        TOP + i64::try_from(off).unwrap_or(0)
+    };
+    let lines = series
+        .iter()
+        .enumerate()
+        .map(|(n, (name, vals))| {
+            let (color, dash) = PENS[n % PENS.len()];
+            let points: Vec<(i64, i64)> = vals
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (x(i), y(v)))
+                .collect();
+            Series {
+                name: name.clone(),
+                color,
+                dash,
+                points: points
+                    .iter()
+                    .map(|(a, b)| format!("{a},{b}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                end: points.last().copied().unwrap_or((LEFT, y(0))),
+                last: Money::from_cents(vals.last().copied().unwrap_or(0)).to_string(),
+            }
+        })
+        .collect();
+    let mut y_ticks = vec![Tick {
+        pos: y(hi),
+        label: Money::from_cents(hi).to_string(),
+    }];
+    if lo < 0 && hi > 0 {
+        y_ticks.push(Tick {
+            pos: y(0),
+            label: "0.00".into(),
+        });
+    }
+    y_ticks.push(Tick {
+        pos: y(lo),
+        label: Money::from_cents(lo).to_string(),
+    });
+    let every = labels.len().div_ceil(4).max(1);
+    let x_ticks = labels
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % every == 0 || *i + 1 == labels.len())
+        .map(|(i, l)| Tick {
+            pos: x(i),
+            label: l.clone(),
+        })
+        .collect();
+    let mut table_head = vec![String::new()];
+    table_head.extend(series.iter().map(|(n, _)| n.clone()));
+    let table_rows = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut row = vec![l.clone()];
+            row.extend(series.iter().map(|(_, v)| {
+                v.get(i)
+                    .map(|c| Money::from_cents(*c).to_string())
+                    .unwrap_or_default()
+            }));
+            row
+        })
+        .collect();
+    Chart {
+        title: title.to_string(),
+        size: (WIDTH, HEIGHT),
+        x_span: (LEFT, WIDTH - RIGHT),
+        zero_y: y(0),
+        y_ticks,
+        x_ticks,
+        series: lines,
+        table_head,
+        table_rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_span_the_plot_and_zero_sits_between_the_extremes() {
+        let labels = vec!["1".to_string(), "2".to_string(), "3".to_string()];
+        let chart = line_chart(
+            "t",
+            &labels,
+            &[
+                ("Ann".into(), vec![100, 300, -100]),
+                ("Bob".into(), vec![-100, -300, 100]),
+            ],
+        );
+        // From x = 52 to 352; 300 at the top (y 10), -300 at the bottom (y 176), 0 midway.
+        // Ann: 100 → 10 + 200 × 166 / 600 = 65; -100 → 10 + 400 × 166 / 600 = 120 (floored).
+        assert_eq!(chart.series[0].points, "52,65 202,10 352,120");
+        assert_eq!(chart.zero_y, 93);
+        assert_eq!(chart.table_rows[2], vec!["3", "-1.00", "1.00"]);
+        assert_eq!(chart.series[1].last, "1.00");
+    }
+}

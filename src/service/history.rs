@@ -1,0 +1,372 @@
+//! Nights past (issue 12): keeps each club session's history facts as events are recorded,
+//! and answers the club history, player pages, leaderboard, titles, archiving, renames and
+//! merges from the kept aggregates (never a replay of past sessions).
+
+use chrono::NaiveDate;
+use sqlx::{SqliteConnection, SqlitePool};
+
+use super::Folds;
+use crate::error::AppError;
+use crate::format::{self, SessionDoc};
+use crate::history::session_facts;
+use crate::session::Fold;
+use crate::store::history::{
+    self as hs, HistoryFilter, HistoryRow, LeaderRow, NightRow, PersonRow, TotalsRow,
+};
+use crate::store::{self};
+
+/// Sessions on one page of the history.
+pub const PAGE: i64 = 20;
+/// Nights drawn on a player's chart (the latest).
+pub const CHART_NIGHTS: i64 = 30;
+
+/// After an event of session `id` is recorded (in the same transaction): rewrites its
+/// history facts from `fold` (the session as it now stands) when a club owns it. `doc`
+/// gives the header (agreements, players, opening scores); `created_at` the night's date.
+pub async fn after_event(
+    conn: &mut SqliteConnection,
+    id: i64,
+    doc: &SessionDoc,
+    fold: &Fold,
+    created_at: &str,
+) -> Result<(), AppError> {
+    let Some(Some(club)) = store::clubs::session_club(conn, id).await? else {
+        return Ok(());
+    };
+    write_facts(conn, id, club, doc, fold, created_at).await
+}
+
+/// After session `id` is imported into `club` (in the same transaction): its history
+/// facts, from the document folded once more.
+pub async fn after_import(
+    conn: &mut SqliteConnection,
+    id: i64,
+    club: Option<i64>,
+    doc: &SessionDoc,
+    created_at: &str,
+) -> Result<(), AppError> {
+    let Some(club) = club else { return Ok(()) };
+    let fold = format::fold(doc)?;
+    write_facts(conn, id, club, doc, &fold, created_at).await
+}
+
+async fn write_facts(
+    conn: &mut SqliteConnection,
+    id: i64,
+    club: i64,
+    doc: &SessionDoc,
+    fold: &Fold,
+    created_at: &str,
+) -> Result<(), AppError> {
+    let facts = session_facts(
+        fold,
+        &doc.agreements,
+        &doc.players,
+        doc.opening_scores.as_ref(),
+    )
+    .map_err(|r| AppError::Internal(format!("session {id} no longer folds: {r}")))?;
+    hs::replace_session_facts(conn, id, club, &doc.game, created_at, &facts).await?;
+    Ok(())
+}
+
+/// Writes the facts of the club's sessions recorded before the history existed (a no-op
+/// once done: the backlog is empty).
+pub async fn backfill(pool: &SqlitePool, folds: &Folds, club: i64) -> Result<(), AppError> {
+    let missing = {
+        let mut conn = pool.acquire().await?;
+        hs::backlog(&mut conn, club).await?
+    };
+    for id in missing {
+        let loaded = super::load(pool, folds, id).await?;
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        write_facts(
+            &mut tx,
+            id,
+            club,
+            &loaded.doc,
+            &loaded.fold,
+            &loaded.created_at,
+        )
+        .await?;
+        hs::done_backlog(&mut tx, id).await?;
+        tx.commit().await?;
+    }
+    Ok(())
+}
+
+/// What the history list asks for, as a person types it: dates are days (`2026-11-01`),
+/// `to` included, in UTC.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryQuery {
+    /// Only this game id.
+    pub game: Option<String>,
+    /// Only sessions this person sat in.
+    pub person: Option<i64>,
+    /// From this day.
+    pub from: Option<NaiveDate>,
+    /// To this day, included.
+    pub to: Option<NaiveDate>,
+    /// The archived sessions instead.
+    pub archived: bool,
+    /// The page, from 1.
+    pub page: i64,
+}
+
+/// One session in the history list with each player's result.
+#[derive(Debug, Clone)]
+pub struct HistoryEntry {
+    /// The session.
+    pub row: HistoryRow,
+    /// The game's name ("Auction Pinochle"), or its id when no longer registered.
+    pub game_name: String,
+    /// Each player: person id, display name, net in cents, in seat order.
+    pub results: Vec<(i64, String, i64)>,
+}
+
+fn day_start(day: NaiveDate) -> String {
+    format!("{}T00:00:00Z", day.format("%Y-%m-%d"))
+}
+
+/// A page of the club's history and whether another page follows. Errors: `to` before
+/// `from` ([`AppError::BadRequest`] naming `to`).
+pub async fn history(
+    pool: &SqlitePool,
+    club: i64,
+    query: &HistoryQuery,
+) -> Result<(Vec<HistoryEntry>, bool), AppError> {
+    if let (Some(from), Some(to)) = (query.from, query.to)
+        && to < from
+    {
+        return Err(AppError::BadRequest {
+            field: "to".into(),
+            message: "the last day comes before the first day".into(),
+        });
+    }
+    let filter = HistoryFilter {
+        game: query.game.clone(),
+        person: query.person,
+        from: query.from.map(day_start),
+        before: query.to.and_then(|d| d.succ_opt()).map(day_start),
+        archived: query.archived,
+    };
+    let page = query.page.max(1);
+    let offset = (page - 1).saturating_mul(PAGE);
+    let mut conn = pool.acquire().await?;
+    let mut rows = hs::history(&mut conn, club, &filter, PAGE + 1, offset).await?;
+    let more = rows.len() as i64 > PAGE;
+    rows.truncate(PAGE as usize);
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let results = hs::results_of(&mut conn, &ids).await?;
+    let entries = rows
+        .into_iter()
+        .map(|row| HistoryEntry {
+            game_name: game_name(&row.game),
+            results: results
+                .iter()
+                .filter(|r| r.session_id == row.id)
+                .map(|r| (r.person_id, r.name.clone(), r.net_cents))
+                .collect(),
+            row,
+        })
+        .collect();
+    Ok((entries, more))
+}
+
+/// The game's name for an id.
+pub fn game_name(id: &str) -> String {
+    crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.name.to_string())
+}
+
+/// The club's people.
+pub async fn people(pool: &SqlitePool, club: i64) -> Result<Vec<PersonRow>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(hs::people(&mut conn, club).await?)
+}
+
+async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result<(), AppError> {
+    match store::clubs::session_club(conn, id).await? {
+        Some(Some(c)) if c == club => Ok(()),
+        _ => Err(AppError::NotFound(format!("there is no session {id}"))),
+    }
+}
+
+/// Gives session `id` of `club` a title ("Thursday at Sal's"); blank clears it. Errors:
+/// [`AppError::NotFound`]; [`AppError::BadRequest`] for a title over 80 characters.
+pub async fn set_title(pool: &SqlitePool, club: i64, id: i64, title: &str) -> Result<(), AppError> {
+    let title = title.trim();
+    if title.chars().count() > 80 {
+        return Err(AppError::BadRequest {
+            field: "title".into(),
+            message: "a title is at most 80 characters".into(),
+        });
+    }
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    club_session(&mut tx, club, id).await?;
+    hs::set_title(&mut tx, id, (!title.is_empty()).then_some(title)).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Archives session `id` of `club` (hidden from the list, never deleted) or brings it
+/// back. Errors: [`AppError::NotFound`].
+pub async fn set_archived(
+    pool: &SqlitePool,
+    club: i64,
+    id: i64,
+    archived: bool,
+) -> Result<(), AppError> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    club_session(&mut tx, club, id).await?;
+    hs::set_archived(&mut tx, id, archived).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A player's page: totals, bids by band, best night and the latest nights.
+#[derive(Debug, Clone)]
+pub struct PlayerStats {
+    /// The person.
+    pub person: PersonRow,
+    /// The names they sat under.
+    pub names: Vec<String>,
+    /// Totals per game.
+    pub by_game: Vec<TotalsRow>,
+    /// Totals over every game (`game` empty).
+    pub all: TotalsRow,
+    /// Bids by band: (band, bids, made).
+    pub bands: Vec<(i64, i64, i64)>,
+    /// The best night (highest net).
+    pub best: Option<NightRow>,
+    /// The latest nights (at most [`CHART_NIGHTS`]), oldest first, within the range when
+    /// one was asked for.
+    pub nights: Vec<NightRow>,
+    /// Net in cents before the first of `nights` (all time, or within the range).
+    pub before_cents: i64,
+    /// Net in cents within the range, when one was asked for.
+    pub range_net: Option<i64>,
+}
+
+/// Person `id`'s statistics in `club`, optionally within the days `[from, to]`. Errors:
+/// [`AppError::NotFound`].
+pub async fn player(
+    pool: &SqlitePool,
+    club: i64,
+    id: i64,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<PlayerStats, AppError> {
+    let mut conn = pool.acquire().await?;
+    let person = hs::person(&mut conn, club, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no player {id}")))?;
+    let names = hs::names_of(&mut conn, id).await?;
+    let by_game = hs::totals_by_game(&mut conn, id).await?;
+    let mut all = TotalsRow::default();
+    for t in &by_game {
+        all.nights += t.nights;
+        all.net_cents = all.net_cents.saturating_add(t.net_cents);
+        all.hands_bid += t.hands_bid;
+        all.hands_made += t.hands_made;
+        all.hands_set += t.hands_set;
+        all.games_won += t.games_won;
+        all.kitties_taken += t.kitties_taken;
+    }
+    let bands = hs::bands(&mut conn, id).await?;
+    let ranged = from.is_some() || to.is_some();
+    let (lo, hi) = (
+        from.map(day_start),
+        to.and_then(|d| d.succ_opt()).map(day_start),
+    );
+    let mut best: Option<NightRow> = None;
+    let mut nights = Vec::new();
+    let mut range_net = None;
+    for name in &names {
+        if let Some(n) = hs::best_night(&mut conn, club, name).await?
+            && best.as_ref().is_none_or(|b| n.net_cents > b.net_cents)
+        {
+            best = Some(n);
+        }
+        // Within a range every night counts toward its net; all time, only the latest
+        // nights are read (the total comes from the kept totals).
+        let limit = if ranged { i64::MAX } else { CHART_NIGHTS };
+        let these = hs::nights(&mut conn, club, name, lo.as_deref(), hi.as_deref(), limit).await?;
+        if ranged {
+            let sum: i64 = these.iter().map(|n| n.net_cents).sum();
+            range_net = Some(range_net.unwrap_or(0) + sum);
+        }
+        nights.extend(these);
+    }
+    nights.sort_by_key(|n| std::cmp::Reverse(n.session_id));
+    let total = range_net.unwrap_or(all.net_cents);
+    nights.truncate(CHART_NIGHTS as usize);
+    nights.reverse();
+    let shown: i64 = nights.iter().map(|n| n.net_cents).sum();
+    Ok(PlayerStats {
+        person,
+        names,
+        by_game,
+        all,
+        bands,
+        best,
+        nights,
+        before_cents: total - shown,
+        range_net,
+    })
+}
+
+/// The club's leaderboard.
+pub async fn leaderboard(pool: &SqlitePool, club: i64) -> Result<Vec<LeaderRow>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(hs::leaderboard(&mut conn, club).await?)
+}
+
+/// Renames person `id` of `club`: the name shown everywhere changes, the seats keep the
+/// name sat under. Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `name`
+/// when it is blank, over 40 characters, or another player's (merge them instead).
+pub async fn rename(pool: &SqlitePool, club: i64, id: i64, name: &str) -> Result<(), AppError> {
+    let name = name.trim();
+    let bad = |message: &str| AppError::BadRequest {
+        field: "name".into(),
+        message: message.into(),
+    };
+    if name.is_empty() || name.chars().count() > 40 {
+        return Err(bad("a name is 1 to 40 characters"));
+    }
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    hs::person(&mut tx, club, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no player {id}")))?;
+    let taken = hs::people(&mut tx, club)
+        .await?
+        .into_iter()
+        .any(|p| p.id != id && p.display_name.eq_ignore_ascii_case(name));
+    if taken {
+        return Err(bad(&format!(
+            "{name} is another player of the club; merge the two instead"
+        )));
+    }
+    hs::rename(&mut tx, id, name).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Merges person `from` into person `into` (two spellings of one person): every name and
+/// so every night of `from` counts for `into`. Errors: [`AppError::NotFound`];
+/// [`AppError::BadRequest`] naming `into` when they are the same person.
+pub async fn merge(pool: &SqlitePool, club: i64, from: i64, into: i64) -> Result<(), AppError> {
+    if from == into {
+        return Err(AppError::BadRequest {
+            field: "into".into(),
+            message: "choose another player to merge with".into(),
+        });
+    }
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    for id in [from, into] {
+        hs::person(&mut tx, club, id)
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("there is no player {id}")))?;
+    }
+    hs::merge(&mut tx, from, into).await?;
+    tx.commit().await?;
+    Ok(())
+}

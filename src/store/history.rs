@@ -1,0 +1,514 @@
+//! The club's history in SQL (migration `0007_history_people_results.sql`): session titles
+//! and archiving, one identity per person, and the per-session results and totals that the
+//! history, player pages and leaderboard read. Money is INTEGER cents. Reads touch a page
+//! of sessions or a handful of totals rows, through indexes, whatever the club's age.
+
+use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+
+use crate::history::SessionFacts;
+
+/// Rewrites what the history keeps of session `session_id` (owned by `club_id`, playing
+/// `game`, created at `played_at`): its status, each player's results and bids by band.
+/// The totals follow by trigger. Every name gets a person.
+pub async fn replace_session_facts(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    club_id: i64,
+    game: &str,
+    played_at: &str,
+    facts: &SessionFacts,
+) -> Result<(), sqlx::Error> {
+    for delete in [
+        "DELETE FROM session_results WHERE session_id = ?",
+        "DELETE FROM session_bids WHERE session_id = ?",
+        "DELETE FROM session_status WHERE session_id = ?",
+    ] {
+        sqlx::query(delete)
+            .bind(session_id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    sqlx::query(
+        "INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(session_id)
+    .bind(club_id)
+    .bind(facts.hands)
+    .bind(facts.closed)
+    .bind(facts.settled)
+    .execute(&mut *conn)
+    .await?;
+    for r in &facts.players {
+        ensure_person(conn, club_id, &r.player).await?;
+        sqlx::query(
+            "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
+             hands_bid, hands_made, hands_set, games_won, kitties_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(session_id)
+        .bind(club_id)
+        .bind(&r.player)
+        .bind(game)
+        .bind(played_at)
+        .bind(r.net_cents)
+        .bind(r.hands_bid)
+        .bind(r.hands_made)
+        .bind(r.hands_set)
+        .bind(r.games_won)
+        .bind(r.kitties_taken)
+        .execute(&mut *conn)
+        .await?;
+        for (band, (bids, made)) in &r.bands {
+            sqlx::query(
+                "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) VALUES (?, ?, ?, ?, ?, ?)",
+            )
+            .bind(session_id)
+            .bind(club_id)
+            .bind(&r.player)
+            .bind(band)
+            .bind(bids)
+            .bind(made)
+            .execute(&mut *conn)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// The person behind `name` in the club: the one the name already points at, else the one
+/// whose display name it is (a renamed player sitting down under the new name), else a new
+/// person shown under `name`.
+pub async fn ensure_person(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    name: &str,
+) -> Result<i64, sqlx::Error> {
+    if let Some(id) = sqlx::query_scalar::<_, i64>(
+        "SELECT person_id FROM player_names WHERE club_id = ? AND name = ?",
+    )
+    .bind(club_id)
+    .bind(name)
+    .fetch_optional(&mut *conn)
+    .await?
+    {
+        return Ok(id);
+    }
+    let existing: Option<i64> = sqlx::query_scalar(
+        "SELECT id FROM people WHERE club_id = ? AND display_name = ? COLLATE NOCASE",
+    )
+    .bind(club_id)
+    .bind(name)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let id = match existing {
+        Some(id) => id,
+        None => {
+            sqlx::query_scalar(
+                "INSERT INTO people (club_id, display_name) VALUES (?, ?) RETURNING id",
+            )
+            .bind(club_id)
+            .bind(name)
+            .fetch_one(&mut *conn)
+            .await?
+        }
+    };
+    sqlx::query("INSERT INTO player_names (club_id, name, person_id) VALUES (?, ?, ?)")
+        .bind(club_id)
+        .bind(name)
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(id)
+}
+
+/// The club's sessions recorded before the history existed whose facts are still to be
+/// written (the backlog; empty once done, so this reads nothing).
+pub async fn backlog(conn: &mut SqliteConnection, club_id: i64) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar(
+        // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
+        // otherwise walk every session of the club.
+        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s ON s.id = b.session_id \
+         WHERE s.club_id = ? ORDER BY b.session_id",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Takes session `session_id` off the backlog (its facts are written).
+pub async fn done_backlog(conn: &mut SqliteConnection, session_id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM history_backlog WHERE session_id = ?")
+        .bind(session_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Sets a session's title (`None` clears it).
+pub async fn set_title(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    title: Option<&str>,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO session_meta (session_id, title) VALUES (?, ?) \
+         ON CONFLICT (session_id) DO UPDATE SET title = excluded.title",
+    )
+    .bind(session_id)
+    .bind(title)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Archives a session (hidden from the history list) or brings it back.
+pub async fn set_archived(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    archived: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO session_meta (session_id, archived) VALUES (?, ?) \
+         ON CONFLICT (session_id) DO UPDATE SET archived = excluded.archived",
+    )
+    .bind(session_id)
+    .bind(archived)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Which of a club's sessions the history lists.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryFilter {
+    /// Only this game (an id).
+    pub game: Option<String>,
+    /// Only sessions this person sat in.
+    pub person: Option<i64>,
+    /// Created on or after this instant (RFC 3339, UTC).
+    pub from: Option<String>,
+    /// Created before this instant (RFC 3339, UTC).
+    pub before: Option<String>,
+    /// The archived sessions instead of the others.
+    pub archived: bool,
+}
+
+/// One session of the history list.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct HistoryRow {
+    /// The session's id.
+    pub id: i64,
+    /// The game id.
+    pub game: String,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// Its title, if given.
+    pub title: Option<String>,
+    /// Whether it is archived.
+    pub archived: bool,
+    /// Hands that stand.
+    pub hands: i64,
+    /// A close was recorded.
+    pub closed: bool,
+    /// Closed and every balance at zero.
+    pub settled: bool,
+}
+
+/// A page of the club's sessions under `filter`, newest first: at most `limit` from
+/// `offset`.
+pub async fn history(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    filter: &HistoryFilter,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<HistoryRow>, sqlx::Error> {
+    let mut q = QueryBuilder::<Sqlite>::new(
+        "SELECT s.id, s.game, s.created_at, m.title, COALESCE(m.archived, 0) AS archived, \
+         COALESCE(st.hands, 0) AS hands, COALESCE(st.closed, 0) AS closed, COALESCE(st.settled, 0) AS settled \
+         FROM sessions s LEFT JOIN session_meta m ON m.session_id = s.id \
+         LEFT JOIN session_status st ON st.session_id = s.id WHERE s.club_id = ",
+    );
+    q.push_bind(club_id);
+    q.push(" AND COALESCE(m.archived, 0) = ")
+        .push_bind(filter.archived);
+    if let Some(game) = &filter.game {
+        q.push(" AND s.game = ").push_bind(game.clone());
+    }
+    if let Some(from) = &filter.from {
+        q.push(" AND s.created_at >= ").push_bind(from.clone());
+    }
+    if let Some(before) = &filter.before {
+        q.push(" AND s.created_at < ").push_bind(before.clone());
+    }
+    if let Some(person) = filter.person {
+        q.push(
+            " AND EXISTS (SELECT 1 FROM session_results r JOIN player_names pn \
+             ON pn.club_id = r.club_id AND pn.name = r.player WHERE r.session_id = s.id AND pn.person_id = ",
+        )
+        .push_bind(person)
+        .push(")");
+    }
+    q.push(" ORDER BY s.id DESC LIMIT ")
+        .push_bind(limit)
+        .push(" OFFSET ")
+        .push_bind(offset);
+    q.build_query_as().fetch_all(conn).await
+}
+
+/// One player's result in one session, under the person's display name.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ResultRow {
+    /// The session.
+    pub session_id: i64,
+    /// The person.
+    pub person_id: i64,
+    /// The person's display name.
+    pub name: String,
+    /// Net money in cents.
+    pub net_cents: i64,
+}
+
+/// The results of `sessions`, each session's players in seat order (newcomers last).
+pub async fn results_of(
+    conn: &mut SqliteConnection,
+    sessions: &[i64],
+) -> Result<Vec<ResultRow>, sqlx::Error> {
+    if sessions.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut q = QueryBuilder::<Sqlite>::new(
+        "SELECT r.session_id, pe.id AS person_id, pe.display_name AS name, r.net_cents \
+         FROM session_results r \
+         JOIN player_names pn ON pn.club_id = r.club_id AND pn.name = r.player \
+         JOIN people pe ON pe.id = pn.person_id \
+         LEFT JOIN seats st ON st.session_id = r.session_id AND st.player = r.player \
+         WHERE r.session_id IN (",
+    );
+    let mut ids = q.separated(", ");
+    for id in sessions {
+        ids.push_bind(*id);
+    }
+    q.push(") ORDER BY r.session_id, COALESCE(st.position, 1000), r.player");
+    q.build_query_as().fetch_all(conn).await
+}
+
+/// A person of the club.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PersonRow {
+    /// The person's id.
+    pub id: i64,
+    /// The name shown everywhere.
+    pub display_name: String,
+}
+
+/// The club's people, by display name.
+pub async fn people(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<PersonRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, display_name FROM people WHERE club_id = ? ORDER BY display_name COLLATE NOCASE",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// One person of the club, or `None`.
+pub async fn person(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    id: i64,
+) -> Result<Option<PersonRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, display_name FROM people WHERE club_id = ? AND id = ?")
+        .bind(club_id)
+        .bind(id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The names a person has sat under.
+pub async fn names_of(
+    conn: &mut SqliteConnection,
+    person: i64,
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT name FROM player_names WHERE person_id = ? ORDER BY name")
+        .bind(person)
+        .fetch_all(conn)
+        .await
+}
+
+/// Renames a person. Errors: another person of the club has the name (unique index).
+pub async fn rename(
+    conn: &mut SqliteConnection,
+    person: i64,
+    name: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE people SET display_name = ? WHERE id = ?")
+        .bind(name)
+        .bind(person)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Points every name of person `from` at person `into` and removes `from` (it holds no
+/// money: money stays in postings under the names).
+pub async fn merge(conn: &mut SqliteConnection, from: i64, into: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE player_names SET person_id = ? WHERE person_id = ?")
+        .bind(into)
+        .bind(from)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query("DELETE FROM people WHERE id = ?")
+        .bind(from)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// A person's totals in one game: counts, and money in cents.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct TotalsRow {
+    /// The game id.
+    pub game: String,
+    /// Sessions played.
+    pub nights: i64,
+    /// Net money in cents.
+    pub net_cents: i64,
+    /// Hands bid.
+    pub hands_bid: i64,
+    /// Hands made.
+    pub hands_made: i64,
+    /// Hands set.
+    pub hands_set: i64,
+    /// Games won.
+    pub games_won: i64,
+    /// Kitties taken.
+    pub kitties_taken: i64,
+}
+
+/// A person's totals by game, from the kept totals (a few rows per name).
+pub async fn totals_by_game(
+    conn: &mut SqliteConnection,
+    person: i64,
+) -> Result<Vec<TotalsRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT t.game, SUM(t.nights) AS nights, SUM(t.net_cents) AS net_cents, SUM(t.hands_bid) AS hands_bid, \
+         SUM(t.hands_made) AS hands_made, SUM(t.hands_set) AS hands_set, SUM(t.games_won) AS games_won, \
+         SUM(t.kitties_taken) AS kitties_taken \
+         FROM player_names pn JOIN player_totals t ON t.club_id = pn.club_id AND t.player = pn.name \
+         WHERE pn.person_id = ? GROUP BY t.game HAVING SUM(t.nights) > 0 ORDER BY t.game",
+    )
+    .bind(person)
+    .fetch_all(conn)
+    .await
+}
+
+/// A person's bids by band: (band, bids, made).
+pub async fn bands(
+    conn: &mut SqliteConnection,
+    person: i64,
+) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT b.band, SUM(b.bids), SUM(b.made) FROM player_names pn \
+         JOIN bid_totals b ON b.club_id = pn.club_id AND b.player = pn.name \
+         WHERE pn.person_id = ? GROUP BY b.band HAVING SUM(b.bids) > 0 ORDER BY b.band",
+    )
+    .bind(person)
+    .fetch_all(conn)
+    .await
+}
+
+/// One night of one name: the session, when, the game and the net in cents.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct NightRow {
+    /// The session.
+    pub session_id: i64,
+    /// When it was created (RFC 3339, UTC).
+    pub played_at: String,
+    /// The game id.
+    pub game: String,
+    /// Net money in cents.
+    pub net_cents: i64,
+}
+
+/// The best night of name `name` (highest net), by the `(club, player, net)` index.
+pub async fn best_night(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    name: &str,
+) -> Result<Option<NightRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT session_id, played_at, game, net_cents FROM session_results \
+         WHERE club_id = ? AND player = ? ORDER BY net_cents DESC LIMIT 1",
+    )
+    .bind(club_id)
+    .bind(name)
+    .fetch_optional(conn)
+    .await
+}
+
+/// The latest `limit` nights of name `name`, newest first, within `[from, before)` when
+/// given (RFC 3339 instants).
+pub async fn nights(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    name: &str,
+    from: Option<&str>,
+    before: Option<&str>,
+    limit: i64,
+) -> Result<Vec<NightRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT session_id, played_at, game, net_cents FROM session_results \
+         WHERE club_id = ? AND player = ? AND (? IS NULL OR played_at >= ?) AND (? IS NULL OR played_at < ?) \
+         ORDER BY session_id DESC LIMIT ?",
+    )
+    .bind(club_id)
+    .bind(name)
+    .bind(from)
+    .bind(from)
+    .bind(before)
+    .bind(before)
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+}
+
+/// A line of the leaderboard: a person and their totals over every game.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LeaderRow {
+    /// The person.
+    pub person_id: i64,
+    /// Their display name.
+    pub name: String,
+    /// Sessions played.
+    pub nights: i64,
+    /// Net money in cents.
+    pub net_cents: i64,
+    /// Hands bid.
+    pub hands_bid: i64,
+    /// Hands made.
+    pub hands_made: i64,
+    /// Games won.
+    pub games_won: i64,
+}
+
+/// The club's leaderboard from the kept totals: every person, the most money first.
+pub async fn leaderboard(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<LeaderRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT pe.id AS person_id, pe.display_name AS name, SUM(t.nights) AS nights, \
+         SUM(t.net_cents) AS net_cents, SUM(t.hands_bid) AS hands_bid, SUM(t.hands_made) AS hands_made, \
+         SUM(t.games_won) AS games_won \
+         FROM people pe JOIN player_names pn ON pn.person_id = pe.id \
+         JOIN player_totals t ON t.club_id = pn.club_id AND t.player = pn.name \
+         WHERE pe.club_id = ? GROUP BY pe.id HAVING SUM(t.nights) > 0 \
+         ORDER BY net_cents DESC, pe.display_name",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}

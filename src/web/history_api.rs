@@ -1,0 +1,265 @@
+//! The history in the JSON API (issue 12): a club's sessions with results, a player's
+//! statistics and the leaderboard, under `/api/v1/clubs/{id}/…`, for the club's tokens
+//! (bearer or login cookie). Money is a decimal string ("0.90"), never a JSON number.
+//! Query parameters as on the pages: `game`, `player` (a person id), `from`/`to` (days,
+//! `to` included), `archived=1`, `page`.
+
+use axum::extract::{Path, RawQuery, State};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+
+use crate::error::AppError;
+use crate::money::Money;
+use crate::service::clubs::Access;
+use crate::service::history as hist;
+use crate::web::AppState;
+use crate::web::auth::Viewer;
+use crate::web::html::history_pages::{Filters, day, member, parse_query};
+
+/// The routes, with their full paths (`/api/v1/clubs/{id}/history`, …).
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/v1/clubs/{id}/history", get(history))
+        .route("/api/v1/clubs/{id}/players/{pid}", get(player))
+        .route("/api/v1/clubs/{id}/leaderboard", get(leaderboard))
+}
+
+fn money(cents: i64) -> String {
+    Money::from_cents(cents).to_string()
+}
+
+/// One player's result in a session.
+#[derive(Serialize)]
+struct ResultJson {
+    /// The person's id.
+    person: i64,
+    /// The name shown now.
+    name: String,
+    /// Won or lost at play (payments left out).
+    net: String,
+}
+
+/// One session of the history.
+#[derive(Serialize)]
+struct SessionJson {
+    id: i64,
+    title: Option<String>,
+    game: String,
+    game_name: String,
+    /// RFC 3339, UTC.
+    created_at: String,
+    hands: i64,
+    /// "open" | "closed" | "settled".
+    status: &'static str,
+    archived: bool,
+    results: Vec<ResultJson>,
+}
+
+/// A page of the history.
+#[derive(Serialize)]
+struct HistoryJson {
+    sessions: Vec<SessionJson>,
+    page: i64,
+    more: bool,
+}
+
+async fn history(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(club): Path<i64>,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<HistoryJson>, AppError> {
+    member(&viewer, club, Access::Read)?;
+    hist::backfill(&state.pool, &state.folds, club).await?;
+    let filters: Filters = parse_query(raw)?;
+    let query = filters.query()?;
+    let (entries, more) = hist::history(&state.pool, club, &query).await?;
+    let sessions = entries
+        .into_iter()
+        .map(|e| SessionJson {
+            id: e.row.id,
+            title: e.row.title,
+            game_name: e.game_name,
+            game: e.row.game,
+            created_at: e.row.created_at,
+            hands: e.row.hands,
+            status: match (e.row.settled, e.row.closed) {
+                (true, _) => "settled",
+                (false, true) => "closed",
+                (false, false) => "open",
+            },
+            archived: e.row.archived,
+            results: e
+                .results
+                .into_iter()
+                .map(|(person, name, cents)| ResultJson {
+                    person,
+                    name,
+                    net: money(cents),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(Json(HistoryJson {
+        sessions,
+        page: query.page,
+        more,
+    }))
+}
+
+/// A night of a player.
+#[derive(Serialize)]
+struct NightJson {
+    session: i64,
+    played_at: String,
+    game: String,
+    net: String,
+}
+
+/// Totals in one game (or all, `game` absent).
+#[derive(Serialize)]
+struct TotalsJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
+    nights: i64,
+    net: String,
+    hands_bid: i64,
+    hands_made: i64,
+    hands_set: i64,
+    games_won: i64,
+    kitties_taken: i64,
+}
+
+/// Bids in one band (350 covers 350–399; Pitch bids are their own band).
+#[derive(Serialize)]
+struct BandJson {
+    band: i64,
+    bids: i64,
+    made: i64,
+}
+
+/// A player's statistics.
+#[derive(Serialize)]
+struct PlayerJson {
+    id: i64,
+    name: String,
+    /// Every name sat under.
+    names: Vec<String>,
+    all: TotalsJson,
+    /// Net within `from`/`to`, when asked.
+    net_in_range: Option<String>,
+    by_game: Vec<TotalsJson>,
+    bids_by_band: Vec<BandJson>,
+    best_night: Option<NightJson>,
+    /// The latest nights (at most 30), oldest first.
+    recent_nights: Vec<NightJson>,
+}
+
+fn totals(t: &crate::store::history::TotalsRow, game: Option<String>) -> TotalsJson {
+    TotalsJson {
+        game,
+        nights: t.nights,
+        net: money(t.net_cents),
+        hands_bid: t.hands_bid,
+        hands_made: t.hands_made,
+        hands_set: t.hands_set,
+        games_won: t.games_won,
+        kitties_taken: t.kitties_taken,
+    }
+}
+
+fn night(n: crate::store::history::NightRow) -> NightJson {
+    NightJson {
+        session: n.session_id,
+        played_at: n.played_at,
+        game: n.game,
+        net: money(n.net_cents),
+    }
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+struct Range {
+    from: String,
+    to: String,
+}
+
+async fn player(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, pid)): Path<(i64, i64)>,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<PlayerJson>, AppError> {
+    member(&viewer, club, Access::Read)?;
+    hist::backfill(&state.pool, &state.folds, club).await?;
+    let range: Range = parse_query(raw)?;
+    let stats = hist::player(
+        &state.pool,
+        club,
+        pid,
+        day("from", &range.from)?,
+        day("to", &range.to)?,
+    )
+    .await?;
+    Ok(Json(PlayerJson {
+        id: stats.person.id,
+        name: stats.person.display_name,
+        names: stats.names,
+        all: totals(&stats.all, None),
+        net_in_range: stats.range_net.map(money),
+        by_game: stats
+            .by_game
+            .iter()
+            .map(|t| totals(t, Some(t.game.clone())))
+            .collect(),
+        bids_by_band: stats
+            .bands
+            .into_iter()
+            .map(|(band, bids, made)| BandJson { band, bids, made })
+            .collect(),
+        best_night: stats.best.map(night),
+        recent_nights: stats.nights.into_iter().map(night).collect(),
+    }))
+}
+
+/// A line of the leaderboard.
+#[derive(Serialize)]
+struct LeaderJson {
+    id: i64,
+    name: String,
+    nights: i64,
+    net: String,
+    hands_bid: i64,
+    hands_made: i64,
+    games_won: i64,
+}
+
+/// The leaderboard, the most money first.
+#[derive(Serialize)]
+struct LeaderboardJson {
+    players: Vec<LeaderJson>,
+}
+
+async fn leaderboard(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(club): Path<i64>,
+) -> Result<Json<LeaderboardJson>, AppError> {
+    member(&viewer, club, Access::Read)?;
+    hist::backfill(&state.pool, &state.folds, club).await?;
+    let players = hist::leaderboard(&state.pool, club)
+        .await?
+        .into_iter()
+        .map(|r| LeaderJson {
+            id: r.person_id,
+            name: r.name,
+            nights: r.nights,
+            net: money(r.net_cents),
+            hands_bid: r.hands_bid,
+            hands_made: r.hands_made,
+            games_won: r.games_won,
+        })
+        .collect();
+    Ok(Json(LeaderboardJson { players }))
+}

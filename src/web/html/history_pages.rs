@@ -1,0 +1,543 @@
+//! Nights past (issue 12): the club's history with filters and pages, titles and
+//! archiving, player pages with statistics and a chart, the leaderboard, renames and
+//! merges, and a session's running balances as a chart. Thin over
+//! [`crate::service::history`]; members of the club only (anyone else sees "not found"),
+//! changes for writers only.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Router;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use super::{PageError, error_page};
+use crate::error::AppError;
+use crate::history::chart::{Chart, line_chart};
+use crate::money::Money;
+use crate::service::clubs::{self, Access, Grant};
+use crate::service::history::{self as hist, HistoryEntry, HistoryQuery, PlayerStats};
+use crate::store::history::{LeaderRow, PersonRow};
+use crate::web::AppState;
+use crate::web::auth::Viewer;
+
+/// The history pages' routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/clubs/{id}/history", get(history))
+        .route("/clubs/{id}/sessions/{sid}/title", post(title))
+        .route("/clubs/{id}/sessions/{sid}/archive", post(archive))
+        .route("/clubs/{id}/leaderboard", get(leaderboard))
+        .route("/clubs/{id}/players/{pid}", get(player))
+        .route("/clubs/{id}/players/{pid}/rename", post(rename))
+        .route("/clubs/{id}/players/{pid}/merge", post(merge))
+        .route("/sessions/{id}/chart", get(session_chart))
+        .route("/static/history.js", get(local_time_script))
+}
+
+/// The history's one script: shows times in the phone's own zone.
+async fn local_time_script() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "public, max-age=300"),
+        ],
+        include_str!("../../../templates/history/local-time.js"),
+    )
+}
+
+pub(crate) fn member(viewer: &Viewer, club: i64, need: Access) -> Result<Grant, AppError> {
+    let grant = viewer
+        .grant
+        .filter(|g| g.club_id == club)
+        .ok_or_else(|| AppError::NotFound(format!("there is no club {club}")))?;
+    if need == Access::Write && grant.access != Access::Write {
+        return Err(AppError::Forbidden(
+            "this is a read-only link; log in with the club's passphrase to change this".into(),
+        ));
+    }
+    Ok(grant)
+}
+
+/// A form's or query's fields as typed; blanks mean "not given".
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct Filters {
+    pub(crate) game: String,
+    pub(crate) player: String,
+    pub(crate) from: String,
+    pub(crate) to: String,
+    pub(crate) archived: String,
+    pub(crate) page: String,
+}
+
+impl Filters {
+    /// The history query these fields ask for. Errors: a field that is not a day or a
+    /// number, named.
+    pub(crate) fn query(&self) -> Result<HistoryQuery, AppError> {
+        Ok(HistoryQuery {
+            game: Some(self.game.trim().to_string()).filter(|g| !g.is_empty()),
+            person: whole("player", &self.player)?,
+            from: day("from", &self.from)?,
+            to: day("to", &self.to)?,
+            archived: !self.archived.is_empty(),
+            page: whole("page", &self.page)?.unwrap_or(1).max(1),
+        })
+    }
+}
+
+pub(crate) fn day(field: &str, text: &str) -> Result<Option<NaiveDate>, AppError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map(Some)
+        .map_err(|_| AppError::BadRequest {
+            field: field.into(),
+            message: format!("{text} is not a day like 2026-11-24"),
+        })
+}
+
+pub(crate) fn whole(field: &str, text: &str) -> Result<Option<i64>, AppError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    text.parse::<i64>()
+        .map(Some)
+        .map_err(|_| AppError::BadRequest {
+            field: field.into(),
+            message: format!("{text} is not a number"),
+        })
+}
+
+pub(crate) fn parse_query<T: for<'de> Deserialize<'de> + Default>(
+    raw: Option<String>,
+) -> Result<T, AppError> {
+    match raw {
+        None => Ok(T::default()),
+        Some(q) => serde_html_form::from_str(&q).map_err(|e| AppError::BadRequest {
+            field: "query".into(),
+            message: e.to_string(),
+        }),
+    }
+}
+
+/// A money amount with its sign class ("plus", "minus", "").
+pub struct Net {
+    /// "1.25", "-0.40".
+    pub text: String,
+    /// The style class.
+    pub class: &'static str,
+}
+
+fn net(cents: i64) -> Net {
+    Net {
+        text: Money::from_cents(cents).to_string(),
+        class: match cents.signum() {
+            1 => "plus",
+            -1 => "minus",
+            _ => "",
+        },
+    }
+}
+
+/// The day of a stored RFC 3339 time ("2026-11-24").
+fn day_of(rfc3339: &str) -> String {
+    rfc3339.get(..10).unwrap_or(rfc3339).to_string()
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "history/list.html")]
+struct HistoryPage {
+    club: i64,
+    can_write: bool,
+    entries: Vec<HistoryEntry>,
+    people: Vec<PersonRow>,
+    games: Vec<(&'static str, &'static str)>,
+    filters: Filters,
+    page: i64,
+    more: bool,
+    /// The query without `page`, for the page links.
+    query: String,
+}
+
+impl HistoryPage {
+    fn net(&self, cents: &i64) -> Net {
+        net(*cents)
+    }
+    fn day(&self, at: &str) -> String {
+        day_of(at)
+    }
+    fn status(&self, e: &HistoryEntry) -> &'static str {
+        match (e.row.settled, e.row.closed) {
+            (true, _) => "settled",
+            (false, true) => "closed",
+            (false, false) => "open",
+        }
+    }
+    fn chosen(&self, value: &str, id: &i64) -> bool {
+        value == id.to_string()
+    }
+}
+
+async fn history(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(club): Path<i64>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let page = async {
+        let grant = member(&viewer, club, Access::Read)?;
+        hist::backfill(&state.pool, &state.folds, club).await?;
+        let filters: Filters = parse_query(raw)?;
+        let query = filters.query()?;
+        let (entries, more) = hist::history(&state.pool, club, &query).await?;
+        let people = hist::people(&state.pool, club).await?;
+        let given: Vec<(&str, &str)> = [
+            ("game", filters.game.as_str()),
+            ("player", filters.player.as_str()),
+            ("from", filters.from.as_str()),
+            ("to", filters.to.as_str()),
+            ("archived", filters.archived.as_str()),
+        ]
+        .into_iter()
+        .filter(|(_, v)| !v.is_empty())
+        .collect();
+        let query_text = serde_html_form::to_string(given).unwrap_or_default();
+        Ok::<_, AppError>(HistoryPage {
+            club,
+            can_write: grant.access == Access::Write,
+            entries,
+            people,
+            games: super::offered_games(),
+            page: query.page,
+            filters,
+            more,
+            query: query_text,
+        })
+    };
+    match page.await {
+        Ok(page) => page.into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TitleForm {
+    title: String,
+}
+
+async fn title(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, sid)): Path<(i64, i64)>,
+    axum::extract::Form(form): axum::extract::Form<TitleForm>,
+) -> Response {
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        hist::set_title(&state.pool, club, sid, &form.title).await
+    };
+    match done.await {
+        Ok(()) => Redirect::to(&format!("/clubs/{club}/history")).into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ArchiveForm {
+    archived: String,
+}
+
+async fn archive(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, sid)): Path<(i64, i64)>,
+    axum::extract::Form(form): axum::extract::Form<ArchiveForm>,
+) -> Response {
+    let archived = form.archived == "1";
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        hist::set_archived(&state.pool, club, sid, archived).await
+    };
+    match done.await {
+        Ok(()) => Redirect::to(&format!("/clubs/{club}/history")).into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "history/leaderboard.html")]
+struct LeaderboardPage {
+    club: i64,
+    rows: Vec<LeaderRow>,
+}
+
+impl LeaderboardPage {
+    fn net(&self, cents: &i64) -> Net {
+        net(*cents)
+    }
+}
+
+async fn leaderboard(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(club): Path<i64>,
+) -> Response {
+    let page = async {
+        member(&viewer, club, Access::Read)?;
+        hist::backfill(&state.pool, &state.folds, club).await?;
+        Ok::<_, AppError>(LeaderboardPage {
+            club,
+            rows: hist::leaderboard(&state.pool, club).await?,
+        })
+    };
+    match page.await {
+        Ok(page) => page.into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "history/player.html")]
+struct PlayerPage {
+    club: i64,
+    can_write: bool,
+    stats: PlayerStats,
+    others: Vec<PersonRow>,
+    chart: Chart,
+    from: String,
+    to: String,
+    error: Option<PageError>,
+}
+
+impl PlayerPage {
+    fn net(&self, cents: &i64) -> Net {
+        net(*cents)
+    }
+    fn day(&self, at: &str) -> String {
+        day_of(at)
+    }
+    fn game_name(&self, id: &str) -> String {
+        hist::game_name(id)
+    }
+    fn rate(&self, part: &i64, whole: &i64) -> String {
+        match (*part, *whole) {
+            (_, 0) => "—".into(),
+            (p, w) => format!("{}%", p.saturating_mul(100) / w),
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct RangeQuery {
+    from: String,
+    to: String,
+}
+
+async fn player_page(
+    state: &AppState,
+    viewer: &Viewer,
+    club: i64,
+    pid: i64,
+    range: RangeQuery,
+    error: Option<PageError>,
+) -> Result<PlayerPage, AppError> {
+    let grant = member(viewer, club, Access::Read)?;
+    hist::backfill(&state.pool, &state.folds, club).await?;
+    let (from, to) = (day("from", &range.from)?, day("to", &range.to)?);
+    let stats = hist::player(&state.pool, club, pid, from, to).await?;
+    let others = hist::people(&state.pool, club)
+        .await?
+        .into_iter()
+        .filter(|p| p.id != pid)
+        .collect();
+    let mut running = stats.before_cents;
+    let values: Vec<i64> = stats
+        .nights
+        .iter()
+        .map(|n| {
+            running = running.saturating_add(n.net_cents);
+            running
+        })
+        .collect();
+    let labels: Vec<String> = stats.nights.iter().map(|n| day_of(&n.played_at)).collect();
+    let chart = line_chart(
+        &format!("{}'s money over the nights", stats.person.display_name),
+        &labels,
+        &[(stats.person.display_name.clone(), values)],
+    );
+    Ok(PlayerPage {
+        club,
+        can_write: grant.access == Access::Write,
+        stats,
+        others,
+        chart,
+        from: range.from,
+        to: range.to,
+        error,
+    })
+}
+
+async fn player(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, pid)): Path<(i64, i64)>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let page = async {
+        let range: RangeQuery = parse_query(raw)?;
+        player_page(&state, &viewer, club, pid, range, None).await
+    };
+    match page.await {
+        Ok(page) => page.into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct RenameForm {
+    name: String,
+}
+
+async fn rename(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, pid)): Path<(i64, i64)>,
+    axum::extract::Form(form): axum::extract::Form<RenameForm>,
+) -> Response {
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        hist::rename(&state.pool, club, pid, &form.name).await
+    };
+    refused_or_back(&state, &viewer, club, pid, pid, done.await).await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct MergeForm {
+    into: String,
+}
+
+async fn merge(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, pid)): Path<(i64, i64)>,
+    axum::extract::Form(form): axum::extract::Form<MergeForm>,
+) -> Response {
+    let into = whole("into", &form.into);
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        let into = into?.ok_or_else(|| AppError::BadRequest {
+            field: "into".into(),
+            message: "choose the player to merge with".into(),
+        })?;
+        hist::merge(&state.pool, club, pid, into).await?;
+        Ok(into)
+    };
+    match done.await {
+        Ok(into) => refused_or_back(&state, &viewer, club, pid, into, Ok(())).await,
+        Err(e) => refused_or_back(&state, &viewer, club, pid, pid, Err(e)).await,
+    }
+}
+
+/// After a rename or merge: to the player's page, or the page again with the refusal.
+async fn refused_or_back(
+    state: &AppState,
+    viewer: &Viewer,
+    club: i64,
+    pid: i64,
+    to: i64,
+    done: Result<(), AppError>,
+) -> Response {
+    match done {
+        Ok(()) => Redirect::to(&format!("/clubs/{club}/players/{to}")).into_response(),
+        Err(e @ AppError::BadRequest { .. }) => {
+            let status = axum::http::StatusCode::UNPROCESSABLE_ENTITY;
+            match player_page(
+                state,
+                viewer,
+                club,
+                pid,
+                RangeQuery::default(),
+                Some(PageError::from(&e)),
+            )
+            .await
+            {
+                Ok(page) => (status, page).into_response(),
+                Err(e) => error_page(e),
+            }
+        }
+        Err(e) => error_page(e),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "history/session_chart_page.html")]
+struct SessionChartPage {
+    id: i64,
+    chart: Chart,
+}
+
+/// Each player's running balance hand by hand, from the session's postings (the fold's
+/// rows, typed): a point after the opening ante and after every event that moved money.
+async fn session_chart(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Response {
+    let page = async {
+        clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+        let loaded = crate::service::load(&state.pool, &state.folds, id).await?;
+        let players: Vec<String> = loaded
+            .fold
+            .balances()
+            .as_map()
+            .keys()
+            .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
+            .cloned()
+            .collect();
+        let mut labels = vec!["start".to_string()];
+        let mut running = vec![0i64; players.len()];
+        let mut series: Vec<Vec<i64>> = vec![vec![0]; players.len()];
+        for row in loaded.fold.rows() {
+            if row.postings.is_empty() {
+                continue;
+            }
+            labels.push(match (row.hand_number, row.index) {
+                (Some(n), _) => format!("hand {n}"),
+                (None, None) => "ante".into(),
+                (None, Some(_)) => row.kind.replace('_', " "),
+            });
+            for (i, p) in players.iter().enumerate() {
+                let moved: i64 = row
+                    .postings
+                    .iter()
+                    .filter(|q| &q.account == p)
+                    .map(|q| q.amount.cents())
+                    .sum();
+                if let (Some(r), Some(s)) = (running.get_mut(i), series.get_mut(i)) {
+                    *r = r.saturating_add(moved);
+                    s.push(*r);
+                }
+            }
+        }
+        let named: Vec<(String, Vec<i64>)> = players.into_iter().zip(series).collect();
+        Ok::<_, AppError>(SessionChartPage {
+            id,
+            chart: line_chart("Running balances, hand by hand", &labels, &named),
+        })
+    };
+    match page.await {
+        Ok(page) => ([(header::CACHE_CONTROL, "no-store")], page).into_response(),
+        Err(e) => error_page(e),
+    }
+}
