@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod error;
+pub mod export;
 pub mod format;
 pub mod history;
 pub mod ledger;

@@ -1,11 +1,16 @@
 //! The JSON API under `/api/v1`. Errors are 4xx with `{"error": {"code", "message",
-//! "field"}}`; nothing is written when a request is refused.
+//! "field"}}`; nothing is written when a request is refused. Every route is described in
+//! the OpenAPI document at `/api/v1/openapi.json` ([`openapi`]).
 
+pub mod exports;
+pub mod history;
+pub mod openapi;
+
+use axum::extract::DefaultBodyLimit;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -19,19 +24,48 @@ use crate::format::SessionDoc;
 use crate::rules::fields;
 use crate::service::clubs::{self, Access, SessionLinks};
 use crate::service::{self, Loaded, NewSessionInput};
+use openapi::{
+    ApiError, ClubCreated, CreateSessionBody, CredentialsBody, LedgerDocument, Recorded,
+    SessionDocument, SessionList, SessionView, Standing, TokenIssued,
+};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The API's routes, to be nested under `/api/v1`.
 pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/sessions", get(list).post(create))
-        .route("/sessions/import", post(import))
-        .route("/sessions/{id}", get(show))
-        .route("/sessions/{id}/events", post(record))
-        .route("/sessions/{id}/ledger", get(ledger))
-        .route("/sessions/{id}/standing", get(standing))
-        .route("/sessions/{id}/export", get(export))
-        .route("/clubs", post(create_club))
-        .route("/tokens", post(token))
+    router().split_for_parts().0
+}
+
+/// The API's routes with their OpenAPI description. Each handler carries its method and
+/// path in its `#[utoipa::path(…)]` annotation, and is registered only here, with
+/// `.routes(routes!(handler))`, so a route cannot be served without being described
+/// (`tests/openapi.rs` also refuses a plain `.route(…)` in the API's files).
+pub fn router() -> OpenApiRouter<AppState> {
+    let (schemas, paths, club_import) = routes!(exports::club_import);
+    OpenApiRouter::with_openapi(openapi::base())
+        .routes(routes!(list, create))
+        .routes(routes!(import))
+        .routes(routes!(show))
+        .routes(routes!(record))
+        .routes(routes!(ledger))
+        .routes(routes!(standing))
+        .routes(routes!(export))
+        .routes(routes!(create_club))
+        .routes(routes!(token))
+        .routes(routes!(exports::postings_csv))
+        .routes(routes!(exports::session_journal))
+        .routes(routes!(exports::club_results_csv))
+        .routes(routes!(exports::club_journal))
+        .routes(routes!(exports::club_export))
+        .routes(routes!(history::history))
+        .routes(routes!(history::player))
+        .routes(routes!(history::leaderboard))
+        .routes((
+            schemas,
+            paths,
+            club_import.layer(DefaultBodyLimit::max(exports::IMPORT_LIMIT)),
+        ))
+        .routes(routes!(openapi::openapi_json))
 }
 
 /// Reads a JSON body, turning axum's rejection into our error shape.
@@ -80,6 +114,8 @@ fn session_json(loaded: &Loaded) -> Value {
     })
 }
 
+#[utoipa::path(get, path = "/sessions", tag = "sessions",
+    responses((status = 200, description = "The open sessions and those of the caller's club, newest first", body = SessionList)))]
 async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
     let sessions = service::list(&state.pool, viewer.club()).await?;
     let items: Vec<Value> = sessions
@@ -131,6 +167,9 @@ fn created(loaded: &Loaded, links: Option<SessionLinks>) -> Response {
         .into_response()
 }
 
+#[utoipa::path(post, path = "/sessions", tag = "sessions",
+    request_body = CreateSessionBody,
+    responses((status = 201, description = "The session, created", body = SessionView), (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError)))]
 async fn create(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -159,6 +198,9 @@ async fn create(
     Ok(created(&loaded, links))
 }
 
+#[utoipa::path(post, path = "/sessions/import", tag = "sessions",
+    request_body = SessionDocument,
+    responses((status = 201, description = "The session document, replayed and stored", body = SessionView), (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError)))]
 async fn import(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -177,6 +219,8 @@ async fn import(
     Ok(created(&loaded, links))
 }
 
+#[utoipa::path(get, path = "/sessions/{id}", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
+    responses((status = 200, description = "The session with its ledger", body = SessionView), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -204,6 +248,8 @@ fn standing_json(l: &Loaded) -> Map<String, Value> {
 }
 
 /// `GET /sessions/{id}/standing`: [`standing_json`], for phones polling a session.
+#[utoipa::path(get, path = "/sessions/{id}/standing", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
+    responses((status = 200, description = "Where the session stands after its last event", body = Standing), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn standing(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -214,6 +260,8 @@ async fn standing(
     Ok(Json(standing_json(&current)))
 }
 
+#[utoipa::path(get, path = "/sessions/{id}/ledger", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
+    responses((status = 200, description = "The ledger document", body = LedgerDocument), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn ledger(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -225,6 +273,8 @@ async fn ledger(
     Ok(Json(&current.ledger).into_response())
 }
 
+#[utoipa::path(get, path = "/sessions/{id}/export", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
+    responses((status = 200, description = "The session document, as `replay` reads it", body = SessionDocument), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn export(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -241,6 +291,11 @@ async fn export(
 /// proposed `settlement`, as in the ledger document, but not the ledger's event list. With an
 /// `Idempotency-Key` header, a retried request records nothing new and answers 200 with
 /// the event recorded the first time.
+#[utoipa::path(post, path = "/sessions/{id}/events", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A client's key for this request: a retry records nothing new")),
+    request_body(content = Object, description = "One event, exactly as in a session document"),
+    responses((status = 201, description = "Recorded", body = Recorded), (status = 200, description = "Already recorded with this Idempotency-Key", body = Recorded),
+        (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError), (status = 409, description = "The session moved on since the caller looked", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError)))]
 async fn record(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -298,6 +353,10 @@ struct Credentials {
 
 /// Creates a club: 201 with its id, name, share link and a write token for its creator
 /// (429 with `Retry-After` past the creations allowed from one address).
+#[utoipa::path(post, path = "/clubs", tag = "clubs",
+    request_body = CredentialsBody,
+    responses((status = 201, description = "The club, with a write token", body = ClubCreated), (status = 400, description = "The body is not what this endpoint reads", body = ApiError),
+        (status = 429, description = "Too many clubs created from this address; see Retry-After", body = ApiError)))]
 async fn create_club(
     State(state): State<AppState>,
     Client(client): Client,
@@ -322,6 +381,11 @@ async fn create_club(
 
 /// Exchanges a club's name and passphrase for a write token (rate limited per address:
 /// 429 with `Retry-After`).
+#[utoipa::path(post, path = "/tokens", tag = "clubs",
+    request_body = CredentialsBody,
+    responses((status = 201, description = "A write token", body = TokenIssued), (status = 400, description = "The body is not what this endpoint reads", body = ApiError),
+        (status = 401, description = "That club name and passphrase do not match", body = ApiError),
+        (status = 429, description = "Too many attempts from this address; see Retry-After", body = ApiError)))]
 async fn token(
     State(state): State<AppState>,
     Client(client): Client,

@@ -3,7 +3,6 @@
 
 pub mod api;
 pub mod auth;
-pub mod history_api;
 pub mod html;
 
 use axum::extract::State;
@@ -101,7 +100,6 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .merge(html::routes())
         .nest("/api/v1", api::routes())
-        .merge(history_api::routes())
         .layer(middleware::from_fn(auth::present_links))
         .layer(middleware::from_fn(auth::refuse_cross_site));
     for (name, value) in SECURITY_HEADERS {

@@ -420,8 +420,8 @@ async fn new_share_link(
 #[derive(Template, WebTemplate)]
 #[template(path = "clubs/show.html")]
 struct ClubPage {
-    /// The club's id, for the history and settings links.
-    club_id: i64,
+    /// The club's id, for the history, download, restore and settings links.
+    id: i64,
     name: String,
     share_link: Option<String>,
     /// The share link as a QR code, an inline SVG, for a phone's camera.
@@ -474,7 +474,7 @@ async fn show(
             .filter(|s| s.club_id == Some(id))
             .collect();
         Ok::<_, AppError>(ClubPage {
-            club_id: id,
+            id,
             name: club.name,
             share_qr: share_link.as_deref().and_then(qr_svg),
             share_link,

@@ -3,6 +3,7 @@
 //! (303) on success and re-render with the submitted values and the field's error (422)
 //! on refusal.
 
+pub mod club_import;
 pub mod club_pages;
 pub mod history_pages;
 pub mod sheet;
@@ -51,6 +52,7 @@ pub fn routes() -> Router<AppState> {
         .route("/static/copy.js", get(copy_script))
         .merge(club_pages::routes())
         .merge(history_pages::routes())
+        .merge(club_import::routes())
 }
 
 async fn copy_script() -> impl IntoResponse {

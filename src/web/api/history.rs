@@ -2,12 +2,14 @@
 //! statistics and the leaderboard, under `/api/v1/clubs/{id}/…`, for the club's tokens
 //! (bearer or login cookie). Money is a decimal string ("0.90"), never a JSON number.
 //! Query parameters as on the pages: `game`, `player` (a person id), `from`/`to` (days,
-//! `to` included), `archived=1`, `page`.
+//! `to` included), `archived=1`, `page`. Described in the OpenAPI document (tag `history`).
 
+use axum::Json;
 use axum::extract::{Path, RawQuery, State};
-use axum::routing::get;
-use axum::{Json, Router};
 use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::openapi::ApiError;
 
 use crate::error::AppError;
 use crate::money::Money;
@@ -17,32 +19,25 @@ use crate::web::AppState;
 use crate::web::auth::Viewer;
 use crate::web::html::history_pages::{Filters, day, member, parse_query};
 
-/// The routes, with their full paths (`/api/v1/clubs/{id}/history`, …).
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/v1/clubs/{id}/history", get(history))
-        .route("/api/v1/clubs/{id}/players/{pid}", get(player))
-        .route("/api/v1/clubs/{id}/leaderboard", get(leaderboard))
-}
-
-fn money(cents: i64) -> String {
-    Money::from_cents(cents).to_string()
+/// Cents as the API's money: a decimal string ("0.90").
+fn money(cents: i64) -> Money {
+    Money::from_cents(cents)
 }
 
 /// One player's result in a session.
-#[derive(Serialize)]
-struct ResultJson {
+#[derive(Serialize, ToSchema)]
+pub struct ResultJson {
     /// The person's id.
     person: i64,
     /// The name shown now.
     name: String,
     /// Won or lost at play (payments left out).
-    net: String,
+    net: Money,
 }
 
 /// One session of the history.
-#[derive(Serialize)]
-struct SessionJson {
+#[derive(Serialize, ToSchema)]
+pub struct SessionJson {
     id: i64,
     title: Option<String>,
     game: String,
@@ -57,14 +52,27 @@ struct SessionJson {
 }
 
 /// A page of the history.
-#[derive(Serialize)]
-struct HistoryJson {
+#[derive(Serialize, ToSchema)]
+pub struct HistoryJson {
     sessions: Vec<SessionJson>,
     page: i64,
     more: bool,
 }
 
-async fn history(
+/// `GET /clubs/{id}/history`: a page of the club's sessions with each player's result.
+#[utoipa::path(get, path = "/clubs/{id}/history", tag = "history",
+    params(("id" = i64, Path, description = "The club's id"),
+        ("game" = Option<String>, Query, description = "Only this game (its id)"),
+        ("player" = Option<i64>, Query, description = "Only sessions this person sat in (a person id)"),
+        ("from" = Option<String>, Query, description = "First day, YYYY-MM-DD"),
+        ("to" = Option<String>, Query, description = "Last day, YYYY-MM-DD, included"),
+        ("archived" = Option<String>, Query, description = "1: the archived sessions"),
+        ("page" = Option<i64>, Query, description = "Page, from 1")),
+    responses(
+        (status = 200, description = "Sessions, newest first", body = HistoryJson),
+        (status = 404, description = "No such club, or not yours to see", body = ApiError),
+        (status = 422, description = "A filter that cannot be read", body = ApiError)))]
+pub async fn history(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(club): Path<i64>,
@@ -109,21 +117,21 @@ async fn history(
 }
 
 /// A night of a player.
-#[derive(Serialize)]
-struct NightJson {
+#[derive(Serialize, ToSchema)]
+pub struct NightJson {
     session: i64,
     played_at: String,
     game: String,
-    net: String,
+    net: Money,
 }
 
 /// Totals in one game (or all, `game` absent).
-#[derive(Serialize)]
-struct TotalsJson {
+#[derive(Serialize, ToSchema)]
+pub struct TotalsJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     game: Option<String>,
     nights: i64,
-    net: String,
+    net: Money,
     hands_bid: i64,
     hands_made: i64,
     hands_set: i64,
@@ -132,23 +140,23 @@ struct TotalsJson {
 }
 
 /// Bids in one band (350 covers 350–399; Pitch bids are their own band).
-#[derive(Serialize)]
-struct BandJson {
+#[derive(Serialize, ToSchema)]
+pub struct BandJson {
     band: i64,
     bids: i64,
     made: i64,
 }
 
 /// A player's statistics.
-#[derive(Serialize)]
-struct PlayerJson {
+#[derive(Serialize, ToSchema)]
+pub struct PlayerJson {
     id: i64,
     name: String,
     /// Every name sat under.
     names: Vec<String>,
     all: TotalsJson,
     /// Net within `from`/`to`, when asked.
-    net_in_range: Option<String>,
+    net_in_range: Option<Money>,
     by_game: Vec<TotalsJson>,
     bids_by_band: Vec<BandJson>,
     best_night: Option<NightJson>,
@@ -185,7 +193,17 @@ struct Range {
     to: String,
 }
 
-async fn player(
+/// `GET /clubs/{id}/players/{pid}`: one person's statistics in the club.
+#[utoipa::path(get, path = "/clubs/{id}/players/{pid}", tag = "history",
+    params(("id" = i64, Path, description = "The club's id"),
+        ("pid" = i64, Path, description = "The person's id"),
+        ("from" = Option<String>, Query, description = "First day of the range, YYYY-MM-DD"),
+        ("to" = Option<String>, Query, description = "Last day of the range, YYYY-MM-DD, included")),
+    responses(
+        (status = 200, description = "The person's statistics", body = PlayerJson),
+        (status = 404, description = "No such club or person, or not yours to see", body = ApiError),
+        (status = 422, description = "A date that cannot be read", body = ApiError)))]
+pub async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
     Path((club, pid)): Path<(i64, i64)>,
@@ -224,24 +242,30 @@ async fn player(
 }
 
 /// A line of the leaderboard.
-#[derive(Serialize)]
-struct LeaderJson {
+#[derive(Serialize, ToSchema)]
+pub struct LeaderJson {
     id: i64,
     name: String,
     nights: i64,
-    net: String,
+    net: Money,
     hands_bid: i64,
     hands_made: i64,
     games_won: i64,
 }
 
 /// The leaderboard, the most money first.
-#[derive(Serialize)]
-struct LeaderboardJson {
+#[derive(Serialize, ToSchema)]
+pub struct LeaderboardJson {
     players: Vec<LeaderJson>,
 }
 
-async fn leaderboard(
+/// `GET /clubs/{id}/leaderboard`: every person of the club, the most money won first.
+#[utoipa::path(get, path = "/clubs/{id}/leaderboard", tag = "history",
+    params(("id" = i64, Path, description = "The club's id")),
+    responses(
+        (status = 200, description = "The leaderboard", body = LeaderboardJson),
+        (status = 404, description = "No such club, or not yours to see", body = ApiError)))]
+pub async fn leaderboard(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(club): Path<i64>,

@@ -1,0 +1,460 @@
+//! Exports a spreadsheet or an accounting tool reads, and the club backup. Pure: the shell
+//! ([`club`]) gathers the stored sessions into [`SessionRecord`]s and serves what these
+//! functions write.
+//!
+//! - [`postings_csv`]: one row per posting of a session (the `csv` crate);
+//! - [`results_csv`]: each player's net per session of a club;
+//! - [`journal`]: an hledger/Ledger journal, one balanced transaction per event, whose
+//!   `hledger balance` equals the ledger's balances to the cent (hledger manual,
+//!   "Journal format": <https://hledger.org/1.25/hledger.html#journal-format>);
+//! - [`ClubExport`]: every session document of a club with its name and roster
+//!   (`scorekeeper/club@1`), which [`check_club_export`] validates before an import.
+
+pub mod club;
+
+use std::fmt::Write as _;
+
+use chrono::DateTime;
+use serde::{Deserialize, Serialize};
+
+use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::ledger::{KITTY, POT, Posting};
+use crate::money::Money;
+
+/// The format tag of a whole-club export.
+pub const CLUB_FORMAT: &str = "scorekeeper/club@1";
+
+/// When one ledger entry was recorded, and which hand it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventLine {
+    /// The ledger's `seq`: the event's index + 1, or 0 for the opening ante.
+    pub seq: usize,
+    /// For a `hand`, its number in the session (1 for the first hand).
+    pub hand_number: Option<usize>,
+    /// When it was recorded (RFC 3339, UTC, as stored).
+    pub recorded_at: String,
+}
+
+/// One stored session as the exports read it.
+#[derive(Debug, Clone)]
+pub struct SessionRecord {
+    /// The session's id in this service.
+    pub id: i64,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// Its session document.
+    pub doc: SessionDoc,
+    /// Its ledger document (`replay` of `doc`).
+    pub ledger: LedgerDoc,
+    /// One line per entry of `ledger.events`, in `seq` order.
+    pub lines: Vec<EventLine>,
+}
+
+impl SessionRecord {
+    /// The line of entry `seq` (lines are in `seq` order, so a binary search: exports of
+    /// long sessions stay linear).
+    fn line(&self, seq: usize) -> Option<&EventLine> {
+        self.lines
+            .binary_search_by_key(&seq, |l| l.seq)
+            .ok()
+            .and_then(|i| self.lines.get(i))
+    }
+}
+
+/// Why an export could not be written (the `csv` writer failed; it writes to memory, so
+/// only on a bug).
+#[derive(Debug, thiserror::Error)]
+#[error("writing the export: {0}")]
+pub struct ExportError(String);
+
+impl From<csv::Error> for ExportError {
+    fn from(e: csv::Error) -> ExportError {
+        ExportError(e.to_string())
+    }
+}
+
+fn finish(writer: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, ExportError> {
+    writer
+        .into_inner()
+        .map_err(|e| ExportError(e.error().to_string()))
+}
+
+/// A session's postings as CSV (UTF-8, header row, RFC 4180 quoting), one row per
+/// posting: `event` (the 0-based event index of the session document; empty for the
+/// opening ante), `hand` (the hand's number, empty for other events), `type`,
+/// `recorded_at` (RFC 3339, UTC), `account` (a player's name, `KITTY` or `POT`), `amount`
+/// (a decimal string with 2 places, `"-0.10"`; the amounts of one event sum to zero) and
+/// `explanation`. Events without postings have no row.
+pub fn postings_csv(session: &SessionRecord) -> Result<Vec<u8>, ExportError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "event",
+        "hand",
+        "type",
+        "recorded_at",
+        "account",
+        "amount",
+        "explanation",
+    ])?;
+    for entry in &session.ledger.events {
+        let line = session.line(entry.seq);
+        let index = entry.seq.checked_sub(1).map(|i| i.to_string());
+        let hand = line.and_then(|l| l.hand_number).map(|n| n.to_string());
+        for p in &entry.postings {
+            w.write_record([
+                index.as_deref().unwrap_or(""),
+                hand.as_deref().unwrap_or(""),
+                &entry.kind,
+                line.map_or("", |l| l.recorded_at.as_str()),
+                &cell(&p.account),
+                &p.amount.to_string(),
+                &cell(&entry.explanation),
+            ])?;
+        }
+    }
+    finish(w)
+}
+
+/// Each session's net results as CSV, one row per account of its ledger's `balances`:
+/// `session` (its id), `date` (the day it was created, `YYYY-MM-DD`, UTC), `game` (the game
+/// id), `player` (a player's name, or `KITTY`/`POT` for the table's own accounts, so each
+/// session's rows sum to zero) and `net` (a decimal string with 2 places).
+pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["session", "date", "game", "player", "net"])?;
+    for s in sessions {
+        let date = day(&s.created_at);
+        for (account, net) in &s.ledger.balances {
+            w.write_record([
+                &s.id.to_string(),
+                date,
+                &s.ledger.game,
+                &cell(account),
+                &net.to_string(),
+            ])?;
+        }
+    }
+    finish(w)
+}
+
+/// A text cell a spreadsheet will not run as a formula: one starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return gets a leading `'` (OWASP, "CSV Injection"), since
+/// names and explanations come from the table.
+fn cell(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}").into()
+    } else {
+        text.into()
+    }
+}
+
+/// The `YYYY-MM-DD` day of an RFC 3339 time (its first ten characters).
+fn day(rfc3339: &str) -> &str {
+    rfc3339.get(..10).unwrap_or(rfc3339)
+}
+
+/// The journal account of a ledger account: `players:Ann`, `kitty`, `pot`. Whitespace runs
+/// become one space (two spaces end an account name in the journal syntax) and `;` becomes
+/// `,` (it starts a comment).
+pub fn journal_account(account: &str) -> String {
+    match account {
+        KITTY => "kitty".into(),
+        POT => "pot".into(),
+        player => format!("players:{}", journal_text(player)),
+    }
+}
+
+/// `text` made safe on one journal line: control characters and whitespace runs become one
+/// space, `;` (a comment) becomes `,`, and the ends are trimmed.
+fn journal_text(text: &str) -> String {
+    let cleaned: String = text
+        .chars()
+        .map(|c| match c {
+            ';' => ',',
+            c if c.is_control() || c.is_whitespace() => ' ',
+            c => c,
+        })
+        .collect();
+    cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An amount with the currency's commodity: `$-0.10` style symbols for USD (`$`), EUR
+/// (`€`) and GBP (`£`), else the code after the number (`-0.10 CAD`); always exactly 2
+/// decimals, so hledger reads every amount exactly.
+pub fn journal_amount(amount: Money, currency: &str) -> String {
+    match currency {
+        "USD" => format!("${amount}"),
+        "EUR" => format!("€{amount}"),
+        "GBP" => format!("£{amount}"),
+        code => format!("{amount} {code}"),
+    }
+}
+
+/// An hledger/Ledger journal of `sessions`, one transaction per ledger event: dated the
+/// day it was recorded (UTC), cleared (`*`), the event's explanation as the description,
+/// tags `session`, `event` (the 0-based event index; `opening_ante` for the opening ante),
+/// `type` and `game`, and one posting per account ([`journal_account`],
+/// [`journal_amount`]). Each transaction's postings sum to zero, as the ledger's do, so
+/// `hledger -f FILE balance` shows every account's balance exactly as the ledgers do
+/// (summed over the sessions). Events without postings are transactions without postings.
+pub fn journal(sessions: &[SessionRecord]) -> String {
+    // Every amount has exactly 2 decimals after a `.`, which hledger and Ledger both read
+    // as the decimal mark without a directive.
+    let mut out = String::from(
+        "; Scorekeeper journal: one transaction per event; amounts in each session's currency.\n\n",
+    );
+    for s in sessions {
+        for entry in &s.ledger.events {
+            let date = s
+                .line(entry.seq)
+                .map_or(day(&s.created_at), |l| day(&l.recorded_at));
+            let event = entry
+                .seq
+                .checked_sub(1)
+                .map_or("opening_ante".to_string(), |i| i.to_string());
+            // `writeln!` into a String cannot fail.
+            let _ = writeln!(
+                out,
+                "{date} * {}  ; session:{}, event:{event}, type:{}, game:{}",
+                journal_text(&entry.explanation),
+                s.id,
+                journal_text(&entry.kind),
+                journal_text(&s.ledger.game),
+            );
+            for Posting { account, amount } in &entry.postings {
+                let _ = writeln!(
+                    out,
+                    "    {}  {}",
+                    journal_account(account),
+                    journal_amount(*amount, &s.ledger.currency)
+                );
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A whole club, portable (`scorekeeper/club@1`): its name, its roster and every session
+/// document in order of creation, each as `replay` reads it, with when it and each of its
+/// events were recorded. Importing it into a new club gives every session the same ledger.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClubExport {
+    /// Always [`CLUB_FORMAT`].
+    pub format: String,
+    /// The club's name.
+    pub name: String,
+    /// The club's players, by name (those of every session and any others it remembers).
+    pub players: Vec<String>,
+    /// Every session of the club, oldest first.
+    pub sessions: Vec<ExportedSession>,
+}
+
+/// One session of a [`ClubExport`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportedSession {
+    /// When the session was created (RFC 3339); also the opening ante's time.
+    pub created_at: String,
+    /// When each event of `session.events` was recorded (RFC 3339), one per event; empty
+    /// means "at `created_at`".
+    #[serde(default)]
+    pub recorded_at: Vec<String>,
+    /// The session document, exactly as `GET /api/v1/sessions/{id}/export` gives it.
+    pub session: SessionDoc,
+}
+
+/// The export of a club named `name` with roster `players` and `sessions` (oldest first).
+pub fn club_export(name: &str, players: Vec<String>, sessions: &[SessionRecord]) -> ClubExport {
+    ClubExport {
+        format: CLUB_FORMAT.into(),
+        name: name.into(),
+        players,
+        sessions: sessions
+            .iter()
+            .map(|s| ExportedSession {
+                created_at: s.created_at.clone(),
+                recorded_at: s
+                    .lines
+                    .iter()
+                    .filter(|l| l.seq > 0)
+                    .map(|l| l.recorded_at.clone())
+                    .collect(),
+                session: s.doc.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Checks a club export before anything is written: the format tag, the roster's names,
+/// every time (RFC 3339, one per event when given), and that every session replays under
+/// its game's rules. Returns each session's ledger. Errors: the first fault, its field
+/// named from the export's root (`sessions[2].events[5].bid`).
+pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal> {
+    if export.format != CLUB_FORMAT {
+        return Err(Refusal::document(
+            "format",
+            format!("\"{}\" is not {CLUB_FORMAT}", export.format),
+        ));
+    }
+    for (i, name) in export.players.iter().enumerate() {
+        crate::rules::check_name(name)
+            .map_err(|m| Refusal::document(format!("players[{i}]"), format!("{name:?}: {m}")))?;
+    }
+    let mut ledgers = Vec::with_capacity(export.sessions.len());
+    for (k, s) in export.sessions.iter().enumerate() {
+        let at = |field: &str| format!("sessions[{k}].{field}");
+        check_time(&s.created_at).map_err(|m| Refusal::document(at("created_at"), m))?;
+        if !s.recorded_at.is_empty() && s.recorded_at.len() != s.session.events.len() {
+            return Err(Refusal::document(
+                at("recorded_at"),
+                format!(
+                    "{} times for {} events: give one per event, or none",
+                    s.recorded_at.len(),
+                    s.session.events.len()
+                ),
+            ));
+        }
+        for (i, t) in s.recorded_at.iter().enumerate() {
+            check_time(t).map_err(|m| Refusal::document(at(&format!("recorded_at[{i}]")), m))?;
+        }
+        let ledger = replay(&s.session).map_err(|r| {
+            let field = match r.event_index {
+                Some(i) => format!("session.events[{i}].{}", r.field),
+                None => format!("session.{}", r.field),
+            };
+            Refusal {
+                event_index: r.event_index,
+                field: at(&field),
+                message: r.message,
+            }
+        })?;
+        ledgers.push(ledger);
+    }
+    Ok(ledgers)
+}
+
+fn check_time(text: &str) -> Result<(), String> {
+    DateTime::parse_from_rfc3339(text).map(|_| ()).map_err(|e| {
+        format!("{text:?} is not an RFC 3339 time such as \"2026-11-22T20:15:00Z\": {e}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::format::LedgerEvent;
+
+    fn record() -> SessionRecord {
+        let doc: SessionDoc = serde_json::from_value(serde_json::json!({
+            "format": "scorekeeper/session@1", "game": "auction_pitch",
+            "agreements": { "stake": "0.10" }, "players": ["Ann", "Bob"], "events": []
+        }))
+        .unwrap();
+        let mut ledger = replay(&doc).unwrap();
+        ledger.events.push(LedgerEvent {
+            seq: 1,
+            kind: "hand".into(),
+            postings: vec![
+                Posting::new("Ann", Money::from_cents(30)),
+                Posting::new("Bob", Money::from_cents(-20)),
+                Posting::new(KITTY, Money::from_cents(-10)),
+            ],
+            scores_after: None,
+            explanation: "Ann made 3; \"high\"\nand low".into(),
+        });
+        ledger.balances.insert("Ann".into(), Money::from_cents(30));
+        ledger.balances.insert("Bob".into(), Money::from_cents(-20));
+        ledger.balances.insert(KITTY.into(), Money::from_cents(-10));
+        SessionRecord {
+            id: 7,
+            created_at: "2026-11-20T19:00:00Z".into(),
+            doc,
+            ledger,
+            lines: vec![EventLine {
+                seq: 1,
+                hand_number: Some(1),
+                recorded_at: "2026-11-21T00:10:00Z".into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn postings_csv_has_a_row_per_posting_quoted_as_rfc_4180() {
+        let text = String::from_utf8(postings_csv(&record()).unwrap()).unwrap();
+        assert_eq!(
+            text,
+            "event,hand,type,recorded_at,account,amount,explanation\n\
+             0,1,hand,2026-11-21T00:10:00Z,Ann,0.30,\"Ann made 3; \"\"high\"\"\nand low\"\n\
+             0,1,hand,2026-11-21T00:10:00Z,Bob,-0.20,\"Ann made 3; \"\"high\"\"\nand low\"\n\
+             0,1,hand,2026-11-21T00:10:00Z,KITTY,-0.10,\"Ann made 3; \"\"high\"\"\nand low\"\n"
+        );
+    }
+
+    #[test]
+    fn results_csv_has_a_row_per_account_and_session() {
+        let text = String::from_utf8(results_csv(&[record()]).unwrap()).unwrap();
+        assert_eq!(
+            text,
+            "session,date,game,player,net\n\
+             7,2026-11-20,auction_pitch,Ann,0.30\n\
+             7,2026-11-20,auction_pitch,Bob,-0.20\n\
+             7,2026-11-20,auction_pitch,KITTY,-0.10\n"
+        );
+    }
+
+    #[test]
+    fn journal_escapes_the_description_and_balances_each_transaction() {
+        let text = journal(&[record()]);
+        assert!(text.contains(
+            "2026-11-21 * Ann made 3, \"high\" and low  ; session:7, event:0, type:hand, game:auction_pitch\n\
+             \x20   players:Ann  $0.30\n\
+             \x20   players:Bob  $-0.20\n\
+             \x20   kitty  $-0.10\n"
+        ), "{text}");
+    }
+
+    #[test]
+    fn csv_cells_from_the_table_are_never_formulas() {
+        assert_eq!(cell("=1+1"), "'=1+1");
+        assert_eq!(cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(cell("Ann"), "Ann");
+    }
+
+    #[test]
+    fn accounts_and_amounts_read_as_the_journal_syntax_wants() {
+        assert_eq!(journal_account("Ann  Lee\t;x"), "players:Ann Lee ,x");
+        assert_eq!(journal_account(POT), "pot");
+        assert_eq!(journal_amount(Money::from_cents(-5), "USD"), "$-0.05");
+        assert_eq!(journal_amount(Money::from_cents(1234), "CAD"), "12.34 CAD");
+    }
+
+    #[test]
+    fn a_club_export_is_refused_with_the_field_from_its_root() {
+        let r = record();
+        let mut export = club_export("Thursday", vec!["Ann".into(), "Bob".into()], &[r]);
+        // The record's one line is for a made-up entry; the document itself has no events.
+        assert_eq!(export.sessions[0].recorded_at, ["2026-11-21T00:10:00Z"]);
+        export.sessions[0].recorded_at.clear();
+        assert_eq!(check_club_export(&export).unwrap().len(), 1);
+        export.sessions[0]
+            .session
+            .events
+            .push(serde_json::json!({ "type": "hand", "dealer": "Zed" }));
+        export.sessions[0].recorded_at.clear();
+        let refusal = check_club_export(&export).unwrap_err();
+        assert_eq!(refusal.event_index, Some(0));
+        assert!(
+            refusal.field.starts_with("sessions[0].session.events[0]."),
+            "{}",
+            refusal.field
+        );
+        export.sessions[0].recorded_at = vec!["yesterday".into()];
+        let refusal = check_club_export(&export).unwrap_err();
+        assert_eq!(refusal.field, "sessions[0].recorded_at[0]");
+        export.format = "scorekeeper/session@1".into();
+        assert_eq!(check_club_export(&export).unwrap_err().field, "format");
+    }
+}

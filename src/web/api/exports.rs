@@ -1,0 +1,176 @@
+//! The export endpoints: a session's postings (CSV) and journal, a club's results (CSV),
+//! journal and whole-club JSON export, and its import into a new club.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::openapi::{ApiError, ClubDocument, ClubImportBody, ClubImported};
+use super::read_body;
+use crate::error::AppError;
+use crate::export::{self, ClubExport, club};
+use crate::service::clubs::{self, Access};
+use crate::web::AppState;
+use crate::web::auth::{Client, Viewer};
+
+/// The largest club export `POST /clubs/import` reads, in bytes: years of weekly nights.
+pub const IMPORT_LIMIT: usize = 64 * 1024 * 1024;
+
+/// A download: `content_type` with `filename` as an attachment.
+fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{filename}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+const CSV: &str = "text/csv; charset=utf-8";
+const JOURNAL: &str = "text/plain; charset=utf-8";
+
+fn written(e: export::ExportError) -> AppError {
+    AppError::Internal(e.to_string())
+}
+
+/// `GET /sessions/{id}/postings.csv`: [`export::postings_csv`].
+#[utoipa::path(get, path = "/sessions/{id}/postings.csv", tag = "exports",
+    params(("id" = i64, Path, description = "The session's id")),
+    responses(
+        (status = 200, description = "One row per posting: event, hand, type, recorded_at, account, amount (decimal string), explanation", content_type = "text/csv", body = String),
+        (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
+pub async fn postings_csv(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    let record = club::session(&state.pool, &state.folds, id).await?;
+    let body = export::postings_csv(&record).map_err(written)?;
+    Ok(download(CSV, format!("session-{id}-postings.csv"), body))
+}
+
+/// `GET /sessions/{id}/journal`: [`export::journal`] of one session.
+#[utoipa::path(get, path = "/sessions/{id}/journal", tag = "exports",
+    params(("id" = i64, Path, description = "The session's id")),
+    responses(
+        (status = 200, description = "An hledger/Ledger journal: one balanced transaction per event", content_type = "text/plain", body = String),
+        (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
+pub async fn session_journal(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    let record = club::session(&state.pool, &state.folds, id).await?;
+    let body = export::journal(std::slice::from_ref(&record)).into_bytes();
+    Ok(download(JOURNAL, format!("session-{id}.journal"), body))
+}
+
+/// `GET /clubs/{id}/results.csv`: [`export::results_csv`] of every session of the club.
+#[utoipa::path(get, path = "/clubs/{id}/results.csv", tag = "exports",
+    params(("id" = i64, Path, description = "The club's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "One row per session and account: session, date, game, player, net (decimal string)", content_type = "text/csv", body = String),
+        (status = 404, description = "No such club, or not yours", body = ApiError)))]
+pub async fn club_results_csv(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    club::member_club(&state.pool, viewer.grant, id).await?;
+    let sessions = club::club_sessions(&state.pool, &state.folds, id).await?;
+    let body = export::results_csv(&sessions).map_err(written)?;
+    Ok(download(CSV, format!("club-{id}-results.csv"), body))
+}
+
+/// `GET /clubs/{id}/journal`: [`export::journal`] of every session of the club.
+#[utoipa::path(get, path = "/clubs/{id}/journal", tag = "exports",
+    params(("id" = i64, Path, description = "The club's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "An hledger/Ledger journal of every session of the club", content_type = "text/plain", body = String),
+        (status = 404, description = "No such club, or not yours", body = ApiError)))]
+pub async fn club_journal(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    club::member_club(&state.pool, viewer.grant, id).await?;
+    let sessions = club::club_sessions(&state.pool, &state.folds, id).await?;
+    let body = export::journal(&sessions).into_bytes();
+    Ok(download(JOURNAL, format!("club-{id}.journal"), body))
+}
+
+/// `GET /clubs/{id}/export`: the whole club, `scorekeeper/club@1`.
+#[utoipa::path(get, path = "/clubs/{id}/export", tag = "exports",
+    params(("id" = i64, Path, description = "The club's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Every session document of the club with its name and roster", body = ClubDocument),
+        (status = 404, description = "No such club, or not yours", body = ApiError)))]
+pub async fn club_export(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    let found = club::member_club(&state.pool, viewer.grant, id).await?;
+    let export = club::export_club(&state.pool, &state.folds, &found).await?;
+    let body = serde_json::to_vec(&export).map_err(|e| AppError::Internal(e.to_string()))?;
+    Ok(download(
+        "application/json",
+        format!("club-{id}.json"),
+        body,
+    ))
+}
+
+/// The body of `POST /clubs/import`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClubImport {
+    #[serde(default)]
+    name: Option<String>,
+    passphrase: String,
+    club: ClubExport,
+}
+
+/// `POST /clubs/import`: a club export becomes a new club, every session with the ledger it
+/// had. Answers 201 with the club, a write token and the new sessions' ids.
+#[utoipa::path(post, path = "/clubs/import", tag = "exports",
+    request_body = ClubImportBody,
+    responses(
+        (status = 201, description = "The club was created with every session", body = ClubImported),
+        (status = 400, description = "Not a club export, a name taken or a short passphrase", body = ApiError),
+        (status = 422, description = "A session does not replay: the field names it from the export's root", body = ApiError)))]
+pub async fn club_import(
+    State(state): State<AppState>,
+    Client(client): Client,
+    payload: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), AppError> {
+    let body: ClubImport = read_body(payload)?;
+    let (club, token, sessions) = club::import_club(
+        &state.pool,
+        &state.limiter,
+        client,
+        body.name.as_deref(),
+        &body.passphrase,
+        &body.club,
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(
+            json!({ "club_id": club.id, "name": club.name, "token": token, "access": "write", "sessions": sessions }),
+        ),
+    ))
+}

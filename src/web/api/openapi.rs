@@ -1,0 +1,416 @@
+//! The API described: an OpenAPI 3.1 document (the `utoipa` crate) built from the
+//! `#[utoipa::path]` annotation of every handler that [`super::router`] registers, and the
+//! typed shapes of the bodies below. The session and ledger documents are described here as
+//! `design/session-format.md` defines them (their Rust types live in [`crate::format`]).
+//!
+//! Money is a string everywhere: schema [`Money`], `type: string` with [`MONEY_PATTERN`].
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::server::Server;
+use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, RefOr};
+use utoipa::{PartialSchema, ToSchema};
+
+use crate::money::Money;
+
+/// What every money string matches: an optional minus, whole units, at most 2 decimals.
+pub const MONEY_PATTERN: &str = r"^-?[0-9]+(\.[0-9]{1,2})?$";
+
+impl PartialSchema for Money {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .pattern(Some(MONEY_PATTERN))
+            .description(Some(
+                "An exact amount of money: a decimal string with at most 2 places, never a JSON number",
+            ))
+            .examples(["-0.10"])
+            .into()
+    }
+}
+
+impl ToSchema for Money {}
+
+/// The document the API serves at `/api/v1/openapi.json`: title, version, the server
+/// prefix `/api/v1`, the bearer token scheme, and every path and schema the router's
+/// annotations give.
+pub fn document() -> OpenApi {
+    super::router().split_for_parts().1
+}
+
+/// The document's frame, before the router adds its paths.
+pub fn base() -> OpenApi {
+    OpenApiBuilder::new()
+        .info(
+            InfoBuilder::new()
+                .title("Scorekeeper API")
+                .version(env!("CARGO_PKG_VERSION"))
+                .description(Some(
+                    "Score and settle card games played at a real table. Money is a decimal \
+                     string, never a number. Every refusal is `{\"error\": {\"code\", \"message\", \
+                     \"field\"}}` and writes nothing. The session and ledger documents are \
+                     `scorekeeper/session@1` and `scorekeeper/ledger@1` (design/session-format.md).",
+                ))
+                .build(),
+        )
+        .servers(Some([Server::new("/api/v1")]))
+        .components(Some(
+            ComponentsBuilder::new()
+                .security_scheme(
+                    "bearer",
+                    SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+                )
+                .schema_from::<Money>()
+                .schema_from::<ApiError>()
+                .build(),
+        ))
+        .build()
+}
+
+static DOCUMENT: LazyLock<String> = LazyLock::new(|| {
+    document()
+        .to_json()
+        .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+});
+
+/// `GET /openapi.json`: this API's OpenAPI 3.1 document.
+#[utoipa::path(get, path = "/openapi.json", tag = "api",
+    responses((status = 200, description = "The OpenAPI 3.1 document of this API", body = Value)))]
+pub async fn openapi_json() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        DOCUMENT.as_str(),
+    )
+}
+
+/// Every refusal: 4xx or 5xx with this body; nothing was written.
+#[derive(Serialize, ToSchema)]
+pub struct ApiError {
+    /// What went wrong.
+    pub error: ErrorDetail,
+}
+
+/// The inside of [`ApiError`].
+#[derive(Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// A stable machine-readable code.
+    pub code: ErrorCode,
+    /// What is wrong and which rule says so, in words.
+    pub message: String,
+    /// The field at fault (`events[3].bid`, `passphrase`, `body`), or null.
+    pub field: Option<String>,
+}
+
+/// The codes of [`crate::error::AppError::code`].
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// 404: no such session or club (or not yours to see).
+    NotFound,
+    /// 422: the rules refused the input.
+    Refused,
+    /// 400: the body is not what the endpoint reads.
+    BadRequest,
+    /// 409: someone changed the session first.
+    Conflict,
+    /// 401: no valid token for a change.
+    Unauthorized,
+    /// 403: a read-only token tried to change something.
+    Forbidden,
+    /// 429: too many passphrase attempts.
+    TooManyRequests,
+    /// 500: our failure.
+    Internal,
+}
+
+/// `POST /sessions`: a new session.
+#[derive(ToSchema)]
+pub struct CreateSessionBody {
+    /// The game id (`auction_pinochle`, `poker`, …).
+    pub game: String,
+    /// Player names in seat order, clockwise.
+    pub players: Vec<String>,
+    /// The table agreements (see the game in design/session-format.md).
+    #[schema(value_type = Object)]
+    pub agreements: Option<Value>,
+    /// ISO currency code; USD when absent.
+    pub currency: Option<String>,
+    /// Scores carried in from a paper sheet.
+    pub opening_scores: Option<Value>,
+}
+
+/// The session document `scorekeeper/session@1`.
+#[derive(ToSchema)]
+pub struct SessionDocument {
+    /// Always `scorekeeper/session@1`.
+    pub format: String,
+    /// The game id.
+    pub game: String,
+    /// ISO currency code of every amount.
+    pub currency: String,
+    /// The table agreements.
+    #[schema(value_type = Object)]
+    pub agreements: Value,
+    /// Player names in seat order, clockwise.
+    pub players: Vec<String>,
+    /// Scores carried in from a paper sheet, or null.
+    pub opening_scores: Option<Value>,
+    /// Every event in order (`hand`, `payment`, `close`, `void`, `correction`, …).
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+}
+
+/// One movement of money on one account.
+#[derive(ToSchema)]
+pub struct PostingEntry {
+    /// A player's name, `KITTY` or `POT`.
+    pub account: String,
+    /// The change of the account's balance.
+    pub amount: Money,
+}
+
+/// One entry of the ledger.
+#[derive(ToSchema)]
+pub struct LedgerEntry {
+    /// The event's index + 1; 0 is the opening ante.
+    pub seq: u64,
+    /// The event's type.
+    #[schema(rename = "type")]
+    pub kind: String,
+    /// The movements of money, summing to zero.
+    pub postings: Vec<PostingEntry>,
+    /// Running scores after it, for games that keep them.
+    pub scores_after: Option<Value>,
+    /// The reason in words.
+    pub explanation: String,
+}
+
+/// A finished game.
+#[derive(ToSchema)]
+pub struct FinishedGameEntry {
+    /// A player's name, `NS`/`EW`, or null for a draw.
+    pub winner: Option<String>,
+    /// How the winner was decided.
+    pub decided_by: String,
+    /// Scores at the end of the game.
+    pub final_scores: Value,
+}
+
+/// One payment to make: `from` hands `amount` to `to`.
+#[derive(ToSchema)]
+pub struct TransferEntry {
+    /// Who pays.
+    pub from: String,
+    /// Who receives.
+    pub to: String,
+    /// How much, always positive.
+    pub amount: Money,
+}
+
+/// The ledger document `scorekeeper/ledger@1`.
+#[derive(ToSchema)]
+pub struct LedgerDocument {
+    /// Always `scorekeeper/ledger@1`.
+    pub format: String,
+    /// The game id.
+    pub game: String,
+    /// ISO currency code.
+    pub currency: String,
+    /// One entry per event (plus the opening ante, seq 0).
+    pub events: Vec<LedgerEntry>,
+    /// Running scores of the game in progress, or null.
+    pub scores: Option<Value>,
+    /// Running check totals, or null.
+    pub checks: Option<Value>,
+    /// Every finished game.
+    pub games: Vec<FinishedGameEntry>,
+    /// Net money by account, summing to zero.
+    pub balances: BTreeMap<String, Money>,
+    /// The kitty's balance.
+    pub kitty: Money,
+    /// The fewest transfers that bring every balance to zero.
+    pub settlement: Vec<TransferEntry>,
+}
+
+/// A session with its ledger.
+#[derive(ToSchema)]
+pub struct SessionView {
+    /// The session's id.
+    pub id: i64,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// Whether a `close` was recorded.
+    pub closed: bool,
+    /// The session document.
+    pub session: SessionDocument,
+    /// Its ledger.
+    pub ledger: LedgerDocument,
+    /// Only when a session is created or imported without a club: the paths of its
+    /// capability links, to open in a browser (shown this once).
+    pub links: Option<SessionLinksView>,
+    /// Only then: the write secret, a bearer token that reads and writes the session.
+    pub write_token: Option<String>,
+    /// Only then: the read secret, a bearer token that only reads it.
+    pub read_token: Option<String>,
+}
+
+/// The capability links of a session without a club.
+#[derive(ToSchema)]
+pub struct SessionLinksView {
+    /// `/sessions/{id}/link/{write_token}`: enters hands.
+    pub write: String,
+    /// `/sessions/{id}/link/{read_token}`: looks only.
+    pub read: String,
+}
+
+/// One session in a list.
+#[derive(ToSchema)]
+pub struct SessionSummary {
+    /// The session's id.
+    pub id: i64,
+    /// The game id.
+    pub game: String,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// Players in seat order.
+    pub players: Vec<String>,
+    /// Hands dealt.
+    pub hands: i64,
+    /// Whether a `close` was recorded.
+    pub closed: bool,
+}
+
+/// The sessions the caller may see.
+#[derive(ToSchema)]
+pub struct SessionList {
+    /// Newest first.
+    pub sessions: Vec<SessionSummary>,
+}
+
+/// Where a session stands after its last event.
+#[derive(ToSchema)]
+pub struct Standing {
+    /// Events recorded.
+    pub event_count: u64,
+    /// Net money by account.
+    pub balances: BTreeMap<String, Money>,
+    /// The kitty's balance.
+    pub kitty: Money,
+    /// Running scores, or null.
+    pub scores: Option<Value>,
+    /// Running checks, or null.
+    pub checks: Option<Value>,
+    /// The proposed settlement.
+    pub settlement: Vec<TransferEntry>,
+}
+
+/// One event recorded, and where the session stands after it.
+#[derive(ToSchema)]
+pub struct Recorded {
+    /// The event's ledger entry.
+    pub event: LedgerEntry,
+    /// Events recorded.
+    pub event_count: u64,
+    /// Net money by account.
+    pub balances: BTreeMap<String, Money>,
+    /// The kitty's balance.
+    pub kitty: Money,
+    /// Running scores, or null.
+    pub scores: Option<Value>,
+    /// Running checks, or null.
+    pub checks: Option<Value>,
+    /// The proposed settlement.
+    pub settlement: Vec<TransferEntry>,
+}
+
+/// A club's name and passphrase.
+#[derive(ToSchema)]
+pub struct CredentialsBody {
+    /// The club's name (1 to 60 characters).
+    pub name: String,
+    /// Its passphrase (at least 8 characters).
+    pub passphrase: String,
+}
+
+/// A club just created.
+#[derive(ToSchema)]
+pub struct ClubCreated {
+    /// The club's id.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// The read-only share link's path.
+    pub share_link: String,
+    /// A write token (send it as `Authorization: Bearer …`).
+    pub token: String,
+    /// Always `write`.
+    pub access: String,
+}
+
+/// A token issued.
+#[derive(ToSchema)]
+pub struct TokenIssued {
+    /// The club's id.
+    pub club_id: i64,
+    /// A write token.
+    pub token: String,
+    /// Always `write`.
+    pub access: String,
+}
+
+/// One session of a club export.
+#[derive(ToSchema)]
+pub struct ExportedSessionEntry {
+    /// When the session was created (RFC 3339).
+    pub created_at: String,
+    /// When each event was recorded (RFC 3339), one per event, or empty.
+    pub recorded_at: Vec<String>,
+    /// The session document.
+    pub session: SessionDocument,
+}
+
+/// A whole club, `scorekeeper/club@1`: a portable backup.
+#[derive(ToSchema)]
+pub struct ClubDocument {
+    /// Always `scorekeeper/club@1`.
+    pub format: String,
+    /// The club's name.
+    pub name: String,
+    /// The club's players.
+    pub players: Vec<String>,
+    /// Every session, oldest first.
+    pub sessions: Vec<ExportedSessionEntry>,
+}
+
+/// `POST /clubs/import`: a club export to import as a new club.
+#[derive(ToSchema)]
+pub struct ClubImportBody {
+    /// The new club's name; the export's name when absent.
+    pub name: Option<String>,
+    /// The new club's passphrase (at least 8 characters).
+    pub passphrase: String,
+    /// The export.
+    pub club: ClubDocument,
+}
+
+/// A club imported.
+#[derive(ToSchema)]
+pub struct ClubImported {
+    /// The new club's id.
+    pub club_id: i64,
+    /// Its name.
+    pub name: String,
+    /// A write token for it.
+    pub token: String,
+    /// Always `write`.
+    pub access: String,
+    /// The new sessions' ids, in the export's order.
+    pub sessions: Vec<i64>,
+}

@@ -1,0 +1,199 @@
+//! Restoring a club from its backup file (`scorekeeper/club@1`, the club page's "whole club
+//! (backup)" download): a form with the file, a name and a passphrase.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use axum_extra::extract::cookie::CookieJar;
+
+use super::{PageError, error_page};
+use crate::error::AppError;
+use crate::export::{ClubExport, club};
+use crate::web::AppState;
+use crate::web::api::exports::IMPORT_LIMIT;
+use crate::web::auth::{Client, login_cookie};
+
+/// The restore page's routes.
+pub fn routes() -> Router<AppState> {
+    Router::new().route(
+        "/clubs/import",
+        get(form)
+            .post(restore)
+            .layer(DefaultBodyLimit::max(IMPORT_LIMIT)),
+    )
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "clubs/import.html")]
+struct ImportPage {
+    name: String,
+    error: Option<PageError>,
+}
+
+impl ImportPage {
+    fn invalid(&self, field: &str) -> bool {
+        self.error.as_ref().and_then(|e| e.field.as_deref()) == Some(field)
+    }
+}
+
+async fn form() -> ImportPage {
+    ImportPage {
+        name: String::new(),
+        error: None,
+    }
+}
+
+/// The form's three fields; the file is read whole (up to [`IMPORT_LIMIT`]).
+#[derive(Default)]
+struct Submitted {
+    name: String,
+    passphrase: String,
+    backup: Vec<u8>,
+}
+
+fn damaged(field: &str, e: impl std::fmt::Display) -> AppError {
+    AppError::BadRequest {
+        field: field.into(),
+        message: format!("the form could not be read ({e}); try again"),
+    }
+}
+
+async fn read_form(mut multipart: Multipart) -> Result<Submitted, AppError> {
+    let mut submitted = Submitted::default();
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| damaged("backup", e))?
+    {
+        match field.name().unwrap_or_default() {
+            "name" => submitted.name = field.text().await.map_err(|e| damaged("name", e))?,
+            "passphrase" => {
+                submitted.passphrase = field.text().await.map_err(|e| damaged("passphrase", e))?;
+            }
+            "backup" => {
+                submitted.backup = field
+                    .bytes()
+                    .await
+                    .map_err(|e| damaged("backup", e))?
+                    .to_vec();
+            }
+            _ => {}
+        }
+    }
+    Ok(submitted)
+}
+
+/// Reads the backup file, naming the place in it that is wrong.
+fn read_backup(bytes: &[u8]) -> Result<ClubExport, AppError> {
+    let reader = &mut serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(reader).map_err(|e| AppError::BadRequest {
+        field: "backup".into(),
+        message: format!(
+            "this is not a club's backup file ({} at {})",
+            e.inner(),
+            e.path()
+        ),
+    })
+}
+
+/// Where in a club export a field is, as players count: `sessions[1].session.events[0].bid`
+/// → "session 2, event 1, Bid"; `players[3]` → "Players 4".
+fn place_words(field: &str) -> String {
+    let Some(rest) = field.strip_prefix("sessions[") else {
+        return super::field_words(field);
+    };
+    let Some((k, rest)) = rest.split_once("].") else {
+        return super::field_words(field);
+    };
+    let session = k
+        .parse::<usize>()
+        .map_or(k.to_string(), |k| (k + 1).to_string());
+    let rest = rest.strip_prefix("session.").unwrap_or(rest);
+    match rest
+        .strip_prefix("events[")
+        .and_then(|r| r.split_once("]."))
+    {
+        Some((i, inner)) => {
+            let event = i
+                .parse::<usize>()
+                .map_or(i.to_string(), |i| (i + 1).to_string());
+            format!(
+                "session {session}, event {event}, {}",
+                super::field_words(inner)
+            )
+        }
+        None => format!("session {session}, {}", super::field_words(rest)),
+    }
+}
+
+/// Creates the club from the file and logs this browser in to it; a refusal re-renders the
+/// form with the field and the reason (422), and nothing is written.
+async fn restore(
+    State(state): State<AppState>,
+    Client(client): Client,
+    jar: CookieJar,
+    multipart: Multipart,
+) -> Response {
+    let mut name = String::new();
+    let attempt = async {
+        let submitted = read_form(multipart).await?;
+        name = submitted.name.trim().to_string();
+        let export = read_backup(&submitted.backup)?;
+        let wanted = Some(name.as_str()).filter(|n| !n.is_empty());
+        club::import_club(
+            &state.pool,
+            &state.limiter,
+            client,
+            wanted,
+            &submitted.passphrase,
+            &export,
+        )
+        .await
+    };
+    match attempt.await {
+        Ok((club, token, _)) => (
+            jar.add(login_cookie(token)),
+            Redirect::to(&format!("/clubs/{}", club.id)),
+        )
+            .into_response(),
+        Err(e @ (AppError::BadRequest { .. } | AppError::Refused(_))) => {
+            let mut error = PageError::from(&e);
+            // A refusal inside the file points at the file, in the sheet's words.
+            if let AppError::Refused(r) = &e {
+                error.field = Some("backup".into());
+                error.message = format!("Backup file, {}: {}", place_words(&r.field), r.message);
+            }
+            (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ImportPage {
+                    name,
+                    error: Some(error),
+                },
+            )
+                .into_response()
+        }
+        Err(e) => error_page(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::place_words;
+
+    #[test]
+    fn places_in_the_file_are_counted_from_one() {
+        assert_eq!(
+            place_words("sessions[1].session.events[0].bid"),
+            "session 2, event 1, Bid"
+        );
+        assert_eq!(
+            place_words("sessions[0].recorded_at[2]"),
+            "session 1, Recorded at 3"
+        );
+        assert_eq!(place_words("players[3]"), "Players 4");
+    }
+}
