@@ -295,13 +295,11 @@ pub async fn create_club(
     name: &str,
     passphrase: &str,
 ) -> Result<(Club, String), AppError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 60 {
-        return Err(AppError::BadRequest {
-            field: "name".into(),
-            message: "a club's name has 1 to 60 characters".into(),
-        });
-    }
+    let name = crate::rules::table::club_name(name).map_err(|message| AppError::BadRequest {
+        field: "name".into(),
+        message,
+    })?;
+    let name = name.as_str();
     check_new_passphrase(passphrase, "passphrase")?;
     limits.creation(client)?;
     let phc = {
@@ -361,11 +359,13 @@ pub async fn log_in(
     limits.attempt(client)?;
     limits.club_backoff(name).await;
     let refused = || AppError::Unauthorized("that club name and passphrase do not match".into());
-    let club = if name.trim().chars().count() > 60 {
-        None
-    } else {
-        let mut conn = pool.acquire().await?;
-        store::club_by_name(&mut conn, name.trim()).await?
+    // The name as clubs are stored (trimmed, NFC); a name no club could have is unknown.
+    let club = match crate::rules::table::club_name(name) {
+        Ok(name) => {
+            let mut conn = pool.acquire().await?;
+            store::club_by_name(&mut conn, &name).await?
+        }
+        Err(_) => None,
     };
     let phc = match &club {
         Some(club) => club.passphrase_hash.clone(),
