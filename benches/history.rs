@@ -84,10 +84,15 @@ async fn main() {
     let mut medians: Vec<Vec<f64>> = Vec::new();
     for &size in &sizes {
         let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
-        let (club, token) =
-            scorekeeper::service::clubs::create_club(&pool, "Bench", "seven of clubs")
-                .await
-                .unwrap();
+        let (club, token) = scorekeeper::service::clubs::create_club(
+            &pool,
+            &scorekeeper::service::clubs::LoginLimits::new(),
+            scorekeeper::service::clubs::ClientKey::of(None),
+            "Bench",
+            "seven of clubs",
+        )
+        .await
+        .unwrap();
         let built = Instant::now();
         for n in 0..size {
             scorekeeper::service::import(&pool, &night(n), Some(club.id))

@@ -1,4 +1,5 @@
-//! Command line and environment: `scorekeeper [serve]` and `scorekeeper replay FILE`.
+//! Command line and environment: `scorekeeper [serve]`, `scorekeeper replay FILE`,
+//! `scorekeeper backup FILE` and `scorekeeper restore FILE`.
 
 use clap::{Parser, Subcommand};
 
@@ -28,7 +29,32 @@ pub enum Command {
     },
     /// Print the id of every game the service keeps, one a line (for scripts such as CI).
     Games,
+    /// Write a consistent copy of the database into the new file FILE (SQLite `VACUUM
+    /// INTO`), safe while the service runs and writes.
+    Backup {
+        /// The backup file to create; it must not exist yet.
+        file: String,
+        /// The database to copy.
+        #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+        database_url: String,
+    },
+    /// Replace the database with the backup FILE, after checking that FILE is a Scorekeeper
+    /// database (its migrations table and SQLite's integrity check). Refuses while a
+    /// `scorekeeper serve` uses the database, and asks for `--force` when it exists.
+    Restore {
+        /// The backup to restore (made by `scorekeeper backup`).
+        file: String,
+        /// The database to replace.
+        #[arg(long, env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL)]
+        database_url: String,
+        /// Replace a database that exists (it must not be in use).
+        #[arg(long)]
+        force: bool,
+    },
 }
+
+/// Where the database is kept unless `--database-url` or `DATABASE_URL` says otherwise.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/scorekeeper.db";
 
 /// Where the service listens and keeps its data.
 #[derive(Debug, Clone, clap::Args)]
@@ -37,7 +63,7 @@ pub struct ServeArgs {
     #[arg(
         long,
         env = "DATABASE_URL",
-        default_value = "sqlite://data/scorekeeper.db"
+        default_value = DEFAULT_DATABASE_URL
     )]
     pub database_url: String,
     /// The address and port to listen on. `0.0.0.0:3000` lets the phones at the table reach
@@ -49,4 +75,20 @@ pub struct ServeArgs {
     /// local-network address; otherwise the address the browser used.
     #[arg(long = "public-url", env = "PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Seconds a client may take to send a request's headers, and the longest a kept-alive
+    /// connection may sit idle between requests; then it is closed.
+    #[arg(long = "header-timeout", env = "HEADER_TIMEOUT", default_value_t = 10)]
+    pub header_timeout_secs: u64,
+    /// Seconds a request may take, reading its body and answering, before it is answered
+    /// 408; the live sheet's event stream is not cut by it (it answers at once).
+    #[arg(
+        long = "request-timeout",
+        env = "REQUEST_TIMEOUT",
+        default_value_t = 30
+    )]
+    pub request_timeout_secs: u64,
+    /// Seconds a stop (SIGTERM or Ctrl-C) waits for requests in flight and open live sheets
+    /// before closing them.
+    #[arg(long = "shutdown-grace", env = "SHUTDOWN_GRACE", default_value_t = 10)]
+    pub shutdown_grace_secs: u64,
 }

@@ -1,15 +1,27 @@
 //! The `scorekeeper` binary: thin wiring of configuration, logging, the database and the
-//! router, plus the `replay` subcommand.
+//! router (`serve`, with its timeouts and graceful stop), plus the `replay`, `backup` and
+//! `restore` subcommands.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{Request, StatusCode};
 use clap::Parser;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
 use scorekeeper::config::{Cli, Command, ServeArgs};
 use scorekeeper::format::{SessionDoc, replay};
 use scorekeeper::rules::fields;
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
+use tower::ServiceExt;
+use tower_http::timeout::TimeoutLayer;
 
 fn main() -> ExitCode {
     // A missing .env is the normal case; a broken one should not stop `replay`.
@@ -24,6 +36,12 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Serve(args)) => serve_command(args),
+        Some(Command::Backup { file, database_url }) => backup_command(&file, &database_url),
+        Some(Command::Restore {
+            file,
+            database_url,
+            force,
+        }) => restore_command(&file, &database_url, force),
         None => serve_command(cli.serve),
     }
 }
@@ -96,8 +114,21 @@ fn serve_command(args: ServeArgs) -> ExitCode {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let pool = scorekeeper::store::open(&args.database_url).await?;
-    let listener = tokio::net::TcpListener::bind(&args.bind_addr).await?;
+    let file = database_file(&args.database_url);
+    if let Some(file) = &file {
+        check_writable(file)?;
+    }
+    let pool = scorekeeper::store::open(&args.database_url)
+        .await
+        .map_err(|e| format!("cannot open the database {}: {e}", args.database_url))?;
+    // Held while serving: `restore` refuses to replace a database that a service uses.
+    let _in_use = match &file {
+        Some(file) => Some(lock_in_use(file)?),
+        None => None,
+    };
+    let listener = tokio::net::TcpListener::bind(&args.bind_addr)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.bind_addr))?;
     tracing::info!(
         "Scorekeeper at http://{} (database {})",
         listener.local_addr()?,
@@ -110,15 +141,293 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(url) = &public_url {
         tracing::info!("Phones at the table open {url}");
     }
-    axum::serve(
+    let router = app(AppState::new(pool.clone()).with_public_url(public_url)).layer(
+        TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(args.request_timeout_secs),
+        ),
+    );
+    serve_until_stopped(
         listener,
-        app(AppState::new(pool).with_public_url(public_url)),
+        router,
+        Duration::from_secs(args.header_timeout_secs),
+        Duration::from_secs(args.shutdown_grace_secs),
     )
-    .with_graceful_shutdown(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await?;
+    .await;
+    // Every request has been answered: fold the write-ahead log into the database file so
+    // that the file alone is a complete copy, then close.
+    match scorekeeper::store::ops::checkpoint(&pool).await {
+        Ok(true) => tracing::info!("stopped cleanly; the database file is complete"),
+        Ok(false) => tracing::warn!("stopped; a reader kept the checkpoint from finishing"),
+        Err(e) => tracing::warn!("stopped; the checkpoint failed: {e}"),
+    }
+    pool.close().await;
     Ok(())
+}
+
+/// Accepts connections until SIGTERM or Ctrl-C, then stops accepting, lets every request in
+/// flight finish (at most `grace`), and returns. Each connection is HTTP/1.1 with hyper's
+/// header-read timeout, which also closes a kept-alive connection idle for that long; the
+/// client's address reaches the handlers as axum's `ConnectInfo<SocketAddr>` (the login
+/// limits key on it).
+async fn serve_until_stopped(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    header_timeout: Duration,
+    grace: Duration,
+) {
+    let graceful = GracefulShutdown::new();
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout);
+    let mut stop = std::pin::pin!(stop_signal());
+    loop {
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: pause rather than spin.
+                    tracing::warn!("accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(remote));
+            router.clone().oneshot(request.map(Body::new))
+        });
+        let connection = builder.serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!("connection from {remote}: {e}");
+            }
+        });
+    }
+    drop(listener);
+    tracing::info!("stopping: finishing the requests in flight");
+    if tokio::time::timeout(grace, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("stopping: connections still open after {grace:?} are closed");
+    }
+}
+
+/// Resolves on SIGTERM (a supervisor's stop) or Ctrl-C.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The database file of a `sqlite://` URL; `None` for an in-memory database.
+fn database_file(url: &str) -> Option<PathBuf> {
+    if url.contains(":memory:") || url.contains("mode=memory") {
+        return None;
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    let path = path.split_once('?').map_or(path, |(p, _)| p);
+    Some(PathBuf::from(path))
+}
+
+/// A clear refusal before start-up when the database cannot be written: a read-only file,
+/// a folder that cannot be created, or one where SQLite cannot create its `-wal` and
+/// `-shm` files.
+fn check_writable(file: &Path) -> Result<(), String> {
+    if file.exists()
+        && let Err(e) = std::fs::OpenOptions::new().write(true).open(file)
+    {
+        return Err(format!(
+            "the database file {} cannot be written ({e}); Scorekeeper records every hand there: make it writable (chmod u+w) or choose another with --database-url",
+            file.display()
+        ));
+    }
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return Err(format!(
+            "the database's folder {} cannot be created ({e}); choose another with --database-url",
+            dir.display()
+        ));
+    }
+    {
+        let probe = dir.join(format!(".scorekeeper-write-probe-{}", std::process::id()));
+        match std::fs::File::create(&probe) {
+            Ok(_) => {
+                let _ = std::fs::remove_file(&probe);
+            }
+            Err(e) => {
+                return Err(format!(
+                    "the database's folder {} cannot be written ({e}); SQLite keeps its journal beside the database file: make the folder writable or choose another with --database-url",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Takes the advisory lock that marks the database as in use by this service (released
+/// when the process ends, however it ends). Errors: another service holds it.
+fn lock_in_use(file: &Path) -> Result<std::fs::File, String> {
+    let handle = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    match handle.try_lock_shared() {
+        Ok(()) => Ok(handle),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "the database {} is being restored; try again when `scorekeeper restore` has finished",
+            file.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(format!("{}: {e}", file.display())),
+    }
+}
+
+fn backup_command(file: &str, database_url: &str) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let target = PathBuf::from(file);
+    if target.exists() {
+        eprintln!("{file} exists; a backup is written to a new file");
+        return ExitCode::FAILURE;
+    }
+    // Opening a database that is not there would create an empty one and back that up.
+    if let Some(source) = database_file(database_url)
+        && !source.is_file()
+    {
+        eprintln!(
+            "scorekeeper backup: there is no database at {} (see --database-url)",
+            source.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let result = runtime.block_on(async {
+        let pool = scorekeeper::store::open(database_url)
+            .await
+            .map_err(|e| format!("cannot open the database {database_url}: {e}"))?;
+        let copied = scorekeeper::store::ops::backup_into(&pool, &target)
+            .await
+            .map_err(|e| format!("cannot write {file}: {e}"));
+        pool.close().await;
+        copied
+    });
+    match result {
+        Ok(()) => {
+            println!("backed up {database_url} to {file}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("scorekeeper backup: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn restore_command(file: &str, database_url: &str, force: bool) -> ExitCode {
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(restore(Path::new(file), database_url, force)) {
+        Ok(target) => {
+            println!("restored {file} into {}", target.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("scorekeeper restore: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Checks the backup, then swaps it in: copied beside the database and renamed over it (a
+/// rename is atomic, so a failure leaves the old database whole), with the old `-wal` and
+/// `-shm` files removed.
+async fn restore(source: &Path, database_url: &str, force: bool) -> Result<PathBuf, String> {
+    let target = database_file(database_url)
+        .ok_or_else(|| "restore needs a database file, not an in-memory database".to_string())?;
+    scorekeeper::store::ops::check_backup(source)
+        .await
+        .map_err(|e| e.to_string())?;
+    // Held until the swap is done, so no service starts on the half-restored database.
+    let _lock = if target.exists() {
+        let handle =
+            std::fs::File::open(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+        match handle.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "the database {} is in use by a running scorekeeper; stop it first",
+                    target.display()
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(format!("{}: {e}", target.display()));
+            }
+        }
+        if !force {
+            return Err(format!(
+                "{} exists; restoring replaces everything in it: add --force to go ahead",
+                target.display()
+            ));
+        }
+        Some(handle)
+    } else {
+        None
+    };
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut staging = target.clone().into_os_string();
+    staging.push(format!(".restoring-{}", std::process::id()));
+    let staging = PathBuf::from(staging);
+    let _ = std::fs::remove_file(&staging);
+    scorekeeper::store::ops::copy_database(source, &staging)
+        .await
+        .map_err(|e| format!("cannot copy {}: {e}", source.display()))?;
+    for suffix in ["-wal", "-shm"] {
+        let mut side = target.clone().into_os_string();
+        side.push(suffix);
+        match std::fs::remove_file(PathBuf::from(side)) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("{}{suffix}: {e}", target.display())),
+        }
+    }
+    std::fs::rename(&staging, &target).map_err(|e| format!("{}: {e}", target.display()))?;
+    Ok(target)
 }
 
 /// Bound to every interface (`0.0.0.0`), the address phones on the same network open: this

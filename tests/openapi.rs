@@ -275,7 +275,33 @@ async fn the_described_shapes_are_the_real_answers() {
         described(&doc, "TransferEntry", transfer);
     }
     assert!(!ledger["settlement"].as_array().unwrap().is_empty());
-    let list = app.get("/api/v1/sessions").await.json();
+    // Sessions without a club are listed to no one: the list needs a club's session.
+    let club = app
+        .post_json(
+            "/api/v1/clubs",
+            &serde_json::json!({ "name": "Listed", "passphrase": "seven of clubs" }),
+        )
+        .await
+        .json();
+    let bearer = format!("Bearer {}", club["token"].as_str().unwrap());
+    let owned = app
+        .send(
+            axum::http::Request::post("/api/v1/sessions")
+                .header("content-type", "application/json")
+                .header("authorization", &bearer)
+                .body(axum::body::Body::from(
+                    serde_json::json!({ "game": "auction_pinochle", "players": ["Ann", "Bob", "Cy"],
+                        "agreements": { "stake": "0.05" } })
+                    .to_string(),
+                ))
+                .unwrap(),
+        )
+        .await;
+    assert_eq!(owned.status, StatusCode::CREATED, "{}", owned.body);
+    let list = app
+        .get_with("/api/v1/sessions", &[("authorization", &bearer)])
+        .await
+        .json();
     described(&doc, "SessionList", &list);
     described(&doc, "SessionSummary", &list["sessions"][0]);
     let refused = app.get("/api/v1/sessions/999").await.json();

@@ -96,15 +96,26 @@ pub async fn export_club(
 /// each gets the very ledger it had. Returns the club, a write token for it and the new
 /// sessions' ids in the export's order. Errors: [`AppError::Refused`] naming the field from
 /// the export's root; the club's own errors (name taken, short passphrase); nothing is
-/// written on a refusal.
+/// written on a refusal; [`AppError::TooManyRequests`] past the club creations allowed from
+/// `client`'s address.
 pub async fn import_club(
     pool: &SqlitePool,
+    limits: &clubs::LoginLimits,
+    client: clubs::ClientKey,
     name: Option<&str>,
     passphrase: &str,
     export: &ClubExport,
 ) -> Result<(Club, String, Vec<i64>), AppError> {
     let ledgers = check_club_export(export)?;
-    let (club, token) = clubs::create_club(pool, name.unwrap_or(&export.name), passphrase).await?;
+    // Limited per address like every club creation ([`clubs::create_club`]).
+    let (club, token) = clubs::create_club(
+        pool,
+        limits,
+        client,
+        name.unwrap_or(&export.name),
+        passphrase,
+    )
+    .await?;
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     for player in &export.players {
         store::clubs::add_player(&mut tx, club.id, player).await?;

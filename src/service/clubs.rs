@@ -2,13 +2,15 @@
 //! gives write access (a login cookie or an API bearer token), the share link gives
 //! read-only access.
 
+use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use chrono::{Duration, SecondsFormat, Utc};
+use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
 use sqlx::SqlitePool;
@@ -69,13 +71,158 @@ pub const TOKEN_DAYS: i64 = 30;
 /// The shortest passphrase accepted, in characters.
 pub const PASSPHRASE_MIN: usize = 8;
 
-/// Login attempts allowed per club name: a burst of 5, then one every 12 seconds.
-pub type LoginLimiter = Arc<DefaultKeyedRateLimiter<String>>;
+/// The login and club-creation limits, shared by the pages and the API.
+pub type LoginLimiter = Arc<LoginLimits>;
 
-/// A limiter for passphrase attempts, keyed by club name (lowercase).
+/// A fresh set of limits (see [`LoginLimits`]).
 pub fn login_limiter() -> LoginLimiter {
-    let per_minute = NonZeroU32::new(5).unwrap_or(NonZeroU32::MIN);
-    Arc::new(RateLimiter::keyed(Quota::per_minute(per_minute)))
+    Arc::new(LoginLimits::new())
+}
+
+/// Who is asking, as the limits see it: a SHA-256 prefix of the client's address (IPv6
+/// by its /64 network, which one household or phone holds whole), so a key is 16 bytes
+/// whatever was sent. Requests that carry no address (tests driving the router directly,
+/// without a socket) share one fixed key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientKey([u8; 16]);
+
+impl ClientKey {
+    /// The key of a client address; `None` (no socket) is one fixed key.
+    pub fn of(address: Option<IpAddr>) -> ClientKey {
+        let text = match address {
+            Some(IpAddr::V4(v4)) => v4.to_string(),
+            Some(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+                Some(v4) => v4.to_string(),
+                None => {
+                    let s = v6.segments();
+                    format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+                }
+            },
+            None => "no address".to_string(),
+        };
+        ClientKey(short_hash(&text))
+    }
+}
+
+fn short_hash(text: &str) -> [u8; 16] {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut key = [0u8; 16];
+    key.copy_from_slice(digest.get(..16).unwrap_or(&[0u8; 16]));
+    key
+}
+
+type Keyed = DefaultKeyedRateLimiter<[u8; 16]>;
+
+/// Passphrase attempts per client address: a burst of [`ATTEMPTS_BURST`], then one every
+/// [`RETRY_AFTER_SECS`] seconds.
+pub const ATTEMPTS_BURST: u32 = 10;
+/// Seconds until an address over its login limit may try again (the `Retry-After`).
+pub const RETRY_AFTER_SECS: u64 = 6;
+/// Club creations per client address: a burst of [`CREATIONS_BURST`], then one every
+/// [`CREATION_RETRY_AFTER_SECS`] seconds.
+pub const CREATIONS_BURST: u32 = 5;
+/// Seconds until an address over its club-creation limit may create another.
+pub const CREATION_RETRY_AFTER_SECS: u64 = 600;
+/// Attempts per club name (from every address together) before each further one waits.
+pub const CLUB_BURST: u32 = 20;
+/// The longest an attempt waits when its club is under a burst of attempts.
+pub const CLUB_BACKOFF_MAX: std::time::Duration = std::time::Duration::from_secs(2);
+/// Keys a limiter keeps before forgetting those back to a full allowance.
+const PRUNE_ABOVE: usize = 10_000;
+
+/// Rate limits on logins and club creation, in bounded memory.
+///
+/// An address that guesses is refused (429, `Retry-After`) *before* any passphrase is
+/// hashed, so no one else is locked out: the right passphrase from another address goes
+/// through. Guessing at one club from many addresses is slowed rather than refused: past
+/// [`CLUB_BURST`] attempts a minute each attempt waits (at most [`CLUB_BACKOFF_MAX`]), so
+/// the club's own members still get in. Argon2 runs at most two at a time. Keys are
+/// fixed-size hashes ([`ClientKey`], a SHA-256 prefix of the lowercased club name), and a
+/// limiter holding more than 10,000 keys forgets those back to a full allowance
+/// (governor's `retain_recent`), so typed names and many addresses cannot grow memory.
+pub struct LoginLimits {
+    by_address: Keyed,
+    by_club: Keyed,
+    creations: Keyed,
+    hashing: tokio::sync::Semaphore,
+}
+
+impl Default for LoginLimits {
+    fn default() -> LoginLimits {
+        LoginLimits::new()
+    }
+}
+
+impl LoginLimits {
+    /// The limits with the allowances documented on the constants.
+    pub fn new() -> LoginLimits {
+        let quota = |burst: u32, every_secs: u64| {
+            let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
+            Quota::with_period(std::time::Duration::from_secs(every_secs))
+                .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
+                .allow_burst(burst)
+        };
+        LoginLimits {
+            by_address: RateLimiter::keyed(quota(ATTEMPTS_BURST, RETRY_AFTER_SECS)),
+            by_club: RateLimiter::keyed(quota(CLUB_BURST, 3)),
+            creations: RateLimiter::keyed(quota(CREATIONS_BURST, CREATION_RETRY_AFTER_SECS)),
+            hashing: tokio::sync::Semaphore::new(2),
+        }
+    }
+
+    /// How many keys the limiters hold together (for tests of the memory bound).
+    pub fn keys(&self) -> usize {
+        self.by_address.len() + self.by_club.len() + self.creations.len()
+    }
+
+    fn check(limiter: &Keyed, key: &[u8; 16]) -> Result<(), std::time::Duration> {
+        let outcome = limiter.check_key(key);
+        if limiter.len() > PRUNE_ABOVE {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+        outcome.map_err(|not_until| not_until.wait_time_from(limiter.clock().now()))
+    }
+
+    /// Refuses a passphrase attempt from an address over its limit. Errors:
+    /// [`AppError::TooManyRequests`]; answer with `Retry-After:` [`RETRY_AFTER_SECS`].
+    fn attempt(&self, client: ClientKey) -> Result<(), AppError> {
+        Self::check(&self.by_address, &client.0).map_err(|_| {
+            AppError::TooManyRequests(format!(
+                "too many attempts from this device; wait {RETRY_AFTER_SECS} seconds and try again"
+            ))
+        })
+    }
+
+    /// Waits (at most [`CLUB_BACKOFF_MAX`]) when the club has had a burst of attempts.
+    async fn club_backoff(&self, name: &str) {
+        if let Err(wait) = Self::check(&self.by_club, &short_hash(&name.trim().to_lowercase())) {
+            tokio::time::sleep(wait.min(CLUB_BACKOFF_MAX)).await;
+        }
+    }
+
+    /// Refuses a club creation from an address over its limit. Errors:
+    /// [`AppError::TooManyRequests`]; answer with `Retry-After:`
+    /// [`CREATION_RETRY_AFTER_SECS`].
+    fn creation(&self, client: ClientKey) -> Result<(), AppError> {
+        Self::check(&self.creations, &client.0).map_err(|_| {
+            AppError::TooManyRequests(
+                "too many clubs created from this device; wait ten minutes and try again".into(),
+            )
+        })
+    }
+}
+
+/// The PHC string that an attempt at an unknown club is checked against, so that it costs
+/// the same argon2 work, and gets the same answer, as a wrong passphrase for a real club.
+static DUMMY_PHC: OnceLock<String> = OnceLock::new();
+
+async fn dummy_phc() -> Result<String, AppError> {
+    if let Some(phc) = DUMMY_PHC.get() {
+        return Ok(phc.clone());
+    }
+    let phc = hash_passphrase("no club has this passphrase".to_string()).await?;
+    Ok(DUMMY_PHC.get_or_init(|| phc).clone())
 }
 
 /// A fresh random secret: 32 bytes from the operating system, as 64 hex digits.
@@ -137,11 +284,14 @@ async fn issue_token(pool: &SqlitePool, club_id: i64, access: Access) -> Result<
     Ok(token)
 }
 
-/// Creates a club and returns it with a write token for its creator. Errors: a name that
-/// is empty, longer than 60 characters or taken (field `name`); a passphrase shorter than
-/// [`PASSPHRASE_MIN`] (field `passphrase`).
+/// Creates a club and returns it with a write token for its creator. Errors:
+/// [`AppError::TooManyRequests`] past [`CREATIONS_BURST`] creations from one address (no
+/// passphrase is hashed then); a name that is empty, longer than 60 characters or taken
+/// (field `name`); a passphrase shorter than [`PASSPHRASE_MIN`] (field `passphrase`).
 pub async fn create_club(
     pool: &SqlitePool,
+    limits: &LoginLimits,
+    client: ClientKey,
     name: &str,
     passphrase: &str,
 ) -> Result<(Club, String), AppError> {
@@ -150,15 +300,12 @@ pub async fn create_club(
         message,
     })?;
     let name = name.as_str();
-    if passphrase.chars().count() < PASSPHRASE_MIN {
-        return Err(AppError::BadRequest {
-            field: "passphrase".into(),
-            message: format!(
-                "use a passphrase of at least {PASSPHRASE_MIN} characters: a few words are easy to say at the table"
-            ),
-        });
-    }
-    let phc = hash_passphrase(passphrase.to_string()).await?;
+    check_new_passphrase(passphrase, "passphrase")?;
+    limits.creation(client)?;
+    let phc = {
+        let _turn = limits.hashing.acquire().await;
+        hash_passphrase(passphrase.to_string()).await?
+    };
     let share = new_secret()?;
     let mut conn = pool.acquire().await?;
     let id = store::insert_club(&mut conn, name, &phc, &share, &now())
@@ -179,48 +326,123 @@ pub async fn create_club(
     ))
 }
 
-/// Checks a club's passphrase and returns a write token. Errors: [`AppError::TooManyRequests`]
-/// after 5 attempts a minute for the same club name; [`AppError::Unauthorized`] for a wrong
-/// name or passphrase (the same message for both).
+/// The longest passphrase accepted, in characters (argon2 reads all of it).
+pub const PASSPHRASE_MAX: usize = 200;
+
+fn check_new_passphrase(passphrase: &str, field: &str) -> Result<(), AppError> {
+    let length = passphrase.chars().count();
+    if !(PASSPHRASE_MIN..=PASSPHRASE_MAX).contains(&length) {
+        return Err(AppError::BadRequest {
+            field: field.into(),
+            message: format!(
+                "use a passphrase of {PASSPHRASE_MIN} to {PASSPHRASE_MAX} characters: a few words are easy to say at the table"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Checks a club's passphrase and returns a write token; on success the expired tokens of
+/// every club are purged. Exactly one argon2 verification per attempt that passes the
+/// address limit, against a dummy hash when no club has the name, so an unknown club and
+/// a wrong passphrase take the same time and get the same answer. Errors:
+/// [`AppError::TooManyRequests`] past the address limit ([`LoginLimits`]; nothing is
+/// hashed then); [`AppError::Unauthorized`] for a wrong name or passphrase (one message for
+/// both).
 pub async fn log_in(
     pool: &SqlitePool,
-    limiter: &LoginLimiter,
+    limits: &LoginLimits,
+    client: ClientKey,
     name: &str,
     passphrase: &str,
 ) -> Result<(Club, String), AppError> {
-    let key = name.trim().to_lowercase();
-    if limiter.check_key(&key).is_err() {
-        return Err(AppError::TooManyRequests(
-            "too many attempts for this club; wait a minute and try again".into(),
-        ));
-    }
-    let mut conn = pool.acquire().await?;
-    let club = store::club_by_name(&mut conn, name.trim()).await?;
-    drop(conn);
+    limits.attempt(client)?;
+    limits.club_backoff(name).await;
     let refused = || AppError::Unauthorized("that club name and passphrase do not match".into());
-    let Some(club) = club else {
+    // The name as clubs are stored (trimmed, NFC); a name no club could have is unknown.
+    let club = match crate::rules::table::club_name(name) {
+        Ok(name) => {
+            let mut conn = pool.acquire().await?;
+            store::club_by_name(&mut conn, &name).await?
+        }
+        Err(_) => None,
+    };
+    let phc = match &club {
+        Some(club) => club.passphrase_hash.clone(),
+        None => dummy_phc().await?,
+    };
+    let matches = {
+        let _turn = limits.hashing.acquire().await;
+        passphrase_matches(passphrase.to_string(), phc).await?
+    };
+    let Some(club) = club.filter(|_| matches) else {
         return Err(refused());
     };
-    if !passphrase_matches(passphrase.to_string(), club.passphrase_hash.clone()).await? {
-        return Err(refused());
-    }
     let token = issue_token(pool, club.id, Access::Write).await?;
+    let mut conn = pool.acquire().await?;
+    store::purge_expired_tokens(&mut conn, &now()).await?;
     Ok((club.into(), token))
 }
 
-/// A read-only token for whoever opens the share link. Errors: [`AppError::NotFound`] for
-/// an unknown link.
-pub async fn open_share_link(
+/// Replaces a club's passphrase, which needs the current one (checked like a login, under
+/// the same address limit). Every login of the club ends (its tokens are deleted: whoever
+/// knew the old passphrase is out) and the caller gets a fresh write token. Errors:
+/// [`AppError::TooManyRequests`]; [`AppError::BadRequest`] for a wrong current passphrase
+/// (field `current`) or an unfit new one (field `passphrase`); [`AppError::NotFound`].
+pub async fn change_passphrase(
     pool: &SqlitePool,
-    share_token: &str,
-) -> Result<(Club, String), AppError> {
+    limits: &LoginLimits,
+    client: ClientKey,
+    club_id: i64,
+    current: &str,
+    new: &str,
+) -> Result<String, AppError> {
+    check_new_passphrase(new, "passphrase")?;
+    limits.attempt(client)?;
+    let club = {
+        let mut conn = pool.acquire().await?;
+        store::club(&mut conn, club_id)
+            .await?
+            .ok_or_else(|| AppError::NotFound(format!("there is no club {club_id}")))?
+    };
+    let phc = {
+        let _turn = limits.hashing.acquire().await;
+        if !passphrase_matches(current.to_string(), club.passphrase_hash).await? {
+            return Err(AppError::BadRequest {
+                field: "current".into(),
+                message: "that is not the club's current passphrase".into(),
+            });
+        }
+        hash_passphrase(new.to_string()).await?
+    };
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    store::set_passphrase(&mut tx, club_id, &phc).await?;
+    store::delete_club_tokens(&mut tx, club_id, None).await?;
+    tx.commit().await?;
+    issue_token(pool, club_id, Access::Write).await
+}
+
+/// Gives the club a new share secret: the old share link, and every browser that opened
+/// it, reads no more. Returns the new secret (the link is `/share/{secret}`).
+pub async fn rotate_share_secret(pool: &SqlitePool, club_id: i64) -> Result<String, AppError> {
+    let secret = new_secret()?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    store::set_share_token(&mut tx, club_id, &secret).await?;
+    store::delete_club_tokens(&mut tx, club_id, Some(Access::Read.as_str())).await?;
+    tx.commit().await?;
+    Ok(secret)
+}
+
+/// The club whose share link carries `share_token`. Opening the link writes nothing: the
+/// secret itself is the read-only credential (the browser keeps it as its login cookie),
+/// so a visit adds no token row and rotating the secret ends every reader's access.
+/// Errors: [`AppError::NotFound`] for an unknown (or rotated) link.
+pub async fn open_share_link(pool: &SqlitePool, share_token: &str) -> Result<Club, AppError> {
     let mut conn = pool.acquire().await?;
-    let club = store::club_by_share_token(&mut conn, share_token)
+    Ok(store::club_by_share_token(&mut conn, share_token)
         .await?
-        .ok_or_else(|| AppError::NotFound("this share link is not valid".into()))?;
-    drop(conn);
-    let token = issue_token(pool, club.id, Access::Read).await?;
-    Ok((club.into(), token))
+        .ok_or_else(|| AppError::NotFound("this share link is not valid".into()))?
+        .into())
 }
 
 /// What a token (a cookie's, a bearer's, or a share link's secret itself) grants; `None`
@@ -267,24 +489,56 @@ pub async fn player_totals(
     Ok(store::player_totals(&mut conn, club_id).await?)
 }
 
+tokio::task_local! {
+    /// The secrets a request presented (its bearer token and its session-link cookies), set
+    /// by the web layer around each request ([`with_presented_links`]) so that
+    /// [`authorize`] can check a club-less session's links without every caller passing
+    /// them.
+    static PRESENTED_LINKS: Vec<String>;
+}
+
+/// Runs `work` (a request's handling) with `secrets` as the capability-link secrets the
+/// request presented, for [`authorize`].
+pub async fn with_presented_links<F: std::future::Future>(
+    secrets: Vec<String>,
+    work: F,
+) -> F::Output {
+    PRESENTED_LINKS.scope(secrets, work).await
+}
+
 /// Checks that whoever holds `grant` may read (`need = Read`) or change (`Write`) session
-/// `id`. Open sessions (no club) are open to all. Errors: [`AppError::NotFound`] for a
-/// session that does not exist or that the asker may not see (a club's sessions are
-/// invisible to outsiders); [`AppError::Unauthorized`] for a write without a valid token;
-/// [`AppError::Forbidden`] for a write with a read-only token.
+/// `id`. A session without a club is reached through its links: the write secret reads and
+/// writes, the read secret reads (the secrets come from [`with_presented_links`]); one made
+/// before links existed is open to all. Errors: [`AppError::NotFound`] for a session that
+/// does not exist or that the asker may not see (a club's sessions are invisible to
+/// outsiders, a linked session to anyone without its link); [`AppError::Unauthorized`] for
+/// a write without a valid token; [`AppError::Forbidden`] for a write with a read-only
+/// token or link.
 pub async fn authorize(
     pool: &SqlitePool,
     grant: Option<Grant>,
     id: i64,
     need: Access,
 ) -> Result<(), AppError> {
-    let mut conn = pool.acquire().await?;
     let missing = || AppError::NotFound(format!("there is no session {id}"));
-    let Some(club) = store::session_club(&mut conn, id)
-        .await?
-        .ok_or_else(missing)?
-    else {
-        return Ok(());
+    let club = {
+        let mut conn = pool.acquire().await?;
+        store::session_club(&mut conn, id)
+            .await?
+            .ok_or_else(missing)?
+    };
+    let Some(club) = club else {
+        let presented = PRESENTED_LINKS.try_with(Clone::clone).unwrap_or_default();
+        let presented: Vec<&str> = presented.iter().map(String::as_str).collect();
+        return match (link_access(pool, id, &presented).await?, need) {
+            (None | Some(Some(Access::Write)), _) | (Some(Some(Access::Read)), Access::Read) => {
+                Ok(())
+            }
+            (Some(Some(Access::Read)), Access::Write) => Err(AppError::Forbidden(
+                "this is the session's read link; open its write link to enter hands".into(),
+            )),
+            (Some(None), _) => Err(missing()),
+        };
     };
     match (grant, need) {
         (Some(g), _)
@@ -299,5 +553,125 @@ pub async fn authorize(
             "log in with the club's passphrase to change this session".into(),
         )),
         (_, Access::Read) => Err(missing()),
+    }
+}
+
+/// The secrets of a club-less session's capability links. Whoever holds the write secret
+/// may enter hands and close the session; the read secret only looks. The read secret is
+/// derived from the write secret (a SHA-256 of it), so the write holder can always show
+/// the read link, and the read holder cannot find the write one. Only hashes are stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionLinks {
+    /// The write secret (64 hex digits); the link is `/sessions/{id}/link/{write}`.
+    pub write: String,
+    /// The read secret (64 hex digits); the link is `/sessions/{id}/link/{read}`.
+    pub read: String,
+}
+
+impl SessionLinks {
+    /// Fresh links: a random write secret and the read secret derived from it.
+    pub fn new() -> Result<SessionLinks, AppError> {
+        Ok(SessionLinks::from_write(new_secret()?))
+    }
+
+    /// The links of a write secret.
+    pub fn from_write(write: String) -> SessionLinks {
+        let read = hash_token(&format!("read link of {write}"));
+        SessionLinks { write, read }
+    }
+
+    /// The path of the write link.
+    pub fn write_path(&self, id: i64) -> String {
+        format!("/sessions/{id}/link/{}", self.write)
+    }
+
+    /// The path of the read link.
+    pub fn read_path(&self, id: i64) -> String {
+        format!("/sessions/{id}/link/{}", self.read)
+    }
+}
+
+/// Stores the hashes of `links` for session `id` (in the transaction that creates it).
+pub async fn store_session_links(
+    conn: &mut sqlx::SqliteConnection,
+    id: i64,
+    links: &SessionLinks,
+) -> Result<(), AppError> {
+    Ok(store::insert_session_links(
+        conn,
+        id,
+        &hash_token(&links.write),
+        &hash_token(&links.read),
+    )
+    .await?)
+}
+
+/// What the presented secrets grant on a club-less session. `Ok(None)` when the session
+/// has no links (a club's session, one made before links, or no such session): the club
+/// rules apply then. `Ok(Some(None))` when it has links and no secret matches.
+pub async fn link_access(
+    pool: &SqlitePool,
+    id: i64,
+    presented: &[&str],
+) -> Result<Option<Option<Access>>, AppError> {
+    let mut conn = pool.acquire().await?;
+    let Some((write_hash, read_hash)) = store::session_links(&mut conn, id).await? else {
+        return Ok(None);
+    };
+    let hashes: Vec<String> = presented.iter().map(|t| hash_token(t)).collect();
+    Ok(Some(if hashes.contains(&write_hash) {
+        Some(Access::Write)
+    } else if hashes.contains(&read_hash) {
+        Some(Access::Read)
+    } else {
+        None
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limiter_forgets_keys_back_to_a_full_allowance_once_past_the_bound() {
+        // One attempt a millisecond: a key is back to a full allowance almost at once.
+        let limiter: Keyed = RateLimiter::keyed(Quota::per_second(
+            NonZeroU32::new(1000).unwrap_or(NonZeroU32::MIN),
+        ));
+        for n in 0..PRUNE_ABOVE {
+            assert!(LoginLimits::check(&limiter, &short_hash(&format!("name {n}"))).is_ok());
+        }
+        assert_eq!(limiter.len(), PRUNE_ABOVE);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // The key past the bound prunes every key that is back to a full allowance.
+        let one_mebibyte_name = "x".repeat(1 << 20);
+        assert!(LoginLimits::check(&limiter, &short_hash(&one_mebibyte_name)).is_ok());
+        assert!(limiter.len() <= 1, "{} keys kept", limiter.len());
+    }
+
+    #[test]
+    fn client_keys_are_fixed_size_and_group_an_ipv6_network() {
+        let a = ClientKey::of(Some(
+            "2001:db8:1:2::7".parse().unwrap_or(IpAddr::from([0; 4])),
+        ));
+        let b = ClientKey::of(Some(
+            "2001:db8:1:2:ffff::1"
+                .parse()
+                .unwrap_or(IpAddr::from([0; 4])),
+        ));
+        let c = ClientKey::of(Some(
+            "2001:db8:1:3::7".parse().unwrap_or(IpAddr::from([0; 4])),
+        ));
+        assert_eq!(a, b, "one /64 is one client");
+        assert_ne!(a, c);
+        let v4 = ClientKey::of(Some(IpAddr::from([192, 0, 2, 1])));
+        let mapped = ClientKey::of(Some(
+            "::ffff:192.0.2.1".parse().unwrap_or(IpAddr::from([0; 4])),
+        ));
+        assert_eq!(
+            v4, mapped,
+            "an IPv4 address is one client however it arrives"
+        );
+        assert_ne!(ClientKey::of(None), v4);
     }
 }

@@ -19,6 +19,8 @@ use crate::session::Fold;
 use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 
+use self::clubs::SessionLinks;
+
 /// A session as stored, with its ledger.
 #[derive(Debug, Clone)]
 pub struct Loaded {
@@ -99,14 +101,53 @@ pub async fn create_session(
     import(pool, &doc, club).await
 }
 
-/// Imports a whole session document as a new session owned by `club` (or open). The
-/// club remembers its players, who keep their identity across its sessions. Errors:
-/// [`AppError::Refused`] with the event index, field and rule of the first refusal;
-/// nothing is written then.
+/// Creates a session without a club, reached only through its capability links (returned
+/// once: only their hashes are stored). Errors as [`create_session`].
+pub async fn create_linked_session(
+    pool: &SqlitePool,
+    input: NewSessionInput,
+) -> Result<(i64, SessionLinks), AppError> {
+    let doc = SessionDoc {
+        format: SESSION_FORMAT.into(),
+        game: input.game,
+        currency: input.currency.unwrap_or_else(|| "USD".into()),
+        agreements: input.agreements,
+        players: input.players.iter().map(|p| p.trim().to_string()).collect(),
+        opening_scores: input.opening_scores,
+        events: Vec::new(),
+    };
+    import_linked(pool, &doc).await
+}
+
+/// Imports a session document as a session without a club, reached only through its
+/// capability links (returned once). Errors as [`import`].
+pub async fn import_linked(
+    pool: &SqlitePool,
+    doc: &SessionDoc,
+) -> Result<(i64, SessionLinks), AppError> {
+    let links = SessionLinks::new()?;
+    let id = import_with(pool, doc, None, Some(&links)).await?;
+    Ok((id, links))
+}
+
+/// Imports a whole session document as a new session owned by `club`, or, with `None`, an
+/// open session without links that anyone may reach by its id (for tools and tests; the
+/// web's club-less sessions come from [`import_linked`]). The club remembers its players,
+/// who keep their identity across its sessions. Errors: [`AppError::Refused`] with the
+/// event index, field and rule of the first refusal; nothing is written then.
 pub async fn import(
     pool: &SqlitePool,
     doc: &SessionDoc,
     club: Option<i64>,
+) -> Result<i64, AppError> {
+    import_with(pool, doc, club, None).await
+}
+
+async fn import_with(
+    pool: &SqlitePool,
+    doc: &SessionDoc,
+    club: Option<i64>,
+    links: Option<&SessionLinks>,
 ) -> Result<i64, AppError> {
     let ledger = replay(doc)?;
     let recorded_at = now();
@@ -126,6 +167,9 @@ pub async fn import(
     .await?;
     if let Some(club) = club {
         remember_players(&mut tx, club, ledger.balances.keys()).await?;
+    }
+    if let Some(links) = links {
+        clubs::store_session_links(&mut tx, id, links).await?;
     }
     let empty = Value::Object(Map::new());
     for entry in &ledger.events {
@@ -420,13 +464,21 @@ pub async fn event_count(pool: &SqlitePool, id: i64) -> Result<usize, AppError> 
     Ok(store::event_count(&mut conn, id).await?)
 }
 
-/// The open sessions and those of `club`, newest first.
+/// The sessions of `club`, newest first; none without a club: a session without a club is
+/// reached only through its links, never listed.
 pub async fn list(
     pool: &SqlitePool,
     club: Option<i64>,
 ) -> Result<Vec<SessionSummaryRow>, AppError> {
+    let Some(club) = club else {
+        return Ok(Vec::new());
+    };
     let mut conn = pool.acquire().await?;
-    Ok(store::list_sessions(&mut conn, club).await?)
+    Ok(store::list_sessions(&mut conn, Some(club))
+        .await?
+        .into_iter()
+        .filter(|s| s.club_id == Some(club))
+        .collect())
 }
 
 /// The balances as summed from the stored postings (cents by account); they equal the

@@ -121,6 +121,65 @@ pub async fn delete_token(
     Ok(())
 }
 
+/// Deletes every token that expired at or before `now` (RFC 3339, UTC); returns how many.
+pub async fn purge_expired_tokens(
+    conn: &mut SqliteConnection,
+    now: &str,
+) -> Result<u64, sqlx::Error> {
+    Ok(
+        sqlx::query("DELETE FROM access_tokens WHERE expires_at <= ?")
+            .bind(now)
+            .execute(conn)
+            .await?
+            .rows_affected(),
+    )
+}
+
+/// Deletes the club's tokens: those of one access (`read` or `write`), or all of them.
+pub async fn delete_club_tokens(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    access: Option<&str>,
+) -> Result<u64, sqlx::Error> {
+    Ok(
+        sqlx::query("DELETE FROM access_tokens WHERE club_id = ? AND (? IS NULL OR access = ?)")
+            .bind(club_id)
+            .bind(access)
+            .bind(access)
+            .execute(conn)
+            .await?
+            .rows_affected(),
+    )
+}
+
+/// Stores a club's new passphrase hash (an argon2id PHC string).
+pub async fn set_passphrase(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    passphrase_hash: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE clubs SET passphrase_hash = ? WHERE id = ?")
+        .bind(passphrase_hash)
+        .bind(club_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Stores a club's new share-link secret (the old link stops working).
+pub async fn set_share_token(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    share_token: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE clubs SET share_token = ? WHERE id = ?")
+        .bind(share_token)
+        .bind(club_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
 /// Remembers that `name` plays in the club.
 pub async fn add_player(
     conn: &mut SqliteConnection,
@@ -158,6 +217,34 @@ pub async fn session_club(
     session_id: i64,
 ) -> Result<Option<Option<i64>>, sqlx::Error> {
     sqlx::query_scalar("SELECT club_id FROM sessions WHERE id = ?")
+        .bind(session_id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Stores the hashes of a club-less session's write and read link secrets.
+pub async fn insert_session_links(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    write_hash: &str,
+    read_hash: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO session_links (session_id, write_hash, read_hash) VALUES (?, ?, ?)")
+        .bind(session_id)
+        .bind(write_hash)
+        .bind(read_hash)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The hashes of a session's write and read link secrets; `None` for a club's session or
+/// one made before links existed.
+pub async fn session_links(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    sqlx::query_as("SELECT write_hash, read_hash FROM session_links WHERE session_id = ?")
         .bind(session_id)
         .fetch_optional(conn)
         .await

@@ -18,14 +18,16 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::auth::Viewer;
+use super::auth::{Client, Viewer, link_cookie, with_retry_after};
 use super::{AppState, not_modified, not_modified_response, session_etag};
+use axum_extra::extract::cookie::CookieJar;
+
 use crate::error::AppError;
 use crate::format::{LedgerEvent, SessionDoc};
 use crate::ledger::settle_up::Transfer;
 use crate::money::Money;
 use crate::rules::{FinishedGame, fields};
-use crate::service::clubs::{self, Access};
+use crate::service::clubs::{self, Access, SessionLinks};
 use crate::service::{self, Loaded, NewSessionInput};
 use openapi::{
     ApiError, ClubCreated, CreateSessionBody, CredentialsBody, LedgerDocument, Recorded,
@@ -235,6 +237,30 @@ fn owning_club(viewer: &Viewer) -> Result<Option<i64>, AppError> {
     }
 }
 
+/// 201 with the session; a session without a club also carries its capability links
+/// (`links.write`, `links.read`: paths to open in a browser) and their secrets
+/// (`write_token`, `read_token`: bearer tokens for the API), shown this once, and sets the
+/// write link's cookie like the form does.
+fn created(loaded: &Loaded, links: Option<SessionLinks>) -> Response {
+    let mut body = session_json(loaded);
+    let Some(links) = links else {
+        return (StatusCode::CREATED, Json(body)).into_response();
+    };
+    if let Value::Object(o) = &mut body {
+        o.insert(
+            "links".into(),
+            json!({ "write": links.write_path(loaded.id), "read": links.read_path(loaded.id) }),
+        );
+        o.insert("write_token".into(), json!(links.write));
+        o.insert("read_token".into(), json!(links.read));
+    }
+    (
+        CookieJar::new().add(link_cookie(loaded.id, links.write)),
+        (StatusCode::CREATED, Json(body)),
+    )
+        .into_response()
+}
+
 #[utoipa::path(post, path = "/sessions", tag = "sessions",
     request_body = CreateSessionBody,
     responses((status = 201, description = "The session, created", body = SessionView), (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError)))]
@@ -242,23 +268,28 @@ async fn create(
     State(state): State<AppState>,
     viewer: Viewer,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<Response, AppError> {
     let club = owning_club(&viewer)?;
     let c: CreateSession = read_body(payload)?;
-    let id = service::create_session(
-        &state.pool,
-        NewSessionInput {
-            game: c.game,
-            players: c.players,
-            agreements: c.agreements,
-            currency: c.currency,
-            opening_scores: c.opening_scores,
-        },
-        club,
-    )
-    .await?;
+    let input = NewSessionInput {
+        game: c.game,
+        players: c.players,
+        agreements: c.agreements,
+        currency: c.currency,
+        opening_scores: c.opening_scores,
+    };
+    let (id, links) = match club {
+        Some(club) => (
+            service::create_session(&state.pool, input, Some(club)).await?,
+            None,
+        ),
+        None => {
+            let (id, links) = service::create_linked_session(&state.pool, input).await?;
+            (id, Some(links))
+        }
+    };
     let loaded = service::load(&state.pool, &state.folds, id).await?;
-    Ok((StatusCode::CREATED, Json(session_json(&loaded))))
+    Ok(created(&loaded, links))
 }
 
 #[utoipa::path(post, path = "/sessions/import", tag = "sessions",
@@ -268,12 +299,18 @@ async fn import(
     State(state): State<AppState>,
     viewer: Viewer,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
+) -> Result<Response, AppError> {
     let club = owning_club(&viewer)?;
     let doc: SessionDoc = read_body(payload)?;
-    let id = service::import(&state.pool, &doc, club).await?;
+    let (id, links) = match club {
+        Some(club) => (service::import(&state.pool, &doc, Some(club)).await?, None),
+        None => {
+            let (id, links) = service::import_linked(&state.pool, &doc).await?;
+            (id, Some(links))
+        }
+    };
     let loaded = service::load(&state.pool, &state.folds, id).await?;
-    Ok((StatusCode::CREATED, Json(session_json(&loaded))))
+    Ok(created(&loaded, links))
 }
 
 #[utoipa::path(get, path = "/sessions/{id}", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
@@ -535,38 +572,54 @@ struct Credentials {
     passphrase: String,
 }
 
-/// Creates a club: 201 with its id, name, share link and a write token for its creator.
+/// Creates a club: 201 with its id, name, share link and a write token for its creator
+/// (429 with `Retry-After` past the creations allowed from one address).
 #[utoipa::path(post, path = "/clubs", tag = "clubs",
     request_body = CredentialsBody,
-    responses((status = 201, description = "The club, with a write token", body = ClubCreated), (status = 400, description = "The body is not what this endpoint reads", body = ApiError)))]
+    responses((status = 201, description = "The club, with a write token", body = ClubCreated), (status = 400, description = "The body is not what this endpoint reads", body = ApiError),
+        (status = 429, description = "Too many clubs created from this address; see Retry-After", body = ApiError)))]
 async fn create_club(
     State(state): State<AppState>,
+    Client(client): Client,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
-    let c: Credentials = read_body(payload)?;
-    let (club, token) = clubs::create_club(&state.pool, &c.name, &c.passphrase).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(
-            json!({ "id": club.id, "name": club.name, "share_link": format!("/share/{}", club.share_token), "token": token, "access": "write" }),
-        ),
-    ))
+) -> Response {
+    let created = async {
+        let c: Credentials = read_body(payload)?;
+        let (club, token) =
+            clubs::create_club(&state.pool, &state.limiter, client, &c.name, &c.passphrase).await?;
+        Ok::<_, AppError>((
+            StatusCode::CREATED,
+            Json(
+                json!({ "id": club.id, "name": club.name, "share_link": format!("/share/{}", club.share_token), "token": token, "access": "write" }),
+            ),
+        ))
+    };
+    with_retry_after(
+        created.await.into_response(),
+        clubs::CREATION_RETRY_AFTER_SECS,
+    )
 }
 
-/// Exchanges a club's name and passphrase for a write token (rate limited: 429).
+/// Exchanges a club's name and passphrase for a write token (rate limited per address:
+/// 429 with `Retry-After`).
 #[utoipa::path(post, path = "/tokens", tag = "clubs",
     request_body = CredentialsBody,
     responses((status = 201, description = "A write token", body = TokenIssued), (status = 400, description = "The body is not what this endpoint reads", body = ApiError),
         (status = 401, description = "That club name and passphrase do not match", body = ApiError),
-        (status = 429, description = "Too many attempts for this club", body = ApiError)))]
+        (status = 429, description = "Too many attempts from this address; see Retry-After", body = ApiError)))]
 async fn token(
     State(state): State<AppState>,
+    Client(client): Client,
     payload: Result<Json<Value>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), AppError> {
-    let t: Credentials = read_body(payload)?;
-    let (club, token) = clubs::log_in(&state.pool, &state.limiter, &t.name, &t.passphrase).await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "club_id": club.id, "token": token, "access": "write" })),
-    ))
+) -> Response {
+    let issued = async {
+        let t: Credentials = read_body(payload)?;
+        let (club, token) =
+            clubs::log_in(&state.pool, &state.limiter, client, &t.name, &t.passphrase).await?;
+        Ok::<_, AppError>((
+            StatusCode::CREATED,
+            Json(json!({ "club_id": club.id, "token": token, "access": "write" })),
+        ))
+    };
+    with_retry_after(issued.await.into_response(), clubs::RETRY_AFTER_SECS)
 }

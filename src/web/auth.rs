@@ -1,17 +1,19 @@
 //! Who is asking, and the protections every response carries: the login cookie or bearer
 //! token, cross-site request forgery checks, and security headers.
 
-use axum::extract::{FromRequestParts, Request};
-use axum::http::Method;
-use axum::http::header::{AUTHORIZATION, HOST, ORIGIN};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, FromRequestParts, Request};
+use axum::http::header::{AUTHORIZATION, HOST, ORIGIN, RETRY_AFTER};
 use axum::http::request::Parts;
+use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 
 use super::AppState;
 use crate::error::AppError;
-use crate::service::clubs::{self, Grant, TOKEN_DAYS};
+use crate::service::clubs::{self, ClientKey, Grant, TOKEN_DAYS};
 
 /// The name of the login cookie.
 pub const COOKIE: &str = "sk_session";
@@ -56,6 +58,42 @@ impl FromRequestParts<AppState> for Viewer {
     }
 }
 
+/// The client as the login limits key it: its address from axum's
+/// `ConnectInfo<SocketAddr>`, which the server inserts for each connection (`serve` in
+/// `main.rs`). A request without it (tests driving the router with `oneshot`, which has no
+/// socket) gets one fixed key, so such callers share one allowance. A reverse proxy in
+/// front would make every client the proxy's address; Scorekeeper is meant to be reached
+/// directly on the table's network, and trusts no forwarded-for header.
+#[derive(Debug, Clone, Copy)]
+pub struct Client(pub ClientKey);
+
+impl<S: Send + Sync> FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        _state: &S,
+    ) -> Result<Client, std::convert::Infallible> {
+        let address = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(a)| a.ip());
+        Ok(Client(ClientKey::of(address)))
+    }
+}
+
+/// `error` as a response, with `Retry-After: retry_after_secs` when it is a 429 (too many
+/// attempts), so that well-behaved clients back off for the right time.
+pub fn with_retry_after(response: Response, retry_after_secs: u64) -> Response {
+    let mut response = response;
+    if response.status() == StatusCode::TOO_MANY_REQUESTS
+        && let Ok(value) = HeaderValue::from_str(&retry_after_secs.to_string())
+    {
+        response.headers_mut().insert(RETRY_AFTER, value);
+    }
+    response
+}
+
 /// The login cookie for `token`: HttpOnly (no script can read it), SameSite=Lax (not sent
 /// on cross-site posts), for the whole site, lasting as long as the token.
 pub fn login_cookie(token: String) -> Cookie<'static> {
@@ -65,6 +103,43 @@ pub fn login_cookie(token: String) -> Cookie<'static> {
         .path("/")
         .max_age(time::Duration::days(TOKEN_DAYS))
         .build()
+}
+
+/// The prefix of a session-link cookie's name; the cookie `sk_link_{id}` holds the write
+/// or read secret of session `id`.
+pub const LINK_COOKIE_PREFIX: &str = "sk_link_";
+
+/// How long a session-link cookie lasts, in days (a session may be played for months).
+pub const LINK_COOKIE_DAYS: i64 = 365;
+
+/// The cookie that keeps session `id`'s link `secret` in this browser: HttpOnly,
+/// SameSite=Lax, for the whole site (the pages and the API), a year.
+pub fn link_cookie(id: i64, secret: String) -> Cookie<'static> {
+    Cookie::build((format!("{LINK_COOKIE_PREFIX}{id}"), secret))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .max_age(time::Duration::days(LINK_COOKIE_DAYS))
+        .build()
+}
+
+/// Hands every request's capability-link secrets (its bearer token and its `sk_link_*`
+/// cookies) to [`clubs::authorize`] through [`clubs::with_presented_links`].
+pub async fn present_links(request: Request, next: Next) -> Response {
+    let mut secrets: Vec<String> = CookieJar::from_headers(request.headers())
+        .iter()
+        .filter(|c| c.name().starts_with(LINK_COOKIE_PREFIX))
+        .map(|c| c.value().to_string())
+        .collect();
+    if let Some(bearer) = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    {
+        secrets.push(bearer.trim().to_string());
+    }
+    clubs::with_presented_links(secrets, next.run(request)).await
 }
 
 /// Refuses state-changing requests that a browser marks as coming from another site: the

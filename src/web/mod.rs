@@ -5,10 +5,13 @@ pub mod api;
 pub mod auth;
 pub mod html;
 
-use axum::Router;
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{Value, json};
 use sqlx::SqlitePool;
 use tokio::sync::broadcast;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -117,12 +120,30 @@ const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
     ),
 ];
 
-/// The whole application: pages at `/`, the API at `/api/v1`, behind the cross-site
-/// check and the security headers.
+/// `GET /healthz`, for a supervisor or load balancer: 200 `{"status":"ok"}` when the
+/// database answers a query, 503 `{"status":"unavailable"}` (and the cause in the log)
+/// otherwise. It reads nothing else and needs no login.
+async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
+    match crate::store::ops::ping(&state.pool).await {
+        Ok(()) => (StatusCode::OK, Json(json!({ "status": "ok" }))),
+        Err(e) => {
+            tracing::warn!("healthz: the database does not answer: {e}");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({ "status": "unavailable" })),
+            )
+        }
+    }
+}
+
+/// The whole application: pages at `/`, the API at `/api/v1`, `/healthz`, behind the
+/// cross-site check and the security headers.
 pub fn app(state: AppState) -> Router {
     let mut router = Router::new()
+        .route("/healthz", get(healthz))
         .merge(html::routes())
         .nest("/api/v1", api::routes())
+        .layer(middleware::from_fn(auth::present_links))
         .layer(middleware::from_fn(auth::refuse_cross_site));
     for (name, value) in SECURITY_HEADERS {
         router = router.layer(SetResponseHeaderLayer::if_not_present(

@@ -18,6 +18,38 @@ use thirtyfour::prelude::*;
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
+/// The Chromium binary: `$SCOREKEEPER_CHROMIUM` when set (CI points it at a missing path to
+/// prove that the browser tests then fail), else [`CHROMIUM`].
+pub fn chromium() -> PathBuf {
+    std::env::var_os("SCOREKEEPER_CHROMIUM").map_or_else(|| PathBuf::from(CHROMIUM), PathBuf::from)
+}
+
+/// The chromedriver binary: `$SCOREKEEPER_CHROMEDRIVER` when set, else [`CHROMEDRIVER`].
+pub fn chromedriver() -> PathBuf {
+    std::env::var_os("SCOREKEEPER_CHROMEDRIVER")
+        .map_or_else(|| PathBuf::from(CHROMEDRIVER), PathBuf::from)
+}
+
+/// Whether both browser tools are installed. When one is missing: a failure under CI
+/// (`ci`), never a silent pass; outside CI `false` with a note that the test is skipped.
+pub fn tools_present_or_skip(chromium: &Path, chromedriver: &Path, ci: bool) -> bool {
+    if chromium.exists() && chromedriver.exists() {
+        return true;
+    }
+    assert!(
+        !ci,
+        "CI must install chromium and chromium-driver (see .ci/run): {} or {} is missing",
+        chromium.display(),
+        chromedriver.display()
+    );
+    eprintln!(
+        "note: {} or {} is missing; the browser test is skipped (apt-get install chromium chromium-driver)",
+        chromium.display(),
+        chromedriver.display()
+    );
+    false
+}
+
 /// chromedriver, stopped when dropped.
 struct Driver(Child);
 
@@ -44,14 +76,11 @@ impl Browser {
     /// Starts the service and chromedriver; `None` (with a visible note) when Chromium is
     /// not installed outside CI. `name` keeps concurrent tests' files apart.
     pub async fn start(name: &str) -> Option<Browser> {
-        if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI must install chromium and chromium-driver (see .ci/run)"
-            );
-            eprintln!(
-                "note: {CHROMIUM} or {CHROMEDRIVER} is missing; the browser test is skipped (apt-get install chromium chromium-driver)"
-            );
+        if !tools_present_or_skip(
+            &chromium(),
+            &chromedriver(),
+            std::env::var_os("CI").is_some(),
+        ) {
             return None;
         }
         let work =
@@ -65,7 +94,7 @@ impl Browser {
         tokio::spawn(async move { axum::serve(listener, app(AppState::new(pool))).await });
         let port = free_port();
         let driver = Driver(
-            Command::new(CHROMEDRIVER)
+            Command::new(chromedriver())
                 .arg(format!("--port={port}"))
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -110,7 +139,7 @@ pub fn screenshots() -> PathBuf {
 
 async fn phone(driver_url: &str, profile: &Path) -> WebDriver {
     let mut caps = DesiredCapabilities::chrome();
-    caps.set_binary(CHROMIUM).unwrap();
+    caps.set_binary(&chromium().to_string_lossy()).unwrap();
     for arg in [
         "--headless=new",
         "--no-sandbox",

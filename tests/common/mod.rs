@@ -13,9 +13,14 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 /// A test application with its own empty database.
+///
+/// Like a browser, it keeps the session-link cookies (`sk_link_{id}`) that creating a
+/// session without a club sets, and sends them with every request that carries neither a
+/// `Cookie` nor an `Authorization` header of its own; club logins are passed explicitly.
 pub struct TestApp {
     pub router: Router,
     pub pool: sqlx::SqlitePool,
+    pub links: std::sync::Mutex<Vec<String>>,
 }
 
 /// A response: status, Location header, body text.
@@ -40,10 +45,20 @@ impl TestApp {
         TestApp {
             router: app(AppState::new(pool.clone())),
             pool,
+            links: std::sync::Mutex::new(Vec::new()),
         }
     }
 
-    pub async fn send(&self, request: Request<Body>) -> Reply {
+    pub async fn send(&self, mut request: Request<Body>) -> Reply {
+        let headers = request.headers();
+        if !headers.contains_key(header::COOKIE) && !headers.contains_key(header::AUTHORIZATION) {
+            let links = self.links.lock().unwrap().join("; ");
+            if !links.is_empty() {
+                request
+                    .headers_mut()
+                    .insert(header::COOKIE, links.parse().unwrap());
+            }
+        }
         let response = self
             .router
             .clone()
@@ -59,6 +74,18 @@ impl TestApp {
             .headers()
             .get(header::SET_COOKIE)
             .map(|v| v.to_str().unwrap().to_string());
+        for cookie in response.headers().get_all(header::SET_COOKIE) {
+            let pair = cookie
+                .to_str()
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap()
+                .to_string();
+            if pair.starts_with("sk_link_") {
+                self.links.lock().unwrap().push(pair);
+            }
+        }
         let bytes = response
             .into_body()
             .collect()
@@ -145,20 +172,32 @@ fn encode(s: &str) -> String {
         .collect()
 }
 
-/// The folder of shared golden cases beside the project, if it is there.
+/// The folder of shared golden cases: `$SCOREKEEPER_SHARED/golden` when that variable is
+/// set (CI uses it to prove that a missing folder fails), else `../shared/golden` beside
+/// the project. `None`, with a visible note, when it is missing outside CI; under CI (`CI`
+/// set) a missing folder fails the test ([`golden_dir_or_skip`]).
 pub fn shared_golden() -> Option<std::path::PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/golden");
+    let shared = std::env::var_os("SCOREKEEPER_SHARED").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        std::path::PathBuf::from,
+    );
+    golden_dir_or_skip(&shared.join("golden"), std::env::var_os("CI").is_some())
+}
+
+/// `dir` when it is a folder; otherwise a failure under CI (`ci`), never a silent pass,
+/// and outside CI `None` with a note on standard error saying the golden cases are skipped.
+pub fn golden_dir_or_skip(dir: &std::path::Path, ci: bool) -> Option<std::path::PathBuf> {
     if dir.is_dir() {
-        Some(dir)
-    } else {
-        // In CI a missing ../shared is a failure, never a silent pass.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI is set and ../shared/golden is missing"
-        );
-        eprintln!(
-            "note: ../shared/golden is missing; the shared golden cases are skipped (CI has them)"
-        );
-        None
+        return Some(dir.to_path_buf());
     }
+    assert!(
+        !ci,
+        "CI is set and the shared golden cases are missing ({})",
+        dir.display()
+    );
+    eprintln!(
+        "note: {} is missing; the shared golden cases are skipped (CI has them)",
+        dir.display()
+    );
+    None
 }

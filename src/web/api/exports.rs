@@ -15,7 +15,7 @@ use crate::error::AppError;
 use crate::export::{self, ClubExport, club};
 use crate::service::clubs::{self, Access};
 use crate::web::AppState;
-use crate::web::auth::Viewer;
+use crate::web::auth::{Client, Viewer};
 
 /// The largest club export `POST /clubs/import` reads, in bytes: years of weekly nights.
 pub const IMPORT_LIMIT: usize = 64 * 1024 * 1024;
@@ -154,11 +154,14 @@ struct ClubImport {
         (status = 422, description = "A session does not replay: the field names it from the export's root", body = ApiError)))]
 pub async fn club_import(
     State(state): State<AppState>,
+    Client(client): Client,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let body: ClubImport = read_body(payload)?;
     let (club, token, sessions) = club::import_club(
         &state.pool,
+        &state.limiter,
+        client,
         body.name.as_deref(),
         &body.passphrase,
         &body.club,

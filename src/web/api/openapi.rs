@@ -252,6 +252,22 @@ pub struct SessionView {
     pub session: SessionDocument,
     /// Its ledger.
     pub ledger: LedgerDocument,
+    /// Only when a session is created or imported without a club: the paths of its
+    /// capability links, to open in a browser (shown this once).
+    pub links: Option<SessionLinksView>,
+    /// Only then: the write secret, a bearer token that reads and writes the session.
+    pub write_token: Option<String>,
+    /// Only then: the read secret, a bearer token that only reads it.
+    pub read_token: Option<String>,
+}
+
+/// The capability links of a session without a club.
+#[derive(ToSchema)]
+pub struct SessionLinksView {
+    /// `/sessions/{id}/link/{write_token}`: enters hands.
+    pub write: String,
+    /// `/sessions/{id}/link/{read_token}`: looks only.
+    pub read: String,
 }
 
 /// One session in a list.

@@ -15,7 +15,7 @@ use crate::error::AppError;
 use crate::export::{ClubExport, club};
 use crate::web::AppState;
 use crate::web::api::exports::IMPORT_LIMIT;
-use crate::web::auth::login_cookie;
+use crate::web::auth::{Client, login_cookie};
 
 /// The restore page's routes.
 pub fn routes() -> Router<AppState> {
@@ -132,14 +132,27 @@ fn place_words(field: &str) -> String {
 
 /// Creates the club from the file and logs this browser in to it; a refusal re-renders the
 /// form with the field and the reason (422), and nothing is written.
-async fn restore(State(state): State<AppState>, jar: CookieJar, multipart: Multipart) -> Response {
+async fn restore(
+    State(state): State<AppState>,
+    Client(client): Client,
+    jar: CookieJar,
+    multipart: Multipart,
+) -> Response {
     let mut name = String::new();
     let attempt = async {
         let submitted = read_form(multipart).await?;
         name = submitted.name.trim().to_string();
         let export = read_backup(&submitted.backup)?;
         let wanted = Some(name.as_str()).filter(|n| !n.is_empty());
-        club::import_club(&state.pool, wanted, &submitted.passphrase, &export).await
+        club::import_club(
+            &state.pool,
+            &state.limiter,
+            client,
+            wanted,
+            &submitted.passphrase,
+            &export,
+        )
+        .await
     };
     match attempt.await {
         Ok((club, token, _)) => (

@@ -22,7 +22,9 @@ use crate::service::clubs::Access;
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
 use crate::web::AppState;
-use crate::web::auth::{COOKIE, Viewer, login_cookie};
+use crate::web::auth::{
+    COOKIE, Client, LINK_COOKIE_PREFIX, Viewer, link_cookie, login_cookie, with_retry_after,
+};
 
 /// The club pages' routes.
 pub fn routes() -> Router<AppState> {
@@ -33,6 +35,11 @@ pub fn routes() -> Router<AppState> {
         .route("/login", get(login_form).post(log_in))
         .route("/logout", post(log_out))
         .route("/share/{token}", get(share))
+        .route("/sessions/{id}/link/{secret}", get(open_session_link))
+        .route("/sessions/{id}/links", get(session_links))
+        .route("/clubs/{id}/settings", get(settings))
+        .route("/clubs/{id}/passphrase", post(change_passphrase))
+        .route("/clubs/{id}/share", post(new_share_link))
 }
 
 #[derive(Template, WebTemplate)]
@@ -57,6 +64,7 @@ async fn new_club() -> NewClubPage {
 
 async fn create_club(
     State(state): State<AppState>,
+    Client(client): Client,
     jar: CookieJar,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
@@ -76,14 +84,18 @@ async fn create_club(
         )
             .into_response();
     }
-    match clubs::create_club(&state.pool, &name, &passphrase).await {
+    let created = clubs::create_club(&state.pool, &state.limiter, client, &name, &passphrase).await;
+    let response = match created {
         Ok((club, token)) => (
             jar.add(login_cookie(token)),
             Redirect::to(&format!("/clubs/{}", club.id)),
         )
             .into_response(),
-        Err(e @ AppError::BadRequest { .. }) => (
-            StatusCode::UNPROCESSABLE_ENTITY,
+        Err(e @ (AppError::BadRequest { .. } | AppError::TooManyRequests(_))) => (
+            match e {
+                AppError::BadRequest { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+                _ => e.status(),
+            },
             NewClubPage {
                 name,
                 error: Some(PageError::from(&e)),
@@ -91,7 +103,8 @@ async fn create_club(
         )
             .into_response(),
         Err(e) => error_page(e),
-    }
+    };
+    with_retry_after(response, clubs::CREATION_RETRY_AFTER_SECS)
 }
 
 #[derive(Template, WebTemplate)]
@@ -110,27 +123,30 @@ async fn login_form() -> LoginPage {
 
 async fn log_in(
     State(state): State<AppState>,
+    Client(client): Client,
     jar: CookieJar,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
     let name = form.get("name").cloned().unwrap_or_default();
     let passphrase = form.get("passphrase").cloned().unwrap_or_default();
-    match clubs::log_in(&state.pool, &state.limiter, &name, &passphrase).await {
-        Ok((club, token)) => (
-            jar.add(login_cookie(token)),
-            Redirect::to(&format!("/clubs/{}", club.id)),
-        )
-            .into_response(),
-        Err(e @ (AppError::Unauthorized(_) | AppError::TooManyRequests(_))) => (
-            e.status(),
-            LoginPage {
-                name,
-                error: Some(PageError::from(&e)),
-            },
-        )
-            .into_response(),
-        Err(e) => error_page(e),
-    }
+    let response =
+        match clubs::log_in(&state.pool, &state.limiter, client, &name, &passphrase).await {
+            Ok((club, token)) => (
+                jar.add(login_cookie(token)),
+                Redirect::to(&format!("/clubs/{}", club.id)),
+            )
+                .into_response(),
+            Err(e @ (AppError::Unauthorized(_) | AppError::TooManyRequests(_))) => (
+                e.status(),
+                LoginPage {
+                    name,
+                    error: Some(PageError::from(&e)),
+                },
+            )
+                .into_response(),
+            Err(e) => error_page(e),
+        };
+    with_retry_after(response, clubs::RETRY_AFTER_SECS)
 }
 
 async fn log_out(State(state): State<AppState>, jar: CookieJar, viewer: Viewer) -> Response {
@@ -146,18 +162,257 @@ async fn log_out(State(state): State<AppState>, jar: CookieJar, viewer: Viewer) 
         .into_response()
 }
 
-/// Opening the share link logs this browser in to look only.
+/// Opening the share link lets this browser look at the club's sheets. It writes nothing
+/// (the link's secret becomes the login cookie; no token row per visit), and a member
+/// already logged in to the club with the passphrase keeps the write login.
 async fn share(
     State(state): State<AppState>,
     jar: CookieJar,
+    viewer: Viewer,
     Path(token): Path<String>,
 ) -> Response {
     match clubs::open_share_link(&state.pool, &token).await {
-        Ok((club, read_token)) => (
-            jar.add(login_cookie(read_token)),
-            Redirect::to(&format!("/clubs/{}", club.id)),
+        Ok(club) => {
+            let member = viewer
+                .grant
+                .is_some_and(|g| g.club_id == club.id && g.access == Access::Write);
+            let to = Redirect::to(&format!("/clubs/{}", club.id));
+            if member {
+                to.into_response()
+            } else {
+                (jar.add(login_cookie(token)), to).into_response()
+            }
+        }
+        Err(e) => error_page(e),
+    }
+}
+
+/// Opening a club-less session's write or read link keeps its secret in this browser (a
+/// cookie for that session) and shows the sheet. It writes nothing on the server, and a
+/// browser that already holds the write link keeps it when the read link is opened.
+async fn open_session_link(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    Path((id, secret)): Path<(i64, String)>,
+) -> Response {
+    let opened = match clubs::link_access(&state.pool, id, &[secret.as_str()]).await {
+        Ok(Some(Some(access))) => access,
+        Ok(_) => {
+            return error_page(AppError::NotFound(
+                "this link does not open any session".into(),
+            ));
+        }
+        Err(e) => return error_page(e),
+    };
+    let name = format!("{LINK_COOKIE_PREFIX}{id}");
+    let held = match jar.get(&name) {
+        Some(c) => clubs::link_access(&state.pool, id, &[c.value()])
+            .await
+            .ok()
+            .flatten()
+            .flatten(),
+        None => None,
+    };
+    let to = Redirect::to(&format!("/sessions/{id}"));
+    if opened == Access::Read && held == Some(Access::Write) {
+        to.into_response()
+    } else {
+        (jar.add(link_cookie(id, secret)), to).into_response()
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "sessions/links.html")]
+struct LinksPage {
+    id: i64,
+    write_link: Option<String>,
+    read_link: String,
+    read_qr: Option<String>,
+}
+
+/// The links of a club-less session, for whoever holds one: the write holder sees both
+/// (the read secret derives from the write one), a reader the read link.
+async fn session_links(
+    State(state): State<AppState>,
+    jar: CookieJar,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Response {
+    let missing = || error_page(AppError::NotFound(format!("there is no session {id}")));
+    let Some(secret) = jar
+        .get(&format!("{LINK_COOKIE_PREFIX}{id}"))
+        .map(|c| c.value().to_string())
+    else {
+        return missing();
+    };
+    let access = match clubs::link_access(&state.pool, id, &[secret.as_str()]).await {
+        Ok(Some(Some(access))) => access,
+        Ok(_) => return missing(),
+        Err(e) => return error_page(e),
+    };
+    let base = base_url(&state, &headers);
+    let (write_link, read_link) = if access == Access::Write {
+        let links = clubs::SessionLinks::from_write(secret);
+        (
+            Some(format!("{base}{}", links.write_path(id))),
+            format!("{base}{}", links.read_path(id)),
+        )
+    } else {
+        (None, format!("{base}/sessions/{id}/link/{secret}"))
+    };
+    LinksPage {
+        id,
+        write_link,
+        read_qr: qr_svg(&read_link),
+        read_link,
+    }
+    .into_response()
+}
+
+/// The address phones open: `--public-url`, else the one this browser used.
+fn base_url(state: &AppState, headers: &HeaderMap) -> String {
+    match &state.public_url {
+        Some(url) => url.clone(),
+        None => format!(
+            "http://{}",
+            headers
+                .get(HOST)
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("127.0.0.1:3000")
+        ),
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "clubs/settings.html")]
+struct SettingsPage {
+    id: i64,
+    name: String,
+    notice: Option<String>,
+    error: Option<PageError>,
+}
+
+impl SettingsPage {
+    fn invalid(&self, field: &str) -> bool {
+        self.error.as_ref().and_then(|e| e.field.as_deref()) == Some(field)
+    }
+}
+
+/// The club for a settings page or form: only a member logged in with the passphrase
+/// (anyone else sees "not found", as on the club's page).
+async fn settings_club(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+) -> Result<clubs::Club, AppError> {
+    match viewer.grant {
+        Some(g) if g.club_id == id && g.access == Access::Write => {
+            clubs::club(&state.pool, id).await
+        }
+        Some(g) if g.club_id == id => Err(AppError::Forbidden(
+            "log in with the club's passphrase to change its settings".into(),
+        )),
+        _ => Err(AppError::NotFound(format!("there is no club {id}"))),
+    }
+}
+
+async fn settings(State(state): State<AppState>, viewer: Viewer, Path(id): Path<i64>) -> Response {
+    match settings_club(&state, &viewer, id).await {
+        Ok(club) => SettingsPage {
+            id,
+            name: club.name,
+            notice: None,
+            error: None,
+        }
+        .into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+/// Changes the passphrase (the current one is needed); every other login of the club ends
+/// and this browser gets a fresh one.
+async fn change_passphrase(
+    State(state): State<AppState>,
+    Client(client): Client,
+    viewer: Viewer,
+    jar: CookieJar,
+    Path(id): Path<i64>,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
+    let club = match settings_club(&state, &viewer, id).await {
+        Ok(club) => club,
+        Err(e) => return error_page(e),
+    };
+    let field = |name: &str| form.get(name).cloned().unwrap_or_default();
+    let (current, new) = (field("current"), field("passphrase"));
+    let changed = if field("again") != new {
+        Err(AppError::BadRequest {
+            field: "again".into(),
+            message: "the two new passphrases differ".into(),
+        })
+    } else {
+        clubs::change_passphrase(&state.pool, &state.limiter, client, id, &current, &new).await
+    };
+    let response = match changed {
+        Ok(token) => (
+            jar.add(login_cookie(token)),
+            SettingsPage {
+                id,
+                name: club.name,
+                notice: Some("The passphrase is changed. Every other phone must log in again with the new one.".into()),
+                error: None,
+            },
         )
             .into_response(),
+        Err(e @ (AppError::BadRequest { .. } | AppError::TooManyRequests(_))) => (
+            match e {
+                AppError::BadRequest { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+                _ => e.status(),
+            },
+            SettingsPage {
+                id,
+                name: club.name,
+                notice: None,
+                error: Some(PageError::from(&e)),
+            },
+        )
+            .into_response(),
+        Err(e) => error_page(e),
+    };
+    with_retry_after(response, clubs::RETRY_AFTER_SECS)
+}
+
+/// Makes a new share link (once "Yes" is chosen: the old one stops working) and shows the
+/// club's page with it.
+async fn new_share_link(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(form): Form<HashMap<String, String>>,
+) -> Response {
+    let club = match settings_club(&state, &viewer, id).await {
+        Ok(club) => club,
+        Err(e) => return error_page(e),
+    };
+    if form.get("confirm").map(String::as_str) != Some("yes") {
+        let error = PageError {
+            field: Some("confirm".into()),
+            message: "choose Yes first: the old share link stops working for everyone who has it"
+                .into(),
+        };
+        return (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            SettingsPage {
+                id,
+                name: club.name,
+                notice: None,
+                error: Some(error),
+            },
+        )
+            .into_response();
+    }
+    match clubs::rotate_share_secret(&state.pool, id).await {
+        Ok(_) => Redirect::to(&format!("/clubs/{id}")).into_response(),
         Err(e) => error_page(e),
     }
 }
@@ -165,7 +420,7 @@ async fn share(
 #[derive(Template, WebTemplate)]
 #[template(path = "clubs/show.html")]
 struct ClubPage {
-    /// The club's id, for the history, download and restore links.
+    /// The club's id, for the history, download, restore and settings links.
     id: i64,
     name: String,
     share_link: Option<String>,
@@ -191,16 +446,7 @@ async fn show(
             .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
         let club = clubs::club(&state.pool, id).await?;
         let can_write = grant.access == Access::Write;
-        let base = match &state.public_url {
-            Some(url) => url.clone(),
-            None => format!(
-                "http://{}",
-                headers
-                    .get(HOST)
-                    .and_then(|h| h.to_str().ok())
-                    .unwrap_or("127.0.0.1:3000")
-            ),
-        };
+        let base = base_url(&state, &headers);
         let share_link = can_write.then(|| format!("{base}/share/{}", club.share_token));
         // One line per person (a renamed or merged player under the name shown now), each
         // linking to the player's page.

@@ -17,6 +17,7 @@ use axum::extract::{Form, Path, Query, RawForm, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use axum_extra::extract::cookie::CookieJar;
 use serde_json::{Value, json};
 
 use self::sheet::sheet_page;
@@ -368,10 +369,26 @@ async fn create(
             currency: None,
             opening_scores: None,
         };
-        service::create_session(&state.pool, input, club).await
+        match club {
+            Some(club) => Ok((
+                service::create_session(&state.pool, input, Some(club)).await?,
+                None,
+            )),
+            None => {
+                let (id, links) = service::create_linked_session(&state.pool, input).await?;
+                Ok((id, Some(links)))
+            }
+        }
     };
     match attempt.await {
-        Ok(id) => Redirect::to(&format!("/sessions/{id}")).into_response(),
+        // A session without a club keeps its write link in this browser; its links page
+        // (`/sessions/{id}/links`) shows both links to pass on.
+        Ok((id, Some(links))) => (
+            CookieJar::new().add(super::auth::link_cookie(id, links.write)),
+            Redirect::to(&format!("/sessions/{id}")),
+        )
+            .into_response(),
+        Ok((id, None)) => Redirect::to(&format!("/sessions/{id}")).into_response(),
         Err(e @ (AppError::Refused(_) | AppError::BadRequest { .. })) => {
             let mut error = PageError::from(&e);
             // The form's field names carry an `a.` for agreements.

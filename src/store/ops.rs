@@ -1,0 +1,107 @@
+//! Operations on the database file as a whole: the health probe, the checkpoint at a clean
+//! stop, `backup` (SQLite's `VACUUM INTO`) and the checks `restore` makes on a backup.
+
+use std::path::Path;
+
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, SqlitePool};
+
+/// Whether the database answers a trivial query (for `/healthz`).
+pub async fn ping(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    sqlx::query_scalar::<_, i64>("SELECT 1")
+        .fetch_one(pool)
+        .await
+        .map(|_| ())
+}
+
+/// Moves every committed page from the `-wal` file into the database file and empties the
+/// `-wal` file (`PRAGMA wal_checkpoint(TRUNCATE)`), so that a copy of the database file
+/// alone is complete. Errors: the database cannot be reached; a checkpoint that another
+/// connection's reader keeps from finishing answers `Ok(false)` (SQLite's `busy` column).
+pub async fn checkpoint(pool: &SqlitePool) -> Result<bool, sqlx::Error> {
+    let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+        .fetch_one(pool)
+        .await?;
+    Ok(busy == 0)
+}
+
+/// Writes a consistent copy of the database into the new file `target` with `VACUUM INTO`:
+/// it reads in one transaction, so writers may go on meanwhile and the copy holds exactly
+/// the events committed when it began. Errors: `target` exists and is not empty, or cannot
+/// be written.
+pub async fn backup_into(pool: &SqlitePool, target: &Path) -> Result<(), sqlx::Error> {
+    let target = target.to_string_lossy().into_owned();
+    sqlx::query("VACUUM INTO ?")
+        .bind(target)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// What `restore` found wrong with a file that should be a Scorekeeper backup.
+#[derive(Debug, thiserror::Error)]
+pub enum NotABackup {
+    /// SQLite cannot open or read it.
+    #[error("{0} is not a readable SQLite database: {1}")]
+    Unreadable(String, sqlx::Error),
+    /// It is SQLite but has no Scorekeeper migrations table.
+    #[error("{0} is an SQLite database but not Scorekeeper's (no _sqlx_migrations table)")]
+    NotScorekeeper(String),
+    /// `PRAGMA integrity_check` did not answer `ok`.
+    #[error("{0} fails SQLite's integrity check: {1}")]
+    Damaged(String, String),
+}
+
+/// Checks, read-only, that `file` is a Scorekeeper database: SQLite can read it, it has
+/// the migrations table with at least the first migration applied, and `PRAGMA
+/// integrity_check` answers `ok`.
+pub async fn check_backup(file: &Path) -> Result<(), NotABackup> {
+    let name = file.display().to_string();
+    let unreadable = |e| NotABackup::Unreadable(name.clone(), e);
+    let options = SqliteConnectOptions::new()
+        .filename(file)
+        .read_only(true)
+        .create_if_missing(false);
+    let mut conn = options.connect().await.map_err(unreadable)?;
+    let migrations: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .map_err(unreadable)?;
+    if migrations == 0 {
+        return Err(NotABackup::NotScorekeeper(name));
+    }
+    let applied: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM _sqlx_migrations WHERE success = 1")
+            .fetch_one(&mut conn)
+            .await
+            .map_err(unreadable)?;
+    if applied == 0 {
+        return Err(NotABackup::NotScorekeeper(name));
+    }
+    let verdict: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_all(&mut conn)
+        .await
+        .map_err(unreadable)?;
+    let _ = conn.close().await;
+    if verdict != ["ok"] {
+        return Err(NotABackup::Damaged(name, verdict.join("; ")));
+    }
+    Ok(())
+}
+
+/// Copies the checked backup `source` into the new file `target` (`VACUUM INTO`, so the
+/// copy is compacted and carries no `-wal`). Errors: `target` exists and is not empty.
+pub async fn copy_database(source: &Path, target: &Path) -> Result<(), sqlx::Error> {
+    let options = SqliteConnectOptions::new()
+        .filename(source)
+        .read_only(true)
+        .create_if_missing(false);
+    let mut conn = options.connect().await?;
+    sqlx::query("VACUUM INTO ?")
+        .bind(target.to_string_lossy().into_owned())
+        .execute(&mut conn)
+        .await?;
+    conn.close().await
+}
