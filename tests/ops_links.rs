@@ -208,6 +208,10 @@ async fn the_links_open_the_sheet_in_a_browser_and_a_read_link_keeps_a_write_log
         !page.contains("Enter the hand"),
         "no hand form for a looker"
     );
+    assert!(
+        !page.contains(&format!("href=\"{sheet}/links\"")),
+        "a looker is not offered the write link's page"
+    );
     let (status, _, _) = raw(
         &app,
         "POST",
@@ -228,6 +232,11 @@ async fn the_links_open_the_sheet_in_a_browser_and_a_read_link_keeps_a_write_log
     assert!(
         page.contains("Enter the hand"),
         "the scorer still enters hands"
+    );
+    // The scorer's sheet points to the page of links to pass on: nothing else knows them.
+    assert!(
+        page.contains(&format!("href=\"{sheet}/links\"")),
+        "the sheet offers its links"
     );
     // The write link opened elsewhere gives that browser the form too.
     let (_, second_writer, _) = raw(&app, "GET", &write_link, &[], None).await;

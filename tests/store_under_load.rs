@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::body::Body;
@@ -54,8 +55,31 @@ impl Answer {
     }
 }
 
-async fn send(router: &Router, request: Request<Body>) -> Answer {
-    let response = router.clone().oneshot(request).await.unwrap();
+/// The service and, like a browser, the write-link cookie (`sk_link_{id}`) of every
+/// session it imported: a session without a club is reached only through its link.
+#[derive(Clone)]
+struct Client {
+    router: Router,
+    cookies: Arc<Mutex<Vec<String>>>,
+}
+
+impl Client {
+    fn new(router: Router) -> Client {
+        Client {
+            router,
+            cookies: Arc::default(),
+        }
+    }
+}
+
+async fn send(client: &Client, mut request: Request<Body>) -> Answer {
+    let cookies = client.cookies.lock().unwrap().join("; ");
+    if !cookies.is_empty() {
+        request
+            .headers_mut()
+            .insert(header::COOKIE, cookies.parse().unwrap());
+    }
+    let response = client.router.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let headers = response.headers().clone();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
@@ -66,7 +90,7 @@ async fn send(router: &Router, request: Request<Body>) -> Answer {
     }
 }
 
-async fn get(router: &Router, uri: &str, if_none_match: Option<&str>) -> Answer {
+async fn get(router: &Client, uri: &str, if_none_match: Option<&str>) -> Answer {
     let mut request = Request::get(uri);
     if let Some(tag) = if_none_match {
         request = request.header(header::IF_NONE_MATCH, tag);
@@ -74,7 +98,7 @@ async fn get(router: &Router, uri: &str, if_none_match: Option<&str>) -> Answer 
     send(router, request.body(Body::empty()).unwrap()).await
 }
 
-async fn post(router: &Router, uri: &str, body: &Value) -> Answer {
+async fn post(router: &Client, uri: &str, body: &Value) -> Answer {
     let request = Request::post(uri)
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(body.to_string()))
@@ -82,11 +106,19 @@ async fn post(router: &Router, uri: &str, body: &Value) -> Answer {
     send(router, request).await
 }
 
-/// Imports `session(hands)`; returns its id.
-async fn import(router: &Router, hands: usize) -> i64 {
+/// Imports `session(hands)` and keeps its write link; returns its id.
+async fn import(router: &Client, hands: usize) -> i64 {
     let answer = post(router, "/api/v1/sessions/import", &session(hands)).await;
     assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.body);
-    answer.json()["id"].as_i64().unwrap()
+    let created = answer.json();
+    let id = created["id"].as_i64().unwrap();
+    let token = created["write_token"].as_str().unwrap();
+    router
+        .cookies
+        .lock()
+        .unwrap()
+        .push(format!("sk_link_{id}={token}"));
+    id
 }
 
 /// A fresh on-disk database (WAL needs a file) in its own folder under the temp dir.
@@ -103,9 +135,9 @@ fn database(name: &str) -> (PathBuf, String) {
     (dir, url)
 }
 
-async fn app_in_memory() -> Router {
+async fn app_in_memory() -> Client {
     let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
-    app(AppState::new(pool))
+    Client::new(app(AppState::new(pool)))
 }
 
 #[tokio::test]
@@ -245,7 +277,7 @@ async fn a_long_sheet_shows_its_last_fifty_lines_and_the_rest_on_a_tap() {
 async fn a_locked_database_refuses_a_write_with_503_and_still_answers_reads() {
     let (dir, url) = database("busy");
     let pool = scorekeeper::store::open(&url).await.unwrap();
-    let router = app(AppState::new(pool.clone()));
+    let router = Client::new(app(AppState::new(pool.clone())));
     let id = import(&router, 2).await;
     let standing = format!("/api/v1/sessions/{id}/standing");
     assert_eq!(get(&router, &standing, None).await.status, StatusCode::OK);
@@ -314,7 +346,7 @@ async fn a_locked_database_refuses_a_write_with_503_and_still_answers_reads() {
 async fn concurrent_writes_queue_on_the_one_writer_and_all_land() {
     let (dir, url) = database("queue");
     let pool = scorekeeper::store::open(&url).await.unwrap();
-    let router = app(AppState::new(pool.clone()));
+    let router = Client::new(app(AppState::new(pool.clone())));
     let a = import(&router, 0).await;
     let b = import(&router, 0).await;
     // Eight writers at once, four on each of two sessions, ten hands each.

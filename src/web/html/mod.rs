@@ -405,6 +405,7 @@ async fn create(
 async fn sheet(
     State(state): State<AppState>,
     viewer: Viewer,
+    jar: CookieJar,
     Path(id): Path<i64>,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
@@ -438,7 +439,10 @@ async fn sheet(
             }
         }
         let current = service::load(&state.reader, &state.folds, id).await?;
-        let page = sheet_page(&current, &values, None, can_write)?;
+        let holds_link = jar
+            .get(&format!("{}{id}", super::auth::LINK_COOKIE_PREFIX))
+            .is_some();
+        let page = sheet_page(&current, &values, None, can_write)?.offering_links(holds_link);
         Ok(match cacheable {
             true => {
                 let etag = session_etag(id, current.events(), &variant);

@@ -23,6 +23,9 @@ use crate::session::sheet::{
 #[template(path = "sessions/sheet.html")]
 pub struct SheetPage {
     id: i64,
+    /// The viewer holds this session's write link (a session without a club, reached only
+    /// through its links), so the sheet points to the page that shows them to pass on.
+    offers_links: bool,
     game_name: String,
     rules: String,
     created_at: String,
@@ -149,6 +152,17 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
 /// How many lines the sheet page shows unless asked for all: a club night fits whole, a
 /// marathon session shows its latest hands, the earlier ones a tap away.
 pub const SHEET_LINES: usize = 50;
+
+impl SheetPage {
+    /// The same page offering the session's links page when `holds_link` (the viewer came
+    /// in through the session's write link) and the viewer may write.
+    pub fn offering_links(self, holds_link: bool) -> SheetPage {
+        SheetPage {
+            offers_links: holds_link && self.can_write,
+            ..self
+        }
+    }
+}
 
 /// The page for `loaded`: `values` are the form's values after a refusal (or
 /// `correct_event` to open a correction), `error` the refusal, `can_write` whether the
@@ -293,6 +307,7 @@ pub fn sheet_page(
         .join("\n");
     Ok(SheetPage {
         id: loaded.id,
+        offers_links: false,
         game_name: game.name.to_string(),
         rules: game.rules.to_string(),
         created_at: loaded.created_at.clone(),
