@@ -7,6 +7,7 @@
 
 pub mod clubs;
 pub mod history;
+pub mod nights;
 
 use std::path::Path;
 use std::str::FromStr;
