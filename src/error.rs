@@ -39,6 +39,14 @@ pub enum AppError {
     /// A read-only link or token tried to change something (403).
     #[error("{0}")]
     Forbidden(String),
+    /// A request body larger than the service reads (413).
+    #[error("{message}")]
+    PayloadTooLarge {
+        /// The part that is too large (`body`).
+        field: String,
+        /// What the limit is, in words.
+        message: String,
+    },
     /// Too many passphrase attempts (429).
     #[error("{0}")]
     TooManyRequests(String),
@@ -57,6 +65,7 @@ impl AppError {
             AppError::Conflict { .. } => "conflict",
             AppError::Unauthorized(_) => "unauthorized",
             AppError::Forbidden(_) => "forbidden",
+            AppError::PayloadTooLarge { .. } => "payload_too_large",
             AppError::TooManyRequests(_) => "too_many_requests",
             AppError::Internal(_) => "internal",
         }
@@ -71,6 +80,7 @@ impl AppError {
             AppError::Conflict { .. } => StatusCode::CONFLICT,
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
+            AppError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -80,9 +90,9 @@ impl AppError {
     pub fn field(&self) -> Option<String> {
         match self {
             AppError::Refused(r) => Some(r.field.clone()),
-            AppError::BadRequest { field, .. } | AppError::Conflict { field, .. } => {
-                Some(field.clone())
-            }
+            AppError::BadRequest { field, .. }
+            | AppError::Conflict { field, .. }
+            | AppError::PayloadTooLarge { field, .. } => Some(field.clone()),
             _ => None,
         }
     }

@@ -1,7 +1,7 @@
 //! The `scorekeeper` binary: thin wiring of configuration, logging, the database and the
 //! router, plus the `replay` subcommand.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -29,7 +29,7 @@ fn main() -> ExitCode {
 }
 
 /// Prints the ledger document, or one line naming the event, field and rule on stderr
-/// (exit 2) with nothing on stdout.
+/// (exit 2) with nothing on stdout. A closed stdout (`replay FILE | head`) ends it quietly.
 fn replay_command(file: &str) -> ExitCode {
     let text = if file == "-" {
         let mut text = String::new();
@@ -53,8 +53,17 @@ fn replay_command(file: &str) -> ExitCode {
     match result.and_then(|ledger| serde_json::to_string_pretty(&ledger).map_err(|e| e.to_string()))
     {
         Ok(json) => {
-            println!("{json}");
-            ExitCode::SUCCESS
+            let mut out = std::io::stdout().lock();
+            match writeln!(out, "{json}").and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                // A reader that stopped early (`replay FILE | head`) is not a failure: it
+                // has what it wanted.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("stdout: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Err(line) => {
             eprintln!("{}", line.replace('\n', " "));

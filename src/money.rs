@@ -20,23 +20,30 @@ pub struct Money(i64);
 /// Why a money string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoneyError {
-    /// Not a decimal number at all (`"abc"`, `""`).
-    #[error("\"{0}\" is not an amount of money; write it like \"0.05\"")]
+    /// Not digits with at most one point and a leading `-` (`"abc"`, `""`, `"5e-2"`,
+    /// `"+1"`, `" 1"`, `"1,00"`).
+    #[error("\"{0}\" is not an amount of money; write digits and at most one point, like \"0.05\"")]
     NotANumber(String),
-    /// More than two decimal places that are not zeros (`"0.055"`).
-    #[error("\"{0}\" has fractions of a cent; use at most 2 decimal places")]
+    /// More than two decimal places (`"0.055"`, `"0.050"`).
+    #[error("\"{0}\" has more than 2 decimal places; money is counted in whole cents")]
     FractionOfCent(String),
-    /// Beyond ±10¹² cents; no card table plays for that.
+    /// Beyond ±[`Money::LIMIT`]; no card table plays for that.
     #[error("\"{0}\" is too large")]
     TooLarge(String),
 }
 
-/// The largest amount accepted anywhere, in cents (ten billion dollars).
+/// The largest amount accepted anywhere, in cents (ten billion dollars): an amount typed
+/// in, and any balance, the kitty included. Far below `i64::MAX` (9.2 × 10¹⁸), so a
+/// product of a bounded amount by a game's small factors (units, multipliers, seats) cannot
+/// overflow.
 const LIMIT_CENTS: i64 = 1_000_000_000_000;
 
 impl Money {
     /// Zero cents.
     pub const ZERO: Money = Money(0);
+
+    /// The largest amount accepted anywhere (10¹² cents); see [`Money::within_limit`].
+    pub const LIMIT: Money = Money(LIMIT_CENTS);
 
     /// An amount of `cents` cents.
     pub const fn from_cents(cents: i64) -> Money {
@@ -58,17 +65,28 @@ impl Money {
         Money(self.0.abs())
     }
 
-    /// Parses a decimal string with at most two places that are not zero: `"0.05"`, `"-1.2"`,
-    /// `"3"`. Errors: [`MoneyError`].
+    /// Parses a decimal string: an optional `-`, digits, and optionally a point followed by
+    /// one or two digits (the currency's minor unit): `"0.05"`, `"-1.2"`, `"3"`. Nothing else
+    /// is money: no sign `+`, no spaces, no exponent (`"5e-2"`), no thousands separator or
+    /// decimal comma (`"1,00"`), no third decimal even when it is zero (`"0.050"`); an amount
+    /// is never rounded. Errors: [`MoneyError`].
     pub fn parse(text: &str) -> Result<Money, MoneyError> {
-        let trimmed = text.trim();
-        let value = Decimal::from_str(trimmed).map_err(|_| MoneyError::NotANumber(text.into()))?;
+        let unsigned = text.strip_prefix('-').unwrap_or(text);
+        let (whole, fraction) = match unsigned.split_once('.') {
+            Some((w, f)) => (w, Some(f)),
+            None => (unsigned, None),
+        };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(whole) || fraction.is_some_and(|f| !digits(f)) {
+            return Err(MoneyError::NotANumber(text.into()));
+        }
+        if fraction.is_some_and(|f| f.len() > 2) {
+            return Err(MoneyError::FractionOfCent(text.into()));
+        }
+        let value = Decimal::from_str(text).map_err(|_| MoneyError::TooLarge(text.into()))?;
         let cents = value
             .checked_mul(Decimal::ONE_HUNDRED)
             .ok_or_else(|| MoneyError::TooLarge(text.into()))?;
-        if !cents.fract().is_zero() {
-            return Err(MoneyError::FractionOfCent(text.into()));
-        }
         let cents: i64 = cents
             .trunc()
             .try_into()
@@ -77,6 +95,27 @@ impl Money {
             return Err(MoneyError::TooLarge(text.into()));
         }
         Ok(Money(cents))
+    }
+
+    /// `self + rhs`, or `None` beyond the range of `i64` cents.
+    pub const fn checked_add(self, rhs: Money) -> Option<Money> {
+        match self.0.checked_add(rhs.0) {
+            Some(c) => Some(Money(c)),
+            None => None,
+        }
+    }
+
+    /// `self × factor`, or `None` beyond the range of `i64` cents.
+    pub const fn checked_mul(self, factor: i64) -> Option<Money> {
+        match self.0.checked_mul(factor) {
+            Some(c) => Some(Money(c)),
+            None => None,
+        }
+    }
+
+    /// True when the amount is within ±[`Money::LIMIT`], the most any balance may hold.
+    pub const fn within_limit(self) -> bool {
+        self.0 >= -LIMIT_CENTS && self.0 <= LIMIT_CENTS
     }
 
     /// `self / parts`, rounded toward zero to the cent, and the cents left over (same sign as
@@ -182,7 +221,6 @@ mod tests {
         assert_eq!(Money::parse("1.2"), Ok(Money::from_cents(120)));
         assert_eq!(Money::parse("-0.10"), Ok(Money::from_cents(-10)));
         assert_eq!(Money::parse("3"), Ok(Money::from_cents(300)));
-        assert_eq!(Money::parse("0.050"), Ok(Money::from_cents(5)));
         assert_eq!(Money::from_cents(-5).to_string(), "-0.05");
         assert_eq!(Money::from_cents(1234).to_string(), "12.34");
         assert_eq!(Money::ZERO.to_string(), "0.00");
@@ -201,6 +239,36 @@ mod tests {
         assert!(matches!(Money::parse(""), Err(MoneyError::NotANumber(_))));
         assert!(matches!(
             Money::parse("99999999999999"),
+            Err(MoneyError::TooLarge(_))
+        ));
+    }
+
+    #[test]
+    fn refuses_anything_but_digits_and_one_point() {
+        for text in [
+            "5e-2", "+1", " 1", "1 ", "1,00", "1.", ".5", "-", "1.2.3", "0x10", "١",
+        ] {
+            assert!(
+                matches!(Money::parse(text), Err(MoneyError::NotANumber(_))),
+                "{text:?}"
+            );
+        }
+        for text in ["0.055", "0.050", "1.000"] {
+            assert!(
+                matches!(Money::parse(text), Err(MoneyError::FractionOfCent(_))),
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            Money::parse("10000000000.00"),
+            Ok(Money::from_cents(1_000_000_000_000))
+        );
+        assert!(matches!(
+            Money::parse("10000000000.01"),
+            Err(MoneyError::TooLarge(_))
+        ));
+        assert!(matches!(
+            Money::parse("99999999999999999999999999999999999"),
             Err(MoneyError::TooLarge(_))
         ));
     }

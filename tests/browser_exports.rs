@@ -10,28 +10,10 @@ mod common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, fill, screenshots, scroll_width, sheet_screenshot, submit, wait_for,
+    Browser, fill, page_fetch, screenshots, scroll_width, sheet_screenshot, submit, wait_for,
 };
 use serde_json::json;
 use thirtyfour::prelude::*;
-
-/// What `fetch(url)` answers in the page: its status and text (the page's cookie goes along).
-async fn fetch(driver: &WebDriver, url: &str) -> (i64, String) {
-    let answer = driver
-        .execute_async(
-            "const done = arguments[arguments.length - 1];\
-             fetch(arguments[0]).then(r => r.text().then(t => done([r.status, t])));",
-            vec![json!(url)],
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
-    (
-        answer[0].as_i64().unwrap(),
-        answer[1].as_str().unwrap().to_string(),
-    )
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
@@ -99,7 +81,8 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
         .await
         .unwrap();
 
-    let (status, results) = fetch(&phone, &format!("/api/v1/clubs/{club_id}/results.csv")).await;
+    let (status, results) =
+        page_fetch(&phone, &format!("/api/v1/clubs/{club_id}/results.csv")).await;
     assert_eq!(status, 200);
     let session_id: i64 = results
         .lines()
@@ -120,7 +103,7 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
              {session_id},2026-11-19,auction_pinochle,KITTY,1.80\n"
         )
     );
-    let (status, journal) = fetch(&phone, &format!("/api/v1/clubs/{club_id}/journal")).await;
+    let (status, journal) = page_fetch(&phone, &format!("/api/v1/clubs/{club_id}/journal")).await;
     assert_eq!(status, 200);
     assert!(
         journal.contains("2026-11-19 * "),
@@ -141,7 +124,7 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
         .await
         .unwrap()
         .unwrap();
-    let (status, postings) = fetch(&phone, &link).await;
+    let (status, postings) = page_fetch(&phone, &link).await;
     assert_eq!(status, 200);
     assert!(postings.starts_with("event,hand,type,recorded_at,account,amount,explanation\n"));
     assert!(
@@ -156,7 +139,7 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(fetch(&phone, &link).await.0, 200);
+    assert_eq!(page_fetch(&phone, &link).await.0, 200);
     phone
         .screenshot(&shots.join("exports-sheet-top-390.png"))
         .await

@@ -13,7 +13,7 @@ mod common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, dark_mode, fill, screenshots, scroll_width, submit, wait_for,
+    Browser, choose, dark_mode, fill, page_fetch, screenshots, scroll_width, submit, wait_for,
 };
 use scorekeeper::format::SessionDoc;
 use serde_json::json;
@@ -188,6 +188,39 @@ async fn a_club_looks_back_on_a_phone() {
         .screenshot(&shots.join("history-session-chart-390.png"))
         .await
         .unwrap();
+
+    // The club's downloads, through the club page's own links. The results CSV: the Pitch
+    // night still owed (Ann +2.80, Bob −1.60, Dee −1.20 from the hands above), the pinochle
+    // night paid off (Bob paid Ann the 0.90 he owed, so every balance is 0.00).
+    phone.goto(&club_url).await.unwrap();
+    let link = |text: &'static str| {
+        let phone = phone.clone();
+        async move {
+            let link = phone.find(By::LinkText(text)).await.unwrap();
+            link.attr("href").await.unwrap().unwrap()
+        }
+    };
+    let (status, csv) = page_fetch(&phone, &link("results (CSV)").await).await;
+    assert_eq!(status, 200, "{csv}");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "session,date,game,player,net");
+    for (player, net) in [("Ann", "2.80"), ("Bob", "-1.60"), ("Dee", "-1.20")] {
+        let row = format!(",auction_pitch,{player},{net}");
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with("2,") && r.ends_with(&row)),
+            "{row} in {csv}"
+        );
+    }
+    let pinochle: Vec<_> = rows.iter().filter(|r| r.starts_with("1,")).collect();
+    assert!(pinochle.len() >= 3, "{csv}");
+    assert!(pinochle.iter().all(|r| r.ends_with(",0.00")), "{csv}");
+    // The journal: a transaction per event, every player's account named.
+    let (status, journal) = page_fetch(&phone, &link("journal (hledger)").await).await;
+    assert_eq!(status, 200, "{journal}");
+    for account in ["players:Ann", "players:Bob", "players:Cy", "players:Dee"] {
+        assert!(journal.contains(account), "{account} in {journal}");
+    }
     phone.quit().await.unwrap();
 }
 

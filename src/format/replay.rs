@@ -147,17 +147,17 @@ fn check_players(players: &[String], game: &GameInfo) -> Result<(), Refusal> {
     for (i, name) in players.iter().enumerate() {
         rules::check_name(name)
             .map_err(|m| Refusal::document("players", format!("{name:?}: {m}")))?;
-        if name.trim() != name {
-            return Err(Refusal::document(
-                "players",
-                format!("{name:?}: a name does not start or end with a space"),
-            ));
-        }
-        if players[..i].contains(name) {
-            return Err(Refusal::document(
-                "players",
-                format!("{name} is listed twice"),
-            ));
+        let key = rules::table::name_key(name);
+        if let Some(same) = players[..i]
+            .iter()
+            .find(|p| rules::table::name_key(p) == key)
+        {
+            let message = if same == name {
+                format!("{name} is listed twice")
+            } else {
+                format!("{name} and {same} are one name at the table; tell them apart")
+            };
+            return Err(Refusal::document("players", message));
         }
     }
     Ok(())

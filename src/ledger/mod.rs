@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::rules::RuleError;
+
 use crate::money::Money;
 
 /// The ledger name of the kitty's account (rules §1.2, `design/session-format.md`).
@@ -111,6 +113,33 @@ impl Balances {
         for p in postings {
             *self.0.entry(p.account.clone()).or_insert(Money::ZERO) += p.amount;
         }
+    }
+
+    /// [`Balances::apply`], checked: every posting and every balance after it stays within
+    /// ±[`Money::LIMIT`] (ten billion in money), which no table reaches and which keeps every
+    /// product the rules take of a balance (the kitty tripled, doubled, split) far from
+    /// `i64` overflow. Errors: a [`RuleError`] naming `balances.ACCOUNT`; the balances are
+    /// then unchanged.
+    pub fn checked_apply(&mut self, postings: &[Posting]) -> Result<(), RuleError> {
+        let mut after = self.0.clone();
+        for p in postings {
+            let balance = after.entry(p.account.clone()).or_insert(Money::ZERO);
+            match balance.checked_add(p.amount) {
+                Some(sum) if p.amount.within_limit() && sum.within_limit() => *balance = sum,
+                _ => {
+                    return Err(RuleError::new(
+                        format!("balances.{}", p.account),
+                        format!(
+                            "this would take {}'s balance beyond {}, more than any table plays for (money limit)",
+                            p.account,
+                            Money::LIMIT
+                        ),
+                    ));
+                }
+            }
+        }
+        self.0 = after;
+        Ok(())
     }
 
     /// The balance of `account` (zero if it never moved).

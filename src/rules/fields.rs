@@ -33,6 +33,50 @@ impl RuleError {
     }
 }
 
+/// The largest whole number (in absolute value) any event, agreement or opening score may
+/// carry: a billion. No count at a card table comes near it (a 48-card pinochle deck holds 250
+/// in counters and its largest meld, a double run, is 1,500, rules §0; Pitch scores 4 a hand;
+/// an event index of a night of 100,000 hands is 10⁵), and a product of two such numbers
+/// (10¹⁸) still fits an `i64` (9.2 × 10¹⁸), so no rule's arithmetic on them can overflow.
+pub const NUMBER_LIMIT: i64 = 1_000_000_000;
+
+/// Refuses any JSON number in `value` beyond ±[`NUMBER_LIMIT`] or with a fraction beyond it,
+/// before a game reads it, naming its place (`prefix.meld`, `prefix.bids[2]`). Pure.
+pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
+    match value {
+        Value::Number(n) => {
+            let within = match (n.as_i64(), n.as_f64()) {
+                (Some(i), _) => (-NUMBER_LIMIT..=NUMBER_LIMIT).contains(&i),
+                (None, Some(f)) => f.abs() <= NUMBER_LIMIT as f64,
+                (None, None) => false,
+            };
+            if within {
+                Ok(())
+            } else {
+                Err(RuleError::new(
+                    prefix,
+                    format!(
+                        "{n} is far beyond anything a card table counts; numbers here are at most {NUMBER_LIMIT} (a pinochle deck melds at most a few thousand, rules §0)"
+                    ),
+                ))
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, v)| check_numbers(v, &format!("{prefix}[{i}]"))),
+        Value::Object(map) => map.iter().try_for_each(|(k, v)| {
+            let place = if prefix.is_empty() {
+                k.clone()
+            } else {
+                format!("{prefix}.{k}")
+            };
+            check_numbers(v, &place)
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Deserialises `object` into `T` (a struct with `deny_unknown_fields`), turning serde's
 /// error into a [`RuleError`] that names the field: unknown fields (usually typos), missing
 /// fields and wrong types are all refused (`design/session-format.md`).
@@ -92,6 +136,26 @@ mod tests {
 
     fn obj(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn refuses_numbers_beyond_the_limit_naming_their_place() {
+        let ok = serde_json::json!({"meld": 1500, "bids": [250, -1_000_000_000], "x": 2.5});
+        assert!(check_numbers(&ok, "").is_ok());
+        let big = serde_json::json!({"meld": 1_000_000_000_000_000_000i64});
+        assert_eq!(check_numbers(&big, "").unwrap_err().field, "meld");
+        let min = serde_json::json!({"A": i64::MIN});
+        assert_eq!(
+            check_numbers(&min, "opening_scores").unwrap_err().field,
+            "opening_scores.A"
+        );
+        let huge = serde_json::json!({"bids": [1, 1e300]});
+        assert_eq!(check_numbers(&huge, "").unwrap_err().field, "bids[1]");
+        let unsigned = serde_json::json!([u64::MAX]);
+        assert_eq!(
+            check_numbers(&unsigned, "event").unwrap_err().field,
+            "event[0]"
+        );
     }
 
     #[test]

@@ -46,9 +46,11 @@ fn trimmed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>,
         .filter(|s| !s.is_empty()))
 }
 
-/// A text field (a player's name): trimmed, `None` when empty or absent.
+/// A text field (a player's name): trimmed and NFC-normalised as
+/// [`crate::rules::table::player_name`] keeps names, `None` when empty or absent.
 pub fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
-    trimmed(deserializer)
+    use unicode_normalization::UnicodeNormalization;
+    Ok(trimmed(deserializer)?.map(|s| s.nfc().collect()))
 }
 
 /// A whole number (a bid, meld, trick points, a count): `None` when empty or absent.

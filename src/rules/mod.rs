@@ -42,14 +42,14 @@ pub struct FinishedGame {
     pub final_scores: Value,
 }
 
-/// A player's name: 1–40 characters, not the kitty's account. Errors say why in words.
+/// A player's name as it must already stand in a document or event: exactly what
+/// [`table::player_name`] keeps (trimmed, NFC, visible, not reserved, 1–40 characters).
+/// Errors say why in words.
 pub fn check_name(name: &str) -> Result<(), String> {
-    if name.is_empty() || name.chars().count() > 40 {
-        return Err("a player's name has 1 to 40 characters".into());
-    }
-    if crate::ledger::HOUSE.contains(&name) {
+    let kept = table::player_name(name)?;
+    if kept != name {
         return Err(format!(
-            "{name} is the table's own account (the kitty or the pot), not a player's name"
+            "write the name as {kept:?}, without spaces around it and in composed (NFC) form"
         ));
     }
     Ok(())

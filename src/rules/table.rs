@@ -1,4 +1,91 @@
-//! Who sits where: the seating of one session, as the rules engines see it.
+//! Who sits where: the seating of one session, as the rules engines see it; and what a
+//! player's name may be.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
+/// The most characters (Unicode scalar values, after normalisation) a player's name has.
+pub const NAME_MAX: usize = 40;
+
+/// The names no player may take, in any case: the table's own accounts (the kitty, the pot)
+/// and the house, which a reader of the ledger would take for one of them.
+pub const RESERVED_NAMES: [&str; 3] = ["KITTY", "POT", "HOUSE"];
+
+/// A player's name as it will be kept: `raw` trimmed and NFC-normalised (so "é" typed as
+/// one character or as "e" + accent is the same name). Errors, in words a player reads: an
+/// empty name, more than [`NAME_MAX`] characters, a control, format (zero-width, right-to-
+/// left override), private-use, unassigned or line-separator character or a space other
+/// than the plain one (each would make two different names look alike), or one of
+/// [`RESERVED_NAMES`] in any case. Pure; used for sessions' players (documents, forms, the
+/// API) and for clubs' names ([`club_name`]).
+pub fn player_name(raw: &str) -> Result<String, String> {
+    visible_name(raw, NAME_MAX, "a player's name")
+}
+
+/// The most characters a club's name has.
+pub const CLUB_NAME_MAX: usize = 60;
+
+/// A club's name as it will be kept, by the rules of [`player_name`] (1 to
+/// [`CLUB_NAME_MAX`] characters, visible ones only); a club may be called "Pot".
+pub fn club_name(raw: &str) -> Result<String, String> {
+    let name: String = raw.trim().nfc().collect();
+    check_visible(&name, CLUB_NAME_MAX, "a club's name")?;
+    Ok(name)
+}
+
+/// The form of a name two players may not share: lowercased (so "ann" and "Ann" are one
+/// name at the table). `name` is already normalised by [`player_name`].
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+fn visible_name(raw: &str, max: usize, what: &str) -> Result<String, String> {
+    let name: String = raw.trim().nfc().collect();
+    check_visible(&name, max, what)?;
+    let key = name_key(&name);
+    if RESERVED_NAMES.iter().any(|r| name_key(r) == key) {
+        return Err(format!(
+            "{name} is the name of the table's own account (the kitty, the pot or the house), not a player's"
+        ));
+    }
+    Ok(name)
+}
+
+fn check_visible(name: &str, max: usize, what: &str) -> Result<(), String> {
+    let count = name.chars().count();
+    if count == 0 || count > max {
+        return Err(format!("{what} has 1 to {max} characters"));
+    }
+    if let Some(c) = name.chars().find(|&c| invisible(c)) {
+        return Err(format!(
+            "{what} may hold only visible characters and plain spaces, not U+{:04X}",
+            u32::from(c)
+        ));
+    }
+    Ok(())
+}
+
+/// Characters that show as nothing, or as something else, or move the text around.
+fn invisible(c: char) -> bool {
+    use GeneralCategory as G;
+    if c == ' ' {
+        return false;
+    }
+    matches!(
+        c.general_category(),
+        G::Control
+            | G::Format
+            | G::Surrogate
+            | G::PrivateUse
+            | G::Unassigned
+            | G::SpaceSeparator
+            | G::LineSeparator
+            | G::ParagraphSeparator
+    ) || matches!(
+        c,
+        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
+    )
+}
 
 /// The seating of a session: the players seated now, clockwise, and everyone who has ever
 /// sat (each keeps his ledger account after leaving). The player after the dealer is the
@@ -153,6 +240,39 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_trimmed_and_normalised() {
+        assert_eq!(player_name("  Ann ").unwrap(), "Ann");
+        // "e" + combining acute becomes the one character "é".
+        assert_eq!(player_name("Rene\u{301}").unwrap(), "Ren\u{e9}");
+        assert_eq!(player_name("Mary Lou").unwrap(), "Mary Lou");
+        assert_eq!(player_name(&"a".repeat(40)).unwrap().len(), 40);
+    }
+
+    #[test]
+    fn invisible_reserved_and_overlong_names_are_refused() {
+        for bad in [
+            "",
+            "   ",
+            "Ann\u{200B}",
+            "A\u{202E}nn",
+            "An\0n",
+            "Ann\u{7}",
+            "Ann\u{A0}Lee",
+            "\u{3164}",
+            "Kitty",
+            "pot",
+            "HOUSE",
+            " kItTy ",
+        ] {
+            assert!(player_name(bad).is_err(), "{bad:?}");
+        }
+        assert!(player_name(&"a".repeat(41)).is_err());
+        assert!(club_name("Pot").is_ok());
+        assert!(club_name("Club\0").is_err());
+        assert_eq!(name_key("ANN"), name_key("ann"));
+    }
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

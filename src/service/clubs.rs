@@ -145,13 +145,11 @@ pub async fn create_club(
     name: &str,
     passphrase: &str,
 ) -> Result<(Club, String), AppError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 60 {
-        return Err(AppError::BadRequest {
-            field: "name".into(),
-            message: "a club's name has 1 to 60 characters".into(),
-        });
-    }
+    let name = crate::rules::table::club_name(name).map_err(|message| AppError::BadRequest {
+        field: "name".into(),
+        message,
+    })?;
+    let name = name.as_str();
     if passphrase.chars().count() < PASSPHRASE_MIN {
         return Err(AppError::BadRequest {
             field: "passphrase".into(),

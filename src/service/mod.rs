@@ -85,7 +85,13 @@ pub async fn create_session(
         game: input.game,
         currency: input.currency.unwrap_or_else(|| "USD".into()),
         agreements: input.agreements,
-        players: input.players.iter().map(|p| p.trim().to_string()).collect(),
+        // Kept as the name rules keep them; a name they refuse goes on as typed and is
+        // refused, naming `players`, by the document's check.
+        players: input
+            .players
+            .iter()
+            .map(|p| crate::rules::table::player_name(p).unwrap_or_else(|_| p.clone()))
+            .collect(),
         opening_scores: input.opening_scores,
         events: Vec::new(),
     };

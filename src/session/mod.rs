@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::ledger::{self, Balances, KITTY, Posting, Postings};
+use crate::ledger::{Balances, KITTY, Posting, Postings};
 use crate::money::Money;
 use crate::rules::{
     Cell, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Outcome, RuleError, SheetLine, Step, Table,
@@ -147,6 +147,11 @@ impl Core {
         kind: &str,
         object: &Map<String, Value>,
     ) -> Result<Outcome, Refusal> {
+        // Bounded before any rule computes with them, so no arithmetic can overflow.
+        object
+            .iter()
+            .try_for_each(|(field, value)| fields::check_numbers(value, field))
+            .map_err(|e| Refusal::from_rule(e, Some(index)))?;
         let house = self.engine.house_accounts();
         let mut ctx = Ctx {
             table: &mut self.table,
@@ -170,7 +175,9 @@ impl Core {
         for account in self.table.everyone() {
             self.balances.open(account);
         }
-        self.balances.apply(&outcome.postings);
+        self.balances
+            .checked_apply(&outcome.postings)
+            .map_err(|e| Refusal::from_rule(e, Some(index)))?;
         if kind == "close" {
             self.closed_at = Some(index);
         }
@@ -225,14 +232,15 @@ fn payment(
 }
 
 fn check_zero_sum(postings: &[Posting], index: Option<usize>) -> Result<(), Refusal> {
-    let sum = ledger::sum(postings);
-    if sum.is_zero() {
+    // Summed wide: postings out of range must be refused, not overflow here.
+    let sum: i128 = postings.iter().map(|p| i128::from(p.amount.cents())).sum();
+    if sum == 0 {
         Ok(())
     } else {
         Err(Refusal {
             event_index: index,
             field: "type".into(),
-            message: format!("internal error: the postings sum to {sum}, not zero"),
+            message: format!("internal error: the postings sum to {sum} cents, not zero"),
         })
     }
 }
@@ -367,6 +375,13 @@ impl Fold {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<Fold, Refusal> {
+        let bounded = agreements
+            .iter()
+            .try_for_each(|(k, v)| fields::check_numbers(v, &format!("agreements.{k}")))
+            .and_then(|()| {
+                opening_scores.map_or(Ok(()), |v| fields::check_numbers(v, "opening_scores"))
+            });
+        bounded.map_err(|e| Refusal::from_rule(e, None))?;
         let engine = (game.start)(agreements, players, opening_scores)
             .map_err(|e| Refusal::from_rule(e, None))?;
         let mut core = Core {
@@ -391,7 +406,9 @@ impl Fold {
         let mut rows = Vec::new();
         if let Some(outcome) = opening {
             check_zero_sum(&outcome.postings, None)?;
-            core.balances.apply(&outcome.postings);
+            core.balances
+                .checked_apply(&outcome.postings)
+                .map_err(|e| Refusal::from_rule(e, None))?;
             rows.push(row(None, "opening_ante", None, outcome));
         }
         Ok(Fold {

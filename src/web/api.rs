@@ -10,7 +10,8 @@ pub mod openapi;
 use axum::extract::DefaultBodyLimit;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
 use serde::Deserialize;
@@ -32,7 +33,11 @@ use utoipa_axum::routes;
 
 /// The API's routes, to be nested under `/api/v1`.
 pub fn routes() -> Router<AppState> {
-    router().split_for_parts().0
+    router()
+        .split_for_parts()
+        .0
+        .fallback(unknown_route)
+        .layer(middleware::map_response(json_refusal))
 }
 
 /// The API's routes with their OpenAPI description. Each handler carries its method and
@@ -68,12 +73,97 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(openapi::openapi_json))
 }
 
-/// Reads a JSON body, turning axum's rejection into our error shape.
+/// Reads a JSON body, turning axum's rejection into our error shape: 413 for a body over
+/// axum's limit (2 MB), else 400.
 fn body(payload: Result<Json<Value>, JsonRejection>) -> Result<Value, AppError> {
-    payload.map(|Json(v)| v).map_err(|e| AppError::BadRequest {
-        field: "body".into(),
-        message: e.body_text(),
+    payload.map(|Json(v)| v).map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            AppError::PayloadTooLarge {
+                field: "body".into(),
+                message: "the body is larger than the 2 MB this service reads".into(),
+            }
+        } else {
+            AppError::BadRequest {
+                field: "body".into(),
+                message: e.body_text(),
+            }
+        }
     })
+}
+
+/// Any other path under `/api/v1`: a JSON 404, so a client can always parse a refusal.
+async fn unknown_route() -> AppError {
+    AppError::NotFound("there is no such address in this API (see /api/v1/sessions)".into())
+}
+
+/// The code [`AppError`] gives the same status (timeouts and other layers' refusals too).
+fn code_of(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "timeout",
+        409 => "conflict",
+        413 => "payload_too_large",
+        415 => "unsupported_media_type",
+        422 => "refused",
+        429 => "too_many_requests",
+        503 => "unavailable",
+        s if s >= 500 => "internal",
+        _ => "error",
+    }
+}
+
+/// Puts every refusal that does not come from our handlers (axum's 405 for a wrong method,
+/// 400 for a path id that is not a number, 415 for a body that is not JSON) in the API's
+/// `{"error": {"code", "message", "field"}}` shape, keeping its status and headers
+/// (`Allow` on a 405).
+async fn json_refusal(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let (code, field, message) = match status {
+        StatusCode::METHOD_NOT_ALLOWED => (
+            "method_not_allowed",
+            None,
+            "this address does not take that method (see the Allow header)".to_string(),
+        ),
+        StatusCode::BAD_REQUEST if text.starts_with("Invalid URL") => (
+            "bad_request",
+            Some("id"),
+            "a session id is a whole number, as in /api/v1/sessions/12".to_string(),
+        ),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => (
+            "unsupported_media_type",
+            Some("body"),
+            "send the body as JSON, with Content-Type: application/json".to_string(),
+        ),
+        _ => (
+            code_of(status),
+            None,
+            if text.is_empty() {
+                status.canonical_reason().unwrap_or("refused").to_string()
+            } else {
+                text
+            },
+        ),
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let answer = json!({ "error": { "code": code, "message": message, "field": field } });
+    (parts, Json(answer)).into_response()
 }
 
 /// Reads a JSON object body into `T` (a struct with `deny_unknown_fields`), naming the
@@ -253,14 +343,21 @@ async fn export(
 /// Records one event (the body is the event exactly as in a session document). Returns
 /// 201 with the event's ledger entry (`event`), the number of events now (`event_count`),
 /// and where the session stands after it: `balances`, `kitty`, `scores`, `checks` and the
-/// proposed `settlement`, as in the ledger document, but not the ledger's event list. With an
-/// `Idempotency-Key` header, a retried request records nothing new and answers 200 with
-/// the event recorded the first time.
+/// proposed `settlement`, as in the ledger document, but not the ledger's event list.
+///
+/// The body may also carry `expected_events`, the `event_count` the client last saw (a
+/// whole number; it is not part of the event and is not stored): when the session has more
+/// events by then, nothing is recorded and the answer is 409 naming the hand entered
+/// meanwhile, as the sheet's form does, so two phones cannot enter the same hand twice.
+///
+/// With an `Idempotency-Key` header, a retry with the same key and the same event records
+/// nothing new and answers 200 with the event recorded the first time; the same key with a
+/// different event answers 422 (field `Idempotency-Key`) and records nothing.
 #[utoipa::path(post, path = "/sessions/{id}/events", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
-        ("Idempotency-Key" = Option<String>, Header, description = "A client's key for this request: a retry records nothing new")),
-    request_body(content = Object, description = "One event, exactly as in a session document"),
+        ("Idempotency-Key" = Option<String>, Header, description = "A client's key for this request: a retry records nothing new; the same key with another event is 422")),
+    request_body(content = Object, description = "One event, exactly as in a session document, optionally with `expected_events`: the event count the caller saw (not stored)"),
     responses((status = 201, description = "Recorded", body = Recorded), (status = 200, description = "Already recorded with this Idempotency-Key", body = Recorded),
-        (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError), (status = 409, description = "The session moved on since the caller looked", body = ApiError), (status = 422, description = "The rules refused it: the field and rule are named", body = ApiError)))]
+        (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError), (status = 409, description = "The session moved on since the caller looked (`expected_events`)", body = ApiError), (status = 413, description = "The body is over 2 MB", body = ApiError), (status = 422, description = "The rules refused it (the field and rule are named), or the Idempotency-Key recorded another event", body = ApiError)))]
 async fn record(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -269,13 +366,24 @@ async fn record(
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     clubs::authorize(&state.pool, viewer.grant, id, Access::Write).await?;
-    let event = body(payload)?;
-    if !event.is_object() {
+    let Value::Object(mut event) = body(payload)? else {
         return Err(AppError::BadRequest {
             field: "body".into(),
             message: "an event is a JSON object".into(),
         });
-    }
+    };
+    let expected_events = match event.remove("expected_events") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| AppError::BadRequest {
+                    field: "expected_events".into(),
+                    message: "the number of events you last saw, a whole number such as 12".into(),
+                })?,
+        ),
+    };
+    let event = Value::Object(event);
     let key = match headers.get("idempotency-key") {
         Some(v) => Some(
             v.to_str()
@@ -289,8 +397,31 @@ async fn record(
         ),
         None => None,
     };
-    let recorded =
-        service::record_event(&state.pool, &state.folds, id, event, None, key.as_deref()).await?;
+    let recorded = service::record_event(
+        &state.pool,
+        &state.folds,
+        id,
+        event.clone(),
+        expected_events,
+        key.as_deref(),
+    )
+    .await?;
+    if recorded.repeated
+        && recorded
+            .loaded
+            .doc
+            .events
+            .get(recorded.seq.saturating_sub(1))
+            != Some(&event)
+    {
+        return Err(AppError::Refused(crate::format::Refusal::document(
+            "Idempotency-Key",
+            format!(
+                "this key already recorded event {} with a different body; nothing was recorded: use a new key for a new event",
+                recorded.seq.saturating_sub(1)
+            ),
+        )));
+    }
     if !recorded.repeated {
         state.changed(id);
     }

@@ -271,3 +271,21 @@ pub async fn dark_mode(driver: &WebDriver, dark: bool) {
         .await
         .unwrap();
 }
+
+/// What `fetch(url)` answers in the page: its status and text (the page's cookie goes along).
+pub async fn page_fetch(driver: &WebDriver, url: &str) -> (i64, String) {
+    let answer = driver
+        .execute_async(
+            "const done = arguments[arguments.length - 1];\
+             fetch(arguments[0]).then(r => r.text().then(t => done([r.status, t])));",
+            vec![serde_json::json!(url)],
+        )
+        .await
+        .unwrap()
+        .json()
+        .clone();
+    (
+        answer[0].as_i64().unwrap(),
+        answer[1].as_str().unwrap().to_string(),
+    )
+}

@@ -155,6 +155,14 @@ pub struct WrittenHand {
 /// Trick points in one deal: 250 with the last trick, whatever the count (rules §1.0).
 pub const ALL_COUNTERS: i64 = 250;
 
+/// The most a bidder can meld in one deal, in points: the partnership games' ceiling. No
+/// 48-card deal comes near it (Scarne's ceiling for a bidder's meld and counters together
+/// is 721–730, rules §1.0); it catches a typed extra zero and keeps sums far from overflow.
+pub const MAX_MELD: i64 = crate::rules::partnership::MAX_MELD;
+
+/// The highest bid accepted, in points: [`MAX_MELD`] as in Check and Contract Pinochle.
+pub const MAX_BID: i64 = 10_000;
+
 /// Reads a `hand` event and checks it against the rules and the seating. Errors name the
 /// field: `dealer`/`bidder`/`renege_by` not seated or not allowed, `bid` not a multiple of 10
 /// or below the minimum (rules §1.1), `counters` outside 0–250 (rules §1.0), `outcome`
@@ -234,6 +242,14 @@ pub fn read(
             ),
         ));
     }
+    if bid > MAX_BID {
+        return Err(RuleError::new(
+            "bid",
+            format!(
+                "{bid} is more than any deal can make: at most {MAX_BID} (a bidder's meld and counters stay near 730, rules §1.0)"
+            ),
+        ));
+    }
     let trump = w
         .trump
         .ok_or_else(|| RuleError::new("trump", "the final trump suit is required"))?;
@@ -241,6 +257,14 @@ pub fn read(
         && meld < 0
     {
         return Err(RuleError::new("meld", format!("{meld} cannot be negative")));
+    }
+    if let Some(meld) = w.meld
+        && meld > MAX_MELD
+    {
+        return Err(RuleError::new(
+            "meld",
+            format!("{meld} is more than any deal can meld ({MAX_MELD}, rules §1.0)"),
+        ));
     }
     if let Some(c) = w.counters
         && !(0..=ALL_COUNTERS).contains(&c)

@@ -205,8 +205,20 @@ impl AuctionPinochle {
         event: &Map<String, Value>,
     ) -> Result<Outcome, RuleError> {
         let j: Joins = fields::read(event)?;
-        let name = j.player.trim();
+        let name = j.player.as_str();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
+        let key = crate::rules::table::name_key(name);
+        if let Some(same) = ctx
+            .table
+            .everyone()
+            .iter()
+            .find(|p| *p != name && crate::rules::table::name_key(p) == key)
+        {
+            return Err(RuleError::new(
+                "player",
+                format!("{name} and {same} are one name at the table; tell them apart"),
+            ));
+        }
         if ctx.table.is_seated(name) {
             return Err(RuleError::new(
                 "player",
