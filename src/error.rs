@@ -50,6 +50,13 @@ pub enum AppError {
     /// Too many passphrase attempts (429).
     #[error("{0}")]
     TooManyRequests(String),
+    /// The database stayed locked (by a long write, or another process such as a backup)
+    /// longer than [`crate::store::WRITE_WAIT`]: nothing was written, and the same request
+    /// may be sent again after [`RETRY_AFTER_SECONDS`] (503 with `Retry-After`).
+    #[error(
+        "the score sheet is busy saving other entries; nothing was recorded, try again in a moment"
+    )]
+    Busy,
     /// A failure of the database or the program; logged, shown generically.
     #[error("internal error: {0}")]
     Internal(String),
@@ -67,6 +74,7 @@ impl AppError {
             AppError::Forbidden(_) => "forbidden",
             AppError::PayloadTooLarge { .. } => "payload_too_large",
             AppError::TooManyRequests(_) => "too_many_requests",
+            AppError::Busy => "busy",
             AppError::Internal(_) => "internal",
         }
     }
@@ -82,6 +90,7 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -108,9 +117,19 @@ impl AppError {
     }
 }
 
+/// Seconds a client should wait before retrying a [`AppError::Busy`] request (the
+/// `Retry-After` header).
+pub const RETRY_AFTER_SECONDS: u64 = 1;
+
+/// A locked database ([`crate::store::is_busy`]) is [`AppError::Busy`]; every other
+/// database failure is internal.
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
-        AppError::Internal(e.to_string())
+        if crate::store::is_busy(&e) {
+            AppError::Busy
+        } else {
+            AppError::Internal(e.to_string())
+        }
     }
 }
 
@@ -134,6 +153,13 @@ impl IntoResponse for AppError {
             tracing::error!(%cause, "request failed");
         }
         let body = json!({ "error": { "code": self.code(), "message": self.public_message(), "field": self.field() } });
-        (self.status(), Json(body)).into_response()
+        let mut response = (self.status(), Json(body)).into_response();
+        if matches!(self, AppError::Busy) {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(RETRY_AFTER_SECONDS),
+            );
+        }
+        response
     }
 }

@@ -153,6 +153,7 @@ async fn assert_same(pool: &SqlitePool, cached: &Loaded, after: usize) {
         session_id: cached.id,
         correctable: true,
         recorded: &recorded,
+        last: None,
     };
     assert_eq!(
         sheet(&cached.fold, &ctx),

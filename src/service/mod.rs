@@ -39,6 +39,8 @@ pub struct Loaded {
     pub next_dealer: Option<String>,
     /// The session folded: every row of the sheet, the engine as it stands.
     pub fold: Fold,
+    /// The club that owns it; `None` for an open session.
+    pub club_id: Option<i64>,
 }
 
 impl Loaded {
@@ -165,7 +167,7 @@ async fn remember_players(
 async fn load_in(
     conn: &mut SqliteConnection,
     id: i64,
-) -> Result<(SessionDoc, Vec<EventRow>, String), AppError> {
+) -> Result<(SessionDoc, Vec<EventRow>, String, Option<i64>), AppError> {
     let row = store::session(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
@@ -198,15 +200,17 @@ async fn load_in(
         opening_scores,
         events,
     };
-    Ok((doc, rows, row.created_at))
+    Ok((doc, rows, row.created_at, row.club_id))
 }
 
 /// Reads the stored session `id` and replays it in full.
 async fn load_fresh(conn: &mut SqliteConnection, id: i64) -> Result<Loaded, AppError> {
-    let (doc, rows, created_at) = load_in(conn, id).await?;
+    let (doc, rows, created_at, club_id) = load_in(conn, id).await?;
     let fold = format::fold(&doc)
         .map_err(|r| AppError::Internal(format!("stored session {id} no longer replays: {r}")))?;
-    Ok(loaded(id, doc, rows, created_at, fold))
+    let mut loaded = loaded(id, doc, rows, created_at, fold);
+    loaded.club_id = club_id;
+    Ok(loaded)
 }
 
 /// Session `id` with its ledger: from `folds` when the cached state holds every stored
@@ -246,6 +250,7 @@ fn loaded(id: i64, doc: SessionDoc, rows: Vec<EventRow>, created_at: String, fol
         seated: fold.table().seated().to_vec(),
         next_dealer: fold.next_dealer(),
         fold,
+        club_id: None,
     }
 }
 
@@ -264,7 +269,10 @@ pub struct Recorded {
 /// Records one event at the end of a session, in one transaction: the event is applied to
 /// the session as cached in `folds` (or, on a miss or when another process wrote since,
 /// as read and replayed from the store), and only when the rules accept it is it appended
-/// with its postings; after the commit the cache holds the new state. The cost is the one
+/// with its postings; after the commit the cache holds the new state. Without an
+/// idempotency key the event is applied before the write lock is taken (the session's slot
+/// is held throughout), so the one writer connection is held only for the statements and
+/// the commit; the stored count, read under the lock, tells whether that was current. The cost is the one
 /// event and one commit, whatever the session's length, when the session is cached.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the
@@ -283,50 +291,58 @@ pub async fn record_event(
 ) -> Result<Recorded, AppError> {
     // The slot before the connection: see the lock order in `folds`.
     let mut slot = folds.slot(id).write_owned().await;
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    if let Some(key) = idempotency_key
-        && let Some(seq) = store::idempotent_seq(&mut tx, id, key).await?
-    {
-        drop(tx);
-        drop(slot);
-        return Ok(Recorded {
-            loaded: load(pool, folds, id).await?,
-            seq: seq as usize,
-            repeated: true,
-        });
+    // With a key, the transaction starts first, so a retry is known before anything else
+    // happens; without one, the event is applied before the write lock is taken, so that
+    // the one writer connection is held only for the statements and the commit.
+    let mut tx = None;
+    if let Some(key) = idempotency_key {
+        let mut t = pool.begin_with("BEGIN IMMEDIATE").await?;
+        if let Some(seq) = store::idempotent_seq(&mut t, id, key).await? {
+            drop(t);
+            drop(slot);
+            return Ok(Recorded {
+                loaded: load(pool, folds, id).await?,
+                seq: seq as usize,
+                repeated: true,
+            });
+        }
+        tx = Some(t);
     }
-    let stored = store::event_count(&mut tx, id).await?;
     // Taken out of the slot: should anything below fail or be cancelled before the state
     // is put back, the slot stays empty and the next request replays from the store.
     let mut state = match slot.take() {
-        Some(cached) if cached.events() == stored => cached,
-        _ => load_fresh(&mut tx, id).await?,
+        Some(cached) => cached,
+        None => match tx.as_mut() {
+            Some(t) => load_fresh(t, id).await?,
+            None => load_fresh(&mut *pool.acquire().await?, id).await?,
+        },
+    };
+    let mut applied = apply_one(&mut state, &event, expected_events);
+    let mut tx = match tx {
+        Some(t) => t,
+        None => pool.begin_with("BEGIN IMMEDIATE").await?,
+    };
+    let stored = store::event_count(&mut tx, id).await?;
+    // The document's events are appended only after the commit: this is the count the
+    // fold was at before the event.
+    let before = state.events();
+    if stored != before {
+        // Another process wrote since the cache was filled: replay from the store, then
+        // apply the event to that.
+        state = load_fresh(&mut tx, id).await?;
+        applied = apply_one(&mut state, &event, expected_events);
+    }
+    let (kind, explanation) = match applied {
+        Ok(row) => row,
+        // A refused event leaves the fold unchanged (`Fold::apply`), so it goes back as it
+        // was; after anything else the slot stays empty.
+        Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
+            *slot = Some(state);
+            return Err(e);
+        }
+        Err(e) => return Err(e),
     };
     let index = state.events();
-    if let Some(expected) = expected_events
-        && expected != index
-    {
-        *slot = Some(state);
-        return Err(AppError::Conflict {
-            field: "expected_events".into(),
-            message: format!(
-                "hand {index} was just entered by another device; the sheet now shows it, so check before entering again"
-            ),
-        });
-    }
-    // A refused event leaves the fold unchanged (`Fold::apply`), so it goes back as it was.
-    if let Err(refusal) = state.fold.apply(index, &event) {
-        *slot = Some(state);
-        return Err(refusal.into());
-    }
-    let (kind, explanation) = match state.fold.rows().last() {
-        Some(row) if row.index == Some(index) => (row.kind.clone(), row.explanation.clone()),
-        _ => {
-            return Err(AppError::Internal(
-                "the fold made no row for the event".into(),
-            ));
-        }
-    };
     let recorded_at = now();
     let seq = index as i64 + 1;
     let body = event.to_string();
@@ -343,7 +359,7 @@ pub async fn record_event(
         store::remember_idempotency_key(&mut tx, id, key, seq, &recorded_at).await?;
     }
     // A newcomer at a club's table becomes one of the club's players.
-    if let Some(Some(club)) = store::clubs::session_club(&mut tx, id).await? {
+    if let Some(club) = state.club_id {
         remember_players(&mut tx, club, state.fold.balances().as_map().keys()).await?;
     }
     history::after_event(&mut tx, id, &state.doc, &state.fold, &state.created_at).await?;
@@ -366,6 +382,43 @@ pub async fn record_event(
         seq: seq as usize,
         repeated: false,
     })
+}
+
+/// Applies `event` to the fold of `state` as its next event (nothing else of `state`
+/// changes): its row's kind and explanation. Errors: [`AppError::Conflict`] when
+/// `expected_events` is not the number of events so far; the rules' refusal. On error the
+/// fold is unchanged.
+fn apply_one(
+    state: &mut Loaded,
+    event: &Value,
+    expected_events: Option<usize>,
+) -> Result<(String, String), AppError> {
+    let index = state.events();
+    if let Some(expected) = expected_events
+        && expected != index
+    {
+        return Err(AppError::Conflict {
+            field: "expected_events".into(),
+            message: format!(
+                "hand {index} was just entered by another device; the sheet now shows it, so check before entering again"
+            ),
+        });
+    }
+    state.fold.apply(index, event)?;
+    match state.fold.rows().last() {
+        Some(row) if row.index == Some(index) => Ok((row.kind.clone(), row.explanation.clone())),
+        _ => Err(AppError::Internal(
+            "the fold made no row for the event".into(),
+        )),
+    }
+}
+
+/// How many events session `id` holds as stored now (0 for none, or no such session): one
+/// read of an index, whatever the session's length, so that a client's copy can be told
+/// current (an `ETag`) without loading the session.
+pub async fn event_count(pool: &SqlitePool, id: i64) -> Result<usize, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(store::event_count(&mut conn, id).await?)
 }
 
 /// The open sessions and those of `club`, newest first.

@@ -220,8 +220,10 @@ pub struct SheetView {
     pub width: usize,
     /// The opening line (scores carried in, count-down start), if any.
     pub start: Option<LineView>,
-    /// The lines, in the order entered.
+    /// The lines, in the order entered (only the last [`Context::last`] when limited).
     pub lines: Vec<LineView>,
+    /// How many earlier lines were left out (see [`Context::last`]).
+    pub earlier: usize,
     /// The foot: where each column stands now.
     pub totals: Vec<CellView>,
     /// The foot's label ("Balance", "Game 2 now").
@@ -237,6 +239,10 @@ pub struct Context<'a> {
     pub correctable: bool,
     /// When each event was recorded, in local words, by index.
     pub recorded: &'a BTreeMap<usize, String>,
+    /// Show only the last this many lines (`None`: all), so that the sheet of a marathon
+    /// session stays quick to build and to read on a phone; [`SheetView::earlier`] counts
+    /// the lines left out.
+    pub last: Option<usize>,
 }
 
 /// A signed amount of cents as a sheet shows it: "+0.20", "−0.10", empty for zero.
@@ -522,10 +528,19 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     let money_columns = columns.iter().any(|c| c.tally == Tally::Money);
     let mut running: BTreeMap<&str, i64> = BTreeMap::new();
     let mut lines = Vec::new();
-    for row in fold.rows() {
-        let mut line_cells = row.line.cells.clone();
-        if row.amends.is_some() {
-            line_cells = row.standing_after.clone();
+    let earlier = ctx
+        .last
+        .map_or(0, |last| fold.rows().len().saturating_sub(last));
+    for (i, row) in fold.rows().iter().enumerate() {
+        // Lines left out still count toward the running money of the lines shown.
+        let shown = i >= earlier;
+        let mut line_cells = Vec::new();
+        if shown {
+            line_cells = if row.amends.is_some() {
+                row.standing_after.clone()
+            } else {
+                row.line.cells.clone()
+            };
         }
         if money_columns {
             for col in columns.iter().filter(|c| c.tally == Tally::Money) {
@@ -537,8 +552,13 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
                     .sum();
                 let total = running.entry(col.account.as_str()).or_insert(0);
                 *total += added;
-                line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
+                if shown {
+                    line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
+                }
             }
+        }
+        if !shown {
+            continue;
         }
         let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
@@ -589,6 +609,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         groups,
         start,
         lines,
+        earlier,
         totals,
         totals_label,
     }

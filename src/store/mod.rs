@@ -23,40 +23,87 @@ use crate::ledger::Posting;
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// Opens (creating the file and its folder if needed) and migrates the database at `url`
-/// (`sqlite://path` or `sqlite::memory:`). Errors: the folder cannot be made, the file
-/// cannot be opened, or a migration fails.
+/// (`sqlite://path` or `sqlite::memory:`), and answers the **writer**: a pool of one
+/// connection, so that writes queue in this process in arrival order instead of spinning in
+/// SQLite's busy handler (`design/architecture.md`, "The store under load"). Reads that
+/// should not wait behind writes use [`reader`] of this pool. A write waiting longer than
+/// [`WRITE_WAIT`] for the connection, or for another process's lock, fails with a busy
+/// error (a 503 from the service). Errors: the folder cannot be made, the file cannot be
+/// opened, or a migration fails.
 pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
     let options = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Full)
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5));
-    let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+        .busy_timeout(WRITE_WAIT);
+    let in_memory = is_in_memory(&options);
     if !in_memory
         && let Some(dir) = Path::new(options.get_filename()).parent()
         && !dir.as_os_str().is_empty()
     {
         std::fs::create_dir_all(dir).map_err(|e| sqlx::Error::Configuration(Box::new(e)))?;
     }
-    // An in-memory database lives as long as its one connection, so the pool keeps one.
+    // One connection, kept: an in-memory database lives as long as it, and a file database
+    // keeps its prepared statements warm.
     let pool = SqlitePoolOptions::new()
-        .max_connections(if in_memory { 1 } else { 4 })
-        .min_connections(if in_memory { 1 } else { 0 })
-        .idle_timeout(if in_memory {
-            None
-        } else {
-            Some(Duration::from_secs(600))
-        })
-        .max_lifetime(if in_memory {
-            None
-        } else {
-            Some(Duration::from_secs(3600))
-        })
+        .max_connections(1)
+        .min_connections(1)
+        .acquire_timeout(WRITE_WAIT)
+        .idle_timeout(None)
+        .max_lifetime(None)
         .connect_with(options)
         .await?;
     MIGRATOR.run(&pool).await?;
     Ok(pool)
+}
+
+/// How long a write waits for the writer connection or another process's lock before it
+/// is refused as busy (HTTP 503 with `Retry-After`).
+pub const WRITE_WAIT: Duration = Duration::from_secs(5);
+
+/// How many connections [`reader`] keeps for reads, which in WAL mode never wait for the
+/// writer: one per core of a small server is plenty.
+pub const READERS: u32 = 4;
+
+fn is_in_memory(options: &SqliteConnectOptions) -> bool {
+    // sqlx names an in-memory database `file:sqlx-in-memory-N` (its flag is private).
+    let name = options.get_filename().to_string_lossy();
+    name.is_empty()
+        || name.starts_with("file:sqlx-in-memory")
+        || name.contains(":memory:")
+        || name.contains("mode=memory")
+}
+
+/// The read pool beside `writer` (a pool made by [`open`]): up to [`READERS`] connections
+/// to the same file, opened lazily, which read the last committed state while the writer
+/// writes (WAL). An in-memory database exists only inside the writer's connection, so there
+/// the reader is the writer itself. Never write through the reader.
+pub fn reader(writer: &SqlitePool) -> SqlitePool {
+    let options = (*writer.connect_options()).clone();
+    if is_in_memory(&options) {
+        return writer.clone();
+    }
+    SqlitePoolOptions::new()
+        .max_connections(READERS)
+        .min_connections(0)
+        .acquire_timeout(WRITE_WAIT)
+        .idle_timeout(Some(Duration::from_secs(600)))
+        .connect_lazy_with(options)
+}
+
+/// Whether `e` says the database is busy: another connection holds the lock longer than
+/// the busy timeout (`SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes), or every
+/// connection of the pool stayed taken. A busy request wrote nothing and may be retried.
+pub fn is_busy(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut => true,
+        sqlx::Error::Database(db) => db
+            .code()
+            .and_then(|c| c.parse::<i64>().ok())
+            .is_some_and(|c| matches!(c & 0xff, 5 | 6)),
+        _ => false,
+    }
 }
 
 /// A stored session's header.
@@ -74,6 +121,8 @@ pub struct SessionRow {
     pub opening_scores: Option<String>,
     /// When the session was created (RFC 3339, UTC).
     pub created_at: String,
+    /// The club that owns it; `None` for an open session (it never changes).
+    pub club_id: Option<i64>,
 }
 
 /// A stored event.
@@ -180,13 +229,22 @@ pub async fn append_event(
     .bind(e.recorded_at)
     .fetch_one(&mut *conn)
     .await?;
-    for p in e.postings {
-        sqlx::query("INSERT INTO postings (event_id, account, amount_cents) VALUES (?, ?, ?)")
-            .bind(event_id)
-            .bind(&p.account)
-            .bind(p.amount.cents())
-            .execute(&mut *conn)
-            .await?;
+    // All postings in one statement (one round trip to the database thread while the
+    // write lock is held); one prepared statement per number of postings, which sqlx keeps.
+    if !e.postings.is_empty() {
+        let mut sql =
+            String::from("INSERT INTO postings (event_id, account, amount_cents) VALUES ");
+        for i in 0..e.postings.len() {
+            sql.push_str(if i == 0 { "(?, ?, ?)" } else { ", (?, ?, ?)" });
+        }
+        let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for p in e.postings {
+            insert = insert
+                .bind(event_id)
+                .bind(&p.account)
+                .bind(p.amount.cents());
+        }
+        insert.execute(&mut *conn).await?;
     }
     Ok(event_id)
 }
@@ -241,7 +299,7 @@ pub async fn session(
     conn: &mut SqliteConnection,
     id: i64,
 ) -> Result<Option<SessionRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, game, currency, agreements, opening_scores, created_at FROM sessions WHERE id = ?")
+    sqlx::query_as("SELECT id, game, currency, agreements, opening_scores, created_at, club_id FROM sessions WHERE id = ?")
         .bind(id)
         .fetch_optional(conn)
         .await

@@ -7,21 +7,25 @@ pub mod history;
 pub mod nights;
 pub mod openapi;
 
+use std::collections::BTreeMap;
+
 use axum::extract::DefaultBodyLimit;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::AppState;
 use super::auth::Viewer;
+use super::{AppState, not_modified, not_modified_response, session_etag};
 use crate::error::AppError;
-use crate::format::SessionDoc;
-use crate::rules::fields;
+use crate::format::{LedgerEvent, SessionDoc};
+use crate::ledger::settle_up::Transfer;
+use crate::money::Money;
+use crate::rules::{FinishedGame, fields};
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 use openapi::{
@@ -281,9 +285,9 @@ async fn show(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
     Ok(Json(session_json(
-        &*service::load(&state.pool, &state.folds, id).await?,
+        &*service::load(&state.reader, &state.folds, id).await?,
     )))
 }
 
@@ -302,30 +306,116 @@ fn standing_json(l: &Loaded) -> Map<String, Value> {
     ])
 }
 
-/// `GET /sessions/{id}/standing`: [`standing_json`], for phones polling a session.
-#[utoipa::path(get, path = "/sessions/{id}/standing", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
-    responses((status = 200, description = "Where the session stands after its last event", body = Standing), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
+/// `GET /sessions/{id}/standing`: [`standing_json`], for phones polling a session, with
+/// an `ETag`; a matching `If-None-Match` answers 304 from one indexed read, without
+/// loading the session.
+#[utoipa::path(get, path = "/sessions/{id}/standing", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
+        ("If-None-Match" = Option<String>, Header, description = "The ETag of a standing already held: 304 while no event was recorded since")),
+    responses((status = 200, description = "Where the session stands after its last event (with an ETag)", body = Standing), (status = 304, description = "Not modified: no event since the ETag sent"), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn standing(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
-) -> Result<Json<Map<String, Value>>, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    let current = service::load(&state.pool, &state.folds, id).await?;
-    Ok(Json(standing_json(&current)))
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    if let Some(unchanged) = unchanged(&state, id, &headers, "standing").await? {
+        return Ok(unchanged);
+    }
+    let current = service::load(&state.reader, &state.folds, id).await?;
+    let etag = session_etag(id, current.events(), "standing");
+    Ok(([(header::ETAG, etag)], Json(standing_json(&current))).into_response())
 }
 
-#[utoipa::path(get, path = "/sessions/{id}/ledger", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
-    responses((status = 200, description = "The ledger document", body = LedgerDocument), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
+/// The 304 answer when the request's `If-None-Match` names session `id` as stored now
+/// (`variant` as in [`session_etag`]), else `None` and the caller answers in full.
+async fn unchanged(
+    state: &AppState,
+    id: i64,
+    headers: &HeaderMap,
+    variant: &str,
+) -> Result<Option<Response>, AppError> {
+    if !headers.contains_key(header::IF_NONE_MATCH) {
+        return Ok(None);
+    }
+    let etag = session_etag(id, service::event_count(&state.reader, id).await?, variant);
+    Ok(not_modified(headers, &etag).then(|| not_modified_response(etag)))
+}
+
+/// `?after=N` on the ledger: only the entries whose `seq` is above N.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LedgerQuery {
+    after: Option<usize>,
+}
+
+/// The ledger document with only some of its entries (the rest as in [`LedgerDoc`]).
+#[derive(Serialize)]
+struct LedgerPage<'a> {
+    format: &'a str,
+    game: &'a str,
+    currency: &'a str,
+    events: &'a [LedgerEvent],
+    scores: &'a Option<Value>,
+    checks: &'a Option<Value>,
+    games: &'a [FinishedGame],
+    balances: &'a BTreeMap<String, Money>,
+    kitty: Money,
+    settlement: &'a [Transfer],
+}
+
+/// `GET /sessions/{id}/ledger[?after=N]`: the ledger document, with an `ETag` (304 to a
+/// matching `If-None-Match`). With `after=N` (an `event_count` or `seq` the client has
+/// already seen) `events` holds only the entries with `seq` above N, so a phone keeping
+/// the ledger fetches only what is new; everything else (balances, scores, settlement…)
+/// is as of the last event. Errors: 400 naming `after` when it is not a whole number.
+#[utoipa::path(get, path = "/sessions/{id}/ledger", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
+        ("after" = Option<usize>, Query, description = "Only the entries with a seq above this (an event_count already seen)"),
+        ("If-None-Match" = Option<String>, Header, description = "The ETag of a ledger already held: 304 while no event was recorded since")),
+    responses((status = 200, description = "The ledger document (with an ETag)", body = LedgerDocument), (status = 304, description = "Not modified: no event since the ETag sent"), (status = 400, description = "`after` is not a whole number", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 async fn ledger(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    headers: HeaderMap,
+    query: Result<Query<LedgerQuery>, QueryRejection>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    let Query(query) = query.map_err(|e| AppError::BadRequest {
+        field: "after".into(),
+        message: format!(
+            "{}; use a whole number of events, e.g. ?after=12",
+            e.body_text()
+        ),
+    })?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    if let Some(unchanged) = unchanged(&state, id, &headers, "ledger").await? {
+        return Ok(unchanged);
+    }
     // Written straight from the cached session, which is not copied for the answer.
-    let current = service::load(&state.pool, &state.folds, id).await?;
-    Ok(Json(&current.ledger).into_response())
+    let current = service::load(&state.reader, &state.folds, id).await?;
+    let etag = session_etag(id, current.events(), "ledger");
+    let l = &current.ledger;
+    let events = match query.after {
+        // Entries are in seq order: the new ones are a tail, found by bisection.
+        Some(after) => l
+            .events
+            .get(l.events.partition_point(|e| e.seq <= after)..)
+            .unwrap_or_default(),
+        None => &l.events,
+    };
+    let page = LedgerPage {
+        format: l.format,
+        game: &l.game,
+        currency: &l.currency,
+        events,
+        scores: &l.scores,
+        checks: &l.checks,
+        games: &l.games,
+        balances: &l.balances,
+        kitty: l.kitty,
+        settlement: &l.settlement,
+    };
+    Ok(([(header::ETAG, etag)], Json(page)).into_response())
 }
 
 #[utoipa::path(get, path = "/sessions/{id}/export", tag = "sessions", params(("id" = i64, Path, description = "The session's id")),
@@ -335,8 +425,8 @@ async fn export(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    let current = service::load(&state.pool, &state.folds, id).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    let current = service::load(&state.reader, &state.folds, id).await?;
     Ok(Json(&current.doc).into_response())
 }
 
@@ -357,7 +447,7 @@ async fn export(
         ("Idempotency-Key" = Option<String>, Header, description = "A client's key for this request: a retry records nothing new; the same key with another event is 422")),
     request_body(content = Object, description = "One event, exactly as in a session document, optionally with `expected_events`: the event count the caller saw (not stored)"),
     responses((status = 201, description = "Recorded", body = Recorded), (status = 200, description = "Already recorded with this Idempotency-Key", body = Recorded),
-        (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError), (status = 409, description = "The session moved on since the caller looked (`expected_events`)", body = ApiError), (status = 413, description = "The body is over 2 MB", body = ApiError), (status = 422, description = "The rules refused it (the field and rule are named), or the Idempotency-Key recorded another event", body = ApiError)))]
+        (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError), (status = 409, description = "The session moved on since the caller looked (`expected_events`)", body = ApiError), (status = 413, description = "The body is over 2 MB", body = ApiError), (status = 422, description = "The rules refused it (the field and rule are named), or the Idempotency-Key recorded another event", body = ApiError), (status = 503, description = "The database stayed locked: nothing was recorded; retry after the Retry-After seconds", body = ApiError)))]
 async fn record(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -365,7 +455,7 @@ async fn record(
     headers: HeaderMap,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Write).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
     let Value::Object(mut event) = body(payload)? else {
         return Err(AppError::BadRequest {
             field: "body".into(),

@@ -6,8 +6,9 @@ pub mod auth;
 pub mod html;
 
 use axum::Router;
-use axum::http::{HeaderName, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware;
+use axum::response::{IntoResponse, Response};
 use sqlx::SqlitePool;
 use tokio::sync::broadcast;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -18,8 +19,12 @@ use crate::service::clubs::{LoginLimiter, login_limiter};
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
-    /// The database.
+    /// The database's writer: one connection, so writes queue here in arrival order
+    /// ([`crate::store::open`]). Anything may read through it too, behind the writes.
     pub pool: SqlitePool,
+    /// The read pool beside the writer ([`crate::store::reader`]): the sheet, standing and
+    /// ledger read here, never waiting for a write.
+    pub reader: SqlitePool,
     /// Passphrase attempts per club.
     pub limiter: LoginLimiter,
     /// The id of every session that just changed, for the live sheets.
@@ -32,11 +37,13 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State over `pool` with a fresh login limiter, change channel and cache of
+    /// State over `pool` (the writer made by [`crate::store::open`]) and its read pool,
+    /// with a fresh login limiter, change channel and cache of
     /// [`crate::service::DEFAULT_CAPACITY`] folded sessions.
     pub fn new(pool: SqlitePool) -> AppState {
         let (changes, _) = broadcast::channel(256);
         AppState {
+            reader: crate::store::reader(&pool),
             pool,
             limiter: login_limiter(),
             changes,
@@ -58,6 +65,42 @@ impl AppState {
         // No open sheet means no receiver; that is fine.
         let _ = self.changes.send(id);
     }
+}
+
+/// The entity tag of what a session page or document shows after its first `events`
+/// events: `"s{id}-e{events}-{variant}-v{crate version}"` (`variant` tells apart what the
+/// same state renders as for different viewers, e.g. the sheet with or without its forms).
+/// Events are only ever appended (corrections are events too), so the count names the
+/// state without hashing the body; the version keeps a page from an older build from
+/// matching.
+pub fn session_etag(id: i64, events: usize, variant: &str) -> HeaderValue {
+    let tag = format!(
+        "\"s{id}-e{events}-{variant}-v{}\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    // Digits, letters, dots and dashes only: always a valid header value.
+    HeaderValue::from_str(&tag).unwrap_or_else(|_| HeaderValue::from_static("\"\""))
+}
+
+/// Whether the request's `If-None-Match` names `etag` (or is `*`): then the client's copy
+/// is current and the answer is `304 Not Modified`. Weak comparison (RFC 9110 §13.1.2): a
+/// `W/` prefix is ignored.
+pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let Ok(etag) = etag.to_str() else {
+        return false;
+    };
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim())
+        .any(|t| t == "*" || t.trim_start_matches("W/") == etag)
+}
+
+/// The empty `304 Not Modified` answer carrying `etag`.
+pub fn not_modified_response(etag: HeaderValue) -> Response {
+    (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response()
 }
 
 /// The headers every response carries: no MIME sniffing, no framing, no referrer that

@@ -15,14 +15,14 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
 use axum::extract::{Form, Path, Query, RawForm, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
 use self::sheet::sheet_page;
-use super::AppState;
 use super::auth::Viewer;
+use super::{AppState, not_modified, not_modified_response, session_etag};
 use crate::error::AppError;
 use crate::registry;
 use crate::rules::AgreementSpec;
@@ -162,6 +162,7 @@ pub fn error_page(e: AppError) -> Response {
         StatusCode::UNAUTHORIZED => "Log in first",
         StatusCode::FORBIDDEN => "Not allowed",
         StatusCode::TOO_MANY_REQUESTS => "Too many attempts",
+        StatusCode::SERVICE_UNAVAILABLE => "Busy, try again",
         _ => "Something went wrong",
     };
     let page = ErrorPage {
@@ -169,7 +170,14 @@ pub fn error_page(e: AppError) -> Response {
         message: e.public_message(),
         login: status == StatusCode::UNAUTHORIZED,
     };
-    (status, page).into_response()
+    let mut response = (status, page).into_response();
+    if matches!(e, AppError::Busy) {
+        response.headers_mut().insert(
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderValue::from(crate::error::RETRY_AFTER_SECONDS),
+        );
+    }
+    response
 }
 
 #[derive(Template, WebTemplate)]
@@ -333,28 +341,47 @@ async fn sheet(
     viewer: Viewer,
     Path(id): Path<i64>,
     Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
 ) -> Response {
-    // `?correct=N` opens the form that corrects event N.
-    let values: HashMap<String, String> = query
+    // `?correct=N` opens the form that corrects event N; `?all` shows every line.
+    let mut values: HashMap<String, String> = query
         .get("correct")
         .map(|n| HashMap::from([("correct_event".to_string(), n.clone())]))
         .unwrap_or_default();
+    let all = query.contains_key("all");
+    if all {
+        values.insert("all".into(), String::new());
+    }
     let page = async {
-        clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-        let can_write = clubs::authorize(&state.pool, viewer.grant, id, Access::Write)
+        clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+        let can_write = clubs::authorize(&state.reader, viewer.grant, id, Access::Write)
             .await
             .is_ok();
-        sheet_page(
-            &*service::load(&state.pool, &state.folds, id).await?,
-            &values,
-            None,
-            can_write,
-        )
+        // The plain sheet (not a correction form) is the same page until the next event,
+        // for the same kind of viewer: a phone reloading it gets a 304 from one read.
+        let variant = format!(
+            "sheet-{}{}",
+            if can_write { "w" } else { "r" },
+            if all { "-all" } else { "" }
+        );
+        let cacheable = !values.contains_key("correct_event");
+        if cacheable && headers.contains_key(header::IF_NONE_MATCH) {
+            let etag = session_etag(id, service::event_count(&state.reader, id).await?, &variant);
+            if not_modified(&headers, &etag) {
+                return Ok(not_modified_response(etag));
+            }
+        }
+        let current = service::load(&state.reader, &state.folds, id).await?;
+        let page = sheet_page(&current, &values, None, can_write)?;
+        Ok(match cacheable {
+            true => {
+                let etag = session_etag(id, current.events(), &variant);
+                ([(header::ETAG, etag)], page).into_response()
+            }
+            false => page.into_response(),
+        })
     };
-    match page.await {
-        Ok(page) => page.into_response(),
-        Err(e) => error_page(e),
-    }
+    page.await.unwrap_or_else(error_page)
 }
 
 /// Re-renders the sheet with the refused form's values and its error (422, or 409 when
@@ -372,7 +399,7 @@ async fn refused(
     } else {
         values.clone()
     };
-    match service::load(&state.pool, &state.folds, id)
+    match service::load(&state.reader, &state.folds, id)
         .await
         .and_then(|l| sheet_page(&l, &values, Some(error), true))
     {
@@ -408,9 +435,9 @@ where
     F: FnOnce(&Loaded) -> Result<Value, AppError>,
 {
     let attempt = async {
-        clubs::authorize(&state.pool, viewer.grant, id, Access::Write).await?;
+        clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
         // The session read for the form is let go before the write, which waits for it.
-        let event = build(&*service::load(&state.pool, &state.folds, id).await?)?;
+        let event = build(&*service::load(&state.reader, &state.folds, id).await?)?;
         service::record_event(
             &state.pool,
             &state.folds,
@@ -598,7 +625,7 @@ async fn live(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
     let changes =
         BroadcastStream::new(state.changes.subscribe()).filter_map(move |change| match change {
             Ok(session) if session == id => Some(Ok::<_, std::convert::Infallible>(

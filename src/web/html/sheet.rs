@@ -87,6 +87,10 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
     format!("{name} {}: {}", signed_money(total), parts.join(", "))
 }
 
+/// How many lines the sheet page shows unless asked for all: a club night fits whole, a
+/// marathon session shows its latest hands, the earlier ones a tap away.
+pub const SHEET_LINES: usize = 50;
+
 /// The page for `loaded`: `values` are the form's values after a refusal (or
 /// `correct_event` to open a correction), `error` the refusal, `can_write` whether the
 /// viewer may enter hands. Errors: a template failure (internal).
@@ -116,6 +120,7 @@ pub fn sheet_page(
             session_id: loaded.id,
             correctable: open,
             recorded: &recorded,
+            last: (!values.contains_key("all")).then_some(SHEET_LINES),
         },
     );
     let form = |values: HashMap<String, String>, error_field: Option<String>| {
