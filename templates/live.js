@@ -5,6 +5,25 @@
 // Without script, a plain reload shows the same. A screen reader hears "the sheet was
 // updated" through the status line; leaving the page closes the connection, so a phone
 // that goes back and forth never holds more than one.
+// Times are stored in UTC; each <time datetime> is shown in the reader's own zone, as the
+// table's clock reads ("Tue 20:15"); without script the UTC words stay.
+function localTimes(root) {
+  root.querySelectorAll('time[datetime]').forEach(function (t) {
+    var when = new Date(t.getAttribute('datetime'));
+    if (isNaN(when)) return;
+    t.textContent = when.toLocaleString(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+    t.title = t.getAttribute('datetime');
+  });
+}
+localTimes(document);
+// A refused entry: its message is brought to the top of the screen and focused, so the
+// player sees it at once with the kept values under it, and a screen reader announces it.
+(function () {
+  var error = document.getElementById('error');
+  if (!error) return;
+  error.focus({ preventScroll: true });
+  error.scrollIntoView({ block: 'start' });
+})();
 (function () {
   var root = document.getElementById('live');
   if (!root || !window.EventSource || !window.fetch) return;
@@ -21,6 +40,7 @@
           var now = document.querySelector(selector), next = fresh.querySelector(selector);
           if (now && next) now.replaceWith(next);
         });
+        localTimes(document);
         root.setAttribute('data-updated', String(Date.now()));
         var status = document.getElementById('live-status');
         if (status) status.textContent = 'The sheet was updated.';

@@ -13,7 +13,8 @@ mod common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, dark_mode, fill, screenshots, scroll_width, sheet_screenshot, submit, wait_for,
+    Browser, assert_landed, choose, dark_mode, fill, screenshots, scroll_width, sheet_screenshot,
+    submit, wait_for,
 };
 use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
@@ -93,6 +94,8 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
 
     // 250 in spades conceded after the lead: 2 units × 2 (spades) × 2 (double bete) × 0.05 = 0.40 to each.
     enter_hand(&keeper, "Cy", "Ann", "250", "spades", "conceded_after_lead").await;
+    // The entry lands on the latest row, the balances and the next form under it.
+    assert_landed(&keeper, "auction_pinochle").await;
     let took = wait_for(&watcher, "= 0.40 to each opponent", Duration::from_secs(5)).await;
     println!("the second phone showed the hand {took:?} after it was entered");
     assert!(
@@ -222,7 +225,32 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     // and its live connection: leaving each page closes its connection, so the next load
     // still comes at once.
     for _ in 0..5 {
+        // A marker the next page load wipes: the refusal seen must be the new page's, not
+        // the last one's (which also shows an alert).
+        keeper
+            .execute("window.lastPage = true;", Vec::new())
+            .await
+            .unwrap();
         enter_hand(&keeper, "Bob", "Cy", "250", "clubs", "defender_renege").await;
+        let start = std::time::Instant::now();
+        loop {
+            let fresh = keeper
+                .execute(
+                    "return !window.lastPage && document.readyState === 'complete';",
+                    Vec::new(),
+                )
+                .await
+                .map(|r| r.json().as_bool() == Some(true))
+                .unwrap_or(false);
+            if fresh {
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "the refusal did not load"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         wait_for(&keeper, "role=\"alert\"", Duration::from_secs(5)).await;
     }
     keeper.goto(&sheet).await.unwrap();

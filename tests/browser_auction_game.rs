@@ -13,7 +13,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
+use common::browser::{
+    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, wait_for,
+};
 use thirtyfour::prelude::*;
 
 /// One round through the form: the item turned and each player's bid card.
@@ -66,6 +68,7 @@ async fn a_game_with_an_overtime_is_entered_round_by_round_on_a_phone() {
     // Ann Q K A J = 10 for 12 + 10 + 9 + 4 = 35; Bob Q K A J = 10 for 7 + 9 + 10 + 5 = 31:
     // items tie, Bob spent less and wins; Ann pays him the 0.50 stake.
     wait_for(&phone, "Bob wins", Duration::from_secs(5)).await;
+    assert_landed(&phone, "auction_game").await;
     let page = phone.source().await.unwrap();
     assert!(page.contains("1 overtime"), "the overtime is marked");
     assert!(page.contains("cards left 2 3 6 8"), "Ann's cards left");

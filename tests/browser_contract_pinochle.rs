@@ -13,7 +13,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
+use common::browser::{
+    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, wait_for,
+};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(5);
@@ -85,6 +87,7 @@ async fn one_game_of_contract_pinochle_to_3000_on_a_phone() {
         .await
         .unwrap();
     wait_for(&phone, "NS +1000 (bid 500 × 2 doubled made", WAIT).await;
+    assert_landed(&phone, "contract_pinochle").await;
 
     // 2. All four pass on Bob's deal: no score, Cy deals next.
     choose(&phone, "dealer", "Bob").await;

@@ -12,7 +12,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
+use common::browser::{
+    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, wait_for,
+};
 use thirtyfour::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(5);
@@ -70,6 +72,7 @@ async fn a_whole_aeroplane_game_through_the_forms_at_390_px() {
     // 1. Ann (NS) 250 ♥: NS 100 + 170 = 270 ≥ 250 → +270; EW 60 + 80 = +140.
     enter_deal(&phone, "Dan", "Ann", "250", "hearts", "100", "170", "60").await;
     wait_for(&phone, "→ NS 270, EW 140", WAIT).await;
+    assert_landed(&phone, "partnership_auction_pinochle").await;
     // 2. All four pass on Ann's deal: no score, Bob deals next.
     choose(&phone, "dealer", "Ann").await;
     submit(&phone, "#next form.hand-form button[name=all_passed]").await;

@@ -12,7 +12,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
+use common::browser::{
+    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, wait_for,
+};
 use thirtyfour::prelude::*;
 
 const HAND_BUTTON: &str = "#next form.partnership-hand-form button[type=submit]";
@@ -52,6 +54,7 @@ async fn one_game_to_its_end_through_the_forms_at_390_px() {
     fill(&phone, "NS.tricks", "180").await;
     submit(&phone, HAND_BUTTON).await;
     wait_for(&phone, "NS +500 (meld 300 + dix 20 + tricks 180)", wait).await;
+    assert_landed(&phone, "partnership_pinochle").await;
 
     // A slip: both sides' tricks typed, and they make 255, not 250. (The browser itself
     // already stops a count that is not a multiple of 5, by the inputs' step.)

@@ -12,7 +12,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
+use common::browser::{
+    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, wait_for,
+};
 use thirtyfour::prelude::*;
 
 /// Taps the checkbox `name` (folded, all-in) in the next-hand form.
@@ -64,6 +66,7 @@ async fn a_high_low_hand_with_two_all_ins_on_a_phone() {
     enter_seat(&phone, "Dee", "0.95", "3", "3").await;
     submit(&phone, "#next form.hand-form button[type=submit]").await;
     wait_for(&phone, "high-low pot 3.00", Duration::from_secs(5)).await;
+    assert_landed(&phone, "poker").await;
 
     // Main pot 1.20 (all four): high 0.60 Cy, low 0.60 Ann. Side pot 1, 1.20 (Bob, Cy,
     // Dee): high 0.60 Cy, low 0.60 Bob. Side pot 2, 0.60 (Cy, Dee): high 0.30 Cy, low 0.30

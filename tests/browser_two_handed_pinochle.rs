@@ -13,7 +13,9 @@ mod common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, choose, fill, scroll_width, sheet_screenshot, submit, wait_for};
+use common::browser::{
+    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, wait_for,
+};
 use thirtyfour::prelude::*;
 
 /// One deal through the form: the dealer, the dix tap, both melds, ONE player's tricks
@@ -58,6 +60,7 @@ async fn a_match_game_is_played_to_its_end_on_a_phone() {
     // Bob melds 200 and has 250 − 130 = 120. Ann 500 + 130 = 630; Bob 200 + 120 + 10 = 330.
     enter_deal(&phone, "Bob", true, ["500", "200"], "130", "").await;
     wait_for(&phone, "+10 dix turned up", Duration::from_secs(5)).await;
+    assert_landed(&phone, "two_handed_pinochle").await;
     // Deal 2: Ann deals. Ann 200 + 57 → 60 = 260 → 890; Bob 150 + 193 → 190 = 340 → 670.
     enter_deal(&phone, "Ann", false, ["200", "150"], "57", "").await;
     wait_for(&phone, "tricks 57 → 60", Duration::from_secs(5)).await;

@@ -183,7 +183,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
     assert!(page.body.contains("Who pays whom"));
     for t in ledger["settlement"].as_array().unwrap() {
         assert!(page.body.contains(&format!(
-            "{} pays {} {} USD",
+            "{} pays {} ${}",
             t["from"].as_str().unwrap(),
             t["to"].as_str().unwrap(),
             t["amount"].as_str().unwrap()
@@ -283,7 +283,12 @@ async fn two_phones_entering_the_same_hand_record_it_once() {
     );
     let second = app.post_form(&format!("{sheet}/hands"), &hand).await;
     assert_eq!(second.status.as_u16(), 409);
-    assert!(second.body.contains("was just entered by another device"));
+    assert!(
+        second
+            .body
+            .contains("hand 1 was just entered by another device"),
+        "the stale phone hears of hand 1, counted in hands"
+    );
     let export = app
         .get(&format!("/api/v1/sessions/{id}/export"))
         .await
@@ -573,7 +578,10 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
     // The correction form comes pre-filled with the hand as entered.
     let page = app.get(&format!("{sheet}?correct=0")).await;
     assert!(page.body.contains("Correct hand 1"), "{}", page.body);
-    assert!(page.body.contains("<option value=\"spades\" selected>"));
+    assert!(
+        page.body
+            .contains("name=\"trump\" value=\"spades\" checked")
+    );
     assert!(page.body.contains("name=\"correct_event\" value=\"0\""));
 
     // "That was hearts, not spades": 2 units × 0.05 = 0.10 each instead of 0.20 each.
@@ -608,7 +616,7 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
         "the replaced row is struck through"
     );
     assert!(
-        page.body.contains("corrected 20"),
+        page.body.contains("corrected <time datetime=\"20"),
         "it says when: {}",
         page.body
     );

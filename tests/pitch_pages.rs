@@ -345,13 +345,13 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
     assert!(
         reply
             .body
-            .contains("<select name=\"bid\" aria-invalid=\"true\">"),
+            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>Bid</legend>"),
         "the bid is marked"
     );
     assert!(
         reply
             .body
-            .contains("<option value=\"Bob\" selected>Bob</option>"),
+            .contains("name=\"pitcher\" value=\"Bob\" checked"),
         "the entry is kept"
     );
     assert_eq!(app.get(&export).await.json(), before, "nothing was written");
@@ -369,7 +369,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
     assert!(
         reply
             .body
-            .contains("<select name=\"points.high\" aria-invalid=\"true\">")
+            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>High</legend>")
     );
     assert_eq!(app.get(&export).await.json(), before, "nothing was written");
 
@@ -386,7 +386,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
     assert!(
         reply
             .body
-            .contains("<select name=\"points.jack\" aria-invalid=\"true\">")
+            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>Jack</legend>")
     );
     assert_eq!(app.get(&export).await.json(), before, "nothing was written");
 }

@@ -81,19 +81,22 @@ fn with_amendments(mut session: Value) -> Value {
     session
 }
 
-/// Replaces every recorded time ("2026-11-24 12:01:43 UTC") with `[time]`.
+/// Replaces every recorded time, in words ("2026-11-24 12:01:43 UTC") or as stored in a
+/// `<time datetime>` ("2026-11-24T12:01:43Z"), with `[time]`.
 fn redact_times(page: &str) -> String {
     let bytes = page.as_bytes();
-    let shape = b"dddd-dd-dd dd:dd:dd UTC";
+    let shapes: [&[u8]; 2] = [b"dddd-dd-dd dd:dd:dd UTC", b"dddd-dd-ddTdd:dd:ddZ"];
     let mut out = String::with_capacity(page.len());
     let mut i = 0;
     while i < bytes.len() {
-        let fits = bytes.len() - i >= shape.len()
-            && shape.iter().zip(&bytes[i..]).all(|(s, b)| match s {
-                b'd' => b.is_ascii_digit(),
-                _ => s == b,
-            });
-        if fits {
+        let fits = shapes.iter().find(|shape| {
+            bytes.len() - i >= shape.len()
+                && shape.iter().zip(&bytes[i..]).all(|(s, b)| match s {
+                    b'd' => b.is_ascii_digit(),
+                    _ => s == b,
+                })
+        });
+        if let Some(shape) = fits {
             out.push_str("[time]");
             i += shape.len();
         } else {

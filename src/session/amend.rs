@@ -14,12 +14,24 @@ impl Fold {
         object: &Map<String, Value>,
     ) -> Result<(), Refusal> {
         let refuse = |e: RuleError| Refusal::from_rule(e, Some(index));
-        if let Some(at) = self.core.closed_at {
+        // After the close only the undo of a payment may come (session-format).
+        let undoes_payment = kind == "void"
+            && object
+                .get("event")
+                .and_then(Value::as_u64)
+                .and_then(|t| usize::try_from(t).ok())
+                .and_then(|t| self.standing_event(t))
+                .and_then(|e| e.get("type"))
+                .and_then(Value::as_str)
+                == Some("payment");
+        if let Some(at) = self.core.closed_at
+            && !undoes_payment
+        {
             return Err(Refusal::at(
                 index,
                 "type",
                 format!(
-                    "the sitting was closed by event {at}; only payments may follow a close (session-format)"
+                    "the sitting was closed by event {at}; only a payment, the undo of a payment or a reopen may follow a close (session-format)"
                 ),
             ));
         }
@@ -131,7 +143,8 @@ impl Fold {
             .and_then(|r| r.hand_number)
         {
             Some(n) => format!("Hand {n}"),
-            None => format!("Event {target} ({current_kind})"),
+            None if current_kind == "payment" => "The payment".to_string(),
+            None => format!("Event {target} ({})", current_kind.replace('_', " ")),
         };
         let explanation = amendment_words(&label, reason.as_deref(), replacement_words, &postings);
         let void = replacement.is_none();

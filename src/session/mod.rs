@@ -114,6 +114,15 @@ struct Close {
     _kind: String,
 }
 
+/// `reopen`: takes the close back (`reason` why); play goes on (session-format).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Reopen {
+    #[serde(rename = "type")]
+    _kind: String,
+    reason: Option<String>,
+}
+
 /// `void`: undo an earlier event (`event`: its 0-based index), e.g. "undo last hand".
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -161,8 +170,12 @@ impl Core {
             (Some(at), k) if k != "payment" => Err(RuleError::new(
                 "type",
                 format!(
-                    "the sitting was closed by event {at}; only payments may follow a close (session-format)"
+                    "the sitting was closed by event {at}; only a payment, the undo of a payment or a reopen may follow a close (session-format)"
                 ),
+            )),
+            (None, "reopen") => Err(RuleError::new(
+                "type",
+                "the sitting is not closed, so there is nothing to reopen",
             )),
             (_, "payment") => payment(&house, &mut ctx, object),
             (_, "close") => {
@@ -306,7 +319,8 @@ pub struct Row {
     pub index: Option<usize>,
     /// The event's type, `"opening_ante"` for the opening ante.
     pub kind: String,
-    /// For a `hand`, its number: the hands entered so far, this one included.
+    /// For a deal, its number on the sheet: one more than the last hand standing when it was
+    /// entered (an undone hand keeps its number, struck, and the next hand takes it again).
     pub hand_number: Option<usize>,
     /// The postings in cents, summing to zero.
     pub postings: Vec<Posting>,
@@ -351,7 +365,6 @@ pub struct Fold {
     row_of: BTreeMap<usize, usize>,
     /// The closing row shown for each game number: (row, position among its game ends).
     shown: BTreeMap<usize, (usize, usize)>,
-    hands: usize,
     start_line: Option<SheetLine>,
 }
 
@@ -418,7 +431,6 @@ impl Fold {
             rows,
             row_of: BTreeMap::new(),
             shown: BTreeMap::new(),
-            hands: 0,
             start_line,
         })
     }
@@ -430,14 +442,22 @@ impl Fold {
         if matches!(kind, "void" | "correction") {
             return self.amend(index, kind, object);
         }
+        if kind == "reopen" {
+            return self.reopen(index, object);
+        }
         let before = self.core.clone();
         let mut core = self.core.clone();
         let outcome = core.step(index, kind, object)?;
         let deal = core.engine.is_deal(kind);
-        let hand_number = deal.then_some(self.hands + 1);
+        // Numbered after the last hand standing: an undone hand keeps its struck number and
+        // the hand entered in its place takes the same one.
+        let hand_number = deal.then(|| {
+            self.last_standing_hand()
+                .and_then(|i| self.hand_number(i))
+                .map_or(1, |n| n + 1)
+        });
         let finished = outcome.finished.is_some();
         self.core = core;
-        self.hands += usize::from(deal);
         self.standing.push(Standing {
             index,
             event: raw.clone(),
@@ -491,6 +511,117 @@ impl Fold {
     /// The index of the `close`, once the sitting is closed.
     pub fn closed_at(&self) -> Option<usize> {
         self.core.closed_at
+    }
+
+    /// What closing now would do, for the settle-up's preview: every balance (cents, the
+    /// kitty's included) after a `close` appended now, and the close's own postings (the
+    /// kitty shared out by its rule). `None` once closed, or when the rules would refuse a
+    /// close now. Pure: the fold itself is unchanged.
+    pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
+        if self.core.closed_at.is_some() {
+            return None;
+        }
+        let index = self.row_of.keys().next_back().map_or(0, |i| i + 1);
+        let mut core = self.core.clone();
+        let close = Map::from_iter([("type".to_string(), Value::from("close"))]);
+        let outcome = core.step(index, "close", &close).ok()?;
+        Some((core.balances, outcome.postings))
+    }
+
+    /// The row of the `close` that stands, for a reopen to take back.
+    fn close_row(&self) -> Option<usize> {
+        self.core
+            .closed_at
+            .and_then(|at| self.row_of.get(&at).copied())
+    }
+
+    /// `reopen` at `index`: takes the standing close back. The engine, seating and games
+    /// return to how they stood just before the close (the kitty to its size then), the
+    /// close's postings are reversed exactly, and payments made since the close stand.
+    /// Errors: no close stands, a reason over 200 characters, unknown fields.
+    fn reopen(&mut self, index: usize, object: &Map<String, Value>) -> Result<(), Refusal> {
+        let r: Reopen = fields::read(object).map_err(|e| Refusal::from_rule(e, Some(index)))?;
+        let (Some(at), Some(close_row)) = (self.core.closed_at, self.close_row()) else {
+            return Err(Refusal::at(
+                index,
+                "type",
+                "the sitting is not closed, so there is nothing to reopen",
+            ));
+        };
+        if r.reason
+            .as_ref()
+            .is_some_and(|x| x.chars().count() > REASON_MAX)
+        {
+            return Err(Refusal::at(
+                index,
+                "reason",
+                format!("keep the reason under {REASON_MAX} characters"),
+            ));
+        }
+        let slot = self
+            .standing
+            .iter()
+            .position(|s| s.index == at)
+            .ok_or_else(|| Refusal::at(index, "type", "the close no longer stands"))?;
+        let before = self.standing.remove(slot).before;
+        let close =
+            self.rows.get(close_row).cloned().ok_or_else(|| {
+                Refusal::at(index, "type", "internal error: the close has no row")
+            })?;
+        let reversed: Vec<Posting> = close
+            .postings
+            .iter()
+            .map(|p| Posting {
+                account: p.account.clone(),
+                amount: -p.amount,
+            })
+            .collect();
+        // Only payments stand after the close, and they leave the engine as it was: the
+        // state before each of them is the state before the close with its money.
+        let reopened = |balances: &Balances| {
+            let mut core = Core {
+                balances: balances.clone(),
+                ..before.clone()
+            };
+            core.balances.apply(&reversed);
+            core
+        };
+        for s in self.standing.iter_mut().filter(|s| s.index > at) {
+            s.before = reopened(&s.before.balances);
+        }
+        let core = reopened(&self.core.balances);
+        let reason = r.reason.as_deref().map(str::trim).filter(|x| !x.is_empty());
+        let mut explanation = "Reopened: the close is taken back".to_string();
+        if let Some(reason) = reason {
+            explanation.push_str(&format!(" ({reason})"));
+        }
+        explanation.push_str(if reversed.iter().any(|p| !p.amount.is_zero()) {
+            "; what it shared out goes back where it was; play goes on"
+        } else {
+            "; play goes on"
+        });
+        let mut r = row(
+            Some(index),
+            "reopen",
+            None,
+            Outcome::new(reversed, explanation, SheetLine::titled("reopened")),
+        );
+        r.amends = None;
+        let at_row = self.rows.len();
+        if let Some(c) = self.rows.get_mut(close_row) {
+            c.changed_by.push(Change {
+                by: index,
+                void: true,
+            });
+            for end in &mut c.game_ends {
+                end.struck_by = Some((index, false));
+            }
+        }
+        self.shown.retain(|_, (row, _)| *row != close_row);
+        self.core = core;
+        self.row_of.insert(index, at_row);
+        self.rows.push(r);
+        Ok(())
     }
 
     /// The games finished in the session as it stands.
@@ -555,3 +686,6 @@ fn row(index: Option<usize>, kind: &str, hand_number: Option<usize>, outcome: Ou
         game_ends: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests;

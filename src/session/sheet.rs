@@ -1,6 +1,6 @@
 //! One score-sheet view-model for every game, built from the engine's [`Layout`] and the
 //! fold's rows: the page lays it out and derives nothing. Pure: the times at which events
-//! were recorded come in as words.
+//! were recorded come in as stored (RFC 3339, UTC); the page shows them in the reader's zone.
 
 use std::collections::BTreeMap;
 
@@ -16,6 +16,9 @@ pub struct Group {
     pub account: String,
     /// The head a player reads.
     pub label: String,
+    /// The head as shown: the label, or on a wide table its shortest unique start of at
+    /// least three letters ("Mar" for Margaret), spelled out in [`SheetView::legend`].
+    pub short: String,
     /// The players behind a side ("Ann & Cy"), empty otherwise.
     pub members: String,
     /// The tallies under it, left to right.
@@ -71,8 +74,8 @@ pub struct EndView {
     pub payments: Vec<MoneyView>,
     /// Struck through: a later correction changed how this game ended.
     pub struck: bool,
-    /// When and why it was struck, in words.
-    pub changed: String,
+    /// What struck it and when ("changed", "no longer over"), empty while it stands.
+    pub changed: Vec<Changed>,
     /// The next game's starting cells, when not zero (count-down).
     pub fresh: Vec<CellView>,
 }
@@ -106,8 +109,8 @@ pub struct LineView {
     pub struck: bool,
     /// A correction or an undo.
     pub amends: bool,
-    /// When and by which event it was changed, in words.
-    pub changed: String,
+    /// What changed it and when ("corrected", "undone", "reopened"), in order.
+    pub changed: Vec<Changed>,
     /// The page that corrects the hand this line shows, while it stands in an open session.
     pub correct_link: Option<String>,
     /// The closing rows of games under this line.
@@ -129,6 +132,18 @@ impl LineView {
     pub fn has_details(&self) -> bool {
         self.details.iter().any(|d| !d.is_empty())
     }
+}
+
+/// One change of a row: what happened to it and when, the time as recorded (RFC 3339, UTC)
+/// for the page to show in the reader's own zone, and in words for a page without script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Changed {
+    /// "corrected", "undone", "reopened", "changed", "no longer over".
+    pub what: &'static str,
+    /// When, RFC 3339 in UTC ("2026-05-01T20:15:43Z"), empty when unknown.
+    pub at: String,
+    /// When, in words ("2026-05-01 20:15:43 UTC").
+    pub words: String,
 }
 
 /// One step of the reckoning as a line of two parts: what was read or done ("Hoyle units,
@@ -218,6 +233,9 @@ pub struct SheetView {
     pub tally_heads: bool,
     /// How many columns a full-width cell spans.
     pub width: usize,
+    /// A table too wide for a hand cell beside its columns (more than [`WIDE`]): each
+    /// hand's words get a full-width row above its numbers, and the sheet a smaller type.
+    pub wide: bool,
     /// The opening line (scores carried in, count-down start), if any.
     pub start: Option<LineView>,
     /// The lines, in the order entered (only the last [`Context::last`] when limited).
@@ -228,6 +246,8 @@ pub struct SheetView {
     pub totals: Vec<CellView>,
     /// The foot's label ("Balance", "Game 2 now").
     pub totals_label: String,
+    /// The shortened heads spelled out, `(short, full)`: "Mar Margaret".
+    pub legend: Vec<(String, String)>,
 }
 
 /// What the sheet needs besides the fold: the session's id, whether it is open for
@@ -237,7 +257,7 @@ pub struct Context<'a> {
     pub session_id: i64,
     /// Whether hands may be corrected (open session, a writer looking).
     pub correctable: bool,
-    /// When each event was recorded, in local words, by index.
+    /// When each event was recorded, RFC 3339 in UTC, by index.
     pub recorded: &'a BTreeMap<usize, String>,
     /// Show only the last this many lines (`None`: all), so that the sheet of a marathon
     /// session stays quick to build and to read on a phone; [`SheetView::earlier`] counts
@@ -315,12 +335,56 @@ fn groups(layout: &Layout) -> Vec<Group> {
             _ => groups.push(Group {
                 account: c.account.clone(),
                 label: c.label.clone(),
+                short: c.label.clone(),
                 members: c.members.clone(),
                 tallies: vec![c.tally],
             }),
         }
     }
     groups
+}
+
+/// The most columns shown beside a hand cell on a 390 px phone: seven Pitch players fit,
+/// ten poker players do not (`tests/browser_fit.rs`).
+pub const WIDE: usize = 7;
+
+/// The longest head, in characters, that a table of `columns` columns shows in full on a
+/// 390 px phone; longer heads are shortened. Measured on the sheets of every game at their
+/// largest tables (`tests/browser_fit.rs`): a head of the sheet's bold .85rem takes about
+/// 9 px a letter and a cell about 48 px for "−3.35".
+fn head_budget(columns: usize) -> usize {
+    match columns {
+        0..=3 => usize::MAX,
+        4 => 8,
+        _ => 5,
+    }
+}
+
+/// Shortens the heads of `groups` that exceed the budget of a table of `columns` columns to
+/// their shortest start, of at least three letters, that no other head shares; returns the
+/// legend of what was shortened, as `(short, full)` in column order.
+fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> {
+    let budget = head_budget(columns);
+    let labels: Vec<Vec<char>> = groups.iter().map(|g| g.label.chars().collect()).collect();
+    let mut legend = Vec::new();
+    for (i, g) in groups.iter_mut().enumerate() {
+        let Some(mine) = labels.get(i) else { continue };
+        if mine.len() <= budget {
+            continue;
+        }
+        let mut len = 3.min(mine.len());
+        while len < mine.len()
+            && labels
+                .iter()
+                .enumerate()
+                .any(|(j, other)| j != i && other.len() >= len && other[..len] == mine[..len])
+        {
+            len += 1;
+        }
+        g.short = mine[..len].iter().collect();
+        legend.push((g.short.clone(), g.label.clone()));
+    }
+    legend
 }
 
 fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
@@ -366,7 +430,9 @@ fn cells(columns: &[Column], cells: &[Cell]) -> Vec<CellView> {
         .collect()
 }
 
-fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
+/// Money by account, in the order first posted, zeros left out: what a line or a close
+/// moves ("Kitty −0.90", "Ann +0.30").
+pub fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
     let mut by: Vec<(String, i64)> = Vec::new();
     for p in postings {
         match by.iter_mut().find(|(a, _)| *a == p.account) {
@@ -407,14 +473,18 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
             )
         })
         .unwrap_or_default();
-    let changed = end.struck_by.map_or_else(String::new, |(by, still_over)| {
-        let what = if still_over {
-            "changed"
-        } else {
-            "no longer over"
-        };
-        format!("{what} {} (event {by})", when(ctx, by))
-    });
+    let changed = end
+        .struck_by
+        .map(|(by, still_over)| {
+            let what = if still_over {
+                "changed"
+            } else {
+                "no longer over"
+            };
+            changed_at(ctx, what, by)
+        })
+        .into_iter()
+        .collect();
     EndView {
         number: end.number,
         headline,
@@ -432,20 +502,29 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
     }
 }
 
-fn when<'a>(ctx: &'a Context<'_>, index: usize) -> &'a str {
-    ctx.recorded.get(&index).map_or("", String::as_str)
+fn changed_at(ctx: &Context<'_>, what: &'static str, index: usize) -> Changed {
+    let at = ctx.recorded.get(&index).cloned().unwrap_or_default();
+    Changed {
+        what,
+        words: at.replace('T', " ").replace('Z', " UTC"),
+        at,
+    }
 }
 
-/// The row's changes in words: "corrected 20 May, 20:15 (event 5); undone … (event 7)".
-fn changed_words(row: &Row, ctx: &Context<'_>) -> String {
+/// The row's changes, in hands and times, never event numbers: "corrected 20:15",
+/// "undone 20:31"; a close taken back says "reopened".
+fn changed_words(row: &Row, ctx: &Context<'_>) -> Vec<Changed> {
     row.changed_by
         .iter()
         .map(|c| {
-            let what = if c.void { "undone" } else { "corrected" };
-            format!("{what} {} (event {})", when(ctx, c.by), c.by)
+            let what = match (row.kind.as_str(), c.void) {
+                ("close", _) => "reopened",
+                (_, true) => "undone",
+                (_, false) => "corrected",
+            };
+            changed_at(ctx, what, c.by)
         })
-        .collect::<Vec<_>>()
-        .join("; ")
+        .collect()
 }
 
 /// The page that corrects the hand a row shows as it now stands: a hand's own row while it
@@ -513,7 +592,7 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
         steps: Vec::new(),
         struck: false,
         amends: false,
-        changed: String::new(),
+        changed: Vec::new(),
         correct_link: None,
         ends: Vec::new(),
     }
@@ -524,7 +603,8 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     let engine = fold.engine();
     let layout = engine.layout(fold.table());
     let columns = &layout.columns;
-    let groups = groups(&layout);
+    let mut groups = groups(&layout);
+    let legend = shorten_heads(&mut groups, columns.len());
     let money_columns = columns.iter().any(|c| c.tally == Tally::Money);
     let mut running: BTreeMap<&str, i64> = BTreeMap::new();
     let mut lines = Vec::new();
@@ -605,12 +685,135 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     };
     SheetView {
         tally_heads: groups.iter().any(|g| g.tallies.len() > 1),
-        width: 2 + columns.len(),
+        wide: columns.len() > WIDE,
+        width: if columns.len() > WIDE { 1 } else { 2 } + columns.len(),
         groups,
         start,
         lines,
         earlier,
         totals,
         totals_label,
+        legend,
+    }
+}
+
+/// Where an account's money came from, in a few groups a player can check: "opening ante
+/// −0.10 · hands 1–3 +0.75 · game 1 won +1.00 · kitty share +0.30 · paid −0.20". Hands
+/// and their corrections and undos count together; a game's payment counts under the game
+/// it ended; `preview` adds the postings of a close not yet made (what closing now would
+/// do). Zero groups are left out; "nothing yet" when all are zero.
+pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting]) -> String {
+    let kitty_game = fold.engine().has_kitty();
+    let mut groups: Vec<(String, i64)> = Vec::new();
+    let mut add = |label: String, cents: i64| match groups.iter_mut().find(|(l, _)| *l == label) {
+        Some((_, c)) => *c += cents,
+        None => groups.push((label, cents)),
+    };
+    let close_label = if kitty_game {
+        "kitty share"
+    } else {
+        "settled at the close"
+    };
+    let (mut first_hand, mut last_hand) = (None::<usize>, None::<usize>);
+    for row in fold.rows() {
+        let cents: i64 = row
+            .postings
+            .iter()
+            .filter(|p| p.account == account)
+            .map(|p| p.amount.cents())
+            .sum();
+        let deal = row.hand_number.is_some() || row.amends.is_some();
+        if let Some(n) = row.hand_number {
+            first_hand = Some(first_hand.map_or(n, |f| f.min(n)));
+            last_hand = Some(last_hand.map_or(n, |l| l.max(n)));
+        }
+        let label = match row.kind.as_str() {
+            "opening_ante" => "opening ante".to_string(),
+            "close" | "reopen" => close_label.to_string(),
+            "payment" if cents > 0 => "paid".to_string(),
+            "payment" => "received".to_string(),
+            _ if row.amends.is_none() && !row.game_ends.is_empty() => {
+                let number = row.game_ends.last().map_or(0, |e| e.number);
+                let what = if cents < 0 { "lost" } else { "won" };
+                format!("game {number} {what}")
+            }
+            _ if deal => "hands".to_string(),
+            kind => kind.replace('_', " "),
+        };
+        if cents != 0 {
+            add(label, cents);
+        }
+    }
+    let previewed: i64 = preview
+        .iter()
+        .filter(|p| p.account == account)
+        .map(|p| p.amount.cents())
+        .sum();
+    if previewed != 0 {
+        let label = if kitty_game {
+            "kitty share on closing now"
+        } else {
+            "closing now"
+        };
+        add(label.to_string(), previewed);
+    }
+    let hands = match (first_hand, last_hand) {
+        (Some(a), Some(b)) if a == b => format!("hand {a}"),
+        (Some(a), Some(b)) => format!("hands {a}–{b}"),
+        _ => "hands".to_string(),
+    };
+    let parts: Vec<String> = groups
+        .into_iter()
+        .filter(|(_, c)| *c != 0)
+        .map(|(label, c)| {
+            let label = if label == "hands" {
+                hands.clone()
+            } else {
+                label
+            };
+            format!("{label} {}", signed_money(c))
+        })
+        .collect();
+    if parts.is_empty() {
+        "nothing yet".to_string()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(label: &str) -> Group {
+        Group {
+            account: label.into(),
+            label: label.into(),
+            short: label.into(),
+            members: String::new(),
+            tallies: vec![Tally::Points],
+        }
+    }
+
+    #[test]
+    fn wide_tables_shorten_long_heads_to_unique_starts_with_a_legend() {
+        let names = ["Margaret", "Marcello", "Vincenzo", "Kitty", "Ma"];
+        let mut groups: Vec<Group> = names.iter().map(|n| group(n)).collect();
+        let legend = shorten_heads(&mut groups, 5);
+        let shorts: Vec<&str> = groups.iter().map(|g| g.short.as_str()).collect();
+        // "Mar" is shared by Margaret and Marcello, so both take four letters.
+        assert_eq!(shorts, ["Marg", "Marc", "Vin", "Kitty", "Ma"]);
+        assert_eq!(
+            legend,
+            [
+                ("Marg".to_string(), "Margaret".to_string()),
+                ("Marc".into(), "Marcello".into()),
+                ("Vin".into(), "Vincenzo".into())
+            ]
+        );
+        // Two players: every name in full.
+        let mut two = vec![group("Bartholomew"), group("Guinevere")];
+        assert!(shorten_heads(&mut two, 2).is_empty());
+        assert_eq!(two[0].short, "Bartholomew");
     }
 }

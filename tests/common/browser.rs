@@ -149,20 +149,45 @@ pub async fn fill(driver: &WebDriver, name: &str, text: &str) {
     field.send_keys(text).await.unwrap();
 }
 
-/// Chooses `value` in the select `name` (the next-hand form's first).
+/// Chooses `value` in the field `name` (the next-hand form's first): a select's option,
+/// or the chip (a radio button's label) a player taps.
 pub async fn choose(driver: &WebDriver, name: &str, value: &str) {
-    let select = driver
-        .find(By::Css(format!(
+    let selects = driver
+        .find_all(By::Css(format!(
             "#next select[name='{name}'], form select[name='{name}']"
         )))
         .await
         .unwrap();
-    SelectElement::new(&select)
-        .await
-        .unwrap()
-        .select_by_value(value)
-        .await
-        .unwrap();
+    if let Some(select) = selects.first() {
+        SelectElement::new(select)
+            .await
+            .unwrap()
+            .select_by_value(value)
+            .await
+            .unwrap();
+        return;
+    }
+    // The live sheet may swap the form in between finding the chip and tapping it (until
+    // the first tap marks the form as being filled in): find it again then.
+    let chip = By::XPath(format!(
+        "(//input[@type='radio'][@name='{name}'][@value='{value}'])[1]/parent::label"
+    ));
+    let mut tries = 0;
+    loop {
+        let tapped = match driver.find(chip.clone()).await {
+            Ok(label) => label.click().await,
+            Err(e) => Err(e),
+        };
+        match tapped {
+            Ok(()) => return,
+            Err(e) if tries < 20 => {
+                tries += 1;
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("the chip {value} of {name} cannot be tapped: {e}"),
+        }
+    }
 }
 
 /// Clicks the element `css` finds.
@@ -228,6 +253,12 @@ impl thirtyfour::common::command::ExtensionCommand for Cdp {
 /// 390 px width and is made as tall as the page for the picture (an element screenshot
 /// stops at the bottom of the viewport), then gets its 844 px back.
 pub async fn sheet_screenshot(driver: &WebDriver, file: &str) {
+    section_screenshot(driver, "sheet", file).await;
+}
+
+/// Photographs the whole element with id `id` (a section of the page: `sheet`, `next`,
+/// `settle`) into `target/screenshots/{file}`, as [`sheet_screenshot`] does.
+pub async fn section_screenshot(driver: &WebDriver, id: &str, file: &str) {
     let height = driver
         .execute("return document.documentElement.scrollHeight;", Vec::new())
         .await
@@ -245,7 +276,7 @@ pub async fn sheet_screenshot(driver: &WebDriver, file: &str) {
     };
     driver.handle().cmd(resize(height)).await.unwrap();
     driver
-        .find(By::Id("sheet"))
+        .find(By::Id(id))
         .await
         .unwrap()
         .screenshot(&screenshots().join(file))
@@ -270,6 +301,34 @@ pub async fn dark_mode(driver: &WebDriver, dark: bool) {
         ))
         .await
         .unwrap();
+}
+
+/// Waits (up to 5 s) until an entry has landed where the table looks next: the page's
+/// address ends in `#latest` and the latest row of the sheet is on the screen. Fails with
+/// `what` otherwise.
+pub async fn assert_landed(driver: &WebDriver, what: &str) {
+    let start = Instant::now();
+    loop {
+        let seen = driver
+            .execute(
+                "var e = document.getElementById('latest'); if (!e) return [location.hash, false];\
+                 var r = e.getBoundingClientRect();\
+                 return [location.hash, r.top >= -1 && r.top < window.innerHeight];",
+                Vec::new(),
+            )
+            .await
+            .unwrap()
+            .json()
+            .clone();
+        if seen == serde_json::json!(["#latest", true]) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{what}: the entry did not land on the latest row ({seen})"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// What `fetch(url)` answers in the page: its status and text (the page's cookie goes along).

@@ -264,6 +264,9 @@ pub struct Form {
     counts: BTreeMap<String, String>,
 }
 
+/// The trick points of a deal, both sides together (rules §1.7).
+const TRICK_POINTS: i64 = 250;
+
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
@@ -271,6 +274,13 @@ impl hand_form::HandForm for Form {
     /// for what is missing.
     fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
+        // One side's trick points are enough: the other side took the rest of the 250
+        // (rules §1.7). Both entered are taken as entered, and checked by the engine.
+        let (ns_tricks, ew_tricks) = match (self.ns_tricks, self.ew_tricks) {
+            (Some(ns), None) => (Some(ns), TRICK_POINTS.checked_sub(ns)),
+            (None, Some(ew)) => (TRICK_POINTS.checked_sub(ew), Some(ew)),
+            both => both,
+        };
         Ok(WrittenHand {
             kind: "hand".into(),
             dealer: self
@@ -289,14 +299,14 @@ impl hand_form::HandForm for Form {
             ns: self.side(
                 Side::NS,
                 self.ns_meld,
-                self.ns_tricks,
+                ns_tricks,
                 self.ns_won_trick,
                 self.ns_all_tricks,
             )?,
             ew: self.side(
                 Side::EW,
                 self.ew_meld,
-                self.ew_tricks,
+                ew_tricks,
                 self.ew_won_trick,
                 self.ew_all_tricks,
             )?,
@@ -383,10 +393,18 @@ mod tests {
     }
 
     #[test]
+    fn one_sides_trick_points_give_the_others() {
+        // NS took 180 of the 250: EW took 70; and the other way round.
+        let event = hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.tricks=180").unwrap();
+        assert_eq!((event["NS"]["tricks"].clone(), event["EW"]["tricks"].clone()), (json!(180), json!(70)));
+        let event = hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&EW.tricks=250").unwrap();
+        assert_eq!((event["NS"]["tricks"].clone(), event["EW"]["tricks"].clone()), (json!(0), json!(250)));
+    }
+
+    #[test]
     fn a_missing_or_unreadable_field_is_asked_for_by_name() {
-        let e =
-            hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.tricks=180").unwrap_err();
-        assert_eq!(e.field, "EW.tricks");
+        let e = hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts").unwrap_err();
+        assert_eq!(e.field, "NS.tricks");
         let e = hand_event(
             b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.tricks=180&EW.tricks=70&EW.meld_checks.flush=x",
         )

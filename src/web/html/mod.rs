@@ -45,6 +45,8 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/close", post(close))
         .route("/sessions/{id}/undo", post(undo))
         .route("/sessions/{id}/payments", post(mark_paid))
+        .route("/sessions/{id}/payments/void", post(void_payment))
+        .route("/sessions/{id}/reopen", post(reopen))
         .route("/sessions/{id}/table", post(table_change))
         .route("/sessions/{id}/live", get(live))
         .route("/static/style.css", get(style))
@@ -230,6 +232,10 @@ struct NewPage {
     fields: &'static [AgreementSpec],
     values: HashMap<String, String>,
     error: Option<PageError>,
+    /// The club's players, offered for every seat.
+    roster: Vec<String>,
+    /// The seating of the club's last session of this game (else of any game), one tap away.
+    last_seating: Vec<String>,
 }
 
 impl NewPage {
@@ -261,13 +267,58 @@ fn new_page(
         fields: registered.agreements,
         values,
         error,
+        roster: Vec::new(),
+        last_seating: Vec::new(),
     })
 }
 
-async fn new_form(Query(query): Query<HashMap<String, String>>) -> Response {
+/// The club's roster and its last table's seating (of `game` if it was played, else of the
+/// latest session), for the new-session form; empty without a club.
+async fn club_seating(
+    state: &AppState,
+    viewer: &Viewer,
+    game: &str,
+) -> Result<(Vec<String>, Vec<String>), AppError> {
+    let Some(club) = viewer.club() else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let roster = clubs::player_totals(&state.pool, club)
+        .await?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let sessions = service::list(&state.pool, Some(club)).await?;
+    let ours = || sessions.iter().filter(|s| s.club_id == Some(club));
+    let last = ours()
+        .find(|s| s.game == game)
+        .or_else(|| ours().next())
+        .map(|s| s.players.split(", ").map(str::to_string).collect())
+        .unwrap_or_default();
+    Ok((roster, last))
+}
+
+/// The new-session form; `?last=1` fills the seats as at the club's last table.
+async fn new_form(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
     let first = registry::GAMES.first().map_or("", |r| r.game.id);
     let game = query.get("game").map_or(first, String::as_str);
-    match new_page(game, HashMap::new(), None) {
+    let page = async {
+        let (roster, last_seating) = club_seating(&state, &viewer, game).await?;
+        let mut values = HashMap::new();
+        if query.get("last").is_some_and(|v| v == "1") {
+            for (i, name) in last_seating.iter().enumerate() {
+                values.insert(format!("player_{}", i + 1), name.clone());
+            }
+        }
+        let mut page = new_page(game, values, None)?;
+        page.roster = roster;
+        page.last_seating = last_seating;
+        Ok::<_, AppError>(page)
+    };
+    match page.await {
         Ok(page) => page.into_response(),
         Err(e) => error_page(e),
     }
@@ -393,16 +444,23 @@ async fn refused(
     e: AppError,
 ) -> Response {
     let status = e.status();
-    let error = PageError::from(&e);
-    let values = if matches!(e, AppError::Conflict { .. }) {
+    let mut error = PageError::from(&e);
+    let conflict = matches!(e, AppError::Conflict { .. });
+    let seen = expected_events(values).ok().flatten();
+    let values = if conflict {
         HashMap::new()
     } else {
         values.clone()
     };
     match service::load(&state.reader, &state.folds, id)
         .await
-        .and_then(|l| sheet_page(&l, &values, Some(error), true))
-    {
+        .and_then(|l| {
+            if conflict {
+                // Counted in hands as the sheet numbers them, not in events.
+                error.message = self::sheet::stale_words(&l.fold, seen);
+            }
+            sheet_page(&l, &values, Some(error), true)
+        }) {
         Ok(page) => (status, page).into_response(),
         Err(e) => error_page(e),
     }
@@ -477,7 +535,7 @@ async fn enter_hand(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}"),
+        format!("/sessions/{id}#latest"),
         |loaded| {
             let hand = (loaded.fold.game().hand_from_form)(&body)?;
             let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
@@ -517,7 +575,7 @@ async fn undo(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}"),
+        format!("/sessions/{id}#latest"),
         |loaded| {
             let last = loaded
                 .fold
@@ -547,6 +605,71 @@ async fn close(
         &values,
         format!("/sessions/{id}#settle"),
         |_| Ok(json!({ "type": "close" })),
+    )
+    .await
+}
+
+/// "Reopen": takes the close back (a `reopen` event with the reason given), so play goes on.
+async fn reopen(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        format!("/sessions/{id}#latest"),
+        |_| {
+            let mut event = json!({ "type": "reopen" });
+            if let Some(reason) = values
+                .get("reason")
+                .map(|r| r.trim())
+                .filter(|r| !r.is_empty())
+            {
+                event["reason"] = Value::from(reason);
+            }
+            Ok(event)
+        },
+    )
+    .await
+}
+
+/// "Void" a payment: a `void` of a payment that stands (a mis-tapped "Mark paid").
+async fn void_payment(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        format!("/sessions/{id}#settle"),
+        |loaded| {
+            let event = values
+                .get("event")
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&i| {
+                    loaded
+                        .fold
+                        .standing_event(i)
+                        .and_then(|e| e.get("type"))
+                        .and_then(Value::as_str)
+                        == Some("payment")
+                })
+                .ok_or_else(|| AppError::BadRequest {
+                    field: "payment".into(),
+                    message: "that payment is no longer on the sheet; reload the page".into(),
+                })?;
+            Ok(json!({ "type": "void", "event": event, "reason": "payment voided" }))
+        },
     )
     .await
 }
@@ -585,7 +708,7 @@ async fn table_change(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}"),
+        format!("/sessions/{id}#latest"),
         |_| {
             let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
             let player = || {

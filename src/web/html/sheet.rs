@@ -10,11 +10,13 @@ use askama_web::WebTemplate;
 use super::PageError;
 use crate::error::AppError;
 use crate::ledger::KITTY;
-use crate::ledger::settle_up::Transfer;
+use crate::ledger::settle_up::{Transfer, fewest_transfers};
 use crate::registry::{self, HandFormData};
 use crate::rules::game::form_values;
 use crate::service::Loaded;
-use crate::session::sheet::{self as model, Context, SheetView, money, signed_money};
+use crate::session::sheet::{
+    self as model, Context, MoneyView, SheetView, money, money_views, signed_money,
+};
 
 /// The score-sheet page.
 #[derive(Template, WebTemplate)]
@@ -24,7 +26,7 @@ pub struct SheetPage {
     game_name: String,
     rules: String,
     created_at: String,
-    currency: String,
+    created_words: String,
     agreements: Vec<(String, String)>,
     sheet: SheetView,
     hand_form: String,
@@ -38,15 +40,72 @@ pub struct SheetPage {
     settlement_text: String,
     closed: bool,
     unfinished: Option<String>,
+    payments: Vec<PaymentView>,
+    close_effect: Vec<MoneyView>,
     error: Option<PageError>,
+}
+
+/// A payment that stands, which a writer may void (a mis-tapped "Mark paid").
+pub struct PaymentView {
+    /// The payment's event index, for the void.
+    pub event: usize,
+    /// "Bob paid Ann 0.40".
+    pub words: String,
+}
+
+/// The stale-phone message, counted in hands as the sheet numbers them: what changed since
+/// the `seen` events the form was made from ("hand 12 was just entered by another device").
+pub fn stale_words(fold: &crate::session::Fold, seen: Option<usize>) -> String {
+    let since: Vec<&crate::session::Row> = fold
+        .rows()
+        .iter()
+        .filter(|r| r.index.is_some_and(|i| seen.is_none_or(|s| i >= s)))
+        .collect();
+    let hands: Vec<usize> = since.iter().filter_map(|r| r.hand_number).collect();
+    let what = match (hands.first(), hands.last()) {
+        (Some(a), Some(b)) if a == b => format!("hand {a} was just entered"),
+        (Some(a), Some(b)) => format!("hands {a} to {b} were just entered"),
+        _ => match since.last().map(|r| r.kind.as_str()) {
+            Some("correction") => "a hand was just corrected".to_string(),
+            Some("void") => "a hand was just undone".to_string(),
+            Some("close") => "the sitting was just closed".to_string(),
+            Some("reopen") => "the sitting was just reopened".to_string(),
+            Some("payment") => "a payment was just marked".to_string(),
+            _ => "the sheet was just changed".to_string(),
+        },
+    };
+    format!("{what} by another device; the sheet now shows it, so check before entering again")
 }
 
 /// One proposed payment of the settle-up and the money behind it.
 pub struct TransferView {
-    /// Who pays whom how much.
+    /// Who pays ("Kitty" for the kitty).
+    pub from: String,
+    /// Who is paid.
+    pub to: String,
+    /// The amount with the currency's symbol: "$1.25".
+    pub amount: String,
+    /// The transfer as recorded by "Mark paid".
     pub transfer: Transfer,
+    /// Where each balance came from, in a few groups: `(who, "hands 1–3 +0.75 · …")`.
+    pub summary: Vec<(String, String)>,
     /// Where both balances came from, event by event.
     pub why: String,
+}
+
+/// An amount with the session's currency as players write it: "$3.80", "€3.80", "£3.80";
+/// other currencies by their code, "3.80 CHF".
+pub fn with_currency(amount: &str, currency: &str) -> String {
+    let (sign, digits) = match amount.strip_prefix(['-', '−']) {
+        Some(rest) => ("−", rest),
+        None => ("", amount),
+    };
+    match currency {
+        "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}${digits}"),
+        "EUR" => format!("{sign}€{digits}"),
+        "GBP" => format!("{sign}£{digits}"),
+        code => format!("{sign}{digits} {code}"),
+    }
 }
 
 /// "2026-05-01 20:15" from a stored RFC 3339 time.
@@ -67,7 +126,7 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
                 let what = if a.void { "undo" } else { "correction" };
                 match loaded.fold.hand_number(a.target) {
                     Some(n) => format!("{what} of hand {n}"),
-                    None => format!("{what} of event {}", a.target),
+                    None => format!("{what} of a payment"),
                 }
             }
             (kind, _, _) => kind.replace('_', " "),
@@ -111,7 +170,7 @@ pub fn sheet_page(
         .iter()
         .filter_map(|r| {
             let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
-            Some((index, time_words(&r.recorded_at)))
+            Some((index, r.recorded_at.clone()))
         })
         .collect();
     let sheet = model::sheet(
@@ -186,24 +245,58 @@ pub fn sheet_page(
             (name, money(v.cents()), class)
         })
         .collect();
-    let settlement_text = loaded
-        .ledger
-        .settlement
-        .iter()
-        .map(|t| {
-            format!(
-                "{} pays {} {} {}",
-                t.from, t.to, t.amount, loaded.doc.currency
-            )
+    // Before the close the settle-up is what closing now would do: the kitty shared out by
+    // its rule, never "pays KITTY" for a kitty that closing would empty.
+    let preview = fold.close_preview();
+    let preview_postings = preview.as_ref().map_or(&[][..], |(_, p)| p.as_slice());
+    let transfers = match &preview {
+        Some((balances, _)) => {
+            let open: Vec<_> = balances
+                .as_map()
+                .iter()
+                .map(|(k, v)| (k.clone(), *v))
+                .collect();
+            fewest_transfers(&open)
+        }
+        None => loaded.ledger.settlement.clone(),
+    };
+    let currency = loaded.doc.currency.as_str();
+    let name = |account: &str| {
+        if account == KITTY {
+            "Kitty".to_string()
+        } else {
+            account.to_string()
+        }
+    };
+    let settlement: Vec<TransferView> = transfers
+        .into_iter()
+        .map(|t| TransferView {
+            from: name(&t.from),
+            to: name(&t.to),
+            amount: with_currency(&t.amount.to_string(), currency),
+            summary: [&t.from, &t.to]
+                .into_iter()
+                .map(|a| (name(a), model::money_summary(fold, a, preview_postings)))
+                .collect(),
+            why: format!(
+                "{}; {}",
+                history_of(loaded, &t.from),
+                history_of(loaded, &t.to)
+            ),
+            transfer: t,
         })
+        .collect();
+    let settlement_text = settlement
+        .iter()
+        .map(|t| format!("{} pays {} {}", t.from, t.to, t.amount))
         .collect::<Vec<_>>()
         .join("\n");
     Ok(SheetPage {
         id: loaded.id,
         game_name: game.name.to_string(),
         rules: game.rules.to_string(),
-        created_at: time_words(&loaded.created_at),
-        currency: loaded.doc.currency.clone(),
+        created_at: loaded.created_at.clone(),
+        created_words: time_words(&loaded.created_at),
         agreements: fold.engine().agreements_summary(&loaded.doc.currency),
         sheet,
         hand_form,
@@ -213,22 +306,25 @@ pub fn sheet_page(
         undo,
         can_write,
         balances,
-        settlement: loaded
-            .ledger
-            .settlement
-            .iter()
-            .map(|t| TransferView {
-                why: format!(
-                    "{}; {}",
-                    history_of(loaded, &t.from),
-                    history_of(loaded, &t.to)
-                ),
-                transfer: t.clone(),
-            })
-            .collect(),
+        settlement,
         settlement_text,
         closed: loaded.closed(),
         unfinished: fold.engine().unfinished(),
+        close_effect: money_views(preview_postings),
+        payments: if can_write {
+            fold.rows()
+                .iter()
+                .filter(|r| r.kind == "payment" && !r.struck())
+                .filter_map(|r| {
+                    Some(PaymentView {
+                        event: r.index?,
+                        words: r.explanation.clone(),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
         error,
     })
 }

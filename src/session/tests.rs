@@ -1,0 +1,220 @@
+//! The fold's `reopen` and the undo of a payment after the close, worked out by hand on a
+//! three-handed Auction Pinochle sitting at 5¢ with Scarne's kitty (rules §1.2 rule 1: each
+//! player antes 0.10 at the start, so the kitty holds 0.30).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+use serde_json::{Map, Value, json};
+
+use super::Fold;
+use crate::ledger::KITTY;
+
+fn fold(events: &[Value]) -> Result<Fold, super::Refusal> {
+    let game = crate::registry::game("auction_pinochle").unwrap();
+    let agreements: Map<String, Value> = json!({ "stake": "0.05", "kitty": "pot" })
+        .as_object()
+        .unwrap()
+        .clone();
+    let players = ["Ann", "Bob", "Cy"].map(String::from);
+    let mut f = Fold::start(game, &agreements, &players, None)?;
+    for (i, e) in events.iter().enumerate() {
+        f.apply(i, e)?;
+    }
+    Ok(f)
+}
+
+fn cents(f: &Fold, account: &str) -> i64 {
+    f.balances().get(account).cents()
+}
+
+/// Ann 250 in hearts made: 2 units × 0.05 = 0.10 from each opponent (no kitty: under 350).
+fn made_250() -> Value {
+    json!({ "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 250, "trump": "hearts", "outcome": "made" })
+}
+
+#[test]
+fn reopen_takes_the_close_back_exactly_and_play_goes_on() {
+    let before_close = fold(&[made_250()]).unwrap();
+    // Ann +0.20 − 0.10 ante; Bob and Cy −0.10 − 0.10; the kitty 0.30.
+    assert_eq!(cents(&before_close, "Ann"), 10);
+    assert_eq!(cents(&before_close, "Bob"), -20);
+    assert_eq!(cents(&before_close, KITTY), 30);
+
+    let closed = fold(&[made_250(), json!({ "type": "close" })]).unwrap();
+    // The close shares the 0.30 kitty: 0.10 each.
+    assert_eq!(cents(&closed, "Ann"), 20);
+    assert_eq!(cents(&closed, "Bob"), -10);
+    assert_eq!(cents(&closed, KITTY), 0);
+
+    let events = [
+        made_250(),
+        json!({ "type": "close" }),
+        json!({ "type": "reopen", "reason": "one more hand" }),
+    ];
+    let reopened = fold(&events).unwrap();
+    assert_eq!(reopened.closed_at(), None);
+    for account in ["Ann", "Bob", "Cy", KITTY] {
+        assert_eq!(
+            cents(&reopened, account),
+            cents(&before_close, account),
+            "{account} is back where the close found him"
+        );
+    }
+    let row = reopened.rows().last().unwrap();
+    assert_eq!(row.kind, "reopen");
+    // The reopen's postings are the close's, reversed.
+    let close_row = &reopened.rows()[reopened.rows().len() - 2];
+    assert!(close_row.struck(), "the close is shown struck through");
+    for p in &row.postings {
+        let c = close_row
+            .postings
+            .iter()
+            .find(|q| q.account == p.account)
+            .unwrap();
+        assert_eq!(p.amount.cents(), -c.amount.cents());
+    }
+    assert!(row.explanation.contains("one more hand"));
+
+    // Play goes on: hand 2 (Bob 350 in spades made, which takes the kitty) posts exactly what
+    // it would have without the close and the reopen.
+    let mut more = events.to_vec();
+    more.push(json!({ "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "made" }));
+    let played = fold(&more).unwrap();
+    assert_eq!(played.hand_number(3), Some(2), "the next hand is hand 2");
+    let straight = fold(&[made_250(), more[3].clone()]).unwrap();
+    for account in ["Ann", "Bob", "Cy", KITTY] {
+        assert_eq!(cents(&played, account), cents(&straight, account));
+    }
+    // A second close works, and ends where closing once would have.
+    more.push(json!({ "type": "close" }));
+    let twice = fold(&more).unwrap();
+    let once = fold(&[made_250(), more[3].clone(), json!({ "type": "close" })]).unwrap();
+    assert_eq!(twice.closed_at(), Some(4));
+    for account in ["Ann", "Bob", "Cy", KITTY] {
+        assert_eq!(cents(&twice, account), cents(&once, account));
+    }
+    assert_eq!(cents(&twice, KITTY), 0);
+}
+
+#[test]
+fn reopen_needs_a_close_and_a_closed_sitting_takes_only_payments_undos_and_reopen() {
+    let err = fold(&[made_250(), json!({ "type": "reopen" })]).unwrap_err();
+    assert_eq!(err.event_index, Some(1));
+    assert_eq!(err.field, "type");
+    assert!(err.message.contains("not closed"), "{}", err.message);
+    let err = fold(&[
+        made_250(),
+        json!({ "type": "close" }),
+        json!({ "type": "reopen", "why": "x" }),
+    ])
+    .unwrap_err();
+    assert_eq!(err.event_index, Some(2));
+    let err = fold(&[made_250(), json!({ "type": "close" }), made_250()]).unwrap_err();
+    assert!(err.message.contains("reopen"), "{}", err.message);
+    // The undo of a hand after the close is still refused.
+    let err = fold(&[
+        made_250(),
+        json!({ "type": "close" }),
+        json!({ "type": "void", "event": 0 }),
+    ])
+    .unwrap_err();
+    assert_eq!(err.event_index, Some(2));
+}
+
+#[test]
+fn a_payment_after_the_close_can_be_undone_and_survives_a_reopen() {
+    // Closed: Ann +0.20, Bob −0.10, Cy −0.10. Bob pays Ann 0.10.
+    let paid = [
+        made_250(),
+        json!({ "type": "close" }),
+        json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.10" }),
+    ];
+    let f = fold(&paid).unwrap();
+    assert_eq!(cents(&f, "Bob"), 0);
+    assert_eq!(cents(&f, "Ann"), 10);
+
+    let mut undone = paid.to_vec();
+    undone.push(json!({ "type": "void", "event": 2, "reason": "mis-tapped" }));
+    let f = fold(&undone).unwrap();
+    assert_eq!(cents(&f, "Bob"), -10);
+    assert_eq!(cents(&f, "Ann"), 20);
+    assert_eq!(f.closed_at(), Some(1), "the sitting stays closed");
+    assert!(f.rows()[3].struck(), "the payment is struck");
+
+    // Reopened after the payment: the payment stands (Bob 0.10 nearer zero than before the
+    // close), and undoing it afterwards leaves the sitting open.
+    let mut reopened = paid.to_vec();
+    reopened.push(json!({ "type": "reopen" }));
+    let f = fold(&reopened).unwrap();
+    assert_eq!(cents(&f, "Bob"), -10);
+    assert_eq!(cents(&f, "Ann"), 0);
+    assert_eq!(cents(&f, KITTY), 30);
+    reopened.push(json!({ "type": "void", "event": 2 }));
+    let f = fold(&reopened).unwrap();
+    assert_eq!(f.closed_at(), None);
+    assert_eq!(cents(&f, "Bob"), -20);
+    assert_eq!(cents(&f, "Ann"), 10);
+    assert_eq!(cents(&f, KITTY), 30);
+    reopened.push(made_250());
+    assert!(fold(&reopened).is_ok(), "play goes on");
+}
+
+#[test]
+fn the_hand_after_an_undone_last_hand_takes_its_number_again() {
+    let events = [
+        made_250(),
+        made_250(),
+        json!({ "type": "void", "event": 1, "reason": "wrong bidder" }),
+        made_250(),
+        made_250(),
+        json!({ "type": "void", "event": 0 }),
+        made_250(),
+    ];
+    let f = fold(&events).unwrap();
+    let numbers: Vec<Option<usize>> = (0..events.len()).map(|i| f.hand_number(i)).collect();
+    // Hand 2 undone: the next is hand 2 again; hand 1 undone while 2 and 3 stand: the next
+    // is hand 4.
+    assert_eq!(
+        numbers,
+        [Some(1), Some(2), None, Some(2), Some(3), None, Some(4)]
+    );
+}
+
+#[test]
+fn the_preview_shows_what_closing_now_would_do_and_changes_nothing() {
+    let f = fold(&[made_250()]).unwrap();
+    let (balances, postings) = f.close_preview().unwrap();
+    // The 0.30 kitty shared 0.10 each: Ann 0.10 → 0.20, Bob and Cy −0.20 → −0.10.
+    assert_eq!(balances.get("Ann").cents(), 20);
+    assert_eq!(balances.get("Bob").cents(), -10);
+    assert_eq!(balances.get(KITTY).cents(), 0);
+    assert_eq!(postings.iter().map(|p| p.amount.cents()).sum::<i64>(), 0);
+    assert_eq!(cents(&f, KITTY), 30, "the fold itself is not closed");
+    assert_eq!(f.closed_at(), None);
+    let closed = fold(&[made_250(), json!({ "type": "close" })]).unwrap();
+    assert!(closed.close_preview().is_none());
+}
+
+#[test]
+fn each_balance_is_summed_up_in_a_few_groups() {
+    use super::sheet::money_summary;
+    let f = fold(&[made_250(), made_250()]).unwrap();
+    let (_, preview) = f.close_preview().unwrap();
+    // Ann: antes 0.10, wins 0.20 in each of hands 1 and 2, and would take a third of the
+    // 0.30 kitty.
+    assert_eq!(
+        money_summary(&f, "Ann", &preview),
+        "opening ante −0.10 · hands 1–2 +0.40 · kitty share on closing now +0.10"
+    );
+    let mut events = vec![made_250(), made_250()];
+    events.push(json!({ "type": "void", "event": 1 }));
+    events.push(json!({ "type": "close" }));
+    events.push(json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.05" }));
+    let f = fold(&events).unwrap();
+    // Bob: ante −0.10, hand 1 −0.10, hand 2 −0.10 undone +0.10, kitty share +0.10, and his
+    // payment of 0.05 brings his balance up toward zero.
+    assert_eq!(
+        money_summary(&f, "Bob", &[]),
+        "opening ante −0.10 · hands 1–2 −0.10 · kitty share +0.10 · paid +0.05"
+    );
+}
