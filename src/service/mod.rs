@@ -8,6 +8,7 @@
 
 mod folds;
 pub mod history;
+pub mod nights;
 
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};

@@ -7,6 +7,7 @@
 
 pub mod clubs;
 pub mod history;
+pub mod nights;
 pub mod ops;
 
 use std::path::Path;

@@ -4,6 +4,7 @@
 
 pub mod exports;
 pub mod history;
+pub mod nights;
 pub mod openapi;
 
 use std::collections::BTreeMap;
@@ -69,6 +70,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(history::history))
         .routes(routes!(history::player))
         .routes(routes!(history::leaderboard))
+        .routes(routes!(nights::night))
         .routes((
             schemas,
             paths,

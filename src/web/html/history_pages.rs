@@ -164,6 +164,8 @@ struct HistoryPage {
     more: bool,
     /// The query without `page`, for the page links.
     query: String,
+    /// The club's latest nights, to add ticked sessions to.
+    nights: Vec<crate::store::nights::NightRow>,
 }
 
 impl HistoryPage {
@@ -219,6 +221,7 @@ async fn history(
             filters,
             more,
             query: query_text,
+            nights: crate::service::nights::nights_of(&state.pool, club).await?,
         })
     };
     match page.await {

@@ -6,6 +6,7 @@
 pub mod club_import;
 pub mod club_pages;
 pub mod history_pages;
+pub mod night_pages;
 pub mod sheet;
 
 use std::collections::HashMap;
@@ -54,6 +55,7 @@ pub fn routes() -> Router<AppState> {
         .route("/static/copy.js", get(copy_script))
         .merge(club_pages::routes())
         .merge(history_pages::routes())
+        .merge(night_pages::routes())
         .merge(club_import::routes())
 }
 

@@ -1,0 +1,175 @@
+//! Nights' SQL (issue 12 item 7): a club's nights, which sessions each groups, and the
+//! payments recorded against a night (voided, never deleted). Money in integer cents.
+
+use sqlx::SqliteConnection;
+
+/// A night as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct NightRow {
+    /// The night's id.
+    pub id: i64,
+    /// Its club.
+    pub club_id: i64,
+    /// "Thursday at Sal's".
+    pub title: String,
+    /// RFC 3339, UTC.
+    pub created_at: String,
+}
+
+/// A payment recorded against a night.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct NightPaymentRow {
+    /// The payment's id.
+    pub id: i64,
+    /// Who paid (an account name of the night's sessions).
+    pub payer: String,
+    /// Who received.
+    pub payee: String,
+    /// Cents, positive.
+    pub amount_cents: i64,
+    /// RFC 3339, UTC.
+    pub recorded_at: String,
+    /// When it was voided, if it was.
+    pub voided_at: Option<String>,
+    /// Why it was voided.
+    pub void_reason: Option<String>,
+}
+
+/// Creates a night of `club`; returns its id.
+pub async fn create(
+    conn: &mut SqliteConnection,
+    club: i64,
+    title: &str,
+    created_at: &str,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO nights (club_id, title, created_at) VALUES (?, ?, ?) RETURNING id",
+    )
+    .bind(club)
+    .bind(title)
+    .bind(created_at)
+    .fetch_one(conn)
+    .await
+}
+
+/// Night `id` if it is `club`'s.
+pub async fn night(
+    conn: &mut SqliteConnection,
+    club: i64,
+    id: i64,
+) -> Result<Option<NightRow>, sqlx::Error> {
+    sqlx::query_as("SELECT id, club_id, title, created_at FROM nights WHERE id = ? AND club_id = ?")
+        .bind(id)
+        .bind(club)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The club's nights, newest first.
+pub async fn nights_of(
+    conn: &mut SqliteConnection,
+    club: i64,
+) -> Result<Vec<NightRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, club_id, title, created_at FROM nights WHERE club_id = ? ORDER BY id DESC LIMIT 50",
+    )
+    .bind(club)
+    .fetch_all(conn)
+    .await
+}
+
+/// The night session `session_id` is in, if any.
+pub async fn night_of_session(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT night_id FROM night_sessions WHERE session_id = ?")
+        .bind(session_id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// Puts a session in a night (the caller checked it is in none).
+pub async fn add_session(
+    conn: &mut SqliteConnection,
+    night: i64,
+    session_id: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO night_sessions (session_id, night_id) VALUES (?, ?)")
+        .bind(session_id)
+        .bind(night)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The night's sessions as `(id, game id)`, oldest first.
+pub async fn sessions_of(
+    conn: &mut SqliteConnection,
+    night: i64,
+) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.id, s.game FROM night_sessions n JOIN sessions s ON s.id = n.session_id \
+         WHERE n.night_id = ? ORDER BY s.id",
+    )
+    .bind(night)
+    .fetch_all(conn)
+    .await
+}
+
+/// The night's payments, voided ones included, oldest first.
+pub async fn payments_of(
+    conn: &mut SqliteConnection,
+    night: i64,
+) -> Result<Vec<NightPaymentRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, payer, payee, amount_cents, recorded_at, voided_at, void_reason \
+         FROM night_payments WHERE night_id = ? ORDER BY id",
+    )
+    .bind(night)
+    .fetch_all(conn)
+    .await
+}
+
+/// Records a payment against a night; returns its id.
+pub async fn add_payment(
+    conn: &mut SqliteConnection,
+    night: i64,
+    payer: &str,
+    payee: &str,
+    amount_cents: i64,
+    recorded_at: &str,
+) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO night_payments (night_id, payer, payee, amount_cents, recorded_at) \
+         VALUES (?, ?, ?, ?, ?) RETURNING id",
+    )
+    .bind(night)
+    .bind(payer)
+    .bind(payee)
+    .bind(amount_cents)
+    .bind(recorded_at)
+    .fetch_one(conn)
+    .await
+}
+
+/// Voids a payment of the night that is not voided yet; returns whether one was.
+pub async fn void_payment(
+    conn: &mut SqliteConnection,
+    night: i64,
+    payment: i64,
+    voided_at: &str,
+    reason: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE night_payments SET voided_at = ?, void_reason = ? \
+         WHERE id = ? AND night_id = ? AND voided_at IS NULL",
+    )
+    .bind(voided_at)
+    .bind(reason)
+    .bind(payment)
+    .bind(night)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

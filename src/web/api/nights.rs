@@ -1,0 +1,137 @@
+//! A night in the JSON API (issue 12 item 7): `GET /clubs/{id}/nights/{nid}`, the night's
+//! sessions, each player's net, the fewest transfers with the games behind each, and the
+//! payments recorded against it. Money is a decimal string ("2.80"), never a JSON number.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::openapi::ApiError;
+
+use crate::error::AppError;
+use crate::money::Money;
+use crate::service::clubs::Access;
+use crate::service::nights;
+use crate::web::AppState;
+use crate::web::auth::Viewer;
+use crate::web::html::history_pages::member;
+
+/// One account's net over the night.
+#[derive(Serialize, ToSchema)]
+pub struct NightNetJson {
+    /// The name sat under (or the kitty's account).
+    name: String,
+    /// Positive: is owed.
+    net: Money,
+}
+
+/// One session's result for a transfer's payer and payee.
+#[derive(Serialize, ToSchema)]
+pub struct BehindJson {
+    session: i64,
+    game_name: String,
+    /// The payer's balance in that session.
+    payer: Money,
+    /// The payee's balance in that session.
+    payee: Money,
+}
+
+/// A transfer that settles the night.
+#[derive(Serialize, ToSchema)]
+pub struct NightTransferJson {
+    from: String,
+    to: String,
+    amount: Money,
+    /// The sessions behind it.
+    behind: Vec<BehindJson>,
+}
+
+/// A payment recorded against the night.
+#[derive(Serialize, ToSchema)]
+pub struct NightPaymentJson {
+    id: i64,
+    payer: String,
+    payee: String,
+    amount: Money,
+    /// RFC 3339, UTC.
+    recorded_at: String,
+    /// Set once voided: the payment no longer counts.
+    voided_at: Option<String>,
+    void_reason: Option<String>,
+}
+
+/// A night worked out.
+#[derive(Serialize, ToSchema)]
+pub struct NightJson {
+    id: i64,
+    title: String,
+    /// RFC 3339, UTC.
+    created_at: String,
+    /// The sessions' ids, oldest first.
+    sessions: Vec<i64>,
+    net: Vec<NightNetJson>,
+    transfers: Vec<NightTransferJson>,
+    payments: Vec<NightPaymentJson>,
+}
+
+/// `GET /clubs/{id}/nights/{nid}`: the night's net per player, transfers and payments.
+#[utoipa::path(get, path = "/clubs/{id}/nights/{nid}", tag = "history",
+    params(("id" = i64, Path, description = "The club's id"),
+        ("nid" = i64, Path, description = "The night's id")),
+    responses(
+        (status = 200, description = "The night worked out", body = NightJson),
+        (status = 404, description = "No such night, or not yours to see", body = ApiError)))]
+pub async fn night(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, nid)): Path<(i64, i64)>,
+) -> Result<Json<NightJson>, AppError> {
+    member(&viewer, club, Access::Read)?;
+    let v = nights::night(&state.reader, club, nid).await?;
+    Ok(Json(NightJson {
+        id: v.night.id,
+        title: v.night.title,
+        created_at: v.night.created_at,
+        sessions: v.sessions.iter().map(|s| s.session_id).collect(),
+        net: v
+            .settlement
+            .net
+            .into_iter()
+            .map(|(name, net)| NightNetJson { name, net })
+            .collect(),
+        transfers: v
+            .settlement
+            .transfers
+            .into_iter()
+            .map(|t| NightTransferJson {
+                from: t.transfer.from,
+                to: t.transfer.to,
+                amount: t.transfer.amount,
+                behind: t
+                    .behind
+                    .into_iter()
+                    .map(|b| BehindJson {
+                        session: b.session_id,
+                        game_name: b.game_name,
+                        payer: b.payer,
+                        payee: b.payee,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        payments: v
+            .payments
+            .into_iter()
+            .map(|p| NightPaymentJson {
+                id: p.id,
+                payer: p.payer,
+                payee: p.payee,
+                amount: Money::from_cents(p.amount_cents),
+                recorded_at: p.recorded_at,
+                voided_at: p.voided_at,
+                void_reason: p.void_reason,
+            })
+            .collect(),
+    }))
+}

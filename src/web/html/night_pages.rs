@@ -1,0 +1,175 @@
+//! Night pages (issue 12 item 7): group sessions of the club's history as one night, and
+//! the night's page: each player's net over the night, the fewest transfers with the games
+//! behind each, payments recorded against the night and voided (with confirmation).
+//! Members of the club only (anyone else sees "not found"); changes for writers only.
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+
+use super::error_page;
+use super::history_pages::{member, whole};
+use crate::error::AppError;
+use crate::money::Money;
+use crate::service::clubs::Access;
+use crate::service::nights::{self, NightView};
+use crate::web::AppState;
+use crate::web::auth::Viewer;
+
+/// The night pages' routes.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/clubs/{id}/nights", post(group))
+        .route("/clubs/{id}/nights/{nid}", get(night))
+        .route("/clubs/{id}/nights/{nid}/payments", post(pay))
+        .route("/clubs/{id}/nights/{nid}/payments/{pid}/void", post(void))
+}
+
+fn form<T: for<'de> Deserialize<'de>>(body: &str) -> Result<T, AppError> {
+    serde_html_form::from_str(body).map_err(|e| AppError::BadRequest {
+        field: "form".into(),
+        message: e.to_string(),
+    })
+}
+
+/// The history's "Make a night" form: ticked sessions, and a night to add them to or a
+/// title for a new one.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct GroupForm {
+    sessions: Vec<i64>,
+    night: String,
+    title: String,
+}
+
+async fn group(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(club): Path<i64>,
+    body: String,
+) -> Response {
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        let f: GroupForm = form(&body)?;
+        let into = whole("night", &f.night)?;
+        nights::group(&state.pool, club, into, &f.title, &f.sessions).await
+    };
+    match done.await {
+        Ok(nid) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+/// A money amount for the page: text and sign class.
+struct Shown {
+    text: String,
+    class: &'static str,
+}
+
+fn shown(m: Money) -> Shown {
+    Shown {
+        text: m.to_string(),
+        class: match m.cents().signum() {
+            1 => "plus",
+            -1 => "minus",
+            _ => "",
+        },
+    }
+}
+
+#[derive(Template, WebTemplate)]
+#[template(path = "history/night.html")]
+struct NightPage {
+    club: i64,
+    can_write: bool,
+    view: NightView,
+}
+
+impl NightPage {
+    fn money(&self, m: &Money) -> Shown {
+        shown(*m)
+    }
+    fn cents(&self, c: &i64) -> String {
+        Money::from_cents(*c).to_string()
+    }
+    fn names(&self) -> Vec<&str> {
+        self.view
+            .settlement
+            .net
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect()
+    }
+}
+
+async fn night(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, nid)): Path<(i64, i64)>,
+) -> Response {
+    let page = async {
+        let grant = member(&viewer, club, Access::Read)?;
+        Ok::<_, AppError>(NightPage {
+            club,
+            can_write: grant.access == Access::Write,
+            view: nights::night(&state.reader, club, nid).await?,
+        })
+    };
+    match page.await {
+        Ok(page) => page.into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+/// A payment against the night.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct PayForm {
+    payer: String,
+    payee: String,
+    amount: String,
+}
+
+async fn pay(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, nid)): Path<(i64, i64)>,
+    body: String,
+) -> Response {
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        let f: PayForm = form(&body)?;
+        nights::record_payment(&state.pool, club, nid, &f.payer, &f.payee, &f.amount).await
+    };
+    match done.await {
+        Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct VoidForm {
+    reason: String,
+}
+
+async fn void(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, nid, pid)): Path<(i64, i64, i64)>,
+    body: String,
+) -> Response {
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        let f: VoidForm = form(&body)?;
+        nights::void_payment(&state.pool, club, nid, pid, &f.reason).await
+    };
+    match done.await {
+        Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
+        Err(e) => error_page(e),
+    }
+}

@@ -1,0 +1,304 @@
+//! Nights (issue 12 item 7) over HTTP: two Pitch sessions of one evening made a night,
+//! its net and transfers worked out by hand, a night payment that shrinks the transfers
+//! and its void that brings them back, a session refused a second night, and another club
+//! that cannot see the night.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+mod common;
+
+use common::TestApp;
+use scorekeeper::format::SessionDoc;
+use scorekeeper::service;
+use serde_json::{Value, json};
+
+/// Auction Pitch to 11, 0.10 a point of difference (rules §1.4), seats `a`, `b`, Dee:
+/// `a` makes 4 (4–0–0), `b` is set 3 while `a` takes High and Dee Game (5, −3, 1), `a`
+/// makes 4 twice (13: out). `b` pays (13 − −3) × 0.10 = 1.60, Dee (13 − 1) × 0.10 = 1.20:
+/// `a` +2.80. Closed, not paid.
+fn pitch(a: &str, b: &str) -> SessionDoc {
+    let all = json!({ "high": a, "low": a, "jack": a, "game": a });
+    serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
+        "agreements": { "stake": "0.10", "target": 11 }, "players": [a, b, "Dee"],
+        "events": [
+            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
+            { "type": "hand", "dealer": a, "pitcher": b, "bid": 3, "points": { "high": a, "low": b, "jack": null, "game": "Dee" } },
+            { "type": "hand", "dealer": b, "pitcher": a, "bid": 4, "points": all },
+            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
+            { "type": "close" }
+        ]
+    }))
+    .unwrap()
+}
+
+/// A new club: its id and login cookie.
+async fn new_club(app: &TestApp, name: &str) -> (i64, String) {
+    let reply = app
+        .post_form(
+            "/clubs",
+            &[
+                ("name", name),
+                ("passphrase", "seven of clubs"),
+                ("again", "seven of clubs"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    let cookie = reply
+        .set_cookie
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string();
+    let id = reply
+        .location
+        .unwrap()
+        .trim_start_matches("/clubs/")
+        .parse()
+        .unwrap();
+    (id, cookie)
+}
+
+async fn api(app: &TestApp, cookie: &str, club: i64, night: i64) -> Value {
+    let reply = app
+        .get_with(
+            &format!("/api/v1/clubs/{club}/nights/{night}"),
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 200, "{}", reply.body);
+    reply.json()
+}
+
+fn transfers(night: &Value) -> Vec<(String, String, String)> {
+    let mut all: Vec<(String, String, String)> = night["transfers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["from"].as_str().unwrap().to_string(),
+                t["to"].as_str().unwrap().to_string(),
+                t["amount"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+fn t(from: &str, to: &str, amount: &str) -> (String, String, String) {
+    (from.into(), to.into(), amount.into())
+}
+
+/// Session 1: Ann +2.80, Bob −1.60, Dee −1.20. Session 2 (mirrored): Bob +2.80,
+/// Ann −1.60, Dee −1.20. Alone they take two transfers each (four); the night nets
+/// Ann +1.20, Bob +1.20, Dee −2.40 and takes two: Dee pays Ann 1.20 and Bob 1.20.
+#[tokio::test]
+async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
+    let app = TestApp::new().await;
+    let (club, cookie) = new_club(&app, "Thursday").await;
+    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+        .await
+        .unwrap();
+    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
+        .await
+        .unwrap();
+    let made = app
+        .post_form_with(
+            &format!("/clubs/{club}/nights"),
+            &[
+                ("sessions", &a.to_string()),
+                ("sessions", &b.to_string()),
+                ("title", "Thursday at Sal's"),
+            ],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
+    let location = made.location.unwrap();
+    let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
+    assert_eq!(location, format!("/clubs/{club}/nights/{night}"));
+
+    let v = api(&app, &cookie, club, night).await;
+    assert_eq!(v["title"], "Thursday at Sal's");
+    assert_eq!(v["sessions"], json!([a, b]));
+    assert_eq!(
+        v["net"],
+        json!([
+            { "name": "Ann", "net": "1.20" },
+            { "name": "Bob", "net": "1.20" },
+            { "name": "Dee", "net": "-2.40" }
+        ])
+    );
+    assert_eq!(
+        transfers(&v),
+        vec![t("Dee", "Ann", "1.20"), t("Dee", "Bob", "1.20")]
+    );
+    let to_ann = v["transfers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["to"] == "Ann")
+        .unwrap();
+    assert_eq!(
+        to_ann["behind"],
+        json!([
+            { "session": a, "game_name": "Auction Pitch", "payer": "-1.20", "payee": "2.80" },
+            { "session": b, "game_name": "Auction Pitch", "payer": "-1.20", "payee": "-1.60" }
+        ])
+    );
+    let page = app.get_with(&location, &[("cookie", &cookie)]).await;
+    assert_eq!(page.status.as_u16(), 200, "{}", page.body);
+    assert!(page.body.contains("Dee pays Ann 1.20"), "{}", page.body);
+
+    // Dee hands Ann 1.20 against the night: only Dee → Bob 1.20 is left.
+    let paid = app
+        .post_form_with(
+            &format!("{location}/payments"),
+            &[("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    let v = api(&app, &cookie, club, night).await;
+    assert_eq!(transfers(&v), vec![t("Dee", "Bob", "1.20")]);
+    assert_eq!(v["net"][0], json!({ "name": "Ann", "net": "0.00" }));
+    assert_eq!(v["net"][2], json!({ "name": "Dee", "net": "-1.20" }));
+    let payment = v["payments"][0]["id"].as_i64().unwrap();
+    assert_eq!(v["payments"][0]["amount"], "1.20");
+
+    // Refused payments name the field and write nothing.
+    for (fields, field) in [
+        (
+            [("payer", "Dee"), ("payee", "Ann"), ("amount", "lots")],
+            "amount",
+        ),
+        (
+            [("payer", "Dee"), ("payee", "Ann"), ("amount", "0")],
+            "amount",
+        ),
+        (
+            [("payer", "Zed"), ("payee", "Ann"), ("amount", "1.00")],
+            "payer",
+        ),
+    ] {
+        let refused = app
+            .post_form_with(
+                &format!("{location}/payments"),
+                &fields,
+                &[("cookie", &cookie)],
+            )
+            .await;
+        assert_eq!(refused.status.as_u16(), 400, "{}", refused.body);
+        assert!(refused.body.contains(field), "{}", refused.body);
+    }
+    assert_eq!(
+        api(&app, &cookie, club, night).await["payments"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // Voided: kept, no longer counted, the two transfers are back.
+    let voided = app
+        .post_form_with(
+            &format!("{location}/payments/{payment}/void"),
+            &[("reason", "wrong person")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(voided.status.as_u16(), 303, "{}", voided.body);
+    let v = api(&app, &cookie, club, night).await;
+    assert_eq!(
+        transfers(&v),
+        vec![t("Dee", "Ann", "1.20"), t("Dee", "Bob", "1.20")]
+    );
+    assert_eq!(v["payments"][0]["void_reason"], "wrong person");
+    assert!(v["payments"][0]["voided_at"].is_string());
+    let again = app
+        .post_form_with(
+            &format!("{location}/payments/{payment}/void"),
+            &[("reason", "twice")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(again.status.as_u16(), 404, "{}", again.body);
+}
+
+#[tokio::test]
+async fn a_session_is_in_one_night_only_and_other_clubs_cannot_see_it() {
+    let app = TestApp::new().await;
+    let (club, cookie) = new_club(&app, "Thursday").await;
+    let (other, other_cookie) = new_club(&app, "Friday").await;
+    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+        .await
+        .unwrap();
+    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
+        .await
+        .unwrap();
+    let make = |sessions: Vec<i64>, cookie: String, club: i64| {
+        let app = &app;
+        async move {
+            let ids: Vec<String> = sessions.iter().map(i64::to_string).collect();
+            let fields: Vec<(&str, &str)> = ids.iter().map(|i| ("sessions", i.as_str())).collect();
+            app.post_form_with(
+                &format!("/clubs/{club}/nights"),
+                &fields,
+                &[("cookie", &cookie)],
+            )
+            .await
+        }
+    };
+    let first = make(vec![a], cookie.clone(), club).await;
+    assert_eq!(first.status.as_u16(), 303, "{}", first.body);
+    let night: i64 = first
+        .location
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // A blank title is the day's.
+    assert!(
+        api(&app, &cookie, club, night).await["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("Night of 20")
+    );
+
+    let second = make(vec![b, a], cookie.clone(), club).await;
+    assert_eq!(second.status.as_u16(), 409, "{}", second.body);
+    assert!(second.body.contains("one night only"), "{}", second.body);
+    // Nothing written: b is in no night, so it can still be made one.
+    let later = make(vec![b], cookie.clone(), club).await;
+    assert_eq!(later.status.as_u16(), 303, "{}", later.body);
+    assert_eq!(
+        later.location.unwrap(),
+        format!("/clubs/{club}/nights/{}", night + 1)
+    );
+
+    // Another club sees nothing, and cannot group this club's sessions.
+    let foreign = app
+        .get_with(
+            &format!("/api/v1/clubs/{club}/nights/{night}"),
+            &[("cookie", &other_cookie)],
+        )
+        .await;
+    assert_eq!(foreign.status.as_u16(), 404, "{}", foreign.body);
+    let foreign = app
+        .get_with(
+            &format!("/api/v1/clubs/{other}/nights/{night}"),
+            &[("cookie", &other_cookie)],
+        )
+        .await;
+    assert_eq!(foreign.status.as_u16(), 404, "{}", foreign.body);
+    let foreign = make(vec![a], other_cookie.clone(), other).await;
+    assert_eq!(foreign.status.as_u16(), 404, "{}", foreign.body);
+    let none = make(vec![], cookie.clone(), club).await;
+    assert_eq!(none.status.as_u16(), 400, "{}", none.body);
+}
