@@ -566,19 +566,26 @@ async fn enter_hand(
                 field: "correct_event".into(),
                 message: "the form is damaged; reload the page".into(),
             })?;
-            let mut correction =
-                json!({ "type": "correction", "event": target, "replacement": hand });
-            if let Some(reason) = values
-                .get("reason")
-                .map(|r| r.trim())
-                .filter(|r| !r.is_empty())
-            {
-                correction["reason"] = Value::from(reason);
-            }
-            Ok(correction)
+            Ok(with_reason(
+                json!({ "type": "correction", "event": target, "replacement": hand }),
+                &values,
+            ))
         },
     )
     .await
+}
+
+/// `event` with the form's `reason` (trimmed) when one was written: corrections and reopens
+/// say why in the session's history.
+fn with_reason(mut event: Value, values: &HashMap<String, String>) -> Value {
+    if let Some(reason) = values
+        .get("reason")
+        .map(|r| r.trim())
+        .filter(|r| !r.is_empty())
+    {
+        event["reason"] = Value::from(reason);
+    }
+    event
 }
 
 /// "Undo last hand": a `void` of the last hand that still stands.
@@ -644,17 +651,7 @@ async fn reopen(
         id,
         &values,
         format!("/sessions/{id}#latest"),
-        |_| {
-            let mut event = json!({ "type": "reopen" });
-            if let Some(reason) = values
-                .get("reason")
-                .map(|r| r.trim())
-                .filter(|r| !r.is_empty())
-            {
-                event["reason"] = Value::from(reason);
-            }
-            Ok(event)
-        },
+        |_| Ok(with_reason(json!({ "type": "reopen" }), &values)),
     )
     .await
 }
