@@ -135,7 +135,8 @@ pub struct Net {
     pub class: &'static str,
 }
 
-fn net(cents: i64) -> Net {
+/// `cents` as a page shows a won or lost amount, with its sign class.
+pub fn net(cents: i64) -> Net {
     Net {
         text: Money::from_cents(cents).to_string(),
         class: match cents.signum() {

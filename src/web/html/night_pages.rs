@@ -12,6 +12,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::error_page;
+use super::history_pages::{Net, net};
 use super::history_pages::{member, whole};
 use crate::error::AppError;
 use crate::money::Money;
@@ -64,23 +65,6 @@ async fn group(
     }
 }
 
-/// A money amount for the page: text and sign class.
-struct Shown {
-    text: String,
-    class: &'static str,
-}
-
-fn shown(m: Money) -> Shown {
-    Shown {
-        text: m.to_string(),
-        class: match m.cents().signum() {
-            1 => "plus",
-            -1 => "minus",
-            _ => "",
-        },
-    }
-}
-
 #[derive(Template, WebTemplate)]
 #[template(path = "history/night.html")]
 struct NightPage {
@@ -90,8 +74,8 @@ struct NightPage {
 }
 
 impl NightPage {
-    fn money(&self, m: &Money) -> Shown {
-        shown(*m)
+    fn money(&self, m: &Money) -> Net {
+        net(m.cents())
     }
     fn cents(&self, c: &i64) -> String {
         Money::from_cents(*c).to_string()
