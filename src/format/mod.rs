@@ -13,7 +13,10 @@ use crate::ledger::Posting;
 use crate::ledger::settle_up::Transfer;
 use crate::money::Money;
 use crate::rules::FinishedGame;
-pub use replay::{Refusal, Standing, extend_ledger, fold, ledger, replay, replay_at_table};
+pub use replay::{
+    Position, Refusal, Standing, extend_ledger, fold, ledger, ledger_event, replay,
+    replay_at_table, tip,
+};
 
 /// The format tag of a session document.
 pub const SESSION_FORMAT: &str = "scorekeeper/session@1";

@@ -1,12 +1,16 @@
 //! `replay`: a session document in, its ledger document out. Pure.
 
 use super::{LEDGER_FORMAT, LedgerDoc, LedgerEvent, SESSION_FORMAT, SessionDoc};
+use crate::ledger::Balances;
+use crate::ledger::settle_up::Transfer;
 use crate::ledger::settle_up::fewest_transfers;
 use crate::money::Money;
 use crate::registry;
 use crate::rules::{self, GameInfo};
 pub use crate::session::Refusal;
-use crate::session::{Fold, Row};
+use crate::session::{Fold, Row, Tip};
+use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// Replays every event of `doc` under its game's rules and returns the ledger document.
 /// Errors: the first refused field, with the event index when an event is at fault; nothing
@@ -37,6 +41,29 @@ pub fn replay_at_table(doc: &SessionDoc) -> Result<(LedgerDoc, Standing), Refusa
 
 /// Checks the document and folds every event. Errors as [`replay`].
 pub fn fold(doc: &SessionDoc) -> Result<Fold, Refusal> {
+    let mut fold = start(doc)?;
+    for (index, raw) in doc.events.iter().enumerate() {
+        fold.apply(index, raw)?;
+    }
+    Ok(fold)
+}
+
+/// Checks the document and folds every event to the state after the last one, without
+/// keeping the history when no event needs it ([`Tip::needs_history`]): what stays in
+/// memory is the tip alone. Equals [`Tip::of`] the [`fold`]. Errors as [`replay`].
+pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
+    if doc.events.iter().any(Tip::needs_history) {
+        return fold(doc).map(|f| Tip::of(&f));
+    }
+    let mut tip = Tip::of(&start(doc)?);
+    for raw in &doc.events {
+        tip.apply(raw)?;
+    }
+    Ok(tip)
+}
+
+/// Checks the document's header and starts its fold (the opening ante, no event).
+fn start(doc: &SessionDoc) -> Result<Fold, Refusal> {
     if doc.format != SESSION_FORMAT {
         return Err(Refusal::document(
             "format",
@@ -55,16 +82,12 @@ pub fn fold(doc: &SessionDoc) -> Result<Fold, Refusal> {
     })?;
     check_currency(&doc.currency)?;
     check_players(&doc.players, game)?;
-    let mut fold = Fold::start(
+    Fold::start(
         game,
         &doc.agreements,
         &doc.players,
         doc.opening_scores.as_ref(),
-    )?;
-    for (index, raw) in doc.events.iter().enumerate() {
-        fold.apply(index, raw)?;
-    }
-    Ok(fold)
+    )
 }
 
 /// The ledger document of a folded session.
@@ -97,20 +120,72 @@ pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
         .events
         .extend(fold.rows().iter().skip(have).map(ledger_event));
     let balances = fold.balances();
-    let open: Vec<(String, Money)> = balances
-        .as_map()
-        .iter()
-        .map(|(k, v)| (k.clone(), *v))
-        .collect();
     ledger.scores = fold.engine().scores();
     ledger.checks = fold.engine().checks();
     ledger.games = fold.engine().games();
     ledger.balances = balances.as_map().clone();
     ledger.kitty = balances.kitty();
-    ledger.settlement = fewest_transfers(&open);
+    ledger.settlement = settlement(balances);
 }
 
-fn ledger_event(row: &Row) -> LedgerEvent {
+/// Where a session stands after its last event: the standing parts of its ledger document
+/// (the same values, amounts in cents) without the event list, so its size does not grow
+/// with the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    /// How many events the session holds.
+    pub event_count: usize,
+    /// Net money of every player (and `KITTY` when the game has one), summing to zero.
+    pub balances: BTreeMap<String, Money>,
+    /// The kitty's balance.
+    pub kitty: Money,
+    /// Running scores of the game in progress, as the ledger's `scores`.
+    pub scores: Option<Value>,
+    /// Running check totals, as the ledger's `checks`.
+    pub checks: Option<Value>,
+    /// The fewest transfers that bring every balance to zero, as the ledger's `settlement`.
+    pub settlement: Vec<Transfer>,
+}
+
+impl Position {
+    /// The position of a session of `event_count` events with this ledger document.
+    pub fn of_ledger(ledger: &LedgerDoc, event_count: usize) -> Position {
+        Position {
+            event_count,
+            balances: ledger.balances.clone(),
+            kitty: ledger.kitty,
+            scores: ledger.scores.clone(),
+            checks: ledger.checks.clone(),
+            settlement: ledger.settlement.clone(),
+        }
+    }
+
+    /// The position after the last event of `tip`: computed as [`extend_ledger`] computes
+    /// the ledger's standing parts, so the two agree.
+    pub fn of_tip(tip: &Tip) -> Position {
+        let balances = tip.balances();
+        Position {
+            event_count: tip.events(),
+            balances: balances.as_map().clone(),
+            kitty: balances.kitty(),
+            scores: tip.engine().scores(),
+            checks: tip.engine().checks(),
+            settlement: settlement(balances),
+        }
+    }
+}
+
+fn settlement(balances: &Balances) -> Vec<Transfer> {
+    let open: Vec<(String, Money)> = balances
+        .as_map()
+        .iter()
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    fewest_transfers(&open)
+}
+
+/// The ledger document's entry for one row of the fold.
+pub fn ledger_event(row: &Row) -> LedgerEvent {
     LedgerEvent {
         seq: row.seq(),
         kind: row.kind.clone(),

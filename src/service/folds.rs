@@ -1,28 +1,32 @@
-//! The open sessions kept folded in memory, so that recording a hand or showing the sheet
-//! does not re-read and replay the whole session (`design/architecture.md`, "The store
-//! under load").
+//! The open sessions kept folded in memory, so that recording a hand or telling where a
+//! session stands does not re-read and replay the whole session (`design/architecture.md`,
+//! "The store under load").
 //!
 //! A bounded LRU map from session id to a slot; each slot is a read-write lock over the
-//! session as last committed ([`Loaded`]), or empty when nothing trustworthy is known. A
+//! session's state after its last committed event ([`Kept`]: the fold's [`Tip`], whose size
+//! does not grow with the hands played), or empty when nothing trustworthy is known. A
 //! writer holds the slot's write lock across its transaction, so readers see either the
 //! state before the event or after its commit, never an uncommitted one; a slot is emptied
-//! whenever a write fails midway, and the next request replays from the store.
+//! whenever a write fails midway, and the next request replays from the store. What needs
+//! the history (the sheet's rows, the ledger's events, a correction) is read and replayed
+//! from the store, never kept here.
 //!
 //! Lock order, to keep clear of deadlock with the connection pool: a writer takes the slot
 //! before a connection; a reader never waits for the slot while holding a connection.
+//!
+//! [`Tip`]: crate::session::Tip
 
 use std::num::NonZeroUsize;
 use std::ops::Deref;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use lru::LruCache;
-use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock};
+use tokio::sync::RwLock;
 
-use super::Loaded;
-use crate::error::AppError;
+use super::{Kept, Loaded};
 
 /// One session's place in the cache: its state as last committed, or `None`.
-pub(super) type Slot = Arc<RwLock<Option<Loaded>>>;
+pub(super) type Slot = Arc<RwLock<Option<Kept>>>;
 
 /// How many sessions [`Folds::default`] keeps: more than the tables of a club night, few
 /// enough that a handful of marathon sessions stay within the memory budget.
@@ -67,28 +71,9 @@ impl Folds {
     }
 }
 
-/// A session as last committed, read from the cache: while it is held, a write to the same
-/// session waits, so hold it only to answer one request (never across a write).
-pub struct Current(OwnedRwLockReadGuard<Option<Loaded>, Loaded>);
-
-impl Current {
-    /// Reads a slot the caller has just filled.
-    pub(super) fn of(guard: OwnedRwLockWriteGuard<Option<Loaded>>) -> Result<Current, AppError> {
-        OwnedRwLockReadGuard::try_map(guard.downgrade(), Option::as_ref)
-            .map(Current)
-            .map_err(|_| AppError::Internal("a session just loaded is not in its slot".into()))
-    }
-
-    /// Reads a filled slot that holds at least `stored` events, else gives the guard back.
-    pub(super) fn if_current(
-        guard: OwnedRwLockReadGuard<Option<Loaded>>,
-        stored: usize,
-    ) -> Option<Current> {
-        OwnedRwLockReadGuard::try_map(guard, |slot| slot.as_ref().filter(|l| l.events() >= stored))
-            .ok()
-            .map(Current)
-    }
-}
+/// A session read and replayed from the store, with its history (document, ledger, rows);
+/// owned by the caller, so holding it keeps no write waiting.
+pub struct Current(pub(super) Box<Loaded>);
 
 impl Deref for Current {
     type Target = Loaded;

@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::error::AppError;
-use crate::format::{self, LedgerDoc, SESSION_FORMAT, SessionDoc, replay};
-use crate::session::Fold;
+use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
+use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 
@@ -54,6 +54,30 @@ impl Loaded {
     /// How many events the session document holds (the stored rows but the opening ante).
     pub fn events(&self) -> usize {
         self.doc.events.len()
+    }
+}
+
+/// What the cache ([`Folds`]) keeps of one session: the club that owns it and the state
+/// after its last committed event, whose size does not grow with the hands played.
+#[derive(Debug, Clone)]
+pub struct Kept {
+    /// The club that owns it; `None` for an open session (a session never changes club).
+    pub club_id: Option<i64>,
+    /// The fold's state after the last event.
+    pub tip: Tip,
+}
+
+impl Kept {
+    fn of(loaded: &Loaded) -> Kept {
+        Kept {
+            club_id: loaded.club_id,
+            tip: Tip::of(&loaded.fold),
+        }
+    }
+
+    /// How many events it holds.
+    pub fn events(&self) -> usize {
+        self.tip.events()
     }
 }
 
@@ -250,18 +274,49 @@ async fn load_in(
 /// Reads the stored session `id` and replays it in full.
 async fn load_fresh(conn: &mut SqliteConnection, id: i64) -> Result<Loaded, AppError> {
     let (doc, rows, created_at, club_id) = load_in(conn, id).await?;
-    let fold = format::fold(&doc)
-        .map_err(|r| AppError::Internal(format!("stored session {id} no longer replays: {r}")))?;
+    let fold = format::fold(&doc).map_err(|r| no_longer_replays(id, &r))?;
     let mut loaded = loaded(id, doc, rows, created_at, fold);
     loaded.club_id = club_id;
     Ok(loaded)
 }
 
-/// Session `id` with its ledger: from `folds` when the cached state holds every stored
-/// event (one indexed read to know), else read and replayed in full, and cached. Hold the
-/// answer only for the request: a write to the session waits for it. Errors:
-/// [`AppError::NotFound`].
+fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
+    AppError::Internal(format!("stored session {id} no longer replays: {r}"))
+}
+
+/// Reads the stored session `id` and folds it to its tip: without keeping its rows when no
+/// event needs the history, so what stays in memory is the tip alone.
+async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError> {
+    let (doc, _, _, club_id) = load_in(conn, id).await?;
+    let tip = format::tip(&doc).map_err(|r| no_longer_replays(id, &r))?;
+    Ok(Kept { club_id, tip })
+}
+
+/// Session `id` with its history (document, ledger, rows, fold), read and replayed from
+/// the store: what the sheet, the ledger and the export show. The cache keeps only the
+/// state after the last event ([`position`], [`record_event`]), which this fills when it
+/// is empty or behind. Errors: [`AppError::NotFound`].
 pub async fn load(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Current, AppError> {
+    let fresh = {
+        let mut conn = pool.acquire().await?;
+        load_fresh(&mut conn, id).await?
+    };
+    // Never waited for: a writer holding the slot will fill it itself. Every use of the
+    // cache compares its count with the store's, so a read older than a commit made
+    // meanwhile elsewhere is noticed there.
+    if let Ok(mut guard) = folds.slot(id).try_write_owned()
+        && guard.as_ref().is_none_or(|k| k.events() < fresh.events())
+    {
+        *guard = Some(Kept::of(&fresh));
+    }
+    Ok(Current(Box::new(fresh)))
+}
+
+/// Where session `id` stands after its last event ([`Position`]): from the cached state
+/// when it holds every stored event (one indexed read to know), else read and folded from
+/// the store and cached. The cost does not grow with the session when it is cached.
+/// Errors: [`AppError::NotFound`].
+pub async fn position(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Position, AppError> {
     // The count is read before waiting for the slot, so no connection is held while
     // waiting for a writer that may itself be waiting for a connection.
     let stored = {
@@ -269,19 +324,26 @@ pub async fn load(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Current, 
         store::event_count(&mut conn, id).await?
     };
     let slot = folds.slot(id);
-    if let Some(current) = Current::if_current(slot.clone().read_owned().await, stored) {
-        return Ok(current);
+    if let Some(kept) = slot.read().await.as_ref().filter(|k| k.events() >= stored) {
+        return Ok(Position::of_tip(&kept.tip));
     }
     let fresh = {
         let mut conn = pool.acquire().await?;
-        load_fresh(&mut conn, id).await?
+        load_tip(&mut conn, id).await?
     };
-    let mut guard = slot.write_owned().await;
+    let position = Position::of_tip(&fresh.tip);
+    let mut guard = slot.write().await;
     // A writer may have committed a later event while this one read: keep the later state.
-    if guard.as_ref().is_none_or(|l| l.events() < fresh.events()) {
+    if guard.as_ref().is_none_or(|k| k.events() < fresh.events()) {
         *guard = Some(fresh);
     }
-    Current::of(guard)
+    Ok(position)
+}
+
+/// The state the cache holds for session `id`, if any (a copy): for tests that compare it
+/// with a full replay.
+pub async fn kept(folds: &Folds, id: i64) -> Option<Kept> {
+    folds.slot(id).read().await.clone()
 }
 
 fn loaded(id: i64, doc: SessionDoc, rows: Vec<EventRow>, created_at: String, fold: Fold) -> Loaded {
@@ -301,30 +363,66 @@ fn loaded(id: i64, doc: SessionDoc, rows: Vec<EventRow>, created_at: String, fol
 /// What [`record_event`] did.
 #[derive(Debug)]
 pub struct Recorded {
-    /// The session after the event (hold it only for the request, as [`load`]'s answer).
-    pub loaded: Current,
     /// The event's position in the ledger (its index + 1).
     pub seq: usize,
     /// True when the idempotency key had already recorded this event: nothing new was
     /// written.
     pub repeated: bool,
+    /// The event as stored (for a repeat: as the key first recorded it).
+    pub event: Value,
+    /// Its ledger entry.
+    pub entry: LedgerEvent,
+    /// Where the session stands after it (for a repeat: now).
+    pub position: Position,
+}
+
+/// The state an event is applied to: the cached tip, or for an event that needs the history
+/// (or a club's session, whose history facts are written from the whole fold) the session
+/// read and replayed in full.
+enum Target {
+    Tip(Kept),
+    Whole(Box<Loaded>),
+}
+
+impl Target {
+    fn events(&self) -> usize {
+        match self {
+            Target::Tip(k) => k.events(),
+            Target::Whole(l) => l.events(),
+        }
+    }
+}
+
+/// Reads session `id` from `conn` as the event needs it ([`Target`]).
+async fn read_target(
+    conn: &mut SqliteConnection,
+    id: i64,
+    whole: bool,
+) -> Result<Target, AppError> {
+    Ok(if whole {
+        Target::Whole(Box::new(load_fresh(conn, id).await?))
+    } else {
+        Target::Tip(load_tip(conn, id).await?)
+    })
 }
 
 /// Records one event at the end of a session, in one transaction: the event is applied to
-/// the session as cached in `folds` (or, on a miss or when another process wrote since,
-/// as read and replayed from the store), and only when the rules accept it is it appended
-/// with its postings; after the commit the cache holds the new state. Without an
-/// idempotency key the event is applied before the write lock is taken (the session's slot
-/// is held throughout), so the one writer connection is held only for the statements and
-/// the commit; the stored count, read under the lock, tells whether that was current. The cost is the one
-/// event and one commit, whatever the session's length, when the session is cached.
+/// the session's state as cached in `folds` (or, on a miss or when another process wrote
+/// since, as read and folded from the store), and only when the rules accept it is it
+/// appended with its postings; after the commit the cache holds the new state. An event
+/// that needs the history (`void`, `correction`, `reopen`) and every event of a club's
+/// session (whose history facts are rewritten from the whole fold) go through the session
+/// read and replayed in full. Without an idempotency key the event is applied before the
+/// write lock is taken (the session's slot is held throughout), so the one writer
+/// connection is held only for the statements and the commit; the stored count, read under
+/// the lock, tells whether that was current. The cost is the one event and one commit,
+/// whatever the session's length, when the session is cached and the event a plain one.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the
 /// same hand is not entered twice from two devices. `idempotency_key`: a client's key for
 /// this request; a retry with the same key records nothing and returns the first result.
 /// Errors: [`AppError::Refused`] naming the event index, field and rule;
-/// [`AppError::NotFound`]. Nothing is written on error. The caller must not hold a
-/// [`Current`] of the same session (this waits for it).
+/// [`AppError::NotFound`]. Nothing is written on error.
 pub async fn record_event(
     pool: &SqlitePool,
     folds: &Folds,
@@ -344,100 +442,150 @@ pub async fn record_event(
         if let Some(seq) = store::idempotent_seq(&mut t, id, key).await? {
             drop(t);
             drop(slot);
-            return Ok(Recorded {
-                loaded: load(pool, folds, id).await?,
-                seq: seq as usize,
-                repeated: true,
-            });
+            return repeated(pool, folds, id, usize::try_from(seq).unwrap_or_default()).await;
         }
         tx = Some(t);
     }
+    let history = Tip::needs_history(&event);
     // Taken out of the slot: should anything below fail or be cancelled before the state
     // is put back, the slot stays empty and the next request replays from the store.
-    let mut state = match slot.take() {
-        Some(cached) => cached,
-        None => match tx.as_mut() {
-            Some(t) => load_fresh(t, id).await?,
-            None => load_fresh(&mut *pool.acquire().await?, id).await?,
-        },
+    let cached = match slot.take() {
+        Some(kept) if !history && kept.club_id.is_none() => Some(Target::Tip(kept)),
+        Some(kept) => {
+            // Put back until the whole session is read: a refusal leaves it as it was.
+            *slot = Some(kept);
+            None
+        }
+        None => None,
     };
-    let mut applied = apply_one(&mut state, &event, expected_events);
+    let mut target = match cached {
+        Some(t) => t,
+        None => {
+            let whole = history || slot.as_ref().is_some_and(|k| k.club_id.is_some());
+            let t = match tx.as_mut() {
+                Some(t) => read_target(t, id, whole).await?,
+                None => read_target(&mut *pool.acquire().await?, id, whole).await?,
+            };
+            // A club's session is known only once read.
+            match t {
+                Target::Tip(kept) if kept.club_id.is_some() => match tx.as_mut() {
+                    Some(t) => read_target(t, id, true).await?,
+                    None => read_target(&mut *pool.acquire().await?, id, true).await?,
+                },
+                t => t,
+            }
+        }
+    };
+    slot.take();
+    let mut before = target.events();
+    let mut applied = apply_one(&mut target, &event, expected_events);
     let mut tx = match tx {
         Some(t) => t,
         None => pool.begin_with("BEGIN IMMEDIATE").await?,
     };
     let stored = store::event_count(&mut tx, id).await?;
-    // The document's events are appended only after the commit: this is the count the
-    // fold was at before the event.
-    let before = state.events();
     if stored != before {
-        // Another process wrote since the cache was filled: replay from the store, then
-        // apply the event to that.
-        state = load_fresh(&mut tx, id).await?;
-        applied = apply_one(&mut state, &event, expected_events);
+        // Another process wrote since the state was read: read it again from the store,
+        // then apply the event to that.
+        let whole = matches!(target, Target::Whole(_));
+        target = read_target(&mut tx, id, whole).await?;
+        before = target.events();
+        applied = apply_one(&mut target, &event, expected_events);
     }
-    let (kind, explanation) = match applied {
-        Ok(row) => row,
-        // A refused event leaves the fold unchanged (`Fold::apply`), so it goes back as it
-        // was; after anything else the slot stays empty.
+    let entry = match applied {
+        Ok(entry) => entry,
+        // A refused event leaves the state unchanged (`Fold::apply`, `Tip::apply`), so it
+        // goes back as it was; after anything else the slot stays empty.
         Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
-            *slot = Some(state);
+            *slot = Some(kept_of(&target));
             return Err(e);
         }
         Err(e) => return Err(e),
     };
-    let index = state.events();
     let recorded_at = now();
-    let seq = index as i64 + 1;
+    let seq = before as i64 + 1;
     let body = event.to_string();
     let new = NewEvent {
         seq,
-        kind: &kind,
+        kind: &entry.kind,
         body: &body,
-        explanation: &explanation,
-        postings: state.fold.rows().last().map_or(&[], |r| &r.postings),
+        explanation: &entry.explanation,
+        postings: &entry.postings,
         recorded_at: &recorded_at,
     };
-    let event_id = store::append_event(&mut tx, id, &new).await?;
+    store::append_event(&mut tx, id, &new).await?;
     if let Some(key) = idempotency_key {
         store::remember_idempotency_key(&mut tx, id, key, seq, &recorded_at).await?;
     }
-    // A newcomer at a club's table becomes one of the club's players.
-    if let Some(club) = state.club_id {
-        remember_players(&mut tx, club, state.fold.balances().as_map().keys()).await?;
+    if let Target::Whole(state) = &target {
+        // A newcomer at a club's table becomes one of the club's players.
+        if let Some(club) = state.club_id {
+            remember_players(&mut tx, club, state.fold.balances().as_map().keys()).await?;
+        }
+        history::after_event(&mut tx, id, &state.doc, &state.fold, &state.created_at).await?;
     }
-    history::after_event(&mut tx, id, &state.doc, &state.fold, &state.created_at).await?;
     tx.commit().await?;
-    state.doc.events.push(event);
-    state.rows.push(EventRow {
-        id: event_id,
-        seq,
-        kind,
-        body,
-        explanation,
-        recorded_at,
-    });
-    format::extend_ledger(&mut state.ledger, &state.fold);
-    state.seated = state.fold.table().seated().to_vec();
-    state.next_dealer = state.fold.next_dealer();
-    *slot = Some(state);
+    let kept = kept_of(&target);
+    let position = Position::of_tip(&kept.tip);
+    *slot = Some(kept);
     Ok(Recorded {
-        loaded: Current::of(slot)?,
-        seq: seq as usize,
+        seq: before + 1,
         repeated: false,
+        event,
+        entry,
+        position,
     })
 }
 
-/// Applies `event` to the fold of `state` as its next event (nothing else of `state`
-/// changes): its row's kind and explanation. Errors: [`AppError::Conflict`] when
-/// `expected_events` is not the number of events so far; the rules' refusal. On error the
-/// fold is unchanged.
+/// What the cache keeps of a state an event was applied to.
+fn kept_of(target: &Target) -> Kept {
+    match target {
+        Target::Tip(k) => k.clone(),
+        Target::Whole(l) => Kept::of(l),
+    }
+}
+
+/// The answer to a retry of the event at `seq`: read and replayed from the store.
+async fn repeated(
+    pool: &SqlitePool,
+    folds: &Folds,
+    id: i64,
+    seq: usize,
+) -> Result<Recorded, AppError> {
+    let loaded = load(pool, folds, id).await?;
+    let missing = || AppError::Internal(format!("event {seq} is stored but not in its session"));
+    let event = loaded
+        .doc
+        .events
+        .get(seq.wrapping_sub(1))
+        .cloned()
+        .ok_or_else(missing)?;
+    let entry = loaded
+        .ledger
+        .events
+        .iter()
+        .rev()
+        .find(|e| e.seq == seq)
+        .cloned()
+        .ok_or_else(missing)?;
+    Ok(Recorded {
+        seq,
+        repeated: true,
+        event,
+        entry,
+        position: Position::of_ledger(&loaded.ledger, loaded.events()),
+    })
+}
+
+/// Applies `event` to `target` as its next event: its ledger entry. Errors:
+/// [`AppError::Conflict`] when `expected_events` is not the number of events so far; the
+/// rules' refusal. On error the state is unchanged.
 fn apply_one(
-    state: &mut Loaded,
+    target: &mut Target,
     event: &Value,
     expected_events: Option<usize>,
-) -> Result<(String, String), AppError> {
-    let index = state.events();
+) -> Result<LedgerEvent, AppError> {
+    let index = target.events();
     if let Some(expected) = expected_events
         && expected != index
     {
@@ -448,9 +596,24 @@ fn apply_one(
             ),
         });
     }
-    state.fold.apply(index, event)?;
-    match state.fold.rows().last() {
-        Some(row) if row.index == Some(index) => Ok((row.kind.clone(), row.explanation.clone())),
+    let entry = match target {
+        Target::Tip(kept) => {
+            kept.tip.apply(event)?;
+            kept.tip.last_row().map(format::ledger_event)
+        }
+        Target::Whole(state) => {
+            state.fold.apply(index, event)?;
+            // The document and the ledger follow the fold (nothing else of them is read
+            // before the commit but the agreements and players).
+            state.doc.events.push(event.clone());
+            format::extend_ledger(&mut state.ledger, &state.fold);
+            state.seated = state.fold.table().seated().to_vec();
+            state.next_dealer = state.fold.next_dealer();
+            state.ledger.events.last().cloned()
+        }
+    };
+    match entry {
+        Some(entry) if entry.seq == index + 1 => Ok(entry),
         _ => Err(AppError::Internal(
             "the fold made no row for the event".into(),
         )),

@@ -148,6 +148,37 @@ struct Correction {
 const REASON_MAX: usize = 200;
 
 impl Core {
+    /// Applies the event at `index`, which is neither an amendment (`void`, `correction`)
+    /// nor a `reopen`, and returns its row; `last_hand` is the number of the last hand
+    /// standing before it. A deal is numbered after the last hand standing: an undone hand
+    /// keeps its struck number and the hand entered in its place takes the same one.
+    /// Errors: the rules' refusal at `index`; on error the core is unchanged.
+    fn apply_plain(
+        &mut self,
+        index: usize,
+        kind: &str,
+        object: &Map<String, Value>,
+        last_hand: Option<usize>,
+    ) -> Result<Row, Refusal> {
+        let mut core = self.clone();
+        let outcome = core.step(index, kind, object)?;
+        let hand_number = core
+            .engine
+            .is_deal(kind)
+            .then(|| last_hand.map_or(1, |n| n + 1));
+        let finished = outcome.finished.is_some();
+        *self = core;
+        let mut r = row(Some(index), kind, hand_number, outcome);
+        if finished && let Some(finish) = self.finished.last() {
+            r.game_ends.push(ShownEnd {
+                number: self.finished.len(),
+                finish: finish.clone(),
+                struck_by: None,
+            });
+        }
+        Ok(r)
+    }
+
     /// Applies the event at `index` (anything but a correction) and posts its money.
     /// Errors: the rules' refusal at `index`; on error the core must be dropped.
     fn step(
@@ -446,36 +477,25 @@ impl Fold {
             return self.reopen(index, object);
         }
         let before = self.core.clone();
-        let mut core = self.core.clone();
-        let outcome = core.step(index, kind, object)?;
-        let deal = core.engine.is_deal(kind);
-        // Numbered after the last hand standing: an undone hand keeps its struck number and
-        // the hand entered in its place takes the same one.
-        let hand_number = deal.then(|| {
-            self.last_standing_hand()
-                .and_then(|i| self.hand_number(i))
-                .map_or(1, |n| n + 1)
-        });
-        let finished = outcome.finished.is_some();
-        self.core = core;
+        let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
+        let r = self.core.apply_plain(index, kind, object, last_hand)?;
         self.standing.push(Standing {
             index,
             event: raw.clone(),
             before,
         });
-        let mut r = row(Some(index), kind, hand_number, outcome);
-        if finished && let Some(finish) = self.core.finished.last() {
-            let number = self.core.finished.len();
-            self.shown.insert(number, (self.rows.len(), 0));
-            r.game_ends.push(ShownEnd {
-                number,
-                finish: finish.clone(),
-                struck_by: None,
-            });
+        if !r.game_ends.is_empty() {
+            self.shown
+                .insert(self.core.finished.len(), (self.rows.len(), 0));
         }
         self.row_of.insert(index, self.rows.len());
         self.rows.push(r);
         Ok(())
+    }
+
+    /// The number of events folded (the index the next event takes).
+    pub fn events(&self) -> usize {
+        self.row_of.keys().next_back().map_or(0, |i| i + 1)
     }
 
     /// The game this fold plays.
@@ -659,6 +679,130 @@ impl Fold {
             .get(&index)
             .and_then(|&r| self.rows.get(r))
             .and_then(|r| r.hand_number)
+    }
+
+    /// Who deals the next hand by the game's rules (the first seat before any hand).
+    pub fn next_dealer(&self) -> Option<String> {
+        self.core
+            .engine
+            .next_dealer(&self.core.table)
+            .or_else(|| self.core.table.seated().first().cloned())
+    }
+}
+
+/// A session's state after its last event without its history: the engine, seating,
+/// balances and games finished, the count of events, the number of the last hand standing
+/// and the last row. Enough to record the next event that is not an amendment or a reopen
+/// ([`Tip::needs_history`]) exactly as [`Fold::apply`] would, and to tell where the session
+/// stands; its size does not grow with the hands played (only with the games finished),
+/// so it is what the service keeps of each open session. Pure and cloneable.
+#[derive(Clone)]
+pub struct Tip {
+    game: &'static GameInfo,
+    core: Core,
+    events: usize,
+    last_hand: Option<usize>,
+    last_row: Option<Row>,
+}
+
+impl std::fmt::Debug for Tip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tip")
+            .field("game", &self.game.id)
+            .field("events", &self.events)
+            .field("closed_at", &self.core.closed_at)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tip {
+    /// The tip of a whole fold: its state after its last event.
+    pub fn of(fold: &Fold) -> Tip {
+        Tip {
+            game: fold.game,
+            core: fold.core.clone(),
+            events: fold.events(),
+            last_hand: fold.last_standing_hand().and_then(|i| fold.hand_number(i)),
+            last_row: fold.rows.last().cloned(),
+        }
+    }
+
+    /// Whether `raw` needs the session's history to be applied (a `void`, a `correction`
+    /// or a `reopen` goes back to an earlier state): such an event goes through a whole
+    /// [`Fold`], never a tip.
+    pub fn needs_history(raw: &Value) -> bool {
+        matches!(
+            raw.get("type").and_then(Value::as_str),
+            Some("void" | "correction" | "reopen")
+        )
+    }
+
+    /// Applies `raw` as the next event, as [`Fold::apply`] does. Errors: the rules'
+    /// refusal naming the event's index and field, or a refusal naming `type` for an
+    /// event that [`Tip::needs_history`]; on error the tip is unchanged.
+    pub fn apply(&mut self, raw: &Value) -> Result<(), Refusal> {
+        let index = self.events;
+        let (object, kind) = event_object(raw, index)?;
+        if Tip::needs_history(raw) {
+            return Err(Refusal::at(
+                index,
+                "type",
+                format!("internal error: a {kind} needs the session's history"),
+            ));
+        }
+        let r = self.core.apply_plain(index, kind, object, self.last_hand)?;
+        if r.hand_number.is_some() {
+            self.last_hand = r.hand_number;
+        }
+        self.last_row = Some(r);
+        self.events = index + 1;
+        Ok(())
+    }
+
+    /// The game played.
+    pub fn game(&self) -> &'static GameInfo {
+        self.game
+    }
+
+    /// How many events are folded.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// The games finished in the session as it stands.
+    pub fn finished(&self) -> &[Finish] {
+        &self.core.finished
+    }
+
+    /// The number of the last hand standing ("hand 3"), which the next deal follows.
+    pub fn last_hand(&self) -> Option<usize> {
+        self.last_hand
+    }
+
+    /// The row of the last event (the opening ante's before any event; `None` without
+    /// either).
+    pub fn last_row(&self) -> Option<&Row> {
+        self.last_row.as_ref()
+    }
+
+    /// The engine after the last event.
+    pub fn engine(&self) -> &dyn Engine {
+        self.core.engine.as_ref()
+    }
+
+    /// The seating after the last event.
+    pub fn table(&self) -> &Table {
+        &self.core.table
+    }
+
+    /// Every balance in cents, the kitty's included.
+    pub fn balances(&self) -> &Balances {
+        &self.core.balances
+    }
+
+    /// The index of the `close`, once the sitting is closed.
+    pub fn closed_at(&self) -> Option<usize> {
+        self.core.closed_at
     }
 
     /// Who deals the next hand by the game's rules (the first seat before any hand).

@@ -24,6 +24,7 @@ use super::{AppState, not_modified, not_modified_response, session_etag};
 use axum_extra::extract::cookie::CookieJar;
 
 use crate::error::AppError;
+use crate::format::Position;
 use crate::format::{LedgerEvent, SessionDoc};
 use crate::ledger::settle_up::Transfer;
 use crate::money::Money;
@@ -332,14 +333,14 @@ async fn show(
 /// `balances`, `kitty`, `scores`, `checks` and proposed `settlement`, without its event
 /// list, so the answer stays the same size however long the session (the whole ledger is
 /// `GET …/ledger`).
-fn standing_json(l: &Loaded) -> Map<String, Value> {
+fn standing_json(p: &Position) -> Map<String, Value> {
     Map::from_iter([
-        ("event_count".to_string(), json!(l.events())),
-        ("balances".to_string(), json!(l.ledger.balances)),
-        ("kitty".to_string(), json!(l.ledger.kitty)),
-        ("scores".to_string(), json!(l.ledger.scores)),
-        ("checks".to_string(), json!(l.ledger.checks)),
-        ("settlement".to_string(), json!(l.ledger.settlement)),
+        ("event_count".to_string(), json!(p.event_count)),
+        ("balances".to_string(), json!(p.balances)),
+        ("kitty".to_string(), json!(p.kitty)),
+        ("scores".to_string(), json!(p.scores)),
+        ("checks".to_string(), json!(p.checks)),
+        ("settlement".to_string(), json!(p.settlement)),
     ])
 }
 
@@ -359,9 +360,10 @@ async fn standing(
     if let Some(unchanged) = unchanged(&state, id, &headers, "standing").await? {
         return Ok(unchanged);
     }
-    let current = service::load(&state.reader, &state.folds, id).await?;
-    let etag = session_etag(id, current.events(), "standing");
-    Ok(([(header::ETAG, etag)], Json(standing_json(&current))).into_response())
+    // From the cached state after the last event: no history is read or replayed.
+    let position = service::position(&state.reader, &state.folds, id).await?;
+    let etag = session_etag(id, position.event_count, "standing");
+    Ok(([(header::ETAG, etag)], Json(standing_json(&position))).into_response())
 }
 
 /// The 304 answer when the request's `If-None-Match` names session `id` as stored now
@@ -533,14 +535,7 @@ async fn record(
         key.as_deref(),
     )
     .await?;
-    if recorded.repeated
-        && recorded
-            .loaded
-            .doc
-            .events
-            .get(recorded.seq.saturating_sub(1))
-            != Some(&event)
-    {
+    if recorded.repeated && recorded.event != event {
         return Err(AppError::Refused(crate::format::Refusal::document(
             "Idempotency-Key",
             format!(
@@ -552,17 +547,14 @@ async fn record(
     if !recorded.repeated {
         state.changed(id);
     }
-    let l = &recorded.loaded;
-    // From the end: a new event's entry is the last one.
-    let entry = l.ledger.events.iter().rev().find(|e| e.seq == recorded.seq);
     let status = if recorded.repeated {
         StatusCode::OK
     } else {
         StatusCode::CREATED
     };
     let mut answer = Map::new();
-    answer.insert("event".into(), json!(entry));
-    answer.extend(standing_json(l));
+    answer.insert("event".into(), json!(recorded.entry));
+    answer.extend(standing_json(&recorded.position));
     Ok((status, Json(Value::Object(answer))))
 }
 
