@@ -21,8 +21,9 @@
 //! `cargo bench --bench http_cycle [-- --hands 100,1000,10000 --clients 1,8 --cycles 100
 //! --rounds 5 --replay-hands 100000]`
 //!
-//! The machine may be shared (other builds): each rate is the best of `--rounds` rounds,
-//! the raw commit rate measured again right before each round of records alone.
+//! The machine may be shared (other builds): each cycle rate is the best of `--rounds`
+//! rounds; each round of records alone sits between two runs of the raw commit rate, and
+//! the ratio is the median round's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark stops at the first failure
 
@@ -256,6 +257,8 @@ struct Run {
     records: f64,
     raw: f64,
     record_times: Vec<Duration>,
+    /// Each round's records/s over the raw rate around it, in increasing order.
+    ratios: Vec<f64>,
 }
 
 /// Runs `scorekeeper replay FILE` (the ledger to /dev/null); returns its wall time and
@@ -305,7 +308,7 @@ async fn main() {
     let raw = raw_commit_rate(&dir, 2_000).await;
     println!(
         "raw SQLite: {raw:.0} single-row commits/s (WAL, synchronous=FULL, one connection, in {}); \
-         measured again (raw/s) right before each records-alone run",
+         measured again (raw/s) before and after each records-alone round",
         dir.display()
     );
     println!();
@@ -365,6 +368,7 @@ async fn main() {
                 records: f64::NAN,
                 raw: f64::NAN,
                 record_times: Vec::new(),
+                ratios: Vec::new(),
             });
         }
         for _ in 0..rounds {
@@ -375,20 +379,27 @@ async fn main() {
                 run.times.extend(t);
             }
         }
-        // The record rate alone, with the most clients, each round right after the raw
-        // rate on the same disk.
+        // The record rate alone, with the most clients, each round between two runs of
+        // the raw rate on the same disk: the round's ratio is its records/s over the mean
+        // of the raw rates around it, so that a disk or a machine slowed for a while by
+        // something else slows both sides of a ratio alike; the ratio is the median of
+        // the rounds' (and records/s and raw/s are those of that round).
         if n == most_clients {
             for run in &mut runs {
-                (run.records, run.raw) = (0.0, 0.0);
-            }
-            for _ in 0..rounds {
-                for run in &mut runs {
-                    run.raw = run.raw.max(raw_commit_rate(&dir, 500).await);
+                let mut measured = Vec::new();
+                for _ in 0..rounds {
+                    let before = raw_commit_rate(&dir, 500).await;
                     let (r, t) = load(&run.server.addr, &run.ids, run.next, cycles, false).await;
+                    let after = raw_commit_rate(&dir, 500).await;
                     run.next += cycles;
-                    run.records = run.records.max(r);
                     run.record_times.extend(t);
+                    let raw = (before + after) / 2.0;
+                    measured.push((r / raw, r, raw));
                 }
+                measured.sort_by(|a, b| a.0.total_cmp(&b.0));
+                run.ratios = measured.iter().map(|m| m.0).collect();
+                let (_, records, raw) = measured[measured.len() / 2];
+                (run.records, run.raw) = (records, raw);
             }
         }
         for mut run in runs {
@@ -409,6 +420,14 @@ async fn main() {
                 run.records,
                 run.raw,
             );
+            if !run.ratios.is_empty() {
+                let ratios: Vec<String> = run.ratios.iter().map(|r| format!("{r:.2}")).collect();
+                println!(
+                    "{:>8} {n:>8}   records/s over raw/s, round by round (sorted): {}",
+                    run.hands,
+                    ratios.join(" ")
+                );
+            }
             results.push((run.hands, n, run.rate, run.records, run.raw, peak));
         }
     }
@@ -445,7 +464,7 @@ async fn main() {
     }
     let (records, raw_now) = (find(longest, most_clients).3, find(longest, most_clients).4);
     println!(
-        "  {} record rate at {most_clients} clients ({longest} hands) >= 0.5 x raw SQLite commit rate measured just before: {records:.1} vs {raw_now:.0} (x{:.2})",
+        "  {} record rate at {most_clients} clients ({longest} hands) >= 0.5 x raw SQLite commit rate measured around it (median round of {rounds}): {records:.1} vs {raw_now:.0} (x{:.2})",
         verdict(records >= 0.5 * raw_now),
         records / raw_now
     );

@@ -16,7 +16,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use scorekeeper::config::{Cli, Command, ServeArgs};
-use scorekeeper::format::{SessionDoc, replay};
+use scorekeeper::format::{self, SessionDoc};
 use scorekeeper::rules::fields;
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
@@ -48,31 +48,47 @@ fn main() -> ExitCode {
 
 /// Prints the ledger document, or one line naming the event, field and rule on stderr
 /// (exit 2) with nothing on stdout. A closed stdout (`replay FILE | head`) ends it quietly.
+/// The document is read straight into its shape (a document that does not fit is read
+/// again as JSON, so its refusal names the field as always), the ledger written as it is
+/// folded ([`format::replay_json`]), and the document is not freed: the process ends.
 fn replay_command(file: &str) -> ExitCode {
-    let text = if file == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map(|_| text)
+    let bytes = if file == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
     } else {
-        std::fs::read_to_string(file)
+        std::fs::read(file)
     };
-    let text = match text {
-        Ok(t) => t,
+    let bytes = match bytes {
+        Ok(b) => b,
         Err(e) => {
             eprintln!("{file}: {e}");
             return ExitCode::from(2);
         }
     };
-    let doc = match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Object(o)) => fields::read::<SessionDoc>(&o).map_err(|e| e.to_string()),
-        Ok(_) => Err("document: a session document is a JSON object".to_string()),
-        Err(e) => Err(format!("document: not JSON: {e}")),
-    };
-    let result = doc.and_then(|doc| replay(&doc).map_err(|r| r.to_string()));
-    match result.and_then(|ledger| serde_json::to_string_pretty(&ledger).map_err(|e| e.to_string()))
-    {
+    let doc =
+        serde_json::from_slice::<SessionDoc>(&bytes).or_else(|_| {
+            match serde_json::from_slice::<Value>(&bytes) {
+                Ok(Value::Object(o)) => fields::read::<SessionDoc>(&o).map_err(|e| e.to_string()),
+                Ok(_) => Err("document: a session document is a JSON object".to_string()),
+                Err(e) => Err(format!("document: not JSON: {e}")),
+            }
+        });
+    drop(bytes);
+    let result = doc.and_then(|doc| {
+        let json = format::replay_json(&doc).map_err(|r| r.to_string());
+        // Freeing every event just before the process ends would only cost time.
+        std::mem::forget(doc);
+        json
+    });
+    match result {
         Ok(json) => {
             let mut out = std::io::stdout().lock();
-            match writeln!(out, "{json}").and_then(|()| out.flush()) {
+            let written = out
+                .write_all(&json)
+                .and_then(|()| out.write_all(b"\n"))
+                .and_then(|()| out.flush());
+            std::mem::forget(json);
+            match written {
                 Ok(()) => ExitCode::SUCCESS,
                 // A reader that stopped early (`replay FILE | head`) is not a failure: it
                 // has what it wanted.

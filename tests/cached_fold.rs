@@ -346,3 +346,65 @@ fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
         assert_same(&pool, &folds, id, Some(&recorded), 4).await;
     });
 }
+
+/// A correction and an undo reaching far back past the state the cache keeps are folded
+/// from the store's whole session; the state kept after them, and the plain hands recorded
+/// on it afterwards (numbered after the hands that stand), equal a full replay.
+#[test]
+fn a_correction_reaching_back_equals_a_full_replay() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
+            "format": "scorekeeper/session@1", "game": "auction_pinochle",
+            "agreements": {"stake": "0.05", "kitty": "pot"}, "players": PLAYERS, "events": []
+        }))
+        .unwrap();
+        let id = service::import(&pool, &doc, None).await.unwrap();
+        let folds = Folds::new(2);
+        let deal = |bid: i64, outcome: usize| Deal {
+            passed: false,
+            bidder: 1,
+            bid,
+            suit: 1,
+            outcome,
+        };
+        let mut step = 0;
+        for i in 0..25 {
+            let dealer = PLAYERS[i % 3];
+            let event = hand("auction_pinochle", dealer, deal(i as i64 % 12, i % 2));
+            let recorded = service::record_event(&pool, &folds, id, event, None, None)
+                .await
+                .unwrap();
+            step += 1;
+            assert_same(&pool, &folds, id, Some(&recorded), step).await;
+        }
+        let amendments = [
+            json!({"type": "correction", "event": 1, "reason": "misread",
+                   "replacement": hand("auction_pinochle", "B", deal(15, 1))}),
+            json!({"type": "void", "event": 24}),
+            json!({"type": "void", "event": 3}),
+        ];
+        for event in amendments {
+            let recorded = service::record_event(&pool, &folds, id, event, None, None)
+                .await
+                .unwrap();
+            step += 1;
+            assert_same(&pool, &folds, id, Some(&recorded), step).await;
+        }
+        let next = service::kept(&folds, id).await.unwrap().tip.next_dealer();
+        let event = hand("auction_pinochle", next.as_deref().unwrap(), deal(3, 0));
+        let recorded = service::record_event(&pool, &folds, id, event, None, None)
+            .await
+            .unwrap();
+        assert_same(&pool, &folds, id, Some(&recorded), step + 1).await;
+        // Hand 25 was undone: the hand after it takes its number again.
+        assert_eq!(
+            service::kept(&folds, id).await.unwrap().tip.last_hand(),
+            Some(25)
+        );
+    });
+}

@@ -15,7 +15,7 @@ use crate::money::Money;
 use crate::rules::FinishedGame;
 pub use replay::{
     Position, Refusal, Standing, extend_ledger, fold, ledger, ledger_event, replay,
-    replay_at_table, tip,
+    replay_at_table, replay_json, tip,
 };
 
 /// The format tag of a session document.

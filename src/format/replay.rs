@@ -57,7 +57,7 @@ pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
     }
     let mut tip = Tip::of(&start(doc)?);
     for raw in &doc.events {
-        tip.apply(raw)?;
+        tip.apply_or_drop(raw)?;
     }
     Ok(tip)
 }
@@ -236,4 +236,202 @@ fn check_players(players: &[String], game: &GameInfo) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+/// [`replay`] written as pretty JSON (exactly `serde_json::to_vec_pretty` of its
+/// [`LedgerDoc`]), for `scorekeeper replay`. When no event needs the history
+/// ([`Tip::needs_history`]) nothing is kept per event but the bytes written: one thread
+/// folds the events one at a time and hands their entries over in batches while this one
+/// writes them (the fold and the writing each take about half the time, and a small
+/// server has two cores). Errors as [`replay`]; nothing is returned then.
+pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
+    let internal =
+        |e: serde_json::Error| Refusal::document("ledger", format!("internal error: {e}"));
+    if doc.events.iter().any(Tip::needs_history) {
+        let ledger = replay(doc)?;
+        return serde_json::to_vec_pretty(&ledger).map_err(internal);
+    }
+    let mut tip = Tip::of(&start(doc)?);
+    // Sized for the whole document at once: growing by doubling would copy it again and
+    // again. Only the pages written are touched.
+    let mut out = Vec::with_capacity(
+        doc.events
+            .len()
+            .saturating_mul(ENTRY_BYTES)
+            .saturating_add(4096)
+            .min(1 << 30),
+    );
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::sync_channel::<Vec<LedgerEvent>>(BATCHES);
+        let folder = scope.spawn(move || -> Result<Tip, Refusal> {
+            let mut batch: Vec<LedgerEvent> =
+                tip.last_row().map(ledger_event).into_iter().collect();
+            for raw in &doc.events {
+                tip.apply_or_drop(raw)?;
+                batch.extend(tip.last_row().map(ledger_event));
+                if batch.len() >= BATCH
+                    && send
+                        .send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)))
+                        .is_err()
+                {
+                    // The writer stopped: it has its own error to tell.
+                    return Ok(tip);
+                }
+            }
+            // A writer already gone has its own error to tell.
+            let _ = send.send(batch);
+            Ok(tip)
+        });
+        let streamed = Streamed {
+            doc,
+            entries: receive,
+            folder: std::cell::RefCell::new(Some(folder)),
+            refused: std::cell::RefCell::new(None),
+        };
+        let written = serde_json::to_writer_pretty(&mut out, &streamed);
+        // The fold's refusal, if any, comes before whatever writing made of it.
+        if let Some(refusal) = streamed.refused.into_inner() {
+            return Err(refusal);
+        }
+        if let Some(folder) = streamed.folder.into_inner() {
+            drop(streamed.entries);
+            folder
+                .join()
+                .map_err(|_| Refusal::document("ledger", "internal error: the fold stopped"))??;
+        }
+        written.map_err(internal)
+    })?;
+    Ok(out)
+}
+
+/// The bytes [`replay_json`] reserves for each entry (a little over what a hand of Auction
+/// Pinochle takes pretty-printed).
+const ENTRY_BYTES: usize = 600;
+/// How many entries the fold hands over at once, and how many such batches may wait.
+const BATCH: usize = 512;
+const BATCHES: usize = 16;
+
+/// The ledger document of `doc` written as its events are folded: the entries as they come
+/// from the fold's thread, then the standing parts from the tip it ends with. A refusal is
+/// kept in `refused` and stops the writing.
+struct Streamed<'scope, 'env> {
+    doc: &'env SessionDoc,
+    entries: std::sync::mpsc::Receiver<Vec<LedgerEvent>>,
+    folder: std::cell::RefCell<Option<std::thread::ScopedJoinHandle<'scope, Result<Tip, Refusal>>>>,
+    refused: std::cell::RefCell<Option<Refusal>>,
+}
+
+/// The `events` of a [`Streamed`] ledger.
+struct StreamedEvents<'a, 'scope, 'env>(&'a Streamed<'scope, 'env>);
+
+impl serde::Serialize for StreamedEvents<'_, '_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(None)?;
+        // Until the fold's thread has sent its last batch (or stopped at a refusal).
+        for batch in &self.0.entries {
+            for entry in &batch {
+                seq.serialize_element(entry)?;
+            }
+        }
+        seq.end()
+    }
+}
+
+impl serde::Serialize for Streamed<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeStruct};
+        // The fields and their order are `LedgerDoc`'s.
+        let mut out = serializer.serialize_struct("LedgerDoc", 10)?;
+        out.serialize_field("format", LEDGER_FORMAT)?;
+        out.serialize_field("game", &self.doc.game)?;
+        out.serialize_field("currency", &self.doc.currency)?;
+        out.serialize_field("events", &StreamedEvents(self))?;
+        let folded = self
+            .folder
+            .borrow_mut()
+            .take()
+            .map(|f| f.join())
+            .ok_or_else(|| S::Error::custom("the fold was already joined"))?
+            .map_err(|_| S::Error::custom("the fold stopped"))?;
+        let tip = match folded {
+            Ok(tip) => tip,
+            Err(refusal) => {
+                let message = refusal.to_string();
+                *self.refused.borrow_mut() = Some(refusal);
+                return Err(S::Error::custom(message));
+            }
+        };
+        let balances = tip.balances();
+        out.serialize_field("scores", &tip.engine().scores())?;
+        out.serialize_field("checks", &tip.engine().checks())?;
+        out.serialize_field("games", &tip.engine().games())?;
+        out.serialize_field("balances", balances.as_map())?;
+        out.serialize_field("kitty", &balances.kitty())?;
+        out.serialize_field("settlement", &settlement(balances))?;
+        out.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use serde_json::json;
+
+    fn doc(events: Value) -> SessionDoc {
+        serde_json::from_value(json!({
+            "format": "scorekeeper/session@1", "game": "auction_pinochle",
+            "agreements": {"stake": "0.05", "kitty": "pot"}, "players": ["A", "B", "C"],
+            "events": events
+        }))
+        .unwrap()
+    }
+
+    fn hand(i: usize) -> Value {
+        let p = ["A", "B", "C"];
+        json!({"type": "hand", "dealer": p[i % 3], "bidder": p[(i + 1) % 3],
+               "bid": 250 + 50 * (i % 5), "trump": "hearts",
+               "outcome": if i % 4 == 3 { "failed" } else { "made" }})
+    }
+
+    /// Written while folded, across many batches, the ledger is byte for byte the
+    /// document's ledger pretty-printed, and the tip is the whole fold's.
+    #[test]
+    fn the_streamed_ledger_is_the_ledger_document() {
+        let d = doc(Value::Array((0..2 * BATCH + 7).map(hand).collect()));
+        let expected = serde_json::to_vec_pretty(&replay(&d).unwrap()).unwrap();
+        assert_eq!(replay_json(&d).unwrap(), expected);
+        let whole = fold(&d).unwrap();
+        let t = tip(&d).unwrap();
+        assert_eq!(t.events(), d.events.len());
+        assert_eq!(t.balances(), whole.balances());
+        assert_eq!(
+            Position::of_tip(&t),
+            Position::of_ledger(&replay(&d).unwrap(), d.events.len())
+        );
+    }
+
+    /// With an amendment (which needs the history) it is the same document.
+    #[test]
+    fn a_document_with_a_correction_is_written_the_same() {
+        let mut events: Vec<Value> = (0..10).map(hand).collect();
+        events.push(json!({"type": "correction", "event": 2, "replacement": hand(7)}));
+        events.push(hand(11));
+        let d = doc(Value::Array(events));
+        let expected = serde_json::to_vec_pretty(&replay(&d).unwrap()).unwrap();
+        assert_eq!(replay_json(&d).unwrap(), expected);
+    }
+
+    /// A refused event far into the document is refused as `replay` refuses it, after
+    /// entries were already handed over for writing.
+    #[test]
+    fn a_refusal_while_writing_is_the_replays() {
+        let mut events: Vec<Value> = (0..BATCH * 3).map(hand).collect();
+        events.push(json!({"type": "hand", "dealer": "Nobody"}));
+        events.push(hand(1));
+        let d = doc(Value::Array(events));
+        assert_eq!(replay_json(&d).unwrap_err(), replay(&d).unwrap_err());
+    }
 }

@@ -13,6 +13,7 @@ pub mod nights;
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};
 use sqlx::{SqliteConnection, SqlitePool};
+use tokio_stream::StreamExt;
 
 use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
@@ -232,19 +233,15 @@ async fn remember_players(
     Ok(())
 }
 
-async fn load_in(
+/// The stored session's document without its events, and the club that owns it.
+async fn load_header(
     conn: &mut SqliteConnection,
     id: i64,
-) -> Result<(SessionDoc, Vec<EventRow>, String, Option<i64>), AppError> {
+) -> Result<(SessionDoc, String, Option<i64>), AppError> {
     let row = store::session(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
     let players = store::players(conn, id).await?;
-    let rows = store::events(conn, id).await?;
-    let parse = |text: &str| {
-        serde_json::from_str::<Value>(text)
-            .map_err(|e| AppError::Internal(format!("stored JSON: {e}")))
-    };
     let agreements = match parse(&row.agreements)? {
         Value::Object(m) => m,
         _ => {
@@ -254,11 +251,6 @@ async fn load_in(
         }
     };
     let opening_scores = row.opening_scores.as_deref().map(parse).transpose()?;
-    let events = rows
-        .iter()
-        .filter(|r| r.seq > 0)
-        .map(|r| parse(&r.body))
-        .collect::<Result<Vec<_>, _>>()?;
     let doc = SessionDoc {
         format: SESSION_FORMAT.into(),
         game: row.game,
@@ -266,9 +258,27 @@ async fn load_in(
         agreements,
         players,
         opening_scores,
-        events,
+        events: Vec::new(),
     };
-    Ok((doc, rows, row.created_at, row.club_id))
+    Ok((doc, row.created_at, row.club_id))
+}
+
+fn parse(text: &str) -> Result<Value, AppError> {
+    serde_json::from_str::<Value>(text).map_err(|e| AppError::Internal(format!("stored JSON: {e}")))
+}
+
+async fn load_in(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<(SessionDoc, Vec<EventRow>, String, Option<i64>), AppError> {
+    let (mut doc, created_at, club_id) = load_header(conn, id).await?;
+    let rows = store::events(conn, id).await?;
+    doc.events = rows
+        .iter()
+        .filter(|r| r.seq > 0)
+        .map(|r| parse(&r.body))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((doc, rows, created_at, club_id))
 }
 
 /// Reads the stored session `id` and replays it in full.
@@ -284,11 +294,28 @@ fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
     AppError::Internal(format!("stored session {id} no longer replays: {r}"))
 }
 
-/// Reads the stored session `id` and folds it to its tip: without keeping its rows when no
-/// event needs the history, so what stays in memory is the tip alone.
+/// Reads the stored session `id` and folds it to its tip, one stored event at a time, so
+/// that no event stays in memory; a session with an event that needs the history (a
+/// correction, undo or reopen) is read and replayed in full instead.
 async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError> {
-    let (doc, _, _, club_id) = load_in(conn, id).await?;
-    let tip = format::tip(&doc).map_err(|r| no_longer_replays(id, &r))?;
+    let (header, _, club_id) = load_header(conn, id).await?;
+    let mut tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
+    let mut history = false;
+    {
+        let mut bodies = store::event_bodies(conn, id);
+        while let Some(body) = bodies.next().await {
+            let event = parse(&body?)?;
+            if Tip::needs_history(&event) {
+                history = true;
+                break;
+            }
+            tip.apply_or_drop(&event)
+                .map_err(|r| no_longer_replays(id, &r))?;
+        }
+    }
+    if history {
+        return Ok(Kept::of(&load_fresh(conn, id).await?));
+    }
     Ok(Kept { club_id, tip })
 }
 

@@ -161,13 +161,26 @@ impl Core {
         last_hand: Option<usize>,
     ) -> Result<Row, Refusal> {
         let mut core = self.clone();
-        let outcome = core.step(index, kind, object)?;
-        let hand_number = core
+        let r = core.apply_plain_in_place(index, kind, object, last_hand)?;
+        *self = core;
+        Ok(r)
+    }
+
+    /// [`Core::apply_plain`] without the copy that keeps the core unchanged on error: on
+    /// error this core must be dropped.
+    fn apply_plain_in_place(
+        &mut self,
+        index: usize,
+        kind: &str,
+        object: &Map<String, Value>,
+        last_hand: Option<usize>,
+    ) -> Result<Row, Refusal> {
+        let outcome = self.step(index, kind, object)?;
+        let hand_number = self
             .engine
             .is_deal(kind)
             .then(|| last_hand.map_or(1, |n| n + 1));
         let finished = outcome.finished.is_some();
-        *self = core;
         let mut r = row(Some(index), kind, hand_number, outcome);
         if finished && let Some(finish) = self.finished.last() {
             r.game_ends.push(ShownEnd {
@@ -690,6 +703,10 @@ impl Fold {
     }
 }
 
+/// [`Core::apply_plain`] or its in-place form.
+type PlainStep =
+    fn(&mut Core, usize, &str, &Map<String, Value>, Option<usize>) -> Result<Row, Refusal>;
+
 /// A session's state after its last event without its history: the engine, seating,
 /// balances and games finished, the count of events, the number of the last hand standing
 /// and the last row. Enough to record the next event that is not an amendment or a reopen
@@ -741,6 +758,16 @@ impl Tip {
     /// refusal naming the event's index and field, or a refusal naming `type` for an
     /// event that [`Tip::needs_history`]; on error the tip is unchanged.
     pub fn apply(&mut self, raw: &Value) -> Result<(), Refusal> {
+        self.apply_with(raw, Core::apply_plain)
+    }
+
+    /// [`Tip::apply`] without the copy that keeps the tip unchanged on error, for a fold
+    /// that stops at the first refusal (a replay): on error this tip must be dropped.
+    pub fn apply_or_drop(&mut self, raw: &Value) -> Result<(), Refusal> {
+        self.apply_with(raw, Core::apply_plain_in_place)
+    }
+
+    fn apply_with(&mut self, raw: &Value, apply: PlainStep) -> Result<(), Refusal> {
         let index = self.events;
         let (object, kind) = event_object(raw, index)?;
         if Tip::needs_history(raw) {
@@ -750,7 +777,7 @@ impl Tip {
                 format!("internal error: a {kind} needs the session's history"),
             ));
         }
-        let r = self.core.apply_plain(index, kind, object, self.last_hand)?;
+        let r = apply(&mut self.core, index, kind, object, self.last_hand)?;
         if r.hand_number.is_some() {
             self.last_hand = r.hand_number;
         }

@@ -37,6 +37,9 @@ pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Full)
         .foreign_keys(true)
+        // SQLite's page cache, per connection (five of them), in KiB: half its default, so
+        // the whole process stays small; the operating system caches the file anyway.
+        .pragma("cache_size", "-1024")
         .busy_timeout(WRITE_WAIT);
     let in_memory = is_in_memory(&options);
     if !in_memory
@@ -312,6 +315,17 @@ pub async fn players(conn: &mut SqliteConnection, id: i64) -> Result<Vec<String>
         .bind(id)
         .fetch_all(conn)
         .await
+}
+
+/// The bodies (JSON text) of a session's events in order, without the opening ante, one
+/// row at a time: folding them as they come keeps none of them in memory.
+pub fn event_bodies<'c>(
+    conn: &'c mut SqliteConnection,
+    id: i64,
+) -> impl tokio_stream::Stream<Item = Result<String, sqlx::Error>> + Send + 'c {
+    sqlx::query_scalar("SELECT body FROM events WHERE session_id = ? AND seq > 0 ORDER BY seq")
+        .bind(id)
+        .fetch(conn)
 }
 
 /// A session's events in order, the opening ante (seq 0) included.
