@@ -406,6 +406,8 @@ pub struct Recorded {
 /// The state an event is applied to: the cached tip, or for an event that needs the history
 /// (or a club's session, whose history facts are written from the whole fold) the session
 /// read and replayed in full.
+// One per write, on the stack: boxing the tip would cost an allocation per hand.
+#[allow(clippy::large_enum_variant)]
 enum Target {
     Tip(Kept),
     Whole(Box<Loaded>),
