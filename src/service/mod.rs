@@ -512,37 +512,52 @@ pub async fn record_event(
         Some(t) => t,
         None => pool.begin_with("BEGIN IMMEDIATE").await?,
     };
-    let stored = store::event_count(&mut tx, id).await?;
-    if stored != before {
-        // Another process wrote since the state was read: read it again from the store,
-        // then apply the event to that.
+    let recorded_at = now();
+    let body = event.to_string();
+    // The state the event was applied to is current when the store holds as many events
+    // as it did: an accepted event's insert checks that itself, a refusal reads the count.
+    // When another process wrote since, the state is read again under the write lock and
+    // the event applied to that.
+    let mut fresh = false;
+    let entry = loop {
+        match applied {
+            Ok(entry) => {
+                let new = NewEvent {
+                    seq: before as i64 + 1,
+                    kind: &entry.kind,
+                    body: &body,
+                    explanation: &entry.explanation,
+                    postings: &entry.postings,
+                    recorded_at: &recorded_at,
+                };
+                if fresh {
+                    store::append_event(&mut tx, id, &new).await?;
+                    break entry;
+                }
+                if store::append_event_after(&mut tx, id, &new, before)
+                    .await?
+                    .is_some()
+                {
+                    break entry;
+                }
+            }
+            // A refused event leaves the state unchanged (`Fold::apply`, `Tip::apply`), so
+            // it goes back as it was; after anything else the slot stays empty.
+            Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
+                if fresh || store::event_count(&mut tx, id).await? == before {
+                    *slot = Some(kept_of(target));
+                    return Err(e);
+                }
+            }
+            Err(e) => return Err(e),
+        }
         let whole = matches!(target, Target::Whole(_));
         target = read_target(&mut tx, id, whole).await?;
         before = target.events();
         applied = apply_one(&mut target, &event, expected_events);
-    }
-    let entry = match applied {
-        Ok(entry) => entry,
-        // A refused event leaves the state unchanged (`Fold::apply`, `Tip::apply`), so it
-        // goes back as it was; after anything else the slot stays empty.
-        Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
-            *slot = Some(kept_of(&target));
-            return Err(e);
-        }
-        Err(e) => return Err(e),
+        fresh = true;
     };
-    let recorded_at = now();
     let seq = before as i64 + 1;
-    let body = event.to_string();
-    let new = NewEvent {
-        seq,
-        kind: &entry.kind,
-        body: &body,
-        explanation: &entry.explanation,
-        postings: &entry.postings,
-        recorded_at: &recorded_at,
-    };
-    store::append_event(&mut tx, id, &new).await?;
     if let Some(key) = idempotency_key {
         store::remember_idempotency_key(&mut tx, id, key, seq, &recorded_at).await?;
     }
@@ -554,7 +569,7 @@ pub async fn record_event(
         history::after_event(&mut tx, id, &state.doc, &state.fold, &state.created_at).await?;
     }
     tx.commit().await?;
-    let kept = kept_of(&target);
+    let kept = kept_of(target);
     let position = Position::of_tip(&kept.tip);
     *slot = Some(kept);
     Ok(Recorded {
@@ -567,10 +582,10 @@ pub async fn record_event(
 }
 
 /// What the cache keeps of a state an event was applied to.
-fn kept_of(target: &Target) -> Kept {
+fn kept_of(target: Target) -> Kept {
     match target {
-        Target::Tip(k) => k.clone(),
-        Target::Whole(l) => Kept::of(l),
+        Target::Tip(k) => k,
+        Target::Whole(l) => Kept::of(&l),
     }
 }
 

@@ -233,6 +233,46 @@ pub async fn append_event(
     .bind(e.recorded_at)
     .fetch_one(&mut *conn)
     .await?;
+    append_postings(conn, event_id, e).await?;
+    Ok(event_id)
+}
+
+/// [`append_event`] only when the session holds `count` events as stored now (as
+/// [`event_count`] counts them), checked by the insert itself: one statement fewer while
+/// the write lock is held. `None`, with nothing written, when the session holds another
+/// number of events (another process wrote).
+pub async fn append_event_after(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    e: &NewEvent<'_>,
+    count: usize,
+) -> Result<Option<i64>, sqlx::Error> {
+    let event_id: Option<i64> = sqlx::query_scalar(
+        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
+         SELECT ?, ?, ?, ?, ?, ? \
+         WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?) = ? RETURNING id",
+    )
+    .bind(session_id)
+    .bind(e.seq)
+    .bind(e.kind)
+    .bind(e.body)
+    .bind(e.explanation)
+    .bind(e.recorded_at)
+    .bind(session_id)
+    .bind(i64::try_from(count).unwrap_or(i64::MAX))
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(event_id) = event_id {
+        append_postings(conn, event_id, e).await?;
+    }
+    Ok(event_id)
+}
+
+async fn append_postings(
+    conn: &mut SqliteConnection,
+    event_id: i64,
+    e: &NewEvent<'_>,
+) -> Result<(), sqlx::Error> {
     // All postings in one statement (one round trip to the database thread while the
     // write lock is held); one prepared statement per number of postings, which sqlx keeps.
     if !e.postings.is_empty() {
@@ -250,7 +290,7 @@ pub async fn append_event(
         }
         insert.execute(&mut *conn).await?;
     }
-    Ok(event_id)
+    Ok(())
 }
 
 /// The seq of the event an idempotency key recorded in this session, if any.
