@@ -443,8 +443,8 @@ async fn read_target(
 /// session (whose history facts are rewritten from the whole fold) go through the session
 /// read and replayed in full. Without an idempotency key the event is applied before the
 /// write lock is taken (the session's slot is held throughout), so the one writer
-/// connection is held only for the statements and the commit; the stored count, read under
-/// the lock, tells whether that was current. The cost is the one event and one commit,
+/// connection is held only for the statements and the commit; the insert itself checks,
+/// under the lock, that the stored count is still the one the state had. The cost is the one event and one commit,
 /// whatever the session's length, when the session is cached and the event a plain one.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the

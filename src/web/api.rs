@@ -430,7 +430,8 @@ async fn ledger(
     if let Some(unchanged) = unchanged(&state, id, &headers, "ledger").await? {
         return Ok(unchanged);
     }
-    // Written straight from the cached session, which is not copied for the answer.
+    // The history is read and replayed from the store (the cache keeps only the state
+    // after the last event); a phone polling with its ETag costs one read instead.
     let current = service::load(&state.reader, &state.folds, id).await?;
     let etag = session_etag(id, current.events(), "ledger");
     let l = &current.ledger;
