@@ -326,3 +326,53 @@ async fn a_plain_hand_is_a_few_taps_in_every_fast_game() {
     }
     phone.quit().await.unwrap();
 }
+
+/// The other pinochle games' meld fields step by 10 with − and +, stay typeable, and post
+/// what they show.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_pinochle_meld_steps_by_ten() {
+    let Some(browser) = Browser::start("entry-meld").await else {
+        return;
+    };
+    let phone = browser.phone("meld").await;
+    for (game, players, meld) in [
+        ("partnership_pinochle", &FOUR[..], "NS.meld"),
+        ("partnership_auction_pinochle", &FOUR[..], "EW.meld"),
+        ("two_handed_pinochle", &FOUR[..2], "melds.Salvatore"),
+    ] {
+        open_session(
+            &browser,
+            &phone,
+            doc(game, json!({"stake": "1.00"}), players, json!([])),
+        )
+        .await;
+        let mut taps = Taps {
+            phone: &phone,
+            count: 0,
+        };
+        assert_eq!(
+            shown(&phone, meld).await,
+            "",
+            "{game}: the meld starts empty"
+        );
+        for _ in 0..3 {
+            taps.step(meld, true).await;
+        }
+        taps.step(meld, false).await;
+        assert_eq!(shown(&phone, meld).await, "20", "{game}: + + + − is 20");
+        taps.step(meld, false).await;
+        taps.step(meld, false).await;
+        taps.step(meld, false).await;
+        assert_eq!(shown(&phone, meld).await, "", "{game}: never below nothing");
+        // Typed, then stepped on from there.
+        taps.typed(meld, "140").await;
+        taps.step(meld, true).await;
+        assert_eq!(
+            shown(&phone, meld).await,
+            "150",
+            "{game}: typed, then stepped"
+        );
+        assert_eq!(taps.count, 9);
+    }
+    phone.quit().await.unwrap();
+}
