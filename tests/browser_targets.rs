@@ -1,5 +1,6 @@
 //! The phone at the table (issue 9 item 10) in headless Chromium at 390 px, on every page a
-//! player opens: each game's sheet (open and closed), its new-session form, the club page,
+//! player opens: each game's sheet (open, closed, and long enough to show its earlier lines
+//! behind a link), its new-session form, the club page,
 //! the sessions list, the history, leaderboard, player and night pages.
 //!
 //! - Touch targets: every visible `a`, `button`, `summary`, `input`, `select` and
@@ -241,6 +242,26 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         .await
         .unwrap();
 
+    // A long sitting: the sheet shows its last lines, the earlier ones a tap away.
+    let [m, s, v, r] = common::tables::FOUR;
+    let hands: Vec<Value> = (0..55)
+        .map(|i| {
+            let (dealer, bidder) = ([r, m, s, v][i % 4], [m, s, v, r][i % 4]);
+            json!({"type": "hand", "dealer": dealer, "bidder": bidder,
+                   "bid": 250, "trump": "hearts", "outcome": "made"})
+        })
+        .collect();
+    let long = common::tables::doc(
+        "auction_pinochle",
+        json!({"stake": "0.05"}),
+        &common::tables::FOUR,
+        json!(hands),
+    );
+    let long: scorekeeper::format::SessionDoc = serde_json::from_value(long).unwrap();
+    let long = scorekeeper::service::import(&store, &long, Some(club))
+        .await
+        .unwrap();
+
     assert_picker(&phone, &base, &format!("/clubs/{club}"), "Share link").await;
     assert_picker(&phone, &base, "/", "Sessions").await;
 
@@ -306,6 +327,8 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         open(&phone, &base, &format!("/sessions/{id}"), "Score sheet").await;
         check_page(&phone, game, true, &mut faults).await;
     }
+    open(&phone, &base, &format!("/sessions/{long}"), "earlier lines").await;
+    check_page(&phone, "long", false, &mut faults).await;
     open(
         &phone,
         &base,
