@@ -550,7 +550,10 @@ async fn pages_answer() {
     let app = TestApp::new().await;
     let list = app.get("/").await;
     assert_eq!(list.status.as_u16(), 200);
-    assert!(list.body.contains("New Auction Pinochle session"));
+    assert!(
+        list.body
+            .contains("href=\"/sessions/new?game=auction_pinochle\"")
+    );
     assert_eq!(app.get("/sessions/77").await.status.as_u16(), 404);
     assert_eq!(app.get("/static/style.css").await.status.as_u16(), 200);
 }

@@ -187,7 +187,6 @@ pub fn error_page(e: AppError) -> Response {
 #[template(path = "sessions/list.html")]
 struct ListPage {
     sessions: Vec<SessionSummaryRow>,
-    games: Vec<(&'static str, &'static str)>,
     club: Option<(i64, String, bool)>,
 }
 
@@ -210,11 +209,7 @@ async fn list(State(state): State<AppState>, viewer: Viewer) -> Response {
             None => None,
         };
         let sessions = service::list(&state.pool, viewer.club()).await?;
-        Ok::<_, AppError>(ListPage {
-            sessions,
-            games: offered_games(),
-            club,
-        })
+        Ok::<_, AppError>(ListPage { sessions, club })
     };
     match page.await {
         Ok(page) => page.into_response(),
