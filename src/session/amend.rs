@@ -113,21 +113,21 @@ impl Fold {
                     }
                 }
                 Err(r) if i == target => {
-                    return Err(Refusal::at(
-                        index,
-                        format!("replacement.{}", r.field),
-                        r.message,
-                    ));
+                    return Err(
+                        Refusal::at(index, format!("replacement.{}", r.field), r.message)
+                            .citing(r.rule),
+                    );
                 }
                 Err(r) => {
                     return Err(Refusal::at(
                         index,
                         "event",
                         format!(
-                            "with this change event {i} would be refused: {}: {}",
-                            r.field, r.message
+                            "with this change a later entry (event {i}) would be refused: {}",
+                            r.message
                         ),
-                    ));
+                    )
+                    .citing(r.rule));
                 }
             }
             redone.push(Standing {

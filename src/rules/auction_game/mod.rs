@@ -117,10 +117,11 @@ impl Auction {
             return Err(RuleError::new(
                 "players",
                 format!(
-                    "Auction is for 2 to 4 players, and {} are listed (rules §1.10)",
+                    "Auction is for 2 to 4 players, and {} are listed",
                     players.len()
                 ),
-            ));
+            )
+.rule("rules §1.10"));
         }
         match opening_scores {
             None | Some(Value::Null) => {}
@@ -468,9 +469,10 @@ impl Engine for Auction {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not an Auction event; use hand (one whole game), payment or close (rules §1.10)"
+                    "\"{other}\" is not something that happens in Auction: enter a game, a payment or the close"
                 ),
-            )),
+            )
+.rule("rules §1.10")),
         }
     }
 

@@ -103,7 +103,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         .collect();
     let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
     let mut summary = vec![
-        ("Stake".into(), format!("{} {currency} a unit", a.stake)),
+        ("Stake".into(), format!("{} a unit", a.stake.words(currency))),
         (
             "Units table".into(),
             format!("{}: {}", a.units_table.name, bands.join(", ")),

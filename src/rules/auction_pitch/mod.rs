@@ -91,11 +91,12 @@ fn opening(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{} is already out (the game ends at {}), so that game is over, not in progress (rules §1.4)",
+                    "{} is already out (the game ends at {}), so that game is over, not in progress",
                     num(score),
                     agreements.goal()
                 ),
-            ));
+            )
+.rule("rules §1.4"));
         }
         scores.set(name, score);
     }
@@ -341,7 +342,7 @@ impl Engine for AuctionPitch {
             "hand" => self.hand(ctx, event),
             other => Err(RuleError::new(
                 "type",
-                format!("\"{other}\" is not an Auction Pitch event; use hand, payment or close"),
+                format!("\"{other}\" is not something that happens in Auction Pitch: enter a hand, a payment or the close"),
             )),
         }
     }

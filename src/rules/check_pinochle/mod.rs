@@ -49,10 +49,11 @@ fn start(
             return Err(RuleError::new(
                 format!("opening_scores.{}", side.name()),
                 format!(
-                    "{} already reaches the target {}, so that game is over (rules §1.7)",
+                    "{} already reaches the target {}, so that game is over",
                     opening[side], agreements.target
                 ),
-            ));
+            )
+.rule("rules §1.7"));
         }
         if opening[side].abs() > 10 * agreements.target.max(1000) {
             return Err(RuleError::new(
@@ -431,9 +432,10 @@ impl Engine for CheckPinochle {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Check Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.7)"
+                    "\"{other}\" is not something that happens in Check Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+.rule("rules §1.7")),
         }
     }
 

@@ -222,8 +222,9 @@ pub fn check(
     ended.ok_or_else(|| {
         RuleError::new(
             "auction",
-            "the auction is not over: it ends after three passes in a row (four when nobody bids) (rules §1.8)",
+            "the auction is not over: it ends after three passes in a row (four when nobody bids)",
         )
+.rule("rules §1.8")
     })
 }
 

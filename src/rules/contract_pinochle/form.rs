@@ -44,8 +44,8 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         (
             "Stake".into(),
             format!(
-                "{} {currency} a game: each loser pays his opposite number",
-                a.stake
+                "{} a game: each loser pays his opposite number",
+                a.stake.words(currency)
             ),
         ),
         ("Game".into(), format!("{} points", a.target)),

@@ -55,26 +55,29 @@ fn start(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is below zero, and no Contract Pinochle hand takes points away (rules §1.8)"
+                    "{score} is below zero, and no Contract Pinochle hand takes points away"
                 ),
-            ));
+            )
+.rule("rules §1.8"));
         }
         if score % SCORE_STEP != 0 {
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is not a multiple of 5, and every score is (bids in tens, halved at most, rules §1.8)"
+                    "{score} is not a multiple of 5, and every score is (bids in tens, halved at most)"
                 ),
-            ));
+            )
+.rule("rules §1.8"));
         }
         if score >= agreements.target {
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} already reaches the game {}, so that game is over (rules §1.8)",
+                    "{score} already reaches the game {}, so that game is over",
                     agreements.target
                 ),
-            ));
+            )
+.rule("rules §1.8"));
         }
     }
     Ok(Box::new(ContractPinochle {
@@ -369,9 +372,10 @@ impl Engine for ContractPinochle {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Contract Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.8)"
+                    "\"{other}\" is not something that happens in Contract Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+.rule("rules §1.8")),
         }
     }
 

@@ -68,10 +68,11 @@ fn start(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{} already reaches the target {}, so that game is over, not in progress (rules §1.6)",
+                    "{} already reaches the target {}, so that game is over, not in progress",
                     opening[side], agreements.target
                 ),
-            ));
+            )
+.rule("rules §1.6"));
         }
     }
     Ok(Box::new(PartnershipAuction {
@@ -383,14 +384,16 @@ impl Engine for PartnershipAuction {
             "hand" => self.hand(ctx, event),
             "declare_out" => Err(RuleError::new(
                 "type",
-                "there is no declaring out in Partnership Auction Pinochle: the game ends when a side reaches the target after a deal, the bidders counted first (rules §1.6, BIC-PAP)",
-            )),
+                "there is no declaring out in Partnership Auction Pinochle: the game ends when a side reaches the target after a deal, the bidders counted first",
+            )
+.rule("rules §1.6, BIC-PAP")),
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Partnership Auction Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.6)"
+                    "\"{other}\" is not something that happens in Partnership Auction Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+.rule("rules §1.6")),
         }
     }
 

@@ -71,8 +71,8 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         (
             "Stake".into(),
             format!(
-                "{} {currency} a game: each loser pays his opposite number",
-                a.stake
+                "{} a game: each loser pays his opposite number",
+                a.stake.words(currency)
             ),
         ),
         (
@@ -226,8 +226,9 @@ impl Form {
             } else {
                 Err(RuleError::new(
                     field,
-                    format!("{v} is outside 0–250, the trick points in one deal (rules §1.0)"),
-                ))
+                    format!("{v} is outside 0–250, the trick points in one deal"),
+                )
+.rule("rules §1.0"))
             }
         };
         match (self.ns_tricks, self.ew_tricks) {

@@ -71,9 +71,10 @@ fn start(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is not a Partnership Pinochle score: scores start at 0 and only grow (rules §1.5)"
+                    "{score} is not a Partnership Pinochle score: scores start at 0 and only grow"
                 ),
-            ));
+            )
+.rule("rules §1.5"));
         }
     }
     let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
@@ -83,12 +84,13 @@ fn start(
             return Err(RuleError::new(
                 format!("opening_scores.{}", side.name()),
                 format!(
-                    "{} already reaches the game ({}) and {} do not, so that game is over, not in progress (rules §1.5)",
+                    "{} already reaches the game ({}) and {} do not, so that game is over, not in progress",
                     opening[side],
                     agreements.target,
                     side.other().name()
                 ),
-            ));
+            )
+.rule("rules §1.5"));
         }
         None => {
             return Err(RuleError::new(
@@ -397,9 +399,10 @@ impl Engine for PartnershipPinochle {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Partnership Pinochle event; use hand, declare_out, payment or close (partners stay seated for the whole game, rules §1.5)"
+                    "\"{other}\" is not something that happens in Partnership Pinochle: enter a hand, a declaring out, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+.rule("rules §1.5")),
         }
     }
 

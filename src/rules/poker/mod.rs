@@ -83,10 +83,11 @@ impl Poker {
             return Err(RuleError::new(
                 "players",
                 format!(
-                    "poker is for 2 to 10 players, and {} are listed (session-format)",
+                    "poker is for 2 to 10 players, and {} are listed",
                     players.len()
                 ),
-            ));
+            )
+.rule("session-format"));
         }
         if players.iter().any(|p| p == POT) {
             return Err(RuleError::new(
@@ -100,8 +101,9 @@ impl Poker {
             Some(_) => {
                 return Err(RuleError::new(
                     "opening_scores",
-                    "poker keeps no score to carry in: every hand settles its own pot (rules §1.11)",
-                ));
+                    "poker keeps no score to carry in: every hand settles its own pot",
+                )
+.rule("rules §1.11"));
             }
         }
         Ok(Poker {
@@ -423,8 +425,9 @@ impl Engine for Poker {
             "hand" => self.hand(ctx, event),
             other => Err(RuleError::new(
                 "type",
-                format!("\"{other}\" is not a poker event; use hand, payment or close (rules §1.11)"),
-            )),
+                format!("\"{other}\" is not something that happens in poker: enter a hand, a payment or the close"),
+            )
+.rule("rules §1.11")),
         }
     }
 

@@ -133,10 +133,11 @@ impl TwoHanded {
                 return Err(RuleError::new(
                     "players",
                     format!(
-                        "Two-handed Pinochle is for exactly two players, and {} are listed (rules §1.9)",
+                        "Two-handed Pinochle is for exactly two players, and {} are listed",
                         players.len()
                     ),
-                ));
+                )
+.rule("rules §1.9"));
             }
         };
         let scores = read_opening(&agreements, &players, opening_scores)?;
@@ -147,11 +148,12 @@ impl TwoHanded {
                 return Err(RuleError::new(
                     format!("opening_scores.{name}"),
                     format!(
-                        "{name} already has {} of the {} to win while the other player is under it, so that game is over, not in progress (rules §1.9)",
+                        "{name} already has {} of the {} to win while the other player is under it, so that game is over, not in progress",
                         pts(scores.get(seat).copied().unwrap_or(0)),
                         pts(agreements.target)
                     ),
-                ));
+                )
+.rule("rules §1.9"));
             }
         };
         Ok(TwoHanded {
@@ -495,8 +497,9 @@ impl TwoHanded {
         if self.agreements.mode == Mode::SingleDeal {
             return Err(RuleError::new(
                 "type",
-                "declaring out belongs to a match: with mode single_deal every deal is its own game (rules §1.9, session-format)",
-            ));
+                "declaring out belongs to a match: when every deal is a game there is nothing to declare out of",
+            )
+.rule("rules §1.9, session-format"));
         }
         let d = hand::read_declare_out(event, &self.players)?;
         let (c, o) = (d.claimant, 1 - d.claimant);
@@ -667,15 +670,17 @@ fn read_opening(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is not a Two-handed score: scores start at 0 and grow by whole tens (melds, the dix and tricks counted in tens, rules §1.9)"
+                    "{score} is not a Two-handed score: scores start at 0 and grow by whole tens (melds, the dix and tricks counted in tens)"
                 ),
-            ));
+            )
+.rule("rules §1.9"));
         }
         if agreements.mode == Mode::SingleDeal && score != 0 {
             return Err(RuleError::new(
                 field,
-                "with mode single_deal every deal is its own game, so there is no score to carry in (rules §1.9)",
-            ));
+                "when every deal is a game there is no score to carry in",
+            )
+.rule("rules §1.9"));
         }
         if let Some(slot) = scores.get_mut(seat) {
             *slot = score;
@@ -707,9 +712,10 @@ impl Engine for TwoHanded {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Two-handed Pinochle event; use hand, declare_out, payment or close (rules §1.9)"
+                    "\"{other}\" is not something that happens in Two-handed Pinochle: enter a hand, a declaring out, a payment or the close"
                 ),
-            )),
+            )
+.rule("rules §1.9")),
         }
     }
 

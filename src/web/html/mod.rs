@@ -89,31 +89,51 @@ async fn style() -> impl IntoResponse {
     )
 }
 
-/// A refusal shown on a page: the field and the message.
+/// A refusal shown on a page: the field, the message in player words, and the rule that
+/// refuses it, for the message's details.
 pub struct PageError {
     /// The field at fault, if any.
     pub field: Option<String>,
-    /// The message a person reads.
+    /// The message a person reads: the thing on the form and what is wrong, without field
+    /// paths, event numbers or the rule's citation.
     pub message: String,
+    /// The rule that refuses it (`"rules §1.1"`), shown in a small details under the
+    /// message; `None` when none is cited.
+    pub rule: Option<String>,
 }
 
 impl From<&AppError> for PageError {
     /// A refusal reads in the form's words: "Bidder: Zed is not seated at this table", not
-    /// "event 5: replacement.bidder: …" (the event number and the field path are for the
-    /// API and the session document).
+    /// "event 5: replacement.bidder: … (rules §1.1)" (the event number, the field path and
+    /// the citation are for the API and the session document; the citation goes in the
+    /// page's details).
     fn from(e: &AppError) -> PageError {
-        let message = match e {
-            AppError::Refused(r) => format!("{}: {}", field_words(&r.field), r.message),
-            AppError::BadRequest { field, message } => {
-                format!("{}: {message}", field_words(field))
-            }
-            other => other.public_message(),
+        let (message, rule) = match e {
+            AppError::Refused(r) => (named(&r.field, &r.message), r.rule.clone()),
+            AppError::BadRequest { field, message } => (named(field, message), None),
+            other => (other.public_message(), None),
         };
         PageError {
             field: e.field(),
             message,
+            rule,
         }
     }
+}
+
+/// `message` after the name of the thing on the form it is about ("Bid: 240 is below the
+/// minimum 250"); alone when the field is the event or the form as a whole.
+fn named(field: &str, message: &str) -> String {
+    let whole = ["", "type", "event", "form", "replacement", "body"];
+    let last = field.rsplit('.').next().unwrap_or(field);
+    if whole.contains(&field) || whole.contains(&last) {
+        let mut chars = message.chars();
+        return match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => String::new(),
+        };
+    }
+    format!("{}: {message}", field_words(field))
 }
 
 /// A field path as a player names the thing on the form: the document's wrappers dropped
@@ -189,6 +209,20 @@ struct ListPage {
     sessions: Vec<SessionSummaryRow>,
     games: Vec<(&'static str, &'static str)>,
     club: Option<(i64, String, bool)>,
+}
+
+impl SessionSummaryRow {
+    /// The game's name as players say it ("Check Pinochle"), from the registry; the id
+    /// itself for a game no longer registered.
+    pub fn game_name(&self) -> &str {
+        registry::game(&self.game).map_or(self.game.as_str(), |g| g.name)
+    }
+
+    /// When the session started, in the sheet's words ("2026-05-01 20:15 UTC"); the page's
+    /// script shows it in the phone's own time zone.
+    pub fn started_words(&self) -> String {
+        sheet::time_words(&self.created_at)
+    }
 }
 
 /// The games offered, as `(id, name)`.
