@@ -98,6 +98,7 @@ impl Fold {
         let mut redone = Vec::new();
         let mut replacement_words = None;
         let mut replacement_steps = Vec::new();
+        let mut replacement_rules = Vec::new();
         let mut last_scores = None;
         let mut last_cells = Vec::new();
         for (i, event) in changed {
@@ -110,6 +111,7 @@ impl Fold {
                     if i == target {
                         replacement_words = Some(outcome.explanation);
                         replacement_steps = outcome.steps;
+                        replacement_rules = outcome.rules;
                     }
                 }
                 Err(r) if i == target => {
@@ -155,6 +157,7 @@ impl Fold {
         );
         let outcome = Outcome {
             scores_after: last_scores.or_else(|| core.engine.scores()),
+            rules: replacement_rules,
             ..Outcome::new(postings, explanation, SheetLine::titled(title))
                 .with_steps(replacement_steps)
         };

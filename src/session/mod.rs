@@ -345,6 +345,8 @@ pub struct Row {
     pub explanation: String,
     /// The reckoning as steps (for a correction: the replacement's own reckoning).
     pub steps: Vec<Step>,
+    /// The rules the reckoning follows, as cited (`"rules §1.1"`), for the row's details.
+    pub rules: Vec<String>,
     /// What the sheet shows (for an amendment: what it says it changes).
     pub line: SheetLine,
     /// For a `void` or `correction`: what it changes.
@@ -361,6 +363,15 @@ impl Row {
     /// The ledger's `seq`: the event's index + 1, or 0 for the opening ante.
     pub fn seq(&self) -> usize {
         self.index.map_or(0, |i| i + 1)
+    }
+
+    /// The reason in words followed by the rules it follows, as the ledger document gives
+    /// it: "All passed on D's deal: a dead hand, no score; D deals again (rules §1.4)".
+    pub fn cited_explanation(&self) -> String {
+        match self.rules.is_empty() {
+            true => self.explanation.clone(),
+            false => format!("{} ({})", self.explanation, self.rules.join("; ")),
+        }
     }
 
     /// Whether a later amendment changed this row's event (it is shown struck through).
@@ -694,6 +705,7 @@ fn row(index: Option<usize>, kind: &str, hand_number: Option<usize>, outcome: Ou
         scores_after: outcome.scores_after,
         explanation: outcome.explanation,
         steps: outcome.steps,
+        rules: outcome.rules,
         line: outcome.line,
         amends: None,
         standing_after: Vec::new(),

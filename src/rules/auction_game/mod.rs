@@ -327,7 +327,7 @@ impl Auction {
                 best.spent
             ),
             _ => format!(
-                "{tied} tie on items ({}) and money spent ({}): a draw (rules §3 item 31)",
+                "{tied} tie on items ({}) and money spent ({}): a draw",
                 best.value(),
                 best.spent
             ),
@@ -344,7 +344,7 @@ impl Auction {
             why.push_str(&format!("{}. ", rounds.join("; ")));
         }
         why.push_str(&format!(
-            "{} (J 1, Q 2, K 3, A 4). {}; {paid} (rules §1.10)",
+            "{} (J 1, Q 2, K 3, A 4). {}; {paid}",
             holdings.join("; "),
             match &winner {
                 Some(w) => format!("{w} wins with {how}"),
@@ -443,6 +443,7 @@ impl Auction {
         };
         self.games.push(finished.clone());
         Ok(Outcome {
+            rules: vec!["rules §1.10".into()],
             postings: postings.into_vec(),
             scores_after: Some(json!({ "game": number, "scores": final_scores })),
             explanation: why,

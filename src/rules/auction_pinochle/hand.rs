@@ -268,8 +268,9 @@ pub fn read(
     {
         return Err(RuleError::new(
             "meld",
-            format!("{meld} is more than any deal can meld ({MAX_MELD}, rules §1.0)"),
-        ));
+            format!("{meld} is more than any deal can meld ({MAX_MELD})"),
+        )
+        .rule("rules §1.0"));
     }
     if let Some(c) = w.counters
         && !(0..=ALL_COUNTERS).contains(&c)

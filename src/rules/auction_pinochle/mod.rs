@@ -16,7 +16,7 @@ mod kitty_tests;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use self::agreements::{Agreements, KittyKind};
+use self::agreements::{Agreements, KITTY_BID, KittyKind};
 use self::hand::Deal;
 use crate::ledger::{KITTY, Postings, split::equal_shares};
 use crate::money::Money;
@@ -182,12 +182,24 @@ impl AuctionPinochle {
             Deal::Contract(contract) => {
                 let (postings, why, steps) =
                     settle::settle(&self.agreements, ctx.table.seated(), self.kitty, contract);
-                Outcome::new(
+                let kitty_rule = match self.agreements.kitty {
+                    _ if contract.bid < KITTY_BID => None,
+                    KittyKind::None => None,
+                    KittyKind::Pot => Some("rules §1.2"),
+                    KittyKind::Account => Some("rules §1.3"),
+                };
+                let outcome = Outcome::new(
                     self.record(postings).into_vec(),
                     why,
                     contract_line(contract),
                 )
                 .with_steps(steps)
+                .citing("rules §1.1")
+                .citing(self.agreements.units_table.source());
+                match kitty_rule {
+                    Some(rule) => outcome.citing(rule),
+                    None => outcome,
+                }
             }
         };
         let dealer = match &deal {

@@ -155,10 +155,11 @@ impl AuctionPitch {
                     .dealt_by(&dealer);
                 return Ok(Outcome {
                     scores_after: Some(self.scores.to_json()),
+                    rules: vec!["rules §1.4".into()],
                     ..Outcome::new(
                         Vec::new(),
                         format!(
-                            "All passed on {dealer}'s deal: a dead hand, no score; {dealer} deals again (rules §1.4)"
+                            "All passed on {dealer}'s deal: a dead hand, no score; {dealer} deals again"
                         ),
                         line,
                     )
@@ -203,6 +204,7 @@ impl AuctionPitch {
         ctx.table.dealt(&c.dealer);
         self.dead_hand_last = false;
         Ok(Outcome {
+            rules: vec!["rules §1.4".into()],
             postings,
             scores_after: Some(scored.after.to_json()),
             explanation,
@@ -357,10 +359,11 @@ impl Engine for AuctionPitch {
             .collect();
         Ok(Outcome {
             scores_after: Some(self.scores.to_json()),
+            rules: vec!["rules §1.4".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "The sitting is closed; the game in progress ({}) is unfinished and settles nothing (rules §1.4)",
+                    "The sitting is closed; the game in progress ({}) is unfinished and settles nothing",
                     sheet.join(", ")
                 ),
                 SheetLine::titled("closed"),
@@ -410,7 +413,7 @@ impl Engine for AuctionPitch {
             return None;
         }
         Some(format!(
-            "Game {} is unfinished: closing now settles nothing for it (rules §1.4).",
+            "Game {} is unfinished: closing now settles nothing for it.",
             self.games.len() + 1
         ))
     }

@@ -272,7 +272,7 @@ pub fn read(
     let bid = w
         .bid
         .ok_or_else(|| RuleError::new("bid", "what was the bid?"))?;
-    auction::check_bid(bid).map_err(|m| RuleError::new("bid", m))?;
+    auction::check_bid(bid)?;
     let trump = w
         .trump
         .ok_or_else(|| RuleError::new("trump", "which suit is trump?"))?;

@@ -172,7 +172,7 @@ impl ContractPinochle {
         let end = GameEnd {
             winner: Some(winner.name().to_string()),
             at: Some(scores[winner]),
-            how: format!("reached {} (game {target}, rules §1.8)", scores[winner]),
+            how: format!("reached {} (game {target})", scores[winner]),
             award: None,
             settlement: paid,
             fresh: Vec::new(),
@@ -184,6 +184,7 @@ impl ContractPinochle {
         let mut after = scores.to_json();
         after["game_over"] = json!({ "winner": winner.name(), "decided_by": "target" });
         Ok(Outcome {
+            rules: vec!["rules §1.8".into()],
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
@@ -201,10 +202,11 @@ impl ContractPinochle {
         let next = ctx.table.next_dealer().unwrap_or(dealer).to_string();
         Outcome {
             scores_after: Some(self.scores.to_json()),
+            rules: vec!["rules §1.8".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "All four passed on {dealer}'s deal: no score; {next} deals next and bids first (rules §1.8)"
+                    "All four passed on {dealer}'s deal: no score; {next} deals next and bids first"
                 ),
                 SheetLine::titled(format!("all passed: {next} deals and bids first"))
                     .dealt_by(dealer),
@@ -344,7 +346,7 @@ pub fn describe(c: &Played, scored: &Scored) -> String {
         None => String::new(),
     };
     format!(
-        "{} bid {} in {} for {}{doubled} {what}{auction}: {} +{} ({}, rules §1.8); {} score nothing",
+        "{} bid {} in {} for {}{doubled} {what}{auction}: {} +{} ({}); {} score nothing",
         c.bidder,
         c.bid,
         c.trump.name(),
@@ -386,7 +388,7 @@ impl Engine for ContractPinochle {
         let why = match self.unfinished() {
             None => "The sitting is closed".to_string(),
             Some(_) => format!(
-                "The sitting is closed with game {} unfinished (NS {}, EW {}): it pays nothing (session-format)",
+                "The sitting is closed with game {} unfinished (NS {}, EW {}): it pays nothing",
                 self.game_number(),
                 self.scores.ns,
                 self.scores.ew
@@ -394,6 +396,7 @@ impl Engine for ContractPinochle {
         };
         Ok(Outcome {
             scores_after: Some(self.scores.to_json()),
+            rules: vec!["session-format: money in the partnership games".into()],
             ..Outcome::new(Vec::new(), why, line)
         })
     }

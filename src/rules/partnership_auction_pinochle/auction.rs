@@ -98,7 +98,7 @@ pub fn check(
                 field,
                 match high {
                     Some((s, b)) => format!(
-                        "the auction was over: the other three had passed and {} had the bid at {b} (rules §1.6)",
+                        "the auction was over: the other three had passed and {} had the bid at {b}",
                         name(s)
                     ),
                     None => "the auction was over: all four had passed".to_string(),

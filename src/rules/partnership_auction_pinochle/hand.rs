@@ -217,10 +217,11 @@ fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
         return Err(RuleError::new(
             "bid",
             format!(
-                "{bid} is below the minimum {} (rules §1.6, {why})",
+                "{bid} is below the minimum {}",
                 agreements.min_bid
             ),
-        ));
+        )
+        .rule(format!("rules §1.6, {why}")));
     }
     if bid > MAX_POINTS {
         return Err(RuleError::new(

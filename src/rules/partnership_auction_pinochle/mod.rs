@@ -161,7 +161,7 @@ impl PartnershipAuction {
         steps.extend(paid_steps);
         let how = match end.decided_by {
             "bidders_counted_first" => format!(
-                "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins (rules §1.6)",
+                "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins",
                 signed(scores.ns),
                 signed(scores.ew)
             ),
@@ -187,6 +187,7 @@ impl PartnershipAuction {
         self.scores = PerSide::default();
         self.deals_this_game = 0;
         Ok(Outcome {
+            rules: vec!["rules §1.6".into()],
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
@@ -203,10 +204,11 @@ impl PartnershipAuction {
         let next = ctx.table.next_dealer().unwrap_or(dealer).to_string();
         Outcome {
             scores_after: Some(sheet(self.game_number(), &self.scores)),
+            rules: vec!["rules §1.6".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "All four passed on {dealer}'s deal: no score; {next} deals next (rules §1.6)"
+                    "All four passed on {dealer}'s deal: no score; {next} deals next"
                 ),
                 SheetLine::titled(format!("all passed: {next} deals next")).dealt_by(dealer),
             )
@@ -406,10 +408,11 @@ impl Engine for PartnershipAuction {
         }
         Ok(Outcome {
             scores_after: Some(sheet(self.game_number(), &self.scores)),
+            rules: vec!["session-format: money in the partnership games".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "The sitting is closed with game {} unfinished (NS {}, EW {}): it settles nothing (session-format, money in the partnership games)",
+                    "The sitting is closed with game {} unfinished (NS {}, EW {}): it settles nothing",
                     self.game_number(),
                     signed(self.scores.ns),
                     signed(self.scores.ew)

@@ -200,7 +200,7 @@ impl PartnershipPinochle {
             }
             AfterDeal::Raised { target } => {
                 why.push_str(&format!(
-                    ". Both sides reach {} on this deal, so nobody wins yet: the game goes on to {} (rules §1.5)",
+                    ". Both sides reach {} on this deal, so nobody wins yet: the game goes on to {}",
                     sheet::num(self.target),
                     sheet::num(target)
                 ));
@@ -233,7 +233,7 @@ impl PartnershipPinochle {
                     sheet::num(self.target)
                 );
                 why.push_str(&format!(
-                    ". {} {how} and win game {} (rules §1.5)",
+                    ". {} {how} and win game {}",
                     winner.name(),
                     self.game_number()
                 ));
@@ -269,7 +269,7 @@ impl PartnershipPinochle {
             (
                 "declared_out",
                 format!(
-                    "{} declared out: {sum} ≥ {} (rules §1.5)",
+                    "{} declared out: {sum} ≥ {}",
                     claim.claimant,
                     sheet::num(self.target)
                 ),
@@ -278,7 +278,7 @@ impl PartnershipPinochle {
             (
                 "wrong_declaration",
                 format!(
-                    "{} declared out wrongly: {sum} < {}, so {} lose (rules §1.5)",
+                    "{} declared out wrongly: {sum} < {}, so {} lose",
                     claim.claimant,
                     sheet::num(self.target),
                     side.name()
@@ -286,7 +286,7 @@ impl PartnershipPinochle {
             )
         };
         let why = format!(
-            "{} declares out for {}: {sum}, game {}: the claim is {}, so {} win game {} (rules §1.5: the opponents' score makes no difference)",
+            "{} declares out for {}: {sum}, game {}: the claim is {}, so {} win game {} (the opponents' score makes no difference)",
             claim.claimant,
             side.name(),
             sheet::num(self.target),
@@ -347,6 +347,7 @@ impl PartnershipPinochle {
         self.target = self.agreements.target;
         self.hands_this_game = 0;
         Outcome {
+            rules: vec!["rules §1.5".into()],
             postings: postings.into_vec(),
             scores_after: Some(after_json),
             explanation: format!("{why}; {paid}"),

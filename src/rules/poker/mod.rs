@@ -383,7 +383,7 @@ impl Poker {
             SplitKind::HighLow => " high-low",
         };
         let explanation = format!(
-            "{dealer} dealt;{split_words} pot {}{carried_words}. {} (rules §1.11)",
+            "{dealer} dealt;{split_words} pot {}{carried_words}. {}",
             self.money(total),
             sentences.join(". ")
         );
@@ -449,7 +449,7 @@ impl Engine for Poker {
             postings.transfer(POT, self.name(*seat), self.money(*u));
         }
         let words = format!(
-            "The sitting is closed; the {} left in the pot is shared out: {} (one chip each from the dealer's left, session-format)",
+            "The sitting is closed; the {} left in the pot is shared out: {} (one chip each from the dealer's left)",
             self.money(self.carried),
             split
                 .shares

@@ -296,7 +296,7 @@ impl TwoHanded {
                     ),
                     None => {
                         line.marks.push(Mark::new("a draw", Tone::Plain));
-                        format!("equal totals, {}: a draw (rules §3 item 29)", pts(a))
+                        format!("equal totals, {}: a draw", pts(a))
                     }
                 };
                 let decided_by = if winner.is_some() {
@@ -311,10 +311,11 @@ impl TwoHanded {
                         self.name(w)
                     ),
                     None => format!(
-                        ". Every deal is a game: equal totals make game {game} a draw (rules §3 item 29); {words}"
+                        ". Every deal is a game: equal totals make game {game} a draw; {words}"
                     ),
                 });
                 Outcome {
+                    rules: vec!["rules §1.9".into()],
                     postings: postings.into_vec(),
                     scores_after: Some(json!({ "game": game, "scores": self.scores_json(after) })),
                     explanation: why,
@@ -345,6 +346,7 @@ impl TwoHanded {
                         self.finish(Some(w), "target", how, after);
                     why.push_str(&format!("; {words}"));
                     Outcome {
+                        rules: vec!["rules §1.9".into()],
                         postings: postings.into_vec(),
                         scores_after: Some(json!({
                             "game": game, "target": target, "scores": self.scores_json(after)
@@ -358,7 +360,7 @@ impl TwoHanded {
                 Standing::Goes { target } => {
                     if target != self.target {
                         why.push_str(&format!(
-                            ". Both have {} or more ({} {}, {} {}): the game goes on to {}, however far one is ahead (rules §1.9)",
+                            ". Both have {} or more ({} {}, {} {}): the game goes on to {}, however far one is ahead",
                             pts(self.target),
                             self.name(0),
                             pts(after[0]),
@@ -440,7 +442,7 @@ impl TwoHanded {
             })
             .collect();
         format!(
-            "{} dealt: {} (trick points in tens, 7 or more counts 10, rules §1.9)",
+            "{} dealt: {} (trick points in tens, 7 or more counts 10)",
             self.name(deal.dealer),
             parts.join("; ")
         )
@@ -552,7 +554,7 @@ impl TwoHanded {
         let game = self.game_number();
         let (winner, decided_by, how) = if made {
             why.push_str(&format!(
-                ": {claimant} is out and wins game {game}, whatever {other} has (rules §1.9)"
+                ": {claimant} is out and wins game {game}, whatever {other} has"
             ));
             (
                 c,
@@ -561,7 +563,7 @@ impl TwoHanded {
             )
         } else {
             why.push_str(&format!(
-                ": short of {}, so {claimant} loses and {other} wins game {game} (rules §1.9)",
+                ": short of {}, so {claimant} loses and {other} wins game {game}",
                 pts(target)
             ));
             (
@@ -628,6 +630,7 @@ impl TwoHanded {
             tally: Tally::Points,
         };
         Ok(Outcome {
+            rules: vec!["rules §1.9".into()],
             postings: postings.into_vec(),
             scores_after: Some(json!({
                 "game": game, "target": target, "scores": self.scores_json(after)
@@ -725,7 +728,7 @@ impl Engine for TwoHanded {
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let words = match self.unfinished_scores() {
             Some(s) => format!(
-                "The sitting is closed; game {} ({} {}, {} {}, game {}) is unfinished and pays nothing (session-format)",
+                "The sitting is closed; game {} ({} {}, {} {}, game {}) is unfinished and pays nothing",
                 self.game_number(),
                 self.name(0),
                 pts(s[0]),
@@ -812,7 +815,7 @@ impl Engine for TwoHanded {
         let note = (self.agreements.mode == Mode::Match && self.target != self.agreements.target)
             .then(|| {
                 format!(
-                    "Both passed {}: game {} is now played to {} (rules §1.9).",
+                    "Both passed {}: game {} is now played to {}.",
                     pts(self.agreements.target),
                     self.game_number(),
                     pts(self.target)

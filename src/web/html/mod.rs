@@ -133,7 +133,12 @@ fn named(field: &str, message: &str) -> String {
             None => String::new(),
         };
     }
-    format!("{}: {message}", field_words(field))
+    let words = field_words(field);
+    // "All passed, but the form also has a contract…" names its field already.
+    if message.to_lowercase().starts_with(&words.to_lowercase()) {
+        return named("", message);
+    }
+    format!("{words}: {message}")
 }
 
 /// A field path as a player names the thing on the form: the document's wrappers dropped
@@ -142,10 +147,24 @@ fn named(field: &str, message: &str) -> String {
 /// `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
 pub fn field_words(field: &str) -> String {
     let wrappers = ["replacement", "agreements", "a", "points", "event"];
-    let words: Vec<String> = field
+    let parts: Vec<&str> = field
         .split('.')
         .skip_while(|part| wrappers.contains(part))
-        .map(|part| {
+        .collect();
+    let words: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            // An entry by its place counts from one, its list named in the singular:
+            // `rounds.0.item` → "round 1 item".
+            if let Ok(n) = part.parse::<usize>() {
+                return (n + 1).to_string();
+            }
+            let next_is_place = parts.get(i + 1).is_some_and(|p| p.parse::<usize>().is_ok());
+            let part = match (next_is_place, part.strip_suffix('s')) {
+                (true, Some(one)) => one,
+                _ => part,
+            };
             // A list entry counts from one, as players do: `auction[6]` → "auction 7".
             let part = match part.split_once('[') {
                 Some((name, rest)) => match rest.trim_end_matches(']').parse::<usize>() {
@@ -829,6 +848,8 @@ mod tests {
         assert_eq!(field_words("all_passed"), "All passed");
         assert_eq!(field_words("replacement.NS.meld"), "NS meld");
         assert_eq!(field_words("auction[6]"), "Auction 7");
+        assert_eq!(field_words("rounds.0.item"), "Round 1 item");
+        assert_eq!(field_words("contributions.Ann"), "Contributions Ann");
         assert_eq!(field_words(""), "The form");
     }
 }
