@@ -179,7 +179,7 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     assert!(
         reply
             .body
-            .contains("All passed: All passed, but the form also has a contract"),
+            .contains("autofocus>All passed, but the form also has a contract"),
         "{}",
         reply.body
     );

@@ -396,7 +396,11 @@ impl Engine for ContractPinochle {
         };
         Ok(Outcome {
             scores_after: Some(self.scores.to_json()),
-            rules: vec!["session-format: money in the partnership games".into()],
+            rules: self
+                .unfinished()
+                .map(|_| "session-format: money in the partnership games".to_string())
+                .into_iter()
+                .collect(),
             ..Outcome::new(Vec::new(), why, line)
         })
     }

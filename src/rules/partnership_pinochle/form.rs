@@ -70,10 +70,14 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     vec![
         (
             "Stake".into(),
-            format!(
-                "{} a game: each loser pays his opposite number",
-                a.stake.words(currency)
-            ),
+            if a.stake.is_zero() {
+                "none: points only".to_string()
+            } else {
+                format!(
+                    "{} a game: each loser pays his opposite number",
+                    a.stake.words(currency)
+                )
+            },
         ),
         (
             "Game".into(),

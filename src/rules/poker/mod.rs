@@ -400,7 +400,9 @@ impl Poker {
         };
         self.carried = carried_out;
         ctx.table.dealt(&dealer);
-        Ok(Outcome::new(postings.into_vec(), explanation, line).with_steps(steps))
+        Ok(Outcome::new(postings.into_vec(), explanation, line)
+            .with_steps(steps)
+            .citing("rules §1.11"))
     }
 }
 
@@ -469,7 +471,7 @@ impl Engine for Poker {
             odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
         };
         self.carried = 0;
-        Ok(Outcome::new(postings.into_vec(), words, SheetLine::titled("closed: the pot shared out")).with_steps(vec![step]))
+        Ok(Outcome::new(postings.into_vec(), words, SheetLine::titled("closed: the pot shared out")).with_steps(vec![step]).citing("session-format: the remainder rule"))
     }
 
     /// One money column per player in seat order, and the `POT` column when odd chips are
