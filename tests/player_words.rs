@@ -366,6 +366,29 @@ async fn sheet_rows_keep_their_citations_in_the_details() {
     }
 }
 
+/// The API keeps the contract's refusal: the event, the field, and the reason with its rule
+/// cited after it, while the page shows the reason alone.
+#[tokio::test]
+async fn the_api_refusal_still_cites_the_rule() {
+    let app = TestApp::new().await;
+    let sheet = start(&app, "auction_pinochle", &["Ann", "Bob", "Cy"], &[]).await;
+    let id = sheet.rsplit('/').next().unwrap();
+    let reply = app
+        .post_json(
+            &format!("/api/v1/sessions/{id}/events"),
+            &serde_json::json!({"type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 240,
+                                "trump": "hearts", "outcome": "made"}),
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
+    let error = &reply.json()["error"];
+    assert_eq!(error["field"], "bid");
+    assert_eq!(
+        error["message"],
+        "event 0: bid: 240 is below the minimum 250 (rules §1.1)"
+    );
+}
+
 /// The agreements read in money words: "5¢ a unit", never "0.05 USD a unit".
 #[tokio::test]
 async fn agreements_read_in_money_words() {

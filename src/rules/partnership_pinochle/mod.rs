@@ -425,10 +425,11 @@ impl Engine for PartnershipPinochle {
         line.cells = cells(&self.scores);
         Ok(Outcome {
             scores_after: Some(self.sheet_json(&self.scores, self.target)),
+            rules: vec!["session-format: money in the partnership games".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "The sitting is closed with {} unfinished: it pays nothing (session-format, Money in the partnership games)",
+                    "The sitting is closed with {} unfinished: it pays nothing",
                     self.progress_words()
                 ),
                 line,
