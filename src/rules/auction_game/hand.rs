@@ -191,11 +191,11 @@ pub fn read_game(event: &Map<String, Value>, players: &[String]) -> Result<Game,
         (None, Some(summary)) => super::final_count::read_final(&summary, players),
         (Some(_), Some(_)) => Err(RuleError::new(
             "final",
-            "write the game either round by round (rounds) or as the summary at its end (final), not both",
+            "enter the game either round by round or as the summary at its end, not both",
         )),
         (None, None) => Err(RuleError::new(
             "rounds",
-            "write the game round by round (rounds) or as the summary at its end (final)",
+            "enter the game round by round or as the summary at its end",
         )),
     }
 }

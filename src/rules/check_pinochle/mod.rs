@@ -458,7 +458,7 @@ impl Engine for CheckPinochle {
             Unfinished::Void => Ok(Outcome::new(
                 Vec::new(),
                 format!(
-                    "{head}: nothing is paid for it (agreement unfinished_game \"void\"; checks NS {}, EW {})",
+                    "{head}: nothing is paid for it (as agreed, an unfinished game is void; checks NS {}, EW {})",
                     self.checks.ns, self.checks.ew
                 ),
                 line,
