@@ -79,7 +79,7 @@ pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
                         "{n} is far beyond anything a card table counts; numbers here are at most {NUMBER_LIMIT} (a pinochle deck melds at most a few thousand)"
                     ),
                 )
-.rule("rules §0"))
+                .rule("rules §0"))
             }
         }
         Value::Array(items) => items

@@ -180,7 +180,7 @@ impl Seating {
                     players.len()
                 ),
             )
-.rule("rules §1.5–1.8")
+            .rule("rules §1.5–1.8")
         })?;
         for (i, name) in seats.iter().enumerate() {
             if seats[..i].contains(name) {
@@ -284,7 +284,7 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
         if h.meld % 10 != 0 {
             return Err(RuleError::new(
                 field("meld"),
-                format!("{} is not a multiple of 10, and every meld is", h.meld),
+                format!("{} is not a meld: melds count in tens", h.meld),
             )
             .rule("rules §1.0"));
         }

@@ -186,7 +186,7 @@ impl Core {
                     "the sitting was closed by event {at}; only a payment, the undo of a payment or a reopen may follow a close"
                 ),
             )
-.rule("session-format")),
+            .rule("session-format")),
             (None, "reopen") => Err(RuleError::new(
                 "type",
                 "the sitting is not closed, so there is nothing to reopen",

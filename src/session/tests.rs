@@ -247,7 +247,11 @@ fn a_refusal_keeps_its_rule_apart_and_cites_it_when_printed() {
     let f = fold(&[made_250()]).unwrap();
     let row = f.rows().last().unwrap();
     assert!(!row.explanation.contains("rules §"), "{}", row.explanation);
-    assert!(row.rules.iter().any(|r| r == "rules §1.1"), "{:?}", row.rules);
+    assert!(
+        row.rules.iter().any(|r| r == "rules §1.1"),
+        "{:?}",
+        row.rules
+    );
     assert!(
         row.cited_explanation().ends_with("(rules §1.1)"),
         "{}",

@@ -68,7 +68,7 @@ pub fn read_final(
                     &items_field,
                     "the Joker is not an item: nobody buys it",
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
             let count = bought.entry(item).or_insert(0);
             *count += 1;
@@ -80,7 +80,7 @@ pub fn read_final(
                         item.name()
                     ),
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
         }
         let spent_field = format!("final.{name}.spent");
@@ -93,7 +93,7 @@ pub fn read_final(
                     entry.spent
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         if k == 0 && entry.spent != 0 {
             return Err(RuleError::new(
@@ -102,7 +102,7 @@ pub fn read_final(
                     "{name} bought nothing, so he spent nothing: money is spent only on a purchase"
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         if !payable(entry.spent, k) {
             return Err(RuleError::new(
@@ -112,7 +112,7 @@ pub fn read_final(
                     entry.spent
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         if let Some(h) = holdings.get_mut(seat) {
             *h = Holding {
@@ -130,7 +130,7 @@ pub fn read_final(
                 "only {all_bought} of the 8 items are bought: with two players each bids every round while he holds a card, so every item is bought"
             ),
         )
-.rule("rules §1.10"));
+        .rule("rules §1.10"));
     }
     Ok(Game {
         holdings,

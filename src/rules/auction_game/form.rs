@@ -204,7 +204,7 @@ impl Form {
                     format!("rounds.{i}.item"),
                     "the Joker is not an item: leave its bids empty; the next card is bid on blind",
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
             return Ok(WrittenRound {
                 item,
@@ -288,7 +288,7 @@ impl Form {
                         field,
                         format!("the item deck holds two {}s", item.name()),
                     )
-.rule("rules §1.10"));
+                    .rule("rules §1.10"));
                 }
                 items.extend(std::iter::repeat_n(item, count));
             }

@@ -250,7 +250,7 @@ fn check_card(
             field,
             format!("{card} is not a money card: they run from 2 to 10"),
         )
-.rule("rules §1.10"));
+        .rule("rules §1.10"));
     }
     if on_table.contains(&card) {
         return Err(RuleError::new(
@@ -259,7 +259,7 @@ fn check_card(
                 "{name}'s {card} is already on the table in this round: each card is put down once"
             ),
         )
-.rule("rules §1.10"));
+        .rule("rules §1.10"));
     }
     if !hand.holds(card) {
         return Err(RuleError::new(
@@ -268,7 +268,7 @@ fn check_card(
                 "{name} spent his {card} in an earlier round: a money card can be spent only once"
             ),
         )
-.rule("rules §1.10"));
+        .rule("rules §1.10"));
     }
     Ok(())
 }
@@ -329,7 +329,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
                     round.item.name()
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         if round.item == Item::Joker {
             if round.bids.as_ref().is_some_and(|b| !b.is_empty())
@@ -340,7 +340,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
                     at("bids"),
                     "the Joker is not an item: nobody bids on it, the next card is bid on blind",
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
             sales.push(Sale::Joker);
             continue;
@@ -379,7 +379,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
                 missing.join(", ")
             ),
         )
-.rule("rules §1.10"));
+        .rule("rules §1.10"));
     }
     for (h, hand) in holdings.iter_mut().zip(&hands) {
         h.cards_left = Some(hand.left());
@@ -431,7 +431,7 @@ fn play_round(
                         "with two players each bids a card every round, and {name} still holds money: what did he bid?"
                     ),
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
         }
     }
@@ -457,7 +457,7 @@ fn play_round(
                     round.item.name()
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         let mut adding = Vec::new();
         for (name, &card) in step {
@@ -473,7 +473,7 @@ fn play_round(
                         names(players, &tied)
                     ),
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
             let (Some(hand), Some(put)) = (hands.get(seat), table.get_mut(seat)) else {
                 continue;
@@ -491,7 +491,7 @@ fn play_round(
                     names(players, &tied)
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         // Tied players who added nothing withdrew (3–4 players: the rest continue, §3 item 31).
         withdrew.extend(tied.iter().copied().filter(|s| !adding.contains(s)));
@@ -506,7 +506,7 @@ fn play_round(
                 round.item.name()
             ),
         )
-.rule("rules §1.10"));
+        .rule("rules §1.10"));
     }
     for name in withdrawn {
         let seat = seat_of(players, name).ok_or_else(|| {
@@ -520,7 +520,7 @@ fn play_round(
                     names(players, &tied)
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         if tied.len() == 1 {
             return Err(RuleError::new(
@@ -529,7 +529,7 @@ fn play_round(
                     "{name} is the last one left and is stuck with the purchase: when all try to withdraw, the first ones do and the last one buys"
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         tied.retain(|&s| s != seat);
         withdrew.push(seat);
@@ -561,7 +561,7 @@ fn play_round(
                         names(players, &tied)
                     ),
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
             _ => {
                 return Err(RuleError::new(
@@ -571,7 +571,7 @@ fn play_round(
                         names(players, &still)
                     ),
                 )
-.rule("rules §1.10"));
+                .rule("rules §1.10"));
             }
         }
     }

@@ -121,7 +121,7 @@ impl Auction {
                     players.len()
                 ),
             )
-.rule("rules §1.10"));
+            .rule("rules §1.10"));
         }
         match opening_scores {
             None | Some(Value::Null) => {}
@@ -473,7 +473,7 @@ impl Engine for Auction {
                     "\"{other}\" is not something that happens in Auction: enter a game, a payment or the close"
                 ),
             )
-.rule("rules §1.10")),
+            .rule("rules §1.10")),
         }
     }
 

@@ -110,7 +110,7 @@ impl Agreements {
                 "min_bid",
                 format!("{min_bid} is not a positive multiple of 10"),
             )
-.rule("rules §0.3"));
+            .rule("rules §0.3"));
         }
         if min_bid < units_table.lowest_bid() {
             return Err(fail(
@@ -121,7 +121,7 @@ impl Agreements {
                     units_table.lowest_bid()
                 ),
             )
-.rule("rules §1.1"));
+            .rule("rules §1.1"));
         }
         if !(2..=3).contains(&w.kitty_spades_fail_multiplier) {
             return Err(fail(
@@ -131,7 +131,7 @@ impl Agreements {
                     w.kitty_spades_fail_multiplier
                 ),
             )
-.rule("rules §1.2 rule 5"));
+            .rule("rules §1.2 rule 5"));
         }
         if !(2..=4).contains(&w.kitty_hearts_fail_multiplier) {
             return Err(fail(
@@ -141,7 +141,7 @@ impl Agreements {
                     w.kitty_hearts_fail_multiplier
                 ),
             )
-.rule("rules §1.2 rule 5"));
+            .rule("rules §1.2 rule 5"));
         }
         Ok(Agreements {
             stake: w.stake,

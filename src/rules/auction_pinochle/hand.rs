@@ -182,7 +182,7 @@ pub fn read(
                 seated.len()
             ),
         )
-.rule("rules §1.1"));
+        .rule("rules §1.1"));
     }
     if !table.is_seated(&w.dealer) {
         return Err(RuleError::new(
@@ -224,7 +224,7 @@ pub fn read(
             "bidder",
             format!("{bidder} dealt and sits out a 4-handed deal, so cannot bid"),
         )
-.rule("rules §1.1"));
+        .rule("rules §1.1"));
     }
     let bid = w
         .bid
@@ -234,7 +234,7 @@ pub fn read(
             "bid",
             format!("{bid} is not a multiple of 10"),
         )
-.rule("rules §1.1"));
+        .rule("rules §1.1"));
     }
     if bid < agreements.min_bid {
         return Err(RuleError::new(
@@ -244,7 +244,7 @@ pub fn read(
                 agreements.min_bid
             ),
         )
-.rule("rules §1.1"));
+        .rule("rules §1.1"));
     }
     if bid > MAX_BID {
         return Err(RuleError::new(
@@ -253,7 +253,7 @@ pub fn read(
                 "{bid} is more than any deal can make: at most {MAX_BID} (a bidder's meld and counters stay near 730)"
             ),
         )
-.rule("rules §1.0"));
+        .rule("rules §1.0"));
     }
     let trump = w
         .trump
@@ -279,7 +279,7 @@ pub fn read(
             "counters",
             format!("{c} is outside 0–250, the points in one deal"),
         )
-.rule("rules §1.0"));
+        .rule("rules §1.0"));
     }
     if let Some(cash) = w.bidder_cash
         && cash.cents() < 0
@@ -300,7 +300,7 @@ pub fn read(
                     w.counters.unwrap_or(0)
                 ),
             )
-.rule("rules §1.1"));
+            .rule("rules §1.1"));
         }
         (Some(o), Some(t)) if o == Outcome::Failed && t >= bid => {
             return Err(RuleError::new(
@@ -311,7 +311,7 @@ pub fn read(
                     w.counters.unwrap_or(0)
                 ),
             )
-.rule("rules §1.1"));
+            .rule("rules §1.1"));
         }
         (Some(o), _) => (o, false),
         (None, Some(t)) => (
@@ -335,7 +335,7 @@ pub fn read(
                 "renege_by",
                 "name the opponent who reneged",
             )
-.rule("rules §1.1"));
+            .rule("rules §1.1"));
         }
         (Outcome::DefenderRenege, Some(who)) => {
             if !table.is_seated(&who) || who == bidder || (four_handed && who == w.dealer) {
@@ -345,7 +345,7 @@ pub fn read(
                         "{who} is not an active opponent of {bidder} in this deal"
                     ),
                 )
-.rule("rules §1.1"));
+                .rule("rules §1.1"));
             }
             Some(who)
         }

@@ -53,7 +53,7 @@ fn start(
                 "opening_scores",
                 "Auction Pinochle settles every hand in money, so there are no scores to carry in",
             )
-.rule("rules §1.1"));
+            .rule("rules §1.1"));
         }
     }
     Ok(Box::new(AuctionPinochle {
@@ -243,14 +243,14 @@ impl AuctionPinochle {
                 "player",
                 format!("{name} took a broke player's share and quit for good"),
             )
-.rule("rules §1.2 rule 6"));
+            .rule("rules §1.2 rule 6"));
         }
         if ctx.table.seated().len() >= MOST_SEATED {
             return Err(RuleError::new(
                 "player",
                 "Auction Pinochle seats at most 4 players",
             )
-.rule("rules §1.1"));
+            .rule("rules §1.1"));
         }
         if let Some(after) = &j.seat_after
             && !ctx.table.is_seated(after)

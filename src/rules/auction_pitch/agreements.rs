@@ -143,7 +143,7 @@ impl Agreements {
                     w.target
                 ),
             )
-.rule("rules §1.4"));
+            .rule("rules §1.4"));
         }
         if !(1..=MAX_POINTS).contains(&w.countdown_start) {
             return Err(fail(
@@ -153,7 +153,7 @@ impl Agreements {
                     w.countdown_start
                 ),
             )
-.rule("rules §1.4"));
+            .rule("rules §1.4"));
         }
         Ok(Agreements {
             stake: w.stake,

@@ -191,7 +191,7 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
                 *field,
                 "a deal where all passed is dead and has no pitcher, bid or points: clear them, or enter the hand as played",
             )
-.rule("rules §1.4"));
+            .rule("rules §1.4"));
         }
         return Ok(Deal::AllPassed { dealer: w.dealer });
     }
@@ -200,7 +200,7 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
             "pitcher",
             "Who won the bid? If everybody passed, use the All passed button",
         )
-.rule("rules §1.4")
+        .rule("rules §1.4")
     })?;
     seated(table, "pitcher", &pitcher)?;
     let bid = w.bid.ok_or_else(|| {
@@ -208,21 +208,21 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
             "bid",
             "the pitcher's final bid, 1 to 4, is required",
         )
-.rule("rules §1.4")
+        .rule("rules §1.4")
     })?;
     if !(1..=MAX_BID).contains(&bid) {
         return Err(RuleError::new(
             "bid",
             format!("{bid} is not a bid: Auction Pitch bids are 1, 2, 3 or 4"),
         )
-.rule("rules §1.4, S001"));
+        .rule("rules §1.4, S001"));
     }
     let p = w.points.ok_or_else(|| {
         RuleError::new(
             "points",
             "Who took high, low, jack and game? Choose nobody where nobody did",
         )
-.rule("rules §1.4")
+        .rule("rules §1.4")
     })?;
     let points = Points {
         high: p.high,
@@ -247,7 +247,7 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
                         }
                     ),
                 )
-.rule("rules §1.4"));
+                .rule("rules §1.4"));
             }
             None => {}
         }

@@ -96,7 +96,7 @@ fn opening(
                     agreements.goal()
                 ),
             )
-.rule("rules §1.4"));
+            .rule("rules §1.4"));
         }
         scores.set(name, score);
     }

@@ -224,7 +224,7 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
                 "make_checks",
                 "make_checks goes with check_table \"scarne\"; the default hoyle table is fully sourced".into(),
             )
-.rule("BIC-CHK")),
+            .rule("BIC-CHK")),
         },
         Some(Value::String(name)) => match (name.as_str(), make) {
             ("hoyle", None) => Ok(CheckTable::hoyle()),
@@ -232,12 +232,12 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
                 "make_checks",
                 "the hoyle table's bands are sourced; for other numbers use \"scarne\" or a custom check_table".into(),
             )
-.rule("BIC-CHK")),
+            .rule("BIC-CHK")),
             ("scarne", None) => Err(fail(
                 "make_checks",
                 "a scarne table needs the 200–590 bands as [lowest_bid, checks] pairs: S003 prints the rows without numbers".into(),
             )
-.rule("rules §1.7, §3 item 19")),
+            .rule("rules §1.7, §3 item 19")),
             ("scarne", Some(pairs)) => {
                 CheckTable::scarne(pairs).map_err(|m| fail("make_checks", m))
             }
@@ -245,7 +245,7 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
                 "check_table",
                 format!("\"{other}\" is not a check table; use \"hoyle\", \"scarne\" or a custom table object"),
             )
-.rule("rules §3 item 19")),
+            .rule("rules §3 item 19")),
         },
         Some(Value::Object(object)) => {
             if make.is_some() {
@@ -292,7 +292,7 @@ fn read_game_award(spec: Option<&Value>) -> Result<GameAward, RuleError> {
             other => Err(fail(format!(
                 "\"{other}\" is not a game award; use \"scarne\" (7), \"hoyle\", \"time1940\" (15) or a number of checks"
             ))
-.rule("rules §3 item 20")),
+            .rule("rules §3 item 20")),
         },
         Some(v) => match v.as_i64() {
             Some(n) if (0..=super::checks::MAX_CHECKS).contains(&n) => Ok(GameAward::Fixed(n)),

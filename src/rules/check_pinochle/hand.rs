@@ -141,7 +141,7 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleE
                 hands[bidding].meld
             ),
         )
-.rule("rules §1.7 bidding rule 4, S003"));
+        .rule("rules §1.7 bidding rule 4, S003"));
     }
     let written = PerSide::new(w.ns, w.ew);
     let all_tricks = all_tricks(&written, &hands)?;
@@ -170,7 +170,7 @@ fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
                 w.bid
             ),
         )
-.rule("rules §1.7 bidding rule 2"));
+        .rule("rules §1.7 bidding rule 2"));
     }
     if w.bid < MIN_BID {
         return Err(RuleError::new(
@@ -180,7 +180,7 @@ fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
                 w.bid
             ),
         )
-.rule("rules §1.7 bidding rule 2"));
+        .rule("rules §1.7 bidding rule 2"));
     }
     if w.bid > MAX_BID {
         return Err(RuleError::new(
@@ -196,7 +196,7 @@ fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
                 w.bidder, w.dealer
             ),
         )
-.rule("rules §1.7 bidding rule 4"));
+        .rule("rules §1.7 bidding rule 4"));
     }
     Ok(())
 }
@@ -221,7 +221,7 @@ fn all_tricks(
                         side.name()
                     ),
                 )
-.rule("rules §1.7"));
+                .rule("rules §1.7"));
             }
             Some(false) if swept => {
                 return Err(RuleError::new(
@@ -232,7 +232,7 @@ fn all_tricks(
                         side.name()
                     ),
                 )
-.rule("rules §1.7"));
+                .rule("rules §1.7"));
             }
             _ => out[side] = swept,
         }
@@ -263,7 +263,7 @@ fn check_meld_checks(
                     side.name()
                 ),
             )
-.rule("rules §1.0"));
+            .rule("rules §1.0"));
         }
         for meld in list {
             used[meld.index()] += 1;
@@ -289,7 +289,7 @@ fn check_meld_checks(
                         meld.words()
                     ),
                 )
-.rule("rules §1.0"));
+                .rule("rules §1.0"));
             }
         }
     }

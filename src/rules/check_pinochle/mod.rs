@@ -53,7 +53,7 @@ fn start(
                     opening[side], agreements.target
                 ),
             )
-.rule("rules §1.7"));
+            .rule("rules §1.7"));
         }
         if opening[side].abs() > 10 * agreements.target.max(1000) {
             return Err(RuleError::new(
@@ -436,7 +436,7 @@ impl Engine for CheckPinochle {
                     "\"{other}\" is not something that happens in Check Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
             )
-.rule("rules §1.7")),
+            .rule("rules §1.7")),
         }
     }
 

@@ -106,7 +106,7 @@ pub fn check(
             return Err(refuse(format!(
                 "the auction was already over after call {i}: three passes in a row end it"
             ))
-.rule("rules §1.8"));
+            .rule("rules §1.8"));
         }
         let side = seating
             .side_of(player)
@@ -119,7 +119,7 @@ pub fn check(
             return Err(refuse(format!(
                 "it was {turn}'s turn, not {player}'s: the dealer calls first and the turn passes to the left"
             ))
-.rule("rules §1.8"));
+            .rule("rules §1.8"));
         }
         let call = Call::parse(text).ok_or_else(|| {
             refuse(format!(
@@ -155,7 +155,7 @@ pub fn check(
                         "{player}'s {points} must be higher than {}'s {}: the suits rank equally, so a new bid is a higher number",
                         h.bidder, h.bid
                     ))
-.rule("rules §1.8"));
+                    .rule("rules §1.8"));
                 }
                 // With `double_survives_overcall` a double stands on an overcall only while
                 // the doubling side is still the new bidder's opponent: when the doublers
@@ -185,7 +185,7 @@ pub fn check(
                         "{player} cannot double {}'s {}: a player doubles only an opponent's bid",
                         h.bidder, h.bid
                     ))
-.rule("rules §1.8"));
+                    .rule("rules §1.8"));
                 }
                 if h.doubled != Doubled::No {
                     return Err(refuse(format!(
@@ -208,7 +208,7 @@ pub fn check(
                             "{player} cannot redouble: {}'s {} is not doubled",
                             h.bidder, h.bid
                         ))
-.rule("rules §1.8"));
+                        .rule("rules §1.8"));
                     }
                     (Doubled::Redoubled, _) => {
                         return Err(refuse(format!(
@@ -220,7 +220,7 @@ pub fn check(
                         return Err(refuse(format!(
                             "{player} cannot redouble his own side's double: a player redoubles only an opponent's double"
                         ))
-.rule("rules §1.8"));
+                        .rule("rules §1.8"));
                     }
                     (Doubled::Doubled, Some(_)) => h.doubled = Doubled::Redoubled,
                 }
@@ -233,7 +233,7 @@ pub fn check(
             "auction",
             "the auction is not over: it ends after three passes in a row (four when nobody bids)",
         )
-.rule("rules §1.8")
+        .rule("rules §1.8")
     })
 }
 

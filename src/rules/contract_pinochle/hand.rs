@@ -244,7 +244,7 @@ pub fn read(
                 *field,
                 "all four passed, so there is no contract: clear it, or enter the hand as played",
             )
-.rule("rules §1.8"));
+            .rule("rules §1.8"));
         }
         if let Some(Ended::Contract(f)) = &ended {
             return Err(RuleError::new(
@@ -264,7 +264,7 @@ pub fn read(
             "bidder",
             "Who won the bid? If all four passed, use the All passed button",
         )
-.rule("rules §1.8")
+        .rule("rules §1.8")
     })?;
     let side = seating
         .side_of(&bidder)
@@ -294,7 +294,7 @@ pub fn read(
                 "auction",
                 "all four passed in this auction: enter the deal with the All passed button",
             )
-.rule("rules §1.8"));
+            .rule("rules §1.8"));
         }
         Some(Ended::Contract(f)) => {
             let said = format!("{}'s {} {}, {}", bidder, bid, trump.name(), doubled.words());

@@ -58,7 +58,7 @@ fn start(
                     "{score} is below zero, and no Contract Pinochle hand takes points away"
                 ),
             )
-.rule("rules §1.8"));
+            .rule("rules §1.8"));
         }
         if score % SCORE_STEP != 0 {
             return Err(RuleError::new(
@@ -67,7 +67,7 @@ fn start(
                     "{score} is not a multiple of 5, and every score is (bids in tens, halved at most)"
                 ),
             )
-.rule("rules §1.8"));
+            .rule("rules §1.8"));
         }
         if score >= agreements.target {
             return Err(RuleError::new(
@@ -77,7 +77,7 @@ fn start(
                     agreements.target
                 ),
             )
-.rule("rules §1.8"));
+            .rule("rules §1.8"));
         }
     }
     Ok(Box::new(ContractPinochle {
@@ -377,7 +377,7 @@ impl Engine for ContractPinochle {
                     "\"{other}\" is not something that happens in Contract Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
             )
-.rule("rules §1.8")),
+            .rule("rules §1.8")),
         }
     }
 

@@ -104,7 +104,7 @@ pub fn check(
                     None => "the auction was over: all four had passed".to_string(),
                 },
             )
-.rule("rules §1.6"));
+            .rule("rules §1.6"));
         }
         // The next player still in, clockwise from `turn`.
         let due = (0..PLAYERS)
@@ -119,7 +119,7 @@ pub fn check(
                     name(seat)
                 ),
             )
-.rule("rules §1.6, BIC-PAP"));
+            .rule("rules §1.6, BIC-PAP"));
         }
         if seat != due {
             return Err(RuleError::new(
@@ -129,7 +129,7 @@ pub fn check(
                     name(due)
                 ),
             )
-.rule("rules §1.6"));
+            .rule("rules §1.6"));
         }
         match call {
             Call::Pass => {
@@ -142,10 +142,10 @@ pub fn check(
                     return Err(RuleError::new(
                         field,
                         format!(
-                            "{bid} is not a multiple of 10, and every bid is"
+                            "{bid} is not a bid: bids go up in tens"
                         ),
                     )
-.rule("rules §0.3, §1.6"));
+                    .rule("rules §0.3, §1.6"));
                 }
                 if bid < agreements.min_bid {
                     return Err(RuleError::new(
@@ -155,7 +155,7 @@ pub fn check(
                             agreements.min_bid
                         ),
                     )
-.rule("rules §1.6"));
+                    .rule("rules §1.6"));
                 }
                 if let Some((s, h)) = high
                     && bid <= h
@@ -167,7 +167,7 @@ pub fn check(
                             name(s)
                         ),
                     )
-.rule("rules §1.6"));
+                    .rule("rules §1.6"));
                 }
                 let made = bids.get(seat).copied().unwrap_or(0);
                 if let Some(limit) = agreements.bids_each()
@@ -180,7 +180,7 @@ pub fn check(
                             name(seat)
                         ),
                     )
-.rule("rules §1.6, S003 rule 1"));
+                    .rule("rules §1.6, S003 rule 1"));
                 }
                 if let Some(b) = bids.get_mut(seat) {
                     *b = made + 1;
@@ -200,7 +200,7 @@ pub fn check(
                         name(seat)
                     ),
                 )
-.rule("rules §1.6"));
+                .rule("rules §1.6"));
             }
             Ok(())
         }
@@ -210,7 +210,7 @@ pub fn check(
                 "nobody bid in this auction, but the deal says {bidder} bid {bid}; if all four passed, record the deal as all passed"
             ),
         )
-.rule("rules §1.6")),
+        .rule("rules §1.6")),
         (Some((seat, b)), Ending::AllPassed) => Err(RuleError::new(
             "auction",
             format!(
@@ -218,7 +218,7 @@ pub fn check(
                 name(seat)
             ),
         )
-.rule("rules §1.6")),
+        .rule("rules §1.6")),
         (None, Ending::AllPassed) => Ok(()),
     }
 }

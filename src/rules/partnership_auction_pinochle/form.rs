@@ -259,7 +259,7 @@ fn rest(field: &str, tricks: i64) -> Result<i64, RuleError> {
             field,
             format!("{tricks} is outside 0–250, the trick points in one deal"),
         )
-.rule("rules §1.0"))
+        .rule("rules §1.0"))
     }
 }
 

@@ -133,7 +133,7 @@ pub fn read(
                 *field,
                 "when all four pass nobody bids and the deal is not played: clear the bidder, bid, trump and both sides, or enter the hand as played",
             )
-.rule("rules §1.6"));
+            .rule("rules §1.6"));
         }
         if let Some(calls) = &w.auction {
             auction::check(calls, &w.dealer, seating, agreements, Ending::AllPassed)?;
@@ -145,7 +145,7 @@ pub fn read(
             "bidder",
             "Who won the bid? If all four passed, use the All passed button",
         )
-.rule("rules §1.6")
+        .rule("rules §1.6")
     })?;
     let bidding = seating
         .side_of(&bidder)
@@ -153,14 +153,14 @@ pub fn read(
     let bid = w
         .bid
         .ok_or_else(|| RuleError::new("bid", "what was the winning bid?")
-.rule("rules §1.6"))?;
+        .rule("rules §1.6"))?;
     check_bid(bid, agreements)?;
     let trump = w.trump.ok_or_else(|| {
         RuleError::new(
             "trump",
             "which suit did the bidder name as trump?",
         )
-.rule("rules §1.6")
+        .rule("rules §1.6")
     })?;
     let side = |written: Option<WrittenSide>, side: Side| {
         written
@@ -204,9 +204,9 @@ fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(RuleError::new(
             "bid",
-            format!("{bid} is not a multiple of 10, and every bid is"),
+            format!("{bid} is not a bid: bids go up in tens"),
         )
-.rule("rules §0.3, §1.6"));
+        .rule("rules §0.3, §1.6"));
     }
     if bid < agreements.min_bid {
         let why = if agreements.aeroplane {

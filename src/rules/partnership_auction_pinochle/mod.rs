@@ -72,7 +72,7 @@ fn start(
                     opening[side], agreements.target
                 ),
             )
-.rule("rules §1.6"));
+            .rule("rules §1.6"));
         }
     }
     Ok(Box::new(PartnershipAuction {
@@ -388,14 +388,14 @@ impl Engine for PartnershipAuction {
                 "type",
                 "there is no declaring out in Partnership Auction Pinochle: the game ends when a side reaches the target after a deal, the bidders counted first",
             )
-.rule("rules §1.6, BIC-PAP")),
+            .rule("rules §1.6, BIC-PAP")),
             other => Err(RuleError::new(
                 "type",
                 format!(
                     "\"{other}\" is not something that happens in Partnership Auction Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
             )
-.rule("rules §1.6")),
+            .rule("rules §1.6")),
         }
     }
 

@@ -85,7 +85,7 @@ impl Agreements {
                     w.target
                 ),
             )
-.rule("rules §1.5"));
+            .rule("rules §1.5"));
         }
         if !(1..=MAX_TARGET).contains(&w.target_step) {
             return Err(fail(
@@ -95,7 +95,7 @@ impl Agreements {
                     w.target_step
                 ),
             )
-.rule("rules §1.5"));
+            .rule("rules §1.5"));
         }
         Ok(Agreements {
             stake: w.stake,

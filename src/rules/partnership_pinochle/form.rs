@@ -232,7 +232,7 @@ impl Form {
                     field,
                     format!("{v} is outside 0–250, the trick points in one deal"),
                 )
-.rule("rules §1.0"))
+                .rule("rules §1.0"))
             }
         };
         match (self.ns_tricks, self.ew_tricks) {

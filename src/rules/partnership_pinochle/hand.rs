@@ -115,7 +115,7 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleE
             "all_passed",
             "nobody bids in Partnership Pinochle: the dealer turns up trump and every deal is played",
         )
-.rule("rules §1.5"));
+        .rule("rules §1.5"));
     }
     let w: WrittenDeal = fields::read(event)?;
     let dealing = seating.side_of(&w.dealer).ok_or_else(|| {
@@ -147,7 +147,7 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleE
                 w.dix_holders.len()
             ),
         )
-.rule("rules §1.0"));
+        .rule("rules §1.0"));
     }
     let sides = PerSide::new(
         SideHand::new(w.ns.meld, w.ns.tricks, w.ns.won_trick),
@@ -176,7 +176,7 @@ fn check_count(tricks: i64, field: &str) -> Result<(), RuleError> {
                 "{tricks} trick points cannot be taken: aces and tens count 10, kings and queens 5, the last trick 10"
             ),
         )
-.rule("rules §1.5"));
+        .rule("rules §1.5"));
     }
     Ok(())
 }
@@ -330,7 +330,7 @@ pub fn read_claim(event: &Map<String, Value>, seating: &Seating) -> Result<Claim
                 w.meld
             ),
         )
-.rule("rules §1.0"));
+        .rule("rules §1.0"));
     }
     if !(0..=ALL_TRICK_POINTS).contains(&w.tricks_so_far) {
         return Err(RuleError::new(
@@ -340,7 +340,7 @@ pub fn read_claim(event: &Map<String, Value>, seating: &Seating) -> Result<Claim
                 w.tricks_so_far
             ),
         )
-.rule("rules §1.0"));
+        .rule("rules §1.0"));
     }
     check_count(w.tricks_so_far, "tricks_so_far")?;
     let won_trick = w.won_trick.unwrap_or(w.tricks_so_far > 0);

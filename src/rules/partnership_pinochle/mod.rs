@@ -74,7 +74,7 @@ fn start(
                     "{score} is not a Partnership Pinochle score: scores start at 0 and only grow"
                 ),
             )
-.rule("rules §1.5"));
+            .rule("rules §1.5"));
         }
     }
     let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
@@ -90,7 +90,7 @@ fn start(
                     side.other().name()
                 ),
             )
-.rule("rules §1.5"));
+            .rule("rules §1.5"));
         }
         None => {
             return Err(RuleError::new(
@@ -403,7 +403,7 @@ impl Engine for PartnershipPinochle {
                     "\"{other}\" is not something that happens in Partnership Pinochle: enter a hand, a declaring out, a payment or the close (partners stay seated for the whole game)"
                 ),
             )
-.rule("rules §1.5")),
+            .rule("rules §1.5")),
         }
     }
 

@@ -129,7 +129,7 @@ impl Agreements {
                         "{v} is not a whole number of chips of {unit} (the smallest unit)"
                     ),
                 )
-.rule("rules §0.3"));
+                .rule("rules §0.3"));
             }
         }
         let mut wild = Wild::default();

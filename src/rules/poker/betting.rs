@@ -70,7 +70,7 @@ fn read_action(
                 field,
                 format!("\"{other}\" is not a betting action: check, bet, call, raise or fold"),
             )
-.rule("S004"));
+            .rule("S004"));
         }
     };
     Ok((seat, action))
@@ -141,7 +141,7 @@ pub fn check_rounds(
                             field,
                             format!("{who} owes {} to the pot: he may call, raise or fold, not check", money(owed, unit)),
                         )
-.rule("S004"));
+                        .rule("S004"));
                     }
                     0
                 }
@@ -157,7 +157,7 @@ pub fn check_rounds(
                             field,
                             format!("a first bet of {} is over the limit of {} (the agreed largest first bet)", money(b, unit), money(limit, unit)),
                         )
-.rule("S004"));
+                        .rule("S004"));
                     }
                     b
                 }
@@ -167,7 +167,7 @@ pub fn check_rounds(
                             field,
                             format!("{who} owes nothing: that is a check, not a call"),
                         )
-.rule("S004"));
+                        .rule("S004"));
                     }
                     if is_all_in {
                         owed.min(cap(seat) - so_far)
@@ -181,14 +181,14 @@ pub fn check_rounds(
                             field,
                             format!("nobody has bet this round: {who} may bet, not raise"),
                         )
-.rule("S004"));
+                        .rule("S004"));
                     }
                     if let Some(limit) = max_raise.filter(|l| x > *l) {
                         return Err(RuleError::new(
                             field,
                             format!("a raise of {} is over the limit of {} (the agreed largest raise)", money(x, unit), money(limit, unit)),
                         )
-.rule("S004"));
+                        .rule("S004"));
                     }
                     raised = raised.saturating_add(x);
                     if let Some(limit) = max_total.filter(|l| raised > *l) {
@@ -200,7 +200,7 @@ pub fn check_rounds(
                                 money(limit, unit)
                             ),
                         )
-.rule("rules §3 item 33"));
+                        .rule("rules §3 item 33"));
                     }
                     owed.saturating_add(x)
                 }
@@ -238,7 +238,7 @@ pub fn check_rounds(
                         money(highest - mine, unit)
                     ),
                 )
-.rule("S004"));
+                .rule("S004"));
             }
         }
     }
@@ -268,7 +268,7 @@ pub fn check_rounds(
                     money(expected, unit)
                 ),
             )
-.rule("session-format"));
+            .rule("session-format"));
         }
     }
     Ok(())

@@ -188,7 +188,7 @@ pub fn read(
                     format!("contributions.{p}"),
                     format!("how much did {p} put in? Write \"0.00\" if he folded without paying"),
                 )
-.rule("session-format")
+                .rule("session-format")
             })
         })
         .collect::<Result<_, _>>()?;
@@ -231,7 +231,7 @@ pub fn read(
                     money(c, unit)
                 ),
             )
-.rule("rules §1.11"));
+            .rule("rules §1.11"));
         }
         if let Some(ante) = agreements.ante {
             let ante_units = ante.cents() / unit.cents();
@@ -243,7 +243,7 @@ pub fn read(
                         money(c, unit)
                     ),
                 )
-.rule("S004"));
+                .rule("S004"));
             }
         }
     }
@@ -286,7 +286,7 @@ pub fn read(
                     "cards",
                     "the odd chip goes by the highest card by suit, so the showdown needs the cards",
                 )
-.rule("session-format"));
+                .rule("session-format"));
             }
         }
         (None, Some(map)) => {

@@ -87,7 +87,7 @@ impl Poker {
                     players.len()
                 ),
             )
-.rule("session-format"));
+            .rule("session-format"));
         }
         if players.iter().any(|p| p == POT) {
             return Err(RuleError::new(
@@ -103,7 +103,7 @@ impl Poker {
                     "opening_scores",
                     "poker keeps no score to carry in: every hand settles its own pot",
                 )
-.rule("rules §1.11"));
+                .rule("rules §1.11"));
             }
         }
         Ok(Poker {
@@ -429,7 +429,7 @@ impl Engine for Poker {
                 "type",
                 format!("\"{other}\" is not something that happens in poker: enter a hand, a payment or the close"),
             )
-.rule("rules §1.11")),
+            .rule("rules §1.11")),
         }
     }
 

@@ -101,7 +101,7 @@ impl Agreements {
                     w.target
                 ),
             )
-.rule("S004 plays to 1,000"));
+            .rule("S004 plays to 1,000"));
         }
         if !(1..=MAX_TARGET).contains(&w.target_step) {
             return Err(fail(
@@ -111,7 +111,7 @@ impl Agreements {
                     w.target_step
                 ),
             )
-.rule("S004"));
+            .rule("S004"));
         }
         Ok(Agreements {
             stake: w.stake,

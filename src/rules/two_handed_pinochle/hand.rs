@@ -134,7 +134,7 @@ pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, 
             "all_passed",
             "Two-handed Pinochle has no bidding, so no deal is passed out: enter its melds and tricks",
         )
-.rule("rules §1.9"));
+        .rule("rules §1.9"));
     }
     let w: WrittenDeal = fields::read(event)?;
     let dealer = seat_of(players, &w.dealer).ok_or_else(|| {
@@ -168,7 +168,7 @@ pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, 
                 a + b
             ),
         )
-.rule("rules §1.0"));
+        .rule("rules §1.0"));
     }
     Ok(Deal {
         dealer,
@@ -243,7 +243,7 @@ fn read_melds(map: &BTreeMap<String, i64>, players: &Players) -> Result<[i64; 2]
                     "{points} is not a meld total: every meld and the dix are worth whole tens"
                 ),
             )
-.rule("rules §1.0"));
+            .rule("rules §1.0"));
         }
         if points > MAX_MELD {
             return Err(RuleError::new(
@@ -252,7 +252,7 @@ fn read_melds(map: &BTreeMap<String, i64>, players: &Players) -> Result<[i64; 2]
                     "{points} is more than one player can meld in a deal: at most 12 melds of at most 300 and the two dix, {MAX_MELD}"
                 ),
             )
-.rule("S004"));
+            .rule("S004"));
         }
         *slot = points;
     }
@@ -267,7 +267,7 @@ fn check_count(field: &str, raw: i64) -> Result<(), RuleError> {
             field,
             format!("{raw} is not a count of trick points: they run from 0 to 250"),
         )
-.rule("rules §1.0"));
+        .rule("rules §1.0"));
     }
     if raw == 1 || raw == ALL_TRICK_POINTS - 1 {
         return Err(RuleError::new(
@@ -276,7 +276,7 @@ fn check_count(field: &str, raw: i64) -> Result<(), RuleError> {
                 "no cards count {raw}: the smallest counter is a jack (2), so neither player can take 1 point or leave the other just 1"
             ),
         )
-.rule("rules §1.0, S004"));
+        .rule("rules §1.0, S004"));
     }
     Ok(())
 }

@@ -137,7 +137,7 @@ impl TwoHanded {
                         players.len()
                     ),
                 )
-.rule("rules §1.9"));
+                .rule("rules §1.9"));
             }
         };
         let scores = read_opening(&agreements, &players, opening_scores)?;
@@ -153,7 +153,7 @@ impl TwoHanded {
                         pts(agreements.target)
                     ),
                 )
-.rule("rules §1.9"));
+                .rule("rules §1.9"));
             }
         };
         Ok(TwoHanded {
@@ -501,7 +501,7 @@ impl TwoHanded {
                 "type",
                 "declaring out belongs to a match: when every deal is a game there is nothing to declare out of",
             )
-.rule("rules §1.9, session-format"));
+            .rule("rules §1.9, session-format"));
         }
         let d = hand::read_declare_out(event, &self.players)?;
         let (c, o) = (d.claimant, 1 - d.claimant);
@@ -676,14 +676,14 @@ fn read_opening(
                     "{score} is not a Two-handed score: scores start at 0 and grow by whole tens (melds, the dix and tricks counted in tens)"
                 ),
             )
-.rule("rules §1.9"));
+            .rule("rules §1.9"));
         }
         if agreements.mode == Mode::SingleDeal && score != 0 {
             return Err(RuleError::new(
                 field,
                 "when every deal is a game there is no score to carry in",
             )
-.rule("rules §1.9"));
+            .rule("rules §1.9"));
         }
         if let Some(slot) = scores.get_mut(seat) {
             *slot = score;
@@ -718,7 +718,7 @@ impl Engine for TwoHanded {
                     "\"{other}\" is not something that happens in Two-handed Pinochle: enter a hand, a declaring out, a payment or the close"
                 ),
             )
-.rule("rules §1.9")),
+            .rule("rules §1.9")),
         }
     }
 
