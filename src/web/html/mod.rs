@@ -143,7 +143,8 @@ fn named(field: &str, message: &str) -> String {
 
 /// A field path as a player names the thing on the form: the document's wrappers dropped
 /// (`replacement.`, `agreements.`, `a.`, `points.`), dots and underscores as spaces, the
-/// first letter capital, list entries counted from one: `replacement.bidder` → "Bidder",
+/// first letter capital, list entries counted from one, one player's entry as his:
+/// `tricks.Ann` → "Ann's tricks", `replacement.bidder` → "Bidder",
 /// `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
 pub fn field_words(field: &str) -> String {
     let wrappers = ["replacement", "agreements", "a", "points", "event"];
@@ -151,6 +152,14 @@ pub fn field_words(field: &str) -> String {
         .split('.')
         .skip_while(|part| wrappers.contains(part))
         .collect();
+    // One player's entry reads as his: `tricks.Ann` → "Ann's tricks".
+    if let [what, who] = parts.as_slice()
+        && what.starts_with(|c: char| c.is_ascii_lowercase())
+        && who.starts_with(char::is_uppercase)
+        && who.chars().any(char::is_lowercase)
+    {
+        return format!("{who}'s {}", what.replace('_', " "));
+    }
     let words: Vec<String> = parts
         .iter()
         .enumerate()
@@ -849,7 +858,8 @@ mod tests {
         assert_eq!(field_words("replacement.NS.meld"), "NS meld");
         assert_eq!(field_words("auction[6]"), "Auction 7");
         assert_eq!(field_words("rounds.0.item"), "Round 1 item");
-        assert_eq!(field_words("contributions.Ann"), "Contributions Ann");
+        assert_eq!(field_words("tricks.Ann"), "Ann's tricks");
+        assert_eq!(field_words("put_in.Ann"), "Ann's put in");
         assert_eq!(field_words(""), "The form");
     }
 }
