@@ -139,6 +139,44 @@ async fn every_games_largest_table_fits_a_phone() {
             json!(true),
             "{game}: the refusal is in the first screen ({seen})"
         );
+        // The message names the thing on the form in player words: no field path, no
+        // snake_case, no JSON true/false, no citation (that sits in its details).
+        let message = seen[2].as_str().unwrap_or_default();
+        let dotted = message
+            .as_bytes()
+            .windows(3)
+            .any(|w| w[0].is_ascii_alphabetic() && w[1] == b'.' && w[2].is_ascii_alphabetic());
+        let json_words = message
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| ["true", "false", "null"].contains(&w));
+        assert!(
+            !message.is_empty()
+                && !dotted
+                && !json_words
+                && !message.contains('_')
+                && !message.contains("rules §")
+                && !message.contains('['),
+            "{game}: the refusal reads in player words: {message:?}"
+        );
+        // No row shows a rule's citation on its face: it sits in the row's "why" details.
+        let faces = phone
+            .execute(
+                "return Array.from(document.querySelectorAll('#sheet tr')).map(function (tr) {\
+                   var c = tr.cloneNode(true);\
+                   c.querySelectorAll('details').forEach(function (d) { d.remove(); });\
+                   return c.textContent; }).join('\\n');",
+                Vec::new(),
+            )
+            .await
+            .unwrap()
+            .json()
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            !faces.contains("rules §"),
+            "{game}: a row shows a citation on its face: {faces}"
+        );
         assert_fits(&phone, game).await;
         phone
             .screenshot(&common::browser::screenshots().join(format!("{game}-refused-390.png")))

@@ -230,7 +230,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     assert!(
         reply
             .body
-            .contains("Bid: 240 is below the minimum 250 (rules §1.1)"),
+            .contains("autofocus>Bid: 240 is below the minimum 250</p><details class=\"why error-rule\"><summary>which rule</summary>rules §1.1</details>"),
         "{}",
         reply.body
     );

@@ -428,7 +428,7 @@ async fn the_new_session_form_offers_the_pitch_agreements_with_their_defaults() 
                 "dealer_may_steal": false })
     );
     let page = app.get(&sheet).await;
-    assert!(page.body.contains("0.05 USD a point of difference"));
+    assert!(page.body.contains("5¢ a point of difference"));
     assert!(page.body.contains("standard: first to 11 points"));
 }
 

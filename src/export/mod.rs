@@ -328,6 +328,7 @@ pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal>
                 event_index: r.event_index,
                 field: at(&field),
                 message: r.message,
+                rule: r.rule,
             }
         })?;
         ledgers.push(ledger);

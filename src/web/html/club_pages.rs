@@ -74,6 +74,7 @@ async fn create_club(
         let error = PageError {
             field: Some("again".into()),
             message: "the two passphrases differ".into(),
+            rule: None,
         };
         return (
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -399,6 +400,7 @@ async fn new_share_link(
             field: Some("confirm".into()),
             message: "choose Yes first: the old share link stops working for everyone who has it"
                 .into(),
+            rule: None,
         };
         return (
             StatusCode::UNPROCESSABLE_ENTITY,

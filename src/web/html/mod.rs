@@ -89,43 +89,91 @@ async fn style() -> impl IntoResponse {
     )
 }
 
-/// A refusal shown on a page: the field and the message.
+/// A refusal shown on a page: the field, the message in player words, and the rule that
+/// refuses it, for the message's details.
 pub struct PageError {
     /// The field at fault, if any.
     pub field: Option<String>,
-    /// The message a person reads.
+    /// The message a person reads: the thing on the form and what is wrong, without field
+    /// paths, event numbers or the rule's citation.
     pub message: String,
+    /// The rule that refuses it (`"rules §1.1"`), shown in a small details under the
+    /// message; `None` when none is cited.
+    pub rule: Option<String>,
 }
 
 impl From<&AppError> for PageError {
     /// A refusal reads in the form's words: "Bidder: Zed is not seated at this table", not
-    /// "event 5: replacement.bidder: …" (the event number and the field path are for the
-    /// API and the session document).
+    /// "event 5: replacement.bidder: … (rules §1.1)" (the event number, the field path and
+    /// the citation are for the API and the session document; the citation goes in the
+    /// page's details).
     fn from(e: &AppError) -> PageError {
-        let message = match e {
-            AppError::Refused(r) => format!("{}: {}", field_words(&r.field), r.message),
-            AppError::BadRequest { field, message } => {
-                format!("{}: {message}", field_words(field))
-            }
-            other => other.public_message(),
+        let (message, rule) = match e {
+            AppError::Refused(r) => (named(&r.field, &r.message), r.rule.clone()),
+            AppError::BadRequest { field, message } => (named(field, message), None),
+            other => (other.public_message(), None),
         };
         PageError {
             field: e.field(),
             message,
+            rule,
         }
     }
 }
 
+/// `message` after the name of the thing on the form it is about ("Bid: 240 is below the
+/// minimum 250"); alone when the field is the event or the form as a whole.
+fn named(field: &str, message: &str) -> String {
+    let whole = ["", "type", "event", "form", "replacement", "body"];
+    let last = field.rsplit('.').next().unwrap_or(field);
+    if whole.contains(&field) || whole.contains(&last) {
+        let mut chars = message.chars();
+        return match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => String::new(),
+        };
+    }
+    let words = field_words(field);
+    // "All passed, but the form also has a contract…" names its field already.
+    if message.to_lowercase().starts_with(&words.to_lowercase()) {
+        return named("", message);
+    }
+    format!("{words}: {message}")
+}
+
 /// A field path as a player names the thing on the form: the document's wrappers dropped
 /// (`replacement.`, `agreements.`, `a.`, `points.`), dots and underscores as spaces, the
-/// first letter capital, list entries counted from one: `replacement.bidder` → "Bidder",
+/// first letter capital, list entries counted from one, one player's entry as his:
+/// `tricks.Ann` → "Ann's tricks", `replacement.bidder` → "Bidder",
 /// `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
 pub fn field_words(field: &str) -> String {
     let wrappers = ["replacement", "agreements", "a", "points", "event"];
-    let words: Vec<String> = field
+    let parts: Vec<&str> = field
         .split('.')
         .skip_while(|part| wrappers.contains(part))
-        .map(|part| {
+        .collect();
+    // One player's entry reads as his: `tricks.Ann` → "Ann's tricks".
+    if let [what, who] = parts.as_slice()
+        && what.starts_with(|c: char| c.is_ascii_lowercase())
+        && who.starts_with(char::is_uppercase)
+        && who.chars().any(char::is_lowercase)
+    {
+        return format!("{who}'s {}", what.replace('_', " "));
+    }
+    let words: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            // An entry by its place counts from one, its list named in the singular:
+            // `rounds.0.item` → "round 1 item".
+            if let Ok(n) = part.parse::<usize>() {
+                return (n + 1).to_string();
+            }
+            let next_is_place = parts.get(i + 1).is_some_and(|p| p.parse::<usize>().is_ok());
+            let part = match (next_is_place, part.strip_suffix('s')) {
+                (true, Some(one)) => one,
+                _ => part,
+            };
             // A list entry counts from one, as players do: `auction[6]` → "auction 7".
             let part = match part.split_once('[') {
                 Some((name, rest)) => match rest.trim_end_matches(']').parse::<usize>() {
@@ -188,6 +236,20 @@ pub fn error_page(e: AppError) -> Response {
 struct ListPage {
     sessions: Vec<SessionSummaryRow>,
     club: Option<(i64, String, bool)>,
+}
+
+impl SessionSummaryRow {
+    /// The game's name as players say it ("Check Pinochle"), from the registry; the id
+    /// itself for a game no longer registered.
+    pub fn game_name(&self) -> &str {
+        registry::game(&self.game).map_or(self.game.as_str(), |g| g.name)
+    }
+
+    /// When the session started, in the sheet's words ("2026-05-01 20:15 UTC"); the page's
+    /// script shows it in the phone's own time zone.
+    pub fn started_words(&self) -> String {
+        sheet::time_words(&self.created_at)
+    }
 }
 
 /// The games offered, as `(id, name)`.
@@ -790,6 +852,9 @@ mod tests {
         assert_eq!(field_words("all_passed"), "All passed");
         assert_eq!(field_words("replacement.NS.meld"), "NS meld");
         assert_eq!(field_words("auction[6]"), "Auction 7");
+        assert_eq!(field_words("rounds.0.item"), "Round 1 item");
+        assert_eq!(field_words("tricks.Ann"), "Ann's tricks");
+        assert_eq!(field_words("put_in.Ann"), "Ann's put in");
         assert_eq!(field_words(""), "The form");
     }
 }

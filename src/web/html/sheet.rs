@@ -97,23 +97,21 @@ pub struct TransferView {
 }
 
 /// An amount with the session's currency as players write it: "$3.80", "€3.80", "£3.80";
-/// other currencies by their code, "3.80 CHF".
+/// other currencies by their code, "3.80 CHF" (the one formatter, [`crate::money`]'s).
 pub fn with_currency(amount: &str, currency: &str) -> String {
-    let (sign, digits) = match amount.strip_prefix(['-', '−']) {
-        Some(rest) => ("−", rest),
-        None => ("", amount),
-    };
-    match currency {
-        "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}${digits}"),
-        "EUR" => format!("{sign}€{digits}"),
-        "GBP" => format!("{sign}£{digits}"),
-        code => format!("{sign}{digits} {code}"),
-    }
+    crate::money::with_currency(amount, currency)
 }
 
-/// "2026-05-01 20:15" from a stored RFC 3339 time.
-fn time_words(rfc3339: &str) -> String {
-    rfc3339.replace('T', " ").replace('Z', " UTC")
+/// "2026-05-01 20:15 UTC" from a stored RFC 3339 time (seconds and fractions dropped); a
+/// page's script shows the `<time>` around it in the reader's own zone.
+pub fn time_words(rfc3339: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(rfc3339) {
+        Ok(t) => t
+            .with_timezone(&chrono::Utc)
+            .format("%Y-%m-%d %H:%M UTC")
+            .to_string(),
+        Err(_) => rfc3339.replace('T', " ").replace('Z', " UTC"),
+    }
 }
 
 /// Where an account's balance came from, event by event: "Ann −0.70: opening ante −0.10,
