@@ -152,7 +152,7 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     );
     let page = app.get_with(&location, &[("cookie", &cookie)]).await;
     assert_eq!(page.status.as_u16(), 200, "{}", page.body);
-    assert!(page.body.contains("Dee pays Ann 1.20"), "{}", page.body);
+    assert!(page.body.contains("Dee pays Ann $1.20"), "{}", page.body);
 
     // Dee hands Ann 1.20 against the night: only Dee → Bob 1.20 is left.
     let paid = app
