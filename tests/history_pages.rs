@@ -332,7 +332,7 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
 #[tokio::test]
 async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     let app = TestApp::new().await;
-    let (club, cookie, a, _) = club(&app).await;
+    let (club, cookie, a, b) = club(&app).await;
     let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
     let (bob, cy, dee) = (
         person(&body, "Bob"),
@@ -369,6 +369,51 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         export.json()["players"] == json!(["Ann", "Bob", "Cy"]),
         "{}",
         export.body
+    );
+    // The Pitch sheet (closed, not paid: Bob owes Ann 1.60, Dee 1.20) shows Robert in the
+    // sheet's head, the balances and the settle-up; "Mark paid" records the name he sat
+    // under, and the payment reads under the new name.
+    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        sheet.contains("<dt>Robert</dt><dd class=\"money minus\">−1.60</dd>")
+            && sheet.contains("<strong>Robert</strong> pays <strong>Ann</strong> $1.60")
+            && sheet.contains("Robert pays Ann $1.60\nDee pays Ann $1.20")
+            && sheet.contains("<input type=\"hidden\" name=\"from\" value=\"Bob\">")
+            && !sheet.contains(">Bob<"),
+        "{sheet}"
+    );
+    let paid = app
+        .post_form_with(
+            &format!("/sessions/{b}/payments"),
+            &[
+                ("expected_events", "5"),
+                ("from", "Bob"),
+                ("to", "Ann"),
+                ("amount", "1.60"),
+            ],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        sheet.contains("<dt>Robert</dt><dd class=\"money \">0.00</dd>")
+            && sheet.contains("Dee pays Ann $1.20")
+            && !sheet.contains("Bob"),
+        "{sheet}"
+    );
+    let club_page = page(&app, &cookie, &format!("/clubs/{club}")).await;
+    assert!(
+        club_page.contains(&format!("Session {b}: Ann, Robert, Dee")),
+        "{club_page}"
+    );
+    // The next session's form offers the roster under the names shown now.
+    let form = page(&app, &cookie, "/sessions/new?game=auction_pitch&last=1").await;
+    assert!(
+        form.contains("<option value=\"Robert\">")
+            && !form.contains("<option value=\"Bob\">")
+            && form.contains("Same seats as last time: Ann, Robert, Dee"),
+        "{form}"
     );
     // Another's name is refused, naming the field.
     let taken = app
@@ -408,6 +453,13 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         !board.contains(">Dee</a>")
             && board.contains(">Cy</a></th><td class=\"money minus\">−$1.20</td><td>2</td>"),
         "{board}"
+    );
+    // Merged spellings show one name: Dee sat at the Pitch table, which now shows Cy.
+    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        sheet.contains("<strong>Cy</strong> pays <strong>Ann</strong> $1.20")
+            && !sheet.contains(">Dee<"),
+        "{sheet}"
     );
     // Outsiders see nothing.
     let gone = app.get(&format!("/clubs/{club}/players/{cy}")).await;

@@ -147,6 +147,10 @@ pub async fn night(
         };
         let mut by_name: BTreeMap<String, i64> = BTreeMap::new();
         for (who, m) in balances.as_map() {
+            // An emptied kitty or pot is no one's to settle with.
+            if m.is_zero() && crate::ledger::HOUSE.contains(&who.as_str()) {
+                continue;
+            }
             let slot = by_name.entry(shown(who)).or_insert(0);
             *slot = slot
                 .checked_add(m.cents())
