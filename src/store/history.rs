@@ -559,3 +559,57 @@ pub async fn club_currency(
         .fetch_optional(conn)
         .await
 }
+
+/// The titles and archive flags of the club's sessions that have any: `(session, title,
+/// archived)`.
+pub async fn session_meta_of_club(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<(i64, Option<String>, bool)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT m.session_id, m.title, m.archived FROM session_meta m \
+         JOIN sessions s ON s.id = m.session_id WHERE s.club_id = ? ORDER BY m.session_id",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Every name of the club with its person: `(person, display name, name)`, by person.
+pub async fn people_with_names(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<(i64, String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT pe.id, pe.display_name, pn.name FROM people pe \
+         JOIN player_names pn ON pn.person_id = pe.id WHERE pe.club_id = ? ORDER BY pe.id, pn.name",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Writes a person of the club shown as `display_name` who sat under `names` (an import,
+/// before the sessions' facts, which then find their names here). Returns the person.
+pub async fn insert_person(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    display_name: &str,
+    names: &[String],
+) -> Result<i64, sqlx::Error> {
+    let id: i64 =
+        sqlx::query_scalar("INSERT INTO people (club_id, display_name) VALUES (?, ?) RETURNING id")
+            .bind(club_id)
+            .bind(display_name)
+            .fetch_one(&mut *conn)
+            .await?;
+    for name in names {
+        sqlx::query("INSERT INTO player_names (club_id, name, person_id) VALUES (?, ?, ?)")
+            .bind(club_id)
+            .bind(name)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(id)
+}

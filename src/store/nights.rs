@@ -206,3 +206,16 @@ pub async fn sessions_since(
     .fetch_all(conn)
     .await
 }
+
+/// Every night of the club, oldest first (for the club export).
+pub async fn all_nights(
+    conn: &mut SqliteConnection,
+    club: i64,
+) -> Result<Vec<NightRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, club_id, title, created_at FROM nights WHERE club_id = ? ORDER BY id",
+    )
+    .bind(club)
+    .fetch_all(conn)
+    .await
+}
