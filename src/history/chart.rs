@@ -9,7 +9,8 @@
 pub const WIDTH: i64 = 360;
 /// See [`WIDTH`].
 pub const HEIGHT: i64 = 200;
-const LEFT: i64 = 52;
+/// Room for the money labels, "−$1234.56" at 11 px.
+const LEFT: i64 = 64;
 const RIGHT: i64 = 8;
 const TOP: i64 = 10;
 const BOTTOM: i64 = 24;
@@ -197,9 +198,9 @@ mod tests {
             ],
             &|c| Money::from_cents(c).to_string(),
         );
-        // From x = 52 to 352; 300 at the top (y 10), -300 at the bottom (y 176), 0 midway.
+        // From x = 64 to 352; 300 at the top (y 10), -300 at the bottom (y 176), 0 midway.
         // Ann: 100 → 10 + 200 × 166 / 600 = 65; -100 → 10 + 400 × 166 / 600 = 120 (floored).
-        assert_eq!(chart.series[0].points, "52,65 202,10 352,120");
+        assert_eq!(chart.series[0].points, "64,65 208,10 352,120");
         assert_eq!(chart.zero_y, 93);
         assert_eq!(chart.table_rows[2], vec!["3", "-1.00", "1.00"]);
         assert_eq!(chart.series[1].last, "1.00");
