@@ -402,6 +402,11 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
             && !sheet.contains("Bob"),
         "{sheet}"
     );
+    let chart = page(&app, &cookie, &format!("/sessions/{b}/chart")).await;
+    assert!(
+        chart.contains(">Robert") && !chart.contains("Bob"),
+        "{chart}"
+    );
     let club_page = page(&app, &cookie, &format!("/clubs/{club}")).await;
     assert!(
         club_page.contains(&format!("Session {b}: Ann, Robert, Dee")),

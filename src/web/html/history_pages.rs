@@ -547,7 +547,13 @@ async fn session_chart(
                 }
             }
         }
-        let named: Vec<(String, Vec<i64>)> = players.into_iter().zip(series).collect();
+        // Each line under the name the club shows the player by now.
+        let renamed = hist::renamed_for_session(&state.pool, id).await?;
+        let named: Vec<(String, Vec<i64>)> = players
+            .into_iter()
+            .map(|p| renamed.get(&p).cloned().unwrap_or(p))
+            .zip(series)
+            .collect();
         Ok::<_, AppError>(SessionChartPage {
             id,
             chart: line_chart("Running balances, hand by hand", &labels, &named, &|c| {
