@@ -237,7 +237,9 @@ pub async fn record_payment(
     // The payment is kept under the names shown now; each points at its person, so a later
     // rename shows it under the newer name.
     for who in [payer, payee] {
-        store::history::ensure_person(&mut tx, club, who).await?;
+        if !crate::ledger::HOUSE.contains(&who) {
+            store::history::ensure_person(&mut tx, club, who).await?;
+        }
     }
     ns::add_payment(&mut tx, id, payer, payee, amount.cents(), &now()).await?;
     tx.commit().await?;
