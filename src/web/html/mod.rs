@@ -294,6 +294,8 @@ struct NewPage {
     roster: Vec<String>,
     /// The seating of the club's last session of this game (else of any game), one tap away.
     last_seating: Vec<String>,
+    /// The club's sessions of this evening, which the new session can join as one night.
+    tonight: Vec<crate::service::nights::Tonight>,
 }
 
 impl NewPage {
@@ -306,6 +308,15 @@ impl NewPage {
 
     fn invalid(&self, name: &str) -> bool {
         self.error.as_ref().and_then(|e| e.field.as_deref()) == Some(name)
+    }
+
+    /// Whether night `night` was offered by a session listed before the `index`th, so each
+    /// night is offered once.
+    fn night_offered(&self, index: &usize, night: &i64) -> bool {
+        self.tonight
+            .iter()
+            .take(*index)
+            .any(|t| t.night.as_ref().is_some_and(|(n, _)| n == night))
     }
 }
 
@@ -327,6 +338,7 @@ fn new_page(
         error,
         roster: Vec::new(),
         last_seating: Vec::new(),
+        tonight: Vec::new(),
     })
 }
 
@@ -340,17 +352,24 @@ async fn club_seating(
     let Some(club) = viewer.club() else {
         return Ok((Vec::new(), Vec::new()));
     };
-    let roster = clubs::player_totals(&state.pool, club)
+    // The club's people under the names shown now: a renamed or merged player once.
+    let roster = service::history::people(&state.pool, club)
         .await?
         .into_iter()
-        .map(|(name, _)| name)
+        .map(|p| p.display_name)
         .collect();
+    let renamed = service::history::renamed_in_club(&state.pool, club).await?;
     let sessions = service::list(&state.pool, Some(club)).await?;
     let ours = || sessions.iter().filter(|s| s.club_id == Some(club));
     let last = ours()
         .find(|s| s.game == game)
         .or_else(|| ours().next())
-        .map(|s| s.players.split(", ").map(str::to_string).collect())
+        .map(|s| {
+            s.players
+                .split(", ")
+                .map(|n| renamed.get(n).map_or(n, String::as_str).to_string())
+                .collect()
+        })
         .unwrap_or_default();
     Ok((roster, last))
 }
@@ -374,6 +393,9 @@ async fn new_form(
         let mut page = new_page(game, values, None)?;
         page.roster = roster;
         page.last_seating = last_seating;
+        if let Some(g) = viewer.grant.filter(|g| g.access == Access::Write) {
+            page.tonight = crate::service::nights::tonight(&state.pool, g.club_id).await?;
+        }
         Ok::<_, AppError>(page)
     };
     match page.await {
@@ -429,10 +451,16 @@ async fn create(
             opening_scores: None,
         };
         match club {
-            Some(club) => Ok((
-                service::create_session(&state.pool, input, Some(club)).await?,
-                None,
-            )),
+            Some(club) => {
+                // Tonight's night, chosen on the form: checked before the session is made.
+                let night = crate::service::nights::NightChoice::parse(
+                    values.get("night").map_or("", String::as_str),
+                )?;
+                crate::service::nights::check_choice(&state.pool, club, &night).await?;
+                let id = service::create_session(&state.pool, input, Some(club)).await?;
+                crate::service::nights::join(&state.pool, club, &night, id).await?;
+                Ok((id, None))
+            }
             None => {
                 let (id, links) = service::create_linked_session(&state.pool, input).await?;
                 Ok((id, Some(links)))
@@ -485,10 +513,13 @@ async fn sheet(
             .is_ok();
         // The plain sheet (not a correction form) is the same page until the next event,
         // for the same kind of viewer: a phone reloading it gets a 304 from one read.
+        // A renamed player changes the page without an event: the names are in its tag.
+        let renamed = service::history::renamed_for_session(&state.reader, id).await?;
         let variant = format!(
-            "sheet-{}{}",
+            "sheet-{}{}{}",
             if can_write { "w" } else { "r" },
-            if all { "-all" } else { "" }
+            if all { "-all" } else { "" },
+            service::history::names_tag(&renamed)
         );
         let cacheable = !values.contains_key("correct_event");
         if cacheable && headers.contains_key(header::IF_NONE_MATCH) {
@@ -501,7 +532,10 @@ async fn sheet(
         let holds_link = jar
             .get(&format!("{}{id}", super::auth::LINK_COOKIE_PREFIX))
             .is_some();
-        let page = sheet_page(&current, &values, None, can_write)?.offering_links(holds_link);
+        let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
+        let page = sheet_page(&current, &values, None, can_write)?
+            .offering_links(holds_link)
+            .shown_as(&current, shown.as_ref(), &values)?;
         Ok(match cacheable {
             true => {
                 let etag = session_etag(id, current.events(), &variant);
@@ -530,6 +564,7 @@ async fn refused(
     } else {
         values.clone()
     };
+    let renamed = service::history::renamed_for_session(&state.reader, id).await;
     match service::load(&state.reader, &state.folds, id)
         .await
         .and_then(|l| {
@@ -537,7 +572,8 @@ async fn refused(
                 // Counted in hands as the sheet numbers them, not in events.
                 error.message = self::sheet::stale_words(&l.fold, seen);
             }
-            sheet_page(&l, &values, Some(error), true)
+            let shown = crate::history::names::shown(&l.doc, &l.fold, &renamed?);
+            sheet_page(&l, &values, Some(error), true)?.shown_as(&l, shown.as_ref(), &values)
         }) {
         Ok(page) => (status, page).into_response(),
         Err(e) => error_page(e),

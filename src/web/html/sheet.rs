@@ -341,3 +341,53 @@ pub fn sheet_page(
         error,
     })
 }
+
+impl SheetPage {
+    /// The page with the club's renamed or merged players under the names the club knows
+    /// them by now ([`crate::history::names`]): every line, balance and settle-up comes from
+    /// `shown`, the renamed copy of `loaded`, while the forms (the hand form, a correction,
+    /// "Mark paid") keep the names the players sat under, which the session records. The
+    /// page as it is when `shown` is `None`. Errors: a template failure (internal).
+    pub fn shown_as(
+        self,
+        loaded: &Loaded,
+        shown: Option<&crate::history::names::Shown>,
+        values: &HashMap<String, String>,
+    ) -> Result<SheetPage, AppError> {
+        let Some(shown) = shown else { return Ok(self) };
+        let mut copy = loaded.clone();
+        copy.ledger = crate::format::ledger(&shown.doc, &shown.fold);
+        copy.doc = shown.doc.clone();
+        copy.fold = shown.fold.clone();
+        copy.seated = loaded
+            .seated
+            .iter()
+            .map(|n| shown.name(n).to_string())
+            .collect();
+        copy.next_dealer = loaded
+            .next_dealer
+            .as_deref()
+            .map(|n| shown.name(n).to_string());
+        let error = self.error.as_ref().map(|e| PageError {
+            field: e.field.clone(),
+            message: e.message.clone(),
+        });
+        let page = sheet_page(&copy, values, error, self.can_write)?;
+        let settlement = page
+            .settlement
+            .into_iter()
+            .map(|mut v| {
+                v.transfer.from = shown.recorded(&v.transfer.from).to_string();
+                v.transfer.to = shown.recorded(&v.transfer.to).to_string();
+                v
+            })
+            .collect();
+        Ok(SheetPage {
+            offers_links: self.offers_links,
+            hand_form: self.hand_form,
+            correction_form: self.correction_form,
+            settlement,
+            ..page
+        })
+    }
+}
