@@ -371,6 +371,7 @@ impl SheetPage {
         let error = self.error.as_ref().map(|e| PageError {
             field: e.field.clone(),
             message: e.message.clone(),
+            rule: e.rule.clone(),
         });
         let page = sheet_page(&copy, values, error, self.can_write)?;
         let settlement = page
