@@ -161,6 +161,48 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// Creates club `name` (passphrase "seven of clubs") through its form, as a person
+    /// does: its id and the login cookie (`name=value`) its creator's browser keeps.
+    pub async fn new_club(&self, name: &str) -> (i64, String) {
+        let reply = self
+            .post_form(
+                "/clubs",
+                &[
+                    ("name", name),
+                    ("passphrase", "seven of clubs"),
+                    ("again", "seven of clubs"),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+        let cookie = reply
+            .set_cookie
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        let id = reply
+            .location
+            .unwrap()
+            .trim_start_matches("/clubs/")
+            .parse()
+            .unwrap();
+        (id, cookie)
+    }
+
+    /// Posts a JSON body with extra headers (a cookie, say).
+    pub async fn post_json_with(&self, uri: &str, body: &Value, headers: &[(&str, &str)]) -> Reply {
+        let mut request = Request::post(uri).header(header::CONTENT_TYPE, "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        self.send(request.body(Body::from(body.to_string())).unwrap())
+            .await
+    }
+}
+
 fn encode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
