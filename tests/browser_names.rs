@@ -17,6 +17,7 @@ use std::time::Duration;
 use common::browser::{
     Browser, choose, fill, page_screenshot, scroll_width, section_screenshot, submit, wait_for,
 };
+use common::nights::pitch;
 use scorekeeper::format::SessionDoc;
 use serde_json::{Value, json};
 use thirtyfour::By;
@@ -118,23 +119,6 @@ async fn tapping_a_renamed_players_chip_records_the_hand_for_him() {
     assert_eq!(hand["bid"], 300, "{hand}");
     let source = phone.source().await.unwrap();
     assert!(!source.contains(">Bob<"), "{source}");
-}
-
-/// The Pitch session of `tests/nights.rs`: `a` +2.80, `b` −1.60, Dee −1.20.
-fn pitch(a: &str, b: &str) -> SessionDoc {
-    let all = json!({ "high": a, "low": a, "jack": a, "game": a });
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
-        "agreements": { "stake": "0.10", "target": 11 }, "players": [a, b, "Dee"],
-        "events": [
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": a, "pitcher": b, "bid": 3, "points": { "high": a, "low": b, "jack": null, "game": "Dee" } },
-            { "type": "hand", "dealer": b, "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "close" }
-        ]
-    }))
-    .unwrap()
 }
 
 /// Two Pitch sessions with the seats swapped: Ann +2.80 − 1.60 = +1.20, Bob −1.60 + 2.80 =

@@ -8,7 +8,8 @@
 
 mod common;
 
-use common::TestApp;
+use common::nights::pitch_in;
+use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
 use serde_json::{Value, json};
@@ -24,41 +25,6 @@ fn pinochle_open() -> SessionDoc {
         ]
     }))
     .unwrap()
-}
-
-/// Auction Pitch to 11, 0.10 a point of difference (rules §1.4), seats `a`, `b`, Dee, in
-/// `currency`: `a` makes 4 (4–0–0), `b` is set 3 while `a` takes High and Dee Game (5, −3,
-/// 1), `a` makes 4 twice (13: out). `b` pays (13 − −3) × 0.10 = 1.60, Dee (13 − 1) × 0.10
-/// = 1.20: `a` +2.80. Closed, not paid.
-fn pitch(a: &str, b: &str, currency: &str) -> SessionDoc {
-    let all = json!({ "high": a, "low": a, "jack": a, "game": a });
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": currency,
-        "agreements": { "stake": "0.10", "target": 11 }, "players": [a, b, "Dee"],
-        "events": [
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": a, "pitcher": b, "bid": 3, "points": { "high": a, "low": b, "jack": null, "game": "Dee" } },
-            { "type": "hand", "dealer": b, "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "close" }
-        ]
-    }))
-    .unwrap()
-}
-
-async fn page(app: &TestApp, cookie: &str, uri: &str) -> String {
-    let reply = app.get_with(uri, &[("cookie", cookie)]).await;
-    assert_eq!(reply.status.as_u16(), 200, "{uri}: {}", reply.body);
-    reply.body
-}
-
-/// The person id behind a display name, from the history's player filter.
-fn person(body: &str, name: &str) -> String {
-    let end = body
-        .find(&format!(">{name}</option>"))
-        .unwrap_or_else(|| panic!("{name} in {body}"));
-    let start = body[..end].rfind("value=\"").unwrap() + 7;
-    body[start..end].split('"').next().unwrap().to_string()
 }
 
 /// Every `(value, label)` of the first `<select name="…">` (or `<datalist id="…">`) that
@@ -124,7 +90,7 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
     }))
     .unwrap();
     let two = service::import(&app.pool, &two, Some(club)).await.unwrap();
-    let history = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = person(&history, "Bob");
     let renamed = app
         .post_form_with(
@@ -135,7 +101,7 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
         .await;
     assert_eq!(renamed.status.as_u16(), 303, "{}", renamed.body);
 
-    let sheet = page(&app, &cookie, &format!("/sessions/{id}")).await;
+    let sheet = app.page(&cookie, &format!("/sessions/{id}")).await;
     let seated = pairs(&[("Ann", "Ann"), ("Bob", "Robert"), ("Cy", "Cy")]);
     assert_eq!(options(&sheet, "<select name=\"dealer\""), seated);
     assert_eq!(chips(&sheet, "bidder"), seated);
@@ -181,7 +147,9 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
     assert_eq!(export["players"], json!(["Ann", "Bob", "Cy"]));
 
     // Correcting that hand: the same labels, Bob's chip ticked under the name Robert.
-    let correcting = page(&app, &cookie, &format!("/sessions/{id}?correct=1")).await;
+    let correcting = app
+        .page(&cookie, &format!("/sessions/{id}?correct=1"))
+        .await;
     let form = &correcting[correcting.find("id=\"correct\"").unwrap()..];
     assert_eq!(chips(form, "bidder"), seated);
     assert!(
@@ -192,7 +160,7 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
 
     // A game whose form lists the players from the engine: labels from the shown names,
     // field names and values from the recorded ones.
-    let two = page(&app, &cookie, &format!("/sessions/{two}")).await;
+    let two = app.page(&cookie, &format!("/sessions/{two}")).await;
     assert!(
         two.contains("<legend>Robert</legend>") && two.contains("name=\"melds.Bob\""),
         "{two}"
@@ -215,13 +183,13 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
 /// "Thursday's Pitch".
 async fn pitch_club(app: &TestApp) -> (i64, String, i64, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pitch("Ann", "Bob", "USD"), Some(club))
+    let a = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(club))
         .await
         .unwrap();
-    let b = service::import(&app.pool, &pitch("Bob", "Ann", "USD"), Some(club))
+    let b = service::import(&app.pool, &pitch_in("Bob", "Ann", "USD"), Some(club))
         .await
         .unwrap();
-    let euro = service::import(&app.pool, &pitch("Ann", "Cy", "EUR"), Some(club))
+    let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), Some(club))
         .await
         .unwrap();
     let titled = app
@@ -306,7 +274,7 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The new-session form joining the euro night with a dollar game: refused before the
     // session is made.
     let (euro_club, euro_cookie) = app.new_club("Euros").await;
-    let e1 = service::import(&app.pool, &pitch("Ann", "Bob", "EUR"), Some(euro_club))
+    let e1 = service::import(&app.pool, &pitch_in("Ann", "Bob", "EUR"), Some(euro_club))
         .await
         .unwrap();
     let sessions_before: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions")
@@ -344,7 +312,7 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The API groups sessions of one currency: 201 with the night worked out (Ann +2.80
     // in the one dollar session left: Bob pays her 1.60 and Dee 1.20).
     let (solo_club, solo_cookie) = app.new_club("Solo").await;
-    let solo = service::import(&app.pool, &pitch("Ann", "Bob", "USD"), Some(solo_club))
+    let solo = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(solo_club))
         .await
         .unwrap();
     let made = app
@@ -437,7 +405,7 @@ async fn each_transfer_of_a_night_can_be_recorded_as_it_stands() {
         )
         .await;
     let url = made.location.unwrap();
-    let night = page(&app, &cookie, &url).await;
+    let night = app.page(&cookie, &url).await;
     // One button per transfer, posting it as it stands.
     for to in ["Ann", "Bob"] {
         let form = format!(
@@ -477,7 +445,7 @@ async fn each_transfer_of_a_night_can_be_recorded_as_it_stands() {
         )
         .await;
     assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
-    let night = page(&app, &cookie, &url).await;
+    let night = app.page(&cookie, &url).await;
     assert!(night.contains("Dee paid Ann $1.20"), "{night}");
     assert!(!night.contains("Dee pays Ann"), "{night}");
     assert!(night.contains("Dee pays Bob $1.20"), "{night}");
@@ -512,7 +480,7 @@ async fn the_kitty_is_offered_only_where_it_is_a_party() {
         )
         .await;
     let url = made.location.unwrap();
-    let night = page(&app, &cookie, &url).await;
+    let night = app.page(&cookie, &url).await;
     let who = pairs(&[
         ("", "Who pays"),
         ("Ann", "Ann"),
