@@ -437,14 +437,32 @@ async fn each_transfer_of_a_night_can_be_recorded_as_it_stands() {
     assert_eq!(blank.status.as_u16(), 400, "{}", blank.body);
     assert!(blank.body.contains("choose who paid"), "{}", blank.body);
     // The transfer's own button: Dee → Ann 1.20 recorded, Dee still owes Bob 1.20.
+    assert!(night.contains("<input type=\"hidden\" name=\"seen\" value=\"0\">"));
+    let tap = [
+        ("seen", "0"),
+        ("payer", "Dee"),
+        ("payee", "Ann"),
+        ("amount", "1.20"),
+    ];
     let paid = app
-        .post_form_with(
-            &format!("{url}/payments"),
-            &[("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")],
-            &[("cookie", &cookie)],
-        )
+        .post_form_with(&format!("{url}/payments"), &tap, &[("cookie", &cookie)])
         .await;
     assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    // A second tap of the same button (the page still saw no payment) records nothing.
+    let again = app
+        .post_form_with(&format!("{url}/payments"), &tap, &[("cookie", &cookie)])
+        .await;
+    assert_eq!(again.status.as_u16(), 409, "{}", again.body);
+    assert!(
+        again.body.contains("a payment was just recorded"),
+        "{}",
+        again.body
+    );
+    let payments: i64 = sqlx::query_scalar("SELECT count(*) FROM night_payments")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(payments, 1);
     let night = app.page(&cookie, &url).await;
     assert!(night.contains("Dee paid Ann $1.20"), "{night}");
     assert!(!night.contains("Dee pays Ann"), "{night}");

@@ -242,9 +242,13 @@ pub async fn night(
     })
 }
 
-/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. Errors:
-/// [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money, not above
-/// zero), `payer`/`payee` (none chosen, not someone of the night, or the same person).
+/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen`, when
+/// given, is how many payments (voided ones too) the page showed: a second tap of the same
+/// button, or another phone's payment in between, then finds more and records nothing.
+/// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money,
+/// not above zero), `payer`/`payee` (none chosen, not someone of the night, or the same
+/// person); [`AppError::Conflict`] (field `payments`) when `seen` is out of date.
+#[allow(clippy::too_many_arguments)] // the night, the payment and what the page saw
 pub async fn record_payment(
     pool: &SqlitePool,
     folds: &Folds,
@@ -253,6 +257,7 @@ pub async fn record_payment(
     payer: &str,
     payee: &str,
     amount: &str,
+    seen: Option<usize>,
 ) -> Result<(), AppError> {
     let amount = Money::parse(amount.trim()).map_err(|e| AppError::BadRequest {
         field: "amount".into(),
@@ -293,6 +298,16 @@ pub async fn record_payment(
     }
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     club_night(&mut tx, club, id).await?;
+    if let Some(seen) = seen
+        && ns::payments_of(&mut tx, id).await?.len() != seen
+    {
+        return Err(AppError::Conflict {
+            field: "payments".into(),
+            message: "a payment was just recorded against this night (a second tap, or \
+                      another phone); the night now shows it, so check before recording again"
+                .into(),
+        });
+    }
     // The payment is kept under the names shown now; each points at its person, so a later
     // rename shows it under the newer name.
     for who in [payer, payee] {

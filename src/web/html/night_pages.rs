@@ -132,6 +132,8 @@ struct PayForm {
     payer: String,
     payee: String,
     amount: String,
+    /// How many payments the page showed (empty: not checked).
+    seen: String,
 }
 
 async fn pay(
@@ -143,6 +145,7 @@ async fn pay(
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: PayForm = form(&body)?;
+        let seen = whole("seen", &f.seen)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
         nights::record_payment(
             &state.pool,
             &state.folds,
@@ -151,6 +154,7 @@ async fn pay(
             &f.payer,
             &f.payee,
             &f.amount,
+            seen,
         )
         .await
     };
