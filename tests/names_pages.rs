@@ -120,6 +120,30 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
     );
     assert!(!sheet.contains(">Bob<"), "{sheet}");
 
+    // A refused hand comes back with Robert's chip ticked, still sending "Bob".
+    let refused = app
+        .post_form_with(
+            &format!("/sessions/{id}/hands"),
+            &[
+                ("expected_events", "1"),
+                ("dealer", "Ann"),
+                ("bidder", "Bob"),
+                ("trump", "clubs"),
+                ("outcome", "made"),
+            ],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 422, "{}", refused.body);
+    assert_eq!(chips(&refused.body, "bidder"), seated);
+    assert!(
+        refused
+            .body
+            .contains("name=\"bidder\" value=\"Bob\" checked><span>Robert</span>"),
+        "{}",
+        refused.body
+    );
+
     // Tapping "Robert" sends "Bob": the session records the name he sat under.
     let hand = app
         .post_form_with(
