@@ -192,6 +192,7 @@ pub fn sheet_page(
             correctable: open,
             recorded: &recorded,
             last: (!values.contains_key("all")).then_some(SHEET_LINES),
+            currency: &loaded.doc.currency,
         },
     );
     let form = |values: HashMap<String, String>, error_field: Option<String>| {
