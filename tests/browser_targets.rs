@@ -293,6 +293,15 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         !shown.is_empty() && shown.iter().all(|t| !t.as_str().unwrap().contains("UTC")),
         "the club page shows its sessions' times in UTC: {started}"
     );
+    run(
+        &phone,
+        "document.querySelector('ul.sessions').scrollIntoView(); return 0;",
+    )
+    .await;
+    phone
+        .screenshot(&common::browser::screenshots().join("club-sessions-390.png"))
+        .await
+        .unwrap();
     check_page(&phone, "club", false, &mut faults).await;
     open(&phone, &base, "/", "Sessions").await;
     check_page(&phone, "sessions", false, &mut faults).await;
@@ -368,6 +377,18 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         height.as_f64().unwrap() >= 43.5,
         "the refusal's \"which rule\" is {height} px high"
     );
+    // The refusal and its opened "which rule" as the phone shows them, in the dark.
+    emulate_media(&phone, "", true).await;
+    run(
+        &phone,
+        "document.querySelector('details.error-rule').open = true; document.getElementById('error').scrollIntoView(); return 0;",
+    )
+    .await;
+    phone
+        .screenshot(&common::browser::screenshots().join("refused-which-rule-dark-390.png"))
+        .await
+        .unwrap();
+    emulate_media(&phone, "", false).await;
     check_page(&phone, "refused", false, &mut faults).await;
     open(&phone, &base, &format!("/sessions/{long}"), "earlier lines").await;
     check_page(&phone, "long", false, &mut faults).await;
