@@ -57,6 +57,12 @@ impl HandFormData {
         self.values.get(field).is_some_and(|v| !v.trim().is_empty())
     }
 
+    /// Whether the form carried `field` at all, even empty: a correction's stored hand
+    /// stands in only for the fields the player was not shown yet.
+    pub fn given(&self, field: &str) -> bool {
+        self.values.contains_key(field)
+    }
+
     /// Whether a refusal names `field`.
     pub fn invalid(&self, field: &str) -> bool {
         self.error_field.as_deref() == Some(field)

@@ -9,6 +9,8 @@
 //!   text: an inline `a` whose nearest block is a paragraph or list item that reads as a
 //!   sentence (six or more words of its own besides its links and controls). A row of links
 //!   ("Download postings · journal", "session document · ledger") is not a sentence.
+//! - The refusal's "which rule" (only shown on a refused entry) is measured the same way.
+//! - The club page shows its sessions' start times in the phone's own zone.
 //! - The game picker: the club page and the sessions list offer the games as a button each,
 //!   with its name and how many sit at it, leading to its new-session form.
 //! - Dark mode (`prefers-color-scheme: dark`): every piece of text keeps a contrast of at
@@ -272,6 +274,34 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         "return document.querySelector(\"a[href*='/players/']\").getAttribute('href');",
     )
     .await;
+    // Each session's start reads in the phone's own zone (the script), not as stored.
+    let mut started = json!(null);
+    for _ in 0..40 {
+        started = run(
+            &phone,
+            "return [].map.call(document.querySelectorAll('ul.sessions time'), function (t) { return t.textContent; });",
+        )
+        .await;
+        let shown = started.as_array().unwrap();
+        if !shown.is_empty() && shown.iter().all(|t| !t.as_str().unwrap().contains("UTC")) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let shown = started.as_array().unwrap();
+    assert!(
+        !shown.is_empty() && shown.iter().all(|t| !t.as_str().unwrap().contains("UTC")),
+        "the club page shows its sessions' times in UTC: {started}"
+    );
+    run(
+        &phone,
+        "document.querySelector('ul.sessions').scrollIntoView(); return 0;",
+    )
+    .await;
+    phone
+        .screenshot(&common::browser::screenshots().join("club-sessions-390.png"))
+        .await
+        .unwrap();
     check_page(&phone, "club", false, &mut faults).await;
     open(&phone, &base, "/", "Sessions").await;
     check_page(&phone, "sessions", false, &mut faults).await;
@@ -327,6 +357,39 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         open(&phone, &base, &format!("/sessions/{id}"), "Score sheet").await;
         check_page(&phone, game, true, &mut faults).await;
     }
+    // A refusal with its rule behind "which rule" (it only appears on a refusal): in
+    // Auction Pinochle four-handed, the dealer sits out and cannot bid (rules §1.1).
+    let (_, first) = &sheets[0];
+    open(&phone, &base, &format!("/sessions/{first}"), "Score sheet").await;
+    common::browser::choose(&phone, "dealer", "Vincenzo").await;
+    common::browser::choose(&phone, "bidder", "Vincenzo").await;
+    fill(&phone, "bid", "300").await;
+    common::browser::choose(&phone, "trump", "hearts").await;
+    common::browser::choose(&phone, "outcome", "made").await;
+    submit(&phone, "#next form.hand-form button[type=submit]").await;
+    wait_for(&phone, "which rule", Duration::from_secs(5)).await;
+    let height = run(
+        &phone,
+        "return document.querySelector('details.error-rule > summary').getBoundingClientRect().height;",
+    )
+    .await;
+    assert!(
+        height.as_f64().unwrap() >= 43.5,
+        "the refusal's \"which rule\" is {height} px high"
+    );
+    // The refusal and its opened "which rule" as the phone shows them, in the dark.
+    emulate_media(&phone, "", true).await;
+    run(
+        &phone,
+        "document.querySelector('details.error-rule').open = true; document.getElementById('error').scrollIntoView(); return 0;",
+    )
+    .await;
+    phone
+        .screenshot(&common::browser::screenshots().join("refused-which-rule-dark-390.png"))
+        .await
+        .unwrap();
+    emulate_media(&phone, "", false).await;
+    check_page(&phone, "refused", false, &mut faults).await;
     open(&phone, &base, &format!("/sessions/{long}"), "earlier lines").await;
     check_page(&phone, "long", false, &mut faults).await;
     open(

@@ -327,8 +327,12 @@ async fn a_bad_agreement_on_the_new_session_form_is_shown_on_the_form() {
         )
         .await;
     assert_eq!(reply.status.as_u16(), 422);
-    // Named as on the form, not by the document's path (`agreements.stake`).
-    assert!(reply.body.contains("Stake: "), "{}", reply.body);
+    // Named by the form's own label, not by the document's path (`agreements.stake`).
+    assert!(
+        reply.body.contains("Stake per unit (per 100 points): "),
+        "{}",
+        reply.body
+    );
     assert!(!reply.body.contains("agreements.stake:"), "{}", reply.body);
     assert!(reply.body.contains("value=\"Bob\""), "the players are kept");
     let reply = app

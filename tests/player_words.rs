@@ -524,3 +524,135 @@ fn context(text: &str, needle: &str) -> String {
     let to = text.ceil_char_boundary((at + 200).min(text.len()));
     text[from..to].to_string()
 }
+
+/// The new-session form refused, for every game: an amount that is no amount, a negative
+/// one, a number that is no number, a choice the menu does not offer, too few players, a
+/// name twice. Each message names the
+/// thing on the form by its label's words ("Stake: …"), never `agreements.stake`, and reads
+/// as player words.
+#[tokio::test]
+async fn new_session_refusals_name_the_form_field() {
+    let app = TestApp::new().await;
+    let mut seen = Vec::new();
+    for r in registry::GAMES {
+        let game = r.game.id;
+        let (fewest, _) = r.game.seats;
+        let names = [
+            "Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo",
+        ];
+        let seats: Vec<(String, &str)> = (1..=fewest)
+            .map(|i| (format!("player_{i}"), names[i - 1]))
+            .collect();
+        let mut bad: Vec<(String, Vec<(String, String)>)> = Vec::new();
+        let mut labels = Vec::new();
+        for spec in r.game.agreements {
+            let field = format!("a.{}", spec.name);
+            let values: &[&str] = match spec.kind {
+                scorekeeper::rules::game::SpecKind::Money => &["abc", "-0.05"],
+                scorekeeper::rules::game::SpecKind::Number => &["abc", "-5"],
+                _ => &["no-such-choice"],
+            };
+            for v in values {
+                bad.push((
+                    format!("{} = {v}", spec.label),
+                    vec![(field.clone(), (*v).to_string())],
+                ));
+                labels.push(format!("{} = {v}", spec.label));
+            }
+        }
+        bad.push((
+            "one player short".into(),
+            vec![("player_1".into(), String::new())],
+        ));
+        bad.push((
+            "a name twice".into(),
+            vec![("player_2".into(), "Ann".into())],
+        ));
+        for (what, change) in bad {
+            let mut form: Vec<(String, String)> = vec![("game".into(), game.into())];
+            for (seat, name) in &seats {
+                form.push((seat.clone(), (*name).to_string()));
+            }
+            for (k, v) in change {
+                form.retain(|(f, _)| *f != k);
+                form.push((k, v));
+            }
+            let form: Vec<(&str, &str)> =
+                form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            let reply = app.post_form("/sessions", &form).await;
+            if reply.status.as_u16() == 303 {
+                println!("{game}: {what}: accepted");
+                continue;
+            }
+            let (message, _) = refusal_of(&reply.body);
+            let message = message.replace("&#39;", "'").replace("&#34;", "\"");
+            println!("{game}: {what}: {message}");
+            // An agreement is named as the form labels it: "Game (points): …".
+            if labels.contains(&what) {
+                let label = what.split(" = ").next().unwrap_or_default();
+                assert!(
+                    message.starts_with(&format!("{label}: ")),
+                    "{game}: {what}: {message}"
+                );
+            }
+            seen.push((game, what, message));
+        }
+    }
+    let faults: Vec<String> = seen
+        .iter()
+        .filter(|(_, _, m)| !developer_words(m).is_empty() || m.contains("agreements"))
+        .map(|(g, w, m)| format!("{g}: {w}: {m:?} has {:?}", developer_words(m)))
+        .collect();
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+/// An Auction Pinochle bid that is set reads in the table's words on its row: "set: double
+/// bete"; a throw-in before the lead "single bete", after it "double bete" (rules §1.1
+/// settlement: 2 × single for failed and conceded after the lead, 1 × before it). The
+/// session document keeps the outcome's id (`failed`).
+#[tokio::test]
+async fn a_set_auction_pinochle_bid_reads_double_bete() {
+    let app = TestApp::new().await;
+    let sheet = start(&app, "auction_pinochle", &["Ann", "Bob", "Cy"], &[]).await;
+    let hands: [(&str, &str, &str); 3] = [
+        ("Cy", "Ann", "failed"),
+        ("Ann", "Bob", "conceded_before_lead"),
+        ("Bob", "Cy", "conceded_after_lead"),
+    ];
+    for (i, (dealer, bidder, outcome)) in hands.iter().enumerate() {
+        let expected = i.to_string();
+        let reply = app
+            .post_form(
+                &format!("{sheet}/hands"),
+                &[
+                    ("expected_events", &expected),
+                    ("dealer", dealer),
+                    ("bidder", bidder),
+                    ("bid", "300"),
+                    ("trump", "clubs"),
+                    ("outcome", outcome),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status.as_u16(), 303, "{outcome}: {}", reply.body);
+    }
+    let page = app.get(&sheet).await.body;
+    for (who, words) in [
+        ("Ann", "set: double bete"),
+        ("Bob", "conceded before the lead: single bete"),
+        ("Cy", "conceded after the lead: double bete"),
+    ] {
+        let row = format!(
+            "<b>{who}</b> bid 300 <span class=\"trump\" title=\"clubs\">♣</span> <span class=\"result bad\">{words}</span>"
+        );
+        assert!(page.contains(&row), "{who}: {row} not in {page}");
+    }
+    let export = app
+        .get(&format!(
+            "/api/v1/sessions/{}/export",
+            sheet.rsplit('/').next().unwrap()
+        ))
+        .await
+        .json();
+    assert_eq!(export["events"][0]["outcome"], "failed");
+}

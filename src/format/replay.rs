@@ -212,12 +212,20 @@ fn check_players(players: &[String], game: &GameInfo) -> Result<(), Refusal> {
         return Err(Refusal::document(
             "players",
             format!(
-                "{} seats {fewest} to {most} players ({}), and {} are listed",
+                "{} seats {} players, and {} listed",
                 game.name,
-                game.rules,
-                players.len()
+                if fewest == most {
+                    format!("exactly {fewest}")
+                } else {
+                    format!("{fewest} to {most}")
+                },
+                match players.len() {
+                    1 => "1 is".to_string(),
+                    n => format!("{n} are"),
+                }
             ),
-        ));
+        )
+        .citing(Some(game.rules.to_string())));
     }
     for (i, name) in players.iter().enumerate() {
         rules::check_name(name)

@@ -277,7 +277,15 @@ impl AgreementSpec {
         }
         let bad = |m: String| RuleError::new(format!("agreements.{}", self.name), m);
         Ok(Some(match self.kind {
-            SpecKind::Money | SpecKind::Choice(_) => Value::String(text.to_string()),
+            SpecKind::Money => Value::String(text.to_string()),
+            // Only what the form's menu offers (a document may say more, e.g. a units
+            // table as a list): anything else is a tampered or stale form.
+            SpecKind::Choice(choices) => {
+                if !choices.iter().any(|(value, _)| *value == text) {
+                    return Err(bad(format!("\"{text}\" is not one of the choices offered")));
+                }
+                Value::String(text.to_string())
+            }
             SpecKind::Bool => Value::Bool(match text {
                 "yes" => true,
                 "no" => false,

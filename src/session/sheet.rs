@@ -159,8 +159,10 @@ pub struct StepView {
     pub gives: String,
 }
 
-/// A step in words (money as the sheet writes it, the kitty as "Kitty").
-pub fn step_view(step: &Step) -> StepView {
+/// A step in words (money as the sheet writes it, with the session's `currency` symbol:
+/// "$0.50"; the kitty as "Kitty").
+pub fn step_view(step: &Step, currency: &str) -> StepView {
+    let cash = |m: &Money| crate::money::with_currency(&money(m.cents()), currency);
     let (what, gives) = match step {
         Step::TableRow {
             table,
@@ -178,7 +180,7 @@ pub fn step_view(step: &Step) -> StepView {
             format!("{} {}", points(*total), tally.word()),
         ),
         Step::Times { factor, why } => (format!("× {factor}"), why.clone()),
-        Step::Stake { amount, per } => (format!("× {amount}"), format!("a {per}")),
+        Step::Stake { amount, per } => (format!("× {}", cash(amount)), format!("a {per}")),
         Step::Pays {
             from,
             to,
@@ -186,7 +188,7 @@ pub fn step_view(step: &Step) -> StepView {
             why,
         } => (
             format!("{} pays {}", account_label(from), account_label(to)),
-            format!("{amount} ({why})"),
+            format!("{} ({why})", cash(amount)),
         ),
         Step::Kitty {
             rule,
@@ -194,7 +196,7 @@ pub fn step_view(step: &Step) -> StepView {
             after,
         } => (
             format!("Kitty ({rule})"),
-            format!("{} → {}", money(before.cents()), money(after.cents())),
+            format!("{} → {}", cash(before), cash(after)),
         ),
         Step::Shares {
             total,
@@ -203,7 +205,7 @@ pub fn step_view(step: &Step) -> StepView {
         } => {
             let each = shares
                 .iter()
-                .map(|(p, m)| format!("{} {}", account_label(p), money(m.cents())))
+                .map(|(p, m)| format!("{} {}", account_label(p), cash(m)))
                 .collect::<Vec<_>>()
                 .join(", ");
             let odd = match odd_cents.len() {
@@ -219,7 +221,7 @@ pub fn step_view(step: &Step) -> StepView {
                 ),
             };
             (
-                format!("{} shared {} ways", money(total.cents()), shares.len()),
+                format!("{} shared {} ways", cash(total), shares.len()),
                 format!("{each}{odd}"),
             )
         }
@@ -266,6 +268,9 @@ pub struct Context<'a> {
     /// session stays quick to build and to read on a phone; [`SheetView::earlier`] counts
     /// the lines left out.
     pub last: Option<usize>,
+    /// The session's currency code ("USD"), for the symbol before each amount in the
+    /// reckoning's steps ("$0.50").
+    pub currency: &'a str,
 }
 
 /// A signed amount of cents as a sheet shows it: "+0.20", "−0.10", empty for zero.
@@ -647,7 +652,11 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
         view.explanation = row.explanation.clone();
-        view.steps = row.steps.iter().map(step_view).collect();
+        view.steps = row
+            .steps
+            .iter()
+            .map(|step| step_view(step, ctx.currency))
+            .collect();
         view.rules = row.rules.clone();
         view.struck = row.struck();
         view.amends = row.amends.is_some();

@@ -66,6 +66,21 @@ impl Outcome {
         }
     }
 
+    /// The result as the row of the sheet says it, in the table's words: a bid that is set
+    /// pays double bete, a throw-in before the lead single bete (rules §1.1 settlement,
+    /// §1.3). The documents keep [`Outcome::id`].
+    pub fn row_words(self) -> &'static str {
+        match self {
+            Outcome::Made => "made",
+            Outcome::Failed => "set: double bete",
+            Outcome::ConcededBeforeLead => "conceded before the lead: single bete",
+            Outcome::ConcededAfterLead => "conceded after the lead: double bete",
+            Outcome::OpponentsConceded => "opponents conceded",
+            Outcome::BidderRenege => "bidder reneged: double bete",
+            Outcome::DefenderRenege => "defender reneged",
+        }
+    }
+
     /// True for the outcomes the bidder wins: made, opponents conceded, defender renege.
     pub fn bidder_wins(self) -> bool {
         matches!(

@@ -373,7 +373,7 @@ fn contract_line(c: &hand::Contract) -> SheetLine {
             side: None,
             bid: c.bid,
             trump: Some(c.trump),
-            result: c.outcome.words().to_string(),
+            result: c.outcome.row_words().to_string(),
             tone: if c.outcome.bidder_wins() {
                 Tone::Good
             } else {

@@ -479,16 +479,42 @@ async fn create(
             .into_response(),
         Ok((id, None)) => Redirect::to(&format!("/sessions/{id}")).into_response(),
         Err(e @ (AppError::Refused(_) | AppError::BadRequest { .. })) => {
-            let mut error = PageError::from(&e);
-            // The form's field names carry an `a.` for agreements.
-            error.field = error.field.map(|f| f.replace("agreements.", "a."));
-            match new_page(&game, values, Some(error)) {
+            match new_page(&game, values, Some(setup_error(&game, &e))) {
                 Ok(page) => (StatusCode::UNPROCESSABLE_ENTITY, page).into_response(),
                 Err(e) => error_page(e),
             }
         }
         Err(e) => error_page(e),
     }
+}
+
+/// A refusal of the new-session form of `game` in the form's own words: an agreement is
+/// named by the label the form shows it under ("Game (points): -5 must be between …"), not
+/// by its document path (`agreements.target`); the rule stays typed for the details. The
+/// field is renamed to the form's input (`a.target`) so that input is marked.
+fn setup_error(game: &str, e: &AppError) -> PageError {
+    let mut error = PageError::from(e);
+    let label = error
+        .field
+        .as_deref()
+        .and_then(|f| f.strip_prefix("agreements."))
+        .and_then(|name| {
+            registry::game(game)?
+                .agreements
+                .iter()
+                .find(|spec| spec.name == name)
+        })
+        .map(|spec| spec.label);
+    let message = match e {
+        AppError::Refused(r) => Some(r.message.as_str()),
+        AppError::BadRequest { message, .. } => Some(message.as_str()),
+        _ => None,
+    };
+    if let (Some(label), Some(message)) = (label, message) {
+        error.message = format!("{label}: {message}");
+    }
+    error.field = error.field.map(|f| f.replace("agreements.", "a."));
+    error
 }
 
 async fn sheet(

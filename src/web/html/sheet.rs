@@ -190,6 +190,7 @@ pub fn sheet_page(
             correctable: open,
             recorded: &recorded,
             last: (!values.contains_key("all")).then_some(SHEET_LINES),
+            currency: &loaded.doc.currency,
         },
     );
     let correct_event = correct_event_of(loaded, values);
