@@ -143,7 +143,7 @@ impl From<Refusal> for AppError {
 /// agreements of a new session): 422 like every other refusal by the rules, naming the field.
 impl From<crate::rules::RuleError> for AppError {
     fn from(e: crate::rules::RuleError) -> AppError {
-        AppError::Refused(Refusal::document(e.field, e.message))
+        AppError::Refused(Refusal::from_rule(e, None))
     }
 }
 

@@ -65,6 +65,20 @@ impl Money {
         Money(self.0.abs())
     }
 
+    /// The amount as players say it in `currency` (an ISO code): a dollar amount under one
+    /// dollar in cents ("5¢"), else with the symbol ("$1.00", "€0.05", "£2.50"); other
+    /// currencies by their code ("0.05 CHF"). One minus sign, "−", before a negative amount.
+    pub fn words(self, currency: &str) -> String {
+        let sign = if self.0 < 0 { "−" } else { "" };
+        let digits = self.abs();
+        match currency {
+            "USD" | "CAD" | "AUD" | "NZD" if digits.0 > 0 && digits.0 < 100 => {
+                format!("{sign}{}¢", digits.0)
+            }
+            _ => with_currency(&format!("{sign}{digits}"), currency),
+        }
+    }
+
     /// Parses a decimal string: an optional `-`, digits, and optionally a point followed by
     /// one or two digits (the currency's minor unit): `"0.05"`, `"-1.2"`, `"3"`. Nothing else
     /// is money: no sign `+`, no spaces, no exponent (`"5e-2"`), no thousands separator or
@@ -124,6 +138,22 @@ impl Money {
         let parts = parts.max(1);
         let share = self.0 / parts;
         (Money(share), Money(self.0 - share * parts))
+    }
+}
+
+/// A written amount (`"3.80"`, `"−0.10"`) with `currency`'s symbol as players write it:
+/// "$3.80", "€3.80", "£3.80", one minus sign first ("−$0.10"); other currencies by their
+/// code, "3.80 CHF".
+pub fn with_currency(amount: &str, currency: &str) -> String {
+    let (sign, digits) = match amount.strip_prefix(['-', '−']) {
+        Some(rest) => ("−", rest),
+        None => ("", amount),
+    };
+    match currency {
+        "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}${digits}"),
+        "EUR" => format!("{sign}€{digits}"),
+        "GBP" => format!("{sign}£{digits}"),
+        code => format!("{sign}{digits} {code}"),
     }
 }
 
@@ -214,6 +244,19 @@ impl<'de> Deserialize<'de> for Money {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn says_amounts_as_players_do() {
+        assert_eq!(Money::from_cents(5).words("USD"), "5¢");
+        assert_eq!(Money::from_cents(10).words("USD"), "10¢");
+        assert_eq!(Money::from_cents(100).words("USD"), "$1.00");
+        assert_eq!(Money::from_cents(-5).words("USD"), "−5¢");
+        assert_eq!(Money::from_cents(-250).words("USD"), "−$2.50");
+        assert_eq!(Money::from_cents(0).words("USD"), "$0.00");
+        assert_eq!(Money::from_cents(5).words("EUR"), "€0.05");
+        assert_eq!(Money::from_cents(5).words("CHF"), "0.05 CHF");
+        assert_eq!(with_currency("-3.80", "GBP"), "−£3.80");
+    }
 
     #[test]
     fn parses_and_prints_cents_exactly() {

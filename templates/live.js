@@ -16,6 +16,38 @@ function localTimes(root) {
   });
 }
 localTimes(document);
+// Steppers: a number field marked data-stepper (a meld, a count of check melds) gets a −
+// and a + button (44 px) that step it by its own step (10 points, one meld), within its
+// min and max. The field stays typeable and is what the form posts: a count stepped back
+// to nothing is empty again, as it started. Without script the field is typed.
+function steppers(root) {
+  root.querySelectorAll('input[data-stepper]').forEach(function (field) {
+    if (field.parentNode.classList.contains('stepper')) return;
+    var box = document.createElement('span');
+    box.className = 'stepper';
+    field.parentNode.insertBefore(box, field);
+    var what = (field.closest('label') || field).textContent.trim();
+    function button(sign, words) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'step';
+      b.textContent = sign > 0 ? '+' : '\u2212';
+      b.setAttribute('aria-label', words + ': ' + what);
+      b.addEventListener('click', function () {
+        var step = Number(field.step) || 1, min = field.min === '' ? 0 : Number(field.min);
+        var max = field.max === '' ? Infinity : Number(field.max);
+        var now = Number(field.value) || 0, next = Math.min(max, Math.max(min, now + sign * step));
+        field.value = next === 0 ? '' : String(next);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      return b;
+    }
+    box.appendChild(button(-1, 'one less'));
+    box.appendChild(field);
+    box.appendChild(button(1, 'one more'));
+  });
+}
+steppers(document);
 // A refused entry: its message is brought to the top of the screen and focused, so the
 // player sees it at once with the kept values under it, and a screen reader announces it.
 (function () {
@@ -41,6 +73,7 @@ localTimes(document);
           if (now && next) now.replaceWith(next);
         });
         localTimes(document);
+        steppers(document);
         root.setAttribute('data-updated', String(Date.now()));
         var status = document.getElementById('live-status');
         if (status) status.textContent = 'The sheet was updated.';

@@ -141,7 +141,7 @@ async fn a_club_looks_back_on_a_phone() {
         .await
         .unwrap();
     assert!(
-        li.contains("Ann") && li.contains("2.80") && li.contains("closed"),
+        li.contains("Ann") && li.contains("$2.80") && li.contains("closed"),
         "{li}"
     );
 
@@ -155,7 +155,7 @@ async fn a_club_looks_back_on_a_phone() {
         .text()
         .await
         .unwrap();
-    assert_eq!(net, "3.70");
+    assert_eq!(net, "$3.70");
     let chart = phone.find(By::Css(".history-chart svg")).await.unwrap();
     let rect = chart.rect().await.unwrap();
     assert!(

@@ -83,8 +83,8 @@ async fn a_night_is_made_and_settled_on_a_phone() {
     wait_for(&phone, "To settle the night", Duration::from_secs(5)).await;
     // Ann +1.20, Bob +1.20, Dee −2.40: Dee pays each 1.20 (tests/nights.rs by hand).
     let source = phone.source().await.unwrap();
-    assert!(source.contains("Dee pays Ann 1.20"), "{source}");
-    assert!(source.contains("Dee pays Bob 1.20"), "{source}");
+    assert!(source.contains("Dee pays Ann $1.20"), "{source}");
+    assert!(source.contains("Dee pays Bob $1.20"), "{source}");
     assert!(scroll_width(&phone).await <= 390, "the night fits a phone");
     phone
         .screenshot(&shots.join("night-390.png"))
@@ -98,10 +98,27 @@ async fn a_night_is_made_and_settled_on_a_phone() {
     wait_for(&phone, "Payments tonight", Duration::from_secs(5)).await;
     let source = phone.source().await.unwrap();
     assert!(!source.contains("Dee pays Ann"), "{source}");
-    assert!(source.contains("Dee pays Bob 1.20"), "{source}");
+    assert!(source.contains("Dee pays Bob $1.20"), "{source}");
     assert!(scroll_width(&phone).await <= 390, "the night fits a phone");
     phone
         .screenshot(&shots.join("night-paid-390.png"))
+        .await
+        .unwrap();
+
+    // The next session's form offers to join tonight's night.
+    phone
+        .goto(format!("{base}/sessions/new?game=auction_pitch"))
+        .await
+        .unwrap();
+    wait_for(&phone, "Join Thursday at Sal's", Duration::from_secs(5)).await;
+    assert!(scroll_width(&phone).await <= 390, "the form fits a phone");
+    let night = phone
+        .find(thirtyfour::By::Css("fieldset.tonight"))
+        .await
+        .unwrap();
+    night.scroll_into_view().await.unwrap();
+    phone
+        .screenshot(&shots.join("night-new-session-390.png"))
         .await
         .unwrap();
 }

@@ -187,7 +187,10 @@ async fn ns_bid_350_and_fall_short_on_the_sheet_and_in_the_ledger() {
     let page = app.get(&sheet).await;
     assert_eq!(page.status.as_u16(), 200);
     let body = &page.body;
-    assert!(body.contains("fell short"), "the defeated bid is marked");
+    assert!(
+        body.contains("<span class=\"result bad\">set</span>"),
+        "the defeated bid is marked set on its row"
+    );
     assert!(body.contains("NS in the hole"), "below zero after the hand");
     assert!(
         body.contains(&format!(

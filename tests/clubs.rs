@@ -184,7 +184,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
     // Ann made 250 in hearts twice: +0.20 each time.
     assert!(
         page.body
-            .contains(">Ann</a></dt><dd class=\"money plus\">0.40</dd>"),
+            .contains(">Ann</a></dt><dd class=\"money plus\">$0.40</dd>"),
         "{}",
         page.body
     );

@@ -136,7 +136,7 @@ async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
     assert!(
         reply
             .body
-            .contains("Bid: 90 is below the minimum bid 100 (rules §1.8)"),
+            .contains("autofocus>Bid: 90 is below the minimum bid 100</p><details class=\"why error-rule\"><summary>which rule</summary>rules §1.8</details>"),
         "{}",
         reply.body
     );
@@ -179,7 +179,7 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     assert!(
         reply
             .body
-            .contains("All passed: All passed, but the form also has a contract"),
+            .contains("autofocus>All passed, but the form also has a contract"),
         "{}",
         reply.body
     );

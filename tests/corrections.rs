@@ -135,7 +135,7 @@ fn refused_corrections_name_the_field() {
     assert_eq!(r.event_index, Some(2));
     assert!(
         r.message
-            .starts_with("with this change event 1 would be refused: bidder"),
+            .starts_with("with this change a later entry (event 1) would be refused: D is not"),
         "{}",
         r.message
     );

@@ -135,15 +135,15 @@ async fn the_history_lists_each_night_with_its_game_hands_status_and_results() {
         "{pinochle}"
     );
     assert!(
-        pinochle.contains(">Ann</a></dt><dd class=\"money plus\">0.90</dd>"),
+        pinochle.contains(">Ann</a></dt><dd class=\"money plus\">$0.90</dd>"),
         "{pinochle}"
     );
     assert!(
-        pinochle.contains(">Bob</a></dt><dd class=\"money minus\">-0.90</dd>"),
+        pinochle.contains(">Bob</a></dt><dd class=\"money minus\">−$0.90</dd>"),
         "{pinochle}"
     );
     assert!(
-        pinochle.contains(">Cy</a></dt><dd class=\"money \">0.00</dd>"),
+        pinochle.contains(">Cy</a></dt><dd class=\"money \">$0.00</dd>"),
         "{pinochle}"
     );
     let pitch = entry(&body, b);
@@ -156,11 +156,11 @@ async fn the_history_lists_each_night_with_its_game_hands_status_and_results() {
         "{pitch}"
     );
     assert!(
-        pitch.contains(">Ann</a></dt><dd class=\"money plus\">2.80</dd>"),
+        pitch.contains(">Ann</a></dt><dd class=\"money plus\">$2.80</dd>"),
         "{pitch}"
     );
     assert!(
-        pitch.contains(">Dee</a></dt><dd class=\"money minus\">-1.20</dd>"),
+        pitch.contains(">Dee</a></dt><dd class=\"money minus\">−$1.20</dd>"),
         "{pitch}"
     );
     assert!(pitch.contains("<time datetime=\""), "{pitch}");
@@ -238,13 +238,13 @@ async fn a_title_names_a_night_and_archiving_hides_it_without_deleting_it() {
     assert!(!body.contains(&format!("data-session=\"{a}\"")), "{body}");
     let shelf = page(&app, &cookie, &format!("/clubs/{club}/history?archived=1")).await;
     assert!(
-        entry(&shelf, a).contains(">Ann</a></dt><dd class=\"money plus\">0.90</dd>"),
+        entry(&shelf, a).contains(">Ann</a></dt><dd class=\"money plus\">$0.90</dd>"),
         "{shelf}"
     );
     // The money is still there: the leaderboard counts the archived night.
     let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
     assert!(
-        board.contains(">Ann</a></th><td class=\"money plus\">3.70</td><td>2</td>"),
+        board.contains(">Ann</a></th><td class=\"money plus\">$3.70</td><td>2</td>"),
         "{board}"
     );
 }
@@ -259,7 +259,7 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
     // 0.90 + 2.80; two nights; bids: the 350 and three Pitch 4s, all made; one Pitch game;
     // one kitty (the 350).
     for (id, value) in [
-        ("net-all", "3.70"),
+        ("net-all", "$3.70"),
         ("nights", "2"),
         ("bid", "4"),
         ("made", "4 (100%)"),
@@ -273,7 +273,7 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         );
     }
     assert!(
-        page_ann.contains("Auction Pitch: <span class=\"money plus\">2.80</span>"),
+        page_ann.contains("Auction Pitch: <span class=\"money plus\">$2.80</span>"),
         "{page_ann}"
     );
     assert!(
@@ -293,14 +293,14 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         "{page_ann}"
     );
     assert!(
-        page_ann.contains("<td class=\"money\">0.90</td>")
-            && page_ann.contains("<td class=\"money\">3.70</td>"),
+        page_ann.contains("<td class=\"money\">$0.90</td>")
+            && page_ann.contains("<td class=\"money\">$3.70</td>"),
         "{page_ann}"
     );
     let bob = person(&body, "Bob");
     let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
     // −0.90 − 1.60; his 300 failed and his Pitch 3 was set.
-    assert!(page_bob.contains("id=\"net-all\">-2.50<"), "{page_bob}");
+    assert!(page_bob.contains("id=\"net-all\">−$2.50<"), "{page_bob}");
     assert!(
         page_bob.contains("id=\"set\">2<") && page_bob.contains("id=\"made\">0 (0%)<"),
         "{page_bob}"
@@ -312,7 +312,7 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{board}");
     assert!(
-        board.contains(">Dee</a></th><td class=\"money minus\">-1.20</td><td>1</td>"),
+        board.contains(">Dee</a></th><td class=\"money minus\">−$1.20</td><td>1</td>"),
         "{board}"
     );
     // A date range with no nights nets nothing.
@@ -322,17 +322,17 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         &format!("/clubs/{club}/players/{ann}?from=2001-01-01&to=2001-01-31"),
     )
     .await;
-    assert!(none.contains("id=\"net-range\">0.00<"), "{none}");
+    assert!(none.contains("id=\"net-range\">$0.00<"), "{none}");
     // The session's own chart: balances hand by hand from its postings.
     let chart = page(&app, &cookie, &format!("/sessions/{a}/chart")).await;
     // After the ante −0.10 each; after hand 1 Ann 0.50.
-    assert!(chart.contains("<th scope=\"row\">hand 1</th><td class=\"money\">0.50</td><td class=\"money\">-0.40</td><td class=\"money\">-0.40</td>"), "{chart}");
+    assert!(chart.contains("<th scope=\"row\">hand 1</th><td class=\"money\">$0.50</td><td class=\"money\">−$0.40</td><td class=\"money\">−$0.40</td>"), "{chart}");
 }
 
 #[tokio::test]
 async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     let app = TestApp::new().await;
-    let (club, cookie, a, _) = club(&app).await;
+    let (club, cookie, a, b) = club(&app).await;
     let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
     let (bob, cy, dee) = (
         person(&body, "Bob"),
@@ -349,13 +349,13 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     assert_eq!(renamed.status.as_u16(), 303, "{}", renamed.body);
     let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
     assert!(
-        entry(&body, a).contains(">Robert</a></dt><dd class=\"money minus\">-0.90</dd>"),
+        entry(&body, a).contains(">Robert</a></dt><dd class=\"money minus\">−$0.90</dd>"),
         "{body}"
     );
     assert!(!body.contains(">Bob</a>"), "{body}");
     let robert = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
     assert!(
-        robert.contains("<h1>Robert</h1>") && robert.contains("id=\"net-all\">-2.50<"),
+        robert.contains("<h1>Robert</h1>") && robert.contains("id=\"net-all\">−$2.50<"),
         "{robert}"
     );
     // The session document keeps the name he sat under.
@@ -369,6 +369,56 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         export.json()["players"] == json!(["Ann", "Bob", "Cy"]),
         "{}",
         export.body
+    );
+    // The Pitch sheet (closed, not paid: Bob owes Ann 1.60, Dee 1.20) shows Robert in the
+    // sheet's head, the balances and the settle-up; "Mark paid" records the name he sat
+    // under, and the payment reads under the new name.
+    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        sheet.contains("<dt>Robert</dt><dd class=\"money minus\">−1.60</dd>")
+            && sheet.contains("<strong>Robert</strong> pays <strong>Ann</strong> $1.60")
+            && sheet.contains("Robert pays Ann $1.60\nDee pays Ann $1.20")
+            && sheet.contains("<input type=\"hidden\" name=\"from\" value=\"Bob\">")
+            && !sheet.contains(">Bob<"),
+        "{sheet}"
+    );
+    let paid = app
+        .post_form_with(
+            &format!("/sessions/{b}/payments"),
+            &[
+                ("expected_events", "5"),
+                ("from", "Bob"),
+                ("to", "Ann"),
+                ("amount", "1.60"),
+            ],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        sheet.contains("<dt>Robert</dt><dd class=\"money \">0.00</dd>")
+            && sheet.contains("Dee pays Ann $1.20")
+            && !sheet.contains("Bob"),
+        "{sheet}"
+    );
+    let chart = page(&app, &cookie, &format!("/sessions/{b}/chart")).await;
+    assert!(
+        chart.contains(">Robert") && !chart.contains("Bob"),
+        "{chart}"
+    );
+    let club_page = page(&app, &cookie, &format!("/clubs/{club}")).await;
+    assert!(
+        club_page.contains(&format!("Session {b}: Ann, Robert, Dee")),
+        "{club_page}"
+    );
+    // The next session's form offers the roster under the names shown now.
+    let form = page(&app, &cookie, "/sessions/new?game=auction_pitch&last=1").await;
+    assert!(
+        form.contains("<option value=\"Robert\">")
+            && !form.contains("<option value=\"Bob\">")
+            && form.contains("Same seats as last time: Ann, Robert, Dee"),
+        "{form}"
     );
     // Another's name is refused, naming the field.
     let taken = app
@@ -400,14 +450,21 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     );
     let page_cy = page(&app, &cookie, &format!("/clubs/{club}/players/{cy}")).await;
     assert!(
-        page_cy.contains("id=\"net-all\">-1.20<") && page_cy.contains("id=\"nights\">2<"),
+        page_cy.contains("id=\"net-all\">−$1.20<") && page_cy.contains("id=\"nights\">2<"),
         "{page_cy}"
     );
     let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
     assert!(
         !board.contains(">Dee</a>")
-            && board.contains(">Cy</a></th><td class=\"money minus\">-1.20</td><td>2</td>"),
+            && board.contains(">Cy</a></th><td class=\"money minus\">−$1.20</td><td>2</td>"),
         "{board}"
+    );
+    // Merged spellings show one name: Dee sat at the Pitch table, which now shows Cy.
+    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        sheet.contains("<strong>Cy</strong> pays <strong>Ann</strong> $1.20")
+            && !sheet.contains(">Dee<"),
+        "{sheet}"
     );
     // Outsiders see nothing.
     let gone = app.get(&format!("/clubs/{club}/players/{cy}")).await;
@@ -437,7 +494,7 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     // 350 in spades made: 4 units × 2 (spades double) × 0.05 = 0.40 from each: +0.80.
     let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
     assert!(
-        page_bob.contains("id=\"net-all\">-1.70<") && page_bob.contains("id=\"made\">1 (33%)<"),
+        page_bob.contains("id=\"net-all\">−$1.70<") && page_bob.contains("id=\"made\">1 (33%)<"),
         "{page_bob}"
     );
     // Corrected to failed: 4 × 2 × 2 (double bete) × 0.05 = 0.80 to each: −1.60.
@@ -450,7 +507,7 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
     // −2.50 − 1.60 = −4.10; three bids, none made, three set.
     assert!(
-        page_bob.contains("id=\"net-all\">-4.10<") && page_bob.contains("id=\"set\">3<"),
+        page_bob.contains("id=\"net-all\">−$4.10<") && page_bob.contains("id=\"set\">3<"),
         "{page_bob}"
     );
     let undo = json!({ "type": "void", "event": 0, "reason": "never happened" });
@@ -459,7 +516,7 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
         .unwrap();
     let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
     assert!(
-        page_bob.contains("id=\"net-all\">-2.50<")
+        page_bob.contains("id=\"net-all\">−$2.50<")
             && page_bob.contains("id=\"bid\">2<")
             && page_bob.contains("id=\"nights\">3<"),
         "{page_bob}"
@@ -487,7 +544,7 @@ async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_rea
     }
     let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
     assert!(
-        entry(&body, a).contains(">Ann</a></dt><dd class=\"money plus\">0.90</dd>")
+        entry(&body, a).contains(">Ann</a></dt><dd class=\"money plus\">$0.90</dd>")
             && entry(&body, a).contains("settled"),
         "{body}"
     );
@@ -498,7 +555,7 @@ async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_rea
     assert_eq!(left, 0);
     let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
     assert!(
-        board.contains(">Ann</a></th><td class=\"money plus\">3.70</td><td>2</td>"),
+        board.contains(">Ann</a></th><td class=\"money plus\">$3.70</td><td>2</td>"),
         "{board}"
     );
 }

@@ -230,7 +230,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     assert!(
         reply
             .body
-            .contains("Bid: 240 is below the minimum 250 (rules §1.1)"),
+            .contains("autofocus>Bid: 240 is below the minimum 250</p><details class=\"why error-rule\"><summary>which rule</summary>rules §1.1</details>"),
         "{}",
         reply.body
     );
@@ -550,7 +550,10 @@ async fn pages_answer() {
     let app = TestApp::new().await;
     let list = app.get("/").await;
     assert_eq!(list.status.as_u16(), 200);
-    assert!(list.body.contains("New Auction Pinochle session"));
+    assert!(
+        list.body
+            .contains("href=\"/sessions/new?game=auction_pinochle\"")
+    );
     assert_eq!(app.get("/sessions/77").await.status.as_u16(), 404);
     assert_eq!(app.get("/static/style.css").await.status.as_u16(), 200);
 }

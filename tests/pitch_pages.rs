@@ -395,7 +395,10 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
 async fn the_new_session_form_offers_the_pitch_agreements_with_their_defaults() {
     let app = TestApp::new().await;
     let list = app.get("/").await;
-    assert!(list.body.contains("New Auction Pitch session"));
+    assert!(
+        list.body
+            .contains("href=\"/sessions/new?game=auction_pitch\"")
+    );
     let form = app.get("/sessions/new?game=auction_pitch").await;
     assert_eq!(form.status.as_u16(), 200);
     for default in [
@@ -425,7 +428,7 @@ async fn the_new_session_form_offers_the_pitch_agreements_with_their_defaults() 
                 "dealer_may_steal": false })
     );
     let page = app.get(&sheet).await;
-    assert!(page.body.contains("0.05 USD a point of difference"));
+    assert!(page.body.contains("5¢ a point of difference"));
     assert!(page.body.contains("standard: first to 11 points"));
 }
 

@@ -200,7 +200,7 @@ async fn a_refusal_names_the_field_and_keeps_the_form() {
     let reply = post(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
-        reply.body.contains("Contributions Bob: Bob is still in the hand and not all-in, so he called every bet and put in 1.00"),
+        reply.body.contains("Bob&#39;s contributions: Bob is still in the hand and not all-in, so he called every bet and put in 1.00"),
         "{}",
         reply.body
     );
@@ -215,7 +215,7 @@ async fn a_refusal_names_the_field_and_keeps_the_form() {
     let reply = post(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
-        reply.body.contains("Low Ann: Ann is in the showdown"),
+        reply.body.contains("Ann&#39;s low: Ann is in the showdown"),
         "{}",
         reply.body
     );

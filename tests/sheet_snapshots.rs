@@ -81,11 +81,15 @@ fn with_amendments(mut session: Value) -> Value {
     session
 }
 
-/// Replaces every recorded time, in words ("2026-11-24 12:01:43 UTC") or as stored in a
+/// Replaces every recorded time, in words ("2026-11-24 12:01:43 UTC", "2026-11-24 12:01 UTC") or as stored in a
 /// `<time datetime>` ("2026-11-24T12:01:43Z"), with `[time]`.
 fn redact_times(page: &str) -> String {
     let bytes = page.as_bytes();
-    let shapes: [&[u8]; 2] = [b"dddd-dd-dd dd:dd:dd UTC", b"dddd-dd-ddTdd:dd:ddZ"];
+    let shapes: [&[u8]; 3] = [
+        b"dddd-dd-dd dd:dd:dd UTC",
+        b"dddd-dd-dd dd:dd UTC",
+        b"dddd-dd-ddTdd:dd:ddZ",
+    ];
     let mut out = String::with_capacity(page.len());
     let mut i = 0;
     while i < bytes.len() {

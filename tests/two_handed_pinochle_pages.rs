@@ -150,7 +150,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     .await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
-        reply.body.contains("Tricks Ann: no cards count 1"),
+        reply.body.contains("Ann&#39;s tricks: no cards count 1"),
         "{}",
         reply.body
     );
@@ -163,7 +163,9 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     .await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
-        reply.body.contains("Melds Bob: 45 is not a meld total"),
+        reply
+            .body
+            .contains("Bob&#39;s melds: 45 is not a meld total"),
         "{}",
         reply.body
     );
@@ -277,7 +279,7 @@ async fn a_declare_out_short_of_the_game_loses_it() {
     assert!(
         reply
             .body
-            .contains("Tricks Ann: a declare-out counts only Bob"),
+            .contains("Ann&#39;s tricks: a declare-out counts only Bob"),
         "{}",
         reply.body
     );

@@ -1,14 +1,22 @@
 //! The shell of the exports: gathers stored sessions into [`SessionRecord`]s, and imports a
 //! [`ClubExport`] into a new club in one transaction.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 use sqlx::SqlitePool;
 
-use super::{ClubExport, EventLine, SessionRecord, check_club_export, club_export};
+use super::{
+    ClubExport, EventLine, ExportedNight, ExportedNightPayment, ExportedPerson, SessionRecord,
+    check_club_export, club_export,
+};
 use crate::error::AppError;
 use crate::ledger::HOUSE;
+use crate::money::Money;
 use crate::service::clubs::{self, Club, Grant};
 use crate::service::{self, Folds, Loaded};
+use crate::store::history as hs;
+use crate::store::nights as ns;
 use crate::store::{self, NewEvent, NewSession};
 
 /// The export view of a loaded session: its documents and each entry's time and hand number.
@@ -75,7 +83,9 @@ pub async fn club_sessions(
     Ok(sessions)
 }
 
-/// The whole-club export of `club`: its name, roster and every session document.
+/// The whole-club export of `club`: its name, roster, every session document with its
+/// title and archive flag, its people (renames and merges) and its nights with their
+/// payments.
 pub async fn export_club(
     pool: &SqlitePool,
     folds: &Folds,
@@ -86,18 +96,72 @@ pub async fn export_club(
         .into_iter()
         .map(|(name, _)| name)
         .collect();
+    // People are kept from the sessions' facts: those of sessions recorded before the
+    // history existed are written first.
+    crate::service::history::backfill(pool, folds, club.id).await?;
     let sessions = club_sessions(pool, folds, club.id).await?;
-    Ok(club_export(&club.name, players, &sessions))
+    let mut export = club_export(&club.name, players, &sessions);
+    let position: BTreeMap<i64, usize> = sessions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.id, i))
+        .collect();
+    let mut conn = pool.acquire().await?;
+    for (sid, title, archived) in hs::session_meta_of_club(&mut conn, club.id).await? {
+        if let Some(s) = position.get(&sid).and_then(|&i| export.sessions.get_mut(i)) {
+            s.title = title;
+            s.archived = archived;
+        }
+    }
+    let mut people: Vec<(i64, ExportedPerson)> = Vec::new();
+    for (id, display_name, name) in hs::people_with_names(&mut conn, club.id).await? {
+        match people.last_mut() {
+            Some((last, p)) if *last == id => p.names.push(name),
+            _ => people.push((
+                id,
+                ExportedPerson {
+                    display_name,
+                    names: vec![name],
+                },
+            )),
+        }
+    }
+    export.people = people.into_iter().map(|(_, p)| p).collect();
+    for night in ns::all_nights(&mut conn, club.id).await? {
+        let members = ns::sessions_of(&mut conn, night.id).await?;
+        let payments = ns::payments_of(&mut conn, night.id).await?;
+        export.nights.push(ExportedNight {
+            title: night.title,
+            created_at: night.created_at,
+            sessions: members
+                .iter()
+                .filter_map(|(sid, _)| position.get(sid).copied())
+                .collect(),
+            payments: payments
+                .into_iter()
+                .map(|p| ExportedNightPayment {
+                    payer: p.payer,
+                    payee: p.payee,
+                    amount: Money::from_cents(p.amount_cents),
+                    recorded_at: p.recorded_at,
+                    voided_at: p.voided_at,
+                    void_reason: p.void_reason,
+                })
+                .collect(),
+        });
+    }
+    Ok(export)
 }
 
 /// Imports `export` as a new club called `name` (the export's own name when `None`) with
-/// `passphrase`: every session is checked first ([`check_club_export`]), then the club is
-/// created, then every session is written in one transaction with its original times, so
-/// each gets the very ledger it had. Returns the club, a write token for it and the new
-/// sessions' ids in the export's order. Errors: [`AppError::Refused`] naming the field from
-/// the export's root; the club's own errors (name taken, short passphrase); nothing is
-/// written on a refusal; [`AppError::TooManyRequests`] past the club creations allowed from
-/// `client`'s address.
+/// `passphrase`, all or nothing: every session is checked first ([`check_club_export`]),
+/// then the club, its roster, its people (renames and merges), every session with its
+/// original times (so each gets the very ledger it had), title and archive flag, its
+/// history facts, and its nights with their payments are written in **one transaction**:
+/// a failure anywhere leaves the database as it was. Returns the club, a write token for it
+/// and the new sessions' ids in the export's order. Errors: [`AppError::Refused`] naming
+/// the field from the export's root; the club's own errors (name taken, short passphrase);
+/// [`AppError::TooManyRequests`] past the club creations allowed from `client`'s address.
 pub async fn import_club(
     pool: &SqlitePool,
     limits: &clubs::LoginLimits,
@@ -108,17 +172,15 @@ pub async fn import_club(
 ) -> Result<(Club, String, Vec<i64>), AppError> {
     let ledgers = check_club_export(export)?;
     // Limited per address like every club creation ([`clubs::create_club`]).
-    let (club, token) = clubs::create_club(
-        pool,
-        limits,
-        client,
-        name.unwrap_or(&export.name),
-        passphrase,
-    )
-    .await?;
+    let new = clubs::prepare_club(limits, client, name.unwrap_or(&export.name), passphrase).await?;
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let (club, token) = clubs::insert_club(&mut tx, &new).await?;
     for player in &export.players {
         store::clubs::add_player(&mut tx, club.id, player).await?;
+    }
+    // People before the sessions' facts, which then find each name's person.
+    for person in &export.people {
+        hs::insert_person(&mut tx, club.id, &person.display_name, &person.names).await?;
     }
     let empty = Value::Object(Map::new());
     let mut ids = Vec::with_capacity(export.sessions.len());
@@ -170,7 +232,36 @@ pub async fn import_club(
             )
             .await?;
         }
+        crate::service::history::after_import(&mut tx, id, Some(club.id), doc, &s.created_at)
+            .await?;
+        if let Some(title) = &s.title {
+            hs::set_title(&mut tx, id, Some(title.trim())).await?;
+        }
+        if s.archived {
+            hs::set_archived(&mut tx, id, true).await?;
+        }
         ids.push(id);
+    }
+    for night in &export.nights {
+        let nid = ns::create(&mut tx, club.id, &night.title, &night.created_at).await?;
+        for sid in night.sessions.iter().filter_map(|&i| ids.get(i)) {
+            ns::add_session(&mut tx, nid, *sid).await?;
+        }
+        for p in &night.payments {
+            let pid = ns::add_payment(
+                &mut tx,
+                nid,
+                &p.payer,
+                &p.payee,
+                p.amount.cents(),
+                &p.recorded_at,
+            )
+            .await?;
+            if let Some(at) = &p.voided_at {
+                let reason = p.void_reason.as_deref().unwrap_or("a mistake");
+                ns::void_payment(&mut tx, nid, pid, at, reason).await?;
+            }
+        }
     }
     tx.commit().await?;
     Ok((club, token, ids))

@@ -249,6 +249,58 @@ pub struct ClubExport {
     pub players: Vec<String>,
     /// Every session of the club, oldest first.
     pub sessions: Vec<ExportedSession>,
+    /// The club's people: each one's display name and the names they sat under (a rename
+    /// or a merge). Absent in older exports: every name is then its own person.
+    #[serde(default)]
+    pub people: Vec<ExportedPerson>,
+    /// The club's nights, with their payments. Absent in older exports.
+    #[serde(default)]
+    pub nights: Vec<ExportedNight>,
+}
+
+/// One person of a [`ClubExport`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportedPerson {
+    /// The name shown everywhere (1 to 40 characters).
+    pub display_name: String,
+    /// The names the person sat under (the session documents' names).
+    pub names: Vec<String>,
+}
+
+/// One night of a [`ClubExport`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportedNight {
+    /// "Thursday at Sal's" (1 to 80 characters).
+    pub title: String,
+    /// When it was made (RFC 3339).
+    pub created_at: String,
+    /// Its sessions, as positions in the export's `sessions` (from 0).
+    pub sessions: Vec<usize>,
+    /// The payments recorded against it, voided ones included, oldest first.
+    #[serde(default)]
+    pub payments: Vec<ExportedNightPayment>,
+}
+
+/// A payment of an [`ExportedNight`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportedNightPayment {
+    /// Who paid.
+    pub payer: String,
+    /// Who received.
+    pub payee: String,
+    /// How much, a decimal string above zero ("2.80").
+    pub amount: Money,
+    /// When it was recorded (RFC 3339).
+    pub recorded_at: String,
+    /// When it was voided, if it was (RFC 3339).
+    #[serde(default)]
+    pub voided_at: Option<String>,
+    /// Why it was voided.
+    #[serde(default)]
+    pub void_reason: Option<String>,
 }
 
 /// One session of a [`ClubExport`].
@@ -263,6 +315,12 @@ pub struct ExportedSession {
     pub recorded_at: Vec<String>,
     /// The session document, exactly as `GET /api/v1/sessions/{id}/export` gives it.
     pub session: SessionDoc,
+    /// The club's title for it ("Thursday at Sal's"), if given.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Archived: hidden from the history list (never deleted).
+    #[serde(default)]
+    pub archived: bool,
 }
 
 /// The export of a club named `name` with roster `players` and `sessions` (oldest first).
@@ -282,8 +340,12 @@ pub fn club_export(name: &str, players: Vec<String>, sessions: &[SessionRecord])
                     .map(|l| l.recorded_at.clone())
                     .collect(),
                 session: s.doc.clone(),
+                title: None,
+                archived: false,
             })
             .collect(),
+        people: Vec::new(),
+        nights: Vec::new(),
     }
 }
 
@@ -328,11 +390,111 @@ pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal>
                 event_index: r.event_index,
                 field: at(&field),
                 message: r.message,
+                rule: r.rule,
             }
         })?;
+        if s.title
+            .as_ref()
+            .is_some_and(|t| t.trim().is_empty() || t.chars().count() > 80)
+        {
+            return Err(Refusal::document(
+                at("title"),
+                "a title is 1 to 80 characters",
+            ));
+        }
         ledgers.push(ledger);
     }
+    check_people(export)?;
+    check_nights(export)?;
     Ok(ledgers)
+}
+
+/// People: display names 1 to 40 characters and distinct (whatever the case), every name
+/// a fit name and no name of two people.
+fn check_people(export: &ClubExport) -> Result<(), Refusal> {
+    let mut shown = std::collections::BTreeSet::new();
+    let mut names = std::collections::BTreeSet::new();
+    for (i, p) in export.people.iter().enumerate() {
+        let at = |field: &str| format!("people[{i}].{field}");
+        crate::rules::check_name(&p.display_name).map_err(|m| {
+            Refusal::document(at("display_name"), format!("{:?}: {m}", p.display_name))
+        })?;
+        if p.display_name.chars().count() > 40 || !shown.insert(p.display_name.to_lowercase()) {
+            return Err(Refusal::document(
+                at("display_name"),
+                format!(
+                    "{:?} is another person's name, or over 40 characters",
+                    p.display_name
+                ),
+            ));
+        }
+        if p.names.is_empty() {
+            return Err(Refusal::document(
+                at("names"),
+                "a person sat under at least one name",
+            ));
+        }
+        for (k, n) in p.names.iter().enumerate() {
+            crate::rules::check_name(n).map_err(|m| {
+                Refusal::document(at(&format!("names[{k}]")), format!("{n:?}: {m}"))
+            })?;
+            if !names.insert(n.clone()) {
+                return Err(Refusal::document(
+                    at(&format!("names[{k}]")),
+                    format!("{n:?} is a name of two people"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Nights: titles of 1 to 80 characters, times, sessions of the export each in one night
+/// at most, and payments between two names above zero.
+fn check_nights(export: &ClubExport) -> Result<(), Refusal> {
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, n) in export.nights.iter().enumerate() {
+        let at = |field: &str| format!("nights[{i}].{field}");
+        if n.title.trim().is_empty() || n.title.chars().count() > 80 {
+            return Err(Refusal::document(
+                at("title"),
+                "a night's title is 1 to 80 characters",
+            ));
+        }
+        check_time(&n.created_at).map_err(|m| Refusal::document(at("created_at"), m))?;
+        for (k, &s) in n.sessions.iter().enumerate() {
+            if s >= export.sessions.len() || !seen.insert(s) {
+                return Err(Refusal::document(
+                    at(&format!("sessions[{k}]")),
+                    format!("{s} is no session of the export, or one already in a night"),
+                ));
+            }
+        }
+        for (k, p) in n.payments.iter().enumerate() {
+            let at = |field: &str| format!("nights[{i}].payments[{k}].{field}");
+            for (field, who) in [("payer", &p.payer), ("payee", &p.payee)] {
+                crate::rules::check_name(who)
+                    .map_err(|m| Refusal::document(at(field), format!("{who:?}: {m}")))?;
+            }
+            if p.payer == p.payee {
+                return Err(Refusal::document(
+                    at("payee"),
+                    "someone cannot pay themselves",
+                ));
+            }
+            if p.amount.cents() <= 0 {
+                return Err(Refusal::document(
+                    at("amount"),
+                    "a payment is more than 0.00",
+                ));
+            }
+            check_time(&p.recorded_at).map_err(|m| Refusal::document(at("recorded_at"), m))?;
+            if let Some(t) = &p.voided_at {
+                check_time(t).map_err(|m| Refusal::document(at("voided_at"), m))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_time(text: &str) -> Result<(), String> {

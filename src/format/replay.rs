@@ -191,7 +191,7 @@ pub fn ledger_event(row: &Row) -> LedgerEvent {
         kind: row.kind.clone(),
         postings: row.postings.clone(),
         scores_after: row.scores_after.clone(),
-        explanation: row.explanation.clone(),
+        explanation: row.cited_explanation(),
     }
 }
 

@@ -4,14 +4,13 @@
 //! `currentColor` for ink so it reads in dark mode, and the same numbers in a table for
 //! screen readers.
 
-use crate::money::Money;
-
 /// The drawing's width and height in SVG user units; it scales to the page's width (a
 /// 390 px phone shows it at about this size).
 pub const WIDTH: i64 = 360;
 /// See [`WIDTH`].
 pub const HEIGHT: i64 = 200;
-const LEFT: i64 = 52;
+/// Room for the money labels, "−$1234.56" at 11 px.
+const LEFT: i64 = 64;
 const RIGHT: i64 = 8;
 const TOP: i64 = 10;
 const BOTTOM: i64 = 24;
@@ -78,8 +77,14 @@ pub struct Chart {
 
 /// Lays out `series` (name, value in cents at each point) over the point `labels`. Every
 /// series has one value per label (shorter ones are drawn as far as they go). A chart with
-/// no points has no lines.
-pub fn line_chart(title: &str, labels: &[String], series: &[(String, Vec<i64>)]) -> Chart {
+/// no points has no lines. `money` writes an amount of cents as the labels and the table
+/// show it (the pages pass the sheet's own format, "−$0.90").
+pub fn line_chart(
+    title: &str,
+    labels: &[String],
+    series: &[(String, Vec<i64>)],
+    money: &dyn Fn(i64) -> String,
+) -> Chart {
     let values = series.iter().flat_map(|(_, v)| v.iter().copied());
     let lo = values.clone().chain([0]).min().unwrap_or(0);
     let hi = values.chain([0]).max().unwrap_or(0);
@@ -120,23 +125,23 @@ pub fn line_chart(title: &str, labels: &[String], series: &[(String, Vec<i64>)])
                     .collect::<Vec<_>>()
                     .join(" "),
                 end: points.last().copied().unwrap_or((LEFT, y(0))),
-                last: Money::from_cents(vals.last().copied().unwrap_or(0)).to_string(),
+                last: money(vals.last().copied().unwrap_or(0)),
             }
         })
         .collect();
     let mut y_ticks = vec![Tick {
         pos: y(hi),
-        label: Money::from_cents(hi).to_string(),
+        label: money(hi),
     }];
     if lo < 0 && hi > 0 {
         y_ticks.push(Tick {
             pos: y(0),
-            label: "0.00".into(),
+            label: money(0),
         });
     }
     y_ticks.push(Tick {
         pos: y(lo),
-        label: Money::from_cents(lo).to_string(),
+        label: money(lo),
     });
     let every = labels.len().div_ceil(4).max(1);
     let x_ticks = labels
@@ -155,11 +160,11 @@ pub fn line_chart(title: &str, labels: &[String], series: &[(String, Vec<i64>)])
         .enumerate()
         .map(|(i, l)| {
             let mut row = vec![l.clone()];
-            row.extend(series.iter().map(|(_, v)| {
-                v.get(i)
-                    .map(|c| Money::from_cents(*c).to_string())
-                    .unwrap_or_default()
-            }));
+            row.extend(
+                series
+                    .iter()
+                    .map(|(_, v)| v.get(i).map(|c| money(*c)).unwrap_or_default()),
+            );
             row
         })
         .collect();
@@ -179,6 +184,7 @@ pub fn line_chart(title: &str, labels: &[String], series: &[(String, Vec<i64>)])
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::money::Money;
 
     #[test]
     fn lines_span_the_plot_and_zero_sits_between_the_extremes() {
@@ -190,10 +196,11 @@ mod tests {
                 ("Ann".into(), vec![100, 300, -100]),
                 ("Bob".into(), vec![-100, -300, 100]),
             ],
+            &|c| Money::from_cents(c).to_string(),
         );
-        // From x = 52 to 352; 300 at the top (y 10), -300 at the bottom (y 176), 0 midway.
+        // From x = 64 to 352; 300 at the top (y 10), -300 at the bottom (y 176), 0 midway.
         // Ann: 100 → 10 + 200 × 166 / 600 = 65; -100 → 10 + 400 × 166 / 600 = 120 (floored).
-        assert_eq!(chart.series[0].points, "52,65 202,10 352,120");
+        assert_eq!(chart.series[0].points, "64,65 208,10 352,120");
         assert_eq!(chart.zero_y, 93);
         assert_eq!(chart.table_rows[2], vec!["3", "-1.00", "1.00"]);
         assert_eq!(chart.series[1].last, "1.00");

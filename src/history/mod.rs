@@ -7,6 +7,7 @@
 //! replaying every past session.
 
 pub mod chart;
+pub mod names;
 pub mod night;
 
 use std::collections::BTreeMap;

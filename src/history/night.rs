@@ -20,6 +20,8 @@ pub struct NightSession {
     pub session_id: i64,
     /// The game's name in player words ("Auction Pitch").
     pub game_name: String,
+    /// Still open: its balances are what closing it now would leave (the kitty shared out).
+    pub open: bool,
     /// Each account's balance in the session, in cents (positive = is owed), payments made
     /// inside the session included. A session settled in its own right has all zeros.
     pub balances: Vec<(String, Money)>,
@@ -168,6 +170,7 @@ mod tests {
         NightSession {
             session_id: id,
             game_name: game.into(),
+            open: false,
             balances: b.iter().map(|(n, c)| (n.to_string(), m(*c))).collect(),
         }
     }

@@ -4,23 +4,43 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 /// A refusal by the rules: the field at fault (`"bid"`, `"points.high"`,
-/// `"agreements.stake"`) and the reason with its rule ("240 is below the minimum 250
-/// (rules §1.1)").
+/// `"agreements.stake"`), the reason in words a player reads at the table ("240 is below
+/// the minimum 250", no field names or document syntax), and the rule that says so
+/// (`"rules §1.1"`), kept apart so a page can show the reason alone and the citation in
+/// its details. Shown whole as `bid: 240 is below the minimum 250 (rules §1.1)`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {message}")]
+#[error("{field}: {message}{}", cite(.rule.as_deref()))]
 pub struct RuleError {
     /// The field at fault, as named in `design/session-format.md`.
     pub field: String,
-    /// What is wrong and which rule says so.
+    /// What is wrong, in player words, without the rule's citation.
     pub message: String,
+    /// The rule that refuses it, as cited (`"rules §1.1"`, `"rules §1.6, S003 rule 1"`,
+    /// `"session-format"`); `None` where no rule is cited (a missing field, a typo).
+    pub rule: Option<String>,
+}
+
+/// The citation as the document and the API show it after a message: `" (rules §1.1)"`,
+/// empty for none.
+pub fn cite(rule: Option<&str>) -> String {
+    rule.map(|r| format!(" ({r})")).unwrap_or_default()
 }
 
 impl RuleError {
-    /// A refusal of `field` for `message`.
+    /// A refusal of `field` for `message` (player words, no citation).
     pub fn new(field: impl Into<String>, message: impl Into<String>) -> RuleError {
         RuleError {
             field: field.into(),
             message: message.into(),
+            rule: None,
+        }
+    }
+
+    /// The same refusal citing `rule` (`"rules §1.1"`) as its source.
+    pub fn rule(self, rule: impl Into<String>) -> RuleError {
+        RuleError {
+            rule: Some(rule.into()),
+            ..self
         }
     }
 
@@ -28,7 +48,7 @@ impl RuleError {
     pub fn within(self, prefix: &str) -> RuleError {
         RuleError {
             field: format!("{prefix}.{}", self.field),
-            message: self.message,
+            ..self
         }
     }
 }
@@ -56,9 +76,10 @@ pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
                 Err(RuleError::new(
                     prefix,
                     format!(
-                        "{n} is far beyond anything a card table counts; numbers here are at most {NUMBER_LIMIT} (a pinochle deck melds at most a few thousand, rules §0)"
+                        "{n} is far beyond anything a card table counts; numbers here are at most {NUMBER_LIMIT} (a pinochle deck melds at most a few thousand)"
                     ),
-                ))
+                )
+                .rule("rules §0"))
             }
         }
         Value::Array(items) => items
@@ -170,5 +191,22 @@ mod tests {
         .unwrap_err();
         assert_eq!(e.field, "bidd");
         assert!(e.message.contains("unknown field"));
+    }
+
+    #[test]
+    fn the_rule_is_kept_apart_from_the_words_and_cited_after_them() {
+        let e = RuleError::new("bid", "240 is below the minimum 250").rule("rules §1.1");
+        assert_eq!(e.message, "240 is below the minimum 250");
+        assert_eq!(e.rule.as_deref(), Some("rules §1.1"));
+        assert_eq!(
+            e.to_string(),
+            "bid: 240 is below the minimum 250 (rules §1.1)"
+        );
+        let within = e.within("replacement");
+        assert_eq!(within.field, "replacement.bid");
+        assert_eq!(within.rule.as_deref(), Some("rules §1.1"), "kept inside");
+        let plain = RuleError::new("dealer", "who dealt?");
+        assert_eq!(plain.rule, None);
+        assert_eq!(plain.to_string(), "dealer: who dealt?");
     }
 }

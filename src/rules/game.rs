@@ -19,8 +19,8 @@ pub struct Outcome {
     /// Running scores after the event (`scores_after` in the ledger), for games that keep
     /// them.
     pub scores_after: Option<Value>,
-    /// Why the money moved, in the table's words with the rule's source ("Ann bid 350 in
-    /// hearts and made it: 4 units (standard table 350–390, rules §1.1) × 0.05 …").
+    /// Why the money moved, in the table's words ("Ann bid 350 in hearts and made it: 4
+    /// units (standard table 350–390) × 0.05 …"); the rules it follows are in `rules`.
     pub explanation: String,
     /// The same reckoning as typed steps a player can check by hand (the table row, each
     /// multiplier, the stake, who pays whom, the kitty before and after, the shares and
@@ -30,6 +30,9 @@ pub struct Outcome {
     pub line: SheetLine,
     /// The game this event finished, if it finished one: no guessing from sentences.
     pub finished: Option<(FinishedGame, GameEnd)>,
+    /// The rules the reckoning follows, as cited (`"rules §1.1"`): the sheet shows them in
+    /// the row's details, so the words on its face stay free of citations.
+    pub rules: Vec<String>,
 }
 
 impl Outcome {
@@ -42,12 +45,23 @@ impl Outcome {
             steps: Vec::new(),
             line,
             finished: None,
+            rules: Vec::new(),
         }
     }
 
     /// The same outcome with its reckoning in typed steps.
     pub fn with_steps(self, steps: Vec<Step>) -> Outcome {
         Outcome { steps, ..self }
+    }
+
+    /// The same outcome citing `rule` (`"rules §1.4"`) among the rules it follows; a rule
+    /// already cited is not repeated.
+    pub fn citing(mut self, rule: impl Into<String>) -> Outcome {
+        let rule = rule.into();
+        if !self.rules.contains(&rule) {
+            self.rules.push(rule);
+        }
+        self
     }
 }
 

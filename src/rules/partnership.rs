@@ -176,10 +176,11 @@ impl Seating {
             RuleError::new(
                 "players",
                 format!(
-                    "a partnership game seats exactly 4 players, partners opposite (rules §1.5–1.8), and {} are listed",
+                    "a partnership game seats exactly 4 players, partners opposite, and {} are listed",
                     players.len()
                 ),
             )
+            .rule("rules §1.5–1.8")
         })?;
         for (i, name) in seats.iter().enumerate() {
             if seats[..i].contains(name) {
@@ -283,11 +284,9 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
         if h.meld % 10 != 0 {
             return Err(RuleError::new(
                 field("meld"),
-                format!(
-                    "{} is not a multiple of 10, and every meld is (rules §1.0)",
-                    h.meld
-                ),
-            ));
+                format!("{} is not a meld: melds count in tens", h.meld),
+            )
+            .rule("rules §1.0"));
         }
         if h.meld > MAX_MELD {
             return Err(RuleError::new(
@@ -299,10 +298,11 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
             return Err(RuleError::new(
                 field("tricks"),
                 format!(
-                    "{} is outside 0–250, the trick points in one deal (rules §1.0)",
+                    "{} is outside 0–250, the trick points in one deal",
                     h.tricks
                 ),
-            ));
+            )
+            .rule("rules §1.0"));
         }
         if h.tricks > 0 && !h.won_trick {
             return Err(RuleError::new(
@@ -320,10 +320,11 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
         return Err(RuleError::new(
             "EW.tricks",
             format!(
-                "NS {} + EW {} = {sum} trick points; the sides take exactly 250 between them (rules §1.0)",
+                "NS {} + EW {} = {sum} trick points; the sides take exactly 250 between them",
                 hands.ns.tricks, hands.ew.tricks
             ),
-        ));
+        )
+        .rule("rules §1.0"));
     }
     if !hands.ns.won_trick && !hands.ew.won_trick {
         return Err(RuleError::new(
@@ -379,8 +380,9 @@ fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, 
         let side = Side::from_name(key).ok_or_else(|| {
             RuleError::new(
                 format!("{field}.{key}"),
-                "a partnership game keeps scores per side: use \"NS\" and \"EW\" (session-format)",
+                "a partnership game keeps scores per side: use \"NS\" and \"EW\"",
             )
+            .rule("session-format")
         })?;
         out[side] = v.as_i64().ok_or_else(|| {
             RuleError::new(

@@ -295,32 +295,75 @@ pub async fn create_club(
     name: &str,
     passphrase: &str,
 ) -> Result<(Club, String), AppError> {
+    let new = prepare_club(limits, client, name, passphrase).await?;
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let made = insert_club(&mut tx, &new).await?;
+    tx.commit().await?;
+    Ok(made)
+}
+
+/// A club checked and ready to be written ([`prepare_club`], then [`insert_club`]).
+pub struct NewClub {
+    name: String,
+    phc: String,
+    share: String,
+}
+
+/// Checks a new club's name and passphrase and hashes the passphrase, writing nothing, so
+/// that the club can be written in the same transaction as what comes with it (an import).
+/// Errors as [`create_club`], but a taken name, which [`insert_club`] finds.
+pub async fn prepare_club(
+    limits: &LoginLimits,
+    client: ClientKey,
+    name: &str,
+    passphrase: &str,
+) -> Result<NewClub, AppError> {
     let name = crate::rules::table::club_name(name).map_err(|message| AppError::BadRequest {
         field: "name".into(),
         message,
     })?;
-    let name = name.as_str();
     check_new_passphrase(passphrase, "passphrase")?;
     limits.creation(client)?;
     let phc = {
         let _turn = limits.hashing.acquire().await;
         hash_passphrase(passphrase.to_string()).await?
     };
-    let share = new_secret()?;
-    let mut conn = pool.acquire().await?;
-    let id = store::insert_club(&mut conn, name, &phc, &share, &now())
+    Ok(NewClub {
+        name,
+        phc,
+        share: new_secret()?,
+    })
+}
+
+/// Writes a [`NewClub`] and a write token for it in the caller's transaction. Errors: the
+/// name is taken (field `name`).
+pub async fn insert_club(
+    conn: &mut sqlx::SqliteConnection,
+    new: &NewClub,
+) -> Result<(Club, String), AppError> {
+    let id = store::insert_club(conn, &new.name, &new.phc, &new.share, &now())
         .await?
         .ok_or_else(|| AppError::BadRequest {
             field: "name".into(),
-            message: format!("there is already a club called {name}"),
+            message: format!("there is already a club called {}", new.name),
         })?;
-    drop(conn);
-    let token = issue_token(pool, id, Access::Write).await?;
+    let token = new_secret()?;
+    let expires =
+        (Utc::now() + Duration::days(TOKEN_DAYS)).to_rfc3339_opts(SecondsFormat::Secs, true);
+    store::insert_token(
+        conn,
+        &hash_token(&token),
+        id,
+        Access::Write.as_str(),
+        &now(),
+        &expires,
+    )
+    .await?;
     Ok((
         Club {
             id,
-            name: name.to_string(),
-            share_token: share,
+            name: new.name.clone(),
+            share_token: new.share.clone(),
         },
         token,
     ))

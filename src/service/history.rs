@@ -2,6 +2,8 @@
 //! and answers the club history, player pages, leaderboard, titles, archiving, renames and
 //! merges from the kept aggregates (never a replay of past sessions).
 
+use std::collections::BTreeMap;
+
 use chrono::NaiveDate;
 use sqlx::{SqliteConnection, SqlitePool};
 
@@ -369,4 +371,53 @@ pub async fn merge(pool: &SqlitePool, club: i64, from: i64, into: i64) -> Result
     hs::merge(&mut tx, from, into).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// Recorded name → display name for the names session `id` could use whose person is now
+/// shown under another name (renamed or merged); empty for a session without a club or
+/// with no renamed player. The pages show these names; the API documents keep the
+/// recorded ones.
+pub async fn renamed_for_session(
+    pool: &SqlitePool,
+    id: i64,
+) -> Result<BTreeMap<String, String>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(hs::renamed_for_session(&mut conn, id)
+        .await?
+        .into_iter()
+        .collect())
+}
+
+/// Recorded name → display name for the club's renamed or merged names.
+pub async fn renamed_in_club(
+    pool: &SqlitePool,
+    club: i64,
+) -> Result<BTreeMap<String, String>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(hs::renamed_in_club(&mut conn, club)
+        .await?
+        .into_iter()
+        .collect())
+}
+
+/// A short tag of `names` for a page's ETag: a rename changes the page without a new
+/// event, so the cached page must not be served again. Empty for no names.
+pub fn names_tag(names: &BTreeMap<String, String>) -> String {
+    use std::hash::{Hash, Hasher};
+    if names.is_empty() {
+        return String::new();
+    }
+    let mut h = std::hash::DefaultHasher::new();
+    names.hash(&mut h);
+    format!("-n{:x}", h.finish())
+}
+
+/// The currency the club's totals are shown in: its latest session's (ISO code), "USD" for
+/// a club with no session. A club keeps its sessions in one currency; the leaderboard and
+/// player pages add cents across sessions.
+pub async fn club_currency(pool: &SqlitePool, club: i64) -> Result<String, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(hs::club_currency(&mut conn, club)
+        .await?
+        .unwrap_or_else(|| "USD".into()))
 }

@@ -3,12 +3,15 @@
 //! own payments), works the night out with [`crate::history::night::settle_night`], and
 //! records or voids payments against the night. A session is in one night at most.
 
+use std::collections::BTreeMap;
+
 use chrono::{SecondsFormat, Utc};
 use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::error::AppError;
 use crate::history::night::{NightPayment, NightSession, NightSettlement, settle_night};
 use crate::money::Money;
+use crate::service::Folds;
 use crate::service::history::game_name;
 use crate::store;
 use crate::store::nights::{self as ns, NightPaymentRow, NightRow};
@@ -28,6 +31,9 @@ pub struct NightView {
     pub payments: Vec<NightPaymentRow>,
     /// Net per account, transfers and the games behind them (voided payments left out).
     pub settlement: NightSettlement,
+    /// The currency of its sessions (ISO code, "USD"; the first session's when they differ,
+    /// and "USD" for a night with no session left).
+    pub currency: String,
 }
 
 async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result<(), AppError> {
@@ -106,32 +112,75 @@ pub async fn group(
     Ok(night)
 }
 
-/// Night `id` of `club` worked out. Errors: [`AppError::NotFound`];
-/// [`AppError::Internal`] if its totals overflow.
-pub async fn night(pool: &SqlitePool, club: i64, id: i64) -> Result<NightView, AppError> {
-    let mut conn = pool.acquire().await?;
-    let night = club_night(&mut conn, club, id).await?;
-    let mut sessions = Vec::new();
-    for (sid, game) in ns::sessions_of(&mut conn, id).await? {
-        let balances = store::balances(&mut conn, sid)
+/// Night `id` of `club` worked out, every player under the name the club shows now (a
+/// renamed player under the new name, two merged spellings as one). A session still open
+/// counts as if it closed now, as its own sheet's settle-up does: the kitty shared out by
+/// its rule (rules §1.2 rule 7), so no one is asked to pay the kitty at the end of the
+/// night; a closed session counts as it stands (its close shared the kitty). Errors:
+/// [`AppError::NotFound`]; [`AppError::Internal`] if its totals overflow.
+pub async fn night(
+    pool: &SqlitePool,
+    folds: &Folds,
+    club: i64,
+    id: i64,
+) -> Result<NightView, AppError> {
+    let (night, members, payments, renamed) = {
+        let mut conn = pool.acquire().await?;
+        let night = club_night(&mut conn, club, id).await?;
+        let members = ns::sessions_of(&mut conn, id).await?;
+        let payments = ns::payments_of(&mut conn, id).await?;
+        let renamed: BTreeMap<String, String> = store::history::renamed_in_club(&mut conn, club)
             .await?
             .into_iter()
-            .map(|(who, c)| (who, Money::from_cents(c)))
             .collect();
+        (night, members, payments, renamed)
+    };
+    let shown = |who: &str| renamed.get(who).map_or(who, String::as_str).to_string();
+    let mut sessions = Vec::new();
+    let mut currency = None;
+    for (sid, game) in members {
+        let loaded = crate::service::load(pool, folds, sid).await?;
+        currency.get_or_insert_with(|| loaded.doc.currency.clone());
+        let (balances, open) = match loaded.fold.close_preview() {
+            Some((after_close, _)) => (after_close, true),
+            None => (loaded.fold.balances().clone(), false),
+        };
+        let mut by_name: BTreeMap<String, i64> = BTreeMap::new();
+        for (who, m) in balances.as_map() {
+            // An emptied kitty or pot is no one's to settle with.
+            if m.is_zero() && crate::ledger::HOUSE.contains(&who.as_str()) {
+                continue;
+            }
+            let slot = by_name.entry(shown(who)).or_insert(0);
+            *slot = slot
+                .checked_add(m.cents())
+                .ok_or_else(|| AppError::Internal(format!("night {id}: totals overflow")))?;
+        }
         sessions.push(NightSession {
             session_id: sid,
             game_name: game_name(&game),
-            balances,
+            open: open && !loaded.closed(),
+            balances: by_name
+                .into_iter()
+                .map(|(who, c)| (who, Money::from_cents(c)))
+                .collect(),
         });
     }
-    let payments = ns::payments_of(&mut conn, id).await?;
     let standing: Vec<NightPayment> = payments
         .iter()
         .filter(|p| p.voided_at.is_none())
         .map(|p| NightPayment {
-            payer: p.payer.clone(),
-            payee: p.payee.clone(),
+            payer: shown(&p.payer),
+            payee: shown(&p.payee),
             amount: Money::from_cents(p.amount_cents),
+        })
+        .collect();
+    let payments = payments
+        .into_iter()
+        .map(|p| NightPaymentRow {
+            payer: shown(&p.payer),
+            payee: shown(&p.payee),
+            ..p
         })
         .collect();
     let settlement = settle_night(&sessions, &standing)
@@ -141,6 +190,7 @@ pub async fn night(pool: &SqlitePool, club: i64, id: i64) -> Result<NightView, A
         sessions,
         payments,
         settlement,
+        currency: currency.unwrap_or_else(|| "USD".into()),
     })
 }
 
@@ -149,6 +199,7 @@ pub async fn night(pool: &SqlitePool, club: i64, id: i64) -> Result<NightView, A
 /// zero), `payer`/`payee` (not someone of the night, or the same person).
 pub async fn record_payment(
     pool: &SqlitePool,
+    folds: &Folds,
     club: i64,
     id: i64,
     payer: &str,
@@ -165,7 +216,7 @@ pub async fn record_payment(
             message: "a payment is more than 0.00".into(),
         });
     }
-    let view = night(pool, club, id).await?;
+    let view = night(pool, folds, club, id).await?;
     let known = |who: &str| view.settlement.net.iter().any(|(n, _)| n == who);
     for (field, who) in [("payer", payer), ("payee", payee)] {
         if !known(who) {
@@ -183,6 +234,13 @@ pub async fn record_payment(
     }
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     club_night(&mut tx, club, id).await?;
+    // The payment is kept under the names shown now; each points at its person, so a later
+    // rename shows it under the newer name.
+    for who in [payer, payee] {
+        if !crate::ledger::HOUSE.contains(&who) {
+            store::history::ensure_person(&mut tx, club, who).await?;
+        }
+    }
     ns::add_payment(&mut tx, id, payer, payee, amount.cents(), &now()).await?;
     tx.commit().await?;
     Ok(())
@@ -212,4 +270,145 @@ pub async fn void_payment(
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// Takes session `session` out of night `id` (it was put there by mistake), while no payment
+/// stands against the night: a payment was worked out from the night as it was, so taking a
+/// game out under it would leave it paying for money no longer in the night. Errors:
+/// [`AppError::NotFound`] for a night of another club or a session not in it;
+/// [`AppError::Conflict`] (field `session`) while a payment stands (void it first). Nothing
+/// is written on an error.
+pub async fn take_out(pool: &SqlitePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    club_night(&mut tx, club, id).await?;
+    if ns::night_of_session(&mut tx, session).await? != Some(id) {
+        return Err(AppError::NotFound(format!(
+            "session {session} is not in this night"
+        )));
+    }
+    let standing = ns::payments_of(&mut tx, id)
+        .await?
+        .iter()
+        .filter(|p| p.voided_at.is_none())
+        .count();
+    if standing > 0 {
+        return Err(AppError::Conflict {
+            field: "session".into(),
+            message: format!(
+                "payments are recorded against this night, worked out with session {session} in it; \
+                 void them first, then take the session out"
+            ),
+        });
+    }
+    ns::remove_session(&mut tx, id, session).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A session of the club from the same evening, which a new session can join as a night.
+#[derive(Debug, Clone)]
+pub struct Tonight {
+    /// The session.
+    pub session_id: i64,
+    /// Its game's name.
+    pub game_name: String,
+    /// The night it is in, with the night's title, if any.
+    pub night: Option<(i64, String)>,
+}
+
+/// How far back "tonight" reaches when a new session is started: the club's sessions
+/// started in the last 12 hours are of the same evening.
+pub const EVENING_HOURS: i64 = 12;
+
+/// The club's sessions started in the last [`EVENING_HOURS`], newest first (at most 10),
+/// each with the night it is in: what the new-session form offers to join.
+pub async fn tonight(pool: &SqlitePool, club: i64) -> Result<Vec<Tonight>, AppError> {
+    let since = (Utc::now() - chrono::Duration::hours(EVENING_HOURS))
+        .to_rfc3339_opts(SecondsFormat::Secs, true);
+    let mut conn = pool.acquire().await?;
+    Ok(ns::sessions_since(&mut conn, club, &since)
+        .await?
+        .into_iter()
+        .map(|(sid, game, night, title)| Tonight {
+            session_id: sid,
+            game_name: game_name(&game),
+            night: night.zip(title),
+        })
+        .collect())
+}
+
+/// What the new-session form chose for tonight's night.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NightChoice {
+    /// Not part of a night (the default).
+    None,
+    /// Join night `id`.
+    Join(i64),
+    /// Start a night with session `id` (of the same evening) and the new one.
+    With(i64),
+}
+
+impl NightChoice {
+    /// The form's `night` value: empty, `night:<id>` or `with:<session id>`. Errors:
+    /// [`AppError::BadRequest`] naming `night` for anything else.
+    pub fn parse(text: &str) -> Result<NightChoice, AppError> {
+        let bad = || AppError::BadRequest {
+            field: "night".into(),
+            message: "choose tonight's night from the list".into(),
+        };
+        let text = text.trim();
+        if text.is_empty() {
+            return Ok(NightChoice::None);
+        }
+        let (kind, id) = text.split_once(':').ok_or_else(bad)?;
+        let id: i64 = id.parse().map_err(|_| bad())?;
+        match kind {
+            "night" => Ok(NightChoice::Join(id)),
+            "with" => Ok(NightChoice::With(id)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// Checks a [`NightChoice`] before the new session is made, so a bad choice writes nothing.
+/// Errors: [`AppError::NotFound`] for a night or session not the club's;
+/// [`AppError::Conflict`] (field `night`) when the session to start a night with is in one
+/// already (join that night instead).
+pub async fn check_choice(
+    pool: &SqlitePool,
+    club: i64,
+    choice: &NightChoice,
+) -> Result<(), AppError> {
+    let mut conn = pool.acquire().await?;
+    match *choice {
+        NightChoice::None => Ok(()),
+        NightChoice::Join(night) => club_night(&mut conn, club, night).await.map(|_| ()),
+        NightChoice::With(sid) => {
+            club_session(&mut conn, club, sid).await?;
+            match ns::night_of_session(&mut conn, sid).await? {
+                Some(night) => Err(AppError::Conflict {
+                    field: "night".into(),
+                    message: format!(
+                        "session {sid} is already in night {night}; choose to join that night"
+                    ),
+                }),
+                None => Ok(()),
+            }
+        }
+    }
+}
+
+/// Puts the new session `id` in tonight's night as chosen ([`NightChoice`]): a night of
+/// the session before is titled "Night of <day>". Errors as [`group`].
+pub async fn join(
+    pool: &SqlitePool,
+    club: i64,
+    choice: &NightChoice,
+    id: i64,
+) -> Result<(), AppError> {
+    match *choice {
+        NightChoice::None => Ok(()),
+        NightChoice::Join(night) => group(pool, club, Some(night), "", &[id]).await.map(|_| ()),
+        NightChoice::With(before) => group(pool, club, None, "", &[before, id]).await.map(|_| ()),
+    }
 }

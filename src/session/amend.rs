@@ -98,6 +98,7 @@ impl Fold {
         let mut redone = Vec::new();
         let mut replacement_words = None;
         let mut replacement_steps = Vec::new();
+        let mut replacement_rules = Vec::new();
         let mut last_scores = None;
         let mut last_cells = Vec::new();
         for (i, event) in changed {
@@ -110,24 +111,25 @@ impl Fold {
                     if i == target {
                         replacement_words = Some(outcome.explanation);
                         replacement_steps = outcome.steps;
+                        replacement_rules = outcome.rules;
                     }
                 }
                 Err(r) if i == target => {
-                    return Err(Refusal::at(
-                        index,
-                        format!("replacement.{}", r.field),
-                        r.message,
-                    ));
+                    return Err(
+                        Refusal::at(index, format!("replacement.{}", r.field), r.message)
+                            .citing(r.rule),
+                    );
                 }
                 Err(r) => {
                     return Err(Refusal::at(
                         index,
                         "event",
                         format!(
-                            "with this change event {i} would be refused: {}: {}",
-                            r.field, r.message
+                            "with this change a later entry (event {i}) would be refused: {}",
+                            r.message
                         ),
-                    ));
+                    )
+                    .citing(r.rule));
                 }
             }
             redone.push(Standing {
@@ -155,6 +157,7 @@ impl Fold {
         );
         let outcome = Outcome {
             scores_after: last_scores.or_else(|| core.engine.scores()),
+            rules: replacement_rules,
             ..Outcome::new(postings, explanation, SheetLine::titled(title))
                 .with_steps(replacement_steps)
         };

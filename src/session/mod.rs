@@ -24,17 +24,20 @@ use crate::rules::{
 };
 
 /// Why a session document was refused: the event's 0-based index (if the fault is in an
-/// event), the field, and the reason with its rule. Shown as
-/// `event 3: bid: 240 is below the minimum 250 (rules §1.1)`.
+/// event), the field, the reason in player words and the rule that says so. Shown whole
+/// (API, replay) as `event 3: bid: 240 is below the minimum 250 (rules §1.1)`; a page shows
+/// the message alone, the rule in its details.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{field}: {message}", .event_index.map(|i| format!("event {i}: ")).unwrap_or_default())]
+#[error("{}{field}: {message}{}", .event_index.map(|i| format!("event {i}: ")).unwrap_or_default(), crate::rules::fields::cite(.rule.as_deref()))]
 pub struct Refusal {
     /// The position of the refused event in `events`, if an event is at fault.
     pub event_index: Option<usize>,
     /// The field at fault (`bid`, `agreements.stake`, `players`).
     pub field: String,
-    /// What is wrong and which rule says so.
+    /// What is wrong, in player words, without the citation.
     pub message: String,
+    /// The rule that refuses it, as cited (`"rules §1.1"`); `None` when none is cited.
+    pub rule: Option<String>,
 }
 
 impl Refusal {
@@ -44,6 +47,7 @@ impl Refusal {
             event_index: None,
             field: field.into(),
             message: message.into(),
+            rule: None,
         }
     }
 
@@ -53,14 +57,23 @@ impl Refusal {
             event_index: Some(index),
             field: field.into(),
             message: message.into(),
+            rule: None,
         }
     }
 
-    fn from_rule(err: RuleError, event_index: Option<usize>) -> Refusal {
+    /// The same refusal citing `rule` (`"rules §1.1"`).
+    pub fn citing(self, rule: Option<String>) -> Refusal {
+        Refusal { rule, ..self }
+    }
+
+    /// The rules' refusal `err` of the event at `event_index` (or of the document), its
+    /// rule kept.
+    pub fn from_rule(err: RuleError, event_index: Option<usize>) -> Refusal {
         Refusal {
             event_index,
             field: err.field,
             message: err.message,
+            rule: err.rule,
         }
     }
 }
@@ -214,9 +227,10 @@ impl Core {
             (Some(at), k) if k != "payment" => Err(RuleError::new(
                 "type",
                 format!(
-                    "the sitting was closed by event {at}; only a payment, the undo of a payment or a reopen may follow a close (session-format)"
+                    "the sitting was closed by event {at}; only a payment, the undo of a payment or a reopen may follow a close"
                 ),
-            )),
+            )
+            .rule("session-format")),
             (None, "reopen") => Err(RuleError::new(
                 "type",
                 "the sitting is not closed, so there is nothing to reopen",
@@ -298,6 +312,7 @@ fn check_zero_sum(postings: &[Posting], index: Option<usize>) -> Result<(), Refu
             event_index: index,
             field: "type".into(),
             message: format!("internal error: the postings sum to {sum} cents, not zero"),
+            rule: None,
         })
     }
 }
@@ -374,6 +389,8 @@ pub struct Row {
     pub explanation: String,
     /// The reckoning as steps (for a correction: the replacement's own reckoning).
     pub steps: Vec<Step>,
+    /// The rules the reckoning follows, as cited (`"rules §1.1"`), for the row's details.
+    pub rules: Vec<String>,
     /// What the sheet shows (for an amendment: what it says it changes).
     pub line: SheetLine,
     /// For a `void` or `correction`: what it changes.
@@ -390,6 +407,15 @@ impl Row {
     /// The ledger's `seq`: the event's index + 1, or 0 for the opening ante.
     pub fn seq(&self) -> usize {
         self.index.map_or(0, |i| i + 1)
+    }
+
+    /// The reason in words followed by the rules it follows, as the ledger document gives
+    /// it: "All passed on D's deal: a dead hand, no score; D deals again (rules §1.4)".
+    pub fn cited_explanation(&self) -> String {
+        match self.rules.is_empty() {
+            true => self.explanation.clone(),
+            false => format!("{} ({})", self.explanation, self.rules.join("; ")),
+        }
     }
 
     /// Whether a later amendment changed this row's event (it is shown struck through).
@@ -850,6 +876,7 @@ fn row(index: Option<usize>, kind: &str, hand_number: Option<usize>, outcome: Ou
         scores_after: outcome.scores_after,
         explanation: outcome.explanation,
         steps: outcome.steps,
+        rules: outcome.rules,
         line: outcome.line,
         amends: None,
         standing_after: Vec::new(),

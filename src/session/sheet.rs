@@ -105,6 +105,9 @@ pub struct LineView {
     pub explanation: String,
     /// The reckoning step by step, for a player checking it by hand.
     pub steps: Vec<StepView>,
+    /// The rules the reckoning follows (`"rules §1.1"`), shown only in the row's "why"
+    /// details, never on its face.
+    pub rules: Vec<String>,
     /// Struck through: a later correction or undo changed this row's event.
     pub struck: bool,
     /// A correction or an undo.
@@ -590,6 +593,7 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
         money: Vec::new(),
         explanation: String::new(),
         steps: Vec::new(),
+        rules: Vec::new(),
         struck: false,
         amends: false,
         changed: Vec::new(),
@@ -644,6 +648,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
         view.explanation = row.explanation.clone();
         view.steps = row.steps.iter().map(step_view).collect();
+        view.rules = row.rules.clone();
         view.struck = row.struck();
         view.amends = row.amends.is_some();
         view.changed = changed_words(row, ctx);

@@ -218,3 +218,43 @@ fn each_balance_is_summed_up_in_a_few_groups() {
         "opening ante −0.10 · hands 1–2 −0.10 · kitty share +0.10 · paid +0.05"
     );
 }
+
+/// A refusal keeps the rule apart from its words: the page shows the words alone, the API
+/// and `replay` print them with the citation after, as the session format reads.
+#[test]
+fn a_refusal_keeps_its_rule_apart_and_cites_it_when_printed() {
+    let low = json!({ "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 240, "trump": "hearts", "outcome": "made" });
+    let r = fold(&[made_250(), low]).unwrap_err();
+    assert_eq!(r.event_index, Some(1));
+    assert_eq!(r.field, "bid");
+    assert_eq!(r.message, "240 is below the minimum 250");
+    assert_eq!(r.rule.as_deref(), Some("rules §1.1"));
+    assert_eq!(
+        r.to_string(),
+        "event 1: bid: 240 is below the minimum 250 (rules §1.1)"
+    );
+    // A refusal that cites no rule prints none.
+    let r = fold(&[json!({ "type": "hand", "dealer": "Cy", "bid": 250 })]).unwrap_err();
+    assert_eq!(r.rule, None, "{r}");
+    assert!(!r.to_string().contains("(rules"), "{r}");
+    // A correction's refusal keeps the replacement's rule.
+    let correction = json!({ "type": "correction", "event": 0, "replacement":
+        { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 240, "trump": "hearts", "outcome": "made" } });
+    let r = fold(&[made_250(), correction]).unwrap_err();
+    assert_eq!(r.field, "replacement.bid");
+    assert_eq!(r.rule.as_deref(), Some("rules §1.1"));
+    // The ledger's explanation still cites the rules the row follows.
+    let f = fold(&[made_250()]).unwrap();
+    let row = f.rows().last().unwrap();
+    assert!(!row.explanation.contains("rules §"), "{}", row.explanation);
+    assert!(
+        row.rules.iter().any(|r| r == "rules §1.1"),
+        "{:?}",
+        row.rules
+    );
+    assert!(
+        row.cited_explanation().ends_with("(rules §1.1)"),
+        "{}",
+        row.cited_explanation()
+    );
+}

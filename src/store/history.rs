@@ -199,6 +199,8 @@ pub struct HistoryRow {
     pub id: i64,
     /// The game id.
     pub game: String,
+    /// Its currency (ISO code).
+    pub currency: String,
     /// When it was created (RFC 3339, UTC).
     pub created_at: String,
     /// Its title, if given.
@@ -223,7 +225,7 @@ pub async fn history(
     offset: i64,
 ) -> Result<Vec<HistoryRow>, sqlx::Error> {
     let mut q = QueryBuilder::<Sqlite>::new(
-        "SELECT s.id, s.game, s.created_at, m.title, COALESCE(m.archived, 0) AS archived, \
+        "SELECT s.id, s.game, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) AS archived, \
          COALESCE(st.hands, 0) AS hands, COALESCE(st.closed, 0) AS closed, COALESCE(st.settled, 0) AS settled \
          FROM sessions s LEFT JOIN session_meta m ON m.session_id = s.id \
          LEFT JOIN session_status st ON st.session_id = s.id WHERE s.club_id = ",
@@ -511,4 +513,103 @@ pub async fn leaderboard(
     .bind(club_id)
     .fetch_all(conn)
     .await
+}
+
+/// The names the club's session `session_id` could use whose person is now shown under
+/// another name (renamed, or merged into another spelling): `(recorded name, display
+/// name)`. Empty for a session without a club, or a club with no rename or merge.
+pub async fn renamed_for_session(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+) -> Result<Vec<(String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT pn.name, pe.display_name FROM sessions s \
+         JOIN player_names pn ON pn.club_id = s.club_id \
+         JOIN people pe ON pe.id = pn.person_id \
+         WHERE s.id = ? AND pn.name <> pe.display_name ORDER BY pn.name",
+    )
+    .bind(session_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// The club's names whose person is now shown under another name: `(recorded name,
+/// display name)`.
+pub async fn renamed_in_club(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<(String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT pn.name, pe.display_name FROM player_names pn \
+         JOIN people pe ON pe.id = pn.person_id \
+         WHERE pn.club_id = ? AND pn.name <> pe.display_name ORDER BY pn.name",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// The currency of the club's latest session (ISO code), `None` for a club without one.
+pub async fn club_currency(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT currency FROM sessions WHERE club_id = ? ORDER BY id DESC LIMIT 1")
+        .bind(club_id)
+        .fetch_optional(conn)
+        .await
+}
+
+/// The titles and archive flags of the club's sessions that have any: `(session, title,
+/// archived)`.
+pub async fn session_meta_of_club(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<(i64, Option<String>, bool)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT m.session_id, m.title, m.archived FROM session_meta m \
+         JOIN sessions s ON s.id = m.session_id WHERE s.club_id = ? ORDER BY m.session_id",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Every name of the club with its person: `(person, display name, name)`, by person.
+pub async fn people_with_names(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<(i64, String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT pe.id, pe.display_name, pn.name FROM people pe \
+         JOIN player_names pn ON pn.person_id = pe.id WHERE pe.club_id = ? ORDER BY pe.id, pn.name",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
+}
+
+/// Writes a person of the club shown as `display_name` who sat under `names` (an import,
+/// before the sessions' facts, which then find their names here). Returns the person.
+pub async fn insert_person(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    display_name: &str,
+    names: &[String],
+) -> Result<i64, sqlx::Error> {
+    let id: i64 =
+        sqlx::query_scalar("INSERT INTO people (club_id, display_name) VALUES (?, ?) RETURNING id")
+            .bind(club_id)
+            .bind(display_name)
+            .fetch_one(&mut *conn)
+            .await?;
+    for name in names {
+        sqlx::query("INSERT INTO player_names (club_id, name, person_id) VALUES (?, ?, ?)")
+            .bind(club_id)
+            .bind(name)
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(id)
 }

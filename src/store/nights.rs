@@ -173,3 +173,49 @@ pub async fn void_payment(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Takes a session out of a night.
+pub async fn remove_session(
+    conn: &mut SqliteConnection,
+    night: i64,
+    session_id: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM night_sessions WHERE night_id = ? AND session_id = ?")
+        .bind(night)
+        .bind(session_id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// The club's sessions created at or after `since` (RFC 3339, UTC), newest first, at most
+/// 10: `(id, game id, night id, night title)`.
+pub async fn sessions_since(
+    conn: &mut SqliteConnection,
+    club: i64,
+    since: &str,
+) -> Result<Vec<(i64, String, Option<i64>, Option<String>)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.id, s.game, n.id, n.title FROM sessions s \
+         LEFT JOIN night_sessions ns ON ns.session_id = s.id \
+         LEFT JOIN nights n ON n.id = ns.night_id \
+         WHERE s.club_id = ? AND s.created_at >= ? ORDER BY s.id DESC LIMIT 10",
+    )
+    .bind(club)
+    .bind(since)
+    .fetch_all(conn)
+    .await
+}
+
+/// Every night of the club, oldest first (for the club export).
+pub async fn all_nights(
+    conn: &mut SqliteConnection,
+    club: i64,
+) -> Result<Vec<NightRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, club_id, title, created_at FROM nights WHERE club_id = ? ORDER BY id",
+    )
+    .bind(club)
+    .fetch_all(conn)
+    .await
+}

@@ -288,6 +288,16 @@ pub async fn sheet_screenshot(driver: &WebDriver, file: &str) {
 /// Photographs the whole element with id `id` (a section of the page: `sheet`, `next`,
 /// `settle`) into `target/screenshots/{file}`, as [`sheet_screenshot`] does.
 pub async fn section_screenshot(driver: &WebDriver, id: &str, file: &str) {
+    element_screenshot(driver, By::Id(id), file).await;
+}
+
+/// Photographs the whole page (its `body`) into `target/screenshots/{file}`, as
+/// [`sheet_screenshot`] does.
+pub async fn page_screenshot(driver: &WebDriver, file: &str) {
+    element_screenshot(driver, By::Tag("body"), file).await;
+}
+
+async fn element_screenshot(driver: &WebDriver, element: By, file: &str) {
     let height = driver
         .execute("return document.documentElement.scrollHeight;", Vec::new())
         .await
@@ -305,7 +315,7 @@ pub async fn section_screenshot(driver: &WebDriver, id: &str, file: &str) {
     };
     driver.handle().cmd(resize(height)).await.unwrap();
     driver
-        .find(By::Id(id))
+        .find(element)
         .await
         .unwrap()
         .screenshot(&screenshots().join(file))
@@ -317,6 +327,12 @@ pub async fn section_screenshot(driver: &WebDriver, id: &str, file: &str) {
 /// Makes the page see `prefers-color-scheme: dark` (or light again), as a phone set to dark
 /// mode does.
 pub async fn dark_mode(driver: &WebDriver, dark: bool) {
+    emulate_media(driver, "", dark).await;
+}
+
+/// Makes the page see the media type `media` (`"print"`, or `""` for the screen) and
+/// `prefers-color-scheme: dark` or light, as a printer or a phone in dark mode does.
+pub async fn emulate_media(driver: &WebDriver, media: &str, dark: bool) {
     let scheme = if dark { "dark" } else { "light" };
     driver
         .handle()
@@ -324,6 +340,7 @@ pub async fn dark_mode(driver: &WebDriver, dark: bool) {
             Box::new(Cdp {
                 cmd: "Emulation.setEmulatedMedia",
                 params: serde_json::json!({
+                    "media": media,
                     "features": [{"name": "prefers-color-scheme", "value": scheme}]
                 }),
             }),

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod tables;
 
 use axum::Router;
 use axum::body::Body;

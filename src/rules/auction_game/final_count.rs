@@ -66,8 +66,9 @@ pub fn read_final(
             if item == Item::Joker {
                 return Err(RuleError::new(
                     &items_field,
-                    "the Joker is not an item: nobody buys it (rules §1.10)",
-                ));
+                    "the Joker is not an item: nobody buys it",
+                )
+                .rule("rules §1.10"));
             }
             let count = bought.entry(item).or_insert(0);
             *count += 1;
@@ -75,10 +76,11 @@ pub fn read_final(
                 return Err(RuleError::new(
                     &items_field,
                     format!(
-                        "a third {}: the item deck holds two of each (rules §1.10)",
+                        "a third {}: the item deck holds two of each",
                         item.name()
                     ),
-                ));
+                )
+                .rule("rules §1.10"));
             }
         }
         let spent_field = format!("final.{name}.spent");
@@ -87,27 +89,30 @@ pub fn read_final(
             return Err(RuleError::new(
                 spent_field,
                 format!(
-                    "{} is not what a player can spend: each holds 2 to 10, $54 in all (rules §1.10)",
+                    "{} is not what a player can spend: each holds 2 to 10, $54 in all",
                     entry.spent
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         if k == 0 && entry.spent != 0 {
             return Err(RuleError::new(
                 spent_field,
                 format!(
-                    "{name} bought nothing, so he spent nothing: money is spent only on a purchase (rules §1.10)"
+                    "{name} bought nothing, so he spent nothing: money is spent only on a purchase"
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         if !payable(entry.spent, k) {
             return Err(RuleError::new(
                 spent_field,
                 format!(
-                    "{} cannot be paid for {k} item(s) with {name}'s cards: each purchase spends one or more of his cards 2–10, each card once (rules §1.10)",
+                    "{} cannot be paid for {k} item(s) with {name}'s cards: each purchase spends one or more of his cards 2–10, each card once",
                     entry.spent
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         if let Some(h) = holdings.get_mut(seat) {
             *h = Holding {
@@ -122,9 +127,10 @@ pub fn read_final(
         return Err(RuleError::new(
             "final",
             format!(
-                "only {all_bought} of the 8 items are bought: with two players each bids every round while he holds a card, so every item is bought (rules §1.10)"
+                "only {all_bought} of the 8 items are bought: with two players each bids every round while he holds a card, so every item is bought"
             ),
-        ));
+        )
+        .rule("rules §1.10"));
     }
     Ok(Game {
         holdings,

@@ -40,8 +40,8 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         "none: for the items only".to_string()
     } else {
         format!(
-            "{} {currency} a game from each loser, shared among tied winners",
-            a.stake
+            "{} a game from each loser, shared among tied winners",
+            a.stake.words(currency)
         )
     };
     vec![
@@ -202,8 +202,9 @@ impl Form {
             if self.round_has_entries(i) {
                 return Err(RuleError::new(
                     format!("rounds.{i}.item"),
-                    "the Joker is not an item: leave its bids empty; the next card is bid on blind (rules §1.10)",
-                ));
+                    "the Joker is not an item: leave its bids empty; the next card is bid on blind",
+                )
+                .rule("rules §1.10"));
             }
             return Ok(WrittenRound {
                 item,
@@ -285,8 +286,9 @@ impl Form {
                 if count > 2 {
                     return Err(RuleError::new(
                         field,
-                        format!("the item deck holds two {}s (rules §1.10)", item.name()),
-                    ));
+                        format!("the item deck holds two {}s", item.name()),
+                    )
+                    .rule("rules §1.10"));
                 }
                 items.extend(std::iter::repeat_n(item, count));
             }

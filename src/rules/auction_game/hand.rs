@@ -191,11 +191,11 @@ pub fn read_game(event: &Map<String, Value>, players: &[String]) -> Result<Game,
         (None, Some(summary)) => super::final_count::read_final(&summary, players),
         (Some(_), Some(_)) => Err(RuleError::new(
             "final",
-            "write the game either round by round (rounds) or as the summary at its end (final), not both",
+            "enter the game either round by round or as the summary at its end, not both",
         )),
         (None, None) => Err(RuleError::new(
             "rounds",
-            "write the game round by round (rounds) or as the summary at its end (final)",
+            "enter the game round by round or as the summary at its end",
         )),
     }
 }
@@ -248,24 +248,27 @@ fn check_card(
     if !CARDS.contains(&card) {
         return Err(RuleError::new(
             field,
-            format!("{card} is not a money card: they run from 2 to 10 (rules §1.10)"),
-        ));
+            format!("{card} is not a money card: they run from 2 to 10"),
+        )
+        .rule("rules §1.10"));
     }
     if on_table.contains(&card) {
         return Err(RuleError::new(
             field,
             format!(
-                "{name}'s {card} is already on the table in this round: each card is put down once (rules §1.10)"
+                "{name}'s {card} is already on the table in this round: each card is put down once"
             ),
-        ));
+        )
+        .rule("rules §1.10"));
     }
     if !hand.holds(card) {
         return Err(RuleError::new(
             field,
             format!(
-                "{name} spent his {card} in an earlier round: a money card can be spent only once (rules §1.10)"
+                "{name} spent his {card} in an earlier round: a money card can be spent only once"
             ),
-        ));
+        )
+        .rule("rules §1.10"));
     }
     Ok(())
 }
@@ -322,10 +325,11 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
             return Err(RuleError::new(
                 at("item"),
                 format!(
-                    "a {} more than the item deck holds: it has two each of J, Q, K, A and one Joker (rules §1.10)",
+                    "a {} more than the item deck holds: it has two each of J, Q, K, A and one Joker",
                     round.item.name()
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         if round.item == Item::Joker {
             if round.bids.as_ref().is_some_and(|b| !b.is_empty())
@@ -334,8 +338,9 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
             {
                 return Err(RuleError::new(
                     at("bids"),
-                    "the Joker is not an item: nobody bids on it, the next card is bid on blind (rules §1.10)",
-                ));
+                    "the Joker is not an item: nobody bids on it, the next card is bid on blind",
+                )
+                .rule("rules §1.10"));
             }
             sales.push(Sale::Joker);
             continue;
@@ -370,10 +375,11 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
         return Err(RuleError::new(
             "rounds",
             format!(
-                "the game is not over: {} still in the item deck; a game turns all eight items, each round written (rules §1.10)",
+                "the game is not over: {} still in the item deck; a game turns all eight items, each round written",
                 missing.join(", ")
             ),
-        ));
+        )
+        .rule("rules §1.10"));
     }
     for (h, hand) in holdings.iter_mut().zip(&hands) {
         h.cards_left = Some(hand.left());
@@ -422,9 +428,10 @@ fn play_round(
                 return Err(RuleError::new(
                     at(&format!("bids.{name}")),
                     format!(
-                        "with two players each bids a card every round, and {name} still holds money: what did he bid? (rules §1.10)"
+                        "with two players each bids a card every round, and {name} still holds money: what did he bid?"
                     ),
-                ));
+                )
+                .rule("rules §1.10"));
             }
         }
     }
@@ -445,11 +452,12 @@ fn play_round(
             return Err(RuleError::new(
                 &field,
                 format!(
-                    "there is no tie left: {} already bought the {} (rules §1.10)",
+                    "there is no tie left: {} already bought the {}",
                     names(players, &tied),
                     round.item.name()
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         let mut adding = Vec::new();
         for (name, &card) in step {
@@ -461,10 +469,11 @@ fn play_round(
                 return Err(RuleError::new(
                     &card_field,
                     format!(
-                        "{name} is not in this overtime: only {} are still tied (rules §1.10)",
+                        "{name} is not in this overtime: only {} are still tied",
                         names(players, &tied)
                     ),
-                ));
+                )
+                .rule("rules §1.10"));
             }
             let (Some(hand), Some(put)) = (hands.get(seat), table.get_mut(seat)) else {
                 continue;
@@ -478,10 +487,11 @@ fn play_round(
             return Err(RuleError::new(
                 &field,
                 format!(
-                    "an overtime step is two or more tied players each adding one card; {} were tied, and a player left alone buys with what is on the table (rules §1.10)",
+                    "an overtime step is two or more tied players each adding one card; {} were tied, and a player left alone buys with what is on the table",
                     names(players, &tied)
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         // Tied players who added nothing withdrew (3–4 players: the rest continue, §3 item 31).
         withdrew.extend(tied.iter().copied().filter(|s| !adding.contains(s)));
@@ -491,11 +501,12 @@ fn play_round(
         return Err(RuleError::new(
             at("withdrawn"),
             format!(
-                "nobody is tied any more: {} bought the {}, so nobody can withdraw (rules §1.10)",
+                "nobody is tied any more: {} bought the {}, so nobody can withdraw",
                 names(players, &tied),
                 round.item.name()
             ),
-        ));
+        )
+        .rule("rules §1.10"));
     }
     for name in withdrawn {
         let seat = seat_of(players, name).ok_or_else(|| {
@@ -505,18 +516,20 @@ fn play_round(
             return Err(RuleError::new(
                 at("withdrawn"),
                 format!(
-                    "{name} cannot withdraw: only {} are still tied (rules §1.10)",
+                    "{name} cannot withdraw: only {} are still tied",
                     names(players, &tied)
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         if tied.len() == 1 {
             return Err(RuleError::new(
                 at("withdrawn"),
                 format!(
-                    "{name} is the last one left and is stuck with the purchase: when all try to withdraw, the first ones do and the last one buys (rules §1.10)"
+                    "{name} is the last one left and is stuck with the purchase: when all try to withdraw, the first ones do and the last one buys"
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         tied.retain(|&s| s != seat);
         withdrew.push(seat);
@@ -544,19 +557,21 @@ fn play_round(
                 return Err(RuleError::new(
                     at("withdrawn"),
                     format!(
-                        "{} are still tied and none has a card left to add: write in withdrawn who gave up first; the last one buys (rules §1.10)",
+                        "{} are still tied and none has a card left to add: write in withdrawn who gave up first; the last one buys",
                         names(players, &tied)
                     ),
-                ));
+                )
+                .rule("rules §1.10"));
             }
             _ => {
                 return Err(RuleError::new(
                     at("overtime"),
                     format!(
-                        "{} are still tied: write the next overtime step, or who withdrew (rules §1.10)",
+                        "{} are still tied: write the next overtime step, or who withdrew",
                         names(players, &still)
                     ),
-                ));
+                )
+                .rule("rules §1.10"));
             }
         }
     }

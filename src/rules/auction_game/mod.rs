@@ -117,10 +117,11 @@ impl Auction {
             return Err(RuleError::new(
                 "players",
                 format!(
-                    "Auction is for 2 to 4 players, and {} are listed (rules §1.10)",
+                    "Auction is for 2 to 4 players, and {} are listed",
                     players.len()
                 ),
-            ));
+            )
+            .rule("rules §1.10"));
         }
         match opening_scores {
             None | Some(Value::Null) => {}
@@ -326,7 +327,7 @@ impl Auction {
                 best.spent
             ),
             _ => format!(
-                "{tied} tie on items ({}) and money spent ({}): a draw (rules §3 item 31)",
+                "{tied} tie on items ({}) and money spent ({}): a draw",
                 best.value(),
                 best.spent
             ),
@@ -343,7 +344,7 @@ impl Auction {
             why.push_str(&format!("{}. ", rounds.join("; ")));
         }
         why.push_str(&format!(
-            "{} (J 1, Q 2, K 3, A 4). {}; {paid} (rules §1.10)",
+            "{} (J 1, Q 2, K 3, A 4). {}; {paid}",
             holdings.join("; "),
             match &winner {
                 Some(w) => format!("{w} wins with {how}"),
@@ -442,6 +443,7 @@ impl Auction {
         };
         self.games.push(finished.clone());
         Ok(Outcome {
+            rules: vec!["rules §1.10".into()],
             postings: postings.into_vec(),
             scores_after: Some(json!({ "game": number, "scores": final_scores })),
             explanation: why,
@@ -468,9 +470,10 @@ impl Engine for Auction {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not an Auction event; use hand (one whole game), payment or close (rules §1.10)"
+                    "\"{other}\" is not something that happens in Auction: enter a game, a payment or the close"
                 ),
-            )),
+            )
+            .rule("rules §1.10")),
         }
     }
 

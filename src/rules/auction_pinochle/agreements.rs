@@ -108,36 +108,40 @@ impl Agreements {
         if min_bid % 10 != 0 || min_bid <= 0 {
             return Err(fail(
                 "min_bid",
-                format!("{min_bid} is not a positive multiple of 10 (rules §0.3)"),
-            ));
+                format!("{min_bid} is not a positive multiple of 10"),
+            )
+            .rule("rules §0.3"));
         }
         if min_bid < units_table.lowest_bid() {
             return Err(fail(
                 "min_bid",
                 format!(
-                    "{min_bid} is below the {} table's lowest band {} (rules §1.1)",
+                    "{min_bid} is below the {} table's lowest band {}",
                     units_table.name,
                     units_table.lowest_bid()
                 ),
-            ));
+            )
+            .rule("rules §1.1"));
         }
         if !(2..=3).contains(&w.kitty_spades_fail_multiplier) {
             return Err(fail(
                 "kitty_spades_fail_multiplier",
                 format!(
-                    "{} must be 2, or 3 by unanimous agreement (rules §1.2 rule 5)",
+                    "{} must be 2, or 3 by unanimous agreement",
                     w.kitty_spades_fail_multiplier
                 ),
-            ));
+            )
+            .rule("rules §1.2 rule 5"));
         }
         if !(2..=4).contains(&w.kitty_hearts_fail_multiplier) {
             return Err(fail(
                 "kitty_hearts_fail_multiplier",
                 format!(
-                    "{} must be 2, or up to 4 by unanimous agreement (rules §1.2 rule 5)",
+                    "{} must be 2, or up to 4 by unanimous agreement",
                     w.kitty_hearts_fail_multiplier
                 ),
-            ));
+            )
+            .rule("rules §1.2 rule 5"));
         }
         Ok(Agreements {
             stake: w.stake,

@@ -103,7 +103,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         .collect();
     let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
     let mut summary = vec![
-        ("Stake".into(), format!("{} {currency} a unit", a.stake)),
+        ("Stake".into(), format!("{} a unit", a.stake.words(currency))),
         (
             "Units table".into(),
             format!("{}: {}", a.units_table.name, bands.join(", ")),
@@ -119,7 +119,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         }
         KittyKind::Pot => format!(
             "pot: ante {}; all-pass ante {}; re-ante after a win {}; failed 350+ pays 2× the kitty ({}× in spades, {}× in hearts-triple hearts)",
-            a.ante(),
+            a.ante().words(currency),
             yes_no(a.pot.all_pass_ante),
             yes_no(a.pot.reante_after_win),
             a.pot.spades_fail_multiplier,

@@ -178,10 +178,11 @@ pub fn read(
         return Err(RuleError::new(
             "dealer",
             format!(
-                "Auction Pinochle is played by 3 or 4 seated players, and {} are seated (rules §1.1)",
+                "Auction Pinochle is played by 3 or 4 seated players, and {} are seated",
                 seated.len()
             ),
-        ));
+        )
+        .rule("rules §1.1"));
     }
     if !table.is_seated(&w.dealer) {
         return Err(RuleError::new(
@@ -203,14 +204,14 @@ pub fn read(
         if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
             return Err(RuleError::new(
                 *field,
-                "a deal where all passed has no contract; leave it out or set all_passed to false",
+                "a deal where all passed has no contract: clear the bidder, bid and trump, or enter the hand as played",
             ));
         }
         return Ok(Deal::AllPassed { dealer: w.dealer });
     }
     let four_handed = seated.len() == 4;
     let bidder = w.bidder.ok_or_else(|| {
-        RuleError::new("bidder", "who won the auction? (or set all_passed: true)")
+        RuleError::new("bidder", "Who won the bid? If everybody passed, use the All passed button")
     })?;
     if !table.is_seated(&bidder) {
         return Err(RuleError::new(
@@ -221,8 +222,9 @@ pub fn read(
     if four_handed && bidder == w.dealer {
         return Err(RuleError::new(
             "bidder",
-            format!("{bidder} dealt and sits out a 4-handed deal, so cannot bid (rules §1.1)"),
-        ));
+            format!("{bidder} dealt and sits out a 4-handed deal, so cannot bid"),
+        )
+        .rule("rules §1.1"));
     }
     let bid = w
         .bid
@@ -230,25 +232,28 @@ pub fn read(
     if bid % 10 != 0 {
         return Err(RuleError::new(
             "bid",
-            format!("{bid} is not a multiple of 10 (rules §1.1)"),
-        ));
+            format!("{bid} is not a multiple of 10"),
+        )
+        .rule("rules §1.1"));
     }
     if bid < agreements.min_bid {
         return Err(RuleError::new(
             "bid",
             format!(
-                "{bid} is below the minimum {} (rules §1.1)",
+                "{bid} is below the minimum {}",
                 agreements.min_bid
             ),
-        ));
+        )
+        .rule("rules §1.1"));
     }
     if bid > MAX_BID {
         return Err(RuleError::new(
             "bid",
             format!(
-                "{bid} is more than any deal can make: at most {MAX_BID} (a bidder's meld and counters stay near 730, rules §1.0)"
+                "{bid} is more than any deal can make: at most {MAX_BID} (a bidder's meld and counters stay near 730)"
             ),
-        ));
+        )
+        .rule("rules §1.0"));
     }
     let trump = w
         .trump
@@ -263,16 +268,18 @@ pub fn read(
     {
         return Err(RuleError::new(
             "meld",
-            format!("{meld} is more than any deal can meld ({MAX_MELD}, rules §1.0)"),
-        ));
+            format!("{meld} is more than any deal can meld ({MAX_MELD})"),
+        )
+        .rule("rules §1.0"));
     }
     if let Some(c) = w.counters
         && !(0..=ALL_COUNTERS).contains(&c)
     {
         return Err(RuleError::new(
             "counters",
-            format!("{c} is outside 0–250, the points in one deal (rules §1.0)"),
-        ));
+            format!("{c} is outside 0–250, the points in one deal"),
+        )
+        .rule("rules §1.0"));
     }
     if let Some(cash) = w.bidder_cash
         && cash.cents() < 0
@@ -288,21 +295,23 @@ pub fn read(
             return Err(RuleError::new(
                 "outcome",
                 format!(
-                    "made contradicts meld {} + counters {} = {t}, short of the bid {bid} (rules §1.1)",
+                    "made contradicts meld {} + counters {} = {t}, short of the bid {bid}",
                     w.meld.unwrap_or(0),
                     w.counters.unwrap_or(0)
                 ),
-            ));
+            )
+            .rule("rules §1.1"));
         }
         (Some(o), Some(t)) if o == Outcome::Failed && t >= bid => {
             return Err(RuleError::new(
                 "outcome",
                 format!(
-                    "failed contradicts meld {} + counters {} = {t}, which reaches the bid {bid} (rules §1.1)",
+                    "failed contradicts meld {} + counters {} = {t}, which reaches the bid {bid}",
                     w.meld.unwrap_or(0),
                     w.counters.unwrap_or(0)
                 ),
-            ));
+            )
+            .rule("rules §1.1"));
         }
         (Some(o), _) => (o, false),
         (None, Some(t)) => (
@@ -324,24 +333,26 @@ pub fn read(
         (Outcome::DefenderRenege, None) => {
             return Err(RuleError::new(
                 "renege_by",
-                "name the opponent who reneged (rules §1.1)",
-            ));
+                "name the opponent who reneged",
+            )
+            .rule("rules §1.1"));
         }
         (Outcome::DefenderRenege, Some(who)) => {
             if !table.is_seated(&who) || who == bidder || (four_handed && who == w.dealer) {
                 return Err(RuleError::new(
                     "renege_by",
                     format!(
-                        "{who} is not an active opponent of {bidder} in this deal (rules §1.1)"
+                        "{who} is not an active opponent of {bidder} in this deal"
                     ),
-                ));
+                )
+                .rule("rules §1.1"));
             }
             Some(who)
         }
         (_, Some(_)) => {
             return Err(RuleError::new(
                 "renege_by",
-                "only a defender_renege outcome names who reneged",
+                "only an opponent's renege names who reneged",
             ));
         }
         (_, None) => None,

@@ -16,7 +16,7 @@ mod kitty_tests;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use self::agreements::{Agreements, KittyKind};
+use self::agreements::{Agreements, KITTY_BID, KittyKind};
 use self::hand::Deal;
 use crate::ledger::{KITTY, Postings, split::equal_shares};
 use crate::money::Money;
@@ -51,8 +51,9 @@ fn start(
         Some(_) => {
             return Err(RuleError::new(
                 "opening_scores",
-                "Auction Pinochle settles every hand in money, so there are no scores to carry in (rules §1.1)",
-            ));
+                "Auction Pinochle settles every hand in money, so there are no scores to carry in",
+            )
+            .rule("rules §1.1"));
         }
     }
     Ok(Box::new(AuctionPinochle {
@@ -181,12 +182,24 @@ impl AuctionPinochle {
             Deal::Contract(contract) => {
                 let (postings, why, steps) =
                     settle::settle(&self.agreements, ctx.table.seated(), self.kitty, contract);
-                Outcome::new(
+                let kitty_rule = match self.agreements.kitty {
+                    _ if contract.bid < KITTY_BID => None,
+                    KittyKind::None => None,
+                    KittyKind::Pot => Some("rules §1.2"),
+                    KittyKind::Account => Some("rules §1.3"),
+                };
+                let outcome = Outcome::new(
                     self.record(postings).into_vec(),
                     why,
                     contract_line(contract),
                 )
                 .with_steps(steps)
+                .citing("rules §1.1")
+                .citing(self.agreements.units_table.source());
+                match kitty_rule {
+                    Some(rule) => outcome.citing(rule),
+                    None => outcome,
+                }
             }
         };
         let dealer = match &deal {
@@ -228,14 +241,16 @@ impl AuctionPinochle {
         if ctx.table.is_gone_for_good(name) {
             return Err(RuleError::new(
                 "player",
-                format!("{name} took a broke player's share and quit for good (rules §1.2 rule 6)"),
-            ));
+                format!("{name} took a broke player's share and quit for good"),
+            )
+            .rule("rules §1.2 rule 6"));
         }
         if ctx.table.seated().len() >= MOST_SEATED {
             return Err(RuleError::new(
                 "player",
-                "Auction Pinochle seats at most 4 players (rules §1.1)",
-            ));
+                "Auction Pinochle seats at most 4 players",
+            )
+            .rule("rules §1.1"));
         }
         if let Some(after) = &j.seat_after
             && !ctx.table.is_seated(after)
@@ -420,7 +435,7 @@ impl Engine for AuctionPinochle {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not an Auction Pinochle event; use hand, payment, close, player_joins, player_leaves or kitty_divide"
+                    "\"{other}\" is not something that happens in Auction Pinochle: enter a hand, a payment, the close, a player joining or leaving, or the kitty divided"
                 ),
             )),
         }

@@ -45,11 +45,11 @@ pub fn settle(
     let (t, t_words) = trump_multiplier(agreements, c.trump);
     let others: Vec<&String> = seated.iter().filter(|p| **p != c.bidder).collect();
     // The table row used, so anyone can check it against the agreements on the sheet.
+    // Its source is cited in the row's details (the step's `source`), not in the words.
     let mut factors = vec![format!(
-        "{units} units ({} table {}, {})",
+        "{units} units ({} table {})",
         agreements.units_table.name,
         agreements.units_table.band_label(c.bid),
-        agreements.units_table.source()
     )];
     let mut steps = vec![Step::TableRow {
         table: format!("{} units", agreements.units_table.name),
@@ -129,7 +129,7 @@ pub fn settle(
                     pays(&c.bidder, KITTY, per_player, &mut steps);
                 }
                 why.push_str(&format!(
-                    "; the kitty settles like a player, {per_player} (rules §1.3)"
+                    "; the kitty settles like a player, {per_player}"
                 ));
             }
             KittyKind::Pot => {

@@ -139,19 +139,21 @@ impl Agreements {
             return Err(fail(
                 "target",
                 format!(
-                    "{} is not a positive number of points up to {MAX_POINTS} (rules §1.4: 11, or 7, 9, 10, 21 as agreed)",
+                    "{} is not a positive number of points up to {MAX_POINTS} (11, or 7, 9, 10, 21 as agreed)",
                     w.target
                 ),
-            ));
+            )
+            .rule("rules §1.4"));
         }
         if !(1..=MAX_POINTS).contains(&w.countdown_start) {
             return Err(fail(
                 "countdown_start",
                 format!(
-                    "{} is not a positive number of points up to {MAX_POINTS}; count-down scores start above zero (rules §1.4)",
+                    "{} is not a positive number of points up to {MAX_POINTS}; count-down scores start above zero",
                     w.countdown_start
                 ),
-            ));
+            )
+            .rule("rules §1.4"));
         }
         Ok(Agreements {
             stake: w.stake,

@@ -79,8 +79,8 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         "none: points only".to_string()
     } else {
         format!(
-            "{} {} a point of difference, paid to the winner of each game",
-            a.stake, currency
+            "{} a point of difference, paid to the winner of each game",
+            a.stake.words(currency)
         )
     };
     let game = match a.variant {

@@ -189,35 +189,40 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
         if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
             return Err(RuleError::new(
                 *field,
-                "a deal where all passed is dead and has no pitcher, bid or points; leave it out or set all_passed to false (rules §1.4)",
-            ));
+                "a deal where all passed is dead and has no pitcher, bid or points: clear them, or enter the hand as played",
+            )
+            .rule("rules §1.4"));
         }
         return Ok(Deal::AllPassed { dealer: w.dealer });
     }
     let pitcher = w.pitcher.ok_or_else(|| {
         RuleError::new(
             "pitcher",
-            "who won the bid? (or set all_passed: true for a dead hand, rules §1.4)",
+            "Who won the bid? If everybody passed, use the All passed button",
         )
+        .rule("rules §1.4")
     })?;
     seated(table, "pitcher", &pitcher)?;
     let bid = w.bid.ok_or_else(|| {
         RuleError::new(
             "bid",
-            "the pitcher's final bid, 1 to 4, is required (rules §1.4)",
+            "the pitcher's final bid, 1 to 4, is required",
         )
+        .rule("rules §1.4")
     })?;
     if !(1..=MAX_BID).contains(&bid) {
         return Err(RuleError::new(
             "bid",
-            format!("{bid} is not a bid: Auction Pitch bids are 1, 2, 3 or 4 (rules §1.4, S001)"),
-        ));
+            format!("{bid} is not a bid: Auction Pitch bids are 1, 2, 3 or 4"),
+        )
+        .rule("rules §1.4, S001"));
     }
     let p = w.points.ok_or_else(|| {
         RuleError::new(
             "points",
-            "who took high, low, jack and game? (null for nobody, rules §1.4)",
+            "Who took high, low, jack and game? Choose nobody where nobody did",
         )
+        .rule("rules §1.4")
     })?;
     let points = Points {
         high: p.high,
@@ -233,7 +238,7 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
                 return Err(RuleError::new(
                     field,
                     format!(
-                        "nobody cannot take {} in a played hand: the pitcher leads a trump, so someone held the {} trump in play (rules §1.4)",
+                        "nobody cannot take {} in a played hand: the pitcher leads a trump, so someone held the {} trump in play",
                         point.word(),
                         if point == Point::High {
                             "highest"
@@ -241,7 +246,8 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
                             "lowest"
                         }
                     ),
-                ));
+                )
+                .rule("rules §1.4"));
             }
             None => {}
         }
@@ -346,7 +352,8 @@ mod tests {
         for bid in [0, 5, -1, 11] {
             let e = hand(played(json!({ "bid": bid }))).unwrap_err();
             assert_eq!(e.field, "bid");
-            assert!(e.message.contains("rules §1.4"), "{e}");
+            assert!(e.rule.as_deref().is_some_and(|r| r.contains("rules §1.4")), "{e}");
+            assert!(!e.message.contains("rules §"), "the citation is kept apart: {e}");
         }
         for bid in 1..=4 {
             assert!(hand(played(json!({ "bid": bid }))).is_ok());
@@ -361,7 +368,7 @@ mod tests {
         ))
         .unwrap_err();
         assert_eq!(e.field, "points.high");
-        assert!(e.message.contains("(rules §1.4)"), "{e}");
+        assert_eq!(e.rule.as_deref(), Some("rules §1.4"), "{e}");
         let e = hand(played(
             json!({"points": {"high": "A", "low": null, "jack": "C", "game": "A"}}),
         ))

@@ -91,11 +91,12 @@ fn opening(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{} is already out (the game ends at {}), so that game is over, not in progress (rules §1.4)",
+                    "{} is already out (the game ends at {}), so that game is over, not in progress",
                     num(score),
                     agreements.goal()
                 ),
-            ));
+            )
+            .rule("rules §1.4"));
         }
         scores.set(name, score);
     }
@@ -154,10 +155,11 @@ impl AuctionPitch {
                     .dealt_by(&dealer);
                 return Ok(Outcome {
                     scores_after: Some(self.scores.to_json()),
+                    rules: vec!["rules §1.4".into()],
                     ..Outcome::new(
                         Vec::new(),
                         format!(
-                            "All passed on {dealer}'s deal: a dead hand, no score; {dealer} deals again (rules §1.4)"
+                            "All passed on {dealer}'s deal: a dead hand, no score; {dealer} deals again"
                         ),
                         line,
                     )
@@ -202,6 +204,7 @@ impl AuctionPitch {
         ctx.table.dealt(&c.dealer);
         self.dead_hand_last = false;
         Ok(Outcome {
+            rules: vec!["rules §1.4".into()],
             postings,
             scores_after: Some(scored.after.to_json()),
             explanation,
@@ -341,7 +344,7 @@ impl Engine for AuctionPitch {
             "hand" => self.hand(ctx, event),
             other => Err(RuleError::new(
                 "type",
-                format!("\"{other}\" is not an Auction Pitch event; use hand, payment or close"),
+                format!("\"{other}\" is not something that happens in Auction Pitch: enter a hand, a payment or the close"),
             )),
         }
     }
@@ -356,10 +359,11 @@ impl Engine for AuctionPitch {
             .collect();
         Ok(Outcome {
             scores_after: Some(self.scores.to_json()),
+            rules: vec!["rules §1.4".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "The sitting is closed; the game in progress ({}) is unfinished and settles nothing (rules §1.4)",
+                    "The sitting is closed; the game in progress ({}) is unfinished and settles nothing",
                     sheet.join(", ")
                 ),
                 SheetLine::titled("closed"),
@@ -409,7 +413,7 @@ impl Engine for AuctionPitch {
             return None;
         }
         Some(format!(
-            "Game {} is unfinished: closing now settles nothing for it (rules §1.4).",
+            "Game {} is unfinished: closing now settles nothing for it.",
             self.games.len() + 1
         ))
     }

@@ -88,7 +88,7 @@ fn running_scores_show_in_the_ledger_golden_pt01() {
     assert_eq!(e.scores_after, l.scores);
     assert_eq!(
         e.explanation,
-        "A bid 2 and made it with High and Game: +2; B +1 (Low); C +1 (Jack)"
+        "A bid 2 and made it with High and Game: +2; B +1 (Low); C +1 (Jack) (rules §1.4)"
     );
     assert!(e.postings.is_empty());
 }
@@ -120,7 +120,7 @@ fn the_issue_example_pitcher_at_nine_makes_two_while_another_passes_eleven() {
     let e = &l.events[0];
     assert_eq!(
         e.explanation,
-        "A bid 2 and made it with High and Game: +2; B +2 (Low and Jack). Game over: A wins at 11 as pitcher; B pays nothing (11 − 12 is below zero, clamped); C pays 0.80 (11 − 3 = 8 points × 0.10); D pays 0.50 (11 − 6 = 5 points × 0.10)"
+        "A bid 2 and made it with High and Game: +2; B +2 (Low and Jack). Game over: A wins at 11 as pitcher; B pays nothing (11 − 12 is below zero, clamped); C pays 0.80 (11 − 3 = 8 points × 0.10); D pays 0.50 (11 − 6 = 5 points × 0.10) (rules §1.4)"
     );
     assert!(ledger::sum(&e.postings).is_zero());
     // The sheet of the finished game stays on its hand; the ledger shows the next game.

@@ -222,26 +222,30 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
             None => Ok(CheckTable::hoyle()),
             Some(_) => Err(fail(
                 "make_checks",
-                "make_checks goes with check_table \"scarne\"; the default hoyle table is fully sourced (BIC-CHK)".into(),
-            )),
+                "make_checks goes with check_table \"scarne\"; the default hoyle table is fully sourced".into(),
+            )
+            .rule("BIC-CHK")),
         },
         Some(Value::String(name)) => match (name.as_str(), make) {
             ("hoyle", None) => Ok(CheckTable::hoyle()),
             ("hoyle", Some(_)) => Err(fail(
                 "make_checks",
-                "the hoyle table's bands are sourced (BIC-CHK); for other numbers use \"scarne\" or a custom check_table".into(),
-            )),
+                "the hoyle table's bands are sourced; for other numbers use \"scarne\" or a custom check_table".into(),
+            )
+            .rule("BIC-CHK")),
             ("scarne", None) => Err(fail(
                 "make_checks",
-                "a scarne table needs the 200–590 bands as [lowest_bid, checks] pairs: S003 prints the rows without numbers (rules §1.7, §3 item 19)".into(),
-            )),
+                "a scarne table needs the 200–590 bands as [lowest_bid, checks] pairs: S003 prints the rows without numbers".into(),
+            )
+            .rule("rules §1.7, §3 item 19")),
             ("scarne", Some(pairs)) => {
                 CheckTable::scarne(pairs).map_err(|m| fail("make_checks", m))
             }
             (other, _) => Err(fail(
                 "check_table",
-                format!("\"{other}\" is not a check table; use \"hoyle\", \"scarne\" or a custom table object (rules §3 item 19)"),
-            )),
+                format!("\"{other}\" is not a check table; use \"hoyle\", \"scarne\" or a custom table object"),
+            )
+            .rule("rules §3 item 19")),
         },
         Some(Value::Object(object)) => {
             if make.is_some() {
@@ -286,8 +290,9 @@ fn read_game_award(spec: Option<&Value>) -> Result<GameAward, RuleError> {
             "hoyle" => Ok(GameAward::Hoyle),
             "time1940" => Ok(GameAward::Time1940),
             other => Err(fail(format!(
-                "\"{other}\" is not a game award; use \"scarne\" (7), \"hoyle\", \"time1940\" (15) or a number of checks (rules §3 item 20)"
-            ))),
+                "\"{other}\" is not a game award; use \"scarne\" (7), \"hoyle\", \"time1940\" (15) or a number of checks"
+            ))
+            .rule("rules §3 item 20")),
         },
         Some(v) => match v.as_i64() {
             Some(n) if (0..=super::checks::MAX_CHECKS).contains(&n) => Ok(GameAward::Fixed(n)),

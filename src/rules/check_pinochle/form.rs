@@ -142,7 +142,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         Unfinished::Void => "nothing is paid for it",
     };
     vec![
-        ("Stake".into(), format!("{} {} a check", a.stake, currency)),
+        ("Stake".into(), format!("{} a check", a.stake.words(currency))),
         ("Game".into(), format!("{} points", a.target)),
         ("Check table".into(), table),
         ("Meld checks".into(), meld_checks),

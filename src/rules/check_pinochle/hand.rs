@@ -136,11 +136,12 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleE
         return Err(RuleError::new(
             "bid",
             format!(
-                "a forced dealer without a marriage bids exactly 200, and {} melded {} — no marriage (rules §1.7 bidding rule 4, S003)",
+                "a forced dealer without a marriage bids exactly 200, and {} melded {} — no marriage",
                 bidding.name(),
                 hands[bidding].meld
             ),
-        ));
+        )
+        .rule("rules §1.7 bidding rule 4, S003"));
     }
     let written = PerSide::new(w.ns, w.ew);
     let all_tricks = all_tricks(&written, &hands)?;
@@ -165,19 +166,21 @@ fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
         return Err(RuleError::new(
             "bid",
             format!(
-                "{} is not a multiple of 10 (rules §1.7 bidding rule 2)",
+                "{} is not a multiple of 10",
                 w.bid
             ),
-        ));
+        )
+        .rule("rules §1.7 bidding rule 2"));
     }
     if w.bid < MIN_BID {
         return Err(RuleError::new(
             "bid",
             format!(
-                "{} is below the minimum 200 for every seat (rules §1.7 bidding rule 2)",
+                "{} is below the minimum 200 for every seat",
                 w.bid
             ),
-        ));
+        )
+        .rule("rules §1.7 bidding rule 2"));
     }
     if w.bid > MAX_BID {
         return Err(RuleError::new(
@@ -189,10 +192,11 @@ fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
         return Err(RuleError::new(
             "dealer_forced",
             format!(
-                "only the dealer is forced to bid, when the first three pass, and {} bid but {} dealt (rules §1.7 bidding rule 4)",
+                "only the dealer is forced to bid, when the first three pass, and {} bid but {} dealt",
                 w.bidder, w.dealer
             ),
-        ));
+        )
+        .rule("rules §1.7 bidding rule 4"));
     }
     Ok(())
 }
@@ -212,21 +216,23 @@ fn all_tricks(
                 return Err(RuleError::new(
                     field,
                     format!(
-                        "{} won a trick, so {} did not win all 12 (rules §1.7)",
+                        "{} won a trick, so {} did not win all 12",
                         side.other().name(),
                         side.name()
                     ),
-                ));
+                )
+                .rule("rules §1.7"));
             }
             Some(false) if swept => {
                 return Err(RuleError::new(
                     field,
                     format!(
-                        "{} won no trick, so {} won all 12 (rules §1.7)",
+                        "{} won no trick, so {} won all 12",
                         side.other().name(),
                         side.name()
                     ),
-                ));
+                )
+                .rule("rules §1.7"));
             }
             _ => out[side] = swept,
         }
@@ -251,12 +257,13 @@ fn check_meld_checks(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{} hold at least {least} meld points, more than the {} entered for {} (rules §1.0)",
+                    "{} hold at least {least} meld points, more than the {} entered for {}",
                     words(list),
                     hands[side].meld,
                     side.name()
                 ),
-            ));
+            )
+            .rule("rules §1.0"));
         }
         for meld in list {
             used[meld.index()] += 1;
@@ -277,11 +284,12 @@ fn check_meld_checks(
                 return Err(RuleError::new(
                     field,
                     format!(
-                        "the deck holds two of each card, so one deal has at most {} {}{uses} (rules §1.0)",
+                        "the deck holds two of each card, so one deal has at most {} {}{uses}",
                         meld.most_per_deal(),
                         meld.words()
                     ),
-                ));
+                )
+                .rule("rules §1.0"));
             }
         }
     }

@@ -285,7 +285,7 @@ fn bids_are_checked() {
     let ok_sides = (json!({"meld": 100, "tricks": 150}), json!({"tricks": 100}));
     let bid = |b: i64| event("N", b, ok_sides.0.clone(), ok_sides.1.clone());
     assert_eq!(refused(&bid(190)).field, "bid");
-    assert!(refused(&bid(190)).message.contains("§1.7"));
+    assert!(refused(&bid(190)).rule.unwrap_or_default().contains("§1.7"));
     assert_eq!(refused(&bid(205)).field, "bid");
     assert_eq!(refused(&bid(MAX_BID + 10)).field, "bid");
     assert_eq!(read_ok(&bid(200)).bidding, Side::NS);
@@ -325,7 +325,7 @@ fn a_forced_dealer_is_the_bidder_and_without_a_marriage_bids_200() {
     assert!(read_ok(&forced("W", 260, 0, 40)).dealer_forced);
     let e = refused(&forced("N", 200, 0, 0));
     assert_eq!(e.field, "dealer_forced");
-    assert!(e.message.contains("rule 4"));
+    assert!(e.rule.as_deref().is_some_and(|r| r.contains("rule 4")));
     assert_eq!(refused(&forced("W", 250, 100, 0)).field, "bid");
     let s = scored(&forced("W", 200, 0, 0), &hoyle());
     assert!(!s.made);
@@ -386,7 +386,7 @@ fn all_tricks_must_agree_with_who_won_a_trick() {
     );
     let err = refused(&e);
     assert_eq!(err.field, "NS.all_tricks");
-    assert!(err.message.contains("§1.7"));
+    assert!(err.rule.as_deref().is_some_and(|r| r.contains("§1.7")));
     let e = event(
         "N",
         300,

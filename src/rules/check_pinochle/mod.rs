@@ -49,10 +49,11 @@ fn start(
             return Err(RuleError::new(
                 format!("opening_scores.{}", side.name()),
                 format!(
-                    "{} already reaches the target {}, so that game is over (rules §1.7)",
+                    "{} already reaches the target {}, so that game is over",
                     opening[side], agreements.target
                 ),
-            ));
+            )
+            .rule("rules §1.7"));
         }
         if opening[side].abs() > 10 * agreements.target.max(1000) {
             return Err(RuleError::new(
@@ -143,7 +144,7 @@ impl CheckPinochle {
                 self.agreements.target
             ),
             _ => format!(
-                ". Both sides pass {} (NS {}, EW {}): the bidding side {} wins game {game} (rules §1.7)",
+                ". Both sides pass {} (NS {}, EW {}): the bidding side {} wins game {game}",
                 self.agreements.target,
                 signed(scores.ns),
                 signed(scores.ew),
@@ -158,13 +159,13 @@ impl CheckPinochle {
                 self.agreements.target
             ),
             _ => format!(
-                "both sides passed {} on one hand: the bidders win (rules §1.7)",
+                "both sides passed {} on one hand: the bidders win",
                 self.agreements.target
             ),
         };
         if checks[w] < checks[l] {
             why.push_str(&format!(
-                " ({} win on points, {} on checks, which decide the money, S003)",
+                " ({} win on points, {} on checks, which decide the money)",
                 w.name(),
                 l.name()
             ));
@@ -196,6 +197,7 @@ impl CheckPinochle {
         self.checks = PerSide::default();
         self.hands_this_game = 0;
         Ok(Outcome {
+            rules: vec!["rules §1.7".into()],
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
@@ -236,7 +238,7 @@ fn side_cells(
         .collect()
 }
 
-/// The sheet's line for a deal: the contract with made or fell short, the sides' meld,
+/// The sheet's line for a deal: the contract with made or set, the sides' meld,
 /// tricks and itemised check awards, and both sides' points and checks.
 fn hand_line(
     hand: &Hand,
@@ -323,7 +325,7 @@ fn hand_line(
             side: Some(b.name().into()),
             bid: hand.bid,
             trump: Some(hand.trump),
-            result: if scored.made { "made" } else { "fell short" }.into(),
+            result: if scored.made { "made" } else { "set" }.into(),
             tone: if scored.made { Tone::Good } else { Tone::Bad },
         }),
         title: None,
@@ -431,9 +433,10 @@ impl Engine for CheckPinochle {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Check Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.7)"
+                    "\"{other}\" is not something that happens in Check Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+            .rule("rules §1.7")),
         }
     }
 
@@ -455,7 +458,7 @@ impl Engine for CheckPinochle {
             Unfinished::Void => Ok(Outcome::new(
                 Vec::new(),
                 format!(
-                    "{head}: nothing is paid for it (agreement unfinished_game \"void\"; checks NS {}, EW {})",
+                    "{head}: nothing is paid for it (as agreed, an unfinished game is void; checks NS {}, EW {})",
                     self.checks.ns, self.checks.ew
                 ),
                 line,

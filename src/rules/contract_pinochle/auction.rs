@@ -104,8 +104,9 @@ pub fn check(
         let refuse = |message: String| RuleError::new(field.clone(), message);
         if ended.is_some() {
             return Err(refuse(format!(
-                "the auction was already over after call {i}: three passes in a row end it (rules §1.8)"
-            )));
+                "the auction was already over after call {i}: three passes in a row end it"
+            ))
+            .rule("rules §1.8"));
         }
         let side = seating
             .side_of(player)
@@ -116,8 +117,9 @@ pub fn check(
             .map_or("", String::as_str);
         if player != turn {
             return Err(refuse(format!(
-                "it was {turn}'s turn, not {player}'s: the dealer calls first and the turn passes to the left (rules §1.8)"
-            )));
+                "it was {turn}'s turn, not {player}'s: the dealer calls first and the turn passes to the left"
+            ))
+            .rule("rules §1.8"));
         }
         let call = Call::parse(text).ok_or_else(|| {
             refuse(format!(
@@ -142,14 +144,18 @@ pub fn check(
                 continue;
             }
             Call::Bid { points, trump } => {
-                check_bid(points).map_err(refuse)?;
+                check_bid(points).map_err(|e| RuleError {
+                    field: field.clone(),
+                    ..e
+                })?;
                 if let Some(h) = &high
                     && points <= h.bid
                 {
                     return Err(refuse(format!(
-                        "{player}'s {points} must be higher than {}'s {}: the suits rank equally, so a new bid is a higher number (rules §1.8)",
+                        "{player}'s {points} must be higher than {}'s {}: the suits rank equally, so a new bid is a higher number",
                         h.bidder, h.bid
-                    )));
+                    ))
+                    .rule("rules §1.8"));
                 }
                 // With `double_survives_overcall` a double stands on an overcall only while
                 // the doubling side is still the new bidder's opponent: when the doublers
@@ -176,9 +182,10 @@ pub fn check(
                     .ok_or_else(|| refuse(format!("{player} cannot double: nobody has bid yet")))?;
                 if h.side == side {
                     return Err(refuse(format!(
-                        "{player} cannot double {}'s {}: a player doubles only an opponent's bid (rules §1.8)",
+                        "{player} cannot double {}'s {}: a player doubles only an opponent's bid",
                         h.bidder, h.bid
-                    )));
+                    ))
+                    .rule("rules §1.8"));
                 }
                 if h.doubled != Doubled::No {
                     return Err(refuse(format!(
@@ -198,9 +205,10 @@ pub fn check(
                 match (h.doubled, h.doubler) {
                     (Doubled::No, _) | (_, None) => {
                         return Err(refuse(format!(
-                            "{player} cannot redouble: {}'s {} is not doubled (rules §1.8)",
+                            "{player} cannot redouble: {}'s {} is not doubled",
                             h.bidder, h.bid
-                        )));
+                        ))
+                        .rule("rules §1.8"));
                     }
                     (Doubled::Redoubled, _) => {
                         return Err(refuse(format!(
@@ -210,8 +218,9 @@ pub fn check(
                     }
                     (Doubled::Doubled, Some(doubler)) if doubler == side => {
                         return Err(refuse(format!(
-                            "{player} cannot redouble his own side's double: a player redoubles only an opponent's double (rules §1.8)"
-                        )));
+                            "{player} cannot redouble his own side's double: a player redoubles only an opponent's double"
+                        ))
+                        .rule("rules §1.8"));
                     }
                     (Doubled::Doubled, Some(_)) => h.doubled = Doubled::Redoubled,
                 }
@@ -222,27 +231,32 @@ pub fn check(
     ended.ok_or_else(|| {
         RuleError::new(
             "auction",
-            "the auction is not over: it ends after three passes in a row (four when nobody bids) (rules §1.8)",
+            "the auction is not over: it ends after three passes in a row (four when nobody bids)",
         )
+        .rule("rules §1.8")
     })
 }
 
 /// A bid's own rules: at least [`MIN_BID`], in tens, at most [`MAX_BID`] (rules §1.8, §0.3).
-/// The error is the reason in words.
-pub fn check_bid(points: i64) -> Result<(), String> {
+/// The error names `bid` and cites the rule; a caller names its own field.
+pub fn check_bid(points: i64) -> Result<(), RuleError> {
     if points < MIN_BID {
-        return Err(format!(
-            "{points} is below the minimum bid {MIN_BID} (rules §1.8)"
-        ));
+        return Err(
+            RuleError::new("bid", format!("{points} is below the minimum bid {MIN_BID}"))
+                .rule("rules §1.8"),
+        );
     }
     if points % 10 != 0 {
-        return Err(format!(
-            "{points} is not a multiple of 10, and every bid is (rules §1.8, §0.3)"
-        ));
+        return Err(RuleError::new(
+            "bid",
+            format!("{points} is not a bid: bids go up in tens"),
+        )
+        .rule("rules §1.8, §0.3"));
     }
     if points > MAX_BID {
-        return Err(format!(
-            "{points} is more than any deal can make (at most {MAX_BID})"
+        return Err(RuleError::new(
+            "bid",
+            format!("{points} is more than any deal can make (at most {MAX_BID})"),
         ));
     }
     Ok(())

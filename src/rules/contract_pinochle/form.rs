@@ -43,10 +43,14 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     vec![
         (
             "Stake".into(),
-            format!(
-                "{} {currency} a game: each loser pays his opposite number",
-                a.stake
-            ),
+            if a.stake.is_zero() {
+                "none: points only".to_string()
+            } else {
+                format!(
+                    "{} a game: each loser pays his opposite number",
+                    a.stake.words(currency)
+                )
+            },
         ),
         ("Game".into(), format!("{} points", a.target)),
         (

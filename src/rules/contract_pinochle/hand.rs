@@ -242,8 +242,9 @@ pub fn read(
         if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
             return Err(RuleError::new(
                 *field,
-                "all four passed, so there is no contract: leave it out, or set all_passed to false (rules §1.8)",
-            ));
+                "all four passed, so there is no contract: clear it, or enter the hand as played",
+            )
+            .rule("rules §1.8"));
         }
         if let Some(Ended::Contract(f)) = &ended {
             return Err(RuleError::new(
@@ -261,8 +262,9 @@ pub fn read(
     let bidder = w.bidder.ok_or_else(|| {
         RuleError::new(
             "bidder",
-            "who won the bid? (or set all_passed: true when all four passed, rules §1.8)",
+            "Who won the bid? If all four passed, use the All passed button",
         )
+        .rule("rules §1.8")
     })?;
     let side = seating
         .side_of(&bidder)
@@ -270,14 +272,14 @@ pub fn read(
     let bid = w
         .bid
         .ok_or_else(|| RuleError::new("bid", "what was the bid?"))?;
-    auction::check_bid(bid).map_err(|m| RuleError::new("bid", m))?;
+    auction::check_bid(bid)?;
     let trump = w
         .trump
         .ok_or_else(|| RuleError::new("trump", "which suit is trump?"))?;
     let result = w.outcome.ok_or_else(|| {
         RuleError::new(
             "outcome",
-            "how did the hand end? made, made_on_meld, failed, conceded_before_lead, conceded_after_lead or opponents_conceded",
+            "How did the hand end? Made, made on meld, set, conceded before or after the lead, or the opponents conceded",
         )
     })?;
     let doubled = match (w.doubled, &ended) {
@@ -290,8 +292,9 @@ pub fn read(
         Some(Ended::AllPassed) => {
             return Err(RuleError::new(
                 "auction",
-                "all four passed in this auction: write the deal as all_passed: true (rules §1.8)",
-            ));
+                "all four passed in this auction: enter the deal with the All passed button",
+            )
+            .rule("rules §1.8"));
         }
         Some(Ended::Contract(f)) => {
             let said = format!("{}'s {} {}, {}", bidder, bid, trump.name(), doubled.words());

@@ -55,26 +55,29 @@ fn start(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is below zero, and no Contract Pinochle hand takes points away (rules §1.8)"
+                    "{score} is below zero, and no Contract Pinochle hand takes points away"
                 ),
-            ));
+            )
+            .rule("rules §1.8"));
         }
         if score % SCORE_STEP != 0 {
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is not a multiple of 5, and every score is (bids in tens, halved at most, rules §1.8)"
+                    "{score} is not a multiple of 5, and every score is (bids in tens, halved at most)"
                 ),
-            ));
+            )
+            .rule("rules §1.8"));
         }
         if score >= agreements.target {
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} already reaches the game {}, so that game is over (rules §1.8)",
+                    "{score} already reaches the game {}, so that game is over",
                     agreements.target
                 ),
-            ));
+            )
+            .rule("rules §1.8"));
         }
     }
     Ok(Box::new(ContractPinochle {
@@ -169,7 +172,7 @@ impl ContractPinochle {
         let end = GameEnd {
             winner: Some(winner.name().to_string()),
             at: Some(scores[winner]),
-            how: format!("reached {} (game {target}, rules §1.8)", scores[winner]),
+            how: format!("reached {} (game {target})", scores[winner]),
             award: None,
             settlement: paid,
             fresh: Vec::new(),
@@ -181,6 +184,7 @@ impl ContractPinochle {
         let mut after = scores.to_json();
         after["game_over"] = json!({ "winner": winner.name(), "decided_by": "target" });
         Ok(Outcome {
+            rules: vec!["rules §1.8".into()],
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
@@ -198,10 +202,11 @@ impl ContractPinochle {
         let next = ctx.table.next_dealer().unwrap_or(dealer).to_string();
         Outcome {
             scores_after: Some(self.scores.to_json()),
+            rules: vec!["rules §1.8".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "All four passed on {dealer}'s deal: no score; {next} deals next and bids first (rules §1.8)"
+                    "All four passed on {dealer}'s deal: no score; {next} deals next and bids first"
                 ),
                 SheetLine::titled(format!("all passed: {next} deals and bids first"))
                     .dealt_by(dealer),
@@ -341,7 +346,7 @@ pub fn describe(c: &Played, scored: &Scored) -> String {
         None => String::new(),
     };
     format!(
-        "{} bid {} in {} for {}{doubled} {what}{auction}: {} +{} ({}, rules §1.8); {} score nothing",
+        "{} bid {} in {} for {}{doubled} {what}{auction}: {} +{} ({}); {} score nothing",
         c.bidder,
         c.bid,
         c.trump.name(),
@@ -369,9 +374,10 @@ impl Engine for ContractPinochle {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Contract Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.8)"
+                    "\"{other}\" is not something that happens in Contract Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+            .rule("rules §1.8")),
         }
     }
 
@@ -382,7 +388,7 @@ impl Engine for ContractPinochle {
         let why = match self.unfinished() {
             None => "The sitting is closed".to_string(),
             Some(_) => format!(
-                "The sitting is closed with game {} unfinished (NS {}, EW {}): it pays nothing (session-format)",
+                "The sitting is closed with game {} unfinished (NS {}, EW {}): it pays nothing",
                 self.game_number(),
                 self.scores.ns,
                 self.scores.ew
@@ -390,6 +396,11 @@ impl Engine for ContractPinochle {
         };
         Ok(Outcome {
             scores_after: Some(self.scores.to_json()),
+            rules: self
+                .unfinished()
+                .map(|_| "session-format: money in the partnership games".to_string())
+                .into_iter()
+                .collect(),
             ..Outcome::new(Vec::new(), why, line)
         })
     }

@@ -81,9 +81,10 @@ impl Agreements {
             return Err(fail(
                 "min_bid",
                 format!(
-                    "{min_bid} is not a bid: bids are multiples of 10 from 10 up to {MAX_POINTS} (rules §0.3, §1.6)"
+                    "{min_bid} is not a bid: bids are multiples of 10 from 10 up to {MAX_POINTS}"
                 ),
-            ));
+            )
+            .rule("rules §0.3, §1.6"));
         }
         let target = w.target.unwrap_or(DEFAULT_TARGET);
         if !(1..=MAX_POINTS).contains(&target) {

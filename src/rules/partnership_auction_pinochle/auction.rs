@@ -98,12 +98,13 @@ pub fn check(
                 field,
                 match high {
                     Some((s, b)) => format!(
-                        "the auction was over: the other three had passed and {} had the bid at {b} (rules §1.6)",
+                        "the auction was over: the other three had passed and {} had the bid at {b}",
                         name(s)
                     ),
-                    None => "the auction was over: all four had passed (rules §1.6)".to_string(),
+                    None => "the auction was over: all four had passed".to_string(),
                 },
-            ));
+            )
+            .rule("rules §1.6"));
         }
         // The next player still in, clockwise from `turn`.
         let due = (0..PLAYERS)
@@ -114,19 +115,21 @@ pub fn check(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{} already passed, and a pass is final (rules §1.6, BIC-PAP)",
+                    "{} already passed, and a pass is final",
                     name(seat)
                 ),
-            ));
+            )
+            .rule("rules §1.6, BIC-PAP"));
         }
         if seat != due {
             return Err(RuleError::new(
                 field,
                 format!(
-                    "it was {}'s turn to call: the dealer's left calls first and the turn goes clockwise, skipping players who passed (rules §1.6)",
+                    "it was {}'s turn to call: the dealer's left calls first and the turn goes clockwise, skipping players who passed",
                     name(due)
                 ),
-            ));
+            )
+            .rule("rules §1.6"));
         }
         match call {
             Call::Pass => {
@@ -139,18 +142,20 @@ pub fn check(
                     return Err(RuleError::new(
                         field,
                         format!(
-                            "{bid} is not a multiple of 10, and every bid is (rules §0.3, §1.6)"
+                            "{bid} is not a bid: bids go up in tens"
                         ),
-                    ));
+                    )
+                    .rule("rules §0.3, §1.6"));
                 }
                 if bid < agreements.min_bid {
                     return Err(RuleError::new(
                         field,
                         format!(
-                            "{bid} is below the minimum bid {} (rules §1.6)",
+                            "{bid} is below the minimum bid {}",
                             agreements.min_bid
                         ),
-                    ));
+                    )
+                    .rule("rules §1.6"));
                 }
                 if let Some((s, h)) = high
                     && bid <= h
@@ -158,10 +163,11 @@ pub fn check(
                     return Err(RuleError::new(
                         field,
                         format!(
-                            "{bid} does not beat {}'s {h}: each bid must be higher, by 10 or more (rules §1.6)",
+                            "{bid} does not beat {}'s {h}: each bid must be higher, by 10 or more",
                             name(s)
                         ),
-                    ));
+                    )
+                    .rule("rules §1.6"));
                 }
                 let made = bids.get(seat).copied().unwrap_or(0);
                 if let Some(limit) = agreements.bids_each()
@@ -170,10 +176,11 @@ pub fn check(
                     return Err(RuleError::new(
                         field,
                         format!(
-                            "{} already bid {limit} times, and in Aeroplane each player may bid only twice (rules §1.6, S003 rule 1)",
+                            "{} already bid {limit} times, and in Aeroplane each player may bid only twice",
                             name(seat)
                         ),
-                    ));
+                    )
+                    .rule("rules §1.6, S003 rule 1"));
                 }
                 if let Some(b) = bids.get_mut(seat) {
                     *b = made + 1;
@@ -189,26 +196,29 @@ pub fn check(
                 return Err(RuleError::new(
                     "auction",
                     format!(
-                        "the auction ends with {} bidding {high_bid}, but the deal says {bidder} bid {bid} (rules §1.6)",
+                        "the auction ends with {} bidding {high_bid}, but the deal says {bidder} bid {bid}",
                         name(seat)
                     ),
-                ));
+                )
+                .rule("rules §1.6"));
             }
             Ok(())
         }
         (None, Ending::Won { bidder, bid }) => Err(RuleError::new(
             "auction",
             format!(
-                "nobody bid in this auction, but the deal says {bidder} bid {bid}; if all four passed, record the deal as all passed (rules §1.6)"
+                "nobody bid in this auction, but the deal says {bidder} bid {bid}; if all four passed, record the deal as all passed"
             ),
-        )),
+        )
+        .rule("rules §1.6")),
         (Some((seat, b)), Ending::AllPassed) => Err(RuleError::new(
             "auction",
             format!(
-                "{} bid {b} in this auction, so not all four passed (rules §1.6)",
+                "{} bid {b} in this auction, so not all four passed",
                 name(seat)
             ),
-        )),
+        )
+        .rule("rules §1.6")),
         (None, Ending::AllPassed) => Ok(()),
     }
 }

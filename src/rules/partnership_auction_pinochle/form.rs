@@ -55,8 +55,8 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         "none: points only".to_string()
     } else {
         format!(
-            "{} {currency} a game, each loser to his opposite number",
-            a.stake
+            "{} a game, each loser to his opposite number",
+            a.stake.words(currency)
         )
     };
     let mut rows = vec![
@@ -257,8 +257,9 @@ fn rest(field: &str, tricks: i64) -> Result<i64, RuleError> {
     } else {
         Err(RuleError::new(
             field,
-            format!("{tricks} is outside 0–250, the trick points in one deal (rules §1.0)"),
-        ))
+            format!("{tricks} is outside 0–250, the trick points in one deal"),
+        )
+        .rule("rules §1.0"))
     }
 }
 

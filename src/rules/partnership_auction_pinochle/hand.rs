@@ -131,8 +131,9 @@ pub fn read(
         if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
             return Err(RuleError::new(
                 *field,
-                "when all four pass nobody bids and the deal is not played: leave out the bidder, bid, trump and both sides, or set all_passed to false (rules §1.6)",
-            ));
+                "when all four pass nobody bids and the deal is not played: clear the bidder, bid, trump and both sides, or enter the hand as played",
+            )
+            .rule("rules §1.6"));
         }
         if let Some(calls) = &w.auction {
             auction::check(calls, &w.dealer, seating, agreements, Ending::AllPassed)?;
@@ -142,21 +143,24 @@ pub fn read(
     let bidder = w.bidder.ok_or_else(|| {
         RuleError::new(
             "bidder",
-            "who won the bid? (if all four passed, set all_passed: true, rules §1.6)",
+            "Who won the bid? If all four passed, use the All passed button",
         )
+        .rule("rules §1.6")
     })?;
     let bidding = seating
         .side_of(&bidder)
         .ok_or_else(|| RuleError::new("bidder", format!("{bidder} is not seated at this table")))?;
     let bid = w
         .bid
-        .ok_or_else(|| RuleError::new("bid", "what was the winning bid? (rules §1.6)"))?;
+        .ok_or_else(|| RuleError::new("bid", "what was the winning bid?")
+        .rule("rules §1.6"))?;
     check_bid(bid, agreements)?;
     let trump = w.trump.ok_or_else(|| {
         RuleError::new(
             "trump",
-            "which suit did the bidder name as trump? (rules §1.6)",
+            "which suit did the bidder name as trump?",
         )
+        .rule("rules §1.6")
     })?;
     let side = |written: Option<WrittenSide>, side: Side| {
         written
@@ -200,8 +204,9 @@ fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(RuleError::new(
             "bid",
-            format!("{bid} is not a multiple of 10, and every bid is (rules §0.3, §1.6)"),
-        ));
+            format!("{bid} is not a bid: bids go up in tens"),
+        )
+        .rule("rules §0.3, §1.6"));
     }
     if bid < agreements.min_bid {
         let why = if agreements.aeroplane {
@@ -212,10 +217,11 @@ fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
         return Err(RuleError::new(
             "bid",
             format!(
-                "{bid} is below the minimum {} (rules §1.6, {why})",
+                "{bid} is below the minimum {}",
                 agreements.min_bid
             ),
-        ));
+        )
+        .rule(format!("rules §1.6, {why}")));
     }
     if bid > MAX_POINTS {
         return Err(RuleError::new(

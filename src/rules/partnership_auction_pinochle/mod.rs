@@ -68,10 +68,11 @@ fn start(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{} already reaches the target {}, so that game is over, not in progress (rules §1.6)",
+                    "{} already reaches the target {}, so that game is over, not in progress",
                     opening[side], agreements.target
                 ),
-            ));
+            )
+            .rule("rules §1.6"));
         }
     }
     Ok(Box::new(PartnershipAuction {
@@ -160,7 +161,7 @@ impl PartnershipAuction {
         steps.extend(paid_steps);
         let how = match end.decided_by {
             "bidders_counted_first" => format!(
-                "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins (rules §1.6)",
+                "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins",
                 signed(scores.ns),
                 signed(scores.ew)
             ),
@@ -186,6 +187,7 @@ impl PartnershipAuction {
         self.scores = PerSide::default();
         self.deals_this_game = 0;
         Ok(Outcome {
+            rules: vec!["rules §1.6".into()],
             postings: postings.into_vec(),
             scores_after: Some(after),
             explanation: why,
@@ -202,10 +204,11 @@ impl PartnershipAuction {
         let next = ctx.table.next_dealer().unwrap_or(dealer).to_string();
         Outcome {
             scores_after: Some(sheet(self.game_number(), &self.scores)),
+            rules: vec!["rules §1.6".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "All four passed on {dealer}'s deal: no score; {next} deals next (rules §1.6)"
+                    "All four passed on {dealer}'s deal: no score; {next} deals next"
                 ),
                 SheetLine::titled(format!("all passed: {next} deals next")).dealt_by(dealer),
             )
@@ -383,14 +386,16 @@ impl Engine for PartnershipAuction {
             "hand" => self.hand(ctx, event),
             "declare_out" => Err(RuleError::new(
                 "type",
-                "there is no declaring out in Partnership Auction Pinochle: the game ends when a side reaches the target after a deal, the bidders counted first (rules §1.6, BIC-PAP)",
-            )),
+                "there is no declaring out in Partnership Auction Pinochle: the game ends when a side reaches the target after a deal, the bidders counted first",
+            )
+            .rule("rules §1.6, BIC-PAP")),
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Partnership Auction Pinochle event; use hand, payment or close (partners stay seated for the whole game, rules §1.6)"
+                    "\"{other}\" is not something that happens in Partnership Auction Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+            .rule("rules §1.6")),
         }
     }
 
@@ -403,10 +408,11 @@ impl Engine for PartnershipAuction {
         }
         Ok(Outcome {
             scores_after: Some(sheet(self.game_number(), &self.scores)),
+            rules: vec!["session-format: money in the partnership games".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "The sitting is closed with game {} unfinished (NS {}, EW {}): it settles nothing (session-format, money in the partnership games)",
+                    "The sitting is closed with game {} unfinished (NS {}, EW {}): it settles nothing",
                     self.game_number(),
                     signed(self.scores.ns),
                     signed(self.scores.ew)

@@ -81,19 +81,21 @@ impl Agreements {
             return Err(fail(
                 "target",
                 format!(
-                    "{} must be between 1 and {MAX_TARGET} points (rules §1.5: 1,000)",
+                    "{} must be between 1 and {MAX_TARGET} points (1,000)",
                     w.target
                 ),
-            ));
+            )
+            .rule("rules §1.5"));
         }
         if !(1..=MAX_TARGET).contains(&w.target_step) {
             return Err(fail(
                 "target_step",
                 format!(
-                    "{} must be between 1 and {MAX_TARGET} points: when both sides reach the game on one deal it rises by this (rules §1.5: 250)",
+                    "{} must be between 1 and {MAX_TARGET} points: when both sides reach the game on one deal it rises by this (250)",
                     w.target_step
                 ),
-            ));
+            )
+            .rule("rules §1.5"));
         }
         Ok(Agreements {
             stake: w.stake,

@@ -70,10 +70,14 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     vec![
         (
             "Stake".into(),
-            format!(
-                "{} {currency} a game: each loser pays his opposite number",
-                a.stake
-            ),
+            if a.stake.is_zero() {
+                "none: points only".to_string()
+            } else {
+                format!(
+                    "{} a game: each loser pays his opposite number",
+                    a.stake.words(currency)
+                )
+            },
         ),
         (
             "Game".into(),
@@ -226,8 +230,9 @@ impl Form {
             } else {
                 Err(RuleError::new(
                     field,
-                    format!("{v} is outside 0–250, the trick points in one deal (rules §1.0)"),
-                ))
+                    format!("{v} is outside 0–250, the trick points in one deal"),
+                )
+                .rule("rules §1.0"))
             }
         };
         match (self.ns_tricks, self.ew_tricks) {

@@ -113,8 +113,9 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleE
     if event.contains_key("all_passed") {
         return Err(RuleError::new(
             "all_passed",
-            "nobody bids in Partnership Pinochle: the dealer turns up trump and every deal is played (rules §1.5)",
-        ));
+            "nobody bids in Partnership Pinochle: the dealer turns up trump and every deal is played",
+        )
+        .rule("rules §1.5"));
     }
     let w: WrittenDeal = fields::read(event)?;
     let dealing = seating.side_of(&w.dealer).ok_or_else(|| {
@@ -141,11 +142,12 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleE
         return Err(RuleError::new(
             "dix_holders",
             format!(
-                "the deck holds only two dixes (9 of trump, rules §1.0), and {} held {}{turned}",
+                "the deck holds only two dixes (9 of trump), and {} held {}{turned}",
                 w.dix_holders.join(", "),
                 w.dix_holders.len()
             ),
-        ));
+        )
+        .rule("rules §1.0"));
     }
     let sides = PerSide::new(
         SideHand::new(w.ns.meld, w.ns.tricks, w.ns.won_trick),
@@ -171,9 +173,10 @@ fn check_count(tricks: i64, field: &str) -> Result<(), RuleError> {
         return Err(RuleError::new(
             field,
             format!(
-                "{tricks} trick points cannot be taken: aces and tens count 10, kings and queens 5, the last trick 10 (rules §1.5)"
+                "{tricks} trick points cannot be taken: aces and tens count 10, kings and queens 5, the last trick 10"
             ),
-        ));
+        )
+        .rule("rules §1.5"));
     }
     Ok(())
 }
@@ -323,19 +326,21 @@ pub fn read_claim(event: &Map<String, Value>, seating: &Seating) -> Result<Claim
         return Err(RuleError::new(
             "meld",
             format!(
-                "{} is not a meld: melds and dixes are multiples of 10 from 0 to {MAX_MELD} (rules §1.0)",
+                "{} is not a meld: melds and dixes are multiples of 10 from 0 to {MAX_MELD}",
                 w.meld
             ),
-        ));
+        )
+        .rule("rules §1.0"));
     }
     if !(0..=ALL_TRICK_POINTS).contains(&w.tricks_so_far) {
         return Err(RuleError::new(
             "tricks_so_far",
             format!(
-                "{} is outside 0–250, the trick points in one deal (rules §1.0)",
+                "{} is outside 0–250, the trick points in one deal",
                 w.tricks_so_far
             ),
-        ));
+        )
+        .rule("rules §1.0"));
     }
     check_count(w.tricks_so_far, "tricks_so_far")?;
     let won_trick = w.won_trick.unwrap_or(w.tricks_so_far > 0);

@@ -71,9 +71,10 @@ fn start(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is not a Partnership Pinochle score: scores start at 0 and only grow (rules §1.5)"
+                    "{score} is not a Partnership Pinochle score: scores start at 0 and only grow"
                 ),
-            ));
+            )
+            .rule("rules §1.5"));
         }
     }
     let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
@@ -83,12 +84,13 @@ fn start(
             return Err(RuleError::new(
                 format!("opening_scores.{}", side.name()),
                 format!(
-                    "{} already reaches the game ({}) and {} do not, so that game is over, not in progress (rules §1.5)",
+                    "{} already reaches the game ({}) and {} do not, so that game is over, not in progress",
                     opening[side],
                     agreements.target,
                     side.other().name()
                 ),
-            ));
+            )
+            .rule("rules §1.5"));
         }
         None => {
             return Err(RuleError::new(
@@ -198,7 +200,7 @@ impl PartnershipPinochle {
             }
             AfterDeal::Raised { target } => {
                 why.push_str(&format!(
-                    ". Both sides reach {} on this deal, so nobody wins yet: the game goes on to {} (rules §1.5)",
+                    ". Both sides reach {} on this deal, so nobody wins yet: the game goes on to {}",
                     sheet::num(self.target),
                     sheet::num(target)
                 ));
@@ -231,7 +233,7 @@ impl PartnershipPinochle {
                     sheet::num(self.target)
                 );
                 why.push_str(&format!(
-                    ". {} {how} and win game {} (rules §1.5)",
+                    ". {} {how} and win game {}",
                     winner.name(),
                     self.game_number()
                 ));
@@ -267,7 +269,7 @@ impl PartnershipPinochle {
             (
                 "declared_out",
                 format!(
-                    "{} declared out: {sum} ≥ {} (rules §1.5)",
+                    "{} declared out: {sum} ≥ {}",
                     claim.claimant,
                     sheet::num(self.target)
                 ),
@@ -276,7 +278,7 @@ impl PartnershipPinochle {
             (
                 "wrong_declaration",
                 format!(
-                    "{} declared out wrongly: {sum} < {}, so {} lose (rules §1.5)",
+                    "{} declared out wrongly: {sum} < {}, so {} lose",
                     claim.claimant,
                     sheet::num(self.target),
                     side.name()
@@ -284,7 +286,7 @@ impl PartnershipPinochle {
             )
         };
         let why = format!(
-            "{} declares out for {}: {sum}, game {}: the claim is {}, so {} win game {} (rules §1.5: the opponents' score makes no difference)",
+            "{} declares out for {}: {sum}, game {}: the claim is {}, so {} win game {} (the opponents' score makes no difference)",
             claim.claimant,
             side.name(),
             sheet::num(self.target),
@@ -345,6 +347,7 @@ impl PartnershipPinochle {
         self.target = self.agreements.target;
         self.hands_this_game = 0;
         Outcome {
+            rules: vec!["rules §1.5".into()],
             postings: postings.into_vec(),
             scores_after: Some(after_json),
             explanation: format!("{why}; {paid}"),
@@ -397,9 +400,10 @@ impl Engine for PartnershipPinochle {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Partnership Pinochle event; use hand, declare_out, payment or close (partners stay seated for the whole game, rules §1.5)"
+                    "\"{other}\" is not something that happens in Partnership Pinochle: enter a hand, a declaring out, a payment or the close (partners stay seated for the whole game)"
                 ),
-            )),
+            )
+            .rule("rules §1.5")),
         }
     }
 
@@ -421,10 +425,11 @@ impl Engine for PartnershipPinochle {
         line.cells = cells(&self.scores);
         Ok(Outcome {
             scores_after: Some(self.sheet_json(&self.scores, self.target)),
+            rules: vec!["session-format: money in the partnership games".into()],
             ..Outcome::new(
                 Vec::new(),
                 format!(
-                    "The sitting is closed with {} unfinished: it pays nothing (session-format, Money in the partnership games)",
+                    "The sitting is closed with {} unfinished: it pays nothing",
                     self.progress_words()
                 ),
                 line,

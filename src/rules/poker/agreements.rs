@@ -126,9 +126,10 @@ impl Agreements {
                 return Err(RuleError::new(
                     format!("agreements.{name}"),
                     format!(
-                        "{v} is not a whole number of chips of {unit} (the smallest unit, rules §0.3)"
+                        "{v} is not a whole number of chips of {unit} (the smallest unit)"
                     ),
-                ));
+                )
+                .rule("rules §0.3"));
             }
         }
         let mut wild = Wild::default();

@@ -68,8 +68,9 @@ fn read_action(
         other => {
             return Err(RuleError::new(
                 field,
-                format!("\"{other}\" is not a betting action: check, bet, call, raise or fold (S004)"),
-            ));
+                format!("\"{other}\" is not a betting action: check, bet, call, raise or fold"),
+            )
+            .rule("S004"));
         }
     };
     Ok((seat, action))
@@ -138,8 +139,9 @@ pub fn check_rounds(
                     if owed > 0 {
                         return Err(RuleError::new(
                             field,
-                            format!("{who} owes {} to the pot: he may call, raise or fold, not check (S004)", money(owed, unit)),
-                        ));
+                            format!("{who} owes {} to the pot: he may call, raise or fold, not check", money(owed, unit)),
+                        )
+                        .rule("S004"));
                     }
                     0
                 }
@@ -153,8 +155,9 @@ pub fn check_rounds(
                     if let Some(limit) = max_first.filter(|l| b > *l) {
                         return Err(RuleError::new(
                             field,
-                            format!("a first bet of {} is over the limit of {} (agreement max_first_bet, S004)", money(b, unit), money(limit, unit)),
-                        ));
+                            format!("a first bet of {} is over the limit of {} (the agreed largest first bet)", money(b, unit), money(limit, unit)),
+                        )
+                        .rule("S004"));
                     }
                     b
                 }
@@ -162,8 +165,9 @@ pub fn check_rounds(
                     if owed <= 0 {
                         return Err(RuleError::new(
                             field,
-                            format!("{who} owes nothing: that is a check, not a call (S004)"),
-                        ));
+                            format!("{who} owes nothing: that is a check, not a call"),
+                        )
+                        .rule("S004"));
                     }
                     if is_all_in {
                         owed.min(cap(seat) - so_far)
@@ -175,25 +179,28 @@ pub fn check_rounds(
                     if highest == 0 {
                         return Err(RuleError::new(
                             field,
-                            format!("nobody has bet this round: {who} may bet, not raise (S004)"),
-                        ));
+                            format!("nobody has bet this round: {who} may bet, not raise"),
+                        )
+                        .rule("S004"));
                     }
                     if let Some(limit) = max_raise.filter(|l| x > *l) {
                         return Err(RuleError::new(
                             field,
-                            format!("a raise of {} is over the limit of {} (agreement max_raise, S004)", money(x, unit), money(limit, unit)),
-                        ));
+                            format!("a raise of {} is over the limit of {} (the agreed largest raise)", money(x, unit), money(limit, unit)),
+                        )
+                        .rule("S004"));
                     }
                     raised = raised.saturating_add(x);
                     if let Some(limit) = max_total.filter(|l| raised > *l) {
                         return Err(RuleError::new(
                             field,
                             format!(
-                                "the raises of this round come to {}, over the limit of {} (agreement max_raises_total_per_round; the opening bet does not count, rules §3 item 33)",
+                                "the raises of this round come to {}, over the limit of {} (the agreed most raised in a round; the opening bet does not count)",
                                 money(raised, unit),
                                 money(limit, unit)
                             ),
-                        ));
+                        )
+                        .rule("rules §3 item 33"));
                     }
                     owed.saturating_add(x)
                 }
@@ -226,11 +233,12 @@ pub fn check_rounds(
                 return Err(RuleError::new(
                     format!("rounds[{r}]"),
                     format!(
-                        "the round ends with {} owing {}: a round ends only when everyone has called or folded after the last bet or raise (S004)",
+                        "the round ends with {} owing {}: a round ends only when everyone has called or folded after the last bet or raise",
                         name(seat),
                         money(highest - mine, unit)
                     ),
-                ));
+                )
+                .rule("S004"));
             }
         }
     }
@@ -254,12 +262,13 @@ pub fn check_rounds(
             return Err(RuleError::new(
                 format!("contributions.{who}"),
                 format!(
-                    "{who} put in {} but the betting says {ante_words}{} = {} (session-format: the ante plus his bets, calls and raises)",
+                    "{who} put in {} but the betting says {ante_words}{} = {} (the ante plus his bets, calls and raises)",
                     money(c, unit),
                     money(p, unit),
                     money(expected, unit)
                 ),
-            ));
+            )
+            .rule("session-format"));
         }
     }
     Ok(())

@@ -186,8 +186,9 @@ pub fn read(
             c.ok_or_else(|| {
                 RuleError::new(
                     format!("contributions.{p}"),
-                    format!("how much did {p} put in? Write \"0.00\" if he folded without paying (session-format)"),
+                    format!("how much did {p} put in? Write \"0.00\" if he folded without paying"),
                 )
+                .rule("session-format")
             })
         })
         .collect::<Result<_, _>>()?;
@@ -225,11 +226,12 @@ pub fn read(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{name} is still in the hand and not all-in, so he called every bet and put in {}, the most anyone put in, not {} (rules §1.11: a round ends when everyone has called or folded); tap all-in or folded, or correct the amount",
+                    "{name} is still in the hand and not all-in, so he called every bet and put in {}, the most anyone put in, not {} (a round ends when everyone has called or folded); tap all-in or folded, or correct the amount",
                     money(max, unit),
                     money(c, unit)
                 ),
-            ));
+            )
+            .rule("rules §1.11"));
         }
         if let Some(ante) = agreements.ante {
             let ante_units = ante.cents() / unit.cents();
@@ -237,17 +239,18 @@ pub fn read(
                 return Err(RuleError::new(
                     field,
                     format!(
-                        "{} is less than the ante of {ante} (S004: everyone antes to be dealt in)",
+                        "{} is less than the ante of {ante} (everyone antes to be dealt in)",
                         money(c, unit)
                     ),
-                ));
+                )
+                .rule("S004"));
             }
         }
     }
     if w.showdown_low.is_some() && w.split != SplitKind::HighLow {
         return Err(RuleError::new(
             "showdown_low",
-            "a low showdown belongs to a high-low hand: set split to high_low or leave it out",
+            "a low showdown belongs to a high-low hand: choose high-low, or clear the low places",
         ));
     }
     let mut showdown = Showdown {
@@ -281,15 +284,16 @@ pub fn read(
             if agreements.odd_chip == OddChip::HighCardBySuit && left.len() > 1 {
                 return Err(RuleError::new(
                     "cards",
-                    "the odd chip goes by the highest card by suit, so the showdown needs the cards (session-format)",
-                ));
+                    "the odd chip goes by the highest card by suit, so the showdown needs the cards",
+                )
+                .rule("session-format"));
             }
         }
         (None, Some(map)) => {
             if w.showdown_low.is_some() {
                 return Err(RuleError::new(
                     "showdown_low",
-                    "with the cards written the service ranks the lows itself: leave showdown_low out",
+                    "with the cards written the lows are ranked from them: clear the low places",
                 ));
             }
             read_cards(map, players, &folded, agreements, w.split, &mut showdown)?;
@@ -416,7 +420,7 @@ fn read_cards(
             if *c == Card::Joker && !agreements.wild.jokers {
                 return Err(RuleError::new(
                     field,
-                    "a joker (JK) plays only when the table agrees jokers are wild (agreement wild)",
+                    "a joker (JK) plays only when the table agrees jokers are wild (as agreed for wild cards)",
                 ));
             }
             if *c != Card::Joker && table.contains(c) {

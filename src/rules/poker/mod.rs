@@ -83,10 +83,11 @@ impl Poker {
             return Err(RuleError::new(
                 "players",
                 format!(
-                    "poker is for 2 to 10 players, and {} are listed (session-format)",
+                    "poker is for 2 to 10 players, and {} are listed",
                     players.len()
                 ),
-            ));
+            )
+            .rule("session-format"));
         }
         if players.iter().any(|p| p == POT) {
             return Err(RuleError::new(
@@ -100,8 +101,9 @@ impl Poker {
             Some(_) => {
                 return Err(RuleError::new(
                     "opening_scores",
-                    "poker keeps no score to carry in: every hand settles its own pot (rules §1.11)",
-                ));
+                    "poker keeps no score to carry in: every hand settles its own pot",
+                )
+                .rule("rules §1.11"));
             }
         }
         Ok(Poker {
@@ -381,7 +383,7 @@ impl Poker {
             SplitKind::HighLow => " high-low",
         };
         let explanation = format!(
-            "{dealer} dealt;{split_words} pot {}{carried_words}. {} (rules §1.11)",
+            "{dealer} dealt;{split_words} pot {}{carried_words}. {}",
             self.money(total),
             sentences.join(". ")
         );
@@ -398,7 +400,9 @@ impl Poker {
         };
         self.carried = carried_out;
         ctx.table.dealt(&dealer);
-        Ok(Outcome::new(postings.into_vec(), explanation, line).with_steps(steps))
+        Ok(Outcome::new(postings.into_vec(), explanation, line)
+            .with_steps(steps)
+            .citing("rules §1.11"))
     }
 }
 
@@ -423,8 +427,9 @@ impl Engine for Poker {
             "hand" => self.hand(ctx, event),
             other => Err(RuleError::new(
                 "type",
-                format!("\"{other}\" is not a poker event; use hand, payment or close (rules §1.11)"),
-            )),
+                format!("\"{other}\" is not something that happens in poker: enter a hand, a payment or the close"),
+            )
+            .rule("rules §1.11")),
         }
     }
 
@@ -446,7 +451,7 @@ impl Engine for Poker {
             postings.transfer(POT, self.name(*seat), self.money(*u));
         }
         let words = format!(
-            "The sitting is closed; the {} left in the pot is shared out: {} (one chip each from the dealer's left, session-format)",
+            "The sitting is closed; the {} left in the pot is shared out: {} (one chip each from the dealer's left)",
             self.money(self.carried),
             split
                 .shares
@@ -466,7 +471,7 @@ impl Engine for Poker {
             odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
         };
         self.carried = 0;
-        Ok(Outcome::new(postings.into_vec(), words, SheetLine::titled("closed: the pot shared out")).with_steps(vec![step]))
+        Ok(Outcome::new(postings.into_vec(), words, SheetLine::titled("closed: the pot shared out")).with_steps(vec![step]).citing("session-format: the remainder rule"))
     }
 
     /// One money column per player in seat order, and the `POT` column when odd chips are

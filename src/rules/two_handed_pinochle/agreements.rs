@@ -97,19 +97,21 @@ impl Agreements {
             return Err(fail(
                 "target",
                 format!(
-                    "{} must be between 1 and {MAX_TARGET} points (S004 plays to 1,000)",
+                    "{} must be between 1 and {MAX_TARGET} points",
                     w.target
                 ),
-            ));
+            )
+            .rule("S004 plays to 1,000"));
         }
         if !(1..=MAX_TARGET).contains(&w.target_step) {
             return Err(fail(
                 "target_step",
                 format!(
-                    "{} must be between 1 and {MAX_TARGET} points (S004: the game goes on by 250)",
+                    "{} must be between 1 and {MAX_TARGET} points (the game goes on by 250)",
                     w.target_step
                 ),
-            ));
+            )
+            .rule("S004"));
         }
         Ok(Agreements {
             stake: w.stake,

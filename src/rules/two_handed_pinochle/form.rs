@@ -66,8 +66,8 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         "none: points only".to_string()
     } else {
         format!(
-            "{} {currency} a game, paid by the loser to the winner",
-            a.stake
+            "{} a game, paid by the loser to the winner",
+            a.stake.words(currency)
         )
     };
     let mut summary = vec![("Stake".to_string(), stake)];

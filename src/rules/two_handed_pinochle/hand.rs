@@ -132,8 +132,9 @@ pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, 
     if event.contains_key("all_passed") {
         return Err(RuleError::new(
             "all_passed",
-            "Two-handed Pinochle has no bidding, so no deal is passed out: enter its melds and tricks (rules §1.9)",
-        ));
+            "Two-handed Pinochle has no bidding, so no deal is passed out: enter its melds and tricks",
+        )
+        .rule("rules §1.9"));
     }
     let w: WrittenDeal = fields::read(event)?;
     let dealer = seat_of(players, &w.dealer).ok_or_else(|| {
@@ -161,12 +162,13 @@ pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, 
         return Err(RuleError::new(
             "tricks",
             format!(
-                "{} {a} + {} {b} = {}, but the trick points of a deal add up to exactly 250 with the last trick (rules §1.0)",
+                "{} {a} + {} {b} = {}, but the trick points of a deal add up to exactly 250 with the last trick",
                 players[0],
                 players[1],
                 a + b
             ),
-        ));
+        )
+        .rule("rules §1.0"));
     }
     Ok(Deal {
         dealer,
@@ -238,17 +240,19 @@ fn read_melds(map: &BTreeMap<String, i64>, players: &Players) -> Result<[i64; 2]
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{points} is not a meld total: every meld and the dix are worth whole tens (rules §1.0)"
+                    "{points} is not a meld total: every meld and the dix are worth whole tens"
                 ),
-            ));
+            )
+            .rule("rules §1.0"));
         }
         if points > MAX_MELD {
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{points} is more than one player can meld in a deal: at most 12 melds of at most 300 and the two dix, {MAX_MELD} (S004)"
+                    "{points} is more than one player can meld in a deal: at most 12 melds of at most 300 and the two dix, {MAX_MELD}"
                 ),
-            ));
+            )
+            .rule("S004"));
         }
         *slot = points;
     }
@@ -261,16 +265,18 @@ fn check_count(field: &str, raw: i64) -> Result<(), RuleError> {
     if !(0..=ALL_TRICK_POINTS).contains(&raw) {
         return Err(RuleError::new(
             field,
-            format!("{raw} is not a count of trick points: they run from 0 to 250 (rules §1.0)"),
-        ));
+            format!("{raw} is not a count of trick points: they run from 0 to 250"),
+        )
+        .rule("rules §1.0"));
     }
     if raw == 1 || raw == ALL_TRICK_POINTS - 1 {
         return Err(RuleError::new(
             field,
             format!(
-                "no cards count {raw}: the smallest counter is a jack (2), so neither player can take 1 point or leave the other just 1 (rules §1.0, S004)"
+                "no cards count {raw}: the smallest counter is a jack (2), so neither player can take 1 point or leave the other just 1"
             ),
-        ));
+        )
+        .rule("rules §1.0, S004"));
     }
     Ok(())
 }

@@ -133,10 +133,11 @@ impl TwoHanded {
                 return Err(RuleError::new(
                     "players",
                     format!(
-                        "Two-handed Pinochle is for exactly two players, and {} are listed (rules §1.9)",
+                        "Two-handed Pinochle is for exactly two players, and {} are listed",
                         players.len()
                     ),
-                ));
+                )
+                .rule("rules §1.9"));
             }
         };
         let scores = read_opening(&agreements, &players, opening_scores)?;
@@ -147,11 +148,12 @@ impl TwoHanded {
                 return Err(RuleError::new(
                     format!("opening_scores.{name}"),
                     format!(
-                        "{name} already has {} of the {} to win while the other player is under it, so that game is over, not in progress (rules §1.9)",
+                        "{name} already has {} of the {} to win while the other player is under it, so that game is over, not in progress",
                         pts(scores.get(seat).copied().unwrap_or(0)),
                         pts(agreements.target)
                     ),
-                ));
+                )
+                .rule("rules §1.9"));
             }
         };
         Ok(TwoHanded {
@@ -294,7 +296,7 @@ impl TwoHanded {
                     ),
                     None => {
                         line.marks.push(Mark::new("a draw", Tone::Plain));
-                        format!("equal totals, {}: a draw (rules §3 item 29)", pts(a))
+                        format!("equal totals, {}: a draw", pts(a))
                     }
                 };
                 let decided_by = if winner.is_some() {
@@ -309,10 +311,11 @@ impl TwoHanded {
                         self.name(w)
                     ),
                     None => format!(
-                        ". Every deal is a game: equal totals make game {game} a draw (rules §3 item 29); {words}"
+                        ". Every deal is a game: equal totals make game {game} a draw; {words}"
                     ),
                 });
                 Outcome {
+                    rules: vec!["rules §1.9".into()],
                     postings: postings.into_vec(),
                     scores_after: Some(json!({ "game": game, "scores": self.scores_json(after) })),
                     explanation: why,
@@ -343,6 +346,7 @@ impl TwoHanded {
                         self.finish(Some(w), "target", how, after);
                     why.push_str(&format!("; {words}"));
                     Outcome {
+                        rules: vec!["rules §1.9".into()],
                         postings: postings.into_vec(),
                         scores_after: Some(json!({
                             "game": game, "target": target, "scores": self.scores_json(after)
@@ -356,7 +360,7 @@ impl TwoHanded {
                 Standing::Goes { target } => {
                     if target != self.target {
                         why.push_str(&format!(
-                            ". Both have {} or more ({} {}, {} {}): the game goes on to {}, however far one is ahead (rules §1.9)",
+                            ". Both have {} or more ({} {}, {} {}): the game goes on to {}, however far one is ahead",
                             pts(self.target),
                             self.name(0),
                             pts(after[0]),
@@ -438,7 +442,7 @@ impl TwoHanded {
             })
             .collect();
         format!(
-            "{} dealt: {} (trick points in tens, 7 or more counts 10, rules §1.9)",
+            "{} dealt: {} (trick points in tens, 7 or more counts 10)",
             self.name(deal.dealer),
             parts.join("; ")
         )
@@ -495,8 +499,9 @@ impl TwoHanded {
         if self.agreements.mode == Mode::SingleDeal {
             return Err(RuleError::new(
                 "type",
-                "declaring out belongs to a match: with mode single_deal every deal is its own game (rules §1.9, session-format)",
-            ));
+                "declaring out belongs to a match: when every deal is a game there is nothing to declare out of",
+            )
+            .rule("rules §1.9, session-format"));
         }
         let d = hand::read_declare_out(event, &self.players)?;
         let (c, o) = (d.claimant, 1 - d.claimant);
@@ -549,7 +554,7 @@ impl TwoHanded {
         let game = self.game_number();
         let (winner, decided_by, how) = if made {
             why.push_str(&format!(
-                ": {claimant} is out and wins game {game}, whatever {other} has (rules §1.9)"
+                ": {claimant} is out and wins game {game}, whatever {other} has"
             ));
             (
                 c,
@@ -558,7 +563,7 @@ impl TwoHanded {
             )
         } else {
             why.push_str(&format!(
-                ": short of {}, so {claimant} loses and {other} wins game {game} (rules §1.9)",
+                ": short of {}, so {claimant} loses and {other} wins game {game}",
                 pts(target)
             ));
             (
@@ -625,6 +630,7 @@ impl TwoHanded {
             tally: Tally::Points,
         };
         Ok(Outcome {
+            rules: vec!["rules §1.9".into()],
             postings: postings.into_vec(),
             scores_after: Some(json!({
                 "game": game, "target": target, "scores": self.scores_json(after)
@@ -667,15 +673,17 @@ fn read_opening(
             return Err(RuleError::new(
                 field,
                 format!(
-                    "{score} is not a Two-handed score: scores start at 0 and grow by whole tens (melds, the dix and tricks counted in tens, rules §1.9)"
+                    "{score} is not a Two-handed score: scores start at 0 and grow by whole tens (melds, the dix and tricks counted in tens)"
                 ),
-            ));
+            )
+            .rule("rules §1.9"));
         }
         if agreements.mode == Mode::SingleDeal && score != 0 {
             return Err(RuleError::new(
                 field,
-                "with mode single_deal every deal is its own game, so there is no score to carry in (rules §1.9)",
-            ));
+                "when every deal is a game there is no score to carry in",
+            )
+            .rule("rules §1.9"));
         }
         if let Some(slot) = scores.get_mut(seat) {
             *slot = score;
@@ -707,9 +715,10 @@ impl Engine for TwoHanded {
             other => Err(RuleError::new(
                 "type",
                 format!(
-                    "\"{other}\" is not a Two-handed Pinochle event; use hand, declare_out, payment or close (rules §1.9)"
+                    "\"{other}\" is not something that happens in Two-handed Pinochle: enter a hand, a declaring out, a payment or the close"
                 ),
-            )),
+            )
+            .rule("rules §1.9")),
         }
     }
 
@@ -719,7 +728,7 @@ impl Engine for TwoHanded {
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let words = match self.unfinished_scores() {
             Some(s) => format!(
-                "The sitting is closed; game {} ({} {}, {} {}, game {}) is unfinished and pays nothing (session-format)",
+                "The sitting is closed; game {} ({} {}, {} {}, game {}) is unfinished and pays nothing",
                 self.game_number(),
                 self.name(0),
                 pts(s[0]),
@@ -806,7 +815,7 @@ impl Engine for TwoHanded {
         let note = (self.agreements.mode == Mode::Match && self.target != self.agreements.target)
             .then(|| {
                 format!(
-                    "Both passed {}: game {} is now played to {} (rules §1.9).",
+                    "Both passed {}: game {} is now played to {}.",
                     pts(self.agreements.target),
                     self.game_number(),
                     pts(self.target)

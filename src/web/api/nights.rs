@@ -20,7 +20,9 @@ use crate::web::html::history_pages::member;
 /// One account's net over the night.
 #[derive(Serialize, ToSchema)]
 pub struct NightNetJson {
-    /// The name sat under (or the kitty's account).
+    /// The name the club shows the player under now (a renamed player under the new name,
+    /// two merged spellings as one), or `KITTY` for a kitty no close has shared out. The
+    /// session documents and ledgers keep the names sat under.
     name: String,
     /// Positive: is owed.
     net: Money,
@@ -88,7 +90,7 @@ pub async fn night(
     Path((club, nid)): Path<(i64, i64)>,
 ) -> Result<Json<NightJson>, AppError> {
     member(&viewer, club, Access::Read)?;
-    let v = nights::night(&state.reader, club, nid).await?;
+    let v = nights::night(&state.reader, &state.folds, club, nid).await?;
     Ok(Json(NightJson {
         id: v.night.id,
         title: v.night.title,

@@ -374,6 +374,49 @@ pub struct ExportedSessionEntry {
     pub recorded_at: Vec<String>,
     /// The session document.
     pub session: SessionDocument,
+    /// The club's title for it, if given.
+    pub title: Option<String>,
+    /// Archived: hidden from the history list (never deleted). Absent means no.
+    pub archived: Option<bool>,
+}
+
+/// A person of a club export: the name shown and the names sat under.
+#[derive(ToSchema)]
+pub struct ExportedPersonEntry {
+    /// The name shown everywhere.
+    pub display_name: String,
+    /// The names the person sat under (the session documents' names).
+    pub names: Vec<String>,
+}
+
+/// A payment against a night of a club export.
+#[derive(ToSchema)]
+pub struct ExportedNightPaymentEntry {
+    /// Who paid.
+    pub payer: String,
+    /// Who received.
+    pub payee: String,
+    /// How much, above zero.
+    pub amount: Money,
+    /// When it was recorded (RFC 3339).
+    pub recorded_at: String,
+    /// When it was voided (RFC 3339), if it was.
+    pub voided_at: Option<String>,
+    /// Why it was voided.
+    pub void_reason: Option<String>,
+}
+
+/// A night of a club export.
+#[derive(ToSchema)]
+pub struct ExportedNightEntry {
+    /// Its title.
+    pub title: String,
+    /// When it was made (RFC 3339).
+    pub created_at: String,
+    /// Its sessions, as positions in the export's `sessions` (from 0).
+    pub sessions: Vec<u32>,
+    /// Its payments, voided ones included.
+    pub payments: Vec<ExportedNightPaymentEntry>,
 }
 
 /// A whole club, `scorekeeper/club@1`: a portable backup.
@@ -387,6 +430,10 @@ pub struct ClubDocument {
     pub players: Vec<String>,
     /// Every session, oldest first.
     pub sessions: Vec<ExportedSessionEntry>,
+    /// The club's people (renames and merges); absent in older exports.
+    pub people: Option<Vec<ExportedPersonEntry>>,
+    /// The club's nights with their payments; absent in older exports.
+    pub nights: Option<Vec<ExportedNightEntry>>,
 }
 
 /// `POST /clubs/import`: a club export to import as a new club.

@@ -17,7 +17,6 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 
 use super::{PageError, error_page};
 use crate::error::AppError;
-use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
@@ -74,6 +73,7 @@ async fn create_club(
         let error = PageError {
             field: Some("again".into()),
             message: "the two passphrases differ".into(),
+            rule: None,
         };
         return (
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -399,6 +399,7 @@ async fn new_share_link(
             field: Some("confirm".into()),
             message: "choose Yes first: the old share link stops working for everyone who has it"
                 .into(),
+            rule: None,
         };
         return (
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -451,6 +452,7 @@ async fn show(
         // One line per person (a renamed or merged player under the name shown now), each
         // linking to the player's page.
         service::history::backfill(&state.pool, &state.folds, id).await?;
+        let currency = service::history::club_currency(&state.pool, id).await?;
         let players = service::history::leaderboard(&state.pool, id)
             .await?
             .into_iter()
@@ -462,16 +464,27 @@ async fn show(
                 };
                 (
                     p.name,
-                    Money::from_cents(p.net_cents).to_string(),
+                    super::history_pages::money_text(p.net_cents, &currency),
                     class,
                     p.person_id,
                 )
             })
             .collect();
+        // Players under the names the club knows them by now (renamed, merged).
+        let renamed = service::history::renamed_in_club(&state.pool, id).await?;
         let sessions = service::list(&state.pool, Some(id))
             .await?
             .into_iter()
             .filter(|s| s.club_id == Some(id))
+            .map(|mut s| {
+                s.players = s
+                    .players
+                    .split(", ")
+                    .map(|n| renamed.get(n).map_or(n, String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                s
+            })
             .collect();
         Ok::<_, AppError>(ClubPage {
             id,

@@ -17,7 +17,6 @@ use serde::Deserialize;
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::history::chart::{Chart, line_chart};
-use crate::money::Money;
 use crate::service::clubs::{self, Access, Grant};
 use crate::service::history::{self as hist, HistoryEntry, HistoryQuery, PlayerStats};
 use crate::store::history::{LeaderRow, PersonRow};
@@ -129,16 +128,22 @@ pub(crate) fn parse_query<T: for<'de> Deserialize<'de> + Default>(
 
 /// A money amount with its sign class ("plus", "minus", "").
 pub struct Net {
-    /// "1.25", "-0.40".
+    /// As the score sheet writes money: "$1.25", "−$0.40" (one minus sign, U+2212).
     pub text: String,
     /// The style class.
     pub class: &'static str,
 }
 
-/// `cents` as a page shows a won or lost amount, with its sign class.
-pub fn net(cents: i64) -> Net {
+/// `cents` in `currency` (ISO code) as the score sheet writes money: "−$0.90" (the sheet's
+/// own formatters, [`crate::session::sheet::money`] and [`super::sheet::with_currency`]).
+pub fn money_text(cents: i64, currency: &str) -> String {
+    super::sheet::with_currency(&crate::session::sheet::money(cents), currency)
+}
+
+/// `cents` in `currency` as a page shows a won or lost amount, with its sign class.
+pub fn net(cents: i64, currency: &str) -> Net {
     Net {
-        text: Money::from_cents(cents).to_string(),
+        text: money_text(cents, currency),
         class: match cents.signum() {
             1 => "plus",
             -1 => "minus",
@@ -170,8 +175,8 @@ struct HistoryPage {
 }
 
 impl HistoryPage {
-    fn net(&self, cents: &i64) -> Net {
-        net(*cents)
+    fn net(&self, cents: &i64, currency: &str) -> Net {
+        net(*cents, currency)
     }
     fn day(&self, at: &str) -> String {
         day_of(at)
@@ -281,11 +286,13 @@ async fn archive(
 struct LeaderboardPage {
     club: i64,
     rows: Vec<LeaderRow>,
+    /// The club's currency (its latest session's).
+    currency: String,
 }
 
 impl LeaderboardPage {
     fn net(&self, cents: &i64) -> Net {
-        net(*cents)
+        net(*cents, &self.currency)
     }
 }
 
@@ -300,6 +307,7 @@ async fn leaderboard(
         Ok::<_, AppError>(LeaderboardPage {
             club,
             rows: hist::leaderboard(&state.pool, club).await?,
+            currency: hist::club_currency(&state.pool, club).await?,
         })
     };
     match page.await {
@@ -319,11 +327,13 @@ struct PlayerPage {
     from: String,
     to: String,
     error: Option<PageError>,
+    /// The club's currency (its latest session's).
+    currency: String,
 }
 
 impl PlayerPage {
     fn net(&self, cents: &i64) -> Net {
-        net(*cents)
+        net(*cents, &self.currency)
     }
     fn day(&self, at: &str) -> String {
         day_of(at)
@@ -373,10 +383,12 @@ async fn player_page(
         })
         .collect();
     let labels: Vec<String> = stats.nights.iter().map(|n| day_of(&n.played_at)).collect();
+    let currency = hist::club_currency(&state.pool, club).await?;
     let chart = line_chart(
         &format!("{}'s money over the nights", stats.person.display_name),
         &labels,
         &[(stats.person.display_name.clone(), values)],
+        &|c| money_text(c, &currency),
     );
     Ok(PlayerPage {
         club,
@@ -387,6 +399,7 @@ async fn player_page(
         from: range.from,
         to: range.to,
         error,
+        currency,
     })
 }
 
@@ -534,10 +547,18 @@ async fn session_chart(
                 }
             }
         }
-        let named: Vec<(String, Vec<i64>)> = players.into_iter().zip(series).collect();
+        // Each line under the name the club shows the player by now.
+        let renamed = hist::renamed_for_session(&state.pool, id).await?;
+        let named: Vec<(String, Vec<i64>)> = players
+            .into_iter()
+            .map(|p| renamed.get(&p).cloned().unwrap_or(p))
+            .zip(series)
+            .collect();
         Ok::<_, AppError>(SessionChartPage {
             id,
-            chart: line_chart("Running balances, hand by hand", &labels, &named),
+            chart: line_chart("Running balances, hand by hand", &labels, &named, &|c| {
+                money_text(c, &loaded.doc.currency)
+            }),
         })
     };
     match page.await {

@@ -89,43 +89,91 @@ async fn style() -> impl IntoResponse {
     )
 }
 
-/// A refusal shown on a page: the field and the message.
+/// A refusal shown on a page: the field, the message in player words, and the rule that
+/// refuses it, for the message's details.
 pub struct PageError {
     /// The field at fault, if any.
     pub field: Option<String>,
-    /// The message a person reads.
+    /// The message a person reads: the thing on the form and what is wrong, without field
+    /// paths, event numbers or the rule's citation.
     pub message: String,
+    /// The rule that refuses it (`"rules §1.1"`), shown in a small details under the
+    /// message; `None` when none is cited.
+    pub rule: Option<String>,
 }
 
 impl From<&AppError> for PageError {
     /// A refusal reads in the form's words: "Bidder: Zed is not seated at this table", not
-    /// "event 5: replacement.bidder: …" (the event number and the field path are for the
-    /// API and the session document).
+    /// "event 5: replacement.bidder: … (rules §1.1)" (the event number, the field path and
+    /// the citation are for the API and the session document; the citation goes in the
+    /// page's details).
     fn from(e: &AppError) -> PageError {
-        let message = match e {
-            AppError::Refused(r) => format!("{}: {}", field_words(&r.field), r.message),
-            AppError::BadRequest { field, message } => {
-                format!("{}: {message}", field_words(field))
-            }
-            other => other.public_message(),
+        let (message, rule) = match e {
+            AppError::Refused(r) => (named(&r.field, &r.message), r.rule.clone()),
+            AppError::BadRequest { field, message } => (named(field, message), None),
+            other => (other.public_message(), None),
         };
         PageError {
             field: e.field(),
             message,
+            rule,
         }
     }
 }
 
+/// `message` after the name of the thing on the form it is about ("Bid: 240 is below the
+/// minimum 250"); alone when the field is the event or the form as a whole.
+fn named(field: &str, message: &str) -> String {
+    let whole = ["", "type", "event", "form", "replacement", "body"];
+    let last = field.rsplit('.').next().unwrap_or(field);
+    if whole.contains(&field) || whole.contains(&last) {
+        let mut chars = message.chars();
+        return match chars.next() {
+            Some(first) => first.to_uppercase().chain(chars).collect(),
+            None => String::new(),
+        };
+    }
+    let words = field_words(field);
+    // "All passed, but the form also has a contract…" names its field already.
+    if message.to_lowercase().starts_with(&words.to_lowercase()) {
+        return named("", message);
+    }
+    format!("{words}: {message}")
+}
+
 /// A field path as a player names the thing on the form: the document's wrappers dropped
 /// (`replacement.`, `agreements.`, `a.`, `points.`), dots and underscores as spaces, the
-/// first letter capital, list entries counted from one: `replacement.bidder` → "Bidder",
+/// first letter capital, list entries counted from one, one player's entry as his:
+/// `tricks.Ann` → "Ann's tricks", `replacement.bidder` → "Bidder",
 /// `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
 pub fn field_words(field: &str) -> String {
     let wrappers = ["replacement", "agreements", "a", "points", "event"];
-    let words: Vec<String> = field
+    let parts: Vec<&str> = field
         .split('.')
         .skip_while(|part| wrappers.contains(part))
-        .map(|part| {
+        .collect();
+    // One player's entry reads as his: `tricks.Ann` → "Ann's tricks".
+    if let [what, who] = parts.as_slice()
+        && what.starts_with(|c: char| c.is_ascii_lowercase())
+        && who.starts_with(char::is_uppercase)
+        && who.chars().any(char::is_lowercase)
+    {
+        return format!("{who}'s {}", what.replace('_', " "));
+    }
+    let words: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            // An entry by its place counts from one, its list named in the singular:
+            // `rounds.0.item` → "round 1 item".
+            if let Ok(n) = part.parse::<usize>() {
+                return (n + 1).to_string();
+            }
+            let next_is_place = parts.get(i + 1).is_some_and(|p| p.parse::<usize>().is_ok());
+            let part = match (next_is_place, part.strip_suffix('s')) {
+                (true, Some(one)) => one,
+                _ => part,
+            };
             // A list entry counts from one, as players do: `auction[6]` → "auction 7".
             let part = match part.split_once('[') {
                 Some((name, rest)) => match rest.trim_end_matches(']').parse::<usize>() {
@@ -187,8 +235,21 @@ pub fn error_page(e: AppError) -> Response {
 #[template(path = "sessions/list.html")]
 struct ListPage {
     sessions: Vec<SessionSummaryRow>,
-    games: Vec<(&'static str, &'static str)>,
     club: Option<(i64, String, bool)>,
+}
+
+impl SessionSummaryRow {
+    /// The game's name as players say it ("Check Pinochle"), from the registry; the id
+    /// itself for a game no longer registered.
+    pub fn game_name(&self) -> &str {
+        registry::game(&self.game).map_or(self.game.as_str(), |g| g.name)
+    }
+
+    /// When the session started, in the sheet's words ("2026-05-01 20:15 UTC"); the page's
+    /// script shows it in the phone's own time zone.
+    pub fn started_words(&self) -> String {
+        sheet::time_words(&self.created_at)
+    }
 }
 
 /// The games offered, as `(id, name)`.
@@ -210,11 +271,7 @@ async fn list(State(state): State<AppState>, viewer: Viewer) -> Response {
             None => None,
         };
         let sessions = service::list(&state.pool, viewer.club()).await?;
-        Ok::<_, AppError>(ListPage {
-            sessions,
-            games: offered_games(),
-            club,
-        })
+        Ok::<_, AppError>(ListPage { sessions, club })
     };
     match page.await {
         Ok(page) => page.into_response(),
@@ -237,6 +294,8 @@ struct NewPage {
     roster: Vec<String>,
     /// The seating of the club's last session of this game (else of any game), one tap away.
     last_seating: Vec<String>,
+    /// The club's sessions of this evening, which the new session can join as one night.
+    tonight: Vec<crate::service::nights::Tonight>,
 }
 
 impl NewPage {
@@ -249,6 +308,15 @@ impl NewPage {
 
     fn invalid(&self, name: &str) -> bool {
         self.error.as_ref().and_then(|e| e.field.as_deref()) == Some(name)
+    }
+
+    /// Whether night `night` was offered by a session listed before the `index`th, so each
+    /// night is offered once.
+    fn night_offered(&self, index: &usize, night: &i64) -> bool {
+        self.tonight
+            .iter()
+            .take(*index)
+            .any(|t| t.night.as_ref().is_some_and(|(n, _)| n == night))
     }
 }
 
@@ -270,6 +338,7 @@ fn new_page(
         error,
         roster: Vec::new(),
         last_seating: Vec::new(),
+        tonight: Vec::new(),
     })
 }
 
@@ -283,17 +352,24 @@ async fn club_seating(
     let Some(club) = viewer.club() else {
         return Ok((Vec::new(), Vec::new()));
     };
-    let roster = clubs::player_totals(&state.pool, club)
+    // The club's people under the names shown now: a renamed or merged player once.
+    let roster = service::history::people(&state.pool, club)
         .await?
         .into_iter()
-        .map(|(name, _)| name)
+        .map(|p| p.display_name)
         .collect();
+    let renamed = service::history::renamed_in_club(&state.pool, club).await?;
     let sessions = service::list(&state.pool, Some(club)).await?;
     let ours = || sessions.iter().filter(|s| s.club_id == Some(club));
     let last = ours()
         .find(|s| s.game == game)
         .or_else(|| ours().next())
-        .map(|s| s.players.split(", ").map(str::to_string).collect())
+        .map(|s| {
+            s.players
+                .split(", ")
+                .map(|n| renamed.get(n).map_or(n, String::as_str).to_string())
+                .collect()
+        })
         .unwrap_or_default();
     Ok((roster, last))
 }
@@ -317,6 +393,9 @@ async fn new_form(
         let mut page = new_page(game, values, None)?;
         page.roster = roster;
         page.last_seating = last_seating;
+        if let Some(g) = viewer.grant.filter(|g| g.access == Access::Write) {
+            page.tonight = crate::service::nights::tonight(&state.pool, g.club_id).await?;
+        }
         Ok::<_, AppError>(page)
     };
     match page.await {
@@ -372,10 +451,16 @@ async fn create(
             opening_scores: None,
         };
         match club {
-            Some(club) => Ok((
-                service::create_session(&state.pool, input, Some(club)).await?,
-                None,
-            )),
+            Some(club) => {
+                // Tonight's night, chosen on the form: checked before the session is made.
+                let night = crate::service::nights::NightChoice::parse(
+                    values.get("night").map_or("", String::as_str),
+                )?;
+                crate::service::nights::check_choice(&state.pool, club, &night).await?;
+                let id = service::create_session(&state.pool, input, Some(club)).await?;
+                crate::service::nights::join(&state.pool, club, &night, id).await?;
+                Ok((id, None))
+            }
             None => {
                 let (id, links) = service::create_linked_session(&state.pool, input).await?;
                 Ok((id, Some(links)))
@@ -428,10 +513,13 @@ async fn sheet(
             .is_ok();
         // The plain sheet (not a correction form) is the same page until the next event,
         // for the same kind of viewer: a phone reloading it gets a 304 from one read.
+        // A renamed player changes the page without an event: the names are in its tag.
+        let renamed = service::history::renamed_for_session(&state.reader, id).await?;
         let variant = format!(
-            "sheet-{}{}",
+            "sheet-{}{}{}",
             if can_write { "w" } else { "r" },
-            if all { "-all" } else { "" }
+            if all { "-all" } else { "" },
+            service::history::names_tag(&renamed)
         );
         let cacheable = !values.contains_key("correct_event");
         if cacheable && headers.contains_key(header::IF_NONE_MATCH) {
@@ -444,7 +532,10 @@ async fn sheet(
         let holds_link = jar
             .get(&format!("{}{id}", super::auth::LINK_COOKIE_PREFIX))
             .is_some();
-        let page = sheet_page(&current, &values, None, can_write)?.offering_links(holds_link);
+        let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
+        let page = sheet_page(&current, &values, None, can_write)?
+            .offering_links(holds_link)
+            .shown_as(&current, shown.as_ref(), &values)?;
         Ok(match cacheable {
             true => {
                 let etag = session_etag(id, current.events(), &variant);
@@ -473,6 +564,7 @@ async fn refused(
     } else {
         values.clone()
     };
+    let renamed = service::history::renamed_for_session(&state.reader, id).await;
     match service::load(&state.reader, &state.folds, id)
         .await
         .and_then(|l| {
@@ -480,7 +572,8 @@ async fn refused(
                 // Counted in hands as the sheet numbers them, not in events.
                 error.message = self::sheet::stale_words(&l.fold, seen);
             }
-            sheet_page(&l, &values, Some(error), true)
+            let shown = crate::history::names::shown(&l.doc, &l.fold, &renamed?);
+            sheet_page(&l, &values, Some(error), true)?.shown_as(&l, shown.as_ref(), &values)
         }) {
         Ok(page) => (status, page).into_response(),
         Err(e) => error_page(e),
@@ -795,6 +888,9 @@ mod tests {
         assert_eq!(field_words("all_passed"), "All passed");
         assert_eq!(field_words("replacement.NS.meld"), "NS meld");
         assert_eq!(field_words("auction[6]"), "Auction 7");
+        assert_eq!(field_words("rounds.0.item"), "Round 1 item");
+        assert_eq!(field_words("tricks.Ann"), "Ann's tricks");
+        assert_eq!(field_words("put_in.Ann"), "Ann's put in");
         assert_eq!(field_words(""), "The form");
     }
 }

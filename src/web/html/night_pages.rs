@@ -12,7 +12,7 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 
 use super::error_page;
-use super::history_pages::{Net, net};
+use super::history_pages::{Net, money_text, net};
 use super::history_pages::{member, whole};
 use crate::error::AppError;
 use crate::money::Money;
@@ -28,6 +28,10 @@ pub fn routes() -> Router<AppState> {
         .route("/clubs/{id}/nights/{nid}", get(night))
         .route("/clubs/{id}/nights/{nid}/payments", post(pay))
         .route("/clubs/{id}/nights/{nid}/payments/{pid}/void", post(void))
+        .route(
+            "/clubs/{id}/nights/{nid}/sessions/{sid}/remove",
+            post(take_out),
+        )
 }
 
 fn form<T: for<'de> Deserialize<'de>>(body: &str) -> Result<T, AppError> {
@@ -75,10 +79,21 @@ struct NightPage {
 
 impl NightPage {
     fn money(&self, m: &Money) -> Net {
-        net(m.cents())
+        net(m.cents(), &self.view.currency)
     }
     fn cents(&self, c: &i64) -> String {
-        Money::from_cents(*c).to_string()
+        money_text(*c, &self.view.currency)
+    }
+    /// The kitty's account as players call it.
+    fn who<'a>(&self, name: &'a str) -> &'a str {
+        if name == crate::ledger::KITTY {
+            "Kitty"
+        } else {
+            name
+        }
+    }
+    fn any_open(&self) -> bool {
+        self.view.sessions.iter().any(|s| s.open)
     }
     fn names(&self) -> Vec<&str> {
         self.view
@@ -86,6 +101,7 @@ impl NightPage {
             .net
             .iter()
             .map(|(n, _)| n.as_str())
+            .filter(|n| *n != crate::ledger::KITTY)
             .collect()
     }
 }
@@ -100,7 +116,7 @@ async fn night(
         Ok::<_, AppError>(NightPage {
             club,
             can_write: grant.access == Access::Write,
-            view: nights::night(&state.reader, club, nid).await?,
+            view: nights::night(&state.reader, &state.folds, club, nid).await?,
         })
     };
     match page.await {
@@ -127,7 +143,16 @@ async fn pay(
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: PayForm = form(&body)?;
-        nights::record_payment(&state.pool, club, nid, &f.payer, &f.payee, &f.amount).await
+        nights::record_payment(
+            &state.pool,
+            &state.folds,
+            club,
+            nid,
+            &f.payer,
+            &f.payee,
+            &f.amount,
+        )
+        .await
     };
     match done.await {
         Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
@@ -151,6 +176,22 @@ async fn void(
         member(&viewer, club, Access::Write)?;
         let f: VoidForm = form(&body)?;
         nights::void_payment(&state.pool, club, nid, pid, &f.reason).await
+    };
+    match done.await {
+        Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+/// Takes a session out of the night (refused while a payment stands against the night).
+async fn take_out(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path((club, nid, sid)): Path<(i64, i64, i64)>,
+) -> Response {
+    let done = async {
+        member(&viewer, club, Access::Write)?;
+        nights::take_out(&state.pool, club, nid, sid).await
     };
     match done.await {
         Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),

@@ -97,23 +97,21 @@ pub struct TransferView {
 }
 
 /// An amount with the session's currency as players write it: "$3.80", "€3.80", "£3.80";
-/// other currencies by their code, "3.80 CHF".
+/// other currencies by their code, "3.80 CHF" (the one formatter, [`crate::money`]'s).
 pub fn with_currency(amount: &str, currency: &str) -> String {
-    let (sign, digits) = match amount.strip_prefix(['-', '−']) {
-        Some(rest) => ("−", rest),
-        None => ("", amount),
-    };
-    match currency {
-        "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}${digits}"),
-        "EUR" => format!("{sign}€{digits}"),
-        "GBP" => format!("{sign}£{digits}"),
-        code => format!("{sign}{digits} {code}"),
-    }
+    crate::money::with_currency(amount, currency)
 }
 
-/// "2026-05-01 20:15" from a stored RFC 3339 time.
-fn time_words(rfc3339: &str) -> String {
-    rfc3339.replace('T', " ").replace('Z', " UTC")
+/// "2026-05-01 20:15 UTC" from a stored RFC 3339 time (seconds and fractions dropped); a
+/// page's script shows the `<time>` around it in the reader's own zone.
+pub fn time_words(rfc3339: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(rfc3339) {
+        Ok(t) => t
+            .with_timezone(&chrono::Utc)
+            .format("%Y-%m-%d %H:%M UTC")
+            .to_string(),
+        Err(_) => rfc3339.replace('T', " ").replace('Z', " UTC"),
+    }
 }
 
 /// Where an account's balance came from, event by event: "Ann −0.70: opening ante −0.10,
@@ -342,4 +340,55 @@ pub fn sheet_page(
         },
         error,
     })
+}
+
+impl SheetPage {
+    /// The page with the club's renamed or merged players under the names the club knows
+    /// them by now ([`crate::history::names`]): every line, balance and settle-up comes from
+    /// `shown`, the renamed copy of `loaded`, while the forms (the hand form, a correction,
+    /// "Mark paid") keep the names the players sat under, which the session records. The
+    /// page as it is when `shown` is `None`. Errors: a template failure (internal).
+    pub fn shown_as(
+        self,
+        loaded: &Loaded,
+        shown: Option<&crate::history::names::Shown>,
+        values: &HashMap<String, String>,
+    ) -> Result<SheetPage, AppError> {
+        let Some(shown) = shown else { return Ok(self) };
+        let mut copy = loaded.clone();
+        copy.ledger = crate::format::ledger(&shown.doc, &shown.fold);
+        copy.doc = shown.doc.clone();
+        copy.fold = shown.fold.clone();
+        copy.seated = loaded
+            .seated
+            .iter()
+            .map(|n| shown.name(n).to_string())
+            .collect();
+        copy.next_dealer = loaded
+            .next_dealer
+            .as_deref()
+            .map(|n| shown.name(n).to_string());
+        let error = self.error.as_ref().map(|e| PageError {
+            field: e.field.clone(),
+            message: e.message.clone(),
+            rule: e.rule.clone(),
+        });
+        let page = sheet_page(&copy, values, error, self.can_write)?;
+        let settlement = page
+            .settlement
+            .into_iter()
+            .map(|mut v| {
+                v.transfer.from = shown.recorded(&v.transfer.from).to_string();
+                v.transfer.to = shown.recorded(&v.transfer.to).to_string();
+                v
+            })
+            .collect();
+        Ok(SheetPage {
+            offers_links: self.offers_links,
+            hand_form: self.hand_form,
+            correction_form: self.correction_form,
+            settlement,
+            ..page
+        })
+    }
 }
