@@ -529,3 +529,41 @@ fn records_made_at_once_commit_together_and_each_stays_true() {
         }
     });
 }
+
+/// The game a hand form is read by comes from the cached state, or without one from the
+/// session's header; a session that does not exist is not found.
+#[test]
+fn the_game_of_a_session_is_known_with_or_without_the_cache() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
+            "format": "scorekeeper/session@1", "game": "auction_pitch",
+            "agreements": {"stake": "0.05", "target": 5}, "players": PLAYERS, "events": []
+        }))
+        .unwrap();
+        let id = service::import(&pool, &doc, None).await.unwrap();
+        let folds = Folds::new(2);
+        assert_eq!(
+            service::game(&pool, &folds, id).await.unwrap().id,
+            "auction_pitch"
+        );
+        assert!(
+            service::kept(&folds, id).await.is_none(),
+            "not read into the cache"
+        );
+        service::position(&pool, &folds, id).await.unwrap();
+        assert!(service::kept(&folds, id).await.is_some());
+        assert_eq!(
+            service::game(&pool, &folds, id).await.unwrap().id,
+            "auction_pitch"
+        );
+        let Err(missing) = service::game(&pool, &folds, id + 1).await else {
+            panic!("a session that does not exist has a game")
+        };
+        assert_eq!(missing.status(), 404, "{missing}");
+    });
+}

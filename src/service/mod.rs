@@ -18,6 +18,7 @@ use tokio_stream::StreamExt;
 
 use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
+use crate::rules::GameInfo;
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
@@ -367,6 +368,28 @@ pub async fn position(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Posit
         *guard = Some(fresh);
     }
     Ok(position)
+}
+
+/// The game session `id` is played at (it never changes): from the state the cache holds,
+/// else from the stored header (one read by its key), never from the session's history.
+/// What a hand form needs to become an event. Errors: [`AppError::NotFound`].
+pub async fn game(
+    pool: &SqlitePool,
+    folds: &Folds,
+    id: i64,
+) -> Result<&'static GameInfo, AppError> {
+    // Not waited for: a writer holding the slot would only delay an answer the header gives.
+    if let Ok(slot) = folds.slot(id).try_read_owned()
+        && let Some(kept) = slot.as_ref()
+    {
+        return Ok(kept.tip.game());
+    }
+    let mut conn = pool.acquire().await?;
+    let row = store::session(&mut conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    crate::registry::game(&row.game)
+        .ok_or_else(|| AppError::Internal(format!("stored session {id} has an unknown game")))
 }
 
 /// The state the cache holds for session `id`, if any (a copy): for tests that compare it
