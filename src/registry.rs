@@ -22,9 +22,19 @@ pub struct HandFormData {
     pub error_field: Option<String>,
     /// What the game offers on its form.
     pub spec: HandFormSpec,
+    /// Recorded name → the name the club shows the player under now, for the renamed
+    /// players only ([`crate::history::names`]): an option's *label* reads the shown name
+    /// while its *value* stays the name the session records.
+    pub names: std::collections::BTreeMap<String, String>,
 }
 
 impl HandFormData {
+    /// The name a player reads for recorded name `name`: the club's display name after a
+    /// rename, else `name` itself. Only labels use it; values keep `name`.
+    pub fn label<'a>(&'a self, name: &'a str) -> &'a str {
+        self.names.get(name).map_or(name, String::as_str)
+    }
+
     /// The value of `field`, empty when none.
     pub fn value(&self, field: &str) -> String {
         self.values.get(field).cloned().unwrap_or_default()

@@ -6,7 +6,8 @@
 
 mod common;
 
-use common::TestApp;
+use common::nights::pitch;
+use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service::{self, Folds};
 use serde_json::json;
@@ -37,74 +38,16 @@ fn pinochle_night() -> SessionDoc {
     .unwrap()
 }
 
-/// Auction Pitch to 11, 0.10 a point of difference (rules §1.4), Ann, Bob, Dee: Ann makes
-/// 4 (4–0–0), Bob is set 3 while Ann takes High and Dee Game (5, −3, 1), Ann makes 4 twice
-/// (13: out). Bob pays (13 − −3) × 0.10 = 1.60, Dee (13 − 1) × 0.10 = 1.20: Ann +2.80.
-/// Closed, not paid.
-fn pitch_night() -> SessionDoc {
-    let all = json!({ "high": "Ann", "low": "Ann", "jack": "Ann", "game": "Ann" });
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
-        "agreements": { "stake": "0.10", "target": 11 }, "players": ["Ann", "Bob", "Dee"],
-        "events": [
-            { "type": "hand", "dealer": "Dee", "pitcher": "Ann", "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Ann", "pitcher": "Bob", "bid": 3, "points": { "high": "Ann", "low": "Bob", "jack": null, "game": "Dee" } },
-            { "type": "hand", "dealer": "Bob", "pitcher": "Ann", "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Dee", "pitcher": "Ann", "bid": 4, "points": all },
-            { "type": "close" }
-        ]
-    }))
-    .unwrap()
-}
-
 /// A club with the two nights; its id, the login cookie and the two sessions' ids.
 async fn club(app: &TestApp) -> (i64, String, i64, i64) {
-    let reply = app
-        .post_form(
-            "/clubs",
-            &[
-                ("name", "Thursday"),
-                ("passphrase", "seven of clubs"),
-                ("again", "seven of clubs"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let cookie = reply
-        .set_cookie
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
-    let club: i64 = reply
-        .location
-        .unwrap()
-        .trim_start_matches("/clubs/")
-        .parse()
-        .unwrap();
+    let (club, cookie) = app.new_club("Thursday").await;
     let a = service::import(&app.pool, &pinochle_night(), Some(club))
         .await
         .unwrap();
-    let b = service::import(&app.pool, &pitch_night(), Some(club))
+    let b = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
         .unwrap();
     (club, cookie, a, b)
-}
-
-async fn page(app: &TestApp, cookie: &str, uri: &str) -> String {
-    let reply = app.get_with(uri, &[("cookie", cookie)]).await;
-    assert_eq!(reply.status.as_u16(), 200, "{uri}: {}", reply.body);
-    reply.body
-}
-
-/// The person id behind a display name, from the history's player filter.
-fn person(body: &str, name: &str) -> String {
-    let end = body
-        .find(&format!(">{name}</option>"))
-        .unwrap_or_else(|| panic!("{name} in {body}"));
-    let start = body[..end].rfind("value=\"").unwrap() + 7;
-    body[start..end].split('"').next().unwrap().to_string()
 }
 
 /// The `<li>` of session `id` in the history list.
@@ -120,7 +63,7 @@ fn entry(body: &str, id: i64) -> &str {
 async fn the_history_lists_each_night_with_its_game_hands_status_and_results() {
     let app = TestApp::new().await;
     let (club, cookie, a, b) = club(&app).await;
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     // Newest first.
     assert!(
         body.find(&format!("data-session=\"{b}\"")).unwrap()
@@ -166,28 +109,30 @@ async fn the_history_lists_each_night_with_its_game_hands_status_and_results() {
     assert!(pitch.contains("<time datetime=\""), "{pitch}");
 
     // Filters: by game, by player, by date range.
-    let games = page(
-        &app,
-        &cookie,
-        &format!("/clubs/{club}/history?game=auction_pitch"),
-    )
-    .await;
+    let games = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/history?game=auction_pitch"),
+        )
+        .await;
     assert!(
         games.contains(&format!("data-session=\"{b}\""))
             && !games.contains(&format!("data-session=\"{a}\""))
     );
     let cy = person(&body, "Cy");
-    let only_cy = page(&app, &cookie, &format!("/clubs/{club}/history?player={cy}")).await;
+    let only_cy = app
+        .page(&cookie, &format!("/clubs/{club}/history?player={cy}"))
+        .await;
     assert!(
         only_cy.contains(&format!("data-session=\"{a}\""))
             && !only_cy.contains(&format!("data-session=\"{b}\""))
     );
-    let long_ago = page(
-        &app,
-        &cookie,
-        &format!("/clubs/{club}/history?from=2001-01-01&to=2001-12-31"),
-    )
-    .await;
+    let long_ago = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/history?from=2001-01-01&to=2001-12-31"),
+        )
+        .await;
     assert!(long_ago.contains("No sessions match"), "{long_ago}");
     let backwards = app
         .get_with(
@@ -219,7 +164,7 @@ async fn a_title_names_a_night_and_archiving_hides_it_without_deleting_it() {
         )
         .await;
     assert_eq!(titled.status.as_u16(), 303, "{}", titled.body);
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
         entry(&body, a).contains("Thursday at Sal&#39;s")
             || entry(&body, a).contains("Thursday at Sal&#x27;s"),
@@ -234,15 +179,19 @@ async fn a_title_names_a_night_and_archiving_hides_it_without_deleting_it() {
         )
         .await;
     assert_eq!(archived.status.as_u16(), 303);
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(!body.contains(&format!("data-session=\"{a}\"")), "{body}");
-    let shelf = page(&app, &cookie, &format!("/clubs/{club}/history?archived=1")).await;
+    let shelf = app
+        .page(&cookie, &format!("/clubs/{club}/history?archived=1"))
+        .await;
     assert!(
         entry(&shelf, a).contains(">Ann</a></dt><dd class=\"money plus\">$0.90</dd>"),
         "{shelf}"
     );
     // The money is still there: the leaderboard counts the archived night.
-    let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
+    let board = app
+        .page(&cookie, &format!("/clubs/{club}/leaderboard"))
+        .await;
     assert!(
         board.contains(">Ann</a></th><td class=\"money plus\">$3.70</td><td>2</td>"),
         "{board}"
@@ -253,9 +202,11 @@ async fn a_title_names_a_night_and_archiving_hides_it_without_deleting_it() {
 async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
     let app = TestApp::new().await;
     let (club, cookie, a, _) = club(&app).await;
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let ann = person(&body, "Ann");
-    let page_ann = page(&app, &cookie, &format!("/clubs/{club}/players/{ann}")).await;
+    let page_ann = app
+        .page(&cookie, &format!("/clubs/{club}/players/{ann}"))
+        .await;
     // 0.90 + 2.80; two nights; bids: the 350 and three Pitch 4s, all made; one Pitch game;
     // one kitty (the 350).
     for (id, value) in [
@@ -298,14 +249,18 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         "{page_ann}"
     );
     let bob = person(&body, "Bob");
-    let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
     // −0.90 − 1.60; his 300 failed and his Pitch 3 was set.
     assert!(page_bob.contains("id=\"net-all\">−$2.50<"), "{page_bob}");
     assert!(
         page_bob.contains("id=\"set\">2<") && page_bob.contains("id=\"made\">0 (0%)<"),
         "{page_bob}"
     );
-    let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
+    let board = app
+        .page(&cookie, &format!("/clubs/{club}/leaderboard"))
+        .await;
     let order: Vec<usize> = ["Ann", "Cy", "Dee", "Bob"]
         .iter()
         .map(|n| board.find(&format!(">{n}</a></th>")).unwrap())
@@ -316,15 +271,15 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         "{board}"
     );
     // A date range with no nights nets nothing.
-    let none = page(
-        &app,
-        &cookie,
-        &format!("/clubs/{club}/players/{ann}?from=2001-01-01&to=2001-01-31"),
-    )
-    .await;
+    let none = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/players/{ann}?from=2001-01-01&to=2001-01-31"),
+        )
+        .await;
     assert!(none.contains("id=\"net-range\">$0.00<"), "{none}");
     // The session's own chart: balances hand by hand from its postings.
-    let chart = page(&app, &cookie, &format!("/sessions/{a}/chart")).await;
+    let chart = app.page(&cookie, &format!("/sessions/{a}/chart")).await;
     // After the ante −0.10 each; after hand 1 Ann 0.50.
     assert!(chart.contains("<th scope=\"row\">hand 1</th><td class=\"money\">$0.50</td><td class=\"money\">−$0.40</td><td class=\"money\">−$0.40</td>"), "{chart}");
 }
@@ -333,7 +288,7 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
 async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     let app = TestApp::new().await;
     let (club, cookie, a, b) = club(&app).await;
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let (bob, cy, dee) = (
         person(&body, "Bob"),
         person(&body, "Cy"),
@@ -347,13 +302,15 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         )
         .await;
     assert_eq!(renamed.status.as_u16(), 303, "{}", renamed.body);
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
         entry(&body, a).contains(">Robert</a></dt><dd class=\"money minus\">−$0.90</dd>"),
         "{body}"
     );
     assert!(!body.contains(">Bob</a>"), "{body}");
-    let robert = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
+    let robert = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
     assert!(
         robert.contains("<h1>Robert</h1>") && robert.contains("id=\"net-all\">−$2.50<"),
         "{robert}"
@@ -373,7 +330,7 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     // The Pitch sheet (closed, not paid: Bob owes Ann 1.60, Dee 1.20) shows Robert in the
     // sheet's head, the balances and the settle-up; "Mark paid" records the name he sat
     // under, and the payment reads under the new name.
-    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
     assert!(
         sheet.contains("<dt>Robert</dt><dd class=\"money minus\">−1.60</dd>")
             && sheet.contains("<strong>Robert</strong> pays <strong>Ann</strong> $1.60")
@@ -395,25 +352,27 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         )
         .await;
     assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
-    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
     assert!(
         sheet.contains("<dt>Robert</dt><dd class=\"money \">0.00</dd>")
             && sheet.contains("Dee pays Ann $1.20")
             && !sheet.contains("Bob"),
         "{sheet}"
     );
-    let chart = page(&app, &cookie, &format!("/sessions/{b}/chart")).await;
+    let chart = app.page(&cookie, &format!("/sessions/{b}/chart")).await;
     assert!(
         chart.contains(">Robert") && !chart.contains("Bob"),
         "{chart}"
     );
-    let club_page = page(&app, &cookie, &format!("/clubs/{club}")).await;
+    let club_page = app.page(&cookie, &format!("/clubs/{club}")).await;
     assert!(
         club_page.contains(&format!("Session {b}: Ann, Robert, Dee")),
         "{club_page}"
     );
     // The next session's form offers the roster under the names shown now.
-    let form = page(&app, &cookie, "/sessions/new?game=auction_pitch&last=1").await;
+    let form = app
+        .page(&cookie, "/sessions/new?game=auction_pitch&last=1")
+        .await;
     assert!(
         form.contains("<option value=\"Robert\">")
             && !form.contains("<option value=\"Bob\">")
@@ -448,19 +407,23 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         merged.location.as_deref(),
         Some(format!("/clubs/{club}/players/{cy}").as_str())
     );
-    let page_cy = page(&app, &cookie, &format!("/clubs/{club}/players/{cy}")).await;
+    let page_cy = app
+        .page(&cookie, &format!("/clubs/{club}/players/{cy}"))
+        .await;
     assert!(
         page_cy.contains("id=\"net-all\">−$1.20<") && page_cy.contains("id=\"nights\">2<"),
         "{page_cy}"
     );
-    let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
+    let board = app
+        .page(&cookie, &format!("/clubs/{club}/leaderboard"))
+        .await;
     assert!(
         !board.contains(">Dee</a>")
             && board.contains(">Cy</a></th><td class=\"money minus\">−$1.20</td><td>2</td>"),
         "{board}"
     );
     // Merged spellings show one name: Dee sat at the Pitch table, which now shows Cy.
-    let sheet = page(&app, &cookie, &format!("/sessions/{b}")).await;
+    let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
     assert!(
         sheet.contains("<strong>Cy</strong> pays <strong>Ann</strong> $1.20")
             && !sheet.contains(">Dee<"),
@@ -489,10 +452,12 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     service::record_event(&app.pool, &folds, id, made, None, None)
         .await
         .unwrap();
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = person(&body, "Bob");
     // 350 in spades made: 4 units × 2 (spades double) × 0.05 = 0.40 from each: +0.80.
-    let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
     assert!(
         page_bob.contains("id=\"net-all\">−$1.70<") && page_bob.contains("id=\"made\">1 (33%)<"),
         "{page_bob}"
@@ -504,7 +469,9 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     service::record_event(&app.pool, &folds, id, correction, None, None)
         .await
         .unwrap();
-    let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
     // −2.50 − 1.60 = −4.10; three bids, none made, three set.
     assert!(
         page_bob.contains("id=\"net-all\">−$4.10<") && page_bob.contains("id=\"set\">3<"),
@@ -514,14 +481,16 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     service::record_event(&app.pool, &folds, id, undo, None, None)
         .await
         .unwrap();
-    let page_bob = page(&app, &cookie, &format!("/clubs/{club}/players/{bob}")).await;
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
     assert!(
         page_bob.contains("id=\"net-all\">−$2.50<")
             && page_bob.contains("id=\"bid\">2<")
             && page_bob.contains("id=\"nights\">3<"),
         "{page_bob}"
     );
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
         entry(&body, id).contains("0 hands")
             && entry(&body, id).contains("<span class=\"status\">open</span>")
@@ -542,7 +511,7 @@ async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_rea
     ] {
         sqlx::query(sql).bind(a).execute(&app.pool).await.unwrap();
     }
-    let body = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
         entry(&body, a).contains(">Ann</a></dt><dd class=\"money plus\">$0.90</dd>")
             && entry(&body, a).contains("settled"),
@@ -553,7 +522,9 @@ async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_rea
         .await
         .unwrap();
     assert_eq!(left, 0);
-    let board = page(&app, &cookie, &format!("/clubs/{club}/leaderboard")).await;
+    let board = app
+        .page(&cookie, &format!("/clubs/{club}/leaderboard"))
+        .await;
     assert!(
         board.contains(">Ann</a></th><td class=\"money plus\">$3.70</td><td>2</td>"),
         "{board}"
@@ -620,11 +591,11 @@ async fn the_history_comes_twenty_nights_to_a_page() {
     let (club, cookie, a, _) = club(&app).await;
     // 20 more Pitch nights: 22 in all, 21 of them Pitch.
     for _ in 0..20 {
-        service::import(&app.pool, &pitch_night(), Some(club))
+        service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
             .await
             .unwrap();
     }
-    let first = page(&app, &cookie, &format!("/clubs/{club}/history")).await;
+    let first = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert_eq!(first.matches("data-session=").count(), 20);
     assert!(
         !first.contains(&format!("data-session=\"{a}\"")),
@@ -634,16 +605,18 @@ async fn the_history_comes_twenty_nights_to_a_page() {
         first.contains("page=2\">Older</a>") && !first.contains(">Newer</a>"),
         "{first}"
     );
-    let second = page(&app, &cookie, &format!("/clubs/{club}/history?page=2")).await;
+    let second = app
+        .page(&cookie, &format!("/clubs/{club}/history?page=2"))
+        .await;
     assert_eq!(second.matches("data-session=").count(), 2);
     assert!(second.contains(&format!("data-session=\"{a}\"")) && second.contains(">Newer</a>"));
     // Page links keep the filter.
-    let pitch = page(
-        &app,
-        &cookie,
-        &format!("/clubs/{club}/history?game=auction_pitch"),
-    )
-    .await;
+    let pitch = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/history?game=auction_pitch"),
+        )
+        .await;
     assert_eq!(pitch.matches("data-session=").count(), 20);
     assert!(
         pitch.contains("history?game=auction_pitch&amp;page=2\">Older</a>"),

@@ -9,58 +9,10 @@
 mod common;
 
 use common::TestApp;
+use common::nights::pitch;
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
 use serde_json::{Value, json};
-
-/// Auction Pitch to 11, 0.10 a point of difference (rules §1.4), seats `a`, `b`, Dee:
-/// `a` makes 4 (4–0–0), `b` is set 3 while `a` takes High and Dee Game (5, −3, 1), `a`
-/// makes 4 twice (13: out). `b` pays (13 − −3) × 0.10 = 1.60, Dee (13 − 1) × 0.10 = 1.20:
-/// `a` +2.80. Closed, not paid.
-fn pitch(a: &str, b: &str) -> SessionDoc {
-    let all = json!({ "high": a, "low": a, "jack": a, "game": a });
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
-        "agreements": { "stake": "0.10", "target": 11 }, "players": [a, b, "Dee"],
-        "events": [
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": a, "pitcher": b, "bid": 3, "points": { "high": a, "low": b, "jack": null, "game": "Dee" } },
-            { "type": "hand", "dealer": b, "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "close" }
-        ]
-    }))
-    .unwrap()
-}
-
-/// A new club: its id and login cookie.
-async fn new_club(app: &TestApp, name: &str) -> (i64, String) {
-    let reply = app
-        .post_form(
-            "/clubs",
-            &[
-                ("name", name),
-                ("passphrase", "seven of clubs"),
-                ("again", "seven of clubs"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let cookie = reply
-        .set_cookie
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
-    let id = reply
-        .location
-        .unwrap()
-        .trim_start_matches("/clubs/")
-        .parse()
-        .unwrap();
-    (id, cookie)
-}
 
 async fn api(app: &TestApp, cookie: &str, club: i64, night: i64) -> Value {
     let reply = app
@@ -100,7 +52,7 @@ fn t(from: &str, to: &str, amount: &str) -> (String, String, String) {
 #[tokio::test]
 async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     let app = TestApp::new().await;
-    let (club, cookie) = new_club(&app, "Thursday").await;
+    let (club, cookie) = app.new_club("Thursday").await;
     let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
         .unwrap();
@@ -233,8 +185,8 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
 #[tokio::test]
 async fn a_session_is_in_one_night_only_and_other_clubs_cannot_see_it() {
     let app = TestApp::new().await;
-    let (club, cookie) = new_club(&app, "Thursday").await;
-    let (other, other_cookie) = new_club(&app, "Friday").await;
+    let (club, cookie) = app.new_club("Thursday").await;
+    let (other, other_cookie) = app.new_club("Friday").await;
     let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
         .unwrap();
@@ -352,7 +304,7 @@ fn pair(name: &str, net: &str) -> (String, String) {
 #[tokio::test]
 async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let app = TestApp::new().await;
-    let (club, cookie) = new_club(&app, "Thursday").await;
+    let (club, cookie) = app.new_club("Thursday").await;
     let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(club))
         .await
         .unwrap();
@@ -432,7 +384,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
 #[tokio::test]
 async fn the_next_session_joins_tonights_night_from_its_form() {
     let app = TestApp::new().await;
-    let (club, cookie) = new_club(&app, "Thursday").await;
+    let (club, cookie) = app.new_club("Thursday").await;
     let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
         .unwrap();
@@ -524,7 +476,7 @@ async fn the_next_session_joins_tonights_night_from_its_form() {
 #[tokio::test]
 async fn a_session_is_taken_out_of_a_night_unless_a_payment_stands() {
     let app = TestApp::new().await;
-    let (club, cookie) = new_club(&app, "Thursday").await;
+    let (club, cookie) = app.new_club("Thursday").await;
     let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
         .unwrap();

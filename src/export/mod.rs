@@ -449,8 +449,14 @@ fn check_people(export: &ClubExport) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// A game's name in player words, its id when unknown.
+fn game_words(id: &str) -> String {
+    crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.name.to_string())
+}
+
 /// Nights: titles of 1 to 80 characters, times, sessions of the export each in one night
-/// at most, and payments between two names above zero.
+/// at most and all of one currency (a night settles up in one), and payments between two
+/// names above zero.
 fn check_nights(export: &ClubExport) -> Result<(), Refusal> {
     let mut seen = std::collections::BTreeSet::new();
     for (i, n) in export.nights.iter().enumerate() {
@@ -462,13 +468,24 @@ fn check_nights(export: &ClubExport) -> Result<(), Refusal> {
             ));
         }
         check_time(&n.created_at).map_err(|m| Refusal::document(at("created_at"), m))?;
+        let mut priced = Vec::with_capacity(n.sessions.len());
         for (k, &s) in n.sessions.iter().enumerate() {
-            if s >= export.sessions.len() || !seen.insert(s) {
+            let Some(session) = export.sessions.get(s).filter(|_| seen.insert(s)) else {
                 return Err(Refusal::document(
                     at(&format!("sessions[{k}]")),
                     format!("{s} is no session of the export, or one already in a night"),
                 ));
-            }
+            };
+            // Named by its place in the export: the sessions have no ids yet.
+            priced.push(crate::history::night::Priced {
+                words: match session.title.as_deref().map(str::trim) {
+                    Some(t) if !t.is_empty() => format!("{t} (sessions[{s}])"),
+                    _ => format!("sessions[{s}] ({})", game_words(&session.session.game)),
+                },
+                currency: session.session.currency.clone(),
+            });
+            crate::history::night::one_currency(&[], &priced)
+                .map_err(|m| Refusal::document(at(&format!("sessions[{k}]")), m))?;
         }
         for (k, p) in n.payments.iter().enumerate() {
             let at = |field: &str| format!("nights[{i}].payments[{k}].{field}");

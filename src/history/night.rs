@@ -13,6 +13,62 @@ use std::collections::BTreeMap;
 use crate::ledger::settle_up::{Transfer, fewest_transfers};
 use crate::money::Money;
 
+/// A session as a night's one-currency check names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Priced {
+    /// How players call it: its title ("Thursday's Pitch"), else "Session 7 (Auction
+    /// Pitch)".
+    pub words: String,
+    /// Its ISO currency code ("USD").
+    pub currency: String,
+}
+
+impl Priced {
+    /// A session `id` of game `game_name` ("Auction Pitch"), titled `title` or not, kept in
+    /// `currency` (ISO code).
+    pub fn new(id: i64, game_name: &str, title: Option<&str>, currency: &str) -> Priced {
+        Priced {
+            words: match title.map(str::trim).filter(|t| !t.is_empty()) {
+                Some(t) => t.to_string(),
+                None => format!("Session {id} ({game_name})"),
+            },
+            currency: currency.to_string(),
+        }
+    }
+}
+
+/// How players write a currency: "$", "€", "£", else its code ("CHF").
+pub fn currency_sign(code: &str) -> String {
+    crate::money::with_currency("", code).trim().to_string()
+}
+
+/// A night settles in one currency: `adding` may join a night whose sessions are `night`
+/// (empty for a night not made yet; the first of `adding` then sets the currency). Returns
+/// the night's currency (ISO code; `None` when there is no session at all). Errors, in
+/// player words, naming the first session in another currency and both currencies:
+/// "Thursday's Pitch is in € and this night is in $, as Session 3 (Auction Pinochle) is; a
+/// night settles up in one currency, so settle that session on its own sheet".
+pub fn one_currency(night: &[Priced], adding: &[Priced]) -> Result<Option<String>, String> {
+    let Some(first) = night.first().or(adding.first()) else {
+        return Ok(None);
+    };
+    match night
+        .iter()
+        .chain(adding)
+        .find(|s| s.currency != first.currency)
+    {
+        None => Ok(Some(first.currency.clone())),
+        Some(other) => Err(format!(
+            "{} is in {} and this night is in {}, as {} is; a night settles up in one \
+             currency, so settle that session on its own sheet",
+            other.words,
+            currency_sign(&other.currency),
+            currency_sign(&first.currency),
+            first.words
+        )),
+    }
+}
+
 /// One session of a night as it stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NightSession {
@@ -161,6 +217,35 @@ pub fn settle_night(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_night_takes_sessions_of_its_own_currency_only() {
+        let pitch = Priced::new(4, "Auction Pitch", Some("Thursday's Pitch"), "EUR");
+        let pinochle = Priced::new(3, "Auction Pinochle", None, "USD");
+        let poker = Priced::new(5, "Poker", Some("  "), "USD");
+        assert_eq!(poker.words, "Session 5 (Poker)");
+        assert_eq!(
+            one_currency(
+                std::slice::from_ref(&pinochle),
+                std::slice::from_ref(&poker)
+            ),
+            Ok(Some("USD".into()))
+        );
+        assert_eq!(one_currency(&[], &[]), Ok(None));
+        let refused = "Thursday's Pitch is in € and this night is in $, as Session 3 (Auction \
+                       Pinochle) is; a night settles up in one currency, so settle that session \
+                       on its own sheet";
+        assert_eq!(
+            one_currency(
+                std::slice::from_ref(&pinochle),
+                &[poker.clone(), pitch.clone()]
+            ),
+            Err(refused.into())
+        );
+        // A new night: the first session sets the currency.
+        assert_eq!(one_currency(&[], &[pinochle, pitch]), Err(refused.into()));
+        assert_eq!(currency_sign("CHF"), "CHF");
+    }
 
     fn m(c: i64) -> Money {
         Money::from_cents(c)

@@ -9,7 +9,9 @@ use chrono::{SecondsFormat, Utc};
 use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::error::AppError;
-use crate::history::night::{NightPayment, NightSession, NightSettlement, settle_night};
+use crate::history::night::{
+    NightPayment, NightSession, NightSettlement, Priced, one_currency, settle_night,
+};
 use crate::money::Money;
 use crate::service::Folds;
 use crate::service::history::game_name;
@@ -31,8 +33,8 @@ pub struct NightView {
     pub payments: Vec<NightPaymentRow>,
     /// Net per account, transfers and the games behind them (voided payments left out).
     pub settlement: NightSettlement,
-    /// The currency of its sessions (ISO code, "USD"; the first session's when they differ,
-    /// and "USD" for a night with no session left).
+    /// The currency of its sessions (ISO code, "USD"; one for the night, as [`group`] keeps
+    /// it, and "USD" for a night with no session left).
     pub currency: String,
 }
 
@@ -40,6 +42,42 @@ async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
+    }
+}
+
+/// Session `id` as the one-currency check names it.
+async fn priced(conn: &mut SqliteConnection, id: i64) -> Result<Priced, AppError> {
+    let (game, currency, title) = ns::priced(conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    Ok(Priced::new(
+        id,
+        &game_name(&game),
+        title.as_deref(),
+        &currency,
+    ))
+}
+
+/// The sessions of night `night` as the one-currency check names them (none for `None`).
+async fn night_priced(
+    conn: &mut SqliteConnection,
+    night: Option<i64>,
+) -> Result<Vec<Priced>, AppError> {
+    let Some(night) = night else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (sid, _) in ns::sessions_of(conn, night).await? {
+        out.push(priced(conn, sid).await?);
+    }
+    Ok(out)
+}
+
+/// A night settles in one currency: the refusal, naming the session and both currencies.
+fn mixed(message: String, field: &str) -> AppError {
+    AppError::Conflict {
+        field: field.into(),
+        message,
     }
 }
 
@@ -59,8 +97,9 @@ pub async fn nights_of(pool: &SqlitePool, club: i64) -> Result<Vec<NightRow>, Ap
 /// <day>") when `into` is `None`, else added to night `into`. Returns the night's id.
 /// Errors: [`AppError::BadRequest`] (field `sessions`) when none is chosen, (field
 /// `title`) over 80 characters; [`AppError::NotFound`] for a session or night not the
-/// club's; [`AppError::Conflict`] (field `sessions`) when a session is in a night already.
-/// Nothing is written on an error.
+/// club's; [`AppError::Conflict`] (field `sessions`) when a session is in a night already,
+/// or is kept in another currency than the night's other sessions (a night settles up in
+/// one currency). Nothing is written on an error.
 pub async fn group(
     pool: &SqlitePool,
     club: i64,
@@ -94,8 +133,17 @@ pub async fn group(
             });
         }
     }
+    if let Some(id) = into {
+        club_night(&mut tx, club, id).await?;
+    }
+    let mut adding = Vec::with_capacity(sessions.len());
+    for &sid in sessions {
+        adding.push(priced(&mut tx, sid).await?);
+    }
+    let already = night_priced(&mut tx, into).await?;
+    one_currency(&already, &adding).map_err(|m| mixed(m, "sessions"))?;
     let night = match into {
-        Some(id) => club_night(&mut tx, club, id).await?.id,
+        Some(id) => id,
         None => {
             let title = if title.is_empty() {
                 format!("Night of {}", at.get(..10).unwrap_or(&at))
@@ -194,9 +242,13 @@ pub async fn night(
     })
 }
 
-/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. Errors:
-/// [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money, not above
-/// zero), `payer`/`payee` (not someone of the night, or the same person).
+/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen`, when
+/// given, is how many payments (voided ones too) the page showed: a second tap of the same
+/// button, or another phone's payment in between, then finds more and records nothing.
+/// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money,
+/// not above zero), `payer`/`payee` (none chosen, not someone of the night, or the same
+/// person); [`AppError::Conflict`] (field `payments`) when `seen` is out of date.
+#[allow(clippy::too_many_arguments)] // the night, the payment and what the page saw
 pub async fn record_payment(
     pool: &SqlitePool,
     folds: &Folds,
@@ -205,6 +257,7 @@ pub async fn record_payment(
     payer: &str,
     payee: &str,
     amount: &str,
+    seen: Option<usize>,
 ) -> Result<(), AppError> {
     let amount = Money::parse(amount.trim()).map_err(|e| AppError::BadRequest {
         field: "amount".into(),
@@ -215,6 +268,17 @@ pub async fn record_payment(
             field: "amount".into(),
             message: "a payment is more than 0.00".into(),
         });
+    }
+    for (field, who, what) in [
+        ("payer", payer, "who paid"),
+        ("payee", payee, "who was paid"),
+    ] {
+        if who.trim().is_empty() {
+            return Err(AppError::BadRequest {
+                field: field.into(),
+                message: format!("choose {what}"),
+            });
+        }
     }
     let view = night(pool, folds, club, id).await?;
     let known = |who: &str| view.settlement.net.iter().any(|(n, _)| n == who);
@@ -234,6 +298,16 @@ pub async fn record_payment(
     }
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     club_night(&mut tx, club, id).await?;
+    if let Some(seen) = seen
+        && ns::payments_of(&mut tx, id).await?.len() != seen
+    {
+        return Err(AppError::Conflict {
+            field: "payments".into(),
+            message: "a payment was just recorded against this night (a second tap, or \
+                      another phone); the night now shows it, so check before recording again"
+                .into(),
+        });
+    }
     // The payment is kept under the names shown now; each points at its person, so a later
     // rename shows it under the newer name.
     for who in [payer, payee] {
@@ -370,32 +444,46 @@ impl NightChoice {
     }
 }
 
-/// Checks a [`NightChoice`] before the new session is made, so a bad choice writes nothing.
-/// Errors: [`AppError::NotFound`] for a night or session not the club's;
-/// [`AppError::Conflict`] (field `night`) when the session to start a night with is in one
-/// already (join that night instead).
+/// Checks a [`NightChoice`] for a new session of game `game` (id) kept in `currency` (ISO
+/// code) before the session is made, so a bad choice writes nothing. Errors:
+/// [`AppError::NotFound`] for a night or session not the club's; [`AppError::Conflict`]
+/// (field `night`) when the session to start a night with is in one already (join that
+/// night instead), or when the night is kept in another currency (a night settles up in
+/// one currency).
 pub async fn check_choice(
     pool: &SqlitePool,
     club: i64,
     choice: &NightChoice,
+    game: &str,
+    currency: &str,
 ) -> Result<(), AppError> {
     let mut conn = pool.acquire().await?;
-    match *choice {
-        NightChoice::None => Ok(()),
-        NightChoice::Join(night) => club_night(&mut conn, club, night).await.map(|_| ()),
+    let new = Priced {
+        words: format!("The new {}", game_name(game)),
+        currency: currency.to_string(),
+    };
+    let night = match *choice {
+        NightChoice::None => return Ok(()),
+        NightChoice::Join(night) => {
+            club_night(&mut conn, club, night).await?;
+            night_priced(&mut conn, Some(night)).await?
+        }
         NightChoice::With(sid) => {
             club_session(&mut conn, club, sid).await?;
-            match ns::night_of_session(&mut conn, sid).await? {
-                Some(night) => Err(AppError::Conflict {
+            if let Some(night) = ns::night_of_session(&mut conn, sid).await? {
+                return Err(AppError::Conflict {
                     field: "night".into(),
                     message: format!(
                         "session {sid} is already in night {night}; choose to join that night"
                     ),
-                }),
-                None => Ok(()),
+                });
             }
+            vec![priced(&mut conn, sid).await?]
         }
-    }
+    };
+    one_currency(&night, &[new])
+        .map(|_| ())
+        .map_err(|m| mixed(m, "night"))
 }
 
 /// Puts the new session `id` in tonight's night as chosen ([`NightChoice`]): a night of

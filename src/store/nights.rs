@@ -219,3 +219,18 @@ pub async fn all_nights(
     .fetch_all(conn)
     .await
 }
+
+/// What a night's one-currency check needs of session `session_id`: `(game id, currency
+/// code, title)`; `None` for no such session.
+pub async fn priced(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+) -> Result<Option<(String, String, Option<String>)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT s.game, s.currency, m.title FROM sessions s \
+         LEFT JOIN session_meta m ON m.session_id = s.id WHERE s.id = ?",
+    )
+    .bind(session_id)
+    .fetch_optional(conn)
+    .await
+}

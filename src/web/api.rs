@@ -72,6 +72,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(history::player))
         .routes(routes!(history::leaderboard))
         .routes(routes!(nights::night))
+        .routes(routes!(nights::group))
         .routes((
             schemas,
             paths,

@@ -171,9 +171,14 @@ async fn phone(driver_url: &str, profile: &Path) -> WebDriver {
     }
 }
 
-/// Types `text` into the field `name`, replacing what was there.
+/// Types `text` into the first field `name` a person can type into (hidden fields of the
+/// same name, such as a proposed payment's own form carries, are passed over), replacing
+/// what was there.
 pub async fn fill(driver: &WebDriver, name: &str, text: &str) {
-    let field = driver.find(By::Name(name)).await.unwrap();
+    let field = driver
+        .find(By::Css(format!("[name='{name}']:not([type='hidden'])")))
+        .await
+        .unwrap();
     field.clear().await.unwrap();
     field.send_keys(text).await.unwrap();
 }

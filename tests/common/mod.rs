@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod nights;
 pub mod tables;
 
 use axum::Router;
@@ -159,6 +160,65 @@ impl TestApp {
         }
         self.send(request.body(Body::from(body)).unwrap()).await
     }
+}
+
+impl TestApp {
+    /// Creates club `name` (passphrase "seven of clubs") through its form, as a person
+    /// does: its id and the login cookie (`name=value`) its creator's browser keeps.
+    pub async fn new_club(&self, name: &str) -> (i64, String) {
+        let reply = self
+            .post_form(
+                "/clubs",
+                &[
+                    ("name", name),
+                    ("passphrase", "seven of clubs"),
+                    ("again", "seven of clubs"),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+        let cookie = reply
+            .set_cookie
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string();
+        let id = reply
+            .location
+            .unwrap()
+            .trim_start_matches("/clubs/")
+            .parse()
+            .unwrap();
+        (id, cookie)
+    }
+
+    /// The page at `uri` as the holder of login `cookie` sees it; fails unless 200.
+    pub async fn page(&self, cookie: &str, uri: &str) -> String {
+        let reply = self.get_with(uri, &[("cookie", cookie)]).await;
+        assert_eq!(reply.status.as_u16(), 200, "{uri}: {}", reply.body);
+        reply.body
+    }
+
+    /// Posts a JSON body with extra headers (a cookie, say).
+    pub async fn post_json_with(&self, uri: &str, body: &Value, headers: &[(&str, &str)]) -> Reply {
+        let mut request = Request::post(uri).header(header::CONTENT_TYPE, "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        self.send(request.body(Body::from(body.to_string())).unwrap())
+            .await
+    }
+}
+
+/// The person id behind display name `name`, read from the club history's player filter
+/// (`body`, the history page).
+pub fn person(body: &str, name: &str) -> String {
+    let end = body
+        .find(&format!(">{name}</option>"))
+        .unwrap_or_else(|| panic!("{name} in {body}"));
+    let start = body[..end].rfind("value=\"").unwrap() + 7;
+    body[start..end].split('"').next().unwrap().to_string()
 }
 
 fn encode(s: &str) -> String {

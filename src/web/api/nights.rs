@@ -1,10 +1,14 @@
 //! A night in the JSON API (issue 12 item 7): `GET /clubs/{id}/nights/{nid}`, the night's
 //! sessions, each player's net, the fewest transfers with the games behind each, and the
-//! payments recorded against it. Money is a decimal string ("2.80"), never a JSON number.
+//! payments recorded against it; `POST /clubs/{id}/nights` groups sessions as a night.
+//! Money is a decimal string ("2.80"), never a JSON number.
 
 use axum::Json;
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use serde::Serialize;
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::openapi::ApiError;
@@ -91,7 +95,59 @@ pub async fn night(
 ) -> Result<Json<NightJson>, AppError> {
     member(&viewer, club, Access::Read)?;
     let v = nights::night(&state.reader, &state.folds, club, nid).await?;
-    Ok(Json(NightJson {
+    Ok(Json(night_json(v)))
+}
+
+/// What `POST /clubs/{id}/nights` reads.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GroupBody {
+    /// The ids of the club's sessions to group (at least one; each in no night yet, all in
+    /// the night's one currency).
+    sessions: Vec<i64>,
+    /// A night of the club to add them to; absent for a new night.
+    #[serde(default)]
+    night: Option<i64>,
+    /// The new night's title, at most 80 characters (absent or blank: "Night of <day>").
+    #[serde(default)]
+    title: Option<String>,
+}
+
+/// `POST /clubs/{id}/nights`: groups sessions of the club as one night (a new one, or added
+/// to `night`), as the history's "Make a night" form does; 201 with the night worked out.
+/// Nothing is written on a refusal.
+#[utoipa::path(post, path = "/clubs/{id}/nights", tag = "history",
+    params(("id" = i64, Path, description = "The club's id")),
+    request_body = GroupBody,
+    responses(
+        (status = 201, description = "The night worked out", body = NightJson),
+        (status = 400, description = "No session chosen, a title over 80 characters, or a body this endpoint does not read", body = ApiError),
+        (status = 403, description = "A read-only grant cannot group sessions", body = ApiError),
+        (status = 404, description = "No such club, night or session, or not yours", body = ApiError),
+        (status = 409, description = "A session is in a night already, or is kept in another currency than the night (a night settles up in one currency)", body = ApiError)))]
+pub async fn group(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(club): Path<i64>,
+    payload: Result<Json<Value>, JsonRejection>,
+) -> Result<(StatusCode, Json<NightJson>), AppError> {
+    member(&viewer, club, Access::Write)?;
+    let body: GroupBody = super::read_body(payload)?;
+    let nid = nights::group(
+        &state.pool,
+        club,
+        body.night,
+        body.title.as_deref().unwrap_or(""),
+        &body.sessions,
+    )
+    .await?;
+    let v = nights::night(&state.pool, &state.folds, club, nid).await?;
+    Ok((StatusCode::CREATED, Json(night_json(v))))
+}
+
+/// The night as the API shows it.
+fn night_json(v: nights::NightView) -> NightJson {
+    NightJson {
         id: v.night.id,
         title: v.night.title,
         created_at: v.night.created_at,
@@ -135,5 +191,5 @@ pub async fn night(
                 void_reason: p.void_reason,
             })
             .collect(),
-    }))
+    }
 }

@@ -456,7 +456,9 @@ async fn create(
                 let night = crate::service::nights::NightChoice::parse(
                     values.get("night").map_or("", String::as_str),
                 )?;
-                crate::service::nights::check_choice(&state.pool, club, &night).await?;
+                let currency = input.currency.as_deref().unwrap_or("USD");
+                crate::service::nights::check_choice(&state.pool, club, &night, &game, currency)
+                    .await?;
                 let id = service::create_session(&state.pool, input, Some(club)).await?;
                 crate::service::nights::join(&state.pool, club, &night, id).await?;
                 Ok((id, None))

@@ -84,25 +84,25 @@ impl NightPage {
     fn cents(&self, c: &i64) -> String {
         money_text(*c, &self.view.currency)
     }
-    /// The kitty's account as players call it.
+    /// The kitty's and the pot's accounts as players call them.
     fn who<'a>(&self, name: &'a str) -> &'a str {
-        if name == crate::ledger::KITTY {
-            "Kitty"
-        } else {
-            name
+        match name {
+            crate::ledger::KITTY => "Kitty",
+            crate::ledger::POT => "Pot",
+            _ => name,
         }
     }
     fn any_open(&self) -> bool {
         self.view.sessions.iter().any(|s| s.open)
     }
+    /// Who the payment form offers: the night's players, then the kitty only where it is
+    /// a party (it holds money no close has shared out).
     fn names(&self) -> Vec<&str> {
-        self.view
-            .settlement
-            .net
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .filter(|n| *n != crate::ledger::KITTY)
-            .collect()
+        let house = |n: &str| crate::ledger::HOUSE.contains(&n);
+        let net = &self.view.settlement.net;
+        let players = net.iter().filter(|(n, _)| !house(n));
+        let kitty = net.iter().filter(|(n, m)| house(n) && !m.is_zero());
+        players.chain(kitty).map(|(n, _)| n.as_str()).collect()
     }
 }
 
@@ -132,6 +132,8 @@ struct PayForm {
     payer: String,
     payee: String,
     amount: String,
+    /// How many payments the page showed (empty: not checked).
+    seen: String,
 }
 
 async fn pay(
@@ -143,6 +145,7 @@ async fn pay(
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: PayForm = form(&body)?;
+        let seen = whole("seen", &f.seen)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
         nights::record_payment(
             &state.pool,
             &state.folds,
@@ -151,6 +154,7 @@ async fn pay(
             &f.payer,
             &f.payee,
             &f.amount,
+            seen,
         )
         .await
     };

@@ -12,7 +12,7 @@ use crate::error::AppError;
 use crate::ledger::KITTY;
 use crate::ledger::settle_up::{Transfer, fewest_transfers};
 use crate::registry::{self, HandFormData};
-use crate::rules::game::form_values;
+use crate::rules::game::{Choice, HandFormSpec, form_values};
 use crate::service::Loaded;
 use crate::session::sheet::{
     self as model, Context, MoneyView, SheetView, money, money_views, signed_money,
@@ -173,8 +173,6 @@ pub fn sheet_page(
 ) -> Result<SheetPage, AppError> {
     let fold = &loaded.fold;
     let game = fold.game();
-    let registration = registry::find(game.id)
-        .ok_or_else(|| AppError::Internal(format!("{} is not registered", game.id)))?;
     let error_field = error.as_ref().and_then(|e| e.field.clone());
     let open = !loaded.closed() && can_write;
     let recorded: BTreeMap<usize, String> = loaded
@@ -194,44 +192,9 @@ pub fn sheet_page(
             last: (!values.contains_key("all")).then_some(SHEET_LINES),
         },
     );
-    let form = |values: HashMap<String, String>, error_field: Option<String>| {
-        let mut values = values;
-        if !values.contains_key("dealer")
-            && let Some(next) = loaded.next_dealer.clone()
-        {
-            values.insert("dealer".into(), next);
-        }
-        let data = HandFormData {
-            session_id: loaded.id,
-            seated: loaded.seated.clone(),
-            expected_events: loaded.doc.events.len(),
-            values,
-            error_field,
-            spec: fold.engine().hand_form(fold.table()),
-        };
-        (registration.render_hand_form)(&data).map_err(|e| AppError::Internal(e.to_string()))
-    };
-    let correct_event = values
-        .get("correct_event")
-        .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&i| {
-            fold.standing_event(i)
-                .is_some_and(|e| e.get("type").and_then(|t| t.as_str()) == Some("hand"))
-        });
+    let correct_event = correct_event_of(loaded, values);
     let correcting = correct_event.and_then(|i| fold.hand_number(i));
-    let (hand_form, correction_form) = match (open, correct_event) {
-        (false, _) => (String::new(), String::new()),
-        (true, Some(index)) => {
-            let mut filled = fold
-                .standing_event(index)
-                .map(form_values)
-                .unwrap_or_default();
-            // What was submitted (after a refusal) wins over the stored version.
-            filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
-            (form(HashMap::new(), None)?, form(filled, error_field)?)
-        }
-        (true, None) => (form(values.clone(), error_field)?, String::new()),
-    };
+    let (hand_form, correction_form) = hand_forms(loaded, values, error_field, open, None)?;
     let undo = if open {
         fold.last_standing_hand()
             .and_then(|i| fold.hand_number(i))
@@ -342,12 +305,115 @@ pub fn sheet_page(
     })
 }
 
+/// The hand event `values` asks to correct (`correct_event`), when it is a hand that stands.
+fn correct_event_of(loaded: &Loaded, values: &HashMap<String, String>) -> Option<usize> {
+    let fold = &loaded.fold;
+    values
+        .get("correct_event")
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&i| {
+            fold.standing_event(i)
+                .is_some_and(|e| e.get("type").and_then(|t| t.as_str()) == Some("hand"))
+        })
+}
+
+/// The spec `recorded` (the form's values: the names the session records) with the labels
+/// and note of `shown` (the same form worked out from the renamed copy), list by list and
+/// choice by choice; a list whose shape differs keeps its recorded labels.
+fn relabelled(recorded: HandFormSpec, shown: HandFormSpec) -> HandFormSpec {
+    let lists = recorded
+        .lists
+        .into_iter()
+        .map(|(name, choices)| {
+            let labels = shown
+                .lists
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, l)| l)
+                .filter(|l| l.len() == choices.len());
+            let choices = match labels {
+                Some(labels) => choices
+                    .into_iter()
+                    .zip(labels)
+                    .map(|(c, l)| Choice {
+                        label: l.label.clone(),
+                        ..c
+                    })
+                    .collect(),
+                None => choices,
+            };
+            (name, choices)
+        })
+        .collect();
+    HandFormSpec {
+        lists,
+        note: shown.note,
+        ..recorded
+    }
+}
+
+/// The hand form and the correction form (empty when the sheet is closed to the viewer, or
+/// no correction is open) of `loaded`: `values` after a refusal, `error_field` the field it
+/// names. Under `shown` (a renamed session) every name a player reads is the name shown
+/// now, while every value the forms send is the recorded name. Errors: a template failure.
+fn hand_forms(
+    loaded: &Loaded,
+    values: &HashMap<String, String>,
+    error_field: Option<String>,
+    open: bool,
+    shown: Option<&crate::history::names::Shown>,
+) -> Result<(String, String), AppError> {
+    let fold = &loaded.fold;
+    let game = fold.game();
+    let registration = registry::find(game.id)
+        .ok_or_else(|| AppError::Internal(format!("{} is not registered", game.id)))?;
+    let spec = || {
+        let recorded = fold.engine().hand_form(fold.table());
+        match shown {
+            Some(s) => relabelled(recorded, s.fold.engine().hand_form(s.fold.table())),
+            None => recorded,
+        }
+    };
+    let form = |values: HashMap<String, String>, error_field: Option<String>| {
+        let mut values = values;
+        if !values.contains_key("dealer")
+            && let Some(next) = loaded.next_dealer.clone()
+        {
+            values.insert("dealer".into(), next);
+        }
+        let data = HandFormData {
+            session_id: loaded.id,
+            seated: loaded.seated.clone(),
+            expected_events: loaded.doc.events.len(),
+            values,
+            error_field,
+            spec: spec(),
+            names: shown.map(|s| s.names.clone()).unwrap_or_default(),
+        };
+        (registration.render_hand_form)(&data).map_err(|e| AppError::Internal(e.to_string()))
+    };
+    match (open, correct_event_of(loaded, values)) {
+        (false, _) => Ok((String::new(), String::new())),
+        (true, Some(index)) => {
+            let mut filled = fold
+                .standing_event(index)
+                .map(form_values)
+                .unwrap_or_default();
+            // What was submitted (after a refusal) wins over the stored version.
+            filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
+            Ok((form(HashMap::new(), None)?, form(filled, error_field)?))
+        }
+        (true, None) => Ok((form(values.clone(), error_field)?, String::new())),
+    }
+}
+
 impl SheetPage {
     /// The page with the club's renamed or merged players under the names the club knows
     /// them by now ([`crate::history::names`]): every line, balance and settle-up comes from
-    /// `shown`, the renamed copy of `loaded`, while the forms (the hand form, a correction,
-    /// "Mark paid") keep the names the players sat under, which the session records. The
-    /// page as it is when `shown` is `None`. Errors: a template failure (internal).
+    /// `shown`, the renamed copy of `loaded`; the forms (the hand form, a correction, the
+    /// table changes, "Mark paid") *label* every player with the name shown now while the
+    /// *values* they send stay the names the players sat under, which the session records.
+    /// The page as it is when `shown` is `None`. Errors: a template failure (internal).
     pub fn shown_as(
         self,
         loaded: &Loaded,
@@ -383,10 +449,14 @@ impl SheetPage {
                 v
             })
             .collect();
+        let open = !loaded.closed() && self.can_write;
+        let error_field = self.error.as_ref().and_then(|e| e.field.clone());
+        let (hand_form, correction_form) =
+            hand_forms(loaded, values, error_field, open, Some(shown))?;
         Ok(SheetPage {
             offers_links: self.offers_links,
-            hand_form: self.hand_form,
-            correction_form: self.correction_form,
+            hand_form,
+            correction_form,
             settlement,
             ..page
         })
