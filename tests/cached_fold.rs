@@ -408,3 +408,162 @@ fn a_correction_reaching_back_equals_a_full_replay() {
         );
     });
 }
+
+/// Records made at once on several sessions share one commit; among them a record the rules
+/// refuse writes nothing and leaves its cached session as it was, a record made on a state
+/// that another process moved on is read again and lands after that write, and every cached
+/// session equals its full replay afterwards.
+#[test]
+fn records_made_at_once_commit_together_and_each_stays_true() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
+            "format": "scorekeeper/session@1", "game": "auction_pinochle",
+            "agreements": {"stake": "0.05", "kitty": "pot"}, "players": PLAYERS, "events": []
+        }))
+        .unwrap();
+        let folds = Folds::new(8);
+        let elsewhere = Folds::new(8);
+        let made = |dealer: &str, bid: i64| {
+            hand(
+                "auction_pinochle",
+                dealer,
+                Deal {
+                    passed: false,
+                    bidder: 1,
+                    bid,
+                    suit: 2,
+                    outcome: (bid % 2) as usize,
+                },
+            )
+        };
+        let mut ids = Vec::new();
+        for s in 0..5 {
+            let id = service::import(&pool, &doc, None).await.unwrap();
+            for i in 0..s + 2 {
+                service::record_event(
+                    &pool,
+                    &folds,
+                    id,
+                    made(PLAYERS[i % 3], i as i64),
+                    None,
+                    None,
+                )
+                .await
+                .unwrap();
+            }
+            ids.push(id);
+        }
+        // Another process records a hand in session 3: this cache still holds the state
+        // before it.
+        let moved = ids[3];
+        let next = service::load(&pool, &elsewhere, moved)
+            .await
+            .unwrap()
+            .next_dealer
+            .clone();
+        service::record_event(
+            &pool,
+            &elsewhere,
+            moved,
+            made(next.as_deref().unwrap(), 7),
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+        let mut events = Vec::new();
+        for (s, &id) in ids.iter().enumerate() {
+            let kept = service::kept(&folds, id).await.unwrap();
+            let event = if s == 1 {
+                json!({"type": "hand", "dealer": "Nobody"})
+            } else {
+                made(kept.tip.next_dealer().as_deref().unwrap(), 3)
+            };
+            events.push((id, kept.events(), event));
+        }
+        let commits = folds.committer().commits();
+        let tasks: Vec<_> = events
+            .iter()
+            .cloned()
+            .map(|(id, _, event)| {
+                let (pool, folds) = (pool.clone(), folds.clone());
+                tokio::spawn(async move {
+                    service::record_event(&pool, &folds, id, event, None, None).await
+                })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for t in tasks {
+            answers.push(t.await.unwrap());
+        }
+        // Sessions 0, 2 and 4 in one commit; session 3's record, stale there, on its own.
+        assert_eq!(
+            folds.committer().commits(),
+            commits + 1,
+            "one commit for the group"
+        );
+        for (s, ((id, before, _), answer)) in events.iter().zip(&answers).enumerate() {
+            match s {
+                1 => {
+                    let err = answer.as_ref().unwrap_err();
+                    assert_eq!(err.status(), 422, "{err}");
+                    assert_eq!(service::event_count(&pool, *id).await.unwrap(), *before);
+                    assert_same(&pool, &folds, *id, None, s).await;
+                }
+                3 => {
+                    let recorded = answer.as_ref().unwrap();
+                    assert_eq!(recorded.seq, before + 2, "after the write elsewhere");
+                    assert_same(&pool, &folds, *id, Some(recorded), s).await;
+                }
+                _ => {
+                    let recorded = answer.as_ref().unwrap();
+                    assert_eq!(recorded.seq, before + 1);
+                    assert_same(&pool, &folds, *id, Some(recorded), s).await;
+                }
+            }
+        }
+    });
+}
+
+/// The game a hand form is read by comes from the cached state, or without one from the
+/// session's header; a session that does not exist is not found.
+#[test]
+fn the_game_of_a_session_is_known_with_or_without_the_cache() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
+            "format": "scorekeeper/session@1", "game": "auction_pitch",
+            "agreements": {"stake": "0.05", "target": 5}, "players": PLAYERS, "events": []
+        }))
+        .unwrap();
+        let id = service::import(&pool, &doc, None).await.unwrap();
+        let folds = Folds::new(2);
+        assert_eq!(
+            service::game(&pool, &folds, id).await.unwrap().id,
+            "auction_pitch"
+        );
+        assert!(
+            service::kept(&folds, id).await.is_none(),
+            "not read into the cache"
+        );
+        service::position(&pool, &folds, id).await.unwrap();
+        assert!(service::kept(&folds, id).await.is_some());
+        assert_eq!(
+            service::game(&pool, &folds, id).await.unwrap().id,
+            "auction_pitch"
+        );
+        let Err(missing) = service::game(&pool, &folds, id + 1).await else {
+            panic!("a session that does not exist has a game")
+        };
+        assert_eq!(missing.status(), 404, "{missing}");
+    });
+}

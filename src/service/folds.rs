@@ -14,6 +14,10 @@
 //! Lock order, to keep clear of deadlock with the connection pool: a writer takes the slot
 //! before a connection; a reader never waits for the slot while holding a connection.
 //!
+//! The cache also holds the queue through which the plain records of its sessions are
+//! committed together ([`Committer`]): a writer queues its record there while holding its
+//! session's slot, so a session's records keep their order. One cache serves one database.
+//!
 //! [`Tip`]: crate::session::Tip
 
 use std::num::NonZeroUsize;
@@ -23,6 +27,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use lru::LruCache;
 use tokio::sync::RwLock;
 
+use super::commit::Committer;
 use super::{Kept, Loaded};
 
 /// One session's place in the cache: its state as last committed, or `None`.
@@ -32,10 +37,12 @@ pub(super) type Slot = Arc<RwLock<Option<Kept>>>;
 /// enough that a handful of marathon sessions stay within the memory budget.
 pub const DEFAULT_CAPACITY: usize = 32;
 
-/// The folded sessions, shared by every request (cloning shares the same cache).
+/// The folded sessions, shared by every request (cloning shares the same cache), and the
+/// queue their records are committed through.
 #[derive(Clone)]
 pub struct Folds {
     slots: Arc<Mutex<LruCache<i64, Slot>>>,
+    committer: Arc<Committer>,
 }
 
 impl Default for Folds {
@@ -57,7 +64,13 @@ impl Folds {
         let capacity = NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN);
         Folds {
             slots: Arc::new(Mutex::new(LruCache::new(capacity))),
+            committer: Arc::new(Committer::default()),
         }
+    }
+
+    /// The queue through which this cache's records are committed in groups.
+    pub fn committer(&self) -> &Arc<Committer> {
+        &self.committer
     }
 
     /// The slot of session `id`, made empty if the session has none yet.

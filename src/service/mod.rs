@@ -6,6 +6,7 @@
 //! ([`Folds`]) is that replay carried forward one event at a time, which the property
 //! tests check against a full replay after every event.
 
+pub mod commit;
 mod folds;
 pub mod history;
 pub mod nights;
@@ -17,11 +18,13 @@ use tokio_stream::StreamExt;
 
 use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
+use crate::rules::GameInfo;
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 
 use self::clubs::SessionLinks;
+use self::commit::{Append, Appended};
 
 /// A session as stored, with its ledger.
 #[derive(Debug, Clone)]
@@ -367,6 +370,28 @@ pub async fn position(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Posit
     Ok(position)
 }
 
+/// The game session `id` is played at (it never changes): from the state the cache holds,
+/// else from the stored header (one read by its key), never from the session's history.
+/// What a hand form needs to become an event. Errors: [`AppError::NotFound`].
+pub async fn game(
+    pool: &SqlitePool,
+    folds: &Folds,
+    id: i64,
+) -> Result<&'static GameInfo, AppError> {
+    // Not waited for: a writer holding the slot would only delay an answer the header gives.
+    if let Ok(slot) = folds.slot(id).try_read_owned()
+        && let Some(kept) = slot.as_ref()
+    {
+        return Ok(kept.tip.game());
+    }
+    let mut conn = pool.acquire().await?;
+    let row = store::session(&mut conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    crate::registry::game(&row.game)
+        .ok_or_else(|| AppError::Internal(format!("stored session {id} has an unknown game")))
+}
+
 /// The state the cache holds for session `id`, if any (a copy): for tests that compare it
 /// with a full replay.
 pub async fn kept(folds: &Folds, id: i64) -> Option<Kept> {
@@ -442,10 +467,12 @@ async fn read_target(
 /// that needs the history (`void`, `correction`, `reopen`) and every event of a club's
 /// session (whose history facts are rewritten from the whole fold) go through the session
 /// read and replayed in full. Without an idempotency key the event is applied before the
-/// write lock is taken (the session's slot is held throughout), so the one writer
-/// connection is held only for the statements and the commit; the insert itself checks,
-/// under the lock, that the stored count is still the one the state had. The cost is the one event and one commit,
-/// whatever the session's length, when the session is cached and the event a plain one.
+/// write lock is taken (the session's slot is held throughout), and a plain event of an
+/// open session is then committed in a group with the records other requests made
+/// meanwhile ([`commit`]: one durable commit for the group, the answer only after it); the
+/// insert itself checks, under the lock, that the stored count is still the one the state
+/// had. The cost is the one event and a share of one commit, whatever the session's length,
+/// when the session is cached and the event a plain one.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the
 /// same hand is not entered twice from two devices. `idempotency_key`: a client's key for
@@ -508,12 +535,47 @@ pub async fn record_event(
     slot.take();
     let mut before = target.events();
     let mut applied = apply_one(&mut target, &event, expected_events);
+    let recorded_at = now();
+    let body = event.to_string();
+    // A plain event accepted by the cached state, without a key, is committed together with
+    // the records of other sessions made meanwhile (`commit`): one durable commit for them
+    // all. Only when the store holds another number of events than the state (another
+    // process wrote) does it go the way below, which reads the state again under the lock.
+    let mut stale = false;
+    if tx.is_none()
+        && matches!(target, Target::Tip(_))
+        && let Ok(entry) = &applied
+    {
+        let append = Append {
+            session_id: id,
+            count: before,
+            kind: entry.kind.clone(),
+            body: body.clone(),
+            explanation: entry.explanation.clone(),
+            postings: entry.postings.clone(),
+            recorded_at: recorded_at.clone(),
+        };
+        match folds.committer().append(pool, append).await? {
+            Appended::Committed => {
+                let entry = applied?;
+                let kept = kept_of(target);
+                let position = Position::of_tip(&kept.tip);
+                *slot = Some(kept);
+                return Ok(Recorded {
+                    seq: before + 1,
+                    repeated: false,
+                    event,
+                    entry,
+                    position,
+                });
+            }
+            Appended::Stale => stale = true,
+        }
+    }
     let mut tx = match tx {
         Some(t) => t,
         None => pool.begin_with("BEGIN IMMEDIATE").await?,
     };
-    let recorded_at = now();
-    let body = event.to_string();
     // The state the event was applied to is current when the store holds as many events
     // as it did: an accepted event's insert checks that itself, a refusal reads the count.
     // When another process wrote since, the state is read again under the write lock and
@@ -534,9 +596,10 @@ pub async fn record_event(
                     store::append_event(&mut tx, id, &new).await?;
                     break entry;
                 }
-                if store::append_event_after(&mut tx, id, &new, before)
-                    .await?
-                    .is_some()
+                if !stale
+                    && store::append_event_after(&mut tx, id, &new, before)
+                        .await?
+                        .is_some()
                 {
                     break entry;
                 }

@@ -53,6 +53,9 @@ pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .min_connections(1)
+        // No ping before each use: the connection is a thread in this process, and a ping
+        // would be one more round trip to it per write while the write lock is wanted.
+        .test_before_acquire(false)
         .acquire_timeout(WRITE_WAIT)
         .idle_timeout(None)
         .max_lifetime(None)

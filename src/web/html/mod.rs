@@ -26,8 +26,8 @@ use super::auth::Viewer;
 use super::{AppState, not_modified, not_modified_response, session_etag};
 use crate::error::AppError;
 use crate::registry;
-use crate::rules::AgreementSpec;
 use crate::rules::game::agreements_from_form;
+use crate::rules::{AgreementSpec, GameInfo};
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 use crate::store::SessionSummaryRow;
@@ -620,10 +620,30 @@ fn expected_events(values: &HashMap<String, String>) -> Result<Option<usize>, Ap
         .transpose()
 }
 
-/// Every form that records an event: checks that the viewer may write, builds the event
-/// from the session as it stands, records it, tells the live sheets, and redirects (303) to
-/// `redirect`. A refusal re-renders the sheet with the submitted values and the error.
+/// Every form that records an event built from the session's game alone (a hand, a payment,
+/// a close, a table change): checks that the viewer may write, builds the event, records
+/// it, tells the live sheets, and redirects (303) to `redirect`. The game comes from the
+/// cached state (or the session's header), not from the session read and replayed, so an
+/// entry at hand 1,000 costs what the API's does. A refusal re-renders the sheet with the
+/// submitted values and the error.
 async fn write_event<F>(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    values: &HashMap<String, String>,
+    redirect: String,
+    build: F,
+) -> Response
+where
+    F: FnOnce(&'static GameInfo) -> Result<Value, AppError>,
+{
+    let event = async { build(service::game(&state.reader, &state.folds, id).await?) };
+    write(state, viewer, id, values, redirect, event).await
+}
+
+/// [`write_event`] for a form whose event is found in the session's history (the hand an
+/// undo takes back, the payment a void takes back): the session is read and replayed first.
+async fn write_amendment<F>(
     state: &AppState,
     viewer: &Viewer,
     id: i64,
@@ -634,10 +654,23 @@ async fn write_event<F>(
 where
     F: FnOnce(&Loaded) -> Result<Value, AppError>,
 {
+    // The session read for the form is let go before the write, which waits for it.
+    let event = async { build(&*service::load(&state.reader, &state.folds, id).await?) };
+    write(state, viewer, id, values, redirect, event).await
+}
+
+/// Records the event `event` makes once the viewer may write (it is not awaited before).
+async fn write(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    values: &HashMap<String, String>,
+    redirect: String,
+    event: impl Future<Output = Result<Value, AppError>>,
+) -> Response {
     let attempt = async {
         clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
-        // The session read for the form is let go before the write, which waits for it.
-        let event = build(&*service::load(&state.reader, &state.folds, id).await?)?;
+        let event = event.await?;
         service::record_event(
             &state.pool,
             &state.folds,
@@ -678,8 +711,8 @@ async fn enter_hand(
         id,
         &values,
         format!("/sessions/{id}#latest"),
-        |loaded| {
-            let hand = (loaded.fold.game().hand_from_form)(&body)?;
+        |game| {
+            let hand = (game.hand_from_form)(&body)?;
             let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
                 return Ok(hand);
             };
@@ -719,7 +752,7 @@ async fn undo(
     // The form's expected_events makes record_event refuse an undo of a sheet that another
     // device changed meanwhile.
     let values = form_map(form);
-    write_event(
+    write_amendment(
         &state,
         &viewer,
         id,
@@ -785,7 +818,7 @@ async fn void_payment(
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
-    write_event(
+    write_amendment(
         &state,
         &viewer,
         id,

@@ -1,0 +1,480 @@
+//! Group commit: the plain records of every open session, made at the same time, are
+//! appended in one transaction and made durable by one commit (one `fsync` of the WAL with
+//! `synchronous=FULL`) instead of one each, as PostgreSQL and other stores do; each record
+//! is answered only after the commit that holds it.
+//!
+//! A record ([`Append`]) is the event a request already applied to its session's cached
+//! state, with its postings. The request queues it here and waits for its answer; the first
+//! request to find the queue idle starts a task that takes every record queued (up to
+//! [`MAX_GROUP`]), opens one `BEGIN IMMEDIATE` transaction on the writer connection, appends
+//! each record (each insert checks that its session still holds the count of events the
+//! state had), commits, answers each, and goes on while records keep coming. Records that
+//! arrive while one group commits form the next group, so the more writers wait, the more
+//! records share a commit; one writer alone commits as before.
+//!
+//! What a record's answer says, exactly as if it had had its own transaction:
+//! - [`Appended::Committed`]: its event and postings are durably committed;
+//! - [`Appended::Stale`]: its session held another number of events (another process
+//!   wrote): nothing of it was written, the others of its group are not affected;
+//! - an error: nothing of it was written. A statement that fails rolls back the whole
+//!   group's transaction, and then each record of the group is written again in a
+//!   transaction of its own, so only the failing record gets the error; a failed `BEGIN` or
+//!   `COMMIT` gives every record of the group the error (nothing of the group was
+//!   committed). A record that waited longer than [`WRITE_WAIT`] is refused as busy
+//!   unwritten, and a record whose request has gone (the client hung up) is not written.
+//!
+//! The order of one session's records is the caller's: the service queues a session's
+//! record while holding that session's slot ([`super::Folds`]), so a session has at most
+//! one record queued at a time. Other writes (imports, keyed records, corrections) take the
+//! same writer connection from the pool between groups, in the pool's order.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use sqlx::SqlitePool;
+use tokio::sync::oneshot;
+
+use crate::error::AppError;
+use crate::ledger::Posting;
+use crate::store::{self, NewEvent, WRITE_WAIT};
+
+/// At most this many records share one transaction: a group's statements hold the write
+/// lock, which readers in this process do not need (WAL) but other processes' writers do.
+pub const MAX_GROUP: usize = 64;
+
+/// At most this many records wait for their group; past it a record is refused as busy
+/// (HTTP 503 with `Retry-After`) without waiting. The service queues at most one record per
+/// session, so this is a bound on sessions written at once.
+pub const MAX_QUEUED: usize = 1024;
+
+/// One event to append after the `count` events its session holds, with its postings
+/// (summing to zero), as the session's cached state computed them.
+#[derive(Debug, Clone)]
+pub struct Append {
+    /// The session's id.
+    pub session_id: i64,
+    /// How many events the state the event was applied to held; the event is stored as
+    /// event `count + 1` (its `seq`) only while the session holds exactly `count`.
+    pub count: usize,
+    /// The event's type.
+    pub kind: String,
+    /// The event as written, JSON text.
+    pub body: String,
+    /// Its explanation.
+    pub explanation: String,
+    /// Its postings, summing to zero.
+    pub postings: Vec<Posting>,
+    /// When it was recorded (RFC 3339, UTC).
+    pub recorded_at: String,
+}
+
+/// What became of an [`Append`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Appended {
+    /// Appended and durably committed.
+    Committed,
+    /// Not written: the session holds another number of events than the record's `count`
+    /// (another process wrote since the state was read).
+    Stale,
+}
+
+struct Job {
+    append: Append,
+    queued: Instant,
+    answer: oneshot::Sender<Result<Appended, AppError>>,
+}
+
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Job>,
+    /// The database the running group task writes to; `None` when no task runs.
+    writer: Option<SqlitePool>,
+}
+
+/// The queue of records waiting for their group's commit, shared by every request of one
+/// database ([`super::Folds`] holds one).
+#[derive(Default)]
+pub struct Committer {
+    queue: Mutex<Queue>,
+    commits: AtomicU64,
+}
+
+impl std::fmt::Debug for Committer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Committer")
+            .field("commits", &self.commits())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Committer {
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        // Nothing between lock and unlock can panic midway, so a poisoned queue is whole.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// How many transactions the group task has committed (each holding one record or
+    /// more): what tells a test that records shared a commit.
+    pub fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
+    }
+
+    /// Queues `append` for the next group commit on `pool` (the writer of
+    /// [`crate::store::open`]) and waits until it is committed or refused (see the module's
+    /// doc for what each answer means). Errors: [`AppError::Busy`] when [`MAX_QUEUED`]
+    /// records wait already, or the record waited longer than [`WRITE_WAIT`]; the database's
+    /// error otherwise. Nothing of the record is written on error.
+    pub async fn append(
+        self: &Arc<Self>,
+        pool: &SqlitePool,
+        append: Append,
+    ) -> Result<Appended, AppError> {
+        let (answer, answered) = oneshot::channel();
+        let job = Job {
+            append,
+            queued: Instant::now(),
+            answer,
+        };
+        let alone = {
+            let mut queue = self.lock();
+            match &queue.writer {
+                // Another database than the running task's (a cache is meant for one
+                // database; this keeps a misuse correct): a group of its own.
+                Some(writer) if !same_database(writer, pool) => Some(job),
+                Some(_) if queue.jobs.len() >= MAX_QUEUED => return Err(AppError::Busy),
+                Some(_) => {
+                    queue.jobs.push_back(job);
+                    None
+                }
+                None => {
+                    queue.writer = Some(pool.clone());
+                    queue.jobs.push_back(job);
+                    let task = GroupTask {
+                        committer: Arc::clone(self),
+                        finished: false,
+                    };
+                    tokio::spawn(task.run(pool.clone()));
+                    None
+                }
+            }
+        };
+        if let Some(job) = alone {
+            commit_group(pool, vec![job], &self.commits).await;
+        }
+        answered.await.unwrap_or_else(|_| {
+            Err(AppError::Internal(
+                "the group commit stopped before answering: the record may or may not be written"
+                    .into(),
+            ))
+        })
+    }
+}
+
+/// Whether two pools are clones of one pool (they share their options).
+fn same_database(a: &SqlitePool, b: &SqlitePool) -> bool {
+    Arc::ptr_eq(&a.connect_options(), &b.connect_options())
+}
+
+/// The task that commits groups while records are queued. Should it stop before the queue
+/// is empty (a panic, the runtime shutting down), dropping it lets the queue go: the records
+/// still queued are answered with an error (their senders are dropped) and the next record
+/// starts a new task.
+struct GroupTask {
+    committer: Arc<Committer>,
+    finished: bool,
+}
+
+impl GroupTask {
+    async fn run(mut self, pool: SqlitePool) {
+        loop {
+            let group: Vec<Job> = {
+                let mut queue = self.committer.lock();
+                if queue.jobs.is_empty() {
+                    // Under the same lock as the check, so a record queued just after is
+                    // sure to start a new task.
+                    queue.writer = None;
+                    self.finished = true;
+                    return;
+                }
+                let n = queue.jobs.len().min(MAX_GROUP);
+                queue.jobs.drain(..n).collect()
+            };
+            commit_group(&pool, group, &self.committer.commits).await;
+        }
+    }
+}
+
+impl Drop for GroupTask {
+    fn drop(&mut self) {
+        if !self.finished {
+            let mut queue = self.committer.lock();
+            queue.writer = None;
+            queue.jobs.clear();
+        }
+    }
+}
+
+/// Why a group's transaction wrote nothing.
+enum Failed {
+    /// `BEGIN` or `COMMIT` failed: nothing of the group was committed, and writing its
+    /// records again would fail alike (busy, or the disk).
+    Group(sqlx::Error),
+    /// A statement of one record failed: the transaction was rolled back.
+    Statement(sqlx::Error),
+}
+
+/// Commits `group` and answers each of its records.
+async fn commit_group(pool: &SqlitePool, group: Vec<Job>, commits: &AtomicU64) {
+    let mut live = Vec::with_capacity(group.len());
+    for job in group {
+        if job.answer.is_closed() {
+            // Its request has gone: nobody would be told that it was written.
+            continue;
+        }
+        if job.queued.elapsed() > WRITE_WAIT {
+            let _ = job.answer.send(Err(AppError::Busy));
+            continue;
+        }
+        live.push(job);
+    }
+    if live.is_empty() {
+        return;
+    }
+    match write(pool, &live, commits).await {
+        Ok(outcomes) => {
+            for (job, outcome) in live.into_iter().zip(outcomes) {
+                let _ = job.answer.send(Ok(outcome));
+            }
+        }
+        Err(Failed::Statement(_)) if live.len() > 1 => {
+            // Each on its own, so that only the record at fault fails.
+            for job in live {
+                let outcome = match write(pool, std::slice::from_ref(&job), commits).await {
+                    Ok(outcomes) => Ok(outcomes.first().copied().unwrap_or(Appended::Stale)),
+                    Err(Failed::Group(e) | Failed::Statement(e)) => Err(AppError::from(e)),
+                };
+                let _ = job.answer.send(outcome);
+            }
+        }
+        Err(Failed::Group(e) | Failed::Statement(e)) => {
+            let e = AppError::from(e);
+            for job in live {
+                let _ = job.answer.send(Err(same_error(&e)));
+            }
+        }
+    }
+}
+
+/// A copy of an error made from a database error ([`AppError::Busy`] or
+/// [`AppError::Internal`]), for each record of a group that failed.
+fn same_error(e: &AppError) -> AppError {
+    match e {
+        AppError::Busy => AppError::Busy,
+        other => AppError::Internal(other.to_string()),
+    }
+}
+
+/// Appends `jobs` in one transaction: each one's outcome, in order, once committed.
+async fn write(
+    pool: &SqlitePool,
+    jobs: &[Job],
+    commits: &AtomicU64,
+) -> Result<Vec<Appended>, Failed> {
+    let mut tx = pool
+        .begin_with("BEGIN IMMEDIATE")
+        .await
+        .map_err(Failed::Group)?;
+    let mut outcomes = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let a = &job.append;
+        let new = NewEvent {
+            seq: i64::try_from(a.count).unwrap_or(i64::MAX).saturating_add(1),
+            kind: &a.kind,
+            body: &a.body,
+            explanation: &a.explanation,
+            postings: &a.postings,
+            recorded_at: &a.recorded_at,
+        };
+        match store::append_event_after(&mut tx, a.session_id, &new, a.count).await {
+            Ok(Some(_)) => outcomes.push(Appended::Committed),
+            Ok(None) => outcomes.push(Appended::Stale),
+            Err(e) => {
+                // No statement follows a failed one in this transaction: SQLite may have
+                // rolled it back already, and whatever it holds is let go.
+                let _ = tx.rollback().await;
+                return Err(Failed::Statement(e));
+            }
+        }
+    }
+    tx.commit().await.map_err(Failed::Group)?;
+    commits.fetch_add(1, Ordering::Relaxed);
+    Ok(outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+    use std::sync::Arc;
+
+    use serde_json::json;
+    use sqlx::SqlitePool;
+
+    use super::{Append, Appended, Committer, MAX_GROUP, MAX_QUEUED};
+    use crate::error::AppError;
+    use crate::format::SessionDoc;
+    use crate::ledger::Posting;
+    use crate::money::Money;
+
+    async fn sessions(n: usize) -> (SqlitePool, Vec<i64>) {
+        let pool = crate::store::open("sqlite::memory:").await.unwrap();
+        let doc: SessionDoc = serde_json::from_value(json!({
+            "format": "scorekeeper/session@1", "game": "auction_pinochle",
+            "agreements": {"stake": "0.05"}, "players": ["A", "B", "C"], "events": []
+        }))
+        .unwrap();
+        let mut ids = Vec::new();
+        for _ in 0..n {
+            ids.push(crate::service::import(&pool, &doc, None).await.unwrap());
+        }
+        (pool, ids)
+    }
+
+    /// A hand of session `id` after `count` events: A pays B and C 25 cents each.
+    fn append(id: i64, count: usize) -> Append {
+        Append {
+            session_id: id,
+            count,
+            kind: "hand".into(),
+            body: json!({"type": "hand", "dealer": "A", "all_passed": true}).to_string(),
+            explanation: "test".into(),
+            postings: vec![
+                Posting::new("A", Money::from_cents(-50)),
+                Posting::new("B", Money::from_cents(25)),
+                Posting::new("C", Money::from_cents(25)),
+            ],
+            recorded_at: "2026-01-01T00:00:00Z".into(),
+        }
+    }
+
+    /// Each record at once, from its own task; their answers in order.
+    async fn at_once(
+        committer: &Arc<Committer>,
+        pool: &SqlitePool,
+        appends: Vec<Append>,
+    ) -> Vec<Result<Appended, AppError>> {
+        let tasks: Vec<_> = appends
+            .into_iter()
+            .map(|a| {
+                let (committer, pool) = (Arc::clone(committer), pool.clone());
+                tokio::spawn(async move { committer.append(&pool, a).await })
+            })
+            .collect();
+        let mut answers = Vec::new();
+        for t in tasks {
+            answers.push(t.await.unwrap());
+        }
+        answers
+    }
+
+    async fn stored(pool: &SqlitePool, id: i64) -> (usize, Vec<(String, i64)>) {
+        let mut conn = pool.acquire().await.unwrap();
+        let count = crate::store::event_count(&mut conn, id).await.unwrap();
+        (count, crate::store::balances(&mut conn, id).await.unwrap())
+    }
+
+    #[tokio::test]
+    async fn records_made_at_once_share_one_commit() {
+        let (pool, ids) = sessions(5).await;
+        let committer = Arc::new(Committer::default());
+        let answers = at_once(
+            &committer,
+            &pool,
+            ids.iter().map(|&id| append(id, 0)).collect(),
+        )
+        .await;
+        for answer in answers {
+            assert_eq!(answer.unwrap(), Appended::Committed);
+        }
+        assert_eq!(committer.commits(), 1, "five records, one commit");
+        for &id in &ids {
+            let (count, balances) = stored(&pool, id).await;
+            assert_eq!(count, 1);
+            assert_eq!(
+                balances,
+                [("A".into(), -50), ("B".into(), 25), ("C".into(), 25)]
+            );
+        }
+        // The next record of each session goes after it, in a group of its own.
+        let answer = committer.append(&pool, append(ids[0], 1)).await.unwrap();
+        assert_eq!(answer, Appended::Committed);
+        assert_eq!(stored(&pool, ids[0]).await.0, 2);
+        assert_eq!(committer.commits(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_failing_record_fails_alone_and_a_stale_one_writes_nothing() {
+        let (pool, ids) = sessions(4).await;
+        let committer = Arc::new(Committer::default());
+        // The second was made on a state the store no longer holds (it holds no event 5);
+        // the third breaks a rule of the store (a posting of zero) after its event's insert.
+        let mut bad = append(ids[2], 0);
+        bad.postings.push(Posting::new("D", Money::ZERO));
+        let answers = at_once(
+            &committer,
+            &pool,
+            vec![append(ids[0], 0), append(ids[1], 5), bad, append(ids[3], 0)],
+        )
+        .await;
+        let mut answers = answers.into_iter();
+        assert_eq!(answers.next().unwrap().unwrap(), Appended::Committed);
+        assert_eq!(answers.next().unwrap().unwrap(), Appended::Stale);
+        let refused = answers.next().unwrap().unwrap_err();
+        assert!(matches!(refused, AppError::Internal(_)), "{refused:?}");
+        assert_eq!(answers.next().unwrap().unwrap(), Appended::Committed);
+        assert_eq!(stored(&pool, ids[0]).await.0, 1);
+        assert_eq!(
+            stored(&pool, ids[1]).await,
+            (0, Vec::new()),
+            "the stale one"
+        );
+        assert_eq!(
+            stored(&pool, ids[2]).await,
+            (0, Vec::new()),
+            "the failing one"
+        );
+        assert_eq!(stored(&pool, ids[3]).await.0, 1);
+    }
+
+    #[tokio::test]
+    async fn past_the_queue_bound_a_record_is_busy_and_not_written() {
+        let (pool, ids) = sessions(1).await;
+        let id = ids[0];
+        let committer = Arc::new(Committer::default());
+        // The writer connection is busy elsewhere while the records queue.
+        let held = pool.acquire().await.unwrap();
+        let n = MAX_QUEUED + MAX_GROUP + 3;
+        let tasks: Vec<_> = (0..n)
+            .map(|k| {
+                let (committer, pool) = (Arc::clone(&committer), pool.clone());
+                tokio::spawn(async move { committer.append(&pool, append(id, k)).await })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        drop(held);
+        let (mut busy, mut committed) = (0, 0);
+        for t in tasks {
+            match t.await.unwrap() {
+                Err(AppError::Busy) => busy += 1,
+                Ok(Appended::Committed) => committed += 1,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(busy >= 3, "{busy} refused as busy");
+        assert_eq!(committed, n - busy);
+        // Records k = 0, 1, … each after the one before: every one not refused landed.
+        assert_eq!(stored(&pool, id).await.0, committed);
+    }
+}
