@@ -7,6 +7,7 @@
 //! [`Browser::start`] says so and returns `None` (the test is skipped), except under CI,
 //! where it fails.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -50,11 +51,19 @@ pub fn tools_present_or_skip(chromium: &Path, chromedriver: &Path, ci: bool) -> 
     false
 }
 
-/// chromedriver, stopped when dropped.
+/// chromedriver in a process group of its own, stopped with every browser it started when
+/// dropped: a phone whose test ended without quitting it would otherwise outlive the test
+/// and keep a core busy.
 struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // The Chromium processes chromedriver starts stay in its group, so one signal to
+        // the group ends them all (`kill -- -PGID`).
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -96,6 +105,7 @@ impl Browser {
         let driver = Driver(
             Command::new(chromedriver())
                 .arg(format!("--port={port}"))
+                .process_group(0)
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
