@@ -394,18 +394,29 @@ pub async fn assert_landed(driver: &WebDriver, what: &str) {
 
 /// What `fetch(url)` answers in the page: its status and text (the page's cookie goes along).
 pub async fn page_fetch(driver: &WebDriver, url: &str) -> (i64, String) {
+    try_page_fetch(driver, url)
+        .await
+        .unwrap_or_else(|e| panic!("fetch {url} in the page: {e}"))
+}
+
+/// [`page_fetch`], or the driver's error when the page went away under the script (a form
+/// just submitted navigates, and a script running in the old page never answers): a caller
+/// waiting for a write retries.
+pub async fn try_page_fetch(
+    driver: &WebDriver,
+    url: &str,
+) -> Result<(i64, String), thirtyfour::error::WebDriverError> {
     let answer = driver
         .execute_async(
             "const done = arguments[arguments.length - 1];\
              fetch(arguments[0]).then(r => r.text().then(t => done([r.status, t])));",
             vec![serde_json::json!(url)],
         )
-        .await
-        .unwrap()
+        .await?
         .json()
         .clone();
-    (
+    Ok((
         answer[0].as_i64().unwrap(),
         answer[1].as_str().unwrap().to_string(),
-    )
+    ))
 }
