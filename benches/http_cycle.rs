@@ -162,6 +162,15 @@ fn list(args: &[String], flag: &str, default: &[usize]) -> Vec<usize> {
         .unwrap_or_else(|| default.to_vec())
 }
 
+/// A table cell: `x` with `decimals`, or "-" where the row does not measure it (NaN).
+fn cell(x: f64, decimals: usize) -> String {
+    if x.is_nan() {
+        "-".to_string()
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i].as_secs_f64() * 1000.0
@@ -412,13 +421,15 @@ async fn main() {
             };
             let peak = run.server.peak_rss_mib();
             println!(
-                "{:>8} {n:>8} {:>10.1} {:>9.2} {:>9.2} {:>10.1} {record_p95:>11.2} {:>10.0} {peak:>16.1}",
+                "{:>8} {n:>8} {:>10.1} {:>9.2} {:>9.2} {:>10} {:>11} {:>10} {:>16}",
                 run.hands,
                 run.rate,
                 percentile(&run.times, 0.5),
                 percentile(&run.times, 0.95),
-                run.records,
-                run.raw,
+                cell(run.records, 1),
+                cell(record_p95, 2),
+                cell(run.raw, 0),
+                cell(peak, 1),
             );
             if !run.ratios.is_empty() {
                 let ratios: Vec<String> = run.ratios.iter().map(|r| format!("{r:.2}")).collect();
