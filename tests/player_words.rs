@@ -647,6 +647,12 @@ async fn a_set_auction_pinochle_bid_reads_double_bete() {
         );
         assert!(page.contains(&row), "{who}: {row} not in {page}");
     }
+    // The form's chip says it the same way, and still sends the document's id.
+    assert!(
+        page.contains("name=\"outcome\" value=\"failed\" ><span>set</span>")
+            || page.contains("name=\"outcome\" value=\"failed\"><span>set</span>"),
+        "the outcome chip for a bid that is not made reads \"set\": {page}"
+    );
     let export = app
         .get(&format!(
             "/api/v1/sessions/{}/export",

@@ -53,11 +53,12 @@ impl Outcome {
         }
     }
 
-    /// Words for the score sheet.
+    /// Words for the form's outcome chips and the reasons of the step by step ("Bob pays
+    /// Ann: $0.80 (set)"): a bid that is not made is "set", as the table says it.
     pub fn words(self) -> &'static str {
         match self {
             Outcome::Made => "made",
-            Outcome::Failed => "failed",
+            Outcome::Failed => "set",
             Outcome::ConcededBeforeLead => "conceded before the lead",
             Outcome::ConcededAfterLead => "conceded after the lead",
             Outcome::OpponentsConceded => "opponents conceded",
