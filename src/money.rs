@@ -142,12 +142,15 @@ impl Money {
 }
 
 /// A written amount (`"3.80"`, `"−0.10"`) with `currency`'s symbol as players write it:
-/// "$3.80", "€3.80", "£3.80", one minus sign first ("−$0.10"); other currencies by their
-/// code, "3.80 CHF".
+/// "$3.80", "€3.80", "£3.80", a sign first ("−$0.10", "+$0.80": a minus is always
+/// U+2212); other currencies by their code, "3.80 CHF".
 pub fn with_currency(amount: &str, currency: &str) -> String {
-    let (sign, digits) = match amount.strip_prefix(['-', '−']) {
-        Some(rest) => ("−", rest),
-        None => ("", amount),
+    let (sign, digits) = if let Some(rest) = amount.strip_prefix(['-', '−']) {
+        ("−", rest)
+    } else if let Some(rest) = amount.strip_prefix('+') {
+        ("+", rest)
+    } else {
+        ("", amount)
     };
     match currency {
         "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}${digits}"),
@@ -256,6 +259,8 @@ mod tests {
         assert_eq!(Money::from_cents(5).words("EUR"), "€0.05");
         assert_eq!(Money::from_cents(5).words("CHF"), "0.05 CHF");
         assert_eq!(with_currency("-3.80", "GBP"), "−£3.80");
+        assert_eq!(with_currency("+0.80", "USD"), "+$0.80");
+        assert_eq!(with_currency("+0.80", "CHF"), "+0.80 CHF");
     }
 
     #[test]

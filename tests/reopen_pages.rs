@@ -269,8 +269,11 @@ async fn the_preview_names_the_kitty_share_and_check_pinochle_says_no_kitty() {
     let page = app.get(&format!("/sessions/{id}")).await.body;
     // The 0.90 kitty leaves the kitty, 0.30 to each player.
     assert!(page.contains("Closing now would also move:"), "{page}");
-    assert!(page.contains("Kitty <span class=\"minus\">−0.90</span>"));
-    assert!(page.contains("Ann <span class=\"plus\">+0.30</span>"));
+    assert!(
+        page.contains("Kitty <span class=\"minus\">−$0.90</span>"),
+        "{page}"
+    );
+    assert!(page.contains("Ann <span class=\"plus\">+$0.30</span>"));
 
     // Check Pinochle has no kitty: its settle-up never speaks of one.
     let doc = json!({"format": "scorekeeper/session@1", "game": "check_pinochle",

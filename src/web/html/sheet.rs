@@ -287,7 +287,13 @@ pub fn sheet_page(
         settlement_text,
         closed: loaded.closed(),
         unfinished: fold.engine().unfinished(),
-        close_effect: money_views(preview_postings),
+        close_effect: money_views(preview_postings)
+            .into_iter()
+            .map(|v| MoneyView {
+                amount: with_currency(&v.amount, currency),
+                ..v
+            })
+            .collect(),
         payments: if can_write {
             fold.rows()
                 .iter()
