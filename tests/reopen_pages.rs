@@ -254,7 +254,7 @@ async fn the_preview_mid_game_is_what_closing_now_would_do() {
     );
     assert!(page.contains("<strong>Bob</strong> pays <strong>Cy</strong> $1.00"));
     assert!(page.contains(
-        "<b>Bob</b>: opening ante −0.10 · hand 1 −2.20 · kitty share on closing now +0.30"
+        "<b>Bob</b>: opening ante −$0.10 · hand 1 −$2.20 · kitty share on closing now +$0.30"
     ));
 }
 

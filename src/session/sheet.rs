@@ -711,12 +711,13 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     }
 }
 
-/// Where an account's money came from, in a few groups a player can check: "opening ante
-/// −0.10 · hands 1–3 +0.75 · game 1 won +1.00 · kitty share +0.30 · paid −0.20". Hands
+/// Where an account's money came from, in a few groups a player can check, amounts in
+/// `currency` (ISO code): "opening ante −$0.10 · hands 1–3 +$0.75 · game 1 won +$1.00 ·
+/// kitty share +$0.30 · paid −$0.20". Hands
 /// and their corrections and undos count together; a game's payment counts under the game
 /// it ended; `preview` adds the postings of a close not yet made (what closing now would
 /// do). Zero groups are left out; "nothing yet" when all are zero.
-pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting]) -> String {
+pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting], currency: &str) -> String {
     let kitty_game = fold.engine().has_kitty();
     let mut groups: Vec<(String, i64)> = Vec::new();
     let mut add = |label: String, cents: i64| match groups.iter_mut().find(|(l, _)| *l == label) {
@@ -785,7 +786,10 @@ pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting]) -> String 
             } else {
                 label
             };
-            format!("{label} {}", signed_money(c))
+            format!(
+                "{label} {}",
+                crate::money::with_currency(&signed_money(c), currency)
+            )
         })
         .collect();
     if parts.is_empty() {

@@ -203,8 +203,8 @@ fn each_balance_is_summed_up_in_a_few_groups() {
     // Ann: antes 0.10, wins 0.20 in each of hands 1 and 2, and would take a third of the
     // 0.30 kitty.
     assert_eq!(
-        money_summary(&f, "Ann", &preview),
-        "opening ante −0.10 · hands 1–2 +0.40 · kitty share on closing now +0.10"
+        money_summary(&f, "Ann", &preview, "USD"),
+        "opening ante −$0.10 · hands 1–2 +$0.40 · kitty share on closing now +$0.10"
     );
     let mut events = vec![made_250(), made_250()];
     events.push(json!({ "type": "void", "event": 1 }));
@@ -214,8 +214,8 @@ fn each_balance_is_summed_up_in_a_few_groups() {
     // Bob: ante −0.10, hand 1 −0.10, hand 2 −0.10 undone +0.10, kitty share +0.10, and his
     // payment of 0.05 brings his balance up toward zero.
     assert_eq!(
-        money_summary(&f, "Bob", &[]),
-        "opening ante −0.10 · hands 1–2 −0.10 · kitty share +0.10 · paid +0.05"
+        money_summary(&f, "Bob", &[], "EUR"),
+        "opening ante −€0.10 · hands 1–2 −€0.10 · kitty share +€0.10 · paid +€0.05"
     );
 }
 

@@ -90,7 +90,7 @@ pub struct TransferView {
     pub amount: String,
     /// The transfer as recorded by "Mark paid".
     pub transfer: Transfer,
-    /// Where each balance came from, in a few groups: `(who, "hands 1–3 +0.75 · …")`.
+    /// Where each balance came from, in a few groups: `(who, "hands 1–3 +$0.75 · …")`.
     pub summary: Vec<(String, String)>,
     /// Where both balances came from, event by event.
     pub why: String,
@@ -114,9 +114,10 @@ pub fn time_words(rfc3339: &str) -> String {
     }
 }
 
-/// Where an account's balance came from, event by event: "Ann −0.70: opening ante −0.10,
-/// hand 1 −0.40, hand 2 −0.20, close +0.10".
+/// Where an account's balance came from, event by event, in the session's currency: "Ann
+/// −$0.70: opening ante −$0.10, hand 1 −$0.40, hand 2 −$0.20, close +$0.10".
 fn history_of(loaded: &Loaded, account: &str) -> String {
+    let money = |cents: i64| with_currency(&signed_money(cents), &loaded.doc.currency);
     let rows = loaded.fold.rows();
     let mut parts = Vec::new();
     for row in rows {
@@ -139,12 +140,12 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
             .map(|p| p.amount.cents())
             .sum();
         if cents != 0 {
-            parts.push(format!("{label} {}", signed_money(cents)));
+            parts.push(format!("{label} {}", money(cents)));
         }
     }
     let name = if account == KITTY { "Kitty" } else { account };
     let total = loaded.fold.balances().get(account).cents();
-    format!("{name} {}: {}", signed_money(total), parts.join(", "))
+    format!("{name} {}: {}", money(total), parts.join(", "))
 }
 
 /// How many lines the sheet page shows unless asked for all: a club night fits whole, a
@@ -252,7 +253,12 @@ pub fn sheet_page(
             amount: with_currency(&t.amount.to_string(), currency),
             summary: [&t.from, &t.to]
                 .into_iter()
-                .map(|a| (name(a), model::money_summary(fold, a, preview_postings)))
+                .map(|a| {
+                    (
+                        name(a),
+                        model::money_summary(fold, a, preview_postings, currency),
+                    )
+                })
                 .collect(),
             why: format!(
                 "{}; {}",
