@@ -199,11 +199,7 @@ async fn assert_same(
 /// Records `steps` through the cache, an elsewhere-written step through a second cache,
 /// and compares after each.
 fn run(game: &str, agreements: Value, steps: &[(Step, bool)]) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    runtime().block_on(async {
         let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
         let Value::Object(agreements) = agreements else {
             panic!("agreements are an object")
@@ -274,21 +270,30 @@ proptest! {
     }
 }
 
+/// A runtime for one test's store and service calls.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A session of `game` with `agreements`, [`PLAYERS`] seated and no event yet.
+fn empty(game: &str, agreements: Value) -> scorekeeper::format::SessionDoc {
+    serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": game,
+        "agreements": agreements, "players": PLAYERS, "events": []
+    }))
+    .unwrap()
+}
+
 /// A refused event leaves the cached session as it was, and the next event goes on from
 /// there; a write by another process is noticed by the count and replayed.
 #[test]
 fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    runtime().block_on(async {
         let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
-        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
-            "format": "scorekeeper/session@1", "game": "auction_pinochle",
-            "agreements": {"stake": "0.05", "kitty": "pot"}, "players": PLAYERS, "events": []
-        }))
-        .unwrap();
+        let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
         let id = service::import(&pool, &doc, None).await.unwrap();
         let folds = Folds::new(2);
         let elsewhere = Folds::new(2);
@@ -352,17 +357,9 @@ fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
 /// on it afterwards (numbered after the hands that stand), equal a full replay.
 #[test]
 fn a_correction_reaching_back_equals_a_full_replay() {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    runtime().block_on(async {
         let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
-        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
-            "format": "scorekeeper/session@1", "game": "auction_pinochle",
-            "agreements": {"stake": "0.05", "kitty": "pot"}, "players": PLAYERS, "events": []
-        }))
-        .unwrap();
+        let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
         let id = service::import(&pool, &doc, None).await.unwrap();
         let folds = Folds::new(2);
         let deal = |bid: i64, outcome: usize| Deal {
@@ -415,17 +412,9 @@ fn a_correction_reaching_back_equals_a_full_replay() {
 /// session equals its full replay afterwards.
 #[test]
 fn records_made_at_once_commit_together_and_each_stays_true() {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    runtime().block_on(async {
         let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
-        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
-            "format": "scorekeeper/session@1", "game": "auction_pinochle",
-            "agreements": {"stake": "0.05", "kitty": "pot"}, "players": PLAYERS, "events": []
-        }))
-        .unwrap();
+        let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
         let folds = Folds::new(8);
         let elsewhere = Folds::new(8);
         let made = |dealer: &str, bid: i64| {
@@ -534,17 +523,9 @@ fn records_made_at_once_commit_together_and_each_stays_true() {
 /// session's header; a session that does not exist is not found.
 #[test]
 fn the_game_of_a_session_is_known_with_or_without_the_cache() {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+    runtime().block_on(async {
         let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
-        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(json!({
-            "format": "scorekeeper/session@1", "game": "auction_pitch",
-            "agreements": {"stake": "0.05", "target": 5}, "players": PLAYERS, "events": []
-        }))
-        .unwrap();
+        let doc = empty("auction_pitch", json!({"stake": "0.05", "target": 5}));
         let id = service::import(&pool, &doc, None).await.unwrap();
         let folds = Folds::new(2);
         assert_eq!(

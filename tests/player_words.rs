@@ -427,20 +427,9 @@ async fn agreements_read_in_money_words() {
 #[tokio::test]
 async fn the_session_lists_name_the_game() {
     let app = TestApp::new().await;
-    let club = app
-        .post_form(
-            "/clubs",
-            &[
-                ("name", "Thursday"),
-                ("passphrase", "seven of clubs"),
-                ("again", "seven of clubs"),
-            ],
-        )
-        .await;
-    assert_eq!(club.status.as_u16(), 303, "{}", club.body);
-    let club_page = club.location.clone().expect("the club's page");
-    let cookie = club.set_cookie.clone().expect("a login cookie");
-    let cookie = cookie.split(';').next().unwrap();
+    let (club_id, cookie) = app.new_club("Thursday").await;
+    let club_page = format!("/clubs/{club_id}");
+    let cookie = cookie.as_str();
     for (game, players) in [
         ("check_pinochle", &["Ann", "Bob", "Cy", "Dee"][..]),
         ("auction_pitch", &["Ann", "Bob", "Cy"][..]),

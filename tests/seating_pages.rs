@@ -10,24 +10,7 @@ use common::TestApp;
 #[tokio::test]
 async fn the_club_roster_and_the_last_seating_fill_the_seats() {
     let app = TestApp::new().await;
-    let reply = app
-        .post_form(
-            "/clubs",
-            &[
-                ("name", "Friday Pinochle"),
-                ("passphrase", "seven of clubs"),
-                ("again", "seven of clubs"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let cookie = reply
-        .set_cookie
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
+    let (_, cookie) = app.new_club("Friday Pinochle").await;
     let headers = [("cookie", cookie.as_str())];
     // Without a session yet, nothing to offer.
     let empty = app
