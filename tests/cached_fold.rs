@@ -194,13 +194,84 @@ async fn assert_same(
         full.fold.finished(),
         "{at}: the games finished"
     );
+    assert_facts(pool, &kept, &full, &at).await;
+}
+
+/// For a club's session: the history facts the cache keeps, the facts as stored (written
+/// by each event's difference) and the club's totals (kept by the triggers) all equal the
+/// facts of the session folded in full.
+async fn assert_facts(pool: &SqlitePool, kept: &service::Kept, full: &Loaded, at: &str) {
+    let Some(club) = full.club_id else {
+        assert!(
+            kept.history.is_none(),
+            "{at}: facts kept for a session without a club"
+        );
+        return;
+    };
+    let doc = &full.doc;
+    let expected = scorekeeper::history::session_facts(
+        &full.fold,
+        &doc.agreements,
+        &doc.players,
+        doc.opening_scores.as_ref(),
+    )
+    .unwrap();
+    let history = kept
+        .history
+        .as_ref()
+        .expect("a club session keeps its facts");
+    assert_eq!(history.facts, expected, "{at}: the facts kept");
+    let mut conn = pool.acquire().await.unwrap();
+    let stored = scorekeeper::store::history::stored_facts(&mut conn, full.id)
+        .await
+        .unwrap();
+    assert_eq!(stored, expected, "{at}: the facts as stored");
+    // One session in the club: its totals are that session's results.
+    let totals = scorekeeper::store::history::player_totals_rows(&mut conn, club)
+        .await
+        .unwrap();
+    let wanted: Vec<_> = expected
+        .players
+        .iter()
+        .map(|r| {
+            (
+                r.player.clone(),
+                doc.game.clone(),
+                1,
+                r.net_cents,
+                r.hands_bid,
+                r.hands_made,
+                r.hands_set,
+                r.games_won,
+                r.kitties_taken,
+            )
+        })
+        .collect();
+    assert_eq!(totals, wanted, "{at}: the club's totals");
+}
+
+/// A club for the sessions of one test, written straight to the store.
+async fn new_club(pool: &SqlitePool) -> i64 {
+    let mut conn = pool.acquire().await.unwrap();
+    let (id,): (i64,) = sqlx::query_as(
+        "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
+         VALUES ('Thursday', 'x', 'share', '2026-11-25T20:00:00Z') RETURNING id",
+    )
+    .fetch_one(&mut *conn)
+    .await
+    .unwrap();
+    id
 }
 
 /// Records `steps` through the cache, an elsewhere-written step through a second cache,
 /// and compares after each.
-fn run(game: &str, agreements: Value, steps: &[(Step, bool)]) {
+fn run(game: &str, agreements: Value, steps: &[(Step, bool)], club: bool) {
     runtime().block_on(async {
         let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let club = match club {
+            true => Some(new_club(&pool).await),
+            false => None,
+        };
         let Value::Object(agreements) = agreements else {
             panic!("agreements are an object")
         };
@@ -213,7 +284,7 @@ fn run(game: &str, agreements: Value, steps: &[(Step, bool)]) {
                 currency: None,
                 opening_scores: None,
             },
-            None,
+            club,
         )
         .await
         .unwrap();
@@ -260,13 +331,14 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
     #[test]
-    fn the_cached_pinochle_session_equals_its_full_replay(steps in steps()) {
-        run("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}), &steps);
+    fn the_cached_pinochle_session_equals_its_full_replay(steps in steps(), club: bool) {
+        run("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}), &steps, club);
     }
 
+    // Games of 5 points end every few hands, so corrections reach back across game ends.
     #[test]
-    fn the_cached_pitch_session_equals_its_full_replay(steps in steps()) {
-        run("auction_pitch", json!({"stake": "0.05", "target": 5}), &steps);
+    fn the_cached_pitch_session_equals_its_full_replay(steps in steps(), club: bool) {
+        run("auction_pitch", json!({"stake": "0.05", "target": 5}), &steps, club);
     }
 }
 
@@ -547,4 +619,44 @@ fn the_game_of_a_session_is_known_with_or_without_the_cache() {
         };
         assert_eq!(missing.status(), 404, "{missing}");
     });
+}
+
+#[path = "common/tables.rs"]
+#[allow(dead_code)]
+mod tables;
+
+/// Every game, at its largest table, in a club's session: each hand recorded through the
+/// cache, then a correction of the first hand (reaching back over the others), the undo of
+/// the last and the same hand again; after each, the cached state, the history facts as
+/// stored and the club's totals equal the session replayed in full.
+#[test]
+fn every_games_club_session_keeps_its_facts_by_difference() {
+    for (game, doc) in tables::largest_tables() {
+        runtime().block_on(async {
+            let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+            let club = new_club(&pool).await;
+            let mut header: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+            let events = std::mem::take(&mut header.events);
+            let id = service::import(&pool, &header, Some(club)).await.unwrap();
+            let folds = Folds::new(2);
+            let record = |event: Value, n: usize| {
+                let (pool, folds) = (&pool, &folds);
+                async move {
+                    let recorded = service::record_event(pool, folds, id, event, None, None)
+                        .await
+                        .unwrap_or_else(|e| panic!("{game}: step {n} refused: {e}"));
+                    assert_same(pool, folds, id, Some(&recorded), n).await;
+                }
+            };
+            for (n, event) in events.iter().enumerate() {
+                record(event.clone(), n).await;
+            }
+            let last = events.len() - 1;
+            let correction = json!({"type": "correction", "event": 0,
+                "replacement": events[0], "reason": "read again"});
+            record(correction, events.len()).await;
+            record(json!({"type": "void", "event": last}), events.len() + 1).await;
+            record(events[last].clone(), events.len() + 2).await;
+        });
+    }
 }

@@ -122,7 +122,7 @@ pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     let balances = fold.balances();
     ledger.scores = fold.engine().scores();
     ledger.checks = fold.engine().checks();
-    ledger.games = fold.engine().games();
+    ledger.games = fold.games();
     ledger.balances = balances.as_map().clone();
     ledger.kitty = balances.kitty();
     ledger.settlement = settlement(balances);
@@ -373,7 +373,7 @@ impl serde::Serialize for Streamed<'_, '_> {
         let balances = tip.balances();
         out.serialize_field("scores", &tip.engine().scores())?;
         out.serialize_field("checks", &tip.engine().checks())?;
-        out.serialize_field("games", &tip.engine().games())?;
+        out.serialize_field("games", &tip.games())?;
         out.serialize_field("balances", balances.as_map())?;
         out.serialize_field("kitty", &balances.kitty())?;
         out.serialize_field("settlement", &settlement(balances))?;

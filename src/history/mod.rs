@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::ledger::HOUSE;
+use crate::ledger::{Balances, HOUSE};
 use crate::rules::sheet::{Step, Tone};
-use crate::session::{Fold, Refusal};
+use crate::session::{Fold, Refusal, Row};
 
 /// One player's results in one session as it stands. Money in cents; counts are hands
 /// or games.
@@ -110,21 +110,7 @@ pub fn session_facts(
     } else {
         fold
     };
-    let mut results: BTreeMap<String, PlayerResult> = fold
-        .balances()
-        .as_map()
-        .keys()
-        .filter(|account| !HOUSE.contains(&account.as_str()))
-        .map(|account| {
-            (
-                account.clone(),
-                PlayerResult {
-                    player: account.clone(),
-                    ..PlayerResult::default()
-                },
-            )
-        })
-        .collect();
+    let mut results = accounts(fold.balances(), BTreeMap::new());
     // A night's result is what the play won or lost: every posting but the money handed
     // over (payments, and the undoing of one), which only settles it.
     let payments: Vec<usize> = fold
@@ -134,60 +120,169 @@ pub fn session_facts(
         .filter_map(|r| r.index)
         .collect();
     for row in fold.rows() {
-        let settling =
-            row.kind == "payment" || row.amends.is_some_and(|a| payments.contains(&a.target));
-        if settling {
-            continue;
-        }
-        for p in &row.postings {
-            if let Some(r) = results.get_mut(&p.account) {
-                r.net_cents = r.net_cents.saturating_add(p.amount.cents());
-            }
+        let settling = row.amends.is_some_and(|a| payments.contains(&a.target));
+        if !settling {
+            add_net(&mut results, row);
         }
     }
     let mut hands = 0;
     for row in source.rows() {
-        if row.hand_number.is_some() {
-            hands += 1;
+        hands += count_hand(&mut results, row, players);
+    }
+    let mut facts = SessionFacts {
+        hands,
+        players: results.into_values().collect(),
+        ..SessionFacts::default()
+    };
+    facts.set_status(fold.closed_at().is_some(), fold.balances());
+    Ok(facts)
+}
+
+/// `results` with an entry for every player's account among `balances` (not the house's).
+fn accounts(
+    balances: &Balances,
+    mut results: BTreeMap<String, PlayerResult>,
+) -> BTreeMap<String, PlayerResult> {
+    for account in balances.as_map().keys() {
+        if !HOUSE.contains(&account.as_str()) && !results.contains_key(account) {
+            let fresh = PlayerResult {
+                player: account.clone(),
+                ..PlayerResult::default()
+            };
+            results.insert(account.clone(), fresh);
         }
-        if let Some(contract) = &row.line.contract
-            && let Some(r) = results.get_mut(&contract.who)
-        {
-            let made = contract.tone == Tone::Good;
-            r.hands_bid += 1;
-            r.hands_made += i64::from(made);
-            r.hands_set += i64::from(contract.tone == Tone::Bad);
-            let entry = r.bands.entry(band(contract.bid)).or_default();
-            entry.0 += 1;
-            entry.1 += i64::from(made);
-            // A made contract whose reckoning applies a kitty rule took the kitty: the only
-            // kitty rule of a made bid is "the bidder takes the kitty" (rules §1.2 rule 3).
-            // The postings alone cannot tell: the collected kitty nets against the re-ante
-            // of the same hand.
-            let kitty_paid_out = row
-                .steps
-                .iter()
-                .any(|step| matches!(step, Step::Kitty { .. }));
-            r.kitties_taken += i64::from(made && kitty_paid_out);
+    }
+    results
+}
+
+/// Adds `row`'s postings to each player's net, unless the row is a payment (money handed
+/// over only settles the night).
+fn add_net(results: &mut BTreeMap<String, PlayerResult>, row: &Row) {
+    if row.kind == "payment" {
+        return;
+    }
+    for p in &row.postings {
+        if let Some(r) = results.get_mut(&p.account) {
+            r.net_cents = r.net_cents.saturating_add(p.amount.cents());
         }
-        for end in &row.game_ends {
-            if let Some(winner) = &end.finish.end.winner {
-                for name in members(winner, players) {
-                    if let Some(r) = results.get_mut(&name) {
-                        r.games_won += 1;
-                    }
+    }
+}
+
+/// Counts `row`'s contract (bid, made, set, band, kitty taken) and the games it finished
+/// for their winners (`players`: the document's seats, for a side's members); 1 when the
+/// row is a hand dealt, else 0.
+fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: &[String]) -> i64 {
+    if let Some(contract) = &row.line.contract
+        && let Some(r) = results.get_mut(&contract.who)
+    {
+        let made = contract.tone == Tone::Good;
+        r.hands_bid += 1;
+        r.hands_made += i64::from(made);
+        r.hands_set += i64::from(contract.tone == Tone::Bad);
+        let entry = r.bands.entry(band(contract.bid)).or_default();
+        entry.0 += 1;
+        entry.1 += i64::from(made);
+        // A made contract whose reckoning applies a kitty rule took the kitty: the only
+        // kitty rule of a made bid is "the bidder takes the kitty" (rules §1.2 rule 3).
+        // The postings alone cannot tell: the collected kitty nets against the re-ante
+        // of the same hand.
+        let kitty_paid_out = row
+            .steps
+            .iter()
+            .any(|step| matches!(step, Step::Kitty { .. }));
+        r.kitties_taken += i64::from(made && kitty_paid_out);
+    }
+    for end in &row.game_ends {
+        if let Some(winner) = &end.finish.end.winner {
+            for name in members(winner, players) {
+                if let Some(r) = results.get_mut(&name) {
+                    r.games_won += 1;
                 }
             }
         }
     }
-    let closed = fold.closed_at().is_some();
-    let settled = closed && fold.balances().as_map().values().all(|m| m.is_zero());
-    Ok(SessionFacts {
-        hands,
-        closed,
-        settled,
-        players: results.into_values().collect(),
-    })
+    i64::from(row.hand_number.is_some())
+}
+
+impl SessionFacts {
+    /// The facts of a session before its first event: one empty result per player's
+    /// account in `balances`, and the opening ante's money when `opening` is its row.
+    pub fn opening(balances: &Balances, opening: Option<&Row>) -> SessionFacts {
+        let mut results = accounts(balances, BTreeMap::new());
+        if let Some(row) = opening.filter(|r| r.index.is_none()) {
+            add_net(&mut results, row);
+        }
+        SessionFacts {
+            players: results.into_values().collect(),
+            ..SessionFacts::default()
+        }
+    }
+
+    /// The facts after one more event that is not an amendment or a reopen: `row` is its
+    /// row, `balances` and `closed` the session after it, `players` the document's seats.
+    /// Equals [`session_facts`] of the session folded with that event, by the event's own
+    /// difference: the cost does not grow with the session.
+    pub fn add_plain(&mut self, row: &Row, players: &[String], balances: &Balances, closed: bool) {
+        let known = std::mem::take(&mut self.players)
+            .into_iter()
+            .map(|r| (r.player.clone(), r))
+            .collect();
+        let mut results = accounts(balances, known);
+        add_net(&mut results, row);
+        self.hands += count_hand(&mut results, row, players);
+        self.players = results.into_values().collect();
+        self.set_status(closed, balances);
+    }
+
+    /// Closed or not, and settled: closed with every balance (the kitty's too) at zero.
+    fn set_status(&mut self, closed: bool, balances: &Balances) {
+        self.closed = closed;
+        self.settled = closed && balances.as_map().values().all(|m| m.is_zero());
+    }
+}
+
+/// What changed between two versions of one session's facts: the rows the store rewrites.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FactsDelta {
+    /// Hands, closed and settled, when any of them changed.
+    pub status: Option<(i64, bool, bool)>,
+    /// Each player whose result changed (bands aside), and whether he is new to it.
+    pub results: Vec<(PlayerResult, bool)>,
+    /// Each (player, band) whose bids changed: (player, band, bids, made).
+    pub bids: Vec<(String, i64, i64, i64)>,
+}
+
+impl FactsDelta {
+    /// The difference from `old` to `new` (players are never taken out of a session's
+    /// facts: a player who sat keeps his result).
+    pub fn between(old: &SessionFacts, new: &SessionFacts) -> FactsDelta {
+        let mut delta = FactsDelta::default();
+        if (old.hands, old.closed, old.settled) != (new.hands, new.closed, new.settled) {
+            delta.status = Some((new.hands, new.closed, new.settled));
+        }
+        for result in &new.players {
+            let before = old.players.iter().find(|r| r.player == result.player);
+            let plain = |r: &PlayerResult| PlayerResult {
+                bands: BTreeMap::new(),
+                ..r.clone()
+            };
+            if before.map(plain) != Some(plain(result)) {
+                delta.results.push((plain(result), before.is_none()));
+            }
+            for (band, counts) in &result.bands {
+                if before.and_then(|b| b.bands.get(band)) != Some(counts) {
+                    let (bids, made) = *counts;
+                    delta.bids.push((result.player.clone(), *band, bids, made));
+                }
+            }
+        }
+        delta
+    }
+
+    /// Whether nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.status.is_none() && self.results.is_empty() && self.bids.is_empty()
+    }
 }
 
 #[cfg(test)]

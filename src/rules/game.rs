@@ -117,10 +117,6 @@ pub trait Engine: Send + Sync {
     fn checks(&self) -> Option<Value> {
         None
     }
-    /// Every finished game, in order.
-    fn games(&self) -> Vec<FinishedGame> {
-        Vec::new()
-    }
     /// Who deals next: by default the player on the last dealer's left (`None` before the
     /// first hand). Games where a dead hand is dealt again by the same dealer override it.
     fn next_dealer(&self, table: &Table) -> Option<String> {

@@ -40,6 +40,8 @@ use crate::error::AppError;
 use crate::ledger::Posting;
 use crate::store::{self, NewEvent, WRITE_WAIT};
 
+use super::FactsWrite;
+
 /// At most this many records share one transaction: a group's statements hold the write
 /// lock, which readers in this process do not need (WAL) but other processes' writers do.
 pub const MAX_GROUP: usize = 64;
@@ -68,6 +70,9 @@ pub struct Append {
     pub postings: Vec<Posting>,
     /// When it was recorded (RFC 3339, UTC).
     pub recorded_at: String,
+    /// For a club's session: the difference the event makes to its history facts, written
+    /// in the same transaction as the event.
+    pub facts: Option<FactsWrite>,
 }
 
 /// What became of an [`Append`].
@@ -297,9 +302,17 @@ async fn write(
             postings: &a.postings,
             recorded_at: &a.recorded_at,
         };
-        match store::append_event_after(&mut tx, a.session_id, &new, a.count).await {
-            Ok(Some(_)) => outcomes.push(Appended::Committed),
-            Ok(None) => outcomes.push(Appended::Stale),
+        let appended = match store::append_event_after(&mut tx, a.session_id, &new, a.count).await {
+            Ok(Some(_)) => match &a.facts {
+                Some(facts) => facts.write(&mut tx, a.session_id).await.map(|()| true),
+                None => Ok(true),
+            },
+            Ok(None) => Ok(false),
+            Err(e) => Err(e),
+        };
+        match appended {
+            Ok(true) => outcomes.push(Appended::Committed),
+            Ok(false) => outcomes.push(Appended::Stale),
             Err(e) => {
                 // No statement follows a failed one in this transaction: SQLite may have
                 // rolled it back already, and whatever it holds is let go.
@@ -356,6 +369,7 @@ mod tests {
                 Posting::new("C", Money::from_cents(25)),
             ],
             recorded_at: "2026-01-01T00:00:00Z".into(),
+            facts: None,
         }
     }
 

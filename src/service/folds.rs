@@ -33,6 +33,9 @@ use super::{Kept, Loaded};
 /// One session's place in the cache: its state as last committed, or `None`.
 pub(super) type Slot = Arc<RwLock<Option<Kept>>>;
 
+/// A writer's hold on one session's slot, kept across its transaction.
+pub(super) type SlotGuard = tokio::sync::OwnedRwLockWriteGuard<Option<Kept>>;
+
 /// How many sessions [`Folds::default`] keeps: more than the tables of a club night, few
 /// enough that a handful of marathon sessions stay within the memory budget.
 pub const DEFAULT_CAPACITY: usize = 32;

@@ -18,6 +18,7 @@ use tokio_stream::StreamExt;
 
 use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
+use crate::history::{FactsDelta, SessionFacts};
 use crate::rules::GameInfo;
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
@@ -69,19 +70,125 @@ pub struct Kept {
     pub club_id: Option<i64>,
     /// The fold's state after the last event.
     pub tip: Tip,
+    /// For a club's session: its history facts as they stand, which each plain event
+    /// changes by its own difference.
+    pub history: Option<Box<ClubFacts>>,
+}
+
+/// A club session's history facts as they stand, with what writing them needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClubFacts {
+    /// The club that owns the session.
+    pub club_id: i64,
+    /// When the session was created (RFC 3339, UTC): the night's date in the history.
+    pub played_at: String,
+    /// The document's seats, clockwise (a side's members for a game won by a side).
+    pub players: Vec<String>,
+    /// The facts ([`crate::history::session_facts`] of the session as it stands).
+    pub facts: SessionFacts,
 }
 
 impl Kept {
-    fn of(loaded: &Loaded) -> Kept {
-        Kept {
+    fn of(loaded: &Loaded) -> Result<Kept, AppError> {
+        let history = match loaded.club_id {
+            Some(club_id) => {
+                let doc = &loaded.doc;
+                let facts = crate::history::session_facts(
+                    &loaded.fold,
+                    &doc.agreements,
+                    &doc.players,
+                    doc.opening_scores.as_ref(),
+                )
+                .map_err(|r| no_longer_replays(loaded.id, &r))?;
+                Some(Box::new(ClubFacts {
+                    club_id,
+                    played_at: loaded.created_at.clone(),
+                    players: doc.players.clone(),
+                    facts,
+                }))
+            }
+            None => None,
+        };
+        Ok(Kept {
             club_id: loaded.club_id,
             tip: Tip::of(&loaded.fold),
-        }
+            history,
+        })
     }
 
     /// How many events it holds.
     pub fn events(&self) -> usize {
         self.tip.events()
+    }
+
+    /// [`Kept::apply`] for a fold that stops at the first refusal (reading the stored
+    /// session): on error this state must be dropped.
+    fn apply_or_drop(&mut self, event: &Value) -> Result<(), crate::session::Refusal> {
+        self.tip.apply_or_drop(event)?;
+        if let (Some(h), Some(row)) = (self.history.as_mut(), self.tip.last_row()) {
+            let closed = self.tip.closed_at().is_some();
+            h.facts
+                .add_plain(row, &h.players, self.tip.balances(), closed);
+        }
+        Ok(())
+    }
+
+    /// Applies `event` to the tip and, for a club's session, its row to the history
+    /// facts: the ledger entry and the facts' difference to write. Errors: the rules'
+    /// refusal; on error nothing changes.
+    fn apply(
+        &mut self,
+        event: &Value,
+    ) -> Result<(Option<LedgerEvent>, Option<FactsWrite>), AppError> {
+        self.tip.apply(event)?;
+        let Some(row) = self.tip.last_row() else {
+            return Ok((None, None));
+        };
+        let write = self.history.as_mut().map(|h| {
+            let before = h.facts.clone();
+            let closed = self.tip.closed_at().is_some();
+            h.facts
+                .add_plain(row, &h.players, self.tip.balances(), closed);
+            FactsWrite {
+                club_id: h.club_id,
+                game: self.tip.game().id,
+                played_at: h.played_at.clone(),
+                delta: FactsDelta::between(&before, &h.facts),
+            }
+        });
+        Ok((Some(format::ledger_event(row)), write))
+    }
+}
+
+/// The difference of a club session's history facts that one event makes, to be written
+/// in the event's own transaction.
+#[derive(Debug, Clone)]
+pub struct FactsWrite {
+    /// The club that owns the session.
+    pub club_id: i64,
+    /// The session's game id.
+    pub game: &'static str,
+    /// When the session was created (RFC 3339, UTC).
+    pub played_at: String,
+    /// What changed.
+    pub delta: FactsDelta,
+}
+
+impl FactsWrite {
+    /// Writes it for session `id` in the caller's transaction.
+    pub async fn write(&self, conn: &mut SqliteConnection, id: i64) -> Result<(), sqlx::Error> {
+        if self.delta.is_empty() {
+            return Ok(());
+        }
+        store::history::apply_facts_delta(
+            conn,
+            id,
+            self.club_id,
+            self.game,
+            &self.played_at,
+            &self.delta,
+        )
+        .await
     }
 }
 
@@ -301,25 +408,38 @@ fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
 /// that no event stays in memory; a session with an event that needs the history (a
 /// correction, undo or reopen) is read and replayed in full instead.
 async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError> {
-    let (header, _, club_id) = load_header(conn, id).await?;
-    let mut tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
-    let mut history = false;
+    let (header, created_at, club_id) = load_header(conn, id).await?;
+    let tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
+    let history = club_id.map(|club_id| {
+        Box::new(ClubFacts {
+            club_id,
+            played_at: created_at,
+            facts: SessionFacts::opening(tip.balances(), tip.last_row()),
+            players: header.players.clone(),
+        })
+    });
+    let mut kept = Kept {
+        club_id,
+        tip,
+        history,
+    };
+    let mut needs_history = false;
     {
         let mut bodies = store::event_bodies(conn, id);
         while let Some(body) = bodies.next().await {
             let event = parse(&body?)?;
             if Tip::needs_history(&event) {
-                history = true;
+                needs_history = true;
                 break;
             }
-            tip.apply_or_drop(&event)
+            kept.apply_or_drop(&event)
                 .map_err(|r| no_longer_replays(id, &r))?;
         }
     }
-    if history {
-        return Ok(Kept::of(&load_fresh(conn, id).await?));
+    if needs_history {
+        return Kept::of(&load_fresh(conn, id).await?);
     }
-    Ok(Kept { club_id, tip })
+    Ok(kept)
 }
 
 /// Session `id` with its history (document, ledger, rows, fold), read and replayed from
@@ -337,7 +457,7 @@ pub async fn load(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Current, 
     if let Ok(mut guard) = folds.slot(id).try_write_owned()
         && guard.as_ref().is_none_or(|k| k.events() < fresh.events())
     {
-        *guard = Some(Kept::of(&fresh));
+        *guard = Some(Kept::of(&fresh)?);
     }
     Ok(Current(Box::new(fresh)))
 }
@@ -504,150 +624,201 @@ pub async fn record_event(
     }
     let history = Tip::needs_history(&event);
     // Taken out of the slot: should anything below fail or be cancelled before the state
-    // is put back, the slot stays empty and the next request replays from the store.
-    let cached = match slot.take() {
-        Some(kept) if !history && kept.club_id.is_none() => Some(Target::Tip(kept)),
-        Some(kept) => {
-            // Put back until the whole session is read: a refusal leaves it as it was.
-            *slot = Some(kept);
-            None
-        }
-        None => None,
-    };
-    let mut target = match cached {
-        Some(t) => t,
-        None => {
-            let whole = history || slot.as_ref().is_some_and(|k| k.club_id.is_some());
-            let t = match tx.as_mut() {
-                Some(t) => read_target(t, id, whole).await?,
-                None => read_target(&mut *pool.acquire().await?, id, whole).await?,
+    // is put back, the slot stays empty and the next request replays from the store. An
+    // event that needs the history leaves it there until the whole session is read.
+    let target = match slot.take() {
+        Some(kept) if !history => Target::Tip(kept),
+        kept => {
+            *slot = kept;
+            let target = match tx.as_mut() {
+                Some(t) => read_target(t, id, history).await?,
+                None => read_target(&mut *pool.acquire().await?, id, history).await?,
             };
-            // A club's session is known only once read.
-            match t {
-                Target::Tip(kept) if kept.club_id.is_some() => match tx.as_mut() {
-                    Some(t) => read_target(t, id, true).await?,
-                    None => read_target(&mut *pool.acquire().await?, id, true).await?,
-                },
-                t => t,
-            }
+            slot.take();
+            target
         }
     };
-    slot.take();
-    let mut before = target.events();
-    let mut applied = apply_one(&mut target, &event, expected_events);
-    let recorded_at = now();
-    let body = event.to_string();
-    // A plain event accepted by the cached state, without a key, is committed together with
-    // the records of other sessions made meanwhile (`commit`): one durable commit for them
-    // all. Only when the store holds another number of events than the state (another
-    // process wrote) does it go the way below, which reads the state again under the lock.
+    let pending = Pending {
+        id,
+        expected_events,
+        body: event.to_string(),
+        recorded_at: now(),
+        event,
+    };
+    let (target, before, entry) = match tx {
+        Some(mut tx) => {
+            let mut target = target;
+            let before = target.events();
+            let applied = apply_one(&mut target, &pending.event, pending.expected_events);
+            let done = record_under_lock(
+                &mut tx,
+                &mut slot,
+                (target, before, applied),
+                &pending,
+                false,
+            )
+            .await?;
+            finish_write(&mut tx, &pending, idempotency_key, &done).await?;
+            tx.commit().await?;
+            done
+        }
+        None => record_plain(pool, folds, &mut slot, target, &pending).await?,
+    };
+    let kept = kept_of(target)?;
+    let position = Position::of_tip(&kept.tip);
+    *slot = Some(kept);
+    Ok(Recorded {
+        seq: before + 1,
+        repeated: false,
+        event: pending.event,
+        entry: entry.0,
+        position,
+    })
+}
+
+/// An event on its way to the store: the session, the event as written, its text, when it
+/// was recorded, and the count of events the caller saw.
+struct Pending {
+    id: i64,
+    event: Value,
+    expected_events: Option<usize>,
+    body: String,
+    recorded_at: String,
+}
+
+/// An event applied: its ledger entry and, for a club's session on the cached path, the
+/// difference of its history facts.
+type Applied = (LedgerEvent, Option<FactsWrite>);
+
+/// The state after an event, how many events it held before, and what the event did.
+type Done = (Target, usize, Applied);
+
+/// Records `pending` without an idempotency key: a plain event accepted by the cached
+/// state is committed together with the records of other sessions made meanwhile
+/// ([`commit`]: one durable commit for them all). Only a refusal, an event that needs the
+/// history, or a store that holds another number of events than the state (another
+/// process wrote) takes a transaction of its own ([`record_under_lock`]).
+async fn record_plain(
+    pool: &SqlitePool,
+    folds: &Folds,
+    slot: &mut folds::SlotGuard,
+    mut target: Target,
+    pending: &Pending,
+) -> Result<Done, AppError> {
+    let before = target.events();
+    let applied = apply_one(&mut target, &pending.event, pending.expected_events);
     let mut stale = false;
-    if tx.is_none()
-        && matches!(target, Target::Tip(_))
-        && let Ok(entry) = &applied
-    {
+    if let (Target::Tip(_), Ok((entry, facts))) = (&target, &applied) {
         let append = Append {
-            session_id: id,
+            session_id: pending.id,
             count: before,
             kind: entry.kind.clone(),
-            body: body.clone(),
+            body: pending.body.clone(),
             explanation: entry.explanation.clone(),
             postings: entry.postings.clone(),
-            recorded_at: recorded_at.clone(),
+            recorded_at: pending.recorded_at.clone(),
+            facts: facts.clone(),
         };
         match folds.committer().append(pool, append).await? {
-            Appended::Committed => {
-                let entry = applied?;
-                let kept = kept_of(target);
-                let position = Position::of_tip(&kept.tip);
-                *slot = Some(kept);
-                return Ok(Recorded {
-                    seq: before + 1,
-                    repeated: false,
-                    event,
-                    entry,
-                    position,
-                });
-            }
+            Appended::Committed => return Ok((target, before, applied?)),
             Appended::Stale => stale = true,
         }
     }
-    let mut tx = match tx {
-        Some(t) => t,
-        None => pool.begin_with("BEGIN IMMEDIATE").await?,
-    };
-    // The state the event was applied to is current when the store holds as many events
-    // as it did: an accepted event's insert checks that itself, a refusal reads the count.
-    // When another process wrote since, the state is read again under the write lock and
-    // the event applied to that.
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let done = record_under_lock(&mut tx, slot, (target, before, applied), pending, stale).await?;
+    finish_write(&mut tx, pending, None, &done).await?;
+    tx.commit().await?;
+    Ok(done)
+}
+
+/// Appends the event `applied` to `target` (which held `before` events) in `tx`, which
+/// holds the write lock. The state it was applied to is current when the store holds as
+/// many events as it did: an accepted event's insert checks that itself, a refusal reads
+/// the count. When another process wrote since (or `stale` says so already), the state is
+/// read again under the lock and the event applied to that. Errors: the rules' refusal or
+/// a conflict, after which `slot` holds the state unchanged; the store's errors, after
+/// which it stays empty.
+async fn record_under_lock(
+    tx: &mut SqliteConnection,
+    slot: &mut folds::SlotGuard,
+    (mut target, mut before, mut applied): (Target, usize, Result<Applied, AppError>),
+    pending: &Pending,
+    stale: bool,
+) -> Result<Done, AppError> {
     let mut fresh = false;
-    let entry = loop {
+    loop {
         match applied {
-            Ok(entry) => {
+            Ok(applied) => {
+                let entry = &applied.0;
                 let new = NewEvent {
                     seq: before as i64 + 1,
                     kind: &entry.kind,
-                    body: &body,
+                    body: &pending.body,
                     explanation: &entry.explanation,
                     postings: &entry.postings,
-                    recorded_at: &recorded_at,
+                    recorded_at: &pending.recorded_at,
                 };
                 if fresh {
-                    store::append_event(&mut tx, id, &new).await?;
-                    break entry;
+                    store::append_event(tx, pending.id, &new).await?;
+                    return Ok((target, before, applied));
                 }
                 if !stale
-                    && store::append_event_after(&mut tx, id, &new, before)
+                    && store::append_event_after(tx, pending.id, &new, before)
                         .await?
                         .is_some()
                 {
-                    break entry;
+                    return Ok((target, before, applied));
                 }
             }
             // A refused event leaves the state unchanged (`Fold::apply`, `Tip::apply`), so
             // it goes back as it was; after anything else the slot stays empty.
             Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
-                if fresh || store::event_count(&mut tx, id).await? == before {
-                    *slot = Some(kept_of(target));
+                if fresh || store::event_count(tx, pending.id).await? == before {
+                    **slot = Some(kept_of(target)?);
                     return Err(e);
                 }
             }
             Err(e) => return Err(e),
         }
         let whole = matches!(target, Target::Whole(_));
-        target = read_target(&mut tx, id, whole).await?;
+        target = read_target(tx, pending.id, whole).await?;
         before = target.events();
-        applied = apply_one(&mut target, &event, expected_events);
+        applied = apply_one(&mut target, &pending.event, pending.expected_events);
         fresh = true;
-    };
-    let seq = before as i64 + 1;
+    }
+}
+
+/// What a write in a transaction of its own does after its event: remembers the
+/// idempotency key, and writes a club session's history facts (the event's difference on
+/// the cached path; for an event that needs the history, the facts of the whole session
+/// as it now stands).
+async fn finish_write(
+    tx: &mut SqliteConnection,
+    pending: &Pending,
+    idempotency_key: Option<&str>,
+    (target, before, (_, facts)): &Done,
+) -> Result<(), AppError> {
     if let Some(key) = idempotency_key {
-        store::remember_idempotency_key(&mut tx, id, key, seq, &recorded_at).await?;
+        let seq = i64::try_from(*before).unwrap_or(i64::MAX).saturating_add(1);
+        store::remember_idempotency_key(tx, pending.id, key, seq, &pending.recorded_at).await?;
     }
-    if let Target::Whole(state) = &target {
+    if let Some(facts) = facts {
+        facts.write(tx, pending.id).await?;
+    }
+    if let Target::Whole(state) = target
+        && let Some(club) = state.club_id
+    {
         // A newcomer at a club's table becomes one of the club's players.
-        if let Some(club) = state.club_id {
-            remember_players(&mut tx, club, state.fold.balances().as_map().keys()).await?;
-        }
-        history::after_event(&mut tx, id, &state.doc, &state.fold, &state.created_at).await?;
+        remember_players(tx, club, state.fold.balances().as_map().keys()).await?;
+        history::after_event(tx, pending.id, &state.doc, &state.fold, &state.created_at).await?;
     }
-    tx.commit().await?;
-    let kept = kept_of(target);
-    let position = Position::of_tip(&kept.tip);
-    *slot = Some(kept);
-    Ok(Recorded {
-        seq: before + 1,
-        repeated: false,
-        event,
-        entry,
-        position,
-    })
+    Ok(())
 }
 
 /// What the cache keeps of a state an event was applied to.
-fn kept_of(target: Target) -> Kept {
+fn kept_of(target: Target) -> Result<Kept, AppError> {
     match target {
-        Target::Tip(k) => k,
+        Target::Tip(k) => Ok(k),
         Target::Whole(l) => Kept::of(&l),
     }
 }
@@ -691,7 +862,7 @@ fn apply_one(
     target: &mut Target,
     event: &Value,
     expected_events: Option<usize>,
-) -> Result<LedgerEvent, AppError> {
+) -> Result<Applied, AppError> {
     let index = target.events();
     if let Some(expected) = expected_events
         && expected != index
@@ -703,11 +874,8 @@ fn apply_one(
             ),
         });
     }
-    let entry = match target {
-        Target::Tip(kept) => {
-            kept.tip.apply(event)?;
-            kept.tip.last_row().map(format::ledger_event)
-        }
+    let (entry, facts) = match target {
+        Target::Tip(kept) => kept.apply(event)?,
         Target::Whole(state) => {
             state.fold.apply(index, event)?;
             // The document and the ledger follow the fold (nothing else of them is read
@@ -716,11 +884,11 @@ fn apply_one(
             format::extend_ledger(&mut state.ledger, &state.fold);
             state.seated = state.fold.table().seated().to_vec();
             state.next_dealer = state.fold.next_dealer();
-            state.ledger.events.last().cloned()
+            (state.ledger.events.last().cloned(), None)
         }
     };
     match entry {
-        Some(entry) if entry.seq == index + 1 => Ok(entry),
+        Some(entry) if entry.seq == index + 1 => Ok((entry, facts)),
         _ => Err(AppError::Internal(
             "the fold made no row for the event".into(),
         )),

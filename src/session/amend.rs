@@ -168,7 +168,7 @@ impl Fold {
         self.rows[self.row_of[&target]]
             .changed_by
             .push(Change { by: index, void });
-        self.reshow_game_ends(&mut r, at, target, &core.finished);
+        self.reshow_game_ends(&mut r, at, target, &core.finished.to_vec());
         // When the last event standing finished a game shown again under this row, the row
         // shows that game's final scores; its closing row and the new game follow.
         let last_event = redone.last().map(|s| s.index);

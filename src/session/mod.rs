@@ -12,6 +12,7 @@ mod amend;
 pub mod sheet;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -107,7 +108,70 @@ struct Core {
     table: Table,
     balances: Balances,
     closed_at: Option<usize>,
-    finished: Vec<Finish>,
+    finished: Games,
+}
+
+/// The games finished so far, as a list shared by every state that holds them: a state
+/// after a game end points at the state's list before it plus one game, so copying a state
+/// (before every event, for corrections) copies one pointer, never the games, and each
+/// finished game is kept once however many states follow it.
+#[derive(Clone, Default)]
+struct Games(Option<Arc<GameNode>>);
+
+struct GameNode {
+    finish: Finish,
+    /// How many games the list holds up to and including this one.
+    len: usize,
+    before: Games,
+}
+
+impl Games {
+    /// How many games are finished.
+    fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |n| n.len)
+    }
+
+    /// The last game finished.
+    fn last(&self) -> Option<&Finish> {
+        self.0.as_ref().map(|n| &n.finish)
+    }
+
+    /// One more game finished.
+    fn push(&mut self, finish: Finish) {
+        let before = std::mem::take(self);
+        let len = before.len() + 1;
+        *self = Games(Some(Arc::new(GameNode {
+            finish,
+            len,
+            before,
+        })));
+    }
+
+    /// Every game, in order (a copy: the cost grows with the games, not the hands).
+    fn to_vec(&self) -> Vec<Finish> {
+        let mut games = Vec::with_capacity(self.len());
+        let mut at = self.0.as_deref();
+        while let Some(node) = at {
+            games.push(node.finish.clone());
+            at = node.before.0.as_deref();
+        }
+        games.reverse();
+        games
+    }
+}
+
+impl Drop for Games {
+    /// Lets go of a long list one game at a time: dropped the usual way, each game would
+    /// drop the one before it from within its own drop, as deep as the list is long.
+    fn drop(&mut self) {
+        let mut next = self.0.take();
+        while let Some(node) = next {
+            next = match Arc::try_unwrap(node) {
+                Ok(mut node) => node.before.0.take(),
+                Err(_) => None,
+            };
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -472,7 +536,7 @@ impl Fold {
             table: Table::new(players),
             balances: Balances::default(),
             closed_at: None,
-            finished: Vec::new(),
+            finished: Games::default(),
         };
         for p in players {
             core.balances.open(p);
@@ -683,9 +747,19 @@ impl Fold {
         Ok(())
     }
 
-    /// The games finished in the session as it stands.
-    pub fn finished(&self) -> &[Finish] {
-        &self.core.finished
+    /// The games finished in the session as it stands, in order (a copy).
+    pub fn finished(&self) -> Vec<Finish> {
+        self.core.finished.to_vec()
+    }
+
+    /// How many games are finished in the session as it stands.
+    pub fn games_finished(&self) -> usize {
+        self.core.finished.len()
+    }
+
+    /// The ledger's record of each finished game (`games`), in order.
+    pub fn games(&self) -> Vec<FinishedGame> {
+        self.finished().into_iter().map(|f| f.game).collect()
     }
 
     /// The event at `index` as it stands now (its latest correction), `None` when it was
@@ -822,9 +896,19 @@ impl Tip {
         self.events
     }
 
-    /// The games finished in the session as it stands.
-    pub fn finished(&self) -> &[Finish] {
-        &self.core.finished
+    /// The games finished in the session as it stands, in order (a copy).
+    pub fn finished(&self) -> Vec<Finish> {
+        self.core.finished.to_vec()
+    }
+
+    /// How many games are finished in the session as it stands.
+    pub fn games_finished(&self) -> usize {
+        self.core.finished.len()
+    }
+
+    /// The ledger's record of each finished game (`games`), in order.
+    pub fn games(&self) -> Vec<FinishedGame> {
+        self.finished().into_iter().map(|f| f.game).collect()
     }
 
     /// The number of the last hand standing ("hand 3"), which the next deal follows.

@@ -695,7 +695,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     let totals_label = if money_columns {
         "Balance".to_string()
     } else {
-        format!("Game {} now", fold.finished().len() + 1)
+        format!("Game {} now", fold.games_finished() + 1)
     };
     SheetView {
         tally_heads: groups.iter().any(|g| g.tallies.len() > 1),

@@ -5,7 +5,7 @@
 
 use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
-use crate::history::SessionFacts;
+use crate::history::{FactsDelta, PlayerResult, SessionFacts};
 
 /// Rewrites what the history keeps of session `session_id` (owned by `club_id`, playing
 /// `game`, created at `played_at`): its status, each player's results and bids by band.
@@ -72,6 +72,145 @@ pub async fn replace_session_facts(
         }
     }
     Ok(())
+}
+
+/// Writes the difference `delta` of club session `session_id`'s history facts (in the
+/// caller's transaction): the status, each changed player's result (a player new to the
+/// session becomes one of the club's people and players) and each changed band. The club
+/// totals follow through the tables' triggers. `game` and `played_at` are the session's.
+pub async fn apply_facts_delta(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+    club_id: i64,
+    game: &str,
+    played_at: &str,
+    delta: &FactsDelta,
+) -> Result<(), sqlx::Error> {
+    if let Some((hands, closed, settled)) = delta.status {
+        sqlx::query(
+            "INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES (?, ?, ?, ?, ?) \
+             ON CONFLICT (session_id) DO UPDATE SET hands = excluded.hands, closed = excluded.closed, \
+             settled = excluded.settled",
+        )
+        .bind(session_id)
+        .bind(club_id)
+        .bind(hands)
+        .bind(closed)
+        .bind(settled)
+        .execute(&mut *conn)
+        .await?;
+    }
+    for (r, new) in &delta.results {
+        if *new {
+            ensure_person(conn, club_id, &r.player).await?;
+            crate::store::clubs::add_player(conn, club_id, &r.player).await?;
+        }
+        sqlx::query(
+            "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
+             hands_bid, hands_made, hands_set, games_won, kitties_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (session_id, player) DO UPDATE SET net_cents = excluded.net_cents, \
+             hands_bid = excluded.hands_bid, hands_made = excluded.hands_made, \
+             hands_set = excluded.hands_set, games_won = excluded.games_won, \
+             kitties_taken = excluded.kitties_taken",
+        )
+        .bind(session_id)
+        .bind(club_id)
+        .bind(&r.player)
+        .bind(game)
+        .bind(played_at)
+        .bind(r.net_cents)
+        .bind(r.hands_bid)
+        .bind(r.hands_made)
+        .bind(r.hands_set)
+        .bind(r.games_won)
+        .bind(r.kitties_taken)
+        .execute(&mut *conn)
+        .await?;
+    }
+    for (player, band, bids, made) in &delta.bids {
+        sqlx::query(
+            "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) VALUES (?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (session_id, player, band) DO UPDATE SET bids = excluded.bids, made = excluded.made",
+        )
+        .bind(session_id)
+        .bind(club_id)
+        .bind(player)
+        .bind(band)
+        .bind(bids)
+        .bind(made)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// What the history keeps of session `session_id` as stored: its status, each player's
+/// result and bids by band (players by name), for a check against the session folded.
+pub async fn stored_facts(
+    conn: &mut SqliteConnection,
+    session_id: i64,
+) -> Result<SessionFacts, sqlx::Error> {
+    let status: Option<(i64, bool, bool)> =
+        sqlx::query_as("SELECT hands, closed, settled FROM session_status WHERE session_id = ?")
+            .bind(session_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let rows: Vec<(String, i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+        "SELECT player, net_cents, hands_bid, hands_made, hands_set, games_won, kitties_taken \
+         FROM session_results WHERE session_id = ? ORDER BY player",
+    )
+    .bind(session_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let bids: Vec<(String, i64, i64, i64)> =
+        sqlx::query_as("SELECT player, band, bids, made FROM session_bids WHERE session_id = ?")
+            .bind(session_id)
+            .fetch_all(&mut *conn)
+            .await?;
+    let (hands, closed, settled) = status.unwrap_or_default();
+    let players = rows
+        .into_iter()
+        .map(
+            |(player, net_cents, hands_bid, hands_made, hands_set, games_won, kitties_taken)| {
+                let bands = bids
+                    .iter()
+                    .filter(|b| b.0 == player)
+                    .map(|b| (b.1, (b.2, b.3)))
+                    .collect();
+                PlayerResult {
+                    player,
+                    net_cents,
+                    hands_bid,
+                    hands_made,
+                    hands_set,
+                    games_won,
+                    kitties_taken,
+                    bands,
+                }
+            },
+        )
+        .collect();
+    Ok(SessionFacts {
+        hands,
+        closed,
+        settled,
+        players,
+    })
+}
+
+/// The club's totals per name and game as the triggers keep them: (player, game, nights,
+/// net cents, hands bid, made, set, games won, kitties taken).
+pub async fn player_totals_rows(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+) -> Result<Vec<(String, String, i64, i64, i64, i64, i64, i64, i64)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT player, game, nights, net_cents, hands_bid, hands_made, hands_set, games_won, \
+         kitties_taken FROM player_totals WHERE club_id = ? AND nights > 0 ORDER BY player, game",
+    )
+    .bind(club_id)
+    .fetch_all(conn)
+    .await
 }
 
 /// The person behind `name` in the club: the one the name already points at, else the one

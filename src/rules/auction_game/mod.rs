@@ -62,7 +62,8 @@ fn start(
 pub struct Auction {
     agreements: Agreements,
     players: Vec<String>,
-    games: Vec<FinishedGame>,
+    /// How many games are finished (the fold keeps the games themselves, once).
+    games: usize,
 }
 
 /// Who won a game, and how (rules §1.10 "Winner", §3 item 31).
@@ -136,7 +137,7 @@ impl Auction {
         Ok(Auction {
             agreements,
             players: players.to_vec(),
-            games: Vec::new(),
+            games: 0,
         })
     }
 
@@ -182,7 +183,7 @@ impl Auction {
                     from: loser.to_string(),
                     to: (*to).to_string(),
                     amount: *amount,
-                    why: format!("game {} lost", self.games.len() + 1),
+                    why: format!("game {} lost", self.games + 1),
                 });
                 words.push(format!("{loser} pays {to} {amount}"));
             }
@@ -300,7 +301,7 @@ impl Auction {
     /// One game: checked, judged, settled. Nothing changes on error.
     fn play(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
         let game: Game = hand::read_game(event, &self.players)?;
-        let number = self.games.len() + 1;
+        let number = self.games + 1;
         let verdict = judge(&game.holdings);
         let (postings, paid, pay_steps) = self.settle(ctx.table, &verdict.winners);
         let winner = match verdict.winners.as_slice() {
@@ -441,7 +442,7 @@ impl Auction {
             settlement: paid,
             fresh: Vec::new(),
         };
-        self.games.push(finished.clone());
+        self.games += 1;
         Ok(Outcome {
             rules: vec!["rules §1.10".into()],
             postings: postings.into_vec(),
@@ -487,9 +488,6 @@ impl Engine for Auction {
         ))
     }
 
-    fn games(&self) -> Vec<FinishedGame> {
-        self.games.clone()
-    }
 
     /// One money column per player, in seat order: every game is settled at once.
     fn layout(&self, table: &Table) -> Layout {

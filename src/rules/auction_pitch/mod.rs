@@ -110,7 +110,8 @@ pub struct AuctionPitch {
     agreements: Agreements,
     players: Vec<String>,
     scores: Scores,
-    games: Vec<FinishedGame>,
+    /// How many games are finished (the fold keeps the games themselves, once).
+    games: usize,
     dead_hand_last: bool,
 }
 
@@ -129,7 +130,7 @@ impl AuctionPitch {
             agreements,
             players: players.to_vec(),
             scores,
-            games: Vec::new(),
+            games: 0,
             dead_hand_last: false,
         })
     }
@@ -196,7 +197,7 @@ impl AuctionPitch {
                     settlement: words,
                     fresh: self.fresh_cells(),
                 };
-                self.games.push(game.clone());
+                self.games += 1;
                 finished = Some((game, end));
                 self.scores = Scores::fresh(&self.players, self.agreements.fresh_score());
             }
@@ -393,7 +394,7 @@ impl Engine for AuctionPitch {
 
     /// The first game's start, when it is not all zeros (scores carried in, count-down).
     fn start_line(&self) -> Option<SheetLine> {
-        if self.games.is_empty() && self.scores.iter().all(|(_, s)| s == 0) {
+        if self.games == 0 && self.scores.iter().all(|(_, s)| s == 0) {
             return None;
         }
         Some(SheetLine {
@@ -414,7 +415,7 @@ impl Engine for AuctionPitch {
         }
         Some(format!(
             "Game {} is unfinished: closing now settles nothing for it.",
-            self.games.len() + 1
+            self.games + 1
         ))
     }
 
@@ -428,7 +429,4 @@ impl Engine for AuctionPitch {
         Some(self.scores.to_json())
     }
 
-    fn games(&self) -> Vec<FinishedGame> {
-        self.games.clone()
-    }
 }

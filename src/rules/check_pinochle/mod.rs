@@ -68,7 +68,7 @@ fn start(
         scores: opening,
         checks: PerSide::default(),
         hands_this_game: 0,
-        games: Vec::new(),
+        games: 0,
     }))
 }
 
@@ -81,7 +81,8 @@ pub struct CheckPinochle {
     scores: PerSide<i64>,
     checks: PerSide<i64>,
     hands_this_game: usize,
-    games: Vec<FinishedGame>,
+    /// How many games are finished (the fold keeps the games themselves, once).
+    games: usize,
 }
 
 impl CheckPinochle {
@@ -92,7 +93,7 @@ impl CheckPinochle {
 
     /// The 1-based number of the game in progress.
     fn game_number(&self) -> usize {
-        self.games.len() + 1
+        self.games + 1
     }
 
     /// Scores a deal and, if it ends the game, adds the game award and settles the checks.
@@ -178,7 +179,7 @@ impl CheckPinochle {
             decided_by: end.decided_by.to_string(),
             final_scores: scores.to_json(),
         };
-        self.games.push(finished.clone());
+        self.games += 1;
         let end = GameEnd {
             winner: Some(w.name().to_string()),
             at: Some(scores[w]),
@@ -491,9 +492,6 @@ impl Engine for CheckPinochle {
         Some(self.checks.to_json())
     }
 
-    fn games(&self) -> Vec<FinishedGame> {
-        self.games.clone()
-    }
 
     /// A points and a checks column per side, NS first (rules §1.7).
     fn layout(&self, _table: &Table) -> Layout {

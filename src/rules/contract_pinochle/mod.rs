@@ -85,7 +85,7 @@ fn start(
         seating,
         scores: opening,
         deals_this_game: 0,
-        games: Vec::new(),
+        games: 0,
     }))
 }
 
@@ -99,7 +99,8 @@ pub struct ContractPinochle {
     scores: PerSide<i64>,
     /// Deals (played or thrown in) since the game in progress began.
     deals_this_game: usize,
-    games: Vec<FinishedGame>,
+    /// How many games are finished (the fold keeps the games themselves, once).
+    games: usize,
 }
 
 impl ContractPinochle {
@@ -110,7 +111,7 @@ impl ContractPinochle {
 
     /// The 1-based number of the game in progress.
     fn game_number(&self) -> usize {
-        self.games.len() + 1
+        self.games + 1
     }
 
     /// One `hand` event. Everything is computed before the engine changes, so a refusal
@@ -178,7 +179,7 @@ impl ContractPinochle {
             fresh: Vec::new(),
         };
         ctx.table.dealt(&c.dealer);
-        self.games.push(finished.clone());
+        self.games += 1;
         self.scores = PerSide::default();
         self.deals_this_game = 0;
         let mut after = scores.to_json();
@@ -409,9 +410,6 @@ impl Engine for ContractPinochle {
         Some(self.scores.to_json())
     }
 
-    fn games(&self) -> Vec<FinishedGame> {
-        self.games.clone()
-    }
 
     /// A points column per side, NS first (rules §1.8).
     fn layout(&self, _table: &Table) -> Layout {
@@ -424,7 +422,7 @@ impl Engine for ContractPinochle {
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if !self.games.is_empty() || self.scores == PerSide::default() {
+        if self.games > 0 || self.scores == PerSide::default() {
             return None;
         }
         Some(SheetLine {

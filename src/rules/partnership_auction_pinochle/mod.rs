@@ -80,7 +80,7 @@ fn start(
         seating,
         scores: opening,
         deals_this_game: 0,
-        games: Vec::new(),
+        games: 0,
     }))
 }
 
@@ -92,7 +92,8 @@ pub struct PartnershipAuction {
     seating: Seating,
     scores: PerSide<i64>,
     deals_this_game: usize,
-    games: Vec<FinishedGame>,
+    /// How many games are finished (the fold keeps the games themselves, once).
+    games: usize,
 }
 
 impl PartnershipAuction {
@@ -103,7 +104,7 @@ impl PartnershipAuction {
 
     /// The 1-based number of the game in progress.
     fn game_number(&self) -> usize {
-        self.games.len() + 1
+        self.games + 1
     }
 
     /// Whether a game is under way: a deal was recorded in it, or it started from scores
@@ -183,7 +184,7 @@ impl PartnershipAuction {
             settlement: paid,
             fresh: Vec::new(),
         };
-        self.games.push(finished.clone());
+        self.games += 1;
         self.scores = PerSide::default();
         self.deals_this_game = 0;
         Ok(Outcome {
@@ -426,9 +427,6 @@ impl Engine for PartnershipAuction {
         Some(self.scores.to_json())
     }
 
-    fn games(&self) -> Vec<FinishedGame> {
-        self.games.clone()
-    }
 
     /// A points column per side, NS first (rules §1.6).
     fn layout(&self, _table: &Table) -> Layout {
@@ -447,7 +445,7 @@ impl Engine for PartnershipAuction {
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if self.scores == PerSide::default() || !self.games.is_empty() {
+        if self.scores == PerSide::default() || self.games > 0 {
             return None;
         }
         Some(SheetLine {

@@ -105,7 +105,7 @@ fn start(
         seating,
         scores: opening,
         hands_this_game: 0,
-        games: Vec::new(),
+        games: 0,
     }))
 }
 
@@ -120,7 +120,8 @@ pub struct PartnershipPinochle {
     /// sides reached it on one deal (rules §1.5).
     target: i64,
     hands_this_game: usize,
-    games: Vec<FinishedGame>,
+    /// How many games are finished (the fold keeps the games themselves, once).
+    games: usize,
 }
 
 impl PartnershipPinochle {
@@ -136,7 +137,7 @@ impl PartnershipPinochle {
 
     /// The 1-based number of the game in progress.
     fn game_number(&self) -> usize {
-        self.games.len() + 1
+        self.games + 1
     }
 
     /// Whether a game is in progress: a deal was scored or scores were carried in.
@@ -342,7 +343,7 @@ impl PartnershipPinochle {
             settlement: paid.clone(),
             fresh: Vec::new(),
         };
-        self.games.push(finished.clone());
+        self.games += 1;
         self.scores = PerSide::default();
         self.target = self.agreements.target;
         self.hands_this_game = 0;
@@ -441,9 +442,6 @@ impl Engine for PartnershipPinochle {
         Some(self.scores.to_json())
     }
 
-    fn games(&self) -> Vec<FinishedGame> {
-        self.games.clone()
-    }
 
     /// One points column per side, NS first, headed by its players.
     fn layout(&self, _table: &Table) -> Layout {

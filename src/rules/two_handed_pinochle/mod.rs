@@ -111,7 +111,8 @@ pub struct TwoHanded {
     target: i64,
     carried_in: Option<[i64; 2]>,
     deals_this_game: usize,
-    games: Vec<FinishedGame>,
+    /// How many games are finished (the fold keeps the games themselves, once).
+    games: usize,
 }
 
 impl TwoHanded {
@@ -163,7 +164,7 @@ impl TwoHanded {
             target,
             carried_in: (scores != [0, 0]).then_some(scores),
             deals_this_game: 0,
-            games: Vec::new(),
+            games: 0,
         })
     }
 
@@ -173,7 +174,7 @@ impl TwoHanded {
 
     /// The 1-based number of the game in progress.
     fn game_number(&self) -> usize {
-        self.games.len() + 1
+        self.games + 1
     }
 
     /// `{"Ann": 850, "Bob": 700}` in seat order.
@@ -249,7 +250,7 @@ impl TwoHanded {
             settlement: words.clone(),
             fresh: Vec::new(),
         };
-        self.games.push(game.clone());
+        self.games += 1;
         self.scores = [0, 0];
         self.target = self.agreements.target;
         self.carried_in = None;
@@ -751,9 +752,6 @@ impl Engine for TwoHanded {
         Some(self.scores_json(self.scores))
     }
 
-    fn games(&self) -> Vec<FinishedGame> {
-        self.games.clone()
-    }
 
     /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {
@@ -776,7 +774,7 @@ impl Engine for TwoHanded {
     /// The first game's scores carried in from a paper sheet, when there are any, with the
     /// target in force when they had both passed 1,000.
     fn start_line(&self) -> Option<SheetLine> {
-        let carried = self.games.is_empty().then_some(self.carried_in).flatten()?;
+        let carried = (self.games == 0).then_some(self.carried_in).flatten()?;
         let target = match judge(carried, self.agreements.target, self.agreements.target_step) {
             Ok(Standing::Goes { target }) => target,
             _ => self.agreements.target,
