@@ -621,22 +621,39 @@ fn the_game_of_a_session_is_known_with_or_without_the_cache() {
     });
 }
 
-#[path = "common/tables.rs"]
-#[allow(dead_code)]
-mod tables;
+#[path = "common/hands.rs"]
+mod hands;
 
-/// Every game, at its largest table, in a club's session: each hand recorded through the
-/// cache, then a correction of the first hand (reaching back over the others), the undo of
-/// the last and the same hand again; after each, the cached state, the history facts as
-/// stored and the club's totals equal the session replayed in full.
+/// Every game's long session is one the rules accept, and the games that end do end in it,
+/// many times: what the benchmark and the test below play.
+#[test]
+fn every_games_long_session_replays_with_many_game_ends() {
+    for (game, players, agreements) in hands::games() {
+        let doc: scorekeeper::format::SessionDoc =
+            serde_json::from_value(hands::session(game, players, &agreements, 300)).unwrap();
+        let ledger = scorekeeper::format::replay(&doc)
+            .unwrap_or_else(|r| panic!("{game}: the long session is refused: {r}"));
+        let ends = ledger.games.len();
+        let ending = !matches!(game, "auction_pinochle" | "poker");
+        assert!(
+            !ending || ends >= 10,
+            "{game}: {ends} games ended in 300 hands"
+        );
+    }
+}
+
+/// Every game in a club's session, 40 hands recorded through the cache, then a correction
+/// of hand 3 that reaches back across the games finished since, the undo of the last hand
+/// and the same hand again; after each, the cached state, the history facts as stored and
+/// the club's totals equal the session replayed in full.
 #[test]
 fn every_games_club_session_keeps_its_facts_by_difference() {
-    for (game, doc) in tables::largest_tables() {
+    for (game, players, agreements) in hands::games() {
         runtime().block_on(async {
             let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
             let club = new_club(&pool).await;
-            let mut header: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
-            let events = std::mem::take(&mut header.events);
+            let header: scorekeeper::format::SessionDoc =
+                serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
             let id = service::import(&pool, &header, Some(club)).await.unwrap();
             let folds = Folds::new(2);
             let record = |event: Value, n: usize| {
@@ -648,15 +665,20 @@ fn every_games_club_session_keeps_its_facts_by_difference() {
                     assert_same(pool, folds, id, Some(&recorded), n).await;
                 }
             };
-            for (n, event) in events.iter().enumerate() {
-                record(event.clone(), n).await;
+            let last = 39;
+            for n in 0..=last {
+                record(hands::hand(game, players, n), n).await;
             }
-            let last = events.len() - 1;
-            let correction = json!({"type": "correction", "event": 0,
-                "replacement": events[0], "reason": "read again"});
-            record(correction, events.len()).await;
-            record(json!({"type": "void", "event": last}), events.len() + 1).await;
-            record(events[last].clone(), events.len() + 2).await;
+            // Hand 3 as hand 7 was played (same dealer seat, another bidder and outcome).
+            let mut replacement = hands::hand(game, players, 7);
+            if let Some(dealer) = hands::hand(game, players, 3).get("dealer") {
+                replacement["dealer"] = dealer.clone();
+            }
+            let correction = json!({"type": "correction", "event": 3,
+                "replacement": replacement, "reason": "read again"});
+            record(correction, last + 1).await;
+            record(json!({"type": "void", "event": last}), last + 2).await;
+            record(hands::hand(game, players, last), last + 3).await;
         });
     }
 }
