@@ -1,31 +1,37 @@
-//! Issue 14's targets, measured in one run (README, "Benchmark"):
+//! Issue 21's targets, measured in one run on the path every club takes (README,
+//! "Benchmark"):
 //!
-//! 1. the record-hand + standing cycle over HTTP on loopback (`POST …/events`, then
-//!    `GET …/standing`) at several lengths of history and numbers of clients: cycles/s,
-//!    p50 and p95;
-//! 2. the record rate alone (`POST …/events` only) at the largest number of clients;
-//! 3. the raw SQLite rate of single-row commits (WAL, `synchronous=FULL`) in the same
-//!    folder as the service's database, and the ratio;
-//! 4. the server's peak memory (`VmHWM` of the server process);
-//! 5. `scorekeeper replay` of a 100,000-hand document: time and peak memory.
+//! 1. per registered game, club sessions (read and written with the club's token) of a
+//!    long real session (`tests/common/hands.rs`: dealers in turn, contracts made and set,
+//!    kitties collected, a game ending every dozen hands or so, a correction every 500
+//!    hands) at several lengths and numbers of clients: the record-hand + standing cycle
+//!    (`POST …/events`, `GET …/standing`) and the record-hand + sheet cycle (`POST
+//!    …/events`, `GET /sessions/{id}`, the page a phone reloads), cycles/s and p50;
+//! 2. per game, the record rate alone (`POST …/events` only) at the most clients and the
+//!    longest history, each round between two runs of the raw SQLite rate of single-row
+//!    commits (WAL, `synchronous=FULL`) in the same folder: the median round's ratio;
+//! 3. the server's peak memory (`VmHWM`) with 32 cached club sessions of the longest
+//!    history, each sheet viewed once and a hand recorded in each;
+//! 4. `GET …/ledger` of a club Auction Pitch session of the longest history on a fresh
+//!    server: time (best of 3) and the server's peak memory;
+//! 5. `scorekeeper replay` of an Auction Pitch document of the longest history with one
+//!    undo: time and peak memory.
 //!
-//! The service is the built `scorekeeper` binary, run as a child process (one fresh server
-//! per history length and number of clients, so each peak memory is that load's; the
-//! servers of one number of clients run side by side and are measured in turns, round after
-//! round, so that a disturbance of the shared machine slows every length alike), over a
-//! database in Cargo's temporary folder for benchmarks (`target/tmp`, the project's disk).
-//! Each client keeps one HTTP/1.1 connection and owns one session, imported before the
-//! server starts and read once before the clock starts (that first read replays it into
-//! the server's cache).
+//! Each server is the built `scorekeeper` binary, run as a child process over a database in
+//! Cargo's temporary folder for benchmarks (`target/tmp`, the project's disk); its sessions
+//! are imported into one club before it starts, and read once before the clock starts
+//! (that first read folds each into the server's cache).
 //!
-//! `cargo bench --bench http_cycle [-- --hands 100,1000,10000 --clients 1,8 --cycles 100
-//! --rounds 5 --replay-hands 100000]`
+//! `cargo bench --bench http_cycle [-- --hands 100,1000,10000 --clients 1,8 --cycles 40
+//! --sheet-cycles 10 --rounds 3 --games auction_pitch,poker]`
 //!
 //! The machine may be shared (other builds): each cycle rate is the best of `--rounds`
-//! rounds; each round of records alone sits between two runs of the raw commit rate, and
-//! the ratio is the median round's.
+//! rounds.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark stops at the first failure
+
+#[path = "../tests/common/hands.rs"]
+mod hands;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -33,42 +39,29 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use scorekeeper::format::SessionDoc;
+use scorekeeper::service::clubs::{ClientKey, LoginLimits, create_club};
 use serde_json::{Value, json};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 use sqlx::{ConnectOptions, Connection};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-const PLAYERS: [&str; 3] = ["A", "B", "C"];
 const SERVER: &str = env!("CARGO_BIN_EXE_scorekeeper");
 
-/// Hand `i` of a session: dealers in turn, the next seat bids, made or set by turns.
-fn hand(i: usize) -> Value {
-    json!({"type": "hand", "dealer": PLAYERS[i % 3], "bidder": PLAYERS[(i + 1) % 3],
-           "bid": 250 + 10 * (i % 5), "trump": "spades",
-           "outcome": if i % 4 == 3 { "failed" } else { "made" }})
-}
-
-/// A three-handed Auction Pinochle session with a kitty, of `hands` hands.
-fn session(hands: usize) -> Value {
-    json!({
-        "format": "scorekeeper/session@1", "game": "auction_pinochle",
-        "agreements": {"stake": "0.05", "kitty": "pot"}, "players": PLAYERS,
-        "events": (0..hands).map(hand).collect::<Vec<_>>()
-    })
-}
-
-/// One kept-alive HTTP/1.1 connection, reading answers by their Content-Length.
+/// One kept-alive HTTP/1.1 connection with the club's token, reading answers by their
+/// Content-Length.
 struct Client {
     stream: BufReader<TcpStream>,
+    token: String,
 }
 
 impl Client {
-    async fn connect(addr: &str) -> Client {
+    async fn connect(addr: &str, token: &str) -> Client {
         let stream = TcpStream::connect(addr).await.unwrap();
         stream.set_nodelay(true).unwrap();
         Client {
             stream: BufReader::new(stream),
+            token: token.to_string(),
         }
     }
 
@@ -76,7 +69,8 @@ impl Client {
     async fn request(&mut self, method: &str, path: &str, body: Option<&str>) -> (u16, usize) {
         let body = body.unwrap_or("");
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            self.token,
             body.len()
         );
         let stream = self.stream.get_mut();
@@ -104,51 +98,110 @@ impl Client {
     }
 }
 
+/// What a measured cycle reads after recording its hand.
+#[derive(Clone, Copy, PartialEq)]
+enum Read {
+    Nothing,
+    Standing,
+    Sheet,
+}
+
+/// The game a run plays: its id, players and agreements.
+#[derive(Clone)]
+struct Game {
+    id: &'static str,
+    players: &'static [&'static str],
+    agreements: Value,
+}
+
+impl Game {
+    fn all() -> Vec<Game> {
+        hands::games()
+            .into_iter()
+            .map(|(id, players, agreements)| Game {
+                id,
+                players,
+                agreements,
+            })
+            .collect()
+    }
+
+    fn hand(&self, i: usize) -> Value {
+        hands::hand(self.id, self.players, i)
+    }
+
+    /// A session of `hands` hands, with a correction of the hand before every 500th.
+    fn session(&self, hands: usize) -> SessionDoc {
+        let mut doc = hands::session(self.id, self.players, &self.agreements, 0);
+        let mut events = Vec::with_capacity(hands + hands / 500);
+        for i in 0..hands {
+            events.push(self.hand(i));
+            if i % 500 == 499 {
+                let target = events.len() - 2;
+                let replacement = events[target].clone();
+                events.push(json!({"type": "correction", "event": target,
+                    "replacement": replacement, "reason": "read again"}));
+            }
+        }
+        doc["events"] = Value::Array(events);
+        serde_json::from_value(doc).unwrap()
+    }
+}
+
 /// Runs `cycles` measured cycles on session `id`, whose next hand is `next`: each a
-/// recorded hand, then (with `standing`) a read of the standing.
+/// recorded hand, then what `read` says.
 async fn client(
     addr: String,
-    id: i64,
-    next: usize,
+    token: String,
+    game: Game,
+    (id, next): (i64, usize),
     cycles: usize,
-    standing: bool,
+    read: Read,
 ) -> Vec<Duration> {
-    let mut c = Client::connect(&addr).await;
+    let mut c = Client::connect(&addr, &token).await;
     let events = format!("/api/v1/sessions/{id}/events");
-    let standing_path = format!("/api/v1/sessions/{id}/standing");
+    let page = match read {
+        Read::Standing => format!("/api/v1/sessions/{id}/standing"),
+        _ => format!("/sessions/{id}"),
+    };
     let mut times = Vec::with_capacity(cycles);
     for k in 0..cycles {
         let started = Instant::now();
-        let (status, _) = c
-            .request("POST", &events, Some(&hand(next + k).to_string()))
-            .await;
-        assert_eq!(status, 201, "recording hand {}", next + k);
-        if standing {
-            let (status, _) = c.request("GET", &standing_path, None).await;
-            assert_eq!(status, 200);
+        let body = game.hand(next + k).to_string();
+        let (status, _) = c.request("POST", &events, Some(&body)).await;
+        assert_eq!(status, 201, "{}: recording hand {}", game.id, next + k);
+        if read != Read::Nothing {
+            let (status, _) = c.request("GET", &page, None).await;
+            assert_eq!(status, 200, "{}: reading {page}", game.id);
         }
         times.push(started.elapsed());
     }
     times
 }
 
-/// `cycles` rounds on every session at once; returns (operations/s, sorted times).
-async fn load(
-    addr: &str,
-    ids: &[i64],
-    next: usize,
-    cycles: usize,
-    standing: bool,
-) -> (f64, Vec<Duration>) {
+/// `cycles` cycles on every session of `run` at once; returns (cycles/s, sorted times).
+async fn load(run: &mut Run, cycles: usize, read: Read) -> (f64, Vec<Duration>) {
     let started = Instant::now();
-    let tasks: Vec<_> = ids
+    let tasks: Vec<_> = run
+        .ids
         .iter()
-        .map(|&id| tokio::spawn(client(addr.to_string(), id, next, cycles, standing)))
+        .map(|&id| {
+            let (addr, token) = (run.server.addr.clone(), run.token.clone());
+            tokio::spawn(client(
+                addr,
+                token,
+                run.game.clone(),
+                (id, run.next),
+                cycles,
+                read,
+            ))
+        })
         .collect();
     let mut times = Vec::new();
     for t in tasks {
         times.extend(t.await.unwrap());
     }
+    run.next += cycles;
     let wall = started.elapsed().as_secs_f64();
     times.sort();
     (times.len() as f64 / wall, times)
@@ -160,15 +213,6 @@ fn list(args: &[String], flag: &str, default: &[usize]) -> Vec<usize> {
         .and_then(|i| args.get(i + 1))
         .map(|v| v.split(',').map(|n| n.parse().unwrap()).collect())
         .unwrap_or_else(|| default.to_vec())
-}
-
-/// A table cell: `x` with `decimals`, or "-" where the row does not measure it (NaN).
-fn cell(x: f64, decimals: usize) -> String {
-    if x.is_nan() {
-        "-".to_string()
-    } else {
-        format!("{x:.decimals$}")
-    }
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -198,7 +242,7 @@ async fn raw_commit_rate(dir: &Path, commits: usize) -> f64 {
         .execute(&mut conn)
         .await
         .unwrap();
-    let body = hand(0).to_string();
+    let body = hands::hand("auction_pinochle", &hands::FOUR, 0).to_string();
     let started = Instant::now();
     for _ in 0..commits {
         sqlx::query("INSERT INTO t (body) VALUES (?)")
@@ -254,20 +298,78 @@ impl Drop for Server {
     }
 }
 
-/// One history length under load: its server, sessions, and what was measured.
+/// A club with `sessions` sessions of `game` of `hands` hands each in a new database in
+/// `dir` (named by `tag`): the database's URL, the club's write token and the sessions.
+async fn club_database(
+    dir: &Path,
+    tag: &str,
+    game: &Game,
+    hands: usize,
+    sessions: usize,
+) -> (String, String, Vec<i64>) {
+    let url = format!("sqlite://{}/bench-{tag}.db", dir.display());
+    let pool = scorekeeper::store::open(&url).await.unwrap();
+    let (club, token) = create_club(
+        &pool,
+        &LoginLimits::new(),
+        ClientKey::of(None),
+        &format!("Bench {tag}"),
+        "a long enough passphrase",
+    )
+    .await
+    .unwrap();
+    let doc = game.session(hands);
+    let mut ids = Vec::new();
+    for _ in 0..sessions {
+        ids.push(
+            scorekeeper::service::import(&pool, &doc, Some(club.id))
+                .await
+                .unwrap(),
+        );
+    }
+    pool.close().await;
+    (url, token, ids)
+}
+
+/// One game at one history length and number of clients: its server, sessions, and what
+/// was measured.
 struct Run {
+    game: Game,
     hands: usize,
     server: Server,
+    token: String,
     ids: Vec<i64>,
     /// The index of the next hand to record.
     next: usize,
-    rate: f64,
-    times: Vec<Duration>,
-    records: f64,
-    raw: f64,
-    record_times: Vec<Duration>,
-    /// Each round's records/s over the raw rate around it, in increasing order.
-    ratios: Vec<f64>,
+    standing: (f64, Vec<Duration>),
+    sheet: (f64, Vec<Duration>),
+}
+
+impl Run {
+    async fn start(dir: &Path, what: &str, game: &Game, hands: usize, clients: usize) -> Run {
+        let tag = format!("{what}-{}-{hands}-{clients}", game.id);
+        let (url, token, ids) = club_database(dir, &tag, game, hands, clients).await;
+        let server = Server::start(&url).await;
+        // The first read of each session folds it into the cache: paid once, before the
+        // clock starts.
+        let mut warm = Client::connect(&server.addr, &token).await;
+        for id in &ids {
+            let (status, _) = warm
+                .request("GET", &format!("/api/v1/sessions/{id}/standing"), None)
+                .await;
+            assert_eq!(status, 200);
+        }
+        Run {
+            game: game.clone(),
+            hands,
+            server,
+            token,
+            ids,
+            next: hands,
+            standing: (0.0, Vec::new()),
+            sheet: (0.0, Vec::new()),
+        }
+    }
 }
 
 /// Runs `scorekeeper replay FILE` (the ledger to /dev/null); returns its wall time and
@@ -299,195 +401,348 @@ fn verdict(pass: bool) -> &'static str {
     if pass { "PASS" } else { "FAIL" }
 }
 
-#[tokio::main]
-async fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let history = list(&args, "--hands", &[100, 1_000, 10_000]);
-    let clients = list(&args, "--clients", &[1, 8]);
-    let cycles = list(&args, "--cycles", &[100])[0];
-    let rounds = list(&args, "--rounds", &[5])[0];
-    let replay_hands = list(&args, "--replay-hands", &[100_000])[0];
-    let dir: PathBuf = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("http-cycle-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let most_clients = clients.iter().copied().max().unwrap_or(1);
-    let longest = history.iter().copied().max().unwrap_or(0);
-    let shortest = history.iter().copied().min().unwrap_or(0);
+/// What the command line asks for.
+struct Plan {
+    history: Vec<usize>,
+    clients: Vec<usize>,
+    cycles: usize,
+    sheet_cycles: usize,
+    rounds: usize,
+    games: Vec<Game>,
+    dir: PathBuf,
+}
 
-    let raw = raw_commit_rate(&dir, 2_000).await;
-    println!(
-        "raw SQLite: {raw:.0} single-row commits/s (WAL, synchronous=FULL, one connection, in {}); \
-         measured again (raw/s) before and after each records-alone round",
-        dir.display()
-    );
-    println!();
-    println!(
-        "record-hand + GET standing over HTTP, one server per row (the rows of one number of clients run at once, measured in turns): cycles/s and records/s the best of {rounds} rounds of {cycles} cycles per client, p50/p95 over all rounds"
-    );
-    println!(
-        "{:>8} {:>8} {:>10} {:>9} {:>9} {:>10} {:>11} {:>10} {:>16}",
-        "hands",
-        "clients",
-        "cycles/s",
-        "p50 ms",
-        "p95 ms",
-        "records/s",
-        "rec p95 ms",
-        "raw/s",
-        "server peak MiB"
-    );
-    // (hands, clients, cycles/s, records/s alone or NaN, raw/s or NaN, server peak MiB)
-    let mut results = Vec::new();
-    for &n in &clients {
-        // One server per history length, all running at once, measured in turns round
-        // after round: whatever else the machine does then slows every length alike.
-        let mut runs = Vec::new();
-        for &hands in &history {
-            let doc: SessionDoc = serde_json::from_value(session(hands)).unwrap();
-            let url = format!("sqlite://{}/bench-{hands}-{n}.db", dir.display());
-            let mut ids = Vec::new();
-            {
-                let pool = scorekeeper::store::open(&url).await.unwrap();
-                for _ in 0..n {
-                    ids.push(
-                        scorekeeper::service::import(&pool, &doc, None)
-                            .await
-                            .unwrap(),
-                    );
-                }
-                pool.close().await;
-            }
-            let server = Server::start(&url).await;
-            // The first read of each session replays it into the cache: a cost paid once,
-            // before the clock starts.
-            let mut warm = Client::connect(&server.addr).await;
-            for id in &ids {
-                let (status, _) = warm
-                    .request("GET", &format!("/api/v1/sessions/{id}/standing"), None)
-                    .await;
-                assert_eq!(status, 200);
-            }
-            runs.push(Run {
-                hands,
-                server,
-                ids,
-                next: hands,
-                rate: 0.0,
-                times: Vec::new(),
-                records: f64::NAN,
-                raw: f64::NAN,
-                record_times: Vec::new(),
-                ratios: Vec::new(),
-            });
-        }
-        for _ in 0..rounds {
-            for run in &mut runs {
-                let (r, t) = load(&run.server.addr, &run.ids, run.next, cycles, true).await;
-                run.next += cycles;
-                run.rate = run.rate.max(r);
-                run.times.extend(t);
-            }
-        }
-        // The record rate alone, with the most clients, each round between two runs of
-        // the raw rate on the same disk: the round's ratio is its records/s over the mean
-        // of the raw rates around it, so that a disk or a machine slowed for a while by
-        // something else slows both sides of a ratio alike; the ratio is the median of
-        // the rounds' (and records/s and raw/s are those of that round).
-        if n == most_clients {
-            for run in &mut runs {
-                let mut measured = Vec::new();
-                for _ in 0..rounds {
-                    let before = raw_commit_rate(&dir, 500).await;
-                    let (r, t) = load(&run.server.addr, &run.ids, run.next, cycles, false).await;
-                    let after = raw_commit_rate(&dir, 500).await;
-                    run.next += cycles;
-                    run.record_times.extend(t);
-                    let raw = (before + after) / 2.0;
-                    measured.push((r / raw, r, raw));
-                }
-                measured.sort_by(|a, b| a.0.total_cmp(&b.0));
-                run.ratios = measured.iter().map(|m| m.0).collect();
-                let (_, records, raw) = measured[measured.len() / 2];
-                (run.records, run.raw) = (records, raw);
-            }
-        }
-        for mut run in runs {
-            run.times.sort();
-            run.record_times.sort();
-            let record_p95 = if run.record_times.is_empty() {
-                f64::NAN
-            } else {
-                percentile(&run.record_times, 0.95)
-            };
-            let peak = run.server.peak_rss_mib();
-            println!(
-                "{:>8} {n:>8} {:>10.1} {:>9.2} {:>9.2} {:>10} {:>11} {:>10} {:>16}",
-                run.hands,
-                run.rate,
-                percentile(&run.times, 0.5),
-                percentile(&run.times, 0.95),
-                cell(run.records, 1),
-                cell(record_p95, 2),
-                cell(run.raw, 0),
-                cell(peak, 1),
-            );
-            if !run.ratios.is_empty() {
-                let ratios: Vec<String> = run.ratios.iter().map(|r| format!("{r:.2}")).collect();
-                println!(
-                    "{:>8} {n:>8}   records/s over raw/s, round by round (sorted): {}",
-                    run.hands,
-                    ratios.join(" ")
-                );
-            }
-            results.push((run.hands, n, run.rate, run.records, run.raw, peak));
+impl Plan {
+    fn read() -> Plan {
+        let args: Vec<String> = std::env::args().collect();
+        let wanted = args
+            .iter()
+            .position(|a| a == "--games")
+            .and_then(|i| args.get(i + 1))
+            .map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>());
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("http-cycle-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Plan {
+            history: list(&args, "--hands", &[100, 1_000, 10_000]),
+            clients: list(&args, "--clients", &[1, 8]),
+            cycles: list(&args, "--cycles", &[40])[0],
+            sheet_cycles: list(&args, "--sheet-cycles", &[10])[0],
+            rounds: list(&args, "--rounds", &[3])[0],
+            games: Game::all()
+                .into_iter()
+                .filter(|g| wanted.as_ref().is_none_or(|w| w.iter().any(|x| x == g.id)))
+                .collect(),
+            dir,
         }
     }
 
-    let file = dir.join(format!("replay-{replay_hands}.json"));
-    std::fs::write(&file, session(replay_hands).to_string()).unwrap();
-    // Best of three runs, as above.
+    fn longest(&self) -> usize {
+        self.history.iter().copied().max().unwrap_or(0)
+    }
+
+    fn shortest(&self) -> usize {
+        self.history.iter().copied().min().unwrap_or(0)
+    }
+
+    fn most_clients(&self) -> usize {
+        self.clients.iter().copied().max().unwrap_or(1)
+    }
+}
+
+/// (game, hands, clients, record+standing cycles/s, record+sheet cycles/s)
+type Row = (&'static str, usize, usize, f64, f64);
+
+/// The cycles of one game at every length and number of clients: the servers of one
+/// number of clients run side by side, measured in turns round after round, so that a
+/// disturbance of the shared machine slows every length alike. Prints a row each.
+async fn cycles(plan: &Plan, game: &Game, rows: &mut Vec<Row>) {
+    for &n in &plan.clients {
+        let mut runs = Vec::new();
+        for &hands in &plan.history {
+            runs.push(Run::start(&plan.dir, "cycles", game, hands, n).await);
+        }
+        for _ in 0..plan.rounds {
+            for run in &mut runs {
+                let (r, t) = load(run, plan.cycles, Read::Standing).await;
+                run.standing.0 = run.standing.0.max(r);
+                run.standing.1.extend(t);
+                let (r, t) = load(run, plan.sheet_cycles, Read::Sheet).await;
+                run.sheet.0 = run.sheet.0.max(r);
+                run.sheet.1.extend(t);
+            }
+        }
+        for mut run in runs {
+            run.standing.1.sort();
+            run.sheet.1.sort();
+            println!(
+                "{:>28} {:>7} {n:>7} {:>12.1} {:>9.2} {:>12.1} {:>9.2} {:>10.1}",
+                game.id,
+                run.hands,
+                run.standing.0,
+                percentile(&run.standing.1, 0.5),
+                run.sheet.0,
+                percentile(&run.sheet.1, 0.5),
+                run.server.peak_rss_mib(),
+            );
+            rows.push((game.id, run.hands, n, run.standing.0, run.sheet.0));
+        }
+    }
+}
+
+/// The record rate alone of one game at the longest history and the most clients, each
+/// round between two runs of the raw commit rate: (records/s, raw/s) of the median round.
+async fn record_rate(plan: &Plan, game: &Game) -> (f64, f64) {
+    let mut run = Run::start(&plan.dir, "rate", game, plan.longest(), plan.most_clients()).await;
+    let mut measured = Vec::new();
+    for _ in 0..plan.rounds.max(3) {
+        let before = raw_commit_rate(&plan.dir, 500).await;
+        let (r, _) = load(&mut run, 100, Read::Nothing).await;
+        let after = raw_commit_rate(&plan.dir, 500).await;
+        let raw = (before + after) / 2.0;
+        measured.push((r / raw, r, raw));
+    }
+    measured.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (_, records, raw) = measured[measured.len() / 2];
+    (records, raw)
+}
+
+/// The server's peak memory with 32 club sessions of `hands` hands of `game` cached, each
+/// sheet viewed once and one hand recorded in each.
+async fn memory_of_many(plan: &Plan, game: &Game, hands: usize) -> f64 {
+    let mut run = Run::start(&plan.dir, "many", game, hands, 32).await;
+    let mut c = Client::connect(&run.server.addr, &run.token).await;
+    for id in run.ids.clone() {
+        let (status, _) = c.request("GET", &format!("/sessions/{id}"), None).await;
+        assert_eq!(status, 200);
+    }
+    load(&mut run, 1, Read::Standing).await;
+    run.server.peak_rss_mib()
+}
+
+/// `GET …/ledger` of one club session of `hands` hands of `game` on a fresh server: the
+/// best time of 3, and the server's peak memory.
+async fn ledger_of_long(plan: &Plan, game: &Game, hands: usize) -> (Duration, f64) {
+    let (url, token, ids) = club_database(&plan.dir, "ledger", game, hands, 1).await;
+    let server = Server::start(&url).await;
+    let mut c = Client::connect(&server.addr, &token).await;
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let started = Instant::now();
+        let (status, _) = c
+            .request("GET", &format!("/api/v1/sessions/{}/ledger", ids[0]), None)
+            .await;
+        assert_eq!(status, 200);
+        best = best.min(started.elapsed());
+    }
+    (best, server.peak_rss_mib())
+}
+
+/// Write p50 (ms) of hands recorded on one club session, idle and while another client
+/// reloads the chart of a long session of the same club without pause.
+async fn writes_beside_a_chart(plan: &Plan, game: &Game, long: usize) -> (f64, f64) {
+    let (url, token, ids) = club_database(&plan.dir, "chart", game, long, 1).await;
+    let short = {
+        let pool = scorekeeper::store::open(&url).await.unwrap();
+        let club: i64 = sqlx::query_scalar("SELECT id FROM clubs")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        let id = scorekeeper::service::import(&pool, &game.session(0), Some(club))
+            .await
+            .unwrap();
+        pool.close().await;
+        id
+    };
+    let server = Server::start(&url).await;
+    let mut run = Run {
+        game: game.clone(),
+        hands: 0,
+        token: token.clone(),
+        ids: vec![short],
+        next: 0,
+        standing: (0.0, Vec::new()),
+        sheet: (0.0, Vec::new()),
+        server,
+    };
+    let (_, idle) = load(&mut run, 200, Read::Nothing).await;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reader = {
+        let (addr, stop) = (run.server.addr.clone(), stop.clone());
+        let path = format!("/sessions/{}/chart", ids[0]);
+        tokio::spawn(async move {
+            let mut c = Client::connect(&addr, &token).await;
+            let mut reloads = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let (status, _) = c.request("GET", &path, None).await;
+                assert_eq!(status, 200, "the chart");
+                reloads += 1;
+            }
+            reloads
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_, busy) = load(&mut run, 200, Read::Nothing).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let reloads = reader.await.unwrap();
+    println!(
+        "  ({reloads} chart reloads of the {long}-hand session while 200 hands were recorded)"
+    );
+    (percentile(&idle, 0.5), percentile(&busy, 0.5))
+}
+
+/// Record + standing cycles/s on one club session with no live sheet open, and with
+/// `sheets` live sheets (`GET /sessions/{id}/live`) open on other sessions of the club.
+async fn hands_beside_live_sheets(plan: &Plan, game: &Game, sheets: usize) -> (f64, f64) {
+    let mut run = Run::start(&plan.dir, "live", game, 100, 11).await;
+    let watched: Vec<i64> = run.ids.split_off(1);
+    let mut best = (0.0f64, 0.0f64);
+    let mut streams = Vec::new();
+    for round in 0..plan.rounds.max(3) {
+        let (r, _) = load(&mut run, 200, Read::Standing).await;
+        best.0 = best.0.max(r);
+        if round == 0 {
+            for k in 0..sheets {
+                let id = watched[k % watched.len()];
+                let mut s = TcpStream::connect(&run.server.addr).await.unwrap();
+                let head = format!(
+                    "GET /sessions/{id}/live HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {}\r\n\r\n",
+                    run.token
+                );
+                s.write_all(head.as_bytes()).await.unwrap();
+                streams.push(s);
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        let (r, _) = load(&mut run, 200, Read::Standing).await;
+        best.1 = best.1.max(r);
+    }
+    drop(streams);
+    best
+}
+
+#[tokio::main]
+async fn main() {
+    let plan = Plan::read();
+    let raw = raw_commit_rate(&plan.dir, 2_000).await;
+    println!(
+        "raw SQLite: {raw:.0} single-row commits/s (WAL, synchronous=FULL, one connection, in {})",
+        plan.dir.display()
+    );
+    println!();
+    println!(
+        "club sessions, with the club's token: record-hand + GET standing, record-hand + GET the sheet page; one server per row; cycles/s the best of {} rounds ({} standing and {} sheet cycles per client each), p50 over all rounds",
+        plan.rounds, plan.cycles, plan.sheet_cycles
+    );
+    println!(
+        "{:>28} {:>7} {:>7} {:>12} {:>9} {:>12} {:>9} {:>10}",
+        "game", "hands", "clients", "standing/s", "p50 ms", "sheet/s", "p50 ms", "peak MiB"
+    );
+    let mut rows = Vec::new();
+    for game in &plan.games {
+        cycles(&plan, game, &mut rows).await;
+    }
+    println!();
+    println!(
+        "record alone on club sessions, {} clients, {} hands: records/s against the raw commit rate measured around each round (median round)",
+        plan.most_clients(),
+        plan.longest()
+    );
+    let mut rates = Vec::new();
+    for game in &plan.games {
+        let (records, raw) = record_rate(&plan, game).await;
+        println!(
+            "{:>28} {records:>10.1} records/s {raw:>8.0} raw/s  x{:.2}",
+            game.id,
+            records / raw
+        );
+        rates.push((game.id, records, raw));
+    }
+    let pitch = Game::all()
+        .into_iter()
+        .find(|g| g.id == "auction_pitch")
+        .unwrap();
+    let longest = plan.longest();
+    let many = memory_of_many(&plan, &pitch, longest).await;
+    let (ledger_time, ledger_peak) = ledger_of_long(&plan, &pitch, longest).await;
+    let mut doc = serde_json::to_value(pitch.session(longest)).unwrap();
+    doc["events"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "void", "event": longest - 1}));
+    let file = plan.dir.join("replay-undo.json");
+    std::fs::write(&file, doc.to_string()).unwrap();
     let (replay_time, replay_peak) = (0..3)
         .map(|_| replay(&file))
         .min_by_key(|(time, _)| *time)
         .unwrap();
     println!();
     println!(
-        "scorekeeper replay of {replay_hands} hands (best of 3): {:.3} s, peak memory {replay_peak:.1} MiB",
+        "server peak RSS, 32 cached club Auction Pitch sessions of {longest} hands, each sheet viewed: {many:.1} MiB"
+    );
+    println!(
+        "GET …/ledger of a {longest}-hand club Auction Pitch session (fresh server, best of 3): {:.1} ms, server peak {ledger_peak:.1} MiB",
+        ledger_time.as_secs_f64() * 1000.0
+    );
+    println!(
+        "scorekeeper replay of a {longest}-hand Auction Pitch document with one undo (best of 3): {:.3} s, peak {replay_peak:.1} MiB",
         replay_time.as_secs_f64()
     );
-
     println!();
-    println!("targets (issue 14):");
-    let find = |h: usize, n: usize| {
-        results
+    let (idle, busy) = writes_beside_a_chart(&plan, &pitch, 2_000).await;
+    println!(
+        "write p50 on a club session: idle {idle:.2} ms, while a 2000-hand chart reloads {busy:.2} ms"
+    );
+    let (none, many_sheets) = hands_beside_live_sheets(&plan, &pitch, 1_000).await;
+    println!(
+        "record + standing on one session: {none:.1}/s with no live sheet, {many_sheets:.1}/s with 1000 live sheets open on 10 other sessions"
+    );
+    println!();
+    println!("targets (issue 21):");
+    let find = |g: &str, h: usize, n: usize| {
+        *rows
             .iter()
-            .find(|r| r.0 == h && r.1 == n)
-            .copied()
+            .find(|r| r.0 == g && r.1 == h && r.2 == n)
             .unwrap()
     };
-    for &n in &clients {
-        let (short, long) = (find(shortest, n).2, find(longest, n).2);
+    let (short, long) = (plan.shortest(), longest);
+    for game in &plan.games {
+        for &n in &plan.clients {
+            let (a, b) = (find(game.id, short, n), find(game.id, long, n));
+            for (what, x, y) in [("standing", a.3, b.3), ("sheet", a.4, b.4)] {
+                println!(
+                    "  {} {:<28} {n} client(s), record + {what}: {long} hands {y:.1}/s >= 0.67 x {short} hands {x:.1}/s (x{:.2})",
+                    verdict(y >= 0.67 * x),
+                    game.id,
+                    y / x
+                );
+            }
+        }
+    }
+    for (game, records, raw) in rates {
         println!(
-            "  {} cycles/s at {longest} hands >= 0.67 x at {shortest}, {n} client(s): {long:.1} vs {short:.1} (x{:.2})",
-            verdict(long >= 0.67 * short),
-            long / short
+            "  {} {game:<28} record rate at {} clients >= 0.5 x raw commits: {records:.1} vs {raw:.0} (x{:.2})",
+            verdict(records >= 0.5 * raw),
+            plan.most_clients(),
+            records / raw
         );
     }
-    let (records, raw_now) = (find(longest, most_clients).3, find(longest, most_clients).4);
     println!(
-        "  {} record rate at {most_clients} clients ({longest} hands) >= 0.5 x raw SQLite commit rate measured around it (median round of {rounds}): {records:.1} vs {raw_now:.0} (x{:.2})",
-        verdict(records >= 0.5 * raw_now),
-        records / raw_now
-    );
-    let peak = find(longest, most_clients).5;
-    println!(
-        "  {} server peak RSS under {most_clients} clients at {longest} hands < 50 MB: {peak:.1} MiB",
-        verdict(peak * 1024.0 * 1024.0 < 50_000_000.0)
+        "  {} server peak RSS with 32 cached club sessions of {longest} hands < 64 MB: {many:.1} MiB",
+        verdict(many * 1048576.0 < 64e6)
     );
     println!(
-        "  {} replay of {replay_hands} hands < 1 s: {:.3} s (peak memory {replay_peak:.1} MiB)",
+        "  {} ledger of a {longest}-hand club Pitch session < 100 ms and peak RSS < 64 MB: {:.1} ms, {ledger_peak:.1} MiB",
+        verdict(ledger_time < Duration::from_millis(100) && ledger_peak * 1048576.0 < 64e6),
+        ledger_time.as_secs_f64() * 1000.0
+    );
+    println!(
+        "  {} replay of a {longest}-hand Pitch document with one undo < 1 s: {:.3} s",
         verdict(replay_time < Duration::from_secs(1)),
         replay_time.as_secs_f64()
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    println!(
+        "  not measured by this run: write p50 while a long chart reloads, a hand with 1,000 live sheets open, RSS after 64 concurrent logins"
+    );
+    let _ = std::fs::remove_dir_all(&plan.dir);
 }

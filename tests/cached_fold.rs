@@ -682,3 +682,30 @@ fn every_games_club_session_keeps_its_facts_by_difference() {
         });
     }
 }
+
+/// A correction far back in a long session (the fold keeps a state every few dozen
+/// events and replays the rest) ends where the session would stand had the corrected
+/// hand been entered so in the first place: the same balances, scores, checks and games.
+#[test]
+fn a_correction_far_back_ends_as_if_entered_so() {
+    for (game, players, agreements) in hands::games() {
+        let mut corrected = hands::session(game, players, &agreements, 100);
+        let mut replacement = hands::hand(game, players, 77);
+        if let Some(dealer) = hands::hand(game, players, 73).get("dealer") {
+            replacement["dealer"] = dealer.clone();
+        }
+        let mut entered = corrected.clone();
+        entered["events"][73] = replacement.clone();
+        corrected["events"].as_array_mut().unwrap().push(json!({
+            "type": "correction", "event": 73, "replacement": replacement}));
+        let ledger = |doc: Value| {
+            let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+            scorekeeper::format::replay(&doc).unwrap_or_else(|r| panic!("{game}: {r}"))
+        };
+        let (a, b) = (ledger(corrected), ledger(entered));
+        assert_eq!(a.balances, b.balances, "{game}: balances");
+        assert_eq!(a.scores, b.scores, "{game}: scores");
+        assert_eq!(a.checks, b.checks, "{game}: checks");
+        assert_eq!(a.games, b.games, "{game}: games");
+    }
+}

@@ -5,6 +5,27 @@
 use super::*;
 
 impl Fold {
+    /// The state before the standing event at `slot`: the nearest state kept at or before
+    /// it, with the standing events between replayed. Errors: a replayed event refused
+    /// (it was accepted when recorded, so this is a bug), named at `index`.
+    pub(super) fn state_before(&self, slot: usize, index: usize) -> Result<Core, Refusal> {
+        let kept = self.standing[..=slot.min(self.standing.len().saturating_sub(1))]
+            .iter()
+            .rposition(|s| s.before.is_some())
+            .ok_or_else(|| Refusal::at(index, "event", "internal error: no state is kept"))?;
+        let mut core = self.standing[kept]
+            .before
+            .clone()
+            .ok_or_else(|| Refusal::at(index, "event", "internal error: no state is kept"))?;
+        for s in &self.standing[kept..slot] {
+            let (object, kind) = event_object(&s.event, s.index)?;
+            core.step(s.index, kind, object).map_err(|r| {
+                Refusal::at(index, "event", format!("internal error: replaying: {r}"))
+            })?;
+        }
+        Ok(core)
+    }
+
     /// A `void` or `correction` at `index`: restarts from the state before its target,
     /// re-applies the standing events after it with the change, and posts the difference.
     pub(super) fn amend(
@@ -94,15 +115,15 @@ impl Fold {
                 changed[0].1 = Value::Object(new.clone());
             }
         }
-        let mut core = self.standing[slot].before.clone();
+        let mut core = self.state_before(slot, index)?;
         let mut redone = Vec::new();
         let mut replacement_words = None;
         let mut replacement_steps = Vec::new();
         let mut replacement_rules = Vec::new();
         let mut last_scores = None;
         let mut last_cells = Vec::new();
-        for (i, event) in changed {
-            let before = core.clone();
+        for (k, (i, event)) in changed.into_iter().enumerate() {
+            let before = ((slot + k) % CHECKPOINT == 0).then(|| core.clone());
             let (object, kind) = event_object(&event, i)?;
             match core.step(i, kind, object) {
                 Ok(outcome) => {

@@ -1,9 +1,9 @@
 //! The session fold: one pass over a session's events that keeps, for every event, what the
 //! ledger and the score sheet need, corrections included. Pure and cloneable.
 //!
-//! The fold keeps the state before every event that still stands, so a `void` or
-//! `correction` of event N restarts from the state just before N and re-applies only the
-//! events after it; the original event and its postings stay as history and the amendment
+//! The fold keeps the state before every [`CHECKPOINT`]th event that still stands, so a
+//! `void` or `correction` of event N restarts from the state just before N (replayed from
+//! the nearest kept state) and re-applies only the events after it; the original event and its postings stay as history and the amendment
 //! posts the difference (issue "corrections never erase: they reverse and re-enter"). The
 //! same pass records which rows are struck, which event finished which game, and which game
 //! ends an amendment changed: nothing is replayed per correction or guessed from sentences.
@@ -396,13 +396,19 @@ pub fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &
     Ok((object, kind))
 }
 
-/// An event that still stands (not undone, its latest version), with the state before it.
+/// An event that still stands (not undone, its latest version), with the state before it
+/// when it is kept there (every [`CHECKPOINT`]th event, and the first).
 #[derive(Clone)]
 struct Standing {
     index: usize,
     event: Value,
-    before: Core,
+    before: Option<Core>,
 }
+
+/// The fold keeps the state before one standing event in this many: the state before any
+/// other is replayed from the nearest kept one (at most this many events), so a long
+/// session holds a few states, not one per hand.
+pub const CHECKPOINT: usize = 32;
 
 /// What a `void` or `correction` row does: the event it changes and whether it undoes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -579,7 +585,7 @@ impl Fold {
         if kind == "reopen" {
             return self.reopen(index, object);
         }
-        let before = self.core.clone();
+        let before = (self.standing.len() % CHECKPOINT == 0).then(|| self.core.clone());
         let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
         let r = self.core.apply_plain(index, kind, object, last_hand)?;
         self.standing.push(Standing {
@@ -686,7 +692,18 @@ impl Fold {
             .iter()
             .position(|s| s.index == at)
             .ok_or_else(|| Refusal::at(index, "type", "the close no longer stands"))?;
-        let before = self.standing.remove(slot).before;
+        let before = self.state_before(slot, index)?;
+        // The event after the close keeps a state of its own, reopened below, when it
+        // would otherwise be replayed through a close no longer there.
+        if let Some(s) = self.standing.get(slot + 1)
+            && s.before.is_none()
+        {
+            let next = self.state_before(slot + 1, index)?;
+            if let Some(s) = self.standing.get_mut(slot + 1) {
+                s.before = Some(next);
+            }
+        }
+        self.standing.remove(slot);
         let close =
             self.rows.get(close_row).cloned().ok_or_else(|| {
                 Refusal::at(index, "type", "internal error: the close has no row")
@@ -710,7 +727,9 @@ impl Fold {
             core
         };
         for s in self.standing.iter_mut().filter(|s| s.index > at) {
-            s.before = reopened(&s.before.balances);
+            if let Some(b) = &s.before {
+                s.before = Some(reopened(&b.balances));
+            }
         }
         let core = reopened(&self.core.balances);
         let reason = r.reason.as_deref().map(str::trim).filter(|x| !x.is_empty());
