@@ -29,7 +29,7 @@ mod review_tests;
 
 use serde_json::{Map, Value};
 
-use self::agreements::{Agreements, OddChip};
+use self::agreements::{Agreements, OddChip, OddChipHighLow, OddChipLowCard};
 use self::hand::{Hand, SplitKind};
 use crate::ledger::Postings;
 use crate::money::Money;
@@ -132,19 +132,40 @@ impl Poker {
 
     /// `winners` in the order odd chips go (rules §1.11 step 4): clockwise from the
     /// dealer's left, or by the highest card by suit (♠ > ♥ > ♦ > ♣) with
-    /// `high_card_by_suit`.
-    fn odd_chip_order(&self, hand: &Hand, winners: &[usize]) -> Vec<usize> {
+    /// `high_card_by_suit` — in a low half by the lowest card (RRP: "the lowest card by
+    /// suit in all low games") unless `odd_chip_low_card: highest`.
+    fn odd_chip_order(&self, hand: &Hand, winners: &[usize], low: bool) -> Vec<usize> {
         let n = self.players.len();
         let from_left = |s: &usize| (s + n - hand.dealer - 1) % n;
         let mut order = winners.to_vec();
         order.sort_by_key(from_left);
         if self.agreements.odd_chip == OddChip::HighCardBySuit {
-            order.sort_by(|a, b| {
-                let card = |s: &usize| hand.showdown.high_card.get(*s).copied().flatten();
-                card(b).cmp(&card(a))
-            });
+            let by_lowest = low && self.agreements.odd_chip_low_card == OddChipLowCard::Lowest;
+            let cards = if by_lowest {
+                &hand.showdown.low_card
+            } else {
+                &hand.showdown.high_card
+            };
+            let card = |s: &usize| cards.get(*s).copied().flatten();
+            // A hand of jokers alone has no card by suit and comes last either way.
+            if by_lowest {
+                order.sort_by_key(|s| (card(s).is_none(), card(s)));
+            } else {
+                order.sort_by_key(|s| std::cmp::Reverse(card(s)));
+            }
         }
         order
+    }
+
+    /// The odd-chip rule in words for one half: a low half's goes to the lowest card under
+    /// `high_card_by_suit` (RRP) unless the table agreed the highest.
+    fn odd_chip_words(&self, low: bool) -> &'static str {
+        let a = &self.agreements;
+        if low && a.odd_chip == OddChip::HighCardBySuit && a.odd_chip_low_card == OddChipLowCard::Lowest {
+            "to the tied winner with the lowest card (♣ < ♦ < ♥ < ♠)"
+        } else {
+            a.odd_chip.words()
+        }
     }
 
     /// Why the best eligible group takes a pot (or a half), in the table's words.
@@ -255,11 +276,13 @@ impl Poker {
             let halves: Vec<(Option<&str>, i64)> =
                 if hand.split == SplitKind::HighLow && pot.eligible.len() > 1 {
                     // High-low: the high half takes the odd chip (rules §1.11 step 4).
-                    let low = pot.amount / 2;
-                    vec![(Some("high"), pot.amount - low), (Some("low"), low)]
+                    let (high, low) = pots::halves(pot.amount);
+                    vec![(Some("high"), high), (Some("low"), low)]
                 } else {
                     vec![(None, pot.amount)]
                 };
+            // Who has had an odd chip from this pot: one each, both halves counted (RRP).
+            let mut odd_in_pot: Vec<usize> = Vec::new();
             let mut pot_words = Vec::new();
             // Who took the pot or each half, short marks for the sheet's row ("main pot
             // high: Cy"); the reasons are in the explanation.
@@ -272,8 +295,17 @@ impl Poker {
                     &hand.showdown.high
                 };
                 let (winners, why) = self.why(&hand, groups, &pot.eligible, is_low);
-                let order = self.odd_chip_order(&hand, &winners);
+                let mut order = self.odd_chip_order(&hand, &winners, is_low);
+                let limited = self.agreements.odd_chip_high_low == OddChipHighLow::OnePerPot
+                    && pots::without_second_odd_chip(&mut order, &odd_in_pot);
                 let split = pots::split(amount, &order, carry);
+                odd_in_pot.extend(&split.odd);
+                if let ([lone], Some(_)) = (winners.as_slice(), half) {
+                    // A lone high hand took the division's odd chip if the pot was odd.
+                    if !is_low && pot.amount % 2 != 0 {
+                        odd_in_pot.push(*lone);
+                    }
+                }
                 for (seat, share) in &split.shares {
                     if let Some(w) = won.get_mut(*seat) {
                         *w = w.saturating_add(*share);
@@ -289,10 +321,11 @@ impl Poker {
                         .collect();
                     let odd = if !split.odd.is_empty() {
                         format!(
-                            "; the odd chip{} {} ({})",
+                            "; the odd chip{} {} ({}{})",
                             if split.odd.len() > 1 { "s" } else { "" },
                             self.names(&split.odd),
-                            self.agreements.odd_chip.words()
+                            self.odd_chip_words(is_low),
+                            if limited { "; one odd chip per player per pot, both halves counted" } else { "" }
                         )
                     } else if split.carried > 0 {
                         format!(
