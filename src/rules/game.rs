@@ -141,6 +141,13 @@ pub trait Engine: Send + Sync {
     /// The agreements in words for the top of the sheet, as `(label, value)` (Scarne: the
     /// agreements are written on the sheet). `currency` is the session's ISO code.
     fn agreements_summary(&self, currency: &str) -> Vec<(String, String)>;
+    /// The pairs of players the game's rows name when money changes hands ("E pays N": in
+    /// the partnership games each loser pays his opposite number), unordered, which the
+    /// settle-up follows wherever the fewest transfers allow
+    /// ([`crate::ledger::settle_up::fewest_transfers_preferring`]); none by default.
+    fn settle_pairs(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// Whether an event of type `kind` is a deal on the sheet: numbered "hand N" and what
     /// "Undo last hand" undoes. `hand` by default; a game whose `declare_out` ends a deal
     /// says so too.

@@ -10,7 +10,7 @@ use askama_web::WebTemplate;
 use super::PageError;
 use crate::error::AppError;
 use crate::ledger::KITTY;
-use crate::ledger::settle_up::{Transfer, fewest_transfers};
+use crate::ledger::settle_up::{Transfer, fewest_transfers_preferring};
 use crate::registry::{self, HandFormData};
 use crate::rules::game::{Choice, HandFormSpec, form_values};
 use crate::service::Loaded;
@@ -223,7 +223,7 @@ pub fn sheet_page(
                 .iter()
                 .map(|(k, v)| (k.clone(), *v))
                 .collect();
-            fewest_transfers(&open)
+            fewest_transfers_preferring(&open, &fold.engine().settle_pairs())
         }
         None => loaded.ledger.settlement.clone(),
     };
