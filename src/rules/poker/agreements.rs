@@ -88,7 +88,7 @@ enum LowName {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     smallest_unit: Option<Money>,
     #[serde(default)]

@@ -33,8 +33,8 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "ante",
         label: "Ante",
         kind: SpecKind::Money,
-        default: "0.05",
-        help: "What each player puts in to be dealt in (S004: a nickel); empty for none.",
+        default: "",
+        help: "What each player puts in to be dealt in (S004's group: a nickel); empty (the default) for none.",
     },
     AgreementSpec {
         name: "odd_chip",
