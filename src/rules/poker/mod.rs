@@ -157,6 +157,67 @@ impl Poker {
         order
     }
 
+    /// Splits a pot or one half of it (`amount` units) among its `winners`, the odd chips
+    /// in the half's order ([`Self::odd_chip_order`]) but, unless the table agreed
+    /// `odd_chip_high_low: per_half`, first to winners who have none from this pot yet
+    /// (RRP: "no player may receive more than one odd chip"). `odd_in_pot` gathers who has
+    /// had one: this split's, and a lone high hand that took the division's odd chip
+    /// (`division_chip`: a high-low pot of an odd number of units). Returns the split and
+    /// whether the limit changed who got the odd chips.
+    fn split_half(
+        &self,
+        hand: &Hand,
+        winners: &[usize],
+        amount: i64,
+        low: bool,
+        division_chip: bool,
+        odd_in_pot: &mut Vec<usize>,
+    ) -> (pots::Split, bool) {
+        let mut order = self.odd_chip_order(hand, winners, low);
+        let limited = self.agreements.odd_chip_high_low == OddChipHighLow::OnePerPot
+            && pots::without_second_odd_chip(&mut order, odd_in_pot);
+        let split = pots::split(amount, &order, self.agreements.odd_chip == OddChip::Carry);
+        odd_in_pot.extend(&split.odd);
+        if let ([lone], false, true) = (winners, low, division_chip) {
+            odd_in_pot.push(*lone);
+        }
+        (split, limited)
+    }
+
+    /// A split's shares in words (": Ann 0.25, Bob 0.25; the odd chip Ann (…)"), empty for a
+    /// pot or half won whole; `limited`: the one-chip-per-pot limit changed who got one.
+    fn shares_words(&self, split: &pots::Split, low: bool, limited: bool) -> String {
+        if split.shares.len() <= 1 {
+            return String::new();
+        }
+        let each: Vec<String> = split
+            .shares
+            .iter()
+            .map(|(s, u)| format!("{} {}", self.name(*s), self.money(*u)))
+            .collect();
+        let odd = if !split.odd.is_empty() {
+            format!(
+                "; the odd chip{} {} ({}{})",
+                if split.odd.len() > 1 { "s" } else { "" },
+                self.names(&split.odd),
+                self.odd_chip_words(low),
+                if limited {
+                    "; one odd chip per player per pot, both halves counted"
+                } else {
+                    ""
+                }
+            )
+        } else if split.carried > 0 {
+            format!(
+                "; {} odd stays in the pot for the next hand (odd_chip carry)",
+                self.money(split.carried)
+            )
+        } else {
+            String::new()
+        };
+        format!(": {}{odd}", each.join(", "))
+    }
+
     /// The odd-chip rule in words for one half: a low half's goes to the lowest card under
     /// `high_card_by_suit` (RRP) unless the table agreed the highest.
     fn odd_chip_words(&self, low: bool) -> &'static str {
@@ -260,7 +321,6 @@ impl Poker {
             main.amount = main.amount.saturating_add(carried_in);
         }
         let n = self.players.len();
-        let carry = self.agreements.odd_chip == OddChip::Carry;
         let mut won = vec![0i64; n];
         let mut carried_out = if pots.is_empty() { carried_in } else { 0 };
         let mut marks = Vec::new();
@@ -295,17 +355,9 @@ impl Poker {
                     &hand.showdown.high
                 };
                 let (winners, why) = self.why(&hand, groups, &pot.eligible, is_low);
-                let mut order = self.odd_chip_order(&hand, &winners, is_low);
-                let limited = self.agreements.odd_chip_high_low == OddChipHighLow::OnePerPot
-                    && pots::without_second_odd_chip(&mut order, &odd_in_pot);
-                let split = pots::split(amount, &order, carry);
-                odd_in_pot.extend(&split.odd);
-                if let ([lone], Some(_)) = (winners.as_slice(), half) {
-                    // A lone high hand took the division's odd chip if the pot was odd.
-                    if !is_low && pot.amount % 2 != 0 {
-                        odd_in_pot.push(*lone);
-                    }
-                }
+                let division_chip = half.is_some() && pot.amount % 2 != 0;
+                let (split, limited) =
+                    self.split_half(&hand, &winners, amount, is_low, division_chip, &mut odd_in_pot);
                 for (seat, share) in &split.shares {
                     if let Some(w) = won.get_mut(*seat) {
                         *w = w.saturating_add(*share);
@@ -313,32 +365,7 @@ impl Poker {
                 }
                 carried_out = carried_out.saturating_add(split.carried);
                 let half_words = half.map_or(String::new(), |h| format!(" ({h} half {})", self.money(amount)));
-                let shares = if split.shares.len() > 1 {
-                    let each: Vec<String> = split
-                        .shares
-                        .iter()
-                        .map(|(s, u)| format!("{} {}", self.name(*s), self.money(*u)))
-                        .collect();
-                    let odd = if !split.odd.is_empty() {
-                        format!(
-                            "; the odd chip{} {} ({}{})",
-                            if split.odd.len() > 1 { "s" } else { "" },
-                            self.names(&split.odd),
-                            self.odd_chip_words(is_low),
-                            if limited { "; one odd chip per player per pot, both halves counted" } else { "" }
-                        )
-                    } else if split.carried > 0 {
-                        format!(
-                            "; {} odd stays in the pot for the next hand (odd_chip carry)",
-                            self.money(split.carried)
-                        )
-                    } else {
-                        String::new()
-                    };
-                    format!(": {}{odd}", each.join(", "))
-                } else {
-                    String::new()
-                };
+                let shares = self.shares_words(&split, is_low, limited);
                 let text = format!(
                     "{why} → {}{half_words}{shares}",
                     self.names(&winners)
