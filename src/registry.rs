@@ -155,3 +155,128 @@ pub fn known() -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod defaults_tests {
+    use std::collections::HashMap;
+
+    use serde_json::{Map, Value};
+
+    use super::GAMES;
+    use crate::rules::SpecKind;
+    use crate::rules::game::{AgreementSpec, GameInfo, agreements_from_form};
+
+    /// The sheet's agreements in words for a session started with `agreements`; `None`
+    /// when the rules refuse them.
+    fn summary(game: &GameInfo, agreements: &Map<String, Value>) -> Option<Vec<(String, String)>> {
+        let players: Vec<String> = (1..=game.seats.0).map(|i| format!("P{i}")).collect();
+        let engine = (game.start)(agreements, &players, None).ok()?;
+        Some(engine.agreements_summary("USD"))
+    }
+
+    /// The agreements written: each `(spec, text)` as the form would submit it.
+    fn written(set: &[(&AgreementSpec, &str)]) -> Map<String, Value> {
+        let mut m = Map::new();
+        for (spec, text) in set {
+            if let Some(v) = spec.to_json(text).unwrap() {
+                m.insert(spec.name.to_string(), v);
+            }
+        }
+        m
+    }
+
+    /// The other values an agreement may take, to see that the sheet shows it.
+    fn others(spec: &AgreementSpec) -> Vec<String> {
+        match spec.kind {
+            SpecKind::Money => vec![
+                if spec.default == "0.10" {
+                    "0.20"
+                } else {
+                    "0.10"
+                }
+                .into(),
+            ],
+            SpecKind::Number => spec
+                .default
+                .parse::<i64>()
+                .map(|n| vec![(n * 2).to_string()])
+                .unwrap_or_default(),
+            _ => spec
+                .options()
+                .into_iter()
+                .map(|(v, _)| v)
+                .filter(|v| v != spec.default)
+                .collect(),
+        }
+    }
+
+    /// Issue 22 point 8: for every game, the session the new-session form starts with its
+    /// defaults untouched is the session the rules start when no agreement is written (the
+    /// session-format defaults: `stake` "0.00", a points-only session; poker without an
+    /// ante). Compared by the sheet's agreements in words: the whole form first, then each
+    /// agreement where the sheet shows it (alone, or beside another agreement that makes it
+    /// count, as a kitty rule under a kitty); an agreement the sheet never shows fails.
+    #[test]
+    fn the_forms_defaults_are_the_rules_defaults_for_every_game() {
+        for registration in GAMES {
+            let game = registration.game;
+            let form: HashMap<String, String> = game
+                .agreements
+                .iter()
+                .map(|s| (format!("a.{}", s.name), s.default.to_string()))
+                .collect();
+            let from_form = agreements_from_form(game.agreements, &form).unwrap();
+            assert_eq!(
+                summary(game, &from_form),
+                summary(game, &Map::new()),
+                "{}",
+                game.id
+            );
+            // An empty default writes nothing: the rules' own default applies by construction.
+            for spec in game.agreements.iter().filter(|s| !s.default.is_empty()) {
+                let mut contexts: Vec<Vec<(&AgreementSpec, String)>> = vec![Vec::new()];
+                for c in game.agreements.iter().filter(|c| c.name != spec.name) {
+                    contexts.extend(others(c).into_iter().map(|v| vec![(c, v)]));
+                }
+                let shown = contexts.iter().find_map(|context| {
+                    let with = |text: &str| {
+                        let mut set: Vec<(&AgreementSpec, &str)> =
+                            context.iter().map(|(c, v)| (*c, v.as_str())).collect();
+                        set.push((spec, text));
+                        written(&set)
+                    };
+                    let ctx: Vec<(&AgreementSpec, &str)> =
+                        context.iter().map(|(c, v)| (*c, v.as_str())).collect();
+                    let bare = summary(game, &written(&ctx))?;
+                    let differs = others(spec)
+                        .iter()
+                        .any(|o| summary(game, &with(o)).is_some_and(|s| s != bare));
+                    differs.then(|| (summary(game, &with(spec.default)), bare))
+                });
+                // Where no other value starts a session as offered (Check's `scarne` and
+                // `custom` tables need bands written), the default is the only one the rules
+                // can have taken: the whole form's comparison above covers it.
+                let starts = others(spec)
+                    .iter()
+                    .any(|o| summary(game, &written(&[(spec, o.as_str())])).is_some());
+                if !starts {
+                    continue;
+                }
+                let Some((defaulted, bare)) = shown else {
+                    panic!(
+                        "{}: {} never shows on the sheet, so its default cannot be compared",
+                        game.id, spec.name
+                    );
+                };
+                assert_eq!(
+                    defaulted,
+                    Some(bare),
+                    "{}: the form's default {} = {:?} is not the rules' default",
+                    game.id,
+                    spec.name,
+                    spec.default
+                );
+            }
+        }
+    }
+}

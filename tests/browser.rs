@@ -73,6 +73,8 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     fill(&keeper, "player_1", "Ann").await;
     fill(&keeper, "player_2", "Bob").await;
     fill(&keeper, "player_3", "Cy").await;
+    // The form starts at the rules' stake, 0.00 (points only): this table plays 5¢ a unit.
+    fill(&keeper, "a.stake", "0.05").await;
     choose(&keeper, "a.kitty", "pot").await;
     submit(&keeper, "form[action='/sessions'] button").await;
     wait_for(&keeper, "Kitty rule 1", Duration::from_secs(5)).await;

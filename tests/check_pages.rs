@@ -488,8 +488,8 @@ async fn the_new_session_form_shows_the_check_pinochle_defaults() {
     assert!(body.contains("New Check Pinochle session"));
     assert!(body.contains("rules §1.7"));
     assert!(
-        body.contains("name=\"a.stake\" value=\"0.05\""),
-        "5¢ a check"
+        body.contains("name=\"a.stake\" value=\"0.00\""),
+        "the rules' default: points only until the table agrees a stake (Scarne suggests 5¢)"
     );
     assert!(body.contains("name=\"a.target\" value=\"1000\""));
     for (field, option) in [

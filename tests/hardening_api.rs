@@ -151,6 +151,34 @@ async fn a_reused_idempotency_key_with_another_body_is_refused_and_records_nothi
 }
 
 #[tokio::test]
+async fn a_retry_after_later_events_answers_exactly_the_first_answer() {
+    let app = TestApp::new().await;
+    let (bearer, id) = club_session(&app).await;
+    let uri = format!("/api/v1/sessions/{id}/events");
+    let key = [("idempotency-key", "hand-1")];
+    let first = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
+    assert_eq!(first.status.as_u16(), 201, "{}", first.body);
+    // Opening ante 0.10 each into the kitty; A's 300 in clubs made: 3 units × 0.05 = 0.15
+    // from B and from C. A −0.10 + 0.30 = +0.20; B and C −0.10 − 0.15 = −0.25; kitty 0.30.
+    let answer = first.json();
+    assert_eq!(answer["event_count"], 1);
+    assert_eq!(answer["balances"]["A"], "0.20");
+    assert_eq!(answer["balances"]["B"], "-0.25");
+    let next = send(&app, "POST", &uri, &bearer, &[], hand("A").to_string()).await;
+    assert_eq!(next.status.as_u16(), 201, "{}", next.body);
+    assert_eq!(next.json()["balances"]["A"], "0.50", "A +0.30 again");
+    // The retry of the first hand, after the second: the first answer, not today's.
+    let retry = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
+    assert_eq!(retry.status.as_u16(), 200, "{}", retry.body);
+    assert_eq!(retry.json(), answer);
+    assert_eq!(
+        event_count(&app, &bearer, id).await,
+        2,
+        "nothing new written"
+    );
+}
+
+#[tokio::test]
 async fn overflowing_numbers_are_422_naming_event_and_field_and_write_nothing() {
     let app = TestApp::new().await;
     let (bearer, id) = club_session(&app).await;

@@ -311,8 +311,8 @@ async fn a_bad_agreement_on_the_new_session_form_is_shown_on_the_form() {
     let form = app.get("/sessions/new?game=auction_pinochle").await;
     assert_eq!(form.status.as_u16(), 200);
     assert!(
-        form.body.contains("value=\"0.05\""),
-        "the stake default is filled in"
+        form.body.contains("name=\"a.stake\" value=\"0.00\""),
+        "the stake default is filled in: the rules' 0.00, a points-only session (session-format)"
     );
     let reply = app
         .post_form(

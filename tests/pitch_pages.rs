@@ -402,7 +402,7 @@ async fn the_new_session_form_offers_the_pitch_agreements_with_their_defaults() 
     let form = app.get("/sessions/new?game=auction_pitch").await;
     assert_eq!(form.status.as_u16(), 200);
     for default in [
-        "name=\"a.stake\" value=\"0.05\"",
+        "name=\"a.stake\" value=\"0.00\"",
         "name=\"a.target\" value=\"11\"",
         "name=\"a.countdown_start\" value=\"7\"",
         "<option value=\"standard\" selected>",

@@ -3,7 +3,7 @@
 use super::{LEDGER_FORMAT, LedgerDoc, LedgerEvent, SESSION_FORMAT, SessionDoc};
 use crate::ledger::Balances;
 use crate::ledger::settle_up::Transfer;
-use crate::ledger::settle_up::fewest_transfers;
+use crate::ledger::settle_up::fewest_transfers_preferring;
 use crate::money::Money;
 use crate::registry;
 use crate::rules::{self, GameInfo};
@@ -125,7 +125,7 @@ pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     ledger.games = fold.games();
     ledger.balances = balances.as_map().clone();
     ledger.kitty = balances.kitty();
-    ledger.settlement = settlement(balances);
+    ledger.settlement = settlement(balances, fold.engine());
 }
 
 /// Where a session stands after its last event: the standing parts of its ledger document
@@ -170,18 +170,20 @@ impl Position {
             kitty: balances.kitty(),
             scores: tip.engine().scores(),
             checks: tip.engine().checks(),
-            settlement: settlement(balances),
+            settlement: settlement(balances, tip.engine()),
         }
     }
 }
 
-fn settlement(balances: &Balances) -> Vec<Transfer> {
+/// The fewest transfers, along the pairs the game's rows name where that minimum allows
+/// ([`crate::rules::Engine::settle_pairs`]).
+fn settlement(balances: &Balances, engine: &dyn crate::rules::Engine) -> Vec<Transfer> {
     let open: Vec<(String, Money)> = balances
         .as_map()
         .iter()
         .map(|(k, v)| (k.clone(), *v))
         .collect();
-    fewest_transfers(&open)
+    fewest_transfers_preferring(&open, &engine.settle_pairs())
 }
 
 /// The ledger document's entry for one row of the fold.
@@ -376,7 +378,7 @@ impl serde::Serialize for Streamed<'_, '_> {
         out.serialize_field("games", &tip.games())?;
         out.serialize_field("balances", balances.as_map())?;
         out.serialize_field("kitty", &balances.kitty())?;
-        out.serialize_field("settlement", &settlement(balances))?;
+        out.serialize_field("settlement", &settlement(balances, tip.engine()))?;
         out.end()
     }
 }

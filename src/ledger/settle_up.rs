@@ -30,18 +30,59 @@ pub struct Transfer {
 /// settle as much as can be settled. Transfers are listed group by group, largest debts
 /// first within a group.
 pub fn fewest_transfers(balances: &[(String, Money)]) -> Vec<Transfer> {
+    fewest_transfers_preferring(balances, &[])
+}
+
+/// The fewest transfers that zero every balance, as [`fewest_transfers`], choosing among
+/// the plans of that minimum the one that pays along `pairs` (unordered pairs of accounts,
+/// in order of preference: the pairs the game's rows name, "E pays N") wherever the minimum
+/// allows, so the settle-up names the same payers and payees as the rows (issue 22).
+///
+/// Two steps, neither of which costs a transfer: a preferred pair whose balances cancel
+/// exactly (`a = −b`) settles in one transfer of its own, since some minimal plan always
+/// has `{a, −b}` as a group (swap the pair into one group and the rest of the two groups it
+/// sat in into the other: still two zero-sum groups); and inside each zero-sum group, a
+/// preferred pair with money on both sides pays first, since any transfer that empties one
+/// side keeps the group within its `len − 1` transfers. Transfers along pairs come first.
+pub fn fewest_transfers_preferring(
+    balances: &[(String, Money)],
+    pairs: &[(String, String)],
+) -> Vec<Transfer> {
     let mut open: Vec<(String, Money)> = balances
         .iter()
         .filter(|(_, m)| !m.is_zero())
         .cloned()
         .collect();
     open.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut transfers = Vec::new();
+    for (a, b) in pairs {
+        let find = |name: &str| open.iter().position(|(n, m)| n == name && !m.is_zero());
+        let (Some(i), Some(j)) = (find(a), find(b)) else {
+            continue;
+        };
+        if open[j].1.cents().checked_neg() == Some(open[i].1.cents()) {
+            let (from, to) = if open[i].1.cents() < 0 {
+                (i, j)
+            } else {
+                (j, i)
+            };
+            transfers.push(Transfer {
+                from: open[from].0.clone(),
+                to: open[to].0.clone(),
+                amount: open[to].1,
+            });
+            open[i].1 = Money::ZERO;
+            open[j].1 = Money::ZERO;
+        }
+    }
+    open.retain(|(_, m)| !m.is_zero());
     let groups = if open.len() <= EXACT_LIMIT {
         zero_sum_groups(&open)
     } else {
         vec![open]
     };
-    groups.into_iter().flat_map(settle_group).collect()
+    transfers.extend(groups.into_iter().flat_map(|g| settle_group(g, pairs)));
+    transfers
 }
 
 /// Cuts `open` into the largest number of zero-sum groups (exact, over all subsets).
@@ -88,12 +129,38 @@ fn zero_sum_groups(open: &[(String, Money)]) -> Vec<Vec<(String, Money)>> {
     groups
 }
 
-/// Settles one group whose balances sum to zero in at most `len − 1` transfers: the largest
-/// debtor pays the largest creditor until both sides are empty.
-fn settle_group(mut group: Vec<(String, Money)>) -> Vec<Transfer> {
+/// The first of `pairs` with a debtor and a creditor both still open in `group`, as
+/// `(debtor, creditor)` indices.
+fn preferred_in(group: &[(String, Money)], pairs: &[(String, String)]) -> Option<(usize, usize)> {
+    pairs.iter().find_map(|(a, b)| {
+        let i = group.iter().position(|(n, _)| n == a)?;
+        let j = group.iter().position(|(n, _)| n == b)?;
+        match (group[i].1.cents().signum(), group[j].1.cents().signum()) {
+            (-1, 1) => Some((i, j)),
+            (1, -1) => Some((j, i)),
+            _ => None,
+        }
+    })
+}
+
+/// Settles one group whose balances sum to zero in at most `len − 1` transfers (each one
+/// empties a side): a debtor pays along a preferred pair while one is open, else the
+/// largest debtor pays the largest creditor, until both sides are empty.
+fn settle_group(mut group: Vec<(String, Money)>, pairs: &[(String, String)]) -> Vec<Transfer> {
     let mut transfers = Vec::new();
     loop {
         group.retain(|(_, m)| !m.is_zero());
+        if let Some((d, c)) = preferred_in(&group, pairs) {
+            let amount = group[d].1.abs().min(group[c].1);
+            transfers.push(Transfer {
+                from: group[d].0.clone(),
+                to: group[c].0.clone(),
+                amount,
+            });
+            group[d].1 += amount;
+            group[c].1 -= amount;
+            continue;
+        }
         let debtor = group
             .iter()
             .enumerate()
@@ -211,7 +278,96 @@ mod tests {
         assert_eq!(t[1].from, "Cy");
     }
 
+    fn pairs(names: &[(&str, &str)]) -> Vec<(String, String)> {
+        names
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    fn plan(t: &[Transfer]) -> Vec<(String, String, i64)> {
+        t.iter()
+            .map(|x| (x.from.clone(), x.to.clone(), x.amount.cents()))
+            .collect()
+    }
+
+    fn pay(from: &str, to: &str, cents: i64) -> (String, String, i64) {
+        (from.to_string(), to.to_string(), cents)
+    }
+
+    #[test]
+    fn the_settle_up_pays_along_the_pairs_the_rows_name() {
+        // Check Pinochle per player, seats Margaret, Salvatore, Vincenzo, Rosemary: the
+        // opposite numbers are Margaret–Salvatore and Vincenzo–Rosemary. Margaret and Vincenzo lost 0.75 each to them: two transfers
+        // either way, and the rows' pairs are among the plans of two.
+        let b = bal(&[
+            ("Margaret", -75),
+            ("Salvatore", 75),
+            ("Vincenzo", -75),
+            ("Rosemary", 75),
+        ]);
+        let p = pairs(&[("Margaret", "Salvatore"), ("Vincenzo", "Rosemary")]);
+        assert_eq!(
+            plan(&fewest_transfers_preferring(&b, &p)),
+            vec![
+                pay("Margaret", "Salvatore", 75),
+                pay("Vincenzo", "Rosemary", 75)
+            ]
+        );
+        // Margaret −0.75, Vincenzo −0.25, Salvatore and Rosemary +0.50: no part sums to
+        // zero, so three transfers. Along the pairs: Margaret pays Salvatore 0.50 (emptying
+        // him), Vincenzo pays Rosemary 0.25 (emptying himself), and Margaret's last 0.25
+        // goes to Rosemary.
+        let b = bal(&[
+            ("Margaret", -75),
+            ("Salvatore", 50),
+            ("Vincenzo", -25),
+            ("Rosemary", 50),
+        ]);
+        assert_eq!(
+            plan(&fewest_transfers_preferring(&b, &p)),
+            vec![
+                pay("Margaret", "Salvatore", 50),
+                pay("Vincenzo", "Rosemary", 25),
+                pay("Margaret", "Rosemary", 25)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_minimum_comes_before_the_pairs() {
+        // A −0.10, B +0.10, C −0.20, D +0.20 with pairs A–D and C–B: paying along them
+        // would take three transfers (A→D 0.10, C→D 0.10, C→B 0.10); the minimum is two,
+        // A→B and C→D, and the pairs give way.
+        let b = bal(&[("A", -10), ("B", 10), ("C", -20), ("D", 20)]);
+        let p = pairs(&[("A", "D"), ("C", "B")]);
+        let mut got = plan(&fewest_transfers_preferring(&b, &p));
+        got.sort();
+        assert_eq!(got, vec![pay("A", "B", 10), pay("C", "D", 20)]);
+    }
+
     proptest! {
+        #[test]
+        fn pairs_never_cost_a_transfer(
+            raw in proptest::collection::vec(-50i64..50, 1..7),
+            links in proptest::collection::vec((0usize..8, 0usize..8), 0..6),
+        ) {
+            let mut cents = raw.clone();
+            let total: i64 = cents.iter().sum();
+            cents.push(-total);
+            let names: Vec<String> = (0..cents.len()).map(|i| format!("P{i}")).collect();
+            let b: Vec<(String, Money)> = names.iter().cloned().zip(cents.iter().map(|c| Money::from_cents(*c))).collect();
+            let p: Vec<(String, String)> = links
+                .iter()
+                .filter(|(x, y)| x != y && *x < names.len() && *y < names.len())
+                .map(|(x, y)| (names[*x].clone(), names[*y].clone()))
+                .collect();
+            let t = fewest_transfers_preferring(&b, &p);
+            prop_assert!(apply(&b, &t).iter().all(|c| *c == 0));
+            prop_assert!(t.iter().all(|x| x.amount.cents() > 0));
+            prop_assert_eq!(t.len(), brute_force_minimum(&cents));
+        }
+
         #[test]
         fn transfers_zero_every_balance_with_the_fewest_possible(raw in proptest::collection::vec(-50i64..50, 1..8)) {
             let mut cents = raw.clone();

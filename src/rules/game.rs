@@ -137,6 +137,13 @@ pub trait Engine: Send + Sync {
     /// The agreements in words for the top of the sheet, as `(label, value)` (Scarne: the
     /// agreements are written on the sheet). `currency` is the session's ISO code.
     fn agreements_summary(&self, currency: &str) -> Vec<(String, String)>;
+    /// The pairs of players the game's rows name when money changes hands ("E pays N": in
+    /// the partnership games each loser pays his opposite number), unordered, which the
+    /// settle-up follows wherever the fewest transfers allow
+    /// ([`crate::ledger::settle_up::fewest_transfers_preferring`]); none by default.
+    fn settle_pairs(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// Whether an event of type `kind` is a deal on the sheet: numbered "hand N" and what
     /// "Undo last hand" undoes. `hand` by default; a game whose `declare_out` ends a deal
     /// says so too.
@@ -218,6 +225,18 @@ pub enum SpecKind {
     Choice(&'static [(&'static str, &'static str)]),
     /// One of the listed whole numbers.
     NumberChoice(&'static [i64]),
+}
+
+/// The default `stake` of every game, as the new-session form fills it in and as the rules
+/// read a session that writes none: "0.00", a points-only session until the table agrees a
+/// stake (session-format, "every game also takes `stake` … default "0.00""). The
+/// registry's tests start every game both ways and fail if they differ.
+pub const STAKE_DEFAULT: &str = "0.00";
+
+/// [`STAKE_DEFAULT`] as money: what every game's rules read when a session writes no
+/// `stake` (the one declaration the form fills in too).
+pub fn default_stake() -> crate::money::Money {
+    crate::money::Money::parse(STAKE_DEFAULT).unwrap_or(crate::money::Money::ZERO)
 }
 
 /// One table agreement as the new-session form offers it: its name in the session
@@ -398,7 +417,15 @@ fn flatten(prefix: &str, value: &Value, into: &mut HashMap<String, String>) {
 mod form_values_tests {
     use serde_json::json;
 
-    use super::form_values;
+    use super::{STAKE_DEFAULT, default_stake, form_values};
+
+    #[test]
+    fn the_default_stake_is_nothing() {
+        // Session-format: "default "0.00", which means a points-only session".
+        assert_eq!(STAKE_DEFAULT, "0.00");
+        assert_eq!(default_stake(), crate::money::Money::ZERO);
+        assert!(crate::money::Money::parse(STAKE_DEFAULT).is_ok_and(|m| m.is_zero()));
+    }
 
     #[test]
     fn an_event_becomes_the_fields_of_its_form() {

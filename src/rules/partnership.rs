@@ -226,6 +226,18 @@ impl Seating {
     pub fn opposite_number(&self, name: &str) -> Option<&str> {
         self.seat_of(name).map(|i| self.seats[i ^ 1].as_str())
     }
+
+    /// Both pairs of opposite numbers ([`Seating::opposite_number`]): seat 1 with seat 2,
+    /// seat 3 with seat 4, the pairs the rows name when each loser pays his opposite number.
+    pub fn opposite_pairs(&self) -> Vec<(String, String)> {
+        self.seats
+            .chunks(2)
+            .filter_map(|p| match p {
+                [a, b] => Some((a.clone(), b.clone())),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// One side's result of a deal as entered at the table (rules §1.5–1.7 per-hand inputs).

@@ -544,7 +544,7 @@ pub struct Recorded {
     pub event: Value,
     /// Its ledger entry.
     pub entry: LedgerEvent,
-    /// Where the session stands after it (for a repeat: now).
+    /// Where the session stands after it (for a repeat: as it stood after it then).
     pub position: Position,
 }
 
@@ -823,7 +823,10 @@ fn kept_of(target: Target) -> Result<Kept, AppError> {
     }
 }
 
-/// The answer to a retry of the event at `seq`: read and replayed from the store.
+/// The answer to a retry of the event at `seq`: the first answer again (README: "200 with
+/// the first result"), so the session's first `seq` events are read from the store and
+/// replayed: `event_count`, balances, scores and settlement as they stood just after it,
+/// not as later events left them.
 async fn repeated(
     pool: &SqlitePool,
     folds: &Folds,
@@ -832,14 +835,24 @@ async fn repeated(
 ) -> Result<Recorded, AppError> {
     let loaded = load(pool, folds, id).await?;
     let missing = || AppError::Internal(format!("event {seq} is stored but not in its session"));
-    let event = loaded
-        .doc
-        .events
-        .get(seq.wrapping_sub(1))
-        .cloned()
-        .ok_or_else(missing)?;
-    let entry = loaded
-        .ledger
+    let doc = &loaded.doc;
+    let events = doc.events.get(..seq).ok_or_else(missing)?;
+    let event = events.last().cloned().ok_or_else(missing)?;
+    let then = SessionDoc {
+        format: doc.format.clone(),
+        game: doc.game.clone(),
+        currency: doc.currency.clone(),
+        agreements: doc.agreements.clone(),
+        players: doc.players.clone(),
+        opening_scores: doc.opening_scores.clone(),
+        events: events.to_vec(),
+    };
+    let ledger = replay(&then).map_err(|r| {
+        AppError::Internal(format!(
+            "the session up to event {seq} does not replay: {r}"
+        ))
+    })?;
+    let entry = ledger
         .events
         .iter()
         .rev()
@@ -851,7 +864,7 @@ async fn repeated(
         repeated: true,
         event,
         entry,
-        position: Position::of_ledger(&loaded.ledger, loaded.events()),
+        position: Position::of_ledger(&ledger, seq),
     })
 }
 

@@ -10,6 +10,7 @@
 
 mod amend;
 pub mod sheet;
+pub mod why;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

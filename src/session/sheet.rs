@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+pub use super::why::money_summary;
 use super::{Fold, Row, ShownEnd};
 use crate::ledger::Posting;
 use crate::money::Money;
@@ -708,94 +709,6 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         totals,
         totals_label,
         legend,
-    }
-}
-
-/// Where an account's money came from, in a few groups a player can check, amounts in
-/// `currency` (ISO code): "opening ante −$0.10 · hands 1–3 +$0.75 · game 1 won +$1.00 ·
-/// kitty share +$0.30 · paid −$0.20". Hands
-/// and their corrections and undos count together; a game's payment counts under the game
-/// it ended; `preview` adds the postings of a close not yet made (what closing now would
-/// do). Zero groups are left out; "nothing yet" when all are zero.
-pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting], currency: &str) -> String {
-    let kitty_game = fold.engine().has_kitty();
-    let mut groups: Vec<(String, i64)> = Vec::new();
-    let mut add = |label: String, cents: i64| match groups.iter_mut().find(|(l, _)| *l == label) {
-        Some((_, c)) => *c += cents,
-        None => groups.push((label, cents)),
-    };
-    let close_label = if kitty_game {
-        "kitty share"
-    } else {
-        "settled at the close"
-    };
-    let (mut first_hand, mut last_hand) = (None::<usize>, None::<usize>);
-    for row in fold.rows() {
-        let cents: i64 = row
-            .postings
-            .iter()
-            .filter(|p| p.account == account)
-            .map(|p| p.amount.cents())
-            .sum();
-        let deal = row.hand_number.is_some() || row.amends.is_some();
-        if let Some(n) = row.hand_number {
-            first_hand = Some(first_hand.map_or(n, |f| f.min(n)));
-            last_hand = Some(last_hand.map_or(n, |l| l.max(n)));
-        }
-        let label = match row.kind.as_str() {
-            "opening_ante" => "opening ante".to_string(),
-            "close" | "reopen" => close_label.to_string(),
-            "payment" if cents > 0 => "paid".to_string(),
-            "payment" => "received".to_string(),
-            _ if row.amends.is_none() && !row.game_ends.is_empty() => {
-                let number = row.game_ends.last().map_or(0, |e| e.number);
-                let what = if cents < 0 { "lost" } else { "won" };
-                format!("game {number} {what}")
-            }
-            _ if deal => "hands".to_string(),
-            kind => kind.replace('_', " "),
-        };
-        if cents != 0 {
-            add(label, cents);
-        }
-    }
-    let previewed: i64 = preview
-        .iter()
-        .filter(|p| p.account == account)
-        .map(|p| p.amount.cents())
-        .sum();
-    if previewed != 0 {
-        let label = if kitty_game {
-            "kitty share on closing now"
-        } else {
-            "closing now"
-        };
-        add(label.to_string(), previewed);
-    }
-    let hands = match (first_hand, last_hand) {
-        (Some(a), Some(b)) if a == b => format!("hand {a}"),
-        (Some(a), Some(b)) => format!("hands {a}–{b}"),
-        _ => "hands".to_string(),
-    };
-    let parts: Vec<String> = groups
-        .into_iter()
-        .filter(|(_, c)| *c != 0)
-        .map(|(label, c)| {
-            let label = if label == "hands" {
-                hands.clone()
-            } else {
-                label
-            };
-            format!(
-                "{label} {}",
-                crate::money::with_currency(&signed_money(c), currency)
-            )
-        })
-        .collect();
-    if parts.is_empty() {
-        "nothing yet".to_string()
-    } else {
-        parts.join(" · ")
     }
 }
 

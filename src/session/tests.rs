@@ -211,12 +211,67 @@ fn each_balance_is_summed_up_in_a_few_groups() {
     events.push(json!({ "type": "close" }));
     events.push(json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.05" }));
     let f = fold(&events).unwrap();
-    // Bob: ante −0.10, hand 1 −0.10, hand 2 −0.10 undone +0.10, kitty share +0.10, and his
-    // payment of 0.05 brings his balance up toward zero.
+    // Bob: ante −0.10, hand 1 −0.10 (hand 2 was undone: it and its undo count for nothing,
+    // and only hand 1 stands), kitty share +0.10, and his payment of 0.05 brings his
+    // balance up toward zero.
     assert_eq!(
         money_summary(&f, "Bob", &[], "EUR"),
-        "opening ante −€0.10 · hands 1–2 −€0.10 · kitty share +€0.10 · paid +€0.05"
+        "opening ante −€0.10 · hand 1 −€0.10 · kitty share +€0.10 · paid +€0.05"
     );
+}
+
+/// Issue 22 point 3: one made hand, close, Bob pays Ann, the payment is undone.
+#[test]
+fn an_undone_payment_is_in_nobodys_why() {
+    use super::sheet::money_summary;
+    let events = [
+        made_250(),
+        json!({ "type": "close" }),
+        json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.10" }),
+        json!({ "type": "void", "event": 2, "reason": "not paid yet" }),
+    ];
+    let f = fold(&events).unwrap();
+    // Bob: ante −0.10, hand 1 −0.10, a third of the 0.30 kitty +0.10 = −0.10, and he has
+    // paid nothing (not "hand 1 −0.20 · paid +0.10", the undo counted as a hand).
+    assert_eq!(cents(&f, "Bob"), -10);
+    assert_eq!(
+        money_summary(&f, "Bob", &[], "USD"),
+        "opening ante −$0.10 · hand 1 −$0.10 · kitty share +$0.10"
+    );
+    // Ann: ante −0.10, hand 1 +0.20, kitty share +0.10 = +0.20, nothing received.
+    assert_eq!(cents(&f, "Ann"), 20);
+    assert_eq!(
+        money_summary(&f, "Ann", &[], "USD"),
+        "opening ante −$0.10 · hand 1 +$0.20 · kitty share +$0.10"
+    );
+}
+
+/// A corrected hand counts at its corrected amount, in the groups and event by event.
+#[test]
+fn a_corrected_hand_counts_at_its_corrected_amount() {
+    use super::sheet::money_summary;
+    use super::why::standing_amounts;
+    // Hand 1 entered as Ann's 250 made (Ann +0.20), corrected to Bob's 250 made: Bob +0.20,
+    // Ann and Cy −0.10 each. Ann stands at ante −0.10 + hand 1 −0.10 = −0.20.
+    let bob_made = json!({ "type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 250, "trump": "hearts", "outcome": "made" });
+    let correction =
+        json!({ "type": "correction", "event": 0, "replacement": bob_made, "reason": "Bob bid" });
+    let f = fold(&[made_250(), correction]).unwrap();
+    assert_eq!(cents(&f, "Ann"), -20);
+    assert_eq!(
+        money_summary(&f, "Ann", &[], "USD"),
+        "opening ante −$0.10 · hand 1 −$0.10"
+    );
+    assert_eq!(
+        money_summary(&f, "Bob", &[], "USD"),
+        "opening ante −$0.10 · hand 1 +$0.20"
+    );
+    // Event by event: the opening ante and hand 1 at −0.10, the correction folded into it.
+    let ann: Vec<(Option<usize>, Option<usize>, i64)> = standing_amounts(&f, "Ann")
+        .into_iter()
+        .map(|(r, c)| (r.index, r.hand_number, c))
+        .collect();
+    assert_eq!(ann, vec![(None, None, -10), (Some(0), Some(1), -10)]);
 }
 
 /// A refusal keeps the rule apart from its words: the page shows the words alone, the API

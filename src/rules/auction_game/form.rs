@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::agreements::Agreements;
 use super::hand::{CARDS, Item, WrittenFinal, WrittenGame, WrittenRound};
-use crate::rules::game::{Choice, HandFormSpec};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text};
 use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
@@ -30,7 +30,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[AgreementSpec {
     name: "stake",
     label: "Stake per game lost",
     kind: SpecKind::Money,
-    default: "0.00",
+    default: STAKE_DEFAULT,
     help: "Each loser of a game pays this to the winner (shared among tied winners; nobody pays when all draw); 0 plays for the items only (rules §1.10, session-format).",
 }];
 

@@ -70,7 +70,7 @@ fn two() -> i64 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     units_table: Option<UnitsTableSpec>,
     min_bid: Option<i64>,

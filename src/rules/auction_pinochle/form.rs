@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::agreements::{Agreements, KittyKind};
 use super::hand::{Outcome, WrittenHand};
 use crate::money::Money;
-use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit, Table};
 
@@ -17,8 +17,8 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "stake",
         label: "Stake per unit (per 100 points)",
         kind: SpecKind::Money,
-        default: "0.05",
-        help: "A unit is one step of the units table; 5¢ or 10¢ a hundred is most popular (rules §1.1).",
+        default: STAKE_DEFAULT,
+        help: "A unit is one step of the units table; 5¢ or 10¢ a hundred is most popular; 0.00 (the default) plays for points only (rules §1.1).",
     },
     AgreementSpec {
         name: "units_table",

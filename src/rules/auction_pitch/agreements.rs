@@ -107,7 +107,7 @@ fn seven() -> i64 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     #[serde(default = "eleven")]
     target: i64,

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::agreements::{Agreements, NegativeDifference, SmudgeRule, Variant};
 use super::hand::{MAX_BID, Point, WrittenHand, WrittenPoints};
-use crate::rules::game::{Choice, HandFormSpec};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
@@ -16,7 +16,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "stake",
         label: "Stake per point of difference",
         kind: SpecKind::Money,
-        default: "0.05",
+        default: STAKE_DEFAULT,
         help: "At the end of each game every other player pays the winner the difference in points times this; 0 plays for points only (rules §1.4 settlement).",
     },
     AgreementSpec {

@@ -104,7 +104,7 @@ const MAX_TARGET: i64 = 1_000_000;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     check_table: Option<Value>,
     make_checks: Option<Vec<(i64, i64)>>,

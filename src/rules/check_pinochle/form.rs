@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::agreements::{Agreements, Settlement, Unfinished};
 use super::checks::{GameAward, MIN_BID, MeldCheck};
 use super::hand::{WrittenHand, WrittenSide};
-use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
@@ -20,8 +20,8 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "stake",
         label: "Stake per check",
         kind: SpecKind::Money,
-        default: "0.05",
-        help: "The side with more checks when a game ends is paid the difference × this; Scarne suggests 5¢ (rules §1.7).",
+        default: STAKE_DEFAULT,
+        help: "The side with more checks when a game ends is paid the difference × this; Scarne suggests 5¢; 0.00 (the default) plays for points only (rules §1.7).",
     },
     AgreementSpec {
         name: "check_table",

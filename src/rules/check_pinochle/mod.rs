@@ -524,6 +524,15 @@ impl Engine for CheckPinochle {
         })
     }
 
+    /// Per player, each loser pays his opposite number (rules §3 item 24); per
+    /// partnership the pairs follow the deal, so none are preferred.
+    fn settle_pairs(&self) -> Vec<(String, String)> {
+        match self.agreements.settlement {
+            Settlement::PerPlayer => self.seating.opposite_pairs(),
+            Settlement::PerPartnership => Vec::new(),
+        }
+    }
+
     fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
         form::summary(&self.agreements, currency)
     }

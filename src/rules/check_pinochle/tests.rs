@@ -431,3 +431,24 @@ proptest! {
         prop_assert!(spread <= a.games.len() as i64 + 1);
     }
 }
+
+#[test]
+fn the_settle_up_pays_the_opposite_numbers_the_rows_name() {
+    // Seats Salvatore (N), Margaret (E), Rosemary (S), Vincenzo (W): opposite numbers
+    // Salvatore–Margaret and Rosemary–Vincenzo. The game of the test above: NS win 11
+    // checks at 0.05, so Margaret pays Salvatore 0.55 and Vincenzo pays Rosemary 0.55. The
+    // settle-up needs two transfers however it pairs them, so it names the rows' pairs (by
+    // name alone it would have had Margaret pay Rosemary).
+    let players = ["Salvatore", "Margaret", "Rosemary", "Vincenzo"];
+    let events = vec![
+        hand("Vincenzo", "Salvatore", 250, side(120, &[], 140), side(0, &[], 110)),
+        json!({"type": "close"}),
+    ];
+    let l = replay(&session(&players, json!({"stake": "0.05"}), json!({"NS": 900, "EW": 700}), events)).unwrap();
+    let paid: Vec<(&str, &str, i64)> = l
+        .settlement
+        .iter()
+        .map(|t| (t.from.as_str(), t.to.as_str(), t.amount.cents()))
+        .collect();
+    assert_eq!(paid, vec![("Margaret", "Salvatore", 55), ("Vincenzo", "Rosemary", 55)]);
+}

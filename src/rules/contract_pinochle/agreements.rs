@@ -40,7 +40,7 @@ fn three_thousand() -> i64 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     #[serde(default = "three_thousand")]
     target: i64,

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::agreements::Agreements;
 use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
-use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
@@ -19,8 +19,8 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "stake",
         label: "Stake per game",
         kind: SpecKind::Money,
-        default: "0.25",
-        help: "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing (session-format).",
+        default: STAKE_DEFAULT,
+        help: "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing; 0.00 (the default) plays for points only (session-format).",
     },
     AgreementSpec {
         name: "target",

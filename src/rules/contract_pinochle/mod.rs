@@ -431,6 +431,11 @@ impl Engine for ContractPinochle {
         })
     }
 
+    /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
+    fn settle_pairs(&self) -> Vec<(String, String)> {
+        self.seating.opposite_pairs()
+    }
+
     fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
         form::summary(&self.agreements, currency)
     }

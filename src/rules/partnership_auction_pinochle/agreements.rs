@@ -48,7 +48,7 @@ pub struct Agreements {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     #[serde(default)]
     aeroplane: bool,

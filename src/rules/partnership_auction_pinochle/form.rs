@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::agreements::Agreements;
 use super::hand::{WrittenHand, WrittenSide};
-use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
@@ -23,7 +23,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "stake",
         label: "Stake per game",
         kind: SpecKind::Money,
-        default: "0.00",
+        default: STAKE_DEFAULT,
         help: "When a game ends each loser pays this to his opposite number on the winning side; 0.00 keeps points only (session-format, money in the partnership games).",
     },
     AgreementSpec {

@@ -54,7 +54,7 @@ fn two_fifty() -> i64 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     #[serde(default = "thousand")]
     target: i64,

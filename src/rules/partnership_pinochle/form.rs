@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::agreements::Agreements;
 use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
 use super::sheet::num;
-use crate::rules::game::{Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
@@ -24,8 +24,8 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "stake",
         label: "Stake per game",
         kind: SpecKind::Money,
-        default: "0.50",
-        help: "When a game ends each player of the losing side pays this to his opposite number (session-format; S002 names no stake, rules §1.5).",
+        default: STAKE_DEFAULT,
+        help: "When a game ends each player of the losing side pays this to his opposite number ; 0.00 (the default) plays for points only (session-format; S002 names no stake, rules §1.5).",
     },
     AgreementSpec {
         name: "target",

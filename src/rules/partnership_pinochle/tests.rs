@@ -408,3 +408,27 @@ proptest! {
         prop_assert_eq!(games, l.games.len());
     }
 }
+
+#[test]
+fn the_settle_up_pays_the_opposite_numbers_the_rows_name() {
+    // The game above with Salvatore (N), Margaret (E), Rosemary (S), Vincenzo (W): NS win,
+    // so Margaret pays Salvatore 0.50 and Vincenzo pays Rosemary 0.50 (opposite numbers).
+    // Two transfers whichever way they pair, so the settle-up names the rows' pairs, not
+    // Margaret → Rosemary as names alone would.
+    let doc: SessionDoc = serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "partnership_pinochle", "currency": "USD",
+        "agreements": stake(), "players": ["Salvatore", "Margaret", "Rosemary", "Vincenzo"],
+        "opening_scores": {"NS": 880, "EW": 700},
+        "events": [deal("Salvatore", (60, 150), (40, 100))]
+    }))
+    .unwrap();
+    let l = replay(&doc).unwrap();
+    let why = &l.events[0].explanation;
+    assert!(why.contains("Margaret pays Salvatore 0.50, Vincenzo pays Rosemary 0.50"), "{why}");
+    let paid: Vec<(&str, &str, i64)> = l
+        .settlement
+        .iter()
+        .map(|t| (t.from.as_str(), t.to.as_str(), t.amount.cents()))
+        .collect();
+    assert_eq!(paid, vec![("Margaret", "Salvatore", 50), ("Vincenzo", "Rosemary", 50)]);
+}

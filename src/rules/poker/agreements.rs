@@ -36,6 +36,40 @@ impl OddChip {
     }
 }
 
+/// How far "never more than one odd chip per player" reaches in a high-low pot (agreement
+/// `odd_chip_high_low`). RRP ("Ties"): "No player may receive more than one odd chip" and
+/// "if two players have identical hands, the pot will be split as evenly as possible"; each
+/// pot is split on its own ("all side pots and the main pot will be split as separate
+/// pots"), so the limit counts both halves of one pot together. The format leaves it open
+/// (issue 22), so a table that splits each half on its own may say so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OddChipHighLow {
+    /// One odd chip per player per pot, both halves counted (RRP; default): the high-low
+    /// division's chip to a lone high hand, or a high half's odd chip, counts, and the low
+    /// half's odd chips go first to tied low winners who have none yet.
+    #[default]
+    OnePerPot,
+    /// Each half split on its own, one odd chip per player per half: two identical hands
+    /// tying both halves of 0.50 in 0.05 chips take 0.30 and 0.20.
+    PerHalf,
+}
+
+/// Which card decides a tied low half's odd chip under `high_card_by_suit` (agreement
+/// `odd_chip_low_card`). RRP ("Ties"): "to the highest card by suit in all high games, and
+/// to the lowest card by suit in all low games", and in high-low "the odd chip between tied
+/// low hands is awarded as in a low game": the rule follows the half's direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OddChipLowCard {
+    /// The tied low winner with the lowest card by rank, then suit (♣ lowest; the ace is
+    /// the lowest rank under `low: ace_to_five`) (RRP; default).
+    #[default]
+    Lowest,
+    /// The tied low winner with the highest card by suit, as in the high half.
+    Highest,
+}
+
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 enum WildName {
@@ -54,11 +88,15 @@ enum LowName {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     smallest_unit: Option<Money>,
     #[serde(default)]
     odd_chip: OddChip,
+    #[serde(default)]
+    odd_chip_high_low: OddChipHighLow,
+    #[serde(default)]
+    odd_chip_low_card: OddChipLowCard,
     #[serde(default)]
     wild: Vec<WildName>,
     #[serde(default)]
@@ -80,6 +118,11 @@ pub struct Agreements {
     pub unit: Money,
     /// Who gets an odd chip (rules §3 item 32).
     pub odd_chip: OddChip,
+    /// Whether the one-odd-chip limit spans both halves of a high-low pot (RRP: yes).
+    pub odd_chip_high_low: OddChipHighLow,
+    /// Which card decides a tied low half's odd chip under `high_card_by_suit` (RRP: the
+    /// lowest).
+    pub odd_chip_low_card: OddChipLowCard,
     /// Which cards are wild.
     pub wild: Wild,
     /// How low hands rank in a high-low pot.
@@ -150,6 +193,8 @@ impl Agreements {
             stake: w.stake,
             unit,
             odd_chip: w.odd_chip,
+            odd_chip_high_low: w.odd_chip_high_low,
+            odd_chip_low_card: w.odd_chip_low_card,
             wild,
             low: match w.low {
                 LowName::AceToFive => LowRule::AceToFive,
@@ -177,6 +222,8 @@ mod tests {
         let a = read(json!({})).unwrap();
         assert_eq!(a.unit, Money::from_cents(5));
         assert_eq!(a.odd_chip, OddChip::FirstLeftOfDealer);
+        assert_eq!(a.odd_chip_high_low, OddChipHighLow::OnePerPot);
+        assert_eq!(a.odd_chip_low_card, OddChipLowCard::Lowest);
         assert_eq!(a.wild, Wild::default());
         assert_eq!(a.low, LowRule::AceToFive);
         assert_eq!(a.ante, None);
@@ -192,6 +239,8 @@ mod tests {
         assert_eq!(read(json!({"wild": ["one_eyed_jacks"]})).unwrap_err().field, "agreements.wild[0]");
         assert_eq!(read(json!({"wild": ["jokers", "jokers"]})).unwrap_err().field, "agreements.wild");
         assert_eq!(read(json!({"odd_chip": "random"})).unwrap_err().field, "agreements.odd_chip");
+        assert_eq!(read(json!({"odd_chip_high_low": "both"})).unwrap_err().field, "agreements.odd_chip_high_low");
+        assert_eq!(read(json!({"odd_chip_low_card": "low"})).unwrap_err().field, "agreements.odd_chip_low_card");
         assert_eq!(read(json!({"ante": 0.05})).unwrap_err().field, "agreements.ante");
         assert_eq!(read(json!({"antes": "0.05"})).unwrap_err().field, "agreements.antes");
     }

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::agreements::{Agreements, OddChip};
+use super::agreements::{Agreements, OddChip, OddChipHighLow, OddChipLowCard};
 use super::cards::LowRule;
 use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec};
@@ -33,8 +33,8 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "ante",
         label: "Ante",
         kind: SpecKind::Money,
-        default: "0.05",
-        help: "What each player puts in to be dealt in (S004: a nickel); empty for none.",
+        default: "",
+        help: "What each player puts in to be dealt in (S004's group: a nickel); empty (the default) for none.",
     },
     AgreementSpec {
         name: "odd_chip",
@@ -46,6 +46,26 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         ]),
         default: "first_left_of_dealer",
         help: "Never more than one odd chip per player per pot; in high-low the high half gets it (RRP, rules §3 item 32).",
+    },
+    AgreementSpec {
+        name: "odd_chip_high_low",
+        label: "Odd chips of a high-low pot",
+        kind: SpecKind::Choice(&[
+            ("one_per_pot", "one per player per pot, both halves counted"),
+            ("per_half", "each half split on its own"),
+        ]),
+        default: "one_per_pot",
+        help: "RRP: no player receives more than one odd chip, and identical hands split the pot as evenly as possible.",
+    },
+    AgreementSpec {
+        name: "odd_chip_low_card",
+        label: "Odd chip of a tied low half, by the cards",
+        kind: SpecKind::Choice(&[
+            ("lowest", "to the lowest card by suit"),
+            ("highest", "to the highest card by suit"),
+        ]),
+        default: "lowest",
+        help: "With the odd chip by the highest card: RRP gives a low half's odd chip to the lowest card (the ace is low in ace to five).",
     },
     AgreementSpec {
         name: "low",
@@ -100,6 +120,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
             a.ante.map_or("none".to_string(), |m| m.words(currency)),
         ),
         ("Odd chip".into(), a.odd_chip.words().to_string()),
+        ("Odd chips high-low".into(), high_low_words(a)),
         ("Wild cards".into(), wild.to_string()),
         (
             "Low".into(),
@@ -115,6 +136,21 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
             format!("{} (the opening bet not counted)", limit(a.max_raises_total)),
         ),
     ]
+}
+
+/// The high-low odd-chip agreements in words: how far the one-chip limit reaches and, by
+/// the cards, which card takes a tied low half's chip.
+fn high_low_words(a: &Agreements) -> String {
+    let limit = match a.odd_chip_high_low {
+        OddChipHighLow::OnePerPot => "one per player per pot, both halves counted",
+        OddChipHighLow::PerHalf => "each half split on its own",
+    };
+    let card = match (a.odd_chip, a.odd_chip_low_card) {
+        (OddChip::HighCardBySuit, OddChipLowCard::Lowest) => "; a tied low half's to the lowest card",
+        (OddChip::HighCardBySuit, OddChipLowCard::Highest) => "; a tied low half's to the highest card",
+        _ => "",
+    };
+    format!("{limit}{card}")
 }
 
 /// What the hand form offers: the players, the places 1..n, how pots are won, the agreed

@@ -70,6 +70,10 @@ pub struct Showdown {
     pub low_words: Vec<Option<String>>,
     /// Per seat: the highest card by rank then suit, when cards were written.
     pub high_card: Vec<Option<(u8, cards::CardSuit)>>,
+    /// Per seat (high-low only): the lowest card by rank then suit, the ace ranked 1 under
+    /// `low: ace_to_five`, when cards were written (RRP: a tied low half's odd chip goes to
+    /// the lowest card by suit).
+    pub low_card: Vec<Option<(u8, cards::CardSuit)>>,
 }
 
 /// One hand, checked. Money is in units (`smallest_unit`s); seats are indices into the
@@ -257,6 +261,7 @@ pub fn read(
         high_words: vec![None; n],
         low_words: vec![None; n],
         high_card: vec![None; n],
+        low_card: vec![None; n],
         ..Showdown::default()
     };
     let from_cards = w.cards.is_some();
@@ -474,6 +479,27 @@ fn read_cards(
                 *slot = Some(v.describe());
             }
         }
+        for (seat, h) in &hands {
+            if let Some(slot) = showdown.low_card.get_mut(*seat) {
+                *slot = low_card(h, agreements.low);
+            }
+        }
     }
     Ok(())
+}
+
+/// The lowest natural card of a hand by rank, then suit (♣ lowest): who gets a tied low
+/// half's odd chip under `high_card_by_suit` (RRP: "the lowest card by suit in all low
+/// games"). The ace is rank 1 where aces play low (`ace_to_five`), 14 under
+/// `deuce_to_seven`; jokers have no suit and do not count.
+fn low_card(hand: &[cards::Card], rule: cards::LowRule) -> Option<(u8, cards::CardSuit)> {
+    hand.iter()
+        .filter_map(|c| match *c {
+            cards::Card::Natural { rank: 14, suit } if rule == cards::LowRule::AceToFive => {
+                Some((1, suit))
+            }
+            cards::Card::Natural { rank, suit } => Some((rank, suit)),
+            cards::Card::Joker => None,
+        })
+        .min()
 }

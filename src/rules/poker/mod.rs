@@ -29,7 +29,7 @@ mod review_tests;
 
 use serde_json::{Map, Value};
 
-use self::agreements::{Agreements, OddChip};
+use self::agreements::{Agreements, OddChip, OddChipHighLow, OddChipLowCard};
 use self::hand::{Hand, SplitKind};
 use crate::ledger::Postings;
 use crate::money::Money;
@@ -132,19 +132,101 @@ impl Poker {
 
     /// `winners` in the order odd chips go (rules §1.11 step 4): clockwise from the
     /// dealer's left, or by the highest card by suit (♠ > ♥ > ♦ > ♣) with
-    /// `high_card_by_suit`.
-    fn odd_chip_order(&self, hand: &Hand, winners: &[usize]) -> Vec<usize> {
+    /// `high_card_by_suit` — in a low half by the lowest card (RRP: "the lowest card by
+    /// suit in all low games") unless `odd_chip_low_card: highest`.
+    fn odd_chip_order(&self, hand: &Hand, winners: &[usize], low: bool) -> Vec<usize> {
         let n = self.players.len();
         let from_left = |s: &usize| (s + n - hand.dealer - 1) % n;
         let mut order = winners.to_vec();
         order.sort_by_key(from_left);
         if self.agreements.odd_chip == OddChip::HighCardBySuit {
-            order.sort_by(|a, b| {
-                let card = |s: &usize| hand.showdown.high_card.get(*s).copied().flatten();
-                card(b).cmp(&card(a))
-            });
+            let by_lowest = low && self.agreements.odd_chip_low_card == OddChipLowCard::Lowest;
+            let cards = if by_lowest {
+                &hand.showdown.low_card
+            } else {
+                &hand.showdown.high_card
+            };
+            let card = |s: &usize| cards.get(*s).copied().flatten();
+            // A hand of jokers alone has no card by suit and comes last either way.
+            if by_lowest {
+                order.sort_by_key(|s| (card(s).is_none(), card(s)));
+            } else {
+                order.sort_by_key(|s| std::cmp::Reverse(card(s)));
+            }
         }
         order
+    }
+
+    /// Splits a pot or one half of it (`amount` units) among its `winners`, the odd chips
+    /// in the half's order ([`Self::odd_chip_order`]) but, unless the table agreed
+    /// `odd_chip_high_low: per_half`, first to winners who have none from this pot yet
+    /// (RRP: "no player may receive more than one odd chip"). `odd_in_pot` gathers who has
+    /// had one: this split's, and a lone high hand that took the division's odd chip
+    /// (`division_chip`: a high-low pot of an odd number of units). Returns the split and
+    /// whether the limit changed who got the odd chips.
+    fn split_half(
+        &self,
+        hand: &Hand,
+        winners: &[usize],
+        amount: i64,
+        low: bool,
+        division_chip: bool,
+        odd_in_pot: &mut Vec<usize>,
+    ) -> (pots::Split, bool) {
+        let mut order = self.odd_chip_order(hand, winners, low);
+        let limited = self.agreements.odd_chip_high_low == OddChipHighLow::OnePerPot
+            && pots::without_second_odd_chip(&mut order, odd_in_pot);
+        let split = pots::split(amount, &order, self.agreements.odd_chip == OddChip::Carry);
+        odd_in_pot.extend(&split.odd);
+        if let ([lone], false, true) = (winners, low, division_chip) {
+            odd_in_pot.push(*lone);
+        }
+        (split, limited)
+    }
+
+    /// A split's shares in words (": Ann 0.25, Bob 0.25; the odd chip Ann (…)"), empty for a
+    /// pot or half won whole; `limited`: the one-chip-per-pot limit changed who got one.
+    fn shares_words(&self, split: &pots::Split, low: bool, limited: bool) -> String {
+        if split.shares.len() <= 1 {
+            return String::new();
+        }
+        let each: Vec<String> = split
+            .shares
+            .iter()
+            .map(|(s, u)| format!("{} {}", self.name(*s), self.money(*u)))
+            .collect();
+        let odd = if !split.odd.is_empty() {
+            format!(
+                "; the odd chip{} {} ({}{})",
+                if split.odd.len() > 1 { "s" } else { "" },
+                self.names(&split.odd),
+                self.odd_chip_words(low),
+                if limited {
+                    "; one odd chip per player per pot, both halves counted"
+                } else {
+                    ""
+                }
+            )
+        } else if split.carried > 0 {
+            format!(
+                "; {} odd stays in the pot for the next hand (odd_chip carry)",
+                self.money(split.carried)
+            )
+        } else {
+            String::new()
+        };
+        format!(": {}{odd}", each.join(", "))
+    }
+
+    /// The odd-chip rule in words for one half: a low half's goes to the lowest card under
+    /// `high_card_by_suit` (RRP) unless the table agreed the highest.
+    fn odd_chip_words(&self, low: bool) -> &'static str {
+        let a = &self.agreements;
+        if low && a.odd_chip == OddChip::HighCardBySuit && a.odd_chip_low_card == OddChipLowCard::Lowest {
+            "to the tied winner with the lowest card (♣ < ♦ < ♥ < ♠)"
+        } else {
+            a.odd_chip.words()
+        }
     }
 
     /// Why the best eligible group takes a pot (or a half), in the table's words.
@@ -239,7 +321,6 @@ impl Poker {
             main.amount = main.amount.saturating_add(carried_in);
         }
         let n = self.players.len();
-        let carry = self.agreements.odd_chip == OddChip::Carry;
         let mut won = vec![0i64; n];
         let mut carried_out = if pots.is_empty() { carried_in } else { 0 };
         let mut marks = Vec::new();
@@ -255,11 +336,13 @@ impl Poker {
             let halves: Vec<(Option<&str>, i64)> =
                 if hand.split == SplitKind::HighLow && pot.eligible.len() > 1 {
                     // High-low: the high half takes the odd chip (rules §1.11 step 4).
-                    let low = pot.amount / 2;
-                    vec![(Some("high"), pot.amount - low), (Some("low"), low)]
+                    let (high, low) = pots::halves(pot.amount);
+                    vec![(Some("high"), high), (Some("low"), low)]
                 } else {
                     vec![(None, pot.amount)]
                 };
+            // Who has had an odd chip from this pot: one each, both halves counted (RRP).
+            let mut odd_in_pot: Vec<usize> = Vec::new();
             let mut pot_words = Vec::new();
             // Who took the pot or each half, short marks for the sheet's row ("main pot
             // high: Cy"); the reasons are in the explanation.
@@ -272,8 +355,9 @@ impl Poker {
                     &hand.showdown.high
                 };
                 let (winners, why) = self.why(&hand, groups, &pot.eligible, is_low);
-                let order = self.odd_chip_order(&hand, &winners);
-                let split = pots::split(amount, &order, carry);
+                let division_chip = half.is_some() && pot.amount % 2 != 0;
+                let (split, limited) =
+                    self.split_half(&hand, &winners, amount, is_low, division_chip, &mut odd_in_pot);
                 for (seat, share) in &split.shares {
                     if let Some(w) = won.get_mut(*seat) {
                         *w = w.saturating_add(*share);
@@ -281,31 +365,7 @@ impl Poker {
                 }
                 carried_out = carried_out.saturating_add(split.carried);
                 let half_words = half.map_or(String::new(), |h| format!(" ({h} half {})", self.money(amount)));
-                let shares = if split.shares.len() > 1 {
-                    let each: Vec<String> = split
-                        .shares
-                        .iter()
-                        .map(|(s, u)| format!("{} {}", self.name(*s), self.money(*u)))
-                        .collect();
-                    let odd = if !split.odd.is_empty() {
-                        format!(
-                            "; the odd chip{} {} ({})",
-                            if split.odd.len() > 1 { "s" } else { "" },
-                            self.names(&split.odd),
-                            self.agreements.odd_chip.words()
-                        )
-                    } else if split.carried > 0 {
-                        format!(
-                            "; {} odd stays in the pot for the next hand (odd_chip carry)",
-                            self.money(split.carried)
-                        )
-                    } else {
-                        String::new()
-                    };
-                    format!(": {}{odd}", each.join(", "))
-                } else {
-                    String::new()
-                };
+                let shares = self.shares_words(&split, is_low, limited);
                 let text = format!(
                     "{why} → {}{half_words}{shares}",
                     self.names(&winners)

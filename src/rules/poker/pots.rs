@@ -103,6 +103,25 @@ pub fn split(amount: i64, winners: &[usize], carry: bool) -> Split {
     }
 }
 
+/// The two halves of a high-low pot of `amount` units, `(high, low)`: the high half takes
+/// the chip that does not divide (RRP: "the high hand receives the odd chip in a split
+/// between the high and the low hands"; rules §1.11 step 4).
+pub fn halves(amount: i64) -> (i64, i64) {
+    let low = amount / 2;
+    (amount - low, low)
+}
+
+/// Puts the winners who already have an odd chip from this pot (`already`) after the rest,
+/// keeping each group's order, so that [`split`] gives the next odd chips to those who have
+/// none yet and a player takes a second only when every tied winner has one (RRP: "no
+/// player may receive more than one odd chip"; identical hands split "as evenly as
+/// possible"). Returns whether the order changed.
+pub fn without_second_odd_chip(order: &mut [usize], already: &[usize]) -> bool {
+    let before = order.to_vec();
+    order.sort_by_key(|s| already.contains(s));
+    before != order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +160,31 @@ mod tests {
         let s = split(11, &[2, 0, 1], true);
         assert_eq!(s.shares, vec![(2, 3), (0, 3), (1, 3)]);
         assert_eq!(s.carried, 2);
+    }
+
+    #[test]
+    fn a_low_half_odd_chip_goes_first_to_who_has_none() {
+        // 10 chips high-low: 5 and 5. A and B tie both halves, A first in both orders.
+        // High: 2 each, the odd chip to A. Low: A already has one, so B: 3 + 2 = 5 each.
+        assert_eq!(halves(10), (5, 5));
+        assert_eq!(halves(11), (6, 5));
+        let high = split(5, &[0, 1], false);
+        let mut low_order = vec![0, 1];
+        assert!(without_second_odd_chip(&mut low_order, &high.odd));
+        assert_eq!(low_order, vec![1, 0]);
+        assert_eq!(split(5, &low_order, false).shares, vec![(1, 3), (0, 2)]);
+        // Three tie both halves of 10 chips: high 5 → 2, 2, 1 (odd to 0 and 1); low 5 →
+        // the first odd chip to 2, the second to 0 again: 4, 3, 3 — as even as 10 among
+        // three can be.
+        let high = split(5, &[0, 1, 2], false);
+        let mut low_order = vec![0, 1, 2];
+        without_second_odd_chip(&mut low_order, &high.odd);
+        assert_eq!(low_order, vec![2, 0, 1]);
+        assert_eq!(split(5, &low_order, false).shares, vec![(2, 2), (0, 2), (1, 1)]);
+        // Nobody has one yet: the order stands.
+        let mut order = vec![3, 1];
+        assert!(!without_second_odd_chip(&mut order, &[0]));
+        assert_eq!(order, vec![3, 1]);
     }
 
     proptest! {

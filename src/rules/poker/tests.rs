@@ -388,3 +388,78 @@ fn impossible_hands_are_refused_naming_the_field() {
     assert!(run(json!({}), &["A"], vec![]).is_err());
     assert_eq!(refused(json!({}), &["A", "POT"], vec![]), (None, "players".into()));
 }
+
+/// Issue 22's worked example: A and B hold identical hands and tie for both high and low in
+/// a 0.50 pot (A 0.20, B 0.20, C folded after 0.10); C deals, so A sits first left of him.
+fn identical_high_low() -> Value {
+    json!({"type": "hand", "dealer": "C",
+        "contributions": {"A": "0.20", "B": "0.20", "C": "0.10"},
+        "folded": ["C"], "split": "high_low",
+        "showdown": [["A", "B"]], "showdown_low": [["A", "B"]]})
+}
+
+#[test]
+fn identical_hands_tying_both_halves_split_evenly() {
+    // 0.50 = 10 chips: high 5, low 5. High: 2 each, the odd chip to A (first left of C).
+    // Low: 2 each; A already has this pot's odd chip, so B takes it (RRP: no player more
+    // than one; identical hands split as evenly as possible). A 0.25 − 0.20 = +0.05, B
+    // 0.25 − 0.20 = +0.05, C −0.10.
+    assert_eq!(
+        ok(json!({}), &["A", "B", "C"], vec![identical_high_low()]),
+        b(&[("A", 5), ("B", 5), ("C", -10)])
+    );
+    // Each half on its own (`odd_chip_high_low: per_half`): A takes both odd chips, 3 + 3
+    // = 0.30 (+0.10), B 2 + 2 = 0.20 (0.00), C −0.10.
+    assert_eq!(
+        ok(json!({"odd_chip_high_low": "per_half"}), &["A", "B", "C"], vec![identical_high_low()]),
+        b(&[("A", 10), ("C", -10)])
+    );
+}
+
+#[test]
+fn a_lone_high_hand_has_had_the_pots_odd_chip() {
+    // 0.25 + 0.25 + 0.05 = 0.55 = 11 chips: high 6 to A alone (the odd chip of the
+    // division), low 5 tied A and B: 2 each, and the odd chip to B, as A already has one
+    // from this pot. A 8 chips 0.40 − 0.25 = +0.15; B 3 chips 0.15 − 0.25 = −0.10; C −0.05.
+    let hand = json!({"type": "hand", "dealer": "C",
+        "contributions": {"A": "0.25", "B": "0.25", "C": "0.05"},
+        "folded": ["C"], "split": "high_low",
+        "showdown": [["A"], ["B"]], "showdown_low": [["A", "B"]]});
+    assert_eq!(
+        ok(json!({}), &["A", "B", "C"], vec![hand.clone()]),
+        b(&[("A", 15), ("B", -10), ("C", -5)])
+    );
+    // Per half: the low odd chip to A, first left of C: A 9 chips 0.45 (+0.20), B 2 chips
+    // 0.10 (−0.15), C −0.05.
+    assert_eq!(
+        ok(json!({"odd_chip_high_low": "per_half"}), &["A", "B", "C"], vec![hand]),
+        b(&[("A", 20), ("B", -15), ("C", -5)])
+    );
+}
+
+/// C's heart flush takes the high; A and B tie the low with the same wheel (5-4-3-2-A).
+/// A's lowest card is the A♠, B's the A♣ (aces low); their highest the same aces.
+fn wheel_tie_for_low() -> Value {
+    json!({"type": "hand", "dealer": "C",
+        "contributions": {"A": "0.10", "B": "0.10", "C": "0.10"},
+        "folded": [], "split": "high_low",
+        "cards": {"A": "AS 2D 3C 4H 5S", "B": "AC 2S 3D 4S 5H", "C": "2H 7H 9H JH KH"}})
+}
+
+#[test]
+fn high_card_by_suit_gives_a_low_halfs_odd_chip_to_the_lowest_card() {
+    // 0.30 = 6 chips: high 3 to C; low 3 between A and B, 1 each and the odd chip to the
+    // lowest card by suit (RRP): B's A♣ is below A's A♠. A 0.05 − 0.10 = −0.05, B 0.10 −
+    // 0.10 = 0, C 0.15 − 0.10 = +0.05.
+    let a = json!({"odd_chip": "high_card_by_suit"});
+    assert_eq!(
+        ok(a, &["A", "B", "C"], vec![wheel_tie_for_low()]),
+        b(&[("A", -5), ("C", 5)])
+    );
+    // `odd_chip_low_card: highest`: A's A♠ is the higher card: A 0, B −0.05, C +0.05.
+    let a = json!({"odd_chip": "high_card_by_suit", "odd_chip_low_card": "highest"});
+    assert_eq!(
+        ok(a, &["A", "B", "C"], vec![wheel_tie_for_low()]),
+        b(&[("B", -5), ("C", 5)])
+    );
+}

@@ -68,7 +68,7 @@ fn step() -> i64 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Written {
-    #[serde(default)]
+    #[serde(default = "crate::rules::game::default_stake")]
     stake: Money,
     #[serde(default)]
     mode: Mode,

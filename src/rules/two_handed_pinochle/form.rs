@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agreements::{Agreements, Mode};
 use super::hand::{Players, TURN_UP_DIX, WrittenDeal, WrittenDeclare};
-use crate::rules::game::{Choice, HandFormSpec};
+use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text, ticked};
 use crate::rules::partnership::ALL_TRICK_POINTS;
 use crate::rules::{AgreementSpec, RuleError, SpecKind};
@@ -24,7 +24,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "stake",
         label: "Stake per game won",
         kind: SpecKind::Money,
-        default: "0.00",
+        default: STAKE_DEFAULT,
         help: "The loser of each game pays the winner this; a drawn single deal pays nothing, 0 plays for points only (session-format).",
     },
     AgreementSpec {

@@ -10,13 +10,14 @@ use askama_web::WebTemplate;
 use super::PageError;
 use crate::error::AppError;
 use crate::ledger::KITTY;
-use crate::ledger::settle_up::{Transfer, fewest_transfers};
+use crate::ledger::settle_up::{Transfer, fewest_transfers_preferring};
 use crate::registry::{self, HandFormData};
 use crate::rules::game::{Choice, HandFormSpec, form_values};
 use crate::service::Loaded;
 use crate::session::sheet::{
     self as model, Context, MoneyView, SheetView, money, money_views, signed_money,
 };
+use crate::session::why::standing_amounts;
 
 /// The score-sheet page.
 #[derive(Template, WebTemplate)]
@@ -115,30 +116,19 @@ pub fn time_words(rfc3339: &str) -> String {
 }
 
 /// Where an account's balance came from, event by event, in the session's currency: "Ann
-/// −$0.70: opening ante −$0.10, hand 1 −$0.40, hand 2 −$0.20, close +$0.10".
+/// −$0.70: opening ante −$0.10, hand 1 −$0.40, hand 2 (corrected) −$0.20, close +$0.10".
+/// Only what stands ([`standing_amounts`]): an undone hand or payment is left out, a
+/// corrected hand shows its corrected amount, so the parts add up to the total.
 fn history_of(loaded: &Loaded, account: &str) -> String {
     let money = |cents: i64| with_currency(&signed_money(cents), &loaded.doc.currency);
-    let rows = loaded.fold.rows();
     let mut parts = Vec::new();
-    for row in rows {
-        let label = match (row.kind.as_str(), row.amends, row.hand_number) {
-            ("opening_ante", _, _) => "opening ante".to_string(),
-            (_, _, Some(n)) => format!("hand {n}"),
-            (_, Some(a), _) => {
-                let what = if a.void { "undo" } else { "correction" };
-                match loaded.fold.hand_number(a.target) {
-                    Some(n) => format!("{what} of hand {n}"),
-                    None => format!("{what} of a payment"),
-                }
-            }
-            (kind, _, _) => kind.replace('_', " "),
+    for (row, cents) in standing_amounts(&loaded.fold, account) {
+        let label = match (row.kind.as_str(), row.hand_number) {
+            ("opening_ante", _) => "opening ante".to_string(),
+            (_, Some(n)) if row.struck() => format!("hand {n} (corrected)"),
+            (_, Some(n)) => format!("hand {n}"),
+            (kind, _) => kind.replace('_', " "),
         };
-        let cents: i64 = row
-            .postings
-            .iter()
-            .filter(|p| p.account == account)
-            .map(|p| p.amount.cents())
-            .sum();
         if cents != 0 {
             parts.push(format!("{label} {}", money(cents)));
         }
@@ -233,7 +223,7 @@ pub fn sheet_page(
                 .iter()
                 .map(|(k, v)| (k.clone(), *v))
                 .collect();
-            fewest_transfers(&open)
+            fewest_transfers_preferring(&open, &fold.engine().settle_pairs())
         }
         None => loaded.ledger.settlement.clone(),
     };
