@@ -212,18 +212,32 @@ fn session_json(loaded: &Loaded) -> Value {
     })
 }
 
+/// `GET /sessions[?before=ID]`: the caller's club's sessions, newest first, 50 at a time;
+/// `next` is the path of the next (older) page, or null. Only the club's own sessions are
+/// read. Errors: 400 naming `before` when it is not a whole number.
 #[utoipa::path(get, path = "/sessions", tag = "sessions",
-    responses((status = 200, description = "The open sessions and those of the caller's club, newest first", body = SessionList)))]
-async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
-    let sessions = service::list(&state.pool, viewer.club()).await?;
-    let items: Vec<Value> = sessions
+    params(("before" = Option<i64>, Query, description = "Only the sessions with an id below this (the `next` link sets it)")),
+    responses((status = 200, description = "A page of the caller's club's sessions, newest first", body = SessionList), (status = 400, description = "`before` is not a whole number", body = ApiError)))]
+async fn list(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    query: Result<Query<crate::web::html::Before>, QueryRejection>,
+) -> Result<Json<Value>, AppError> {
+    let Query(query) = query.map_err(|e| AppError::BadRequest {
+        field: "before".into(),
+        message: format!("{}; use a session id, e.g. ?before=120", e.body_text()),
+    })?;
+    let page = service::list(&state.reader, viewer.club(), query.before).await?;
+    let next = page.next.map(|id| format!("/api/v1/sessions?before={id}"));
+    let items: Vec<Value> = page
+        .sessions
         .into_iter()
         .map(|s| {
             json!({ "id": s.id, "game": s.game, "created_at": s.created_at,
                     "players": s.players.split(", ").collect::<Vec<_>>(), "hands": s.hands, "closed": s.closed })
         })
         .collect();
-    Ok(Json(json!({ "sessions": items })))
+    Ok(Json(json!({ "sessions": items, "next": next })))
 }
 
 /// The club a new session belongs to: the writer's club, or none (an open session) for a
@@ -292,7 +306,7 @@ async fn create(
             (id, Some(links))
         }
     };
-    let loaded = service::load(&state.pool, &state.folds, id).await?;
+    let loaded = service::load(&state.reader, &state.folds, id).await?;
     Ok(created(&loaded, links))
 }
 
@@ -313,7 +327,7 @@ async fn import(
             (id, Some(links))
         }
     };
-    let loaded = service::load(&state.pool, &state.folds, id).await?;
+    let loaded = service::load(&state.reader, &state.folds, id).await?;
     Ok(created(&loaded, links))
 }
 
