@@ -6,14 +6,12 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, OnceLock};
 
-use argon2::Argon2;
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use chrono::{Duration, SecondsFormat, Utc};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
 
+use super::hashing::{hash_passphrase, passphrase_matches};
 use crate::error::AppError;
 use crate::store::clubs::{self as store, ClubRow};
 use crate::store::{ReadPool, WritePool};
@@ -136,7 +134,8 @@ const PRUNE_ABOVE: usize = 10_000;
 /// hashed, so no one else is locked out: the right passphrase from another address goes
 /// through. Guessing at one club from many addresses is slowed rather than refused: past
 /// [`CLUB_BURST`] attempts a minute each attempt waits (at most [`CLUB_BACKOFF_MAX`]), so
-/// the club's own members still get in. Argon2 runs at most two at a time. Keys are
+/// the club's own members still get in. Argon2 runs on one thread, one hash at a time
+/// (`service::hashing`), and at most two attempts wait for it. Keys are
 /// fixed-size hashes ([`ClientKey`], a SHA-256 prefix of the lowercased club name), and a
 /// limiter holding more than 10,000 keys forgets those back to a full allowance
 /// (governor's `retain_recent`), so typed names and many addresses cannot grow memory.
@@ -241,30 +240,6 @@ fn hash_token(token: &str) -> String {
 
 fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
-}
-
-async fn hash_passphrase(passphrase: String) -> Result<String, AppError> {
-    // Argon2 is slow on purpose; keep it off the async workers.
-    tokio::task::spawn_blocking(move || {
-        Argon2::default()
-            .hash_password(passphrase.as_bytes())
-            .map(|h| h.to_string())
-            .map_err(|e| AppError::Internal(format!("hashing: {e}")))
-    })
-    .await
-    .map_err(|e| AppError::Internal(e.to_string()))?
-}
-
-async fn passphrase_matches(passphrase: String, phc: String) -> Result<bool, AppError> {
-    tokio::task::spawn_blocking(move || {
-        let parsed =
-            PasswordHash::new(&phc).map_err(|e| AppError::Internal(format!("stored hash: {e}")))?;
-        Ok(Argon2::default()
-            .verify_password(passphrase.as_bytes(), &parsed)
-            .is_ok())
-    })
-    .await
-    .map_err(|e| AppError::Internal(e.to_string()))?
 }
 
 async fn issue_token(pool: &WritePool, club_id: i64, access: Access) -> Result<String, AppError> {

@@ -8,6 +8,7 @@
 
 pub mod commit;
 mod folds;
+mod hashing;
 pub mod history;
 mod listing;
 pub mod nights;
