@@ -4,6 +4,7 @@
 
 pub mod exports;
 pub mod history;
+mod listing;
 pub mod nights;
 pub mod openapi;
 
@@ -33,7 +34,7 @@ use crate::service::clubs::{self, Access, SessionLinks};
 use crate::service::{self, Loaded, NewSessionInput};
 use openapi::{
     ApiError, ClubCreated, CreateSessionBody, CredentialsBody, LedgerDocument, Recorded,
-    SessionDocument, SessionList, SessionView, Standing, TokenIssued,
+    SessionDocument, SessionView, Standing, TokenIssued,
 };
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -54,7 +55,7 @@ pub fn routes() -> Router<AppState> {
 pub fn router() -> OpenApiRouter<AppState> {
     let (schemas, paths, club_import) = routes!(exports::club_import);
     OpenApiRouter::with_openapi(openapi::base())
-        .routes(routes!(list, create))
+        .routes(routes!(listing::list, create))
         .routes(routes!(import))
         .routes(routes!(show))
         .routes(routes!(record))
@@ -210,34 +211,6 @@ fn session_json(loaded: &Loaded) -> Value {
         "session": loaded.doc,
         "ledger": loaded.ledger,
     })
-}
-
-/// `GET /sessions[?before=ID]`: the caller's club's sessions, newest first, 50 at a time;
-/// `next` is the path of the next (older) page, or null. Only the club's own sessions are
-/// read. Errors: 400 naming `before` when it is not a whole number.
-#[utoipa::path(get, path = "/sessions", tag = "sessions",
-    params(("before" = Option<i64>, Query, description = "Only the sessions with an id below this (the `next` link sets it)")),
-    responses((status = 200, description = "A page of the caller's club's sessions, newest first", body = SessionList), (status = 400, description = "`before` is not a whole number", body = ApiError)))]
-async fn list(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    query: Result<Query<crate::web::html::Before>, QueryRejection>,
-) -> Result<Json<Value>, AppError> {
-    let Query(query) = query.map_err(|e| AppError::BadRequest {
-        field: "before".into(),
-        message: format!("{}; use a session id, e.g. ?before=120", e.body_text()),
-    })?;
-    let page = service::list(&state.reader, viewer.club(), query.before).await?;
-    let next = page.next.map(|id| format!("/api/v1/sessions?before={id}"));
-    let items: Vec<Value> = page
-        .sessions
-        .into_iter()
-        .map(|s| {
-            json!({ "id": s.id, "game": s.game, "created_at": s.created_at,
-                    "players": s.players.split(", ").collect::<Vec<_>>(), "hands": s.hands, "closed": s.closed })
-        })
-        .collect();
-    Ok(Json(json!({ "sessions": items, "next": next })))
 }
 
 /// The club a new session belongs to: the writer's club, or none (an open session) for a

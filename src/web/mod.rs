@@ -70,6 +70,14 @@ impl AppState {
     }
 }
 
+/// Where a page of a club's sessions list starts (`?before=`, on the pages and the API):
+/// below this session id, else at the newest.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct Before {
+    /// The id the previous page ended at.
+    pub before: Option<i64>,
+}
+
 /// The entity tag of what a session page or document shows after its first `events`
 /// events: `"s{id}-e{events}-{variant}-v{crate version}"` (`variant` tells apart what the
 /// same state renders as for different viewers, e.g. the sheet with or without its forms).

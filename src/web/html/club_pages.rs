@@ -442,7 +442,7 @@ async fn show(
     viewer: Viewer,
     headers: HeaderMap,
     Path(id): Path<i64>,
-    Query(query): Query<super::Before>,
+    Query(query): Query<crate::web::Before>,
 ) -> Response {
     let page = async {
         let grant = viewer

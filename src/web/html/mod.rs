@@ -239,14 +239,6 @@ struct ListPage {
     club: Option<(i64, String, bool)>,
 }
 
-/// Where a page of a sessions list starts: below this session id (`?before=`), else at
-/// the newest.
-#[derive(Debug, Default, serde::Deserialize)]
-pub struct Before {
-    /// The id the previous page ended at.
-    pub before: Option<i64>,
-}
-
 impl SessionSummaryRow {
     /// The game's name as players say it ("Check Pinochle"), from the registry; the id
     /// itself for a game no longer registered.
@@ -274,7 +266,7 @@ pub fn offered_games() -> Vec<(&'static str, &'static str)> {
 async fn list(
     State(state): State<AppState>,
     viewer: Viewer,
-    Query(query): Query<Before>,
+    Query(query): Query<super::Before>,
 ) -> Response {
     let page = async {
         let club = match viewer.grant {
