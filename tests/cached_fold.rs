@@ -10,8 +10,8 @@
 use proptest::prelude::*;
 use scorekeeper::format::{Position, ledger_event};
 use scorekeeper::service::{self, Folds, Loaded, NewSessionInput, Recorded};
+use scorekeeper::store::WritePool;
 use serde_json::{Value, json};
-use sqlx::SqlitePool;
 
 const PLAYERS: [&str; 3] = ["A", "B", "C"];
 const SUITS: [&str; 4] = ["spades", "hearts", "diamonds", "clubs"];
@@ -123,7 +123,7 @@ fn event(game: &str, now: &Loaded, step: &Step) -> Value {
 /// Asserts that the state `folds` keeps of session `id`, and the answer to a write when
 /// there was one, equal the session read and replayed from the store.
 async fn assert_same(
-    pool: &SqlitePool,
+    pool: &WritePool,
     folds: &Folds,
     id: i64,
     recorded: Option<&Recorded>,

@@ -378,3 +378,161 @@ async fn concurrent_writes_queue_on_the_one_writer_and_all_land() {
     pool.close().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 21, "Readers never wait on the writer": while a long write transaction holds the
+/// one writer connection (and the write lock), another session's standing, the sessions
+/// list, a club page and a sheet reached with the login cookie, and `/healthz` all answer
+/// at once from the read pool. Before the read pool took them, each waited for the writer
+/// (here: the 5 s `WRITE_WAIT`, then a 503).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_and_cookie_checks_answer_while_a_write_holds_the_writer() {
+    use scorekeeper::service::clubs::{self, ClientKey, LoginLimits};
+    let (dir, url) = database("readers");
+    let pool = scorekeeper::store::open(&url).await.unwrap();
+    let router = Client::new(app(AppState::new(pool.clone())));
+    let open = import(&router, 3).await;
+    let limits = LoginLimits::new();
+    let (club, token) = clubs::create_club(
+        &pool,
+        &limits,
+        ClientKey::of(None),
+        "Thursday",
+        "correct horse battery",
+    )
+    .await
+    .unwrap();
+    let doc: scorekeeper::format::SessionDoc = serde_json::from_value(session(4)).unwrap();
+    let ours = scorekeeper::service::import(&pool, &doc, Some(club.id))
+        .await
+        .unwrap();
+    router
+        .cookies
+        .lock()
+        .unwrap()
+        .push(format!("sk_session={token}"));
+    // The writer is busy: its one connection holds a write transaction.
+    let mut long_write = pool.begin_with("BEGIN IMMEDIATE").await.unwrap();
+    sqlx::query("UPDATE sessions SET currency = currency WHERE id = ?")
+        .bind(ours)
+        .execute(&mut *long_write)
+        .await
+        .unwrap();
+    let reads = [
+        format!("/api/v1/sessions/{open}/standing"),
+        "/api/v1/sessions".to_string(),
+        format!("/clubs/{}", club.id),
+        format!("/sessions/{ours}"),
+        "/".to_string(),
+        "/healthz".to_string(),
+    ];
+    for uri in &reads {
+        let started = std::time::Instant::now();
+        let answer = get(&router, uri, None).await;
+        let took = started.elapsed();
+        assert_eq!(answer.status, StatusCode::OK, "{uri}: {}", answer.body);
+        assert!(
+            took < std::time::Duration::from_millis(200),
+            "{uri} took {took:?} while the writer was busy"
+        );
+    }
+    // What they read is the committed state: the club's session with its 4 hands.
+    let list = get(&router, "/api/v1/sessions", None).await.json();
+    assert_eq!(list["sessions"][0]["id"], ours);
+    assert_eq!(list["sessions"][0]["hands"], 4);
+    long_write.rollback().await.unwrap();
+    // A read handle cannot write: its connections are read-only.
+    let reader = scorekeeper::store::reader(&pool);
+    let mut conn = reader.acquire().await.unwrap();
+    let refused = sqlx::query("UPDATE sessions SET currency = 'EUR' WHERE id = ?")
+        .bind(ours)
+        .execute(&mut *conn)
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("readonly"), "{refused}");
+    drop(conn);
+    pool.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Issue 21, "Work proportional to what is asked": the sessions list and the club page show
+/// only the club's sessions, 50 at a time, newest first, with a link to the older ones;
+/// sessions without a club or of another club never show.
+#[tokio::test]
+async fn a_clubs_sessions_come_a_page_at_a_time_and_only_its_own() {
+    use scorekeeper::service::clubs::{self, ClientKey, LoginLimits};
+    let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+    let router = Client::new(app(AppState::new(pool.clone())));
+    let limits = LoginLimits::new();
+    let club = |name: &'static str| {
+        let (pool, limits) = (pool.clone(), &limits);
+        async move {
+            clubs::create_club(
+                &pool,
+                limits,
+                ClientKey::of(None),
+                name,
+                "correct horse battery",
+            )
+            .await
+            .unwrap()
+        }
+    };
+    let (ours, token) = club("Thursday").await;
+    let (theirs, _) = club("Friday").await;
+    let doc: scorekeeper::format::SessionDoc = serde_json::from_value(session(1)).unwrap();
+    let mut mine = Vec::new();
+    for n in 0..53 {
+        // Interleaved with another club's and open sessions, which must not show.
+        let other = if n % 2 == 0 { Some(theirs.id) } else { None };
+        scorekeeper::service::import(&pool, &doc, other)
+            .await
+            .unwrap();
+        mine.push(
+            scorekeeper::service::import(&pool, &doc, Some(ours.id))
+                .await
+                .unwrap(),
+        );
+    }
+    router
+        .cookies
+        .lock()
+        .unwrap()
+        .push(format!("sk_session={token}"));
+    let ids = |page: &Value| -> Vec<i64> {
+        page["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_i64().unwrap())
+            .collect()
+    };
+    let newest_first: Vec<i64> = mine.iter().rev().copied().collect();
+    let first = get(&router, "/api/v1/sessions", None).await.json();
+    assert_eq!(ids(&first), newest_first[..50]);
+    let next = first["next"].as_str().unwrap().to_string();
+    assert_eq!(
+        next,
+        format!("/api/v1/sessions?before={}", newest_first[49])
+    );
+    let second = get(&router, &next, None).await.json();
+    assert_eq!(ids(&second), newest_first[50..]);
+    assert!(second["next"].is_null());
+    let bad = get(&router, "/api/v1/sessions?before=soon", None).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad.json()["error"]["field"], "before", "{}", bad.body);
+    // The club page: the same page of 50 and a link to the three older ones.
+    let page = get(&router, &format!("/clubs/{}", ours.id), None).await;
+    assert_eq!(page.status, StatusCode::OK);
+    let shown = |body: &str, id: i64| body.contains(&format!("href=\"/sessions/{id}\""));
+    assert!(newest_first[..50].iter().all(|&id| shown(&page.body, id)));
+    assert!(!shown(&page.body, newest_first[50]));
+    let older = format!("/clubs/{}?before={}", ours.id, newest_first[49]);
+    assert!(
+        page.body.contains(&format!("href=\"{older}\"")),
+        "no link to older sessions"
+    );
+    let rest = get(&router, &older, None).await;
+    assert!(newest_first[50..].iter().all(|&id| shown(&rest.body, id)));
+    assert!(!shown(&rest.body, newest_first[49]));
+    assert!(!rest.body.contains("Older sessions"));
+}

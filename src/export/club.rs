@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
-use sqlx::SqlitePool;
 
 use super::{
     ClubExport, EventLine, ExportedNight, ExportedNightPayment, ExportedPerson, SessionRecord,
@@ -18,6 +17,7 @@ use crate::service::{self, Folds, Loaded};
 use crate::store::history as hs;
 use crate::store::nights as ns;
 use crate::store::{self, NewEvent, NewSession};
+use crate::store::{ReadPool, WritePool};
 
 /// The export view of a loaded session: its documents and each entry's time and hand number.
 pub fn record(loaded: &Loaded) -> SessionRecord {
@@ -46,17 +46,13 @@ pub fn record(loaded: &Loaded) -> SessionRecord {
 }
 
 /// Session `id` for export. Errors: [`AppError::NotFound`].
-pub async fn session(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<SessionRecord, AppError> {
+pub async fn session(pool: &ReadPool, folds: &Folds, id: i64) -> Result<SessionRecord, AppError> {
     Ok(record(&*service::load(pool, folds, id).await?))
 }
 
 /// The club `id` if `grant` belongs to it (reading is enough). Errors:
 /// [`AppError::NotFound`] for anyone else, as the club page does.
-pub async fn member_club(
-    pool: &SqlitePool,
-    grant: Option<Grant>,
-    id: i64,
-) -> Result<Club, AppError> {
+pub async fn member_club(pool: &ReadPool, grant: Option<Grant>, id: i64) -> Result<Club, AppError> {
     grant
         .filter(|g| g.club_id == id)
         .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
@@ -65,17 +61,11 @@ pub async fn member_club(
 
 /// Every session of club `id`, oldest first, for export.
 pub async fn club_sessions(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     folds: &Folds,
     id: i64,
 ) -> Result<Vec<SessionRecord>, AppError> {
-    let mut ids: Vec<i64> = service::list(pool, Some(id))
-        .await?
-        .into_iter()
-        .filter(|s| s.club_id == Some(id))
-        .map(|s| s.id)
-        .collect();
-    ids.sort_unstable();
+    let ids = service::club_session_ids(pool, id).await?;
     let mut sessions = Vec::with_capacity(ids.len());
     for session_id in ids {
         sessions.push(session(pool, folds, session_id).await?);
@@ -87,7 +77,7 @@ pub async fn club_sessions(
 /// title and archive flag, its people (renames and merges) and its nights with their
 /// payments.
 pub async fn export_club(
-    pool: &SqlitePool,
+    pool: &WritePool,
     folds: &Folds,
     club: &Club,
 ) -> Result<ClubExport, AppError> {
@@ -106,7 +96,8 @@ pub async fn export_club(
         .enumerate()
         .map(|(i, s)| (s.id, i))
         .collect();
-    let mut conn = pool.acquire().await?;
+    // Reads, beside the writer: an export never waits behind the writes in progress.
+    let mut conn = pool.reader().acquire().await?;
     for (sid, title, archived) in hs::session_meta_of_club(&mut conn, club.id).await? {
         if let Some(s) = position.get(&sid).and_then(|&i| export.sessions.get_mut(i)) {
             s.title = title;
@@ -163,7 +154,7 @@ pub async fn export_club(
 /// the field from the export's root; the club's own errors (name taken, short passphrase);
 /// [`AppError::TooManyRequests`] past the club creations allowed from `client`'s address.
 pub async fn import_club(
-    pool: &SqlitePool,
+    pool: &WritePool,
     limits: &clubs::LoginLimits,
     client: clubs::ClientKey,
     name: Option<&str>,

@@ -6,17 +6,15 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::sync::{Arc, OnceLock};
 
-use argon2::Argon2;
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use chrono::{Duration, SecondsFormat, Utc};
 use governor::clock::Clock;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
-use sqlx::SqlitePool;
 
+use super::hashing::{hash_passphrase, passphrase_matches};
 use crate::error::AppError;
 use crate::store::clubs::{self as store, ClubRow};
+use crate::store::{ReadPool, WritePool};
 
 /// What a token lets its holder do with its club's sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,7 +134,8 @@ const PRUNE_ABOVE: usize = 10_000;
 /// hashed, so no one else is locked out: the right passphrase from another address goes
 /// through. Guessing at one club from many addresses is slowed rather than refused: past
 /// [`CLUB_BURST`] attempts a minute each attempt waits (at most [`CLUB_BACKOFF_MAX`]), so
-/// the club's own members still get in. Argon2 runs at most two at a time. Keys are
+/// the club's own members still get in. Argon2 runs on one thread, one hash at a time
+/// (`service::hashing`), and at most two attempts wait for it. Keys are
 /// fixed-size hashes ([`ClientKey`], a SHA-256 prefix of the lowercased club name), and a
 /// limiter holding more than 10,000 keys forgets those back to a full allowance
 /// (governor's `retain_recent`), so typed names and many addresses cannot grow memory.
@@ -243,31 +242,7 @@ fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-async fn hash_passphrase(passphrase: String) -> Result<String, AppError> {
-    // Argon2 is slow on purpose; keep it off the async workers.
-    tokio::task::spawn_blocking(move || {
-        Argon2::default()
-            .hash_password(passphrase.as_bytes())
-            .map(|h| h.to_string())
-            .map_err(|e| AppError::Internal(format!("hashing: {e}")))
-    })
-    .await
-    .map_err(|e| AppError::Internal(e.to_string()))?
-}
-
-async fn passphrase_matches(passphrase: String, phc: String) -> Result<bool, AppError> {
-    tokio::task::spawn_blocking(move || {
-        let parsed =
-            PasswordHash::new(&phc).map_err(|e| AppError::Internal(format!("stored hash: {e}")))?;
-        Ok(Argon2::default()
-            .verify_password(passphrase.as_bytes(), &parsed)
-            .is_ok())
-    })
-    .await
-    .map_err(|e| AppError::Internal(e.to_string()))?
-}
-
-async fn issue_token(pool: &SqlitePool, club_id: i64, access: Access) -> Result<String, AppError> {
+async fn issue_token(pool: &WritePool, club_id: i64, access: Access) -> Result<String, AppError> {
     let token = new_secret()?;
     let created = Utc::now();
     let expires = (created + Duration::days(TOKEN_DAYS)).to_rfc3339_opts(SecondsFormat::Secs, true);
@@ -289,7 +264,7 @@ async fn issue_token(pool: &SqlitePool, club_id: i64, access: Access) -> Result<
 /// passphrase is hashed then); a name that is empty, longer than 60 characters or taken
 /// (field `name`); a passphrase shorter than [`PASSPHRASE_MIN`] (field `passphrase`).
 pub async fn create_club(
-    pool: &SqlitePool,
+    pool: &WritePool,
     limits: &LoginLimits,
     client: ClientKey,
     name: &str,
@@ -393,7 +368,7 @@ fn check_new_passphrase(passphrase: &str, field: &str) -> Result<(), AppError> {
 /// hashed then); [`AppError::Unauthorized`] for a wrong name or passphrase (one message for
 /// both).
 pub async fn log_in(
-    pool: &SqlitePool,
+    pool: &WritePool,
     limits: &LoginLimits,
     client: ClientKey,
     name: &str,
@@ -405,7 +380,8 @@ pub async fn log_in(
     // The name as clubs are stored (trimmed, NFC); a name no club could have is unknown.
     let club = match crate::rules::table::club_name(name) {
         Ok(name) => {
-            let mut conn = pool.acquire().await?;
+            // Looked up beside the writer: a login waits for no write but its own token's.
+            let mut conn = pool.reader().acquire().await?;
             store::club_by_name(&mut conn, &name).await?
         }
         Err(_) => None,
@@ -433,7 +409,7 @@ pub async fn log_in(
 /// [`AppError::TooManyRequests`]; [`AppError::BadRequest`] for a wrong current passphrase
 /// (field `current`) or an unfit new one (field `passphrase`); [`AppError::NotFound`].
 pub async fn change_passphrase(
-    pool: &SqlitePool,
+    pool: &WritePool,
     limits: &LoginLimits,
     client: ClientKey,
     club_id: i64,
@@ -443,7 +419,7 @@ pub async fn change_passphrase(
     check_new_passphrase(new, "passphrase")?;
     limits.attempt(client)?;
     let club = {
-        let mut conn = pool.acquire().await?;
+        let mut conn = pool.reader().acquire().await?;
         store::club(&mut conn, club_id)
             .await?
             .ok_or_else(|| AppError::NotFound(format!("there is no club {club_id}")))?
@@ -467,7 +443,7 @@ pub async fn change_passphrase(
 
 /// Gives the club a new share secret: the old share link, and every browser that opened
 /// it, reads no more. Returns the new secret (the link is `/share/{secret}`).
-pub async fn rotate_share_secret(pool: &SqlitePool, club_id: i64) -> Result<String, AppError> {
+pub async fn rotate_share_secret(pool: &WritePool, club_id: i64) -> Result<String, AppError> {
     let secret = new_secret()?;
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     store::set_share_token(&mut tx, club_id, &secret).await?;
@@ -480,7 +456,7 @@ pub async fn rotate_share_secret(pool: &SqlitePool, club_id: i64) -> Result<Stri
 /// secret itself is the read-only credential (the browser keeps it as its login cookie),
 /// so a visit adds no token row and rotating the secret ends every reader's access.
 /// Errors: [`AppError::NotFound`] for an unknown (or rotated) link.
-pub async fn open_share_link(pool: &SqlitePool, share_token: &str) -> Result<Club, AppError> {
+pub async fn open_share_link(pool: &ReadPool, share_token: &str) -> Result<Club, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::club_by_share_token(&mut conn, share_token)
         .await?
@@ -490,7 +466,7 @@ pub async fn open_share_link(pool: &SqlitePool, share_token: &str) -> Result<Clu
 
 /// What a token (a cookie's, a bearer's, or a share link's secret itself) grants; `None`
 /// when it is unknown or expired.
-pub async fn grant(pool: &SqlitePool, token: &str) -> Result<Option<Grant>, AppError> {
+pub async fn grant(pool: &ReadPool, token: &str) -> Result<Option<Grant>, AppError> {
     let mut conn = pool.acquire().await?;
     if let Some((club_id, access)) = store::token(&mut conn, &hash_token(token), &now()).await? {
         let access = if access == "write" {
@@ -509,13 +485,13 @@ pub async fn grant(pool: &SqlitePool, token: &str) -> Result<Option<Grant>, AppE
 }
 
 /// Forgets a token.
-pub async fn log_out(pool: &SqlitePool, token: &str) -> Result<(), AppError> {
+pub async fn log_out(pool: &WritePool, token: &str) -> Result<(), AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::delete_token(&mut conn, &hash_token(token)).await?)
 }
 
 /// The club with this id. Errors: [`AppError::NotFound`].
-pub async fn club(pool: &SqlitePool, id: i64) -> Result<Club, AppError> {
+pub async fn club(pool: &ReadPool, id: i64) -> Result<Club, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::club(&mut conn, id)
         .await?
@@ -524,10 +500,7 @@ pub async fn club(pool: &SqlitePool, id: i64) -> Result<Club, AppError> {
 }
 
 /// The club's players with their net money over every session of the club, in cents.
-pub async fn player_totals(
-    pool: &SqlitePool,
-    club_id: i64,
-) -> Result<Vec<(String, i64)>, AppError> {
+pub async fn player_totals(pool: &ReadPool, club_id: i64) -> Result<Vec<(String, i64)>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::player_totals(&mut conn, club_id).await?)
 }
@@ -558,7 +531,7 @@ pub async fn with_presented_links<F: std::future::Future>(
 /// a write without a valid token; [`AppError::Forbidden`] for a write with a read-only
 /// token or link.
 pub async fn authorize(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     grant: Option<Grant>,
     id: i64,
     need: Access,
@@ -653,7 +626,7 @@ pub async fn store_session_links(
 /// has no links (a club's session, one made before links, or no such session): the club
 /// rules apply then. `Ok(Some(None))` when it has links and no secret matches.
 pub async fn link_access(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     id: i64,
     presented: &[&str],
 ) -> Result<Option<Option<Access>>, AppError> {

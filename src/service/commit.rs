@@ -33,12 +33,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-use sqlx::SqlitePool;
 use tokio::sync::oneshot;
 
 use crate::error::AppError;
 use crate::ledger::Posting;
-use crate::store::{self, NewEvent, WRITE_WAIT};
+use crate::store::{self, NewEvent, WRITE_WAIT, WritePool};
 
 use super::FactsWrite;
 
@@ -95,7 +94,7 @@ struct Job {
 struct Queue {
     jobs: VecDeque<Job>,
     /// The database the running group task writes to; `None` when no task runs.
-    writer: Option<SqlitePool>,
+    writer: Option<WritePool>,
 }
 
 /// The queue of records waiting for their group's commit, shared by every request of one
@@ -133,7 +132,7 @@ impl Committer {
     /// error otherwise. Nothing of the record is written on error.
     pub async fn append(
         self: &Arc<Self>,
-        pool: &SqlitePool,
+        pool: &WritePool,
         append: Append,
     ) -> Result<Appended, AppError> {
         let (answer, answered) = oneshot::channel();
@@ -178,8 +177,8 @@ impl Committer {
 }
 
 /// Whether two pools are clones of one pool (they share their options).
-fn same_database(a: &SqlitePool, b: &SqlitePool) -> bool {
-    Arc::ptr_eq(&a.connect_options(), &b.connect_options())
+fn same_database(a: &WritePool, b: &WritePool) -> bool {
+    Arc::ptr_eq(&a.sqlite().connect_options(), &b.sqlite().connect_options())
 }
 
 /// The task that commits groups while records are queued. Should it stop before the queue
@@ -192,7 +191,7 @@ struct GroupTask {
 }
 
 impl GroupTask {
-    async fn run(mut self, pool: SqlitePool) {
+    async fn run(mut self, pool: WritePool) {
         loop {
             let group: Vec<Job> = {
                 let mut queue = self.committer.lock();
@@ -231,7 +230,7 @@ enum Failed {
 }
 
 /// Commits `group` and answers each of its records.
-async fn commit_group(pool: &SqlitePool, group: Vec<Job>, commits: &AtomicU64) {
+async fn commit_group(pool: &WritePool, group: Vec<Job>, commits: &AtomicU64) {
     let mut live = Vec::with_capacity(group.len());
     for job in group {
         if job.answer.is_closed() {
@@ -283,7 +282,7 @@ fn same_error(e: &AppError) -> AppError {
 
 /// Appends `jobs` in one transaction: each one's outcome, in order, once committed.
 async fn write(
-    pool: &SqlitePool,
+    pool: &WritePool,
     jobs: &[Job],
     commits: &AtomicU64,
 ) -> Result<Vec<Appended>, Failed> {
@@ -332,8 +331,8 @@ mod tests {
 
     use std::sync::Arc;
 
+    use crate::store::WritePool;
     use serde_json::json;
-    use sqlx::SqlitePool;
 
     use super::{Append, Appended, Committer, MAX_GROUP, MAX_QUEUED};
     use crate::error::AppError;
@@ -341,7 +340,7 @@ mod tests {
     use crate::ledger::Posting;
     use crate::money::Money;
 
-    async fn sessions(n: usize) -> (SqlitePool, Vec<i64>) {
+    async fn sessions(n: usize) -> (WritePool, Vec<i64>) {
         let pool = crate::store::open("sqlite::memory:").await.unwrap();
         let doc: SessionDoc = serde_json::from_value(json!({
             "format": "scorekeeper/session@1", "game": "auction_pinochle",
@@ -376,7 +375,7 @@ mod tests {
     /// Each record at once, from its own task; their answers in order.
     async fn at_once(
         committer: &Arc<Committer>,
-        pool: &SqlitePool,
+        pool: &WritePool,
         appends: Vec<Append>,
     ) -> Vec<Result<Appended, AppError>> {
         let tasks: Vec<_> = appends
@@ -393,7 +392,7 @@ mod tests {
         answers
     }
 
-    async fn stored(pool: &SqlitePool, id: i64) -> (usize, Vec<(String, i64)>) {
+    async fn stored(pool: &WritePool, id: i64) -> (usize, Vec<(String, i64)>) {
         let mut conn = pool.acquire().await.unwrap();
         let count = crate::store::event_count(&mut conn, id).await.unwrap();
         (count, crate::store::balances(&mut conn, id).await.unwrap())

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::SqliteConnection;
 
 use super::Folds;
 use crate::error::AppError;
@@ -16,6 +16,7 @@ use crate::store::history::{
     self as hs, HistoryFilter, HistoryRow, LeaderRow, NightRow, PersonRow, TotalsRow,
 };
 use crate::store::{self};
+use crate::store::{ReadPool, WritePool};
 
 /// Sessions on one page of the history.
 pub const PAGE: i64 = 20;
@@ -73,9 +74,11 @@ async fn write_facts(
 
 /// Writes the facts of the club's sessions recorded before the history existed (a no-op
 /// once done: the backlog is empty).
-pub async fn backfill(pool: &SqlitePool, folds: &Folds, club: i64) -> Result<(), AppError> {
+pub async fn backfill(pool: &WritePool, folds: &Folds, club: i64) -> Result<(), AppError> {
+    // Asked of the read pool: once the backlog is empty (nearly always) the pages that
+    // call this never touch the writer.
     let missing = {
-        let mut conn = pool.acquire().await?;
+        let mut conn = pool.reader().acquire().await?;
         hs::backlog(&mut conn, club).await?
     };
     for id in missing {
@@ -132,7 +135,7 @@ fn day_start(day: NaiveDate) -> String {
 /// A page of the club's history and whether another page follows. Errors: `to` before
 /// `from` ([`AppError::BadRequest`] naming `to`).
 pub async fn history(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     club: i64,
     query: &HistoryQuery,
 ) -> Result<(Vec<HistoryEntry>, bool), AppError> {
@@ -180,7 +183,7 @@ pub fn game_name(id: &str) -> String {
 }
 
 /// The club's people.
-pub async fn people(pool: &SqlitePool, club: i64) -> Result<Vec<PersonRow>, AppError> {
+pub async fn people(pool: &ReadPool, club: i64) -> Result<Vec<PersonRow>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::people(&mut conn, club).await?)
 }
@@ -194,7 +197,7 @@ async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result
 
 /// Gives session `id` of `club` a title ("Thursday at Sal's"); blank clears it. Errors:
 /// [`AppError::NotFound`]; [`AppError::BadRequest`] for a title over 80 characters.
-pub async fn set_title(pool: &SqlitePool, club: i64, id: i64, title: &str) -> Result<(), AppError> {
+pub async fn set_title(pool: &WritePool, club: i64, id: i64, title: &str) -> Result<(), AppError> {
     let title = title.trim();
     if title.chars().count() > 80 {
         return Err(AppError::BadRequest {
@@ -212,7 +215,7 @@ pub async fn set_title(pool: &SqlitePool, club: i64, id: i64, title: &str) -> Re
 /// Archives session `id` of `club` (hidden from the list, never deleted) or brings it
 /// back. Errors: [`AppError::NotFound`].
 pub async fn set_archived(
-    pool: &SqlitePool,
+    pool: &WritePool,
     club: i64,
     id: i64,
     archived: bool,
@@ -251,7 +254,7 @@ pub struct PlayerStats {
 /// Person `id`'s statistics in `club`, optionally within the days `[from, to]`. Errors:
 /// [`AppError::NotFound`].
 pub async fn player(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     club: i64,
     id: i64,
     from: Option<NaiveDate>,
@@ -317,7 +320,7 @@ pub async fn player(
 }
 
 /// The club's leaderboard.
-pub async fn leaderboard(pool: &SqlitePool, club: i64) -> Result<Vec<LeaderRow>, AppError> {
+pub async fn leaderboard(pool: &ReadPool, club: i64) -> Result<Vec<LeaderRow>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::leaderboard(&mut conn, club).await?)
 }
@@ -325,7 +328,7 @@ pub async fn leaderboard(pool: &SqlitePool, club: i64) -> Result<Vec<LeaderRow>,
 /// Renames person `id` of `club`: the name shown everywhere changes, the seats keep the
 /// name sat under. Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `name`
 /// when it is blank, over 40 characters, or another player's (merge them instead).
-pub async fn rename(pool: &SqlitePool, club: i64, id: i64, name: &str) -> Result<(), AppError> {
+pub async fn rename(pool: &WritePool, club: i64, id: i64, name: &str) -> Result<(), AppError> {
     let name = name.trim();
     let bad = |message: &str| AppError::BadRequest {
         field: "name".into(),
@@ -355,7 +358,7 @@ pub async fn rename(pool: &SqlitePool, club: i64, id: i64, name: &str) -> Result
 /// Merges person `from` into person `into` (two spellings of one person): every name and
 /// so every night of `from` counts for `into`. Errors: [`AppError::NotFound`];
 /// [`AppError::BadRequest`] naming `into` when they are the same person.
-pub async fn merge(pool: &SqlitePool, club: i64, from: i64, into: i64) -> Result<(), AppError> {
+pub async fn merge(pool: &WritePool, club: i64, from: i64, into: i64) -> Result<(), AppError> {
     if from == into {
         return Err(AppError::BadRequest {
             field: "into".into(),
@@ -378,7 +381,7 @@ pub async fn merge(pool: &SqlitePool, club: i64, from: i64, into: i64) -> Result
 /// with no renamed player. The pages show these names; the API documents keep the
 /// recorded ones.
 pub async fn renamed_for_session(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     id: i64,
 ) -> Result<BTreeMap<String, String>, AppError> {
     let mut conn = pool.acquire().await?;
@@ -390,7 +393,7 @@ pub async fn renamed_for_session(
 
 /// Recorded name → display name for the club's renamed or merged names.
 pub async fn renamed_in_club(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     club: i64,
 ) -> Result<BTreeMap<String, String>, AppError> {
     let mut conn = pool.acquire().await?;
@@ -415,7 +418,7 @@ pub fn names_tag(names: &BTreeMap<String, String>) -> String {
 /// The currency the club's totals are shown in: its latest session's (ISO code), "USD" for
 /// a club with no session. A club keeps its sessions in one currency; the leaderboard and
 /// player pages add cents across sessions.
-pub async fn club_currency(pool: &SqlitePool, club: i64) -> Result<String, AppError> {
+pub async fn club_currency(pool: &ReadPool, club: i64) -> Result<String, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::club_currency(&mut conn, club)
         .await?

@@ -8,12 +8,16 @@
 
 pub mod commit;
 mod folds;
+mod hashing;
 pub mod history;
+mod listing;
 pub mod nights;
 
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::SqliteConnection;
+
+use crate::store::{ReadPool, WritePool};
 use tokio_stream::StreamExt;
 
 use crate::error::AppError;
@@ -21,8 +25,9 @@ use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, Sess
 use crate::history::{FactsDelta, SessionFacts};
 use crate::rules::GameInfo;
 use crate::session::{Fold, Tip};
-use crate::store::{self, EventRow, NewEvent, NewSession, SessionSummaryRow};
+use crate::store::{self, EventRow, NewEvent, NewSession};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
+pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
 
 use self::clubs::SessionLinks;
 use self::commit::{Append, Appended};
@@ -215,7 +220,7 @@ pub struct NewSessionInput {
 /// Creates a session, owned by `club` (or open when `None`). Errors: [`AppError::Refused`]
 /// naming the field (unknown game, agreements, players); nothing is written then.
 pub async fn create_session(
-    pool: &SqlitePool,
+    pool: &WritePool,
     input: NewSessionInput,
     club: Option<i64>,
 ) -> Result<i64, AppError> {
@@ -240,7 +245,7 @@ pub async fn create_session(
 /// Creates a session without a club, reached only through its capability links (returned
 /// once: only their hashes are stored). Errors as [`create_session`].
 pub async fn create_linked_session(
-    pool: &SqlitePool,
+    pool: &WritePool,
     input: NewSessionInput,
 ) -> Result<(i64, SessionLinks), AppError> {
     let doc = SessionDoc {
@@ -258,7 +263,7 @@ pub async fn create_linked_session(
 /// Imports a session document as a session without a club, reached only through its
 /// capability links (returned once). Errors as [`import`].
 pub async fn import_linked(
-    pool: &SqlitePool,
+    pool: &WritePool,
     doc: &SessionDoc,
 ) -> Result<(i64, SessionLinks), AppError> {
     let links = SessionLinks::new()?;
@@ -272,7 +277,7 @@ pub async fn import_linked(
 /// who keep their identity across its sessions. Errors: [`AppError::Refused`] with the
 /// event index, field and rule of the first refusal; nothing is written then.
 pub async fn import(
-    pool: &SqlitePool,
+    pool: &WritePool,
     doc: &SessionDoc,
     club: Option<i64>,
 ) -> Result<i64, AppError> {
@@ -280,7 +285,7 @@ pub async fn import(
 }
 
 async fn import_with(
-    pool: &SqlitePool,
+    pool: &WritePool,
     doc: &SessionDoc,
     club: Option<i64>,
     links: Option<&SessionLinks>,
@@ -446,7 +451,7 @@ async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError
 /// the store: what the sheet, the ledger and the export show. The cache keeps only the
 /// state after the last event ([`position`], [`record_event`]), which this fills when it
 /// is empty or behind. Errors: [`AppError::NotFound`].
-pub async fn load(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Current, AppError> {
+pub async fn load(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Current, AppError> {
     let fresh = {
         let mut conn = pool.acquire().await?;
         load_fresh(&mut conn, id).await?
@@ -466,7 +471,7 @@ pub async fn load(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Current, 
 /// when it holds every stored event (one indexed read to know), else read and folded from
 /// the store and cached. The cost does not grow with the session when it is cached.
 /// Errors: [`AppError::NotFound`].
-pub async fn position(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Position, AppError> {
+pub async fn position(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Position, AppError> {
     // The count is read before waiting for the slot, so no connection is held while
     // waiting for a writer that may itself be waiting for a connection.
     let stored = {
@@ -493,11 +498,7 @@ pub async fn position(pool: &SqlitePool, folds: &Folds, id: i64) -> Result<Posit
 /// The game session `id` is played at (it never changes): from the state the cache holds,
 /// else from the stored header (one read by its key), never from the session's history.
 /// What a hand form needs to become an event. Errors: [`AppError::NotFound`].
-pub async fn game(
-    pool: &SqlitePool,
-    folds: &Folds,
-    id: i64,
-) -> Result<&'static GameInfo, AppError> {
+pub async fn game(pool: &ReadPool, folds: &Folds, id: i64) -> Result<&'static GameInfo, AppError> {
     // Not waited for: a writer holding the slot would only delay an answer the header gives.
     if let Ok(slot) = folds.slot(id).try_read_owned()
         && let Some(kept) = slot.as_ref()
@@ -600,7 +601,7 @@ async fn read_target(
 /// Errors: [`AppError::Refused`] naming the event index, field and rule;
 /// [`AppError::NotFound`]. Nothing is written on error.
 pub async fn record_event(
-    pool: &SqlitePool,
+    pool: &WritePool,
     folds: &Folds,
     id: i64,
     event: Value,
@@ -828,7 +829,7 @@ fn kept_of(target: Target) -> Result<Kept, AppError> {
 /// replayed: `event_count`, balances, scores and settlement as they stood just after it,
 /// not as later events left them.
 async fn repeated(
-    pool: &SqlitePool,
+    pool: &WritePool,
     folds: &Folds,
     id: i64,
     seq: usize,
@@ -911,31 +912,14 @@ fn apply_one(
 /// How many events session `id` holds as stored now (0 for none, or no such session): one
 /// read of an index, whatever the session's length, so that a client's copy can be told
 /// current (an `ETag`) without loading the session.
-pub async fn event_count(pool: &SqlitePool, id: i64) -> Result<usize, AppError> {
+pub async fn event_count(pool: &ReadPool, id: i64) -> Result<usize, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::event_count(&mut conn, id).await?)
 }
 
-/// The sessions of `club`, newest first; none without a club: a session without a club is
-/// reached only through its links, never listed.
-pub async fn list(
-    pool: &SqlitePool,
-    club: Option<i64>,
-) -> Result<Vec<SessionSummaryRow>, AppError> {
-    let Some(club) = club else {
-        return Ok(Vec::new());
-    };
-    let mut conn = pool.acquire().await?;
-    Ok(store::list_sessions(&mut conn, Some(club))
-        .await?
-        .into_iter()
-        .filter(|s| s.club_id == Some(club))
-        .collect())
-}
-
 /// The balances as summed from the stored postings (cents by account); they equal the
 /// ledger's balances, which tests check.
-pub async fn stored_balances(pool: &SqlitePool, id: i64) -> Result<Vec<(String, i64)>, AppError> {
+pub async fn stored_balances(pool: &ReadPool, id: i64) -> Result<Vec<(String, i64)>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::balances(&mut conn, id).await?)
 }

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use chrono::{SecondsFormat, Utc};
-use sqlx::{SqliteConnection, SqlitePool};
+use sqlx::SqliteConnection;
 
 use crate::error::AppError;
 use crate::history::night::{
@@ -17,6 +17,7 @@ use crate::service::Folds;
 use crate::service::history::game_name;
 use crate::store;
 use crate::store::nights::{self as ns, NightPaymentRow, NightRow};
+use crate::store::{ReadPool, WritePool};
 
 fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -88,7 +89,7 @@ async fn club_night(conn: &mut SqliteConnection, club: i64, id: i64) -> Result<N
 }
 
 /// The club's latest nights (at most 50), newest first.
-pub async fn nights_of(pool: &SqlitePool, club: i64) -> Result<Vec<NightRow>, AppError> {
+pub async fn nights_of(pool: &ReadPool, club: i64) -> Result<Vec<NightRow>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::nights_of(&mut conn, club).await?)
 }
@@ -101,7 +102,7 @@ pub async fn nights_of(pool: &SqlitePool, club: i64) -> Result<Vec<NightRow>, Ap
 /// or is kept in another currency than the night's other sessions (a night settles up in
 /// one currency). Nothing is written on an error.
 pub async fn group(
-    pool: &SqlitePool,
+    pool: &WritePool,
     club: i64,
     into: Option<i64>,
     title: &str,
@@ -167,7 +168,7 @@ pub async fn group(
 /// night; a closed session counts as it stands (its close shared the kitty). Errors:
 /// [`AppError::NotFound`]; [`AppError::Internal`] if its totals overflow.
 pub async fn night(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     folds: &Folds,
     club: i64,
     id: i64,
@@ -250,7 +251,7 @@ pub async fn night(
 /// person); [`AppError::Conflict`] (field `payments`) when `seen` is out of date.
 #[allow(clippy::too_many_arguments)] // the night, the payment and what the page saw
 pub async fn record_payment(
-    pool: &SqlitePool,
+    pool: &WritePool,
     folds: &Folds,
     club: i64,
     id: i64,
@@ -323,7 +324,7 @@ pub async fn record_payment(
 /// Voids payment `payment` of night `id` (kept, struck through, no longer counted).
 /// Errors: [`AppError::NotFound`] for no such payment standing.
 pub async fn void_payment(
-    pool: &SqlitePool,
+    pool: &WritePool,
     club: i64,
     id: i64,
     payment: i64,
@@ -352,7 +353,7 @@ pub async fn void_payment(
 /// [`AppError::NotFound`] for a night of another club or a session not in it;
 /// [`AppError::Conflict`] (field `session`) while a payment stands (void it first). Nothing
 /// is written on an error.
-pub async fn take_out(pool: &SqlitePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
+pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     club_night(&mut tx, club, id).await?;
     if ns::night_of_session(&mut tx, session).await? != Some(id) {
@@ -396,7 +397,7 @@ pub const EVENING_HOURS: i64 = 12;
 
 /// The club's sessions started in the last [`EVENING_HOURS`], newest first (at most 10),
 /// each with the night it is in: what the new-session form offers to join.
-pub async fn tonight(pool: &SqlitePool, club: i64) -> Result<Vec<Tonight>, AppError> {
+pub async fn tonight(pool: &ReadPool, club: i64) -> Result<Vec<Tonight>, AppError> {
     let since = (Utc::now() - chrono::Duration::hours(EVENING_HOURS))
         .to_rfc3339_opts(SecondsFormat::Secs, true);
     let mut conn = pool.acquire().await?;
@@ -451,7 +452,7 @@ impl NightChoice {
 /// night instead), or when the night is kept in another currency (a night settles up in
 /// one currency).
 pub async fn check_choice(
-    pool: &SqlitePool,
+    pool: &ReadPool,
     club: i64,
     choice: &NightChoice,
     game: &str,
@@ -489,7 +490,7 @@ pub async fn check_choice(
 /// Puts the new session `id` in tonight's night as chosen ([`NightChoice`]): a night of
 /// the session before is titled "Night of <day>". Errors as [`group`].
 pub async fn join(
-    pool: &SqlitePool,
+    pool: &WritePool,
     club: i64,
     choice: &NightChoice,
     id: i64,

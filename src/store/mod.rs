@@ -9,16 +9,18 @@ pub mod clubs;
 pub mod history;
 pub mod nights;
 pub mod ops;
+mod pools;
 
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
+use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{SqliteConnection, SqlitePool};
 
 use crate::ledger::Posting;
+pub use pools::{ReadPool, WritePool};
 
 /// Migrations, embedded in the binary and run at start-up.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -26,12 +28,13 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 /// Opens (creating the file and its folder if needed) and migrates the database at `url`
 /// (`sqlite://path` or `sqlite::memory:`), and answers the **writer**: a pool of one
 /// connection, so that writes queue in this process in arrival order instead of spinning in
-/// SQLite's busy handler (`design/architecture.md`, "The store under load"). Reads that
-/// should not wait behind writes use [`reader`] of this pool. A write waiting longer than
+/// SQLite's busy handler (`design/architecture.md`, "The store under load"). Reads go
+/// through its read pool ([`reader`], [`WritePool::reader`]), which never waits behind
+/// writes. A write waiting longer than
 /// [`WRITE_WAIT`] for the connection, or for another process's lock, fails with a busy
 /// error (a 503 from the service). Errors: the folder cannot be made, the file cannot be
 /// opened, or a migration fails.
-pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
+pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
     let options = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
@@ -62,7 +65,7 @@ pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
         .connect_with(options)
         .await?;
     MIGRATOR.run(&pool).await?;
-    Ok(pool)
+    Ok(WritePool::new(pool, in_memory))
 }
 
 /// How long a write waits for the writer connection or another process's lock before it
@@ -82,21 +85,13 @@ fn is_in_memory(options: &SqliteConnectOptions) -> bool {
         || name.contains("mode=memory")
 }
 
-/// The read pool beside `writer` (a pool made by [`open`]): up to [`READERS`] connections
-/// to the same file, opened lazily, which read the last committed state while the writer
-/// writes (WAL). An in-memory database exists only inside the writer's connection, so there
-/// the reader is the writer itself. Never write through the reader.
-pub fn reader(writer: &SqlitePool) -> SqlitePool {
-    let options = (*writer.connect_options()).clone();
-    if is_in_memory(&options) {
-        return writer.clone();
-    }
-    SqlitePoolOptions::new()
-        .max_connections(READERS)
-        .min_connections(0)
-        .acquire_timeout(WRITE_WAIT)
-        .idle_timeout(Some(Duration::from_secs(600)))
-        .connect_lazy_with(options)
+/// The read pool beside `writer` (a pool made by [`open`]): up to [`READERS`] read-only
+/// connections to the same file, opened lazily, which read the last committed state while
+/// the writer writes (WAL). An in-memory database exists only inside the writer's
+/// connection, so there the reader reads through the writer's pool. The same pool every
+/// time (a clone of [`WritePool::reader`]).
+pub fn reader(writer: &WritePool) -> ReadPool {
+    writer.reader().clone()
 }
 
 /// Whether `e` says the database is busy: another connection holds the lock longer than
@@ -412,21 +407,61 @@ pub struct SessionSummaryRow {
     pub club_id: Option<i64>,
 }
 
-/// The open sessions and those of `club`, newest first (a club's sessions are invisible
-/// to everyone else).
+/// The columns of a sessions-list line, for `sessions s`: its players and hand count are
+/// read from the session's own rows only.
+const SUMMARY: &str = "SELECT s.id, s.game, s.created_at, \
+   (SELECT group_concat(player, ', ') FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
+   (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') AS hands, \
+   EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
+   s.club_id FROM sessions s";
+
+/// One page of `club`'s sessions, newest first: at most `limit` of those whose id is below
+/// `before` (every one when `None`). Only the club's own sessions are read (the
+/// `sessions_by_club` index, whose entries run in id order), so the cost is the page's,
+/// whatever else the database holds (keyset paging: no skipped rows are read either).
 pub async fn list_sessions(
     conn: &mut SqliteConnection,
-    club: Option<i64>,
+    club: i64,
+    before: Option<i64>,
+    limit: i64,
 ) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT s.id, s.game, s.created_at, \
-           (SELECT group_concat(player, ', ') FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
-           (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') AS hands, \
-           EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
-           s.club_id \
-         FROM sessions s WHERE s.club_id IS NULL OR s.club_id = ? ORDER BY s.id DESC",
-    )
-    .bind(club)
-    .fetch_all(conn)
-    .await
+    let sql = format!("{SUMMARY} WHERE s.club_id = ? AND s.id < ? ORDER BY s.id DESC LIMIT ?");
+    sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(club)
+        .bind(before.unwrap_or(i64::MAX))
+        .bind(limit)
+        .fetch_all(conn)
+        .await
+}
+
+/// The latest session of `club` at `game`, else the club's latest of any game, if any:
+/// where the new-session form takes "the seating of the last table" from (two reads of
+/// the `sessions_by_club_game` and `sessions_by_club` indexes, one row each).
+pub async fn last_session(
+    conn: &mut SqliteConnection,
+    club: i64,
+    game: &str,
+) -> Result<Option<SessionSummaryRow>, sqlx::Error> {
+    let of_game =
+        format!("{SUMMARY} WHERE s.club_id = ? AND s.game = ? ORDER BY s.id DESC LIMIT 1");
+    let found = sqlx::query_as(sqlx::AssertSqlSafe(of_game))
+        .bind(club)
+        .bind(game)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if found.is_some() {
+        return Ok(found);
+    }
+    Ok(list_sessions(conn, club, None, 1).await?.pop())
+}
+
+/// The ids of every session of `club`, oldest first (for the whole-club export).
+pub async fn club_session_ids(
+    conn: &mut SqliteConnection,
+    club: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    sqlx::query_scalar("SELECT id FROM sessions WHERE club_id = ? ORDER BY id")
+        .bind(club)
+        .fetch_all(conn)
+        .await
 }

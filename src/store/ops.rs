@@ -4,12 +4,16 @@
 use std::path::Path;
 
 use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{ConnectOptions, Connection, SqlitePool};
+use sqlx::{ConnectOptions, Connection};
 
-/// Whether the database answers a trivial query (for `/healthz`).
-pub async fn ping(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+use super::{ReadPool, WritePool};
+
+/// Whether the database answers a trivial query (for `/healthz`), on a read connection:
+/// the probe does not wait behind the writes in progress.
+pub async fn ping(pool: &ReadPool) -> Result<(), sqlx::Error> {
+    let mut conn = pool.acquire().await?;
     sqlx::query_scalar::<_, i64>("SELECT 1")
-        .fetch_one(pool)
+        .fetch_one(&mut *conn)
         .await
         .map(|_| ())
 }
@@ -18,7 +22,7 @@ pub async fn ping(pool: &SqlitePool) -> Result<(), sqlx::Error> {
 /// `-wal` file (`PRAGMA wal_checkpoint(TRUNCATE)`), so that a copy of the database file
 /// alone is complete. Errors: the database cannot be reached; a checkpoint that another
 /// connection's reader keeps from finishing answers `Ok(false)` (SQLite's `busy` column).
-pub async fn checkpoint(pool: &SqlitePool) -> Result<bool, sqlx::Error> {
+pub async fn checkpoint(pool: &WritePool) -> Result<bool, sqlx::Error> {
     let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
         .fetch_one(pool)
         .await?;
@@ -29,7 +33,7 @@ pub async fn checkpoint(pool: &SqlitePool) -> Result<bool, sqlx::Error> {
 /// it reads in one transaction, so writers may go on meanwhile and the copy holds exactly
 /// the events committed when it began. Errors: `target` exists and is not empty, or cannot
 /// be written.
-pub async fn backup_into(pool: &SqlitePool, target: &Path) -> Result<(), sqlx::Error> {
+pub async fn backup_into(pool: &WritePool, target: &Path) -> Result<(), sqlx::Error> {
     let target = target.to_string_lossy().into_owned();
     sqlx::query("VACUUM INTO ?")
         .bind(target)

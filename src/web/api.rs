@@ -4,6 +4,7 @@
 
 pub mod exports;
 pub mod history;
+mod listing;
 pub mod nights;
 pub mod openapi;
 
@@ -33,7 +34,7 @@ use crate::service::clubs::{self, Access, SessionLinks};
 use crate::service::{self, Loaded, NewSessionInput};
 use openapi::{
     ApiError, ClubCreated, CreateSessionBody, CredentialsBody, LedgerDocument, Recorded,
-    SessionDocument, SessionList, SessionView, Standing, TokenIssued,
+    SessionDocument, SessionView, Standing, TokenIssued,
 };
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -54,7 +55,7 @@ pub fn routes() -> Router<AppState> {
 pub fn router() -> OpenApiRouter<AppState> {
     let (schemas, paths, club_import) = routes!(exports::club_import);
     OpenApiRouter::with_openapi(openapi::base())
-        .routes(routes!(list, create))
+        .routes(routes!(listing::list, create))
         .routes(routes!(import))
         .routes(routes!(show))
         .routes(routes!(record))
@@ -212,20 +213,6 @@ fn session_json(loaded: &Loaded) -> Value {
     })
 }
 
-#[utoipa::path(get, path = "/sessions", tag = "sessions",
-    responses((status = 200, description = "The open sessions and those of the caller's club, newest first", body = SessionList)))]
-async fn list(State(state): State<AppState>, viewer: Viewer) -> Result<Json<Value>, AppError> {
-    let sessions = service::list(&state.pool, viewer.club()).await?;
-    let items: Vec<Value> = sessions
-        .into_iter()
-        .map(|s| {
-            json!({ "id": s.id, "game": s.game, "created_at": s.created_at,
-                    "players": s.players.split(", ").collect::<Vec<_>>(), "hands": s.hands, "closed": s.closed })
-        })
-        .collect();
-    Ok(Json(json!({ "sessions": items })))
-}
-
 /// The club a new session belongs to: the writer's club, or none (an open session) for a
 /// request without a token. Errors: 401 for an unknown token, 403 for a read-only one.
 fn owning_club(viewer: &Viewer) -> Result<Option<i64>, AppError> {
@@ -292,7 +279,7 @@ async fn create(
             (id, Some(links))
         }
     };
-    let loaded = service::load(&state.pool, &state.folds, id).await?;
+    let loaded = service::load(&state.reader, &state.folds, id).await?;
     Ok(created(&loaded, links))
 }
 
@@ -313,7 +300,7 @@ async fn import(
             (id, Some(links))
         }
     };
-    let loaded = service::load(&state.pool, &state.folds, id).await?;
+    let loaded = service::load(&state.reader, &state.folds, id).await?;
     Ok(created(&loaded, links))
 }
 

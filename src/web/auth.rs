@@ -51,7 +51,7 @@ impl FromRequestParts<AppState> for Viewer {
                 .map(|c| c.value().to_string())
         });
         let grant = match &token {
-            Some(t) if !t.is_empty() => clubs::grant(&state.pool, t).await?,
+            Some(t) if !t.is_empty() => clubs::grant(&state.reader, t).await?,
             _ => None,
         };
         Ok(Viewer { token, grant })

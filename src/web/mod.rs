@@ -4,6 +4,7 @@
 pub mod api;
 pub mod auth;
 pub mod html;
+pub mod live;
 
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
@@ -12,26 +13,27 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
-use sqlx::SqlitePool;
-use tokio::sync::broadcast;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::service::Folds;
 use crate::service::clubs::{LoginLimiter, login_limiter};
+use crate::store::{ReadPool, WritePool};
+use live::Watchers;
 
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
     /// The database's writer: one connection, so writes queue here in arrival order
-    /// ([`crate::store::open`]). Anything may read through it too, behind the writes.
-    pub pool: SqlitePool,
-    /// The read pool beside the writer ([`crate::store::reader`]): the sheet, standing and
-    /// ledger read here, never waiting for a write.
-    pub reader: SqlitePool,
+    /// ([`crate::store::open`]). Only writes use it.
+    pub pool: WritePool,
+    /// The read pool beside the writer ([`crate::store::reader`], read-only connections):
+    /// every page, chart, export, history and API read and every token or cookie check
+    /// reads here, never waiting for a write.
+    pub reader: ReadPool,
     /// Passphrase attempts per club.
     pub limiter: LoginLimiter,
-    /// The id of every session that just changed, for the live sheets.
-    pub changes: broadcast::Sender<i64>,
+    /// The live sheets' channels, one per watched session ([`Watchers`]).
+    pub watchers: Watchers,
     /// The open sessions kept folded in memory.
     pub folds: Folds,
     /// The address phones open (`http://192.168.1.20:3000`), for share links; `None` uses
@@ -41,15 +43,14 @@ pub struct AppState {
 
 impl AppState {
     /// State over `pool` (the writer made by [`crate::store::open`]) and its read pool,
-    /// with a fresh login limiter, change channel and cache of
+    /// with a fresh login limiter, no live sheets and a cache of
     /// [`crate::service::DEFAULT_CAPACITY`] folded sessions.
-    pub fn new(pool: SqlitePool) -> AppState {
-        let (changes, _) = broadcast::channel(256);
+    pub fn new(pool: WritePool) -> AppState {
         AppState {
             reader: crate::store::reader(&pool),
             pool,
             limiter: login_limiter(),
-            changes,
+            watchers: Watchers::default(),
             folds: Folds::default(),
             public_url: None,
         }
@@ -63,11 +64,18 @@ impl AppState {
         }
     }
 
-    /// Tells the live sheets that session `id` changed.
+    /// Tells the live sheets of session `id` (and no other) that it changed.
     pub fn changed(&self, id: i64) {
-        // No open sheet means no receiver; that is fine.
-        let _ = self.changes.send(id);
+        self.watchers.changed(id);
     }
+}
+
+/// Where a page of a club's sessions list starts (`?before=`, on the pages and the API):
+/// below this session id, else at the newest.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct Before {
+    /// The id the previous page ended at.
+    pub before: Option<i64>,
 }
 
 /// The entity tag of what a session page or document shows after its first `events`
@@ -122,9 +130,10 @@ const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
 
 /// `GET /healthz`, for a supervisor or load balancer: 200 `{"status":"ok"}` when the
 /// database answers a query, 503 `{"status":"unavailable"}` (and the cause in the log)
-/// otherwise. It reads nothing else and needs no login.
+/// otherwise. It reads nothing else, on the read pool (a long write does not delay it),
+/// and needs no login.
 async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
-    match crate::store::ops::ping(&state.pool).await {
+    match crate::store::ops::ping(&state.reader).await {
         Ok(()) => (StatusCode::OK, Json(json!({ "status": "ok" }))),
         Err(e) => {
             tracing::warn!("healthz: the database does not answer: {e}");

@@ -76,7 +76,7 @@ pub struct Browser {
     /// The service's address, `http://127.0.0.1:PORT`.
     pub base: String,
     /// The service's database, to import sessions directly.
-    pub store: sqlx::SqlitePool,
+    pub store: scorekeeper::store::WritePool,
     /// A scratch folder for this test's database and browser profiles.
     pub work: PathBuf,
 }

@@ -21,7 +21,7 @@ use tower::ServiceExt;
 /// `Cookie` nor an `Authorization` header of its own; club logins are passed explicitly.
 pub struct TestApp {
     pub router: Router,
-    pub pool: sqlx::SqlitePool,
+    pub pool: scorekeeper::store::WritePool,
     pub links: std::sync::Mutex<Vec<String>>,
 }
 

@@ -53,8 +53,8 @@ pub async fn postings_csv(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    let record = club::session(&state.pool, &state.folds, id).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    let record = club::session(&state.reader, &state.folds, id).await?;
     let body = export::postings_csv(&record).map_err(written)?;
     Ok(download(CSV, format!("session-{id}-postings.csv"), body))
 }
@@ -70,8 +70,8 @@ pub async fn session_journal(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-    let record = club::session(&state.pool, &state.folds, id).await?;
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    let record = club::session(&state.reader, &state.folds, id).await?;
     let body = export::journal(std::slice::from_ref(&record)).into_bytes();
     Ok(download(JOURNAL, format!("session-{id}.journal"), body))
 }
@@ -88,8 +88,8 @@ pub async fn club_results_csv(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    club::member_club(&state.pool, viewer.grant, id).await?;
-    let sessions = club::club_sessions(&state.pool, &state.folds, id).await?;
+    club::member_club(&state.reader, viewer.grant, id).await?;
+    let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
     let body = export::results_csv(&sessions).map_err(written)?;
     Ok(download(CSV, format!("club-{id}-results.csv"), body))
 }
@@ -106,8 +106,8 @@ pub async fn club_journal(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    club::member_club(&state.pool, viewer.grant, id).await?;
-    let sessions = club::club_sessions(&state.pool, &state.folds, id).await?;
+    club::member_club(&state.reader, viewer.grant, id).await?;
+    let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
     let body = export::journal(&sessions).into_bytes();
     Ok(download(JOURNAL, format!("club-{id}.journal"), body))
 }
@@ -124,7 +124,7 @@ pub async fn club_export(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    let found = club::member_club(&state.pool, viewer.grant, id).await?;
+    let found = club::member_club(&state.reader, viewer.grant, id).await?;
     let export = club::export_club(&state.pool, &state.folds, &found).await?;
     let body = serde_json::to_vec(&export).map_err(|e| AppError::Internal(e.to_string()))?;
     Ok(download(

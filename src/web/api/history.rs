@@ -82,7 +82,7 @@ pub async fn history(
     hist::backfill(&state.pool, &state.folds, club).await?;
     let filters: Filters = parse_query(raw)?;
     let query = filters.query()?;
-    let (entries, more) = hist::history(&state.pool, club, &query).await?;
+    let (entries, more) = hist::history(&state.reader, club, &query).await?;
     let sessions = entries
         .into_iter()
         .map(|e| SessionJson {
@@ -213,7 +213,7 @@ pub async fn player(
     hist::backfill(&state.pool, &state.folds, club).await?;
     let range: Range = parse_query(raw)?;
     let stats = hist::player(
-        &state.pool,
+        &state.reader,
         club,
         pid,
         day("from", &range.from)?,
@@ -272,7 +272,7 @@ pub async fn leaderboard(
 ) -> Result<Json<LeaderboardJson>, AppError> {
     member(&viewer, club, Access::Read)?;
     hist::backfill(&state.pool, &state.folds, club).await?;
-    let players = hist::leaderboard(&state.pool, club)
+    let players = hist::leaderboard(&state.reader, club)
         .await?
         .into_iter()
         .map(|r| LeaderJson {

@@ -141,7 +141,7 @@ pub async fn group(
         &body.sessions,
     )
     .await?;
-    let v = nights::night(&state.pool, &state.folds, club, nid).await?;
+    let v = nights::night(&state.reader, &state.folds, club, nid).await?;
     Ok((StatusCode::CREATED, Json(night_json(v))))
 }
 

@@ -290,8 +290,11 @@ pub struct SessionSummary {
 /// The sessions the caller may see.
 #[derive(ToSchema)]
 pub struct SessionList {
-    /// Newest first.
+    /// Newest first, at most 50.
     pub sessions: Vec<SessionSummary>,
+    /// The path of the next (older) page (`/api/v1/sessions?before={id}`), or null on the
+    /// last page.
+    pub next: Option<String>,
 }
 
 /// Where a session stands after its last event.

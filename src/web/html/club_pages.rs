@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
-use axum::extract::{Form, Path, State};
+use axum::extract::{Form, Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use axum::http::header::HOST;
@@ -171,7 +171,7 @@ async fn share(
     viewer: Viewer,
     Path(token): Path<String>,
 ) -> Response {
-    match clubs::open_share_link(&state.pool, &token).await {
+    match clubs::open_share_link(&state.reader, &token).await {
         Ok(club) => {
             let member = viewer
                 .grant
@@ -195,7 +195,7 @@ async fn open_session_link(
     jar: CookieJar,
     Path((id, secret)): Path<(i64, String)>,
 ) -> Response {
-    let opened = match clubs::link_access(&state.pool, id, &[secret.as_str()]).await {
+    let opened = match clubs::link_access(&state.reader, id, &[secret.as_str()]).await {
         Ok(Some(Some(access))) => access,
         Ok(_) => {
             return error_page(AppError::NotFound(
@@ -206,7 +206,7 @@ async fn open_session_link(
     };
     let name = format!("{LINK_COOKIE_PREFIX}{id}");
     let held = match jar.get(&name) {
-        Some(c) => clubs::link_access(&state.pool, id, &[c.value()])
+        Some(c) => clubs::link_access(&state.reader, id, &[c.value()])
             .await
             .ok()
             .flatten()
@@ -245,7 +245,7 @@ async fn session_links(
     else {
         return missing();
     };
-    let access = match clubs::link_access(&state.pool, id, &[secret.as_str()]).await {
+    let access = match clubs::link_access(&state.reader, id, &[secret.as_str()]).await {
         Ok(Some(Some(access))) => access,
         Ok(_) => return missing(),
         Err(e) => return error_page(e),
@@ -307,7 +307,7 @@ async fn settings_club(
 ) -> Result<clubs::Club, AppError> {
     match viewer.grant {
         Some(g) if g.club_id == id && g.access == Access::Write => {
-            clubs::club(&state.pool, id).await
+            clubs::club(&state.reader, id).await
         }
         Some(g) if g.club_id == id => Err(AppError::Forbidden(
             "log in with the club's passphrase to change its settings".into(),
@@ -431,29 +431,33 @@ struct ClubPage {
     /// Name shown, net money, its sign class, the person's id.
     players: Vec<(String, String, &'static str, i64)>,
     sessions: Vec<SessionSummaryRow>,
+    /// The link to the next (older) page of sessions, when there is one.
+    more: Option<String>,
 }
 
-/// The club's page, for its members only (anyone else sees "not found").
+/// The club's page, for its members only (anyone else sees "not found"); its sessions a
+/// page at a time (`?before=` the id the previous page ended at).
 async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
     headers: HeaderMap,
     Path(id): Path<i64>,
+    Query(query): Query<crate::web::Before>,
 ) -> Response {
     let page = async {
         let grant = viewer
             .grant
             .filter(|g| g.club_id == id)
             .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
-        let club = clubs::club(&state.pool, id).await?;
+        let club = clubs::club(&state.reader, id).await?;
         let can_write = grant.access == Access::Write;
         let base = base_url(&state, &headers);
         let share_link = can_write.then(|| format!("{base}/share/{}", club.share_token));
         // One line per person (a renamed or merged player under the name shown now), each
         // linking to the player's page.
         service::history::backfill(&state.pool, &state.folds, id).await?;
-        let currency = service::history::club_currency(&state.pool, id).await?;
-        let players = service::history::leaderboard(&state.pool, id)
+        let currency = service::history::club_currency(&state.reader, id).await?;
+        let players = service::history::leaderboard(&state.reader, id)
             .await?
             .into_iter()
             .map(|p| {
@@ -471,11 +475,14 @@ async fn show(
             })
             .collect();
         // Players under the names the club knows them by now (renamed, merged).
-        let renamed = service::history::renamed_in_club(&state.pool, id).await?;
-        let sessions = service::list(&state.pool, Some(id))
-            .await?
+        let renamed = service::history::renamed_in_club(&state.reader, id).await?;
+        let page = service::list(&state.reader, Some(id), query.before).await?;
+        let more = page
+            .next
+            .map(|before| format!("/clubs/{id}?before={before}"));
+        let sessions = page
+            .sessions
             .into_iter()
-            .filter(|s| s.club_id == Some(id))
             .map(|mut s| {
                 s.players = s
                     .players
@@ -494,6 +501,7 @@ async fn show(
             can_write,
             players,
             sessions,
+            more,
         })
     };
     match page.await {

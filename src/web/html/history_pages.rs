@@ -204,8 +204,8 @@ async fn history(
         hist::backfill(&state.pool, &state.folds, club).await?;
         let filters: Filters = parse_query(raw)?;
         let query = filters.query()?;
-        let (entries, more) = hist::history(&state.pool, club, &query).await?;
-        let people = hist::people(&state.pool, club).await?;
+        let (entries, more) = hist::history(&state.reader, club, &query).await?;
+        let people = hist::people(&state.reader, club).await?;
         let given: Vec<(&str, &str)> = [
             ("game", filters.game.as_str()),
             ("player", filters.player.as_str()),
@@ -227,7 +227,7 @@ async fn history(
             filters,
             more,
             query: query_text,
-            nights: crate::service::nights::nights_of(&state.pool, club).await?,
+            nights: crate::service::nights::nights_of(&state.reader, club).await?,
         })
     };
     match page.await {
@@ -306,8 +306,8 @@ async fn leaderboard(
         hist::backfill(&state.pool, &state.folds, club).await?;
         Ok::<_, AppError>(LeaderboardPage {
             club,
-            rows: hist::leaderboard(&state.pool, club).await?,
-            currency: hist::club_currency(&state.pool, club).await?,
+            rows: hist::leaderboard(&state.reader, club).await?,
+            currency: hist::club_currency(&state.reader, club).await?,
         })
     };
     match page.await {
@@ -367,8 +367,8 @@ async fn player_page(
     let grant = member(viewer, club, Access::Read)?;
     hist::backfill(&state.pool, &state.folds, club).await?;
     let (from, to) = (day("from", &range.from)?, day("to", &range.to)?);
-    let stats = hist::player(&state.pool, club, pid, from, to).await?;
-    let others = hist::people(&state.pool, club)
+    let stats = hist::player(&state.reader, club, pid, from, to).await?;
+    let others = hist::people(&state.reader, club)
         .await?
         .into_iter()
         .filter(|p| p.id != pid)
@@ -383,7 +383,7 @@ async fn player_page(
         })
         .collect();
     let labels: Vec<String> = stats.nights.iter().map(|n| day_of(&n.played_at)).collect();
-    let currency = hist::club_currency(&state.pool, club).await?;
+    let currency = hist::club_currency(&state.reader, club).await?;
     let chart = line_chart(
         &format!("{}'s money over the nights", stats.person.display_name),
         &labels,
@@ -512,8 +512,8 @@ async fn session_chart(
     Path(id): Path<i64>,
 ) -> Response {
     let page = async {
-        clubs::authorize(&state.pool, viewer.grant, id, Access::Read).await?;
-        let loaded = crate::service::load(&state.pool, &state.folds, id).await?;
+        clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+        let loaded = crate::service::load(&state.reader, &state.folds, id).await?;
         let players: Vec<String> = loaded
             .fold
             .balances()
@@ -548,7 +548,7 @@ async fn session_chart(
             }
         }
         // Each line under the name the club shows the player by now.
-        let renamed = hist::renamed_for_session(&state.pool, id).await?;
+        let renamed = hist::renamed_for_session(&state.reader, id).await?;
         let named: Vec<(String, Vec<i64>)> = players
             .into_iter()
             .map(|p| renamed.get(&p).cloned().unwrap_or(p))

@@ -33,7 +33,6 @@ use crate::service::{self, Loaded, NewSessionInput};
 use crate::store::SessionSummaryRow;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use tokio_stream::StreamExt;
-use tokio_stream::wrappers::BroadcastStream;
 
 /// The pages' routes.
 pub fn routes() -> Router<AppState> {
@@ -235,6 +234,8 @@ pub fn error_page(e: AppError) -> Response {
 #[template(path = "sessions/list.html")]
 struct ListPage {
     sessions: Vec<SessionSummaryRow>,
+    /// The link to the next (older) page, when there is one.
+    more: Option<String>,
     club: Option<(i64, String, bool)>,
 }
 
@@ -260,18 +261,27 @@ pub fn offered_games() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// The sessions the viewer may see: the open ones and his club's.
-async fn list(State(state): State<AppState>, viewer: Viewer) -> Response {
+/// The sessions the viewer may see: his club's, a page at a time (`?before=` the id the
+/// previous page ended at).
+async fn list(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(query): Query<super::Before>,
+) -> Response {
     let page = async {
         let club = match viewer.grant {
             Some(g) => {
-                let c = clubs::club(&state.pool, g.club_id).await?;
+                let c = clubs::club(&state.reader, g.club_id).await?;
                 Some((c.id, c.name, g.access == Access::Write))
             }
             None => None,
         };
-        let sessions = service::list(&state.pool, viewer.club()).await?;
-        Ok::<_, AppError>(ListPage { sessions, club })
+        let page = service::list(&state.reader, viewer.club(), query.before).await?;
+        Ok::<_, AppError>(ListPage {
+            sessions: page.sessions,
+            more: page.next.map(|id| format!("/?before={id}")),
+            club,
+        })
     };
     match page.await {
         Ok(page) => page.into_response(),
@@ -353,17 +363,14 @@ async fn club_seating(
         return Ok((Vec::new(), Vec::new()));
     };
     // The club's people under the names shown now: a renamed or merged player once.
-    let roster = service::history::people(&state.pool, club)
+    let roster = service::history::people(&state.reader, club)
         .await?
         .into_iter()
         .map(|p| p.display_name)
         .collect();
-    let renamed = service::history::renamed_in_club(&state.pool, club).await?;
-    let sessions = service::list(&state.pool, Some(club)).await?;
-    let ours = || sessions.iter().filter(|s| s.club_id == Some(club));
-    let last = ours()
-        .find(|s| s.game == game)
-        .or_else(|| ours().next())
+    let renamed = service::history::renamed_in_club(&state.reader, club).await?;
+    let last = service::last_session(&state.reader, club, game)
+        .await?
         .map(|s| {
             s.players
                 .split(", ")
@@ -394,7 +401,7 @@ async fn new_form(
         page.roster = roster;
         page.last_seating = last_seating;
         if let Some(g) = viewer.grant.filter(|g| g.access == Access::Write) {
-            page.tonight = crate::service::nights::tonight(&state.pool, g.club_id).await?;
+            page.tonight = crate::service::nights::tonight(&state.reader, g.club_id).await?;
         }
         Ok::<_, AppError>(page)
     };
@@ -457,7 +464,7 @@ async fn create(
                     values.get("night").map_or("", String::as_str),
                 )?;
                 let currency = input.currency.as_deref().unwrap_or("USD");
-                crate::service::nights::check_choice(&state.pool, club, &night, &game, currency)
+                crate::service::nights::check_choice(&state.reader, club, &night, &game, currency)
                     .await?;
                 let id = service::create_session(&state.pool, input, Some(club)).await?;
                 crate::service::nights::join(&state.pool, club, &night, id).await?;
@@ -921,15 +928,9 @@ async fn live(
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
-    let changes =
-        BroadcastStream::new(state.changes.subscribe()).filter_map(move |change| match change {
-            Ok(session) if session == id => Some(Ok::<_, std::convert::Infallible>(
-                Event::default().event("changed").data(id.to_string()),
-            )),
-            // A lagging receiver missed some changes; one reload catches up with all of them.
-            Err(_) => Some(Ok(Event::default().event("changed").data(id.to_string()))),
-            Ok(_) => None,
-        });
+    let changes = state.watchers.watch(id).map(move |()| {
+        Ok::<_, std::convert::Infallible>(Event::default().event("changed").data(id.to_string()))
+    });
     Ok(Sse::new(changes)
         .keep_alive(KeepAlive::default())
         .into_response())

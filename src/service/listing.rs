@@ -1,0 +1,58 @@
+//! The lists of a club's sessions: a page at a time, reading only the club's own sessions
+//! (issue 21, "Work proportional to what is asked").
+
+use crate::error::AppError;
+use crate::store::{self, ReadPool, SessionSummaryRow};
+
+/// How many sessions one page of a club's sessions list holds.
+pub const SESSIONS_PAGE: usize = 50;
+
+/// One page of a club's sessions, newest first, and where the next page starts.
+#[derive(Debug, Clone, Default)]
+pub struct SessionsPage {
+    /// At most [`SESSIONS_PAGE`] sessions, newest first.
+    pub sessions: Vec<SessionSummaryRow>,
+    /// The `before` of the next (older) page, when there is one: the id of this page's
+    /// oldest session.
+    pub next: Option<i64>,
+}
+
+/// One page of the sessions of `club`, newest first: those with an id below `before`
+/// (from the newest when `None`). None without a club: a session without a club is reached
+/// only through its links, never listed. Reads only the club's sessions, one page of them.
+pub async fn list(
+    pool: &ReadPool,
+    club: Option<i64>,
+    before: Option<i64>,
+) -> Result<SessionsPage, AppError> {
+    let Some(club) = club else {
+        return Ok(SessionsPage::default());
+    };
+    let mut conn = pool.acquire().await?;
+    // One more than a page: whether another page follows, without counting.
+    let limit = i64::try_from(SESSIONS_PAGE)
+        .unwrap_or(i64::MAX)
+        .saturating_add(1);
+    let mut sessions = store::list_sessions(&mut conn, club, before, limit).await?;
+    let more = sessions.len() > SESSIONS_PAGE;
+    sessions.truncate(SESSIONS_PAGE);
+    let next = more.then(|| sessions.last().map(|s| s.id)).flatten();
+    Ok(SessionsPage { sessions, next })
+}
+
+/// The latest session of `club` at `game`, else its latest of any game (the new-session
+/// form's "seat as at the last table").
+pub async fn last_session(
+    pool: &ReadPool,
+    club: i64,
+    game: &str,
+) -> Result<Option<SessionSummaryRow>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(store::last_session(&mut conn, club, game).await?)
+}
+
+/// The ids of every session of `club`, oldest first.
+pub async fn club_session_ids(pool: &ReadPool, club: i64) -> Result<Vec<i64>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(store::club_session_ids(&mut conn, club).await?)
+}
