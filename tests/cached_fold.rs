@@ -200,7 +200,7 @@ async fn assert_same(
 /// For a club's session: the history facts the cache keeps, the facts as stored (written
 /// by each event's difference) and the club's totals (kept by the triggers) all equal the
 /// facts of the session folded in full.
-async fn assert_facts(pool: &SqlitePool, kept: &service::Kept, full: &Loaded, at: &str) {
+async fn assert_facts(pool: &WritePool, kept: &service::Kept, full: &Loaded, at: &str) {
     let Some(club) = full.club_id else {
         assert!(
             kept.history.is_none(),
@@ -251,7 +251,7 @@ async fn assert_facts(pool: &SqlitePool, kept: &service::Kept, full: &Loaded, at
 }
 
 /// A club for the sessions of one test, written straight to the store.
-async fn new_club(pool: &SqlitePool) -> i64 {
+async fn new_club(pool: &WritePool) -> i64 {
     let mut conn = pool.acquire().await.unwrap();
     let (id,): (i64,) = sqlx::query_as(
         "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \

@@ -700,7 +700,7 @@ type Done = (Target, usize, Applied);
 /// history, or a store that holds another number of events than the state (another
 /// process wrote) takes a transaction of its own ([`record_under_lock`]).
 async fn record_plain(
-    pool: &SqlitePool,
+    pool: &WritePool,
     folds: &Folds,
     slot: &mut folds::SlotGuard,
     mut target: Target,
