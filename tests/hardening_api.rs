@@ -325,3 +325,207 @@ async fn every_api_refusal_has_the_error_shape() {
     assert!(error["message"].as_str().unwrap().contains("Content-Type"));
     assert_eq!(event_count(&app, &bearer, id).await, 0);
 }
+
+/// A test application over a database file of its own (a full disk needs a file: an
+/// in-memory database has no disk), in a fresh folder under the system's temporary one.
+async fn file_app(name: &str) -> TestApp {
+    let dir = app_dir(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let url = format!("sqlite://{}", dir.join("scores.db").display());
+    let pool = scorekeeper::store::open(&url).await.unwrap();
+    TestApp {
+        router: scorekeeper::web::app(scorekeeper::web::AppState::new(pool.clone())),
+        pool,
+        links: std::sync::Mutex::new(Vec::new()),
+    }
+}
+
+fn app_dir(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("sk-{name}-{}", std::process::id()))
+}
+
+/// Lets the writer's database grow by no page (`PRAGMA max_page_count`, which answers
+/// `SQLITE_FULL` as a full disk does), or by as many as it likes.
+async fn disk_full(app: &TestApp, full: bool) {
+    let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    let max = if full { pages } else { 1 << 30 };
+    // A number this test computed, not input.
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "PRAGMA max_page_count = {max}"
+    )))
+    .execute(&app.pool)
+    .await
+    .unwrap();
+}
+
+/// A 503 that names the disk and says when to try again.
+fn disk_refusal(reply: &Reply) {
+    let error = refusal(reply, 503);
+    assert!(
+        error["message"].as_str().unwrap().contains("disk"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn a_full_disk_is_503_naming_it_and_writes_succeed_again_once_space_is_back() {
+    let app = file_app("disk-full").await;
+    let (bearer, id) = club_session(&app).await;
+    let uri = format!("/api/v1/sessions/{id}/events");
+    let payment = |cents: usize| {
+        let amount = format!("{}.{:02}", cents / 100, cents % 100);
+        json!({"type": "payment", "from": "A", "to": "B", "amount": amount}).to_string()
+    };
+    disk_full(&app, true).await;
+    let health = app.get("/healthz").await;
+    assert_eq!(health.status.as_u16(), 503, "{}", health.body);
+    // Plain records (the group commit) until one needs a page the disk has not got.
+    let mut written = 0;
+    loop {
+        let reply = send(&app, "POST", &uri, &bearer, &[], payment(written + 1)).await;
+        if reply.status.as_u16() == 201 {
+            written += 1;
+            assert!(written < 2000, "the database never grew");
+            continue;
+        }
+        disk_refusal(&reply);
+        break;
+    }
+    // A keyed record and a new session (single transactions of the service) fail alike.
+    let key = [("idempotency-key", "full-1")];
+    let keyed = send(&app, "POST", &uri, &bearer, &key, payment(9999)).await;
+    disk_refusal(&keyed);
+    assert_eq!(event_count(&app, &bearer, id).await, written as u64);
+    // Space is back: every kind of write succeeds at once, with no restart.
+    disk_full(&app, false).await;
+    let health = app.get("/healthz").await;
+    assert_eq!(health.status.as_u16(), 200, "{}", health.body);
+    let plain = send(&app, "POST", &uri, &bearer, &[], payment(1)).await;
+    assert_eq!(plain.status.as_u16(), 201, "{}", plain.body);
+    let keyed = send(&app, "POST", &uri, &bearer, &key, payment(9999)).await;
+    assert_eq!(keyed.status.as_u16(), 201, "{}", keyed.body);
+    let session = json!({"game": "auction_pinochle", "players": ["A", "B", "C"],
+                         "agreements": {"stake": "0.05"}});
+    let created = send(
+        &app,
+        "POST",
+        "/api/v1/sessions",
+        &bearer,
+        &[],
+        session.to_string(),
+    )
+    .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let _ = std::fs::remove_dir_all(app_dir("disk-full"));
+    assert_eq!(event_count(&app, &bearer, id).await, written as u64 + 2);
+}
+
+/// A tmpfs of 1 MiB mounted on `dir` for as long as it lives (unmounted on drop).
+struct Tmpfs(std::path::PathBuf);
+
+impl Tmpfs {
+    /// Mounts one, or `None` (with a note) where this user may not mount (not root).
+    fn mount(dir: std::path::PathBuf) -> Option<Tmpfs> {
+        let _ = std::fs::create_dir_all(&dir);
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!(
+                "note: cannot mount a tmpfs here (not root?); the full-disk-at-commit case is skipped"
+            );
+            return None;
+        }
+        Some(Tmpfs(dir))
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// Fills the file system of `dir` with one file: what is left is less than a page.
+fn fill(dir: &std::path::Path) -> std::path::PathBuf {
+    use std::io::Write;
+    let path = dir.join("filler");
+    let mut file = std::fs::File::create(&path).unwrap();
+    let block = [0u8; 512];
+    while file.write_all(&block).and_then(|()| file.flush()).is_ok() {}
+    let _ = file.sync_all();
+    path
+}
+
+/// Issue 23 point 1 as reported: the database on a 1 MiB tmpfs, the disk filled, so the
+/// write-ahead log cannot grow at COMMIT (SQLite then rolls the transaction back itself);
+/// the write is a 503 naming the disk, and once the filler is removed the next writes
+/// (group commit, keyed, a new session) succeed with no restart. Before, every later write
+/// was a 500 ("begin_with at non-zero transaction depth") until a restart.
+#[tokio::test]
+async fn a_disk_full_at_commit_leaves_the_writer_usable_once_space_is_back() {
+    let Some(tmpfs) = Tmpfs::mount(app_dir("tmpfs")) else {
+        return;
+    };
+    let url = format!("sqlite://{}", tmpfs.0.join("scores.db").display());
+    let pool = scorekeeper::store::open(&url).await.unwrap();
+    let app = TestApp {
+        router: scorekeeper::web::app(scorekeeper::web::AppState::new(pool.clone())),
+        pool,
+        links: std::sync::Mutex::new(Vec::new()),
+    };
+    let (bearer, id) = club_session(&app).await;
+    let uri = format!("/api/v1/sessions/{id}/events");
+    let payment = json!({"type": "payment", "from": "A", "to": "B", "amount": "0.05"}).to_string();
+    let filler = fill(&tmpfs.0);
+    let mut written = 0u64;
+    let refused = loop {
+        let reply = send(&app, "POST", &uri, &bearer, &[], payment.clone()).await;
+        if reply.status.as_u16() != 201 {
+            break reply;
+        }
+        written += 1;
+        assert!(written < 500, "the disk never filled");
+    };
+    disk_refusal(&refused);
+    let health = app.get("/healthz").await;
+    assert_eq!(
+        health.status.as_u16(),
+        503,
+        "a full disk is no place to write: {}",
+        health.body
+    );
+    let keyed = [("idempotency-key", "tmpfs-1")];
+    disk_refusal(&send(&app, "POST", &uri, &bearer, &keyed, payment.clone()).await);
+    std::fs::remove_file(filler).unwrap();
+    let plain = send(&app, "POST", &uri, &bearer, &[], payment.clone()).await;
+    assert_eq!(plain.status.as_u16(), 201, "{}", plain.body);
+    let again = send(&app, "POST", &uri, &bearer, &keyed, payment.clone()).await;
+    assert_eq!(again.status.as_u16(), 201, "{}", again.body);
+    let session = json!({"game": "auction_pinochle", "players": ["A", "B", "C"],
+                         "agreements": {"stake": "0.05"}});
+    let created = send(
+        &app,
+        "POST",
+        "/api/v1/sessions",
+        &bearer,
+        &[],
+        session.to_string(),
+    )
+    .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    assert_eq!(event_count(&app, &bearer, id).await, written + 2);
+    let health = app.get("/healthz").await;
+    assert_eq!(health.status.as_u16(), 200, "{}", health.body);
+    app.pool.close().await;
+    drop(tmpfs);
+}

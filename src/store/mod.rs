@@ -59,10 +59,29 @@ pub async fn open(url: &str) -> Result<SqlitePool, sqlx::Error> {
         .acquire_timeout(WRITE_WAIT)
         .idle_timeout(None)
         .max_lifetime(None)
+        .after_release(|conn, _| Box::pin(still_usable(conn)))
         .connect_with(options)
         .await?;
     MIGRATOR.run(&pool).await?;
     Ok(pool)
+}
+
+/// Whether the writer connection, given back to its pool, may serve the next write: `false`
+/// (the pool closes it and opens a new one for the next write) when it still counts an open
+/// transaction. That happens when a write fails on a full disk or an I/O error: SQLite may
+/// roll the whole transaction back by itself, then sqlx's own `ROLLBACK` fails and sqlx goes
+/// on counting the transaction as open, and every later `BEGIN` on that connection would
+/// fail ("attempted to call begin_with at non-zero transaction depth") until a restart.
+/// The ping first waits for the rollback a dropped transaction queued on the connection.
+/// (A database in memory, only for tests, cannot be opened again: it is lost then.)
+async fn still_usable(conn: &mut SqliteConnection) -> Result<bool, sqlx::Error> {
+    use sqlx::Connection;
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!("the writer connection was left in a transaction; it is replaced");
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// How long a write waits for the writer connection or another process's lock before it
@@ -73,7 +92,7 @@ pub const WRITE_WAIT: Duration = Duration::from_secs(5);
 /// writer: one per core of a small server is plenty.
 pub const READERS: u32 = 4;
 
-fn is_in_memory(options: &SqliteConnectOptions) -> bool {
+pub(crate) fn is_in_memory(options: &SqliteConnectOptions) -> bool {
     // sqlx names an in-memory database `file:sqlx-in-memory-N` (its flag is private).
     let name = options.get_filename().to_string_lossy();
     name.is_empty()
@@ -109,6 +128,19 @@ pub fn is_busy(e: &sqlx::Error) -> bool {
             .code()
             .and_then(|c| c.parse::<i64>().ok())
             .is_some_and(|c| matches!(c & 0xff, 5 | 6)),
+        _ => false,
+    }
+}
+
+/// Whether `e` says the database could not grow: the disk (or the database's
+/// `max_page_count`) is full (`SQLITE_FULL`). Nothing was written; the same write succeeds
+/// once space is freed.
+pub fn is_disk_full(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => db
+            .code()
+            .and_then(|c| c.parse::<i64>().ok())
+            .is_some_and(|c| c & 0xff == 13),
         _ => false,
     }
 }

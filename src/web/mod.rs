@@ -121,13 +121,15 @@ const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
 ];
 
 /// `GET /healthz`, for a supervisor or load balancer: 200 `{"status":"ok"}` when the
-/// database answers a query, 503 `{"status":"unavailable"}` (and the cause in the log)
-/// otherwise. It reads nothing else and needs no login.
+/// database could take a write now ([`crate::store::ops::writable`]: the write lock, a
+/// rolled-back write, room on its disk),
+/// 503 `{"status":"unavailable"}` (and the cause in the log) otherwise, so a writer that
+/// cannot write is seen. It reads nothing else and needs no login.
 async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
-    match crate::store::ops::ping(&state.pool).await {
+    match crate::store::ops::writable(&state.pool).await {
         Ok(()) => (StatusCode::OK, Json(json!({ "status": "ok" }))),
         Err(e) => {
-            tracing::warn!("healthz: the database does not answer: {e}");
+            tracing::warn!("healthz: the database cannot take a write: {e}");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
                 Json(json!({ "status": "unavailable" })),

@@ -222,10 +222,10 @@ pub fn error_page(e: AppError) -> Response {
         login: status == StatusCode::UNAUTHORIZED,
     };
     let mut response = (status, page).into_response();
-    if matches!(e, AppError::Busy) {
+    if let Some(seconds) = e.retry_after() {
         response.headers_mut().insert(
             axum::http::header::RETRY_AFTER,
-            axum::http::HeaderValue::from(crate::error::RETRY_AFTER_SECONDS),
+            axum::http::HeaderValue::from(seconds),
         );
     }
     response
