@@ -423,6 +423,126 @@ async fn a_full_disk_is_503_naming_it_and_writes_succeed_again_once_space_is_bac
     assert_eq!(event_count(&app, &bearer, id).await, written as u64 + 2);
 }
 
+/// Issue 23 points 2 and 3: one name rule everywhere a person types a name or a title.
+/// Look-alike and invisible players beside the real one, a look-alike newcomer, renames
+/// to NUL, a reserved name, an override, a filler or a look-alike of another player, and
+/// NUL in a session's or a night's title (form and API) are each a 4xx naming the field,
+/// never a 500, and write nothing.
+#[tokio::test]
+async fn every_typed_name_and_title_follows_one_rule() {
+    let app = TestApp::new().await;
+    let (bearer, id) = club_session(&app).await;
+    for other in [
+        "Ann\u{34F}",
+        "Ann\u{FE0F}",
+        "\u{FF21}nn",
+        "\u{410}nn",
+        "\u{301}",
+    ] {
+        let reply = send(
+            &app,
+            "POST",
+            "/api/v1/sessions",
+            &bearer,
+            &[],
+            json!({"game": "auction_pinochle", "players": ["Ann", other, "C"],
+                   "agreements": {"stake": "0.05"}})
+            .to_string(),
+        )
+        .await;
+        let error = refusal(&reply, 422);
+        assert_eq!(error["field"], "players", "{other:?}");
+    }
+    // Cyrillic А beside the Latin A of the table: the newcomer is refused, named.
+    let uri = format!("/api/v1/sessions/{id}/events");
+    let joins = json!({"type": "player_joins", "player": "\u{410}"});
+    let reply = send(&app, "POST", &uri, &bearer, &[], joins.to_string()).await;
+    let error = refusal(&reply, 422);
+    assert_eq!(error["field"], "player");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("and A look like one name"),
+        "{error}"
+    );
+    assert_eq!(event_count(&app, &bearer, id).await, 0);
+
+    let (club, cookie) = app.new_club("Names").await;
+    let cookie = [("cookie", cookie.as_str())];
+    let a =
+        scorekeeper::service::import(&app.pool, &common::nights::pitch("Ann", "Bob"), Some(club))
+            .await
+            .unwrap();
+    let history = app
+        .page(cookie[0].1, &format!("/clubs/{club}/history"))
+        .await;
+    let bob = common::person(&history, "Bob");
+    let rename = format!("/clubs/{club}/players/{bob}/rename");
+    for name in [
+        "B\0b",
+        "Kitty",
+        "pot",
+        "B\u{202E}ob",
+        "\u{3164}",
+        "Ann\u{200B}",
+        "\u{410}nn",
+        "Dee",
+    ] {
+        let reply = app
+            .post_form_with(&rename, &[("name", name)], &cookie)
+            .await;
+        assert!(
+            matches!(reply.status.as_u16(), 400 | 422),
+            "{name:?}: {} {}",
+            reply.status,
+            reply.body
+        );
+    }
+    let history = app
+        .page(cookie[0].1, &format!("/clubs/{club}/history"))
+        .await;
+    assert_eq!(common::person(&history, "Bob"), bob, "Bob is still Bob");
+    // Titles: NUL is a 400 naming the title, on the session's form and the night's form
+    // and API; nothing is kept.
+    let title = format!("/clubs/{club}/sessions/{a}/title");
+    let reply = app
+        .post_form_with(&title, &[("title", "Thu\0rsday")], &cookie)
+        .await;
+    assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+    assert!(reply.body.contains("not U+0000"), "{}", reply.body);
+    let night = app
+        .post_form_with(
+            &format!("/clubs/{club}/nights"),
+            &[
+                ("sessions", &a.to_string()),
+                ("night", ""),
+                ("title", "Fri\0day"),
+            ],
+            &cookie,
+        )
+        .await;
+    assert_eq!(night.status.as_u16(), 400, "{}", night.body);
+    let night = app
+        .post_json_with(
+            &format!("/api/v1/clubs/{club}/nights"),
+            &json!({"sessions": [a], "title": "Fri\u{0}day"}),
+            &cookie,
+        )
+        .await;
+    let error = refusal(&night, 400);
+    assert_eq!(error["field"], "title");
+    let ok = app
+        .post_json_with(
+            &format!("/api/v1/clubs/{club}/nights"),
+            &json!({"sessions": [a], "title": " Friday "}),
+            &cookie,
+        )
+        .await;
+    assert_eq!(ok.status.as_u16(), 201, "{}", ok.body);
+    assert_eq!(ok.json()["title"], "Friday");
+}
+
 /// A tmpfs of 1 MiB mounted on `dir` for as long as it lives (unmounted on drop).
 struct Tmpfs(std::path::PathBuf);
 

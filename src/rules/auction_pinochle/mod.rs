@@ -220,16 +220,11 @@ impl AuctionPinochle {
         let j: Joins = fields::read(event)?;
         let name = j.player.as_str();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
-        let key = crate::rules::table::name_key(name);
-        if let Some(same) = ctx
-            .table
-            .everyone()
-            .iter()
-            .find(|p| *p != name && crate::rules::table::name_key(p) == key)
-        {
+        let everyone = ctx.table.everyone().iter().map(String::as_str);
+        if let Some(same) = crate::rules::table::look_alike_of(name, everyone) {
             return Err(RuleError::new(
                 "player",
-                format!("{name} and {same} are one name at the table; tell them apart"),
+                format!("{name} and {same} look like one name at the table; tell them apart"),
             ));
         }
         if ctx.table.is_seated(name) {
