@@ -649,3 +649,37 @@ async fn a_disk_full_at_commit_leaves_the_writer_usable_once_space_is_back() {
     app.pool.close().await;
     drop(tmpfs);
 }
+
+/// Issue 23 point 7: a path id that is not a number is JSON under a JSON content type,
+/// naming the route's field and the kind of id (club, night), not always "a session id".
+#[tokio::test]
+async fn a_bad_path_id_is_json_naming_its_kind() {
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    for (uri, field, kind) in [
+        ("/api/v1/sessions/abc/ledger", "id", "a session id"),
+        ("/api/v1/clubs/abc/history", "id", "a club id"),
+        ("/api/v1/clubs/3/nights/abc", "nid", "a night id"),
+        ("/api/v1/clubs/3/players/abc", "pid", "a player id"),
+    ] {
+        let response = app
+            .router
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{uri}");
+        let content_type = response.headers()[header::CONTENT_TYPE].to_str().unwrap();
+        assert_eq!(content_type, "application/json", "{uri}");
+        let bytes = http_body_util::BodyExt::collect(response.into_body())
+            .await
+            .unwrap()
+            .to_bytes();
+        let error = serde_json::from_slice::<Value>(&bytes).unwrap()["error"].clone();
+        assert_eq!(error["field"], field, "{uri}");
+        assert!(
+            error["message"].as_str().unwrap().starts_with(kind),
+            "{uri}: {error}"
+        );
+    }
+}
