@@ -683,3 +683,42 @@ async fn a_bad_path_id_is_json_naming_its_kind() {
         );
     }
 }
+
+/// Issue 23 point 7: a name with a comma stays one name in the sessions list, and the
+/// History page's title is its title, not its script tag.
+#[tokio::test]
+async fn a_name_with_a_comma_is_one_player_and_the_history_title_is_plain() {
+    let app = TestApp::new().await;
+    let (bearer, _) = club_session(&app).await;
+    let created = send(
+        &app,
+        "POST",
+        "/api/v1/sessions",
+        &bearer,
+        &[],
+        json!({"game": "auction_pinochle", "players": ["Ann, Bob", "Cy", "Dee"],
+               "agreements": {"stake": "0.05"}})
+        .to_string(),
+    )
+    .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let id = created.json()["id"].as_i64().unwrap();
+    let list = send(&app, "GET", "/api/v1/sessions", &bearer, &[], String::new()).await;
+    assert_eq!(list.status.as_u16(), 200, "{}", list.body);
+    let listed = list.json()["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .cloned()
+        .unwrap();
+    assert_eq!(listed["players"], json!(["Ann, Bob", "Cy", "Dee"]));
+    let (club, cookie) = app.new_club("Comma club").await;
+    let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(
+        history.contains("<title>History · Scorekeeper</title>"),
+        "{}",
+        &history[..history.len().min(600)]
+    );
+    assert_eq!(history.matches("/static/history.js").count(), 1);
+}

@@ -434,7 +434,8 @@ pub struct SessionSummaryRow {
     pub game: String,
     /// When it was created (RFC 3339, UTC).
     pub created_at: String,
-    /// The players, comma-separated in seat order.
+    /// The players in seat order, each followed by [`PLAYER_SEPARATOR`] but the last (a
+    /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
     pub players: String,
     /// How many hands were dealt.
     pub hands: i64,
@@ -442,6 +443,23 @@ pub struct SessionSummaryRow {
     pub closed: bool,
     /// The club that owns it; `None` for an open session.
     pub club_id: Option<i64>,
+}
+
+/// What separates the names of [`SessionSummaryRow::players`]: U+001F (information
+/// separator one), a control character no name may hold
+/// ([`crate::rules::table::player_name`]).
+pub const PLAYER_SEPARATOR: char = '\u{1f}';
+
+impl SessionSummaryRow {
+    /// The players' names in seat order.
+    pub fn names(&self) -> Vec<&str> {
+        self.players.split(PLAYER_SEPARATOR).collect()
+    }
+
+    /// The players' names in words, "Ann, Bob, Cy".
+    pub fn players_words(&self) -> String {
+        self.names().join(", ")
+    }
 }
 
 /// The open sessions and those of `club`, newest first (a club's sessions are invisible
@@ -452,7 +470,7 @@ pub async fn list_sessions(
 ) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
     sqlx::query_as(
         "SELECT s.id, s.game, s.created_at, \
-           (SELECT group_concat(player, ', ') FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
+           (SELECT group_concat(player, char(31)) FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
            (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') AS hands, \
            EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
            s.club_id \

@@ -478,11 +478,11 @@ async fn show(
             .filter(|s| s.club_id == Some(id))
             .map(|mut s| {
                 s.players = s
-                    .players
-                    .split(", ")
+                    .names()
+                    .into_iter()
                     .map(|n| renamed.get(n).map_or(n, String::as_str))
                     .collect::<Vec<_>>()
-                    .join(", ");
+                    .join(&crate::store::PLAYER_SEPARATOR.to_string());
                 s
             })
             .collect();

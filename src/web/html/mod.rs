@@ -365,8 +365,8 @@ async fn club_seating(
         .find(|s| s.game == game)
         .or_else(|| ours().next())
         .map(|s| {
-            s.players
-                .split(", ")
+            s.names()
+                .into_iter()
                 .map(|n| renamed.get(n).map_or(n, String::as_str).to_string())
                 .collect()
         })
