@@ -65,7 +65,12 @@ fn check_visible(name: &str, max: usize, what: &str) -> Result<(), String> {
 /// with a mark that only decorates the character before it (a name of accents alone, or one
 /// that would join whatever is written before it). Errors name the first character at fault.
 fn visible_characters(text: &str, what: &str) -> Result<(), String> {
-    if let Some(c) = text.chars().find(|&c| invisible(c)) {
+    shown_characters(text, what, invisible)
+}
+
+/// [`visible_characters`] with `hidden` telling which characters are refused.
+fn shown_characters(text: &str, what: &str, hidden: fn(char) -> bool) -> Result<(), String> {
+    if let Some(c) = text.chars().find(|&c| hidden(c)) {
         return Err(format!(
             "{what} may hold only visible characters and plain spaces, not U+{:04X}",
             u32::from(c)
@@ -82,15 +87,26 @@ fn visible_characters(text: &str, what: &str) -> Result<(), String> {
 
 /// A free text a person types that pages show as a heading (a session's or a night's
 /// title): trimmed and NFC-normalised, at most `max` characters, only visible characters
-/// and plain spaces ([`invisible`]); an empty title stays empty (it clears the title).
-/// Errors, in words, name the character at fault or the length.
+/// and plain spaces ([`invisible`]), except the joiners and selectors that make emoji
+/// ("♠️", a family) since a title is never compared as a name is; an empty title stays
+/// empty (it clears the title). Errors, in words, name the character at fault or the length.
 pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
     let text: String = raw.trim().nfc().collect();
     if text.chars().count() > max {
         return Err(format!("{what} is at most {max} characters"));
     }
-    visible_characters(&text, what)?;
+    shown_characters(&text, what, hidden_in_title)?;
     Ok(text)
+}
+
+/// [`invisible`] but for the zero-width joiner, variation selectors and tag characters,
+/// which only shape the emoji before them.
+fn hidden_in_title(c: char) -> bool {
+    let emoji_part = matches!(
+        c,
+        '\u{200D}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0020}'..='\u{E007F}' | '\u{E0100}'..='\u{E01EF}'
+    );
+    invisible(c) && !emoji_part
 }
 
 fn is_mark(c: char) -> bool {
@@ -376,6 +392,11 @@ mod tests {
             assert!(e.contains("a title"), "{e}");
         }
         assert!(title(&"x".repeat(81), 80, "a title").is_err());
+        // Emoji keep their selectors and joiners in a title (never in a name).
+        for emoji in ["\u{2660}\u{FE0F} night", "\u{1F468}\u{200D}\u{1F469} night"] {
+            assert_eq!(title(emoji, 80, "a title").unwrap(), emoji);
+            assert!(player_name(emoji).is_err(), "{emoji:?}");
+        }
     }
 
     fn names(v: &[&str]) -> Vec<String> {
