@@ -57,6 +57,11 @@ pub enum AppError {
         "the score sheet is busy saving other entries; nothing was recorded, try again in a moment"
     )]
     Busy,
+    /// The database's disk is full (`SQLITE_FULL`): nothing was written, and the writer
+    /// stays usable, so the same request succeeds once space is freed (503 with
+    /// `Retry-After` of [`DISK_RETRY_AFTER_SECONDS`]).
+    #[error("the server's disk is full, so nothing was recorded; try again once space is freed")]
+    DiskFull,
     /// A failure of the database or the program; logged, shown generically.
     #[error("internal error: {0}")]
     Internal(String),
@@ -75,6 +80,7 @@ impl AppError {
             AppError::PayloadTooLarge { .. } => "payload_too_large",
             AppError::TooManyRequests(_) => "too_many_requests",
             AppError::Busy => "busy",
+            AppError::DiskFull => "disk_full",
             AppError::Internal(_) => "internal",
         }
     }
@@ -90,7 +96,7 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy | AppError::DiskFull => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -121,12 +127,31 @@ impl AppError {
 /// `Retry-After` header).
 pub const RETRY_AFTER_SECONDS: u64 = 1;
 
-/// A locked database ([`crate::store::is_busy`]) is [`AppError::Busy`]; every other
-/// database failure is internal.
+/// Seconds a client should wait before retrying a [`AppError::DiskFull`] request: freeing
+/// space takes a person, not a moment.
+pub const DISK_RETRY_AFTER_SECONDS: u64 = 30;
+
+impl AppError {
+    /// The `Retry-After` seconds of a refusal that may be sent again unchanged (busy, a full
+    /// disk); `None` for every other error.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            AppError::Busy => Some(RETRY_AFTER_SECONDS),
+            AppError::DiskFull => Some(DISK_RETRY_AFTER_SECONDS),
+            _ => None,
+        }
+    }
+}
+
+/// A locked database ([`crate::store::is_busy`]) is [`AppError::Busy`], a full disk
+/// ([`crate::store::is_disk_full`]) is [`AppError::DiskFull`]; every other database failure
+/// is internal.
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
         if crate::store::is_busy(&e) {
             AppError::Busy
+        } else if crate::store::is_disk_full(&e) {
+            AppError::DiskFull
         } else {
             AppError::Internal(e.to_string())
         }
@@ -154,10 +179,10 @@ impl IntoResponse for AppError {
         }
         let body = json!({ "error": { "code": self.code(), "message": self.public_message(), "field": self.field() } });
         let mut response = (self.status(), Json(body)).into_response();
-        if matches!(self, AppError::Busy) {
+        if let Some(seconds) = self.retry_after() {
             response.headers_mut().insert(
                 axum::http::header::RETRY_AFTER,
-                axum::http::HeaderValue::from(RETRY_AFTER_SECONDS),
+                axum::http::HeaderValue::from(seconds),
             );
         }
         response

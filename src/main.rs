@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use axum::body::Body;
 use axum::extract::ConnectInfo;
-use axum::http::{Request, StatusCode};
+use axum::http::Request;
 use clap::Parser;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -21,7 +21,6 @@ use scorekeeper::rules::fields;
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
 use tower::ServiceExt;
-use tower_http::timeout::TimeoutLayer;
 
 fn main() -> ExitCode {
     // A missing .env is the normal case; a broken one should not stop `replay`.
@@ -157,11 +156,9 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(url) = &public_url {
         tracing::info!("Phones at the table open {url}");
     }
-    let router = app(AppState::new(pool.clone()).with_public_url(public_url)).layer(
-        TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            Duration::from_secs(args.request_timeout_secs),
-        ),
+    let router = scorekeeper::web::with_request_timeout(
+        app(AppState::new(pool.clone()).with_public_url(public_url)),
+        Duration::from_secs(args.request_timeout_secs),
     );
     serve_until_stopped(
         listener,

@@ -119,6 +119,12 @@ impl Money {
         }
     }
 
+    /// `self + rhs`, held at the ends of the range of `i64` cents instead of overflowing:
+    /// for sums that the money limit ([`Money::within_limit`]) checks afterwards.
+    pub const fn saturating_add(self, rhs: Money) -> Money {
+        Money(self.0.saturating_add(rhs.0))
+    }
+
     /// `self × factor`, or `None` beyond the range of `i64` cents.
     pub const fn checked_mul(self, factor: i64) -> Option<Money> {
         match self.0.checked_mul(factor) {

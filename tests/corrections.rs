@@ -142,6 +142,49 @@ fn refused_corrections_name_the_field() {
 }
 
 #[test]
+fn undoing_a_correction_or_an_undo_says_what_it_is_and_how_to_take_it_back() {
+    let corrected = vec![
+        hand("C", "A", 300, "clubs", "made"),
+        json!({"type": "correction", "event": 0, "replacement": hand("C", "A", 300, "hearts", "made")}),
+    ];
+    for kind in ["void", "correction"] {
+        let mut events = corrected.clone();
+        let mut amend = json!({"type": kind, "event": 1});
+        if kind == "correction" {
+            amend["replacement"] = hand("C", "A", 300, "spades", "made");
+        }
+        events.push(amend);
+        let r = pinochle(events).unwrap_err();
+        assert_eq!((r.event_index, r.field.as_str()), (Some(2), "event"));
+        assert!(
+            r.message.starts_with("event 1 is a correction of event 0")
+                && r.message
+                    .ends_with("to take it back, correct event 0 again"),
+            "{}",
+            r.message
+        );
+    }
+    // Correcting event 0 again (back to clubs) is what takes the correction back.
+    let mut again = corrected.clone();
+    again.push(json!({"type": "correction", "event": 0, "replacement": hand("C", "A", 300, "clubs", "made")}));
+    assert!(pinochle(again).is_ok());
+    // An undo is taken back by entering the event again; an undone event is undone already.
+    let undone = vec![
+        hand("C", "A", 300, "clubs", "made"),
+        json!({"type": "void", "event": 0}),
+    ];
+    let r =
+        pinochle([undone.clone(), vec![json!({"type": "void", "event": 1})]].concat()).unwrap_err();
+    assert!(
+        r.message.starts_with("event 1 is the undo of event 0"),
+        "{}",
+        r.message
+    );
+    let r = pinochle([undone, vec![json!({"type": "void", "event": 0})]].concat()).unwrap_err();
+    assert_eq!(r.message, "event 0 was already undone");
+}
+
+#[test]
 fn a_pitch_correction_changes_the_scores_and_the_game() {
     let agreements = json!({"stake": "0.05", "target": 5});
     let players = ["A", "B", "C"];

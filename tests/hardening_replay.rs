@@ -142,3 +142,49 @@ fn a_closed_pipe_ends_replay_quietly() {
     assert!(err.is_empty(), "quiet: {err}");
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Auction Pitch, seven players, the largest stake (ten billion) and scores carried in at
+/// the ends of the points' range: A, at 999,999 of a 1,000,000 game, pitches 2 and takes all
+/// four points (1,000,003, the game). Each of the six others, at −999,999, would owe
+/// 2,000,002 points × 10,000,000,000.00 = 2.000002 × 10¹⁸ cents, past the ledger's limit of
+/// ten billion (and their sum past the range of a 64-bit number): the hand is refused on the
+/// stake, one line and exit 2, not a panic; the same session at a one-cent stake replays.
+#[test]
+fn a_pitch_game_paid_past_the_money_limit_is_refused_not_a_panic() {
+    let players = ["A", "B", "C", "D", "E", "F", "G"];
+    let mut opening = serde_json::Map::new();
+    for p in players {
+        let score = if p == "A" { 999_999 } else { -999_999 };
+        opening.insert(p.into(), json!(score));
+    }
+    let doc = |stake: &str| {
+        json!({
+            "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
+            "agreements": {"stake": stake, "target": 1_000_000},
+            "players": players, "opening_scores": opening.clone(),
+            "events": [{"type": "hand", "dealer": "G", "pitcher": "A", "bid": 2,
+                        "points": {"high": "A", "low": "A", "jack": "A", "game": "A"}}]
+        })
+    };
+    // The library's fold says the same, naming the hand and the stake.
+    let parsed: scorekeeper::format::SessionDoc =
+        serde_json::from_value(doc("10000000000.00")).unwrap();
+    let refusal = scorekeeper::format::replay(&parsed).unwrap_err();
+    assert_eq!(refusal.event_index, Some(0));
+    assert_eq!(refusal.field, "agreements.stake");
+    let (code, out, err) = replay(&doc("10000000000.00"));
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("event 0: agreements.stake: "),
+        "names the hand and the stake: {err}"
+    );
+    // At one cent a point each of the six pays 2,000,002 cents to A.
+    let (code, out, err) = replay(&doc("0.01"));
+    assert_eq!(code, 0, "{err}");
+    let ledger: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(ledger["balances"]["A"], "120000.12");
+    assert_eq!(ledger["balances"]["B"], "-20000.02");
+}

@@ -308,3 +308,33 @@ async fn the_described_shapes_are_the_real_answers() {
     described(&doc, "ApiError", &refused);
     described(&doc, "ErrorDetail", &refused["error"]);
 }
+
+/// Issue 23 point 7: the player's nights and the night page are two shapes, so two schemas:
+/// a player's `best_night` is described with the player's night (session, played_at, net),
+/// not the night page's (title, transfers), and the night page keeps its own.
+#[tokio::test]
+async fn a_players_night_and_the_night_page_are_two_schemas() {
+    let app = TestApp::new().await;
+    let doc = served_document(&app).await;
+    let schemas = &doc["components"]["schemas"];
+    let mut found = Vec::new();
+    refs(
+        &schemas["PlayerJson"]["properties"]["best_night"],
+        &mut found,
+    );
+    let name = found
+        .iter()
+        .find_map(|r| r.strip_prefix("#/components/schemas/"))
+        .expect("best_night refers to a schema")
+        .to_string();
+    let (player_night, _) = properties(&doc, &name);
+    assert!(
+        player_night.contains("played_at") && player_night.contains("session"),
+        "{name}: {player_night:?}"
+    );
+    let (night_page, _) = properties(&doc, "NightJson");
+    assert!(
+        night_page.contains("transfers") && night_page.contains("title"),
+        "{night_page:?}"
+    );
+}

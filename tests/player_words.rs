@@ -141,9 +141,25 @@ async fn auction_pinochle_refusals_name_the_form_in_player_words() {
                 ("bidder", "Ann"),
                 ("bid", "300"),
             ],
+            &[
+                ("dealer", "Cy"),
+                ("bidder", "Ann"),
+                ("bid", "300"),
+                ("trump", "hearts"),
+                ("outcome", "defender_renege"),
+                ("renege_by", "Ann"),
+            ],
         ],
     )
     .await;
+    // A defender's renege entered against the bidder says so, not "Ann is not an active
+    // opponent of Ann".
+    assert!(
+        seen[3].0.contains("Ann is the bidder, not a defender")
+            && seen[3].0.contains("bidder reneged"),
+        "{:?}",
+        seen[3]
+    );
     assert_eq!(seen[0].0, "Bid: 240 is below the minimum 250");
     assert_eq!(
         seen[0].1.as_deref(),

@@ -232,15 +232,14 @@ fn check_players(players: &[String], game: &GameInfo) -> Result<(), Refusal> {
     for (i, name) in players.iter().enumerate() {
         rules::check_name(name)
             .map_err(|m| Refusal::document("players", format!("{name:?}: {m}")))?;
-        let key = rules::table::name_key(name);
         if let Some(same) = players[..i]
             .iter()
-            .find(|p| rules::table::name_key(p) == key)
+            .find(|p| *p == name || rules::table::look_alike(p, name))
         {
             let message = if same == name {
                 format!("{name} is listed twice")
             } else {
-                format!("{name} and {same} are one name at the table; tell them apart")
+                format!("{name} and {same} look like one name at the table; tell them apart")
             };
             return Err(Refusal::document("players", message));
         }

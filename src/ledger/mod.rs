@@ -76,7 +76,9 @@ impl Postings {
 
     fn add(&mut self, account: &str, amount: Money) {
         match self.0.iter_mut().find(|p| p.account == account) {
-            Some(p) => p.amount += amount,
+            // Saturating, never a panic: a sum past `i64` is far past the money limit, and
+            // [`Balances::checked_apply`] refuses such a posting naming its account.
+            Some(p) => p.amount = p.amount.saturating_add(amount),
             None => self.0.push(Posting::new(account, amount)),
         }
     }
@@ -182,5 +184,22 @@ mod tests {
         assert_eq!(sum(&v), Money::ZERO);
         assert_eq!(v[0], Posting::new("B", Money::from_cents(-10)));
         assert_eq!(v[1], Posting::new("A", Money::from_cents(20)));
+    }
+
+    /// Two payments of 6 × 10¹⁸ cents each to A: their sum is past `i64`. The postings
+    /// hold it at the end of the range instead of panicking, and the checked balances refuse
+    /// it naming A's account, unchanged.
+    #[test]
+    fn a_sum_past_i64_is_refused_by_the_balances_not_a_panic() {
+        let mut p = Postings::new();
+        let huge = Money::from_cents(6_000_000_000_000_000_000);
+        p.transfer("B", "A", huge);
+        p.transfer("C", "A", huge);
+        let v = p.into_vec();
+        assert_eq!(v[1], Posting::new("A", Money::from_cents(i64::MAX)));
+        let mut balances = Balances::default();
+        let e = balances.checked_apply(&v).unwrap_err();
+        assert_eq!(e.field, "balances.B");
+        assert_eq!(balances, Balances::default());
     }
 }

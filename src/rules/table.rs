@@ -3,6 +3,8 @@
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+use unicode_security::GeneralSecurityProfile;
+use unicode_security::general_security_profile::IdentifierType;
 
 /// The most characters (Unicode scalar values, after normalisation) a player's name has.
 pub const NAME_MAX: usize = 40;
@@ -56,35 +58,109 @@ fn check_visible(name: &str, max: usize, what: &str) -> Result<(), String> {
     if count == 0 || count > max {
         return Err(format!("{what} has 1 to {max} characters"));
     }
-    if let Some(c) = name.chars().find(|&c| invisible(c)) {
+    visible_characters(name, what)
+}
+
+/// Every character of `text` shows, as itself (see [`invisible`]), and it does not begin
+/// with a mark that only decorates the character before it (a name of accents alone, or one
+/// that would join whatever is written before it). Errors name the first character at fault.
+fn visible_characters(text: &str, what: &str) -> Result<(), String> {
+    shown_characters(text, what, invisible)
+}
+
+/// [`visible_characters`] with `hidden` telling which characters are refused.
+fn shown_characters(text: &str, what: &str, hidden: fn(char) -> bool) -> Result<(), String> {
+    if let Some(c) = text.chars().find(|&c| hidden(c)) {
         return Err(format!(
             "{what} may hold only visible characters and plain spaces, not U+{:04X}",
+            u32::from(c)
+        ));
+    }
+    if let Some(c) = text.chars().next().filter(|c| is_mark(*c)) {
+        return Err(format!(
+            "{what} must begin with a letter, digit or sign, not the combining mark U+{:04X}",
             u32::from(c)
         ));
     }
     Ok(())
 }
 
-/// Characters that show as nothing, or as something else, or move the text around.
+/// A free text a person types that pages show as a heading (a session's or a night's
+/// title): trimmed and NFC-normalised, at most `max` characters, only visible characters
+/// and plain spaces ([`invisible`]), except the joiners and selectors that make emoji
+/// ("♠️", a family) since a title is never compared as a name is; an empty title stays
+/// empty (it clears the title). Errors, in words, name the character at fault or the length.
+pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
+    let text: String = raw.trim().nfc().collect();
+    if text.chars().count() > max {
+        return Err(format!("{what} is at most {max} characters"));
+    }
+    shown_characters(&text, what, hidden_in_title)?;
+    Ok(text)
+}
+
+/// [`invisible`] but for the zero-width joiner, variation selectors and tag characters,
+/// which only shape the emoji before them.
+fn hidden_in_title(c: char) -> bool {
+    let emoji_part = matches!(
+        c,
+        '\u{200D}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0020}'..='\u{E007F}' | '\u{E0100}'..='\u{E01EF}'
+    );
+    invisible(c) && !emoji_part
+}
+
+fn is_mark(c: char) -> bool {
+    use GeneralCategory as G;
+    matches!(
+        c.general_category(),
+        G::NonspacingMark | G::SpacingMark | G::EnclosingMark
+    )
+}
+
+/// Whether names `a` and `b` would be taken for one another at the table: the same
+/// [`name_key`] ("Ann", "ANN"), or the same confusable skeleton of Unicode TR39
+/// (`unicode_security::skeleton`) as written or lowercased: Cyrillic "Аnn", fullwidth
+/// "Ａnn" and "Ann" are one name, and so are "AI" and "Al" ("I" and "l" look alike).
+pub fn look_alike(a: &str, b: &str) -> bool {
+    let skeleton = |s: &str| unicode_security::skeleton(s).collect::<String>();
+    let (ka, kb) = (name_key(a), name_key(b));
+    ka == kb || skeleton(a) == skeleton(b) || skeleton(&ka) == skeleton(&kb)
+}
+
+/// The first of `others` that `name` would be taken for ([`look_alike`]), leaving out
+/// `name` itself written exactly so (the same player).
+pub fn look_alike_of<'a>(name: &str, others: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    others
+        .into_iter()
+        .find(|other| *other != name && look_alike(name, other))
+}
+
+/// Characters that show as nothing, or as something else, or move the text around: the
+/// controls, format characters (zero-width, bidi overrides), separators other than the
+/// plain space, private-use and unassigned code points, Unicode's default-ignorable code
+/// points (TR39 identifier type `Default_Ignorable`: the combining grapheme joiner U+034F,
+/// variation selectors such as U+FE0F, Hangul fillers) and the blank braille pattern.
 fn invisible(c: char) -> bool {
     use GeneralCategory as G;
     if c == ' ' {
         return false;
     }
-    matches!(
-        c.general_category(),
-        G::Control
-            | G::Format
-            | G::Surrogate
-            | G::PrivateUse
-            | G::Unassigned
-            | G::SpaceSeparator
-            | G::LineSeparator
-            | G::ParagraphSeparator
-    ) || matches!(
-        c,
-        '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
-    )
+    c.identifier_type() == Some(IdentifierType::Default_Ignorable)
+        || matches!(
+            c.general_category(),
+            G::Control
+                | G::Format
+                | G::Surrogate
+                | G::PrivateUse
+                | G::Unassigned
+                | G::SpaceSeparator
+                | G::LineSeparator
+                | G::ParagraphSeparator
+        )
+        || matches!(
+            c,
+            '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' | '\u{2800}'
+        )
 }
 
 /// The seating of a session: the players seated now, clockwise, and everyone who has ever
@@ -261,6 +337,12 @@ mod tests {
             "Ann\u{7}",
             "Ann\u{A0}Lee",
             "\u{3164}",
+            "Ann\u{34F}",
+            "Ann\u{FE0F}",
+            "\u{301}\u{301}",
+            "\u{301}Ann",
+            "Ann\u{180E}",
+            "Ann\u{E0101}",
             "Kitty",
             "pot",
             "HOUSE",
@@ -272,6 +354,49 @@ mod tests {
         assert!(club_name("Pot").is_ok());
         assert!(club_name("Club\0").is_err());
         assert_eq!(name_key("ANN"), name_key("ann"));
+    }
+
+    #[test]
+    fn look_alike_names_are_one_name() {
+        for (a, b) in [
+            ("Ann", "ANN"),
+            ("Ann", "\u{FF21}nn"),
+            ("Ann", "\u{410}nn"),
+            ("Ann", "\u{430}nn"),
+            ("Bob", "B\u{43E}b"),
+            ("Al", "AI"),
+            ("Tom", "T\u{3BF}m"),
+        ] {
+            assert!(look_alike(a, b), "{a:?} {b:?}");
+        }
+        for (a, b) in [("Ann", "Anne"), ("Bob", "Rob"), ("Ren\u{E9}", "Rene")] {
+            assert!(!look_alike(a, b), "{a:?} {b:?}");
+        }
+        assert_eq!(look_alike_of("\u{410}nn", ["Bob", "Ann"]), Some("Ann"));
+        assert_eq!(
+            look_alike_of("Ann", ["Ann", "Bob"]),
+            None,
+            "the same player"
+        );
+    }
+
+    #[test]
+    fn titles_are_visible_text_of_a_bounded_length() {
+        assert_eq!(
+            title("  Thursday at Sal's ", 80, "a title").unwrap(),
+            "Thursday at Sal's"
+        );
+        assert_eq!(title("   ", 80, "a title").unwrap(), "");
+        for bad in ["Night\0", "Night\u{202E}", "\u{301}x"] {
+            let e = title(bad, 80, "a title").unwrap_err();
+            assert!(e.contains("a title"), "{e}");
+        }
+        assert!(title(&"x".repeat(81), 80, "a title").is_err());
+        // Emoji keep their selectors and joiners in a title (never in a name).
+        for emoji in ["\u{2660}\u{FE0F} night", "\u{1F468}\u{200D}\u{1F469} night"] {
+            assert_eq!(title(emoji, 80, "a title").unwrap(), emoji);
+            assert!(player_name(emoji).is_err(), "{emoji:?}");
+        }
     }
 
     fn names(v: &[&str]) -> Vec<String> {

@@ -271,11 +271,12 @@ async fn commit_group(pool: &WritePool, group: Vec<Job>, commits: &AtomicU64) {
     }
 }
 
-/// A copy of an error made from a database error ([`AppError::Busy`] or
-/// [`AppError::Internal`]), for each record of a group that failed.
+/// A copy of an error made from a database error ([`AppError::Busy`],
+/// [`AppError::DiskFull`] or [`AppError::Internal`]), for each record of a group that failed.
 fn same_error(e: &AppError) -> AppError {
     match e {
         AppError::Busy => AppError::Busy,
+        AppError::DiskFull => AppError::DiskFull,
         other => AppError::Internal(other.to_string()),
     }
 }

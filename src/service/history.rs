@@ -196,18 +196,18 @@ async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result
 }
 
 /// Gives session `id` of `club` a title ("Thursday at Sal's"); blank clears it. Errors:
-/// [`AppError::NotFound`]; [`AppError::BadRequest`] for a title over 80 characters.
+/// [`AppError::NotFound`]; [`AppError::BadRequest`] (field `title`) for a title over 80
+/// characters or with a character that does not show ([`crate::rules::table::title`]).
 pub async fn set_title(pool: &WritePool, club: i64, id: i64, title: &str) -> Result<(), AppError> {
-    let title = title.trim();
-    if title.chars().count() > 80 {
-        return Err(AppError::BadRequest {
+    let title = crate::rules::table::title(title, 80, "a title").map_err(|message| {
+        AppError::BadRequest {
             field: "title".into(),
-            message: "a title is at most 80 characters".into(),
-        });
-    }
+            message,
+        }
+    })?;
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     club_session(&mut tx, club, id).await?;
-    hs::set_title(&mut tx, id, (!title.is_empty()).then_some(title)).await?;
+    hs::set_title(&mut tx, id, (!title.is_empty()).then_some(title.as_str())).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -326,31 +326,37 @@ pub async fn leaderboard(pool: &ReadPool, club: i64) -> Result<Vec<LeaderRow>, A
 }
 
 /// Renames person `id` of `club`: the name shown everywhere changes, the seats keep the
-/// name sat under. Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `name`
-/// when it is blank, over 40 characters, or another player's (merge them instead).
+/// name sat under. The new name follows the players' name rule
+/// ([`crate::rules::table::player_name`]: trimmed, NFC, 1–40 visible characters, not the
+/// kitty's or the pot's). Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming
+/// `name` when it breaks that rule, or is another player's or looks like it
+/// ([`crate::rules::table::look_alike`]; merge them instead).
 pub async fn rename(pool: &WritePool, club: i64, id: i64, name: &str) -> Result<(), AppError> {
-    let name = name.trim();
     let bad = |message: &str| AppError::BadRequest {
         field: "name".into(),
         message: message.into(),
     };
-    if name.is_empty() || name.chars().count() > 40 {
-        return Err(bad("a name is 1 to 40 characters"));
-    }
+    let name = crate::rules::table::player_name(name).map_err(|m| bad(&m))?;
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     hs::person(&mut tx, club, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no player {id}")))?;
-    let taken = hs::people(&mut tx, club)
-        .await?
-        .into_iter()
-        .any(|p| p.id != id && p.display_name.eq_ignore_ascii_case(name));
-    if taken {
+    let people = hs::people(&mut tx, club).await?;
+    let others = people
+        .iter()
+        .filter(|p| p.id != id)
+        .map(|p| p.display_name.as_str());
+    // Another player under the very name is taken for him too, unlike at a table.
+    if let Some(other) = others
+        .clone()
+        .find(|o| *o == name)
+        .or_else(|| crate::rules::table::look_alike_of(&name, others))
+    {
         return Err(bad(&format!(
-            "{name} is another player of the club; merge the two instead"
+            "{name} looks like {other}, another player of the club; merge the two instead"
         )));
     }
-    hs::rename(&mut tx, id, name).await?;
+    hs::rename(&mut tx, id, &name).await?;
     tx.commit().await?;
     Ok(())
 }

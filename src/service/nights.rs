@@ -97,7 +97,8 @@ pub async fn nights_of(pool: &ReadPool, club: i64) -> Result<Vec<NightRow>, AppE
 /// Groups `sessions` of `club` as a night: a new one titled `title` (blank: "Night of
 /// <day>") when `into` is `None`, else added to night `into`. Returns the night's id.
 /// Errors: [`AppError::BadRequest`] (field `sessions`) when none is chosen, (field
-/// `title`) over 80 characters; [`AppError::NotFound`] for a session or night not the
+/// `title`) over 80 characters or with a character that does not show
+/// ([`crate::rules::table::title`]); [`AppError::NotFound`] for a session or night not the
 /// club's; [`AppError::Conflict`] (field `sessions`) when a session is in a night already,
 /// or is kept in another currency than the night's other sessions (a night settles up in
 /// one currency). Nothing is written on an error.
@@ -114,13 +115,12 @@ pub async fn group(
             message: "tick at least one session to make a night of".into(),
         });
     }
-    let title = title.trim();
-    if title.chars().count() > 80 {
-        return Err(AppError::BadRequest {
+    let title = crate::rules::table::title(title, 80, "a night's title").map_err(|message| {
+        AppError::BadRequest {
             field: "title".into(),
-            message: "a night's title is at most 80 characters".into(),
-        });
-    }
+            message,
+        }
+    })?;
     let at = now();
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     for &sid in sessions {
@@ -149,7 +149,7 @@ pub async fn group(
             let title = if title.is_empty() {
                 format!("Night of {}", at.get(..10).unwrap_or(&at))
             } else {
-                title.to_string()
+                title
             };
             ns::create(&mut tx, club, &title, &at).await?
         }

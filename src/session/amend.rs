@@ -84,13 +84,7 @@ impl Fold {
             .standing
             .iter()
             .position(|s| s.index == target)
-            .ok_or_else(|| {
-                Refusal::at(
-                    index,
-                    "event",
-                    format!("event {target} was already undone or cannot be corrected"),
-                )
-            })?;
+            .ok_or_else(|| Refusal::at(index, "event", self.not_amendable(target)))?;
         let (_, current_kind) = event_object(&self.standing[slot].event, target)?;
         let current_kind = current_kind.to_string();
         let mut changed: Vec<(usize, Value)> = self.standing[slot..]
@@ -309,5 +303,33 @@ fn amendment_words(
     match replacement {
         Some(now) => format!("{label} corrected{reason}: now {now}; {change}"),
         None => format!("{label} undone{reason}; {change}"),
+    }
+}
+
+impl Fold {
+    /// Why event `target` (earlier than this one, and not standing) cannot be undone or
+    /// corrected, in words a player reads: it is itself a correction (taken back by
+    /// correcting its event again) or an undo, or it was undone already, or it is not an
+    /// event the sheet changes (the opening ante, a close).
+    fn not_amendable(&self, target: usize) -> String {
+        let row = self.row_of.get(&target).and_then(|&r| self.rows.get(r));
+        match row.and_then(|r| r.amends) {
+            Some(Amend {
+                target: of,
+                void: false,
+            }) => format!(
+                "event {target} is a correction of event {of}, and a correction is not undone or corrected itself: to take it back, correct event {of} again"
+            ),
+            Some(Amend {
+                target: of,
+                void: true,
+            }) => format!(
+                "event {target} is the undo of event {of}, and an undo is not undone or corrected itself: to take it back, enter event {of} again as a new event"
+            ),
+            None if row.is_some_and(Row::struck) => {
+                format!("event {target} was already undone")
+            }
+            None => format!("event {target} cannot be undone or corrected"),
+        }
     }
 }

@@ -62,10 +62,29 @@ pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
         .acquire_timeout(WRITE_WAIT)
         .idle_timeout(None)
         .max_lifetime(None)
+        .after_release(|conn, _| Box::pin(still_usable(conn)))
         .connect_with(options)
         .await?;
     MIGRATOR.run(&pool).await?;
     Ok(WritePool::new(pool, in_memory))
+}
+
+/// Whether the writer connection, given back to its pool, may serve the next write: `false`
+/// (the pool closes it and opens a new one for the next write) when it still counts an open
+/// transaction. That happens when a write fails on a full disk or an I/O error: SQLite may
+/// roll the whole transaction back by itself, then sqlx's own `ROLLBACK` fails and sqlx goes
+/// on counting the transaction as open, and every later `BEGIN` on that connection would
+/// fail ("attempted to call begin_with at non-zero transaction depth") until a restart.
+/// The ping first waits for the rollback a dropped transaction queued on the connection.
+/// (A database in memory, only for tests, cannot be opened again: it is lost then.)
+async fn still_usable(conn: &mut SqliteConnection) -> Result<bool, sqlx::Error> {
+    use sqlx::Connection;
+    conn.ping().await?;
+    if conn.is_in_transaction() {
+        tracing::warn!("the writer connection was left in a transaction; it is replaced");
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// How long a write waits for the writer connection or another process's lock before it
@@ -76,7 +95,7 @@ pub const WRITE_WAIT: Duration = Duration::from_secs(5);
 /// writer: one per core of a small server is plenty.
 pub const READERS: u32 = 4;
 
-fn is_in_memory(options: &SqliteConnectOptions) -> bool {
+pub(crate) fn is_in_memory(options: &SqliteConnectOptions) -> bool {
     // sqlx names an in-memory database `file:sqlx-in-memory-N` (its flag is private).
     let name = options.get_filename().to_string_lossy();
     name.is_empty()
@@ -104,6 +123,19 @@ pub fn is_busy(e: &sqlx::Error) -> bool {
             .code()
             .and_then(|c| c.parse::<i64>().ok())
             .is_some_and(|c| matches!(c & 0xff, 5 | 6)),
+        _ => false,
+    }
+}
+
+/// Whether `e` says the database could not grow: the disk (or the database's
+/// `max_page_count`) is full (`SQLITE_FULL`). Nothing was written; the same write succeeds
+/// once space is freed.
+pub fn is_disk_full(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => db
+            .code()
+            .and_then(|c| c.parse::<i64>().ok())
+            .is_some_and(|c| c & 0xff == 13),
         _ => false,
     }
 }
@@ -397,7 +429,8 @@ pub struct SessionSummaryRow {
     pub game: String,
     /// When it was created (RFC 3339, UTC).
     pub created_at: String,
-    /// The players, comma-separated in seat order.
+    /// The players in seat order, each followed by [`PLAYER_SEPARATOR`] but the last (a
+    /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
     pub players: String,
     /// How many hands were dealt.
     pub hands: i64,
@@ -407,10 +440,27 @@ pub struct SessionSummaryRow {
     pub club_id: Option<i64>,
 }
 
+/// What separates the names of [`SessionSummaryRow::players`]: U+001F (information
+/// separator one), a control character no name may hold
+/// ([`crate::rules::table::player_name`]).
+pub const PLAYER_SEPARATOR: char = '\u{1f}';
+
+impl SessionSummaryRow {
+    /// The players' names in seat order.
+    pub fn names(&self) -> Vec<&str> {
+        self.players.split(PLAYER_SEPARATOR).collect()
+    }
+
+    /// The players' names in words, "Ann, Bob, Cy".
+    pub fn players_words(&self) -> String {
+        self.names().join(", ")
+    }
+}
+
 /// The columns of a sessions-list line, for `sessions s`: its players and hand count are
 /// read from the session's own rows only.
 const SUMMARY: &str = "SELECT s.id, s.game, s.created_at, \
-   (SELECT group_concat(player, ', ') FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
+   (SELECT group_concat(player, char(31)) FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
    (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') AS hands, \
    EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
    s.club_id FROM sessions s";

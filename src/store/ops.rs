@@ -18,6 +18,47 @@ pub async fn ping(pool: &ReadPool) -> Result<(), sqlx::Error> {
         .map(|_| ())
 }
 
+/// The least room the database's disk must have for `/healthz` to answer that a write is
+/// possible: one commit appends a few pages of 4 KiB to the write-ahead log.
+pub const MIN_FREE_BYTES: u64 = 64 * 1024;
+
+/// Whether a write is possible now (for `/healthz`): on the writer connection, a
+/// `BEGIN IMMEDIATE` transaction (the write lock, and a connection sqlx does not count as
+/// in a transaction already) that creates a table, which needs a new page of the database
+/// (so a database at its `max_page_count` answers `SQLITE_FULL`), rolled back so nothing
+/// stays; and, for a database file, at least [`MIN_FREE_BYTES`] free on its disk for this
+/// user (`statvfs`), since a rolled-back write never reaches the disk. Errors, in words for
+/// the log: the write lock stays taken past [`super::WRITE_WAIT`], the connection is
+/// unusable, the database cannot grow, or the disk is (nearly) full.
+pub async fn writable(pool: &sqlx::SqlitePool) -> Result<(), String> {
+    let probe = async {
+        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query("CREATE TABLE healthz_probe (x INTEGER)")
+            .execute(&mut *tx)
+            .await?;
+        tx.rollback().await
+    };
+    probe.await.map_err(|e: sqlx::Error| e.to_string())?;
+    let options = pool.connect_options();
+    if super::is_in_memory(&options) {
+        return Ok(());
+    }
+    let file = Path::new(options.get_filename());
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let fs = rustix::fs::statvfs(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let free = fs.f_bavail.saturating_mul(fs.f_frsize);
+    if free < MIN_FREE_BYTES {
+        return Err(format!(
+            "the disk of {} is full: {free} bytes free",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
 /// Moves every committed page from the `-wal` file into the database file and empties the
 /// `-wal` file (`PRAGMA wal_checkpoint(TRUNCATE)`), so that a copy of the database file
 /// alone is complete. Errors: the database cannot be reached; a checkpoint that another

@@ -7,6 +7,7 @@ pub mod history;
 mod listing;
 pub mod nights;
 pub mod openapi;
+mod refusal;
 
 use std::collections::BTreeMap;
 
@@ -45,7 +46,7 @@ pub fn routes() -> Router<AppState> {
         .split_for_parts()
         .0
         .fallback(unknown_route)
-        .layer(middleware::map_response(json_refusal))
+        .layer(middleware::map_response(refusal::json_refusal))
 }
 
 /// The API's routes with their OpenAPI description. Each handler carries its method and
@@ -103,76 +104,6 @@ fn body(payload: Result<Json<Value>, JsonRejection>) -> Result<Value, AppError> 
 /// Any other path under `/api/v1`: a JSON 404, so a client can always parse a refusal.
 async fn unknown_route() -> AppError {
     AppError::NotFound("there is no such address in this API (see /api/v1/sessions)".into())
-}
-
-/// The code [`AppError`] gives the same status (timeouts and other layers' refusals too).
-fn code_of(status: StatusCode) -> &'static str {
-    match status.as_u16() {
-        400 => "bad_request",
-        401 => "unauthorized",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "timeout",
-        409 => "conflict",
-        413 => "payload_too_large",
-        415 => "unsupported_media_type",
-        422 => "refused",
-        429 => "too_many_requests",
-        503 => "unavailable",
-        s if s >= 500 => "internal",
-        _ => "error",
-    }
-}
-
-/// Puts every refusal that does not come from our handlers (axum's 405 for a wrong method,
-/// 400 for a path id that is not a number, 415 for a body that is not JSON) in the API's
-/// `{"error": {"code", "message", "field"}}` shape, keeping its status and headers
-/// (`Allow` on a 405).
-async fn json_refusal(response: Response) -> Response {
-    let status = response.status();
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if is_json || !(status.is_client_error() || status.is_server_error()) {
-        return response;
-    }
-    let (mut parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, 4096)
-        .await
-        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
-        .unwrap_or_default();
-    let (code, field, message) = match status {
-        StatusCode::METHOD_NOT_ALLOWED => (
-            "method_not_allowed",
-            None,
-            "this address does not take that method (see the Allow header)".to_string(),
-        ),
-        StatusCode::BAD_REQUEST if text.starts_with("Invalid URL") => (
-            "bad_request",
-            Some("id"),
-            "a session id is a whole number, as in /api/v1/sessions/12".to_string(),
-        ),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => (
-            "unsupported_media_type",
-            Some("body"),
-            "send the body as JSON, with Content-Type: application/json".to_string(),
-        ),
-        _ => (
-            code_of(status),
-            None,
-            if text.is_empty() {
-                status.canonical_reason().unwrap_or("refused").to_string()
-            } else {
-                text
-            },
-        ),
-    };
-    parts.headers.remove(header::CONTENT_LENGTH);
-    let answer = json!({ "error": { "code": code, "message": message, "field": field } });
-    (parts, Json(answer)).into_response()
 }
 
 /// Reads a JSON object body into `T` (a struct with `deny_unknown_fields`), naming the

@@ -128,15 +128,37 @@ const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
     ),
 ];
 
+/// How long `/healthz` waits for the writer to try a write: past it the writer is busy
+/// with a long write, which is alive, so a long write never makes the check slow.
+const HEALTHZ_WRITE_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// `GET /healthz`, for a supervisor or load balancer: 200 `{"status":"ok"}` when the
-/// database answers a query, 503 `{"status":"unavailable"}` (and the cause in the log)
-/// otherwise. It reads nothing else, on the read pool (a long write does not delay it),
-/// and needs no login.
+/// database answers a read on the read pool and could take a write now
+/// ([`crate::store::ops::writable`]: the write lock, a rolled-back write, room on its
+/// disk), 503 `{"status":"unavailable"}` (and the cause in the log) otherwise, so a writer
+/// that cannot write is seen. A writer busy past [`HEALTHZ_WRITE_WAIT`] with a long write
+/// is alive, not unhealthy: the check does not wait for it. It reads nothing else and needs
+/// no login.
 async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
-    match crate::store::ops::ping(&state.reader).await {
+    let writable = async {
+        match tokio::time::timeout(
+            HEALTHZ_WRITE_WAIT,
+            crate::store::ops::writable(state.pool.sqlite()),
+        )
+        .await
+        {
+            Ok(answer) => answer,
+            Err(_busy) => Ok(()),
+        }
+    };
+    let checked = match crate::store::ops::ping(&state.reader).await {
+        Ok(()) => writable.await,
+        Err(e) => Err(e.to_string()),
+    };
+    match checked {
         Ok(()) => (StatusCode::OK, Json(json!({ "status": "ok" }))),
         Err(e) => {
-            tracing::warn!("healthz: the database does not answer: {e}");
+            tracing::warn!("healthz: the database cannot take a write: {e}");
             (
                 StatusCode::SERVICE_UNAVAILABLE,
                 Json(json!({ "status": "unavailable" })),
@@ -161,4 +183,84 @@ pub fn app(state: AppState) -> Router {
         ));
     }
     router.with_state(state)
+}
+
+/// `router` with a time limit on each request: past `limit` the request is dropped and
+/// answered 408 with a body that says so (tower-http's timeout answers an empty one): the
+/// API's JSON error shape under `/api/`, a sentence elsewhere. The live sheet's event
+/// stream answers at once, so it is not cut.
+pub fn with_request_timeout(router: Router, limit: std::time::Duration) -> Router {
+    router
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limit,
+        ))
+        .layer(middleware::map_response(timeout_body))
+}
+
+/// Gives an empty 408 its words.
+async fn timeout_body(uri: axum::http::Uri, response: Response) -> Response {
+    if response.status() != StatusCode::REQUEST_TIMEOUT {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.remove(header::CONTENT_TYPE);
+    let message = "the request took too long and was stopped; nothing of it was recorded \
+                   unless the sheet shows it, so look before sending it again";
+    if uri.path().starts_with("/api/") {
+        let body = json!({ "error": { "code": "timeout", "message": message, "field": null } });
+        (parts, Json(body)).into_response()
+    } else {
+        (parts, message).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a failed test should stop right there
+
+    use std::time::Duration;
+
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode, header};
+    use tower::ServiceExt;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_request_past_the_time_limit_is_408_with_words() {
+        let slow = || async {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            "late"
+        };
+        let router = Router::new()
+            .route("/api/v1/slow", get(slow))
+            .route("/slow", get(slow));
+        let router = with_request_timeout(router, Duration::from_millis(20));
+        for (uri, json) in [("/api/v1/slow", true), ("/slow", false)] {
+            let response = router
+                .clone()
+                .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(response.status(), StatusCode::REQUEST_TIMEOUT);
+            let kind = response.headers()[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .to_string();
+            let body = axum::body::to_bytes(response.into_body(), 4096)
+                .await
+                .unwrap();
+            let text = String::from_utf8(body.to_vec()).unwrap();
+            assert!(text.contains("took too long"), "{uri}: {text}");
+            if json {
+                assert_eq!(kind, "application/json");
+                let v: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(v["error"]["code"], "timeout");
+            } else {
+                assert!(kind.starts_with("text/plain"), "{kind}");
+            }
+        }
+    }
 }

@@ -353,8 +353,17 @@ pub fn read(
             )
             .rule("rules §1.1"));
         }
+        (Outcome::DefenderRenege, Some(who)) if who == bidder => {
+            return Err(RuleError::new(
+                "renege_by",
+                format!(
+                    "{who} is the bidder, not a defender: when the bidder reneges, choose the outcome \"bidder reneged\", which pays like failed"
+                ),
+            )
+            .rule("rules §1.1"));
+        }
         (Outcome::DefenderRenege, Some(who)) => {
-            if !table.is_seated(&who) || who == bidder || (four_handed && who == w.dealer) {
+            if !table.is_seated(&who) || (four_handed && who == w.dealer) {
                 return Err(RuleError::new(
                     "renege_by",
                     format!(

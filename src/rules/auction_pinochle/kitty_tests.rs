@@ -115,9 +115,10 @@ fn payments_into_the_pot_change_the_balances_by_the_cash_and_nothing_else() {
     assert_eq!(posted(&cash, 5, &ABC_K), vec![10, 10, 10, -30]);
     let why = &event(&cash, 5).explanation;
     assert!(
-        why.contains("the kitty's 0.30 is shared equally among 3"),
+        why.contains("the kitty's 0.30 is shared equally among 3 players"),
         "{why}"
     );
+    assert!(!why.contains("odd cent"), "0.30 divides evenly: {why}");
     assert_eq!(cash.kitty, Money::from_cents(-30));
 }
 
@@ -168,7 +169,7 @@ fn an_account_kittys_paid_in_money_is_shared_at_the_close() {
     assert_eq!(posted(&l, 3, &ABC_K), vec![17, 17, 16, -50]);
     let why = &event(&l, 3).explanation;
     assert!(
-        why.contains("the kitty's 0.50 is shared equally among 3"),
+        why.contains("the kitty's 0.50 is shared equally among 3 players, the 2 odd cents one each to Ann and Bob"),
         "{why}"
     );
     assert_eq!(cents(&l, &ABC_K), vec![-83, 67, 66, -50]);

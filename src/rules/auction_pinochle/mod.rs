@@ -220,16 +220,11 @@ impl AuctionPinochle {
         let j: Joins = fields::read(event)?;
         let name = j.player.as_str();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
-        let key = crate::rules::table::name_key(name);
-        if let Some(same) = ctx
-            .table
-            .everyone()
-            .iter()
-            .find(|p| *p != name && crate::rules::table::name_key(p) == key)
-        {
+        let everyone = ctx.table.everyone().iter().map(String::as_str);
+        if let Some(same) = crate::rules::table::look_alike_of(name, everyone) {
             return Err(RuleError::new(
                 "player",
-                format!("{name} and {same} are one name at the table; tell them apart"),
+                format!("{name} and {same} look like one name at the table; tell them apart"),
             ));
         }
         if ctx.table.is_seated(name) {
@@ -351,8 +346,9 @@ impl AuctionPinochle {
             format!("{reason}: the kitty is empty")
         } else {
             format!(
-                "{reason}: the kitty's {kitty} is {verb} equally among {} players",
-                order.len()
+                "{reason}: the kitty's {kitty} is {verb} equally among {} players{}",
+                order.len(),
+                odd_cents(kitty, &order)
             )
         };
         let steps = if kitty.is_zero() {
@@ -361,6 +357,19 @@ impl AuctionPinochle {
             vec![Step::shares(kitty, &shares), kitty_step]
         };
         Outcome::new(postings.into_vec(), why, SheetLine::titled(title)).with_steps(steps)
+    }
+}
+
+/// Who gets the cents an equal share leaves over ([`equal_shares`]: one each, from the left
+/// of the last dealer, rules §1.3), in words: ", the odd cent to C" or ", the 2 odd cents
+/// one each to C and A"; empty when the kitty divides evenly.
+fn odd_cents(kitty: Money, order: &[&str]) -> String {
+    let (_, left) = kitty.divide(order.len() as i64);
+    let n = usize::try_from(left.cents().unsigned_abs()).unwrap_or(usize::MAX);
+    match order.get(..n) {
+        Some([]) | None => String::new(),
+        Some([one]) => format!(", the odd cent to {one}"),
+        Some(some) => format!(", the {n} odd cents one each to {}", some.join(" and ")),
     }
 }
 

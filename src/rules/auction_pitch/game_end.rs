@@ -213,11 +213,15 @@ pub fn settle(
             .cents()
             .checked_mul(diff.abs())
             .map(Money::from_cents)
+            // One payment within the money limit, so the winner's sum of up to seven of
+            // them cannot overflow either (the ledger then refuses a balance past it).
+            .filter(|amount| amount.within_limit())
             .ok_or_else(|| {
                 RuleError::new(
                     "agreements.stake",
                     format!(
-                        "{diff} points × {stake} is beyond the largest amount the ledger keeps"
+                        "{diff} points × {stake} is beyond {}, the largest amount the ledger keeps",
+                        Money::LIMIT
                     ),
                 )
             })?;

@@ -116,9 +116,10 @@ pub async fn history(
     }))
 }
 
-/// A night of a player.
+/// A night of a player (a session he sat in), on his page; named apart from the night
+/// page's [`super::nights::NightJson`], so the OpenAPI document has one schema of each.
 #[derive(Serialize, ToSchema)]
-pub struct NightJson {
+pub struct PlayerNightJson {
     session: i64,
     played_at: String,
     game: String,
@@ -159,9 +160,9 @@ pub struct PlayerJson {
     net_in_range: Option<Money>,
     by_game: Vec<TotalsJson>,
     bids_by_band: Vec<BandJson>,
-    best_night: Option<NightJson>,
+    best_night: Option<PlayerNightJson>,
     /// The latest nights (at most 30), oldest first.
-    recent_nights: Vec<NightJson>,
+    recent_nights: Vec<PlayerNightJson>,
 }
 
 fn totals(t: &crate::store::history::TotalsRow, game: Option<String>) -> TotalsJson {
@@ -177,8 +178,8 @@ fn totals(t: &crate::store::history::TotalsRow, game: Option<String>) -> TotalsJ
     }
 }
 
-fn night(n: crate::store::history::NightRow) -> NightJson {
-    NightJson {
+fn night(n: crate::store::history::NightRow) -> PlayerNightJson {
+    PlayerNightJson {
         session: n.session_id,
         played_at: n.played_at,
         game: n.game,

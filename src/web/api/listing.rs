@@ -34,7 +34,7 @@ pub(super) async fn list(
         .into_iter()
         .map(|s| {
             json!({ "id": s.id, "game": s.game, "created_at": s.created_at,
-                    "players": s.players.split(", ").collect::<Vec<_>>(), "hands": s.hands, "closed": s.closed })
+                    "players": s.names(), "hands": s.hands, "closed": s.closed })
         })
         .collect();
     Ok(Json(json!({ "sessions": items, "next": next })))

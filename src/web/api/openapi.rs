@@ -128,6 +128,13 @@ pub enum ErrorCode {
     TooManyRequests,
     /// 500: our failure.
     Internal,
+    /// 503 with `Retry-After`: the database stayed busy; nothing was written, send again.
+    Busy,
+    /// 503 with `Retry-After`: the server's disk is full; nothing was written, send again
+    /// once space is freed.
+    DiskFull,
+    /// 408: the request took longer than the server's limit and was stopped.
+    Timeout,
 }
 
 /// `POST /sessions`: a new session.

@@ -485,11 +485,11 @@ async fn show(
             .into_iter()
             .map(|mut s| {
                 s.players = s
-                    .players
-                    .split(", ")
+                    .names()
+                    .into_iter()
                     .map(|n| renamed.get(n).map_or(n, String::as_str))
                     .collect::<Vec<_>>()
-                    .join(", ");
+                    .join(&crate::store::PLAYER_SEPARATOR.to_string());
                 s
             })
             .collect();

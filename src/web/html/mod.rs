@@ -221,10 +221,10 @@ pub fn error_page(e: AppError) -> Response {
         login: status == StatusCode::UNAUTHORIZED,
     };
     let mut response = (status, page).into_response();
-    if matches!(e, AppError::Busy) {
+    if let Some(seconds) = e.retry_after() {
         response.headers_mut().insert(
             axum::http::header::RETRY_AFTER,
-            axum::http::HeaderValue::from(crate::error::RETRY_AFTER_SECONDS),
+            axum::http::HeaderValue::from(seconds),
         );
     }
     response
@@ -372,8 +372,8 @@ async fn club_seating(
     let last = service::last_session(&state.reader, club, game)
         .await?
         .map(|s| {
-            s.players
-                .split(", ")
+            s.names()
+                .into_iter()
                 .map(|n| renamed.get(n).map_or(n, String::as_str).to_string())
                 .collect()
         })
