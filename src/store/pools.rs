@@ -2,7 +2,7 @@
 //! [`WritePool`] (one connection, every write, queued in arrival order) and the
 //! [`ReadPool`] (read-only connections that, in WAL mode, read the last committed state
 //! while the writer writes). A read handle cannot begin a write: its type has no `begin`,
-//! and its connections are opened read-only, so even a statement that tries to write
+//! and its connections refuse every write (`PRAGMA query_only`), so even a statement that tries to write
 //! through one is refused by SQLite (`SQLITE_READONLY`). Issue 21, "Readers never wait on
 //! the writer".
 
@@ -20,13 +20,24 @@ use super::{READERS, WRITE_WAIT};
 type BoxFuture<'e, T> = Pin<Box<dyn Future<Output = T> + Send + 'e>>;
 type BoxStream<'e, T> = Pin<Box<dyn Stream<Item = T> + Send + 'e>>;
 
-/// The read pool: up to [`READERS`] connections, opened lazily and read-only, to the file
+/// The read pool: up to [`READERS`] connections, opened lazily and writing nothing, to the file
 /// the writer writes. It answers connections to read with ([`ReadPool::acquire`]) and
 /// nothing that begins a write. A request that only reads never waits for the writer: in
 /// WAL mode a reader sees every commit made before its read began (so a page shown right
 /// after a write's redirect shows that write) and is never blocked by a write in progress.
 #[derive(Clone, Debug)]
 pub struct ReadPool(SqlitePool);
+
+/// How many times [`ReadPool::acquire`] tries to open a connection the file refused.
+pub const OPEN_TRIES: u32 = 5;
+
+/// How long it waits between two tries.
+pub const OPEN_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Whether `e` is SQLite's "unable to open database file" (`SQLITE_CANTOPEN`, 14).
+fn cannot_open(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(d) if d.code().as_deref() == Some("14"))
+}
 
 impl ReadPool {
     /// The read pool beside a writer whose connections use `options`: read-only
@@ -37,7 +48,13 @@ impl ReadPool {
         if in_memory {
             return ReadPool(writer.clone());
         }
-        let options: SqliteConnectOptions = (*writer.connect_options()).clone().read_only(true);
+        // `query_only`, not a read-only open: SQLite refuses every write on the connection
+        // all the same, while a connection opened read-only cannot open a WAL database
+        // whose `-shm` file is gone (the writer, replaced after a failed write, was its
+        // last connection), and every read would fail "unable to open database file".
+        let options: SqliteConnectOptions = (*writer.connect_options())
+            .clone()
+            .pragma("query_only", "ON");
         ReadPool(
             SqlitePoolOptions::new()
                 .max_connections(READERS)
@@ -48,13 +65,28 @@ impl ReadPool {
         )
     }
 
-    /// A connection to read with (read-only; returned to the pool when dropped). Errors:
-    /// every connection stayed taken for [`WRITE_WAIT`] ([`sqlx::Error::PoolTimedOut`]), or
-    /// the file cannot be opened.
+    /// A connection to read with (writing nothing; returned to the pool when dropped).
+    /// Opening a new one can fail for a moment while the writer's connection is being
+    /// replaced after a failed write (SQLite's "unable to open database file" as the
+    /// write-ahead log's files are let go and made again): it is tried again, up to
+    /// [`OPEN_TRIES`] times, [`OPEN_PAUSE`] apart. Errors: every connection stayed taken for
+    /// [`WRITE_WAIT`] ([`sqlx::Error::PoolTimedOut`]), or the file cannot be opened.
     pub fn acquire(
         &self,
     ) -> impl Future<Output = Result<PoolConnection<Sqlite>, sqlx::Error>> + Send + 'static {
-        self.0.acquire()
+        let pool = self.0.clone();
+        async move {
+            let mut tries = 1;
+            loop {
+                match pool.acquire().await {
+                    Err(e) if tries < OPEN_TRIES && cannot_open(&e) => {
+                        tries += 1;
+                        tokio::time::sleep(OPEN_PAUSE).await;
+                    }
+                    answer => return answer,
+                }
+            }
+        }
     }
 
     /// Closes the pool's connections (at shutdown).
