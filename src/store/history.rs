@@ -28,50 +28,13 @@ pub async fn replace_session_facts(
             .execute(&mut *conn)
             .await?;
     }
-    sqlx::query(
-        "INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES (?, ?, ?, ?, ?)",
-    )
-    .bind(session_id)
-    .bind(club_id)
-    .bind(facts.hands)
-    .bind(facts.closed)
-    .bind(facts.settled)
-    .execute(&mut *conn)
-    .await?;
-    for r in &facts.players {
-        ensure_person(conn, club_id, &r.player).await?;
-        sqlx::query(
-            "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
-             hands_bid, hands_made, hands_set, games_won, kitties_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(session_id)
-        .bind(club_id)
-        .bind(&r.player)
-        .bind(game)
-        .bind(played_at)
-        .bind(r.net_cents)
-        .bind(r.hands_bid)
-        .bind(r.hands_made)
-        .bind(r.hands_set)
-        .bind(r.games_won)
-        .bind(r.kitties_taken)
-        .execute(&mut *conn)
-        .await?;
-        for (band, (bids, made)) in &r.bands {
-            sqlx::query(
-                "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) VALUES (?, ?, ?, ?, ?, ?)",
-            )
-            .bind(session_id)
-            .bind(club_id)
-            .bind(&r.player)
-            .bind(band)
-            .bind(bids)
-            .bind(made)
-            .execute(&mut *conn)
-            .await?;
-        }
-    }
-    Ok(())
+    // Everything anew: the whole facts as the difference from nothing.
+    let everything = FactsDelta::between(&SessionFacts::default(), facts);
+    let delta = FactsDelta {
+        status: Some((facts.hands, facts.closed, facts.settled)),
+        ..everything
+    };
+    apply_facts_delta(conn, session_id, club_id, game, played_at, &delta).await
 }
 
 /// Writes the difference `delta` of club session `session_id`'s history facts (in the
