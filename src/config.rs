@@ -93,7 +93,11 @@ pub struct ServeArgs {
     pub shutdown_grace_secs: u64,
     /// Live sheets (the sheet's event stream) open at once on one session; one more is
     /// answered 503 with `Retry-After`.
-    #[arg(long = "live-per-session", env = "LIVE_PER_SESSION", default_value_t = 64)]
+    #[arg(
+        long = "live-per-session",
+        env = "LIVE_PER_SESSION",
+        default_value_t = 64
+    )]
     pub live_per_session: usize,
     /// Live sheets open at once in all; one more is answered 503 with `Retry-After`. Each
     /// holds a connection (a file descriptor): keep it well below `ulimit -n`.

@@ -508,4 +508,3 @@ pub async fn link_access(
         None
     }))
 }
-

@@ -322,7 +322,10 @@ mod tests {
         assert_eq!(watchers.watch(3).err(), Some(super::Full::Overall));
         drop(a);
         assert_eq!(watchers.open(), 2);
-        assert!(watchers.watch(1).is_ok(), "the closed sheet's place is free");
+        assert!(
+            watchers.watch(1).is_ok(),
+            "the closed sheet's place is free"
+        );
     }
 
     #[tokio::test]

@@ -160,10 +160,7 @@ impl LoginLimits {
             budget: RateLimiter::keyed(per_minute(budget)),
             reserve: (reserve > 0).then(|| RateLimiter::keyed(per_minute(reserve))),
             known: Mutex::new(HashMap::new()),
-            creations: RateLimiter::keyed(quota(
-                CREATIONS_BURST,
-                secs(CREATION_RETRY_AFTER_SECS),
-            )),
+            creations: RateLimiter::keyed(quota(CREATIONS_BURST, secs(CREATION_RETRY_AFTER_SECS))),
             hashing: tokio::sync::Semaphore::new(2),
             checks: AtomicU64::new(0),
         }
@@ -172,7 +169,11 @@ impl LoginLimits {
     /// How many keys the limiters hold together (for tests of the memory bound).
     pub fn keys(&self) -> usize {
         let reserve = self.reserve.as_ref().map_or(0, |r| r.len());
-        self.by_address.len() + self.by_club.len() + self.creations.len() + self.budget.len() + reserve
+        self.by_address.len()
+            + self.by_club.len()
+            + self.creations.len()
+            + self.budget.len()
+            + reserve
     }
 
     /// How many passphrases have been checked against a club's (or the dummy) hash since
@@ -312,4 +313,3 @@ mod tests {
         assert_ne!(ClientKey::of(None), v4);
     }
 }
-
