@@ -91,4 +91,29 @@ pub struct ServeArgs {
     /// before closing them.
     #[arg(long = "shutdown-grace", env = "SHUTDOWN_GRACE", default_value_t = 10)]
     pub shutdown_grace_secs: u64,
+    /// Live sheets (the sheet's event stream) open at once on one session; one more is
+    /// answered 503 with `Retry-After`.
+    #[arg(
+        long = "live-per-session",
+        env = "LIVE_PER_SESSION",
+        default_value_t = 64
+    )]
+    pub live_per_session: usize,
+    /// Live sheets open at once in all; one more is answered 503 with `Retry-After`. Each
+    /// holds a connection (a file descriptor): keep it well below `ulimit -n`.
+    #[arg(long = "live-overall", env = "LIVE_OVERALL", default_value_t = 1024)]
+    pub live_overall: usize,
+    /// Seconds a live sheet stays open without a change of its session; then it ends and
+    /// the browser opens it again.
+    #[arg(long = "live-idle", env = "LIVE_IDLE", default_value_t = 1800)]
+    pub live_idle_secs: u64,
+    /// Wrong passphrases a club may be sent per minute from every address together; past
+    /// it a login is answered 429 without being checked, but from an address that logged
+    /// in to the club before (see the README's login section).
+    #[arg(long = "login-budget", env = "LOGIN_BUDGET", default_value_t = 10)]
+    pub login_budget: u32,
+    /// Logins per minute per club kept for addresses that logged in to the club before,
+    /// when the club's budget is spent.
+    #[arg(long = "login-reserve", env = "LOGIN_RESERVE", default_value_t = 5)]
+    pub login_reserve: u32,
 }

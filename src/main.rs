@@ -5,6 +5,7 @@
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -18,6 +19,8 @@ use hyper_util::server::graceful::GracefulShutdown;
 use scorekeeper::config::{Cli, Command, ServeArgs};
 use scorekeeper::format::{self, SessionDoc};
 use scorekeeper::rules::fields;
+use scorekeeper::service::clubs::LoginLimits;
+use scorekeeper::web::live::{LiveLimits, Watchers};
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
 use tower::ServiceExt;
@@ -156,13 +159,27 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(url) = &public_url {
         tracing::info!("Phones at the table open {url}");
     }
+    let state = AppState {
+        watchers: Watchers::new(LiveLimits {
+            per_session: args.live_per_session,
+            overall: args.live_overall,
+            idle: Duration::from_secs(args.live_idle_secs),
+        }),
+        limiter: Arc::new(LoginLimits::with_budget(
+            args.login_budget,
+            args.login_reserve,
+        )),
+        ..AppState::new(pool.clone()).with_public_url(public_url)
+    };
+    let watchers = state.watchers.clone();
     let router = scorekeeper::web::with_request_timeout(
-        app(AppState::new(pool.clone()).with_public_url(public_url)),
+        app(state),
         Duration::from_secs(args.request_timeout_secs),
     );
     serve_until_stopped(
         listener,
         router,
+        watchers,
         Duration::from_secs(args.header_timeout_secs),
         Duration::from_secs(args.shutdown_grace_secs),
     )
@@ -179,13 +196,15 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Accepts connections until SIGTERM or Ctrl-C, then stops accepting, lets every request in
-/// flight finish (at most `grace`), and returns. Each connection is HTTP/1.1 with hyper's
+/// flight finish (at most `grace`), and returns; the live sheets end at once (`watchers`),
+/// so that the stop does not wait for them. Each connection is HTTP/1.1 with hyper's
 /// header-read timeout, which also closes a kept-alive connection idle for that long; the
 /// client's address reaches the handlers as axum's `ConnectInfo<SocketAddr>` (the login
 /// limits key on it).
 async fn serve_until_stopped(
     listener: tokio::net::TcpListener,
     router: axum::Router,
+    watchers: Watchers,
     header_timeout: Duration,
     grace: Duration,
 ) {
@@ -223,6 +242,7 @@ async fn serve_until_stopped(
     }
     drop(listener);
     tracing::info!("stopping: finishing the requests in flight");
+    watchers.shut_down();
     if tokio::time::timeout(grace, graceful.shutdown())
         .await
         .is_err()

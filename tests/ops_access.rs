@@ -99,6 +99,24 @@ async fn api_club(app: &TestApp, address: &str, name: &str) -> (i64, String, Str
 async fn the_right_passphrase_logs_in_after_50_wrong_ones_from_another_address() {
     let app = TestApp::new().await;
     api_club(&app, "10.0.0.1:5000", "Thursday").await;
+    // The members' devices logged in before (so they are known to the club): two checks
+    // of the club's budget of 10 a minute.
+    let right = json!({"name": "Thursday", "passphrase": "seven of clubs"});
+    assert_eq!(
+        post_from(&app, "10.0.0.2:5000", "/api/v1/tokens", &right)
+            .await
+            .status
+            .as_u16(),
+        201
+    );
+    let phone = [("name", "thursday"), ("passphrase", "seven of clubs")];
+    assert_eq!(
+        form_from(&app, "[2001:db8:1:2::8]:5000", "/login", &phone)
+            .await
+            .status
+            .as_u16(),
+        303
+    );
     let mut statuses = Vec::new();
     for _ in 0..50 {
         let reply = post_from(
@@ -113,12 +131,14 @@ async fn the_right_passphrase_logs_in_after_50_wrong_ones_from_another_address()
         }
         statuses.push(reply.status.as_u16());
     }
-    // The guesser gets 10 answers (each one argon2 check), then is told to back off.
-    assert_eq!(statuses.iter().filter(|s| **s == 401).count(), 10);
-    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 40);
-    assert!(statuses[..10].iter().all(|s| *s == 401), "{statuses:?}");
+    // The guesser gets the 8 answers left in the club's budget (each one argon2 check),
+    // then is told to back off (the club's budget, then its own 10 are spent).
+    assert_eq!(statuses.iter().filter(|s| **s == 401).count(), 8);
+    assert_eq!(statuses.iter().filter(|s| **s == 429).count(), 42);
+    assert!(statuses[..8].iter().all(|s| *s == 401), "{statuses:?}");
 
-    // A member at another address is not locked out: through the API and the form.
+    // A member at another address that logged in before is not locked out: through the
+    // API and the form (another address of the phone's /64).
     let right = post_from(
         &app,
         "10.0.0.2:5001",
@@ -459,4 +479,136 @@ async fn healthz_answers_200_while_the_database_answers_and_503_after() {
     let down = app.get("/healthz").await;
     assert_eq!(down.status.as_u16(), 503);
     assert_eq!(down.json(), json!({"status": "unavailable"}));
+}
+
+/// A wrong-passphrase login at `club` from `address`, straight to the router (so that many
+/// can run at once); its status.
+async fn guess(router: axum::Router, address: String, club: String) -> u16 {
+    let mut request = Request::post("/api/v1/tokens")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(
+            json!({"name": club, "passphrase": "a wrong guess"}).to_string(),
+        ))
+        .unwrap();
+    let address: SocketAddr = address.parse().unwrap();
+    request.extensions_mut().insert(ConnectInfo(address));
+    let response = tower::ServiceExt::oneshot(router, request).await.unwrap();
+    response.status().as_u16()
+}
+
+#[tokio::test]
+async fn a_clubs_budget_caps_guesses_from_32_addresses_and_a_known_member_still_gets_in() {
+    let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+    let limiter = std::sync::Arc::new(scorekeeper::service::clubs::LoginLimits::new());
+    let state = scorekeeper::web::AppState {
+        limiter: limiter.clone(),
+        ..scorekeeper::web::AppState::new(pool.clone())
+    };
+    let app = TestApp {
+        router: scorekeeper::web::app(state),
+        pool,
+        links: std::sync::Mutex::new(Vec::new()),
+    };
+    let right = json!({"name": "Thursday", "passphrase": "seven of clubs"});
+    api_club(&app, "10.0.0.1:5000", "Thursday").await;
+    // A member logged in from home last week: that address is known to the club.
+    let earlier = post_from(&app, "10.0.0.2:5001", "/api/v1/tokens", &right).await;
+    assert_eq!(earlier.status.as_u16(), 201, "{}", earlier.body);
+    let before = limiter.checks();
+    assert_eq!(before, 1);
+
+    // 32 addresses guess at once, 3 times each, spelling the name several ways.
+    let started = std::time::Instant::now();
+    let mut attack = tokio::task::JoinSet::new();
+    for n in 1..=32 {
+        for round in 0..3 {
+            let club = ["Thursday", "THURSDAY", " thursday "][round].to_string();
+            attack.spawn(guess(
+                app.router.clone(),
+                format!("203.0.113.{n}:4{round}000"),
+                club,
+            ));
+        }
+    }
+    let statuses = attack.join_all().await;
+    // The budget gains one check every 6 seconds: the checks it could have gained while
+    // the attack ran.
+    let gained = (started.elapsed().as_secs_f64() / 6.0).ceil() as u64;
+    let checked = limiter.checks() - before;
+    let wrong = statuses.iter().filter(|s| **s == 401).count() as u64;
+    let refused = statuses.iter().filter(|s| **s == 429).count() as u64;
+    assert_eq!(wrong + refused, 96, "{statuses:?}");
+    // Every answered guess was one check, and with the member's earlier login they were
+    // the budget's burst of 10 (plus what it gained meanwhile); the rest were refused
+    // unchecked.
+    assert_eq!(checked, wrong);
+    let spent = wrong + 1; // the member's login came out of the same budget
+    assert!(spent >= 10, "the budget's burst is answered: {wrong}");
+    assert!(
+        spent <= 10 + gained,
+        "{wrong} guesses checked in {:?}",
+        started.elapsed()
+    );
+
+    // Whatever the budget gained since is spent too (a guess from a fresh address each),
+    // so that the next attempts meet a spent budget.
+    let mut drained = 0;
+    for n in 33..40 {
+        let status = guess(
+            app.router.clone(),
+            format!("203.0.113.{n}:4000"),
+            "Thursday".into(),
+        )
+        .await;
+        if status == 429 {
+            break;
+        }
+        drained += 1;
+    }
+    assert!(drained <= gained + 1, "{drained} more checked");
+    let drained_at = std::time::Instant::now();
+    // The budget is spent: a right passphrase from a new address is refused like a wrong
+    // one, unchecked (the refusal tells nothing about the passphrase).
+    let checked = limiter.checks() - before;
+    let new_address = post_from(&app, "198.51.100.7:5002", "/api/v1/tokens", &right).await;
+    assert_eq!(new_address.status.as_u16(), 429, "{}", new_address.body);
+    assert!(
+        new_address.body.contains("too many wrong passphrases"),
+        "{}",
+        new_address.body
+    );
+    assert_eq!(limiter.checks() - before, checked, "nothing was checked");
+    // The member at the known address gets in through the club's reserve, by the API and
+    // by the login form.
+    let member = post_from(&app, "10.0.0.2:5003", "/api/v1/tokens", &right).await;
+    assert_eq!(member.status.as_u16(), 201, "{}", member.body);
+    let form = form_from(
+        &app,
+        "10.0.0.2:5004",
+        "/login",
+        &[("name", "thursday"), ("passphrase", "seven of clubs")],
+    )
+    .await;
+    assert_eq!(form.status.as_u16(), 303, "{}", form.body);
+    // The guessers cannot draw on the 3 checks left in that reserve: of 6 more guesses
+    // only those the budget gained since it was spent are checked (one every 6 seconds;
+    // each guess now waits the club's back-off too).
+    let mut late = Vec::new();
+    for n in 40..46 {
+        late.push(
+            guess(
+                app.router.clone(),
+                format!("203.0.113.{n}:4000"),
+                "Thursday".into(),
+            )
+            .await,
+        );
+    }
+    let gained_late = (drained_at.elapsed().as_secs_f64() / 6.0).ceil() as usize;
+    let checked_late = late.iter().filter(|s| **s == 401).count();
+    assert!(
+        checked_late <= gained_late,
+        "{late:?} in {:?}",
+        drained_at.elapsed()
+    );
 }

@@ -321,3 +321,88 @@ async fn the_new_session_form_keeps_the_write_link_in_the_browser() {
     assert!(page.contains("Enter the hand"));
     assert_eq!(raw(&app, "GET", &sheet, &[], None).await.0, 404);
 }
+
+/// Opens session `id`'s live sheet with `cookie`; the response, its body the open stream.
+async fn open_live(app: &TestApp, id: i64, cookie: &str) -> Response<Body> {
+    let request = Request::get(format!("/sessions/{id}/live"))
+        .header(header::COOKIE, cookie)
+        .body(Body::empty())
+        .unwrap();
+    app.router.clone().oneshot(request).await.unwrap()
+}
+
+#[tokio::test]
+async fn live_sheets_are_capped_per_session_and_overall_and_end_when_idle() {
+    use scorekeeper::web::live::{LiveLimits, Watchers};
+    use std::time::Duration;
+    let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+    let watchers = Watchers::new(LiveLimits {
+        per_session: 2,
+        overall: 3,
+        idle: Duration::from_millis(400),
+    });
+    let state = scorekeeper::web::AppState {
+        watchers: watchers.clone(),
+        ..scorekeeper::web::AppState::new(pool.clone())
+    };
+    let app = TestApp {
+        router: scorekeeper::web::app(state),
+        pool,
+        links: std::sync::Mutex::new(Vec::new()),
+    };
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let (status, cookie, body) = raw(
+            &app,
+            "POST",
+            "/api/v1/sessions",
+            &[],
+            Some(json!({"game": "auction_pinochle", "players": ["A", "B", "C"], "agreements": {"stake": "0.05"}})),
+        )
+        .await;
+        assert_eq!(status, 201, "{body}");
+        let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
+            .as_i64()
+            .unwrap();
+        sessions.push((id, cookie.unwrap()));
+    }
+    let (one, one_cookie) = sessions[0].clone();
+    let (two, two_cookie) = sessions[1].clone();
+    let first = open_live(&app, one, &one_cookie).await;
+    let second = open_live(&app, one, &one_cookie).await;
+    assert_eq!(
+        (first.status().as_u16(), second.status().as_u16()),
+        (200, 200)
+    );
+    // A third sheet of session one is past its cap of 2.
+    let third = open_live(&app, one, &one_cookie).await;
+    assert_eq!(third.status().as_u16(), 503);
+    assert_eq!(third.headers()[header::RETRY_AFTER], "30");
+    let text = third.into_body().collect().await.unwrap().to_bytes();
+    assert!(String::from_utf8_lossy(&text).contains("this session has as many live sheets"));
+    // Another session can still be watched; then the overall cap of 3 is reached.
+    let other = open_live(&app, two, &two_cookie).await;
+    assert_eq!(other.status().as_u16(), 200);
+    let over = open_live(&app, two, &two_cookie).await;
+    assert_eq!(over.status().as_u16(), 503);
+    assert_eq!(over.headers()[header::RETRY_AFTER], "30");
+    assert_eq!(watchers.open(), 3);
+    // Closing a sheet frees its place.
+    drop(first);
+    assert_eq!(watchers.open(), 2);
+    let again = open_live(&app, one, &one_cookie).await;
+    assert_eq!(again.status().as_u16(), 200);
+    // Nothing changes for 400 ms: the stream ends by itself, well within 3 seconds, and
+    // its place is free again.
+    let started = std::time::Instant::now();
+    let mut body = again.into_body();
+    let end = tokio::time::timeout(Duration::from_secs(3), body.frame())
+        .await
+        .expect("the idle sheet ended");
+    assert!(end.is_none(), "no event, only the end");
+    assert!(started.elapsed() >= Duration::from_millis(350));
+    drop(body);
+    assert_eq!(watchers.open(), 2);
+    drop((second, other));
+    assert_eq!(watchers.open(), 0);
+}

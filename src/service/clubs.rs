@@ -2,19 +2,18 @@
 //! gives write access (a login cookie or an API bearer token), the share link gives
 //! read-only access.
 
-use std::net::IpAddr;
-use std::num::NonZeroU32;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use chrono::{Duration, SecondsFormat, Utc};
-use governor::clock::Clock;
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use sha2::{Digest, Sha256};
 
 use super::hashing::{hash_passphrase, passphrase_matches};
 use crate::error::AppError;
 use crate::store::clubs::{self as store, ClubRow};
 use crate::store::{ReadPool, WritePool};
+
+mod limits;
+pub use limits::*;
 
 /// What a token lets its holder do with its club's sessions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,149 +67,6 @@ impl From<ClubRow> for Club {
 pub const TOKEN_DAYS: i64 = 30;
 /// The shortest passphrase accepted, in characters.
 pub const PASSPHRASE_MIN: usize = 8;
-
-/// The login and club-creation limits, shared by the pages and the API.
-pub type LoginLimiter = Arc<LoginLimits>;
-
-/// A fresh set of limits (see [`LoginLimits`]).
-pub fn login_limiter() -> LoginLimiter {
-    Arc::new(LoginLimits::new())
-}
-
-/// Who is asking, as the limits see it: a SHA-256 prefix of the client's address (IPv6
-/// by its /64 network, which one household or phone holds whole), so a key is 16 bytes
-/// whatever was sent. Requests that carry no address (tests driving the router directly,
-/// without a socket) share one fixed key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ClientKey([u8; 16]);
-
-impl ClientKey {
-    /// The key of a client address; `None` (no socket) is one fixed key.
-    pub fn of(address: Option<IpAddr>) -> ClientKey {
-        let text = match address {
-            Some(IpAddr::V4(v4)) => v4.to_string(),
-            Some(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
-                Some(v4) => v4.to_string(),
-                None => {
-                    let s = v6.segments();
-                    format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-                }
-            },
-            None => "no address".to_string(),
-        };
-        ClientKey(short_hash(&text))
-    }
-}
-
-fn short_hash(text: &str) -> [u8; 16] {
-    let digest = Sha256::digest(text.as_bytes());
-    let mut key = [0u8; 16];
-    key.copy_from_slice(digest.get(..16).unwrap_or(&[0u8; 16]));
-    key
-}
-
-type Keyed = DefaultKeyedRateLimiter<[u8; 16]>;
-
-/// Passphrase attempts per client address: a burst of [`ATTEMPTS_BURST`], then one every
-/// [`RETRY_AFTER_SECS`] seconds.
-pub const ATTEMPTS_BURST: u32 = 10;
-/// Seconds until an address over its login limit may try again (the `Retry-After`).
-pub const RETRY_AFTER_SECS: u64 = 6;
-/// Club creations per client address: a burst of [`CREATIONS_BURST`], then one every
-/// [`CREATION_RETRY_AFTER_SECS`] seconds.
-pub const CREATIONS_BURST: u32 = 5;
-/// Seconds until an address over its club-creation limit may create another.
-pub const CREATION_RETRY_AFTER_SECS: u64 = 600;
-/// Attempts per club name (from every address together) before each further one waits.
-pub const CLUB_BURST: u32 = 20;
-/// The longest an attempt waits when its club is under a burst of attempts.
-pub const CLUB_BACKOFF_MAX: std::time::Duration = std::time::Duration::from_secs(2);
-/// Keys a limiter keeps before forgetting those back to a full allowance.
-const PRUNE_ABOVE: usize = 10_000;
-
-/// Rate limits on logins and club creation, in bounded memory.
-///
-/// An address that guesses is refused (429, `Retry-After`) *before* any passphrase is
-/// hashed, so no one else is locked out: the right passphrase from another address goes
-/// through. Guessing at one club from many addresses is slowed rather than refused: past
-/// [`CLUB_BURST`] attempts a minute each attempt waits (at most [`CLUB_BACKOFF_MAX`]), so
-/// the club's own members still get in. Argon2 runs on one thread, one hash at a time
-/// (`service::hashing`), and at most two attempts wait for it. Keys are
-/// fixed-size hashes ([`ClientKey`], a SHA-256 prefix of the lowercased club name), and a
-/// limiter holding more than 10,000 keys forgets those back to a full allowance
-/// (governor's `retain_recent`), so typed names and many addresses cannot grow memory.
-pub struct LoginLimits {
-    by_address: Keyed,
-    by_club: Keyed,
-    creations: Keyed,
-    hashing: tokio::sync::Semaphore,
-}
-
-impl Default for LoginLimits {
-    fn default() -> LoginLimits {
-        LoginLimits::new()
-    }
-}
-
-impl LoginLimits {
-    /// The limits with the allowances documented on the constants.
-    pub fn new() -> LoginLimits {
-        let quota = |burst: u32, every_secs: u64| {
-            let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
-            Quota::with_period(std::time::Duration::from_secs(every_secs))
-                .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
-                .allow_burst(burst)
-        };
-        LoginLimits {
-            by_address: RateLimiter::keyed(quota(ATTEMPTS_BURST, RETRY_AFTER_SECS)),
-            by_club: RateLimiter::keyed(quota(CLUB_BURST, 3)),
-            creations: RateLimiter::keyed(quota(CREATIONS_BURST, CREATION_RETRY_AFTER_SECS)),
-            hashing: tokio::sync::Semaphore::new(2),
-        }
-    }
-
-    /// How many keys the limiters hold together (for tests of the memory bound).
-    pub fn keys(&self) -> usize {
-        self.by_address.len() + self.by_club.len() + self.creations.len()
-    }
-
-    fn check(limiter: &Keyed, key: &[u8; 16]) -> Result<(), std::time::Duration> {
-        let outcome = limiter.check_key(key);
-        if limiter.len() > PRUNE_ABOVE {
-            limiter.retain_recent();
-            limiter.shrink_to_fit();
-        }
-        outcome.map_err(|not_until| not_until.wait_time_from(limiter.clock().now()))
-    }
-
-    /// Refuses a passphrase attempt from an address over its limit. Errors:
-    /// [`AppError::TooManyRequests`]; answer with `Retry-After:` [`RETRY_AFTER_SECS`].
-    fn attempt(&self, client: ClientKey) -> Result<(), AppError> {
-        Self::check(&self.by_address, &client.0).map_err(|_| {
-            AppError::TooManyRequests(format!(
-                "too many attempts from this device; wait {RETRY_AFTER_SECS} seconds and try again"
-            ))
-        })
-    }
-
-    /// Waits (at most [`CLUB_BACKOFF_MAX`]) when the club has had a burst of attempts.
-    async fn club_backoff(&self, name: &str) {
-        if let Err(wait) = Self::check(&self.by_club, &short_hash(&name.trim().to_lowercase())) {
-            tokio::time::sleep(wait.min(CLUB_BACKOFF_MAX)).await;
-        }
-    }
-
-    /// Refuses a club creation from an address over its limit. Errors:
-    /// [`AppError::TooManyRequests`]; answer with `Retry-After:`
-    /// [`CREATION_RETRY_AFTER_SECS`].
-    fn creation(&self, client: ClientKey) -> Result<(), AppError> {
-        Self::check(&self.creations, &client.0).map_err(|_| {
-            AppError::TooManyRequests(
-                "too many clubs created from this device; wait ten minutes and try again".into(),
-            )
-        })
-    }
-}
 
 /// The PHC string that an attempt at an unknown club is checked against, so that it costs
 /// the same argon2 work, and gets the same answer, as a wrong passphrase for a real club.
@@ -362,11 +218,12 @@ fn check_new_passphrase(passphrase: &str, field: &str) -> Result<(), AppError> {
 
 /// Checks a club's passphrase and returns a write token; on success the expired tokens of
 /// every club are purged. Exactly one argon2 verification per attempt that passes the
-/// address limit, against a dummy hash when no club has the name, so an unknown club and
-/// a wrong passphrase take the same time and get the same answer. Errors:
-/// [`AppError::TooManyRequests`] past the address limit ([`LoginLimits`]; nothing is
-/// hashed then); [`AppError::Unauthorized`] for a wrong name or passphrase (one message for
-/// both).
+/// address limit and the club's budget, against a dummy hash when no club has the name,
+/// so an unknown club and a wrong passphrase take the same time and get the same answer.
+/// Errors: [`AppError::TooManyRequests`] past the address limit or the club's budget of
+/// checks ([`LoginLimits`]; nothing is hashed then, so the refusal says nothing about the
+/// passphrase); [`AppError::Unauthorized`] for a wrong name or passphrase (one message
+/// for both).
 pub async fn log_in(
     pool: &WritePool,
     limits: &LoginLimits,
@@ -386,6 +243,13 @@ pub async fn log_in(
         }
         Err(_) => None,
     };
+    // The budget is the club's, whatever spelling of its name was typed; an unknown name
+    // has one of its own (its checks are guesses too, and cost a hash).
+    let budget_key = match &club {
+        Some(club) => limits::short_hash(&format!("club {}", club.id)),
+        None => limits::short_hash(&format!("name {}", name.trim().to_lowercase())),
+    };
+    limits.club_turn(&budget_key, client)?;
     let phc = match &club {
         Some(club) => club.passphrase_hash.clone(),
         None => dummy_phc().await?,
@@ -397,6 +261,7 @@ pub async fn log_in(
     let Some(club) = club.filter(|_| matches) else {
         return Err(refused());
     };
+    limits.logged_in(&budget_key, client);
     let token = issue_token(pool, club.id, Access::Write).await?;
     let mut conn = pool.acquire().await?;
     store::purge_expired_tokens(&mut conn, &now()).await?;
@@ -642,52 +507,4 @@ pub async fn link_access(
     } else {
         None
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_limiter_forgets_keys_back_to_a_full_allowance_once_past_the_bound() {
-        // One attempt a millisecond: a key is back to a full allowance almost at once.
-        let limiter: Keyed = RateLimiter::keyed(Quota::per_second(
-            NonZeroU32::new(1000).unwrap_or(NonZeroU32::MIN),
-        ));
-        for n in 0..PRUNE_ABOVE {
-            assert!(LoginLimits::check(&limiter, &short_hash(&format!("name {n}"))).is_ok());
-        }
-        assert_eq!(limiter.len(), PRUNE_ABOVE);
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        // The key past the bound prunes every key that is back to a full allowance.
-        let one_mebibyte_name = "x".repeat(1 << 20);
-        assert!(LoginLimits::check(&limiter, &short_hash(&one_mebibyte_name)).is_ok());
-        assert!(limiter.len() <= 1, "{} keys kept", limiter.len());
-    }
-
-    #[test]
-    fn client_keys_are_fixed_size_and_group_an_ipv6_network() {
-        let a = ClientKey::of(Some(
-            "2001:db8:1:2::7".parse().unwrap_or(IpAddr::from([0; 4])),
-        ));
-        let b = ClientKey::of(Some(
-            "2001:db8:1:2:ffff::1"
-                .parse()
-                .unwrap_or(IpAddr::from([0; 4])),
-        ));
-        let c = ClientKey::of(Some(
-            "2001:db8:1:3::7".parse().unwrap_or(IpAddr::from([0; 4])),
-        ));
-        assert_eq!(a, b, "one /64 is one client");
-        assert_ne!(a, c);
-        let v4 = ClientKey::of(Some(IpAddr::from([192, 0, 2, 1])));
-        let mapped = ClientKey::of(Some(
-            "::ffff:192.0.2.1".parse().unwrap_or(IpAddr::from([0; 4])),
-        ));
-        assert_eq!(
-            v4, mapped,
-            "an IPv4 address is one client however it arrives"
-        );
-        assert_ne!(ClientKey::of(None), v4);
-    }
 }

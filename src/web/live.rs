@@ -3,31 +3,137 @@
 //! asked"). A session's channel is made when its first sheet subscribes and dropped when
 //! its last one goes, so a change to a session nobody watches costs one map look-up, and
 //! the map holds only the sessions watched now.
+//!
+//! Open sheets are bounded (issue 23, "Bounded live sheets"): each holds a connection, so
+//! a file descriptor, and anyone may make a session without a club and open sheets on it.
+//! At most [`LiveLimits::per_session`] sheets per session and [`LiveLimits::overall`] in
+//! all are open at once (the next is refused, [`Full`]); a sheet ends after
+//! [`LiveLimits::idle`] without a change (the page's script opens it again when it is
+//! still shown) and when the server stops ([`Watchers::shut_down`]). So the descriptors
+//! the sheets hold stay well below the process's limit and the accept loop always finds
+//! one for a new connection.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use tokio::sync::watch;
+use tokio::time::{Instant, Sleep};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::WatchStream;
 
-/// The live sheets' channels, by session id; cheap to clone (one shared map).
-#[derive(Clone, Debug, Default)]
+/// Open sheets allowed on one session at once, unless configured (`LIVE_PER_SESSION`).
+pub const DEFAULT_PER_SESSION: usize = 64;
+/// Open sheets allowed in all at once, unless configured (`LIVE_OVERALL`).
+pub const DEFAULT_OVERALL: usize = 1024;
+/// How long a sheet stays open without a change, unless configured (`LIVE_IDLE`): 30 min.
+pub const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);
+
+/// The bounds on open live sheets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LiveLimits {
+    /// Sheets open at once on one session.
+    pub per_session: usize,
+    /// Sheets open at once in all.
+    pub overall: usize,
+    /// A sheet ends after this long without a change of its session.
+    pub idle: Duration,
+}
+
+impl Default for LiveLimits {
+    fn default() -> LiveLimits {
+        LiveLimits {
+            per_session: DEFAULT_PER_SESSION,
+            overall: DEFAULT_OVERALL,
+            idle: DEFAULT_IDLE,
+        }
+    }
+}
+
+/// Why a sheet was not opened ([`Watchers::watch`]); answered 503 with `Retry-After`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Full {
+    /// The session has [`LiveLimits::per_session`] sheets open.
+    Session,
+    /// [`LiveLimits::overall`] sheets are open in all.
+    Overall,
+    /// The server is stopping.
+    Stopping,
+}
+
+impl Full {
+    /// The refusal in words, for the 503's body.
+    pub fn message(self) -> &'static str {
+        match self {
+            Full::Session => "this session has as many live sheets open as it may; reload later",
+            Full::Overall => "the server has as many live sheets open as it may; reload later",
+            Full::Stopping => "the server is stopping; reload in a moment",
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Channels {
+    by_session: HashMap<i64, watch::Sender<u64>>,
+    /// Sheets open in all (the receivers of every channel).
+    open: usize,
+}
+
+#[derive(Debug)]
+struct Shared {
+    channels: Mutex<Channels>,
+    limits: LiveLimits,
+    /// `true` once the server stops: every sheet ends.
+    stop: watch::Sender<bool>,
+}
+
+/// The live sheets' channels, by session id, and their bounds; cheap to clone (one shared
+/// map).
+#[derive(Clone, Debug)]
 pub struct Watchers {
-    channels: Arc<Mutex<HashMap<i64, watch::Sender<u64>>>>,
+    shared: Arc<Shared>,
+}
+
+impl Default for Watchers {
+    fn default() -> Watchers {
+        Watchers::new(LiveLimits::default())
+    }
 }
 
 impl Watchers {
-    fn lock(&self) -> MutexGuard<'_, HashMap<i64, watch::Sender<u64>>> {
+    /// No sheets yet, bounded by `limits`.
+    pub fn new(limits: LiveLimits) -> Watchers {
+        Watchers {
+            shared: Arc::new(Shared {
+                channels: Mutex::new(Channels {
+                    by_session: HashMap::new(),
+                    open: 0,
+                }),
+                limits,
+                stop: watch::Sender::new(false),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Channels> {
         // Nothing between lock and unlock can panic midway, so a poisoned map is whole.
-        self.channels.lock().unwrap_or_else(PoisonError::into_inner)
+        self.shared
+            .channels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The bounds these sheets keep.
+    pub fn limits(&self) -> LiveLimits {
+        self.shared.limits
     }
 
     /// Tells session `id`'s open sheets that it changed; nothing when none is open.
     pub fn changed(&self, id: i64) {
-        if let Some(sender) = self.lock().get(&id) {
+        if let Some(sender) = self.lock().by_session.get(&id) {
             // A count, so that every change is a new value; changes made before a sheet
             // looked again are told once (one reload catches up with all of them).
             sender.send_modify(|n| *n = n.wrapping_add(1));
@@ -35,30 +141,58 @@ impl Watchers {
     }
 
     /// A stream that yields `()` each time session `id` changes after this call (several
-    /// changes between two polls yield once). The session's channel lives as long as one
-    /// such stream does.
-    pub fn watch(&self, id: i64) -> Watch {
+    /// changes between two polls yield once), and ends after [`LiveLimits::idle`] without
+    /// a change or when the server stops. The session's channel lives as long as one such
+    /// stream does. Errors: [`Full`] when the session or the server has as many sheets
+    /// open as its limit allows, or the server is stopping.
+    pub fn watch(&self, id: i64) -> Result<Watch, Full> {
         let receiver = {
             let mut channels = self.lock();
-            match channels.get(&id) {
+            if *self.shared.stop.borrow() {
+                return Err(Full::Stopping);
+            }
+            if channels.open >= self.shared.limits.overall {
+                return Err(Full::Overall);
+            }
+            let receiver = match channels.by_session.get(&id) {
+                Some(sender) if sender.receiver_count() >= self.shared.limits.per_session => {
+                    return Err(Full::Session);
+                }
                 Some(sender) => sender.subscribe(),
+                None if self.shared.limits.per_session == 0 => return Err(Full::Session),
                 None => {
                     let (sender, receiver) = watch::channel(0);
-                    channels.insert(id, sender);
+                    channels.by_session.insert(id, sender);
                     receiver
                 }
-            }
+            };
+            channels.open += 1;
+            receiver
         };
-        Watch {
+        let idle = self.shared.limits.idle;
+        Ok(Watch {
             id,
             changes: Some(WatchStream::from_changes(receiver)),
+            stop: WatchStream::from_changes(self.shared.stop.subscribe()),
+            idle: Box::pin(tokio::time::sleep(idle)),
             watchers: self.clone(),
-        }
+        })
+    }
+
+    /// Ends every open sheet and refuses new ones (the server is stopping), so that a
+    /// graceful stop does not wait for the sheets.
+    pub fn shut_down(&self) {
+        self.shared.stop.send_replace(true);
     }
 
     /// How many sessions have an open sheet now (for tests of the bound).
     pub fn watched(&self) -> usize {
-        self.lock().len()
+        self.lock().by_session.len()
+    }
+
+    /// How many sheets are open now, in all.
+    pub fn open(&self) -> usize {
+        self.lock().open
     }
 }
 
@@ -67,6 +201,8 @@ impl Watchers {
 pub struct Watch {
     id: i64,
     changes: Option<WatchStream<u64>>,
+    stop: WatchStream<bool>,
+    idle: Pin<Box<Sleep>>,
     watchers: Watchers,
 }
 
@@ -74,9 +210,26 @@ impl Stream for Watch {
     type Item = ();
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<()>> {
-        match self.changes.as_mut() {
-            Some(changes) => Pin::new(changes).poll_next(cx).map(|c| c.map(|_| ())),
-            None => Poll::Ready(None),
+        // The stop is only ever sent as `true`; any news of it (or its end) ends the sheet.
+        if Pin::new(&mut self.stop).poll_next(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        let polled = match self.changes.as_mut() {
+            Some(changes) => Pin::new(changes).poll_next(cx),
+            None => return Poll::Ready(None),
+        };
+        match polled {
+            Poll::Ready(Some(_)) => {
+                let idle = self.watchers.shared.limits.idle;
+                self.idle.as_mut().reset(Instant::now() + idle);
+                Poll::Ready(Some(()))
+            }
+            Poll::Ready(None) => Poll::Ready(None),
+            Poll::Pending => match self.idle.as_mut().poll(cx) {
+                // Long without a change: end, freeing the sheet's place and connection.
+                Poll::Ready(()) => Poll::Ready(None),
+                Poll::Pending => Poll::Pending,
+            },
         }
     }
 }
@@ -87,11 +240,13 @@ impl Drop for Watch {
         // The receiver goes first, under the lock, so that a sheet subscribing meanwhile
         // either shares the channel (counted) or finds it gone and makes a new one.
         self.changes = None;
+        channels.open = channels.open.saturating_sub(1);
         if channels
+            .by_session
             .get(&self.id)
             .is_some_and(|s| s.receiver_count() == 0)
         {
-            channels.remove(&self.id);
+            channels.by_session.remove(&self.id);
         }
     }
 }
@@ -114,9 +269,9 @@ mod tests {
     #[tokio::test]
     async fn a_change_reaches_only_its_own_sessions_sheets() {
         let watchers = Watchers::default();
-        let mut one = watchers.watch(1);
-        let mut also_one = watchers.watch(1);
-        let mut two = watchers.watch(2);
+        let mut one = watchers.watch(1).unwrap();
+        let mut also_one = watchers.watch(1).unwrap();
+        let mut two = watchers.watch(2).unwrap();
         assert_eq!(watchers.watched(), 2, "one channel per watched session");
         watchers.changed(1);
         assert_eq!(next_within(&mut one, 500).await, Some(()));
@@ -136,15 +291,70 @@ mod tests {
     #[tokio::test]
     async fn a_sessions_channel_goes_with_its_last_sheet() {
         let watchers = Watchers::default();
-        let one = watchers.watch(1);
-        let again = watchers.watch(1);
+        let one = watchers.watch(1).unwrap();
+        let again = watchers.watch(1).unwrap();
         drop(one);
         assert_eq!(watchers.watched(), 1, "a sheet of session 1 is still open");
         drop(again);
         assert_eq!(watchers.watched(), 0);
         // A sheet opened later gets a new channel, and changes reach it.
-        let mut later = watchers.watch(1);
+        let mut later = watchers.watch(1).unwrap();
         watchers.changed(1);
         assert_eq!(next_within(&mut later, 500).await, Some(()));
+    }
+
+    fn small(per_session: usize, overall: usize, idle_ms: u64) -> Watchers {
+        Watchers::new(super::LiveLimits {
+            per_session,
+            overall,
+            idle: Duration::from_millis(idle_ms),
+        })
+    }
+
+    #[tokio::test]
+    async fn sheets_are_refused_past_either_cap_and_a_closed_one_frees_its_place() {
+        let watchers = small(2, 3, 60_000);
+        let a = watchers.watch(1).unwrap();
+        let _b = watchers.watch(1).unwrap();
+        assert_eq!(watchers.watch(1).err(), Some(super::Full::Session));
+        let _c = watchers.watch(2).unwrap();
+        assert_eq!(watchers.open(), 3);
+        assert_eq!(watchers.watch(3).err(), Some(super::Full::Overall));
+        drop(a);
+        assert_eq!(watchers.open(), 2);
+        assert!(
+            watchers.watch(1).is_ok(),
+            "the closed sheet's place is free"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_sheet_ends_after_its_idle_time_and_a_change_restarts_the_clock() {
+        let watchers = small(8, 8, 300);
+        let mut sheet = watchers.watch(1).unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        watchers.changed(1);
+        assert_eq!(next_within(&mut sheet, 100).await, Some(()));
+        // 200 ms after the change: still open (the change restarted the 300 ms).
+        assert!(
+            tokio::time::timeout(Duration::from_millis(200), sheet.next())
+                .await
+                .is_err()
+        );
+        // Then it ends, well within a second.
+        let ended = tokio::time::timeout(Duration::from_secs(1), sheet.next()).await;
+        assert_eq!(ended, Ok(None));
+    }
+
+    #[tokio::test]
+    async fn the_stop_ends_every_sheet_and_refuses_new_ones() {
+        let watchers = small(8, 8, 60_000);
+        let mut one = watchers.watch(1).unwrap();
+        let mut two = watchers.watch(2).unwrap();
+        watchers.shut_down();
+        let within = Duration::from_millis(500);
+        assert_eq!(tokio::time::timeout(within, one.next()).await, Ok(None));
+        assert_eq!(tokio::time::timeout(within, two.next()).await, Ok(None));
+        assert_eq!(watchers.watch(3).err(), Some(super::Full::Stopping));
     }
 }

@@ -1,0 +1,315 @@
+//! The login and club-creation limits (issue 18's per-address limit and club back-off,
+//! issue 23's per-club budget of wrong passphrases), split from `clubs.rs` to keep it
+//! short.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use governor::clock::Clock;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use sha2::{Digest, Sha256};
+
+use crate::error::AppError;
+
+/// The login and club-creation limits, shared by the pages and the API.
+pub type LoginLimiter = Arc<LoginLimits>;
+
+/// A fresh set of limits with the default budget (see [`LoginLimits`]).
+pub fn login_limiter() -> LoginLimiter {
+    Arc::new(LoginLimits::new())
+}
+
+/// Who is asking, as the limits see it: a SHA-256 prefix of the client's address (IPv6
+/// by its /64 network, which one household or phone holds whole), so a key is 16 bytes
+/// whatever was sent. Requests that carry no address (tests driving the router directly,
+/// without a socket) share one fixed key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientKey([u8; 16]);
+
+impl ClientKey {
+    /// The key of a client address; `None` (no socket) is one fixed key.
+    pub fn of(address: Option<IpAddr>) -> ClientKey {
+        let text = match address {
+            Some(IpAddr::V4(v4)) => v4.to_string(),
+            Some(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+                Some(v4) => v4.to_string(),
+                None => {
+                    let s = v6.segments();
+                    format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+                }
+            },
+            None => "no address".to_string(),
+        };
+        ClientKey(short_hash(&text))
+    }
+}
+
+pub(super) fn short_hash(text: &str) -> [u8; 16] {
+    let digest = Sha256::digest(text.as_bytes());
+    let mut key = [0u8; 16];
+    key.copy_from_slice(digest.get(..16).unwrap_or(&[0u8; 16]));
+    key
+}
+
+type Keyed = DefaultKeyedRateLimiter<[u8; 16]>;
+
+/// Passphrase attempts per client address: a burst of [`ATTEMPTS_BURST`], then one every
+/// [`RETRY_AFTER_SECS`] seconds.
+pub const ATTEMPTS_BURST: u32 = 10;
+/// Seconds until an address over its login limit may try again (the `Retry-After`); also
+/// how often the default club budget ([`LOGIN_BUDGET`] a minute) gains one check.
+pub const RETRY_AFTER_SECS: u64 = 6;
+/// Club creations per client address: a burst of [`CREATIONS_BURST`], then one every
+/// [`CREATION_RETRY_AFTER_SECS`] seconds.
+pub const CREATIONS_BURST: u32 = 5;
+/// Seconds until an address over its club-creation limit may create another.
+pub const CREATION_RETRY_AFTER_SECS: u64 = 600;
+/// Attempts per club name (from every address together) before each further one waits.
+pub const CLUB_BURST: u32 = 20;
+/// The longest an attempt waits when its club is under a burst of attempts.
+pub const CLUB_BACKOFF_MAX: Duration = Duration::from_secs(2);
+/// Passphrase checks per club per minute, from every address together (a burst of as
+/// many), unless configured (`LOGIN_BUDGET`): the most guesses anyone gets at a club.
+pub const LOGIN_BUDGET: u32 = 10;
+/// Checks per club per minute kept for addresses that logged in to the club before, once
+/// the budget is spent, unless configured (`LOGIN_RESERVE`).
+pub const LOGIN_RESERVE: u32 = 5;
+/// Keys a limiter keeps before forgetting those back to a full allowance.
+pub(super) const PRUNE_ABOVE: usize = 10_000;
+/// How long an address that logged in to a club stays known to it: a login's lifetime.
+const KNOWN_FOR: Duration = Duration::from_secs(super::TOKEN_DAYS as u64 * 24 * 60 * 60);
+
+/// Rate limits on logins and club creation, in bounded memory.
+///
+/// An address that guesses is refused (429, `Retry-After`) *before* any passphrase is
+/// hashed, so no one else is locked out: the right passphrase from another address goes
+/// through. Guessing at one club from many addresses is slowed (past [`CLUB_BURST`]
+/// attempts a minute each attempt waits, at most [`CLUB_BACKOFF_MAX`]) and capped: a club
+/// has a budget of passphrase checks a minute from every address together (default
+/// [`LOGIN_BUDGET`]), and an attempt past it is refused (429) *without* being checked, so
+/// a refusal says nothing about the guess and no one gets more guesses than the budget,
+/// however many addresses they send from. So that members still get in while the budget
+/// is spent, an address that logged in to the club before (within a login's lifetime,
+/// [`super::TOKEN_DAYS`]) draws first on a reserve of its own club (default
+/// [`LOGIN_RESERVE`] a minute) that other addresses cannot spend. Argon2 runs on one
+/// thread, one hash at a time (`service::hashing`), and at most two attempts wait for
+/// it. Keys are fixed-size hashes ([`ClientKey`], a SHA-256 prefix of the club), and a
+/// limiter holding more than 10,000 keys forgets those back to a full allowance
+/// (governor's `retain_recent`), so typed names and many addresses cannot grow memory.
+pub struct LoginLimits {
+    by_address: Keyed,
+    by_club: Keyed,
+    budget: Keyed,
+    /// `None` when no reserve is kept (configured 0).
+    reserve: Option<Keyed>,
+    /// When each (club, address) pair last logged in, by [`pair_key`].
+    known: Mutex<HashMap<[u8; 16], Instant>>,
+    creations: Keyed,
+    pub(super) hashing: tokio::sync::Semaphore,
+    checks: AtomicU64,
+}
+
+impl Default for LoginLimits {
+    fn default() -> LoginLimits {
+        LoginLimits::new()
+    }
+}
+
+/// `burst` at once, then one every `every`.
+fn quota(burst: u32, every: Duration) -> Quota {
+    let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
+    Quota::with_period(every)
+        .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
+        .allow_burst(burst)
+}
+
+/// `per_minute` a minute, all at once if need be (at least one).
+fn per_minute(per_minute: u32) -> Quota {
+    let n = per_minute.max(1);
+    quota(n, Duration::from_secs(60) / n)
+}
+
+/// The key of a club and an address together (for the addresses known to the club).
+fn pair_key(club: &[u8; 16], client: ClientKey) -> [u8; 16] {
+    let mut hasher = Sha256::new();
+    hasher.update(club);
+    hasher.update(client.0);
+    let mut key = [0u8; 16];
+    key.copy_from_slice(hasher.finalize().get(..16).unwrap_or(&[0u8; 16]));
+    key
+}
+
+impl LoginLimits {
+    /// The limits with the allowances documented on the constants.
+    pub fn new() -> LoginLimits {
+        LoginLimits::with_budget(LOGIN_BUDGET, LOGIN_RESERVE)
+    }
+
+    /// The limits with a club budget of `budget` passphrase checks a minute (at least
+    /// one) and a reserve of `reserve` a minute for addresses known to the club (none when
+    /// 0); the other allowances as documented on the constants.
+    pub fn with_budget(budget: u32, reserve: u32) -> LoginLimits {
+        let secs = Duration::from_secs;
+        LoginLimits {
+            by_address: RateLimiter::keyed(quota(ATTEMPTS_BURST, secs(RETRY_AFTER_SECS))),
+            by_club: RateLimiter::keyed(quota(CLUB_BURST, secs(3))),
+            budget: RateLimiter::keyed(per_minute(budget)),
+            reserve: (reserve > 0).then(|| RateLimiter::keyed(per_minute(reserve))),
+            known: Mutex::new(HashMap::new()),
+            creations: RateLimiter::keyed(quota(CREATIONS_BURST, secs(CREATION_RETRY_AFTER_SECS))),
+            hashing: tokio::sync::Semaphore::new(2),
+            checks: AtomicU64::new(0),
+        }
+    }
+
+    /// How many keys the limiters hold together (for tests of the memory bound).
+    pub fn keys(&self) -> usize {
+        let reserve = self.reserve.as_ref().map_or(0, |r| r.len());
+        self.by_address.len()
+            + self.by_club.len()
+            + self.creations.len()
+            + self.budget.len()
+            + reserve
+    }
+
+    /// How many passphrases have been checked against a club's (or the dummy) hash since
+    /// these limits were made: what guessers got (for tests of the budget).
+    pub fn checks(&self) -> u64 {
+        self.checks.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn check(limiter: &Keyed, key: &[u8; 16]) -> Result<(), Duration> {
+        let outcome = limiter.check_key(key);
+        if limiter.len() > PRUNE_ABOVE {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+        outcome.map_err(|not_until| not_until.wait_time_from(limiter.clock().now()))
+    }
+
+    /// Refuses a passphrase attempt from an address over its limit. Errors:
+    /// [`AppError::TooManyRequests`]; answer with `Retry-After:` [`RETRY_AFTER_SECS`].
+    pub(super) fn attempt(&self, client: ClientKey) -> Result<(), AppError> {
+        Self::check(&self.by_address, &client.0).map_err(|_| {
+            AppError::TooManyRequests(format!(
+                "too many attempts from this device; wait {RETRY_AFTER_SECS} seconds and try again"
+            ))
+        })
+    }
+
+    /// Waits (at most [`CLUB_BACKOFF_MAX`]) when the club has had a burst of attempts.
+    pub(super) async fn club_backoff(&self, name: &str) {
+        if let Err(wait) = Self::check(&self.by_club, &short_hash(&name.trim().to_lowercase())) {
+            tokio::time::sleep(wait.min(CLUB_BACKOFF_MAX)).await;
+        }
+    }
+
+    /// Takes one passphrase check from `club`'s allowance (`club` is [`short_hash`] of the
+    /// club's id, or of the typed name when no club has it), and counts it: an address
+    /// known to the club draws on the reserve first, then everyone on the budget. Errors:
+    /// [`AppError::TooManyRequests`] when both are spent, before anything is checked;
+    /// answer with `Retry-After:` [`RETRY_AFTER_SECS`] (when one check comes back at the
+    /// default budget).
+    pub(super) fn club_turn(&self, club: &[u8; 16], client: ClientKey) -> Result<(), AppError> {
+        let reserved = match &self.reserve {
+            Some(reserve) if self.is_known(club, client) => Self::check(reserve, club).is_ok(),
+            _ => false,
+        };
+        if !reserved {
+            Self::check(&self.budget, club).map_err(|_| {
+                AppError::TooManyRequests(
+                    "this club has been sent too many wrong passphrases in the last minute; wait a minute and try again, or log in from a device that has logged in to it before".into(),
+                )
+            })?;
+        }
+        self.checks.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+
+    fn is_known(&self, club: &[u8; 16], client: ClientKey) -> bool {
+        let known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
+        known
+            .get(&pair_key(club, client))
+            .is_some_and(|at| at.elapsed() < KNOWN_FOR)
+    }
+
+    /// Remembers that `client` logged in to `club` (so it may draw on the club's reserve),
+    /// in bounded memory: past [`PRUNE_ABOVE`] pairs those older than a login's lifetime
+    /// are forgotten, and if that is not enough all are (members then share the budget
+    /// until they log in again).
+    pub(super) fn logged_in(&self, club: &[u8; 16], client: ClientKey) {
+        let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
+        known.insert(pair_key(club, client), Instant::now());
+        if known.len() > PRUNE_ABOVE {
+            known.retain(|_, at| at.elapsed() < KNOWN_FOR);
+            if known.len() > PRUNE_ABOVE {
+                known.clear();
+            }
+            known.shrink_to_fit();
+        }
+    }
+
+    /// Refuses a club creation from an address over its limit. Errors:
+    /// [`AppError::TooManyRequests`]; answer with `Retry-After:`
+    /// [`CREATION_RETRY_AFTER_SECS`].
+    pub(super) fn creation(&self, client: ClientKey) -> Result<(), AppError> {
+        Self::check(&self.creations, &client.0).map_err(|_| {
+            AppError::TooManyRequests(
+                "too many clubs created from this device; wait ten minutes and try again".into(),
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::IpAddr;
+
+    #[test]
+    fn a_limiter_forgets_keys_back_to_a_full_allowance_once_past_the_bound() {
+        // One attempt a millisecond: a key is back to a full allowance almost at once.
+        let limiter: Keyed = RateLimiter::keyed(Quota::per_second(
+            NonZeroU32::new(1000).unwrap_or(NonZeroU32::MIN),
+        ));
+        for n in 0..PRUNE_ABOVE {
+            assert!(LoginLimits::check(&limiter, &short_hash(&format!("name {n}"))).is_ok());
+        }
+        assert_eq!(limiter.len(), PRUNE_ABOVE);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        // The key past the bound prunes every key that is back to a full allowance.
+        let one_mebibyte_name = "x".repeat(1 << 20);
+        assert!(LoginLimits::check(&limiter, &short_hash(&one_mebibyte_name)).is_ok());
+        assert!(limiter.len() <= 1, "{} keys kept", limiter.len());
+    }
+
+    #[test]
+    fn client_keys_are_fixed_size_and_group_an_ipv6_network() {
+        let a = ClientKey::of(Some(
+            "2001:db8:1:2::7".parse().unwrap_or(IpAddr::from([0; 4])),
+        ));
+        let b = ClientKey::of(Some(
+            "2001:db8:1:2:ffff::1"
+                .parse()
+                .unwrap_or(IpAddr::from([0; 4])),
+        ));
+        let c = ClientKey::of(Some(
+            "2001:db8:1:3::7".parse().unwrap_or(IpAddr::from([0; 4])),
+        ));
+        assert_eq!(a, b, "one /64 is one client");
+        assert_ne!(a, c);
+        let v4 = ClientKey::of(Some(IpAddr::from([192, 0, 2, 1])));
+        let mapped = ClientKey::of(Some(
+            "::ffff:192.0.2.1".parse().unwrap_or(IpAddr::from([0; 4])),
+        ));
+        assert_eq!(
+            v4, mapped,
+            "an IPv4 address is one client however it arrives"
+        );
+        assert_ne!(ClientKey::of(None), v4);
+    }
+}
