@@ -462,7 +462,7 @@ pub async fn load(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Current, Ap
     if let Ok(mut guard) = folds.slot(id).try_write_owned()
         && guard.as_ref().is_none_or(|k| k.events() < fresh.events())
     {
-        *guard = Some(Kept::of(&fresh)?);
+        *guard = Kept::of(&fresh).ok();
     }
     Ok(Current(Box::new(fresh)))
 }
@@ -665,9 +665,13 @@ pub async fn record_event(
         }
         None => record_plain(pool, folds, &mut slot, target, &pending).await?,
     };
-    let kept = kept_of(target)?;
-    let position = Position::of_tip(&kept.tip);
-    *slot = Some(kept);
+    // The event is committed: should its state not be kept (a club session's facts that
+    // no longer fold, a bug), the slot stays empty and the next request reads the store.
+    let position = match &target {
+        Target::Tip(kept) => Position::of_tip(&kept.tip),
+        Target::Whole(state) => Position::of_tip(&Tip::of(&state.fold)),
+    };
+    *slot = kept_of(target).ok();
     Ok(Recorded {
         seq: before + 1,
         repeated: false,
