@@ -586,7 +586,11 @@ impl Fold {
         if kind == "reopen" {
             return self.reopen(index, object);
         }
-        let before = (self.standing.len() % CHECKPOINT == 0).then(|| self.core.clone());
+        let before = self
+            .standing
+            .len()
+            .is_multiple_of(CHECKPOINT)
+            .then(|| self.core.clone());
         let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
         let r = self.core.apply_plain(index, kind, object, last_hand)?;
         self.standing.push(Standing {
