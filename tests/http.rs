@@ -630,6 +630,27 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
     );
     assert!(page.body.contains("(that was hearts, not spades)"));
 
+    // Undo last hand asks first: its one form sits inside a details whose summary only
+    // opens it, so one tap never undoes.
+    let confirm = page
+        .body
+        .split("<details class=\"confirm\" id=\"undo\"><summary>Undo last hand (hand 1)…</summary>")
+        .nth(1)
+        .expect("undo is behind a confirmation")
+        .split("</details>")
+        .next()
+        .unwrap();
+    assert!(
+        confirm.contains(&format!("action=\"{sheet}/undo\""))
+            && confirm.contains("Yes, undo hand 1</button>"),
+        "{confirm}"
+    );
+    assert_eq!(
+        page.body.matches("/undo\"").count(),
+        1,
+        "no other undo form"
+    );
+
     // Undo last hand: back to the opening ante only.
     // A phone that has not seen the correction cannot undo blindly.
     let stale = app
