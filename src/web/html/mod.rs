@@ -6,6 +6,7 @@
 pub mod club_import;
 pub mod club_pages;
 pub mod history_pages;
+pub mod icons;
 pub mod night_pages;
 pub mod sheet;
 
@@ -56,6 +57,7 @@ pub fn routes() -> Router<AppState> {
         .merge(history_pages::routes())
         .merge(night_pages::routes())
         .merge(club_import::routes())
+        .merge(icons::routes())
 }
 
 async fn copy_script() -> impl IntoResponse {
