@@ -544,7 +544,10 @@ async fn sheet(
         values.insert("all".into(), String::new());
     }
     let page = async {
-        clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+        match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
+            Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
+            refused => refused?,
+        }
         let can_write = clubs::authorize(&state.reader, viewer.grant, id, Access::Write)
             .await
             .is_ok();
