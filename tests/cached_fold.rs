@@ -10,6 +10,7 @@
 use proptest::prelude::*;
 use scorekeeper::format::{Position, ledger_event};
 use scorekeeper::service::{self, Folds, Loaded, NewSessionInput, Recorded};
+use scorekeeper::session::Tip;
 use scorekeeper::store::WritePool;
 use serde_json::{Value, json};
 
@@ -141,8 +142,13 @@ async fn assert_same(
         .expect("the session is cached");
     let tip = &kept.tip;
     assert_eq!(tip.events(), full.events(), "{at}: the event count");
-    let expected = Position::of_ledger(&full.ledger, full.events());
+    let expected = Position::of_tip(&Tip::of(&full.fold));
     assert_eq!(Position::of_tip(tip), expected, "{at}: where it stands");
+    assert_eq!(
+        (expected.event_count, &expected.balances, expected.kitty),
+        (full.events(), &full.ledger.balances, full.ledger.kitty),
+        "{at}: the ledger's standing"
+    );
     assert_eq!(
         service::position(pool, folds, id).await.unwrap(),
         expected,

@@ -84,7 +84,27 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
     let id = sheet.rsplit('/').next().unwrap().to_string();
 
     // Outsiders: the session, its ledger and the club are invisible, and nothing is listed.
-    assert_eq!(app.get(&sheet).await.status.as_u16(), 404);
+    let outside = app.get(&sheet).await;
+    assert_eq!(outside.status.as_u16(), 404);
+    // The page says what opens it, with a link to log in, not "there is no session"…
+    assert!(
+        outside
+            .body
+            .contains("A club&#39;s session needs the club&#39;s login")
+            && outside.body.contains("href=\"/login\"")
+            && !outside.body.contains("there is no session"),
+        "{}",
+        outside.body
+    );
+    // …and says the same of a session that does not exist: nothing more is told.
+    let nowhere = app.get("/sessions/987654").await;
+    assert_eq!(nowhere.status.as_u16(), 404);
+    assert_eq!(
+        nowhere.body.replace("987654", "N"),
+        outside
+            .body
+            .replace(&format!("Session {id} "), "Session N ")
+    );
     assert_eq!(
         app.get(&format!("/api/v1/sessions/{id}/ledger"))
             .await
@@ -142,6 +162,19 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
         .next()
         .unwrap()
         .to_string();
+    // A looker has no login to end: the club page offers no "Log out" (a member's does).
+    let looked = app.get_with(&club_page, &[("cookie", &reader)]).await;
+    assert_eq!(looked.status.as_u16(), 200, "{}", looked.body);
+    assert!(
+        !looked.body.contains("Log out"),
+        "no log out for a share link"
+    );
+    assert!(
+        app.get_with(&club_page, &[("cookie", &cookie)])
+            .await
+            .body
+            .contains("Log out</button>")
+    );
     let seen = app.get_with(&sheet, &[("cookie", &reader)]).await;
     assert_eq!(seen.status.as_u16(), 200);
     assert!(seen.body.contains("Ann bid 250 in hearts and made it"));

@@ -254,6 +254,18 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         .await;
     // −0.90 − 1.60; his 300 failed and his Pitch 3 was set.
     assert!(page_bob.contains("id=\"net-all\">−$2.50<"), "{page_bob}");
+    // The minus sign never wraps onto a line of its own: the amount is one `.money`
+    // element and every `.money`, not only the sheet's, is kept on one line.
+    assert!(
+        page_bob.contains("<dd class=\"money minus\" id=\"net-all\">"),
+        "{page_bob}"
+    );
+    let css = app.get("/static/style.css").await.body;
+    assert!(
+        css.lines()
+            .any(|l| l.starts_with(".money {") && l.contains("white-space: nowrap")),
+        "{css}"
+    );
     assert!(
         page_bob.contains("id=\"set\">2<") && page_bob.contains("id=\"made\">0 (0%)<"),
         "{page_bob}"

@@ -630,6 +630,27 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
     );
     assert!(page.body.contains("(that was hearts, not spades)"));
 
+    // Undo last hand asks first: its one form sits inside a details whose summary only
+    // opens it, so one tap never undoes.
+    let confirm = page
+        .body
+        .split("<details class=\"confirm\" id=\"undo\"><summary>Undo last hand (hand 1)…</summary>")
+        .nth(1)
+        .expect("undo is behind a confirmation")
+        .split("</details>")
+        .next()
+        .unwrap();
+    assert!(
+        confirm.contains(&format!("action=\"{sheet}/undo\""))
+            && confirm.contains("Yes, undo hand 1</button>"),
+        "{confirm}"
+    );
+    assert_eq!(
+        page.body.matches("/undo\"").count(),
+        1,
+        "no other undo form"
+    );
+
     // Undo last hand: back to the opening ante only.
     // A phone that has not seen the correction cannot undo blindly.
     let stale = app
@@ -718,4 +739,71 @@ async fn a_newcomer_joins_and_a_broke_player_leaves_through_the_table_form() {
         .await;
     assert_eq!(back.status.as_u16(), 422);
     assert!(back.body.contains("quit for good"));
+}
+
+/// The raw bytes and content type of a GET, for the binary icons.
+async fn fetch_bytes(app: &TestApp, uri: &str) -> (u16, String, Vec<u8>) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = app
+        .router
+        .clone()
+        .oneshot(
+            axum::http::Request::get(uri)
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, kind, body.to_vec())
+}
+
+/// A PNG's width and height from its IHDR chunk (bytes 16..24, big-endian).
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+#[tokio::test]
+async fn the_favicon_and_the_icons_are_served_and_every_page_links_them() {
+    let app = TestApp::new().await;
+    // `/favicon.ico`: an ICO (reserved 0, type 1) holding one 32 px image.
+    let (status, kind, ico) = fetch_bytes(&app, "/favicon.ico").await;
+    assert_eq!((status, kind.as_str()), (200, "image/x-icon"));
+    assert_eq!(&ico[..6], [0, 0, 1, 0, 1, 0], "one icon");
+    assert_eq!((ico[6], ico[7]), (32, 32), "32 × 32");
+    assert_eq!(png_size(&ico[22..]), (32, 32));
+    let (status, kind, svg) = fetch_bytes(&app, "/static/icon.svg").await;
+    assert_eq!((status, kind.as_str()), (200, "image/svg+xml"));
+    assert!(svg.starts_with(b"<svg"));
+    for size in [192, 512] {
+        let (status, kind, png) = fetch_bytes(&app, &format!("/static/icon-{size}.png")).await;
+        assert_eq!((status, kind.as_str()), (200, "image/png"));
+        assert_eq!(png_size(&png), (size, size));
+    }
+    let manifest = app.get("/static/manifest.webmanifest").await.json();
+    let sizes: Vec<&str> = manifest["icons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["sizes"].as_str().unwrap())
+        .collect();
+    assert_eq!(sizes, ["any", "192x192", "512x512"]);
+    // The pages link them: the home page, and a 404 page too.
+    for page in ["/", "/sessions/999"] {
+        let body = app.get(page).await.body;
+        assert!(
+            body.contains("<link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">")
+                && body.contains("<link rel=\"manifest\" href=\"/static/manifest.webmanifest\">"),
+            "{page}: {body}"
+        );
+    }
 }

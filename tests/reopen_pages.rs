@@ -256,6 +256,32 @@ async fn the_preview_mid_game_is_what_closing_now_would_do() {
     assert!(page.contains(
         "<b>Bob</b>: opening ante −$0.10 · hand 1 −$2.20 · kitty share on closing now +$0.30"
     ));
+    // The standing API proposes the sheet's settle-up, not "Bob pays KITTY 0.90"; its
+    // balances still hold the kitty, as the ledger's do.
+    let standing = app
+        .get(&format!("/api/v1/sessions/{id}/standing"))
+        .await
+        .json();
+    assert_eq!(
+        standing["settlement"],
+        json!([{"from": "Bob", "to": "Ann", "amount": "1.00"},
+               {"from": "Bob", "to": "Cy", "amount": "1.00"}]),
+        "{standing}"
+    );
+    assert_eq!(standing["balances"]["KITTY"], "0.90");
+    // The next event's answer proposes the same way: Ann's 250 made takes 0.10 from Bob
+    // and from Cy (Ann 0.90, Bob −2.40, Cy 0.60, kitty 0.90, 0.30 each on closing).
+    let next = app
+        .post_json(&format!("/api/v1/sessions/{id}/events"), &made_250())
+        .await;
+    assert_eq!(next.status.as_u16(), 201, "{}", next.body);
+    assert_eq!(
+        next.json()["settlement"],
+        json!([{"from": "Bob", "to": "Ann", "amount": "1.20"},
+               {"from": "Bob", "to": "Cy", "amount": "0.90"}]),
+        "{}",
+        next.body
+    );
 }
 
 #[tokio::test]

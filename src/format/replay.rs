@@ -143,34 +143,30 @@ pub struct Position {
     pub scores: Option<Value>,
     /// Running check totals, as the ledger's `checks`.
     pub checks: Option<Value>,
-    /// The fewest transfers that bring every balance to zero, as the ledger's `settlement`.
+    /// The settle-up proposed now, as the sheet shows it: before the close, the fewest
+    /// transfers after a close appended now (the kitty shared out by its rule, never "pays
+    /// KITTY"); once closed, or when the rules would refuse a close, the ledger's
+    /// `settlement`.
     pub settlement: Vec<Transfer>,
 }
 
 impl Position {
-    /// The position of a session of `event_count` events with this ledger document.
-    pub fn of_ledger(ledger: &LedgerDoc, event_count: usize) -> Position {
-        Position {
-            event_count,
-            balances: ledger.balances.clone(),
-            kitty: ledger.kitty,
-            scores: ledger.scores.clone(),
-            checks: ledger.checks.clone(),
-            settlement: ledger.settlement.clone(),
-        }
-    }
-
     /// The position after the last event of `tip`: computed as [`extend_ledger`] computes
-    /// the ledger's standing parts, so the two agree.
+    /// the ledger's standing parts, so the two agree on all but `settlement`, which is the
+    /// close's preview ([`Tip::close_preview`]) while the sitting is open.
     pub fn of_tip(tip: &Tip) -> Position {
         let balances = tip.balances();
+        let settlement = match tip.close_preview() {
+            Some((closed, _)) => settlement(&closed, tip.engine()),
+            None => settlement(balances, tip.engine()),
+        };
         Position {
             event_count: tip.events(),
             balances: balances.as_map().clone(),
             kitty: balances.kitty(),
             scores: tip.engine().scores(),
             checks: tip.engine().checks(),
-            settlement: settlement(balances, tip.engine()),
+            settlement,
         }
     }
 }
@@ -416,9 +412,24 @@ mod tests {
         let t = tip(&d).unwrap();
         assert_eq!(t.events(), d.events.len());
         assert_eq!(t.balances(), whole.balances());
+        let ledger = replay(&d).unwrap();
+        let at = Position::of_tip(&t);
+        assert_eq!(at, Position::of_tip(&Tip::of(&whole)));
         assert_eq!(
-            Position::of_tip(&t),
-            Position::of_ledger(&replay(&d).unwrap(), d.events.len())
+            (
+                at.event_count,
+                &at.balances,
+                at.kitty,
+                &at.scores,
+                &at.checks
+            ),
+            (
+                d.events.len(),
+                &ledger.balances,
+                ledger.kitty,
+                &ledger.scores,
+                &ledger.checks
+            )
         );
     }
 

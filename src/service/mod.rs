@@ -852,11 +852,12 @@ async fn repeated(
         opening_scores: doc.opening_scores.clone(),
         events: events.to_vec(),
     };
-    let ledger = replay(&then).map_err(|r| {
+    let then_fold = format::fold(&then).map_err(|r| {
         AppError::Internal(format!(
             "the session up to event {seq} does not replay: {r}"
         ))
     })?;
+    let ledger = format::ledger(&then, &then_fold);
     let entry = ledger
         .events
         .iter()
@@ -869,7 +870,7 @@ async fn repeated(
         repeated: true,
         event,
         entry,
-        position: Position::of_ledger(&ledger, seq),
+        position: Position::of_tip(&Tip::of(&then_fold)),
     })
 }
 

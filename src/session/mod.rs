@@ -9,6 +9,7 @@
 //! ends an amendment changed: nothing is replayed per correction or guessed from sentences.
 
 mod amend;
+mod preview;
 pub mod sheet;
 pub mod why;
 
@@ -586,7 +587,11 @@ impl Fold {
         if kind == "reopen" {
             return self.reopen(index, object);
         }
-        let before = (self.standing.len() % CHECKPOINT == 0).then(|| self.core.clone());
+        let before = self
+            .standing
+            .len()
+            .is_multiple_of(CHECKPOINT)
+            .then(|| self.core.clone());
         let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
         let r = self.core.apply_plain(index, kind, object, last_hand)?;
         self.standing.push(Standing {
@@ -641,21 +646,6 @@ impl Fold {
     /// The index of the `close`, once the sitting is closed.
     pub fn closed_at(&self) -> Option<usize> {
         self.core.closed_at
-    }
-
-    /// What closing now would do, for the settle-up's preview: every balance (cents, the
-    /// kitty's included) after a `close` appended now, and the close's own postings (the
-    /// kitty shared out by its rule). `None` once closed, or when the rules would refuse a
-    /// close now. Pure: the fold itself is unchanged.
-    pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
-        if self.core.closed_at.is_some() {
-            return None;
-        }
-        let index = self.row_of.keys().next_back().map_or(0, |i| i + 1);
-        let mut core = self.core.clone();
-        let close = Map::from_iter([("type".to_string(), Value::from("close"))]);
-        let outcome = core.step(index, "close", &close).ok()?;
-        Some((core.balances, outcome.postings))
     }
 
     /// The row of the `close` that stands, for a reopen to take back.

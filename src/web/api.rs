@@ -249,9 +249,10 @@ async fn show(
 }
 
 /// Where a session stands after its last event: `event_count`, and the ledger's
-/// `balances`, `kitty`, `scores`, `checks` and proposed `settlement`, without its event
-/// list, so the answer stays the same size however long the session (the whole ledger is
-/// `GET …/ledger`).
+/// `balances`, `kitty`, `scores` and `checks`, without its event list, so the answer stays
+/// the same size however long the session (the whole ledger is `GET …/ledger`); and the
+/// `settlement` the sheet proposes ([`Position::settlement`]: before the close, what
+/// closing now would do, so never "pays KITTY" for a kitty the close shares out).
 fn standing_json(p: &Position) -> Map<String, Value> {
     Map::from_iter([
         ("event_count".to_string(), json!(p.event_count)),

@@ -54,7 +54,7 @@ pub fn hand(game: &str, players: &[&str], i: usize) -> Value {
     let left = players[i % n];
     let trump = SUITS[i % 4];
     // The bidder's side wins the larger share of the tricks, but every fourth hand.
-    let bidder_ns = i % 2 == 0;
+    let bidder_ns = i.is_multiple_of(2);
     let good = i % 4 != 3;
     let (ns, ew) = if bidder_ns == good {
         (side(120, 150), side(60, 100))

@@ -317,7 +317,8 @@ pub struct Standing {
     pub scores: Option<Value>,
     /// Running checks, or null.
     pub checks: Option<Value>,
-    /// The proposed settlement.
+    /// The proposed settlement, as the sheet's settle-up: before the close, what closing
+    /// now would propose (the kitty shared out by its rule, never a payment to `KITTY`).
     pub settlement: Vec<TransferEntry>,
 }
 
@@ -336,7 +337,7 @@ pub struct Recorded {
     pub scores: Option<Value>,
     /// Running checks, or null.
     pub checks: Option<Value>,
-    /// The proposed settlement.
+    /// The proposed settlement after it, as in [`Standing`].
     pub settlement: Vec<TransferEntry>,
 }
 

@@ -521,3 +521,24 @@ fn qr_svg(text: &str) -> Option<String> {
             .build(),
     )
 }
+
+/// The answer to a phone with no club login that opens session `id` and is refused
+/// `error`: a 404 that says what would open it (the club's login, or the session's link)
+/// instead of "there is no session". It is the same page whether the session does not
+/// exist, is a club's or is reached only by its link, so it tells a stranger nothing that
+/// the plain 404 did not. Any other refusal is [`error_page`]'s.
+pub fn session_not_open(id: i64, error: AppError) -> Response {
+    if !matches!(error, AppError::NotFound(_)) {
+        return error_page(error);
+    }
+    let page = super::ErrorPage {
+        title: "Log in or open its link".into(),
+        message: format!(
+            "Session {id} is not open to this phone. A club's session needs the club's \
+             login (or its share link); a session without a club opens with the link it \
+             was shared with."
+        ),
+        login: true,
+    };
+    (StatusCode::NOT_FOUND, page).into_response()
+}

@@ -6,6 +6,7 @@
 pub mod club_import;
 pub mod club_pages;
 pub mod history_pages;
+pub mod icons;
 pub mod night_pages;
 pub mod sheet;
 
@@ -56,6 +57,7 @@ pub fn routes() -> Router<AppState> {
         .merge(history_pages::routes())
         .merge(night_pages::routes())
         .merge(club_import::routes())
+        .merge(icons::routes())
 }
 
 async fn copy_script() -> impl IntoResponse {
@@ -542,7 +544,10 @@ async fn sheet(
         values.insert("all".into(), String::new());
     }
     let page = async {
-        clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+        match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
+            Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
+            refused => refused?,
+        }
         let can_write = clubs::authorize(&state.reader, viewer.grant, id, Access::Write)
             .await
             .is_ok();
