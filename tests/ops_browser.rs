@@ -55,9 +55,10 @@ async fn the_links_page_and_the_club_settings_fit_a_phone() {
         .unwrap();
     assert!(read_link.contains("/link/"), "{read_link}");
 
-    // Without the link the session is not there; with the lookers' link it is, read-only.
+    // Without the link the session is not open to the phone; with the lookers' link it is,
+    // read-only.
     looker.goto(&sheet).await.unwrap();
-    wait_for(&looker, "there is no session", Duration::from_secs(5)).await;
+    wait_for(&looker, "is not open to this phone", Duration::from_secs(5)).await;
     looker.goto(&read_link).await.unwrap();
     wait_for(&looker, "Ann", Duration::from_secs(5)).await;
     assert_eq!(looker.current_url().await.unwrap().to_string(), sheet);
