@@ -150,28 +150,7 @@ fn settle_group(mut group: Vec<(String, Money)>, pairs: &[(String, String)]) -> 
     let mut transfers = Vec::new();
     loop {
         group.retain(|(_, m)| !m.is_zero());
-        if let Some((d, c)) = preferred_in(&group, pairs) {
-            let amount = group[d].1.abs().min(group[c].1);
-            transfers.push(Transfer {
-                from: group[d].0.clone(),
-                to: group[c].0.clone(),
-                amount,
-            });
-            group[d].1 += amount;
-            group[c].1 -= amount;
-            continue;
-        }
-        let debtor = group
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, m))| m.cents() < 0)
-            .min_by(|(_, a), (_, b)| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
-        let creditor = group
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, m))| m.cents() > 0)
-            .max_by(|(_, a), (_, b)| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)));
-        let (Some((d, _)), Some((c, _))) = (debtor, creditor) else {
+        let Some((d, c)) = preferred_in(&group, pairs).or_else(|| largest_pair(&group)) else {
             break;
         };
         let amount = group[d].1.abs().min(group[c].1);
@@ -184,6 +163,22 @@ fn settle_group(mut group: Vec<(String, Money)>, pairs: &[(String, String)]) -> 
         group[c].1 -= amount;
     }
     transfers
+}
+
+/// The largest debtor and the largest creditor of `group` (their positions; ties by
+/// name), or `None` once either side is empty.
+fn largest_pair(group: &[(String, Money)]) -> Option<(usize, usize)> {
+    let debtor = group
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, m))| m.cents() < 0)
+        .min_by(|(_, a), (_, b)| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)))?;
+    let creditor = group
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, m))| m.cents() > 0)
+        .max_by(|(_, a), (_, b)| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+    Some((debtor.0, creditor.0))
 }
 
 #[cfg(test)]
