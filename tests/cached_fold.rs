@@ -201,6 +201,48 @@ async fn assert_same(
         "{at}: the games finished"
     );
     assert_facts(pool, &kept, &full, &at).await;
+    assert_same_sheet(pool, folds, id, &full, &at).await;
+}
+
+/// The sheet page a phone reloads, built from the cached state's window of latest rows,
+/// equals the page built from the session read and replayed in full: every line shown, the
+/// money before them, the standing, the settle-up and its summaries, the payments, the
+/// forms; and the window's parts equal the whole fold's.
+async fn assert_same_sheet(pool: &WritePool, folds: &Folds, id: i64, full: &Loaded, at: &str) {
+    use askama::Template;
+    use scorekeeper::web::html::sheet::{Showing, sheet_page};
+    let glance = service::glance(pool, folds, id).await.unwrap();
+    let window = glance.tip.window();
+    assert_eq!(
+        window.summaries(),
+        &scorekeeper::session::why::Summaries::of(&full.fold),
+        "{at}: the settle-up summaries"
+    );
+    assert_eq!(
+        window.payments(),
+        scorekeeper::session::window::standing_payments(full.fold.rows()),
+        "{at}: the payments that stand"
+    );
+    let values = std::collections::HashMap::new();
+    let page = |showing: &Showing<'_>| {
+        sheet_page(showing, &values, None, true)
+            .unwrap()
+            .render()
+            .unwrap()
+    };
+    let kept = page(&Showing::of_glance(&glance));
+    let whole = page(&Showing::of_loaded(full, false));
+    if kept != whole {
+        let first = kept
+            .lines()
+            .zip(whole.lines())
+            .find(|(a, b)| a != b)
+            .unwrap_or_default();
+        panic!(
+            "{at}: the sheet page from the cache differs:\n{}\n{}",
+            first.0, first.1
+        );
+    }
 }
 
 /// For a club's session: the history facts the cache keeps, the facts as stored (written
@@ -671,7 +713,8 @@ fn every_games_club_session_keeps_its_facts_by_difference() {
                     assert_same(pool, folds, id, Some(&recorded), n).await;
                 }
             };
-            let last = 39;
+            // Past the sheet's window of latest lines, so rows leave it.
+            let last = 59;
             for n in 0..=last {
                 record(hands::hand(game, players, n), n).await;
             }

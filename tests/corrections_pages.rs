@@ -56,6 +56,42 @@ async fn a_pitch_hand_is_corrected_through_its_form() {
     assert_eq!(app.get(&sheet).await.status.as_u16(), 200);
 }
 
+/// The settle-up's "every hand" is a link, not text sent with every sheet; the page it
+/// opens names the corrected hand as corrected, and each balance is the ledger's.
+async fn every_hand_reads_the_corrected_hand(
+    app: &TestApp,
+    sheet: &str,
+    ledger: &serde_json::Value,
+) {
+    let link = sheet
+        .split("href=\"")
+        .filter_map(|rest| rest.split('"').next())
+        .find(|href| href.contains("/why?"))
+        .expect("the settle-up links to every hand")
+        .replace("&amp;", "&")
+        .replace("&#38;", "&");
+    let why = app.get(&link).await;
+    assert_eq!(why.status.as_u16(), 200, "{}", why.body);
+    assert!(why.body.contains("hand 1 (corrected)"), "{}", why.body);
+    for (who, cents) in ledger["balances"].as_object().unwrap() {
+        if !link.contains(&format!("={who}")) {
+            continue;
+        }
+        let cents: i64 = cents.as_str().unwrap().replace('.', "").parse().unwrap();
+        let money = format!(
+            "{}${}.{:02}",
+            if cents < 0 { "−" } else { "+" },
+            cents.abs() / 100,
+            cents.abs() % 100
+        );
+        assert!(
+            why.body.contains(&format!("{who} {money}:")),
+            "{who} {money}: {}",
+            why.body
+        );
+    }
+}
+
 #[tokio::test]
 async fn a_check_pinochle_hand_is_corrected_through_its_form() {
     let app = TestApp::new().await;
@@ -105,4 +141,37 @@ async fn a_check_pinochle_hand_is_corrected_through_its_form() {
         page.body.contains("miscounted"),
         "the reason is on the sheet"
     );
+}
+
+#[tokio::test]
+async fn the_settle_ups_every_hand_page_reads_a_corrected_hand() {
+    let app = TestApp::new().await;
+    let hand = |outcome: &str| {
+        json!({"type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 250, "trump": "hearts",
+               "outcome": outcome})
+    };
+    let sheet = import(
+        &app,
+        json!({"format": "scorekeeper/session@1", "game": "auction_pinochle",
+               "agreements": {"stake": "0.05"}, "players": ["Ann", "Bob", "Cy"],
+               "events": [hand("made")]}),
+    )
+    .await;
+    let id = sheet.rsplit('/').next().unwrap();
+    let correction = json!({"type": "correction", "event": 0, "replacement": hand("failed")});
+    let reply = app
+        .post_json(&format!("/api/v1/sessions/{id}/events"), &correction)
+        .await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{id}/ledger"))
+        .await
+        .json();
+    let page = app.get(&sheet).await;
+    assert_eq!(page.status.as_u16(), 200);
+    assert!(
+        !page.body.contains("(corrected)"),
+        "no event list on the sheet itself"
+    );
+    every_hand_reads_the_corrected_hand(&app, &page.body, &ledger).await;
 }

@@ -8,6 +8,7 @@
 
 pub mod commit;
 mod folds;
+mod glance;
 mod hashing;
 pub mod history;
 mod listing;
@@ -27,6 +28,7 @@ use crate::rules::GameInfo;
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
+pub use glance::{Glance, glance, position};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
 
 use self::clubs::SessionLinks;
@@ -465,34 +467,6 @@ pub async fn load(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Current, Ap
         *guard = Kept::of(&fresh).ok();
     }
     Ok(Current(Box::new(fresh)))
-}
-
-/// Where session `id` stands after its last event ([`Position`]): from the cached state
-/// when it holds every stored event (one indexed read to know), else read and folded from
-/// the store and cached. The cost does not grow with the session when it is cached.
-/// Errors: [`AppError::NotFound`].
-pub async fn position(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Position, AppError> {
-    // The count is read before waiting for the slot, so no connection is held while
-    // waiting for a writer that may itself be waiting for a connection.
-    let stored = {
-        let mut conn = pool.acquire().await?;
-        store::event_count(&mut conn, id).await?
-    };
-    let slot = folds.slot(id);
-    if let Some(kept) = slot.read().await.as_ref().filter(|k| k.events() >= stored) {
-        return Ok(Position::of_tip(&kept.tip));
-    }
-    let fresh = {
-        let mut conn = pool.acquire().await?;
-        load_tip(&mut conn, id).await?
-    };
-    let position = Position::of_tip(&fresh.tip);
-    let mut guard = slot.write().await;
-    // A writer may have committed a later event while this one read: keep the later state.
-    if guard.as_ref().is_none_or(|k| k.events() < fresh.events()) {
-        *guard = Some(fresh);
-    }
-    Ok(position)
 }
 
 /// The game session `id` is played at (it never changes): from the state the cache holds,

@@ -5,10 +5,13 @@
 use std::collections::BTreeMap;
 
 pub use super::why::money_summary;
-use super::{Fold, Row, ShownEnd};
+use super::{Fold, Row, ShownEnd, Tip};
+use crate::ledger::Balances;
 use crate::ledger::Posting;
 use crate::money::Money;
-use crate::rules::{Award, Cell, Column, Contract, Detail, Layout, Mark, SheetLine, Step, Tally};
+use crate::rules::{
+    Award, Cell, Column, Contract, Detail, Engine, Layout, Mark, SheetLine, Step, Table, Tally,
+};
 
 /// A column group of the head: one account (a player, a side, the kitty) with its tallies.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -265,10 +268,6 @@ pub struct Context<'a> {
     pub correctable: bool,
     /// When each event was recorded, RFC 3339 in UTC, by index.
     pub recorded: &'a BTreeMap<usize, String>,
-    /// Show only the last this many lines (`None`: all), so that the sheet of a marathon
-    /// session stays quick to build and to read on a phone; [`SheetView::earlier`] counts
-    /// the lines left out.
-    pub last: Option<usize>,
     /// The session's currency code ("USD"), for the symbol before each amount in the
     /// reckoning's steps ("$0.50").
     pub currency: &'a str,
@@ -536,23 +535,10 @@ fn changed_words(row: &Row, ctx: &Context<'_>) -> Vec<Changed> {
         .collect()
 }
 
-/// The page that corrects the hand a row shows as it now stands: a hand's own row while it
-/// stands as entered, else the row of its latest correction.
-fn correct_link(fold: &Fold, row: &Row, ctx: &Context<'_>) -> Option<String> {
-    if !ctx.correctable || row.struck() {
-        return None;
-    }
-    let index = row.index?;
-    let hand = match row.amends {
-        None if row.kind == "hand" => index,
-        Some(a) if !a.void => {
-            let target = fold.rows().iter().find(|r| r.index == Some(a.target))?;
-            let latest = target.changed_by.last().map(|c| c.by) == Some(index);
-            (latest && target.kind == "hand").then_some(a.target)?
-        }
-        _ => return None,
-    };
-    fold.standing_event(hand)?;
+/// The page that corrects the hand a row shows as it now stands ([`Source::rows`]' second
+/// part): a hand's own row while it stands as entered, else the row of its latest correction.
+fn correct_link(corrects: Option<usize>, ctx: &Context<'_>) -> Option<String> {
+    let hand = corrects.filter(|_| ctx.correctable)?;
     Some(format!(
         "/sessions/{}?correct={hand}#correct",
         ctx.session_id
@@ -608,30 +594,99 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
     }
 }
 
-/// Builds the sheet of `fold`.
-pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
-    let engine = fold.engine();
-    let layout = engine.layout(fold.table());
+/// What a sheet is built from: the state after the last event and the rows shown, from
+/// the whole fold ([`Source::of_fold`]) or from the window a tip keeps
+/// ([`Source::of_tip`]); both give the same sheet.
+pub struct Source<'a> {
+    engine: &'a dyn Engine,
+    table: &'a Table,
+    balances: &'a Balances,
+    games_finished: usize,
+    start_line: Option<&'a SheetLine>,
+    /// The rows shown, oldest first, each with the hand its "correct" link opens.
+    rows: Vec<(&'a Row, Option<usize>)>,
+    /// How many rows come before the ones shown.
+    earlier: usize,
+    /// Each account's money in the rows before the ones shown, in cents.
+    running: BTreeMap<String, i64>,
+}
+
+impl<'a> Source<'a> {
+    /// The sheet of the whole `fold`, its last `last` lines (`None`: all).
+    pub fn of_fold(fold: &'a Fold, last: Option<usize>) -> Source<'a> {
+        let rows = fold.rows();
+        let earlier = last.map_or(0, |last| rows.len().saturating_sub(last));
+        let mut running = BTreeMap::new();
+        for p in rows.iter().take(earlier).flat_map(|r| &r.postings) {
+            *running.entry(p.account.clone()).or_insert(0) += p.amount.cents();
+        }
+        Source {
+            engine: fold.engine(),
+            table: fold.table(),
+            balances: fold.balances(),
+            games_finished: fold.games_finished(),
+            start_line: fold.start_line(),
+            rows: rows
+                .iter()
+                .skip(earlier)
+                .map(|r| (r, fold.corrects(r)))
+                .collect(),
+            earlier,
+            running,
+        }
+    }
+
+    /// The sheet of `tip`'s window: its latest [`super::window::SHEET_LINES`] lines.
+    pub fn of_tip(tip: &'a Tip) -> Source<'a> {
+        let window = tip.window();
+        Source {
+            engine: tip.engine(),
+            table: tip.table(),
+            balances: tip.balances(),
+            games_finished: tip.games_finished(),
+            start_line: window.start_line(),
+            rows: window.rows().map(|k| (&k.row, k.corrects)).collect(),
+            earlier: window.earlier(),
+            running: window.running().clone(),
+        }
+    }
+
+    /// The engine as it stands after the last event.
+    pub fn engine(&self) -> &'a dyn Engine {
+        self.engine
+    }
+
+    /// The seating after the last event.
+    pub fn table(&self) -> &'a Table {
+        self.table
+    }
+
+    /// Every balance in cents, the kitty's included.
+    pub fn balances(&self) -> &'a Balances {
+        self.balances
+    }
+}
+
+/// Builds the sheet of `source`.
+pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
+    let engine = source.engine;
+    let layout = engine.layout(source.table);
     let columns = &layout.columns;
     let mut groups = groups(&layout);
     let legend = shorten_heads(&mut groups, columns.len());
     let money_columns = columns.iter().any(|c| c.tally == Tally::Money);
-    let mut running: BTreeMap<&str, i64> = BTreeMap::new();
+    let mut running: BTreeMap<&str, i64> = source
+        .running
+        .iter()
+        .map(|(a, c)| (a.as_str(), *c))
+        .collect();
     let mut lines = Vec::new();
-    let earlier = ctx
-        .last
-        .map_or(0, |last| fold.rows().len().saturating_sub(last));
-    for (i, row) in fold.rows().iter().enumerate() {
-        // Lines left out still count toward the running money of the lines shown.
-        let shown = i >= earlier;
-        let mut line_cells = Vec::new();
-        if shown {
-            line_cells = if row.amends.is_some() {
-                row.standing_after.clone()
-            } else {
-                row.line.cells.clone()
-            };
-        }
+    for &(row, corrects) in &source.rows {
+        let mut line_cells = if row.amends.is_some() {
+            row.standing_after.clone()
+        } else {
+            row.line.cells.clone()
+        };
         if money_columns {
             for col in columns.iter().filter(|c| c.tally == Tally::Money) {
                 let added: i64 = row
@@ -642,13 +697,8 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
                     .sum();
                 let total = running.entry(col.account.as_str()).or_insert(0);
                 *total += added;
-                if shown {
-                    line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
-                }
+                line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
             }
-        }
-        if !shown {
-            continue;
         }
         let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
@@ -662,7 +712,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         view.struck = row.struck();
         view.amends = row.amends.is_some();
         view.changed = changed_words(row, ctx);
-        view.correct_link = correct_link(fold, row, ctx);
+        view.correct_link = correct_link(corrects, ctx);
         view.ends = row
             .game_ends
             .iter()
@@ -674,14 +724,13 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         }
         lines.push(view);
     }
-    let start = fold.start_line().map(|l| {
+    let start = source.start_line.map(|l| {
         let c = cells(columns, &l.cells);
         line_view(l, &groups, c)
     });
-    let balances = fold.balances();
     let mut standing = engine.standing();
     for col in columns.iter().filter(|c| c.tally == Tally::Money) {
-        let cents = balances.get(&col.account).cents();
+        let cents = source.balances.get(&col.account).cents();
         standing.push(Cell::running(&col.account, Tally::Money, cents));
     }
     let totals = cells(columns, &standing)
@@ -696,7 +745,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     let totals_label = if money_columns {
         "Balance".to_string()
     } else {
-        format!("Game {} now", fold.games_finished() + 1)
+        format!("Game {} now", source.games_finished + 1)
     };
     SheetView {
         tally_heads: groups.iter().any(|g| g.tallies.len() > 1),
@@ -705,7 +754,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         groups,
         start,
         lines,
-        earlier,
+        earlier: source.earlier,
         totals,
         totals_label,
         legend,

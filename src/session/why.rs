@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::sheet::signed_money;
+use super::window::row_cents;
 use super::{Fold, Row};
 use crate::ledger::Posting;
 
@@ -14,69 +15,105 @@ use crate::ledger::Posting;
 /// and corrections themselves are left out, a correction's difference is added to the row
 /// it corrects. The cents add up to the account's balance (the left-out rows cancel).
 pub fn standing_amounts<'a>(fold: &'a Fold, account: &str) -> Vec<(&'a Row, i64)> {
-    let cents_of = |row: &Row| -> i64 {
-        row.postings
-            .iter()
-            .filter(|p| p.account == account)
-            .map(|p| p.amount.cents())
-            .sum()
-    };
+    standing_rows(fold)
+        .into_iter()
+        .map(|(row, cents)| (row, cents.get(account).copied().unwrap_or(0)))
+        .collect()
+}
+
+/// [`standing_amounts`] of every account at once: each row that stands with each account's
+/// cents in it, its corrections' differences included.
+fn standing_rows(fold: &Fold) -> Vec<(&Row, BTreeMap<String, i64>)> {
     let voided = |row: &Row| row.changed_by.iter().any(|c| c.void);
     let rows = fold.rows();
     let by_index: BTreeMap<usize, &Row> = rows
         .iter()
         .filter_map(|r| r.index.map(|i| (i, r)))
         .collect();
+    let owned = |row: &Row| -> BTreeMap<String, i64> {
+        row_cents(row)
+            .into_iter()
+            .map(|(a, c)| (a.to_string(), c))
+            .collect()
+    };
     // What the corrections of each standing event add to it.
-    let mut corrected: BTreeMap<usize, i64> = BTreeMap::new();
+    let mut corrected: BTreeMap<usize, BTreeMap<String, i64>> = BTreeMap::new();
     for row in rows {
         if let Some(a) = row.amends.filter(|a| !a.void)
             && by_index.get(&a.target).is_some_and(|t| !voided(t))
         {
-            *corrected.entry(a.target).or_insert(0) += cents_of(row);
+            let extra = corrected.entry(a.target).or_default();
+            for (account, c) in row_cents(row) {
+                *extra.entry(account.to_string()).or_insert(0) += c;
+            }
         }
     }
     rows.iter()
         .filter(|r| r.amends.is_none() && !voided(r))
         .map(|r| {
-            let extra = r
+            let mut cents = owned(r);
+            for (account, c) in r
                 .index
                 .and_then(|i| corrected.get(&i))
-                .copied()
-                .unwrap_or(0);
-            (r, cents_of(r) + extra)
+                .into_iter()
+                .flatten()
+            {
+                *cents.entry(account.clone()).or_insert(0) += c;
+            }
+            (r, cents)
         })
         .collect()
 }
 
-/// Where an account's money came from, in a few groups a player can check, amounts in
-/// `currency` (ISO code): "opening ante −$0.10 · hands 1–3 +$0.75 · game 1 won +$1.00 ·
-/// kitty share +$0.30 · paid −$0.20". Only what stands counts ([`standing_amounts`]): an
-/// undone hand or payment is in no group, a corrected hand counts at its corrected amount,
-/// and the hands' range names standing hands only; a game's payment counts under the game
-/// it ended; `preview` adds the postings of a close not yet made (what closing now would
-/// do). Zero groups are left out; "nothing yet" when all are zero.
-pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting], currency: &str) -> String {
-    let kitty_game = fold.engine().has_kitty();
-    let mut groups: Vec<(String, i64)> = Vec::new();
-    let mut add = |label: String, cents: i64| match groups.iter_mut().find(|(l, _)| *l == label) {
-        Some((_, c)) => *c += cents,
-        None => groups.push((label, cents)),
-    };
-    let close_label = if kitty_game {
-        "kitty share"
-    } else {
-        "settled at the close"
-    };
-    let (mut first_hand, mut last_hand) = (None::<usize>, None::<usize>);
-    for (row, cents) in standing_amounts(fold, account) {
-        if let Some(n) = row.hand_number {
-            first_hand = Some(first_hand.map_or(n, |f| f.min(n)));
-            last_hand = Some(last_hand.map_or(n, |l| l.max(n)));
+/// Each account's settle-up summary, kept as rows come in: the money that stands in a
+/// few groups per account and the range of the hands that stand. Built from the whole fold
+/// ([`Summaries::of`]) or row by row for plain events ([`Summaries::add`]); both give the
+/// same words ([`Summaries::words`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summaries {
+    /// Each account's groups in order of first appearance: (label, cents).
+    groups: BTreeMap<String, Vec<(String, i64)>>,
+    /// The first and last number of the hands that stand.
+    hands: Option<(usize, usize)>,
+    /// Whether the game keeps a kitty (its close shares the kitty out).
+    kitty_game: bool,
+}
+
+impl Summaries {
+    /// The summaries of everything that stands in `fold` ([`standing_amounts`]).
+    pub fn of(fold: &Fold) -> Summaries {
+        let mut s = Summaries {
+            kitty_game: fold.engine().has_kitty(),
+            ..Summaries::default()
+        };
+        for (row, cents) in standing_rows(fold) {
+            let by_account = cents.iter().map(|(a, c)| (a.as_str(), *c)).collect();
+            s.add(row, &by_account);
         }
-        let label = match row.kind.as_str() {
+        s
+    }
+
+    /// Adds a row that stands, with each account's cents in it (for a corrected hand: its
+    /// corrected amount).
+    pub fn add(&mut self, row: &super::Row, cents: &BTreeMap<&str, i64>) {
+        if let Some(n) = row.hand_number {
+            self.hands = Some(self.hands.map_or((n, n), |(a, b)| (a.min(n), b.max(n))));
+        }
+        for (&account, &c) in cents.iter().filter(|(_, c)| **c != 0) {
+            let label = self.label(row, c);
+            let groups = self.groups.entry(account.to_string()).or_default();
+            match groups.iter_mut().find(|(l, _)| *l == label) {
+                Some((_, total)) => *total += c,
+                None => groups.push((label, c)),
+            }
+        }
+    }
+
+    fn label(&self, row: &super::Row, cents: i64) -> String {
+        match row.kind.as_str() {
             "opening_ante" => "opening ante".to_string(),
-            "close" | "reopen" => close_label.to_string(),
+            "close" | "reopen" if self.kitty_game => "kitty share".to_string(),
+            "close" | "reopen" => "settled at the close".to_string(),
             "payment" if cents > 0 => "paid".to_string(),
             "payment" => "received".to_string(),
             _ if !row.game_ends.is_empty() => {
@@ -86,47 +123,60 @@ pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting], currency: 
             }
             _ if row.hand_number.is_some() => "hands".to_string(),
             kind => kind.replace('_', " "),
-        };
-        if cents != 0 {
-            add(label, cents);
         }
     }
-    let previewed: i64 = preview
-        .iter()
-        .filter(|p| p.account == account)
-        .map(|p| p.amount.cents())
-        .sum();
-    if previewed != 0 {
-        let label = if kitty_game {
-            "kitty share on closing now"
-        } else {
-            "closing now"
-        };
-        add(label.to_string(), previewed);
-    }
-    let hands = match (first_hand, last_hand) {
-        (Some(a), Some(b)) if a == b => format!("hand {a}"),
-        (Some(a), Some(b)) => format!("hands {a}–{b}"),
-        _ => "hands".to_string(),
-    };
-    let parts: Vec<String> = groups
-        .into_iter()
-        .filter(|(_, c)| *c != 0)
-        .map(|(label, c)| {
-            let label = if label == "hands" {
-                hands.clone()
-            } else {
-                label
+
+    /// Where `account`'s money came from, in a few groups a player can check, amounts in
+    /// `currency` (ISO code): "opening ante −$0.10 · hands 1–3 +$0.75 · game 1 won +$1.00 ·
+    /// kitty share +$0.30 · paid −$0.20". Only what stands counts: an undone hand or payment
+    /// is in no group, a corrected hand counts at its corrected amount, and the hands' range
+    /// names standing hands only; a game's payment counts under the game it ended;
+    /// `preview` adds the postings of a close not yet made (what closing now would do).
+    /// Zero groups are left out; "nothing yet" when all are zero.
+    pub fn words(&self, account: &str, preview: &[Posting], currency: &str) -> String {
+        let mut groups = self.groups.get(account).cloned().unwrap_or_default();
+        let previewed: i64 = preview
+            .iter()
+            .filter(|p| p.account == account)
+            .map(|p| p.amount.cents())
+            .sum();
+        if previewed != 0 {
+            let label = match self.kitty_game {
+                true => "kitty share on closing now",
+                false => "closing now",
             };
-            format!(
-                "{label} {}",
-                crate::money::with_currency(&signed_money(c), currency)
-            )
-        })
-        .collect();
-    if parts.is_empty() {
-        "nothing yet".to_string()
-    } else {
-        parts.join(" · ")
+            match groups.iter_mut().find(|(l, _)| l == label) {
+                Some((_, total)) => *total += previewed,
+                None => groups.push((label.to_string(), previewed)),
+            }
+        }
+        let hands = match self.hands {
+            Some((a, b)) if a == b => format!("hand {a}"),
+            Some((a, b)) => format!("hands {a}–{b}"),
+            None => "hands".to_string(),
+        };
+        let parts: Vec<String> = groups
+            .into_iter()
+            .filter(|(_, c)| *c != 0)
+            .map(|(label, c)| {
+                let label = if label == "hands" {
+                    hands.clone()
+                } else {
+                    label
+                };
+                let amount = crate::money::with_currency(&signed_money(c), currency);
+                format!("{label} {amount}")
+            })
+            .collect();
+        if parts.is_empty() {
+            "nothing yet".to_string()
+        } else {
+            parts.join(" · ")
+        }
     }
+}
+
+/// [`Summaries::words`] of the whole `fold` for one account.
+pub fn money_summary(fold: &Fold, account: &str, preview: &[Posting], currency: &str) -> String {
+    Summaries::of(fold).words(account, preview, currency)
 }

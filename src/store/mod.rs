@@ -368,6 +368,23 @@ pub async fn event_count(conn: &mut SqliteConnection, id: i64) -> Result<usize, 
     Ok(usize::try_from(max).unwrap_or_default())
 }
 
+/// When each event of session `id` from the 0-based index `from` on was recorded: `(seq,
+/// recorded_at)` in order (seq = index + 1), read by the events' key.
+pub async fn recorded_since(
+    conn: &mut SqliteConnection,
+    id: i64,
+    from: usize,
+) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    let seq = i64::try_from(from).unwrap_or(i64::MAX).saturating_add(1);
+    sqlx::query_as(
+        "SELECT seq, recorded_at FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq",
+    )
+    .bind(id)
+    .bind(seq)
+    .fetch_all(conn)
+    .await
+}
+
 /// A session's header, or `None`.
 pub async fn session(
     conn: &mut SqliteConnection,

@@ -9,6 +9,7 @@ pub mod history_pages;
 pub mod icons;
 pub mod night_pages;
 pub mod sheet;
+mod sheet_routes;
 
 use std::collections::HashMap;
 
@@ -16,15 +17,14 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
 use axum::extract::{Form, Path, Query, RawForm, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum_extra::extract::cookie::CookieJar;
 use serde_json::{Value, json};
 
-use self::sheet::sheet_page;
+use super::AppState;
 use super::auth::Viewer;
-use super::{AppState, not_modified, not_modified_response, session_etag};
 use crate::error::AppError;
 use crate::registry;
 use crate::rules::game::agreements_from_form;
@@ -41,7 +41,8 @@ pub fn routes() -> Router<AppState> {
         .route("/", get(list))
         .route("/sessions/new", get(new_form))
         .route("/sessions", post(create))
-        .route("/sessions/{id}", get(sheet))
+        .route("/sessions/{id}", get(sheet_routes::sheet))
+        .route("/sessions/{id}/why", get(sheet_routes::why))
         .route("/sessions/{id}/hands", post(enter_hand))
         .route("/sessions/{id}/close", post(close))
         .route("/sessions/{id}/undo", post(undo))
@@ -526,101 +527,7 @@ fn setup_error(game: &str, e: &AppError) -> PageError {
     error
 }
 
-async fn sheet(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    jar: CookieJar,
-    Path(id): Path<i64>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-) -> Response {
-    // `?correct=N` opens the form that corrects event N; `?all` shows every line.
-    let mut values: HashMap<String, String> = query
-        .get("correct")
-        .map(|n| HashMap::from([("correct_event".to_string(), n.clone())]))
-        .unwrap_or_default();
-    let all = query.contains_key("all");
-    if all {
-        values.insert("all".into(), String::new());
-    }
-    let page = async {
-        match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
-            Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
-            refused => refused?,
-        }
-        let can_write = clubs::authorize(&state.reader, viewer.grant, id, Access::Write)
-            .await
-            .is_ok();
-        // The plain sheet (not a correction form) is the same page until the next event,
-        // for the same kind of viewer: a phone reloading it gets a 304 from one read.
-        // A renamed player changes the page without an event: the names are in its tag.
-        let renamed = service::history::renamed_for_session(&state.reader, id).await?;
-        let variant = format!(
-            "sheet-{}{}{}",
-            if can_write { "w" } else { "r" },
-            if all { "-all" } else { "" },
-            service::history::names_tag(&renamed)
-        );
-        let cacheable = !values.contains_key("correct_event");
-        if cacheable && headers.contains_key(header::IF_NONE_MATCH) {
-            let etag = session_etag(id, service::event_count(&state.reader, id).await?, &variant);
-            if not_modified(&headers, &etag) {
-                return Ok(not_modified_response(etag));
-            }
-        }
-        let current = service::load(&state.reader, &state.folds, id).await?;
-        let holds_link = jar
-            .get(&format!("{}{id}", super::auth::LINK_COOKIE_PREFIX))
-            .is_some();
-        let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
-        let page = sheet_page(&current, &values, None, can_write)?
-            .offering_links(holds_link)
-            .shown_as(&current, shown.as_ref(), &values)?;
-        Ok(match cacheable {
-            true => {
-                let etag = session_etag(id, current.events(), &variant);
-                ([(header::ETAG, etag)], page).into_response()
-            }
-            false => page.into_response(),
-        })
-    };
-    page.await.unwrap_or_else(error_page)
-}
-
-/// Re-renders the sheet with the refused form's values and its error (422, or 409 when
-/// another device entered a hand first).
-async fn refused(
-    state: &AppState,
-    id: i64,
-    values: &HashMap<String, String>,
-    e: AppError,
-) -> Response {
-    let status = e.status();
-    let mut error = PageError::from(&e);
-    let conflict = matches!(e, AppError::Conflict { .. });
-    let seen = expected_events(values).ok().flatten();
-    let values = if conflict {
-        HashMap::new()
-    } else {
-        values.clone()
-    };
-    let renamed = service::history::renamed_for_session(&state.reader, id).await;
-    match service::load(&state.reader, &state.folds, id)
-        .await
-        .and_then(|l| {
-            if conflict {
-                // Counted in hands as the sheet numbers them, not in events.
-                error.message = self::sheet::stale_words(&l.fold, seen);
-            }
-            let shown = crate::history::names::shown(&l.doc, &l.fold, &renamed?);
-            sheet_page(&l, &values, Some(error), true)?.shown_as(&l, shown.as_ref(), &values)
-        }) {
-        Ok(page) => (status, page).into_response(),
-        Err(e) => error_page(e),
-    }
-}
-
-fn expected_events(values: &HashMap<String, String>) -> Result<Option<usize>, AppError> {
+pub(super) fn expected_events(values: &HashMap<String, String>) -> Result<Option<usize>, AppError> {
     values
         .get("expected_events")
         .map(|v| {
@@ -704,7 +611,7 @@ async fn write(
             | AppError::Unauthorized(_)
             | AppError::Forbidden(_)),
         ) => error_page(e),
-        Err(e) => refused(state, id, values, e).await,
+        Err(e) => sheet_routes::refused(state, id, values, e).await,
     }
 }
 

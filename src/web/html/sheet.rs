@@ -2,6 +2,7 @@
 //! [`crate::session::sheet`], the game's own hand form (from [`crate::registry`]), a
 //! correction form, the balances and the settle-up.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
@@ -9,15 +10,18 @@ use askama_web::WebTemplate;
 
 use super::PageError;
 use crate::error::AppError;
-use crate::ledger::KITTY;
 use crate::ledger::settle_up::{Transfer, fewest_transfers_preferring};
+use crate::ledger::{Balances, KITTY, Posting};
 use crate::registry::{self, HandFormData};
+use crate::rules::GameInfo;
 use crate::rules::game::{Choice, HandFormSpec, form_values};
-use crate::service::Loaded;
+use crate::service::{Glance, Loaded};
+use crate::session::Fold;
 use crate::session::sheet::{
-    self as model, Context, MoneyView, SheetView, money, money_views, signed_money,
+    self as model, Context, MoneyView, SheetView, Source, money, money_views, signed_money,
 };
-use crate::session::why::standing_amounts;
+use crate::session::why::{Summaries, standing_amounts};
+use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
 
 /// The score-sheet page.
 #[derive(Template, WebTemplate)]
@@ -93,8 +97,9 @@ pub struct TransferView {
     pub transfer: Transfer,
     /// Where each balance came from, in a few groups: `(who, "hands 1–3 +$0.75 · …")`.
     pub summary: Vec<(String, String)>,
-    /// Where both balances came from, event by event.
-    pub why: String,
+    /// The page that says where both balances came from, event by event (read from the
+    /// whole session when opened, not with every sheet).
+    pub why_link: String,
 }
 
 /// An amount with the session's currency as players write it: "$3.80", "€3.80", "£3.80";
@@ -118,11 +123,12 @@ pub fn time_words(rfc3339: &str) -> String {
 /// Where an account's balance came from, event by event, in the session's currency: "Ann
 /// −$0.70: opening ante −$0.10, hand 1 −$0.40, hand 2 (corrected) −$0.20, close +$0.10".
 /// Only what stands ([`standing_amounts`]): an undone hand or payment is left out, a
-/// corrected hand shows its corrected amount, so the parts add up to the total.
-fn history_of(loaded: &Loaded, account: &str) -> String {
-    let money = |cents: i64| with_currency(&signed_money(cents), &loaded.doc.currency);
+/// corrected hand shows its corrected amount, so the parts add up to the total. Read from
+/// the whole fold, so it is the settle-up's "every hand" page, fetched when asked for.
+pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
+    let money = |cents: i64| with_currency(&signed_money(cents), currency);
     let mut parts = Vec::new();
-    for (row, cents) in standing_amounts(&loaded.fold, account) {
+    for (row, cents) in standing_amounts(fold, account) {
         let label = match (row.kind.as_str(), row.hand_number) {
             ("opening_ante", _) => "opening ante".to_string(),
             (_, Some(n)) if row.struck() => format!("hand {n} (corrected)"),
@@ -134,13 +140,89 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
         }
     }
     let name = if account == KITTY { "Kitty" } else { account };
-    let total = loaded.fold.balances().get(account).cents();
+    let total = fold.balances().get(account).cents();
     format!("{name} {}: {}", money(total), parts.join(", "))
 }
 
-/// How many lines the sheet page shows unless asked for all: a club night fits whole, a
-/// marathon session shows its latest hands, the earlier ones a tap away.
-pub const SHEET_LINES: usize = 50;
+/// What a sheet page is built from: the whole session read and replayed
+/// ([`Showing::of_loaded`], for every line, a correction form or a renamed club's names),
+/// or the state the cache keeps ([`Showing::of_glance`], the latest lines: what a phone
+/// reloads after every hand, at a cost that does not grow with the session).
+pub struct Showing<'a> {
+    id: i64,
+    currency: &'a str,
+    created_at: &'a str,
+    events: usize,
+    closed: bool,
+    seated: &'a [String],
+    next_dealer: Option<String>,
+    recorded: Cow<'a, BTreeMap<usize, String>>,
+    source: Source<'a>,
+    game: &'static GameInfo,
+    /// The number of the last hand that stands ("Undo hand 12").
+    last_hand: Option<usize>,
+    /// What closing now would do ([`crate::session::Fold::close_preview`]).
+    preview: Option<(Balances, Vec<Posting>)>,
+    summaries: Cow<'a, Summaries>,
+    payments: Cow<'a, [StandingPayment]>,
+    /// The whole fold, when read: what a correction form starts from.
+    fold: Option<&'a Fold>,
+}
+
+impl<'a> Showing<'a> {
+    /// The page of the whole session `loaded`: every line when `all`, else the latest
+    /// [`SHEET_LINES`].
+    pub fn of_loaded(loaded: &'a Loaded, all: bool) -> Showing<'a> {
+        let fold = &loaded.fold;
+        let recorded = loaded
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
+                Some((index, r.recorded_at.clone()))
+            })
+            .collect();
+        Showing {
+            id: loaded.id,
+            currency: &loaded.doc.currency,
+            created_at: &loaded.created_at,
+            events: loaded.doc.events.len(),
+            closed: loaded.closed(),
+            seated: &loaded.seated,
+            next_dealer: loaded.next_dealer.clone(),
+            recorded: Cow::Owned(recorded),
+            source: Source::of_fold(fold, (!all).then_some(SHEET_LINES)),
+            game: fold.game(),
+            last_hand: fold.last_standing_hand().and_then(|i| fold.hand_number(i)),
+            preview: fold.close_preview(),
+            summaries: Cow::Owned(Summaries::of(fold)),
+            payments: Cow::Owned(standing_payments(fold.rows())),
+            fold: Some(fold),
+        }
+    }
+
+    /// The page of the cached state `glance`: its latest lines.
+    pub fn of_glance(glance: &'a Glance) -> Showing<'a> {
+        let tip = &glance.tip;
+        Showing {
+            id: glance.id,
+            currency: &glance.currency,
+            created_at: &glance.created_at,
+            events: tip.events(),
+            closed: tip.closed_at().is_some(),
+            seated: tip.table().seated(),
+            next_dealer: tip.next_dealer(),
+            recorded: Cow::Borrowed(&glance.recorded),
+            source: Source::of_tip(tip),
+            game: tip.game(),
+            last_hand: tip.last_hand(),
+            preview: tip.close_preview(),
+            summaries: Cow::Borrowed(tip.window().summaries()),
+            payments: Cow::Borrowed(tip.window().payments()),
+            fold: None,
+        }
+    }
+}
 
 impl SheetPage {
     /// The same page offering the session's links page when `holds_link` (the viewer came
@@ -153,87 +235,57 @@ impl SheetPage {
     }
 }
 
-/// The page for `loaded`: `values` are the form's values after a refusal (or
+/// The page `showing` shows: `values` are the form's values after a refusal (or
 /// `correct_event` to open a correction), `error` the refusal, `can_write` whether the
 /// viewer may enter hands. Errors: a template failure (internal).
 pub fn sheet_page(
-    loaded: &Loaded,
+    showing: &Showing<'_>,
     values: &HashMap<String, String>,
     error: Option<PageError>,
     can_write: bool,
 ) -> Result<SheetPage, AppError> {
-    let fold = &loaded.fold;
-    let game = fold.game();
+    let source = &showing.source;
+    let engine = source.engine();
     let error_field = error.as_ref().and_then(|e| e.field.clone());
-    let open = !loaded.closed() && can_write;
-    let recorded: BTreeMap<usize, String> = loaded
-        .rows
-        .iter()
-        .filter_map(|r| {
-            let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
-            Some((index, r.recorded_at.clone()))
-        })
-        .collect();
+    let open = !showing.closed && can_write;
+    let currency = showing.currency;
     let sheet = model::sheet(
-        fold,
+        source,
         &Context {
-            session_id: loaded.id,
+            session_id: showing.id,
             correctable: open,
-            recorded: &recorded,
-            last: (!values.contains_key("all")).then_some(SHEET_LINES),
-            currency: &loaded.doc.currency,
+            recorded: &showing.recorded,
+            currency,
         },
     );
-    let correct_event = correct_event_of(loaded, values);
-    let correcting = correct_event.and_then(|i| fold.hand_number(i));
-    let (hand_form, correction_form) = hand_forms(loaded, values, error_field, open, None)?;
-    let undo = if open {
-        fold.last_standing_hand()
-            .and_then(|i| fold.hand_number(i))
-            .map(|n| format!("hand {n}"))
-    } else {
-        None
-    };
-    let balances = loaded
-        .ledger
-        .balances
+    let correcting =
+        correct_event_of(showing, values).and_then(|i| showing.fold.and_then(|f| f.hand_number(i)));
+    let (hand_form, correction_form) = hand_forms(showing, values, error_field, open, None)?;
+    let balances = source
+        .balances()
+        .as_map()
         .iter()
-        .map(|(k, v)| {
-            let class = match v.cents().signum() {
-                1 => "plus",
-                -1 => "minus",
-                _ => "",
-            };
-            let name = if k == KITTY {
-                "Kitty".into()
-            } else {
-                k.clone()
-            };
-            (name, money(v.cents()), class)
-        })
+        .map(|(k, v)| (name(k), money(v.cents()), class_of(v.cents())))
         .collect();
     // Before the close the settle-up is what closing now would do: the kitty shared out by
     // its rule, never "pays KITTY" for a kitty that closing would empty.
-    let preview = fold.close_preview();
-    let preview_postings = preview.as_ref().map_or(&[][..], |(_, p)| p.as_slice());
-    let transfers = match &preview {
-        Some((balances, _)) => {
-            let open: Vec<_> = balances
-                .as_map()
-                .iter()
-                .map(|(k, v)| (k.clone(), *v))
-                .collect();
-            fewest_transfers_preferring(&open, &fold.engine().settle_pairs())
-        }
-        None => loaded.ledger.settlement.clone(),
-    };
-    let currency = loaded.doc.currency.as_str();
-    let name = |account: &str| {
-        if account == KITTY {
-            "Kitty".to_string()
-        } else {
-            account.to_string()
-        }
+    let preview_postings = showing
+        .preview
+        .as_ref()
+        .map_or(&[][..], |(_, p)| p.as_slice());
+    let settle_from = showing
+        .preview
+        .as_ref()
+        .map_or(source.balances(), |(b, _)| b);
+    let open_balances: Vec<_> = settle_from
+        .as_map()
+        .iter()
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    let transfers = fewest_transfers_preferring(&open_balances, &engine.settle_pairs());
+    let summary = |account: &str| {
+        let words = showing.summaries.words(account, preview_postings, currency);
+        (name(account), words)
     };
     let settlement: Vec<TransferView> = transfers
         .into_iter()
@@ -241,20 +293,8 @@ pub fn sheet_page(
             from: name(&t.from),
             to: name(&t.to),
             amount: with_currency(&t.amount.to_string(), currency),
-            summary: [&t.from, &t.to]
-                .into_iter()
-                .map(|a| {
-                    (
-                        name(a),
-                        model::money_summary(fold, a, preview_postings, currency),
-                    )
-                })
-                .collect(),
-            why: format!(
-                "{}; {}",
-                history_of(loaded, &t.from),
-                history_of(loaded, &t.to)
-            ),
+            summary: vec![summary(&t.from), summary(&t.to)],
+            why_link: why_link(showing.id, &t.from, &t.to),
             transfer: t,
         })
         .collect();
@@ -264,25 +304,28 @@ pub fn sheet_page(
         .collect::<Vec<_>>()
         .join("\n");
     Ok(SheetPage {
-        id: loaded.id,
+        id: showing.id,
         offers_links: false,
-        game_name: game.name.to_string(),
-        rules: game.rules.to_string(),
-        created_at: loaded.created_at.clone(),
-        created_words: time_words(&loaded.created_at),
-        agreements: fold.engine().agreements_summary(&loaded.doc.currency),
+        game_name: showing.game.name.to_string(),
+        rules: showing.game.rules.to_string(),
+        created_at: showing.created_at.to_string(),
+        created_words: time_words(showing.created_at),
+        agreements: engine.agreements_summary(currency),
         sheet,
         hand_form,
         correction_form,
         correcting: correcting.map(|n| format!("hand {n}")).unwrap_or_default(),
-        expected_events: loaded.doc.events.len(),
-        undo,
+        expected_events: showing.events,
+        undo: showing
+            .last_hand
+            .filter(|_| open)
+            .map(|n| format!("hand {n}")),
         can_write,
         balances,
         settlement,
         settlement_text,
-        closed: loaded.closed(),
-        unfinished: fold.engine().unfinished(),
+        closed: showing.closed,
+        unfinished: engine.unfinished(),
         close_effect: money_views(preview_postings)
             .into_iter()
             .map(|v| MoneyView {
@@ -290,27 +333,47 @@ pub fn sheet_page(
                 ..v
             })
             .collect(),
-        payments: if can_write {
-            fold.rows()
+        payments: match can_write {
+            true => showing
+                .payments
                 .iter()
-                .filter(|r| r.kind == "payment" && !r.struck())
-                .filter_map(|r| {
-                    Some(PaymentView {
-                        event: r.index?,
-                        words: r.explanation.clone(),
-                    })
+                .map(|p| PaymentView {
+                    event: p.event,
+                    words: p.words.clone(),
                 })
-                .collect()
-        } else {
-            Vec::new()
+                .collect(),
+            false => Vec::new(),
         },
         error,
     })
 }
 
+/// A player's name as a page shows it: "Kitty" for the kitty's account.
+fn name(account: &str) -> String {
+    match account == KITTY {
+        true => "Kitty".to_string(),
+        false => account.to_string(),
+    }
+}
+
+/// `"plus"`, `"minus"` or empty, by the sign of `cents`.
+fn class_of(cents: i64) -> &'static str {
+    match cents.signum() {
+        1 => "plus",
+        -1 => "minus",
+        _ => "",
+    }
+}
+
+/// The settle-up's "every hand" page for a transfer between `from` and `to`.
+fn why_link(id: i64, from: &str, to: &str) -> String {
+    let query = serde_html_form::to_string([("from", from), ("to", to)]).unwrap_or_default();
+    format!("/sessions/{id}/why?{query}")
+}
+
 /// The hand event `values` asks to correct (`correct_event`), when it is a hand that stands.
-fn correct_event_of(loaded: &Loaded, values: &HashMap<String, String>) -> Option<usize> {
-    let fold = &loaded.fold;
+fn correct_event_of(showing: &Showing<'_>, values: &HashMap<String, String>) -> Option<usize> {
+    let fold = showing.fold?;
     values
         .get("correct_event")
         .and_then(|v| v.parse::<usize>().ok())
@@ -356,22 +419,21 @@ fn relabelled(recorded: HandFormSpec, shown: HandFormSpec) -> HandFormSpec {
 }
 
 /// The hand form and the correction form (empty when the sheet is closed to the viewer, or
-/// no correction is open) of `loaded`: `values` after a refusal, `error_field` the field it
+/// no correction is open) of `showing`: `values` after a refusal, `error_field` the field it
 /// names. Under `shown` (a renamed session) every name a player reads is the name shown
 /// now, while every value the forms send is the recorded name. Errors: a template failure.
 fn hand_forms(
-    loaded: &Loaded,
+    showing: &Showing<'_>,
     values: &HashMap<String, String>,
     error_field: Option<String>,
     open: bool,
     shown: Option<&crate::history::names::Shown>,
 ) -> Result<(String, String), AppError> {
-    let fold = &loaded.fold;
-    let game = fold.game();
+    let game = showing.game;
     let registration = registry::find(game.id)
         .ok_or_else(|| AppError::Internal(format!("{} is not registered", game.id)))?;
     let spec = || {
-        let recorded = fold.engine().hand_form(fold.table());
+        let recorded = showing.source.engine().hand_form(showing.source.table());
         match shown {
             Some(s) => relabelled(recorded, s.fold.engine().hand_form(s.fold.table())),
             None => recorded,
@@ -380,14 +442,14 @@ fn hand_forms(
     let form = |values: HashMap<String, String>, error_field: Option<String>| {
         let mut values = values;
         if !values.contains_key("dealer")
-            && let Some(next) = loaded.next_dealer.clone()
+            && let Some(next) = showing.next_dealer.clone()
         {
             values.insert("dealer".into(), next);
         }
         let data = HandFormData {
-            session_id: loaded.id,
-            seated: loaded.seated.clone(),
-            expected_events: loaded.doc.events.len(),
+            session_id: showing.id,
+            seated: showing.seated.to_vec(),
+            expected_events: showing.events,
             values,
             error_field,
             spec: spec(),
@@ -395,11 +457,12 @@ fn hand_forms(
         };
         (registration.render_hand_form)(&data).map_err(|e| AppError::Internal(e.to_string()))
     };
-    match (open, correct_event_of(loaded, values)) {
+    match (open, correct_event_of(showing, values)) {
         (false, _) => Ok((String::new(), String::new())),
         (true, Some(index)) => {
-            let mut filled = fold
-                .standing_event(index)
+            let mut filled = showing
+                .fold
+                .and_then(|f| f.standing_event(index))
                 .map(form_values)
                 .unwrap_or_default();
             // What was submitted (after a refusal) wins over the stored version.
@@ -442,7 +505,13 @@ impl SheetPage {
             message: e.message.clone(),
             rule: e.rule.clone(),
         });
-        let page = sheet_page(&copy, values, error, self.can_write)?;
+        let all = values.contains_key("all");
+        let page = sheet_page(
+            &Showing::of_loaded(&copy, all),
+            values,
+            error,
+            self.can_write,
+        )?;
         let settlement = page
             .settlement
             .into_iter()
@@ -454,8 +523,13 @@ impl SheetPage {
             .collect();
         let open = !loaded.closed() && self.can_write;
         let error_field = self.error.as_ref().and_then(|e| e.field.clone());
-        let (hand_form, correction_form) =
-            hand_forms(loaded, values, error_field, open, Some(shown))?;
+        let (hand_form, correction_form) = hand_forms(
+            &Showing::of_loaded(loaded, all),
+            values,
+            error_field,
+            open,
+            Some(shown),
+        )?;
         Ok(SheetPage {
             offers_links: self.offers_links,
             hand_form,

@@ -1,0 +1,90 @@
+//! Reads served from the state the cache keeps (issue 21): where a session stands and the
+//! sheet a phone reloads after every hand, at a cost that does not grow with the session.
+
+use std::collections::BTreeMap;
+
+use super::{Folds, Kept, load_tip};
+use crate::error::AppError;
+use crate::format::Position;
+use crate::session::Tip;
+use crate::store::{self, ReadPool};
+
+/// What the sheet page of a session needs when built from the cached state: the tip with
+/// its window of latest rows, the session's header, and when each shown row was recorded.
+#[derive(Debug, Clone)]
+pub struct Glance {
+    /// The session's id.
+    pub id: i64,
+    /// The state after the last event, with the latest rows ([`crate::session::window`]).
+    pub tip: Tip,
+    /// ISO currency code.
+    pub currency: String,
+    /// When the session was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// When each event of the window was recorded (RFC 3339, UTC), by 0-based index.
+    pub recorded: BTreeMap<usize, String>,
+}
+
+/// Runs `read` on the cached state of session `id` when it holds every stored event (one
+/// indexed read to know), else on the state read and folded from the store, which is then
+/// cached. Errors: [`AppError::NotFound`].
+async fn with_current<R>(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: i64,
+    read: impl FnOnce(&Kept) -> R,
+) -> Result<R, AppError> {
+    // The count is read before waiting for the slot, so no connection is held while
+    // waiting for a writer that may itself be waiting for a connection.
+    let stored = {
+        let mut conn = pool.acquire().await?;
+        store::event_count(&mut conn, id).await?
+    };
+    let slot = folds.slot(id);
+    if let Some(kept) = slot.read().await.as_ref().filter(|k| k.events() >= stored) {
+        return Ok(read(kept));
+    }
+    let fresh = {
+        let mut conn = pool.acquire().await?;
+        load_tip(&mut conn, id).await?
+    };
+    let answer = read(&fresh);
+    let mut guard = slot.write().await;
+    // A writer may have committed a later event while this one read: keep the later state.
+    if guard.as_ref().is_none_or(|k| k.events() < fresh.events()) {
+        *guard = Some(fresh);
+    }
+    Ok(answer)
+}
+
+/// Where session `id` stands after its last event ([`Position`]): from the cached state
+/// when it holds every stored event, else read and folded from the store and cached. The
+/// cost does not grow with the session when it is cached. Errors: [`AppError::NotFound`].
+pub async fn position(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Position, AppError> {
+    with_current(pool, folds, id, |k| Position::of_tip(&k.tip)).await
+}
+
+/// What the sheet page of session `id` shows by default (its latest lines, the standing and
+/// the settle-up), from the cached state as [`position`] reads it, the session's header and
+/// the times of the rows shown: three indexed reads, whatever the session's length.
+/// Errors: [`AppError::NotFound`].
+pub async fn glance(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Glance, AppError> {
+    let tip = with_current(pool, folds, id, |k| k.tip.clone()).await?;
+    let mut conn = pool.acquire().await?;
+    let header = store::session(&mut conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    let first = tip.window().rows().find_map(|k| k.row.index).unwrap_or(0);
+    let recorded = store::recorded_since(&mut conn, id, first)
+        .await?
+        .into_iter()
+        .filter_map(|(seq, at)| Some((usize::try_from(seq).ok()?.checked_sub(1)?, at)))
+        .collect();
+    Ok(Glance {
+        id,
+        tip,
+        currency: header.currency,
+        created_at: header.created_at,
+        recorded,
+    })
+}

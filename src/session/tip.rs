@@ -1,0 +1,163 @@
+//! What the service keeps of each open session: the state after its last event and the
+//! window of its latest rows, without its history.
+
+use serde_json::{Map, Value};
+
+use super::window::Window;
+use super::{Core, Finish, Fold, Refusal, Row, event_object};
+use crate::ledger::Balances;
+use crate::rules::{Engine, FinishedGame, GameInfo, Table};
+
+/// [`Core::apply_plain`] or its in-place form.
+type PlainStep =
+    fn(&mut Core, usize, &str, &Map<String, Value>, Option<usize>) -> Result<Row, Refusal>;
+
+/// A session's state after its last event without its history: the engine, seating,
+/// balances and games finished, the count of events, the number of the last hand standing
+/// and the last row. Enough to record the next event that is not an amendment or a reopen
+/// ([`Tip::needs_history`]) exactly as [`Fold::apply`] would, and to tell where the session
+/// stands; its size does not grow with the hands played (only with the games finished),
+/// so it is what the service keeps of each open session. Pure and cloneable.
+#[derive(Clone)]
+pub struct Tip {
+    game: &'static GameInfo,
+    pub(super) core: Core,
+    pub(super) events: usize,
+    last_hand: Option<usize>,
+    /// The latest rows, for the sheet.
+    window: Window,
+}
+
+impl std::fmt::Debug for Tip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tip")
+            .field("game", &self.game.id)
+            .field("events", &self.events)
+            .field("closed_at", &self.core.closed_at)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tip {
+    /// The tip of a whole fold: its state after its last event.
+    pub fn of(fold: &Fold) -> Tip {
+        Tip {
+            game: fold.game,
+            core: fold.core.clone(),
+            events: fold.events(),
+            last_hand: fold.last_standing_hand().and_then(|i| fold.hand_number(i)),
+            window: Window::of(fold),
+        }
+    }
+
+    /// Whether `raw` needs the session's history to be applied (a `void`, a `correction`
+    /// or a `reopen` goes back to an earlier state): such an event goes through a whole
+    /// [`Fold`], never a tip.
+    pub fn needs_history(raw: &Value) -> bool {
+        matches!(
+            raw.get("type").and_then(Value::as_str),
+            Some("void" | "correction" | "reopen")
+        )
+    }
+
+    /// Applies `raw` as the next event, as [`Fold::apply`] does. Errors: the rules'
+    /// refusal naming the event's index and field, or a refusal naming `type` for an
+    /// event that [`Tip::needs_history`]; on error the tip is unchanged.
+    pub fn apply(&mut self, raw: &Value) -> Result<(), Refusal> {
+        self.apply_with(raw, Core::apply_plain)
+    }
+
+    /// [`Tip::apply`] without the copy that keeps the tip unchanged on error, for a fold
+    /// that stops at the first refusal (a replay): on error this tip must be dropped.
+    pub fn apply_or_drop(&mut self, raw: &Value) -> Result<(), Refusal> {
+        self.apply_with(raw, Core::apply_plain_in_place)
+    }
+
+    fn apply_with(&mut self, raw: &Value, apply: PlainStep) -> Result<(), Refusal> {
+        let index = self.events;
+        let (object, kind) = event_object(raw, index)?;
+        if Tip::needs_history(raw) {
+            return Err(Refusal::at(
+                index,
+                "type",
+                format!("internal error: a {kind} needs the session's history"),
+            ));
+        }
+        let r = apply(&mut self.core, index, kind, object, self.last_hand)?;
+        if r.hand_number.is_some() {
+            self.last_hand = r.hand_number;
+        }
+        self.window.push(r);
+        self.events = index + 1;
+        Ok(())
+    }
+
+    /// The game played.
+    pub fn game(&self) -> &'static GameInfo {
+        self.game
+    }
+
+    /// How many events are folded.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// The games finished in the session as it stands, in order (a copy).
+    pub fn finished(&self) -> Vec<Finish> {
+        self.core.finished.to_vec()
+    }
+
+    /// How many games are finished in the session as it stands.
+    pub fn games_finished(&self) -> usize {
+        self.core.finished.len()
+    }
+
+    /// The ledger's record of each finished game (`games`), in order.
+    pub fn games(&self) -> Vec<FinishedGame> {
+        self.finished().into_iter().map(|f| f.game).collect()
+    }
+
+    /// The number of the last hand standing ("hand 3"), which the next deal follows.
+    pub fn last_hand(&self) -> Option<usize> {
+        self.last_hand
+    }
+
+    /// The row of the last event (the opening ante's before any event; `None` without
+    /// either).
+    pub fn last_row(&self) -> Option<&Row> {
+        self.window.last()
+    }
+
+    /// The latest rows and what the sheet needs of the earlier ones.
+    pub fn window(&self) -> &Window {
+        &self.window
+    }
+
+    /// The engine after the last event.
+    pub fn engine(&self) -> &dyn Engine {
+        self.core.engine.as_ref()
+    }
+
+    /// The seating after the last event.
+    pub fn table(&self) -> &Table {
+        &self.core.table
+    }
+
+    /// Every balance in cents, the kitty's included.
+    pub fn balances(&self) -> &Balances {
+        &self.core.balances
+    }
+
+    /// The index of the `close`, once the sitting is closed.
+    pub fn closed_at(&self) -> Option<usize> {
+        self.core.closed_at
+    }
+
+    /// Who deals the next hand by the game's rules (the first seat before any hand).
+    pub fn next_dealer(&self) -> Option<String> {
+        self.core
+            .engine
+            .next_dealer(&self.core.table)
+            .or_else(|| self.core.table.seated().first().cloned())
+    }
+}

@@ -1,0 +1,186 @@
+//! The latest rows of a session, kept beside its tip so that the sheet a phone reloads after
+//! every hand is built from a bounded state (issue 21): the last [`SHEET_LINES`] rows, the
+//! money of the rows before them, the payments that stand and each account's settle-up
+//! summary. A plain event adds its row ([`Window::push`]); an amendment, which may change
+//! any earlier row, makes the service rebuild the window from the whole fold
+//! ([`Window::of`]), so both ways give the same sheet.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use super::why::Summaries;
+use super::{Fold, Row};
+use crate::rules::SheetLine;
+
+/// How many lines the sheet page shows unless asked for all: a club night fits whole, a
+/// marathon session shows its latest hands, the earlier ones a tap away.
+pub const SHEET_LINES: usize = 50;
+
+/// A row as the window keeps it: shared, so that copying the window (a tip kept per
+/// session) copies pointers, with the hand its "correct" link opens.
+#[derive(Debug)]
+pub struct Kept {
+    /// The row as the fold made it.
+    pub row: Row,
+    /// The 0-based index of the hand event a correction of this row corrects: the hand's
+    /// own index while it stands as entered, the corrected hand for its latest correction,
+    /// `None` for any other row.
+    pub corrects: Option<usize>,
+}
+
+/// A payment that stands, which a writer may still undo ("Mark paid" → Void).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandingPayment {
+    /// The payment event's 0-based index.
+    pub event: usize,
+    /// The payment in words ("Bob paid Ann $0.30").
+    pub words: String,
+}
+
+/// The latest rows of a session and what the sheet needs of the rows before them.
+#[derive(Debug, Clone, Default)]
+pub struct Window {
+    rows: VecDeque<Arc<Kept>>,
+    earlier: usize,
+    /// Each account's money in the rows before `rows`, in cents.
+    running: BTreeMap<String, i64>,
+    start_line: Option<SheetLine>,
+    payments: Vec<StandingPayment>,
+    summaries: Summaries,
+}
+
+impl Window {
+    /// The window of the whole `fold`: its last [`SHEET_LINES`] rows and the rest summed.
+    pub fn of(fold: &Fold) -> Window {
+        let rows = fold.rows();
+        let earlier = rows.len().saturating_sub(SHEET_LINES);
+        let mut running = BTreeMap::new();
+        for row in rows.iter().take(earlier) {
+            add_money(&mut running, row);
+        }
+        Window {
+            rows: rows
+                .iter()
+                .skip(earlier)
+                .map(|row| {
+                    Arc::new(Kept {
+                        row: row.clone(),
+                        corrects: fold.corrects(row),
+                    })
+                })
+                .collect(),
+            earlier,
+            running,
+            start_line: fold.start_line().cloned(),
+            payments: standing_payments(rows),
+            summaries: Summaries::of(fold),
+        }
+    }
+
+    /// Adds the row of a plain event (not an amendment or a reopen, which change earlier
+    /// rows and need [`Window::of`]), dropping the oldest row past [`SHEET_LINES`].
+    pub fn push(&mut self, row: Row) {
+        self.summaries.add(&row, &row_cents(&row));
+        if row.kind == "payment"
+            && let Some(event) = row.index
+        {
+            self.payments.push(StandingPayment {
+                event,
+                words: row.explanation.clone(),
+            });
+        }
+        let corrects = row.index.filter(|_| row.kind == "hand");
+        self.rows.push_back(Arc::new(Kept { row, corrects }));
+        while self.rows.len() > SHEET_LINES {
+            if let Some(old) = self.rows.pop_front() {
+                add_money(&mut self.running, &old.row);
+                self.earlier += 1;
+            }
+        }
+    }
+
+    /// The rows kept, oldest first.
+    pub fn rows(&self) -> impl Iterator<Item = &Kept> {
+        self.rows.iter().map(|k| k.as_ref())
+    }
+
+    /// The last row (the opening ante's before any event).
+    pub fn last(&self) -> Option<&Row> {
+        self.rows.back().map(|k| &k.row)
+    }
+
+    /// How many rows come before the kept ones.
+    pub fn earlier(&self) -> usize {
+        self.earlier
+    }
+
+    /// Each account's money in the rows before the kept ones, in cents.
+    pub fn running(&self) -> &BTreeMap<String, i64> {
+        &self.running
+    }
+
+    /// The line the sheet starts with when the first game does not start from zero.
+    pub fn start_line(&self) -> Option<&SheetLine> {
+        self.start_line.as_ref()
+    }
+
+    /// The payments that stand, in order.
+    pub fn payments(&self) -> &[StandingPayment] {
+        &self.payments
+    }
+
+    /// Each account's settle-up summary.
+    pub fn summaries(&self) -> &Summaries {
+        &self.summaries
+    }
+}
+
+/// Each account's cents in `row`'s postings.
+pub(super) fn row_cents(row: &Row) -> BTreeMap<&str, i64> {
+    let mut cents = BTreeMap::new();
+    for p in &row.postings {
+        *cents.entry(p.account.as_str()).or_insert(0) += p.amount.cents();
+    }
+    cents
+}
+
+fn add_money(running: &mut BTreeMap<String, i64>, row: &Row) {
+    for p in &row.postings {
+        *running.entry(p.account.clone()).or_insert(0) += p.amount.cents();
+    }
+}
+
+/// The payments of `rows` that stand (not undone).
+pub fn standing_payments(rows: &[Row]) -> Vec<StandingPayment> {
+    rows.iter()
+        .filter(|r| r.kind == "payment" && !r.struck())
+        .filter_map(|r| {
+            Some(StandingPayment {
+                event: r.index?,
+                words: r.explanation.clone(),
+            })
+        })
+        .collect()
+}
+
+impl Fold {
+    /// The hand event a correction of `row` corrects ([`Kept::corrects`]): the row's own
+    /// hand while it stands as entered, the corrected hand for its latest correction.
+    pub(super) fn corrects(&self, row: &Row) -> Option<usize> {
+        if row.struck() {
+            return None;
+        }
+        let index = row.index?;
+        let hand = match row.amends {
+            None if row.kind == "hand" => index,
+            Some(a) if !a.void => {
+                let target = self.row_of.get(&a.target).and_then(|&r| self.rows.get(r))?;
+                let latest = target.changed_by.last().map(|c| c.by) == Some(index);
+                (latest && target.kind == "hand").then_some(a.target)?
+            }
+            _ => return None,
+        };
+        self.standing_event(hand)?;
+        Some(hand)
+    }
+}

@@ -1,0 +1,176 @@
+//! The score sheet's routes: the sheet (built from the cached state for what a phone reloads
+//! after every hand, from the whole session for every line, a correction or a renamed
+//! club's names), its re-rendering after a refusal, and the settle-up's "every hand" page.
+
+use std::collections::HashMap;
+
+use askama::Template;
+use askama_web::WebTemplate;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use axum_extra::extract::cookie::CookieJar;
+
+use super::sheet::{Showing, history_of, sheet_page};
+use super::{PageError, club_pages, error_page, expected_events};
+use crate::error::AppError;
+use crate::service::clubs::{self, Access};
+use crate::service::{self};
+use crate::web::auth::Viewer;
+use crate::web::{AppState, not_modified, not_modified_response, session_etag};
+
+/// `GET /sessions/{id}`: the score sheet. `?correct=N` opens the form that corrects event
+/// N; `?all` shows every line.
+pub(super) async fn sheet(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    jar: CookieJar,
+    Path(id): Path<i64>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    // `?correct=N` opens the form that corrects event N; `?all` shows every line.
+    let mut values: HashMap<String, String> = query
+        .get("correct")
+        .map(|n| HashMap::from([("correct_event".to_string(), n.clone())]))
+        .unwrap_or_default();
+    let all = query.contains_key("all");
+    if all {
+        values.insert("all".into(), String::new());
+    }
+    let page = async {
+        match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
+            Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
+            refused => refused?,
+        }
+        let can_write = clubs::authorize(&state.reader, viewer.grant, id, Access::Write)
+            .await
+            .is_ok();
+        // The plain sheet (not a correction form) is the same page until the next event,
+        // for the same kind of viewer: a phone reloading it gets a 304 from one read.
+        // A renamed player changes the page without an event: the names are in its tag.
+        let renamed = service::history::renamed_for_session(&state.reader, id).await?;
+        let variant = format!(
+            "sheet-{}{}{}",
+            if can_write { "w" } else { "r" },
+            if all { "-all" } else { "" },
+            service::history::names_tag(&renamed)
+        );
+        let cacheable = !values.contains_key("correct_event");
+        if cacheable && headers.contains_key(header::IF_NONE_MATCH) {
+            let etag = session_etag(id, service::event_count(&state.reader, id).await?, &variant);
+            if not_modified(&headers, &etag) {
+                return Ok(not_modified_response(etag));
+            }
+        }
+        let holds_link = jar
+            .get(&format!("{}{id}", crate::web::auth::LINK_COOKIE_PREFIX))
+            .is_some();
+        // What a phone reloads after every hand comes from the cached state; every line, a
+        // correction form or a renamed club's names read the whole session.
+        let (page, events) = if cacheable && !all && renamed.is_empty() {
+            let glance = service::glance(&state.reader, &state.folds, id).await?;
+            let page = sheet_page(&Showing::of_glance(&glance), &values, None, can_write)?;
+            (page.offering_links(holds_link), glance.tip.events())
+        } else {
+            let current = service::load(&state.reader, &state.folds, id).await?;
+            let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
+            let page = sheet_page(&Showing::of_loaded(&current, all), &values, None, can_write)?
+                .offering_links(holds_link)
+                .shown_as(&current, shown.as_ref(), &values)?;
+            (page, current.events())
+        };
+        Ok(match cacheable {
+            true => {
+                let etag = session_etag(id, events, &variant);
+                ([(header::ETAG, etag)], page).into_response()
+            }
+            false => page.into_response(),
+        })
+    };
+    page.await.unwrap_or_else(error_page)
+}
+
+/// Re-renders the sheet with the refused form's values and its error (422, or 409 when
+/// another device entered a hand first).
+pub(super) async fn refused(
+    state: &AppState,
+    id: i64,
+    values: &HashMap<String, String>,
+    e: AppError,
+) -> Response {
+    let status = e.status();
+    let mut error = PageError::from(&e);
+    let conflict = matches!(e, AppError::Conflict { .. });
+    let seen = expected_events(values).ok().flatten();
+    let values = if conflict {
+        HashMap::new()
+    } else {
+        values.clone()
+    };
+    let renamed = service::history::renamed_for_session(&state.reader, id).await;
+    match service::load(&state.reader, &state.folds, id)
+        .await
+        .and_then(|l| {
+            if conflict {
+                // Counted in hands as the sheet numbers them, not in events.
+                error.message = super::sheet::stale_words(&l.fold, seen);
+            }
+            let shown = crate::history::names::shown(&l.doc, &l.fold, &renamed?);
+            let all = values.contains_key("all");
+            sheet_page(&Showing::of_loaded(&l, all), &values, Some(error), true)?.shown_as(
+                &l,
+                shown.as_ref(),
+                &values,
+            )
+        }) {
+        Ok(page) => (status, page).into_response(),
+        Err(e) => error_page(e),
+    }
+}
+
+/// The settle-up's "every hand" page: where the balances of a transfer's two accounts came
+/// from, event by event ([`history_of`]).
+#[derive(Template, WebTemplate)]
+#[template(path = "sessions/why.html")]
+struct WhyPage {
+    id: i64,
+    lines: Vec<String>,
+}
+
+/// `GET /sessions/{id}/why?from=A&to=B`: the "every hand" page of a settle-up's transfer,
+/// read from the whole session when a player opens it (never sent with every sheet). The
+/// names are as the session records them; a renamed club player reads under the name shown
+/// now. Errors: the sheet's (not open to this viewer, no such session).
+pub(super) async fn why(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Response {
+    let page = async {
+        match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
+            Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
+            refused => refused?,
+        }
+        let renamed = service::history::renamed_for_session(&state.reader, id).await?;
+        let current = service::load(&state.reader, &state.folds, id).await?;
+        let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
+        let (fold, currency) = match &shown {
+            Some(s) => (&s.fold, s.doc.currency.as_str()),
+            None => (&current.fold, current.doc.currency.as_str()),
+        };
+        let lines = ["from", "to"]
+            .into_iter()
+            .filter_map(|k| query.get(k))
+            .map(|recorded| {
+                let account = shown
+                    .as_ref()
+                    .map_or(recorded.as_str(), |s| s.name(recorded));
+                history_of(fold, account, currency)
+            })
+            .collect();
+        Ok::<_, AppError>(WhyPage { id, lines }.into_response())
+    };
+    page.await.unwrap_or_else(error_page)
+}
