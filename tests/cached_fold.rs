@@ -202,6 +202,35 @@ async fn assert_same(
     );
     assert_facts(pool, &kept, &full, &at).await;
     assert_same_sheet(pool, folds, id, &full, &at).await;
+    assert_same_ledger(pool, folds, id, &full, &at).await;
+}
+
+/// The ledger read from the stored entries and the cached standing equals the ledger of
+/// the session replayed in full, whole and from the middle (`?after=`).
+async fn assert_same_ledger(pool: &WritePool, folds: &Folds, id: i64, full: &Loaded, at: &str) {
+    let (events, json) = service::stored_ledger(pool, folds, id, None)
+        .await
+        .unwrap()
+        .expect("every entry is stored");
+    assert_eq!(events, full.events(), "{at}: the ledger's event count");
+    let stored: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        stored,
+        serde_json::to_value(&full.ledger).unwrap(),
+        "{at}: the stored ledger"
+    );
+    let half = events / 2;
+    let (_, json) = service::stored_ledger(pool, folds, id, Some(half))
+        .await
+        .unwrap()
+        .unwrap();
+    let tail: Value = serde_json::from_str(&json).unwrap();
+    let expected: Vec<_> = full.ledger.events.iter().filter(|e| e.seq > half).collect();
+    assert_eq!(
+        tail["events"],
+        serde_json::to_value(expected).unwrap(),
+        "{at}: the entries after {half}"
+    );
 }
 
 /// The sheet page a phone reloads, built from the cached state's window of latest rows,

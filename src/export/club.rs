@@ -219,6 +219,7 @@ pub async fn import_club(
                     explanation: &entry.explanation,
                     postings: &entry.postings,
                     recorded_at,
+                    entry: &crate::service::entry_text(entry)?,
                 },
             )
             .await?;

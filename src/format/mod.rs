@@ -14,8 +14,8 @@ use crate::ledger::settle_up::Transfer;
 use crate::money::Money;
 use crate::rules::FinishedGame;
 pub use replay::{
-    Position, Refusal, Standing, extend_ledger, fold, ledger, ledger_event, replay,
-    replay_at_table, replay_json, tip,
+    Position, Refusal, Standing, extend_ledger, fold, ledger, ledger_event, ledger_standing,
+    replay, replay_at_table, replay_json, tip,
 };
 
 /// The format tag of a session document.

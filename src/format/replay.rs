@@ -128,6 +128,26 @@ pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     ledger.settlement = settlement(balances, fold.engine());
 }
 
+/// The ledger document of `tip`'s session without its entries: the header and the standing
+/// parts (scores, checks, games, balances, kitty, settlement) computed as
+/// [`extend_ledger`] computes them, so with the stored entries in `events` it equals
+/// [`ledger`] of the same session.
+pub fn ledger_standing(game: &str, currency: &str, tip: &Tip) -> LedgerDoc {
+    let balances = tip.balances();
+    LedgerDoc {
+        format: LEDGER_FORMAT,
+        game: game.to_string(),
+        currency: currency.to_string(),
+        events: Vec::new(),
+        scores: tip.engine().scores(),
+        checks: tip.engine().checks(),
+        games: tip.games(),
+        balances: balances.as_map().clone(),
+        kitty: balances.kitty(),
+        settlement: settlement(balances, tip.engine()),
+    }
+}
+
 /// Where a session stands after its last event: the standing parts of its ledger document
 /// (the same values, amounts in cents) without the event list, so its size does not grow
 /// with the session.

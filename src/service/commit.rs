@@ -69,6 +69,8 @@ pub struct Append {
     pub postings: Vec<Posting>,
     /// When it was recorded (RFC 3339, UTC).
     pub recorded_at: String,
+    /// Its ledger entry, JSON text ([`crate::format::LedgerEvent`]).
+    pub entry: String,
     /// For a club's session: the difference the event makes to its history facts, written
     /// in the same transaction as the event.
     pub facts: Option<FactsWrite>,
@@ -301,6 +303,7 @@ async fn write(
             explanation: &a.explanation,
             postings: &a.postings,
             recorded_at: &a.recorded_at,
+            entry: &a.entry,
         };
         let appended = match store::append_event_after(&mut tx, a.session_id, &new, a.count).await {
             Ok(Some(_)) => match &a.facts {
@@ -369,6 +372,7 @@ mod tests {
                 Posting::new("C", Money::from_cents(25)),
             ],
             recorded_at: "2026-01-01T00:00:00Z".into(),
+            entry: "{}".into(),
             facts: None,
         }
     }

@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 
 use super::{Folds, Kept, load_tip};
 use crate::error::AppError;
-use crate::format::Position;
+use crate::format::{Position, ledger_standing};
 use crate::session::Tip;
 use crate::store::{self, ReadPool};
+use tokio_stream::StreamExt;
 
 /// What the sheet page of a session needs when built from the cached state: the tip with
 /// its window of latest rows, the session's header, and when each shown row was recorded.
@@ -87,4 +88,48 @@ pub async fn glance(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Glance, A
         created_at: header.created_at,
         recorded,
     })
+}
+
+/// The ledger document of session `id` (JSON text) from the stored entries, with the
+/// entries of a seq above `after` only (`None`: every entry), and its number of events; `None` when an event
+/// was stored without its entry (before migration 0011), so the ledger must be folded. The
+/// entries are read in order and copied as stored, the standing parts come from the cached
+/// state: the cost is that of the text sent, not of folding the session again.
+/// Errors: [`AppError::NotFound`].
+pub async fn stored_ledger(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: i64,
+    after: Option<usize>,
+) -> Result<Option<(usize, String)>, AppError> {
+    let mut conn = pool.acquire().await?;
+    let header = store::session(&mut conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    drop(conn);
+    let (events, standing) = with_current(pool, folds, id, |k| {
+        let doc = ledger_standing(&header.game, &header.currency, &k.tip);
+        (k.tip.events(), doc)
+    })
+    .await?;
+    let mut conn = pool.acquire().await?;
+    let mut entries = String::new();
+    {
+        let mut stored = store::ledger_entries(&mut conn, id, after, events);
+        while let Some(entry) = stored.next().await {
+            let Some(entry) = entry? else {
+                return Ok(None);
+            };
+            if !entries.is_empty() {
+                entries.push(',');
+            }
+            entries.push_str(&entry);
+        }
+    }
+    let json = serde_json::to_string(&standing)
+        .map_err(|e| AppError::Internal(format!("the ledger document: {e}")))?;
+    // Serialized with no entries, the document holds `"events":[]` once (its header has
+    // only the format tag, a game id and a currency code before it).
+    let json = json.replacen("\"events\":[]", &format!("\"events\":[{entries}]"), 1);
+    Ok(Some((events, json)))
 }

@@ -28,7 +28,7 @@ use crate::rules::GameInfo;
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
-pub use glance::{Glance, glance, position};
+pub use glance::{Glance, glance, position, stored_ledger};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
 
 use self::clubs::SessionLinks;
@@ -322,6 +322,7 @@ async fn import_with(
             &doc.events[entry.seq - 1]
         }
         .to_string();
+        let text = entry_text(entry)?;
         let new = NewEvent {
             seq: entry.seq as i64,
             kind: &entry.kind,
@@ -329,6 +330,7 @@ async fn import_with(
             explanation: &entry.explanation,
             postings: &entry.postings,
             recorded_at: &recorded_at,
+            entry: &text,
         };
         store::append_event(&mut tx, id, &new).await?;
     }
@@ -378,6 +380,12 @@ async fn load_header(
         events: Vec::new(),
     };
     Ok((doc, row.created_at, row.club_id))
+}
+
+/// A ledger entry as the store keeps it: JSON text, as the ledger document writes it.
+/// Errors: none in practice (an entry is plain data); a failure is internal.
+pub(crate) fn entry_text(entry: &LedgerEvent) -> Result<String, AppError> {
+    serde_json::to_string(entry).map_err(|e| AppError::Internal(format!("a ledger entry: {e}")))
 }
 
 fn parse(text: &str) -> Result<Value, AppError> {
@@ -696,6 +704,7 @@ async fn record_plain(
             explanation: entry.explanation.clone(),
             postings: entry.postings.clone(),
             recorded_at: pending.recorded_at.clone(),
+            entry: entry_text(entry)?,
             facts: facts.clone(),
         };
         match folds.committer().append(pool, append).await? {
@@ -729,6 +738,7 @@ async fn record_under_lock(
         match applied {
             Ok(applied) => {
                 let entry = &applied.0;
+                let text = entry_text(entry)?;
                 let new = NewEvent {
                     seq: before as i64 + 1,
                     kind: &entry.kind,
@@ -736,6 +746,7 @@ async fn record_under_lock(
                     explanation: &entry.explanation,
                     postings: &entry.postings,
                     recorded_at: &pending.recorded_at,
+                    entry: &text,
                 };
                 if fresh {
                     store::append_event(tx, pending.id, &new).await?;

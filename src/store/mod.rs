@@ -241,6 +241,9 @@ pub struct NewEvent<'a> {
     pub postings: &'a [Posting],
     /// When it was recorded (RFC 3339, UTC).
     pub recorded_at: &'a str,
+    /// Its ledger entry as the ledger document shows it, JSON text
+    /// ([`crate::format::LedgerEvent`]).
+    pub entry: &'a str,
 }
 
 /// Appends one event and its postings. A second event with the same `seq` violates the
@@ -263,7 +266,7 @@ pub async fn append_event(
     .bind(e.recorded_at)
     .fetch_one(&mut *conn)
     .await?;
-    append_postings(conn, event_id, e).await?;
+    append_entry_and_postings(conn, event_id, e).await?;
     Ok(event_id)
 }
 
@@ -293,16 +296,21 @@ pub async fn append_event_after(
     .fetch_optional(&mut *conn)
     .await?;
     if let Some(event_id) = event_id {
-        append_postings(conn, event_id, e).await?;
+        append_entry_and_postings(conn, event_id, e).await?;
     }
     Ok(event_id)
 }
 
-async fn append_postings(
+async fn append_entry_and_postings(
     conn: &mut SqliteConnection,
     event_id: i64,
     e: &NewEvent<'_>,
 ) -> Result<(), sqlx::Error> {
+    sqlx::query("INSERT INTO ledger_entries (event_id, entry) VALUES (?, ?)")
+        .bind(event_id)
+        .bind(e.entry)
+        .execute(&mut *conn)
+        .await?;
     // All postings in one statement (one round trip to the database thread while the
     // write lock is held); one prepared statement per number of postings, which sqlx keeps.
     if !e.postings.is_empty() {
@@ -383,6 +391,25 @@ pub async fn recorded_since(
     .bind(seq)
     .fetch_all(conn)
     .await
+}
+
+/// The ledger entries (JSON text) of session `id` with a seq above `after` (all of them,
+/// the opening ante's included, for `None`) and at most `through`, in order, one row at a time; `None` for an event stored before entries were
+/// kept (migration 0011), whose ledger must be folded instead.
+pub fn ledger_entries<'c>(
+    conn: &'c mut SqliteConnection,
+    id: i64,
+    after: Option<usize>,
+    through: usize,
+) -> impl tokio_stream::Stream<Item = Result<Option<String>, sqlx::Error>> + Send + 'c {
+    sqlx::query_scalar(
+        "SELECT l.entry FROM events e LEFT JOIN ledger_entries l ON l.event_id = e.id \
+         WHERE e.session_id = ? AND e.seq > ? AND e.seq <= ? ORDER BY e.seq",
+    )
+    .bind(id)
+    .bind(after.map_or(-1, |a| i64::try_from(a).unwrap_or(i64::MAX)))
+    .bind(i64::try_from(through).unwrap_or(i64::MAX))
+    .fetch(conn)
 }
 
 /// A session's header, or `None`.

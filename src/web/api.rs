@@ -350,8 +350,22 @@ async fn ledger(
     if let Some(unchanged) = unchanged(&state, id, &headers, "ledger").await? {
         return Ok(unchanged);
     }
-    // The history is read and replayed from the store (the cache keeps only the state
-    // after the last event); a phone polling with its ETag costs one read instead.
+    // The entries as stored and the standing from the cached state; a session stored
+    // before entries were kept is read and replayed. A phone polling with its ETag costs
+    // one read instead.
+    if let Some((events, json)) =
+        service::stored_ledger(&state.reader, &state.folds, id, query.after).await?
+    {
+        let etag = session_etag(id, events, "ledger");
+        let headers = [
+            (header::ETAG, etag),
+            (
+                header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            ),
+        ];
+        return Ok((headers, json).into_response());
+    }
     let current = service::load(&state.reader, &state.folds, id).await?;
     let etag = session_etag(id, current.events(), "ledger");
     let l = &current.ledger;
