@@ -203,6 +203,15 @@ async fn assert_same(
     assert_facts(pool, &kept, &full, &at).await;
     assert_same_sheet(pool, folds, id, &full, &at).await;
     assert_same_ledger(pool, folds, id, &full, &at).await;
+    // Read afresh from the store (a slimmed fold when the session has amendments), the
+    // state gives the same sheet and the same history facts.
+    let fresh = Folds::new(1);
+    let again = format!("{at}, read afresh");
+    assert_same_sheet(pool, &fresh, id, &full, &again).await;
+    let kept = service::kept(&fresh, id)
+        .await
+        .expect("read into the cache");
+    assert_facts(pool, &kept, &full, &again).await;
 }
 
 /// The ledger read from the stored entries and the cached standing equals the ledger of

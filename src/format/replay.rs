@@ -53,7 +53,13 @@ pub fn fold(doc: &SessionDoc) -> Result<Fold, Refusal> {
 /// memory is the tip alone. Equals [`Tip::of`] the [`fold`]. Errors as [`replay`].
 pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
     if doc.events.iter().any(Tip::needs_history) {
-        return fold(doc).map(|f| Tip::of(&f));
+        // Only the sheet's window of rows is kept whole: the tip needs no more.
+        let mut fold = start(doc)?;
+        for (index, raw) in doc.events.iter().enumerate() {
+            fold.apply(index, raw)?;
+            fold.slim_older(crate::session::window::SHEET_LINES);
+        }
+        return Ok(Tip::of(&fold));
     }
     let mut tip = Tip::of(&start(doc)?);
     for raw in &doc.events {
@@ -63,7 +69,7 @@ pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
 }
 
 /// Checks the document's header and starts its fold (the opening ante, no event).
-fn start(doc: &SessionDoc) -> Result<Fold, Refusal> {
+pub fn start(doc: &SessionDoc) -> Result<Fold, Refusal> {
     if doc.format != SESSION_FORMAT {
         return Err(Refusal::document(
             "format",

@@ -102,6 +102,8 @@ pub fn session_facts(
         for index in 0..last.map_or(0, |l| l + 1) {
             if let Some(event) = fold.standing_event(index) {
                 fresh.apply(next, event)?;
+                // Only what the facts read is kept of each row.
+                fresh.slim_older(0);
                 next += 1;
             }
         }

@@ -25,6 +25,7 @@ use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
 use crate::history::{FactsDelta, SessionFacts};
 use crate::rules::GameInfo;
+use crate::session::window::SHEET_LINES;
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
@@ -97,19 +98,31 @@ pub struct ClubFacts {
 
 impl Kept {
     fn of(loaded: &Loaded) -> Result<Kept, AppError> {
-        let history = match loaded.club_id {
+        let at = (loaded.club_id, loaded.created_at.as_str());
+        Kept::of_fold(loaded.id, at, &loaded.doc, &loaded.fold)
+    }
+
+    /// The state of session `id` (of club and created at `at`) from its header `doc` (its
+    /// events need not be there) and its whole `fold`, whose rows may be slimmed
+    /// ([`Fold::slim_older`]) but for the sheet's window.
+    fn of_fold(
+        id: i64,
+        (club_id, created_at): (Option<i64>, &str),
+        doc: &SessionDoc,
+        fold: &Fold,
+    ) -> Result<Kept, AppError> {
+        let history = match club_id {
             Some(club_id) => {
-                let doc = &loaded.doc;
                 let facts = crate::history::session_facts(
-                    &loaded.fold,
+                    fold,
                     &doc.agreements,
                     &doc.players,
                     doc.opening_scores.as_ref(),
                 )
-                .map_err(|r| no_longer_replays(loaded.id, &r))?;
+                .map_err(|r| no_longer_replays(id, &r))?;
                 Some(Box::new(ClubFacts {
                     club_id,
-                    played_at: loaded.created_at.clone(),
+                    played_at: created_at.to_string(),
                     players: doc.players.clone(),
                     facts,
                 }))
@@ -117,8 +130,8 @@ impl Kept {
             None => None,
         };
         Ok(Kept {
-            club_id: loaded.club_id,
-            tip: Tip::of(&loaded.fold),
+            club_id,
+            tip: Tip::of(fold),
             history,
         })
     }
@@ -421,7 +434,8 @@ fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
 
 /// Reads the stored session `id` and folds it to its tip, one stored event at a time, so
 /// that no event stays in memory; a session with an event that needs the history (a
-/// correction, undo or reopen) is read and replayed in full instead.
+/// correction, undo or reopen) is read again into a fold that keeps only the sheet's
+/// window of its rows whole ([`slim_fold`]).
 async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError> {
     let (header, created_at, club_id) = load_header(conn, id).await?;
     let tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
@@ -452,9 +466,34 @@ async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError
         }
     }
     if needs_history {
-        return Kept::of(&load_fresh(conn, id).await?);
+        let (header, created_at, club_id) = load_header(conn, id).await?;
+        let fold = slim_fold(conn, id, &header).await?;
+        return Kept::of_fold(id, (club_id, &created_at), &header, &fold);
     }
     Ok(kept)
+}
+
+/// Session `id` folded from its stored events one at a time, from `header` (its events
+/// are not read into it), keeping whole only the last [`SHEET_LINES`] rows: the fold the
+/// cache's state of a session with corrections is built from, in memory that grows by a
+/// few hundred bytes a row (the events that stand, for later corrections, and each row's
+/// ledger facts).
+async fn slim_fold(
+    conn: &mut SqliteConnection,
+    id: i64,
+    header: &SessionDoc,
+) -> Result<Fold, AppError> {
+    let mut fold = format::start(header).map_err(|r| no_longer_replays(id, &r))?;
+    let mut bodies = store::event_bodies(conn, id);
+    let mut index = 0;
+    while let Some(body) = bodies.next().await {
+        let event = parse(&body?)?;
+        fold.apply(index, &event)
+            .map_err(|r| no_longer_replays(id, &r))?;
+        fold.slim_older(SHEET_LINES);
+        index += 1;
+    }
+    Ok(fold)
 }
 
 /// Session `id` with its history (document, ledger, rows, fold), read and replayed from

@@ -184,3 +184,40 @@ impl Fold {
         Some(hand)
     }
 }
+
+impl Row {
+    /// Drops what only the sheet's lines and the ledger's entries read (the cells, notes,
+    /// reckoning and explanation), keeping what amendments, the settle-up summaries and a
+    /// club's history facts read of an earlier row: its event, kind, hand number,
+    /// postings, contract, kitty steps, game ends and changes (and a payment's words).
+    /// For a fold whose rows only the cache's state is built from.
+    fn slim(&mut self) {
+        if self.kind != "payment" {
+            self.explanation = String::new();
+        }
+        self.steps
+            .retain(|step| matches!(step, crate::rules::Step::Kitty { .. }));
+        self.rules = Vec::new();
+        self.scores_after = None;
+        self.standing_after = Vec::new();
+        self.line = SheetLine {
+            contract: self.line.contract.take(),
+            ..SheetLine::default()
+        };
+    }
+}
+
+impl Fold {
+    /// Slims ([`Row::slim`]) the row `keep` rows before the last, so that a fold that calls
+    /// this after every event keeps whole only its last `keep` rows (the sheet's window):
+    /// what the cache's state of a long session is built from, in memory that grows by a
+    /// few hundred bytes a row.
+    pub fn slim_older(&mut self, keep: usize) {
+        let Some(at) = self.rows.len().checked_sub(keep + 1) else {
+            return;
+        };
+        if let Some(row) = self.rows.get_mut(at) {
+            row.slim();
+        }
+    }
+}
