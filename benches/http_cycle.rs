@@ -71,9 +71,12 @@ impl Client {
     /// Sends one request; returns the status and the body's length.
     async fn request(&mut self, method: &str, path: &str, body: Option<&str>) -> (u16, usize) {
         let body = body.unwrap_or("");
+        let auth = match self.token.is_empty() {
+            true => String::new(),
+            false => format!("Authorization: Bearer {}\r\n", self.token),
+        };
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-            self.token,
+            "{method} {path} HTTP/1.1\r\nHost: bench\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
             body.len()
         );
         let stream = self.stream.get_mut();
@@ -244,8 +247,13 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 /// The peak resident memory of process `pid` in MiB (`VmHWM` in `/proc/PID/status`).
 fn peak_rss_mib(pid: u32) -> Option<f64> {
+    status_mib(pid, "VmHWM:")
+}
+
+/// A memory figure of process `pid` in MiB (`field` of `/proc/PID/status`, e.g. `VmRSS:`).
+fn status_mib(pid: u32, field: &str) -> Option<f64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
 }
@@ -286,6 +294,11 @@ struct Server {
 
 impl Server {
     async fn start(url: &str) -> Server {
+        Server::start_with(url, &[]).await
+    }
+
+    /// [`Server::start`] with `env` set for the server (its options by environment).
+    async fn start_with(url: &str, env: &[(&str, &str)]) -> Server {
         // A free port: bound, read, let go, then taken by the server.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -296,6 +309,7 @@ impl Server {
         let child = Command::new(SERVER)
             .args(["serve", "--bind", &addr, "--database-url", url])
             .env("RUST_LOG", "error")
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -549,6 +563,44 @@ async fn memory_of_many(plan: &Plan, game: &Game, hands: usize) -> f64 {
     run.server.peak_rss_mib()
 }
 
+/// The server's resident memory 10 s after 64 logins sent at once, each from its own
+/// loopback address (127.0.0.2 on) so that the per-address limit lets every one be
+/// checked (the club's budget raised for the run): the argon2id hashing they cost must be
+/// given back. Returns (RSS after the idle, peak) in MiB and how many were let in.
+async fn memory_after_logins(plan: &Plan, game: &Game) -> (f64, f64, usize) {
+    let (url, _, _) = club_database(&plan.dir, "logins", game, 10, 1).await;
+    let server = Server::start_with(&url, &[("LOGIN_BUDGET", "1000")]).await;
+    let port: u16 = server.addr.rsplit(':').next().unwrap().parse().unwrap();
+    let body =
+        json!({"name": "Bench logins", "passphrase": "a long enough passphrase"}).to_string();
+    let logins = (0..64u8).map(|i| {
+        let body = body.clone();
+        tokio::spawn(async move {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket
+                .bind(std::net::SocketAddr::from(([127, 0, 0, 2 + i], 0)))
+                .unwrap();
+            let stream = socket
+                .connect(std::net::SocketAddr::from(([127, 0, 0, 1], port)))
+                .await
+                .unwrap();
+            let mut c = Client {
+                stream: BufReader::new(stream),
+                token: String::new(),
+            };
+            c.request("POST", "/api/v1/tokens", Some(&body)).await.0
+        })
+    });
+    let mut admitted = 0;
+    for login in logins.collect::<Vec<_>>() {
+        admitted += usize::from(login.await.unwrap() == 201);
+    }
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let pid = server.child.id();
+    let rss = status_mib(pid, "VmRSS:").unwrap_or(f64::NAN);
+    (rss, server.peak_rss_mib(), admitted)
+}
+
 /// `GET …/ledger` of one club session of `hands` hands of `game` on a fresh server: the
 /// best time of 3, and the server's peak memory.
 async fn ledger_of_long(plan: &Plan, game: &Game, hands: usize) -> (Duration, f64) {
@@ -726,6 +778,10 @@ async fn main() {
     println!(
         "record + standing on one session: {none:.1}/s with no live sheet, {many_sheets:.1}/s with 1000 live sheets open on 10 other sessions"
     );
+    let (after_logins, logins_peak, admitted) = memory_after_logins(&plan, &pitch).await;
+    println!(
+        "64 logins at once from 64 addresses ({admitted} let in), then 10 s idle: server RSS {after_logins:.1} MiB (peak {logins_peak:.1} MiB)"
+    );
     println!();
     println!("targets (issue 21):");
     let find = |g: &str, h: usize, n: usize| {
@@ -774,6 +830,10 @@ async fn main() {
         "  {} write p50 while a long chart reloads <= 2 x idle: {busy:.2} vs {idle:.2} ms (x{:.2})",
         verdict(busy <= 2.0 * idle),
         busy / idle
+    );
+    println!(
+        "  {} RSS after 64 concurrent logins and 10 s idle < 64 MB: {after_logins:.1} MiB ({admitted} of 64 let in)",
+        verdict(after_logins * 1048576.0 < 64e6 && admitted == 64)
     );
     println!(
         "  {} a hand's cost with 1000 live sheets open elsewhere <= 1.2 x with none: {many_sheets:.1} vs {none:.1} cycles/s (cost x{:.2})",

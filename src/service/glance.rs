@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{Folds, Kept, load_tip};
+use super::reading::load_tip;
+use super::{Folds, Kept};
 use crate::error::AppError;
 use crate::format::{Position, ledger_standing};
 use crate::session::Tip;

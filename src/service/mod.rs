@@ -11,26 +11,29 @@ mod folds;
 mod glance;
 mod hashing;
 pub mod history;
+mod kept;
 mod listing;
 pub mod nights;
+mod reading;
 
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};
 use sqlx::SqliteConnection;
 
 use crate::store::{ReadPool, WritePool};
-use tokio_stream::StreamExt;
 
 use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
-use crate::history::{FactsDelta, SessionFacts};
-use crate::rules::GameInfo;
-use crate::session::window::SHEET_LINES;
+
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 pub use glance::{Glance, glance, position, stored_ledger};
+pub use kept::{ClubFacts, FactsWrite, Kept};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
+pub(crate) use reading::entry_text;
+pub use reading::{game, kept, load};
+use reading::{load_fresh, load_tip, no_longer_replays};
 
 use self::clubs::SessionLinks;
 use self::commit::{Append, Appended};
@@ -67,148 +70,6 @@ impl Loaded {
     /// How many events the session document holds (the stored rows but the opening ante).
     pub fn events(&self) -> usize {
         self.doc.events.len()
-    }
-}
-
-/// What the cache ([`Folds`]) keeps of one session: the club that owns it and the state
-/// after its last committed event, whose size does not grow with the hands played.
-#[derive(Debug, Clone)]
-pub struct Kept {
-    /// The club that owns it; `None` for an open session (a session never changes club).
-    pub club_id: Option<i64>,
-    /// The fold's state after the last event.
-    pub tip: Tip,
-    /// For a club's session: its history facts as they stand, which each plain event
-    /// changes by its own difference.
-    pub history: Option<Box<ClubFacts>>,
-}
-
-/// A club session's history facts as they stand, with what writing them needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClubFacts {
-    /// The club that owns the session.
-    pub club_id: i64,
-    /// When the session was created (RFC 3339, UTC): the night's date in the history.
-    pub played_at: String,
-    /// The document's seats, clockwise (a side's members for a game won by a side).
-    pub players: Vec<String>,
-    /// The facts ([`crate::history::session_facts`] of the session as it stands).
-    pub facts: SessionFacts,
-}
-
-impl Kept {
-    fn of(loaded: &Loaded) -> Result<Kept, AppError> {
-        let at = (loaded.club_id, loaded.created_at.as_str());
-        Kept::of_fold(loaded.id, at, &loaded.doc, &loaded.fold)
-    }
-
-    /// The state of session `id` (of club and created at `at`) from its header `doc` (its
-    /// events need not be there) and its whole `fold`, whose rows may be slimmed
-    /// ([`Fold::slim_older`]) but for the sheet's window.
-    fn of_fold(
-        id: i64,
-        (club_id, created_at): (Option<i64>, &str),
-        doc: &SessionDoc,
-        fold: &Fold,
-    ) -> Result<Kept, AppError> {
-        let history = match club_id {
-            Some(club_id) => {
-                let facts = crate::history::session_facts(
-                    fold,
-                    &doc.agreements,
-                    &doc.players,
-                    doc.opening_scores.as_ref(),
-                )
-                .map_err(|r| no_longer_replays(id, &r))?;
-                Some(Box::new(ClubFacts {
-                    club_id,
-                    played_at: created_at.to_string(),
-                    players: doc.players.clone(),
-                    facts,
-                }))
-            }
-            None => None,
-        };
-        Ok(Kept {
-            club_id,
-            tip: Tip::of(fold),
-            history,
-        })
-    }
-
-    /// How many events it holds.
-    pub fn events(&self) -> usize {
-        self.tip.events()
-    }
-
-    /// [`Kept::apply`] for a fold that stops at the first refusal (reading the stored
-    /// session): on error this state must be dropped.
-    fn apply_or_drop(&mut self, event: &Value) -> Result<(), crate::session::Refusal> {
-        self.tip.apply_or_drop(event)?;
-        if let (Some(h), Some(row)) = (self.history.as_mut(), self.tip.last_row()) {
-            let closed = self.tip.closed_at().is_some();
-            h.facts
-                .add_plain(row, &h.players, self.tip.balances(), closed);
-        }
-        Ok(())
-    }
-
-    /// Applies `event` to the tip and, for a club's session, its row to the history
-    /// facts: the ledger entry and the facts' difference to write. Errors: the rules'
-    /// refusal; on error nothing changes.
-    fn apply(
-        &mut self,
-        event: &Value,
-    ) -> Result<(Option<LedgerEvent>, Option<FactsWrite>), AppError> {
-        self.tip.apply(event)?;
-        let Some(row) = self.tip.last_row() else {
-            return Ok((None, None));
-        };
-        let write = self.history.as_mut().map(|h| {
-            let before = h.facts.clone();
-            let closed = self.tip.closed_at().is_some();
-            h.facts
-                .add_plain(row, &h.players, self.tip.balances(), closed);
-            FactsWrite {
-                club_id: h.club_id,
-                game: self.tip.game().id,
-                played_at: h.played_at.clone(),
-                delta: FactsDelta::between(&before, &h.facts),
-            }
-        });
-        Ok((Some(format::ledger_event(row)), write))
-    }
-}
-
-/// The difference of a club session's history facts that one event makes, to be written
-/// in the event's own transaction.
-#[derive(Debug, Clone)]
-pub struct FactsWrite {
-    /// The club that owns the session.
-    pub club_id: i64,
-    /// The session's game id.
-    pub game: &'static str,
-    /// When the session was created (RFC 3339, UTC).
-    pub played_at: String,
-    /// What changed.
-    pub delta: FactsDelta,
-}
-
-impl FactsWrite {
-    /// Writes it for session `id` in the caller's transaction.
-    pub async fn write(&self, conn: &mut SqliteConnection, id: i64) -> Result<(), sqlx::Error> {
-        if self.delta.is_empty() {
-            return Ok(());
-        }
-        store::history::apply_facts_delta(
-            conn,
-            id,
-            self.club_id,
-            self.game,
-            &self.played_at,
-            &self.delta,
-        )
-        .await
     }
 }
 
@@ -363,195 +224,6 @@ async fn remember_players(
         store::clubs::add_player(conn, club, account).await?;
     }
     Ok(())
-}
-
-/// The stored session's document without its events, and the club that owns it.
-async fn load_header(
-    conn: &mut SqliteConnection,
-    id: i64,
-) -> Result<(SessionDoc, String, Option<i64>), AppError> {
-    let row = store::session(conn, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
-    let players = store::players(conn, id).await?;
-    let agreements = match parse(&row.agreements)? {
-        Value::Object(m) => m,
-        _ => {
-            return Err(AppError::Internal(
-                "stored agreements are not an object".into(),
-            ));
-        }
-    };
-    let opening_scores = row.opening_scores.as_deref().map(parse).transpose()?;
-    let doc = SessionDoc {
-        format: SESSION_FORMAT.into(),
-        game: row.game,
-        currency: row.currency,
-        agreements,
-        players,
-        opening_scores,
-        events: Vec::new(),
-    };
-    Ok((doc, row.created_at, row.club_id))
-}
-
-/// A ledger entry as the store keeps it: JSON text, as the ledger document writes it.
-/// Errors: none in practice (an entry is plain data); a failure is internal.
-pub(crate) fn entry_text(entry: &LedgerEvent) -> Result<String, AppError> {
-    serde_json::to_string(entry).map_err(|e| AppError::Internal(format!("a ledger entry: {e}")))
-}
-
-fn parse(text: &str) -> Result<Value, AppError> {
-    serde_json::from_str::<Value>(text).map_err(|e| AppError::Internal(format!("stored JSON: {e}")))
-}
-
-async fn load_in(
-    conn: &mut SqliteConnection,
-    id: i64,
-) -> Result<(SessionDoc, Vec<EventRow>, String, Option<i64>), AppError> {
-    let (mut doc, created_at, club_id) = load_header(conn, id).await?;
-    let rows = store::events(conn, id).await?;
-    doc.events = rows
-        .iter()
-        .filter(|r| r.seq > 0)
-        .map(|r| parse(&r.body))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((doc, rows, created_at, club_id))
-}
-
-/// Reads the stored session `id` and replays it in full.
-async fn load_fresh(conn: &mut SqliteConnection, id: i64) -> Result<Loaded, AppError> {
-    let (doc, rows, created_at, club_id) = load_in(conn, id).await?;
-    let fold = format::fold(&doc).map_err(|r| no_longer_replays(id, &r))?;
-    let mut loaded = loaded(id, doc, rows, created_at, fold);
-    loaded.club_id = club_id;
-    Ok(loaded)
-}
-
-fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
-    AppError::Internal(format!("stored session {id} no longer replays: {r}"))
-}
-
-/// Reads the stored session `id` and folds it to its tip, one stored event at a time, so
-/// that no event stays in memory; a session with an event that needs the history (a
-/// correction, undo or reopen) is read again into a fold that keeps only the sheet's
-/// window of its rows whole ([`slim_fold`]).
-async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError> {
-    let (header, created_at, club_id) = load_header(conn, id).await?;
-    let tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
-    let history = club_id.map(|club_id| {
-        Box::new(ClubFacts {
-            club_id,
-            played_at: created_at,
-            facts: SessionFacts::opening(tip.balances(), tip.last_row()),
-            players: header.players.clone(),
-        })
-    });
-    let mut kept = Kept {
-        club_id,
-        tip,
-        history,
-    };
-    let mut needs_history = false;
-    {
-        let mut bodies = store::event_bodies(conn, id);
-        while let Some(body) = bodies.next().await {
-            let event = parse(&body?)?;
-            if Tip::needs_history(&event) {
-                needs_history = true;
-                break;
-            }
-            kept.apply_or_drop(&event)
-                .map_err(|r| no_longer_replays(id, &r))?;
-        }
-    }
-    if needs_history {
-        let (header, created_at, club_id) = load_header(conn, id).await?;
-        let fold = slim_fold(conn, id, &header).await?;
-        return Kept::of_fold(id, (club_id, &created_at), &header, &fold);
-    }
-    Ok(kept)
-}
-
-/// Session `id` folded from its stored events one at a time, from `header` (its events
-/// are not read into it), keeping whole only the last [`SHEET_LINES`] rows: the fold the
-/// cache's state of a session with corrections is built from, in memory that grows by a
-/// few hundred bytes a row (the events that stand, for later corrections, and each row's
-/// ledger facts).
-async fn slim_fold(
-    conn: &mut SqliteConnection,
-    id: i64,
-    header: &SessionDoc,
-) -> Result<Fold, AppError> {
-    let mut fold = format::start(header).map_err(|r| no_longer_replays(id, &r))?;
-    let mut bodies = store::event_bodies(conn, id);
-    let mut index = 0;
-    while let Some(body) = bodies.next().await {
-        let event = parse(&body?)?;
-        fold.apply(index, &event)
-            .map_err(|r| no_longer_replays(id, &r))?;
-        fold.slim_older(SHEET_LINES);
-        index += 1;
-    }
-    Ok(fold)
-}
-
-/// Session `id` with its history (document, ledger, rows, fold), read and replayed from
-/// the store: what the sheet, the ledger and the export show. The cache keeps only the
-/// state after the last event ([`position`], [`record_event`]), which this fills when it
-/// is empty or behind. Errors: [`AppError::NotFound`].
-pub async fn load(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Current, AppError> {
-    let fresh = {
-        let mut conn = pool.acquire().await?;
-        load_fresh(&mut conn, id).await?
-    };
-    // Never waited for: a writer holding the slot will fill it itself. Every use of the
-    // cache compares its count with the store's, so a read older than a commit made
-    // meanwhile elsewhere is noticed there.
-    if let Ok(mut guard) = folds.slot(id).try_write_owned()
-        && guard.as_ref().is_none_or(|k| k.events() < fresh.events())
-    {
-        *guard = Kept::of(&fresh).ok();
-    }
-    Ok(Current(Box::new(fresh)))
-}
-
-/// The game session `id` is played at (it never changes): from the state the cache holds,
-/// else from the stored header (one read by its key), never from the session's history.
-/// What a hand form needs to become an event. Errors: [`AppError::NotFound`].
-pub async fn game(pool: &ReadPool, folds: &Folds, id: i64) -> Result<&'static GameInfo, AppError> {
-    // Not waited for: a writer holding the slot would only delay an answer the header gives.
-    if let Ok(slot) = folds.slot(id).try_read_owned()
-        && let Some(kept) = slot.as_ref()
-    {
-        return Ok(kept.tip.game());
-    }
-    let mut conn = pool.acquire().await?;
-    let row = store::session(&mut conn, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
-    crate::registry::game(&row.game)
-        .ok_or_else(|| AppError::Internal(format!("stored session {id} has an unknown game")))
-}
-
-/// The state the cache holds for session `id`, if any (a copy): for tests that compare it
-/// with a full replay.
-pub async fn kept(folds: &Folds, id: i64) -> Option<Kept> {
-    folds.slot(id).read().await.clone()
-}
-
-fn loaded(id: i64, doc: SessionDoc, rows: Vec<EventRow>, created_at: String, fold: Fold) -> Loaded {
-    Loaded {
-        id,
-        ledger: format::ledger(&doc, &fold),
-        doc,
-        rows,
-        created_at,
-        seated: fold.table().seated().to_vec(),
-        next_dealer: fold.next_dealer(),
-        fold,
-        club_id: None,
-    }
 }
 
 /// What [`record_event`] did.

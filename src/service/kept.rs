@@ -1,0 +1,154 @@
+//! What the cache keeps of each open session: its tip and, for a club's session, its
+//! history facts, which each plain event changes by its own difference.
+
+use serde_json::Value;
+use sqlx::SqliteConnection;
+
+use super::{Loaded, no_longer_replays};
+use crate::error::AppError;
+use crate::format::{self, LedgerEvent, SessionDoc};
+use crate::history::{FactsDelta, SessionFacts};
+use crate::session::{Fold, Tip};
+use crate::store;
+
+/// What the cache ([`Folds`]) keeps of one session: the club that owns it and the state
+/// after its last committed event, whose size does not grow with the hands played.
+#[derive(Debug, Clone)]
+pub struct Kept {
+    /// The club that owns it; `None` for an open session (a session never changes club).
+    pub club_id: Option<i64>,
+    /// The fold's state after the last event.
+    pub tip: Tip,
+    /// For a club's session: its history facts as they stand, which each plain event
+    /// changes by its own difference.
+    pub history: Option<Box<ClubFacts>>,
+}
+
+/// A club session's history facts as they stand, with what writing them needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClubFacts {
+    /// The club that owns the session.
+    pub club_id: i64,
+    /// When the session was created (RFC 3339, UTC): the night's date in the history.
+    pub played_at: String,
+    /// The document's seats, clockwise (a side's members for a game won by a side).
+    pub players: Vec<String>,
+    /// The facts ([`crate::history::session_facts`] of the session as it stands).
+    pub facts: SessionFacts,
+}
+
+impl Kept {
+    pub(super) fn of(loaded: &Loaded) -> Result<Kept, AppError> {
+        let at = (loaded.club_id, loaded.created_at.as_str());
+        Kept::of_fold(loaded.id, at, &loaded.doc, &loaded.fold)
+    }
+
+    /// The state of session `id` (of club and created at `at`) from its header `doc` (its
+    /// events need not be there) and its whole `fold`, whose rows may be slimmed
+    /// ([`Fold::slim_older`]) but for the sheet's window.
+    pub(super) fn of_fold(
+        id: i64,
+        (club_id, created_at): (Option<i64>, &str),
+        doc: &SessionDoc,
+        fold: &Fold,
+    ) -> Result<Kept, AppError> {
+        let history = match club_id {
+            Some(club_id) => {
+                let facts = crate::history::session_facts(
+                    fold,
+                    &doc.agreements,
+                    &doc.players,
+                    doc.opening_scores.as_ref(),
+                )
+                .map_err(|r| no_longer_replays(id, &r))?;
+                Some(Box::new(ClubFacts {
+                    club_id,
+                    played_at: created_at.to_string(),
+                    players: doc.players.clone(),
+                    facts,
+                }))
+            }
+            None => None,
+        };
+        Ok(Kept {
+            club_id,
+            tip: Tip::of(fold),
+            history,
+        })
+    }
+
+    /// How many events it holds.
+    pub fn events(&self) -> usize {
+        self.tip.events()
+    }
+
+    /// [`Kept::apply`] for a fold that stops at the first refusal (reading the stored
+    /// session): on error this state must be dropped.
+    pub(super) fn apply_or_drop(&mut self, event: &Value) -> Result<(), crate::session::Refusal> {
+        self.tip.apply_or_drop(event)?;
+        if let (Some(h), Some(row)) = (self.history.as_mut(), self.tip.last_row()) {
+            let closed = self.tip.closed_at().is_some();
+            h.facts
+                .add_plain(row, &h.players, self.tip.balances(), closed);
+        }
+        Ok(())
+    }
+
+    /// Applies `event` to the tip and, for a club's session, its row to the history
+    /// facts: the ledger entry and the facts' difference to write. Errors: the rules'
+    /// refusal; on error nothing changes.
+    pub(super) fn apply(
+        &mut self,
+        event: &Value,
+    ) -> Result<(Option<LedgerEvent>, Option<FactsWrite>), AppError> {
+        self.tip.apply(event)?;
+        let Some(row) = self.tip.last_row() else {
+            return Ok((None, None));
+        };
+        let write = self.history.as_mut().map(|h| {
+            let before = h.facts.clone();
+            let closed = self.tip.closed_at().is_some();
+            h.facts
+                .add_plain(row, &h.players, self.tip.balances(), closed);
+            FactsWrite {
+                club_id: h.club_id,
+                game: self.tip.game().id,
+                played_at: h.played_at.clone(),
+                delta: FactsDelta::between(&before, &h.facts),
+            }
+        });
+        Ok((Some(format::ledger_event(row)), write))
+    }
+}
+
+/// The difference of a club session's history facts that one event makes, to be written
+/// in the event's own transaction.
+#[derive(Debug, Clone)]
+pub struct FactsWrite {
+    /// The club that owns the session.
+    pub club_id: i64,
+    /// The session's game id.
+    pub game: &'static str,
+    /// When the session was created (RFC 3339, UTC).
+    pub played_at: String,
+    /// What changed.
+    pub delta: FactsDelta,
+}
+
+impl FactsWrite {
+    /// Writes it for session `id` in the caller's transaction.
+    pub async fn write(&self, conn: &mut SqliteConnection, id: i64) -> Result<(), sqlx::Error> {
+        if self.delta.is_empty() {
+            return Ok(());
+        }
+        store::history::apply_facts_delta(
+            conn,
+            id,
+            self.club_id,
+            self.game,
+            &self.played_at,
+            &self.delta,
+        )
+        .await
+    }
+}
