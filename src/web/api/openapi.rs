@@ -20,6 +20,10 @@ use utoipa::{PartialSchema, ToSchema};
 
 use crate::money::Money;
 
+pub use super::request_shapes::{
+    CURRENCY_PATTERN, Currency, EVENT_TYPES, Event, GameId, PlayerName, SessionFormat,
+};
+
 /// What every money string matches: an optional minus, whole units, at most 2 decimals.
 pub const MONEY_PATTERN: &str = r"^-?[0-9]+(\.[0-9]{1,2})?$";
 
@@ -68,6 +72,11 @@ pub fn base() -> OpenApi {
                     SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
                 )
                 .schema_from::<Money>()
+                .schema_from::<GameId>()
+                .schema_from::<PlayerName>()
+                .schema_from::<Currency>()
+                .schema_from::<Event>()
+                .schema_from::<SessionFormat>()
                 .schema_from::<ApiError>()
                 .build(),
         ))
@@ -141,13 +150,16 @@ pub enum ErrorCode {
 #[derive(ToSchema)]
 pub struct CreateSessionBody {
     /// The game id (`auction_pinochle`, `poker`, …).
+    #[schema(value_type = GameId)]
     pub game: String,
-    /// Player names in seat order, clockwise.
+    /// Player names in seat order, clockwise (2 to 10, as the game says).
+    #[schema(value_type = Vec<PlayerName>, min_items = 2, max_items = 10)]
     pub players: Vec<String>,
     /// The table agreements (see the game in design/session-format.md).
     #[schema(value_type = Object)]
     pub agreements: Option<Value>,
     /// ISO currency code; USD when absent.
+    #[schema(value_type = Option<Currency>)]
     pub currency: Option<String>,
     /// Scores carried in from a paper sheet.
     pub opening_scores: Option<Value>,
@@ -157,20 +169,24 @@ pub struct CreateSessionBody {
 #[derive(ToSchema)]
 pub struct SessionDocument {
     /// Always `scorekeeper/session@1`.
+    #[schema(value_type = SessionFormat)]
     pub format: String,
     /// The game id.
+    #[schema(value_type = GameId)]
     pub game: String,
     /// ISO currency code of every amount.
+    #[schema(value_type = Currency)]
     pub currency: String,
     /// The table agreements.
     #[schema(value_type = Object)]
     pub agreements: Value,
-    /// Player names in seat order, clockwise.
+    /// Player names in seat order, clockwise (2 to 10, as the game says).
+    #[schema(value_type = Vec<PlayerName>, min_items = 2, max_items = 10)]
     pub players: Vec<String>,
     /// Scores carried in from a paper sheet, or null.
     pub opening_scores: Option<Value>,
     /// Every event in order (`hand`, `payment`, `close`, `void`, `correction`, …).
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Event>)]
     pub events: Vec<Value>,
 }
 
@@ -345,8 +361,10 @@ pub struct Recorded {
 #[derive(ToSchema)]
 pub struct CredentialsBody {
     /// The club's name (1 to 60 characters).
+    #[schema(min_length = 1, max_length = 60)]
     pub name: String,
-    /// Its passphrase (at least 8 characters).
+    /// Its passphrase (8 to 200 characters).
+    #[schema(min_length = 8, max_length = 200)]
     pub passphrase: String,
 }
 
@@ -451,8 +469,10 @@ pub struct ClubDocument {
 #[derive(ToSchema)]
 pub struct ClubImportBody {
     /// The new club's name; the export's name when absent.
+    #[schema(min_length = 1, max_length = 60)]
     pub name: Option<String>,
-    /// The new club's passphrase (at least 8 characters).
+    /// The new club's passphrase (8 to 200 characters).
+    #[schema(min_length = 8, max_length = 200)]
     pub passphrase: String,
     /// The export.
     pub club: ClubDocument,
