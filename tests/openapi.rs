@@ -418,5 +418,19 @@ async fn request_schemas_name_the_games_event_types_lengths_and_patterns() {
         schemas["GroupBody"]["properties"]["sessions"]["minItems"],
         1
     );
+    // Every operation with a path id says the 400 a bad id gets.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let path_id = operation["parameters"]
+                .as_array()
+                .is_some_and(|ps| ps.iter().any(|p| p["in"] == "path"));
+            if path_id {
+                assert!(
+                    operation["responses"].get("400").is_some(),
+                    "{method} {path}"
+                );
+            }
+        }
+    }
     assert_eq!(schemas["Money"]["pattern"], r"^-?[0-9]+(\.[0-9]{1,2})?$");
 }

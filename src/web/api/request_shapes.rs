@@ -97,6 +97,12 @@ impl PartialSchema for Event {
             .property("type", kind)
             .property("expected_events", expected)
             .required("type")
+            // A hand of the examples' Auction Pinochle table (Ann, Bob, Cy): an event a
+            // generated request can record.
+            .examples([
+                serde_json::json!({"type": "hand", "dealer": "Cy", "bidder": "Ann",
+                "bid": 350, "trump": "hearts", "outcome": "made"}),
+            ])
             .description(Some(
                 "One event of a session document: its `type` and the fields that type has",
             ))
