@@ -126,22 +126,22 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
             .len(),
         0
     );
-    // …and cannot write: 401, nothing recorded.
-    assert_eq!(
-        app.post_form(&format!("{sheet}/hands"), &HAND)
-            .await
-            .status
-            .as_u16(),
-        401
-    );
+    // …and cannot write: nothing recorded, and (issue 23 point 7) the answer is the one a
+    // session that does not exist gets, 404, not a 401 that would tell the id is a club's.
+    let form = app.post_form(&format!("{sheet}/hands"), &HAND).await;
+    let form_nowhere = app.post_form("/sessions/987654/hands", &HAND).await;
+    assert_eq!(form.status.as_u16(), 404);
+    assert_eq!(form_nowhere.status.as_u16(), 404);
+    let hand = json!({"type": "hand", "dealer": "Cy", "all_passed": true});
     let api = app
-        .post_json(
-            &format!("/api/v1/sessions/{id}/events"),
-            &json!({"type": "hand", "dealer": "Cy", "all_passed": true}),
-        )
+        .post_json(&format!("/api/v1/sessions/{id}/events"), &hand)
         .await;
-    assert_eq!(api.status.as_u16(), 401);
-    assert_eq!(api.json()["error"]["code"], "unauthorized");
+    let api_nowhere = app.post_json("/api/v1/sessions/987654/events", &hand).await;
+    assert_eq!(api.status.as_u16(), 404);
+    assert_eq!(
+        api.body.replace(&id.to_string(), "N"),
+        api_nowhere.body.replace("987654", "N")
+    );
 
     // The passphrase's cookie writes.
     assert_eq!(
@@ -356,13 +356,14 @@ async fn the_api_uses_bearer_tokens_and_idempotency_keys() {
         }
         request.body(Body::from(hand.to_string())).unwrap()
     };
-    assert_eq!(app.send(post(None, None)).await.status.as_u16(), 401);
+    // Without a valid token the club's session answers as a missing one (issue 23).
+    assert_eq!(app.send(post(None, None)).await.status.as_u16(), 404);
     assert_eq!(
         app.send(post(Some("Bearer nonsense".into()), None))
             .await
             .status
             .as_u16(),
-        401
+        404
     );
     assert_eq!(
         app.send(post(Some(format!("Bearer {share}")), None))

@@ -619,6 +619,7 @@ async fn a_club_export_carries_titles_archives_people_and_nights() {
     form(
         format!("{night}/payments"),
         vec![
+            ("seen", "0".into()),
             ("payer", "Ann".into()),
             ("payee", "Mary Lou".into()),
             ("amount", "0.30".into()),
@@ -628,6 +629,7 @@ async fn a_club_export_carries_titles_archives_people_and_nights() {
     form(
         format!("{night}/payments"),
         vec![
+            ("seen", "1".into()),
             ("payer", "Eve; Jr".into()),
             ("payee", "Robert".into()),
             ("amount", "0.10".into()),

@@ -771,3 +771,47 @@ async fn a_name_with_a_comma_is_one_player_and_the_history_title_is_plain() {
     );
     assert_eq!(history.matches("/static/history.js").count(), 1);
 }
+
+/// Issue 23 point 2, club-wide: a new session of a club may not seat a TR39 look-alike of
+/// a player the club knows (Cyrillic А or fullwidth Ａ beside the club's A), refused
+/// naming `players` with nothing written; the same name in other letter case is the same
+/// person and sits down.
+#[tokio::test]
+async fn a_new_session_may_not_seat_a_look_alike_of_a_club_player() {
+    let app = TestApp::new().await;
+    let (bearer, _) = club_session(&app).await;
+    let sessions = || async {
+        sqlx::query_scalar::<_, i64>("SELECT count(*) FROM sessions")
+            .fetch_one(&app.pool)
+            .await
+            .unwrap()
+    };
+    let new_session = |players: Value| {
+        let body = json!({"game": "auction_pinochle", "players": players,
+                          "agreements": {"stake": "0.05"}});
+        send(
+            &app,
+            "POST",
+            "/api/v1/sessions",
+            &bearer,
+            &[],
+            body.to_string(),
+        )
+    };
+    for look_alike in ["\u{410}", "\u{FF21}"] {
+        let reply = new_session(json!([look_alike, "Dee", "Eve"])).await;
+        let error = refusal(&reply, 422);
+        assert_eq!(error["field"], "players", "{look_alike:?}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("looks like A, a player of the club"),
+            "{error}"
+        );
+    }
+    assert_eq!(sessions().await, 1, "the refusals wrote nothing");
+    let same = new_session(json!(["a", "Dee", "Eve"])).await;
+    assert_eq!(same.status.as_u16(), 201, "{}", same.body);
+    assert_eq!(sessions().await, 2);
+}

@@ -107,11 +107,30 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     assert_eq!(page.status.as_u16(), 200, "{}", page.body);
     assert!(page.body.contains("Dee pays Ann $1.20"), "{}", page.body);
 
+    // Issue 23 point 7: a payment posted without `seen` (how many payments the page
+    // showed) is refused naming it, nothing written: two such taps would record twice.
+    for _ in 0..2 {
+        let blind = app
+            .post_form_with(
+                &format!("{location}/payments"),
+                &[("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")],
+                &[("cookie", &cookie)],
+            )
+            .await;
+        assert_eq!(blind.status.as_u16(), 400, "{}", blind.body);
+        assert!(blind.body.contains("seen"), "{}", blind.body);
+    }
+    assert_eq!(api(&app, &cookie, club, night).await["payments"], json!([]));
     // Dee hands Ann 1.20 against the night: only Dee → Bob 1.20 is left.
     let paid = app
         .post_form_with(
             &format!("{location}/payments"),
-            &[("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")],
+            &[
+                ("seen", "0"),
+                ("payer", "Dee"),
+                ("payee", "Ann"),
+                ("amount", "1.20"),
+            ],
             &[("cookie", &cookie)],
         )
         .await;
@@ -495,7 +514,12 @@ async fn a_session_is_taken_out_of_a_night_unless_a_payment_stands() {
     let paid = app
         .post_form_with(
             &format!("{location}/payments"),
-            &[("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")],
+            &[
+                ("seen", "0"),
+                ("payer", "Dee"),
+                ("payee", "Ann"),
+                ("amount", "1.20"),
+            ],
             &[("cookie", &cookie)],
         )
         .await;

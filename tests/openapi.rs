@@ -338,3 +338,99 @@ async fn a_players_night_and_the_night_page_are_two_schemas() {
         "{night_page:?}"
     );
 }
+
+/// Follows `schema` through one `$ref` to a component, if it is one.
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(r) => &doc["components"]["schemas"][r.trim_start_matches("#/components/schemas/")],
+        None => schema,
+    }
+}
+
+/// Issue 23 point 6: the request schemas are tight enough that a request generated from
+/// the document can be valid: the games and event types are enums of what the service
+/// keeps, names and passphrases have their lengths, currencies and money their patterns.
+#[tokio::test]
+async fn request_schemas_name_the_games_event_types_lengths_and_patterns() {
+    let app = TestApp::new().await;
+    let doc = served_document(&app).await;
+    let schemas = &doc["components"]["schemas"];
+    let create = &schemas["CreateSessionBody"]["properties"];
+    let games: BTreeSet<&str> = resolve(&doc, &create["game"])["enum"]
+        .as_array()
+        .expect("game is an enum")
+        .iter()
+        .map(|g| g.as_str().unwrap())
+        .collect();
+    let kept: BTreeSet<&str> = scorekeeper::registry::GAMES
+        .iter()
+        .map(|r| r.game.id)
+        .collect();
+    assert_eq!(games, kept);
+    assert!(games.contains("auction_pinochle") && games.contains("poker"));
+    assert_eq!(create["players"]["minItems"], 2);
+    let player = resolve(&doc, &create["players"]["items"]);
+    assert_eq!(player["minLength"], 1);
+    assert_eq!(player["maxLength"], 40);
+    let currency = &create["currency"];
+    let currency = currency["oneOf"]
+        .as_array()
+        .and_then(|o| o.iter().find(|s| s.get("$ref").is_some()))
+        .unwrap_or(currency);
+    assert_eq!(resolve(&doc, currency)["pattern"], "^[A-Z]{3}$");
+
+    let event = &schemas["Event"];
+    assert_eq!(event["required"], serde_json::json!(["type"]));
+    let types: BTreeSet<&str> = event["properties"]["type"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    for kind in [
+        "hand",
+        "payment",
+        "close",
+        "void",
+        "correction",
+        "player_joins",
+    ] {
+        assert!(types.contains(kind), "{kind}");
+    }
+    let record = &doc["paths"]["/sessions/{id}/events"]["post"]["requestBody"]["content"]["application/json"]
+        ["schema"];
+    assert_eq!(record["$ref"], "#/components/schemas/Event");
+    let document = &schemas["SessionDocument"]["properties"];
+    assert_eq!(
+        resolve(&doc, &document["format"])["enum"],
+        serde_json::json!(["scorekeeper/session@1"])
+    );
+    assert_eq!(
+        document["events"]["items"]["$ref"],
+        "#/components/schemas/Event"
+    );
+
+    let credentials = &schemas["CredentialsBody"]["properties"];
+    assert_eq!(credentials["name"]["minLength"], 1);
+    assert_eq!(credentials["name"]["maxLength"], 60);
+    assert_eq!(credentials["passphrase"]["minLength"], 8);
+    assert_eq!(
+        schemas["GroupBody"]["properties"]["sessions"]["minItems"],
+        1
+    );
+    // Every operation with a path id says the 400 a bad id gets.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let path_id = operation["parameters"]
+                .as_array()
+                .is_some_and(|ps| ps.iter().any(|p| p["in"] == "path"));
+            if path_id {
+                assert!(
+                    operation["responses"].get("400").is_some(),
+                    "{method} {path}"
+                );
+            }
+        }
+    }
+    assert_eq!(schemas["Money"]["pattern"], r"^-?[0-9]+(\.[0-9]{1,2})?$");
+}

@@ -612,3 +612,65 @@ async fn a_clubs_budget_caps_guesses_from_32_addresses_and_a_known_member_still_
         drained_at.elapsed()
     );
 }
+
+/// Issue 23 point 7: POST `/clubs` with a taken name is no oracle of which clubs exist.
+/// The refusal names the field and says plainly that no club can be made under the name,
+/// without saying that a club has it; and each probe spends the address's creation budget
+/// as a creation does, so the sixth probe from one address is a 429 whatever the name.
+#[tokio::test]
+async fn a_taken_club_name_is_refused_without_telling_that_it_exists() {
+    let app = TestApp::new().await;
+    api_club(&app, "10.0.0.1:5000", "Known").await;
+    for n in 0..5 {
+        let probe = post_from(
+            &app,
+            "10.0.0.7:1",
+            "/api/v1/clubs",
+            &json!({"name": "Known", "passphrase": format!("guess number {n}")}),
+        )
+        .await;
+        assert_eq!(probe.status.as_u16(), 400, "{}", probe.body);
+        let error = &probe.json()["error"];
+        assert_eq!(error["field"], "name");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains("cannot be made under this name"),
+            "{message}"
+        );
+        assert!(
+            !message.contains("Known") && !message.contains("already"),
+            "{message}"
+        );
+    }
+    let sixth = post_from(
+        &app,
+        "10.0.0.7:2",
+        "/api/v1/clubs",
+        &json!({"name": "Free name", "passphrase": "seven of clubs"}),
+    )
+    .await;
+    assert_eq!(sixth.status.as_u16(), 429, "{}", sixth.body);
+    let clubs: i64 = sqlx::query_scalar("SELECT count(*) FROM clubs")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(clubs, 1, "no probe wrote a club");
+    // The form says it as plainly, naming the field.
+    let form = form_from(
+        &app,
+        "10.0.0.8:1",
+        "/clubs",
+        &[
+            ("name", "Known"),
+            ("passphrase", "seven of clubs"),
+            ("again", "seven of clubs"),
+        ],
+    )
+    .await;
+    assert_eq!(form.status.as_u16(), 422, "{}", form.body);
+    assert!(
+        form.body.contains("cannot be made under this name"),
+        "{}",
+        form.body
+    );
+}

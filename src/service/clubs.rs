@@ -166,18 +166,28 @@ pub async fn prepare_club(
     })
 }
 
+/// The refusal of a club name another club has (field `name`). It does not say that a
+/// club of that name exists, and it comes only after the name's own rules, the passphrase
+/// rule, the address's creation budget ([`CREATIONS_BURST`]: a refused name spends one as
+/// a creation does) and the passphrase's hash, as a creation would: so probing names costs
+/// what creating clubs costs, answers the same in time, and a probe learns no more than
+/// that this name cannot be used (issue 23 point 7).
+fn taken_name() -> AppError {
+    AppError::BadRequest {
+        field: "name".into(),
+        message: "a new club cannot be made under this name: choose another name".into(),
+    }
+}
+
 /// Writes a [`NewClub`] and a write token for it in the caller's transaction. Errors: the
-/// name is taken (field `name`).
+/// name is taken (field `name`, [`taken_name`]).
 pub async fn insert_club(
     conn: &mut sqlx::SqliteConnection,
     new: &NewClub,
 ) -> Result<(Club, String), AppError> {
     let id = store::insert_club(conn, &new.name, &new.phc, &new.share, &now())
         .await?
-        .ok_or_else(|| AppError::BadRequest {
-            field: "name".into(),
-            message: format!("there is already a club called {}", new.name),
-        })?;
+        .ok_or_else(taken_name)?;
     let token = new_secret()?;
     let expires =
         (Utc::now() + Duration::days(TOKEN_DAYS)).to_rfc3339_opts(SecondsFormat::Secs, true);
@@ -392,9 +402,8 @@ pub async fn with_presented_links<F: std::future::Future>(
 /// writes, the read secret reads (the secrets come from [`with_presented_links`]); one made
 /// before links existed is open to all. Errors: [`AppError::NotFound`] for a session that
 /// does not exist or that the asker may not see (a club's sessions are invisible to
-/// outsiders, a linked session to anyone without its link); [`AppError::Unauthorized`] for
-/// a write without a valid token; [`AppError::Forbidden`] for a write with a read-only
-/// token or link.
+/// outsiders, for reading and writing alike, a linked session to anyone without its
+/// link); [`AppError::Forbidden`] for a write with a read-only token or link.
 pub async fn authorize(
     pool: &ReadPool,
     grant: Option<Grant>,
@@ -430,10 +439,9 @@ pub async fn authorize(
         (Some(g), Access::Write) if g.club_id == club => Err(AppError::Forbidden(
             "this is a read-only link; log in with the club's passphrase to enter hands".into(),
         )),
-        (_, Access::Write) => Err(AppError::Unauthorized(
-            "log in with the club's passphrase to change this session".into(),
-        )),
-        (_, Access::Read) => Err(missing()),
+        // Someone without access hears what they hear for a session that does not exist
+        // (issue 23 point 7): a 401 here would tell that a club session has this id.
+        _ => Err(missing()),
     }
 }
 

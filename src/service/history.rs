@@ -39,6 +39,42 @@ pub async fn after_event(
     write_facts(conn, id, club, doc, fold, created_at).await
 }
 
+/// Refuses (naming `field`) a name among `names` that the club's people would be taken
+/// for: a look-alike ([`crate::rules::table::look_alike`], Unicode TR39 skeletons) of a
+/// name the club knows (a display name or a name sat under) that is not that name in
+/// other letter case (which is the same person, as the history reads it). So "Аnn" in
+/// Cyrillic cannot sit down in a new session of a club that has Ann (issue 23 point 2).
+/// Errors: [`AppError::Refused`] naming `field`.
+pub async fn check_club_names(
+    conn: &mut SqliteConnection,
+    club: i64,
+    names: impl Iterator<Item = &str>,
+    field: &str,
+) -> Result<(), AppError> {
+    use crate::rules::table::{look_alike, name_key};
+    let known = hs::people_with_names(conn, club).await?;
+    let known: Vec<&str> = known
+        .iter()
+        .flat_map(|(_, shown, sat)| [shown.as_str(), sat.as_str()])
+        .collect();
+    for name in names.filter(|n| !crate::ledger::HOUSE.contains(n)) {
+        let key = name_key(name);
+        if known.iter().any(|k| name_key(k) == key) {
+            continue;
+        }
+        if let Some(other) = known.iter().find(|k| look_alike(name, k)) {
+            return Err(AppError::Refused(crate::format::Refusal::document(
+                field,
+                format!(
+                    "{name} looks like {other}, a player of the club: write the name as the \
+                     club knows it, or choose a name that does not look like it"
+                ),
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// After session `id` is imported into `club` (in the same transaction): its history
 /// facts, from the document folded once more.
 pub async fn after_import(

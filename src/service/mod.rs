@@ -169,6 +169,10 @@ async fn import_with(
     let ledger = replay(doc)?;
     let recorded_at = now();
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    if let Some(club) = club {
+        let names = doc.players.iter().chain(ledger.balances.keys());
+        history::check_club_names(&mut tx, club, names.map(String::as_str), "players").await?;
+    }
     let id = store::insert_session(
         &mut tx,
         &NewSession {

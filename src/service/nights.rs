@@ -243,12 +243,14 @@ pub async fn night(
     })
 }
 
-/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen`, when
-/// given, is how many payments (voided ones too) the page showed: a second tap of the same
-/// button, or another phone's payment in between, then finds more and records nothing.
+/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen` is how
+/// many payments (voided ones too) the page showed: a second tap of the same button, or
+/// another phone's payment in between, then finds more and records nothing. It is required
+/// (issue 23 point 7): without it a double tap would record the payment twice.
 /// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money,
 /// not above zero), `payer`/`payee` (none chosen, not someone of the night, or the same
-/// person); [`AppError::Conflict`] (field `payments`) when `seen` is out of date.
+/// person) or `seen` (absent); [`AppError::Conflict`] (field `payments`) when `seen` is out
+/// of date.
 #[allow(clippy::too_many_arguments)] // the night, the payment and what the page saw
 pub async fn record_payment(
     pool: &WritePool,
@@ -297,11 +299,16 @@ pub async fn record_payment(
             message: "someone cannot pay themselves".into(),
         });
     }
+    // Checked after the fields, so a person who left one out hears about it first.
+    let seen = seen.ok_or_else(|| AppError::BadRequest {
+        field: "seen".into(),
+        message: "seen (how many payments the page showed) is required, so that a second \
+                  tap of the same button records nothing"
+            .into(),
+    })?;
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     club_night(&mut tx, club, id).await?;
-    if let Some(seen) = seen
-        && ns::payments_of(&mut tx, id).await?.len() != seen
-    {
+    if ns::payments_of(&mut tx, id).await?.len() != seen {
         return Err(AppError::Conflict {
             field: "payments".into(),
             message: "a payment was just recorded against this night (a second tap, or \

@@ -8,6 +8,7 @@ mod listing;
 pub mod nights;
 pub mod openapi;
 mod refusal;
+pub mod request_shapes;
 
 use std::collections::BTreeMap;
 
@@ -419,7 +420,7 @@ async fn export(
 /// different event answers 422 (field `Idempotency-Key`) and records nothing.
 #[utoipa::path(post, path = "/sessions/{id}/events", tag = "sessions", params(("id" = i64, Path, description = "The session's id"),
         ("Idempotency-Key" = Option<String>, Header, description = "A client's key for this request: a retry records nothing new; the same key with another event is 422")),
-    request_body(content = Object, description = "One event, exactly as in a session document, optionally with `expected_events`: the event count the caller saw (not stored)"),
+    request_body(content = openapi::Event, description = "One event, exactly as in a session document, optionally with `expected_events`: the event count the caller saw (not stored)"),
     responses((status = 201, description = "Recorded", body = Recorded), (status = 200, description = "Already recorded with this Idempotency-Key", body = Recorded),
         (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 401, description = "The token is not valid (expired?)", body = ApiError), (status = 403, description = "A read-only token cannot change anything", body = ApiError), (status = 404, description = "No such session, or not yours to see", body = ApiError), (status = 409, description = "The session moved on since the caller looked (`expected_events`)", body = ApiError), (status = 413, description = "The body is over 2 MB", body = ApiError), (status = 422, description = "The rules refused it (the field and rule are named), or the Idempotency-Key recorded another event", body = ApiError), (status = 503, description = "The database stayed locked: nothing was recorded; retry after the Retry-After seconds", body = ApiError)))]
 async fn record(

@@ -104,12 +104,14 @@ pub async fn night(
 pub struct GroupBody {
     /// The ids of the club's sessions to group (at least one; each in no night yet, all in
     /// the night's one currency).
+    #[schema(min_items = 1)]
     sessions: Vec<i64>,
     /// A night of the club to add them to; absent for a new night.
     #[serde(default)]
     night: Option<i64>,
     /// The new night's title, at most 80 characters (absent or blank: "Night of <day>").
     #[serde(default)]
+    #[schema(max_length = 80)]
     title: Option<String>,
 }
 

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use axum::http::header;
 use axum::response::IntoResponse;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::server::Server;
@@ -19,6 +19,10 @@ use utoipa::openapi::{ComponentsBuilder, InfoBuilder, OpenApi, OpenApiBuilder, R
 use utoipa::{PartialSchema, ToSchema};
 
 use crate::money::Money;
+
+pub use super::request_shapes::{
+    CURRENCY_PATTERN, Currency, EVENT_TYPES, Event, GameId, PlayerName, SessionFormat,
+};
 
 /// What every money string matches: an optional minus, whole units, at most 2 decimals.
 pub const MONEY_PATTERN: &str = r"^-?[0-9]+(\.[0-9]{1,2})?$";
@@ -42,7 +46,56 @@ impl ToSchema for Money {}
 /// prefix `/api/v1`, the bearer token scheme, and every path and schema the router's
 /// annotations give.
 pub fn document() -> OpenApi {
-    super::router().split_for_parts().1
+    let mut doc = super::router().split_for_parts().1;
+    describe_bad_path_ids(&mut doc);
+    doc
+}
+
+/// Adds the 400 that every operation with a path id answers for an id that is not a whole
+/// number in range (`/sessions/abc`, `/sessions/9223372036854775808`), unless it says
+/// already: the answer is the API's [`ApiError`] naming the id, and the document must say
+/// every status a request can get (Schemathesis checks it, issue 23 point 6).
+fn describe_bad_path_ids(doc: &mut OpenApi) {
+    use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    let bad_id = ResponseBuilder::new()
+        .description("A path id that is not a whole number in range; the field names it")
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("ApiError")))
+                .build(),
+        )
+        .build();
+    for item in doc.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let mut has_path_id = false;
+            for p in operation.parameters.iter_mut().flatten() {
+                if matches!(p.parameter_in, ParameterIn::Path) {
+                    has_path_id = true;
+                    // Id 1, the first club and session a fresh server makes: a generated
+                    // request that uses the example reaches a real one.
+                    *p = ParameterBuilder::from(p.clone())
+                        .example(Some(json!(1)))
+                        .build();
+                }
+            }
+            if has_path_id {
+                operation
+                    .responses
+                    .responses
+                    .entry("400".into())
+                    .or_insert_with(|| bad_id.clone().into());
+            }
+        }
+    }
 }
 
 /// The document's frame, before the router adds its paths.
@@ -68,6 +121,11 @@ pub fn base() -> OpenApi {
                     SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
                 )
                 .schema_from::<Money>()
+                .schema_from::<GameId>()
+                .schema_from::<PlayerName>()
+                .schema_from::<Currency>()
+                .schema_from::<Event>()
+                .schema_from::<SessionFormat>()
                 .schema_from::<ApiError>()
                 .build(),
         ))
@@ -139,15 +197,20 @@ pub enum ErrorCode {
 
 /// `POST /sessions`: a new session.
 #[derive(ToSchema)]
+#[schema(example = json!({"game": "auction_pinochle", "players": ["Ann", "Bob", "Cy"],
+    "agreements": {"stake": "0.05"}}))]
 pub struct CreateSessionBody {
     /// The game id (`auction_pinochle`, `poker`, …).
+    #[schema(value_type = GameId)]
     pub game: String,
-    /// Player names in seat order, clockwise.
+    /// Player names in seat order, clockwise (2 to 10, as the game says).
+    #[schema(value_type = Vec<PlayerName>, min_items = 2, max_items = 10)]
     pub players: Vec<String>,
     /// The table agreements (see the game in design/session-format.md).
     #[schema(value_type = Object)]
     pub agreements: Option<Value>,
     /// ISO currency code; USD when absent.
+    #[schema(value_type = Option<Currency>)]
     pub currency: Option<String>,
     /// Scores carried in from a paper sheet.
     pub opening_scores: Option<Value>,
@@ -155,22 +218,30 @@ pub struct CreateSessionBody {
 
 /// The session document `scorekeeper/session@1`.
 #[derive(ToSchema)]
+#[schema(example = json!({"format": "scorekeeper/session@1", "game": "auction_pinochle",
+    "currency": "USD", "agreements": {"stake": "0.05"}, "players": ["Ann", "Bob", "Cy"],
+    "opening_scores": null, "events": [{"type": "hand", "dealer": "Cy", "bidder": "Ann",
+    "bid": 350, "trump": "hearts", "outcome": "made"}]}))]
 pub struct SessionDocument {
     /// Always `scorekeeper/session@1`.
+    #[schema(value_type = SessionFormat)]
     pub format: String,
     /// The game id.
+    #[schema(value_type = GameId)]
     pub game: String,
     /// ISO currency code of every amount.
+    #[schema(value_type = Currency)]
     pub currency: String,
     /// The table agreements.
     #[schema(value_type = Object)]
     pub agreements: Value,
-    /// Player names in seat order, clockwise.
+    /// Player names in seat order, clockwise (2 to 10, as the game says).
+    #[schema(value_type = Vec<PlayerName>, min_items = 2, max_items = 10)]
     pub players: Vec<String>,
     /// Scores carried in from a paper sheet, or null.
     pub opening_scores: Option<Value>,
     /// Every event in order (`hand`, `payment`, `close`, `void`, `correction`, …).
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<Event>)]
     pub events: Vec<Value>,
 }
 
@@ -345,8 +416,10 @@ pub struct Recorded {
 #[derive(ToSchema)]
 pub struct CredentialsBody {
     /// The club's name (1 to 60 characters).
+    #[schema(min_length = 1, max_length = 60)]
     pub name: String,
-    /// Its passphrase (at least 8 characters).
+    /// Its passphrase (8 to 200 characters).
+    #[schema(min_length = 8, max_length = 200)]
     pub passphrase: String,
 }
 
@@ -451,8 +524,10 @@ pub struct ClubDocument {
 #[derive(ToSchema)]
 pub struct ClubImportBody {
     /// The new club's name; the export's name when absent.
+    #[schema(min_length = 1, max_length = 60)]
     pub name: Option<String>,
-    /// The new club's passphrase (at least 8 characters).
+    /// The new club's passphrase (8 to 200 characters).
+    #[schema(min_length = 8, max_length = 200)]
     pub passphrase: String,
     /// The export.
     pub club: ClubDocument,

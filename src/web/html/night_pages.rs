@@ -132,7 +132,7 @@ struct PayForm {
     payer: String,
     payee: String,
     amount: String,
-    /// How many payments the page showed (empty: not checked).
+    /// How many payments the page showed (required: empty is refused, naming `seen`).
     seen: String,
 }
 
