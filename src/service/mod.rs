@@ -11,6 +11,7 @@ mod folds;
 mod hashing;
 pub mod history;
 mod listing;
+pub mod night_status;
 pub mod nights;
 
 use chrono::{SecondsFormat, Utc};
@@ -608,6 +609,9 @@ pub async fn record_event(
     expected_events: Option<usize>,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, AppError> {
+    if event.get("type").and_then(Value::as_str) == Some("payment") {
+        nights::refuse_session_payment(pool.reader(), id).await?;
+    }
     // The slot before the connection: see the lock order in `folds`.
     let mut slot = folds.slot(id).write_owned().await;
     // With a key, the transaction starts first, so a retry is known before anything else

@@ -234,3 +234,26 @@ pub async fn priced(
     .fetch_optional(conn)
     .await
 }
+
+/// The payments that stand (not voided) against the club's nights, oldest first, or only
+/// against night `night` when given: `(night id, night title, night currency, payer, payee,
+/// cents, recorded_at)`. The night's currency is its first session's (a night keeps one,
+/// as [`crate::service::nights::group`] checks); "USD" for a night with no session left.
+pub async fn standing_payments(
+    conn: &mut SqliteConnection,
+    club: i64,
+    night: Option<i64>,
+) -> Result<Vec<(i64, String, String, String, String, i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT n.id, n.title, COALESCE((SELECT s.currency FROM night_sessions x \
+         JOIN sessions s ON s.id = x.session_id WHERE x.night_id = n.id ORDER BY s.id LIMIT 1), 'USD'), \
+         p.payer, p.payee, p.amount_cents, p.recorded_at \
+         FROM night_payments p JOIN nights n ON n.id = p.night_id \
+         WHERE n.club_id = ? AND p.voided_at IS NULL AND (? IS NULL OR n.id = ?) ORDER BY p.id",
+    )
+    .bind(club)
+    .bind(night)
+    .bind(night)
+    .fetch_all(conn)
+    .await
+}

@@ -72,7 +72,15 @@ pub async fn session_journal(
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
-    let body = export::journal(std::slice::from_ref(&record)).into_bytes();
+    let mut body = export::journal(std::slice::from_ref(&record));
+    // A session of a night carries the night's payments: the night settles it.
+    if let Some((club_id, night)) =
+        crate::service::nights::night_of_session(&state.reader, id).await?
+    {
+        let paid = club::night_payments(&state.reader, club_id, Some(night)).await?;
+        export::nights::append_journal(&mut body, &paid);
+    }
+    let body = body.into_bytes();
     Ok(download(JOURNAL, format!("session-{id}.journal"), body))
 }
 
@@ -90,7 +98,9 @@ pub async fn club_results_csv(
 ) -> Result<Response, AppError> {
     club::member_club(&state.reader, viewer.grant, id).await?;
     let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
-    let body = export::results_csv(&sessions).map_err(written)?;
+    let mut body = export::results_csv(&sessions).map_err(written)?;
+    let paid = club::night_payments(&state.reader, id, None).await?;
+    body.extend(export::nights::results_rows(&paid).map_err(written)?);
     Ok(download(CSV, format!("club-{id}-results.csv"), body))
 }
 
@@ -108,7 +118,10 @@ pub async fn club_journal(
 ) -> Result<Response, AppError> {
     club::member_club(&state.reader, viewer.grant, id).await?;
     let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
-    let body = export::journal(&sessions).into_bytes();
+    let mut body = export::journal(&sessions);
+    let paid = club::night_payments(&state.reader, id, None).await?;
+    export::nights::append_journal(&mut body, &paid);
+    let body = body.into_bytes();
     Ok(download(JOURNAL, format!("club-{id}.journal"), body))
 }
 

@@ -561,7 +561,9 @@ async fn sheet(
             if all { "-all" } else { "" },
             service::history::names_tag(&renamed)
         );
-        let cacheable = !values.contains_key("correct_event");
+        // A night's payments and its other sessions change this sheet without an event.
+        let night = self::sheet::night_on_sheet(&state, id).await?;
+        let cacheable = !values.contains_key("correct_event") && night.is_none();
         if cacheable && headers.contains_key(header::IF_NONE_MATCH) {
             let etag = session_etag(id, service::event_count(&state.reader, id).await?, &variant);
             if not_modified(&headers, &etag) {
@@ -575,7 +577,8 @@ async fn sheet(
         let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
         let page = sheet_page(&current, &values, None, can_write)?
             .offering_links(holds_link)
-            .shown_as(&current, shown.as_ref(), &values)?;
+            .shown_as(&current, shown.as_ref(), &values)?
+            .in_night(night);
         Ok(match cacheable {
             true => {
                 let etag = session_etag(id, current.events(), &variant);
@@ -597,7 +600,8 @@ async fn refused(
 ) -> Response {
     let status = e.status();
     let mut error = PageError::from(&e);
-    let conflict = matches!(e, AppError::Conflict { .. });
+    // Another device's event (a stale form), not another kind of conflict (a night's).
+    let conflict = matches!(&e, AppError::Conflict { field, .. } if field == "expected_events");
     let seen = expected_events(values).ok().flatten();
     let values = if conflict {
         HashMap::new()
@@ -605,6 +609,7 @@ async fn refused(
         values.clone()
     };
     let renamed = service::history::renamed_for_session(&state.reader, id).await;
+    let night = self::sheet::night_on_sheet(state, id).await;
     match service::load(&state.reader, &state.folds, id)
         .await
         .and_then(|l| {
@@ -613,7 +618,9 @@ async fn refused(
                 error.message = self::sheet::stale_words(&l.fold, seen);
             }
             let shown = crate::history::names::shown(&l.doc, &l.fold, &renamed?);
-            sheet_page(&l, &values, Some(error), true)?.shown_as(&l, shown.as_ref(), &values)
+            Ok(sheet_page(&l, &values, Some(error), true)?
+                .shown_as(&l, shown.as_ref(), &values)?
+                .in_night(night?))
         }) {
         Ok(page) => (status, page).into_response(),
         Err(e) => error_page(e),
