@@ -257,3 +257,42 @@ pub async fn standing_payments(
     .fetch_all(conn)
     .await
 }
+
+/// One evening a person played (issue 22: "night" means an evening): the sessions of one
+/// night, or, for sessions in no night, those started the same day (UTC).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EveningRow {
+    /// The night, when the evening's sessions were made one.
+    pub night_id: Option<i64>,
+    /// The night's title.
+    pub title: Option<String>,
+    /// When its first session was started (RFC 3339, UTC).
+    pub played_at: String,
+    /// The person's net over its sessions, in cents.
+    pub net_cents: i64,
+    /// How many of its sessions the person played.
+    pub sessions: i64,
+}
+
+/// Person `person`'s evenings in club `club`, oldest first. Errors: the store's (a sum that
+/// does not fit in 64 bits is SQLite's "integer overflow", never wrapped).
+pub async fn evenings_of(
+    conn: &mut SqliteConnection,
+    club: i64,
+    person: i64,
+) -> Result<Vec<EveningRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT x.night_id AS night_id, n.title AS title, MIN(r.played_at) AS played_at, \
+         SUM(r.net_cents) AS net_cents, COUNT(*) AS sessions \
+         FROM session_results r JOIN player_names pn ON pn.club_id = r.club_id AND pn.name = r.player \
+         LEFT JOIN night_sessions x ON x.session_id = r.session_id \
+         LEFT JOIN nights n ON n.id = x.night_id \
+         WHERE pn.person_id = ? AND r.club_id = ? \
+         GROUP BY COALESCE('n' || x.night_id, 'd' || substr(r.played_at, 1, 10)) \
+         ORDER BY played_at",
+    )
+    .bind(person)
+    .bind(club)
+    .fetch_all(conn)
+    .await
+}
