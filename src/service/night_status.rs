@@ -66,14 +66,15 @@ pub async fn mark(
     let mut marks = BTreeMap::new();
     for (e, night) in entries.iter_mut().zip(of_session) {
         let Some(night) = night else { continue };
-        if !nights_seen.contains_key(&night) {
-            let view = nights::night(pool, folds, club, night).await?;
-            nights_seen.insert(night, NightMark::of(&view));
-        }
-        if let Some(mark) = nights_seen.get(&night) {
-            e.row.settled = e.row.closed && mark.settled;
-            marks.insert(e.row.id, mark.clone());
-        }
+        let mark = match nights_seen.entry(night) {
+            std::collections::btree_map::Entry::Occupied(m) => m.into_mut(),
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                let view = nights::night(pool, folds, club, night).await?;
+                slot.insert(NightMark::of(&view))
+            }
+        };
+        e.row.settled = e.row.closed && mark.settled;
+        marks.insert(e.row.id, mark.clone());
     }
     Ok(marks)
 }
