@@ -59,11 +59,12 @@ pub async fn postings_csv(
     Ok(download(CSV, format!("session-{id}-postings.csv"), body))
 }
 
-/// `GET /sessions/{id}/journal`: [`export::journal`] of one session.
+/// `GET /sessions/{id}/journal`: [`export::journal`] of one session, then the payments
+/// standing against its night, if it is in one.
 #[utoipa::path(get, path = "/sessions/{id}/journal", tag = "exports",
     params(("id" = i64, Path, description = "The session's id")),
     responses(
-        (status = 200, description = "An hledger/Ledger journal: one balanced transaction per event", content_type = "text/plain", body = String),
+        (status = 200, description = "An hledger/Ledger journal: one balanced transaction per event, and one per payment standing against the session's night", content_type = "text/plain", body = String),
         (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 pub async fn session_journal(
     State(state): State<AppState>,
@@ -84,12 +85,13 @@ pub async fn session_journal(
     Ok(download(JOURNAL, format!("session-{id}.journal"), body))
 }
 
-/// `GET /clubs/{id}/results.csv`: [`export::results_csv`] of every session of the club.
+/// `GET /clubs/{id}/results.csv`: [`export::results_csv`] of every session of the club, then
+/// the payments standing against its nights ([`export::nights::results_rows`]).
 #[utoipa::path(get, path = "/clubs/{id}/results.csv", tag = "exports",
     params(("id" = i64, Path, description = "The club's id")),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "One row per session and account: session, date, game, player, net (decimal string)", content_type = "text/csv", body = String),
+        (status = 200, description = "One row per session and account: session, date, game, player, net (decimal string); then two rows per payment standing against a night (session night:<id>, game night_payment)", content_type = "text/csv", body = String),
         (status = 404, description = "No such club, or not yours", body = ApiError)))]
 pub async fn club_results_csv(
     State(state): State<AppState>,
@@ -104,12 +106,13 @@ pub async fn club_results_csv(
     Ok(download(CSV, format!("club-{id}-results.csv"), body))
 }
 
-/// `GET /clubs/{id}/journal`: [`export::journal`] of every session of the club.
+/// `GET /clubs/{id}/journal`: [`export::journal`] of every session of the club, then the
+/// payments standing against its nights ([`export::nights::append_journal`]).
 #[utoipa::path(get, path = "/clubs/{id}/journal", tag = "exports",
     params(("id" = i64, Path, description = "The club's id")),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "An hledger/Ledger journal of every session of the club", content_type = "text/plain", body = String),
+        (status = 200, description = "An hledger/Ledger journal of every session of the club and every payment standing against its nights", content_type = "text/plain", body = String),
         (status = 404, description = "No such club, or not yours", body = ApiError)))]
 pub async fn club_journal(
     State(state): State<AppState>,
