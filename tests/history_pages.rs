@@ -207,11 +207,13 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
     let page_ann = app
         .page(&cookie, &format!("/clubs/{club}/players/{ann}"))
         .await;
-    // 0.90 + 2.80; two nights; bids: the 350 and three Pitch 4s, all made; one Pitch game;
+    // 0.90 + 2.80; two sessions started the same day in no night: one evening (issue 22:
+    // a night is an evening); bids: the 350 and three Pitch 4s, all made; one Pitch game;
     // one kitty (the 350).
     for (id, value) in [
         ("net-all", "$3.70"),
-        ("nights", "2"),
+        ("nights", "1"),
+        ("sessions", "2"),
         ("bid", "4"),
         ("made", "4 (100%)"),
         ("set", "0"),
@@ -225,6 +227,11 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
     }
     assert!(
         page_ann.contains("Auction Pitch: <span class=\"money plus\">$2.80</span>"),
+        "{page_ann}"
+    );
+    // The biggest night is the evening: both sessions, 0.90 + 2.80.
+    assert!(
+        page_ann.contains("2 sessions: <span class=\"money plus\">$3.70</span></dd>"),
         "{page_ann}"
     );
     assert!(
@@ -423,7 +430,10 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         .page(&cookie, &format!("/clubs/{club}/players/{cy}"))
         .await;
     assert!(
-        page_cy.contains("id=\"net-all\">−$1.20<") && page_cy.contains("id=\"nights\">2<"),
+        page_cy.contains("id=\"net-all\">−$1.20<")
+            && page_cy.contains("id=\"sessions\">2<")
+            // Both sessions were started today: one evening.
+            && page_cy.contains("id=\"nights\">1<"),
         "{page_cy}"
     );
     let board = app
@@ -499,7 +509,8 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     assert!(
         page_bob.contains("id=\"net-all\">−$2.50<")
             && page_bob.contains("id=\"bid\">2<")
-            && page_bob.contains("id=\"nights\">3<"),
+            && page_bob.contains("id=\"sessions\">3<")
+            && page_bob.contains("id=\"nights\">1<"),
         "{page_bob}"
     );
     let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
@@ -649,4 +660,25 @@ async fn the_history_comes_twenty_nights_to_a_page() {
         "{}",
         refused.body
     );
+}
+
+/// One count of hands everywhere (issue 22): the Pinochle session dealt three hands and
+/// the third was undone, so the club page and the history both say 2 hands; Pitch 4.
+#[tokio::test]
+async fn the_club_page_and_the_history_count_the_hands_that_stand() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, b) = club(&app).await;
+    let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(entry(&history, a).contains("· 2 hands ·"), "{history}");
+    assert!(entry(&history, b).contains("· 4 hands ·"), "{history}");
+    let page = app.page(&cookie, &format!("/clubs/{club}")).await;
+    let line = |id: i64| {
+        let start = page
+            .find(&format!("href=\"/sessions/{id}\""))
+            .unwrap_or_else(|| panic!("session {id} in {page}"));
+        let end = page[start..].find("</li>").unwrap() + start;
+        page[start..end].to_string()
+    };
+    assert!(line(a).contains("· 2 hands ·"), "{}", line(a));
+    assert!(line(b).contains("· 4 hands ·"), "{}", line(b));
 }

@@ -569,3 +569,220 @@ async fn a_session_is_taken_out_of_a_night_unless_a_payment_stands() {
         .await;
     assert_eq!(elsewhere.status.as_u16(), 303, "{}", elsewhere.body);
 }
+
+/// The history API's status of each of `sessions`.
+async fn statuses(app: &TestApp, cookie: &str, club: i64, sessions: &[i64]) -> Vec<String> {
+    let reply = app
+        .get_with(
+            &format!("/api/v1/clubs/{club}/history"),
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 200, "{}", reply.body);
+    let v = reply.json();
+    sessions
+        .iter()
+        .map(|id| {
+            let entry = v["sessions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == *id)
+                .unwrap_or_else(|| panic!("session {id} in {v}"));
+            entry["status"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+/// The club journal's `hledger balance` and the results CSV's sums per player, in cents,
+/// zeros left out (the journal's as `players:NAME`).
+async fn exported(
+    app: &TestApp,
+    cookie: &str,
+    club: i64,
+) -> (Option<Vec<(String, i64)>>, Vec<(String, i64)>) {
+    let journal = app
+        .get_with(
+            &format!("/api/v1/clubs/{club}/journal"),
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(journal.status.as_u16(), 200, "{}", journal.body);
+    let csv = app
+        .get_with(
+            &format!("/api/v1/clubs/{club}/results.csv"),
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(csv.status.as_u16(), 200, "{}", csv.body);
+    (
+        common::nights::hledger_balances(&journal.body, "night-settles")
+            .map(|b| b.into_iter().collect()),
+        common::nights::csv_sums(&csv.body).into_iter().collect(),
+    )
+}
+
+/// Issue 22 point 1 and 2, by hand: sessions 1 (Ann +2.80, Bob −1.60, Dee −1.20) and 2
+/// (Bob +2.80, Ann −1.60, Dee −1.20) make a night that nets Ann +1.20, Bob +1.20,
+/// Dee −2.40. Each sheet shows the night's transfers (Dee pays Ann 1.20 and Bob 1.20), not
+/// its own (Bob pays Ann 1.60); a session payment is refused; a payment marked on a sheet
+/// is the night's; once both are paid every sheet, the history, the club journal
+/// (`hledger balance`) and the results CSV say everyone is at zero and another payment is
+/// refused; voiding Dee → Ann brings back the same debt everywhere: Dee −1.20, Ann +1.20.
+#[tokio::test]
+async fn a_night_settles_its_sessions_everywhere() {
+    let app = TestApp::new().await;
+    let (club, cookie) = app.new_club("Thursday").await;
+    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+        .await
+        .unwrap();
+    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
+        .await
+        .unwrap();
+    let c = &[("cookie", cookie.as_str())];
+    let made = app
+        .post_form_with(
+            &format!("/clubs/{club}/nights"),
+            &[("sessions", &a.to_string()), ("sessions", &b.to_string())],
+            c,
+        )
+        .await;
+    let location = made.location.unwrap();
+    let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
+    let sheet = app.page(&cookie, &format!("/sessions/{a}")).await;
+    assert!(sheet.contains("The night settles this session"), "{sheet}");
+    assert!(sheet.contains(&format!("href=\"/clubs/{club}/nights/{night}\"")));
+    assert!(sheet.contains("Yes: Dee paid Ann $1.20"), "{sheet}");
+    assert!(sheet.contains("Yes: Dee paid Bob $1.20"), "{sheet}");
+    assert!(
+        !sheet.contains("Bob paid Ann"),
+        "the session's own transfer: {sheet}"
+    );
+    assert_eq!(
+        statuses(&app, &cookie, club, &[a, b]).await,
+        ["closed", "closed"]
+    );
+
+    // A payment inside the session would be a second truth: refused, nothing written.
+    let own = app
+        .post_form_with(
+            &format!("/sessions/{a}/payments"),
+            &[("from", "Bob"), ("to", "Ann"), ("amount", "1.60")],
+            c,
+        )
+        .await;
+    assert_eq!(own.status.as_u16(), 409, "{}", own.body);
+    assert!(
+        own.body.contains("the night settles this session"),
+        "{}",
+        own.body
+    );
+
+    // "Mark paid" on session 1's sheet is a night payment, seen on session 2's sheet.
+    let marked = app
+        .post_form_with(
+            &format!("{location}/payments"),
+            &[
+                ("payer", "Dee"),
+                ("payee", "Ann"),
+                ("amount", "1.20"),
+                ("seen", "0"),
+                ("back", &a.to_string()),
+            ],
+            c,
+        )
+        .await;
+    assert_eq!(
+        marked.location.as_deref(),
+        Some(format!("/sessions/{a}#settle").as_str())
+    );
+    let other = app.page(&cookie, &format!("/sessions/{b}")).await;
+    assert!(other.contains("Dee paid Ann $1.20"), "{other}");
+    assert!(!other.contains("Yes: Dee paid Ann"), "{other}");
+    let paid = app
+        .post_form_with(
+            &format!("{location}/payments"),
+            &[("payer", "Dee"), ("payee", "Bob"), ("amount", "1.20")],
+            c,
+        )
+        .await;
+    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    for s in [a, b] {
+        let sheet = app.page(&cookie, &format!("/sessions/{s}")).await;
+        assert!(
+            sheet.contains("The night is settled: everyone is square."),
+            "{sheet}"
+        );
+        assert!(!sheet.contains("Mark paid"), "{sheet}");
+    }
+    assert_eq!(
+        statuses(&app, &cookie, club, &[a, b]).await,
+        ["settled", "settled"]
+    );
+    let (journal, csv) = exported(&app, &cookie, club).await;
+    if let Some(journal) = journal {
+        assert_eq!(journal, vec![]);
+    }
+    assert_eq!(csv, vec![]);
+    // Nothing but a hand or a void makes a settled night owe again.
+    let again = app
+        .post_form_with(
+            &format!("{location}/payments"),
+            &[("payer", "Ann"), ("payee", "Bob"), ("amount", "1.00")],
+            c,
+        )
+        .await;
+    assert_eq!(again.status.as_u16(), 409, "{}", again.body);
+    assert!(
+        again.body.contains("the night is settled"),
+        "{}",
+        again.body
+    );
+
+    let first = api(&app, &cookie, club, night).await["payments"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let voided = app
+        .post_form_with(
+            &format!("{location}/payments/{first}/void"),
+            &[("reason", "bounced")],
+            c,
+        )
+        .await;
+    assert_eq!(voided.status.as_u16(), 303, "{}", voided.body);
+    for s in [a, b] {
+        let sheet = app.page(&cookie, &format!("/sessions/{s}")).await;
+        assert!(sheet.contains("Yes: Dee paid Ann $1.20"), "{sheet}");
+        assert!(!sheet.contains("Yes: Dee paid Bob"), "{sheet}");
+    }
+    assert_eq!(
+        statuses(&app, &cookie, club, &[a, b]).await,
+        ["closed", "closed"]
+    );
+    let owed = vec![("Ann".to_string(), 120), ("Dee".to_string(), -120)];
+    let (journal, csv) = exported(&app, &cookie, club).await;
+    if let Some(journal) = journal {
+        assert_eq!(
+            journal,
+            vec![
+                ("players:Ann".to_string(), 120),
+                ("players:Dee".to_string(), -120)
+            ]
+        );
+    }
+    assert_eq!(csv, owed);
+    // The session journal carries its night's payments too.
+    let session_journal = app
+        .get_with(&format!("/api/v1/sessions/{a}/journal"), c)
+        .await;
+    assert!(
+        session_journal.body.contains("Dee paid Bob 1.20"),
+        "{}",
+        session_journal.body
+    );
+    assert!(
+        !session_journal.body.contains("Dee paid Ann"),
+        "voided: {}",
+        session_journal.body
+    );
+}

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::nights::NightPaymentRecord;
 use super::{
     ClubExport, EventLine, ExportedNight, ExportedNightPayment, ExportedPerson, SessionRecord,
     check_club_export, club_export,
@@ -48,6 +49,34 @@ pub fn record(loaded: &Loaded) -> SessionRecord {
 /// Session `id` for export. Errors: [`AppError::NotFound`].
 pub async fn session(pool: &ReadPool, folds: &Folds, id: i64) -> Result<SessionRecord, AppError> {
     Ok(record(&*service::load(pool, folds, id).await?))
+}
+
+/// The payments that stand against club `club`'s nights, oldest first, or only against
+/// night `night` when given: what the journals and the results CSV carry beside the
+/// sessions ([`super::nights`]). Errors: the store's.
+pub async fn night_payments(
+    pool: &ReadPool,
+    club: i64,
+    night: Option<i64>,
+) -> Result<Vec<NightPaymentRecord>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(ns::standing_payments(&mut conn, club, night)
+        .await?
+        .into_iter()
+        .map(
+            |(night_id, night_title, currency, payer, payee, cents, recorded_at)| {
+                NightPaymentRecord {
+                    night_id,
+                    night_title,
+                    currency,
+                    payer,
+                    payee,
+                    amount: Money::from_cents(cents),
+                    recorded_at,
+                }
+            },
+        )
+        .collect())
 }
 
 /// The club `id` if `grant` belongs to it (reading is enough). Errors:

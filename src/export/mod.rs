@@ -11,6 +11,7 @@
 //!   (`scorekeeper/club@1`), which [`check_club_export`] validates before an import.
 
 pub mod club;
+pub mod nights;
 
 use std::fmt::Write as _;
 
@@ -73,7 +74,7 @@ impl From<csv::Error> for ExportError {
     }
 }
 
-fn finish(writer: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, ExportError> {
+pub(crate) fn finish(writer: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, ExportError> {
     writer
         .into_inner()
         .map_err(|e| ExportError(e.error().to_string()))
@@ -140,7 +141,7 @@ pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
 /// A text cell a spreadsheet will not run as a formula: one starting with `=`, `+`, `-`,
 /// `@`, a tab or a carriage return gets a leading `'` (OWASP, "CSV Injection"), since
 /// names and explanations come from the table.
-fn cell(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn cell(text: &str) -> std::borrow::Cow<'_, str> {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}").into()
     } else {
@@ -149,7 +150,7 @@ fn cell(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// The `YYYY-MM-DD` day of an RFC 3339 time (its first ten characters).
-fn day(rfc3339: &str) -> &str {
+pub(crate) fn day(rfc3339: &str) -> &str {
     rfc3339.get(..10).unwrap_or(rfc3339)
 }
 
@@ -166,7 +167,7 @@ pub fn journal_account(account: &str) -> String {
 
 /// `text` made safe on one journal line: control characters and whitespace runs become one
 /// space, `;` (a comment) becomes `,`, and the ends are trimmed.
-fn journal_text(text: &str) -> String {
+pub(crate) fn journal_text(text: &str) -> String {
     let cleaned: String = text
         .chars()
         .map(|c| match c {

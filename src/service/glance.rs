@@ -7,6 +7,7 @@ use super::reading::load_tip;
 use super::{Folds, Kept};
 use crate::error::AppError;
 use crate::format::{Position, ledger_standing};
+use crate::ledger::Balances;
 use crate::session::Tip;
 use crate::store::{self, ReadPool};
 use tokio_stream::StreamExt;
@@ -133,4 +134,25 @@ pub async fn stored_ledger(
     // only the format tag, a game id and a currency code before it).
     let json = json.replacen("\"events\":[]", &format!("\"events\":[{entries}]"), 1);
     Ok(Some((events, json)))
+}
+
+/// Where session `id` stands for its night's settle-up, from the cached state: every
+/// balance (cents, the kitty's included) after a `close` appended now while the sitting is
+/// open (the kitty shared out by its rule), else as it stands; whether the sitting is open;
+/// and its currency. Errors: [`AppError::NotFound`].
+pub async fn night_standing(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: i64,
+) -> Result<(Balances, bool, String), AppError> {
+    let (balances, open) = with_current(pool, folds, id, |k| match k.tip.close_preview() {
+        Some((after_close, _)) => (after_close, true),
+        None => (k.tip.balances().clone(), false),
+    })
+    .await?;
+    let mut conn = pool.acquire().await?;
+    let header = store::session(&mut conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    Ok((balances, open, header.currency))
 }

@@ -276,8 +276,14 @@ pub struct PlayerStats {
     pub all: TotalsRow,
     /// Bids by band: (band, bids, made).
     pub bands: Vec<(i64, i64, i64)>,
-    /// The best night (highest net).
+    /// The best session (highest net).
     pub best: Option<NightRow>,
+    /// How many evenings they played: the sessions of one night count once, and so do
+    /// sessions in no night started the same day (issue 22: sessions are counted as
+    /// sessions, in `all.nights`).
+    pub evenings: usize,
+    /// The biggest night: the evening with the highest net over its sessions.
+    pub best_evening: Option<crate::store::nights::EveningRow>,
     /// The latest nights (at most [`CHART_NIGHTS`]), oldest first, within the range when
     /// one was asked for.
     pub nights: Vec<NightRow>,
@@ -313,6 +319,15 @@ pub async fn player(
         all.kitties_taken += t.kitties_taken;
     }
     let bands = hs::bands(&mut conn, id).await?;
+    let evenings = crate::store::nights::evenings_of(&mut conn, club, id).await?;
+    // The first of equals stays: the earliest evening with that net.
+    let best_evening = evenings.iter().fold(
+        None,
+        |b: Option<&crate::store::nights::EveningRow>, e| match b {
+            Some(b) if b.net_cents >= e.net_cents => Some(b),
+            _ => Some(e),
+        },
+    );
     let ranged = from.is_some() || to.is_some();
     let (lo, hi) = (
         from.map(day_start),
@@ -349,6 +364,8 @@ pub async fn player(
         all,
         bands,
         best,
+        best_evening: best_evening.cloned(),
+        evenings: evenings.len(),
         nights,
         before_cents: total - shown,
         range_net,

@@ -13,6 +13,7 @@ mod hashing;
 pub mod history;
 mod kept;
 mod listing;
+pub mod night_status;
 pub mod nights;
 mod reading;
 
@@ -28,7 +29,7 @@ use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, Sess
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent, NewSession};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
-pub use glance::{Glance, glance, position, stored_ledger};
+pub use glance::{Glance, glance, night_standing, position, stored_ledger};
 pub use kept::{ClubFacts, FactsWrite, Kept};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
 pub(crate) use reading::entry_text;
@@ -305,6 +306,9 @@ pub async fn record_event(
     expected_events: Option<usize>,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, AppError> {
+    if event.get("type").and_then(Value::as_str) == Some("payment") {
+        nights::refuse_session_payment(pool.reader(), id).await?;
+    }
     // The slot before the connection: see the lock order in `folds`.
     let mut slot = folds.slot(id).write_owned().await;
     // With a key, the transaction starts first, so a retry is known before anything else

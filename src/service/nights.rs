@@ -39,6 +39,57 @@ pub struct NightView {
     pub currency: String,
 }
 
+impl NightView {
+    /// Settled: every net over the night's sessions and standing payments is zero, so no
+    /// transfer is left (issue 22 point 1: the night is the unit a table settles).
+    pub fn settled(&self) -> bool {
+        self.settlement.net.iter().all(|(_, m)| m.is_zero())
+    }
+}
+
+/// The night session `session` is in, as `(club id, night id)`; `None` for a session in no
+/// night (or of no club). Errors: the store's.
+pub async fn night_of_session(
+    pool: &ReadPool,
+    session: i64,
+) -> Result<Option<(i64, i64)>, AppError> {
+    let mut conn = pool.acquire().await?;
+    let Some(night) = ns::night_of_session(&mut conn, session).await? else {
+        return Ok(None);
+    };
+    Ok(store::clubs::session_club(&mut conn, session)
+        .await?
+        .flatten()
+        .map(|club| (club, night)))
+}
+
+/// A payment inside a session that a night settles would be a second truth beside the
+/// night's: once a session is in a night, its payments are recorded against the night
+/// (where every session of the night sees them). Errors: [`AppError::Conflict`] (field
+/// `payment`) naming the night, for session `session` in one.
+pub async fn refuse_session_payment(pool: &ReadPool, session: i64) -> Result<(), AppError> {
+    match night_of_session(pool, session).await? {
+        None => Ok(()),
+        Some((club, night)) => Err(AppError::Conflict {
+            field: "payment".into(),
+            message: format!(
+                "the night settles this session: record the payment on the night's page \
+                 (/clubs/{club}/nights/{night}), where every session of the night sees it"
+            ),
+        }),
+    }
+}
+
+/// The ids of night `night`'s sessions, oldest first. Errors: the store's.
+pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<i64>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(ns::sessions_of(&mut conn, night)
+        .await?
+        .into_iter()
+        .map(|(sid, _)| sid)
+        .collect())
+}
+
 async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
@@ -188,12 +239,9 @@ pub async fn night(
     let mut sessions = Vec::new();
     let mut currency = None;
     for (sid, game) in members {
-        let loaded = crate::service::load(pool, folds, sid).await?;
-        currency.get_or_insert_with(|| loaded.doc.currency.clone());
-        let (balances, open) = match loaded.fold.close_preview() {
-            Some((after_close, _)) => (after_close, true),
-            None => (loaded.fold.balances().clone(), false),
-        };
+        // From the cached state: a night's page costs no fold of its sessions.
+        let (balances, open, money) = crate::service::night_standing(pool, folds, sid).await?;
+        currency.get_or_insert(money);
         let mut by_name: BTreeMap<String, i64> = BTreeMap::new();
         for (who, m) in balances.as_map() {
             // An emptied kitty or pot is no one's to settle with.
@@ -208,7 +256,7 @@ pub async fn night(
         sessions.push(NightSession {
             session_id: sid,
             game_name: game_name(&game),
-            open: open && !loaded.closed(),
+            open,
             balances: by_name
                 .into_iter()
                 .map(|(who, c)| (who, Money::from_cents(c)))
@@ -306,6 +354,13 @@ pub async fn record_payment(
                   tap of the same button records nothing"
             .into(),
     })?;
+    // Only a new hand or a void makes a settled night owe again (issue 22 point 1).
+    if view.settled() {
+        return Err(AppError::Conflict {
+            field: "payments".into(),
+            message: "the night is settled: everyone is square, so there is nothing to pay".into(),
+        });
+    }
     let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
     club_night(&mut tx, club, id).await?;
     if ns::payments_of(&mut tx, id).await?.len() != seen {

@@ -476,7 +476,9 @@ pub struct SessionSummaryRow {
     /// The players in seat order, each followed by [`PLAYER_SEPARATOR`] but the last (a
     /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
     pub players: String,
-    /// How many hands were dealt.
+    /// How many hands stand: those dealt less those undone (a `void` of a hand), as the
+    /// history counts them (issue 22: one count of hands everywhere); a corrected hand is
+    /// one hand.
     pub hands: i64,
     /// Whether a `close` event was recorded.
     pub closed: bool,
@@ -502,10 +504,14 @@ impl SessionSummaryRow {
 }
 
 /// The columns of a sessions-list line, for `sessions s`: its players and hand count are
-/// read from the session's own rows only.
+/// read from the session's own rows only (an undone hand's void points at it by index:
+/// `seq` is the index + 1, so the unique `(session_id, seq)` index finds it).
 const SUMMARY: &str = "SELECT s.id, s.game, s.created_at, \
    (SELECT group_concat(player, char(31)) FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
-   (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') AS hands, \
+   (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') \
+   - (SELECT count(*) FROM events v JOIN events h ON h.session_id = v.session_id \
+      AND h.seq = json_extract(v.body, '$.event') + 1 \
+      WHERE v.session_id = s.id AND v.kind = 'void' AND h.kind = 'hand') AS hands, \
    EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
    s.club_id FROM sessions s";
 

@@ -234,3 +234,65 @@ pub async fn priced(
     .fetch_optional(conn)
     .await
 }
+
+/// The payments that stand (not voided) against the club's nights, oldest first, or only
+/// against night `night` when given: `(night id, night title, night currency, payer, payee,
+/// cents, recorded_at)`. The night's currency is its first session's (a night keeps one,
+/// as [`crate::service::nights::group`] checks); "USD" for a night with no session left.
+pub async fn standing_payments(
+    conn: &mut SqliteConnection,
+    club: i64,
+    night: Option<i64>,
+) -> Result<Vec<(i64, String, String, String, String, i64, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT n.id, n.title, COALESCE((SELECT s.currency FROM night_sessions x \
+         JOIN sessions s ON s.id = x.session_id WHERE x.night_id = n.id ORDER BY s.id LIMIT 1), 'USD'), \
+         p.payer, p.payee, p.amount_cents, p.recorded_at \
+         FROM night_payments p JOIN nights n ON n.id = p.night_id \
+         WHERE n.club_id = ? AND p.voided_at IS NULL AND (? IS NULL OR n.id = ?) ORDER BY p.id",
+    )
+    .bind(club)
+    .bind(night)
+    .bind(night)
+    .fetch_all(conn)
+    .await
+}
+
+/// One evening a person played (issue 22: "night" means an evening): the sessions of one
+/// night, or, for sessions in no night, those started the same day (UTC).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EveningRow {
+    /// The night, when the evening's sessions were made one.
+    pub night_id: Option<i64>,
+    /// The night's title.
+    pub title: Option<String>,
+    /// When its first session was started (RFC 3339, UTC).
+    pub played_at: String,
+    /// The person's net over its sessions, in cents.
+    pub net_cents: i64,
+    /// How many of its sessions the person played.
+    pub sessions: i64,
+}
+
+/// Person `person`'s evenings in club `club`, oldest first. Errors: the store's (a sum that
+/// does not fit in 64 bits is SQLite's "integer overflow", never wrapped).
+pub async fn evenings_of(
+    conn: &mut SqliteConnection,
+    club: i64,
+    person: i64,
+) -> Result<Vec<EveningRow>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT x.night_id AS night_id, n.title AS title, MIN(r.played_at) AS played_at, \
+         SUM(r.net_cents) AS net_cents, COUNT(*) AS sessions \
+         FROM session_results r JOIN player_names pn ON pn.club_id = r.club_id AND pn.name = r.player \
+         LEFT JOIN night_sessions x ON x.session_id = r.session_id \
+         LEFT JOIN nights n ON n.id = x.night_id \
+         WHERE pn.person_id = ? AND r.club_id = ? \
+         GROUP BY COALESCE('n' || x.night_id, 'd' || substr(r.played_at, 1, 10)) \
+         ORDER BY played_at",
+    )
+    .bind(person)
+    .bind(club)
+    .fetch_all(conn)
+    .await
+}

@@ -27,3 +27,65 @@ pub fn pitch_in(a: &str, b: &str, currency: &str) -> SessionDoc {
 pub fn pitch(a: &str, b: &str) -> SessionDoc {
     pitch_in(a, b, "USD")
 }
+
+/// `hledger -f FILE balance` of `journal` as cents by account, zeros left out (issue 22:
+/// the club journal's balance is every person's net after the nights' payments); `None`
+/// when hledger is not installed (a failure in CI).
+pub fn hledger_balances(
+    journal: &str,
+    name: &str,
+) -> Option<std::collections::BTreeMap<String, i64>> {
+    let file =
+        std::env::temp_dir().join(format!("scorekeeper-{}-{name}.journal", std::process::id()));
+    std::fs::write(&file, journal).unwrap();
+    let output = match std::process::Command::new("hledger")
+        .arg("-f")
+        .arg(&file)
+        .args(["balance", "--flat", "--empty", "--no-total", "-O", "csv"])
+        .output()
+    {
+        Ok(output) => output,
+        Err(e) => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "CI is set and hledger cannot run: {e}"
+            );
+            eprintln!("note: hledger is not installed ({e}); the journal balance check is skipped");
+            return None;
+        }
+    };
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        output.status.success(),
+        "hledger: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut reader = csv::Reader::from_reader(output.stdout.as_slice());
+    let mut balances = std::collections::BTreeMap::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        let amount = row[1].replace('$', "");
+        // hledger writes a zero balance as a bare "0".
+        let cents = scorekeeper::money::Money::parse(&amount)
+            .unwrap_or_else(|e| panic!("{}: {e}", &row[1]))
+            .cents();
+        if cents != 0 {
+            balances.insert(row[0].to_string(), cents);
+        }
+    }
+    Some(balances)
+}
+
+/// A results CSV's `net` summed per `player` over every row (sessions and night payments),
+/// zeros left out, in cents.
+pub fn csv_sums(csv_text: &str) -> std::collections::BTreeMap<String, i64> {
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let mut sums = std::collections::BTreeMap::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        let cents = scorekeeper::money::Money::parse(&row[4]).unwrap().cents();
+        *sums.entry(row[3].to_string()).or_insert(0i64) += cents;
+    }
+    sums.retain(|_, c| *c != 0);
+    sums
+}

@@ -59,11 +59,12 @@ pub async fn postings_csv(
     Ok(download(CSV, format!("session-{id}-postings.csv"), body))
 }
 
-/// `GET /sessions/{id}/journal`: [`export::journal`] of one session.
+/// `GET /sessions/{id}/journal`: [`export::journal`] of one session, then the payments
+/// standing against its night, if it is in one.
 #[utoipa::path(get, path = "/sessions/{id}/journal", tag = "exports",
     params(("id" = i64, Path, description = "The session's id")),
     responses(
-        (status = 200, description = "An hledger/Ledger journal: one balanced transaction per event", content_type = "text/plain", body = String),
+        (status = 200, description = "An hledger/Ledger journal: one balanced transaction per event, and one per payment standing against the session's night", content_type = "text/plain", body = String),
         (status = 404, description = "No such session, or not yours to see", body = ApiError)))]
 pub async fn session_journal(
     State(state): State<AppState>,
@@ -72,16 +73,25 @@ pub async fn session_journal(
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
-    let body = export::journal(std::slice::from_ref(&record)).into_bytes();
+    let mut body = export::journal(std::slice::from_ref(&record));
+    // A session of a night carries the night's payments: the night settles it.
+    if let Some((club_id, night)) =
+        crate::service::nights::night_of_session(&state.reader, id).await?
+    {
+        let paid = club::night_payments(&state.reader, club_id, Some(night)).await?;
+        export::nights::append_journal(&mut body, &paid);
+    }
+    let body = body.into_bytes();
     Ok(download(JOURNAL, format!("session-{id}.journal"), body))
 }
 
-/// `GET /clubs/{id}/results.csv`: [`export::results_csv`] of every session of the club.
+/// `GET /clubs/{id}/results.csv`: [`export::results_csv`] of every session of the club, then
+/// the payments standing against its nights ([`export::nights::results_rows`]).
 #[utoipa::path(get, path = "/clubs/{id}/results.csv", tag = "exports",
     params(("id" = i64, Path, description = "The club's id")),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "One row per session and account: session, date, game, player, net (decimal string)", content_type = "text/csv", body = String),
+        (status = 200, description = "One row per session and account: session, date, game, player, net (decimal string); then two rows per payment standing against a night (session night:<id>, game night_payment)", content_type = "text/csv", body = String),
         (status = 404, description = "No such club, or not yours", body = ApiError)))]
 pub async fn club_results_csv(
     State(state): State<AppState>,
@@ -90,16 +100,19 @@ pub async fn club_results_csv(
 ) -> Result<Response, AppError> {
     club::member_club(&state.reader, viewer.grant, id).await?;
     let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
-    let body = export::results_csv(&sessions).map_err(written)?;
+    let mut body = export::results_csv(&sessions).map_err(written)?;
+    let paid = club::night_payments(&state.reader, id, None).await?;
+    body.extend(export::nights::results_rows(&paid).map_err(written)?);
     Ok(download(CSV, format!("club-{id}-results.csv"), body))
 }
 
-/// `GET /clubs/{id}/journal`: [`export::journal`] of every session of the club.
+/// `GET /clubs/{id}/journal`: [`export::journal`] of every session of the club, then the
+/// payments standing against its nights ([`export::nights::append_journal`]).
 #[utoipa::path(get, path = "/clubs/{id}/journal", tag = "exports",
     params(("id" = i64, Path, description = "The club's id")),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "An hledger/Ledger journal of every session of the club", content_type = "text/plain", body = String),
+        (status = 200, description = "An hledger/Ledger journal of every session of the club and every payment standing against its nights", content_type = "text/plain", body = String),
         (status = 404, description = "No such club, or not yours", body = ApiError)))]
 pub async fn club_journal(
     State(state): State<AppState>,
@@ -108,7 +121,10 @@ pub async fn club_journal(
 ) -> Result<Response, AppError> {
     club::member_club(&state.reader, viewer.grant, id).await?;
     let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
-    let body = export::journal(&sessions).into_bytes();
+    let mut body = export::journal(&sessions);
+    let paid = club::night_payments(&state.reader, id, None).await?;
+    export::nights::append_journal(&mut body, &paid);
+    let body = body.into_bytes();
     Ok(download(JOURNAL, format!("club-{id}.journal"), body))
 }
 

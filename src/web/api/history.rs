@@ -82,7 +82,9 @@ pub async fn history(
     hist::backfill(&state.pool, &state.folds, club).await?;
     let filters: Filters = parse_query(raw)?;
     let query = filters.query()?;
-    let (entries, more) = hist::history(&state.reader, club, &query).await?;
+    let (mut entries, more) = hist::history(&state.reader, club, &query).await?;
+    // A session a night settles is "settled" when the night is.
+    crate::service::night_status::mark(&state.reader, &state.folds, club, &mut entries).await?;
     let sessions = entries
         .into_iter()
         .map(|e| SessionJson {

@@ -172,6 +172,8 @@ struct HistoryPage {
     query: String,
     /// The club's latest nights, to add ticked sessions to.
     nights: Vec<crate::store::nights::NightRow>,
+    /// The night of each entry a night settles, by session id.
+    marks: std::collections::BTreeMap<i64, crate::service::night_status::NightMark>,
 }
 
 impl HistoryPage {
@@ -187,6 +189,9 @@ impl HistoryPage {
             (false, true) => "closed",
             (false, false) => "open",
         }
+    }
+    fn mark(&self, e: &HistoryEntry) -> Option<&crate::service::night_status::NightMark> {
+        self.marks.get(&e.row.id)
     }
     fn chosen(&self, value: &str, id: &i64) -> bool {
         value == id.to_string()
@@ -204,7 +209,10 @@ async fn history(
         hist::backfill(&state.pool, &state.folds, club).await?;
         let filters: Filters = parse_query(raw)?;
         let query = filters.query()?;
-        let (entries, more) = hist::history(&state.reader, club, &query).await?;
+        let (mut entries, more) = hist::history(&state.reader, club, &query).await?;
+        let marks =
+            crate::service::night_status::mark(&state.reader, &state.folds, club, &mut entries)
+                .await?;
         let people = hist::people(&state.reader, club).await?;
         let given: Vec<(&str, &str)> = [
             ("game", filters.game.as_str()),
@@ -228,6 +236,7 @@ async fn history(
             more,
             query: query_text,
             nights: crate::service::nights::nights_of(&state.reader, club).await?,
+            marks,
         })
     };
     match page.await {

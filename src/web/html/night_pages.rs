@@ -134,6 +134,8 @@ struct PayForm {
     amount: String,
     /// How many payments the page showed (required: empty is refused, naming `seen`).
     seen: String,
+    /// The session whose sheet recorded it (empty: the night's page), to go back to.
+    back: String,
 }
 
 async fn pay(
@@ -146,6 +148,7 @@ async fn pay(
         member(&viewer, club, Access::Write)?;
         let f: PayForm = form(&body)?;
         let seen = whole("seen", &f.seen)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        let back = whole("back", &f.back)?;
         nights::record_payment(
             &state.pool,
             &state.folds,
@@ -156,12 +159,28 @@ async fn pay(
             &f.amount,
             seen,
         )
-        .await
+        .await?;
+        let sessions = touched(&state, nid).await?;
+        // Back to the sheet it was recorded on, when that sheet is one of the night's.
+        Ok::<_, AppError>(match back.filter(|b| sessions.contains(b)) {
+            Some(sid) => format!("/sessions/{sid}#settle"),
+            None => format!("/clubs/{club}/nights/{nid}"),
+        })
     };
     match done.await {
-        Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
+        Ok(to) => Redirect::to(&to).into_response(),
         Err(e) => error_page(e),
     }
+}
+
+/// Tells the live sheets of night `nid`'s sessions that the night changed (each shows the
+/// night's settle-up); returns the sessions.
+async fn touched(state: &AppState, nid: i64) -> Result<Vec<i64>, AppError> {
+    let sessions = nights::sessions_in(&state.reader, nid).await?;
+    for &sid in &sessions {
+        state.changed(sid);
+    }
+    Ok(sessions)
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -179,7 +198,8 @@ async fn void(
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: VoidForm = form(&body)?;
-        nights::void_payment(&state.pool, club, nid, pid, &f.reason).await
+        nights::void_payment(&state.pool, club, nid, pid, &f.reason).await?;
+        touched(&state, nid).await.map(|_| ())
     };
     match done.await {
         Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),

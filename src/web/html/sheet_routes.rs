@@ -56,7 +56,9 @@ pub(super) async fn sheet(
             if all { "-all" } else { "" },
             service::history::names_tag(&renamed)
         );
-        let cacheable = !values.contains_key("correct_event");
+        // A night's payments and its other sessions change this sheet without an event.
+        let night = super::sheet::night_on_sheet(&state, id).await?;
+        let cacheable = !values.contains_key("correct_event") && night.is_none();
         if cacheable && headers.contains_key(header::IF_NONE_MATCH) {
             let etag = session_etag(id, service::event_count(&state.reader, id).await?, &variant);
             if not_modified(&headers, &etag) {
@@ -71,13 +73,14 @@ pub(super) async fn sheet(
         let (page, events) = if cacheable && !all && renamed.is_empty() {
             let glance = service::glance(&state.reader, &state.folds, id).await?;
             let page = sheet_page(&Showing::of_glance(&glance), &values, None, can_write)?;
-            (page.offering_links(holds_link), glance.tip.events())
+            (page.offering_links(holds_link).in_night(night), glance.tip.events())
         } else {
             let current = service::load(&state.reader, &state.folds, id).await?;
             let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
             let page = sheet_page(&Showing::of_loaded(&current, all), &values, None, can_write)?
                 .offering_links(holds_link)
-                .shown_as(&current, shown.as_ref(), &values)?;
+                .shown_as(&current, shown.as_ref(), &values)?
+                .in_night(night);
             (page, current.events())
         };
         Ok(match cacheable {
@@ -101,7 +104,8 @@ pub(super) async fn refused(
 ) -> Response {
     let status = e.status();
     let mut error = PageError::from(&e);
-    let conflict = matches!(e, AppError::Conflict { .. });
+    // Another device's event (a stale form), not another kind of conflict (a night's).
+    let conflict = matches!(&e, AppError::Conflict { field, .. } if field == "expected_events");
     let seen = expected_events(values).ok().flatten();
     let values = if conflict {
         HashMap::new()
@@ -109,6 +113,7 @@ pub(super) async fn refused(
         values.clone()
     };
     let renamed = service::history::renamed_for_session(&state.reader, id).await;
+    let night = super::sheet::night_on_sheet(state, id).await;
     match service::load(&state.reader, &state.folds, id)
         .await
         .and_then(|l| {
@@ -118,11 +123,9 @@ pub(super) async fn refused(
             }
             let shown = crate::history::names::shown(&l.doc, &l.fold, &renamed?);
             let all = values.contains_key("all");
-            sheet_page(&Showing::of_loaded(&l, all), &values, Some(error), true)?.shown_as(
-                &l,
-                shown.as_ref(),
-                &values,
-            )
+            let page = sheet_page(&Showing::of_loaded(&l, all), &values, Some(error), true)?
+                .shown_as(&l, shown.as_ref(), &values)?;
+            Ok(page.in_night(night?))
         }) {
         Ok(page) => (status, page).into_response(),
         Err(e) => error_page(e),

@@ -1,0 +1,124 @@
+//! Night payments in the exports (issue 22 point 2): a payment recorded against a night
+//! moves money between two players exactly as a payment inside a session does (the payer's
+//! net rises by the amount, the payee's falls by it), so every export that sums the
+//! sessions also carries the night's standing payments: the journal as one balanced
+//! transaction each, the results CSV as two rows each. `hledger balance` of the club
+//! journal and the CSV's sum per player are then every person's net after the nights'
+//! payments: zero for everyone once a night is settled. Voided payments are left out (they
+//! no longer count anywhere).
+
+use std::fmt::Write as _;
+
+use super::{ExportError, cell, day, finish, journal_account, journal_amount, journal_text};
+use crate::money::Money;
+
+/// A payment that stands against a night, as the exports write it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NightPaymentRecord {
+    /// The night's id.
+    pub night_id: i64,
+    /// The night's title ("Thursday at Sal's").
+    pub night_title: String,
+    /// The night's currency (ISO code, "USD"): its sessions'.
+    pub currency: String,
+    /// Who paid (a player's name as the night shows it).
+    pub payer: String,
+    /// Who received.
+    pub payee: String,
+    /// How much, positive.
+    pub amount: Money,
+    /// When it was recorded (RFC 3339, UTC).
+    pub recorded_at: String,
+}
+
+/// Appends one transaction per night payment to a journal written by
+/// [`super::journal`]: dated the day it was recorded, cleared, described "Ann paid Bob
+/// 1.20 (night: Thursday at Sal's)", tagged `night` and `type:night_payment`, with the
+/// payer's posting `+amount` and the payee's `-amount` (they sum to zero).
+pub fn append_journal(out: &mut String, payments: &[NightPaymentRecord]) {
+    for p in payments {
+        // `writeln!` into a String cannot fail.
+        let _ = writeln!(
+            out,
+            "{} * {} paid {} {} (night: {})  ; night:{}, type:night_payment",
+            day(&p.recorded_at),
+            journal_text(&p.payer),
+            journal_text(&p.payee),
+            p.amount,
+            journal_text(&p.night_title),
+            p.night_id,
+        );
+        let back = Money::from_cents(p.amount.cents().saturating_neg());
+        for (who, amount) in [(&p.payer, p.amount), (&p.payee, back)] {
+            let _ = writeln!(
+                out,
+                "    {}  {}",
+                journal_account(who),
+                journal_amount(amount, &p.currency)
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// The rows [`super::results_csv`] adds for night payments (no header): two per payment,
+/// `session` = `night:<id>`, `date` the day it was recorded, `game` = `night_payment`,
+/// the payer at `+amount` and the payee at `-amount`, so each payment's rows sum to zero
+/// and a player's rows over the whole file sum to their net after the nights' payments.
+/// Errors: the CSV writer's (it writes to memory, so only on a bug).
+pub fn results_rows(payments: &[NightPaymentRecord]) -> Result<Vec<u8>, ExportError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for p in payments {
+        let session = format!("night:{}", p.night_id);
+        let back = Money::from_cents(p.amount.cents().saturating_neg());
+        for (who, amount) in [(&p.payer, p.amount), (&p.payee, back)] {
+            w.write_record([
+                session.as_str(),
+                day(&p.recorded_at),
+                "night_payment",
+                &cell(who),
+                &amount.to_string(),
+            ])?;
+        }
+    }
+    finish(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paid(payer: &str, payee: &str, cents: i64) -> NightPaymentRecord {
+        NightPaymentRecord {
+            night_id: 3,
+            night_title: "Thursday; at Sal's".into(),
+            currency: "USD".into(),
+            payer: payer.into(),
+            payee: payee.into(),
+            amount: Money::from_cents(cents),
+            recorded_at: "2026-11-24T22:15:00Z".into(),
+        }
+    }
+
+    /// Dee owed 2.40 and paid Ann 1.20: the payer's posting is +1.20 (her debt shrinks),
+    /// the payee's −1.20 (what she is owed shrinks).
+    #[test]
+    fn a_night_payment_is_one_balanced_transaction() {
+        let mut out = String::new();
+        append_journal(&mut out, &[paid("Dee", "Ann", 120)]);
+        assert_eq!(
+            out,
+            "2026-11-24 * Dee paid Ann 1.20 (night: Thursday, at Sal's)  ; night:3, type:night_payment\n    \
+             players:Dee  $1.20\n    players:Ann  $-1.20\n\n"
+        );
+    }
+
+    #[test]
+    fn a_night_payment_is_two_rows_that_sum_to_zero() {
+        let rows = results_rows(&[paid("Dee", "=Ann", 120)]).unwrap();
+        assert_eq!(
+            String::from_utf8(rows).unwrap(),
+            "night:3,2026-11-24,night_payment,Dee,1.20\nnight:3,2026-11-24,night_payment,'=Ann,-1.20\n"
+        );
+    }
+}

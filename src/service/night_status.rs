@@ -1,0 +1,80 @@
+//! The history's status of a session a night settles (issue 22 point 1): such a session is
+//! "settled" when the night is (every net over the night's sessions and payments at zero)
+//! and it is closed, whatever its own balances say, since its money is paid in the night's
+//! transfers; and it is no longer "settled" when the night owes again (a new hand or a
+//! voided payment), though its own balances may be zero.
+
+use std::collections::BTreeMap;
+
+use crate::error::AppError;
+use crate::service::Folds;
+use crate::service::history::HistoryEntry;
+use crate::service::nights::{self, NightView};
+use crate::store::ReadPool;
+use crate::store::nights as ns;
+
+/// A night as a history entry names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NightMark {
+    /// The night's id.
+    pub id: i64,
+    /// Its title.
+    pub title: String,
+    /// Every net of the night is zero.
+    pub settled: bool,
+    /// What is left to pay, in words with the currency: "Dee pays Ann $1.20".
+    pub owing: Vec<String>,
+}
+
+impl NightMark {
+    fn of(view: &NightView) -> NightMark {
+        NightMark {
+            id: view.night.id,
+            title: view.night.title.clone(),
+            settled: view.settled(),
+            owing: view
+                .settlement
+                .transfers
+                .iter()
+                .map(|t| {
+                    let t = &t.transfer;
+                    let amount = crate::money::with_currency(&t.amount.to_string(), &view.currency);
+                    format!("{} pays {} {amount}", t.from, t.to)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Marks each entry of club `club`'s history that a night settles with its night
+/// ([`NightMark`], keyed by session id) and sets its `settled` to the night's (closed and
+/// the night settled). Each night is worked out once. Errors: the store's, a night's.
+pub async fn mark(
+    pool: &ReadPool,
+    folds: &Folds,
+    club: i64,
+    entries: &mut [HistoryEntry],
+) -> Result<BTreeMap<i64, NightMark>, AppError> {
+    let mut of_session = Vec::with_capacity(entries.len());
+    {
+        let mut conn = pool.acquire().await?;
+        for e in entries.iter() {
+            of_session.push(ns::night_of_session(&mut conn, e.row.id).await?);
+        }
+    }
+    let mut nights_seen: BTreeMap<i64, NightMark> = BTreeMap::new();
+    let mut marks = BTreeMap::new();
+    for (e, night) in entries.iter_mut().zip(of_session) {
+        let Some(night) = night else { continue };
+        let mark = match nights_seen.entry(night) {
+            std::collections::btree_map::Entry::Occupied(m) => m.into_mut(),
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                let view = nights::night(pool, folds, club, night).await?;
+                slot.insert(NightMark::of(&view))
+            }
+        };
+        e.row.settled = e.row.closed && mark.settled;
+        marks.insert(e.row.id, mark.clone());
+    }
+    Ok(marks)
+}
