@@ -702,7 +702,12 @@ async fn a_night_settles_its_sessions_everywhere() {
     let paid = app
         .post_form_with(
             &format!("{location}/payments"),
-            &[("payer", "Dee"), ("payee", "Bob"), ("amount", "1.20")],
+            &[
+                ("payer", "Dee"),
+                ("payee", "Bob"),
+                ("amount", "1.20"),
+                ("seen", "1"),
+            ],
             c,
         )
         .await;
@@ -728,7 +733,12 @@ async fn a_night_settles_its_sessions_everywhere() {
     let again = app
         .post_form_with(
             &format!("{location}/payments"),
-            &[("payer", "Ann"), ("payee", "Bob"), ("amount", "1.00")],
+            &[
+                ("payer", "Ann"),
+                ("payee", "Bob"),
+                ("amount", "1.00"),
+                ("seen", "2"),
+            ],
             c,
         )
         .await;

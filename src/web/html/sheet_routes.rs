@@ -73,7 +73,10 @@ pub(super) async fn sheet(
         let (page, events) = if cacheable && !all && renamed.is_empty() {
             let glance = service::glance(&state.reader, &state.folds, id).await?;
             let page = sheet_page(&Showing::of_glance(&glance), &values, None, can_write)?;
-            (page.offering_links(holds_link).in_night(night), glance.tip.events())
+            (
+                page.offering_links(holds_link).in_night(night),
+                glance.tip.events(),
+            )
         } else {
             let current = service::load(&state.reader, &state.folds, id).await?;
             let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);
