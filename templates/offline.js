@@ -63,12 +63,17 @@
       row.appendChild(cell);
       if (body) body.appendChild(row);
     });
+    // The panel is made again only when what waits changed: a button the player is about
+    // to tap is not swapped under his finger by the next look at the queue.
+    var shown = JSON.stringify(items);
+    if (panel && panel.getAttribute('data-shown') === shown) return;
     if (!panel) {
       panel = element('section');
       panel.id = 'queue';
       var sheet = document.getElementById('sheet');
       sheet.parentNode.insertBefore(panel, sheet.nextSibling);
     }
+    panel.setAttribute('data-shown', shown);
     panel.replaceChildren();
     var waiting = items.filter(function (i) { return i.state === 'waiting'; }).length;
     panel.appendChild(element('p', 'hint queue-count', waiting + (waiting === 1 ? ' entry' : ' entries') +

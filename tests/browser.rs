@@ -530,6 +530,30 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
         "nothing waits",
     )
     .await;
+    // Once more, and this time the player drops his: nothing of it is recorded, and the
+    // choice is his (it waits, shown, until he makes it).
+    wifi.cut();
+    enter_hand(&phone, "Bob", "Cy", "360", "clubs", "made").await;
+    wait_for(&phone, "waiting to be sent", Duration::from_secs(10)).await;
+    enter_hand(&other, "Bob", "Ann", "380", "hearts", "made").await;
+    assert_landed(&other, "the other phone's second hand").await;
+    wifi.mend();
+    wait_for(&phone, "Drop mine", Duration::from_secs(30)).await;
+    submit(&phone, "#queue button.drop").await;
+    until(
+        &phone,
+        "return [document.querySelectorAll('tr.queued').length, document.querySelectorAll('#queue').length];",
+        serde_json::json!([0, 0]),
+        "the dropped hand is gone from the phone",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let events = stored_events(&other, &id).await;
+    assert_eq!(
+        events[7..].iter().map(bid_of).collect::<Vec<_>>(),
+        ["Ann 380"],
+        "only the other phone's hand"
+    );
     let width = scroll_width(&phone).await;
     assert!(width <= 390, "the offline sheet fits 390 px ({width})");
     phone.quit().await.unwrap();
