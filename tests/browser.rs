@@ -329,7 +329,11 @@ async fn stored_events(phone: &WebDriver, id: &str) -> Vec<serde_json::Value> {
 
 /// Waits (up to 30 s: the page tries the queue every few seconds) until the session holds
 /// `count` events; returns them.
-async fn events_once_there_are(phone: &WebDriver, id: &str, count: usize) -> Vec<serde_json::Value> {
+async fn events_once_there_are(
+    phone: &WebDriver,
+    id: &str,
+    count: usize,
+) -> Vec<serde_json::Value> {
     let start = std::time::Instant::now();
     loop {
         let events = stored_events(phone, id).await;
@@ -362,7 +366,11 @@ async fn until(phone: &WebDriver, js: &str, want: serde_json::Value, what: &str)
 
 /// A hand's bidder and bid as stored (`"Ann 250"`).
 fn bid_of(event: &serde_json::Value) -> String {
-    format!("{} {}", event["bidder"].as_str().unwrap_or("?"), event["bid"])
+    format!(
+        "{} {}",
+        event["bidder"].as_str().unwrap_or("?"),
+        event["bid"]
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -409,7 +417,12 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
     .await;
     phone.goto(format!("{base}{sheet}")).await.unwrap();
     wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
-    let installable = cdp(&phone, "Page.getInstallabilityErrors", serde_json::json!({})).await;
+    let installable = cdp(
+        &phone,
+        "Page.getInstallabilityErrors",
+        serde_json::json!({}),
+    )
+    .await;
     assert_eq!(
         installable["installabilityErrors"],
         serde_json::json!([]),
@@ -429,7 +442,12 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
     // wait behind it.
     wifi.cut();
     enter_hand(&phone, "Ann", "Bob", "300", "spades", "made").await;
-    wait_for(&phone, "offline: showing the sheet as of ", Duration::from_secs(10)).await;
+    wait_for(
+        &phone,
+        "offline: showing the sheet as of ",
+        Duration::from_secs(10),
+    )
+    .await;
     enter_hand(&phone, "Bob", "Cy", "260", "clubs", "made").await;
     enter_hand(&phone, "Cy", "Ann", "280", "diamonds", "made").await;
     submit(&phone, "#undo > summary").await;
@@ -456,9 +474,27 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
         .collect();
     assert_eq!(rows.len(), 4);
     for (row, words) in rows.iter().zip([
-        ["Hand: ", "dealer Ann", "bidder Bob", "bid 300", "trump spades"],
-        ["Hand: ", "dealer Bob", "bidder Cy", "bid 260", "trump clubs"],
-        ["Hand: ", "dealer Cy", "bidder Ann", "bid 280", "trump diamonds"],
+        [
+            "Hand: ",
+            "dealer Ann",
+            "bidder Bob",
+            "bid 300",
+            "trump spades",
+        ],
+        [
+            "Hand: ",
+            "dealer Bob",
+            "bidder Cy",
+            "bid 260",
+            "trump clubs",
+        ],
+        [
+            "Hand: ",
+            "dealer Cy",
+            "bidder Ann",
+            "bid 280",
+            "trump diamonds",
+        ],
         ["Undo the last hand"; 5],
     ]) {
         // In order, in the form's words, and no money: the phone has no rules to count it.
@@ -470,21 +506,34 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
         );
     }
     sheet_screenshot(&phone, "offline-queued-390.png").await;
-    assert_eq!(stored_events(&other, &id).await.len(), 1, "nothing reached the service");
+    assert_eq!(
+        stored_events(&other, &id).await.len(),
+        1,
+        "nothing reached the service"
+    );
 
     // The Wi-Fi is back: the queue goes, once each, in order, and the sheet is current
     // without a reload.
-    phone.execute("window.noReload = 25;", Vec::new()).await.unwrap();
+    phone
+        .execute("window.noReload = 25;", Vec::new())
+        .await
+        .unwrap();
     wifi.mend();
     let events = events_once_there_are(&other, &id, 5).await;
-    let kinds: Vec<String> = events.iter().map(|e| format!("{} {}", e["type"], bid_of(e))).collect();
+    let kinds: Vec<String> = events
+        .iter()
+        .map(|e| format!("{} {}", e["type"], bid_of(e)))
+        .collect();
     assert_eq!(events.len(), 5, "{kinds:?}");
     assert_eq!(
         events[..4].iter().map(bid_of).collect::<Vec<_>>(),
         ["Ann 250", "Bob 300", "Cy 260", "Ann 280"]
     );
     assert_eq!(events[4]["type"], "void", "the undo");
-    assert_eq!(events[4]["event"], 3, "the undo takes back the last hand entered, 280");
+    assert_eq!(
+        events[4]["event"], 3,
+        "the undo takes back the last hand entered, 280"
+    );
     until(
         &phone,
         "return [window.noReload, document.querySelectorAll('tr.queued').length, !!document.getElementById('offline'), document.querySelectorAll('#sheet tr.entry.struck').length > 0];",
@@ -504,8 +553,19 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
     enter_hand(&other, "Ann", "Cy", "340", "spades", "made").await;
     assert_landed(&other, "the other phone's hand").await;
     wifi.mend();
-    wait_for(&phone, "Send mine anyway as the next entry", Duration::from_secs(30)).await;
-    let choice = phone.find(By::Css("#queue .queue-problem")).await.unwrap().text().await.unwrap();
+    wait_for(
+        &phone,
+        "Send mine anyway as the next entry",
+        Duration::from_secs(30),
+    )
+    .await;
+    let choice = phone
+        .find(By::Css("#queue .queue-problem"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(
         choice.contains("was just entered by another device")
             && choice.contains("Yours, entered on this phone at")
@@ -514,7 +574,11 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
             && choice.contains("340"),
         "both versions are shown: {choice}"
     );
-    assert_eq!(stored_events(&other, &id).await.len(), 6, "the stale hand waits for the player");
+    assert_eq!(
+        stored_events(&other, &id).await.len(),
+        6,
+        "the stale hand waits for the player"
+    );
     sheet_screenshot(&phone, "offline-conflict-390.png").await;
     submit(&phone, "#queue button.send-anyway").await;
     let events = events_once_there_are(&other, &id, 7).await;

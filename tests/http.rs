@@ -900,13 +900,19 @@ async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
         .await;
         assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     }
-    let events = app.get(&format!("/api/v1/sessions/{id}/export")).await.json()["events"]
+    let events = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json()["events"]
         .as_array()
         .unwrap()
         .clone();
     assert_eq!(events.len(), 2, "{events:?}");
     assert_eq!(events[0]["bid"], 250);
-    assert_eq!((&events[1]["type"], &events[1]["event"]), (&json!("void"), &json!(0)));
+    assert_eq!(
+        (&events[1]["type"], &events[1]["event"]),
+        (&json!("void"), &json!(0))
+    );
     // A new key with the count the phone saw before is stale: refused, nothing written.
     let stale = post(format!("{sheet}/hands"), hand.to_vec(), "phone-2-hand").await;
     assert_eq!(stale.status.as_u16(), 409);
@@ -916,7 +922,10 @@ async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
         .await;
     assert_eq!(bad.status.as_u16(), 400);
     assert!(bad.body.contains("Idempotency-Key"), "{}", bad.body);
-    let count = app.get(&format!("/api/v1/sessions/{id}/export")).await.json()["events"]
+    let count = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json()["events"]
         .as_array()
         .unwrap()
         .len();

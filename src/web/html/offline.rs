@@ -112,7 +112,11 @@ pub fn start_url(asked: &str) -> String {
             !rest.is_empty() && rest.len() <= 18 && rest.bytes().all(|b| b.is_ascii_digit())
         })
     });
-    if allowed { asked.to_string() } else { "/".into() }
+    if allowed {
+        asked.to_string()
+    } else {
+        "/".into()
+    }
 }
 
 /// A form post's `Idempotency-Key` header, as the JSON API reads it: 1 to 200 visible

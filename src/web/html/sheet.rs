@@ -14,19 +14,19 @@ use axum::response::{IntoResponse, Response};
 use tokio_stream::StreamExt;
 
 use super::PageError;
-use crate::service::clubs::{self, Access};
-use crate::web::AppState;
-use crate::web::auth::Viewer;
 use crate::error::AppError;
 use crate::ledger::KITTY;
 use crate::ledger::settle_up::{Transfer, fewest_transfers_preferring};
 use crate::registry::{self, HandFormData};
 use crate::rules::game::{Choice, HandFormSpec, form_values};
 use crate::service::Loaded;
+use crate::service::clubs::{self, Access};
 use crate::session::sheet::{
     self as model, Context, MoneyView, SheetView, money, money_views, signed_money,
 };
 use crate::session::why::standing_amounts;
+use crate::web::AppState;
+use crate::web::auth::Viewer;
 
 /// The score-sheet page.
 #[derive(Template, WebTemplate)]
