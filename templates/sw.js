@@ -6,6 +6,7 @@
 // - A hand, undo, payment or void posted while the server does not answer is queued on
 //   the phone (queue.js) and the phone is sent back to the sheet, which shows it as waiting
 //   to be sent; the page's script (offline.js) sends the queue when the server answers.
+// - Logging out forgets the pages kept.
 //   Every such post carries an Idempotency-Key, so a post whose answer was lost is not
 //   recorded twice when the queue sends it again.
 // - The live stream, the JSON API and everything else go straight to the network.
@@ -36,6 +37,9 @@ self.addEventListener('fetch', function (event) {
   if (url.origin !== self.location.origin) return;
   var path = url.pathname;
   if (request.method === 'POST') {
+    // Logging out forgets the pages kept: a phone passed round the table keeps no club's
+    // sheets after its member logs out.
+    if (path === '/logout') caches.delete(PAGES);
     if (request.mode === 'navigate' && SkQueue.QUEUEABLE.test(path)) {
       event.respondWith(postOrQueue(request, path));
     }

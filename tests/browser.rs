@@ -390,6 +390,7 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
     fill(&phone, "again", "seven of clubs").await;
     submit(&phone, "form[action='/clubs'] button").await;
     wait_for(&phone, "Share link", Duration::from_secs(5)).await;
+    let club = phone.current_url().await.unwrap().path().to_string();
     phone
         .goto(format!("{base}/sessions/new?game=auction_pinochle"))
         .await
@@ -415,6 +416,10 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
         "the service worker runs the sheet",
     )
     .await;
+    // The pages a player needs at the table, seen once online: the club's history, then
+    // the sheet.
+    phone.goto(format!("{base}{club}/history")).await.unwrap();
+    wait_for(&phone, "<h1>History</h1>", Duration::from_secs(5)).await;
     phone.goto(format!("{base}{sheet}")).await.unwrap();
     wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
     let installable = cdp(
@@ -506,6 +511,20 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
         );
     }
     sheet_screenshot(&phone, "offline-queued-390.png").await;
+    // Still offline, the history page seen before opens from the phone's copy, and back
+    // on the sheet the four entries still wait.
+    phone.goto(format!("{base}{club}/history")).await.unwrap();
+    wait_for(&phone, "offline: showing the page as of ", Duration::from_secs(10)).await;
+    wait_for(&phone, "<h1>History</h1>", Duration::from_secs(5)).await;
+    phone.goto(format!("{base}{sheet}")).await.unwrap();
+    wait_for(&phone, "offline: showing the sheet as of ", Duration::from_secs(10)).await;
+    until(
+        &phone,
+        "return document.querySelectorAll('#sheet tr.queued').length;",
+        serde_json::json!(4),
+        "the entries still wait after the phone left the sheet and came back",
+    )
+    .await;
     assert_eq!(
         stored_events(&other, &id).await.len(),
         1,
