@@ -514,10 +514,20 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
     // Still offline, the history page seen before opens from the phone's copy, and back
     // on the sheet the four entries still wait.
     phone.goto(format!("{base}{club}/history")).await.unwrap();
-    wait_for(&phone, "offline: showing the page as of ", Duration::from_secs(10)).await;
+    wait_for(
+        &phone,
+        "offline: showing the page as of ",
+        Duration::from_secs(10),
+    )
+    .await;
     wait_for(&phone, "<h1>History</h1>", Duration::from_secs(5)).await;
     phone.goto(format!("{base}{sheet}")).await.unwrap();
-    wait_for(&phone, "offline: showing the sheet as of ", Duration::from_secs(10)).await;
+    wait_for(
+        &phone,
+        "offline: showing the sheet as of ",
+        Duration::from_secs(10),
+    )
+    .await;
     until(
         &phone,
         "return document.querySelectorAll('#sheet tr.queued').length;",
