@@ -56,28 +56,54 @@ steppers(document);
   error.focus({ preventScroll: true });
   error.scrollIntoView({ block: 'start' });
 })();
-(function () {
+// When the stream drops (the Wi-Fi went, the server restarted), the browser opens it again
+// by itself; a stream the browser gave up on is opened again here every few seconds. On
+// every reopening the sheet is fetched afresh, since changes made meanwhile were not
+// announced; `sheet:updated` tells the offline queue (offline.js) to send what waits.
+var Live = (function () {
   var root = document.getElementById('live');
-  if (!root || !window.EventSource || !window.fetch) return;
-  var typing = false;
+  if (!root || !window.EventSource || !window.fetch) return null;
+  var typing = false, source = null, dropped = false;
   document.addEventListener('input', function () { typing = true; });
-  var source = new EventSource(root.getAttribute('data-live'));
-  source.addEventListener('changed', function () {
-    fetch(location.pathname + location.search, { credentials: 'same-origin' })
-      .then(function (response) { return response.text(); })
-      .then(function (html) {
-        var fresh = new DOMParser().parseFromString(html, 'text/html');
-        var parts = typing ? ['#sheet', '#settle'] : ['#sheet', '#settle', '#next', '#correct'];
-        parts.forEach(function (selector) {
-          var now = document.querySelector(selector), next = fresh.querySelector(selector);
-          if (now && next) now.replaceWith(next);
+  // Fetches this page again and swaps in the new sheet; resolves true when it was
+  // swapped, false when the server did not answer.
+  function refresh() {
+    return fetch(location.pathname + location.search, { credentials: 'same-origin' })
+      .then(function (response) {
+        if (!response.ok) return false;
+        return response.text().then(function (html) {
+          var fresh = new DOMParser().parseFromString(html, 'text/html');
+          var parts = typing ? ['#sheet', '#settle'] : ['#sheet', '#settle', '#next', '#correct'];
+          parts.forEach(function (selector) {
+            var now = document.querySelector(selector), next = fresh.querySelector(selector);
+            if (now && next) now.replaceWith(next);
+          });
+          localTimes(document);
+          steppers(document);
+          root.setAttribute('data-updated', String(Date.now()));
+          var status = document.getElementById('live-status');
+          if (status) status.textContent = 'The sheet was updated.';
+          document.dispatchEvent(new CustomEvent('sheet:updated'));
+          return true;
         });
-        localTimes(document);
-        steppers(document);
-        root.setAttribute('data-updated', String(Date.now()));
-        var status = document.getElementById('live-status');
-        if (status) status.textContent = 'The sheet was updated.';
-      });
-  });
-  window.addEventListener('pagehide', function () { source.close(); });
+      })
+      .catch(function () { return false; });
+  }
+  function connect() {
+    source = new EventSource(root.getAttribute('data-live'));
+    source.addEventListener('changed', refresh);
+    source.addEventListener('open', function () {
+      if (dropped) refresh();
+      dropped = false;
+      document.dispatchEvent(new CustomEvent('live:open'));
+    });
+    source.addEventListener('error', function () {
+      dropped = true;
+      document.dispatchEvent(new CustomEvent('live:error'));
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
+    });
+  }
+  connect();
+  window.addEventListener('pagehide', function () { if (source) source.close(); });
+  return { refresh: refresh, typingDone: function () { typing = false; } };
 })();

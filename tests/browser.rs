@@ -13,8 +13,8 @@ mod common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, dark_mode, fill, screenshots, scroll_width, sheet_screenshot,
-    submit, wait_for,
+    Browser, Wire, assert_landed, cdp, choose, dark_mode, fill, page_fetch, screenshots,
+    scroll_width, sheet_screenshot, submit, wait_for,
 };
 use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
@@ -317,6 +317,340 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
 
     keeper.quit().await.unwrap();
     watcher.quit().await.unwrap();
+}
+
+/// The session's events as stored, read on `phone` (which must be allowed to see it).
+async fn stored_events(phone: &WebDriver, id: &str) -> Vec<serde_json::Value> {
+    let (status, text) = page_fetch(phone, &format!("/api/v1/sessions/{id}/export")).await;
+    assert_eq!(status, 200, "{text}");
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    doc["events"].as_array().unwrap().clone()
+}
+
+/// Waits (up to 30 s: the page tries the queue every few seconds) until the session holds
+/// `count` events; returns them.
+async fn events_once_there_are(
+    phone: &WebDriver,
+    id: &str,
+    count: usize,
+) -> Vec<serde_json::Value> {
+    let start = std::time::Instant::now();
+    loop {
+        let events = stored_events(phone, id).await;
+        if events.len() >= count || start.elapsed() > Duration::from_secs(30) {
+            return events;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// What the script `js` returns on `phone`, waited for (up to 20 s) until it is `want`.
+async fn until(phone: &WebDriver, js: &str, want: serde_json::Value, what: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        let now = phone
+            .execute(js, Vec::new())
+            .await
+            .map(|r| r.json().clone())
+            .unwrap_or(serde_json::Value::Null);
+        if now == want {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{what}: {js} is {now}, not {want}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A hand's bidder and bid as stored (`"Ann 250"`).
+fn bid_of(event: &serde_json::Value) -> String {
+    format!(
+        "{} {}",
+        event["bidder"].as_str().unwrap_or("?"),
+        event["bid"]
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
+    let Some(browser) = Browser::start("offline").await else {
+        return;
+    };
+    // The first phone reaches the service over a Wi-Fi the test cuts; the second over its own.
+    let wifi = Wire::to(&browser.base).await;
+    let (base, direct) = (wifi.base.clone(), browser.base.clone());
+    let phone = browser.phone("offline-phone").await;
+    let other = browser.phone("other-phone").await;
+
+    phone.goto(format!("{base}/clubs/new")).await.unwrap();
+    fill(&phone, "name", "Cabin Pinochle").await;
+    fill(&phone, "passphrase", "seven of clubs").await;
+    fill(&phone, "again", "seven of clubs").await;
+    submit(&phone, "form[action='/clubs'] button").await;
+    wait_for(&phone, "Share link", Duration::from_secs(5)).await;
+    let club = phone.current_url().await.unwrap().path().to_string();
+    phone
+        .goto(format!("{base}/sessions/new?game=auction_pinochle"))
+        .await
+        .unwrap();
+    fill(&phone, "player_1", "Ann").await;
+    fill(&phone, "player_2", "Bob").await;
+    fill(&phone, "player_3", "Cy").await;
+    fill(&phone, "a.stake", "0.05").await;
+    choose(&phone, "a.kitty", "pot").await;
+    submit(&phone, "form[action='/sessions'] button").await;
+    wait_for(&phone, "Kitty rule 1", Duration::from_secs(5)).await;
+    let sheet = phone.current_url().await.unwrap().path().to_string();
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    enter_hand(&phone, "Cy", "Ann", "250", "hearts", "made").await;
+    assert_landed(&phone, "the first hand, online").await;
+
+    // The sheet installs: Chrome's own installability check (Lighthouse's) finds nothing
+    // missing once the worker runs the page, and the worker keeps the sheet.
+    until(
+        &phone,
+        "return !!navigator.serviceWorker.controller;",
+        serde_json::json!(true),
+        "the service worker runs the sheet",
+    )
+    .await;
+    // The pages a player needs at the table, seen once online: the club's history, then
+    // the sheet.
+    phone.goto(format!("{base}{club}/history")).await.unwrap();
+    wait_for(&phone, "<h1>History</h1>", Duration::from_secs(5)).await;
+    phone.goto(format!("{base}{sheet}")).await.unwrap();
+    wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
+    let installable = cdp(
+        &phone,
+        "Page.getInstallabilityErrors",
+        serde_json::json!({}),
+    )
+    .await;
+    assert_eq!(
+        installable["installabilityErrors"],
+        serde_json::json!([]),
+        "installable: {installable}"
+    );
+
+    other.goto(format!("{direct}/login")).await.unwrap();
+    fill(&other, "name", "Cabin Pinochle").await;
+    fill(&other, "passphrase", "seven of clubs").await;
+    submit(&other, "form[action='/login'] button").await;
+    wait_for(&other, "Cabin Pinochle", Duration::from_secs(5)).await;
+    other.goto(format!("{direct}{sheet}")).await.unwrap();
+    wait_for(&other, "Score sheet", Duration::from_secs(5)).await;
+
+    // The Wi-Fi goes. Three hands and an undo are entered through the forms: the first
+    // posts and the worker keeps it, the sheet comes back from the phone's copy; the others
+    // wait behind it.
+    wifi.cut();
+    enter_hand(&phone, "Ann", "Bob", "300", "spades", "made").await;
+    wait_for(
+        &phone,
+        "offline: showing the sheet as of ",
+        Duration::from_secs(10),
+    )
+    .await;
+    enter_hand(&phone, "Bob", "Cy", "260", "clubs", "made").await;
+    enter_hand(&phone, "Cy", "Ann", "280", "diamonds", "made").await;
+    submit(&phone, "#undo > summary").await;
+    submit(&phone, "#undo form button").await;
+    until(
+        &phone,
+        "return document.querySelectorAll('#sheet tr.queued').length;",
+        serde_json::json!(4),
+        "the four entries wait on the sheet",
+    )
+    .await;
+    let rows: Vec<String> = phone
+        .execute(
+            "return [...document.querySelectorAll('#sheet tr.queued')].map(r => r.textContent);",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for (row, words) in rows.iter().zip([
+        [
+            "Hand: ",
+            "dealer Ann",
+            "bidder Bob",
+            "bid 300",
+            "trump spades",
+        ],
+        [
+            "Hand: ",
+            "dealer Bob",
+            "bidder Cy",
+            "bid 260",
+            "trump clubs",
+        ],
+        [
+            "Hand: ",
+            "dealer Cy",
+            "bidder Ann",
+            "bid 280",
+            "trump diamonds",
+        ],
+        ["Undo the last hand"; 5],
+    ]) {
+        // In order, in the form's words, and no money: the phone has no rules to count it.
+        assert!(
+            words.iter().all(|w| row.contains(w))
+                && row.ends_with("waiting to be sent")
+                && !row.contains("0."),
+            "{row}"
+        );
+    }
+    sheet_screenshot(&phone, "offline-queued-390.png").await;
+    // Still offline, the history page seen before opens from the phone's copy, and back
+    // on the sheet the four entries still wait.
+    phone.goto(format!("{base}{club}/history")).await.unwrap();
+    wait_for(
+        &phone,
+        "offline: showing the page as of ",
+        Duration::from_secs(10),
+    )
+    .await;
+    wait_for(&phone, "<h1>History</h1>", Duration::from_secs(5)).await;
+    phone.goto(format!("{base}{sheet}")).await.unwrap();
+    wait_for(
+        &phone,
+        "offline: showing the sheet as of ",
+        Duration::from_secs(10),
+    )
+    .await;
+    until(
+        &phone,
+        "return document.querySelectorAll('#sheet tr.queued').length;",
+        serde_json::json!(4),
+        "the entries still wait after the phone left the sheet and came back",
+    )
+    .await;
+    assert_eq!(
+        stored_events(&other, &id).await.len(),
+        1,
+        "nothing reached the service"
+    );
+
+    // The Wi-Fi is back: the queue goes, once each, in order, and the sheet is current
+    // without a reload.
+    phone
+        .execute("window.noReload = 25;", Vec::new())
+        .await
+        .unwrap();
+    wifi.mend();
+    let events = events_once_there_are(&other, &id, 5).await;
+    let kinds: Vec<String> = events
+        .iter()
+        .map(|e| format!("{} {}", e["type"], bid_of(e)))
+        .collect();
+    assert_eq!(events.len(), 5, "{kinds:?}");
+    assert_eq!(
+        events[..4].iter().map(bid_of).collect::<Vec<_>>(),
+        ["Ann 250", "Bob 300", "Cy 260", "Ann 280"]
+    );
+    assert_eq!(events[4]["type"], "void", "the undo");
+    assert_eq!(
+        events[4]["event"], 3,
+        "the undo takes back the last hand entered, 280"
+    );
+    until(
+        &phone,
+        "return [window.noReload, document.querySelectorAll('tr.queued').length, !!document.getElementById('offline'), document.querySelectorAll('#sheet tr.entry.struck').length > 0];",
+        serde_json::json!([25, 0, false, true]),
+        "the sheet is current without a reload",
+    )
+    .await;
+    // Later retries change nothing: the queue is empty and nothing was recorded twice.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert_eq!(stored_events(&other, &id).await.len(), 5);
+
+    // Offline again, one hand waits; meanwhile the other phone enters the next hand. Back
+    // online, the player sees both and sends his anyway as the next hand.
+    wifi.cut();
+    enter_hand(&phone, "Ann", "Bob", "320", "hearts", "made").await;
+    wait_for(&phone, "waiting to be sent", Duration::from_secs(10)).await;
+    enter_hand(&other, "Ann", "Cy", "340", "spades", "made").await;
+    assert_landed(&other, "the other phone's hand").await;
+    wifi.mend();
+    wait_for(
+        &phone,
+        "Send mine anyway as the next entry",
+        Duration::from_secs(30),
+    )
+    .await;
+    let choice = phone
+        .find(By::Css("#queue .queue-problem"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        choice.contains("was just entered by another device")
+            && choice.contains("Yours, entered on this phone at")
+            && choice.contains("bid 320")
+            && choice.contains("On the sheet now")
+            && choice.contains("340"),
+        "both versions are shown: {choice}"
+    );
+    assert_eq!(
+        stored_events(&other, &id).await.len(),
+        6,
+        "the stale hand waits for the player"
+    );
+    sheet_screenshot(&phone, "offline-conflict-390.png").await;
+    submit(&phone, "#queue button.send-anyway").await;
+    let events = events_once_there_are(&other, &id, 7).await;
+    assert_eq!(
+        events[5..].iter().map(bid_of).collect::<Vec<_>>(),
+        ["Cy 340", "Bob 320"],
+        "the other phone's hand, then the player's as the next"
+    );
+    until(
+        &phone,
+        "return [document.querySelectorAll('tr.queued').length, document.querySelectorAll('#queue').length];",
+        serde_json::json!([0, 0]),
+        "nothing waits",
+    )
+    .await;
+    // Once more, and this time the player drops his: nothing of it is recorded, and the
+    // choice is his (it waits, shown, until he makes it).
+    wifi.cut();
+    enter_hand(&phone, "Bob", "Cy", "360", "clubs", "made").await;
+    wait_for(&phone, "waiting to be sent", Duration::from_secs(10)).await;
+    enter_hand(&other, "Bob", "Ann", "380", "hearts", "made").await;
+    assert_landed(&other, "the other phone's second hand").await;
+    wifi.mend();
+    wait_for(&phone, "Drop mine", Duration::from_secs(30)).await;
+    submit(&phone, "#queue button.drop").await;
+    until(
+        &phone,
+        "return [document.querySelectorAll('tr.queued').length, document.querySelectorAll('#queue').length];",
+        serde_json::json!([0, 0]),
+        "the dropped hand is gone from the phone",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let events = stored_events(&other, &id).await;
+    assert_eq!(
+        events[7..].iter().map(bid_of).collect::<Vec<_>>(),
+        ["Ann 380"],
+        "only the other phone's hand"
+    );
+    let width = scroll_width(&phone).await;
+    assert!(width <= 390, "the offline sheet fits 390 px ({width})");
+    phone.quit().await.unwrap();
+    other.quit().await.unwrap();
 }
 
 /// A Pitch session (game to 4) whose first hand is corrected and whose third is undone,

@@ -807,3 +807,127 @@ async fn the_favicon_and_the_icons_are_served_and_every_page_links_them() {
         );
     }
 }
+
+#[tokio::test]
+async fn the_manifest_names_the_app_its_icons_and_the_page_it_was_installed_from() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let page = app.get(&sheet).await.body;
+    // The sheet links a manifest that opens the installed app on this sheet, and the
+    // offline scripts; the theme colour follows the phone's light or dark scheme.
+    assert!(
+        page.contains(&format!(
+            "<link rel=\"manifest\" href=\"/static/manifest.webmanifest?start={sheet}\">"
+        )) && page.contains("<script src=\"/static/offline.js\" defer></script>")
+            && page.contains("content=\"#1d3b2a\" media=\"(prefers-color-scheme: light)\"")
+            && page.contains("content=\"#2f6b4a\" media=\"(prefers-color-scheme: dark)\""),
+        "{page}"
+    );
+    let (status, kind, bytes) =
+        fetch_bytes(&app, &format!("/static/manifest.webmanifest?start={sheet}")).await;
+    assert_eq!((status, kind.as_str()), (200, "application/manifest+json"));
+    let manifest: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(manifest["name"], "Scorekeeper");
+    assert_eq!(manifest["short_name"], "Scorekeeper");
+    assert_eq!(manifest["start_url"], sheet.as_str());
+    assert_eq!(manifest["scope"], "/");
+    assert_eq!(manifest["display"], "standalone");
+    assert_eq!(manifest["theme_color"], "#1d3b2a");
+    assert_eq!(manifest["background_color"], "#fbfaf7");
+    // Installable: PNG icons of 192 and 512 px that are served at those sizes.
+    for size in [192, 512] {
+        let icon = manifest["icons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["sizes"] == format!("{size}x{size}").as_str())
+            .unwrap_or_else(|| panic!("no {size} px icon: {manifest}"));
+        assert_eq!(icon["type"], "image/png");
+        let (status, _, png) = fetch_bytes(&app, icon["src"].as_str().unwrap()).await;
+        assert_eq!((status, png_size(&png)), (200, (size, size)));
+    }
+    // A start URL elsewhere is not taken: the app opens on the front page.
+    let (_, _, bytes) = fetch_bytes(
+        &app,
+        "/static/manifest.webmanifest?start=https://evil.example/sessions/1",
+    )
+    .await;
+    let manifest: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(manifest["start_url"], "/");
+    // The worker from the site's root (its scope the whole site), never kept stale.
+    let worker = app.get("/sw.js").await;
+    assert_eq!(worker.status.as_u16(), 200);
+    assert!(worker.body.starts_with("// The service worker"));
+    let (_, kind, _) = fetch_bytes(&app, "/sw.js").await;
+    assert_eq!(kind, "text/javascript; charset=utf-8");
+    for script in ["/static/queue.js", "/static/offline.js"] {
+        assert_eq!(app.get(script).await.status.as_u16(), 200, "{script}");
+    }
+}
+
+#[tokio::test]
+async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let hand = [
+        ("expected_events", "0"),
+        ("dealer", "Cy"),
+        ("bidder", "Ann"),
+        ("bid", "250"),
+        ("trump", "hearts"),
+        ("outcome", "made"),
+    ];
+    let post = |uri: String, fields: Vec<(&'static str, &'static str)>, key: &'static str| {
+        let app = &app;
+        async move {
+            app.post_form_with(&uri, &fields, &[("Idempotency-Key", key)])
+                .await
+        }
+    };
+    // The phone's first try was recorded but its answer lost; the queue sends it again.
+    for _ in 0..2 {
+        let reply = post(format!("{sheet}/hands"), hand.to_vec(), "phone-1-hand-a").await;
+        assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    }
+    // The undo behind it, sent twice as well: it takes back hand 1 (event 0) once.
+    for _ in 0..2 {
+        let reply = post(
+            format!("{sheet}/undo"),
+            vec![("expected_events", "1")],
+            "phone-1-undo-b",
+        )
+        .await;
+        assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    }
+    let events = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json()["events"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(events[0]["bid"], 250);
+    assert_eq!(
+        (&events[1]["type"], &events[1]["event"]),
+        (&json!("void"), &json!(0))
+    );
+    // A new key with the count the phone saw before is stale: refused, nothing written.
+    let stale = post(format!("{sheet}/hands"), hand.to_vec(), "phone-2-hand").await;
+    assert_eq!(stale.status.as_u16(), 409);
+    // A key that is no visible text is refused by name.
+    let bad = app
+        .post_form_with(&format!("{sheet}/hands"), &hand, &[("Idempotency-Key", "")])
+        .await;
+    assert_eq!(bad.status.as_u16(), 400);
+    assert!(bad.body.contains("Idempotency-Key"), "{}", bad.body);
+    let count = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json()["events"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(count, 2);
+}

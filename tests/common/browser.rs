@@ -293,6 +293,23 @@ impl thirtyfour::common::command::ExtensionCommand for Cdp {
     }
 }
 
+/// One Chrome DevTools command `cmd` with `params` on the phone's page; its answer.
+pub async fn cdp(
+    driver: &WebDriver,
+    cmd: &'static str,
+    params: serde_json::Value,
+) -> serde_json::Value {
+    driver
+        .handle()
+        .cmd(thirtyfour::common::command::Command::ExtensionCommand(
+            Box::new(Cdp { cmd, params }),
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
+        .value_json()
+        .unwrap()
+}
+
 /// Photographs the whole `#sheet` into `target/screenshots/{file}`: the phone keeps its
 /// 390 px width and is made as tall as the page for the picture (an element screenshot
 /// stops at the bottom of the viewport), then gets its 844 px back.
@@ -419,4 +436,56 @@ pub async fn try_page_fetch(
         answer[0].as_i64().unwrap(),
         answer[1].as_str().unwrap().to_string(),
     ))
+}
+
+/// The phone's Wi-Fi: a loopback wire between the phones and the service that a test cuts
+/// and mends. Cut, it closes every connection it carries (a live stream, a kept-alive
+/// connection) and drops each new one at once, as a laptop's hotspot going away does; the
+/// browser still believes it is online, so the page must learn it from failed requests.
+pub struct Wire {
+    /// The address phones open pages on, `http://127.0.0.1:PORT`.
+    pub base: String,
+    up: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    carried: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::AbortHandle>>>,
+}
+
+impl Wire {
+    /// A wire to the service at `to` (`http://127.0.0.1:PORT`), up.
+    pub async fn to(to: &str) -> Wire {
+        use std::sync::atomic::Ordering;
+        let target = to.trim_start_matches("http://").to_string();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let up = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let carried = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (is_up, open) = (up.clone(), carried.clone());
+        tokio::spawn(async move {
+            while let Ok((mut phone, _)) = listener.accept().await {
+                if !is_up.load(Ordering::SeqCst) {
+                    continue; // dropped: the phone sees the connection close unanswered
+                }
+                let target = target.clone();
+                let task = tokio::spawn(async move {
+                    if let Ok(mut service) = tokio::net::TcpStream::connect(&target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut phone, &mut service).await;
+                    }
+                });
+                open.lock().unwrap().push(task.abort_handle());
+            }
+        });
+        Wire { base, up, carried }
+    }
+
+    /// The Wi-Fi goes: every connection is closed and new ones are dropped.
+    pub fn cut(&self) {
+        self.up.store(false, std::sync::atomic::Ordering::SeqCst);
+        for task in self.carried.lock().unwrap().drain(..) {
+            task.abort();
+        }
+    }
+
+    /// The Wi-Fi is back.
+    pub fn mend(&self) {
+        self.up.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
 }

@@ -1,6 +1,7 @@
 //! The app's icons, committed under `static/` and built into the binary: `/favicon.ico`
 //! (a 32 px icon, which browsers ask for whether or not a page links it), the SVG icon
-//! every page links, 192 and 512 px PNGs for home screens, and the manifest naming them.
+//! every page links, and 192 and 512 px PNGs for home screens (the manifest naming them is
+//! made in [`super::offline`], its start URL the page installed from).
 
 use axum::Router;
 use axum::response::IntoResponse;
@@ -9,7 +10,7 @@ use axum::routing::get;
 use crate::web::AppState;
 
 /// The icons' routes: `/favicon.ico`, `/static/icon.svg`, `/static/icon-192.png`,
-/// `/static/icon-512.png` and `/static/manifest.webmanifest`.
+/// and `/static/icon-512.png`.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
@@ -32,15 +33,6 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/static/icon-512.png",
             get(|| served("image/png", include_bytes!("../../../static/icon-512.png"))),
-        )
-        .route(
-            "/static/manifest.webmanifest",
-            get(|| {
-                served(
-                    "application/manifest+json",
-                    include_bytes!("../../../static/manifest.webmanifest"),
-                )
-            }),
         )
 }
 

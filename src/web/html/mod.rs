@@ -8,6 +8,7 @@ pub mod club_pages;
 pub mod history_pages;
 pub mod icons;
 pub mod night_pages;
+pub mod offline;
 pub mod sheet;
 mod sheet_routes;
 
@@ -17,7 +18,7 @@ use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
 use axum::extract::{Form, Path, Query, RawForm, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum_extra::extract::cookie::CookieJar;
@@ -32,8 +33,6 @@ use crate::rules::{AgreementSpec, GameInfo};
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded, NewSessionInput};
 use crate::store::SessionSummaryRow;
-use axum::response::sse::{Event, KeepAlive, Sse};
-use tokio_stream::StreamExt;
 
 /// The pages' routes.
 pub fn routes() -> Router<AppState> {
@@ -50,7 +49,7 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/payments/void", post(void_payment))
         .route("/sessions/{id}/reopen", post(reopen))
         .route("/sessions/{id}/table", post(table_change))
-        .route("/sessions/{id}/live", get(live))
+        .route("/sessions/{id}/live", get(sheet_routes::live))
         .route("/static/style.css", get(style))
         .route("/static/live.js", get(live_script))
         .route("/static/copy.js", get(copy_script))
@@ -59,6 +58,7 @@ pub fn routes() -> Router<AppState> {
         .merge(night_pages::routes())
         .merge(club_import::routes())
         .merge(icons::routes())
+        .merge(offline::routes())
 }
 
 async fn copy_script() -> impl IntoResponse {
@@ -550,14 +550,14 @@ async fn write_event<F>(
     viewer: &Viewer,
     id: i64,
     values: &HashMap<String, String>,
-    redirect: String,
+    (redirect, key): (String, Option<String>),
     build: F,
 ) -> Response
 where
     F: FnOnce(&'static GameInfo) -> Result<Value, AppError>,
 {
     let event = async { build(service::game(&state.reader, &state.folds, id).await?) };
-    write(state, viewer, id, values, redirect, event).await
+    write(state, viewer, id, values, (redirect, key), event).await
 }
 
 /// [`write_event`] for a form whose event is found in the session's history (the hand an
@@ -567,7 +567,7 @@ async fn write_amendment<F>(
     viewer: &Viewer,
     id: i64,
     values: &HashMap<String, String>,
-    redirect: String,
+    (redirect, key): (String, Option<String>),
     build: F,
 ) -> Response
 where
@@ -575,34 +575,39 @@ where
 {
     // The session read for the form is let go before the write, which waits for it.
     let event = async { build(&*service::load(&state.reader, &state.folds, id).await?) };
-    write(state, viewer, id, values, redirect, event).await
+    write(state, viewer, id, values, (redirect, key), event).await
 }
 
-/// Records the event `event` makes once the viewer may write (it is not awaited before).
+/// Records the event `event` makes once the viewer may write (it is not awaited before),
+/// under the form's `Idempotency-Key` when it has one: a repeat of a key is answered with
+/// the same redirect and records nothing. The key is looked up before the event is built:
+/// an undo sent again would otherwise take back the hand before, or find none.
 async fn write(
     state: &AppState,
     viewer: &Viewer,
     id: i64,
     values: &HashMap<String, String>,
-    redirect: String,
+    (redirect, key): (String, Option<String>),
     event: impl Future<Output = Result<Value, AppError>>,
 ) -> Response {
     let attempt = async {
         clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
+        if let Some(key) = key.as_deref()
+            && offline::recorded(&state.reader, id, key).await?
+        {
+            return Ok(true);
+        }
         let event = event.await?;
-        service::record_event(
-            &state.pool,
-            &state.folds,
-            id,
-            event,
-            expected_events(values)?,
-            None,
-        )
-        .await
+        let seen = expected_events(values)?;
+        let key = key.as_deref();
+        let recorded = service::record_event(&state.pool, &state.folds, id, event, seen, key);
+        Ok(recorded.await?.repeated)
     };
     match attempt.await {
-        Ok(_) => {
-            state.changed(id);
+        Ok(repeated) => {
+            if !repeated {
+                state.changed(id);
+            }
             Redirect::to(&redirect).into_response()
         }
         Err(
@@ -619,6 +624,7 @@ async fn enter_hand(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
     RawForm(body): RawForm,
 ) -> Response {
     // The game reads the body into its typed form; the fields by name re-fill the form
@@ -629,7 +635,7 @@ async fn enter_hand(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}#latest"),
+        (format!("/sessions/{id}#latest"), key),
         |game| {
             let hand = (game.hand_from_form)(&body)?;
             let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
@@ -666,6 +672,7 @@ async fn undo(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     // The form's expected_events makes record_event refuse an undo of a sheet that another
@@ -676,7 +683,7 @@ async fn undo(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}#latest"),
+        (format!("/sessions/{id}#latest"), key),
         |loaded| {
             let last = loaded
                 .fold
@@ -696,6 +703,7 @@ async fn close(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
@@ -704,7 +712,7 @@ async fn close(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}#settle"),
+        (format!("/sessions/{id}#settle"), key),
         |_| Ok(json!({ "type": "close" })),
     )
     .await
@@ -715,6 +723,7 @@ async fn reopen(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
@@ -723,7 +732,7 @@ async fn reopen(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}#latest"),
+        (format!("/sessions/{id}#latest"), key),
         |_| Ok(with_reason(json!({ "type": "reopen" }), &values)),
     )
     .await
@@ -734,6 +743,7 @@ async fn void_payment(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
@@ -742,7 +752,7 @@ async fn void_payment(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}#settle"),
+        (format!("/sessions/{id}#settle"), key),
         |loaded| {
             let event = values
                 .get("event")
@@ -770,10 +780,11 @@ async fn mark_paid(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
-    write_event(&state, &viewer, id, &values, format!("/sessions/{id}#settle"), |_| {
+    write_event(&state, &viewer, id, &values, (format!("/sessions/{id}#settle"), key), |_| {
         let field = |name: &str| {
             values.get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| AppError::BadRequest {
                 field: name.into(),
@@ -791,6 +802,7 @@ async fn table_change(
     State(state): State<AppState>,
     viewer: Viewer,
     Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
     Form(form): Form<Vec<(String, String)>>,
 ) -> Response {
     let values = form_map(form);
@@ -799,7 +811,7 @@ async fn table_change(
         &viewer,
         id,
         &values,
-        format!("/sessions/{id}#latest"),
+        (format!("/sessions/{id}#latest"), key),
         |_| {
             let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
             let player = || {
@@ -831,42 +843,6 @@ async fn table_change(
         },
     )
     .await
-}
-
-/// Seconds a sheet refused for the live-sheet bounds is told to wait (`Retry-After`).
-const LIVE_RETRY_AFTER_SECS: u32 = 30;
-
-/// The live sheet: a server-sent event `changed` whenever the session changes. Bounded
-/// ([`crate::web::live::LiveLimits`]): past the sheets allowed on the session or in all,
-/// or while the server stops, 503 with `Retry-After`; a sheet ends after its idle time
-/// without a change (the browser's `EventSource` opens it again) and when the server
-/// stops.
-async fn live(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
-    let watch = match state.watchers.watch(id) {
-        Ok(watch) => watch,
-        Err(full) => {
-            return Ok((
-                StatusCode::SERVICE_UNAVAILABLE,
-                [
-                    (header::RETRY_AFTER, LIVE_RETRY_AFTER_SECS.to_string()),
-                    (header::CACHE_CONTROL, "no-store".to_string()),
-                ],
-                full.message(),
-            )
-                .into_response());
-        }
-    };
-    let changes = watch.map(move |()| {
-        Ok::<_, std::convert::Infallible>(Event::default().event("changed").data(id.to_string()))
-    });
-    Ok(Sse::new(changes)
-        .keep_alive(KeepAlive::default())
-        .into_response())
 }
 
 #[cfg(test)]

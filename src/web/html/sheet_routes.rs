@@ -7,9 +7,11 @@ use std::collections::HashMap;
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, header};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum_extra::extract::cookie::CookieJar;
+use tokio_stream::StreamExt;
 
 use super::sheet::{Showing, history_of, sheet_page};
 use super::{PageError, club_pages, error_page, expected_events};
@@ -179,4 +181,40 @@ pub(super) async fn why(
         Ok::<_, AppError>(WhyPage { id, lines }.into_response())
     };
     page.await.unwrap_or_else(error_page)
+}
+
+/// Seconds a sheet refused for the live-sheet bounds is told to wait (`Retry-After`).
+const LIVE_RETRY_AFTER_SECS: u32 = 30;
+
+/// The live sheet (`GET /sessions/{id}/live`): a server-sent event `changed` whenever the session changes. Bounded
+/// ([`crate::web::live::LiveLimits`]): past the sheets allowed on the session or in all,
+/// or while the server stops, 503 with `Retry-After`; a sheet ends after its idle time
+/// without a change (the browser's `EventSource` opens it again) and when the server
+/// stops.
+pub async fn live(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, AppError> {
+    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    let watch = match state.watchers.watch(id) {
+        Ok(watch) => watch,
+        Err(full) => {
+            return Ok((
+                StatusCode::SERVICE_UNAVAILABLE,
+                [
+                    (header::RETRY_AFTER, LIVE_RETRY_AFTER_SECS.to_string()),
+                    (header::CACHE_CONTROL, "no-store".to_string()),
+                ],
+                full.message(),
+            )
+                .into_response());
+        }
+    };
+    let changes = watch.map(move |()| {
+        Ok::<_, std::convert::Infallible>(Event::default().event("changed").data(id.to_string()))
+    });
+    Ok(Sse::new(changes)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
