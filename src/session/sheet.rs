@@ -357,14 +357,33 @@ fn groups(layout: &Layout) -> Vec<Group> {
 /// ten poker players do not (`tests/browser_fit.rs`).
 pub const WIDE: usize = 7;
 
+/// The most players' money columns shown beside a hand cell on a 390 px phone (the kitty's
+/// aside): a money cell holds
+/// an amount such as "−112.50" over its running total, about twice a score's width, so
+/// five poker players' columns beside a hand cell took 456 px (`tests/browser_fit.rs`, a
+/// real evening's numbers).
+pub const WIDE_MONEY: usize = 4;
+
+/// Whether `columns` are too many to sit beside a hand cell on a phone: the hand's words
+/// then take a row of their own above its numbers.
+fn too_wide(columns: &[Column]) -> bool {
+    // The kitty's column holds small sums; the players' columns are what grow.
+    let money = columns
+        .iter()
+        .filter(|c| c.tally == Tally::Money && c.account != crate::ledger::KITTY)
+        .count();
+    columns.len() > WIDE || money > WIDE_MONEY
+}
+
 /// The longest head, in characters, that a table of `columns` columns shows in full on a
 /// 390 px phone; longer heads are shortened. Measured on the sheets of every game at their
 /// largest tables (`tests/browser_fit.rs`): a head of the sheet's bold .85rem takes about
-/// 9 px a letter and a cell about 48 px for "−3.35".
+/// 9 px a letter and a cell about 48 px for "−3.35"; a head never breaks inside a name, so
+/// four columns of 8-letter names ("Margaret", "Vincenzo") are shortened too.
 fn head_budget(columns: usize) -> usize {
     match columns {
         0..=3 => usize::MAX,
-        4 => 8,
+        4 => 6,
         _ => 5,
     }
 }
@@ -700,8 +719,8 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
     };
     SheetView {
         tally_heads: groups.iter().any(|g| g.tallies.len() > 1),
-        wide: columns.len() > WIDE,
-        width: if columns.len() > WIDE { 1 } else { 2 } + columns.len(),
+        wide: too_wide(columns),
+        width: if too_wide(columns) { 0 } else { 2 } + columns.len(),
         groups,
         start,
         lines,

@@ -47,6 +47,12 @@ pub struct SheetPage {
     payments: Vec<PaymentView>,
     close_effect: Vec<MoneyView>,
     error: Option<PageError>,
+    /// Who deals the next hand, for a watcher's first screen (`None` when closed or the
+    /// game has no dealer).
+    next_dealer: Option<String>,
+    /// Who is up, for a watcher's first screen: `(name, amount with currency, class)`, the
+    /// players from the most ahead down, the kitty last.
+    standings: Vec<(String, String, &'static str)>,
 }
 
 /// A payment that stands, which a writer may void (a mis-tapped "Mark paid").
@@ -142,6 +148,11 @@ fn history_of(loaded: &Loaded, account: &str) -> String {
 /// marathon session shows its latest hands, the earlier ones a tap away.
 pub const SHEET_LINES: usize = 50;
 
+/// How many lines a watcher's phone (a read-only viewer) shows unless asked for all: the
+/// latest hands fit its first screen under the standings, the whole sheet is a tap away
+/// (issue 24 point 1; measured by `tests/browser_fit.rs` on a 20-hand sheet at 390 px).
+pub const WATCHER_LINES: usize = 2;
+
 impl SheetPage {
     /// The same page offering the session's links page when `holds_link` (the viewer came
     /// in through the session's write link) and the viewer may write.
@@ -180,7 +191,11 @@ pub fn sheet_page(
             session_id: loaded.id,
             correctable: open,
             recorded: &recorded,
-            last: (!values.contains_key("all")).then_some(SHEET_LINES),
+            last: (!values.contains_key("all")).then_some(if can_write {
+                SHEET_LINES
+            } else {
+                WATCHER_LINES
+            }),
             currency: &loaded.doc.currency,
         },
     );
@@ -305,7 +320,37 @@ pub fn sheet_page(
             Vec::new()
         },
         error,
+        next_dealer: loaded.next_dealer.clone().filter(|_| !loaded.closed()),
+        standings: standings(loaded),
     })
+}
+
+/// The balances from the player most ahead down, the kitty last, each amount with its
+/// currency ("−$0.70"): who is up, at a glance on a watcher's phone.
+fn standings(loaded: &Loaded) -> Vec<(String, String, &'static str)> {
+    let mut rows: Vec<(&String, i64)> = loaded
+        .ledger
+        .balances
+        .iter()
+        .map(|(k, v)| (k, v.cents()))
+        .collect();
+    // The kitty last, then the largest balance first; equal balances keep seat-name order.
+    rows.sort_by_key(|(k, cents)| (k.as_str() == KITTY, std::cmp::Reverse(*cents)));
+    rows.into_iter()
+        .map(|(k, cents)| {
+            let class = match cents.signum() {
+                1 => "plus",
+                -1 => "minus",
+                _ => "",
+            };
+            let name = if k == KITTY { "Kitty" } else { k.as_str() };
+            (
+                name.to_string(),
+                with_currency(&money(cents), &loaded.doc.currency),
+                class,
+            )
+        })
+        .collect()
 }
 
 /// The hand event `values` asks to correct (`correct_event`), when it is a hand that stands.
