@@ -519,7 +519,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
         at,
         how: e.how.clone(),
         award,
-        settlement: e.settlement.clone(),
+        settlement: crate::money::amounts_with_currency(&e.settlement, ctx.currency),
         payments: money_views(&end.finish.postings),
         struck: end.struck_by.is_some(),
         changed,
@@ -671,7 +671,7 @@ pub fn sheet(fold: &Fold, ctx: &Context<'_>) -> SheetView {
         }
         let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
-        view.explanation = row.explanation.clone();
+        view.explanation = crate::money::amounts_with_currency(&row.explanation, ctx.currency);
         view.steps = row
             .steps
             .iter()
