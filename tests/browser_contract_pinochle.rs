@@ -131,7 +131,7 @@ async fn one_game_of_contract_pinochle_to_3000_on_a_phone() {
     .await;
     enter(&phone).await;
     wait_for(&phone, "NS reach 3030 (game 3000) and win game 1", WAIT).await;
-    wait_for(&phone, "Bob pays Ann 0.25, Dan pays Cy 0.25", WAIT).await;
+    wait_for(&phone, "Bob pays Ann $0.25, Dan pays Cy $0.25", WAIT).await;
 
     sheet_screenshot(&phone, "contract_pinochle-390.png").await;
     let width = scroll_width(&phone).await;

@@ -489,6 +489,24 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                     "{what}: wider than the phone"
                 );
                 assert_no_cell_clipped(&phone, &what).await;
+                if who == "watcher" {
+                    // Who is up is on the watcher's first screen in every game.
+                    let seen = phone
+                        .execute(
+                            "var r = document.getElementById('now').getBoundingClientRect();\
+                             return r.top >= 0 && r.bottom <= window.innerHeight;",
+                            Vec::new(),
+                        )
+                        .await
+                        .unwrap()
+                        .json()
+                        .clone();
+                    assert_eq!(
+                        seen,
+                        json!(true),
+                        "{what}: the standings are off the first screen"
+                    );
+                }
             }
         }
     }
