@@ -202,7 +202,7 @@ async fn refusals_name_the_field_and_write_nothing() {
     assert!(
         reply
             .body
-            .contains("<select name=\"bidder\" aria-invalid=\"true\">"),
+            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>Bidder</legend>"),
         "{}",
         reply.body
     );
