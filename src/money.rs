@@ -166,6 +166,47 @@ pub fn with_currency(amount: &str, currency: &str) -> String {
     }
 }
 
+/// `text` with every amount in it written with `currency`'s symbol, as the rest of the
+/// page writes money: "3 × 0.05 = 0.15 each" becomes "3 × $0.05 = $0.15 each". An amount
+/// is what [`Money`]'s `Display` writes, digits, a point and exactly two digits
+/// ("0.05", "-1.20", "−1.20"), standing alone: never a score ("250"), a count or a
+/// factor ("1.5"), nor part of a longer number. Rules engines write their explanations
+/// without the session's currency; the pages add it here.
+pub fn amounts_with_currency(text: &str, currency: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut i = 0;
+    while i < chars.len() {
+        let sign = matches!(chars[i], '-' | '−');
+        let start = if sign { i + 1 } else { i };
+        let before_ok = i == 0
+            || !(chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '.' | '$' | '€' | '£'));
+        let digits = chars[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        let point = start + digits;
+        let is_amount = before_ok
+            && digits > 0
+            && chars.get(point) == Some(&'.')
+            && chars.get(point + 1).is_some_and(char::is_ascii_digit)
+            && chars.get(point + 2).is_some_and(char::is_ascii_digit)
+            && !chars.get(point + 3).is_some_and(|c| {
+                c.is_alphanumeric()
+                    || *c == '.' && chars.get(point + 4).is_some_and(char::is_ascii_digit)
+            });
+        if is_amount {
+            let amount: String = chars[i..point + 3].iter().collect();
+            out.push_str(&with_currency(&amount, currency));
+            i = point + 3;
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
 impl fmt::Display for Money {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
@@ -252,6 +293,26 @@ impl<'de> Deserialize<'de> for Money {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn explanations_write_their_amounts_as_the_page_writes_money() {
+        assert_eq!(
+            amounts_with_currency("2 units × 2 (spades) × 0.05 = 0.20 to each", "USD"),
+            "2 units × 2 (spades) × $0.05 = $0.20 to each"
+        );
+        // A sign goes before the symbol; scores, factors and longer numbers stay.
+        assert_eq!(
+            amounts_with_currency("Ann -1.20, Bob −0.40; bid 250 × 1.5; 1.234; v1.20", "EUR"),
+            "Ann −€1.20, Bob −€0.40; bid 250 × 1.5; 1.234; v1.20"
+        );
+        assert_eq!(amounts_with_currency("pot 93.00.", "GBP"), "pot £93.00.");
+        assert_eq!(amounts_with_currency("3.80", "CHF"), "3.80 CHF");
+        // Already written with a symbol: left alone.
+        assert_eq!(
+            amounts_with_currency("$0.40 and 12.5", "USD"),
+            "$0.40 and 12.5"
+        );
+    }
+
     use super::*;
 
     #[test]

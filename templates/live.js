@@ -48,6 +48,22 @@ function steppers(root) {
   });
 }
 steppers(document);
+// Four at an auction-pinochle table: the dealer sits out, so the dealer's bidder chip is
+// off (the server refuses that bidder anyway). Follows the dealer menu as it changes.
+function dealerSitsOut(root) {
+  root.querySelectorAll('form[data-dealer-sits-out]').forEach(function (form) {
+    var dealer = form.querySelector('select[name=dealer]');
+    if (!dealer) return;
+    function mark() {
+      form.querySelectorAll('input[name=bidder]').forEach(function (chip) {
+        chip.disabled = chip.value === dealer.value && !chip.checked;
+      });
+    }
+    dealer.addEventListener('change', mark);
+    mark();
+  });
+}
+dealerSitsOut(document);
 // A refused entry: its message is brought to the top of the screen and focused, so the
 // player sees it at once with the kept values under it, and a screen reader announces it.
 (function () {
@@ -73,13 +89,14 @@ var Live = (function () {
         if (!response.ok) return false;
         return response.text().then(function (html) {
           var fresh = new DOMParser().parseFromString(html, 'text/html');
-          var parts = typing ? ['#sheet', '#settle'] : ['#sheet', '#settle', '#next', '#correct'];
+          var parts = typing ? ['#now', '#sheet', '#settle'] : ['#now', '#sheet', '#settle', '#next', '#correct'];
           parts.forEach(function (selector) {
             var now = document.querySelector(selector), next = fresh.querySelector(selector);
             if (now && next) now.replaceWith(next);
           });
           localTimes(document);
           steppers(document);
+          dealerSitsOut(document);
           root.setAttribute('data-updated', String(Date.now()));
           var status = document.getElementById('live-status');
           if (status) status.textContent = 'The sheet was updated.';

@@ -98,7 +98,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     enter_hand(&keeper, "Cy", "Ann", "250", "spades", "conceded_after_lead").await;
     // The entry lands on the latest row, the balances and the next form under it.
     assert_landed(&keeper, "auction_pinochle").await;
-    let took = wait_for(&watcher, "= 0.40 to each opponent", Duration::from_secs(5)).await;
+    let took = wait_for(&watcher, "= $0.40 to each opponent", Duration::from_secs(5)).await;
     println!("the second phone showed the hand {took:?} after it was entered");
     assert!(
         took < Duration::from_secs(1),
@@ -120,7 +120,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     enter_hand(&keeper, "Ann", "Bob", "350", "hearts", "made").await;
     wait_for(
         &watcher,
-        "kitty rule 3: takes the kitty, 0.30",
+        "kitty rule 3: takes the kitty, $0.30",
         Duration::from_secs(5),
     )
     .await;

@@ -73,7 +73,7 @@ async fn a_game_with_an_overtime_is_entered_round_by_round_on_a_phone() {
     assert!(page.contains("1 overtime"), "the overtime is marked");
     assert!(page.contains("cards left 2 3 6 8"), "Ann's cards left");
     assert!(page.contains("cards left 2 3 4 6 8"), "Bob's cards left");
-    assert!(page.contains("Ann pays Bob 0.50"));
+    assert!(page.contains("Ann pays Bob $0.50"));
 
     let width = scroll_width(&phone).await;
     assert!(width <= 390, "the page fits a 390 px phone ({width})");

@@ -88,7 +88,7 @@ async fn a_whole_aeroplane_game_through_the_forms_at_390_px() {
     enter_deal(&phone, "Dan", "Ann", "300", "diamonds", "140", "200", "0").await;
     wait_for(&phone, "Game 1: NS wins", WAIT).await;
     // Each EW player pays his opposite number the 0.50 stake.
-    wait_for(&phone, "Bob pays Ann 0.50, Dan pays Cy 0.50", WAIT).await;
+    wait_for(&phone, "Bob pays Ann $0.50, Dan pays Cy $0.50", WAIT).await;
 
     let width = scroll_width(&phone).await;
     assert!(width <= 390, "the page fits a 390 px phone ({width})");

@@ -90,7 +90,7 @@ async fn one_game_to_its_end_through_the_forms_at_390_px() {
     wait_for(&phone, "Game 1: NS wins", wait).await;
     let source = phone.source().await.unwrap();
     assert!(source.contains("850 + meld 100 + tricks so far 60 = 1,010 ≥ 1,000"));
-    assert!(source.contains("Bob pays Ann 0.50, Dan pays Cy 0.50"));
+    assert!(source.contains("Bob pays Ann $0.50, Dan pays Cy $0.50"));
 
     // The whole sheet in one picture: the same 390 px width, a viewport tall enough for
     // every row (an element screenshot is clipped to the viewport).

@@ -74,7 +74,7 @@ async fn a_high_low_hand_with_two_all_ins_on_a_phone() {
     // 0.30 − 1.00 = −0.70.
     let page = phone.source().await.unwrap();
     assert!(
-        page.contains("Side pot 2, 0.60: Cy and Dee eligible"),
+        page.contains("Side pot 2, $0.60: Cy and Dee eligible"),
         "{page}"
     );
     let ledger: serde_json::Value = ledger_via_link(&phone).await;

@@ -358,11 +358,14 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         check_page(&phone, game, true, &mut faults).await;
     }
     // A refusal with its rule behind "which rule" (it only appears on a refusal): in
-    // Auction Pinochle four-handed, the dealer sits out and cannot bid (rules §1.1).
+    // Auction Pinochle four-handed, the dealer sits out and cannot bid (rules §1.1). The
+    // dealer's own chip is off, so the bidder is picked first and the dealer changed after,
+    // as a player who corrects the dealer does; the server refuses it.
     let (_, first) = &sheets[0];
     open(&phone, &base, &format!("/sessions/{first}"), "Score sheet").await;
-    common::browser::choose(&phone, "dealer", "Vincenzo").await;
+    common::browser::choose(&phone, "dealer", "Margaret").await;
     common::browser::choose(&phone, "bidder", "Vincenzo").await;
+    common::browser::choose(&phone, "dealer", "Vincenzo").await;
     fill(&phone, "bid", "300").await;
     common::browser::choose(&phone, "trump", "hearts").await;
     common::browser::choose(&phone, "outcome", "made").await;

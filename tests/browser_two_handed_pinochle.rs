@@ -81,7 +81,7 @@ async fn a_match_game_is_played_to_its_end_on_a_phone() {
         page.contains("out at 1,010"),
         "the declare-out row is marked"
     );
-    assert!(page.contains("Bob pays Ann 0.50, the stake per game won"));
+    assert!(page.contains("Bob pays Ann $0.50, the stake per game won"));
     assert!(page.contains("Game 2 now"), "the next game starts from 0");
 
     let width = scroll_width(&phone).await;

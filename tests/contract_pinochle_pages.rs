@@ -258,7 +258,7 @@ async fn a_game_to_1000_ends_with_the_winner_and_each_loser_paying_his_opposite_
     let body = &page.body;
     assert!(body.contains("Game 1: "), "the game's end is on the sheet");
     assert!(
-        body.contains("Bob pays Ann 0.25, Dan pays Cy 0.25"),
+        body.contains("Bob pays Ann $0.25, Dan pays Cy $0.25"),
         "{body}"
     );
     assert!(

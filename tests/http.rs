@@ -74,7 +74,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
 
     let page = app.get(&sheet).await;
     assert!(
-        page.body.contains("Kitty rule 1: every player antes 0.10"),
+        page.body.contains("Kitty rule 1: every player antes $0.10"),
         "the opening ante is on the sheet"
     );
     assert!(
@@ -108,7 +108,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
     assert!(postings.contains(&("Cy".into(), "0.40".into())));
     let page = app.get(&sheet).await;
     assert!(
-        page.body.contains("= 0.40 to each opponent"),
+        page.body.contains("= $0.40 to each opponent"),
         "the reason is on the sheet"
     );
     assert!(page.body.contains("−0.80"), "Ann's minus is on the sheet");
@@ -165,7 +165,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         "the kitty was won and everyone anted again"
     );
     let page = app.get(&sheet).await;
-    assert!(page.body.contains("kitty rule 3: takes the kitty, 0.60"));
+    assert!(page.body.contains("kitty rule 3: takes the kitty, $0.60"));
 
     // Close: the kitty is shared out and the sheet says who pays whom.
     let closed = app

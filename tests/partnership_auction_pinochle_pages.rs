@@ -202,7 +202,7 @@ async fn refusals_name_the_field_and_write_nothing() {
     assert!(
         reply
             .body
-            .contains("<select name=\"bidder\" aria-invalid=\"true\">"),
+            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>Bidder</legend>"),
         "{}",
         reply.body
     );
@@ -350,7 +350,7 @@ async fn a_game_to_1000_pays_the_stake_and_a_second_game_unfinished_at_the_close
         body.contains("Game 1: NS wins</b> at"),
         "the game row names the winner"
     );
-    assert!(body.contains("Bob pays Ann 0.50, Dan pays Cy 0.50"));
+    assert!(body.contains("Bob pays Ann $0.50, Dan pays Cy $0.50"));
     for (player, class, sign) in [
         ("Ann", "plus", "+"),
         ("Bob", "minus", "−"),

@@ -161,13 +161,13 @@ async fn a_high_low_hand_with_two_all_ins_through_the_form() {
     let page = app.get(&sheet).await.body;
     assert!(page.contains("high-low pot 3.00"), "{page}");
     assert!(
-        page.contains("Main pot, 1.20: Ann, Bob, Cy and Dee eligible"),
+        page.contains("Main pot, $1.20: Ann, Bob, Cy and Dee eligible"),
         "{page}"
     );
     assert!(page.contains(
-        "Side pot 1, 1.20: Bob, Cy and Dee eligible; Cy is ahead of Dee in the showdown → Cy (high half 0.60); Bob is ahead of Dee in the low showdown → Bob (low half 0.60)"
+        "Side pot 1, $1.20: Bob, Cy and Dee eligible; Cy is ahead of Dee in the showdown → Cy (high half $0.60); Bob is ahead of Dee in the low showdown → Bob (low half $0.60)"
     ));
-    assert!(page.contains("Side pot 2, 0.60: Cy and Dee eligible"));
+    assert!(page.contains("Side pot 2, $0.60: Cy and Dee eligible"));
     assert!(page.contains("all-in 0.30"));
     // The row names each pot and who took it; the reasons are in the explanation.
     for mark in [
@@ -269,7 +269,7 @@ async fn cards_rank_the_showdown_and_a_carried_odd_chip_waits_in_the_pot() {
         page.contains("Ann and Bob tie with straight, nine high"),
         "{page}"
     );
-    assert!(page.contains("0.05 odd stays in the pot for the next hand"));
+    assert!(page.contains("$0.05 odd stays in the pot for the next hand"));
     assert!(page.contains("Pot (odd chips)"), "the POT column");
     assert!(
         page.contains("0.05 of odd chips is carried in the pot: closing now shares it out"),

@@ -76,6 +76,30 @@ async fn the_club_roster_and_the_last_seating_fill_the_seats() {
         .await
         .body;
     assert!(pitch.contains("Same seats as last time: Margaret, Salvatore, Vincenzo"));
+    // A session started by mistake with three of the five and left without a hand is no
+    // table to repeat: the offer stays the table that played.
+    let mistaken = app
+        .post_form_with(
+            "/sessions",
+            &[
+                ("game", "auction_pinochle"),
+                ("player_1", "Tony"),
+                ("player_2", "Rosemary"),
+                ("player_3", "Margaret"),
+                ("a.stake", "0.05"),
+            ],
+            &headers,
+        )
+        .await;
+    assert_eq!(mistaken.status.as_u16(), 303, "{}", mistaken.body);
+    let form = app
+        .get_with("/sessions/new?game=auction_pinochle", &headers)
+        .await
+        .body;
+    assert!(
+        form.contains("Same seats as last time: Margaret, Salvatore, Vincenzo"),
+        "{form}"
+    );
     // Outsiders see no roster.
     let outsider = app.get("/sessions/new?game=auction_pinochle").await.body;
     assert!(!outsider.contains("Margaret"));

@@ -206,7 +206,7 @@ async fn a_match_game_ends_then_the_next_is_won_by_declaring_out() {
     assert_eq!(ledger["scores"], json!({"Ann": 0, "Bob": 0}));
     let page = app.get(&sheet).await.body;
     assert!(page.contains("Game 1: Ann wins</b> at 1,030"), "{page}");
-    assert!(page.contains("Bob pays Ann 0.50, the stake per game won"));
+    assert!(page.contains("Bob pays Ann $0.50, the stake per game won"));
     assert!(page.contains("Game 2 now"));
     // Game 2. Deal 3: Ann 600 + 117 → 120 = 720, Bob 250 + 133 → 130 = 380. Then Ann melds
     // 240 more and declares out with 37 trick points so far: 720 + 240 + 37 → 40 = 1,000,

@@ -40,8 +40,9 @@ pub async fn list(
     Ok(SessionsPage { sessions, next })
 }
 
-/// The latest session of `club` at `game`, else its latest of any game (the new-session
-/// form's "seat as at the last table").
+/// The latest session of `club` at `game` in which a hand was dealt, else its latest of any
+/// game with a hand (the new-session form's "seat as at the last table"); a session left
+/// without a hand is passed over (see [`store::last_session`]).
 pub async fn last_session(
     pool: &ReadPool,
     club: i64,

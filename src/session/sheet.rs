@@ -356,14 +356,33 @@ fn groups(layout: &Layout) -> Vec<Group> {
 /// ten poker players do not (`tests/browser_fit.rs`).
 pub const WIDE: usize = 7;
 
+/// The most players' money columns shown beside a hand cell on a 390 px phone (the kitty's
+/// aside): a money cell holds
+/// an amount such as "−112.50" over its running total, about twice a score's width, so
+/// five poker players' columns beside a hand cell took 456 px (`tests/browser_fit.rs`, a
+/// real evening's numbers).
+pub const WIDE_MONEY: usize = 4;
+
+/// Whether `columns` are too many to sit beside a hand cell on a phone: the hand's words
+/// then take a row of their own above its numbers.
+fn too_wide(columns: &[Column]) -> bool {
+    // The kitty's column holds small sums; the players' columns are what grow.
+    let money = columns
+        .iter()
+        .filter(|c| c.tally == Tally::Money && c.account != crate::ledger::KITTY)
+        .count();
+    columns.len() > WIDE || money > WIDE_MONEY
+}
+
 /// The longest head, in characters, that a table of `columns` columns shows in full on a
 /// 390 px phone; longer heads are shortened. Measured on the sheets of every game at their
 /// largest tables (`tests/browser_fit.rs`): a head of the sheet's bold .85rem takes about
-/// 9 px a letter and a cell about 48 px for "−3.35".
+/// 9 px a letter and a cell about 48 px for "−3.35"; a head never breaks inside a name, so
+/// four columns of 8-letter names ("Margaret", "Vincenzo") are shortened too.
 fn head_budget(columns: usize) -> usize {
     match columns {
         0..=3 => usize::MAX,
-        4 => 8,
+        4 => 6,
         _ => 5,
     }
 }
@@ -499,7 +518,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
         at,
         how: e.how.clone(),
         award,
-        settlement: e.settlement.clone(),
+        settlement: crate::money::amounts_with_currency(&e.settlement, ctx.currency),
         payments: money_views(&end.finish.postings),
         struck: end.struck_by.is_some(),
         changed,
@@ -597,6 +616,7 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
 /// What a sheet is built from: the state after the last event and the rows shown, from
 /// the whole fold ([`Source::of_fold`]) or from the window a tip keeps
 /// ([`Source::of_tip`]); both give the same sheet.
+#[derive(Clone)]
 pub struct Source<'a> {
     engine: &'a dyn Engine,
     table: &'a Table,
@@ -651,6 +671,18 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// Shows only the last `n` of its rows: the rows left out count toward the money of
+    /// the rows shown and among the earlier lines.
+    pub fn keep_last(&mut self, n: usize) {
+        let drop = self.rows.len().saturating_sub(n);
+        for (row, _) in self.rows.drain(..drop) {
+            for p in &row.postings {
+                *self.running.entry(p.account.clone()).or_insert(0) += p.amount.cents();
+            }
+        }
+        self.earlier += drop;
+    }
+
     /// The engine as it stands after the last event.
     pub fn engine(&self) -> &'a dyn Engine {
         self.engine
@@ -702,7 +734,7 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         }
         let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
-        view.explanation = row.explanation.clone();
+        view.explanation = crate::money::amounts_with_currency(&row.explanation, ctx.currency);
         view.steps = row
             .steps
             .iter()
@@ -749,8 +781,8 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
     };
     SheetView {
         tally_heads: groups.iter().any(|g| g.tallies.len() > 1),
-        wide: columns.len() > WIDE,
-        width: if columns.len() > WIDE { 1 } else { 2 } + columns.len(),
+        wide: too_wide(columns),
+        width: if too_wide(columns) { 0 } else { 2 } + columns.len(),
         groups,
         start,
         lines,

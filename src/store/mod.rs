@@ -534,16 +534,20 @@ pub async fn list_sessions(
         .await
 }
 
-/// The latest session of `club` at `game`, else the club's latest of any game, if any:
-/// where the new-session form takes "the seating of the last table" from (two reads of
-/// the `sessions_by_club_game` and `sessions_by_club` indexes, one row each).
+/// The latest session of `club` at `game` in which a hand was dealt, else the club's latest
+/// of any game with a hand, if any: the table a new session most likely repeats. A session
+/// started by mistake and left without a hand (three seats where five play) is no table to
+/// repeat, so it is passed over.
 pub async fn last_session(
     conn: &mut SqliteConnection,
     club: i64,
     game: &str,
 ) -> Result<Option<SessionSummaryRow>, sqlx::Error> {
-    let of_game =
-        format!("{SUMMARY} WHERE s.club_id = ? AND s.game = ? ORDER BY s.id DESC LIMIT 1");
+    const PLAYED: &str =
+        "EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id AND e.kind = 'hand')";
+    let of_game = format!(
+        "{SUMMARY} WHERE s.club_id = ? AND s.game = ? AND {PLAYED} ORDER BY s.id DESC LIMIT 1"
+    );
     let found = sqlx::query_as(sqlx::AssertSqlSafe(of_game))
         .bind(club)
         .bind(game)
@@ -552,7 +556,11 @@ pub async fn last_session(
     if found.is_some() {
         return Ok(found);
     }
-    Ok(list_sessions(conn, club, None, 1).await?.pop())
+    let any = format!("{SUMMARY} WHERE s.club_id = ? AND {PLAYED} ORDER BY s.id DESC LIMIT 1");
+    sqlx::query_as(sqlx::AssertSqlSafe(any))
+        .bind(club)
+        .fetch_optional(conn)
+        .await
 }
 
 /// The ids of every session of `club`, oldest first (for the whole-club export).

@@ -194,3 +194,243 @@ pub fn largest_tables() -> Vec<(&'static str, Value)> {
         ),
     ]
 }
+
+/// Four real names of the longest kind a table has (8 to 10 letters).
+pub const LONG_FOUR: [&str; 4] = ["Alessandra", "Salvatore", "Margaret", "Evangeline"];
+/// Seven, for Pitch's largest table.
+pub const LONG_SEVEN: [&str; 7] = [
+    "Alessandra",
+    "Salvatore",
+    "Margaret",
+    "Evangeline",
+    "Vincenzo",
+    "Rosemary",
+    "Maximilian",
+];
+/// Ten, for poker's largest table; its first five are the five-handed table.
+pub const LONG_TEN: [&str; 10] = [
+    "Alessandra",
+    "Salvatore",
+    "Margaret",
+    "Evangeline",
+    "Vincenzo",
+    "Rosemary",
+    "Maximilian",
+    "Jacqueline",
+    "Konstantin",
+    "Francesca",
+];
+
+/// Hand `i`'s dealer at a table of `seats` whose first hand Is dealt by the last seat (the
+/// deal passes left, to the next seat).
+fn dealer(seats: &[&'static str], i: usize) -> &'static str {
+    seats[(i + seats.len() - 1) % seats.len()]
+}
+
+const TRUMPS: [&str; 4] = ["hearts", "spades", "clubs", "diamonds"];
+
+/// A partnership side's tricks for hand `i`: the 250 trick points split unevenly.
+fn tricks(i: usize) -> (i64, i64) {
+    let ns = [170, 60, 130, 210, 90, 150, 40, 120][i % 8];
+    (ns, 250 - ns)
+}
+
+/// The partnership games' hands: big melds, sets and 4-digit running scores.
+fn partnership_hands(game: &str, n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let (ns, ew) = tricks(i);
+            let (ns_meld, ew_meld) = (
+                [320, 40, 150, 600, 20, 240, 80, 150][i % 8],
+                [60, 250, 90, 40, 300, 20, 190, 80][i % 8],
+            );
+            let mut hand = json!({"type": "hand", "dealer": dealer(&LONG_FOUR, i),
+                "trump": TRUMPS[i % 4]});
+            match game {
+                "partnership_pinochle" => {
+                    hand["turn_up_dix"] = json!(false);
+                    hand["dix_holders"] = json!([]);
+                    hand["NS"] = side(ns_meld, ns);
+                    hand["EW"] = side(ew_meld, ew);
+                }
+                "check_pinochle" => {
+                    hand["bidder"] = json!(LONG_FOUR[i % 4]);
+                    hand["bid"] = json!(250 + 10 * (i as i64 % 5));
+                    hand["NS"] = json!({"meld": ns_meld, "tricks": ns});
+                    hand["EW"] = json!({"meld": ew_meld, "tricks": ew});
+                }
+                _ => {
+                    hand["bidder"] = json!(LONG_FOUR[i % 4]);
+                    hand["bid"] = json!(250 + 10 * (i as i64 % 5));
+                    hand["NS"] = side(ns_meld, ns);
+                    hand["EW"] = side(ew_meld, ew);
+                }
+            }
+            hand
+        })
+        .collect()
+}
+
+/// Every game at its largest table with the longest real names and a real evening's
+/// numbers: several hands, players behind (negative totals), 4-digit scores where the game
+/// runs that high, and poker's five-handed table as well as its ten.
+pub fn real_evenings() -> Vec<(&'static str, Value)> {
+    let mut out = Vec::new();
+    let outcomes = [
+        "made",
+        "failed",
+        "made",
+        "conceded_before_lead",
+        "made",
+        "made",
+        "failed",
+        "made",
+    ];
+    let hands: Vec<Value> = (0..8)
+        .map(|i| {
+            json!({"type": "hand", "dealer": dealer(&LONG_FOUR, i), "bidder": LONG_FOUR[i % 4],
+            "bid": 300 + 50 * (i as i64 % 4), "trump": TRUMPS[i % 4], "outcome": outcomes[i]})
+        })
+        .collect();
+    out.push((
+        "auction_pinochle",
+        doc(
+            "auction_pinochle",
+            json!({"stake": "0.25", "kitty": "pot"}),
+            &LONG_FOUR,
+            json!(hands),
+        ),
+    ));
+    let hands: Vec<Value> = (0..8)
+        .map(|i| {
+            let s = &LONG_SEVEN;
+            json!({"type": "hand", "dealer": dealer(s, i), "pitcher": s[i % 7], "bid": 2 + i as i64 % 3,
+                "points": {"high": s[i % 7], "low": s[(i + 3) % 7], "jack": s[(i + 5) % 7], "game": s[(i + 1) % 7]}})
+        })
+        .collect();
+    out.push((
+        "auction_pitch",
+        doc(
+            "auction_pitch",
+            json!({"stake": "0.25"}),
+            &LONG_SEVEN,
+            json!(hands),
+        ),
+    ));
+    for game in [
+        "partnership_pinochle",
+        "partnership_auction_pinochle",
+        "check_pinochle",
+    ] {
+        let stake = if game == "check_pinochle" {
+            "0.25"
+        } else {
+            "1.00"
+        };
+        out.push((
+            game,
+            doc(
+                game,
+                json!({"stake": stake}),
+                &LONG_FOUR,
+                json!(partnership_hands(game, 8)),
+            ),
+        ));
+    }
+    let doubled = [
+        "no",
+        "doubled",
+        "no",
+        "redoubled",
+        "no",
+        "no",
+        "doubled",
+        "no",
+    ];
+    let hands: Vec<Value> = (0..8)
+        .map(|i| json!({"type": "hand", "dealer": dealer(&LONG_FOUR, i), "bidder": LONG_FOUR[i % 4],
+            "bid": 200 + 50 * (i as i64 % 3), "trump": TRUMPS[i % 4], "doubled": doubled[i], "outcome": outcomes[i].replace("conceded_before_lead", "failed")}))
+        .collect();
+    out.push((
+        "contract_pinochle",
+        doc(
+            "contract_pinochle",
+            json!({"stake": "1.00"}),
+            &LONG_FOUR,
+            json!(hands),
+        ),
+    ));
+    let two = ["Alessandra", "Maximilian"];
+    let hands: Vec<Value> = (0..8)
+        .map(|i| {
+            let (a, b) = tricks(i);
+            let (ma, mb) = ([150, 40, 300, 80][i % 4], [60, 240, 20, 180][i % 4]);
+            json!({"type": "hand", "dealer": dealer(&two, i), "turn_up_dix": i % 3 == 0,
+                "melds": {"Alessandra": ma, "Maximilian": mb},
+                "tricks": {"Alessandra": a, "Maximilian": b}})
+        })
+        .collect();
+    out.push((
+        "two_handed_pinochle",
+        doc(
+            "two_handed_pinochle",
+            json!({"stake": "1.00"}),
+            &two,
+            json!(hands),
+        ),
+    ));
+    for seats in [&LONG_TEN[..5], &LONG_TEN[..]] {
+        out.push((
+            "poker",
+            doc(
+                "poker",
+                json!({"smallest_unit": "0.05"}),
+                seats,
+                json!(poker_hands(seats)),
+            ),
+        ));
+    }
+    let rounds: Vec<Value> = (0..3)
+        .map(|i| {
+            let [a, b, c, d] = LONG_FOUR;
+            json!({"type": "hand", "final": {
+                a: {"items": ["A", "K"], "spent": 20 + i}, b: {"items": ["Q", "J"], "spent": 12},
+                c: {"items": ["A"], "spent": 9 + i}, d: {"items": [], "spent": 0}}})
+        })
+        .collect();
+    out.push((
+        "auction_game",
+        doc(
+            "auction_game",
+            json!({"stake": "0.50"}),
+            &LONG_FOUR,
+            json!(rounds),
+        ),
+    ));
+    out
+}
+
+/// Poker hands at `seats`: big pots (a player in for 37.50), one or two players to the
+/// showdown, so some end well behind.
+fn poker_hands(seats: &[&'static str]) -> Vec<Value> {
+    (0..6)
+        .map(|i| {
+            let n = seats.len();
+            let (w, x) = (seats[i % n], seats[(i + 2) % n]);
+            let contributions: serde_json::Map<String, Value> = seats
+                .iter()
+                .map(|p| {
+                    let amount = if *p == w || *p == x { "37.50" } else { "2.25" };
+                    ((*p).to_string(), json!(amount))
+                })
+                .collect();
+            let folded: Vec<&str> = seats
+                .iter()
+                .copied()
+                .filter(|p| *p != w && *p != x)
+                .collect();
+            json!({"type": "hand", "dealer": dealer(seats, i), "contributions": contributions,
+                "folded": folded, "all_in": [], "split": "high", "showdown": [[w], [x]]})
+        })
+        .collect()
+}

@@ -180,8 +180,11 @@ impl HistoryPage {
     fn net(&self, cents: &i64, currency: &str) -> Net {
         net(*cents, currency)
     }
+    /// When a session started, in the sheet's words ("2026-11-24 20:15 UTC"): as long as
+    /// the phone's own words the script puts in its place ("Tue, Nov 24, 8:15 PM"), so the
+    /// list does not jump when they arrive (Lighthouse measured a layout shift of 0.20).
     fn day(&self, at: &str) -> String {
-        day_of(at)
+        super::sheet::time_words(at)
     }
     fn status(&self, e: &HistoryEntry) -> &'static str {
         match (e.row.settled, e.row.closed) {

@@ -51,6 +51,12 @@ pub struct SheetPage {
     payments: Vec<PaymentView>,
     close_effect: Vec<MoneyView>,
     error: Option<PageError>,
+    /// Who deals the next hand, for a watcher's first screen (`None` when closed or the
+    /// game has no dealer).
+    next_dealer: Option<String>,
+    /// Who is up, for a watcher's first screen: `(name, amount with currency, class)`, the
+    /// players from the most ahead down, the kitty last.
+    standings: Vec<(String, String, &'static str)>,
     /// The night this session is in: its settle-up replaces the session's own.
     night: Option<NightOnSheet>,
 }
@@ -227,6 +233,11 @@ pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
     format!("{name} {}: {}", money(total), parts.join(", "))
 }
 
+/// How many lines a watcher's phone (a read-only viewer) shows unless asked for all: the
+/// latest hands fit its first screen under the standings, the whole sheet is a tap away
+/// (issue 24 point 1; measured by `tests/browser_fit.rs` on a 20-hand sheet at 390 px).
+pub const WATCHER_LINES: usize = 2;
+
 /// What a sheet page is built from: the whole session read and replayed
 /// ([`Showing::of_loaded`], for every line, a correction form or a renamed club's names),
 /// or the state the cache keeps ([`Showing::of_glance`], the latest lines: what a phone
@@ -327,7 +338,11 @@ pub fn sheet_page(
     error: Option<PageError>,
     can_write: bool,
 ) -> Result<SheetPage, AppError> {
-    let source = &showing.source;
+    let mut shown = showing.source.clone();
+    if !can_write && !values.contains_key("all") {
+        shown.keep_last(WATCHER_LINES);
+    }
+    let source = &shown;
     let engine = source.engine();
     let error_field = error.as_ref().and_then(|e| e.field.clone());
     let open = !showing.closed && can_write;
@@ -429,7 +444,30 @@ pub fn sheet_page(
         },
         error,
         night: None,
+        next_dealer: showing.next_dealer.clone().filter(|_| !showing.closed),
+        standings: standings(source.balances(), currency),
     })
+}
+
+/// The balances from the player most ahead down, the kitty last, each amount with its
+/// currency ("−$0.70"): who is up, at a glance on a watcher's phone.
+fn standings(balances: &Balances, currency: &str) -> Vec<(String, String, &'static str)> {
+    let mut rows: Vec<(&String, i64)> = balances
+        .as_map()
+        .iter()
+        .map(|(k, v)| (k, v.cents()))
+        .collect();
+    // The kitty last, then the largest balance first; equal balances keep seat-name order.
+    rows.sort_by_key(|(k, cents)| (k.as_str() == KITTY, std::cmp::Reverse(*cents)));
+    rows.into_iter()
+        .map(|(k, cents)| {
+            (
+                name(k),
+                with_currency(&money(cents), currency),
+                class_of(cents),
+            )
+        })
+        .collect()
 }
 
 /// A player's name as a page shows it: "Kitty" for the kitty's account.
