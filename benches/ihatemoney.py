@@ -34,6 +34,7 @@ import base64
 import http.client
 import json
 import os
+import random
 import shutil
 import socket
 import sqlite3
@@ -395,10 +396,16 @@ def measure(servers, reps):
             s.read()
     alone = {id(s): [] for s in servers}
     cycle = {id(s): [] for s in servers}
+    # A new order every repetition (seeded, so runs compare): on a shared disk a commit
+    # after a long pause waits for the writes of others (a raw commit after 5 s idle took
+    # 8-185 ms here against 3-5 ms back to back), so no server may always follow the
+    # slowest one.
+    order, rng = list(servers), random.Random(21)
     for rep in range(reps):
         if rep % 10 == 0:
             print(f"  repetition {rep + 1} of {reps}", flush=True)
-        for s in servers:
+        rng.shuffle(order)
+        for s in order:
             alone[id(s)].append(timed(s.record))
             cycle[id(s)].append(timed(lambda: (s.record(), s.read())))
     return ({k: statistics.median(v) for k, v in alone.items()},
