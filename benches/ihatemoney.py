@@ -482,7 +482,8 @@ def main():
             servers.append(ours[n])
             print(f"{n} bills / hands loaded into both in {time.perf_counter() - t:.1f} s",
                   flush=True)
-        print(f"measuring: {args.reps} repetitions, every server in turn ...", flush=True)
+        print(f"measuring: {args.reps} repetitions, every server once each, in a new order "
+              "each time ...", flush=True)
         alone, cycle = measure(servers, args.reps)
         basic_ms = theirs[lengths[0]].basic_record_ms()
         raw_rates.append(raw_commit_rate())
