@@ -82,6 +82,19 @@ SQLAlchemy==2.0.58
 SQLAlchemy-Continuum==1.5.2
 Werkzeug==3.1.9
 WTForms==3.2.2
+certifi==2026.10.19.post1
+charset-normalizer==3.5.2
+dnspython==2.9.2
+greenlet==3.5.6
+idna==3.20
+itsdangerous==2.2.0
+ordered-set==4.1.0
+packaging==26.3
+six==1.17.0
+typing_extensions==4.16.0
+tzdata==2026.6
+urllib3==2.8.0
+wrapt==2.5.2
 """
 PLAYERS = ["Margaret", "Salvatore", "Vincenzo", "Rosemary"]
 PROJECT, CODE = "club", "seven of clubs"
