@@ -71,12 +71,23 @@ fn standing_rows(fold: &Fold) -> Vec<(&Row, BTreeMap<String, i64>)> {
 /// same words ([`Summaries::words`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summaries {
-    /// Each account's groups in order of first appearance: (label, cents).
-    groups: BTreeMap<String, Vec<(String, i64)>>,
+    /// Each account's groups in order of first appearance.
+    groups: BTreeMap<String, Vec<Group>>,
     /// The first and last number of the hands that stand.
     hands: Option<(usize, usize)>,
     /// Whether the game keeps a kitty (its close shares the kitty out).
     kitty_game: bool,
+}
+
+/// One group of an account's money: a label ("hands", "paid", "games won"), the cents,
+/// and for games won or lost how many and the number of the last one, so that a session of
+/// hundreds of games reads "412 games won +$20.60" rather than one group a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Group {
+    label: String,
+    cents: i64,
+    games: usize,
+    last_game: usize,
 }
 
 impl Summaries {
@@ -99,12 +110,27 @@ impl Summaries {
         if let Some(n) = row.hand_number {
             self.hands = Some(self.hands.map_or((n, n), |(a, b)| (a.min(n), b.max(n))));
         }
+        let game = row.game_ends.last().map(|e| e.number);
         for (&account, &c) in cents.iter().filter(|(_, c)| **c != 0) {
             let label = self.label(row, c);
             let groups = self.groups.entry(account.to_string()).or_default();
-            match groups.iter_mut().find(|(l, _)| *l == label) {
-                Some((_, total)) => *total += c,
-                None => groups.push((label, c)),
+            let at = match groups.iter().position(|g| g.label == label) {
+                Some(at) => at,
+                None => {
+                    groups.push(Group {
+                        label,
+                        cents: 0,
+                        games: 0,
+                        last_game: 0,
+                    });
+                    groups.len() - 1
+                }
+            };
+            if let Some(g) = groups.get_mut(at) {
+                g.cents += c;
+                if let Some(number) = game.filter(|_| g.label.starts_with("games ")) {
+                    (g.games, g.last_game) = (g.games + 1, number);
+                }
             }
         }
     }
@@ -117,9 +143,8 @@ impl Summaries {
             "payment" if cents > 0 => "paid".to_string(),
             "payment" => "received".to_string(),
             _ if !row.game_ends.is_empty() => {
-                let number = row.game_ends.last().map_or(0, |e| e.number);
                 let what = if cents < 0 { "lost" } else { "won" };
-                format!("game {number} {what}")
+                format!("games {what}")
             }
             _ if row.hand_number.is_some() => "hands".to_string(),
             kind => kind.replace('_', " "),
@@ -145,9 +170,14 @@ impl Summaries {
                 true => "kitty share on closing now",
                 false => "closing now",
             };
-            match groups.iter_mut().find(|(l, _)| l == label) {
-                Some((_, total)) => *total += previewed,
-                None => groups.push((label.to_string(), previewed)),
+            match groups.iter_mut().find(|g| g.label == label) {
+                Some(g) => g.cents += previewed,
+                None => groups.push(Group {
+                    label: label.to_string(),
+                    cents: previewed,
+                    games: 0,
+                    last_game: 0,
+                }),
             }
         }
         let hands = match self.hands {
@@ -157,14 +187,16 @@ impl Summaries {
         };
         let parts: Vec<String> = groups
             .into_iter()
-            .filter(|(_, c)| *c != 0)
-            .map(|(label, c)| {
-                let label = if label == "hands" {
-                    hands.clone()
-                } else {
-                    label
+            .filter(|g| g.cents != 0)
+            .map(|g| {
+                let label = match (g.label.as_str(), g.games) {
+                    ("hands", _) => hands.clone(),
+                    (_, 0) => g.label,
+                    // "game 3 won" for one game, "12 games won" for more.
+                    (games, 1) => games.replacen("games", &format!("game {}", g.last_game), 1),
+                    (games, n) => format!("{n} {games}"),
                 };
-                let amount = crate::money::with_currency(&signed_money(c), currency);
+                let amount = crate::money::with_currency(&signed_money(g.cents), currency);
                 format!("{label} {amount}")
             })
             .collect();
