@@ -313,3 +313,73 @@ fn a_refusal_keeps_its_rule_apart_and_cites_it_when_printed() {
         row.cited_explanation()
     );
 }
+
+/// A session of many games sums each account's games won and lost in one group each, so
+/// its settle-up summary stays a few words; one game keeps its number.
+#[test]
+fn many_games_are_one_group_each_for_won_and_lost() {
+    use super::why::Summaries;
+    use super::{Finish, ShownEnd, row};
+    use crate::ledger::Posting;
+    use crate::money::Money;
+    use crate::rules::{FinishedGame, GameEnd, Outcome, SheetLine};
+    // Game n: Ann wins 0.50 from Bob when n is odd, Bob wins 0.30 from Ann when it is even.
+    let game = |n: usize| {
+        let (winner, loser, cents) = if n % 2 == 1 {
+            ("Ann", "Bob", 50)
+        } else {
+            ("Bob", "Ann", 30)
+        };
+        let postings = vec![
+            Posting::new(winner, Money::from_cents(cents)),
+            Posting::new(loser, Money::from_cents(-cents)),
+        ];
+        let mut r = row(
+            Some(n - 1),
+            "hand",
+            Some(n),
+            Outcome::new(postings.clone(), "a game", SheetLine::default()),
+        );
+        r.game_ends.push(ShownEnd {
+            number: n,
+            finish: Finish {
+                event: n - 1,
+                game: FinishedGame {
+                    winner: Some(winner.into()),
+                    decided_by: "target".into(),
+                    final_scores: json!({}),
+                },
+                end: GameEnd {
+                    winner: Some(winner.into()),
+                    at: None,
+                    how: String::new(),
+                    award: None,
+                    settlement: String::new(),
+                    fresh: Vec::new(),
+                },
+                postings,
+            },
+            struck_by: None,
+        });
+        r
+    };
+    let mut s = Summaries::default();
+    let add = |s: &mut Summaries, n: usize| {
+        let r = game(n);
+        s.add(&r, &super::window::row_cents(&r));
+    };
+    add(&mut s, 1);
+    assert_eq!(s.words("Ann", &[], "USD"), "game 1 won +$0.50");
+    for n in 2..=5 {
+        add(&mut s, n);
+    }
+    // Ann won games 1, 3 and 5 (3 × 0.50) and lost 2 and 4 (2 × 0.30).
+    assert_eq!(
+        s.words("Ann", &[], "USD"),
+        "3 games won +$1.50 · 2 games lost −$0.60"
+    );
+    assert_eq!(
+        s.words("Bob", &[], "USD"),
+        "3 games lost −$1.50 · 2 games won +$0.60"
+    );
+}
