@@ -94,9 +94,7 @@ fn hand(game: &str, dealer: &str, d: Deal) -> Value {
 fn event(game: &str, now: &Loaded, step: &Step) -> Value {
     let dealer = now.next_dealer.clone().unwrap_or_else(|| "A".into());
     // Mostly an event that still stands; with none, any index (which is refused).
-    let standing: Vec<usize> = (0..now.events())
-        .filter(|&i| now.fold.standing_event(i).is_some())
-        .collect();
+    let standing: Vec<usize> = (0..now.events()).filter(|&i| now.fold.stands(i)).collect();
     let target = |i: &prop::sample::Index| match standing.len() {
         0 => i.index(now.events().max(1)),
         n => standing[i.index(n)],
@@ -108,6 +106,7 @@ fn event(game: &str, now: &Loaded, step: &Step) -> Value {
             let target = target(i);
             let original = now.fold.standing_event(target);
             let dealer = original
+                .as_ref()
                 .and_then(|e| e.get("dealer"))
                 .and_then(Value::as_str)
                 .unwrap_or(&dealer);
@@ -195,10 +194,11 @@ async fn assert_same(
             .and_then(|i| full.fold.hand_number(i)),
         "{at}: the last hand's number"
     );
+    assert_eq!(tip.games(), full.fold.games(), "{at}: the games finished");
     assert_eq!(
-        tip.finished(),
-        full.fold.finished(),
-        "{at}: the games finished"
+        tip.last_finished(),
+        full.fold.finished().last(),
+        "{at}: the last game finished"
     );
     assert_facts(pool, &kept, &full, &at).await;
     assert_same_sheet(pool, folds, id, &full, &at).await;

@@ -94,24 +94,6 @@ pub fn session_facts(
     opening_scores: Option<&Value>,
 ) -> Result<SessionFacts, Refusal> {
     let amended = fold.rows().iter().any(|r| r.amends.is_some());
-    let standing;
-    let source = if amended {
-        let last = fold.rows().iter().filter_map(|r| r.index).max();
-        let mut fresh = Fold::start(fold.game(), agreements, players, opening_scores)?;
-        let mut next = 0;
-        for index in 0..last.map_or(0, |l| l + 1) {
-            if let Some(event) = fold.standing_event(index) {
-                fresh.apply(next, event)?;
-                // Only what the facts read is kept of each row.
-                fresh.slim_older(0);
-                next += 1;
-            }
-        }
-        standing = fresh;
-        &standing
-    } else {
-        fold
-    };
     let mut results = accounts(fold.balances(), BTreeMap::new());
     // A night's result is what the play won or lost: every posting but the money handed
     // over (payments, and the undoing of one), which only settles it.
@@ -128,8 +110,15 @@ pub fn session_facts(
         }
     }
     let mut hands = 0;
-    for row in source.rows() {
-        hands += count_hand(&mut results, row, players);
+    if amended {
+        let start = Fold::start(fold.game(), agreements, players, opening_scores)?;
+        fold.for_each_afresh(start, |row| {
+            hands += count_hand(&mut results, row, players);
+        })?;
+    } else {
+        for row in fold.rows() {
+            hands += count_hand(&mut results, row, players);
+        }
     }
     let mut facts = SessionFacts {
         hands,

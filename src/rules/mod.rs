@@ -32,7 +32,7 @@ pub use sheet::{
 pub use table::Table;
 
 /// A finished game within a session (`games` in the ledger document).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct FinishedGame {
     /// The winner: a player name, `"NS"`/`"EW"`, or `None` for a draw.
     pub winner: Option<String>,

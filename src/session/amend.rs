@@ -15,10 +15,12 @@ impl Fold {
             .ok_or_else(|| Refusal::at(index, "event", "internal error: no state is kept"))?;
         let mut core = self.standing[kept]
             .before
-            .clone()
+            .as_deref()
+            .cloned()
             .ok_or_else(|| Refusal::at(index, "event", "internal error: no state is kept"))?;
         for s in &self.standing[kept..slot] {
-            let (object, kind) = event_object(&s.event, s.index)?;
+            let event = s.event();
+            let (object, kind) = event_object(&event, s.index)?;
             core.step(s.index, kind, object).map_err(|r| {
                 Refusal::at(index, "event", format!("internal error: replaying: {r}"))
             })?;
@@ -42,9 +44,7 @@ impl Fold {
                 .and_then(Value::as_u64)
                 .and_then(|t| usize::try_from(t).ok())
                 .and_then(|t| self.standing_event(t))
-                .and_then(|e| e.get("type"))
-                .and_then(Value::as_str)
-                == Some("payment");
+                .is_some_and(|e| e.get("type").and_then(Value::as_str) == Some("payment"));
         if let Some(at) = self.core.closed_at
             && !undoes_payment
         {
@@ -81,15 +81,14 @@ impl Fold {
             ));
         }
         let slot = self
-            .standing
-            .iter()
-            .position(|s| s.index == target)
+            .standing_slot(target)
             .ok_or_else(|| Refusal::at(index, "event", self.not_amendable(target)))?;
-        let (_, current_kind) = event_object(&self.standing[slot].event, target)?;
+        let current = self.standing[slot].event();
+        let (_, current_kind) = event_object(&current, target)?;
         let current_kind = current_kind.to_string();
         let mut changed: Vec<(usize, Value)> = self.standing[slot..]
             .iter()
-            .map(|s| (s.index, s.event.clone()))
+            .map(|s| (s.index, s.event()))
             .collect();
         match &replacement {
             None => {
@@ -119,6 +118,7 @@ impl Fold {
         for (k, (i, event)) in changed.into_iter().enumerate() {
             let before = ((slot + k) % CHECKPOINT == 0).then(|| core.clone());
             let (object, kind) = event_object(&event, i)?;
+            let deal = core.engine.is_deal(kind);
             match core.step(i, kind, object) {
                 Ok(outcome) => {
                     last_scores = outcome.scores_after.clone().or(last_scores);
@@ -147,11 +147,7 @@ impl Fold {
                     .citing(r.rule));
                 }
             }
-            redone.push(Standing {
-                index: i,
-                event,
-                before,
-            });
+            redone.push(Standing::new(i, &event, deal, before));
         }
         let postings = difference(&self.core.balances, &core.balances);
         let label = match self

@@ -8,7 +8,9 @@
 //! same pass records which rows are struck, which event finished which game, and which game
 //! ends an amendment changed: nothing is replayed per correction or guessed from sentences.
 
+mod afresh;
 mod amend;
+mod games;
 mod preview;
 pub mod sheet;
 mod tip;
@@ -17,8 +19,9 @@ pub mod window;
 
 pub use tip::Tip;
 
+use games::Games;
+
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -115,69 +118,6 @@ struct Core {
     balances: Balances,
     closed_at: Option<usize>,
     finished: Games,
-}
-
-/// The games finished so far, as a list shared by every state that holds them: a state
-/// after a game end points at the state's list before it plus one game, so copying a state
-/// (before every event, for corrections) copies one pointer, never the games, and each
-/// finished game is kept once however many states follow it.
-#[derive(Clone, Default)]
-struct Games(Option<Arc<GameNode>>);
-
-struct GameNode {
-    finish: Finish,
-    /// How many games the list holds up to and including this one.
-    len: usize,
-    before: Games,
-}
-
-impl Games {
-    /// How many games are finished.
-    fn len(&self) -> usize {
-        self.0.as_ref().map_or(0, |n| n.len)
-    }
-
-    /// The last game finished.
-    fn last(&self) -> Option<&Finish> {
-        self.0.as_ref().map(|n| &n.finish)
-    }
-
-    /// One more game finished.
-    fn push(&mut self, finish: Finish) {
-        let before = std::mem::take(self);
-        let len = before.len() + 1;
-        *self = Games(Some(Arc::new(GameNode {
-            finish,
-            len,
-            before,
-        })));
-    }
-
-    /// Every game, in order (a copy: the cost grows with the games, not the hands).
-    fn to_vec(&self) -> Vec<Finish> {
-        let mut games = Vec::with_capacity(self.len());
-        let mut at = self.0.as_deref();
-        while let Some(node) = at {
-            games.push(node.finish.clone());
-            at = node.before.0.as_deref();
-        }
-        games.reverse();
-        games
-    }
-}
-
-impl Drop for Games {
-    /// Lets go of a long list one game at a time: dropped the usual way, each game would
-    /// drop the one before it from within its own drop, as deep as the list is long.
-    fn drop(&mut self) {
-        let mut next = self.0.take();
-        while let Some(node) = next {
-            next = match Arc::try_unwrap(node) {
-                Ok(mut node) => node.before.0.take(),
-                Err(_) => None,
-            };
-        }
-    }
 }
 
 #[derive(Deserialize)]
@@ -407,8 +347,31 @@ pub fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &
 #[derive(Clone)]
 struct Standing {
     index: usize,
-    event: Value,
-    before: Option<Core>,
+    /// The event as compact JSON text: a tenth of the memory of its parsed [`Value`], which
+    /// a long session would otherwise hold once per hand; parsed again only when a
+    /// correction replays it.
+    event: Box<str>,
+    /// Whether it is a deal ([`Engine::is_deal`]), for "undo last hand".
+    deal: bool,
+    before: Option<Box<Core>>,
+}
+
+impl Standing {
+    /// The event at `index` (`raw`), kept with the state `before` it when given.
+    fn new(index: usize, raw: &Value, deal: bool, before: Option<Core>) -> Standing {
+        Standing {
+            index,
+            event: raw.to_string().into_boxed_str(),
+            deal,
+            before: before.map(Box::new),
+        }
+    }
+
+    /// The event parsed again. It was written from a [`Value`], so it always parses; were
+    /// it not to, the `Null` it gives is refused as "not an object" where it is applied.
+    fn event(&self) -> Value {
+        serde_json::from_str(&self.event).unwrap_or(Value::Null)
+    }
 }
 
 /// The fold keeps the state before one standing event in this many: the state before any
@@ -598,11 +561,8 @@ impl Fold {
             .then(|| self.core.clone());
         let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
         let r = self.core.apply_plain(index, kind, object, last_hand)?;
-        self.standing.push(Standing {
-            index,
-            event: raw.clone(),
-            before,
-        });
+        let deal = self.core.engine.is_deal(kind);
+        self.standing.push(Standing::new(index, raw, deal, before));
         if !r.game_ends.is_empty() {
             self.shown
                 .insert(self.core.finished.len(), (self.rows.len(), 0));
@@ -683,9 +643,7 @@ impl Fold {
             ));
         }
         let slot = self
-            .standing
-            .iter()
-            .position(|s| s.index == at)
+            .standing_slot(at)
             .ok_or_else(|| Refusal::at(index, "type", "the close no longer stands"))?;
         let before = self.state_before(slot, index)?;
         // The event after the close keeps a state of its own, reopened below, when it
@@ -695,7 +653,7 @@ impl Fold {
         {
             let next = self.state_before(slot + 1, index)?;
             if let Some(s) = self.standing.get_mut(slot + 1) {
-                s.before = Some(next);
+                s.before = Some(Box::new(next));
             }
         }
         self.standing.remove(slot);
@@ -723,7 +681,7 @@ impl Fold {
         };
         for s in self.standing.iter_mut().filter(|s| s.index > at) {
             if let Some(b) = &s.before {
-                s.before = Some(reopened(&b.balances));
+                s.before = Some(Box::new(reopened(&b.balances)));
             }
         }
         let core = reopened(&self.core.balances);
@@ -773,31 +731,31 @@ impl Fold {
 
     /// The ledger's record of each finished game (`games`), in order.
     pub fn games(&self) -> Vec<FinishedGame> {
-        self.finished().into_iter().map(|f| f.game).collect()
+        self.core.finished.records()
     }
 
     /// The event at `index` as it stands now (its latest correction), `None` when it was
     /// undone, is an amendment, or does not exist.
-    pub fn standing_event(&self, index: usize) -> Option<&Value> {
-        self.standing
-            .iter()
-            .find(|s| s.index == index)
-            .map(|s| &s.event)
+    pub fn standing_event(&self, index: usize) -> Option<Value> {
+        self.standing_slot(index)
+            .map(|slot| self.standing[slot].event())
+    }
+
+    /// Whether the event at `index` stands ([`Fold::standing_event`] without reading it).
+    pub fn stands(&self, index: usize) -> bool {
+        self.standing_slot(index).is_some()
+    }
+
+    /// Where the event at `index` is among the standing ones, which are in the order of
+    /// their indices.
+    fn standing_slot(&self, index: usize) -> Option<usize> {
+        self.standing.binary_search_by_key(&index, |s| s.index).ok()
     }
 
     /// The last deal that still stands ([`Engine::is_deal`]): the one "undo last hand"
     /// undoes.
     pub fn last_standing_hand(&self) -> Option<usize> {
-        self.standing
-            .iter()
-            .rev()
-            .find(|s| {
-                s.event
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .is_some_and(|kind| self.core.engine.is_deal(kind))
-            })
-            .map(|s| s.index)
+        self.standing.iter().rev().find(|s| s.deal).map(|s| s.index)
     }
 
     /// The number of the hand at `index` ("hand 3"), for any event that is a hand.

@@ -43,7 +43,10 @@ impl Tip {
     pub fn of(fold: &Fold) -> Tip {
         Tip {
             game: fold.game,
-            core: fold.core.clone(),
+            core: Core {
+                finished: fold.core.finished.slim_copy(),
+                ..fold.core.clone()
+            },
             events: fold.events(),
             last_hand: fold.last_standing_hand().and_then(|i| fold.hand_number(i)),
             window: Window::of(fold),
@@ -87,6 +90,9 @@ impl Tip {
         if r.hand_number.is_some() {
             self.last_hand = r.hand_number;
         }
+        if !r.game_ends.is_empty() {
+            self.core.finished.slim_older();
+        }
         self.window.push(r);
         self.events = index + 1;
         Ok(())
@@ -102,9 +108,10 @@ impl Tip {
         self.events
     }
 
-    /// The games finished in the session as it stands, in order (a copy).
-    pub fn finished(&self) -> Vec<Finish> {
-        self.core.finished.to_vec()
+    /// The last game finished in the session as it stands. A tip keeps of the games
+    /// before it only their ledger records ([`Tip::games`]).
+    pub fn last_finished(&self) -> Option<&Finish> {
+        self.core.finished.last()
     }
 
     /// How many games are finished in the session as it stands.
@@ -114,7 +121,7 @@ impl Tip {
 
     /// The ledger's record of each finished game (`games`), in order.
     pub fn games(&self) -> Vec<FinishedGame> {
-        self.finished().into_iter().map(|f| f.game).collect()
+        self.core.finished.records()
     }
 
     /// The number of the last hand standing ("hand 3"), which the next deal follows.

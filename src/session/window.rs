@@ -180,8 +180,7 @@ impl Fold {
             }
             _ => return None,
         };
-        self.standing_event(hand)?;
-        Some(hand)
+        self.stands(hand).then_some(hand)
     }
 }
 

@@ -761,9 +761,7 @@ async fn void_payment(
                     loaded
                         .fold
                         .standing_event(i)
-                        .and_then(|e| e.get("type"))
-                        .and_then(Value::as_str)
-                        == Some("payment")
+                        .is_some_and(|e| e.get("type").and_then(Value::as_str) == Some("payment"))
                 })
                 .ok_or_else(|| AppError::BadRequest {
                     field: "payment".into(),

@@ -585,7 +585,7 @@ fn hand_forms(
             let mut filled = showing
                 .fold
                 .and_then(|f| f.standing_event(index))
-                .map(form_values)
+                .map(|e| form_values(&e))
                 .unwrap_or_default();
             // What was submitted (after a refusal) wins over the stored version.
             filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));

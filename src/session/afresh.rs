@@ -1,0 +1,39 @@
+//! The session as if nothing had ever been undone or corrected: its standing events folded
+//! afresh, which is how the club's history counts hands, bids and games won.
+
+use super::{Fold, Refusal, Row, event_object};
+
+impl Fold {
+    /// Folds the events that stand, in order and numbered afresh from 0, from `start` (the
+    /// same session's fold before any event), and calls `each` with the row of every one.
+    ///
+    /// Without a standing `reopen` this keeps one state and never a row, so it costs the
+    /// memory of a hand, not of the session; a `reopen` changes the close's row after the
+    /// fact, so then the rows come from a fold of their own (slimmed as it goes, rows are
+    /// handed over once that fold is whole). Errors: a standing event refused (it was
+    /// accepted when recorded, so this means a bug).
+    pub fn for_each_afresh(&self, start: Fold, mut each: impl FnMut(&Row)) -> Result<(), Refusal> {
+        if self.rows.iter().any(|r| r.kind == "reopen") {
+            let mut fresh = start;
+            for (next, s) in self.standing.iter().enumerate() {
+                fresh.apply(next, &s.event())?;
+                // Only what the facts read is kept of each row.
+                fresh.slim_older(0);
+            }
+            fresh.rows.iter().for_each(each);
+            return Ok(());
+        }
+        let mut core = start.core;
+        let mut last_hand = None;
+        for (next, s) in self.standing.iter().enumerate() {
+            let event = s.event();
+            let (object, kind) = event_object(&event, next)?;
+            let r = core.apply_plain_in_place(next, kind, object, last_hand)?;
+            if r.hand_number.is_some() {
+                last_hand = r.hand_number;
+            }
+            each(&r);
+        }
+        Ok(())
+    }
+}
