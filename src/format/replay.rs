@@ -42,6 +42,7 @@ pub fn replay_at_table(doc: &SessionDoc) -> Result<(LedgerDoc, Standing), Refusa
 /// Checks the document and folds every event. Errors as [`replay`].
 pub fn fold(doc: &SessionDoc) -> Result<Fold, Refusal> {
     let mut fold = start(doc)?;
+    fold.reserve(doc.events.len());
     for (index, raw) in doc.events.iter().enumerate() {
         fold.apply(index, raw)?;
     }
@@ -55,6 +56,7 @@ pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
     if doc.events.iter().any(Tip::needs_history) {
         // Only the sheet's window of rows is kept whole: the tip needs no more.
         let mut fold = start(doc)?;
+        fold.reserve(doc.events.len());
         for (index, raw) in doc.events.iter().enumerate() {
             fold.apply(index, raw)?;
             fold.slim_older(crate::session::window::SHEET_LINES);

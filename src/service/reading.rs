@@ -133,6 +133,7 @@ pub(super) async fn slim_fold(
     header: &SessionDoc,
 ) -> Result<Fold, AppError> {
     let mut fold = format::start(header).map_err(|r| no_longer_replays(id, &r))?;
+    fold.reserve(store::event_count(conn, id).await?);
     let mut bodies = store::event_bodies(conn, id);
     let mut index = 0;
     while let Some(body) = bodies.next().await {

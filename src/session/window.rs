@@ -219,4 +219,12 @@ impl Fold {
             row.slim();
         }
     }
+
+    /// Makes room for `events` more events in one allocation each, so that a long session
+    /// read into a fold takes the memory of its rows, not up to twice that while its lists
+    /// double their way there.
+    pub fn reserve(&mut self, events: usize) {
+        self.rows.reserve_exact(events);
+        self.standing.reserve_exact(events);
+    }
 }
