@@ -97,7 +97,33 @@ fn omaha_hi_lo_high_and_low_split() {
     // odd chip goes high), low half 10 to Bob. Ann +0.05, Bob 0.00, Cy −0.05.
     let hand = showdown("0.50", "0.05", "high_low", "2H 5C 8D KS QS", "KH KD 9C 9D", "AC 3H QD JH");
     let a = json!({"variant": "omaha", "eight_or_better": true});
-    assert_eq!(cents(a, &ABC, hand), vec![5, 0, -5]);
+    assert_eq!(cents(a.clone(), &ABC, hand.clone()), vec![5, 0, -5]);
+    let l = run(a, &ABC, vec![hand]).unwrap();
+    let words = &l.events[0].explanation;
+    assert!(words.contains("Bob has the only low of 8 or better, 8-5-3-2-A low → Bob (low half 0.50)"), "{words}");
+}
+
+#[test]
+fn with_a_board_the_odd_chip_by_suit_goes_by_the_hole_cards() {
+    // Both play the board's A-K-Q-J-T; 21 chips, 10 each. By the highest card by suit the
+    // board (everyone's) decides nothing: Bob's 5S beats Ann's 3D, so Bob takes the odd
+    // chip (first left of the dealer it would be Ann's). Ann 0.00, Bob +0.05, Cy −0.05.
+    let hand = showdown("0.50", "0.05", "high", "AH KD QC JS TH", "2C 3D", "5S 4S");
+    let a = json!({"variant": "holdem", "odd_chip": "high_card_by_suit"});
+    assert_eq!(cents(a, &ABC, hand), vec![0, 5, -5]);
+}
+
+#[test]
+fn stud_eight_or_better_with_own_cards() {
+    // Seven-card stud, each his own seven cards. Ann: kings, low 9-4-3-2-A (only four ranks
+    // of 8 or lower); Bob: three queens, low Q-T-7-6-5. With 8-or-better neither low
+    // qualifies and Bob's queens take the whole 1.00: Bob +0.50. Without it Ann's 9-low
+    // takes the low half: 0.50 each, nobody wins.
+    let hand = showdown("0.50", "0.00", "high_low", "", "AS 2D 3C 4H 9S KD KC", "QS QD QC 7H 6D 5S TC");
+    let mut hand = hand;
+    hand.as_object_mut().unwrap().remove("board");
+    assert_eq!(cents(json!({"eight_or_better": true}), &ABC, hand.clone()), vec![-50, 50, 0]);
+    assert_eq!(cents(json!({}), &ABC, hand), vec![0, 0, 0]);
 }
 
 #[test]
