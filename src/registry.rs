@@ -201,6 +201,7 @@ mod defaults_tests {
                 .parse::<i64>()
                 .map(|n| vec![(n * 2).to_string()])
                 .unwrap_or_default(),
+            SpecKind::Tick => vec!["yes".into()],
             _ => spec
                 .options()
                 .into_iter()

@@ -276,3 +276,135 @@ async fn cards_rank_the_showdown_and_a_carried_odd_chip_waits_in_the_pot() {
         "{page}"
     );
 }
+
+#[tokio::test]
+async fn an_omaha_hi_lo_session_with_a_board_through_the_forms() {
+    let app = TestApp::new().await;
+    // The new-session form offers the variant as a menu (own cards by default) and
+    // 8-or-better as an unticked checkbox.
+    let page = app.get("/sessions/new?game=poker").await.body;
+    assert!(
+        page.contains("<option value=\"own_cards\" selected>"),
+        "{page}"
+    );
+    assert!(page.contains("<option value=\"omaha\""), "{page}");
+    assert!(
+        page.contains("type=\"checkbox\" name=\"a.eight_or_better\" value=\"yes\""),
+        "{page}"
+    );
+    assert!(
+        !page.contains("name=\"a.eight_or_better\" value=\"yes\" checked"),
+        "unticked by default"
+    );
+    let reply = app
+        .post_form(
+            "/sessions",
+            &[
+                ("game", "poker"),
+                ("player_1", "Ann"),
+                ("player_2", "Bob"),
+                ("player_3", "Cy"),
+                ("player_4", "Dee"),
+                ("a.ante", "0.05"),
+                ("a.variant", "omaha"),
+                ("a.eight_or_better", "yes"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    let sheet = reply.location.expect("redirect to the sheet");
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let page = app.get(&sheet).await.body;
+    assert!(
+        page.contains("name=\"board\""),
+        "the hand form has the board: {page}"
+    );
+    assert!(
+        page.contains("name=\"eight_or_better\" value=\"yes\""),
+        "{page}"
+    );
+    assert!(page.contains("Omaha: 4 hole cards, exactly two of them with three of the board"));
+    assert!(page.contains("8 or better: else the high hand takes the whole pot"));
+    // Dee deals; Ann and Bob put in 0.05 + 0.45, Cy and Dee fold on the ante. Board
+    // 2-5-8-K-Q: Ann's KH KD with the KS make three kings (high); Ann's A-3 and Bob's A-3
+    // with 2-5-8 both make 8-5-3-2-A (low, tied). Pot 1.10 = 22 chips: high 11 to Ann,
+    // low 11 shared 5 and 5, its odd chip to the first left of the dealer, Ann (she has
+    // none from this pot yet). Ann 17 chips 0.85 − 0.50 = +0.35, Bob 0.25 − 0.50 = −0.25,
+    // Cy and Dee −0.05.
+    let mut form = hand_form(
+        0,
+        "Dee",
+        "high_low",
+        &[
+            Seat {
+                cards: "AS 3D KH KD",
+                ..seat("0.45", "", "")
+            },
+            Seat {
+                cards: "AC 3H QD JH",
+                ..seat("0.45", "", "")
+            },
+            Seat {
+                folded: true,
+                ..seat("", "", "")
+            },
+            Seat {
+                folded: true,
+                ..seat("", "", "")
+            },
+        ],
+    );
+    form.push(("board".into(), "2h 5c 8d ks qs".into()));
+    form.push(("eight_or_better".into(), "yes".into()));
+    let reply = post(&app, &sheet, &form).await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    let ledger = ledger_of(&app, &id).await;
+    assert_eq!(
+        ledger["balances"],
+        json!({"Ann": "0.35", "Bob": "-0.25", "Cy": "-0.05", "Dee": "-0.05"})
+    );
+    let export = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    assert_eq!(export["events"][0]["board"], json!("2h 5c 8d ks qs"));
+    assert_eq!(export["agreements"]["variant"], json!("omaha"));
+    assert_eq!(export["agreements"]["eight_or_better"], json!(true));
+    // A board card typed into a hand is refused naming the hand, nothing recorded.
+    let mut form = hand_form(
+        1,
+        "Ann",
+        "high",
+        &[
+            Seat {
+                cards: "2H 3D KH KD",
+                ..seat("0.45", "", "")
+            },
+            Seat {
+                cards: "AC 3H QD JH",
+                ..seat("0.45", "", "")
+            },
+            Seat {
+                folded: true,
+                ..seat("", "", "")
+            },
+            Seat {
+                folded: true,
+                ..seat("", "", "")
+            },
+        ],
+    );
+    form.push(("board".into(), "2H 5C 8D KS QS".into()));
+    let reply = post(&app, &sheet, &form).await;
+    assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
+    assert!(
+        reply.body.contains("2H is on the board and in Ann"),
+        "{}",
+        reply.body
+    );
+    let export = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    assert_eq!(export["events"].as_array().unwrap().len(), 1);
+}

@@ -221,6 +221,9 @@ pub enum SpecKind {
     Number,
     /// Yes or no.
     Bool,
+    /// Yes or no as one checkbox, for an agreement whose default is no: ticked writes
+    /// `true`, unticked sends nothing, so the rules' default (`false`) applies.
+    Tick,
     /// One of the listed `(value, label)` choices, written as a string.
     Choice(&'static [(&'static str, &'static str)]),
     /// One of the listed whole numbers.
@@ -266,8 +269,13 @@ impl AgreementSpec {
                 .map(|(v, l)| (v.to_string(), l.to_string()))
                 .collect(),
             SpecKind::NumberChoice(n) => n.iter().map(|v| (v.to_string(), v.to_string())).collect(),
-            SpecKind::Money | SpecKind::Number => Vec::new(),
+            SpecKind::Money | SpecKind::Number | SpecKind::Tick => Vec::new(),
         }
+    }
+
+    /// Whether the form shows one checkbox (value `yes`).
+    pub fn is_tick(&self) -> bool {
+        matches!(self.kind, SpecKind::Tick)
     }
 
     /// Whether the form shows a select (else a text input).
@@ -301,7 +309,7 @@ impl AgreementSpec {
                 }
                 Value::String(text.to_string())
             }
-            SpecKind::Bool => Value::Bool(match text {
+            SpecKind::Bool | SpecKind::Tick => Value::Bool(match text {
                 "yes" => true,
                 "no" => false,
                 other => return Err(bad(format!("\"{other}\" is neither yes nor no"))),

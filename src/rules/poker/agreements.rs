@@ -1,11 +1,13 @@
 //! The table agreements of a poker session (rules §1.11, §3 items 32–33), named as
 //! `design/session-format.md` names them: `stake`, `smallest_unit`, `odd_chip`, `wild`,
-//! `low`, `ante`, `max_first_bet`, `max_raise`, `max_raises_total_per_round`. Unknown
-//! agreements are refused (usually typos).
+//! `low`, `ante`, `max_first_bet`, `max_raise`, `max_raises_total_per_round`, and the
+//! amendment's `variant` and `eight_or_better` ("Boards and qualifiers", see [`super::board`]).
+//! Unknown agreements are refused (usually typos).
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::board::Variant;
 use super::cards::{LowRule, Wild};
 use crate::money::Money;
 use crate::rules::{RuleError, fields};
@@ -105,6 +107,10 @@ struct Written {
     max_first_bet: Option<Money>,
     max_raise: Option<Money>,
     max_raises_total_per_round: Option<Money>,
+    #[serde(default)]
+    variant: Variant,
+    #[serde(default)]
+    eight_or_better: bool,
 }
 
 /// Every agreement of a poker session, validated. Money is in cents.
@@ -136,12 +142,18 @@ pub struct Agreements {
     /// The most the raises of one betting round may add up to, the opening bet not counted
     /// (S004: $1; rules §1.11 [R], §3 item 33); `None`: no limit.
     pub max_raises_total: Option<Money>,
+    /// What each player's `cards` are: his own hand, or hole cards with a board
+    /// (session-format, "Boards and qualifiers"; default `own_cards`).
+    pub variant: Variant,
+    /// Whether a low must be 8 or better to take a low half (session-format; default no).
+    pub eight_or_better: bool,
 }
 
 impl Agreements {
     /// Reads the session's agreements. Errors name `agreements.<name>`: an unknown
     /// agreement, a smallest unit that is not above zero, a limit or ante that is negative
-    /// or not a whole number of units, a wild card named twice.
+    /// or not a whole number of units, a wild card named twice, `eight_or_better` with
+    /// `low: deuce_to_seven` (the qualifier is read aces low, ace to five).
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
         let unit = w.smallest_unit.unwrap_or(Money::from_cents(5));
@@ -189,6 +201,13 @@ impl Agreements {
             }
             *slot = true;
         }
+        if w.eight_or_better && matches!(w.low, LowName::DeuceToSeven) {
+            return Err(RuleError::new(
+                "agreements.eight_or_better",
+                "an 8-or-better low counts aces low (ace to five): it does not go with deuce-to-seven lows",
+            )
+            .rule("session-format"));
+        }
         Ok(Agreements {
             stake: w.stake,
             unit,
@@ -204,6 +223,8 @@ impl Agreements {
             max_first_bet: w.max_first_bet,
             max_raise: w.max_raise,
             max_raises_total: w.max_raises_total_per_round,
+            variant: w.variant,
+            eight_or_better: w.eight_or_better,
         })
     }
 }
@@ -227,6 +248,9 @@ mod tests {
         assert_eq!(a.wild, Wild::default());
         assert_eq!(a.low, LowRule::AceToFive);
         assert_eq!(a.ante, None);
+        assert_eq!((a.variant, a.eight_or_better), (Variant::OwnCards, false));
+        let a = read(json!({"variant": "omaha", "eight_or_better": true})).unwrap();
+        assert_eq!((a.variant, a.eight_or_better), (Variant::Omaha, true));
         let a = read(json!({"wild": ["jokers", "deuces"], "low": "deuce_to_seven", "odd_chip": "carry", "ante": "0.05"})).unwrap();
         assert!(a.wild.jokers && a.wild.deuces);
         assert_eq!((a.low, a.odd_chip, a.ante), (LowRule::DeuceToSeven, OddChip::Carry, Some(Money::from_cents(5))));
@@ -243,5 +267,11 @@ mod tests {
         assert_eq!(read(json!({"odd_chip_low_card": "low"})).unwrap_err().field, "agreements.odd_chip_low_card");
         assert_eq!(read(json!({"ante": 0.05})).unwrap_err().field, "agreements.ante");
         assert_eq!(read(json!({"antes": "0.05"})).unwrap_err().field, "agreements.antes");
+        assert_eq!(read(json!({"variant": "stud"})).unwrap_err().field, "agreements.variant");
+        assert_eq!(read(json!({"eight_or_better": "yes"})).unwrap_err().field, "agreements.eight_or_better");
+        assert_eq!(
+            read(json!({"eight_or_better": true, "low": "deuce_to_seven"})).unwrap_err().field,
+            "agreements.eight_or_better"
+        );
     }
 }

@@ -6,13 +6,15 @@
 //! the ante (when the table antes), what he put in beyond it (a stepper in smallest units),
 //! taps for folded and all-in, and the showdown: either his place (1 = best; equal places
 //! tie, and a high-low hand has a low place too) or his cards, from which the service
-//! ranks the hands.
+//! ranks the hands. Under a board variant (Hold'em, Omaha) the cards are hole cards and the
+//! form has one `board` field; under 8-or-better a low place may stay empty (no low).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use super::agreements::{Agreements, OddChip, OddChipHighLow, OddChipLowCard};
+use super::board::Variant;
 use super::cards::LowRule;
 use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec};
@@ -68,6 +70,24 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         help: "With the odd chip by the highest card: RRP gives a low half's odd chip to the lowest card (the ace is low in ace to five).",
     },
     AgreementSpec {
+        name: "variant",
+        label: "Cards",
+        kind: SpecKind::Choice(&[
+            ("own_cards", "each player's own hand (draw, stud)"),
+            ("holdem", "Hold'em: 2 hole cards and a board"),
+            ("omaha", "Omaha: 4 hole cards, exactly 2 with 3 of the board"),
+        ]),
+        default: "own_cards",
+        help: "With a board each player's cards are his hole cards and the hand has the board's 3 to 5 cards; Omaha plays exactly two hole cards (session-format, Boards and qualifiers).",
+    },
+    AgreementSpec {
+        name: "eight_or_better",
+        label: "Low must be 8 or better (high-low)",
+        kind: SpecKind::Tick,
+        default: "no",
+        help: "A low needs five different ranks of 8 or lower, aces low; when no low qualifies the high hand takes the whole pot (session-format, Boards and qualifiers).",
+    },
+    AgreementSpec {
         name: "low",
         label: "Low hands (high-low)",
         kind: SpecKind::Choice(&[
@@ -109,7 +129,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         (false, true) => "deuces",
         (true, true) => "jokers and deuces",
     };
-    vec![
+    let mut lines = vec![
         (
             "Pots".to_string(),
             "each pot to the best hand eligible for it; ties split in whole chips".to_string(),
@@ -135,7 +155,19 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
             "Raises per round".into(),
             format!("{} (the opening bet not counted)", limit(a.max_raises_total)),
         ),
-    ]
+    ];
+    // Shown only when agreed, so the sheets of sessions started before boards and
+    // qualifiers existed read as they did.
+    if a.variant != Variant::OwnCards {
+        lines.insert(1, ("Cards".into(), a.variant.words().to_string()));
+    }
+    if a.eight_or_better {
+        lines.push((
+            "Low qualifier".into(),
+            "8 or better: else the high hand takes the whole pot".into(),
+        ));
+    }
+    lines
 }
 
 /// The high-low odd-chip agreements in words: how far the one-chip limit reaches and, by
@@ -154,8 +186,10 @@ fn high_low_words(a: &Agreements) -> String {
 }
 
 /// What the hand form offers: the players, the places 1..n, how pots are won, the agreed
-/// ante (hidden in the form, so the ante taps add it) and the smallest chip (the steppers'
-/// step). `note` asks for cards when the odd chip goes by the highest card.
+/// ante (hidden in the form, so the ante taps add it), the smallest chip (the steppers'
+/// step), under a board variant `board` (its one choice says how many hole cards) and under
+/// 8-or-better `eight_or_better` (hidden: an empty low place means no qualifying low).
+/// `note` asks for cards when the odd chip goes by the highest card.
 pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
     let mut lists = vec![
         (
@@ -180,6 +214,12 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
     if let Some(ante) = a.ante {
         lists.push(("ante", vec![Choice::new(ante.to_string(), ante.to_string())]));
     }
+    if let Some(hole) = a.variant.hole_cards() {
+        lists.push(("board", vec![Choice::new(hole.to_string(), a.variant.words())]));
+    }
+    if a.eight_or_better {
+        lists.push(("eight_or_better", vec![Choice::new("yes", "8 or better")]));
+    }
     HandFormSpec {
         min_bid: 0,
         lists,
@@ -189,7 +229,8 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
 }
 
 /// The hand form as submitted (`templates/games/poker/hand_form.html`): the dealer, `split`,
-/// the agreed `ante` (a hidden field), and per player (`per_player`, read by name: the
+/// the agreed `ante` and `eight_or_better` (hidden fields), the `board` (board variants),
+/// and per player (`per_player`, read by name: the
 /// field names carry the players' names) `anted.<p>`, `put_in.<p>` (money beyond the ante),
 /// `folded.<p>`, `all_in.<p>`, `place.<p>`, `low.<p>` and `cards.<p>`. Every field
 /// optional, so a missing one is asked for by name.
@@ -201,6 +242,10 @@ pub struct Form {
     split: Option<String>,
     #[serde(default, deserialize_with = "text")]
     ante: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    board: Option<String>,
+    #[serde(default, deserialize_with = "text")]
+    eight_or_better: Option<String>,
     /// The rest of the form, by field name.
     #[serde(flatten)]
     per_player: BTreeMap<String, String>,
@@ -228,9 +273,12 @@ pub struct Written {
     /// The low tie groups of a high-low hand.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub showdown_low: Option<Vec<Vec<String>>>,
-    /// Each player's cards.
+    /// Each player's cards (hole cards under a board variant).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cards: Option<BTreeMap<String, String>>,
+    /// The community cards, as typed (board variants).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
 }
 
 impl Form {
@@ -271,14 +319,18 @@ impl Form {
             .collect()
     }
 
-    /// Tie groups from the places typed in `prefix.<name>` for the players still in.
-    fn groups(&self, prefix: &str, left: &[String], word: &str) -> Result<Vec<Vec<String>>, RuleError> {
+    /// Tie groups from the places typed in `prefix.<name>` for the players still in; with
+    /// `partial` (8-or-better lows) an empty place is no qualifying low, left out.
+    fn groups(&self, prefix: &str, left: &[String], word: &str, partial: bool) -> Result<Vec<Vec<String>>, RuleError> {
         let mut by_place: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for p in left {
             let field = format!("{prefix}.{p}");
-            let place = self.place(&field)?.ok_or_else(|| {
-                RuleError::new(&field, format!("{p} is in the showdown: tap his {word}place (1 = best, equal places tie)"))
-            })?;
+            let Some(place) = self.place(&field)? else {
+                if partial {
+                    continue;
+                }
+                return Err(RuleError::new(&field, format!("{p} is in the showdown: tap his {word}place (1 = best, equal places tie)")));
+            };
             by_place.entry(place).or_default().push(p.clone());
         }
         Ok(by_place.into_values().collect())
@@ -352,11 +404,13 @@ impl hand_form::HandForm for Form {
         if !typed_cards.is_empty() {
             cards = Some(typed_cards);
         } else if left.len() > 1 {
-            showdown = Some(self.groups("place", &left, "")?);
+            showdown = Some(self.groups("place", &left, "", false)?);
             if split == "high_low" {
-                showdown_low = Some(self.groups("low", &left, "low ")?);
+                let partial = self.eight_or_better.is_some();
+                showdown_low = Some(self.groups("low", &left, "low ", partial)?);
             }
         }
+        let board = self.board.clone();
         Ok(Written {
             kind: "hand".into(),
             dealer,
@@ -367,6 +421,7 @@ impl hand_form::HandForm for Form {
             showdown,
             showdown_low,
             cards,
+            board,
         })
     }
 }
@@ -406,6 +461,29 @@ mod tests {
         let event = hand_event::<Form>(body.as_bytes()).unwrap();
         assert_eq!(event["cards"]["Ann"], json!("AS KS QS JS TS"));
         assert!(event.get("showdown").is_none());
+    }
+
+    #[test]
+    fn the_board_and_eight_or_better_low_places() {
+        // The board goes into the event as typed; hole cards stay per player.
+        let body = "dealer=Ann&board=AH+KD+7C+7S+2D&put_in.Ann=0.50&cards.Ann=AS+AD&put_in.Bob=0.50&cards.Bob=KS+QS";
+        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        assert_eq!(event["board"], json!("AH KD 7C 7S 2D"));
+        assert_eq!(event["cards"]["Bob"], json!("KS QS"));
+        // At an 8-or-better table an empty low place is no qualifying low.
+        let places = "dealer=Ann&split=high_low&put_in.Ann=0.50&place.Ann=1&low.Ann=\
+            &put_in.Bob=0.50&place.Bob=2&low.Bob=1";
+        let event = hand_event::<Form>(format!("{places}&eight_or_better=yes").as_bytes()).unwrap();
+        assert_eq!(event["showdown_low"], json!([["Bob"]]));
+        assert!(event.get("board").is_none());
+        // Elsewhere Ann's low place is still asked for.
+        assert_eq!(hand_event::<Form>(places.as_bytes()).unwrap_err().field, "low.Ann");
+        // The form offers the board only under a board variant.
+        let players = ["Ann".to_string(), "Bob".to_string()];
+        let own = Agreements::read(json!({}).as_object().unwrap()).unwrap();
+        assert!(offer(&players, &own).list("board").is_empty());
+        let omaha = Agreements::read(json!({"variant": "omaha"}).as_object().unwrap()).unwrap();
+        assert_eq!(offer(&players, &omaha).list("board")[0].value, "4");
     }
 
     #[test]

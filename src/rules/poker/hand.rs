@@ -14,13 +14,17 @@
 //! every player still in the hand exactly once; with `high_low` also `showdown_low`) or
 //! `cards` (`{player: "KS KD KC 4C 8H"}`, every player still in the hand), and may be left
 //! out only when one player is left. Optional `rounds`: the betting, checked against the
-//! limits and the contributions ([`betting::check_rounds`]).
+//! limits and the contributions ([`betting::check_rounds`]). With a board variant
+//! (`variant: holdem | omaha`) `cards` are each player's hole cards and `board` the
+//! community cards ([`board`]); with `eight_or_better` a low that does not qualify takes no
+//! low half, and a `showdown_low` lists only the qualifying lows (session-format).
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, OddChip};
 use super::betting;
+use super::board;
 use super::cards::{self, Card};
 use crate::money::Money;
 use crate::rules::{RuleError, fields};
@@ -52,6 +56,7 @@ struct Written {
     showdown: Option<Vec<Vec<String>>>,
     showdown_low: Option<Vec<Vec<String>>>,
     cards: Option<Map<String, Value>>,
+    board: Option<String>,
     rounds: Option<Vec<Vec<Value>>>,
 }
 
@@ -160,7 +165,9 @@ pub(super) fn money(units: i64, unit: Money) -> Money {
 /// a contribution below the ante by a player not all-in; a showdown missing, incomplete,
 /// naming a folded player or a player twice; `showdown_low` without `high_low`; cards that
 /// are not five to seven cards, a card twice at the table, a joker when jokers are not
-/// wild; `high_card_by_suit` without cards; a pot nobody still in the hand can win; and
+/// wild; `high_card_by_suit` without cards; a pot nobody still in the hand can win; a
+/// `board` under `own_cards`, missing with a board variant's cards, not 3 to 5 cards, or
+/// sharing a card with a hand; hole cards not the variant's count (naming the player); and
 /// every refusal of [`betting::check_rounds`].
 pub fn read(
     event: &Map<String, Value>,
@@ -265,6 +272,7 @@ pub fn read(
         ..Showdown::default()
     };
     let from_cards = w.cards.is_some();
+    let board = board::read(w.board.as_deref(), agreements, from_cards)?;
     match (&w.showdown, &w.cards) {
         (Some(_), Some(_)) => {
             return Err(RuleError::new(
@@ -273,10 +281,12 @@ pub fn read(
             ));
         }
         (Some(groups), None) => {
-            showdown.high = read_groups(groups, players, &folded, "showdown")?;
+            showdown.high = read_groups(groups, players, &folded, "showdown", false)?;
             match (&w.showdown_low, w.split) {
                 (Some(low), _) => {
-                    showdown.low = read_groups(low, players, &folded, "showdown_low")?;
+                    // Under 8-or-better a low that does not qualify has no low place.
+                    let partial = agreements.eight_or_better;
+                    showdown.low = read_groups(low, players, &folded, "showdown_low", partial)?;
                 }
                 (None, SplitKind::HighLow) if left.len() > 1 => {
                     return Err(RuleError::new(
@@ -301,7 +311,8 @@ pub fn read(
                     "with the cards written the lows are ranked from them: clear the low places",
                 ));
             }
-            read_cards(map, players, &folded, agreements, w.split, &mut showdown)?;
+            let seen = Seen { players, folded: &folded, board: &board };
+            read_cards(map, &seen, agreements, w.split, &mut showdown)?;
         }
         (None, None) if left.len() > 1 => {
             return Err(RuleError::new(
@@ -330,13 +341,15 @@ pub fn read(
     })
 }
 
-/// Tie groups of names to seats: every player still in the hand exactly once, no folded
-/// player, no empty group.
+/// Tie groups of names to seats: every player still in the hand exactly once (at most
+/// once when `partial`: an 8-or-better low showdown lists only the lows that qualify), no
+/// folded player, no empty group.
 fn read_groups(
     groups: &[Vec<String>],
     players: &[String],
     folded: &[bool],
     field: &str,
+    partial: bool,
 ) -> Result<Vec<Vec<usize>>, RuleError> {
     let mut seen = vec![false; players.len()];
     let mut out = Vec::new();
@@ -370,7 +383,7 @@ fn read_groups(
         out.push(seats);
     }
     for (seat, p) in players.iter().enumerate() {
-        if folded.get(seat) == Some(&false) && seen.get(seat) == Some(&false) {
+        if !partial && folded.get(seat) == Some(&false) && seen.get(seat) == Some(&false) {
             return Err(RuleError::new(
                 field,
                 format!("{p} is still in the hand and missing from the showdown: list every player who did not fold"),
@@ -394,24 +407,29 @@ fn rank_groups<T: Ord + Copy>(values: &[(usize, T)]) -> Vec<Vec<usize>> {
     groups.into_iter().map(|(_, g)| g).collect()
 }
 
-/// Ranks the showdown from the cards: every player still in the hand shows five to seven
-/// cards, folded players none; no card twice at the table; jokers only when wild, at most
-/// two in the pack.
-fn read_cards(
+/// What the cards are checked against: the seating, who folded, and the board.
+struct Seen<'a> {
+    players: &'a [String],
+    folded: &'a [bool],
+    board: &'a [Card],
+}
+
+/// Reads every shown hand (`cards`): every player still in the hand shows his cards
+/// ([`board::parse_player`]: five to seven, or the variant's hole cards), folded players
+/// none; no card twice at the table, board included; jokers only when wild, at most two in
+/// the pack.
+fn read_shown(
     map: &Map<String, Value>,
-    players: &[String],
-    folded: &[bool],
+    seen: &Seen<'_>,
     agreements: &Agreements,
-    split: SplitKind,
-    showdown: &mut Showdown,
-) -> Result<(), RuleError> {
+) -> Result<Vec<(usize, Vec<Card>)>, RuleError> {
     let mut hands: Vec<(usize, Vec<Card>)> = Vec::new();
-    let mut table: Vec<Card> = Vec::new();
+    let mut table: Vec<Card> = seen.board.to_vec();
     for (name, value) in map {
         let field = format!("cards.{name}");
-        let seat = seat_of(players, name)
+        let seat = seat_of(seen.players, name)
             .ok_or_else(|| RuleError::new(&field, format!("{name} is not seated at this table")))?;
-        if folded.get(seat) == Some(&true) {
+        if seen.folded.get(seat) == Some(&true) {
             return Err(RuleError::new(
                 field,
                 format!("{name} folded: a folded hand is not shown or ranked"),
@@ -420,12 +438,19 @@ fn read_cards(
         let text = value.as_str().ok_or_else(|| {
             RuleError::new(&field, "write the cards as a string like \"KS KD KC 4C 8H\"")
         })?;
-        let hand = cards::parse_hand(text).map_err(|m| RuleError::new(&field, m))?;
+        let hand = board::parse_player(text, agreements.variant)
+            .map_err(|m| RuleError::new(&field, format!("{name}: {m}")))?;
         for c in &hand {
             if *c == Card::Joker && !agreements.wild.jokers {
                 return Err(RuleError::new(
                     field,
                     "a joker (JK) plays only when the table agrees jokers are wild (as agreed for wild cards)",
+                ));
+            }
+            if *c != Card::Joker && seen.board.contains(c) {
+                return Err(RuleError::new(
+                    field,
+                    format!("{c} is on the board and in {name}'s cards: a pack has one of each card"),
                 ));
             }
             if *c != Card::Joker && table.contains(c) {
@@ -444,18 +469,33 @@ fn read_cards(
         }
         hands.push((seat, hand));
     }
-    for (seat, p) in players.iter().enumerate() {
-        if folded.get(seat) == Some(&false) && !hands.iter().any(|(s, _)| *s == seat) {
+    for (seat, p) in seen.players.iter().enumerate() {
+        if seen.folded.get(seat) == Some(&false) && !hands.iter().any(|(s, _)| *s == seat) {
             return Err(RuleError::new(
                 format!("cards.{p}"),
                 format!("{p} is still in the hand: write his cards"),
             ));
         }
     }
-    let wild = agreements.wild;
+    Ok(hands)
+}
+
+/// Ranks the showdown from the cards ([`read_shown`]), each hand with the board as the
+/// variant allows ([`board::high`], [`board::low`]). Under 8-or-better a low that does not
+/// qualify is left out of the low groups, so it wins no low half. The odd chip's card by
+/// suit is the player's own (hole) cards: the board is everyone's.
+fn read_cards(
+    map: &Map<String, Value>,
+    seen: &Seen<'_>,
+    agreements: &Agreements,
+    split: SplitKind,
+    showdown: &mut Showdown,
+) -> Result<(), RuleError> {
+    let hands = read_shown(map, seen, agreements)?;
+    let (wild, variant, board) = (agreements.wild, agreements.variant, seen.board);
     let highs: Vec<(usize, cards::HandValue)> = hands
         .iter()
-        .map(|(s, h)| (*s, cards::high(h, wild)))
+        .map(|(s, h)| (*s, board::high(h, board, variant, wild)))
         .collect();
     showdown.high = rank_groups(&highs);
     for (seat, v) in &highs {
@@ -471,12 +511,21 @@ fn read_cards(
     if split == SplitKind::HighLow {
         let lows: Vec<(usize, cards::Low)> = hands
             .iter()
-            .map(|(s, h)| (*s, cards::low(h, wild, agreements.low)))
+            .map(|(s, h)| (*s, board::low(h, board, variant, wild, agreements.low)))
             .collect();
-        showdown.low = rank_groups(&lows);
+        let qualifying: Vec<(usize, cards::Low)> = lows
+            .iter()
+            .copied()
+            .filter(|(_, v)| !agreements.eight_or_better || board::eight_or_better(*v))
+            .collect();
+        showdown.low = rank_groups(&qualifying);
         for (seat, v) in &lows {
             if let Some(slot) = showdown.low_words.get_mut(*seat) {
-                *slot = Some(v.describe());
+                *slot = Some(if qualifying.iter().any(|(s, _)| s == seat) {
+                    v.describe()
+                } else {
+                    format!("{} (not 8 or better)", v.describe())
+                });
             }
         }
         for (seat, h) in &hands {

@@ -11,11 +11,12 @@
 //! `odd_chip` agreement ([`pots::split`]). With `odd_chip: "carry"` an odd chip stays in the
 //! `POT` account and goes into the next hand's main pot; at the close what remains is shared
 //! out by the remainder rule (session-format). Modules: [`agreements`], [`cards`] (the
-//! evaluator), [`pots`], [`hand`] (reading and checking a hand), [`betting`] (its betting record), [`form`]
+//! evaluator), [`board`] (Hold'em and Omaha boards, the 8-or-better qualifier), [`pots`], [`hand`] (reading and checking a hand), [`betting`] (its betting record), [`form`]
 //! (the pages' side).
 
 pub mod agreements;
 pub mod betting;
+pub mod board;
 pub mod cards;
 pub mod form;
 pub mod hand;
@@ -280,6 +281,12 @@ impl Poker {
                     )
                 }
             }
+            // Only under 8-or-better can one hand be alone in its half with others eligible.
+            (None, _) if winners.len() == 1 => format!(
+                "{} has the only low of 8 or better{}",
+                self.name(first),
+                words(first).map_or(String::new(), |w| format!(", {w}"))
+            ),
             (None, true) => format!(
                 "{} tie with {}",
                 self.names(&winners),
@@ -333,8 +340,12 @@ impl Poker {
             } else {
                 format!("side pot {i}")
             };
+            // 8-or-better: a pot where no eligible low qualifies goes whole to the high
+            // hand, each side pot on its own (session-format, "Boards and qualifiers").
+            let low_in = hand.showdown.low.iter().flatten().any(|s| pot.eligible.contains(s));
+            let no_low = hand.split == SplitKind::HighLow && pot.eligible.len() > 1 && !low_in;
             let halves: Vec<(Option<&str>, i64)> =
-                if hand.split == SplitKind::HighLow && pot.eligible.len() > 1 {
+                if hand.split == SplitKind::HighLow && pot.eligible.len() > 1 && low_in {
                     // High-low: the high half takes the odd chip (rules §1.11 step 4).
                     let (high, low) = pots::halves(pot.amount);
                     vec![(Some("high"), high), (Some("low"), low)]
@@ -392,8 +403,9 @@ impl Poker {
             }
             let eligible = self.names(&pot.eligible);
             let head = format!(
-                "{label}, {}: {eligible} eligible",
-                self.money(pot.amount)
+                "{label}, {}: {eligible} eligible{}",
+                self.money(pot.amount),
+                if no_low { "; no low is 8 or better, so the high hand takes it all" } else { "" }
             );
             marks.extend(takers.into_iter().map(|t| Mark::new(t, Tone::Plain)));
             let mut sentence = format!("{head}; {}", pot_words.join("; "));
