@@ -132,10 +132,10 @@ fn demand(rules: &MeldRules, n: &[u32; 11], trump: usize, m: [u32; 4]) -> Demand
     }
     for rank in [KING, QUEEN] {
         add(trump, rank, 0, royal_extra, Kind::RoyalMarriage);
-        for suit in 0..4 {
+        for (suit, marriages) in m.into_iter().enumerate() {
             add(suit, rank, 0, round, Kind::Roundhouse);
             if suit != trump {
-                add(suit, rank, 0, m[suit], Kind::Marriage);
+                add(suit, rank, 0, marriages, Kind::Marriage);
             }
         }
     }
