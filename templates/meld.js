@@ -74,24 +74,27 @@
     return t && t.value ? t.value : null;
   }
 
-  function ask(game, counts, trump) {
+  var SUITS = [['S', '\u2660', 'spades'], ['H', '\u2665', 'hearts'], ['D', '\u2666', 'diamonds'],
+    ['C', '\u2663', 'clubs']];
+  var RANKS = ['A', 'T', 'K', 'Q', 'J', '9'];
+
+  // One player's question: the melds tapped and/or the cards tapped (with the trump).
+  function ask(game, counts, cards, trump) {
     var body = { game: game, melds: counts };
+    var held = Object.keys(cards).reduce(function (a, c) {
+      for (var k = 0; k < cards[c]; k++) a.push(c);
+      return a;
+    }, []);
+    if (held.length) body.cards = held.join(' ');
     if (trump) body.trump = trump;
     return fetch('/api/v1/meld', {
       method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body)
     }).then(function (r) { return r.json().then(function (j) { return { ok: r.ok, body: j }; }); });
   }
 
-  function open(box) {
-    style();
-    var form = box.closest('form');
-    var fieldName = box.getAttribute('data-meld-field');
-    // Contract Pinochle records no meld: there the calculator only counts (no field to fill).
-    var field = fieldName ? form.querySelector('input[name="' + fieldName + '"]') : null;
-    var game = box.getAttribute('data-meld-game');
-    var who = players(box, form);
-    // Start from the melds already named for this field (counted before, or a correction's).
-    var counts = who.map(function (p) {
+  // The melds already named for this field (counted before, or a correction's), per player.
+  function namedBefore(form, fieldName, who) {
+    return who.map(function (p) {
       var c = {};
       form.querySelectorAll('input[data-meld-detail-for="' + fieldName + '"]').forEach(function (h) {
         var rest = h.name.slice('meld_detail.'.length), dot = rest.lastIndexOf('.');
@@ -99,104 +102,205 @@
       });
       return c;
     });
-    var seq = who.map(function () { return 0; });
-    var current = 0, results = who.map(function () { return { total: 0, words: '', ok: true }; });
-    var dialog = el('dialog', { 'class': 'meld-dialog', 'aria-label': 'Count meld' });
-    dialog.appendChild(el('h3', {}, 'Count meld: ' + who.map(function (p) { return p.label; }).join(' + ')));
-    if (who.length > 1) {
-      var chips = el('fieldset', { 'class': 'chips' });
-      chips.appendChild(el('legend', {}, 'Whose melds'));
-      who.forEach(function (p, i) {
-        var l = el('label', { 'class': 'chip' });
-        var r = el('input', { type: 'radio', name: 'meld-whose', value: String(i) });
-        if (i === 0) r.checked = true;
-        r.addEventListener('change', function () { current = i; draw(); });
-        l.appendChild(r);
-        l.appendChild(el('span', {}, p.label));
-        chips.appendChild(l);
-      });
-      dialog.appendChild(chips);
-    }
-    var rows = {};
+  }
+
+  function chipRow(legend, name, items, chosen, onPick) {
+    var chips = el('fieldset', { 'class': 'chips' });
+    chips.appendChild(el('legend', {}, legend));
+    items.forEach(function (item) {
+      var l = el('label', { 'class': 'chip' });
+      var r = el('input', { type: 'radio', name: name, value: item[0] });
+      r.checked = item[0] === chosen;
+      r.addEventListener('change', function () { onPick(item[0]); });
+      l.appendChild(r);
+      l.appendChild(el('span', {}, item[1]));
+      chips.appendChild(l);
+    });
+    return chips;
+  }
+
+  // A − count + row per meld; `shown` gets each meld's count output.
+  function meldRows(calc, shown) {
+    var box = el('div', { 'class': 'meld-rows' });
     MELDS.forEach(function (m) {
       var row = el('div', { 'class': 'meld-row', 'data-meld': m[0] });
       row.appendChild(el('span', { 'class': 'name' }, m[1]));
       var less = el('button', { type: 'button', 'class': 'step', 'aria-label': 'one less: ' + m[1] }, '\u2212');
-      var shown = el('output', {}, '0');
       var more = el('button', { type: 'button', 'class': 'step', 'aria-label': 'one more: ' + m[1] }, '+');
-      less.addEventListener('click', function () { step(m[0], -1); });
-      more.addEventListener('click', function () { step(m[0], 1); });
-      row.appendChild(less); row.appendChild(shown); row.appendChild(more);
-      rows[m[0]] = shown;
-      dialog.appendChild(row);
+      shown[m[0]] = el('output', {}, '0');
+      less.addEventListener('click', function () { calc.step(m[0], -1); });
+      more.addEventListener('click', function () { calc.step(m[0], 1); });
+      row.appendChild(less); row.appendChild(shown[m[0]]); row.appendChild(more);
+      box.appendChild(row);
     });
-    var sum = el('p', { 'class': 'meld-sum', role: 'status' }, 'No meld');
-    var warn = el('p', { 'class': 'meld-warn', role: 'alert' });
-    dialog.appendChild(sum);
-    dialog.appendChild(warn);
-    var actions = el('p', { 'class': 'meld-actions' });
-    var use = el('button', { type: 'button', 'class': 'meld-use' }, 'Use 0');
-    var cancel = el('button', { type: 'button', 'class': 'secondary' }, 'Cancel');
-    actions.appendChild(use); actions.appendChild(cancel);
-    if (!field) { use.hidden = true; cancel.textContent = 'Close'; }
-    dialog.appendChild(actions);
+    return box;
+  }
 
-    function total() { return results.reduce(function (a, r) { return a + r.total; }, 0); }
-    function draw() {
-      MELDS.forEach(function (m) { rows[m[0]].textContent = String(counts[current][m[0]] || 0); });
-      var words = results.map(function (r, i) {
-        return r.ok && r.words ? (who.length > 1 ? who[i].label + ': ' : '') + r.words : '';
-      }).filter(Boolean);
-      sum.textContent = words.length ? words.join('; ') + (words.length > 1 ? ' = ' + total() : '') : 'No meld';
-      var bad = results.filter(function (r) { return !r.ok; });
-      warn.textContent = bad.map(function (r) { return r.words; }).join(' ');
-      use.disabled = bad.length > 0;
-      use.textContent = 'Use ' + total();
-    }
-    function step(id, by) {
-      var c = counts[current];
-      c[id] = Math.max(0, (c[id] || 0) + by);
-      if (!c[id]) delete c[id];
-      draw();
-      refresh(current);
-    }
-    function refresh(i) {
-      var c = counts[i], n = ++seq[i];
-      ask(game, c, trumpOf(form)).then(function (a) {
-        if (seq[i] !== n) return; // a later tap's answer is the one shown
-        results[i] = a.ok
-          ? { total: a.body.total, words: Object.keys(c).length ? a.body.words : '', ok: true }
-          // The API names its field first ("melds: …"); the player reads the reason.
-          : { total: 0, words: a.body.error.message.replace(/^[a-z_.]+: /, ''), ok: false };
-        draw();
-      }, function () {
-        if (seq[i] !== n) return;
-        results[i] = { total: 0, words: 'The server did not answer; count by hand.', ok: false };
-        draw();
+  // "Or tap the cards": the trump and a 44 px button per card (a tap adds one, a third tap
+  // takes both away: the deck has two of each); `shown` gets each card's button.
+  function cardGrid(calc, shown) {
+    var box = el('details', { 'class': 'meld-cards' });
+    box.appendChild(el('summary', {}, 'Or tap the cards'));
+    box.appendChild(chipRow('Trump', 'meld-trump', SUITS.map(function (s) { return [s[2], s[1] + ' ' + s[2]]; }),
+      calc.trump, function (t) { calc.trump = t; calc.refreshAll(); }));
+    SUITS.forEach(function (s) {
+      var row = el('div', { 'class': 'card-row' });
+      RANKS.forEach(function (r) {
+        var code = r + s[0], b = el('button', { type: 'button', 'class': 'card', 'data-card': code });
+        b.addEventListener('click', function () { calc.card(code); });
+        shown[code] = b;
+        row.appendChild(b);
       });
-    }
-    cancel.addEventListener('click', function () { dialog.close(); });
-    dialog.addEventListener('close', function () { dialog.remove(); });
-    use.addEventListener('click', function () {
-      form.querySelectorAll('input[data-meld-detail-for="' + fieldName + '"]').forEach(function (i) { i.remove(); });
-      who.forEach(function (p, i) {
-        if (!p.name) return;
-        Object.keys(counts[i]).forEach(function (id) {
-          var h = el('input', { type: 'hidden', name: 'meld_detail.' + p.name + '.' + id,
-            value: String(counts[i][id]), 'data-meld-detail-for': fieldName });
-          form.appendChild(h);
-        });
-      });
-      field.value = String(total());
-      field.setAttribute('data-meld-filled', field.value);
-      field.dispatchEvent(new Event('input', { bubbles: true }));
-      field.dispatchEvent(new Event('change', { bubbles: true }));
-      dialog.close();
+      box.appendChild(row);
     });
-    document.body.appendChild(dialog);
-    dialog.showModal();
-    draw();
-    counts.forEach(function (c, i) { if (Object.keys(c).length) refresh(i); });
+    return box;
+  }
+
+  function cardWords(code, n) {
+    var rank = code[0] === 'T' ? '10' : code[0];
+    var suit = SUITS.filter(function (s) { return s[0] === code[1]; })[0][1];
+    return rank + suit + (n > 1 ? '\u00d72' : '');
+  }
+
+  // The dialog's foot: the sum, the warnings, Use and Cancel.
+  function foot(calc, hasField) {
+    var box = el('div');
+    calc.sum = el('p', { 'class': 'meld-sum', role: 'status' }, 'No meld');
+    calc.warn = el('p', { 'class': 'meld-warn', role: 'alert' });
+    var actions = el('p', { 'class': 'meld-actions' });
+    calc.use = el('button', { type: 'button', 'class': 'meld-use' }, 'Use 0');
+    var cancel = el('button', { type: 'button', 'class': 'secondary' }, 'Cancel');
+    actions.appendChild(calc.use); actions.appendChild(cancel);
+    // Contract Pinochle records no meld: there the calculator only counts.
+    if (!hasField) { calc.use.hidden = true; cancel.textContent = 'Close'; }
+    cancel.addEventListener('click', function () { calc.dialog.close(); });
+    calc.use.addEventListener('click', function () { calc.fill(); });
+    box.appendChild(calc.sum); box.appendChild(calc.warn); box.appendChild(actions);
+    return box;
+  }
+
+  function Calculator(box) {
+    this.form = box.closest('form');
+    this.fieldName = box.getAttribute('data-meld-field');
+    this.field = this.fieldName ? this.form.querySelector('input[name="' + this.fieldName + '"]') : null;
+    this.game = box.getAttribute('data-meld-game');
+    this.who = players(box, this.form);
+    this.trump = trumpOf(this.form);
+    this.counts = namedBefore(this.form, this.fieldName, this.who);
+    this.cards = this.who.map(function () { return {}; });
+    this.seq = this.who.map(function () { return 0; });
+    this.results = this.who.map(function () { return { total: 0, words: '', ok: true, lines: [] }; });
+    this.current = 0;
+  }
+
+  Calculator.prototype.build = function () {
+    var calc = this, d = el('dialog', { 'class': 'meld-dialog', 'aria-label': 'Count meld' });
+    d.appendChild(el('h3', {}, 'Count meld: ' + this.who.map(function (p) { return p.label; }).join(' + ')));
+    if (this.who.length > 1) {
+      d.appendChild(chipRow('Whose melds', 'meld-whose', this.who.map(function (p, i) { return [String(i), p.label]; }),
+        '0', function (i) { calc.current = Number(i); calc.draw(); }));
+    }
+    this.meldShown = {};
+    this.cardShown = {};
+    d.appendChild(meldRows(this, this.meldShown));
+    d.appendChild(cardGrid(this, this.cardShown));
+    d.appendChild(foot(this, !!this.field));
+    d.addEventListener('close', function () { d.remove(); });
+    this.dialog = d;
+    return d;
+  };
+
+  Calculator.prototype.total = function () {
+    return this.results.reduce(function (a, r) { return a + r.total; }, 0);
+  };
+
+  Calculator.prototype.draw = function () {
+    var calc = this, c = this.counts[this.current], k = this.cards[this.current];
+    MELDS.forEach(function (m) { calc.meldShown[m[0]].textContent = String(c[m[0]] || 0); });
+    Object.keys(this.cardShown).forEach(function (code) {
+      calc.cardShown[code].textContent = cardWords(code, k[code] || 0);
+      calc.cardShown[code].setAttribute('aria-pressed', k[code] ? 'true' : 'false');
+    });
+    var many = this.who.length > 1;
+    var words = this.results.map(function (r, i) {
+      return r.ok && r.words ? (many ? calc.who[i].label + ': ' : '') + r.words : '';
+    }).filter(Boolean);
+    this.sum.textContent = words.length ? words.join('; ') + (words.length > 1 ? ' = ' + this.total() : '') : 'No meld';
+    var bad = this.results.filter(function (r) { return !r.ok; });
+    this.warn.textContent = bad.map(function (r) { return r.words; }).join(' ');
+    this.use.disabled = bad.length > 0;
+    this.use.textContent = 'Use ' + this.total();
+  };
+
+  Calculator.prototype.step = function (id, by) {
+    var c = this.counts[this.current];
+    c[id] = Math.max(0, (c[id] || 0) + by);
+    if (!c[id]) delete c[id];
+    this.draw();
+    this.refresh(this.current);
+  };
+
+  Calculator.prototype.card = function (code) {
+    var k = this.cards[this.current];
+    k[code] = ((k[code] || 0) + 1) % 3;
+    if (!k[code]) delete k[code];
+    this.draw();
+    this.refresh(this.current);
+  };
+
+  Calculator.prototype.refreshAll = function () {
+    for (var i = 0; i < this.who.length; i++) this.refresh(i);
+  };
+
+  // Asks the server for player i; a later tap's answer is the one shown.
+  Calculator.prototype.refresh = function (i) {
+    var calc = this, c = this.counts[i], k = this.cards[i], n = ++this.seq[i];
+    var empty = !Object.keys(c).length && !Object.keys(k).length;
+    ask(this.game, c, k, this.trump).then(function (a) {
+      if (calc.seq[i] !== n) return;
+      calc.results[i] = a.ok
+        ? { total: a.body.total, words: empty ? '' : a.body.words, ok: true, lines: a.body.lines }
+        // The API names its field first ("melds: …"); the player reads the reason.
+        : { total: 0, words: a.body.error.message.replace(/^[a-z_.]+: /, ''), ok: false, lines: [] };
+      calc.draw();
+    }, function () {
+      if (calc.seq[i] !== n) return;
+      calc.results[i] = { total: 0, words: 'The server did not answer; count by hand.', ok: false, lines: [] };
+      calc.draw();
+    });
+  };
+
+  // Use: the field gets the sum, the form the melds named (the tapped ones, or those the
+  // cards show), each as a hidden meld_detail.<player>.<meld> = count.
+  Calculator.prototype.fill = function () {
+    var calc = this, form = this.form, name = this.fieldName;
+    form.querySelectorAll('input[data-meld-detail-for="' + name + '"]').forEach(function (i) { i.remove(); });
+    this.who.forEach(function (p, i) {
+      if (!p.name) return;
+      var named = calc.counts[i];
+      if (!Object.keys(named).length) {
+        named = {};
+        calc.results[i].lines.forEach(function (l) { named[l.meld] = l.count; });
+      }
+      Object.keys(named).forEach(function (id) {
+        form.appendChild(el('input', { type: 'hidden', name: 'meld_detail.' + p.name + '.' + id,
+          value: String(named[id]), 'data-meld-detail-for': name }));
+      });
+    });
+    this.field.value = String(this.total());
+    this.field.setAttribute('data-meld-filled', this.field.value);
+    this.field.dispatchEvent(new Event('input', { bubbles: true }));
+    this.field.dispatchEvent(new Event('change', { bubbles: true }));
+    this.dialog.close();
+  };
+
+  function open(box) {
+    style();
+    var calc = new Calculator(box);
+    document.body.appendChild(calc.build());
+    calc.dialog.showModal();
+    calc.draw();
+    calc.counts.forEach(function (c, i) { if (Object.keys(c).length) calc.refresh(i); });
   }
 
   document.addEventListener('click', function (e) {

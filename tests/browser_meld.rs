@@ -237,6 +237,72 @@ async fn auction_pinochle_counts_the_bidders_meld() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn auction_pinochle_reads_scarnes_721_hand_from_the_cards() {
+    let _turn = TURN.lock().await;
+    let Some(browser) = Browser::start("meld-cards").await else {
+        return;
+    };
+    let phone = browser.phone("cards").await;
+    let m = FOUR[0];
+    let players = &FOUR[..3];
+    let id = open_session(
+        &browser,
+        &phone,
+        doc("auction_pinochle", json!({}), players, json!([])),
+    )
+    .await;
+    choose(&phone, "bidder", m).await;
+    fill(&phone, "bid", "500").await;
+    choose(&phone, "trump", "diamonds").await;
+    click(&phone, "#next form.hand-form details summary").await;
+    open_calculator(&phone, "meld").await;
+    click(&phone, "dialog.meld-dialog details.meld-cards summary").await;
+    // S000: the double flush in diamonds, A♣ A♠ A♥ and Q♠ Q♠ (15 cards): "300 in trump,
+    // 100 aces, and 80 Pinochle" = 480; with 241 in tricks, 721.
+    for (card, times) in [
+        ("AD", 2),
+        ("TD", 2),
+        ("KD", 2),
+        ("QD", 2),
+        ("JD", 2),
+        ("AC", 1),
+        ("AS", 1),
+        ("AH", 1),
+        ("QS", 2),
+    ] {
+        for _ in 0..times {
+            click(
+                &phone,
+                &format!("dialog.meld-dialog button.card[data-card='{card}']"),
+            )
+            .await;
+        }
+    }
+    until_text(
+        &phone,
+        "dialog.meld-dialog .meld-sum",
+        "2 × run 300 + 100 aces 100 + double pinochle 80 = 480",
+    )
+    .await;
+    page_screenshot(&phone, "auction_pinochle-meld-cards-390.png").await;
+    use_sum(&phone, "meld", 480).await;
+    fill(&phone, "counters", "241").await;
+    let hand = enter(&phone, id, "auction_pinochle").await;
+    assert_eq!(hand["meld"], json!(480));
+    assert_eq!(
+        hand["meld_detail"],
+        json!({m: ["aces_100", "double_pinochle", "flush", "flush"]})
+    );
+    let row = latest_row(&phone).await;
+    assert!(
+        row.contains(&format!(
+            "Meld named: {m} 2 × run 300 + 100 aces 100 + double pinochle 80 = 480."
+        )),
+        "{row}"
+    );
+}
+
 /// Corrects the latest hand's counters to `counters` through its correction form, whose
 /// melds named the script posts again, and returns the replacement as stored.
 async fn correct_counters(phone: &WebDriver, id: i64, counters: &str) -> Value {
