@@ -36,7 +36,7 @@ struct Field {
 }
 
 /// The meld fields of the game's hand `event` with the players seated `seated` (seat
-/// order). Errors name `meld_detail` for a game whose hand has no meld field.
+/// order): none for Contract Pinochle, whose hand records no meld.
 fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -> Vec<Field> {
     let number = |v: Option<&Value>| v.and_then(Value::as_i64);
     match rules.game {
