@@ -434,3 +434,108 @@ async fn request_schemas_name_the_games_event_types_lengths_and_patterns() {
     }
     assert_eq!(schemas["Money"]["pattern"], r"^-?[0-9]+(\.[0-9]{1,2})?$");
 }
+
+/// The meld calculator (issue 28): what it answers is what the document describes, an
+/// impossible meld is the API's refusal naming `melds`, and a hand's `meld_detail` is kept
+/// when it adds up to the meld typed and refused naming it when not.
+#[tokio::test]
+async fn the_meld_calculator_and_meld_detail_answer_as_described() {
+    let app = TestApp::new().await;
+    let doc = served_document(&app).await;
+    // Scarne's 721-point hand (S000): 300 in trump, 100 aces, 80 pinochle = 480 meld.
+    let taps = serde_json::json!({"game": "auction_pinochle", "trump": "diamonds",
+        "melds": {"flush": 2, "aces_100": 1, "double_pinochle": 1}});
+    let reply = app.post_json("/api/v1/meld", &taps).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
+    let answer = reply.json();
+    described(&doc, "MeldCount", &answer);
+    described(&doc, "MeldLine", &answer["lines"][0]);
+    assert_eq!(answer["total"], 480);
+    assert_eq!(
+        answer["words"],
+        "2 × run 300 + 100 aces 100 + double pinochle 80 = 480"
+    );
+    let cards = serde_json::json!({"game": "auction_pinochle", "trump": "diamonds",
+        "cards": "AD AD TD TD KD KD QD QD JD JD AC AS AH QS QS"});
+    assert_eq!(
+        app.post_json("/api/v1/meld", &cards).await.json()["total"],
+        480
+    );
+    let three = serde_json::json!({"game": "two_handed_pinochle",
+        "melds": {"pinochle": 1, "double_pinochle": 1}});
+    let refused = app.post_json("/api/v1/meld", &three).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(refused.json()["error"]["field"], "melds");
+    let short = serde_json::json!({"game": "auction_pinochle", "trump": "spades",
+        "melds": {"flush": 2}, "cards": "AS AS TS TS KS KS QS JS JS"});
+    let refused = app.post_json("/api/v1/meld", &short).await.json();
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("2 × Q♠ (trump); the cards show 1"),
+        "{refused}"
+    );
+
+    let created = app
+        .post_json(
+            "/api/v1/sessions",
+            &serde_json::json!({ "game": "auction_pinochle",
+            "players": ["Ann", "Bob", "Cy"], "agreements": { "stake": "0.05" } }),
+        )
+        .await
+        .json();
+    let id = created["id"].as_i64().unwrap();
+    let token = created["write_token"].as_str().unwrap().to_string();
+    let auth = format!("Bearer {token}");
+    let hand = |meld: i64| {
+        serde_json::json!({"type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350,
+            "trump": "hearts", "meld": meld, "counters": 100,
+            "meld_detail": {"Ann": ["flush", "aces_100", "pinochle"]}})
+    };
+    let uri = format!("/api/v1/sessions/{id}/events");
+    let wrong = app
+        .post_json_with(&uri, &hand(300), &[("authorization", &auth)])
+        .await;
+    assert_eq!(
+        wrong.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        wrong.body
+    );
+    assert!(
+        wrong.json()["error"]["field"]
+            .as_str()
+            .unwrap()
+            .contains("meld_detail")
+    );
+    assert!(
+        wrong
+            .body
+            .contains("add up to 290, not the 300 typed as meld"),
+        "{}",
+        wrong.body
+    );
+    let right = app
+        .post_json_with(&uri, &hand(290), &[("authorization", &auth)])
+        .await;
+    assert_eq!(right.status, StatusCode::CREATED, "{}", right.body);
+    assert!(
+        right
+            .body
+            .contains("Meld named: Ann run 150 + 100 aces 100 + pinochle 40 = 290."),
+        "{}",
+        right.body
+    );
+    let kept = app
+        .get_with(
+            &format!("/api/v1/sessions/{id}/export"),
+            &[("authorization", &auth)],
+        )
+        .await
+        .json();
+    assert_eq!(
+        kept["events"][0]["meld_detail"],
+        serde_json::json!({"Ann": ["flush", "aces_100", "pinochle"]})
+    );
+}

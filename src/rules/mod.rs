@@ -17,6 +17,7 @@ crate::registry::every_game!(game_modules);
 pub mod fields;
 pub mod game;
 pub mod hand_form;
+pub mod meld;
 pub mod partnership;
 pub mod sheet;
 pub mod table;

@@ -118,6 +118,8 @@ struct Core {
     balances: Balances,
     closed_at: Option<usize>,
     finished: Games,
+    /// The game's meld table, for a hand's `meld_detail` (issue 28); `None` without meld.
+    meld: Option<&'static crate::rules::meld::MeldRules>,
 }
 
 #[derive(Deserialize)]
@@ -229,6 +231,9 @@ impl Core {
             .try_for_each(|(field, value)| fields::check_numbers(value, field))
             .map_err(|e| Refusal::from_rule(e, Some(index)))?;
         let house = self.engine.house_accounts();
+        // The melds named go around the game, which never sees them (older documents have none).
+        let named = crate::rules::meld::detail::split(kind, object);
+        let object = named.as_ref().map_or(object, |(rest, _)| rest);
         let mut ctx = Ctx {
             table: &mut self.table,
             balances: &self.balances,
@@ -251,6 +256,12 @@ impl Core {
             }
             _ => self.engine.apply(&mut ctx, kind, object),
         }
+        .and_then(|o| match &named {
+            Some((rest, detail)) => {
+                crate::rules::meld::detail::annotate(self.meld, rest, detail, ctx.table.seated(), o)
+            }
+            None => Ok(o),
+        })
         .map_err(|e| Refusal::from_rule(e, Some(index)))?;
         check_zero_sum(&outcome.postings, Some(index))?;
         for account in self.table.everyone() {
@@ -512,6 +523,7 @@ impl Fold {
             balances: Balances::default(),
             closed_at: None,
             finished: Games::default(),
+            meld: crate::rules::meld::MeldRules::of(game.id),
         };
         for p in players {
             core.balances.open(p);

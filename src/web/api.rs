@@ -5,6 +5,7 @@
 pub mod exports;
 pub mod history;
 mod listing;
+pub mod meld;
 pub mod nights;
 pub mod openapi;
 mod refusal;
@@ -81,6 +82,7 @@ pub fn router() -> OpenApiRouter<AppState> {
             paths,
             club_import.layer(DefaultBodyLimit::max(exports::IMPORT_LIMIT)),
         ))
+        .routes(routes!(meld::count))
         .routes(routes!(openapi::openapi_json))
 }
 

@@ -7,6 +7,7 @@ pub mod club_import;
 pub mod club_pages;
 pub mod history_pages;
 pub mod icons;
+mod meld;
 pub mod night_pages;
 pub mod offline;
 pub mod sheet;
@@ -58,6 +59,7 @@ pub fn routes() -> Router<AppState> {
         .merge(night_pages::routes())
         .merge(club_import::routes())
         .merge(icons::routes())
+        .merge(meld::routes())
         .merge(offline::routes())
 }
 
@@ -637,7 +639,10 @@ async fn enter_hand(
         &values,
         (format!("/sessions/{id}#latest"), key),
         |game| {
-            let hand = (game.hand_from_form)(&body)?;
+            let mut hand = (game.hand_from_form)(&body)?;
+            if let Some(named) = crate::rules::meld::detail::from_form(&hand, values.iter()) {
+                hand["meld_detail"] = named;
+            }
             let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
                 return Ok(hand);
             };

@@ -1,0 +1,221 @@
+//! `meld_detail`, the optional field of a pinochle `hand` event that names the melds
+//! behind a typed meld: `{"Margaret": ["flush", "aces_100", "pinochle"]}`, each player's
+//! melds by id ([`super::Kind::id`]), a meld shown twice listed twice (as Check
+//! Pinochle's `meld_checks`). The typed meld stays the number the rules score; the named
+//! melds must add up to it by the game's table, else the hand is refused naming
+//! `meld_detail`. Without the field a hand reads exactly as before, so every older
+//! document replays unchanged.
+//!
+//! Whose meld field a player's melds belong to: Auction's `meld` is the bidder's; in the
+//! partnership games (`NS.meld`, `EW.meld`) both partners' melds add up to the side's, a
+//! partner not named counting none; Two-handed's `melds.<player>` is the player's own.
+//! Contract Pinochle's hand carries no meld, so it takes no `meld_detail`.
+
+use serde_json::{Map, Value};
+
+use super::{Counted, Kind, MeldRules, count};
+use crate::rules::{Outcome, RuleError, Suit};
+
+/// The event without its `meld_detail` and the detail itself, when a `hand` carries one;
+/// `None` otherwise (the event goes to its game untouched).
+pub fn split(kind: &str, event: &Map<String, Value>) -> Option<(Map<String, Value>, Value)> {
+    if kind != "hand" {
+        return None;
+    }
+    let detail = event.get("meld_detail")?.clone();
+    let mut rest = event.clone();
+    rest.remove("meld_detail");
+    Some((rest, detail))
+}
+
+/// One meld field of a hand: its place in the event, its players and the meld typed.
+struct Field {
+    place: String,
+    players: Vec<String>,
+    typed: Option<i64>,
+}
+
+/// The meld fields of the game's hand `event` with the players seated `seated` (seat
+/// order): none for Contract Pinochle, whose hand records no meld.
+fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -> Vec<Field> {
+    let number = |v: Option<&Value>| v.and_then(Value::as_i64);
+    match rules.game {
+        "auction_pinochle" => vec![Field {
+            place: "meld".into(),
+            players: event
+                .get("bidder")
+                .and_then(Value::as_str)
+                .map(|b| vec![b.to_string()])
+                .unwrap_or_default(),
+            typed: number(event.get("meld")),
+        }],
+        "two_handed_pinochle" => seated
+            .iter()
+            .map(|p| Field {
+                place: format!("melds.{p}"),
+                players: vec![p.clone()],
+                typed: number(event.get("melds").and_then(|m| m.get(p))),
+            })
+            .collect(),
+        "contract_pinochle" => Vec::new(),
+        _ => ["NS", "EW"]
+            .iter()
+            .enumerate()
+            .map(|(i, side)| Field {
+                place: format!("{side}.meld"),
+                players: seated.iter().skip(i).step_by(2).cloned().collect(),
+                typed: number(event.get(*side).and_then(|s| s.get("meld"))),
+            })
+            .collect(),
+    }
+}
+
+fn refuse(field: impl Into<String>, message: impl Into<String>, rules: &MeldRules) -> RuleError {
+    RuleError::new(field, message).rule(rules.rule)
+}
+
+/// One player's named melds, read and scored: `melds` must be a list of meld ids.
+fn read_player(
+    rules: &MeldRules,
+    player: &str,
+    melds: &Value,
+    trump: Option<Suit>,
+) -> Result<Counted, RuleError> {
+    let place = format!("meld_detail.{player}");
+    let list = melds.as_array().ok_or_else(|| {
+        refuse(
+            &place,
+            "write the melds as a list of names, like [\"flush\", \"pinochle\"]",
+            rules,
+        )
+    })?;
+    let mut tapped = Vec::new();
+    for m in list {
+        let id = m.as_str().unwrap_or_default();
+        let kind = Kind::from_id(id).ok_or_else(|| {
+            let known: Vec<&str> = Kind::ALL.iter().map(|k| k.id()).collect();
+            refuse(
+                &place,
+                format!("\"{id}\" is not a meld; the melds are {}", known.join(", ")),
+                rules,
+            )
+        })?;
+        tapped.push((kind, 1));
+    }
+    count(rules, &tapped, trump).map_err(|e| RuleError { field: place, ..e })
+}
+
+/// Checks the hand `event`'s `detail` against its meld fields and the game's table and
+/// adds the melds named to `outcome`'s explanation ("Meld named: Ann run 150 + 100 aces
+/// 100 = 250."). Errors name `meld_detail` (or `meld_detail.<player>`): a game without
+/// meld, a player without a meld field in this hand, an unknown or impossible meld, or
+/// named melds that do not add up to the meld typed.
+pub fn annotate(
+    rules: Option<&MeldRules>,
+    event: &Map<String, Value>,
+    detail: &Value,
+    seated: &[String],
+    mut outcome: Outcome,
+) -> Result<Outcome, RuleError> {
+    let Some(rules) = rules else {
+        return Err(
+            RuleError::new("meld_detail", "this game has no meld to name").rule("session-format"),
+        );
+    };
+    let named = detail.as_object().ok_or_else(|| {
+        refuse(
+            "meld_detail",
+            "write the melds per player, like {\"Ann\": [\"flush\"]}",
+            rules,
+        )
+    })?;
+    let fields = fields_of(rules, event, seated);
+    let trump = event
+        .get("trump")
+        .and_then(|t| serde_json::from_value::<Suit>(t.clone()).ok());
+    let mut words = Vec::new();
+    for (player, _) in named {
+        if !fields.iter().any(|f| f.players.contains(player)) {
+            return Err(refuse(
+                format!("meld_detail.{player}"),
+                format!("{player} has no meld field in this hand"),
+                rules,
+            ));
+        }
+    }
+    for f in &fields {
+        let mut sum = 0i64;
+        let mut any = false;
+        for p in &f.players {
+            let Some(melds) = named.get(p) else { continue };
+            let counted = read_player(rules, p, melds, trump)?;
+            sum += counted.total;
+            any = true;
+            words.push(format!("{p} {}", counted.words()));
+        }
+        let typed = f.typed.unwrap_or(0);
+        if any && sum != typed {
+            return Err(refuse(
+                "meld_detail",
+                format!(
+                    "the melds named for {} add up to {sum}, not the {typed} typed as {}",
+                    f.players.join(" and "),
+                    f.place
+                ),
+                rules,
+            ));
+        }
+    }
+    if !words.is_empty() {
+        let sep = if outcome.explanation.is_empty() {
+            ""
+        } else {
+            " "
+        };
+        outcome.explanation = format!(
+            "{}{sep}Meld named: {}.",
+            outcome.explanation,
+            words.join("; ")
+        );
+    }
+    Ok(outcome)
+}
+
+/// The hand form's named melds as the event's `meld_detail`: the calculator's hidden
+/// fields `meld_detail.<player>.<meld id>` = count become `{"<player>": [id, id, …]}`
+/// (the shape [`crate::rules::game::form_values`] flattens back for a correction). `None`
+/// when the form names none, or for an all-passed hand, which has no meld.
+pub fn from_form<'a>(
+    hand: &Value,
+    values: impl Iterator<Item = (&'a String, &'a String)>,
+) -> Option<Value> {
+    if hand.get("all_passed") == Some(&Value::Bool(true)) {
+        return None;
+    }
+    let mut named: std::collections::BTreeMap<&str, Vec<Value>> = Default::default();
+    // In name order, so the same taps always write the same document.
+    let mut values: Vec<(&String, &String)> = values.collect();
+    values.sort();
+    for (key, count) in values {
+        let Some((player, id)) = key
+            .strip_prefix("meld_detail.")
+            .and_then(|k| k.rsplit_once('.'))
+        else {
+            continue;
+        };
+        // A count beyond a deck's is refused by the count; more is never listed.
+        let n = count.trim().parse::<usize>().unwrap_or(0).min(13);
+        named
+            .entry(player)
+            .or_default()
+            .extend(std::iter::repeat_n(Value::from(id), n));
+    }
+    (!named.is_empty()).then(|| {
+        Value::Object(
+            named
+                .into_iter()
+                .map(|(p, ids)| (p.to_string(), Value::Array(ids)))
+                .collect(),
+        )
+    })
+}

@@ -1,0 +1,341 @@
+//! The meld calculator (issue 28 point 1): the melds a player shows, as tapped (a meld and
+//! how many) or as cards, scored by one pinochle game's own table, each meld named, and
+//! impossible meld refused with the reason. Pure: no I/O, the same code for the JSON
+//! endpoint (`POST /api/v1/meld`), the hand forms' calculator and the `meld_detail` field
+//! of a hand event ([`detail`]).
+//!
+//! Values are rules §1.0's classes A, B and C (S004's two-handed table, S002, PENGUIN);
+//! each game's differences are in [`MeldRules`]: double pinochle 80 in Scarne's games
+//! (S000's 721-point example counts "80 Pinochle"; rules §3 item 30) against 300 in S002
+//! and S004, and the partnership extras of rules §1.5 (double run 1,500, all eight aces
+//! 1,000, kings 800, queens 600, jacks 400) where the game has them. Where a game has no
+//! extra a meld held twice scores twice ("300 in trump" for Scarne's double flush).
+
+mod cards;
+pub mod detail;
+#[cfg(test)]
+mod tests;
+
+pub use cards::{Card, from_cards, parse_cards, with_cards};
+
+use serde::Serialize;
+
+use super::{RuleError, Suit};
+
+/// A meld a player can show, by its id in documents (`meld_detail`) and in the API. The
+/// ids of the check-bearing melds are Check Pinochle's `meld_checks` ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// Class A: run (flush, sequence) A-10-K-Q-J of trump, 150.
+    Flush,
+    /// Class A: K-Q of trump, 40.
+    RoyalMarriage,
+    /// Class A: K-Q of a plain suit, 20.
+    Marriage,
+    /// Class A: the 9 of trump, 10.
+    Dix,
+    /// Class B: an ace of each suit, 100.
+    Aces,
+    /// Class B: a king of each suit, 80.
+    Kings,
+    /// Class B: a queen of each suit, 60.
+    Queens,
+    /// Class B: a jack of each suit, 40.
+    Jacks,
+    /// Class C: Q♠ + J♦, 40.
+    Pinochle,
+    /// Class C: both Q♠ and both J♦ (80 or 300 by game).
+    DoublePinochle,
+    /// Four kings and four queens of different suits (S003's definition), 240: the sum of
+    /// its parts, 80 kings + 60 queens + a royal and three plain marriages (rules §1.0 [R]).
+    Roundhouse,
+}
+
+impl Kind {
+    /// Every meld in the order the calculator offers them.
+    pub const ALL: [Kind; 11] = [
+        Kind::Flush,
+        Kind::RoyalMarriage,
+        Kind::Marriage,
+        Kind::Dix,
+        Kind::Aces,
+        Kind::Kings,
+        Kind::Queens,
+        Kind::Jacks,
+        Kind::Pinochle,
+        Kind::DoublePinochle,
+        Kind::Roundhouse,
+    ];
+
+    /// The id in documents and the API (`"flush"`, `"aces_100"`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::Flush => "flush",
+            Kind::RoyalMarriage => "royal_marriage",
+            Kind::Marriage => "marriage",
+            Kind::Dix => "dix",
+            Kind::Aces => "aces_100",
+            Kind::Kings => "kings_80",
+            Kind::Queens => "queens_60",
+            Kind::Jacks => "jacks_40",
+            Kind::Pinochle => "pinochle",
+            Kind::DoublePinochle => "double_pinochle",
+            Kind::Roundhouse => "roundhouse",
+        }
+    }
+
+    /// The meld of id `id`, if there is one.
+    pub fn from_id(id: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    /// Its name as a player says it ("run", "100 aces").
+    pub fn words(self) -> &'static str {
+        match self {
+            Kind::Flush => "run",
+            Kind::RoyalMarriage => "royal marriage",
+            Kind::Marriage => "marriage",
+            Kind::Dix => "dix",
+            Kind::Aces => "100 aces",
+            Kind::Kings => "80 kings",
+            Kind::Queens => "60 queens",
+            Kind::Jacks => "40 jacks",
+            Kind::Pinochle => "pinochle",
+            Kind::DoublePinochle => "double pinochle",
+            Kind::Roundhouse => "roundhouse",
+        }
+    }
+
+    /// Its value shown once, in points (rules §1.0); a double pinochle's is the game's.
+    fn single(self, rules: &MeldRules) -> i64 {
+        match self {
+            Kind::Flush => 150,
+            Kind::RoyalMarriage | Kind::Pinochle | Kind::Jacks => 40,
+            Kind::Marriage => 20,
+            Kind::Dix => 10,
+            Kind::Aces => 100,
+            Kind::Kings => 80,
+            Kind::Queens => 60,
+            Kind::DoublePinochle => rules.double_pinochle,
+            Kind::Roundhouse => 240,
+        }
+    }
+}
+
+/// One pinochle game's meld table and hand: what differs between the six games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeldRules {
+    /// The game's id (`"auction_pinochle"`).
+    pub game: &'static str,
+    /// A double pinochle, in points: 80 in Scarne's games, 300 in S002 and S004.
+    pub double_pinochle: i64,
+    /// Whether the partnership extras of rules §1.5 replace a meld held twice: double run
+    /// 1,500, eight aces 1,000, kings 800, queens 600, jacks 400.
+    pub extras: bool,
+    /// The most cards one meld field's melds can be made of: the hand as dealt (15 in
+    /// Auction after the widow; 12 in the partnership games), the side's 24 in Contract
+    /// (combination melds, S003), 24 in Two-handed (12 dealt + 12 drawn, S004).
+    pub hand: usize,
+    /// Whether a run may also count the royal marriage inside it: only in Two-handed, where
+    /// a royal marriage melded first may grow into the run ("a higher-scoring meld of the
+    /// same class", S004 "Melding is subject to…" rule 3). Everywhere else all meld at
+    /// once and the run's K-Q is not a marriage too: Scarne counts a double flush "300 in
+    /// trump" (S000's 721-point example), not 380.
+    pub royal_in_run: bool,
+    /// Whether the dix is counted in this meld field (Partnership Pinochle enters each
+    /// dix held as `dix_holders`, so its meld is "without the dix 10s", session format).
+    pub dix: bool,
+    /// The rules the values follow, as cited.
+    pub rule: &'static str,
+}
+
+/// The six pinochle games' meld rules, by game id.
+pub const GAMES: [MeldRules; 6] = [
+    MeldRules {
+        game: "auction_pinochle",
+        double_pinochle: 80,
+        extras: false,
+        hand: 15,
+        royal_in_run: false,
+        dix: true,
+        rule: "rules §1.0, §1.1 (S000, Scarne's 721-point example)",
+    },
+    MeldRules {
+        game: "partnership_pinochle",
+        double_pinochle: 300,
+        extras: true,
+        hand: 12,
+        royal_in_run: false,
+        dix: false,
+        rule: "rules §1.0, §1.5 (S002)",
+    },
+    MeldRules {
+        game: "partnership_auction_pinochle",
+        double_pinochle: 300,
+        extras: true,
+        hand: 12,
+        royal_in_run: false,
+        dix: true,
+        rule: "rules §1.0, §1.6 (the partnership extras of §1.5 [R])",
+    },
+    MeldRules {
+        game: "check_pinochle",
+        double_pinochle: 80,
+        extras: false,
+        hand: 12,
+        royal_in_run: false,
+        dix: true,
+        rule: "rules §1.0, §1.7 (S003, Scarne; §3 item 30)",
+    },
+    MeldRules {
+        game: "contract_pinochle",
+        double_pinochle: 80,
+        extras: false,
+        hand: 24,
+        royal_in_run: false,
+        dix: true,
+        rule: "rules §1.0, §1.8 (S003, Scarne; the side melds together)",
+    },
+    MeldRules {
+        game: "two_handed_pinochle",
+        double_pinochle: 300,
+        extras: false,
+        hand: 24,
+        royal_in_run: true,
+        dix: true,
+        rule: "rules §1.0, §1.9 (S004)",
+    },
+];
+
+impl MeldRules {
+    /// The meld rules of the game `id`, `None` for a game without meld.
+    pub fn of(id: &str) -> Option<&'static MeldRules> {
+        GAMES.iter().find(|g| g.game == id)
+    }
+}
+
+/// How many of each meld a player shows: `(meld, count)` pairs; a meld may appear more
+/// than once (its counts add up).
+pub type Tapped = [(Kind, u32)];
+
+/// One scored meld: what it is called and its points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Line {
+    /// The meld's id (`"flush"`); a double pinochle tapped as two pinochles is
+    /// `"double_pinochle"`.
+    pub meld: &'static str,
+    /// How many were shown (2 for "double run" and "eight aces").
+    pub count: u32,
+    /// Its name with the game's value ("double run", "2 × 100 aces").
+    pub name: String,
+    /// Its points.
+    pub points: i64,
+}
+
+/// The melds scored: each named, and their sum in points.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Counted {
+    /// One line per meld, in the calculator's order.
+    pub lines: Vec<Line>,
+    /// The sum of the lines, in points.
+    pub total: i64,
+}
+
+impl Counted {
+    /// The melds in words for a sheet row: "run 150 + 100 aces 100 = 250".
+    pub fn words(&self) -> String {
+        let parts: Vec<String> = self
+            .lines
+            .iter()
+            .map(|l| format!("{} {}", l.name, l.points))
+            .collect();
+        match parts.len() {
+            0 => "no meld".to_string(),
+            1 => parts.join(""),
+            _ => format!("{} = {}", parts.join(" + "), self.total),
+        }
+    }
+}
+
+/// The counts per meld of `tapped`, added up where a meld repeats; two pinochles are read
+/// as one double pinochle (the same four cards). Errors name `melds`: a count that
+/// overflows or a dix where the game counts none.
+fn totals(rules: &MeldRules, tapped: &Tapped) -> Result<[u32; 11], RuleError> {
+    let mut n = [0u32; 11];
+    for &(kind, count) in tapped {
+        let slot = &mut n[kind as usize];
+        *slot = slot
+            .checked_add(count)
+            .filter(|c| *c <= 12)
+            .ok_or_else(|| {
+                RuleError::new(
+                    "melds",
+                    format!("{count} × {} is more than a deck holds", kind.words()),
+                )
+                .rule("rules §1.0")
+            })?;
+    }
+    if !rules.dix && n[Kind::Dix as usize] > 0 {
+        return Err(RuleError::new(
+            "melds",
+            "the dix is not meld here: enter each dix held under dix holders",
+        )
+        .rule("rules §1.5"));
+    }
+    let pinochles = n[Kind::Pinochle as usize] + 2 * n[Kind::DoublePinochle as usize];
+    n[Kind::Pinochle as usize] = pinochles % 2;
+    n[Kind::DoublePinochle as usize] = pinochles / 2;
+    Ok(n)
+}
+
+/// Scores the melds `tapped` by the game's `rules`, each meld named with its points, or
+/// refuses melds that one 48-card deck (two of each card) and one hand of the game cannot
+/// hold, naming field `melds` and saying why: three pinochles, three runs, a double run
+/// with a royal marriage beside it (where the run's K-Q is not a marriage too), more cards
+/// than the hand holds. `trump`, when known, is used for the cards the melds share (a run
+/// in spades holds the pinochle's Q♠); unknown, the melds are refused only if no trump
+/// makes them possible. Rules §1.0 and the game's section ([`MeldRules::rule`]).
+pub fn count(
+    rules: &MeldRules,
+    tapped: &Tapped,
+    trump: Option<Suit>,
+) -> Result<Counted, RuleError> {
+    let n = totals(rules, tapped)?;
+    cards::fits(rules, &n, trump)?;
+    let mut lines = Vec::new();
+    for kind in Kind::ALL {
+        let count = n[kind as usize];
+        if count > 0 {
+            lines.push(line(rules, kind, count));
+        }
+    }
+    let total = lines.iter().map(|l| l.points).sum();
+    Ok(Counted { lines, total })
+}
+
+/// One meld shown `count` times, named and scored: a double run or eight of a kind by the
+/// partnership extras where the game has them (rules §1.5), else `count` × its value.
+fn line(rules: &MeldRules, kind: Kind, count: u32) -> Line {
+    let extra = match (rules.extras, count, kind) {
+        (true, 2, Kind::Flush) => Some(("double run", 1500)),
+        (true, 2, Kind::Aces) => Some(("eight aces", 1000)),
+        (true, 2, Kind::Kings) => Some(("eight kings", 800)),
+        (true, 2, Kind::Queens) => Some(("eight queens", 600)),
+        (true, 2, Kind::Jacks) => Some(("eight jacks", 400)),
+        _ => None,
+    };
+    let (name, points) = match extra {
+        Some((name, points)) => (name.to_string(), points),
+        None if count == 1 => (kind.words().to_string(), kind.single(rules)),
+        None => (
+            format!("{count} × {}", kind.words()),
+            i64::from(count) * kind.single(rules),
+        ),
+    };
+    Line {
+        meld: kind.id(),
+        count,
+        name,
+        points,
+    }
+}

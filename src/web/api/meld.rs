@@ -1,0 +1,160 @@
+//! `POST /api/v1/meld`: the meld calculator ([`crate::rules::meld`]) as a small JSON
+//! endpoint that writes nothing and needs no session or token.
+//!
+//! Why an endpoint and not the calculator in the page's script or server-rendered: the
+//! hand forms' "Count meld" dialog asks it on every tap, so the sum and the warnings
+//! shown are the very pure code that later checks the hand's `meld_detail` (no second
+//! implementation in JavaScript to drift from it), and the form being filled in keeps its
+//! state (a server-rendered calculator would post the whole form away per tap). Without
+//! JavaScript the form has no dialog and works as before.
+
+use std::collections::BTreeMap;
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::openapi::ApiError;
+use crate::error::AppError;
+use crate::rules::meld::{self, Counted, Kind, MeldRules};
+use crate::rules::{RuleError, Suit};
+
+/// The six pinochle games, whose meld tables differ (rules §1.0, §3 item 30).
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PinochleGame {
+    /// Scarne's Auction Pinochle (double pinochle 80, a hand of 15).
+    AuctionPinochle,
+    /// Partnership Pinochle (the partnership extras, double pinochle 300).
+    PartnershipPinochle,
+    /// Partnership Auction and Aeroplane Pinochle.
+    PartnershipAuctionPinochle,
+    /// Check Pinochle (Scarne: double pinochle 80).
+    CheckPinochle,
+    /// Contract Pinochle (Scarne; the side's 24 cards meld together).
+    ContractPinochle,
+    /// Two-handed Pinochle (double pinochle 300; a royal marriage may grow into the run).
+    TwoHandedPinochle,
+}
+
+/// A trump suit.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Trump {
+    /// ♠
+    Spades,
+    /// ♥
+    Hearts,
+    /// ♦
+    Diamonds,
+    /// ♣
+    Clubs,
+}
+
+/// What the calculator is asked: the game, the melds tapped and/or the cards.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MeldRequest {
+    /// The game whose meld table counts.
+    pub game: PinochleGame,
+    /// How many of each meld (ids: flush, royal_marriage, marriage, dix, aces_100,
+    /// kings_80, queens_60, jacks_40, pinochle, double_pinochle, roundhouse); a count of 2
+    /// is a double run or eight of a kind.
+    #[serde(default)]
+    #[schema(example = json!({"flush": 1, "aces_100": 1, "pinochle": 1}))]
+    pub melds: BTreeMap<String, u32>,
+    /// The cards held, in the project's notation (`"AD TD KD QD JD QS JD"`); with melds they
+    /// are checked to hold them, alone their melds are found. Needs `trump`.
+    pub cards: Option<String>,
+    /// The trump suit: needed with `cards`; without cards it lets the melds share cards
+    /// exactly (unknown, melds are refused only if no trump makes them possible).
+    pub trump: Option<Trump>,
+}
+
+/// One meld scored.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MeldLine {
+    /// The meld's id.
+    pub meld: String,
+    /// How many.
+    pub count: u32,
+    /// Its name with the game's value ("double run", "2 × 100 aces").
+    pub name: String,
+    /// Its points.
+    pub points: i64,
+}
+
+/// The melds scored: each named, their sum, and the same in words for a sheet row.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MeldCount {
+    /// One line per meld.
+    pub lines: Vec<MeldLine>,
+    /// The sum, in points.
+    pub total: i64,
+    /// "run 150 + 100 aces 100 = 250".
+    pub words: String,
+}
+
+impl From<Counted> for MeldCount {
+    fn from(c: Counted) -> MeldCount {
+        MeldCount {
+            words: c.words(),
+            total: c.total,
+            lines: c
+                .lines
+                .into_iter()
+                .map(|l| MeldLine {
+                    meld: l.meld.into(),
+                    count: l.count,
+                    name: l.name,
+                    points: l.points,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Scores `request` by its game's meld table. Errors name `melds`, `cards` or `trump`.
+pub fn calculate(request: &MeldRequest) -> Result<Counted, RuleError> {
+    let game = serde_json::to_value(request.game)
+        .ok()
+        .and_then(|v| v.as_str().and_then(MeldRules::of));
+    let rules = game.ok_or_else(|| RuleError::new("game", "not a pinochle game"))?;
+    let mut tapped = Vec::new();
+    for (id, n) in &request.melds {
+        let kind = Kind::from_id(id).ok_or_else(|| {
+            RuleError::new(format!("melds.{id}"), format!("\"{id}\" is not a meld"))
+                .rule("rules §1.0")
+        })?;
+        tapped.push((kind, *n));
+    }
+    let trump = request.trump.map(|t| match t {
+        Trump::Spades => Suit::Spades,
+        Trump::Hearts => Suit::Hearts,
+        Trump::Diamonds => Suit::Diamonds,
+        Trump::Clubs => Suit::Clubs,
+    });
+    let Some(text) = request.cards.as_deref().filter(|c| !c.trim().is_empty()) else {
+        return meld::count(rules, &tapped, trump);
+    };
+    let trump = trump.ok_or_else(|| RuleError::new("trump", "name the trump to read the cards"))?;
+    let cards = meld::parse_cards(text, rules.hand)?;
+    if tapped.is_empty() {
+        meld::from_cards(rules, &cards, trump)
+    } else {
+        meld::with_cards(rules, &tapped, &cards, trump)
+    }
+}
+
+#[utoipa::path(post, path = "/meld", tag = "meld",
+    request_body = MeldRequest,
+    responses((status = 200, description = "The melds scored, each named; nothing is written", body = MeldCount), (status = 400, description = "The body is not what this endpoint reads", body = ApiError), (status = 422, description = "Impossible meld: the field and the reason are named", body = ApiError)))]
+/// `POST /meld`: the melds a player shows, scored by the game's table (see [`calculate`]).
+pub(super) async fn count(
+    payload: Result<Json<Value>, JsonRejection>,
+) -> Result<Json<MeldCount>, AppError> {
+    let request: MeldRequest = super::read_body(payload)?;
+    Ok(Json(calculate(&request)?.into()))
+}
