@@ -116,4 +116,13 @@ pub struct ServeArgs {
     /// when the club's budget is spent.
     #[arg(long = "login-reserve", env = "LOGIN_RESERVE", default_value_t = 5)]
     pub login_reserve: u32,
+    /// How log lines are written: `text` (coloured only on a terminal) or `json` (one
+    /// object per line, for a log collector).
+    #[arg(
+        long = "log-format",
+        env = "LOG_FORMAT",
+        value_enum,
+        default_value = "text"
+    )]
+    pub log_format: crate::telemetry::LogFormat,
 }

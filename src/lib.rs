@@ -17,4 +17,5 @@ pub mod rules;
 pub mod service;
 pub mod session;
 pub mod store;
+pub mod telemetry;
 pub mod web;

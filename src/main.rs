@@ -78,11 +78,14 @@ fn one_malloc_arena() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn one_malloc_arena() {}
 
-/// Prints the ledger document, or one line naming the event, field and rule on stderr
-/// (exit 2) with nothing on stdout. A closed stdout (`replay FILE | head`) ends it quietly.
-/// The document is read straight into its shape (a document that does not fit is read
-/// again as JSON, so its refusal names the field as always), the ledger written as it is
-/// folded ([`format::replay_json`]), and the document is not freed: the process ends.
+/// Prints the ledger document of a session document and exits 0. A document the rules
+/// refuse exits 2 with one line on stderr naming the event, field and rule, and nothing on
+/// stdout; input that cannot be read as JSON at all (a missing file, a folder, broken
+/// JSON) exits 1 with one line naming the file, so a script can tell "fix the file" from
+/// "the table's entry breaks a rule". A closed stdout (`replay FILE | head`) ends it
+/// quietly. The document is read straight into its shape (a document that does not fit is
+/// read again as JSON, so its refusal names the field as always), the ledger written as it
+/// is folded ([`format::replay_json`]), and the document is not freed: the process ends.
 fn replay_command(file: &str) -> ExitCode {
     let bytes = if file == "-" {
         let mut bytes = Vec::new();
@@ -93,18 +96,21 @@ fn replay_command(file: &str) -> ExitCode {
     let bytes = match bytes {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("{file}: {e}");
-            return ExitCode::from(2);
+            eprintln!("{file}: cannot be read: {e}");
+            return ExitCode::from(1);
         }
     };
-    let doc =
-        serde_json::from_slice::<SessionDoc>(&bytes).or_else(|_| {
-            match serde_json::from_slice::<Value>(&bytes) {
-                Ok(Value::Object(o)) => fields::read::<SessionDoc>(&o).map_err(|e| e.to_string()),
-                Ok(_) => Err("document: a session document is a JSON object".to_string()),
-                Err(e) => Err(format!("document: not JSON: {e}")),
+    let doc = match serde_json::from_slice::<SessionDoc>(&bytes) {
+        Ok(doc) => Ok(doc),
+        Err(_) => match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(o)) => fields::read::<SessionDoc>(&o).map_err(|e| e.to_string()),
+            Ok(_) => Err("document: a session document is a JSON object".to_string()),
+            Err(e) => {
+                eprintln!("{file}: not JSON: {e}");
+                return ExitCode::from(1);
             }
-        });
+        },
+    };
     drop(bytes);
     let result = doc.and_then(|doc| {
         let json = format::replay_json(&doc).map_err(|r| r.to_string());
@@ -113,24 +119,7 @@ fn replay_command(file: &str) -> ExitCode {
         json
     });
     match result {
-        Ok(json) => {
-            let mut out = std::io::stdout().lock();
-            let written = out
-                .write_all(&json)
-                .and_then(|()| out.write_all(b"\n"))
-                .and_then(|()| out.flush());
-            std::mem::forget(json);
-            match written {
-                Ok(()) => ExitCode::SUCCESS,
-                // A reader that stopped early (`replay FILE | head`) is not a failure: it
-                // has what it wanted.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("stdout: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+        Ok(json) => write_ledger(json),
         Err(line) => {
             eprintln!("{}", line.replace('\n', " "));
             ExitCode::from(2)
@@ -138,13 +127,31 @@ fn replay_command(file: &str) -> ExitCode {
     }
 }
 
+/// Writes the ledger document and a newline to stdout: exit 0, also when the reader stopped
+/// early (`replay FILE | head` has what it wanted), 1 when stdout cannot be written.
+fn write_ledger(json: Vec<u8>) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    let written = out
+        .write_all(&json)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush());
+    std::mem::forget(json);
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("stdout: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn serve_command(args: ServeArgs) -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "scorekeeper=info,warn".into()),
-        )
-        .init();
+    if let Err(line) = check_database_url(&args.database_url) {
+        eprintln!("scorekeeper: {line}");
+        return ExitCode::FAILURE;
+    }
+    scorekeeper::telemetry::init(args.log_format);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -202,10 +209,12 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         ..AppState::new(pool.clone()).with_public_url(public_url)
     };
     let watchers = state.watchers.clone();
+    // Outermost, so that a request's logged latency includes the timeout's 408.
     let router = scorekeeper::web::with_request_timeout(
         app(state),
         Duration::from_secs(args.request_timeout_secs),
-    );
+    )
+    .layer(scorekeeper::telemetry::trace_layer());
     serve_until_stopped(
         listener,
         router,
@@ -304,6 +313,24 @@ async fn stop_signal() {
     }
 }
 
+/// Refuses a `DATABASE_URL` the service cannot serve, before anything touches the disk:
+/// only SQLite is built in, so the URL must start `sqlite:` (`sqlite://data/sk.db`,
+/// `sqlite:sk.db`, `sqlite::memory:`). Without this, `postgres://host/db` would be read as
+/// a file path and create a folder `postgres:`. Errors: one line naming the variable, what
+/// was given (its password hidden) and what is accepted.
+fn check_database_url(url: &str) -> Result<(), String> {
+    if url.starts_with("sqlite:") {
+        return Ok(());
+    }
+    let shown = match url.split_once("://") {
+        Some((scheme, _)) if !scheme.is_empty() => format!("a {scheme}:// URL"),
+        _ => format!("{url:?}"),
+    };
+    Err(format!(
+        "DATABASE_URL (--database-url) is {shown}, which this service cannot use: only SQLite is built in; give sqlite://PATH (e.g. sqlite://data/scorekeeper.db, the default)"
+    ))
+}
+
 /// The database file of a `sqlite://` URL; `None` for an in-memory database.
 fn database_file(url: &str) -> Option<PathBuf> {
     if url.contains(":memory:") || url.contains("mode=memory") {
@@ -371,6 +398,10 @@ fn lock_in_use(file: &Path) -> Result<std::fs::File, String> {
 }
 
 fn backup_command(file: &str, database_url: &str) -> ExitCode {
+    if let Err(line) = check_database_url(database_url) {
+        eprintln!("scorekeeper backup: {line}");
+        return ExitCode::FAILURE;
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {
@@ -416,6 +447,10 @@ fn backup_command(file: &str, database_url: &str) -> ExitCode {
 }
 
 fn restore_command(file: &str, database_url: &str, force: bool) -> ExitCode {
+    if let Err(line) = check_database_url(database_url) {
+        eprintln!("scorekeeper restore: {line}");
+        return ExitCode::FAILURE;
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
         Err(e) => {

@@ -1,6 +1,6 @@
 //! Fuzzing the pure `replay` with whole session documents (issue 13, item 10).
 //!
-//! Each case starts from one of the shared golden sessions (every game, real events) and
+//! Each case starts from one of the golden sessions (every game, real events) and
 //! applies a handful of random mutations near the schema: a field of an event, the
 //! agreements, a player's name or the opening scores replaced by a hostile value (huge and
 //! extreme numbers, fractions, wrong types, invisible and look-alike names, odd money
@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 
 /// Every golden session, as JSON objects (the `session` of each case).
 fn seeds() -> Option<Vec<Map<String, Value>>> {
-    let dir = common::shared_golden()?;
+    let dir = common::golden_fixtures();
     let mut seeds = Vec::new();
     let mut games: Vec<_> = std::fs::read_dir(&dir).ok()?.flatten().collect();
     games.sort_by_key(|e| e.path());
@@ -321,14 +321,11 @@ fn check(doc: &Map<String, Value>) -> Result<bool, TestCaseError> {
 
 #[test]
 fn replay_holds_on_arbitrary_session_documents() {
-    let Some(seeds) = seeds().filter(|s| !s.is_empty()) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "../shared/golden is missing: the fuzz harness needs its sessions in CI"
-        );
-        eprintln!("skipped: ../shared/golden is missing (the fuzz harness starts from it)");
-        return;
-    };
+    let seeds = seeds().expect("tests/fixtures/golden reads as golden cases");
+    assert!(
+        !seeds.is_empty(),
+        "no golden sessions in tests/fixtures/golden"
+    );
     let cases: u32 = std::env::var("FUZZ_CASES")
         .ok()
         .and_then(|n| n.parse().ok())

@@ -1,6 +1,7 @@
-//! Every public golden case in `../shared/golden/<game>/` for each registered game, through
-//! `replay` and through HTTP import → ledger. Skipped (with a note) when `../shared` is not
-//! beside the project; CI has it.
+//! Every golden case in `tests/fixtures/golden/<game>/` for each registered game, through
+//! `replay` and through HTTP import → ledger: a fresh clone runs them all. Where the shared
+//! originals are beside the project (`../shared/golden`, always under CI) the fixtures are
+//! also checked to be the very same cases, word for word but for the note.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -8,7 +9,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{TestApp, shared_golden};
+use common::{TestApp, golden_fixtures as fixtures, shared_golden};
 use scorekeeper::format::{SessionDoc, replay};
 use scorekeeper::money::Money;
 use scorekeeper::registry;
@@ -20,23 +21,25 @@ struct Case {
     expect: Value,
 }
 
-fn cases() -> Vec<Case> {
-    let Some(root) = shared_golden() else {
+/// The case files of one game's folder, sorted by name (empty when there is no folder).
+fn case_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn cases() -> Vec<Case> {
+    let root = fixtures();
     let mut cases = Vec::new();
     for registration in registry::GAMES {
-        let dir = root.join(registration.game.id);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        let mut files: Vec<_> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        files.sort();
-        for path in files {
+        for path in case_files(&root.join(registration.game.id)) {
             let case: Value =
                 serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             cases.push(Case {
@@ -113,9 +116,18 @@ fn rejected_at(expect: &Value) -> Option<u64> {
     })
 }
 
+/// 70 cases on 2026-11-25; the count only grows (a case split in two keeps both halves).
+const FEWEST_CASES: usize = 70;
+
 #[test]
 fn golden_cases_through_replay() {
     let cases = cases();
+    assert!(
+        cases.len() >= FEWEST_CASES,
+        "only {} golden cases found in {}",
+        cases.len(),
+        fixtures().display()
+    );
     let mut failures = Vec::new();
     for case in &cases {
         let doc: Result<SessionDoc, _> = serde_json::from_value(case.session.clone());
@@ -223,7 +235,8 @@ async fn golden_cases_through_http_import_and_ledger() {
 }
 
 /// A game is one rules module, one hand-form template and one registration line: every
-/// registered game has its template on disk and golden cases in `../shared/golden/<id>/`.
+/// registered game has its template on disk and golden cases in
+/// `tests/fixtures/golden/<id>/`.
 #[test]
 fn every_registered_game_has_golden_cases_and_a_hand_form() {
     let templates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
@@ -240,23 +253,62 @@ fn every_registered_game_has_golden_cases_and_a_hand_form() {
             registration.template
         );
     }
-    let Some(root) = shared_golden() else {
-        return;
-    };
     for registration in registry::GAMES {
         let id = registration.game.id;
-        let cases = std::fs::read_dir(root.join(id))
-            .map(|d| {
-                d.filter_map(Result::ok)
-                    .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-                    .count()
-            })
-            .unwrap_or(0);
         assert!(
-            cases > 0,
-            "{id} has no golden cases in ../shared/golden/{id}/"
+            !case_files(&fixtures().join(id)).is_empty(),
+            "{id} has no golden cases in tests/fixtures/golden/{id}/"
         );
     }
+}
+
+/// The in-repository fixtures are the shared worked cases, unchanged in every number, id,
+/// event and expectation: only the `note` is ours (and differs, so none was copied by
+/// mistake). Every shared case has its fixture and no fixture is without its original.
+/// Needs `../shared/golden`; skipped outside CI when missing, a failure under CI.
+#[test]
+fn the_fixtures_are_the_shared_cases_but_for_the_note() {
+    let Some(shared) = shared_golden() else {
+        return;
+    };
+    let read = |path: &std::path::Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let names = |root: &std::path::Path| -> Vec<String> {
+        let mut names = Vec::new();
+        for game in std::fs::read_dir(root).unwrap().filter_map(Result::ok) {
+            for file in case_files(&game.path()) {
+                names.push(file.strip_prefix(root).unwrap().display().to_string());
+            }
+        }
+        names.sort();
+        names
+    };
+    let (ours, theirs) = (names(&fixtures()), names(&shared));
+    assert_eq!(
+        ours, theirs,
+        "the fixtures and the shared cases differ in files"
+    );
+    for name in &ours {
+        let (mut mine, mut original) = (read(&fixtures().join(name)), read(&shared.join(name)));
+        let (my_note, their_note) = (mine["note"].take(), original["note"].take());
+        assert_eq!(
+            mine, original,
+            "{name}: differs from the shared case beyond its note"
+        );
+        assert!(
+            my_note.as_str().is_some_and(|n| n.contains("rules §")),
+            "{name}: the note names no rule"
+        );
+        assert_ne!(
+            my_note, their_note,
+            "{name}: the note is the shared one, not ours"
+        );
+    }
+    println!(
+        "{} fixtures match the shared cases but for the note",
+        ours.len()
+    );
 }
 
 /// The steps a player checks by hand agree with the money, for every event of every case
@@ -329,7 +381,5 @@ fn the_steps_explain_every_cent() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    if shared_golden().is_some() {
-        assert!(checked > 20, "only {checked} events had steps to check");
-    }
+    assert!(checked > 20, "only {checked} events had steps to check");
 }

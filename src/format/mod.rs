@@ -1,5 +1,5 @@
 //! The public contract: the session document (`scorekeeper/session@1`) and the ledger
-//! document (`scorekeeper/ledger@1`) of `design/session-format.md`, and [`replay`], the pure
+//! document (`scorekeeper/ledger@1`) of `docs/session-format.md`, and [`replay`], the pure
 //! function from one to the other.
 
 pub mod replay;
@@ -27,7 +27,7 @@ fn usd() -> String {
     "USD".into()
 }
 
-/// Everything that happened at one table in one sitting (`design/session-format.md`).
+/// Everything that happened at one table in one sitting (`docs/session-format.md`).
 /// Events are kept as written (JSON objects) and read by the game's engine, so a refusal can
 /// name the event's index and field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,7 +70,7 @@ pub struct LedgerEvent {
     pub explanation: String,
 }
 
-/// What the service computes from a session document (`design/session-format.md`).
+/// What the service computes from a session document (`docs/session-format.md`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LedgerDoc {
     /// Always [`LEDGER_FORMAT`].

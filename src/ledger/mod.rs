@@ -15,11 +15,11 @@ use crate::rules::RuleError;
 
 use crate::money::Money;
 
-/// The ledger name of the kitty's account (rules §1.2, `design/session-format.md`).
+/// The ledger name of the kitty's account (rules §1.2, `docs/session-format.md`).
 pub const KITTY: &str = "KITTY";
 
 /// The ledger name of the pot's account, which holds odd chips carried to the next
-/// hand (`design/session-format.md`: shown in `balances` like `KITTY`).
+/// hand (`docs/session-format.md`: shown in `balances` like `KITTY`).
 pub const POT: &str = "POT";
 
 /// The accounts that are the table's, not a player's: never a player's name, never a club

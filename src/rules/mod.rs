@@ -1,6 +1,6 @@
 //! The rules engines: pure code, one module per game, no I/O, clock or randomness.
 //!
-//! A game describes itself in a [`GameInfo`] (its id as in `design/session-format.md`, its
+//! A game describes itself in a [`GameInfo`] (its id as in `docs/session-format.md`, its
 //! seats, its agreements and a constructor) and plays a session as an [`Engine`], which
 //! turns each event into an [`Outcome`]: postings, the reason in words, the sheet's line in
 //! typed fields and the game it finished. Adding a game means one module here, one hand-form
@@ -56,7 +56,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A trump suit (`design/session-format.md`: `"spades" | "hearts" | "diamonds" | "clubs"`).
+/// A trump suit (`docs/session-format.md`: `"spades" | "hearts" | "diamonds" | "clubs"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Suit {

@@ -3,7 +3,7 @@
 //! the per-side hand input `{meld, tricks, won_trick}` and its checks, side scores and the
 //! target. Game-agnostic and pure: each game decides what the numbers are worth.
 //!
-//! Seating follows `design/session-format.md`: exactly four players, seats 1 and 3 are side
+//! Seating follows `docs/session-format.md`: exactly four players, seats 1 and 3 are side
 //! `NS`, seats 2 and 4 side `EW` (bridge convention: North, East, South, West), so partners
 //! sit opposite each other (rules §1.5, S002/S003).
 

@@ -233,6 +233,14 @@ fn encode(s: &str) -> String {
         .collect()
 }
 
+/// The worked cases kept in the repository, `tests/fixtures/golden/<game>/*.json`: the
+/// shared golden cases with their notes in our words (`tests/golden.rs` checks that they
+/// match the originals but for the note). Always present, so every test that starts from
+/// them runs in a fresh clone.
+pub fn golden_fixtures() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/golden")
+}
+
 /// The folder of shared golden cases: `$SCOREKEEPER_SHARED/golden` when that variable is
 /// set (CI uses it to prove that a missing folder fails), else `../shared/golden` beside
 /// the project. `None`, with a visible note, when it is missing outside CI; under CI (`CI`

@@ -1,7 +1,7 @@
 //! The API described: an OpenAPI 3.1 document (the `utoipa` crate) built from the
 //! `#[utoipa::path]` annotation of every handler that [`super::router`] registers, and the
 //! typed shapes of the bodies below. The session and ledger documents are described here as
-//! `design/session-format.md` defines them (their Rust types live in [`crate::format`]).
+//! `docs/session-format.md` defines them (their Rust types live in [`crate::format`]).
 //!
 //! Money is a string everywhere: schema [`Money`], `type: string` with [`MONEY_PATTERN`].
 
@@ -109,7 +109,7 @@ pub fn base() -> OpenApi {
                     "Score and settle card games played at a real table. Money is a decimal \
                      string, never a number. Every refusal is `{\"error\": {\"code\", \"message\", \
                      \"field\"}}` and writes nothing. The session and ledger documents are \
-                     `scorekeeper/session@1` and `scorekeeper/ledger@1` (design/session-format.md).",
+                     `scorekeeper/session@1` and `scorekeeper/ledger@1` (docs/session-format.md).",
                 ))
                 .build(),
         )
@@ -206,7 +206,7 @@ pub struct CreateSessionBody {
     /// Player names in seat order, clockwise (2 to 10, as the game says).
     #[schema(value_type = Vec<PlayerName>, min_items = 2, max_items = 10)]
     pub players: Vec<String>,
-    /// The table agreements (see the game in design/session-format.md).
+    /// The table agreements (see the game in docs/session-format.md).
     #[schema(value_type = Object)]
     pub agreements: Option<Value>,
     /// ISO currency code; USD when absent.

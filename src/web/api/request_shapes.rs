@@ -8,7 +8,7 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-/// The event types a session document knows (design/session-format.md): the common ones
+/// The event types a session document knows (docs/session-format.md): the common ones
 /// (`hand`, `payment`, `close`, `reopen`, `void`, `correction`) and the games' own
 /// (`player_joins`, `player_leaves`, `declare_out`). A game refuses, naming `type`, one it
 /// does not play; the document lists them so that a generated event can be one.
@@ -77,7 +77,7 @@ impl PartialSchema for Currency {
 impl ToSchema for Currency {}
 
 /// One event as a request carries it: an object whose `type` is one of [`EVENT_TYPES`];
-/// its other fields are the game's (design/session-format.md), so they are left open.
+/// its other fields are the game's (docs/session-format.md), so they are left open.
 pub struct Event;
 
 impl PartialSchema for Event {
