@@ -20,6 +20,7 @@ pub mod hand_form;
 pub mod partnership;
 pub mod sheet;
 pub mod table;
+pub mod to_make;
 
 use serde::Serialize;
 use serde_json::Value;

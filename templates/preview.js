@@ -1,0 +1,56 @@
+// The hand form's what-if preview (issue 28 point 2): a pause of 250 ms after a field
+// changes posts the form's fields to its box's data-preview address, which answers the row
+// this hand would add (or the refusal) as an HTML fragment for the box. Nothing is recorded
+// and nothing waits on it: Enter posts the form as ever, and without this script the box
+// stays hidden. Listens on the document, so forms the live sheet swaps in are served too.
+(function () {
+  'use strict';
+  if (window.skWhatIf) return; // every hand form includes this script; one listener
+  window.skWhatIf = true;
+  var DELAY = 250;
+  var timers = new WeakMap();
+  var asked = new WeakMap();
+
+  function boxOf(form) {
+    return form ? form.querySelector('.what-if[data-preview]') : null;
+  }
+
+  function show(box, html) {
+    box.innerHTML = html;
+    box.hidden = html.trim() === '';
+  }
+
+  function ask(form) {
+    var box = boxOf(form);
+    if (!box) return;
+    // Only the latest question's answer is shown, whatever order answers come back in.
+    var n = (asked.get(form) || 0) + 1;
+    asked.set(form, n);
+    fetch(box.getAttribute('data-preview'), {
+      method: 'POST',
+      body: new URLSearchParams(new FormData(form)),
+      credentials: 'same-origin',
+      headers: { Accept: 'text/html' }
+    }).then(function (r) {
+      // 200: the row; 409/422: the refusal in words. Busy or not allowed: keep quiet.
+      if (r.status === 429 || r.status >= 500) return null;
+      var answer = r.status === 200 || r.status === 409 || r.status === 422;
+      return r.text().then(function (t) { return answer ? t : ''; });
+    }).then(function (html) {
+      if (html === null || asked.get(form) !== n) return;
+      show(box, html);
+    }).catch(function () {
+      // Offline: the form still posts (and queues); the preview just waits.
+    });
+  }
+
+  function later(event) {
+    var form = event.target && event.target.closest ? event.target.closest('form') : null;
+    if (!boxOf(form)) return;
+    clearTimeout(timers.get(form));
+    timers.set(form, setTimeout(function () { ask(form); }, DELAY));
+  }
+
+  document.addEventListener('input', later);
+  document.addEventListener('change', later);
+})();
