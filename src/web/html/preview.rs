@@ -188,3 +188,19 @@ pub(super) async fn script() -> impl IntoResponse {
         include_str!("../../../templates/preview.js"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_gets_a_burst_of_previews_then_waits_and_others_are_not_held_up() {
+        let limits = PreviewLimits::default();
+        // 20 at once (a phone asks once per 250 ms pause, so a scorer never meets this).
+        for n in 0..PREVIEW_BURST {
+            assert!(limits.allow(7), "preview {n} of the burst");
+        }
+        assert!(!limits.allow(7), "the 21st at once waits");
+        assert!(limits.allow(8), "another session has its own allowance");
+    }
+}
