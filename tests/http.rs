@@ -1359,3 +1359,62 @@ async fn a_preview_refuses_in_the_forms_words_and_only_for_those_who_may_record(
         "no preview recorded anything"
     );
 }
+
+#[tokio::test]
+async fn a_correction_is_previewed_as_the_net_change_it_would_record() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let hand = |seen: &'static str, outcome: &'static str| {
+        vec![
+            ("expected_events", seen),
+            ("dealer", "Cy"),
+            ("bidder", "Ann"),
+            ("bid", "250"),
+            ("trump", "hearts"),
+            ("outcome", outcome),
+        ]
+    };
+    // 250 in hearts made (rules §1.1): 2 units × 0.05 = 0.10 from Bob and from Cy.
+    let made = app
+        .post_form(&format!("{sheet}/hands"), &hand("0", "made"))
+        .await;
+    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
+    // Corrected to failed: double bete, 0.20 to each, so Ann's +0.20 becomes −0.40: a net
+    // change of −0.60 for Ann and +0.30 for Bob and Cy.
+    let mut fix = hand("1", "failed");
+    fix.extend([("correct_event", "0"), ("reason", "miscounted")]);
+    let preview = app.post_form(&format!("{sheet}/preview"), &fix).await;
+    assert_eq!(preview.status.as_u16(), 200, "{}", preview.body);
+    assert_eq!(
+        cells_of(&preview.body, "Ann"),
+        ["−0.60 −0.50"],
+        "{}",
+        preview.body
+    );
+    assert_eq!(
+        cells_of(&preview.body, "Bob"),
+        ["+0.30 0.10"],
+        "{}",
+        preview.body
+    );
+    assert_eq!(
+        events_stored(&app, &id).await,
+        1,
+        "the preview recorded nothing"
+    );
+    let fixed = app.post_form(&format!("{sheet}/hands"), &fix).await;
+    assert_eq!(fixed.status.as_u16(), 303, "{}", fixed.body);
+    assert_eq!(events_stored(&app, &id).await, 2);
+    let page = app.get(&sheet).await.body;
+    assert_eq!(recorded_line(&page), preview_line(&preview.body));
+}
+
+/// How many events session `id` holds, from its exported document.
+async fn events_stored(app: &TestApp, id: &str) -> usize {
+    let doc = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    doc["events"].as_array().unwrap().len()
+}
