@@ -630,5 +630,63 @@ async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
     wait_for(&phone, "Vincenzo</b> bid 400", WAIT).await;
     let recorded = latest_rows(&phone).await.replacen(" correct", "", 1);
     assert_eq!(recorded, preview_rows, "the recorded row is the preview's");
+
+    // The widest would-be rows fit the phone as the sheet does: Pitch at seven and poker
+    // at ten, with long names; nothing in the box scrolls sideways.
+    for (game, doc) in largest_tables() {
+        let seats: &[&str] = match game {
+            "auction_pitch" => &common::tables::SEVEN,
+            "poker" => &common::tables::TEN,
+            _ => continue,
+        };
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+        let id = scorekeeper::service::import(&browser.store, &doc, None)
+            .await
+            .unwrap();
+        phone
+            .goto(format!("{}/sessions/{id}", browser.base))
+            .await
+            .unwrap();
+        wait_for(&phone, "Score sheet", WAIT).await;
+        if game == "auction_pitch" {
+            for (name, value) in [
+                ("pitcher", m),
+                ("bid", "2"),
+                ("points.high", m),
+                ("points.low", m),
+                ("points.jack", s),
+                ("points.game", m),
+            ] {
+                choose(&phone, name, value).await;
+            }
+        } else {
+            for (i, p) in seats.iter().enumerate() {
+                choose(
+                    &phone,
+                    &format!("place.{p}"),
+                    if i == 0 { "1" } else { "2" },
+                )
+                .await;
+            }
+        }
+        let shown = wait_for_what_if(&phone, "If this goes in").await;
+        let wide: Value = phone
+            .execute(
+                "var wide = [];\
+                 document.querySelectorAll('.what-if, .what-if *').forEach(function (e) {\
+                   if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')\
+                     wide.push(e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);\
+                 });\
+                 return [document.documentElement.scrollWidth, wide];",
+                Vec::new(),
+            )
+            .await
+            .unwrap()
+            .json()
+            .clone();
+        assert!(wide[0].as_i64().unwrap() <= 390, "{game}: {wide} {shown}");
+        assert_eq!(wide[1], json!([]), "{game}: the preview scrolls sideways");
+        common::browser::section_screenshot(&phone, "next", &format!("what-if-{game}.png")).await;
+    }
     phone.quit().await.unwrap();
 }
