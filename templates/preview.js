@@ -15,9 +15,18 @@
     return form ? form.querySelector('.what-if[data-preview]') : null;
   }
 
+  // The box sits above the submit button, so a row arriving would push the button down
+  // under a finger on its way to it: the page scrolls by what the button moved, so the
+  // button stays where it was on the screen and the fields above it move instead.
   function show(box, html) {
+    var button = box.closest('form').querySelector('button[type=submit]');
+    var before = button ? button.getBoundingClientRect().top : 0;
     box.innerHTML = html;
     box.hidden = html.trim() === '';
+    if (button) {
+      var moved = button.getBoundingClientRect().top - before;
+      if (moved) window.scrollBy(0, moved);
+    }
   }
 
   function ask(form) {
