@@ -23,6 +23,9 @@
     var before = button ? button.getBoundingClientRect().top : 0;
     box.innerHTML = html;
     box.hidden = html.trim() === '';
+    // It only grows while the form is filled in: a shorter answer (a refusal between two
+    // rows) leaves its room, so the fields do not jump at every answer.
+    if (!box.hidden) box.style.minHeight = box.getBoundingClientRect().height + 'px';
     if (button) {
       var moved = button.getBoundingClientRect().top - before;
       if (moved) window.scrollBy(0, moved);
@@ -32,9 +35,7 @@
   function ask(form) {
     var box = boxOf(form);
     if (!box) return;
-    // Only the latest question's answer is shown, whatever order answers come back in.
-    var n = (asked.get(form) || 0) + 1;
-    asked.set(form, n);
+    var n = asked.get(form) || 0;
     fetch(box.getAttribute('data-preview'), {
       method: 'POST',
       body: new URLSearchParams(new FormData(form)),
@@ -56,6 +57,9 @@
   function later(event) {
     var form = event.target && event.target.closest ? event.target.closest('form') : null;
     if (!boxOf(form)) return;
+    // Any change makes an answer on its way stale: only the answer to the form as it
+    // stands now is shown, so nothing moves for a question already overtaken.
+    asked.set(form, (asked.get(form) || 0) + 1);
     clearTimeout(timers.get(form));
     timers.set(form, setTimeout(function () { ask(form); }, DELAY));
   }
