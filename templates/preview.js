@@ -15,22 +15,17 @@
     return form ? form.querySelector('.what-if[data-preview]') : null;
   }
 
-  // The box sits above the submit button, so a row arriving would push the button down
-  // under a finger on its way to it: the page scrolls by what the button moved, so the
-  // button stays where it was on the screen and the fields above it move instead.
+  // The box keeps one height from the moment the page shows it (style.css, under
+  // .what-if-on), with the row scrolling inside it: an answer never moves the fields or
+  // the submit button under a finger on its way to them.
+  var EMPTY = '<p class="hint">The row this hand would add shows here as you fill in the form.</p>';
+  document.documentElement.classList.add('what-if-on');
+
   function show(box, html) {
-    var button = box.closest('form').querySelector('button[type=submit]');
-    var before = button ? button.getBoundingClientRect().top : 0;
-    box.innerHTML = html;
-    box.hidden = html.trim() === '';
-    // It only grows while the form is filled in: a shorter answer (a refusal between two
-    // rows) leaves its room, so the fields do not jump at every answer.
-    if (!box.hidden) box.style.minHeight = box.getBoundingClientRect().height + 'px';
-    if (button) {
-      var moved = button.getBoundingClientRect().top - before;
-      if (moved) window.scrollBy(0, moved);
-    }
+    box.innerHTML = html.trim() === '' ? EMPTY : html;
   }
+
+  document.querySelectorAll('.what-if[data-preview]').forEach(function (box) { show(box, ''); });
 
   function ask(form) {
     var box = boxOf(form);
