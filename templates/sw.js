@@ -16,6 +16,12 @@ var PAGES = 'scorekeeper-pages-v1';
 var STATIC = 'scorekeeper-static-v1';
 var ASSETS = ['/static/style.css', '/static/live.js', '/static/queue.js', '/static/offline.js',
   '/static/history.js', '/static/copy.js', '/static/icon.svg', '/static/icon-192.png', '/favicon.ico'];
+// The hand forms' what-if preview: kept too, so a page opened offline loads it (its
+// questions wait for the server; the form posts or queues as ever).
+ASSETS.push('/static/preview.js');
+// The meld calculator's script and look: kept too, so Count meld opens offline (its sums
+// wait for the server; the meld field is typed as ever).
+ASSETS.push('/static/meld.js', '/static/meld.css');
 // Pages kept at most; the oldest kept goes first.
 var KEPT = 40;
 

@@ -16,7 +16,8 @@ mod common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, page_fetch, submit, try_page_fetch, wait_for,
+    Browser, assert_landed, choose, fill, page_fetch, scroll_width, submit, try_page_fetch,
+    wait_for,
 };
 use common::tables::largest_tables;
 use serde_json::{Value, json};
@@ -492,5 +493,201 @@ async fn enter_records_what_the_form_shows_and_the_close_asks_first_in_every_gam
             .is_empty(),
         "the newcomer can bid"
     );
+    phone.quit().await.unwrap();
+}
+
+/// The what-if box of the next-hand form as shown: its text, empty while hidden.
+async fn what_if_text(phone: &WebDriver) -> String {
+    phone
+        .execute(
+            "var b = document.querySelector('#next .what-if');\
+             return b && getComputedStyle(b).display !== 'none' ? b.textContent : '';",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Waits until the what-if box shows `text`; returns the box's text.
+async fn wait_for_what_if(phone: &WebDriver, text: &str) -> String {
+    for _ in 0..100 {
+        let shown = what_if_text(phone).await;
+        if shown.contains(text) {
+            return shown;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!(
+        "the preview never showed {text:?}: {}",
+        what_if_text(phone).await
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
+    let Some(browser) = Browser::start("what-if").await else {
+        return;
+    };
+    let phone = browser.phone("what-if").await;
+    let [m, s, v, _] = common::tables::FOUR;
+    let doc = common::tables::doc(
+        "auction_pinochle",
+        json!({"stake": "0.05", "kitty": "pot"}),
+        &[m, s, v],
+        json!([]),
+    );
+    let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+    let id = scorekeeper::service::import(&browser.store, &doc, None)
+        .await
+        .unwrap();
+    phone
+        .goto(format!("{}/sessions/{id}", browser.base))
+        .await
+        .unwrap();
+    wait_for(&phone, "Score sheet", WAIT).await;
+    let polite = phone
+        .find(By::Css("#next form.hand-form .what-if"))
+        .await
+        .unwrap()
+        .attr("aria-live")
+        .await
+        .unwrap();
+    assert_eq!(polite.as_deref(), Some("polite"));
+    assert_eq!(
+        what_if_text(&phone).await.trim(),
+        "The row this hand would add shows here as you fill in the form.",
+        "no row before a field changes"
+    );
+
+    // 300 in hearts made (rules §1.1): 3 units × $0.05 = 0.15 from Margaret and from
+    // Salvatore, +0.30 to Vincenzo; under 350 the kitty (0.30 from the opening ante) stays.
+    let steps = [
+        Step::Pick("bidder", v),
+        Step::Type("bid", "300"),
+        Step::Pick("trump", "hearts"),
+        Step::Pick("outcome", "made"),
+    ];
+    fill_in(&phone, "#next", &steps).await;
+    let at_300 = wait_for_what_if(&phone, "bid 300").await;
+    assert!(at_300.contains("+0.30"), "{at_300}");
+    assert!(
+        at_300.contains("Vincenzo needs 300 in meld and counters to make 300"),
+        "{at_300}"
+    );
+
+    // The bid goes to 400 with 308 in meld: 5 units × 0.05 = 0.25 from each, and a bid of
+    // 350 or more made takes the kitty's 0.30 (rule 3), after which everyone antes 0.10
+    // again: Vincenzo +0.50 +0.30 −0.10 = +0.70, the others −0.25 −0.10 = −0.35.
+    fill_in(&phone, "#next", &[Step::Type("bid", "400")]).await;
+    submit(&phone, "#next details > summary").await;
+    fill_in(&phone, "#next", &[Step::Type("meld", "308")]).await;
+    let at_400 = wait_for_what_if(&phone, "Vincenzo needs 92 in counters to make 400").await;
+    let at_400 = if at_400.contains("bid 400") {
+        at_400
+    } else {
+        wait_for_what_if(&phone, "bid 400").await
+    };
+    assert!(
+        at_400.contains("+0.70") && at_400.contains("−0.35"),
+        "{at_400}"
+    );
+    assert!(!at_400.contains("bid 300"), "{at_400}");
+    let preview_rows: String = phone
+        .execute(
+            "return Array.from(document.querySelectorAll('#next .what-if tbody tr'))\
+             .map(function (r) { return r.textContent; }).join(' | ');",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The box fits the phone: nothing wider than 390 px, and it sits above the button.
+    assert!(scroll_width(&phone).await <= 390, "the page fits 390 px");
+    let above: bool = phone
+        .execute(
+            "var f = document.querySelector('#next form.hand-form');\
+             var b = f.querySelector('.what-if'), s = f.querySelector('button[type=submit]');\
+             return b.getBoundingClientRect().bottom <= s.getBoundingClientRect().top;",
+            Vec::new(),
+        )
+        .await
+        .unwrap()
+        .json()
+        .as_bool()
+        .unwrap();
+    assert!(above, "the preview sits above the submit button");
+    common::browser::section_screenshot(&phone, "next", "what-if-auction-pinochle.png").await;
+
+    // Enter records exactly that row.
+    enter_in(&phone, "#next form.hand-form", "bid").await;
+    wait_for_events(&phone, id, 1, "the previewed hand").await;
+    wait_for(&phone, "Vincenzo</b> bid 400", WAIT).await;
+    let recorded = latest_rows(&phone).await.replacen(" correct", "", 1);
+    assert_eq!(recorded, preview_rows, "the recorded row is the preview's");
+
+    // The widest would-be rows fit the phone as the sheet does: Pitch at seven and poker
+    // at ten, with long names; nothing in the box scrolls sideways.
+    for (game, doc) in largest_tables() {
+        let seats: &[&str] = match game {
+            "auction_pitch" => &common::tables::SEVEN,
+            "poker" => &common::tables::TEN,
+            _ => continue,
+        };
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+        let id = scorekeeper::service::import(&browser.store, &doc, None)
+            .await
+            .unwrap();
+        phone
+            .goto(format!("{}/sessions/{id}", browser.base))
+            .await
+            .unwrap();
+        wait_for(&phone, "Score sheet", WAIT).await;
+        if game == "auction_pitch" {
+            for (name, value) in [
+                ("pitcher", m),
+                ("bid", "2"),
+                ("points.high", m),
+                ("points.low", m),
+                ("points.jack", s),
+                ("points.game", m),
+            ] {
+                choose(&phone, name, value).await;
+            }
+        } else {
+            for (i, p) in seats.iter().enumerate() {
+                choose(
+                    &phone,
+                    &format!("place.{p}"),
+                    if i == 0 { "1" } else { "2" },
+                )
+                .await;
+            }
+        }
+        let shown = wait_for_what_if(&phone, "If this goes in").await;
+        let wide: Value = phone
+            .execute(
+                "var wide = [];\
+                 document.querySelectorAll('.what-if, .what-if *').forEach(function (e) {\
+                   if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')\
+                     wide.push(e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);\
+                 });\
+                 return [document.documentElement.scrollWidth, wide];",
+                Vec::new(),
+            )
+            .await
+            .unwrap()
+            .json()
+            .clone();
+        assert!(wide[0].as_i64().unwrap() <= 390, "{game}: {wide} {shown}");
+        assert_eq!(wide[1], json!([]), "{game}: the preview scrolls sideways");
+        common::browser::section_screenshot(&phone, "next", &format!("what-if-{game}.png")).await;
+    }
     phone.quit().await.unwrap();
 }

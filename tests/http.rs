@@ -931,3 +931,490 @@ async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
         .len();
     assert_eq!(count, 2);
 }
+
+/// One game's what-if case (issue 28 point 2): its table, the hand form's fields, the
+/// cells the would-be row must show (hand-worked from the rules) and what the bidder needs.
+struct WhatIf {
+    game: &'static str,
+    players: &'static [&'static str],
+    agreements: Value,
+    form: Vec<(&'static str, &'static str)>,
+    /// `(account, "added running")`: a cell of the row, as the sheet writes it.
+    cells: Vec<(&'static str, &'static str)>,
+    needs: Option<&'static str>,
+}
+
+const THREE: &[&str] = &["Ann", "Bob", "Cy"];
+const FOUR: &[&str] = &["Ann", "Bob", "Cy", "Dee"];
+
+/// Every game's case, each worked by hand from rules.md.
+fn what_if_cases() -> Vec<WhatIf> {
+    vec![
+        // §1.1–1.2: 350 ♠ made (200 meld + 160 counters ≥ 350): units(350) = 4 × 0.05 × 2
+        // (spades) = 0.40 from Bob and Cy; the kitty (3 × 0.10 opening ante) is won, 0.30,
+        // then everyone antes 0.10 again. Ann +0.80 +0.30 −0.10 = +1.00 (−0.10 → 0.90);
+        // Bob, Cy −0.40 −0.10 = −0.50 (→ −0.60); the kitty −0.30 +0.30, stays 0.30.
+        WhatIf {
+            game: "auction_pinochle",
+            players: THREE,
+            agreements: json!({"stake": "0.05", "kitty": "pot"}),
+            form: vec![
+                ("dealer", "Cy"),
+                ("bidder", "Ann"),
+                ("bid", "350"),
+                ("trump", "spades"),
+                ("outcome", ""),
+                ("meld", "200"),
+                ("counters", "160"),
+                ("renege_by", ""),
+                ("bidder_cash", ""),
+            ],
+            cells: vec![
+                ("Ann", "+1.00 0.90"),
+                ("Bob", "−0.50 −0.60"),
+                ("Cy", "−0.50 −0.60"),
+                ("KITTY", "0.30"),
+            ],
+            needs: Some("Ann needs 150 in counters to make 350 (meld 200)"),
+        },
+        // §1.4: Ann bid 2 and took high and jack (2 ≥ 2): she adds both; Bob low, Cy game.
+        // Pitch's sheet writes each player's running score.
+        WhatIf {
+            game: "auction_pitch",
+            players: FOUR,
+            agreements: json!({"stake": "0.05"}),
+            form: vec![
+                ("dealer", "Dee"),
+                ("pitcher", "Ann"),
+                ("bid", "2"),
+                ("points.high", "Ann"),
+                ("points.low", "Bob"),
+                ("points.jack", "Ann"),
+                ("points.game", "Cy"),
+                ("revoke_by", ""),
+            ],
+            cells: vec![("Ann", "2"), ("Bob", "1"), ("Cy", "1"), ("Dee", "0")],
+            needs: Some(
+                "Ann needs 2 of the 4 points (high, low, jack, game) to make 2; short of that, Ann is set back 2",
+            ),
+        },
+        // §1.7: NS bid 250, 120 + 150 = 270 made: NS +270 and 4 checks (Hoyle 250–290);
+        // EW 60 + 100 = +160.
+        WhatIf {
+            game: "check_pinochle",
+            players: FOUR,
+            agreements: json!({"stake": "0.25"}),
+            form: vec![
+                ("dealer", "Dee"),
+                ("bidder", "Ann"),
+                ("bid", "250"),
+                ("trump", "hearts"),
+                ("NS.meld", "120"),
+                ("NS.tricks", "150"),
+                ("EW.meld", "60"),
+                ("EW.tricks", "100"),
+            ],
+            cells: vec![("NS", "+270 270"), ("NS", "+4 4"), ("EW", "+160 160")],
+            needs: Some(
+                "Ann & Cy (NS) need 130 in tricks to make 250 (meld 120); their meld counts once they take a trick",
+            ),
+        },
+        // §1.5: both sides took a trick: NS 100 + 150, EW 40 + 100.
+        WhatIf {
+            game: "partnership_pinochle",
+            players: FOUR,
+            agreements: json!({"stake": "1.00"}),
+            form: vec![
+                ("dealer", "Dee"),
+                ("trump", "clubs"),
+                ("NS.meld", "100"),
+                ("NS.tricks", "150"),
+                ("EW.meld", "40"),
+                ("EW.tricks", "100"),
+            ],
+            cells: vec![("NS", "+250 250"), ("EW", "+140 140")],
+            needs: None,
+        },
+        // §1.6: NS bid 200, 80 + 140 = 220 made: all they made; EW 50 + 110.
+        WhatIf {
+            game: "partnership_auction_pinochle",
+            players: FOUR,
+            agreements: json!({"stake": "1.00"}),
+            form: vec![
+                ("dealer", "Dee"),
+                ("bidder", "Ann"),
+                ("bid", "200"),
+                ("trump", "spades"),
+                ("NS.meld", "80"),
+                ("NS.tricks", "140"),
+                ("EW.meld", "50"),
+                ("EW.tricks", "110"),
+                ("auction", ""),
+            ],
+            cells: vec![("NS", "+220 220"), ("EW", "+160 160")],
+            needs: Some(
+                "Ann & Cy (NS) need 120 in tricks to make 200 (meld 80); their meld counts once they take a trick",
+            ),
+        },
+        // §1.8: EW's 300 doubled, made: 300 × 2 = 600 to EW, nothing to NS.
+        WhatIf {
+            game: "contract_pinochle",
+            players: FOUR,
+            agreements: json!({"stake": "1.00"}),
+            form: vec![
+                ("dealer", "Dee"),
+                ("bidder", "Bob"),
+                ("bid", "300"),
+                ("trump", "diamonds"),
+                ("doubled", "doubled"),
+                ("outcome", "made"),
+            ],
+            cells: vec![("EW", "+600 600")],
+            needs: Some(
+                "Bob & Dee (EW) need 300 in meld and tricks to make 300: made, they score 600; set, their opponents score 600",
+            ),
+        },
+        // §1.9: tricks 127 → 130 and 123 → 120 (7 or more rounds up): Ann 150 + 130,
+        // Bob 80 + 120.
+        WhatIf {
+            game: "two_handed_pinochle",
+            players: &["Ann", "Bob"],
+            agreements: json!({"stake": "1.00"}),
+            form: vec![
+                ("dealer", "Bob"),
+                ("melds.Ann", "150"),
+                ("melds.Bob", "80"),
+                ("tricks.Ann", "127"),
+                ("tricks.Bob", "123"),
+            ],
+            cells: vec![("Ann", "+280 280"), ("Bob", "+200 200")],
+            needs: None,
+        },
+        // §1.11: four antes of 0.05 and 0.20 more each from Ann and Bob: a pot of 0.60;
+        // Ann's hand wins it. Ann +0.60 − 0.25 = +0.35, Bob −0.25, Cy and Dee −0.05.
+        WhatIf {
+            game: "poker",
+            players: FOUR,
+            agreements: json!({"smallest_unit": "0.05", "ante": "0.05"}),
+            form: vec![
+                ("ante", "0.05"),
+                ("dealer", "Dee"),
+                ("split", "high"),
+                ("anted.Ann", "on"),
+                ("put_in.Ann", "0.20"),
+                ("place.Ann", "1"),
+                ("anted.Bob", "on"),
+                ("put_in.Bob", "0.20"),
+                ("place.Bob", "2"),
+                ("anted.Cy", "on"),
+                ("put_in.Cy", ""),
+                ("folded.Cy", "on"),
+                ("anted.Dee", "on"),
+                ("put_in.Dee", ""),
+                ("folded.Dee", "on"),
+            ],
+            cells: vec![
+                ("Ann", "+0.35 0.35"),
+                ("Bob", "−0.25 −0.25"),
+                ("Cy", "−0.05 −0.05"),
+                ("Dee", "−0.05 −0.05"),
+            ],
+            needs: None,
+        },
+        // §1.10: Ann's items A A J = 9, Bob's K K Q Q J = 11: Bob wins, Ann pays him 0.50.
+        WhatIf {
+            game: "auction_game",
+            players: &["Ann", "Bob"],
+            agreements: json!({"stake": "0.50"}),
+            form: vec![
+                ("how", "final"),
+                ("seat.0", "Ann"),
+                ("seat.1", "Bob"),
+                ("final.Ann.items.A", "2"),
+                ("final.Ann.items.J", "1"),
+                ("final.Ann.spent", "20"),
+                ("final.Bob.items.K", "2"),
+                ("final.Bob.items.Q", "2"),
+                ("final.Bob.items.J", "1"),
+                ("final.Bob.spent", "30"),
+            ],
+            cells: vec![("Ann", "−0.50 −0.50"), ("Bob", "+0.50 0.50")],
+            needs: None,
+        },
+    ]
+}
+
+/// The text of every cell of `account` in `html` (a sheet table): "added running", tags
+/// as spaces, blanks collapsed.
+fn cells_of(html: &str, account: &str) -> Vec<String> {
+    let body = &html[html.find("<tbody>").unwrap()..html.find("</tbody>").unwrap()];
+    let marker = format!("data-account=\"{account}\">");
+    body.match_indices(&marker)
+        .map(|(at, _)| {
+            let rest = &body[at + marker.len()..];
+            let inner = &rest[..rest.find("</td>").unwrap()];
+            let mut text = String::new();
+            let mut in_tag = false;
+            for c in inner.chars() {
+                match c {
+                    '<' => (in_tag, text) = (true, text + " "),
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        })
+        .collect()
+}
+
+/// The lines of the recorded hand on the sheet page, from its first row (`id="latest"`)
+/// through the foot, as a preview shows them: without the id and the "correct" link.
+fn recorded_line(page: &str) -> String {
+    let latest = page
+        .find(" id=\"latest\"")
+        .expect("the sheet has a latest line");
+    let start = page[..latest].rfind("<tr").unwrap();
+    let end = start + page[start..].find("</tfoot>").unwrap();
+    let mut line = page[start..end].replacen(" id=\"latest\"", "", 1);
+    while let Some(link) = line.find(" <a href=\"/sessions/") {
+        let close = link + line[link..].find("</a>").unwrap() + 4;
+        line.replace_range(link..close, "");
+    }
+    line
+}
+
+/// The preview's line, from its first row through the foot.
+fn preview_line(fragment: &str) -> String {
+    let start = fragment.find("<tbody>").unwrap() + "<tbody>".len();
+    let end = fragment.find("</tfoot>").unwrap();
+    fragment[start..end].trim_start().to_string()
+}
+
+/// What a preview must leave as it was: the stored rows that events and history facts
+/// write, counted.
+async fn stored_counts(app: &TestApp) -> Vec<i64> {
+    let mut counts = Vec::new();
+    let tables = [
+        "SELECT count(*) FROM events",
+        "SELECT count(*) FROM postings",
+        "SELECT count(*) FROM session_status",
+        "SELECT count(*) FROM session_results",
+        "SELECT count(*) FROM session_bids",
+        "SELECT count(*) FROM player_totals",
+        "SELECT count(*) FROM bid_totals",
+        "SELECT count(*) FROM history_backlog",
+        "SELECT count(*) FROM idempotency_keys",
+    ];
+    for sql in tables {
+        counts.push(sqlx::query_scalar(sql).fetch_one(&app.pool).await.unwrap());
+    }
+    counts
+}
+
+#[tokio::test]
+async fn every_games_preview_is_the_row_recording_adds_and_writes_nothing() {
+    let app = TestApp::new().await;
+    let club = app
+        .post_json(
+            "/api/v1/clubs",
+            &json!({"name": "What-if club", "passphrase": "seven of clubs"}),
+        )
+        .await
+        .json();
+    let bearer = format!("Bearer {}", club["token"].as_str().unwrap());
+    let auth = [("authorization", bearer.as_str())];
+    let history = format!("/clubs/{}/history", club["id"]);
+    for case in what_if_cases() {
+        let g = case.game;
+        let body = json!({"game": g, "players": case.players, "agreements": case.agreements});
+        let created = app.post_json_with("/api/v1/sessions", &body, &auth).await;
+        assert_eq!(created.status.as_u16(), 201, "{g}: {}", created.body);
+        let id = created.json()["id"].as_i64().unwrap();
+        let sheet = format!("/sessions/{id}");
+        let mut form = vec![("expected_events", "0")];
+        form.extend(case.form.iter().copied());
+
+        let ledger_before = app
+            .get_with(&format!("/api/v1/sessions/{id}/ledger"), &auth)
+            .await
+            .body;
+        let sheet_before = app.get_with(&sheet, &auth).await.body;
+        let history_before = app.get_with(&history, &auth).await.body;
+        let stored_before = stored_counts(&app).await;
+        let preview = app
+            .post_form_with(&format!("{sheet}/preview"), &form, &auth)
+            .await;
+        assert_eq!(preview.status.as_u16(), 200, "{g}: {}", preview.body);
+        let fragment = preview.body;
+        for (account, cell) in &case.cells {
+            let cells = cells_of(&fragment, account);
+            assert!(
+                cells.iter().any(|c| c == cell),
+                "{g}: {account} {cell} in {cells:?}"
+            );
+        }
+        match case.needs {
+            Some(needs) => assert!(
+                fragment.contains(&format!(
+                    "<p class=\"needs\">{}</p>",
+                    needs.replace('&', "&#38;")
+                )),
+                "{g}: {needs} in {fragment}"
+            ),
+            None => assert!(!fragment.contains("class=\"needs\""), "{g}: {fragment}"),
+        }
+        // Nothing was written: the stored rows, the ledger, the sheet (as built from the
+        // cached state) and the club's history are as they were.
+        assert_eq!(stored_counts(&app).await, stored_before, "{g}");
+        let ledger_after = app
+            .get_with(&format!("/api/v1/sessions/{id}/ledger"), &auth)
+            .await
+            .body;
+        assert_eq!(ledger_after, ledger_before, "{g}");
+        assert_eq!(app.get_with(&sheet, &auth).await.body, sheet_before, "{g}");
+        assert_eq!(
+            app.get_with(&history, &auth).await.body,
+            history_before,
+            "{g}"
+        );
+
+        // The same fields recorded: the sheet's new line is the preview's, cell for cell.
+        let entered = app
+            .post_form_with(&format!("{sheet}/hands"), &form, &auth)
+            .await;
+        assert_eq!(entered.status.as_u16(), 303, "{g}: {}", entered.body);
+        let page = app.get_with(&sheet, &auth).await.body;
+        assert_eq!(recorded_line(&page), preview_line(&fragment), "{g}");
+        let recorded = recorded_line(&page);
+        for (account, cell) in &case.cells {
+            let cells = cells_of(&format!("<tbody>{recorded}"), account);
+            assert!(
+                cells.iter().any(|c| c == cell),
+                "{g}: recorded {account} {cell}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_preview_refuses_in_the_forms_words_and_only_for_those_who_may_record() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let preview = format!("{sheet}/preview");
+    let hand = |bid: &'static str, seen: &'static str| {
+        vec![
+            ("expected_events", seen),
+            ("dealer", "Cy"),
+            ("bidder", "Ann"),
+            ("bid", bid),
+            ("trump", "hearts"),
+            ("outcome", "made"),
+            ("meld", "180"),
+        ]
+    };
+    // Below Scarne's opening minimum (rules §1.1): the refusal as the form shows it, and
+    // still what Ann would need (240 − 180 = 60).
+    let low = app.post_form(&preview, &hand("240", "0")).await;
+    assert_eq!(low.status.as_u16(), 422, "{}", low.body);
+    assert!(
+        low.body
+            .contains("<p class=\"refusal\">Bid: 240 is below the minimum 250"),
+        "{}",
+        low.body
+    );
+    assert!(
+        low.body
+            .contains("Ann needs 60 in counters to make 240 (meld 180)"),
+        "{}",
+        low.body
+    );
+    assert!(!low.body.contains("<table"), "{}", low.body);
+    // A form another phone's hand made stale is told so, as on submit.
+    let stale = app.post_form(&preview, &hand("250", "3")).await;
+    assert_eq!(stale.status.as_u16(), 409, "{}", stale.body);
+    assert!(stale.body.contains("by another device"), "{}", stale.body);
+    // Without the session's write link (a stranger, a looker) there is no preview.
+    let stranger = app
+        .post_form_with(&preview, &hand("250", "0"), &[("cookie", "sk_link_0=x")])
+        .await;
+    assert!(
+        matches!(stranger.status.as_u16(), 401 | 403 | 404),
+        "{}",
+        stranger.status
+    );
+    assert!(!stranger.body.contains("<table"), "{}", stranger.body);
+    // Bounded like a write: a body past 64 KiB is refused unread (the burst limit per
+    // session is a unit test of `web::html::preview`, free of the machine's speed).
+    let padding = "x".repeat(70 * 1024);
+    let mut big = hand("250", "0");
+    big.push(("note", padding.as_str()));
+    assert_eq!(app.post_form(&preview, &big).await.status.as_u16(), 413);
+    assert_eq!(
+        app.get(&format!("/api/v1/sessions/{id}/export"))
+            .await
+            .json()["events"],
+        json!([]),
+        "no preview recorded anything"
+    );
+}
+
+#[tokio::test]
+async fn a_correction_is_previewed_as_the_net_change_it_would_record() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let id = sheet.rsplit('/').next().unwrap().to_string();
+    let hand = |seen: &'static str, outcome: &'static str| {
+        vec![
+            ("expected_events", seen),
+            ("dealer", "Cy"),
+            ("bidder", "Ann"),
+            ("bid", "250"),
+            ("trump", "hearts"),
+            ("outcome", outcome),
+        ]
+    };
+    // 250 in hearts made (rules §1.1): 2 units × 0.05 = 0.10 from Bob and from Cy.
+    let made = app
+        .post_form(&format!("{sheet}/hands"), &hand("0", "made"))
+        .await;
+    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
+    // Corrected to failed: double bete, 0.20 to each, so Ann's +0.20 becomes −0.40: a net
+    // change of −0.60 for Ann and +0.30 for Bob and Cy.
+    let mut fix = hand("1", "failed");
+    fix.extend([("correct_event", "0"), ("reason", "miscounted")]);
+    let preview = app.post_form(&format!("{sheet}/preview"), &fix).await;
+    assert_eq!(preview.status.as_u16(), 200, "{}", preview.body);
+    assert_eq!(
+        cells_of(&preview.body, "Ann"),
+        ["−0.60 −0.50"],
+        "{}",
+        preview.body
+    );
+    assert_eq!(
+        cells_of(&preview.body, "Bob"),
+        ["+0.30 0.10"],
+        "{}",
+        preview.body
+    );
+    assert_eq!(
+        events_stored(&app, &id).await,
+        1,
+        "the preview recorded nothing"
+    );
+    let fixed = app.post_form(&format!("{sheet}/hands"), &fix).await;
+    assert_eq!(fixed.status.as_u16(), 303, "{}", fixed.body);
+    assert_eq!(events_stored(&app, &id).await, 2);
+    let page = app.get(&sheet).await.body;
+    assert_eq!(recorded_line(&page), preview_line(&preview.body));
+}
+
+/// How many events session `id` holds, from its exported document.
+async fn events_stored(app: &TestApp, id: &str) -> usize {
+    let doc = app
+        .get(&format!("/api/v1/sessions/{id}/export"))
+        .await
+        .json();
+    doc["events"].as_array().unwrap().len()
+}

@@ -21,6 +21,7 @@ pub mod meld;
 pub mod partnership;
 pub mod sheet;
 pub mod table;
+pub mod to_make;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -85,6 +85,13 @@ impl Folds {
             .get_or_insert(id, || Arc::new(RwLock::new(None)))
             .clone()
     }
+
+    /// The slot of session `id` when the cache has one, without making one or counting
+    /// as a use: what a read that must change nothing (a what-if preview) looks at.
+    pub(super) fn peek(&self, id: i64) -> Option<Slot> {
+        let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        slots.peek(&id).cloned()
+    }
 }
 
 /// A session read and replayed from the store, with its history (document, ledger, rows);

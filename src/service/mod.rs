@@ -16,6 +16,7 @@ mod listing;
 pub mod night_status;
 pub mod nights;
 mod reading;
+mod what_if;
 
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};
@@ -35,6 +36,7 @@ pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, l
 pub(crate) use reading::entry_text;
 pub use reading::{game, kept, load};
 use reading::{load_fresh, load_tip, no_longer_replays};
+pub use what_if::WhatIf;
 
 use self::clubs::SessionLinks;
 use self::commit::{Append, Appended};

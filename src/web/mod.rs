@@ -39,6 +39,8 @@ pub struct AppState {
     /// The address phones open (`http://192.168.1.20:3000`), for share links; `None` uses
     /// the address the browser used.
     pub public_url: Option<String>,
+    /// The hand forms' what-if previews allowed per session ([`html::preview`]).
+    pub previews: std::sync::Arc<html::preview::PreviewLimits>,
 }
 
 impl AppState {
@@ -53,6 +55,7 @@ impl AppState {
             watchers: Watchers::default(),
             folds: Folds::default(),
             public_url: None,
+            previews: Default::default(),
         }
     }
 

@@ -10,6 +10,7 @@ pub mod icons;
 mod meld;
 pub mod night_pages;
 pub mod offline;
+pub mod preview;
 pub mod sheet;
 mod sheet_routes;
 
@@ -44,6 +45,12 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}", get(sheet_routes::sheet))
         .route("/sessions/{id}/why", get(sheet_routes::why))
         .route("/sessions/{id}/hands", post(enter_hand))
+        .route(
+            "/sessions/{id}/preview",
+            post(preview::preview).layer(axum::extract::DefaultBodyLimit::max(
+                preview::PREVIEW_BODY_LIMIT,
+            )),
+        )
         .route("/sessions/{id}/close", post(close))
         .route("/sessions/{id}/undo", post(undo))
         .route("/sessions/{id}/payments", post(mark_paid))
@@ -54,6 +61,7 @@ pub fn routes() -> Router<AppState> {
         .route("/static/style.css", get(style))
         .route("/static/live.js", get(live_script))
         .route("/static/copy.js", get(copy_script))
+        .route("/static/preview.js", get(preview::script))
         .merge(club_pages::routes())
         .merge(history_pages::routes())
         .merge(night_pages::routes())
@@ -638,23 +646,7 @@ async fn enter_hand(
         id,
         &values,
         (format!("/sessions/{id}#latest"), key),
-        |game| {
-            let mut hand = (game.hand_from_form)(&body)?;
-            if let Some(named) = crate::rules::meld::detail::from_form(&hand, values.iter()) {
-                hand["meld_detail"] = named;
-            }
-            let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
-                return Ok(hand);
-            };
-            let target: usize = target.parse().map_err(|_| AppError::BadRequest {
-                field: "correct_event".into(),
-                message: "the form is damaged; reload the page".into(),
-            })?;
-            Ok(with_reason(
-                json!({ "type": "correction", "event": target, "replacement": hand }),
-                &values,
-            ))
-        },
+        |game| preview::hand_event(game, &values, &body),
     )
     .await
 }

@@ -1,0 +1,209 @@
+//! What the bidder needs to make the contract, in words, for the hand form's what-if
+//! preview (issue 28 point 2): "Vincenzo needs 92 in counters to make 400". Read from the
+//! form's fields as typed so far, before the hand is complete enough for the rules to
+//! score it (the counters are what the bidder is about to play for). Pure.
+//!
+//! "Make" is each game's own (rules §1): in Auction Pinochle meld + counters ≥ bid (§1.1);
+//! in Auction Pitch the points won ≥ bid (§1.4); in Check Pinochle and Partnership Auction
+//! Pinochle the side's counted meld (a trick needed) + trick points ≥ bid (§1.6, §1.7); in
+//! Contract Pinochle the contracting side's melds and tricks reach the bid (§1.8). The
+//! games without a contract (Partnership and Two-handed Pinochle, the Auction game,
+//! poker) have nothing to make.
+
+use std::collections::HashMap;
+
+use super::partnership::Side;
+
+/// The trick points of one deal in the pinochle games that count 250 (rules §1.1 with
+/// buried cards, §1.5–1.7): more than this cannot be taken in play.
+const DECK_POINTS: i64 = 250;
+
+/// What the bidder needs to make the contract of game `game` (its id) as the form's
+/// `values` stand (field name → text as typed), with `seated` the players clockwise (the
+/// partnership games' sides are seats 1 and 3, 2 and 4). `None` when the game has no
+/// contract, the hand was all passed, or no bidder and bid are given yet.
+pub fn to_make(game: &str, values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
+    let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+    let number = |name: &str| given(name).and_then(|v| v.parse::<i64>().ok());
+    if given("all_passed") == Some("true") {
+        return None;
+    }
+    let bidder = given(if game == "auction_pitch" {
+        "pitcher"
+    } else {
+        "bidder"
+    })?;
+    let bid = number("bid").filter(|b| *b > 0)?;
+    match game {
+        "auction_pinochle" => Some(in_play(bidder, "needs", "counters", bid, number("meld"))),
+        "auction_pitch" => Some(format!(
+            "{bidder} needs {bid} of the 4 points (high, low, jack, game) to make {bid}; \
+             short of that, {bidder} is set back {bid}"
+        )),
+        "check_pinochle" | "partnership_auction_pinochle" => {
+            let side = side_of(seated, bidder)?;
+            let meld = number(&format!("{}.meld", side.name()));
+            let who = members(seated, side);
+            let words = in_play(&who, "need", "tricks", bid, meld);
+            Some(match meld {
+                Some(m) if m > 0 => format!("{words}; their meld counts once they take a trick"),
+                _ => words,
+            })
+        }
+        "contract_pinochle" => {
+            let side = side_of(seated, bidder)?;
+            let who = members(seated, side);
+            let times = match given("doubled") {
+                Some("doubled") => 2,
+                Some("redoubled") => 4,
+                _ => 1,
+            };
+            let worth = grouped(bid.checked_mul(times)?);
+            Some(format!(
+                "{who} need {bid} in meld and tricks to make {bid}: made, they score {worth}; \
+                 set, their opponents score {worth}"
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// "Ann needs 92 in counters to make 400 (meld 308)", or what it takes without a meld
+/// given, or that the meld makes it alone, or that it cannot be made: `bid` − `meld`
+/// above the [`DECK_POINTS`] that play can bring in.
+fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> String {
+    let Some(meld) = meld.filter(|m| *m >= 0) else {
+        return format!("{who} {verb} {bid} in meld and {play} to make {bid}");
+    };
+    let need = bid.saturating_sub(meld);
+    if need <= 0 {
+        return format!("{who}: the meld of {meld} makes {bid} by itself");
+    }
+    if need > DECK_POINTS {
+        return format!(
+            "{who} cannot make {bid}: a meld of {meld} leaves {need} to take in {play}, \
+             more than the {DECK_POINTS} in play"
+        );
+    }
+    format!("{who} {verb} {need} in {play} to make {bid} (meld {meld})")
+}
+
+/// Points as a sheet writes them, thousands grouped: "1,200".
+fn grouped(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("−{out}") } else { out }
+}
+
+/// The side of `name` among `seated` (four players), if seated.
+fn side_of(seated: &[String], name: &str) -> Option<Side> {
+    (seated.len() == 4)
+        .then(|| seated.iter().position(|p| p == name))
+        .flatten()
+        .map(Side::of_seat)
+}
+
+/// "Ann & Cy (NS)": the two players of `side` among `seated`.
+fn members(seated: &[String], side: Side) -> String {
+    let names: Vec<&str> = seated
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Side::of_seat(*i) == side)
+        .map(|(_, p)| p.as_str())
+        .collect();
+    format!("{} ({})", names.join(" & "), side.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn four() -> Vec<String> {
+        ["Ann", "Bob", "Cy", "Dee"].map(String::from).to_vec()
+    }
+
+    #[test]
+    fn auction_pinochle_counts_what_the_meld_leaves_for_the_counters() {
+        let three = &four()[..3];
+        // 400 − 308 = 92 to take in counters (rules §1.1: meld + count ≥ bid).
+        let f = form(&[("bidder", "Ann"), ("bid", "400"), ("meld", "308")]);
+        assert_eq!(
+            to_make("auction_pinochle", &f, three).as_deref(),
+            Some("Ann needs 92 in counters to make 400 (meld 308)")
+        );
+        let f = form(&[("bidder", "Ann"), ("bid", "400"), ("meld", "")]);
+        assert_eq!(
+            to_make("auction_pinochle", &f, three).as_deref(),
+            Some("Ann needs 400 in meld and counters to make 400")
+        );
+        // 500 − 200 = 300 > 250: no play makes it.
+        let f = form(&[("bidder", "Ann"), ("bid", "500"), ("meld", "200")]);
+        assert_eq!(
+            to_make("auction_pinochle", &f, three).as_deref(),
+            Some(
+                "Ann cannot make 500: a meld of 200 leaves 300 to take in counters, more than the 250 in play"
+            )
+        );
+        let f = form(&[("bidder", "Ann"), ("bid", "300"), ("meld", "310")]);
+        assert_eq!(
+            to_make("auction_pinochle", &f, three).as_deref(),
+            Some("Ann: the meld of 310 makes 300 by itself")
+        );
+    }
+
+    #[test]
+    fn the_partnership_games_name_the_bidding_side() {
+        // Bob sits second: EW with Dee. 250 − 120 = 130 in tricks (rules §1.7).
+        let f = form(&[
+            ("bidder", "Bob"),
+            ("bid", "250"),
+            ("EW.meld", "120"),
+            ("NS.meld", "40"),
+        ]);
+        assert_eq!(
+            to_make("check_pinochle", &f, &four()).as_deref(),
+            Some(
+                "Bob & Dee (EW) need 130 in tricks to make 250 (meld 120); their meld counts once they take a trick"
+            )
+        );
+        // Contract Pinochle, redoubled: 4 × 300 = 1,200 either way (rules §1.8).
+        let f = form(&[("bidder", "Cy"), ("bid", "300"), ("doubled", "redoubled")]);
+        assert_eq!(
+            to_make("contract_pinochle", &f, &four()).as_deref(),
+            Some(
+                "Ann & Cy (NS) need 300 in meld and tricks to make 300: made, they score 1,200; set, their opponents score 1,200"
+            )
+        );
+    }
+
+    #[test]
+    fn pitch_counts_points_and_nothing_is_needed_without_a_contract() {
+        let f = form(&[("pitcher", "Cy"), ("bid", "3")]);
+        assert_eq!(
+            to_make("auction_pitch", &f, &four()).as_deref(),
+            Some(
+                "Cy needs 3 of the 4 points (high, low, jack, game) to make 3; short of that, Cy is set back 3"
+            )
+        );
+        let passed = form(&[("bidder", "Ann"), ("bid", "250"), ("all_passed", "true")]);
+        assert_eq!(to_make("auction_pinochle", &passed, &four()), None);
+        let no_bid = form(&[("bidder", "Ann"), ("bid", "")]);
+        assert_eq!(to_make("auction_pinochle", &no_bid, &four()), None);
+        let f = form(&[("bidder", "Ann"), ("bid", "250")]);
+        assert_eq!(to_make("two_handed_pinochle", &f, &four()), None);
+        assert_eq!(to_make("poker", &f, &four()), None);
+    }
+}
