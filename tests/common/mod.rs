@@ -4,6 +4,7 @@
 
 pub mod browser;
 pub mod nights;
+pub mod phones;
 pub mod tables;
 
 use axum::Router;
