@@ -506,6 +506,23 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                         json!(true),
                         "{what}: the standings are off the first screen"
                     );
+                    // And so is the latest hand the watcher is shown, whole: its words,
+                    // numbers, details and explanation (a game's end box may follow).
+                    let latest = phone
+                        .execute(
+                            "var why = document.querySelectorAll('#sheet tbody tr.why');\
+                             var row = why[why.length - 1];\
+                             return [row.getBoundingClientRect().bottom, window.innerHeight];",
+                            Vec::new(),
+                        )
+                        .await
+                        .unwrap()
+                        .json()
+                        .clone();
+                    assert!(
+                        latest[0].as_f64().unwrap() <= latest[1].as_f64().unwrap(),
+                        "{what}: the latest hand is below the first screen ({latest})"
+                    );
                 }
             }
         }
