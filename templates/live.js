@@ -48,6 +48,52 @@ function steppers(root) {
   });
 }
 steppers(document);
+// Quick values: a number that is usually one of a few (a bid, a meld, a side's tricks, a
+// poker put-in) gets a row of 44 px buttons under its field, one tap each. data-quick
+// lists the values; data-quick-units lists multiples of the field's own step, written
+// with the step's decimals (0.05 × 5 = "0.25"). The field stays typeable and is what the
+// form posts; the button of the value it shows is marked pressed. Without script the
+// field is typed.
+function quickValues(root) {
+  root.querySelectorAll('input[data-quick], input[data-quick-units]').forEach(function (field) {
+    if (field.hasAttribute('data-quick-done')) return;
+    field.setAttribute('data-quick-done', '');
+    var values = (field.getAttribute('data-quick') || '').split(/\s+/).filter(Boolean);
+    var units = (field.getAttribute('data-quick-units') || '').split(/\s+/).filter(Boolean);
+    if (units.length) {
+      var step = field.getAttribute('step') || '1', places = (step.split('.')[1] || '').length;
+      values = units.map(function (n) { return (Number(step) * Number(n)).toFixed(places); });
+    }
+    var label = field.closest('label');
+    var what = label && label.firstChild ? label.firstChild.textContent.trim() : field.name;
+    var row = document.createElement('span');
+    row.className = 'quick';
+    values.forEach(function (v) {
+      var b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'quick';
+      b.value = v;
+      b.textContent = v;
+      b.setAttribute('data-for', field.name);
+      b.setAttribute('aria-label', what + ' ' + v);
+      b.addEventListener('click', function () {
+        field.value = v;
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      row.appendChild(b);
+    });
+    function mark() {
+      row.querySelectorAll('button').forEach(function (b) {
+        b.setAttribute('aria-pressed', String(b.value === field.value));
+      });
+    }
+    field.addEventListener('input', mark);
+    mark();
+    var after = label || field;
+    after.parentNode.insertBefore(row, after.nextSibling);
+  });
+}
+quickValues(document);
 // Four at an auction-pinochle table: the dealer sits out, so the dealer's bidder chip is
 // off (the server refuses that bidder anyway). Follows the dealer menu as it changes.
 function dealerSitsOut(root) {
@@ -96,6 +142,7 @@ var Live = (function () {
           });
           localTimes(document);
           steppers(document);
+          quickValues(document);
           dealerSitsOut(document);
           root.setAttribute('data-updated', String(Date.now()));
           var status = document.getElementById('live-status');

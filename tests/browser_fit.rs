@@ -506,10 +506,89 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                         json!(true),
                         "{what}: the standings are off the first screen"
                     );
+                    // And so is the latest hand the watcher is shown, whole: its words,
+                    // numbers, details and explanation (a game's end box may follow).
+                    let latest = phone
+                        .execute(
+                            "var why = document.querySelectorAll('#sheet tbody tr.why');\
+                             var row = why[why.length - 1];\
+                             return [row.getBoundingClientRect().bottom, window.innerHeight];",
+                            Vec::new(),
+                        )
+                        .await
+                        .unwrap()
+                        .json()
+                        .clone();
+                    assert!(
+                        latest[0].as_f64().unwrap() <= latest[1].as_f64().unwrap(),
+                        "{what}: the latest hand is below the first screen ({latest})"
+                    );
                 }
             }
         }
     }
     common::browser::dark_mode(&phone, false).await;
+    phone.quit().await.unwrap();
+}
+
+/// After an entry the phone lands on the latest row (`#latest`): the totals on that first
+/// screen carry their players' (or sides') names, the same heads as the top of the sheet,
+/// in every game with real names and a real evening's numbers (issue 24, why 3: Pitch
+/// showed "4 4 (−2) 4" there with no name in sight).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_screen_after_an_entry_names_every_total() {
+    let Some(browser) = Browser::start("totals-named").await else {
+        return;
+    };
+    let (base, store) = (browser.base.clone(), browser.store.clone());
+    let phone = browser.phone("totals-named").await;
+    for (game, doc) in common::tables::real_evenings() {
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+        let seats = doc.players.len();
+        let id = scorekeeper::service::import(&store, &doc, None)
+            .await
+            .unwrap_or_else(|e| panic!("{game}: {e}"));
+        phone
+            .goto(format!("{base}/sessions/{id}#latest"))
+            .await
+            .unwrap();
+        wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
+        assert_landed(&phone, game).await;
+        phone
+            .screenshot(
+                &common::browser::screenshots()
+                    .join(format!("{game}-{seats}-after-entry-first-390.png")),
+            )
+            .await
+            .unwrap();
+        // The heads at the top of the sheet, the heads over the totals, and whether the
+        // heads and the totals over them are wholly on the screen.
+        let seen = phone
+            .execute(
+                "function text(css) { return Array.from(document.querySelectorAll(css))\
+                   .map(function (e) { return e.textContent.trim(); }); }\
+                 function shown(css) { var e = document.querySelector(css); if (!e) return false;\
+                   var r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }\
+                 return [text('#sheet thead tr:first-child th.head'),\
+                         text('#sheet tfoot tr.foot-heads .head'),\
+                         shown('#sheet tfoot tr.foot-heads'), shown('#sheet tfoot tr.totals')];",
+                Vec::new(),
+            )
+            .await
+            .unwrap()
+            .json()
+            .clone();
+        let heads = seen[0].as_array().unwrap();
+        assert!(heads.len() >= 2, "{game}: the sheet's heads ({seen})");
+        assert_eq!(
+            seen[1], seen[0],
+            "{game}: the totals are named as the heads are"
+        );
+        assert_eq!(
+            (&seen[2], &seen[3]),
+            (&json!(true), &json!(true)),
+            "{game} ({seats} seats): the named totals are on the first screen ({seen})"
+        );
+    }
     phone.quit().await.unwrap();
 }

@@ -84,7 +84,7 @@ async fn one_players_tricks_are_entered_and_the_sheet_shows_the_rounding() {
     let page = app.get(&sheet).await.body;
     assert!(page.contains("name=\"tricks.Bob\""), "{page}");
     assert!(page.contains("name=\"turn_up_dix\""));
-    assert!(page.contains("<option value=\"Bob\" >Bob declared out</option>"));
+    assert!(page.contains("name=\"claimant\" value=\"Bob\" ><span>Bob declared out</span>"));
     // Bob deals and turns up the dix; Ann melds 60 and counts 97 trick points, Bob melds
     // 40. Bob's tricks are 250 − 97 = 153. Ann: 60 + 97 → 100 = 160. Bob: 40 + 153 → 150 +
     // 10 = 200.

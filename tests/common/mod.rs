@@ -3,7 +3,9 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod entry;
 pub mod nights;
+pub mod phones;
 pub mod tables;
 
 use axum::Router;
