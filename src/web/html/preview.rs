@@ -81,6 +81,9 @@ struct Preview {
     needs: Option<String>,
     /// The refusal in the form's words.
     error: Option<PageError>,
+    /// Always true: only a writer previews, and the sheet's rows show whole to a writer
+    /// (`sessions/sheet_table.html` folds a watcher's older rows).
+    can_write: bool,
 }
 
 /// The hand event the hand form's `body` makes for `game` (`values`: its fields by name):
@@ -152,7 +155,13 @@ pub(super) async fn preview(
         Ok(()) => (StatusCode::OK, Some(row_of(&copy, id)), None),
         Err(e) => (e.status(), None, Some(PageError::from(&e))),
     };
-    let fragment = match (Preview { row, needs, error }).render() {
+    let fragment = match (Preview {
+        row,
+        needs,
+        error,
+        can_write: true,
+    })
+    .render() {
         // The sheet marks its last row `id="latest"` (where "#latest" lands after a
         // hand); the page already has that row, so the would-be row goes without it.
         Ok(html) => html.replacen(" id=\"latest\"", "", 1),
