@@ -7,6 +7,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 mod common;
+#[path = "nights/settled.rs"]
+mod settled;
 
 use common::TestApp;
 use common::nights::pitch;
