@@ -16,6 +16,7 @@ mod listing;
 pub mod night_status;
 pub mod nights;
 mod reading;
+pub mod settled_night;
 
 use chrono::{SecondsFormat, Utc};
 use serde_json::{Map, Value};
