@@ -586,9 +586,13 @@ async fn the_api_gives_the_same_numbers_with_money_as_strings() {
     let ann = sessions[1]["results"][0]["person"].as_i64().unwrap();
     let player = get(format!("/api/v1/clubs/{club}/players/{ann}")).await;
     assert_eq!(player["all"]["net"], "3.70");
-    assert_eq!(player["all"]["nights"], 2);
+    // Two sessions of one day in no night: one night, two sessions (issue 22 point 6).
+    assert_eq!(player["all"]["sessions"], 2);
+    assert_eq!(player["nights"], 1);
+    assert!(player["all"].get("nights").is_none(), "{player}");
     assert_eq!(player["all"]["kitties_taken"], 1);
-    assert_eq!(player["best_night"]["net"], "2.80");
+    assert_eq!(player["best_session"]["net"], "2.80");
+    assert_eq!(player["recent_sessions"].as_array().map(Vec::len), Some(2));
     assert_eq!(
         player["bids_by_band"],
         json!([{ "band": 4, "bids": 3, "made": 3 }, { "band": 350, "bids": 1, "made": 1 }])
