@@ -546,9 +546,12 @@ fn correct_link(corrects: Option<usize>, ctx: &Context<'_>) -> Option<String> {
     ))
 }
 
-/// A line's words with their amounts in `currency`: engines write "pot 1.80", pages "$1.80".
-fn in_currency(view: &mut LineView, currency: &str) {
+/// A line's words, `row`'s explanation and steps too, with amounts in `currency`: engines
+/// write "pot 1.80", pages "pot $1.80".
+fn in_currency(view: &mut LineView, row: &Row, currency: &str) {
     let add = |text: &mut String| *text = crate::money::amounts_with_currency(text, currency);
+    view.explanation = row.explanation.clone();
+    view.steps = row.steps.iter().map(|s| step_view(s, currency)).collect();
     let marks = view.marks.iter_mut().map(|m| &mut m.text);
     let details = view.details.iter_mut().flatten().map(|d| &mut d.text);
     let steps = view
@@ -556,7 +559,8 @@ fn in_currency(view: &mut LineView, currency: &str) {
         .iter_mut()
         .flat_map(|s| [&mut s.what, &mut s.gives]);
     let all = marks.chain(details).chain(steps);
-    std::iter::once(&mut view.title).chain(all).for_each(add);
+    let words = [&mut view.title, &mut view.explanation].into_iter();
+    words.chain(all).for_each(add);
 }
 
 fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineView {
@@ -727,19 +731,10 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
                 line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
             }
         }
-        let mut view = line_view(
-            &row.line,
-            &groups,
-            cells(columns, &line_cells, ctx.currency),
-        );
+        let line_cells = cells(columns, &line_cells, ctx.currency);
+        let mut view = line_view(&row.line, &groups, line_cells);
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
-        view.explanation = crate::money::amounts_with_currency(&row.explanation, ctx.currency);
-        view.steps = row
-            .steps
-            .iter()
-            .map(|step| step_view(step, ctx.currency))
-            .collect();
-        in_currency(&mut view, ctx.currency);
+        in_currency(&mut view, row, ctx.currency);
         view.rules = row.rules.clone();
         view.struck = row.struck();
         view.amends = row.amends.is_some();
