@@ -65,18 +65,37 @@ impl Money {
         Money(self.0.abs())
     }
 
-    /// The amount as players say it in `currency` (an ISO code): a dollar amount under one
-    /// dollar in cents ("5¢"), else with the symbol ("$1.00", "€0.05", "£2.50"); other
-    /// currencies by their code ("0.05 CHF"). One minus sign, "−", before a negative amount.
-    pub fn words(self, currency: &str) -> String {
+    /// The one way a page writes an amount (issue 22 point 6): the sign only before a
+    /// debt, then the currency, then the digits with two places: "$0.45", "−$0.15",
+    /// "€0.05", "0.05 CHF". See [`with_currency`] for the rules of the sign and symbol.
+    pub fn shown(self, currency: &str) -> String {
         let sign = if self.0 < 0 { "−" } else { "" };
-        let digits = self.abs();
-        match currency {
-            "USD" | "CAD" | "AUD" | "NZD" if digits.0 > 0 && digits.0 < 100 => {
-                format!("{sign}{}¢", digits.0)
-            }
-            _ => with_currency(&format!("{sign}{digits}"), currency),
-        }
+        write(sign, &self.abs().to_string(), currency)
+    }
+
+    /// The score sheet's money columns only: the sign as [`Money::shown_signed`] (`signed`)
+    /// or [`Money::shown`] writes it, without the symbol ("+0.20", "−0.10"). A symbol in
+    /// every cell makes the sheet of the largest tables wider than a phone
+    /// (`tests/browser_fit.rs`: 8 to 34 px over 377); the sheet says its currency in the
+    /// agreements, the balances and every explanation above and beside those columns.
+    pub fn in_column(self, signed: bool) -> String {
+        let sign = match self.0.signum() {
+            1 if signed => "+",
+            -1 => "−",
+            _ => "",
+        };
+        format!("{sign}{}", self.abs())
+    }
+
+    /// As [`Money::shown`], with "+" before a gain, for what a line adds: "+$0.30",
+    /// "−$0.15"; zero is "$0.00".
+    pub fn shown_signed(self, currency: &str) -> String {
+        let sign = match self.0.signum() {
+            1 => "+",
+            -1 => "−",
+            _ => "",
+        };
+        write(sign, &self.abs().to_string(), currency)
     }
 
     /// Parses a decimal string: an optional `-`, digits, and optionally a point followed by
@@ -147,9 +166,18 @@ impl Money {
     }
 }
 
-/// A written amount (`"3.80"`, `"−0.10"`) with `currency`'s symbol as players write it:
-/// "$3.80", "€3.80", "£3.80", a sign first ("−$0.10", "+$0.80": a minus is always
-/// U+2212); other currencies by their code, "3.80 CHF".
+/// Joins a sign to the currency symbol after it: U+2060 WORD JOINER. A browser may
+/// otherwise break a line between "−" and "$" (both are prefixes to Unicode's line
+/// breaking, and Chromium breaks there: "−" at the end of one line, "$0.60" on the next,
+/// which reads as a gain).
+pub const JOIN: char = '\u{2060}';
+
+/// A written amount (`"3.80"`, `"−0.10"`, `"+0.80"`) as every page writes money, the one
+/// formatter ([`Money::shown`] and [`amounts_with_currency`] come here): an optional sign
+/// first, the minus always U+2212 (a "-" is read as one), joined by [`JOIN`] to
+/// `currency`'s symbol ("−$3.80", "+€0.80", "£3.80"); a currency without a symbol by its
+/// code after a no-break space ("−0.10 CHF"), so no line ever breaks inside an amount
+/// (the word joiner and the no-break space are not shown in these examples).
 pub fn with_currency(amount: &str, currency: &str) -> String {
     let (sign, digits) = if let Some(rest) = amount.strip_prefix(['-', '−']) {
         ("−", rest)
@@ -158,18 +186,24 @@ pub fn with_currency(amount: &str, currency: &str) -> String {
     } else {
         ("", amount)
     };
+    write(sign, digits, currency)
+}
+
+/// `sign`, then `digits` with `currency`'s symbol or code, as [`with_currency`] says.
+fn write(sign: &str, digits: &str, currency: &str) -> String {
+    let join = if sign.is_empty() { "" } else { "\u{2060}" };
     match currency {
-        "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}${digits}"),
-        "EUR" => format!("{sign}€{digits}"),
-        "GBP" => format!("{sign}£{digits}"),
-        code => format!("{sign}{digits} {code}"),
+        "USD" | "CAD" | "AUD" | "NZD" => format!("{sign}{join}${digits}"),
+        "EUR" => format!("{sign}{join}€{digits}"),
+        "GBP" => format!("{sign}{join}£{digits}"),
+        code => format!("{sign}{digits}\u{a0}{code}"),
     }
 }
 
 /// `text` with every amount in it written with `currency`'s symbol, as the rest of the
 /// page writes money: "3 × 0.05 = 0.15 each" becomes "3 × $0.05 = $0.15 each". An amount
-/// is what [`Money`]'s `Display` writes, digits, a point and exactly two digits
-/// ("0.05", "-1.20", "−1.20"), standing alone: never a score ("250"), a count or a
+/// is what [`Money`]'s `Display` writes, digits, a point and exactly two digits, with
+/// its sign if any ("0.05", "-1.20", "−1.20", "+0.15"), standing alone: never a score ("250"), a count or a
 /// factor ("1.5"), nor part of a longer number. Rules engines write their explanations
 /// without the session's currency; the pages add it here.
 pub fn amounts_with_currency(text: &str, currency: &str) -> String {
@@ -177,7 +211,7 @@ pub fn amounts_with_currency(text: &str, currency: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let mut i = 0;
     while i < chars.len() {
-        let sign = matches!(chars[i], '-' | '−');
+        let sign = matches!(chars[i], '-' | '−' | '+');
         let start = if sign { i + 1 } else { i };
         let before_ok = i == 0
             || !(chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '.' | '$' | '€' | '£'));
@@ -302,32 +336,46 @@ mod tests {
         // A sign goes before the symbol; scores, factors and longer numbers stay.
         assert_eq!(
             amounts_with_currency("Ann -1.20, Bob −0.40; bid 250 × 1.5; 1.234; v1.20", "EUR"),
-            "Ann −€1.20, Bob −€0.40; bid 250 × 1.5; 1.234; v1.20"
+            "Ann −\u{2060}€1.20, Bob −\u{2060}€0.40; bid 250 × 1.5; 1.234; v1.20"
         );
         assert_eq!(amounts_with_currency("pot 93.00.", "GBP"), "pot £93.00.");
-        assert_eq!(amounts_with_currency("3.80", "CHF"), "3.80 CHF");
-        // Already written with a symbol: left alone.
+        // A gain's "+" is a sign too, joined to the symbol as a minus is.
         assert_eq!(
-            amounts_with_currency("$0.40 and 12.5", "USD"),
-            "$0.40 and 12.5"
+            amounts_with_currency("net change A +0.15, D −0.45; meld 20 + 0.10", "USD"),
+            "net change A +\u{2060}$0.15, D −\u{2060}$0.45; meld 20 + $0.10"
+        );
+        assert_eq!(amounts_with_currency("3.80", "CHF"), "3.80\u{a0}CHF");
+        // Already written with a symbol, with or without a sign: left alone.
+        assert_eq!(
+            amounts_with_currency("$0.40 and 12.5, −\u{2060}$0.10", "USD"),
+            "$0.40 and 12.5, −\u{2060}$0.10"
         );
     }
 
     use super::*;
 
     #[test]
-    fn says_amounts_as_players_do() {
-        assert_eq!(Money::from_cents(5).words("USD"), "5¢");
-        assert_eq!(Money::from_cents(10).words("USD"), "10¢");
-        assert_eq!(Money::from_cents(100).words("USD"), "$1.00");
-        assert_eq!(Money::from_cents(-5).words("USD"), "−5¢");
-        assert_eq!(Money::from_cents(-250).words("USD"), "−$2.50");
-        assert_eq!(Money::from_cents(0).words("USD"), "$0.00");
-        assert_eq!(Money::from_cents(5).words("EUR"), "€0.05");
-        assert_eq!(Money::from_cents(5).words("CHF"), "0.05 CHF");
-        assert_eq!(with_currency("-3.80", "GBP"), "−£3.80");
-        assert_eq!(with_currency("+0.80", "USD"), "+$0.80");
-        assert_eq!(with_currency("+0.80", "CHF"), "+0.80 CHF");
+    fn every_page_writes_money_one_way() {
+        // Sign, word joiner, symbol, digits with two places; no "¢" form, no "-".
+        assert_eq!(Money::from_cents(5).shown("USD"), "$0.05");
+        assert_eq!(Money::from_cents(100).shown("USD"), "$1.00");
+        assert_eq!(Money::from_cents(-5).shown("USD"), "\u{2212}\u{2060}$0.05");
+        assert_eq!(Money::from_cents(-250).shown("USD"), "−\u{2060}$2.50");
+        assert_eq!(Money::from_cents(0).shown("USD"), "$0.00");
+        assert_eq!(Money::from_cents(5).shown("EUR"), "€0.05");
+        assert_eq!(Money::from_cents(5).shown("CHF"), "0.05\u{a0}CHF");
+        assert_eq!(Money::from_cents(-5).shown("CHF"), "−0.05\u{a0}CHF");
+        assert_eq!(Money::from_cents(30).shown_signed("USD"), "+\u{2060}$0.30");
+        assert_eq!(Money::from_cents(-30).shown_signed("GBP"), "−\u{2060}£0.30");
+        assert_eq!(Money::ZERO.shown_signed("USD"), "$0.00");
+        assert_eq!(with_currency("-3.80", "GBP"), "−\u{2060}£3.80");
+        assert_eq!(with_currency("+0.80", "USD"), "+\u{2060}$0.80");
+        assert_eq!(with_currency("+0.80", "CHF"), "+0.80\u{a0}CHF");
+        assert_eq!(JOIN, '\u{2060}');
+        // The sheet's money columns: the sign only, no symbol.
+        assert_eq!(Money::from_cents(20).in_column(true), "+0.20");
+        assert_eq!(Money::from_cents(20).in_column(false), "0.20");
+        assert_eq!(Money::from_cents(-10).in_column(false), "−0.10");
     }
 
     #[test]

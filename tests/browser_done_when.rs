@@ -71,7 +71,7 @@ fn cases() -> Vec<Case> {
             // Margaret had +0.45, Rosemary −0.15; now Margaret −0.15, Rosemary +0.45.
             fixed_row: vec![
                 "now Rosemary bid 300",
-                "net change Margaret −$0.60, Rosemary +$0.60",
+                "net change Margaret −\u{2060}$0.60, Rosemary +\u{2060}$0.60",
             ],
         },
         Case {
@@ -213,7 +213,7 @@ fn cases() -> Vec<Case> {
                 vec![Pick("place.Archibald", "2")],
                 json!({"showdown": [["Penelope"], ["Archibald"]]}),
             ),
-            fixed_row: vec!["net change Archibald −$0.50, Penelope +$0.50"],
+            fixed_row: vec!["net change Archibald −\u{2060}$0.50, Penelope +\u{2060}$0.50"],
         },
         Case {
             game: "auction_game",

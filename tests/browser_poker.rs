@@ -66,7 +66,7 @@ async fn a_high_low_hand_with_two_all_ins_on_a_phone() {
     enter_seat(&phone, "Cy", "0.95", "1", "4").await;
     enter_seat(&phone, "Dee", "0.95", "3", "3").await;
     submit(&phone, "#next form.hand-form button[type=submit]").await;
-    wait_for(&phone, "high-low pot 3.00", Duration::from_secs(5)).await;
+    wait_for(&phone, "high-low pot $3.00", Duration::from_secs(5)).await;
     assert_landed(&phone, "poker").await;
 
     // Main pot 1.20 (all four): high 0.60 Cy, low 0.60 Ann. Side pot 1, 1.20 (Bob, Cy,

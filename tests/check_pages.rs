@@ -435,7 +435,7 @@ async fn a_whole_game_to_1000_ends_with_the_winner_and_the_payments() {
     for (player, sign) in [("Ann", "+"), ("Bob", "−"), ("Cy", "+"), ("Dan", "−")] {
         assert!(
             body.contains(&format!(
-                "<li>{player} <span class=\"{}\">{sign}{each}</span></li>",
+                "<li>{player} <span class=\"{}\">{sign}\u{2060}${each}</span></li>",
                 if sign == "+" { "plus" } else { "minus" }
             )),
             "{player}'s payment is on the game row"

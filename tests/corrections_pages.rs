@@ -79,7 +79,7 @@ async fn every_hand_reads_the_corrected_hand(
         }
         let cents: i64 = cents.as_str().unwrap().replace('.', "").parse().unwrap();
         let money = format!(
-            "{}${}.{:02}",
+            "{}\u{2060}${}.{:02}",
             if cents < 0 { "−" } else { "+" },
             cents.abs() / 100,
             cents.abs() % 100

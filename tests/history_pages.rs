@@ -82,7 +82,7 @@ async fn the_history_lists_each_night_with_its_game_hands_status_and_results() {
         "{pinochle}"
     );
     assert!(
-        pinochle.contains(">Bob</a></dt><dd class=\"money minus\">−$0.90</dd>"),
+        pinochle.contains(">Bob</a></dt><dd class=\"money minus\">−\u{2060}$0.90</dd>"),
         "{pinochle}"
     );
     assert!(
@@ -103,7 +103,7 @@ async fn the_history_lists_each_night_with_its_game_hands_status_and_results() {
         "{pitch}"
     );
     assert!(
-        pitch.contains(">Dee</a></dt><dd class=\"money minus\">−$1.20</dd>"),
+        pitch.contains(">Dee</a></dt><dd class=\"money minus\">−\u{2060}$1.20</dd>"),
         "{pitch}"
     );
     assert!(pitch.contains("<time datetime=\""), "{pitch}");
@@ -260,7 +260,10 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
         .await;
     // −0.90 − 1.60; his 300 failed and his Pitch 3 was set.
-    assert!(page_bob.contains("id=\"net-all\">−$2.50<"), "{page_bob}");
+    assert!(
+        page_bob.contains("id=\"net-all\">−\u{2060}$2.50<"),
+        "{page_bob}"
+    );
     // The minus sign never wraps onto a line of its own: the amount is one `.money`
     // element and every `.money`, not only the sheet's, is kept on one line.
     assert!(
@@ -286,7 +289,7 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{board}");
     assert!(
-        board.contains(">Dee</a></th><td class=\"money minus\">−$1.20</td><td>1</td>"),
+        board.contains(">Dee</a></th><td class=\"money minus\">−\u{2060}$1.20</td><td>1</td>"),
         "{board}"
     );
     // A date range with no nights nets nothing.
@@ -300,7 +303,7 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
     // The session's own chart: balances hand by hand from its postings.
     let chart = app.page(&cookie, &format!("/sessions/{a}/chart")).await;
     // After the ante −0.10 each; after hand 1 Ann 0.50.
-    assert!(chart.contains("<th scope=\"row\">hand 1</th><td class=\"money\">$0.50</td><td class=\"money\">−$0.40</td><td class=\"money\">−$0.40</td>"), "{chart}");
+    assert!(chart.contains("<th scope=\"row\">hand 1</th><td class=\"money\">$0.50</td><td class=\"money\">−\u{2060}$0.40</td><td class=\"money\">−\u{2060}$0.40</td>"), "{chart}");
 }
 
 #[tokio::test]
@@ -323,7 +326,7 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     assert_eq!(renamed.status.as_u16(), 303, "{}", renamed.body);
     let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
-        entry(&body, a).contains(">Robert</a></dt><dd class=\"money minus\">−$0.90</dd>"),
+        entry(&body, a).contains(">Robert</a></dt><dd class=\"money minus\">−\u{2060}$0.90</dd>"),
         "{body}"
     );
     assert!(!body.contains(">Bob</a>"), "{body}");
@@ -331,7 +334,7 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
         .await;
     assert!(
-        robert.contains("<h1>Robert</h1>") && robert.contains("id=\"net-all\">−$2.50<"),
+        robert.contains("<h1>Robert</h1>") && robert.contains("id=\"net-all\">−\u{2060}$2.50<"),
         "{robert}"
     );
     // The session document keeps the name he sat under.
@@ -351,7 +354,7 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     // under, and the payment reads under the new name.
     let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
     assert!(
-        sheet.contains("<dt>Robert</dt><dd class=\"money minus\">−1.60</dd>")
+        sheet.contains("<dt>Robert</dt><dd class=\"money minus\">−\u{2060}$1.60</dd>")
             && sheet.contains("<strong>Robert</strong> pays <strong>Ann</strong> $1.60")
             && sheet.contains("Robert pays Ann $1.60\nDee pays Ann $1.20")
             && sheet.contains("<input type=\"hidden\" name=\"from\" value=\"Bob\">")
@@ -373,7 +376,7 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
     assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
     let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
     assert!(
-        sheet.contains("<dt>Robert</dt><dd class=\"money \">0.00</dd>")
+        sheet.contains("<dt>Robert</dt><dd class=\"money \">$0.00</dd>")
             && sheet.contains("Dee pays Ann $1.20")
             && !sheet.contains("Bob"),
         "{sheet}"
@@ -430,7 +433,7 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         .page(&cookie, &format!("/clubs/{club}/players/{cy}"))
         .await;
     assert!(
-        page_cy.contains("id=\"net-all\">−$1.20<")
+        page_cy.contains("id=\"net-all\">−\u{2060}$1.20<")
             && page_cy.contains("id=\"sessions\">2<")
             // Both sessions were started today: one evening.
             && page_cy.contains("id=\"nights\">1<"),
@@ -441,7 +444,8 @@ async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
         .await;
     assert!(
         !board.contains(">Dee</a>")
-            && board.contains(">Cy</a></th><td class=\"money minus\">−$1.20</td><td>2</td>"),
+            && board
+                .contains(">Cy</a></th><td class=\"money minus\">−\u{2060}$1.20</td><td>2</td>"),
         "{board}"
     );
     // Merged spellings show one name: Dee sat at the Pitch table, which now shows Cy.
@@ -481,7 +485,8 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
         .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
         .await;
     assert!(
-        page_bob.contains("id=\"net-all\">−$1.70<") && page_bob.contains("id=\"made\">1 (33%)<"),
+        page_bob.contains("id=\"net-all\">−\u{2060}$1.70<")
+            && page_bob.contains("id=\"made\">1 (33%)<"),
         "{page_bob}"
     );
     // Corrected to failed: 4 × 2 × 2 (double bete) × 0.05 = 0.80 to each: −1.60.
@@ -496,7 +501,7 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
         .await;
     // −2.50 − 1.60 = −4.10; three bids, none made, three set.
     assert!(
-        page_bob.contains("id=\"net-all\">−$4.10<") && page_bob.contains("id=\"set\">3<"),
+        page_bob.contains("id=\"net-all\">−\u{2060}$4.10<") && page_bob.contains("id=\"set\">3<"),
         "{page_bob}"
     );
     let undo = json!({ "type": "void", "event": 0, "reason": "never happened" });
@@ -507,7 +512,7 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
         .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
         .await;
     assert!(
-        page_bob.contains("id=\"net-all\">−$2.50<")
+        page_bob.contains("id=\"net-all\">−\u{2060}$2.50<")
             && page_bob.contains("id=\"bid\">2<")
             && page_bob.contains("id=\"sessions\">3<")
             && page_bob.contains("id=\"nights\">1<"),
@@ -581,9 +586,13 @@ async fn the_api_gives_the_same_numbers_with_money_as_strings() {
     let ann = sessions[1]["results"][0]["person"].as_i64().unwrap();
     let player = get(format!("/api/v1/clubs/{club}/players/{ann}")).await;
     assert_eq!(player["all"]["net"], "3.70");
-    assert_eq!(player["all"]["nights"], 2);
+    // Two sessions of one day in no night: one night, two sessions (issue 22 point 6).
+    assert_eq!(player["all"]["sessions"], 2);
+    assert_eq!(player["nights"], 1);
+    assert!(player["all"].get("nights").is_none(), "{player}");
     assert_eq!(player["all"]["kitties_taken"], 1);
-    assert_eq!(player["best_night"]["net"], "2.80");
+    assert_eq!(player["best_session"]["net"], "2.80");
+    assert_eq!(player["recent_sessions"].as_array().map(Vec::len), Some(2));
     assert_eq!(
         player["bids_by_band"],
         json!([{ "band": 4, "bids": 3, "made": 3 }, { "band": 350, "bids": 1, "made": 1 }])

@@ -111,7 +111,10 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         page.body.contains("= $0.40 to each opponent"),
         "the reason is on the sheet"
     );
-    assert!(page.body.contains("−0.80"), "Ann's minus is on the sheet");
+    assert!(
+        page.body.contains("−\u{2060}$0.80"),
+        "Ann's minus is on the sheet"
+    );
     assert!(
         page.body.contains("<option value=\"Ann\" selected>"),
         "the next dealer is the left of Cy"

@@ -7,6 +7,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 mod common;
+#[path = "nights/settled.rs"]
+mod settled;
 
 use common::TestApp;
 use common::nights::pitch;
@@ -375,7 +377,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
         page.body.contains("Auction Pinochle</a> (still open)")
             && page
                 .body
-                .contains("<dt>Ann</dt><dd class=\"money minus\">−$0.70</dd>")
+                .contains("<dt>Ann</dt><dd class=\"money minus\">−\u{2060}$0.70</dd>")
             && page.body.contains("Bob pays Cy $0.90")
             && !page.body.contains("Kitty"),
         "{}",

@@ -309,24 +309,32 @@ async fn the_described_shapes_are_the_real_answers() {
     described(&doc, "ErrorDetail", &refused["error"]);
 }
 
-/// Issue 23 point 7: the player's nights and the night page are two shapes, so two schemas:
-/// a player's `best_night` is described with the player's night (session, played_at, net),
-/// not the night page's (title, transfers), and the night page keeps its own.
+/// Issue 23 point 7: a player's sessions and the night page are two shapes, so two schemas:
+/// a player's `best_session` is described with the player's session (session, played_at,
+/// net), not the night page's (title, transfers), and the night page keeps its own; issue
+/// 22 point 6: a session is called a session, a night an evening.
 #[tokio::test]
-async fn a_players_night_and_the_night_page_are_two_schemas() {
+async fn a_players_session_and_the_night_page_are_two_schemas() {
     let app = TestApp::new().await;
     let doc = served_document(&app).await;
     let schemas = &doc["components"]["schemas"];
     let mut found = Vec::new();
     refs(
-        &schemas["PlayerJson"]["properties"]["best_night"],
+        &schemas["PlayerJson"]["properties"]["best_session"],
         &mut found,
     );
     let name = found
         .iter()
         .find_map(|r| r.strip_prefix("#/components/schemas/"))
-        .expect("best_night refers to a schema")
+        .expect("best_session refers to a schema")
         .to_string();
+    assert_eq!(name, "PlayerSessionJson");
+    for gone in ["best_night", "recent_nights"] {
+        assert!(
+            schemas["PlayerJson"]["properties"].get(gone).is_none(),
+            "{gone}"
+        );
+    }
     let (player_night, _) = properties(&doc, &name);
     assert!(
         player_night.contains("played_at") && player_night.contains("session"),

@@ -359,7 +359,7 @@ async fn a_game_to_1000_pays_the_stake_and_a_second_game_unfinished_at_the_close
     ] {
         assert!(
             body.contains(&format!(
-                "<li>{player} <span class=\"{class}\">{sign}0.50</span></li>"
+                "<li>{player} <span class=\"{class}\">{sign}\u{2060}$0.50</span></li>"
             )),
             "{player}'s payment is on the game row"
         );

@@ -69,7 +69,7 @@ async fn the_hand_form_offers_dix_taps_one_tricks_entry_and_a_declare_out_form()
     assert!(body.contains("name=\"tricks_so_far\""));
     assert!(body.contains("NS<small>Ann &#38; Cy</small>"), "{body}");
     // The agreements are on the sheet in words.
-    assert!(body.contains("50¢ a game: each loser pays his opposite number"));
+    assert!(body.contains("$0.50 a game: each loser pays his opposite number"));
     assert!(body.contains("1,000 points; 250 more each time both sides reach it on one deal"));
 }
 

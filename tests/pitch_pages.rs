@@ -271,16 +271,16 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
     assert!(closing.contains("Game 1: Ann wins</b> at 11"), "{closing}");
     assert!(closing.contains("pitcher went out"), "{closing}");
     assert!(
-        closing.contains("<li>Ann <span class=\"plus\">+1.15</span></li>"),
+        closing.contains("<li>Ann <span class=\"plus\">+\u{2060}$1.15</span></li>"),
         "{closing}"
     );
     assert!(!closing.contains("<li>Bob "), "Bob pays nothing: {closing}");
     assert!(
-        closing.contains("<li>Cy <span class=\"minus\">−0.50</span></li>"),
+        closing.contains("<li>Cy <span class=\"minus\">−\u{2060}$0.50</span></li>"),
         "{closing}"
     );
     assert!(
-        closing.contains("<li>Dan <span class=\"minus\">−0.65</span></li>"),
+        closing.contains("<li>Dan <span class=\"minus\">−\u{2060}$0.65</span></li>"),
         "{closing}"
     );
     assert!(
@@ -428,7 +428,7 @@ async fn the_new_session_form_offers_the_pitch_agreements_with_their_defaults() 
                 "dealer_may_steal": false })
     );
     let page = app.get(&sheet).await;
-    assert!(page.body.contains("5¢ a point of difference"));
+    assert!(page.body.contains("$0.05 a point of difference"));
     assert!(page.body.contains("standard: first to 11 points"));
 }
 

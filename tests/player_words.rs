@@ -2,8 +2,8 @@
 //! a refused entry's message names the thing on the form in words a player reads, with no
 //! field path, no `snake_case`, no JSON `true`/`false` and no rule citation (the citation
 //! sits in the message's details); the sheet's rows carry no "rules §" outside their "why"
-//! details; the agreements read in money words ("5¢ a unit"); the session lists name the
-//! game, not its id, with the sheet's time words.
+//! details; the agreements read money as every page writes it ("$0.05 a unit"); the session
+//! lists name the game, not its id, with the sheet's time words.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -403,7 +403,8 @@ async fn the_api_refusal_still_cites_the_rule() {
     );
 }
 
-/// The agreements read in money words: "5¢ a unit", never "0.05 USD a unit".
+/// The agreements read money as every page writes it: "$0.05 a unit", never "0.05 USD a
+/// unit" (nor "5¢ a unit", a second way to write it: issue 22 point 6).
 #[tokio::test]
 async fn agreements_read_in_money_words() {
     let app = TestApp::new().await;
@@ -415,7 +416,7 @@ async fn agreements_read_in_money_words() {
     )
     .await;
     let page = app.get(&sheet).await;
-    assert!(page.body.contains("5¢ a unit"), "{}", page.body);
+    assert!(page.body.contains("$0.05 a unit"), "{}", page.body);
     let sheet = start(
         &app,
         "contract_pinochle",
@@ -433,7 +434,7 @@ async fn agreements_read_in_money_words() {
     )
     .await;
     let page = app.get(&sheet).await;
-    assert!(page.body.contains("10¢ a point"), "{}", page.body);
+    assert!(page.body.contains("$0.10 a point"), "{}", page.body);
 }
 
 /// The sessions list and the club page name each game as players do, with the sheet's time

@@ -159,7 +159,7 @@ async fn a_high_low_hand_with_two_all_ins_through_the_form() {
         json!({"Ann": "0.30", "Bob": "-0.10", "Cy": "0.50", "Dee": "-0.70"})
     );
     let page = app.get(&sheet).await.body;
-    assert!(page.contains("high-low pot 3.00"), "{page}");
+    assert!(page.contains("high-low pot $3.00"), "{page}");
     assert!(
         page.contains("Main pot, $1.20: Ann, Bob, Cy and Dee eligible"),
         "{page}"
@@ -168,7 +168,7 @@ async fn a_high_low_hand_with_two_all_ins_through_the_form() {
         "Side pot 1, $1.20: Bob, Cy and Dee eligible; Cy is ahead of Dee in the showdown → Cy (high half $0.60); Bob is ahead of Dee in the low showdown → Bob (low half $0.60)"
     ));
     assert!(page.contains("Side pot 2, $0.60: Cy and Dee eligible"));
-    assert!(page.contains("all-in 0.30"));
+    assert!(page.contains("all-in $0.30"));
     // The row names each pot and who took it; the reasons are in the explanation.
     for mark in [
         "main pot high: Cy",

@@ -254,7 +254,7 @@ async fn the_preview_mid_game_is_what_closing_now_would_do() {
     );
     assert!(page.contains("<strong>Bob</strong> pays <strong>Cy</strong> $1.00"));
     assert!(page.contains(
-        "<b>Bob</b>: opening ante −$0.10 · hand 1 −$2.20 · kitty share on closing now +$0.30"
+        "<b>Bob</b>: opening ante −\u{2060}$0.10 · hand 1 −\u{2060}$2.20 · kitty share on closing now +\u{2060}$0.30"
     ));
     // The standing API proposes the sheet's settle-up, not "Bob pays KITTY 0.90"; its
     // balances still hold the kitty, as the ledger's do.
@@ -296,10 +296,10 @@ async fn the_preview_names_the_kitty_share_and_check_pinochle_says_no_kitty() {
     // The 0.90 kitty leaves the kitty, 0.30 to each player.
     assert!(page.contains("Closing now would also move:"), "{page}");
     assert!(
-        page.contains("Kitty <span class=\"minus\">−$0.90</span>"),
+        page.contains("Kitty <span class=\"minus\">−\u{2060}$0.90</span>"),
         "{page}"
     );
-    assert!(page.contains("Ann <span class=\"plus\">+$0.30</span>"));
+    assert!(page.contains("Ann <span class=\"plus\">+\u{2060}$0.30</span>"));
 
     // Check Pinochle has no kitty: its settle-up never speaks of one.
     let doc = json!({"format": "scorekeeper/session@1", "game": "check_pinochle",

@@ -112,12 +112,13 @@ fn cell(row: &str, player: &str) -> String {
     text.trim().to_string()
 }
 
-/// Money as the sheet writes it: `+0.60`, `−0.60` (a true minus sign), empty for zero.
+/// Money as the sheet writes it: `+$0.60`, `−$0.60` (a true minus sign joined to the
+/// symbol by a word joiner, U+2060), empty for zero.
 fn money(cents: i64) -> String {
     let abs = format!("{}.{:02}", cents.abs() / 100, cents.abs() % 100);
     match cents.signum() {
-        1 => format!("+{abs}"),
-        -1 => format!("−{abs}"),
+        1 => format!("+\u{2060}${abs}"),
+        -1 => format!("−\u{2060}${abs}"),
         _ => String::new(),
     }
 }

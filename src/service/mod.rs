@@ -16,6 +16,7 @@ mod listing;
 pub mod night_status;
 pub mod nights;
 mod reading;
+pub mod settled_night;
 mod what_if;
 
 use chrono::{SecondsFormat, Utc};

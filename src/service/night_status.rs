@@ -38,7 +38,7 @@ impl NightMark {
                 .iter()
                 .map(|t| {
                     let t = &t.transfer;
-                    let amount = crate::money::with_currency(&t.amount.to_string(), &view.currency);
+                    let amount = t.amount.shown(&view.currency);
                     format!("{} pays {} {amount}", t.from, t.to)
                 })
                 .collect(),

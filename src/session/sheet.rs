@@ -166,7 +166,7 @@ pub struct StepView {
 /// A step in words (money as the sheet writes it, with the session's `currency` symbol:
 /// "$0.50"; the kitty as "Kitty").
 pub fn step_view(step: &Step, currency: &str) -> StepView {
-    let cash = |m: &Money| crate::money::with_currency(&money(m.cents()), currency);
+    let cash = |m: &Money| m.shown(currency);
     let (what, gives) = match step {
         Step::TableRow {
             table,
@@ -271,26 +271,6 @@ pub struct Context<'a> {
     /// The session's currency code ("USD"), for the symbol before each amount in the
     /// reckoning's steps ("$0.50").
     pub currency: &'a str,
-}
-
-/// A signed amount of cents as a sheet shows it: "+0.20", "−0.10", empty for zero.
-pub fn signed_money(cents: i64) -> String {
-    let m = Money::from_cents(cents.abs());
-    match cents.signum() {
-        1 => format!("+{m}"),
-        -1 => format!("−{m}"),
-        _ => String::new(),
-    }
-}
-
-/// Money as a running balance: "0.40", "−0.10" (one minus sign everywhere).
-pub fn money(cents: i64) -> String {
-    let m = Money::from_cents(cents.abs());
-    if cents < 0 {
-        format!("−{m}")
-    } else {
-        m.to_string()
-    }
 }
 
 /// Points or checks as written on a sheet: "320", "−350", with thousands as written
@@ -416,6 +396,7 @@ fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> 
     legend
 }
 
+/// One cell: "+0.20" added (empty for none) over "−0.10" running ([`Money::in_column`]).
 fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
     let Some(c) = cell else {
         return CellView {
@@ -429,11 +410,12 @@ fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
         };
     };
     let text = |n: i64| match tally {
-        Tally::Money => money(n),
+        Tally::Money => Money::from_cents(n).in_column(false),
         _ => points(n),
     };
     let added = |n: i64| match tally {
-        Tally::Money => signed_money(n),
+        Tally::Money if n == 0 => String::new(),
+        Tally::Money => Money::from_cents(n).in_column(true),
         _ => signed_points(n),
     };
     CellView {
@@ -460,8 +442,8 @@ fn cells(columns: &[Column], cells: &[Cell]) -> Vec<CellView> {
 }
 
 /// Money by account, in the order first posted, zeros left out: what a line or a close
-/// moves ("Kitty −0.90", "Ann +0.30").
-pub fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
+/// moves, in `currency` ("Kitty −$0.90", "Ann +$0.30").
+pub fn money_views(postings: &[Posting], currency: &str) -> Vec<MoneyView> {
     let mut by: Vec<(String, i64)> = Vec::new();
     for p in postings {
         match by.iter_mut().find(|(a, _)| *a == p.account) {
@@ -473,7 +455,7 @@ pub fn money_views(postings: &[Posting]) -> Vec<MoneyView> {
         .filter(|(_, c)| *c != 0)
         .map(|(a, c)| MoneyView {
             account: account_label(&a),
-            amount: signed_money(c),
+            amount: Money::from_cents(c).shown_signed(currency),
             class: class_of(c),
         })
         .collect()
@@ -521,7 +503,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
         how: e.how.clone(),
         award,
         settlement: crate::money::amounts_with_currency(&e.settlement, ctx.currency),
-        payments: money_views(&end.finish.postings),
+        payments: money_views(&end.finish.postings, ctx.currency),
         struck: end.struck_by.is_some(),
         changed,
         fresh: cells(columns, &e.fresh)
@@ -564,6 +546,23 @@ fn correct_link(corrects: Option<usize>, ctx: &Context<'_>) -> Option<String> {
         "/sessions/{}?correct={hand}#correct",
         ctx.session_id
     ))
+}
+
+/// A line's words, `row`'s explanation and steps too, with amounts in `currency`: engines
+/// write "pot 1.80", pages "pot $1.80".
+fn in_currency(view: &mut LineView, row: &Row, currency: &str) {
+    let add = |text: &mut String| *text = crate::money::amounts_with_currency(text, currency);
+    view.explanation = row.explanation.clone();
+    view.steps = row.steps.iter().map(|s| step_view(s, currency)).collect();
+    let marks = view.marks.iter_mut().map(|m| &mut m.text);
+    let details = view.details.iter_mut().flatten().map(|d| &mut d.text);
+    let steps = view
+        .steps
+        .iter_mut()
+        .flat_map(|s| [&mut s.what, &mut s.gives]);
+    let all = marks.chain(details).chain(steps);
+    let words = [&mut view.title, &mut view.explanation].into_iter();
+    words.chain(all).for_each(add);
 }
 
 fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineView {
@@ -734,14 +733,10 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
                 line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
             }
         }
-        let mut view = line_view(&row.line, &groups, cells(columns, &line_cells));
+        let line_cells = cells(columns, &line_cells);
+        let mut view = line_view(&row.line, &groups, line_cells);
         view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
-        view.explanation = crate::money::amounts_with_currency(&row.explanation, ctx.currency);
-        view.steps = row
-            .steps
-            .iter()
-            .map(|step| step_view(step, ctx.currency))
-            .collect();
+        in_currency(&mut view, row, ctx.currency);
         view.rules = row.rules.clone();
         view.struck = row.struck();
         view.amends = row.amends.is_some();
@@ -754,7 +749,7 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
             .collect();
         let ends_pay = !row.game_ends.is_empty();
         if !money_columns && (!ends_pay || row.amends.is_some()) {
-            view.money = money_views(&row.postings);
+            view.money = money_views(&row.postings, ctx.currency);
         }
         lines.push(view);
     }

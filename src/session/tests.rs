@@ -204,7 +204,7 @@ fn each_balance_is_summed_up_in_a_few_groups() {
     // 0.30 kitty.
     assert_eq!(
         money_summary(&f, "Ann", &preview, "USD"),
-        "opening ante −$0.10 · hands 1–2 +$0.40 · kitty share on closing now +$0.10"
+        "opening ante −\u{2060}$0.10 · hands 1–2 +\u{2060}$0.40 · kitty share on closing now +\u{2060}$0.10"
     );
     let mut events = vec![made_250(), made_250()];
     events.push(json!({ "type": "void", "event": 1 }));
@@ -216,7 +216,7 @@ fn each_balance_is_summed_up_in_a_few_groups() {
     // balance up toward zero.
     assert_eq!(
         money_summary(&f, "Bob", &[], "EUR"),
-        "opening ante −€0.10 · hand 1 −€0.10 · kitty share +€0.10 · paid +€0.05"
+        "opening ante −\u{2060}€0.10 · hand 1 −\u{2060}€0.10 · kitty share +\u{2060}€0.10 · paid +\u{2060}€0.05"
     );
 }
 
@@ -236,13 +236,13 @@ fn an_undone_payment_is_in_nobodys_why() {
     assert_eq!(cents(&f, "Bob"), -10);
     assert_eq!(
         money_summary(&f, "Bob", &[], "USD"),
-        "opening ante −$0.10 · hand 1 −$0.10 · kitty share +$0.10"
+        "opening ante −\u{2060}$0.10 · hand 1 −\u{2060}$0.10 · kitty share +\u{2060}$0.10"
     );
     // Ann: ante −0.10, hand 1 +0.20, kitty share +0.10 = +0.20, nothing received.
     assert_eq!(cents(&f, "Ann"), 20);
     assert_eq!(
         money_summary(&f, "Ann", &[], "USD"),
-        "opening ante −$0.10 · hand 1 +$0.20 · kitty share +$0.10"
+        "opening ante −\u{2060}$0.10 · hand 1 +\u{2060}$0.20 · kitty share +\u{2060}$0.10"
     );
 }
 
@@ -260,11 +260,11 @@ fn a_corrected_hand_counts_at_its_corrected_amount() {
     assert_eq!(cents(&f, "Ann"), -20);
     assert_eq!(
         money_summary(&f, "Ann", &[], "USD"),
-        "opening ante −$0.10 · hand 1 −$0.10"
+        "opening ante −\u{2060}$0.10 · hand 1 −\u{2060}$0.10"
     );
     assert_eq!(
         money_summary(&f, "Bob", &[], "USD"),
-        "opening ante −$0.10 · hand 1 +$0.20"
+        "opening ante −\u{2060}$0.10 · hand 1 +\u{2060}$0.20"
     );
     // Event by event: the opening ante and hand 1 at −0.10, the correction folded into it.
     let ann: Vec<(Option<usize>, Option<usize>, i64)> = standing_amounts(&f, "Ann")
@@ -369,17 +369,17 @@ fn many_games_are_one_group_each_for_won_and_lost() {
         s.add(&r, &super::window::row_cents(&r));
     };
     add(&mut s, 1);
-    assert_eq!(s.words("Ann", &[], "USD"), "game 1 won +$0.50");
+    assert_eq!(s.words("Ann", &[], "USD"), "game 1 won +\u{2060}$0.50");
     for n in 2..=5 {
         add(&mut s, n);
     }
     // Ann won games 1, 3 and 5 (3 × 0.50) and lost 2 and 4 (2 × 0.30).
     assert_eq!(
         s.words("Ann", &[], "USD"),
-        "3 games won +$1.50 · 2 games lost −$0.60"
+        "3 games won +\u{2060}$1.50 · 2 games lost −\u{2060}$0.60"
     );
     assert_eq!(
         s.words("Bob", &[], "USD"),
-        "3 games lost −$1.50 · 2 games won +$0.60"
+        "3 games lost −\u{2060}$1.50 · 2 games won +\u{2060}$0.60"
     );
 }

@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 
-use super::sheet::signed_money;
 use super::window::row_cents;
 use super::{Fold, Row};
 use crate::ledger::Posting;
@@ -196,7 +195,7 @@ impl Summaries {
                     (games, 1) => games.replacen("games", &format!("game {}", g.last_game), 1),
                     (games, n) => format!("{n} {games}"),
                 };
-                let amount = crate::money::with_currency(&signed_money(g.cents), currency);
+                let amount = crate::money::Money::from_cents(g.cents).shown_signed(currency);
                 format!("{label} {amount}")
             })
             .collect();

@@ -483,7 +483,7 @@ async fn record(
         )));
     }
     if !recorded.repeated {
-        state.changed(id);
+        state.event_recorded(id).await;
     }
     let status = if recorded.repeated {
         StatusCode::OK

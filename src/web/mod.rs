@@ -71,6 +71,28 @@ impl AppState {
     pub fn changed(&self, id: i64) {
         self.watchers.changed(id);
     }
+
+    /// Tells the live sheets of session `id` that an event was recorded there, and those of
+    /// the other sessions of its night, if it is in one: each of them shows the night's
+    /// settle-up, which a hand anywhere in the night moves (issue 22 point 1). The event is
+    /// already stored, so a failed look-up of the night is logged, not answered: those
+    /// sheets then show the change at their next reload.
+    pub async fn event_recorded(&self, id: i64) {
+        self.changed(id);
+        let others = async {
+            match crate::service::nights::night_of_session(&self.reader, id).await? {
+                Some((_, night)) => crate::service::nights::sessions_in(&self.reader, night).await,
+                None => Ok(Vec::new()),
+            }
+        };
+        match others.await {
+            Ok(sessions) => sessions
+                .into_iter()
+                .filter(|&sid| sid != id)
+                .for_each(|sid| self.changed(sid)),
+            Err(e) => tracing::warn!("session {id}: its night's sheets were not told: {e}"),
+        }
+    }
 }
 
 /// Where a page of a club's sessions list starts (`?before=`, on the pages and the API):

@@ -41,7 +41,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     } else {
         format!(
             "{} a game from each loser, shared among tied winners",
-            a.stake.words(currency)
+            a.stake.shown(currency)
         )
     };
     vec![

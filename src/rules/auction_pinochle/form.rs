@@ -18,7 +18,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Stake per unit (per 100 points)",
         kind: SpecKind::Money,
         default: STAKE_DEFAULT,
-        help: "A unit is one step of the units table; 5¢ or 10¢ a hundred is most popular; 0.00 (the default) plays for points only (rules §1.1).",
+        help: "A unit is one step of the units table; $0.05 or $0.10 a hundred is most popular; 0.00 (the default) plays for points only (rules §1.1).",
     },
     AgreementSpec {
         name: "units_table",
@@ -103,7 +103,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         .collect();
     let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
     let mut summary = vec![
-        ("Stake".into(), format!("{} a unit", a.stake.words(currency))),
+        ("Stake".into(), format!("{} a unit", a.stake.shown(currency))),
         (
             "Units table".into(),
             format!("{}: {}", a.units_table.name, bands.join(", ")),
@@ -119,7 +119,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         }
         KittyKind::Pot => format!(
             "pot: ante {}; all-pass ante {}; re-ante after a win {}; failed 350+ pays 2× the kitty ({}× in spades, {}× in hearts-triple hearts)",
-            a.ante().words(currency),
+            a.ante().shown(currency),
             yes_no(a.pot.all_pass_ante),
             yes_no(a.pot.reante_after_win),
             a.pot.spades_fail_multiplier,

@@ -80,7 +80,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     } else {
         format!(
             "{} a point of difference, paid to the winner of each game",
-            a.stake.words(currency)
+            a.stake.shown(currency)
         )
     };
     let game = match a.variant {

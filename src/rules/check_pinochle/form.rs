@@ -21,7 +21,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Stake per check",
         kind: SpecKind::Money,
         default: STAKE_DEFAULT,
-        help: "The side with more checks when a game ends is paid the difference × this; Scarne suggests 5¢; 0.00 (the default) plays for points only (rules §1.7).",
+        help: "The side with more checks when a game ends is paid the difference × this; Scarne suggests $0.05; 0.00 (the default) plays for points only (rules §1.7).",
     },
     AgreementSpec {
         name: "check_table",
@@ -142,7 +142,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         Unfinished::Void => "nothing is paid for it",
     };
     vec![
-        ("Stake".into(), format!("{} a check", a.stake.words(currency))),
+        ("Stake".into(), format!("{} a check", a.stake.shown(currency))),
         ("Game".into(), format!("{} points", a.target)),
         ("Check table".into(), table),
         ("Meld checks".into(), meld_checks),

@@ -48,7 +48,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
             } else {
                 format!(
                     "{} a game: each loser pays his opposite number",
-                    a.stake.words(currency)
+                    a.stake.shown(currency)
                 )
             },
         ),

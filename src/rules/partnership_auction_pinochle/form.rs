@@ -56,7 +56,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     } else {
         format!(
             "{} a game, each loser to his opposite number",
-            a.stake.words(currency)
+            a.stake.shown(currency)
         )
     };
     let mut rows = vec![

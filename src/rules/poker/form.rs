@@ -122,7 +122,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
 
 /// The agreements in words, as `(label, value)`, for the top of the sheet.
 pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
-    let limit = |m: Option<Money>| m.map_or("no limit".to_string(), |m| m.words(currency));
+    let limit = |m: Option<Money>| m.map_or("no limit".to_string(), |m| m.shown(currency));
     let wild = match (a.wild.jokers, a.wild.deuces) {
         (false, false) => "none",
         (true, false) => "jokers",
@@ -134,10 +134,10 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
             "Pots".to_string(),
             "each pot to the best hand eligible for it; ties split in whole chips".to_string(),
         ),
-        ("Smallest chip".into(), a.unit.words(currency)),
+        ("Smallest chip".into(), a.unit.shown(currency)),
         (
             "Ante".into(),
-            a.ante.map_or("none".to_string(), |m| m.words(currency)),
+            a.ante.map_or("none".to_string(), |m| m.shown(currency)),
         ),
         ("Odd chip".into(), a.odd_chip.words().to_string()),
         ("Odd chips high-low".into(), high_low_words(a)),

@@ -67,7 +67,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     } else {
         format!(
             "{} a game, paid by the loser to the winner",
-            a.stake.words(currency)
+            a.stake.shown(currency)
         )
     };
     let mut summary = vec![("Stake".to_string(), stake)];

@@ -118,10 +118,10 @@ pub async fn history(
     }))
 }
 
-/// A night of a player (a session he sat in), on his page; named apart from the night
-/// page's [`super::nights::NightJson`], so the OpenAPI document has one schema of each.
+/// A session a player sat in, on his page (issue 22 point 6: a session is not a night;
+/// the night page's [`super::nights::NightJson`] is an evening's sessions).
 #[derive(Serialize, ToSchema)]
-pub struct PlayerNightJson {
+pub struct PlayerSessionJson {
     session: i64,
     played_at: String,
     game: String,
@@ -133,7 +133,8 @@ pub struct PlayerNightJson {
 pub struct TotalsJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     game: Option<String>,
-    nights: i64,
+    /// Sessions played (a night of three games counts three).
+    sessions: i64,
     net: Money,
     hands_bid: i64,
     hands_made: i64,
@@ -157,20 +158,24 @@ pub struct PlayerJson {
     name: String,
     /// Every name sat under.
     names: Vec<String>,
+    /// Nights played: evenings, the sessions of one night counted once, and so sessions in
+    /// no night started the same day.
+    nights: usize,
     all: TotalsJson,
     /// Net within `from`/`to`, when asked.
     net_in_range: Option<Money>,
     by_game: Vec<TotalsJson>,
     bids_by_band: Vec<BandJson>,
-    best_night: Option<PlayerNightJson>,
-    /// The latest nights (at most 30), oldest first.
-    recent_nights: Vec<PlayerNightJson>,
+    /// The session with the highest net.
+    best_session: Option<PlayerSessionJson>,
+    /// The latest sessions (at most 30), oldest first.
+    recent_sessions: Vec<PlayerSessionJson>,
 }
 
 fn totals(t: &crate::store::history::TotalsRow, game: Option<String>) -> TotalsJson {
     TotalsJson {
         game,
-        nights: t.nights,
+        sessions: t.nights,
         net: money(t.net_cents),
         hands_bid: t.hands_bid,
         hands_made: t.hands_made,
@@ -180,8 +185,8 @@ fn totals(t: &crate::store::history::TotalsRow, game: Option<String>) -> TotalsJ
     }
 }
 
-fn night(n: crate::store::history::NightRow) -> PlayerNightJson {
-    PlayerNightJson {
+fn session(n: crate::store::history::NightRow) -> PlayerSessionJson {
+    PlayerSessionJson {
         session: n.session_id,
         played_at: n.played_at,
         game: n.game,
@@ -227,6 +232,7 @@ pub async fn player(
         id: stats.person.id,
         name: stats.person.display_name,
         names: stats.names,
+        nights: stats.evenings,
         all: totals(&stats.all, None),
         net_in_range: stats.range_net.map(money),
         by_game: stats
@@ -239,8 +245,8 @@ pub async fn player(
             .into_iter()
             .map(|(band, bids, made)| BandJson { band, bids, made })
             .collect(),
-        best_night: stats.best.map(night),
-        recent_nights: stats.nights.into_iter().map(night).collect(),
+        best_session: stats.best.map(session),
+        recent_sessions: stats.nights.into_iter().map(session).collect(),
     }))
 }
 
@@ -249,7 +255,8 @@ pub async fn player(
 pub struct LeaderJson {
     id: i64,
     name: String,
-    nights: i64,
+    /// Sessions played.
+    sessions: i64,
     net: Money,
     hands_bid: i64,
     hands_made: i64,
@@ -281,7 +288,7 @@ pub async fn leaderboard(
         .map(|r| LeaderJson {
             id: r.person_id,
             name: r.name,
-            nights: r.nights,
+            sessions: r.nights,
             net: money(r.net_cents),
             hands_bid: r.hands_bid,
             hands_made: r.hands_made,

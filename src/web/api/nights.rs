@@ -126,7 +126,7 @@ pub struct GroupBody {
         (status = 400, description = "No session chosen, a title over 80 characters, or a body this endpoint does not read", body = ApiError),
         (status = 403, description = "A read-only grant cannot group sessions", body = ApiError),
         (status = 404, description = "No such club, night or session, or not yours", body = ApiError),
-        (status = 409, description = "A session is in a night already, or is kept in another currency than the night (a night settles up in one currency)", body = ApiError)))]
+        (status = 409, description = "A session is in a night already, or is kept in another currency than the night (a night settles up in one currency), or has money in it while the night is settled (only a new hand or a void makes a settled night owe again)", body = ApiError)))]
 pub async fn group(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -135,6 +135,20 @@ pub async fn group(
 ) -> Result<(StatusCode, Json<NightJson>), AppError> {
     member(&viewer, club, Access::Write)?;
     let body: GroupBody = super::read_body(payload)?;
+    if let Some(nid) = body.night {
+        // A settled night takes no session with money in it (issue 22 point 1).
+        use crate::service::settled_night::{Change, keep_settled};
+        let sessions = &body.sessions;
+        keep_settled(
+            &state.reader,
+            &state.folds,
+            (club, nid),
+            sessions,
+            Change::Adding,
+            "sessions",
+        )
+        .await?;
+    }
     let nid = nights::group(
         &state.pool,
         club,

@@ -134,10 +134,10 @@ pub struct Net {
     pub class: &'static str,
 }
 
-/// `cents` in `currency` (ISO code) as the score sheet writes money: "−$0.90" (the sheet's
-/// own formatters, [`crate::session::sheet::money`] and [`super::sheet::with_currency`]).
+/// `cents` in `currency` (ISO code) as every page writes money: "−$0.90"
+/// ([`crate::money::Money::shown`], the one formatter).
 pub fn money_text(cents: i64, currency: &str) -> String {
-    super::sheet::with_currency(&crate::session::sheet::money(cents), currency)
+    crate::money::Money::from_cents(cents).shown(currency)
 }
 
 /// `cents` in `currency` as a page shows a won or lost amount, with its sign class.

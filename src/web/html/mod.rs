@@ -616,7 +616,7 @@ async fn write(
     match attempt.await {
         Ok(repeated) => {
             if !repeated {
-                state.changed(id);
+                state.event_recorded(id).await;
             }
             Redirect::to(&redirect).into_response()
         }

@@ -18,6 +18,7 @@ use crate::error::AppError;
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights::{self, NightView};
+use crate::service::settled_night::{Change, keep_settled};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
@@ -61,6 +62,18 @@ async fn group(
         member(&viewer, club, Access::Write)?;
         let f: GroupForm = form(&body)?;
         let into = whole("night", &f.night)?;
+        if let Some(nid) = into {
+            let (adding, sessions) = (Change::Adding, &f.sessions);
+            keep_settled(
+                &state.reader,
+                &state.folds,
+                (club, nid),
+                sessions,
+                adding,
+                "sessions",
+            )
+            .await?;
+        }
         nights::group(&state.pool, club, into, &f.title, &f.sessions).await
     };
     match done.await {
@@ -207,7 +220,8 @@ async fn void(
     }
 }
 
-/// Takes a session out of the night (refused while a payment stands against the night).
+/// Takes a session out of the night (refused while a payment stands against the night, or
+/// while the night is settled and the session has money in it).
 async fn take_out(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -215,6 +229,16 @@ async fn take_out(
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;
+        let taking_out = Change::TakingOut;
+        keep_settled(
+            &state.reader,
+            &state.folds,
+            (club, nid),
+            &[sid],
+            taking_out,
+            "session",
+        )
+        .await?;
         nights::take_out(&state.pool, club, nid, sid).await
     };
     match done.await {

@@ -17,9 +17,7 @@ use crate::rules::GameInfo;
 use crate::rules::game::{Choice, HandFormSpec, form_values};
 use crate::service::{Glance, Loaded};
 use crate::session::Fold;
-use crate::session::sheet::{
-    self as model, Context, MoneyView, SheetView, Source, money, money_views, signed_money,
-};
+use crate::session::sheet::{self as model, Context, MoneyView, SheetView, Source, money_views};
 use crate::session::why::{Summaries, standing_amounts};
 use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
 
@@ -85,7 +83,7 @@ pub struct NightOnSheet {
 impl NightOnSheet {
     /// The sheet's view of `view`, a night of club `club`.
     pub fn of(club: i64, view: &crate::service::nights::NightView) -> NightOnSheet {
-        let money = |m: &crate::money::Money| with_currency(&m.to_string(), &view.currency);
+        let money = |m: &crate::money::Money| m.shown(&view.currency);
         NightOnSheet {
             club,
             id: view.night.id,
@@ -191,12 +189,6 @@ pub struct TransferView {
     pub why_link: String,
 }
 
-/// An amount with the session's currency as players write it: "$3.80", "€3.80", "£3.80";
-/// other currencies by their code, "3.80 CHF" (the one formatter, [`crate::money`]'s).
-pub fn with_currency(amount: &str, currency: &str) -> String {
-    crate::money::with_currency(amount, currency)
-}
-
 /// "2026-05-01 20:15 UTC" from a stored RFC 3339 time (seconds and fractions dropped); a
 /// page's script shows the `<time>` around it in the reader's own zone.
 pub fn time_words(rfc3339: &str) -> String {
@@ -215,7 +207,7 @@ pub fn time_words(rfc3339: &str) -> String {
 /// corrected hand shows its corrected amount, so the parts add up to the total. Read from
 /// the whole fold, so it is the settle-up's "every hand" page, fetched when asked for.
 pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
-    let money = |cents: i64| with_currency(&signed_money(cents), currency);
+    let money = |cents: i64| crate::money::Money::from_cents(cents).shown_signed(currency);
     let mut parts = Vec::new();
     for (row, cents) in standing_amounts(fold, account) {
         let label = match (row.kind.as_str(), row.hand_number) {
@@ -363,7 +355,7 @@ pub fn sheet_page(
         .balances()
         .as_map()
         .iter()
-        .map(|(k, v)| (name(k), money(v.cents()), class_of(v.cents())))
+        .map(|(k, v)| (name(k), v.shown(currency), class_of(v.cents())))
         .collect();
     // Before the close the settle-up is what closing now would do: the kitty shared out by
     // its rule, never "pays KITTY" for a kitty that closing would empty.
@@ -390,7 +382,7 @@ pub fn sheet_page(
         .map(|t| TransferView {
             from: name(&t.from),
             to: name(&t.to),
-            amount: with_currency(&t.amount.to_string(), currency),
+            amount: t.amount.shown(currency),
             summary: vec![summary(&t.from), summary(&t.to)],
             why_link: why_link(showing.id, &t.from, &t.to),
             transfer: t,
@@ -424,13 +416,7 @@ pub fn sheet_page(
         settlement_text,
         closed: showing.closed,
         unfinished: engine.unfinished(),
-        close_effect: money_views(preview_postings)
-            .into_iter()
-            .map(|v| MoneyView {
-                amount: with_currency(&v.amount, currency),
-                ..v
-            })
-            .collect(),
+        close_effect: money_views(preview_postings, currency),
         payments: match can_write {
             true => showing
                 .payments
@@ -463,7 +449,7 @@ fn standings(balances: &Balances, currency: &str) -> Vec<(String, String, &'stat
         .map(|(k, cents)| {
             (
                 name(k),
-                with_currency(&money(cents), currency),
+                crate::money::Money::from_cents(cents).shown(currency),
                 class_of(cents),
             )
         })
