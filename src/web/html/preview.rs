@@ -161,7 +161,8 @@ pub(super) async fn preview(
         error,
         can_write: true,
     })
-    .render() {
+    .render()
+    {
         // The sheet marks its last row `id="latest"` (where "#latest" lands after a
         // hand); the page already has that row, so the would-be row goes without it.
         Ok(html) => html.replacen(" id=\"latest\"", "", 1),
