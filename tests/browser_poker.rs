@@ -138,7 +138,7 @@ async fn an_omaha_hi_lo_hand_with_a_board_on_a_phone() {
     fill(&phone, "put_in.Cy", "0.15").await;
     tap(&phone, "folded.Cy").await;
     submit(&phone, "#next form.hand-form button[type=submit]").await;
-    wait_for(&phone, "high-low pot 1.15", Duration::from_secs(5)).await;
+    wait_for(&phone, "high-low pot $1.15", Duration::from_secs(5)).await;
     assert_landed(&phone, "poker").await;
     let ledger: serde_json::Value = ledger_via_link(&phone).await;
     assert_eq!(
