@@ -68,42 +68,77 @@ pub async fn apply_facts_delta(
             ensure_person(conn, club_id, &r.player).await?;
             crate::store::clubs::add_player(conn, club_id, &r.player).await?;
         }
-        sqlx::query(
-            "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
-             hands_bid, hands_made, hands_set, games_won, kitties_taken) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
-             ON CONFLICT (session_id, player) DO UPDATE SET net_cents = excluded.net_cents, \
-             hands_bid = excluded.hands_bid, hands_made = excluded.hands_made, \
-             hands_set = excluded.hands_set, games_won = excluded.games_won, \
-             kitties_taken = excluded.kitties_taken",
-        )
-        .bind(session_id)
-        .bind(club_id)
-        .bind(&r.player)
-        .bind(game)
-        .bind(played_at)
-        .bind(r.net_cents)
-        .bind(r.hands_bid)
-        .bind(r.hands_made)
-        .bind(r.hands_set)
-        .bind(r.games_won)
-        .bind(r.kitties_taken)
-        .execute(&mut *conn)
-        .await?;
     }
-    for (player, band, bids, made) in &delta.bids {
-        sqlx::query(
-            "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) VALUES (?, ?, ?, ?, ?, ?) \
-             ON CONFLICT (session_id, player, band) DO UPDATE SET bids = excluded.bids, made = excluded.made",
-        )
-        .bind(session_id)
-        .bind(club_id)
-        .bind(player)
-        .bind(band)
-        .bind(bids)
-        .bind(made)
-        .execute(&mut *conn)
-        .await?;
+    // Every changed row in one statement each (a round trip to the database thread per
+    // statement is what a record costs most while the group holds the write lock); the
+    // totals' triggers still run per row.
+    upsert_results(conn, (session_id, club_id, game, played_at), &delta.results).await?;
+    upsert_bids(conn, (session_id, club_id), &delta.bids).await?;
+    Ok(())
+}
+
+/// Inserts or updates the changed `results` of a session (`at`: its id, club, game and
+/// creation time) in one statement.
+async fn upsert_results(
+    conn: &mut SqliteConnection,
+    (session_id, club_id, game, played_at): (i64, i64, &str, &str),
+    results: &[(PlayerResult, bool)],
+) -> Result<(), sqlx::Error> {
+    if results.is_empty() {
+        return Ok(());
     }
+    let mut q = QueryBuilder::<Sqlite>::new(
+        "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
+         hands_bid, hands_made, hands_set, games_won, kitties_taken) ",
+    );
+    q.push_values(results, |mut row, (r, _)| {
+        row.push_bind(session_id)
+            .push_bind(club_id)
+            .push_bind(&r.player)
+            .push_bind(game)
+            .push_bind(played_at)
+            .push_bind(r.net_cents)
+            .push_bind(r.hands_bid)
+            .push_bind(r.hands_made)
+            .push_bind(r.hands_set)
+            .push_bind(r.games_won)
+            .push_bind(r.kitties_taken);
+    });
+    q.push(
+        " ON CONFLICT (session_id, player) DO UPDATE SET net_cents = excluded.net_cents, \
+         hands_bid = excluded.hands_bid, hands_made = excluded.hands_made, \
+         hands_set = excluded.hands_set, games_won = excluded.games_won, \
+         kitties_taken = excluded.kitties_taken",
+    );
+    q.build().execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Inserts or updates the changed bands `bids` (player, band, bids, made) of session
+/// `session_id` of `club_id` in one statement.
+async fn upsert_bids(
+    conn: &mut SqliteConnection,
+    (session_id, club_id): (i64, i64),
+    bids: &[(String, i64, i64, i64)],
+) -> Result<(), sqlx::Error> {
+    if bids.is_empty() {
+        return Ok(());
+    }
+    let mut q = QueryBuilder::<Sqlite>::new(
+        "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) ",
+    );
+    q.push_values(bids, |mut row, (player, band, bids, made)| {
+        row.push_bind(session_id)
+            .push_bind(club_id)
+            .push_bind(player)
+            .push_bind(band)
+            .push_bind(bids)
+            .push_bind(made);
+    });
+    q.push(
+        " ON CONFLICT (session_id, player, band) DO UPDATE SET bids = excluded.bids, made = excluded.made",
+    );
+    q.build().execute(&mut *conn).await?;
     Ok(())
 }
 
