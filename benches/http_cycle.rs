@@ -49,7 +49,14 @@ use sqlx::{ConnectOptions, Connection};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-const SERVER: &str = env!("CARGO_BIN_EXE_scorekeeper");
+/// The server the bench starts: the release build beside it, or `HTTP_CYCLE_SERVER` (another
+/// build, to compare two).
+fn server_binary() -> PathBuf {
+    std::env::var_os("HTTP_CYCLE_SERVER").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_scorekeeper")),
+        PathBuf::from,
+    )
+}
 
 /// Requests answered 503 (the server too busy to answer in time), printed with each row.
 static BUSY: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -309,7 +316,7 @@ impl Server {
             .unwrap()
             .port();
         let addr = format!("127.0.0.1:{port}");
-        let child = Command::new(SERVER)
+        let child = Command::new(server_binary())
             .args(["serve", "--bind", &addr, "--database-url", url])
             .env("RUST_LOG", "error")
             .envs(env.iter().copied())
@@ -415,7 +422,7 @@ impl Run {
 /// peak memory in MiB, sampled from `/proc` every millisecond while it runs.
 fn replay(file: &Path) -> (Duration, f64) {
     let started = Instant::now();
-    let mut child = Command::new(SERVER)
+    let mut child = Command::new(server_binary())
         .arg("replay")
         .arg(file)
         .stdout(Stdio::null())
@@ -459,7 +466,10 @@ impl Plan {
             .position(|a| a == "--games")
             .and_then(|i| args.get(i + 1))
             .map(|v| v.split(',').map(str::to_string).collect::<Vec<_>>());
-        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        // `HTTP_CYCLE_DIR` puts the databases elsewhere (a tmpfs, to compare two builds'
+        // CPU with the disk's `fsync` taken out).
+        let dir = std::env::var_os("HTTP_CYCLE_DIR")
+            .map_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")), PathBuf::from)
             .join(format!("http-cycle-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         Plan {
@@ -676,33 +686,55 @@ async fn writes_beside_a_chart(plan: &Plan, game: &Game, long: usize) -> (f64, f
 }
 
 /// Record + standing cycles/s on one club session with no live sheet open, and with
-/// `sheets` live sheets (`GET /sessions/{id}/live`) open on other sessions of the club.
+/// `sheets` live sheets (`GET /sessions/{id}/live`) open on other sessions of the club: the
+/// best of the rounds of each, every round measuring first without and then with the
+/// sheets (opened for it and closed after), so that both see the machine alike.
 async fn hands_beside_live_sheets(plan: &Plan, game: &Game, sheets: usize) -> (f64, f64) {
     let mut run = Run::start(&plan.dir, "live", game, 100, 11).await;
     let watched: Vec<i64> = run.ids.split_off(1);
     let mut best = (0.0f64, 0.0f64);
-    let mut streams = Vec::new();
-    for round in 0..plan.rounds.max(3) {
-        let (r, _) = load(&mut run, 200, Read::Standing).await;
+    for _ in 0..plan.rounds.max(3) {
+        let (r, _) = load(&mut run, 300, Read::Standing).await;
         best.0 = best.0.max(r);
-        if round == 0 {
-            for k in 0..sheets {
-                let id = watched[k % watched.len()];
-                let mut s = TcpStream::connect(&run.server.addr).await.unwrap();
-                let head = format!(
-                    "GET /sessions/{id}/live HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {}\r\n\r\n",
-                    run.token
-                );
-                s.write_all(head.as_bytes()).await.unwrap();
-                streams.push(s);
-            }
-            tokio::time::sleep(Duration::from_millis(500)).await;
+        let mut streams = Vec::new();
+        for k in 0..sheets {
+            let id = watched[k % watched.len()];
+            let mut s = TcpStream::connect(&run.server.addr).await.unwrap();
+            let head = format!(
+                "GET /sessions/{id}/live HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {}\r\n\r\n",
+                run.token
+            );
+            s.write_all(head.as_bytes()).await.unwrap();
+            streams.push(s);
         }
-        let (r, _) = load(&mut run, 200, Read::Standing).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let (r, _) = load(&mut run, 300, Read::Standing).await;
         best.1 = best.1.max(r);
+        drop(streams);
+        tokio::time::sleep(Duration::from_millis(500)).await;
     }
-    drop(streams);
     best
+}
+
+/// Prints and returns each game's record rate alone ([`record_rate`]): (game, records/s,
+/// raw commits/s).
+async fn record_rates(plan: &Plan) -> Vec<(&'static str, f64, f64)> {
+    println!(
+        "record alone on club sessions, {} clients, {} hands: records/s against the raw commit rate measured around each round (median round)",
+        plan.most_clients(),
+        plan.longest()
+    );
+    let mut rates = Vec::new();
+    for game in &plan.games {
+        let (records, raw) = record_rate(plan, game).await;
+        println!(
+            "{:>28} {records:>10.1} records/s {raw:>8.0} raw/s  x{:.2}",
+            game.id,
+            records / raw
+        );
+        rates.push((game.id, records, raw));
+    }
+    rates
 }
 
 #[tokio::main]
@@ -714,6 +746,12 @@ async fn main() {
         plan.dir.display()
     );
     println!();
+    if std::env::args().any(|a| a == "--rates-only") {
+        // Only the record rates: what a change to the write path is tried against.
+        record_rates(&plan).await;
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
     println!(
         "club sessions, with the club's token: record-hand + GET standing, record-hand + GET the sheet page; one server per row; cycles/s the best of {} rounds ({} standing and {} sheet cycles per client each), p50 over all rounds",
         plan.rounds, plan.cycles, plan.sheet_cycles
@@ -727,21 +765,7 @@ async fn main() {
         cycles(&plan, game, &mut rows).await;
     }
     println!();
-    println!(
-        "record alone on club sessions, {} clients, {} hands: records/s against the raw commit rate measured around each round (median round)",
-        plan.most_clients(),
-        plan.longest()
-    );
-    let mut rates = Vec::new();
-    for game in &plan.games {
-        let (records, raw) = record_rate(&plan, game).await;
-        println!(
-            "{:>28} {records:>10.1} records/s {raw:>8.0} raw/s  x{:.2}",
-            game.id,
-            records / raw
-        );
-        rates.push((game.id, records, raw));
-    }
+    let rates = record_rates(&plan).await;
     let pitch = Game::all()
         .into_iter()
         .find(|g| g.id == "auction_pitch")
