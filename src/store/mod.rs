@@ -10,6 +10,7 @@ pub mod history;
 pub mod nights;
 pub mod ops;
 mod pools;
+pub mod postgres;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -23,7 +24,7 @@ use crate::ledger::Posting;
 pub use pools::{ReadPool, WritePool};
 
 /// Migrations, embedded in the binary and run at start-up.
-pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// Opens (creating the file and its folder if needed) and migrates the database at `url`
 /// (`sqlite://path` or `sqlite::memory:`), and answers the **writer**: a pool of one

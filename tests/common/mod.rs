@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod engines;
 pub mod entry;
 pub mod nights;
 pub mod phones;
