@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}{}", cite(.rule.as_deref()))]
 pub struct RuleError {
-    /// The field at fault, as named in `design/session-format.md`.
+    /// The field at fault, as named in `docs/session-format.md`.
     pub field: String,
     /// What is wrong, in player words, without the rule's citation.
     pub message: String,
@@ -100,7 +100,7 @@ pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
 
 /// Deserialises `object` into `T` (a struct with `deny_unknown_fields`), turning serde's
 /// error into a [`RuleError`] that names the field: unknown fields (usually typos), missing
-/// fields and wrong types are all refused (`design/session-format.md`).
+/// fields and wrong types are all refused (`docs/session-format.md`).
 pub fn read<T: DeserializeOwned>(object: &Map<String, Value>) -> Result<T, RuleError> {
     // Read in place: copying the event first cost an allocation per field of every event.
     serde_path_to_error::deserialize(object).map_err(|err| {

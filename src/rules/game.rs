@@ -75,8 +75,11 @@ pub struct Ctx<'a> {
 }
 
 /// One game's engine for one session, holding whatever the game carries from hand to hand
-/// (running scores, games won). Every method is pure; an engine is cloned to try an event
-/// or to replay from a point (corrections), so it holds no shared state.
+/// (running scores, games won), as the session fold, the registry and the pages see it.
+/// Every method is pure; an engine is cloned to try an event or to replay from a point
+/// (corrections), so it holds no shared state. The games implement the typed
+/// [`super::typed::Game`] and reach this trait through its one adapter,
+/// [`super::typed::Typed`].
 pub trait Engine: Send + Sync {
     /// A copy of this engine in its current state.
     fn clone_box(&self) -> Box<dyn Engine>;
@@ -352,7 +355,7 @@ pub type FormFn = fn(&[u8]) -> Result<Value, RuleError>;
 
 /// A registered game.
 pub struct GameInfo {
-    /// The id used in session documents (`design/session-format.md`).
+    /// The id used in session documents (`docs/session-format.md`).
     pub id: &'static str,
     /// The name shown to players.
     pub name: &'static str,

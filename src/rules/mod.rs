@@ -1,10 +1,12 @@
 //! The rules engines: pure code, one module per game, no I/O, clock or randomness.
 //!
 //! A game describes itself in a [`GameInfo`] (its id as in `docs/session-format.md`, its
-//! seats, its agreements and a constructor) and plays a session as an [`Engine`], which
-//! turns each event into an [`Outcome`]: postings, the reason in words, the sheet's line in
-//! typed fields and the game it finished. Adding a game means one module here, one hand-form
-//! template and one line in [`crate::registry`].
+//! seats, its agreements and a constructor) and plays a session as a typed
+//! [`typed::Game`]: its agreements and events read into its own types at the edge, each
+//! event turned into an [`Outcome`]: postings, the reason in words, the sheet's line in
+//! typed fields and the game it finished. The session, the registry and the pages see every
+//! game through one erased adapter, [`typed::Typed`], as an [`Engine`]. Adding a game means
+//! one module here, one hand-form template and one line in [`crate::registry`].
 
 /// Declares each game's rules module from the registry's one list.
 macro_rules! game_modules {
@@ -22,6 +24,7 @@ pub mod partnership;
 pub mod sheet;
 pub mod table;
 pub mod to_make;
+pub mod typed;
 
 use serde::Serialize;
 use serde_json::Value;

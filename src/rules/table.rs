@@ -165,7 +165,7 @@ fn invisible(c: char) -> bool {
 
 /// The seating of a session: the players seated now, clockwise, and everyone who has ever
 /// sat (each keeps his ledger account after leaving). The player after the dealer is the
-/// dealer's left (`design/session-format.md`).
+/// dealer's left (`docs/session-format.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     seated: Vec<String>,
@@ -242,7 +242,7 @@ impl Table {
 
     /// The seated players in the order that leftover cents of an equal split are handed out:
     /// from the player on the left of the most recent dealer, or from the first seat when no
-    /// hand was dealt yet (`design/session-format.md`, "Precise readings"). When that dealer
+    /// hand was dealt yet (`docs/session-format.md`, "Precise readings"). When that dealer
     /// has left the table, from the player who sat on his left.
     pub fn leftover_order(&self) -> Vec<&str> {
         match self.dealer_left() {

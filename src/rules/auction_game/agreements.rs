@@ -1,5 +1,5 @@
 //! The table agreements of an Auction session (rules §1.10, §3 item 31), named as
-//! `design/session-format.md` names them: only `stake`. The source has no money stakes;
+//! `docs/session-format.md` names them: only `stake`. The source has no money stakes;
 //! the ledger attaches one per game (rules §1.10 "No money stakes in the source"). Unknown
 //! agreements are refused (usually typos).
 
@@ -7,7 +7,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
 
 /// Every agreement of an Auction session, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,11 +18,23 @@ pub struct Agreements {
     pub stake: Money,
 }
 
+/// The agreements as written: the stake, "0.00" when not written.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
+}
+
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Nothing left to check: the stake is refused below zero as it is read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
+        Ok(Agreements {
+            stake: w.stake.money(),
+        })
+    }
 }
 
 impl Agreements {
@@ -29,14 +42,7 @@ impl Agreements {
     /// Errors name the field (`agreements.stake`): a negative stake, a JSON number for
     /// money, an unknown agreement.
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
-        if w.stake.cents() < 0 {
-            return Err(RuleError::new(
-                "agreements.stake",
-                "the stake cannot be negative",
-            ));
-        }
-        Ok(Agreements { stake: w.stake })
+        read_agreements(object)
     }
 }
 

@@ -1,6 +1,6 @@
 //! What the pages need of Auction: the agreements the new-session form offers, the
 //! agreements in words for the sheet, what the hand form offers, and the hand form read into
-//! a `hand` event (rules §1.10, `design/session-format.md`).
+//! a `hand` event (rules §1.10, `docs/session-format.md`).
 //!
 //! The form follows the table as the cards fall: one block per round, in order, with the
 //! item turned and each player's bid card (empty: no bid), and under it the overtime steps

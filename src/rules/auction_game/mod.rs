@@ -18,6 +18,7 @@ pub mod agreements;
 pub mod final_count;
 pub mod form;
 pub mod hand;
+mod rounds;
 
 #[cfg(test)]
 mod tests;
@@ -28,14 +29,15 @@ mod review_tests;
 use serde_json::{Map, Value, json};
 
 use self::agreements::Agreements;
-use self::hand::{Game, Holding, Item, Sale};
+use self::hand::{Game, Holding, Item, Sale, WrittenGame};
 use crate::ledger::Postings;
 use crate::ledger::split::equal_shares;
 use crate::rules::game::HandFormSpec;
 use crate::rules::{
-    Column, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
-    RuleError, SheetLine, Step, Table, Tally, Tone,
+    Column, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
+    SheetLine, Step, Table, Tally, Tone,
 };
+use crate::rules::typed;
 
 /// The registration of `auction_game`: 2 to 4 players (rules §1.10).
 pub static GAME: GameInfo = GameInfo {
@@ -44,16 +46,17 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.10",
     seats: (2, 4),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<Auction>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    Ok(Box::new(Auction::new(agreements, players, opening_scores)?))
+typed::events! {
+    /// What happens in Auction besides a payment and the close: a whole game, entered as
+    /// one `hand` (rules §1.10).
+    pub enum Event {
+        /// One game, round by round or as its final count.
+        "hand" => Hand(hand::WrittenGame),
+    }
 }
 
 /// The engine of one Auction session: the agreements, the players in seat order and the
@@ -105,15 +108,13 @@ pub fn judge(holdings: &[Holding]) -> Verdict {
 
 impl Auction {
     /// Starts a session for `players` (2 to 4, seat order) under `agreements`. Errors name
-    /// the field: the agreements (see [`Agreements::read`]); `players` outside 2–4;
-    /// `opening_scores` other than `null` or `{}` (every game is whole in one event, so there
-    /// is nothing to carry in).
-    pub fn new(
-        agreements: &Map<String, Value>,
+    /// the field: `players` outside 2–4; `opening_scores` other than `null` or `{}` (every
+    /// game is whole in one event, so there is nothing to carry in).
+    pub fn start(
+        agreements: Agreements,
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<Auction, RuleError> {
-        let agreements = Agreements::read(agreements)?;
         if !(2..=4).contains(&players.len()) {
             return Err(RuleError::new(
                 "players",
@@ -299,8 +300,8 @@ impl Auction {
     }
 
     /// One game: checked, judged, settled. Nothing changes on error.
-    fn play(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
-        let game: Game = hand::read_game(event, &self.players)?;
+    fn play(&mut self, ctx: &mut Ctx<'_>, event: WrittenGame) -> Result<Outcome, RuleError> {
+        let game: Game = hand::check_game(event, &self.players)?;
         let number = self.games + 1;
         let verdict = judge(&game.holdings);
         let (postings, paid, pay_steps) = self.settle(ctx.table, &verdict.winners);
@@ -308,31 +309,13 @@ impl Auction {
             [one] => Some(self.name(*one).to_string()),
             _ => None,
         };
-        let tied = verdict
-            .winners
-            .iter()
-            .map(|&s| self.name(s))
-            .collect::<Vec<_>>()
-            .join(" and ");
         let best = verdict
             .winners
             .first()
             .and_then(|&s| game.holdings.get(s))
             .cloned()
             .unwrap_or_default();
-        let how = match verdict.decided_by {
-            "items" => format!("the most valuable items, {}", best.value()),
-            "least_spent" => format!(
-                "items tied at {}, and spent the least, {}",
-                best.value(),
-                best.spent
-            ),
-            _ => format!(
-                "{tied} tie on items ({}) and money spent ({}): a draw",
-                best.value(),
-                best.spent
-            ),
-        };
+        let how = self.how(&verdict, &best);
         let holdings: Vec<String> = game
             .holdings
             .iter()
@@ -352,57 +335,8 @@ impl Auction {
                 None => how.clone(),
             }
         ));
-        let mut steps: Vec<Step> = game
-            .holdings
-            .iter()
-            .enumerate()
-            .map(|(s, h)| Step::Score {
-                who: self.name(s).to_string(),
-                sum: if h.items.is_empty() {
-                    "no items".into()
-                } else {
-                    h.items
-                        .iter()
-                        .map(|i| format!("{} {}", i.letter(), i.value()))
-                        .collect::<Vec<_>>()
-                        .join(" + ")
-                },
-                total: h.value(),
-                tally: Tally::Points,
-            })
-            .collect();
+        let mut steps = self.item_steps(&game);
         steps.extend(pay_steps);
-        let mut marks = Vec::new();
-        let overtimes = game
-            .sales
-            .iter()
-            .filter(|s| matches!(s, Sale::Bought { overtime, withdrew, .. } if *overtime > 0 || !withdrew.is_empty()))
-            .count();
-        if overtimes > 0 {
-            marks.push(Mark::new(
-                if overtimes == 1 {
-                    "1 overtime".to_string()
-                } else {
-                    format!("{overtimes} overtimes")
-                },
-                Tone::Plain,
-            ));
-        }
-        let discarded = game
-            .sales
-            .iter()
-            .filter(|s| matches!(s, Sale::Discarded(_)))
-            .count();
-        if discarded > 0 {
-            marks.push(Mark::new(
-                format!("{discarded} discarded"),
-                Tone::Plain,
-            ));
-        }
-        marks.push(match &winner {
-            Some(w) => Mark::new(format!("{w} wins"), Tone::Good),
-            None => Mark::new("a draw", Tone::Plain),
-        });
         let details = game
             .holdings
             .iter()
@@ -410,7 +344,7 @@ impl Auction {
             .flat_map(|(s, h)| self.details(s, h, verdict.winners.contains(&s)))
             .collect();
         let line = SheetLine {
-            marks,
+            marks: game_marks(&game, winner.as_deref()),
             details,
             ..SheetLine::titled(if game.sales.is_empty() {
                 format!("game {number} (final count)")
@@ -418,17 +352,7 @@ impl Auction {
                 format!("game {number}")
             })
         };
-        let final_scores: Map<String, Value> = game
-            .holdings
-            .iter()
-            .enumerate()
-            .map(|(s, h)| {
-                (
-                    self.name(s).to_string(),
-                    json!({ "items": h.value(), "spent": h.spent }),
-                )
-            })
-            .collect();
+        let final_scores = self.final_scores(&game);
         let finished = FinishedGame {
             winner: winner.clone(),
             decided_by: verdict.decided_by.to_string(),
@@ -453,28 +377,122 @@ impl Auction {
             finished: Some((finished, end)),
         })
     }
-}
 
-impl Engine for Auction {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+    /// How the game was decided, in words: by the items, by the money spent, or a draw
+    /// among the tied (rules §1.10, §3 item 31); `best` is the first winner's holding.
+    fn how(&self, verdict: &Verdict, best: &Holding) -> String {
+        let tied = verdict
+            .winners
+            .iter()
+            .map(|&s| self.name(s))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        match verdict.decided_by {
+            "items" => format!("the most valuable items, {}", best.value()),
+            "least_spent" => format!(
+                "items tied at {}, and spent the least, {}",
+                best.value(),
+                best.spent
+            ),
+            _ => format!(
+                "{tied} tie on items ({}) and money spent ({}): a draw",
+                best.value(),
+                best.spent
+            ),
+        }
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.play(ctx, event),
-            other => Err(RuleError::new(
-                "type",
-                format!(
-                    "\"{other}\" is not something that happens in Auction: enter a game, a payment or the close"
-                ),
-            )
-            .rule("rules §1.10")),
+    /// Each player's items as a sum a player can check ("A 4 + J 1" = 5).
+    fn item_steps(&self, game: &Game) -> Vec<Step> {
+        game.holdings
+            .iter()
+            .enumerate()
+            .map(|(s, h)| Step::Score {
+                who: self.name(s).to_string(),
+                sum: if h.items.is_empty() {
+                    "no items".into()
+                } else {
+                    h.items
+                        .iter()
+                        .map(|i| format!("{} {}", i.letter(), i.value()))
+                        .collect::<Vec<_>>()
+                        .join(" + ")
+                },
+                total: h.value(),
+                tally: Tally::Points,
+            })
+            .collect()
+    }
+
+    /// The ledger's final scores: each player's item value and money spent.
+    fn final_scores(&self, game: &Game) -> Map<String, Value> {
+        game.holdings
+            .iter()
+            .enumerate()
+            .map(|(s, h)| {
+                (
+                    self.name(s).to_string(),
+                    json!({ "items": h.value(), "spent": h.spent }),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The row's marks for a game: its overtimes, the items discarded, and who won.
+fn game_marks(game: &Game, winner: Option<&str>) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    let overtimes = game
+        .sales
+        .iter()
+        .filter(|s| matches!(s, Sale::Bought { overtime, withdrew, .. } if *overtime > 0 || !withdrew.is_empty()))
+        .count();
+    if overtimes > 0 {
+        marks.push(Mark::new(
+            if overtimes == 1 {
+                "1 overtime".to_string()
+            } else {
+                format!("{overtimes} overtimes")
+            },
+            Tone::Plain,
+        ));
+    }
+    let discarded = game
+        .sales
+        .iter()
+        .filter(|s| matches!(s, Sale::Discarded(_)))
+        .count();
+    if discarded > 0 {
+        marks.push(Mark::new(
+            format!("{discarded} discarded"),
+            Tone::Plain,
+        ));
+    }
+    marks.push(match winner {
+        Some(w) => Mark::new(format!("{w} wins"), Tone::Good),
+        None => Mark::new("a draw", Tone::Plain),
+    });
+    marks
+}
+
+impl typed::Game for Auction {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Auction";
+    const ENTER: &'static str = "a game, a payment or the close";
+    const RULE: Option<&'static str> = Some("rules §1.10");
+
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<Auction, RuleError> {
+        Auction::start(agreements, players, opening_scores)
+    }
+
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(game) => self.play(ctx, game),
         }
     }
 

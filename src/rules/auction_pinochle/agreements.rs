@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 
 use super::units::{UnitsTable, UnitsTableSpec};
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::RuleError;
 
 /// How the kitty is kept (`kitty` agreement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -67,11 +68,12 @@ fn two() -> i64 {
     2
 }
 
+/// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     units_table: Option<UnitsTableSpec>,
     min_bid: Option<i64>,
     #[serde(default = "yes")]
@@ -90,16 +92,15 @@ struct Written {
     kitty_hearts_fail_multiplier: i64,
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes the
-    /// default of `design/session-format.md`. Errors name the field (`agreements.min_bid`).
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Checks the written agreements against the rules; errors name the agreement bare
+    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail =
-            |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
-        if w.stake.cents() < 0 {
-            return Err(fail("stake", "the stake cannot be negative".into()));
-        }
+            |field: &str, message: String| RuleError::new(field, message);
         let spec = w
             .units_table
             .unwrap_or(UnitsTableSpec::Preset("standard".into()));
@@ -144,7 +145,7 @@ impl Agreements {
             .rule("rules §1.2 rule 5"));
         }
         Ok(Agreements {
-            stake: w.stake,
+            stake: w.stake.money(),
             units_table,
             min_bid,
             spades_double: w.spades_double,
@@ -157,6 +158,14 @@ impl Agreements {
                 hearts_fail_multiplier: w.kitty_hearts_fail_multiplier,
             },
         })
+    }
+}
+
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes the
+    /// default of `docs/session-format.md`. Errors name the field (`agreements.min_bid`).
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        read_agreements(object)
     }
 
     /// One ante: the settlement of the lowest bid, `units(250) × stake` with Scarne's tables

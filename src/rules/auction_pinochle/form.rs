@@ -1,6 +1,6 @@
 //! What the pages need of Auction Pinochle: the agreements the new-session form offers,
 //! the agreements in words for the sheet, and the hand form read into a `hand` event
-//! (rules §1.1–1.3, `design/session-format.md`).
+//! (rules §1.1–1.3, `docs/session-format.md`).
 
 use serde::Deserialize;
 

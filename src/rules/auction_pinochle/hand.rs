@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use crate::money::Money;
+use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::{RuleError, Suit, Table, fields};
 
@@ -128,7 +129,7 @@ pub enum Deal {
     Contract(Contract),
 }
 
-/// A `hand` event exactly as the session document writes it (`design/session-format.md`,
+/// A `hand` event exactly as the session document writes it (`docs/session-format.md`,
 /// `auction_pinochle`): what [`read`] checks and what the hand form builds. Points are
 /// pinochle points; `bidder_cash` is money (a decimal string).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -188,7 +189,11 @@ pub fn read(
     agreements: &Agreements,
     table: &Table,
 ) -> Result<Deal, RuleError> {
-    let w: WrittenHand = fields::read(event)?;
+    check(fields::read(event)?, agreements, table)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read`] says.
+pub fn check(w: WrittenHand, agreements: &Agreements, table: &Table) -> Result<Deal, RuleError> {
     let seated = table.seated();
     if !(3..=4).contains(&seated.len()) {
         return Err(RuleError::new(
@@ -207,26 +212,10 @@ pub fn read(
         ));
     }
     if w.all_passed {
-        let extra = [
-            ("bidder", w.bidder.is_some()),
-            ("bid", w.bid.is_some()),
-            ("trump", w.trump.is_some()),
-            ("outcome", w.outcome.is_some()),
-            ("renege_by", w.renege_by.is_some()),
-            ("meld", w.meld.is_some()),
-            ("counters", w.counters.is_some()),
-            ("bidder_cash", w.bidder_cash.is_some()),
-        ];
-        if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
-            return Err(RuleError::new(
-                *field,
-                "a deal where all passed has no contract: clear the bidder, bid and trump, or enter the hand as played",
-            ));
-        }
-        return Ok(Deal::AllPassed { dealer: w.dealer });
+        return all_passed(w);
     }
     let four_handed = seated.len() == 4;
-    let bidder = w.bidder.ok_or_else(|| {
+    let bidder = w.bidder.clone().ok_or_else(|| {
         RuleError::new("bidder", "Who won the bid? If everybody passed, use the All passed button")
     })?;
     if !table.is_seated(&bidder) {
@@ -245,6 +234,52 @@ pub fn read(
     let bid = w
         .bid
         .ok_or_else(|| RuleError::new("bid", "the final bid is required"))?;
+    check_bid(bid, agreements)?;
+    let trump = w
+        .trump
+        .ok_or_else(|| RuleError::new("trump", "the final trump suit is required"))?;
+    check_counts(&w)?;
+    let (outcome, derived) = outcome_of(&w, bid)?;
+    let active = |who: &str| table.is_seated(who) && !(four_handed && who == w.dealer);
+    let renege_by = renege_of(outcome, w.renege_by, &bidder, active)?;
+    Ok(Deal::Contract(Contract {
+        dealer: w.dealer,
+        bidder,
+        bid,
+        trump,
+        outcome,
+        derived,
+        renege_by,
+        meld: w.meld,
+        counters: w.counters,
+        bidder_cash: w.bidder_cash,
+    }))
+}
+
+/// A deal where all passed: no contract field may be given (rules §1.1). Errors name the
+/// first one given.
+fn all_passed(w: WrittenHand) -> Result<Deal, RuleError> {
+    let given = [
+        ("bidder", w.bidder.is_some()),
+        ("bid", w.bid.is_some()),
+        ("trump", w.trump.is_some()),
+        ("outcome", w.outcome.is_some()),
+        ("renege_by", w.renege_by.is_some()),
+        ("meld", w.meld.is_some()),
+        ("counters", w.counters.is_some()),
+        ("bidder_cash", w.bidder_cash.is_some()),
+    ];
+    no_contract(
+        &given,
+        "a deal where all passed has no contract: clear the bidder, bid and trump, or enter the hand as played",
+        None,
+    )?;
+    Ok(Deal::AllPassed { dealer: w.dealer })
+}
+
+/// The final bid: a multiple of 10, at least the agreed minimum, at most [`MAX_BID`]
+/// (rules §1.1, §1.0). Errors name `bid`.
+fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(RuleError::new(
             "bid",
@@ -271,9 +306,12 @@ pub fn read(
         )
         .rule("rules §1.0"));
     }
-    let trump = w
-        .trump
-        .ok_or_else(|| RuleError::new("trump", "the final trump suit is required"))?;
+    Ok(())
+}
+
+/// The bidder's meld (0 to [`MAX_MELD`]), counters (0–250) and cash on the table (not
+/// negative), where given. Errors name the field.
+fn check_counts(w: &WrittenHand) -> Result<(), RuleError> {
     if let Some(meld) = w.meld
         && meld < 0
     {
@@ -305,8 +343,15 @@ pub fn read(
             "cash on the table cannot be negative",
         ));
     }
+    Ok(())
+}
+
+/// The outcome as written, or derived from the bidder's meld and counters against `bid`;
+/// `true` when derived. A written outcome that the meld and counters contradict is refused
+/// naming `outcome` (rules §1.1).
+fn outcome_of(w: &WrittenHand, bid: i64) -> Result<(Outcome, bool), RuleError> {
     let total = w.meld.zip(w.counters).map(|(m, c)| m + c);
-    let (outcome, derived) = match (w.outcome, total) {
+    Ok(match (w.outcome, total) {
         (Some(o), Some(t)) if o == Outcome::Made && t < bid => {
             return Err(RuleError::new(
                 "outcome",
@@ -344,8 +389,19 @@ pub fn read(
                 "give the outcome, or the bidder's meld and counters to derive made or failed",
             ));
         }
-    };
-    let renege_by = match (outcome, w.renege_by) {
+    })
+}
+
+/// Who reneged: named for a defender's renege alone, and then an active opponent of the
+/// bidder (`active`: seated, and not a 4-handed dealer), never the bidder (rules §1.1).
+/// Errors name `renege_by`.
+fn renege_of(
+    outcome: Outcome,
+    renege_by: Option<String>,
+    bidder: &str,
+    active: impl Fn(&str) -> bool,
+) -> Result<Option<String>, RuleError> {
+    Ok(match (outcome, renege_by) {
         (Outcome::DefenderRenege, None) => {
             return Err(RuleError::new(
                 "renege_by",
@@ -363,7 +419,7 @@ pub fn read(
             .rule("rules §1.1"));
         }
         (Outcome::DefenderRenege, Some(who)) => {
-            if !table.is_seated(&who) || (four_handed && who == w.dealer) {
+            if !active(&who) {
                 return Err(RuleError::new(
                     "renege_by",
                     format!(
@@ -381,17 +437,5 @@ pub fn read(
             ));
         }
         (_, None) => None,
-    };
-    Ok(Deal::Contract(Contract {
-        dealer: w.dealer,
-        bidder,
-        bid,
-        trump,
-        outcome,
-        derived,
-        renege_by,
-        meld: w.meld,
-        counters: w.counters,
-        bidder_cash: w.bidder_cash,
-    }))
+    })
 }

@@ -1,6 +1,6 @@
 //! The kitty's size through whole sessions (`replay`): a `payment` to or from `KITTY` is
 //! cash put into or taken out of the pot and moves the balances, never the kitty's size,
-//! which is what every kitty rule works on (rules §1.2, §1.3, `design/session-format.md`);
+//! which is what every kitty rule works on (rules §1.2, §1.3, `docs/session-format.md`);
 //! and equal splits after the last dealer left the table (session-format, "Precise
 //! readings"). Every expected number is worked out by hand in the comments.
 

@@ -14,16 +14,17 @@ pub mod units;
 mod kitty_tests;
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use self::agreements::{Agreements, KITTY_BID, KittyKind};
-use self::hand::Deal;
+use self::hand::{Deal, WrittenHand};
 use crate::ledger::{KITTY, Postings, split::equal_shares};
 use crate::money::Money;
 use crate::rules::{
-    Column, Contract, Ctx, Engine, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table,
-    Tally, Tone, fields,
+    Column, Contract, Ctx, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table, Tally,
+    Tone,
 };
+use crate::rules::typed::{self, Game};
 
 /// The registration of `auction_pinochle`.
 pub static GAME: GameInfo = GameInfo {
@@ -32,34 +33,25 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.1–1.3",
     seats: (3, 4),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<AuctionPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
 /// The most players seated at once: 3, or 4 with the dealer sitting out (rules §1.1).
 const MOST_SEATED: usize = 4;
 
-fn start(
-    agreements: &Map<String, Value>,
-    _players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    let agreements = Agreements::read(agreements)?;
-    match opening_scores {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(m)) if m.is_empty() => {}
-        Some(_) => {
-            return Err(RuleError::new(
-                "opening_scores",
-                "Auction Pinochle settles every hand in money, so there are no scores to carry in",
-            )
-            .rule("rules §1.1"));
-        }
+typed::events! {
+    /// What happens in Auction Pinochle besides a payment and the close.
+    pub enum Event {
+        /// A deal, bid and settled, or thrown in (rules §1.1).
+        "hand" => Hand(hand::WrittenHand),
+        /// A player sits down (rules §1.2 kitty rule 6).
+        "player_joins" => Joins(Joins),
+        /// A player leaves the table (rules §1.2 kitty rule 6).
+        "player_leaves" => Leaves(Leaves),
+        /// The table agrees to divide the kitty (rules §1.2 kitty rule 7).
+        "kitty_divide" => KittyDivide(KittyDivide),
     }
-    Ok(Box::new(AuctionPinochle {
-        agreements,
-        kitty: Money::ZERO,
-    }))
 }
 
 /// The engine of one Auction Pinochle session: the agreements and the kitty's size; the
@@ -68,24 +60,27 @@ fn start(
 pub struct AuctionPinochle {
     agreements: Agreements,
     /// The kitty's size: what the rules have put into it less what they have paid out of it
-    /// (`design/session-format.md`). Not the `KITTY` balance, which a `payment` to or from
+    /// (`docs/session-format.md`). Not the `KITTY` balance, which a `payment` to or from
     /// the kitty also moves (cash put into or taken out of the pot on the table); every
     /// kitty rule works on this size.
     kitty: Money,
 }
 
-#[derive(Deserialize)]
+/// A `player_joins` event as written (`docs/session-format.md`): who sits down, and after
+/// whom (`None`: at the end of the seating order).
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Joins {
+pub struct Joins {
     #[serde(rename = "type")]
     _kind: String,
     player: String,
     seat_after: Option<String>,
 }
 
-#[derive(Deserialize)]
+/// A `player_leaves` event as written: who leaves, and whether he left broke (kitty rule 6).
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Leaves {
+pub struct Leaves {
     #[serde(rename = "type")]
     _kind: String,
     player: String,
@@ -93,9 +88,10 @@ struct Leaves {
     broke: bool,
 }
 
-#[derive(Deserialize)]
+/// A `kitty_divide` event as written: nothing but its type (kitty rule 7).
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct KittyDivide {
+pub struct KittyDivide {
     #[serde(rename = "type")]
     _kind: String,
 }
@@ -150,12 +146,8 @@ impl AuctionPinochle {
         postings
     }
 
-    fn hand(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let deal = hand::read(event, &self.agreements, ctx.table)?;
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
+        let deal = hand::check(event, &self.agreements, ctx.table)?;
         let entry = match &deal {
             Deal::AllPassed { dealer } => {
                 let line = SheetLine::titled("all passed").dealt_by(dealer);
@@ -212,12 +204,7 @@ impl AuctionPinochle {
 
     /// Rule 8: a newcomer antes `kitty ÷ players already seated`, floored to the cent (the
     /// leftover stays in the kitty, rules §1.2 [R]).
-    fn joins(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let j: Joins = fields::read(event)?;
+    fn joins(&mut self, ctx: &mut Ctx<'_>, j: Joins) -> Result<Outcome, RuleError> {
         let name = j.player.as_str();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
         let everyone = ctx.table.everyone().iter().map(String::as_str);
@@ -283,12 +270,7 @@ impl AuctionPinochle {
 
     /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
     /// included), floored to the cent, and quits for good.
-    fn leaves(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let l: Leaves = fields::read(event)?;
+    fn leaves(&mut self, ctx: &mut Ctx<'_>, l: Leaves) -> Result<Outcome, RuleError> {
         if !ctx.table.is_seated(&l.player) {
             return Err(RuleError::new(
                 "player",
@@ -395,9 +377,34 @@ fn contract_line(c: &hand::Contract) -> SheetLine {
 
 pub use crate::rules::check_name;
 
-impl Engine for AuctionPinochle {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+impl Game for AuctionPinochle {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Auction Pinochle";
+    const ENTER: &'static str =
+        "a hand, a payment, the close, a player joining or leaving, or the kitty divided";
+
+    /// Starts a session ([`Game::new`]). Errors name the field.
+    fn new(
+        agreements: Agreements,
+        _players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<AuctionPinochle, RuleError> {
+        match opening_scores {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(m)) if m.is_empty() => {}
+            Some(_) => {
+                return Err(RuleError::new(
+                    "opening_scores",
+                    "Auction Pinochle settles every hand in money, so there are no scores to carry in",
+                )
+                .rule("rules §1.1"));
+            }
+        }
+        Ok(AuctionPinochle {
+            agreements,
+            kitty: Money::ZERO,
+        })
     }
 
     fn has_kitty(&self) -> bool {
@@ -423,29 +430,17 @@ impl Engine for AuctionPinochle {
         )
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.hand(ctx, event),
-            "player_joins" => self.joins(ctx, event),
-            "player_leaves" => self.leaves(ctx, event),
-            "kitty_divide" if self.has_kitty() => {
-                let _: KittyDivide = fields::read(event)?;
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(hand) => self.hand(ctx, hand),
+            Event::Joins(joins) => self.joins(ctx, joins),
+            Event::Leaves(leaves) => self.leaves(ctx, leaves),
+            Event::KittyDivide(_) if self.has_kitty() => {
                 Ok(self.share_out(ctx, "Kitty rule 7: divided by consent", "kitty divided"))
             }
-            "kitty_divide" => Err(RuleError::new(
+            Event::KittyDivide(_) => Err(RuleError::new(
                 "type",
                 "this session has no kitty to divide (agreement kitty is \"none\")",
-            )),
-            other => Err(RuleError::new(
-                "type",
-                format!(
-                    "\"{other}\" is not something that happens in Auction Pinochle: enter a hand, a payment, the close, a player joining or leaving, or the kitty divided"
-                ),
             )),
         }
     }

@@ -31,7 +31,7 @@ pub fn kitty_fail_multiplier(agreements: &Agreements, trump: Suit) -> i64 {
 /// against the bidder, plus the kitty when the bid is 350 or more.
 /// `kitty` is the kitty's size before the deal: what the rules put into it less what they
 /// paid out, not its ledger balance, which payments of cash also move
-/// (`design/session-format.md`). Returns the postings (summing to zero), the reason in
+/// (`docs/session-format.md`). Returns the postings (summing to zero), the reason in
 /// words and the same as steps: the table row, the multipliers, the stake, each payment and
 /// the kitty's size before and after.
 pub fn settle(

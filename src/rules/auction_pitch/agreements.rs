@@ -1,5 +1,5 @@
 //! The table agreements of an Auction Pitch session (rules §1.4, §3 items 9–18), named as
-//! `design/session-format.md` names them: `stake`, `target`, `variant`, `countdown_start`,
+//! `docs/session-format.md` names them: `stake`, `target`, `variant`, `countdown_start`,
 //! `smudge_rule`, `negative_difference`, `dealer_may_steal`.
 //!
 //! The other §3 options are deliberately not agreements here, because the session format
@@ -14,7 +14,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
 
 /// Which game of the Auction Pitch family is played (`variant`; rules §1.4, §3 item 9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -104,11 +105,12 @@ fn seven() -> i64 {
     7
 }
 
+/// The agreements as written, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     #[serde(default = "eleven")]
     target: i64,
     #[serde(default)]
@@ -123,20 +125,14 @@ struct Written {
     dealer_may_steal: bool,
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes the
-    /// default of `design/session-format.md`. Errors name the field (`agreements.target`):
-    /// unknown fields, wrong types, a negative stake, a target or count-down start that is
-    /// not a positive integer up to [`MAX_POINTS`].
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
-        let fail =
-            |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
-        if w.stake.cents() < 0 {
-            return Err(fail("stake", "the stake cannot be negative".into()));
-        }
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// A target or count-down start that is not a positive integer up to [`MAX_POINTS`]
+    /// is refused (rules §1.4); the stake is checked as it is read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
         if !(1..=MAX_POINTS).contains(&w.target) {
-            return Err(fail(
+            return Err(RuleError::new(
                 "target",
                 format!(
                     "{} is not a positive number of points up to {MAX_POINTS} (11, or 7, 9, 10, 21 as agreed)",
@@ -146,7 +142,7 @@ impl Agreements {
             .rule("rules §1.4"));
         }
         if !(1..=MAX_POINTS).contains(&w.countdown_start) {
-            return Err(fail(
+            return Err(RuleError::new(
                 "countdown_start",
                 format!(
                     "{} is not a positive number of points up to {MAX_POINTS}; count-down scores start above zero",
@@ -156,7 +152,7 @@ impl Agreements {
             .rule("rules §1.4"));
         }
         Ok(Agreements {
-            stake: w.stake,
+            stake: w.stake.money(),
             target: w.target,
             variant: w.variant,
             countdown_start: w.countdown_start,
@@ -164,6 +160,16 @@ impl Agreements {
             negative_difference: w.negative_difference,
             dealer_may_steal: w.dealer_may_steal,
         })
+    }
+}
+
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes the
+    /// default of `docs/session-format.md`. Errors name the field (`agreements.target`):
+    /// unknown fields, wrong types, a negative stake, a target or count-down start that is
+    /// not a positive integer up to [`MAX_POINTS`].
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        read_agreements(object)
     }
 
     /// True for the count-down variant, where scores run toward zero.

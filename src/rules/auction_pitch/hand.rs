@@ -1,9 +1,10 @@
 //! One Auction Pitch deal as entered at the table, read and checked against the rules
-//! (rules §1.4 per-hand inputs, bidding validation; `design/session-format.md`).
+//! (rules §1.4 per-hand inputs, bidding validation; `docs/session-format.md`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::{RuleError, Table, fields};
 
@@ -132,7 +133,7 @@ pub struct WrittenPoints {
     pub game: Option<String>,
 }
 
-/// A `hand` event exactly as the session document writes it (`design/session-format.md`,
+/// A `hand` event exactly as the session document writes it (`docs/session-format.md`,
 /// `auction_pitch`): what [`read`] checks and what the hand form builds. Names are players';
 /// `bid` is 1–4 (4 the slam).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -177,22 +178,24 @@ fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
 /// pitcher leads a trump, so somebody held the highest and the lowest trump, rules §1.4);
 /// contract fields on a deal where all passed.
 pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError> {
-    let w: WrittenHand = fields::read(event)?;
+    check(fields::read(event)?, table)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read`] says.
+pub fn check(w: WrittenHand, table: &Table) -> Result<Deal, RuleError> {
     seated(table, "dealer", &w.dealer)?;
     if w.all_passed {
-        let extra = [
+        let given = [
             ("pitcher", w.pitcher.is_some()),
             ("bid", w.bid.is_some()),
             ("points", w.points.is_some()),
             ("revoke_by", w.revoke_by.is_some()),
         ];
-        if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
-            return Err(RuleError::new(
-                *field,
-                "a deal where all passed is dead and has no pitcher, bid or points: clear them, or enter the hand as played",
-            )
-            .rule("rules §1.4"));
-        }
+        no_contract(
+            &given,
+            "a deal where all passed is dead and has no pitcher, bid or points: clear them, or enter the hand as played",
+            Some("rules §1.4"),
+        )?;
         return Ok(Deal::AllPassed { dealer: w.dealer });
     }
     let pitcher = w.pitcher.ok_or_else(|| {
@@ -217,7 +220,23 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
         )
         .rule("rules §1.4, S001"));
     }
-    let p = w.points.ok_or_else(|| {
+    let points = taken(w.points, table)?;
+    if let Some(who) = &w.revoke_by {
+        seated(table, "revoke_by", who)?;
+    }
+    Ok(Deal::Played(Contract {
+        dealer: w.dealer,
+        pitcher,
+        bid,
+        points,
+        revoke_by: w.revoke_by,
+    }))
+}
+
+/// Who took each point of a played hand: every taker seated, and High and Low taken by
+/// somebody (the pitcher leads a trump, rules §1.4). Errors name `points` or `points.*`.
+fn taken(written: Option<WrittenPoints>, table: &Table) -> Result<Points, RuleError> {
+    let p = written.ok_or_else(|| {
         RuleError::new(
             "points",
             "Who took high, low, jack and game? Choose nobody where nobody did",
@@ -252,16 +271,7 @@ pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError
             None => {}
         }
     }
-    if let Some(who) = &w.revoke_by {
-        seated(table, "revoke_by", who)?;
-    }
-    Ok(Deal::Played(Contract {
-        dealer: w.dealer,
-        pitcher,
-        bid,
-        points,
-        revoke_by: w.revoke_by,
-    }))
+    Ok(points)
 }
 
 /// A hand for tests, dealt by D: `takers` is "high low jack game", `-` for nobody.

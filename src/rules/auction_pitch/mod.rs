@@ -16,15 +16,16 @@ pub mod score;
 #[cfg(test)]
 mod tests;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use self::agreements::{Agreements, MAX_POINTS};
-use self::hand::{Deal, Point};
+use self::hand::{Deal, Point, WrittenHand};
 use self::score::{Scores, num};
 use crate::rules::{
-    Award, Cell, Column, Contract, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+    Award, Cell, Column, Contract, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Table, Tally, Tone,
 };
+use crate::rules::typed::{self, Game};
 
 /// The registration of `auction_pitch`: 2 to 7 players, each for himself (rules §1.4, S001).
 pub static GAME: GameInfo = GameInfo {
@@ -33,25 +34,21 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.4",
     seats: (2, 7),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<AuctionPitch>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    Ok(Box::new(AuctionPitch::new(
-        agreements,
-        players,
-        opening_scores,
-    )?))
+typed::events! {
+    /// What happens in Auction Pitch besides a payment and the close: a hand.
+    pub enum Event {
+        /// A deal, played or passed out (rules §1.4).
+        "hand" => Hand(hand::WrittenHand),
+    }
 }
 
 /// The first game's scores: `opening_scores` as carried in from a paper sheet
 /// (`{"Ann": 7}`), a missing player at 0, or at `countdown_start` in count-down
-/// (`design/session-format.md`). Errors name the entry (`opening_scores.Zed`): a name that
+/// (`docs/session-format.md`). Errors name the entry (`opening_scores.Zed`): a name that
 /// is not a player, a score that is not an integer within ±[`MAX_POINTS`], or one already
 /// out (a game in progress has nobody at the target, or at zero counting down).
 fn opening(
@@ -116,25 +113,6 @@ pub struct AuctionPitch {
 }
 
 impl AuctionPitch {
-    /// Starts a session: reads the agreements and the `opening_scores` of the first game
-    /// for `players` (seat order). Errors name the field (`agreements.target`,
-    /// `opening_scores.Zed`).
-    pub fn new(
-        agreements: &Map<String, Value>,
-        players: &[String],
-        opening_scores: Option<&Value>,
-    ) -> Result<AuctionPitch, RuleError> {
-        let agreements = Agreements::read(agreements)?;
-        let scores = opening(&agreements, players, opening_scores)?;
-        Ok(AuctionPitch {
-            agreements,
-            players: players.to_vec(),
-            scores,
-            games: 0,
-            dead_hand_last: false,
-        })
-    }
-
     /// The agreements this session plays under.
     pub fn agreements(&self) -> &Agreements {
         &self.agreements
@@ -143,12 +121,8 @@ impl AuctionPitch {
     /// One `hand` event: a dead hand changes nothing; a played hand is scored, and when it
     /// ends the game the game is settled and the scores start afresh. Nothing changes on
     /// error.
-    fn hand(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let c = match hand::read(event, ctx.table)? {
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
+        let c = match hand::check(event, ctx.table)? {
             Deal::AllPassed { dealer } => {
                 ctx.table.dealt(&dealer);
                 self.dead_hand_last = true;
@@ -318,9 +292,27 @@ pub fn decided_in_words(decided_by: &str, winner: &str) -> String {
     }
 }
 
-impl Engine for AuctionPitch {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+impl Game for AuctionPitch {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Auction Pitch";
+    const ENTER: &'static str = "a hand, a payment or the close";
+
+    /// Starts a session: the agreements and the `opening_scores` of the first game for
+    /// `players` (seat order). Errors name the entry (`opening_scores.Zed`).
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<AuctionPitch, RuleError> {
+        let scores = opening(&agreements, players, opening_scores)?;
+        Ok(AuctionPitch {
+            agreements,
+            players: players.to_vec(),
+            scores,
+            games: 0,
+            dead_hand_last: false,
+        })
     }
 
     /// Who deals next: after a dead hand (all passed) the same dealer deals again (rules
@@ -335,18 +327,9 @@ impl Engine for AuctionPitch {
         }
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.hand(ctx, event),
-            other => Err(RuleError::new(
-                "type",
-                format!("\"{other}\" is not something that happens in Auction Pitch: enter a hand, a payment or the close"),
-            )),
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(hand) => self.hand(ctx, hand),
         }
     }
 

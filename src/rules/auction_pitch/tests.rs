@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::agreements::Agreements;
 use super::score::{Scores, score_hand};
-use super::{AuctionPitch, GAME, hand};
+use super::{GAME, hand};
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
 use crate::ledger::{self, Balances};
 use crate::money::Money;
@@ -435,11 +435,11 @@ fn two_and_seven_players() {
 #[test]
 fn the_same_dealer_deals_again_after_a_dead_hand() {
     let players: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
-    let mut engine = AuctionPitch::new(&serde_json::Map::new(), &players, None).unwrap();
+    let mut engine = (GAME.start)(&serde_json::Map::new(), &players, None).unwrap();
     let mut table = Table::new(&players);
     let balances = Balances::default();
     assert_eq!(engine.next_dealer(&table), None);
-    let deal = |engine: &mut AuctionPitch, table: &mut Table, e: Value| {
+    let deal = |engine: &mut Box<dyn Engine>, table: &mut Table, e: Value| {
         let mut ctx = Ctx {
             table,
             balances: &balances,

@@ -1,5 +1,5 @@
 //! The table agreements of a Check Pinochle session (rules §1.7, §3 items 19–25;
-//! `design/session-format.md` `check_pinochle`). Unknown fields are refused by name
+//! `docs/session-format.md` `check_pinochle`). Unknown fields are refused by name
 //! (`agreements.<field>`): they are usually typos.
 //!
 //! ```json
@@ -28,6 +28,7 @@ use serde_json::{Map, Value};
 
 use super::checks::{CheckTable, Further, GameAward, MeldCheck, MeldValues};
 use crate::money::Money;
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
 use crate::rules::{RuleError, fields};
 
 /// Who pays whom when a game is settled (rules §1.7 settlement, §3 item 24).
@@ -101,11 +102,12 @@ fn five() -> i64 {
 /// running scores never come near overflow.
 const MAX_TARGET: i64 = 1_000_000;
 
+/// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     check_table: Option<Value>,
     make_checks: Option<Vec<(i64, i64)>>,
     meld_checks: Option<WrittenMeldChecks>,
@@ -157,16 +159,15 @@ struct WrittenFurther {
     defeat: Option<i64>,
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (module doc). Errors name the field (`agreements.make_checks`).
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Checks the written agreements against the rules; errors name the agreement bare
+    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail =
-            |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
-        if w.stake.cents() < 0 {
-            return Err(fail("stake", "the stake cannot be negative".into()));
-        }
+            |field: &str, message: String| RuleError::new(field, message);
         if !(1..=MAX_TARGET).contains(&w.target) {
             return Err(fail(
                 "target",
@@ -198,7 +199,7 @@ impl Agreements {
         }
         let game_award = read_game_award(w.game_award.as_ref())?;
         Ok(Agreements {
-            stake: w.stake,
+            stake: w.stake.money(),
             table,
             meld_checks,
             game_award,
@@ -212,11 +213,19 @@ impl Agreements {
     }
 }
 
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes its
+    /// default (module doc). Errors name the field (`agreements.make_checks`).
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        read_agreements(object)
+    }
+}
+
 /// `check_table` and `make_checks` together (rules §1.7, §3 item 19): `make_checks` belongs
 /// to the scarne preset alone, whose band numbers S003 lost.
 fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<CheckTable, RuleError> {
     let fail =
-        |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
+        |field: &str, message: String| RuleError::new(field, message);
     match spec {
         None | Some(Value::Null) => match make {
             None => Ok(CheckTable::hoyle()),
@@ -255,7 +264,7 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
                 ));
             }
             let c: WrittenCustom =
-                fields::read(object).map_err(|e| e.within("agreements.check_table"))?;
+                fields::read(object).map_err(|e| e.within("check_table"))?;
             let further = c.further.map(|f| Further {
                 from: f.from,
                 every: f.every,
@@ -282,7 +291,7 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
 /// source, listed first in the session format), `"hoyle"`, `"time1940"` (15) or a fixed
 /// whole number of checks.
 fn read_game_award(spec: Option<&Value>) -> Result<GameAward, RuleError> {
-    let fail = |message: String| RuleError::new("agreements.game_award", message);
+    let fail = |message: String| RuleError::new("game_award", message);
     match spec {
         None | Some(Value::Null) => Ok(GameAward::Scarne),
         Some(Value::String(s)) => match s.as_str() {

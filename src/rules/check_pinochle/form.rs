@@ -1,6 +1,6 @@
 //! What the pages need of Check Pinochle: the agreements the new-session form offers, the
 //! agreements in words for the sheet, and the hand form read into a `hand` event (rules
-//! §1.7, `design/session-format.md`).
+//! §1.7, `docs/session-format.md`).
 
 use std::collections::BTreeMap;
 

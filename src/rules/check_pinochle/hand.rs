@@ -113,7 +113,11 @@ pub struct WrittenSide {
 /// [`partnership::check_hands`]; `all_tricks` contradicting who won a trick; `meld_checks`
 /// more than the meld or the deck allows.
 pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleError> {
-    let w: WrittenHand = fields::read(event)?;
+    check(fields::read(event)?, seating)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read`] says.
+pub fn check(w: WrittenHand, seating: &Seating) -> Result<Hand, RuleError> {
     if seating.seat_of(&w.dealer).is_none() {
         return Err(RuleError::new(
             "dealer",

@@ -14,16 +14,17 @@ pub mod form;
 pub mod hand;
 pub mod settle;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use self::agreements::{Agreements, Settlement, Unfinished};
-use self::hand::{Hand, Scored, SideScore};
+use self::hand::{Hand, Scored, SideScore, WrittenHand};
 use crate::ledger::Postings;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
-    Mark, Outcome, RuleError, SheetLine, Table, Tally, Tone,
+    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Table, Tally, Tone,
 };
+use crate::rules::typed::{self, Game};
 
 /// The registration of `check_pinochle`: exactly four players (rules §1.7).
 pub static GAME: GameInfo = GameInfo {
@@ -32,44 +33,16 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.7",
     seats: (partnership::PLAYERS, partnership::PLAYERS),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<CheckPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    let agreements = Agreements::read(agreements)?;
-    let seating = Seating::new(players)?;
-    let opening = partnership::read_opening_scores(opening_scores)?;
-    for side in Side::BOTH {
-        if opening[side] >= agreements.target {
-            return Err(RuleError::new(
-                format!("opening_scores.{}", side.name()),
-                format!(
-                    "{} already reaches the target {}, so that game is over",
-                    opening[side], agreements.target
-                ),
-            )
-            .rule("rules §1.7"));
-        }
-        if opening[side].abs() > 10 * agreements.target.max(1000) {
-            return Err(RuleError::new(
-                format!("opening_scores.{}", side.name()),
-                format!("{} is not a score from a real sheet", opening[side]),
-            ));
-        }
+typed::events! {
+    /// What happens in Check Pinochle besides a payment and the close: a hand.
+    pub enum Event {
+        /// A deal, bid and played or thrown in (rules §1.7).
+        "hand" => Hand(hand::WrittenHand),
     }
-    Ok(Box::new(CheckPinochle {
-        agreements,
-        seating,
-        scores: opening,
-        checks: PerSide::default(),
-        hands_this_game: 0,
-        games: 0,
-    }))
 }
 
 /// The engine of one Check Pinochle session: the sheet of the game in progress (points and
@@ -98,12 +71,8 @@ impl CheckPinochle {
 
     /// Scores a deal and, if it ends the game, adds the game award and settles the checks.
     /// Everything is computed before the sheet changes, so a refusal leaves it untouched.
-    fn hand(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let hand = hand::read(event, &self.seating)?;
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
+        let hand = hand::check(event, &self.seating)?;
         let scored = hand::score(&hand, &self.agreements);
         let mut scores = self.scores;
         let mut checks = self.checks;
@@ -137,33 +106,9 @@ impl CheckPinochle {
         let order = ctx.table.from_left_of(&hand.dealer);
         let (postings, paid, steps) =
             settle::pay_checks(&self.agreements, &self.seating, &order, &checks)?;
-        why.push_str(&match end.decided_by {
-            "target" => format!(
-                ". {} reach {} (target {}) and win game {game}",
-                w.name(),
-                scores[w],
-                self.agreements.target
-            ),
-            _ => format!(
-                ". Both sides pass {} (NS {}, EW {}): the bidding side {} wins game {game}",
-                self.agreements.target,
-                signed(scores.ns),
-                signed(scores.ew),
-                w.name()
-            ),
-        });
+        let (won, how) = self.end_words(end.decided_by, w, &scores, game);
+        why.push_str(&won);
         why.push_str(&format!(": checks +{award} ({award_words}); {paid}"));
-        let how = match end.decided_by {
-            "target" => format!(
-                "reached {} (target {})",
-                signed(scores[w]),
-                self.agreements.target
-            ),
-            _ => format!(
-                "both sides passed {} on one hand: the bidders win",
-                self.agreements.target
-            ),
-        };
         if checks[w] < checks[l] {
             why.push_str(&format!(
                 " ({} win on points, {} on checks, which decide the money)",
@@ -179,21 +124,22 @@ impl CheckPinochle {
             decided_by: end.decided_by.to_string(),
             final_scores: scores.to_json(),
         };
-        self.games += 1;
+        let award = Award {
+            to: w.name().to_string(),
+            tally: Tally::Checks,
+            amount: award,
+            what: format!("game award ({award_words})"),
+            short: String::new(),
+        };
         let end = GameEnd {
             winner: Some(w.name().to_string()),
             at: Some(scores[w]),
             how,
-            award: Some(Award {
-                to: w.name().to_string(),
-                tally: Tally::Checks,
-                amount: award,
-                what: format!("game award ({award_words})"),
-                short: String::new(),
-            }),
+            award: Some(award),
             settlement: paid,
             fresh: Vec::new(),
         };
+        self.games += 1;
         self.scores = PerSide::default();
         self.checks = PerSide::default();
         self.hands_this_game = 0;
@@ -206,6 +152,38 @@ impl CheckPinochle {
             line,
             finished: Some((finished, end)),
         })
+    }
+
+    /// How side `w` won game `game` (`decided_by` of [`settle::game_end`]), as the sentence
+    /// after the hand's words and as the sheet's `how`: it reached the target, or both
+    /// sides passed it on one hand and the bidders win (rules §1.7).
+    fn end_words(
+        &self,
+        decided_by: &str,
+        w: Side,
+        scores: &PerSide<i64>,
+        game: usize,
+    ) -> (String, String) {
+        let target = self.agreements.target;
+        match decided_by {
+            "target" => (
+                format!(
+                    ". {} reach {} (target {target}) and win game {game}",
+                    w.name(),
+                    scores[w]
+                ),
+                format!("reached {} (target {target})", signed(scores[w])),
+            ),
+            _ => (
+                format!(
+                    ". Both sides pass {target} (NS {}, EW {}): the bidding side {} wins game {game}",
+                    signed(scores.ns),
+                    signed(scores.ew),
+                    w.name()
+                ),
+                format!("both sides passed {target} on one hand: the bidders win"),
+            ),
+        }
     }
 }
 
@@ -418,26 +396,54 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     format!("{head}: {}; {}", side_words(b), side_words(b.other()))
 }
 
-impl Engine for CheckPinochle {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+impl Game for CheckPinochle {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Check Pinochle";
+    const ENTER: &'static str =
+        "a hand, a payment or the close (partners stay seated for the whole game)";
+    const RULE: Option<&'static str> = Some("rules §1.7");
+
+    /// Starts a session: four players seated as partners and the `opening_scores` of the
+    /// first game (NS, EW), each below the target. Errors name the field.
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<CheckPinochle, RuleError> {
+        let seating = Seating::new(players)?;
+        let opening = partnership::read_opening_scores(opening_scores)?;
+        for side in Side::BOTH {
+            if opening[side] >= agreements.target {
+                return Err(RuleError::new(
+                    format!("opening_scores.{}", side.name()),
+                    format!(
+                        "{} already reaches the target {}, so that game is over",
+                        opening[side], agreements.target
+                    ),
+                )
+                .rule("rules §1.7"));
+            }
+            if opening[side].abs() > 10 * agreements.target.max(1000) {
+                return Err(RuleError::new(
+                    format!("opening_scores.{}", side.name()),
+                    format!("{} is not a score from a real sheet", opening[side]),
+                ));
+            }
+        }
+        Ok(CheckPinochle {
+            agreements,
+            seating,
+            scores: opening,
+            checks: PerSide::default(),
+            hands_this_game: 0,
+            games: 0,
+        })
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.hand(ctx, event),
-            other => Err(RuleError::new(
-                "type",
-                format!(
-                    "\"{other}\" is not something that happens in Check Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
-                ),
-            )
-            .rule("rules §1.7")),
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(hand) => self.hand(ctx, hand),
         }
     }
 

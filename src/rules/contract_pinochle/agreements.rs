@@ -1,5 +1,5 @@
 //! The table agreements of a Contract Pinochle session (rules §1.8, §3 item 28;
-//! `design/session-format.md` `contract_pinochle`). Unknown fields are refused by name
+//! `docs/session-format.md` `contract_pinochle`). Unknown fields are refused by name
 //! (`agreements.<field>`): they are usually typos.
 //!
 //! ```json
@@ -12,7 +12,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::RuleError;
 
 /// The largest target accepted, in points: far beyond any real game (S003 plays to 3,000),
 /// small enough that running scores never come near overflow.
@@ -37,15 +38,37 @@ fn three_thousand() -> i64 {
     3000
 }
 
+/// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     #[serde(default = "three_thousand")]
     target: i64,
     #[serde(default)]
     double_survives_overcall: bool,
+}
+
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Checks the written agreements against the rules; errors name the agreement bare
+    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
+        if !(1..=MAX_TARGET).contains(&w.target) {
+            return Err(RuleError::new(
+                "target",
+                format!("{} must be between 1 and {MAX_TARGET} points", w.target),
+            ));
+        }
+        Ok(Agreements {
+            stake: w.stake.money(),
+            target: w.target,
+            double_survives_overcall: w.double_survives_overcall,
+        })
+    }
 }
 
 impl Agreements {
@@ -53,24 +76,7 @@ impl Agreements {
     /// default (module doc). Errors name the field: `agreements.stake` negative,
     /// `agreements.target` outside 1–[`MAX_TARGET`], any unknown field.
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
-        if w.stake.cents() < 0 {
-            return Err(RuleError::new(
-                "agreements.stake",
-                "the stake cannot be negative",
-            ));
-        }
-        if !(1..=MAX_TARGET).contains(&w.target) {
-            return Err(RuleError::new(
-                "agreements.target",
-                format!("{} must be between 1 and {MAX_TARGET} points", w.target),
-            ));
-        }
-        Ok(Agreements {
-            stake: w.stake,
-            target: w.target,
-            double_survives_overcall: w.double_survives_overcall,
-        })
+        read_agreements(object)
     }
 }
 

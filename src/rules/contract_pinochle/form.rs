@@ -1,6 +1,6 @@
 //! What the pages need of Contract Pinochle: the agreements the new-session form offers,
 //! the agreements in words for the sheet, what the hand form offers, and the hand form read
-//! into a `hand` event (rules §1.8, `design/session-format.md` `contract_pinochle`).
+//! into a `hand` event (rules §1.8, `docs/session-format.md` `contract_pinochle`).
 //!
 //! The hand form is one short screen: dealer, bidder, bid, trump, doubled and how the hand
 //! ended, all selects but the bid, plus an "All passed" button for a thrown-in deal.

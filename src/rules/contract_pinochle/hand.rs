@@ -1,5 +1,5 @@
 //! One Contract Pinochle deal: the `hand` event as the table enters it, checked against
-//! the rules (rules §1.8, S003; `design/session-format.md` `contract_pinochle`), and what it
+//! the rules (rules §1.8, S003; `docs/session-format.md` `contract_pinochle`), and what it
 //! scores.
 //!
 //! ```json
@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use super::auction::{self, Ended};
+use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{Seating, Side};
 use crate::rules::{RuleError, Suit, fields};
@@ -215,7 +216,11 @@ pub fn read(
     seating: &Seating,
     agreements: &Agreements,
 ) -> Result<Deal, RuleError> {
-    let w: WrittenHand = fields::read(event)?;
+    check(fields::read(event)?, seating, agreements)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read`] says.
+pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Result<Deal, RuleError> {
     if seating.seat_of(&w.dealer).is_none() {
         return Err(RuleError::new(
             "dealer",
@@ -232,20 +237,18 @@ pub fn read(
         None => None,
     };
     if w.all_passed {
-        let extra = [
+        let given = [
             ("bidder", w.bidder.is_some()),
             ("bid", w.bid.is_some()),
             ("trump", w.trump.is_some()),
             ("doubled", w.doubled.is_some()),
             ("outcome", w.outcome.is_some()),
         ];
-        if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
-            return Err(RuleError::new(
-                *field,
-                "all four passed, so there is no contract: clear it, or enter the hand as played",
-            )
-            .rule("rules §1.8"));
-        }
+        no_contract(
+            &given,
+            "all four passed, so there is no contract: clear it, or enter the hand as played",
+            Some("rules §1.8"),
+        )?;
         if let Some(Ended::Contract(f)) = &ended {
             return Err(RuleError::new(
                 "auction",

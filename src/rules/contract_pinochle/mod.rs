@@ -14,16 +14,17 @@ pub mod auction;
 pub mod form;
 pub mod hand;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use self::agreements::Agreements;
-use self::hand::{Contract as Played, Deal, HandOutcome, Scored};
+use self::hand::{Contract as Played, Deal, HandOutcome, Scored, WrittenHand};
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout,
-    Mark, Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Step, Table, Tally, Tone,
 };
+use crate::rules::typed::{self, Game};
 
 /// The registration of `contract_pinochle`: exactly four players (rules §1.8).
 pub static GAME: GameInfo = GameInfo {
@@ -32,7 +33,7 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.8",
     seats: (partnership::PLAYERS, partnership::PLAYERS),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<ContractPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
@@ -40,53 +41,12 @@ pub static GAME: GameInfo = GameInfo {
 /// a multiple of 5 (rules §1.8).
 const SCORE_STEP: i64 = 5;
 
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    let agreements = Agreements::read(agreements)?;
-    let seating = Seating::new(players)?;
-    let opening = partnership::read_opening_scores(opening_scores)?;
-    for side in Side::BOTH {
-        let field = format!("opening_scores.{}", side.name());
-        let score = opening[side];
-        if score < 0 {
-            return Err(RuleError::new(
-                field,
-                format!(
-                    "{score} is below zero, and no Contract Pinochle hand takes points away"
-                ),
-            )
-            .rule("rules §1.8"));
-        }
-        if score % SCORE_STEP != 0 {
-            return Err(RuleError::new(
-                field,
-                format!(
-                    "{score} is not a multiple of 5, and every score is (bids in tens, halved at most)"
-                ),
-            )
-            .rule("rules §1.8"));
-        }
-        if score >= agreements.target {
-            return Err(RuleError::new(
-                field,
-                format!(
-                    "{score} already reaches the game {}, so that game is over",
-                    agreements.target
-                ),
-            )
-            .rule("rules §1.8"));
-        }
+typed::events! {
+    /// What happens in Contract Pinochle besides a payment and the close: a hand.
+    pub enum Event {
+        /// A deal, bid and played, conceded or thrown in (rules §1.8).
+        "hand" => Hand(hand::WrittenHand),
     }
-    Ok(Box::new(ContractPinochle {
-        agreements,
-        seating,
-        scores: opening,
-        deals_this_game: 0,
-        games: 0,
-    }))
 }
 
 /// The engine of one Contract Pinochle session: the side scores of the game in progress
@@ -116,12 +76,8 @@ impl ContractPinochle {
 
     /// One `hand` event. Everything is computed before the engine changes, so a refusal
     /// leaves it untouched.
-    fn hand(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let c = match hand::read(event, &self.seating, &self.agreements)? {
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
+        let c = match hand::check(event, &self.seating, &self.agreements)? {
             Deal::AllPassed { dealer } => return Ok(self.all_passed(ctx, &dealer)),
             Deal::Played(c) => c,
         };
@@ -359,26 +315,66 @@ pub fn describe(c: &Played, scored: &Scored) -> String {
     )
 }
 
-impl Engine for ContractPinochle {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+impl Game for ContractPinochle {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Contract Pinochle";
+    const ENTER: &'static str =
+        "a hand, a payment or the close (partners stay seated for the whole game)";
+    const RULE: Option<&'static str> = Some("rules §1.8");
+
+    /// Starts a session ([`Game::new`]). Errors name the field.
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<ContractPinochle, RuleError> {
+        let seating = Seating::new(players)?;
+        let opening = partnership::read_opening_scores(opening_scores)?;
+        for side in Side::BOTH {
+            let field = format!("opening_scores.{}", side.name());
+            let score = opening[side];
+            if score < 0 {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{score} is below zero, and no Contract Pinochle hand takes points away"
+                    ),
+                )
+                .rule("rules §1.8"));
+            }
+            if score % SCORE_STEP != 0 {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{score} is not a multiple of 5, and every score is (bids in tens, halved at most)"
+                    ),
+                )
+                .rule("rules §1.8"));
+            }
+            if score >= agreements.target {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{score} already reaches the game {}, so that game is over",
+                        agreements.target
+                    ),
+                )
+                .rule("rules §1.8"));
+            }
+        }
+        Ok(ContractPinochle {
+            agreements,
+            seating,
+            scores: opening,
+            deals_this_game: 0,
+            games: 0,
+        })
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.hand(ctx, event),
-            other => Err(RuleError::new(
-                "type",
-                format!(
-                    "\"{other}\" is not something that happens in Contract Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
-                ),
-            )
-            .rule("rules §1.8")),
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(hand) => self.hand(ctx, hand),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The table agreements of a Partnership Auction Pinochle session (rules §1.6, §3 item 27;
-//! `design/session-format.md` `partnership_auction_pinochle`). Unknown fields are refused by
+//! `docs/session-format.md` `partnership_auction_pinochle`). Unknown fields are refused by
 //! name (`agreements.<field>`): they are usually typos.
 //!
 //! ```json
@@ -13,7 +13,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::RuleError;
 
 /// The lowest bid of the base game, in points (BIC-PAP, rules §1.6).
 pub const BASE_MIN_BID: i64 = 100;
@@ -45,32 +46,27 @@ pub struct Agreements {
     pub target: i64,
 }
 
+/// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     #[serde(default)]
     aeroplane: bool,
     min_bid: Option<i64>,
     target: Option<i64>,
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (module doc). Errors name the field: a negative stake; a `min_bid` that is not
-    /// a positive multiple of 10 (all pinochle bids are, rules §0.3); a `target` outside
-    /// 1–[`MAX_POINTS`].
-    ///
-    /// An explicit `min_bid` is the table's own agreement and wins over the Aeroplane
-    /// default of 250 (session-format lists it as a separate agreement).
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Checks the written agreements against the rules; errors name the agreement bare
+    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail =
-            |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
-        if w.stake.cents() < 0 {
-            return Err(fail("stake", "the stake cannot be negative".into()));
-        }
+            |field: &str, message: String| RuleError::new(field, message);
         let default_min = if w.aeroplane {
             AEROPLANE_MIN_BID
         } else {
@@ -94,11 +90,24 @@ impl Agreements {
             ));
         }
         Ok(Agreements {
-            stake: w.stake,
+            stake: w.stake.money(),
             aeroplane: w.aeroplane,
             min_bid,
             target,
         })
+    }
+}
+
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes its
+    /// default (module doc). Errors name the field: a negative stake; a `min_bid` that is not
+    /// a positive multiple of 10 (all pinochle bids are, rules §0.3); a `target` outside
+    /// 1–[`MAX_POINTS`].
+    ///
+    /// An explicit `min_bid` is the table's own agreement and wins over the Aeroplane
+    /// default of 250 (session-format lists it as a separate agreement).
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        read_agreements(object)
     }
 
     /// The most bids one player may make in one auction: two with Aeroplane (S003), no limit

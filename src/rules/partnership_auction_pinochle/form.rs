@@ -1,6 +1,6 @@
 //! What the pages need of Partnership Auction Pinochle: the agreements the new-session form
 //! offers, the agreements in words for the sheet, and the hand form read into a `hand`
-//! event (rules §1.6, `design/session-format.md`).
+//! event (rules §1.6, `docs/session-format.md`).
 //!
 //! The hand form is short for the table: dealer, bidder, bid, trump, each side's meld as one
 //! number, **one** side's trick points (the other side's are the rest of the 250, rules

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, MAX_POINTS};
 use super::auction::{self, Ending};
+use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
 use crate::rules::{RuleError, Suit, fields};
@@ -113,7 +114,11 @@ pub fn read(
     seating: &Seating,
     agreements: &Agreements,
 ) -> Result<Deal, RuleError> {
-    let w: WrittenHand = fields::read(event)?;
+    check(fields::read(event)?, seating, agreements)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read`] says.
+pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Result<Deal, RuleError> {
     if seating.seat_of(&w.dealer).is_none() {
         return Err(RuleError::new(
             "dealer",
@@ -121,20 +126,18 @@ pub fn read(
         ));
     }
     if w.all_passed {
-        let extra = [
+        let given = [
             ("bidder", w.bidder.is_some()),
             ("bid", w.bid.is_some()),
             ("trump", w.trump.is_some()),
             ("NS", w.ns.is_some()),
             ("EW", w.ew.is_some()),
         ];
-        if let Some((field, _)) = extra.iter().find(|(_, given)| *given) {
-            return Err(RuleError::new(
-                *field,
-                "when all four pass nobody bids and the deal is not played: clear the bidder, bid, trump and both sides, or enter the hand as played",
-            )
-            .rule("rules §1.6"));
-        }
+        no_contract(
+            &given,
+            "when all four pass nobody bids and the deal is not played: clear the bidder, bid, trump and both sides, or enter the hand as played",
+            Some("rules §1.6"),
+        )?;
         if let Some(calls) = &w.auction {
             auction::check(calls, &w.dealer, seating, agreements, Ending::AllPassed)?;
         }

@@ -23,15 +23,16 @@ mod tests;
 #[cfg(test)]
 mod review_tests;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use self::agreements::{Agreements, MAX_POINTS};
-use self::hand::{Deal, Hand, Scored};
+use self::hand::{Deal, Hand, Scored, WrittenHand};
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Contract, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+    Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Step, Table, Tally, Tone,
 };
+use crate::rules::typed::{self, Game};
 
 /// The registration of `partnership_auction_pinochle`: exactly four players, partners
 /// opposite (rules §1.6).
@@ -41,47 +42,16 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.6",
     seats: (partnership::PLAYERS, partnership::PLAYERS),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<PartnershipAuction>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
-/// Starts a session. Errors name the field: the agreements ([`Agreements::read`]), the
-/// players ([`Seating::new`]), and `opening_scores.NS`/`.EW` when not a side score, beyond
-/// ±[`MAX_POINTS`], or already at the target (that game would be over, not in progress).
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    let agreements = Agreements::read(agreements)?;
-    let seating = Seating::new(players)?;
-    let opening = partnership::read_opening_scores(opening_scores)?;
-    for side in Side::BOTH {
-        let field = format!("opening_scores.{}", side.name());
-        if opening[side].abs() > MAX_POINTS {
-            return Err(RuleError::new(
-                field,
-                format!("{} is not a score from a real sheet", opening[side]),
-            ));
-        }
-        if opening[side] >= agreements.target {
-            return Err(RuleError::new(
-                field,
-                format!(
-                    "{} already reaches the target {}, so that game is over, not in progress",
-                    opening[side], agreements.target
-                ),
-            )
-            .rule("rules §1.6"));
-        }
+typed::events! {
+    /// What happens in Partnership Auction Pinochle besides a payment and the close.
+    pub enum Event {
+        /// A deal, bid and played or thrown in (rules §1.6).
+        "hand" => Hand(hand::WrittenHand),
     }
-    Ok(Box::new(PartnershipAuction {
-        agreements,
-        seating,
-        scores: opening,
-        deals_this_game: 0,
-        games: 0,
-    }))
 }
 
 /// The engine of one session: the points of the game in progress per side and the games
@@ -115,12 +85,8 @@ impl PartnershipAuction {
 
     /// One `hand` event. Everything is computed before the engine changes, so a refusal
     /// leaves it untouched.
-    fn hand(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let hand = match hand::read(event, &self.seating, &self.agreements)? {
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
+        let hand = match hand::check(event, &self.seating, &self.agreements)? {
             Deal::AllPassed { dealer } => return Ok(self.all_passed(ctx, &dealer)),
             Deal::Played(hand) => hand,
         };
@@ -372,31 +338,68 @@ fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
     }
 }
 
-impl Engine for PartnershipAuction {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
-    }
+impl Game for PartnershipAuction {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Partnership Auction Pinochle";
+    const ENTER: &'static str =
+        "a hand, a payment or the close (partners stay seated for the whole game)";
+    const RULE: Option<&'static str> = Some("rules §1.6");
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
+    /// A declaring out, which Partnership Pinochle knows, is refused with the reason
+    /// (BIC-PAP); any other kind as every game refuses it.
+    fn unknown(kind: &str) -> RuleError {
         match kind {
-            "hand" => self.hand(ctx, event),
-            "declare_out" => Err(RuleError::new(
+            "declare_out" => RuleError::new(
                 "type",
                 "there is no declaring out in Partnership Auction Pinochle: the game ends when a side reaches the target after a deal, the bidders counted first",
             )
-            .rule("rules §1.6, BIC-PAP")),
-            other => Err(RuleError::new(
-                "type",
-                format!(
-                    "\"{other}\" is not something that happens in Partnership Auction Pinochle: enter a hand, a payment or the close (partners stay seated for the whole game)"
-                ),
-            )
-            .rule("rules §1.6")),
+            .rule("rules §1.6, BIC-PAP"),
+            other => typed::unknown_kind::<Self>(other),
+        }
+    }
+
+    /// Starts a session. Errors name the field: the agreements ([`Agreements::read`]), the
+    /// players ([`Seating::new`]), and `opening_scores.NS`/`.EW` when not a side score, beyond
+    /// ±[`MAX_POINTS`], or already at the target (that game would be over, not in progress).
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<PartnershipAuction, RuleError> {
+        let seating = Seating::new(players)?;
+        let opening = partnership::read_opening_scores(opening_scores)?;
+        for side in Side::BOTH {
+            let field = format!("opening_scores.{}", side.name());
+            if opening[side].abs() > MAX_POINTS {
+                return Err(RuleError::new(
+                    field,
+                    format!("{} is not a score from a real sheet", opening[side]),
+                ));
+            }
+            if opening[side] >= agreements.target {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{} already reaches the target {}, so that game is over, not in progress",
+                        opening[side], agreements.target
+                    ),
+                )
+                .rule("rules §1.6"));
+            }
+        }
+        Ok(PartnershipAuction {
+            agreements,
+            seating,
+            scores: opening,
+            deals_this_game: 0,
+            games: 0,
+        })
+    }
+
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(hand) => self.hand(ctx, hand),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The table agreements of a Partnership Pinochle session (rules §1.5, §3 item 26;
-//! `design/session-format.md`, section `partnership_pinochle`):
+//! `docs/session-format.md`, section `partnership_pinochle`):
 //!
 //! ```json
 //! { "stake": "0.50", "target": 1000, "target_step": 250,
@@ -13,7 +13,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::RuleError;
 
 /// The largest target or target step accepted, in points: far beyond any real game, small
 /// enough that running scores stay far from overflow.
@@ -51,11 +52,12 @@ fn two_fifty() -> i64 {
     250
 }
 
+/// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     #[serde(default = "thousand")]
     target: i64,
     #[serde(default = "two_fifty")]
@@ -66,17 +68,15 @@ struct Written {
     turn_up_dix_needs_trick: bool,
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (module doc). Errors name the field (`agreements.target_step`): an unknown
-    /// field, a wrong type, a negative stake, or a target or step outside 1–[`MAX_TARGET`].
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Checks the written agreements against the rules; errors name the agreement bare
+    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail =
-            |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
-        if w.stake.cents() < 0 {
-            return Err(fail("stake", "the stake cannot be negative".into()));
-        }
+            |field: &str, message: String| RuleError::new(field, message);
         if !(1..=MAX_TARGET).contains(&w.target) {
             return Err(fail(
                 "target",
@@ -98,12 +98,21 @@ impl Agreements {
             .rule("rules §1.5"));
         }
         Ok(Agreements {
-            stake: w.stake,
+            stake: w.stake.money(),
             target: w.target,
             target_step: w.target_step,
             holder_dix_needs_trick: w.holder_dix_needs_trick,
             turn_up_dix_needs_trick: w.turn_up_dix_needs_trick,
         })
+    }
+}
+
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes its
+    /// default (module doc). Errors name the field (`agreements.target_step`): an unknown
+    /// field, a wrong type, a negative stake, or a target or step outside 1–[`MAX_TARGET`].
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        read_agreements(object)
     }
 }
 

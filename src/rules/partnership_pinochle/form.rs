@@ -1,6 +1,6 @@
 //! What the pages need of Partnership Pinochle: the agreements the new-session form offers,
 //! the agreements in words for the sheet, and the hand form read into a `hand` or
-//! `declare_out` event (rules §1.5, `design/session-format.md`).
+//! `declare_out` event (rules §1.5, `docs/session-format.md`).
 //!
 //! The hand form is built for the table: one side's trick points are entered and the other
 //! side's are 250 minus them; meld is one number per side; the dix holders are taps (a tick

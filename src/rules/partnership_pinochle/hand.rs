@@ -1,5 +1,5 @@
 //! One Partnership Pinochle deal and one claim to have gone out, as entered at the table,
-//! checked against the rules (rules §1.0, §1.5; `design/session-format.md`), and what a deal
+//! checked against the rules (rules §1.0, §1.5; `docs/session-format.md`), and what a deal
 //! scores.
 //!
 //! A deal:
@@ -110,6 +110,12 @@ pub struct WrittenSide {
 /// [`partnership::check_hands`] (`NS.meld`, `EW.tricks`, `EW.won_trick`, …); trick points
 /// that the simplified count cannot make (`NS.tricks`: not a multiple of 5, rules §1.5).
 pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleError> {
+    check(written(event)?, seating)
+}
+
+/// Reads a `hand` event into its written shape, refusing `all_passed` by name first: nobody
+/// bids in this game, so no deal is passed out (rules §1.5).
+pub fn written(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
     if event.contains_key("all_passed") {
         return Err(RuleError::new(
             "all_passed",
@@ -117,7 +123,11 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleE
         )
         .rule("rules §1.5"));
     }
-    let w: WrittenDeal = fields::read(event)?;
+    fields::read(event)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read`] says.
+pub fn check(w: WrittenDeal, seating: &Seating) -> Result<Deal, RuleError> {
     let dealing = seating.side_of(&w.dealer).ok_or_else(|| {
         RuleError::new(
             "dealer",
@@ -315,7 +325,12 @@ pub struct WrittenClaim {
 /// negative, not a multiple of 10 or beyond [`MAX_MELD`]; `tricks_so_far` outside 0–250 or
 /// not a multiple of 5 (rules §1.0, §1.5); `won_trick` false with trick points taken.
 pub fn read_claim(event: &Map<String, Value>, seating: &Seating) -> Result<Claim, RuleError> {
-    let w: WrittenClaim = fields::read(event)?;
+    check_claim(fields::read(event)?, seating)
+}
+
+/// Checks a `declare_out` event already read into its written shape, as [`read_claim`]
+/// says.
+pub fn check_claim(w: WrittenClaim, seating: &Seating) -> Result<Claim, RuleError> {
     let side = seating.side_of(&w.claimant).ok_or_else(|| {
         RuleError::new(
             "claimant",

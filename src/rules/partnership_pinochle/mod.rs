@@ -24,17 +24,18 @@ mod tests;
 #[cfg(test)]
 mod review_tests;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use self::agreements::{Agreements, MAX_TARGET};
-use self::hand::Claim;
+use self::hand::{Claim, WrittenClaim, WrittenDeal};
 use self::settle::AfterDeal;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
-    SheetLine, Step, Table, Tally, Tone,
+    Cell, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
+    Step, Table, Tally, Tone,
 };
+use crate::rules::typed::{self, Game};
 
 /// The registration of `partnership_pinochle`: exactly four players, partners opposite
 /// (rules §1.5).
@@ -44,69 +45,18 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.5",
     seats: (partnership::PLAYERS, partnership::PLAYERS),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<PartnershipPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
-/// Starts a session. Errors name the field: the agreements (`agreements.target`), the
-/// seating (`players`), or an opening score (`opening_scores.NS`) that is negative (nothing
-/// is ever subtracted in this game, rules §1.5), beyond [`MAX_TARGET`], or at the target
-/// while the other side is under it (that game would be over: that side won it).
-///
-/// Both sides at or over the agreed target is a sheet whose game went on (rules §1.5: both
-/// reached 1,000 on one deal, so the game continues to 1,250, …): it is carried in with
-/// the target raised as that deal raised it ([`settle::after_deal`]).
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    let agreements = Agreements::read(agreements)?;
-    let seating = Seating::new(players)?;
-    let opening = partnership::read_opening_scores(opening_scores)?;
-    for side in Side::BOTH {
-        let field = format!("opening_scores.{}", side.name());
-        let score = opening[side];
-        if !(0..=MAX_TARGET).contains(&score) {
-            return Err(RuleError::new(
-                field,
-                format!(
-                    "{score} is not a Partnership Pinochle score: scores start at 0 and only grow"
-                ),
-            )
-            .rule("rules §1.5"));
-        }
+typed::events! {
+    /// What happens in Partnership Pinochle besides a payment and the close.
+    pub enum Event {
+        /// A deal, played out (rules §1.5).
+        "hand" => Hand(hand::WrittenDeal) by hand::written,
+        /// A player declares his side out during a deal (rules §1.5 "Declaring out").
+        "declare_out" => DeclareOut(hand::WrittenClaim),
     }
-    let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
-        Some(AfterDeal::PlayOn) => agreements.target,
-        Some(AfterDeal::Raised { target }) => target,
-        Some(AfterDeal::Won(side)) => {
-            return Err(RuleError::new(
-                format!("opening_scores.{}", side.name()),
-                format!(
-                    "{} already reaches the game ({}) and {} do not, so that game is over, not in progress",
-                    opening[side],
-                    agreements.target,
-                    side.other().name()
-                ),
-            )
-            .rule("rules §1.5"));
-        }
-        None => {
-            return Err(RuleError::new(
-                "agreements.target_step",
-                "the raised target is beyond any real sheet",
-            ));
-        }
-    };
-    Ok(Box::new(PartnershipPinochle {
-        target,
-        agreements,
-        seating,
-        scores: opening,
-        hands_this_game: 0,
-        games: 0,
-    }))
 }
 
 /// The engine of one Partnership Pinochle session: the game in progress (side scores and the
@@ -154,12 +104,8 @@ impl PartnershipPinochle {
     /// One `hand` event: scores the deal; a side alone at the target wins the game, both at
     /// it raise the target. Everything is computed before the state changes, so a refusal
     /// leaves the engine untouched.
-    fn hand(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let deal = hand::read(event, &self.seating)?;
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenDeal) -> Result<Outcome, RuleError> {
+        let deal = hand::check(event, &self.seating)?;
         let scored = hand::score(&deal, &self.seating, &self.agreements);
         let mut scores = self.scores;
         for side in Side::BOTH {
@@ -247,12 +193,8 @@ impl PartnershipPinochle {
     /// target in force; right, his side wins the game; wrong, it loses it, whatever the
     /// opponents hold (rules §1.5 "Declaring out", S002). The claim interrupts the deal of
     /// the player whose turn it was to deal, so the deal passes on from him.
-    fn declare_out(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let claim: Claim = hand::read_claim(event, &self.seating)?;
+    fn declare_out(&mut self, ctx: &mut Ctx<'_>, event: WrittenClaim) -> Result<Outcome, RuleError> {
+        let claim: Claim = hand::check_claim(event, &self.seating)?;
         let side = claim.side;
         let added = claim.counted_meld() + claim.tricks_so_far;
         let total = self.scores[side].checked_add(added).ok_or_else(|| {
@@ -378,9 +320,72 @@ fn cells(scores: &PerSide<i64>) -> Vec<Cell> {
         .collect()
 }
 
-impl Engine for PartnershipPinochle {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+impl Game for PartnershipPinochle {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Partnership Pinochle";
+    const ENTER: &'static str =
+        "a hand, a declaring out, a payment or the close (partners stay seated for the whole game)";
+    const RULE: Option<&'static str> = Some("rules §1.5");
+
+    /// Starts a session. Errors name the field: the agreements (`agreements.target`), the
+    /// seating (`players`), or an opening score (`opening_scores.NS`) that is negative (nothing
+    /// is ever subtracted in this game, rules §1.5), beyond [`MAX_TARGET`], or at the target
+    /// while the other side is under it (that game would be over: that side won it).
+    ///
+    /// Both sides at or over the agreed target is a sheet whose game went on (rules §1.5: both
+    /// reached 1,000 on one deal, so the game continues to 1,250, …): it is carried in with
+    /// the target raised as that deal raised it ([`settle::after_deal`]).
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<PartnershipPinochle, RuleError> {
+        let seating = Seating::new(players)?;
+        let opening = partnership::read_opening_scores(opening_scores)?;
+        for side in Side::BOTH {
+            let field = format!("opening_scores.{}", side.name());
+            let score = opening[side];
+            if !(0..=MAX_TARGET).contains(&score) {
+                return Err(RuleError::new(
+                    field,
+                    format!(
+                        "{score} is not a Partnership Pinochle score: scores start at 0 and only grow"
+                    ),
+                )
+                .rule("rules §1.5"));
+            }
+        }
+        let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
+            Some(AfterDeal::PlayOn) => agreements.target,
+            Some(AfterDeal::Raised { target }) => target,
+            Some(AfterDeal::Won(side)) => {
+                return Err(RuleError::new(
+                    format!("opening_scores.{}", side.name()),
+                    format!(
+                        "{} already reaches the game ({}) and {} do not, so that game is over, not in progress",
+                        opening[side],
+                        agreements.target,
+                        side.other().name()
+                    ),
+                )
+                .rule("rules §1.5"));
+            }
+            None => {
+                return Err(RuleError::new(
+                    "agreements.target_step",
+                    "the raised target is beyond any real sheet",
+                ));
+            }
+        };
+        Ok(PartnershipPinochle {
+            target,
+            agreements,
+            seating,
+            scores: opening,
+            hands_this_game: 0,
+            games: 0,
+        })
     }
 
     /// A declare-out ends the deal it was made in (rules §1.5), so it is numbered and undone as
@@ -389,22 +394,10 @@ impl Engine for PartnershipPinochle {
         matches!(kind, "hand" | "declare_out")
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.hand(ctx, event),
-            "declare_out" => self.declare_out(ctx, event),
-            other => Err(RuleError::new(
-                "type",
-                format!(
-                    "\"{other}\" is not something that happens in Partnership Pinochle: enter a hand, a declaring out, a payment or the close (partners stay seated for the whole game)"
-                ),
-            )
-            .rule("rules §1.5")),
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(deal) => self.hand(ctx, deal),
+            Event::DeclareOut(claim) => self.declare_out(ctx, claim),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The table agreements of a poker session (rules §1.11, §3 items 32–33), named as
-//! `design/session-format.md` names them: `stake`, `smallest_unit`, `odd_chip`, `wild`,
+//! `docs/session-format.md` names them: `stake`, `smallest_unit`, `odd_chip`, `wild`,
 //! `low`, `ante`, `max_first_bet`, `max_raise`, `max_raises_total_per_round`, and the
 //! amendment's `variant` and `eight_or_better` ("Boards and qualifiers", see [`super::board`]).
 //! Unknown agreements are refused (usually typos).
@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use super::board::Variant;
 use super::cards::{LowRule, Wild};
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::RuleError;
 
 /// Who gets a chip that does not split evenly among tied winners (rules §3 item 32, RRP,
 /// PNEWS, BARGE, OCC).
@@ -87,11 +88,12 @@ enum LowName {
     DeuceToSeven,
 }
 
+/// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     smallest_unit: Option<Money>,
     #[serde(default)]
     odd_chip: OddChip,
@@ -149,24 +151,18 @@ pub struct Agreements {
     pub eight_or_better: bool,
 }
 
-impl Agreements {
-    /// Reads the session's agreements. Errors name `agreements.<name>`: an unknown
-    /// agreement, a smallest unit that is not above zero, a limit or ante that is negative
-    /// or not a whole number of units, a wild card named twice, `eight_or_better` with
-    /// `low: deuce_to_seven` (the qualifier is read aces low, ace to five).
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Checks the written agreements against the rules; errors name the agreement bare
+    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
         let unit = w.smallest_unit.unwrap_or(Money::from_cents(5));
         if unit.cents() <= 0 {
             return Err(RuleError::new(
-                "agreements.smallest_unit",
+                "smallest_unit",
                 format!("{unit} is not a chip: the smallest unit is more than zero"),
-            ));
-        }
-        if w.stake.cents() < 0 {
-            return Err(RuleError::new(
-                "agreements.stake",
-                "the stake cannot be below zero",
             ));
         }
         for (name, value) in [
@@ -179,7 +175,7 @@ impl Agreements {
                 && (v.cents() < 0 || v.cents() % unit.cents() != 0)
             {
                 return Err(RuleError::new(
-                    format!("agreements.{name}"),
+                    name.to_string(),
                     format!(
                         "{v} is not a whole number of chips of {unit} (the smallest unit)"
                     ),
@@ -195,7 +191,7 @@ impl Agreements {
             };
             if *slot {
                 return Err(RuleError::new(
-                    "agreements.wild",
+                    "wild",
                     "a wild card is named twice",
                 ));
             }
@@ -203,13 +199,13 @@ impl Agreements {
         }
         if w.eight_or_better && matches!(w.low, LowName::DeuceToSeven) {
             return Err(RuleError::new(
-                "agreements.eight_or_better",
+                "eight_or_better",
                 "an 8-or-better low counts aces low (ace to five): it does not go with deuce-to-seven lows",
             )
             .rule("session-format"));
         }
         Ok(Agreements {
-            stake: w.stake,
+            stake: w.stake.money(),
             unit,
             odd_chip: w.odd_chip,
             odd_chip_high_low: w.odd_chip_high_low,
@@ -226,6 +222,16 @@ impl Agreements {
             variant: w.variant,
             eight_or_better: w.eight_or_better,
         })
+    }
+}
+
+impl Agreements {
+    /// Reads the session's agreements. Errors name `agreements.<name>`: an unknown
+    /// agreement, a smallest unit that is not above zero, a limit or ante that is negative
+    /// or not a whole number of units, a wild card named twice, `eight_or_better` with
+    /// `low: deuce_to_seven` (the qualifier is read aces low, ace to five).
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        read_agreements(object)
     }
 }
 

@@ -98,178 +98,255 @@ pub fn check_rounds(
     all_in: &[bool],
     agreements: &Agreements,
 ) -> Result<(), RuleError> {
-    let n = players.len();
     let unit = agreements.unit;
     let to_units = |m: Option<Money>| m.map(|m| m.cents() / unit.cents());
-    let ante = to_units(agreements.ante).unwrap_or(0);
-    let (max_first, max_raise, max_total) = (
-        to_units(agreements.max_first_bet),
-        to_units(agreements.max_raise),
-        to_units(agreements.max_raises_total),
-    );
-    let name = |s: usize| players.get(s).map_or("", String::as_str);
-    let at = |s: usize| contributions.get(s).copied().unwrap_or(0);
-    // What each player can put in the rounds: his contribution less the ante he paid.
-    let cap = |s: usize| if at(s) > 0 { at(s) - ante } else { 0 };
-    let mut paid = vec![0i64; n];
-    let mut out = vec![false; n];
+    let mut betting = Betting {
+        players,
+        contributions,
+        folded,
+        all_in,
+        unit,
+        ante: to_units(agreements.ante).unwrap_or(0),
+        max_first: to_units(agreements.max_first_bet),
+        max_raise: to_units(agreements.max_raise),
+        max_total: to_units(agreements.max_raises_total),
+        paid: vec![0; players.len()],
+        out: vec![false; players.len()],
+    };
     for (r, round) in rounds.iter().enumerate() {
-        let mut this_round = vec![0i64; n];
-        let mut highest = 0i64;
-        let mut raised = 0i64;
+        let mut now = Round {
+            put: vec![0; players.len()],
+            highest: 0,
+            raised: 0,
+        };
         for (a, raw) in round.iter().enumerate() {
             let field = format!("rounds[{r}][{a}]");
             let (seat, action) = read_action(raw, players, unit, &field)?;
-            let who = name(seat);
-            if out.get(seat) == Some(&true) {
-                return Err(RuleError::new(field, format!("{who} has folded and cannot act again")));
-            }
-            let is_all_in = all_in.get(seat) == Some(&true);
-            let mine = this_round.get(seat).copied().unwrap_or(0);
-            let so_far = paid.get(seat).copied().unwrap_or(0);
-            if is_all_in && so_far >= cap(seat) && !matches!(action, Action::Fold) {
-                return Err(RuleError::new(
-                    field,
-                    format!("{who} is all-in already: he has nothing left to bet"),
-                ));
-            }
-            let owed = highest - mine;
-            let put = match action {
-                Action::Check => {
-                    if owed > 0 {
-                        return Err(RuleError::new(
-                            field,
-                            format!("{who} owes {} to the pot: he may call, raise or fold, not check", money(owed, unit)),
-                        )
-                        .rule("S004"));
-                    }
-                    0
-                }
-                Action::Bet(b) => {
-                    if highest > 0 {
-                        return Err(RuleError::new(
-                            field,
-                            format!("there is already a bet of {} this round: {who} may call, raise or fold", money(highest, unit)),
-                        ));
-                    }
-                    if let Some(limit) = max_first.filter(|l| b > *l) {
-                        return Err(RuleError::new(
-                            field,
-                            format!("a first bet of {} is over the limit of {} (the agreed largest first bet)", money(b, unit), money(limit, unit)),
-                        )
-                        .rule("S004"));
-                    }
-                    b
-                }
-                Action::Call => {
-                    if owed <= 0 {
-                        return Err(RuleError::new(
-                            field,
-                            format!("{who} owes nothing: that is a check, not a call"),
-                        )
-                        .rule("S004"));
-                    }
-                    if is_all_in {
-                        owed.min(cap(seat) - so_far)
-                    } else {
-                        owed
-                    }
-                }
-                Action::Raise(x) => {
-                    if highest == 0 {
-                        return Err(RuleError::new(
-                            field,
-                            format!("nobody has bet this round: {who} may bet, not raise"),
-                        )
-                        .rule("S004"));
-                    }
-                    if let Some(limit) = max_raise.filter(|l| x > *l) {
-                        return Err(RuleError::new(
-                            field,
-                            format!("a raise of {} is over the limit of {} (the agreed largest raise)", money(x, unit), money(limit, unit)),
-                        )
-                        .rule("S004"));
-                    }
-                    raised = raised.saturating_add(x);
-                    if let Some(limit) = max_total.filter(|l| raised > *l) {
-                        return Err(RuleError::new(
-                            field,
-                            format!(
-                                "the raises of this round come to {}, over the limit of {} (the agreed most raised in a round; the opening bet does not count)",
-                                money(raised, unit),
-                                money(limit, unit)
-                            ),
-                        )
-                        .rule("rules §3 item 33"));
-                    }
-                    owed.saturating_add(x)
-                }
-                Action::Fold => {
-                    if folded.get(seat) != Some(&true) {
-                        return Err(RuleError::new(
-                            field,
-                            format!("{who} folds here but is not listed in folded"),
-                        ));
-                    }
-                    if let Some(o) = out.get_mut(seat) {
-                        *o = true;
-                    }
-                    0
-                }
-            };
-            if let Some(m) = this_round.get_mut(seat) {
-                *m = m.saturating_add(put);
-                highest = highest.max(*m);
-            }
-            if let Some(p) = paid.get_mut(seat) {
-                *p = p.saturating_add(put);
-            }
+            betting.act(&mut now, &field, seat, action)?;
         }
-        for seat in 0..n {
-            let done = all_in.get(seat) == Some(&true)
-                && paid.get(seat).copied().unwrap_or(0) >= cap(seat);
-            let mine = this_round.get(seat).copied().unwrap_or(0);
-            if out.get(seat) == Some(&false) && !done && at(seat) > 0 && mine < highest {
+        betting.round_ends(r, &now)?;
+    }
+    betting.totals()
+}
+
+/// The betting of one hand as it is checked, action by action: the hand as written, the
+/// limits in units (`None`: no limit), and what each player has put in the rounds so far
+/// (units) and whether he has folded.
+struct Betting<'a> {
+    players: &'a [String],
+    contributions: &'a [i64],
+    folded: &'a [bool],
+    all_in: &'a [bool],
+    unit: Money,
+    ante: i64,
+    max_first: Option<i64>,
+    max_raise: Option<i64>,
+    max_total: Option<i64>,
+    paid: Vec<i64>,
+    out: Vec<bool>,
+}
+
+/// One betting round as it stands: what each player has put in it, the highest of those,
+/// and the raises so far (units).
+struct Round {
+    put: Vec<i64>,
+    highest: i64,
+    raised: i64,
+}
+
+impl Betting<'_> {
+    fn name(&self, seat: usize) -> &str {
+        self.players.get(seat).map_or("", String::as_str)
+    }
+
+    fn at(&self, seat: usize) -> i64 {
+        self.contributions.get(seat).copied().unwrap_or(0)
+    }
+
+    /// What `seat` can put in the rounds: his contribution less the ante he paid.
+    fn cap(&self, seat: usize) -> i64 {
+        if self.at(seat) > 0 {
+            self.at(seat) - self.ante
+        } else {
+            0
+        }
+    }
+
+    /// One action (`field`) of `seat` in round `now`. Errors name `field`.
+    fn act(&mut self, now: &mut Round, field: &str, seat: usize, action: Action) -> Result<(), RuleError> {
+        let who = self.name(seat).to_string();
+        if self.out.get(seat) == Some(&true) {
+            return Err(RuleError::new(field, format!("{who} has folded and cannot act again")));
+        }
+        let is_all_in = self.all_in.get(seat) == Some(&true);
+        let so_far = self.paid.get(seat).copied().unwrap_or(0);
+        if is_all_in && so_far >= self.cap(seat) && !matches!(action, Action::Fold) {
+            return Err(RuleError::new(
+                field,
+                format!("{who} is all-in already: he has nothing left to bet"),
+            ));
+        }
+        let owed = now.highest - now.put.get(seat).copied().unwrap_or(0);
+        let put = match action {
+            Action::Check | Action::Bet(_) => self.open(now, field, &who, owed, action)?,
+            Action::Call => {
+                if owed <= 0 {
+                    return Err(RuleError::new(
+                        field,
+                        format!("{who} owes nothing: that is a check, not a call"),
+                    )
+                    .rule("S004"));
+                }
+                if is_all_in {
+                    owed.min(self.cap(seat) - so_far)
+                } else {
+                    owed
+                }
+            }
+            Action::Raise(x) => self.raise(now, field, &who, owed, x)?,
+            Action::Fold => {
+                if self.folded.get(seat) != Some(&true) {
+                    return Err(RuleError::new(
+                        field,
+                        format!("{who} folds here but is not listed in folded"),
+                    ));
+                }
+                if let Some(o) = self.out.get_mut(seat) {
+                    *o = true;
+                }
+                0
+            }
+        };
+        if let Some(m) = now.put.get_mut(seat) {
+            *m = m.saturating_add(put);
+            now.highest = now.highest.max(*m);
+        }
+        if let Some(p) = self.paid.get_mut(seat) {
+            *p = p.saturating_add(put);
+        }
+        Ok(())
+    }
+
+    /// A check (only when nothing is owed) or the round's first bet (at most
+    /// `max_first_bet`, S004). Returns what goes in.
+    fn open(&self, now: &Round, field: &str, who: &str, owed: i64, action: Action) -> Result<i64, RuleError> {
+        let unit = self.unit;
+        match action {
+            Action::Bet(b) => {
+                if now.highest > 0 {
+                    return Err(RuleError::new(
+                        field,
+                        format!("there is already a bet of {} this round: {who} may call, raise or fold", money(now.highest, unit)),
+                    ));
+                }
+                if let Some(limit) = self.max_first.filter(|l| b > *l) {
+                    return Err(RuleError::new(
+                        field,
+                        format!("a first bet of {} is over the limit of {} (the agreed largest first bet)", money(b, unit), money(limit, unit)),
+                    )
+                    .rule("S004"));
+                }
+                Ok(b)
+            }
+            _ if owed > 0 => Err(RuleError::new(
+                field,
+                format!("{who} owes {} to the pot: he may call, raise or fold, not check", money(owed, unit)),
+            )
+            .rule("S004")),
+            _ => Ok(0),
+        }
+    }
+
+    /// A raise of `x` over the call: only after a bet, at most `max_raise`, the round's
+    /// raises together at most `max_raises_total_per_round` (S004, rules §3 item 33).
+    /// Returns what goes in: the call and the raise.
+    fn raise(&self, now: &mut Round, field: &str, who: &str, owed: i64, x: i64) -> Result<i64, RuleError> {
+        let unit = self.unit;
+        if now.highest == 0 {
+            return Err(RuleError::new(
+                field,
+                format!("nobody has bet this round: {who} may bet, not raise"),
+            )
+            .rule("S004"));
+        }
+        if let Some(limit) = self.max_raise.filter(|l| x > *l) {
+            return Err(RuleError::new(
+                field,
+                format!("a raise of {} is over the limit of {} (the agreed largest raise)", money(x, unit), money(limit, unit)),
+            )
+            .rule("S004"));
+        }
+        now.raised = now.raised.saturating_add(x);
+        if let Some(limit) = self.max_total.filter(|l| now.raised > *l) {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "the raises of this round come to {}, over the limit of {} (the agreed most raised in a round; the opening bet does not count)",
+                    money(now.raised, unit),
+                    money(limit, unit)
+                ),
+            )
+            .rule("rules §3 item 33"));
+        }
+        Ok(owed.saturating_add(x))
+    }
+
+    /// At the end of round `r` everyone still in and not all-in with everything has
+    /// matched the last bet or raise (S004). Errors name `rounds[r]`.
+    fn round_ends(&self, r: usize, now: &Round) -> Result<(), RuleError> {
+        for seat in 0..self.players.len() {
+            let done = self.all_in.get(seat) == Some(&true)
+                && self.paid.get(seat).copied().unwrap_or(0) >= self.cap(seat);
+            let mine = now.put.get(seat).copied().unwrap_or(0);
+            if self.out.get(seat) == Some(&false) && !done && self.at(seat) > 0 && mine < now.highest {
                 return Err(RuleError::new(
                     format!("rounds[{r}]"),
                     format!(
                         "the round ends with {} owing {}: a round ends only when everyone has called or folded after the last bet or raise",
-                        name(seat),
-                        money(highest - mine, unit)
+                        self.name(seat),
+                        money(now.highest - mine, self.unit)
                     ),
                 )
                 .rule("S004"));
             }
         }
+        Ok(())
     }
-    for seat in 0..n {
-        let who = name(seat);
-        if folded.get(seat) == Some(&true) && out.get(seat) == Some(&false) {
-            return Err(RuleError::new(
-                "rounds",
-                format!("{who} is listed as folded but never folds in the betting"),
-            ));
+
+    /// After the last round: the players who folded are exactly `folded`, and each one's
+    /// ante plus his bets, calls and raises is his contribution (session-format). Errors
+    /// name `rounds` or `contributions.<player>`.
+    fn totals(&self) -> Result<(), RuleError> {
+        let (ante, unit) = (self.ante, self.unit);
+        for seat in 0..self.players.len() {
+            let who = self.name(seat);
+            if self.folded.get(seat) == Some(&true) && self.out.get(seat) == Some(&false) {
+                return Err(RuleError::new(
+                    "rounds",
+                    format!("{who} is listed as folded but never folds in the betting"),
+                ));
+            }
+            let p = self.paid.get(seat).copied().unwrap_or(0);
+            let c = self.at(seat);
+            let expected = if c == 0 && p == 0 { 0 } else { ante.saturating_add(p) };
+            if expected != c {
+                let ante_words = if ante > 0 {
+                    format!("the ante {} + ", money(ante, unit))
+                } else {
+                    String::new()
+                };
+                return Err(RuleError::new(
+                    format!("contributions.{who}"),
+                    format!(
+                        "{who} put in {} but the betting says {ante_words}{} = {} (the ante plus his bets, calls and raises)",
+                        money(c, unit),
+                        money(p, unit),
+                        money(expected, unit)
+                    ),
+                )
+                .rule("session-format"));
+            }
         }
-        let p = paid.get(seat).copied().unwrap_or(0);
-        let c = at(seat);
-        let expected = if c == 0 && p == 0 { 0 } else { ante.saturating_add(p) };
-        if expected != c {
-            let ante_words = if ante > 0 {
-                format!("the ante {} + ", money(ante, unit))
-            } else {
-                String::new()
-            };
-            return Err(RuleError::new(
-                format!("contributions.{who}"),
-                format!(
-                    "{who} put in {} but the betting says {ante_words}{} = {} (the ante plus his bets, calls and raises)",
-                    money(c, unit),
-                    money(p, unit),
-                    money(expected, unit)
-                ),
-            )
-            .rule("session-format"));
-        }
+        Ok(())
     }
-    Ok(())
 }

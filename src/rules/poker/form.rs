@@ -1,6 +1,6 @@
 //! What the pages need of poker: the agreements the new-session form offers, the agreements
 //! in words for the sheet, what the hand form offers, and the hand form read into a `hand`
-//! event (rules §1.11, `design/session-format.md`).
+//! event (rules §1.11, `docs/session-format.md`).
 //!
 //! The form is short for the table: the dealer, high or high-low, and per player a tap for
 //! the ante (when the table antes), what he put in beyond it (a stepper in smallest units),

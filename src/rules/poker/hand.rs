@@ -40,9 +40,11 @@ pub enum SplitKind {
     HighLow,
 }
 
-#[derive(Deserialize)]
+/// A `hand` event exactly as the session document writes it (`docs/session-format.md`,
+/// `poker`): what [`check`] checks.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
+pub struct WrittenHand {
     #[serde(rename = "type")]
     _kind: String,
     dealer: String,
@@ -174,35 +176,16 @@ pub fn read(
     players: &[String],
     agreements: &Agreements,
 ) -> Result<Hand, RuleError> {
-    let w: Written = fields::read(event)?;
+    check(fields::read(event)?, players, agreements)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read`] says.
+pub fn check(w: WrittenHand, players: &[String], agreements: &Agreements) -> Result<Hand, RuleError> {
     let n = players.len();
-    let unit = agreements.unit;
     let dealer = seat_of(players, &w.dealer).ok_or_else(|| {
         RuleError::new("dealer", format!("{} is not seated at this table", w.dealer))
     })?;
-    let mut contributions = vec![None; n];
-    for (name, value) in &w.contributions {
-        let field = format!("contributions.{name}");
-        let seat = seat_of(players, name)
-            .ok_or_else(|| RuleError::new(&field, format!("{name} is not seated at this table")))?;
-        let u = units(value, unit, &field)?;
-        if let Some(slot) = contributions.get_mut(seat) {
-            *slot = Some(u);
-        }
-    }
-    let contributions: Vec<i64> = contributions
-        .iter()
-        .zip(players)
-        .map(|(c, p)| {
-            c.ok_or_else(|| {
-                RuleError::new(
-                    format!("contributions.{p}"),
-                    format!("how much did {p} put in? Write \"0.00\" if he folded without paying"),
-                )
-                .rule("session-format")
-            })
-        })
-        .collect::<Result<_, _>>()?;
+    let contributions = read_contributions(&w.contributions, players, agreements.unit)?;
     let folded = named_set(players, &w.folded, "folded")?;
     let all_in = named_set(players, &w.all_in, "all_in")?;
     for (seat, p) in players.iter().enumerate() {
@@ -220,8 +203,67 @@ pub fn read(
             "everybody folded: the last player left in the hand takes the pot without folding",
         ));
     }
+    check_contributions(players, &contributions, &folded, &all_in, agreements)?;
+    let showdown = read_showdown(&w, players, &folded, &left, agreements)?;
+    if let Some(rounds) = &w.rounds {
+        betting::check_rounds(rounds, players, &contributions, &folded, &all_in, agreements)?;
+    }
+    Ok(Hand {
+        dealer,
+        contributions,
+        folded,
+        all_in,
+        split: w.split,
+        showdown,
+        from_cards: w.cards.is_some(),
+    })
+}
+
+/// Each player's contribution in units of `unit`, every player's written. Errors name
+/// `contributions.<player>`.
+fn read_contributions(
+    written: &Map<String, Value>,
+    players: &[String],
+    unit: Money,
+) -> Result<Vec<i64>, RuleError> {
+    let mut contributions = vec![None; players.len()];
+    for (name, value) in written {
+        let field = format!("contributions.{name}");
+        let seat = seat_of(players, name)
+            .ok_or_else(|| RuleError::new(&field, format!("{name} is not seated at this table")))?;
+        let u = units(value, unit, &field)?;
+        if let Some(slot) = contributions.get_mut(seat) {
+            *slot = Some(u);
+        }
+    }
+    contributions
+        .iter()
+        .zip(players)
+        .map(|(c, p)| {
+            c.ok_or_else(|| {
+                RuleError::new(
+                    format!("contributions.{p}"),
+                    format!("how much did {p} put in? Write \"0.00\" if he folded without paying"),
+                )
+                .rule("session-format")
+            })
+        })
+        .collect()
+}
+
+/// Every contribution against the hand: an all-in player put something in; a player still
+/// in and not all-in put in the most anyone did (rules §1.11); one dealt in put in at least
+/// the ante (S004). Errors name `contributions.<player>`.
+fn check_contributions(
+    players: &[String],
+    contributions: &[i64],
+    folded: &[bool],
+    all_in: &[bool],
+    agreements: &Agreements,
+) -> Result<(), RuleError> {
+    let unit = agreements.unit;
     let max = contributions.iter().copied().max().unwrap_or(0);
-    for seat in 0..n {
+    for seat in 0..players.len() {
         let name = players.get(seat).map_or("", String::as_str);
         let c = contributions.get(seat).copied().unwrap_or(0);
         let field = format!("contributions.{name}");
@@ -258,6 +300,20 @@ pub fn read(
             }
         }
     }
+    Ok(())
+}
+
+/// The showdown: tie groups (`showdown`, `showdown_low`) or the cards, checked against the
+/// split and the agreements; with one player left he takes it all. Errors name
+/// `showdown`, `showdown_low` or `cards`.
+fn read_showdown(
+    w: &WrittenHand,
+    players: &[String],
+    folded: &[bool],
+    left: &[usize],
+    agreements: &Agreements,
+) -> Result<Showdown, RuleError> {
+    let n = players.len();
     if w.showdown_low.is_some() && w.split != SplitKind::HighLow {
         return Err(RuleError::new(
             "showdown_low",
@@ -271,8 +327,7 @@ pub fn read(
         low_card: vec![None; n],
         ..Showdown::default()
     };
-    let from_cards = w.cards.is_some();
-    let board = board::read(w.board.as_deref(), agreements, from_cards)?;
+    let board = board::read(w.board.as_deref(), agreements, w.cards.is_some())?;
     match (&w.showdown, &w.cards) {
         (Some(_), Some(_)) => {
             return Err(RuleError::new(
@@ -281,12 +336,12 @@ pub fn read(
             ));
         }
         (Some(groups), None) => {
-            showdown.high = read_groups(groups, players, &folded, "showdown", false)?;
+            showdown.high = read_groups(groups, players, folded, "showdown", false)?;
             match (&w.showdown_low, w.split) {
                 (Some(low), _) => {
                     // Under 8-or-better a low that does not qualify has no low place.
                     let partial = agreements.eight_or_better;
-                    showdown.low = read_groups(low, players, &folded, "showdown_low", partial)?;
+                    showdown.low = read_groups(low, players, folded, "showdown_low", partial)?;
                 }
                 (None, SplitKind::HighLow) if left.len() > 1 => {
                     return Err(RuleError::new(
@@ -311,7 +366,7 @@ pub fn read(
                     "with the cards written the lows are ranked from them: clear the low places",
                 ));
             }
-            let seen = Seen { players, folded: &folded, board: &board };
+            let seen = Seen { players, folded, board: &board };
             read_cards(map, &seen, agreements, w.split, &mut showdown)?;
         }
         (None, None) if left.len() > 1 => {
@@ -321,24 +376,13 @@ pub fn read(
             ));
         }
         (None, None) => {
-            showdown.high = vec![left.clone()];
+            showdown.high = vec![left.to_vec()];
             if w.split == SplitKind::HighLow {
-                showdown.low = vec![left.clone()];
+                showdown.low = vec![left.to_vec()];
             }
         }
     }
-    if let Some(rounds) = &w.rounds {
-        betting::check_rounds(rounds, players, &contributions, &folded, &all_in, agreements)?;
-    }
-    Ok(Hand {
-        dealer,
-        contributions,
-        folded,
-        all_in,
-        split: w.split,
-        showdown,
-        from_cards,
-    })
+    Ok(showdown)
 }
 
 /// Tie groups of names to seats: every player still in the hand exactly once (at most

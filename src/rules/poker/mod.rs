@@ -15,9 +15,11 @@
 //! (the pages' side).
 
 pub mod agreements;
+mod award;
 pub mod betting;
 pub mod board;
 pub mod cards;
+pub mod deck;
 pub mod form;
 pub mod hand;
 pub mod pots;
@@ -28,17 +30,17 @@ mod tests;
 #[cfg(test)]
 mod review_tests;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use self::agreements::{Agreements, OddChip, OddChipHighLow, OddChipLowCard};
-use self::hand::{Hand, SplitKind};
+use self::hand::{Hand, SplitKind, WrittenHand};
 use crate::ledger::Postings;
 use crate::money::Money;
 use crate::rules::game::HandFormSpec;
 use crate::rules::{
-    Column, Ctx, Detail, Engine, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine, Step,
-    Table, Tally, Tone,
+    Column, Ctx, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table, Tally,
 };
+use crate::rules::typed::{self, Game};
 
 pub use crate::ledger::POT;
 
@@ -49,16 +51,16 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.11",
     seats: (2, 10),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<Poker>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    Ok(Box::new(Poker::new(agreements, players, opening_scores)?))
+typed::events! {
+    /// What happens at a poker session besides a payment and the close: a hand.
+    pub enum Event {
+        /// One hand: what each player put in, the folds and the showdown (rules §1.11).
+        "hand" => Hand(hand::WrittenHand),
+    }
 }
 
 /// The engine of one poker session: the agreements, the seating, and the odd chips carried
@@ -72,14 +74,13 @@ pub struct Poker {
 
 impl Poker {
     /// Starts a session for `players` (2 to 10, seat order) under `agreements`. Errors name
-    /// the field: the agreements ([`Agreements::read`]), `players` (fewer than 2 or more than
-    /// 10, or one named `POT`), `opening_scores` (poker keeps no score: only `null` or `{}`).
-    pub fn new(
-        agreements: &Map<String, Value>,
+    /// the field: `players` (fewer than 2 or more than 10, or one named `POT`),
+    /// `opening_scores` (poker keeps no score: only `null` or `{}`).
+    pub fn start(
+        agreements: Agreements,
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<Poker, RuleError> {
-        let agreements = Agreements::read(agreements)?;
         if !(2..=10).contains(&players.len()) {
             return Err(RuleError::new(
                 "players",
@@ -298,151 +299,15 @@ impl Poker {
     }
 
     /// A played hand: pots built, each won, odd chips handed out; nothing changes on error.
-    fn hand(&mut self, ctx: &mut Ctx<'_>, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
-        let hand = hand::read(event, &self.players, &self.agreements)?;
-        let mut pots = pots::build(&hand.contributions, &hand.folded, &hand.all_in).map_err(
-            |level| {
-                RuleError::new(
-                    "folded",
-                    format!(
-                        "the money above {} has nobody left in the hand to win it: someone who put that much in must still be in it",
-                        self.money(level)
-                    ),
-                )
-            },
-        )?;
+    fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
+        let hand = hand::check(event, &self.players, &self.agreements)?;
+        let pots = self.pots_of(&hand)?;
         let carried_in = self.carried;
-        if pots.is_empty() && carried_in > 0 {
-            // Nobody put anything in (no ante, everyone checked), but the carried odd chips
-            // still make this hand's pot (session-format: they go "into the next hand's
-            // pot"), so the players still in contest them like any main pot.
-            pots.push(pots::Pot {
-                amount: 0,
-                level: 0,
-                eligible: (0..self.players.len())
-                    .filter(|s| hand.folded.get(*s) == Some(&false))
-                    .collect(),
-            });
-        }
-        if let Some(main) = pots.first_mut() {
-            main.amount = main.amount.saturating_add(carried_in);
-        }
-        let n = self.players.len();
-        let mut won = vec![0i64; n];
-        let mut carried_out = if pots.is_empty() { carried_in } else { 0 };
-        let mut marks = Vec::new();
-        let mut details = Vec::new();
-        let mut steps = Vec::new();
-        let mut sentences = Vec::new();
+        let mut awarded = award::Awarded::new(self.players.len(), pots.is_empty(), carried_in);
         for (i, pot) in pots.iter().enumerate() {
-            let label = if i == 0 {
-                "main pot".to_string()
-            } else {
-                format!("side pot {i}")
-            };
-            // 8-or-better: a pot where no eligible low qualifies goes whole to the high
-            // hand, each side pot on its own (session-format, "Boards and qualifiers").
-            let low_in = hand.showdown.low.iter().flatten().any(|s| pot.eligible.contains(s));
-            let no_low = hand.split == SplitKind::HighLow && pot.eligible.len() > 1 && !low_in;
-            let halves: Vec<(Option<&str>, i64)> =
-                if hand.split == SplitKind::HighLow && pot.eligible.len() > 1 && low_in {
-                    // High-low: the high half takes the odd chip (rules §1.11 step 4).
-                    let (high, low) = pots::halves(pot.amount);
-                    vec![(Some("high"), high), (Some("low"), low)]
-                } else {
-                    vec![(None, pot.amount)]
-                };
-            // Who has had an odd chip from this pot: one each, both halves counted (RRP).
-            let mut odd_in_pot: Vec<usize> = Vec::new();
-            let mut pot_words = Vec::new();
-            // Who took the pot or each half, short marks for the sheet's row ("main pot
-            // high: Cy"); the reasons are in the explanation.
-            let mut takers = Vec::new();
-            for (half, amount) in halves {
-                let is_low = half == Some("low");
-                let groups = if is_low {
-                    &hand.showdown.low
-                } else {
-                    &hand.showdown.high
-                };
-                let (winners, why) = self.why(&hand, groups, &pot.eligible, is_low);
-                let division_chip = half.is_some() && pot.amount % 2 != 0;
-                let (split, limited) =
-                    self.split_half(&hand, &winners, amount, is_low, division_chip, &mut odd_in_pot);
-                for (seat, share) in &split.shares {
-                    if let Some(w) = won.get_mut(*seat) {
-                        *w = w.saturating_add(*share);
-                    }
-                }
-                carried_out = carried_out.saturating_add(split.carried);
-                let half_words = half.map_or(String::new(), |h| format!(" ({h} half {})", self.money(amount)));
-                let shares = self.shares_words(&split, is_low, limited);
-                let text = format!(
-                    "{why} → {}{half_words}{shares}",
-                    self.names(&winners)
-                );
-                // A pot won whole needs no reckoning beyond the words; a split one shows
-                // each share and who got the odd chip.
-                if split.shares.len() > 1 {
-                    steps.push(Step::Shares {
-                    total: self.money(amount),
-                    shares: split
-                        .shares
-                        .iter()
-                        .map(|(s, u)| (self.name(*s).to_string(), self.money(*u)))
-                        .collect(),
-                    odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
-                });
-                }
-                pot_words.push(text);
-                takers.push(format!(
-                    "{label}{}: {}",
-                    half.map_or(String::new(), |h| format!(" {h}")),
-                    self.names(&winners)
-                ));
-            }
-            let eligible = self.names(&pot.eligible);
-            let head = format!(
-                "{label}, {}: {eligible} eligible{}",
-                self.money(pot.amount),
-                if no_low { "; no low is 8 or better, so the high hand takes it all" } else { "" }
-            );
-            marks.extend(takers.into_iter().map(|t| Mark::new(t, Tone::Plain)));
-            let mut sentence = format!("{head}; {}", pot_words.join("; "));
-            if let Some(first) = sentence.get(..1) {
-                sentence = format!("{}{}", first.to_uppercase(), sentence.get(1..).unwrap_or(""));
-            }
-            sentences.push(sentence);
+            self.award_pot(&hand, i, pot, &mut awarded);
         }
-        let mut postings = Postings::new();
-        for seat in 0..n {
-            let net = won
-                .get(seat)
-                .copied()
-                .unwrap_or(0)
-                .saturating_sub(hand.contributions.get(seat).copied().unwrap_or(0));
-            postings.credit(self.name(seat), self.money(net));
-        }
-        postings.credit(POT, self.money(carried_out.saturating_sub(carried_in)));
-        for seat in 0..n {
-            let account = self.name(seat).to_string();
-            if hand.folded.get(seat) == Some(&true) {
-                details.push(Detail {
-                    account,
-                    text: "folded".into(),
-                    tone: Tone::Plain,
-                });
-            } else if hand.all_in.get(seat) == Some(&true) {
-                details.push(Detail {
-                    account,
-                    text: format!(
-                        "all-in {}",
-                        self.money(hand.contributions.get(seat).copied().unwrap_or(0))
-                    ),
-                    tone: Tone::Plain,
-                });
-            }
-        }
+        let postings = self.postings(&hand, &awarded, carried_in);
         let total: i64 = hand.contributions.iter().sum::<i64>().saturating_add(carried_in);
         let dealer = self.name(hand.dealer).to_string();
         let carried_words = if carried_in > 0 {
@@ -457,12 +322,12 @@ impl Poker {
         let explanation = format!(
             "{dealer} dealt;{split_words} pot {}{carried_words}. {}",
             self.money(total),
-            sentences.join(". ")
+            awarded.sentences.join(". ")
         );
         let title = format!("pot {}", self.money(total));
         let line = SheetLine {
-            marks,
-            details,
+            marks: awarded.marks,
+            details: self.details(&hand),
             ..SheetLine::titled(if hand.split == SplitKind::HighLow {
                 format!("high-low {title}")
             } else {
@@ -470,17 +335,28 @@ impl Poker {
             })
             .dealt_by(dealer.clone())
         };
-        self.carried = carried_out;
+        self.carried = awarded.carried;
         ctx.table.dealt(&dealer);
         Ok(Outcome::new(postings.into_vec(), explanation, line)
-            .with_steps(steps)
+            .with_steps(awarded.steps)
             .citing("rules §1.11"))
     }
 }
 
-impl Engine for Poker {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+impl Game for Poker {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "poker";
+    const ENTER: &'static str =
+        "a hand, a payment or the close";
+    const RULE: Option<&'static str> = Some("rules §1.11");
+
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<Poker, RuleError> {
+        Poker::start(agreements, players, opening_scores)
     }
 
     /// The pot holds odd chips carried to the next hand; cash put into or taken from it is
@@ -489,19 +365,9 @@ impl Engine for Poker {
         vec![POT]
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.hand(ctx, event),
-            other => Err(RuleError::new(
-                "type",
-                format!("\"{other}\" is not something that happens in poker: enter a hand, a payment or the close"),
-            )
-            .rule("rules §1.11")),
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(hand) => self.hand(ctx, hand),
         }
     }
 

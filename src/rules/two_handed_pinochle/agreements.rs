@@ -1,12 +1,13 @@
 //! The table agreements of a Two-handed Pinochle session (rules §1.9, §3 item 29), named as
-//! `design/session-format.md` names them: `stake`, `mode`, `target`, `target_step`,
+//! `docs/session-format.md` names them: `stake`, `mode`, `target`, `target_step`,
 //! `round_partial_count_on_declare_out`. Unknown agreements are refused (usually typos).
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::{RuleError, fields};
+use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::RuleError;
 
 /// How a game is counted (`mode`; rules §1.9 "Game", S004).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -65,11 +66,12 @@ fn step() -> i64 {
     250
 }
 
+/// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Written {
-    #[serde(default = "crate::rules::game::default_stake")]
-    stake: Money,
+pub struct Written {
+    #[serde(default)]
+    stake: Stake,
     #[serde(default)]
     mode: Mode,
     #[serde(default = "thousand")]
@@ -80,19 +82,15 @@ struct Written {
     round_partial_count_on_declare_out: bool,
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (`stake` "0.00", `mode` "match", `target` 1000, `target_step` 250,
-    /// `round_partial_count_on_declare_out` true). In `single_deal` mode the match
-    /// agreements are accepted and not used. Errors name the field (`agreements.target`): a
-    /// negative stake, a target or step outside 1–[`MAX_TARGET`], an unknown mode or field.
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        let w: Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+impl TableAgreements for Agreements {
+    type Written = Written;
+
+    /// Checks the written agreements against the rules; errors name the agreement bare
+    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// read ([`Stake`]).
+    fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail =
-            |field: &str, message: String| RuleError::new(format!("agreements.{field}"), message);
-        if w.stake.cents() < 0 {
-            return Err(fail("stake", "the stake cannot be negative".into()));
-        }
+            |field: &str, message: String| RuleError::new(field, message);
         if !(1..=MAX_TARGET).contains(&w.target) {
             return Err(fail(
                 "target",
@@ -114,12 +112,23 @@ impl Agreements {
             .rule("S004"));
         }
         Ok(Agreements {
-            stake: w.stake,
+            stake: w.stake.money(),
             mode: w.mode,
             target: w.target,
             target_step: w.target_step,
             round_partial_count: w.round_partial_count_on_declare_out,
         })
+    }
+}
+
+impl Agreements {
+    /// Reads the `agreements` object of a session document; a missing field takes its
+    /// default (`stake` "0.00", `mode` "match", `target` 1000, `target_step` 250,
+    /// `round_partial_count_on_declare_out` true). In `single_deal` mode the match
+    /// agreements are accepted and not used. Errors name the field (`agreements.target`): a
+    /// negative stake, a target or step outside 1–[`MAX_TARGET`], an unknown mode or field.
+    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
+        read_agreements(object)
     }
 }
 

@@ -1,6 +1,6 @@
 //! What the pages need of Two-handed Pinochle: the agreements the new-session form offers,
 //! the agreements in words for the sheet, what the hand form offers, and the hand form read
-//! into a `hand` or `declare_out` event (rules §1.9, `design/session-format.md`).
+//! into a `hand` or `declare_out` event (rules §1.9, `docs/session-format.md`).
 //!
 //! The form is short for the table: the dealer, a tap for a turned-up dix, one meld number
 //! per player, and the trick points of **one** player (the other's are 250 minus them). A

@@ -129,6 +129,12 @@ pub fn seat_of(players: &Players, name: &str) -> Option<usize> {
 /// above [`MAX_MELD`]; a player's `tricks` missing, outside 0–250, or 1 or 249 (no cards
 /// make 1 point: the smallest counter is a jack, 2); `tricks` not adding up to 250.
 pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, RuleError> {
+    check_deal(written_deal(event)?, players)
+}
+
+/// Reads a `hand` event into its written shape, refusing `all_passed` by name first: there
+/// is no bidding, so no deal is passed out (rules §1.9).
+pub fn written_deal(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
     if event.contains_key("all_passed") {
         return Err(RuleError::new(
             "all_passed",
@@ -136,7 +142,11 @@ pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, 
         )
         .rule("rules §1.9"));
     }
-    let w: WrittenDeal = fields::read(event)?;
+    fields::read(event)
+}
+
+/// Checks a `hand` event already read into its written shape, as [`read_deal`] says.
+pub fn check_deal(w: WrittenDeal, players: &Players) -> Result<Deal, RuleError> {
     let dealer = seat_of(players, &w.dealer).ok_or_else(|| {
         RuleError::new("dealer", format!("{} is not one of the players", w.dealer))
     })?;
@@ -184,7 +194,12 @@ pub fn read_declare_out(
     event: &Map<String, Value>,
     players: &Players,
 ) -> Result<DeclareOut, RuleError> {
-    let w: WrittenDeclare = fields::read(event)?;
+    check_declare_out(fields::read(event)?, players)
+}
+
+/// Checks a `declare_out` event already read into its written shape, as
+/// [`read_declare_out`] says.
+pub fn check_declare_out(w: WrittenDeclare, players: &Players) -> Result<DeclareOut, RuleError> {
     let claimant = seat_of(players, &w.claimant).ok_or_else(|| {
         RuleError::new(
             "claimant",

@@ -13,8 +13,11 @@
 //! declare-out), [`form`] (the pages' side).
 
 pub mod agreements;
+mod deal;
+mod declare;
 pub mod form;
 pub mod hand;
+mod lines;
 
 #[cfg(test)]
 mod tests;
@@ -22,13 +25,14 @@ mod tests;
 use serde_json::{Map, Value, json};
 
 use self::agreements::{Agreements, MAX_TARGET, Mode};
-use self::hand::{Deal, Players, rounded};
+use self::hand::{Players, WrittenDeal};
 use crate::ledger::Postings;
 use crate::rules::game::HandFormSpec;
 use crate::rules::{
-    Award, Cell, Column, Ctx, Detail, Engine, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+    Cell, Column, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Outcome, RuleError, SheetLine,
+    Step, Table, Tally,
 };
+use crate::rules::typed::{self, Game};
 
 /// The registration of `two_handed_pinochle`: exactly two players (rules §1.9).
 pub static GAME: GameInfo = GameInfo {
@@ -37,20 +41,18 @@ pub static GAME: GameInfo = GameInfo {
     rules: "rules §1.9",
     seats: (2, 2),
     agreements: form::AGREEMENTS,
-    start,
+    start: typed::start::<TwoHanded>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
 };
 
-fn start(
-    agreements: &Map<String, Value>,
-    players: &[String],
-    opening_scores: Option<&Value>,
-) -> Result<Box<dyn Engine>, RuleError> {
-    Ok(Box::new(TwoHanded::new(
-        agreements,
-        players,
-        opening_scores,
-    )?))
+typed::events! {
+    /// What happens in Two-handed Pinochle besides a payment and the close.
+    pub enum Event {
+        /// A deal, played out (rules §1.9).
+        "hand" => Hand(hand::WrittenDeal) by hand::written_deal,
+        /// A player declares himself out during a deal, in a match (rules §1.9).
+        "declare_out" => DeclareOut(hand::WrittenDeclare),
+    }
 }
 
 /// The largest score carried in, in points: far above any real sheet.
@@ -118,16 +120,15 @@ pub struct TwoHanded {
 impl TwoHanded {
     /// Starts a session for `players` (exactly two, seat order) under `agreements`, with the
     /// first game's `opening_scores` (`{"Ann": 850}`, a missing player at 0). Errors name
-    /// the field: the agreements (see [`Agreements::read`]); `players`; an opening score of
-    /// someone else, not a whole ten from 0 up, any at all in `single_deal` mode (every deal
-    /// is its own game), or one that already won (one player at or over the target, the
-    /// other under it). Both at or over the target is a game gone on to the next step.
-    pub fn new(
-        agreements: &Map<String, Value>,
+    /// the field: `players`; an opening score of someone else, not a whole ten from 0 up,
+    /// any at all in `single_deal` mode (every deal is its own game), or one that already
+    /// won (one player at or over the target, the other under it). Both at or over the
+    /// target is a game gone on to the next step.
+    pub fn start(
+        agreements: Agreements,
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<TwoHanded, RuleError> {
-        let agreements = Agreements::read(agreements)?;
         let players: Players = match players {
             [a, b] => [a.clone(), b.clone()],
             _ => {
@@ -259,14 +260,9 @@ impl TwoHanded {
     }
 
     /// A played-out deal: scored, then judged by the mode. Nothing changes on error.
-    fn deal(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        let deal = hand::read_deal(event, &self.players)?;
+    fn deal(&mut self, ctx: &mut Ctx<'_>, event: WrittenDeal) -> Result<Outcome, RuleError> {
+        let deal = hand::check_deal(event, &self.players)?;
         let added = [deal.total(0), deal.total(1)];
-        let game = self.game_number();
         let base = if self.agreements.mode == Mode::Match {
             self.scores
         } else {
@@ -278,369 +274,18 @@ impl TwoHanded {
                 .checked_add(a)
                 .ok_or_else(|| RuleError::new("type", "the scores have grown past counting"))?;
         }
-        let score_steps = self.score_steps(&deal, added);
-        let mut why = self.deal_words(&deal, added, after);
-        let mut line = self.deal_line(&deal, added, after);
+        let dealt = deal::Dealt {
+            after,
+            why: self.deal_words(&deal, added, after),
+            line: self.deal_line(&deal, added, after),
+            steps: self.score_steps(&deal, added),
+        };
         let outcome = match self.agreements.mode {
-            Mode::SingleDeal => {
-                let [a, b] = after;
-                let winner = match a.cmp(&b) {
-                    std::cmp::Ordering::Greater => Some(0),
-                    std::cmp::Ordering::Less => Some(1),
-                    std::cmp::Ordering::Equal => None,
-                };
-                let how = match winner {
-                    Some(w) => format!(
-                        "the higher total of the deal, {} to {}",
-                        pts(after.get(w).copied().unwrap_or(0)),
-                        pts(after.get(1 - w).copied().unwrap_or(0))
-                    ),
-                    None => {
-                        line.marks.push(Mark::new("a draw", Tone::Plain));
-                        format!("equal totals, {}: a draw", pts(a))
-                    }
-                };
-                let decided_by = if winner.is_some() {
-                    "single_deal"
-                } else {
-                    "single_deal_draw"
-                };
-                let (postings, words, paid, finished) = self.finish(winner, decided_by, how, after);
-                why.push_str(&match winner {
-                    Some(w) => format!(
-                        ". Every deal is a game: {} wins game {game} with the higher total; {words}",
-                        self.name(w)
-                    ),
-                    None => format!(
-                        ". Every deal is a game: equal totals make game {game} a draw; {words}"
-                    ),
-                });
-                Outcome {
-                    rules: vec!["rules §1.9".into()],
-                    postings: postings.into_vec(),
-                    scores_after: Some(json!({ "game": game, "scores": self.scores_json(after) })),
-                    explanation: why,
-                    steps: [score_steps, paid].concat(),
-                    line,
-                    finished: Some(finished),
-                }
-            }
-            Mode::Match => match judge(after, self.target, self.agreements.target_step)? {
-                Standing::Won(w) => {
-                    let how = format!(
-                        "reached {} (game {}) with {} under it",
-                        pts(after.get(w).copied().unwrap_or(0)),
-                        pts(self.target),
-                        self.name(1 - w)
-                    );
-                    why.push_str(&format!(
-                        ". {} reaches {} (game {}) and {} has {}: {} wins game {game}",
-                        self.name(w),
-                        pts(after.get(w).copied().unwrap_or(0)),
-                        pts(self.target),
-                        self.name(1 - w),
-                        pts(after.get(1 - w).copied().unwrap_or(0)),
-                        self.name(w)
-                    ));
-                    let target = self.target;
-                    let (postings, words, paid, finished) =
-                        self.finish(Some(w), "target", how, after);
-                    why.push_str(&format!("; {words}"));
-                    Outcome {
-                        rules: vec!["rules §1.9".into()],
-                        postings: postings.into_vec(),
-                        scores_after: Some(json!({
-                            "game": game, "target": target, "scores": self.scores_json(after)
-                        })),
-                        explanation: why,
-                        steps: [score_steps, paid].concat(),
-                        line,
-                        finished: Some(finished),
-                    }
-                }
-                Standing::Goes { target } => {
-                    if target != self.target {
-                        why.push_str(&format!(
-                            ". Both have {} or more ({} {}, {} {}): the game goes on to {}, however far one is ahead",
-                            pts(self.target),
-                            self.name(0),
-                            pts(after[0]),
-                            self.name(1),
-                            pts(after[1]),
-                            pts(target)
-                        ));
-                        line.marks.push(Mark::new(
-                            format!("both past {}: game to {}", pts(self.target), pts(target)),
-                            Tone::Plain,
-                        ));
-                    }
-                    self.scores = after;
-                    self.target = target;
-                    self.deals_this_game += 1;
-                    Outcome {
-                        scores_after: Some(json!({
-                            "game": game, "target": target, "scores": self.scores_json(after)
-                        })),
-                        ..Outcome::new(Vec::new(), why, line).with_steps(score_steps)
-                    }
-                }
-            },
+            Mode::SingleDeal => self.single_deal(dealt),
+            Mode::Match => self.match_deal(dealt)?,
         };
         ctx.table.dealt(self.name(deal.dealer));
         Ok(outcome)
-    }
-
-    /// What the deal adds to each player as steps: "meld 60 + tricks 97 → 100" = 160.
-    fn score_steps(&self, deal: &Deal, added: [i64; 2]) -> Vec<Step> {
-        (0..2)
-            .map(|seat| {
-                let raw = deal.tricks.get(seat).copied().unwrap_or(0);
-                let mut sum = format!(
-                    "meld {} + tricks {raw}",
-                    deal.melds.get(seat).copied().unwrap_or(0)
-                );
-                if rounded(raw) != raw {
-                    sum.push_str(&format!(" → {}", rounded(raw)));
-                }
-                if deal.dix(seat) > 0 {
-                    sum.push_str(&format!(" + dix turned up {}", deal.dix(seat)));
-                }
-                Step::Score {
-                    who: self.name(seat).to_string(),
-                    sum,
-                    total: added.get(seat).copied().unwrap_or(0),
-                    tally: Tally::Points,
-                }
-            })
-            .collect()
-    }
-
-    /// The deal in words: "Bob dealt: Ann meld 60 + tricks 97 → 100 = +160 → 1,010; Bob
-    /// meld 40 + tricks 153 → 150 + dix 10 = +200 → 890 (rules §1.9)".
-    fn deal_words(&self, deal: &Deal, added: [i64; 2], after: [i64; 2]) -> String {
-        let parts: Vec<String> = (0..2)
-            .map(|seat| {
-                let meld = deal.melds.get(seat).copied().unwrap_or(0);
-                let raw = deal.tricks.get(seat).copied().unwrap_or(0);
-                let dix = match deal.dix(seat) {
-                    0 => String::new(),
-                    d => format!(" + dix turned up {d}"),
-                };
-                let running = match self.agreements.mode {
-                    Mode::Match => format!(" → {}", pts(after.get(seat).copied().unwrap_or(0))),
-                    Mode::SingleDeal => String::new(),
-                };
-                let tricks = if rounded(raw) == raw {
-                    format!("tricks {raw}")
-                } else {
-                    format!("tricks {raw} → {}", rounded(raw))
-                };
-                format!(
-                    "{} meld {meld} + {tricks}{dix} = +{}{running}",
-                    self.name(seat),
-                    added.get(seat).copied().unwrap_or(0)
-                )
-            })
-            .collect();
-        format!(
-            "{} dealt: {} (trick points in tens, 7 or more counts 10)",
-            self.name(deal.dealer),
-            parts.join("; ")
-        )
-    }
-
-    /// The sheet's line for a deal: the dealer, a turned-up dix, each player's meld and
-    /// tricks (raw → counted), and both scores.
-    fn deal_line(&self, deal: &Deal, added: [i64; 2], after: [i64; 2]) -> SheetLine {
-        let mut details = Vec::new();
-        for seat in 0..2 {
-            let account = self.name(seat).to_string();
-            let raw = deal.tricks.get(seat).copied().unwrap_or(0);
-            details.push(Detail {
-                account: account.clone(),
-                text: format!("meld {}", deal.melds.get(seat).copied().unwrap_or(0)),
-                tone: Tone::Plain,
-            });
-            details.push(Detail {
-                account,
-                text: if rounded(raw) == raw {
-                    format!("tricks {raw}")
-                } else {
-                    format!("tricks {raw} → {}", rounded(raw))
-                },
-                tone: Tone::Plain,
-            });
-        }
-        let dealer = self.name(deal.dealer).to_string();
-        let mut marks = Vec::new();
-        let mut awards = Vec::new();
-        if deal.turn_up_dix {
-            marks.push(Mark::new("dix turned up", Tone::Plain));
-            awards.push(Award {
-                to: dealer.clone(),
-                tally: Tally::Points,
-                amount: hand::TURN_UP_DIX,
-                what: "dix turned up".into(),
-                short: String::new(),
-            });
-        }
-        SheetLine {
-            marks,
-            awards,
-            details,
-            cells: self.cells(Some(added), after),
-            ..SheetLine::titled("deal").dealt_by(dealer)
-        }
-    }
-
-    /// A declare-out (match mode): the claimant's score with this deal's melds and his trick
-    /// points so far (rounded by agreement) is checked against the target in force; at or
-    /// over it he wins even if the other player has more, under it he loses (rules §1.9).
-    fn declare_out(&mut self, event: &Map<String, Value>) -> Result<Outcome, RuleError> {
-        if self.agreements.mode == Mode::SingleDeal {
-            return Err(RuleError::new(
-                "type",
-                "declaring out belongs to a match: when every deal is a game there is nothing to declare out of",
-            )
-            .rule("rules §1.9, session-format"));
-        }
-        let d = hand::read_declare_out(event, &self.players)?;
-        let (c, o) = (d.claimant, 1 - d.claimant);
-        let counted = if self.agreements.round_partial_count {
-            rounded(d.tricks_so_far)
-        } else {
-            d.tricks_so_far
-        };
-        let add = |seat: usize, extra: i64| -> Result<i64, RuleError> {
-            let melds = d.melds.get(seat).copied().unwrap_or(0);
-            self.scores
-                .get(seat)
-                .copied()
-                .unwrap_or(0)
-                .checked_add(melds)
-                .and_then(|s| s.checked_add(extra))
-                .ok_or_else(|| RuleError::new("type", "the scores have grown past counting"))
-        };
-        let mut after = [0; 2];
-        if let Some(slot) = after.get_mut(c) {
-            *slot = add(c, counted)?;
-        }
-        if let Some(slot) = after.get_mut(o) {
-            *slot = add(o, 0)?;
-        }
-        let claimed = after.get(c).copied().unwrap_or(0);
-        let target = self.target;
-        let made = claimed >= target;
-        let (claimant, other) = (self.name(c).to_string(), self.name(o).to_string());
-        let rounding = match (
-            self.agreements.round_partial_count,
-            counted == d.tricks_so_far,
-        ) {
-            (_, true) => String::new(),
-            (true, false) => format!(" → {counted}"),
-            (false, false) => String::new(),
-        };
-        let before = self.scores.get(c).copied().unwrap_or(0);
-        let claim_melds = d.melds.get(c).copied().unwrap_or(0);
-        let mut why = format!(
-            "{claimant} declared out: {} + meld {claim_melds} + tricks so far {}{rounding} = {} against the game of {}",
-            pts(before),
-            d.tricks_so_far,
-            pts(claimed),
-            pts(target)
-        );
-        if !self.agreements.round_partial_count {
-            why.push_str(" (the partial count is not rounded, by agreement)");
-        }
-        let game = self.game_number();
-        let (winner, decided_by, how) = if made {
-            why.push_str(&format!(
-                ": {claimant} is out and wins game {game}, whatever {other} has"
-            ));
-            (
-                c,
-                "declared_out",
-                format!("declared out at {}", pts(claimed)),
-            )
-        } else {
-            why.push_str(&format!(
-                ": short of {}, so {claimant} loses and {other} wins game {game}",
-                pts(target)
-            ));
-            (
-                o,
-                "declared_out_short",
-                format!("{claimant} declared out short, at {}", pts(claimed)),
-            )
-        };
-        let mut details = vec![
-            Detail {
-                account: claimant.clone(),
-                text: format!("meld {claim_melds}"),
-                tone: Tone::Plain,
-            },
-            Detail {
-                account: claimant.clone(),
-                text: format!("tricks so far {}{rounding}", d.tricks_so_far),
-                tone: Tone::Plain,
-            },
-        ];
-        let other_melds = d.melds.get(o).copied().unwrap_or(0);
-        if other_melds > 0 {
-            details.push(Detail {
-                account: other.clone(),
-                text: format!("meld {other_melds}"),
-                tone: Tone::Plain,
-            });
-        }
-        // The other player's column shows only his score unless he melded in this deal.
-        let cells = (0..2)
-            .map(|seat| {
-                let running = after.get(seat).copied().unwrap_or(0);
-                let name = self.name(seat);
-                match (seat == c, other_melds) {
-                    (true, _) => Cell::added(name, Tally::Points, claim_melds + counted, running),
-                    (false, 0) => Cell::running(name, Tally::Points, running),
-                    (false, m) => Cell::added(name, Tally::Points, m, running),
-                }
-            })
-            .collect();
-        let line = SheetLine {
-            marks: vec![if made {
-                Mark::new(format!("out at {}", pts(claimed)), Tone::Good)
-            } else {
-                Mark::new(
-                    format!("short: {} of {}", pts(claimed), pts(target)),
-                    Tone::Bad,
-                )
-            }],
-            details,
-            cells,
-            ..SheetLine::titled(format!("{claimant} declared out"))
-        };
-        let (postings, words, paid, finished) = self.finish(Some(winner), decided_by, how, after);
-        why.push_str(&format!("; {words}"));
-        let score = Step::Score {
-            who: claimant,
-            sum: format!(
-                "{} + meld {claim_melds} + tricks so far {}{rounding}",
-                pts(before),
-                d.tricks_so_far
-            ),
-            total: claimed,
-            tally: Tally::Points,
-        };
-        Ok(Outcome {
-            rules: vec!["rules §1.9".into()],
-            postings: postings.into_vec(),
-            scores_after: Some(json!({
-                "game": game, "target": target, "scores": self.scores_json(after)
-            })),
-            explanation: why,
-            steps: [vec![score], paid].concat(),
-            line,
-            finished: Some(finished),
-        })
     }
 }
 
@@ -693,9 +338,20 @@ fn read_opening(
     Ok(scores)
 }
 
-impl Engine for TwoHanded {
-    fn clone_box(&self) -> Box<dyn Engine> {
-        Box::new(self.clone())
+impl Game for TwoHanded {
+    type Agreements = Agreements;
+    type Event = Event;
+    const NAME: &'static str = "Two-handed Pinochle";
+    const ENTER: &'static str =
+        "a hand, a declaring out, a payment or the close";
+    const RULE: Option<&'static str> = Some("rules §1.9");
+
+    fn new(
+        agreements: Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<TwoHanded, RuleError> {
+        TwoHanded::start(agreements, players, opening_scores)
     }
 
     /// A declare-out ends the deal it was made in (rules §1.9), so it is numbered and undone as
@@ -704,22 +360,10 @@ impl Engine for TwoHanded {
         matches!(kind, "hand" | "declare_out")
     }
 
-    fn apply(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        kind: &str,
-        event: &Map<String, Value>,
-    ) -> Result<Outcome, RuleError> {
-        match kind {
-            "hand" => self.deal(ctx, event),
-            "declare_out" => self.declare_out(event),
-            other => Err(RuleError::new(
-                "type",
-                format!(
-                    "\"{other}\" is not something that happens in Two-handed Pinochle: enter a hand, a declaring out, a payment or the close"
-                ),
-            )
-            .rule("rules §1.9")),
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Event) -> Result<Outcome, RuleError> {
+        match event {
+            Event::Hand(deal) => self.deal(ctx, deal),
+            Event::DeclareOut(claim) => self.declare_out(claim),
         }
     }
 

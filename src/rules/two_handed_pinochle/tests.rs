@@ -5,10 +5,9 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use super::TwoHanded;
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
 use crate::money::Money;
-use crate::rules::{Ctx, Engine, Step, Table, Tally};
+use crate::rules::{Ctx, Step, Table, Tally};
 
 fn session(agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
     serde_json::from_value(json!({
@@ -404,7 +403,7 @@ fn correcting_the_winning_deal_takes_the_game_and_its_money_back() {
 
 #[test]
 fn an_unfinished_game_pays_nothing_at_the_close_and_says_so_before() {
-    let mut e = TwoHanded::new(
+    let mut e = (super::GAME.start)(
         json!({"stake": "1.00"}).as_object().unwrap(),
         &["Ann".to_string(), "Bob".to_string()],
         None,
@@ -429,7 +428,7 @@ fn an_unfinished_game_pays_nothing_at_the_close_and_says_so_before() {
     assert!(closed.postings.is_empty());
     assert!(closed.explanation.contains("unfinished and pays nothing"));
     // Single deals never leave a game open.
-    let single = TwoHanded::new(
+    let single = (super::GAME.start)(
         json!({"mode": "single_deal"}).as_object().unwrap(),
         &["Ann".to_string(), "Bob".to_string()],
         None,
@@ -440,7 +439,7 @@ fn an_unfinished_game_pays_nothing_at_the_close_and_says_so_before() {
 
 #[test]
 fn the_sheet_line_says_what_each_player_scored() {
-    let mut e = TwoHanded::new(
+    let mut e = (super::GAME.start)(
         json!({}).as_object().unwrap(),
         &["Ann".to_string(), "Bob".to_string()],
         Some(&json!({"Ann": 990, "Bob": 880})),

@@ -1,0 +1,446 @@
+//! A game of Auction played round by round (rules §1.10, §3 item 31): the first bids,
+//! the overtime steps of a tie, the withdrawals, and who buys each item with what.
+
+use std::collections::BTreeMap;
+
+use super::hand::{CARDS, Game, Holding, Item, Sale, WrittenRound, seat_of};
+use crate::rules::RuleError;
+
+/// The money cards of one player during a game: which of 2–10 he still holds.
+#[derive(Debug, Clone)]
+struct Hand([bool; 11]);
+
+impl Hand {
+    fn full() -> Hand {
+        let mut cards = [false; 11];
+        for slot in cards.iter_mut().skip(2) {
+            *slot = true;
+        }
+        Hand(cards)
+    }
+
+    fn holds(&self, card: i64) -> bool {
+        usize::try_from(card)
+            .ok()
+            .and_then(|c| self.0.get(c).copied())
+            .unwrap_or(false)
+    }
+
+    fn spend(&mut self, card: i64) {
+        if let Some(slot) = usize::try_from(card).ok().and_then(|c| self.0.get_mut(c)) {
+            *slot = false;
+        }
+    }
+
+    fn left(&self) -> Vec<i64> {
+        CARDS.filter(|c| self.holds(*c)).collect()
+    }
+}
+
+/// Checks that `name` may put down `card` now: a player, a card 2–10, one he has not spent
+/// in an earlier round and has not already put on the table this round (rules §1.10
+/// "Validation: a money card can be spent only once; only 2–10").
+fn check_card(
+    field: &str,
+    name: &str,
+    card: i64,
+    hand: &Hand,
+    on_table: &[i64],
+) -> Result<(), RuleError> {
+    if !CARDS.contains(&card) {
+        return Err(RuleError::new(
+            field,
+            format!("{card} is not a money card: they run from 2 to 10"),
+        )
+        .rule("rules §1.10"));
+    }
+    if on_table.contains(&card) {
+        return Err(RuleError::new(
+            field,
+            format!(
+                "{name}'s {card} is already on the table in this round: each card is put down once"
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    if !hand.holds(card) {
+        return Err(RuleError::new(
+            field,
+            format!(
+                "{name} spent his {card} in an earlier round: a money card can be spent only once"
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    Ok(())
+}
+
+/// The seats with the highest total on the table among `seats`.
+fn top(seats: &[usize], table: &[Vec<i64>]) -> Vec<usize> {
+    let total = |s: usize| table.get(s).map_or(0, |c| c.iter().sum::<i64>());
+    let best = seats.iter().map(|&s| total(s)).max().unwrap_or(0);
+    seats
+        .iter()
+        .copied()
+        .filter(|&s| total(s) == best)
+        .collect()
+}
+
+fn names(players: &[String], seats: &[usize]) -> String {
+    let named: Vec<&str> = seats
+        .iter()
+        .filter_map(|&s| players.get(s).map(String::as_str))
+        .collect();
+    match named.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Plays the rounds in order and checks every rule of rules §1.10 and §3 item 31:
+/// - the item deck: two each of J, Q, K, A and one Joker; all eight items are turned in a
+///   game (`rounds`), the Joker may be left out and takes no bids;
+/// - the first bids: one money card each (2–10, not spent before); with 2 players everyone
+///   still holding a card bids, with 3–4 bidding is optional and an item nobody bids on is
+///   discarded;
+/// - overtime: only the players tied for the highest bid go on; each step lists one added
+///   card for each player still in, at least two of them (with 3–4 players one left out of
+///   a step has withdrawn and the rest continue); steps stop as soon as the tie is broken;
+/// - withdrawal after the last step: only players still tied, not all of them (the last one
+///   is stuck with the purchase); a tied player out of cards is treated as withdrawing; the
+///   one left buys with everything he has on the table, the others take their cards back.
+///
+/// Errors name `rounds.<i>.item`, `rounds.<i>.bids.<player>`, `rounds.<i>.overtime.<k>`,
+/// `rounds.<i>.withdrawn` or `rounds`, with the rule.
+pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, RuleError> {
+    let n = players.len();
+    let mut hands = vec![Hand::full(); n];
+    let mut holdings = vec![Holding::default(); n];
+    let mut turned: BTreeMap<Item, usize> = BTreeMap::new();
+    let mut sales = Vec::new();
+    for (i, round) in rounds.iter().enumerate() {
+        let at = |f: &str| format!("rounds.{i}.{f}");
+        let count = turned.entry(round.item).or_insert(0);
+        *count += 1;
+        if *count > round.item.in_deck() {
+            return Err(RuleError::new(
+                at("item"),
+                format!(
+                    "a {} more than the item deck holds: it has two each of J, Q, K, A and one Joker",
+                    round.item.name()
+                ),
+            )
+            .rule("rules §1.10"));
+        }
+        if round.item == Item::Joker {
+            if round.bids.as_ref().is_some_and(|b| !b.is_empty())
+                || round.overtime.as_ref().is_some_and(|o| !o.is_empty())
+                || round.withdrawn.as_ref().is_some_and(|w| !w.is_empty())
+            {
+                return Err(RuleError::new(
+                    at("bids"),
+                    "the Joker is not an item: nobody bids on it, the next card is bid on blind",
+                )
+                .rule("rules §1.10"));
+            }
+            sales.push(Sale::Joker);
+            continue;
+        }
+        // The field path counts rounds from 0 as the document does; the words say the
+        // round as the table and the form count it, from 1.
+        let sale = play_round(i, round, players, &mut hands).map_err(|e| {
+            RuleError::new(
+                e.field,
+                format!("round {} ({}): {}", i + 1, round.item.name(), e.message),
+            )
+        })?;
+        if let Sale::Bought {
+            item, buyer, cards, ..
+        } = &sale
+            && let Some(h) = holdings.get_mut(*buyer)
+        {
+            h.items.push(*item);
+            h.spent += cards.iter().sum::<i64>();
+        }
+        sales.push(sale);
+    }
+    let missing: Vec<&str> = Item::ITEMS
+        .iter()
+        .rev()
+        .flat_map(|item| {
+            let left = item.in_deck() - turned.get(item).copied().unwrap_or(0).min(2);
+            std::iter::repeat_n(item.letter(), left)
+        })
+        .collect();
+    if !missing.is_empty() {
+        return Err(RuleError::new(
+            "rounds",
+            format!(
+                "the game is not over: {} still in the item deck; a game turns all eight items, each round written",
+                missing.join(", ")
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    for (h, hand) in holdings.iter_mut().zip(&hands) {
+        h.cards_left = Some(hand.left());
+    }
+    Ok(Game { holdings, sales })
+}
+
+/// Plays one item round (not the Joker); see [`play_rounds`].
+fn play_round(
+    i: usize,
+    round: &WrittenRound,
+    players: &[String],
+    hands: &mut [Hand],
+) -> Result<Sale, RuleError> {
+    let at = |f: &str| format!("rounds.{i}.{f}");
+    let bids = round.bids.as_ref().ok_or_else(|| {
+        RuleError::new(
+            at("bids"),
+            format!(
+                "who bid what on the {}? Write {{}} when nobody bid",
+                round.item.name()
+            ),
+        )
+    })?;
+    let steps = round.overtime.as_deref().unwrap_or(&[]);
+    let withdrawn = round.withdrawn.as_deref().unwrap_or(&[]);
+    let mut table: Vec<Vec<i64>> = vec![Vec::new(); players.len()];
+    let bidders = first_bids(i, bids, players, hands, &mut table)?;
+    if bidders.is_empty() {
+        if !steps.is_empty() || !withdrawn.is_empty() {
+            return Err(RuleError::new(
+                at("overtime"),
+                "nobody bid, so there is no overtime and nobody to withdraw",
+            ));
+        }
+        return Ok(Sale::Discarded(round.item));
+    }
+    let mut withdrew = Vec::new();
+    let mut tied = top(&bidders, &table);
+    for (k, step) in steps.iter().enumerate() {
+        let field = at(&format!("overtime.{k}"));
+        let adding = overtime_step(&field, step, round.item, players, hands, &mut table, &tied)?;
+        // Tied players who added nothing withdrew (3–4 players: the rest continue, §3 item 31).
+        withdrew.extend(tied.iter().copied().filter(|s| !adding.contains(s)));
+        tied = top(&adding, &table);
+    }
+    withdraw(i, withdrawn, round.item, players, &mut tied, &mut withdrew)?;
+    if tied.len() > 1 {
+        out_of_cards(i, players, hands, &table, &mut tied, &mut withdrew)?;
+    }
+    let buyer = tied.first().copied().ok_or_else(|| {
+        RuleError::new(at("bids"), "nobody is left to buy the item")
+    })?;
+    let cards = table.get(buyer).cloned().unwrap_or_default();
+    if let Some(hand) = hands.get_mut(buyer) {
+        for &c in &cards {
+            hand.spend(c);
+        }
+    }
+    Ok(Sale::Bought {
+        item: round.item,
+        buyer,
+        cards,
+        overtime: steps.len(),
+        withdrew,
+    })
+}
+
+/// The first cards of round `i`, put on `table`: each bidder's card checked against his
+/// hand; with two players each must bid while he holds money (rules §1.10). Returns the
+/// bidders' seats in seat order. Errors name `rounds.i.bids.<name>`.
+fn first_bids(
+    i: usize,
+    bids: &BTreeMap<String, i64>,
+    players: &[String],
+    hands: &[Hand],
+    table: &mut [Vec<i64>],
+) -> Result<Vec<usize>, RuleError> {
+    let at = |f: &str| format!("rounds.{i}.{f}");
+    let mut bidders = Vec::new();
+    for (name, &card) in bids {
+        let field = at(&format!("bids.{name}"));
+        let seat = seat_of(players, name)
+            .ok_or_else(|| RuleError::new(&field, format!("{name} is not one of the players")))?;
+        let (Some(hand), Some(put)) = (hands.get(seat), table.get_mut(seat)) else {
+            continue;
+        };
+        check_card(&field, name, card, hand, put)?;
+        put.push(card);
+        bidders.push(seat);
+    }
+    bidders.sort_unstable();
+    if players.len() == 2 {
+        for (seat, hand) in hands.iter().enumerate() {
+            if !bidders.contains(&seat) && !hand.left().is_empty() {
+                let name = players.get(seat).map_or("", String::as_str);
+                return Err(RuleError::new(
+                    at(&format!("bids.{name}")),
+                    format!(
+                        "with two players each bids a card every round, and {name} still holds money: what did he bid?"
+                    ),
+                )
+                .rule("rules §1.10"));
+            }
+        }
+    }
+    Ok(bidders)
+}
+
+/// One overtime step (`field`, `rounds.i.overtime.k`): two or more of the `tied` players
+/// each add a card to `table` (rules §1.10). Returns who added, in seat order.
+fn overtime_step(
+    field: &str,
+    step: &BTreeMap<String, i64>,
+    item: Item,
+    players: &[String],
+    hands: &[Hand],
+    table: &mut [Vec<i64>],
+    tied: &[usize],
+) -> Result<Vec<usize>, RuleError> {
+    if tied.len() < 2 {
+        return Err(RuleError::new(
+            field,
+            format!(
+                "there is no tie left: {} already bought the {}",
+                names(players, tied),
+                item.name()
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    let mut adding = Vec::new();
+    for (name, &card) in step {
+        let card_field = format!("{field}.{name}");
+        let seat = seat_of(players, name).ok_or_else(|| {
+            RuleError::new(&card_field, format!("{name} is not one of the players"))
+        })?;
+        if !tied.contains(&seat) {
+            return Err(RuleError::new(
+                &card_field,
+                format!(
+                    "{name} is not in this overtime: only {} are still tied",
+                    names(players, tied)
+                ),
+            )
+            .rule("rules §1.10"));
+        }
+        let (Some(hand), Some(put)) = (hands.get(seat), table.get_mut(seat)) else {
+            continue;
+        };
+        check_card(&card_field, name, card, hand, put)?;
+        put.push(card);
+        adding.push(seat);
+    }
+    adding.sort_unstable();
+    if adding.len() < 2 {
+        return Err(RuleError::new(
+            field,
+            format!(
+                "an overtime step is two or more tied players each adding one card; {} were tied, and a player left alone buys with what is on the table",
+                names(players, tied)
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    Ok(adding)
+}
+
+/// The players written as withdrawing from the tie of round `i` (rules §1.10, §3 item 31):
+/// each still tied, and never the last one left, who buys. Errors name
+/// `rounds.i.withdrawn`.
+fn withdraw(
+    i: usize,
+    withdrawn: &[String],
+    item: Item,
+    players: &[String],
+    tied: &mut Vec<usize>,
+    withdrew: &mut Vec<usize>,
+) -> Result<(), RuleError> {
+    let field = format!("rounds.{i}.withdrawn");
+    if !withdrawn.is_empty() && tied.len() < 2 {
+        return Err(RuleError::new(
+            field,
+            format!(
+                "nobody is tied any more: {} bought the {}, so nobody can withdraw",
+                names(players, tied),
+                item.name()
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    for name in withdrawn {
+        let seat = seat_of(players, name).ok_or_else(|| {
+            RuleError::new(&field, format!("{name} is not one of the players"))
+        })?;
+        if !tied.contains(&seat) {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{name} cannot withdraw: only {} are still tied",
+                    names(players, tied)
+                ),
+            )
+            .rule("rules §1.10"));
+        }
+        if tied.len() == 1 {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{name} is the last one left and is stuck with the purchase: when all try to withdraw, the first ones do and the last one buys"
+                ),
+            )
+            .rule("rules §1.10"));
+        }
+        tied.retain(|&s| s != seat);
+        withdrew.push(seat);
+    }
+    Ok(())
+}
+
+/// A tie still standing after round `i`'s overtime: a tied player out of cards is treated
+/// as withdrawing (rules §3 item 31), so one left with cards buys; none or several left is
+/// a round not finished (`rounds.i.withdrawn`, `rounds.i.overtime`).
+fn out_of_cards(
+    i: usize,
+    players: &[String],
+    hands: &[Hand],
+    table: &[Vec<i64>],
+    tied: &mut Vec<usize>,
+    withdrew: &mut Vec<usize>,
+) -> Result<(), RuleError> {
+    let can_add = |s: usize| {
+        let put = table.get(s).map_or(&[][..], Vec::as_slice);
+        hands
+            .get(s)
+            .is_some_and(|h| h.left().iter().any(|c| !put.contains(c)))
+    };
+    let still: Vec<usize> = tied.iter().copied().filter(|&s| can_add(s)).collect();
+    match still.len() {
+        1 => {
+            withdrew.extend(tied.iter().copied().filter(|s| !still.contains(s)));
+            *tied = still;
+            Ok(())
+        }
+        0 => Err(RuleError::new(
+            format!("rounds.{i}.withdrawn"),
+            format!(
+                "{} are still tied and none has a card left to add: write in withdrawn who gave up first; the last one buys",
+                names(players, tied)
+            ),
+        )
+        .rule("rules §1.10")),
+        _ => Err(RuleError::new(
+            format!("rounds.{i}.overtime"),
+            format!(
+                "{} are still tied: write the next overtime step, or who withdrew",
+                names(players, &still)
+            ),
+        )
+        .rule("rules §1.10")),
+    }
+}

@@ -1,0 +1,451 @@
+//! The typed side of the seam: a game written as a [`Game`] reads its agreements and its
+//! events into its own types at the edge (serde, `deny_unknown_fields`), and ONE erased
+//! adapter, [`Typed`], turns it into the [`Engine`] the session fold, the registry and the
+//! pages keep using. What every engine used to repeat lives here once: the reading of the
+//! agreements object (a refusal names `agreements.<field>`), the reading of each event
+//! into the game's event enum, the refusal of an event kind the game does not know,
+//! cloning, and the table's stake (a non-negative [`Stake`]). Pure.
+
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::game::{Ctx, Engine, HandFormSpec, Outcome, default_stake};
+use super::sheet::{Cell, Layout, SheetLine};
+use super::{RuleError, Table, fields};
+use crate::money::Money;
+
+/// A game's table agreements: read from the session's `agreements` object as written
+/// (`Written`, defaults filled by serde), then checked against the rules.
+pub trait TableAgreements: Sized {
+    /// The agreements as the session document writes them, each missing one at its
+    /// default (`docs/session-format.md`), unknown ones refused.
+    type Written: DeserializeOwned;
+    /// Checks the written agreements against the rules. Errors name the agreement bare
+    /// (`"target"`); [`read_agreements`] puts `agreements.` before it.
+    fn check(written: Self::Written) -> Result<Self, RuleError>;
+}
+
+/// Reads and checks a session's `agreements` object: the one prologue every game shares.
+/// Errors name `agreements.<field>`: unknown fields, wrong types, and whatever
+/// [`TableAgreements::check`] refuses.
+pub fn read_agreements<A: TableAgreements>(object: &Map<String, Value>) -> Result<A, RuleError> {
+    let written: A::Written = fields::read(object).map_err(|e| e.within("agreements"))?;
+    A::check(written).map_err(|e| e.within("agreements"))
+}
+
+/// A game's events other than `payment` and `close` (which the session handles), as one
+/// enum: each kind (`"hand"`, `"declare_out"`) read into its typed event. Written with
+/// [`events!`](crate::rules::typed::events).
+pub trait Events: Sized {
+    /// The kinds this game takes, as the session document writes them in `type`.
+    const KINDS: &'static [&'static str];
+    /// Reads the event `object` of kind `kind`: `None` when the game has no such kind;
+    /// otherwise the typed event or a refusal naming its field (unknown fields, missing
+    /// ones, wrong types).
+    fn read(kind: &str, object: &Map<String, Value>) -> Option<Result<Self, RuleError>>;
+    /// The kind of this event, as written in `type`.
+    fn kind(&self) -> &'static str;
+}
+
+/// Declares a game's event enum and its [`Events`] reading: one line per kind, the kind as
+/// the session document writes it and the written struct serde reads the whole event
+/// object into (so a refusal names the field exactly as before, `points.high`); `by
+/// reader` names a function that reads it instead, for a game that refuses a field by name
+/// before serde would call it unknown (`all_passed` in a game without bidding).
+macro_rules! events {
+    ($(#[$m:meta])* $vis:vis enum $name:ident {
+        $($(#[$vm:meta])* $kind:literal => $variant:ident($ty:ty) $(by $reader:path)?),+ $(,)?
+    }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone)]
+        $vis enum $name {
+            $($(#[$vm])* $variant($ty)),+
+        }
+
+        impl $crate::rules::typed::Events for $name {
+            const KINDS: &'static [&'static str] = &[$($kind),+];
+
+            fn read(
+                kind: &str,
+                object: &serde_json::Map<String, serde_json::Value>,
+            ) -> Option<Result<Self, $crate::rules::RuleError>> {
+                match kind {
+                    $($kind => Some(
+                        $crate::rules::typed::read_event!($ty, object $(, $reader)?)
+                            .map($name::$variant)
+                    ),)+
+                    _ => None,
+                }
+            }
+
+            fn kind(&self) -> &'static str {
+                match self {
+                    $($name::$variant(_) => $kind),+
+                }
+            }
+        }
+    };
+}
+pub(crate) use events;
+
+/// One event's reading in [`events!`]: serde into the written struct, or the game's reader.
+macro_rules! read_event {
+    ($ty:ty, $object:ident) => {
+        $crate::rules::fields::read::<$ty>($object)
+    };
+    ($ty:ty, $object:ident, $reader:path) => {
+        $reader($object)
+    };
+}
+pub(crate) use read_event;
+
+/// One game's rules for one session, typed: its agreements, its events and its own state
+/// (`Self`, cloned to try an event or to replay from a point). Everything here is pure; a
+/// refusal names the field and the rule, and on a refusal the game is unchanged. The
+/// methods after [`Game::hand_form`] mean what [`Engine`]'s do, with the same defaults.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The table agreements, read once at the start.
+    type Agreements: TableAgreements;
+    /// The game's events (`hand`, …), read at the edge.
+    type Event: Events;
+    /// The game's name in a refusal ("Auction Pitch").
+    const NAME: &'static str;
+    /// What may be entered instead, in a refusal of an unknown kind ("a hand, a payment or
+    /// the close").
+    const ENTER: &'static str;
+    /// The rule an unknown kind's refusal cites, if any (`"rules §1.7"`).
+    const RULE: Option<&'static str> = None;
+
+    /// Starts a session from the checked agreements, the players (seat order) and the
+    /// `opening_scores` as written. Errors name the field (`opening_scores.Zed`).
+    fn new(
+        agreements: Self::Agreements,
+        players: &[String],
+        opening_scores: Option<&Value>,
+    ) -> Result<Self, RuleError>;
+    /// Applies one typed event. Errors name the event's field and the rule.
+    fn apply(&mut self, ctx: &mut Ctx<'_>, event: Self::Event) -> Result<Outcome, RuleError>;
+    /// The close of the sitting ([`Engine::close`]).
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError>;
+    /// The sheet's columns ([`Engine::layout`]).
+    fn layout(&self, table: &Table) -> Layout;
+    /// The agreements in words ([`Engine::agreements_summary`]).
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)>;
+    /// What the next hand's form offers ([`Engine::hand_form`]).
+    fn hand_form(&self, table: &Table) -> HandFormSpec;
+
+    /// The refusal of an event kind this game does not take: [`unknown_kind`] by default;
+    /// a game overrides it to answer a kind other games know in its own words (no
+    /// declaring out in Partnership Auction Pinochle).
+    fn unknown(kind: &str) -> RuleError {
+        unknown_kind::<Self>(kind)
+    }
+    /// [`Engine::has_kitty`]: none by default.
+    fn has_kitty(&self) -> bool {
+        false
+    }
+    /// [`Engine::house_accounts`]: the kitty when the game keeps one.
+    fn house_accounts(&self) -> Vec<&'static str> {
+        if self.has_kitty() {
+            vec![crate::ledger::KITTY]
+        } else {
+            Vec::new()
+        }
+    }
+    /// [`Engine::opening`]: nothing due by default.
+    fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Outcome> {
+        None
+    }
+    /// [`Engine::scores`]: none by default.
+    fn scores(&self) -> Option<Value> {
+        None
+    }
+    /// [`Engine::checks`]: none by default.
+    fn checks(&self) -> Option<Value> {
+        None
+    }
+    /// [`Engine::next_dealer`]: the player on the last dealer's left by default.
+    fn next_dealer(&self, table: &Table) -> Option<String> {
+        table.next_dealer().map(String::from)
+    }
+    /// [`Engine::standing`]: nothing by default.
+    fn standing(&self) -> Vec<Cell> {
+        Vec::new()
+    }
+    /// [`Engine::start_line`]: none by default.
+    fn start_line(&self) -> Option<SheetLine> {
+        None
+    }
+    /// [`Engine::settle_pairs`]: none by default.
+    fn settle_pairs(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// [`Engine::is_deal`]: `hand` by default.
+    fn is_deal(&self, kind: &str) -> bool {
+        kind == "hand"
+    }
+    /// [`Engine::unfinished`]: nothing in progress by default.
+    fn unfinished(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The refusal of an event kind game `G` does not know, in the table's words:
+/// `"\"bet\" is not something that happens in Auction Pitch: enter a hand, a payment or
+/// the close"`, citing [`Game::RULE`].
+pub fn unknown_kind<G: Game>(kind: &str) -> RuleError {
+    let refusal = RuleError::new(
+        "type",
+        format!(
+            "\"{kind}\" is not something that happens in {}: enter {}",
+            G::NAME,
+            G::ENTER
+        ),
+    );
+    match G::RULE {
+        Some(rule) => refusal.rule(rule),
+        None => refusal,
+    }
+}
+
+/// Starts game `G` for one session: the [`StartFn`](super::game::StartFn) of every typed
+/// game's registration. Errors name the field (`agreements.stake`, `opening_scores.Zed`).
+pub fn start<G: Game>(
+    agreements: &Map<String, Value>,
+    players: &[String],
+    opening_scores: Option<&Value>,
+) -> Result<Box<dyn Engine>, RuleError> {
+    let agreements = read_agreements::<G::Agreements>(agreements)?;
+    Ok(Box::new(Typed(G::new(
+        agreements,
+        players,
+        opening_scores,
+    )?)))
+}
+
+/// The one erased adapter: a typed [`Game`] as the session's [`Engine`].
+#[derive(Debug, Clone)]
+pub struct Typed<G>(pub G);
+
+impl<G: Game> Engine for Typed<G> {
+    fn clone_box(&self) -> Box<dyn Engine> {
+        Box::new(self.clone())
+    }
+    fn has_kitty(&self) -> bool {
+        self.0.has_kitty()
+    }
+    fn house_accounts(&self) -> Vec<&'static str> {
+        self.0.house_accounts()
+    }
+    fn opening(&mut self, ctx: &mut Ctx<'_>) -> Option<Outcome> {
+        self.0.opening(ctx)
+    }
+    /// Reads the event into `G`'s enum, refusing a kind `G` does not know, then applies it.
+    fn apply(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        kind: &str,
+        event: &Map<String, Value>,
+    ) -> Result<Outcome, RuleError> {
+        let event = G::Event::read(kind, event).ok_or_else(|| G::unknown(kind))??;
+        self.0.apply(ctx, event)
+    }
+    fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
+        self.0.close(ctx)
+    }
+    fn scores(&self) -> Option<Value> {
+        self.0.scores()
+    }
+    fn checks(&self) -> Option<Value> {
+        self.0.checks()
+    }
+    fn next_dealer(&self, table: &Table) -> Option<String> {
+        self.0.next_dealer(table)
+    }
+    fn layout(&self, table: &Table) -> Layout {
+        self.0.layout(table)
+    }
+    fn standing(&self) -> Vec<Cell> {
+        self.0.standing()
+    }
+    fn start_line(&self) -> Option<SheetLine> {
+        self.0.start_line()
+    }
+    fn agreements_summary(&self, currency: &str) -> Vec<(String, String)> {
+        self.0.agreements_summary(currency)
+    }
+    fn settle_pairs(&self) -> Vec<(String, String)> {
+        self.0.settle_pairs()
+    }
+    fn is_deal(&self, kind: &str) -> bool {
+        self.0.is_deal(kind)
+    }
+    fn unfinished(&self) -> Option<String> {
+        self.0.unfinished()
+    }
+    fn hand_form(&self, table: &Table) -> HandFormSpec {
+        self.0.hand_form(table)
+    }
+}
+
+/// The table's stake per unit, as every game's agreements write it (`"0.05"`): money, at
+/// [`STAKE_DEFAULT`](super::game::STAKE_DEFAULT) when not written, and never negative (a
+/// refusal "the stake cannot be negative" naming `stake`). One piece for every game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "Money")]
+pub struct Stake(Money);
+
+impl Stake {
+    /// The stake as money.
+    pub fn money(self) -> Money {
+        self.0
+    }
+}
+
+impl Default for Stake {
+    fn default() -> Stake {
+        Stake(default_stake())
+    }
+}
+
+impl TryFrom<Money> for Stake {
+    type Error = &'static str;
+    fn try_from(money: Money) -> Result<Stake, &'static str> {
+        if money.cents() < 0 {
+            Err("the stake cannot be negative")
+        } else {
+            Ok(Stake(money))
+        }
+    }
+}
+
+/// The contract fields of a deal where all passed, in the games with an auction (`given`:
+/// each field's name and whether the hand gives it): none may be given, since a deal passed
+/// out has no contract. Errors name the first field given, in the game's `words`, citing
+/// `rule`.
+pub fn no_contract(
+    given: &[(&'static str, bool)],
+    words: &str,
+    rule: Option<&str>,
+) -> Result<(), RuleError> {
+    match given.iter().find(|(_, is_given)| *is_given) {
+        None => Ok(()),
+        Some((field, _)) => {
+            let refusal = RuleError::new(*field, words);
+            Err(match rule {
+                Some(rule) => refusal.rule(rule),
+                None => refusal,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Written {
+        #[serde(default)]
+        stake: Stake,
+    }
+
+    fn read(v: Value) -> Result<Written, RuleError> {
+        fields::read(v.as_object().unwrap()).map_err(|e| e.within("agreements"))
+    }
+
+    #[test]
+    fn a_stake_is_money_at_the_default_and_never_negative() {
+        let none = read(json!({})).unwrap();
+        assert_eq!(none.stake.money(), Money::ZERO);
+        let nickel = read(json!({"stake": "0.05"})).unwrap();
+        assert_eq!(nickel.stake.money().cents(), 5);
+        let e = read(json!({"stake": "-0.05"})).unwrap_err();
+        assert_eq!(e.field, "agreements.stake");
+        assert_eq!(e.message, "the stake cannot be negative");
+        let e = read(json!({"stake": 5})).unwrap_err();
+        assert_eq!(e.field, "agreements.stake", "a JSON number is not money");
+    }
+
+    #[test]
+    fn a_passed_out_deal_names_the_first_contract_field_given() {
+        let words = "all passed: no contract";
+        assert_eq!(
+            no_contract(&[("bidder", false), ("bid", false)], words, None),
+            Ok(())
+        );
+        let e = no_contract(
+            &[("bidder", false), ("bid", true), ("trump", true)],
+            words,
+            None,
+        );
+        assert_eq!(e.unwrap_err().field, "bid");
+        let e = no_contract(&[("trump", true)], words, Some("rules §1.8")).unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.rule.as_deref()),
+            ("trump", Some("rules §1.8"))
+        );
+        assert_eq!(e.message, words);
+    }
+
+    /// Through the adapter, as the session fold calls it: Auction Pitch (rules §1.4).
+    fn pitch() -> Box<dyn Engine> {
+        let players = ["A", "B", "C"].map(String::from);
+        (crate::rules::auction_pitch::GAME.start)(&Map::new(), &players, None).unwrap()
+    }
+
+    fn apply(engine: &mut dyn Engine, event: Value) -> Result<Outcome, RuleError> {
+        let mut table = Table::new(&["A", "B", "C"].map(String::from));
+        let balances = crate::ledger::Balances::default();
+        let mut ctx = Ctx {
+            table: &mut table,
+            balances: &balances,
+        };
+        let kind = event["type"].as_str().unwrap().to_string();
+        engine.apply(&mut ctx, &kind, event.as_object().unwrap())
+    }
+
+    #[test]
+    fn the_adapter_refuses_a_kind_the_game_does_not_know_in_its_words() {
+        let e = apply(pitch().as_mut(), json!({"type": "bet", "amount": 5})).unwrap_err();
+        assert_eq!(e.field, "type");
+        assert_eq!(
+            e.message,
+            "\"bet\" is not something that happens in Auction Pitch: enter a hand, a payment or the close"
+        );
+        assert_eq!(e.rule, None);
+    }
+
+    #[test]
+    fn the_adapter_reads_the_event_naming_the_field_at_fault() {
+        let mut engine = pitch();
+        let e = apply(
+            engine.as_mut(),
+            json!({"type": "hand", "dealer": "A", "bidd": 2}),
+        );
+        assert_eq!(e.unwrap_err().field, "bidd");
+        // A played hand: B bid 2 and took High, Low and Game, C the Jack: B makes 3.
+        let hand = json!({"type": "hand", "dealer": "A", "pitcher": "B", "bid": 2,
+            "points": {"high": "B", "low": "B", "jack": "C", "game": "B"}});
+        apply(engine.as_mut(), hand).unwrap();
+        assert_eq!(engine.scores(), Some(json!({"A": 0, "B": 3, "C": 1})));
+        let copy = engine.clone_box();
+        assert_eq!(copy.scores(), engine.scores(), "a clone keeps the state");
+    }
+
+    #[test]
+    fn a_negative_stake_is_refused_at_the_start_naming_it() {
+        let players = ["A", "B"].map(String::from);
+        let written = json!({"stake": "-0.10"});
+        let start = crate::rules::auction_pitch::GAME.start;
+        let e = start(written.as_object().unwrap(), &players, None)
+            .err()
+            .unwrap();
+        assert_eq!(e.field, "agreements.stake");
+        assert_eq!(e.message, "the stake cannot be negative");
+    }
+}
