@@ -215,7 +215,7 @@ impl Fold {
         let mut last_scores = None;
         let mut last_cells = Vec::new();
         for (k, (i, event)) in changed.into_iter().enumerate() {
-            let before = ((slot + k) % CHECKPOINT == 0).then(|| core.clone());
+            let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
             let (object, kind) = event_object(&event, i)?;
             let deal = core.engine.is_deal(kind);
             match core.step(i, kind, object) {
