@@ -24,8 +24,8 @@ use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
 use super::AppState;
-pub use page_error::{PageError, error_page, field_words};
 use page_error::ErrorPage;
+pub use page_error::{PageError, error_page, field_words};
 pub use session_pages::offered_games;
 use session_pages::{create, list, new_form};
 use sheet_forms::{close, enter_hand, mark_paid, reopen, table_change, undo, void_payment};
