@@ -4,13 +4,15 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
+use sqlx::SqliteConnection;
 
 use super::nights::NightPaymentRecord;
 use super::{
-    ClubExport, EventLine, ExportedNight, ExportedNightPayment, ExportedPerson, SessionRecord,
-    check_club_export, club_export,
+    ClubExport, EventLine, ExportedNight, ExportedNightPayment, ExportedPerson, ExportedSession,
+    SessionRecord, check_club_export, club_export,
 };
 use crate::error::AppError;
+use crate::format::LedgerDoc;
 use crate::ledger::HOUSE;
 use crate::money::Money;
 use crate::service::clubs::{self, Club, Grant};
@@ -202,75 +204,113 @@ pub async fn import_club(
     for person in &export.people {
         hs::insert_person(&mut tx, club.id, &person.display_name, &person.names).await?;
     }
-    let empty = Value::Object(Map::new());
     let mut ids = Vec::with_capacity(export.sessions.len());
     for (s, ledger) in export.sessions.iter().zip(&ledgers) {
-        let doc = &s.session;
-        let id = store::insert_session(
-            &mut tx,
-            &NewSession {
-                game: &doc.game,
-                currency: &doc.currency,
-                agreements: &doc.agreements,
-                opening_scores: doc.opening_scores.as_ref(),
-                players: &doc.players,
-                created_at: &s.created_at,
-                club_id: Some(club.id),
+        ids.push(import_session(&mut tx, club.id, s, ledger).await?);
+    }
+    import_nights(&mut tx, club.id, &export.nights, &ids).await?;
+    tx.commit().await?;
+    Ok((club, token, ids))
+}
+
+/// One session of a club export, `s` with its checked `ledger`, written in `conn` as a
+/// session of club `club` with its original times, title and archive flag and its history
+/// facts; the players of its ledger join the club. Returns the new session's id.
+async fn import_session(
+    conn: &mut SqliteConnection,
+    club: i64,
+    s: &ExportedSession,
+    ledger: &LedgerDoc,
+) -> Result<i64, AppError> {
+    let doc = &s.session;
+    let id = store::insert_session(
+        conn,
+        &NewSession {
+            game: &doc.game,
+            currency: &doc.currency,
+            agreements: &doc.agreements,
+            opening_scores: doc.opening_scores.as_ref(),
+            players: &doc.players,
+            created_at: &s.created_at,
+            club_id: Some(club),
+        },
+    )
+    .await?;
+    for account in ledger
+        .balances
+        .keys()
+        .filter(|a| !HOUSE.contains(&a.as_str()))
+    {
+        store::clubs::add_player(conn, club, account).await?;
+    }
+    import_events(conn, id, s, ledger).await?;
+    crate::service::history::after_import(conn, id, Some(club), doc, &s.created_at).await?;
+    if let Some(title) = &s.title {
+        hs::set_title(conn, id, Some(title.trim())).await?;
+    }
+    if s.archived {
+        hs::set_archived(conn, id, true).await?;
+    }
+    Ok(id)
+}
+
+/// Every entry of `ledger` (the opening ante's included) appended to session `id` with the
+/// event it records and the time it was recorded then (the session's start when unknown).
+/// Errors: [`AppError::Internal`] for an entry of no event (the export was checked, so a
+/// bug).
+async fn import_events(
+    conn: &mut SqliteConnection,
+    id: i64,
+    s: &ExportedSession,
+    ledger: &LedgerDoc,
+) -> Result<(), AppError> {
+    let empty = Value::Object(Map::new());
+    for entry in &ledger.events {
+        let (body, recorded_at) = match entry.seq.checked_sub(1) {
+            None => (&empty, &s.created_at),
+            Some(i) => (
+                s.session.events.get(i).ok_or_else(|| {
+                    AppError::Internal(format!("the ledger has an entry for no event {i}"))
+                })?,
+                s.recorded_at.get(i).unwrap_or(&s.created_at),
+            ),
+        };
+        let seq =
+            i64::try_from(entry.seq).map_err(|_| AppError::Internal("too many events".into()))?;
+        store::append_event(
+            conn,
+            id,
+            &NewEvent {
+                seq,
+                kind: &entry.kind,
+                body: &body.to_string(),
+                explanation: &entry.explanation,
+                postings: &entry.postings,
+                recorded_at,
+                entry: &crate::service::entry_text(entry)?,
             },
         )
         .await?;
-        for account in ledger
-            .balances
-            .keys()
-            .filter(|a| !HOUSE.contains(&a.as_str()))
-        {
-            store::clubs::add_player(&mut tx, club.id, account).await?;
-        }
-        for entry in &ledger.events {
-            let (body, recorded_at) = match entry.seq.checked_sub(1) {
-                None => (&empty, &s.created_at),
-                Some(i) => (
-                    doc.events.get(i).ok_or_else(|| {
-                        AppError::Internal(format!("the ledger has an entry for no event {i}"))
-                    })?,
-                    s.recorded_at.get(i).unwrap_or(&s.created_at),
-                ),
-            };
-            let seq = i64::try_from(entry.seq)
-                .map_err(|_| AppError::Internal("too many events".into()))?;
-            store::append_event(
-                &mut tx,
-                id,
-                &NewEvent {
-                    seq,
-                    kind: &entry.kind,
-                    body: &body.to_string(),
-                    explanation: &entry.explanation,
-                    postings: &entry.postings,
-                    recorded_at,
-                    entry: &crate::service::entry_text(entry)?,
-                },
-            )
-            .await?;
-        }
-        crate::service::history::after_import(&mut tx, id, Some(club.id), doc, &s.created_at)
-            .await?;
-        if let Some(title) = &s.title {
-            hs::set_title(&mut tx, id, Some(title.trim())).await?;
-        }
-        if s.archived {
-            hs::set_archived(&mut tx, id, true).await?;
-        }
-        ids.push(id);
     }
-    for night in &export.nights {
-        let nid = ns::create(&mut tx, club.id, &night.title, &night.created_at).await?;
+    Ok(())
+}
+
+/// The export's `nights` written in `conn` for club `club`: each with its sessions (`ids`,
+/// the new sessions' ids in the export's order) and its payments, a voided one voided again.
+async fn import_nights(
+    conn: &mut SqliteConnection,
+    club: i64,
+    nights: &[ExportedNight],
+    ids: &[i64],
+) -> Result<(), AppError> {
+    for night in nights {
+        let nid = ns::create(conn, club, &night.title, &night.created_at).await?;
         for sid in night.sessions.iter().filter_map(|&i| ids.get(i)) {
-            ns::add_session(&mut tx, nid, *sid).await?;
+            ns::add_session(conn, nid, *sid).await?;
         }
         for p in &night.payments {
             let pid = ns::add_payment(
-                &mut tx,
+                conn,
                 nid,
                 &p.payer,
                 &p.payee,
@@ -280,10 +320,9 @@ pub async fn import_club(
             .await?;
             if let Some(at) = &p.voided_at {
                 let reason = p.void_reason.as_deref().unwrap_or("a mistake");
-                ns::void_payment(&mut tx, nid, pid, at, reason).await?;
+                ns::void_payment(conn, nid, pid, at, reason).await?;
             }
         }
     }
-    tx.commit().await?;
-    Ok((club, token, ids))
+    Ok(())
 }

@@ -85,27 +85,70 @@ pub fn line_chart(
     series: &[(String, Vec<i64>)],
     money: &dyn Fn(i64) -> String,
 ) -> Chart {
-    let values = series.iter().flat_map(|(_, v)| v.iter().copied());
-    let lo = values.clone().chain([0]).min().unwrap_or(0);
-    let hi = values.chain([0]).max().unwrap_or(0);
-    let (lo, hi) = if lo == hi {
-        (lo - 100, hi + 100)
-    } else {
-        (lo, hi)
-    };
-    let plot_w = WIDTH - LEFT - RIGHT;
-    let plot_h = HEIGHT - TOP - BOTTOM;
-    let steps = i64::try_from(labels.len().saturating_sub(1))
-        .unwrap_or(i64::MAX)
-        .max(1);
-    let x = |i: usize| LEFT + plot_w.saturating_mul(i64::try_from(i).unwrap_or(0)) / steps;
-    // i128: the span of two cent amounts times the plot height cannot overflow there.
-    let y = |v: i64| {
-        let span = i128::from(hi) - i128::from(lo);
-        let off = (i128::from(hi) - i128::from(v)) * i128::from(plot_h) / span.max(1);
+    let scale = Scale::of(labels, series);
+    let (table_head, table_rows) = table(labels, series, money);
+    Chart {
+        title: title.to_string(),
+        size: (WIDTH, HEIGHT),
+        x_span: (LEFT, WIDTH - RIGHT),
+        zero_y: scale.y(0),
+        y_ticks: y_ticks(&scale, money),
+        x_ticks: x_ticks(labels, &scale),
+        series: lines(series, &scale, money),
+        table_head,
+        table_rows,
+    }
+}
+
+/// Where a point goes: the range of values drawn (zero always in it) and the number of
+/// steps between the first point and the last.
+struct Scale {
+    lo: i64,
+    hi: i64,
+    steps: i64,
+}
+
+impl Scale {
+    /// The scale of `series` over `labels`: from the lowest value to the highest, zero
+    /// included; a flat chart gets a dollar either side.
+    fn of(labels: &[String], series: &[(String, Vec<i64>)]) -> Scale {
+        let values = series.iter().flat_map(|(_, v)| v.iter().copied());
+        let lo = values.clone().chain([0]).min().unwrap_or(0);
+        let hi = values.chain([0]).max().unwrap_or(0);
+        let (lo, hi) = if lo == hi {
+            (lo - 100, hi + 100)
+        } else {
+            (lo, hi)
+        };
+        let steps = i64::try_from(labels.len().saturating_sub(1))
+            .unwrap_or(i64::MAX)
+            .max(1);
+        Scale { lo, hi, steps }
+    }
+
+    /// The x of the `i`th point.
+    fn x(&self, i: usize) -> i64 {
+        let plot_w = WIDTH - LEFT - RIGHT;
+        LEFT + plot_w.saturating_mul(i64::try_from(i).unwrap_or(0)) / self.steps
+    }
+
+    /// The y of the value `v` (cents).
+    fn y(&self, v: i64) -> i64 {
+        let plot_h = HEIGHT - TOP - BOTTOM;
+        // i128: the span of two cent amounts times the plot height cannot overflow there.
+        let span = i128::from(self.hi) - i128::from(self.lo);
+        let off = (i128::from(self.hi) - i128::from(v)) * i128::from(plot_h) / span.max(1);
         TOP + i64::try_from(off).unwrap_or(0)
-    };
-    let lines = series
+    }
+}
+
+/// One line per series, each with its own pen, ending at its last value.
+fn lines(
+    series: &[(String, Vec<i64>)],
+    scale: &Scale,
+    money: &dyn Fn(i64) -> String,
+) -> Vec<Series> {
+    series
         .iter()
         .enumerate()
         .map(|(n, (name, vals))| {
@@ -113,7 +156,7 @@ pub fn line_chart(
             let points: Vec<(i64, i64)> = vals
                 .iter()
                 .enumerate()
-                .map(|(i, &v)| (x(i), y(v)))
+                .map(|(i, &v)| (scale.x(i), scale.y(v)))
                 .collect();
             Series {
                 name: name.clone(),
@@ -124,35 +167,55 @@ pub fn line_chart(
                     .map(|(a, b)| format!("{a},{b}"))
                     .collect::<Vec<_>>()
                     .join(" "),
-                end: points.last().copied().unwrap_or((LEFT, y(0))),
+                end: points.last().copied().unwrap_or((LEFT, scale.y(0))),
                 last: money(vals.last().copied().unwrap_or(0)),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The money labels on the left: the highest value, zero when the lines cross it, the
+/// lowest.
+fn y_ticks(scale: &Scale, money: &dyn Fn(i64) -> String) -> Vec<Tick> {
+    let (lo, hi) = (scale.lo, scale.hi);
     let mut y_ticks = vec![Tick {
-        pos: y(hi),
+        pos: scale.y(hi),
         label: money(hi),
     }];
     if lo < 0 && hi > 0 {
         y_ticks.push(Tick {
-            pos: y(0),
+            pos: scale.y(0),
             label: money(0),
         });
     }
     y_ticks.push(Tick {
-        pos: y(lo),
+        pos: scale.y(lo),
         label: money(lo),
     });
+    y_ticks
+}
+
+/// The point labels along the bottom: the first and the last, and about four between.
+fn x_ticks(labels: &[String], scale: &Scale) -> Vec<Tick> {
     let every = labels.len().div_ceil(4).max(1);
-    let x_ticks = labels
+    labels
         .iter()
         .enumerate()
         .filter(|(i, _)| i % every == 0 || *i + 1 == labels.len())
         .map(|(i, l)| Tick {
-            pos: x(i),
+            pos: scale.x(i),
             label: l.clone(),
         })
-        .collect();
+        .collect()
+}
+
+/// The same numbers as a table: the heads (an empty corner, then each name) and one row
+/// per point (its label, then each value as money; empty past a series' end).
+fn table(
+    labels: &[String],
+    series: &[(String, Vec<i64>)],
+    money: &dyn Fn(i64) -> String,
+) -> (Vec<String>, Vec<Vec<String>>) {
     let mut table_head = vec![String::new()];
     table_head.extend(series.iter().map(|(n, _)| n.clone()));
     let table_rows = labels
@@ -168,17 +231,7 @@ pub fn line_chart(
             row
         })
         .collect();
-    Chart {
-        title: title.to_string(),
-        size: (WIDTH, HEIGHT),
-        x_span: (LEFT, WIDTH - RIGHT),
-        zero_y: y(0),
-        y_ticks,
-        x_ticks,
-        series: lines,
-        table_head,
-        table_rows,
-    }
+    (table_head, table_rows)
 }
 
 #[cfg(test)]

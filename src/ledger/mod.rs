@@ -11,8 +11,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::rules::RuleError;
-
 use crate::money::Money;
 
 /// The ledger name of the kitty's account (rules §1.2, `docs/session-format.md`).
@@ -99,6 +97,18 @@ impl Postings {
     }
 }
 
+/// A posting or balance past the money limit ([`Balances::checked_apply`]): the field at
+/// fault (`balances.ACCOUNT`) and what is wrong, in player words. Its own type, not the
+/// rules' refusal, so the ledger depends on no rules: the session reports it as the
+/// refusal of the event that posted it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Overflow {
+    /// `balances.ACCOUNT`: the account whose balance would leave the limit.
+    pub field: String,
+    /// Why, in player words.
+    pub message: String,
+}
+
 /// Running balances of every account, in cents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Balances(BTreeMap<String, Money>);
@@ -120,23 +130,23 @@ impl Balances {
     /// [`Balances::apply`], checked: every posting and every balance after it stays within
     /// ±[`Money::LIMIT`] (ten billion in money), which no table reaches and which keeps every
     /// product the rules take of a balance (the kitty tripled, doubled, split) far from
-    /// `i64` overflow. Errors: a [`RuleError`] naming `balances.ACCOUNT`; the balances are
+    /// `i64` overflow. Errors: an [`Overflow`] naming `balances.ACCOUNT`; the balances are
     /// then unchanged.
-    pub fn checked_apply(&mut self, postings: &[Posting]) -> Result<(), RuleError> {
+    pub fn checked_apply(&mut self, postings: &[Posting]) -> Result<(), Overflow> {
         let mut after = self.0.clone();
         for p in postings {
             let balance = after.entry(p.account.clone()).or_insert(Money::ZERO);
             match balance.checked_add(p.amount) {
                 Some(sum) if p.amount.within_limit() && sum.within_limit() => *balance = sum,
                 _ => {
-                    return Err(RuleError::new(
-                        format!("balances.{}", p.account),
-                        format!(
+                    return Err(Overflow {
+                        field: format!("balances.{}", p.account),
+                        message: format!(
                             "this would take {}'s balance beyond {}, more than any table plays for (money limit)",
                             p.account,
                             Money::LIMIT
                         ),
-                    ));
+                    });
                 }
             }
         }

@@ -308,16 +308,7 @@ pub async fn player(
         .ok_or_else(|| AppError::NotFound(format!("there is no player {id}")))?;
     let names = hs::names_of(&mut conn, id).await?;
     let by_game = hs::totals_by_game(&mut conn, id).await?;
-    let mut all = TotalsRow::default();
-    for t in &by_game {
-        all.nights += t.nights;
-        all.net_cents = all.net_cents.saturating_add(t.net_cents);
-        all.hands_bid += t.hands_bid;
-        all.hands_made += t.hands_made;
-        all.hands_set += t.hands_set;
-        all.games_won += t.games_won;
-        all.kitties_taken += t.kitties_taken;
-    }
+    let all = all_games(&by_game);
     let bands = hs::bands(&mut conn, id).await?;
     let evenings = crate::store::nights::evenings_of(&mut conn, club, id).await?;
     // The first of equals stays: the earliest evening with that net.
@@ -328,30 +319,7 @@ pub async fn player(
             _ => Some(e),
         },
     );
-    let ranged = from.is_some() || to.is_some();
-    let (lo, hi) = (
-        from.map(day_start),
-        to.and_then(|d| d.succ_opt()).map(day_start),
-    );
-    let mut best: Option<NightRow> = None;
-    let mut nights = Vec::new();
-    let mut range_net = None;
-    for name in &names {
-        if let Some(n) = hs::best_night(&mut conn, club, name).await?
-            && best.as_ref().is_none_or(|b| n.net_cents > b.net_cents)
-        {
-            best = Some(n);
-        }
-        // Within a range every night counts toward its net; all time, only the latest
-        // nights are read (the total comes from the kept totals).
-        let limit = if ranged { i64::MAX } else { CHART_NIGHTS };
-        let these = hs::nights(&mut conn, club, name, lo.as_deref(), hi.as_deref(), limit).await?;
-        if ranged {
-            let sum: i64 = these.iter().map(|n| n.net_cents).sum();
-            range_net = Some(range_net.unwrap_or(0) + sum);
-        }
-        nights.extend(these);
-    }
+    let (best, mut nights, range_net) = nights_of(&mut conn, club, &names, (from, to)).await?;
     nights.sort_by_key(|n| std::cmp::Reverse(n.session_id));
     let total = range_net.unwrap_or(all.net_cents);
     nights.truncate(CHART_NIGHTS as usize);
@@ -370,6 +338,58 @@ pub async fn player(
         before_cents: total - shown,
         range_net,
     })
+}
+
+/// A player's totals over every game, from his totals by game.
+fn all_games(by_game: &[TotalsRow]) -> TotalsRow {
+    let mut all = TotalsRow::default();
+    for t in by_game {
+        all.nights += t.nights;
+        all.net_cents = all.net_cents.saturating_add(t.net_cents);
+        all.hands_bid += t.hands_bid;
+        all.hands_made += t.hands_made;
+        all.hands_set += t.hands_set;
+        all.games_won += t.games_won;
+        all.kitties_taken += t.kitties_taken;
+    }
+    all
+}
+
+/// The nights of the person who played under `names` in `club`, within the days
+/// `(from, to)` when either is given: his best night, the nights read (within a range
+/// every one, else the latest [`CHART_NIGHTS`] of each name) and, within a range, their
+/// net in cents.
+async fn nights_of(
+    conn: &mut SqliteConnection,
+    club: i64,
+    names: &[String],
+    (from, to): (Option<NaiveDate>, Option<NaiveDate>),
+) -> Result<(Option<NightRow>, Vec<NightRow>, Option<i64>), AppError> {
+    let ranged = from.is_some() || to.is_some();
+    let (lo, hi) = (
+        from.map(day_start),
+        to.and_then(|d| d.succ_opt()).map(day_start),
+    );
+    let mut best: Option<NightRow> = None;
+    let mut nights = Vec::new();
+    let mut range_net = None;
+    for name in names {
+        if let Some(n) = hs::best_night(conn, club, name).await?
+            && best.as_ref().is_none_or(|b| n.net_cents > b.net_cents)
+        {
+            best = Some(n);
+        }
+        // Within a range every night counts toward its net; all time, only the latest
+        // nights are read (the total comes from the kept totals).
+        let limit = if ranged { i64::MAX } else { CHART_NIGHTS };
+        let these = hs::nights(conn, club, name, lo.as_deref(), hi.as_deref(), limit).await?;
+        if ranged {
+            let sum: i64 = these.iter().map(|n| n.net_cents).sum();
+            range_net = Some(range_net.unwrap_or(0) + sum);
+        }
+        nights.extend(these);
+    }
+    Ok((best, nights, range_net))
 }
 
 /// The club's leaderboard.

@@ -7,6 +7,7 @@
 //! tests check against a full replay after every event.
 
 pub mod commit;
+mod create;
 mod folds;
 mod glance;
 mod hashing;
@@ -20,16 +21,17 @@ pub mod settled_night;
 mod what_if;
 
 use chrono::{SecondsFormat, Utc};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sqlx::SqliteConnection;
 
 use crate::store::{ReadPool, WritePool};
 
 use crate::error::AppError;
-use crate::format::{self, LedgerDoc, LedgerEvent, Position, SESSION_FORMAT, SessionDoc, replay};
+use crate::format::{self, LedgerDoc, LedgerEvent, Position, SessionDoc};
 
 use crate::session::{Fold, Tip};
-use crate::store::{self, EventRow, NewEvent, NewSession};
+use crate::store::{self, EventRow, NewEvent};
+pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 pub use glance::{Glance, glance, night_standing, position, stored_ledger};
 pub use kept::{ClubFacts, FactsWrite, Kept};
@@ -39,7 +41,6 @@ pub use reading::{game, kept, load};
 use reading::{load_fresh, load_tip, no_longer_replays};
 pub use what_if::WhatIf;
 
-use self::clubs::SessionLinks;
 use self::commit::{Append, Appended};
 
 /// A session as stored, with its ledger.
@@ -79,146 +80,6 @@ impl Loaded {
 
 fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
-}
-
-/// What a new session needs: the game, players in seat order, the agreements, and
-/// optionally the currency (USD) and scores carried in from a paper sheet.
-#[derive(Debug, Clone)]
-pub struct NewSessionInput {
-    /// The game id.
-    pub game: String,
-    /// Player names in seat order, clockwise.
-    pub players: Vec<String>,
-    /// The table agreements as written.
-    pub agreements: Map<String, Value>,
-    /// ISO currency code; `None` means USD.
-    pub currency: Option<String>,
-    /// Scores carried in, if any.
-    pub opening_scores: Option<Value>,
-}
-
-/// Creates a session, owned by `club` (or open when `None`). Errors: [`AppError::Refused`]
-/// naming the field (unknown game, agreements, players); nothing is written then.
-pub async fn create_session(
-    pool: &WritePool,
-    input: NewSessionInput,
-    club: Option<i64>,
-) -> Result<i64, AppError> {
-    let doc = SessionDoc {
-        format: SESSION_FORMAT.into(),
-        game: input.game,
-        currency: input.currency.unwrap_or_else(|| "USD".into()),
-        agreements: input.agreements,
-        // Kept as the name rules keep them; a name they refuse goes on as typed and is
-        // refused, naming `players`, by the document's check.
-        players: input
-            .players
-            .iter()
-            .map(|p| crate::rules::table::player_name(p).unwrap_or_else(|_| p.clone()))
-            .collect(),
-        opening_scores: input.opening_scores,
-        events: Vec::new(),
-    };
-    import(pool, &doc, club).await
-}
-
-/// Creates a session without a club, reached only through its capability links (returned
-/// once: only their hashes are stored). Errors as [`create_session`].
-pub async fn create_linked_session(
-    pool: &WritePool,
-    input: NewSessionInput,
-) -> Result<(i64, SessionLinks), AppError> {
-    let doc = SessionDoc {
-        format: SESSION_FORMAT.into(),
-        game: input.game,
-        currency: input.currency.unwrap_or_else(|| "USD".into()),
-        agreements: input.agreements,
-        players: input.players.iter().map(|p| p.trim().to_string()).collect(),
-        opening_scores: input.opening_scores,
-        events: Vec::new(),
-    };
-    import_linked(pool, &doc).await
-}
-
-/// Imports a session document as a session without a club, reached only through its
-/// capability links (returned once). Errors as [`import`].
-pub async fn import_linked(
-    pool: &WritePool,
-    doc: &SessionDoc,
-) -> Result<(i64, SessionLinks), AppError> {
-    let links = SessionLinks::new()?;
-    let id = import_with(pool, doc, None, Some(&links)).await?;
-    Ok((id, links))
-}
-
-/// Imports a whole session document as a new session owned by `club`, or, with `None`, an
-/// open session without links that anyone may reach by its id (for tools and tests; the
-/// web's club-less sessions come from [`import_linked`]). The club remembers its players,
-/// who keep their identity across its sessions. Errors: [`AppError::Refused`] with the
-/// event index, field and rule of the first refusal; nothing is written then.
-pub async fn import(
-    pool: &WritePool,
-    doc: &SessionDoc,
-    club: Option<i64>,
-) -> Result<i64, AppError> {
-    import_with(pool, doc, club, None).await
-}
-
-async fn import_with(
-    pool: &WritePool,
-    doc: &SessionDoc,
-    club: Option<i64>,
-    links: Option<&SessionLinks>,
-) -> Result<i64, AppError> {
-    let ledger = replay(doc)?;
-    let recorded_at = now();
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    if let Some(club) = club {
-        let names = doc.players.iter().chain(ledger.balances.keys());
-        history::check_club_names(&mut tx, club, names.map(String::as_str), "players").await?;
-    }
-    let id = store::insert_session(
-        &mut tx,
-        &NewSession {
-            game: &doc.game,
-            currency: &doc.currency,
-            agreements: &doc.agreements,
-            opening_scores: doc.opening_scores.as_ref(),
-            players: &doc.players,
-            created_at: &recorded_at,
-            club_id: club,
-        },
-    )
-    .await?;
-    if let Some(club) = club {
-        remember_players(&mut tx, club, ledger.balances.keys()).await?;
-    }
-    if let Some(links) = links {
-        clubs::store_session_links(&mut tx, id, links).await?;
-    }
-    let empty = Value::Object(Map::new());
-    for entry in &ledger.events {
-        let body = if entry.seq == 0 {
-            &empty
-        } else {
-            &doc.events[entry.seq - 1]
-        }
-        .to_string();
-        let text = entry_text(entry)?;
-        let new = NewEvent {
-            seq: entry.seq as i64,
-            kind: &entry.kind,
-            body: &body,
-            explanation: &entry.explanation,
-            postings: &entry.postings,
-            recorded_at: &recorded_at,
-            entry: &text,
-        };
-        store::append_event(&mut tx, id, &new).await?;
-    }
-    history::after_import(&mut tx, id, club, doc, &recorded_at).await?;
-    tx.commit().await?;
-    Ok(id)
 }
 
 /// Every player among `accounts` (a ledger's accounts) becomes one of the club's players,
@@ -328,21 +189,7 @@ pub async fn record_event(
         tx = Some(t);
     }
     let history = Tip::needs_history(&event);
-    // Taken out of the slot: should anything below fail or be cancelled before the state
-    // is put back, the slot stays empty and the next request replays from the store. An
-    // event that needs the history leaves it there until the whole session is read.
-    let target = match slot.take() {
-        Some(kept) if !history => Target::Tip(kept),
-        kept => {
-            *slot = kept;
-            let target = match tx.as_mut() {
-                Some(t) => read_target(t, id, history).await?,
-                None => read_target(&mut *pool.acquire().await?, id, history).await?,
-            };
-            slot.take();
-            target
-        }
-    };
+    let target = take_target(pool, &mut slot, tx.as_mut(), id, history).await?;
     let pending = Pending {
         id,
         expected_events,
@@ -351,22 +198,7 @@ pub async fn record_event(
         event,
     };
     let (target, before, entry) = match tx {
-        Some(mut tx) => {
-            let mut target = target;
-            let before = target.events();
-            let applied = apply_one(&mut target, &pending.event, pending.expected_events);
-            let done = record_under_lock(
-                &mut tx,
-                &mut slot,
-                (target, before, applied),
-                &pending,
-                false,
-            )
-            .await?;
-            finish_write(&mut tx, &pending, idempotency_key, &done).await?;
-            tx.commit().await?;
-            done
-        }
+        Some(tx) => record_keyed(tx, &mut slot, target, &pending, idempotency_key).await?,
         None => record_plain(pool, folds, &mut slot, target, &pending).await?,
     };
     // The event is committed: should its state not be kept (a club session's facts that
@@ -383,6 +215,49 @@ pub async fn record_event(
         entry: entry.0,
         position,
     })
+}
+
+/// The state session `id`'s event is applied to, taken out of `slot`: should anything after
+/// fail or be cancelled before the state is put back, the slot stays empty and the next
+/// request replays from the store. An event that needs the `history` leaves it there until
+/// the whole session is read (in `tx` when the write already holds one).
+async fn take_target(
+    pool: &WritePool,
+    slot: &mut folds::SlotGuard,
+    tx: Option<&mut sqlx::Transaction<'static, sqlx::Sqlite>>,
+    id: i64,
+    history: bool,
+) -> Result<Target, AppError> {
+    Ok(match slot.take() {
+        Some(kept) if !history => Target::Tip(kept),
+        kept => {
+            **slot = kept;
+            let target = match tx {
+                Some(t) => read_target(t, id, history).await?,
+                None => read_target(&mut *pool.acquire().await?, id, history).await?,
+            };
+            slot.take();
+            target
+        }
+    })
+}
+
+/// Records `pending` under the idempotency key `key` in `tx`, which has held the write lock
+/// since the key was looked up: the event is applied to `target` and appended
+/// ([`record_under_lock`]), the key remembered ([`finish_write`]) and the whole committed.
+async fn record_keyed(
+    mut tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+    slot: &mut folds::SlotGuard,
+    mut target: Target,
+    pending: &Pending,
+    key: Option<&str>,
+) -> Result<Done, AppError> {
+    let before = target.events();
+    let applied = apply_one(&mut target, &pending.event, pending.expected_events);
+    let done = record_under_lock(&mut tx, slot, (target, before, applied), pending, false).await?;
+    finish_write(&mut tx, pending, key, &done).await?;
+    tx.commit().await?;
+    Ok(done)
 }
 
 /// An event on its way to the store: the session, the event as written, its text, when it

@@ -19,6 +19,9 @@ use crate::store;
 use crate::store::nights::{self as ns, NightPaymentRow, NightRow};
 use crate::store::{ReadPool, WritePool};
 
+mod tonight;
+pub use tonight::{EVENING_HOURS, NightChoice, Tonight, check_choice, join, tonight};
+
 fn now() -> String {
     Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
 }
@@ -242,27 +245,56 @@ pub async fn night(
         // From the cached state: a night's page costs no fold of its sessions.
         let (balances, open, money) = crate::service::night_standing(pool, folds, sid).await?;
         currency.get_or_insert(money);
-        let mut by_name: BTreeMap<String, i64> = BTreeMap::new();
-        for (who, m) in balances.as_map() {
-            // An emptied kitty or pot is no one's to settle with.
-            if m.is_zero() && crate::ledger::HOUSE.contains(&who.as_str()) {
-                continue;
-            }
-            let slot = by_name.entry(shown(who)).or_insert(0);
-            *slot = slot
-                .checked_add(m.cents())
-                .ok_or_else(|| AppError::Internal(format!("night {id}: totals overflow")))?;
-        }
         sessions.push(NightSession {
             session_id: sid,
             game_name: game_name(&game),
             open,
-            balances: by_name
-                .into_iter()
-                .map(|(who, c)| (who, Money::from_cents(c)))
-                .collect(),
+            balances: by_shown_name(&balances, &shown)
+                .ok_or_else(|| AppError::Internal(format!("night {id}: totals overflow")))?,
         });
     }
+    let (standing, payments) = shown_payments(payments, &shown);
+    let settlement = settle_night(&sessions, &standing)
+        .map_err(|e| AppError::Internal(format!("night {id}: {e}")))?;
+    Ok(NightView {
+        night,
+        sessions,
+        payments,
+        settlement,
+        currency: currency.unwrap_or_else(|| "USD".into()),
+    })
+}
+
+/// A session's `balances` by the name each player is shown under now (`shown`), two
+/// spellings of one person added up; an emptied kitty or pot left out. `None` when a sum
+/// overflows.
+fn by_shown_name(
+    balances: &crate::ledger::Balances,
+    shown: &dyn Fn(&str) -> String,
+) -> Option<Vec<(String, Money)>> {
+    let mut by_name: BTreeMap<String, i64> = BTreeMap::new();
+    for (who, m) in balances.as_map() {
+        // An emptied kitty or pot is no one's to settle with.
+        if m.is_zero() && crate::ledger::HOUSE.contains(&who.as_str()) {
+            continue;
+        }
+        let slot = by_name.entry(shown(who)).or_insert(0);
+        *slot = slot.checked_add(m.cents())?;
+    }
+    Some(
+        by_name
+            .into_iter()
+            .map(|(who, c)| (who, Money::from_cents(c)))
+            .collect(),
+    )
+}
+
+/// The night's `payments` under the names shown now (`shown`): those that stand, for the
+/// settlement, and every row, voided ones too, for the page.
+fn shown_payments(
+    payments: Vec<NightPaymentRow>,
+    shown: &dyn Fn(&str) -> String,
+) -> (Vec<NightPayment>, Vec<NightPaymentRow>) {
     let standing: Vec<NightPayment> = payments
         .iter()
         .filter(|p| p.voided_at.is_none())
@@ -280,15 +312,7 @@ pub async fn night(
             ..p
         })
         .collect();
-    let settlement = settle_night(&sessions, &standing)
-        .map_err(|e| AppError::Internal(format!("night {id}: {e}")))?;
-    Ok(NightView {
-        night,
-        sessions,
-        payments,
-        settlement,
-        currency: currency.unwrap_or_else(|| "USD".into()),
-    })
+    (standing, payments)
 }
 
 /// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen` is how
@@ -310,43 +334,9 @@ pub async fn record_payment(
     amount: &str,
     seen: Option<usize>,
 ) -> Result<(), AppError> {
-    let amount = Money::parse(amount.trim()).map_err(|e| AppError::BadRequest {
-        field: "amount".into(),
-        message: format!("{} is not an amount like 2.80 ({e})", amount.trim()),
-    })?;
-    if amount.cents() <= 0 {
-        return Err(AppError::BadRequest {
-            field: "amount".into(),
-            message: "a payment is more than 0.00".into(),
-        });
-    }
-    for (field, who, what) in [
-        ("payer", payer, "who paid"),
-        ("payee", payee, "who was paid"),
-    ] {
-        if who.trim().is_empty() {
-            return Err(AppError::BadRequest {
-                field: field.into(),
-                message: format!("choose {what}"),
-            });
-        }
-    }
+    let amount = payment_amount(payer, payee, amount)?;
     let view = night(pool, folds, club, id).await?;
-    let known = |who: &str| view.settlement.net.iter().any(|(n, _)| n == who);
-    for (field, who) in [("payer", payer), ("payee", payee)] {
-        if !known(who) {
-            return Err(AppError::BadRequest {
-                field: field.into(),
-                message: format!("{who} did not play in this night's sessions"),
-            });
-        }
-    }
-    if payer == payee {
-        return Err(AppError::BadRequest {
-            field: "payee".into(),
-            message: "someone cannot pay themselves".into(),
-        });
-    }
+    check_parties(&view, payer, payee)?;
     // Checked after the fields, so a person who left one out hears about it first.
     let seen = seen.ok_or_else(|| AppError::BadRequest {
         field: "seen".into(),
@@ -380,6 +370,56 @@ pub async fn record_payment(
     }
     ns::add_payment(&mut tx, id, payer, payee, amount.cents(), &now()).await?;
     tx.commit().await?;
+    Ok(())
+}
+
+/// A night payment's `amount` ("2.80") read, with `payer` and `payee` chosen. Errors:
+/// [`AppError::BadRequest`] naming `amount` (not money, not above zero), then `payer` or
+/// `payee` (none chosen).
+fn payment_amount(payer: &str, payee: &str, amount: &str) -> Result<Money, AppError> {
+    let amount = Money::parse(amount.trim()).map_err(|e| AppError::BadRequest {
+        field: "amount".into(),
+        message: format!("{} is not an amount like 2.80 ({e})", amount.trim()),
+    })?;
+    if amount.cents() <= 0 {
+        return Err(AppError::BadRequest {
+            field: "amount".into(),
+            message: "a payment is more than 0.00".into(),
+        });
+    }
+    for (field, who, what) in [
+        ("payer", payer, "who paid"),
+        ("payee", payee, "who was paid"),
+    ] {
+        if who.trim().is_empty() {
+            return Err(AppError::BadRequest {
+                field: field.into(),
+                message: format!("choose {what}"),
+            });
+        }
+    }
+    Ok(amount)
+}
+
+/// That `payer` and `payee` are two people of the night `view`. Errors:
+/// [`AppError::BadRequest`] naming `payer` or `payee` (not someone of the night), or
+/// `payee` (the payer himself).
+fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppError> {
+    let known = |who: &str| view.settlement.net.iter().any(|(n, _)| n == who);
+    for (field, who) in [("payer", payer), ("payee", payee)] {
+        if !known(who) {
+            return Err(AppError::BadRequest {
+                field: field.into(),
+                message: format!("{who} did not play in this night's sessions"),
+            });
+        }
+    }
+    if payer == payee {
+        return Err(AppError::BadRequest {
+            field: "payee".into(),
+            message: "someone cannot pay themselves".into(),
+        });
+    }
     Ok(())
 }
 
@@ -440,126 +480,4 @@ pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Res
     ns::remove_session(&mut tx, id, session).await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// A session of the club from the same evening, which a new session can join as a night.
-#[derive(Debug, Clone)]
-pub struct Tonight {
-    /// The session.
-    pub session_id: i64,
-    /// Its game's name.
-    pub game_name: String,
-    /// The night it is in, with the night's title, if any.
-    pub night: Option<(i64, String)>,
-}
-
-/// How far back "tonight" reaches when a new session is started: the club's sessions
-/// started in the last 12 hours are of the same evening.
-pub const EVENING_HOURS: i64 = 12;
-
-/// The club's sessions started in the last [`EVENING_HOURS`], newest first (at most 10),
-/// each with the night it is in: what the new-session form offers to join.
-pub async fn tonight(pool: &ReadPool, club: i64) -> Result<Vec<Tonight>, AppError> {
-    let since = (Utc::now() - chrono::Duration::hours(EVENING_HOURS))
-        .to_rfc3339_opts(SecondsFormat::Secs, true);
-    let mut conn = pool.acquire().await?;
-    Ok(ns::sessions_since(&mut conn, club, &since)
-        .await?
-        .into_iter()
-        .map(|(sid, game, night, title)| Tonight {
-            session_id: sid,
-            game_name: game_name(&game),
-            night: night.zip(title),
-        })
-        .collect())
-}
-
-/// What the new-session form chose for tonight's night.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NightChoice {
-    /// Not part of a night (the default).
-    None,
-    /// Join night `id`.
-    Join(i64),
-    /// Start a night with session `id` (of the same evening) and the new one.
-    With(i64),
-}
-
-impl NightChoice {
-    /// The form's `night` value: empty, `night:<id>` or `with:<session id>`. Errors:
-    /// [`AppError::BadRequest`] naming `night` for anything else.
-    pub fn parse(text: &str) -> Result<NightChoice, AppError> {
-        let bad = || AppError::BadRequest {
-            field: "night".into(),
-            message: "choose tonight's night from the list".into(),
-        };
-        let text = text.trim();
-        if text.is_empty() {
-            return Ok(NightChoice::None);
-        }
-        let (kind, id) = text.split_once(':').ok_or_else(bad)?;
-        let id: i64 = id.parse().map_err(|_| bad())?;
-        match kind {
-            "night" => Ok(NightChoice::Join(id)),
-            "with" => Ok(NightChoice::With(id)),
-            _ => Err(bad()),
-        }
-    }
-}
-
-/// Checks a [`NightChoice`] for a new session of game `game` (id) kept in `currency` (ISO
-/// code) before the session is made, so a bad choice writes nothing. Errors:
-/// [`AppError::NotFound`] for a night or session not the club's; [`AppError::Conflict`]
-/// (field `night`) when the session to start a night with is in one already (join that
-/// night instead), or when the night is kept in another currency (a night settles up in
-/// one currency).
-pub async fn check_choice(
-    pool: &ReadPool,
-    club: i64,
-    choice: &NightChoice,
-    game: &str,
-    currency: &str,
-) -> Result<(), AppError> {
-    let mut conn = pool.acquire().await?;
-    let new = Priced {
-        words: format!("The new {}", game_name(game)),
-        currency: currency.to_string(),
-    };
-    let night = match *choice {
-        NightChoice::None => return Ok(()),
-        NightChoice::Join(night) => {
-            club_night(&mut conn, club, night).await?;
-            night_priced(&mut conn, Some(night)).await?
-        }
-        NightChoice::With(sid) => {
-            club_session(&mut conn, club, sid).await?;
-            if let Some(night) = ns::night_of_session(&mut conn, sid).await? {
-                return Err(AppError::Conflict {
-                    field: "night".into(),
-                    message: format!(
-                        "session {sid} is already in night {night}; choose to join that night"
-                    ),
-                });
-            }
-            vec![priced(&mut conn, sid).await?]
-        }
-    };
-    one_currency(&night, &[new])
-        .map(|_| ())
-        .map_err(|m| mixed(m, "night"))
-}
-
-/// Puts the new session `id` in tonight's night as chosen ([`NightChoice`]): a night of
-/// the session before is titled "Night of <day>". Errors as [`group`].
-pub async fn join(
-    pool: &WritePool,
-    club: i64,
-    choice: &NightChoice,
-    id: i64,
-) -> Result<(), AppError> {
-    match *choice {
-        NightChoice::None => Ok(()),
-        NightChoice::Join(night) => group(pool, club, Some(night), "", &[id]).await.map(|_| ()),
-        NightChoice::With(before) => group(pool, club, None, "", &[before, id]).await.map(|_| ()),
-    }
 }

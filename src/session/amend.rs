@@ -3,6 +3,30 @@
 //! game ends it changes. Never erases: the amended rows stay, struck.
 
 use super::*;
+use crate::ledger::Postings;
+use crate::rules::{Cell, Step};
+
+/// A `void` or `correction` as read: the event it changes, the replacement (`None` for a
+/// `void`) and why.
+struct Asked {
+    target: usize,
+    replacement: Option<Map<String, Value>>,
+    reason: Option<String>,
+}
+
+/// The standing events from the amended one on, replayed with the change.
+struct Redone {
+    /// The state after the last of them.
+    core: Core,
+    /// They, as they now stand (a `void`'s target left out), each with its kept state.
+    standing: Vec<Standing>,
+    /// The replacement's own reckoning: its words, steps and rules; `None` for a `void`.
+    reckoning: Option<(String, Vec<Step>, Vec<String>)>,
+    /// The running scores after the last of them that keeps scores.
+    last_scores: Option<Value>,
+    /// The sheet cells of the last one.
+    last_cells: Vec<Cell>,
+}
 
 impl Fold {
     /// The state before the standing event at `slot`: the nearest state kept at or before
@@ -36,6 +60,54 @@ impl Fold {
         kind: &str,
         object: &Map<String, Value>,
     ) -> Result<(), Refusal> {
+        let asked = self.asked(index, kind, object)?;
+        let target = asked.target;
+        let slot = self
+            .standing_slot(target)
+            .ok_or_else(|| Refusal::at(index, "event", self.not_amendable(target)))?;
+        let (changed, current_kind) =
+            self.changed(index, slot, target, asked.replacement.as_ref())?;
+        let mut redone = self.redo(index, slot, target, changed)?;
+        let postings = difference(&self.core.balances, &redone.core.balances);
+        let label = self.amended_label(target, &current_kind);
+        let void = asked.replacement.is_none();
+        let reason = asked.reason.as_deref();
+        let mut r = amendment_row(index, kind, &label, reason, postings, &mut redone, void);
+        r.amends = Some(Amend { target, void });
+        r.standing_after = redone.core.engine.standing();
+        let at = self.rows.len();
+        self.rows[self.row_of[&target]]
+            .changed_by
+            .push(Change { by: index, void });
+        let Redone {
+            core,
+            standing,
+            last_cells,
+            ..
+        } = redone;
+        self.reshow_game_ends(&mut r, at, target, &core.finished.to_vec());
+        let last_event = standing.last().map(|s| s.index);
+        if let Some(cells) = final_tally(&core, &r, last_event, last_cells) {
+            r.standing_after = cells;
+        }
+        self.standing.truncate(slot);
+        self.standing.extend(standing);
+        self.core = core;
+        self.row_of.insert(index, at);
+        self.rows.push(r);
+        Ok(())
+    }
+
+    /// The `void` or `correction` at `index` as read, checked before anything is replayed:
+    /// the sitting is open (or it undoes a payment), the reason is short enough and the
+    /// event it changes is an earlier one. Errors name `type`, the event's field at fault,
+    /// `reason` or `event`.
+    fn asked(
+        &self,
+        index: usize,
+        kind: &str,
+        object: &Map<String, Value>,
+    ) -> Result<Asked, Refusal> {
         let refuse = |e: RuleError| Refusal::from_rule(e, Some(index));
         // After the close only the undo of a payment may come (session-format).
         let undoes_payment = kind == "void"
@@ -80,9 +152,24 @@ impl Fold {
                 format!("{target} is not an earlier event (this is event {index})"),
             ));
         }
-        let slot = self
-            .standing_slot(target)
-            .ok_or_else(|| Refusal::at(index, "event", self.not_amendable(target)))?;
+        Ok(Asked {
+            target,
+            replacement,
+            reason,
+        })
+    }
+
+    /// The standing events from the one at `slot` (event `target`) on, with the change
+    /// made: a `void`'s target left out, a correction's target replaced by `replacement`;
+    /// and the target's type. Errors: a replacement of another type, named
+    /// `replacement.type` at `index`.
+    fn changed(
+        &self,
+        index: usize,
+        slot: usize,
+        target: usize,
+        replacement: Option<&Map<String, Value>>,
+    ) -> Result<(Vec<(usize, Value)>, String), Refusal> {
         let current = self.standing[slot].event();
         let (_, current_kind) = event_object(&current, target)?;
         let current_kind = current_kind.to_string();
@@ -90,7 +177,7 @@ impl Fold {
             .iter()
             .map(|s| (s.index, s.event()))
             .collect();
-        match &replacement {
+        match replacement {
             None => {
                 changed.remove(0);
             }
@@ -108,15 +195,27 @@ impl Fold {
                 changed[0].1 = Value::Object(new.clone());
             }
         }
+        Ok((changed, current_kind))
+    }
+
+    /// Replays `changed` (the standing events from `slot` on, with the change) from the
+    /// state before `slot`, keeping the state before every [`CHECKPOINT`]th. Errors, at
+    /// `index`: the replacement of `target` refused (named `replacement.<field>`), or a
+    /// later event the change makes refused (named `event`).
+    fn redo(
+        &self,
+        index: usize,
+        slot: usize,
+        target: usize,
+        changed: Vec<(usize, Value)>,
+    ) -> Result<Redone, Refusal> {
         let mut core = self.state_before(slot, index)?;
-        let mut redone = Vec::new();
-        let mut replacement_words = None;
-        let mut replacement_steps = Vec::new();
-        let mut replacement_rules = Vec::new();
+        let mut standing = Vec::new();
+        let mut reckoning = None;
         let mut last_scores = None;
         let mut last_cells = Vec::new();
         for (k, (i, event)) in changed.into_iter().enumerate() {
-            let before = ((slot + k) % CHECKPOINT == 0).then(|| core.clone());
+            let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
             let (object, kind) = event_object(&event, i)?;
             let deal = core.engine.is_deal(kind);
             match core.step(i, kind, object) {
@@ -124,9 +223,7 @@ impl Fold {
                     last_scores = outcome.scores_after.clone().or(last_scores);
                     last_cells = outcome.line.cells.clone();
                     if i == target {
-                        replacement_words = Some(outcome.explanation);
-                        replacement_steps = outcome.steps;
-                        replacement_rules = outcome.rules;
+                        reckoning = Some((outcome.explanation, outcome.steps, outcome.rules));
                     }
                 }
                 Err(r) if i == target => {
@@ -147,68 +244,29 @@ impl Fold {
                     .citing(r.rule));
                 }
             }
-            redone.push(Standing::new(i, &event, deal, before));
+            standing.push(Standing::new(i, &event, deal, before));
         }
-        let postings = difference(&self.core.balances, &core.balances);
-        let label = match self
+        Ok(Redone {
+            core,
+            standing,
+            reckoning,
+            last_scores,
+            last_cells,
+        })
+    }
+
+    /// How the sheet names the amended event `target` of type `kind`: "Hand 3", "The
+    /// payment", "Event 4 (player joins)".
+    fn amended_label(&self, target: usize, kind: &str) -> String {
+        match self
             .rows
             .get(self.row_of[&target])
             .and_then(|r| r.hand_number)
         {
             Some(n) => format!("Hand {n}"),
-            None if current_kind == "payment" => "The payment".to_string(),
-            None => format!("Event {target} ({})", current_kind.replace('_', " ")),
-        };
-        let explanation = amendment_words(&label, reason.as_deref(), replacement_words, &postings);
-        let void = replacement.is_none();
-        let title = format!(
-            "{} {}",
-            if void { "undoes" } else { "corrects" },
-            label.to_lowercase()
-        );
-        let outcome = Outcome {
-            scores_after: last_scores.or_else(|| core.engine.scores()),
-            rules: replacement_rules,
-            ..Outcome::new(postings, explanation, SheetLine::titled(title))
-                .with_steps(replacement_steps)
-        };
-        let mut r = row(Some(index), kind, None, outcome);
-        r.amends = Some(Amend { target, void });
-        r.standing_after = core.engine.standing();
-        let at = self.rows.len();
-        self.rows[self.row_of[&target]]
-            .changed_by
-            .push(Change { by: index, void });
-        self.reshow_game_ends(&mut r, at, target, &core.finished.to_vec());
-        // When the last event standing finished a game shown again under this row, the row
-        // shows that game's final scores; its closing row and the new game follow.
-        let last_event = redone.last().map(|s| s.index);
-        let reshown_last = core.finished.last().is_some_and(|f| {
-            Some(f.event) == last_event && r.game_ends.iter().any(|e| e.finish == *f)
-        });
-        if reshown_last && let Some(f) = core.finished.last() {
-            // The game award counts in the final tally it is awarded in.
-            let award = f.end.award.as_ref();
-            r.standing_after = last_cells
-                .into_iter()
-                .map(|c| {
-                    let extra = award
-                        .filter(|a| a.to == c.account && a.tally == c.tally)
-                        .map_or(0, |a| a.amount);
-                    Cell {
-                        added: None,
-                        running: c.running.map(|v| v + extra),
-                        ..c
-                    }
-                })
-                .collect();
+            None if kind == "payment" => "The payment".to_string(),
+            None => format!("Event {target} ({})", kind.replace('_', " ")),
         }
-        self.standing.truncate(slot);
-        self.standing.extend(redone);
-        self.core = core;
-        self.row_of.insert(index, at);
-        self.rows.push(r);
-        Ok(())
     }
 
     /// At the amendment row `r` (to be row `at`) of event `target`, with `now` the games
@@ -300,6 +358,71 @@ fn amendment_words(
         Some(now) => format!("{label} corrected{reason}: now {now}; {change}"),
         None => format!("{label} undone{reason}; {change}"),
     }
+}
+
+/// The amendment's row at `index` (of type `kind`) for the amended event named `label`:
+/// `postings`, the money that takes the balances to where `redone` leaves them, in words
+/// with `reason`, and the replacement's reckoning; the scores after it are the last kept.
+fn amendment_row(
+    index: usize,
+    kind: &str,
+    label: &str,
+    reason: Option<&str>,
+    postings: Vec<Posting>,
+    redone: &mut Redone,
+    void: bool,
+) -> Row {
+    let (words, steps, rules) = match redone.reckoning.take() {
+        Some((words, steps, rules)) => (Some(words), steps, rules),
+        None => (None, Vec::new(), Vec::new()),
+    };
+    let explanation = amendment_words(label, reason, words, &postings);
+    let title = format!(
+        "{} {}",
+        if void { "undoes" } else { "corrects" },
+        label.to_lowercase()
+    );
+    let outcome = Outcome {
+        scores_after: redone
+            .last_scores
+            .take()
+            .or_else(|| redone.core.engine.scores()),
+        rules,
+        ..Outcome::new(postings, explanation, SheetLine::titled(title)).with_steps(steps)
+    };
+    row(Some(index), kind, None, outcome)
+}
+
+/// What the amendment row `r` shows as standing when the last event standing after it
+/// (`last_event`) finished a game shown again under it: that game's final scores (the
+/// last event's cells, `last_cells`), its closing row and the new game following; `None`
+/// otherwise.
+fn final_tally(
+    core: &Core,
+    r: &Row,
+    last_event: Option<usize>,
+    last_cells: Vec<Cell>,
+) -> Option<Vec<Cell>> {
+    let f = core
+        .finished
+        .last()
+        .filter(|f| Some(f.event) == last_event && r.game_ends.iter().any(|e| e.finish == **f))?;
+    // The game award counts in the final tally it is awarded in.
+    let award = f.end.award.as_ref();
+    let cells = last_cells
+        .into_iter()
+        .map(|c| {
+            let extra = award
+                .filter(|a| a.to == c.account && a.tally == c.tally)
+                .map_or(0, |a| a.amount);
+            Cell {
+                added: None,
+                running: c.running.map(|v| v + extra),
+                ..c
+            }
+        })
+        .collect();
+    Some(cells)
 }
 
 impl Fold {

@@ -11,82 +11,33 @@
 mod afresh;
 mod amend;
 mod games;
+mod payment;
 mod preview;
+mod refusal;
+mod reopen;
+mod rows;
 pub mod sheet;
 mod tip;
 pub mod why;
 pub mod window;
 
+pub use refusal::Refusal;
+pub use rows::{Amend, Change, Row, ShownEnd};
 pub use tip::Tip;
 
 use games::Games;
+use payment::payment;
+use rows::row;
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::ledger::{Balances, KITTY, Posting, Postings};
-use crate::money::Money;
+use crate::ledger::{Balances, KITTY, Posting};
 use crate::rules::{
-    Cell, Ctx, Engine, FinishedGame, GameEnd, GameInfo, Outcome, RuleError, SheetLine, Step, Table,
-    fields,
+    Ctx, Engine, FinishedGame, GameEnd, GameInfo, Outcome, RuleError, SheetLine, Table, fields,
 };
-
-/// Why a session document was refused: the event's 0-based index (if the fault is in an
-/// event), the field, the reason in player words and the rule that says so. Shown whole
-/// (API, replay) as `event 3: bid: 240 is below the minimum 250 (rules §1.1)`; a page shows
-/// the message alone, the rule in its details.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{field}: {message}{}", .event_index.map(|i| format!("event {i}: ")).unwrap_or_default(), crate::rules::fields::cite(.rule.as_deref()))]
-pub struct Refusal {
-    /// The position of the refused event in `events`, if an event is at fault.
-    pub event_index: Option<usize>,
-    /// The field at fault (`bid`, `agreements.stake`, `players`).
-    pub field: String,
-    /// What is wrong, in player words, without the citation.
-    pub message: String,
-    /// The rule that refuses it, as cited (`"rules §1.1"`); `None` when none is cited.
-    pub rule: Option<String>,
-}
-
-impl Refusal {
-    /// A refusal of the document itself (no event at fault).
-    pub fn document(field: impl Into<String>, message: impl Into<String>) -> Refusal {
-        Refusal {
-            event_index: None,
-            field: field.into(),
-            message: message.into(),
-            rule: None,
-        }
-    }
-
-    /// A refusal of the event at `index`.
-    pub fn at(index: usize, field: impl Into<String>, message: impl Into<String>) -> Refusal {
-        Refusal {
-            event_index: Some(index),
-            field: field.into(),
-            message: message.into(),
-            rule: None,
-        }
-    }
-
-    /// The same refusal citing `rule` (`"rules §1.1"`).
-    pub fn citing(self, rule: Option<String>) -> Refusal {
-        Refusal { rule, ..self }
-    }
-
-    /// The rules' refusal `err` of the event at `event_index` (or of the document), its
-    /// rule kept.
-    pub fn from_rule(err: RuleError, event_index: Option<usize>) -> Refusal {
-        Refusal {
-            event_index,
-            field: err.field,
-            message: err.message,
-            rule: err.rule,
-        }
-    }
-}
 
 impl Clone for Box<dyn Engine> {
     fn clone(&self) -> Box<dyn Engine> {
@@ -124,28 +75,9 @@ struct Core {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Payment {
-    #[serde(rename = "type")]
-    _kind: String,
-    from: String,
-    to: String,
-    amount: Money,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Close {
     #[serde(rename = "type")]
     _kind: String,
-}
-
-/// `reopen`: takes the close back (`reason` why); play goes on (session-format).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Reopen {
-    #[serde(rename = "type")]
-    _kind: String,
-    reason: Option<String>,
 }
 
 /// `void`: undo an earlier event (`event`: its 0-based index), e.g. "undo last hand".
@@ -269,7 +201,7 @@ impl Core {
         }
         self.balances
             .checked_apply(&outcome.postings)
-            .map_err(|e| Refusal::from_rule(e, Some(index)))?;
+            .map_err(|e| Refusal::at(index, e.field, e.message))?;
         if kind == "close" {
             self.closed_at = Some(index);
         }
@@ -283,44 +215,6 @@ impl Core {
         }
         Ok(outcome)
     }
-}
-
-/// `payment`: money really handed over from one account to another, which moves both
-/// balances toward zero (`design/session-format.md`).
-fn payment(
-    house: &[&str],
-    ctx: &mut Ctx<'_>,
-    object: &Map<String, Value>,
-) -> Result<Outcome, RuleError> {
-    let p: Payment = fields::read(object)?;
-    let known = |name: &str| ctx.table.has_account(name) || house.contains(&name);
-    for (field, name) in [("from", &p.from), ("to", &p.to)] {
-        if !known(name) {
-            return Err(RuleError::new(
-                field,
-                format!("{name} has no account at this table"),
-            ));
-        }
-    }
-    if p.from == p.to {
-        return Err(RuleError::new(
-            "to",
-            "a payment goes from one account to another",
-        ));
-    }
-    if p.amount.cents() <= 0 {
-        return Err(RuleError::new(
-            "amount",
-            format!("{} must be more than zero", p.amount),
-        ));
-    }
-    let mut postings = Postings::new();
-    postings.transfer(&p.to, &p.from, p.amount);
-    Ok(Outcome::new(
-        postings.into_vec(),
-        format!("{} paid {} {}", p.from, p.to, p.amount),
-        SheetLine::titled(format!("{} paid {}", p.from, p.to)),
-    ))
 }
 
 fn check_zero_sum(postings: &[Posting], index: Option<usize>) -> Result<(), Refusal> {
@@ -390,90 +284,6 @@ impl Standing {
 /// session holds a few states, not one per hand.
 pub const CHECKPOINT: usize = 32;
 
-/// What a `void` or `correction` row does: the event it changes and whether it undoes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Amend {
-    /// The 0-based index of the changed event.
-    pub target: usize,
-    /// True for an undo (`void`).
-    pub void: bool,
-}
-
-/// A later change of a row's event: the `correction` or `void` at `by`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Change {
-    /// The index of the amending event.
-    pub by: usize,
-    /// True when it undid the event.
-    pub void: bool,
-}
-
-/// A game's closing row shown under a row of the sheet.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShownEnd {
-    /// The game's number in the session, from 1.
-    pub number: usize,
-    /// The finished game.
-    pub finish: Finish,
-    /// Set when a later amendment (its index) changed how this game ended; `true` when
-    /// the game is still over, ended differently.
-    pub struck_by: Option<(usize, bool)>,
-}
-
-/// One row of the session: an event (or the opening ante) with its ledger entry, its
-/// sheet line and its history.
-#[derive(Debug, Clone)]
-pub struct Row {
-    /// The event's 0-based index; `None` for the opening ante (ledger `seq` 0).
-    pub index: Option<usize>,
-    /// The event's type, `"opening_ante"` for the opening ante.
-    pub kind: String,
-    /// For a deal, its number on the sheet: one more than the last hand standing when it was
-    /// entered (an undone hand keeps its number, struck, and the next hand takes it again).
-    pub hand_number: Option<usize>,
-    /// The postings in cents, summing to zero.
-    pub postings: Vec<Posting>,
-    /// Running scores after it, for games that keep them.
-    pub scores_after: Option<Value>,
-    /// The reason in words.
-    pub explanation: String,
-    /// The reckoning as steps (for a correction: the replacement's own reckoning).
-    pub steps: Vec<Step>,
-    /// The rules the reckoning follows, as cited (`"rules §1.1"`), for the row's details.
-    pub rules: Vec<String>,
-    /// What the sheet shows (for an amendment: what it says it changes).
-    pub line: SheetLine,
-    /// For a `void` or `correction`: what it changes.
-    pub amends: Option<Amend>,
-    /// For an amendment: where the points and checks columns stand after it.
-    pub standing_after: Vec<Cell>,
-    /// Later amendments of this row's event; non-empty means struck through.
-    pub changed_by: Vec<Change>,
-    /// Closing rows of the games this row finished (a hand) or ended anew (an amendment).
-    pub game_ends: Vec<ShownEnd>,
-}
-
-impl Row {
-    /// The ledger's `seq`: the event's index + 1, or 0 for the opening ante.
-    pub fn seq(&self) -> usize {
-        self.index.map_or(0, |i| i + 1)
-    }
-
-    /// The reason in words followed by the rules it follows, as the ledger document gives
-    /// it: "All passed on D's deal: a dead hand, no score; D deals again (rules §1.4)".
-    pub fn cited_explanation(&self) -> String {
-        match self.rules.is_empty() {
-            true => self.explanation.clone(),
-            false => format!("{} ({})", self.explanation, self.rules.join("; ")),
-        }
-    }
-
-    /// Whether a later amendment changed this row's event (it is shown struck through).
-    pub fn struck(&self) -> bool {
-        !self.changed_by.is_empty()
-    }
-}
-
 /// The session folded so far.
 #[derive(Clone)]
 pub struct Fold {
@@ -542,7 +352,7 @@ impl Fold {
             check_zero_sum(&outcome.postings, None)?;
             core.balances
                 .checked_apply(&outcome.postings)
-                .map_err(|e| Refusal::from_rule(e, None))?;
+                .map_err(|e| Refusal::document(e.field, e.message))?;
             rows.push(row(None, "opening_ante", None, outcome));
         }
         Ok(Fold {
@@ -624,113 +434,6 @@ impl Fold {
         self.core.closed_at
     }
 
-    /// The row of the `close` that stands, for a reopen to take back.
-    fn close_row(&self) -> Option<usize> {
-        self.core
-            .closed_at
-            .and_then(|at| self.row_of.get(&at).copied())
-    }
-
-    /// `reopen` at `index`: takes the standing close back. The engine, seating and games
-    /// return to how they stood just before the close (the kitty to its size then), the
-    /// close's postings are reversed exactly, and payments made since the close stand.
-    /// Errors: no close stands, a reason over 200 characters, unknown fields.
-    fn reopen(&mut self, index: usize, object: &Map<String, Value>) -> Result<(), Refusal> {
-        let r: Reopen = fields::read(object).map_err(|e| Refusal::from_rule(e, Some(index)))?;
-        let (Some(at), Some(close_row)) = (self.core.closed_at, self.close_row()) else {
-            return Err(Refusal::at(
-                index,
-                "type",
-                "the sitting is not closed, so there is nothing to reopen",
-            ));
-        };
-        if r.reason
-            .as_ref()
-            .is_some_and(|x| x.chars().count() > REASON_MAX)
-        {
-            return Err(Refusal::at(
-                index,
-                "reason",
-                format!("keep the reason under {REASON_MAX} characters"),
-            ));
-        }
-        let slot = self
-            .standing_slot(at)
-            .ok_or_else(|| Refusal::at(index, "type", "the close no longer stands"))?;
-        let before = self.state_before(slot, index)?;
-        // The event after the close keeps a state of its own, reopened below, when it
-        // would otherwise be replayed through a close no longer there.
-        if let Some(s) = self.standing.get(slot + 1)
-            && s.before.is_none()
-        {
-            let next = self.state_before(slot + 1, index)?;
-            if let Some(s) = self.standing.get_mut(slot + 1) {
-                s.before = Some(Box::new(next));
-            }
-        }
-        self.standing.remove(slot);
-        let close =
-            self.rows.get(close_row).cloned().ok_or_else(|| {
-                Refusal::at(index, "type", "internal error: the close has no row")
-            })?;
-        let reversed: Vec<Posting> = close
-            .postings
-            .iter()
-            .map(|p| Posting {
-                account: p.account.clone(),
-                amount: -p.amount,
-            })
-            .collect();
-        // Only payments stand after the close, and they leave the engine as it was: the
-        // state before each of them is the state before the close with its money.
-        let reopened = |balances: &Balances| {
-            let mut core = Core {
-                balances: balances.clone(),
-                ..before.clone()
-            };
-            core.balances.apply(&reversed);
-            core
-        };
-        for s in self.standing.iter_mut().filter(|s| s.index > at) {
-            if let Some(b) = &s.before {
-                s.before = Some(Box::new(reopened(&b.balances)));
-            }
-        }
-        let core = reopened(&self.core.balances);
-        let reason = r.reason.as_deref().map(str::trim).filter(|x| !x.is_empty());
-        let mut explanation = "Reopened: the close is taken back".to_string();
-        if let Some(reason) = reason {
-            explanation.push_str(&format!(" ({reason})"));
-        }
-        explanation.push_str(if reversed.iter().any(|p| !p.amount.is_zero()) {
-            "; what it shared out goes back where it was; play goes on"
-        } else {
-            "; play goes on"
-        });
-        let mut r = row(
-            Some(index),
-            "reopen",
-            None,
-            Outcome::new(reversed, explanation, SheetLine::titled("reopened")),
-        );
-        r.amends = None;
-        let at_row = self.rows.len();
-        if let Some(c) = self.rows.get_mut(close_row) {
-            c.changed_by.push(Change {
-                by: index,
-                void: true,
-            });
-            for end in &mut c.game_ends {
-                end.struck_by = Some((index, false));
-            }
-        }
-        self.shown.retain(|_, (row, _)| *row != close_row);
-        self.core = core;
-        self.row_of.insert(index, at_row);
-        self.rows.push(r);
-        Ok(())
-    }
-
     /// The games finished in the session as it stands, in order (a copy).
     pub fn finished(&self) -> Vec<Finish> {
         self.core.finished.to_vec()
@@ -784,24 +487,6 @@ impl Fold {
             .engine
             .next_dealer(&self.core.table)
             .or_else(|| self.core.table.seated().first().cloned())
-    }
-}
-
-fn row(index: Option<usize>, kind: &str, hand_number: Option<usize>, outcome: Outcome) -> Row {
-    Row {
-        index,
-        kind: kind.to_string(),
-        hand_number,
-        postings: outcome.postings,
-        scores_after: outcome.scores_after,
-        explanation: outcome.explanation,
-        steps: outcome.steps,
-        rules: outcome.rules,
-        line: outcome.line,
-        amends: None,
-        standing_after: Vec::new(),
-        changed_by: Vec::new(),
-        game_ends: Vec::new(),
     }
 }
 

@@ -474,25 +474,7 @@ async fn show(
                 )
             })
             .collect();
-        // Players under the names the club knows them by now (renamed, merged).
-        let renamed = service::history::renamed_in_club(&state.reader, id).await?;
-        let page = service::list(&state.reader, Some(id), query.before).await?;
-        let more = page
-            .next
-            .map(|before| format!("/clubs/{id}?before={before}"));
-        let sessions = page
-            .sessions
-            .into_iter()
-            .map(|mut s| {
-                s.players = s
-                    .names()
-                    .into_iter()
-                    .map(|n| renamed.get(n).map_or(n, String::as_str))
-                    .collect::<Vec<_>>()
-                    .join(&crate::store::PLAYER_SEPARATOR.to_string());
-                s
-            })
-            .collect();
+        let (sessions, more) = club_sessions(&state, id, query.before).await?;
         Ok::<_, AppError>(ClubPage {
             id,
             name: club.name,
@@ -508,6 +490,36 @@ async fn show(
         Ok(page) => page.into_response(),
         Err(e) => error_page(e),
     }
+}
+
+/// Club `id`'s sessions a page at a time (`before`: the id the previous page ended at),
+/// each with its players under the names the club knows them by now (renamed, merged),
+/// and the link to the next (older) page when there is one.
+async fn club_sessions(
+    state: &AppState,
+    id: i64,
+    before: Option<i64>,
+) -> Result<(Vec<SessionSummaryRow>, Option<String>), AppError> {
+    // Players under the names the club knows them by now (renamed, merged).
+    let renamed = service::history::renamed_in_club(&state.reader, id).await?;
+    let page = service::list(&state.reader, Some(id), before).await?;
+    let more = page
+        .next
+        .map(|before| format!("/clubs/{id}?before={before}"));
+    let sessions = page
+        .sessions
+        .into_iter()
+        .map(|mut s| {
+            s.players = s
+                .names()
+                .into_iter()
+                .map(|n| renamed.get(n).map_or(n, String::as_str))
+                .collect::<Vec<_>>()
+                .join(&crate::store::PLAYER_SEPARATOR.to_string());
+            s
+        })
+        .collect();
+    Ok((sessions, more))
 }
 
 /// `text` as a QR code in SVG (the `qrcode` crate), dark modules on white with a quiet zone,

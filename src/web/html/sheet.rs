@@ -21,6 +21,9 @@ use crate::session::sheet::{self as model, Context, MoneyView, SheetView, Source
 use crate::session::why::{Summaries, standing_amounts};
 use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
 
+mod night;
+pub use night::{NightOnSheet, night_on_sheet};
+
 /// The score-sheet page.
 #[derive(Template, WebTemplate)]
 #[template(path = "sessions/sheet.html")]
@@ -57,80 +60,6 @@ pub struct SheetPage {
     standings: Vec<(String, String, &'static str)>,
     /// The night this session is in: its settle-up replaces the session's own.
     night: Option<NightOnSheet>,
-}
-
-/// The night a session is in, as its sheet shows it (issue 22 point 1): the night settles
-/// the session, so the sheet shows the night's transfers (a "Mark paid" there records a
-/// payment against the night, which every sheet of the night and the night's page see)
-/// instead of the session's own.
-pub struct NightOnSheet {
-    /// The club, for the night's address.
-    pub club: i64,
-    /// The night's id.
-    pub id: i64,
-    /// "Thursday at Sal's".
-    pub title: String,
-    /// Every net of the night is zero.
-    pub settled: bool,
-    /// The night's transfers: `(from, to, "$1.20", "1.20")`.
-    pub transfers: Vec<(String, String, String, String)>,
-    /// The night's standing payments in words: "Dee paid Ann $1.20".
-    pub payments: Vec<String>,
-    /// How many payments (voided ones too) the night has: the pay form's `seen`.
-    pub seen: usize,
-}
-
-impl NightOnSheet {
-    /// The sheet's view of `view`, a night of club `club`.
-    pub fn of(club: i64, view: &crate::service::nights::NightView) -> NightOnSheet {
-        let money = |m: &crate::money::Money| m.shown(&view.currency);
-        NightOnSheet {
-            club,
-            id: view.night.id,
-            title: view.night.title.clone(),
-            settled: view.settled(),
-            transfers: view
-                .settlement
-                .transfers
-                .iter()
-                .map(|t| {
-                    let t = &t.transfer;
-                    (
-                        t.from.clone(),
-                        t.to.clone(),
-                        money(&t.amount),
-                        t.amount.to_string(),
-                    )
-                })
-                .collect(),
-            payments: view
-                .payments
-                .iter()
-                .filter(|p| p.voided_at.is_none())
-                .map(|p| {
-                    let amount = crate::money::Money::from_cents(p.amount_cents);
-                    format!("{} paid {} {}", p.payer, p.payee, money(&amount))
-                })
-                .collect(),
-            seen: view.payments.len(),
-        }
-    }
-}
-
-/// The night session `id` is in, as its sheet shows it; `None` for a session in no night.
-/// Errors: the store's.
-pub async fn night_on_sheet(
-    state: &crate::web::AppState,
-    id: i64,
-) -> Result<Option<NightOnSheet>, AppError> {
-    use crate::service::nights;
-    match nights::night_of_session(&state.reader, id).await? {
-        None => Ok(None),
-        Some((club, night)) => {
-            let view = nights::night(&state.reader, &state.folds, club, night).await?;
-            Ok(Some(NightOnSheet::of(club, &view)))
-        }
-    }
 }
 
 impl SheetPage {
@@ -351,48 +280,14 @@ pub fn sheet_page(
     let correcting =
         correct_event_of(showing, values).and_then(|i| showing.fold.and_then(|f| f.hand_number(i)));
     let (hand_form, correction_form) = hand_forms(showing, values, error_field, open, None)?;
-    let balances = source
-        .balances()
-        .as_map()
-        .iter()
-        .map(|(k, v)| (name(k), v.shown(currency), class_of(v.cents())))
-        .collect();
-    // Before the close the settle-up is what closing now would do: the kitty shared out by
-    // its rule, never "pays KITTY" for a kitty that closing would empty.
+    let balances = balance_views(source.balances(), currency);
     let preview_postings = showing
         .preview
         .as_ref()
         .map_or(&[][..], |(_, p)| p.as_slice());
-    let settle_from = showing
-        .preview
-        .as_ref()
-        .map_or(source.balances(), |(b, _)| b);
-    let open_balances: Vec<_> = settle_from
-        .as_map()
-        .iter()
-        .map(|(k, v)| (k.clone(), *v))
-        .collect();
-    let transfers = fewest_transfers_preferring(&open_balances, &engine.settle_pairs());
-    let summary = |account: &str| {
-        let words = showing.summaries.words(account, preview_postings, currency);
-        (name(account), words)
-    };
-    let settlement: Vec<TransferView> = transfers
-        .into_iter()
-        .map(|t| TransferView {
-            from: name(&t.from),
-            to: name(&t.to),
-            amount: t.amount.shown(currency),
-            summary: vec![summary(&t.from), summary(&t.to)],
-            why_link: why_link(showing.id, &t.from, &t.to),
-            transfer: t,
-        })
-        .collect();
-    let settlement_text = settlement
-        .iter()
-        .map(|t| format!("{} pays {} {}", t.from, t.to, t.amount))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let pairs = engine.settle_pairs();
+    let (settlement, settlement_text) =
+        settle_up(showing, source.balances(), &pairs, preview_postings);
     Ok(SheetPage {
         id: showing.id,
         offers_links: false,
@@ -417,22 +312,78 @@ pub fn sheet_page(
         closed: showing.closed,
         unfinished: engine.unfinished(),
         close_effect: money_views(preview_postings, currency),
-        payments: match can_write {
-            true => showing
-                .payments
-                .iter()
-                .map(|p| PaymentView {
-                    event: p.event,
-                    words: p.words.clone(),
-                })
-                .collect(),
-            false => Vec::new(),
-        },
+        payments: payment_views(showing, can_write),
         error,
         night: None,
         next_dealer: showing.next_dealer.clone().filter(|_| !showing.closed),
         standings: standings(source.balances(), currency),
     })
+}
+
+/// The settle-up of `showing` with the `balances` shown, preferring the game's `pairs`: the
+/// fewest transfers, each with where both balances came from (`preview_postings`: what
+/// closing now would post), and the same as plain text to copy.
+fn settle_up(
+    showing: &Showing<'_>,
+    balances: &Balances,
+    pairs: &[(String, String)],
+    preview_postings: &[Posting],
+) -> (Vec<TransferView>, String) {
+    let currency = showing.currency;
+    // Before the close the settle-up is what closing now would do: the kitty shared out by
+    // its rule, never "pays KITTY" for a kitty that closing would empty.
+    let settle_from = showing.preview.as_ref().map_or(balances, |(b, _)| b);
+    let open_balances: Vec<_> = settle_from
+        .as_map()
+        .iter()
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    let transfers = fewest_transfers_preferring(&open_balances, pairs);
+    let summary = |account: &str| {
+        let words = showing.summaries.words(account, preview_postings, currency);
+        (name(account), words)
+    };
+    let settlement: Vec<TransferView> = transfers
+        .into_iter()
+        .map(|t| TransferView {
+            from: name(&t.from),
+            to: name(&t.to),
+            amount: t.amount.shown(currency),
+            summary: vec![summary(&t.from), summary(&t.to)],
+            why_link: why_link(showing.id, &t.from, &t.to),
+            transfer: t,
+        })
+        .collect();
+    let settlement_text = settlement
+        .iter()
+        .map(|t| format!("{} pays {} {}", t.from, t.to, t.amount))
+        .collect::<Vec<_>>()
+        .join("\n");
+    (settlement, settlement_text)
+}
+
+/// Every balance as the page lists it: `(name, amount with currency, class)`.
+fn balance_views(balances: &Balances, currency: &str) -> Vec<(String, String, &'static str)> {
+    balances
+        .as_map()
+        .iter()
+        .map(|(k, v)| (name(k), v.shown(currency), class_of(v.cents())))
+        .collect()
+}
+
+/// The payments that stand, which a writer (`can_write`) may void; none for a watcher.
+fn payment_views(showing: &Showing<'_>, can_write: bool) -> Vec<PaymentView> {
+    match can_write {
+        true => showing
+            .payments
+            .iter()
+            .map(|p| PaymentView {
+                event: p.event,
+                words: p.words.clone(),
+            })
+            .collect(),
+        false => Vec::new(),
+    }
 }
 
 /// The balances from the player most ahead down, the kitty last, each amount with its

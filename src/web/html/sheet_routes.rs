@@ -31,15 +31,7 @@ pub(super) async fn sheet(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    // `?correct=N` opens the form that corrects event N; `?all` shows every line.
-    let mut values: HashMap<String, String> = query
-        .get("correct")
-        .map(|n| HashMap::from([("correct_event".to_string(), n.clone())]))
-        .unwrap_or_default();
-    let all = query.contains_key("all");
-    if all {
-        values.insert("all".into(), String::new());
-    }
+    let (values, all) = sheet_values(&query);
     let page = async {
         match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
             Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
@@ -52,12 +44,7 @@ pub(super) async fn sheet(
         // for the same kind of viewer: a phone reloading it gets a 304 from one read.
         // A renamed player changes the page without an event: the names are in its tag.
         let renamed = service::history::renamed_for_session(&state.reader, id).await?;
-        let variant = format!(
-            "sheet-{}{}{}",
-            if can_write { "w" } else { "r" },
-            if all { "-all" } else { "" },
-            service::history::names_tag(&renamed)
-        );
+        let variant = sheet_variant(can_write, all, &service::history::names_tag(&renamed));
         // A night's payments and its other sessions change this sheet without an event.
         let night = super::sheet::night_on_sheet(&state, id).await?;
         let cacheable = !values.contains_key("correct_event") && night.is_none();
@@ -97,6 +84,31 @@ pub(super) async fn sheet(
         })
     };
     page.await.unwrap_or_else(error_page)
+}
+
+/// The sheet's form values from its `query`: `?correct=N` opens the form that corrects
+/// event N (`correct_event`); `?all` shows every line (and is true).
+fn sheet_values(query: &HashMap<String, String>) -> (HashMap<String, String>, bool) {
+    let mut values: HashMap<String, String> = query
+        .get("correct")
+        .map(|n| HashMap::from([("correct_event".to_string(), n.clone())]))
+        .unwrap_or_default();
+    let all = query.contains_key("all");
+    if all {
+        values.insert("all".into(), String::new());
+    }
+    (values, all)
+}
+
+/// The plain sheet's variant in its tag: the kind of viewer (`can_write`), every line
+/// (`all`) or the latest, and the club's names as shown now (`names_tag`).
+fn sheet_variant(can_write: bool, all: bool, names_tag: &str) -> String {
+    format!(
+        "sheet-{}{}{}",
+        if can_write { "w" } else { "r" },
+        if all { "-all" } else { "" },
+        names_tag
+    )
 }
 
 /// Re-renders the sheet with the refused form's values and its error (422, or 409 when

@@ -1,0 +1,78 @@
+//! The night a session is in, as its sheet shows it: the night's settle-up in place of
+//! the session's own.
+
+use crate::error::AppError;
+
+/// The night a session is in, as its sheet shows it (issue 22 point 1): the night settles
+/// the session, so the sheet shows the night's transfers (a "Mark paid" there records a
+/// payment against the night, which every sheet of the night and the night's page see)
+/// instead of the session's own.
+pub struct NightOnSheet {
+    /// The club, for the night's address.
+    pub club: i64,
+    /// The night's id.
+    pub id: i64,
+    /// "Thursday at Sal's".
+    pub title: String,
+    /// Every net of the night is zero.
+    pub settled: bool,
+    /// The night's transfers: `(from, to, "$1.20", "1.20")`.
+    pub transfers: Vec<(String, String, String, String)>,
+    /// The night's standing payments in words: "Dee paid Ann $1.20".
+    pub payments: Vec<String>,
+    /// How many payments (voided ones too) the night has: the pay form's `seen`.
+    pub seen: usize,
+}
+
+impl NightOnSheet {
+    /// The sheet's view of `view`, a night of club `club`.
+    pub fn of(club: i64, view: &crate::service::nights::NightView) -> NightOnSheet {
+        let money = |m: &crate::money::Money| m.shown(&view.currency);
+        NightOnSheet {
+            club,
+            id: view.night.id,
+            title: view.night.title.clone(),
+            settled: view.settled(),
+            transfers: view
+                .settlement
+                .transfers
+                .iter()
+                .map(|t| {
+                    let t = &t.transfer;
+                    (
+                        t.from.clone(),
+                        t.to.clone(),
+                        money(&t.amount),
+                        t.amount.to_string(),
+                    )
+                })
+                .collect(),
+            payments: view
+                .payments
+                .iter()
+                .filter(|p| p.voided_at.is_none())
+                .map(|p| {
+                    let amount = crate::money::Money::from_cents(p.amount_cents);
+                    format!("{} paid {} {}", p.payer, p.payee, money(&amount))
+                })
+                .collect(),
+            seen: view.payments.len(),
+        }
+    }
+}
+
+/// The night session `id` is in, as its sheet shows it; `None` for a session in no night.
+/// Errors: the store's.
+pub async fn night_on_sheet(
+    state: &crate::web::AppState,
+    id: i64,
+) -> Result<Option<NightOnSheet>, AppError> {
+    use crate::service::nights;
+    match nights::night_of_session(&state.reader, id).await? {
+        None => Ok(None),
+        Some((club, night)) => {
+            let view = nights::night(&state.reader, &state.folds, club, night).await?;
+            Ok(Some(NightOnSheet::of(club, &view)))
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! The sheet's forms that record an event: the next hand, undo, close, reopen, a payment
+//! marked or voided, a table change. Each checks the viewer may write, records the event
+//! and redirects (303), or re-renders the sheet with the refusal (422).
+
+use std::collections::HashMap;
+
+use axum::extract::{Form, Path, RawForm, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use serde_json::{Value, json};
+
+use super::{error_page, form_map, offline, preview, sheet_routes};
+use crate::error::AppError;
+use crate::rules::GameInfo;
+use crate::service::clubs::{self, Access};
+use crate::service::{self, Loaded};
+use crate::web::AppState;
+use crate::web::auth::Viewer;
+
+/// The count of events the form was made for (its hidden `expected_events`), when it has
+/// one. Errors: [`AppError::BadRequest`] naming `expected_events` when it is not a count.
+pub(super) fn expected_events(values: &HashMap<String, String>) -> Result<Option<usize>, AppError> {
+    values
+        .get("expected_events")
+        .map(|v| {
+            v.parse::<usize>().map_err(|_| AppError::BadRequest {
+                field: "expected_events".into(),
+                message: "the form is damaged; reload the page".into(),
+            })
+        })
+        .transpose()
+}
+
+/// Every form that records an event built from the session's game alone (a hand, a payment,
+/// a close, a table change): checks that the viewer may write, builds the event, records
+/// it, tells the live sheets, and redirects (303) to `redirect`. The game comes from the
+/// cached state (or the session's header), not from the session read and replayed, so an
+/// entry at hand 1,000 costs what the API's does. A refusal re-renders the sheet with the
+/// submitted values and the error.
+async fn write_event<F>(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    values: &HashMap<String, String>,
+    (redirect, key): (String, Option<String>),
+    build: F,
+) -> Response
+where
+    F: FnOnce(&'static GameInfo) -> Result<Value, AppError>,
+{
+    let event = async { build(service::game(&state.reader, &state.folds, id).await?) };
+    write(state, viewer, id, values, (redirect, key), event).await
+}
+
+/// [`write_event`] for a form whose event is found in the session's history (the hand an
+/// undo takes back, the payment a void takes back): the session is read and replayed first.
+async fn write_amendment<F>(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    values: &HashMap<String, String>,
+    (redirect, key): (String, Option<String>),
+    build: F,
+) -> Response
+where
+    F: FnOnce(&Loaded) -> Result<Value, AppError>,
+{
+    // The session read for the form is let go before the write, which waits for it.
+    let event = async { build(&*service::load(&state.reader, &state.folds, id).await?) };
+    write(state, viewer, id, values, (redirect, key), event).await
+}
+
+/// Records the event `event` makes once the viewer may write (it is not awaited before),
+/// under the form's `Idempotency-Key` when it has one: a repeat of a key is answered with
+/// the same redirect and records nothing. The key is looked up before the event is built:
+/// an undo sent again would otherwise take back the hand before, or find none.
+async fn write(
+    state: &AppState,
+    viewer: &Viewer,
+    id: i64,
+    values: &HashMap<String, String>,
+    (redirect, key): (String, Option<String>),
+    event: impl Future<Output = Result<Value, AppError>>,
+) -> Response {
+    let attempt = async {
+        clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
+        if let Some(key) = key.as_deref()
+            && offline::recorded(&state.reader, id, key).await?
+        {
+            return Ok(true);
+        }
+        let event = event.await?;
+        let seen = expected_events(values)?;
+        let key = key.as_deref();
+        let recorded = service::record_event(&state.pool, &state.folds, id, event, seen, key);
+        Ok(recorded.await?.repeated)
+    };
+    match attempt.await {
+        Ok(repeated) => {
+            if !repeated {
+                state.event_recorded(id).await;
+            }
+            Redirect::to(&redirect).into_response()
+        }
+        Err(
+            e @ (AppError::NotFound(_)
+            | AppError::Internal(_)
+            | AppError::Unauthorized(_)
+            | AppError::Forbidden(_)),
+        ) => error_page(e),
+        Err(e) => sheet_routes::refused(state, id, values, e).await,
+    }
+}
+
+pub(super) async fn enter_hand(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
+    RawForm(body): RawForm,
+) -> Response {
+    // The game reads the body into its typed form; the fields by name re-fill the form
+    // after a refusal.
+    let values = form_map(serde_html_form::from_bytes(&body).unwrap_or_default());
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        (format!("/sessions/{id}#latest"), key),
+        |game| preview::hand_event(game, &values, &body),
+    )
+    .await
+}
+
+/// `event` with the form's `reason` (trimmed) when one was written: corrections and reopens
+/// say why in the session's history.
+pub(super) fn with_reason(mut event: Value, values: &HashMap<String, String>) -> Value {
+    if let Some(reason) = values
+        .get("reason")
+        .map(|r| r.trim())
+        .filter(|r| !r.is_empty())
+    {
+        event["reason"] = Value::from(reason);
+    }
+    event
+}
+
+/// "Undo last hand": a `void` of the last hand that still stands.
+pub(super) async fn undo(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    // The form's expected_events makes record_event refuse an undo of a sheet that another
+    // device changed meanwhile.
+    let values = form_map(form);
+    write_amendment(
+        &state,
+        &viewer,
+        id,
+        &values,
+        (format!("/sessions/{id}#latest"), key),
+        |loaded| {
+            let last = loaded
+                .fold
+                .last_standing_hand()
+                .ok_or_else(|| AppError::BadRequest {
+                    field: "event".into(),
+                    message: "there is no hand to undo".into(),
+                })?;
+            Ok(json!({ "type": "void", "event": last, "reason": "undo last hand" }))
+        },
+    )
+    .await
+}
+
+/// Closes the sitting: the kitty is shared out and the settlement is final.
+pub(super) async fn close(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        (format!("/sessions/{id}#settle"), key),
+        |_| Ok(json!({ "type": "close" })),
+    )
+    .await
+}
+
+/// "Reopen": takes the close back (a `reopen` event with the reason given), so play goes on.
+pub(super) async fn reopen(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        (format!("/sessions/{id}#latest"), key),
+        |_| Ok(with_reason(json!({ "type": "reopen" }), &values)),
+    )
+    .await
+}
+
+/// "Void" a payment: a `void` of a payment that stands (a mis-tapped "Mark paid").
+pub(super) async fn void_payment(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_amendment(
+        &state,
+        &viewer,
+        id,
+        &values,
+        (format!("/sessions/{id}#settle"), key),
+        |loaded| {
+            let event = values
+                .get("event")
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&i| {
+                    loaded
+                        .fold
+                        .standing_event(i)
+                        .is_some_and(|e| e.get("type").and_then(Value::as_str) == Some("payment"))
+                })
+                .ok_or_else(|| AppError::BadRequest {
+                    field: "payment".into(),
+                    message: "that payment is no longer on the sheet; reload the page".into(),
+                })?;
+            Ok(json!({ "type": "void", "event": event, "reason": "payment voided" }))
+        },
+    )
+    .await
+}
+
+/// "Mark paid": records a `payment` of one proposed transfer.
+pub(super) async fn mark_paid(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(&state, &viewer, id, &values, (format!("/sessions/{id}#settle"), key), |_| {
+        let field = |name: &str| {
+            values.get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| AppError::BadRequest {
+                field: name.into(),
+                message: "the form is damaged; reload the page".into(),
+            })
+        };
+        Ok(json!({ "type": "payment", "from": field("from")?, "to": field("to")?, "amount": field("amount")? }))
+    })
+    .await
+}
+
+/// "Table changes": a player joins or leaves (broke or not), or the kitty is divided by
+/// consent (rules §1.2 rules 6–8). The game's rules decide whether it may happen.
+pub(super) async fn table_change(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+    offline::FormKey(key): offline::FormKey,
+    Form(form): Form<Vec<(String, String)>>,
+) -> Response {
+    let values = form_map(form);
+    write_event(
+        &state,
+        &viewer,
+        id,
+        &values,
+        (format!("/sessions/{id}#latest"), key),
+        |_| {
+            let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+            let player = || {
+                given("player").ok_or_else(|| AppError::BadRequest {
+                    field: "player".into(),
+                    message: "whose change is it?".into(),
+                })
+            };
+            match given("change") {
+                Some("player_joins") => {
+                    let mut event = json!({ "type": "player_joins", "player": player()? });
+                    if let Some(after) = given("seat_after") {
+                        event["seat_after"] = Value::from(after);
+                    }
+                    Ok(event)
+                }
+                Some("player_leaves") => {
+                    Ok(json!({ "type": "player_leaves", "player": player()?, "broke": false }))
+                }
+                Some("player_broke") => {
+                    Ok(json!({ "type": "player_leaves", "player": player()?, "broke": true }))
+                }
+                Some("kitty_divide") => Ok(json!({ "type": "kitty_divide" })),
+                _ => Err(AppError::BadRequest {
+                    field: "change".into(),
+                    message: "choose what changes at the table".into(),
+                }),
+            }
+        },
+    )
+    .await
+}
