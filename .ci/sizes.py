@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists every fn longer than 70 lines and every module over 600 production lines in src/
-(issue 27 point 3): `python3 .ci/sizes.py [src] [--outside-rules]`; the last line counts
-them, and with --outside-rules also those outside src/rules/ (the engines are marked).
+(issue 27 point 3): `python3 .ci/sizes.py [src]`; the last line counts
+them, and apart those outside src/rules/ (the engines' lines are marked "(rules)").
 
 Production lines: a file's lines minus those of its #[cfg(test)] items. A fn's length runs
 from its `fn` line to its closing brace, both included. Comments, strings and char
@@ -132,8 +132,8 @@ def main(root):
             if prod > MOD_MAX:
                 big_mods.append((prod, rel))
             big_fns += [(n, rel, name, ln) for n, name, ln in fns if n > FN_MAX]
-    only = sys.argv[2] if len(sys.argv) > 2 else None
-    keep = (lambda rel: not rel.startswith("rules/")) if only == "--outside-rules" else (lambda rel: True)
+    # Always counted apart: the engines (src/rules/) and the rest.
+    keep = lambda rel: not rel.startswith("rules/")
     print(f"modules over {MOD_MAX} production lines:")
     for n, rel in sorted(big_mods, reverse=True):
         print(f"  {n:5} {rel}{'' if keep(rel) else '  (rules)'}")
