@@ -4,6 +4,7 @@
 
 pub mod browser;
 pub mod entry;
+pub mod html;
 pub mod nights;
 pub mod phones;
 pub mod tables;
