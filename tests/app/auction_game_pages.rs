@@ -7,7 +7,9 @@
 
 use crate::common;
 
-use common::{Reply, TestApp};
+use common::TestApp;
+use common::html::has;
+use common::pages::{ledger_of, post_hand, start_session};
 use serde_json::{Value, json};
 
 /// Creates Ann against Bob at 0.50 a game lost through the new-session form.
@@ -17,11 +19,7 @@ async fn new_session(app: &TestApp, players: &[&str]) -> (String, String) {
     for (k, p) in names.iter().zip(players) {
         fields.push((k.as_str(), p));
     }
-    let reply = app.post_form("/sessions", &fields).await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let sheet = reply.location.expect("redirect to the sheet");
-    let id = sheet.rsplit('/').next().unwrap().to_string();
-    (sheet, id)
+    start_session(app, &fields).await
 }
 
 /// The rounds of AU-04 as the form sends them: item, then each player's bid; round 0 tied
@@ -64,29 +62,18 @@ fn rounds_form(expected: usize) -> Vec<(String, String)> {
     form
 }
 
-async fn post(app: &TestApp, sheet: &str, form: &[(String, String)]) -> Reply {
-    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    app.post_form(&format!("{sheet}/hands"), &fields).await
-}
-
-async fn ledger_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
-}
-
 #[tokio::test]
 async fn a_game_entered_round_by_round_with_an_overtime_settles_the_stake() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, &["Ann", "Bob"]).await;
     let page = app.get(&sheet).await;
     assert!(
-        page.body.contains("name=\"rounds.0.bids.Ann\""),
+        has(&page.body, "[name=\"rounds.0.bids.Ann\"]"),
         "{}",
         page.body
     );
-    assert!(page.body.contains("name=\"final.Bob.spent\""));
-    let reply = post(&app, &sheet, &rounds_form(0)).await;
+    assert!(has(&page.body, "[name=\"final.Bob.spent\"]"));
+    let reply = post_hand(&app, &sheet, &rounds_form(0)).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     // Ann buys the first Q for 7 + 5 = 12: Ann Q K A J = 10 for 12 + 10 + 9 + 4 = 35; Bob
     // Q K A J = 10 for 7 + 9 + 10 + 5 = 31: Bob spent less and wins; Ann pays him 0.50.
@@ -118,7 +105,7 @@ async fn a_card_spent_twice_is_refused_naming_the_round_and_player() {
         .find(|(f, _)| f == "rounds.4.bids.Ann")
         .unwrap();
     slot.1 = "10".into();
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
         reply
@@ -164,7 +151,7 @@ async fn a_final_count_with_three_players_shares_the_stake_of_the_loser() {
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["games"][0]["winner"], Value::Null);
@@ -190,7 +177,7 @@ async fn an_overtime_refusal_reopens_the_overtime_with_its_field_marked() {
         .find(|(f, _)| f == "rounds.0.overtime.0.Ann")
         .unwrap();
     slot.1 = "7".into();
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422);
     // The page escapes the apostrophe in "Ann's".
     assert!(
@@ -201,11 +188,7 @@ async fn an_overtime_refusal_reopens_the_overtime_with_its_field_marked() {
         "{}",
         reply.body
     );
-    assert!(
-        reply
-            .body
-            .contains("<details class=\"overtime confirm\" open>")
-    );
+    assert!(has(&reply.body, "details.overtime.confirm[open]"));
     assert!(
         reply
             .body

@@ -6,8 +6,10 @@
 
 use crate::common;
 
-use common::{Reply, TestApp};
-use serde_json::{Value, json};
+use common::TestApp;
+use common::html::{has, has_parts, select_attr, select_text, selected};
+use common::pages::{export_of, ledger_of, post_hand, start_session};
+use serde_json::json;
 
 /// Rules §1.7, Hoyle column: checks for making a bid, by band (lowest bid, checks).
 const HOYLE_MAKE: [(i64, i64); 8] = [
@@ -54,31 +56,26 @@ const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
 /// Creates Ann & Cy (NS) against Bob & Dan (EW) through the new-session form with its
 /// defaults: 5¢ a check, Hoyle table, Scarne game award, 1,000, per player.
 async fn new_session(app: &TestApp) -> (String, String) {
-    let reply = app
-        .post_form(
-            "/sessions",
-            &[
-                ("game", "check_pinochle"),
-                ("player_1", PLAYERS[0]),
-                ("player_2", PLAYERS[1]),
-                ("player_3", PLAYERS[2]),
-                ("player_4", PLAYERS[3]),
-                ("a.stake", "0.05"),
-                ("a.check_table", "hoyle"),
-                ("a.game_award", "scarne"),
-                ("a.target", "1000"),
-                ("a.settlement", "per_player"),
-                ("a.meld_needs_trick", "yes"),
-                ("a.slam_and_count_cumulative", "yes"),
-                ("a.roundhouse_includes_kings_queens_checks", "no"),
-                ("a.unfinished_game", "settle"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let sheet = reply.location.expect("redirect to the sheet");
-    let id = sheet.rsplit('/').next().unwrap().to_string();
-    (sheet, id)
+    start_session(
+        app,
+        &[
+            ("game", "check_pinochle"),
+            ("player_1", PLAYERS[0]),
+            ("player_2", PLAYERS[1]),
+            ("player_3", PLAYERS[2]),
+            ("player_4", PLAYERS[3]),
+            ("a.stake", "0.05"),
+            ("a.check_table", "hoyle"),
+            ("a.game_award", "scarne"),
+            ("a.target", "1000"),
+            ("a.settlement", "per_player"),
+            ("a.meld_needs_trick", "yes"),
+            ("a.slam_and_count_cumulative", "yes"),
+            ("a.roundhouse_includes_kings_queens_checks", "no"),
+            ("a.unfinished_game", "settle"),
+        ],
+    )
+    .await
 }
 
 /// One side's part of the hand form: meld, check melds (repeated for each occurrence),
@@ -125,17 +122,6 @@ fn hand_form(
     form
 }
 
-async fn post(app: &TestApp, sheet: &str, form: &[(String, String)]) -> Reply {
-    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    app.post_form(&format!("{sheet}/hands"), &fields).await
-}
-
-async fn ledger_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
-}
-
 /// A number as the sheet writes it: "−350" with a true minus sign.
 fn shown(n: i64) -> String {
     if n < 0 {
@@ -161,7 +147,7 @@ async fn ns_bid_350_and_fall_short_on_the_sheet_and_in_the_ledger() {
         checks: &["aces_100", "queens_60"],
         tricks: 130,
     };
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(0, "Ann", "Ann", 350, "hearts", &ns, &ew),
@@ -187,33 +173,45 @@ async fn ns_bid_350_and_fall_short_on_the_sheet_and_in_the_ledger() {
     let page = app.get(&sheet).await;
     assert_eq!(page.status.as_u16(), 200);
     let body = &page.body;
-    assert!(
-        body.contains("<span class=\"result bad\">set</span>"),
+    assert_eq!(
+        select_text(body, "span.result.bad"),
+        ["set"],
         "the defeated bid is marked set on its row"
     );
     assert!(body.contains("NS in the hole"), "below zero after the hand");
     assert!(
-        body.contains(&format!(
-            "data-account=\"NS\"><span class=\"minus\">{}</span><span class=\"hole\" title=\"in the hole\">{}</span></td>",
-            shown(-350),
-            shown(-350)
-        )),
+        has_parts(
+            body,
+            "td.tally.points[data-account=NS]",
+            &[shown(-350), shown(-350)]
+        ),
         "NS points column: −350 on the hand, −350 running"
     );
     assert!(
-        body.contains("<td class=\"tally checks\" data-account=\"NS\"><span class=\"\">0</span><small>0</small></td>"),
+        has(
+            body,
+            "td.tally.points[data-account=NS] span.minus + span.hole[title=\"in the hole\"]"
+        ),
+        "the running total is marked in the hole"
+    );
+    assert!(
+        has_parts(body, "td.tally.checks[data-account=NS]", &["0", "0"]),
         "NS checks column: no checks"
     );
     assert!(
-        body.contains(&format!(
-            "<td class=\"tally points\" data-account=\"EW\"><span class=\"plus\">+{ew_points}</span><small>{ew_points}</small></td>"
-        )),
+        has_parts(
+            body,
+            "td.tally.points[data-account=EW]",
+            &[format!("+{ew_points}"), ew_points.to_string()]
+        ),
         "EW points column"
     );
     assert!(
-        body.contains(&format!(
-            "<td class=\"tally checks\" data-account=\"EW\"><span class=\"plus\">+{ew_checks}</span><small>{ew_checks}</small></td>"
-        )),
+        has_parts(
+            body,
+            "td.tally.checks[data-account=EW]",
+            &[format!("+{ew_checks}"), ew_checks.to_string()]
+        ),
         "EW checks column"
     );
     // Itemised: the defeat checks and each of EW's meld checks; NS's flush is cancelled.
@@ -225,12 +223,13 @@ async fn ns_bid_350_and_fall_short_on_the_sheet_and_in_the_ledger() {
     assert!(body.contains("meld 200: flush"), "NS's meld is shown");
     assert!(body.contains("meld 160: 100 aces, 60 queens"));
     assert!(
-        body.contains("NS<small>Ann &#38; Cy</small>"),
+        select_text(body, "th.head small").contains(&"Ann & Cy".to_string()),
         "the side names its players"
     );
     // The next dealer (Ann's left) is pre-selected.
-    assert!(
-        body.contains("<option value=\"Bob\" selected>"),
+    assert_eq!(
+        selected(body, "dealer").as_deref(),
+        Some("Bob"),
         "Bob deals next"
     );
 }
@@ -239,10 +238,7 @@ async fn ns_bid_350_and_fall_short_on_the_sheet_and_in_the_ledger() {
 async fn tricks_that_do_not_make_250_are_refused_and_nothing_is_written() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app).await;
-    let before = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let before = export_of(&app, &id).await;
     let ns = SideIn {
         meld: 100,
         checks: &["aces_100"],
@@ -253,7 +249,7 @@ async fn tricks_that_do_not_make_250_are_refused_and_nothing_is_written() {
         checks: &[],
         tricks: 120,
     };
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(0, "Ann", "Bob", 250, "clubs", &ns, &ew),
@@ -267,21 +263,26 @@ async fn tricks_that_do_not_make_250_are_refused_and_nothing_is_written() {
         "the message names the field: {}",
         reply.body
     );
-    assert!(
-        reply
-            .body
-            .contains("name=\"EW.tricks\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"250\" value=\"120\" aria-invalid=\"true\""),
+    assert_eq!(
+        select_attr(
+            &reply.body,
+            "input[name=\"EW.tricks\"][type=number][max=\"250\"][aria-invalid=true]",
+            "value"
+        ),
+        ["120"],
         "the field is marked and its value kept: {}",
         reply.body
     );
-    assert!(
-        reply.body.contains("name=\"NS.meld_checks.aces_100\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"2\" value=\"1\""),
+    assert_eq!(
+        select_attr(
+            &reply.body,
+            "input[name=\"NS.meld_checks.aces_100\"][type=number][max=\"2\"]",
+            "value"
+        ),
+        ["1"],
         "the counts are kept"
     );
-    let after = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let after = export_of(&app, &id).await;
     assert_eq!(before, after, "nothing was written");
     assert!(after["events"].as_array().unwrap().is_empty());
 }
@@ -394,7 +395,7 @@ async fn a_whole_game_to_1000_ends_with_the_winner_and_the_payments() {
                 };
             }
         }
-        let reply = post(
+        let reply = post_hand(
             &app,
             &sheet,
             &hand_form(i, d.dealer, d.bidder, d.bid, d.trump, &d.ns, &d.ew),
@@ -432,21 +433,22 @@ async fn a_whole_game_to_1000_ends_with_the_winner_and_the_payments() {
         "the game row names the winner"
     );
     assert!(body.contains(&format!("+{SCARNE_GAME} checks to NS: game award")));
+    let payments = select_text(body, "li:has(> span.plus), li:has(> span.minus)");
     for (player, sign) in [("Ann", "+"), ("Bob", "−"), ("Cy", "+"), ("Dan", "−")] {
         assert!(
-            body.contains(&format!(
-                "<li>{player} <span class=\"{}\">{sign}\u{2060}${each}</span></li>",
-                if sign == "+" { "plus" } else { "minus" }
-            )),
-            "{player}'s payment is on the game row"
+            payments.contains(&format!("{player} {sign}\u{2060}${each}")),
+            "{player}'s payment is on the game row: {payments:?}"
         );
     }
     // The last hand shows its own checks, the game award on the game row.
-    assert!(body.contains(&format!(
-        "+{}</span><small>{}</small>",
-        make(400) + meld_checks("roundhouse"),
-        checks[0] - SCARNE_GAME
-    )));
+    assert!(has_parts(
+        body,
+        "td.tally.checks",
+        &[
+            format!("+{}", make(400) + meld_checks("roundhouse")),
+            (checks[0] - SCARNE_GAME).to_string()
+        ]
+    ));
 
     // A second game starts afresh at 0 points and 0 checks.
     let ns = SideIn {
@@ -459,7 +461,7 @@ async fn a_whole_game_to_1000_ends_with_the_winner_and_the_payments() {
         checks: &["aces_100"],
         tricks: 150,
     };
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(4, "Ann", "Bob", 250, "spades", &ns, &ew),
@@ -472,9 +474,14 @@ async fn a_whole_game_to_1000_ends_with_the_winner_and_the_payments() {
     assert_eq!(ledger["checks"], json!({"NS": 1, "EW": ew_checks}));
     let body = app.get(&sheet).await.body;
     assert!(body.contains("Game 2 now"));
-    assert!(body.contains(&format!(
-        "<td class=\"tally checks\" data-account=\"EW\"><span class=\"plus\">+{ew_checks}</span><small>{ew_checks}</small></td>"
-    )));
+    assert!(
+        has_parts(
+            &body,
+            "td.tally.checks[data-account=EW]",
+            &[format!("+{ew_checks}"), ew_checks.to_string()]
+        ),
+        "EW's checks of game 2's first hand start from 0"
+    );
 }
 
 #[tokio::test]
@@ -487,11 +494,15 @@ async fn the_new_session_form_shows_the_check_pinochle_defaults() {
     let body = &form.body;
     assert!(body.contains("New Check Pinochle session"));
     assert!(body.contains("rules §1.7"));
-    assert!(
-        body.contains("name=\"a.stake\" value=\"0.00\""),
+    assert_eq!(
+        select_attr(body, "input[name=\"a.stake\"]", "value"),
+        ["0.00"],
         "the rules' default: points only until the table agrees a stake (Scarne suggests 5¢)"
     );
-    assert!(body.contains("name=\"a.target\" value=\"1000\""));
+    assert_eq!(
+        select_attr(body, "input[name=\"a.target\"]", "value"),
+        ["1000"]
+    );
     for (field, option) in [
         ("check_table", "hoyle"),
         ("game_award", "scarne"),
@@ -501,14 +512,10 @@ async fn the_new_session_form_shows_the_check_pinochle_defaults() {
         ("roundhouse_includes_kings_queens_checks", "no"),
         ("unfinished_game", "settle"),
     ] {
-        let select = body
-            .split(&format!("name=\"a.{field}\""))
-            .nth(1)
-            .and_then(|rest| rest.split("</select>").next())
-            .unwrap_or_else(|| panic!("no select for {field}"));
-        assert!(
-            select.contains(&format!("<option value=\"{option}\" selected>")),
-            "{field} defaults to {option}: {select}"
+        assert_eq!(
+            selected(body, &format!("a.{field}")).as_deref(),
+            Some(option),
+            "{field} defaults to {option}"
         );
     }
     assert!(body.contains("Seat 4"), "four seats");

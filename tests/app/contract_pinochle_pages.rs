@@ -7,33 +7,30 @@
 
 use crate::common;
 
-use common::{Reply, TestApp};
-use serde_json::{Value, json};
+use common::TestApp;
+use common::html::{has, has_parts, selected};
+use common::pages::{export_of, ledger_of, post_hand, start_session};
+use serde_json::json;
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
 
 /// Creates Ann & Cy (NS) against Bob & Dan (EW) through the new-session form: 0.25 a game,
 /// game at `target`, a double cancelled by an overcall.
 async fn new_session(app: &TestApp, target: &str) -> (String, String) {
-    let reply = app
-        .post_form(
-            "/sessions",
-            &[
-                ("game", "contract_pinochle"),
-                ("player_1", PLAYERS[0]),
-                ("player_2", PLAYERS[1]),
-                ("player_3", PLAYERS[2]),
-                ("player_4", PLAYERS[3]),
-                ("a.stake", "0.25"),
-                ("a.target", target),
-                ("a.double_survives_overcall", "no"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let sheet = reply.location.expect("redirect to the sheet");
-    let id = sheet.rsplit('/').next().unwrap().to_string();
-    (sheet, id)
+    start_session(
+        app,
+        &[
+            ("game", "contract_pinochle"),
+            ("player_1", PLAYERS[0]),
+            ("player_2", PLAYERS[1]),
+            ("player_3", PLAYERS[2]),
+            ("player_4", PLAYERS[3]),
+            ("a.stake", "0.25"),
+            ("a.target", target),
+            ("a.double_survives_overcall", "no"),
+        ],
+    )
+    .await
 }
 
 /// The hand form as a phone submits it.
@@ -60,29 +57,18 @@ fn hand_form(
     .collect()
 }
 
-async fn post(app: &TestApp, sheet: &str, form: &[(String, String)]) -> Reply {
-    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    app.post_form(&format!("{sheet}/hands"), &fields).await
-}
-
-async fn ledger_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
-}
-
 #[tokio::test]
 async fn a_doubled_contract_made_on_the_form_scores_twice_the_bid_for_one_side() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "3000").await;
     let page = app.get(&sheet).await;
     assert!(
-        page.body.contains("name=\"outcome\""),
+        has(&page.body, "[name=\"outcome\"]"),
         "the hand form is shown"
     );
     assert!(page.body.contains("made on meld: bidders score the bid"));
     // Bob (EW) bids 250 in hearts, Ann doubles, Bob makes it: EW 250 × 2 = 500, NS 0.
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(0, "Ann", "Bob", 250, "hearts", "doubled", "made"),
@@ -104,7 +90,12 @@ async fn a_doubled_contract_made_on_the_form_scores_twice_the_bid_for_one_side()
         "the award says why"
     );
     assert!(
-        body.contains("<td class=\"tally points\" data-account=\"NS\"><span class=\"\">0</span><small>0</small></td><td class=\"tally points bidder\" data-account=\"EW\"><span class=\"plus\">+500</span><small>500</small></td>"),
+        has_parts(body, "td.tally.points[data-account=NS]", &["0", "0"])
+            && has_parts(
+                body,
+                "td.tally.points.bidder[data-account=EW]",
+                &["+500", "500"]
+            ),
         "NS nothing; EW, the bidders: +500 on the hand, 500 running: {body}"
     );
     assert!(
@@ -117,7 +108,7 @@ async fn a_doubled_contract_made_on_the_form_scores_twice_the_bid_for_one_side()
     );
     // The next dealer (Ann's left) is pre-selected.
     assert!(
-        body.contains("<option value=\"Bob\" selected>"),
+        selected(body, "dealer").as_deref() == Some("Bob"),
         "Bob deals next"
     );
 }
@@ -126,7 +117,7 @@ async fn a_doubled_contract_made_on_the_form_scores_twice_the_bid_for_one_side()
 async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "3000").await;
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(0, "Ann", "Cy", 90, "clubs", "no", "made"),
@@ -145,15 +136,12 @@ async fn a_bid_below_100_is_refused_by_name_and_nothing_is_written() {
         "the field is marked and its value kept: {}",
         reply.body
     );
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert!(export["events"].as_array().unwrap().is_empty());
     // A missing outcome is asked for by name.
     let mut form = hand_form(0, "Ann", "Cy", 200, "clubs", "no", "made");
     form.retain(|(k, _)| k != "outcome");
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(
         reply.status.as_u16(),
         422,
@@ -174,7 +162,7 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     // With a bid still in the form, "All passed" is refused by name and nothing is written.
     let mut form = hand_form(0, "Ann", "", 150, "", "no", "");
     form.push(("all_passed".into(), "true".into()));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply
@@ -188,12 +176,9 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     form.retain(|(k, _)| k != "bid");
     form.push(("bid".into(), String::new()));
     form.push(("all_passed".into(), "true".into()));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"],
         json!([{"type": "hand", "dealer": "Ann", "all_passed": true}])
@@ -201,7 +186,7 @@ async fn all_passed_records_the_dealer_only_and_passes_the_deal() {
     let page = app.get(&sheet).await;
     assert!(page.body.contains("all passed: Bob deals and bids first"));
     assert!(
-        page.body.contains("<option value=\"Bob\" selected>"),
+        selected(&page.body, "dealer").as_deref() == Some("Bob"),
         "Bob deals next"
     );
 }
@@ -231,7 +216,7 @@ async fn a_game_to_1000_ends_with_the_winner_and_each_loser_paying_his_opposite_
         ("Ann", "Ann", 200, "spades", "no", "made_on_meld"),
     ];
     for (i, (dealer, bidder, bid, trump, doubled, outcome)) in hands.iter().enumerate() {
-        let reply = post(
+        let reply = post_hand(
             &app,
             &sheet,
             &hand_form(i, dealer, bidder, *bid, trump, doubled, outcome),

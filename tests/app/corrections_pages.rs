@@ -6,6 +6,7 @@
 use crate::common;
 
 use common::TestApp;
+use common::pages::ledger_of;
 use serde_json::json;
 
 async fn import(app: &TestApp, doc: serde_json::Value) -> String {
@@ -48,10 +49,7 @@ async fn a_pitch_hand_is_corrected_through_its_form() {
         .await;
     assert_eq!(fixed.status.as_u16(), 303, "{}", fixed.body);
     let id = sheet.rsplit('/').next().unwrap();
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["scores"], json!({"Ann": 3, "Bob": 0, "Cy": 0}));
     assert_eq!(app.get(&sheet).await.status.as_u16(), 200);
 }
@@ -163,10 +161,7 @@ async fn the_settle_ups_every_hand_page_reads_a_corrected_hand() {
         .post_json(&format!("/api/v1/sessions/{id}/events"), &correction)
         .await;
     assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     let page = app.get(&sheet).await;
     assert_eq!(page.status.as_u16(), 200);
     assert!(

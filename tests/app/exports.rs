@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use common::html::{has, one_text};
+use common::nights::hledger_balances;
 use common::{Reply, TestApp};
 use scorekeeper::export::journal_account;
 use scorekeeper::money::Money;
@@ -103,50 +105,18 @@ fn journal_balances(ledgers: &[Value]) -> BTreeMap<String, i64> {
     sums
 }
 
-/// `hledger -f FILE balance` of `journal` as cents by account, zeros left out; `None` when
-/// hledger is not installed (a failure in CI).
-fn hledger_balances(journal: &str, name: &str) -> Option<BTreeMap<String, i64>> {
-    let file =
-        std::env::temp_dir().join(format!("scorekeeper-{}-{name}.journal", std::process::id()));
-    std::fs::write(&file, journal).unwrap();
-    let output = match std::process::Command::new("hledger")
-        .arg("-f")
-        .arg(&file)
-        .args(["balance", "--flat", "--empty", "--no-total", "-O", "csv"])
-        .output()
-    {
-        Ok(output) => output,
-        Err(e) => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI is set and hledger cannot run: {e}"
-            );
-            eprintln!(
-                "note: hledger is not installed ({e}); the journal balance check is skipped (CI installs it)"
-            );
-            return None;
-        }
-    };
-    let _ = std::fs::remove_file(&file);
-    assert!(
-        output.status.success(),
-        "hledger: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let mut reader = csv::Reader::from_reader(output.stdout.as_slice());
-    let mut balances = BTreeMap::new();
-    for row in reader.records() {
-        let row = row.unwrap();
-        let amount = row[1].replace('$', "");
-        // hledger writes a zero balance as a bare "0".
-        let cents = Money::parse(&amount)
-            .unwrap_or_else(|e| panic!("{}: {e}", &row[1]))
-            .cents();
-        if cents != 0 {
-            balances.insert(row[0].to_string(), cents);
-        }
-    }
-    Some(balances)
+/// Imports the club export `club` as a new club Friday ("deal the cards") through the API;
+/// fails unless it is created (201). The answer: the new club's id, token and session ids.
+async fn import_friday(app: &TestApp, club: &Value) -> Value {
+    let reply = post(
+        app,
+        "/api/v1/clubs/import",
+        None,
+        &json!({ "name": "Friday", "passphrase": "deal the cards", "club": club }),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
+    reply.json()
 }
 
 #[tokio::test]
@@ -364,15 +334,7 @@ async fn a_club_export_imports_into_a_new_club_with_identical_ledgers() {
         "no club Friday was created"
     );
 
-    let reply = post(
-        &app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "name": "Friday", "passphrase": "deal the cards", "club": export }),
-    )
-    .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    let imported = reply.json();
+    let imported = import_friday(&app, &export).await;
     let new_token = imported["token"].as_str().unwrap();
     let new_ids: Vec<i64> = imported["sessions"]
         .as_array()
@@ -465,12 +427,10 @@ async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() 
     let backup = get(&app, &format!("/api/v1/clubs/{club_id}/export"), &token)
         .await
         .body;
-    assert!(
-        app.get("/clubs/new")
-            .await
-            .body
-            .contains("href=\"/clubs/import\"")
-    );
+    assert!(has(
+        &app.get("/clubs/new").await.body,
+        "[href=\"/clubs/import\"]"
+    ));
     assert_eq!(app.get("/clubs/import").await.status, StatusCode::OK);
 
     // A file that is not a backup is refused on the form, by name; nothing is created.
@@ -512,7 +472,7 @@ async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() 
     let cookie = cookie.split(';').next().unwrap();
     let page = app.get_with(&location, &[("cookie", cookie)]).await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(page.body.contains("<h1>Friday</h1>"));
+    assert_eq!(one_text(&page.body, "h1"), "Friday");
     assert_eq!(page.body.matches("<li><a href=\"/sessions/").count(), 3);
 }
 
@@ -687,15 +647,7 @@ async fn a_club_export_carries_titles_archives_people_and_nights() {
         "wrong person"
     );
 
-    let reply = post(
-        &app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "name": "Friday", "passphrase": "deal the cards", "club": export }),
-    )
-    .await;
-    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
-    let imported = reply.json();
+    let imported = import_friday(&app, &export).await;
     let (new_club, new_token) = (
         imported["club_id"].as_i64().unwrap(),
         imported["token"].as_str().unwrap().to_string(),
@@ -749,7 +701,7 @@ async fn a_club_export_carries_titles_archives_people_and_nights() {
         .body;
     assert!(
         list.contains("Thursday at Sal's")
-            && !list.contains(&format!("data-session=\"{}\"", new_ids[1])),
+            && !has(&list, &format!("[data-session=\"{}\"]", new_ids[1])),
         "{list}"
     );
     let new_night_id = again["nights"].as_array().unwrap().len() as i64;

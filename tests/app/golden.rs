@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use common::pages::{export_of, ledger_of};
 use std::collections::BTreeMap;
 
 use common::{TestApp, golden_fixtures as fixtures, shared_golden};
@@ -199,19 +200,13 @@ async fn golden_cases_through_http_import_and_ledger() {
                     continue;
                 }
                 let id = reply.json()["id"].as_i64().unwrap();
-                let ledger = app
-                    .get(&format!("/api/v1/sessions/{id}/ledger"))
-                    .await
-                    .json();
+                let ledger = ledger_of(&app, &id).await;
                 let diffs = compare(&case.expect, &ledger);
                 if !diffs.is_empty() {
                     failures.push(format!("{}: {}", case.id, diffs.join("; ")));
                 }
                 // The export replays to the very ledger the store serves.
-                let export = app
-                    .get(&format!("/api/v1/sessions/{id}/export"))
-                    .await
-                    .json();
+                let export = export_of(&app, &id).await;
                 let replayed = replay(&serde_json::from_value(export).unwrap()).unwrap();
                 if serde_json::to_value(&replayed).unwrap() != ledger {
                     failures.push(format!(

@@ -8,6 +8,7 @@ use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, header};
+use common::html::one_text;
 use common::{Reply, TestApp};
 use serde_json::{Value, json};
 
@@ -765,7 +766,7 @@ async fn a_name_with_a_comma_is_one_player_and_the_history_title_is_plain() {
     let (club, cookie) = app.new_club("Comma club").await;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
-        history.contains("<title>History · Scorekeeper</title>"),
+        one_text(&history, "title") == "History · Scorekeeper",
         "{}",
         &history[..history.len().min(600)]
     );

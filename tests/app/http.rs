@@ -6,6 +6,8 @@
 use crate::common;
 
 use common::TestApp;
+use common::html::{has, one_text, selected};
+use common::pages::{export_of, ledger_of};
 use serde_json::{Value, json};
 
 /// Creates a 3-handed session at 5¢ a hundred with Scarne's kitty pot through the HTML form.
@@ -78,7 +80,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         "the opening ante is on the sheet"
     );
     assert!(
-        page.body.contains("<option value=\"Ann\" selected>"),
+        selected(&page.body, "dealer").as_deref() == Some("Ann"),
         "the first dealer is pre-selected"
     );
 
@@ -97,10 +99,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         )
         .await;
     assert_eq!(entered.status.as_u16(), 303, "{}", entered.body);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     let hand = &ledger["events"][1];
     let postings = postings_of(hand);
     assert!(postings.contains(&("Ann".into(), "-0.80".into())));
@@ -116,7 +115,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         "Ann's minus is on the sheet"
     );
     assert!(
-        page.body.contains("<option value=\"Ann\" selected>"),
+        selected(&page.body, "dealer").as_deref() == Some("Ann"),
         "the next dealer is the left of Cy"
     );
 
@@ -132,10 +131,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         )
         .await;
     assert_eq!(passed.status.as_u16(), 303);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["kitty"], "0.60");
 
     // Bob makes 350 in clubs: 4 units × 0.05 from each, and the whole kitty (0.60); then everyone re-antes 0.10.
@@ -153,10 +149,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         )
         .await;
     assert_eq!(made.status.as_u16(), 303, "{}", made.body);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     let postings = postings_of(&ledger["events"][3]);
     // Bob: +0.20 × 2 + 0.60 kitty − 0.10 re-ante = +0.90.
     assert!(
@@ -175,10 +168,7 @@ async fn the_form_enters_hands_and_the_sheet_shows_the_money() {
         .post_form(&format!("{sheet}/close"), &[("expected_events", "3")])
         .await;
     assert_eq!(closed.status.as_u16(), 303);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["kitty"], "0.00");
     let total: i64 = ledger["balances"]
         .as_object()
@@ -212,10 +202,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     let app = TestApp::new().await;
     let sheet = pinochle_with_kitty(&app).await;
     let id = sheet.rsplit('/').next().unwrap().to_string();
-    let before = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let before = export_of(&app, &id).await;
     let reply = app
         .post_form(
             &format!("{sheet}/hands"),
@@ -239,10 +226,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     );
     assert!(reply.body.contains("name=\"bid\" type=\"number\" inputmode=\"numeric\" min=\"250\" step=\"10\" value=\"240\""), "the value is kept");
     assert!(reply.body.contains("aria-invalid=\"true\""));
-    let after = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let after = export_of(&app, &id).await;
     assert_eq!(before, after, "nothing was written");
 
     // A defender renege needs the renegade.
@@ -265,12 +249,7 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
             .body
             .contains("Renege by: name the opponent who reneged")
     );
-    assert_eq!(
-        app.get(&format!("/api/v1/sessions/{id}/export"))
-            .await
-            .json(),
-        before
-    );
+    assert_eq!(export_of(&app, &id).await, before);
 }
 
 #[tokio::test]
@@ -301,10 +280,7 @@ async fn two_phones_entering_the_same_hand_record_it_once() {
             .contains("hand 1 was just entered by another device"),
         "the stale phone hears of hand 1, counted in hands"
     );
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(export["events"].as_array().unwrap().len(), 1);
 }
 
@@ -380,10 +356,7 @@ async fn the_api_records_events_and_refuses_with_field_errors() {
     let mut posted = standing.clone();
     posted.as_object_mut().unwrap().remove("event");
     assert_eq!(polled.json(), posted);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     for part in ["balances", "kitty", "scores", "checks", "settlement"] {
         assert_eq!(polled.json()[part], ledger[part], "{part}");
     }
@@ -431,10 +404,7 @@ async fn the_api_records_events_and_refuses_with_field_errors() {
             "{error}"
         );
     }
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"].as_array().unwrap().len(),
         1,
@@ -485,15 +455,9 @@ async fn import_export_and_the_stored_postings_agree_with_replay() {
     let reply = app.post_json("/api/v1/sessions/import", &doc).await;
     assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
     let id = reply.json()["id"].as_i64().unwrap();
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(export["events"], doc["events"]);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     let replayed =
         scorekeeper::format::replay(&serde_json::from_value(doc.clone()).unwrap()).unwrap();
     assert_eq!(serde_json::to_value(&replayed).unwrap(), ledger);
@@ -557,10 +521,10 @@ async fn pages_answer() {
     let app = TestApp::new().await;
     let list = app.get("/").await;
     assert_eq!(list.status.as_u16(), 200);
-    assert!(
-        list.body
-            .contains("href=\"/sessions/new?game=auction_pinochle\"")
-    );
+    assert!(has(
+        &list.body,
+        "[href=\"/sessions/new?game=auction_pinochle\"]"
+    ));
     assert_eq!(app.get("/sessions/77").await.status.as_u16(), 404);
     assert_eq!(app.get("/static/style.css").await.status.as_u16(), 200);
 }
@@ -612,10 +576,7 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
         )
         .await;
     assert_eq!(corrected.status.as_u16(), 303, "{}", corrected.body);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     // Opening ante −0.10, then +0.20 from two opponents at 0.10 each.
     assert_eq!(balance(&ledger, "Ann"), "0.10");
     assert_eq!(balance(&ledger, "Bob"), "-0.20");
@@ -664,17 +625,11 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
         .post_form(&format!("{sheet}/undo"), &[("expected_events", "2")])
         .await;
     assert_eq!(undone.status.as_u16(), 303, "{}", undone.body);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     for who in ["Ann", "Bob", "Cy"] {
         assert_eq!(balance(&ledger, who), "-0.10");
     }
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     let kinds: Vec<&str> = export["events"]
         .as_array()
         .unwrap()
@@ -705,10 +660,7 @@ async fn a_newcomer_joins_and_a_broke_player_leaves_through_the_table_form() {
         )
         .await;
     assert_eq!(joined.status.as_u16(), 303, "{}", joined.body);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     assert_eq!(balance(&ledger, "Dan"), "-0.10");
     assert_eq!(ledger["kitty"], "0.40");
     // Bob is broke: he takes 0.40 ÷ 4 = 0.10 and quits for good (rule 6).
@@ -723,10 +675,7 @@ async fn a_newcomer_joins_and_a_broke_player_leaves_through_the_table_form() {
         )
         .await;
     assert_eq!(left.status.as_u16(), 303, "{}", left.body);
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     assert_eq!(balance(&ledger, "Bob"), "0.00");
     assert_eq!(ledger["kitty"], "0.30");
     // He cannot come back, and the form says why.
@@ -903,10 +852,7 @@ async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
         .await;
         assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     }
-    let events = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json()["events"]
+    let events = export_of(&app, &id).await["events"]
         .as_array()
         .unwrap()
         .clone();
@@ -925,10 +871,7 @@ async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
         .await;
     assert_eq!(bad.status.as_u16(), 400);
     assert!(bad.body.contains("Idempotency-Key"), "{}", bad.body);
-    let count = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json()["events"]
+    let count = export_of(&app, &id).await["events"]
         .as_array()
         .unwrap()
         .len();
@@ -1322,8 +1265,7 @@ async fn a_preview_refuses_in_the_forms_words_and_only_for_those_who_may_record(
     let low = app.post_form(&preview, &hand("240", "0")).await;
     assert_eq!(low.status.as_u16(), 422, "{}", low.body);
     assert!(
-        low.body
-            .contains("<p class=\"refusal\">Bid: 240 is below the minimum 250"),
+        one_text(&low.body, "p.refusal").starts_with("Bid: 240 is below the minimum 250"),
         "{}",
         low.body
     );
@@ -1333,7 +1275,7 @@ async fn a_preview_refuses_in_the_forms_words_and_only_for_those_who_may_record(
         "{}",
         low.body
     );
-    assert!(!low.body.contains("<table"), "{}", low.body);
+    assert!(!has(&low.body, "table"), "{}", low.body);
     // A form another phone's hand made stale is told so, as on submit.
     let stale = app.post_form(&preview, &hand("250", "3")).await;
     assert_eq!(stale.status.as_u16(), 409, "{}", stale.body);
@@ -1347,7 +1289,7 @@ async fn a_preview_refuses_in_the_forms_words_and_only_for_those_who_may_record(
         "{}",
         stranger.status
     );
-    assert!(!stranger.body.contains("<table"), "{}", stranger.body);
+    assert!(!has(&stranger.body, "table"), "{}", stranger.body);
     // Bounded like a write: a body past 64 KiB is refused unread (the burst limit per
     // session is a unit test of `web::html::preview`, free of the machine's speed).
     let padding = "x".repeat(70 * 1024);
@@ -1355,9 +1297,7 @@ async fn a_preview_refuses_in_the_forms_words_and_only_for_those_who_may_record(
     big.push(("note", padding.as_str()));
     assert_eq!(app.post_form(&preview, &big).await.status.as_u16(), 413);
     assert_eq!(
-        app.get(&format!("/api/v1/sessions/{id}/export"))
-            .await
-            .json()["events"],
+        export_of(&app, &id).await["events"],
         json!([]),
         "no preview recorded anything"
     );
@@ -1415,9 +1355,6 @@ async fn a_correction_is_previewed_as_the_net_change_it_would_record() {
 
 /// How many events session `id` holds, from its exported document.
 async fn events_stored(app: &TestApp, id: &str) -> usize {
-    let doc = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let doc = export_of(app, id).await;
     doc["events"].as_array().unwrap().len()
 }

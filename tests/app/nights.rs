@@ -11,6 +11,7 @@ use crate::common;
 mod settled;
 
 use common::TestApp;
+use common::html::has_term;
 use common::nights::pitch;
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
@@ -51,6 +52,16 @@ fn t(from: &str, to: &str, amount: &str) -> (String, String, String) {
 /// Session 1: Ann +2.80, Bob −1.60, Dee −1.20. Session 2 (mirrored): Bob +2.80,
 /// Ann −1.60, Dee −1.20. Alone they take two transfers each (four); the night nets
 /// Ann +1.20, Bob +1.20, Dee −2.40 and takes two: Dee pays Ann 1.20 and Bob 1.20.
+/// The transfer of the night `v` whose `side` ("from" or "to") is `name`.
+fn transfer<'a>(v: &'a Value, side: &str, name: &str) -> &'a Value {
+    v["transfers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x[side] == name)
+        .unwrap_or_else(|| panic!("no transfer {side} {name}: {v}"))
+}
+
 #[tokio::test]
 async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     let app = TestApp::new().await;
@@ -92,12 +103,7 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
         transfers(&v),
         vec![t("Dee", "Ann", "1.20"), t("Dee", "Bob", "1.20")]
     );
-    let to_ann = v["transfers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["to"] == "Ann")
-        .unwrap();
+    let to_ann = transfer(&v, "to", "Ann");
     assert_eq!(
         to_ann["behind"],
         json!([
@@ -359,12 +365,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let open = api(&app, &cookie, club, night).await;
     assert_eq!(nets(&open), expected_nets);
     assert_eq!(transfers(&open), expected_transfers);
-    let behind_bob = open["transfers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["from"] == "Bob")
-        .unwrap();
+    let behind_bob = transfer(&open, "from", "Bob");
     assert_eq!(
         behind_bob["behind"],
         json!([
@@ -375,9 +376,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let page = app.get_with(&location, &[("cookie", &cookie)]).await;
     assert!(
         page.body.contains("Auction Pinochle</a> (still open)")
-            && page
-                .body
-                .contains("<dt>Ann</dt><dd class=\"money minus\">−\u{2060}$0.70</dd>")
+            && has_term(&page.body, "dd.money.minus", "Ann", "−\u{2060}$0.70")
             && page.body.contains("Bob pays Cy $0.90")
             && !page.body.contains("Kitty"),
         "{}",

@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use common::pages::ledger_of;
 use std::collections::BTreeSet;
 
 use axum::body::Body;
@@ -260,10 +261,7 @@ async fn the_described_shapes_are_the_real_answers() {
             .await
             .json(),
     );
-    let ledger = app
-        .get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json();
+    let ledger = ledger_of(&app, &id).await;
     described(&doc, "LedgerDocument", &ledger);
     for entry in ledger["events"].as_array().unwrap() {
         described(&doc, "LedgerEntry", entry);

@@ -468,13 +468,9 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_database_file_that_cannot_be_written_is_a_clear_start_up_error() {
-    let dir = workdir("unwritable");
-    // A folder where the database file should be cannot be opened for writing, by root
-    // too (a read-only file would not do: root writes it anyway).
-    let db = dir.join("taken.db");
-    std::fs::create_dir_all(&db).unwrap();
+/// `serve` on the database file `db`, which cannot be had: it must exit with a failure
+/// before serving; what it said on standard error.
+fn start_up_refused(db: &std::path::Path) -> String {
     let out = Command::new(BINARY)
         .args([
             "serve",
@@ -486,7 +482,17 @@ fn a_database_file_that_cannot_be_written_is_a_clear_start_up_error() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_database_file_that_cannot_be_written_is_a_clear_start_up_error() {
+    let dir = workdir("unwritable");
+    // A folder where the database file should be cannot be opened for writing, by root
+    // too (a read-only file would not do: root writes it anyway).
+    let db = dir.join("taken.db");
+    std::fs::create_dir_all(&db).unwrap();
+    let stderr = start_up_refused(&db);
     assert!(
         stderr.contains("the database file")
             && stderr.contains("taken.db")
@@ -502,18 +508,7 @@ fn a_database_folder_that_cannot_be_made_is_a_clear_start_up_error() {
     // A file where the database's folder should be: no one, root included, can make it.
     std::fs::write(dir.join("plain-file"), "").unwrap();
     let db = dir.join("plain-file/data/scorekeeper.db");
-    let out = Command::new(BINARY)
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--database-url",
-            &format!("sqlite://{}", db.display()),
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = start_up_refused(&db);
     assert!(
         stderr.contains("folder")
             && stderr.contains("cannot be created")

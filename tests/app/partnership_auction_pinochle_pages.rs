@@ -7,33 +7,30 @@
 
 use crate::common;
 
-use common::{Reply, TestApp};
-use serde_json::{Value, json};
+use common::TestApp;
+use common::html::{marked_invalid, select_attr, selected};
+use common::pages::{export_of, ledger_of, post_hand, start_session};
+use serde_json::json;
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
 
 /// Creates Ann & Cy (NS) against Bob & Dan (EW) through the new-session form.
 async fn new_session(app: &TestApp, stake: &str, aeroplane: &str) -> (String, String) {
-    let reply = app
-        .post_form(
-            "/sessions",
-            &[
-                ("game", "partnership_auction_pinochle"),
-                ("player_1", PLAYERS[0]),
-                ("player_2", PLAYERS[1]),
-                ("player_3", PLAYERS[2]),
-                ("player_4", PLAYERS[3]),
-                ("a.stake", stake),
-                ("a.aeroplane", aeroplane),
-                ("a.min_bid", ""),
-                ("a.target", "1000"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let sheet = reply.location.expect("redirect to the sheet");
-    let id = sheet.rsplit('/').next().unwrap().to_string();
-    (sheet, id)
+    start_session(
+        app,
+        &[
+            ("game", "partnership_auction_pinochle"),
+            ("player_1", PLAYERS[0]),
+            ("player_2", PLAYERS[1]),
+            ("player_3", PLAYERS[2]),
+            ("player_4", PLAYERS[3]),
+            ("a.stake", stake),
+            ("a.aeroplane", aeroplane),
+            ("a.min_bid", ""),
+            ("a.target", "1000"),
+        ],
+    )
+    .await
 }
 
 /// The hand form as a phone submits it: NS's tricks only, both melds.
@@ -63,23 +60,6 @@ fn hand_form(
     .collect()
 }
 
-async fn post(app: &TestApp, sheet: &str, form: &[(String, String)]) -> Reply {
-    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    app.post_form(&format!("{sheet}/hands"), &fields).await
-}
-
-async fn ledger_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
-}
-
-async fn export_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json()
-}
-
 #[tokio::test]
 async fn the_new_session_form_offers_the_game_and_its_defaults() {
     let app = TestApp::new().await;
@@ -92,17 +72,15 @@ async fn the_new_session_form_offers_the_game_and_its_defaults() {
     let body = &form.body;
     assert!(body.contains("New Partnership Auction Pinochle session"));
     assert!(body.contains("rules §1.6"));
-    assert!(body.contains("name=\"a.stake\" value=\"0.00\""));
-    assert!(body.contains("name=\"a.target\" value=\"1000\""));
-    let select = body
-        .split("name=\"a.aeroplane\"")
-        .nth(1)
-        .and_then(|rest| rest.split("</select>").next())
-        .unwrap();
-    assert!(
-        select.contains("<option value=\"no\" selected>"),
-        "{select}"
+    assert_eq!(
+        select_attr(body, "input[name=\"a.stake\"]", "value"),
+        ["0.00"]
     );
+    assert_eq!(
+        select_attr(body, "input[name=\"a.target\"]", "value"),
+        ["1000"]
+    );
+    assert_eq!(selected(body, "a.aeroplane").as_deref(), Some("no"));
     assert!(body.contains("Seat 4") && !body.contains("Seat 5"));
 }
 
@@ -115,7 +93,7 @@ async fn one_sides_tricks_are_entered_and_a_failed_bid_is_set_back_on_the_sheet(
     assert!(form.contains("Aeroplane: bids from 250, at most two bids each"));
     // Ann (NS) bids 300 with meld 90 and 200 of the tricks: 290 < 300, so NS −300. EW take
     // the other 250 − 200 = 50 and meld 100: +150 (rules §1.6, as golden AE-02-b).
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(0, "Dan", "Ann", 300, "hearts", 90, 200, 100),
@@ -145,7 +123,7 @@ async fn one_sides_tricks_are_entered_and_a_failed_bid_is_set_back_on_the_sheet(
     );
     assert!(body.contains("NS<small>Ann &#38; Cy</small>"));
     // Ann deals next (Dan's left), and a game is under way.
-    assert!(body.contains("<option value=\"Ann\" selected>"));
+    assert!(selected(&body, "dealer").as_deref() == Some("Ann"));
     assert!(
         body.contains("Game 1 is unfinished (NS −300, EW 150): closing now pays nothing for it.")
     );
@@ -156,7 +134,7 @@ async fn refusals_name_the_field_and_write_nothing() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "0.25", "yes").await;
     // 240 is below Aeroplane's 250 (S003 rule 2).
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(0, "Dan", "Bob", 240, "clubs", 40, 100, 100),
@@ -176,7 +154,7 @@ async fn refusals_name_the_field_and_write_nothing() {
         reply.body
     );
     // More than 250 trick points for NS.
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(0, "Dan", "Bob", 250, "clubs", 40, 260, 100),
@@ -191,7 +169,7 @@ async fn refusals_name_the_field_and_write_nothing() {
     // "All four passed" with a bid still filled in: the form says what it would drop.
     let mut form = hand_form(0, "Dan", "Bob", 250, "clubs", 0, 100, 0);
     form.push(("all_passed".into(), "true".into()));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     // Read from the form before the rules see it: a 422 that names the field.
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
@@ -200,9 +178,7 @@ async fn refusals_name_the_field_and_write_nothing() {
         reply.body
     );
     assert!(
-        reply
-            .body
-            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>Bidder</legend>"),
+        marked_invalid(&reply.body).contains(&"Bidder".to_string()),
         "{}",
         reply.body
     );
@@ -213,7 +189,7 @@ async fn refusals_name_the_field_and_write_nothing() {
         "auction".into(),
         "Ann 250, Bob pass, Cy 260, Dan pass, Ann 270, Cy 280, Ann 290".into(),
     ));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply.body.contains(
@@ -249,7 +225,7 @@ async fn a_valid_auction_typed_on_the_form_is_kept_with_the_hand() {
         "auction".into(),
         "Ann 250, Bob pass, Cy 260, Dan pass, Ann 270, Cy pass".into(),
     ));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let export = export_of(&app, &id).await;
     assert_eq!(
@@ -279,7 +255,7 @@ async fn a_valid_auction_typed_on_the_form_is_kept_with_the_hand() {
 async fn all_four_passed_scores_nothing_and_the_deal_passes_left() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "0.00", "no").await;
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &[
@@ -303,7 +279,7 @@ async fn all_four_passed_scores_nothing_and_the_deal_passes_left() {
     let body = app.get(&sheet).await.body;
     assert!(body.contains("all passed: Cy deals next"));
     assert!(
-        body.contains("<option value=\"Cy\" selected>"),
+        selected(&body, "dealer").as_deref() == Some("Cy"),
         "Cy deals next"
     );
 }
@@ -324,7 +300,7 @@ async fn a_game_to_1000_pays_the_stake_and_a_second_game_unfinished_at_the_close
         ("Dan", "Ann", 400, 240, 200, 0),
     ];
     for (i, (dealer, bidder, bid, ns_meld, ns_tricks, ew_meld)) in deals.into_iter().enumerate() {
-        let reply = post(
+        let reply = post_hand(
             &app,
             &sheet,
             &hand_form(
@@ -368,7 +344,7 @@ async fn a_game_to_1000_pays_the_stake_and_a_second_game_unfinished_at_the_close
     assert!(!body.contains("is unfinished"));
 
     // Game 2: Bob (EW) bids 200, EW 100 + 150 = 250 → +250; NS 40 + 100 = +140.
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &hand_form(4, "Ann", "Bob", 200, "clubs", 40, 100, 100),

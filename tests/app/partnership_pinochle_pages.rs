@@ -6,45 +6,36 @@
 
 use crate::common;
 
+use common::html::{has, has_parts, selected};
+use common::pages::{export_of, ledger_of, start_session};
 use common::{Reply, TestApp};
-use serde_json::{Value, json};
+use serde_json::json;
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
 
 /// Creates Ann & Cy (NS) against Bob & Dan (EW) through the new-session form: 0.50 a game,
 /// game 1,000 rising by 250, the dix agreements at their defaults.
 async fn new_session(app: &TestApp) -> (String, String) {
-    let reply = app
-        .post_form(
-            "/sessions",
-            &[
-                ("game", "partnership_pinochle"),
-                ("player_1", PLAYERS[0]),
-                ("player_2", PLAYERS[1]),
-                ("player_3", PLAYERS[2]),
-                ("player_4", PLAYERS[3]),
-                ("a.stake", "0.50"),
-                ("a.target", "1000"),
-                ("a.target_step", "250"),
-                ("a.holder_dix_needs_trick", "yes"),
-                ("a.turn_up_dix_needs_trick", "no"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let sheet = reply.location.expect("redirect to the sheet");
-    let id = sheet.rsplit('/').next().unwrap().to_string();
-    (sheet, id)
+    start_session(
+        app,
+        &[
+            ("game", "partnership_pinochle"),
+            ("player_1", PLAYERS[0]),
+            ("player_2", PLAYERS[1]),
+            ("player_3", PLAYERS[2]),
+            ("player_4", PLAYERS[3]),
+            ("a.stake", "0.50"),
+            ("a.target", "1000"),
+            ("a.target_step", "250"),
+            ("a.holder_dix_needs_trick", "yes"),
+            ("a.turn_up_dix_needs_trick", "no"),
+        ],
+    )
+    .await
 }
 
 async fn post(app: &TestApp, sheet: &str, form: &[(&str, &str)]) -> Reply {
     app.post_form(&format!("{sheet}/hands"), form).await
-}
-
-async fn ledger_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
 }
 
 #[tokio::test]
@@ -62,11 +53,14 @@ async fn the_hand_form_offers_dix_taps_one_tricks_entry_and_a_declare_out_form()
             "a dix tap for {p}"
         );
     }
-    assert!(body.contains("name=\"turn_up_dix\""));
-    assert!(body.contains("name=\"NS.tricks\"") && body.contains("name=\"EW.tricks\""));
+    assert!(has(body, "[name=\"turn_up_dix\"]"));
+    assert!(has(body, "[name=\"NS.tricks\"]") && has(body, "[name=\"EW.tricks\"]"));
     assert!(body.contains("enter one side; the other is 250 minus it"));
-    assert!(body.contains("<input type=\"hidden\" name=\"type\" value=\"declare_out\">"));
-    assert!(body.contains("name=\"tricks_so_far\""));
+    assert!(has(
+        body,
+        "input[type=hidden][name=type][value=declare_out]"
+    ));
+    assert!(has(body, "[name=\"tricks_so_far\"]"));
     assert!(body.contains("NS<small>Ann &#38; Cy</small>"), "{body}");
     // The agreements are on the sheet in words.
     assert!(body.contains("$0.50 a game: each loser pays his opposite number"));
@@ -101,10 +95,7 @@ async fn a_deal_with_both_dixes_entered_through_the_form() {
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["scores"], json!({"NS": 300, "EW": 170}));
-    let stored = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let stored = export_of(&app, &id).await;
     assert_eq!(
         stored["events"][0],
         json!({"type": "hand", "dealer": "Ann", "trump": "hearts", "turn_up_dix": true,
@@ -114,9 +105,8 @@ async fn a_deal_with_both_dixes_entered_through_the_form() {
     );
     let body = app.get(&sheet).await.body;
     assert!(
-        body.contains(
-            "<td class=\"tally points\" data-account=\"NS\"><span class=\"plus\">+300</span><small>300</small></td>"
-        ),
+        has_parts(&body, "td.tally.points[data-account=NS]", &["+300", "300"])
+            && has(&body, "td.tally.points[data-account=NS] > span.plus"),
         "{body}"
     );
     assert!(body.contains("+10 dix (Cy)"), "the held dix is itemised");
@@ -124,7 +114,7 @@ async fn a_deal_with_both_dixes_entered_through_the_form() {
     assert!(body.contains("+160 tricks") && body.contains("+90 tricks"));
     assert!(body.contains("♥ hearts"));
     assert!(
-        body.contains("<option value=\"Bob\" selected>"),
+        selected(&body, "dealer").as_deref() == Some("Bob"),
         "Bob deals next"
     );
 }
@@ -157,9 +147,7 @@ async fn three_dixes_are_refused_naming_the_taps_and_nothing_is_written() {
         reply.body
     );
     assert!(
-        reply
-            .body
-            .contains("<fieldset class=\"dix-holders\" aria-invalid=\"true\">"),
+        has(&reply.body, "fieldset.dix-holders[aria-invalid=true]"),
         "the taps are marked"
     );
     assert!(
@@ -168,11 +156,7 @@ async fn three_dixes_are_refused_naming_the_taps_and_nothing_is_written() {
             .contains("name=\"dix_holders.Bob\" value=\"1\" checked"),
         "the taps are kept"
     );
-    let events = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json()["events"]
-        .clone();
+    let events = export_of(&app, &id).await["events"].clone();
     assert_eq!(events, json!([]), "nothing was written");
 }
 
@@ -214,7 +198,7 @@ async fn a_claim_through_the_declare_out_form_ends_the_game_and_pays() {
             .body
             .contains("Tricks so far: 42 trick points cannot be taken")
     );
-    assert!(reply.body.contains("<details class=\"declare-out\" open>"));
+    assert!(has(&reply.body, "details.declare-out[open]"));
     // Cy claims: 700 + meld 200 + 110 so far = 1,010 ≥ 1,000: NS win game 1; Bob pays Ann
     // and Dan pays Cy 0.50 each.
     let reply = post(

@@ -8,6 +8,7 @@
 use crate::common;
 
 use common::TestApp;
+use common::html::{has, marked_invalid, select_text, selected};
 use serde_json::{Value, json};
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
@@ -211,8 +212,7 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
         let page = app.get(&sheet).await;
         assert_eq!(page.status.as_u16(), 200);
         assert!(
-            page.body
-                .contains(&format!("<option value=\"{}\" selected>", deal.dealer)),
+            selected(&page.body, "dealer").as_deref() == Some(deal.dealer),
             "deal {n}: the form pre-selects {} to deal",
             deal.dealer
         );
@@ -270,17 +270,21 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
     let closing = row(&page.body, "<tr class=\"game-end\">");
     assert!(closing.contains("Game 1: Ann wins</b> at 11"), "{closing}");
     assert!(closing.contains("pitcher went out"), "{closing}");
+    let payments = select_text(closing, "li");
     assert!(
-        closing.contains("<li>Ann <span class=\"plus\">+\u{2060}$1.15</span></li>"),
-        "{closing}"
-    );
-    assert!(!closing.contains("<li>Bob "), "Bob pays nothing: {closing}");
-    assert!(
-        closing.contains("<li>Cy <span class=\"minus\">−\u{2060}$0.50</span></li>"),
+        payments.contains(&"Ann +\u{2060}$1.15".to_string()) && has(closing, "li > span.plus"),
         "{closing}"
     );
     assert!(
-        closing.contains("<li>Dan <span class=\"minus\">−\u{2060}$0.65</span></li>"),
+        !payments.iter().any(|p| p.starts_with("Bob ")),
+        "Bob pays nothing: {closing}"
+    );
+    assert!(
+        payments.contains(&"Cy −\u{2060}$0.50".to_string()),
+        "{closing}"
+    );
+    assert!(
+        payments.contains(&"Dan −\u{2060}$0.65".to_string()),
         "{closing}"
     );
     assert!(
@@ -289,7 +293,7 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
         "the settlement in words"
     );
     assert!(
-        page.body.contains("<option value=\"Dan\" selected>"),
+        selected(&page.body, "dealer").as_deref() == Some("Dan"),
         "Dan, on Cy's left, deals the first hand of the next game"
     );
 
@@ -343,9 +347,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
         reply.body
     );
     assert!(
-        reply
-            .body
-            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>Bid</legend>"),
+        marked_invalid(&reply.body).contains(&"Bid".to_string()),
         "the bid is marked"
     );
     assert!(
@@ -366,11 +368,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
         "{}",
         reply.body
     );
-    assert!(
-        reply
-            .body
-            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>High</legend>")
-    );
+    assert!(marked_invalid(&reply.body).contains(&"High".to_string()));
     assert_eq!(app.get(&export).await.json(), before, "nothing was written");
 
     // A point left unanswered is asked for, not taken as nobody.
@@ -383,11 +381,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
         "{}",
         reply.body
     );
-    assert!(
-        reply
-            .body
-            .contains("<fieldset class=\"chips\" aria-invalid=\"true\"><legend>Jack</legend>")
-    );
+    assert!(marked_invalid(&reply.body).contains(&"Jack".to_string()));
     assert_eq!(app.get(&export).await.json(), before, "nothing was written");
 }
 
@@ -395,25 +389,25 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
 async fn the_new_session_form_offers_the_pitch_agreements_with_their_defaults() {
     let app = TestApp::new().await;
     let list = app.get("/").await;
-    assert!(
-        list.body
-            .contains("href=\"/sessions/new?game=auction_pitch\"")
-    );
+    assert!(has(
+        &list.body,
+        "[href=\"/sessions/new?game=auction_pitch\"]"
+    ));
     let form = app.get("/sessions/new?game=auction_pitch").await;
     assert_eq!(form.status.as_u16(), 200);
     for default in [
-        "name=\"a.stake\" value=\"0.00\"",
-        "name=\"a.target\" value=\"11\"",
-        "name=\"a.countdown_start\" value=\"7\"",
-        "<option value=\"standard\" selected>",
-        "<option value=\"wins_immediately\" selected>",
-        "<option value=\"clamp_zero\" selected>",
-        "<option value=\"no\" selected>",
+        "input[name=\"a.stake\"][value=\"0.00\"]",
+        "input[name=\"a.target\"][value=\"11\"]",
+        "input[name=\"a.countdown_start\"][value=\"7\"]",
+        "option[value=standard][selected]",
+        "option[value=wins_immediately][selected]",
+        "option[value=clamp_zero][selected]",
+        "option[value=no][selected]",
     ] {
-        assert!(form.body.contains(default), "{default} is the default");
+        assert!(has(&form.body, default), "{default} is the default");
     }
     assert!(form.body.contains("rules §1.4"), "the help cites the rules");
-    assert!(form.body.contains("name=\"player_7\""), "up to 7 players");
+    assert!(has(&form.body, "input[name=player_7]"), "up to 7 players");
 
     // The defaults as sent are what the session keeps.
     let sheet = four_at_five_cents(&app).await;
@@ -456,7 +450,7 @@ async fn a_score_in_the_hole_is_circled_and_the_set_back_marked() {
         "a plus score is plain: {hand}"
     );
     assert!(
-        hand.contains("<span class=\"mark bad\">set back 3</span>"),
+        select_text(hand, "span.mark.bad").contains(&"set back 3".to_string()),
         "{hand}"
     );
     assert!(

@@ -7,37 +7,34 @@
 
 use crate::common;
 
-use common::{Reply, TestApp};
-use serde_json::{Value, json};
+use common::TestApp;
+use common::html::{has, select_text, selected};
+use common::pages::{export_of, ledger_of, post_hand, start_session};
+use serde_json::json;
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dee"];
 
 /// Creates Ann, Bob, Cy and Dee (seat order) through the new-session form: chips of 0.05,
 /// a 0.05 ante, and `odd_chip`.
 async fn new_session(app: &TestApp, odd_chip: &str) -> (String, String) {
-    let reply = app
-        .post_form(
-            "/sessions",
-            &[
-                ("game", "poker"),
-                ("player_1", "Ann"),
-                ("player_2", "Bob"),
-                ("player_3", "Cy"),
-                ("player_4", "Dee"),
-                ("a.smallest_unit", "0.05"),
-                ("a.ante", "0.05"),
-                ("a.odd_chip", odd_chip),
-                ("a.low", "ace_to_five"),
-                ("a.max_first_bet", ""),
-                ("a.max_raise", ""),
-                ("a.max_raises_total_per_round", ""),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let sheet = reply.location.expect("redirect to the sheet");
-    let id = sheet.rsplit('/').next().unwrap().to_string();
-    (sheet, id)
+    start_session(
+        app,
+        &[
+            ("game", "poker"),
+            ("player_1", "Ann"),
+            ("player_2", "Bob"),
+            ("player_3", "Cy"),
+            ("player_4", "Dee"),
+            ("a.smallest_unit", "0.05"),
+            ("a.ante", "0.05"),
+            ("a.odd_chip", odd_chip),
+            ("a.low", "ace_to_five"),
+            ("a.max_first_bet", ""),
+            ("a.max_raise", ""),
+            ("a.max_raises_total_per_round", ""),
+        ],
+    )
+    .await
 }
 
 /// One player's part of the hand form: ante tapped, beyond the ante, folded, all-in, high
@@ -60,6 +57,20 @@ fn seat<'a>(beyond: &'a str, place: &'a str, low: &'a str) -> Seat<'a> {
         low,
         cards: "",
     }
+}
+
+/// Ann and Bob each put in 0.45 beyond the ante and show `ann` and `bob`; Cy and Dee
+/// fold on the ante.
+fn ann_and_bob_show<'a>(ann: &'a str, bob: &'a str) -> [Seat<'a>; 4] {
+    let shows = |cards| Seat {
+        cards,
+        ..seat("0.45", "", "")
+    };
+    let folds = || Seat {
+        folded: true,
+        ..seat("", "", "")
+    };
+    [shows(ann), shows(bob), folds(), folds()]
 }
 
 /// The hand form as a phone sends it: every field, unticked boxes left out.
@@ -91,17 +102,6 @@ fn hand_form(
     form
 }
 
-async fn post(app: &TestApp, sheet: &str, form: &[(String, String)]) -> Reply {
-    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    app.post_form(&format!("{sheet}/hands"), &fields).await
-}
-
-async fn ledger_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
-}
-
 /// The hand of the browser test: Ann all-in for 0.30, Bob all-in for 0.70, Cy and Dee
 /// 1.00, high-low; Cy has the best high, Ann the best low.
 fn two_all_ins(expected: usize) -> Vec<(String, String)> {
@@ -129,18 +129,15 @@ async fn a_high_low_hand_with_two_all_ins_through_the_form() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "first_left_of_dealer").await;
     let page = app.get(&sheet).await.body;
-    assert!(page.contains("name=\"put_in.Dee\""), "{page}");
-    assert!(page.contains("name=\"all_in.Ann\""));
-    assert!(page.contains("name=\"cards.Bob\""));
+    assert!(has(&page, "[name=\"put_in.Dee\"]"), "{page}");
+    assert!(has(&page, "[name=\"all_in.Ann\"]"));
+    assert!(has(&page, "[name=\"cards.Bob\"]"));
     assert!(page.contains("step=\"0.05\""), "the stepper moves one chip");
-    let reply = post(&app, &sheet, &two_all_ins(0)).await;
+    let reply = post_hand(&app, &sheet, &two_all_ins(0)).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     // The form wrote the hand as the session document does: each contribution the 0.05
     // ante plus what was put in beyond it.
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"][0],
         json!({"type": "hand", "dealer": "Dee",
@@ -179,13 +176,13 @@ async fn a_high_low_hand_with_two_all_ins_through_the_form() {
         "side pot 2 low: Dee",
     ] {
         assert!(
-            page.contains(&format!("<span class=\"mark plain\">{mark}</span>")),
+            select_text(&page, "span.mark.plain").contains(&mark.to_string()),
             "{mark}: {page}"
         );
     }
     // Ann deals next (Dee's left), pre-selected.
     assert!(
-        page.contains("<option value=\"Ann\" selected>Ann</option>"),
+        selected(&page, "dealer").as_deref() == Some("Ann"),
         "{page}"
     );
 }
@@ -197,7 +194,7 @@ async fn a_refusal_names_the_field_and_keeps_the_form() {
     // Bob is neither all-in nor folded but put in less than Cy and Dee: he must call.
     let mut form = two_all_ins(0);
     form.retain(|(k, _)| k != "all_in.Bob");
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply.body.contains("Bob&#39;s contributions: Bob is still in the hand and not all-in, so he called every bet and put in 1.00"),
@@ -212,17 +209,14 @@ async fn a_refusal_names_the_field_and_keeps_the_form() {
     // A high-low hand without low places: the form asks for Ann's.
     let mut form = two_all_ins(0);
     form.retain(|(k, _)| k != "low.Ann");
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
         reply.body.contains("Ann&#39;s low: Ann is in the showdown"),
         "{}",
         reply.body
     );
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert!(export["events"].as_array().unwrap().is_empty());
 }
 
@@ -256,7 +250,7 @@ async fn cards_rank_the_showdown_and_a_carried_odd_chip_waits_in_the_pot() {
             },
         ],
     );
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     // Ann 0.35 − 0.25 = +0.10, Bob +0.10, Cy −0.15, Dee −0.10, POT +0.05.
     let ledger = ledger_of(&app, &id).await;
@@ -283,11 +277,8 @@ async fn an_omaha_hi_lo_session_with_a_board_through_the_forms() {
     // The new-session form offers the variant as a menu (own cards by default) and
     // 8-or-better as an unticked checkbox.
     let page = app.get("/sessions/new?game=poker").await.body;
-    assert!(
-        page.contains("<option value=\"own_cards\" selected>"),
-        "{page}"
-    );
-    assert!(page.contains("<option value=\"omaha\""), "{page}");
+    assert!(has(&page, "option[value=own_cards][selected]"), "{page}");
+    assert!(has(&page, "option[value=omaha]"), "{page}");
     assert!(
         page.contains("type=\"checkbox\" name=\"a.eight_or_better\" value=\"yes\""),
         "{page}"
@@ -316,7 +307,7 @@ async fn an_omaha_hi_lo_session_with_a_board_through_the_forms() {
     let id = sheet.rsplit('/').next().unwrap().to_string();
     let page = app.get(&sheet).await.body;
     assert!(
-        page.contains("name=\"board\""),
+        has(&page, "[name=\"board\"]"),
         "the hand form has the board: {page}"
     );
     assert!(
@@ -335,38 +326,18 @@ async fn an_omaha_hi_lo_session_with_a_board_through_the_forms() {
         0,
         "Dee",
         "high_low",
-        &[
-            Seat {
-                cards: "AS 3D KH KD",
-                ..seat("0.45", "", "")
-            },
-            Seat {
-                cards: "AC 3H QD JH",
-                ..seat("0.45", "", "")
-            },
-            Seat {
-                folded: true,
-                ..seat("", "", "")
-            },
-            Seat {
-                folded: true,
-                ..seat("", "", "")
-            },
-        ],
+        &ann_and_bob_show("AS 3D KH KD", "AC 3H QD JH"),
     );
     form.push(("board".into(), "2h 5c 8d ks qs".into()));
     form.push(("eight_or_better".into(), "yes".into()));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(
         ledger["balances"],
         json!({"Ann": "0.35", "Bob": "-0.25", "Cy": "-0.05", "Dee": "-0.05"})
     );
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(export["events"][0]["board"], json!("2h 5c 8d ks qs"));
     assert_eq!(export["agreements"]["variant"], json!("omaha"));
     assert_eq!(export["agreements"]["eight_or_better"], json!(true));
@@ -375,36 +346,16 @@ async fn an_omaha_hi_lo_session_with_a_board_through_the_forms() {
         1,
         "Ann",
         "high",
-        &[
-            Seat {
-                cards: "2H 3D KH KD",
-                ..seat("0.45", "", "")
-            },
-            Seat {
-                cards: "AC 3H QD JH",
-                ..seat("0.45", "", "")
-            },
-            Seat {
-                folded: true,
-                ..seat("", "", "")
-            },
-            Seat {
-                folded: true,
-                ..seat("", "", "")
-            },
-        ],
+        &ann_and_bob_show("2H 3D KH KD", "AC 3H QD JH"),
     );
     form.push(("board".into(), "2H 5C 8D KS QS".into()));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
     assert!(
         reply.body.contains("2H is on the board and in Ann"),
         "{}",
         reply.body
     );
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(export["events"].as_array().unwrap().len(), 1);
 }

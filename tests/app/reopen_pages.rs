@@ -8,6 +8,7 @@
 use crate::common;
 
 use common::TestApp;
+use common::pages::{export_of, ledger_of};
 use serde_json::{Value, json};
 
 async fn import(app: &TestApp, events: Value) -> i64 {
@@ -20,10 +21,7 @@ async fn import(app: &TestApp, events: Value) -> i64 {
 }
 
 async fn balances(app: &TestApp, id: i64) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()["balances"]
-        .clone()
+    ledger_of(app, id).await["balances"].clone()
 }
 
 /// Ann 250 in hearts made: 2 units × 0.05 = 0.10 from Bob and from Cy.
@@ -217,10 +215,7 @@ async fn the_api_takes_reopen_only_after_a_close() {
         app.post_json(&events, &made_250()).await.status.as_u16(),
         201
     );
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"][2],
         json!({"type": "reopen", "reason": "one more hand"})

@@ -13,6 +13,7 @@
 use crate::common;
 
 use common::TestApp;
+use common::pages::ledger_of;
 use serde_json::{Value, json};
 
 /// Imports `doc` and returns the session's id.
@@ -37,9 +38,7 @@ async fn sheet(app: &TestApp, id: &str) -> String {
 }
 
 async fn ledger(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
+    ledger_of(app, id).await
 }
 
 /// The rows of the sheet's body, each the text from `<tr` to `</tr>`.

@@ -7,31 +7,28 @@
 
 use crate::common;
 
-use common::{Reply, TestApp};
+use common::TestApp;
+use common::html::{has, selected};
+use common::pages::{export_of, ledger_of, post_hand, start_session};
 use serde_json::{Value, json};
 
 /// Creates Ann against Bob through the new-session form: `mode`, 0.50 a game, 1,000 going
 /// on by 250, partial counts rounded.
 async fn new_session(app: &TestApp, mode: &str) -> (String, String) {
-    let reply = app
-        .post_form(
-            "/sessions",
-            &[
-                ("game", "two_handed_pinochle"),
-                ("player_1", "Ann"),
-                ("player_2", "Bob"),
-                ("a.stake", "0.50"),
-                ("a.mode", mode),
-                ("a.target", "1000"),
-                ("a.target_step", "250"),
-                ("a.round_partial_count_on_declare_out", "yes"),
-            ],
-        )
-        .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let sheet = reply.location.expect("redirect to the sheet");
-    let id = sheet.rsplit('/').next().unwrap().to_string();
-    (sheet, id)
+    start_session(
+        app,
+        &[
+            ("game", "two_handed_pinochle"),
+            ("player_1", "Ann"),
+            ("player_2", "Bob"),
+            ("a.stake", "0.50"),
+            ("a.mode", mode),
+            ("a.target", "1000"),
+            ("a.target_step", "250"),
+            ("a.round_partial_count_on_declare_out", "yes"),
+        ],
+    )
+    .await
 }
 
 /// The deal form as a phone sends it: every field, the empty ones empty.
@@ -58,17 +55,6 @@ fn deal_form(
     ]
 }
 
-async fn post(app: &TestApp, sheet: &str, form: &[(String, String)]) -> Reply {
-    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    app.post_form(&format!("{sheet}/hands"), &fields).await
-}
-
-async fn ledger_of(app: &TestApp, id: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{id}/ledger"))
-        .await
-        .json()
-}
-
 /// A points cell of the sheet: what the deal added and the running score.
 fn cell(account: &str, added: i64, running: &str) -> String {
     format!(
@@ -82,13 +68,13 @@ async fn one_players_tricks_are_entered_and_the_sheet_shows_the_rounding() {
     let (sheet, id) = new_session(&app, "match").await;
     // The form offers the players, the dix tap and declaring out; Ann deals first.
     let page = app.get(&sheet).await.body;
-    assert!(page.contains("name=\"tricks.Bob\""), "{page}");
-    assert!(page.contains("name=\"turn_up_dix\""));
+    assert!(has(&page, "[name=\"tricks.Bob\"]"), "{page}");
+    assert!(has(&page, "[name=\"turn_up_dix\"]"));
     assert!(page.contains("name=\"claimant\" value=\"Bob\" ><span>Bob declared out</span>"));
     // Bob deals and turns up the dix; Ann melds 60 and counts 97 trick points, Bob melds
     // 40. Bob's tricks are 250 − 97 = 153. Ann: 60 + 97 → 100 = 160. Bob: 40 + 153 → 150 +
     // 10 = 200.
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(0, "Bob", true, ["60", "40"], ["97", ""], ""),
@@ -97,10 +83,7 @@ async fn one_players_tricks_are_entered_and_the_sheet_shows_the_rounding() {
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["scores"], json!({"Ann": 160, "Bob": 200}));
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"][0],
         json!({"type": "hand", "dealer": "Bob", "turn_up_dix": true,
@@ -116,7 +99,7 @@ async fn one_players_tricks_are_entered_and_the_sheet_shows_the_rounding() {
         "Game 1 is unfinished (Ann 160, Bob 200, game 1,000): closing now pays nothing for it."
     ));
     // Ann deals next, pre-selected.
-    assert!(page.contains("<option value=\"Ann\" selected>Ann</option>"));
+    assert!(selected(&page, "dealer").as_deref() == Some("Ann"));
 }
 
 #[tokio::test]
@@ -124,7 +107,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "match").await;
     // 100 + 140 = 240: the trick points of a deal add up to 250.
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(0, "Ann", false, ["20", ""], ["100", "140"], ""),
@@ -142,7 +125,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
         reply.body
     );
     // No cards make 1 trick point (the smallest counter is a jack, 2).
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(0, "Ann", false, ["", ""], ["1", ""], ""),
@@ -155,7 +138,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
         reply.body
     );
     // A meld is whole tens.
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(0, "Ann", false, ["", "45"], ["100", ""], ""),
@@ -169,10 +152,7 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
         "{}",
         reply.body
     );
-    let export = app
-        .get(&format!("/api/v1/sessions/{id}/export"))
-        .await
-        .json();
+    let export = export_of(&app, &id).await;
     assert!(
         export["events"].as_array().unwrap().is_empty(),
         "nothing was written"
@@ -193,7 +173,7 @@ async fn a_match_game_ends_then_the_next_is_won_by_declaring_out() {
     .iter()
     .enumerate()
     {
-        let reply = post(&app, &sheet, form).await;
+        let reply = post_hand(&app, &sheet, form).await;
         assert_eq!(reply.status.as_u16(), 303, "deal {i}: {}", reply.body);
     }
     let ledger = ledger_of(&app, &id).await;
@@ -211,14 +191,14 @@ async fn a_match_game_ends_then_the_next_is_won_by_declaring_out() {
     // Game 2. Deal 3: Ann 600 + 117 → 120 = 720, Bob 250 + 133 → 130 = 380. Then Ann melds
     // 240 more and declares out with 37 trick points so far: 720 + 240 + 37 → 40 = 1,000,
     // at the game: she wins, and Bob pays again.
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(2, "Ann", false, ["600", "250"], ["117", ""], ""),
     )
     .await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(3, "Bob", false, ["240", ""], ["37", ""], "Ann"),
@@ -248,13 +228,13 @@ async fn a_declare_out_short_of_the_game_loses_it() {
     let (sheet, id) = new_session(&app, "match").await;
     // Ann 700 + 150 → 150 = 850; then she declares out at 850 + 40 + 47 → 50 = 940, short
     // of 1,000: Bob wins and is paid.
-    post(
+    post_hand(
         &app,
         &sheet,
         &deal_form(0, "Ann", false, ["700", ""], ["150", ""], ""),
     )
     .await;
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(1, "Bob", false, ["40", ""], ["47", ""], "Ann"),
@@ -268,7 +248,7 @@ async fn a_declare_out_short_of_the_game_loses_it() {
     assert!(page.contains("short: 940 of 1,000"), "{page}");
     // A declare-out counts only the claimant's tricks: the form refuses the other's (422,
     // like every refusal by the rules).
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(2, "Ann", false, ["", ""], ["40", "30"], "Bob"),
@@ -296,13 +276,13 @@ async fn single_deals_are_games_with_draws_and_no_declaring_out() {
     );
     // Deal 1: Ann 150 + 117 → 120 = 270, Bob 60 + 133 → 130 = 190: Ann wins, 0.50.
     // Deal 2: 0 + 125 → 120 each: a draw, nobody pays (rules §3 item 29).
-    post(
+    post_hand(
         &app,
         &sheet,
         &deal_form(0, "Bob", false, ["150", "60"], ["117", ""], ""),
     )
     .await;
-    let reply = post(
+    let reply = post_hand(
         &app,
         &sheet,
         &deal_form(1, "Ann", false, ["", ""], ["125", ""], ""),
@@ -328,7 +308,7 @@ async fn single_deals_are_games_with_draws_and_no_declaring_out() {
 async fn a_deal_is_corrected_through_its_form() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "match").await;
-    post(
+    post_hand(
         &app,
         &sheet,
         &deal_form(0, "Ann", false, ["60", "40"], ["97", ""], ""),
@@ -345,7 +325,7 @@ async fn a_deal_is_corrected_through_its_form() {
     let mut form = deal_form(1, "Ann", false, ["60", "40"], ["107", ""], "");
     form.push(("correct_event".into(), "0".into()));
     form.push(("reason".into(), "miscounted".into()));
-    let reply = post(&app, &sheet, &form).await;
+    let reply = post_hand(&app, &sheet, &form).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["scores"], json!({"Ann": 170, "Bob": 180}));

@@ -4,7 +4,7 @@
 //! shows; the close asks first and then settles; only Auction Pinochle offers "Table
 //! changes" (the contract's `player_joins` / `player_leaves`), and a newcomer joins through
 //! it. (Refusals in the first screen, the 390 px fit and the screenshots of each game's
-//! sheet, form and settle-up are `browser_fit.rs`.)
+//! sheet, form and settle-up are `fit.rs`.)
 //!
 //! Needs Debian's `chromium` and `chromium-driver`; without them the test says so and is
 //! skipped, except under CI, where it fails.
@@ -540,15 +540,7 @@ async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
         &[m, s, v],
         json!([]),
     );
-    let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
-    let id = scorekeeper::service::import(&browser.store, &doc, None)
-        .await
-        .unwrap();
-    phone
-        .goto(format!("{}/sessions/{id}", browser.base))
-        .await
-        .unwrap();
-    wait_for(&phone, "Score sheet", WAIT).await;
+    let id = common::entry::open_session(&browser, &phone, doc).await;
     let polite = phone
         .find(By::Css("#next form.hand-form .what-if"))
         .await

@@ -13,13 +13,14 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, dark_mode, fill, page_fetch, screenshots, scroll_width, submit, wait_for,
+    Browser, choose, dark_mode, page_fetch, screenshots, scroll_width, start_club, submit, wait_for,
 };
+use common::nights::pitch;
 use scorekeeper::format::SessionDoc;
 use serde_json::json;
 use thirtyfour::prelude::*;
 
-/// The pinochle night of `tests/history_pages.rs`: Ann +0.90, Bob −0.90, Cy 0.00, settled.
+/// The pinochle night of `tests/app/history_pages.rs`: Ann +0.90, Bob −0.90, Cy 0.00, settled.
 fn pinochle_night() -> SessionDoc {
     serde_json::from_value(json!({
         "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
@@ -34,21 +35,10 @@ fn pinochle_night() -> SessionDoc {
     .unwrap()
 }
 
-/// The Pitch night of `tests/history_pages.rs`: Ann +2.80, Bob −1.60, Dee −1.20.
+/// The Pitch night of `tests/app/history_pages.rs` (`common::nights::pitch`): Ann +2.80,
+/// Bob −1.60, Dee −1.20.
 fn pitch_night() -> SessionDoc {
-    let all = json!({ "high": "Ann", "low": "Ann", "jack": "Ann", "game": "Ann" });
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
-        "agreements": { "stake": "0.10", "target": 11 }, "players": ["Ann", "Bob", "Dee"],
-        "events": [
-            { "type": "hand", "dealer": "Dee", "pitcher": "Ann", "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Ann", "pitcher": "Bob", "bid": 3, "points": { "high": "Ann", "low": "Bob", "jack": null, "game": "Dee" } },
-            { "type": "hand", "dealer": "Bob", "pitcher": "Ann", "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Dee", "pitcher": "Ann", "bid": 4, "points": all },
-            { "type": "close" }
-        ]
-    }))
-    .unwrap()
+    pitch("Ann", "Bob")
 }
 
 async fn sessions_shown(driver: &WebDriver) -> usize {
@@ -67,14 +57,7 @@ async fn a_club_looks_back_on_a_phone() {
     let base = browser.base.clone();
     let phone = browser.phone("historian").await;
     let shots = screenshots();
-    phone.goto(format!("{base}/clubs/new")).await.unwrap();
-    fill(&phone, "name", "Thursday Nights").await;
-    fill(&phone, "passphrase", "seven of clubs").await;
-    fill(&phone, "again", "seven of clubs").await;
-    submit(&phone, "form[action='/clubs'] button").await;
-    wait_for(&phone, "Share link", Duration::from_secs(5)).await;
-    let club_url = phone.current_url().await.unwrap().to_string();
-    let club: i64 = club_url.rsplit('/').next().unwrap().parse().unwrap();
+    let club = start_club(&phone, &base, "Thursday Nights").await;
     scorekeeper::service::import(&browser.store, &pinochle_night(), Some(club))
         .await
         .unwrap();
@@ -83,7 +66,7 @@ async fn a_club_looks_back_on_a_phone() {
         .unwrap();
 
     // From the club page to its history: both nights, newest first.
-    phone.goto(&club_url).await.unwrap();
+    phone.goto(format!("{base}/clubs/{club}")).await.unwrap();
     submit(&phone, "a[href$='/history']").await;
     wait_for(&phone, "Auction Pitch", Duration::from_secs(5)).await;
     assert_eq!(sessions_shown(&phone).await, 2);
@@ -192,7 +175,7 @@ async fn a_club_looks_back_on_a_phone() {
     // The club's downloads, through the club page's own links. The results CSV: the Pitch
     // night still owed (Ann +2.80, Bob −1.60, Dee −1.20 from the hands above), the pinochle
     // night paid off (Bob paid Ann the 0.90 he owed, so every balance is 0.00).
-    phone.goto(&club_url).await.unwrap();
+    phone.goto(format!("{base}/clubs/{club}")).await.unwrap();
     let link = |text: &'static str| {
         let phone = phone.clone();
         async move {

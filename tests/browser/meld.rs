@@ -16,6 +16,7 @@ use std::time::Duration;
 use common::browser::{
     Browser, assert_landed, choose, fill, page_fetch, page_screenshot, section_screenshot, wait_for,
 };
+use common::entry::open_session;
 use common::tables::{FOUR, doc};
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
@@ -23,17 +24,47 @@ use thirtyfour::prelude::*;
 /// One Chromium at a time: the tests of this binary take turns.
 static TURN: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-async fn open_session(browser: &Browser, phone: &WebDriver, doc: Value) -> i64 {
-    let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
-    let id = scorekeeper::service::import(&browser.store, &doc, None)
-        .await
-        .unwrap();
-    phone
-        .goto(format!("{}/sessions/{id}", browser.base))
-        .await
-        .unwrap();
-    wait_for(phone, "Score sheet", Duration::from_secs(5)).await;
-    id
+/// One meld test's table: a phone on the sheet of a new session, while this test has its
+/// turn at Chromium (the turn is let go last, after chromedriver and its browsers stop).
+struct Table {
+    phone: WebDriver,
+    id: i64,
+    _browser: Browser,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
+}
+
+/// Waits for the turn, starts the service and chromedriver (`meld-{name}`), and opens a
+/// phone (profile `name`) on a new session of `game` with `agreements` and `players`.
+/// `None` when Chromium is missing outside CI (the test is skipped).
+async fn table(name: &str, game: &str, agreements: Value, players: &[&str]) -> Option<Table> {
+    let turn = TURN.lock().await;
+    let browser = Browser::start(&format!("meld-{name}")).await?;
+    let phone = browser.phone(name).await;
+    let id = open_session(&browser, &phone, doc(game, agreements, players, json!([]))).await;
+    Some(Table {
+        phone,
+        id,
+        _browser: browser,
+        _turn: turn,
+    })
+}
+
+/// Waits until the open calculator's sum reads `sum`.
+async fn sum_reads(phone: &WebDriver, sum: &str) {
+    until_text(phone, "dialog.meld-dialog .meld-sum", sum).await;
+}
+
+/// Enters the hand of `game`, checks it was stored with `detail` as its melds named and
+/// that its row says "Meld named: `words`", and returns it as stored.
+async fn recorded(table: &Table, game: &str, detail: Value, words: &str) -> Value {
+    let hand = enter(&table.phone, table.id, game).await;
+    assert_eq!(
+        hand["meld_detail"], detail,
+        "{game}: the melds named are kept"
+    );
+    let row = latest_row(&table.phone).await;
+    assert!(row.contains(&format!("Meld named: {words}")), "{row}");
+    hand
 }
 
 async fn click(phone: &WebDriver, css: &str) {
@@ -182,82 +213,57 @@ async fn latest_row(phone: &WebDriver) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn auction_pinochle_counts_the_bidders_meld() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-auction").await else {
+    let s = FOUR[1];
+    let Some(t) = table(
+        "auction",
+        "auction_pinochle",
+        json!({"stake": "0.05"}),
+        &FOUR[..3],
+    )
+    .await
+    else {
         return;
     };
-    let phone = browser.phone("auction").await;
-    let s = FOUR[1];
-    let id = open_session(
-        &browser,
-        &phone,
-        doc(
-            "auction_pinochle",
-            json!({"stake": "0.05"}),
-            &FOUR[..3],
-            json!([]),
-        ),
-    )
-    .await;
-    choose(&phone, "bidder", s).await;
-    fill(&phone, "bid", "350").await;
-    choose(&phone, "trump", "hearts").await;
-    click(&phone, "#next form.hand-form details summary").await;
-    open_calculator(&phone, "meld").await;
+    let phone = &t.phone;
+    choose(phone, "bidder", s).await;
+    fill(phone, "bid", "350").await;
+    choose(phone, "trump", "hearts").await;
+    click(phone, "#next form.hand-form details summary").await;
+    open_calculator(phone, "meld").await;
     // Rules §1.0: run 150 + 100 aces 100 + pinochle 40 = 290.
-    tap(&phone, "flush", 1).await;
-    tap(&phone, "aces_100", 1).await;
-    tap(&phone, "pinochle", 1).await;
-    until_text(
-        &phone,
-        "dialog.meld-dialog .meld-sum",
-        "run 150 + 100 aces 100 + pinochle 40 = 290",
+    tap(phone, "flush", 1).await;
+    tap(phone, "aces_100", 1).await;
+    tap(phone, "pinochle", 1).await;
+    sum_reads(phone, "run 150 + 100 aces 100 + pinochle 40 = 290").await;
+    use_sum(phone, "meld", 290).await;
+    fill(phone, "counters", "100").await;
+    let named = json!({s: ["aces_100", "flush", "pinochle"]});
+    let hand = recorded(
+        &t,
+        "auction_pinochle",
+        named.clone(),
+        &format!("{s} run 150 + 100 aces 100 + pinochle 40 = 290."),
     )
     .await;
-    use_sum(&phone, "meld", 290).await;
-    fill(&phone, "counters", "100").await;
-    let hand = enter(&phone, id, "auction_pinochle").await;
     assert_eq!(hand["meld"], json!(290));
-    assert_eq!(
-        hand["meld_detail"],
-        json!({s: ["aces_100", "flush", "pinochle"]})
-    );
-    let row = latest_row(&phone).await;
-    assert!(
-        row.contains(&format!(
-            "Meld named: {s} run 150 + 100 aces 100 + pinochle 40 = 290."
-        )),
-        "{row}"
-    );
-    let replacement = correct_counters(&phone, id, "120").await;
+    let replacement = correct_counters(phone, t.id, "120").await;
     assert_eq!(replacement["counters"], json!(120));
-    assert_eq!(
-        replacement["meld_detail"],
-        json!({s: ["aces_100", "flush", "pinochle"]})
-    );
+    assert_eq!(replacement["meld_detail"], named);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn auction_pinochle_reads_scarnes_721_hand_from_the_cards() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-cards").await else {
+    let m = FOUR[0];
+    let Some(t) = table("cards", "auction_pinochle", json!({}), &FOUR[..3]).await else {
         return;
     };
-    let phone = browser.phone("cards").await;
-    let m = FOUR[0];
-    let players = &FOUR[..3];
-    let id = open_session(
-        &browser,
-        &phone,
-        doc("auction_pinochle", json!({}), players, json!([])),
-    )
-    .await;
-    choose(&phone, "bidder", m).await;
-    fill(&phone, "bid", "500").await;
-    choose(&phone, "trump", "diamonds").await;
-    click(&phone, "#next form.hand-form details summary").await;
-    open_calculator(&phone, "meld").await;
-    click(&phone, "dialog.meld-dialog details.meld-cards summary").await;
+    let phone = &t.phone;
+    choose(phone, "bidder", m).await;
+    fill(phone, "bid", "500").await;
+    choose(phone, "trump", "diamonds").await;
+    click(phone, "#next form.hand-form details summary").await;
+    open_calculator(phone, "meld").await;
+    click(phone, "dialog.meld-dialog details.meld-cards summary").await;
     // S000: the double flush in diamonds, A♣ A♠ A♥ and Q♠ Q♠ (15 cards): "300 in trump,
     // 100 aces, and 80 Pinochle" = 480; with 241 in tricks, 721.
     for (card, times) in [
@@ -273,34 +279,28 @@ async fn auction_pinochle_reads_scarnes_721_hand_from_the_cards() {
     ] {
         for _ in 0..times {
             click(
-                &phone,
+                phone,
                 &format!("dialog.meld-dialog button.card[data-card='{card}']"),
             )
             .await;
         }
     }
-    until_text(
-        &phone,
-        "dialog.meld-dialog .meld-sum",
+    sum_reads(
+        phone,
         "2 × run 300 + 100 aces 100 + double pinochle 80 = 480",
     )
     .await;
-    page_screenshot(&phone, "auction_pinochle-meld-cards-390.png").await;
-    use_sum(&phone, "meld", 480).await;
-    fill(&phone, "counters", "241").await;
-    let hand = enter(&phone, id, "auction_pinochle").await;
+    page_screenshot(phone, "auction_pinochle-meld-cards-390.png").await;
+    use_sum(phone, "meld", 480).await;
+    fill(phone, "counters", "241").await;
+    let hand = recorded(
+        &t,
+        "auction_pinochle",
+        json!({m: ["aces_100", "double_pinochle", "flush", "flush"]}),
+        &format!("{m} 2 × run 300 + 100 aces 100 + double pinochle 80 = 480."),
+    )
+    .await;
     assert_eq!(hand["meld"], json!(480));
-    assert_eq!(
-        hand["meld_detail"],
-        json!({m: ["aces_100", "double_pinochle", "flush", "flush"]})
-    );
-    let row = latest_row(&phone).await;
-    assert!(
-        row.contains(&format!(
-            "Meld named: {m} 2 × run 300 + 100 aces 100 + double pinochle 80 = 480."
-        )),
-        "{row}"
-    );
 }
 
 /// Corrects the latest hand's counters to `counters` through its correction form, whose
@@ -337,29 +337,22 @@ async fn correct_counters(phone: &WebDriver, id: i64, counters: &str) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn auction_pinochle_warns_of_three_pinochles() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-warn").await else {
+    let Some(t) = table("warn", "auction_pinochle", json!({}), &FOUR[..3]).await else {
         return;
     };
-    let phone = browser.phone("warn").await;
-    open_session(
-        &browser,
-        &phone,
-        doc("auction_pinochle", json!({}), &FOUR[..3], json!([])),
-    )
-    .await;
-    choose(&phone, "bidder", FOUR[0]).await;
-    click(&phone, "#next form.hand-form details summary").await;
-    open_calculator(&phone, "meld").await;
-    tap(&phone, "pinochle", 1).await;
-    tap(&phone, "double_pinochle", 1).await;
+    let phone = &t.phone;
+    choose(phone, "bidder", FOUR[0]).await;
+    click(phone, "#next form.hand-form details summary").await;
+    open_calculator(phone, "meld").await;
+    tap(phone, "pinochle", 1).await;
+    tap(phone, "double_pinochle", 1).await;
     until_text(
-        &phone,
+        phone,
         "dialog.meld-dialog .meld-warn",
         "3 pinochles need 3 queens of spades and 3 jacks of diamonds; the deck has two of each (rules §1.0)",
     )
     .await;
-    page_screenshot(&phone, "auction_pinochle-meld-warning-390.png").await;
+    page_screenshot(phone, "auction_pinochle-meld-warning-390.png").await;
     let disabled = phone
         .find(By::Css("dialog.meld-dialog button.meld-use"))
         .await
@@ -372,171 +365,119 @@ async fn auction_pinochle_warns_of_three_pinochles() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn partnership_pinochle_adds_both_partners() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-partnership").await else {
+    let [m, _, v, _] = FOUR;
+    let Some(t) = table("partnership", "partnership_pinochle", json!({}), &FOUR).await else {
         return;
     };
-    let phone = browser.phone("partnership").await;
-    let [m, _, v, _] = FOUR;
-    let id = open_session(
-        &browser,
-        &phone,
-        doc("partnership_pinochle", json!({}), &FOUR, json!([])),
-    )
-    .await;
-    choose(&phone, "trump", "clubs").await;
-    open_calculator(&phone, "NS.meld").await;
+    let phone = &t.phone;
+    choose(phone, "trump", "clubs").await;
+    open_calculator(phone, "NS.meld").await;
     // S002: Margaret a run 150 and a double pinochle 300; Vincenzo a marriage 20: 470.
-    tap(&phone, "flush", 1).await;
-    tap(&phone, "pinochle", 2).await;
-    whose(&phone, 1).await;
-    tap(&phone, "marriage", 1).await;
-    until_text(
-        &phone,
-        "dialog.meld-dialog .meld-sum",
+    tap(phone, "flush", 1).await;
+    tap(phone, "pinochle", 2).await;
+    whose(phone, 1).await;
+    tap(phone, "marriage", 1).await;
+    sum_reads(
+        phone,
         &format!("{m}: run 150 + double pinochle 300 = 450; {v}: marriage 20 = 470"),
     )
     .await;
-    page_screenshot(&phone, "partnership_pinochle-meld-dialog-390.png").await;
-    use_sum(&phone, "NS.meld", 470).await;
-    fill(&phone, "NS.tricks", "150").await;
-    fill(&phone, "EW.meld", "0").await;
-    let hand = enter(&phone, id, "partnership_pinochle").await;
+    page_screenshot(phone, "partnership_pinochle-meld-dialog-390.png").await;
+    use_sum(phone, "NS.meld", 470).await;
+    fill(phone, "NS.tricks", "150").await;
+    fill(phone, "EW.meld", "0").await;
+    let hand = recorded(
+        &t,
+        "partnership_pinochle",
+        json!({m: ["flush", "pinochle", "pinochle"], v: ["marriage"]}),
+        &format!("{m} run 150 + double pinochle 300 = 450; {v} marriage 20."),
+    )
+    .await;
     assert_eq!(hand["NS"]["meld"], json!(470));
-    assert_eq!(
-        hand["meld_detail"],
-        json!({m: ["flush", "pinochle", "pinochle"], v: ["marriage"]})
-    );
-    let row = latest_row(&phone).await;
-    assert!(
-        row.contains(&format!(
-            "Meld named: {m} run 150 + double pinochle 300 = 450; {v} marriage 20."
-        )),
-        "{row}"
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn partnership_auction_pinochle_counts_eight_aces() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-pap").await else {
+    let s = FOUR[1];
+    let Some(t) = table("pap", "partnership_auction_pinochle", json!({}), &FOUR).await else {
         return;
     };
-    let phone = browser.phone("pap").await;
-    let [m, s, _, _] = FOUR;
-    let id = open_session(
-        &browser,
-        &phone,
-        doc("partnership_auction_pinochle", json!({}), &FOUR, json!([])),
-    )
-    .await;
-    choose(&phone, "bidder", s).await;
-    fill(&phone, "bid", "300").await;
-    choose(&phone, "trump", "spades").await;
-    open_calculator(&phone, "EW.meld").await;
+    let phone = &t.phone;
+    choose(phone, "bidder", s).await;
+    fill(phone, "bid", "300").await;
+    choose(phone, "trump", "spades").await;
+    open_calculator(phone, "EW.meld").await;
     // Rules §1.5's extras: Salvatore's eight aces 1,000 and a royal marriage 40: 1,040.
-    tap(&phone, "aces_100", 2).await;
-    tap(&phone, "royal_marriage", 1).await;
-    until_text(
-        &phone,
-        "dialog.meld-dialog .meld-sum",
+    tap(phone, "aces_100", 2).await;
+    tap(phone, "royal_marriage", 1).await;
+    sum_reads(
+        phone,
         &format!("{s}: royal marriage 40 + eight aces 1000 = 1040"),
     )
     .await;
-    use_sum(&phone, "EW.meld", 1040).await;
-    fill(&phone, "NS.meld", "0").await;
-    fill(&phone, "NS.tricks", "100").await;
-    let hand = enter(&phone, id, "partnership_auction_pinochle").await;
+    use_sum(phone, "EW.meld", 1040).await;
+    fill(phone, "NS.meld", "0").await;
+    fill(phone, "NS.tricks", "100").await;
+    let hand = recorded(
+        &t,
+        "partnership_auction_pinochle",
+        json!({s: ["aces_100", "aces_100", "royal_marriage"]}),
+        &format!("{s} royal marriage 40 + eight aces 1000 = 1040."),
+    )
+    .await;
     assert_eq!(hand["EW"]["meld"], json!(1040));
-    assert_eq!(
-        hand["meld_detail"],
-        json!({s: ["aces_100", "aces_100", "royal_marriage"]})
-    );
-    let row = latest_row(&phone).await;
-    assert!(
-        row.contains(&format!(
-            "Meld named: {s} royal marriage 40 + eight aces 1000 = 1040."
-        )),
-        "{row}"
-    );
-    let _ = m;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn check_pinochle_counts_scarnes_double_pinochle() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-check").await else {
+    let [m, _, v, _] = FOUR;
+    let Some(t) = table("check", "check_pinochle", json!({}), &FOUR).await else {
         return;
     };
-    let phone = browser.phone("check").await;
-    let [m, _, v, _] = FOUR;
-    let id = open_session(
-        &browser,
-        &phone,
-        doc("check_pinochle", json!({}), &FOUR, json!([])),
-    )
-    .await;
-    choose(&phone, "bidder", m).await;
-    fill(&phone, "bid", "250").await;
-    choose(&phone, "trump", "diamonds").await;
-    open_calculator(&phone, "NS.meld").await;
+    let phone = &t.phone;
+    choose(phone, "bidder", m).await;
+    fill(phone, "bid", "250").await;
+    choose(phone, "trump", "diamonds").await;
+    open_calculator(phone, "NS.meld").await;
     // Margaret a run 150 and the dix 10; Vincenzo a double pinochle, 80 in Scarne's game: 240.
-    tap(&phone, "flush", 1).await;
-    tap(&phone, "dix", 1).await;
-    whose(&phone, 1).await;
-    tap(&phone, "double_pinochle", 1).await;
-    until_text(
-        &phone,
-        "dialog.meld-dialog .meld-sum",
+    tap(phone, "flush", 1).await;
+    tap(phone, "dix", 1).await;
+    whose(phone, 1).await;
+    tap(phone, "double_pinochle", 1).await;
+    sum_reads(
+        phone,
         &format!("{m}: run 150 + dix 10 = 160; {v}: double pinochle 80 = 240"),
     )
     .await;
-    use_sum(&phone, "NS.meld", 240).await;
-    fill(&phone, "NS.tricks", "150").await;
-    fill(&phone, "EW.meld", "0").await;
-    let hand = enter(&phone, id, "check_pinochle").await;
+    use_sum(phone, "NS.meld", 240).await;
+    fill(phone, "NS.tricks", "150").await;
+    fill(phone, "EW.meld", "0").await;
+    let hand = recorded(
+        &t,
+        "check_pinochle",
+        json!({m: ["dix", "flush"], v: ["double_pinochle"]}),
+        &format!("{m} run 150 + dix 10 = 160; {v} double pinochle 80."),
+    )
+    .await;
     assert_eq!(hand["NS"]["meld"], json!(240));
-    assert_eq!(
-        hand["meld_detail"],
-        json!({m: ["dix", "flush"], v: ["double_pinochle"]})
-    );
-    let row = latest_row(&phone).await;
-    assert!(
-        row.contains(&format!(
-            "Meld named: {m} run 150 + dix 10 = 160; {v} double pinochle 80."
-        )),
-        "{row}"
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn contract_pinochle_counts_without_a_field() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-contract").await else {
+    let m = FOUR[0];
+    let Some(t) = table("contract", "contract_pinochle", json!({}), &FOUR).await else {
         return;
     };
-    let phone = browser.phone("contract").await;
-    let m = FOUR[0];
-    let id = open_session(
-        &browser,
-        &phone,
-        doc("contract_pinochle", json!({}), &FOUR, json!([])),
-    )
-    .await;
-    choose(&phone, "bidder", m).await;
-    fill(&phone, "bid", "250").await;
-    choose(&phone, "trump", "hearts").await;
-    choose(&phone, "outcome", "made_on_meld").await;
-    open_calculator(&phone, "").await;
+    let phone = &t.phone;
+    choose(phone, "bidder", m).await;
+    fill(phone, "bid", "250").await;
+    choose(phone, "trump", "hearts").await;
+    choose(phone, "outcome", "made_on_meld").await;
+    open_calculator(phone, "").await;
     // The contracting side's run 150 and 100 aces 100 make 250 on meld alone.
-    tap(&phone, "flush", 1).await;
-    tap(&phone, "aces_100", 1).await;
-    until_text(
-        &phone,
-        "dialog.meld-dialog .meld-sum",
-        "run 150 + 100 aces 100 = 250",
-    )
-    .await;
+    tap(phone, "flush", 1).await;
+    tap(phone, "aces_100", 1).await;
+    sum_reads(phone, "run 150 + 100 aces 100 = 250").await;
     let hidden = phone
         .execute(
             "return document.querySelector('dialog.meld-dialog button.meld-use').hidden;",
@@ -551,53 +492,36 @@ async fn contract_pinochle_counts_without_a_field() {
         json!(true),
         "Contract records no meld: nothing to fill"
     );
-    click(&phone, "dialog.meld-dialog button.secondary").await;
-    let hand = enter(&phone, id, "contract_pinochle").await;
+    click(phone, "dialog.meld-dialog button.secondary").await;
+    let hand = enter(phone, t.id, "contract_pinochle").await;
     assert_eq!(hand["outcome"], json!("made_on_meld"));
     assert!(hand.get("meld_detail").is_none());
-    assert!(latest_row(&phone).await.contains("250"));
+    assert!(latest_row(phone).await.contains("250"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_handed_pinochle_lets_a_royal_marriage_grow_into_the_run() {
-    let _turn = TURN.lock().await;
-    let Some(browser) = Browser::start("meld-two").await else {
+    let [m, s, _, _] = FOUR;
+    let Some(t) = table("two", "two_handed_pinochle", json!({}), &FOUR[..2]).await else {
         return;
     };
-    let phone = browser.phone("two").await;
-    let [m, s, _, _] = FOUR;
-    let id = open_session(
-        &browser,
-        &phone,
-        doc("two_handed_pinochle", json!({}), &FOUR[..2], json!([])),
-    )
-    .await;
+    let phone = &t.phone;
     let field = format!("melds.{m}");
-    open_calculator(&phone, &field).await;
+    open_calculator(phone, &field).await;
     // S004 rule 3: royal marriage 40, grown into the run 150, and the dix 10: 200.
-    tap(&phone, "flush", 1).await;
-    tap(&phone, "royal_marriage", 1).await;
-    tap(&phone, "dix", 1).await;
-    until_text(
-        &phone,
-        "dialog.meld-dialog .meld-sum",
-        "run 150 + royal marriage 40 + dix 10 = 200",
+    tap(phone, "flush", 1).await;
+    tap(phone, "royal_marriage", 1).await;
+    tap(phone, "dix", 1).await;
+    sum_reads(phone, "run 150 + royal marriage 40 + dix 10 = 200").await;
+    use_sum(phone, &field, 200).await;
+    fill(phone, &format!("melds.{s}"), "0").await;
+    fill(phone, &format!("tricks.{m}"), "130").await;
+    let hand = recorded(
+        &t,
+        "two_handed_pinochle",
+        json!({m: ["dix", "flush", "royal_marriage"]}),
+        &format!("{m} run 150 + royal marriage 40 + dix 10 = 200."),
     )
     .await;
-    use_sum(&phone, &field, 200).await;
-    fill(&phone, &format!("melds.{s}"), "0").await;
-    fill(&phone, &format!("tricks.{m}"), "130").await;
-    let hand = enter(&phone, id, "two_handed_pinochle").await;
     assert_eq!(hand["melds"][m], json!(200));
-    assert_eq!(
-        hand["meld_detail"],
-        json!({m: ["dix", "flush", "royal_marriage"]})
-    );
-    let row = latest_row(&phone).await;
-    assert!(
-        row.contains(&format!(
-            "Meld named: {m} run 150 + royal marriage 40 + dix 10 = 200."
-        )),
-        "{row}"
-    );
 }

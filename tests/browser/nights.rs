@@ -17,28 +17,11 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, fill, page_fetch, screenshots, scroll_width, submit, wait_for,
+    Browser, choose, fill, page_fetch, screenshots, scroll_width, start_club, submit, wait_for,
 };
-use common::nights::{csv_sums, hledger_balances};
+use common::nights::{csv_sums, hledger_balances, pitch};
 use scorekeeper::format::SessionDoc;
 use serde_json::json;
-
-/// The Pitch session of `tests/nights.rs`: `a` +2.80, `b` −1.60, Dee −1.20.
-fn pitch(a: &str, b: &str) -> SessionDoc {
-    let all = json!({ "high": a, "low": a, "jack": a, "game": a });
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
-        "agreements": { "stake": "0.10", "target": 11 }, "players": [a, b, "Dee"],
-        "events": [
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": a, "pitcher": b, "bid": 3, "points": { "high": a, "low": b, "jack": null, "game": "Dee" } },
-            { "type": "hand", "dealer": b, "pitcher": a, "bid": 4, "points": all },
-            { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
-            { "type": "close" }
-        ]
-    }))
-    .unwrap()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_night_is_made_and_settled_on_a_phone() {
@@ -48,14 +31,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
     let base = browser.base.clone();
     let phone = browser.phone("night").await;
     let shots = screenshots();
-    phone.goto(format!("{base}/clubs/new")).await.unwrap();
-    fill(&phone, "name", "Thursday Nights").await;
-    fill(&phone, "passphrase", "seven of clubs").await;
-    fill(&phone, "again", "seven of clubs").await;
-    submit(&phone, "form[action='/clubs'] button").await;
-    wait_for(&phone, "Share link", Duration::from_secs(5)).await;
-    let club_url = phone.current_url().await.unwrap().to_string();
-    let club: i64 = club_url.rsplit('/').next().unwrap().parse().unwrap();
+    let club = start_club(&phone, &base, "Thursday Nights").await;
     for doc in [pitch("Ann", "Bob"), pitch("Bob", "Ann")] {
         scorekeeper::service::import(&browser.store, &doc, Some(club))
             .await
@@ -88,7 +64,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
         .unwrap();
     submit(&phone, "form#make-night button").await;
     wait_for(&phone, "To settle the night", Duration::from_secs(5)).await;
-    // Ann +1.20, Bob +1.20, Dee −2.40: Dee pays each 1.20 (tests/nights.rs by hand).
+    // Ann +1.20, Bob +1.20, Dee −2.40: Dee pays each 1.20 (tests/app/nights.rs by hand).
     let source = phone.source().await.unwrap();
     assert!(source.contains("Dee pays Ann $1.20"), "{source}");
     assert!(source.contains("Dee pays Bob $1.20"), "{source}");
@@ -130,7 +106,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
         .unwrap();
 }
 
-/// Auction Pinochle, 0.05 a unit, Scarne's kitty (tests/nights.rs worked it by hand with
+/// Auction Pinochle, 0.05 a unit, Scarne's kitty (tests/app/nights.rs worked it by hand with
 /// Cy for Dee): antes 0.10 each; hand 1, Ann 350 made (+0.20 from each and the kitty's
 /// 0.30, everyone antes again); hand 2, Bob 300 failed (0.30 to each). Closed, the kitty's
 /// 0.30 shared 0.10 each: Ann +0.90, Bob −0.90, Dee 0.00.
@@ -178,14 +154,7 @@ async fn a_settled_night_reads_zero_everywhere_until_a_payment_is_voided() {
     };
     let base = browser.base.clone();
     let phone = browser.phone("settled").await;
-    phone.goto(format!("{base}/clubs/new")).await.unwrap();
-    fill(&phone, "name", "Tuesday Nights").await;
-    fill(&phone, "passphrase", "seven of clubs").await;
-    fill(&phone, "again", "seven of clubs").await;
-    submit(&phone, "form[action='/clubs'] button").await;
-    wait_for(&phone, "Share link", Duration::from_secs(5)).await;
-    let club_url = phone.current_url().await.unwrap().to_string();
-    let club: i64 = club_url.rsplit('/').next().unwrap().parse().unwrap();
+    let club = start_club(&phone, &base, "Tuesday Nights").await;
     let mut sessions = Vec::new();
     for doc in [pitch("Ann", "Bob"), pitch("Bob", "Ann"), pinochle()] {
         sessions.push(

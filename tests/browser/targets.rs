@@ -28,7 +28,9 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, emulate_media, fill, page_screenshot, submit, wait_for};
+use common::browser::{
+    Browser, emulate_media, fill, page_screenshot, start_club, submit, wait_for,
+};
 use common::tables::largest_tables;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
@@ -216,14 +218,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
     // The sessions list before any club: the picker, and its page.
     assert_picker(&phone, &base, "/", "Sessions").await;
 
-    phone.goto(format!("{base}/clubs/new")).await.unwrap();
-    fill(&phone, "name", "Friday Pinochle").await;
-    fill(&phone, "passphrase", "seven of clubs").await;
-    fill(&phone, "again", "seven of clubs").await;
-    submit(&phone, "form[action='/clubs'] button").await;
-    wait_for(&phone, "Share link", Duration::from_secs(5)).await;
-    let club_url = phone.current_url().await.unwrap().to_string();
-    let club: i64 = club_url.rsplit('/').next().unwrap().parse().unwrap();
+    let club = start_club(&phone, &base, "Friday Pinochle").await;
 
     let mut sheets = Vec::new();
     for (game, doc) in largest_tables() {

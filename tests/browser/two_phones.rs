@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use common::browser::{
     Browser, Wire, assert_landed, cdp, choose, dark_mode, fill, screenshots, scroll_width,
-    sheet_screenshot, submit, wait_for,
+    sheet_screenshot, start_club, submit, wait_for,
 };
 use common::phones::{
     bid_of, enter_hand, events_once_there_are, sheets_of_other_games, stored_events, until,
@@ -33,12 +33,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     let shots = screenshots();
 
     // The scorekeeper's phone creates the club and a 3-handed session at 5¢ with the kitty.
-    keeper.goto(format!("{base}/clubs/new")).await.unwrap();
-    fill(&keeper, "name", "Friday Pinochle").await;
-    fill(&keeper, "passphrase", "seven of clubs").await;
-    fill(&keeper, "again", "seven of clubs").await;
-    submit(&keeper, "form[action='/clubs'] button").await;
-    wait_for(&keeper, "Share link", Duration::from_secs(5)).await;
+    start_club(&keeper, &base, "Friday Pinochle").await;
     // The share link as a QR code, for the other phones' cameras.
     keeper.find(By::Css("figure.qr svg")).await.unwrap();
     keeper
@@ -309,12 +304,7 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
     let phone = browser.phone("offline-phone").await;
     let other = browser.phone("other-phone").await;
 
-    phone.goto(format!("{base}/clubs/new")).await.unwrap();
-    fill(&phone, "name", "Cabin Pinochle").await;
-    fill(&phone, "passphrase", "seven of clubs").await;
-    fill(&phone, "again", "seven of clubs").await;
-    submit(&phone, "form[action='/clubs'] button").await;
-    wait_for(&phone, "Share link", Duration::from_secs(5)).await;
+    start_club(&phone, &base, "Cabin Pinochle").await;
     let club = phone.current_url().await.unwrap().path().to_string();
     phone
         .goto(format!("{base}/sessions/new?game=auction_pinochle"))
