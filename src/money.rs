@@ -76,7 +76,7 @@ impl Money {
     /// The score sheet's money columns only: the sign as [`Money::shown_signed`] (`signed`)
     /// or [`Money::shown`] writes it, without the symbol ("+0.20", "−0.10"). A symbol in
     /// every cell makes the sheet of the largest tables wider than a phone
-    /// (`tests/browser_fit.rs`: 8 to 34 px over 377); the sheet says its currency in the
+    /// (`tests/browser/fit.rs`: 8 to 34 px over 377); the sheet says its currency in the
     /// agreements, the balances and every explanation above and beside those columns.
     pub fn in_column(self, signed: bool) -> String {
         let sign = match self.0.signum() {

@@ -81,13 +81,13 @@ fn groups(layout: &Layout) -> Vec<Group> {
 /// The most columns shown beside a hand cell on a 390 px phone. Seven Pitch players' fit in
 /// width, but their hand cell, squeezed to 70 px, ran a hand's words (the four points'
 /// takers, the dealer) to ten lines, and a watcher's latest hand fell below the first
-/// screen (issue 24; `tests/browser_fit.rs`, a real evening at 390 px).
+/// screen (issue 24; `tests/browser/fit.rs`, a real evening at 390 px).
 pub const WIDE: usize = 6;
 
 /// The most players' money columns shown beside a hand cell on a 390 px phone (the kitty's
 /// aside): a money cell holds
 /// an amount such as "−112.50" over its running total, about twice a score's width, so
-/// five poker players' columns beside a hand cell took 456 px (`tests/browser_fit.rs`, a
+/// five poker players' columns beside a hand cell took 456 px (`tests/browser/fit.rs`, a
 /// real evening's numbers).
 pub const WIDE_MONEY: usize = 4;
 
@@ -104,7 +104,7 @@ fn too_wide(columns: &[Column]) -> bool {
 
 /// The longest head, in characters, that a table of `columns` columns shows in full on a
 /// 390 px phone; longer heads are shortened. Measured on the sheets of every game at their
-/// largest tables (`tests/browser_fit.rs`): a head of the sheet's bold .85rem takes about
+/// largest tables (`tests/browser/fit.rs`): a head of the sheet's bold .85rem takes about
 /// 9 px a letter and a cell about 48 px for "−3.35"; a head never breaks inside a name, so
 /// four columns of 8-letter names ("Margaret", "Vincenzo") are shortened too.
 fn head_budget(columns: usize) -> usize {

@@ -54,7 +54,7 @@ pub fn routes() -> Router<AppState> {
 /// The API's routes with their OpenAPI description. Each handler carries its method and
 /// path in its `#[utoipa::path(…)]` annotation, and is registered only here, with
 /// `.routes(routes!(handler))`, so a route cannot be served without being described
-/// (`tests/openapi.rs` also refuses a plain `.route(…)` in the API's files).
+/// (`tests/app/openapi.rs` also refuses a plain `.route(…)` in the API's files).
 pub fn router() -> OpenApiRouter<AppState> {
     let (schemas, paths, club_import) = routes!(exports::club_import);
     OpenApiRouter::with_openapi(openapi::base())

@@ -234,6 +234,19 @@ pub async fn choose(driver: &WebDriver, name: &str, value: &str) {
     }
 }
 
+/// Starts club `name` (passphrase "seven of clubs") on `phone` through its form, as a
+/// person does, and waits for the club's page: the club's id.
+pub async fn start_club(phone: &WebDriver, base: &str, name: &str) -> i64 {
+    phone.goto(format!("{base}/clubs/new")).await.unwrap();
+    fill(phone, "name", name).await;
+    fill(phone, "passphrase", "seven of clubs").await;
+    fill(phone, "again", "seven of clubs").await;
+    submit(phone, "form[action='/clubs'] button").await;
+    wait_for(phone, "Share link", Duration::from_secs(5)).await;
+    let club_url = phone.current_url().await.unwrap().to_string();
+    club_url.rsplit('/').next().unwrap().parse().unwrap()
+}
+
 /// Clicks the element `css` finds.
 pub async fn submit(driver: &WebDriver, css: &str) {
     driver

@@ -5,7 +5,9 @@
 pub mod browser;
 pub mod engines;
 pub mod entry;
+pub mod html;
 pub mod nights;
+pub mod pages;
 pub mod phones;
 pub mod tables;
 
@@ -237,7 +239,7 @@ fn encode(s: &str) -> String {
 }
 
 /// The worked cases kept in the repository, `tests/fixtures/golden/<game>/*.json`: the
-/// shared golden cases with their notes in our words (`tests/golden.rs` checks that they
+/// shared golden cases with their notes in our words (`tests/app/golden.rs` checks that they
 /// match the originals but for the note). Always present, so every test that starts from
 /// them runs in a fresh clone.
 pub fn golden_fixtures() -> std::path::PathBuf {

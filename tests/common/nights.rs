@@ -35,8 +35,14 @@ pub fn hledger_balances(
     journal: &str,
     name: &str,
 ) -> Option<std::collections::BTreeMap<String, i64>> {
-    let file =
-        std::env::temp_dir().join(format!("scorekeeper-{}-{name}.journal", std::process::id()));
+    // One binary runs every test file's journals at once: a number of its own keeps two
+    // callers of the same `name` apart.
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = std::env::temp_dir().join(format!(
+        "scorekeeper-{}-{n}-{name}.journal",
+        std::process::id()
+    ));
     std::fs::write(&file, journal).unwrap();
     let output = match std::process::Command::new("hledger")
         .arg("-f")

@@ -1,4 +1,4 @@
-//! What the two-phone browser tests (`tests/browser.rs`) share: a hand entered as at the
+//! What the two-phone browser tests (`tests/browser/two_phones.rs`) share: a hand entered as at the
 //! table, the session's events as stored, waiting for the page, and the sheets of other
 //! games they photograph.
 

@@ -156,7 +156,7 @@ pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
 
 /// How many lines a watcher's phone (a read-only viewer) shows unless asked for all: the
 /// latest hands fit its first screen under the standings, the whole sheet is a tap away
-/// (issue 24 point 1; measured by `tests/browser_fit.rs` on a 20-hand sheet at 390 px).
+/// (issue 24 point 1; measured by `tests/browser/fit.rs` on a 20-hand sheet at 390 px).
 pub const WATCHER_LINES: usize = 2;
 
 /// What a sheet page is built from: the whole session read and replayed

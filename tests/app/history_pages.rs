@@ -1,0 +1,699 @@
+//! Nights past (issue 12): the club history, player pages, leaderboard, titles, archiving,
+//! renames and merges over HTTP, with numbers worked out by hand from a small club: an
+//! Auction Pinochle night with a kitty, an undone hand and a payment, and a Pitch night.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+use crate::common;
+
+use common::html::{count, has, has_parts, has_term, one_text, parts, select_attr, select_text};
+use common::nights::pitch;
+use common::{TestApp, person};
+use scorekeeper::format::SessionDoc;
+use scorekeeper::service::{self, Folds};
+use serde_json::json;
+
+/// Auction Pinochle, 0.05 a unit, Scarne's kitty (rules §1.1–1.3), Ann, Bob, Cy:
+/// - opening ante 0.10 each (the settlement of a 250 bid): Ann, Bob, Cy −0.10, kitty 0.30;
+/// - hand 1, Ann 350 hearts made: 4 units × 0.05 = 0.20 from each; she takes the kitty
+///   (0.30) and everyone antes 0.10 again: Ann +0.60, Bob −0.30, Cy −0.30;
+/// - hand 2, Bob 300 clubs failed: 3 units × 2 × 0.05 = 0.30 to each: Bob −0.60;
+/// - hand 3, Cy 250 made (+0.20), then undone: nothing;
+/// - close: the kitty's 0.30 shared, 0.10 each.
+///
+/// Net at play: Ann −0.10 + 0.60 + 0.30 + 0.10 = +0.90; Bob −0.10 − 0.30 − 0.60 + 0.10 =
+/// −0.90; Cy −0.10 − 0.30 + 0.30 + 0.10 = 0.00. Bob then pays Ann 0.90: settled.
+fn pinochle_night() -> SessionDoc {
+    serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
+        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
+        "events": [
+            { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" },
+            { "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 300, "trump": "clubs", "outcome": "failed" },
+            { "type": "hand", "dealer": "Bob", "bidder": "Cy", "bid": 250, "trump": "diamonds", "outcome": "made" },
+            { "type": "void", "event": 2, "reason": "wrong hand" },
+            { "type": "close" },
+            { "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.90" }
+        ]
+    }))
+    .unwrap()
+}
+
+/// A club with the two nights; its id, the login cookie and the two sessions' ids.
+async fn club(app: &TestApp) -> (i64, String, i64, i64) {
+    let (club, cookie) = app.new_club("Thursday").await;
+    let a = service::import(&app.pool, &pinochle_night(), Some(club))
+        .await
+        .unwrap();
+    let b = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+        .await
+        .unwrap();
+    (club, cookie, a, b)
+}
+
+/// The `<li>` of session `id` in the history list.
+fn entry(body: &str, id: i64) -> &str {
+    let start = body
+        .find(&format!("data-session=\"{id}\""))
+        .unwrap_or_else(|| panic!("session {id} in {body}"));
+    let end = body[start..].find("</li>").unwrap() + start;
+    &body[start..end]
+}
+
+/// The club's leaderboard page as the holder of login `cookie` sees it.
+async fn leaderboard(app: &TestApp, cookie: &str, club: impl std::fmt::Display) -> String {
+    app.page(cookie, &format!("/clubs/{club}/leaderboard"))
+        .await
+}
+
+/// Whether the leaderboard `board` has a row for `name` with the net `net` (written with
+/// its currency, marked `sign`: "plus" or "minus") over `nights` nights (the made / bid
+/// and games won that follow are not looked at).
+fn ranks(board: &str, name: &str, sign: &str, net: &str, nights: &str) -> bool {
+    parts(board, "tbody tr")
+        .iter()
+        .any(|row| row.len() >= 3 && row[..3] == [name, net, nights])
+        && select_text(board, &format!("td.money.{sign}")).contains(&net.to_string())
+}
+
+#[tokio::test]
+async fn the_history_lists_each_night_with_its_game_hands_status_and_results() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, b) = club(&app).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    // Newest first.
+    assert!(
+        body.find(&format!("data-session=\"{b}\"")).unwrap()
+            < body.find(&format!("data-session=\"{a}\"")).unwrap()
+    );
+    let pinochle = entry(&body, a);
+    assert!(pinochle.contains("Auction Pinochle"), "{pinochle}");
+    // Hand 3 was undone: two hands stand.
+    assert!(pinochle.contains("2 hands"), "{pinochle}");
+    assert_eq!(
+        select_text(pinochle, "span.status"),
+        ["settled"],
+        "{pinochle}"
+    );
+    assert!(
+        has_term(pinochle, "dd.money.plus", "Ann", "$0.90"),
+        "{pinochle}"
+    );
+    assert!(
+        has_term(pinochle, "dd.money.minus", "Bob", "−\u{2060}$0.90"),
+        "{pinochle}"
+    );
+    assert!(
+        has_term(pinochle, "dd.money:not(.plus):not(.minus)", "Cy", "$0.00"),
+        "{pinochle}"
+    );
+    let pitch = entry(&body, b);
+    assert!(
+        pitch.contains("Auction Pitch") && pitch.contains("4 hands"),
+        "{pitch}"
+    );
+    assert_eq!(select_text(pitch, "span.status"), ["closed"], "{pitch}");
+    assert!(has_term(pitch, "dd.money.plus", "Ann", "$2.80"), "{pitch}");
+    assert!(
+        has_term(pitch, "dd.money.minus", "Dee", "−\u{2060}$1.20"),
+        "{pitch}"
+    );
+    assert!(has(pitch, "time[datetime]"), "{pitch}");
+
+    // Filters: by game, by player, by date range.
+    let games = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/history?game=auction_pitch"),
+        )
+        .await;
+    assert!(
+        has(&games, &format!("[data-session=\"{b}\"]"))
+            && !has(&games, &format!("[data-session=\"{a}\"]"))
+    );
+    let cy = person(&body, "Cy");
+    let only_cy = app
+        .page(&cookie, &format!("/clubs/{club}/history?player={cy}"))
+        .await;
+    assert!(
+        has(&only_cy, &format!("[data-session=\"{a}\"]"))
+            && !has(&only_cy, &format!("[data-session=\"{b}\"]"))
+    );
+    let long_ago = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/history?from=2001-01-01&to=2001-12-31"),
+        )
+        .await;
+    assert!(long_ago.contains("No sessions match"), "{long_ago}");
+    let backwards = app
+        .get_with(
+            &format!("/clubs/{club}/history?from=2026-12-01&to=2026-11-01"),
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(backwards.status.as_u16(), 400, "{}", backwards.body);
+    assert!(
+        backwards
+            .body
+            .contains("the last day comes before the first day")
+    );
+
+    // Outsiders see nothing.
+    let outsider = app.get(&format!("/clubs/{club}/history")).await;
+    assert_eq!(outsider.status.as_u16(), 404);
+}
+
+#[tokio::test]
+async fn a_title_names_a_night_and_archiving_hides_it_without_deleting_it() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, _) = club(&app).await;
+    let titled = app
+        .post_form_with(
+            &format!("/clubs/{club}/sessions/{a}/title"),
+            &[("title", "Thursday at Sal's")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(titled.status.as_u16(), 303, "{}", titled.body);
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(
+        entry(&body, a).contains("Thursday at Sal&#39;s")
+            || entry(&body, a).contains("Thursday at Sal&#x27;s"),
+        "{}",
+        entry(&body, a)
+    );
+    let archived = app
+        .post_form_with(
+            &format!("/clubs/{club}/sessions/{a}/archive"),
+            &[("archived", "1")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(archived.status.as_u16(), 303);
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(!has(&body, &format!("[data-session=\"{a}\"]")), "{body}");
+    let shelf = app
+        .page(&cookie, &format!("/clubs/{club}/history?archived=1"))
+        .await;
+    assert!(
+        has_term(entry(&shelf, a), "dd.money.plus", "Ann", "$0.90"),
+        "{shelf}"
+    );
+    // The money is still there: the leaderboard counts the archived night.
+    let board = leaderboard(&app, &cookie, club).await;
+    assert!(ranks(&board, "Ann", "plus", "$3.70", "2"), "{board}");
+}
+
+#[tokio::test]
+async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, _) = club(&app).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    let ann = person(&body, "Ann");
+    let page_ann = app
+        .page(&cookie, &format!("/clubs/{club}/players/{ann}"))
+        .await;
+    // 0.90 + 2.80; two sessions started the same day in no night: one evening (issue 22:
+    // a night is an evening); bids: the 350 and three Pitch 4s, all made; one Pitch game;
+    // one kitty (the 350).
+    for (id, value) in [
+        ("net-all", "$3.70"),
+        ("nights", "1"),
+        ("sessions", "2"),
+        ("bid", "4"),
+        ("made", "4 (100%)"),
+        ("set", "0"),
+        ("won", "1"),
+        ("kitties", "1"),
+    ] {
+        assert!(
+            one_text(&page_ann, &format!("#{id}")) == value,
+            "{id} {value}: {page_ann}"
+        );
+    }
+    assert!(
+        page_ann.contains("Auction Pitch: <span class=\"money plus\">$2.80</span>"),
+        "{page_ann}"
+    );
+    // The biggest night is the evening: both sessions, 0.90 + 2.80.
+    assert!(
+        page_ann.contains("2 sessions: <span class=\"money plus\">$3.70</span></dd>"),
+        "{page_ann}"
+    );
+    assert!(
+        page_ann.contains(
+            "<tr data-band=\"350\"><th scope=\"row\">350–399</th><td>1</td><td>1 (100%)</td>"
+        ),
+        "{page_ann}"
+    );
+    assert!(
+        has_parts(&page_ann, "tr[data-band=\"4\"]", &["4", "3", "3 (100%)"]),
+        "{page_ann}"
+    );
+    // The chart: two nights, cumulative 0.90 then 3.70, and the same in the table.
+    assert!(
+        page_ann.contains("<svg viewBox=\"0 0 360 200\""),
+        "{page_ann}"
+    );
+    let cumulative = select_text(&page_ann, "td.money");
+    assert!(
+        cumulative.contains(&"$0.90".to_string()) && cumulative.contains(&"$3.70".to_string()),
+        "{cumulative:?}"
+    );
+    let bob = person(&body, "Bob");
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
+    // −0.90 − 1.60; his 300 failed and his Pitch 3 was set.
+    assert!(
+        one_text(&page_bob, "#net-all") == "−\u{2060}$2.50",
+        "{page_bob}"
+    );
+    // The minus sign never wraps onto a line of its own: the amount is one `.money`
+    // element and every `.money`, not only the sheet's, is kept on one line.
+    assert!(has(&page_bob, "dd.money.minus#net-all"), "{page_bob}");
+    let css = app.get("/static/style.css").await.body;
+    assert!(
+        css.lines()
+            .any(|l| l.starts_with(".money {") && l.contains("white-space: nowrap")),
+        "{css}"
+    );
+    assert!(
+        one_text(&page_bob, "#set") == "2" && one_text(&page_bob, "#made") == "0 (0%)",
+        "{page_bob}"
+    );
+    let board = leaderboard(&app, &cookie, club).await;
+    let ranked = select_text(&board, "th a");
+    let order: Vec<usize> = ["Ann", "Cy", "Dee", "Bob"]
+        .iter()
+        .map(|n| ranked.iter().position(|r| r == n).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{board}");
+    assert!(
+        ranks(&board, "Dee", "minus", "−\u{2060}$1.20", "1"),
+        "{board}"
+    );
+    // A date range with no nights nets nothing.
+    let none = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/players/{ann}?from=2001-01-01&to=2001-01-31"),
+        )
+        .await;
+    assert!(one_text(&none, "#net-range") == "$0.00", "{none}");
+    // The session's own chart: balances hand by hand from its postings.
+    let chart = app.page(&cookie, &format!("/sessions/{a}/chart")).await;
+    // After the ante −0.10 each; after hand 1 Ann 0.50.
+    assert!(
+        has_parts(
+            &chart,
+            "tr",
+            &["hand 1", "$0.50", "−\u{2060}$0.40", "−\u{2060}$0.40"]
+        ),
+        "{chart}"
+    );
+}
+
+#[tokio::test]
+async fn a_rename_shows_everywhere_and_a_merge_adds_the_nights_up() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, b) = club(&app).await;
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    let (bob, cy, dee) = (
+        person(&body, "Bob"),
+        person(&body, "Cy"),
+        person(&body, "Dee"),
+    );
+    let renamed = app
+        .post_form_with(
+            &format!("/clubs/{club}/players/{bob}/rename"),
+            &[("name", "Robert")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(renamed.status.as_u16(), 303, "{}", renamed.body);
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(
+        has_term(
+            entry(&body, a),
+            "dd.money.minus",
+            "Robert",
+            "−\u{2060}$0.90"
+        ),
+        "{body}"
+    );
+    assert!(!body.contains(">Bob</a>"), "{body}");
+    let robert = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
+    assert_eq!(one_text(&robert, "h1"), "Robert");
+    assert_eq!(one_text(&robert, "#net-all"), "−\u{2060}$2.50");
+    // The session document keeps the name he sat under.
+    let export = app
+        .get_with(
+            &format!("/api/v1/sessions/{a}/export"),
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert!(
+        export.json()["players"] == json!(["Ann", "Bob", "Cy"]),
+        "{}",
+        export.body
+    );
+    // The Pitch sheet (closed, not paid: Bob owes Ann 1.60, Dee 1.20) shows Robert in the
+    // sheet's head, the balances and the settle-up; "Mark paid" records the name he sat
+    // under, and the payment reads under the new name.
+    let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        has_term(&sheet, "dd.money.minus", "Robert", "−\u{2060}$1.60")
+            && sheet.contains("<strong>Robert</strong> pays <strong>Ann</strong> $1.60")
+            && sheet.contains("Robert pays Ann $1.60\nDee pays Ann $1.20")
+            && select_attr(&sheet, "input[type=hidden][name=from]", "value")
+                .contains(&"Bob".into())
+            && !sheet.contains(">Bob<"),
+        "{sheet}"
+    );
+    let paid = app
+        .post_form_with(
+            &format!("/sessions/{b}/payments"),
+            &[
+                ("expected_events", "5"),
+                ("from", "Bob"),
+                ("to", "Ann"),
+                ("amount", "1.60"),
+            ],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        has_term(&sheet, "dd.money:not(.plus):not(.minus)", "Robert", "$0.00")
+            && sheet.contains("Dee pays Ann $1.20")
+            && !sheet.contains("Bob"),
+        "{sheet}"
+    );
+    let chart = app.page(&cookie, &format!("/sessions/{b}/chart")).await;
+    assert!(
+        chart.contains(">Robert") && !chart.contains("Bob"),
+        "{chart}"
+    );
+    let club_page = app.page(&cookie, &format!("/clubs/{club}")).await;
+    assert!(
+        club_page.contains(&format!("Session {b}: Ann, Robert, Dee")),
+        "{club_page}"
+    );
+    // The next session's form offers the roster under the names shown now.
+    let form = app
+        .page(&cookie, "/sessions/new?game=auction_pitch&last=1")
+        .await;
+    let offered = select_attr(&form, "option", "value");
+    assert!(
+        offered.contains(&"Robert".into())
+            && !offered.contains(&"Bob".into())
+            && form.contains("Same seats as last time: Ann, Robert, Dee"),
+        "{form}"
+    );
+    // Another's name is refused, naming the field.
+    let taken = app
+        .post_form_with(
+            &format!("/clubs/{club}/players/{bob}/rename"),
+            &[("name", "ann")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(taken.status.as_u16(), 422, "{}", taken.body);
+    assert!(
+        taken.body.contains("merge the two instead"),
+        "{}",
+        taken.body
+    );
+
+    // Dee is Cy under another spelling: merged, Cy has both nights, 0.00 − 1.20.
+    let merged = app
+        .post_form_with(
+            &format!("/clubs/{club}/players/{dee}/merge"),
+            &[("into", &cy)],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(merged.status.as_u16(), 303, "{}", merged.body);
+    assert_eq!(
+        merged.location.as_deref(),
+        Some(format!("/clubs/{club}/players/{cy}").as_str())
+    );
+    let page_cy = app
+        .page(&cookie, &format!("/clubs/{club}/players/{cy}"))
+        .await;
+    assert!(
+        one_text(&page_cy, "#net-all") == "−\u{2060}$1.20"
+            && one_text(&page_cy, "#sessions") == "2"
+            // Both sessions were started today: one evening.
+            && one_text(&page_cy, "#nights") == "1",
+        "{page_cy}"
+    );
+    let board = leaderboard(&app, &cookie, club).await;
+    assert!(
+        !select_text(&board, "th a").contains(&"Dee".to_string())
+            && ranks(&board, "Cy", "minus", "−\u{2060}$1.20", "2"),
+        "{board}"
+    );
+    // Merged spellings show one name: Dee sat at the Pitch table, which now shows Cy.
+    let sheet = app.page(&cookie, &format!("/sessions/{b}")).await;
+    assert!(
+        sheet.contains("<strong>Cy</strong> pays <strong>Ann</strong> $1.20")
+            && !sheet.contains(">Dee<"),
+        "{sheet}"
+    );
+    // Outsiders see nothing.
+    let gone = app.get(&format!("/clubs/{club}/players/{cy}")).await;
+    assert_eq!(gone.status.as_u16(), 404);
+}
+
+#[tokio::test]
+async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
+    let app = TestApp::new().await;
+    let (club, cookie, _, _) = club(&app).await;
+    let folds = Folds::default();
+    // A third night, recorded event by event as at the table, then corrected and undone.
+    let night: SessionDoc = serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
+        "agreements": { "stake": "0.05" }, "players": ["Ann", "Bob", "Cy"], "events": []
+    }))
+    .unwrap();
+    let id = service::import(&app.pool, &night, Some(club))
+        .await
+        .unwrap();
+    let made = json!({ "type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "made" });
+    service::record_event(&app.pool, &folds, id, made, None, None)
+        .await
+        .unwrap();
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    let bob = person(&body, "Bob");
+    // 350 in spades made: 4 units × 2 (spades double) × 0.05 = 0.40 from each: +0.80.
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
+    assert!(
+        one_text(&page_bob, "#net-all") == "−\u{2060}$1.70"
+            && one_text(&page_bob, "#made") == "1 (33%)",
+        "{page_bob}"
+    );
+    // Corrected to failed: 4 × 2 × 2 (double bete) × 0.05 = 0.80 to each: −1.60.
+    let failed = json!({ "type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "failed" });
+    let correction =
+        json!({ "type": "correction", "event": 0, "replacement": failed, "reason": "miscounted" });
+    service::record_event(&app.pool, &folds, id, correction, None, None)
+        .await
+        .unwrap();
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
+    // −2.50 − 1.60 = −4.10; three bids, none made, three set.
+    assert!(
+        one_text(&page_bob, "#net-all") == "−\u{2060}$4.10" && one_text(&page_bob, "#set") == "3",
+        "{page_bob}"
+    );
+    let undo = json!({ "type": "void", "event": 0, "reason": "never happened" });
+    service::record_event(&app.pool, &folds, id, undo, None, None)
+        .await
+        .unwrap();
+    let page_bob = app
+        .page(&cookie, &format!("/clubs/{club}/players/{bob}"))
+        .await;
+    assert!(
+        one_text(&page_bob, "#net-all") == "−\u{2060}$2.50"
+            && one_text(&page_bob, "#bid") == "2"
+            && one_text(&page_bob, "#sessions") == "3"
+            && one_text(&page_bob, "#nights") == "1",
+        "{page_bob}"
+    );
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(
+        entry(&body, id).contains("0 hands")
+            && select_text(entry(&body, id), "span.status") == ["open"]
+    );
+}
+
+#[tokio::test]
+async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_read() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, _) = club(&app).await;
+    // As the database stood before migration 0007: no facts for session a, which the
+    // migration put on the backlog.
+    for sql in [
+        "DELETE FROM session_results WHERE session_id = ?",
+        "DELETE FROM session_bids WHERE session_id = ?",
+        "DELETE FROM session_status WHERE session_id = ?",
+        "INSERT INTO history_backlog (session_id) VALUES (?)",
+    ] {
+        sqlx::query(sql).bind(a).execute(&app.pool).await.unwrap();
+    }
+    let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(
+        has_term(entry(&body, a), "dd.money.plus", "Ann", "$0.90")
+            && entry(&body, a).contains("settled"),
+        "{body}"
+    );
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM history_backlog")
+        .fetch_one(&app.pool)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+    let board = leaderboard(&app, &cookie, club).await;
+    assert!(ranks(&board, "Ann", "plus", "$3.70", "2"), "{board}");
+}
+
+#[tokio::test]
+async fn the_api_gives_the_same_numbers_with_money_as_strings() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, b) = club(&app).await;
+    let get = |uri: String| {
+        let app = &app;
+        let cookie = cookie.clone();
+        async move {
+            let reply = app.get_with(&uri, &[("cookie", &cookie)]).await;
+            assert_eq!(reply.status.as_u16(), 200, "{uri}: {}", reply.body);
+            reply.json()
+        }
+    };
+    let history = get(format!("/api/v1/clubs/{club}/history")).await;
+    let sessions = history["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2);
+    assert_eq!(sessions[0]["id"], json!(b));
+    assert_eq!(sessions[1]["id"], json!(a));
+    assert_eq!(sessions[1]["status"], "settled");
+    assert_eq!(sessions[1]["hands"], 2);
+    assert_eq!(sessions[1]["game_name"], "Auction Pinochle");
+    assert_eq!(sessions[1]["results"][0]["name"], "Ann");
+    assert_eq!(sessions[1]["results"][0]["net"], "0.90");
+    assert_eq!(sessions[0]["results"][2]["net"], "-1.20");
+    let ann = sessions[1]["results"][0]["person"].as_i64().unwrap();
+    let player = get(format!("/api/v1/clubs/{club}/players/{ann}")).await;
+    assert_eq!(player["all"]["net"], "3.70");
+    // Two sessions of one day in no night: one night, two sessions (issue 22 point 6).
+    assert_eq!(player["all"]["sessions"], 2);
+    assert_eq!(player["nights"], 1);
+    assert!(player["all"].get("nights").is_none(), "{player}");
+    assert_eq!(player["all"]["kitties_taken"], 1);
+    assert_eq!(player["best_session"]["net"], "2.80");
+    assert_eq!(player["recent_sessions"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        player["bids_by_band"],
+        json!([{ "band": 4, "bids": 3, "made": 3 }, { "band": 350, "bids": 1, "made": 1 }])
+    );
+    let board = get(format!("/api/v1/clubs/{club}/leaderboard")).await;
+    let nets: Vec<&str> = board["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["net"].as_str().unwrap())
+        .collect();
+    assert_eq!(nets, ["3.70", "0.00", "-1.20", "-2.50"]);
+    let bad = app
+        .get_with(
+            &format!("/api/v1/clubs/{club}/history?from=yesterday"),
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(bad.status.as_u16(), 400);
+    assert_eq!(bad.json()["error"]["field"], "from");
+    let outsider = app.get(&format!("/api/v1/clubs/{club}/leaderboard")).await;
+    assert_eq!(outsider.status.as_u16(), 404);
+}
+
+#[tokio::test]
+async fn the_history_comes_twenty_nights_to_a_page() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, _) = club(&app).await;
+    // 20 more Pitch nights: 22 in all, 21 of them Pitch.
+    for _ in 0..20 {
+        service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+            .await
+            .unwrap();
+    }
+    let first = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert_eq!(count(&first, "[data-session]"), 20);
+    assert!(
+        !has(&first, &format!("[data-session=\"{a}\"]")),
+        "the oldest is on page 2"
+    );
+    assert!(
+        first.contains("page=2\">Older</a>") && !first.contains(">Newer</a>"),
+        "{first}"
+    );
+    let second = app
+        .page(&cookie, &format!("/clubs/{club}/history?page=2"))
+        .await;
+    assert_eq!(count(&second, "[data-session]"), 2);
+    assert!(has(&second, &format!("[data-session=\"{a}\"]")) && second.contains(">Newer</a>"));
+    // Page links keep the filter.
+    let pitch = app
+        .page(
+            &cookie,
+            &format!("/clubs/{club}/history?game=auction_pitch"),
+        )
+        .await;
+    assert_eq!(count(&pitch, "[data-session]"), 20);
+    assert!(
+        pitch.contains("history?game=auction_pitch&amp;page=2\">Older</a>"),
+        "{pitch}"
+    );
+    // A title is at most 80 characters; nothing is written otherwise.
+    let long = "x".repeat(81);
+    let refused = app
+        .post_form_with(
+            &format!("/clubs/{club}/sessions/{a}/title"),
+            &[("title", &long)],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 400, "{}", refused.body);
+    assert!(
+        refused.body.contains("a title is at most 80 characters"),
+        "{}",
+        refused.body
+    );
+}
+
+/// One count of hands everywhere (issue 22): the Pinochle session dealt three hands and
+/// the third was undone, so the club page and the history both say 2 hands; Pitch 4.
+#[tokio::test]
+async fn the_club_page_and_the_history_count_the_hands_that_stand() {
+    let app = TestApp::new().await;
+    let (club, cookie, a, b) = club(&app).await;
+    let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    assert!(entry(&history, a).contains("· 2 hands ·"), "{history}");
+    assert!(entry(&history, b).contains("· 4 hands ·"), "{history}");
+    let page = app.page(&cookie, &format!("/clubs/{club}")).await;
+    let line = |id: i64| {
+        let start = page
+            .find(&format!("href=\"/sessions/{id}\""))
+            .unwrap_or_else(|| panic!("session {id} in {page}"));
+        let end = page[start..].find("</li>").unwrap() + start;
+        page[start..end].to_string()
+    };
+    assert!(line(a).contains("· 2 hands ·"), "{}", line(a));
+    assert!(line(b).contains("· 4 hands ·"), "{}", line(b));
+}

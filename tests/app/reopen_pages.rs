@@ -1,0 +1,313 @@
+//! The closed sitting at the table: a mis-tapped "Mark paid" is voided, the close is taken
+//! back with "Reopen" and play goes on; the API takes `reopen` too. A three-handed Auction
+//! Pinochle sitting at 5¢ with Scarne's kitty: each antes 0.10 (rules §1.2 rule 1), so the
+//! kitty holds 0.30, and the close shares it 0.10 each.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+use crate::common;
+
+use common::TestApp;
+use common::pages::{export_of, ledger_of};
+use serde_json::{Value, json};
+
+async fn import(app: &TestApp, events: Value) -> i64 {
+    let doc = json!({"format": "scorekeeper/session@1", "game": "auction_pinochle",
+        "agreements": {"stake": "0.05", "kitty": "pot"}, "players": ["Ann", "Bob", "Cy"],
+        "events": events});
+    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    reply.json()["id"].as_i64().unwrap()
+}
+
+async fn balances(app: &TestApp, id: i64) -> Value {
+    ledger_of(app, id).await["balances"].clone()
+}
+
+/// Ann 250 in hearts made: 2 units × 0.05 = 0.10 from Bob and from Cy.
+fn made_250() -> Value {
+    json!({"type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 250, "trump": "hearts", "outcome": "made"})
+}
+
+#[tokio::test]
+async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
+    let app = TestApp::new().await;
+    let id = import(&app, json!([made_250(), {"type": "close"}])).await;
+    let sheet = format!("/sessions/{id}");
+    // Closed: Ann +0.10 + 0.10 kitty share = 0.20; Bob and Cy −0.20 + 0.10 = −0.10.
+    assert_eq!(
+        balances(&app, id).await,
+        json!({"Ann": "0.20", "Bob": "-0.10", "Cy": "-0.10", "KITTY": "0.00"})
+    );
+    let page = app.get(&sheet).await.body;
+    assert!(
+        page.contains("Reopen the sitting…"),
+        "a closed sitting offers Reopen"
+    );
+    assert!(
+        page.contains(
+            "action=\"/sessions/{id}/reopen\""
+                .replace("{id}", &id.to_string())
+                .as_str()
+        )
+    );
+
+    // Mark paid: Bob pays Ann 0.10; then it is voided (a mis-tap).
+    let paid = app
+        .post_form(
+            &format!("{sheet}/payments"),
+            &[
+                ("expected_events", "2"),
+                ("from", "Bob"),
+                ("to", "Ann"),
+                ("amount", "0.10"),
+            ],
+        )
+        .await;
+    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    assert_eq!(balances(&app, id).await["Bob"], "0.00");
+    let page = app.get(&sheet).await.body;
+    assert!(
+        page.contains("Yes, void: Bob paid Ann 0.10"),
+        "each payment offers Void"
+    );
+    let voided = app
+        .post_form(
+            &format!("{sheet}/payments/void"),
+            &[("expected_events", "3"), ("event", "2")],
+        )
+        .await;
+    assert_eq!(voided.status.as_u16(), 303, "{}", voided.body);
+    assert_eq!(
+        voided.location.as_deref(),
+        Some(format!("{sheet}#settle").as_str())
+    );
+    assert_eq!(
+        balances(&app, id).await,
+        json!({"Ann": "0.20", "Bob": "-0.10", "Cy": "-0.10", "KITTY": "0.00"})
+    );
+    let page = app.get(&sheet).await.body;
+    assert!(
+        !page.contains("Yes, void:"),
+        "a voided payment cannot be voided again"
+    );
+    // Only payments can be voided.
+    let refused = app
+        .post_form(
+            &format!("{sheet}/payments/void"),
+            &[("expected_events", "4"), ("event", "0")],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 400, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("Payment: that payment is no longer on the sheet")
+    );
+
+    // Reopen: back to the balances before the close, the kitty 0.30 again.
+    let reopened = app
+        .post_form(
+            &format!("{sheet}/reopen"),
+            &[("expected_events", "4"), ("reason", "one more hand")],
+        )
+        .await;
+    assert_eq!(reopened.status.as_u16(), 303, "{}", reopened.body);
+    assert_eq!(
+        reopened.location.as_deref(),
+        Some(format!("{sheet}#latest").as_str())
+    );
+    assert_eq!(
+        balances(&app, id).await,
+        json!({"Ann": "0.10", "Bob": "-0.20", "Cy": "-0.20", "KITTY": "0.30"})
+    );
+    let page = app.get(&sheet).await.body;
+    assert!(page.contains("Next hand"), "play goes on");
+    assert!(page.contains("one more hand"), "the reason is on the sheet");
+    assert!(
+        page.contains("reopened "),
+        "the close row says it was reopened"
+    );
+    // Hand 2 goes in and lands on the latest row.
+    let hand = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "5"),
+                ("dealer", "Ann"),
+                ("bidder", "Bob"),
+                ("bid", "250"),
+                ("trump", "hearts"),
+                ("outcome", "made"),
+            ],
+        )
+        .await;
+    assert_eq!(hand.status.as_u16(), 303, "{}", hand.body);
+    assert_eq!(
+        hand.location.as_deref(),
+        Some(format!("{sheet}#latest").as_str())
+    );
+    // Bob +0.20, Ann and Cy −0.10.
+    assert_eq!(
+        balances(&app, id).await,
+        json!({"Ann": "0.00", "Bob": "0.00", "Cy": "-0.30", "KITTY": "0.30"})
+    );
+    let page = app.get(&sheet).await.body;
+    let latest = page.find("id=\"latest\"").unwrap();
+    assert!(
+        page[latest..].contains("<td class=\"num\">2</td>"),
+        "the latest row is hand 2"
+    );
+
+    // A phone that still shows hand 1 is told of hand 2, counted in hands.
+    let stale = app
+        .post_form(
+            &format!("{sheet}/hands"),
+            &[
+                ("expected_events", "5"),
+                ("dealer", "Ann"),
+                ("bidder", "Bob"),
+                ("bid", "250"),
+                ("trump", "hearts"),
+                ("outcome", "made"),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status.as_u16(), 409);
+    assert!(
+        stale
+            .body
+            .contains("hand 2 was just entered by another device"),
+        "{}",
+        stale.body
+    );
+}
+
+#[tokio::test]
+async fn the_api_takes_reopen_only_after_a_close() {
+    let app = TestApp::new().await;
+    let id = import(&app, json!([made_250()])).await;
+    let events = format!("/api/v1/sessions/{id}/events");
+    let early = app.post_json(&events, &json!({"type": "reopen"})).await;
+    assert_eq!(early.status.as_u16(), 422, "{}", early.body);
+    assert!(early.body.contains("nothing to reopen"), "{}", early.body);
+    assert_eq!(
+        app.post_json(&events, &json!({"type": "close"}))
+            .await
+            .status
+            .as_u16(),
+        201
+    );
+    let hand = app.post_json(&events, &made_250()).await;
+    assert_eq!(hand.status.as_u16(), 422, "no hand after the close");
+    let reopen = app
+        .post_json(
+            &events,
+            &json!({"type": "reopen", "reason": "one more hand"}),
+        )
+        .await;
+    assert_eq!(reopen.status.as_u16(), 201, "{}", reopen.body);
+    assert_eq!(
+        balances(&app, id).await,
+        json!({"Ann": "0.10", "Bob": "-0.20", "Cy": "-0.20", "KITTY": "0.30"})
+    );
+    assert_eq!(
+        app.post_json(&events, &made_250()).await.status.as_u16(),
+        201
+    );
+    let export = export_of(&app, &id).await;
+    assert_eq!(
+        export["events"][2],
+        json!({"type": "reopen", "reason": "one more hand"})
+    );
+}
+
+#[tokio::test]
+async fn the_preview_mid_game_is_what_closing_now_would_do() {
+    let app = TestApp::new().await;
+    // Bob loses 350 in spades: 4 units × 2 (spades) × 2 (double bete) × 0.05 = 0.80 to each
+    // other player, and twice the kitty (0.60) into the kitty (rules §1.2 rule 5).
+    let id = import(
+        &app,
+        json!([{"type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "failed"}]),
+    )
+    .await;
+    assert_eq!(
+        balances(&app, id).await,
+        json!({"Ann": "0.70", "Bob": "-2.30", "Cy": "0.70", "KITTY": "0.90"})
+    );
+    let page = app.get(&format!("/sessions/{id}")).await.body;
+    assert!(
+        !page.contains("pays <strong>Kitty"),
+        "nobody pays the kitty that closing empties"
+    );
+    assert!(!page.contains("KITTY</strong>"));
+    // Closing now shares the 0.90 kitty 0.30 each: Ann 1.00, Cy 1.00, Bob −2.00.
+    assert!(
+        page.contains("<strong>Bob</strong> pays <strong>Ann</strong> $1.00"),
+        "{page}"
+    );
+    assert!(page.contains("<strong>Bob</strong> pays <strong>Cy</strong> $1.00"));
+    assert!(page.contains(
+        "<b>Bob</b>: opening ante −\u{2060}$0.10 · hand 1 −\u{2060}$2.20 · kitty share on closing now +\u{2060}$0.30"
+    ));
+    // The standing API proposes the sheet's settle-up, not "Bob pays KITTY 0.90"; its
+    // balances still hold the kitty, as the ledger's do.
+    let standing = app
+        .get(&format!("/api/v1/sessions/{id}/standing"))
+        .await
+        .json();
+    assert_eq!(
+        standing["settlement"],
+        json!([{"from": "Bob", "to": "Ann", "amount": "1.00"},
+               {"from": "Bob", "to": "Cy", "amount": "1.00"}]),
+        "{standing}"
+    );
+    assert_eq!(standing["balances"]["KITTY"], "0.90");
+    // The next event's answer proposes the same way: Ann's 250 made takes 0.10 from Bob
+    // and from Cy (Ann 0.90, Bob −2.40, Cy 0.60, kitty 0.90, 0.30 each on closing).
+    let next = app
+        .post_json(&format!("/api/v1/sessions/{id}/events"), &made_250())
+        .await;
+    assert_eq!(next.status.as_u16(), 201, "{}", next.body);
+    assert_eq!(
+        next.json()["settlement"],
+        json!([{"from": "Bob", "to": "Ann", "amount": "1.20"},
+               {"from": "Bob", "to": "Cy", "amount": "0.90"}]),
+        "{}",
+        next.body
+    );
+}
+
+#[tokio::test]
+async fn the_preview_names_the_kitty_share_and_check_pinochle_says_no_kitty() {
+    let app = TestApp::new().await;
+    let id = import(
+        &app,
+        json!([{"type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "failed"}]),
+    )
+    .await;
+    let page = app.get(&format!("/sessions/{id}")).await.body;
+    // The 0.90 kitty leaves the kitty, 0.30 to each player.
+    assert!(page.contains("Closing now would also move:"), "{page}");
+    assert!(
+        page.contains("Kitty <span class=\"minus\">−\u{2060}$0.90</span>"),
+        "{page}"
+    );
+    assert!(page.contains("Ann <span class=\"plus\">+\u{2060}$0.30</span>"));
+
+    // Check Pinochle has no kitty: its settle-up never speaks of one.
+    let doc = json!({"format": "scorekeeper/session@1", "game": "check_pinochle",
+        "agreements": {"stake": "0.25"}, "players": ["Ann", "Bob", "Cy", "Dan"],
+        "events": [{"type": "hand", "dealer": "Dan", "bidder": "Ann", "bid": 250, "trump": "hearts",
+                    "NS": {"meld": 120, "tricks": 150}, "EW": {"meld": 40, "tricks": 100}}]});
+    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    let page = app
+        .get(&format!("/sessions/{}", reply.json()["id"]))
+        .await
+        .body;
+    let settle = &page[page.find("id=\"settle\"").unwrap()..];
+    assert!(settle.contains("pays"), "closing now settles the checks");
+    assert!(!settle.to_lowercase().contains("kitty"), "{settle}");
+}

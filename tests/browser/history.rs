@@ -1,0 +1,233 @@
+//! Nights past in a real browser at phone width (390 px): the club history, filtered by
+//! player and by game, a player's page with the chart of the nights, and a session's
+//! balances chart, in light and dark mode. Screenshots go to
+//! `target/screenshots/history-*.png` for a person to look at.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); skipped with a
+//! note without them, except under CI, where it fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+use crate::common;
+
+use std::time::Duration;
+
+use common::browser::{
+    Browser, choose, dark_mode, page_fetch, screenshots, scroll_width, start_club, submit, wait_for,
+};
+use common::nights::pitch;
+use scorekeeper::format::SessionDoc;
+use serde_json::json;
+use thirtyfour::prelude::*;
+
+/// The pinochle night of `tests/app/history_pages.rs`: Ann +0.90, Bob −0.90, Cy 0.00, settled.
+fn pinochle_night() -> SessionDoc {
+    serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
+        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
+        "events": [
+            { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" },
+            { "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 300, "trump": "clubs", "outcome": "failed" },
+            { "type": "close" },
+            { "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.90" }
+        ]
+    }))
+    .unwrap()
+}
+
+/// The Pitch night of `tests/app/history_pages.rs` (`common::nights::pitch`): Ann +2.80,
+/// Bob −1.60, Dee −1.20.
+fn pitch_night() -> SessionDoc {
+    pitch("Ann", "Bob")
+}
+
+async fn sessions_shown(driver: &WebDriver) -> usize {
+    driver
+        .find_all(By::Css("ul.history > li"))
+        .await
+        .unwrap()
+        .len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_club_looks_back_on_a_phone() {
+    let Some(browser) = Browser::start("history").await else {
+        return;
+    };
+    let base = browser.base.clone();
+    let phone = browser.phone("historian").await;
+    let shots = screenshots();
+    let club = start_club(&phone, &base, "Thursday Nights").await;
+    scorekeeper::service::import(&browser.store, &pinochle_night(), Some(club))
+        .await
+        .unwrap();
+    scorekeeper::service::import(&browser.store, &pitch_night(), Some(club))
+        .await
+        .unwrap();
+
+    // From the club page to its history: both nights, newest first.
+    phone.goto(format!("{base}/clubs/{club}")).await.unwrap();
+    submit(&phone, "a[href$='/history']").await;
+    wait_for(&phone, "Auction Pitch", Duration::from_secs(5)).await;
+    assert_eq!(sessions_shown(&phone).await, 2);
+    // The day is shown in the phone's own words and zone ("Tue, Nov 24, 2:40 PM"), not UTC.
+    let when = phone
+        .find(By::Css("ul.history time"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!when.starts_with("20") && when.contains(':'), "{when}");
+    assert!(
+        scroll_width(&phone).await <= 390,
+        "the history fits a phone"
+    );
+    phone
+        .screenshot(&shots.join("history-list-390.png"))
+        .await
+        .unwrap();
+
+    // Only Cy's nights: the pinochle one.
+    submit(&phone, "details.filters > summary").await;
+    choose(&phone, "player", &person(&phone, "Cy").await).await;
+    submit(&phone, "form.filters button").await;
+    wait_for_url(&phone, "player=").await;
+    assert_eq!(sessions_shown(&phone).await, 1);
+    let li = phone
+        .find(By::Css("ul.history > li"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        li.contains("Auction Pinochle") && li.contains("settled"),
+        "{li}"
+    );
+    phone
+        .screenshot(&shots.join("history-filtered-390.png"))
+        .await
+        .unwrap();
+
+    // Every player, Pitch only: the Pitch night, Ann up 2.80.
+    choose(&phone, "player", "").await;
+    choose(&phone, "game", "auction_pitch").await;
+    submit(&phone, "form.filters button").await;
+    wait_for_url(&phone, "game=auction_pitch").await;
+    assert_eq!(sessions_shown(&phone).await, 1);
+    let li = phone
+        .find(By::Css("ul.history > li"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        li.contains("Ann") && li.contains("$2.80") && li.contains("closed"),
+        "{li}"
+    );
+
+    // Ann's page: 0.90 + 2.80 = 3.70 over two nights, with the chart.
+    submit(&phone, "ul.history a[href*='/players/']").await;
+    wait_for(&phone, "Over the nights", Duration::from_secs(5)).await;
+    let net = phone
+        .find(By::Id("net-all"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(net, "$3.70");
+    let chart = phone.find(By::Css(".history-chart svg")).await.unwrap();
+    let rect = chart.rect().await.unwrap();
+    assert!(
+        rect.width > 300.0 && rect.width <= 390.0,
+        "the chart fills the phone: {rect:?}"
+    );
+    assert!(
+        scroll_width(&phone).await <= 390,
+        "the player page fits a phone"
+    );
+    phone
+        .screenshot(&shots.join("history-player-390.png"))
+        .await
+        .unwrap();
+    dark_mode(&phone, true).await;
+    phone
+        .screenshot(&shots.join("history-player-dark-390.png"))
+        .await
+        .unwrap();
+    dark_mode(&phone, false).await;
+
+    // A session's balances hand by hand.
+    phone
+        .goto(format!("{base}/sessions/1/chart"))
+        .await
+        .unwrap();
+    wait_for(&phone, "Balances, hand by hand", Duration::from_secs(5)).await;
+    assert!(scroll_width(&phone).await <= 390);
+    phone
+        .screenshot(&shots.join("history-session-chart-390.png"))
+        .await
+        .unwrap();
+
+    // The club's downloads, through the club page's own links. The results CSV: the Pitch
+    // night still owed (Ann +2.80, Bob −1.60, Dee −1.20 from the hands above), the pinochle
+    // night paid off (Bob paid Ann the 0.90 he owed, so every balance is 0.00).
+    phone.goto(format!("{base}/clubs/{club}")).await.unwrap();
+    let link = |text: &'static str| {
+        let phone = phone.clone();
+        async move {
+            let link = phone.find(By::LinkText(text)).await.unwrap();
+            link.attr("href").await.unwrap().unwrap()
+        }
+    };
+    let (status, csv) = page_fetch(&phone, &link("results (CSV)").await).await;
+    assert_eq!(status, 200, "{csv}");
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "session,date,game,player,net");
+    for (player, net) in [("Ann", "2.80"), ("Bob", "-1.60"), ("Dee", "-1.20")] {
+        let row = format!(",auction_pitch,{player},{net}");
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with("2,") && r.ends_with(&row)),
+            "{row} in {csv}"
+        );
+    }
+    let pinochle: Vec<_> = rows.iter().filter(|r| r.starts_with("1,")).collect();
+    assert!(pinochle.len() >= 3, "{csv}");
+    assert!(pinochle.iter().all(|r| r.ends_with(",0.00")), "{csv}");
+    // The journal: a transaction per event, every player's account named.
+    let (status, journal) = page_fetch(&phone, &link("journal (hledger)").await).await;
+    assert_eq!(status, 200, "{journal}");
+    for account in ["players:Ann", "players:Bob", "players:Cy", "players:Dee"] {
+        assert!(journal.contains(account), "{account} in {journal}");
+    }
+    phone.quit().await.unwrap();
+}
+
+/// Waits (up to 5 s) until the address holds `part`: the filter form was submitted.
+async fn wait_for_url(driver: &WebDriver, part: &str) {
+    for _ in 0..100 {
+        if driver.current_url().await.unwrap().as_str().contains(part) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the address never held {part}");
+}
+
+/// The person id the player filter offers for `name`.
+async fn person(driver: &WebDriver, name: &str) -> String {
+    for option in driver
+        .find_all(By::Css("select[name='player'] option"))
+        .await
+        .unwrap()
+    {
+        if option.text().await.unwrap() == name {
+            return option.value().await.unwrap().unwrap();
+        }
+    }
+    panic!("{name} is not offered");
+}
