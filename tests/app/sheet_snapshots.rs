@@ -341,15 +341,6 @@ fn the_amount_rule_tells_the_one_way_from_the_others() {
     }
 }
 
-/// Amounts the agreements' help texts (`src/rules/<game>/form.rs`, shown under each field of
-/// the new-session form) still write as the number to type rather than as money, each as
-/// it stands with what follows it: "0.00 (the default) plays for points only", "S004's
-/// group: 0.50". The form snapshots found them (issue 27); they are left to the rules'
-/// owners and listed here so that any other amount written another way, on a form or a
-/// sheet, still fails.
-const KNOWN_IN_AGREEMENT_HELP: [&str; 4] =
-    ["0.00 (the ", "0.00 keeps", "group: 0.50", "group: 1.00"];
-
 /// Issue 22 "Done when": every amount on every snapshot is written the one way. Reads the
 /// stored snapshots themselves (so it fails on a page kept with another format, whichever
 /// test wrote it) and needs no `../shared`: the nine sheets, each with amounts, and the
@@ -367,10 +358,7 @@ fn every_amount_on_every_snapshot_is_written_one_way() {
         let page = std::fs::read_to_string(&path).unwrap();
         let stem = path.file_stem().unwrap().to_string_lossy();
         let form = stem.ends_with("_new_session") || stem.ends_with("_hand_form");
-        let (mut bad, found) = amounts_not_written_one_way(&page);
-        if form {
-            bad.retain(|context| !KNOWN_IN_AGREEMENT_HELP.iter().any(|k| context.contains(k)));
-        }
+        let (bad, found) = amounts_not_written_one_way(&page);
         assert!(
             bad.is_empty(),
             "{}: {} of {found} amounts written another way: {bad:#?}",

@@ -18,7 +18,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Stake per unit (per 100 points)",
         kind: SpecKind::Money,
         default: STAKE_DEFAULT,
-        help: "A unit is one step of the units table; $0.05 or $0.10 a hundred is most popular; 0.00 (the default) plays for points only (rules §1.1).",
+        help: "A unit is one step of the units table; $0.05 or $0.10 a hundred is most popular; $0.00 (the default) plays for points only (rules §1.1).",
     },
     AgreementSpec {
         name: "units_table",

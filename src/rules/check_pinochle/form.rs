@@ -21,7 +21,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Stake per check",
         kind: SpecKind::Money,
         default: STAKE_DEFAULT,
-        help: "The side with more checks when a game ends is paid the difference × this; Scarne suggests $0.05; 0.00 (the default) plays for points only (rules §1.7).",
+        help: "The side with more checks when a game ends is paid the difference × this; Scarne suggests $0.05; $0.00 (the default) plays for points only (rules §1.7).",
     },
     AgreementSpec {
         name: "check_table",

@@ -20,7 +20,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Stake per game",
         kind: SpecKind::Money,
         default: STAKE_DEFAULT,
-        help: "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing; 0.00 (the default) plays for points only (session-format).",
+        help: "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing; $0.00 (the default) plays for points only (session-format).",
     },
     AgreementSpec {
         name: "target",

@@ -24,7 +24,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Stake per game",
         kind: SpecKind::Money,
         default: STAKE_DEFAULT,
-        help: "When a game ends each loser pays this to his opposite number on the winning side; 0.00 keeps points only (session-format, money in the partnership games).",
+        help: "When a game ends each loser pays this to his opposite number on the winning side; $0.00 keeps points only (session-format, money in the partnership games).",
     },
     AgreementSpec {
         name: "aeroplane",

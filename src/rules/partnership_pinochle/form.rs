@@ -25,7 +25,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Stake per game",
         kind: SpecKind::Money,
         default: STAKE_DEFAULT,
-        help: "When a game ends each player of the losing side pays this to his opposite number ; 0.00 (the default) plays for points only (session-format; S002 names no stake, rules §1.5).",
+        help: "When a game ends each player of the losing side pays this to his opposite number; $0.00 (the default) plays for points only (session-format; S002 names no stake, rules §1.5).",
     },
     AgreementSpec {
         name: "target",

@@ -102,21 +102,21 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Most a first bet may be",
         kind: SpecKind::Money,
         default: "",
-        help: "S004's group: 0.50. Empty: no limit. Checked when the betting is written.",
+        help: "S004's group: $0.50. Empty: no limit. Checked when the betting is written.",
     },
     AgreementSpec {
         name: "max_raise",
         label: "Most one raise may be",
         kind: SpecKind::Money,
         default: "",
-        help: "S004's group: 0.50. Empty: no limit.",
+        help: "S004's group: $0.50. Empty: no limit.",
     },
     AgreementSpec {
         name: "max_raises_total_per_round",
         label: "Most the raises of one round may add up to",
         kind: SpecKind::Money,
         default: "",
-        help: "S004's group: 1.00, the opening bet not counted (rules §3 item 33). Empty: no limit.",
+        help: "S004's group: $1.00, the opening bet not counted (rules §3 item 33). Empty: no limit.",
     },
 ];
 
