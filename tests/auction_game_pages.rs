@@ -47,7 +47,7 @@ fn rounds_form(expected: usize) -> Vec<(String, String)> {
         form.push((format!("rounds.{i}.item"), item.to_string()));
         form.push((format!("rounds.{i}.bids.Ann"), ann.to_string()));
         form.push((format!("rounds.{i}.bids.Bob"), bob.to_string()));
-        // Empty overtime selects are sent too, as a browser does.
+        // Empty overtime chips ("nothing", "no") are sent too, as a browser does.
         form.push((format!("rounds.{i}.overtime.0.Ann"), String::new()));
         form.push((format!("rounds.{i}.overtime.0.Bob"), String::new()));
         form.push((format!("rounds.{i}.withdrawn.Ann"), String::new()));
@@ -206,9 +206,19 @@ async fn an_overtime_refusal_reopens_the_overtime_with_its_field_marked() {
             .body
             .contains("<details class=\"overtime confirm\" open>")
     );
+    // Ann's overtime chips are marked, and the 7 she chose stays chosen.
+    assert!(
+        reply.body.contains(
+            "<fieldset class=\"chips cards\" aria-invalid=\"true\"><legend>Ann adds</legend>"
+        ),
+        "{}",
+        reply.body
+    );
     assert!(
         reply
             .body
-            .contains("name=\"rounds.0.overtime.0.Ann\" aria-invalid=\"true\"")
+            .contains("name=\"rounds.0.overtime.0.Ann\" value=\"7\" checked"),
+        "{}",
+        reply.body
     );
 }
