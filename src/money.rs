@@ -73,20 +73,6 @@ impl Money {
         write(sign, &self.abs().to_string(), currency)
     }
 
-    /// The score sheet's money columns only: the sign as [`Money::shown_signed`] (`signed`)
-    /// or [`Money::shown`] writes it, without the symbol ("+0.20", "−0.10"). A symbol in
-    /// every cell makes the sheet of the largest tables wider than a phone
-    /// (`tests/browser/fit.rs`: 8 to 34 px over 377); the sheet says its currency in the
-    /// agreements, the balances and every explanation above and beside those columns.
-    pub fn in_column(self, signed: bool) -> String {
-        let sign = match self.0.signum() {
-            1 if signed => "+",
-            -1 => "−",
-            _ => "",
-        };
-        format!("{sign}{}", self.abs())
-    }
-
     /// As [`Money::shown`], with "+" before a gain, for what a line adds: "+$0.30",
     /// "−$0.15"; zero is "$0.00".
     pub fn shown_signed(self, currency: &str) -> String {
@@ -372,10 +358,6 @@ mod tests {
         assert_eq!(with_currency("+0.80", "USD"), "+\u{2060}$0.80");
         assert_eq!(with_currency("+0.80", "CHF"), "+0.80\u{a0}CHF");
         assert_eq!(JOIN, '\u{2060}');
-        // The sheet's money columns: the sign only, no symbol.
-        assert_eq!(Money::from_cents(20).in_column(true), "+0.20");
-        assert_eq!(Money::from_cents(20).in_column(false), "0.20");
-        assert_eq!(Money::from_cents(-10).in_column(false), "−0.10");
     }
 
     #[test]

@@ -142,8 +142,9 @@ fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> 
     legend
 }
 
-/// One cell: "+0.20" added (empty for none) over "−0.10" running ([`Money::in_column`]).
-fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
+/// One cell: "+$0.20" added (empty for none) over "−$0.10" running, money in `currency`
+/// written as on every page ([`Money::shown_signed`], [`Money::shown`]; issue 22 point 6).
+fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally, currency: &str) -> CellView {
     let Some(c) = cell else {
         return CellView {
             account: account.to_string(),
@@ -156,12 +157,12 @@ fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
         };
     };
     let text = |n: i64| match tally {
-        Tally::Money => Money::from_cents(n).in_column(false),
+        Tally::Money => Money::from_cents(n).shown(currency),
         _ => points(n),
     };
     let added = |n: i64| match tally {
         Tally::Money if n == 0 => String::new(),
-        Tally::Money => Money::from_cents(n).in_column(true),
+        Tally::Money => Money::from_cents(n).shown_signed(currency),
         _ => signed_points(n),
     };
     CellView {
@@ -175,14 +176,14 @@ fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally) -> CellView {
     }
 }
 
-fn cells(columns: &[Column], cells: &[Cell]) -> Vec<CellView> {
+fn cells(columns: &[Column], cells: &[Cell], currency: &str) -> Vec<CellView> {
     columns
         .iter()
         .map(|col| {
             let cell = cells
                 .iter()
                 .find(|c| c.account == col.account && c.tally == col.tally);
-            cell_view(&col.account, cell, col.tally)
+            cell_view(&col.account, cell, col.tally, currency)
         })
         .collect()
 }
@@ -252,7 +253,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
         payments: money_views(&end.finish.postings, ctx.currency),
         struck: end.struck_by.is_some(),
         changed,
-        fresh: cells(columns, &e.fresh)
+        fresh: cells(columns, &e.fresh, ctx.currency)
             .into_iter()
             .filter(|_| !e.fresh.is_empty())
             .collect(),
@@ -465,10 +466,10 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         lines.push(row_line(row, corrects, columns, &groups, money, ctx));
     }
     let start = source.start_line.map(|l| {
-        let c = cells(columns, &l.cells);
+        let c = cells(columns, &l.cells, ctx.currency);
         line_view(l, &groups, c)
     });
-    let totals = totals(source, columns);
+    let totals = totals(source, columns, ctx.currency);
     let totals_label = if money_columns {
         "Balance".to_string()
     } else {
@@ -518,7 +519,7 @@ fn row_line<'a>(
             line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
         }
     }
-    let line_cells = cells(columns, &line_cells);
+    let line_cells = cells(columns, &line_cells, ctx.currency);
     let mut view = line_view(&row.line, groups, line_cells);
     view.number = row.hand_number.map(|n| n.to_string()).unwrap_or_default();
     in_currency(&mut view, row, ctx.currency);
@@ -540,14 +541,14 @@ fn row_line<'a>(
 }
 
 /// The foot of the sheet of `source`: where each of `columns` stands now, a money
-/// column's balance coloured by its sign.
-fn totals(source: &Source<'_>, columns: &[Column]) -> Vec<CellView> {
+/// column's balance (in `currency`) coloured by its sign.
+fn totals(source: &Source<'_>, columns: &[Column], currency: &str) -> Vec<CellView> {
     let mut standing = source.engine.standing();
     for col in columns.iter().filter(|c| c.tally == Tally::Money) {
         let cents = source.balances.get(&col.account).cents();
         standing.push(Cell::running(&col.account, Tally::Money, cents));
     }
-    cells(columns, &standing)
+    cells(columns, &standing, currency)
         .into_iter()
         .map(|mut c| {
             if c.tally == Tally::Money {

@@ -8,7 +8,7 @@
 use crate::common;
 
 use common::TestApp;
-use common::html::has;
+use common::html::{has, select_text};
 use common::pages::{ledger_of, post_hand, start_session};
 use serde_json::{Value, json};
 
@@ -45,7 +45,7 @@ fn rounds_form(expected: usize) -> Vec<(String, String)> {
         form.push((format!("rounds.{i}.item"), item.to_string()));
         form.push((format!("rounds.{i}.bids.Ann"), ann.to_string()));
         form.push((format!("rounds.{i}.bids.Bob"), bob.to_string()));
-        // Empty overtime selects are sent too, as a browser does.
+        // Empty overtime chips ("nothing", "no") are sent too, as a browser does.
         form.push((format!("rounds.{i}.overtime.0.Ann"), String::new()));
         form.push((format!("rounds.{i}.overtime.0.Bob"), String::new()));
         form.push((format!("rounds.{i}.withdrawn.Ann"), String::new()));
@@ -189,9 +189,18 @@ async fn an_overtime_refusal_reopens_the_overtime_with_its_field_marked() {
         reply.body
     );
     assert!(has(&reply.body, "details.overtime.confirm[open]"));
+    // Ann's overtime chips are marked, and the 7 she chose stays chosen.
+    let marked = select_text(
+        &reply.body,
+        "fieldset.chips.cards[aria-invalid=true] legend",
+    );
+    assert_eq!(marked, ["Ann adds"], "{}", reply.body);
     assert!(
-        reply
-            .body
-            .contains("name=\"rounds.0.overtime.0.Ann\" aria-invalid=\"true\"")
+        has(
+            &reply.body,
+            "input[name='rounds.0.overtime.0.Ann'][value='7'][checked]"
+        ),
+        "{}",
+        reply.body
     );
 }

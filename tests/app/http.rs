@@ -916,10 +916,10 @@ fn what_if_cases() -> Vec<WhatIf> {
                 ("bidder_cash", ""),
             ],
             cells: vec![
-                ("Ann", "+1.00 0.90"),
-                ("Bob", "−0.50 −0.60"),
-                ("Cy", "−0.50 −0.60"),
-                ("KITTY", "0.30"),
+                ("Ann", "+$1.00 $0.90"),
+                ("Bob", "−$0.50 −$0.60"),
+                ("Cy", "−$0.50 −$0.60"),
+                ("KITTY", "$0.30"),
             ],
             needs: Some("Ann needs 150 in counters to make 350 (meld 200)"),
         },
@@ -1060,10 +1060,10 @@ fn what_if_cases() -> Vec<WhatIf> {
                 ("folded.Dee", "on"),
             ],
             cells: vec![
-                ("Ann", "+0.35 0.35"),
-                ("Bob", "−0.25 −0.25"),
-                ("Cy", "−0.05 −0.05"),
-                ("Dee", "−0.05 −0.05"),
+                ("Ann", "+$0.35 $0.35"),
+                ("Bob", "−$0.25 −$0.25"),
+                ("Cy", "−$0.05 −$0.05"),
+                ("Dee", "−$0.05 −$0.05"),
             ],
             needs: None,
         },
@@ -1084,14 +1084,14 @@ fn what_if_cases() -> Vec<WhatIf> {
                 ("final.Bob.items.J", "1"),
                 ("final.Bob.spent", "30"),
             ],
-            cells: vec![("Ann", "−0.50 −0.50"), ("Bob", "+0.50 0.50")],
+            cells: vec![("Ann", "−$0.50 −$0.50"), ("Bob", "+$0.50 $0.50")],
             needs: None,
         },
     ]
 }
 
 /// The text of every cell of `account` in `html` (a sheet table): "added running", tags
-/// as spaces, blanks collapsed.
+/// as spaces, blanks collapsed, the word joiner between a sign and "$" left out.
 fn cells_of(html: &str, account: &str) -> Vec<String> {
     let body = &html[html.find("<tbody>").unwrap()..html.find("</tbody>").unwrap()];
     let marker = format!("data-account=\"{account}\">");
@@ -1109,7 +1109,10 @@ fn cells_of(html: &str, account: &str) -> Vec<String> {
                     _ => {}
                 }
             }
-            text.split_whitespace().collect::<Vec<_>>().join(" ")
+            text.replace('\u{2060}', "")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
         })
         .collect()
 }
@@ -1331,13 +1334,13 @@ async fn a_correction_is_previewed_as_the_net_change_it_would_record() {
     assert_eq!(preview.status.as_u16(), 200, "{}", preview.body);
     assert_eq!(
         cells_of(&preview.body, "Ann"),
-        ["−0.60 −0.50"],
+        ["−$0.60 −$0.50"],
         "{}",
         preview.body
     );
     assert_eq!(
         cells_of(&preview.body, "Bob"),
-        ["+0.30 0.10"],
+        ["+$0.30 $0.10"],
         "{}",
         preview.body
     );

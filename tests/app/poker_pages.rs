@@ -266,7 +266,7 @@ async fn cards_rank_the_showdown_and_a_carried_odd_chip_waits_in_the_pot() {
     assert!(page.contains("$0.05 odd stays in the pot for the next hand"));
     assert!(page.contains("Pot (odd chips)"), "the POT column");
     assert!(
-        page.contains("0.05 of odd chips is carried in the pot: closing now shares it out"),
+        page.contains("$0.05 of odd chips is carried in the pot: closing now shares it out"),
         "{page}"
     );
 }

@@ -246,25 +246,26 @@ async fn the_ledger_pages_from_a_seq() {
 }
 
 #[tokio::test]
-async fn a_long_sheet_shows_its_last_fifty_lines_and_the_rest_on_a_tap() {
+async fn a_long_sheet_shows_its_last_twelve_lines_and_the_rest_on_a_tap() {
     let router = app_in_memory().await;
     let id = import(&router, 120).await;
     let page = get(&router, &format!("/sessions/{id}"), None).await;
     assert_eq!(page.status, StatusCode::OK);
     let lines = |body: &str| body.matches("<tr class=\"entry").count();
-    assert_eq!(lines(&page.body), 50, "the last 50 of 120 hands");
+    // The writer's page (WRITER_LINES): the last 12 of 120 hands, 108 a tap away.
+    assert_eq!(lines(&page.body), 12, "the last 12 of 120 hands");
     assert!(
         page.body.contains(&format!(
-            "href=\"/sessions/{id}?all=1#sheet\">Show the 70 earlier lines</a>"
+            "href=\"/sessions/{id}?all=1#sheet\">Show the 108 earlier lines</a>"
         )),
         "{}",
         page.body
     );
-    // The last hand is there, numbered 120; hand 70 (the 70th, left out) is not.
+    // The last hand is there, numbered 120, and hand 109; hand 108 (left out) is not.
     let numbers = select_text(&page.body, "td.num");
     assert!(numbers.contains(&"120".to_string()));
-    assert!(numbers.contains(&"71".to_string()));
-    assert!(!numbers.contains(&"70".to_string()));
+    assert!(numbers.contains(&"109".to_string()));
+    assert!(!numbers.contains(&"108".to_string()));
     let all = get(&router, &format!("/sessions/{id}?all=1"), None).await;
     assert_eq!(lines(&all.body), 120);
     assert!(select_text(&all.body, "td.num").contains(&"1".to_string()));

@@ -12,6 +12,8 @@ use super::PageError;
 use crate::error::AppError;
 use crate::ledger::settle_up::{Transfer, fewest_transfers_preferring};
 use crate::ledger::{Balances, KITTY, Posting};
+// An engine's words carry no currency (the "unfinished" note); the page adds it.
+use crate::money::amounts_with_currency;
 use crate::registry::{self, HandFormData};
 use crate::rules::GameInfo;
 use crate::rules::game::{Choice, HandFormSpec, form_values};
@@ -159,6 +161,12 @@ pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
 /// (issue 24 point 1; measured by `tests/browser/fit.rs` on a 20-hand sheet at 390 px).
 pub const WATCHER_LINES: usize = 2;
 
+/// How many lines the writer's phone shows unless asked for all: a night's latest hands
+/// and the one being checked, the earlier ones a tap away ("Show the N earlier lines").
+/// Every line is some forty elements; at fifty lines a busy sheet was 2,261 elements, and
+/// laying them out kept Lighthouse's mobile performance at 79-93 (issue 24: 95).
+pub const WRITER_LINES: usize = 12;
+
 /// What a sheet page is built from: the whole session read and replayed
 /// ([`Showing::of_loaded`], for every line, a correction form or a renamed club's names),
 /// or the state the cache keeps ([`Showing::of_glance`], the latest lines: what a phone
@@ -260,8 +268,12 @@ pub fn sheet_page(
     can_write: bool,
 ) -> Result<SheetPage, AppError> {
     let mut shown = showing.source.clone();
-    if !can_write && !values.contains_key("all") {
-        shown.keep_last(WATCHER_LINES);
+    if !values.contains_key("all") {
+        shown.keep_last(if can_write {
+            WRITER_LINES
+        } else {
+            WATCHER_LINES
+        });
     }
     let source = &shown;
     let engine = source.engine();
@@ -310,7 +322,9 @@ pub fn sheet_page(
         settlement,
         settlement_text,
         closed: showing.closed,
-        unfinished: engine.unfinished(),
+        unfinished: engine
+            .unfinished()
+            .map(|t| amounts_with_currency(&t, currency)),
         close_effect: money_views(preview_postings, currency),
         payments: payment_views(showing, can_write),
         error,
