@@ -113,7 +113,7 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
     assert_eq!(options(&sheet, "<datalist id=\"seated-players\""), seated);
     let mut end = pairs(&[("", "the end of the table")]);
     end.extend(seated.clone());
-    assert_eq!(options(&sheet, "<select name=\"seat_after\""), end);
+    assert_eq!(chips(&sheet, "seat_after"), end);
     // Hand 1 was dealt by Cy, so Ann deals next: chosen by value, the name she sat under.
     assert!(
         selected(&sheet, "dealer").as_deref() == Some("Ann"),
