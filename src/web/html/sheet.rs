@@ -10,7 +10,7 @@ use askama_web::WebTemplate;
 
 use super::PageError;
 use crate::error::AppError;
-use crate::ledger::settle_up::{Transfer, fewest_transfers_preferring};
+use crate::ledger::settle_up::Transfer;
 use crate::ledger::{Balances, KITTY, Posting};
 // An engine's words carry no currency (the "unfinished" note); the page adds it.
 use crate::money::amounts_with_currency;
@@ -24,7 +24,9 @@ use crate::session::why::{Summaries, standing_amounts};
 use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
 
 mod night;
+mod settle;
 pub use night::{NightOnSheet, night_on_sheet};
+use settle::settle_up;
 
 /// The score-sheet page.
 #[derive(Template, WebTemplate)]
@@ -267,14 +269,7 @@ pub fn sheet_page(
     error: Option<PageError>,
     can_write: bool,
 ) -> Result<SheetPage, AppError> {
-    let mut shown = showing.source.clone();
-    if !values.contains_key("all") {
-        shown.keep_last(if can_write {
-            WRITER_LINES
-        } else {
-            WATCHER_LINES
-        });
-    }
+    let shown = shown_source(showing, values, can_write);
     let source = &shown;
     let engine = source.engine();
     let error_field = error.as_ref().and_then(|e| e.field.clone());
@@ -334,46 +329,23 @@ pub fn sheet_page(
     })
 }
 
-/// The settle-up of `showing` with the `balances` shown, preferring the game's `pairs`: the
-/// fewest transfers, each with where both balances came from (`preview_postings`: what
-/// closing now would post), and the same as plain text to copy.
-fn settle_up(
-    showing: &Showing<'_>,
-    balances: &Balances,
-    pairs: &[(String, String)],
-    preview_postings: &[Posting],
-) -> (Vec<TransferView>, String) {
-    let currency = showing.currency;
-    // Before the close the settle-up is what closing now would do: the kitty shared out by
-    // its rule, never "pays KITTY" for a kitty that closing would empty.
-    let settle_from = showing.preview.as_ref().map_or(balances, |(b, _)| b);
-    let open_balances: Vec<_> = settle_from
-        .as_map()
-        .iter()
-        .map(|(k, v)| (k.clone(), *v))
-        .collect();
-    let transfers = fewest_transfers_preferring(&open_balances, pairs);
-    let summary = |account: &str| {
-        let words = showing.summaries.words(account, preview_postings, currency);
-        (name(account), words)
-    };
-    let settlement: Vec<TransferView> = transfers
-        .into_iter()
-        .map(|t| TransferView {
-            from: name(&t.from),
-            to: name(&t.to),
-            amount: t.amount.shown(currency),
-            summary: vec![summary(&t.from), summary(&t.to)],
-            why_link: why_link(showing.id, &t.from, &t.to),
-            transfer: t,
-        })
-        .collect();
-    let settlement_text = settlement
-        .iter()
-        .map(|t| format!("{} pays {} {}", t.from, t.to, t.amount))
-        .collect::<Vec<_>>()
-        .join("\n");
-    (settlement, settlement_text)
+/// The rows `showing` puts on the page: the latest [`WRITER_LINES`] for a phone that
+/// enters hands, [`WATCHER_LINES`] for one that watches, all of them when `values` asks
+/// (`?all=1`).
+fn shown_source<'a>(
+    showing: &Showing<'a>,
+    values: &HashMap<String, String>,
+    can_write: bool,
+) -> Source<'a> {
+    let mut shown = showing.source.clone();
+    if !values.contains_key("all") {
+        shown.keep_last(if can_write {
+            WRITER_LINES
+        } else {
+            WATCHER_LINES
+        });
+    }
+    shown
 }
 
 /// Every balance as the page lists it: `(name, amount with currency, class)`.
@@ -436,12 +408,6 @@ fn class_of(cents: i64) -> &'static str {
         -1 => "minus",
         _ => "",
     }
-}
-
-/// The settle-up's "every hand" page for a transfer between `from` and `to`.
-fn why_link(id: i64, from: &str, to: &str) -> String {
-    let query = serde_html_form::to_string([("from", from), ("to", to)]).unwrap_or_default();
-    format!("/sessions/{id}/why?{query}")
 }
 
 /// The hand event `values` asks to correct (`correct_event`), when it is a hand that stands.
