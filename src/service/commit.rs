@@ -283,7 +283,10 @@ fn same_error(e: &AppError) -> AppError {
     }
 }
 
-/// Appends `jobs` in one transaction: each one's outcome, in order, once committed.
+/// Appends `jobs` in one transaction: each one's outcome, in order, once committed. The
+/// sessions' counts of events are read once for the group under the write lock, and each
+/// record is then one query ([`store::append`]): a few round trips to the database thread
+/// per group, and one per record, instead of one per statement.
 async fn write(
     pool: &WritePool,
     jobs: &[Job],
@@ -293,40 +296,58 @@ async fn write(
         .begin_with("BEGIN IMMEDIATE")
         .await
         .map_err(Failed::Group)?;
+    let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
+    let counts = match store::append::event_counts(&mut tx, &sessions).await {
+        Ok(counts) => counts,
+        Err(e) => {
+            let _ = tx.rollback().await;
+            return Err(Failed::Statement(e));
+        }
+    };
     let mut outcomes = Vec::with_capacity(jobs.len());
     for job in jobs {
         let a = &job.append;
-        let new = NewEvent {
-            seq: i64::try_from(a.count).unwrap_or(i64::MAX).saturating_add(1),
-            kind: &a.kind,
-            body: &a.body,
-            explanation: &a.explanation,
-            postings: &a.postings,
-            recorded_at: &a.recorded_at,
-            entry: &a.entry,
-        };
-        let appended = match store::append_event_after(&mut tx, a.session_id, &new, a.count).await {
-            Ok(Some(_)) => match &a.facts {
-                Some(facts) => facts.write(&mut tx, a.session_id).await.map(|()| true),
-                None => Ok(true),
-            },
-            Ok(None) => Ok(false),
-            Err(e) => Err(e),
-        };
-        match appended {
-            Ok(true) => outcomes.push(Appended::Committed),
-            Ok(false) => outcomes.push(Appended::Stale),
-            Err(e) => {
-                // No statement follows a failed one in this transaction: SQLite may have
-                // rolled it back already, and whatever it holds is let go.
-                let _ = tx.rollback().await;
-                return Err(Failed::Statement(e));
-            }
+        let stored = counts.get(&a.session_id).copied().unwrap_or(0);
+        if usize::try_from(stored).ok() != Some(a.count) {
+            outcomes.push(Appended::Stale);
+            continue;
         }
+        if let Err(e) = append_one(&mut tx, a).await {
+            // No statement follows a failed one in this transaction: SQLite may have
+            // rolled it back already, and whatever it holds is let go.
+            let _ = tx.rollback().await;
+            return Err(Failed::Statement(e));
+        }
+        outcomes.push(Appended::Committed);
     }
     tx.commit().await.map_err(Failed::Group)?;
     commits.fetch_add(1, Ordering::Relaxed);
     Ok(outcomes)
+}
+
+/// Appends record `a`, whose session holds `a.count` events under the write lock `conn`
+/// holds, with its club facts, as one query (after the club's new players, if any).
+async fn append_one(conn: &mut sqlx::SqliteConnection, a: &Append) -> Result<(), sqlx::Error> {
+    let new = NewEvent {
+        seq: i64::try_from(a.count).unwrap_or(i64::MAX).saturating_add(1),
+        kind: &a.kind,
+        body: &a.body,
+        explanation: &a.explanation,
+        postings: &a.postings,
+        recorded_at: &a.recorded_at,
+        entry: &a.entry,
+    };
+    let facts = a.facts.as_ref().filter(|f| !f.delta.is_empty());
+    if let Some(f) = facts {
+        store::history::add_new_players(conn, f.club_id, &f.delta).await?;
+    }
+    store::append::append_checked(conn, a.session_id, &new, |q| {
+        if let Some(f) = facts {
+            let at = (a.session_id, f.club_id, f.game, f.played_at.as_str());
+            store::history::push_facts_delta(q, at, &f.delta);
+        }
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -7,7 +7,10 @@ use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
 
 mod facts;
 
-pub use facts::{apply_facts_delta, player_totals_rows, replace_session_facts, stored_facts};
+pub use facts::{
+    add_new_players, apply_facts_delta, player_totals_rows, push_facts_delta, replace_session_facts,
+    stored_facts,
+};
 
 /// The person behind `name` in the club: the one the name already points at, else the one
 /// whose display name it is (a renamed player sitting down under the new name), else a new

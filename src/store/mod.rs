@@ -5,6 +5,7 @@
 //! money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
 //! [`crate::service`]).
 
+pub mod append;
 pub mod clubs;
 pub mod history;
 pub mod nights;

@@ -59,6 +59,11 @@ impl ReadPool {
             SqlitePoolOptions::new()
                 .max_connections(READERS)
                 .min_connections(0)
+                // sqlx pings an idle connection before lending it by default: one more
+                // round trip to the connection's thread on every read, for a file that
+                // cannot hang up like a network peer. A broken connection still fails its
+                // statement, and the read is answered with that error.
+                .test_before_acquire(false)
                 .acquire_timeout(WRITE_WAIT)
                 .idle_timeout(Some(std::time::Duration::from_secs(600)))
                 .connect_lazy_with(options),

@@ -49,46 +49,71 @@ pub async fn apply_facts_delta(
     played_at: &str,
     delta: &FactsDelta,
 ) -> Result<(), sqlx::Error> {
-    if let Some((hands, closed, settled)) = delta.status {
-        sqlx::query(
-            "INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES (?, ?, ?, ?, ?) \
-             ON CONFLICT (session_id) DO UPDATE SET hands = excluded.hands, closed = excluded.closed, \
-             settled = excluded.settled",
-        )
-        .bind(session_id)
-        .bind(club_id)
-        .bind(hands)
-        .bind(closed)
-        .bind(settled)
-        .execute(&mut *conn)
-        .await?;
-    }
+    add_new_players(conn, club_id, delta).await?;
+    let mut q = QueryBuilder::<Sqlite>::new("SELECT 1");
+    push_facts_delta(&mut q, (session_id, club_id, game, played_at), delta);
+    q.build().execute(&mut *conn).await?;
+    Ok(())
+}
+
+/// Makes each player `delta` brings to the session for the first time one of club
+/// `club_id`'s people and players (before its results are written: they name them).
+pub async fn add_new_players(
+    conn: &mut SqliteConnection,
+    club_id: i64,
+    delta: &FactsDelta,
+) -> Result<(), sqlx::Error> {
     for (r, new) in &delta.results {
         if *new {
             ensure_person(conn, club_id, &r.player).await?;
             crate::store::clubs::add_player(conn, club_id, &r.player).await?;
         }
     }
-    // Every changed row in one statement each (a round trip to the database thread per
-    // statement is what a record costs most while the group holds the write lock); the
-    // totals' triggers still run per row.
-    upsert_results(conn, (session_id, club_id, game, played_at), &delta.results).await?;
-    upsert_bids(conn, (session_id, club_id), &delta.bids).await?;
     Ok(())
 }
 
-/// Inserts or updates the changed `results` of a session (`at`: its id, club, game and
-/// creation time) in one statement.
-async fn upsert_results(
-    conn: &mut SqliteConnection,
+/// Pushes onto `q` the statements (each after a `;`) that write `delta` of a club session
+/// (`at`: its id, club, game and creation time): the status, then every changed result and
+/// every changed band in one upsert each, so that the whole difference travels to the
+/// database thread with the query it ends (see [`crate::store::append`]). The players it
+/// names must be the club's already ([`add_new_players`]).
+pub fn push_facts_delta(
+    q: &mut QueryBuilder<Sqlite>,
+    at: (i64, i64, &str, &str),
+    delta: &FactsDelta,
+) {
+    let (session_id, club_id, _, _) = at;
+    if let Some((hands, closed, settled)) = delta.status {
+        q.push(
+            "; INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES (",
+        );
+        q.separated(", ")
+            .push_bind(session_id)
+            .push_bind(club_id)
+            .push_bind(hands)
+            .push_bind(closed)
+            .push_bind(settled);
+        q.push(
+            ") ON CONFLICT (session_id) DO UPDATE SET hands = excluded.hands, \
+             closed = excluded.closed, settled = excluded.settled",
+        );
+    }
+    push_results(q, at, &delta.results);
+    push_bids(q, (session_id, club_id), &delta.bids);
+}
+
+/// Pushes the upsert of the changed `results` of a session (`at`: its id, club, game and
+/// creation time), if any.
+fn push_results(
+    q: &mut QueryBuilder<Sqlite>,
     (session_id, club_id, game, played_at): (i64, i64, &str, &str),
     results: &[(PlayerResult, bool)],
-) -> Result<(), sqlx::Error> {
+) {
     if results.is_empty() {
-        return Ok(());
+        return;
     }
-    let mut q = QueryBuilder::<Sqlite>::new(
-        "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
+    q.push(
+        "; INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
          hands_bid, hands_made, hands_set, games_won, kitties_taken) ",
     );
     q.push_values(results, |mut row, (r, _)| {
@@ -110,23 +135,19 @@ async fn upsert_results(
          hands_set = excluded.hands_set, games_won = excluded.games_won, \
          kitties_taken = excluded.kitties_taken",
     );
-    q.build().execute(&mut *conn).await?;
-    Ok(())
 }
 
-/// Inserts or updates the changed bands `bids` (player, band, bids, made) of session
-/// `session_id` of `club_id` in one statement.
-async fn upsert_bids(
-    conn: &mut SqliteConnection,
+/// Pushes the upsert of the changed bands `bids` (player, band, bids, made) of session
+/// `session_id` of `club_id`, if any.
+fn push_bids(
+    q: &mut QueryBuilder<Sqlite>,
     (session_id, club_id): (i64, i64),
     bids: &[(String, i64, i64, i64)],
-) -> Result<(), sqlx::Error> {
+) {
     if bids.is_empty() {
-        return Ok(());
+        return;
     }
-    let mut q = QueryBuilder::<Sqlite>::new(
-        "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) ",
-    );
+    q.push("; INSERT INTO session_bids (session_id, club_id, player, band, bids, made) ");
     q.push_values(bids, |mut row, (player, band, bids, made)| {
         row.push_bind(session_id)
             .push_bind(club_id)
@@ -138,8 +159,6 @@ async fn upsert_bids(
     q.push(
         " ON CONFLICT (session_id, player, band) DO UPDATE SET bids = excluded.bids, made = excluded.made",
     );
-    q.build().execute(&mut *conn).await?;
-    Ok(())
 }
 
 /// What the history keeps of session `session_id` as stored: its status, each player's
