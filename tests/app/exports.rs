@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use common::html::{has, one_text};
+use common::html::{has, one_text, select_text};
 use common::nights::hledger_balances;
 use common::{Reply, TestApp};
 use scorekeeper::export::journal_account;
@@ -105,16 +105,20 @@ fn journal_balances(ledgers: &[Value]) -> BTreeMap<String, i64> {
     sums
 }
 
+/// The club document `club` posted to the import API under the name `name` (else the
+/// name it carries), with the passphrase "deal the cards": the answer as it came.
+async fn import_as(app: &TestApp, name: Option<&str>, club: &Value) -> Reply {
+    let mut body = json!({ "passphrase": "deal the cards", "club": club });
+    if let Some(name) = name {
+        body["name"] = json!(name);
+    }
+    post(app, "/api/v1/clubs/import", None, &body).await
+}
+
 /// Imports the club export `club` as a new club Friday ("deal the cards") through the API;
 /// fails unless it is created (201). The answer: the new club's id, token and session ids.
 async fn import_friday(app: &TestApp, club: &Value) -> Value {
-    let reply = post(
-        app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "name": "Friday", "passphrase": "deal the cards", "club": club }),
-    )
-    .await;
+    let reply = import_as(app, Some("Friday"), club).await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
     reply.json()
 }
@@ -294,23 +298,11 @@ async fn a_club_export_imports_into_a_new_club_with_identical_ledgers() {
     );
 
     // A taken name is refused, a broken session is refused by field, and nothing is written.
-    let taken = post(
-        &app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "passphrase": "deal the cards", "club": export }),
-    )
-    .await;
+    let taken = import_as(&app, None, &export).await;
     assert_eq!(taken.status, StatusCode::BAD_REQUEST, "{}", taken.body);
     let mut broken = export.clone();
     broken["sessions"][1]["session"]["events"][0]["bid"] = json!(9);
-    let refused = post(
-        &app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "name": "Friday", "passphrase": "deal the cards", "club": broken }),
-    )
-    .await;
+    let refused = import_as(&app, Some("Friday"), &broken).await;
     assert_eq!(
         refused.status,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -409,7 +401,7 @@ async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() 
         format!("/api/v1/sessions/{}/journal", ids[0]),
     ] {
         assert!(
-            sheet.body.contains(&format!("href=\"{link}\" download")),
+            has(&sheet.body, &format!("a[href=\"{link}\"][download]")),
             "{link}"
         );
         let download = get(&app, &link, &token).await;
@@ -419,8 +411,10 @@ async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() 
     assert_eq!(page.status, StatusCode::OK);
     for what in ["results.csv", "journal", "export"] {
         assert!(
-            page.body
-                .contains(&format!("href=\"/api/v1/clubs/{club_id}/{what}\" download")),
+            has(
+                &page.body,
+                &format!("a[href=\"/api/v1/clubs/{club_id}/{what}\"][download]")
+            ),
             "{what}"
         );
     }
@@ -452,13 +446,13 @@ async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() 
     let refused = app.send(send(content_type, body)).await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
-        refused
-            .body
-            .contains("role=\"alert\">Backup: this is not a club&#39;s backup file"),
+        select_text(&refused.body, "[role=alert]")
+            .iter()
+            .any(|alert| alert.starts_with("Backup: this is not a club's backup file")),
         "{}",
         refused.body
     );
-    assert!(refused.body.contains("value=\"Friday\""));
+    assert!(has(&refused.body, "[value=Friday]"));
 
     let (content_type, body) = multipart(&[
         ("backup", Some("club.json"), backup.as_bytes()),
@@ -499,9 +493,9 @@ async fn the_restore_page_names_the_hand_at_fault_in_player_words() {
         .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
-        refused
-            .body
-            .contains("role=\"alert\">Backup file, session 1, event 2, Bid: 240"),
+        select_text(&refused.body, "[role=alert]")
+            .iter()
+            .any(|alert| alert.starts_with("Backup file, session 1, event 2, Bid: 240")),
         "{}",
         refused.body
     );
@@ -747,13 +741,7 @@ async fn a_club_export_carries_titles_archives_people_and_nights() {
         s.remove("title");
         s.remove("archived");
     }
-    let reply = post(
-        &app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "name": "Saturday", "passphrase": "deal the cards", "club": older }),
-    )
-    .await;
+    let reply = import_as(&app, Some("Saturday"), &older).await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
 }
 
@@ -803,13 +791,7 @@ async fn a_club_import_that_fails_midway_writes_nothing() {
     .execute(&app.pool)
     .await
     .unwrap();
-    let reply = post(
-        &app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "name": "Friday", "passphrase": "deal the cards", "club": export }),
-    )
-    .await;
+    let reply = import_as(&app, Some("Friday"), &export).await;
     assert_eq!(
         reply.status,
         StatusCode::INTERNAL_SERVER_ERROR,
@@ -826,13 +808,7 @@ async fn a_club_import_that_fails_midway_writes_nothing() {
         .execute(&app.pool)
         .await
         .unwrap();
-    let reply = post(
-        &app,
-        "/api/v1/clubs/import",
-        None,
-        &json!({ "name": "Friday", "passphrase": "deal the cards", "club": export }),
-    )
-    .await;
+    let reply = import_as(&app, Some("Friday"), &export).await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
     assert_eq!(count("SELECT COUNT(*) FROM sessions").await, before[1] + 3);
 }

@@ -11,8 +11,8 @@ use crate::common;
 mod settled;
 
 use common::TestApp;
-use common::html::has_term;
-use common::nights::pitch;
+use common::html::{has, has_term, select_text, text_after};
+use common::nights::{make_night, pay_at_night, pitch, two_pitches};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
 use serde_json::{Value, json};
@@ -66,26 +66,8 @@ fn transfer<'a>(v: &'a Value, side: &str, name: &str) -> &'a Value {
 async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
-        .await
-        .unwrap();
-    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
-        .await
-        .unwrap();
-    let made = app
-        .post_form_with(
-            &format!("/clubs/{club}/nights"),
-            &[
-                ("sessions", &a.to_string()),
-                ("sessions", &b.to_string()),
-                ("title", "Thursday at Sal's"),
-            ],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
-    let location = made.location.unwrap();
-    let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
+    let (a, b) = two_pitches(&app, club).await;
+    let (location, night) = make_night(&app, &cookie, club, &[a, b], "Thursday at Sal's").await;
     assert_eq!(location, format!("/clubs/{club}/nights/{night}"));
 
     let v = api(&app, &cookie, club, night).await;
@@ -130,19 +112,7 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     }
     assert_eq!(api(&app, &cookie, club, night).await["payments"], json!([]));
     // Dee hands Ann 1.20 against the night: only Dee → Bob 1.20 is left.
-    let paid = app
-        .post_form_with(
-            &format!("{location}/payments"),
-            &[
-                ("seen", "0"),
-                ("payer", "Dee"),
-                ("payee", "Ann"),
-                ("amount", "1.20"),
-            ],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    pay_at_night(&app, &cookie, &location, ["0", "Dee", "Ann", "1.20"]).await;
     let v = api(&app, &cookie, club, night).await;
     assert_eq!(transfers(&v), vec![t("Dee", "Bob", "1.20")]);
     assert_eq!(v["net"][0], json!({ "name": "Ann", "net": "0.00" }));
@@ -184,14 +154,12 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     );
 
     // Voided: kept, no longer counted, the two transfers are back.
-    let voided = app
-        .post_form_with(
-            &format!("{location}/payments/{payment}/void"),
-            &[("reason", "wrong person")],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(voided.status.as_u16(), 303, "{}", voided.body);
+    app.post_form_with_ok(
+        &format!("{location}/payments/{payment}/void"),
+        &[("reason", "wrong person")],
+        &[("cookie", &cookie)],
+    )
+    .await;
     let v = api(&app, &cookie, club, night).await;
     assert_eq!(
         transfers(&v),
@@ -214,12 +182,7 @@ async fn a_session_is_in_one_night_only_and_other_clubs_cannot_see_it() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
     let (other, other_cookie) = app.new_club("Friday").await;
-    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
-        .await
-        .unwrap();
-    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
-        .await
-        .unwrap();
+    let (a, b) = two_pitches(&app, club).await;
     let make = |sessions: Vec<i64>, cookie: String, club: i64| {
         let app = &app;
         async move {
@@ -338,19 +301,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(club))
         .await
         .unwrap();
-    let made = app
-        .post_form_with(
-            &format!("/clubs/{club}/nights"),
-            &[
-                ("sessions", &pinochle.to_string()),
-                ("sessions", &pitch.to_string()),
-            ],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
-    let location = made.location.unwrap();
-    let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
+    let (location, night) = make_night(&app, &cookie, club, &[pinochle, pitch], "").await;
     let expected_nets = vec![
         pair("Ann", "-0.70"),
         pair("Bob", "-0.90"),
@@ -375,7 +326,10 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     );
     let page = app.get_with(&location, &[("cookie", &cookie)]).await;
     assert!(
-        page.body.contains("Auction Pinochle</a> (still open)")
+        select_text(&page.body, "a")
+            .iter()
+            .zip(text_after(&page.body, "a"))
+            .any(|(link, after)| link == "Auction Pinochle" && after.starts_with(" (still open)"))
             && has_term(&page.body, "dd.money.minus", "Ann", "−\u{2060}$0.70")
             && page.body.contains("Bob pays Cy $0.90")
             && !page.body.contains("Kitty"),
@@ -383,14 +337,12 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
         page.body
     );
 
-    let closed = app
-        .post_form_with(
-            &format!("/sessions/{pinochle}/close"),
-            &[("expected_events", "2")],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(closed.status.as_u16(), 303, "{}", closed.body);
+    app.post_form_with_ok(
+        &format!("/sessions/{pinochle}/close"),
+        &[("expected_events", "2")],
+        &[("cookie", &cookie)],
+    )
+    .await;
     let after = api(&app, &cookie, club, night).await;
     assert_eq!(nets(&after), expected_nets);
     assert_eq!(transfers(&after), expected_transfers);
@@ -411,10 +363,13 @@ async fn the_next_session_joins_tonights_night_from_its_form() {
     let form = app
         .get_with("/sessions/new?game=auction_pitch", &[("cookie", &cookie)])
         .await;
-    let offer = format!(
-        "<option value=\"with:{first}\" >Start a night with session {first} (Auction Pitch)</option>"
+    let offer = format!("Start a night with session {first} (Auction Pitch)");
+    assert_eq!(
+        select_text(&form.body, &format!("option[value=\"with:{first}\"]")),
+        [offer.as_str()],
+        "{}",
+        form.body
     );
-    assert!(form.body.contains(&offer), "{}", form.body);
     let start = |night: String| {
         let (app, cookie) = (&app, cookie.clone());
         async move {
@@ -497,34 +452,9 @@ async fn the_next_session_joins_tonights_night_from_its_form() {
 async fn a_session_is_taken_out_of_a_night_unless_a_payment_stands() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
-        .await
-        .unwrap();
-    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
-        .await
-        .unwrap();
-    let made = app
-        .post_form_with(
-            &format!("/clubs/{club}/nights"),
-            &[("sessions", &a.to_string()), ("sessions", &b.to_string())],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    let location = made.location.unwrap();
-    let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
-    let paid = app
-        .post_form_with(
-            &format!("{location}/payments"),
-            &[
-                ("seen", "0"),
-                ("payer", "Dee"),
-                ("payee", "Ann"),
-                ("amount", "1.20"),
-            ],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    let (a, b) = two_pitches(&app, club).await;
+    let (location, night) = make_night(&app, &cookie, club, &[a, b], "").await;
+    pay_at_night(&app, &cookie, &location, ["0", "Dee", "Ann", "1.20"]).await;
     let out = format!("{location}/sessions/{b}/remove");
     let refused = app.post_form_with(&out, &[], &[("cookie", &cookie)]).await;
     assert_eq!(refused.status.as_u16(), 409, "{}", refused.body);
@@ -542,14 +472,12 @@ async fn a_session_is_taken_out_of_a_night_unless_a_payment_stands() {
     let payment = api(&app, &cookie, club, night).await["payments"][0]["id"]
         .as_i64()
         .unwrap();
-    let voided = app
-        .post_form_with(
-            &format!("{location}/payments/{payment}/void"),
-            &[("reason", "wrong night")],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(voided.status.as_u16(), 303, "{}", voided.body);
+    app.post_form_with_ok(
+        &format!("{location}/payments/{payment}/void"),
+        &[("reason", "wrong night")],
+        &[("cookie", &cookie)],
+    )
+    .await;
     let taken = app.post_form_with(&out, &[], &[("cookie", &cookie)]).await;
     assert_eq!(taken.status.as_u16(), 303, "{}", taken.body);
     // Session 1 alone: Ann +2.80, Bob −1.60, Dee −1.20; b is free for another night.
@@ -561,14 +489,12 @@ async fn a_session_is_taken_out_of_a_night_unless_a_payment_stands() {
     );
     let again = app.post_form_with(&out, &[], &[("cookie", &cookie)]).await;
     assert_eq!(again.status.as_u16(), 404, "{}", again.body);
-    let elsewhere = app
-        .post_form_with(
-            &format!("/clubs/{club}/nights"),
-            &[("sessions", &b.to_string())],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(elsewhere.status.as_u16(), 303, "{}", elsewhere.body);
+    app.post_form_with_ok(
+        &format!("/clubs/{club}/nights"),
+        &[("sessions", &b.to_string())],
+        &[("cookie", &cookie)],
+    )
+    .await;
 }
 
 /// The history API's status of each of `sessions`.
@@ -634,25 +560,15 @@ async fn exported(
 async fn a_night_settles_its_sessions_everywhere() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
-        .await
-        .unwrap();
-    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
-        .await
-        .unwrap();
+    let (a, b) = two_pitches(&app, club).await;
     let c = &[("cookie", cookie.as_str())];
-    let made = app
-        .post_form_with(
-            &format!("/clubs/{club}/nights"),
-            &[("sessions", &a.to_string()), ("sessions", &b.to_string())],
-            c,
-        )
-        .await;
-    let location = made.location.unwrap();
-    let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
+    let (location, night) = make_night(&app, &cookie, club, &[a, b], "").await;
     let sheet = app.page(&cookie, &format!("/sessions/{a}")).await;
     assert!(sheet.contains("The night settles this session"), "{sheet}");
-    assert!(sheet.contains(&format!("href=\"/clubs/{club}/nights/{night}\"")));
+    assert!(has(
+        &sheet,
+        &format!("[href=\"/clubs/{club}/nights/{night}\"]")
+    ));
     assert!(sheet.contains("Yes: Dee paid Ann $1.20"), "{sheet}");
     assert!(sheet.contains("Yes: Dee paid Bob $1.20"), "{sheet}");
     assert!(
@@ -700,19 +616,17 @@ async fn a_night_settles_its_sessions_everywhere() {
     let other = app.page(&cookie, &format!("/sessions/{b}")).await;
     assert!(other.contains("Dee paid Ann $1.20"), "{other}");
     assert!(!other.contains("Yes: Dee paid Ann"), "{other}");
-    let paid = app
-        .post_form_with(
-            &format!("{location}/payments"),
-            &[
-                ("payer", "Dee"),
-                ("payee", "Bob"),
-                ("amount", "1.20"),
-                ("seen", "1"),
-            ],
-            c,
-        )
-        .await;
-    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    app.post_form_with_ok(
+        &format!("{location}/payments"),
+        &[
+            ("payer", "Dee"),
+            ("payee", "Bob"),
+            ("amount", "1.20"),
+            ("seen", "1"),
+        ],
+        c,
+    )
+    .await;
     for s in [a, b] {
         let sheet = app.page(&cookie, &format!("/sessions/{s}")).await;
         assert!(
@@ -753,14 +667,12 @@ async fn a_night_settles_its_sessions_everywhere() {
     let first = api(&app, &cookie, club, night).await["payments"][0]["id"]
         .as_i64()
         .unwrap();
-    let voided = app
-        .post_form_with(
-            &format!("{location}/payments/{first}/void"),
-            &[("reason", "bounced")],
-            c,
-        )
-        .await;
-    assert_eq!(voided.status.as_u16(), 303, "{}", voided.body);
+    app.post_form_with_ok(
+        &format!("{location}/payments/{first}/void"),
+        &[("reason", "bounced")],
+        c,
+    )
+    .await;
     for s in [a, b] {
         let sheet = app.page(&cookie, &format!("/sessions/{s}")).await;
         assert!(sheet.contains("Yes: Dee paid Ann $1.20"), "{sheet}");

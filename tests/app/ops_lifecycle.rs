@@ -305,54 +305,28 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     tokio::time::sleep(Duration::from_millis(500)).await;
 
     let backup = dir.join("backup.db");
-    let out = Command::new(BINARY)
-        .args(["backup", backup.to_str().unwrap(), "--database-url", &url])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let backup_path = backup.to_str().unwrap();
+    succeeds(&["backup", backup_path, "--database-url", &url]);
     // A second backup into the same file is refused: a backup never overwrites.
-    let again = Command::new(BINARY)
-        .args(["backup", backup.to_str().unwrap(), "--database-url", &url])
-        .output()
-        .unwrap();
-    assert!(!again.status.success());
-    assert!(String::from_utf8_lossy(&again.stderr).contains("exists"));
+    fails_saying(&["backup", backup_path, "--database-url", &url], "exists");
 
     // A backup of a database that is not there is refused, and creates nothing.
     let nowhere = dir.join("nowhere/live.db");
-    let out = Command::new(BINARY)
-        .args([
+    fails_saying(
+        &[
             "backup",
             dir.join("empty-backup.db").to_str().unwrap(),
             "--database-url",
             &format!("sqlite://{}", nowhere.display()),
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no database"));
+        ],
+        "there is no database",
+    );
     assert!(!nowhere.exists() && !dir.join("empty-backup.db").exists());
 
     // Restoring over the database in use is refused, --force or not.
-    let refused = Command::new(BINARY)
-        .args([
-            "restore",
-            backup.to_str().unwrap(),
-            "--database-url",
-            &url,
-            "--force",
-        ])
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
-    assert!(
-        String::from_utf8_lossy(&refused.stderr).contains("in use"),
-        "{}",
-        String::from_utf8_lossy(&refused.stderr)
+    fails_saying(
+        &["restore", backup_path, "--database-url", &url, "--force"],
+        "in use",
     );
 
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -368,20 +342,7 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     // Restored into a new place, every session's ledger equals replay of its document.
     let restored = dir.join("restored/scorekeeper.db");
     let restored_url = format!("sqlite://{}", restored.display());
-    let out = Command::new(BINARY)
-        .args([
-            "restore",
-            backup.to_str().unwrap(),
-            "--database-url",
-            &restored_url,
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeds(&["restore", backup_path, "--database-url", &restored_url]);
     let counts = ledgers_equal_replay(&restored).await;
     assert_eq!(counts.len(), 4, "every session is in the backup");
     assert!(
@@ -390,51 +351,30 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     );
 
     // The restored database exists now: replacing it asks for --force.
-    let out = Command::new(BINARY)
-        .args([
-            "restore",
-            backup.to_str().unwrap(),
-            "--database-url",
-            &restored_url,
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
-    let out = Command::new(BINARY)
-        .args([
-            "restore",
-            backup.to_str().unwrap(),
-            "--database-url",
-            &restored_url,
-            "--force",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    fails_saying(
+        &["restore", backup_path, "--database-url", &restored_url],
+        "--force",
     );
+    succeeds(&[
+        "restore",
+        backup_path,
+        "--database-url",
+        &restored_url,
+        "--force",
+    ]);
 
     // A file that is not a Scorekeeper database is refused, and nothing is replaced.
     let stranger = dir.join("stranger.db");
     std::fs::write(&stranger, "not a database at all, just some text").unwrap();
-    let out = Command::new(BINARY)
-        .args([
+    fails_saying(
+        &[
             "restore",
             stranger.to_str().unwrap(),
             "--database-url",
             &restored_url,
             "--force",
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("not a readable SQLite database"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        "not a readable SQLite database",
     );
     let plain_sqlite = dir.join("plain.db");
     {
@@ -448,21 +388,15 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
             .unwrap();
         pool.close().await;
     }
-    let out = Command::new(BINARY)
-        .args([
+    fails_saying(
+        &[
             "restore",
             plain_sqlite.to_str().unwrap(),
             "--database-url",
             &restored_url,
             "--force",
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("not Scorekeeper's"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        "not Scorekeeper's",
     );
     assert_eq!(ledgers_equal_replay(&restored).await, counts);
     let _ = std::fs::remove_dir_all(&dir);
@@ -471,18 +405,38 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
 /// `serve` on the database file `db`, which cannot be had: it must exit with a failure
 /// before serving; what it said on standard error.
 fn start_up_refused(db: &std::path::Path) -> String {
-    let out = Command::new(BINARY)
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--database-url",
-            &format!("sqlite://{}", db.display()),
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    let (ok, err) = run(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--database-url",
+        &format!("sqlite://{}", db.display()),
+    ]);
+    assert!(!ok, "{err}");
+    err
+}
+
+/// `scorekeeper ARGS` run to its end: whether it succeeded, and what it said on standard
+/// error.
+fn run(args: &[&str]) -> (bool, String) {
+    let out = Command::new(BINARY).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `scorekeeper ARGS`, which must succeed (what it said shown if not).
+fn succeeds(args: &[&str]) {
+    let (ok, err) = run(args);
+    assert!(ok, "{args:?}: {err}");
+}
+
+/// `scorekeeper ARGS`, which must fail and say `words` on standard error.
+fn fails_saying(args: &[&str], words: &str) {
+    let (ok, err) = run(args);
+    assert!(!ok, "{args:?} should fail: {err}");
+    assert!(err.contains(words), "{args:?}: {err}");
 }
 
 #[test]

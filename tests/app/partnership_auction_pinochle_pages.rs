@@ -8,26 +8,25 @@
 use crate::common;
 
 use common::TestApp;
-use common::html::{marked_invalid, select_attr, selected};
-use common::pages::{export_of, ledger_of, post_hand, start_session};
+use common::html::{
+    bold_says, has, has_parts, marked_invalid, select_attr, select_text, selected, side_players,
+};
+use common::pages::{export_of, form_of, ledger_of, post_hand, post_hand_ok, start_game};
 use serde_json::json;
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
 
 /// Creates Ann & Cy (NS) against Bob & Dan (EW) through the new-session form.
 async fn new_session(app: &TestApp, stake: &str, aeroplane: &str) -> (String, String) {
-    start_session(
+    start_game(
         app,
+        "partnership_auction_pinochle",
+        &PLAYERS,
         &[
-            ("game", "partnership_auction_pinochle"),
-            ("player_1", PLAYERS[0]),
-            ("player_2", PLAYERS[1]),
-            ("player_3", PLAYERS[2]),
-            ("player_4", PLAYERS[3]),
-            ("a.stake", stake),
-            ("a.aeroplane", aeroplane),
-            ("a.min_bid", ""),
-            ("a.target", "1000"),
+            ("stake", stake),
+            ("aeroplane", aeroplane),
+            ("min_bid", ""),
+            ("target", "1000"),
         ],
     )
     .await
@@ -45,7 +44,7 @@ fn hand_form(
     ns_tricks: i64,
     ew_meld: i64,
 ) -> Vec<(String, String)> {
-    [
+    form_of([
         ("expected_events", expected.to_string()),
         ("dealer", dealer.into()),
         ("bidder", bidder.into()),
@@ -54,10 +53,7 @@ fn hand_form(
         ("NS.meld", ns_meld.to_string()),
         ("NS.tricks", ns_tricks.to_string()),
         ("EW.meld", ew_meld.to_string()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect()
+    ])
 }
 
 #[tokio::test]
@@ -89,17 +85,16 @@ async fn one_sides_tricks_are_entered_and_a_failed_bid_is_set_back_on_the_sheet(
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "0.25", "yes").await;
     let form = app.get(&sheet).await.body;
-    assert!(form.contains("min=\"250\""), "Aeroplane bids from 250");
+    assert!(has(&form, "[min=\"250\"]"), "Aeroplane bids from 250");
     assert!(form.contains("Aeroplane: bids from 250, at most two bids each"));
     // Ann (NS) bids 300 with meld 90 and 200 of the tricks: 290 < 300, so NS −300. EW take
     // the other 250 − 200 = 50 and meld 100: +150 (rules §1.6, as golden AE-02-b).
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &hand_form(0, "Dan", "Ann", 300, "hearts", 90, 200, 100),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"][0],
@@ -113,15 +108,20 @@ async fn one_sides_tricks_are_entered_and_a_failed_bid_is_set_back_on_the_sheet(
     assert!(body.contains("set back"), "the failed bid is marked");
     assert!(body.contains("NS in the hole"));
     assert!(body.contains("set back 300: meld and tricks lost"));
-    assert!(body.contains(
-        "data-account=\"NS\"><span class=\"minus\">−300</span><span class=\"hole\" title=\"in the hole\">−300</span></td>"
-    ), "NS: −300 on the hand and −300 running");
     assert!(
-        body.contains(
-            "data-account=\"EW\"><span class=\"plus\">+150</span><small>150</small></td>"
-        )
+        has(
+            &body,
+            "td[data-account=NS] > span[class=minus]:first-child + span[class=hole][title=\"in the hole\"]:last-child"
+        ) && has_parts(&body, "td[data-account=NS]", &["−300", "−300"]),
+        "NS: −300 on the hand and −300 running"
     );
-    assert!(body.contains("NS<small>Ann &#38; Cy</small>"));
+    assert!(
+        has(
+            &body,
+            "td[data-account=EW] > span[class=plus]:first-child + small:last-child"
+        ) && has_parts(&body, "td[data-account=EW]", &["+150", "150"])
+    );
+    assert!(side_players(&body, "NS").contains(&"Ann & Cy".to_string()));
     // Ann deals next (Dan's left), and a game is under way.
     assert!(selected(&body, "dealer").as_deref() == Some("Ann"));
     assert!(
@@ -147,9 +147,10 @@ async fn refusals_name_the_field_and_write_nothing() {
         reply.body
     );
     assert!(
-        reply
-            .body
-            .contains("value=\"240\" placeholder=\"250\" aria-invalid=\"true\""),
+        has(
+            &reply.body,
+            "input[value=\"240\"][placeholder=\"250\"][aria-invalid=true]"
+        ),
         "{}",
         reply.body
     );
@@ -199,14 +200,10 @@ async fn refusals_name_the_field_and_write_nothing() {
         reply.body
     );
     assert!(
-        reply.body.contains("<details open>"),
+        has(&reply.body, "details[open]"),
         "the auction stays open to fix"
     );
-    assert!(
-        reply
-            .body
-            .contains("autocomplete=\"off\" aria-invalid=\"true\"")
-    );
+    assert!(has(&reply.body, "[autocomplete=off][aria-invalid=true]"));
     assert!(
         export_of(&app, &id).await["events"]
             .as_array()
@@ -225,8 +222,7 @@ async fn a_valid_auction_typed_on_the_form_is_kept_with_the_hand() {
         "auction".into(),
         "Ann 250, Bob pass, Cy 260, Dan pass, Ann 270, Cy pass".into(),
     ));
-    let reply = post_hand(&app, &sheet, &form).await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    post_hand_ok(&app, &sheet, &form).await;
     let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"][0]["auction"],
@@ -255,7 +251,7 @@ async fn a_valid_auction_typed_on_the_form_is_kept_with_the_hand() {
 async fn all_four_passed_scores_nothing_and_the_deal_passes_left() {
     let app = TestApp::new().await;
     let (sheet, id) = new_session(&app, "0.00", "no").await;
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &[
@@ -268,7 +264,6 @@ async fn all_four_passed_scores_nothing_and_the_deal_passes_left() {
         ],
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let export = export_of(&app, &id).await;
     assert_eq!(
         export["events"][0],
@@ -323,7 +318,7 @@ async fn a_game_to_1000_pays_the_stake_and_a_second_game_unfinished_at_the_close
     assert_eq!(ledger["scores"], json!({"NS": 0, "EW": 0}));
     let body = app.get(&sheet).await.body;
     assert!(
-        body.contains("Game 1: NS wins</b> at"),
+        bold_says(&body, "Game 1: NS wins", "Game 1: NS wins at"),
         "the game row names the winner"
     );
     assert!(body.contains("Bob pays Ann $0.50, Dan pays Cy $0.50"));
@@ -333,10 +328,10 @@ async fn a_game_to_1000_pays_the_stake_and_a_second_game_unfinished_at_the_close
         ("Cy", "plus", "+"),
         ("Dan", "minus", "−"),
     ] {
+        let money = format!("{sign}\u{2060}$0.50");
         assert!(
-            body.contains(&format!(
-                "<li>{player} <span class=\"{class}\">{sign}\u{2060}$0.50</span></li>"
-            )),
+            select_text(&body, "li").contains(&format!("{player} {money}"))
+                && select_text(&body, &format!("li > span[class={class}]")).contains(&money),
             "{player}'s payment is on the game row"
         );
     }
@@ -344,21 +339,18 @@ async fn a_game_to_1000_pays_the_stake_and_a_second_game_unfinished_at_the_close
     assert!(!body.contains("is unfinished"));
 
     // Game 2: Bob (EW) bids 200, EW 100 + 150 = 250 → +250; NS 40 + 100 = +140.
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &hand_form(4, "Ann", "Bob", 200, "clubs", 40, 100, 100),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let body = app.get(&sheet).await.body;
     assert!(
         body.contains("Game 2 is unfinished (NS 140, EW 250): closing now pays nothing for it.")
     );
-    let reply = app
-        .post_form(&format!("{sheet}/close"), &[("expected_events", "5")])
+    app.post_form_ok(&format!("{sheet}/close"), &[("expected_events", "5")])
         .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["games"].as_array().unwrap().len(), 1);
     assert_eq!(

@@ -8,7 +8,10 @@
 use crate::common;
 
 use common::TestApp;
-use common::html::{has, marked_invalid, select_text, selected};
+use common::html::{
+    body_rows, bold_says, count, has, marked_invalid, one_text, parts, select_text, selected,
+    text_after,
+};
 use serde_json::{Value, json};
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
@@ -17,7 +20,7 @@ const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
 /// defaults; returns the sheet's address.
 async fn four_at_five_cents(app: &TestApp) -> String {
     let reply = app
-        .post_form(
+        .post_form_ok(
             "/sessions",
             &[
                 ("game", "auction_pitch"),
@@ -36,7 +39,6 @@ async fn four_at_five_cents(app: &TestApp) -> String {
             ],
         )
         .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     reply.location.expect("redirect to the sheet")
 }
 
@@ -99,13 +101,33 @@ fn posted(event: &Value, who: &str) -> i64 {
         .sum()
 }
 
-/// The `<tr …>…</tr>` of the sheet that starts with `opening`.
-fn row<'a>(body: &'a str, opening: &str) -> &'a str {
-    let start = body
-        .find(opening)
-        .unwrap_or_else(|| panic!("no {opening} on the sheet"));
-    let end = body[start..].find("</tr>").unwrap() + start;
-    &body[start..end]
+/// The first row of the sheet's body for which `test` holds, as a table of its own
+/// (`what` names it in a failure).
+fn row(body: &str, what: &str, test: impl Fn(&str) -> bool) -> String {
+    body_rows(body)
+        .into_iter()
+        .find(|r| test(r))
+        .unwrap_or_else(|| panic!("no {what} on the sheet"))
+}
+
+/// The row of hand `n` (its `td.num`).
+fn hand_row(body: &str, n: usize) -> String {
+    row(body, &format!("hand {n}"), |r| {
+        select_text(r, "td.num") == [n.to_string()]
+    })
+}
+
+/// The first row closing a game (`tr.game-end`, nothing else).
+fn closing_row(body: &str) -> String {
+    row(body, "game's end", |r| has(r, "tr[class=game-end]"))
+}
+
+/// The running score in `account`'s cell of a sheet row when the cell holds only that
+/// (`<td data-account="Ann">11</td>`: no change shown, not in the hole).
+fn plain_score(row: &str, account: &str) -> Option<String> {
+    let td = format!("td[data-account=\"{account}\"]");
+    let children = parts(row, &td).into_iter().next()?;
+    children.is_empty().then(|| one_text(row, &td))
 }
 
 /// The game of the "done when": 4 players, game 11, stake 0.05. Expected scores
@@ -263,16 +285,22 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
 
     // The sheet: the last hand's running scores, then the row closing the game.
     let page = app.get(&sheet).await;
-    let hand = row(&page.body, "<td class=\"num\">8</td>");
-    assert!(hand.contains("<b>Ann</b> bid 2"), "{hand}");
-    assert!(hand.contains("data-account=\"Ann\">11</td>"), "{hand}");
-    assert!(hand.contains("data-account=\"Bob\">12</td>"), "{hand}");
-    let closing = row(&page.body, "<tr class=\"game-end\">");
-    assert!(closing.contains("Game 1: Ann wins</b> at 11"), "{closing}");
-    assert!(closing.contains("pitcher went out"), "{closing}");
-    let payments = select_text(closing, "li");
+    let hand = hand_row(&page.body, 8);
+    assert!(bold_says(&hand, "Ann", "Ann bid 2"), "{hand}");
+    assert_eq!(plain_score(&hand, "Ann").as_deref(), Some("11"), "{hand}");
+    assert_eq!(plain_score(&hand, "Bob").as_deref(), Some("12"), "{hand}");
+    let closing = closing_row(&page.body);
     assert!(
-        payments.contains(&"Ann +\u{2060}$1.15".to_string()) && has(closing, "li > span.plus"),
+        bold_says(&closing, "Game 1: Ann wins", "Game 1: Ann wins at 11"),
+        "{closing}"
+    );
+    assert!(
+        one_text(&closing, "tr").contains("pitcher went out"),
+        "{closing}"
+    );
+    let payments = select_text(&closing, "li");
+    assert!(
+        payments.contains(&"Ann +\u{2060}$1.15".to_string()) && has(&closing, "li > span.plus"),
         "{closing}"
     );
     assert!(
@@ -307,11 +335,11 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
     let ledger = app.get(&ledger_uri).await.json();
     assert_eq!(scores(&ledger["events"][8]["scores_after"]), [0, 1, 1, 0]);
     let page = app.get(&sheet).await;
-    let hand = row(&page.body, "<td class=\"num\">9</td>");
-    assert!(hand.contains("data-account=\"Bob\">1</td>"), "{hand}");
-    assert!(hand.contains("data-account=\"Dan\">0</td>"), "{hand}");
+    let hand = hand_row(&page.body, 9);
+    assert_eq!(plain_score(&hand, "Bob").as_deref(), Some("1"), "{hand}");
+    assert_eq!(plain_score(&hand, "Dan").as_deref(), Some("0"), "{hand}");
     assert_eq!(
-        page.body.matches("<tr class=\"game-end\">").count(),
+        count(&page.body, "tr[class=game-end]"),
         1,
         "one game finished so far"
     );
@@ -351,9 +379,7 @@ async fn impossible_entries_are_refused_by_name_and_write_nothing() {
         "the bid is marked"
     );
     assert!(
-        reply
-            .body
-            .contains("name=\"pitcher\" value=\"Bob\" checked"),
+        has(&reply.body, "[name=pitcher][value=Bob][checked]"),
         "the entry is kept"
     );
     assert_eq!(app.get(&export).await.json(), before, "nothing was written");
@@ -438,23 +464,28 @@ async fn a_score_in_the_hole_is_circled_and_the_set_back_marked() {
     let reply = enter(&app, &sheet, 0, &deal).await;
     assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let page = app.get(&sheet).await;
-    let hand = row(&page.body, "<td class=\"num\">1</td>");
+    let hand = hand_row(&page.body, 1);
     assert!(
-        hand.contains(
-            "data-account=\"Dan\"><span class=\"hole\" title=\"in the hole\">−3</span></td>"
-        ),
+        has(
+            &hand,
+            "td[data-account=Dan] > span[class=hole][title=\"in the hole\"]:first-child:last-child"
+        ) && one_text(&hand, "td[data-account=Dan]") == "−3",
         "{hand}"
     );
-    assert!(
-        hand.contains("data-account=\"Ann\">1</td>"),
+    assert_eq!(
+        plain_score(&hand, "Ann").as_deref(),
+        Some("1"),
         "a plus score is plain: {hand}"
     );
     assert!(
-        select_text(hand, "span.mark.bad").contains(&"set back 3".to_string()),
+        select_text(&hand, "span.mark.bad").contains(&"set back 3".to_string()),
         "{hand}"
     );
     assert!(
-        hand.contains("<abbr title=\"Jack\">J</abbr>&nbsp;—"),
+        one_text(&hand, "abbr[title=Jack]") == "J"
+            && text_after(&hand, "abbr[title=Jack]")
+                .iter()
+                .any(|t| t.starts_with("\u{a0}—")),
         "nobody took the Jack: {hand}"
     );
     assert!(page.body.contains("Dan is in the hole at −3"));

@@ -9,6 +9,7 @@
 
 use crate::common;
 
+use common::html::{bold_says, outer_html, select_text};
 use common::{TestApp, golden_fixtures};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::registry;
@@ -460,17 +461,22 @@ async fn the_session_lists_name_the_game() {
     for page in ["/", club_page.as_str()] {
         let list = app.get_with(page, &[("cookie", cookie)]).await;
         assert_eq!(list.status.as_u16(), 200, "{page}: {}", list.body);
-        let sessions = between(&list.body, "<ul class=\"sessions\">", "</ul>");
+        let sessions = outer_html(&list.body, "ul.sessions").concat();
         assert!(sessions.contains("Check Pinochle"), "{page}: {sessions}");
         assert!(sessions.contains("Auction Pitch"), "{page}: {sessions}");
         assert!(!sessions.contains("check_pinochle"), "{page}: {sessions}");
         assert!(!sessions.contains("auction_pitch"), "{page}: {sessions}");
         assert!(
-            sessions.contains(" UTC</time>"),
+            select_text(&sessions, "time")
+                .iter()
+                .any(|t| t.ends_with(" UTC")),
             "{page}: time words: {sessions}"
         );
         assert!(
-            !sessions.contains("Z</time>") && !sessions.contains(":00+00:00"),
+            !select_text(&sessions, "time")
+                .iter()
+                .any(|t| t.ends_with('Z'))
+                && !sessions.contains(":00+00:00"),
             "{page}: {sessions}"
         );
     }
@@ -646,15 +652,17 @@ async fn a_set_auction_pinochle_bid_reads_double_bete() {
         ("Bob", "conceded before the lead: single bete"),
         ("Cy", "conceded after the lead: double bete"),
     ] {
-        let row = format!(
-            "<b>{who}</b> bid 300 <span class=\"trump\" title=\"clubs\">♣</span> <span class=\"result bad\">{words}</span>"
+        let row = format!("{who} bid 300 ♣ {words}");
+        assert!(bold_says(&page, who, &row), "{who}: {row} not in {page}");
+        assert!(
+            select_text(&page, "span.trump[title=clubs]").contains(&"♣".to_string())
+                && select_text(&page, "span[class=\"result bad\"]").contains(&words.to_string()),
+            "{who}: {words} not marked in {page}"
         );
-        assert!(page.contains(&row), "{who}: {row} not in {page}");
     }
     // The form's chip says it the same way, and still sends the document's id.
     assert!(
-        page.contains("name=\"outcome\" value=\"failed\" ><span>set</span>")
-            || page.contains("name=\"outcome\" value=\"failed\"><span>set</span>"),
+        select_text(&page, "input[name=outcome][value=failed] + span") == ["set"],
         "the outcome chip for a bid that is not made reads \"set\": {page}"
     );
     let export = app

@@ -8,6 +8,7 @@
 use crate::common;
 
 use common::TestApp;
+use common::html::{bold_says, has, one_text, select_text, transfers};
 use common::pages::{export_of, ledger_of};
 use serde_json::{Value, json};
 
@@ -18,6 +19,17 @@ async fn import(app: &TestApp, events: Value) -> i64 {
     let reply = app.post_json("/api/v1/sessions/import", &doc).await;
     assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
     reply.json()["id"].as_i64().unwrap()
+}
+
+/// Posts `form` to the sheet's `action`; fails unless the answer is 303 back to the sheet
+/// at `anchor` (where the phone should land: the settle-up, the latest row).
+async fn post_back(app: &TestApp, sheet: &str, action: &str, form: &[(&str, &str)], anchor: &str) {
+    let reply = app.post_form(&format!("{sheet}/{action}"), form).await;
+    assert_eq!(reply.status.as_u16(), 303, "{action}: {}", reply.body);
+    assert_eq!(
+        reply.location.as_deref(),
+        Some(format!("{sheet}#{anchor}").as_str())
+    );
 }
 
 async fn balances(app: &TestApp, id: i64) -> Value {
@@ -44,44 +56,36 @@ async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
         page.contains("Reopen the sitting…"),
         "a closed sitting offers Reopen"
     );
-    assert!(
-        page.contains(
-            "action=\"/sessions/{id}/reopen\""
-                .replace("{id}", &id.to_string())
-                .as_str()
-        )
-    );
+    assert!(has(
+        &page,
+        &format!("form[action=\"/sessions/{id}/reopen\"]")
+    ));
 
     // Mark paid: Bob pays Ann 0.10; then it is voided (a mis-tap).
-    let paid = app
-        .post_form(
-            &format!("{sheet}/payments"),
-            &[
-                ("expected_events", "2"),
-                ("from", "Bob"),
-                ("to", "Ann"),
-                ("amount", "0.10"),
-            ],
-        )
-        .await;
-    assert_eq!(paid.status.as_u16(), 303, "{}", paid.body);
+    app.post_form_ok(
+        &format!("{sheet}/payments"),
+        &[
+            ("expected_events", "2"),
+            ("from", "Bob"),
+            ("to", "Ann"),
+            ("amount", "0.10"),
+        ],
+    )
+    .await;
     assert_eq!(balances(&app, id).await["Bob"], "0.00");
     let page = app.get(&sheet).await.body;
     assert!(
         page.contains("Yes, void: Bob paid Ann 0.10"),
         "each payment offers Void"
     );
-    let voided = app
-        .post_form(
-            &format!("{sheet}/payments/void"),
-            &[("expected_events", "3"), ("event", "2")],
-        )
-        .await;
-    assert_eq!(voided.status.as_u16(), 303, "{}", voided.body);
-    assert_eq!(
-        voided.location.as_deref(),
-        Some(format!("{sheet}#settle").as_str())
-    );
+    post_back(
+        &app,
+        &sheet,
+        "payments/void",
+        &[("expected_events", "3"), ("event", "2")],
+        "settle",
+    )
+    .await;
     assert_eq!(
         balances(&app, id).await,
         json!({"Ann": "0.20", "Bob": "-0.10", "Cy": "-0.10", "KITTY": "0.00"})
@@ -106,17 +110,14 @@ async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
     );
 
     // Reopen: back to the balances before the close, the kitty 0.30 again.
-    let reopened = app
-        .post_form(
-            &format!("{sheet}/reopen"),
-            &[("expected_events", "4"), ("reason", "one more hand")],
-        )
-        .await;
-    assert_eq!(reopened.status.as_u16(), 303, "{}", reopened.body);
-    assert_eq!(
-        reopened.location.as_deref(),
-        Some(format!("{sheet}#latest").as_str())
-    );
+    post_back(
+        &app,
+        &sheet,
+        "reopen",
+        &[("expected_events", "4"), ("reason", "one more hand")],
+        "latest",
+    )
+    .await;
     assert_eq!(
         balances(&app, id).await,
         json!({"Ann": "0.10", "Bob": "-0.20", "Cy": "-0.20", "KITTY": "0.30"})
@@ -129,33 +130,30 @@ async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
         "the close row says it was reopened"
     );
     // Hand 2 goes in and lands on the latest row.
-    let hand = app
-        .post_form(
-            &format!("{sheet}/hands"),
-            &[
-                ("expected_events", "5"),
-                ("dealer", "Ann"),
-                ("bidder", "Bob"),
-                ("bid", "250"),
-                ("trump", "hearts"),
-                ("outcome", "made"),
-            ],
-        )
-        .await;
-    assert_eq!(hand.status.as_u16(), 303, "{}", hand.body);
-    assert_eq!(
-        hand.location.as_deref(),
-        Some(format!("{sheet}#latest").as_str())
-    );
+    post_back(
+        &app,
+        &sheet,
+        "hands",
+        &[
+            ("expected_events", "5"),
+            ("dealer", "Ann"),
+            ("bidder", "Bob"),
+            ("bid", "250"),
+            ("trump", "hearts"),
+            ("outcome", "made"),
+        ],
+        "latest",
+    )
+    .await;
     // Bob +0.20, Ann and Cy −0.10.
     assert_eq!(
         balances(&app, id).await,
         json!({"Ann": "0.00", "Bob": "0.00", "Cy": "-0.30", "KITTY": "0.30"})
     );
     let page = app.get(&sheet).await.body;
-    let latest = page.find("id=\"latest\"").unwrap();
-    assert!(
-        page[latest..].contains("<td class=\"num\">2</td>"),
+    assert_eq!(
+        select_text(&page, "tr#latest > td.num"),
+        ["2"],
         "the latest row is hand 2"
     );
 
@@ -238,18 +236,24 @@ async fn the_preview_mid_game_is_what_closing_now_would_do() {
     );
     let page = app.get(&format!("/sessions/{id}")).await.body;
     assert!(
-        !page.contains("pays <strong>Kitty"),
+        !transfers(&page).iter().any(|t| t.contains(" pays Kitty")),
         "nobody pays the kitty that closing empties"
     );
-    assert!(!page.contains("KITTY</strong>"));
-    // Closing now shares the 0.90 kitty 0.30 each: Ann 1.00, Cy 1.00, Bob −2.00.
     assert!(
-        page.contains("<strong>Bob</strong> pays <strong>Ann</strong> $1.00"),
+        !select_text(&page, "strong")
+            .iter()
+            .any(|s| s.ends_with("KITTY"))
+    );
+    // Closing now shares the 0.90 kitty 0.30 each: Ann 1.00, Cy 1.00, Bob −2.00.
+    assert_eq!(
+        transfers(&page),
+        ["Bob pays Ann $1.00", "Bob pays Cy $1.00"],
         "{page}"
     );
-    assert!(page.contains("<strong>Bob</strong> pays <strong>Cy</strong> $1.00"));
-    assert!(page.contains(
-        "<b>Bob</b>: opening ante −\u{2060}$0.10 · hand 1 −\u{2060}$2.20 · kitty share on closing now +\u{2060}$0.30"
+    assert!(bold_says(
+        &page,
+        "Bob",
+        "Bob: opening ante −\u{2060}$0.10 · hand 1 −\u{2060}$2.20 · kitty share on closing now +\u{2060}$0.30"
     ));
     // The standing API proposes the sheet's settle-up, not "Bob pays KITTY 0.90"; its
     // balances still hold the kitty, as the ledger's do.
@@ -290,11 +294,16 @@ async fn the_preview_names_the_kitty_share_and_check_pinochle_says_no_kitty() {
     let page = app.get(&format!("/sessions/{id}")).await.body;
     // The 0.90 kitty leaves the kitty, 0.30 to each player.
     assert!(page.contains("Closing now would also move:"), "{page}");
+    let moves = one_text(&page, "p.close-effect");
+    let (minus, plus) = (
+        select_text(&page, "p.close-effect > span.minus"),
+        select_text(&page, "p.close-effect > span.plus"),
+    );
     assert!(
-        page.contains("Kitty <span class=\"minus\">−\u{2060}$0.90</span>"),
+        moves.contains("Kitty −\u{2060}$0.90") && minus.contains(&"−\u{2060}$0.90".to_string()),
         "{page}"
     );
-    assert!(page.contains("Ann <span class=\"plus\">+\u{2060}$0.30</span>"));
+    assert!(moves.contains("Ann +\u{2060}$0.30") && plus.contains(&"+\u{2060}$0.30".to_string()));
 
     // Check Pinochle has no kitty: its settle-up never speaks of one.
     let doc = json!({"format": "scorekeeper/session@1", "game": "check_pinochle",

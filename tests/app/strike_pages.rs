@@ -13,6 +13,7 @@
 use crate::common;
 
 use common::TestApp;
+use common::html::{body_rows, count, has, has_parts, one_text, parts, select_attr, select_text};
 use common::pages::ledger_of;
 use serde_json::{Value, json};
 
@@ -41,74 +42,115 @@ async fn ledger(app: &TestApp, id: &str) -> Value {
     ledger_of(app, id).await
 }
 
-/// The rows of the sheet's body, each the text from `<tr` to `</tr>`.
-fn rows(body: &str) -> Vec<&str> {
-    let start = body.find("<tbody>").expect("a table body");
-    let end = start + body[start..].find("</tbody>").expect("the body ends");
-    body[start..end]
-        .split("<tr")
-        .skip(1)
-        .map(|r| r.split("</tr>").next().unwrap())
+/// One row of the sheet's body, read through selectors: its classes, its text (white
+/// space folded) and its markup as a table of its own for the helpers of `common::html`.
+#[derive(Debug)]
+struct Row {
+    classes: Vec<String>,
+    text: String,
+    html: String,
+}
+
+impl Row {
+    fn has_class(&self, class: &str) -> bool {
+        self.classes.iter().any(|c| c == class)
+    }
+
+    /// Whether the row's text says `words`.
+    fn says(&self, words: &str) -> bool {
+        self.text.contains(words)
+    }
+
+    fn has(&self, css: &str) -> bool {
+        has(&self.html, css)
+    }
+
+    /// Whether the row says `verb` then a `<time>` of this century: "corrected 20:15"
+    /// (the time element's own words).
+    fn stamped(&self, verb: &str) -> bool {
+        select_text(&self.html, "time[datetime^=\"20\"]")
+            .iter()
+            .any(|at| self.says(&format!("{verb} {at}")))
+    }
+
+    /// Whether one cell of the row, or one element in a cell, reads exactly `text`: a
+    /// running total `<small>660</small>` or a plain `<td>660</td>`.
+    fn shows(&self, text: &str) -> bool {
+        select_text(&self.html, "td, td *")
+            .iter()
+            .any(|t| t == text)
+    }
+
+    /// The text of the row's bold words (`<b>`): who bid, or a game's heading.
+    fn bold(&self) -> Vec<String> {
+        select_text(&self.html, "b")
+    }
+
+    /// The hand number in the row's `td.num`, if it has one.
+    fn number(&self) -> Option<String> {
+        select_text(&self.html, "td.num").into_iter().next()
+    }
+}
+
+/// The rows of the sheet's body.
+fn rows(body: &str) -> Vec<Row> {
+    body_rows(body)
+        .into_iter()
+        .map(|html| Row {
+            classes: select_attr(&html, "tr", "class")
+                .first()
+                .map(|c| c.split_whitespace().map(str::to_string).collect())
+                .unwrap_or_default(),
+            text: one_text(&html, "tr"),
+            html,
+        })
         .collect()
 }
 
-/// The classes of a row.
-fn classes(row: &str) -> Vec<&str> {
-    row.trim_start()
-        .strip_prefix("class=\"")
-        .and_then(|r| r.split('"').next())
-        .unwrap_or_default()
-        .split_whitespace()
-        .collect()
+fn struck(row: &Row) -> bool {
+    row.has_class("struck")
 }
 
-fn struck(row: &str) -> bool {
-    classes(row).contains(&"struck")
-}
-
-/// The index of the only row holding every one of `needles`.
-fn find(rows: &[&str], needles: &[&str]) -> usize {
-    let found: Vec<usize> = (0..rows.len())
-        .filter(|&i| needles.iter().all(|n| rows[i].contains(n)))
-        .collect();
-    assert_eq!(
-        found.len(),
-        1,
-        "rows with {needles:?}: {found:?}\n{}",
-        rows.join("\n----\n")
-    );
+/// The index of the only row for which `test` holds (`what` names it in a failure).
+fn find(rows: &[Row], what: &str, test: impl Fn(&Row) -> bool) -> usize {
+    let found: Vec<usize> = (0..rows.len()).filter(|&i| test(&rows[i])).collect();
+    assert_eq!(found.len(), 1, "rows with {what}: {found:?}\n{rows:#?}");
     found[0]
 }
 
-/// The text of the cell for `player` in a row (`data-account`), or of his entry in the
-/// row's list of payments (empty when the list leaves him out: he pays nothing), tags
-/// removed.
-fn cell(row: &str, player: &str) -> String {
-    let key = format!("data-account=\"{player}\">");
-    let item = format!("<li>{player} ");
-    let (start, end) = if let Some(at) = row.find(&key) {
-        let start = at + key.len();
-        (start, start + row[start..].find("</td>").unwrap())
-    } else if let Some(at) = row.find(&item) {
-        let start = at + item.len();
-        (start, start + row[start..].find("</li>").unwrap())
-    } else if row.contains("class=\"payments\"") {
-        return String::new();
-    } else {
-        panic!("no {player} in {row}")
-    };
-    let inner = &row[start..end];
-    let mut text = String::new();
-    let mut in_tag = false;
-    for c in inner.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            c if !in_tag => text.push(c),
-            _ => {}
-        }
+/// The index of the only row saying `words`.
+fn find_words(rows: &[Row], words: &str) -> usize {
+    find(rows, words, |r| r.says(words))
+}
+
+/// The index of the only row of hand `n` (its `td.num`).
+fn find_hand(rows: &[Row], n: usize) -> usize {
+    find(rows, &format!("hand {n}"), |r| {
+        r.number().as_deref() == Some(n.to_string().as_str())
+    })
+}
+
+/// The text of the cell for `player` in a row (`td[data-account]`), or of his entry in
+/// the row's list of payments (empty when the list leaves him out: he pays nothing).
+fn cell(row: &Row, player: &str) -> String {
+    if let Some(text) = select_text(&row.html, &format!("td[data-account=\"{player}\"]"))
+        .into_iter()
+        .next()
+    {
+        return text;
     }
-    text.trim().to_string()
+    paid_or(row, player).unwrap_or_else(|| {
+        assert!(row.has(".payments"), "no {player} in {}", row.html);
+        String::new()
+    })
+}
+
+/// One player's money in the row's payments (`<li>N <span …>+0.70</span></li>`).
+fn paid_or(row: &Row, player: &str) -> Option<String> {
+    let name = format!("{player} ");
+    select_text(&row.html, "li")
+        .into_iter()
+        .find_map(|item| item.strip_prefix(&name).map(str::to_string))
 }
 
 /// Money as the sheet writes it: `+$0.60`, `−$0.60` (a true minus sign joined to the
@@ -143,9 +185,9 @@ fn balance(ledger: &Value, who: &str) -> i64 {
     if negative { -cents } else { cents }
 }
 
-/// The correct-link of event `index` in session `id`, as the sheet writes it.
+/// What picks the correct-link of event `index` in session `id`.
 fn correct_link(id: &str, index: usize) -> String {
-    format!("href=\"/sessions/{id}?correct={index}#correct\"")
+    format!("[href=\"/sessions/{id}?correct={index}#correct\"]")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -175,21 +217,20 @@ fn pitch_pays(winner: i64, loser: i64) -> i64 {
 }
 
 /// The closing rows (`game-end`) of a Pitch sheet: (index, winner line, struck).
-fn pitch_closings<'a>(rows: &[&'a str]) -> Vec<(usize, &'a str, bool)> {
+fn pitch_closings(rows: &[Row]) -> Vec<(usize, &Row, bool)> {
     (0..rows.len())
-        .filter(|&i| classes(rows[i]).contains(&"game-end"))
-        .map(|i| (i, rows[i], struck(rows[i])))
+        .filter(|&i| rows[i].has_class("game-end"))
+        .map(|i| (i, &rows[i], struck(&rows[i])))
         .collect()
 }
 
 /// The winners of the closing rows still standing, in order.
-fn standing_winners(rows: &[&str]) -> Vec<String> {
+fn standing_winners(rows: &[Row]) -> Vec<String> {
     pitch_closings(rows)
         .into_iter()
         .filter(|(_, _, s)| !s)
         .map(|(_, row, _)| {
-            let start = row.find("<b>").unwrap() + 3;
-            let words = &row[start..start + row[start..].find("</b>").unwrap()];
+            let words = row.bold().into_iter().next().unwrap();
             words
                 .split(": ")
                 .nth(1)
@@ -272,44 +313,44 @@ async fn pitch_a_corrected_earlier_hand_changes_who_won_and_a_later_hand_is_undo
     let body = sheet(&app, &id).await;
     let rows = rows(&body);
     // Hand 1 as first entered: struck, with when and by which event.
-    let hand1 = find(&rows, &["<td class=\"num\">1</td>"]);
-    assert!(struck(rows[hand1]), "{}", rows[hand1]);
-    assert!(struck(rows[hand1 + 1]) && rows[hand1 + 1].contains("corrected <time datetime=\"20"));
-    assert!(!rows[hand1 + 1].contains("(event"), "{}", rows[hand1 + 1]);
-    assert!(!rows[hand1 + 1].contains("class=\"correct\""));
+    let hand1 = find_hand(&rows, 1);
+    assert!(struck(&rows[hand1]), "{}", rows[hand1].html);
+    assert!(struck(&rows[hand1 + 1]) && rows[hand1 + 1].stamped("corrected"));
+    assert!(!rows[hand1 + 1].says("(event"), "{}", rows[hand1 + 1].html);
+    assert!(!rows[hand1 + 1].has(".correct"));
     // Hand 2 still stands as entered: not struck, with its link.
-    let hand2 = find(&rows, &["<td class=\"num\">2</td>"]);
-    assert!(!struck(rows[hand2]));
-    assert!(rows[hand2 + 1].contains(&correct_link(&id, 1)));
+    let hand2 = find_hand(&rows, 2);
+    assert!(!struck(&rows[hand2]));
+    assert!(rows[hand2 + 1].has(&correct_link(&id, 1)));
 
     // The old closing row (Bob) is struck; the only standing one is Ann's, under the
     // correction, with her payments.
     let closings = pitch_closings(&rows);
     assert_eq!(closings.len(), 2, "{closings:?}");
-    let bob = find(&rows, &["Game 1: Bob wins"]);
-    assert!(struck(rows[bob]), "the old winner's row is struck");
-    assert!(rows[bob].contains("changed <time datetime=\"20") && !rows[bob].contains("(event"));
-    let ann = find(&rows, &["Game 1: Ann wins"]);
-    assert!(!struck(rows[ann]));
+    let bob = find_words(&rows, "Game 1: Bob wins");
+    assert!(struck(&rows[bob]), "the old winner's row is struck");
+    assert!(rows[bob].stamped("changed") && !rows[bob].says("(event"));
+    let ann = find_words(&rows, "Game 1: Ann wins");
+    assert!(!struck(&rows[ann]));
     assert!(ann > bob);
-    assert!(rows[ann].contains(&format!("at {PITCH_TARGET}")));
-    assert!(rows[ann].contains("only one out"));
-    assert_eq!(cell(rows[ann], "Ann"), money(ann_won_bob + ann_won_cy));
-    assert_eq!(cell(rows[ann], "Bob"), money(-ann_won_bob));
-    assert_eq!(cell(rows[ann], "Cy"), money(-ann_won_cy));
+    assert!(rows[ann].says(&format!("at {PITCH_TARGET}")));
+    assert!(rows[ann].says("only one out"));
+    assert_eq!(cell(&rows[ann], "Ann"), money(ann_won_bob + ann_won_cy));
+    assert_eq!(cell(&rows[ann], "Bob"), money(-ann_won_bob));
+    assert_eq!(cell(&rows[ann], "Cy"), money(-ann_won_cy));
     assert_eq!(standing_winners(&rows), ledger_winners(&now));
 
     // The correction's own rows: what it corrects, the scores now (Ann 4, Bob 3, Cy 0), the
     // net money (Ann was paying 0.10 and now collects 0.50), the reason and the link that
     // corrects hand 1 again.
-    let correction = find(&rows, &["corrects hand 1"]);
+    let correction = find_words(&rows, "corrects hand 1");
     assert!(correction < ann);
-    assert!(classes(rows[correction]).contains(&"amends"));
-    assert_eq!(cell(rows[correction], "Ann"), "4");
-    assert_eq!(cell(rows[correction], "Bob"), "3");
-    assert_eq!(cell(rows[correction], "Cy"), "0");
+    assert!(rows[correction].has_class("amends"));
+    assert_eq!(cell(&rows[correction], "Ann"), "4");
+    assert_eq!(cell(&rows[correction], "Bob"), "3");
+    assert_eq!(cell(&rows[correction], "Cy"), "0");
     let net = &rows[correction + 1];
-    assert!(classes(net).contains(&"money-line"), "{net}");
+    assert!(net.has_class("money-line"), "{net:?}");
     let ann_net = (ann_won_bob + ann_won_cy) - (-bob_won_ann);
     assert_eq!(cell(net, "Ann"), money(ann_net));
     assert_eq!(
@@ -317,28 +358,25 @@ async fn pitch_a_corrected_earlier_hand_changes_who_won_and_a_later_hand_is_undo
         money(-ann_won_bob - (bob_won_ann + bob_won_cy))
     );
     assert_eq!(cell(net, "Cy"), money(-ann_won_cy + bob_won_cy));
-    let why = find(&rows, &["Game went to Ann, not Bob"]);
+    let why = find_words(&rows, "Game went to Ann, not Bob");
     assert_eq!(why, correction + 2);
-    assert!(rows[why].contains(&correct_link(&id, 0)));
+    assert!(rows[why].has(&correct_link(&id, 0)));
 
     // Hand 3 was undone: struck, "undone", no link; the undo row gives the reason and the
     // scores of game 2 as they now stand: nobody has scored.
-    let hand3 = find(&rows, &["<td class=\"num\">3</td>"]);
-    assert!(struck(rows[hand3]));
-    assert!(
-        rows[hand3 + 1].contains("undone <time datetime=\"20")
-            && !rows[hand3 + 1].contains("(event")
-    );
-    assert!(!body.contains(&correct_link(&id, 3)));
-    let undo = find(&rows, &["undoes hand 3"]);
+    let hand3 = find_hand(&rows, 3);
+    assert!(struck(&rows[hand3]));
+    assert!(rows[hand3 + 1].stamped("undone") && !rows[hand3 + 1].says("(event"));
+    assert!(!has(&body, &correct_link(&id, 3)));
+    let undo = find_words(&rows, "undoes hand 3");
     for p in ["Ann", "Bob", "Cy"] {
-        assert_eq!(cell(rows[undo], p), "0", "{p} starts game 2 at 0");
+        assert_eq!(cell(&rows[undo], p), "0", "{p} starts game 2 at 0");
     }
-    assert!(rows[undo + 1].contains("misdeal"));
+    assert!(rows[undo + 1].says("misdeal"));
 
     // No struck row carries a correct link.
     for row in rows.iter().filter(|r| struck(r)) {
-        assert!(!row.contains("class=\"correct\""), "{row}");
+        assert!(!row.has(".correct"), "{row:?}");
     }
 }
 
@@ -383,31 +421,28 @@ async fn pitch_correcting_the_hand_that_ended_a_game_gives_it_to_another_player(
 
     let body = sheet(&app, &id).await;
     let rows = rows(&body);
-    let hand2 = find(&rows, &["<td class=\"num\">2</td>"]);
-    assert!(struck(rows[hand2]));
-    assert!(
-        rows[hand2 + 1].contains("corrected <time datetime=\"20")
-            && !rows[hand2 + 1].contains("(event")
-    );
+    let hand2 = find_hand(&rows, 2);
+    assert!(struck(&rows[hand2]));
+    assert!(rows[hand2 + 1].stamped("corrected") && !rows[hand2 + 1].says("(event"));
     // The game Bob's hand ended is struck with it; Ann's is shown under the correction.
-    let bob = find(&rows, &["Game 1: Bob wins"]);
-    assert!(struck(rows[bob]));
-    let correction = find(&rows, &["corrects hand 2"]);
-    let ann = find(&rows, &["Game 1: Ann wins"]);
+    let bob = find_words(&rows, "Game 1: Bob wins");
+    assert!(struck(&rows[bob]));
+    let correction = find_words(&rows, "corrects hand 2");
+    let ann = find_words(&rows, "Game 1: Ann wins");
     assert!(bob < correction && correction < ann);
-    assert!(!struck(rows[ann]));
-    assert!(rows[ann].contains("at 5"));
-    assert_eq!(cell(rows[ann], "Ann"), money(from_bob + from_cy));
-    assert_eq!(cell(rows[ann], "Bob"), money(-from_bob));
-    assert_eq!(cell(rows[ann], "Cy"), money(-from_cy));
+    assert!(!struck(&rows[ann]));
+    assert!(rows[ann].says("at 5"));
+    assert_eq!(cell(&rows[ann], "Ann"), money(from_bob + from_cy));
+    assert_eq!(cell(&rows[ann], "Bob"), money(-from_bob));
+    assert_eq!(cell(&rows[ann], "Cy"), money(-from_cy));
     // The correction shows the final scores of the game it ended: Bob in the hole, circled.
-    assert_eq!(cell(rows[correction], "Ann"), "5");
-    assert_eq!(cell(rows[correction], "Bob"), shown(-2));
-    assert!(rows[correction].contains("class=\"hole\""));
+    assert_eq!(cell(&rows[correction], "Ann"), "5");
+    assert_eq!(cell(&rows[correction], "Bob"), shown(-2));
+    assert!(rows[correction].has(".hole"));
     assert_eq!(standing_winners(&rows), ledger_winners(&now));
     // Hand 2 is corrected again from the correction's row, not from its struck row.
-    assert!(rows[correction + 2].contains(&correct_link(&id, 1)));
-    assert_eq!(body.matches(&correct_link(&id, 1)).count(), 1);
+    assert!(rows[correction + 2].has(&correct_link(&id, 1)));
+    assert_eq!(count(&body, &correct_link(&id, 1)), 1);
 }
 
 #[tokio::test]
@@ -436,14 +471,14 @@ async fn pitch_a_correction_that_unends_a_game_leaves_no_winner_standing() {
     }
     let body = sheet(&app, &id).await;
     let rows = rows(&body);
-    let bob = find(&rows, &["Game 1: Bob wins"]);
-    assert!(struck(rows[bob]));
-    assert!(rows[bob].contains("no longer over"), "{}", rows[bob]);
+    let bob = find_words(&rows, "Game 1: Bob wins");
+    assert!(struck(&rows[bob]));
+    assert!(rows[bob].says("no longer over"), "{}", rows[bob].html);
     assert!(standing_winners(&rows).is_empty());
-    let correction = find(&rows, &["corrects hand 2"]);
-    assert_eq!(cell(rows[correction], "Ann"), "3");
-    assert_eq!(cell(rows[correction], "Bob"), shown(-2));
-    assert_eq!(cell(rows[correction], "Cy"), "1");
+    let correction = find_words(&rows, "corrects hand 2");
+    assert_eq!(cell(&rows[correction], "Ann"), "3");
+    assert_eq!(cell(&rows[correction], "Bob"), shown(-2));
+    assert_eq!(cell(&rows[correction], "Cy"), "1");
 }
 
 #[tokio::test]
@@ -459,9 +494,9 @@ async fn pitch_a_closed_sitting_offers_no_correct_links() {
         ),])),
     )
     .await;
-    assert!(sheet(&app, &id).await.contains(&correct_link(&id, 0)));
+    assert!(has(&sheet(&app, &id).await, &correct_link(&id, 0)));
     record(&app, &id, json!({"type": "close"})).await;
-    assert!(!sheet(&app, &id).await.contains("class=\"correct\""));
+    assert!(!has(&sheet(&app, &id).await, ".correct"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -531,26 +566,16 @@ fn three_hands() -> [Value; 3] {
     ]
 }
 
-/// One player's money in a payments list (`<li>N <span …>+0.70</span></li>`).
-fn paid(row: &str, player: &str) -> String {
-    let key = format!("<li>{player} <span");
-    let Some(start) = row.find(&key) else {
-        return String::new();
-    };
-    let rest = &row[start..];
-    let open = rest.find('>').unwrap() + 1;
-    let open = open + rest[open..].find('>').unwrap() + 1;
-    rest[open..open + rest[open..].find("</span>").unwrap()].to_string()
+/// One player's money in a payments list (empty when the list leaves him out).
+fn paid(row: &Row, player: &str) -> String {
+    paid_or(row, player).unwrap_or_default()
 }
 
 /// The rows of a Check Pinochle game row: (index, heading, struck).
-fn check_games<'a>(rows: &[&'a str]) -> Vec<(usize, &'a str, bool)> {
+fn check_games(rows: &[Row]) -> Vec<(usize, &Row, bool)> {
     (0..rows.len())
-        .filter(|&i| {
-            let c = classes(rows[i]);
-            c.contains(&"game-end")
-        })
-        .map(|i| (i, rows[i], struck(rows[i])))
+        .filter(|&i| rows[i].has_class("game-end"))
+        .map(|i| (i, &rows[i], struck(&rows[i])))
         .collect()
 }
 
@@ -601,68 +626,66 @@ async fn check_a_corrected_last_hand_gives_the_game_to_the_other_side_and_an_und
     let body = sheet(&app, &id).await;
     let rows = rows(&body);
     // Hand 3 as first entered: struck through, with when and by which event, no link.
-    let hand3 = find(&rows, &["<td class=\"num\">3</td>", "<b>S</b>"]);
-    assert!(struck(rows[hand3]) && struck(rows[hand3 + 1]));
-    let note = find(&rows, &["corrected <time datetime=\"20"]);
-    assert!(note > hand3 && !rows[note].contains("(event") && struck(rows[note]));
-    assert!(!rows[note].contains("class=\"correct\""));
+    let hand3 = find(&rows, "hand 3, S bid", |r| {
+        r.number().as_deref() == Some("3") && r.bold().contains(&"S".to_string())
+    });
+    assert!(struck(&rows[hand3]) && struck(&rows[hand3 + 1]));
+    let note = find(&rows, "corrected", |r| r.stamped("corrected"));
+    assert!(note > hand3 && !rows[note].says("(event") && struck(&rows[note]));
+    assert!(!rows[note].has(".correct"));
     // Hands 1 and 2 still stand: their links; hand 3 is corrected from its correction's row.
     for index in [0, 1, 2] {
-        assert_eq!(
-            body.matches(&correct_link(&id, index)).count(),
-            1,
-            "{index}"
-        );
+        assert_eq!(count(&body, &correct_link(&id, index)), 1, "{index}");
     }
-    let correction = find(&rows, &["corrects hand 3"]);
-    assert!(rows[correction + 2].contains("(NS took 180 in tricks)"));
-    assert!(rows[correction + 2].contains(&correct_link(&id, 2)));
+    let correction = find_words(&rows, "corrects hand 3");
+    assert!(rows[correction + 2].says("(NS took 180 in tricks)"));
+    assert!(rows[correction + 2].has(&correct_link(&id, 2)));
     // The correction's money is the net difference: each NS player went from paying the
     // EW difference to collecting the NS one.
     let old_each = (ew_checks - ns_checks) * CHECK_STAKE;
-    assert_eq!(paid(rows[correction + 1], "N"), money(each + old_each));
-    assert_eq!(paid(rows[correction + 1], "E"), money(-each - old_each));
+    assert_eq!(paid(&rows[correction + 1], "N"), money(each + old_each));
+    assert_eq!(paid(&rows[correction + 1], "E"), money(-each - old_each));
     // The sheet after it: NS 660 with their checks and the award, EW 490.
-    assert!(
-        rows[correction].contains(">660<") && rows[correction].contains(&format!(">{ns_now}<"))
-    );
-    assert!(
-        rows[correction].contains(">490<") && rows[correction].contains(&format!(">{ew_now}<"))
-    );
+    assert!(rows[correction].shows("660") && rows[correction].shows(&ns_now.to_string()));
+    assert!(rows[correction].shows("490") && rows[correction].shows(&ew_now.to_string()));
 
     // EW's game row is struck; NS's, shown under the correction, stands, with the award
     // and each player's money.
     let games = check_games(&rows);
     assert_eq!(games.len(), 2, "{games:?}");
-    let ew = find(&rows, &["Game 1: EW wins"]);
-    assert!(struck(rows[ew]) && struck(rows[ew]));
-    assert!(rows[ew].contains("changed <time datetime=\"20") && !rows[ew].contains("(event"));
-    let ns = find(&rows, &["Game 1: NS wins"]);
-    assert!(ew < correction && correction < ns && !struck(rows[ns]));
-    assert!(rows[ns].contains(&format!("+{GAME_AWARD} checks to NS: game award")));
-    assert_eq!(paid(rows[ns], "N"), money(each));
-    assert_eq!(paid(rows[ns], "S"), money(each));
-    assert_eq!(paid(rows[ns], "E"), money(-each));
-    assert_eq!(paid(rows[ns], "W"), money(-each));
+    let ew = find_words(&rows, "Game 1: EW wins");
+    assert!(struck(&rows[ew]) && struck(&rows[ew]));
+    assert!(rows[ew].stamped("changed") && !rows[ew].says("(event"));
+    let ns = find_words(&rows, "Game 1: NS wins");
+    assert!(ew < correction && correction < ns && !struck(&rows[ns]));
+    assert!(rows[ns].says(&format!("+{GAME_AWARD} checks to NS: game award")));
+    assert_eq!(paid(&rows[ns], "N"), money(each));
+    assert_eq!(paid(&rows[ns], "S"), money(each));
+    assert_eq!(paid(&rows[ns], "E"), money(-each));
+    assert_eq!(paid(&rows[ns], "W"), money(-each));
 
     // Game 2's only hand was undone: struck, "undone", no link anywhere; the undo row says
     // what it undoes, why, and that game 2 stands at nothing.
-    let hand4 = find(&rows, &["<b>W</b>"]);
-    assert!(struck(rows[hand4]));
-    let undone = find(&rows, &["undone <time datetime=\"20"]);
-    assert!(!rows[undone].contains("(event"));
-    assert!(!body.contains(&correct_link(&id, 4)));
-    let undo = find(&rows, &["undoes hand 4"]);
-    assert!(rows[undo + 1].contains("wrong dealer"));
+    let hand4 = find(&rows, "W bid", |r| r.bold().contains(&"W".to_string()));
+    assert!(struck(&rows[hand4]));
+    let undone = find(&rows, "undone", |r| r.stamped("undone"));
+    assert!(!rows[undone].says("(event"));
+    assert!(!has(&body, &correct_link(&id, 4)));
+    let undo = find_words(&rows, "undoes hand 4");
+    assert!(rows[undo + 1].says("wrong dealer"));
     assert_eq!(
-        rows[undo].matches(">0</td>").count(),
+        parts(&rows[undo].html, "td")
+            .iter()
+            .zip(select_text(&rows[undo].html, "td"))
+            .filter(|(children, text)| children.is_empty() && text == "0")
+            .count(),
         4,
         "points and checks of both sides: {}",
-        rows[undo]
+        rows[undo].html
     );
     assert!(body.contains("Game 2 now"));
     for row in rows.iter().filter(|r| struck(r)) {
-        assert!(!row.contains("class=\"correct\""), "{row}");
+        assert!(!row.has(".correct"), "{row:?}");
     }
 }
 
@@ -696,39 +719,28 @@ async fn check_a_correction_that_unends_a_game_carries_on_counting_it() {
 
     let body = sheet(&app, &id).await;
     let rows = rows(&body);
-    let ew = find(&rows, &["Game 1: EW wins"]);
-    assert!(struck(rows[ew]));
-    assert!(rows[ew].contains("no longer over"), "{}", rows[ew]);
+    let ew = find_words(&rows, "Game 1: EW wins");
+    assert!(struck(&rows[ew]));
+    assert!(rows[ew].says("no longer over"), "{}", rows[ew].html);
     assert!(check_games(&rows).iter().all(|(_, _, s)| *s));
-    let correction = find(&rows, &["corrects hand 2"]);
-    assert!(
-        rows[correction].contains(">290<") && rows[correction].contains(&format!(">{ns_checks}<"))
-    );
-    assert!(
-        rows[correction].contains(">40<") && rows[correction].contains(&format!(">{ew_checks}<"))
-    );
+    let correction = find_words(&rows, "corrects hand 2");
+    assert!(rows[correction].shows("290") && rows[correction].shows(&ns_checks.to_string()));
+    assert!(rows[correction].shows("40") && rows[correction].shows(&ew_checks.to_string()));
     // Hand 4 counts on from the corrected sheet, as the 4th hand of game 1: EW +210 to 250,
     // checks + make(200) + queens; NS +100 to 390.
     assert!(!body[body.find("corrects hand 2").unwrap()..].contains("Game 2"));
-    let hand4 = find(&rows, &["<td class=\"num\">4</td>"]);
+    let hand4 = find_hand(&rows, 4);
+    let hand4 = &rows[hand4].html;
+    assert!(has_parts(hand4, "td", &["+210", "250"]), "{hand4}");
+    assert!(has_parts(hand4, "td", &["+100", "390"]), "{hand4}");
+    let ew_added = make(200) + QUEENS_60;
     assert!(
-        rows[hand4].contains("+210</span><small>250</small>"),
-        "{}",
-        rows[hand4]
-    );
-    assert!(
-        rows[hand4].contains("+100</span><small>390</small>"),
-        "{}",
-        rows[hand4]
-    );
-    assert!(
-        rows[hand4].contains(&format!(
-            "+{}</span><small>{}</small>",
-            make(200) + QUEENS_60,
-            ew_checks + make(200) + QUEENS_60
-        )),
-        "{}",
-        rows[hand4]
+        has_parts(
+            hand4,
+            "td",
+            &[format!("+{ew_added}"), (ew_checks + ew_added).to_string()]
+        ),
+        "{hand4}"
     );
     assert!(body.contains("Game 1 now"));
 }

@@ -8,24 +8,23 @@
 use crate::common;
 
 use common::TestApp;
-use common::html::{has, selected};
-use common::pages::{export_of, ledger_of, post_hand, start_session};
+use common::html::{bold_says, has, has_parts, one_text, refusal, selected};
+use common::pages::{export_of, ledger_of, post_hand, post_hand_ok, start_game};
 use serde_json::{Value, json};
 
 /// Creates Ann against Bob through the new-session form: `mode`, 0.50 a game, 1,000 going
 /// on by 250, partial counts rounded.
 async fn new_session(app: &TestApp, mode: &str) -> (String, String) {
-    start_session(
+    start_game(
         app,
+        "two_handed_pinochle",
+        &["Ann", "Bob"],
         &[
-            ("game", "two_handed_pinochle"),
-            ("player_1", "Ann"),
-            ("player_2", "Bob"),
-            ("a.stake", "0.50"),
-            ("a.mode", mode),
-            ("a.target", "1000"),
-            ("a.target_step", "250"),
-            ("a.round_partial_count_on_declare_out", "yes"),
+            ("stake", "0.50"),
+            ("mode", mode),
+            ("target", "1000"),
+            ("target_step", "250"),
+            ("round_partial_count_on_declare_out", "yes"),
         ],
     )
     .await
@@ -56,9 +55,19 @@ fn deal_form(
 }
 
 /// A points cell of the sheet: what the deal added and the running score.
-fn cell(account: &str, added: i64, running: &str) -> String {
+fn cell(page: &str, account: &str, added: i64, running: &str) -> bool {
+    let td = format!("td[class=\"tally points\"][data-account=\"{account}\"]");
+    has(
+        page,
+        &format!("{td} > span.plus:first-child + small:last-child"),
+    ) && has_parts(page, &td, &[format!("+{added}"), running.to_string()])
+}
+
+/// What picks `player`'s trick-points field holding `value`: a number from 0 to 250 (the
+/// 250 points of a deal's tricks) typed on a numeric keypad; `more` adds to the selector.
+fn tricks_field(player: &str, value: &str, more: &str) -> String {
     format!(
-        "<td class=\"tally points\" data-account=\"{account}\"><span class=\"plus\">+{added}</span><small>{running}</small></td>"
+        "input[name=\"tricks.{player}\"][type=number][inputmode=numeric][min=\"0\"][max=\"250\"][value=\"{value}\"]{more}"
     )
 }
 
@@ -70,17 +79,19 @@ async fn one_players_tricks_are_entered_and_the_sheet_shows_the_rounding() {
     let page = app.get(&sheet).await.body;
     assert!(has(&page, "[name=\"tricks.Bob\"]"), "{page}");
     assert!(has(&page, "[name=\"turn_up_dix\"]"));
-    assert!(page.contains("name=\"claimant\" value=\"Bob\" ><span>Bob declared out</span>"));
+    assert_eq!(
+        one_text(&page, "input[name=claimant][value=Bob] + span"),
+        "Bob declared out"
+    );
     // Bob deals and turns up the dix; Ann melds 60 and counts 97 trick points, Bob melds
     // 40. Bob's tricks are 250 − 97 = 153. Ann: 60 + 97 → 100 = 160. Bob: 40 + 153 → 150 +
     // 10 = 200.
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &deal_form(0, "Bob", true, ["60", "40"], ["97", ""], ""),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["scores"], json!({"Ann": 160, "Bob": 200}));
     let export = export_of(&app, &id).await;
@@ -90,8 +101,8 @@ async fn one_players_tricks_are_entered_and_the_sheet_shows_the_rounding() {
                "melds": {"Ann": 60, "Bob": 40}, "tricks": {"Ann": 97, "Bob": 153}})
     );
     let page = app.get(&sheet).await.body;
-    assert!(page.contains(&cell("Ann", 160, "160")), "{page}");
-    assert!(page.contains(&cell("Bob", 200, "200")));
+    assert!(cell(&page, "Ann", 160, "160"), "{page}");
+    assert!(cell(&page, "Bob", 200, "200"));
     assert!(page.contains("tricks 97 → 100"));
     assert!(page.contains("tricks 153 → 150"));
     assert!(page.contains("+10 dix turned up"));
@@ -120,7 +131,10 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
         reply.body
     );
     assert!(
-        reply.body.contains("name=\"tricks.Ann\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"250\" value=\"100\" aria-invalid=\"true\""),
+        has(
+            &reply.body,
+            &tricks_field("Ann", "100", "[aria-invalid=true]")
+        ),
         "the field is marked and its value kept: {}",
         reply.body
     );
@@ -133,7 +147,9 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     .await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
-        reply.body.contains("Ann&#39;s tricks: no cards count 1"),
+        refusal(&reply.body)
+            .0
+            .contains("Ann's tricks: no cards count 1"),
         "{}",
         reply.body
     );
@@ -146,9 +162,9 @@ async fn impossible_tricks_are_refused_naming_the_field_and_nothing_is_written()
     .await;
     assert_eq!(reply.status.as_u16(), 422);
     assert!(
-        reply
-            .body
-            .contains("Bob&#39;s melds: 45 is not a meld total"),
+        refusal(&reply.body)
+            .0
+            .contains("Bob's melds: 45 is not a meld total"),
         "{}",
         reply.body
     );
@@ -185,26 +201,27 @@ async fn a_match_game_ends_then_the_next_is_won_by_declaring_out() {
     assert_eq!(ledger["balances"], json!({"Ann": "0.50", "Bob": "-0.50"}));
     assert_eq!(ledger["scores"], json!({"Ann": 0, "Bob": 0}));
     let page = app.get(&sheet).await.body;
-    assert!(page.contains("Game 1: Ann wins</b> at 1,030"), "{page}");
+    assert!(
+        bold_says(&page, "Game 1: Ann wins", "Game 1: Ann wins at 1,030"),
+        "{page}"
+    );
     assert!(page.contains("Bob pays Ann $0.50, the stake per game won"));
     assert!(page.contains("Game 2 now"));
     // Game 2. Deal 3: Ann 600 + 117 → 120 = 720, Bob 250 + 133 → 130 = 380. Then Ann melds
     // 240 more and declares out with 37 trick points so far: 720 + 240 + 37 → 40 = 1,000,
     // at the game: she wins, and Bob pays again.
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &deal_form(2, "Ann", false, ["600", "250"], ["117", ""], ""),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &deal_form(3, "Bob", false, ["240", ""], ["37", ""], "Ann"),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["games"][1]["winner"], "Ann");
     assert_eq!(ledger["games"][1]["decided_by"], "declared_out");
@@ -217,7 +234,11 @@ async fn a_match_game_ends_then_the_next_is_won_by_declaring_out() {
     assert!(page.contains("Ann declared out"), "{page}");
     assert!(page.contains("out at 1,000"));
     assert!(page.contains("tricks so far 37 → 40"));
-    assert!(page.contains("Game 2: Ann wins</b> at 1,000"));
+    assert!(bold_says(
+        &page,
+        "Game 2: Ann wins",
+        "Game 2: Ann wins at 1,000"
+    ));
     // Nothing is open now, so the close says nothing about an unfinished game.
     assert!(!page.contains("is unfinished"));
 }
@@ -234,13 +255,12 @@ async fn a_declare_out_short_of_the_game_loses_it() {
         &deal_form(0, "Ann", false, ["700", ""], ["150", ""], ""),
     )
     .await;
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &deal_form(1, "Bob", false, ["40", ""], ["47", ""], "Ann"),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["games"][0]["winner"], "Bob");
     assert_eq!(ledger["balances"], json!({"Ann": "-0.50", "Bob": "0.50"}));
@@ -255,11 +275,14 @@ async fn a_declare_out_short_of_the_game_loses_it() {
     )
     .await;
     assert_eq!(reply.status.as_u16(), 422, "{}", reply.body);
-    assert!(reply.body.contains("name=\"tricks.Ann\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"250\" value=\"40\" aria-invalid=\"true\""));
+    assert!(has(
+        &reply.body,
+        &tricks_field("Ann", "40", "[aria-invalid=true]")
+    ));
     assert!(
-        reply
-            .body
-            .contains("Ann&#39;s tricks: a declare-out counts only Bob"),
+        refusal(&reply.body)
+            .0
+            .contains("Ann's tricks: a declare-out counts only Bob"),
         "{}",
         reply.body
     );
@@ -282,13 +305,12 @@ async fn single_deals_are_games_with_draws_and_no_declaring_out() {
         &deal_form(0, "Bob", false, ["150", "60"], ["117", ""], ""),
     )
     .await;
-    let reply = post_hand(
+    post_hand_ok(
         &app,
         &sheet,
         &deal_form(1, "Ann", false, ["", ""], ["125", ""], ""),
     )
     .await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
     let ledger = ledger_of(&app, &id).await;
     let winners: Vec<&Value> = ledger["games"]
         .as_array()
@@ -316,17 +338,13 @@ async fn a_deal_is_corrected_through_its_form() {
     .await;
     // The correction form comes filled with the deal as recorded.
     let page = app.get(&format!("{sheet}?correct=0")).await.body;
-    assert!(
-        page.contains("name=\"correct_event\" value=\"0\""),
-        "{page}"
-    );
-    assert!(page.contains("name=\"tricks.Bob\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"250\" value=\"153\""));
+    assert!(has(&page, "[name=correct_event][value=\"0\"]"), "{page}");
+    assert!(has(&page, &tricks_field("Bob", "153", "")));
     // Ann had 107, not 97: 60 + 107 → 110 = 170; Bob 40 + 143 → 140 = 180.
     let mut form = deal_form(1, "Ann", false, ["60", "40"], ["107", ""], "");
     form.push(("correct_event".into(), "0".into()));
     form.push(("reason".into(), "miscounted".into()));
-    let reply = post_hand(&app, &sheet, &form).await;
-    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    post_hand_ok(&app, &sheet, &form).await;
     let ledger = ledger_of(&app, &id).await;
     assert_eq!(ledger["scores"], json!({"Ann": 170, "Bob": 180}));
 }
@@ -343,7 +361,7 @@ async fn the_new_session_form_offers_the_two_handed_agreements() {
         "a.target_step",
         "a.round_partial_count_on_declare_out",
     ] {
-        assert!(page.body.contains(&format!("name=\"{name}\"")), "{name}");
+        assert!(has(&page.body, &format!("[name=\"{name}\"]")), "{name}");
     }
     assert!(page.body.contains("single deal: every deal is a game"));
 }

@@ -36,6 +36,27 @@ pub fn one_text(html: &str, css: &str) -> String {
     all.into_iter().next().unwrap_or_default()
 }
 
+/// The markup of every element of `html` that `css` picks, in page order: a part of a page
+/// to read on its own with the helpers here.
+pub fn outer_html(html: &str, css: &str) -> Vec<String> {
+    let page = Html::parse_document(html);
+    page.select(&selector(css)).map(|e| e.html()).collect()
+}
+
+/// The rows of the first `<tbody>` of `html`, each wrapped in a table of its own (html5ever
+/// drops a `<tr>` found outside one), so a row is read alone: the sheet's hand, its money
+/// line, its note.
+pub fn body_rows(html: &str) -> Vec<String> {
+    let body = outer_html(html, "tbody")
+        .into_iter()
+        .next()
+        .expect("a table body");
+    outer_html(&format!("<table>{body}</table>"), "tbody > tr")
+        .into_iter()
+        .map(|row| format!("<table><tbody>{row}</tbody></table>"))
+        .collect()
+}
+
 /// How many elements of `html` `css` picks.
 pub fn count(html: &str, css: &str) -> usize {
     Html::parse_document(html).select(&selector(css)).count()
@@ -157,6 +178,179 @@ pub fn marked_invalid(html: &str) -> Vec<String> {
         .filter_map(|e| match e.value().name() {
             "fieldset" => e.select(&selector("legend")).next().map(text_of),
             _ => e.value().attr("name").map(str::to_string),
+        })
+        .collect()
+}
+
+/// The refusal a page shows at the top of its form: the message of the focused
+/// `p.error[role=alert]` and the rule it cites (the text of the `details.error-rule` right
+/// after it, its "which rule" summary left out), `None` when it cites none.
+pub fn refusal(html: &str) -> (String, Option<String>) {
+    let message = one_text(html, "p.error[role=alert][autofocus]");
+    let page = Html::parse_document(html);
+    let rule = page
+        .select(&selector(
+            "p.error[role=alert][autofocus] + details.error-rule",
+        ))
+        .next()
+        .map(|details| {
+            let own: String = details
+                .children()
+                .filter_map(|child| child.value().as_text().map(|t| t.to_string()))
+                .collect();
+            own.split_ascii_whitespace().collect::<Vec<_>>().join(" ")
+        });
+    (message, rule)
+}
+
+/// [`refusal`] as owned words, for `assert_eq!` against what the rules say.
+pub fn refused_with(message: &str, rule: Option<&str>) -> (String, Option<String>) {
+    (message.to_string(), rule.map(str::to_string))
+}
+
+/// Every text node of `html` (white space folded, empty ones left out), in page order: a
+/// word that stands alone between two tags, as a name in a cell or a menu does.
+pub fn texts(html: &str) -> Vec<String> {
+    Html::parse_document(html)
+        .root_element()
+        .descendants()
+        .filter_map(|node| node.value().as_text().map(|t| t.to_string()))
+        .map(|t| t.split_ascii_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// The `href` of every link (`<a>`) of `html` whose text is `text`, in page order.
+pub fn links_named(html: &str, text: &str) -> Vec<String> {
+    let page = Html::parse_document(html);
+    page.select(&selector("a[href]"))
+        .filter(|a| text_of(*a) == text)
+        .filter_map(|a| a.value().attr("href").map(str::to_string))
+        .collect()
+}
+
+/// The settle-up's transfers (`ul.transfers > li`: `<strong>Bob</strong> pays
+/// <strong>Ann</strong> $1.60`), each as "Bob pays Ann $1.60": the two names in bold and
+/// the words right after the second.
+pub fn transfers(html: &str) -> Vec<String> {
+    let page = Html::parse_document(html);
+    page.select(&selector("ul.transfers > li"))
+        .filter_map(|li| {
+            let names: Vec<_> = li.child_elements().take(2).collect();
+            let [from, to] = names.as_slice() else {
+                return None;
+            };
+            if from.value().name() != "strong" || to.value().name() != "strong" {
+                return None;
+            }
+            let amount = to.next_sibling()?.value().as_text()?.trim().to_string();
+            let between = from.next_sibling()?.value().as_text()?.trim().to_string();
+            Some(format!(
+                "{} {between} {} {amount}",
+                text_of(*from),
+                text_of(*to)
+            ))
+        })
+        .collect()
+}
+
+/// The text of the row around each `<b>` of `html` that reads `bold` (its nearest `tr`, `li`
+/// or `p`): a game's closing line "Game 1: Ann wins at 1,030", a hand "Ann bid 2 made".
+pub fn around_bold(html: &str, bold: &str) -> Vec<String> {
+    let page = Html::parse_document(html);
+    page.select(&selector("b"))
+        .filter(|b| text_of(*b) == bold)
+        .filter_map(|b| {
+            b.ancestors()
+                .filter_map(ElementRef::wrap)
+                .find(|e| matches!(e.value().name(), "tr" | "li" | "p"))
+                .map(text_of)
+        })
+        .collect()
+}
+
+/// Whether some row of `html` around a `<b>` reading `bold` says `words` (see
+/// [`around_bold`]).
+pub fn bold_says(html: &str, bold: &str, words: &str) -> bool {
+    around_bold(html, bold)
+        .iter()
+        .any(|row| row.contains(words))
+}
+
+/// The text right after each element of `html` that `css` picks (its next sibling when
+/// that is text, else empty), as written: `<abbr title="Jack">J</abbr>&nbsp;—` gives
+/// "\u{a0}—".
+pub fn text_after(html: &str, css: &str) -> Vec<String> {
+    let page = Html::parse_document(html);
+    page.select(&selector(css))
+        .map(|e| {
+            e.next_sibling()
+                .and_then(|n| n.value().as_text().map(|t| t.to_string()))
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The radio chips of the first group (`<fieldset>`) of `html` holding a radio named
+/// `name` under `scope` (a CSS selector, "" for the whole page): each (value, label), the
+/// label being the element right after the radio (`<input …><span>Robert</span>`).
+pub fn chips(html: &str, scope: &str, name: &str) -> Vec<(String, String)> {
+    let page = Html::parse_document(html);
+    let radio = selector(&format!("{scope} input[type=radio][name=\"{name}\"]"));
+    let first = page
+        .select(&radio)
+        .next()
+        .unwrap_or_else(|| panic!("{name} chips under {scope:?} in {html}"));
+    let group = first
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .find(|e| e.value().name() == "fieldset")
+        .unwrap_or_else(|| panic!("{name} chips outside a fieldset"));
+    let own = selector(&format!("input[type=radio][name=\"{name}\"]"));
+    group
+        .select(&own)
+        .map(|input| {
+            let value = input.value().attr("value").unwrap_or_default().to_string();
+            let label = input
+                .next_siblings()
+                .find_map(ElementRef::wrap)
+                .map(text_of)
+                .unwrap_or_default();
+            (value, label)
+        })
+        .collect()
+}
+
+/// The players under each column head of `html` for `side` (`<th>NS<small>Ann &amp;
+/// Cy</small></th>` gives "Ann & Cy"): the `<small>` of each `th` whose own text is `side`.
+pub fn side_players(html: &str, side: &str) -> Vec<String> {
+    let page = Html::parse_document(html);
+    let small = selector("small");
+    page.select(&selector("th"))
+        .filter(|th| {
+            let own: String = th
+                .children()
+                .filter_map(|c| c.value().as_text().map(|t| t.to_string()))
+                .collect();
+            own.trim() == side
+        })
+        .filter_map(|th| th.select(&small).next().map(text_of))
+        .collect()
+}
+
+/// The words of every element of `html` that `css` picks, each text node apart: a sheet
+/// cell `<span>+120</span><small>120</small>` is "+120 120" (white space folded, the
+/// Unicode kind too).
+pub fn cell_words(html: &str, css: &str) -> Vec<String> {
+    let page = Html::parse_document(html);
+    page.select(&selector(css))
+        .map(|e| {
+            e.text()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
         })
         .collect()
 }

@@ -39,6 +39,13 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The `name=value` pair of the cookie the answer sets (a login, a share link's
+    /// looking cookie); fails when it sets none.
+    pub fn cookie(&self) -> String {
+        let set = self.set_cookie.as_deref().expect("a cookie");
+        set.split(';').next().unwrap_or_default().to_string()
+    }
+
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
@@ -144,6 +151,24 @@ impl TestApp {
     /// Posts an HTML form (`application/x-www-form-urlencoded`).
     pub async fn post_form(&self, uri: &str, fields: &[(&str, &str)]) -> Reply {
         self.post_form_with(uri, fields, &[]).await
+    }
+
+    /// Posts an HTML form that must be taken: fails unless the answer is 303 (the page
+    /// the form sends the phone on to), showing the page otherwise.
+    pub async fn post_form_ok(&self, uri: &str, fields: &[(&str, &str)]) -> Reply {
+        self.post_form_with_ok(uri, fields, &[]).await
+    }
+
+    /// [`TestApp::post_form_ok`] with extra headers (a cookie, an Origin).
+    pub async fn post_form_with_ok(
+        &self,
+        uri: &str,
+        fields: &[(&str, &str)],
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let reply = self.post_form_with(uri, fields, headers).await;
+        assert_eq!(reply.status.as_u16(), 303, "{uri}: {}", reply.body);
+        reply
     }
 
     /// Posts an HTML form with extra headers (a cookie, an Origin).

@@ -1,7 +1,10 @@
 //! The sessions the history and night tests share, worked out by hand once.
 
 use scorekeeper::format::SessionDoc;
+use scorekeeper::service;
 use serde_json::json;
+
+use super::TestApp;
 
 /// Auction Pitch to 11, 0.10 a point of difference (rules §1.4), seats `a`, `b`, Dee, in
 /// `currency` (ISO code): `a` makes 4 (4–0–0), `b` is set 3 while `a` takes High and Dee
@@ -94,4 +97,67 @@ pub fn csv_sums(csv_text: &str) -> std::collections::BTreeMap<String, i64> {
     }
     sums.retain(|_, c| *c != 0);
     sums
+}
+
+/// The evening's two Pitch sessions at `club`, imported: [`pitch`] with Ann, Bob, Dee (Ann
+/// +2.80, Bob −1.60, Dee −1.20) and with Bob, Ann, Dee (Bob +2.80, Ann −1.60, Dee −1.20);
+/// their ids.
+pub async fn two_pitches(app: &TestApp, club: i64) -> (i64, i64) {
+    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+        .await
+        .unwrap();
+    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
+        .await
+        .unwrap();
+    (a, b)
+}
+
+/// A night of `sessions` made through the club page's form by the holder of login
+/// `cookie`, titled `title` unless it is empty: the night page's address and the night's
+/// id. Fails unless the form answers 303 to the night.
+pub async fn make_night(
+    app: &TestApp,
+    cookie: &str,
+    club: i64,
+    sessions: &[i64],
+    title: &str,
+) -> (String, i64) {
+    let ids: Vec<String> = sessions.iter().map(i64::to_string).collect();
+    let mut form: Vec<(&str, &str)> = ids.iter().map(|i| ("sessions", i.as_str())).collect();
+    if !title.is_empty() {
+        form.push(("title", title));
+    }
+    let made = app
+        .post_form_with(
+            &format!("/clubs/{club}/nights"),
+            &form,
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(made.status.as_u16(), 303, "{}", made.body);
+    let location = made.location.unwrap();
+    let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
+    (location, night)
+}
+
+/// A payment recorded against the night at `night_page` (its address) by the holder of
+/// login `cookie`, from a page that showed `seen` payments: `payer` handed `payee` `amount`.
+/// Fails unless the form is taken (303); the answer.
+pub async fn pay_at_night(
+    app: &TestApp,
+    cookie: &str,
+    night_page: &str,
+    [seen, payer, payee, amount]: [&str; 4],
+) -> super::Reply {
+    app.post_form_with_ok(
+        &format!("{night_page}/payments"),
+        &[
+            ("seen", seen),
+            ("payer", payer),
+            ("payee", payee),
+            ("amount", amount),
+        ],
+        &[("cookie", cookie)],
+    )
+    .await
 }

@@ -17,10 +17,56 @@ pub async fn start_session(app: &TestApp, fields: &[(&str, &str)]) -> (String, S
     (sheet, id)
 }
 
+/// Starts a session of `game` through the new-session form with `players` in seat order
+/// (`player_1`, `player_2`, …) and the agreements `agreements` (each sent as
+/// `a.<name>`): as [`start_session`], the sheet's address and the session's id.
+pub async fn start_game(
+    app: &TestApp,
+    game: &str,
+    players: &[&str],
+    agreements: &[(&str, &str)],
+) -> (String, String) {
+    let seats: Vec<(String, &str)> = (1..)
+        .zip(players)
+        .map(|(n, p)| (format!("player_{n}"), *p))
+        .collect();
+    let terms: Vec<(String, &str)> = agreements
+        .iter()
+        .map(|(name, value)| (format!("a.{name}"), *value))
+        .collect();
+    let mut fields = vec![("game", game)];
+    fields.extend(seats.iter().chain(&terms).map(|(k, v)| (k.as_str(), *v)));
+    start_session(app, &fields).await
+}
+
+/// A form as a phone posts it, each field with its value.
+pub fn form_of<const N: usize>(fields: [(&str, String); N]) -> Vec<(String, String)> {
+    fields
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+}
+
+/// The new-session form of the sessions most tests start from: Auction Pinochle, Ann, Bob
+/// and Cy, 0.05 a unit (rules §1.1), the other agreements at their defaults.
+pub const ANN_BOB_CY: [(&str, &str); 5] = [
+    ("game", "auction_pinochle"),
+    ("player_1", "Ann"),
+    ("player_2", "Bob"),
+    ("player_3", "Cy"),
+    ("a.stake", "0.05"),
+];
+
 /// Posts a hand form (`form`, field and value) to the sheet at `sheet`.
 pub async fn post_hand(app: &TestApp, sheet: &str, form: &[(String, String)]) -> Reply {
     let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     app.post_form(&format!("{sheet}/hands"), &fields).await
+}
+
+/// [`post_hand`], which must be taken: fails unless the answer is 303 back to the sheet.
+pub async fn post_hand_ok(app: &TestApp, sheet: &str, form: &[(String, String)]) {
+    let reply = post_hand(app, sheet, form).await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
 }
 
 /// The ledger document of session `id` (`GET /api/v1/sessions/{id}/ledger`).
