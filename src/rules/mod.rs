@@ -16,6 +16,7 @@ macro_rules! game_modules {
 }
 crate::registry::every_game!(game_modules);
 
+pub mod contract_head;
 pub mod fields;
 pub mod game;
 pub mod hand_form;
