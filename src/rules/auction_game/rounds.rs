@@ -120,30 +120,8 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
     let mut turned: BTreeMap<Item, usize> = BTreeMap::new();
     let mut sales = Vec::new();
     for (i, round) in rounds.iter().enumerate() {
-        let at = |f: &str| format!("rounds.{i}.{f}");
-        let count = turned.entry(round.item).or_insert(0);
-        *count += 1;
-        if *count > round.item.in_deck() {
-            return Err(RuleError::new(
-                at("item"),
-                format!(
-                    "a {} more than the item deck holds: it has two each of J, Q, K, A and one Joker",
-                    round.item.name()
-                ),
-            )
-            .rule("rules §1.10"));
-        }
+        turn_item(&mut turned, i, round)?;
         if round.item == Item::Joker {
-            if round.bids.as_ref().is_some_and(|b| !b.is_empty())
-                || round.overtime.as_ref().is_some_and(|o| !o.is_empty())
-                || round.withdrawn.as_ref().is_some_and(|w| !w.is_empty())
-            {
-                return Err(RuleError::new(
-                    at("bids"),
-                    "the Joker is not an item: nobody bids on it, the next card is bid on blind",
-                )
-                .rule("rules §1.10"));
-            }
             sales.push(Sale::Joker);
             continue;
         }
@@ -165,6 +143,51 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
         }
         sales.push(sale);
     }
+    all_items_turned(&turned)?;
+    for (h, hand) in holdings.iter_mut().zip(&hands) {
+        h.cards_left = Some(hand.left());
+    }
+    Ok(Game { holdings, sales })
+}
+
+/// Round `i` turns its item, counted into `turned`: never more of one than the item deck
+/// holds (two each of J, Q, K, A and one Joker), and nobody bids on the Joker (rules
+/// §1.10). Errors name `rounds.<i>.item` or `rounds.<i>.bids`.
+fn turn_item(
+    turned: &mut BTreeMap<Item, usize>,
+    i: usize,
+    round: &WrittenRound,
+) -> Result<(), RuleError> {
+    let at = |f: &str| format!("rounds.{i}.{f}");
+    let count = turned.entry(round.item).or_insert(0);
+    *count += 1;
+    if *count > round.item.in_deck() {
+        return Err(RuleError::new(
+            at("item"),
+            format!(
+                "a {} more than the item deck holds: it has two each of J, Q, K, A and one Joker",
+                round.item.name()
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    if round.item == Item::Joker
+        && (round.bids.as_ref().is_some_and(|b| !b.is_empty())
+            || round.overtime.as_ref().is_some_and(|o| !o.is_empty())
+            || round.withdrawn.as_ref().is_some_and(|w| !w.is_empty()))
+    {
+        return Err(RuleError::new(
+            at("bids"),
+            "the Joker is not an item: nobody bids on it, the next card is bid on blind",
+        )
+        .rule("rules §1.10"));
+    }
+    Ok(())
+}
+
+/// A game turns all eight items, each round written (rules §1.10; the Joker may be left
+/// out). The error names `rounds` and the items still in the deck.
+fn all_items_turned(turned: &BTreeMap<Item, usize>) -> Result<(), RuleError> {
     let missing: Vec<&str> = Item::ITEMS
         .iter()
         .rev()
@@ -183,10 +206,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
         )
         .rule("rules §1.10"));
     }
-    for (h, hand) in holdings.iter_mut().zip(&hands) {
-        h.cards_left = Some(hand.left());
-    }
-    Ok(Game { holdings, sales })
+    Ok(())
 }
 
 /// Plays one item round (not the Joker); see [`play_rounds`].
