@@ -179,6 +179,78 @@ impl Form {
         names
     }
 
+    /// A `declare_out` by `claimant` (rules §1.9, S004): his trick points so far, required,
+    /// and nobody else's; the dealer's turned-up dix among the melds. Errors name the
+    /// `tricks.<name>` field at fault.
+    fn declare(
+        &self,
+        claimant: &str,
+        names: &[String],
+        dealer: String,
+        mut melds: BTreeMap<String, i64>,
+    ) -> Result<Written, RuleError> {
+        let field = format!("tricks.{claimant}");
+        let so_far = self.number(&field)?.ok_or_else(|| {
+            RuleError::new(
+                &field,
+                format!("enter {claimant}'s trick points so far (0 if he has taken none)"),
+            )
+        })?;
+        for other in names.iter().filter(|n| *n != claimant) {
+            if self.number(&format!("tricks.{other}"))?.is_some() {
+                return Err(RuleError::new(
+                    format!("tricks.{other}"),
+                    format!("a declare-out counts only {claimant}'s tricks: leave {other}'s empty"),
+                ));
+            }
+        }
+        if self.turn_up_dix {
+            melds.entry(dealer).or_insert(TURN_UP_DIX);
+        }
+        Ok(Written::Declare(WrittenDeclare {
+            kind: "declare_out".into(),
+            claimant: claimant.to_string(),
+            melds,
+            tricks_so_far: so_far,
+        }))
+    }
+
+    /// Both players' trick points of a played deal: as entered, or one entered and the
+    /// other's 250 minus it (rules §1.9: the counters add up to 250). Errors name the
+    /// `tricks.<name>` field at fault, or `tricks` with no player named.
+    fn tricks(&self, names: &[String]) -> Result<BTreeMap<String, i64>, RuleError> {
+        let mut given = Vec::new();
+        for name in names {
+            if let Some(t) = self.number(&format!("tricks.{name}"))? {
+                given.push((name.clone(), t));
+            }
+        }
+        let mut tricks = BTreeMap::new();
+        match (given.as_slice(), names) {
+            ([], _) => {
+                return Err(RuleError::new(
+                    names
+                        .first()
+                        .map_or_else(|| "tricks".to_string(), |n| format!("tricks.{n}")),
+                    "enter one player's trick points; the other's are 250 minus them",
+                ));
+            }
+            ([(name, t)], [a, b]) => {
+                let other = if name == a { b } else { a };
+                let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
+                    RuleError::new(
+                        format!("tricks.{name}"),
+                        format!("{t} is not a count of trick points: they run from 0 to 250"),
+                    )
+                })?;
+                tricks.insert(name.clone(), *t);
+                tricks.insert(other.clone(), rest);
+            }
+            _ => tricks.extend(given),
+        }
+        Ok(tricks)
+    }
+
     /// A per-player number (`melds.Ann`): `None` when empty or absent.
     fn number(&self, field: &str) -> Result<Option<i64>, RuleError> {
         self.per_player
@@ -218,62 +290,9 @@ impl hand_form::HandForm for Form {
             melds.insert(name.clone(), points);
         }
         if let Some(claimant) = &self.claimant {
-            let field = format!("tricks.{claimant}");
-            let so_far = self.number(&field)?.ok_or_else(|| {
-                RuleError::new(
-                    &field,
-                    format!("enter {claimant}'s trick points so far (0 if he has taken none)"),
-                )
-            })?;
-            for other in names.iter().filter(|n| *n != claimant) {
-                if self.number(&format!("tricks.{other}"))?.is_some() {
-                    return Err(RuleError::new(
-                        format!("tricks.{other}"),
-                        format!(
-                            "a declare-out counts only {claimant}'s tricks: leave {other}'s empty"
-                        ),
-                    ));
-                }
-            }
-            if self.turn_up_dix {
-                melds.entry(dealer).or_insert(TURN_UP_DIX);
-            }
-            return Ok(Written::Declare(WrittenDeclare {
-                kind: "declare_out".into(),
-                claimant: claimant.clone(),
-                melds,
-                tricks_so_far: so_far,
-            }));
+            return self.declare(claimant, &names, dealer, melds);
         }
-        let mut given = Vec::new();
-        for name in &names {
-            if let Some(t) = self.number(&format!("tricks.{name}"))? {
-                given.push((name.clone(), t));
-            }
-        }
-        let mut tricks = BTreeMap::new();
-        match (given.as_slice(), names.as_slice()) {
-            ([], _) => {
-                return Err(RuleError::new(
-                    names
-                        .first()
-                        .map_or_else(|| "tricks".to_string(), |n| format!("tricks.{n}")),
-                    "enter one player's trick points; the other's are 250 minus them",
-                ));
-            }
-            ([(name, t)], [a, b]) => {
-                let other = if name == a { b } else { a };
-                let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
-                    RuleError::new(
-                        format!("tricks.{name}"),
-                        format!("{t} is not a count of trick points: they run from 0 to 250"),
-                    )
-                })?;
-                tricks.insert(name.clone(), *t);
-                tricks.insert(other.clone(), rest);
-            }
-            _ => tricks.extend(given),
-        }
+        let tricks = self.tricks(&names)?;
         Ok(Written::Deal(WrittenDeal {
             kind: "hand".into(),
             dealer,
