@@ -337,6 +337,66 @@ impl Form {
     }
 }
 
+/// Each player's part in a hand as the form gives it.
+struct Seats {
+    /// What each put in, ante included.
+    contributions: BTreeMap<String, Money>,
+    /// Who folded.
+    folded: Vec<String>,
+    /// Who went all-in.
+    all_in: Vec<String>,
+    /// Who is left for the showdown: everyone who did not fold.
+    left: Vec<String>,
+}
+
+impl Form {
+    /// Each of `names`' contribution (the `ante` when tapped, plus what he put in beyond
+    /// it), and whether he folded or went all-in (rules §1.11): not both, and a folded
+    /// player has no showdown. Errors name the form's field at fault.
+    fn seats(&self, names: &[String], ante: Money) -> Result<Seats, RuleError> {
+        let mut seats = Seats {
+            contributions: BTreeMap::new(),
+            folded: Vec::new(),
+            all_in: Vec::new(),
+            left: Vec::new(),
+        };
+        for p in names {
+            let beyond = self.money(&format!("put_in.{p}"))?.unwrap_or(Money::ZERO);
+            let anted = if self.ticked(&format!("anted.{p}")) {
+                ante
+            } else {
+                Money::ZERO
+            };
+            seats.contributions.insert(p.clone(), anted + beyond);
+            let f = self.ticked(&format!("folded.{p}"));
+            let a = self.ticked(&format!("all_in.{p}"));
+            if f && a {
+                return Err(RuleError::new(
+                    format!("all_in.{p}"),
+                    format!("{p} cannot be both folded and all-in: tap one"),
+                ));
+            }
+            if f {
+                seats.folded.push(p.clone());
+                for field in [format!("place.{p}"), format!("low.{p}"), format!("cards.{p}")] {
+                    if self.get(&field).is_some() {
+                        return Err(RuleError::new(
+                            field,
+                            format!("{p} folded: leave his showdown empty"),
+                        ));
+                    }
+                }
+            } else {
+                seats.left.push(p.clone());
+            }
+            if a {
+                seats.all_in.push(p.clone());
+            }
+        }
+        Ok(seats)
+    }
+}
+
 impl hand_form::HandForm for Form {
     type Written = Written;
 
@@ -357,41 +417,12 @@ impl hand_form::HandForm for Form {
             Some(t) => Money::parse(t).map_err(|e| RuleError::new("ante", e.to_string()))?,
             None => Money::ZERO,
         };
-        let mut contributions = BTreeMap::new();
-        let (mut folded, mut all_in, mut left) = (Vec::new(), Vec::new(), Vec::new());
-        for p in &names {
-            let beyond = self.money(&format!("put_in.{p}"))?.unwrap_or(Money::ZERO);
-            let anted = if self.ticked(&format!("anted.{p}")) {
-                ante
-            } else {
-                Money::ZERO
-            };
-            contributions.insert(p.clone(), anted + beyond);
-            let f = self.ticked(&format!("folded.{p}"));
-            let a = self.ticked(&format!("all_in.{p}"));
-            if f && a {
-                return Err(RuleError::new(
-                    format!("all_in.{p}"),
-                    format!("{p} cannot be both folded and all-in: tap one"),
-                ));
-            }
-            if f {
-                folded.push(p.clone());
-                for field in [format!("place.{p}"), format!("low.{p}"), format!("cards.{p}")] {
-                    if self.get(&field).is_some() {
-                        return Err(RuleError::new(
-                            field,
-                            format!("{p} folded: leave his showdown empty"),
-                        ));
-                    }
-                }
-            } else {
-                left.push(p.clone());
-            }
-            if a {
-                all_in.push(p.clone());
-            }
-        }
+        let Seats {
+            contributions,
+            folded,
+            all_in,
+            left,
+        } = self.seats(&names, ante)?;
         let split = self.split.clone().unwrap_or_else(|| "high".into());
         if split != "high" && split != "high_low" {
             return Err(RuleError::new("split", format!("\"{split}\" is not one of the choices")));
