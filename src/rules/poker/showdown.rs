@@ -76,6 +76,9 @@ pub(super) fn read_showdown(
     Ok(showdown)
 }
 
+/// Tie groups of seats, best first.
+type Places = Vec<Vec<usize>>;
+
 /// A showdown given as places (`groups`, best first): the high places, and the low ones
 /// when given, which a high-low hand between two or more needs (rules §1.11); under
 /// 8-or-better a low that does not qualify has no low place. Places cannot decide an odd
@@ -88,7 +91,7 @@ fn read_places(
     folded: &[bool],
     still_in: usize,
     agreements: &Agreements,
-) -> Result<(Vec<Vec<usize>>, Option<Vec<Vec<usize>>>), RuleError> {
+) -> Result<(Places, Option<Places>), RuleError> {
     let high = read_groups(groups, players, folded, "showdown", false)?;
     let low = match (&w.showdown_low, w.split) {
         (Some(low), _) => {
