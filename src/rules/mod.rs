@@ -18,6 +18,7 @@ macro_rules! game_modules {
 crate::game_list::every_game!(game_modules);
 
 pub mod contract_head;
+pub mod field;
 pub mod fields;
 pub mod game;
 pub mod hand_form;
@@ -31,6 +32,7 @@ pub mod typed;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use field::Field;
 pub use fields::RuleError;
 pub use game::{AgreementSpec, Ctx, Engine, GameInfo, Outcome, SpecKind};
 pub use sheet::{

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::hand::{CARDS, Game, Holding, Item, START_MONEY, WrittenFinal, seat_of};
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 
 /// Whether some `count` distinct money cards (2–10), `count` at least `fewest`, add up to
 /// `spent`: a purchase spends at least one card, so `k` items need `k` cards or more.
@@ -47,7 +47,7 @@ fn payable(spent: i64, fewest: usize) -> bool {
 fn check_items(
     items: &[Item],
     bought: &mut BTreeMap<Item, usize>,
-    field: &str,
+    field: &Field,
 ) -> Result<(), RuleError> {
     for &item in items {
         if item == Item::Joker {
@@ -73,7 +73,7 @@ fn check_items(
 /// own cards 2–10, each once, at least one per item (rules §1.10, §3 item 31). Errors name
 /// `final.<name>.spent`.
 fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
-    let spent_field = format!("final.{name}.spent");
+    let spent_field = Field::name("final").player(name).then("spent");
     let k = entry.items.len();
     if !(0..=START_MONEY).contains(&entry.spent) {
         return Err(RuleError::new(
@@ -123,11 +123,11 @@ pub fn read_final(
     for (name, entry) in summary {
         let seat = seat_of(players, name).ok_or_else(|| {
             RuleError::new(
-                format!("final.{name}"),
+                Field::name("final").player(name),
                 format!("{name} is not one of the players"),
             )
         })?;
-        check_items(&entry.items, &mut bought, &format!("final.{name}.items"))?;
+        check_items(&entry.items, &mut bought, &Field::name("final").player(name).then("items"))?;
         check_spent(name, entry)?;
         if let Some(h) = holdings.get_mut(seat) {
             *h = Holding {

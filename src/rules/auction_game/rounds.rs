@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::hand::{CARDS, Game, Holding, Item, Sale, WrittenRound, seat_of};
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 
 /// The money cards of one player during a game: which of 2–10 he still holds.
 #[derive(Debug, Clone)]
@@ -41,7 +41,7 @@ impl Hand {
 /// in an earlier round and has not already put on the table this round (rules §1.10
 /// "Validation: a money card can be spent only once; only 2–10").
 fn check_card(
-    field: &str,
+    field: &Field,
     name: &str,
     card: i64,
     hand: &Hand,
@@ -158,7 +158,7 @@ fn turn_item(
     i: usize,
     round: &WrittenRound,
 ) -> Result<(), RuleError> {
-    let at = |f: &str| format!("rounds.{i}.{f}");
+    let at = |f: &str| Field::name("rounds").place(i).then(f);
     let count = turned.entry(round.item).or_insert(0);
     *count += 1;
     if *count > round.item.in_deck() {
@@ -216,7 +216,7 @@ fn play_round(
     players: &[String],
     hands: &mut [Hand],
 ) -> Result<Sale, RuleError> {
-    let at = |f: &str| format!("rounds.{i}.{f}");
+    let at = |f: &str| Field::name("rounds").place(i).then(f);
     let bids = round.bids.as_ref().ok_or_else(|| {
         RuleError::new(
             at("bids"),
@@ -242,7 +242,7 @@ fn play_round(
     let mut withdrew = Vec::new();
     let mut tied = top(&bidders, &table);
     for (k, step) in steps.iter().enumerate() {
-        let field = at(&format!("overtime.{k}"));
+        let field = at("overtime").place(k);
         let adding = overtime_step(&field, step, round.item, players, hands, &mut table, &tied)?;
         // Tied players who added nothing withdrew (3–4 players: the rest continue, §3 item 31).
         withdrew.extend(tied.iter().copied().filter(|s| !adding.contains(s)));
@@ -280,10 +280,10 @@ fn first_bids(
     hands: &[Hand],
     table: &mut [Vec<i64>],
 ) -> Result<Vec<usize>, RuleError> {
-    let at = |f: &str| format!("rounds.{i}.{f}");
+    let at = |f: &str| Field::name("rounds").place(i).then(f);
     let mut bidders = Vec::new();
     for (name, &card) in bids {
-        let field = at(&format!("bids.{name}"));
+        let field = at("bids").player(name);
         let seat = seat_of(players, name)
             .ok_or_else(|| RuleError::new(&field, format!("{name} is not one of the players")))?;
         let (Some(hand), Some(put)) = (hands.get(seat), table.get_mut(seat)) else {
@@ -299,7 +299,7 @@ fn first_bids(
             if !bidders.contains(&seat) && !hand.left().is_empty() {
                 let name = players.get(seat).map_or("", String::as_str);
                 return Err(RuleError::new(
-                    at(&format!("bids.{name}")),
+                    at("bids").player(name),
                     format!(
                         "with two players each bids a card every round, and {name} still holds money: what did he bid?"
                     ),
@@ -314,7 +314,7 @@ fn first_bids(
 /// One overtime step (`field`, `rounds.i.overtime.k`): two or more of the `tied` players
 /// each add a card to `table` (rules §1.10). Returns who added, in seat order.
 fn overtime_step(
-    field: &str,
+    field: &Field,
     step: &BTreeMap<String, i64>,
     item: Item,
     players: &[String],
@@ -335,7 +335,7 @@ fn overtime_step(
     }
     let mut adding = Vec::new();
     for (name, &card) in step {
-        let card_field = format!("{field}.{name}");
+        let card_field = field.clone().player(name);
         let seat = seat_of(players, name).ok_or_else(|| {
             RuleError::new(&card_field, format!("{name} is not one of the players"))
         })?;

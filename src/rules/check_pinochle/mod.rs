@@ -21,7 +21,7 @@ use self::hand::{Hand, Scored, SideScore, WrittenHand};
 use crate::ledger::Postings;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    Field, Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
     RuleError, SheetLine, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -429,7 +429,7 @@ impl Game for CheckPinochle {
         for side in Side::BOTH {
             if opening[side] >= agreements.target {
                 return Err(RuleError::new(
-                    format!("opening_scores.{}", side.name()),
+                    Field::name("opening_scores").side(side.name()),
                     format!(
                         "{} already reaches the target {}, so that game is over",
                         opening[side], agreements.target
@@ -439,7 +439,7 @@ impl Game for CheckPinochle {
             }
             if opening[side].abs() > 10 * agreements.target.max(1000) {
                 return Err(RuleError::new(
-                    format!("opening_scores.{}", side.name()),
+                    Field::name("opening_scores").side(side.name()),
                     format!("{} is not a score from a real sheet", opening[side]),
                 ));
             }

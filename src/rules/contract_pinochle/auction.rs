@@ -8,7 +8,7 @@
 
 use super::hand::{Doubled, MAX_BID, MIN_BID};
 use crate::rules::partnership::{PLAYERS, Seating, Side};
-use crate::rules::{RuleError, Suit};
+use crate::rules::{Field, RuleError, Suit};
 
 /// One call as written in the session document: `"200 spades"`, `"pass"`, `"double"`,
 /// `"redouble"`.
@@ -103,7 +103,7 @@ pub fn check(
         double_survives_overcall,
     };
     for (i, (player, text)) in calls.iter().enumerate() {
-        let field = format!("auction[{i}]");
+        let field = Field::name("auction").index(i);
         if auction.ended.is_some() {
             return Err(RuleError::new(
                 field,
@@ -140,7 +140,7 @@ fn caller_in_turn(
     seating: &Seating,
     turn: usize,
     player: &str,
-    field: &str,
+    field: &Field,
 ) -> Result<Side, RuleError> {
     let side = seating.side_of(player).ok_or_else(|| {
         RuleError::new(field, format!("{player} is not seated at this table"))
@@ -178,7 +178,7 @@ impl Auction {
         player: &str,
         side: Side,
         call: Call,
-        field: &str,
+        field: &Field,
     ) -> Result<(), RuleError> {
         match call {
             Call::Pass => {
@@ -219,10 +219,10 @@ impl Auction {
         side: Side,
         points: i64,
         trump: Suit,
-        field: &str,
+        field: &Field,
     ) -> Result<(), RuleError> {
         check_bid(points).map_err(|e| RuleError {
-            field: field.to_string(),
+            field: field.clone(),
             ..e
         })?;
         if let Some(h) = &self.high
@@ -257,7 +257,7 @@ impl Auction {
     }
 
     /// A double: only of an opponent's bid, and only once (rules §1.8).
-    fn double(&mut self, player: &str, side: Side, field: &str) -> Result<(), RuleError> {
+    fn double(&mut self, player: &str, side: Side, field: &Field) -> Result<(), RuleError> {
         let h = self.high.as_mut().ok_or_else(|| {
             RuleError::new(field, format!("{player} cannot double: nobody has bid yet"))
         })?;
@@ -283,7 +283,7 @@ impl Auction {
     }
 
     /// A redouble: only of an opponent's double, and only once (rules §1.8).
-    fn redouble(&mut self, player: &str, side: Side, field: &str) -> Result<(), RuleError> {
+    fn redouble(&mut self, player: &str, side: Side, field: &Field) -> Result<(), RuleError> {
         let h = self.high.as_mut().ok_or_else(|| {
             RuleError::new(field, format!("{player} cannot redouble: nobody has bid yet"))
         })?;

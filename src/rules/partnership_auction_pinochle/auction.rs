@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use super::agreements::Agreements;
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 use crate::rules::partnership::{PLAYERS, Seating};
 
 /// What the deal says the auction gave: the winning bidder and bid, or nobody (all passed).
@@ -38,7 +38,7 @@ enum Call {
     Pass,
 }
 
-fn read_call(value: &Value, seating: &Seating, field: &str) -> Result<(usize, Call), RuleError> {
+fn read_call(value: &Value, seating: &Seating, field: &Field) -> Result<(usize, Call), RuleError> {
     let shape = || {
         RuleError::new(
             field,
@@ -92,7 +92,7 @@ pub fn check(
         turn: seating.seat_of(dealer).map_or(0, |d| (d + 1) % PLAYERS),
     };
     for (i, value) in calls.iter().enumerate() {
-        let field = format!("auction[{i}]");
+        let field = Field::name("auction").index(i);
         let (seat, call) = read_call(value, seating, &field)?;
         auction.not_over(&field)?;
         auction.in_turn(seat, &field)?;
@@ -126,7 +126,7 @@ impl Auction<'_> {
     }
 
     /// Refuses a call once all four passed, or three after a bid (rules §1.6).
-    fn not_over(&self, field: &str) -> Result<(), RuleError> {
+    fn not_over(&self, field: &Field) -> Result<(), RuleError> {
         let still_in = self.passed.iter().filter(|p| !**p).count();
         if still_in == 0 || (self.high.is_some() && still_in == 1) {
             return Err(RuleError::new(
@@ -146,7 +146,7 @@ impl Auction<'_> {
 
     /// Refuses a call from a player who passed (a pass is final, BIC-PAP) or out of turn
     /// (clockwise from the dealer's left, skipping players who passed: rules §1.6).
-    fn in_turn(&self, seat: usize, field: &str) -> Result<(), RuleError> {
+    fn in_turn(&self, seat: usize, field: &Field) -> Result<(), RuleError> {
         // The next player still in, clockwise from `turn`.
         let due = (0..PLAYERS)
             .map(|k| (self.turn + k) % PLAYERS)
@@ -179,7 +179,7 @@ impl Auction<'_> {
         seat: usize,
         bid: i64,
         agreements: &Agreements,
-        field: &str,
+        field: &Field,
     ) -> Result<(), RuleError> {
         check_called_bid(bid, agreements, field)?;
         if let Some((s, h)) = self.high
@@ -242,7 +242,7 @@ impl Auction<'_> {
 
 /// A called bid's own rules: in tens (rules §0.3) and at least the agreed minimum (rules
 /// §1.6). Errors name `field`.
-fn check_called_bid(bid: i64, agreements: &Agreements, field: &str) -> Result<(), RuleError> {
+fn check_called_bid(bid: i64, agreements: &Agreements, field: &Field) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(
             RuleError::new(field, format!("{bid} is not a bid: bids go up in tens"))

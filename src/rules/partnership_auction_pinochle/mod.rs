@@ -29,7 +29,7 @@ use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Hand, Scored, WrittenHand};
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    Field, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
     RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -377,7 +377,7 @@ impl Game for PartnershipAuction {
         let seating = Seating::new(players)?;
         let opening = partnership::read_opening_scores(opening_scores)?;
         for side in Side::BOTH {
-            let field = format!("opening_scores.{}", side.name());
+            let field = Field::name("opening_scores").side(side.name());
             if opening[side].abs() > MAX_POINTS {
                 return Err(RuleError::new(
                     field,

@@ -32,7 +32,7 @@ use self::settle::AfterDeal;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
+    Field, Cell, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
     Step, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -361,7 +361,7 @@ impl Game for PartnershipPinochle {
         let seating = Seating::new(players)?;
         let opening = partnership::read_opening_scores(opening_scores)?;
         for side in Side::BOTH {
-            let field = format!("opening_scores.{}", side.name());
+            let field = Field::name("opening_scores").side(side.name());
             let score = opening[side];
             if !(0..=MAX_TARGET).contains(&score) {
                 return Err(RuleError::new(
@@ -378,7 +378,7 @@ impl Game for PartnershipPinochle {
             Some(AfterDeal::Raised { target }) => target,
             Some(AfterDeal::Won(side)) => {
                 return Err(RuleError::new(
-                    format!("opening_scores.{}", side.name()),
+                    Field::name("opening_scores").side(side.name()),
                     format!(
                         "{} already reaches the game ({}) and {} do not, so that game is over, not in progress",
                         opening[side],

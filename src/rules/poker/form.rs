@@ -19,7 +19,7 @@ use super::cards::LowRule;
 use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text};
-use crate::rules::{AgreementSpec, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.11, §3 items
 /// 32–33; session-format).
@@ -293,14 +293,16 @@ impl Form {
         self.get(field).is_some_and(|v| v != "false")
     }
 
-    fn money(&self, field: &str) -> Result<Option<Money>, RuleError> {
-        self.get(field)
+    /// Money typed in `field`, which the error names (one player's entry typed as his).
+    fn money(&self, field: &Field) -> Result<Option<Money>, RuleError> {
+        self.get(&field.to_string())
             .map(|t| Money::parse(t).map_err(|e| RuleError::new(field, e.to_string())))
             .transpose()
     }
 
-    fn place(&self, field: &str) -> Result<Option<usize>, RuleError> {
-        self.get(field)
+    /// A showdown place typed in `field`, which the error names.
+    fn place(&self, field: &Field) -> Result<Option<usize>, RuleError> {
+        self.get(&field.to_string())
             .map(|t| {
                 t.parse::<usize>()
                     .ok()
@@ -324,7 +326,7 @@ impl Form {
     fn groups(&self, prefix: &str, left: &[String], word: &str, partial: bool) -> Result<Vec<Vec<String>>, RuleError> {
         let mut by_place: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for p in left {
-            let field = format!("{prefix}.{p}");
+            let field = Field::name(prefix).player(p);
             let Some(place) = self.place(&field)? else {
                 if partial {
                     continue;
@@ -361,7 +363,7 @@ impl Form {
             left: Vec::new(),
         };
         for p in names {
-            let beyond = self.money(&format!("put_in.{p}"))?.unwrap_or(Money::ZERO);
+            let beyond = self.money(&Field::name("put_in").player(p))?.unwrap_or(Money::ZERO);
             let anted = if self.ticked(&format!("anted.{p}")) {
                 ante
             } else {
@@ -372,14 +374,15 @@ impl Form {
             let a = self.ticked(&format!("all_in.{p}"));
             if f && a {
                 return Err(RuleError::new(
-                    format!("all_in.{p}"),
+                    Field::name("all_in").player(p),
                     format!("{p} cannot be both folded and all-in: tap one"),
                 ));
             }
             if f {
                 seats.folded.push(p.clone());
-                for field in [format!("place.{p}"), format!("low.{p}"), format!("cards.{p}")] {
-                    if self.get(&field).is_some() {
+                for showdown in ["place", "low", "cards"] {
+                    let field = Field::name(showdown).player(p);
+                    if self.get(&field.to_string()).is_some() {
                         return Err(RuleError::new(
                             field,
                             format!("{p} folded: leave his showdown empty"),

@@ -27,7 +27,7 @@ use super::betting;
 use super::cards;
 use crate::money::Money;
 use super::showdown::read_showdown;
-use crate::rules::{RuleError, fields};
+use crate::rules::{Field, RuleError, fields};
 
 /// How a pot is won (`split`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -134,7 +134,7 @@ fn named_set(players: &[String], names: &[String], field: &str) -> Result<Vec<bo
     Ok(set)
 }
 
-pub(super) fn units(value: &Value, unit: Money, field: &str) -> Result<i64, RuleError> {
+pub(super) fn units(value: &Value, unit: Money, field: &Field) -> Result<i64, RuleError> {
     let money: Money = match value {
         Value::String(s) => Money::parse(s).map_err(|e| RuleError::new(field, e.to_string()))?,
         other => {
@@ -233,7 +233,7 @@ fn read_contributions(
 ) -> Result<Vec<i64>, RuleError> {
     let mut contributions = vec![None; players.len()];
     for (name, value) in written {
-        let field = format!("contributions.{name}");
+        let field = Field::name("contributions").player(name);
         let seat = seat_of(players, name)
             .ok_or_else(|| RuleError::new(&field, format!("{name} is not seated at this table")))?;
         let u = units(value, unit, &field)?;
@@ -247,7 +247,7 @@ fn read_contributions(
         .map(|(c, p)| {
             c.ok_or_else(|| {
                 RuleError::new(
-                    format!("contributions.{p}"),
+                    Field::name("contributions").player(p),
                     format!("how much did {p} put in? Write \"0.00\" if he folded without paying"),
                 )
                 .rule("session-format")
@@ -271,7 +271,7 @@ fn check_contributions(
     for seat in 0..players.len() {
         let name = players.get(seat).map_or("", String::as_str);
         let c = contributions.get(seat).copied().unwrap_or(0);
-        let field = format!("contributions.{name}");
+        let field = Field::name("contributions").player(name);
         let is_all_in = all_in.get(seat) == Some(&true);
         let is_folded = folded.get(seat) == Some(&true);
         if is_all_in && c == 0 {

@@ -9,7 +9,7 @@ use super::agreements::{Agreements, OddChip};
 use super::board;
 use super::cards::{self, Card};
 use super::hand::{Showdown, SplitKind, WrittenHand, seat_of};
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 
 /// The showdown: tie groups (`showdown`, `showdown_low`) or the cards, checked against the
 /// split and the agreements; with one player left he takes it all. Errors name
@@ -201,7 +201,7 @@ fn read_shown(
     let mut hands: Vec<(usize, Vec<Card>)> = Vec::new();
     let mut table: Vec<Card> = seen.board.to_vec();
     for (name, value) in map {
-        let field = format!("cards.{name}");
+        let field = Field::name("cards").player(name);
         let seat = seat_of(seen.players, name)
             .ok_or_else(|| RuleError::new(&field, format!("{name} is not seated at this table")))?;
         if seen.folded.get(seat) == Some(&true) {
@@ -247,7 +247,7 @@ fn read_shown(
     for (seat, p) in seen.players.iter().enumerate() {
         if seen.folded.get(seat) == Some(&false) && !hands.iter().any(|(s, _)| *s == seat) {
             return Err(RuleError::new(
-                format!("cards.{p}"),
+                Field::name("cards").player(p),
                 format!("{p} is still in the hand: write his cards"),
             ));
         }

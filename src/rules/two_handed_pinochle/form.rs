@@ -16,7 +16,7 @@ use super::hand::{Players, TURN_UP_DIX, WrittenDeal, WrittenDeclare};
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text, ticked};
 use crate::rules::partnership::ALL_TRICK_POINTS;
-use crate::rules::{AgreementSpec, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.9, §3 item 29).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -189,7 +189,7 @@ impl Form {
         dealer: String,
         mut melds: BTreeMap<String, i64>,
     ) -> Result<Written, RuleError> {
-        let field = format!("tricks.{claimant}");
+        let field = Field::name("tricks").player(claimant);
         let so_far = self.number(&field)?.ok_or_else(|| {
             RuleError::new(
                 &field,
@@ -197,9 +197,9 @@ impl Form {
             )
         })?;
         for other in names.iter().filter(|n| *n != claimant) {
-            if self.number(&format!("tricks.{other}"))?.is_some() {
+            if self.number(&Field::name("tricks").player(other))?.is_some() {
                 return Err(RuleError::new(
-                    format!("tricks.{other}"),
+                    Field::name("tricks").player(other),
                     format!("a declare-out counts only {claimant}'s tricks: leave {other}'s empty"),
                 ));
             }
@@ -221,7 +221,7 @@ impl Form {
     fn tricks(&self, names: &[String]) -> Result<BTreeMap<String, i64>, RuleError> {
         let mut given = Vec::new();
         for name in names {
-            if let Some(t) = self.number(&format!("tricks.{name}"))? {
+            if let Some(t) = self.number(&Field::name("tricks").player(name))? {
                 given.push((name.clone(), t));
             }
         }
@@ -231,7 +231,7 @@ impl Form {
                 return Err(RuleError::new(
                     names
                         .first()
-                        .map_or_else(|| "tricks".to_string(), |n| format!("tricks.{n}")),
+                        .map_or_else(|| Field::name("tricks"), |n| Field::name("tricks").player(n)),
                     "enter one player's trick points; the other's are 250 minus them",
                 ));
             }
@@ -239,7 +239,7 @@ impl Form {
                 let other = if name == a { b } else { a };
                 let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
                     RuleError::new(
-                        format!("tricks.{name}"),
+                        Field::name("tricks").player(name),
                         format!("{t} is not a count of trick points: they run from 0 to 250"),
                     )
                 })?;
@@ -252,9 +252,9 @@ impl Form {
     }
 
     /// A per-player number (`melds.Ann`): `None` when empty or absent.
-    fn number(&self, field: &str) -> Result<Option<i64>, RuleError> {
+    fn number(&self, field: &Field) -> Result<Option<i64>, RuleError> {
         self.per_player
-            .get(field)
+            .get(&field.to_string())
             .map(|t| t.trim())
             .filter(|t| !t.is_empty())
             .map(|t| {
@@ -283,7 +283,7 @@ impl hand_form::HandForm for Form {
         let declaring = self.claimant.is_some();
         let mut melds = BTreeMap::new();
         for name in &names {
-            let mut points = self.number(&format!("melds.{name}"))?.unwrap_or(0);
+            let mut points = self.number(&Field::name("melds").player(name))?.unwrap_or(0);
             if declaring && self.turn_up_dix && *name == dealer {
                 points = points.saturating_add(TURN_UP_DIX);
             }
