@@ -104,7 +104,7 @@ impl AppError {
     /// The field at fault, if any.
     pub fn field(&self) -> Option<String> {
         match self {
-            AppError::Refused(r) => Some(r.field.clone()),
+            AppError::Refused(r) => Some(r.field.to_string()),
             AppError::BadRequest { field, .. }
             | AppError::Conflict { field, .. }
             | AppError::PayloadTooLarge { field, .. } => Some(field.clone()),

@@ -9,6 +9,7 @@ pub mod config;
 pub mod error;
 pub mod export;
 pub mod format;
+pub mod game_list;
 pub mod history;
 pub mod ledger;
 pub mod money;

@@ -1,6 +1,7 @@
-//! The one list of games. Each line names a game's rules module (under `src/rules/`) and
-//! its hand-form template (`templates/games/<id>/hand_form.html`); everything else (replay,
-//! the API, the forms, the sheet, `scorekeeper games`, CI) asks this list.
+//! The registered games: each line of the one list of games ([`crate::game_list`]) names a
+//! game's rules module (under `src/rules/`) and its hand-form template
+//! (`templates/games/<id>/hand_form.html`); everything else (replay, the API, the forms, the
+//! sheet, `scorekeeper games`, CI) asks this registry.
 
 use crate::rules::GameInfo;
 use crate::rules::game::HandFormSpec;
@@ -115,27 +116,7 @@ macro_rules! registry {
     };
 }
 
-/// The one list of games: each line a rules module under `src/rules/` and its hand-form
-/// template. Handed to `$then!`, so the same list declares the rules modules
-/// ([`crate::rules`]) and builds [`GAMES`] here.
-macro_rules! every_game {
-    ($then:ident) => {
-        $then! {
-            auction_pinochle => "games/auction_pinochle/hand_form.html",
-            auction_pitch => "games/auction_pitch/hand_form.html",
-            check_pinochle => "games/check_pinochle/hand_form.html",
-            partnership_pinochle => "games/partnership_pinochle/hand_form.html",
-            partnership_auction_pinochle => "games/partnership_auction_pinochle/hand_form.html",
-            contract_pinochle => "games/contract_pinochle/hand_form.html",
-            two_handed_pinochle => "games/two_handed_pinochle/hand_form.html",
-            auction_game => "games/auction_game/hand_form.html",
-            poker => "games/poker/hand_form.html",
-        }
-    };
-}
-pub(crate) use every_game;
-
-every_game!(registry);
+crate::game_list::every_game!(registry);
 
 /// The registered game with this id.
 pub fn find(id: &str) -> Option<&'static Registration> {

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
 use crate::ledger::{KITTY, POT, Posting};
 use crate::money::Money;
+use crate::rules::Field;
 
 /// The format tag of a whole-club export.
 pub const CLUB_FORMAT: &str = "scorekeeper/club@1";
@@ -383,13 +384,13 @@ pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal>
             check_time(t).map_err(|m| Refusal::document(at(&format!("recorded_at[{i}]")), m))?;
         }
         let ledger = replay(&s.session).map_err(|r| {
-            let field = match r.event_index {
-                Some(i) => format!("session.events[{i}].{}", r.field),
-                None => format!("session.{}", r.field),
+            let inner = match r.event_index {
+                Some(i) => Field::name("session").then("events").index(i).join(r.field),
+                None => Field::name("session").join(r.field),
             };
             Refusal {
                 event_index: r.event_index,
-                field: at(&field),
+                field: Field::name("sessions").index(k).join(inner),
                 message: r.message,
                 rule: r.rule,
             }
@@ -627,7 +628,10 @@ mod tests {
         let refusal = check_club_export(&export).unwrap_err();
         assert_eq!(refusal.event_index, Some(0));
         assert!(
-            refusal.field.starts_with("sessions[0].session.events[0]."),
+            refusal
+                .field
+                .to_string()
+                .starts_with("sessions[0].session.events[0]."),
             "{}",
             refusal.field
         );

@@ -3,6 +3,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::rules::field::Field;
+
 /// A refusal by the rules: the field at fault (`"bid"`, `"points.high"`,
 /// `"agreements.stake"`), the reason in words a player reads at the table ("240 is below
 /// the minimum 250", no field names or document syntax), and the rule that says so
@@ -11,8 +13,9 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}{}", cite(.rule.as_deref()))]
 pub struct RuleError {
-    /// The field at fault, as named in `docs/session-format.md`.
-    pub field: String,
+    /// The field at fault, as named in `docs/session-format.md`: typed, so a page reads a
+    /// player's entry as his without guessing from the letters of his name.
+    pub field: Field,
     /// What is wrong, in player words, without the rule's citation.
     pub message: String,
     /// The rule that refuses it, as cited (`"rules §1.1"`, `"rules §1.6, S003 rule 1"`,
@@ -28,7 +31,7 @@ pub fn cite(rule: Option<&str>) -> String {
 
 impl RuleError {
     /// A refusal of `field` for `message` (player words, no citation).
-    pub fn new(field: impl Into<String>, message: impl Into<String>) -> RuleError {
+    pub fn new(field: impl Into<Field>, message: impl Into<String>) -> RuleError {
         RuleError {
             field: field.into(),
             message: message.into(),
@@ -47,7 +50,7 @@ impl RuleError {
     /// The same refusal with `prefix.` before the field (`agreements.stake`).
     pub fn within(self, prefix: &str) -> RuleError {
         RuleError {
-            field: format!("{prefix}.{}", self.field),
+            field: Field::name(prefix).join(self.field),
             ..self
         }
     }

@@ -132,14 +132,14 @@ mod tests {
     fn a_refusal_names_the_field_in_player_words() {
         let e = read_form::<Form>(b"bid=2x0").unwrap_err();
         assert_eq!(
-            (e.field.as_str(), e.message.as_str()),
+            (e.field.to_string().as_str(), e.message.as_str()),
             ("bid", "\"2x0\" is not a whole number")
         );
         let e = read_form::<Form>(b"NS.meld=lots").unwrap_err();
         assert_eq!(e.field, "NS.meld");
         let e = read_form::<Form>(b"trump=stars").unwrap_err();
         assert_eq!(
-            (e.field.as_str(), e.message.as_str()),
+            (e.field.to_string().as_str(), e.message.as_str()),
             ("trump", "\"stars\" is not one of the choices")
         );
     }

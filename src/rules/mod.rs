@@ -6,16 +6,19 @@
 //! event turned into an [`Outcome`]: postings, the reason in words, the sheet's line in
 //! typed fields and the game it finished. The session, the registry and the pages see every
 //! game through one erased adapter, [`typed::Typed`], as an [`Engine`]. Adding a game means
-//! one module here, one hand-form template and one line in [`crate::registry`].
+//! one module here, one hand-form template and one line in the list of games
+//! ([`crate::game_list`]); the registry, which registers each with its template, sits above.
 
-/// Declares each game's rules module from the registry's one list.
+/// Declares each game's rules module from the one list of games.
 macro_rules! game_modules {
     ($($id:ident => $template:tt),* $(,)?) => {
         $(pub mod $id;)*
     };
 }
-crate::registry::every_game!(game_modules);
+crate::game_list::every_game!(game_modules);
 
+pub mod contract_head;
+pub mod field;
 pub mod fields;
 pub mod game;
 pub mod hand_form;
@@ -29,6 +32,7 @@ pub mod typed;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use field::Field;
 pub use fields::RuleError;
 pub use game::{AgreementSpec, Ctx, Engine, GameInfo, Outcome, SpecKind};
 pub use sheet::{

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::ledger::Postings;
 use crate::money::Money;
-use crate::rules::{Column, Layout, RuleError, Step, Tally};
+use crate::rules::{Column, Field, Layout, RuleError, Step, Tally};
 
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,
 /// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
@@ -286,7 +286,7 @@ impl SideHand {
 pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     for side in Side::BOTH {
         let h = hands[side];
-        let field = |f: &str| format!("{}.{f}", side.name());
+        let field = |f: &str| Field::default().side(side.name()).then(f);
         if h.meld < 0 {
             return Err(RuleError::new(
                 field("meld"),

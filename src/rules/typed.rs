@@ -386,7 +386,7 @@ mod tests {
         assert_eq!(e.unwrap_err().field, "bid");
         let e = no_contract(&[("trump", true)], words, Some("rules §1.8")).unwrap_err();
         assert_eq!(
-            (e.field.as_str(), e.rule.as_deref()),
+            (e.field.to_string().as_str(), e.rule.as_deref()),
             ("trump", Some("rules §1.8"))
         );
         assert_eq!(e.message, words);

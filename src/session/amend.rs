@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::ledger::Postings;
-use crate::rules::{Cell, Step};
+use crate::rules::{Cell, Field, Step};
 
 /// A `void` or `correction` as read: the event it changes, the replacement (`None` for a
 /// `void`) and why.
@@ -227,10 +227,12 @@ impl Fold {
                     }
                 }
                 Err(r) if i == target => {
-                    return Err(
-                        Refusal::at(index, format!("replacement.{}", r.field), r.message)
-                            .citing(r.rule),
-                    );
+                    return Err(Refusal::at(
+                        index,
+                        Field::name("replacement").join(r.field),
+                        r.message,
+                    )
+                    .citing(r.rule));
                 }
                 Err(r) => {
                     return Err(Refusal::at(

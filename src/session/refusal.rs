@@ -1,6 +1,6 @@
 //! A session document's refusal: the event and field at fault, the reason and the rule.
 
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 
 /// Why a session document was refused: the event's 0-based index (if the fault is in an
 /// event), the field, the reason in player words and the rule that says so. Shown whole
@@ -11,8 +11,9 @@ use crate::rules::RuleError;
 pub struct Refusal {
     /// The position of the refused event in `events`, if an event is at fault.
     pub event_index: Option<usize>,
-    /// The field at fault (`bid`, `agreements.stake`, `players`).
-    pub field: String,
+    /// The field at fault (`bid`, `agreements.stake`, `players`), typed as the rules built
+    /// it ([`Field`]); written as the session format names it.
+    pub field: Field,
     /// What is wrong, in player words, without the citation.
     pub message: String,
     /// The rule that refuses it, as cited (`"rules §1.1"`); `None` when none is cited.
@@ -21,7 +22,7 @@ pub struct Refusal {
 
 impl Refusal {
     /// A refusal of the document itself (no event at fault).
-    pub fn document(field: impl Into<String>, message: impl Into<String>) -> Refusal {
+    pub fn document(field: impl Into<Field>, message: impl Into<String>) -> Refusal {
         Refusal {
             event_index: None,
             field: field.into(),
@@ -31,7 +32,7 @@ impl Refusal {
     }
 
     /// A refusal of the event at `index`.
-    pub fn at(index: usize, field: impl Into<String>, message: impl Into<String>) -> Refusal {
+    pub fn at(index: usize, field: impl Into<Field>, message: impl Into<String>) -> Refusal {
         Refusal {
             event_index: Some(index),
             field: field.into(),

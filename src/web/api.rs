@@ -116,7 +116,7 @@ fn read_body<T: serde::de::DeserializeOwned>(
 ) -> Result<T, AppError> {
     match body(payload)? {
         Value::Object(object) => fields::read(&object).map_err(|e| AppError::BadRequest {
-            field: e.field,
+            field: e.field.to_string(),
             message: e.message,
         }),
         _ => Err(AppError::BadRequest {

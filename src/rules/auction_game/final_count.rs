@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::hand::{CARDS, Game, Holding, Item, START_MONEY, WrittenFinal, seat_of};
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 
 /// Whether some `count` distinct money cards (2–10), `count` at least `fewest`, add up to
 /// `spent`: a purchase spends at least one card, so `k` items need `k` cards or more.
@@ -41,6 +41,72 @@ fn payable(spent: i64, fewest: usize) -> bool {
         .any(|r| r.get(spent).copied().unwrap_or(false))
 }
 
+/// One player's items, counted into `bought`: J, Q, K or A, never the Joker, and at most
+/// two of each among all players, since the item deck holds two of each (rules §1.10).
+/// Errors name `field`.
+fn check_items(
+    items: &[Item],
+    bought: &mut BTreeMap<Item, usize>,
+    field: &Field,
+) -> Result<(), RuleError> {
+    for &item in items {
+        if item == Item::Joker {
+            return Err(
+                RuleError::new(field, "the Joker is not an item: nobody buys it")
+                    .rule("rules §1.10"),
+            );
+        }
+        let count = bought.entry(item).or_insert(0);
+        *count += 1;
+        if *count > 2 {
+            return Err(RuleError::new(
+                field,
+                format!("a third {}: the item deck holds two of each", item.name()),
+            )
+            .rule("rules §1.10"));
+        }
+    }
+    Ok(())
+}
+
+/// What player `name` spent: within his $54, nothing without an item, and payable with his
+/// own cards 2–10, each once, at least one per item (rules §1.10, §3 item 31). Errors name
+/// `final.<name>.spent`.
+fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
+    let spent_field = Field::name("final").player(name).then("spent");
+    let k = entry.items.len();
+    if !(0..=START_MONEY).contains(&entry.spent) {
+        return Err(RuleError::new(
+            spent_field,
+            format!(
+                "{} is not what a player can spend: each holds 2 to 10, $54 in all",
+                entry.spent
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    if k == 0 && entry.spent != 0 {
+        return Err(RuleError::new(
+            spent_field,
+            format!(
+                "{name} bought nothing, so he spent nothing: money is spent only on a purchase"
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    if !payable(entry.spent, k) {
+        return Err(RuleError::new(
+            spent_field,
+            format!(
+                "{} cannot be paid for {k} item(s) with {name}'s cards: each purchase spends one or more of his cards 2–10, each card once",
+                entry.spent
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    Ok(())
+}
+
 /// Reads the summary of a game (`final`): for each player the items bought and the money
 /// spent; a player left out bought nothing. Checks (rules §1.10, §3 item 31): every name
 /// is a player; items are J, Q, K, A (no Joker), at most two of each among all players;
@@ -57,63 +123,12 @@ pub fn read_final(
     for (name, entry) in summary {
         let seat = seat_of(players, name).ok_or_else(|| {
             RuleError::new(
-                format!("final.{name}"),
+                Field::name("final").player(name),
                 format!("{name} is not one of the players"),
             )
         })?;
-        let items_field = format!("final.{name}.items");
-        for &item in &entry.items {
-            if item == Item::Joker {
-                return Err(RuleError::new(
-                    &items_field,
-                    "the Joker is not an item: nobody buys it",
-                )
-                .rule("rules §1.10"));
-            }
-            let count = bought.entry(item).or_insert(0);
-            *count += 1;
-            if *count > 2 {
-                return Err(RuleError::new(
-                    &items_field,
-                    format!(
-                        "a third {}: the item deck holds two of each",
-                        item.name()
-                    ),
-                )
-                .rule("rules §1.10"));
-            }
-        }
-        let spent_field = format!("final.{name}.spent");
-        let k = entry.items.len();
-        if !(0..=START_MONEY).contains(&entry.spent) {
-            return Err(RuleError::new(
-                spent_field,
-                format!(
-                    "{} is not what a player can spend: each holds 2 to 10, $54 in all",
-                    entry.spent
-                ),
-            )
-            .rule("rules §1.10"));
-        }
-        if k == 0 && entry.spent != 0 {
-            return Err(RuleError::new(
-                spent_field,
-                format!(
-                    "{name} bought nothing, so he spent nothing: money is spent only on a purchase"
-                ),
-            )
-            .rule("rules §1.10"));
-        }
-        if !payable(entry.spent, k) {
-            return Err(RuleError::new(
-                spent_field,
-                format!(
-                    "{} cannot be paid for {k} item(s) with {name}'s cards: each purchase spends one or more of his cards 2–10, each card once",
-                    entry.spent
-                ),
-            )
-            .rule("rules §1.10"));
-        }
+        check_items(&entry.items, &mut bought, &Field::name("final").player(name).then("items"))?;
+        check_spent(name, entry)?;
         if let Some(h) = holdings.get_mut(seat) {
             *h = Holding {
                 items: entry.items.clone(),

@@ -16,7 +16,7 @@ use super::agreements::Agreements;
 use super::hand::{CARDS, Item, WrittenFinal, WrittenGame, WrittenRound};
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text};
-use crate::rules::{AgreementSpec, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The rounds the form offers: the 9 cards of the item deck (rules §1.10).
 pub const ROUNDS: usize = 9;
@@ -139,8 +139,9 @@ impl Form {
             .filter(|v| !v.is_empty())
     }
 
-    fn number(&self, field: &str) -> Result<Option<i64>, RuleError> {
-        self.get(field)
+    /// A number typed in `field`, which the error names (one player's entry typed as his).
+    fn number(&self, field: &Field) -> Result<Option<i64>, RuleError> {
+        self.get(&field.to_string())
             .map(|t| {
                 t.parse::<i64>()
                     .map_err(|_| RuleError::new(field, format!("\"{t}\" is not a whole number")))
@@ -182,7 +183,7 @@ impl Form {
     fn cards(&self, i: usize, prefix: &str, players: &[String]) -> Result<BTreeMap<String, i64>, RuleError> {
         let mut cards = BTreeMap::new();
         for p in players {
-            if let Some(card) = self.number(&format!("rounds.{i}.{prefix}.{p}"))? {
+            if let Some(card) = self.number(&Field::name("rounds").place(i).then(prefix).player(p))? {
                 cards.insert(p.clone(), card);
             }
         }
@@ -278,7 +279,7 @@ impl Form {
         for p in players {
             let mut items = Vec::new();
             for item in Item::ITEMS {
-                let field = format!("final.{p}.items.{}", item.letter());
+                let field = Field::name("final").player(p).then("items").then(item.letter());
                 let count = self.number(&field)?.unwrap_or(0);
                 let count = usize::try_from(count).map_err(|_| {
                     RuleError::new(&field, format!("{count} is not a count of items"))
@@ -292,7 +293,7 @@ impl Form {
                 }
                 items.extend(std::iter::repeat_n(item, count));
             }
-            let spent = self.number(&format!("final.{p}.spent"))?.unwrap_or(0);
+            let spent = self.number(&Field::name("final").player(p).then("spent"))?.unwrap_or(0);
             summary.insert(p.clone(), WrittenFinal { items, spent });
         }
         Ok(summary)

@@ -316,25 +316,7 @@ impl Auction {
             .cloned()
             .unwrap_or_default();
         let how = self.how(&verdict, &best);
-        let holdings: Vec<String> = game
-            .holdings
-            .iter()
-            .enumerate()
-            .map(|(s, h)| self.holding_words(s, h))
-            .collect();
-        let mut why = format!("Game {number}: ");
-        if !game.sales.is_empty() {
-            let rounds: Vec<String> = game.sales.iter().map(|s| self.sale_words(s)).collect();
-            why.push_str(&format!("{}. ", rounds.join("; ")));
-        }
-        why.push_str(&format!(
-            "{} (J 1, Q 2, K 3, A 4). {}; {paid}",
-            holdings.join("; "),
-            match &winner {
-                Some(w) => format!("{w} wins with {how}"),
-                None => how.clone(),
-            }
-        ));
+        let why = self.game_words(number, &game, winner.as_deref(), &how, &paid);
         let mut steps = self.item_steps(&game);
         steps.extend(pay_steps);
         let details = game
@@ -376,6 +358,38 @@ impl Auction {
             line,
             finished: Some((finished, end)),
         })
+    }
+
+    /// Game `number` in words (rules §1.10): its rounds' sales when entered round by round,
+    /// each player's holding with the items' values, who won and `how`, and `paid`.
+    fn game_words(
+        &self,
+        number: usize,
+        game: &Game,
+        winner: Option<&str>,
+        how: &str,
+        paid: &str,
+    ) -> String {
+        let holdings: Vec<String> = game
+            .holdings
+            .iter()
+            .enumerate()
+            .map(|(s, h)| self.holding_words(s, h))
+            .collect();
+        let mut why = format!("Game {number}: ");
+        if !game.sales.is_empty() {
+            let rounds: Vec<String> = game.sales.iter().map(|s| self.sale_words(s)).collect();
+            why.push_str(&format!("{}. ", rounds.join("; ")));
+        }
+        why.push_str(&format!(
+            "{} (J 1, Q 2, K 3, A 4). {}; {paid}",
+            holdings.join("; "),
+            match winner {
+                Some(w) => format!("{w} wins with {how}"),
+                None => how.to_string(),
+            }
+        ));
+        why
     }
 
     /// How the game was decided, in words: by the items, by the money spent, or a draw

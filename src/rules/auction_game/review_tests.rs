@@ -79,7 +79,7 @@ fn a_card_won_back_may_be_bid_again_but_a_spent_one_may_not() {
     let mut spent = three_player_game();
     spent["rounds"][7]["bids"] = json!({"C": 4});
     let r = run(ABC, json!({}), vec![spent]).unwrap_err();
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "rounds.7.bids.C"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "rounds.7.bids.C"));
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn impossible_rounds_are_refused_naming_the_round_and_field() {
         let mut g = three_player_game();
         edit(&mut g);
         let r = run(ABC, json!({}), vec![g]).unwrap_err();
-        (r.event_index, r.field)
+        (r.event_index, r.field.to_string())
     };
     // Round 2's overtime: C, who is tied, may not add a card he already put down.
     assert_eq!(

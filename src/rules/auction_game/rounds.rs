@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::hand::{CARDS, Game, Holding, Item, Sale, WrittenRound, seat_of};
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 
 /// The money cards of one player during a game: which of 2–10 he still holds.
 #[derive(Debug, Clone)]
@@ -41,7 +41,7 @@ impl Hand {
 /// in an earlier round and has not already put on the table this round (rules §1.10
 /// "Validation: a money card can be spent only once; only 2–10").
 fn check_card(
-    field: &str,
+    field: &Field,
     name: &str,
     card: i64,
     hand: &Hand,
@@ -120,30 +120,8 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
     let mut turned: BTreeMap<Item, usize> = BTreeMap::new();
     let mut sales = Vec::new();
     for (i, round) in rounds.iter().enumerate() {
-        let at = |f: &str| format!("rounds.{i}.{f}");
-        let count = turned.entry(round.item).or_insert(0);
-        *count += 1;
-        if *count > round.item.in_deck() {
-            return Err(RuleError::new(
-                at("item"),
-                format!(
-                    "a {} more than the item deck holds: it has two each of J, Q, K, A and one Joker",
-                    round.item.name()
-                ),
-            )
-            .rule("rules §1.10"));
-        }
+        turn_item(&mut turned, i, round)?;
         if round.item == Item::Joker {
-            if round.bids.as_ref().is_some_and(|b| !b.is_empty())
-                || round.overtime.as_ref().is_some_and(|o| !o.is_empty())
-                || round.withdrawn.as_ref().is_some_and(|w| !w.is_empty())
-            {
-                return Err(RuleError::new(
-                    at("bids"),
-                    "the Joker is not an item: nobody bids on it, the next card is bid on blind",
-                )
-                .rule("rules §1.10"));
-            }
             sales.push(Sale::Joker);
             continue;
         }
@@ -165,6 +143,51 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
         }
         sales.push(sale);
     }
+    all_items_turned(&turned)?;
+    for (h, hand) in holdings.iter_mut().zip(&hands) {
+        h.cards_left = Some(hand.left());
+    }
+    Ok(Game { holdings, sales })
+}
+
+/// Round `i` turns its item, counted into `turned`: never more of one than the item deck
+/// holds (two each of J, Q, K, A and one Joker), and nobody bids on the Joker (rules
+/// §1.10). Errors name `rounds.<i>.item` or `rounds.<i>.bids`.
+fn turn_item(
+    turned: &mut BTreeMap<Item, usize>,
+    i: usize,
+    round: &WrittenRound,
+) -> Result<(), RuleError> {
+    let at = |f: &str| Field::name("rounds").place(i).then(f);
+    let count = turned.entry(round.item).or_insert(0);
+    *count += 1;
+    if *count > round.item.in_deck() {
+        return Err(RuleError::new(
+            at("item"),
+            format!(
+                "a {} more than the item deck holds: it has two each of J, Q, K, A and one Joker",
+                round.item.name()
+            ),
+        )
+        .rule("rules §1.10"));
+    }
+    if round.item == Item::Joker
+        && (round.bids.as_ref().is_some_and(|b| !b.is_empty())
+            || round.overtime.as_ref().is_some_and(|o| !o.is_empty())
+            || round.withdrawn.as_ref().is_some_and(|w| !w.is_empty()))
+    {
+        return Err(RuleError::new(
+            at("bids"),
+            "the Joker is not an item: nobody bids on it, the next card is bid on blind",
+        )
+        .rule("rules §1.10"));
+    }
+    Ok(())
+}
+
+/// A game turns all eight items, each round written (rules §1.10; the Joker may be left
+/// out). The error names `rounds` and the items still in the deck.
+fn all_items_turned(turned: &BTreeMap<Item, usize>) -> Result<(), RuleError> {
     let missing: Vec<&str> = Item::ITEMS
         .iter()
         .rev()
@@ -183,10 +206,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
         )
         .rule("rules §1.10"));
     }
-    for (h, hand) in holdings.iter_mut().zip(&hands) {
-        h.cards_left = Some(hand.left());
-    }
-    Ok(Game { holdings, sales })
+    Ok(())
 }
 
 /// Plays one item round (not the Joker); see [`play_rounds`].
@@ -196,7 +216,7 @@ fn play_round(
     players: &[String],
     hands: &mut [Hand],
 ) -> Result<Sale, RuleError> {
-    let at = |f: &str| format!("rounds.{i}.{f}");
+    let at = |f: &str| Field::name("rounds").place(i).then(f);
     let bids = round.bids.as_ref().ok_or_else(|| {
         RuleError::new(
             at("bids"),
@@ -222,7 +242,7 @@ fn play_round(
     let mut withdrew = Vec::new();
     let mut tied = top(&bidders, &table);
     for (k, step) in steps.iter().enumerate() {
-        let field = at(&format!("overtime.{k}"));
+        let field = at("overtime").place(k);
         let adding = overtime_step(&field, step, round.item, players, hands, &mut table, &tied)?;
         // Tied players who added nothing withdrew (3–4 players: the rest continue, §3 item 31).
         withdrew.extend(tied.iter().copied().filter(|s| !adding.contains(s)));
@@ -260,10 +280,10 @@ fn first_bids(
     hands: &[Hand],
     table: &mut [Vec<i64>],
 ) -> Result<Vec<usize>, RuleError> {
-    let at = |f: &str| format!("rounds.{i}.{f}");
+    let at = |f: &str| Field::name("rounds").place(i).then(f);
     let mut bidders = Vec::new();
     for (name, &card) in bids {
-        let field = at(&format!("bids.{name}"));
+        let field = at("bids").player(name);
         let seat = seat_of(players, name)
             .ok_or_else(|| RuleError::new(&field, format!("{name} is not one of the players")))?;
         let (Some(hand), Some(put)) = (hands.get(seat), table.get_mut(seat)) else {
@@ -279,7 +299,7 @@ fn first_bids(
             if !bidders.contains(&seat) && !hand.left().is_empty() {
                 let name = players.get(seat).map_or("", String::as_str);
                 return Err(RuleError::new(
-                    at(&format!("bids.{name}")),
+                    at("bids").player(name),
                     format!(
                         "with two players each bids a card every round, and {name} still holds money: what did he bid?"
                     ),
@@ -294,7 +314,7 @@ fn first_bids(
 /// One overtime step (`field`, `rounds.i.overtime.k`): two or more of the `tied` players
 /// each add a card to `table` (rules §1.10). Returns who added, in seat order.
 fn overtime_step(
-    field: &str,
+    field: &Field,
     step: &BTreeMap<String, i64>,
     item: Item,
     players: &[String],
@@ -315,7 +335,7 @@ fn overtime_step(
     }
     let mut adding = Vec::new();
     for (name, &card) in step {
-        let card_field = format!("{field}.{name}");
+        let card_field = field.clone().player(name);
         let seat = seat_of(players, name).ok_or_else(|| {
             RuleError::new(&card_field, format!("{name} is not one of the players"))
         })?;

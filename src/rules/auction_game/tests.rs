@@ -31,13 +31,14 @@ fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
 /// The field a refused two-player game is refused for, and the event's index.
 fn refused(players: &[&str], rounds: Value) -> (Option<usize>, String) {
     let e = run(players, json!({}), vec![json!({"type": "hand", "rounds": rounds})]).unwrap_err();
-    (e.event_index, e.field)
+    (e.event_index, e.field.to_string())
 }
 
 fn final_refused(players: &[&str], summary: Value) -> String {
     run(players, json!({}), vec![json!({"type": "hand", "final": summary})])
         .unwrap_err()
         .field
+        .to_string()
 }
 
 /// A full two-player game (the public case AU-04): the Qs, Ks, As and Js in that order;
@@ -298,7 +299,7 @@ fn the_table_is_two_to_four_players_and_only_games_are_events() {
     assert_eq!(run(&["A1"], json!({}), vec![]).unwrap_err().field, "players");
     assert_eq!(run(&["A", "B", "C", "D", "E"], json!({}), vec![]).unwrap_err().field, "players");
     let e = run(TWO, json!({}), vec![json!({"type": "declare_out"})]).unwrap_err();
-    assert_eq!((e.event_index, e.field.as_str()), (Some(0), "type"));
+    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(0), "type"));
 }
 
 mod properties {

@@ -40,10 +40,56 @@ pub fn settle(
     kitty: Money,
     c: &Contract,
 ) -> (Postings, String, Vec<Step>) {
+    let (per_player, factors, mut steps) = per_player(agreements, c);
+    let mut postings = Postings::new();
+    for other in seated.iter().filter(|p| **p != c.bidder) {
+        if c.outcome.bidder_wins() {
+            pay(&mut postings, &mut steps, other, &c.bidder, per_player, c);
+        } else {
+            pay(&mut postings, &mut steps, &c.bidder, other, per_player, c);
+        }
+    }
+    let whom = if seated.len() == 4 {
+        format!("each other player (dealer {} included)", c.dealer)
+    } else {
+        "each opponent".to_string()
+    };
+    let direction = if c.outcome.bidder_wins() {
+        "from"
+    } else {
+        "to"
+    };
+    let mut why = format!(
+        "{}: {} = {per_player} {direction} {whom}",
+        headline(c),
+        factors.join(" × ")
+    );
+    let (t, _) = trump_multiplier(agreements, c.trump);
+    if c.outcome == Outcome::ConcededBeforeLead && t > 1 {
+        why.push_str(" (single bete; the suit does not count before the lead)");
+    }
+    if c.bid >= KITTY_BID {
+        settle_kitty(
+            agreements,
+            seated,
+            kitty,
+            c,
+            per_player,
+            (&mut postings, &mut why, &mut steps),
+        );
+    }
+    (postings, why, steps)
+}
+
+/// What each other player pays or is paid on contract `c` (rules §1.1): the units of the
+/// agreed table's row for the bid, times the trump multiplier when the bidder wins or is
+/// set, twice again for a double bete, at the stake per unit (a concession before the lead
+/// is a single bete and the suit does not count). Returns the amount, its factors in words
+/// and the same as steps.
+fn per_player(agreements: &Agreements, c: &Contract) -> (Money, Vec<String>, Vec<Step>) {
     let units = agreements.units_table.units(c.bid).unwrap_or(0);
     let single = agreements.stake * units;
     let (t, t_words) = trump_multiplier(agreements, c.trump);
-    let others: Vec<&String> = seated.iter().filter(|p| **p != c.bidder).collect();
     // The table row used, so anyone can check it against the agreements on the sheet.
     // Its source is cited in the row's details (the step's `source`), not in the words.
     let mut factors = vec![format!(
@@ -84,66 +130,61 @@ pub fn settle(
         amount: agreements.stake,
         per: "unit".into(),
     });
-    let mut postings = Postings::new();
-    let mut pays = |from: &str, to: &str, amount: Money, steps: &mut Vec<Step>| {
-        postings.transfer(from, to, amount);
-        steps.push(Step::Pays {
-            from: from.to_string(),
-            to: to.to_string(),
-            amount,
-            why: c.outcome.words().to_string(),
-        });
-    };
-    for other in &others {
-        if c.outcome.bidder_wins() {
-            pays(other, &c.bidder, per_player, &mut steps);
-        } else {
-            pays(&c.bidder, other, per_player, &mut steps);
+    (per_player, factors, steps)
+}
+
+/// One payment of `amount` from `from` to `to` on contract `c`, posted and shown as a step
+/// with the outcome's words.
+fn pay(
+    postings: &mut Postings,
+    steps: &mut Vec<Step>,
+    from: &str,
+    to: &str,
+    amount: Money,
+    c: &Contract,
+) {
+    postings.transfer(from, to, amount);
+    steps.push(Step::Pays {
+        from: from.to_string(),
+        to: to.to_string(),
+        amount,
+        why: c.outcome.words().to_string(),
+    });
+}
+
+/// The kitty's part in a 350+ contract: none; as an account, it settles like one more
+/// player (rules §1.3); as a pot, rules §1.2 rules 3–5 and 9 ([`pot`]), with its size before
+/// and after as a step. Adds to the postings, words and steps given.
+fn settle_kitty(
+    agreements: &Agreements,
+    seated: &[String],
+    kitty: Money,
+    c: &Contract,
+    per_player: Money,
+    (postings, why, steps): (&mut Postings, &mut String, &mut Vec<Step>),
+) {
+    match agreements.kitty {
+        KittyKind::None => {}
+        KittyKind::Account => {
+            if c.outcome.bidder_wins() {
+                pay(postings, steps, KITTY, &c.bidder, per_player, c);
+            } else {
+                pay(postings, steps, &c.bidder, KITTY, per_player, c);
+            }
+            why.push_str(&format!(
+                "; the kitty settles like a player, {per_player}"
+            ));
+        }
+        KittyKind::Pot => {
+            let (words, rule) = pot(agreements, seated, kitty, c, postings);
+            why.push_str(&words);
+            steps.push(Step::Kitty {
+                rule: rule.into(),
+                before: kitty,
+                after: kitty + postings.net(KITTY),
+            });
         }
     }
-    let whom = if seated.len() == 4 {
-        format!("each other player (dealer {} included)", c.dealer)
-    } else {
-        "each opponent".to_string()
-    };
-    let direction = if c.outcome.bidder_wins() {
-        "from"
-    } else {
-        "to"
-    };
-    let mut why = format!(
-        "{}: {} = {per_player} {direction} {whom}",
-        headline(c),
-        factors.join(" × ")
-    );
-    if c.outcome == Outcome::ConcededBeforeLead && t > 1 {
-        why.push_str(" (single bete; the suit does not count before the lead)");
-    }
-    if c.bid >= KITTY_BID {
-        match agreements.kitty {
-            KittyKind::None => {}
-            KittyKind::Account => {
-                if c.outcome.bidder_wins() {
-                    pays(KITTY, &c.bidder, per_player, &mut steps);
-                } else {
-                    pays(&c.bidder, KITTY, per_player, &mut steps);
-                }
-                why.push_str(&format!(
-                    "; the kitty settles like a player, {per_player}"
-                ));
-            }
-            KittyKind::Pot => {
-                let (words, rule) = pot(agreements, seated, kitty, c, &mut postings);
-                why.push_str(&words);
-                steps.push(Step::Kitty {
-                    rule: rule.into(),
-                    before: kitty,
-                    after: kitty + postings.net(KITTY),
-                });
-            }
-        }
-    }
-    (postings, why, steps)
 }
 
 /// "Ann bid 350 in hearts and made it" and the like.

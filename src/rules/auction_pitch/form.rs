@@ -272,7 +272,7 @@ mod tests {
     fn a_missing_or_unreadable_field_is_asked_for_by_name() {
         let e = hand_event(b"dealer=Cy&pitcher=Ann&bid=two").unwrap_err();
         assert_eq!(
-            (e.field.as_str(), e.message.as_str()),
+            (e.field.to_string().as_str(), e.message.as_str()),
             ("bid", "\"two\" is not a whole number")
         );
         let e = hand_event(

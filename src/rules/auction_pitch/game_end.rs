@@ -208,59 +208,86 @@ pub fn settle(
         } else {
             (ws, s)
         };
-        let diff = high - low;
-        let amount = stake
-            .cents()
-            .checked_mul(diff.abs())
-            .map(Money::from_cents)
-            // One payment within the money limit, so the winner's sum of up to seven of
-            // them cannot overflow either (the ledger then refuses a balance past it).
-            .filter(|amount| amount.within_limit())
-            .ok_or_else(|| {
-                RuleError::new(
-                    "agreements.stake",
-                    format!(
-                        "{diff} points × {stake} is beyond {}, the largest amount the ledger keeps",
-                        Money::LIMIT
-                    ),
-                )
-            })?;
+        let amount = difference_money(high - low, stake)?;
         if stake.is_zero() {
             continue;
         }
-        let sum = format!("{} − {} = {}", num(high), num(low), points(diff));
-        items.push(match diff {
-            0 => format!("{player} pays nothing (level with {w})"),
-            d if d > 0 => {
-                postings.transfer(player, w, amount);
-                steps.push(Step::Pays {
-                    from: player.to_string(),
-                    to: w.clone(),
-                    amount,
-                    why: sum.clone(),
-                });
-                format!("{player} pays {amount} ({sum} × {stake})")
-            }
-            _ => match agreements.negative_difference {
-                NegativeDifference::ClampZero => format!(
-                    "{player} pays nothing ({} − {} is below zero, clamped)",
-                    num(high),
-                    num(low)
-                ),
-                NegativeDifference::Pay => {
-                    postings.transfer(w, player, amount);
-                    steps.push(Step::Pays {
-                        from: w.clone(),
-                        to: player.to_string(),
-                        amount,
-                        why: format!("{sum}, the negative difference"),
-                    });
-                    format!("{w} pays {player} {amount} ({sum} × {stake}, the negative difference is paid)")
-                }
-            },
-        });
+        items.push(pay_difference(
+            agreements,
+            (w, player),
+            (high, low),
+            amount,
+            (&mut postings, &mut steps),
+        ));
     }
     Ok((postings, items.join("; "), steps))
+}
+
+/// The money of a difference of `diff` points at `stake` a point, whatever its sign. One
+/// payment within the money limit, so the winner's sum of up to seven of them cannot
+/// overflow either (the ledger then refuses a balance past it). The error names
+/// `agreements.stake`.
+fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
+    stake
+        .cents()
+        .checked_mul(diff.abs())
+        .map(Money::from_cents)
+        .filter(|amount| amount.within_limit())
+        .ok_or_else(|| {
+            RuleError::new(
+                "agreements.stake",
+                format!(
+                    "{diff} points × {stake} is beyond {}, the largest amount the ledger keeps",
+                    Money::LIMIT
+                ),
+            )
+        })
+}
+
+/// One player's payment of the difference `high − low` to the winner `w` (rules §1.4
+/// settlement, S001), `amount` in money: nothing when level; a negative difference clamped
+/// to nothing or paid by the winner, as agreed ([R] §3 item 15). Posts it, adds its step and
+/// returns it in words.
+fn pay_difference(
+    agreements: &Agreements,
+    (w, player): (&str, &str),
+    (high, low): (i64, i64),
+    amount: Money,
+    (postings, steps): (&mut Postings, &mut Vec<Step>),
+) -> String {
+    let stake = agreements.stake;
+    let diff = high - low;
+    let sum = format!("{} − {} = {}", num(high), num(low), points(diff));
+    match diff {
+        0 => format!("{player} pays nothing (level with {w})"),
+        d if d > 0 => {
+            postings.transfer(player, w, amount);
+            steps.push(Step::Pays {
+                from: player.to_string(),
+                to: w.to_string(),
+                amount,
+                why: sum.clone(),
+            });
+            format!("{player} pays {amount} ({sum} × {stake})")
+        }
+        _ => match agreements.negative_difference {
+            NegativeDifference::ClampZero => format!(
+                "{player} pays nothing ({} − {} is below zero, clamped)",
+                num(high),
+                num(low)
+            ),
+            NegativeDifference::Pay => {
+                postings.transfer(w, player, amount);
+                steps.push(Step::Pays {
+                    from: w.to_string(),
+                    to: player.to_string(),
+                    amount,
+                    why: format!("{sum}, the negative difference"),
+                });
+                format!("{w} pays {player} {amount} ({sum} × {stake}, the negative difference is paid)")
+            }
+        },
+    }
 }
 
 fn points(n: i64) -> String {

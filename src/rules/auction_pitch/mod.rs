@@ -22,7 +22,7 @@ use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Point, WrittenHand};
 use self::score::{Scores, num};
 use crate::rules::{
-    Award, Cell, Column, Contract, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    Award, Cell, Column, Contract, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
     RuleError, SheetLine, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -68,7 +68,7 @@ fn opening(
         }
     };
     for (name, value) in written {
-        let field = format!("opening_scores.{name}");
+        let field = Field::name("opening_scores").player(name);
         if !players.contains(name) {
             return Err(RuleError::new(
                 field,

@@ -256,89 +256,19 @@ fn words(
     after: &Scores,
     smudge: Option<&Smudge>,
 ) -> String {
-    let step = parts.step;
-    let p = &c.pitcher;
-    let bid = c.bid;
-    let mut items: Vec<String> = Vec::new();
-    let mut mentioned: Vec<&str> = Vec::new();
-    match &parts.outcome {
-        Outcome::Made => {
-            let won = counted_by(parts, p);
-            items.push(format!(
-                "{p} bid {bid} and made it with {}: {}",
-                list(&won),
-                signed(won.len() as i64 * step)
-            ));
-            mentioned.push(p);
-        }
-        Outcome::SetBack => {
-            let took = c.points.taken_by(p);
-            let only = if took.is_empty() {
-                String::new()
-            } else {
-                format!(", taking only {}", list(&took))
-            };
-            items.push(format!(
-                "{p} bid {bid} and was set back {bid}{only}: {}",
-                signed(-bid * step)
-            ));
-            mentioned.push(p);
-        }
-        Outcome::PitcherRevoked => {
-            items.push(format!(
-                "{p} bid {bid}, revoked and was set back {bid} whatever he won: {}",
-                signed(-bid * step)
-            ));
-            mentioned.push(p);
-        }
-        Outcome::Revoked(who) => {
-            items.push(format!(
-                "{who} revoked on {p}'s bid of {bid}: {who} loses {bid}, every other player gains {bid}"
-            ));
-        }
-    }
+    let (pitcher, mentioned) = pitcher_words(c, parts);
+    let mut items = vec![pitcher];
     for (player, _) in after.iter() {
-        if mentioned.contains(&player) {
+        if mentioned == Some(player) {
             continue;
         }
-        let won = counted_by(parts, player);
-        let fixed: i64 = parts
-            .fixed
-            .iter()
-            .filter(|(n, _)| n == player)
-            .map(|(_, d)| *d)
-            .sum();
-        if fixed == 0 && won.is_empty() {
-            continue;
-        }
-        let change = fixed + won.len() as i64 * step;
-        // Only a revoke gives a non-pitcher a fixed change: the bid as penalty or bonus.
-        let why = if fixed == 0 {
-            list(&won)
-        } else if fixed * step < 0 {
-            "the revoke".to_string()
-        } else if won.is_empty() {
-            format!("the bid {bid}")
-        } else {
-            format!("the bid {bid} + {}", list(&won))
-        };
-        items.push(format!("{player} {} ({why})", signed(change)));
+        items.extend(other_words(parts, player, c.bid));
     }
     if agreements.counts_down() {
         items.push("count-down: points come off, set-backs go on".into());
     }
     if let Some(s) = smudge {
-        if s.wins {
-            items.push(format!("{} smudged, taking all four points", s.player));
-        } else {
-            items.push(format!(
-                "{} smudged while in the hole at {}: the minus is dropped and {} stands at {}",
-                s.player,
-                num(before.get(&s.player)),
-                s.player,
-                num(after.get(&s.player))
-            ));
-        }
+        items.push(smudge_words(s, before, after));
     }
     if !agreements.counts_down() {
         for (player, score) in after.iter() {
@@ -348,6 +278,97 @@ fn words(
         }
     }
     items.join("; ")
+}
+
+/// What the pitcher's bid came to (rules §1.4): made with the points he took, set back by
+/// the bid, or a revoke's penalty. Also the pitcher when these words already say what he
+/// scored (a revoke by another says nothing of the pitcher's points).
+fn pitcher_words<'c>(c: &'c Contract, parts: &HandParts) -> (String, Option<&'c str>) {
+    let step = parts.step;
+    let p = &c.pitcher;
+    let bid = c.bid;
+    match &parts.outcome {
+        Outcome::Made => {
+            let won = counted_by(parts, p);
+            let words = format!(
+                "{p} bid {bid} and made it with {}: {}",
+                list(&won),
+                signed(won.len() as i64 * step)
+            );
+            (words, Some(p))
+        }
+        Outcome::SetBack => {
+            let took = c.points.taken_by(p);
+            let only = if took.is_empty() {
+                String::new()
+            } else {
+                format!(", taking only {}", list(&took))
+            };
+            let words = format!(
+                "{p} bid {bid} and was set back {bid}{only}: {}",
+                signed(-bid * step)
+            );
+            (words, Some(p))
+        }
+        Outcome::PitcherRevoked => {
+            let words = format!(
+                "{p} bid {bid}, revoked and was set back {bid} whatever he won: {}",
+                signed(-bid * step)
+            );
+            (words, Some(p))
+        }
+        Outcome::Revoked(who) => (
+            format!(
+                "{who} revoked on {p}'s bid of {bid}: {who} loses {bid}, every other player gains {bid}"
+            ),
+            None,
+        ),
+    }
+}
+
+/// What `player` (not the pitcher, or the pitcher after another's revoke) scored on the
+/// hand: the points he took, and a revoke's fixed penalty or bonus of the `bid` (rules
+/// §1.4). `None` when nothing changed for him.
+fn other_words(parts: &HandParts, player: &str, bid: i64) -> Option<String> {
+    let step = parts.step;
+    let won = counted_by(parts, player);
+    let fixed: i64 = parts
+        .fixed
+        .iter()
+        .filter(|(n, _)| n == player)
+        .map(|(_, d)| *d)
+        .sum();
+    if fixed == 0 && won.is_empty() {
+        return None;
+    }
+    let change = fixed + won.len() as i64 * step;
+    // Only a revoke gives a non-pitcher a fixed change: the bid as penalty or bonus.
+    let why = if fixed == 0 {
+        list(&won)
+    } else if fixed * step < 0 {
+        "the revoke".to_string()
+    } else if won.is_empty() {
+        format!("the bid {bid}")
+    } else {
+        format!("the bid {bid} + {}", list(&won))
+    };
+    Some(format!("{player} {} ({why})", signed(change)))
+}
+
+/// A smudge in words (rules §1.4 Smudge): a win outright, or, in the hole, the minus
+/// dropped and where the smudger stands after it.
+fn smudge_words(s: &Smudge, before: &Scores, after: &Scores) -> String {
+    if s.wins {
+        format!("{} smudged, taking all four points", s.player)
+    } else {
+        format!(
+            "{} smudged while in the hole at {}: the minus is dropped and {} stands at {}",
+            s.player,
+            num(before.get(&s.player)),
+            s.player,
+            num(after.get(&s.player))
+        )
+    }
 }
 
 #[cfg(test)]

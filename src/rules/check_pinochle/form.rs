@@ -410,7 +410,7 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(
-            (e.field.as_str(), e.message.as_str()),
+            (e.field.to_string().as_str(), e.message.as_str()),
             ("EW.meld_checks.flush", "\"x\" is not a number of melds")
         );
         let e = hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.meld=1e3").unwrap_err();

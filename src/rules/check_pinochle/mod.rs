@@ -21,7 +21,7 @@ use self::hand::{Hand, Scored, SideScore, WrittenHand};
 use crate::ledger::Postings;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    Field, Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
     RuleError, SheetLine, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -119,26 +119,7 @@ impl CheckPinochle {
         let mut after = sheet(game, &scores, &checks);
         after["game_over"] = json!({ "winner": w.name(), "decided_by": end.decided_by });
         ctx.table.dealt(&hand.dealer);
-        let finished = FinishedGame {
-            winner: Some(w.name().to_string()),
-            decided_by: end.decided_by.to_string(),
-            final_scores: scores.to_json(),
-        };
-        let award = Award {
-            to: w.name().to_string(),
-            tally: Tally::Checks,
-            amount: award,
-            what: format!("game award ({award_words})"),
-            short: String::new(),
-        };
-        let end = GameEnd {
-            winner: Some(w.name().to_string()),
-            at: Some(scores[w]),
-            how,
-            award: Some(award),
-            settlement: paid,
-            fresh: Vec::new(),
-        };
+        let (finished, end) = closing(w, end.decided_by, &scores, how, (award, &award_words), paid);
         self.games += 1;
         self.scores = PerSide::default();
         self.checks = PerSide::default();
@@ -185,6 +166,40 @@ impl CheckPinochle {
             ),
         }
     }
+}
+
+/// The record of a game side `w` won with `scores` (`decided_by` of [`settle::game_end`]),
+/// and the sheet's closing row: `how` it won, its game award of checks (rules §1.7 "End of
+/// game") and the checks' settlement in words, `paid`.
+fn closing(
+    w: Side,
+    decided_by: &str,
+    scores: &PerSide<i64>,
+    how: String,
+    (award, award_words): (i64, &str),
+    paid: String,
+) -> (FinishedGame, GameEnd) {
+    let finished = FinishedGame {
+        winner: Some(w.name().to_string()),
+        decided_by: decided_by.to_string(),
+        final_scores: scores.to_json(),
+    };
+    let award = Award {
+        to: w.name().to_string(),
+        tally: Tally::Checks,
+        amount: award,
+        what: format!("game award ({award_words})"),
+        short: String::new(),
+    };
+    let end = GameEnd {
+        winner: Some(w.name().to_string()),
+        at: Some(scores[w]),
+        how,
+        award: Some(award),
+        settlement: paid,
+        fresh: Vec::new(),
+    };
+    (finished, end)
 }
 
 /// What a deal added to each side: points and checks.
@@ -238,58 +253,8 @@ fn hand_line(
     let mut awards = Vec::new();
     let mut details = Vec::new();
     for side in Side::BOTH {
-        let input = &hand.sides[side];
-        let score: &SideScore = &scored.sides[side];
-        let set = side == b && !scored.made;
-        let check_melds: Vec<String> = checks::MeldCheck::ALL
-            .iter()
-            .filter_map(
-                |m| match input.meld_checks.iter().filter(|x| *x == m).count() {
-                    0 => None,
-                    1 => Some(m.words().to_string()),
-                    n => Some(format!("{n} × {}", m.words())),
-                },
-            )
-            .collect();
-        let mut meld = format!("meld {}", input.hand.meld);
-        if !check_melds.is_empty() {
-            meld = format!("{meld}: {}", check_melds.join(", "));
-        }
-        details.push(Detail {
-            account: side.name().into(),
-            text: meld,
-            tone: Tone::Plain,
-        });
-        let mut tricks = format!("tricks {}", input.hand.tricks);
-        if input.all_tricks {
-            tricks.push_str(", all 12");
-        }
-        details.push(Detail {
-            account: side.name().into(),
-            text: tricks,
-            tone: Tone::Plain,
-        });
-        if set {
-            details.push(Detail {
-                account: side.name().into(),
-                text: format!("−{}, no checks: meld and tricks lost", hand.bid),
-                tone: Tone::Bad,
-            });
-        } else if input.hand.meld > 0 && score.points < input.hand.meld + input.hand.tricks {
-            details.push(Detail {
-                account: side.name().into(),
-                text: format!("meld {} lost without a trick", input.hand.meld),
-                tone: Tone::Bad,
-            });
-        }
-        if let Some(lost) = &score.lost {
-            details.push(Detail {
-                account: side.name().into(),
-                text: lost.clone(),
-                tone: Tone::Bad,
-            });
-        }
-        awards.extend(score.awards.iter().map(|a| Award {
+        details.extend(side_details(hand, scored, side));
+        awards.extend(scored.sides[side].awards.iter().map(|a| Award {
             to: side.name().into(),
             tally: Tally::Checks,
             amount: a.checks,
@@ -313,6 +278,54 @@ fn hand_line(
         details,
         cells: side_cells(&scored_added(scored), scores, checks),
     }
+}
+
+/// One side's details on the sheet's line for a deal (rules §1.7): its meld with the meld
+/// checks it held, its tricks (all 12 when it took them), and what it lost: set bidders lose
+/// meld, tricks and checks; meld without a trick is lost; and any other loss the score says.
+fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
+    let input = &hand.sides[side];
+    let score: &SideScore = &scored.sides[side];
+    let set = side == hand.bidding && !scored.made;
+    let detail = |text: String, tone: Tone| Detail {
+        account: side.name().into(),
+        text,
+        tone,
+    };
+    let check_melds: Vec<String> = checks::MeldCheck::ALL
+        .iter()
+        .filter_map(
+            |m| match input.meld_checks.iter().filter(|x| *x == m).count() {
+                0 => None,
+                1 => Some(m.words().to_string()),
+                n => Some(format!("{n} × {}", m.words())),
+            },
+        )
+        .collect();
+    let mut meld = format!("meld {}", input.hand.meld);
+    if !check_melds.is_empty() {
+        meld = format!("{meld}: {}", check_melds.join(", "));
+    }
+    let mut tricks = format!("tricks {}", input.hand.tricks);
+    if input.all_tricks {
+        tricks.push_str(", all 12");
+    }
+    let mut details = vec![detail(meld, Tone::Plain), detail(tricks, Tone::Plain)];
+    if set {
+        details.push(detail(
+            format!("−{}, no checks: meld and tricks lost", hand.bid),
+            Tone::Bad,
+        ));
+    } else if input.hand.meld > 0 && score.points < input.hand.meld + input.hand.tricks {
+        details.push(detail(
+            format!("meld {} lost without a trick", input.hand.meld),
+            Tone::Bad,
+        ));
+    }
+    if let Some(lost) = &score.lost {
+        details.push(detail(lost.clone(), Tone::Bad));
+    }
+    details
 }
 
 /// A score for the sheet's words, with a true minus sign ("−350") as the table writes it.
@@ -416,7 +429,7 @@ impl Game for CheckPinochle {
         for side in Side::BOTH {
             if opening[side] >= agreements.target {
                 return Err(RuleError::new(
-                    format!("opening_scores.{}", side.name()),
+                    Field::name("opening_scores").side(side.name()),
                     format!(
                         "{} already reaches the target {}, so that game is over",
                         opening[side], agreements.target
@@ -426,7 +439,7 @@ impl Game for CheckPinochle {
             }
             if opening[side].abs() > 10 * agreements.target.max(1000) {
                 return Err(RuleError::new(
-                    format!("opening_scores.{}", side.name()),
+                    Field::name("opening_scores").side(side.name()),
                     format!("{} is not a score from a real sheet", opening[side]),
                 ));
             }

@@ -53,10 +53,10 @@ pub fn pay_checks(
     order: &[&str],
     checks: &PerSide<i64>,
 ) -> Result<(Postings, String, Vec<Step>), RuleError> {
-    let mut postings = Postings::new();
     let tally = format!("checks NS {}, EW {}", checks.ns, checks.ew);
     if checks.ns == checks.ew {
-        return Ok((postings, format!("{tally}: tied, nobody pays"), Vec::new()));
+        let nothing = format!("{tally}: tied, nobody pays");
+        return Ok((Postings::new(), nothing, Vec::new()));
     }
     let (winners, losers) = if checks.ns > checks.ew {
         (Side::NS, Side::EW)
@@ -65,20 +65,10 @@ pub fn pay_checks(
     };
     let difference = checks[winners] - checks[losers];
     let stake = agreements.stake;
-    let amount = stake
-        .cents()
-        .checked_mul(difference)
-        .filter(|c| c.abs() <= i64::MAX / 4)
-        .map(Money::from_cents)
-        .ok_or_else(|| {
-            RuleError::new(
-                "agreements.stake",
-                format!("{difference} checks × {stake} is more money than the ledger can hold"),
-            )
-        })?;
+    let amount = checks_money(difference, stake)?;
     if amount.is_zero() {
         return Ok((
-            postings,
+            Postings::new(),
             format!(
                 "{tally}: {} ahead by {difference}; no stake, points only",
                 winners.name()
@@ -90,7 +80,6 @@ pub fn pay_checks(
         "{tally}: {} pay the difference {difference} × {stake}",
         losers.name()
     );
-    let mut paid = Vec::new();
     let mut steps = vec![
         Step::Score {
             who: winners.name().to_string(),
@@ -104,55 +93,99 @@ pub fn pay_checks(
         },
     ];
     let why = format!("{difference} checks × {stake}");
-    match agreements.settlement {
+    let mut postings = Postings::new();
+    let paid = match agreements.settlement {
         Settlement::PerPlayer => {
-            for loser in seating.members(losers) {
-                let to = seating.opposite_number(loser).unwrap_or(loser);
-                postings.transfer(loser, to, amount);
-                paid.push(format!("{loser} pays {to} {amount}"));
-                steps.push(Step::Pays {
-                    from: loser.to_string(),
-                    to: to.to_string(),
-                    amount,
-                    why: format!("{why}, to his opposite number"),
-                });
-            }
-            Ok((postings, format!("{head} each: {}", paid.join(", ")), steps))
+            let paid = per_player(seating, losers, amount, &why, (&mut postings, &mut steps));
+            format!("{head} each: {}", paid.join(", "))
         }
         Settlement::PerPartnership => {
-            let side_order = |side: Side| -> Vec<&str> {
-                let members = seating.members(side);
-                let mut v: Vec<&str> = order
-                    .iter()
-                    .copied()
-                    .filter(|p| members.contains(p))
-                    .collect();
-                // Without a dealer yet, seat order decides (session-format).
-                if v.len() != 2 {
-                    v = members.to_vec();
-                }
-                v
-            };
-            let pays = equal_shares(amount, &side_order(losers));
-            let gets = equal_shares(amount, &side_order(winners));
+            let pays = equal_shares(amount, &side_order(seating, order, losers));
+            let gets = equal_shares(amount, &side_order(seating, order, winners));
             steps.push(Step::shares(amount, &pays));
-            for ((from, share), (to, _)) in pays.iter().zip(&gets) {
-                postings.transfer(from, to, *share);
-                paid.push(format!("{from} pays {to} {share}"));
-                steps.push(Step::Pays {
-                    from: from.to_string(),
-                    to: to.to_string(),
-                    amount: *share,
-                    why: format!("half of {why}"),
-                });
-            }
-            Ok((
-                postings,
-                format!("{head} = {amount} once: {}", paid.join(", ")),
-                steps,
-            ))
+            let paid = per_partnership(&pays, &gets, &why, (&mut postings, &mut steps));
+            format!("{head} = {amount} once: {}", paid.join(", "))
         }
+    };
+    Ok((postings, paid, steps))
+}
+
+/// `difference` checks at `stake` each (S003), kept within a quarter of `i64` cents so no
+/// later sum overflows. The error names `agreements.stake`.
+fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
+    stake
+        .cents()
+        .checked_mul(difference)
+        .filter(|c| c.abs() <= i64::MAX / 4)
+        .map(Money::from_cents)
+        .ok_or_else(|| {
+            RuleError::new(
+                "agreements.stake",
+                format!("{difference} checks × {stake} is more money than the ledger can hold"),
+            )
+        })
+}
+
+/// `per_player` (rules §1.7, [R]): each player of `losers` pays his opposite number
+/// `amount`. Posts and adds steps; returns each payment in words.
+fn per_player(
+    seating: &Seating,
+    losers: Side,
+    amount: Money,
+    why: &str,
+    (postings, steps): (&mut Postings, &mut Vec<Step>),
+) -> Vec<String> {
+    let mut paid = Vec::new();
+    for loser in seating.members(losers) {
+        let to = seating.opposite_number(loser).unwrap_or(loser);
+        postings.transfer(loser, to, amount);
+        paid.push(format!("{loser} pays {to} {amount}"));
+        steps.push(Step::Pays {
+            from: loser.to_string(),
+            to: to.to_string(),
+            amount,
+            why: format!("{why}, to his opposite number"),
+        });
     }
+    paid
+}
+
+/// The members of `side` in `order` (from the left of the most recent dealer), which
+/// decides the odd cent of a per-partnership split; without a dealer yet, seat order
+/// (session-format "Precise readings").
+fn side_order<'a>(seating: &'a Seating, order: &[&'a str], side: Side) -> Vec<&'a str> {
+    let members = seating.members(side);
+    let v: Vec<&str> = order
+        .iter()
+        .copied()
+        .filter(|p| members.contains(p))
+        .collect();
+    if v.len() != 2 {
+        return members.to_vec();
+    }
+    v
+}
+
+/// `per_partnership` (rules §1.7): each loser's share (`pays`) goes to the winner in the
+/// same place of `gets`. Posts and adds steps; returns each payment in words.
+fn per_partnership(
+    pays: &[(&str, Money)],
+    gets: &[(&str, Money)],
+    why: &str,
+    (postings, steps): (&mut Postings, &mut Vec<Step>),
+) -> Vec<String> {
+    let mut paid = Vec::new();
+    for ((from, share), (to, _)) in pays.iter().zip(gets) {
+        postings.transfer(from, to, *share);
+        paid.push(format!("{from} pays {to} {share}"));
+        steps.push(Step::Pays {
+            from: from.to_string(),
+            to: to.to_string(),
+            amount: *share,
+            why: format!("half of {why}"),
+        });
+    }
+    paid
 }
 
 #[cfg(test)]

@@ -253,10 +253,10 @@ fn refusals_name_the_event_and_the_field() {
     let good = hand("W", "N", 300, side(140, &[], 180), side(60, &[], 70));
     let short = hand("N", "E", 300, side(140, &[], 180), side(60, &[], 60));
     let e = run(json!({}), Value::Null, vec![good.clone(), short]).unwrap_err();
-    assert_eq!((e.event_index, e.field.as_str()), (Some(1), "EW.tricks"));
+    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(1), "EW.tricks"));
     let low = hand("N", "E", 190, side(140, &[], 180), side(60, &[], 70));
     let e = run(json!({}), Value::Null, vec![good.clone(), low]).unwrap_err();
-    assert_eq!((e.event_index, e.field.as_str()), (Some(1), "bid"));
+    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(1), "bid"));
     assert!(
         e.to_string()
             .starts_with("event 1: bid: 190 is below the minimum 200")
@@ -267,7 +267,7 @@ fn refusals_name_the_event_and_the_field() {
         vec![json!({"type": "player_joins", "player": "Z"})],
     )
     .unwrap_err();
-    assert_eq!((e.event_index, e.field.as_str()), (Some(0), "type"));
+    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(0), "type"));
     let e = run(
         json!({"stake": "1.00", "kitty": "pot"}),
         Value::Null,

@@ -8,7 +8,7 @@
 
 use super::hand::{Doubled, MAX_BID, MIN_BID};
 use crate::rules::partnership::{PLAYERS, Seating, Side};
-use crate::rules::{RuleError, Suit};
+use crate::rules::{Field, RuleError, Suit};
 
 /// One call as written in the session document: `"200 spades"`, `"pass"`, `"double"`,
 /// `"redouble"`.
@@ -96,145 +96,223 @@ pub fn check(
     let first = seating
         .seat_of(dealer)
         .ok_or_else(|| RuleError::new("dealer", format!("{dealer} is not seated")))?;
-    let mut high: Option<Standing> = None;
-    let mut passes = 0;
-    let mut ended = None;
+    let mut auction = Auction {
+        high: None,
+        passes: 0,
+        ended: None,
+        double_survives_overcall,
+    };
     for (i, (player, text)) in calls.iter().enumerate() {
-        let field = format!("auction[{i}]");
-        let refuse = |message: String| RuleError::new(field.clone(), message);
-        if ended.is_some() {
-            return Err(refuse(format!(
-                "the auction was already over after call {i}: three passes in a row end it"
-            ))
+        let field = Field::name("auction").index(i);
+        if auction.ended.is_some() {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "the auction was already over after call {i}: three passes in a row end it"
+                ),
+            )
             .rule("rules §1.8"));
         }
-        let side = seating
-            .side_of(player)
-            .ok_or_else(|| refuse(format!("{player} is not seated at this table")))?;
-        let turn = seating
-            .players()
-            .get((first + i) % PLAYERS)
-            .map_or("", String::as_str);
-        if player != turn {
-            return Err(refuse(format!(
-                "it was {turn}'s turn, not {player}'s: the dealer calls first and the turn passes to the left"
-            ))
-            .rule("rules §1.8"));
-        }
+        let side = caller_in_turn(seating, first + i, player, &field)?;
         let call = Call::parse(text).ok_or_else(|| {
-            refuse(format!(
-                "\"{text}\" is not a call: write a bid such as \"200 spades\", or \"pass\", \"double\" or \"redouble\""
-            ))
+            RuleError::new(
+                field.clone(),
+                format!(
+                    "\"{text}\" is not a call: write a bid such as \"200 spades\", or \"pass\", \"double\" or \"redouble\""
+                ),
+            )
         })?;
-        match call {
-            Call::Pass => {
-                passes += 1;
-                if high.is_some() && passes == 3 {
-                    ended = high.as_ref().map(|h| {
-                        Ended::Contract(Final {
-                            bidder: h.bidder.clone(),
-                            bid: h.bid,
-                            trump: h.trump,
-                            doubled: h.doubled,
-                        })
-                    });
-                } else if high.is_none() && passes == PLAYERS {
-                    ended = Some(Ended::AllPassed);
-                }
-                continue;
-            }
-            Call::Bid { points, trump } => {
-                check_bid(points).map_err(|e| RuleError {
-                    field: field.clone(),
-                    ..e
-                })?;
-                if let Some(h) = &high
-                    && points <= h.bid
-                {
-                    return Err(refuse(format!(
-                        "{player}'s {points} must be higher than {}'s {}: the suits rank equally, so a new bid is a higher number",
-                        h.bidder, h.bid
-                    ))
-                    .rule("rules §1.8"));
-                }
-                // With `double_survives_overcall` a double stands on an overcall only while
-                // the doubling side is still the new bidder's opponent: when the doublers
-                // take the contract themselves it lapses, since a side cannot stand doubled
-                // by itself ("double only an opponent's bid", rules §1.8; §3 item 28).
-                let (doubled, doubler) = match (&high, double_survives_overcall) {
-                    (Some(h), true) if h.doubler.is_some_and(|d| d != side) => {
-                        (h.doubled, h.doubler)
-                    }
-                    _ => (Doubled::No, None),
-                };
-                high = Some(Standing {
-                    bidder: player.clone(),
-                    side,
-                    bid: points,
-                    trump,
-                    doubled,
-                    doubler,
-                });
-            }
-            Call::Double => {
-                let h = high
-                    .as_mut()
-                    .ok_or_else(|| refuse(format!("{player} cannot double: nobody has bid yet")))?;
-                if h.side == side {
-                    return Err(refuse(format!(
-                        "{player} cannot double {}'s {}: a player doubles only an opponent's bid",
-                        h.bidder, h.bid
-                    ))
-                    .rule("rules §1.8"));
-                }
-                if h.doubled != Doubled::No {
-                    return Err(refuse(format!(
-                        "{}'s {} is already {}",
-                        h.bidder,
-                        h.bid,
-                        h.doubled.words()
-                    )));
-                }
-                h.doubled = Doubled::Doubled;
-                h.doubler = Some(side);
-            }
-            Call::Redouble => {
-                let h = high.as_mut().ok_or_else(|| {
-                    refuse(format!("{player} cannot redouble: nobody has bid yet"))
-                })?;
-                match (h.doubled, h.doubler) {
-                    (Doubled::No, _) | (_, None) => {
-                        return Err(refuse(format!(
-                            "{player} cannot redouble: {}'s {} is not doubled",
-                            h.bidder, h.bid
-                        ))
-                        .rule("rules §1.8"));
-                    }
-                    (Doubled::Redoubled, _) => {
-                        return Err(refuse(format!(
-                            "{}'s {} is already redoubled",
-                            h.bidder, h.bid
-                        )));
-                    }
-                    (Doubled::Doubled, Some(doubler)) if doubler == side => {
-                        return Err(refuse(format!(
-                            "{player} cannot redouble his own side's double: a player redoubles only an opponent's double"
-                        ))
-                        .rule("rules §1.8"));
-                    }
-                    (Doubled::Doubled, Some(_)) => h.doubled = Doubled::Redoubled,
-                }
-            }
-        }
-        passes = 0;
+        auction.call(player, side, call, &field)?;
     }
-    ended.ok_or_else(|| {
+    auction.ended.ok_or_else(|| {
         RuleError::new(
             "auction",
             "the auction is not over: it ends after three passes in a row (four when nobody bids)",
         )
         .rule("rules §1.8")
     })
+}
+
+/// The side of `player`, who makes call number `turn` counted from the dealer: he must be
+/// seated and it must be his turn, since the dealer calls first and the turn passes to the
+/// left (rules §1.8). Errors name `field`.
+fn caller_in_turn(
+    seating: &Seating,
+    turn: usize,
+    player: &str,
+    field: &Field,
+) -> Result<Side, RuleError> {
+    let side = seating.side_of(player).ok_or_else(|| {
+        RuleError::new(field, format!("{player} is not seated at this table"))
+    })?;
+    let due = seating
+        .players()
+        .get(turn % PLAYERS)
+        .map_or("", String::as_str);
+    if player != due {
+        return Err(RuleError::new(
+            field,
+            format!(
+                "it was {due}'s turn, not {player}'s: the dealer calls first and the turn passes to the left"
+            ),
+        )
+        .rule("rules §1.8"));
+    }
+    Ok(side)
+}
+
+/// An auction under way: what stands, the passes since the last call, and how it ended.
+struct Auction {
+    high: Option<Standing>,
+    passes: usize,
+    ended: Option<Ended>,
+    /// Rules §3 item 28, as agreed.
+    double_survives_overcall: bool,
+}
+
+impl Auction {
+    /// Takes `player`'s `call` (his side `side`), refusing what rules §1.8 forbids; errors
+    /// name `field`.
+    fn call(
+        &mut self,
+        player: &str,
+        side: Side,
+        call: Call,
+        field: &Field,
+    ) -> Result<(), RuleError> {
+        match call {
+            Call::Pass => {
+                self.pass();
+                return Ok(());
+            }
+            Call::Bid { points, trump } => self.bid(player, side, points, trump, field)?,
+            Call::Double => self.double(player, side, field)?,
+            Call::Redouble => self.redouble(player, side, field)?,
+        }
+        self.passes = 0;
+        Ok(())
+    }
+
+    /// A pass: three in a row after a call end the auction in the standing contract, four
+    /// with no bid throw the deal in (rules §1.8).
+    fn pass(&mut self) {
+        self.passes += 1;
+        if self.high.is_some() && self.passes == 3 {
+            self.ended = self.high.as_ref().map(|h| {
+                Ended::Contract(Final {
+                    bidder: h.bidder.clone(),
+                    bid: h.bid,
+                    trump: h.trump,
+                    doubled: h.doubled,
+                })
+            });
+        } else if self.high.is_none() && self.passes == PLAYERS {
+            self.ended = Some(Ended::AllPassed);
+        }
+    }
+
+    /// A bid: a bid by [`check_bid`], numerically higher than the standing one whatever the
+    /// suits (they rank equally, rules §1.8).
+    fn bid(
+        &mut self,
+        player: &str,
+        side: Side,
+        points: i64,
+        trump: Suit,
+        field: &Field,
+    ) -> Result<(), RuleError> {
+        check_bid(points).map_err(|e| RuleError {
+            field: field.clone(),
+            ..e
+        })?;
+        if let Some(h) = &self.high
+            && points <= h.bid
+        {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{player}'s {points} must be higher than {}'s {}: the suits rank equally, so a new bid is a higher number",
+                    h.bidder, h.bid
+                ),
+            )
+            .rule("rules §1.8"));
+        }
+        // With `double_survives_overcall` a double stands on an overcall only while
+        // the doubling side is still the new bidder's opponent: when the doublers
+        // take the contract themselves it lapses, since a side cannot stand doubled
+        // by itself ("double only an opponent's bid", rules §1.8; §3 item 28).
+        let (doubled, doubler) = match (&self.high, self.double_survives_overcall) {
+            (Some(h), true) if h.doubler.is_some_and(|d| d != side) => (h.doubled, h.doubler),
+            _ => (Doubled::No, None),
+        };
+        self.high = Some(Standing {
+            bidder: player.to_string(),
+            side,
+            bid: points,
+            trump,
+            doubled,
+            doubler,
+        });
+        Ok(())
+    }
+
+    /// A double: only of an opponent's bid, and only once (rules §1.8).
+    fn double(&mut self, player: &str, side: Side, field: &Field) -> Result<(), RuleError> {
+        let h = self.high.as_mut().ok_or_else(|| {
+            RuleError::new(field, format!("{player} cannot double: nobody has bid yet"))
+        })?;
+        if h.side == side {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{player} cannot double {}'s {}: a player doubles only an opponent's bid",
+                    h.bidder, h.bid
+                ),
+            )
+            .rule("rules §1.8"));
+        }
+        if h.doubled != Doubled::No {
+            return Err(RuleError::new(
+                field,
+                format!("{}'s {} is already {}", h.bidder, h.bid, h.doubled.words()),
+            ));
+        }
+        h.doubled = Doubled::Doubled;
+        h.doubler = Some(side);
+        Ok(())
+    }
+
+    /// A redouble: only of an opponent's double, and only once (rules §1.8).
+    fn redouble(&mut self, player: &str, side: Side, field: &Field) -> Result<(), RuleError> {
+        let h = self.high.as_mut().ok_or_else(|| {
+            RuleError::new(field, format!("{player} cannot redouble: nobody has bid yet"))
+        })?;
+        match (h.doubled, h.doubler) {
+            (Doubled::No, _) | (_, None) => Err(RuleError::new(
+                field,
+                format!(
+                    "{player} cannot redouble: {}'s {} is not doubled",
+                    h.bidder, h.bid
+                ),
+            )
+            .rule("rules §1.8")),
+            (Doubled::Redoubled, _) => Err(RuleError::new(
+                field,
+                format!("{}'s {} is already redoubled", h.bidder, h.bid),
+            )),
+            (Doubled::Doubled, Some(doubler)) if doubler == side => Err(RuleError::new(
+                field,
+                format!(
+                    "{player} cannot redouble his own side's double: a player redoubles only an opponent's double"
+                ),
+            )
+            .rule("rules §1.8")),
+            (Doubled::Doubled, Some(_)) => {
+                h.doubled = Doubled::Redoubled;
+                Ok(())
+            }
+        }
+    }
 }
 
 /// A bid's own rules: at least [`MIN_BID`], in tens, at most [`MAX_BID`] (rules §1.8, §0.3).

@@ -271,7 +271,7 @@ mod tests {
         ]))
         .unwrap_err();
         assert_eq!(
-            (e.field.as_str(), e.message.as_str()),
+            (e.field.to_string().as_str(), e.message.as_str()),
             ("bid", "\"2x0\" is not a whole number")
         );
         let e = hand_event(&form(&[

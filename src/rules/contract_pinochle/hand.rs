@@ -24,7 +24,7 @@ use super::auction::{self, Ended};
 use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{Seating, Side};
-use crate::rules::{RuleError, Suit, fields};
+use crate::rules::{RuleError, Suit, contract_head, fields};
 
 /// The lowest bid, in points: the dealer opens with a pass or at least 100 (rules §1.8).
 pub const MIN_BID: i64 = 100;
@@ -221,12 +221,7 @@ pub fn read(
 
 /// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Result<Deal, RuleError> {
-    if seating.seat_of(&w.dealer).is_none() {
-        return Err(RuleError::new(
-            "dealer",
-            format!("{} is not seated at this table", w.dealer),
-        ));
-    }
+    contract_head::seated_dealer(&w.dealer, seating)?;
     let ended = match &w.auction {
         Some(calls) => Some(auction::check(
             calls,
@@ -237,48 +232,10 @@ pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Resu
         None => None,
     };
     if w.all_passed {
-        let given = [
-            ("bidder", w.bidder.is_some()),
-            ("bid", w.bid.is_some()),
-            ("trump", w.trump.is_some()),
-            ("doubled", w.doubled.is_some()),
-            ("outcome", w.outcome.is_some()),
-        ];
-        no_contract(
-            &given,
-            "all four passed, so there is no contract: clear it, or enter the hand as played",
-            Some("rules §1.8"),
-        )?;
-        if let Some(Ended::Contract(f)) = &ended {
-            return Err(RuleError::new(
-                "auction",
-                format!(
-                    "the auction ends in {}'s {} {}, not in four passes",
-                    f.bidder,
-                    f.bid,
-                    f.trump.name()
-                ),
-            ));
-        }
+        check_all_passed(&w, ended.as_ref())?;
         return Ok(Deal::AllPassed { dealer: w.dealer });
     }
-    let bidder = w.bidder.ok_or_else(|| {
-        RuleError::new(
-            "bidder",
-            "Who won the bid? If all four passed, use the All passed button",
-        )
-        .rule("rules §1.8")
-    })?;
-    let side = seating
-        .side_of(&bidder)
-        .ok_or_else(|| RuleError::new("bidder", format!("{bidder} is not seated at this table")))?;
-    let bid = w
-        .bid
-        .ok_or_else(|| RuleError::new("bid", "what was the bid?"))?;
-    auction::check_bid(bid)?;
-    let trump = w
-        .trump
-        .ok_or_else(|| RuleError::new("trump", "which suit is trump?"))?;
+    let head = contract_head::head(w.bidder, w.bid, w.trump, seating, &ASKS, auction::check_bid)?;
     let result = w.outcome.ok_or_else(|| {
         RuleError::new(
             "outcome",
@@ -290,17 +247,78 @@ pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Resu
         (None, Some(Ended::Contract(f))) => f.doubled,
         (None, _) => Doubled::No,
     };
-    match &ended {
-        None => {}
-        Some(Ended::AllPassed) => {
-            return Err(RuleError::new(
-                "auction",
-                "all four passed in this auction: enter the deal with the All passed button",
-            )
-            .rule("rules §1.8"));
-        }
+    auction_agrees(ended.as_ref(), &head, doubled)?;
+    Ok(Deal::Played(Contract {
+        dealer: w.dealer,
+        bidder: head.bidder,
+        side: head.side,
+        bid: head.bid,
+        trump: head.trump,
+        doubled,
+        result,
+        auction_calls: w.auction.as_ref().map(Vec::len),
+    }))
+}
+
+/// Contract Pinochle's words for a missing bidder, bid or trump (rules §1.8).
+const ASKS: contract_head::Asks = contract_head::Asks {
+    bidder_rule: "rules §1.8",
+    bid: || RuleError::new("bid", "what was the bid?"),
+    trump: || RuleError::new("trump", "which suit is trump?"),
+};
+
+/// A deal where all four passed has no contract (rules §1.8): no contract field may be
+/// given, and a recorded auction must end in four passes. Errors name the field, or
+/// `auction`.
+fn check_all_passed(w: &WrittenHand, ended: Option<&Ended>) -> Result<(), RuleError> {
+    let given = [
+        ("bidder", w.bidder.is_some()),
+        ("bid", w.bid.is_some()),
+        ("trump", w.trump.is_some()),
+        ("doubled", w.doubled.is_some()),
+        ("outcome", w.outcome.is_some()),
+    ];
+    no_contract(
+        &given,
+        "all four passed, so there is no contract: clear it, or enter the hand as played",
+        Some("rules §1.8"),
+    )?;
+    if let Some(Ended::Contract(f)) = ended {
+        return Err(RuleError::new(
+            "auction",
+            format!(
+                "the auction ends in {}'s {} {}, not in four passes",
+                f.bidder,
+                f.bid,
+                f.trump.name()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A recorded auction must end in the played hand's contract: its bidder, bid, trump and
+/// doubling, and not in four passes (rules §1.8). Errors name `auction`.
+fn auction_agrees(
+    ended: Option<&Ended>,
+    head: &contract_head::Head,
+    doubled: Doubled,
+) -> Result<(), RuleError> {
+    match ended {
+        None => Ok(()),
+        Some(Ended::AllPassed) => Err(RuleError::new(
+            "auction",
+            "all four passed in this auction: enter the deal with the All passed button",
+        )
+        .rule("rules §1.8")),
         Some(Ended::Contract(f)) => {
-            let said = format!("{}'s {} {}, {}", bidder, bid, trump.name(), doubled.words());
+            let said = format!(
+                "{}'s {} {}, {}",
+                head.bidder,
+                head.bid,
+                head.trump.name(),
+                doubled.words()
+            );
             let ends = format!(
                 "{}'s {} {}, {}",
                 f.bidder,
@@ -314,18 +332,9 @@ pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Resu
                     format!("the auction ends in {ends}, but the hand says {said}"),
                 ));
             }
+            Ok(())
         }
     }
-    Ok(Deal::Played(Contract {
-        dealer: w.dealer,
-        bidder,
-        side,
-        bid,
-        trump,
-        doubled,
-        result,
-        auction_calls: w.auction.as_ref().map(Vec::len),
-    }))
 }
 
 /// What a played hand scores: only one side scores (rules §1.8).

@@ -18,10 +18,11 @@ use serde_json::{Value, json};
 
 use self::agreements::Agreements;
 use self::hand::{Contract as Played, Deal, HandOutcome, Scored, WrittenHand};
+use crate::ledger::Postings;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    Field, Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
     RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -94,7 +95,6 @@ impl ContractPinochle {
         );
         let line = hand_line(&c, &scored, &scores);
         let mut steps = hand_steps(&c, &scored);
-        let game = self.game_number();
         let target = self.agreements.target;
         // Only the scoring side moves, and it was below the target: at most one side wins.
         if scores[scored.side] < target {
@@ -107,6 +107,38 @@ impl ContractPinochle {
             });
         }
         let winner = scored.side;
+        let (postings, finished, end) = self.game_won(&scored, &scores, &mut steps, &mut why);
+        ctx.table.dealt(&c.dealer);
+        self.games += 1;
+        self.scores = PerSide::default();
+        self.deals_this_game = 0;
+        let mut after = scores.to_json();
+        after["game_over"] = json!({ "winner": winner.name(), "decided_by": "target" });
+        Ok(Outcome {
+            rules: vec!["rules §1.8".into()],
+            postings: postings.into_vec(),
+            scores_after: Some(after),
+            explanation: why,
+            steps,
+            line,
+            finished: Some((finished, end)),
+        })
+    }
+
+    /// The game `scored.side` wins by reaching the target with `scores` (rules §1.8): its
+    /// last step and the stake paid, added to `steps` and `why`; the postings, the finished
+    /// game and the sheet's game end. Reads the scores before the deal, so call it before
+    /// the engine changes.
+    fn game_won(
+        &self,
+        scored: &Scored,
+        scores: &PerSide<i64>,
+        steps: &mut Vec<Step>,
+        why: &mut String,
+    ) -> (Postings, FinishedGame, GameEnd) {
+        let winner = scored.side;
+        let game = self.game_number();
+        let target = self.agreements.target;
         steps.push(Step::Score {
             who: winner.name().into(),
             sum: format!("{} + {}", self.scores[winner], scored.points),
@@ -134,21 +166,7 @@ impl ContractPinochle {
             settlement: paid,
             fresh: Vec::new(),
         };
-        ctx.table.dealt(&c.dealer);
-        self.games += 1;
-        self.scores = PerSide::default();
-        self.deals_this_game = 0;
-        let mut after = scores.to_json();
-        after["game_over"] = json!({ "winner": winner.name(), "decided_by": "target" });
-        Ok(Outcome {
-            rules: vec!["rules §1.8".into()],
-            postings: postings.into_vec(),
-            scores_after: Some(after),
-            explanation: why,
-            steps,
-            line,
-            finished: Some((finished, end)),
-        })
+        (postings, finished, end)
     }
 
     /// A deal all four passed: no score; the player on the dealer's left deals next and
@@ -332,7 +350,7 @@ impl Game for ContractPinochle {
         let seating = Seating::new(players)?;
         let opening = partnership::read_opening_scores(opening_scores)?;
         for side in Side::BOTH {
-            let field = format!("opening_scores.{}", side.name());
+            let field = Field::name("opening_scores").side(side.name());
             let score = opening[side];
             if score < 0 {
                 return Err(RuleError::new(

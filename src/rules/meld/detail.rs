@@ -14,7 +14,7 @@
 use serde_json::{Map, Value};
 
 use super::{Counted, Kind, MeldRules, count};
-use crate::rules::{Outcome, RuleError, Suit};
+use crate::rules::{Field, Outcome, RuleError, Suit};
 
 /// The event without its `meld_detail` and the detail itself, when a `hand` carries one;
 /// `None` otherwise (the event goes to its game untouched).
@@ -29,7 +29,7 @@ pub fn split(kind: &str, event: &Map<String, Value>) -> Option<(Map<String, Valu
 }
 
 /// One meld field of a hand: its place in the event, its players and the meld typed.
-struct Field {
+struct MeldField {
     place: String,
     players: Vec<String>,
     typed: Option<i64>,
@@ -37,10 +37,10 @@ struct Field {
 
 /// The meld fields of the game's hand `event` with the players seated `seated` (seat
 /// order): none for Contract Pinochle, whose hand records no meld.
-fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -> Vec<Field> {
+fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -> Vec<MeldField> {
     let number = |v: Option<&Value>| v.and_then(Value::as_i64);
     match rules.game {
-        "auction_pinochle" => vec![Field {
+        "auction_pinochle" => vec![MeldField {
             place: "meld".into(),
             players: event
                 .get("bidder")
@@ -51,7 +51,7 @@ fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -
         }],
         "two_handed_pinochle" => seated
             .iter()
-            .map(|p| Field {
+            .map(|p| MeldField {
                 place: format!("melds.{p}"),
                 players: vec![p.clone()],
                 typed: number(event.get("melds").and_then(|m| m.get(p))),
@@ -61,7 +61,7 @@ fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -
         _ => ["NS", "EW"]
             .iter()
             .enumerate()
-            .map(|(i, side)| Field {
+            .map(|(i, side)| MeldField {
                 place: format!("{side}.meld"),
                 players: seated.iter().skip(i).step_by(2).cloned().collect(),
                 typed: number(event.get(*side).and_then(|s| s.get("meld"))),
@@ -70,7 +70,7 @@ fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -
     }
 }
 
-fn refuse(field: impl Into<String>, message: impl Into<String>, rules: &MeldRules) -> RuleError {
+fn refuse(field: impl Into<Field>, message: impl Into<String>, rules: &MeldRules) -> RuleError {
     RuleError::new(field, message).rule(rules.rule)
 }
 
@@ -81,7 +81,7 @@ fn read_player(
     melds: &Value,
     trump: Option<Suit>,
 ) -> Result<Counted, RuleError> {
-    let place = format!("meld_detail.{player}");
+    let place = Field::name("meld_detail").player(player);
     let list = melds.as_array().ok_or_else(|| {
         refuse(
             &place,
@@ -137,7 +137,7 @@ pub fn annotate(
     for (player, _) in named {
         if !fields.iter().any(|f| f.players.contains(player)) {
             return Err(refuse(
-                format!("meld_detail.{player}"),
+                Field::name("meld_detail").player(player),
                 format!("{player} has no meld field in this hand"),
                 rules,
             ));

@@ -14,7 +14,7 @@
 use serde_json::Value;
 
 use super::agreements::Agreements;
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 use crate::rules::partnership::{PLAYERS, Seating};
 
 /// What the deal says the auction gave: the winning bidder and bid, or nobody (all passed).
@@ -38,7 +38,7 @@ enum Call {
     Pass,
 }
 
-fn read_call(value: &Value, seating: &Seating, field: &str) -> Result<(usize, Call), RuleError> {
+fn read_call(value: &Value, seating: &Seating, field: &Field) -> Result<(usize, Call), RuleError> {
     let shape = || {
         RuleError::new(
             field,
@@ -84,40 +84,78 @@ pub fn check(
     agreements: &Agreements,
     result: Ending<'_>,
 ) -> Result<(), RuleError> {
-    let mut passed = [false; PLAYERS];
-    let mut bids = [0usize; PLAYERS];
-    let mut high: Option<(usize, i64)> = None;
-    let mut turn = seating.seat_of(dealer).map_or(0, |d| (d + 1) % PLAYERS);
-    let name = |seat: usize| seating.players().get(seat).map_or("?", String::as_str);
+    let mut auction = Auction {
+        seating,
+        passed: [false; PLAYERS],
+        bids: [0usize; PLAYERS],
+        high: None,
+        turn: seating.seat_of(dealer).map_or(0, |d| (d + 1) % PLAYERS),
+    };
     for (i, value) in calls.iter().enumerate() {
-        let field = format!("auction[{i}]");
+        let field = Field::name("auction").index(i);
         let (seat, call) = read_call(value, seating, &field)?;
-        let still_in = passed.iter().filter(|p| !**p).count();
-        if still_in == 0 || (high.is_some() && still_in == 1) {
+        auction.not_over(&field)?;
+        auction.in_turn(seat, &field)?;
+        match call {
+            Call::Pass => {
+                if let Some(p) = auction.passed.get_mut(seat) {
+                    *p = true;
+                }
+            }
+            Call::Bid(bid) => auction.bid(seat, bid, agreements, &field)?,
+        }
+        auction.turn = (seat + 1) % PLAYERS;
+    }
+    auction.ends_in(result)
+}
+
+/// An auction under way: who has passed, how many bids each made, the high bid (seat and
+/// points) and where the turn stands.
+struct Auction<'s> {
+    seating: &'s Seating,
+    passed: [bool; PLAYERS],
+    bids: [usize; PLAYERS],
+    high: Option<(usize, i64)>,
+    turn: usize,
+}
+
+impl Auction<'_> {
+    /// The name of the player in `seat`.
+    fn name(&self, seat: usize) -> &str {
+        self.seating.players().get(seat).map_or("?", String::as_str)
+    }
+
+    /// Refuses a call once all four passed, or three after a bid (rules §1.6).
+    fn not_over(&self, field: &Field) -> Result<(), RuleError> {
+        let still_in = self.passed.iter().filter(|p| !**p).count();
+        if still_in == 0 || (self.high.is_some() && still_in == 1) {
             return Err(RuleError::new(
                 field,
-                match high {
+                match self.high {
                     Some((s, b)) => format!(
                         "the auction was over: the other three had passed and {} had the bid at {b}",
-                        name(s)
+                        self.name(s)
                     ),
                     None => "the auction was over: all four had passed".to_string(),
                 },
             )
             .rule("rules §1.6"));
         }
+        Ok(())
+    }
+
+    /// Refuses a call from a player who passed (a pass is final, BIC-PAP) or out of turn
+    /// (clockwise from the dealer's left, skipping players who passed: rules §1.6).
+    fn in_turn(&self, seat: usize, field: &Field) -> Result<(), RuleError> {
         // The next player still in, clockwise from `turn`.
         let due = (0..PLAYERS)
-            .map(|k| (turn + k) % PLAYERS)
-            .find(|s| passed.get(*s) == Some(&false))
-            .unwrap_or(turn);
-        if passed.get(seat) == Some(&true) {
+            .map(|k| (self.turn + k) % PLAYERS)
+            .find(|s| self.passed.get(*s) == Some(&false))
+            .unwrap_or(self.turn);
+        if self.passed.get(seat) == Some(&true) {
             return Err(RuleError::new(
                 field,
-                format!(
-                    "{} already passed, and a pass is final",
-                    name(seat)
-                ),
+                format!("{} already passed, and a pass is final", self.name(seat)),
             )
             .rule("rules §1.6, BIC-PAP"));
         }
@@ -126,101 +164,99 @@ pub fn check(
                 field,
                 format!(
                     "it was {}'s turn to call: the dealer's left calls first and the turn goes clockwise, skipping players who passed",
-                    name(due)
+                    self.name(due)
                 ),
             )
             .rule("rules §1.6"));
         }
-        match call {
-            Call::Pass => {
-                if let Some(p) = passed.get_mut(seat) {
-                    *p = true;
-                }
-            }
-            Call::Bid(bid) => {
-                if bid % 10 != 0 {
-                    return Err(RuleError::new(
-                        field,
-                        format!(
-                            "{bid} is not a bid: bids go up in tens"
-                        ),
-                    )
-                    .rule("rules §0.3, §1.6"));
-                }
-                if bid < agreements.min_bid {
-                    return Err(RuleError::new(
-                        field,
-                        format!(
-                            "{bid} is below the minimum bid {}",
-                            agreements.min_bid
-                        ),
-                    )
-                    .rule("rules §1.6"));
-                }
-                if let Some((s, h)) = high
-                    && bid <= h
-                {
-                    return Err(RuleError::new(
-                        field,
-                        format!(
-                            "{bid} does not beat {}'s {h}: each bid must be higher, by 10 or more",
-                            name(s)
-                        ),
-                    )
-                    .rule("rules §1.6"));
-                }
-                let made = bids.get(seat).copied().unwrap_or(0);
-                if let Some(limit) = agreements.bids_each()
-                    && made >= limit
-                {
-                    return Err(RuleError::new(
-                        field,
-                        format!(
-                            "{} already bid {limit} times, and in Aeroplane each player may bid only twice",
-                            name(seat)
-                        ),
-                    )
-                    .rule("rules §1.6, S003 rule 1"));
-                }
-                if let Some(b) = bids.get_mut(seat) {
-                    *b = made + 1;
-                }
-                high = Some((seat, bid));
-            }
-        }
-        turn = (seat + 1) % PLAYERS;
+        Ok(())
     }
-    match (high, result) {
-        (Some((seat, high_bid)), Ending::Won { bidder, bid }) => {
-            if name(seat) != bidder || high_bid != bid {
-                return Err(RuleError::new(
-                    "auction",
-                    format!(
+
+    /// Takes a bid: in tens (rules §0.3), at least the agreed minimum, higher than the last
+    /// (rules §1.6), and with Aeroplane no third bid from one player (S003 rule 1).
+    fn bid(
+        &mut self,
+        seat: usize,
+        bid: i64,
+        agreements: &Agreements,
+        field: &Field,
+    ) -> Result<(), RuleError> {
+        check_called_bid(bid, agreements, field)?;
+        if let Some((s, h)) = self.high
+            && bid <= h
+        {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{bid} does not beat {}'s {h}: each bid must be higher, by 10 or more",
+                    self.name(s)
+                ),
+            )
+            .rule("rules §1.6"));
+        }
+        let made = self.bids.get(seat).copied().unwrap_or(0);
+        if let Some(limit) = agreements.bids_each()
+            && made >= limit
+        {
+            return Err(RuleError::new(
+                field,
+                format!(
+                    "{} already bid {limit} times, and in Aeroplane each player may bid only twice",
+                    self.name(seat)
+                ),
+            )
+            .rule("rules §1.6, S003 rule 1"));
+        }
+        if let Some(b) = self.bids.get_mut(seat) {
+            *b = made + 1;
+        }
+        self.high = Some((seat, bid));
+        Ok(())
+    }
+
+    /// Refuses an auction that does not end in the deal's contract, or in all passed
+    /// (rules §1.6). Errors name `auction`.
+    fn ends_in(&self, result: Ending<'_>) -> Result<(), RuleError> {
+        let refuse = |message: String| Err(RuleError::new("auction", message).rule("rules §1.6"));
+        match (self.high, result) {
+            (Some((seat, high_bid)), Ending::Won { bidder, bid }) => {
+                if self.name(seat) != bidder || high_bid != bid {
+                    return refuse(format!(
                         "the auction ends with {} bidding {high_bid}, but the deal says {bidder} bid {bid}",
-                        name(seat)
-                    ),
-                )
-                .rule("rules §1.6"));
+                        self.name(seat)
+                    ));
+                }
+                Ok(())
             }
-            Ok(())
-        }
-        (None, Ending::Won { bidder, bid }) => Err(RuleError::new(
-            "auction",
-            format!(
+            (None, Ending::Won { bidder, bid }) => refuse(format!(
                 "nobody bid in this auction, but the deal says {bidder} bid {bid}; if all four passed, record the deal as all passed"
-            ),
-        )
-        .rule("rules §1.6")),
-        (Some((seat, b)), Ending::AllPassed) => Err(RuleError::new(
-            "auction",
-            format!(
+            )),
+            (Some((seat, b)), Ending::AllPassed) => refuse(format!(
                 "{} bid {b} in this auction, so not all four passed",
-                name(seat)
-            ),
-        )
-        .rule("rules §1.6")),
-        (None, Ending::AllPassed) => Ok(()),
+                self.name(seat)
+            )),
+            (None, Ending::AllPassed) => Ok(()),
+        }
     }
+}
+
+/// A called bid's own rules: in tens (rules §0.3) and at least the agreed minimum (rules
+/// §1.6). Errors name `field`.
+fn check_called_bid(bid: i64, agreements: &Agreements, field: &Field) -> Result<(), RuleError> {
+    if bid % 10 != 0 {
+        return Err(
+            RuleError::new(field, format!("{bid} is not a bid: bids go up in tens"))
+                .rule("rules §0.3, §1.6"),
+        );
+    }
+    if bid < agreements.min_bid {
+        return Err(RuleError::new(
+            field,
+            format!("{bid} is below the minimum bid {}", agreements.min_bid),
+        )
+        .rule("rules §1.6"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

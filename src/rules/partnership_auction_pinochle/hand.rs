@@ -22,7 +22,7 @@ use super::auction::{self, Ending};
 use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
-use crate::rules::{RuleError, Suit, fields};
+use crate::rules::{RuleError, Suit, contract_head, fields};
 
 /// A deal, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,66 +119,18 @@ pub fn read(
 
 /// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Result<Deal, RuleError> {
-    if seating.seat_of(&w.dealer).is_none() {
-        return Err(RuleError::new(
-            "dealer",
-            format!("{} is not seated at this table", w.dealer),
-        ));
-    }
+    contract_head::seated_dealer(&w.dealer, seating)?;
     if w.all_passed {
-        let given = [
-            ("bidder", w.bidder.is_some()),
-            ("bid", w.bid.is_some()),
-            ("trump", w.trump.is_some()),
-            ("NS", w.ns.is_some()),
-            ("EW", w.ew.is_some()),
-        ];
-        no_contract(
-            &given,
-            "when all four pass nobody bids and the deal is not played: clear the bidder, bid, trump and both sides, or enter the hand as played",
-            Some("rules §1.6"),
-        )?;
-        if let Some(calls) = &w.auction {
-            auction::check(calls, &w.dealer, seating, agreements, Ending::AllPassed)?;
-        }
+        check_all_passed(&w, seating, agreements)?;
         return Ok(Deal::AllPassed { dealer: w.dealer });
     }
-    let bidder = w.bidder.ok_or_else(|| {
-        RuleError::new(
-            "bidder",
-            "Who won the bid? If all four passed, use the All passed button",
-        )
-        .rule("rules §1.6")
+    let head = contract_head::head(w.bidder, w.bid, w.trump, seating, &ASKS, |bid| {
+        check_bid(bid, agreements)
     })?;
-    let bidding = seating
-        .side_of(&bidder)
-        .ok_or_else(|| RuleError::new("bidder", format!("{bidder} is not seated at this table")))?;
-    let bid = w
-        .bid
-        .ok_or_else(|| RuleError::new("bid", "what was the winning bid?")
-        .rule("rules §1.6"))?;
-    check_bid(bid, agreements)?;
-    let trump = w.trump.ok_or_else(|| {
-        RuleError::new(
-            "trump",
-            "which suit did the bidder name as trump?",
-        )
-        .rule("rules §1.6")
-    })?;
-    let side = |written: Option<WrittenSide>, side: Side| {
-        written
-            .map(|s| SideHand::new(s.meld, s.tricks, s.won_trick))
-            .ok_or_else(|| {
-                RuleError::new(
-                    side.name(),
-                    format!(
-                        "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
-                        side.name()
-                    ),
-                )
-            })
-    };
-    let sides = PerSide::new(side(w.ns, Side::NS)?, side(w.ew, Side::EW)?);
+    let sides = PerSide::new(
+        written_side(w.ns, Side::NS)?,
+        written_side(w.ew, Side::EW)?,
+    );
     partnership::check_hands(&sides)?;
     if let Some(calls) = &w.auction {
         auction::check(
@@ -187,22 +139,74 @@ pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Resu
             seating,
             agreements,
             Ending::Won {
-                bidder: &bidder,
-                bid,
+                bidder: &head.bidder,
+                bid: head.bid,
             },
         )?;
     }
     Ok(Deal::Played(Hand {
         dealer: w.dealer,
-        bidder,
-        bidding,
-        bid,
-        trump,
+        bidder: head.bidder,
+        bidding: head.side,
+        bid: head.bid,
+        trump: head.trump,
         sides,
         auction_calls: w.auction.as_ref().map(Vec::len),
     }))
 }
 
+/// Partnership Auction Pinochle's words for a missing bidder, bid or trump (rules §1.6).
+const ASKS: contract_head::Asks = contract_head::Asks {
+    bidder_rule: "rules §1.6",
+    bid: || RuleError::new("bid", "what was the winning bid?").rule("rules §1.6"),
+    trump: || {
+        RuleError::new("trump", "which suit did the bidder name as trump?").rule("rules §1.6")
+    },
+};
+
+/// A deal where all four passed is not played (rules §1.6): no contract field or side may
+/// be given, and a recorded auction must be four passes. Errors name the field, or the call.
+fn check_all_passed(
+    w: &WrittenHand,
+    seating: &Seating,
+    agreements: &Agreements,
+) -> Result<(), RuleError> {
+    let given = [
+        ("bidder", w.bidder.is_some()),
+        ("bid", w.bid.is_some()),
+        ("trump", w.trump.is_some()),
+        ("NS", w.ns.is_some()),
+        ("EW", w.ew.is_some()),
+    ];
+    no_contract(
+        &given,
+        "when all four pass nobody bids and the deal is not played: clear the bidder, bid, trump and both sides, or enter the hand as played",
+        Some("rules §1.6"),
+    )?;
+    if let Some(calls) = &w.auction {
+        auction::check(calls, &w.dealer, seating, agreements, Ending::AllPassed)?;
+    }
+    Ok(())
+}
+
+/// One side's meld and trick points on a played deal, which must be given (rules §1.6).
+/// The error names the side (`NS`).
+fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, RuleError> {
+    written
+        .map(|s| SideHand::new(s.meld, s.tricks, s.won_trick))
+        .ok_or_else(|| {
+            RuleError::new(
+                side.name(),
+                format!(
+                    "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
+                    side.name()
+                ),
+            )
+        })
+}
+
+/// A bid's own rules: in tens (rules §0.3), at least the agreed minimum (rules §1.6:
+/// BIC-PAP 100, Aeroplane 250 by S003 rule 2), at most [`MAX_POINTS`]. Errors name `bid`.
 fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(RuleError::new(

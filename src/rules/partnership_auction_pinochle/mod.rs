@@ -29,7 +29,7 @@ use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Hand, Scored, WrittenHand};
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    Field, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
     RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -91,18 +91,7 @@ impl PartnershipAuction {
             Deal::Played(hand) => hand,
         };
         let scored = hand::score(&hand);
-        let mut scores = self.scores;
-        for side in Side::BOTH {
-            scores[side] = scores[side]
-                .checked_add(scored.sides[side].points)
-                .filter(|s| s.abs() <= i64::MAX / 4)
-                .ok_or_else(|| {
-                    RuleError::new(
-                        "bid",
-                        "the scores have grown beyond what the sheet can hold",
-                    )
-                })?;
-        }
+        let scores = self.scores_after(&scored)?;
         let game = self.game_number();
         let line = hand_line(&hand, &scored, &scores);
         let mut why = format!(
@@ -162,6 +151,24 @@ impl PartnershipAuction {
             line,
             finished: Some((finished, game_end)),
         })
+    }
+
+    /// Both sides' scores after adding a deal's points (rules §1.6), kept within a quarter
+    /// of `i64` so no later sum overflows. The error names `bid`, whose size grew them.
+    fn scores_after(&self, scored: &Scored) -> Result<PerSide<i64>, RuleError> {
+        let mut scores = self.scores;
+        for side in Side::BOTH {
+            scores[side] = scores[side]
+                .checked_add(scored.sides[side].points)
+                .filter(|s| s.abs() <= i64::MAX / 4)
+                .ok_or_else(|| {
+                    RuleError::new(
+                        "bid",
+                        "the scores have grown beyond what the sheet can hold",
+                    )
+                })?;
+        }
+        Ok(scores)
     }
 
     /// All four passed: no score, and the deal passes to the left (session-format).
@@ -370,7 +377,7 @@ impl Game for PartnershipAuction {
         let seating = Seating::new(players)?;
         let opening = partnership::read_opening_scores(opening_scores)?;
         for side in Side::BOTH {
-            let field = format!("opening_scores.{}", side.name());
+            let field = Field::name("opening_scores").side(side.name());
             if opening[side].abs() > MAX_POINTS {
                 return Err(RuleError::new(
                     field,

@@ -137,7 +137,7 @@ fn an_all_pass_auction_of_four_passes_is_accepted_and_scores_nothing() {
         vec![json!({"type": "hand", "dealer": "W", "all_passed": true,
                     "auction": [["N", "pass"], ["E", "pass"], ["S", "pass"], ["W", 100]]})],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "auction"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "auction"));
 }
 
 #[test]
@@ -187,7 +187,7 @@ fn every_auction_check_names_its_call() {
             json!([["N", 240], ["E", 250]]),
         )],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "auction[0]"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "auction[0]"));
     // The last bid is not the deal's bidder and bid.
     assert_eq!(
         check(json!({}), json!([["N", 100], ["E", 140], ["S", "pass"], ["W", "pass"], ["N", "pass"]])),

@@ -178,7 +178,7 @@ fn all_passed_deals_score_nothing_and_the_deal_passes_left() {
     let mut bad = passed("W");
     bad["bidder"] = json!("N");
     let r = refused(json!({}), Value::Null, vec![passed("N"), bad]);
-    assert_eq!((r.event_index, r.field.as_str()), (Some(1), "bidder"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(1), "bidder"));
 }
 
 #[test]
@@ -230,7 +230,7 @@ fn refusals_name_the_event_and_the_field() {
             hand("N", "E", 240, (40, 100), (100, 150)),
         ],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(1), "bid"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(1), "bid"));
     assert!(r.message.contains("below the minimum 250"), "{}", r.message);
     // Declaring out is not part of this game (BIC-PAP).
     let r = refused(
@@ -238,7 +238,7 @@ fn refusals_name_the_event_and_the_field() {
         Value::Null,
         vec![json!({"type": "declare_out", "claimant": "N"})],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "type"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "type"));
     // Three bids by N with Aeroplane (S003 rule 1).
     let mut deal = hand("W", "N", 290, (100, 200), (0, 50));
     deal["auction"] = json!([
@@ -251,7 +251,7 @@ fn refusals_name_the_event_and_the_field() {
         ["N", 290]
     ]);
     let r = refused(json!({"aeroplane": true}), Value::Null, vec![deal.clone()]);
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "auction[6]"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "auction[6]"));
     // The same auction is fine in the base game.
     assert!(run(json!({}), Value::Null, vec![deal]).is_ok());
     // Five players, or a typo in an agreement.

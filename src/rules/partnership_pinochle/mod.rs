@@ -27,12 +27,12 @@ mod review_tests;
 use serde_json::{Value, json};
 
 use self::agreements::{Agreements, MAX_TARGET};
-use self::hand::{Claim, WrittenClaim, WrittenDeal};
+use self::hand::{Claim, SideScore, WrittenClaim, WrittenDeal};
 use self::settle::AfterDeal;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::{
-    Cell, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
+    Field, Cell, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
     Step, Table, Tally, Tone,
 };
 use crate::rules::typed::{self, Game};
@@ -107,18 +107,7 @@ impl PartnershipPinochle {
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenDeal) -> Result<Outcome, RuleError> {
         let deal = hand::check(event, &self.seating)?;
         let scored = hand::score(&deal, &self.seating, &self.agreements);
-        let mut scores = self.scores;
-        for side in Side::BOTH {
-            scores[side] = scores[side]
-                .checked_add(scored[side].total)
-                .filter(|s| *s <= i64::MAX / 4)
-                .ok_or_else(|| {
-                    RuleError::new(
-                        side.name(),
-                        "that score is beyond any real sheet; check the meld",
-                    )
-                })?;
-        }
+        let scores = self.scores_after(&scored)?;
         let after = settle::after_deal(&scores, self.target, self.agreements.target_step)
             .ok_or_else(|| {
                 RuleError::new(
@@ -168,25 +157,53 @@ impl PartnershipPinochle {
                     ..Outcome::new(Vec::new(), why, line).with_steps(steps)
                 })
             }
-            AfterDeal::Won(winner) => {
-                let raised = if self.target == self.agreements.target {
-                    String::new()
-                } else {
-                    format!(", raised from {}", sheet::num(self.agreements.target))
-                };
-                let how = format!(
-                    "reached {} (game {}{raised})",
-                    sheet::num(scores[winner]),
-                    sheet::num(self.target)
-                );
-                why.push_str(&format!(
-                    ". {} {how} and win game {}",
-                    winner.name(),
-                    self.game_number()
-                ));
-                Ok(self.finish(winner, "target", how, scores, (why, steps), line))
-            }
+            AfterDeal::Won(winner) => Ok(self.won_at_target(winner, scores, (why, steps), line)),
         }
+    }
+
+    /// Both sides' scores after adding a deal's totals (rules §1.5). Errors name the side
+    /// whose score grows beyond any real sheet, so no sum can overflow later.
+    fn scores_after(&self, scored: &PerSide<SideScore>) -> Result<PerSide<i64>, RuleError> {
+        let mut scores = self.scores;
+        for side in Side::BOTH {
+            scores[side] = scores[side]
+                .checked_add(scored[side].total)
+                .filter(|s| *s <= i64::MAX / 4)
+                .ok_or_else(|| {
+                    RuleError::new(
+                        side.name(),
+                        "that score is beyond any real sheet; check the meld",
+                    )
+                })?;
+        }
+        Ok(scores)
+    }
+
+    /// `winner` alone reached the target in force with `scores` and wins the game (rules
+    /// §1.5): the target (and from what it was raised) said in `why`, then [`Self::finish`].
+    fn won_at_target(
+        &mut self,
+        winner: Side,
+        scores: PerSide<i64>,
+        (mut why, steps): (String, Vec<Step>),
+        line: SheetLine,
+    ) -> Outcome {
+        let raised = if self.target == self.agreements.target {
+            String::new()
+        } else {
+            format!(", raised from {}", sheet::num(self.agreements.target))
+        };
+        let how = format!(
+            "reached {} (game {}{raised})",
+            sheet::num(scores[winner]),
+            sheet::num(self.target)
+        );
+        why.push_str(&format!(
+            ". {} {how} and win game {}",
+            winner.name(),
+            self.game_number()
+        ));
+        self.finish(winner, "target", how, scores, (why, steps), line)
     }
 
     /// One `declare_out` event: the claimant's side's total so far is checked against the
@@ -344,7 +361,7 @@ impl Game for PartnershipPinochle {
         let seating = Seating::new(players)?;
         let opening = partnership::read_opening_scores(opening_scores)?;
         for side in Side::BOTH {
-            let field = format!("opening_scores.{}", side.name());
+            let field = Field::name("opening_scores").side(side.name());
             let score = opening[side];
             if !(0..=MAX_TARGET).contains(&score) {
                 return Err(RuleError::new(
@@ -361,7 +378,7 @@ impl Game for PartnershipPinochle {
             Some(AfterDeal::Raised { target }) => target,
             Some(AfterDeal::Won(side)) => {
                 return Err(RuleError::new(
-                    format!("opening_scores.{}", side.name()),
+                    Field::name("opening_scores").side(side.name()),
                     format!(
                         "{} already reaches the game ({}) and {} do not, so that game is over, not in progress",
                         opening[side],

@@ -228,13 +228,13 @@ fn a_voided_winning_deal_takes_the_game_and_its_money_back() {
 #[test]
 fn impossible_claims_and_deals_are_refused_by_event_and_field() {
     let r = refused(json!({}), Value::Null, vec![claim("N", 0, 255, true)]);
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "tricks_so_far"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "tricks_so_far"));
     let r = refused(
         json!({}),
         Value::Null,
         vec![deal("N", (0, 150), (0, 100)), claim("E", 35, 0, false)],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(1), "meld"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(1), "meld"));
     // A third dix: the deck has two (rules §1.0).
     let r = refused(
         json!({}),
@@ -242,7 +242,7 @@ fn impossible_claims_and_deals_are_refused_by_event_and_field() {
         vec![json!({"type": "hand", "dealer": "N", "trump": "spades", "turn_up_dix": true,
             "dix_holders": ["E", "W"], "NS": {"tricks": 100}, "EW": {"tricks": 150}})],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "dix_holders"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "dix_holders"));
     // Trick points must add to 250.
     let r = refused(json!({}), Value::Null, vec![deal("N", (0, 150), (0, 50))]);
     assert_eq!(r.event_index, Some(0));

@@ -330,7 +330,7 @@ fn a_corrected_claim_changes_the_winner_and_the_money() {
 #[test]
 fn impossible_input_is_refused_at_its_event_and_field() {
     let r = refused(json!({}), Value::Null, vec![deal("N", (0, 100), (0, 140))]);
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "EW.tricks"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "EW.tricks"));
     let r = refused(
         json!({}),
         Value::Null,
@@ -340,21 +340,21 @@ fn impossible_input_is_refused_at_its_event_and_field() {
             deal("S", (0, 97), (0, 153)),
         ],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(2), "NS.tricks"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(2), "NS.tricks"));
     let r = refused(
         json!({}),
         Value::Null,
         vec![json!({"type": "hand", "dealer": "N", "all_passed": true})],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "all_passed"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "all_passed"));
     let r = refused(
         json!({}),
         Value::Null,
         vec![json!({"type": "player_joins", "player": "Zed"})],
     );
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "type"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "type"));
     let r = refused(json!({}), Value::Null, vec![claim("Zed", 0, 0, false)]);
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "claimant"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "claimant"));
     let r = refused(json!({}), json!({"NS": 1000}), vec![]);
     assert_eq!(r.field, "opening_scores.NS");
     let r = refused(json!({}), json!({"EW": -20}), vec![]);

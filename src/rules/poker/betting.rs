@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::agreements::Agreements;
 use super::hand::{money, seat_of, units};
 use crate::money::Money;
-use crate::rules::RuleError;
+use crate::rules::{Field, RuleError};
 
 /// One betting action, read.
 enum Action {
@@ -51,7 +51,7 @@ fn read_action(
     }
     let amount = match amount {
         Some(v) => {
-            let u = units(v, unit, field)?;
+            let u = units(v, unit, &Field::from(field))?;
             if u == 0 {
                 return Err(RuleError::new(field, format!("a {kind} of nothing is a check or a call")));
             }
@@ -336,7 +336,7 @@ impl Betting<'_> {
                     String::new()
                 };
                 return Err(RuleError::new(
-                    format!("contributions.{who}"),
+                    Field::name("contributions").player(who),
                     format!(
                         "{who} put in {} but the betting says {ante_words}{} = {} (the ante plus his bets, calls and raises)",
                         money(c, unit),

@@ -31,7 +31,7 @@ fn cents(agreements: Value, players: &[&str], hand: Value) -> Vec<i64> {
 /// The field a refused hand names.
 fn refused(agreements: Value, hand: Value) -> (String, String) {
     let r = run(agreements, &ABC, vec![hand]).unwrap_err();
-    (r.field, r.message)
+    (r.field.to_string(), r.message)
 }
 
 const ABC: [&str; 3] = ["Ann", "Bob", "Cy"];

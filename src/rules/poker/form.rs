@@ -19,7 +19,7 @@ use super::cards::LowRule;
 use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text};
-use crate::rules::{AgreementSpec, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.11, §3 items
 /// 32–33; session-format).
@@ -293,14 +293,16 @@ impl Form {
         self.get(field).is_some_and(|v| v != "false")
     }
 
-    fn money(&self, field: &str) -> Result<Option<Money>, RuleError> {
-        self.get(field)
+    /// Money typed in `field`, which the error names (one player's entry typed as his).
+    fn money(&self, field: &Field) -> Result<Option<Money>, RuleError> {
+        self.get(&field.to_string())
             .map(|t| Money::parse(t).map_err(|e| RuleError::new(field, e.to_string())))
             .transpose()
     }
 
-    fn place(&self, field: &str) -> Result<Option<usize>, RuleError> {
-        self.get(field)
+    /// A showdown place typed in `field`, which the error names.
+    fn place(&self, field: &Field) -> Result<Option<usize>, RuleError> {
+        self.get(&field.to_string())
             .map(|t| {
                 t.parse::<usize>()
                     .ok()
@@ -324,7 +326,7 @@ impl Form {
     fn groups(&self, prefix: &str, left: &[String], word: &str, partial: bool) -> Result<Vec<Vec<String>>, RuleError> {
         let mut by_place: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for p in left {
-            let field = format!("{prefix}.{p}");
+            let field = Field::name(prefix).player(p);
             let Some(place) = self.place(&field)? else {
                 if partial {
                     continue;
@@ -334,6 +336,67 @@ impl Form {
             by_place.entry(place).or_default().push(p.clone());
         }
         Ok(by_place.into_values().collect())
+    }
+}
+
+/// Each player's part in a hand as the form gives it.
+struct Seats {
+    /// What each put in, ante included.
+    contributions: BTreeMap<String, Money>,
+    /// Who folded.
+    folded: Vec<String>,
+    /// Who went all-in.
+    all_in: Vec<String>,
+    /// Who is left for the showdown: everyone who did not fold.
+    left: Vec<String>,
+}
+
+impl Form {
+    /// Each of `names`' contribution (the `ante` when tapped, plus what he put in beyond
+    /// it), and whether he folded or went all-in (rules §1.11): not both, and a folded
+    /// player has no showdown. Errors name the form's field at fault.
+    fn seats(&self, names: &[String], ante: Money) -> Result<Seats, RuleError> {
+        let mut seats = Seats {
+            contributions: BTreeMap::new(),
+            folded: Vec::new(),
+            all_in: Vec::new(),
+            left: Vec::new(),
+        };
+        for p in names {
+            let beyond = self.money(&Field::name("put_in").player(p))?.unwrap_or(Money::ZERO);
+            let anted = if self.ticked(&format!("anted.{p}")) {
+                ante
+            } else {
+                Money::ZERO
+            };
+            seats.contributions.insert(p.clone(), anted + beyond);
+            let f = self.ticked(&format!("folded.{p}"));
+            let a = self.ticked(&format!("all_in.{p}"));
+            if f && a {
+                return Err(RuleError::new(
+                    Field::name("all_in").player(p),
+                    format!("{p} cannot be both folded and all-in: tap one"),
+                ));
+            }
+            if f {
+                seats.folded.push(p.clone());
+                for showdown in ["place", "low", "cards"] {
+                    let field = Field::name(showdown).player(p);
+                    if self.get(&field.to_string()).is_some() {
+                        return Err(RuleError::new(
+                            field,
+                            format!("{p} folded: leave his showdown empty"),
+                        ));
+                    }
+                }
+            } else {
+                seats.left.push(p.clone());
+            }
+            if a {
+                seats.all_in.push(p.clone());
+            }
+        }
+        Ok(seats)
     }
 }
 
@@ -357,41 +420,12 @@ impl hand_form::HandForm for Form {
             Some(t) => Money::parse(t).map_err(|e| RuleError::new("ante", e.to_string()))?,
             None => Money::ZERO,
         };
-        let mut contributions = BTreeMap::new();
-        let (mut folded, mut all_in, mut left) = (Vec::new(), Vec::new(), Vec::new());
-        for p in &names {
-            let beyond = self.money(&format!("put_in.{p}"))?.unwrap_or(Money::ZERO);
-            let anted = if self.ticked(&format!("anted.{p}")) {
-                ante
-            } else {
-                Money::ZERO
-            };
-            contributions.insert(p.clone(), anted + beyond);
-            let f = self.ticked(&format!("folded.{p}"));
-            let a = self.ticked(&format!("all_in.{p}"));
-            if f && a {
-                return Err(RuleError::new(
-                    format!("all_in.{p}"),
-                    format!("{p} cannot be both folded and all-in: tap one"),
-                ));
-            }
-            if f {
-                folded.push(p.clone());
-                for field in [format!("place.{p}"), format!("low.{p}"), format!("cards.{p}")] {
-                    if self.get(&field).is_some() {
-                        return Err(RuleError::new(
-                            field,
-                            format!("{p} folded: leave his showdown empty"),
-                        ));
-                    }
-                }
-            } else {
-                left.push(p.clone());
-            }
-            if a {
-                all_in.push(p.clone());
-            }
-        }
+        let Seats {
+            contributions,
+            folded,
+            all_in,
+            left,
+        } = self.seats(&names, ante)?;
         let split = self.split.clone().unwrap_or_else(|| "high".into());
         if split != "high" && split != "high_low" {
             return Err(RuleError::new("split", format!("\"{split}\" is not one of the choices")));

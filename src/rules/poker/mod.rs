@@ -23,6 +23,7 @@ pub mod deck;
 pub mod form;
 pub mod hand;
 pub mod pots;
+mod showdown;
 
 #[cfg(test)]
 mod tests;

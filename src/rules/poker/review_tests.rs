@@ -175,7 +175,7 @@ fn betting_at_exactly_the_limits_passes_and_one_chip_over_is_refused() {
     assert_eq!(all(&l, &["A", "B"]), vec![155, -155]);
     // A's second raise of 0.55 is over max_raise.
     let r = run(limits, &["A", "B"], vec![hand("0.55", "1.60")]).unwrap_err();
-    assert_eq!((r.event_index, r.field.as_str()), (Some(0), "rounds[0][2]"));
+    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "rounds[0][2]"));
 }
 
 #[test]

@@ -44,7 +44,7 @@ fn ok(agreements: Value, players: &[&str], events: Vec<Value>) -> Vec<(String, i
 
 fn refused(agreements: Value, players: &[&str], events: Vec<Value>) -> (Option<usize>, String) {
     let r = run(agreements, players, events).unwrap_err();
-    (r.event_index, r.field)
+    (r.event_index, r.field.to_string())
 }
 
 const SEED: [&str; 5] = ["Alex", "Brad", "Charley", "Dennis", "You"];

@@ -142,7 +142,7 @@ mod tests {
     }
 
     fn field(v: Value) -> String {
-        read(v).unwrap_err().field
+        read(v).unwrap_err().field.to_string()
     }
 
     #[test]

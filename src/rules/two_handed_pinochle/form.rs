@@ -16,7 +16,7 @@ use super::hand::{Players, TURN_UP_DIX, WrittenDeal, WrittenDeclare};
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text, ticked};
 use crate::rules::partnership::ALL_TRICK_POINTS;
-use crate::rules::{AgreementSpec, RuleError, SpecKind};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.9, §3 item 29).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -179,10 +179,82 @@ impl Form {
         names
     }
 
+    /// A `declare_out` by `claimant` (rules §1.9, S004): his trick points so far, required,
+    /// and nobody else's; the dealer's turned-up dix among the melds. Errors name the
+    /// `tricks.<name>` field at fault.
+    fn declare(
+        &self,
+        claimant: &str,
+        names: &[String],
+        dealer: String,
+        mut melds: BTreeMap<String, i64>,
+    ) -> Result<Written, RuleError> {
+        let field = Field::name("tricks").player(claimant);
+        let so_far = self.number(&field)?.ok_or_else(|| {
+            RuleError::new(
+                &field,
+                format!("enter {claimant}'s trick points so far (0 if he has taken none)"),
+            )
+        })?;
+        for other in names.iter().filter(|n| *n != claimant) {
+            if self.number(&Field::name("tricks").player(other))?.is_some() {
+                return Err(RuleError::new(
+                    Field::name("tricks").player(other),
+                    format!("a declare-out counts only {claimant}'s tricks: leave {other}'s empty"),
+                ));
+            }
+        }
+        if self.turn_up_dix {
+            melds.entry(dealer).or_insert(TURN_UP_DIX);
+        }
+        Ok(Written::Declare(WrittenDeclare {
+            kind: "declare_out".into(),
+            claimant: claimant.to_string(),
+            melds,
+            tricks_so_far: so_far,
+        }))
+    }
+
+    /// Both players' trick points of a played deal: as entered, or one entered and the
+    /// other's 250 minus it (rules §1.9: the counters add up to 250). Errors name the
+    /// `tricks.<name>` field at fault, or `tricks` with no player named.
+    fn tricks(&self, names: &[String]) -> Result<BTreeMap<String, i64>, RuleError> {
+        let mut given = Vec::new();
+        for name in names {
+            if let Some(t) = self.number(&Field::name("tricks").player(name))? {
+                given.push((name.clone(), t));
+            }
+        }
+        let mut tricks = BTreeMap::new();
+        match (given.as_slice(), names) {
+            ([], _) => {
+                return Err(RuleError::new(
+                    names
+                        .first()
+                        .map_or_else(|| Field::name("tricks"), |n| Field::name("tricks").player(n)),
+                    "enter one player's trick points; the other's are 250 minus them",
+                ));
+            }
+            ([(name, t)], [a, b]) => {
+                let other = if name == a { b } else { a };
+                let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
+                    RuleError::new(
+                        Field::name("tricks").player(name),
+                        format!("{t} is not a count of trick points: they run from 0 to 250"),
+                    )
+                })?;
+                tricks.insert(name.clone(), *t);
+                tricks.insert(other.clone(), rest);
+            }
+            _ => tricks.extend(given),
+        }
+        Ok(tricks)
+    }
+
     /// A per-player number (`melds.Ann`): `None` when empty or absent.
-    fn number(&self, field: &str) -> Result<Option<i64>, RuleError> {
+    fn number(&self, field: &Field) -> Result<Option<i64>, RuleError> {
         self.per_player
-            .get(field)
+            .get(&field.to_string())
             .map(|t| t.trim())
             .filter(|t| !t.is_empty())
             .map(|t| {
@@ -211,69 +283,16 @@ impl hand_form::HandForm for Form {
         let declaring = self.claimant.is_some();
         let mut melds = BTreeMap::new();
         for name in &names {
-            let mut points = self.number(&format!("melds.{name}"))?.unwrap_or(0);
+            let mut points = self.number(&Field::name("melds").player(name))?.unwrap_or(0);
             if declaring && self.turn_up_dix && *name == dealer {
                 points = points.saturating_add(TURN_UP_DIX);
             }
             melds.insert(name.clone(), points);
         }
         if let Some(claimant) = &self.claimant {
-            let field = format!("tricks.{claimant}");
-            let so_far = self.number(&field)?.ok_or_else(|| {
-                RuleError::new(
-                    &field,
-                    format!("enter {claimant}'s trick points so far (0 if he has taken none)"),
-                )
-            })?;
-            for other in names.iter().filter(|n| *n != claimant) {
-                if self.number(&format!("tricks.{other}"))?.is_some() {
-                    return Err(RuleError::new(
-                        format!("tricks.{other}"),
-                        format!(
-                            "a declare-out counts only {claimant}'s tricks: leave {other}'s empty"
-                        ),
-                    ));
-                }
-            }
-            if self.turn_up_dix {
-                melds.entry(dealer).or_insert(TURN_UP_DIX);
-            }
-            return Ok(Written::Declare(WrittenDeclare {
-                kind: "declare_out".into(),
-                claimant: claimant.clone(),
-                melds,
-                tricks_so_far: so_far,
-            }));
+            return self.declare(claimant, &names, dealer, melds);
         }
-        let mut given = Vec::new();
-        for name in &names {
-            if let Some(t) = self.number(&format!("tricks.{name}"))? {
-                given.push((name.clone(), t));
-            }
-        }
-        let mut tricks = BTreeMap::new();
-        match (given.as_slice(), names.as_slice()) {
-            ([], _) => {
-                return Err(RuleError::new(
-                    names
-                        .first()
-                        .map_or_else(|| "tricks".to_string(), |n| format!("tricks.{n}")),
-                    "enter one player's trick points; the other's are 250 minus them",
-                ));
-            }
-            ([(name, t)], [a, b]) => {
-                let other = if name == a { b } else { a };
-                let rest = ALL_TRICK_POINTS.checked_sub(*t).ok_or_else(|| {
-                    RuleError::new(
-                        format!("tricks.{name}"),
-                        format!("{t} is not a count of trick points: they run from 0 to 250"),
-                    )
-                })?;
-                tricks.insert(name.clone(), *t);
-                tricks.insert(other.clone(), rest);
-            }
-            _ => tricks.extend(given),
-        }
+        let tricks = self.tricks(&names)?;
         Ok(Written::Deal(WrittenDeal {
             kind: "hand".into(),
             dealer,

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::rules::partnership::ALL_TRICK_POINTS;
-use crate::rules::{RuleError, fields};
+use crate::rules::{Field, RuleError, fields};
 
 /// The most one player can meld in one deal, in points: at most 12 melds (one each time he
 /// wins one of the 12 tricks before the stock runs out, S004 "Melding is subject to…") of
@@ -155,7 +155,7 @@ pub fn check_deal(w: WrittenDeal, players: &Players) -> Result<Deal, RuleError> 
     let mut tricks = [0; 2];
     for (seat, (slot, value)) in tricks.iter_mut().zip(given).enumerate() {
         let name = players.get(seat).map_or("", String::as_str);
-        let field = format!("tricks.{name}");
+        let field = Field::name("tricks").player(name);
         let raw = value.ok_or_else(|| {
             RuleError::new(
                 &field,
@@ -207,7 +207,7 @@ pub fn check_declare_out(w: WrittenDeclare, players: &Players) -> Result<Declare
         )
     })?;
     let melds = read_melds(&w.melds, players)?;
-    check_count("tricks_so_far", w.tricks_so_far)?;
+    check_count(&Field::name("tricks_so_far"), w.tricks_so_far)?;
     Ok(DeclareOut {
         claimant,
         melds,
@@ -226,7 +226,7 @@ fn per_player(
     for (name, &value) in map {
         let seat = seat_of(players, name).ok_or_else(|| {
             RuleError::new(
-                format!("{field}.{name}"),
+                Field::name(field).player(name),
                 format!("{name} is not one of the players"),
             )
         })?;
@@ -244,7 +244,7 @@ fn read_melds(map: &BTreeMap<String, i64>, players: &Players) -> Result<[i64; 2]
     let mut melds = [0; 2];
     for (seat, (slot, value)) in melds.iter_mut().zip(given).enumerate() {
         let points = value.unwrap_or(0);
-        let field = format!("melds.{}", players.get(seat).map_or("", String::as_str));
+        let field = Field::name("melds").player(players.get(seat).map_or("", String::as_str));
         if points < 0 {
             return Err(RuleError::new(
                 field,
@@ -276,7 +276,7 @@ fn read_melds(map: &BTreeMap<String, i64>, players: &Players) -> Result<[i64; 2]
 
 /// A raw count of trick points: 0–250, and neither 1 nor 249 (the old-timers' count of
 /// S004: no set of cards is worth 1 point, so none is worth 249 of the 250).
-fn check_count(field: &str, raw: i64) -> Result<(), RuleError> {
+fn check_count(field: &Field, raw: i64) -> Result<(), RuleError> {
     if !(0..=ALL_TRICK_POINTS).contains(&raw) {
         return Err(RuleError::new(
             field,

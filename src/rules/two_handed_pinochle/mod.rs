@@ -29,7 +29,7 @@ use self::hand::{Players, WrittenDeal};
 use crate::ledger::Postings;
 use crate::rules::game::HandFormSpec;
 use crate::rules::{
-    Cell, Column, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Outcome, RuleError, SheetLine,
+    Cell, Column, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Outcome, RuleError, SheetLine,
     Step, Table, Tally,
 };
 use crate::rules::typed::{self, Game};
@@ -148,7 +148,7 @@ impl TwoHanded {
             Standing::Won(seat) => {
                 let name = players.get(seat).map_or("", String::as_str);
                 return Err(RuleError::new(
-                    format!("opening_scores.{name}"),
+                    Field::name("opening_scores").player(name),
                     format!(
                         "{name} already has {} of the {} to win while the other player is under it, so that game is over, not in progress",
                         pts(scores.get(seat).copied().unwrap_or(0)),
@@ -309,7 +309,7 @@ fn read_opening(
     };
     let mut scores = [0; 2];
     for (name, v) in map {
-        let field = format!("opening_scores.{name}");
+        let field = Field::name("opening_scores").player(name);
         let seat = hand::seat_of(players, name)
             .ok_or_else(|| RuleError::new(&field, format!("{name} is not one of the players")))?;
         let score = v.as_i64().ok_or_else(|| {

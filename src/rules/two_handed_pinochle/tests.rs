@@ -300,7 +300,7 @@ fn a_single_deal_does_not_run_on_and_the_dix_can_decide_it() {
 fn refusals_name_the_event_and_the_field() {
     let at = |agreements: Value, opening: Value, events: Vec<Value>| {
         let r = run(agreements, opening, events).unwrap_err();
-        (r.event_index, r.field)
+        (r.event_index, r.field.to_string())
     };
     assert_eq!(
         at(

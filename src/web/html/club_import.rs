@@ -13,6 +13,7 @@ use axum_extra::extract::cookie::CookieJar;
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::export::{ClubExport, club};
+use crate::rules::field::{Field, Part};
 use crate::web::AppState;
 use crate::web::api::exports::IMPORT_LIMIT;
 use crate::web::auth::{Client, login_cookie};
@@ -102,31 +103,33 @@ fn read_backup(bytes: &[u8]) -> Result<ClubExport, AppError> {
 
 /// Where in a club export a field is, as players count: `sessions[1].session.events[0].bid`
 /// → "session 2, event 1, Bid"; `players[3]` → "Players 4".
-fn place_words(field: &str) -> String {
-    let Some(rest) = field.strip_prefix("sessions[") else {
+fn place_words(field: &Field) -> String {
+    let parts = field.parts();
+    let [Part::Name(sessions), Part::Index(k), rest @ ..] = parts else {
         return super::field_words(field);
     };
-    let Some((k, rest)) = rest.split_once("].") else {
+    if sessions != "sessions" || rest.is_empty() {
         return super::field_words(field);
+    }
+    let session = k + 1;
+    let rest = match rest {
+        [Part::Name(s), more @ ..] if s == "session" => more,
+        _ => rest,
     };
-    let session = k
-        .parse::<usize>()
-        .map_or(k.to_string(), |k| (k + 1).to_string());
-    let rest = rest.strip_prefix("session.").unwrap_or(rest);
-    match rest
-        .strip_prefix("events[")
-        .and_then(|r| r.split_once("]."))
-    {
-        Some((i, inner)) => {
-            let event = i
-                .parse::<usize>()
-                .map_or(i.to_string(), |i| (i + 1).to_string());
+    match rest {
+        [Part::Name(events), Part::Index(i), inner @ ..]
+            if events == "events" && !inner.is_empty() =>
+        {
             format!(
-                "session {session}, event {event}, {}",
-                super::field_words(inner)
+                "session {session}, event {}, {}",
+                i + 1,
+                super::field_words(&Field::from_parts(inner))
             )
         }
-        None => format!("session {session}, {}", super::field_words(rest)),
+        _ => format!(
+            "session {session}, {}",
+            super::field_words(&Field::from_parts(rest))
+        ),
     }
 }
 
@@ -183,17 +186,22 @@ async fn restore(
 #[cfg(test)]
 mod tests {
     use super::place_words;
+    use crate::rules::field::Field;
+
+    fn place_words_of(text: &str) -> String {
+        place_words(&Field::from(text))
+    }
 
     #[test]
     fn places_in_the_file_are_counted_from_one() {
         assert_eq!(
-            place_words("sessions[1].session.events[0].bid"),
+            place_words_of("sessions[1].session.events[0].bid"),
             "session 2, event 1, Bid"
         );
         assert_eq!(
-            place_words("sessions[0].recorded_at[2]"),
+            place_words_of("sessions[0].recorded_at[2]"),
             "session 1, Recorded at 3"
         );
-        assert_eq!(place_words("players[3]"), "Players 4");
+        assert_eq!(place_words_of("players[3]"), "Players 4");
     }
 }

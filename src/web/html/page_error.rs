@@ -7,6 +7,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::AppError;
+use crate::rules::field::{Field, Part};
 
 /// A refusal shown on a page: the field, the message in player words, and the rule that
 /// refuses it, for the message's details.
@@ -29,7 +30,9 @@ impl From<&AppError> for PageError {
     fn from(e: &AppError) -> PageError {
         let (message, rule) = match e {
             AppError::Refused(r) => (named(&r.field, &r.message), r.rule.clone()),
-            AppError::BadRequest { field, message } => (named(field, message), None),
+            AppError::BadRequest { field, message } => {
+                (named(&Field::from(field.as_str()), message), None)
+            }
             other => (other.public_message(), None),
         };
         PageError {
@@ -42,73 +45,77 @@ impl From<&AppError> for PageError {
 
 /// `message` after the name of the thing on the form it is about ("Bid: 240 is below the
 /// minimum 250"); alone when the field is the event or the form as a whole.
-fn named(field: &str, message: &str) -> String {
+fn named(field: &Field, message: &str) -> String {
     let whole = ["", "type", "event", "form", "replacement", "body"];
-    let last = field.rsplit('.').next().unwrap_or(field);
-    if whole.contains(&field) || whole.contains(&last) {
-        let mut chars = message.chars();
-        return match chars.next() {
-            Some(first) => first.to_uppercase().chain(chars).collect(),
-            None => String::new(),
-        };
+    let is_whole = match field.parts().last() {
+        None => true,
+        Some(Part::Name(last)) => whole.contains(&last.as_str()),
+        Some(_) => false,
+    };
+    if is_whole {
+        return capitalised(message);
     }
     let words = field_words(field);
     // "All passed, but the form also has a contract…" names its field already.
     if message.to_lowercase().starts_with(&words.to_lowercase()) {
-        return named("", message);
+        return capitalised(message);
     }
     format!("{words}: {message}")
 }
 
-/// A field path as a player names the thing on the form: the document's wrappers dropped
-/// (`replacement.`, `agreements.`, `a.`, `points.`), dots and underscores as spaces, the
-/// first letter capital, list entries counted from one, one player's entry as his:
-/// `tricks.Ann` → "Ann's tricks", `replacement.bidder` → "Bidder",
-/// `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
-pub fn field_words(field: &str) -> String {
-    let wrappers = ["replacement", "agreements", "a", "points", "event"];
-    let parts: Vec<&str> = field
-        .split('.')
-        .skip_while(|part| wrappers.contains(part))
-        .collect();
-    // One player's entry reads as his: `tricks.Ann` → "Ann's tricks".
-    if let [what, who] = parts.as_slice()
-        && what.starts_with(|c: char| c.is_ascii_lowercase())
-        && who.starts_with(char::is_uppercase)
-        && who.chars().any(char::is_lowercase)
-    {
-        return format!("{who}'s {}", what.replace('_', " "));
-    }
-    let words: Vec<String> = parts
-        .iter()
-        .enumerate()
-        .map(|(i, part)| {
-            // An entry by its place counts from one, its list named in the singular:
-            // `rounds.0.item` → "round 1 item".
-            if let Ok(n) = part.parse::<usize>() {
-                return (n + 1).to_string();
-            }
-            let next_is_place = parts.get(i + 1).is_some_and(|p| p.parse::<usize>().is_ok());
-            let part = match (next_is_place, part.strip_suffix('s')) {
-                (true, Some(one)) => one,
-                _ => part,
-            };
-            // A list entry counts from one, as players do: `auction[6]` → "auction 7".
-            let part = match part.split_once('[') {
-                Some((name, rest)) => match rest.trim_end_matches(']').parse::<usize>() {
-                    Ok(i) => format!("{name} {}", i + 1),
-                    Err(_) => part.to_string(),
-                },
-                None => part.to_string(),
-            };
-            part.replace('_', " ")
-        })
-        .collect();
-    let joined = words.join(" ");
-    let mut chars = joined.chars();
+/// `text` with its first letter capital.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A field as a player names the thing on the form: the document's wrappers dropped
+/// (`replacement.`, `agreements.`, `a.`, `points.`), underscores as spaces, the first letter
+/// capital, list entries counted from one, one player's entry as his, his name exactly as
+/// he plays under it (the engines say which part is a player, [`Part::Player`]):
+/// `tricks.Ann` → "Ann's tricks", `tricks.al` → "al's tricks", `replacement.bidder` →
+/// "Bidder", `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
+pub fn field_words(field: &Field) -> String {
+    let wrappers = ["replacement", "agreements", "a", "points", "event"];
+    let parts: Vec<&Part> = field
+        .parts()
+        .iter()
+        .skip_while(|part| matches!(part, Part::Name(n) if wrappers.contains(&n.as_str())))
+        .collect();
+    // One player's entry reads as his: `tricks.Ann` → "Ann's tricks".
+    if let [Part::Name(what), Part::Player(who)] = parts.as_slice() {
+        return format!("{who}'s {}", what.replace('_', " "));
+    }
+    let mut words: Vec<String> = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        match part {
+            Part::Name(name) => {
+                // An entry by its place has its list named in the singular:
+                // `rounds.0.item` → "round 1 item".
+                let next_is_place = matches!(parts.get(i + 1), Some(Part::Place(_)));
+                let name = match (next_is_place, name.strip_suffix('s')) {
+                    (true, Some(one)) => one,
+                    _ => name.as_str(),
+                };
+                words.push(name.replace('_', " "));
+            }
+            // A list entry counts from one, as players do: `auction[6]` → "auction 7".
+            Part::Place(n) => words.push((n + 1).to_string()),
+            Part::Index(n) => match words.last_mut() {
+                Some(list) => list.push_str(&format!(" {}", n + 1)),
+                None => words.push((n + 1).to_string()),
+            },
+            // A name is written as the player or side goes by, never respelled.
+            Part::Player(name) | Part::Side(name) => words.push(name.clone()),
+        }
+    }
+    match parts.first() {
         None => "The form".into(),
+        Some(Part::Player(_)) => words.join(" "),
+        Some(_) => capitalised(&words.join(" ")),
     }
 }
 
@@ -152,21 +159,49 @@ pub fn error_page(e: AppError) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::field_words;
+    use super::{field_words, named};
+    use crate::rules::field::Field;
+
+    fn words(text: &str) -> String {
+        field_words(&Field::from(text))
+    }
 
     #[test]
     fn fields_are_named_as_on_the_form() {
-        assert_eq!(field_words("replacement.bidder"), "Bidder");
-        assert_eq!(field_words("agreements.stake"), "Stake");
-        assert_eq!(field_words("a.stake"), "Stake");
-        assert_eq!(field_words("points.high"), "High");
-        assert_eq!(field_words("NS.tricks"), "NS tricks");
-        assert_eq!(field_words("all_passed"), "All passed");
-        assert_eq!(field_words("replacement.NS.meld"), "NS meld");
-        assert_eq!(field_words("auction[6]"), "Auction 7");
-        assert_eq!(field_words("rounds.0.item"), "Round 1 item");
-        assert_eq!(field_words("tricks.Ann"), "Ann's tricks");
-        assert_eq!(field_words("put_in.Ann"), "Ann's put in");
-        assert_eq!(field_words(""), "The form");
+        assert_eq!(words("replacement.bidder"), "Bidder");
+        assert_eq!(words("agreements.stake"), "Stake");
+        assert_eq!(words("a.stake"), "Stake");
+        assert_eq!(words("points.high"), "High");
+        assert_eq!(words("NS.tricks"), "NS tricks");
+        assert_eq!(words("all_passed"), "All passed");
+        assert_eq!(words("replacement.NS.meld"), "NS meld");
+        assert_eq!(words("auction[6]"), "Auction 7");
+        assert_eq!(words("rounds.0.item"), "Round 1 item");
+        assert_eq!(words(""), "The form");
+        let ann = Field::name("tricks").player("Ann");
+        assert_eq!(field_words(&ann), "Ann's tricks");
+        let put_in = Field::name("replacement").join(Field::name("put_in").player("Ann"));
+        assert_eq!(field_words(&put_in), "Ann's put in");
+    }
+
+    /// The engines say which part is a player, so his name is read as written, whatever its
+    /// letters: the old guess by capitals read "Tricks al" and "Tricks AL".
+    #[test]
+    fn a_players_entry_reads_as_his_whatever_his_name() {
+        let entry = |what: &str, who: &str| field_words(&Field::name(what).player(who));
+        assert_eq!(entry("tricks", "al"), "al's tricks");
+        assert_eq!(entry("tricks", "AL"), "AL's tricks");
+        assert_eq!(entry("tricks", "Tricks"), "Tricks's tricks");
+        assert_eq!(entry("melds", "event"), "event's melds");
+        // A name that is also a word of the document is still the player's.
+        let tricks = Field::name("tricks").player("Tricks");
+        assert_eq!(named(&tricks, "enter 130"), "Tricks's tricks: enter 130");
+        let event = Field::name("melds").player("event");
+        assert_eq!(named(&event, "enter 40"), "event's melds: enter 40");
+        // Text names no player: a capitalised key reads as a plain word.
+        assert_eq!(words("tricks.Ann"), "Tricks Ann");
+        // A player in a longer path keeps his name as written.
+        let bid = Field::name("rounds").place(0).then("bids").player("al");
+        assert_eq!(field_words(&bid), "Round 1 bids al");
     }
 }

@@ -1,0 +1,74 @@
+//! The head of a partnership contract, as Contract Pinochle (rules §1.8) and Partnership
+//! Auction Pinochle (rules §1.6) both write it on a played deal: the dealer, the bidder
+//! (whose partnership contracts), the bid and the trump. Both games check it alike; each
+//! keeps its own words and citations, given in [`Asks`].
+
+use crate::rules::partnership::{Seating, Side};
+use crate::rules::{RuleError, Suit};
+
+/// A contract's head, checked: who bid, his side, the bid in points and trump.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Head {
+    /// Who won the auction (seated).
+    pub bidder: String,
+    /// The bidder's partnership: the contracting side.
+    pub side: Side,
+    /// The bid, in points, as the game's own bid check accepted it.
+    pub bid: i64,
+    /// The trump named with it.
+    pub trump: Suit,
+}
+
+/// One game's refusals for a missing bidder, bid or trump (its words and rules differ).
+pub struct Asks {
+    /// The rule cited when the bidder is missing (`"rules §1.8"`).
+    pub bidder_rule: &'static str,
+    /// The refusal of a missing `bid`.
+    pub bid: fn() -> RuleError,
+    /// The refusal of a missing `trump`.
+    pub trump: fn() -> RuleError,
+}
+
+/// Refuses a `dealer` not seated at the table (the dealer calls or leads first, so he must
+/// be one of the four: rules §1.6, §1.8). The error names `dealer`.
+pub fn seated_dealer(dealer: &str, seating: &Seating) -> Result<(), RuleError> {
+    if seating.seat_of(dealer).is_none() {
+        return Err(RuleError::new(
+            "dealer",
+            format!("{dealer} is not seated at this table"),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a played deal's head in the order the table reads it: `bidder` given and seated,
+/// `bid` given and passing the game's `check_bid`, `trump` given. Errors name the field,
+/// in `asks`' words where one is missing.
+pub fn head(
+    bidder: Option<String>,
+    bid: Option<i64>,
+    trump: Option<Suit>,
+    seating: &Seating,
+    asks: &Asks,
+    check_bid: impl FnOnce(i64) -> Result<(), RuleError>,
+) -> Result<Head, RuleError> {
+    let bidder = bidder.ok_or_else(|| {
+        RuleError::new(
+            "bidder",
+            "Who won the bid? If all four passed, use the All passed button",
+        )
+        .rule(asks.bidder_rule)
+    })?;
+    let side = seating
+        .side_of(&bidder)
+        .ok_or_else(|| RuleError::new("bidder", format!("{bidder} is not seated at this table")))?;
+    let bid = bid.ok_or_else(asks.bid)?;
+    check_bid(bid)?;
+    let trump = trump.ok_or_else(asks.trump)?;
+    Ok(Head {
+        bidder,
+        side,
+        bid,
+        trump,
+    })
+}
