@@ -33,7 +33,7 @@ use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent};
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
-pub use glance::{Glance, glance, night_standing, position, stored_ledger};
+pub use glance::{Glance, backfill_entries, glance, night_standing, position, stored_ledger};
 pub use kept::{ClubFacts, FactsWrite, Kept};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
 pub(crate) use reading::entry_text;

@@ -5,6 +5,7 @@
 //! money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
 //! [`crate::service`]).
 
+mod backfill;
 pub mod clubs;
 pub mod history;
 pub mod nights;
@@ -21,6 +22,7 @@ use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use crate::ledger::Posting;
+pub use backfill::{append_missing_entry, seqs_without_entry};
 pub use pools::{ReadPool, WritePool};
 
 /// Migrations, embedded in the binary and run at start-up.
