@@ -17,6 +17,7 @@ mod listing;
 pub mod night_status;
 pub mod nights;
 mod reading;
+mod renamed;
 pub mod settled_night;
 mod what_if;
 
@@ -39,6 +40,7 @@ pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, l
 pub(crate) use reading::entry_text;
 pub use reading::{game, kept, load};
 use reading::{load_fresh, load_tip, no_longer_replays};
+pub use renamed::{Renaming, glance_renamed};
 pub use what_if::WhatIf;
 
 use self::commit::{Append, Appended};

@@ -445,6 +445,24 @@ pub fn event_bodies<'c>(
         .fetch(conn)
 }
 
+/// The bodies (JSON text) of session `id`'s events of a seq above `after` and at most
+/// `through`, in order: the events a state kept after `after` events has not seen.
+pub async fn event_bodies_between(
+    conn: &mut SqliteConnection,
+    id: i64,
+    (after, through): (usize, usize),
+) -> Result<Vec<String>, sqlx::Error> {
+    let seq = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    sqlx::query_scalar(
+        "SELECT body FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+    )
+    .bind(id)
+    .bind(seq(after))
+    .bind(seq(through))
+    .fetch_all(conn)
+    .await
+}
+
 /// A session's events in order, the opening ante (seq 0) included.
 pub async fn events(conn: &mut SqliteConnection, id: i64) -> Result<Vec<EventRow>, sqlx::Error> {
     sqlx::query_as("SELECT id, seq, kind, body, explanation, recorded_at FROM events WHERE session_id = ? ORDER BY seq")

@@ -1,5 +1,6 @@
-//! Issue 21's last paths whose cost grew with the session: the Auction game's slimmed rows
-//! and a session stored before its events had ledger entries (migration 0011).
+//! Issue 21's last paths whose cost grew with the session: the Auction game's slimmed rows,
+//! a session stored before its events had ledger entries (migration 0011) and a club
+//! session with a renamed player.
 
 use serde_json::{Value, json};
 
@@ -180,4 +181,131 @@ async fn a_ledger_stored_without_entries_is_backfilled_once_then_read_as_stored(
             .await
             .is_err()
     );
+}
+
+/// Lifts the append-only trigger of `table` for one `sql` statement, as only a test may.
+async fn behind_the_triggers(app: &TestApp, table: &str, sql: &str) {
+    let trigger = format!("{table}_are_append_only_update");
+    let statements = [
+        format!("DROP TRIGGER {trigger}"),
+        sql.to_string(),
+        format!(
+            "CREATE TRIGGER {trigger} BEFORE UPDATE ON {table} \
+             BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
+        ),
+    ];
+    for sql in statements {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&app.pool)
+            .await
+            .unwrap();
+    }
+}
+
+/// The default sheet of club session `id` built from the session read and replayed in
+/// full, as the sheet route built it for a renamed club before (and still does for every
+/// line): the page the cached states must read as.
+async fn whole_sheet(app: &TestApp, id: i64) -> String {
+    use askama::Template;
+    use scorekeeper::web::html::sheet::{Showing, sheet_page};
+    let reader = app.pool.reader();
+    let current = scorekeeper::service::load(reader, &scorekeeper::service::Folds::default(), id)
+        .await
+        .unwrap();
+    let club_names = scorekeeper::service::history::renamed_for_session(reader, id)
+        .await
+        .unwrap();
+    let shown = scorekeeper::history::names::shown(&current.doc, &current.fold, &club_names);
+    assert!(shown.is_some(), "Bob shows as Robert");
+    let values = std::collections::HashMap::new();
+    sheet_page(&Showing::of_loaded(&current, false), &values, None, true)
+        .unwrap()
+        .offering_links(false)
+        .shown_as(&current, shown.as_ref(), &values)
+        .unwrap()
+        .render()
+        .unwrap()
+}
+
+/// A hand entered through the sheet's form by the holder of `cookie`: `bidder` bids
+/// `bid` in `trump` and makes it, `dealer` dealing, after `seen` events.
+async fn made(app: &TestApp, cookie: &str, id: i64, seen: &str, hand: [&str; 4]) {
+    let [dealer, bidder, bid, trump] = hand;
+    let reply = app
+        .post_form_with(
+            &format!("/sessions/{id}/hands"),
+            &[
+                ("expected_events", seen),
+                ("dealer", dealer),
+                ("bidder", bidder),
+                ("bid", bid),
+                ("trump", trump),
+                ("outcome", "made"),
+            ],
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+}
+
+/// Bob, renamed Robert by the club: the sheet a phone reloads after every hand comes from
+/// the cached states (a whole read of the session, made impossible here, is never needed
+/// again after the first), and reads exactly as the page built from the whole session.
+#[tokio::test]
+async fn a_renamed_clubs_sheet_comes_from_the_cached_state_and_reads_as_the_whole() {
+    let app = TestApp::new().await;
+    let (club, cookie) = app.new_club("Thursday").await;
+    let doc = serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
+        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
+        "events": [
+            { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" }
+        ]
+    }))
+    .unwrap();
+    let id = scorekeeper::service::import(&app.pool, &doc, Some(club))
+        .await
+        .unwrap();
+    let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    let bob = crate::common::person(&history, "Bob");
+    let renamed = app
+        .post_form_with(
+            &format!("/clubs/{club}/players/{bob}/rename"),
+            &[("name", "Robert")],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(renamed.status.as_u16(), 303, "{}", renamed.body);
+    let sheet = format!("/sessions/{id}");
+    // The first view reads the session whole once; the next hand is caught up by itself.
+    assert_eq!(app.page(&cookie, &sheet).await, whole_sheet(&app, id).await);
+    made(&app, &cookie, id, "1", ["Ann", "Bob", "300", "clubs"]).await;
+    let page = app.page(&cookie, &sheet).await;
+    assert_eq!(page, whole_sheet(&app, id).await);
+    assert!(page.contains("Robert") && !page.contains(">Bob<"), "{page}");
+
+    // The first hand's stored body made unreadable: reading the session whole now fails.
+    behind_the_triggers(
+        &app,
+        "events",
+        &format!(
+            "UPDATE events SET body = '{{\"type\": \"hand\", \"dealer\": \"Nobody\"}}' \
+             WHERE session_id = {id} AND seq = 1"
+        ),
+    )
+    .await;
+    let reply = app
+        .get_with(&format!("{sheet}?all"), &[("cookie", &cookie)])
+        .await;
+    assert_eq!(
+        reply.status.as_u16(),
+        500,
+        "every line needs the whole session"
+    );
+    // The default sheet does not: the same page, and after another hand, that hand too.
+    assert_eq!(app.page(&cookie, &sheet).await, page);
+    made(&app, &cookie, id, "2", ["Bob", "Cy", "250", "diamonds"]).await;
+    let page = app.page(&cookie, &sheet).await;
+    assert!(page.contains("Undo last hand (hand 3)"), "{page}");
+    assert!(!page.contains(">Bob<"), "{page}");
 }
