@@ -1,6 +1,7 @@
 //! Issue 21's last paths whose cost grew with the session: the Auction game's slimmed rows,
 //! a session stored before its events had ledger entries (migration 0011) and a club
-//! session with a renamed player.
+//! session with a renamed player; and what the table noticed: hand forms that send what a
+//! phone need not lay out, and a script loaded only where it is used.
 
 use serde_json::{Value, json};
 
@@ -308,4 +309,77 @@ async fn a_renamed_clubs_sheet_comes_from_the_cached_state_and_reads_as_the_whol
     let page = app.page(&cookie, &sheet).await;
     assert!(page.contains("Undo last hand (hand 3)"), "{page}");
     assert!(!page.contains(">Bob<"), "{page}");
+}
+
+/// The sheet of a new `game` session at the new-session form's defaults, `players` seated,
+/// as its scorer sees it.
+async fn blank_sheet(app: &TestApp, game: &str, players: &[&str]) -> String {
+    let form = app.get(&format!("/sessions/new?game={game}")).await;
+    let mut fields =
+        crate::common::html::form_values(&form.body, "main form[action=\"/sessions\"]");
+    for (seat, name) in players.iter().enumerate() {
+        let field = format!("player_{}", seat + 1);
+        fields.iter_mut().find(|(k, _)| *k == field).unwrap().1 = (*name).to_string();
+    }
+    let fields: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let created = app.post_form("/sessions", &fields).await;
+    assert_eq!(created.status.as_u16(), 303, "{game}: {}", created.body);
+    app.get(created.location.as_deref().unwrap()).await.body
+}
+
+#[tokio::test]
+async fn the_hand_forms_send_only_what_a_phone_lays_out_and_load_only_their_scripts() {
+    use crate::common::html::{count, has, select_text};
+    let app = TestApp::new().await;
+    let four = ["P1", "P2", "P3", "P4"];
+    // The Auction game at its largest table, four: each round's overtime (3 steps × 4
+    // players × 10 chips, and who withdrew) is folded text until opened, so none of its
+    // fields is an element.
+    let page = blank_sheet(&app, "auction_game", &four).await;
+    assert_eq!(
+        count(
+            &page,
+            "form.auction-game-form details.overtime noscript.unfold"
+        ),
+        9
+    );
+    assert_eq!(count(&page, "input[name^=\"rounds.0.overtime\"]"), 0);
+    assert_eq!(count(&page, "input[name^=\"rounds.8.withdrawn\"]"), 0);
+    let folded = select_text(&page, "#round-8 noscript.unfold").concat();
+    for p in four {
+        // Step 3's "nothing" and cards 2 to 10, and "no" / "yes" for who withdrew.
+        let add = format!("name=\"rounds.8.overtime.2.{p}\"");
+        assert_eq!(folded.matches(&add).count(), 10, "{p}");
+        let withdrew = format!("name=\"rounds.8.withdrawn.{p}\"");
+        assert_eq!(folded.matches(&withdrew).count(), 2, "{p}");
+    }
+    // Each round's bids stay chips: 9 rounds × 4 players × (no bid + cards 2 to 10).
+    assert_eq!(count(&page, "input[name*=\".bids.\"]"), 9 * 4 * 10);
+    let elements = count(&page, "form.auction-game-form *");
+    println!("{elements} elements in the Auction game's form");
+    assert!(
+        elements < 2_000,
+        "{elements} elements in the Auction game's form"
+    );
+    // No meld here, so no meld calculator's script.
+    assert!(!page.contains("/static/meld.js"));
+
+    let six = ["P1", "P2", "P3", "P4", "P5", "P6"];
+    // Poker: each player's low place is marked, so style.css shows it only for a high-low
+    // pot; the places are still sent as before ("–" checked).
+    let page = blank_sheet(&app, "poker", &six).await;
+    assert_eq!(count(&page, "fieldset.low-place"), 6);
+    assert_eq!(
+        count(&page, "fieldset.low-place input[value=\"\"][checked]"),
+        6
+    );
+    assert!(!page.contains("/static/meld.js"));
+
+    // Auction Pinochle offers "Count meld": its sheet loads the calculator's script.
+    let page = blank_sheet(&app, "auction_pinochle", &["Ann", "Bob", "Cy"]).await;
+    assert!(has(&page, ".meld-calc"));
+    assert!(page.contains("<script src=\"/static/meld.js\" defer></script>"));
 }

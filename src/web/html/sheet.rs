@@ -73,6 +73,13 @@ impl SheetPage {
     pub fn in_night(self, night: Option<NightOnSheet>) -> SheetPage {
         SheetPage { night, ..self }
     }
+
+    /// Whether a form on the page shows the meld calculator
+    /// (`templates/games/meld_calculator.html`): only then does the page load its script.
+    fn shows_meld_calculator(&self) -> bool {
+        const CALCULATOR: &str = "class=\"meld-calc\"";
+        self.hand_form.contains(CALCULATOR) || self.correction_form.contains(CALCULATOR)
+    }
 }
 
 /// A payment that stands, which a writer may void (a mis-tapped "Mark paid").
