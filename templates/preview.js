@@ -61,4 +61,17 @@
 
   document.addEventListener('input', later);
   document.addEventListener('change', later);
+
+  // A folded section of a hand form may send its fields as <noscript class="unfold"> text
+  // (the Auction game's overtime: thousands of chips a phone would otherwise lay out for
+  // nothing). Opened, the text becomes the same fields; without script the browser shows
+  // the noscript's fields as ever. `toggle` does not bubble: caught on the way down.
+  document.addEventListener('toggle', function (event) {
+    var details = event.target;
+    if (!details.open || !details.querySelectorAll) return;
+    details.querySelectorAll('noscript.unfold').forEach(function (folded) {
+      folded.insertAdjacentHTML('afterend', folded.textContent);
+      folded.remove();
+    });
+  }, true);
 })();

@@ -44,6 +44,12 @@ impl Shown {
     }
 }
 
+/// Event `value` (any JSON) under display `names` (recorded name → display name): every
+/// string and key that is a renamed name, as [`shown`] renames the whole document.
+pub fn renamed_event(value: &Value, names: &BTreeMap<String, String>) -> Value {
+    rename(value, names)
+}
+
 fn rename(value: &Value, names: &BTreeMap<String, String>) -> Value {
     match value {
         Value::String(s) => Value::String(names.get(s).unwrap_or(s).clone()),

@@ -28,6 +28,7 @@ use lru::LruCache;
 use tokio::sync::RwLock;
 
 use super::commit::Committer;
+use super::renamed::Renamed;
 use super::{Kept, Loaded};
 
 /// One session's place in the cache: its state as last committed, or `None`.
@@ -46,6 +47,9 @@ pub const DEFAULT_CAPACITY: usize = 32;
 pub struct Folds {
     slots: Arc<Mutex<LruCache<i64, Slot>>>,
     committer: Arc<Committer>,
+    /// A club session's state under its renamed players' names, as its sheet shows it
+    /// ([`super::renamed`]), as many as there are slots.
+    renamed: Arc<Mutex<LruCache<i64, Arc<Renamed>>>>,
 }
 
 impl Default for Folds {
@@ -68,6 +72,7 @@ impl Folds {
         Folds {
             slots: Arc::new(Mutex::new(LruCache::new(capacity))),
             committer: Arc::new(Committer::default()),
+            renamed: Arc::new(Mutex::new(LruCache::new(capacity))),
         }
     }
 
@@ -84,6 +89,24 @@ impl Folds {
         slots
             .get_or_insert(id, || Arc::new(RwLock::new(None)))
             .clone()
+    }
+
+    /// Session `id`'s state under renamed names, when kept.
+    pub(super) fn renamed(&self, id: i64) -> Option<Arc<Renamed>> {
+        let mut renamed = self.renamed.lock().unwrap_or_else(PoisonError::into_inner);
+        renamed.get(&id).cloned()
+    }
+
+    /// Keeps `state` as session `id`'s state under renamed names, unless a later one is
+    /// kept already (another request may have read a later event meanwhile).
+    pub(super) fn keep_renamed(&self, id: i64, state: Arc<Renamed>) {
+        let mut renamed = self.renamed.lock().unwrap_or_else(PoisonError::into_inner);
+        if renamed
+            .peek(&id)
+            .is_none_or(|r| r.events() <= state.events())
+        {
+            renamed.put(id, state);
+        }
     }
 
     /// The slot of session `id` when the cache has one, without making one or counting

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use super::reading::load_tip;
 use super::{Folds, Kept};
 use crate::error::AppError;
-use crate::format::{Position, ledger_standing};
+use crate::format::{LedgerDoc, Position, ledger_standing};
 use crate::ledger::Balances;
 use crate::session::Tip;
-use crate::store::{self, ReadPool};
+use crate::store::{self, ReadPool, WritePool};
 use tokio_stream::StreamExt;
 
 /// What the sheet page of a session needs when built from the cached state: the tip with
@@ -94,7 +94,8 @@ pub async fn glance(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Glance, A
 
 /// The ledger document of session `id` (JSON text) from the stored entries, with the
 /// entries of a seq above `after` only (`None`: every entry), and its number of events; `None` when an event
-/// was stored without its entry (before migration 0011), so the ledger must be folded. The
+/// was stored without its entry (before migration 0011), so the ledger must be folded (once:
+/// [`backfill_entries`] then writes the missing entries). The
 /// entries are read in order and copied as stored, the standing parts come from the cached
 /// state: the cost is that of the text sent, not of folding the session again.
 /// Errors: [`AppError::NotFound`].
@@ -134,6 +135,36 @@ pub async fn stored_ledger(
     // only the format tag, a game id and a currency code before it).
     let json = json.replacen("\"events\":[]", &format!("\"events\":[{entries}]"), 1);
     Ok(Some((events, json)))
+}
+
+/// Appends the ledger entries that session `id`'s events stored before migration 0011 lack,
+/// taken from `ledger`, the session's ledger document as just folded from its stored events,
+/// so that from then on its ledger is read from the store ([`stored_ledger`]) instead of
+/// folded on every request. Only appends (entries are append-only); an event the document
+/// does not reach (recorded meanwhile, with its own entry) is left alone. One write
+/// transaction, once per such session. Returns how many entries were written.
+/// Errors: the store's.
+pub async fn backfill_entries(
+    pool: &WritePool,
+    id: i64,
+    ledger: &LedgerDoc,
+) -> Result<u64, AppError> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut written = 0;
+    for seq in store::seqs_without_entry(&mut tx, id).await? {
+        // The entries are in seq order: found by bisection.
+        let Ok(wanted) = usize::try_from(seq) else {
+            continue;
+        };
+        let at = ledger.events.partition_point(|e| e.seq < wanted);
+        let Some(entry) = ledger.events.get(at).filter(|e| e.seq == wanted) else {
+            continue;
+        };
+        let text = super::reading::entry_text(entry)?;
+        written += store::append_missing_entry(&mut tx, id, seq, &text).await?;
+    }
+    tx.commit().await?;
+    Ok(written)
 }
 
 /// Where session `id` stands for its night's settle-up, from the cached state: every

@@ -17,6 +17,7 @@ mod listing;
 pub mod night_status;
 pub mod nights;
 mod reading;
+mod renamed;
 pub mod settled_night;
 mod what_if;
 
@@ -33,12 +34,13 @@ use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent};
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
-pub use glance::{Glance, glance, night_standing, position, stored_ledger};
+pub use glance::{Glance, backfill_entries, glance, night_standing, position, stored_ledger};
 pub use kept::{ClubFacts, FactsWrite, Kept};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
 pub(crate) use reading::entry_text;
 pub use reading::{game, kept, load};
 use reading::{load_fresh, load_tip, no_longer_replays};
+pub use renamed::{Renaming, glance_renamed};
 pub use what_if::WhatIf;
 
 use self::commit::{Append, Appended};

@@ -286,9 +286,7 @@ impl Fold {
                 .get(&number)
                 .and_then(|&(row, pos)| self.rows.get(row)?.game_ends.get(pos));
             let redo = match (old, new) {
-                (Some(old), Some(new)) => {
-                    old.finish.event == target || !same_result(&old.finish, new)
-                }
+                (Some(old), Some(new)) => old.event == target || !old.same_result(new),
                 (None, None) => false,
                 _ => true,
             };
@@ -305,19 +303,10 @@ impl Fold {
             }
             if let Some(new) = new {
                 self.shown.insert(number, (at, r.game_ends.len()));
-                r.game_ends.push(ShownEnd {
-                    number,
-                    finish: new.clone(),
-                    struck_by: None,
-                });
+                r.game_ends.push(ShownEnd::of(number, new));
             }
         }
     }
-}
-
-/// Whether two finishes close the game the same way: same game, same money.
-fn same_result(a: &Finish, b: &Finish) -> bool {
-    a.game == b.game && a.postings == b.postings && a.end == b.end
 }
 
 /// The postings that take balances `from` to `to` (cents), one per account that changes.
@@ -408,7 +397,7 @@ fn final_tally(
     let f = core
         .finished
         .last()
-        .filter(|f| Some(f.event) == last_event && r.game_ends.iter().any(|e| e.finish == **f))?;
+        .filter(|f| Some(f.event) == last_event && r.game_ends.iter().any(|e| e.shows(f)))?;
     // The game award counts in the final tally it is awarded in.
     let award = f.end.award.as_ref();
     let cells = last_cells

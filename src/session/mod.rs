@@ -140,11 +140,7 @@ impl Core {
         let finished = outcome.finished.is_some();
         let mut r = row(Some(index), kind, hand_number, outcome);
         if finished && let Some(finish) = self.finished.last() {
-            r.game_ends.push(ShownEnd {
-                number: self.finished.len(),
-                finish: finish.clone(),
-                struck_by: None,
-            });
+            r.game_ends.push(ShownEnd::of(self.finished.len(), finish));
         }
         Ok(r)
     }

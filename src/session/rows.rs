@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Finish;
 use crate::ledger::Posting;
-use crate::rules::{Cell, Outcome, SheetLine, Step};
+use crate::rules::{Cell, GameEnd, Outcome, SheetLine, Step};
 
 /// What a `void` or `correction` row does: the event it changes and whether it undoes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,16 +25,75 @@ pub struct Change {
     pub void: bool,
 }
 
-/// A game's closing row shown under a row of the sheet.
+/// A game's closing row shown under a row of the sheet: what the sheet shows of the
+/// finished game (its closing row and payments), not the ledger's record of it (the
+/// ledger reads that from the games finished), so a row of a game that ends every hand
+/// (the Auction game) does not carry every player's final scores along (issue 21).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShownEnd {
     /// The game's number in the session, from 1.
     pub number: usize,
-    /// The finished game.
-    pub finish: Finish,
+    /// The 0-based index of the event that finished it ([`Finish::event`]).
+    pub event: usize,
+    /// The closing row; of a slimmed row ([`Row::slim`]) only its winner is kept.
+    pub end: GameEnd,
+    /// The game's payments, in cents; none kept once the row is slimmed.
+    pub postings: Vec<Posting>,
+    /// A digest of the whole finish (record, closing row, payments), kept through
+    /// slimming, so an amendment can still tell whether the game ends the same way.
+    result: u64,
     /// Set when a later amendment (its index) changed how this game ended; `true` when
     /// the game is still over, ended differently.
     pub struck_by: Option<(usize, bool)>,
+}
+
+impl ShownEnd {
+    /// The closing row of game `number`, `finish`, as the sheet shows it.
+    pub fn of(number: usize, finish: &Finish) -> ShownEnd {
+        ShownEnd {
+            number,
+            event: finish.event,
+            end: finish.end.clone(),
+            postings: finish.postings.clone(),
+            result: digest(finish),
+            struck_by: None,
+        }
+    }
+
+    /// Whether `finish` closes the game the same way as the one shown: same game, same
+    /// money, same closing row (compared by digest, which a slimmed row keeps).
+    pub fn same_result(&self, finish: &Finish) -> bool {
+        self.result == digest(finish)
+    }
+
+    /// Whether this shows `finish`: the same event ending the game the same way.
+    pub fn shows(&self, finish: &Finish) -> bool {
+        self.event == finish.event && self.same_result(finish)
+    }
+
+    /// Keeps of the closing row only its winner (a club's history counts games won) and
+    /// of the payments none: what a row outside the sheet's window needs.
+    pub(super) fn slim(&mut self) {
+        self.end = GameEnd {
+            winner: self.end.winner.take(),
+            at: None,
+            how: String::new(),
+            award: None,
+            settlement: String::new(),
+            fresh: Vec::new(),
+        };
+        self.postings = Vec::new();
+    }
+}
+
+/// A digest of `finish` without its event: the record, the closing row and the payments,
+/// written out by `Debug` (deterministic: the record's JSON maps are ordered) and hashed
+/// with the standard library's fixed-key SipHash, the same in every fold of a process.
+fn digest(finish: &Finish) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!("{:?}|{:?}|{:?}", finish.game, finish.end, finish.postings).hash(&mut h);
+    h.finish()
 }
 
 /// One row of the session: an event (or the opening ante) with its ledger entry, its

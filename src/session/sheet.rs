@@ -209,7 +209,7 @@ pub fn money_views(postings: &[Posting], currency: &str) -> Vec<MoneyView> {
 }
 
 fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
-    let e = &end.finish.end;
+    let e = &end.end;
     let headline = match &e.winner {
         Some(w) => format!("{w} wins"),
         None => "a draw".to_string(),
@@ -250,7 +250,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
         how: e.how.clone(),
         award,
         settlement: crate::money::amounts_with_currency(&e.settlement, ctx.currency),
-        payments: money_views(&end.finish.postings, ctx.currency),
+        payments: money_views(&end.postings, ctx.currency),
         struck: end.struck_by.is_some(),
         changed,
         fresh: cells(columns, &e.fresh, ctx.currency)

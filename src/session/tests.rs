@@ -340,9 +340,9 @@ fn many_games_are_one_group_each_for_won_and_lost() {
             Some(n),
             Outcome::new(postings.clone(), "a game", SheetLine::default()),
         );
-        r.game_ends.push(ShownEnd {
-            number: n,
-            finish: Finish {
+        r.game_ends.push(ShownEnd::of(
+            n,
+            &Finish {
                 event: n - 1,
                 game: FinishedGame {
                     winner: Some(winner.into()),
@@ -359,8 +359,7 @@ fn many_games_are_one_group_each_for_won_and_lost() {
                 },
                 postings,
             },
-            struck_by: None,
-        });
+        ));
         r
     };
     let mut s = Summaries::default();

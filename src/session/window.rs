@@ -188,9 +188,13 @@ impl Row {
     /// Drops what only the sheet's lines and the ledger's entries read (the cells, notes,
     /// reckoning and explanation), keeping what amendments, the settle-up summaries and a
     /// club's history facts read of an earlier row: its event, kind, hand number,
-    /// postings, contract, kitty steps, game ends and changes (and a payment's words).
+    /// postings, contract, kitty steps, game ends (their number, event, winner and digest,
+    /// [`super::ShownEnd`]) and changes (and a payment's words).
     /// For a fold whose rows only the cache's state is built from.
     fn slim(&mut self) {
+        for end in &mut self.game_ends {
+            end.slim();
+        }
         if self.kind != "payment" {
             self.explanation = String::new();
         }

@@ -6,6 +6,7 @@
 //! [`crate::service`]).
 
 pub mod append;
+mod backfill;
 pub mod clubs;
 pub mod history;
 pub mod nights;
@@ -22,6 +23,7 @@ use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use crate::ledger::Posting;
+pub use backfill::{append_missing_entry, seqs_without_entry};
 pub use pools::{ReadPool, WritePool};
 
 /// Migrations, embedded in the binary and run at start-up.
@@ -442,6 +444,24 @@ pub fn event_bodies<'c>(
     sqlx::query_scalar("SELECT body FROM events WHERE session_id = ? AND seq > 0 ORDER BY seq")
         .bind(id)
         .fetch(conn)
+}
+
+/// The bodies (JSON text) of session `id`'s events of a seq above `after` and at most
+/// `through`, in order: the events a state kept after `after` events has not seen.
+pub async fn event_bodies_between(
+    conn: &mut SqliteConnection,
+    id: i64,
+    (after, through): (usize, usize),
+) -> Result<Vec<String>, sqlx::Error> {
+    let seq = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    sqlx::query_scalar(
+        "SELECT body FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+    )
+    .bind(id)
+    .bind(seq(after))
+    .bind(seq(through))
+    .fetch_all(conn)
+    .await
 }
 
 /// A session's events in order, the opening ante (seq 0) included.

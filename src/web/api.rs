@@ -370,6 +370,11 @@ async fn ledger(
         return Ok((headers, json).into_response());
     }
     let current = service::load(&state.reader, &state.folds, id).await?;
+    // Once: the entries written now let every later read take the stored path above. The
+    // answer does not depend on it, so a failed write is logged, not answered.
+    if let Err(e) = service::backfill_entries(&state.pool, id, &current.ledger).await {
+        tracing::warn!(session = id, "ledger entries not backfilled: {e}");
+    }
     let etag = session_etag(id, current.events(), "ledger");
     let l = &current.ledger;
     let events = match query.after {

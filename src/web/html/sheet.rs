@@ -24,8 +24,10 @@ use crate::session::why::{Summaries, standing_amounts};
 use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
 
 mod night;
+mod renamed;
 mod settle;
 pub use night::{NightOnSheet, night_on_sheet};
+use renamed::Relabel;
 use settle::settle_up;
 
 /// The score-sheet page.
@@ -70,6 +72,13 @@ impl SheetPage {
     /// The page of a session in night `night` (as [`NightOnSheet`]), or as it is for `None`.
     pub fn in_night(self, night: Option<NightOnSheet>) -> SheetPage {
         SheetPage { night, ..self }
+    }
+
+    /// Whether a form on the page shows the meld calculator
+    /// (`templates/games/meld_calculator.html`): only then does the page load its script.
+    fn shows_meld_calculator(&self) -> bool {
+        const CALCULATOR: &str = "class=\"meld-calc\"";
+        self.hand_form.contains(CALCULATOR) || self.correction_form.contains(CALCULATOR)
     }
 }
 
@@ -170,9 +179,9 @@ pub const WATCHER_LINES: usize = 2;
 pub const WRITER_LINES: usize = 12;
 
 /// What a sheet page is built from: the whole session read and replayed
-/// ([`Showing::of_loaded`], for every line, a correction form or a renamed club's names),
-/// or the state the cache keeps ([`Showing::of_glance`], the latest lines: what a phone
-/// reloads after every hand, at a cost that does not grow with the session).
+/// ([`Showing::of_loaded`], for every line or a correction form), or the state the cache
+/// keeps ([`Showing::of_glance`], the latest lines: what a phone reloads after every hand,
+/// at a cost that does not grow with the session; under a renamed club's names too).
 pub struct Showing<'a> {
     id: i64,
     currency: &'a str,
@@ -466,7 +475,7 @@ fn hand_forms(
     values: &HashMap<String, String>,
     error_field: Option<String>,
     open: bool,
-    shown: Option<&crate::history::names::Shown>,
+    shown: Option<Relabel<'_>>,
 ) -> Result<(String, String), AppError> {
     let game = showing.game;
     let registration = registry::find(game.id)
@@ -474,7 +483,7 @@ fn hand_forms(
     let spec = || {
         let recorded = showing.source.engine().hand_form(showing.source.table());
         match shown {
-            Some(s) => relabelled(recorded, s.fold.engine().hand_form(s.fold.table())),
+            Some(s) => relabelled(recorded, s.engine.hand_form(s.table)),
             None => recorded,
         }
     };
@@ -509,72 +518,5 @@ fn hand_forms(
             Ok((form(HashMap::new(), None)?, form(filled, error_field)?))
         }
         (true, None) => Ok((form(values.clone(), error_field)?, String::new())),
-    }
-}
-
-impl SheetPage {
-    /// The page with the club's renamed or merged players under the names the club knows
-    /// them by now ([`crate::history::names`]): every line, balance and settle-up comes from
-    /// `shown`, the renamed copy of `loaded`; the forms (the hand form, a correction, the
-    /// table changes, "Mark paid") *label* every player with the name shown now while the
-    /// *values* they send stay the names the players sat under, which the session records.
-    /// The page as it is when `shown` is `None`. Errors: a template failure (internal).
-    pub fn shown_as(
-        self,
-        loaded: &Loaded,
-        shown: Option<&crate::history::names::Shown>,
-        values: &HashMap<String, String>,
-    ) -> Result<SheetPage, AppError> {
-        let Some(shown) = shown else { return Ok(self) };
-        let mut copy = loaded.clone();
-        copy.ledger = crate::format::ledger(&shown.doc, &shown.fold);
-        copy.doc = shown.doc.clone();
-        copy.fold = shown.fold.clone();
-        copy.seated = loaded
-            .seated
-            .iter()
-            .map(|n| shown.name(n).to_string())
-            .collect();
-        copy.next_dealer = loaded
-            .next_dealer
-            .as_deref()
-            .map(|n| shown.name(n).to_string());
-        let error = self.error.as_ref().map(|e| PageError {
-            field: e.field.clone(),
-            message: e.message.clone(),
-            rule: e.rule.clone(),
-        });
-        let all = values.contains_key("all");
-        let page = sheet_page(
-            &Showing::of_loaded(&copy, all),
-            values,
-            error,
-            self.can_write,
-        )?;
-        let settlement = page
-            .settlement
-            .into_iter()
-            .map(|mut v| {
-                v.transfer.from = shown.recorded(&v.transfer.from).to_string();
-                v.transfer.to = shown.recorded(&v.transfer.to).to_string();
-                v
-            })
-            .collect();
-        let open = !loaded.closed() && self.can_write;
-        let error_field = self.error.as_ref().and_then(|e| e.field.clone());
-        let (hand_form, correction_form) = hand_forms(
-            &Showing::of_loaded(loaded, all),
-            values,
-            error_field,
-            open,
-            Some(shown),
-        )?;
-        Ok(SheetPage {
-            offers_links: self.offers_links,
-            hand_form,
-            correction_form,
-            settlement,
-            ..page
-        })
     }
 }

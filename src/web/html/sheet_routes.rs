@@ -1,6 +1,6 @@
 //! The score sheet's routes: the sheet (built from the cached state for what a phone reloads
-//! after every hand, from the whole session for every line, a correction or a renamed
-//! club's names), its re-rendering after a refusal, and the settle-up's "every hand" page.
+//! after every hand, a renamed club's names included; from the whole session for every line
+//! or a correction), its re-rendering after a refusal, and the settle-up's "every hand" page.
 
 use std::collections::HashMap;
 
@@ -57,15 +57,28 @@ pub(super) async fn sheet(
         let holds_link = jar
             .get(&format!("{}{id}", crate::web::auth::LINK_COOKIE_PREFIX))
             .is_some();
-        // What a phone reloads after every hand comes from the cached state; every line, a
-        // correction form or a renamed club's names read the whole session.
-        let (page, events) = if cacheable && !all && renamed.is_empty() {
-            let glance = service::glance(&state.reader, &state.folds, id).await?;
-            let page = sheet_page(&Showing::of_glance(&glance), &values, None, can_write)?;
-            (
-                page.offering_links(holds_link).in_night(night),
-                glance.tip.events(),
-            )
+        // What a phone reloads after every hand comes from the cached state, under a renamed
+        // club's names too; every line or a correction form read the whole session.
+        let cached = match (cacheable && !all, renamed.is_empty()) {
+            (false, _) => None,
+            (true, true) => Some(service::Renaming::AsRecorded(
+                service::glance(&state.reader, &state.folds, id).await?,
+            )),
+            (true, false) => {
+                service::glance_renamed(&state.reader, &state.folds, id, &renamed).await?
+            }
+        };
+        let (page, events) = if let Some(cached) = cached {
+            let glance = match &cached {
+                service::Renaming::AsRecorded(glance) | service::Renaming::Shown { glance, .. } => {
+                    glance
+                }
+            };
+            let page = sheet_page(&Showing::of_glance(glance), &values, None, can_write)?
+                .offering_links(holds_link)
+                .shown_as_cached(&cached, &values)?
+                .in_night(night);
+            (page, cached.events())
         } else {
             let current = service::load(&state.reader, &state.folds, id).await?;
             let shown = crate::history::names::shown(&current.doc, &current.fold, &renamed);

@@ -1,0 +1,181 @@
+//! The sheet of a club session with a renamed or merged player, from a cached state (issue
+//! 21): the session's state under the names the club knows the players by now, kept beside
+//! the session's own and brought up to date by the events recorded since, each renamed as
+//! [`crate::history::names::shown`] renames the whole document. Read and folded whole only
+//! the first time, after an undo or correction, or when the names shown change.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use super::{Folds, Glance, glance, load, reading};
+use crate::error::AppError;
+use crate::history::names;
+use crate::ledger::HOUSE;
+use crate::session::Tip;
+use crate::store::{self, ReadPool};
+
+/// A session's state under the club's names, as of `events` events.
+pub(crate) struct Renamed {
+    /// The club's names it was made for (recorded name → display name).
+    club_names: BTreeMap<String, String>,
+    events: usize,
+    /// The state under the names shown and those names (recorded → display, the session's
+    /// only); `None` when the session is shown under its recorded names ([`names::shown`]
+    /// refused).
+    shown: Option<(Tip, BTreeMap<String, String>)>,
+}
+
+impl Renamed {
+    /// The number of events the state holds.
+    pub(crate) fn events(&self) -> usize {
+        self.events
+    }
+}
+
+/// What the default sheet of a session under the club's names is built from, from cached
+/// states.
+#[derive(Debug, Clone)]
+pub enum Renaming {
+    /// No name of the session shows renamed: the session's own state.
+    AsRecorded(Glance),
+    /// The session's own state (`glance`: the forms' values), the same under the names
+    /// shown now (`renamed`: every line, balance and settle-up) and those names (recorded
+    /// name → display name).
+    Shown {
+        /// The session's own state.
+        glance: Glance,
+        /// The same state under the names shown now (boxed: the enum stays one state wide).
+        renamed: Box<Glance>,
+        /// Recorded name → display name, the session's renamed names only.
+        names: BTreeMap<String, String>,
+    },
+}
+
+impl Renaming {
+    /// The number of events shown.
+    pub fn events(&self) -> usize {
+        match self {
+            Renaming::AsRecorded(glance) | Renaming::Shown { glance, .. } => glance.tip.events(),
+        }
+    }
+}
+
+/// What the default sheet of session `id` shows under the club's names `club_names`
+/// (recorded name → display name): from the cached state ([`glance`]) and the state under
+/// those names kept beside it, brought up to date by the events since (read by their seq)
+/// or, the first time, after an undo, correction or reopen, or when the names shown
+/// change, folded once from the whole session. `None` when another event was recorded
+/// while the whole session was read: the caller reads the whole session itself.
+/// Errors: [`AppError::NotFound`], the store's.
+pub async fn glance_renamed(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: i64,
+    club_names: &BTreeMap<String, String>,
+) -> Result<Option<Renaming>, AppError> {
+    let glance = glance(pool, folds, id).await?;
+    let events = glance.tip.events();
+    let kept = folds
+        .renamed(id)
+        .filter(|r| r.club_names == *club_names && r.events <= events);
+    let state = match kept {
+        Some(r) if r.events == events => Some(r),
+        Some(r) => caught_up(pool, id, &r, &glance.tip).await?.map(Arc::new),
+        None => None,
+    };
+    let state = match state {
+        Some(state) => state,
+        None => {
+            let current = load(pool, folds, id).await?;
+            if current.events() != events {
+                return Ok(None);
+            }
+            let shown = names::shown(&current.doc, &current.fold, club_names);
+            Arc::new(Renamed {
+                club_names: club_names.clone(),
+                events,
+                shown: shown.map(|s| (Tip::of(&s.fold), s.names)),
+            })
+        }
+    };
+    folds.keep_renamed(id, state.clone());
+    Ok(Some(match &state.shown {
+        None => Renaming::AsRecorded(glance),
+        Some((tip, names)) => Renaming::Shown {
+            renamed: Box::new(Glance {
+                tip: tip.clone(),
+                ..glance.clone()
+            }),
+            glance,
+            names: names.clone(),
+        },
+    }))
+}
+
+/// `kept` brought up to `tip`'s events by the events recorded since, renamed; `None` when
+/// that needs the whole session: `kept` shows the recorded names, an event since needs
+/// the history or is refused, or the names shown would change ([`same_people`]).
+async fn caught_up(
+    pool: &ReadPool,
+    id: i64,
+    kept: &Renamed,
+    tip: &Tip,
+) -> Result<Option<Renamed>, AppError> {
+    let Some((renamed, names)) = &kept.shown else {
+        return Ok(None);
+    };
+    let bodies = {
+        let mut conn = pool.acquire().await?;
+        store::event_bodies_between(&mut conn, id, (kept.events, tip.events())).await?
+    };
+    let mut next = renamed.clone();
+    for body in bodies {
+        let event = reading::parse(&body)?;
+        if Tip::needs_history(&event) || next.apply(&names::renamed_event(&event, names)).is_err() {
+            return Ok(None);
+        }
+    }
+    let current = next.events() == tip.events() && same_people(tip, &next, &kept.club_names, names);
+    Ok(current.then(|| Renamed {
+        club_names: kept.club_names.clone(),
+        events: next.events(),
+        shown: Some((next, names.clone())),
+    }))
+}
+
+/// Whether `renamed` is still `tip` under `names` as [`names::shown`] would make it: the
+/// names of `tip`'s players the club renamed are exactly `names`, no two of them show as
+/// one or as the house, and every balance is the same under its shown name.
+fn same_people(
+    tip: &Tip,
+    renamed: &Tip,
+    club_names: &BTreeMap<String, String>,
+    names: &BTreeMap<String, String>,
+) -> bool {
+    let balances = tip.balances().as_map();
+    let sitting: BTreeSet<&String> = tip
+        .table()
+        .seated()
+        .iter()
+        .chain(balances.keys())
+        .filter(|n| !HOUSE.contains(&n.as_str()))
+        .collect();
+    let now: BTreeMap<String, String> = sitting
+        .iter()
+        .filter_map(|n| {
+            let to = club_names.get(*n).filter(|to| to != n)?;
+            Some(((*n).clone(), to.clone()))
+        })
+        .collect();
+    let after: BTreeSet<&str> = sitting
+        .iter()
+        .map(|n| names.get(*n).map_or(n.as_str(), String::as_str))
+        .collect();
+    now == *names
+        && after.len() == sitting.len()
+        && !after.iter().any(|n| HOUSE.contains(n))
+        && renamed.balances().as_map().len() == balances.len()
+        && balances
+            .iter()
+            .all(|(who, m)| renamed.balances().get(names.get(who).unwrap_or(who)) == *m)
+}
