@@ -2,7 +2,9 @@
 //! band, written whole or by an event's difference in the event's own transaction; the
 //! club totals follow through the tables' triggers (migrations `0007` and `0010`).
 
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+use std::fmt::Write as _;
+
+use crate::store::either::{Connected, on_either};
 
 use super::ensure_person;
 use crate::history::{FactsDelta, PlayerResult, SessionFacts};
@@ -11,7 +13,7 @@ use crate::history::{FactsDelta, PlayerResult, SessionFacts};
 /// `game`, created at `played_at`): its status, each player's results and bids by band.
 /// The totals follow by trigger. Every name gets a person.
 pub async fn replace_session_facts(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     club_id: i64,
     game: &str,
@@ -19,14 +21,15 @@ pub async fn replace_session_facts(
     facts: &SessionFacts,
 ) -> Result<(), sqlx::Error> {
     for delete in [
-        "DELETE FROM session_results WHERE session_id = ?",
-        "DELETE FROM session_bids WHERE session_id = ?",
-        "DELETE FROM session_status WHERE session_id = ?",
+        "DELETE FROM session_results WHERE session_id = $1",
+        "DELETE FROM session_bids WHERE session_id = $1",
+        "DELETE FROM session_status WHERE session_id = $1",
     ] {
-        sqlx::query(delete)
+        on_either!(conn.either(), c => sqlx::query(delete)
             .bind(session_id)
-            .execute(&mut *conn)
-            .await?;
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
     }
     // Everything anew: the whole facts as the difference from nothing.
     let everything = FactsDelta::between(&SessionFacts::default(), facts);
@@ -42,7 +45,7 @@ pub async fn replace_session_facts(
 /// session becomes one of the club's people and players) and each changed band. The club
 /// totals follow through the tables' triggers. `game` and `played_at` are the session's.
 pub async fn apply_facts_delta(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     club_id: i64,
     game: &str,
@@ -50,18 +53,20 @@ pub async fn apply_facts_delta(
     delta: &FactsDelta,
 ) -> Result<(), sqlx::Error> {
     if let Some((hands, closed, settled)) = delta.status {
-        sqlx::query(
-            "INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES (?, ?, ?, ?, ?) \
+        on_either!(conn.either(), c => sqlx::query(
+            "INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (session_id) DO UPDATE SET hands = excluded.hands, closed = excluded.closed, \
              settled = excluded.settled",
         )
         .bind(session_id)
         .bind(club_id)
         .bind(hands)
-        .bind(closed)
-        .bind(settled)
-        .execute(&mut *conn)
-        .await?;
+        // 0 or 1: SQLite's encoding of a bool, and PostgreSQL's BIGINT columns.
+        .bind(i64::from(closed))
+        .bind(i64::from(settled))
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     }
     for (r, new) in &delta.results {
         if *new {
@@ -80,91 +85,113 @@ pub async fn apply_facts_delta(
 /// Inserts or updates the changed `results` of a session (`at`: its id, club, game and
 /// creation time) in one statement.
 async fn upsert_results(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     (session_id, club_id, game, played_at): (i64, i64, &str, &str),
     results: &[(PlayerResult, bool)],
 ) -> Result<(), sqlx::Error> {
     if results.is_empty() {
         return Ok(());
     }
-    let mut q = QueryBuilder::<Sqlite>::new(
+    let mut sql = String::from(
         "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
-         hands_bid, hands_made, hands_set, games_won, kitties_taken) ",
+         hands_bid, hands_made, hands_set, games_won, kitties_taken) VALUES ",
     );
-    q.push_values(results, |mut row, (r, _)| {
-        row.push_bind(session_id)
-            .push_bind(club_id)
-            .push_bind(&r.player)
-            .push_bind(game)
-            .push_bind(played_at)
-            .push_bind(r.net_cents)
-            .push_bind(r.hands_bid)
-            .push_bind(r.hands_made)
-            .push_bind(r.hands_set)
-            .push_bind(r.games_won)
-            .push_bind(r.kitties_taken);
-    });
-    q.push(
+    push_rows(&mut sql, results.len(), 11);
+    sql.push_str(
         " ON CONFLICT (session_id, player) DO UPDATE SET net_cents = excluded.net_cents, \
          hands_bid = excluded.hands_bid, hands_made = excluded.hands_made, \
          hands_set = excluded.hands_set, games_won = excluded.games_won, \
          kitties_taken = excluded.kitties_taken",
     );
-    q.build().execute(&mut *conn).await?;
+    on_either!(conn.either(), c => {
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (r, _) in results {
+            q = q
+                .bind(session_id)
+                .bind(club_id)
+                .bind(&r.player)
+                .bind(game)
+                .bind(played_at)
+                .bind(r.net_cents)
+                .bind(r.hands_bid)
+                .bind(r.hands_made)
+                .bind(r.hands_set)
+                .bind(r.games_won)
+                .bind(r.kitties_taken);
+        }
+        q.execute(c).await.map(|r| r.rows_affected())
+    })?;
     Ok(())
 }
 
 /// Inserts or updates the changed bands `bids` (player, band, bids, made) of session
 /// `session_id` of `club_id` in one statement.
 async fn upsert_bids(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     (session_id, club_id): (i64, i64),
     bids: &[(String, i64, i64, i64)],
 ) -> Result<(), sqlx::Error> {
     if bids.is_empty() {
         return Ok(());
     }
-    let mut q = QueryBuilder::<Sqlite>::new(
-        "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) ",
+    let mut sql = String::from(
+        "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) VALUES ",
     );
-    q.push_values(bids, |mut row, (player, band, bids, made)| {
-        row.push_bind(session_id)
-            .push_bind(club_id)
-            .push_bind(player)
-            .push_bind(band)
-            .push_bind(bids)
-            .push_bind(made);
-    });
-    q.push(
+    push_rows(&mut sql, bids.len(), 6);
+    sql.push_str(
         " ON CONFLICT (session_id, player, band) DO UPDATE SET bids = excluded.bids, made = excluded.made",
     );
-    q.build().execute(&mut *conn).await?;
+    on_either!(conn.either(), c => {
+        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+        for (player, band, bids, made) in bids {
+            q = q
+                .bind(session_id)
+                .bind(club_id)
+                .bind(player)
+                .bind(band)
+                .bind(bids)
+                .bind(made);
+        }
+        q.execute(c).await.map(|r| r.rows_affected())
+    })?;
     Ok(())
+}
+
+/// Appends `rows` rows of `width` parameters each, `($1, $2), ($3, $4)`, to a multi-row
+/// `VALUES`: one statement for every changed row (one round trip while the write lock is
+/// held), numbered for either engine.
+fn push_rows(sql: &mut String, rows: usize, width: usize) {
+    for row in 0..rows {
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        for col in 1..=width {
+            let comma = if col == 1 { "" } else { ", " };
+            let _ = write!(sql, "{comma}${}", row * width + col);
+        }
+        sql.push(')');
+    }
 }
 
 /// What the history keeps of session `session_id` as stored: its status, each player's
 /// result and bids by band (players by name), for a check against the session folded.
 pub async fn stored_facts(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
 ) -> Result<SessionFacts, sqlx::Error> {
-    let status: Option<(i64, bool, bool)> =
-        sqlx::query_as("SELECT hands, closed, settled FROM session_status WHERE session_id = ?")
+    let status: Option<(i64, bool, bool)> = on_either!(conn.either(), c => sqlx::query_as("SELECT hands, closed <> 0, settled <> 0 FROM session_status WHERE session_id = $1")
             .bind(session_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-    let rows: Vec<(String, i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+            .fetch_optional(c)
+            .await)?;
+    let rows: Vec<(String, i64, i64, i64, i64, i64, i64)> = on_either!(conn.either(), c => sqlx::query_as(
         "SELECT player, net_cents, hands_bid, hands_made, hands_set, games_won, kitties_taken \
-         FROM session_results WHERE session_id = ? ORDER BY player",
+         FROM session_results WHERE session_id = $1 ORDER BY player",
     )
     .bind(session_id)
-    .fetch_all(&mut *conn)
-    .await?;
-    let bids: Vec<(String, i64, i64, i64)> =
-        sqlx::query_as("SELECT player, band, bids, made FROM session_bids WHERE session_id = ?")
+    .fetch_all(c)
+    .await)?;
+    let bids: Vec<(String, i64, i64, i64)> = on_either!(conn.either(), c => sqlx::query_as("SELECT player, band, bids, made FROM session_bids WHERE session_id = $1")
             .bind(session_id)
-            .fetch_all(&mut *conn)
-            .await?;
+            .fetch_all(c)
+            .await)?;
     let (hands, closed, settled) = status.unwrap_or_default();
     let players = rows
         .into_iter()
@@ -199,14 +226,14 @@ pub async fn stored_facts(
 /// The club's totals per name and game as the triggers keep them: (player, game, nights,
 /// net cents, hands bid, made, set, games won, kitties taken).
 pub async fn player_totals_rows(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Vec<(String, String, i64, i64, i64, i64, i64, i64, i64)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT player, game, nights, net_cents, hands_bid, hands_made, hands_set, games_won, \
-         kitties_taken FROM player_totals WHERE club_id = ? AND nights > 0 ORDER BY player, game",
+         kitties_taken FROM player_totals WHERE club_id = $1 AND nights > 0 ORDER BY player, game",
     )
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
