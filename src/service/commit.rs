@@ -337,17 +337,42 @@ async fn append_one(conn: &mut sqlx::SqliteConnection, a: &Append) -> Result<(),
         recorded_at: &a.recorded_at,
         entry: &a.entry,
     };
-    let facts = a.facts.as_ref().filter(|f| !f.delta.is_empty());
-    if let Some(f) = facts {
-        store::history::add_new_players(conn, f.club_id, &f.delta).await?;
+    let facts = a
+        .facts
+        .as_ref()
+        .filter(|f| !f.delta.is_empty())
+        .map(|write| Facts {
+            session_id: a.session_id,
+            write,
+        });
+    if let Some(f) = &facts {
+        store::history::add_new_players(conn, f.write.club_id, &f.write.delta).await?;
     }
-    store::append::append_checked(conn, a.session_id, &new, |q| {
-        if let Some(f) = facts {
-            let at = (a.session_id, f.club_id, f.game, f.played_at.as_str());
-            store::history::push_facts_delta(q, at, &f.delta);
-        }
-    })
-    .await
+    let then = facts
+        .as_ref()
+        .map(|f| f as &(dyn store::append::Then<'_> + Sync));
+    store::append::append_checked(conn, a.session_id, &new, then).await
+}
+
+/// A club session's history facts, written in its event's query.
+struct Facts<'a> {
+    session_id: i64,
+    write: &'a FactsWrite,
+}
+
+impl<'q> store::append::Then<'q> for Facts<'q> {
+    fn push(&self, sql: &mut String, first: usize) -> usize {
+        store::history::push_facts_delta(sql, first, &self.write.delta)
+    }
+
+    fn bind(
+        &self,
+        q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
+    ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
+        let w = self.write;
+        let at = (self.session_id, w.club_id, w.game, w.played_at.as_str());
+        store::history::bind_facts_delta(q, at, &w.delta)
+    }
 }
 
 #[cfg(test)]

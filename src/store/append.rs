@@ -8,8 +8,11 @@
 //! session's history facts), which the thread runs in one go, stopping at the first error.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+use sqlx::SqliteConnection;
+use sqlx::query::Query;
+use sqlx::sqlite::{Sqlite, SqliteArguments};
 
 use super::NewEvent;
 
@@ -23,76 +26,83 @@ pub async fn event_counts(
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
     // One scalar MAX per session, which SQLite answers from the end of the (session_id,
     // seq) index; a GROUP BY over the sessions' events would read every one of them.
-    let mut q = QueryBuilder::<Sqlite>::new(
+    let mut sql = String::from(
         "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = s.id) \
          FROM sessions s WHERE s.id IN (",
     );
-    let mut ids = q.separated(", ");
-    for id in sessions {
-        ids.push_bind(*id);
+    for i in 1..=sessions.len() {
+        let comma = if i == 1 { "" } else { ", " };
+        let _ = write!(sql, "{comma}${i}");
     }
-    q.push(")");
-    let rows: Vec<(i64, i64)> = q.build_query_as().fetch_all(&mut *conn).await?;
+    sql.push(')');
+    let mut q = sqlx::query_as(sqlx::AssertSqlSafe(sql));
+    for id in sessions {
+        q = q.bind(*id);
+    }
+    let rows: Vec<(i64, i64)> = q.fetch_all(&mut *conn).await?;
     Ok(rows.into_iter().collect())
+}
+
+/// The statements after an event's own that one record's query also runs: their SQL
+/// (pushed after `;`, parameters numbered from a given `$N`, returning how many they take)
+/// and their binding, in the same order.
+pub trait Then<'q> {
+    /// Appends the statements to `sql`, numbered from `$first + 1`; how many parameters.
+    fn push(&self, sql: &mut String, first: usize) -> usize;
+    /// Binds their parameters to `q`.
+    fn bind(&self, q: Query<'q, Sqlite, SqliteArguments>) -> Query<'q, Sqlite, SqliteArguments>;
 }
 
 /// Appends event `e` to session `session_id` (which holds `e.seq - 1` events: the caller
 /// checked it under the write lock), with its ledger entry and postings, followed by the
-/// statements `then` pushes (each starting with `;`), all as one query. Errors: the
-/// database's, from the first statement that fails (the caller rolls back: the statements
-/// before it in this query may have been applied).
-pub async fn append_checked(
+/// statements of `then` (a club session's facts), all as one query. Errors: the database's,
+/// from the first statement that fails (the caller rolls back: the statements before it in
+/// this query may have been applied).
+pub async fn append_checked<'q>(
     conn: &mut SqliteConnection,
     session_id: i64,
-    e: &NewEvent<'_>,
-    then: impl FnOnce(&mut QueryBuilder<Sqlite>),
+    e: &'q NewEvent<'q>,
+    then: Option<&(dyn Then<'q> + Sync)>,
 ) -> Result<(), sqlx::Error> {
-    let mut q = QueryBuilder::<Sqlite>::new(
-        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) VALUES (",
+    // The event's id by its unique (session, seq) ($1, $2), not `last_insert_rowid()`,
+    // which a multi-row insert changes from one row to the next.
+    let mut sql = String::from(
+        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
+         VALUES ($1, $2, $3, $4, $5, $6); \
+         INSERT INTO ledger_entries (event_id, entry) \
+         VALUES ((SELECT id FROM events WHERE session_id = $1 AND seq = $2), $7)",
     );
-    let mut values = q.separated(", ");
-    values
-        .push_bind(session_id)
-        .push_bind(e.seq)
-        .push_bind(e.kind)
-        .push_bind(e.body)
-        .push_bind(e.explanation)
-        .push_bind(e.recorded_at);
-    // The event's id by its unique (session, seq), not `last_insert_rowid()`, which a
-    // multi-row insert changes from one row to the next.
-    q.push("); INSERT INTO ledger_entries (event_id, entry) VALUES (");
-    push_event_id(&mut q, session_id, e.seq);
-    q.push(", ").push_bind(e.entry).push(")");
+    let mut n = 7;
     if !e.postings.is_empty() {
-        q.push("; INSERT INTO postings (event_id, account, amount_cents) ");
-        q.push_values(e.postings, |mut row, p| {
-            push_event_id_sep(&mut row, session_id, e.seq);
-            row.push_bind(&p.account).push_bind(p.amount.cents());
-        });
+        sql.push_str("; INSERT INTO postings (event_id, account, amount_cents) VALUES ");
+        for i in 0..e.postings.len() {
+            let comma = if i == 0 { "" } else { ", " };
+            let _ = write!(
+                sql,
+                "{comma}((SELECT id FROM events WHERE session_id = $1 AND seq = $2), ${}, ${})",
+                n + 1,
+                n + 2
+            );
+            n += 2;
+        }
     }
-    then(&mut q);
-    q.build().execute(&mut *conn).await?;
+    if let Some(then) = then {
+        then.push(&mut sql, n);
+    }
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(session_id)
+        .bind(e.seq)
+        .bind(e.kind)
+        .bind(e.body)
+        .bind(e.explanation)
+        .bind(e.recorded_at)
+        .bind(e.entry);
+    for p in e.postings {
+        q = q.bind(&p.account).bind(p.amount.cents());
+    }
+    if let Some(then) = then {
+        q = then.bind(q);
+    }
+    q.execute(&mut *conn).await?;
     Ok(())
-}
-
-/// `(SELECT id FROM events WHERE session_id = ? AND seq = ?)`.
-fn push_event_id(q: &mut QueryBuilder<Sqlite>, session_id: i64, seq: i64) {
-    q.push("(SELECT id FROM events WHERE session_id = ")
-        .push_bind(session_id)
-        .push(" AND seq = ")
-        .push_bind(seq)
-        .push(")");
-}
-
-/// [`push_event_id`] as one value of a row of `push_values`.
-fn push_event_id_sep(
-    row: &mut sqlx::query_builder::Separated<'_, Sqlite, &'static str>,
-    session_id: i64,
-    seq: i64,
-) {
-    row.push("(SELECT id FROM events WHERE session_id = ")
-        .push_bind_unseparated(session_id)
-        .push_unseparated(" AND seq = ")
-        .push_bind_unseparated(seq)
-        .push_unseparated(")");
 }

@@ -1,6 +1,9 @@
-//! Clubs, their players and access tokens.
+//! Clubs, their players and access tokens, on either engine. A club's name is one
+//! whatever its case: SQLite compares it `COLLATE NOCASE`, PostgreSQL through `lower()`
+//! (its unique index is on `lower(name)`), the two texts side by side below.
 
-use sqlx::SqliteConnection;
+use super::either::{Connected, on_either};
+use super::postgres::Engine;
 
 /// A stored club.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -19,233 +22,250 @@ pub struct ClubRow {
 
 /// Inserts a club; `Ok(None)` when the name is taken.
 pub async fn insert_club(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     name: &str,
     passphrase_hash: &str,
     share_token: &str,
     created_at: &str,
 ) -> Result<Option<i64>, sqlx::Error> {
-    let result = sqlx::query_scalar(
-        "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) VALUES (?, ?, ?, ?) \
-         ON CONFLICT (name) DO NOTHING RETURNING id",
-    )
-    .bind(name)
-    .bind(passphrase_hash)
-    .bind(share_token)
-    .bind(created_at)
-    .fetch_optional(conn)
-    .await?;
-    Ok(result)
+    let conn = conn.either();
+    let sql = match conn.engine() {
+        Engine::Sqlite => {
+            "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING RETURNING id"
+        }
+        Engine::Postgres => {
+            "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
+             VALUES ($1, $2, $3, $4) ON CONFLICT (lower(name)) DO NOTHING RETURNING id"
+        }
+    };
+    on_either!(conn, c => sqlx::query_scalar(sql)
+        .bind(name)
+        .bind(passphrase_hash)
+        .bind(share_token)
+        .bind(created_at)
+        .fetch_optional(c)
+        .await)
 }
 
 /// The club with this id.
-pub async fn club(conn: &mut SqliteConnection, id: i64) -> Result<Option<ClubRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs WHERE id = ?",
+pub async fn club(conn: &mut impl Connected, id: i64) -> Result<Option<ClubRow>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs WHERE id = $1",
     )
     .bind(id)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// The club with this name (any case).
 pub async fn club_by_name(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     name: &str,
 ) -> Result<Option<ClubRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs WHERE name = ? COLLATE NOCASE",
-    )
-        .bind(name)
-        .fetch_optional(conn)
-        .await
+    let conn = conn.either();
+    let sql = match conn.engine() {
+        Engine::Sqlite => {
+            "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs \
+             WHERE name = $1 COLLATE NOCASE"
+        }
+        Engine::Postgres => {
+            "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs \
+             WHERE lower(name) = lower($1)"
+        }
+    };
+    on_either!(conn, c => sqlx::query_as(sql).bind(name).fetch_optional(c).await)
 }
 
 /// The club whose share link carries this secret.
 pub async fn club_by_share_token(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     token: &str,
 ) -> Result<Option<ClubRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs WHERE share_token = ?",
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs WHERE share_token = $1",
     )
         .bind(token)
-        .fetch_optional(conn)
-        .await
+        .fetch_optional(c)
+        .await)
 }
 
 /// Stores an access token's hash.
 pub async fn insert_token(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     token_hash: &str,
     club_id: i64,
     access: &str,
     created_at: &str,
     expires_at: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO access_tokens (token_hash, club_id, access, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+    on_either!(conn.either(), c => sqlx::query("INSERT INTO access_tokens (token_hash, club_id, access, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(token_hash)
         .bind(club_id)
         .bind(access)
         .bind(created_at)
         .bind(expires_at)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// The club and access of a token that has not expired at `now`.
 pub async fn token(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     token_hash: &str,
     now: &str,
 ) -> Result<Option<(i64, String)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT club_id, access FROM access_tokens WHERE token_hash = ? AND expires_at > ?",
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT club_id, access FROM access_tokens WHERE token_hash = $1 AND expires_at > $2",
     )
     .bind(token_hash)
     .bind(now)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// Forgets a token (logging out).
-pub async fn delete_token(
-    conn: &mut SqliteConnection,
-    token_hash: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM access_tokens WHERE token_hash = ?")
+pub async fn delete_token(conn: &mut impl Connected, token_hash: &str) -> Result<(), sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE token_hash = $1")
         .bind(token_hash)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Deletes every token that expired at or before `now` (RFC 3339, UTC); returns how many.
 pub async fn purge_expired_tokens(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     now: &str,
 ) -> Result<u64, sqlx::Error> {
     Ok(
-        sqlx::query("DELETE FROM access_tokens WHERE expires_at <= ?")
+        on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE expires_at <= $1")
             .bind(now)
-            .execute(conn)
-            .await?
-            .rows_affected(),
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?,
     )
 }
 
 /// Deletes the club's tokens: those of one access (`read` or `write`), or all of them.
 pub async fn delete_club_tokens(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     access: Option<&str>,
 ) -> Result<u64, sqlx::Error> {
     Ok(
-        sqlx::query("DELETE FROM access_tokens WHERE club_id = ? AND (? IS NULL OR access = ?)")
+        on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE club_id = $1 AND ($2 IS NULL OR access = $3)")
             .bind(club_id)
             .bind(access)
             .bind(access)
-            .execute(conn)
-            .await?
-            .rows_affected(),
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?,
     )
 }
 
 /// Stores a club's new passphrase hash (an argon2id PHC string).
 pub async fn set_passphrase(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     passphrase_hash: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE clubs SET passphrase_hash = ? WHERE id = ?")
+    on_either!(conn.either(), c => sqlx::query("UPDATE clubs SET passphrase_hash = $1 WHERE id = $2")
         .bind(passphrase_hash)
         .bind(club_id)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Stores a club's new share-link secret (the old link stops working).
 pub async fn set_share_token(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     share_token: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE clubs SET share_token = ? WHERE id = ?")
+    on_either!(conn.either(), c => sqlx::query("UPDATE clubs SET share_token = $1 WHERE id = $2")
         .bind(share_token)
         .bind(club_id)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Remembers that `name` plays in the club.
 pub async fn add_player(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     name: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO club_players (club_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING")
+    on_either!(conn.either(), c => sqlx::query("INSERT INTO club_players (club_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING")
         .bind(club_id)
         .bind(name)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
-/// Every player of the club with his net money over all the club's sessions, in cents.
+/// Every player of the club with his net money over all the club's sessions, in cents (the
+/// sum cast back to 64 bits: PostgreSQL answers a `SUM` of BIGINT as NUMERIC).
 pub async fn player_totals(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Vec<(String, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT cp.name, COALESCE((SELECT SUM(p.amount_cents) FROM postings p \
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT cp.name, COALESCE((SELECT CAST(SUM(p.amount_cents) AS BIGINT) FROM postings p \
              JOIN events e ON e.id = p.event_id JOIN sessions s ON s.id = e.session_id \
              WHERE s.club_id = cp.club_id AND p.account = cp.name), 0) \
-         FROM club_players cp WHERE cp.club_id = ? ORDER BY cp.name",
+         FROM club_players cp WHERE cp.club_id = $1 ORDER BY cp.name",
     )
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The club a session belongs to (`Ok(None)` for no such session, `Some(None)` for an
 /// open session).
 pub async fn session_club(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
 ) -> Result<Option<Option<i64>>, sqlx::Error> {
-    sqlx::query_scalar("SELECT club_id FROM sessions WHERE id = ?")
+    on_either!(conn.either(), c => sqlx::query_scalar("SELECT club_id FROM sessions WHERE id = $1")
         .bind(session_id)
-        .fetch_optional(conn)
-        .await
+        .fetch_optional(c)
+        .await)
 }
 
 /// Stores the hashes of a club-less session's write and read link secrets.
 pub async fn insert_session_links(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     write_hash: &str,
     read_hash: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO session_links (session_id, write_hash, read_hash) VALUES (?, ?, ?)")
+    on_either!(conn.either(), c => sqlx::query("INSERT INTO session_links (session_id, write_hash, read_hash) VALUES ($1, $2, $3)")
         .bind(session_id)
         .bind(write_hash)
         .bind(read_hash)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// The hashes of a session's write and read link secrets; `None` for a club's session or
 /// one made before links existed.
 pub async fn session_links(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
 ) -> Result<Option<(String, String)>, sqlx::Error> {
-    sqlx::query_as("SELECT write_hash, read_hash FROM session_links WHERE session_id = ?")
+    on_either!(conn.either(), c => sqlx::query_as("SELECT write_hash, read_hash FROM session_links WHERE session_id = $1")
         .bind(session_id)
-        .fetch_optional(conn)
-        .await
+        .fetch_optional(c)
+        .await)
 }

@@ -3,115 +3,127 @@
 //! history, player pages and leaderboard read. Money is INTEGER cents. Reads touch a page
 //! of sessions or a handful of totals rows, through indexes, whatever the club's age.
 
-use sqlx::{QueryBuilder, Sqlite, SqliteConnection};
+use std::fmt::Write as _;
+
+use super::either::{Connected, on_either};
+use super::postgres::Engine;
 
 mod facts;
 
 pub use facts::{
-    add_new_players, apply_facts_delta, player_totals_rows, push_facts_delta, replace_session_facts,
-    stored_facts,
+    add_new_players, apply_facts_delta, bind_facts_delta, player_totals_rows, push_facts_delta,
+    replace_session_facts, stored_facts,
 };
 
 /// The person behind `name` in the club: the one the name already points at, else the one
 /// whose display name it is (a renamed player sitting down under the new name), else a new
 /// person shown under `name`.
 pub async fn ensure_person(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     name: &str,
 ) -> Result<i64, sqlx::Error> {
-    if let Some(id) = sqlx::query_scalar::<_, i64>(
-        "SELECT person_id FROM player_names WHERE club_id = ? AND name = ?",
+    if let Some(id) = on_either!(conn.either(), c => sqlx::query_scalar::<_, i64>(
+        "SELECT person_id FROM player_names WHERE club_id = $1 AND name = $2",
     )
     .bind(club_id)
     .bind(name)
-    .fetch_optional(&mut *conn)
-    .await?
+    .fetch_optional(c)
+    .await)?
     {
         return Ok(id);
     }
-    let existing: Option<i64> = sqlx::query_scalar(
-        "SELECT id FROM people WHERE club_id = ? AND display_name = ? COLLATE NOCASE",
-    )
+    let same_name = match conn.either().engine() {
+        Engine::Sqlite => {
+            "SELECT id FROM people WHERE club_id = $1 AND display_name = $2 COLLATE NOCASE"
+        }
+        Engine::Postgres => {
+            "SELECT id FROM people WHERE club_id = $1 AND lower(display_name) = lower($2)"
+        }
+    };
+    let existing: Option<i64> = on_either!(conn.either(), c => sqlx::query_scalar(same_name)
     .bind(club_id)
     .bind(name)
-    .fetch_optional(&mut *conn)
-    .await?;
+    .fetch_optional(c)
+    .await)?;
     let id = match existing {
         Some(id) => id,
-        None => {
-            sqlx::query_scalar(
-                "INSERT INTO people (club_id, display_name) VALUES (?, ?) RETURNING id",
+        None => on_either!(conn.either(), c => sqlx::query_scalar(
+                "INSERT INTO people (club_id, display_name) VALUES ($1, $2) RETURNING id",
             )
             .bind(club_id)
             .bind(name)
-            .fetch_one(&mut *conn)
-            .await?
-        }
+            .fetch_one(c)
+            .await)?,
     };
-    sqlx::query("INSERT INTO player_names (club_id, name, person_id) VALUES (?, ?, ?)")
+    on_either!(conn.either(), c => sqlx::query("INSERT INTO player_names (club_id, name, person_id) VALUES ($1, $2, $3)")
         .bind(club_id)
         .bind(name)
         .bind(id)
-        .execute(&mut *conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(id)
 }
 
 /// The club's sessions recorded before the history existed whose facts are still to be
 /// written (the backlog; empty once done, so this reads nothing).
-pub async fn backlog(conn: &mut SqliteConnection, club_id: i64) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+pub async fn backlog(conn: &mut impl Connected, club_id: i64) -> Result<Vec<i64>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
         // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
         // otherwise walk every session of the club.
         "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s ON s.id = b.session_id \
-         WHERE s.club_id = ? ORDER BY b.session_id",
+         WHERE s.club_id = $1 ORDER BY b.session_id",
     )
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Takes session `session_id` off the backlog (its facts are written).
-pub async fn done_backlog(conn: &mut SqliteConnection, session_id: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM history_backlog WHERE session_id = ?")
+pub async fn done_backlog(conn: &mut impl Connected, session_id: i64) -> Result<(), sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query("DELETE FROM history_backlog WHERE session_id = $1")
         .bind(session_id)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Sets a session's title (`None` clears it).
 pub async fn set_title(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     title: Option<&str>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO session_meta (session_id, title) VALUES (?, ?) \
+    on_either!(conn.either(), c => sqlx::query(
+        "INSERT INTO session_meta (session_id, title) VALUES ($1, $2) \
          ON CONFLICT (session_id) DO UPDATE SET title = excluded.title",
     )
     .bind(session_id)
     .bind(title)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Archives a session (hidden from the history list) or brings it back.
 pub async fn set_archived(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     archived: bool,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO session_meta (session_id, archived) VALUES (?, ?) \
+    on_either!(conn.either(), c => sqlx::query(
+        "INSERT INTO session_meta (session_id, archived) VALUES ($1, $2) \
          ON CONFLICT (session_id) DO UPDATE SET archived = excluded.archived",
     )
     .bind(session_id)
-    .bind(archived)
-    .execute(conn)
-    .await?;
+    // 0 or 1 (SQLite's encoding of a bool, and PostgreSQL's BIGINT column).
+    .bind(i64::from(archived))
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
@@ -156,43 +168,59 @@ pub struct HistoryRow {
 /// A page of the club's sessions under `filter`, newest first: at most `limit` from
 /// `offset`.
 pub async fn history(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     filter: &HistoryFilter,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<HistoryRow>, sqlx::Error> {
-    let mut q = QueryBuilder::<Sqlite>::new(
-        "SELECT s.id, s.game, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) AS archived, \
-         COALESCE(st.hands, 0) AS hands, COALESCE(st.closed, 0) AS closed, COALESCE(st.settled, 0) AS settled \
+    // The flags are compared as 0 and 1 (SQLite's bool, PostgreSQL's BIGINT column) and
+    // read as `<> 0`, a bool on both engines.
+    let mut sql = String::from(
+        "SELECT s.id, s.game, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) <> 0 AS archived, \
+         COALESCE(st.hands, 0) AS hands, COALESCE(st.closed, 0) <> 0 AS closed, \
+         COALESCE(st.settled, 0) <> 0 AS settled \
          FROM sessions s LEFT JOIN session_meta m ON m.session_id = s.id \
-         LEFT JOIN session_status st ON st.session_id = s.id WHERE s.club_id = ",
+         LEFT JOIN session_status st ON st.session_id = s.id WHERE s.club_id = $1 \
+         AND COALESCE(m.archived, 0) = $2",
     );
-    q.push_bind(club_id);
-    q.push(" AND COALESCE(m.archived, 0) = ")
-        .push_bind(filter.archived);
-    if let Some(game) = &filter.game {
-        q.push(" AND s.game = ").push_bind(game.clone());
+    let mut n = 2;
+    for (given, condition) in [
+        (filter.game.is_some(), " AND s.game = "),
+        (filter.from.is_some(), " AND s.created_at >= "),
+        (filter.before.is_some(), " AND s.created_at < "),
+    ] {
+        if given {
+            n += 1;
+            let _ = write!(sql, "{condition}${n}");
+        }
     }
-    if let Some(from) = &filter.from {
-        q.push(" AND s.created_at >= ").push_bind(from.clone());
-    }
-    if let Some(before) = &filter.before {
-        q.push(" AND s.created_at < ").push_bind(before.clone());
-    }
-    if let Some(person) = filter.person {
-        q.push(
+    if filter.person.is_some() {
+        n += 1;
+        let _ = write!(
+            sql,
             " AND EXISTS (SELECT 1 FROM session_results r JOIN player_names pn \
-             ON pn.club_id = r.club_id AND pn.name = r.player WHERE r.session_id = s.id AND pn.person_id = ",
-        )
-        .push_bind(person)
-        .push(")");
+             ON pn.club_id = r.club_id AND pn.name = r.player WHERE r.session_id = s.id AND pn.person_id = ${n})"
+        );
     }
-    q.push(" ORDER BY s.id DESC LIMIT ")
-        .push_bind(limit)
-        .push(" OFFSET ")
-        .push_bind(offset);
-    q.build_query_as().fetch_all(conn).await
+    let _ = write!(
+        sql,
+        " ORDER BY s.id DESC LIMIT ${} OFFSET ${}",
+        n + 1,
+        n + 2
+    );
+    on_either!(conn.either(), c => {
+        let mut q = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .bind(club_id)
+            .bind(i64::from(filter.archived));
+        for text in [&filter.game, &filter.from, &filter.before].into_iter().flatten() {
+            q = q.bind(text);
+        }
+        if let Some(person) = filter.person {
+            q = q.bind(person);
+        }
+        q.bind(limit).bind(offset).fetch_all(c).await
+    })
 }
 
 /// One player's result in one session, under the person's display name.
@@ -210,13 +238,13 @@ pub struct ResultRow {
 
 /// The results of `sessions`, each session's players in seat order (newcomers last).
 pub async fn results_of(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     sessions: &[i64],
 ) -> Result<Vec<ResultRow>, sqlx::Error> {
     if sessions.is_empty() {
         return Ok(Vec::new());
     }
-    let mut q = QueryBuilder::<Sqlite>::new(
+    let mut sql = String::from(
         "SELECT r.session_id, pe.id AS person_id, pe.display_name AS name, r.net_cents \
          FROM session_results r \
          JOIN player_names pn ON pn.club_id = r.club_id AND pn.name = r.player \
@@ -224,12 +252,17 @@ pub async fn results_of(
          LEFT JOIN seats st ON st.session_id = r.session_id AND st.player = r.player \
          WHERE r.session_id IN (",
     );
-    let mut ids = q.separated(", ");
-    for id in sessions {
-        ids.push_bind(*id);
+    for i in 1..=sessions.len() {
+        let _ = write!(sql, "{}${i}", if i == 1 { "" } else { ", " });
     }
-    q.push(") ORDER BY r.session_id, COALESCE(st.position, 1000), r.player");
-    q.build_query_as().fetch_all(conn).await
+    sql.push_str(") ORDER BY r.session_id, COALESCE(st.position, 1000), r.player");
+    on_either!(conn.either(), c => {
+        let mut q = sqlx::query_as(sqlx::AssertSqlSafe(sql));
+        for id in sessions {
+            q = q.bind(*id);
+        }
+        q.fetch_all(c).await
+    })
 }
 
 /// A person of the club.
@@ -243,67 +276,69 @@ pub struct PersonRow {
 
 /// The club's people, by display name.
 pub async fn people(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Vec<PersonRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, display_name FROM people WHERE club_id = ? ORDER BY display_name COLLATE NOCASE",
-    )
+    let sql = match conn.either().engine() {
+        Engine::Sqlite => {
+            "SELECT id, display_name FROM people WHERE club_id = $1 ORDER BY display_name COLLATE NOCASE"
+        }
+        Engine::Postgres => {
+            "SELECT id, display_name FROM people WHERE club_id = $1 ORDER BY lower(display_name)"
+        }
+    };
+    on_either!(conn.either(), c => sqlx::query_as(sql)
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// One person of the club, or `None`.
 pub async fn person(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     id: i64,
 ) -> Result<Option<PersonRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, display_name FROM people WHERE club_id = ? AND id = ?")
+    on_either!(conn.either(), c => sqlx::query_as("SELECT id, display_name FROM people WHERE club_id = $1 AND id = $2")
         .bind(club_id)
         .bind(id)
-        .fetch_optional(conn)
-        .await
+        .fetch_optional(c)
+        .await)
 }
 
 /// The names a person has sat under.
-pub async fn names_of(
-    conn: &mut SqliteConnection,
-    person: i64,
-) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT name FROM player_names WHERE person_id = ? ORDER BY name")
+pub async fn names_of(conn: &mut impl Connected, person: i64) -> Result<Vec<String>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar("SELECT name FROM player_names WHERE person_id = $1 ORDER BY name")
         .bind(person)
-        .fetch_all(conn)
-        .await
+        .fetch_all(c)
+        .await)
 }
 
 /// Renames a person. Errors: another person of the club has the name (unique index).
-pub async fn rename(
-    conn: &mut SqliteConnection,
-    person: i64,
-    name: &str,
-) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE people SET display_name = ? WHERE id = ?")
+pub async fn rename(conn: &mut impl Connected, person: i64, name: &str) -> Result<(), sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query("UPDATE people SET display_name = $1 WHERE id = $2")
         .bind(name)
         .bind(person)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// Points every name of person `from` at person `into` and removes `from` (it holds no
 /// money: money stays in postings under the names).
-pub async fn merge(conn: &mut SqliteConnection, from: i64, into: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE player_names SET person_id = ? WHERE person_id = ?")
+pub async fn merge(conn: &mut impl Connected, from: i64, into: i64) -> Result<(), sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query("UPDATE player_names SET person_id = $1 WHERE person_id = $2")
         .bind(into)
         .bind(from)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query("DELETE FROM people WHERE id = ?")
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
+    on_either!(conn.either(), c => sqlx::query("DELETE FROM people WHERE id = $1")
         .bind(from)
-        .execute(&mut *conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
@@ -330,34 +365,34 @@ pub struct TotalsRow {
 
 /// A person's totals by game, from the kept totals (a few rows per name).
 pub async fn totals_by_game(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     person: i64,
 ) -> Result<Vec<TotalsRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT t.game, SUM(t.nights) AS nights, SUM(t.net_cents) AS net_cents, SUM(t.hands_bid) AS hands_bid, \
-         SUM(t.hands_made) AS hands_made, SUM(t.hands_set) AS hands_set, SUM(t.games_won) AS games_won, \
-         SUM(t.kitties_taken) AS kitties_taken \
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT t.game, CAST(SUM(t.nights) AS BIGINT) AS nights, CAST(SUM(t.net_cents) AS BIGINT) AS net_cents, CAST(SUM(t.hands_bid) AS BIGINT) AS hands_bid, \
+         CAST(SUM(t.hands_made) AS BIGINT) AS hands_made, CAST(SUM(t.hands_set) AS BIGINT) AS hands_set, CAST(SUM(t.games_won) AS BIGINT) AS games_won, \
+         CAST(SUM(t.kitties_taken) AS BIGINT) AS kitties_taken \
          FROM player_names pn JOIN player_totals t ON t.club_id = pn.club_id AND t.player = pn.name \
-         WHERE pn.person_id = ? GROUP BY t.game HAVING SUM(t.nights) > 0 ORDER BY t.game",
+         WHERE pn.person_id = $1 GROUP BY t.game HAVING SUM(t.nights) > 0 ORDER BY t.game",
     )
     .bind(person)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// A person's bids by band: (band, bids, made).
 pub async fn bands(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     person: i64,
 ) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT b.band, SUM(b.bids), SUM(b.made) FROM player_names pn \
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT b.band, CAST(SUM(b.bids) AS BIGINT), CAST(SUM(b.made) AS BIGINT) FROM player_names pn \
          JOIN bid_totals b ON b.club_id = pn.club_id AND b.player = pn.name \
-         WHERE pn.person_id = ? GROUP BY b.band HAVING SUM(b.bids) > 0 ORDER BY b.band",
+         WHERE pn.person_id = $1 GROUP BY b.band HAVING SUM(b.bids) > 0 ORDER BY b.band",
     )
     .bind(person)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// One night of one name: the session, when, the game and the net in cents.
@@ -375,34 +410,34 @@ pub struct NightRow {
 
 /// The best night of name `name` (highest net), by the `(club, player, net)` index.
 pub async fn best_night(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     name: &str,
 ) -> Result<Option<NightRow>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT session_id, played_at, game, net_cents FROM session_results \
-         WHERE club_id = ? AND player = ? ORDER BY net_cents DESC LIMIT 1",
+         WHERE club_id = $1 AND player = $2 ORDER BY net_cents DESC LIMIT 1",
     )
     .bind(club_id)
     .bind(name)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// The latest `limit` nights of name `name`, newest first, within `[from, before)` when
 /// given (RFC 3339 instants).
 pub async fn nights(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     name: &str,
     from: Option<&str>,
     before: Option<&str>,
     limit: i64,
 ) -> Result<Vec<NightRow>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT session_id, played_at, game, net_cents FROM session_results \
-         WHERE club_id = ? AND player = ? AND (? IS NULL OR played_at >= ?) AND (? IS NULL OR played_at < ?) \
-         ORDER BY session_id DESC LIMIT ?",
+         WHERE club_id = $1 AND player = $2 AND ($3 IS NULL OR played_at >= $4) AND ($5 IS NULL OR played_at < $6) \
+         ORDER BY session_id DESC LIMIT $7",
     )
     .bind(club_id)
     .bind(name)
@@ -411,8 +446,8 @@ pub async fn nights(
     .bind(before)
     .bind(before)
     .bind(limit)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// A line of the leaderboard: a person and their totals over every game.
@@ -436,118 +471,118 @@ pub struct LeaderRow {
 
 /// The club's leaderboard from the kept totals: every person, the most money first.
 pub async fn leaderboard(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Vec<LeaderRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT pe.id AS person_id, pe.display_name AS name, SUM(t.nights) AS nights, \
-         SUM(t.net_cents) AS net_cents, SUM(t.hands_bid) AS hands_bid, SUM(t.hands_made) AS hands_made, \
-         SUM(t.games_won) AS games_won \
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT pe.id AS person_id, pe.display_name AS name, CAST(SUM(t.nights) AS BIGINT) AS nights, \
+         CAST(SUM(t.net_cents) AS BIGINT) AS net_cents, CAST(SUM(t.hands_bid) AS BIGINT) AS hands_bid, CAST(SUM(t.hands_made) AS BIGINT) AS hands_made, \
+         CAST(SUM(t.games_won) AS BIGINT) AS games_won \
          FROM people pe JOIN player_names pn ON pn.person_id = pe.id \
          JOIN player_totals t ON t.club_id = pn.club_id AND t.player = pn.name \
-         WHERE pe.club_id = ? GROUP BY pe.id HAVING SUM(t.nights) > 0 \
+         WHERE pe.club_id = $1 GROUP BY pe.id HAVING SUM(t.nights) > 0 \
          ORDER BY net_cents DESC, pe.display_name",
     )
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The names the club's session `session_id` could use whose person is now shown under
 /// another name (renamed, or merged into another spelling): `(recorded name, display
 /// name)`. Empty for a session without a club, or a club with no rename or merge.
 pub async fn renamed_for_session(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
 ) -> Result<Vec<(String, String)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pn.name, pe.display_name FROM sessions s \
          JOIN player_names pn ON pn.club_id = s.club_id \
          JOIN people pe ON pe.id = pn.person_id \
-         WHERE s.id = ? AND pn.name <> pe.display_name ORDER BY pn.name",
+         WHERE s.id = $1 AND pn.name <> pe.display_name ORDER BY pn.name",
     )
     .bind(session_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The club's names whose person is now shown under another name: `(recorded name,
 /// display name)`.
 pub async fn renamed_in_club(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Vec<(String, String)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pn.name, pe.display_name FROM player_names pn \
          JOIN people pe ON pe.id = pn.person_id \
-         WHERE pn.club_id = ? AND pn.name <> pe.display_name ORDER BY pn.name",
+         WHERE pn.club_id = $1 AND pn.name <> pe.display_name ORDER BY pn.name",
     )
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The currency of the club's latest session (ISO code), `None` for a club without one.
 pub async fn club_currency(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT currency FROM sessions WHERE club_id = ? ORDER BY id DESC LIMIT 1")
+    on_either!(conn.either(), c => sqlx::query_scalar("SELECT currency FROM sessions WHERE club_id = $1 ORDER BY id DESC LIMIT 1")
         .bind(club_id)
-        .fetch_optional(conn)
-        .await
+        .fetch_optional(c)
+        .await)
 }
 
 /// The titles and archive flags of the club's sessions that have any: `(session, title,
 /// archived)`.
 pub async fn session_meta_of_club(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Vec<(i64, Option<String>, bool)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT m.session_id, m.title, m.archived FROM session_meta m \
-         JOIN sessions s ON s.id = m.session_id WHERE s.club_id = ? ORDER BY m.session_id",
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT m.session_id, m.title, m.archived <> 0 FROM session_meta m \
+         JOIN sessions s ON s.id = m.session_id WHERE s.club_id = $1 ORDER BY m.session_id",
     )
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Every name of the club with its person: `(person, display name, name)`, by person.
 pub async fn people_with_names(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
 ) -> Result<Vec<(i64, String, String)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pe.id, pe.display_name, pn.name FROM people pe \
-         JOIN player_names pn ON pn.person_id = pe.id WHERE pe.club_id = ? ORDER BY pe.id, pn.name",
+         JOIN player_names pn ON pn.person_id = pe.id WHERE pe.club_id = $1 ORDER BY pe.id, pn.name",
     )
     .bind(club_id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Writes a person of the club shown as `display_name` who sat under `names` (an import,
 /// before the sessions' facts, which then find their names here). Returns the person.
 pub async fn insert_person(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club_id: i64,
     display_name: &str,
     names: &[String],
 ) -> Result<i64, sqlx::Error> {
-    let id: i64 =
-        sqlx::query_scalar("INSERT INTO people (club_id, display_name) VALUES (?, ?) RETURNING id")
+    let id: i64 = on_either!(conn.either(), c => sqlx::query_scalar("INSERT INTO people (club_id, display_name) VALUES ($1, $2) RETURNING id")
             .bind(club_id)
             .bind(display_name)
-            .fetch_one(&mut *conn)
-            .await?;
+            .fetch_one(c)
+            .await)?;
     for name in names {
-        sqlx::query("INSERT INTO player_names (club_id, name, person_id) VALUES (?, ?, ?)")
+        on_either!(conn.either(), c => sqlx::query("INSERT INTO player_names (club_id, name, person_id) VALUES ($1, $2, $3)")
             .bind(club_id)
             .bind(name)
             .bind(id)
-            .execute(&mut *conn)
-            .await?;
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
     }
     Ok(id)
 }

@@ -1,19 +1,25 @@
-//! The SQLite store: sessions, seats, events and postings, appended and never edited.
+//! The store: sessions, seats, events and postings, appended and never edited.
 //!
 //! Free functions over a connection or transaction; no rules here. Money is INTEGER cents.
-//! The database runs in WAL mode with foreign keys on, `synchronous=FULL` because it holds
-//! money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
-//! [`crate::service`]).
+//! The SQLite database runs in WAL mode with foreign keys on, `synchronous=FULL` because it
+//! holds money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
+//! [`crate::service`]). Issue 26: the functions of this module, [`clubs`], [`nights`] and
+//! the sessions list take a connection of either engine ([`Connected`]) and run one SQL
+//! text, with `$N` parameters, on it ([`either`]); [`history`], [`ops`] and the pools are
+//! SQLite's still.
 
 pub mod append;
 mod backfill;
 pub mod clubs;
+pub mod either;
 pub mod history;
+mod listing;
 pub mod nights;
 pub mod ops;
 mod pools;
 pub mod postgres;
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
@@ -24,6 +30,11 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 use crate::ledger::Posting;
 pub use backfill::{append_missing_entry, seqs_without_entry};
+use either::on_either;
+pub use either::{Connected, Rows};
+pub use listing::{
+    PLAYER_SEPARATOR, SessionSummaryRow, club_session_ids, last_session, list_sessions,
+};
 pub use pools::{ReadPool, WritePool};
 
 /// Migrations, embedded in the binary and run at start-up.
@@ -198,9 +209,9 @@ pub struct NewSession<'a> {
     pub club_id: Option<i64>,
 }
 
-/// Inserts a session and its seats; returns the new id.
+/// Inserts a session and its seats; returns the new id. Either engine ([`Connected`]).
 pub async fn insert_session(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     s: &NewSession<'_>,
 ) -> Result<i64, sqlx::Error> {
     let agreements = Value::Object(s.agreements.clone()).to_string();
@@ -208,27 +219,29 @@ pub async fn insert_session(
         .opening_scores
         .filter(|v| !v.is_null())
         .map(Value::to_string);
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO sessions (game, currency, agreements, opening_scores, created_at, club_id) \
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-    )
-    .bind(s.game)
-    .bind(s.currency)
-    .bind(agreements)
-    .bind(opening)
-    .bind(s.created_at)
-    .bind(s.club_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    for (position, player) in s.players.iter().enumerate() {
-        sqlx::query("INSERT INTO seats (session_id, position, player) VALUES (?, ?, ?)")
-            .bind(id)
-            .bind(position as i64)
-            .bind(player)
-            .execute(&mut *conn)
-            .await?;
-    }
-    Ok(id)
+    on_either!(conn.either(), c => {
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO sessions (game, currency, agreements, opening_scores, created_at, club_id) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+        )
+        .bind(s.game)
+        .bind(s.currency)
+        .bind(&agreements)
+        .bind(&opening)
+        .bind(s.created_at)
+        .bind(s.club_id)
+        .fetch_one(&mut *c)
+        .await?;
+        for (position, player) in s.players.iter().enumerate() {
+            sqlx::query("INSERT INTO seats (session_id, position, player) VALUES ($1, $2, $3)")
+                .bind(id)
+                .bind(position as i64)
+                .bind(player)
+                .execute(&mut *c)
+                .await?;
+        }
+        Ok(id)
+    })
 }
 
 /// One event to append, with its postings.
@@ -253,14 +266,15 @@ pub struct NewEvent<'a> {
 /// Appends one event and its postings. A second event with the same `seq` violates the
 /// unique key, which is how two devices entering the same hand are told apart. The
 /// statements are prepared once per connection (sqlx keeps them), and the caller's
-/// transaction makes the event and its postings one commit.
+/// transaction makes the event and its postings one commit. Either engine.
 pub async fn append_event(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     e: &NewEvent<'_>,
 ) -> Result<i64, sqlx::Error> {
-    let event_id: i64 = sqlx::query_scalar(
-        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    let event_id: i64 = on_either!(conn.either(), c => sqlx::query_scalar(
+        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
     .bind(session_id)
     .bind(e.seq)
@@ -268,8 +282,8 @@ pub async fn append_event(
     .bind(e.body)
     .bind(e.explanation)
     .bind(e.recorded_at)
-    .fetch_one(&mut *conn)
-    .await?;
+    .fetch_one(c)
+    .await?);
     append_entry_and_postings(conn, event_id, e).await?;
     Ok(event_id)
 }
@@ -277,17 +291,17 @@ pub async fn append_event(
 /// [`append_event`] only when the session holds `count` events as stored now (as
 /// [`event_count`] counts them), checked by the insert itself: one statement fewer while
 /// the write lock is held. `None`, with nothing written, when the session holds another
-/// number of events (another process wrote).
+/// number of events (another process wrote). Either engine.
 pub async fn append_event_after(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     e: &NewEvent<'_>,
     count: usize,
 ) -> Result<Option<i64>, sqlx::Error> {
-    let event_id: Option<i64> = sqlx::query_scalar(
+    let event_id: Option<i64> = on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
-         SELECT ?, ?, ?, ?, ?, ? \
-         WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?) = ? RETURNING id",
+         SELECT $1, $2, $3, $4, $5, $6 \
+         WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $7) = $8 RETURNING id",
     )
     .bind(session_id)
     .bind(e.seq)
@@ -297,8 +311,8 @@ pub async fn append_event_after(
     .bind(e.recorded_at)
     .bind(session_id)
     .bind(i64::try_from(count).unwrap_or(i64::MAX))
-    .fetch_optional(&mut *conn)
-    .await?;
+    .fetch_optional(c)
+    .await?);
     if let Some(event_id) = event_id {
         append_entry_and_postings(conn, event_id, e).await?;
     }
@@ -306,144 +320,159 @@ pub async fn append_event_after(
 }
 
 async fn append_entry_and_postings(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     event_id: i64,
     e: &NewEvent<'_>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO ledger_entries (event_id, entry) VALUES (?, ?)")
-        .bind(event_id)
-        .bind(e.entry)
-        .execute(&mut *conn)
-        .await?;
-    // All postings in one statement (one round trip to the database thread while the
-    // write lock is held); one prepared statement per number of postings, which sqlx keeps.
+    // All postings in one statement (one round trip to the database while the write lock
+    // is held); one prepared statement per number of postings, which sqlx keeps.
+    let mut sql = String::new();
     if !e.postings.is_empty() {
-        let mut sql =
-            String::from("INSERT INTO postings (event_id, account, amount_cents) VALUES ");
+        sql.push_str("INSERT INTO postings (event_id, account, amount_cents) VALUES ");
         for i in 0..e.postings.len() {
-            sql.push_str(if i == 0 { "(?, ?, ?)" } else { ", (?, ?, ?)" });
+            let n = 3 * i;
+            let sep = if i == 0 { "" } else { ", " };
+            let _ = write!(sql, "{sep}(${}, ${}, ${})", n + 1, n + 2, n + 3);
         }
-        let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
-        for p in e.postings {
-            insert = insert
-                .bind(event_id)
-                .bind(&p.account)
-                .bind(p.amount.cents());
-        }
-        insert.execute(&mut *conn).await?;
     }
-    Ok(())
+    on_either!(conn.either(), c => {
+        sqlx::query("INSERT INTO ledger_entries (event_id, entry) VALUES ($1, $2)")
+            .bind(event_id)
+            .bind(e.entry)
+            .execute(&mut *c)
+            .await?;
+        if !e.postings.is_empty() {
+            let mut insert = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for p in e.postings {
+                insert = insert
+                    .bind(event_id)
+                    .bind(&p.account)
+                    .bind(p.amount.cents());
+            }
+            insert.execute(&mut *c).await?;
+        }
+        Ok(())
+    })
 }
 
 /// The seq of the event an idempotency key recorded in this session, if any.
 pub async fn idempotent_seq(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     key: &str,
 ) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT seq FROM idempotency_keys WHERE session_id = ? AND key = ?")
-        .bind(session_id)
-        .bind(key)
-        .fetch_optional(conn)
-        .await
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT seq FROM idempotency_keys WHERE session_id = $1 AND key = $2",
+    )
+    .bind(session_id)
+    .bind(key)
+    .fetch_optional(c)
+    .await)
 }
 
 /// Remembers that `key` recorded event `seq`, in the same transaction as the event.
 pub async fn remember_idempotency_key(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
     key: &str,
     seq: i64,
     created_at: &str,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO idempotency_keys (session_id, key, seq, created_at) VALUES (?, ?, ?, ?)",
+    on_either!(conn.either(), c => sqlx::query(
+        "INSERT INTO idempotency_keys (session_id, key, seq, created_at) VALUES ($1, $2, $3, $4)",
     )
     .bind(session_id)
     .bind(key)
     .bind(seq)
     .bind(created_at)
-    .execute(conn)
-    .await?;
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// How many events session `id` holds in its document (the highest `seq`; the opening
 /// ante, seq 0, is not one); 0 for a session without events or no session. One read of the
 /// `(session_id, seq)` index, whatever the session's length.
-pub async fn event_count(conn: &mut SqliteConnection, id: i64) -> Result<usize, sqlx::Error> {
-    let max: i64 =
-        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = ?")
-            .bind(id)
-            .fetch_one(conn)
-            .await?;
+pub async fn event_count(conn: &mut impl Connected, id: i64) -> Result<usize, sqlx::Error> {
+    let max: i64 = on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $1",
+    )
+    .bind(id)
+    .fetch_one(c)
+    .await?);
     Ok(usize::try_from(max).unwrap_or_default())
 }
 
 /// When each event of session `id` from the 0-based index `from` on was recorded: `(seq,
 /// recorded_at)` in order (seq = index + 1), read by the events' key.
 pub async fn recorded_since(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     from: usize,
 ) -> Result<Vec<(i64, String)>, sqlx::Error> {
     let seq = i64::try_from(from).unwrap_or(i64::MAX).saturating_add(1);
-    sqlx::query_as(
-        "SELECT seq, recorded_at FROM events WHERE session_id = ? AND seq >= ? ORDER BY seq",
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT seq, recorded_at FROM events WHERE session_id = $1 AND seq >= $2 ORDER BY seq",
     )
     .bind(id)
     .bind(seq)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The ledger entries (JSON text) of session `id` with a seq above `after` (all of them,
-/// the opening ante's included, for `None`) and at most `through`, in order, one row at a time; `None` for an event stored before entries were
-/// kept (migration 0011), whose ledger must be folded instead.
+/// the opening ante's included, for `None`) and at most `through`, in order, one row at a
+/// time; `None` for an event stored before entries were kept (migration 0011), whose
+/// ledger must be folded instead.
 pub fn ledger_entries<'c>(
-    conn: &'c mut SqliteConnection,
+    conn: &'c mut impl Connected,
     id: i64,
     after: Option<usize>,
     through: usize,
-) -> impl tokio_stream::Stream<Item = Result<Option<String>, sqlx::Error>> + Send + 'c {
-    sqlx::query_scalar(
+) -> Rows<'c, Option<String>> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT l.entry FROM events e LEFT JOIN ledger_entries l ON l.event_id = e.id \
-         WHERE e.session_id = ? AND e.seq > ? AND e.seq <= ? ORDER BY e.seq",
+         WHERE e.session_id = $1 AND e.seq > $2 AND e.seq <= $3 ORDER BY e.seq",
     )
     .bind(id)
     .bind(after.map_or(-1, |a| i64::try_from(a).unwrap_or(i64::MAX)))
     .bind(i64::try_from(through).unwrap_or(i64::MAX))
-    .fetch(conn)
+    .fetch(c))
 }
 
 /// A session's header, or `None`.
 pub async fn session(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
 ) -> Result<Option<SessionRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, game, currency, agreements, opening_scores, created_at, club_id FROM sessions WHERE id = ?")
-        .bind(id)
-        .fetch_optional(conn)
-        .await
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT id, game, currency, agreements, opening_scores, created_at, club_id \
+         FROM sessions WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(c)
+    .await)
 }
 
 /// A session's players in seat order.
-pub async fn players(conn: &mut SqliteConnection, id: i64) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT player FROM seats WHERE session_id = ? ORDER BY position")
-        .bind(id)
-        .fetch_all(conn)
-        .await
+pub async fn players(conn: &mut impl Connected, id: i64) -> Result<Vec<String>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT player FROM seats WHERE session_id = $1 ORDER BY position",
+    )
+    .bind(id)
+    .fetch_all(c)
+    .await)
 }
 
 /// The bodies (JSON text) of a session's events in order, without the opening ante, one
 /// row at a time: folding them as they come keeps none of them in memory.
-pub fn event_bodies<'c>(
-    conn: &'c mut SqliteConnection,
-    id: i64,
-) -> impl tokio_stream::Stream<Item = Result<String, sqlx::Error>> + Send + 'c {
-    sqlx::query_scalar("SELECT body FROM events WHERE session_id = ? AND seq > 0 ORDER BY seq")
-        .bind(id)
-        .fetch(conn)
+pub fn event_bodies<'c>(conn: &'c mut impl Connected, id: i64) -> Rows<'c, String> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT body FROM events WHERE session_id = $1 AND seq > 0 ORDER BY seq",
+    )
+    .bind(id)
+    .fetch(c))
 }
 
 /// The bodies (JSON text) of session `id`'s events of a seq above `after` and at most
@@ -465,133 +494,29 @@ pub async fn event_bodies_between(
 }
 
 /// A session's events in order, the opening ante (seq 0) included.
-pub async fn events(conn: &mut SqliteConnection, id: i64) -> Result<Vec<EventRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, seq, kind, body, explanation, recorded_at FROM events WHERE session_id = ? ORDER BY seq")
-        .bind(id)
-        .fetch_all(conn)
-        .await
-}
-
-/// Every account's balance from the stored postings, in cents, by account name.
-pub async fn balances(
-    conn: &mut SqliteConnection,
-    id: i64,
-) -> Result<Vec<(String, i64)>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT p.account, SUM(p.amount_cents) FROM postings p JOIN events e ON e.id = p.event_id \
-         WHERE e.session_id = ? GROUP BY p.account ORDER BY p.account",
+pub async fn events(conn: &mut impl Connected, id: i64) -> Result<Vec<EventRow>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT id, seq, kind, body, explanation, recorded_at FROM events \
+         WHERE session_id = $1 ORDER BY seq",
     )
     .bind(id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
-/// One line of the sessions list.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct SessionSummaryRow {
-    /// The session's id.
-    pub id: i64,
-    /// The game id.
-    pub game: String,
-    /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
-    /// The players in seat order, each followed by [`PLAYER_SEPARATOR`] but the last (a
-    /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
-    pub players: String,
-    /// How many hands stand: those dealt less those undone (a `void` of a hand), as the
-    /// history counts them (issue 22: one count of hands everywhere); a corrected hand is
-    /// one hand.
-    pub hands: i64,
-    /// Whether a `close` event was recorded.
-    pub closed: bool,
-    /// The club that owns it; `None` for an open session.
-    pub club_id: Option<i64>,
-}
-
-/// What separates the names of [`SessionSummaryRow::players`]: U+001F (information
-/// separator one), a control character no name may hold
-/// ([`crate::rules::table::player_name`]).
-pub const PLAYER_SEPARATOR: char = '\u{1f}';
-
-impl SessionSummaryRow {
-    /// The players' names in seat order.
-    pub fn names(&self) -> Vec<&str> {
-        self.players.split(PLAYER_SEPARATOR).collect()
-    }
-
-    /// The players' names in words, "Ann, Bob, Cy".
-    pub fn players_words(&self) -> String {
-        self.names().join(", ")
-    }
-}
-
-/// The columns of a sessions-list line, for `sessions s`: its players and hand count are
-/// read from the session's own rows only (an undone hand's void points at it by index:
-/// `seq` is the index + 1, so the unique `(session_id, seq)` index finds it).
-const SUMMARY: &str = "SELECT s.id, s.game, s.created_at, \
-   (SELECT group_concat(player, char(31)) FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position)) AS players, \
-   (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') \
-   - (SELECT count(*) FROM events v JOIN events h ON h.session_id = v.session_id \
-      AND h.seq = json_extract(v.body, '$.event') + 1 \
-      WHERE v.session_id = s.id AND v.kind = 'void' AND h.kind = 'hand') AS hands, \
-   EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
-   s.club_id FROM sessions s";
-
-/// One page of `club`'s sessions, newest first: at most `limit` of those whose id is below
-/// `before` (every one when `None`). Only the club's own sessions are read (the
-/// `sessions_by_club` index, whose entries run in id order), so the cost is the page's,
-/// whatever else the database holds (keyset paging: no skipped rows are read either).
-pub async fn list_sessions(
-    conn: &mut SqliteConnection,
-    club: i64,
-    before: Option<i64>,
-    limit: i64,
-) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
-    let sql = format!("{SUMMARY} WHERE s.club_id = ? AND s.id < ? ORDER BY s.id DESC LIMIT ?");
-    sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(club)
-        .bind(before.unwrap_or(i64::MAX))
-        .bind(limit)
-        .fetch_all(conn)
-        .await
-}
-
-/// The latest session of `club` at `game` in which a hand was dealt, else the club's latest
-/// of any game with a hand, if any: the table a new session most likely repeats. A session
-/// started by mistake and left without a hand (three seats where five play) is no table to
-/// repeat, so it is passed over.
-pub async fn last_session(
-    conn: &mut SqliteConnection,
-    club: i64,
-    game: &str,
-) -> Result<Option<SessionSummaryRow>, sqlx::Error> {
-    const PLAYED: &str =
-        "EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id AND e.kind = 'hand')";
-    let of_game = format!(
-        "{SUMMARY} WHERE s.club_id = ? AND s.game = ? AND {PLAYED} ORDER BY s.id DESC LIMIT 1"
-    );
-    let found = sqlx::query_as(sqlx::AssertSqlSafe(of_game))
-        .bind(club)
-        .bind(game)
-        .fetch_optional(&mut *conn)
-        .await?;
-    if found.is_some() {
-        return Ok(found);
-    }
-    let any = format!("{SUMMARY} WHERE s.club_id = ? AND {PLAYED} ORDER BY s.id DESC LIMIT 1");
-    sqlx::query_as(sqlx::AssertSqlSafe(any))
-        .bind(club)
-        .fetch_optional(conn)
-        .await
-}
-
-/// The ids of every session of `club`, oldest first (for the whole-club export).
-pub async fn club_session_ids(
-    conn: &mut SqliteConnection,
-    club: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT id FROM sessions WHERE club_id = ? ORDER BY id")
-        .bind(club)
-        .fetch_all(conn)
-        .await
+/// Every account's balance from the stored postings, in cents, by account name. The sum is
+/// cast back to a 64-bit integer: PostgreSQL answers a `SUM` of BIGINT as NUMERIC (SQLite's
+/// is an INTEGER already, and refuses an overflow as PostgreSQL's cast does).
+pub async fn balances(
+    conn: &mut impl Connected,
+    id: i64,
+) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT p.account, CAST(SUM(p.amount_cents) AS BIGINT) FROM postings p \
+         JOIN events e ON e.id = p.event_id \
+         WHERE e.session_id = $1 GROUP BY p.account ORDER BY p.account",
+    )
+    .bind(id)
+    .fetch_all(c)
+    .await)
 }

@@ -1,7 +1,7 @@
 //! Nights' SQL (issue 12 item 7): a club's nights, which sessions each groups, and the
 //! payments recorded against a night (voided, never deleted). Money in integer cents.
 
-use sqlx::SqliteConnection;
+use super::either::{Connected, on_either};
 
 /// A night as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -37,202 +37,202 @@ pub struct NightPaymentRow {
 
 /// Creates a night of `club`; returns its id.
 pub async fn create(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     title: &str,
     created_at: &str,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
-        "INSERT INTO nights (club_id, title, created_at) VALUES (?, ?, ?) RETURNING id",
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "INSERT INTO nights (club_id, title, created_at) VALUES ($1, $2, $3) RETURNING id",
     )
     .bind(club)
     .bind(title)
     .bind(created_at)
-    .fetch_one(conn)
-    .await
+    .fetch_one(c)
+    .await)
 }
 
 /// Night `id` if it is `club`'s.
 pub async fn night(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     id: i64,
 ) -> Result<Option<NightRow>, sqlx::Error> {
-    sqlx::query_as("SELECT id, club_id, title, created_at FROM nights WHERE id = ? AND club_id = ?")
+    on_either!(conn.either(), c => sqlx::query_as("SELECT id, club_id, title, created_at FROM nights WHERE id = $1 AND club_id = $2")
         .bind(id)
         .bind(club)
-        .fetch_optional(conn)
-        .await
+        .fetch_optional(c)
+        .await)
 }
 
 /// The club's nights, newest first.
-pub async fn nights_of(
-    conn: &mut SqliteConnection,
-    club: i64,
-) -> Result<Vec<NightRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, club_id, title, created_at FROM nights WHERE club_id = ? ORDER BY id DESC LIMIT 50",
+pub async fn nights_of(conn: &mut impl Connected, club: i64) -> Result<Vec<NightRow>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT id, club_id, title, created_at FROM nights WHERE club_id = $1 ORDER BY id DESC LIMIT 50",
     )
     .bind(club)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The night session `session_id` is in, if any.
 pub async fn night_of_session(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
 ) -> Result<Option<i64>, sqlx::Error> {
-    sqlx::query_scalar("SELECT night_id FROM night_sessions WHERE session_id = ?")
+    on_either!(conn.either(), c => sqlx::query_scalar("SELECT night_id FROM night_sessions WHERE session_id = $1")
         .bind(session_id)
-        .fetch_optional(conn)
-        .await
+        .fetch_optional(c)
+        .await)
 }
 
 /// Puts a session in a night (the caller checked it is in none).
 pub async fn add_session(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     night: i64,
     session_id: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("INSERT INTO night_sessions (session_id, night_id) VALUES (?, ?)")
+    on_either!(conn.either(), c => sqlx::query("INSERT INTO night_sessions (session_id, night_id) VALUES ($1, $2)")
         .bind(session_id)
         .bind(night)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// The night's sessions as `(id, game id)`, oldest first.
 pub async fn sessions_of(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     night: i64,
 ) -> Result<Vec<(i64, String)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game FROM night_sessions n JOIN sessions s ON s.id = n.session_id \
-         WHERE n.night_id = ? ORDER BY s.id",
+         WHERE n.night_id = $1 ORDER BY s.id",
     )
     .bind(night)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// The night's payments, voided ones included, oldest first.
 pub async fn payments_of(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     night: i64,
 ) -> Result<Vec<NightPaymentRow>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, payer, payee, amount_cents, recorded_at, voided_at, void_reason \
-         FROM night_payments WHERE night_id = ? ORDER BY id",
+         FROM night_payments WHERE night_id = $1 ORDER BY id",
     )
     .bind(night)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Records a payment against a night; returns its id.
 pub async fn add_payment(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     night: i64,
     payer: &str,
     payee: &str,
     amount_cents: i64,
     recorded_at: &str,
 ) -> Result<i64, sqlx::Error> {
-    sqlx::query_scalar(
+    on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO night_payments (night_id, payer, payee, amount_cents, recorded_at) \
-         VALUES (?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5) RETURNING id",
     )
     .bind(night)
     .bind(payer)
     .bind(payee)
     .bind(amount_cents)
     .bind(recorded_at)
-    .fetch_one(conn)
-    .await
+    .fetch_one(c)
+    .await)
 }
 
 /// Voids a payment of the night that is not voided yet; returns whether one was.
 pub async fn void_payment(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     night: i64,
     payment: i64,
     voided_at: &str,
     reason: &str,
 ) -> Result<bool, sqlx::Error> {
-    let done = sqlx::query(
-        "UPDATE night_payments SET voided_at = ?, void_reason = ? \
-         WHERE id = ? AND night_id = ? AND voided_at IS NULL",
+    let done = on_either!(conn.either(), c => sqlx::query(
+        "UPDATE night_payments SET voided_at = $1, void_reason = $2 \
+         WHERE id = $3 AND night_id = $4 AND voided_at IS NULL",
     )
     .bind(voided_at)
     .bind(reason)
     .bind(payment)
     .bind(night)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected() == 1)
+    .execute(c)
+    .await
+    .map(|r| r.rows_affected()))?;
+    Ok(done == 1)
 }
 
 /// Takes a session out of a night.
 pub async fn remove_session(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     night: i64,
     session_id: i64,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM night_sessions WHERE night_id = ? AND session_id = ?")
+    on_either!(conn.either(), c => sqlx::query("DELETE FROM night_sessions WHERE night_id = $1 AND session_id = $2")
         .bind(night)
         .bind(session_id)
-        .execute(conn)
-        .await?;
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
     Ok(())
 }
 
 /// The club's sessions created at or after `since` (RFC 3339, UTC), newest first, at most
 /// 10: `(id, game id, night id, night title)`.
 pub async fn sessions_since(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     since: &str,
 ) -> Result<Vec<(i64, String, Option<i64>, Option<String>)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game, n.id, n.title FROM sessions s \
          LEFT JOIN night_sessions ns ON ns.session_id = s.id \
          LEFT JOIN nights n ON n.id = ns.night_id \
-         WHERE s.club_id = ? AND s.created_at >= ? ORDER BY s.id DESC LIMIT 10",
+         WHERE s.club_id = $1 AND s.created_at >= $2 ORDER BY s.id DESC LIMIT 10",
     )
     .bind(club)
     .bind(since)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Every night of the club, oldest first (for the club export).
 pub async fn all_nights(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
 ) -> Result<Vec<NightRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT id, club_id, title, created_at FROM nights WHERE club_id = ? ORDER BY id",
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT id, club_id, title, created_at FROM nights WHERE club_id = $1 ORDER BY id",
     )
     .bind(club)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// What a night's one-currency check needs of session `session_id`: `(game id, currency
 /// code, title)`; `None` for no such session.
 pub async fn priced(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     session_id: i64,
 ) -> Result<Option<(String, String, Option<String>)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.game, s.currency, m.title FROM sessions s \
-         LEFT JOIN session_meta m ON m.session_id = s.id WHERE s.id = ?",
+         LEFT JOIN session_meta m ON m.session_id = s.id WHERE s.id = $1",
     )
     .bind(session_id)
-    .fetch_optional(conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// The payments that stand (not voided) against the club's nights, oldest first, or only
@@ -240,22 +240,22 @@ pub async fn priced(
 /// cents, recorded_at)`. The night's currency is its first session's (a night keeps one,
 /// as [`crate::service::nights::group`] checks); "USD" for a night with no session left.
 pub async fn standing_payments(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     night: Option<i64>,
 ) -> Result<Vec<(i64, String, String, String, String, i64, String)>, sqlx::Error> {
-    sqlx::query_as(
+    on_either!(conn.either(), c => sqlx::query_as(
         "SELECT n.id, n.title, COALESCE((SELECT s.currency FROM night_sessions x \
          JOIN sessions s ON s.id = x.session_id WHERE x.night_id = n.id ORDER BY s.id LIMIT 1), 'USD'), \
          p.payer, p.payee, p.amount_cents, p.recorded_at \
          FROM night_payments p JOIN nights n ON n.id = p.night_id \
-         WHERE n.club_id = ? AND p.voided_at IS NULL AND (? IS NULL OR n.id = ?) ORDER BY p.id",
+         WHERE n.club_id = $1 AND p.voided_at IS NULL AND ($2 IS NULL OR n.id = $3) ORDER BY p.id",
     )
     .bind(club)
     .bind(night)
     .bind(night)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// One evening a person played (issue 22: "night" means an evening): the sessions of one
@@ -275,24 +275,28 @@ pub struct EveningRow {
 }
 
 /// Person `person`'s evenings in club `club`, oldest first. Errors: the store's (a sum that
-/// does not fit in 64 bits is SQLite's "integer overflow", never wrapped).
+/// does not fit in 64 bits is SQLite's "integer overflow" or PostgreSQL's "bigint out of
+/// range", never wrapped). The night's id and title are taken as `MIN` over the group,
+/// whose rows all share one night (or none): PostgreSQL refuses a bare column beside an
+/// aggregate, which SQLite would read from any row; its `SUM` of BIGINT, a NUMERIC, is
+/// cast back to 64 bits.
 pub async fn evenings_of(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     person: i64,
 ) -> Result<Vec<EveningRow>, sqlx::Error> {
-    sqlx::query_as(
-        "SELECT x.night_id AS night_id, n.title AS title, MIN(r.played_at) AS played_at, \
-         SUM(r.net_cents) AS net_cents, COUNT(*) AS sessions \
+    on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT MIN(x.night_id) AS night_id, MIN(n.title) AS title, MIN(r.played_at) AS played_at, \
+         CAST(SUM(r.net_cents) AS BIGINT) AS net_cents, COUNT(*) AS sessions \
          FROM session_results r JOIN player_names pn ON pn.club_id = r.club_id AND pn.name = r.player \
          LEFT JOIN night_sessions x ON x.session_id = r.session_id \
          LEFT JOIN nights n ON n.id = x.night_id \
-         WHERE pn.person_id = ? AND r.club_id = ? \
+         WHERE pn.person_id = $1 AND r.club_id = $2 \
          GROUP BY COALESCE('n' || x.night_id, 'd' || substr(r.played_at, 1, 10)) \
          ORDER BY played_at",
     )
     .bind(person)
     .bind(club)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }

@@ -2,9 +2,10 @@
 //! `migrations/postgres/`, the twins of `migrations/sqlite/` (same versions, same meaning:
 //! append-only events, postings and ledger entries refused UPDATE, DELETE and TRUNCATE by
 //! triggers; money in 64-bit integer cents; the history tables and the totals their
-//! triggers keep). The service does not run on PostgreSQL yet: start-up refuses a
-//! `postgres://` URL (`check_database_url` in `main.rs`); README, "PostgreSQL", says what is
-//! left and how the store will serve both engines.
+//! triggers keep), and the engine a URL names, which the store's dialect branches match on
+//! ([`super::either::Conn::engine`]). The service does not run on PostgreSQL yet: start-up
+//! refuses a `postgres://` URL (`check_database_url` in `main.rs`); README, "PostgreSQL",
+//! says what is ported and what is left.
 
 use sqlx::PgPool;
 use sqlx::postgres::PgPoolOptions;

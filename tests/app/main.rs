@@ -41,6 +41,7 @@ mod reopen_pages;
 mod seating_pages;
 mod sheet_snapshots;
 mod slim;
+mod store_engines;
 mod store_under_load;
 mod strike_pages;
 mod two_handed_pinochle_pages;

@@ -1,0 +1,150 @@
+//! The sessions list (a club's sessions page by page, the table a new session repeats,
+//! the whole-club export's ids), on either engine: the one query here whose words differ
+//! between the dialects is [`summary`]'s.
+
+use super::either::{Connected, on_either};
+use super::postgres::Engine;
+
+/// One line of the sessions list.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SessionSummaryRow {
+    /// The session's id.
+    pub id: i64,
+    /// The game id.
+    pub game: String,
+    /// When it was created (RFC 3339, UTC).
+    pub created_at: String,
+    /// The players in seat order, each followed by [`PLAYER_SEPARATOR`] but the last (a
+    /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
+    pub players: String,
+    /// How many hands stand: those dealt less those undone (a `void` of a hand), as the
+    /// history counts them (issue 22: one count of hands everywhere); a corrected hand is
+    /// one hand.
+    pub hands: i64,
+    /// Whether a `close` event was recorded.
+    pub closed: bool,
+    /// The club that owns it; `None` for an open session.
+    pub club_id: Option<i64>,
+}
+
+/// What separates the names of [`SessionSummaryRow::players`]: U+001F (information
+/// separator one), a control character no name may hold
+/// ([`crate::rules::table::player_name`]).
+pub const PLAYER_SEPARATOR: char = '\u{1f}';
+
+impl SessionSummaryRow {
+    /// The players' names in seat order.
+    pub fn names(&self) -> Vec<&str> {
+        self.players.split(PLAYER_SEPARATOR).collect()
+    }
+
+    /// The players' names in words, "Ann, Bob, Cy".
+    pub fn players_words(&self) -> String {
+        self.names().join(", ")
+    }
+}
+
+/// The columns of a sessions-list line, for `sessions s`: its players and hand count are
+/// read from the session's own rows only (an undone hand's void points at it by index:
+/// `seq` is the index + 1, so the unique `(session_id, seq)` index finds it). Written once
+/// with two holes, the dialects' only differences here: how the players are joined into
+/// one text in seat order, and how a void's `event` is read from its JSON body.
+macro_rules! summary {
+    ($players:literal, $voided:literal) => {
+        concat!(
+            "SELECT s.id, s.game, s.created_at, ",
+            $players,
+            " AS players, \
+   (SELECT count(*) FROM events WHERE session_id = s.id AND kind = 'hand') \
+   - (SELECT count(*) FROM events v JOIN events h ON h.session_id = v.session_id \
+      AND h.seq = ",
+            $voided,
+            " + 1 \
+      WHERE v.session_id = s.id AND v.kind = 'void' AND h.kind = 'hand') AS hands, \
+   EXISTS (SELECT 1 FROM events WHERE session_id = s.id AND kind = 'close') AS closed, \
+   s.club_id FROM sessions s"
+        )
+    };
+}
+
+/// [`summary!`] in each engine's words: SQLite's `group_concat` over the seats in order
+/// and `json_extract`; PostgreSQL's `string_agg` with its own `ORDER BY` (an ordered
+/// subquery does not promise its order to the aggregate there) and the body read as
+/// `jsonb`.
+fn summary(engine: Engine) -> &'static str {
+    match engine {
+        Engine::Sqlite => summary!(
+            "(SELECT group_concat(player, char(31)) FROM (SELECT player FROM seats WHERE session_id = s.id ORDER BY position))",
+            "json_extract(v.body, '$.event')"
+        ),
+        Engine::Postgres => summary!(
+            "(SELECT string_agg(player, chr(31) ORDER BY position) FROM seats WHERE session_id = s.id)",
+            "(v.body::jsonb->>'event')::BIGINT"
+        ),
+    }
+}
+
+/// One page of `club`'s sessions, newest first: at most `limit` of those whose id is below
+/// `before` (every one when `None`). Only the club's own sessions are read (the
+/// `sessions_by_club` index, whose entries run in id order), so the cost is the page's,
+/// whatever else the database holds (keyset paging: no skipped rows are read either).
+/// Either engine.
+pub async fn list_sessions(
+    conn: &mut impl Connected,
+    club: i64,
+    before: Option<i64>,
+    limit: i64,
+) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
+    let conn = conn.either();
+    let summary = summary(conn.engine());
+    let sql = format!("{summary} WHERE s.club_id = $1 AND s.id < $2 ORDER BY s.id DESC LIMIT $3");
+    on_either!(conn, c => sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(club)
+        .bind(before.unwrap_or(i64::MAX))
+        .bind(limit)
+        .fetch_all(c)
+        .await)
+}
+
+/// The latest session of `club` at `game` in which a hand was dealt, else the club's latest
+/// of any game with a hand, if any: the table a new session most likely repeats. A session
+/// started by mistake and left without a hand (three seats where five play) is no table to
+/// repeat, so it is passed over. Either engine.
+pub async fn last_session(
+    conn: &mut impl Connected,
+    club: i64,
+    game: &str,
+) -> Result<Option<SessionSummaryRow>, sqlx::Error> {
+    const PLAYED: &str =
+        "EXISTS (SELECT 1 FROM events e WHERE e.session_id = s.id AND e.kind = 'hand')";
+    let summary = summary(conn.either().engine());
+    let of_game = format!(
+        "{summary} WHERE s.club_id = $1 AND s.game = $2 AND {PLAYED} ORDER BY s.id DESC LIMIT 1"
+    );
+    let found = on_either!(conn.either(), c => sqlx::query_as(sqlx::AssertSqlSafe(of_game))
+        .bind(club)
+        .bind(game)
+        .fetch_optional(c)
+        .await?);
+    if found.is_some() {
+        return Ok(found);
+    }
+    let any = format!("{summary} WHERE s.club_id = $1 AND {PLAYED} ORDER BY s.id DESC LIMIT 1");
+    on_either!(conn.either(), c => sqlx::query_as(sqlx::AssertSqlSafe(any))
+        .bind(club)
+        .fetch_optional(c)
+        .await)
+}
+
+/// The ids of every session of `club`, oldest first (for the whole-club export).
+pub async fn club_session_ids(
+    conn: &mut impl Connected,
+    club: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT id FROM sessions WHERE club_id = $1 ORDER BY id",
+    )
+    .bind(club)
+    .fetch_all(c)
+    .await)
+}
