@@ -2,7 +2,7 @@
 //! after every hand, a renamed club's names included; from the whole session for every line
 //! or a correction), its re-rendering after a refusal, and the settle-up's "every hand" page.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -59,15 +59,7 @@ pub(super) async fn sheet(
             .is_some();
         // What a phone reloads after every hand comes from the cached state, under a renamed
         // club's names too; every line or a correction form read the whole session.
-        let cached = match (cacheable && !all, renamed.is_empty()) {
-            (false, _) => None,
-            (true, true) => Some(service::Renaming::AsRecorded(
-                service::glance(&state.reader, &state.folds, id).await?,
-            )),
-            (true, false) => {
-                service::glance_renamed(&state.reader, &state.folds, id, &renamed).await?
-            }
-        };
+        let cached = cached_sheet(&state, id, cacheable && !all, &renamed).await?;
         let (page, events) = if let Some(cached) = cached {
             let glance = match &cached {
                 service::Renaming::AsRecorded(glance) | service::Renaming::Shown { glance, .. } => {
@@ -97,6 +89,24 @@ pub(super) async fn sheet(
         })
     };
     page.await.unwrap_or_else(error_page)
+}
+
+/// The cached state session `id`'s sheet is drawn from when `from_cache` (the plain sheet
+/// of its latest lines), under the club's `renamed` names; `None` when the whole session
+/// must be read (every line, a correction form, or a renamed state that cannot be kept).
+async fn cached_sheet(
+    state: &AppState,
+    id: i64,
+    from_cache: bool,
+    renamed: &BTreeMap<String, String>,
+) -> Result<Option<service::Renaming>, AppError> {
+    Ok(match (from_cache, renamed.is_empty()) {
+        (false, _) => None,
+        (true, true) => Some(service::Renaming::AsRecorded(
+            service::glance(&state.reader, &state.folds, id).await?,
+        )),
+        (true, false) => service::glance_renamed(&state.reader, &state.folds, id, renamed).await?,
+    })
 }
 
 /// The sheet's form values from its `query`: `?correct=N` opens the form that corrects
