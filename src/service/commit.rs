@@ -297,7 +297,7 @@ async fn write(
         .await
         .map_err(Failed::Group)?;
     let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
-    let counts = match store::append::event_counts(&mut tx, &sessions).await {
+    let mut counts = match store::append::event_counts(&mut tx, &sessions).await {
         Ok(counts) => counts,
         Err(e) => {
             let _ = tx.rollback().await;
@@ -318,6 +318,8 @@ async fn write(
             let _ = tx.rollback().await;
             return Err(Failed::Statement(e));
         }
+        // A later record of the same session in this group goes after this one.
+        counts.insert(a.session_id, stored.saturating_add(1));
         outcomes.push(Appended::Committed);
     }
     tx.commit().await.map_err(Failed::Group)?;
