@@ -6,9 +6,10 @@
 //! A record ([`Append`]) is the event a request already applied to its session's cached
 //! state, with its postings. The request queues it here and waits for its answer; the first
 //! request to find the queue idle starts a task that takes every record queued (up to
-//! [`MAX_GROUP`]), opens one `BEGIN IMMEDIATE` transaction on the writer connection, appends
-//! each record (each insert checks that its session still holds the count of events the
-//! state had), commits, answers each, and goes on while records keep coming. Records that
+//! [`MAX_GROUP`]), opens one `BEGIN IMMEDIATE` transaction on the writer connection, reads
+//! the sessions' counts of events once under that lock, appends each record whose session
+//! still holds the count its state had (one query each, [`crate::store::append`]), commits,
+//! answers each, and goes on while records keep coming. Records that
 //! arrive while one group commits form the next group, so the more writers wait, the more
 //! records share a commit; one writer alone commits as before.
 //!

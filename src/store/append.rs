@@ -1,11 +1,11 @@
 //! A group commit's records in as few round trips to the database thread as there can be.
 //!
 //! sqlx runs each SQLite connection on a thread of its own: every statement sent is a
-//! hand-over to that thread and back, and on a small server those hand-overs, not the
-//! statements, are what a record costs most while its group holds the write lock. So a
-//! group checks every session's count of events in one statement, and each record is then
-//! one query of several statements (its event, ledger entry and postings, and a club
-//! session's history facts), which the thread runs in one go, stopping at the first error.
+//! hand-over to that thread and back (two thread wake-ups), while the group holds the write
+//! lock that every record waits for. So a group checks every session's count of events in
+//! one statement, and each record is then one query of several statements (its event,
+//! ledger entry and postings, and a club session's history facts), which the thread runs
+//! in one go, stopping at the first error.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
