@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use chrono::{Duration, SecondsFormat, Utc};
 use sha2::{Digest, Sha256};
 
+use super::Folds;
 use super::hashing::{hash_passphrase, passphrase_matches};
 use crate::error::AppError;
 use crate::store::clubs::{self as store, ClubRow};
@@ -403,19 +404,27 @@ pub async fn with_presented_links<F: std::future::Future>(
 /// before links existed is open to all. Errors: [`AppError::NotFound`] for a session that
 /// does not exist or that the asker may not see (a club's sessions are invisible to
 /// outsiders, for reading and writing alike, a linked session to anyone without its
-/// link); [`AppError::Forbidden`] for a write with a read-only token or link.
+/// link); [`AppError::Forbidden`] for a write with a read-only token or link. The session's
+/// club is read from `folds`' memory of it when known (a session never changes club), so a
+/// hand recorded into a known session costs no read for it.
 pub async fn authorize(
     pool: &ReadPool,
+    folds: &Folds,
     grant: Option<Grant>,
     id: i64,
     need: Access,
 ) -> Result<(), AppError> {
     let missing = || AppError::NotFound(format!("there is no session {id}"));
-    let club = {
-        let mut conn = pool.acquire().await?;
-        store::session_club(&mut conn, id)
-            .await?
-            .ok_or_else(missing)?
+    let club = match folds.club_of(id) {
+        Some(club) => club,
+        None => {
+            let mut conn = pool.acquire().await?;
+            let club = store::session_club(&mut conn, id)
+                .await?
+                .ok_or_else(missing)?;
+            folds.remember_club(id, club);
+            club
+        }
     };
     let Some(club) = club else {
         let presented = PRESENTED_LINKS.try_with(Clone::clone).unwrap_or_default();

@@ -34,6 +34,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
+use sqlx::pool::PoolConnection;
+use sqlx::{Sqlite, SqliteConnection};
 use tokio::sync::oneshot;
 
 use crate::error::AppError;
@@ -45,6 +47,11 @@ use super::FactsWrite;
 /// At most this many records share one transaction: a group's statements hold the write
 /// lock, which readers in this process do not need (WAL) but other processes' writers do.
 pub const MAX_GROUP: usize = 64;
+
+/// How long the group task keeps the writer connection across consecutive groups before
+/// it gives it back to the pool, so that the other writes waiting for the writer (imports,
+/// corrections, keyed records) take their turn between groups.
+pub const HOLD: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// At most this many records wait for their group; past it a record is refused as busy
 /// (HTTP 503 with `Retry-After`) without waiting. The service queues at most one record per
@@ -168,7 +175,14 @@ impl Committer {
             }
         };
         if let Some(job) = alone {
-            commit_group(pool, vec![job], &self.commits).await;
+            match pool.acquire().await {
+                Ok(mut conn) => {
+                    if !commit_group(&mut conn, vec![job], &self.commits).await {
+                        let _ = conn.close().await;
+                    }
+                }
+                Err(e) => answer_all(vec![job], &AppError::from(e)),
+            }
         }
         answered.await.unwrap_or_else(|_| {
             Err(AppError::Internal(
@@ -195,6 +209,10 @@ struct GroupTask {
 
 impl GroupTask {
     async fn run(mut self, pool: WritePool) {
+        // The writer connection, kept from one group to the next while records keep
+        // coming (no hand-back to the pool and its check between two groups), and since
+        // when.
+        let mut held: Option<(PoolConnection<Sqlite>, Instant)> = None;
         loop {
             let group: Vec<Job> = {
                 let mut queue = self.committer.lock();
@@ -208,7 +226,30 @@ impl GroupTask {
                 let n = queue.jobs.len().min(MAX_GROUP);
                 queue.jobs.drain(..n).collect()
             };
-            commit_group(&pool, group, &self.committer.commits).await;
+            if held
+                .as_ref()
+                .is_some_and(|(_, since)| since.elapsed() > HOLD)
+            {
+                // Back to the pool, so the other writes waiting for it take their turn.
+                held = None;
+            }
+            let conn = match held.take() {
+                Some(held) => held,
+                None => match pool.acquire().await {
+                    Ok(conn) => (conn, Instant::now()),
+                    Err(e) => {
+                        answer_all(group, &AppError::from(e));
+                        continue;
+                    }
+                },
+            };
+            let (mut conn, since) = conn;
+            if commit_group(&mut conn, group, &self.committer.commits).await {
+                held = Some((conn, since));
+            } else {
+                // It could not end its transaction: never to be used again.
+                let _ = conn.close().await;
+            }
         }
     }
 }
@@ -225,15 +266,18 @@ impl Drop for GroupTask {
 
 /// Why a group's transaction wrote nothing.
 enum Failed {
-    /// `BEGIN` or `COMMIT` failed: nothing of the group was committed, and writing its
-    /// records again would fail alike (busy, or the disk).
+    /// `BEGIN` failed (or the counts under it could not be read): nothing of the group was
+    /// written, and writing its records again would fail alike (busy, or the disk).
     Group(sqlx::Error),
-    /// A statement of one record failed: the transaction was rolled back.
+    /// A statement of one record, or the `COMMIT`, failed: the transaction was rolled back.
     Statement(sqlx::Error),
+    /// As `Statement`, but the rollback failed too: the connection is broken.
+    Broken(sqlx::Error),
 }
 
-/// Commits `group` and answers each of its records.
-async fn commit_group(pool: &WritePool, group: Vec<Job>, commits: &AtomicU64) {
+/// Commits `group` on the writer connection `conn` and answers each of its records;
+/// whether `conn` may be used again (`false`: it could not end a failed transaction).
+async fn commit_group(conn: &mut SqliteConnection, group: Vec<Job>, commits: &AtomicU64) -> bool {
     let mut live = Vec::with_capacity(group.len());
     for job in group {
         if job.answer.is_closed() {
@@ -247,30 +291,45 @@ async fn commit_group(pool: &WritePool, group: Vec<Job>, commits: &AtomicU64) {
         live.push(job);
     }
     if live.is_empty() {
-        return;
+        return true;
     }
-    match write(pool, &live, commits).await {
+    match write(conn, &live, commits).await {
         Ok(outcomes) => {
             for (job, outcome) in live.into_iter().zip(outcomes) {
                 let _ = job.answer.send(Ok(outcome));
             }
+            true
         }
         Err(Failed::Statement(_)) if live.len() > 1 => {
             // Each on its own, so that only the record at fault fails.
             for job in live {
-                let outcome = match write(pool, std::slice::from_ref(&job), commits).await {
+                let outcome = match write(conn, std::slice::from_ref(&job), commits).await {
                     Ok(outcomes) => Ok(outcomes.first().copied().unwrap_or(Appended::Stale)),
+                    Err(Failed::Broken(e)) => {
+                        let _ = job.answer.send(Err(AppError::from(e)));
+                        return false;
+                    }
                     Err(Failed::Group(e) | Failed::Statement(e)) => Err(AppError::from(e)),
                 };
                 let _ = job.answer.send(outcome);
             }
+            true
         }
         Err(Failed::Group(e) | Failed::Statement(e)) => {
-            let e = AppError::from(e);
-            for job in live {
-                let _ = job.answer.send(Err(same_error(&e)));
-            }
+            answer_all(live, &AppError::from(e));
+            true
         }
+        Err(Failed::Broken(e)) => {
+            answer_all(live, &AppError::from(e));
+            false
+        }
+    }
+}
+
+/// Answers every record of `jobs` with (a copy of) `e`: nothing of them was written.
+fn answer_all(jobs: Vec<Job>, e: &AppError) {
+    for job in jobs {
+        let _ = job.answer.send(Err(same_error(e)));
     }
 }
 
@@ -284,28 +343,23 @@ fn same_error(e: &AppError) -> AppError {
     }
 }
 
-/// Appends `jobs` in one transaction: each one's outcome, in order, once committed. The
-/// sessions' counts of events are read once for the group under the write lock, and each
-/// record is then one query ([`store::append`]): a few round trips to the database thread
-/// per group, and one per record, instead of one per statement.
+/// Appends `jobs` in one transaction on the writer connection `conn`: each one's outcome,
+/// in order, once committed. Two hand-overs to the database thread for the whole group
+/// ([`store::append`]): the write lock with the sessions' counts of events under it, then
+/// every record and the `COMMIT` (plus one for each record that names a player new to its
+/// club).
 async fn write(
-    pool: &WritePool,
+    conn: &mut SqliteConnection,
     jobs: &[Job],
     commits: &AtomicU64,
 ) -> Result<Vec<Appended>, Failed> {
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(Failed::Group)?;
     let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
-    let mut counts = match store::append::event_counts(&mut tx, &sessions).await {
+    let mut counts = match store::append::begin_and_count(conn, &sessions).await {
         Ok(counts) => counts,
-        Err(e) => {
-            let _ = tx.rollback().await;
-            return Err(Failed::Statement(e));
-        }
+        Err(e) => return Err(abandon(conn, Failed::Group(e)).await),
     };
     let mut outcomes = Vec::with_capacity(jobs.len());
+    let mut rows = Vec::with_capacity(jobs.len());
     for job in jobs {
         let a = &job.append;
         let stored = counts.get(&a.session_id).copied().unwrap_or(0);
@@ -313,48 +367,81 @@ async fn write(
             outcomes.push(Appended::Stale);
             continue;
         }
-        if let Err(e) = append_one(&mut tx, a).await {
-            // No statement follows a failed one in this transaction: SQLite may have
-            // rolled it back already, and whatever it holds is let go.
-            let _ = tx.rollback().await;
-            return Err(Failed::Statement(e));
-        }
         // A later record of the same session in this group goes after this one.
         counts.insert(a.session_id, stored.saturating_add(1));
         outcomes.push(Appended::Committed);
+        rows.push(Row::of(a));
     }
-    tx.commit().await.map_err(Failed::Group)?;
+    for row in &rows {
+        if let Some(f) = &row.facts
+            && let Err(e) =
+                store::history::add_new_players(conn, f.write.club_id, &f.write.delta).await
+        {
+            return Err(abandon(conn, Failed::Statement(e)).await);
+        }
+    }
+    let records: Vec<store::append::Record<'_>> = rows.iter().map(Row::record).collect();
+    if let Err(e) = store::append::append_and_commit(conn, &records).await {
+        return Err(abandon(conn, Failed::Statement(e)).await);
+    }
     commits.fetch_add(1, Ordering::Relaxed);
     Ok(outcomes)
 }
 
-/// Appends record `a`, whose session holds `a.count` events under the write lock `conn`
-/// holds, with its club facts, as one query (after the club's new players, if any).
-async fn append_one(conn: &mut sqlx::SqliteConnection, a: &Append) -> Result<(), sqlx::Error> {
-    let new = NewEvent {
-        seq: i64::try_from(a.count).unwrap_or(i64::MAX).saturating_add(1),
-        kind: &a.kind,
-        body: &a.body,
-        explanation: &a.explanation,
-        postings: &a.postings,
-        recorded_at: &a.recorded_at,
-        entry: &a.entry,
-    };
-    let facts = a
-        .facts
-        .as_ref()
-        .filter(|f| !f.delta.is_empty())
-        .map(|write| Facts {
-            session_id: a.session_id,
-            write,
-        });
-    if let Some(f) = &facts {
-        store::history::add_new_players(conn, f.write.club_id, &f.write.delta).await?;
+/// Rolls back the transaction a failed group left open on `conn`, answering `failed`, or
+/// [`Failed::Broken`] when even that failed.
+async fn abandon(conn: &mut SqliteConnection, failed: Failed) -> Failed {
+    match store::append::roll_back(conn).await {
+        Ok(()) => failed,
+        Err(e) => {
+            tracing::warn!("the writer could not roll back a failed group: {e}; it is replaced");
+            Failed::Broken(e)
+        }
     }
-    let then = facts
-        .as_ref()
-        .map(|f| f as &(dyn store::append::Then<'_> + Sync));
-    store::append::append_checked(conn, a.session_id, &new, then).await
+}
+
+/// What one record writes, borrowed from its [`Append`]: its event and its club facts.
+struct Row<'a> {
+    session_id: i64,
+    event: NewEvent<'a>,
+    facts: Option<Facts<'a>>,
+}
+
+impl<'a> Row<'a> {
+    /// Record `a`, whose session holds `a.count` events under the write lock.
+    fn of(a: &'a Append) -> Row<'a> {
+        Row {
+            session_id: a.session_id,
+            event: NewEvent {
+                seq: i64::try_from(a.count).unwrap_or(i64::MAX).saturating_add(1),
+                kind: &a.kind,
+                body: &a.body,
+                explanation: &a.explanation,
+                postings: &a.postings,
+                recorded_at: &a.recorded_at,
+                entry: &a.entry,
+            },
+            facts: a
+                .facts
+                .as_ref()
+                .filter(|f| !f.delta.is_empty())
+                .map(|write| Facts {
+                    session_id: a.session_id,
+                    write,
+                }),
+        }
+    }
+
+    fn record(&self) -> store::append::Record<'_> {
+        store::append::Record {
+            session_id: self.session_id,
+            event: &self.event,
+            then: self
+                .facts
+                .as_ref()
+                .map(|f| f as &(dyn store::append::Then<'_> + Sync)),
+        }
+    }
 }
 
 /// A club session's history facts, written in its event's query.

@@ -50,7 +50,15 @@ pub struct Folds {
     /// A club session's state under its renamed players' names, as its sheet shows it
     /// ([`super::renamed`]), as many as there are slots.
     renamed: Arc<Mutex<LruCache<i64, Arc<Renamed>>>>,
+    /// The club of each session asked about lately (`None`: a session without a club), as
+    /// many as [`CLUBS_KEPT`]. A session's club is set when it is made and never changes,
+    /// and sessions are never deleted, so what is kept here never goes stale, even beside
+    /// another process writing the same database.
+    clubs: Arc<Mutex<LruCache<i64, Option<i64>>>>,
 }
+
+/// How many sessions' clubs [`Folds`] remembers (16 bytes each, plus the map's own).
+pub const CLUBS_KEPT: usize = 4_096;
 
 impl Default for Folds {
     fn default() -> Folds {
@@ -73,7 +81,24 @@ impl Folds {
             slots: Arc::new(Mutex::new(LruCache::new(capacity))),
             committer: Arc::new(Committer::default()),
             renamed: Arc::new(Mutex::new(LruCache::new(capacity))),
+            clubs: Arc::new(Mutex::new(LruCache::new(
+                NonZeroUsize::new(CLUBS_KEPT).unwrap_or(NonZeroUsize::MIN),
+            ))),
         }
+    }
+
+    /// The club of session `id` when remembered: `Some(None)` for a session without a
+    /// club; `None` when not known here (ask the store).
+    pub fn club_of(&self, id: i64) -> Option<Option<i64>> {
+        let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
+        clubs.get(&id).copied()
+    }
+
+    /// Remembers that session `id` exists and belongs to `club` (`None`: no club), as the
+    /// store answered.
+    pub fn remember_club(&self, id: i64, club: Option<i64>) {
+        let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
+        clubs.put(id, club);
     }
 
     /// The queue through which this cache's records are committed in groups.

@@ -83,6 +83,13 @@ pub async fn refuse_session_payment(pool: &ReadPool, session: i64) -> Result<(),
     }
 }
 
+/// The other sessions of the night session `session` is in; none when it is in no night.
+/// Errors: the store's.
+pub async fn night_mates(pool: &ReadPool, session: i64) -> Result<Vec<i64>, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(ns::night_mates(&mut conn, session).await?)
+}
+
 /// The ids of night `night`'s sessions, oldest first. Errors: the store's.
 pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<i64>, AppError> {
     let mut conn = pool.acquire().await?;

@@ -16,19 +16,22 @@ use sqlx::sqlite::{Sqlite, SqliteArguments};
 
 use super::NewEvent;
 
-/// How many events each of `sessions` holds as stored (the highest `seq`, as
-/// [`super::event_count`] counts them; 0 for a session with none), in one statement. Read
-/// under the write lock, it stays true until the lock is let go, so a record whose count
-/// matches may be appended without checking again.
-pub async fn event_counts(
+/// Takes the write lock (`BEGIN IMMEDIATE`) and reads how many events each of `sessions`
+/// holds as stored (the highest `seq`, as [`super::event_count`] counts them; 0 for a
+/// session with none), in one query: one hand-over to the database thread. Read under the
+/// lock, the counts stay true until the group's `COMMIT`, so a record whose count matches
+/// may be appended without checking again. The transaction is begun on `conn` by hand, not
+/// through sqlx's `Transaction`, so that [`append_and_commit`] can end it in the same query
+/// as the records; on error the caller must [`roll_back`] (the `BEGIN` may have succeeded).
+pub async fn begin_and_count(
     conn: &mut SqliteConnection,
     sessions: &[i64],
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
     // One scalar MAX per session, which SQLite answers from the end of the (session_id,
     // seq) index; a GROUP BY over the sessions' events would read every one of them.
     let mut sql = String::from(
-        "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = s.id) \
-         FROM sessions s WHERE s.id IN (",
+        "BEGIN IMMEDIATE; SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events \
+         WHERE session_id = s.id) FROM sessions s WHERE s.id IN (",
     );
     for i in 1..=sessions.len() {
         let comma = if i == 1 { "" } else { ", " };
@@ -43,66 +46,108 @@ pub async fn event_counts(
     Ok(rows.into_iter().collect())
 }
 
+/// Ends the transaction [`begin_and_count`] began, writing nothing of it. A `ROLLBACK`
+/// with no transaction open (the `BEGIN` failed, or SQLite already rolled back after a
+/// failed statement) is not an error. Errors: the connection is broken; the caller then
+/// closes it rather than give it back to the pool.
+pub async fn roll_back(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    match sqlx::query("ROLLBACK").execute(&mut *conn).await {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.message().contains("no transaction is active") => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// The statements after an event's own that one record's query also runs: their SQL
 /// (pushed after `;`, parameters numbered from a given `$N`, returning how many they take)
 /// and their binding, in the same order.
 pub trait Then<'q> {
-    /// Appends the statements to `sql`, numbered from `$first + 1`; how many parameters.
+    /// Appends the statements to `sql`, each after a `; `, numbered from `$first + 1`; how
+    /// many parameters they take.
     fn push(&self, sql: &mut String, first: usize) -> usize;
     /// Binds their parameters to `q`.
     fn bind(&self, q: Query<'q, Sqlite, SqliteArguments>) -> Query<'q, Sqlite, SqliteArguments>;
 }
 
-/// Appends event `e` to session `session_id` (which holds `e.seq - 1` events: the caller
-/// checked it under the write lock), with its ledger entry and postings, followed by the
-/// statements of `then` (a club session's facts), all as one query. Errors: the database's,
-/// from the first statement that fails (the caller rolls back: the statements before it in
-/// this query may have been applied).
-pub async fn append_checked<'q>(
+/// One record of a group: event `event` of session `session_id` (which holds
+/// `event.seq - 1` events: the caller checked it under the write lock), with the
+/// statements of `then` (a club session's facts).
+pub struct Record<'q> {
+    /// The session's id.
+    pub session_id: i64,
+    /// The event, its ledger entry and postings.
+    pub event: &'q NewEvent<'q>,
+    /// What else the record writes in the same query.
+    pub then: Option<&'q (dyn Then<'q> + Sync)>,
+}
+
+/// Appends every record of `records` (each event with its ledger entry and postings, then
+/// its `then`) and commits the transaction [`begin_and_count`] began, all as one query: one
+/// hand-over to the database thread for the whole group. Errors: the database's, from the
+/// first statement that fails, the `COMMIT` included; the caller then [`roll_back`]s
+/// (statements before the failing one may have been applied, and are undone with it).
+pub async fn append_and_commit(
     conn: &mut SqliteConnection,
-    session_id: i64,
-    e: &'q NewEvent<'q>,
-    then: Option<&(dyn Then<'q> + Sync)>,
+    records: &[Record<'_>],
 ) -> Result<(), sqlx::Error> {
-    // The event's id by its unique (session, seq) ($1, $2), not `last_insert_rowid()`,
-    // which a multi-row insert changes from one row to the next.
-    let mut sql = String::from(
-        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
-         VALUES ($1, $2, $3, $4, $5, $6); \
-         INSERT INTO ledger_entries (event_id, entry) \
-         VALUES ((SELECT id FROM events WHERE session_id = $1 AND seq = $2), $7)",
-    );
-    let mut n = 7;
-    if !e.postings.is_empty() {
-        sql.push_str("; INSERT INTO postings (event_id, account, amount_cents) VALUES ");
-        for i in 0..e.postings.len() {
-            let comma = if i == 0 { "" } else { ", " };
-            let _ = write!(
-                sql,
-                "{comma}((SELECT id FROM events WHERE session_id = $1 AND seq = $2), ${}, ${})",
-                n + 1,
-                n + 2
-            );
-            n += 2;
+    let mut sql = String::new();
+    let mut n = 0;
+    for r in records {
+        n = push_record(&mut sql, n, r);
+        sql.push_str("; ");
+    }
+    sql.push_str("COMMIT");
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for r in records {
+        let e = r.event;
+        q = q
+            .bind(r.session_id)
+            .bind(e.seq)
+            .bind(e.kind)
+            .bind(e.body)
+            .bind(e.explanation)
+            .bind(e.recorded_at)
+            .bind(e.entry);
+        for p in e.postings {
+            q = q.bind(&p.account).bind(p.amount.cents());
         }
-    }
-    if let Some(then) = then {
-        then.push(&mut sql, n);
-    }
-    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(session_id)
-        .bind(e.seq)
-        .bind(e.kind)
-        .bind(e.body)
-        .bind(e.explanation)
-        .bind(e.recorded_at)
-        .bind(e.entry);
-    for p in e.postings {
-        q = q.bind(&p.account).bind(p.amount.cents());
-    }
-    if let Some(then) = then {
-        q = then.bind(q);
+        if let Some(then) = r.then {
+            q = then.bind(q);
+        }
     }
     q.execute(&mut *conn).await?;
     Ok(())
+}
+
+/// Appends record `r`'s statements to `sql`, its parameters numbered from `$first + 1`, in
+/// the order [`append_and_commit`] binds them; the last parameter's number.
+fn push_record(sql: &mut String, first: usize, r: &Record<'_>) -> usize {
+    // The event's id by its unique (session, seq), not `last_insert_rowid()`, which a
+    // multi-row insert changes from one row to the next.
+    let (id, seq) = (first + 1, first + 2);
+    let event_id = format!("(SELECT id FROM events WHERE session_id = ${id} AND seq = ${seq})");
+    let _ = write!(
+        sql,
+        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
+         VALUES (${id}, ${seq}, ${}, ${}, ${}, ${}); \
+         INSERT INTO ledger_entries (event_id, entry) VALUES ({event_id}, ${})",
+        first + 3,
+        first + 4,
+        first + 5,
+        first + 6,
+        first + 7,
+    );
+    let mut n = first + 7;
+    if !r.event.postings.is_empty() {
+        sql.push_str("; INSERT INTO postings (event_id, account, amount_cents) VALUES ");
+        for i in 0..r.event.postings.len() {
+            let comma = if i == 0 { "" } else { ", " };
+            let _ = write!(sql, "{comma}({event_id}, ${}, ${})", n + 1, n + 2);
+            n += 2;
+        }
+    }
+    if let Some(then) = r.then {
+        n += then.push(sql, n);
+    }
+    n
 }

@@ -86,6 +86,22 @@ pub async fn night_of_session(
         .await)
 }
 
+/// The other sessions of the night session `session_id` is in (none when it is in no
+/// night), in one statement: whose sheets a hand recorded there moves.
+pub async fn night_mates(
+    conn: &mut impl Connected,
+    session_id: i64,
+) -> Result<Vec<i64>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT mate.session_id FROM night_sessions own
+         JOIN night_sessions mate ON mate.night_id = own.night_id
+         WHERE own.session_id = $1 AND mate.session_id <> $1 ORDER BY mate.session_id",
+    )
+    .bind(session_id)
+    .fetch_all(c)
+    .await)
+}
+
 /// Puts a session in a night (the caller checked it is in none).
 pub async fn add_session(
     conn: &mut impl Connected,

@@ -245,7 +245,7 @@ async fn show(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Json<Value>, AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     Ok(Json(session_json(
         &*service::load(&state.reader, &state.folds, id).await?,
     )))
@@ -279,7 +279,7 @@ async fn standing(
     Path(id): Path<i64>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     if let Some(unchanged) = unchanged(&state, id, &headers, "standing").await? {
         return Ok(unchanged);
     }
@@ -349,7 +349,7 @@ async fn ledger(
             e.body_text()
         ),
     })?;
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     if let Some(unchanged) = unchanged(&state, id, &headers, "ledger").await? {
         return Ok(unchanged);
     }
@@ -407,7 +407,7 @@ async fn export(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let current = service::load(&state.reader, &state.folds, id).await?;
     Ok(Json(&current.doc).into_response())
 }
@@ -437,7 +437,7 @@ async fn record(
     headers: HeaderMap,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Write).await?;
     let Value::Object(mut event) = body(payload)? else {
         return Err(AppError::BadRequest {
             field: "body".into(),

@@ -79,17 +79,8 @@ impl AppState {
     /// sheets then show the change at their next reload.
     pub async fn event_recorded(&self, id: i64) {
         self.changed(id);
-        let others = async {
-            match crate::service::nights::night_of_session(&self.reader, id).await? {
-                Some((_, night)) => crate::service::nights::sessions_in(&self.reader, night).await,
-                None => Ok(Vec::new()),
-            }
-        };
-        match others.await {
-            Ok(sessions) => sessions
-                .into_iter()
-                .filter(|&sid| sid != id)
-                .for_each(|sid| self.changed(sid)),
+        match crate::service::nights::night_mates(&self.reader, id).await {
+            Ok(sessions) => sessions.into_iter().for_each(|sid| self.changed(sid)),
             Err(e) => tracing::warn!("session {id}: its night's sheets were not told: {e}"),
         }
     }

@@ -53,7 +53,7 @@ pub async fn postings_csv(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
     let body = export::postings_csv(&record).map_err(written)?;
     Ok(download(CSV, format!("session-{id}-postings.csv"), body))
@@ -71,7 +71,7 @@ pub async fn session_journal(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
     let mut body = export::journal(std::slice::from_ref(&record));
     // A session of a night carries the night's payments: the night settles it.

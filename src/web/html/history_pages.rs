@@ -524,7 +524,7 @@ async fn session_chart(
     Path(id): Path<i64>,
 ) -> Response {
     let page = async {
-        clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+        clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
         let loaded = crate::service::load(&state.reader, &state.folds, id).await?;
         let players: Vec<String> = loaded
             .fold

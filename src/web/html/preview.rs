@@ -126,7 +126,7 @@ pub(super) async fn preview(
 ) -> Response {
     let values = form_map(serde_html_form::from_bytes(&body).unwrap_or_default());
     let attempt = async {
-        clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
+        clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Write).await?;
         if !state.previews.allow(id) {
             return Err(AppError::TooManyRequests(
                 "too many previews at once; the next pause in typing asks again".into(),

@@ -82,7 +82,7 @@ async fn write(
     event: impl Future<Output = Result<Value, AppError>>,
 ) -> Response {
     let attempt = async {
-        clubs::authorize(&state.reader, viewer.grant, id, Access::Write).await?;
+        clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Write).await?;
         if let Some(key) = key.as_deref()
             && offline::recorded(&state.reader, id, key).await?
         {

@@ -33,13 +33,14 @@ pub(super) async fn sheet(
 ) -> Response {
     let (values, all) = sheet_values(&query);
     let page = async {
-        match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
+        match clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await {
             Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
             refused => refused?,
         }
-        let can_write = clubs::authorize(&state.reader, viewer.grant, id, Access::Write)
-            .await
-            .is_ok();
+        let can_write =
+            clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Write)
+                .await
+                .is_ok();
         // The plain sheet (not a correction form) is the same page until the next event,
         // for the same kind of viewer: a phone reloading it gets a 304 from one read.
         // A renamed player changes the page without an event: the names are in its tag.
@@ -192,7 +193,7 @@ pub(super) async fn why(
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let page = async {
-        match clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await {
+        match clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await {
             Err(e) if viewer.grant.is_none() => return Ok(club_pages::session_not_open(id, e)),
             refused => refused?,
         }
@@ -231,7 +232,7 @@ pub async fn live(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, viewer.grant, id, Access::Read).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let watch = match state.watchers.watch(id) {
         Ok(watch) => watch,
         Err(full) => {
