@@ -6,12 +6,14 @@
 //! A record ([`Append`]) is the event a request already applied to its session's cached
 //! state, with its postings. The request queues it here and waits for its answer; the first
 //! request to find the queue idle starts a task that takes every record queued (up to
-//! [`MAX_GROUP`]), opens one `BEGIN IMMEDIATE` transaction on the writer connection, reads
-//! the sessions' counts of events once under that lock, appends each record whose session
-//! still holds the count its state had (one query each, [`crate::store::append`]), commits,
-//! answers each, and goes on while records keep coming. Records that
-//! arrive while one group commits form the next group, so the more writers wait, the more
-//! records share a commit; one writer alone commits as before.
+//! [`MAX_GROUP`]), takes the write lock (`BEGIN IMMEDIATE`) on the writer connection and
+//! reads the sessions' counts of events under it, then appends each record whose session
+//! still holds the count its state had and commits, all in one query
+//! ([`crate::store::append`]: two hand-overs to the database thread per group, whatever its
+//! size), answers each, and goes on while records keep coming, keeping the writer
+//! connection from one group to the next for up to [`HOLD`]. Records that arrive while one
+//! group commits form the next group, so the more writers wait, the more records share a
+//! commit; one writer alone commits as before.
 //!
 //! What a record's answer says, exactly as if it had had its own transaction:
 //! - [`Appended::Committed`]: its event and postings are durably committed;

@@ -1,11 +1,14 @@
 //! A group commit's records in as few round trips to the database thread as there can be.
 //!
-//! sqlx runs each SQLite connection on a thread of its own: every statement sent is a
-//! hand-over to that thread and back (two thread wake-ups), while the group holds the write
-//! lock that every record waits for. So a group checks every session's count of events in
-//! one statement, and each record is then one query of several statements (its event,
-//! ledger entry and postings, and a club session's history facts), which the thread runs
-//! in one go, stopping at the first error.
+//! sqlx runs each SQLite connection on a thread of its own: every query sent is a
+//! hand-over to that thread and back, and the way back waits for a free tokio worker,
+//! which at a busy table is running other requests. A group is therefore two queries of
+//! several statements each: `BEGIN IMMEDIATE` with every session's count of events
+//! ([`begin_and_count`]), then every record (its event, ledger entry and postings, and a
+//! club session's history facts) with the `COMMIT` ([`append_and_commit`]), which the
+//! thread runs in one go, stopping at the first error. Measured at 8 clients on the disk
+//! (issue 21): one query per record and the transaction through sqlx's `Transaction` gave
+//! x0.43-0.50 of the raw commit rate; this gives x0.60-0.66.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
