@@ -242,13 +242,20 @@ impl<G: Game> Engine for Typed<G> {
         self.0.opening(ctx)
     }
     /// Reads the event into `G`'s enum, refusing a kind `G` does not know, then applies it.
+    /// A refusal of the reading names a side's or a player's entry as such
+    /// ([`Field::with_entries`](super::Field::with_entries)): serde's path is text and cannot say `melds.Ann` is Ann's.
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
         kind: &str,
         event: &Map<String, Value>,
     ) -> Result<Outcome, RuleError> {
-        let event = G::Event::read(kind, event).ok_or_else(|| G::unknown(kind))??;
+        let event = G::Event::read(kind, event)
+            .ok_or_else(|| G::unknown(kind))?
+            .map_err(|e| RuleError {
+                field: e.field.with_entries(ctx.table.everyone()),
+                ..e
+            })?;
         self.0.apply(ctx, event)
     }
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
