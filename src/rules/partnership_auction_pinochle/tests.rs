@@ -6,25 +6,19 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use crate::format::{LedgerDoc, Refusal, SessionDoc, fold, replay};
-use crate::money::Money;
+
+use crate::rules::replay_tests::{self, sessions, winners};
 
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
+sessions!("partnership_auction_pinochle", PLAYERS);
+
 fn session(players: &[&str], agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "partnership_auction_pinochle",
-        "currency": "USD", "agreements": agreements, "players": players,
-        "opening_scores": opening, "events": events
-    }))
-    .unwrap()
+    replay_tests::session("partnership_auction_pinochle", players, agreements, opening, events)
 }
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    replay(&session(&PLAYERS, agreements, opening, events))
-}
-
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+fn cents(l: &LedgerDoc) -> Vec<i64> {
+    replay_tests::cents(l, &PLAYERS)
 }
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> Refusal {
@@ -40,17 +34,6 @@ fn hand(dealer: &str, bidder: &str, bid: i64, ns: (i64, i64), ew: (i64, i64)) ->
 
 fn passed(dealer: &str) -> Value {
     json!({"type": "hand", "dealer": dealer, "all_passed": true})
-}
-
-fn cents(l: &LedgerDoc) -> Vec<i64> {
-    PLAYERS
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 #[test]
