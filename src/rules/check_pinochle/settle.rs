@@ -192,6 +192,7 @@ fn per_partnership(
 mod tests {
     use super::*;
     use crate::ledger::sum;
+    use crate::rules::typed::TableAgreements;
     use serde_json::json;
 
     fn seating() -> Seating {

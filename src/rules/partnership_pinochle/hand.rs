@@ -381,6 +381,7 @@ pub fn check_claim(w: WrittenClaim, seating: &Seating) -> Result<Claim, RuleErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::typed::TableAgreements;
     use serde_json::json;
 
     fn seating() -> Seating {
