@@ -35,6 +35,19 @@ pub trait HandForm: DeserializeOwned {
     fn written(self) -> Result<Self::Written, RuleError>;
 }
 
+/// Declares a game's form tests' `hand_event`: [`hand_event`] for the game's form `$form`,
+/// so a test reads a body as the game registers it (`hand_event(b"dealer=Cy&bid=250")`).
+#[cfg(test)]
+macro_rules! form_tests {
+    ($form:ty) => {
+        fn hand_event(body: &[u8]) -> Result<serde_json::Value, $crate::rules::RuleError> {
+            $crate::rules::hand_form::hand_event::<$form>(body)
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use form_tests;
+
 /// Reads a submitted hand form body into the game's form `F` and that into a `hand` event:
 /// what a game registers as its `hand_from_form`. Errors name the form's field.
 pub fn hand_event<F: HandForm>(body: &[u8]) -> Result<Value, RuleError> {

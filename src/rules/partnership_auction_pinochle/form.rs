@@ -256,9 +256,7 @@ fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
 mod tests {
     use super::*;
 
-    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-        hand_form::hand_event::<Form>(body)
-    }
+    crate::rules::hand_form::form_tests!(Form);
 
     #[test]
     fn one_sides_tricks_give_the_others() {
@@ -297,17 +295,7 @@ mod tests {
             b"dealer=W&bidder=N&bid=270&trump=clubs&NS.tricks=200&auction=N+250%2C+E+pass%2C+S+260%2C+W+PASS%2C+N+270%2C+S+pass",
         )
         .unwrap();
-        assert_eq!(
-            e["auction"],
-            json!([
-                ["N", 250],
-                ["E", "pass"],
-                ["S", 260],
-                ["W", "pass"],
-                ["N", 270],
-                ["S", "pass"]
-            ])
-        );
+        assert_eq!(e["auction"], super::super::auction::golden_calls());
         // A name with a space keeps it; the call is the last word.
         let e = hand_event(b"dealer=W&all_passed=true&auction=Mary+Ann+pass").unwrap();
         assert_eq!(e["auction"], json!([["Mary Ann", "pass"]]));

@@ -533,14 +533,7 @@ mod tests {
             json!({"meld": 100, "tricks": 200}),
             json!({"tricks": 50}),
         );
-        e["auction"] = json!([
-            ["N", 250],
-            ["E", "pass"],
-            ["S", 260],
-            ["W", "pass"],
-            ["N", 270],
-            ["S", "pass"]
-        ]);
+        e["auction"] = super::super::auction::golden_calls();
         let h = played(e.clone());
         assert_eq!(h.auction_calls, Some(6));
         e["bid"] = json!(280);

@@ -42,14 +42,7 @@ fn the_golden_aeroplane_auction_scores_all_the_bidders_made() {
     // 300 ≥ 270, so NS score all 300; EW 0 + 50.
     let mut deal = hand("W", "N", 270, (100, 200), (0, 50));
     deal["trump"] = json!("clubs");
-    deal["auction"] = json!([
-        ["N", 250],
-        ["E", "pass"],
-        ["S", 260],
-        ["W", "pass"],
-        ["N", 270],
-        ["S", "pass"]
-    ]);
+    deal["auction"] = super::auction::golden_calls();
     let l = ok(json!({"aeroplane": true}), Value::Null, vec![deal]);
     assert_eq!(l.scores, Some(json!({"NS": 300, "EW": 50})));
     assert!(l.games.is_empty());
