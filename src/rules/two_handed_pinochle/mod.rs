@@ -373,13 +373,9 @@ impl Game for TwoHanded {
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let words = match self.unfinished_scores() {
             Some(s) => format!(
-                "The sitting is closed; game {} ({} {}, {} {}, game {}) is unfinished and pays nothing",
+                "The sitting is closed; game {} ({}) is unfinished and pays nothing",
                 self.game_number(),
-                self.name(0),
-                pts(s[0]),
-                self.name(1),
-                pts(s[1]),
-                pts(self.target)
+                self.scores_words(s)
             ),
             None => "The sitting is closed".to_string(),
         };
@@ -443,13 +439,9 @@ impl Game for TwoHanded {
     fn unfinished(&self) -> Option<String> {
         let s = self.unfinished_scores()?;
         Some(format!(
-            "Game {} is unfinished ({} {}, {} {}, game {}): closing now pays nothing for it.",
+            "Game {} is unfinished ({}): closing now pays nothing for it.",
             self.game_number(),
-            self.name(0),
-            pts(s[0]),
-            self.name(1),
-            pts(s[1]),
-            pts(self.target)
+            self.scores_words(s)
         ))
     }
 
@@ -472,6 +464,18 @@ impl TwoHanded {
     fn unfinished_scores(&self) -> Option<[i64; 2]> {
         (self.agreements.mode == Mode::Match && (self.deals_this_game > 0 || self.scores != [0, 0]))
             .then_some(self.scores)
+    }
+
+    /// Scores `s` and the target in words: "Ann 850, Bob 700, game 1,000".
+    fn scores_words(&self, s: [i64; 2]) -> String {
+        format!(
+            "{} {}, {} {}, game {}",
+            self.name(0),
+            pts(s[0]),
+            self.name(1),
+            pts(s[1]),
+            pts(self.target)
+        )
     }
 }
 
