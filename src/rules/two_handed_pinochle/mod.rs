@@ -33,6 +33,8 @@ use crate::rules::{
     Step, Table, Tally,
 };
 use crate::rules::typed::{self, Game};
+// Points as a sheet writes them: "1,010", "−20".
+use crate::rules::sheet::points as pts;
 
 /// The registration of `two_handed_pinochle`: exactly two players (rules §1.9).
 pub static GAME: GameInfo = GameInfo {
@@ -90,18 +92,6 @@ fn judge(scores: [i64; 2], target: i64, step: i64) -> Result<Standing, RuleError
     }
 }
 
-/// Points as a sheet writes them: "1,010", "−20".
-fn pts(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("−{out}") } else { out }
-}
 
 /// The engine of one Two-handed Pinochle session: the agreements, the two players, the
 /// game in progress (scores and the target in force) and the games already finished.
