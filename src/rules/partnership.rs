@@ -436,27 +436,45 @@ pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, Str
             Vec::new(),
         );
     }
-    let mut paid = Vec::new();
     let mut steps = vec![Step::Stake {
         amount: stake,
         per: "game".into(),
     }];
-    for loser in seating.members(winner.other()) {
-        let to = seating.opposite_number(loser).unwrap_or(loser);
-        postings.transfer(loser, to, stake);
-        paid.push(format!("{loser} pays {to} {stake}"));
-        steps.push(Step::Pays {
-            from: loser.to_string(),
-            to: to.to_string(),
-            amount: stake,
-            why: format!("the game won by {}, to his opposite number", winner.name()),
-        });
-    }
+    let why = format!("the game won by {}", winner.name());
+    let losers = winner.other();
+    let paid = pay_opposite_numbers(seating, losers, stake, &why, (&mut postings, &mut steps));
     (
         postings,
         format!("{stake} a game each: {}", paid.join(", ")),
         steps,
     )
+}
+
+/// Each player of `losers` pays his opposite number ([`Seating::opposite_number`]: seat 1
+/// with seat 2, seat 3 with seat 4) `amount`, posted to `postings` and shown in `steps` as a
+/// payment whose reason is `why` and "to his opposite number". Returns each payment in
+/// words ("E pays N 0.50"). The partnership games' per-player money (session-format "Money
+/// in the partnership games"; rules §1.7 `per_player`).
+pub fn pay_opposite_numbers(
+    seating: &Seating,
+    losers: Side,
+    amount: Money,
+    why: &str,
+    (postings, steps): (&mut Postings, &mut Vec<Step>),
+) -> Vec<String> {
+    let mut paid = Vec::new();
+    for loser in seating.members(losers) {
+        let to = seating.opposite_number(loser).unwrap_or(loser);
+        postings.transfer(loser, to, amount);
+        paid.push(format!("{loser} pays {to} {amount}"));
+        steps.push(Step::Pays {
+            from: loser.to_string(),
+            to: to.to_string(),
+            amount,
+            why: format!("{why}, to his opposite number"),
+        });
+    }
+    paid
 }
 
 #[cfg(test)]
