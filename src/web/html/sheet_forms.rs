@@ -51,24 +51,6 @@ where
     write(state, viewer, id, values, (redirect, key), event).await
 }
 
-/// [`write_event`] for a form whose event is found in the session's history (the hand an
-/// undo takes back, the payment a void takes back): the session is read and replayed first.
-async fn write_amendment<F>(
-    state: &AppState,
-    viewer: &Viewer,
-    id: i64,
-    values: &HashMap<String, String>,
-    (redirect, key): (String, Option<String>),
-    build: F,
-) -> Response
-where
-    F: FnOnce(&Loaded) -> Result<Value, AppError>,
-{
-    // The session read for the form is let go before the write, which waits for it.
-    let event = async { build(&*service::load(&state.reader, &state.folds, id).await?) };
-    write(state, viewer, id, values, (redirect, key), event).await
-}
-
 /// Records the event `event` makes once the viewer may write (it is not awaited before),
 /// under the form's `Idempotency-Key` when it has one: a repeat of a key is answered with
 /// the same redirect and records nothing. The key is looked up before the event is built:
@@ -185,24 +167,37 @@ impl FromRequest<AppState> for SheetPost {
 }
 
 impl SheetPost {
-    /// [`write_event`] for this post, redirecting to the sheet at `anchor` (`"#latest"`).
+    /// [`write`] for this post: records `event`, then shows the sheet at `anchor`
+    /// (`"#latest"`).
+    async fn write(
+        &self,
+        anchor: &str,
+        event: impl Future<Output = Result<Value, AppError>>,
+    ) -> Response {
+        let to = (format!("/sessions/{}{anchor}", self.id), self.key.clone());
+        write(&self.state, &self.viewer, self.id, &self.values, to, event).await
+    }
+
+    /// An event built from the session's game alone, as [`write_event`] builds one.
     async fn event<F>(&self, anchor: &str, build: F) -> Response
     where
         F: FnOnce(&'static GameInfo) -> Result<Value, AppError>,
     {
-        let (id, values) = (self.id, &self.values);
-        let to = (format!("/sessions/{id}{anchor}"), self.key.clone());
-        write_event(&self.state, &self.viewer, id, values, to, build).await
+        let (reader, folds) = (&self.state.reader, &self.state.folds);
+        let game = async { build(service::game(reader, folds, self.id).await?) };
+        self.write(anchor, game).await
     }
 
-    /// [`write_amendment`] for this post, redirecting to the sheet at `anchor`.
+    /// An event found in the session's history (the hand an undo takes back, the payment a
+    /// void takes back): the session is read and replayed first. The session read for the
+    /// form is let go before the write, which waits for it.
     async fn amendment<F>(&self, anchor: &str, build: F) -> Response
     where
         F: FnOnce(&Loaded) -> Result<Value, AppError>,
     {
-        let (id, values) = (self.id, &self.values);
-        let to = (format!("/sessions/{id}{anchor}"), self.key.clone());
-        write_amendment(&self.state, &self.viewer, id, values, to, build).await
+        let (reader, folds) = (&self.state.reader, &self.state.folds);
+        let found = async { build(&*service::load(reader, folds, self.id).await?) };
+        self.write(anchor, found).await
     }
 }
 
