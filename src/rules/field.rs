@@ -40,6 +40,13 @@ impl Field {
         Field::default().then(name)
     }
 
+    /// Side `side`'s field `name`, side first as the partnership hands write a side's
+    /// entries (`NS` and `tricks` → `NS.tricks`, `EW` and `meld_checks.flush` →
+    /// `EW.meld_checks.flush`); a dotted `name` names each part.
+    pub fn of_side(side: impl Into<String>, name: impl AsRef<str>) -> Field {
+        Field::default().side(side).then(name)
+    }
+
     /// The parts of the path, outermost first.
     pub fn parts(&self) -> &[Part] {
         &self.parts
@@ -96,6 +103,32 @@ impl Field {
             parts: parts.to_vec(),
             text: written(parts),
         }
+    }
+
+    /// This field, read from a path in text (serde's, a form's key), with what the text
+    /// could not say put back where the reader knows it: a head part that is a side's name
+    /// (`NS`, `EW`) with more after it is that side's entry (`NS.meld`: no event or form
+    /// has a field of that name at its head other than the side's), and a key right after
+    /// a named map that is one of `players` (everyone who has sat at the table) is his
+    /// entry (`melds.Ann`). The text is unchanged.
+    pub fn with_entries(self, players: &[String]) -> Field {
+        let is_side = |name: &str| super::partnership::Side::from_name(name).is_some();
+        let mut parts = self.parts;
+        if let [Part::Name(head), _, ..] = parts.as_slice()
+            && is_side(head)
+        {
+            parts[0] = Part::Side(head.clone());
+        }
+        for i in 1..parts.len() {
+            let entry = match (&parts[i - 1], &parts[i]) {
+                (Part::Name(_), Part::Name(key)) if players.contains(key) => {
+                    Part::Player(key.clone())
+                }
+                _ => continue,
+            };
+            parts[i] = entry;
+        }
+        Field::from_parts(&parts)
     }
 
     /// Whether the path names nothing: the event or the form as a whole.
@@ -232,8 +265,46 @@ mod tests {
             "rounds[1][0]"
         );
         assert_eq!(Field::default().to_string(), "");
+        let checks = Field::of_side("EW", "meld_checks.flush");
+        assert_eq!(checks.to_string(), "EW.meld_checks.flush");
+        assert_eq!(
+            checks.parts(),
+            [
+                Part::Side("EW".into()),
+                Part::Name("meld_checks".into()),
+                Part::Name("flush".into())
+            ]
+        );
         let json = serde_json::to_value(Field::name("opening_scores").side("NS")).unwrap();
         assert_eq!(json, serde_json::json!("opening_scores.NS"));
+    }
+
+    /// Where the reader knows the players and the sides, a path read from text gets its
+    /// entries back; its text never changes.
+    #[test]
+    fn a_read_path_gets_its_side_and_player_entries_back() {
+        let players = ["Ann", "NS", "high"].map(String::from);
+        let melds = Field::from("melds.Ann").with_entries(&players);
+        assert_eq!(
+            melds.parts(),
+            [Part::Name("melds".into()), Part::Player("Ann".into())]
+        );
+        assert_eq!(melds.to_string(), "melds.Ann");
+        let meld = Field::from("NS.meld").with_entries(&[]);
+        assert_eq!(
+            meld.parts(),
+            [Part::Side("NS".into()), Part::Name("meld".into())]
+        );
+        // A lone `NS` is an event's field of that name, and a key after a place is no map's.
+        assert_eq!(
+            Field::from("NS").with_entries(&[]).parts(),
+            [Part::Name("NS".into())]
+        );
+        let bids = Field::from("rounds.0.Ann").with_entries(&players);
+        assert_eq!(bids.parts()[2], Part::Name("Ann".into()));
+        // An unknown name stays a name.
+        let zed = Field::from("melds.Zed").with_entries(&players);
+        assert_eq!(zed.parts()[1], Part::Name("Zed".into()));
     }
 
     #[test]

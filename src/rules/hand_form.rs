@@ -10,17 +10,19 @@ use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::RuleError;
+use super::{Field, RuleError};
 
 /// Reads a form body (`application/x-www-form-urlencoded`) into `T`. Errors name the field
 /// (`"bid"`, `"NS.meld"`) with the reader's words (`"x" is not a whole number`).
 pub fn read_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, RuleError> {
     serde_path_to_error::deserialize(serde_html_form::Deserializer::from_bytes(body)).map_err(|e| {
-        let field = e.path().to_string();
-        RuleError::new(
-            if field == "." { "form".into() } else { field },
-            e.into_inner().to_string(),
-        )
+        let field = match e.path().to_string() {
+            dot if dot == "." => Field::name("form"),
+            // A form's keys name a side's entries (`NS.meld`) but no player's: the
+            // per-player boxes are read by the games themselves, typed.
+            key => Field::from(key).with_entries(&[]),
+        };
+        RuleError::new(field, e.into_inner().to_string())
     })
 }
 
@@ -32,6 +34,19 @@ pub trait HandForm: DeserializeOwned {
     /// The written hand; errors name the form's field and ask for what is missing.
     fn written(self) -> Result<Self::Written, RuleError>;
 }
+
+/// Declares a game's form tests' `hand_event`: [`hand_event`] for the game's form `$form`,
+/// so a test reads a body as the game registers it (`hand_event(b"dealer=Cy&bid=250")`).
+#[cfg(test)]
+macro_rules! form_tests {
+    ($form:ty) => {
+        fn hand_event(body: &[u8]) -> Result<serde_json::Value, $crate::rules::RuleError> {
+            $crate::rules::hand_form::hand_event::<$form>(body)
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use form_tests;
 
 /// Reads a submitted hand form body into the game's form `F` and that into a `hand` event:
 /// what a game registers as its `hand_from_form`. Errors name the form's field.

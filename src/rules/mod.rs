@@ -24,6 +24,8 @@ pub mod game;
 pub mod hand_form;
 pub mod meld;
 pub mod partnership;
+#[cfg(test)]
+pub(crate) mod replay_tests;
 pub mod sheet;
 pub mod table;
 pub mod to_make;

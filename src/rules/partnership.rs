@@ -286,7 +286,7 @@ impl SideHand {
 pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     for side in Side::BOTH {
         let h = hands[side];
-        let field = |f: &str| Field::default().side(side.name()).then(f);
+        let field = |f: &str| Field::of_side(side.name(), f);
         if h.meld < 0 {
             return Err(RuleError::new(
                 field("meld"),
@@ -330,7 +330,7 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     let sum = hands.ns.tricks + hands.ew.tricks;
     if sum != ALL_TRICK_POINTS {
         return Err(RuleError::new(
-            "EW.tricks",
+            Field::of_side(Side::EW.name(), "tricks"),
             format!(
                 "NS {} + EW {} = {sum} trick points; the sides take exactly 250 between them",
                 hands.ns.tricks, hands.ew.tricks
@@ -340,11 +340,26 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     }
     if !hands.ns.won_trick && !hands.ew.won_trick {
         return Err(RuleError::new(
-            "EW.won_trick",
+            Field::of_side(Side::EW.name(), "won_trick"),
             "neither side won a trick, but each of the 12 tricks is won by someone",
         ));
     }
     Ok(())
+}
+
+/// The other side's trick points when only `side`'s `tricks` are entered on a form: the
+/// rest of the 250 (rules §1.0). Errors name `{side}.tricks` (`NS.tricks`) when `tricks`
+/// is outside 0–250, so the rest would be too.
+pub fn rest_of_tricks(side: Side, tricks: i64) -> Result<i64, RuleError> {
+    if (0..=ALL_TRICK_POINTS).contains(&tricks) {
+        Ok(ALL_TRICK_POINTS - tricks)
+    } else {
+        Err(RuleError::new(
+            Field::of_side(side.name(), "tricks"),
+            format!("{tricks} is outside 0–250, the trick points in one deal"),
+        )
+        .rule("rules §1.0"))
+    }
 }
 
 /// Who reached the target after a deal (rules §1.5–1.7 "first side to 1,000").
@@ -389,18 +404,18 @@ pub fn read_opening_scores(value: Option<&Value>) -> Result<PerSide<i64>, RuleEr
 fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, RuleError> {
     let mut out = PerSide::default();
     for (key, v) in map {
+        // The key stands where a side's entry belongs, so it is typed as one even when it
+        // names no side, and written exactly as sent (a dotted key stays one part).
+        let entry = || Field::name(field).side(key);
         let side = Side::from_name(key).ok_or_else(|| {
             RuleError::new(
-                format!("{field}.{key}"),
+                entry(),
                 "a partnership game keeps scores per side: use \"NS\" and \"EW\"",
             )
             .rule("session-format")
         })?;
         out[side] = v.as_i64().ok_or_else(|| {
-            RuleError::new(
-                format!("{field}.{key}"),
-                format!("{v} is not a whole number of points"),
-            )
+            RuleError::new(entry(), format!("{v} is not a whole number of points"))
         })?;
     }
     Ok(out)
@@ -421,27 +436,45 @@ pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, Str
             Vec::new(),
         );
     }
-    let mut paid = Vec::new();
     let mut steps = vec![Step::Stake {
         amount: stake,
         per: "game".into(),
     }];
-    for loser in seating.members(winner.other()) {
-        let to = seating.opposite_number(loser).unwrap_or(loser);
-        postings.transfer(loser, to, stake);
-        paid.push(format!("{loser} pays {to} {stake}"));
-        steps.push(Step::Pays {
-            from: loser.to_string(),
-            to: to.to_string(),
-            amount: stake,
-            why: format!("the game won by {}, to his opposite number", winner.name()),
-        });
-    }
+    let why = format!("the game won by {}", winner.name());
+    let losers = winner.other();
+    let paid = pay_opposite_numbers(seating, losers, stake, &why, (&mut postings, &mut steps));
     (
         postings,
         format!("{stake} a game each: {}", paid.join(", ")),
         steps,
     )
+}
+
+/// Each player of `losers` pays his opposite number ([`Seating::opposite_number`]: seat 1
+/// with seat 2, seat 3 with seat 4) `amount`, posted to `postings` and shown in `steps` as a
+/// payment whose reason is `why` and "to his opposite number". Returns each payment in
+/// words ("E pays N 0.50"). The partnership games' per-player money (session-format "Money
+/// in the partnership games"; rules §1.7 `per_player`).
+pub fn pay_opposite_numbers(
+    seating: &Seating,
+    losers: Side,
+    amount: Money,
+    why: &str,
+    (postings, steps): (&mut Postings, &mut Vec<Step>),
+) -> Vec<String> {
+    let mut paid = Vec::new();
+    for loser in seating.members(losers) {
+        let to = seating.opposite_number(loser).unwrap_or(loser);
+        postings.transfer(loser, to, amount);
+        paid.push(format!("{loser} pays {to} {amount}"));
+        steps.push(Step::Pays {
+            from: loser.to_string(),
+            to: to.to_string(),
+            amount,
+            why: format!("{why}, to his opposite number"),
+        });
+    }
+    paid
 }
 
 #[cfg(test)]

@@ -7,6 +7,24 @@ use serde::Serialize;
 use super::Suit;
 use crate::money::Money;
 
+/// Points (or checks) as a sheet writes them: thousands grouped with commas and a true
+/// minus sign ("320", "1,250", "−350"). The one formatter for every game and the sheet.
+pub fn points(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if n < 0 {
+        format!("−{grouped}")
+    } else {
+        grouped
+    }
+}
+
 /// What a column of the sheet tallies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

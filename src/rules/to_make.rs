@@ -58,7 +58,7 @@ pub fn to_make(game: &str, values: &HashMap<String, String>, seated: &[String]) 
                 Some("redoubled") => 4,
                 _ => 1,
             };
-            let worth = grouped(bid.checked_mul(times)?);
+            let worth = super::sheet::points(bid.checked_mul(times)?);
             Some(format!(
                 "{who} need {bid} in meld and tricks to make {bid}: made, they score {worth}; \
                  set, their opponents score {worth}"
@@ -86,19 +86,6 @@ fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> St
         );
     }
     format!("{who} {verb} {need} in {play} to make {bid} (meld {meld})")
-}
-
-/// Points as a sheet writes them, thousands grouped: "1,200".
-fn grouped(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("−{out}") } else { out }
 }
 
 /// The side of `name` among `seated` (four players), if seated.

@@ -24,6 +24,12 @@ pub trait TableAgreements: Sized {
     /// Checks the written agreements against the rules. Errors name the agreement bare
     /// (`"target"`); [`read_agreements`] puts `agreements.` before it.
     fn check(written: Self::Written) -> Result<Self, RuleError>;
+
+    /// Reads the `agreements` object of a session document ([`read_agreements`]): each
+    /// missing agreement at its default. Errors name the field (`agreements.target`).
+    fn read(object: &Map<String, Value>) -> Result<Self, RuleError> {
+        read_agreements(object)
+    }
 }
 
 /// Reads and checks a session's `agreements` object: the one prologue every game shares.
@@ -88,6 +94,25 @@ macro_rules! events {
     };
 }
 pub(crate) use events;
+
+/// Declares the agreements tests' helpers for the game's agreements type `$a`: `read`
+/// (a JSON object as the session document writes it, read and checked) and `field` (the
+/// field its refusal names).
+#[cfg(test)]
+macro_rules! agreement_tests {
+    ($a:ty) => {
+        fn read(v: serde_json::Value) -> Result<$a, $crate::rules::RuleError> {
+            <$a as $crate::rules::typed::TableAgreements>::read(v.as_object().unwrap())
+        }
+
+        #[allow(dead_code)]
+        fn field(v: serde_json::Value) -> String {
+            read(v).unwrap_err().field.to_string()
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use agreement_tests;
 
 /// One event's reading in [`events!`]: serde into the written struct, or the game's reader.
 macro_rules! read_event {
@@ -242,13 +267,20 @@ impl<G: Game> Engine for Typed<G> {
         self.0.opening(ctx)
     }
     /// Reads the event into `G`'s enum, refusing a kind `G` does not know, then applies it.
+    /// A refusal of the reading names a side's or a player's entry as such
+    /// ([`Field::with_entries`](super::Field::with_entries)): serde's path is text and cannot say `melds.Ann` is Ann's.
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
         kind: &str,
         event: &Map<String, Value>,
     ) -> Result<Outcome, RuleError> {
-        let event = G::Event::read(kind, event).ok_or_else(|| G::unknown(kind))??;
+        let event = G::Event::read(kind, event)
+            .ok_or_else(|| G::unknown(kind))?
+            .map_err(|e| RuleError {
+                field: e.field.with_entries(ctx.table.everyone()),
+                ..e
+            })?;
         self.0.apply(ctx, event)
     }
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
@@ -318,6 +350,47 @@ impl TryFrom<Money> for Stake {
             Ok(Stake(money))
         }
     }
+}
+
+/// `true`: the default of an agreement that holds unless the table writes otherwise
+/// (serde's `default = "crate::rules::typed::yes"`), one for every game.
+pub fn yes() -> bool {
+    true
+}
+
+/// 1,000 points: the target the pinochle games play to unless agreed otherwise (rules
+/// §1.5, §1.7, §1.9; S002–S004).
+pub fn thousand() -> i64 {
+    1000
+}
+
+/// 250 points: how far the target rises when both reach it on one deal, unless agreed
+/// otherwise (rules §1.5, §1.9; S002, S004).
+pub fn two_fifty() -> i64 {
+    250
+}
+
+/// Points agreed for the table (a target, its step), kept within 1–`max`: `value`, or a
+/// refusal naming `field` that says "`value` must be between 1 and `max` points" and then
+/// `more`, the game's own words (`" (1,000)"`), citing `rule` when the game cites one.
+pub fn points_within(
+    field: &str,
+    value: i64,
+    max: i64,
+    more: &str,
+    rule: Option<&str>,
+) -> Result<i64, RuleError> {
+    if (1..=max).contains(&value) {
+        return Ok(value);
+    }
+    let refusal = RuleError::new(
+        field,
+        format!("{value} must be between 1 and {max} points{more}"),
+    );
+    Err(match rule {
+        Some(rule) => refusal.rule(rule),
+        None => refusal,
+    })
 }
 
 /// The contract fields of a deal where all passed, in the games with an auction (`given`:

@@ -8,6 +8,50 @@
 //! same pass records which rows are struck, which event finished which game, and which game
 //! ends an amendment changed: nothing is replayed per correction or guessed from sentences.
 
+/// The accessors a [`Fold`] and its [`Tip`] share, read from their `core` (the session as
+/// it stands after the last event): written once, for both.
+macro_rules! core_accessors {
+    () => {
+        /// How many games are finished in the session as it stands.
+        pub fn games_finished(&self) -> usize {
+            self.core.finished.len()
+        }
+
+        /// The ledger's record of each finished game (`games`), in order.
+        pub fn games(&self) -> Vec<crate::rules::FinishedGame> {
+            self.core.finished.records()
+        }
+
+        /// The engine as it stands after the last event.
+        pub fn engine(&self) -> &dyn crate::rules::Engine {
+            self.core.engine.as_ref()
+        }
+
+        /// The seating after the last event.
+        pub fn table(&self) -> &crate::rules::Table {
+            &self.core.table
+        }
+
+        /// Every balance in cents, the kitty's included.
+        pub fn balances(&self) -> &crate::ledger::Balances {
+            &self.core.balances
+        }
+
+        /// The index of the `close`, once the sitting is closed.
+        pub fn closed_at(&self) -> Option<usize> {
+            self.core.closed_at
+        }
+
+        /// Who deals the next hand by the game's rules (the first seat before any hand).
+        pub fn next_dealer(&self) -> Option<String> {
+            self.core
+                .engine
+                .next_dealer(&self.core.table)
+                .or_else(|| self.core.table.seated().first().cloned())
+        }
+    };
+}
+
 mod afresh;
 mod amend;
 mod games;
@@ -410,40 +454,12 @@ impl Fold {
         self.start_line.as_ref()
     }
 
-    /// The engine as it stands after the last event.
-    pub fn engine(&self) -> &dyn Engine {
-        self.core.engine.as_ref()
-    }
-
-    /// The seating after the last event.
-    pub fn table(&self) -> &Table {
-        &self.core.table
-    }
-
-    /// Every balance in cents, the kitty's included.
-    pub fn balances(&self) -> &Balances {
-        &self.core.balances
-    }
-
-    /// The index of the `close`, once the sitting is closed.
-    pub fn closed_at(&self) -> Option<usize> {
-        self.core.closed_at
-    }
-
     /// The games finished in the session as it stands, in order (a copy).
     pub fn finished(&self) -> Vec<Finish> {
         self.core.finished.to_vec()
     }
 
-    /// How many games are finished in the session as it stands.
-    pub fn games_finished(&self) -> usize {
-        self.core.finished.len()
-    }
-
-    /// The ledger's record of each finished game (`games`), in order.
-    pub fn games(&self) -> Vec<FinishedGame> {
-        self.core.finished.records()
-    }
+    core_accessors!();
 
     /// The event at `index` as it stands now (its latest correction), `None` when it was
     /// undone, is an amendment, or does not exist.
@@ -475,14 +491,6 @@ impl Fold {
             .get(&index)
             .and_then(|&r| self.rows.get(r))
             .and_then(|r| r.hand_number)
-    }
-
-    /// Who deals the next hand by the game's rules (the first seat before any hand).
-    pub fn next_dealer(&self) -> Option<String> {
-        self.core
-            .engine
-            .next_dealer(&self.core.table)
-            .or_else(|| self.core.table.seated().first().cloned())
     }
 }
 

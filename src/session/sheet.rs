@@ -20,22 +20,8 @@ use crate::money::Money;
 use crate::rules::{Cell, Column, Detail, Engine, Layout, SheetLine, Table, Tally};
 
 /// Points or checks as written on a sheet: "320", "−350", with thousands as written
-/// ("1,020").
-pub fn points(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut grouped = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    if n < 0 {
-        format!("−{grouped}")
-    } else {
-        grouped
-    }
-}
+/// ("1,020"); the rules' one formatter.
+pub use crate::rules::sheet::points;
 
 fn signed_points(n: i64) -> String {
     match n.signum() {

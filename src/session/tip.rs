@@ -5,8 +5,7 @@ use serde_json::{Map, Value};
 
 use super::window::Window;
 use super::{Core, Finish, Fold, Refusal, Row, event_object};
-use crate::ledger::Balances;
-use crate::rules::{Engine, FinishedGame, GameInfo, Table};
+use crate::rules::GameInfo;
 
 /// [`Core::apply_plain`] or its in-place form.
 type PlainStep =
@@ -114,15 +113,7 @@ impl Tip {
         self.core.finished.last()
     }
 
-    /// How many games are finished in the session as it stands.
-    pub fn games_finished(&self) -> usize {
-        self.core.finished.len()
-    }
-
-    /// The ledger's record of each finished game (`games`), in order.
-    pub fn games(&self) -> Vec<FinishedGame> {
-        self.core.finished.records()
-    }
+    core_accessors!();
 
     /// The number of the last hand standing ("hand 3"), which the next deal follows.
     pub fn last_hand(&self) -> Option<usize> {
@@ -138,33 +129,5 @@ impl Tip {
     /// The latest rows and what the sheet needs of the earlier ones.
     pub fn window(&self) -> &Window {
         &self.window
-    }
-
-    /// The engine after the last event.
-    pub fn engine(&self) -> &dyn Engine {
-        self.core.engine.as_ref()
-    }
-
-    /// The seating after the last event.
-    pub fn table(&self) -> &Table {
-        &self.core.table
-    }
-
-    /// Every balance in cents, the kitty's included.
-    pub fn balances(&self) -> &Balances {
-        &self.core.balances
-    }
-
-    /// The index of the `close`, once the sitting is closed.
-    pub fn closed_at(&self) -> Option<usize> {
-        self.core.closed_at
-    }
-
-    /// Who deals the next hand by the game's rules (the first seat before any hand).
-    pub fn next_dealer(&self) -> Option<String> {
-        self.core
-            .engine
-            .next_dealer(&self.core.table)
-            .or_else(|| self.core.table.seated().first().cloned())
     }
 }

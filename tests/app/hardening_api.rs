@@ -71,6 +71,25 @@ async fn event_count(app: &TestApp, bearer: &str, id: i64) -> u64 {
     reply.json()["event_count"].as_u64().unwrap()
 }
 
+/// Once the disk has space again every kind of write is taken at once (201): each of
+/// `writes` (its headers, its event) posted to `uri` in turn, then a new session.
+async fn every_write_succeeds<const N: usize>(
+    app: &TestApp,
+    bearer: &str,
+    uri: &str,
+    writes: [(&[(&str, &str)], String); N],
+) {
+    for (headers, event) in writes {
+        let reply = send(app, "POST", uri, bearer, headers, event).await;
+        assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    }
+    let session = json!({"game": "auction_pinochle", "players": ["A", "B", "C"],
+                         "agreements": {"stake": "0.05"}});
+    let path = "/api/v1/sessions";
+    let created = send(app, "POST", path, bearer, &[], session.to_string()).await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+}
+
 /// The refusal's `error` object, after checking it has a code and a message.
 fn refusal(reply: &Reply, status: u16) -> Value {
     assert_eq!(reply.status.as_u16(), status, "{}", reply.body);
@@ -453,22 +472,8 @@ async fn a_full_disk_is_503_naming_it_and_writes_succeed_again_once_space_is_bac
     disk_full(&app, false).await;
     let health = app.get("/healthz").await;
     assert_eq!(health.status.as_u16(), 200, "{}", health.body);
-    let plain = send(&app, "POST", &uri, &bearer, &[], payment(1)).await;
-    assert_eq!(plain.status.as_u16(), 201, "{}", plain.body);
-    let keyed = send(&app, "POST", &uri, &bearer, &key, payment(9999)).await;
-    assert_eq!(keyed.status.as_u16(), 201, "{}", keyed.body);
-    let session = json!({"game": "auction_pinochle", "players": ["A", "B", "C"],
-                         "agreements": {"stake": "0.05"}});
-    let created = send(
-        &app,
-        "POST",
-        "/api/v1/sessions",
-        &bearer,
-        &[],
-        session.to_string(),
-    )
-    .await;
-    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let writes = [(&[][..], payment(1)), (&key[..], payment(9999))];
+    every_write_succeeds(&app, &bearer, &uri, writes).await;
     let _ = std::fs::remove_dir_all(app_dir("disk-full"));
     assert_eq!(event_count(&app, &bearer, id).await, written as u64 + 2);
 }
@@ -677,22 +682,8 @@ async fn a_disk_full_at_commit_leaves_the_writer_usable_once_space_is_back() {
     let keyed = [("idempotency-key", "tmpfs-1")];
     disk_refusal(&send(&app, "POST", &uri, &bearer, &keyed, payment.clone()).await);
     std::fs::remove_file(filler).unwrap();
-    let plain = send(&app, "POST", &uri, &bearer, &[], payment.clone()).await;
-    assert_eq!(plain.status.as_u16(), 201, "{}", plain.body);
-    let again = send(&app, "POST", &uri, &bearer, &keyed, payment.clone()).await;
-    assert_eq!(again.status.as_u16(), 201, "{}", again.body);
-    let session = json!({"game": "auction_pinochle", "players": ["A", "B", "C"],
-                         "agreements": {"stake": "0.05"}});
-    let created = send(
-        &app,
-        "POST",
-        "/api/v1/sessions",
-        &bearer,
-        &[],
-        session.to_string(),
-    )
-    .await;
-    assert_eq!(created.status.as_u16(), 201, "{}", created.body);
+    let writes = [(&[][..], payment.clone()), (&keyed[..], payment.clone())];
+    every_write_succeeds(&app, &bearer, &uri, writes).await;
     assert_eq!(event_count(&app, &bearer, id).await, written + 2);
     let health = app.get("/healthz").await;
     assert_eq!(health.status.as_u16(), 200, "{}", health.body);

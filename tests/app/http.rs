@@ -254,13 +254,7 @@ async fn two_phones_entering_the_same_hand_record_it_once() {
     let app = TestApp::new().await;
     let (sheet, id) = pinochle_session(&app).await;
     let hand = bid_hand("0", "Cy", "Ann", "250", "hearts", "made");
-    assert_eq!(
-        app.post_form(&format!("{sheet}/hands"), &hand)
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    app.post_form_ok(&format!("{sheet}/hands"), &hand).await;
     let second = app.post_form(&format!("{sheet}/hands"), &hand).await;
     assert_eq!(second.status.as_u16(), 409);
     assert!(
@@ -523,13 +517,7 @@ async fn a_hand_is_corrected_and_undone_through_the_forms_and_history_stays() {
     let app = TestApp::new().await;
     let (sheet, id) = pinochle_session(&app).await;
     let hand = bid_hand("0", "Cy", "Ann", "250", "spades", "made");
-    assert_eq!(
-        app.post_form(&format!("{sheet}/hands"), &hand)
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    app.post_form_ok(&format!("{sheet}/hands"), &hand).await;
 
     // The correction form comes pre-filled with the hand as entered.
     let page = app.get(&format!("{sheet}?correct=0")).await;

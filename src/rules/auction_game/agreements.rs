@@ -4,11 +4,10 @@
 //! agreements are refused (usually typos).
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::money::Money;
 use crate::rules::RuleError;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements};
 
 /// Every agreement of an Auction session, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,6 +25,9 @@ pub struct Written {
     stake: Stake,
 }
 
+/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; `stake` defaults to "0.00".
+/// Errors name the field (`agreements.stake`): a negative stake, a JSON number for
+/// money, an unknown agreement.
 impl TableAgreements for Agreements {
     type Written = Written;
 
@@ -37,23 +39,12 @@ impl TableAgreements for Agreements {
     }
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; `stake` defaults to "0.00".
-    /// Errors name the field (`agreements.stake`): a negative stake, a JSON number for
-    /// money, an unknown agreement.
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        read_agreements(object)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn the_stake_defaults_to_nothing_and_is_read_as_cents() {

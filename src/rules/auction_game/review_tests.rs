@@ -4,25 +4,17 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, replay};
-use crate::money::Money;
+use crate::format::LedgerDoc;
+use crate::rules::replay_tests;
 use crate::session::Refusal;
 
+/// An Auction session at `players` (no scores to carry in) played through `replay`.
 fn run(players: &[&str], agreements: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    let doc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_game", "currency": "USD",
-        "agreements": agreements, "players": players, "opening_scores": null,
-        "events": events
-    }))
-    .unwrap();
-    replay(&doc)
+    replay_tests::run("auction_game", players, agreements, Value::Null, events)
 }
 
 fn cents(l: &LedgerDoc, players: &[&str]) -> Vec<i64> {
-    players
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
+    replay_tests::cents(l, players)
 }
 
 const ABC: &[&str] = &["A", "B", "C"];

@@ -6,26 +6,18 @@
 use serde_json::{Value, json};
 
 use super::hand::Item;
-use crate::format::{LedgerDoc, replay};
+use crate::format::LedgerDoc;
+use crate::rules::replay_tests::{self, winners};
 use crate::money::Money;
 use crate::session::Refusal;
 
+/// An Auction session at `players` (no scores to carry in) played through `replay`.
 fn run(players: &[&str], agreements: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    let doc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_game", "currency": "USD",
-        "agreements": agreements, "players": players, "opening_scores": null,
-        "events": events
-    }))
-    .unwrap();
-    replay(&doc)
+    replay_tests::run("auction_game", players, agreements, Value::Null, events)
 }
 
 fn cents(l: &LedgerDoc, p: &str) -> i64 {
     l.balances.get(p).copied().unwrap_or(Money::ZERO).cents()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 /// The field a refused two-player game is refused for, and the event's index.

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::units::{UnitsTable, UnitsTableSpec};
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements, read_agreements, yes};
 use crate::rules::RuleError;
 
 /// How the kitty is kept (`kitty` agreement).
@@ -59,10 +59,6 @@ pub struct Agreements {
 
 /// The bid from which the kitty takes part: 350 (rules §1.2 rules 3–5, §1.3).
 pub const KITTY_BID: i64 = 350;
-
-fn yes() -> bool {
-    true
-}
 
 fn two() -> i64 {
     2
@@ -184,9 +180,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn defaults_follow_the_session_format() {

@@ -240,11 +240,8 @@ mod tests {
     use serde_json::json;
 
     use super::Form;
-    use crate::rules::hand_form;
 
-    fn hand_event(body: &[u8]) -> Result<serde_json::Value, crate::rules::RuleError> {
-        hand_form::hand_event::<Form>(body)
-    }
+    crate::rules::hand_form::form_tests!(Form);
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

@@ -8,14 +8,10 @@ use serde_json::{Value, json};
 
 use crate::format::{LedgerDoc, LedgerEvent, SessionDoc, replay, replay_at_table};
 use crate::money::Money;
+use crate::rules::replay_tests;
 
 fn session(players: &[&str], agreements: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
-        "agreements": agreements, "players": players, "opening_scores": null,
-        "events": events
-    }))
-    .unwrap()
+    replay_tests::session("auction_pinochle", players, agreements, Value::Null, events)
 }
 
 fn ok(players: &[&str], agreements: Value, events: Vec<Value>) -> LedgerDoc {
@@ -41,10 +37,7 @@ fn close() -> Value {
 
 /// Every balance in cents, in the order of `accounts`.
 fn cents(l: &LedgerDoc, accounts: &[&str]) -> Vec<i64> {
-    accounts
-        .iter()
-        .map(|a| l.balances.get(*a).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
+    replay_tests::cents(l, accounts)
 }
 
 /// The ledger event numbered `seq` (0 is the opening ante, then 1 for `events[0]`, …).

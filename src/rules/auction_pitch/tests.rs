@@ -10,19 +10,10 @@ use super::{GAME, hand};
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
 use crate::ledger::{self, Balances};
 use crate::money::Money;
-use crate::rules::{Ctx, Engine, Table};
+use crate::rules::{Ctx, Engine, Table, replay_tests};
 
 fn session(agreements: Value, players: &[&str], opening: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1",
-        "game": "auction_pitch",
-        "currency": "USD",
-        "agreements": agreements,
-        "players": players,
-        "opening_scores": opening,
-        "events": events,
-    }))
-    .unwrap()
+    replay_tests::session("auction_pitch", players, agreements, opening, events)
 }
 
 fn abcd(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {

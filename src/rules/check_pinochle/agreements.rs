@@ -24,11 +24,11 @@
 //! and `all_count` to 0. Every band list starts at the minimum bid 200.
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::checks::{CheckTable, Further, GameAward, MeldCheck, MeldValues};
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, yes};
 use crate::rules::{RuleError, fields};
 
 /// Who pays whom when a game is settled (rules §1.7 settlement, §3 item 24).
@@ -84,14 +84,6 @@ pub struct Agreements {
     pub slam_and_count_cumulative: bool,
     /// What `close` does with a game still in progress.
     pub unfinished_game: Unfinished,
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn thousand() -> i64 {
-    1000
 }
 
 fn five() -> i64 {
@@ -159,21 +151,18 @@ struct WrittenFurther {
     defeat: Option<i64>,
 }
 
+/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
+/// default (module doc). Errors name the field (`agreements.make_checks`).
 impl TableAgreements for Agreements {
     type Written = Written;
 
     /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail =
             |field: &str, message: String| RuleError::new(field, message);
-        if !(1..=MAX_TARGET).contains(&w.target) {
-            return Err(fail(
-                "target",
-                format!("{} must be between 1 and {MAX_TARGET} points", w.target),
-            ));
-        }
+        points_within("target", w.target, MAX_TARGET, "", None)?;
         let table = read_table(w.check_table.as_ref(), w.make_checks.as_deref())?;
         let mut meld_checks = MeldValues::HOYLE;
         if let Some(m) = &w.meld_checks {
@@ -210,14 +199,6 @@ impl TableAgreements for Agreements {
             slam_and_count_cumulative: w.slam_and_count_cumulative,
             unfinished_game: w.unfinished_game,
         })
-    }
-}
-
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (module doc). Errors name the field (`agreements.make_checks`).
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        read_agreements(object)
     }
 }
 
@@ -317,13 +298,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
-
-    fn field(v: Value) -> String {
-        read(v).unwrap_err().field.to_string()
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn defaults_follow_the_session_format_and_the_open_points() {

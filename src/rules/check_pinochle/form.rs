@@ -12,7 +12,7 @@ use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
-use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.7).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -328,7 +328,7 @@ impl Form {
         let name = side.name();
         let mut meld_checks = Vec::new();
         for meld in MeldCheck::ALL {
-            let field = format!("{name}.meld_checks.{}", meld.id());
+            let field = Field::of_side(name, "meld_checks").then(meld.id());
             meld_checks.extend(std::iter::repeat_n(meld, self.meld_count(&field)?));
         }
         Ok(WrittenSide {
@@ -336,7 +336,7 @@ impl Form {
             meld_checks,
             tricks: tricks.ok_or_else(|| {
                 RuleError::new(
-                    format!("{name}.tricks"),
+                    Field::of_side(name, "tricks"),
                     format!("enter {name}'s trick points (0 if none)"),
                 )
             })?,
@@ -346,10 +346,10 @@ impl Form {
     }
 
     /// A number of check-bearing melds: empty means none.
-    fn meld_count(&self, field: &str) -> Result<usize, RuleError> {
+    fn meld_count(&self, field: &Field) -> Result<usize, RuleError> {
         let Some(text) = self
             .counts
-            .get(field)
+            .get(field.as_str())
             .map(|t| t.trim())
             .filter(|t| !t.is_empty())
         else {
@@ -368,11 +368,8 @@ mod tests {
     use serde_json::json;
 
     use super::Form;
-    use crate::rules::hand_form;
 
-    fn hand_event(body: &[u8]) -> Result<serde_json::Value, crate::rules::RuleError> {
-        hand_form::hand_event::<Form>(body)
-    }
+    crate::rules::hand_form::form_tests!(Form);
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

@@ -23,7 +23,7 @@ use super::agreements::Agreements;
 use super::checks::{MIN_BID, MeldCheck};
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
-use crate::rules::{RuleError, Suit, fields};
+use crate::rules::{Field, RuleError, Suit, fields};
 
 /// The highest bid accepted, in points: far above anything a deal can make (no side
 /// melds anywhere near [`partnership::MAX_MELD`]), a guard against a typed extra zero.
@@ -214,7 +214,7 @@ fn all_tricks(
     let mut out = PerSide::default();
     for side in Side::BOTH {
         let swept = !hands[side.other()].won_trick;
-        let field = format!("{}.all_tricks", side.name());
+        let field = Field::of_side(side.name(), "all_tricks");
         match written[side].all_tricks {
             Some(true) if !swept => {
                 return Err(RuleError::new(
@@ -254,7 +254,7 @@ fn check_meld_checks(
 ) -> Result<(), RuleError> {
     let mut used = [0usize; 7];
     for side in Side::BOTH {
-        let field = format!("{}.meld_checks", side.name());
+        let field = Field::of_side(side.name(), "meld_checks");
         let list = &written[side].meld_checks;
         let least: i64 = list.iter().map(|m| m.least_points()).sum();
         if least > hands[side].meld {

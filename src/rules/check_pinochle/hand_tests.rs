@@ -1,6 +1,7 @@
 //! Unit tests of reading and scoring one deal (rules §1.7).
 
 use super::*;
+use crate::rules::typed::TableAgreements;
 use serde_json::json;
 
 fn seating() -> Seating {

@@ -7,6 +7,8 @@ use crate::ledger::split::equal_shares;
 use crate::money::Money;
 use crate::rules::partnership::{PerSide, Seating, Side, TargetReached, target_reached};
 use crate::rules::{RuleError, Step, Tally};
+// `per_player` (rules §1.7, [R]): each player of the losing side pays his opposite number.
+use crate::rules::partnership::pay_opposite_numbers as per_player;
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,29 +128,6 @@ fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
-/// `per_player` (rules §1.7, [R]): each player of `losers` pays his opposite number
-/// `amount`. Posts and adds steps; returns each payment in words.
-fn per_player(
-    seating: &Seating,
-    losers: Side,
-    amount: Money,
-    why: &str,
-    (postings, steps): (&mut Postings, &mut Vec<Step>),
-) -> Vec<String> {
-    let mut paid = Vec::new();
-    for loser in seating.members(losers) {
-        let to = seating.opposite_number(loser).unwrap_or(loser);
-        postings.transfer(loser, to, amount);
-        paid.push(format!("{loser} pays {to} {amount}"));
-        steps.push(Step::Pays {
-            from: loser.to_string(),
-            to: to.to_string(),
-            amount,
-            why: format!("{why}, to his opposite number"),
-        });
-    }
-    paid
-}
 
 /// The members of `side` in `order` (from the left of the most recent dealer), which
 /// decides the odd cent of a per-partnership split; without a dealer yet, seat order
@@ -192,6 +171,7 @@ fn per_partnership(
 mod tests {
     use super::*;
     use crate::ledger::sum;
+    use crate::rules::typed::TableAgreements;
     use serde_json::json;
 
     fn seating() -> Seating {

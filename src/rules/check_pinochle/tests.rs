@@ -4,26 +4,17 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::format::{LedgerDoc, SessionDoc, replay};
 use crate::money::Money;
+
+use crate::rules::replay_tests::{self, sessions, winners};
 
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
+sessions!("check_pinochle", PLAYERS);
+
 fn session(players: &[&str], agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "check_pinochle", "currency": "USD",
-        "agreements": agreements, "players": players, "opening_scores": opening,
-        "events": events
-    }))
-    .unwrap()
-}
-
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    replay(&session(&PLAYERS, agreements, opening, events))
-}
-
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+    replay_tests::session("check_pinochle", players, agreements, opening, events)
 }
 
 fn hand(dealer: &str, bidder: &str, bid: i64, ns: Value, ew: Value) -> Value {
@@ -41,10 +32,6 @@ fn cents(l: &LedgerDoc, p: &str) -> i64 {
 
 fn balances(l: &LedgerDoc) -> Vec<i64> {
     PLAYERS.iter().map(|p| cents(l, p)).collect()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 #[test]

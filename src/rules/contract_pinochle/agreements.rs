@@ -9,10 +9,9 @@
 //! ```
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements, points_within};
 use crate::rules::RuleError;
 
 /// The largest target accepted, in points: far beyond any real game (S003 plays to 3,000),
@@ -50,19 +49,17 @@ pub struct Written {
     double_survives_overcall: bool,
 }
 
+/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
+/// default (module doc). Errors name the field: `agreements.stake` negative,
+/// `agreements.target` outside 1–[`MAX_TARGET`], any unknown field.
 impl TableAgreements for Agreements {
     type Written = Written;
 
     /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
-        if !(1..=MAX_TARGET).contains(&w.target) {
-            return Err(RuleError::new(
-                "target",
-                format!("{} must be between 1 and {MAX_TARGET} points", w.target),
-            ));
-        }
+        points_within("target", w.target, MAX_TARGET, "", None)?;
         Ok(Agreements {
             stake: w.stake.money(),
             target: w.target,
@@ -71,23 +68,12 @@ impl TableAgreements for Agreements {
     }
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (module doc). Errors name the field: `agreements.stake` negative,
-    /// `agreements.target` outside 1–[`MAX_TARGET`], any unknown field.
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        read_agreements(object)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn defaults_are_scarnes_game_and_no_surviving_double() {

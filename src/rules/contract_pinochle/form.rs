@@ -191,11 +191,9 @@ impl hand_form::HandForm for Form {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
-    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-        hand_form::hand_event::<Form>(body)
-    }
+    crate::rules::hand_form::form_tests!(Form);
 
     /// The body a browser sends (values here need no escaping but the blank).
     fn form(fields: &[(&str, &str)]) -> Vec<u8> {

@@ -372,6 +372,7 @@ pub fn score(c: &Contract) -> Scored {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::typed::TableAgreements;
     use serde_json::json;
 
     fn seating() -> Seating {

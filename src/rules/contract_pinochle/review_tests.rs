@@ -5,23 +5,16 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
-use crate::money::Money;
+use crate::format::LedgerDoc;
+
+use crate::rules::replay_tests::{self, sessions, winners};
 
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    let doc: SessionDoc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "contract_pinochle", "currency": "USD",
-        "agreements": agreements, "players": PLAYERS, "opening_scores": opening,
-        "events": events
-    }))
-    .unwrap();
-    replay(&doc)
-}
+sessions!("contract_pinochle", PLAYERS);
 
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+fn cents(l: &LedgerDoc) -> Vec<i64> {
+    replay_tests::cents(l, &PLAYERS)
 }
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> String {
@@ -37,17 +30,6 @@ fn hand(dealer: &str, bidder: &str, bid: i64, doubled: &str, outcome: &str) -> V
 fn bid_hand(dealer: &str, bidder: &str, bid: i64, outcome: &str, calls: Value) -> Value {
     json!({"type": "hand", "dealer": dealer, "bidder": bidder, "bid": bid, "trump": "spades",
            "outcome": outcome, "auction": calls})
-}
-
-fn cents(l: &LedgerDoc) -> Vec<i64> {
-    PLAYERS
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 #[test]

@@ -4,27 +4,18 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::format::LedgerDoc;
 use crate::ledger::sum;
 use crate::money::Money;
 
+use crate::rules::replay_tests::{self, sessions, winners};
+
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
-fn session(agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "contract_pinochle", "currency": "USD",
-        "agreements": agreements, "players": PLAYERS, "opening_scores": opening,
-        "events": events
-    }))
-    .unwrap()
-}
+sessions!("contract_pinochle", PLAYERS);
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    replay(&session(agreements, opening, events))
-}
-
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+fn cents(l: &LedgerDoc) -> Vec<i64> {
+    replay_tests::cents(l, &PLAYERS)
 }
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> String {
@@ -38,17 +29,6 @@ fn hand(dealer: &str, bidder: &str, bid: i64, doubled: &str, outcome: &str) -> V
 
 fn passed(dealer: &str) -> Value {
     json!({"type": "hand", "dealer": dealer, "all_passed": true})
-}
-
-fn cents(l: &LedgerDoc) -> Vec<i64> {
-    PLAYERS
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 #[test]
@@ -252,7 +232,9 @@ fn the_steps_show_the_multiplier_the_score_and_each_payment() {
     use crate::rules::{Step, Tally};
     // NS 2800 + N's 250 doubled made: × 2 → 500; 2800 + 500 = 3300; at 0.25 a game E pays
     // N and W pays S.
-    let doc = session(
+    let doc = replay_tests::session(
+        "contract_pinochle",
+        &PLAYERS,
         json!({"stake": "0.25"}),
         json!({"NS": 2800}),
         vec![hand("N", "N", 250, "doubled", "made")],

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements, points_within, read_agreements};
 use crate::rules::RuleError;
 
 /// The lowest bid of the base game, in points (BIC-PAP, rules §1.6).
@@ -83,12 +83,7 @@ impl TableAgreements for Agreements {
             .rule("rules §0.3, §1.6"));
         }
         let target = w.target.unwrap_or(DEFAULT_TARGET);
-        if !(1..=MAX_POINTS).contains(&target) {
-            return Err(fail(
-                "target",
-                format!("{target} must be between 1 and {MAX_POINTS} points"),
-            ));
-        }
+        points_within("target", target, MAX_POINTS, "", None)?;
         Ok(Agreements {
             stake: w.stake.money(),
             aeroplane: w.aeroplane,
@@ -122,9 +117,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn defaults_follow_the_game_chosen() {

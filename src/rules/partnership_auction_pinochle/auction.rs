@@ -259,6 +259,20 @@ fn check_called_bid(bid: i64, agreements: &Agreements, field: &Field) -> Result<
     Ok(())
 }
 
+/// The auction of the golden case AE-01-c as a hand writes it (S003 rule 1): N 250, S 260,
+/// N 270, and everybody else passes; N's two bids are within Aeroplane's two each.
+#[cfg(test)]
+pub(crate) fn golden_calls() -> Value {
+    serde_json::json!([
+        ["N", 250],
+        ["E", "pass"],
+        ["S", 260],
+        ["W", "pass"],
+        ["N", 270],
+        ["S", "pass"]
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,16 +299,7 @@ mod tests {
 
     #[test]
     fn a_full_aeroplane_auction_is_accepted() {
-        // Golden AE-01-c: N 250, S 260, N 270 and everybody else passes; N's two bids are
-        // within S003 rule 1.
-        let calls = json!([
-            ["N", 250],
-            ["E", "pass"],
-            ["S", 260],
-            ["W", "pass"],
-            ["N", 270],
-            ["S", "pass"]
-        ]);
+        let calls = golden_calls();
         assert_eq!(won_by(true, calls.clone(), "N", 270), Ok(()));
         // The passes after the last bid may be left out.
         let short = json!([

@@ -14,8 +14,8 @@ use super::agreements::Agreements;
 use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
-use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
+use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side, rest_of_tricks};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.6, §3 item 27).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -167,17 +167,18 @@ impl hand_form::HandForm for Form {
             auction,
         };
         if self.all_passed {
+            let (ns, ew) = (Side::NS.name(), Side::EW.name());
             let filled = [
-                ("bidder", self.bidder.is_some()),
-                ("bid", self.bid.is_some()),
-                ("trump", self.trump.is_some()),
-                ("NS.meld", self.ns_meld.is_some()),
-                ("NS.tricks", self.ns_tricks.is_some()),
-                ("EW.meld", self.ew_meld.is_some()),
-                ("EW.tricks", self.ew_tricks.is_some()),
+                (Field::name("bidder"), self.bidder.is_some()),
+                (Field::name("bid"), self.bid.is_some()),
+                (Field::name("trump"), self.trump.is_some()),
+                (Field::of_side(ns, "meld"), self.ns_meld.is_some()),
+                (Field::of_side(ns, "tricks"), self.ns_tricks.is_some()),
+                (Field::of_side(ew, "meld"), self.ew_meld.is_some()),
+                (Field::of_side(ew, "tricks"), self.ew_tricks.is_some()),
             ];
-            if let Some((field, _)) = filled.iter().find(|(_, given)| *given) {
-                return Err(ask(
+            if let Some((field, _)) = filled.into_iter().find(|(_, given)| *given) {
+                return Err(RuleError::new(
                     field,
                     "all four passed, so nobody bid and nothing was played: clear this, or enter the hand instead",
                 ));
@@ -195,11 +196,11 @@ impl hand_form::HandForm for Form {
         );
         let (ns, ew) = match (self.ns_tricks, self.ew_tricks) {
             (Some(ns), Some(ew)) => (ns, ew),
-            (Some(ns), None) => (ns, rest("NS.tricks", ns)?),
-            (None, Some(ew)) => (rest("EW.tricks", ew)?, ew),
+            (Some(ns), None) => (ns, rest_of_tricks(Side::NS, ns)?),
+            (None, Some(ew)) => (rest_of_tricks(Side::EW, ew)?, ew),
             (None, None) => {
-                return Err(ask(
-                    "NS.tricks",
+                return Err(RuleError::new(
+                    Field::of_side(Side::NS.name(), "tricks"),
                     "enter NS's trick points (0 if none); EW take the rest of the 250",
                 ));
             }
@@ -251,25 +252,11 @@ fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
 
 /// The other side's trick points: the rest of the 250 (rules §1.0). Errors name `field` when
 /// the points entered are outside 0–250.
-fn rest(field: &str, tricks: i64) -> Result<i64, RuleError> {
-    if (0..=ALL_TRICK_POINTS).contains(&tricks) {
-        Ok(ALL_TRICK_POINTS - tricks)
-    } else {
-        Err(RuleError::new(
-            field,
-            format!("{tricks} is outside 0–250, the trick points in one deal"),
-        )
-        .rule("rules §1.0"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-        hand_form::hand_event::<Form>(body)
-    }
+    crate::rules::hand_form::form_tests!(Form);
 
     #[test]
     fn one_sides_tricks_give_the_others() {
@@ -308,17 +295,7 @@ mod tests {
             b"dealer=W&bidder=N&bid=270&trump=clubs&NS.tricks=200&auction=N+250%2C+E+pass%2C+S+260%2C+W+PASS%2C+N+270%2C+S+pass",
         )
         .unwrap();
-        assert_eq!(
-            e["auction"],
-            json!([
-                ["N", 250],
-                ["E", "pass"],
-                ["S", 260],
-                ["W", "pass"],
-                ["N", 270],
-                ["S", "pass"]
-            ])
-        );
+        assert_eq!(e["auction"], super::super::auction::golden_calls());
         // A name with a space keeps it; the call is the last word.
         let e = hand_event(b"dealer=W&all_passed=true&auction=Mary+Ann+pass").unwrap();
         assert_eq!(e["auction"], json!([["Mary Ann", "pass"]]));

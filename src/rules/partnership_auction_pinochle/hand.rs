@@ -22,7 +22,7 @@ use super::auction::{self, Ending};
 use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
-use crate::rules::{RuleError, Suit, contract_head, fields};
+use crate::rules::{Field, RuleError, Suit, contract_head, fields};
 
 /// A deal, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,7 +196,7 @@ fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, Ru
         .map(|s| SideHand::new(s.meld, s.tricks, s.won_trick))
         .ok_or_else(|| {
             RuleError::new(
-                side.name(),
+                Field::default().side(side.name()),
                 format!(
                     "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
                     side.name()
@@ -533,14 +533,7 @@ mod tests {
             json!({"meld": 100, "tricks": 200}),
             json!({"tricks": 50}),
         );
-        e["auction"] = json!([
-            ["N", 250],
-            ["E", "pass"],
-            ["S", 260],
-            ["W", "pass"],
-            ["N", 270],
-            ["S", "pass"]
-        ]);
+        e["auction"] = super::super::auction::golden_calls();
         let h = played(e.clone());
         assert_eq!(h.auction_calls, Some(6));
         e["bid"] = json!(280);

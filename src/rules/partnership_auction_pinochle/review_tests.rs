@@ -6,23 +6,16 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
-use crate::money::Money;
+use crate::format::{LedgerDoc, Refusal};
+
+use crate::rules::replay_tests::{self, sessions};
 
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    let doc: SessionDoc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "partnership_auction_pinochle",
-        "currency": "USD", "agreements": agreements, "players": PLAYERS,
-        "opening_scores": opening, "events": events
-    }))
-    .unwrap();
-    replay(&doc)
-}
+sessions!("partnership_auction_pinochle", PLAYERS);
 
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+fn cents(l: &LedgerDoc) -> Vec<i64> {
+    replay_tests::cents(l, &PLAYERS)
 }
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> Refusal {
@@ -39,13 +32,6 @@ fn hand(dealer: &str, bidder: &str, bid: i64, ns: (i64, i64, bool), ew: (i64, i6
 fn with_auction(mut deal: Value, calls: Value) -> Value {
     deal["auction"] = calls;
     deal
-}
-
-fn cents(l: &LedgerDoc) -> Vec<i64> {
-    PLAYERS
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
 }
 
 fn winners(l: &LedgerDoc) -> Vec<Option<&str>> {

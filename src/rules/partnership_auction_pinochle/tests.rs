@@ -6,25 +6,19 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use crate::format::{LedgerDoc, Refusal, SessionDoc, fold, replay};
-use crate::money::Money;
+
+use crate::rules::replay_tests::{self, sessions, winners};
 
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
+sessions!("partnership_auction_pinochle", PLAYERS);
+
 fn session(players: &[&str], agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "partnership_auction_pinochle",
-        "currency": "USD", "agreements": agreements, "players": players,
-        "opening_scores": opening, "events": events
-    }))
-    .unwrap()
+    replay_tests::session("partnership_auction_pinochle", players, agreements, opening, events)
 }
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    replay(&session(&PLAYERS, agreements, opening, events))
-}
-
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+fn cents(l: &LedgerDoc) -> Vec<i64> {
+    replay_tests::cents(l, &PLAYERS)
 }
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> Refusal {
@@ -42,31 +36,13 @@ fn passed(dealer: &str) -> Value {
     json!({"type": "hand", "dealer": dealer, "all_passed": true})
 }
 
-fn cents(l: &LedgerDoc) -> Vec<i64> {
-    PLAYERS
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
-}
-
 #[test]
 fn the_golden_aeroplane_auction_scores_all_the_bidders_made() {
     // AE-01-c: N wins the auction at 270 (two bids, S003 rule 1) and NS make 100 + 200 =
     // 300 ≥ 270, so NS score all 300; EW 0 + 50.
     let mut deal = hand("W", "N", 270, (100, 200), (0, 50));
     deal["trump"] = json!("clubs");
-    deal["auction"] = json!([
-        ["N", 250],
-        ["E", "pass"],
-        ["S", 260],
-        ["W", "pass"],
-        ["N", 270],
-        ["S", "pass"]
-    ]);
+    deal["auction"] = super::auction::golden_calls();
     let l = ok(json!({"aeroplane": true}), Value::Null, vec![deal]);
     assert_eq!(l.scores, Some(json!({"NS": 300, "EW": 50})));
     assert!(l.games.is_empty());

@@ -10,10 +10,9 @@
 //! usually typos).
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_fifty, yes};
 use crate::rules::RuleError;
 
 /// The largest target or target step accepted, in points: far beyond any real game, small
@@ -40,18 +39,6 @@ pub struct Agreements {
     pub turn_up_dix_needs_trick: bool,
 }
 
-fn yes() -> bool {
-    true
-}
-
-fn thousand() -> i64 {
-    1000
-}
-
-fn two_fifty() -> i64 {
-    250
-}
-
 /// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -68,35 +55,20 @@ pub struct Written {
     turn_up_dix_needs_trick: bool,
 }
 
+/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
+/// default (module doc). Errors name the field (`agreements.target_step`): an unknown
+/// field, a wrong type, a negative stake, or a target or step outside 1–[`MAX_TARGET`].
 impl TableAgreements for Agreements {
     type Written = Written;
 
     /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
-        let fail =
-            |field: &str, message: String| RuleError::new(field, message);
-        if !(1..=MAX_TARGET).contains(&w.target) {
-            return Err(fail(
-                "target",
-                format!(
-                    "{} must be between 1 and {MAX_TARGET} points (1,000)",
-                    w.target
-                ),
-            )
-            .rule("rules §1.5"));
-        }
-        if !(1..=MAX_TARGET).contains(&w.target_step) {
-            return Err(fail(
-                "target_step",
-                format!(
-                    "{} must be between 1 and {MAX_TARGET} points: when both sides reach the game on one deal it rises by this (250)",
-                    w.target_step
-                ),
-            )
-            .rule("rules §1.5"));
-        }
+        let rule = Some("rules §1.5");
+        points_within("target", w.target, MAX_TARGET, " (1,000)", rule)?;
+        let rises = ": when both sides reach the game on one deal it rises by this (250)";
+        points_within("target_step", w.target_step, MAX_TARGET, rises, rule)?;
         Ok(Agreements {
             stake: w.stake.money(),
             target: w.target,
@@ -107,27 +79,12 @@ impl TableAgreements for Agreements {
     }
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (module doc). Errors name the field (`agreements.target_step`): an unknown
-    /// field, a wrong type, a negative stake, or a target or step outside 1–[`MAX_TARGET`].
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        read_agreements(object)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
-
-    fn field(v: Value) -> String {
-        read(v).unwrap_err().field.to_string()
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn defaults_follow_the_session_format_and_item_26() {

@@ -15,8 +15,8 @@ use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
 use super::sheet::num;
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
-use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
+use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side, rest_of_tricks};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -224,23 +224,12 @@ impl Form {
     /// The trick points of both sides, NS first: the side entered, and the other 250 minus
     /// it when left empty (both may be entered; the rules then check they make 250).
     fn tricks(&self) -> Result<[i64; 2], RuleError> {
-        let in_range = |field: &str, v: i64| {
-            if (0..=ALL_TRICK_POINTS).contains(&v) {
-                Ok(v)
-            } else {
-                Err(RuleError::new(
-                    field,
-                    format!("{v} is outside 0–250, the trick points in one deal"),
-                )
-                .rule("rules §1.0"))
-            }
-        };
         match (self.ns_tricks, self.ew_tricks) {
             (Some(ns), Some(ew)) => Ok([ns, ew]),
-            (Some(ns), None) => Ok([ns, ALL_TRICK_POINTS - in_range("NS.tricks", ns)?]),
-            (None, Some(ew)) => Ok([ALL_TRICK_POINTS - in_range("EW.tricks", ew)?, ew]),
+            (Some(ns), None) => Ok([ns, rest_of_tricks(Side::NS, ns)?]),
+            (None, Some(ew)) => Ok([rest_of_tricks(Side::EW, ew)?, ew]),
             (None, None) => Err(RuleError::new(
-                "NS.tricks",
+                Field::of_side(Side::NS.name(), "tricks"),
                 "enter one side's trick points; the other side's are 250 minus them",
             )),
         }

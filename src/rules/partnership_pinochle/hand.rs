@@ -33,7 +33,7 @@ use super::agreements::Agreements;
 use crate::rules::partnership::{
     self, ALL_TRICK_POINTS, MAX_MELD, PerSide, Seating, Side, SideHand,
 };
-use crate::rules::{RuleError, Suit, fields};
+use crate::rules::{Field, RuleError, Suit, fields};
 
 /// Points for each dix (the 9 of trump): to each original holder, and to the dealer who
 /// turns one up (rules §1.0 dix 10; §1.5, S002).
@@ -165,7 +165,7 @@ pub fn check(w: WrittenDeal, seating: &Seating) -> Result<Deal, RuleError> {
     );
     partnership::check_hands(&sides)?;
     for side in Side::BOTH {
-        check_count(sides[side].tricks, &format!("{}.tricks", side.name()))?;
+        check_count(sides[side].tricks, Field::of_side(side.name(), "tricks"))?;
     }
     Ok(Deal {
         dealer: w.dealer,
@@ -178,7 +178,7 @@ pub fn check(w: WrittenDeal, seating: &Seating) -> Result<Deal, RuleError> {
 }
 
 /// Trick points of the simplified count come in fives (rules §1.5).
-fn check_count(tricks: i64, field: &str) -> Result<(), RuleError> {
+fn check_count(tricks: i64, field: impl Into<Field>) -> Result<(), RuleError> {
     if tricks % TRICK_POINT_UNIT != 0 {
         return Err(RuleError::new(
             field,
@@ -381,6 +381,7 @@ pub fn check_claim(w: WrittenClaim, seating: &Seating) -> Result<Claim, RuleErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::typed::TableAgreements;
     use serde_json::json;
 
     fn seating() -> Seating {

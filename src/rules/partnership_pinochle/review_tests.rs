@@ -7,23 +7,16 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
-use crate::money::Money;
+use crate::format::{LedgerDoc, Refusal};
+
+use crate::rules::replay_tests::{self, sessions};
 
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    let doc: SessionDoc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "partnership_pinochle", "currency": "USD",
-        "agreements": agreements, "players": PLAYERS, "opening_scores": opening,
-        "events": events
-    }))
-    .unwrap();
-    replay(&doc)
-}
+sessions!("partnership_pinochle", PLAYERS);
 
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+fn cents(l: &LedgerDoc) -> Vec<i64> {
+    replay_tests::cents(l, &PLAYERS)
 }
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> Refusal {
@@ -39,13 +32,6 @@ fn deal(dealer: &str, ns: (i64, i64), ew: (i64, i64)) -> Value {
 fn claim(claimant: &str, meld: i64, tricks_so_far: i64, won_trick: bool) -> Value {
     json!({"type": "declare_out", "claimant": claimant, "meld": meld,
            "tricks_so_far": tricks_so_far, "won_trick": won_trick})
-}
-
-fn cents(l: &LedgerDoc) -> Vec<i64> {
-    PLAYERS
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
 }
 
 fn winners(l: &LedgerDoc) -> Vec<Option<&str>> {

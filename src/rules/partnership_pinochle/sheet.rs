@@ -7,17 +7,7 @@ use crate::rules::partnership::{PerSide, Side};
 use crate::rules::{Award, Cell, Detail, Mark, SheetLine, Step, Tally, Tone};
 
 /// Points as the table writes them: thousands grouped with commas ("1,250").
-pub fn num(points: i64) -> String {
-    let digits = points.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if points < 0 { format!("−{out}") } else { out }
-}
+pub use crate::rules::sheet::points as num;
 
 /// Who held the side's dixes in words: "S", "S twice".
 fn holders_words(holders: &[String]) -> String {

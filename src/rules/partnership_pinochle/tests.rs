@@ -7,25 +7,15 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
-use crate::money::Money;
+
+use crate::rules::replay_tests::{self, sessions, winners};
 
 const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 
-fn session(agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "partnership_pinochle", "currency": "USD",
-        "agreements": agreements, "players": PLAYERS, "opening_scores": opening,
-        "events": events
-    }))
-    .unwrap()
-}
+sessions!("partnership_pinochle", PLAYERS);
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    replay(&session(agreements, opening, events))
-}
-
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+fn balances(l: &LedgerDoc) -> Vec<i64> {
+    replay_tests::cents(l, &PLAYERS)
 }
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> Refusal {
@@ -42,17 +32,6 @@ fn deal(dealer: &str, ns: (i64, i64), ew: (i64, i64)) -> Value {
 fn claim(claimant: &str, meld: i64, tricks_so_far: i64, won_trick: bool) -> Value {
     json!({"type": "declare_out", "claimant": claimant, "meld": meld,
            "tricks_so_far": tricks_so_far, "won_trick": won_trick})
-}
-
-fn balances(l: &LedgerDoc) -> Vec<i64> {
-    PLAYERS
-        .iter()
-        .map(|p| l.balances.get(*p).copied().unwrap_or(Money::ZERO).cents())
-        .collect()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 fn stake() -> Value {

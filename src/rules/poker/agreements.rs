@@ -5,12 +5,11 @@
 //! Unknown agreements are refused (usually typos).
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use super::board::Variant;
 use super::cards::{LowRule, Wild};
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements};
 use crate::rules::RuleError;
 
 /// Who gets a chip that does not split evenly among tied winners (rules §3 item 32, RRP,
@@ -151,11 +150,15 @@ pub struct Agreements {
     pub eight_or_better: bool,
 }
 
+/// Read ([`TableAgreements::read`]) from the session's agreements. Errors name `agreements.<name>`: an unknown
+/// agreement, a smallest unit that is not above zero, a limit or ante that is negative
+/// or not a whole number of units, a wild card named twice, `eight_or_better` with
+/// `low: deuce_to_seven` (the qualifier is read aces low, ace to five).
 impl TableAgreements for Agreements {
     type Written = Written;
 
     /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let unit = w.smallest_unit.unwrap_or(Money::from_cents(5));
@@ -225,24 +228,12 @@ impl TableAgreements for Agreements {
     }
 }
 
-impl Agreements {
-    /// Reads the session's agreements. Errors name `agreements.<name>`: an unknown
-    /// agreement, a smallest unit that is not above zero, a limit or ante that is negative
-    /// or not a whole number of units, a wild card named twice, `eight_or_better` with
-    /// `low: deuce_to_seven` (the qualifier is read aces low, ace to five).
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        read_agreements(object)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn defaults_and_choices() {

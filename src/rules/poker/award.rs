@@ -151,15 +151,7 @@ impl Poker {
         // A pot won whole needs no reckoning beyond the words; a split one shows each
         // share and who got the odd chip.
         if split.shares.len() > 1 {
-            awarded.steps.push(Step::Shares {
-                total: self.money(amount),
-                shares: split
-                    .shares
-                    .iter()
-                    .map(|(s, u)| (self.name(*s).to_string(), self.money(*u)))
-                    .collect(),
-                odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
-            });
+            awarded.steps.push(self.shares_step(amount, &split));
         }
         (text, winners)
     }

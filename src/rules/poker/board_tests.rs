@@ -8,18 +8,14 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::format::{LedgerDoc, Refusal};
+use crate::rules::replay_tests;
 use crate::rules::poker::board;
 use crate::rules::poker::cards::{CardSuit, Category, value_of_five};
 
+/// A poker session at `players` (no scores to carry in) played through `replay`.
 fn run(agreements: Value, players: &[&str], events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    let doc: SessionDoc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "poker", "currency": "USD",
-        "agreements": agreements, "players": players, "opening_scores": null,
-        "events": events
-    }))
-    .unwrap();
-    replay(&doc)
+    replay_tests::run("poker", players, agreements, Value::Null, events)
 }
 
 /// Each player's balance in cents, in the order named.

@@ -464,6 +464,7 @@ impl hand_form::HandForm for Form {
 mod tests {
     use super::*;
     use crate::rules::hand_form::hand_event;
+    use crate::rules::typed::TableAgreements;
     use serde_json::json;
 
     #[test]

@@ -124,6 +124,20 @@ impl Poker {
         Money::from_cents(units.saturating_mul(self.agreements.unit.cents()))
     }
 
+    /// The reckoning of `units` split as `split` says: the total, each winner's share and
+    /// who got an odd chip, in money and names (rules §1.11, S004).
+    fn shares_step(&self, units: i64, split: &pots::Split) -> Step {
+        Step::Shares {
+            total: self.money(units),
+            shares: split
+                .shares
+                .iter()
+                .map(|(s, u)| (self.name(*s).to_string(), self.money(*u)))
+                .collect(),
+            odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
+        }
+    }
+
     fn names(&self, seats: &[usize]) -> String {
         let names: Vec<&str> = seats.iter().map(|s| self.name(*s)).collect();
         match names.as_slice() {
@@ -400,15 +414,7 @@ impl Game for Poker {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let step = Step::Shares {
-            total: self.money(self.carried),
-            shares: split
-                .shares
-                .iter()
-                .map(|(s, u)| (self.name(*s).to_string(), self.money(*u)))
-                .collect(),
-            odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
-        };
+        let step = self.shares_step(self.carried, &split);
         self.carried = 0;
         Ok(Outcome::new(postings.into_vec(), words, SheetLine::titled("closed: the pot shared out")).with_steps(vec![step]).citing("session-format: the remainder rule"))
     }

@@ -4,20 +4,13 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::format::{LedgerDoc, Refusal};
+use crate::rules::replay_tests;
 use crate::money::Money;
 
-fn session(agreements: Value, players: &[&str], events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "poker", "currency": "USD",
-        "agreements": agreements, "players": players, "opening_scores": null,
-        "events": events
-    }))
-    .unwrap()
-}
-
+/// A poker session at `players` (no scores to carry in) played through `replay`.
 fn run(agreements: Value, players: &[&str], events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    replay(&session(agreements, players, events))
+    replay_tests::run("poker", players, agreements, Value::Null, events)
 }
 
 fn balances(l: &LedgerDoc) -> Vec<(String, i64)> {

@@ -3,10 +3,9 @@
 //! `round_partial_count_on_declare_out`. Unknown agreements are refused (usually typos).
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements};
+use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_fifty, yes};
 use crate::rules::RuleError;
 
 /// How a game is counted (`mode`; rules §1.9 "Game", S004).
@@ -54,18 +53,6 @@ pub struct Agreements {
     pub round_partial_count: bool,
 }
 
-fn yes() -> bool {
-    true
-}
-
-fn thousand() -> i64 {
-    1000
-}
-
-fn step() -> i64 {
-    250
-}
-
 /// The agreements as the session document writes them, each missing one at its default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -76,41 +63,28 @@ pub struct Written {
     mode: Mode,
     #[serde(default = "thousand")]
     target: i64,
-    #[serde(default = "step")]
+    #[serde(default = "two_fifty")]
     target_step: i64,
     #[serde(default = "yes")]
     round_partial_count_on_declare_out: bool,
 }
 
+/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
+/// default (`stake` "0.00", `mode` "match", `target` 1000, `target_step` 250,
+/// `round_partial_count_on_declare_out` true). In `single_deal` mode the match
+/// agreements are accepted and not used. Errors name the field (`agreements.target`): a
+/// negative stake, a target or step outside 1–[`MAX_TARGET`], an unknown mode or field.
 impl TableAgreements for Agreements {
     type Written = Written;
 
     /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
+    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
-        let fail =
-            |field: &str, message: String| RuleError::new(field, message);
-        if !(1..=MAX_TARGET).contains(&w.target) {
-            return Err(fail(
-                "target",
-                format!(
-                    "{} must be between 1 and {MAX_TARGET} points",
-                    w.target
-                ),
-            )
-            .rule("S004 plays to 1,000"));
-        }
-        if !(1..=MAX_TARGET).contains(&w.target_step) {
-            return Err(fail(
-                "target_step",
-                format!(
-                    "{} must be between 1 and {MAX_TARGET} points (the game goes on by 250)",
-                    w.target_step
-                ),
-            )
-            .rule("S004"));
-        }
+        let (target, step) = (w.target, w.target_step);
+        points_within("target", target, MAX_TARGET, "", Some("S004 plays to 1,000"))?;
+        let goes_on = " (the game goes on by 250)";
+        points_within("target_step", step, MAX_TARGET, goes_on, Some("S004"))?;
         Ok(Agreements {
             stake: w.stake.money(),
             mode: w.mode,
@@ -121,29 +95,12 @@ impl TableAgreements for Agreements {
     }
 }
 
-impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (`stake` "0.00", `mode` "match", `target` 1000, `target_step` 250,
-    /// `round_partial_count_on_declare_out` true). In `single_deal` mode the match
-    /// agreements are accepted and not used. Errors name the field (`agreements.target`): a
-    /// negative stake, a target or step outside 1–[`MAX_TARGET`], an unknown mode or field.
-    pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
-        read_agreements(object)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(v: Value) -> Result<Agreements, RuleError> {
-        Agreements::read(v.as_object().unwrap())
-    }
-
-    fn field(v: Value) -> String {
-        read(v).unwrap_err().field.to_string()
-    }
+    crate::rules::typed::agreement_tests!(Agreements);
 
     #[test]
     fn defaults_follow_the_session_format() {

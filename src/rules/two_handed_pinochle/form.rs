@@ -306,11 +306,9 @@ impl hand_form::HandForm for Form {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{Value, json};
+    use serde_json::json;
 
-    fn hand_event(body: &[u8]) -> Result<Value, RuleError> {
-        hand_form::hand_event::<Form>(body)
-    }
+    crate::rules::hand_form::form_tests!(Form);
 
     /// The form body a browser sends for these fields (the test values need no escaping).
     fn form(pairs: &[(&str, &str)]) -> Vec<u8> {

@@ -33,6 +33,8 @@ use crate::rules::{
     Step, Table, Tally,
 };
 use crate::rules::typed::{self, Game};
+// Points as a sheet writes them: "1,010", "−20".
+use crate::rules::sheet::points as pts;
 
 /// The registration of `two_handed_pinochle`: exactly two players (rules §1.9).
 pub static GAME: GameInfo = GameInfo {
@@ -90,18 +92,6 @@ fn judge(scores: [i64; 2], target: i64, step: i64) -> Result<Standing, RuleError
     }
 }
 
-/// Points as a sheet writes them: "1,010", "−20".
-fn pts(n: i64) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("−{out}") } else { out }
-}
 
 /// The engine of one Two-handed Pinochle session: the agreements, the two players, the
 /// game in progress (scores and the target in force) and the games already finished.
@@ -373,13 +363,9 @@ impl Game for TwoHanded {
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let words = match self.unfinished_scores() {
             Some(s) => format!(
-                "The sitting is closed; game {} ({} {}, {} {}, game {}) is unfinished and pays nothing",
+                "The sitting is closed; game {} ({}) is unfinished and pays nothing",
                 self.game_number(),
-                self.name(0),
-                pts(s[0]),
-                self.name(1),
-                pts(s[1]),
-                pts(self.target)
+                self.scores_words(s)
             ),
             None => "The sitting is closed".to_string(),
         };
@@ -443,13 +429,9 @@ impl Game for TwoHanded {
     fn unfinished(&self) -> Option<String> {
         let s = self.unfinished_scores()?;
         Some(format!(
-            "Game {} is unfinished ({} {}, {} {}, game {}): closing now pays nothing for it.",
+            "Game {} is unfinished ({}): closing now pays nothing for it.",
             self.game_number(),
-            self.name(0),
-            pts(s[0]),
-            self.name(1),
-            pts(s[1]),
-            pts(self.target)
+            self.scores_words(s)
         ))
     }
 
@@ -472,6 +454,18 @@ impl TwoHanded {
     fn unfinished_scores(&self) -> Option<[i64; 2]> {
         (self.agreements.mode == Mode::Match && (self.deals_this_game > 0 || self.scores != [0, 0]))
             .then_some(self.scores)
+    }
+
+    /// Scores `s` and the target in words: "Ann 850, Bob 700, game 1,000".
+    fn scores_words(&self, s: [i64; 2]) -> String {
+        format!(
+            "{} {}, {} {}, game {}",
+            self.name(0),
+            pts(s[0]),
+            self.name(1),
+            pts(s[1]),
+            pts(self.target)
+        )
     }
 }
 

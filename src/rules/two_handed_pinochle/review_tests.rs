@@ -5,22 +5,14 @@
 
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::format::LedgerDoc;
 use crate::money::Money;
 
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    let doc: SessionDoc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "two_handed_pinochle", "currency": "USD",
-        "agreements": agreements, "players": ["P1", "P2"], "opening_scores": opening,
-        "events": events
-    }))
-    .unwrap();
-    replay(&doc)
-}
+use crate::rules::replay_tests::{sessions, winners};
 
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
-}
+const PLAYERS: [&str; 2] = ["P1", "P2"];
+
+sessions!("two_handed_pinochle", PLAYERS);
 
 fn refused(agreements: Value, opening: Value, events: Vec<Value>) -> String {
     run(agreements, opening, events).unwrap_err().to_string()
@@ -39,10 +31,6 @@ fn declare(claimant: &str, melds: Value, so_far: i64) -> Value {
 fn money(l: &LedgerDoc) -> (i64, i64) {
     let c = |p: &str| l.balances.get(p).copied().unwrap_or(Money::ZERO).cents();
     (c("P1"), c("P2"))
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 #[test]

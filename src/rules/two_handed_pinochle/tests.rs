@@ -5,25 +5,18 @@
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::format::{LedgerDoc, SessionDoc, replay};
 use crate::money::Money;
 use crate::rules::{Ctx, Step, Table, Tally};
 
+use crate::rules::replay_tests::{self, sessions, winners};
+
+const PLAYERS: [&str; 2] = ["Ann", "Bob"];
+
+sessions!("two_handed_pinochle", PLAYERS);
+
 fn session(agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "two_handed_pinochle", "currency": "USD",
-        "agreements": agreements, "players": ["Ann", "Bob"], "opening_scores": opening,
-        "events": events
-    }))
-    .unwrap()
-}
-
-fn run(agreements: Value, opening: Value, events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
-    replay(&session(agreements, opening, events))
-}
-
-fn ok(agreements: Value, opening: Value, events: Vec<Value>) -> LedgerDoc {
-    run(agreements, opening, events).unwrap()
+    replay_tests::session("two_handed_pinochle", &PLAYERS, agreements, opening, events)
 }
 
 fn deal(dealer: &str, dix: bool, melds: [i64; 2], tricks: [i64; 2]) -> Value {
@@ -38,10 +31,6 @@ fn declare(claimant: &str, melds: Value, so_far: i64) -> Value {
 
 fn cents(l: &LedgerDoc, p: &str) -> i64 {
     l.balances.get(p).copied().unwrap_or(Money::ZERO).cents()
-}
-
-fn winners(l: &LedgerDoc) -> Vec<Option<String>> {
-    l.games.iter().map(|g| g.winner.clone()).collect()
 }
 
 fn stake() -> Value {

@@ -204,4 +204,33 @@ mod tests {
         let bid = Field::name("rounds").place(0).then("bids").player("al");
         assert_eq!(field_words(&bid), "Round 1 bids al");
     }
+
+    /// A wrong type inside a per-player map of a JSON event names that player's entry: the
+    /// table knows its players, where serde's path `melds.Ann` is only text (it read "Melds
+    /// Ann" while nothing typed it). Two-handed Pinochle's `hand` (rules §1.9).
+    #[test]
+    fn a_json_entry_of_the_wrong_type_reads_as_the_players() {
+        use crate::ledger::Balances;
+        use crate::rules::{Ctx, Table};
+        let players = ["Ann", "Bob"].map(String::from);
+        let start = crate::rules::two_handed_pinochle::GAME.start;
+        let mut engine = start(&serde_json::Map::new(), &players, None).unwrap();
+        let mut table = Table::new(&players);
+        let balances = Balances::default();
+        let mut ctx = Ctx {
+            table: &mut table,
+            balances: &balances,
+        };
+        let hand = serde_json::json!({"type": "hand", "dealer": "Ann",
+            "melds": {"Ann": "lots", "Bob": 40}, "tricks": {"Ann": 150, "Bob": 100}});
+        let e = engine
+            .apply(&mut ctx, "hand", hand.as_object().unwrap())
+            .unwrap_err();
+        assert_eq!(e.field, "melds.Ann", "the API's field is unchanged");
+        assert_eq!(field_words(&e.field), "Ann's melds");
+        assert!(named(&e.field, &e.message).starts_with("Ann's melds: invalid type"));
+        // A side's entry of a partnership hand keeps reading as before.
+        let ns = Field::from("NS.meld").with_entries(&players);
+        assert_eq!(field_words(&ns), "NS meld");
+    }
 }

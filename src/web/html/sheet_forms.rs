@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use axum::extract::{Form, Path, RawForm, State};
+use axum::extract::{Form, FromRequest, FromRequestParts, Path, RawForm, Request, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde_json::{Value, json};
 
@@ -48,24 +48,6 @@ where
     F: FnOnce(&'static GameInfo) -> Result<Value, AppError>,
 {
     let event = async { build(service::game(&state.reader, &state.folds, id).await?) };
-    write(state, viewer, id, values, (redirect, key), event).await
-}
-
-/// [`write_event`] for a form whose event is found in the session's history (the hand an
-/// undo takes back, the payment a void takes back): the session is read and replayed first.
-async fn write_amendment<F>(
-    state: &AppState,
-    viewer: &Viewer,
-    id: i64,
-    values: &HashMap<String, String>,
-    (redirect, key): (String, Option<String>),
-    build: F,
-) -> Response
-where
-    F: FnOnce(&Loaded) -> Result<Value, AppError>,
-{
-    // The session read for the form is let go before the write, which waits for it.
-    let event = async { build(&*service::load(&state.reader, &state.folds, id).await?) };
     write(state, viewer, id, values, (redirect, key), event).await
 }
 
@@ -145,122 +127,136 @@ pub(super) fn with_reason(mut event: Value, values: &HashMap<String, String>) ->
     event
 }
 
-/// "Undo last hand": a `void` of the last hand that still stands.
-pub(super) async fn undo(
-    State(state): State<AppState>,
+/// One recording form's post as every sheet form but the hand's takes it: the app, the
+/// viewer, the session id of the path, the form's `Idempotency-Key` and its fields by name.
+/// Read in the order the handlers' own extractors ran, so a refusal is the same.
+pub(super) struct SheetPost {
+    state: AppState,
     viewer: Viewer,
-    Path(id): Path<i64>,
-    offline::FormKey(key): offline::FormKey,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Response {
-    // The form's expected_events makes record_event refuse an undo of a sheet that another
-    // device changed meanwhile.
-    let values = form_map(form);
-    write_amendment(
-        &state,
-        &viewer,
-        id,
-        &values,
-        (format!("/sessions/{id}#latest"), key),
-        |loaded| {
-            let last = loaded
-                .fold
-                .last_standing_hand()
-                .ok_or_else(|| AppError::BadRequest {
-                    field: "event".into(),
-                    message: "there is no hand to undo".into(),
-                })?;
-            Ok(json!({ "type": "void", "event": last, "reason": "undo last hand" }))
-        },
-    )
+    id: i64,
+    key: Option<String>,
+    values: HashMap<String, String>,
+}
+
+impl FromRequest<AppState> for SheetPost {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<SheetPost, Response> {
+        let (mut parts, body) = request.into_parts();
+        let viewer = Viewer::from_request_parts(&mut parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let Path(id) = Path::<i64>::from_request_parts(&mut parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let offline::FormKey(key) = offline::FormKey::from_request_parts(&mut parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let request = Request::from_parts(parts, body);
+        let Form(form) = Form::<Vec<(String, String)>>::from_request(request, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(SheetPost {
+            state: state.clone(),
+            viewer,
+            id,
+            key,
+            values: form_map(form),
+        })
+    }
+}
+
+impl SheetPost {
+    /// [`write`] for this post: records `event`, then shows the sheet at `anchor`
+    /// (`"#latest"`).
+    async fn write(
+        &self,
+        anchor: &str,
+        event: impl Future<Output = Result<Value, AppError>>,
+    ) -> Response {
+        let to = (format!("/sessions/{}{anchor}", self.id), self.key.clone());
+        write(&self.state, &self.viewer, self.id, &self.values, to, event).await
+    }
+
+    /// An event built from the session's game alone, as [`write_event`] builds one.
+    async fn event<F>(&self, anchor: &str, build: F) -> Response
+    where
+        F: FnOnce(&'static GameInfo) -> Result<Value, AppError>,
+    {
+        let (reader, folds) = (&self.state.reader, &self.state.folds);
+        let game = async { build(service::game(reader, folds, self.id).await?) };
+        self.write(anchor, game).await
+    }
+
+    /// An event found in the session's history (the hand an undo takes back, the payment a
+    /// void takes back): the session is read and replayed first. The session read for the
+    /// form is let go before the write, which waits for it.
+    async fn amendment<F>(&self, anchor: &str, build: F) -> Response
+    where
+        F: FnOnce(&Loaded) -> Result<Value, AppError>,
+    {
+        let (reader, folds) = (&self.state.reader, &self.state.folds);
+        let found = async { build(&*service::load(reader, folds, self.id).await?) };
+        self.write(anchor, found).await
+    }
+}
+
+/// "Undo last hand": a `void` of the last hand that still stands. The form's
+/// expected_events makes record_event refuse an undo of a sheet that another device
+/// changed meanwhile.
+pub(super) async fn undo(post: SheetPost) -> Response {
+    post.amendment("#latest", |loaded| {
+        let last = loaded
+            .fold
+            .last_standing_hand()
+            .ok_or_else(|| AppError::BadRequest {
+                field: "event".into(),
+                message: "there is no hand to undo".into(),
+            })?;
+        Ok(json!({ "type": "void", "event": last, "reason": "undo last hand" }))
+    })
     .await
 }
 
 /// Closes the sitting: the kitty is shared out and the settlement is final.
-pub(super) async fn close(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    offline::FormKey(key): offline::FormKey,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Response {
-    let values = form_map(form);
-    write_event(
-        &state,
-        &viewer,
-        id,
-        &values,
-        (format!("/sessions/{id}#settle"), key),
-        |_| Ok(json!({ "type": "close" })),
-    )
-    .await
+pub(super) async fn close(post: SheetPost) -> Response {
+    post.event("#settle", |_| Ok(json!({ "type": "close" })))
+        .await
 }
 
 /// "Reopen": takes the close back (a `reopen` event with the reason given), so play goes on.
-pub(super) async fn reopen(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    offline::FormKey(key): offline::FormKey,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Response {
-    let values = form_map(form);
-    write_event(
-        &state,
-        &viewer,
-        id,
-        &values,
-        (format!("/sessions/{id}#latest"), key),
-        |_| Ok(with_reason(json!({ "type": "reopen" }), &values)),
-    )
-    .await
+pub(super) async fn reopen(post: SheetPost) -> Response {
+    let event = with_reason(json!({ "type": "reopen" }), &post.values);
+    post.event("#latest", |_| Ok(event)).await
 }
 
 /// "Void" a payment: a `void` of a payment that stands (a mis-tapped "Mark paid").
-pub(super) async fn void_payment(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    offline::FormKey(key): offline::FormKey,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Response {
-    let values = form_map(form);
-    write_amendment(
-        &state,
-        &viewer,
-        id,
-        &values,
-        (format!("/sessions/{id}#settle"), key),
-        |loaded| {
-            let event = values
-                .get("event")
-                .and_then(|v| v.parse::<usize>().ok())
-                .filter(|&i| {
-                    loaded
-                        .fold
-                        .standing_event(i)
-                        .is_some_and(|e| e.get("type").and_then(Value::as_str) == Some("payment"))
-                })
-                .ok_or_else(|| AppError::BadRequest {
-                    field: "payment".into(),
-                    message: "that payment is no longer on the sheet; reload the page".into(),
-                })?;
-            Ok(json!({ "type": "void", "event": event, "reason": "payment voided" }))
-        },
-    )
+pub(super) async fn void_payment(post: SheetPost) -> Response {
+    let event = post
+        .values
+        .get("event")
+        .and_then(|v| v.parse::<usize>().ok());
+    post.amendment("#settle", |loaded| {
+        let event = event
+            .filter(|&i| {
+                loaded
+                    .fold
+                    .standing_event(i)
+                    .is_some_and(|e| e.get("type").and_then(Value::as_str) == Some("payment"))
+            })
+            .ok_or_else(|| AppError::BadRequest {
+                field: "payment".into(),
+                message: "that payment is no longer on the sheet; reload the page".into(),
+            })?;
+        Ok(json!({ "type": "void", "event": event, "reason": "payment voided" }))
+    })
     .await
 }
 
 /// "Mark paid": records a `payment` of one proposed transfer.
-pub(super) async fn mark_paid(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    offline::FormKey(key): offline::FormKey,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Response {
-    let values = form_map(form);
-    write_event(&state, &viewer, id, &values, (format!("/sessions/{id}#settle"), key), |_| {
+pub(super) async fn mark_paid(post: SheetPost) -> Response {
+    let values = &post.values;
+    post.event("#settle", |_| {
         let field = |name: &str| {
             values.get(name).map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).ok_or_else(|| AppError::BadRequest {
                 field: name.into(),
@@ -274,49 +270,36 @@ pub(super) async fn mark_paid(
 
 /// "Table changes": a player joins or leaves (broke or not), or the kitty is divided by
 /// consent (rules §1.2 rules 6–8). The game's rules decide whether it may happen.
-pub(super) async fn table_change(
-    State(state): State<AppState>,
-    viewer: Viewer,
-    Path(id): Path<i64>,
-    offline::FormKey(key): offline::FormKey,
-    Form(form): Form<Vec<(String, String)>>,
-) -> Response {
-    let values = form_map(form);
-    write_event(
-        &state,
-        &viewer,
-        id,
-        &values,
-        (format!("/sessions/{id}#latest"), key),
-        |_| {
-            let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
-            let player = || {
-                given("player").ok_or_else(|| AppError::BadRequest {
-                    field: "player".into(),
-                    message: "whose change is it?".into(),
-                })
-            };
-            match given("change") {
-                Some("player_joins") => {
-                    let mut event = json!({ "type": "player_joins", "player": player()? });
-                    if let Some(after) = given("seat_after") {
-                        event["seat_after"] = Value::from(after);
-                    }
-                    Ok(event)
+pub(super) async fn table_change(post: SheetPost) -> Response {
+    let values = &post.values;
+    post.event("#latest", |_| {
+        let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
+        let player = || {
+            given("player").ok_or_else(|| AppError::BadRequest {
+                field: "player".into(),
+                message: "whose change is it?".into(),
+            })
+        };
+        match given("change") {
+            Some("player_joins") => {
+                let mut event = json!({ "type": "player_joins", "player": player()? });
+                if let Some(after) = given("seat_after") {
+                    event["seat_after"] = Value::from(after);
                 }
-                Some("player_leaves") => {
-                    Ok(json!({ "type": "player_leaves", "player": player()?, "broke": false }))
-                }
-                Some("player_broke") => {
-                    Ok(json!({ "type": "player_leaves", "player": player()?, "broke": true }))
-                }
-                Some("kitty_divide") => Ok(json!({ "type": "kitty_divide" })),
-                _ => Err(AppError::BadRequest {
-                    field: "change".into(),
-                    message: "choose what changes at the table".into(),
-                }),
+                Ok(event)
             }
-        },
-    )
+            Some("player_leaves") => {
+                Ok(json!({ "type": "player_leaves", "player": player()?, "broke": false }))
+            }
+            Some("player_broke") => {
+                Ok(json!({ "type": "player_leaves", "player": player()?, "broke": true }))
+            }
+            Some("kitty_divide") => Ok(json!({ "type": "kitty_divide" })),
+            _ => Err(AppError::BadRequest {
+                field: "change".into(),
+                message: "choose what changes at the table".into(),
+            }),
+        }
+    })
     .await
 }
