@@ -51,6 +51,17 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Copy a whole SQLite database into an empty PostgreSQL database (issue 26), ids kept,
+    /// in one transaction on the target, kept only when every table's rows count the same
+    /// on both sides and every session's ledger equals replay of its export.
+    Copy {
+        /// The SQLite database to copy (`sqlite://PATH`); it must exist.
+        #[arg(long)]
+        from: String,
+        /// The empty PostgreSQL database to fill (`postgres://USER@HOST/DATABASE`).
+        #[arg(long)]
+        to: String,
+    },
 }
 
 /// Where the database is kept unless `--database-url` or `DATABASE_URL` says otherwise.

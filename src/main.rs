@@ -1,6 +1,6 @@
 //! The `scorekeeper` binary: thin wiring of configuration, logging, the database and the
-//! router (`serve`, with its timeouts and graceful stop), plus the `replay`, `backup` and
-//! `restore` subcommands.
+//! router (`serve`, with its timeouts and graceful stop), plus the `replay`, `backup`,
+//! `restore` and `copy` (`scorekeeper::copy`) subcommands.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -54,6 +54,7 @@ fn main() -> ExitCode {
             force,
         }) => restore_command(&file, &database_url, force),
         None => serve_command(cli.serve),
+        Some(Command::Copy { from, to }) => scorekeeper::copy::command(&from, &to),
     }
 }
 

@@ -14,6 +14,7 @@ mod check_pages;
 mod cli;
 mod clubs;
 mod contract_pinochle_pages;
+mod copy_postgres;
 mod corrections;
 mod corrections_pages;
 mod exports;
