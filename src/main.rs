@@ -20,6 +20,7 @@ use scorekeeper::config::{Cli, Command, ServeArgs};
 use scorekeeper::format::{self, SessionDoc};
 use scorekeeper::rules::fields;
 use scorekeeper::service::clubs::LoginLimits;
+use scorekeeper::store::postgres::Engine;
 use scorekeeper::web::live::{LiveLimits, Watchers};
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
@@ -53,8 +54,8 @@ fn main() -> ExitCode {
             database_url,
             force,
         }) => restore_command(&file, &database_url, force),
-        None => serve_command(cli.serve),
         Some(Command::Copy { from, to }) => scorekeeper::copy::command(&from, &to),
+        None => serve_command(cli.serve),
     }
 }
 
@@ -231,6 +232,14 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         )),
         ..AppState::new(pool.clone()).with_public_url(public_url)
     };
+    if Engine::of(&args.database_url) == Some(Engine::Postgres) {
+        // Live sheets of every instance on this database (issue 26 point 2).
+        state
+            .watchers
+            .relay_through(&args.database_url)
+            .await
+            .map_err(|e| format!("cannot listen for the other instances' changes: {e}"))?;
+    }
     let watchers = state.watchers.clone();
     // Outermost, so that a request's logged latency includes the timeout's 408.
     let router = scorekeeper::web::with_request_timeout(
