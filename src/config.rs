@@ -127,6 +127,11 @@ pub struct ServeArgs {
     /// when the club's budget is spent.
     #[arg(long = "login-reserve", env = "LOGIN_RESERVE", default_value_t = 5)]
     pub login_reserve: u32,
+    /// How many service processes share this database (several instances on one
+    /// PostgreSQL database, issue 26): each keeps its share of the login and creation
+    /// limits, rounded down, so that together they keep the documented limits.
+    #[arg(long, env = "INSTANCES", default_value_t = 1)]
+    pub instances: u32,
     /// How log lines are written: `text` (coloured only on a terminal) or `json` (one
     /// object per line, for a log collector).
     #[arg(

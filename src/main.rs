@@ -226,10 +226,11 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             overall: args.live_overall,
             idle: Duration::from_secs(args.live_idle_secs),
         }),
-        limiter: Arc::new(LoginLimits::with_budget(
+        limiter: Arc::new(LoginLimits::for_instances(
             args.login_budget,
             args.login_reserve,
-        )),
+            args.instances,
+        )?),
         ..AppState::new(pool.clone()).with_public_url(public_url)
     };
     if Engine::of(&args.database_url) == Some(Engine::Postgres) {
