@@ -51,6 +51,17 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Copy a whole SQLite database into an empty PostgreSQL database (issue 26), ids kept,
+    /// in one transaction on the target, kept only when every table's rows count the same
+    /// on both sides and every session's ledger equals replay of its export.
+    Copy {
+        /// The SQLite database to copy (`sqlite://PATH`); it must exist.
+        #[arg(long)]
+        from: String,
+        /// The empty PostgreSQL database to fill (`postgres://USER@HOST/DATABASE`).
+        #[arg(long)]
+        to: String,
+    },
 }
 
 /// Where the database is kept unless `--database-url` or `DATABASE_URL` says otherwise.
@@ -116,6 +127,11 @@ pub struct ServeArgs {
     /// when the club's budget is spent.
     #[arg(long = "login-reserve", env = "LOGIN_RESERVE", default_value_t = 5)]
     pub login_reserve: u32,
+    /// How many service processes share this database (several instances on one
+    /// PostgreSQL database, issue 26): each keeps its share of the login and creation
+    /// limits, rounded down, so that together they keep the documented limits.
+    #[arg(long, env = "INSTANCES", default_value_t = 1)]
+    pub instances: u32,
     /// How log lines are written: `text` (coloured only on a terminal) or `json` (one
     /// object per line, for a log collector).
     #[arg(

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod copy;
 pub mod error;
 pub mod export;
 pub mod format;

@@ -1,6 +1,6 @@
 //! The `scorekeeper` binary: thin wiring of configuration, logging, the database and the
-//! router (`serve`, with its timeouts and graceful stop), plus the `replay`, `backup` and
-//! `restore` subcommands.
+//! router (`serve`, with its timeouts and graceful stop), plus the `replay`, `backup`,
+//! `restore` and `copy` (`scorekeeper::copy`) subcommands.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -20,6 +20,7 @@ use scorekeeper::config::{Cli, Command, ServeArgs};
 use scorekeeper::format::{self, SessionDoc};
 use scorekeeper::rules::fields;
 use scorekeeper::service::clubs::LoginLimits;
+use scorekeeper::store::postgres::Engine;
 use scorekeeper::web::live::{LiveLimits, Watchers};
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
             database_url,
             force,
         }) => restore_command(&file, &database_url, force),
+        Some(Command::Copy { from, to }) => scorekeeper::copy::command(&from, &to),
         None => serve_command(cli.serve),
     }
 }
@@ -224,12 +226,21 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             overall: args.live_overall,
             idle: Duration::from_secs(args.live_idle_secs),
         }),
-        limiter: Arc::new(LoginLimits::with_budget(
+        limiter: Arc::new(LoginLimits::for_instances(
             args.login_budget,
             args.login_reserve,
-        )),
+            args.instances,
+        )?),
         ..AppState::new(pool.clone()).with_public_url(public_url)
     };
+    if Engine::of(&args.database_url) == Some(Engine::Postgres) {
+        // Live sheets of every instance on this database (issue 26 point 2).
+        state
+            .watchers
+            .relay_through(&args.database_url)
+            .await
+            .map_err(|e| format!("cannot listen for the other instances' changes: {e}"))?;
+    }
     let watchers = state.watchers.clone();
     // Outermost, so that a request's logged latency includes the timeout's 408.
     let router = scorekeeper::web::with_request_timeout(

@@ -11,6 +11,7 @@
 pub mod append;
 mod backfill;
 pub mod clubs;
+pub mod copy;
 pub mod either;
 pub mod history;
 mod listing;

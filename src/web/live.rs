@@ -13,10 +13,14 @@
 //! the sheets hold stay well below the process's limit and the accept loop always finds
 //! one for a new connection.
 
+mod relay;
+
+pub use relay::CHANNEL;
+
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -88,6 +92,9 @@ struct Shared {
     limits: LiveLimits,
     /// `true` once the server stops: every sheet ends.
     stop: watch::Sender<bool>,
+    /// The other instances on the same PostgreSQL database, once joined
+    /// ([`Watchers::relay_through`]); never set on SQLite.
+    relay: OnceLock<relay::Relay>,
 }
 
 /// The live sheets' channels, by session id, and their bounds; cheap to clone (one shared
@@ -114,6 +121,7 @@ impl Watchers {
                 }),
                 limits,
                 stop: watch::Sender::new(false),
+                relay: OnceLock::new(),
             }),
         }
     }
@@ -131,8 +139,26 @@ impl Watchers {
         self.shared.limits
     }
 
-    /// Tells session `id`'s open sheets that it changed; nothing when none is open.
+    /// Tells session `id`'s open sheets that it changed (nothing when none is open here),
+    /// and, on PostgreSQL, those of the other instances ([`Watchers::relay_through`]).
+    /// Called after the change is committed.
     pub fn changed(&self, id: i64) {
+        self.wake(id);
+        if let Some(relay) = self.shared.relay.get() {
+            relay.publish(id);
+        }
+    }
+
+    /// Wakes every open sheet once: after the relay's connection was lost, when changes
+    /// made elsewhere meanwhile are unknown.
+    fn wake_all(&self) {
+        for sender in self.lock().by_session.values() {
+            sender.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+
+    /// Wakes this instance's open sheets of session `id`; nothing when none is open.
+    fn wake(&self, id: i64) {
         if let Some(sender) = self.lock().by_session.get(&id) {
             // A count, so that every change is a new value; changes made before a sheet
             // looked again are told once (one reload catches up with all of them).

@@ -153,14 +153,44 @@ impl LoginLimits {
     /// one) and a reserve of `reserve` a minute for addresses known to the club (none when
     /// 0); the other allowances as documented on the constants.
     pub fn with_budget(budget: u32, reserve: u32) -> LoginLimits {
-        let secs = Duration::from_secs;
+        LoginLimits::divided(budget, reserve, 1)
+    }
+
+    /// The limits of one of `instances` service processes on one PostgreSQL database
+    /// (issue 26 point 2): each allowance divided among them, rounded down, so that
+    /// together they allow what one process with [`LoginLimits::with_budget`] allows and
+    /// never more: the club budget is `budget / instances` a minute here (a burst of as
+    /// many), the reserve `reserve / instances` (none when that is 0), and each address's
+    /// attempts and club creations come `instances` times as slowly (a burst of
+    /// `burst / instances`, at least one: with more instances than a burst, the bursts
+    /// add up to one per instance, the rates still to the documented rate). Errors: one
+    /// line when `budget` is below `instances` (a process cannot check less than one
+    /// passphrase a minute, so the budgets would add up to more than asked) or
+    /// `instances` is 0.
+    pub fn for_instances(budget: u32, reserve: u32, instances: u32) -> Result<LoginLimits, String> {
+        if instances == 0 || budget < instances {
+            return Err(format!(
+                "the login budget ({budget} a minute, --login-budget) cannot be shared by {instances} instances (--instances): each needs at least one check a minute; raise the budget or give the number of processes that share the database"
+            ));
+        }
+        Ok(LoginLimits::divided(budget, reserve, instances))
+    }
+
+    fn divided(budget: u32, reserve: u32, instances: u32) -> LoginLimits {
+        let n = instances.max(1);
+        let every = |secs: u64| Duration::from_secs(secs.saturating_mul(u64::from(n)));
+        let burst = |burst: u32| (burst / n).max(1);
+        let reserve = reserve / n;
         LoginLimits {
-            by_address: RateLimiter::keyed(quota(ATTEMPTS_BURST, secs(RETRY_AFTER_SECS))),
-            by_club: RateLimiter::keyed(quota(CLUB_BURST, secs(3))),
-            budget: RateLimiter::keyed(per_minute(budget)),
+            by_address: RateLimiter::keyed(quota(burst(ATTEMPTS_BURST), every(RETRY_AFTER_SECS))),
+            by_club: RateLimiter::keyed(quota(burst(CLUB_BURST), every(3))),
+            budget: RateLimiter::keyed(per_minute(budget / n)),
             reserve: (reserve > 0).then(|| RateLimiter::keyed(per_minute(reserve))),
             known: Mutex::new(HashMap::new()),
-            creations: RateLimiter::keyed(quota(CREATIONS_BURST, secs(CREATION_RETRY_AFTER_SECS))),
+            creations: RateLimiter::keyed(quota(
+                burst(CREATIONS_BURST),
+                every(CREATION_RETRY_AFTER_SECS),
+            )),
             hashing: tokio::sync::Semaphore::new(2),
             checks: AtomicU64::new(0),
         }
@@ -285,6 +315,37 @@ mod tests {
         let one_mebibyte_name = "x".repeat(1 << 20);
         assert!(LoginLimits::check(&limiter, &short_hash(&one_mebibyte_name)).is_ok());
         assert!(limiter.len() <= 1, "{} keys kept", limiter.len());
+    }
+
+    /// Checks `limits` lets through at once for one club from one new address.
+    fn checks_at_once(limits: &LoginLimits) -> u32 {
+        let club = short_hash("club 7");
+        let client = ClientKey::of(None);
+        (0..100)
+            .map(|_| limits.club_turn(&club, client).is_ok() as u32)
+            .sum()
+    }
+
+    #[test]
+    fn instances_share_the_club_budget_and_never_add_up_to_more() {
+        // The default budget, 10 a minute: one process checks 10 at once; each of two
+        // checks 5 (5 + 5 = 10); each of three checks 3 (9, rounded down, never 12).
+        assert_eq!(checks_at_once(&LoginLimits::with_budget(10, 5)), 10);
+        let two = LoginLimits::for_instances(10, 5, 2).map(|l| checks_at_once(&l));
+        assert_eq!(two, Ok(5));
+        let three = LoginLimits::for_instances(10, 5, 3).map(|l| checks_at_once(&l));
+        assert_eq!(three, Ok(3));
+        // Each process needs one check a minute: a budget of 3 cannot serve 4 of them.
+        let refused = LoginLimits::for_instances(3, 0, 4)
+            .err()
+            .unwrap_or_default();
+        assert!(
+            refused.starts_with(
+                "the login budget (3 a minute, --login-budget) cannot be shared by 4 instances"
+            ),
+            "{refused}"
+        );
+        assert!(LoginLimits::for_instances(10, 5, 0).is_err());
     }
 
     #[test]
