@@ -72,35 +72,103 @@ fn replayed_balances(doc: &Value) -> Vec<(String, i64)> {
         .collect()
 }
 
+/// What [`fill`] put in the source.
+struct Filled {
+    /// Every accepted golden case's session: its id and its document as entered.
+    imported: Vec<(i64, Value)>,
+    club: i64,
+    /// The club's two Pitch sessions.
+    pitches: (i64, i64),
+    night: i64,
+}
+
+/// Open sessions of every game (every golden case the rules accept, imported), and a club
+/// with its history: two Pitch sessions (Ann +2.80, Bob −1.60, Dee −1.20, then Bob +2.80,
+/// Ann −1.60, Dee −1.20) grouped as one night, and Dee paying Ann 1.20 against it.
+async fn fill(app: &TestApp) -> Filled {
+    let golden = accepted_golden_sessions();
+    let mut games: Vec<&str> = golden.iter().map(|(g, _)| g.as_str()).collect();
+    games.dedup();
+    assert_eq!(games.len(), scorekeeper::registry::GAMES.len(), "{games:?}");
+    let mut imported = Vec::new();
+    for (game, doc) in golden {
+        let reply = app.post_json("/api/v1/sessions/import", &doc).await;
+        assert_eq!(reply.status.as_u16(), 201, "{game}: {}", reply.body);
+        imported.push((reply.json()["id"].as_i64().unwrap(), doc));
+    }
+    let (club, cookie) = app.new_club("Thursday Club").await;
+    let (a, b) = two_pitches(app, club).await;
+    let (night_page, night) = make_night(app, &cookie, club, &[a, b], "At Sal's").await;
+    pay_at_night(app, &cookie, &night_page, ["0", "Dee", "Ann", "1.20"]).await;
+    Filled {
+        imported,
+        club,
+        pitches: (a, b),
+        night,
+    }
+}
+
+/// On PostgreSQL: the club's sessions by hand, the night's payment, and the totals the
+/// target's triggers rebuilt (Ann +2.80 − 1.60 = +1.20 over two nights, Bob the same,
+/// Dee −2.40).
+async fn check_club(pg: &PgPool, filled: &Filled) {
+    let cents = |v: &[(&str, i64)]| -> Vec<(String, i64)> {
+        v.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+    };
+    let (a, b) = filled.pitches;
+    let want_a = cents(&[("Ann", 280), ("Bob", -160), ("Dee", -120)]);
+    assert_eq!(pg_balances(pg, a).await, want_a);
+    let want_b = cents(&[("Ann", -160), ("Bob", 280), ("Dee", -120)]);
+    assert_eq!(pg_balances(pg, b).await, want_b);
+    let mut conn = pg.acquire().await.unwrap();
+    let payments = nights::payments_of(&mut conn, filled.night).await.unwrap();
+    assert_eq!(payments.len(), 1);
+    let paid = &payments[0];
+    assert_eq!((paid.payer.as_str(), paid.payee.as_str()), ("Dee", "Ann"));
+    assert_eq!(paid.amount_cents, 120);
+    let totals: Vec<(String, i64, i64)> = sqlx::query_as(
+        "SELECT player, nights, net_cents FROM player_totals WHERE club_id = $1 \
+         AND game = 'auction_pitch' ORDER BY player",
+    )
+    .bind(filled.club)
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    let expected = [("Ann", 2, 120), ("Bob", 2, 120), ("Dee", 2, -240)];
+    let expected: Vec<(String, i64, i64)> = expected
+        .iter()
+        .map(|(p, n, c)| (p.to_string(), *n, *c))
+        .collect();
+    assert_eq!(totals, expected);
+}
+
+/// A session made on PostgreSQL after the copy: its id (the identity sequence's next).
+async fn next_session_id(pg: &PgPool) -> i64 {
+    let (players, agreements) = (["Ann".to_string(), "Bob".to_string()], Map::new());
+    let new = NewSession {
+        game: "two_handed_pinochle",
+        currency: "USD",
+        agreements: &agreements,
+        opening_scores: None,
+        players: &players,
+        created_at: "2026-11-25T20:00:00Z",
+        club_id: None,
+    };
+    let mut conn = pg.acquire().await.unwrap();
+    store::insert_session(&mut conn, &new).await.unwrap()
+}
+
 #[tokio::test]
 async fn a_whole_database_moves_to_postgresql_with_every_ledger_equal() {
     let Some(target) = postgres_database("copy_target").await else {
         return;
     };
     let (source, app) = app_on_file("copy-source").await;
-
-    // Open sessions of every game: every golden case the rules accept, imported.
-    let golden = accepted_golden_sessions();
-    let mut games: Vec<&str> = golden.iter().map(|(g, _)| g.as_str()).collect();
-    games.dedup();
-    assert_eq!(games.len(), scorekeeper::registry::GAMES.len(), "{games:?}");
-    let mut imported = Vec::new();
-    for (game, doc) in &golden {
-        let reply = app.post_json("/api/v1/sessions/import", doc).await;
-        assert_eq!(reply.status.as_u16(), 201, "{game}: {}", reply.body);
-        imported.push((reply.json()["id"].as_i64().unwrap(), doc));
-    }
-    // A club with its history: two Pitch nights (Ann +2.80, Bob −1.60, Dee −1.20, then Bob
-    // +2.80, Ann −1.60, Dee −1.20), grouped as one night, and Dee paying Ann 1.20.
-    let (club, cookie) = app.new_club("Thursday Club").await;
-    let (a, b) = two_pitches(&app, club).await;
-    let (night_page, night) = make_night(&app, &cookie, club, &[a, b], "At Sal's").await;
-    pay_at_night(&app, &cookie, &night_page, ["0", "Dee", "Ann", "1.20"]).await;
-
+    let filled = fill(&app).await;
     let copied = scorekeeper::copy::copy(&source, &target).await.unwrap();
-    let sessions = i64::try_from(golden.len()).unwrap() + 2;
-    assert_eq!(copied.rows("sessions"), sessions);
-    assert_eq!(copied.sessions, golden.len() + 2);
+    let sessions = filled.imported.len() + 2;
+    assert_eq!(copied.rows("sessions"), i64::try_from(sessions).unwrap());
+    assert_eq!(copied.sessions, sessions);
     assert_eq!(copied.rows("clubs"), 1);
     assert_eq!(copied.rows("nights"), 1);
     assert_eq!(copied.rows("night_payments"), 1);
@@ -113,65 +181,15 @@ async fn a_whole_database_moves_to_postgresql_with_every_ledger_equal() {
 
     let pg = PgPool::connect(&target).await.unwrap();
     // Every open session's ledger on PostgreSQL is replay of the document as entered.
-    for (id, doc) in &imported {
-        assert_eq!(
-            pg_balances(&pg, *id).await,
-            replayed_balances(doc),
-            "session {id}"
-        );
+    for (id, doc) in &filled.imported {
+        let replayed = replayed_balances(doc);
+        assert_eq!(pg_balances(&pg, *id).await, replayed, "session {id}");
     }
-    // The club's sessions by hand, the night's payment, and the totals the triggers kept.
-    let cents = |v: &[(&str, i64)]| -> Vec<(String, i64)> {
-        v.iter().map(|(n, c)| (n.to_string(), *c)).collect()
-    };
-    assert_eq!(
-        pg_balances(&pg, a).await,
-        cents(&[("Ann", 280), ("Bob", -160), ("Dee", -120)])
-    );
-    assert_eq!(
-        pg_balances(&pg, b).await,
-        cents(&[("Ann", -160), ("Bob", 280), ("Dee", -120)])
-    );
-    let mut conn = pg.acquire().await.unwrap();
-    let payments = nights::payments_of(&mut conn, night).await.unwrap();
-    assert_eq!(payments.len(), 1);
-    assert_eq!(
-        (payments[0].payer.as_str(), payments[0].payee.as_str()),
-        ("Dee", "Ann")
-    );
-    assert_eq!(payments[0].amount_cents, 120);
-    let totals: Vec<(String, i64, i64)> = sqlx::query_as(
-        "SELECT player, nights, net_cents FROM player_totals WHERE club_id = $1 \
-         AND game = 'auction_pitch' ORDER BY player",
-    )
-    .bind(club)
-    .fetch_all(&mut *conn)
-    .await
-    .unwrap();
-    let expected = [("Ann", 2, 120), ("Bob", 2, 120), ("Dee", 2, -240)];
-    let expected: Vec<(String, i64, i64)> = expected
-        .iter()
-        .map(|(p, n, c)| (p.to_string(), *n, *c))
-        .collect();
-    assert_eq!(totals, expected);
-
+    check_club(&pg, &filled).await;
     // The identity sequences moved past the copied ids: the next session is a new one.
-    let (players, agreements) = (["Ann".to_string(), "Bob".to_string()], Map::new());
-    let new = NewSession {
-        game: "two_handed_pinochle",
-        currency: "USD",
-        agreements: &agreements,
-        opening_scores: None,
-        players: &players,
-        created_at: "2026-11-25T20:00:00Z",
-        club_id: None,
-    };
-    let next = store::insert_session(&mut conn, &new).await.unwrap();
-    assert_eq!(
-        next,
-        b.max(imported.iter().map(|(id, _)| *id).max().unwrap()) + 1
-    );
-    drop(conn);
+    let last = filled.imported.iter().map(|(id, _)| *id).max().unwrap();
+    let last = last.max(filled.pitches.1);
+    assert_eq!(next_session_id(&pg).await, last + 1);
     pg.close().await;
 
     // The target is no longer empty: a second copy is refused, and nothing more written.
