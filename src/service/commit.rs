@@ -181,7 +181,7 @@ impl Committer {
 
 /// Whether two pools are clones of one pool (they share their options).
 fn same_database(a: &WritePool, b: &WritePool) -> bool {
-    Arc::ptr_eq(&a.sqlite().connect_options(), &b.sqlite().connect_options())
+    a.same_database(b)
 }
 
 /// The task that commits groups while records are queued. Should it stop before the queue
@@ -293,10 +293,7 @@ async fn write(
     jobs: &[Job],
     commits: &AtomicU64,
 ) -> Result<Vec<Appended>, Failed> {
-    let mut tx = pool
-        .begin_with("BEGIN IMMEDIATE")
-        .await
-        .map_err(Failed::Group)?;
+    let mut tx = pool.begin_write().await.map_err(Failed::Group)?;
     let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
     let mut counts = match store::append::event_counts(&mut tx, &sessions).await {
         Ok(counts) => counts,
@@ -330,7 +327,7 @@ async fn write(
 
 /// Appends record `a`, whose session holds `a.count` events under the write lock `conn`
 /// holds, with its club facts, as one query (after the club's new players, if any).
-async fn append_one(conn: &mut sqlx::SqliteConnection, a: &Append) -> Result<(), sqlx::Error> {
+async fn append_one(tx: &mut store::Tx, a: &Append) -> Result<(), sqlx::Error> {
     let new = NewEvent {
         seq: i64::try_from(a.count).unwrap_or(i64::MAX).saturating_add(1),
         kind: &a.kind,
@@ -339,6 +336,10 @@ async fn append_one(conn: &mut sqlx::SqliteConnection, a: &Append) -> Result<(),
         postings: &a.postings,
         recorded_at: &a.recorded_at,
         entry: &a.entry,
+    };
+    let conn = match tx {
+        store::Tx::Sqlite(t) => &mut **t,
+        store::Tx::Postgres(t) => return append_one_postgres(t, a, &new).await,
     };
     let facts = a
         .facts
@@ -355,6 +356,20 @@ async fn append_one(conn: &mut sqlx::SqliteConnection, a: &Append) -> Result<(),
         .as_ref()
         .map(|f| f as &(dyn store::append::Then<'_> + Sync));
     store::append::append_checked(conn, a.session_id, &new, then).await
+}
+
+/// [`append_one`] on PostgreSQL, which takes no query of several statements with
+/// parameters: the event (with its entry and postings), then the club facts' difference.
+async fn append_one_postgres(
+    conn: &mut sqlx::PgConnection,
+    a: &Append,
+    new: &NewEvent<'_>,
+) -> Result<(), sqlx::Error> {
+    store::append_event(conn, a.session_id, new).await?;
+    if let Some(f) = &a.facts {
+        f.write(conn, a.session_id).await?;
+    }
+    Ok(())
 }
 
 /// A club session's history facts, written in its event's query.

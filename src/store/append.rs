@@ -5,25 +5,37 @@
 //! lock that every record waits for. So a group checks every session's count of events in
 //! one statement, and each record is then one query of several statements (its event,
 //! ledger entry and postings, and a club session's history facts), which the thread runs
-//! in one go, stopping at the first error.
+//! in one go, stopping at the first error. PostgreSQL takes no query of several statements
+//! with parameters: there a record is its statements one by one
+//! ([`super::append_event`], [`super::history::apply_facts_delta`]).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use sqlx::SqliteConnection;
 use sqlx::query::Query;
 use sqlx::sqlite::{Sqlite, SqliteArguments};
+use sqlx::{PgConnection, SqliteConnection};
 
 use super::NewEvent;
+use super::either::{Conn, Connected};
 
 /// How many events each of `sessions` holds as stored (the highest `seq`, as
 /// [`super::event_count`] counts them; 0 for a session with none), in one statement. Read
 /// under the write lock, it stays true until the lock is let go, so a record whose count
 /// matches may be appended without checking again.
+///
+/// On PostgreSQL, where the writer's `BEGIN` takes no lock, it first takes each session's
+/// advisory lock for the transaction (`pg_advisory_xact_lock`, in the order of the ids, so
+/// two instances' groups cannot deadlock): another instance's group commit on the same
+/// session waits for this one's commit, then reads the count this one left.
 pub async fn event_counts(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     sessions: &[i64],
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    let conn = match conn.either() {
+        Conn::Sqlite(c) => c,
+        Conn::Postgres(c) => return event_counts_locked(c, sessions).await,
+    };
     // One scalar MAX per session, which SQLite answers from the end of the (session_id,
     // seq) index; a GROUP BY over the sessions' events would read every one of them.
     let mut sql = String::from(
@@ -40,6 +52,30 @@ pub async fn event_counts(
         q = q.bind(*id);
     }
     let rows: Vec<(i64, i64)> = q.fetch_all(&mut *conn).await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// [`event_counts`] on PostgreSQL: the sessions' advisory locks, then their counts.
+async fn event_counts_locked(
+    conn: &mut PgConnection,
+    sessions: &[i64],
+) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    let mut ids = sessions.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest($1::BIGINT[]) AS id ORDER BY id) s",
+    )
+    .bind(&ids)
+    .execute(&mut *conn)
+    .await?;
+    let rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = s.id) \
+         FROM sessions s WHERE s.id = ANY($1)",
+    )
+    .bind(&ids)
+    .fetch_all(conn)
+    .await?;
     Ok(rows.into_iter().collect())
 }
 
