@@ -20,7 +20,7 @@ use scorekeeper::config::{Cli, Command, ServeArgs};
 use scorekeeper::format::{self, SessionDoc};
 use scorekeeper::rules::fields;
 use scorekeeper::service::clubs::LoginLimits;
-use scorekeeper::store::postgres::Engine;
+use scorekeeper::store::postgres::{Engine, without_password as shown};
 use scorekeeper::web::live::{LiveLimits, Watchers};
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
@@ -197,9 +197,10 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(file) = &file {
         check_writable(file)?;
     }
+    let url = shown(&args.database_url);
     let pool = scorekeeper::store::open(&args.database_url)
         .await
-        .map_err(|e| format!("cannot open the database {}: {e}", args.database_url))?;
+        .map_err(|e| format!("cannot open the database {url}: {e}"))?;
     // Held while serving: `restore` refuses to replace a database that a service uses.
     let _in_use = match &file {
         Some(file) => Some(lock_in_use(file)?),
@@ -211,7 +212,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     tracing::info!(
         "Scorekeeper at http://{} (database {})",
         listener.local_addr()?,
-        args.database_url
+        url
     );
     let public_url = args
         .public_url
@@ -347,12 +348,12 @@ async fn stop_signal() {
 }
 
 /// Refuses a `DATABASE_URL` the service cannot serve, before anything touches the disk:
-/// only SQLite is built in, so the URL must start `sqlite:` (`sqlite://data/sk.db`,
-/// `sqlite:sk.db`, `sqlite::memory:`). Without this, `postgres://host/db` would be read as
-/// a file path and create a folder `postgres:`. Errors: one line naming the variable, what
-/// was given (its password hidden) and what is accepted.
+/// the URL must start `sqlite:` (`sqlite://data/sk.db`, `sqlite:sk.db`, `sqlite::memory:`)
+/// or `postgres://` / `postgresql://` (issue 26). Without this, `mysql://host/db` would be
+/// read as a file path and create a folder `mysql:`. Errors: one line naming the variable,
+/// what was given (its password hidden) and what is accepted.
 fn check_database_url(url: &str) -> Result<(), String> {
-    if url.starts_with("sqlite:") {
+    if Engine::of(url).is_some() {
         return Ok(());
     }
     let shown = match url.split_once("://") {
@@ -360,13 +361,13 @@ fn check_database_url(url: &str) -> Result<(), String> {
         _ => format!("{url:?}"),
     };
     Err(format!(
-        "DATABASE_URL (--database-url) is {shown}, which this service cannot use: only SQLite is built in; give sqlite://PATH (e.g. sqlite://data/scorekeeper.db, the default)"
+        "DATABASE_URL (--database-url) is {shown}, which this service cannot use: give sqlite://PATH (e.g. sqlite://data/scorekeeper.db, the default) or postgres://USER@HOST/DATABASE"
     ))
 }
 
-/// The database file of a `sqlite://` URL; `None` for an in-memory database.
+/// The database file of a `sqlite://` URL; `None` for an in-memory database or a server's.
 fn database_file(url: &str) -> Option<PathBuf> {
-    if url.contains(":memory:") || url.contains("mode=memory") {
+    if !url.starts_with("sqlite:") || url.contains(":memory:") || url.contains("mode=memory") {
         return None;
     }
     let path = url
@@ -431,7 +432,9 @@ fn lock_in_use(file: &Path) -> Result<std::fs::File, String> {
 }
 
 fn backup_command(file: &str, database_url: &str) -> ExitCode {
-    if let Err(line) = check_database_url(database_url) {
+    if let Err(line) = check_database_url(database_url)
+        .and_then(|()| scorekeeper::store::ops::on_a_file(database_url))
+    {
         eprintln!("scorekeeper backup: {line}");
         return ExitCode::FAILURE;
     }
@@ -480,7 +483,9 @@ fn backup_command(file: &str, database_url: &str) -> ExitCode {
 }
 
 fn restore_command(file: &str, database_url: &str, force: bool) -> ExitCode {
-    if let Err(line) = check_database_url(database_url) {
+    if let Err(line) = check_database_url(database_url)
+        .and_then(|()| scorekeeper::store::ops::on_a_file(database_url))
+    {
         eprintln!("scorekeeper restore: {line}");
         return ExitCode::FAILURE;
     }

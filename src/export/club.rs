@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::store::Connected;
 use serde_json::{Map, Value};
-use sqlx::SqliteConnection;
 
 use super::nights::NightPaymentRecord;
 use super::{
@@ -195,7 +195,7 @@ pub async fn import_club(
     let ledgers = check_club_export(export)?;
     // Limited per address like every club creation ([`clubs::create_club`]).
     let new = clubs::prepare_club(limits, client, name.unwrap_or(&export.name), passphrase).await?;
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     let (club, token) = clubs::insert_club(&mut tx, &new).await?;
     for player in &export.players {
         store::clubs::add_player(&mut tx, club.id, player).await?;
@@ -217,7 +217,7 @@ pub async fn import_club(
 /// session of club `club` with its original times, title and archive flag and its history
 /// facts; the players of its ledger join the club. Returns the new session's id.
 async fn import_session(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     s: &ExportedSession,
     ledger: &LedgerDoc,
@@ -259,7 +259,7 @@ async fn import_session(
 /// Errors: [`AppError::Internal`] for an entry of no event (the export was checked, so a
 /// bug).
 async fn import_events(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     s: &ExportedSession,
     ledger: &LedgerDoc,
@@ -298,7 +298,7 @@ async fn import_events(
 /// The export's `nights` written in `conn` for club `club`: each with its sessions (`ids`,
 /// the new sessions' ids in the export's order) and its payments, a voided one voided again.
 async fn import_nights(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     nights: &[ExportedNight],
     ids: &[i64],

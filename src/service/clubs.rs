@@ -11,7 +11,7 @@ use super::Folds;
 use super::hashing::{hash_passphrase, passphrase_matches};
 use crate::error::AppError;
 use crate::store::clubs::{self as store, ClubRow};
-use crate::store::{ReadPool, WritePool};
+use crate::store::{Connected, ReadPool, WritePool};
 
 mod limits;
 pub use limits::*;
@@ -128,7 +128,7 @@ pub async fn create_club(
     passphrase: &str,
 ) -> Result<(Club, String), AppError> {
     let new = prepare_club(limits, client, name, passphrase).await?;
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     let made = insert_club(&mut tx, &new).await?;
     tx.commit().await?;
     Ok(made)
@@ -183,7 +183,7 @@ fn taken_name() -> AppError {
 /// Writes a [`NewClub`] and a write token for it in the caller's transaction. Errors: the
 /// name is taken (field `name`, [`taken_name`]).
 pub async fn insert_club(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut impl Connected,
     new: &NewClub,
 ) -> Result<(Club, String), AppError> {
     let id = store::insert_club(conn, &new.name, &new.phc, &new.share, &now())
@@ -310,7 +310,7 @@ pub async fn change_passphrase(
         }
         hash_passphrase(new.to_string()).await?
     };
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     store::set_passphrase(&mut tx, club_id, &phc).await?;
     store::delete_club_tokens(&mut tx, club_id, None).await?;
     tx.commit().await?;
@@ -321,7 +321,7 @@ pub async fn change_passphrase(
 /// it, reads no more. Returns the new secret (the link is `/share/{secret}`).
 pub async fn rotate_share_secret(pool: &WritePool, club_id: i64) -> Result<String, AppError> {
     let secret = new_secret()?;
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     store::set_share_token(&mut tx, club_id, &secret).await?;
     store::delete_club_tokens(&mut tx, club_id, Some(Access::Read.as_str())).await?;
     tx.commit().await?;
@@ -491,7 +491,7 @@ impl SessionLinks {
 
 /// Stores the hashes of `links` for session `id` (in the transaction that creates it).
 pub async fn store_session_links(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     links: &SessionLinks,
 ) -> Result<(), AppError> {

@@ -36,13 +36,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-use sqlx::pool::PoolConnection;
-use sqlx::{Sqlite, SqliteConnection};
+use std::collections::HashMap;
+
+use sqlx::{PgConnection, SqliteConnection};
 use tokio::sync::oneshot;
 
 use crate::error::AppError;
 use crate::ledger::Posting;
-use crate::store::{self, NewEvent, WRITE_WAIT, WritePool};
+use crate::store::{self, NewEvent, Pooled, WRITE_WAIT, WritePool};
 
 use super::FactsWrite;
 
@@ -180,7 +181,7 @@ impl Committer {
             match pool.acquire().await {
                 Ok(mut conn) => {
                     if !commit_group(&mut conn, vec![job], &self.commits).await {
-                        let _ = conn.close().await;
+                        close(conn).await;
                     }
                 }
                 Err(e) => answer_all(vec![job], &AppError::from(e)),
@@ -197,7 +198,7 @@ impl Committer {
 
 /// Whether two pools are clones of one pool (they share their options).
 fn same_database(a: &WritePool, b: &WritePool) -> bool {
-    Arc::ptr_eq(&a.sqlite().connect_options(), &b.sqlite().connect_options())
+    a.same_database(b)
 }
 
 /// The task that commits groups while records are queued. Should it stop before the queue
@@ -214,7 +215,7 @@ impl GroupTask {
         // The writer connection, kept from one group to the next while records keep
         // coming (no hand-back to the pool and its check between two groups), and since
         // when.
-        let mut held: Option<(PoolConnection<Sqlite>, Instant)> = None;
+        let mut held: Option<(Pooled, Instant)> = None;
         loop {
             let group: Vec<Job> = {
                 let mut queue = self.committer.lock();
@@ -250,7 +251,7 @@ impl GroupTask {
                 held = Some((conn, since));
             } else {
                 // It could not end its transaction: never to be used again.
-                let _ = conn.close().await;
+                close(conn).await;
             }
         }
     }
@@ -266,6 +267,14 @@ impl Drop for GroupTask {
     }
 }
 
+/// Closes the writer connection `conn` instead of giving it back to its pool.
+async fn close(conn: Pooled) {
+    let _ = match conn {
+        Pooled::Sqlite(c) => c.close().await,
+        Pooled::Postgres(c) => c.close().await,
+    };
+}
+
 /// Why a group's transaction wrote nothing.
 enum Failed {
     /// `BEGIN` failed (or the counts under it could not be read): nothing of the group was
@@ -279,7 +288,7 @@ enum Failed {
 
 /// Commits `group` on the writer connection `conn` and answers each of its records;
 /// whether `conn` may be used again (`false`: it could not end a failed transaction).
-async fn commit_group(conn: &mut SqliteConnection, group: Vec<Job>, commits: &AtomicU64) -> bool {
+async fn commit_group(conn: &mut Pooled, group: Vec<Job>, commits: &AtomicU64) -> bool {
     let mut live = Vec::with_capacity(group.len());
     for job in group {
         if job.answer.is_closed() {
@@ -346,20 +355,23 @@ fn same_error(e: &AppError) -> AppError {
 }
 
 /// Appends `jobs` in one transaction on the writer connection `conn`: each one's outcome,
-/// in order, once committed. Two hand-overs to the database thread for the whole group
-/// ([`store::append`]): the write lock with the sessions' counts of events under it, then
-/// every record and the `COMMIT` (plus one for each record that names a player new to its
-/// club).
+/// in order, once committed.
 async fn write(
-    conn: &mut SqliteConnection,
+    conn: &mut Pooled,
     jobs: &[Job],
     commits: &AtomicU64,
 ) -> Result<Vec<Appended>, Failed> {
-    let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
-    let mut counts = match store::append::begin_and_count(conn, &sessions).await {
-        Ok(counts) => counts,
-        Err(e) => return Err(abandon(conn, Failed::Group(e)).await),
+    let outcomes = match conn {
+        Pooled::Sqlite(c) => write_sqlite(c, jobs).await?,
+        Pooled::Postgres(c) => write_postgres(c, jobs).await?,
     };
+    commits.fetch_add(1, Ordering::Relaxed);
+    Ok(outcomes)
+}
+
+/// Which of `jobs` may be appended, given each session's stored `counts` (read under the
+/// write lock): each one's outcome, and what the committed ones write, in order.
+fn admit(jobs: &[Job], mut counts: HashMap<i64, i64>) -> (Vec<Appended>, Vec<Row<'_>>) {
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut rows = Vec::with_capacity(jobs.len());
     for job in jobs {
@@ -374,6 +386,20 @@ async fn write(
         outcomes.push(Appended::Committed);
         rows.push(Row::of(a));
     }
+    (outcomes, rows)
+}
+
+/// [`write`] on SQLite, in two hand-overs to the database thread for the whole group
+/// ([`store::append`]): the write lock with the sessions' counts of events under it, then
+/// every record and the `COMMIT` (plus one for each record that names a player new to its
+/// club).
+async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
+    let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
+    let counts = match store::append::begin_and_count(conn, &sessions).await {
+        Ok(counts) => counts,
+        Err(e) => return Err(abandon(conn, Failed::Group(e)).await),
+    };
+    let (outcomes, rows) = admit(jobs, counts);
     for row in &rows {
         if let Some(f) = &row.facts
             && let Err(e) =
@@ -386,7 +412,32 @@ async fn write(
     if let Err(e) = store::append::append_and_commit(conn, &records).await {
         return Err(abandon(conn, Failed::Statement(e)).await);
     }
-    commits.fetch_add(1, Ordering::Relaxed);
+    Ok(outcomes)
+}
+
+/// [`write`] on PostgreSQL, which takes no query of several statements with parameters: a
+/// transaction whose counts are read under the sessions' advisory locks, then each record's
+/// statements one by one (the event with its entry and postings, then the club facts'
+/// difference). A failed statement drops the transaction, which rolls it back.
+async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
+    let mut tx = sqlx::Connection::begin(conn).await.map_err(Failed::Group)?;
+    let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
+    let counts = store::append::lock_and_count(&mut tx, &sessions)
+        .await
+        .map_err(Failed::Group)?;
+    let (outcomes, rows) = admit(jobs, counts);
+    for row in &rows {
+        store::append_event(&mut *tx, row.session_id, &row.event)
+            .await
+            .map_err(Failed::Statement)?;
+        if let Some(f) = &row.facts {
+            f.write
+                .write(&mut *tx, f.session_id)
+                .await
+                .map_err(Failed::Statement)?;
+        }
+    }
+    tx.commit().await.map_err(Failed::Group)?;
     Ok(outcomes)
 }
 

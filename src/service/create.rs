@@ -102,7 +102,7 @@ async fn import_with(
 ) -> Result<i64, AppError> {
     let ledger = replay(doc)?;
     let recorded_at = now();
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     if let Some(club) = club {
         let names = doc.players.iter().chain(ledger.balances.keys());
         history::check_club_names(&mut tx, club, names.map(String::as_str), "players").await?;

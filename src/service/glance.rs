@@ -149,7 +149,7 @@ pub async fn backfill_entries(
     id: i64,
     ledger: &LedgerDoc,
 ) -> Result<u64, AppError> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     let mut written = 0;
     for seq in store::seqs_without_entry(&mut tx, id).await? {
         // The entries are in seq order: found by bisection.

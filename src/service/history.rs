@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::store::Connected;
 use chrono::NaiveDate;
-use sqlx::SqliteConnection;
 
 use super::Folds;
 use crate::error::AppError;
@@ -27,7 +27,7 @@ pub const CHART_NIGHTS: i64 = 30;
 /// history facts from `fold` (the session as it now stands) when a club owns it. `doc`
 /// gives the header (agreements, players, opening scores); `created_at` the night's date.
 pub async fn after_event(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     doc: &SessionDoc,
     fold: &Fold,
@@ -46,7 +46,7 @@ pub async fn after_event(
 /// Cyrillic cannot sit down in a new session of a club that has Ann (issue 23 point 2).
 /// Errors: [`AppError::Refused`] naming `field`.
 pub async fn check_club_names(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     names: impl Iterator<Item = &str>,
     field: &str,
@@ -78,7 +78,7 @@ pub async fn check_club_names(
 /// After session `id` is imported into `club` (in the same transaction): its history
 /// facts, from the document folded once more.
 pub async fn after_import(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     club: Option<i64>,
     doc: &SessionDoc,
@@ -90,7 +90,7 @@ pub async fn after_import(
 }
 
 async fn write_facts(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     club: i64,
     doc: &SessionDoc,
@@ -119,7 +119,7 @@ pub async fn backfill(pool: &WritePool, folds: &Folds, club: i64) -> Result<(), 
     };
     for id in missing {
         let loaded = super::load(pool, folds, id).await?;
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = pool.begin_write().await?;
         write_facts(
             &mut tx,
             id,
@@ -224,7 +224,7 @@ pub async fn people(pool: &ReadPool, club: i64) -> Result<Vec<PersonRow>, AppErr
     Ok(hs::people(&mut conn, club).await?)
 }
 
-async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result<(), AppError> {
+async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
@@ -241,7 +241,7 @@ pub async fn set_title(pool: &WritePool, club: i64, id: i64, title: &str) -> Res
             message,
         }
     })?;
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     club_session(&mut tx, club, id).await?;
     hs::set_title(&mut tx, id, (!title.is_empty()).then_some(title.as_str())).await?;
     tx.commit().await?;
@@ -256,7 +256,7 @@ pub async fn set_archived(
     id: i64,
     archived: bool,
 ) -> Result<(), AppError> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     club_session(&mut tx, club, id).await?;
     hs::set_archived(&mut tx, id, archived).await?;
     tx.commit().await?;
@@ -360,7 +360,7 @@ fn all_games(by_game: &[TotalsRow]) -> TotalsRow {
 /// every one, else the latest [`CHART_NIGHTS`] of each name) and, within a range, their
 /// net in cents.
 async fn nights_of(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     names: &[String],
     (from, to): (Option<NaiveDate>, Option<NaiveDate>),
@@ -410,7 +410,7 @@ pub async fn rename(pool: &WritePool, club: i64, id: i64, name: &str) -> Result<
         message: message.into(),
     };
     let name = crate::rules::table::player_name(name).map_err(|m| bad(&m))?;
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     hs::person(&mut tx, club, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no player {id}")))?;
@@ -444,7 +444,7 @@ pub async fn merge(pool: &WritePool, club: i64, from: i64, into: i64) -> Result<
             message: "choose another player to merge with".into(),
         });
     }
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     for id in [from, into] {
         hs::person(&mut tx, club, id)
             .await?

@@ -1,8 +1,8 @@
 //! What the cache keeps of each open session: its tip and, for a club's session, its
 //! history facts, which each plain event changes by its own difference.
 
+use crate::store::Connected;
 use serde_json::Value;
-use sqlx::SqliteConnection;
 
 use super::{Loaded, no_longer_replays};
 use crate::error::AppError;
@@ -137,7 +137,7 @@ pub struct FactsWrite {
 
 impl FactsWrite {
     /// Writes it for session `id` in the caller's transaction.
-    pub async fn write(&self, conn: &mut SqliteConnection, id: i64) -> Result<(), sqlx::Error> {
+    pub async fn write(&self, conn: &mut impl Connected, id: i64) -> Result<(), sqlx::Error> {
         if self.delta.is_empty() {
             return Ok(());
         }

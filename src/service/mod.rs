@@ -21,9 +21,9 @@ mod renamed;
 pub mod settled_night;
 mod what_if;
 
+use crate::store::Connected;
 use chrono::{SecondsFormat, Utc};
 use serde_json::Value;
-use sqlx::SqliteConnection;
 
 use crate::store::{ReadPool, WritePool};
 
@@ -87,7 +87,7 @@ fn now() -> String {
 /// Every player among `accounts` (a ledger's accounts) becomes one of the club's players,
 /// who keep their identity across the club's sessions.
 async fn remember_players(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     club: i64,
     accounts: impl Iterator<Item = &String>,
 ) -> Result<(), AppError> {
@@ -133,11 +133,7 @@ impl Target {
 }
 
 /// Reads session `id` from `conn` as the event needs it ([`Target`]).
-async fn read_target(
-    conn: &mut SqliteConnection,
-    id: i64,
-    whole: bool,
-) -> Result<Target, AppError> {
+async fn read_target(conn: &mut impl Connected, id: i64, whole: bool) -> Result<Target, AppError> {
     Ok(if whole {
         Target::Whole(Box::new(load_fresh(conn, id).await?))
     } else {
@@ -182,7 +178,7 @@ pub async fn record_event(
     // the one writer connection is held only for the statements and the commit.
     let mut tx = None;
     if let Some(key) = idempotency_key {
-        let mut t = pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut t = pool.begin_write().await?;
         if let Some(seq) = store::idempotent_seq(&mut t, id, key).await? {
             drop(t);
             drop(slot);
@@ -226,7 +222,7 @@ pub async fn record_event(
 async fn take_target(
     pool: &WritePool,
     slot: &mut folds::SlotGuard,
-    tx: Option<&mut sqlx::Transaction<'static, sqlx::Sqlite>>,
+    tx: Option<&mut store::Tx>,
     id: i64,
     history: bool,
 ) -> Result<Target, AppError> {
@@ -236,7 +232,7 @@ async fn take_target(
             **slot = kept;
             let target = match tx {
                 Some(t) => read_target(t, id, history).await?,
-                None => read_target(&mut *pool.acquire().await?, id, history).await?,
+                None => read_target(&mut pool.acquire().await?, id, history).await?,
             };
             slot.take();
             target
@@ -248,7 +244,7 @@ async fn take_target(
 /// since the key was looked up: the event is applied to `target` and appended
 /// ([`record_under_lock`]), the key remembered ([`finish_write`]) and the whole committed.
 async fn record_keyed(
-    mut tx: sqlx::Transaction<'static, sqlx::Sqlite>,
+    mut tx: store::Tx,
     slot: &mut folds::SlotGuard,
     mut target: Target,
     pending: &Pending,
@@ -311,7 +307,7 @@ async fn record_plain(
             Appended::Stale => stale = true,
         }
     }
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     let done = record_under_lock(&mut tx, slot, (target, before, applied), pending, stale).await?;
     finish_write(&mut tx, pending, None, &done).await?;
     tx.commit().await?;
@@ -326,7 +322,7 @@ async fn record_plain(
 /// a conflict, after which `slot` holds the state unchanged; the store's errors, after
 /// which it stays empty.
 async fn record_under_lock(
-    tx: &mut SqliteConnection,
+    tx: &mut impl Connected,
     slot: &mut folds::SlotGuard,
     (mut target, mut before, mut applied): (Target, usize, Result<Applied, AppError>),
     pending: &Pending,
@@ -382,7 +378,7 @@ async fn record_under_lock(
 /// the cached path; for an event that needs the history, the facts of the whole session
 /// as it now stands).
 async fn finish_write(
-    tx: &mut SqliteConnection,
+    tx: &mut impl Connected,
     pending: &Pending,
     idempotency_key: Option<&str>,
     (target, before, (_, facts)): &Done,

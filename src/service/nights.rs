@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::store::Connected;
 use chrono::{SecondsFormat, Utc};
-use sqlx::SqliteConnection;
 
 use crate::error::AppError;
 use crate::history::night::{
@@ -100,7 +100,7 @@ pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<i64>, AppErr
         .collect())
 }
 
-async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result<(), AppError> {
+async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
@@ -108,7 +108,7 @@ async fn club_session(conn: &mut SqliteConnection, club: i64, id: i64) -> Result
 }
 
 /// Session `id` as the one-currency check names it.
-async fn priced(conn: &mut SqliteConnection, id: i64) -> Result<Priced, AppError> {
+async fn priced(conn: &mut impl Connected, id: i64) -> Result<Priced, AppError> {
     let (game, currency, title) = ns::priced(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
@@ -122,7 +122,7 @@ async fn priced(conn: &mut SqliteConnection, id: i64) -> Result<Priced, AppError
 
 /// The sessions of night `night` as the one-currency check names them (none for `None`).
 async fn night_priced(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     night: Option<i64>,
 ) -> Result<Vec<Priced>, AppError> {
     let Some(night) = night else {
@@ -143,7 +143,7 @@ fn mixed(message: String, field: &str) -> AppError {
     }
 }
 
-async fn club_night(conn: &mut SqliteConnection, club: i64, id: i64) -> Result<NightRow, AppError> {
+async fn club_night(conn: &mut impl Connected, club: i64, id: i64) -> Result<NightRow, AppError> {
     ns::night(conn, club, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no night {id}")))
@@ -183,7 +183,7 @@ pub async fn group(
         }
     })?;
     let at = now();
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     for &sid in sessions {
         club_session(&mut tx, club, sid).await?;
         if let Some(other) = ns::night_of_session(&mut tx, sid).await? {
@@ -358,7 +358,7 @@ pub async fn record_payment(
             message: "the night is settled: everyone is square, so there is nothing to pay".into(),
         });
     }
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     club_night(&mut tx, club, id).await?;
     if ns::payments_of(&mut tx, id).await?.len() != seen {
         return Err(AppError::Conflict {
@@ -445,7 +445,7 @@ pub async fn void_payment(
     } else {
         reason
     };
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     club_night(&mut tx, club, id).await?;
     if !ns::void_payment(&mut tx, id, payment, &now(), reason).await? {
         return Err(AppError::NotFound(format!(
@@ -463,7 +463,7 @@ pub async fn void_payment(
 /// [`AppError::Conflict`] (field `session`) while a payment stands (void it first). Nothing
 /// is written on an error.
 pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    let mut tx = pool.begin_write().await?;
     club_night(&mut tx, club, id).await?;
     if ns::night_of_session(&mut tx, session).await? != Some(id) {
         return Err(AppError::NotFound(format!(

@@ -1,8 +1,8 @@
 //! Reading a stored session: its header, its events folded in full (what the pages that
 //! show the history need) or to the state the cache keeps, one stored event at a time.
 
+use crate::store::Connected;
 use serde_json::Value;
-use sqlx::SqliteConnection;
 use tokio_stream::StreamExt;
 
 use super::{ClubFacts, Current, Folds, Kept, Loaded};
@@ -16,7 +16,7 @@ use crate::store::{self, EventRow, ReadPool};
 
 /// The stored session's document without its events, and the club that owns it.
 pub(super) async fn load_header(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
 ) -> Result<(SessionDoc, String, Option<i64>), AppError> {
     let row = store::session(conn, id)
@@ -55,7 +55,7 @@ pub(super) fn parse(text: &str) -> Result<Value, AppError> {
 }
 
 pub(super) async fn load_in(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
 ) -> Result<(SessionDoc, Vec<EventRow>, String, Option<i64>), AppError> {
     let (mut doc, created_at, club_id) = load_header(conn, id).await?;
@@ -69,7 +69,7 @@ pub(super) async fn load_in(
 }
 
 /// Reads the stored session `id` and replays it in full.
-pub(super) async fn load_fresh(conn: &mut SqliteConnection, id: i64) -> Result<Loaded, AppError> {
+pub(super) async fn load_fresh(conn: &mut impl Connected, id: i64) -> Result<Loaded, AppError> {
     let (doc, rows, created_at, club_id) = load_in(conn, id).await?;
     let fold = format::fold(&doc).map_err(|r| no_longer_replays(id, &r))?;
     let mut loaded = loaded(id, doc, rows, created_at, fold);
@@ -85,7 +85,7 @@ pub(super) fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
 /// that no event stays in memory; a session with an event that needs the history (a
 /// correction, undo or reopen) is read again into a fold that keeps only the sheet's
 /// window of its rows whole ([`slim_fold`]).
-pub(super) async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kept, AppError> {
+pub(super) async fn load_tip(conn: &mut impl Connected, id: i64) -> Result<Kept, AppError> {
     let (header, created_at, club_id) = load_header(conn, id).await?;
     let tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
     let history = club_id.map(|club_id| {
@@ -128,7 +128,7 @@ pub(super) async fn load_tip(conn: &mut SqliteConnection, id: i64) -> Result<Kep
 /// few hundred bytes a row (the events that stand, for later corrections, and each row's
 /// ledger facts).
 pub(super) async fn slim_fold(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     header: &SessionDoc,
 ) -> Result<Fold, AppError> {

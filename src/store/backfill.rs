@@ -2,41 +2,41 @@
 //! appended once, so that such a session's ledger is read from the store from then on
 //! instead of folding the whole session on every request (issue 21).
 
-use sqlx::SqliteConnection;
+use super::either::{Connected, on_either};
 
 /// The seqs of session `id`'s events stored without their ledger entry, in order: the
 /// ones [`append_missing_entry`] fills in.
 pub async fn seqs_without_entry(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
 ) -> Result<Vec<i64>, sqlx::Error> {
-    sqlx::query_scalar(
+    on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT e.seq FROM events e LEFT JOIN ledger_entries l ON l.event_id = e.id \
-         WHERE e.session_id = ? AND l.event_id IS NULL ORDER BY e.seq",
+         WHERE e.session_id = $1 AND l.event_id IS NULL ORDER BY e.seq",
     )
     .bind(id)
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// Appends `entry` (JSON text) as the ledger entry of session `id`'s event `seq` when that
 /// event has none; an entry already there stays as it is (entries are append-only).
 /// Returns how many entries were written (0 or 1).
 pub async fn append_missing_entry(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     seq: i64,
     entry: &str,
 ) -> Result<u64, sqlx::Error> {
     // The `WHERE` before `ON CONFLICT` keeps SQLite from reading ON as a join's.
-    let done = sqlx::query(
-        "INSERT INTO ledger_entries (event_id, entry) SELECT id, ? FROM events \
-         WHERE session_id = ? AND seq = ? ON CONFLICT (event_id) DO NOTHING",
+    on_either!(conn.either(), c => sqlx::query(
+        "INSERT INTO ledger_entries (event_id, entry) SELECT id, $1 FROM events \
+         WHERE session_id = $2 AND seq = $3 ON CONFLICT (event_id) DO NOTHING",
     )
     .bind(entry)
     .bind(id)
     .bind(seq)
-    .execute(conn)
-    .await?;
-    Ok(done.rows_affected())
+    .execute(c)
+    .await
+    .map(|done| done.rows_affected()))
 }

@@ -71,9 +71,10 @@ pub async fn ensure_person(
 pub async fn backlog(conn: &mut impl Connected, club_id: i64) -> Result<Vec<i64>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
-        // otherwise walk every session of the club.
-        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s ON s.id = b.session_id \
-         WHERE s.club_id = $1 ORDER BY b.session_id",
+        // otherwise walk every session of the club. The join's condition is in WHERE:
+        // PostgreSQL refuses ON after CROSS JOIN, and SQLite keeps the order either way.
+        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s \
+         WHERE s.id = b.session_id AND s.club_id = $1 ORDER BY b.session_id",
     )
     .bind(club_id)
     .fetch_all(c)

@@ -3,10 +3,9 @@
 //! Free functions over a connection or transaction; no rules here. Money is INTEGER cents.
 //! The SQLite database runs in WAL mode with foreign keys on, `synchronous=FULL` because it
 //! holds money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
-//! [`crate::service`]). Issue 26: the functions of this module, [`clubs`], [`nights`] and
-//! the sessions list take a connection of either engine ([`Connected`]) and run one SQL
-//! text, with `$N` parameters, on it ([`either`]); [`history`], [`ops`] and the pools are
-//! SQLite's still.
+//! [`crate::service`]). Issue 26: every function of the store takes a connection of either
+//! engine ([`Connected`]) and runs one SQL text, with `$N` parameters, on it ([`either`]);
+//! [`open`] answers pools of the engine its URL names.
 
 pub mod append;
 mod backfill;
@@ -36,13 +35,14 @@ pub use either::{Connected, Rows};
 pub use listing::{
     PLAYER_SEPARATOR, SessionSummaryRow, club_session_ids, last_session, list_sessions,
 };
-pub use pools::{ReadPool, WritePool};
+pub use pools::{Pooled, ReadPool, Tx, WritePool};
 
 /// Migrations, embedded in the binary and run at start-up.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// Opens (creating the file and its folder if needed) and migrates the database at `url`
-/// (`sqlite://path` or `sqlite::memory:`), and answers the **writer**: a pool of one
+/// (`sqlite://path` or `sqlite::memory:`; or `postgres://…`, an existing PostgreSQL
+/// database, [`postgres::open_postgres`], with a read pool of read-only connections), and answers the **writer**: a pool of one
 /// connection, so that writes queue in this process in arrival order instead of spinning in
 /// SQLite's busy handler (`design/architecture.md`, "The store under load"). Reads go
 /// through its read pool ([`reader`], [`WritePool::reader`]), which never waits behind
@@ -51,6 +51,12 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqli
 /// error (a 503 from the service). Errors: the folder cannot be made, the file cannot be
 /// opened, or a migration fails.
 pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
+    if postgres::Engine::of(url) == Some(postgres::Engine::Postgres) {
+        // One writer connection, as SQLite's: this instance's writes queue in arrival order.
+        return postgres::open_postgres(url, 1)
+            .await
+            .map(WritePool::postgres);
+    }
     let options = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
@@ -130,11 +136,18 @@ pub fn reader(writer: &WritePool) -> ReadPool {
 }
 
 /// Whether `e` says the database is busy: another connection holds the lock longer than
-/// the busy timeout (`SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes), or every
+/// the busy timeout (`SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes; PostgreSQL's
+/// lock, serialisation, deadlock, cancel and connection-limit states), or every
 /// connection of the pool stayed taken. A busy request wrote nothing and may be retried.
 pub fn is_busy(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut => true,
+        // lock_not_available, serialization_failure, deadlock_detected, query_canceled (a
+        // statement timeout), too_many_connections.
+        sqlx::Error::Database(db) if postgres::sqlstate(db.as_ref()).is_some() => matches!(
+            postgres::sqlstate(db.as_ref()),
+            Some("55P03" | "40001" | "40P01" | "57014" | "53300")
+        ),
         sqlx::Error::Database(db) => db
             .code()
             .and_then(|c| c.parse::<i64>().ok())
@@ -144,10 +157,13 @@ pub fn is_busy(e: &sqlx::Error) -> bool {
 }
 
 /// Whether `e` says the database could not grow: the disk (or the database's
-/// `max_page_count`) is full (`SQLITE_FULL`). Nothing was written; the same write succeeds
+/// `max_page_count`) is full (`SQLITE_FULL`; PostgreSQL's `disk_full`, 53100). Nothing was written; the same write succeeds
 /// once space is freed.
 pub fn is_disk_full(e: &sqlx::Error) -> bool {
     match e {
+        sqlx::Error::Database(db) if postgres::sqlstate(db.as_ref()).is_some() => {
+            postgres::sqlstate(db.as_ref()) == Some("53100")
+        }
         sqlx::Error::Database(db) => db
             .code()
             .and_then(|c| c.parse::<i64>().ok())
@@ -479,19 +495,19 @@ pub fn event_bodies<'c>(conn: &'c mut impl Connected, id: i64) -> Rows<'c, Strin
 /// The bodies (JSON text) of session `id`'s events of a seq above `after` and at most
 /// `through`, in order: the events a state kept after `after` events has not seen.
 pub async fn event_bodies_between(
-    conn: &mut SqliteConnection,
+    conn: &mut impl Connected,
     id: i64,
     (after, through): (usize, usize),
 ) -> Result<Vec<String>, sqlx::Error> {
     let seq = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-    sqlx::query_scalar(
-        "SELECT body FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT body FROM events WHERE session_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
     )
     .bind(id)
     .bind(seq(after))
     .bind(seq(through))
-    .fetch_all(conn)
-    .await
+    .fetch_all(c)
+    .await)
 }
 
 /// A session's events in order, the opening ante (seq 0) included.

@@ -2,31 +2,105 @@
 //! [`WritePool`] (one connection, every write, queued in arrival order) and the
 //! [`ReadPool`] (read-only connections that, in WAL mode, read the last committed state
 //! while the writer writes). A read handle cannot begin a write: its type has no `begin`,
-//! and its connections refuse every write (`PRAGMA query_only`), so even a statement that tries to write
-//! through one is refused by SQLite (`SQLITE_READONLY`). Issue 21, "Readers never wait on
-//! the writer".
+//! and its connections refuse every write (SQLite's `PRAGMA query_only`, PostgreSQL's
+//! `default_transaction_read_only`), so even a statement that tries to write through one is
+//! refused by the database. Issue 21, "Readers never wait on the writer".
+//!
+//! Issue 26: each pool is of either engine ([`Pool`]); what they lend, a [`Pooled`]
+//! connection or a [`Tx`] transaction, implements [`Connected`], so the store's functions
+//! take it as they took SQLite's. On SQLite each is the SQLite pool, connection or
+//! transaction as before behind one `match`.
 
 use std::future::Future;
 use std::ops::Deref;
 use std::pin::Pin;
 
 use sqlx::pool::PoolConnection;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions, SqliteQueryResult, SqliteRow};
-use sqlx::{Either, Execute, Executor, Sqlite, SqlitePool, Transaction};
+use sqlx::{Either, Execute, Executor, PgPool, Postgres, Sqlite, SqlitePool, Transaction};
 use tokio_stream::Stream;
 
+use super::either::{Conn, Connected};
+use super::postgres::Engine;
 use super::{READERS, WRITE_WAIT};
 
 type BoxFuture<'e, T> = Pin<Box<dyn Future<Output = T> + Send + 'e>>;
 type BoxStream<'e, T> = Pin<Box<dyn Stream<Item = T> + Send + 'e>>;
 
-/// The read pool: up to [`READERS`] connections, opened lazily and writing nothing, to the file
-/// the writer writes. It answers connections to read with ([`ReadPool::acquire`]) and
-/// nothing that begins a write. A request that only reads never waits for the writer: in
-/// WAL mode a reader sees every commit made before its read began (so a page shown right
-/// after a write's redirect shows that write) and is never blocked by a write in progress.
+/// A pool of either engine.
 #[derive(Clone, Debug)]
-pub struct ReadPool(SqlitePool);
+pub(super) enum Pool {
+    /// SQLite's.
+    Sqlite(SqlitePool),
+    /// PostgreSQL's.
+    Postgres(PgPool),
+}
+
+/// A connection lent by a pool of either engine, given back when dropped.
+#[derive(Debug)]
+pub enum Pooled {
+    /// An SQLite connection.
+    Sqlite(PoolConnection<Sqlite>),
+    /// A PostgreSQL connection.
+    Postgres(PoolConnection<Postgres>),
+}
+
+impl Connected for Pooled {
+    fn either(&mut self) -> Conn<'_> {
+        match self {
+            Pooled::Sqlite(c) => Conn::Sqlite(c),
+            Pooled::Postgres(c) => Conn::Postgres(c),
+        }
+    }
+}
+
+/// A write transaction on the writer, of either engine: committed by [`Tx::commit`],
+/// rolled back by [`Tx::rollback`] or when dropped.
+#[derive(Debug)]
+pub enum Tx {
+    /// An SQLite transaction (`BEGIN IMMEDIATE`: it holds the write lock).
+    Sqlite(Transaction<'static, Sqlite>),
+    /// A PostgreSQL transaction (`BEGIN`; a session's writes are serialised by its
+    /// advisory lock where the group commit takes it, [`super::append::lock_and_count`]).
+    Postgres(Transaction<'static, Postgres>),
+}
+
+impl Tx {
+    /// Commits the transaction. Errors: the database's (nothing of it was committed).
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        match self {
+            Tx::Sqlite(t) => t.commit().await,
+            Tx::Postgres(t) => t.commit().await,
+        }
+    }
+
+    /// Rolls the transaction back.
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        match self {
+            Tx::Sqlite(t) => t.rollback().await,
+            Tx::Postgres(t) => t.rollback().await,
+        }
+    }
+}
+
+impl Connected for Tx {
+    fn either(&mut self) -> Conn<'_> {
+        match self {
+            Tx::Sqlite(t) => Conn::Sqlite(t),
+            Tx::Postgres(t) => Conn::Postgres(t),
+        }
+    }
+}
+
+/// The read pool: up to [`READERS`] connections, opened lazily and writing nothing, to the
+/// database the writer writes. It answers connections to read with ([`ReadPool::acquire`])
+/// and nothing that begins a write. A request that only reads never waits for the writer:
+/// in WAL mode (or PostgreSQL's snapshots) a reader sees every commit made before its read
+/// began (so a page shown right after a write's redirect shows that write) and is never
+/// blocked by a write in progress.
+#[derive(Clone, Debug)]
+pub struct ReadPool(Pool);
 
 /// How many times [`ReadPool::acquire`] tries to open a connection the file refused.
 pub const OPEN_TRIES: u32 = 5;
@@ -46,7 +120,7 @@ impl ReadPool {
     /// writer's pool itself, still without a way to begin a write from this type.
     pub(super) fn beside(writer: &SqlitePool, in_memory: bool) -> ReadPool {
         if in_memory {
-            return ReadPool(writer.clone());
+            return ReadPool(Pool::Sqlite(writer.clone()));
         }
         // `query_only`, not a read-only open: SQLite refuses every write on the connection
         // all the same, while a connection opened read-only cannot open a WAL database
@@ -55,7 +129,7 @@ impl ReadPool {
         let options: SqliteConnectOptions = (*writer.connect_options())
             .clone()
             .pragma("query_only", "ON");
-        ReadPool(
+        ReadPool(Pool::Sqlite(
             SqlitePoolOptions::new()
                 .max_connections(READERS)
                 .min_connections(0)
@@ -67,20 +141,39 @@ impl ReadPool {
                 .acquire_timeout(WRITE_WAIT)
                 .idle_timeout(Some(std::time::Duration::from_secs(600)))
                 .connect_lazy_with(options),
-        )
+        ))
+    }
+
+    /// The read pool beside a PostgreSQL writer connected with `options`: up to
+    /// [`READERS`] connections, opened lazily, on which every transaction is read-only
+    /// (`default_transaction_read_only`), so PostgreSQL refuses any write through them.
+    pub(super) fn beside_postgres(options: &PgConnectOptions) -> ReadPool {
+        let options = options
+            .clone()
+            .options([("default_transaction_read_only", "on")]);
+        ReadPool(Pool::Postgres(
+            PgPoolOptions::new()
+                .max_connections(READERS)
+                .min_connections(0)
+                .acquire_timeout(WRITE_WAIT)
+                .idle_timeout(Some(std::time::Duration::from_secs(600)))
+                .connect_lazy_with(options),
+        ))
     }
 
     /// A connection to read with (writing nothing; returned to the pool when dropped).
-    /// Opening a new one can fail for a moment while the writer's connection is being
-    /// replaced after a failed write (SQLite's "unable to open database file" as the
+    /// Opening a new SQLite one can fail for a moment while the writer's connection is
+    /// being replaced after a failed write (SQLite's "unable to open database file" as the
     /// write-ahead log's files are let go and made again): it is tried again, up to
     /// [`OPEN_TRIES`] times, [`OPEN_PAUSE`] apart. Errors: every connection stayed taken for
-    /// [`WRITE_WAIT`] ([`sqlx::Error::PoolTimedOut`]), or the file cannot be opened.
-    pub fn acquire(
-        &self,
-    ) -> impl Future<Output = Result<PoolConnection<Sqlite>, sqlx::Error>> + Send + 'static {
+    /// [`WRITE_WAIT`] ([`sqlx::Error::PoolTimedOut`]), or the database cannot be reached.
+    pub fn acquire(&self) -> impl Future<Output = Result<Pooled, sqlx::Error>> + Send + 'static {
         let pool = self.0.clone();
         async move {
+            let pool = match pool {
+                Pool::Sqlite(pool) => pool,
+                Pool::Postgres(pool) => return pool.acquire().await.map(Pooled::Postgres),
+            };
             let mut tries = 1;
             loop {
                 match pool.acquire().await {
@@ -88,10 +181,15 @@ impl ReadPool {
                         tries += 1;
                         tokio::time::sleep(OPEN_PAUSE).await;
                     }
-                    answer => return answer,
+                    answer => return answer.map(Pooled::Sqlite),
                 }
             }
         }
+    }
+
+    /// Which engine the pool reads from.
+    pub fn engine(&self) -> Engine {
+        self.0.engine()
     }
 
     /// Closes the pool's connections (at shutdown).
@@ -100,14 +198,33 @@ impl ReadPool {
     }
 }
 
+impl Pool {
+    fn engine(&self) -> Engine {
+        match self {
+            Pool::Sqlite(_) => Engine::Sqlite,
+            Pool::Postgres(_) => Engine::Postgres,
+        }
+    }
+
+    async fn close(&self) {
+        match self {
+            Pool::Sqlite(p) => p.close().await,
+            Pool::Postgres(p) => p.close().await,
+        }
+    }
+}
+
 /// The writer: a pool of one connection made by [`super::open`], through which every
 /// write goes, so that writes queue in this process in arrival order instead of spinning
-/// in SQLite's busy handler. It carries its [`ReadPool`]; `&WritePool` coerces to
-/// `&ReadPool` (that read pool, never the writer's connection), so a function that only
-/// reads takes `&ReadPool` and, handed the writer, still reads beside it.
+/// in SQLite's busy handler (on PostgreSQL too: one connection per instance keeps an
+/// instance's writes in the same order as on SQLite; another instance's writes are caught
+/// by the event-count check and the sessions' advisory locks). It carries its
+/// [`ReadPool`]; `&WritePool` coerces to `&ReadPool` (that read pool, never the writer's
+/// connection), so a function that only reads takes `&ReadPool` and, handed the writer,
+/// still reads beside it.
 #[derive(Clone, Debug)]
 pub struct WritePool {
-    pool: SqlitePool,
+    pool: Pool,
     reads: ReadPool,
 }
 
@@ -115,7 +232,19 @@ impl WritePool {
     /// The writer over `pool` (one connection) and its read pool.
     pub(super) fn new(pool: SqlitePool, in_memory: bool) -> WritePool {
         let reads = ReadPool::beside(&pool, in_memory);
-        WritePool { pool, reads }
+        WritePool {
+            pool: Pool::Sqlite(pool),
+            reads,
+        }
+    }
+
+    /// The PostgreSQL writer over `pool` (one connection) and its read pool.
+    pub(super) fn postgres(pool: PgPool) -> WritePool {
+        let reads = ReadPool::beside_postgres(&pool.connect_options());
+        WritePool {
+            pool: Pool::Postgres(pool),
+            reads,
+        }
     }
 
     /// The read pool beside this writer (the same one every time).
@@ -125,30 +254,58 @@ impl WritePool {
 
     /// The writer's one connection, for the statements of a write path that must see the
     /// writer's own state (waits behind the writes queued before it).
-    pub fn acquire(
-        &self,
-    ) -> impl Future<Output = Result<PoolConnection<Sqlite>, sqlx::Error>> + Send + 'static {
-        self.pool.acquire()
+    pub fn acquire(&self) -> impl Future<Output = Result<Pooled, sqlx::Error>> + Send + 'static {
+        let pool = self.pool.clone();
+        async move {
+            match pool {
+                Pool::Sqlite(p) => p.acquire().await.map(Pooled::Sqlite),
+                Pool::Postgres(p) => p.acquire().await.map(Pooled::Postgres),
+            }
+        }
     }
 
-    /// A transaction on the writer begun with `statement` (`BEGIN IMMEDIATE` for a write:
-    /// the write lock is taken at once, so the transaction never fails midway on it).
-    pub async fn begin_with(
-        &self,
-        statement: &'static str,
-    ) -> Result<Transaction<'static, Sqlite>, sqlx::Error> {
-        self.pool.begin_with(statement).await
+    /// A write transaction on the writer: SQLite's `BEGIN IMMEDIATE` (the write lock is
+    /// taken at once, so the transaction never fails midway on it), PostgreSQL's `BEGIN`.
+    pub async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
+        match &self.pool {
+            Pool::Sqlite(p) => p.begin_with("BEGIN IMMEDIATE").await.map(Tx::Sqlite),
+            Pool::Postgres(p) => p.begin().await.map(Tx::Postgres),
+        }
     }
 
-    /// A deferred transaction on the writer.
-    pub async fn begin(&self) -> Result<Transaction<'static, Sqlite>, sqlx::Error> {
-        self.pool.begin().await
+    /// Which engine the writer writes to.
+    pub fn engine(&self) -> Engine {
+        self.pool.engine()
     }
 
-    /// The underlying pool of one connection, for whole-database operations (checkpoint,
-    /// backup) and for telling two writers of one database apart.
-    pub fn sqlite(&self) -> &SqlitePool {
-        &self.pool
+    /// The underlying SQLite pool of one connection, for whole-database operations
+    /// (checkpoint, backup); `None` on PostgreSQL.
+    pub fn sqlite(&self) -> Option<&SqlitePool> {
+        match &self.pool {
+            Pool::Sqlite(p) => Some(p),
+            Pool::Postgres(_) => None,
+        }
+    }
+
+    /// The underlying PostgreSQL pool; `None` on SQLite.
+    pub fn postgres_pool(&self) -> Option<&PgPool> {
+        match &self.pool {
+            Pool::Postgres(p) => Some(p),
+            Pool::Sqlite(_) => None,
+        }
+    }
+
+    /// Whether `other` is a clone of this writer (the same pool, so the same database).
+    pub fn same_database(&self, other: &WritePool) -> bool {
+        match (&self.pool, &other.pool) {
+            (Pool::Sqlite(a), Pool::Sqlite(b)) => {
+                std::sync::Arc::ptr_eq(&a.connect_options(), &b.connect_options())
+            }
+            (Pool::Postgres(a), Pool::Postgres(b)) => {
+                std::sync::Arc::ptr_eq(&a.connect_options(), &b.connect_options())
+            }
+            _ => false,
+        }
     }
 
     /// Closes the writer and its read pool (at shutdown; the readers first, so that the
@@ -168,8 +325,15 @@ impl Deref for WritePool {
     }
 }
 
-/// A statement run directly on the writer (`query(..).execute(&writer)`), as on the
-/// `SqlitePool` it wraps: for tools and tests that write a row by hand.
+/// The refusal of an SQLite statement sent to a PostgreSQL writer through [`Executor`].
+fn not_sqlite() -> sqlx::Error {
+    sqlx::Error::Configuration("an SQLite statement was sent to a PostgreSQL writer".into())
+}
+
+/// A statement run directly on an SQLite writer (`query(..).execute(&writer)`), as on the
+/// `SqlitePool` it wraps: for tools and tests that write a row by hand. On a PostgreSQL
+/// writer it is refused ([`sqlx::Error::Configuration`]): such a tool takes
+/// [`WritePool::postgres_pool`].
 impl<'p> Executor<'p> for &'_ WritePool {
     type Database = Sqlite;
 
@@ -181,8 +345,13 @@ impl<'p> Executor<'p> for &'_ WritePool {
         'p: 'e,
         E: 'q + Execute<'q, Sqlite>,
     {
-        let pool = self.pool.clone();
-        (&pool).fetch_many(query)
+        match self.sqlite() {
+            Some(pool) => {
+                let pool = pool.clone();
+                (&pool).fetch_many(query)
+            }
+            None => Box::pin(tokio_stream::once(Err(not_sqlite()))),
+        }
     }
 
     fn fetch_optional<'e, 'q: 'e, E>(
@@ -193,8 +362,13 @@ impl<'p> Executor<'p> for &'_ WritePool {
         'p: 'e,
         E: 'q + Execute<'q, Sqlite>,
     {
-        let pool = self.pool.clone();
-        (&pool).fetch_optional(query)
+        match self.sqlite() {
+            Some(pool) => {
+                let pool = pool.clone();
+                (&pool).fetch_optional(query)
+            }
+            None => Box::pin(async { Err(not_sqlite()) }),
+        }
     }
 
     fn prepare_with<'e>(
@@ -205,8 +379,13 @@ impl<'p> Executor<'p> for &'_ WritePool {
     where
         'p: 'e,
     {
-        let pool = self.pool.clone();
-        (&pool).prepare_with(sql, parameters)
+        match self.sqlite() {
+            Some(pool) => {
+                let pool = pool.clone();
+                (&pool).prepare_with(sql, parameters)
+            }
+            None => Box::pin(async { Err(not_sqlite()) }),
+        }
     }
 
     fn describe<'e>(
@@ -216,7 +395,12 @@ impl<'p> Executor<'p> for &'_ WritePool {
     where
         'p: 'e,
     {
-        let pool = self.pool.clone();
-        (&pool).describe(sql)
+        match self.sqlite() {
+            Some(pool) => {
+                let pool = pool.clone();
+                (&pool).describe(sql)
+            }
+            None => Box::pin(async { Err(not_sqlite()) }),
+        }
     }
 }

@@ -157,11 +157,8 @@ const HEALTHZ_WRITE_WAIT: std::time::Duration = std::time::Duration::from_millis
 /// no login.
 async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let writable = async {
-        match tokio::time::timeout(
-            HEALTHZ_WRITE_WAIT,
-            crate::store::ops::writable(state.pool.sqlite()),
-        )
-        .await
+        match tokio::time::timeout(HEALTHZ_WRITE_WAIT, crate::store::ops::writable(&state.pool))
+            .await
         {
             Ok(answer) => answer,
             Err(_busy) => Ok(()),

@@ -338,22 +338,19 @@ async fn assert_facts(pool: &WritePool, kept: &service::Kept, full: &Loaded, at:
 
 /// A club for the sessions of one test, written straight to the store.
 async fn new_club(pool: &WritePool) -> i64 {
-    let mut conn = pool.acquire().await.unwrap();
-    let (id,): (i64,) = sqlx::query_as(
+    crate::common::engines::scalar(
+        pool,
         "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
          VALUES ('Thursday', 'x', 'share', '2026-11-25T20:00:00Z') RETURNING id",
     )
-    .fetch_one(&mut *conn)
     .await
-    .unwrap();
-    id
 }
 
 /// Records `steps` through the cache, an elsewhere-written step through a second cache,
 /// and compares after each.
 fn run(game: &str, agreements: Value, steps: &[(Step, bool)], club: bool) {
     runtime().block_on(async {
-        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let pool = crate::common::engines::fresh_pool().await;
         let club = match club {
             true => Some(new_club(&pool).await),
             false => None,
@@ -450,7 +447,7 @@ fn empty(game: &str, agreements: Value) -> scorekeeper::format::SessionDoc {
 #[test]
 fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
     runtime().block_on(async {
-        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let pool = crate::common::engines::fresh_pool().await;
         let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
         let id = service::import(&pool, &doc, None).await.unwrap();
         let folds = Folds::new(2);
@@ -516,7 +513,7 @@ fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
 #[test]
 fn a_correction_reaching_back_equals_a_full_replay() {
     runtime().block_on(async {
-        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let pool = crate::common::engines::fresh_pool().await;
         let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
         let id = service::import(&pool, &doc, None).await.unwrap();
         let folds = Folds::new(2);
@@ -571,7 +568,7 @@ fn a_correction_reaching_back_equals_a_full_replay() {
 #[test]
 fn records_made_at_once_commit_together_and_each_stays_true() {
     runtime().block_on(async {
-        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let pool = crate::common::engines::fresh_pool().await;
         let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
         let folds = Folds::new(8);
         let elsewhere = Folds::new(8);
@@ -682,7 +679,7 @@ fn records_made_at_once_commit_together_and_each_stays_true() {
 #[test]
 fn the_game_of_a_session_is_known_with_or_without_the_cache() {
     runtime().block_on(async {
-        let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+        let pool = crate::common::engines::fresh_pool().await;
         let doc = empty("auction_pitch", json!({"stake": "0.05", "target": 5}));
         let id = service::import(&pool, &doc, None).await.unwrap();
         let folds = Folds::new(2);
@@ -736,7 +733,7 @@ fn every_games_long_session_replays_with_many_game_ends() {
 fn every_games_club_session_keeps_its_facts_by_difference() {
     for (game, players, agreements) in hands::games() {
         runtime().block_on(async {
-            let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+            let pool = crate::common::engines::fresh_pool().await;
             let club = new_club(&pool).await;
             let header: scorekeeper::format::SessionDoc =
                 serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();

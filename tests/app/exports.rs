@@ -11,7 +11,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use common::html::{has, one_text, select_text};
 use common::nights::hledger_balances;
-use common::{Reply, TestApp};
+use common::{Reply, TestApp, engines};
 use scorekeeper::export::journal_account;
 use scorekeeper::money::Money;
 use serde_json::{Value, json};
@@ -763,13 +763,8 @@ async fn a_club_import_that_fails_midway_writes_nothing() {
     export["nights"] = json!([{ "title": "All three", "created_at": "2026-11-20T19:00:00Z",
         "sessions": [0, 1, 2], "payments": [] }]);
     let count = |sql: &'static str| {
-        let pool = app.pool.clone();
-        async move {
-            sqlx::query_scalar::<_, i64>(sql)
-                .fetch_one(&pool)
-                .await
-                .unwrap()
-        }
+        let app = &app;
+        async move { app.scalar(sql).await }
     };
     let tables = [
         "SELECT COUNT(*) FROM clubs",
@@ -784,13 +779,22 @@ async fn a_club_import_that_fails_midway_writes_nothing() {
     for sql in tables {
         before.push(count(sql).await);
     }
-    sqlx::query(
-        "CREATE TRIGGER no_zed BEFORE INSERT ON seats WHEN NEW.player = 'Zed' \
-         BEGIN SELECT RAISE(ABORT, 'no seat for Zed'); END",
-    )
-    .execute(&app.pool)
-    .await
-    .unwrap();
+    let trigger: &[&str] = if engines::on_postgres() {
+        &[
+            "CREATE FUNCTION no_zed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+             IF NEW.player = 'Zed' THEN RAISE EXCEPTION 'no seat for Zed'; END IF; \
+             RETURN NEW; END $$",
+            "CREATE TRIGGER no_zed BEFORE INSERT ON seats FOR EACH ROW EXECUTE FUNCTION no_zed()",
+        ]
+    } else {
+        &[
+            "CREATE TRIGGER no_zed BEFORE INSERT ON seats WHEN NEW.player = 'Zed' \
+           BEGIN SELECT RAISE(ABORT, 'no seat for Zed'); END",
+        ]
+    };
+    for sql in trigger {
+        app.exec(sql).await.unwrap();
+    }
     let reply = import_as(&app, Some("Friday"), &export).await;
     assert_eq!(
         reply.status,
@@ -804,10 +808,11 @@ async fn a_club_import_that_fails_midway_writes_nothing() {
     }
     assert_eq!(after, before);
     // Without the trigger the same export imports whole.
-    sqlx::query("DROP TRIGGER no_zed")
-        .execute(&app.pool)
-        .await
-        .unwrap();
+    let drop = match engines::on_postgres() {
+        true => "DROP TRIGGER no_zed ON seats",
+        false => "DROP TRIGGER no_zed",
+    };
+    app.exec(drop).await.unwrap();
     let reply = import_as(&app, Some("Friday"), &export).await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
     assert_eq!(count("SELECT COUNT(*) FROM sessions").await, before[1] + 3);

@@ -549,12 +549,12 @@ async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_rea
     // As the database stood before migration 0007: no facts for session a, which the
     // migration put on the backlog.
     for sql in [
-        "DELETE FROM session_results WHERE session_id = ?",
-        "DELETE FROM session_bids WHERE session_id = ?",
-        "DELETE FROM session_status WHERE session_id = ?",
-        "INSERT INTO history_backlog (session_id) VALUES (?)",
+        format!("DELETE FROM session_results WHERE session_id = {a}"),
+        format!("DELETE FROM session_bids WHERE session_id = {a}"),
+        format!("DELETE FROM session_status WHERE session_id = {a}"),
+        format!("INSERT INTO history_backlog (session_id) VALUES ({a})"),
     ] {
-        sqlx::query(sql).bind(a).execute(&app.pool).await.unwrap();
+        app.exec(&sql).await.unwrap();
     }
     let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
@@ -562,10 +562,7 @@ async fn sessions_recorded_before_the_history_are_filled_in_when_it_is_first_rea
             && entry_text(&body, a).contains("settled"),
         "{body}"
     );
-    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM history_backlog")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let left: i64 = app.scalar("SELECT count(*) FROM history_backlog").await;
     assert_eq!(left, 0);
     let board = leaderboard(&app, &cookie, club).await;
     assert!(ranks(&board, "Ann", "plus", "$3.70", "2"), "{board}");

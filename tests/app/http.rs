@@ -67,10 +67,7 @@ fn bid_hand<'a>(
 /// How many sessions the database holds (sessions without a club are never listed, so
 /// the list cannot tell).
 async fn sessions_stored(app: &TestApp) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM sessions")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap()
+    app.scalar("SELECT count(*) FROM sessions").await
 }
 
 fn balance(ledger: &Value, who: &str) -> String {
@@ -486,17 +483,11 @@ async fn the_store_refuses_to_edit_history() {
         .await;
     assert_eq!(reply.status.as_u16(), 201);
     assert!(
-        sqlx::query("UPDATE postings SET amount_cents = 1")
-            .execute(&app.pool)
+        app.exec("UPDATE postings SET amount_cents = 1")
             .await
             .is_err()
     );
-    assert!(
-        sqlx::query("DELETE FROM events")
-            .execute(&app.pool)
-            .await
-            .is_err()
-    );
+    assert!(app.exec("DELETE FROM events").await.is_err());
 }
 
 #[tokio::test]
@@ -1103,7 +1094,7 @@ async fn stored_counts(app: &TestApp) -> Vec<i64> {
         "SELECT count(*) FROM idempotency_keys",
     ];
     for sql in tables {
-        counts.push(sqlx::query_scalar(sql).fetch_one(&app.pool).await.unwrap());
+        counts.push(app.scalar(sql).await);
     }
     counts
 }

@@ -281,7 +281,6 @@ async fn eight_writers_across_both(one: &Instance, two: &Instance, token: &str, 
 /// Issue 26's "Done when": two service processes on one PostgreSQL database share live
 /// sheets, record every hand once, and keep one login budget.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-#[ignore = "needs `serve` on PostgreSQL (branch pgservice): un-ignore once it is merged"]
 async fn two_processes_on_one_database_share_sheets_hands_and_the_login_budget() {
     let Some(url) = postgres_database("instances_two").await else {
         return;

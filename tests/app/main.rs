@@ -32,6 +32,7 @@ mod ops_access;
 mod ops_ci;
 mod ops_lifecycle;
 mod ops_links;
+mod ops_postgres;
 mod partnership_auction_pinochle_pages;
 mod partnership_pinochle_pages;
 mod pitch_pages;

@@ -209,10 +209,7 @@ async fn pitch_club(app: &TestApp) -> (i64, String, i64, i64, i64) {
 }
 
 async fn night_count(app: &TestApp) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM night_sessions")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap()
+    app.scalar("SELECT count(*) FROM night_sessions").await
 }
 
 #[tokio::test]
@@ -281,10 +278,7 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     let e1 = service::import(&app.pool, &pitch_in("Ann", "Bob", "EUR"), Some(euro_club))
         .await
         .unwrap();
-    let sessions_before: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let sessions_before: i64 = app.scalar("SELECT count(*) FROM sessions").await;
     let joined = app
         .post_form_with(
             "/sessions",
@@ -306,10 +300,7 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
         "{}",
         joined.body
     );
-    let sessions_after: i64 = sqlx::query_scalar("SELECT count(*) FROM sessions")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let sessions_after: i64 = app.scalar("SELECT count(*) FROM sessions").await;
     assert_eq!(sessions_after, sessions_before);
     assert_eq!(night_count(&app).await, 2);
 
@@ -366,10 +357,7 @@ async fn a_club_import_refuses_a_night_of_two_currencies() {
         .unwrap();
     assert_eq!(third, 2, "sessions {a}, {b}, {euro} in order");
     export["nights"][0]["sessions"] = json!([0, 1, 2]);
-    let before: i64 = sqlx::query_scalar("SELECT count(*) FROM clubs")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let before: i64 = app.scalar("SELECT count(*) FROM clubs").await;
     let reply = app
         .post_json(
             "/api/v1/clubs/import",
@@ -386,10 +374,7 @@ async fn a_club_import_refuses_a_night_of_two_currencies() {
          (Auction Pitch) is; a night settles up in one currency, so settle that session on \
          its own sheet"
     );
-    let after: i64 = sqlx::query_scalar("SELECT count(*) FROM clubs")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let after: i64 = app.scalar("SELECT count(*) FROM clubs").await;
     assert_eq!(after, before);
 }
 
@@ -474,10 +459,7 @@ async fn each_transfer_of_a_night_can_be_recorded_as_it_stands() {
         "{}",
         again.body
     );
-    let payments: i64 = sqlx::query_scalar("SELECT count(*) FROM night_payments")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let payments: i64 = app.scalar("SELECT count(*) FROM night_payments").await;
     assert_eq!(payments, 1);
     let night = app.page(&cookie, &url).await;
     assert!(night.contains("Dee paid Ann $1.20"), "{night}");

@@ -70,10 +70,7 @@ fn cookie_of(reply: &Reply) -> String {
 }
 
 async fn tokens_stored(app: &TestApp) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM access_tokens")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap()
+    app.scalar("SELECT count(*) FROM access_tokens").await
 }
 
 /// A club made through the API from `address`; its id, share secret and write token.
@@ -244,10 +241,7 @@ async fn club_creation_is_limited_per_address() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 429);
     assert_eq!(response.headers()[header::RETRY_AFTER], "600");
-    let clubs: i64 = sqlx::query_scalar("SELECT count(*) FROM clubs")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let clubs: i64 = app.scalar("SELECT count(*) FROM clubs").await;
     assert_eq!(clubs, 5, "the refused creation wrote nothing");
     // Another address creates its club.
     api_club(&app, "198.51.100.5:1000", "Club 5").await;
@@ -476,12 +470,10 @@ async fn a_new_passphrase_needs_the_old_one_and_ends_every_other_login() {
 async fn expired_tokens_are_purged_on_login() {
     let app = TestApp::new().await;
     let (id, _, _) = api_club(&app, "10.0.0.1:5000", "Purgers").await;
-    sqlx::query(
+    app.exec(&format!(
         "INSERT INTO access_tokens (token_hash, club_id, access, created_at, expires_at) \
-         VALUES ('old', ?, 'write', '2020-01-01T00:00:00Z', '2020-01-31T00:00:00Z')",
-    )
-    .bind(id)
-    .execute(&app.pool)
+         VALUES ('old', {id}, 'write', '2020-01-01T00:00:00Z', '2020-01-31T00:00:00Z')"
+    ))
     .await
     .unwrap();
     let before = tokens_stored(&app).await;
@@ -493,11 +485,9 @@ async fn expired_tokens_are_purged_on_login() {
     )
     .await;
     assert_eq!(login.status.as_u16(), 201);
-    let expired: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM access_tokens WHERE token_hash = 'old'")
-            .fetch_one(&app.pool)
-            .await
-            .unwrap();
+    let expired: i64 = app
+        .scalar("SELECT count(*) FROM access_tokens WHERE token_hash = 'old'")
+        .await;
     assert_eq!(expired, 0);
     // One new token in, the expired one out.
     assert_eq!(tokens_stored(&app).await, before);
@@ -532,7 +522,7 @@ async fn guess(router: axum::Router, address: String, club: String) -> u16 {
 
 #[tokio::test]
 async fn a_clubs_budget_caps_guesses_from_32_addresses_and_a_known_member_still_gets_in() {
-    let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+    let pool = crate::common::engines::fresh_pool().await;
     let limiter = std::sync::Arc::new(scorekeeper::service::clubs::LoginLimits::new());
     let state = scorekeeper::web::AppState {
         limiter: limiter.clone(),
@@ -684,10 +674,7 @@ async fn a_taken_club_name_is_refused_without_telling_that_it_exists() {
     )
     .await;
     assert_eq!(sixth.status.as_u16(), 429, "{}", sixth.body);
-    let clubs: i64 = sqlx::query_scalar("SELECT count(*) FROM clubs")
-        .fetch_one(&app.pool)
-        .await
-        .unwrap();
+    let clubs: i64 = app.scalar("SELECT count(*) FROM clubs").await;
     assert_eq!(clubs, 1, "no probe wrote a club");
     // The form says it as plainly, naming the field.
     let form = form_from(

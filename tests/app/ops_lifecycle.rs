@@ -14,21 +14,24 @@ use std::time::{Duration, Instant};
 
 use scorekeeper::format::{SessionDoc, replay};
 use scorekeeper::service::{self, Folds};
+use scorekeeper::store::WritePool;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::common::engines;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_scorekeeper");
 const PLAYERS: [&str; 3] = ["A", "B", "C"];
 
 /// A folder of its own under the system's temporary folder, emptied first.
-fn workdir(name: &str) -> PathBuf {
+pub(crate) fn workdir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("scorekeeper-ops-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -68,22 +71,31 @@ async fn request(
     Ok((status, body))
 }
 
-/// `scorekeeper serve` on `port` over the database file `db`, once `/healthz` answers 200.
+/// `scorekeeper serve` on `port` over the database at `url`, once `/healthz` answers 200.
 /// The caller waits for it ([`exit_status`]) after its SIGTERM.
-async fn start(db: &Path, port: u16) -> Child {
-    start_with(db, port, &[]).await
+pub(crate) async fn start(url: &str, port: u16) -> Child {
+    start_with(url, port, &[]).await
+}
+
+/// The URL of the live database of a test in folder `dir`: the file `live.db` there, or on
+/// PostgreSQL a fresh database on the test server.
+pub(crate) async fn live_database(dir: &Path) -> String {
+    match engines::on_postgres() {
+        true => engines::test_database_url().await,
+        false => format!("sqlite://{}", dir.join("live.db").display()),
+    }
 }
 
 /// [`start`] with further options of `serve`.
 #[allow(clippy::zombie_processes)]
-async fn start_with(db: &Path, port: u16, options: &[&str]) -> Child {
+async fn start_with(url: &str, port: u16, options: &[&str]) -> Child {
     let mut child = Command::new(BINARY)
         .args([
             "serve",
             "--bind",
             &format!("127.0.0.1:{port}"),
             "--database-url",
-            &format!("sqlite://{}", db.display()),
+            url,
         ])
         .args(options)
         .env("RUST_LOG", "warn")
@@ -109,7 +121,7 @@ async fn start_with(db: &Path, port: u16, options: &[&str]) -> Child {
     }
 }
 
-fn sigterm(child: &Child) {
+pub(crate) fn sigterm(child: &Child) {
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
@@ -118,7 +130,7 @@ fn sigterm(child: &Child) {
 }
 
 /// Waits (at most 30 s) for the process to end and returns whether it exited 0.
-async fn exit_status(mut child: Child) -> bool {
+pub(crate) async fn exit_status(mut child: Child) -> bool {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -133,7 +145,7 @@ async fn exit_status(mut child: Child) -> bool {
 }
 
 /// A club (so the writers hold a write token) and `count` three-handed sessions of it.
-async fn club_sessions(port: u16, count: usize) -> (String, Vec<i64>) {
+pub(crate) async fn club_sessions(port: u16, count: usize) -> (String, Vec<i64>) {
     let (status, body) = request(
         port,
         "POST",
@@ -179,7 +191,12 @@ fn hand(n: usize) -> Value {
 /// Enters hands into session `id` one after another until a request fails or `stop` is
 /// set; returns how many were acknowledged with 201 and whether the last request's fate is
 /// unknown (sent, but no answer).
-async fn writer(port: u16, token: String, id: i64, stop: Arc<AtomicBool>) -> (usize, bool) {
+pub(crate) async fn writer(
+    port: u16,
+    token: String,
+    id: i64,
+    stop: Arc<AtomicBool>,
+) -> (usize, bool) {
     let path = format!("/api/v1/sessions/{id}/events");
     let mut acknowledged = 0;
     while !stop.load(Ordering::Relaxed) {
@@ -197,15 +214,15 @@ async fn writer(port: u16, token: String, id: i64, stop: Arc<AtomicBool>) -> (us
 }
 
 /// Every session's stored postings, event by event, equal those of `replay` of its stored
-/// document; returns the number of events per session.
-async fn ledgers_equal_replay(db: &Path) -> BTreeMap<i64, usize> {
-    let pool = scorekeeper::store::open(&format!("sqlite://{}", db.display()))
-        .await
-        .unwrap();
-    let ids: Vec<i64> = sqlx::query_scalar("SELECT id FROM sessions ORDER BY id")
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+/// document, in the database at `url`; returns the number of events per session.
+pub(crate) async fn ledgers_equal_replay(url: &str) -> BTreeMap<i64, usize> {
+    let pool = scorekeeper::store::open(url).await.unwrap();
+    let sql = "SELECT id FROM sessions ORDER BY id";
+    let ids: Vec<i64> = match (pool.sqlite(), pool.postgres_pool()) {
+        (Some(p), _) => sqlx::query_scalar(sql).fetch_all(p).await.unwrap(),
+        (None, Some(p)) => sqlx::query_scalar(sql).fetch_all(p).await.unwrap(),
+        (None, None) => unreachable!("a pool of neither engine"),
+    };
     let folds = Folds::default();
     let mut counts = BTreeMap::new();
     for id in ids {
@@ -221,14 +238,7 @@ async fn ledgers_equal_replay(db: &Path) -> BTreeMap<i64, usize> {
             })
             .collect();
         replayed.sort();
-        let stored: Vec<(i64, String, i64)> = sqlx::query_as(
-            "SELECT e.seq, p.account, p.amount_cents FROM postings p JOIN events e ON e.id = p.event_id \
-             WHERE e.session_id = ? ORDER BY e.seq, p.account",
-        )
-        .bind(id)
-        .fetch_all(&pool)
-        .await
-        .unwrap();
+        let stored = stored_postings(&pool, id).await;
         assert_eq!(stored, replayed, "session {id}");
         counts.insert(id, doc.events.len());
     }
@@ -236,12 +246,25 @@ async fn ledgers_equal_replay(db: &Path) -> BTreeMap<i64, usize> {
     counts
 }
 
+/// Session `id`'s stored postings `(seq, account, cents)` in order of seq and account.
+async fn stored_postings(pool: &WritePool, id: i64) -> Vec<(i64, String, i64)> {
+    let sql = "SELECT e.seq, p.account, p.amount_cents FROM postings p \
+               JOIN events e ON e.id = p.event_id WHERE e.session_id = $1 \
+               ORDER BY e.seq, p.account";
+    match (pool.sqlite(), pool.postgres_pool()) {
+        (Some(p), _) => sqlx::query_as(sql).bind(id).fetch_all(p).await.unwrap(),
+        (None, Some(p)) => sqlx::query_as(sql).bind(id).fetch_all(p).await.unwrap(),
+        (None, None) => unreachable!("a pool of neither engine"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sigterm_during_eight_writers_loses_no_acknowledged_hand() {
     let dir = workdir("sigterm");
     let db = dir.join("live.db");
+    let url = live_database(&dir).await;
     let port = free_port();
-    let server = start(&db, port).await;
+    let server = start(&url, port).await;
     let (token, ids) = club_sessions(port, 8).await;
     let stop = Arc::new(AtomicBool::new(false));
     let writers: Vec<_> = ids
@@ -265,17 +288,22 @@ async fn sigterm_during_eight_writers_loses_no_acknowledged_hand() {
         "the writers got going before the stop: {acknowledged:?}"
     );
 
-    // The database file alone, without its -wal, holds every acknowledged hand.
-    let alone = dir.join("copy");
-    std::fs::create_dir_all(&alone).unwrap();
-    let copy = alone.join("live.db");
-    std::fs::copy(&db, &copy).unwrap();
-    let wal = dir.join("live.db-wal");
-    assert!(
-        !wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0,
-        "a clean stop leaves no write-ahead log to lose"
-    );
-    let counts = ledgers_equal_replay(&copy).await;
+    // The database file alone, without its -wal, holds every acknowledged hand (on
+    // PostgreSQL: the server's database holds them).
+    let counts = if engines::on_postgres() {
+        ledgers_equal_replay(&url).await
+    } else {
+        let alone = dir.join("copy");
+        std::fs::create_dir_all(&alone).unwrap();
+        let copy = alone.join("live.db");
+        std::fs::copy(&db, &copy).unwrap();
+        let wal = dir.join("live.db-wal");
+        assert!(
+            !wal.exists() || std::fs::metadata(&wal).unwrap().len() == 0,
+            "a clean stop leaves no write-ahead log to lose"
+        );
+        ledgers_equal_replay(&format!("sqlite://{}", copy.display())).await
+    };
     eprintln!("acknowledged (hands, one unanswered): {acknowledged:?}; stored: {counts:?}");
     for (id, (acked, unknown)) in &acknowledged {
         let stored = counts[id];
@@ -291,11 +319,14 @@ async fn sigterm_during_eight_writers_loses_no_acknowledged_hand() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
+    if engines::on_postgres() {
+        return crate::ops_postgres::a_pg_dump_taken_during_writes_restores_to_ledgers_equal_to_replay().await;
+    }
     let dir = workdir("backup");
     let db = dir.join("live.db");
     let url = format!("sqlite://{}", db.display());
     let port = free_port();
-    let server = start(&db, port).await;
+    let server = start(&url, port).await;
     let (token, ids) = club_sessions(port, 4).await;
     let stop = Arc::new(AtomicBool::new(false));
     let writers: Vec<_> = ids
@@ -343,7 +374,7 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     let restored = dir.join("restored/scorekeeper.db");
     let restored_url = format!("sqlite://{}", restored.display());
     succeeds(&["restore", backup_path, "--database-url", &restored_url]);
-    let counts = ledgers_equal_replay(&restored).await;
+    let counts = ledgers_equal_replay(&restored_url).await;
     assert_eq!(counts.len(), 4, "every session is in the backup");
     assert!(
         counts.values().sum::<usize>() <= written + 4,
@@ -398,7 +429,7 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
         ],
         "not Scorekeeper's",
     );
-    assert_eq!(ledgers_equal_replay(&restored).await, counts);
+    assert_eq!(ledgers_equal_replay(&restored_url).await, counts);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -476,7 +507,11 @@ fn a_database_folder_that_cannot_be_made_is_a_clear_start_up_error() {
 async fn slow_headers_and_idle_connections_are_closed() {
     let dir = workdir("timeouts");
     let port = free_port();
-    let server = start_with(&dir.join("t.db"), port, &["--header-timeout", "1"]).await;
+    let url = match engines::on_postgres() {
+        true => engines::test_database_url().await,
+        false => format!("sqlite://{}", dir.join("t.db").display()),
+    };
+    let server = start_with(&url, port, &["--header-timeout", "1"]).await;
 
     // Headers that never finish: the connection is closed after the header timeout.
     let mut slow = tokio::net::TcpStream::connect(("127.0.0.1", port))

@@ -76,12 +76,11 @@ async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
     );
     assert_eq!(cookie.unwrap(), format!("sk_link_{id}={write}"));
     // Only hashes are stored.
-    let stored: (String, String) =
-        sqlx::query_as("SELECT write_hash, read_hash FROM session_links WHERE session_id = ?")
-            .bind(id)
-            .fetch_one(&app.pool)
+    let stored =
+        scorekeeper::store::clubs::session_links(&mut app.pool.acquire().await.unwrap(), id)
             .await
-            .unwrap();
+            .unwrap()
+            .expect("the session's links");
     assert!(stored.0 != write && stored.1 != read && stored.0.len() == 64);
 
     let show = format!("/api/v1/sessions/{id}");
@@ -325,7 +324,7 @@ async fn open_live(app: &TestApp, id: i64, cookie: &str) -> Response<Body> {
 async fn live_sheets_are_capped_per_session_and_overall_and_end_when_idle() {
     use scorekeeper::web::live::{LiveLimits, Watchers};
     use std::time::Duration;
-    let pool = scorekeeper::store::open("sqlite::memory:").await.unwrap();
+    let pool = crate::common::engines::fresh_pool().await;
     let watchers = Watchers::new(LiveLimits {
         per_session: 2,
         overall: 3,

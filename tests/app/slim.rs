@@ -5,8 +5,8 @@
 
 use serde_json::{Value, json};
 
-use crate::common::TestApp;
 use crate::common::pages::ledger_of;
+use crate::common::{TestApp, engines};
 
 /// The Auction game's two-player rounds (the public case AU-04, rules §1.10): P1 takes the
 /// first Q in overtime for 12, K for 10, A for 9, J for 4 (items 10, spent 35); P2 the
@@ -89,14 +89,11 @@ fn a_slimmed_game_end_keeps_only_its_winner_and_still_tells_a_changed_game() {
 
 /// Events of session `id` stored without their ledger entry.
 async fn without_entry(app: &TestApp, id: i64) -> i64 {
-    sqlx::query_scalar(
+    app.scalar(&format!(
         "SELECT count(*) FROM events e LEFT JOIN ledger_entries l ON l.event_id = e.id \
-         WHERE e.session_id = ? AND l.event_id IS NULL",
-    )
-    .bind(id)
-    .fetch_one(&app.pool)
+         WHERE e.session_id = {id} AND l.event_id IS NULL"
+    ))
     .await
-    .unwrap()
 }
 
 /// Session `id` as if its events from seq 2 on were stored before migration 0011: their
@@ -106,30 +103,33 @@ async fn forget_entries(app: &TestApp, id: i64) {
         "DELETE FROM ledger_entries WHERE event_id IN \
          (SELECT id FROM events WHERE session_id = {id} AND seq >= 2)"
     );
-    for sql in [
-        "DROP TRIGGER ledger_entries_are_append_only_delete",
-        delete.as_str(),
-        "CREATE TRIGGER ledger_entries_are_append_only_delete BEFORE DELETE ON ledger_entries \
-         BEGIN SELECT RAISE(ABORT, 'ledger entries are append-only: record a correction instead'); END",
-    ] {
-        sqlx::query(sqlx::AssertSqlSafe(sql.to_string()))
-            .execute(&app.pool)
-            .await
-            .unwrap();
+    let statements = if engines::on_postgres() {
+        [
+            "ALTER TABLE ledger_entries DISABLE TRIGGER ledger_entries_are_append_only_delete",
+            delete.as_str(),
+            "ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_are_append_only_delete",
+        ]
+    } else {
+        [
+            "DROP TRIGGER ledger_entries_are_append_only_delete",
+            delete.as_str(),
+            "CREATE TRIGGER ledger_entries_are_append_only_delete BEFORE DELETE ON ledger_entries \
+             BEGIN SELECT RAISE(ABORT, 'ledger entries are append-only: record a correction instead'); END",
+        ]
+    };
+    for sql in statements {
+        app.exec(sql).await.unwrap();
     }
 }
 
 /// The stored entry of session `id`'s event `seq`, as JSON.
 async fn stored_entry(app: &TestApp, id: i64, seq: i64) -> Value {
-    let text: String = sqlx::query_scalar(
-        "SELECT l.entry FROM ledger_entries l JOIN events e ON e.id = l.event_id \
-         WHERE e.session_id = ? AND e.seq = ?",
-    )
-    .bind(id)
-    .bind(seq)
-    .fetch_one(&app.pool)
-    .await
-    .unwrap();
+    let text = app
+        .text(&format!(
+            "SELECT l.entry FROM ledger_entries l JOIN events e ON e.id = l.event_id \
+             WHERE e.session_id = {id} AND e.seq = {seq}"
+        ))
+        .await;
     serde_json::from_str(&text).unwrap()
 }
 
@@ -176,30 +176,30 @@ async fn a_ledger_stored_without_entries_is_backfilled_once_then_read_as_stored(
     assert_eq!(tail["events"].as_array().unwrap().len(), 2);
     assert_eq!(tail["events"][0], as_stored["events"][3]);
     // The written entries are as append-only as any.
-    assert!(
-        sqlx::query("DELETE FROM ledger_entries")
-            .execute(&app.pool)
-            .await
-            .is_err()
-    );
+    assert!(app.exec("DELETE FROM ledger_entries").await.is_err());
 }
 
 /// Lifts the append-only trigger of `table` for one `sql` statement, as only a test may.
 async fn behind_the_triggers(app: &TestApp, table: &str, sql: &str) {
     let trigger = format!("{table}_are_append_only_update");
-    let statements = [
-        format!("DROP TRIGGER {trigger}"),
-        sql.to_string(),
-        format!(
-            "CREATE TRIGGER {trigger} BEFORE UPDATE ON {table} \
-             BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
-        ),
-    ];
+    let statements = if engines::on_postgres() {
+        [
+            format!("ALTER TABLE {table} DISABLE TRIGGER {trigger}"),
+            sql.to_string(),
+            format!("ALTER TABLE {table} ENABLE TRIGGER {trigger}"),
+        ]
+    } else {
+        [
+            format!("DROP TRIGGER {trigger}"),
+            sql.to_string(),
+            format!(
+                "CREATE TRIGGER {trigger} BEFORE UPDATE ON {table} \
+                 BEGIN SELECT RAISE(ABORT, '{table} are append-only'); END"
+            ),
+        ]
+    };
     for sql in statements {
-        sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(&app.pool)
-            .await
-            .unwrap();
+        app.exec(&sql).await.unwrap();
     }
 }
 

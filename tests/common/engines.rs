@@ -12,6 +12,75 @@ use sqlx::{PgPool, Row, SqlitePool};
 /// of any database on it (`postgres://postgres@127.0.0.1:55432/postgres`).
 pub const TEST_DATABASE_URL: &str = "SCOREKEEPER_TEST_DATABASE_URL";
 
+/// The variable that runs the app tests on PostgreSQL: `SCOREKEEPER_TEST_ENGINE=postgres`
+/// (with [`TEST_DATABASE_URL`] naming the server) makes every [`crate::common::TestApp`]
+/// and [`fresh_pool`] a new database on that server instead of SQLite in memory.
+pub const TEST_ENGINE: &str = "SCOREKEEPER_TEST_ENGINE";
+
+/// Whether this run of the app tests is on PostgreSQL ([`TEST_ENGINE`] is `postgres`).
+pub fn on_postgres() -> bool {
+    std::env::var(TEST_ENGINE).is_ok_and(|e| e == "postgres")
+}
+
+/// The URL of a fresh database for one test: SQLite in memory, or on PostgreSQL
+/// ([`on_postgres`]) a new database on the test server. Fails when PostgreSQL is asked
+/// for and [`TEST_DATABASE_URL`] is unset: such a run must not pass on SQLite.
+pub async fn test_database_url() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    if !on_postgres() {
+        return "sqlite::memory:".to_string();
+    }
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    assert!(
+        std::env::var_os(TEST_DATABASE_URL).is_some(),
+        "{TEST_ENGINE}=postgres needs {TEST_DATABASE_URL} (see .ci/postgres)"
+    );
+    postgres_database(&format!("app{n}"))
+        .await
+        .expect("a PostgreSQL test database")
+}
+
+/// A fresh, migrated store of the engine under test ([`test_database_url`]).
+pub async fn fresh_pool() -> scorekeeper::store::WritePool {
+    let url = test_database_url().await;
+    scorekeeper::store::open(&url)
+        .await
+        .expect("a fresh database")
+}
+
+/// The one 64-bit integer that `sql` (no parameters; a count, a sum cast to BIGINT)
+/// answers on `pool`'s database, whichever its engine.
+pub async fn scalar(pool: &scorekeeper::store::WritePool, sql: &str) -> i64 {
+    let sql = sqlx::AssertSqlSafe(sql.to_owned());
+    match (pool.sqlite(), pool.postgres_pool()) {
+        (Some(p), _) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
+        (None, Some(p)) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
+        (None, None) => unreachable!("a pool of neither engine"),
+    }
+}
+
+/// The one text that `sql` (no parameters) answers on `pool`'s database, either engine.
+pub async fn text(pool: &scorekeeper::store::WritePool, sql: &str) -> String {
+    let sql = sqlx::AssertSqlSafe(sql.to_owned());
+    match (pool.sqlite(), pool.postgres_pool()) {
+        (Some(p), _) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
+        (None, Some(p)) => sqlx::query_scalar(sql).fetch_one(p).await.unwrap(),
+        (None, None) => unreachable!("a pool of neither engine"),
+    }
+}
+
+/// Runs one statement (no parameters) on `pool`'s database, whichever its engine: the
+/// rows it changed, or the database's refusal as text.
+pub async fn exec(pool: &scorekeeper::store::WritePool, sql: &str) -> Result<u64, String> {
+    let sql = sqlx::AssertSqlSafe(sql.to_owned());
+    match (pool.sqlite(), pool.postgres_pool()) {
+        (Some(p), _) => sqlx::query(sql).execute(p).await.map(|r| r.rows_affected()),
+        (None, Some(p)) => sqlx::query(sql).execute(p).await.map(|r| r.rows_affected()),
+        (None, None) => unreachable!("a pool of neither engine"),
+    }
+    .map_err(|e| e.to_string())
+}
+
 /// A new, empty PostgreSQL database named after `name` (and this process, so two runs of
 /// the suite on one server do not meet), dropped first if a previous run left it; its URL.
 /// `None` (test skipped, with a note) when [`TEST_DATABASE_URL`] is unset outside CI; a

@@ -1,4 +1,5 @@
-//! Test harness: the real router over a fresh in-memory database, driven with `oneshot`.
+//! Test harness: the real router over a fresh database (SQLite in memory, or PostgreSQL with
+//! `SCOREKEEPER_TEST_ENGINE=postgres`, `engines.rs`), driven with `oneshot`.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 #![allow(dead_code)]
 
@@ -52,10 +53,10 @@ impl Reply {
 }
 
 impl TestApp {
+    /// Over a fresh database of the engine under test: SQLite in memory, or a new
+    /// PostgreSQL database when `SCOREKEEPER_TEST_ENGINE=postgres` ([`engines::fresh_pool`]).
     pub async fn new() -> TestApp {
-        let pool = scorekeeper::store::open("sqlite::memory:")
-            .await
-            .expect("in-memory database");
+        let pool = engines::fresh_pool().await;
         TestApp {
             router: app(AppState::new(pool.clone())),
             pool,
@@ -193,6 +194,21 @@ impl TestApp {
 }
 
 impl TestApp {
+    /// The one integer `sql` (no parameters) answers on this app's database, either engine.
+    pub async fn scalar(&self, sql: &str) -> i64 {
+        engines::scalar(&self.pool, sql).await
+    }
+
+    /// The one text `sql` (no parameters) answers on this app's database, either engine.
+    pub async fn text(&self, sql: &str) -> String {
+        engines::text(&self.pool, sql).await
+    }
+
+    /// Runs `sql` (no parameters) on this app's database: rows changed, or the refusal.
+    pub async fn exec(&self, sql: &str) -> Result<u64, String> {
+        engines::exec(&self.pool, sql).await
+    }
+
     /// Creates club `name` (passphrase "seven of clubs") through its form, as a person
     /// does: its id and the login cookie (`name=value`) its creator's browser keeps.
     pub async fn new_club(&self, name: &str) -> (i64, String) {
