@@ -264,7 +264,11 @@ async fn a_ledger_that_differs_from_replay_is_refused_and_nothing_kept() {
     ] {
         sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(a)
-            .execute(app.pool.sqlite())
+            .execute(
+                app.pool
+                    .sqlite()
+                    .expect("the copy's source is an SQLite file"),
+            )
             .await
             .unwrap();
     }
