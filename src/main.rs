@@ -257,15 +257,19 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         Duration::from_secs(args.shutdown_grace_secs),
     )
     .await;
-    // Every request has been answered: fold the write-ahead log into the database file so
-    // that the file alone is a complete copy, then close.
-    match scorekeeper::store::ops::checkpoint(&pool).await {
+    close_after_serving(&pool).await;
+    Ok(())
+}
+
+/// Every request has been answered: folds the write-ahead log into the database file so
+/// that the file alone is a complete copy (nothing to do on PostgreSQL), then closes.
+async fn close_after_serving(pool: &scorekeeper::store::WritePool) {
+    match scorekeeper::store::ops::checkpoint(pool).await {
         Ok(true) => tracing::info!("stopped cleanly; the database file is complete"),
         Ok(false) => tracing::warn!("stopped; a reader kept the checkpoint from finishing"),
         Err(e) => tracing::warn!("stopped; the checkpoint failed: {e}"),
     }
     pool.close().await;
-    Ok(())
 }
 
 /// Accepts connections until SIGTERM or Ctrl-C, then stops accepting, lets every request in
