@@ -14,15 +14,9 @@ use scorekeeper::session::Tip;
 use scorekeeper::store::WritePool;
 use serde_json::{Value, json};
 
+use crate::common::hands::{self, OUTCOMES, SUITS};
+
 const PLAYERS: [&str; 3] = ["A", "B", "C"];
-const SUITS: [&str; 4] = ["spades", "hearts", "diamonds", "clubs"];
-const OUTCOMES: [&str; 5] = [
-    "made",
-    "failed",
-    "conceded_before_lead",
-    "conceded_after_lead",
-    "opponents_conceded",
-];
 
 /// The numbers a hand is built from (what they mean depends on the game).
 #[derive(Debug, Clone, Copy)]
@@ -703,9 +697,6 @@ fn the_game_of_a_session_is_known_with_or_without_the_cache() {
         assert_eq!(missing.status(), 404, "{missing}");
     });
 }
-
-#[path = "../common/hands.rs"]
-mod hands;
 
 /// Every game's long session is one the rules accept, and the games that end do end in it,
 /// many times: what the benchmark and the test below play.

@@ -8,7 +8,7 @@ use crate::common;
 
 use common::TestApp;
 use common::html::{bold_says, has, has_parts, select_attr, select_text, selected};
-use common::pages::{export_of, ledger_of, post_hand, post_hand_ok, start_game};
+use common::pages::{contract_form, export_of, ledger_of, post_hand, post_hand_ok, start_game};
 use serde_json::json;
 
 /// Rules §1.7, Hoyle column: checks for making a bid, by band (lowest bid, checks).
@@ -93,13 +93,7 @@ fn hand_form(
     ns: &SideIn<'_>,
     ew: &SideIn<'_>,
 ) -> Vec<(String, String)> {
-    let mut form = vec![
-        ("expected_events".to_string(), expected.to_string()),
-        ("dealer".into(), dealer.into()),
-        ("bidder".into(), bidder.into()),
-        ("bid".into(), bid.to_string()),
-        ("trump".into(), trump.into()),
-    ];
+    let mut form = contract_form((expected, dealer, bidder), (bid, trump), []);
     for (name, side) in [("NS", ns), ("EW", ew)] {
         form.push((format!("{name}.meld"), side.meld.to_string()));
         form.push((format!("{name}.tricks"), side.tricks.to_string()));

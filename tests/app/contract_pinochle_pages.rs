@@ -9,7 +9,7 @@ use crate::common;
 
 use common::TestApp;
 use common::html::{has, has_parts, refusal, refused_with, selected, side_players};
-use common::pages::{export_of, form_of, ledger_of, post_hand, post_hand_ok, start_game};
+use common::pages::{contract_form, export_of, ledger_of, post_hand, post_hand_ok, start_game};
 use serde_json::json;
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
@@ -40,15 +40,11 @@ fn hand_form(
     doubled: &str,
     outcome: &str,
 ) -> Vec<(String, String)> {
-    form_of([
-        ("expected_events", expected.to_string()),
-        ("dealer", dealer.into()),
-        ("bidder", bidder.into()),
-        ("bid", bid.to_string()),
-        ("trump", trump.into()),
-        ("doubled", doubled.into()),
-        ("outcome", outcome.into()),
-    ])
+    contract_form(
+        (expected, dealer, bidder),
+        (bid, trump),
+        [("doubled", doubled.into()), ("outcome", outcome.into())],
+    )
 }
 
 #[tokio::test]

@@ -8,6 +8,8 @@ use scorekeeper::format::{LedgerDoc, Refusal, SessionDoc, replay};
 use scorekeeper::money::Money;
 use serde_json::{Value, json};
 
+use crate::common::hands::{OUTCOMES, SUITS};
+
 fn doc(game: &str, agreements: Value, players: &[&str], events: Vec<Value>) -> SessionDoc {
     serde_json::from_value(json!({
         "format": "scorekeeper/session@1", "game": game, "agreements": agreements,
@@ -224,15 +226,6 @@ fn a_pitch_correction_changes_the_scores_and_the_game() {
     assert_eq!(ledger.scores, direct.scores);
     assert_eq!(ledger.balances, direct.balances);
 }
-
-const SUITS: [&str; 4] = ["spades", "hearts", "diamonds", "clubs"];
-const OUTCOMES: [&str; 5] = [
-    "made",
-    "failed",
-    "conceded_before_lead",
-    "conceded_after_lead",
-    "opponents_conceded",
-];
 
 fn random_hand() -> impl Strategy<Value = (bool, usize, i64, usize, usize)> {
     (

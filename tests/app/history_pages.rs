@@ -10,7 +10,7 @@ use common::html::{
     count, has, has_parts, has_term, links_named, one_text, outer_html, parts, select_attr,
     select_text, texts, transfers,
 };
-use common::nights::pitch;
+use common::nights::{pinochle, pitch};
 use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service::{self, Folds};
@@ -27,19 +27,16 @@ use serde_json::json;
 /// Net at play: Ann −0.10 + 0.60 + 0.30 + 0.10 = +0.90; Bob −0.10 − 0.30 − 0.60 + 0.10 =
 /// −0.90; Cy −0.10 − 0.30 + 0.30 + 0.10 = 0.00. Bob then pays Ann 0.90: settled.
 fn pinochle_night() -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
-        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
-        "events": [
-            { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" },
-            { "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 300, "trump": "clubs", "outcome": "failed" },
-            { "type": "hand", "dealer": "Bob", "bidder": "Cy", "bid": 250, "trump": "diamonds", "outcome": "made" },
-            { "type": "void", "event": 2, "reason": "wrong hand" },
-            { "type": "close" },
-            { "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.90" }
-        ]
-    }))
-    .unwrap()
+    pinochle(
+        "Cy",
+        2,
+        &[
+            json!({ "type": "hand", "dealer": "Bob", "bidder": "Cy", "bid": 250, "trump": "diamonds", "outcome": "made" }),
+            json!({ "type": "void", "event": 2, "reason": "wrong hand" }),
+            json!({ "type": "close" }),
+            json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.90" }),
+        ],
+    )
 }
 
 /// A club with the two nights; its id, the login cookie and the two sessions' ids.

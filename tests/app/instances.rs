@@ -11,8 +11,9 @@ use std::time::{Duration, Instant};
 use crate::common;
 
 use common::engines::postgres_database;
+use common::process::{free_port, hand, new_club, new_session, request, serve};
 use scorekeeper::web::live::{CHANNEL, Watchers};
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_stream::StreamExt;
 
@@ -67,42 +68,6 @@ async fn a_change_on_one_instance_wakes_that_sessions_sheets_on_the_other() {
     pg.close().await;
 }
 
-const BINARY: &str = env!("CARGO_BIN_EXE_scorekeeper");
-const PLAYERS: [&str; 3] = ["A", "B", "C"];
-
-/// One HTTP/1.1 request on its own connection: the status and the body.
-async fn request(
-    port: u16,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<&Value>,
-) -> (u16, String) {
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body.as_bytes()).await.unwrap();
-    let mut reply = Vec::new();
-    stream.read_to_end(&mut reply).await.unwrap();
-    let reply = String::from_utf8_lossy(&reply).into_owned();
-    let status = reply
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let body = reply
-        .split_once("\r\n\r\n")
-        .map_or(String::new(), |(_, b)| b.to_string());
-    (status, body)
-}
-
 /// A service process on `url` (PostgreSQL) sharing it with one other (`--instances 2`),
 /// once `/healthz` answers 200; killed when dropped.
 struct Instance {
@@ -118,63 +83,9 @@ impl Drop for Instance {
 }
 
 async fn instance(url: &str) -> Instance {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = std::process::Command::new(BINARY)
-        .args([
-            "serve",
-            "--bind",
-            &format!("127.0.0.1:{port}"),
-            "--database-url",
-            url,
-            "--instances",
-            "2",
-        ])
-        .env("RUST_LOG", "warn")
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let instance = Instance { port, child };
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(Ok(mut stream)) = tokio::time::timeout(
-            Duration::from_secs(1),
-            tokio::net::TcpStream::connect(("127.0.0.1", port)),
-        )
-        .await
-        {
-            let _ = stream.shutdown().await;
-            if request(port, "GET", "/healthz", None, None).await.0 == 200 {
-                return instance;
-            }
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the service on port {port} did not come up"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// The `n`th hand (from 0) of an Auction Pinochle session: the deal goes round, the player
-/// after the dealer bids 300 in clubs and makes it.
-fn hand(n: usize) -> Value {
-    json!({"type": "hand", "dealer": PLAYERS[n % 3], "bidder": PLAYERS[(n + 1) % 3],
-           "bid": 300, "trump": "clubs", "outcome": "made"})
-}
-
-/// A new session of the club whose write token is `token`, made through `port`.
-async fn new_session(port: u16, token: &str) -> i64 {
-    let body =
-        json!({"game": "auction_pinochle", "players": PLAYERS, "agreements": {"stake": "0.05"}});
-    let (status, body) = request(port, "POST", "/api/v1/sessions", Some(token), Some(&body)).await;
-    assert_eq!(status, 201, "{body}");
-    serde_json::from_str::<Value>(&body).unwrap()["id"]
-        .as_i64()
-        .unwrap()
+    let port = free_port();
+    let child = serve(url, port, &["--instances", "2"]).await;
+    Instance { port, child }
 }
 
 /// Records `hands` hands in session `id`, hand k through `ports[k % 2]`: each instance
@@ -184,7 +95,10 @@ async fn writer(ports: [u16; 2], token: String, id: i64, hands: usize) {
     for k in 0..hands {
         let port = ports[k % 2];
         loop {
-            match request(port, "POST", &path, Some(&token), Some(&hand(k))).await {
+            match request(port, "POST", &path, Some(&token), Some(&hand(k)))
+                .await
+                .unwrap()
+            {
                 (201, _) => break,
                 // Busy (503): nothing written; the same hand again.
                 (503, _) => tokio::time::sleep(Duration::from_millis(50)).await,
@@ -225,7 +139,9 @@ async fn live_sheet_on_the_other(one: &Instance, two: &Instance, token: &str) {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     let path = format!("/api/v1/sessions/{id}/events");
     let recorded = Instant::now();
-    let (status, body) = request(one.port, "POST", &path, Some(token), Some(&hand(0))).await;
+    let (status, body) = request(one.port, "POST", &path, Some(token), Some(&hand(0)))
+        .await
+        .unwrap();
     assert_eq!(status, 201, "{body}");
     let told = read_until(&mut sheet, &mut seen, "event: changed");
     let told = tokio::time::timeout(Duration::from_secs(2), told).await;
@@ -286,13 +202,7 @@ async fn two_processes_on_one_database_share_sheets_hands_and_the_login_budget()
         return;
     };
     let (one, two) = (instance(&url).await, instance(&url).await);
-    let club = json!({"name": "Two rooms", "passphrase": "four words at the table"});
-    let (status, body) = request(one.port, "POST", "/api/v1/clubs", None, Some(&club)).await;
-    assert_eq!(status, 201, "{body}");
-    let token = serde_json::from_str::<Value>(&body).unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let token = new_club(one.port, "Two rooms").await;
     live_sheet_on_the_other(&one, &two, &token).await;
     eight_writers_across_both(&one, &two, &token, &url).await;
 
@@ -306,6 +216,7 @@ async fn two_processes_on_one_database_share_sheets_hands_and_the_login_budget()
         statuses.push(
             request(port, "POST", "/api/v1/tokens", None, Some(&wrong))
                 .await
+                .unwrap()
                 .0,
         );
     }

@@ -11,7 +11,7 @@ use crate::common;
 use common::html::{
     self, form_values, has, one_text, outer_html, select_attr, select_text, selected, texts,
 };
-use common::nights::pitch_in;
+use common::nights::{pinochle, pitch_in};
 use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
@@ -20,14 +20,7 @@ use serde_json::{Value, json};
 /// Auction Pinochle, 0.05 a unit, Scarne's kitty (rules §1.1–1.3), Ann, Bob, Cy, still
 /// open: one hand, Cy dealing, Ann 350 hearts made.
 fn pinochle_open() -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
-        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
-        "events": [
-            { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" }
-        ]
-    }))
-    .unwrap()
+    pinochle("Cy", 1, &[])
 }
 
 /// Every `(value, label)` of the options of the first `<select>` or `<datalist>` of

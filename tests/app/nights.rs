@@ -12,7 +12,7 @@ mod settled;
 
 use common::TestApp;
 use common::html::{has, has_term, select_text, text_after};
-use common::nights::{make_night, pay_at_night, pitch, two_pitches};
+use common::nights::{make_night, pay_at_night, pinochle, pitch, two_pitches};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
 use serde_json::{Value, json};
@@ -256,15 +256,7 @@ async fn a_session_is_in_one_night_only_and_other_clubs_cannot_see_it() {
 /// Balances: Ann +0.80, Bob −1.00, Cy −0.10, kitty +0.30. Closing shares the kitty, 0.10
 /// each (rules §1.2 rule 7): Ann +0.90, Bob −0.90, Cy 0.00.
 fn pinochle_with_kitty() -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
-        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
-        "events": [
-            { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" },
-            { "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 300, "trump": "clubs", "outcome": "failed" }
-        ]
-    }))
-    .unwrap()
+    pinochle("Cy", 2, &[])
 }
 
 fn nets(night: &Value) -> Vec<(String, String)> {

@@ -6,212 +6,18 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use scorekeeper::format::{SessionDoc, replay};
 use scorekeeper::service::{self, Folds};
 use scorekeeper::store::WritePool;
-use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::common::engines;
-
-const BINARY: &str = env!("CARGO_BIN_EXE_scorekeeper");
-const PLAYERS: [&str; 3] = ["A", "B", "C"];
-
-/// A folder of its own under the system's temporary folder, emptied first.
-pub(crate) fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("scorekeeper-ops-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-pub(crate) fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// One HTTP/1.1 request on its own connection: the status and the body, or the I/O error
-/// (the service is gone).
-async fn request(
-    port: u16,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<&Value>,
-) -> std::io::Result<(u16, String)> {
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await?;
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body.as_bytes()).await?;
-    let mut reply = Vec::new();
-    stream.read_to_end(&mut reply).await?;
-    let reply = String::from_utf8_lossy(&reply).into_owned();
-    let status = reply
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| std::io::Error::other(format!("no status line: {reply:?}")))?;
-    let body = reply
-        .split_once("\r\n\r\n")
-        .map_or(String::new(), |(_, b)| b.to_string());
-    Ok((status, body))
-}
-
-/// `scorekeeper serve` on `port` over the database at `url`, once `/healthz` answers 200.
-/// The caller waits for it ([`exit_status`]) after its SIGTERM.
-pub(crate) async fn start(url: &str, port: u16) -> Child {
-    start_with(url, port, &[]).await
-}
-
-/// The URL of the live database of a test in folder `dir`: the file `live.db` there, or on
-/// PostgreSQL a fresh database on the test server.
-pub(crate) async fn live_database(dir: &Path) -> String {
-    match engines::on_postgres() {
-        true => engines::test_database_url().await,
-        false => format!("sqlite://{}", dir.join("live.db").display()),
-    }
-}
-
-/// [`start`] with further options of `serve`.
-#[allow(clippy::zombie_processes)]
-async fn start_with(url: &str, port: u16, options: &[&str]) -> Child {
-    let mut child = Command::new(BINARY)
-        .args([
-            "serve",
-            "--bind",
-            &format!("127.0.0.1:{port}"),
-            "--database-url",
-            url,
-        ])
-        .args(options)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the binary starts");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok((200, body)) = request(port, "GET", "/healthz", None, None).await {
-            assert_eq!(
-                serde_json::from_str::<Value>(&body).unwrap()["status"],
-                "ok"
-            );
-            return child;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the service did not come up");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-pub(crate) fn sigterm(child: &Child) {
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
-/// Waits (at most 30 s) for the process to end and returns whether it exited 0.
-pub(crate) async fn exit_status(mut child: Child) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status.success();
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the service did not stop within 30 s of SIGTERM");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// A club (so the writers hold a write token) and `count` three-handed sessions of it.
-pub(crate) async fn club_sessions(port: u16, count: usize) -> (String, Vec<i64>) {
-    let (status, body) = request(
-        port,
-        "POST",
-        "/api/v1/clubs",
-        None,
-        Some(&json!({"name": "Night shift", "passphrase": "four words at the table"})),
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 201, "{body}");
-    let token = serde_json::from_str::<Value>(&body).unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let mut ids = Vec::new();
-    for _ in 0..count {
-        let (status, body) = request(
-            port,
-            "POST",
-            "/api/v1/sessions",
-            Some(&token),
-            Some(&json!({"game": "auction_pinochle", "players": PLAYERS, "agreements": {"stake": "0.05"}})),
-        )
-        .await
-        .unwrap();
-        assert_eq!(status, 201, "{body}");
-        ids.push(
-            serde_json::from_str::<Value>(&body).unwrap()["id"]
-                .as_i64()
-                .unwrap(),
-        );
-    }
-    (token, ids)
-}
-
-/// The `n`th hand (from 0) of a session: the deal goes round, the player after the dealer
-/// bids 300 in clubs and makes it.
-fn hand(n: usize) -> Value {
-    json!({"type": "hand", "dealer": PLAYERS[n % 3], "bidder": PLAYERS[(n + 1) % 3],
-           "bid": 300, "trump": "clubs", "outcome": "made"})
-}
-
-/// Enters hands into session `id` one after another until a request fails or `stop` is
-/// set; returns how many were acknowledged with 201 and whether the last request's fate is
-/// unknown (sent, but no answer).
-pub(crate) async fn writer(
-    port: u16,
-    token: String,
-    id: i64,
-    stop: Arc<AtomicBool>,
-) -> (usize, bool) {
-    let path = format!("/api/v1/sessions/{id}/events");
-    let mut acknowledged = 0;
-    while !stop.load(Ordering::Relaxed) {
-        match request(port, "POST", &path, Some(&token), Some(&hand(acknowledged))).await {
-            Ok((201, _)) => acknowledged += 1,
-            // Refused at the door once the service stops accepting: nothing was recorded.
-            Ok((status, body)) => panic!("hand {acknowledged} of session {id}: {status} {body}"),
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
-                return (acknowledged, false);
-            }
-            Err(_) => return (acknowledged, true),
-        }
-    }
-    (acknowledged, false)
-}
+use crate::common::process::{
+    Writers, club_sessions, exit_status, fails_saying, free_port, live_database, run, serve,
+    sigterm, succeeds, workdir,
+};
 
 /// Every session's stored postings, event by event, equal those of `replay` of its stored
 /// document, in the database at `url`; returns the number of events per session.
@@ -264,13 +70,9 @@ async fn sigterm_during_eight_writers_loses_no_acknowledged_hand() {
     let db = dir.join("live.db");
     let url = live_database(&dir).await;
     let port = free_port();
-    let server = start(&url, port).await;
+    let server = serve(&url, port, &[]).await;
     let (token, ids) = club_sessions(port, 8).await;
-    let stop = Arc::new(AtomicBool::new(false));
-    let writers: Vec<_> = ids
-        .iter()
-        .map(|&id| tokio::spawn(writer(port, token.clone(), id, stop.clone())))
-        .collect();
+    let writers = Writers::start(port, &token, ids);
     // Let every writer get going, then stop the service under them.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     sigterm(&server);
@@ -278,10 +80,8 @@ async fn sigterm_during_eight_writers_loses_no_acknowledged_hand() {
         exit_status(server).await,
         "a SIGTERM is a clean stop (exit 0)"
     );
-    let mut acknowledged = BTreeMap::new();
-    for (id, w) in ids.iter().zip(writers) {
-        acknowledged.insert(*id, w.await.unwrap());
-    }
+    // No stop is asked for: each writer ends as the service goes away under it.
+    let acknowledged: BTreeMap<_, _> = writers.finish(false).await.into_iter().collect();
     let total: usize = acknowledged.values().map(|(n, _)| n).sum();
     assert!(
         total >= 16,
@@ -326,13 +126,9 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     let db = dir.join("live.db");
     let url = format!("sqlite://{}", db.display());
     let port = free_port();
-    let server = start(&url, port).await;
+    let server = serve(&url, port, &[]).await;
     let (token, ids) = club_sessions(port, 4).await;
-    let stop = Arc::new(AtomicBool::new(false));
-    let writers: Vec<_> = ids
-        .iter()
-        .map(|&id| tokio::spawn(writer(port, token.clone(), id, stop.clone())))
-        .collect();
+    let writers = Writers::start(port, &token, ids);
     tokio::time::sleep(Duration::from_millis(500)).await;
 
     let backup = dir.join("backup.db");
@@ -361,11 +157,7 @@ async fn a_backup_taken_during_writes_restores_to_ledgers_equal_to_replay() {
     );
 
     tokio::time::sleep(Duration::from_millis(300)).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut written = 0;
-    for w in writers {
-        written += w.await.unwrap().0;
-    }
+    let written = writers.stop().await;
     sigterm(&server);
     assert!(exit_status(server).await);
     assert!(written > 0);
@@ -447,29 +239,6 @@ fn start_up_refused(db: &std::path::Path) -> String {
     err
 }
 
-/// `scorekeeper ARGS` run to its end: whether it succeeded, and what it said on standard
-/// error.
-fn run(args: &[&str]) -> (bool, String) {
-    let out = Command::new(BINARY).args(args).output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// `scorekeeper ARGS`, which must succeed (what it said shown if not).
-fn succeeds(args: &[&str]) {
-    let (ok, err) = run(args);
-    assert!(ok, "{args:?}: {err}");
-}
-
-/// `scorekeeper ARGS`, which must fail and say `words` on standard error.
-fn fails_saying(args: &[&str], words: &str) {
-    let (ok, err) = run(args);
-    assert!(!ok, "{args:?} should fail: {err}");
-    assert!(err.contains(words), "{args:?}: {err}");
-}
-
 #[test]
 fn a_database_file_that_cannot_be_written_is_a_clear_start_up_error() {
     let dir = workdir("unwritable");
@@ -507,11 +276,8 @@ fn a_database_folder_that_cannot_be_made_is_a_clear_start_up_error() {
 async fn slow_headers_and_idle_connections_are_closed() {
     let dir = workdir("timeouts");
     let port = free_port();
-    let url = match engines::on_postgres() {
-        true => engines::test_database_url().await,
-        false => format!("sqlite://{}", dir.join("t.db").display()),
-    };
-    let server = start_with(&url, port, &["--header-timeout", "1"]).await;
+    let url = live_database(&dir).await;
+    let server = serve(&url, port, &["--header-timeout", "1"]).await;
 
     // Headers that never finish: the connection is closed after the header timeout.
     let mut slow = tokio::net::TcpStream::connect(("127.0.0.1", port))

@@ -48,11 +48,11 @@ fn hand(dealer: &str, bidder: &str) -> Value {
     json!({"type": "hand", "dealer": dealer, "bidder": bidder, "bid": 300, "trump": "clubs", "outcome": "made"})
 }
 
-#[tokio::test]
-async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
-    let app = TestApp::new().await;
+/// A new Auction Pinochle session made through the API without a club (201): the answer
+/// (id, tokens, links) and the link cookie it sets.
+async fn session_with_links(app: &TestApp) -> (Value, Option<String>) {
     let (status, cookie, body) = raw(
-        &app,
+        app,
         "POST",
         "/api/v1/sessions",
         &[],
@@ -60,7 +60,13 @@ async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
     )
     .await;
     assert_eq!(status, 201, "{body}");
-    let created: Value = serde_json::from_str(&body).unwrap();
+    (serde_json::from_str(&body).unwrap(), cookie)
+}
+
+#[tokio::test]
+async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
+    let app = TestApp::new().await;
+    let (created, cookie) = session_with_links(&app).await;
     let id = created["id"].as_i64().unwrap();
     let write = created["write_token"].as_str().unwrap().to_string();
     let read = created["read_token"].as_str().unwrap().to_string();
@@ -182,16 +188,7 @@ async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
 #[tokio::test]
 async fn the_links_open_the_sheet_in_a_browser_and_a_read_link_keeps_a_write_login() {
     let app = TestApp::new().await;
-    let (status, cookie, body) = raw(
-        &app,
-        "POST",
-        "/api/v1/sessions",
-        &[],
-        Some(json!({"game": "auction_pinochle", "players": ["A", "B", "C"], "agreements": {"stake": "0.05"}})),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let created: Value = serde_json::from_str(&body).unwrap();
+    let (created, cookie) = session_with_links(&app).await;
     let id = created["id"].as_i64().unwrap();
     let read_link = created["links"]["read"].as_str().unwrap().to_string();
     let write_link = created["links"]["write"].as_str().unwrap().to_string();

@@ -7,15 +7,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use std::process::Command;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::common::engines;
-use crate::ops_lifecycle::{
-    club_sessions, exit_status, free_port, ledgers_equal_replay, live_database, sigterm, start,
-    workdir, writer,
+use crate::common::process::{
+    Writers, club_sessions, exit_status, fails_saying, free_port, live_database, serve, sigterm,
+    workdir,
 };
+use crate::ops_lifecycle::ledgers_equal_replay;
 
 /// The newest installed PostgreSQL's `tool` (`pg_dump`, `pg_restore`), as `.ci/postgres`
 /// finds its server (Debian keeps them out of `PATH` under `/usr/lib/postgresql/N/bin`).
@@ -35,8 +34,8 @@ fn pg_tool(tool: &str) -> std::path::PathBuf {
         .expect("pg_dump and pg_restore beside the server")
 }
 
-/// Runs the command to its end; fails the test, showing what it said, unless it succeeds.
-fn succeeds(command: &mut Command) {
+/// Runs the tool to its end; fails the test, showing what it said, unless it succeeds.
+fn tool_succeeds(command: &mut Command) {
     let out = command.output().unwrap();
     assert!(
         out.status.success(),
@@ -47,16 +46,8 @@ fn succeeds(command: &mut Command) {
 
 /// `scorekeeper ARGS`: it must fail with one line on standard error holding `words`.
 fn refused_saying(args: &[&str], words: &str) {
-    let out = Command::new(env!("CARGO_BIN_EXE_scorekeeper"))
-        .args(args)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.lines().count() == 1,
-        "{args:?}: {err}"
-    );
-    assert!(err.contains(words), "{args:?}: {err}");
+    let err = fails_saying(args, words);
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
 }
 
 /// The backup test on PostgreSQL (run by `ops_lifecycle`'s, whose name it shares).
@@ -71,28 +62,25 @@ pub(crate) async fn a_pg_dump_taken_during_writes_restores_to_ledgers_equal_to_r
         "pg_restore",
     );
     let port = free_port();
-    let server = start(&url, port).await;
+    let server = serve(&url, port, &[]).await;
     let (token, ids) = club_sessions(port, 4).await;
-    let stop = Arc::new(AtomicBool::new(false));
-    let writers: Vec<_> = ids
-        .iter()
-        .map(|&id| tokio::spawn(writer(port, token.clone(), id, stop.clone())))
-        .collect();
+    let writers = Writers::start(port, &token, ids);
     tokio::time::sleep(Duration::from_millis(500)).await;
     // The README's command, while the writers write: one consistent snapshot.
-    succeeds(Command::new(pg_tool("pg_dump")).args(["--format=custom", "--file", dump_path, &url]));
+    tool_succeeds(Command::new(pg_tool("pg_dump")).args([
+        "--format=custom",
+        "--file",
+        dump_path,
+        &url,
+    ]));
     tokio::time::sleep(Duration::from_millis(300)).await;
-    stop.store(true, Ordering::Relaxed);
-    let mut written = 0;
-    for w in writers {
-        written += w.await.unwrap().0;
-    }
+    let written = writers.stop().await;
     sigterm(&server);
     assert!(exit_status(server).await);
     assert!(written > 0);
     // Restored into a new, empty database: every session's ledger equals replay.
     let restored = engines::test_database_url().await;
-    succeeds(Command::new(pg_tool("pg_restore")).args([
+    tool_succeeds(Command::new(pg_tool("pg_restore")).args([
         "--no-owner",
         &format!("--dbname={restored}"),
         dump_path,

@@ -11,7 +11,7 @@ use common::TestApp;
 use common::html::{
     bold_says, has, has_parts, marked_invalid, select_attr, select_text, selected, side_players,
 };
-use common::pages::{export_of, form_of, ledger_of, post_hand, post_hand_ok, start_game};
+use common::pages::{contract_form, export_of, ledger_of, post_hand, post_hand_ok, start_game};
 use serde_json::json;
 
 const PLAYERS: [&str; 4] = ["Ann", "Bob", "Cy", "Dan"];
@@ -44,16 +44,15 @@ fn hand_form(
     ns_tricks: i64,
     ew_meld: i64,
 ) -> Vec<(String, String)> {
-    form_of([
-        ("expected_events", expected.to_string()),
-        ("dealer", dealer.into()),
-        ("bidder", bidder.into()),
-        ("bid", bid.to_string()),
-        ("trump", trump.into()),
-        ("NS.meld", ns_meld.to_string()),
-        ("NS.tricks", ns_tricks.to_string()),
-        ("EW.meld", ew_meld.to_string()),
-    ])
+    contract_form(
+        (expected, dealer, bidder),
+        (bid, trump),
+        [
+            ("NS.meld", ns_meld.to_string()),
+            ("NS.tricks", ns_tricks.to_string()),
+            ("EW.meld", ew_meld.to_string()),
+        ],
+    )
 }
 
 #[tokio::test]

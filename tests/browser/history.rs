@@ -15,24 +15,21 @@ use std::time::Duration;
 use common::browser::{
     Browser, choose, dark_mode, page_fetch, screenshots, scroll_width, start_club, submit, wait_for,
 };
-use common::nights::pitch;
+use common::nights::{pinochle, pitch};
 use scorekeeper::format::SessionDoc;
 use serde_json::json;
 use thirtyfour::prelude::*;
 
 /// The pinochle night of `tests/app/history_pages.rs`: Ann +0.90, Bob −0.90, Cy 0.00, settled.
 fn pinochle_night() -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
-        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
-        "events": [
-            { "type": "hand", "dealer": "Cy", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" },
-            { "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 300, "trump": "clubs", "outcome": "failed" },
-            { "type": "close" },
-            { "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.90" }
-        ]
-    }))
-    .unwrap()
+    pinochle(
+        "Cy",
+        2,
+        &[
+            json!({ "type": "close" }),
+            json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.90" }),
+        ],
+    )
 }
 
 /// The Pitch night of `tests/app/history_pages.rs` (`common::nights::pitch`): Ann +2.80,

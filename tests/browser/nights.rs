@@ -19,7 +19,7 @@ use std::time::Duration;
 use common::browser::{
     Browser, choose, fill, page_fetch, screenshots, scroll_width, start_club, submit, wait_for,
 };
-use common::nights::{csv_sums, hledger_balances, pitch};
+use common::nights::{self, csv_sums, hledger_balances, pitch};
 use scorekeeper::format::SessionDoc;
 use serde_json::json;
 
@@ -111,16 +111,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
 /// 0.30, everyone antes again); hand 2, Bob 300 failed (0.30 to each). Closed, the kitty's
 /// 0.30 shared 0.10 each: Ann +0.90, Bob −0.90, Dee 0.00.
 fn pinochle() -> SessionDoc {
-    serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
-        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Dee"],
-        "events": [
-            { "type": "hand", "dealer": "Dee", "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" },
-            { "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 300, "trump": "clubs", "outcome": "failed" },
-            { "type": "close" }
-        ]
-    }))
-    .unwrap()
+    nights::pinochle("Dee", 2, &[json!({ "type": "close" })])
 }
 
 /// What the club's exports say everyone owes, in cents, zeros left out: the club journal

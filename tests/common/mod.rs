@@ -6,10 +6,12 @@
 pub mod browser;
 pub mod engines;
 pub mod entry;
+pub mod hands;
 pub mod html;
 pub mod nights;
 pub mod pages;
 pub mod phones;
+pub mod process;
 pub mod tables;
 
 use axum::Router;

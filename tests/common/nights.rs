@@ -2,7 +2,7 @@
 
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::TestApp;
 
@@ -22,6 +22,26 @@ pub fn pitch_in(a: &str, b: &str, currency: &str) -> SessionDoc {
             { "type": "hand", "dealer": "Dee", "pitcher": a, "bid": 4, "points": all },
             { "type": "close" }
         ]
+    }))
+    .unwrap()
+}
+
+/// Auction Pinochle, 0.05 a unit, Scarne's kitty (rules §1.1–1.3), seats Ann, Bob and
+/// `third`, opening antes of 0.10 each; the first `hands` (0 to 2) of the hands the night
+/// tests share, then the events `rest` as given:
+/// 1. `third` deals, Ann 350 hearts made: 0.20 from each and the kitty's 0.30, then everyone
+///    antes 0.10 again;
+/// 2. Ann deals, Bob 300 clubs failed: 0.30 to each (no kitty under 350).
+pub fn pinochle(third: &str, hands: usize, rest: &[Value]) -> SessionDoc {
+    let played = [
+        json!({ "type": "hand", "dealer": third, "bidder": "Ann", "bid": 350, "trump": "hearts", "outcome": "made" }),
+        json!({ "type": "hand", "dealer": "Ann", "bidder": "Bob", "bid": 300, "trump": "clubs", "outcome": "failed" }),
+    ];
+    let events: Vec<Value> = played[..hands].iter().chain(rest).cloned().collect();
+    serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
+        "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", third],
+        "events": events
     }))
     .unwrap()
 }

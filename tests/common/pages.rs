@@ -47,6 +47,25 @@ pub fn form_of<const N: usize>(fields: [(&str, String); N]) -> Vec<(String, Stri
         .collect()
 }
 
+/// The head every contract game's hand form starts with, as a phone posts it: the events
+/// the sheet showed (`expected`), the dealer, the bidder, the bid (in points) and trump;
+/// the game's own fields follow (`rest`).
+pub fn contract_form<const N: usize>(
+    (expected, dealer, bidder): (usize, &str, &str),
+    (bid, trump): (i64, &str),
+    rest: [(&str, String); N],
+) -> Vec<(String, String)> {
+    let mut form = form_of([
+        ("expected_events", expected.to_string()),
+        ("dealer", dealer.into()),
+        ("bidder", bidder.into()),
+        ("bid", bid.to_string()),
+        ("trump", trump.into()),
+    ]);
+    form.extend(form_of(rest));
+    form
+}
+
 /// The new-session form of the sessions most tests start from: Auction Pinochle, Ann, Bob
 /// and Cy, 0.05 a unit (rules §1.1), the other agreements at their defaults.
 pub const ANN_BOB_CY: [(&str, &str); 5] = [
