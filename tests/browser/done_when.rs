@@ -16,9 +16,10 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, page_fetch, scroll_width, submit, try_page_fetch,
+    Browser, assert_landed, choose, fill, script_text, scroll_width, submit, try_page_fetch,
     wait_for,
 };
+use common::entry::{events, open_session};
 use common::tables::largest_tables;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
@@ -237,14 +238,6 @@ fn holds(whole: &Value, part: &Value) -> bool {
     }
 }
 
-/// The session's events as stored (its session document).
-async fn events(phone: &WebDriver, id: i64) -> Vec<Value> {
-    let (status, text) = page_fetch(phone, &format!("/api/v1/sessions/{id}/export")).await;
-    assert_eq!(status, 200, "{text}");
-    let doc: Value = serde_json::from_str(&text).unwrap();
-    doc["events"].as_array().unwrap().clone()
-}
-
 /// Carries out `steps` on the form under `scope` (`#next` or `#correct`).
 async fn fill_in(phone: &WebDriver, scope: &str, steps: &[Step]) {
     for step in steps {
@@ -328,21 +321,16 @@ async fn wait_for_events(phone: &WebDriver, id: i64, count: usize, what: &str) -
 
 /// The text of the latest hand's rows: its entry, details, money and "why" rows.
 async fn latest_rows(phone: &WebDriver) -> String {
-    phone
-        .execute(
+    script_text(
+        phone,
             "var e = document.getElementById('latest'), t = [];\
              if (e && e.classList.contains('hand-line')) { t.push(e.textContent); e = e.nextElementSibling; }\
              while (e) { t.push(e.textContent); e = e.nextElementSibling;\
                if (!e || (e.classList.contains('entry') && !e.classList.contains('note-line'))) break; }\
              return t.join(' | ');",
             Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -498,18 +486,13 @@ async fn enter_records_what_the_form_shows_and_the_close_asks_first_in_every_gam
 
 /// The what-if box of the next-hand form as shown: its text, empty while hidden.
 async fn what_if_text(phone: &WebDriver) -> String {
-    phone
-        .execute(
-            "var b = document.querySelector('#next .what-if');\
+    script_text(
+        phone,
+        "var b = document.querySelector('#next .what-if');\
              return b && getComputedStyle(b).display !== 'none' ? b.textContent : '';",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+        Vec::new(),
+    )
+    .await
 }
 
 /// Waits until the what-if box shows `text`; returns the box's text.
@@ -540,7 +523,7 @@ async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
         &[m, s, v],
         json!([]),
     );
-    let id = common::entry::open_session(&browser, &phone, doc).await;
+    let id = open_session(&browser, &phone, doc).await;
     let polite = phone
         .find(By::Css("#next form.hand-form .what-if"))
         .await
@@ -638,15 +621,7 @@ async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
             "poker" => &common::tables::TEN,
             _ => continue,
         };
-        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
-        let id = scorekeeper::service::import(&browser.store, &doc, None)
-            .await
-            .unwrap();
-        phone
-            .goto(format!("{}/sessions/{id}", browser.base))
-            .await
-            .unwrap();
-        wait_for(&phone, "Score sheet", WAIT).await;
+        open_session(&browser, &phone, doc).await;
         if game == "auction_pitch" {
             for (name, value) in [
                 ("pitcher", m),

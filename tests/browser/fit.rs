@@ -15,7 +15,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, page_screenshot, section_screenshot, submit, wait_for,
+    Browser, assert_landed, choose, fill, page_screenshot, script_text, section_screenshot, submit,
+    wait_for,
 };
 use common::tables::largest_tables;
 use serde_json::json;
@@ -161,20 +162,15 @@ async fn every_games_largest_table_fits_a_phone() {
             "{game}: the refusal reads in player words: {message:?}"
         );
         // No row shows a rule's citation on its face: it sits in the row's "why" details.
-        let faces = phone
-            .execute(
-                "return Array.from(document.querySelectorAll('#sheet tr')).map(function (tr) {\
+        let faces = script_text(
+            &phone,
+            "return Array.from(document.querySelectorAll('#sheet tr')).map(function (tr) {\
                    var c = tr.cloneNode(true);\
                    c.querySelectorAll('details').forEach(function (d) { d.remove(); });\
                    return c.textContent; }).join('\\n');",
-                Vec::new(),
-            )
-            .await
-            .unwrap()
-            .json()
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+            Vec::new(),
+        )
+        .await;
         assert!(
             !faces.contains("rules §"),
             "{game}: a row shows a citation on its face: {faces}"

@@ -14,7 +14,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, page_fetch, page_screenshot, section_screenshot, wait_for,
+    Browser, assert_landed, choose, fill, page_fetch, page_screenshot, script_text,
+    section_screenshot, submit, wait_for,
 };
 use common::entry::open_session;
 use common::tables::{FOUR, doc};
@@ -67,29 +68,14 @@ async fn recorded(table: &Table, game: &str, detail: Value, words: &str) -> Valu
     hand
 }
 
-async fn click(phone: &WebDriver, css: &str) {
-    phone
-        .find(By::Css(css))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-}
-
 /// What the element `css` says, or "" while it is not there.
 async fn text_of(phone: &WebDriver, css: &str) -> String {
-    phone
-        .execute(
-            "var e = document.querySelector(arguments[0]); return e ? e.textContent : '';",
-            vec![json!(css)],
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+    script_text(
+        phone,
+        "var e = document.querySelector(arguments[0]); return e ? e.textContent : '';",
+        vec![json!(css)],
+    )
+    .await
 }
 
 /// Waits (5 s) until the element `css` says `want`.
@@ -106,7 +92,7 @@ async fn until_text(phone: &WebDriver, css: &str, want: &str) {
 /// Opens the calculator of the meld field `field` (`""` for Contract's, which fills none)
 /// and checks its targets are 44 px and the dialog fits the 390 px phone.
 async fn open_calculator(phone: &WebDriver, field: &str) {
-    click(
+    submit(
         phone,
         &format!("#next .meld-calc[data-meld-field='{field}'] button.meld-open"),
     )
@@ -138,7 +124,7 @@ async fn open_calculator(phone: &WebDriver, field: &str) {
 /// Taps + on the meld `id` `times` times in the open calculator.
 async fn tap(phone: &WebDriver, id: &str, times: usize) {
     for _ in 0..times {
-        click(
+        submit(
             phone,
             &format!("dialog.meld-dialog [data-meld='{id}'] button.step:last-of-type"),
         )
@@ -148,7 +134,7 @@ async fn tap(phone: &WebDriver, id: &str, times: usize) {
 
 /// Chooses whose melds the calculator counts (a side's field: one chip per partner).
 async fn whose(phone: &WebDriver, index: usize) {
-    click(
+    submit(
         phone,
         &format!("dialog.meld-dialog .chips label:nth-of-type({})", index + 1),
     )
@@ -163,7 +149,7 @@ async fn use_sum(phone: &WebDriver, field: &str, total: i64) {
         &format!("Use {total}"),
     )
     .await;
-    click(phone, "dialog.meld-dialog button.meld-use").await;
+    submit(phone, "dialog.meld-dialog button.meld-use").await;
     let shown = phone
         .find(By::Css(format!("#next input[name='{field}']")))
         .await
@@ -178,7 +164,7 @@ async fn use_sum(phone: &WebDriver, field: &str, total: i64) {
 /// Enters the hand and returns it as stored; fails with the refusal's words.
 async fn enter(phone: &WebDriver, id: i64, game: &str) -> Value {
     section_screenshot(phone, "next", &format!("{game}-meld-390.png")).await;
-    click(phone, "#next form.hand-form button[type=submit]").await;
+    submit(phone, "#next form.hand-form button[type=submit]").await;
     for _ in 0..100 {
         if phone.current_url().await.unwrap().fragment() == Some("latest") {
             break;
@@ -197,18 +183,13 @@ async fn enter(phone: &WebDriver, id: i64, game: &str) -> Value {
 /// The latest row's words on the sheet.
 async fn latest_row(phone: &WebDriver) -> String {
     phone.find(By::Css("#latest")).await.unwrap();
-    phone
-        .execute(
-            "var e = document.getElementById('latest'); var t = e.closest('tbody') || e.parentNode;\
+    script_text(
+        phone,
+        "var e = document.getElementById('latest'); var t = e.closest('tbody') || e.parentNode;\
              return t.textContent.replace(/\\s+/g, ' ');",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
+        Vec::new(),
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -228,7 +209,7 @@ async fn auction_pinochle_counts_the_bidders_meld() {
     choose(phone, "bidder", s).await;
     fill(phone, "bid", "350").await;
     choose(phone, "trump", "hearts").await;
-    click(phone, "#next form.hand-form details summary").await;
+    submit(phone, "#next form.hand-form details summary").await;
     open_calculator(phone, "meld").await;
     // Rules §1.0: run 150 + 100 aces 100 + pinochle 40 = 290.
     tap(phone, "flush", 1).await;
@@ -261,9 +242,9 @@ async fn auction_pinochle_reads_scarnes_721_hand_from_the_cards() {
     choose(phone, "bidder", m).await;
     fill(phone, "bid", "500").await;
     choose(phone, "trump", "diamonds").await;
-    click(phone, "#next form.hand-form details summary").await;
+    submit(phone, "#next form.hand-form details summary").await;
     open_calculator(phone, "meld").await;
-    click(phone, "dialog.meld-dialog details.meld-cards summary").await;
+    submit(phone, "dialog.meld-dialog details.meld-cards summary").await;
     // S000: the double flush in diamonds, A♣ A♠ A♥ and Q♠ Q♠ (15 cards): "300 in trump,
     // 100 aces, and 80 Pinochle" = 480; with 241 in tricks, 721.
     for (card, times) in [
@@ -278,7 +259,7 @@ async fn auction_pinochle_reads_scarnes_721_hand_from_the_cards() {
         ("QS", 2),
     ] {
         for _ in 0..times {
-            click(
+            submit(
                 phone,
                 &format!("dialog.meld-dialog button.card[data-card='{card}']"),
             )
@@ -306,7 +287,7 @@ async fn auction_pinochle_reads_scarnes_721_hand_from_the_cards() {
 /// Corrects the latest hand's counters to `counters` through its correction form, whose
 /// melds named the script posts again, and returns the replacement as stored.
 async fn correct_counters(phone: &WebDriver, id: i64, counters: &str) -> Value {
-    click(phone, "#latest ~ tr a.correct, #latest a.correct").await;
+    submit(phone, "#latest ~ tr a.correct, #latest a.correct").await;
     wait_for(phone, "Correct the hand", Duration::from_secs(5)).await;
     let kept = phone
         .execute(
@@ -328,7 +309,7 @@ async fn correct_counters(phone: &WebDriver, id: i64, counters: &str) -> Value {
         .unwrap();
     field.clear().await.unwrap();
     field.send_keys(counters).await.unwrap();
-    click(phone, "#correct form.hand-form button[type=submit]").await;
+    submit(phone, "#correct form.hand-form button[type=submit]").await;
     assert_landed(phone, "the correction").await;
     let (_, text) = page_fetch(phone, &format!("/api/v1/sessions/{id}/export")).await;
     let doc: Value = serde_json::from_str(&text).unwrap();
@@ -342,7 +323,7 @@ async fn auction_pinochle_warns_of_three_pinochles() {
     };
     let phone = &t.phone;
     choose(phone, "bidder", FOUR[0]).await;
-    click(phone, "#next form.hand-form details summary").await;
+    submit(phone, "#next form.hand-form details summary").await;
     open_calculator(phone, "meld").await;
     tap(phone, "pinochle", 1).await;
     tap(phone, "double_pinochle", 1).await;
@@ -492,7 +473,7 @@ async fn contract_pinochle_counts_without_a_field() {
         json!(true),
         "Contract records no meld: nothing to fill"
     );
-    click(phone, "dialog.meld-dialog button.secondary").await;
+    submit(phone, "dialog.meld-dialog button.secondary").await;
     let hand = enter(phone, t.id, "contract_pinochle").await;
     assert_eq!(hand["outcome"], json!("made_on_meld"));
     assert!(hand.get("meld_detail").is_none());

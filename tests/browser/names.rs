@@ -15,25 +15,13 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, fill, page_screenshot, scroll_width, section_screenshot, submit, wait_for,
+    Browser, choose, fill, page_screenshot, scroll_width, section_screenshot, start_club, submit,
+    wait_for,
 };
 use common::nights::pitch;
 use scorekeeper::format::SessionDoc;
 use serde_json::{Value, json};
 use thirtyfour::By;
-use thirtyfour::WebDriver;
-
-/// A club made on the phone, as a person makes one: its id.
-async fn club_on(phone: &WebDriver, base: &str, name: &str) -> i64 {
-    phone.goto(format!("{base}/clubs/new")).await.unwrap();
-    fill(phone, "name", name).await;
-    fill(phone, "passphrase", "seven of clubs").await;
-    fill(phone, "again", "seven of clubs").await;
-    submit(phone, "form[action='/clubs'] button").await;
-    wait_for(phone, "Share link", Duration::from_secs(5)).await;
-    let url = phone.current_url().await.unwrap().to_string();
-    url.rsplit('/').next().unwrap().parse().unwrap()
-}
 
 /// Bob of an open Auction Pinochle sheet (Ann, Bob, Cy; one hand, Cy dealt, Ann 350 made)
 /// is renamed Robert. On the phone the bidder chips read Ann, Robert, Cy; tapping Robert
@@ -45,7 +33,7 @@ async fn tapping_a_renamed_players_chip_records_the_hand_for_him() {
     };
     let base = browser.base.clone();
     let phone = browser.phone("chip").await;
-    let club = club_on(&phone, &base, "Renamers").await;
+    let club = start_club(&phone, &base, "Renamers").await;
     let doc: SessionDoc = serde_json::from_value(json!({
         "format": "scorekeeper/session@1", "game": "auction_pinochle", "currency": "USD",
         "agreements": { "stake": "0.05", "kitty": "pot" }, "players": ["Ann", "Bob", "Cy"],
@@ -132,7 +120,7 @@ async fn a_nights_transfer_is_recorded_with_its_own_button() {
     };
     let base = browser.base.clone();
     let phone = browser.phone("pay").await;
-    let club = club_on(&phone, &base, "Payers").await;
+    let club = start_club(&phone, &base, "Payers").await;
     let mut ids = Vec::new();
     for doc in [pitch("Ann", "Bob"), pitch("Bob", "Ann")] {
         ids.push(

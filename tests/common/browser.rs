@@ -196,19 +196,8 @@ pub async fn fill(driver: &WebDriver, name: &str, text: &str) {
 /// Chooses `value` in the field `name` (the next-hand form's first): a select's option,
 /// or the chip (a radio button's label) a player taps.
 pub async fn choose(driver: &WebDriver, name: &str, value: &str) {
-    let selects = driver
-        .find_all(By::Css(format!(
-            "#next select[name='{name}'], form select[name='{name}']"
-        )))
-        .await
-        .unwrap();
-    if let Some(select) = selects.first() {
-        SelectElement::new(select)
-            .await
-            .unwrap()
-            .select_by_value(value)
-            .await
-            .unwrap();
+    let menu = format!("#next select[name='{name}'], form select[name='{name}']");
+    if select_option(driver, &menu, value).await {
         return;
     }
     // The live sheet may swap the form in between finding the chip and tapping it (until
@@ -245,6 +234,34 @@ pub async fn start_club(phone: &WebDriver, base: &str, name: &str) -> i64 {
     wait_for(phone, "Share link", Duration::from_secs(5)).await;
     let club_url = phone.current_url().await.unwrap().to_string();
     club_url.rsplit('/').next().unwrap().parse().unwrap()
+}
+
+/// What `script` (JavaScript run in the page, its `arguments` being `args`) returns, as
+/// text: "" when it returns no string.
+pub async fn script_text(driver: &WebDriver, script: &str, args: Vec<serde_json::Value>) -> String {
+    driver
+        .execute(script, args)
+        .await
+        .unwrap()
+        .json()
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Picks the option `value` of the first `<select>` that `css` finds: whether there was one.
+pub async fn select_option(driver: &WebDriver, css: &str, value: &str) -> bool {
+    let selects = driver.find_all(By::Css(css)).await.unwrap();
+    let Some(select) = selects.first() else {
+        return false;
+    };
+    SelectElement::new(select)
+        .await
+        .unwrap()
+        .select_by_value(value)
+        .await
+        .unwrap();
+    true
 }
 
 /// Clicks the element `css` finds.

@@ -6,10 +6,11 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
 
-use super::browser::{Browser, assert_landed, choose, page_fetch, section_screenshot, wait_for};
+use super::browser::{
+    Browser, assert_landed, choose, page_fetch, section_screenshot, select_option, submit, wait_for,
+};
 
 /// A player's gestures on the next-hand form, counted.
 pub struct Taps<'a> {
@@ -26,18 +27,8 @@ impl<'a> Taps<'a> {
     /// Picks `value` for `name`: its chip (1 tap), or its menu (2 taps) where the form still
     /// has one.
     pub async fn pick(&mut self, name: &str, value: &str) {
-        let menu = self
-            .phone
-            .find_all(By::Css(format!("#next select[name='{name}']")))
-            .await
-            .unwrap();
-        if let Some(select) = menu.first() {
-            SelectElement::new(select)
-                .await
-                .unwrap()
-                .select_by_value(value)
-                .await
-                .unwrap();
+        let menu = format!("#next select[name='{name}']");
+        if select_option(self.phone, &menu, value).await {
             self.count += 2;
         } else {
             choose(self.phone, name, value).await;
@@ -92,13 +83,7 @@ impl<'a> Taps<'a> {
 
     /// Taps the button `css` finds.
     pub async fn button(&mut self, css: &str) {
-        self.phone
-            .find(By::Css(css))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        submit(self.phone, css).await;
         self.count += 1;
     }
 
