@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use chrono::{Duration, SecondsFormat, Utc};
+use chrono::{Duration, Utc};
 use sha2::{Digest, Sha256};
 
 use super::Folds;
@@ -95,24 +95,23 @@ fn hash_token(token: &str) -> String {
         .collect()
 }
 
-fn now() -> String {
-    Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
+async fn issue_token(pool: &WritePool, club_id: i64, access: Access) -> Result<String, AppError> {
+    let mut conn = pool.acquire().await?;
+    store_token(&mut conn, club_id, access).await
 }
 
-async fn issue_token(pool: &WritePool, club_id: i64, access: Access) -> Result<String, AppError> {
+/// A new secret token of club `club_id` with `access`, stored (as its hash) in `conn` to
+/// expire [`TOKEN_DAYS`] from now; the token.
+async fn store_token(
+    conn: &mut impl Connected,
+    club_id: i64,
+    access: Access,
+) -> Result<String, AppError> {
     let token = new_secret()?;
     let created = Utc::now();
-    let expires = (created + Duration::days(TOKEN_DAYS)).to_rfc3339_opts(SecondsFormat::Secs, true);
-    let mut conn = pool.acquire().await?;
-    store::insert_token(
-        &mut conn,
-        &hash_token(&token),
-        club_id,
-        access.as_str(),
-        &now(),
-        &expires,
-    )
-    .await?;
+    let expires = created + Duration::days(TOKEN_DAYS);
+    let hash = hash_token(&token);
+    store::insert_token(conn, &hash, club_id, access.as_str(), created, expires).await?;
     Ok(token)
 }
 
@@ -186,21 +185,10 @@ pub async fn insert_club(
     conn: &mut impl Connected,
     new: &NewClub,
 ) -> Result<(Club, String), AppError> {
-    let id = store::insert_club(conn, &new.name, &new.phc, &new.share, &now())
+    let id = store::insert_club(conn, &new.name, &new.phc, &new.share, Utc::now())
         .await?
         .ok_or_else(taken_name)?;
-    let token = new_secret()?;
-    let expires =
-        (Utc::now() + Duration::days(TOKEN_DAYS)).to_rfc3339_opts(SecondsFormat::Secs, true);
-    store::insert_token(
-        conn,
-        &hash_token(&token),
-        id,
-        Access::Write.as_str(),
-        &now(),
-        &expires,
-    )
-    .await?;
+    let token = store_token(conn, id, Access::Write).await?;
     Ok((
         Club {
             id,
@@ -275,7 +263,7 @@ pub async fn log_in(
     limits.logged_in(&budget_key, client);
     let token = issue_token(pool, club.id, Access::Write).await?;
     let mut conn = pool.acquire().await?;
-    store::purge_expired_tokens(&mut conn, &now()).await?;
+    store::purge_expired_tokens(&mut conn, Utc::now()).await?;
     Ok((club.into(), token))
 }
 
@@ -344,7 +332,8 @@ pub async fn open_share_link(pool: &ReadPool, share_token: &str) -> Result<Club,
 /// when it is unknown or expired.
 pub async fn grant(pool: &ReadPool, token: &str) -> Result<Option<Grant>, AppError> {
     let mut conn = pool.acquire().await?;
-    if let Some((club_id, access)) = store::token(&mut conn, &hash_token(token), &now()).await? {
+    if let Some((club_id, access)) = store::token(&mut conn, &hash_token(token), Utc::now()).await?
+    {
         let access = if access == "write" {
             Access::Write
         } else {

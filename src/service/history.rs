@@ -15,6 +15,7 @@ use crate::session::Fold;
 use crate::store::history::{
     self as hs, HistoryFilter, HistoryRow, LeaderRow, NightRow, PersonRow, TotalsRow,
 };
+use crate::store::time::day_start;
 use crate::store::{self};
 use crate::store::{ReadPool, WritePool};
 
@@ -162,10 +163,6 @@ pub struct HistoryEntry {
     pub game_name: String,
     /// Each player: person id, display name, net in cents, in seat order.
     pub results: Vec<(i64, String, i64)>,
-}
-
-fn day_start(day: NaiveDate) -> String {
-    format!("{}T00:00:00Z", day.format("%Y-%m-%d"))
 }
 
 /// A page of the club's history and whether another page follows. Errors: `to` before
@@ -382,7 +379,7 @@ async fn nights_of(
         // Within a range every night counts toward its net; all time, only the latest
         // nights are read (the total comes from the kept totals).
         let limit = if ranged { i64::MAX } else { CHART_NIGHTS };
-        let these = hs::nights(conn, club, name, lo.as_deref(), hi.as_deref(), limit).await?;
+        let these = hs::nights(conn, club, name, lo, hi, limit).await?;
         if ranged {
             let sum: i64 = these.iter().map(|n| n.net_cents).sum();
             range_net = Some(range_net.unwrap_or(0) + sum);

@@ -2,8 +2,11 @@
 //! whatever its case: SQLite compares it `COLLATE NOCASE`, PostgreSQL through `lower()`
 //! (its unique index is on `lower(name)`), the two texts side by side below.
 
+use chrono::{DateTime, Utc};
+
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
+use super::time::stored;
 
 /// A stored club.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -26,7 +29,7 @@ pub async fn insert_club(
     name: &str,
     passphrase_hash: &str,
     share_token: &str,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<Option<i64>, sqlx::Error> {
     let conn = conn.either();
     let sql = match conn.engine() {
@@ -43,7 +46,7 @@ pub async fn insert_club(
         .bind(name)
         .bind(passphrase_hash)
         .bind(share_token)
-        .bind(created_at)
+        .bind(stored(created_at))
         .fetch_optional(c)
         .await)
 }
@@ -96,15 +99,15 @@ pub async fn insert_token(
     token_hash: &str,
     club_id: i64,
     access: &str,
-    created_at: &str,
-    expires_at: &str,
+    created_at: DateTime<Utc>,
+    expires_at: DateTime<Utc>,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("INSERT INTO access_tokens (token_hash, club_id, access, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(token_hash)
         .bind(club_id)
         .bind(access)
-        .bind(created_at)
-        .bind(expires_at)
+        .bind(stored(created_at))
+        .bind(stored(expires_at))
         .execute(c)
         .await
         .map(|r| r.rows_affected()))?;
@@ -115,13 +118,13 @@ pub async fn insert_token(
 pub async fn token(
     conn: &mut impl Connected,
     token_hash: &str,
-    now: &str,
+    now: DateTime<Utc>,
 ) -> Result<Option<(i64, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT club_id, access FROM access_tokens WHERE token_hash = $1 AND expires_at > $2",
     )
     .bind(token_hash)
-    .bind(now)
+    .bind(stored(now))
     .fetch_optional(c)
     .await)
 }
@@ -136,14 +139,14 @@ pub async fn delete_token(conn: &mut impl Connected, token_hash: &str) -> Result
     Ok(())
 }
 
-/// Deletes every token that expired at or before `now` (RFC 3339, UTC); returns how many.
+/// Deletes every token that expired at or before `now`; returns how many.
 pub async fn purge_expired_tokens(
     conn: &mut impl Connected,
-    now: &str,
+    now: DateTime<Utc>,
 ) -> Result<u64, sqlx::Error> {
     Ok(
         on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE expires_at <= $1")
-            .bind(now)
+            .bind(stored(now))
             .execute(c)
             .await
             .map(|r| r.rows_affected()))?,

@@ -5,8 +5,11 @@
 
 use std::fmt::Write as _;
 
+use chrono::{DateTime, Utc};
+
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
+use super::time::stored;
 
 mod facts;
 
@@ -135,10 +138,10 @@ pub struct HistoryFilter {
     pub game: Option<String>,
     /// Only sessions this person sat in.
     pub person: Option<i64>,
-    /// Created on or after this instant (RFC 3339, UTC).
-    pub from: Option<String>,
-    /// Created before this instant (RFC 3339, UTC).
-    pub before: Option<String>,
+    /// Created at or after this instant.
+    pub from: Option<DateTime<Utc>>,
+    /// Created before this instant.
+    pub before: Option<DateTime<Utc>>,
     /// The archived sessions instead of the others.
     pub archived: bool,
 }
@@ -214,7 +217,9 @@ pub async fn history(
         let mut q = sqlx::query_as(sqlx::AssertSqlSafe(sql))
             .bind(club_id)
             .bind(i64::from(filter.archived));
-        for text in [&filter.game, &filter.from, &filter.before].into_iter().flatten() {
+        // In the order of the conditions above: the game, then the bounds as stored text.
+        let bounds = [filter.from, filter.before].into_iter().flatten().map(stored);
+        for text in filter.game.iter().cloned().chain(bounds) {
             q = q.bind(text);
         }
         if let Some(person) = filter.person {
@@ -426,15 +431,16 @@ pub async fn best_night(
 }
 
 /// The latest `limit` nights of name `name`, newest first, within `[from, before)` when
-/// given (RFC 3339 instants).
+/// given.
 pub async fn nights(
     conn: &mut impl Connected,
     club_id: i64,
     name: &str,
-    from: Option<&str>,
-    before: Option<&str>,
+    from: Option<DateTime<Utc>>,
+    before: Option<DateTime<Utc>>,
     limit: i64,
 ) -> Result<Vec<NightRow>, sqlx::Error> {
+    let (from, before) = (from.map(stored), before.map(stored));
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT session_id, played_at, game, net_cents FROM session_results \
          WHERE club_id = $1 AND player = $2 AND ($3 IS NULL OR played_at >= $4) AND ($5 IS NULL OR played_at < $6) \
@@ -442,10 +448,10 @@ pub async fn nights(
     )
     .bind(club_id)
     .bind(name)
-    .bind(from)
-    .bind(from)
-    .bind(before)
-    .bind(before)
+    .bind(from.as_deref())
+    .bind(from.as_deref())
+    .bind(before.as_deref())
+    .bind(before.as_deref())
     .bind(limit)
     .fetch_all(c)
     .await)

@@ -18,6 +18,7 @@ pub mod nights;
 pub mod ops;
 mod pools;
 pub mod postgres;
+pub mod time;
 
 use std::fmt::Write as _;
 use std::path::Path;

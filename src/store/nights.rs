@@ -204,12 +204,12 @@ pub async fn remove_session(
     Ok(())
 }
 
-/// The club's sessions created at or after `since` (RFC 3339, UTC), newest first, at most
-/// 10: `(id, game id, night id, night title)`.
+/// The club's sessions created at or after `since`, newest first, at most 10: `(id, game
+/// id, night id, night title)`.
 pub async fn sessions_since(
     conn: &mut impl Connected,
     club: i64,
-    since: &str,
+    since: chrono::DateTime<chrono::Utc>,
 ) -> Result<Vec<(i64, String, Option<i64>, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game, n.id, n.title FROM sessions s \
@@ -218,7 +218,7 @@ pub async fn sessions_since(
          WHERE s.club_id = $1 AND s.created_at >= $2 ORDER BY s.id DESC LIMIT 10",
     )
     .bind(club)
-    .bind(since)
+    .bind(super::time::stored(since))
     .fetch_all(c)
     .await)
 }

@@ -48,13 +48,30 @@ fn postings(amounts: &[(&str, i64)]) -> Vec<Posting> {
         .collect()
 }
 
+/// The instant `rfc3339` names.
+fn at(rfc3339: &str) -> chrono::DateTime<chrono::Utc> {
+    rfc3339.parse().unwrap()
+}
+
 async fn scenario(conn: &mut impl Connected, engine: &str) {
     // One club per name, whatever its case; found again in any case.
-    let club = clubs::insert_club(conn, "Thursday Club", "hash", "share-1", "2026-11-25")
-        .await
-        .unwrap()
-        .unwrap();
-    let again = clubs::insert_club(conn, "THURSDAY club", "hash", "share-2", "2026-11-25");
+    let club = clubs::insert_club(
+        conn,
+        "Thursday Club",
+        "hash",
+        "share-1",
+        at("2026-11-25T00:00:00Z"),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    let again = clubs::insert_club(
+        conn,
+        "THURSDAY club",
+        "hash",
+        "share-2",
+        at("2026-11-25T00:00:00Z"),
+    );
     assert_eq!(again.await.unwrap(), None, "{engine}");
     let found = clubs::club_by_name(conn, "thursday CLUB").await.unwrap();
     assert_eq!(found.map(|c| c.id), Some(club), "{engine}");
@@ -279,14 +296,15 @@ async fn history_facts(conn: &mut impl Connected, club: i64, id: i64, engine: &s
 }
 
 async fn tokens_and_links(conn: &mut impl Connected, club: i64, id: i64, engine: &str) {
-    let (soon, later) = ("2026-11-26T00:00:00Z", "2026-12-25T00:00:00Z");
-    clubs::insert_token(conn, "r1", club, "read", "2026-11-25", soon)
+    let (soon, later) = (at("2026-11-26T00:00:00Z"), at("2026-12-25T00:00:00Z"));
+    let made = at("2026-11-25T00:00:00Z");
+    clubs::insert_token(conn, "r1", club, "read", made, soon)
         .await
         .unwrap();
-    clubs::insert_token(conn, "w1", club, "write", "2026-11-25", later)
+    clubs::insert_token(conn, "w1", club, "write", made, later)
         .await
         .unwrap();
-    let now = "2026-11-25T21:00:00Z";
+    let now = at("2026-11-25T21:00:00Z");
     let read = clubs::token(conn, "r1", now).await.unwrap();
     assert_eq!(read, Some((club, "read".to_owned())), "{engine}");
     // Past its expiry a token is not found, and the purge takes it (the write one stays).
@@ -352,7 +370,10 @@ async fn names_and_differences(conn: &mut impl Connected, club: i64, id: i64, en
     );
     let best = history::best_night(conn, club, "Ann").await.unwrap();
     assert_eq!(best.map(|n| n.net_cents), Some(200), "{engine}");
-    let (from, to) = (Some("2026-11-25T00:00:00Z"), Some("2026-11-26T00:00:00Z"));
+    let (from, to) = (
+        Some(at("2026-11-25T00:00:00Z")),
+        Some(at("2026-11-26T00:00:00Z")),
+    );
     assert_eq!(
         history::nights(conn, club, "Ann", from, to, 5)
             .await

@@ -2,7 +2,7 @@
 //! a new session can join as a night, the choice read and checked before the session is
 //! made, and the new session put in the night chosen.
 
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 
 use super::{club_night, club_session, group, mixed, night_priced, priced};
 use crate::error::AppError;
@@ -29,10 +29,9 @@ pub const EVENING_HOURS: i64 = 12;
 /// The club's sessions started in the last [`EVENING_HOURS`], newest first (at most 10),
 /// each with the night it is in: what the new-session form offers to join.
 pub async fn tonight(pool: &ReadPool, club: i64) -> Result<Vec<Tonight>, AppError> {
-    let since = (Utc::now() - chrono::Duration::hours(EVENING_HOURS))
-        .to_rfc3339_opts(SecondsFormat::Secs, true);
+    let since = Utc::now() - chrono::Duration::hours(EVENING_HOURS);
     let mut conn = pool.acquire().await?;
-    Ok(ns::sessions_since(&mut conn, club, &since)
+    Ok(ns::sessions_since(&mut conn, club, since)
         .await?
         .into_iter()
         .map(|(sid, game, night, title)| Tonight {
