@@ -29,7 +29,9 @@
 //! --sheet-cycles 10 --rounds 3 --games auction_pitch,poker]`
 //!
 //! The machine may be shared (other builds): each cycle rate is the best of `--rounds`
-//! rounds.
+//! rounds. `--rates-only` measures only the record rates (2.), `--memory-only` only the
+//! 32 cached Auction Pitch sessions (3.): what a change to the write path or to the cache
+//! is tried against.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark stops at the first failure
 
@@ -746,6 +748,14 @@ async fn main() {
         plan.dir.display()
     );
     println!();
+    if std::env::args().any(|a| a == "--memory-only") {
+        // Only the memory of 32 cached sessions: what a change to the cache is tried against.
+        let pitch = Game::all().into_iter().find(|g| g.id == "auction_pitch").unwrap();
+        let many = memory_of_many(&plan, &pitch, plan.longest()).await;
+        println!("server peak RSS, 32 cached club Auction Pitch sessions: {many:.1} MiB");
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
     if std::env::args().any(|a| a == "--rates-only") {
         // Only the record rates: what a change to the write path is tried against.
         record_rates(&plan).await;
