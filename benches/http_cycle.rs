@@ -750,7 +750,10 @@ async fn main() {
     println!();
     if std::env::args().any(|a| a == "--memory-only") {
         // Only the memory of 32 cached sessions: what a change to the cache is tried against.
-        let pitch = Game::all().into_iter().find(|g| g.id == "auction_pitch").unwrap();
+        let pitch = Game::all()
+            .into_iter()
+            .find(|g| g.id == "auction_pitch")
+            .unwrap();
         let many = memory_of_many(&plan, &pitch, plan.longest()).await;
         println!("server peak RSS, 32 cached club Auction Pitch sessions: {many:.1} MiB");
         let _ = std::fs::remove_dir_all(&plan.dir);
