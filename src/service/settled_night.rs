@@ -51,7 +51,7 @@ pub async fn keep_settled(
         if change == Change::Adding && nights::night_of_session(pool, sid).await?.is_some() {
             continue;
         }
-        let (balances, _, currency) = crate::service::night_standing(pool, folds, sid).await?;
+        let (balances, _, currency, _) = crate::service::night_standing(pool, folds, sid).await?;
         let money: Vec<(String, Money)> = balances
             .as_map()
             .iter()
