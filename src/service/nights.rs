@@ -173,23 +173,42 @@ pub async fn group(
     title: &str,
     sessions: &[i64],
 ) -> Result<i64, AppError> {
+    let title = night_title(title, sessions)?;
+    let mut tx = pool.begin_write().await?;
+    let night = group_in(&mut tx, club, into, &title, sessions).await?;
+    tx.commit().await?;
+    Ok(night)
+}
+
+/// `title` as a night's title ([`crate::rules::table::title`]), for a grouping of
+/// `sessions`. Errors: as [`group`]'s [`AppError::BadRequest`]s.
+pub(super) fn night_title(title: &str, sessions: &[i64]) -> Result<String, AppError> {
     if sessions.is_empty() {
         return Err(AppError::BadRequest {
             field: "sessions".into(),
             message: "tick at least one session to make a night of".into(),
         });
     }
-    let title = crate::rules::table::title(title, 80, "a night's title").map_err(|message| {
+    crate::rules::table::title(title, 80, "a night's title").map_err(|message| {
         AppError::BadRequest {
             field: "title".into(),
             message,
         }
-    })?;
+    })
+}
+
+/// [`group`]'s checks and writes in `tx`, the title checked ([`night_title`]).
+pub(super) async fn group_in(
+    tx: &mut store::Tx,
+    club: i64,
+    into: Option<i64>,
+    title: &str,
+    sessions: &[i64],
+) -> Result<i64, AppError> {
     let at = now();
-    let mut tx = pool.begin_write().await?;
     for &sid in sessions {
-        club_session(&mut tx, club, sid).await?;
-        if let Some(other) = ns::night_of_session(&mut tx, sid).await? {
+        club_session(tx, club, sid).await?;
+        if let Some(other) = ns::night_of_session(tx, sid).await? {
             return Err(AppError::Conflict {
                 field: "sessions".into(),
                 message: format!(
@@ -199,29 +218,25 @@ pub async fn group(
         }
     }
     if let Some(id) = into {
-        club_night(&mut tx, club, id).await?;
+        club_night(tx, club, id).await?;
     }
     let mut adding = Vec::with_capacity(sessions.len());
     for &sid in sessions {
-        adding.push(priced(&mut tx, sid).await?);
+        adding.push(priced(tx, sid).await?);
     }
-    let already = night_priced(&mut tx, into).await?;
+    let already = night_priced(tx, into).await?;
     one_currency(&already, &adding).map_err(|m| mixed(m, "sessions"))?;
     let night = match into {
         Some(id) => id,
-        None => {
-            let title = if title.is_empty() {
-                format!("Night of {}", at.get(..10).unwrap_or(&at))
-            } else {
-                title
-            };
-            ns::create(&mut tx, club, &title, &at).await?
+        None if title.is_empty() => {
+            let title = format!("Night of {}", at.get(..10).unwrap_or(&at));
+            ns::create(tx, club, &title, &at).await?
         }
+        None => ns::create(tx, club, title, &at).await?,
     };
     for &sid in sessions {
-        ns::add_session(&mut tx, night, sid).await?;
+        ns::add_session(tx, night, sid).await?;
     }
-    tx.commit().await?;
     Ok(night)
 }
 
@@ -495,13 +510,25 @@ pub async fn void_payment(
 /// is written on an error.
 pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
     let mut tx = pool.begin_write().await?;
-    club_night(&mut tx, club, id).await?;
-    if ns::night_of_session(&mut tx, session).await? != Some(id) {
+    take_out_in(&mut tx, club, id, session).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// [`take_out`]'s checks and write in `tx`.
+pub(super) async fn take_out_in(
+    tx: &mut store::Tx,
+    club: i64,
+    id: i64,
+    session: i64,
+) -> Result<(), AppError> {
+    club_night(tx, club, id).await?;
+    if ns::night_of_session(tx, session).await? != Some(id) {
         return Err(AppError::NotFound(format!(
             "session {session} is not in this night"
         )));
     }
-    let standing = ns::payments_of(&mut tx, id)
+    let standing = ns::payments_of(tx, id)
         .await?
         .iter()
         .filter(|p| p.voided_at.is_none())
@@ -515,7 +542,6 @@ pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Res
             ),
         });
     }
-    ns::remove_session(&mut tx, id, session).await?;
-    tx.commit().await?;
+    ns::remove_session(tx, id, session).await?;
     Ok(())
 }

@@ -6,7 +6,8 @@
 //! session as B left it, B's hand stays, nothing is written twice. And B's write still in
 //! flight (its transaction open under the session's lock) while A writes: A's write waits
 //! for it and lands after it, never failing on the unique `(session_id, seq)`; a night's
-//! payment worked out before B's void settled the night is refused, not written.
+//! payment, or a session with money put in the night, worked out before B's void settled
+//! the night is refused, not written.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -315,16 +316,69 @@ async fn night_of_one_hand(a: &Instance) -> (i64, i64, i64) {
          VALUES ('Thursday', 'x', 'share', '2026-12-05T20:00:00Z') RETURNING id",
     )
     .await;
+    let id = session_of_one_hand(a, club).await;
+    let night = nights::group(&a.pool, club, None, "Thursday", &[id])
+        .await
+        .unwrap();
+    (club, id, night)
+}
+
+/// A session of `club` with one hand (B made 300): its id.
+async fn session_of_one_hand(a: &Instance, club: i64) -> i64 {
     let id = service::import(&a.pool, &empty(), Some(club))
         .await
         .unwrap();
     service::record_event(&a.pool, &a.folds, id, hand("A", "B", "made"), None, None)
         .await
         .unwrap();
-    let night = nights::group(&a.pool, club, None, "Thursday", &[id])
+    id
+}
+
+/// B's void of the one hand of session `id`, begun and not committed: once committed, a
+/// night of that session alone is settled.
+async fn void_in_flight(b: &Instance, id: i64) -> store::Tx {
+    let mut doc = empty();
+    doc.events.push(hand("A", "B", "made"));
+    doc.events.push(json!({"type": "void", "event": 0}));
+    in_flight(b, id, &doc).await
+}
+
+/// Commits B's `tx` under A's night write `task` ([`commit_under`]): the write is refused
+/// (409) because the night is settled by then; the night as A reads it after.
+async fn refused_as_settled<T: Send + std::fmt::Debug + 'static>(
+    tx: store::Tx,
+    task: tokio::task::JoinHandle<Result<T, scorekeeper::error::AppError>>,
+    a: &Instance,
+    (club, night): (i64, i64),
+) -> nights::NightView {
+    let err = commit_under(tx, task).await.unwrap_err();
+    assert_eq!(err.status(), 409, "{err}");
+    assert!(
+        err.to_string().contains("is settled: everyone is square"),
+        "{err}"
+    );
+    nights::night(a.pool.reader(), &a.folds, club, night)
         .await
-        .unwrap();
-    (club, id, night)
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_with_money_put_in_a_night_another_instance_just_settled_is_refused() {
+    let (a, b) = two_instances("night_group").await;
+    let (club, id, night) = night_of_one_hand(&a).await;
+    let other = session_of_one_hand(&a, club).await;
+    // The night owes (B is owed 0.30) when A reads it; B's void then settles it.
+    let tx = void_in_flight(&b, id).await;
+    let a = std::sync::Arc::new(a);
+    let one = std::sync::Arc::clone(&a);
+    let task = tokio::spawn(async move {
+        let at = (club, night);
+        service::settled_night::group_into(&one.pool, &one.folds, at, "", &[other]).await
+    });
+    let view = refused_as_settled(tx, task, &a, (club, night)).await;
+    let ids: Vec<i64> = view.sessions.iter().map(|s| s.session_id).collect();
+    assert_eq!(ids, [id], "the session with money stays out");
+    assert!(view.settled());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -338,10 +392,7 @@ async fn a_night_payment_worked_out_before_another_instances_void_is_not_written
     assert!(!view.settled());
     // B voids the hand, in flight: once committed, everyone is square and the night is
     // settled. A's payment of C's 0.15 to B, read before that commit, is refused after it.
-    let mut doc = empty();
-    doc.events.push(hand("A", "B", "made"));
-    doc.events.push(json!({"type": "void", "event": 0}));
-    let tx = in_flight(&b, id, &doc).await;
+    let tx = void_in_flight(&b, id).await;
     let a = std::sync::Arc::new(a);
     let one = std::sync::Arc::clone(&a);
     let task = tokio::spawn(async move {
@@ -357,12 +408,7 @@ async fn a_night_payment_worked_out_before_another_instances_void_is_not_written
         )
         .await
     });
-    let err = commit_under(tx, task).await.unwrap_err();
-    assert_eq!(err.status(), 409, "{err}");
-    assert!(err.to_string().contains("the night is settled"), "{err}");
-    let view = nights::night(a.pool.reader(), &a.folds, club, night)
-        .await
-        .unwrap();
+    let view = refused_as_settled(tx, task, &a, (club, night)).await;
     assert!(view.payments.is_empty(), "no payment was written");
     assert!(view.settled(), "and the night stays settled");
 }
