@@ -7,7 +7,8 @@
 //! flight (its transaction open under the session's lock) while A writes: A's write waits
 //! for it and lands after it, never failing on the unique `(session_id, seq)`; a night's
 //! payment, or a session with money put in the night, worked out before B's void settled
-//! the night is refused, not written.
+//! the night is refused, not written; a club session's history facts filled in from the
+//! session as read before B's hand count that hand.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -411,4 +412,40 @@ async fn a_night_payment_worked_out_before_another_instances_void_is_not_written
     let view = refused_as_settled(tx, task, &a, (club, night)).await;
     assert!(view.payments.is_empty(), "no payment was written");
     assert!(view.settled(), "and the night stays settled");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_facts_filled_in_while_another_instance_records_a_hand_count_that_hand() {
+    let (a, b) = two_instances("backfill").await;
+    let (club, id, _) = night_of_one_hand(&a).await;
+    // As before the history existed: no facts for the session, which is on the backlog.
+    for table in ["session_results", "session_bids", "session_status"] {
+        let sql = format!("DELETE FROM {table} WHERE session_id = {id}");
+        engines::exec(&a.pool, &sql).await.unwrap();
+    }
+    let sql = format!("INSERT INTO history_backlog (session_id) VALUES ({id})");
+    engines::exec(&a.pool, &sql).await.unwrap();
+    // B's hand (C bids 300 and makes it) in flight while A fills the facts in from the
+    // session as it read it: they are worked out again from both hands.
+    let mut doc = empty();
+    doc.events.push(hand("A", "B", "made"));
+    doc.events.push(hand("B", "C", "made"));
+    let tx = in_flight(&b, id, &doc).await;
+    let a = std::sync::Arc::new(a);
+    let one = std::sync::Arc::clone(&a);
+    let task =
+        tokio::spawn(async move { service::history::backfill(&one.pool, &one.folds, club).await });
+    commit_under(tx, task).await.unwrap();
+    let bids = format!(
+        "SELECT CAST(SUM(hands_made) AS BIGINT) FROM session_results WHERE session_id = {id}"
+    );
+    assert_eq!(engines::scalar(&a.pool, &bids).await, 2, "B's bid and C's");
+    let c = format!(
+        "SELECT CAST(net_cents AS BIGINT) FROM session_results WHERE session_id = {id} \
+         AND player = 'C'"
+    );
+    // C: −0.10 ante, −0.15 to B, +0.30 from A and B.
+    assert_eq!(engines::scalar(&a.pool, &c).await, 5);
+    let left = engines::scalar(&a.pool, "SELECT COUNT(*) FROM history_backlog").await;
+    assert_eq!(left, 0);
 }
