@@ -170,20 +170,24 @@ pub async fn backfill_entries(
 /// Where session `id` stands for its night's settle-up, from the cached state: every
 /// balance (cents, the kitty's included) after a `close` appended now while the sitting is
 /// open (the kitty shared out by its rule), else as it stands; whether the sitting is open;
-/// and its currency. Errors: [`AppError::NotFound`].
+/// its currency; and the number of events of the state it was read from (what a write
+/// worked out from it checks under the session's lock). Errors: [`AppError::NotFound`].
 pub async fn night_standing(
     pool: &ReadPool,
     folds: &Folds,
     id: i64,
-) -> Result<(Balances, bool, String), AppError> {
-    let (balances, open) = with_current(pool, folds, id, |k| match k.tip.close_preview() {
-        Some((after_close, _)) => (after_close, true),
-        None => (k.tip.balances().clone(), false),
+) -> Result<(Balances, bool, String, usize), AppError> {
+    let (balances, open, events) = with_current(pool, folds, id, |k| {
+        let (balances, open) = match k.tip.close_preview() {
+            Some((after_close, _)) => (after_close, true),
+            None => (k.tip.balances().clone(), false),
+        };
+        (balances, open, k.events())
     })
     .await?;
     let mut conn = pool.acquire().await?;
     let header = store::session(&mut conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
-    Ok((balances, open, header.currency))
+    Ok((balances, open, header.currency, events))
 }

@@ -110,7 +110,10 @@ async fn write_facts(
 }
 
 /// Writes the facts of the club's sessions recorded before the history existed (a no-op
-/// once done: the backlog is empty).
+/// once done: the backlog is empty). Each session's facts are worked out from the session
+/// read and replayed, and written only while it still holds the events they were worked
+/// out from ([`super::checked::Checked`]): an event another instance recorded
+/// meanwhile is in the facts written, never left out of them.
 pub async fn backfill(pool: &WritePool, folds: &Folds, club: i64) -> Result<(), AppError> {
     // Asked of the read pool: once the backlog is empty (nearly always) the pages that
     // call this never touch the writer.
@@ -119,19 +122,18 @@ pub async fn backfill(pool: &WritePool, folds: &Folds, club: i64) -> Result<(), 
         hs::backlog(&mut conn, club).await?
     };
     for id in missing {
-        let loaded = super::load(pool, folds, id).await?;
-        let mut tx = pool.begin_write().await?;
-        write_facts(
-            &mut tx,
-            id,
-            club,
-            &loaded.doc,
-            &loaded.fold,
-            &loaded.created_at,
-        )
-        .await?;
-        hs::done_backlog(&mut tx, id).await?;
-        tx.commit().await?;
+        let mut write = super::checked::Checked::new(pool);
+        loop {
+            let loaded = super::load(pool, folds, id).await?;
+            let Some(mut tx) = write.begin(&[(id, loaded.events())]).await? else {
+                continue;
+            };
+            let (doc, fold) = (&loaded.doc, &loaded.fold);
+            write_facts(&mut tx, id, club, doc, fold, &loaded.created_at).await?;
+            hs::done_backlog(&mut tx, id).await?;
+            tx.commit().await?;
+            break;
+        }
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! ([`Folds`]) is that replay carried forward one event at a time, which the property
 //! tests check against a full replay after every event.
 
+mod checked;
 pub mod commit;
 mod create;
 mod folds;
@@ -150,9 +151,11 @@ async fn read_target(conn: &mut impl Connected, id: i64, whole: bool) -> Result<
 /// read and replayed in full. Without an idempotency key the event is applied before the
 /// write lock is taken (the session's slot is held throughout), and a plain event of an
 /// open session is then committed in a group with the records other requests made
-/// meanwhile ([`commit`]: one durable commit for the group, the answer only after it); the
-/// insert itself checks, under the lock, that the stored count is still the one the state
-/// had. The cost is the one event and a share of one commit, whatever the session's length,
+/// meanwhile ([`commit`]: one durable commit for the group, the answer only after it).
+/// Every path checks, under the session's lock (on PostgreSQL its advisory lock, which
+/// every instance's writes of the session take: [`checked`]), that the stored count is
+/// still the one the state had, and applies the event again to the session read anew when
+/// another instance wrote since. The cost is the one event and a share of one commit, whatever the session's length,
 /// when the session is cached and the event a plain one.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the
@@ -178,7 +181,7 @@ pub async fn record_event(
     // the one writer connection is held only for the statements and the commit.
     let mut tx = None;
     if let Some(key) = idempotency_key {
-        let mut t = pool.begin_write().await?;
+        let mut t = checked::begin_for(pool, &[id]).await?;
         if let Some(seq) = store::idempotent_seq(&mut t, id, key).await? {
             drop(t);
             drop(slot);
@@ -307,7 +310,7 @@ async fn record_plain(
             Appended::Stale => stale = true,
         }
     }
-    let mut tx = pool.begin_write().await?;
+    let mut tx = checked::begin_for(pool, &[pending.id]).await?;
     let done = record_under_lock(&mut tx, slot, (target, before, applied), pending, stale).await?;
     finish_write(&mut tx, pending, None, &done).await?;
     tx.commit().await?;
@@ -315,7 +318,7 @@ async fn record_plain(
 }
 
 /// Appends the event `applied` to `target` (which held `before` events) in `tx`, which
-/// holds the write lock. The state it was applied to is current when the store holds as
+/// holds the write lock and the session's lock ([`checked::begin_for`]). The state it was applied to is current when the store holds as
 /// many events as it did: an accepted event's insert checks that itself, a refusal reads
 /// the count. When another process wrote since (or `stale` says so already), the state is
 /// read again under the lock and the event applied to that. Errors: the rules' refusal or

@@ -40,6 +40,9 @@ pub struct NightView {
     /// The currency of its sessions (ISO code, "USD"; one for the night, as [`group`] keeps
     /// it, and "USD" for a night with no session left).
     pub currency: String,
+    /// Each session's id and the number of events of the state its balances were read
+    /// from: what a write worked out from the view checks under the sessions' locks.
+    pub events: Vec<(i64, usize)>,
 }
 
 impl NightView {
@@ -170,23 +173,42 @@ pub async fn group(
     title: &str,
     sessions: &[i64],
 ) -> Result<i64, AppError> {
+    let title = night_title(title, sessions)?;
+    let mut tx = pool.begin_write().await?;
+    let night = group_in(&mut tx, club, into, &title, sessions).await?;
+    tx.commit().await?;
+    Ok(night)
+}
+
+/// `title` as a night's title ([`crate::rules::table::title`]), for a grouping of
+/// `sessions`. Errors: as [`group`]'s [`AppError::BadRequest`]s.
+pub(super) fn night_title(title: &str, sessions: &[i64]) -> Result<String, AppError> {
     if sessions.is_empty() {
         return Err(AppError::BadRequest {
             field: "sessions".into(),
             message: "tick at least one session to make a night of".into(),
         });
     }
-    let title = crate::rules::table::title(title, 80, "a night's title").map_err(|message| {
+    crate::rules::table::title(title, 80, "a night's title").map_err(|message| {
         AppError::BadRequest {
             field: "title".into(),
             message,
         }
-    })?;
+    })
+}
+
+/// [`group`]'s checks and writes in `tx`, the title checked ([`night_title`]).
+pub(super) async fn group_in(
+    tx: &mut store::Tx,
+    club: i64,
+    into: Option<i64>,
+    title: &str,
+    sessions: &[i64],
+) -> Result<i64, AppError> {
     let at = now();
-    let mut tx = pool.begin_write().await?;
     for &sid in sessions {
-        club_session(&mut tx, club, sid).await?;
-        if let Some(other) = ns::night_of_session(&mut tx, sid).await? {
+        club_session(tx, club, sid).await?;
+        if let Some(other) = ns::night_of_session(tx, sid).await? {
             return Err(AppError::Conflict {
                 field: "sessions".into(),
                 message: format!(
@@ -196,29 +218,25 @@ pub async fn group(
         }
     }
     if let Some(id) = into {
-        club_night(&mut tx, club, id).await?;
+        club_night(tx, club, id).await?;
     }
     let mut adding = Vec::with_capacity(sessions.len());
     for &sid in sessions {
-        adding.push(priced(&mut tx, sid).await?);
+        adding.push(priced(tx, sid).await?);
     }
-    let already = night_priced(&mut tx, into).await?;
+    let already = night_priced(tx, into).await?;
     one_currency(&already, &adding).map_err(|m| mixed(m, "sessions"))?;
     let night = match into {
         Some(id) => id,
-        None => {
-            let title = if title.is_empty() {
-                format!("Night of {}", at.get(..10).unwrap_or(&at))
-            } else {
-                title
-            };
-            ns::create(&mut tx, club, &title, &at).await?
+        None if title.is_empty() => {
+            let title = format!("Night of {}", at.get(..10).unwrap_or(&at));
+            ns::create(tx, club, &title, &at).await?
         }
+        None => ns::create(tx, club, title, &at).await?,
     };
     for &sid in sessions {
-        ns::add_session(&mut tx, night, sid).await?;
+        ns::add_session(tx, night, sid).await?;
     }
-    tx.commit().await?;
     Ok(night)
 }
 
@@ -247,11 +265,14 @@ pub async fn night(
     };
     let shown = |who: &str| renamed.get(who).map_or(who, String::as_str).to_string();
     let mut sessions = Vec::new();
+    let mut events = Vec::new();
     let mut currency = None;
     for (sid, game) in members {
         // From the cached state: a night's page costs no fold of its sessions.
-        let (balances, open, money) = crate::service::night_standing(pool, folds, sid).await?;
+        let (balances, open, money, count) =
+            crate::service::night_standing(pool, folds, sid).await?;
         currency.get_or_insert(money);
+        events.push((sid, count));
         sessions.push(NightSession {
             session_id: sid,
             game_name: game_name(&game),
@@ -269,6 +290,7 @@ pub async fn night(
         payments,
         settlement,
         currency: currency.unwrap_or_else(|| "USD".into()),
+        events,
     })
 }
 
@@ -325,7 +347,9 @@ fn shown_payments(
 /// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen` is how
 /// many payments (voided ones too) the page showed: a second tap of the same button, or
 /// another phone's payment in between, then finds more and records nothing. It is required
-/// (issue 23 point 7): without it a double tap would record the payment twice.
+/// (issue 23 point 7): without it a double tap would record the payment twice. The
+/// night's sessions are locked for the write and each must still hold the events the
+/// night was worked out from, so two instances' payments of one night follow each other.
 /// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money,
 /// not above zero), `payer`/`payee` (none chosen, not someone of the night, or the same
 /// person) or `seen` (absent); [`AppError::Conflict`] (field `payments`) when `seen` is out
@@ -342,23 +366,17 @@ pub async fn record_payment(
     seen: Option<usize>,
 ) -> Result<(), AppError> {
     let amount = payment_amount(payer, payee, amount)?;
-    let view = night(pool, folds, club, id).await?;
-    check_parties(&view, payer, payee)?;
-    // Checked after the fields, so a person who left one out hears about it first.
-    let seen = seen.ok_or_else(|| AppError::BadRequest {
-        field: "seen".into(),
-        message: "seen (how many payments the page showed) is required, so that a second \
-                  tap of the same button records nothing"
-            .into(),
-    })?;
-    // Only a new hand or a void makes a settled night owe again (issue 22 point 1).
-    if view.settled() {
-        return Err(AppError::Conflict {
-            field: "payments".into(),
-            message: "the night is settled: everyone is square, so there is nothing to pay".into(),
-        });
-    }
-    let mut tx = pool.begin_write().await?;
+    // Worked out from the night's sessions as cached, and written only while each still
+    // holds the events it was worked out from: a hand or a void another instance recorded
+    // meanwhile may have settled the night, or unsettled it.
+    let mut write = crate::service::checked::Checked::new(pool);
+    let (mut tx, seen) = loop {
+        let view = night(pool, folds, club, id).await?;
+        let seen = payable(&view, payer, payee, seen)?;
+        if let Some(tx) = write.begin(&view.events).await? {
+            break (tx, seen);
+        }
+    };
     club_night(&mut tx, club, id).await?;
     if ns::payments_of(&mut tx, id).await?.len() != seen {
         return Err(AppError::Conflict {
@@ -378,6 +396,34 @@ pub async fn record_payment(
     ns::add_payment(&mut tx, id, payer, payee, amount.cents(), &now()).await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// That a payment from `payer` to `payee` may be recorded against the night `view`, whose
+/// page showed `seen` payments: that count. Errors: [`AppError::BadRequest`] naming
+/// `payer` or `payee` (not someone of the night, or the same person) or `seen` (absent);
+/// [`AppError::Conflict`] (field `payments`) when the night is settled.
+fn payable(
+    view: &NightView,
+    payer: &str,
+    payee: &str,
+    seen: Option<usize>,
+) -> Result<usize, AppError> {
+    check_parties(view, payer, payee)?;
+    // Checked after the fields, so a person who left one out hears about it first.
+    let seen = seen.ok_or_else(|| AppError::BadRequest {
+        field: "seen".into(),
+        message: "seen (how many payments the page showed) is required, so that a second \
+                  tap of the same button records nothing"
+            .into(),
+    })?;
+    // Only a new hand or a void makes a settled night owe again (issue 22 point 1).
+    if view.settled() {
+        return Err(AppError::Conflict {
+            field: "payments".into(),
+            message: "the night is settled: everyone is square, so there is nothing to pay".into(),
+        });
+    }
+    Ok(seen)
 }
 
 /// A night payment's `amount` ("2.80") read, with `payer` and `payee` chosen. Errors:
@@ -464,13 +510,25 @@ pub async fn void_payment(
 /// is written on an error.
 pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
     let mut tx = pool.begin_write().await?;
-    club_night(&mut tx, club, id).await?;
-    if ns::night_of_session(&mut tx, session).await? != Some(id) {
+    take_out_in(&mut tx, club, id, session).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// [`take_out`]'s checks and write in `tx`.
+pub(super) async fn take_out_in(
+    tx: &mut store::Tx,
+    club: i64,
+    id: i64,
+    session: i64,
+) -> Result<(), AppError> {
+    club_night(tx, club, id).await?;
+    if ns::night_of_session(tx, session).await? != Some(id) {
         return Err(AppError::NotFound(format!(
             "session {session} is not in this night"
         )));
     }
-    let standing = ns::payments_of(&mut tx, id)
+    let standing = ns::payments_of(tx, id)
         .await?
         .iter()
         .filter(|p| p.voided_at.is_none())
@@ -484,7 +542,6 @@ pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Res
             ),
         });
     }
-    ns::remove_session(&mut tx, id, session).await?;
-    tx.commit().await?;
+    ns::remove_session(tx, id, session).await?;
     Ok(())
 }

@@ -10,9 +10,10 @@ use crate::error::AppError;
 use crate::ledger::{KITTY, POT};
 use crate::money::Money;
 use crate::service::Folds;
+use crate::service::checked::Checked;
 use crate::service::history::game_name;
 use crate::service::nights;
-use crate::store::{self, ReadPool};
+use crate::store::{self, ReadPool, WritePool};
 
 /// What is done to the settled night.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,19 +24,67 @@ pub enum Change {
     TakingOut,
 }
 
+/// Adds `sessions` of club `club` to its night `night` ([`nights::group`]) unless the
+/// night is settled and one of them has money in it ([`keep_settled`]). The night is
+/// worked out from its sessions as cached, and the sessions are added only while each
+/// still holds the events it was worked out from ([`Checked`]): a void another instance
+/// recorded meanwhile may have settled the night. Errors: as [`nights::group`] and
+/// [`keep_settled`] (field `sessions`); [`AppError::Busy`] when the night's sessions kept
+/// moving on.
+pub async fn group_into(
+    pool: &WritePool,
+    folds: &Folds,
+    (club, night): (i64, i64),
+    title: &str,
+    sessions: &[i64],
+) -> Result<i64, AppError> {
+    let title = nights::night_title(title, sessions)?;
+    let mut write = Checked::new(pool);
+    loop {
+        let adding = (sessions, Change::Adding, "sessions");
+        let read = keep_settled(pool.reader(), folds, (club, night), adding).await?;
+        if let Some(mut tx) = write.begin(&read).await? {
+            let id = nights::group_in(&mut tx, club, Some(night), &title, sessions).await?;
+            tx.commit().await?;
+            return Ok(id);
+        }
+    }
+}
+
+/// Takes `session` out of night `night` of club `club` ([`nights::take_out`]) unless the
+/// night is settled and it has money in it ([`keep_settled`]), checked as
+/// [`group_into`] checks. Errors: as [`nights::take_out`] and [`keep_settled`] (field
+/// `session`); [`AppError::Busy`] when the night's sessions kept moving on.
+pub async fn take_out(
+    pool: &WritePool,
+    folds: &Folds,
+    (club, night): (i64, i64),
+    session: i64,
+) -> Result<(), AppError> {
+    let mut write = Checked::new(pool);
+    loop {
+        let taking = (&[session][..], Change::TakingOut, "session");
+        let read = keep_settled(pool.reader(), folds, (club, night), taking).await?;
+        if let Some(mut tx) = write.begin(&read).await? {
+            nights::take_out_in(&mut tx, club, night, session).await?;
+            tx.commit().await?;
+            return Ok(());
+        }
+    }
+}
+
 /// Refuses `change` of `sessions` to night `night` of club `club` while the night is
 /// settled and one of them has money in it (as the night counts it: an open session as
-/// if it closed now). Errors: [`AppError::NotFound`] for a night or session not the
-/// club's (nothing of another club's session is named); [`AppError::Conflict`] naming
-/// `field` when the change would unsettle the night. Reads only: the caller writes after.
-pub async fn keep_settled(
+/// if it closed now). Reads only: the sessions it read, each with the number of events of
+/// the state it read, for the write after to check. Errors: [`AppError::NotFound`] for a
+/// night or session not the club's (nothing of another club's session is named);
+/// [`AppError::Conflict`] naming `field` when the change would unsettle the night.
+async fn keep_settled(
     pool: &ReadPool,
     folds: &Folds,
     (club, night): (i64, i64),
-    sessions: &[i64],
-    change: Change,
-    field: &str,
-) -> Result<(), AppError> {
+    (sessions, change, field): (&[i64], Change, &str),
+) -> Result<Vec<(i64, usize)>, AppError> {
     for &sid in sessions {
         let mut conn = pool.acquire().await?;
         if store::clubs::session_club(&mut conn, sid).await?.flatten() != Some(club) {
@@ -43,15 +92,18 @@ pub async fn keep_settled(
         }
     }
     let view = nights::night(pool, folds, club, night).await?;
+    let mut read = view.events.clone();
     if !view.settled() {
-        return Ok(());
+        return Ok(read);
     }
     for &sid in sessions {
         // A session in a night already is refused by the grouping itself, in its words.
         if change == Change::Adding && nights::night_of_session(pool, sid).await?.is_some() {
             continue;
         }
-        let (balances, _, currency) = crate::service::night_standing(pool, folds, sid).await?;
+        let (balances, _, currency, events) =
+            crate::service::night_standing(pool, folds, sid).await?;
+        read.push((sid, events));
         let money: Vec<(String, Money)> = balances
             .as_map()
             .iter()
@@ -78,7 +130,7 @@ pub async fn keep_settled(
             message: at.words(&money, change),
         });
     }
-    Ok(())
+    Ok(read)
 }
 
 /// The session a settled night refuses, as the refusal names it.

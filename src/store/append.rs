@@ -23,6 +23,7 @@ use sqlx::sqlite::{Sqlite, SqliteArguments};
 use sqlx::{PgConnection, SqliteConnection};
 
 use super::NewEvent;
+use super::either::{Conn, Connected};
 
 /// Takes the write lock (`BEGIN IMMEDIATE`) and reads how many events each of `sessions`
 /// holds as stored (the highest `seq`, as [`super::event_count`] counts them; 0 for a
@@ -75,6 +76,35 @@ pub async fn lock_and_count(
     conn: &mut PgConnection,
     sessions: &[i64],
 ) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    let ids = lock_postgres(conn, sessions).await?;
+    let rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = s.id) \
+         FROM sessions s WHERE s.id = ANY($1)",
+    )
+    .bind(&ids)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// Takes, for the write transaction `conn` is in, the lock of each of `sessions` that
+/// every write of a session's events or history facts takes, so that two instances' writes
+/// of one session follow each other: on PostgreSQL each session's advisory lock in the
+/// order of the ids, as [`lock_and_count`] takes them (so a write and a group cannot
+/// deadlock); on SQLite nothing, since the transaction's `BEGIN IMMEDIATE` already holds
+/// the database's write lock. A count of events read after it, in the same transaction,
+/// stays true until the commit (on PostgreSQL each statement reads what was committed when
+/// it began, so the count must be a statement of its own, after this one).
+pub async fn lock_sessions(conn: &mut impl Connected, sessions: &[i64]) -> Result<(), sqlx::Error> {
+    match conn.either() {
+        Conn::Sqlite(_) => Ok(()),
+        Conn::Postgres(c) => lock_postgres(c, sessions).await.map(|_| ()),
+    }
+}
+
+/// `pg_advisory_xact_lock` of each of `sessions`, once each, in the order of the ids: the
+/// ids locked.
+async fn lock_postgres(conn: &mut PgConnection, sessions: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
     let mut ids = sessions.to_vec();
     ids.sort_unstable();
     ids.dedup();
@@ -84,14 +114,7 @@ pub async fn lock_and_count(
     .bind(&ids)
     .execute(&mut *conn)
     .await?;
-    let rows: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = s.id) \
-         FROM sessions s WHERE s.id = ANY($1)",
-    )
-    .bind(&ids)
-    .fetch_all(conn)
-    .await?;
-    Ok(rows.into_iter().collect())
+    Ok(ids)
 }
 
 /// The statements after an event's own that one record's query also runs: their SQL

@@ -62,7 +62,8 @@ pub enum Tx {
     /// An SQLite transaction (`BEGIN IMMEDIATE`: it holds the write lock).
     Sqlite(Transaction<'static, Sqlite>),
     /// A PostgreSQL transaction (`BEGIN`; a session's writes are serialised by its
-    /// advisory lock where the group commit takes it, [`super::append::lock_and_count`]).
+    /// advisory lock, which the group commit ([`super::append::lock_and_count`]) and every
+    /// other write of the session ([`super::append::lock_sessions`]) take first).
     Postgres(Transaction<'static, Postgres>),
 }
 

@@ -24,6 +24,7 @@ mod hardening_api;
 mod hardening_replay;
 mod history_pages;
 mod http;
+mod instance_writes;
 mod instances;
 mod names_pages;
 mod nights;

@@ -135,28 +135,22 @@ pub async fn group(
 ) -> Result<(StatusCode, Json<NightJson>), AppError> {
     member(&viewer, club, Access::Write)?;
     let body: GroupBody = super::read_body(payload)?;
-    if let Some(nid) = body.night {
+    let title = body.title.as_deref().unwrap_or("");
+    let nid = match body.night {
         // A settled night takes no session with money in it (issue 22 point 1).
-        use crate::service::settled_night::{Change, keep_settled};
-        let sessions = &body.sessions;
-        keep_settled(
-            &state.reader,
-            &state.folds,
-            (club, nid),
-            sessions,
-            Change::Adding,
-            "sessions",
-        )
-        .await?;
-    }
-    let nid = nights::group(
-        &state.pool,
-        club,
-        body.night,
-        body.title.as_deref().unwrap_or(""),
-        &body.sessions,
-    )
-    .await?;
+        Some(nid) => {
+            let (pool, folds) = (&state.pool, &state.folds);
+            crate::service::settled_night::group_into(
+                pool,
+                folds,
+                (club, nid),
+                title,
+                &body.sessions,
+            )
+            .await?
+        }
+        None => nights::group(&state.pool, club, None, title, &body.sessions).await?,
+    };
     let v = nights::night(&state.reader, &state.folds, club, nid).await?;
     Ok((StatusCode::CREATED, Json(night_json(v))))
 }

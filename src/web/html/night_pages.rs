@@ -18,7 +18,7 @@ use crate::error::AppError;
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights::{self, NightView};
-use crate::service::settled_night::{Change, keep_settled};
+use crate::service::settled_night;
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
@@ -61,20 +61,15 @@ async fn group(
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: GroupForm = form(&body)?;
-        let into = whole("night", &f.night)?;
-        if let Some(nid) = into {
-            let (adding, sessions) = (Change::Adding, &f.sessions);
-            keep_settled(
-                &state.reader,
-                &state.folds,
-                (club, nid),
-                sessions,
-                adding,
-                "sessions",
-            )
-            .await?;
+        // A settled night takes no session with money in it (issue 22 point 1).
+        match whole("night", &f.night)? {
+            Some(nid) => {
+                let at = (club, nid);
+                settled_night::group_into(&state.pool, &state.folds, at, &f.title, &f.sessions)
+                    .await
+            }
+            None => nights::group(&state.pool, club, None, &f.title, &f.sessions).await,
         }
-        nights::group(&state.pool, club, into, &f.title, &f.sessions).await
     };
     match done.await {
         Ok(nid) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
@@ -229,17 +224,7 @@ async fn take_out(
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;
-        let taking_out = Change::TakingOut;
-        keep_settled(
-            &state.reader,
-            &state.folds,
-            (club, nid),
-            &[sid],
-            taking_out,
-            "session",
-        )
-        .await?;
-        nights::take_out(&state.pool, club, nid, sid).await
+        settled_night::take_out(&state.pool, &state.folds, (club, nid), sid).await
     };
     match done.await {
         Ok(()) => Redirect::to(&format!("/clubs/{club}/nights/{nid}")).into_response(),
