@@ -32,6 +32,11 @@ impl Fold {
             if r.hand_number.is_some() {
                 last_hand = r.hand_number;
             }
+            if !r.game_ends.is_empty() {
+                // Nothing here reads a finished game but the last: keep the others slim,
+                // or a session where every hand is a game holds each one whole here too.
+                core.finished.slim_older();
+            }
             each(&r);
         }
         Ok(())

@@ -18,6 +18,8 @@ struct Asked {
 struct Redone {
     /// The state after the last of them.
     core: Core,
+    /// How many games were finished before the amended event: those stand as they were.
+    games_before: usize,
     /// They, as they now stand (a `void`'s target left out), each with its kept state.
     standing: Vec<Standing>,
     /// The replacement's own reckoning: its words, steps and rules; `None` for a `void`.
@@ -81,11 +83,13 @@ impl Fold {
             .push(Change { by: index, void });
         let Redone {
             core,
+            games_before,
             standing,
             last_cells,
             ..
         } = redone;
-        self.reshow_game_ends(&mut r, at, target, &core.finished.to_vec());
+        let now = core.finished.to_vec_after(games_before);
+        self.reshow_game_ends(&mut r, at, target, (games_before, &now));
         let last_event = standing.last().map(|s| s.index);
         if let Some(cells) = final_tally(&core, &r, last_event, last_cells) {
             r.standing_after = cells;
@@ -210,6 +214,7 @@ impl Fold {
         changed: Vec<(usize, Value)>,
     ) -> Result<Redone, Refusal> {
         let mut core = self.state_before(slot, index)?;
+        let games_before = core.finished.len();
         let mut standing = Vec::new();
         let mut reckoning = None;
         let mut last_scores = None;
@@ -250,6 +255,7 @@ impl Fold {
         }
         Ok(Redone {
             core,
+            games_before,
             standing,
             reckoning,
             last_scores,
@@ -272,15 +278,21 @@ impl Fold {
     }
 
     /// At the amendment row `r` (to be row `at`) of event `target`, with `now` the games
-    /// finished after it: strikes every closing row shown that no longer stands as shown,
+    /// finished after the first `from` (the games finished before `target`): strikes every closing row shown that no longer stands as shown,
     /// and shows under `r` every game that ended differently or newly, and every game the
     /// changed event had finished.
-    fn reshow_game_ends(&mut self, r: &mut Row, at: usize, target: usize, now: &[Finish]) {
+    fn reshow_game_ends(
+        &mut self,
+        r: &mut Row,
+        at: usize,
+        target: usize,
+        (from, now): (usize, &[Finish]),
+    ) {
         let amended_by = r.index.unwrap_or_default();
-        let numbers: Vec<usize> =
-            (1..=self.shown.keys().max().copied().unwrap_or(0).max(now.len())).collect();
-        for number in numbers {
-            let new = now.get(number - 1);
+        let last_shown = self.shown.last_key_value().map_or(0, |(&number, _)| number);
+        // Games up to `from` were finished before the amended event: they stand as shown.
+        for number in from + 1..=last_shown.max(from + now.len()) {
+            let new = now.get(number - from - 1);
             let old = self
                 .shown
                 .get(&number)

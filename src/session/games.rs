@@ -1,5 +1,6 @@
 //! The games finished in a session, kept once however many states share them.
 
+use std::io::{Read, Write};
 use std::sync::Arc;
 
 use super::Finish;
@@ -19,28 +20,99 @@ struct GameNode {
     before: Games,
 }
 
-/// What is kept of one finished game.
+/// What is kept of one finished game, or of a run of them.
 enum Held {
     /// All of it: what a fold needs to show the game again under a correction.
     Whole(Box<Finish>),
     /// Its ledger record alone, as compact JSON text: what a state that is never corrected
     /// ([`super::Tip`]) keeps of every game but the last, in about a tenth of the memory.
     Record(Box<str>),
+    /// The ledger records of `games` games in a row, oldest first, one line of compact
+    /// JSON each, deflated: what a tip keeps of its older games once [`PACK`] records
+    /// stand behind the last. A session where every hand is a game (the Auction game)
+    /// would otherwise keep a record per hand in every cached state.
+    Packed { lines: Box<[u8]>, games: usize },
 }
 
+/// How many single records a tip keeps behind its last game before it packs them into
+/// one [`Held::Packed`] run: a 10,000-game session then keeps its records in about a
+/// tenth of their size, and reading them back (the ledger's `games`) inflates 79 runs.
+const PACK: usize = 128;
+
 impl Held {
-    /// The ledger record. A record was written from a [`FinishedGame`], so it always reads
-    /// back; were it not to, the draw it gives would show in the ledger, never a panic.
-    fn record(&self) -> FinishedGame {
+    /// How many games it holds.
+    fn games(&self) -> usize {
         match self {
-            Held::Whole(finish) => finish.game.clone(),
-            Held::Record(text) => serde_json::from_str(text).unwrap_or(FinishedGame {
-                winner: None,
-                decided_by: String::new(),
-                final_scores: serde_json::Value::Null,
-            }),
+            Held::Packed { games, .. } => *games,
+            Held::Whole(_) | Held::Record(_) => 1,
         }
     }
+
+    /// The ledger records of the games it holds, oldest first. A record was written from a
+    /// [`FinishedGame`] and a run deflated here, so they always read back; were one not to,
+    /// the draw it gives would show in the ledger, never a panic.
+    fn records(&self) -> Vec<FinishedGame> {
+        match self {
+            Held::Whole(finish) => vec![finish.game.clone()],
+            Held::Record(text) => vec![read_record(text)],
+            Held::Packed { lines, games } => {
+                let mut records: Vec<FinishedGame> =
+                    inflate(lines).lines().map(read_record).collect();
+                records.resize_with(*games, draw);
+                records
+            }
+        }
+    }
+
+    /// The same games for a list of their own: a whole game as its record when `slim`.
+    fn copy(&self, slim: bool) -> Held {
+        match self {
+            Held::Whole(finish) if slim => match serde_json::to_string(&finish.game) {
+                Ok(text) => Held::Record(text.into_boxed_str()),
+                Err(_) => Held::Whole(finish.clone()),
+            },
+            Held::Whole(finish) => Held::Whole(finish.clone()),
+            Held::Record(text) => Held::Record(text.clone()),
+            Held::Packed { lines, games } => Held::Packed {
+                lines: lines.clone(),
+                games: *games,
+            },
+        }
+    }
+}
+
+/// A record that does not read back: a draw, decided by nothing.
+fn draw() -> FinishedGame {
+    FinishedGame {
+        winner: None,
+        decided_by: String::new(),
+        final_scores: serde_json::Value::Null,
+    }
+}
+
+/// The record written as `text` ([`draw`] should it not read back).
+fn read_record(text: &str) -> FinishedGame {
+    serde_json::from_str(text).unwrap_or_else(|_| draw())
+}
+
+/// `text` deflated; `None` should the encoder fail (it writes to memory, so it does not).
+fn deflate(text: &str) -> Option<Box<[u8]>> {
+    let mut encoder =
+        flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(text.as_bytes()).ok()?;
+    Some(encoder.finish().ok()?.into_boxed_slice())
+}
+
+/// What [`deflate`] wrote, as text (empty should it not inflate, so its games read as draws).
+fn inflate(bytes: &[u8]) -> String {
+    let mut text = String::new();
+    if flate2::read::DeflateDecoder::new(bytes)
+        .read_to_string(&mut text)
+        .is_err()
+    {
+        text.clear();
+    }
+    text
 }
 
 impl Games {
@@ -53,27 +125,36 @@ impl Games {
     pub(super) fn last(&self) -> Option<&Finish> {
         match &self.0.as_ref()?.game {
             Held::Whole(finish) => Some(finish),
-            Held::Record(_) => None,
+            Held::Record(_) | Held::Packed { .. } => None,
         }
     }
 
     /// One more game finished.
     pub(super) fn push(&mut self, finish: Finish) {
+        self.push_held(Held::Whole(Box::new(finish)));
+    }
+
+    /// `game` (one game or a run) after the games of the list.
+    fn push_held(&mut self, game: Held) {
         let before = std::mem::take(self);
-        let len = before.len() + 1;
-        *self = Games(Some(Arc::new(GameNode {
-            game: Held::Whole(Box::new(finish)),
-            len,
-            before,
-        })));
+        let len = before.len() + game.games();
+        *self = Games(Some(Arc::new(GameNode { game, len, before })));
     }
 
     /// Every game kept whole, in order (a copy: the cost grows with the games, not the
     /// hands). A fold's list is always whole; a tip's games but the last are left out.
     pub(super) fn to_vec(&self) -> Vec<Finish> {
-        let mut games = Vec::with_capacity(self.len());
+        self.to_vec_after(0)
+    }
+
+    /// [`Games::to_vec`] of the games after the first `from` alone: what a correction can
+    /// change, since the games finished before the amended event stand as they were.
+    pub(super) fn to_vec_after(&self, from: usize) -> Vec<Finish> {
+        let mut games = Vec::with_capacity(self.len().saturating_sub(from));
         let mut at = self.0.as_deref();
-        while let Some(node) = at {
+        while let Some(node) = at
+            && node.len > from
+        {
             if let Held::Whole(finish) = &node.game {
                 games.push(Finish::clone(finish));
             }
@@ -85,30 +166,37 @@ impl Games {
 
     /// The ledger's record of every game (`games`), in order.
     pub(super) fn records(&self) -> Vec<FinishedGame> {
-        let mut games = Vec::with_capacity(self.len());
+        let mut runs = Vec::new();
         let mut at = self.0.as_deref();
         while let Some(node) = at {
-            games.push(node.game.record());
+            runs.push(node.game.records());
             at = node.before.0.as_deref();
         }
-        games.reverse();
-        games
+        runs.into_iter().rev().flatten().collect()
     }
 
-    /// The same games, of which every one but the last keeps only its ledger record: what
-    /// a state that is never corrected needs ([`super::Tip`]), in a list of its own.
+    /// The same games, of which every one but the last keeps only its ledger record (older
+    /// ones packed): what a state that is never corrected needs ([`super::Tip`]), in a list
+    /// of its own. Copies one game at a time, never the whole list at once.
     pub(super) fn slim_copy(&self) -> Games {
+        let mut nodes = Vec::new();
+        let mut at = self.0.as_deref();
+        while let Some(node) = at {
+            nodes.push(node);
+            at = node.before.0.as_deref();
+        }
         let mut copy = Games::default();
-        for finish in self.to_vec() {
-            copy.push(finish);
-            copy.slim_older();
+        for (k, node) in nodes.iter().rev().enumerate() {
+            copy.push_held(node.game.copy(k + 1 < nodes.len()));
+            copy.pack();
         }
         copy
     }
 
     /// Keeps of every game but the last only its ledger record, from the one before the
-    /// last back to the first already slim; a game shared with another list is left whole
-    /// (that list may need it). Costs one game a call when called after every push.
+    /// last back to the first already slim, and packs those records once [`PACK`] stand
+    /// behind the last; a game shared with another list is left whole (that list may need
+    /// it). Costs one game a call when called after every push.
     pub(super) fn slim_older(&mut self) {
         let mut next = self
             .0
@@ -127,6 +215,56 @@ impl Games {
             }
             next = node.before.0.as_mut().and_then(Arc::get_mut);
         }
+        self.pack();
+    }
+
+    /// Packs the single records right behind the last game into one [`Held::Packed`] run
+    /// once there are [`PACK`] of them that no other list shares.
+    fn pack(&mut self) {
+        let Some(last) = self.0.as_mut().and_then(Arc::get_mut) else {
+            return;
+        };
+        let mut run = 0;
+        let mut at = last.before.0.as_ref();
+        while let Some(node) = at
+            && Arc::strong_count(node) == 1
+            && matches!(node.game, Held::Record(_))
+        {
+            run += 1;
+            at = node.before.0.as_ref();
+        }
+        if run < PACK {
+            return;
+        }
+        let mut texts = Vec::with_capacity(run);
+        let mut rest = std::mem::take(&mut last.before);
+        while texts.len() < run
+            && let Some(node) = rest.0.take()
+        {
+            match Arc::try_unwrap(node) {
+                Ok(GameNode { game, before, .. }) => {
+                    if let Held::Record(text) = game {
+                        texts.push(text);
+                    }
+                    rest = before;
+                }
+                Err(shared) => {
+                    rest = Games(Some(shared));
+                    break;
+                }
+            }
+        }
+        texts.reverse();
+        match deflate(&texts.join("\n")) {
+            Some(lines) => rest.push_held(Held::Packed {
+                lines,
+                games: texts.len(),
+            }),
+            None => texts
+                .into_iter()
+                .for_each(|text| rest.push_held(Held::Record(text))),
+        }
+        last.before = rest;
     }
 }
 
@@ -141,5 +279,108 @@ impl Drop for Games {
                 Err(_) => None,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::GameEnd;
+    use serde_json::json;
+
+    /// Game `n` (from 1) as the Auction game would finish it: every field of the record
+    /// differs from game to game, so a record read back in the wrong place shows.
+    fn finish(n: usize) -> Finish {
+        let winner = ["Ann", "Bob", "Cy"][n % 3].to_string();
+        Finish {
+            event: n - 1,
+            game: FinishedGame {
+                winner: Some(winner.clone()),
+                decided_by: format!("items {n}"),
+                final_scores: json!({"Ann": {"items": n, "spent": 2 * n}, "Bob": {"items": ["A", "K"]}}),
+            },
+            end: GameEnd {
+                winner: Some(winner),
+                at: None,
+                how: format!("game {n}"),
+                award: None,
+                settlement: String::new(),
+                fresh: Vec::new(),
+            },
+            postings: Vec::new(),
+        }
+    }
+
+    /// A fold's list of `games`, each kept whole.
+    fn whole(games: std::ops::RangeInclusive<usize>) -> Games {
+        let mut list = Games::default();
+        games.for_each(|n| list.push(finish(n)));
+        list
+    }
+
+    fn records(games: std::ops::RangeInclusive<usize>) -> Vec<FinishedGame> {
+        games.map(|n| finish(n).game).collect()
+    }
+
+    #[test]
+    fn a_tips_games_are_packed_and_read_back_in_order() {
+        let mut tip = Games::default();
+        for n in 1..=1000 {
+            tip.push(finish(n));
+            tip.slim_older();
+        }
+        assert_eq!(tip.len(), 1000);
+        assert_eq!(tip.records(), records(1..=1000));
+        assert_eq!(tip.last(), Some(&finish(1000)));
+        // 1000 = the last whole + 7 runs of 128 + 103 single records.
+        let mut runs = 0;
+        let mut singles = 0;
+        let mut at = tip.0.as_deref();
+        while let Some(node) = at {
+            match node.game {
+                Held::Packed { games, .. } => {
+                    assert_eq!(games, PACK);
+                    runs += 1;
+                }
+                Held::Record(_) => singles += 1,
+                Held::Whole(_) => assert_eq!(node.len, 1000, "only the last is whole"),
+            }
+            at = node.before.0.as_deref();
+        }
+        assert_eq!((runs, singles), (7, 103));
+    }
+
+    #[test]
+    fn a_slim_copy_keeps_every_record_and_the_last_game_whole() {
+        let fold = whole(1..=300);
+        let copy = fold.slim_copy();
+        assert_eq!(copy.len(), 300);
+        assert_eq!(copy.records(), records(1..=300));
+        assert_eq!(copy.last(), Some(&finish(300)));
+        assert_eq!(copy.to_vec(), vec![finish(300)]);
+        // The fold's own list is untouched: every game whole.
+        assert_eq!(fold.to_vec(), (1..=300).map(finish).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn the_games_after_a_correction_are_those_after_its_event() {
+        let fold = whole(1..=10);
+        assert_eq!(fold.to_vec_after(7), vec![finish(8), finish(9), finish(10)]);
+        assert_eq!(fold.to_vec_after(10), Vec::<Finish>::new());
+        assert_eq!(fold.to_vec_after(0).len(), 10);
+    }
+
+    #[test]
+    fn a_game_another_state_shares_stays_whole() {
+        let mut games = whole(1..=200);
+        // A kept state (a checkpoint) holds the list as it stood after game 200.
+        let kept = games.clone();
+        for n in 201..=400 {
+            games.push(finish(n));
+            games.slim_older();
+        }
+        assert_eq!(games.records(), records(1..=400));
+        assert_eq!(kept.to_vec(), (1..=200).map(finish).collect::<Vec<_>>());
+        assert_eq!(kept.records(), records(1..=200));
     }
 }

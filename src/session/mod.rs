@@ -454,7 +454,8 @@ impl Fold {
         self.start_line.as_ref()
     }
 
-    /// The games finished in the session as it stands, in order (a copy).
+    /// The games finished in the session as it stands, in order (a copy): every one, but
+    /// of a fold slimmed as it went ([`Fold::slim_older`]) only those it kept whole.
     pub fn finished(&self) -> Vec<Finish> {
         self.core.finished.to_vec()
     }

@@ -200,6 +200,12 @@ impl Row {
         }
         self.steps
             .retain(|step| matches!(step, crate::rules::Step::Kitty { .. }));
+        // What stays keeps only its own room: a long session holds one such row per
+        // event, and the room its lists grew into (a dozen steps, four game ends) is
+        // several times what is left in them.
+        self.steps.shrink_to_fit();
+        self.game_ends.shrink_to_fit();
+        self.postings.shrink_to_fit();
         self.rules = Vec::new();
         self.scores_after = None;
         self.standing_after = Vec::new();
@@ -212,10 +218,14 @@ impl Row {
 
 impl Fold {
     /// Slims ([`Row::slim`]) the row `keep` rows before the last, so that a fold that calls
-    /// this after every event keeps whole only its last `keep` rows (the sheet's window):
+    /// this after every event keeps whole only its last `keep` rows (the sheet's window),
+    /// and keeps of each finished game but the last its ledger record alone (a correction
+    /// replays the games after its event afresh, so it never needs an older one whole):
     /// what the cache's state of a long session is built from, in memory that grows by a
-    /// few hundred bytes a row.
+    /// few hundred bytes a row. [`Fold::finished`] of such a fold lists only the games it
+    /// still keeps whole.
     pub fn slim_older(&mut self, keep: usize) {
+        self.core.finished.slim_older();
         let Some(at) = self.rows.len().checked_sub(keep + 1) else {
             return;
         };
