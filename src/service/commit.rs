@@ -534,7 +534,8 @@ mod tests {
     use crate::money::Money;
 
     async fn sessions(n: usize) -> (WritePool, Vec<i64>) {
-        let pool = crate::store::open("sqlite::memory:").await.unwrap();
+        // Either engine: `.ci/run` runs these on PostgreSQL too.
+        let pool = crate::store::testing::fresh_store().await;
         let doc: SessionDoc = serde_json::from_value(json!({
             "format": "scorekeeper/session@1", "game": "auction_pinochle",
             "agreements": {"stake": "0.05"}, "players": ["A", "B", "C"], "events": []
