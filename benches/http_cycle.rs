@@ -61,6 +61,7 @@ macro_rules! commit_rate {
     }};
 }
 
+#[path = "http_cycle/engines.rs"]
 mod engines;
 #[path = "../tests/common/hands.rs"]
 mod hands;

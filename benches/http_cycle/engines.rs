@@ -101,9 +101,16 @@ async fn start(
     let mut templates = Vec::new();
     for hands in [short, long] {
         let tag = format!("engines-{hands}");
-        templates.push((hands, club_database(&plan.dir, &tag, game, hands, clients).await));
+        templates.push((
+            hands,
+            club_database(&plan.dir, &tag, game, hands, clients).await,
+        ));
     }
-    let kinds = [(Read::Nothing, long), (Read::Standing, short), (Read::Standing, long)];
+    let kinds = [
+        (Read::Nothing, long),
+        (Read::Standing, short),
+        (Read::Standing, long),
+    ];
     let (mut rows, mut made) = (Vec::new(), Vec::new());
     for &(engine, instances) in setups {
         for (read, hands) in kinds {
@@ -121,7 +128,11 @@ async fn start(
                 engine,
                 instances,
                 read,
-                per_round: if read == Read::Nothing { RECORDS } else { plan.cycles },
+                per_round: if read == Read::Nothing {
+                    RECORDS
+                } else {
+                    plan.cycles
+                },
                 run: Run::serve(game, hands, club, instances).await,
                 best: 0.0,
                 times: Vec::new(),
@@ -224,10 +235,12 @@ async fn raw_postgres(server: &str) -> String {
             .unwrap();
         settings.push(format!("{setting}={value}"));
     }
-    sqlx::query("CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body TEXT NOT NULL)")
-        .execute(&mut conn)
-        .await
-        .unwrap();
+    sqlx::query(
+        "CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body TEXT NOT NULL)",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
     let rate = commit_rate!(conn, "INSERT INTO t (body) VALUES ($1)", 2_000);
     drop_databases(server, &[url]).await;
     format!(

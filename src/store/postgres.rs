@@ -92,7 +92,11 @@ fn database_beside(server: &str, name: &str) -> Option<String> {
     let (head, options) = server.split_once('?').unwrap_or((server, ""));
     let host = head.find("://")? + 3;
     let slash = host + head[host..].find('/')?;
-    let query = if options.is_empty() { String::new() } else { format!("?{options}") };
+    let query = if options.is_empty() {
+        String::new()
+    } else {
+        format!("?{options}")
+    };
     plain.then(|| format!("{}/{name}{query}", &head[..slash]))
 }
 
@@ -133,7 +137,11 @@ mod tests {
             beside("postgresql://sk:pw@db/main?sslmode=require").as_deref(),
             Some("postgresql://sk:pw@db/sk_app3_42?sslmode=require")
         );
-        assert_eq!(beside("postgres://postgres@127.0.0.1:55439"), None, "no path");
+        assert_eq!(
+            beside("postgres://postgres@127.0.0.1:55439"),
+            None,
+            "no path"
+        );
         for name in ["Caps", "a-b", "x; DROP TABLE y", "1st", ""] {
             assert_eq!(database_beside("postgres://h/db", name), None, "{name:?}");
         }
