@@ -426,6 +426,13 @@ async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<App
         .await
         .map_err(Failed::Group)?;
     let (outcomes, rows) = admit(jobs, counts);
+    let clubs: Vec<i64> = rows
+        .iter()
+        .filter_map(|r| Some(r.facts.as_ref()?.write.club_id))
+        .collect();
+    store::append::lock_clubs(&mut tx, &clubs)
+        .await
+        .map_err(Failed::Group)?;
     for row in &rows {
         store::append_event(&mut *tx, row.session_id, &row.event)
             .await
