@@ -32,9 +32,37 @@
 //! rounds. `--rates-only` measures only the record rates (2.), `--memory-only` only the
 //! 32 cached sessions of each game (3.): what a change to the write path or to the cache
 //! is tried against.
+//!
+//! 7. Issue 26: given a PostgreSQL server (`--postgres URL` or `HTTP_CYCLE_PG_URL`), the
+//!    record rate alone and the record + standing cycle on SQLite beside PostgreSQL with 1
+//!    and 2 instances (`engines.rs`); `--engines-only` measures only those rows. Without a
+//!    server one line says they were not measured.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark stops at the first failure
 
+/// `commits` single-row commits (one `INSERT` of a hand's text per transaction) on the
+/// connection `conn` with the statement `insert`: commits/s, `conn` closed. A macro, as the
+/// connection is either engine's (the raw SQLite rate here, PostgreSQL's in `engines.rs`).
+macro_rules! commit_rate {
+    ($conn:expr, $insert:expr, $commits:expr) => {{
+        let mut conn = $conn;
+        let body = crate::hands::hand("auction_pinochle", &crate::hands::FOUR, 0).to_string();
+        let started = std::time::Instant::now();
+        for _ in 0..$commits {
+            sqlx::query($insert)
+                .bind(&body)
+                .execute(&mut conn)
+                .await
+                .unwrap();
+        }
+        let rate = $commits as f64 / started.elapsed().as_secs_f64();
+        conn.close().await.unwrap();
+        rate
+    }};
+}
+
+#[path = "http_cycle/engines.rs"]
+mod engines;
 #[path = "../tests/common/hands.rs"]
 mod hands;
 
@@ -222,8 +250,9 @@ async fn load(run: &mut Run, cycles: usize, read: Read) -> (f64, Vec<Duration>) 
     let tasks: Vec<_> = run
         .ids
         .iter()
-        .map(|&id| {
-            let (addr, token) = (run.server.addr.clone(), run.token.clone());
+        .enumerate()
+        .map(|(k, &id)| {
+            let (addr, token) = (run.addr(k).to_string(), run.token.clone());
             tokio::spawn(client(
                 addr,
                 token,
@@ -284,18 +313,7 @@ async fn raw_commit_rate(dir: &Path, commits: usize) -> f64 {
         .execute(&mut conn)
         .await
         .unwrap();
-    let body = hands::hand("auction_pinochle", &hands::FOUR, 0).to_string();
-    let started = Instant::now();
-    for _ in 0..commits {
-        sqlx::query("INSERT INTO t (body) VALUES (?)")
-            .bind(&body)
-            .execute(&mut conn)
-            .await
-            .unwrap();
-    }
-    let rate = commits as f64 / started.elapsed().as_secs_f64();
-    conn.close().await.unwrap();
-    rate
+    commit_rate!(conn, "INSERT INTO t (body) VALUES (?)", commits)
 }
 
 /// A running `scorekeeper serve` over the database at `url`, killed when dropped.
@@ -385,6 +403,8 @@ struct Run {
     game: Game,
     hands: usize,
     server: Server,
+    /// The other instances serving the same database (issue 26's rows; none elsewhere).
+    twins: Vec<Server>,
     token: String,
     ids: Vec<i64>,
     /// The index of the next hand to record.
@@ -396,26 +416,53 @@ struct Run {
 impl Run {
     async fn start(dir: &Path, what: &str, game: &Game, hands: usize, clients: usize) -> Run {
         let tag = format!("{what}-{}-{hands}-{clients}", game.id);
-        let (url, token, ids) = club_database(dir, &tag, game, hands, clients).await;
-        let server = Server::start(&url).await;
-        // The first read of each session folds it into the cache: paid once, before the
-        // clock starts.
-        let mut warm = Client::connect(&server.addr, &token).await;
-        for id in &ids {
-            let (status, _) = warm
-                .request("GET", &format!("/api/v1/sessions/{id}/standing"), None)
-                .await;
-            assert_eq!(status, 200);
+        let club = club_database(dir, &tag, game, hands, clients).await;
+        Run::serve(game, hands, club, 1).await
+    }
+
+    /// A run over the club database `club` (its URL, token and sessions, of `hands` hands
+    /// of `game`) served by `instances` processes (`--instances`), the sessions dealt to
+    /// them in turn ([`Run::addr`]).
+    async fn serve(
+        game: &Game,
+        hands: usize,
+        (url, token, ids): (String, String, Vec<i64>),
+        instances: usize,
+    ) -> Run {
+        let mut servers = Vec::new();
+        for _ in 0..instances.max(1) {
+            let n = instances.to_string();
+            servers.push(Server::start_with(&url, &[("INSTANCES", n.as_str())]).await);
         }
-        Run {
+        let run = Run {
             game: game.clone(),
             hands,
-            server,
+            server: servers.remove(0),
+            twins: servers,
             token,
             ids,
             next: hands,
             standing: (0.0, Vec::new()),
             sheet: (0.0, Vec::new()),
+        };
+        // The first read of each session folds it into the cache of the instance its
+        // client writes through: paid once, before the clock starts.
+        for (k, id) in run.ids.iter().enumerate() {
+            let mut warm = Client::connect(run.addr(k), &run.token).await;
+            let (status, _) = warm
+                .request("GET", &format!("/api/v1/sessions/{id}/standing"), None)
+                .await;
+            assert_eq!(status, 200);
+        }
+        run
+    }
+
+    /// The address of the instance the client of the `k`-th session speaks to: the
+    /// instances in turn, so two split the clients evenly.
+    fn addr(&self, k: usize) -> &str {
+        match k % (1 + self.twins.len()) {
+            0 => &self.server.addr,
+            i => &self.twins[i - 1].addr,
         }
     }
 }
@@ -676,6 +723,7 @@ async fn writes_beside_a_chart(plan: &Plan, game: &Game, long: usize) -> (f64, f
         standing: (0.0, Vec::new()),
         sheet: (0.0, Vec::new()),
         server,
+        twins: Vec::new(),
     };
     let (_, idle) = load(&mut run, 200, Read::Nothing).await;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -776,6 +824,12 @@ async fn main() {
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }
+    if std::env::args().any(|a| a == "--engines-only") {
+        // Only issue 26's rows, SQLite beside PostgreSQL: a few minutes.
+        engines::rows(&plan).await;
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
     if std::env::args().any(|a| a == "--rates-only") {
         // Only the record rates: what a change to the write path is tried against.
         record_rates(&plan).await;
@@ -839,6 +893,13 @@ async fn main() {
     println!(
         "64 logins at once from 64 addresses ({admitted} let in), then 10 s idle: server RSS {after_logins:.1} MiB (peak {logins_peak:.1} MiB)"
     );
+    println!();
+    // Issue 26's rows beside PostgreSQL, or one line saying they were not measured.
+    if engines::postgres_server().is_some() {
+        engines::rows(&plan).await;
+    } else {
+        println!("{}", engines::NOT_MEASURED);
+    }
     println!();
     println!("targets (issue 21):");
     let find = |g: &str, h: usize, n: usize| {

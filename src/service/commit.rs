@@ -426,6 +426,13 @@ async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<App
         .await
         .map_err(Failed::Group)?;
     let (outcomes, rows) = admit(jobs, counts);
+    let clubs: Vec<i64> = rows
+        .iter()
+        .filter_map(|r| Some(r.facts.as_ref()?.write.club_id))
+        .collect();
+    store::append::lock_clubs(&mut tx, &clubs)
+        .await
+        .map_err(Failed::Group)?;
     for row in &rows {
         store::append_event(&mut *tx, row.session_id, &row.event)
             .await
@@ -534,7 +541,8 @@ mod tests {
     use crate::money::Money;
 
     async fn sessions(n: usize) -> (WritePool, Vec<i64>) {
-        let pool = crate::store::open("sqlite::memory:").await.unwrap();
+        // Either engine: `.ci/run` runs these on PostgreSQL too.
+        let pool = crate::store::testing::fresh_store().await;
         let doc: SessionDoc = serde_json::from_value(json!({
             "format": "scorekeeper/session@1", "game": "auction_pinochle",
             "agreements": {"stake": "0.05"}, "players": ["A", "B", "C"], "events": []

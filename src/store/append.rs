@@ -102,6 +102,20 @@ pub async fn lock_sessions(conn: &mut impl Connected, sessions: &[i64]) -> Resul
     }
 }
 
+/// On PostgreSQL, inside a group's transaction and after its sessions' locks
+/// ([`lock_and_count`]): takes the advisory lock of each of `clubs` whose history facts the
+/// group writes (keyed by the id negated, apart from the sessions' keys; in one order for
+/// every group). Without it two instances' groups of one club deadlock: the triggers of
+/// `session_results` and `session_bids` update the club's `player_totals` and `bid_totals`
+/// rows in the order of each group's records, which differs between groups, and each
+/// deadlock cost a second (`deadlock_timeout`) and a refused group (the benchmark's rows of
+/// two instances, README "Benchmark"). Groups of one club now follow each other, as their
+/// row locks on those totals made them do anyway.
+pub async fn lock_clubs(conn: &mut PgConnection, clubs: &[i64]) -> Result<(), sqlx::Error> {
+    let keys: Vec<i64> = clubs.iter().map(|id| -id).collect();
+    lock_postgres(conn, &keys).await.map(|_| ())
+}
+
 /// `pg_advisory_xact_lock` of each of `sessions`, once each, in the order of the ids: the
 /// ids locked.
 async fn lock_postgres(conn: &mut PgConnection, sessions: &[i64]) -> Result<Vec<i64>, sqlx::Error> {

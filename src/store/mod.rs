@@ -18,6 +18,8 @@ pub mod nights;
 pub mod ops;
 mod pools;
 pub mod postgres;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod time;
 
 use std::fmt::Write as _;

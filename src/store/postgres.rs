@@ -6,7 +6,7 @@
 //! ([`super::either::Conn::engine`]). [`super::open`] answers the service's pools on
 //! PostgreSQL for a `postgres://` URL; README, "PostgreSQL", says what is left.
 
-use sqlx::PgPool;
+use sqlx::{Connection, PgConnection, PgPool};
 use std::str::FromStr;
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
@@ -56,6 +56,50 @@ pub async fn open_postgres(url: &str, connections: u32) -> Result<PgPool, sqlx::
     Ok(pool)
 }
 
+/// A new, empty database named `name` on the PostgreSQL server at `server` (the URL of any
+/// database there, `postgres://postgres@127.0.0.1:55439/postgres`), dropped first if it
+/// exists: its URL, `server`'s with the database replaced. For throw-away databases only
+/// (the tests make one per test, the benchmark one per row), hence the drop. Errors: `name`
+/// is not a lowercase identifier (`[a-z_][a-z0-9_]*`, no quoting needed), `server` names no
+/// database, the server cannot be reached, or it refuses (the role may not create databases).
+pub async fn fresh_database(server: &str, name: &str) -> Result<String, sqlx::Error> {
+    let url = database_beside(server, name).ok_or_else(|| {
+        let what = format!("no database {name:?} beside {}", without_password(server));
+        sqlx::Error::Configuration(what.into())
+    })?;
+    let mut admin = PgConnection::connect(server).await?;
+    // `name` is checked plain, so each statement is never more than these words.
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {name}"),
+        format!("CREATE DATABASE {name}"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut admin)
+            .await?;
+    }
+    admin.close().await?;
+    Ok(url)
+}
+
+/// `server`'s URL with its database (the path after the host) replaced by `name`, its
+/// options (`?sslmode=…`) kept; `None` when `name` is not a lowercase identifier or
+/// `server` has no database path.
+fn database_beside(server: &str, name: &str) -> Option<String> {
+    let plain = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    let (head, options) = server.split_once('?').unwrap_or((server, ""));
+    let host = head.find("://")? + 3;
+    let slash = host + head[host..].find('/')?;
+    let query = if options.is_empty() {
+        String::new()
+    } else {
+        format!("?{options}")
+    };
+    plain.then(|| format!("{}/{name}{query}", &head[..slash]))
+}
+
 /// The SQLSTATE of a PostgreSQL error (`"23505"`, `"55P03"`); `None` for another engine's,
 /// whose codes are numbers of another meaning (SQLite's result codes).
 pub fn sqlstate(e: &dyn sqlx::error::DatabaseError) -> Option<&str> {
@@ -75,5 +119,31 @@ pub fn without_password(url: &str) -> String {
             format!("{scheme}://{user}@{host}")
         }
         None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::database_beside;
+
+    #[test]
+    fn a_fresh_database_is_named_in_the_servers_url() {
+        let beside = |server| database_beside(server, "sk_app3_42");
+        assert_eq!(
+            beside("postgres://postgres@127.0.0.1:55439/postgres").as_deref(),
+            Some("postgres://postgres@127.0.0.1:55439/sk_app3_42")
+        );
+        assert_eq!(
+            beside("postgresql://sk:pw@db/main?sslmode=require").as_deref(),
+            Some("postgresql://sk:pw@db/sk_app3_42?sslmode=require")
+        );
+        assert_eq!(
+            beside("postgres://postgres@127.0.0.1:55439"),
+            None,
+            "no path"
+        );
+        for name in ["Caps", "a-b", "x; DROP TABLE y", "1st", ""] {
+            assert_eq!(database_beside("postgres://h/db", name), None, "{name:?}");
+        }
     }
 }

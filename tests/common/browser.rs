@@ -1,5 +1,6 @@
 //! A real browser for page tests: headless Chromium driven through chromedriver at phone
-//! width (390 px), the service on a loopback port over a fresh SQLite file, and the few
+//! width (390 px), the service on a loopback port over a fresh database (an SQLite file, or
+//! a new PostgreSQL database with `SCOREKEEPER_TEST_ENGINE=postgres`), and the few
 //! gestures a player makes (fill, choose, press). Screenshots go under
 //! `target/screenshots/` for a person to look at.
 //!
@@ -95,7 +96,9 @@ impl Browser {
         let work =
             std::env::temp_dir().join(format!("scorekeeper-browser-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&work).unwrap();
-        let database = format!("sqlite://{}/browser.db", work.display());
+        // A file in `work`, or with SCOREKEEPER_TEST_ENGINE=postgres a fresh database on the
+        // test server, as the app tests' (issue 26: the browser tests on both engines).
+        let database = crate::common::process::live_database(&work).await;
         let pool = scorekeeper::store::open(&database).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());

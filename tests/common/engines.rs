@@ -97,22 +97,10 @@ pub async fn postgres_database(name: &str) -> Option<String> {
         return None;
     };
     let database = format!("sk_{name}_{}", std::process::id());
-    let admin = PgPool::connect(&server)
+    let url = scorekeeper::store::postgres::fresh_database(&server, &database)
         .await
-        .expect("the test PostgreSQL server");
-    let drop = format!("DROP DATABASE IF EXISTS {database}");
-    sqlx::query(sqlx::AssertSqlSafe(drop))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let create = format!("CREATE DATABASE {database}");
-    sqlx::query(sqlx::AssertSqlSafe(create))
-        .execute(&admin)
-        .await
-        .unwrap();
-    admin.close().await;
-    let (base, _) = server.rsplit_once('/').expect("a URL with a database path");
-    Some(format!("{base}/{database}"))
+        .expect("a database on the test PostgreSQL server");
+    Some(url)
 }
 
 /// One migrated database of either engine, for SQL the two accept as the same text.

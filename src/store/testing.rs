@@ -1,0 +1,29 @@
+//! The store the library's own tests write to (issue 26: every test on both engines):
+//! SQLite in memory, or with `SCOREKEEPER_TEST_ENGINE=postgres` a new database on the
+//! server that `SCOREKEEPER_TEST_DATABASE_URL` names, as the app and browser tests choose
+//! theirs (`tests/common/engines.rs`), so `.ci/run` runs them on PostgreSQL too.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::WritePool;
+
+/// A fresh, migrated store of the engine under test. Panics when PostgreSQL is asked for
+/// without a server to make the database on: such a run must fail, not pass on SQLite.
+pub(crate) async fn fresh_store() -> WritePool {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let url = match std::env::var("SCOREKEEPER_TEST_ENGINE").as_deref() {
+        Ok("postgres") => {
+            let server = std::env::var("SCOREKEEPER_TEST_DATABASE_URL").expect(
+                "SCOREKEEPER_TEST_ENGINE=postgres needs SCOREKEEPER_TEST_DATABASE_URL (see .ci/postgres)",
+            );
+            // This process's id keeps two runs on one server apart.
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let name = format!("sk_lib{n}_{}", std::process::id());
+            super::postgres::fresh_database(&server, &name)
+                .await
+                .expect("a PostgreSQL test database")
+        }
+        _ => "sqlite::memory:".to_string(),
+    };
+    super::open(&url).await.expect("a fresh store")
+}
