@@ -372,7 +372,8 @@ async fn club_database(
         ids.push(
             scorekeeper::service::import(&pool, &doc, Some(club.id))
                 .await
-                .unwrap(),
+                .unwrap()
+                .0,
         );
     }
     pool.close().await;
@@ -646,7 +647,8 @@ async fn writes_beside_a_chart(plan: &Plan, game: &Game, long: usize) -> (f64, f
             .unwrap();
         let id = scorekeeper::service::import(&pool, &game.session(0), Some(club))
             .await
-            .unwrap();
+            .unwrap()
+            .0;
         pool.close().await;
         id
     };

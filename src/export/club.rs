@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::SessionId;
 use crate::store::Connected;
 use serde_json::{Map, Value};
 
@@ -49,7 +50,11 @@ pub fn record(loaded: &Loaded) -> SessionRecord {
 }
 
 /// Session `id` for export. Errors: [`AppError::NotFound`].
-pub async fn session(pool: &ReadPool, folds: &Folds, id: i64) -> Result<SessionRecord, AppError> {
+pub async fn session(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<SessionRecord, AppError> {
     Ok(record(&*service::load(pool, folds, id).await?))
 }
 
@@ -122,7 +127,7 @@ pub async fn export_club(
     crate::service::history::backfill(pool, folds, club.id).await?;
     let sessions = club_sessions(pool, folds, club.id).await?;
     let mut export = club_export(&club.name, players, &sessions);
-    let position: BTreeMap<i64, usize> = sessions
+    let position: BTreeMap<SessionId, usize> = sessions
         .iter()
         .enumerate()
         .map(|(i, s)| (s.id, i))
@@ -191,7 +196,7 @@ pub async fn import_club(
     name: Option<&str>,
     passphrase: &str,
     export: &ClubExport,
-) -> Result<(Club, String, Vec<i64>), AppError> {
+) -> Result<(Club, String, Vec<SessionId>), AppError> {
     let ledgers = check_club_export(export)?;
     // Limited per address like every club creation ([`clubs::create_club`]).
     let new = clubs::prepare_club(limits, client, name.unwrap_or(&export.name), passphrase).await?;
@@ -221,7 +226,7 @@ async fn import_session(
     club: i64,
     s: &ExportedSession,
     ledger: &LedgerDoc,
-) -> Result<i64, AppError> {
+) -> Result<SessionId, AppError> {
     let doc = &s.session;
     let id = store::insert_session(
         conn,
@@ -260,7 +265,7 @@ async fn import_session(
 /// bug).
 async fn import_events(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     s: &ExportedSession,
     ledger: &LedgerDoc,
 ) -> Result<(), AppError> {
@@ -301,7 +306,7 @@ async fn import_nights(
     conn: &mut impl Connected,
     club: i64,
     nights: &[ExportedNight],
-    ids: &[i64],
+    ids: &[SessionId],
 ) -> Result<(), AppError> {
     for night in nights {
         let nid = ns::create(conn, club, &night.title, &night.created_at).await?;

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use super::Folds;
 use super::hashing::{hash_passphrase, passphrase_matches};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::store::clubs::{self as store, ClubRow};
 use crate::store::{Connected, ReadPool, WritePool};
 
@@ -400,7 +401,7 @@ pub async fn authorize(
     pool: &ReadPool,
     folds: &Folds,
     grant: Option<Grant>,
-    id: i64,
+    id: SessionId,
     need: Access,
 ) -> Result<(), AppError> {
     let missing = || AppError::NotFound(format!("there is no session {id}"));
@@ -468,12 +469,12 @@ impl SessionLinks {
     }
 
     /// The path of the write link.
-    pub fn write_path(&self, id: i64) -> String {
+    pub fn write_path(&self, id: SessionId) -> String {
         format!("/sessions/{id}/link/{}", self.write)
     }
 
     /// The path of the read link.
-    pub fn read_path(&self, id: i64) -> String {
+    pub fn read_path(&self, id: SessionId) -> String {
         format!("/sessions/{id}/link/{}", self.read)
     }
 }
@@ -481,7 +482,7 @@ impl SessionLinks {
 /// Stores the hashes of `links` for session `id` (in the transaction that creates it).
 pub async fn store_session_links(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     links: &SessionLinks,
 ) -> Result<(), AppError> {
     Ok(store::insert_session_links(
@@ -498,7 +499,7 @@ pub async fn store_session_links(
 /// rules apply then. `Ok(Some(None))` when it has links and no secret matches.
 pub async fn link_access(
     pool: &ReadPool,
-    id: i64,
+    id: SessionId,
     presented: &[&str],
 ) -> Result<Option<Option<Access>>, AppError> {
     let mut conn = pool.acquire().await?;

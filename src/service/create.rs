@@ -7,6 +7,7 @@ use super::clubs::{self, SessionLinks};
 use super::{entry_text, history, now, remember_players};
 use crate::error::AppError;
 use crate::format::{SESSION_FORMAT, SessionDoc, replay};
+use crate::ids::SessionId;
 use crate::store::{self, NewEvent, NewSession, WritePool};
 
 /// What a new session needs: the game, players in seat order, the agreements, and
@@ -31,7 +32,7 @@ pub async fn create_session(
     pool: &WritePool,
     input: NewSessionInput,
     club: Option<i64>,
-) -> Result<i64, AppError> {
+) -> Result<SessionId, AppError> {
     let doc = SessionDoc {
         format: SESSION_FORMAT.into(),
         game: input.game,
@@ -55,7 +56,7 @@ pub async fn create_session(
 pub async fn create_linked_session(
     pool: &WritePool,
     input: NewSessionInput,
-) -> Result<(i64, SessionLinks), AppError> {
+) -> Result<(SessionId, SessionLinks), AppError> {
     let doc = SessionDoc {
         format: SESSION_FORMAT.into(),
         game: input.game,
@@ -73,7 +74,7 @@ pub async fn create_linked_session(
 pub async fn import_linked(
     pool: &WritePool,
     doc: &SessionDoc,
-) -> Result<(i64, SessionLinks), AppError> {
+) -> Result<(SessionId, SessionLinks), AppError> {
     let links = SessionLinks::new()?;
     let id = import_with(pool, doc, None, Some(&links)).await?;
     Ok((id, links))
@@ -88,7 +89,7 @@ pub async fn import(
     pool: &WritePool,
     doc: &SessionDoc,
     club: Option<i64>,
-) -> Result<i64, AppError> {
+) -> Result<SessionId, AppError> {
     import_with(pool, doc, club, None).await
 }
 
@@ -99,7 +100,7 @@ async fn import_with(
     doc: &SessionDoc,
     club: Option<i64>,
     links: Option<&SessionLinks>,
-) -> Result<i64, AppError> {
+) -> Result<SessionId, AppError> {
     let ledger = replay(doc)?;
     let recorded_at = now();
     let mut tx = pool.begin_write().await?;

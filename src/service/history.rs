@@ -11,6 +11,7 @@ use super::Folds;
 use crate::error::AppError;
 use crate::format::{self, SessionDoc};
 use crate::history::session_facts;
+use crate::ids::SessionId;
 use crate::session::Fold;
 use crate::store::history::{
     self as hs, HistoryFilter, HistoryRow, LeaderRow, NightRow, PersonRow, TotalsRow,
@@ -29,7 +30,7 @@ pub const CHART_NIGHTS: i64 = 30;
 /// gives the header (agreements, players, opening scores); `created_at` the night's date.
 pub async fn after_event(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     doc: &SessionDoc,
     fold: &Fold,
     created_at: &str,
@@ -80,7 +81,7 @@ pub async fn check_club_names(
 /// facts, from the document folded once more.
 pub async fn after_import(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     club: Option<i64>,
     doc: &SessionDoc,
     created_at: &str,
@@ -92,7 +93,7 @@ pub async fn after_import(
 
 async fn write_facts(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     club: i64,
     doc: &SessionDoc,
     fold: &Fold,
@@ -195,7 +196,7 @@ pub async fn history(
     let mut rows = hs::history(&mut conn, club, &filter, PAGE + 1, offset).await?;
     let more = rows.len() as i64 > PAGE;
     rows.truncate(PAGE as usize);
-    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let ids: Vec<SessionId> = rows.iter().map(|r| r.id).collect();
     let results = hs::results_of(&mut conn, &ids).await?;
     let entries = rows
         .into_iter()
@@ -223,7 +224,7 @@ pub async fn people(pool: &ReadPool, club: i64) -> Result<Vec<PersonRow>, AppErr
     Ok(hs::people(&mut conn, club).await?)
 }
 
-async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(), AppError> {
+async fn club_session(conn: &mut impl Connected, club: i64, id: SessionId) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
@@ -233,7 +234,12 @@ async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(
 /// Gives session `id` of `club` a title ("Thursday at Sal's"); blank clears it. Errors:
 /// [`AppError::NotFound`]; [`AppError::BadRequest`] (field `title`) for a title over 80
 /// characters or with a character that does not show ([`crate::rules::table::title`]).
-pub async fn set_title(pool: &WritePool, club: i64, id: i64, title: &str) -> Result<(), AppError> {
+pub async fn set_title(
+    pool: &WritePool,
+    club: i64,
+    id: SessionId,
+    title: &str,
+) -> Result<(), AppError> {
     let title = crate::rules::table::title(title, 80, "a title").map_err(|message| {
         AppError::BadRequest {
             field: "title".into(),
@@ -252,7 +258,7 @@ pub async fn set_title(pool: &WritePool, club: i64, id: i64, title: &str) -> Res
 pub async fn set_archived(
     pool: &WritePool,
     club: i64,
-    id: i64,
+    id: SessionId,
     archived: bool,
 ) -> Result<(), AppError> {
     let mut tx = pool.begin_write().await?;
@@ -460,7 +466,7 @@ pub async fn merge(pool: &WritePool, club: i64, from: i64, into: i64) -> Result<
 /// recorded ones.
 pub async fn renamed_for_session(
     pool: &ReadPool,
-    id: i64,
+    id: SessionId,
 ) -> Result<BTreeMap<String, String>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::renamed_for_session(&mut conn, id)

@@ -8,6 +8,7 @@ use super::{Loaded, no_longer_replays};
 use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SessionDoc};
 use crate::history::{FactsDelta, SessionFacts};
+use crate::ids::SessionId;
 use crate::session::{Fold, Tip};
 use crate::store;
 
@@ -47,7 +48,7 @@ impl Kept {
     /// events need not be there) and its whole `fold`, whose rows may be slimmed
     /// ([`Fold::slim_older`]) but for the sheet's window.
     pub(super) fn of_fold(
-        id: i64,
+        id: SessionId,
         (club_id, created_at): (Option<i64>, &str),
         doc: &SessionDoc,
         fold: &Fold,
@@ -137,7 +138,7 @@ pub struct FactsWrite {
 
 impl FactsWrite {
     /// Writes it for session `id` in the caller's transaction.
-    pub async fn write(&self, conn: &mut impl Connected, id: i64) -> Result<(), sqlx::Error> {
+    pub async fn write(&self, conn: &mut impl Connected, id: SessionId) -> Result<(), sqlx::Error> {
         if self.delta.is_empty() {
             return Ok(());
         }

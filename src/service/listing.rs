@@ -2,6 +2,7 @@
 //! (issue 21, "Work proportional to what is asked").
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::store::{self, ReadPool, SessionSummaryRow};
 
 /// How many sessions one page of a club's sessions list holds.
@@ -14,7 +15,7 @@ pub struct SessionsPage {
     pub sessions: Vec<SessionSummaryRow>,
     /// The `before` of the next (older) page, when there is one: the id of this page's
     /// oldest session.
-    pub next: Option<i64>,
+    pub next: Option<SessionId>,
 }
 
 /// One page of the sessions of `club`, newest first: those with an id below `before`
@@ -23,7 +24,7 @@ pub struct SessionsPage {
 pub async fn list(
     pool: &ReadPool,
     club: Option<i64>,
-    before: Option<i64>,
+    before: Option<SessionId>,
 ) -> Result<SessionsPage, AppError> {
     let Some(club) = club else {
         return Ok(SessionsPage::default());
@@ -53,7 +54,7 @@ pub async fn last_session(
 }
 
 /// The ids of every session of `club`, oldest first.
-pub async fn club_session_ids(pool: &ReadPool, club: i64) -> Result<Vec<i64>, AppError> {
+pub async fn club_session_ids(pool: &ReadPool, club: i64) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::club_session_ids(&mut conn, club).await?)
 }

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::service::Folds;
 use crate::service::history::HistoryEntry;
 use crate::service::nights::{self, NightView};
@@ -54,7 +55,7 @@ pub async fn mark(
     folds: &Folds,
     club: i64,
     entries: &mut [HistoryEntry],
-) -> Result<BTreeMap<i64, NightMark>, AppError> {
+) -> Result<BTreeMap<SessionId, NightMark>, AppError> {
     let mut of_session = Vec::with_capacity(entries.len());
     {
         let mut conn = pool.acquire().await?;

@@ -12,6 +12,7 @@ use crate::error::AppError;
 use crate::history::night::{
     NightPayment, NightSession, NightSettlement, Priced, one_currency, settle_night,
 };
+use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::Folds;
 use crate::service::history::game_name;
@@ -42,7 +43,7 @@ pub struct NightView {
     pub currency: String,
     /// Each session's id and the number of events of the state its balances were read
     /// from: what a write worked out from the view checks under the sessions' locks.
-    pub events: Vec<(i64, usize)>,
+    pub events: Vec<(SessionId, usize)>,
 }
 
 impl NightView {
@@ -57,7 +58,7 @@ impl NightView {
 /// night (or of no club). Errors: the store's.
 pub async fn night_of_session(
     pool: &ReadPool,
-    session: i64,
+    session: SessionId,
 ) -> Result<Option<(i64, i64)>, AppError> {
     let mut conn = pool.acquire().await?;
     let Some(night) = ns::night_of_session(&mut conn, session).await? else {
@@ -73,7 +74,7 @@ pub async fn night_of_session(
 /// night's: once a session is in a night, its payments are recorded against the night
 /// (where every session of the night sees them). Errors: [`AppError::Conflict`] (field
 /// `payment`) naming the night, for session `session` in one.
-pub async fn refuse_session_payment(pool: &ReadPool, session: i64) -> Result<(), AppError> {
+pub async fn refuse_session_payment(pool: &ReadPool, session: SessionId) -> Result<(), AppError> {
     match night_of_session(pool, session).await? {
         None => Ok(()),
         Some((club, night)) => Err(AppError::Conflict {
@@ -88,13 +89,13 @@ pub async fn refuse_session_payment(pool: &ReadPool, session: i64) -> Result<(),
 
 /// The other sessions of the night session `session` is in; none when it is in no night.
 /// Errors: the store's.
-pub async fn night_mates(pool: &ReadPool, session: i64) -> Result<Vec<i64>, AppError> {
+pub async fn night_mates(pool: &ReadPool, session: SessionId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::night_mates(&mut conn, session).await?)
 }
 
 /// The ids of night `night`'s sessions, oldest first. Errors: the store's.
-pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<i64>, AppError> {
+pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::sessions_of(&mut conn, night)
         .await?
@@ -103,7 +104,7 @@ pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<i64>, AppErr
         .collect())
 }
 
-async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(), AppError> {
+async fn club_session(conn: &mut impl Connected, club: i64, id: SessionId) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
@@ -111,7 +112,7 @@ async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(
 }
 
 /// Session `id` as the one-currency check names it.
-async fn priced(conn: &mut impl Connected, id: i64) -> Result<Priced, AppError> {
+async fn priced(conn: &mut impl Connected, id: SessionId) -> Result<Priced, AppError> {
     let (game, currency, title) = ns::priced(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
@@ -171,7 +172,7 @@ pub async fn group(
     club: i64,
     into: Option<i64>,
     title: &str,
-    sessions: &[i64],
+    sessions: &[SessionId],
 ) -> Result<i64, AppError> {
     let title = night_title(title, sessions)?;
     let mut tx = pool.begin_write().await?;
@@ -182,7 +183,7 @@ pub async fn group(
 
 /// `title` as a night's title ([`crate::rules::table::title`]), for a grouping of
 /// `sessions`. Errors: as [`group`]'s [`AppError::BadRequest`]s.
-pub(super) fn night_title(title: &str, sessions: &[i64]) -> Result<String, AppError> {
+pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String, AppError> {
     if sessions.is_empty() {
         return Err(AppError::BadRequest {
             field: "sessions".into(),
@@ -203,7 +204,7 @@ pub(super) async fn group_in(
     club: i64,
     into: Option<i64>,
     title: &str,
-    sessions: &[i64],
+    sessions: &[SessionId],
 ) -> Result<i64, AppError> {
     let at = now();
     for &sid in sessions {
@@ -508,7 +509,12 @@ pub async fn void_payment(
 /// [`AppError::NotFound`] for a night of another club or a session not in it;
 /// [`AppError::Conflict`] (field `session`) while a payment stands (void it first). Nothing
 /// is written on an error.
-pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
+pub async fn take_out(
+    pool: &WritePool,
+    club: i64,
+    id: i64,
+    session: SessionId,
+) -> Result<(), AppError> {
     let mut tx = pool.begin_write().await?;
     take_out_in(&mut tx, club, id, session).await?;
     tx.commit().await?;
@@ -520,7 +526,7 @@ pub(super) async fn take_out_in(
     tx: &mut store::Tx,
     club: i64,
     id: i64,
-    session: i64,
+    session: SessionId,
 ) -> Result<(), AppError> {
     club_night(tx, club, id).await?;
     if ns::night_of_session(tx, session).await? != Some(id) {

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
 use super::time::stored;
+use crate::ids::SessionId;
 
 /// A stored club.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -236,7 +237,7 @@ pub async fn player_totals(
 /// open session).
 pub async fn session_club(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Option<Option<i64>>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT club_id FROM sessions WHERE id = $1")
         .bind(session_id)
@@ -247,7 +248,7 @@ pub async fn session_club(
 /// Stores the hashes of a club-less session's write and read link secrets.
 pub async fn insert_session_links(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     write_hash: &str,
     read_hash: &str,
 ) -> Result<(), sqlx::Error> {
@@ -265,7 +266,7 @@ pub async fn insert_session_links(
 /// one made before links existed.
 pub async fn session_links(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Option<(String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT write_hash, read_hash FROM session_links WHERE session_id = $1")
         .bind(session_id)

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
 use super::time::stored;
+use crate::ids::SessionId;
 
 mod facts;
 
@@ -71,7 +72,10 @@ pub async fn ensure_person(
 
 /// The club's sessions recorded before the history existed whose facts are still to be
 /// written (the backlog; empty once done, so this reads nothing).
-pub async fn backlog(conn: &mut impl Connected, club_id: i64) -> Result<Vec<i64>, sqlx::Error> {
+pub async fn backlog(
+    conn: &mut impl Connected,
+    club_id: i64,
+) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
         // otherwise walk every session of the club. The join's condition is in WHERE:
@@ -85,7 +89,10 @@ pub async fn backlog(conn: &mut impl Connected, club_id: i64) -> Result<Vec<i64>
 }
 
 /// Takes session `session_id` off the backlog (its facts are written).
-pub async fn done_backlog(conn: &mut impl Connected, session_id: i64) -> Result<(), sqlx::Error> {
+pub async fn done_backlog(
+    conn: &mut impl Connected,
+    session_id: SessionId,
+) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("DELETE FROM history_backlog WHERE session_id = $1")
         .bind(session_id)
         .execute(c)
@@ -97,7 +104,7 @@ pub async fn done_backlog(conn: &mut impl Connected, session_id: i64) -> Result<
 /// Sets a session's title (`None` clears it).
 pub async fn set_title(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     title: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query(
@@ -115,7 +122,7 @@ pub async fn set_title(
 /// Archives a session (hidden from the history list) or brings it back.
 pub async fn set_archived(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     archived: bool,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query(
@@ -150,7 +157,7 @@ pub struct HistoryFilter {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct HistoryRow {
     /// The session's id.
-    pub id: i64,
+    pub id: SessionId,
     /// The game id.
     pub game: String,
     /// Its currency (ISO code).
@@ -233,7 +240,7 @@ pub async fn history(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ResultRow {
     /// The session.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// The person.
     pub person_id: i64,
     /// The person's display name.
@@ -245,7 +252,7 @@ pub struct ResultRow {
 /// The results of `sessions`, each session's players in seat order (newcomers last).
 pub async fn results_of(
     conn: &mut impl Connected,
-    sessions: &[i64],
+    sessions: &[SessionId],
 ) -> Result<Vec<ResultRow>, sqlx::Error> {
     if sessions.is_empty() {
         return Ok(Vec::new());
@@ -405,7 +412,7 @@ pub async fn bands(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NightRow {
     /// The session.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// When it was created (RFC 3339, UTC).
     pub played_at: String,
     /// The game id.
@@ -500,7 +507,7 @@ pub async fn leaderboard(
 /// name)`. Empty for a session without a club, or a club with no rename or merge.
 pub async fn renamed_for_session(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Vec<(String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pn.name, pe.display_name FROM sessions s \
@@ -545,7 +552,7 @@ pub async fn club_currency(
 pub async fn session_meta_of_club(
     conn: &mut impl Connected,
     club_id: i64,
-) -> Result<Vec<(i64, Option<String>, bool)>, sqlx::Error> {
+) -> Result<Vec<(SessionId, Option<String>, bool)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT m.session_id, m.title, m.archived <> 0 FROM session_meta m \
          JOIN sessions s ON s.id = m.session_id WHERE s.club_id = $1 ORDER BY m.session_id",

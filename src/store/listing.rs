@@ -4,12 +4,13 @@
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
+use crate::ids::SessionId;
 
 /// One line of the sessions list.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SessionSummaryRow {
     /// The session's id.
-    pub id: i64,
+    pub id: SessionId,
     /// The game id.
     pub game: String,
     /// When it was created (RFC 3339, UTC).
@@ -92,7 +93,7 @@ fn summary(engine: Engine) -> &'static str {
 pub async fn list_sessions(
     conn: &mut impl Connected,
     club: i64,
-    before: Option<i64>,
+    before: Option<SessionId>,
     limit: i64,
 ) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
     let conn = conn.either();
@@ -100,7 +101,7 @@ pub async fn list_sessions(
     let sql = format!("{summary} WHERE s.club_id = $1 AND s.id < $2 ORDER BY s.id DESC LIMIT $3");
     on_either!(conn, c => sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(club)
-        .bind(before.unwrap_or(i64::MAX))
+        .bind(before.map_or(i64::MAX, |b| b.0))
         .bind(limit)
         .fetch_all(c)
         .await)
@@ -140,7 +141,7 @@ pub async fn last_session(
 pub async fn club_session_ids(
     conn: &mut impl Connected,
     club: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
+) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT id FROM sessions WHERE club_id = $1 ORDER BY id",
     )

@@ -2,6 +2,7 @@
 //! payments recorded against a night (voided, never deleted). Money in integer cents.
 
 use super::either::{Connected, on_either};
+use crate::ids::SessionId;
 
 /// A night as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -78,7 +79,7 @@ pub async fn nights_of(conn: &mut impl Connected, club: i64) -> Result<Vec<Night
 /// The night session `session_id` is in, if any.
 pub async fn night_of_session(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Option<i64>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT night_id FROM night_sessions WHERE session_id = $1")
         .bind(session_id)
@@ -90,8 +91,8 @@ pub async fn night_of_session(
 /// night), in one statement: whose sheets a hand recorded there moves.
 pub async fn night_mates(
     conn: &mut impl Connected,
-    session_id: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
+    session_id: SessionId,
+) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT mate.session_id FROM night_sessions own
          JOIN night_sessions mate ON mate.night_id = own.night_id
@@ -106,7 +107,7 @@ pub async fn night_mates(
 pub async fn add_session(
     conn: &mut impl Connected,
     night: i64,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("INSERT INTO night_sessions (session_id, night_id) VALUES ($1, $2)")
         .bind(session_id)
@@ -121,7 +122,7 @@ pub async fn add_session(
 pub async fn sessions_of(
     conn: &mut impl Connected,
     night: i64,
-) -> Result<Vec<(i64, String)>, sqlx::Error> {
+) -> Result<Vec<(SessionId, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game FROM night_sessions n JOIN sessions s ON s.id = n.session_id \
          WHERE n.night_id = $1 ORDER BY s.id",
@@ -193,7 +194,7 @@ pub async fn void_payment(
 pub async fn remove_session(
     conn: &mut impl Connected,
     night: i64,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("DELETE FROM night_sessions WHERE night_id = $1 AND session_id = $2")
         .bind(night)
@@ -210,7 +211,7 @@ pub async fn sessions_since(
     conn: &mut impl Connected,
     club: i64,
     since: chrono::DateTime<chrono::Utc>,
-) -> Result<Vec<(i64, String, Option<i64>, Option<String>)>, sqlx::Error> {
+) -> Result<Vec<(SessionId, String, Option<i64>, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game, n.id, n.title FROM sessions s \
          LEFT JOIN night_sessions ns ON ns.session_id = s.id \
@@ -240,7 +241,7 @@ pub async fn all_nights(
 /// code, title)`; `None` for no such session.
 pub async fn priced(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Option<(String, String, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.game, s.currency, m.title FROM sessions s \

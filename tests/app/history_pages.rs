@@ -44,10 +44,12 @@ async fn club(app: &TestApp) -> (i64, String, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
     let a = service::import(&app.pool, &pinochle_night(), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let b = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     (club, cookie, a, b)
 }
 
@@ -534,8 +536,8 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     );
     let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
-        entry_text(&body, id).contains("0 hands")
-            && select_text(&entry(&body, id), "span.status") == ["open"]
+        entry_text(&body, id.0).contains("0 hands")
+            && select_text(&entry(&body, id.0), "span.status") == ["open"]
     );
 }
 

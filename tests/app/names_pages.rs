@@ -54,13 +54,17 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
     let (club, cookie) = app.new_club("Thursday").await;
     let id = service::import(&app.pool, &pinochle_open(), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let two: SessionDoc = serde_json::from_value(json!({
         "format": "scorekeeper/session@1", "game": "two_handed_pinochle", "currency": "USD",
         "agreements": { "stake": "0.50" }, "players": ["Ann", "Bob"], "events": []
     }))
     .unwrap();
-    let two = service::import(&app.pool, &two, Some(club)).await.unwrap();
+    let two = service::import(&app.pool, &two, Some(club))
+        .await
+        .unwrap()
+        .0;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = person(&history, "Bob");
     app.post_form_with_ok(
@@ -183,13 +187,16 @@ async fn pitch_club(app: &TestApp) -> (i64, String, i64, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
     let a = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let b = service::import(&app.pool, &pitch_in("Bob", "Ann", "USD"), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let titled = app
         .post_form_with(
             &format!("/clubs/{club}/sessions/{euro}/title"),
@@ -270,7 +277,8 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     let (euro_club, euro_cookie) = app.new_club("Euros").await;
     let e1 = service::import(&app.pool, &pitch_in("Ann", "Bob", "EUR"), Some(euro_club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let sessions_before: i64 = app.scalar("SELECT count(*) FROM sessions").await;
     let joined = app
         .post_form_with(
@@ -302,7 +310,8 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     let (solo_club, solo_cookie) = app.new_club("Solo").await;
     let solo = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(solo_club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let made = app
         .post_json_with(
             &format!("/api/v1/clubs/{solo_club}/nights"),
@@ -480,7 +489,10 @@ async fn the_kitty_is_offered_only_where_it_is_a_party() {
         ]
     }))
     .unwrap();
-    let id = service::import(&app.pool, &doc, Some(club)).await.unwrap();
+    let id = service::import(&app.pool, &doc, Some(club))
+        .await
+        .unwrap()
+        .0;
     let made = app
         .post_form_with(
             &format!("/clubs/{club}/nights"),

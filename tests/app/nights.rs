@@ -289,10 +289,12 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let (club, cookie) = app.new_club("Thursday").await;
     let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let (location, night) = make_night(&app, &cookie, club, &[pinochle, pitch], "").await;
     let expected_nets = vec![
         pair("Ann", "-0.70"),
@@ -351,7 +353,8 @@ async fn the_next_session_joins_tonights_night_from_its_form() {
     let (club, cookie) = app.new_club("Thursday").await;
     let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let form = app
         .get_with("/sessions/new?game=auction_pitch", &[("cookie", &cookie)])
         .await;

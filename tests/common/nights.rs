@@ -129,7 +129,7 @@ pub async fn two_pitches(app: &TestApp, club: i64) -> (i64, i64) {
     let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
         .await
         .unwrap();
-    (a, b)
+    (a.0, b.0)
 }
 
 /// A night of `sessions` made through the club page's form by the holder of login

@@ -7,6 +7,7 @@ use chrono::Utc;
 use super::{club_night, club_session, group, mixed, night_priced, priced};
 use crate::error::AppError;
 use crate::history::night::{Priced, one_currency};
+use crate::ids::SessionId;
 use crate::service::history::game_name;
 use crate::store::nights as ns;
 use crate::store::{ReadPool, WritePool};
@@ -15,7 +16,7 @@ use crate::store::{ReadPool, WritePool};
 #[derive(Debug, Clone)]
 pub struct Tonight {
     /// The session.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// Its game's name.
     pub game_name: String,
     /// The night it is in, with the night's title, if any.
@@ -50,7 +51,7 @@ pub enum NightChoice {
     /// Join night `id`.
     Join(i64),
     /// Start a night with session `id` (of the same evening) and the new one.
-    With(i64),
+    With(SessionId),
 }
 
 impl NightChoice {
@@ -69,7 +70,7 @@ impl NightChoice {
         let id: i64 = id.parse().map_err(|_| bad())?;
         match kind {
             "night" => Ok(NightChoice::Join(id)),
-            "with" => Ok(NightChoice::With(id)),
+            "with" => Ok(NightChoice::With(SessionId(id))),
             _ => Err(bad()),
         }
     }
@@ -123,7 +124,7 @@ pub async fn join(
     pool: &WritePool,
     club: i64,
     choice: &NightChoice,
-    id: i64,
+    id: SessionId,
 ) -> Result<(), AppError> {
     match *choice {
         NightChoice::None => Ok(()),

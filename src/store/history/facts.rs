@@ -8,6 +8,7 @@ use crate::store::either::{Connected, on_either};
 
 use super::ensure_person;
 use crate::history::{FactsDelta, PlayerResult, SessionFacts};
+use crate::ids::SessionId;
 
 /// Binds a session's status `(hands, closed, settled)` to `q` in [`status_sql`]'s order;
 /// the flags as 0 or 1 (SQLite's encoding of a bool, and PostgreSQL's BIGINT columns).
@@ -60,7 +61,7 @@ macro_rules! bind_bid {
 /// The totals follow by trigger. Every name gets a person.
 pub async fn replace_session_facts(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     club_id: i64,
     game: &str,
     played_at: &str,
@@ -92,7 +93,7 @@ pub async fn replace_session_facts(
 /// totals follow through the tables' triggers. `game` and `played_at` are the session's.
 pub async fn apply_facts_delta(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     club_id: i64,
     game: &str,
     played_at: &str,
@@ -119,7 +120,7 @@ pub async fn apply_facts_delta(
 /// creation time) in one statement.
 async fn upsert_results(
     conn: &mut impl Connected,
-    (session_id, club_id, game, played_at): (i64, i64, &str, &str),
+    (session_id, club_id, game, played_at): (SessionId, i64, &str, &str),
     results: &[(PlayerResult, bool)],
 ) -> Result<(), sqlx::Error> {
     if results.is_empty() {
@@ -141,7 +142,7 @@ async fn upsert_results(
 /// `session_id` of `club_id` in one statement.
 async fn upsert_bids(
     conn: &mut impl Connected,
-    (session_id, club_id): (i64, i64),
+    (session_id, club_id): (SessionId, i64),
     bids: &[(String, i64, i64, i64)],
 ) -> Result<(), sqlx::Error> {
     if bids.is_empty() {
@@ -260,7 +261,7 @@ pub fn push_facts_delta(sql: &mut String, first: usize, delta: &FactsDelta) -> u
 /// `session_id` of `club_id` (`game`, `played_at`: the session's), in their order.
 pub fn bind_facts_delta<'q>(
     mut q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
-    (session_id, club_id, game, played_at): (i64, i64, &'q str, &'q str),
+    (session_id, club_id, game, played_at): (SessionId, i64, &'q str, &'q str),
     delta: &'q FactsDelta,
 ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
     if let Some(status) = delta.status {
@@ -279,7 +280,7 @@ pub fn bind_facts_delta<'q>(
 /// result and bids by band (players by name), for a check against the session folded.
 pub async fn stored_facts(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<SessionFacts, sqlx::Error> {
     let status: Option<(i64, bool, bool)> = on_either!(conn.either(), c => sqlx::query_as("SELECT hands, closed <> 0, settled <> 0 FROM session_status WHERE session_id = $1")
             .bind(session_id)

@@ -13,6 +13,7 @@ use super::openapi::{ApiError, ClubDocument, ClubImportBody, ClubImported};
 use super::read_body;
 use crate::error::AppError;
 use crate::export::{self, ClubExport, club};
+use crate::ids::SessionId;
 use crate::service::clubs::{self, Access};
 use crate::web::AppState;
 use crate::web::auth::{Client, Viewer};
@@ -51,7 +52,7 @@ fn written(e: export::ExportError) -> AppError {
 pub async fn postings_csv(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
@@ -69,7 +70,7 @@ pub async fn postings_csv(
 pub async fn session_journal(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;

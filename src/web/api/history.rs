@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::history as hist;
@@ -38,7 +39,8 @@ pub struct ResultJson {
 /// One session of the history.
 #[derive(Serialize, ToSchema)]
 pub struct SessionJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: SessionId,
     title: Option<String>,
     game: String,
     game_name: String,
@@ -122,7 +124,8 @@ pub async fn history(
 /// the night page's [`super::nights::NightJson`] is an evening's sessions).
 #[derive(Serialize, ToSchema)]
 pub struct PlayerSessionJson {
-    session: i64,
+    #[schema(value_type = i64)]
+    session: SessionId,
     played_at: String,
     game: String,
     net: Money,

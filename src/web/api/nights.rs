@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights;
@@ -35,7 +36,8 @@ pub struct NightNetJson {
 /// One session's result for a transfer's payer and payee.
 #[derive(Serialize, ToSchema)]
 pub struct BehindJson {
-    session: i64,
+    #[schema(value_type = i64)]
+    session: SessionId,
     game_name: String,
     /// The payer's balance in that session.
     payer: Money,
@@ -75,7 +77,8 @@ pub struct NightJson {
     /// RFC 3339, UTC.
     created_at: String,
     /// The sessions' ids, oldest first.
-    sessions: Vec<i64>,
+    #[schema(value_type = Vec<i64>)]
+    sessions: Vec<SessionId>,
     net: Vec<NightNetJson>,
     transfers: Vec<NightTransferJson>,
     payments: Vec<NightPaymentJson>,
@@ -104,8 +107,8 @@ pub async fn night(
 pub struct GroupBody {
     /// The ids of the club's sessions to group (at least one; each in no night yet, all in
     /// the night's one currency).
-    #[schema(min_items = 1)]
-    sessions: Vec<i64>,
+    #[schema(value_type = Vec<i64>, min_items = 1)]
+    sessions: Vec<SessionId>,
     /// A night of the club to add them to; absent for a new night.
     #[serde(default)]
     night: Option<i64>,

@@ -17,6 +17,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 
 use super::{PageError, error_page};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::service::clubs::Access;
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
@@ -193,7 +194,7 @@ async fn share(
 async fn open_session_link(
     State(state): State<AppState>,
     jar: CookieJar,
-    Path((id, secret)): Path<(i64, String)>,
+    Path((id, secret)): Path<(SessionId, String)>,
 ) -> Response {
     let opened = match clubs::link_access(&state.reader, id, &[secret.as_str()]).await {
         Ok(Some(Some(access))) => access,
@@ -224,7 +225,7 @@ async fn open_session_link(
 #[derive(Template, WebTemplate)]
 #[template(path = "sessions/links.html")]
 struct LinksPage {
-    id: i64,
+    id: SessionId,
     write_link: Option<String>,
     read_link: String,
     read_qr: Option<String>,
@@ -236,7 +237,7 @@ async fn session_links(
     State(state): State<AppState>,
     jar: CookieJar,
     headers: HeaderMap,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Response {
     let missing = || error_page(AppError::NotFound(format!("there is no session {id}")));
     let Some(secret) = jar
@@ -498,7 +499,7 @@ async fn show(
 async fn club_sessions(
     state: &AppState,
     id: i64,
-    before: Option<i64>,
+    before: Option<SessionId>,
 ) -> Result<(Vec<SessionSummaryRow>, Option<String>), AppError> {
     // Players under the names the club knows them by now (renamed, merged).
     let renamed = service::history::renamed_in_club(&state.reader, id).await?;
@@ -539,7 +540,7 @@ fn qr_svg(text: &str) -> Option<String> {
 /// instead of "there is no session". It is the same page whether the session does not
 /// exist, is a club's or is reached only by its link, so it tells a stranger nothing that
 /// the plain 404 did not. Any other refusal is [`error_page`]'s.
-pub fn session_not_open(id: i64, error: AppError) -> Response {
+pub fn session_not_open(id: SessionId, error: AppError) -> Response {
     if !matches!(error, AppError::NotFound(_)) {
         return error_page(error);
     }

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::history::chart::{Chart, line_chart};
+use crate::ids::SessionId;
 use crate::service::clubs::{self, Access, Grant};
 use crate::service::history::{self as hist, HistoryEntry, HistoryQuery, PlayerStats};
 use crate::store::history::{LeaderRow, PersonRow};
@@ -173,7 +174,7 @@ struct HistoryPage {
     /// The club's latest nights, to add ticked sessions to.
     nights: Vec<crate::store::nights::NightRow>,
     /// The night of each entry a night settles, by session id.
-    marks: std::collections::BTreeMap<i64, crate::service::night_status::NightMark>,
+    marks: std::collections::BTreeMap<SessionId, crate::service::night_status::NightMark>,
 }
 
 impl HistoryPage {
@@ -257,7 +258,7 @@ struct TitleForm {
 async fn title(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, sid)): Path<(i64, i64)>,
+    Path((club, sid)): Path<(i64, SessionId)>,
     axum::extract::Form(form): axum::extract::Form<TitleForm>,
 ) -> Response {
     let done = async {
@@ -279,7 +280,7 @@ struct ArchiveForm {
 async fn archive(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, sid)): Path<(i64, i64)>,
+    Path((club, sid)): Path<(i64, SessionId)>,
     axum::extract::Form(form): axum::extract::Form<ArchiveForm>,
 ) -> Response {
     let archived = form.archived == "1";
@@ -512,7 +513,7 @@ async fn refused_or_back(
 #[derive(Template, WebTemplate)]
 #[template(path = "history/session_chart_page.html")]
 struct SessionChartPage {
-    id: i64,
+    id: SessionId,
     chart: Chart,
 }
 
@@ -521,7 +522,7 @@ struct SessionChartPage {
 async fn session_chart(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Response {
     let page = async {
         clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;

@@ -15,6 +15,7 @@ use super::error_page;
 use super::history_pages::{Net, money_text, net};
 use super::history_pages::{member, whole};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights::{self, NightView};
@@ -47,7 +48,7 @@ fn form<T: for<'de> Deserialize<'de>>(body: &str) -> Result<T, AppError> {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct GroupForm {
-    sessions: Vec<i64>,
+    sessions: Vec<SessionId>,
     night: String,
     title: String,
 }
@@ -156,7 +157,7 @@ async fn pay(
         member(&viewer, club, Access::Write)?;
         let f: PayForm = form(&body)?;
         let seen = whole("seen", &f.seen)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-        let back = whole("back", &f.back)?;
+        let back = whole("back", &f.back)?.map(SessionId);
         nights::record_payment(
             &state.pool,
             &state.folds,
@@ -183,7 +184,7 @@ async fn pay(
 
 /// Tells the live sheets of night `nid`'s sessions that the night changed (each shows the
 /// night's settle-up); returns the sessions.
-async fn touched(state: &AppState, nid: i64) -> Result<Vec<i64>, AppError> {
+async fn touched(state: &AppState, nid: i64) -> Result<Vec<SessionId>, AppError> {
     let sessions = nights::sessions_in(&state.reader, nid).await?;
     for &sid in &sessions {
         state.changed(sid);
@@ -220,7 +221,7 @@ async fn void(
 async fn take_out(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, sid)): Path<(i64, i64, i64)>,
+    Path((club, nid, sid)): Path<(i64, i64, SessionId)>,
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;

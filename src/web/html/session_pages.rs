@@ -12,6 +12,7 @@ use axum_extra::extract::cookie::CookieJar;
 
 use super::{PageError, error_page, form_map, sheet};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::registry;
 use crate::rules::AgreementSpec;
 use crate::rules::game::agreements_from_form;
@@ -239,7 +240,7 @@ async fn start(
     viewer: &Viewer,
     game: &str,
     values: &HashMap<String, String>,
-) -> Result<(i64, Option<SessionLinks>), AppError> {
+) -> Result<(SessionId, Option<SessionLinks>), AppError> {
     let club = match viewer.grant {
         Some(g) if g.access == Access::Write => Some(g.club_id),
         Some(_) => {

@@ -70,13 +70,16 @@ async fn a_hand_in_one_session_reaches_the_live_sheets_of_the_whole_night() {
     let (club, cookie) = app.new_club("Thursday").await;
     let closed = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let playing = service::import(&app.pool, &open_pitch(), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let outside = service::import(&app.pool, &open_pitch(), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     night_of(&app, &cookie, club, &[closed, playing]).await;
     let mut in_night = live(&app, &cookie, closed).await;
     let mut elsewhere = live(&app, &cookie, outside).await;
@@ -127,7 +130,8 @@ async fn a_settled_night_takes_no_session_with_money_in_it() {
         ids.push(
             service::import(&app.pool, &pitch(a, b), Some(club))
                 .await
-                .unwrap(),
+                .unwrap()
+                .0,
         );
     }
     let location = night_of(&app, &cookie, club, &ids[..2]).await;
@@ -203,7 +207,8 @@ async fn a_settled_night_takes_no_session_with_money_in_it() {
     // A game just started has no money in it: it joins, and the night stays settled.
     let fresh = service::import(&app.pool, &open_pitch(), Some(club))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let joined = app
         .post_form_with(
             &format!("/clubs/{club}/nights"),

@@ -2,6 +2,7 @@
 //! the session's own.
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 
 /// The night a session is in, as its sheet shows it (issue 22 point 1): the night settles
 /// the session, so the sheet shows the night's transfers (a "Mark paid" there records a
@@ -65,7 +66,7 @@ impl NightOnSheet {
 /// Errors: the store's.
 pub async fn night_on_sheet(
     state: &crate::web::AppState,
-    id: i64,
+    id: SessionId,
 ) -> Result<Option<NightOnSheet>, AppError> {
     use crate::service::nights;
     match nights::night_of_session(&state.reader, id).await? {
