@@ -15,8 +15,8 @@ use crate::ids::SessionId;
 mod facts;
 
 pub use facts::{
-    add_new_players, apply_facts_delta, bind_facts_delta, player_totals_rows, push_facts_delta,
-    replace_session_facts, stored_facts,
+    add_new_players, apply_facts_delta, backlog, bind_facts_delta, done_backlog,
+    player_totals_rows, push_facts_delta, replace_session_facts, stored_facts,
 };
 
 /// The person behind `name` in the club: the one the name already points at, else the one
@@ -68,37 +68,6 @@ pub async fn ensure_person(
         .await
         .map(|r| r.rows_affected()))?;
     Ok(id)
-}
-
-/// The club's sessions recorded before the history existed whose facts are still to be
-/// written (the backlog; empty once done, so this reads nothing).
-pub async fn backlog(
-    conn: &mut impl Connected,
-    club_id: i64,
-) -> Result<Vec<SessionId>, sqlx::Error> {
-    on_either!(conn.either(), c => sqlx::query_scalar(
-        // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
-        // otherwise walk every session of the club. The join's condition is in WHERE:
-        // PostgreSQL refuses ON after CROSS JOIN, and SQLite keeps the order either way.
-        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s \
-         WHERE s.id = b.session_id AND s.club_id = $1 ORDER BY b.session_id",
-    )
-    .bind(club_id)
-    .fetch_all(c)
-    .await)
-}
-
-/// Takes session `session_id` off the backlog (its facts are written).
-pub async fn done_backlog(
-    conn: &mut impl Connected,
-    session_id: SessionId,
-) -> Result<(), sqlx::Error> {
-    on_either!(conn.either(), c => sqlx::query("DELETE FROM history_backlog WHERE session_id = $1")
-        .bind(session_id)
-        .execute(c)
-        .await
-        .map(|r| r.rows_affected()))?;
-    Ok(())
 }
 
 /// Sets a session's title (`None` clears it).

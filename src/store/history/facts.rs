@@ -1,6 +1,8 @@
 //! A club session's history facts in SQL: its status, each player's result and bids by
 //! band, written whole or by an event's difference in the event's own transaction; the
 //! club totals follow through the tables' triggers (migrations `0007` and `0010`).
+//! The backlog (sessions stored before the history existed, whose facts are still to be
+//! written) is kept here too, beside the facts it waits for.
 
 use std::fmt::Write as _;
 
@@ -341,4 +343,35 @@ pub async fn player_totals_rows(
     .bind(club_id)
     .fetch_all(c)
     .await)
+}
+
+/// The club's sessions recorded before the history existed whose facts are still to be
+/// written (the backlog; empty once done, so this reads nothing).
+pub async fn backlog(
+    conn: &mut impl Connected,
+    club_id: i64,
+) -> Result<Vec<SessionId>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
+        // otherwise walk every session of the club. The join's condition is in WHERE:
+        // PostgreSQL refuses ON after CROSS JOIN, and SQLite keeps the order either way.
+        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s \
+         WHERE s.id = b.session_id AND s.club_id = $1 ORDER BY b.session_id",
+    )
+    .bind(club_id)
+    .fetch_all(c)
+    .await)
+}
+
+/// Takes session `session_id` off the backlog (its facts are written).
+pub async fn done_backlog(
+    conn: &mut impl Connected,
+    session_id: SessionId,
+) -> Result<(), sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query("DELETE FROM history_backlog WHERE session_id = $1")
+        .bind(session_id)
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
+    Ok(())
 }
