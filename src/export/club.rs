@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::store::Connected;
 use serde_json::{Map, Value};
@@ -63,7 +64,7 @@ pub async fn session(
 /// sessions ([`super::nights`]). Errors: the store's.
 pub async fn night_payments(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
     night: Option<i64>,
 ) -> Result<Vec<NightPaymentRecord>, AppError> {
     let mut conn = pool.acquire().await?;
@@ -88,7 +89,11 @@ pub async fn night_payments(
 
 /// The club `id` if `grant` belongs to it (reading is enough). Errors:
 /// [`AppError::NotFound`] for anyone else, as the club page does.
-pub async fn member_club(pool: &ReadPool, grant: Option<Grant>, id: i64) -> Result<Club, AppError> {
+pub async fn member_club(
+    pool: &ReadPool,
+    grant: Option<Grant>,
+    id: ClubId,
+) -> Result<Club, AppError> {
     grant
         .filter(|g| g.club_id == id)
         .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
@@ -99,7 +104,7 @@ pub async fn member_club(pool: &ReadPool, grant: Option<Grant>, id: i64) -> Resu
 pub async fn club_sessions(
     pool: &ReadPool,
     folds: &Folds,
-    id: i64,
+    id: ClubId,
 ) -> Result<Vec<SessionRecord>, AppError> {
     let ids = service::club_session_ids(pool, id).await?;
     let mut sessions = Vec::with_capacity(ids.len());
@@ -223,7 +228,7 @@ pub async fn import_club(
 /// facts; the players of its ledger join the club. Returns the new session's id.
 async fn import_session(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     s: &ExportedSession,
     ledger: &LedgerDoc,
 ) -> Result<SessionId, AppError> {
@@ -304,7 +309,7 @@ async fn import_events(
 /// the new sessions' ids in the export's order) and its payments, a voided one voided again.
 async fn import_nights(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     nights: &[ExportedNight],
     ids: &[SessionId],
 ) -> Result<(), AppError> {

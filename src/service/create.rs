@@ -7,6 +7,7 @@ use super::clubs::{self, SessionLinks};
 use super::{entry_text, history, now, remember_players};
 use crate::error::AppError;
 use crate::format::{SESSION_FORMAT, SessionDoc, replay};
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::store::{self, NewEvent, NewSession, WritePool};
 
@@ -31,7 +32,7 @@ pub struct NewSessionInput {
 pub async fn create_session(
     pool: &WritePool,
     input: NewSessionInput,
-    club: Option<i64>,
+    club: Option<ClubId>,
 ) -> Result<SessionId, AppError> {
     let doc = SessionDoc {
         format: SESSION_FORMAT.into(),
@@ -88,7 +89,7 @@ pub async fn import_linked(
 pub async fn import(
     pool: &WritePool,
     doc: &SessionDoc,
-    club: Option<i64>,
+    club: Option<ClubId>,
 ) -> Result<SessionId, AppError> {
     import_with(pool, doc, club, None).await
 }
@@ -98,7 +99,7 @@ pub async fn import(
 async fn import_with(
     pool: &WritePool,
     doc: &SessionDoc,
-    club: Option<i64>,
+    club: Option<ClubId>,
     links: Option<&SessionLinks>,
 ) -> Result<SessionId, AppError> {
     let ledger = replay(doc)?;

@@ -30,6 +30,7 @@ use tokio::sync::RwLock;
 use super::commit::Committer;
 use super::renamed::Renamed;
 use super::{Kept, Loaded};
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 
 /// One session's place in the cache: its state as last committed, or `None`.
@@ -55,7 +56,7 @@ pub struct Folds {
     /// many as [`CLUBS_KEPT`]. A session's club is set when it is made and never changes,
     /// and sessions are never deleted, so what is kept here never goes stale, even beside
     /// another process writing the same database.
-    clubs: Arc<Mutex<LruCache<SessionId, Option<i64>>>>,
+    clubs: Arc<Mutex<LruCache<SessionId, Option<ClubId>>>>,
 }
 
 /// How many sessions' clubs [`Folds`] remembers (16 bytes each, plus the map's own).
@@ -90,14 +91,14 @@ impl Folds {
 
     /// The club of session `id` when remembered: `Some(None)` for a session without a
     /// club; `None` when not known here (ask the store).
-    pub fn club_of(&self, id: SessionId) -> Option<Option<i64>> {
+    pub fn club_of(&self, id: SessionId) -> Option<Option<ClubId>> {
         let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
         clubs.get(&id).copied()
     }
 
     /// Remembers that session `id` exists and belongs to `club` (`None`: no club), as the
     /// store answered.
-    pub fn remember_club(&self, id: SessionId, club: Option<i64>) {
+    pub fn remember_club(&self, id: SessionId, club: Option<ClubId>) {
         let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
         clubs.put(id, club);
     }

@@ -1,6 +1,7 @@
 //! What the cache keeps of each open session: its tip and, for a club's session, its
 //! history facts, which each plain event changes by its own difference.
 
+use crate::ids::ClubId;
 use crate::store::Connected;
 use serde_json::Value;
 
@@ -17,7 +18,7 @@ use crate::store;
 #[derive(Debug, Clone)]
 pub struct Kept {
     /// The club that owns it; `None` for an open session (a session never changes club).
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
     /// The fold's state after the last event.
     pub tip: Tip,
     /// For a club's session: its history facts as they stand, which each plain event
@@ -29,7 +30,7 @@ pub struct Kept {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClubFacts {
     /// The club that owns the session.
-    pub club_id: i64,
+    pub club_id: ClubId,
     /// When the session was created (RFC 3339, UTC): the night's date in the history.
     pub played_at: String,
     /// The document's seats, clockwise (a side's members for a game won by a side).
@@ -49,7 +50,7 @@ impl Kept {
     /// ([`Fold::slim_older`]) but for the sheet's window.
     pub(super) fn of_fold(
         id: SessionId,
-        (club_id, created_at): (Option<i64>, &str),
+        (club_id, created_at): (Option<ClubId>, &str),
         doc: &SessionDoc,
         fold: &Fold,
     ) -> Result<Kept, AppError> {
@@ -127,7 +128,7 @@ impl Kept {
 #[derive(Debug, Clone)]
 pub struct FactsWrite {
     /// The club that owns the session.
-    pub club_id: i64,
+    pub club_id: ClubId,
     /// The session's game id.
     pub game: &'static str,
     /// When the session was created (RFC 3339, UTC).

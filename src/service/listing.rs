@@ -2,6 +2,7 @@
 //! (issue 21, "Work proportional to what is asked").
 
 use crate::error::AppError;
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::store::{self, ReadPool, SessionSummaryRow};
 
@@ -23,7 +24,7 @@ pub struct SessionsPage {
 /// only through its links, never listed. Reads only the club's sessions, one page of them.
 pub async fn list(
     pool: &ReadPool,
-    club: Option<i64>,
+    club: Option<ClubId>,
     before: Option<SessionId>,
 ) -> Result<SessionsPage, AppError> {
     let Some(club) = club else {
@@ -46,7 +47,7 @@ pub async fn list(
 /// without a hand is passed over (see [`store::last_session`]).
 pub async fn last_session(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
     game: &str,
 ) -> Result<Option<SessionSummaryRow>, AppError> {
     let mut conn = pool.acquire().await?;
@@ -54,7 +55,7 @@ pub async fn last_session(
 }
 
 /// The ids of every session of `club`, oldest first.
-pub async fn club_session_ids(pool: &ReadPool, club: i64) -> Result<Vec<SessionId>, AppError> {
+pub async fn club_session_ids(pool: &ReadPool, club: ClubId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::club_session_ids(&mut conn, club).await?)
 }

@@ -22,6 +22,7 @@ mod renamed;
 pub mod settled_night;
 mod what_if;
 
+use crate::ids::ClubId;
 use crate::store::Connected;
 use chrono::{SecondsFormat, Utc};
 use serde_json::Value;
@@ -67,7 +68,7 @@ pub struct Loaded {
     /// The session folded: every row of the sheet, the engine as it stands.
     pub fold: Fold,
     /// The club that owns it; `None` for an open session.
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 impl Loaded {
@@ -90,7 +91,7 @@ fn now() -> String {
 /// who keep their identity across the club's sessions.
 async fn remember_players(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     accounts: impl Iterator<Item = &String>,
 ) -> Result<(), AppError> {
     for account in accounts.filter(|a| !crate::ledger::HOUSE.contains(&a.as_str())) {

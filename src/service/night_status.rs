@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::AppError;
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::service::Folds;
 use crate::service::history::HistoryEntry;
@@ -53,7 +54,7 @@ impl NightMark {
 pub async fn mark(
     pool: &ReadPool,
     folds: &Folds,
-    club: i64,
+    club: ClubId,
     entries: &mut [HistoryEntry],
 ) -> Result<BTreeMap<SessionId, NightMark>, AppError> {
     let mut of_session = Vec::with_capacity(entries.len());

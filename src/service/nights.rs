@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::ClubId;
 use crate::store::Connected;
 use chrono::{SecondsFormat, Utc};
 
@@ -59,7 +60,7 @@ impl NightView {
 pub async fn night_of_session(
     pool: &ReadPool,
     session: SessionId,
-) -> Result<Option<(i64, i64)>, AppError> {
+) -> Result<Option<(ClubId, i64)>, AppError> {
     let mut conn = pool.acquire().await?;
     let Some(night) = ns::night_of_session(&mut conn, session).await? else {
         return Ok(None);
@@ -104,7 +105,11 @@ pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<SessionId>, 
         .collect())
 }
 
-async fn club_session(conn: &mut impl Connected, club: i64, id: SessionId) -> Result<(), AppError> {
+async fn club_session(
+    conn: &mut impl Connected,
+    club: ClubId,
+    id: SessionId,
+) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
@@ -147,14 +152,18 @@ fn mixed(message: String, field: &str) -> AppError {
     }
 }
 
-async fn club_night(conn: &mut impl Connected, club: i64, id: i64) -> Result<NightRow, AppError> {
+async fn club_night(
+    conn: &mut impl Connected,
+    club: ClubId,
+    id: i64,
+) -> Result<NightRow, AppError> {
     ns::night(conn, club, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no night {id}")))
 }
 
 /// The club's latest nights (at most 50), newest first.
-pub async fn nights_of(pool: &ReadPool, club: i64) -> Result<Vec<NightRow>, AppError> {
+pub async fn nights_of(pool: &ReadPool, club: ClubId) -> Result<Vec<NightRow>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::nights_of(&mut conn, club).await?)
 }
@@ -169,7 +178,7 @@ pub async fn nights_of(pool: &ReadPool, club: i64) -> Result<Vec<NightRow>, AppE
 /// one currency). Nothing is written on an error.
 pub async fn group(
     pool: &WritePool,
-    club: i64,
+    club: ClubId,
     into: Option<i64>,
     title: &str,
     sessions: &[SessionId],
@@ -201,7 +210,7 @@ pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String,
 /// [`group`]'s checks and writes in `tx`, the title checked ([`night_title`]).
 pub(super) async fn group_in(
     tx: &mut store::Tx,
-    club: i64,
+    club: ClubId,
     into: Option<i64>,
     title: &str,
     sessions: &[SessionId],
@@ -250,7 +259,7 @@ pub(super) async fn group_in(
 pub async fn night(
     pool: &ReadPool,
     folds: &Folds,
-    club: i64,
+    club: ClubId,
     id: i64,
 ) -> Result<NightView, AppError> {
     let (night, members, payments, renamed) = {
@@ -359,7 +368,7 @@ fn shown_payments(
 pub async fn record_payment(
     pool: &WritePool,
     folds: &Folds,
-    club: i64,
+    club: ClubId,
     id: i64,
     payer: &str,
     payee: &str,
@@ -481,7 +490,7 @@ fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppEr
 /// Errors: [`AppError::NotFound`] for no such payment standing.
 pub async fn void_payment(
     pool: &WritePool,
-    club: i64,
+    club: ClubId,
     id: i64,
     payment: i64,
     reason: &str,
@@ -511,7 +520,7 @@ pub async fn void_payment(
 /// is written on an error.
 pub async fn take_out(
     pool: &WritePool,
-    club: i64,
+    club: ClubId,
     id: i64,
     session: SessionId,
 ) -> Result<(), AppError> {
@@ -524,7 +533,7 @@ pub async fn take_out(
 /// [`take_out`]'s checks and write in `tx`.
 pub(super) async fn take_out_in(
     tx: &mut store::Tx,
-    club: i64,
+    club: ClubId,
     id: i64,
     session: SessionId,
 ) -> Result<(), AppError> {

@@ -9,7 +9,7 @@ use super::{ClubFacts, Current, Folds, Kept, Loaded};
 use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SESSION_FORMAT, SessionDoc};
 use crate::history::SessionFacts;
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::rules::GameInfo;
 use crate::session::window::SHEET_LINES;
 use crate::session::{Fold, Tip};
@@ -19,7 +19,7 @@ use crate::store::{self, EventRow, ReadPool};
 pub(super) async fn load_header(
     conn: &mut impl Connected,
     id: SessionId,
-) -> Result<(SessionDoc, String, Option<i64>), AppError> {
+) -> Result<(SessionDoc, String, Option<ClubId>), AppError> {
     let row = store::session(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
@@ -58,7 +58,7 @@ pub(super) fn parse(text: &str) -> Result<Value, AppError> {
 pub(super) async fn load_in(
     conn: &mut impl Connected,
     id: SessionId,
-) -> Result<(SessionDoc, Vec<EventRow>, String, Option<i64>), AppError> {
+) -> Result<(SessionDoc, Vec<EventRow>, String, Option<ClubId>), AppError> {
     let (mut doc, created_at, club_id) = load_header(conn, id).await?;
     let rows = store::events(conn, id).await?;
     doc.events = rows

@@ -7,7 +7,7 @@
 //! still join or leave; its next hand is a new hand, which may unsettle the night.
 
 use crate::error::AppError;
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::ledger::{KITTY, POT};
 use crate::money::Money;
 use crate::service::Folds;
@@ -35,7 +35,7 @@ pub enum Change {
 pub async fn group_into(
     pool: &WritePool,
     folds: &Folds,
-    (club, night): (i64, i64),
+    (club, night): (ClubId, i64),
     title: &str,
     sessions: &[SessionId],
 ) -> Result<i64, AppError> {
@@ -59,7 +59,7 @@ pub async fn group_into(
 pub async fn take_out(
     pool: &WritePool,
     folds: &Folds,
-    (club, night): (i64, i64),
+    (club, night): (ClubId, i64),
     session: SessionId,
 ) -> Result<(), AppError> {
     let mut write = Checked::new(pool);
@@ -83,7 +83,7 @@ pub async fn take_out(
 async fn keep_settled(
     pool: &ReadPool,
     folds: &Folds,
-    (club, night): (i64, i64),
+    (club, night): (ClubId, i64),
     (sessions, change, field): (&[SessionId], Change, &str),
 ) -> Result<Vec<(SessionId, usize)>, AppError> {
     for &sid in sessions {

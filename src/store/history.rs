@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
 use super::time::stored;
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 
 mod facts;
@@ -24,7 +25,7 @@ pub use facts::{
 /// person shown under `name`.
 pub async fn ensure_person(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     name: &str,
 ) -> Result<i64, sqlx::Error> {
     if let Some(id) = on_either!(conn.either(), c => sqlx::query_scalar::<_, i64>(
@@ -149,7 +150,7 @@ pub struct HistoryRow {
 /// `offset`.
 pub async fn history(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     filter: &HistoryFilter,
     limit: i64,
     offset: i64,
@@ -259,7 +260,7 @@ pub struct PersonRow {
 /// The club's people, by display name.
 pub async fn people(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<PersonRow>, sqlx::Error> {
     let sql = match conn.either().engine() {
         Engine::Sqlite => {
@@ -278,7 +279,7 @@ pub async fn people(
 /// One person of the club, or `None`.
 pub async fn person(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     id: i64,
 ) -> Result<Option<PersonRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT id, display_name FROM people WHERE club_id = $1 AND id = $2")
@@ -393,7 +394,7 @@ pub struct NightRow {
 /// The best night of name `name` (highest net), by the `(club, player, net)` index.
 pub async fn best_night(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     name: &str,
 ) -> Result<Option<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
@@ -410,7 +411,7 @@ pub async fn best_night(
 /// given.
 pub async fn nights(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     name: &str,
     from: Option<DateTime<Utc>>,
     before: Option<DateTime<Utc>>,
@@ -455,7 +456,7 @@ pub struct LeaderRow {
 /// The club's leaderboard from the kept totals: every person, the most money first.
 pub async fn leaderboard(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<LeaderRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pe.id AS person_id, pe.display_name AS name, CAST(SUM(t.nights) AS BIGINT) AS nights, \
@@ -493,7 +494,7 @@ pub async fn renamed_for_session(
 /// display name)`.
 pub async fn renamed_in_club(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pn.name, pe.display_name FROM player_names pn \
@@ -508,7 +509,7 @@ pub async fn renamed_in_club(
 /// The currency of the club's latest session (ISO code), `None` for a club without one.
 pub async fn club_currency(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Option<String>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT currency FROM sessions WHERE club_id = $1 ORDER BY id DESC LIMIT 1")
         .bind(club_id)
@@ -520,7 +521,7 @@ pub async fn club_currency(
 /// archived)`.
 pub async fn session_meta_of_club(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(SessionId, Option<String>, bool)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT m.session_id, m.title, m.archived <> 0 FROM session_meta m \
@@ -534,7 +535,7 @@ pub async fn session_meta_of_club(
 /// Every name of the club with its person: `(person, display name, name)`, by person.
 pub async fn people_with_names(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(i64, String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pe.id, pe.display_name, pn.name FROM people pe \
@@ -549,7 +550,7 @@ pub async fn people_with_names(
 /// before the sessions' facts, which then find their names here). Returns the person.
 pub async fn insert_person(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     display_name: &str,
     names: &[String],
 ) -> Result<i64, sqlx::Error> {

@@ -4,6 +4,7 @@
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 
 /// One line of the sessions list.
@@ -25,7 +26,7 @@ pub struct SessionSummaryRow {
     /// Whether a `close` event was recorded.
     pub closed: bool,
     /// The club that owns it; `None` for an open session.
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 /// What separates the names of [`SessionSummaryRow::players`]: U+001F (information
@@ -92,7 +93,7 @@ fn summary(engine: Engine) -> &'static str {
 /// Either engine.
 pub async fn list_sessions(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     before: Option<SessionId>,
     limit: i64,
 ) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
@@ -113,7 +114,7 @@ pub async fn list_sessions(
 /// repeat, so it is passed over. Either engine.
 pub async fn last_session(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     game: &str,
 ) -> Result<Option<SessionSummaryRow>, sqlx::Error> {
     const PLAYED: &str =
@@ -140,7 +141,7 @@ pub async fn last_session(
 /// The ids of every session of `club`, oldest first (for the whole-club export).
 pub async fn club_session_ids(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
 ) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT id FROM sessions WHERE club_id = $1 ORDER BY id",

@@ -29,6 +29,7 @@ use serde_json::{Map, Value};
 use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::ledger::Posting;
 pub use backfill::{append_missing_entry, seqs_without_entry};
@@ -190,7 +191,7 @@ pub struct SessionRow {
     /// When the session was created (RFC 3339, UTC).
     pub created_at: String,
     /// The club that owns it; `None` for an open session (it never changes).
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 /// A stored event.
@@ -225,7 +226,7 @@ pub struct NewSession<'a> {
     /// Creation time (RFC 3339, UTC).
     pub created_at: &'a str,
     /// The club that owns it; `None` for an open session.
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 /// Inserts a session and its seats; returns the new id. Either engine ([`Connected`]).

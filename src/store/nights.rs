@@ -2,6 +2,7 @@
 //! payments recorded against a night (voided, never deleted). Money in integer cents.
 
 use super::either::{Connected, on_either};
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 
 /// A night as stored.
@@ -10,7 +11,7 @@ pub struct NightRow {
     /// The night's id.
     pub id: i64,
     /// Its club.
-    pub club_id: i64,
+    pub club_id: ClubId,
     /// "Thursday at Sal's".
     pub title: String,
     /// RFC 3339, UTC.
@@ -39,7 +40,7 @@ pub struct NightPaymentRow {
 /// Creates a night of `club`; returns its id.
 pub async fn create(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     title: &str,
     created_at: &str,
 ) -> Result<i64, sqlx::Error> {
@@ -56,7 +57,7 @@ pub async fn create(
 /// Night `id` if it is `club`'s.
 pub async fn night(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     id: i64,
 ) -> Result<Option<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT id, club_id, title, created_at FROM nights WHERE id = $1 AND club_id = $2")
@@ -67,7 +68,10 @@ pub async fn night(
 }
 
 /// The club's nights, newest first.
-pub async fn nights_of(conn: &mut impl Connected, club: i64) -> Result<Vec<NightRow>, sqlx::Error> {
+pub async fn nights_of(
+    conn: &mut impl Connected,
+    club: ClubId,
+) -> Result<Vec<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, club_id, title, created_at FROM nights WHERE club_id = $1 ORDER BY id DESC LIMIT 50",
     )
@@ -209,7 +213,7 @@ pub async fn remove_session(
 /// id, night id, night title)`.
 pub async fn sessions_since(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     since: chrono::DateTime<chrono::Utc>,
 ) -> Result<Vec<(SessionId, String, Option<i64>, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
@@ -227,7 +231,7 @@ pub async fn sessions_since(
 /// Every night of the club, oldest first (for the club export).
 pub async fn all_nights(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
 ) -> Result<Vec<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, club_id, title, created_at FROM nights WHERE club_id = $1 ORDER BY id",
@@ -258,7 +262,7 @@ pub async fn priced(
 /// as [`crate::service::nights::group`] checks); "USD" for a night with no session left.
 pub async fn standing_payments(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     night: Option<i64>,
 ) -> Result<Vec<(i64, String, String, String, String, i64, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
@@ -299,7 +303,7 @@ pub struct EveningRow {
 /// cast back to 64 bits.
 pub async fn evenings_of(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     person: i64,
 ) -> Result<Vec<EveningRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(

@@ -30,7 +30,7 @@ use axum_extra::extract::cookie::CookieJar;
 use crate::error::AppError;
 use crate::format::Position;
 use crate::format::{LedgerEvent, SessionDoc};
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::ledger::settle_up::Transfer;
 use crate::money::Money;
 use crate::rules::{FinishedGame, fields};
@@ -150,7 +150,7 @@ fn session_json(loaded: &Loaded) -> Value {
 
 /// The club a new session belongs to: the writer's club, or none (an open session) for a
 /// request without a token. Errors: 401 for an unknown token, 403 for a read-only one.
-fn owning_club(viewer: &Viewer) -> Result<Option<i64>, AppError> {
+fn owning_club(viewer: &Viewer) -> Result<Option<ClubId>, AppError> {
     match (viewer.grant, &viewer.token) {
         (Some(g), _) if g.access == Access::Write => Ok(Some(g.club_id)),
         (Some(_), _) => Err(AppError::Forbidden(

@@ -13,7 +13,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 
 use super::AppState;
 use crate::error::AppError;
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::service::clubs::{self, ClientKey, Grant, TOKEN_DAYS};
 
 /// The name of the login cookie.
@@ -31,7 +31,7 @@ pub struct Viewer {
 
 impl Viewer {
     /// The club the viewer belongs to, if any.
-    pub fn club(&self) -> Option<i64> {
+    pub fn club(&self) -> Option<ClubId> {
         self.grant.map(|g| g.club_id)
     }
 }

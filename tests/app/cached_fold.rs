@@ -9,7 +9,7 @@
 
 use proptest::prelude::*;
 use scorekeeper::format::{Position, ledger_event};
-use scorekeeper::ids::SessionId;
+use scorekeeper::ids::{ClubId, SessionId};
 use scorekeeper::service::{self, Folds, Loaded, NewSessionInput, Recorded};
 use scorekeeper::session::Tip;
 use scorekeeper::store::WritePool;
@@ -374,7 +374,7 @@ fn run(game: &str, agreements: Value, steps: &[(Step, bool)], club: bool) {
                 currency: None,
                 opening_scores: None,
             },
-            club,
+            club.map(ClubId),
         )
         .await
         .unwrap();
@@ -741,7 +741,9 @@ fn every_games_club_session_keeps_its_facts_by_difference() {
             let club = new_club(&pool).await;
             let header: scorekeeper::format::SessionDoc =
                 serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
-            let id = service::import(&pool, &header, Some(club)).await.unwrap();
+            let id = service::import(&pool, &header, Some(ClubId(club)))
+                .await
+                .unwrap();
             let folds = Folds::new(2);
             let record = |event: Value, n: usize| {
                 let (pool, folds) = (&pool, &folds);

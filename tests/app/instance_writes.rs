@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use scorekeeper::format::{SessionDoc, replay};
-use scorekeeper::ids::SessionId;
+use scorekeeper::ids::{ClubId, SessionId};
 use scorekeeper::service::{self, Folds, nights};
 use scorekeeper::store::{self, NewEvent, WritePool};
 use serde_json::{Value, json};
@@ -311,13 +311,15 @@ async fn a_write_while_another_instances_write_is_in_flight_lands_after_it() {
 
 /// A club session of one hand (B made 300) in a night of its own: the club and the
 /// session's id and the night's.
-async fn night_of_one_hand(a: &Instance) -> (i64, SessionId, i64) {
-    let club = engines::scalar(
-        &a.pool,
-        "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
+async fn night_of_one_hand(a: &Instance) -> (ClubId, SessionId, i64) {
+    let club = ClubId(
+        engines::scalar(
+            &a.pool,
+            "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
          VALUES ('Thursday', 'x', 'share', '2026-12-05T20:00:00Z') RETURNING id",
-    )
-    .await;
+        )
+        .await,
+    );
     let id = session_of_one_hand(a, club).await;
     let night = nights::group(&a.pool, club, None, "Thursday", &[id])
         .await
@@ -326,7 +328,7 @@ async fn night_of_one_hand(a: &Instance) -> (i64, SessionId, i64) {
 }
 
 /// A session of `club` with one hand (B made 300): its id.
-async fn session_of_one_hand(a: &Instance, club: i64) -> SessionId {
+async fn session_of_one_hand(a: &Instance, club: ClubId) -> SessionId {
     let id = service::import(&a.pool, &empty(), Some(club))
         .await
         .unwrap();
@@ -351,7 +353,7 @@ async fn refused_as_settled<T: Send + std::fmt::Debug + 'static>(
     tx: store::Tx,
     task: tokio::task::JoinHandle<Result<T, scorekeeper::error::AppError>>,
     a: &Instance,
-    (club, night): (i64, i64),
+    (club, night): (ClubId, i64),
 ) -> nights::NightView {
     let err = commit_under(tx, task).await.unwrap_err();
     assert_eq!(err.status(), 409, "{err}");

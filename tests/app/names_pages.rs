@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use common::html::{
     self, form_values, has, one_text, outer_html, select_attr, select_text, selected, texts,
@@ -52,7 +53,7 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded_by_the_old() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let id = service::import(&app.pool, &pinochle_open(), Some(club))
+    let id = service::import(&app.pool, &pinochle_open(), Some(ClubId(club)))
         .await
         .unwrap()
         .0;
@@ -61,7 +62,7 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
         "agreements": { "stake": "0.50" }, "players": ["Ann", "Bob"], "events": []
     }))
     .unwrap();
-    let two = service::import(&app.pool, &two, Some(club))
+    let two = service::import(&app.pool, &two, Some(ClubId(club)))
         .await
         .unwrap()
         .0;
@@ -185,15 +186,23 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
 /// "Thursday's Pitch".
 async fn pitch_club(app: &TestApp) -> (i64, String, i64, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(club))
-        .await
-        .unwrap()
-        .0;
-    let b = service::import(&app.pool, &pitch_in("Bob", "Ann", "USD"), Some(club))
-        .await
-        .unwrap()
-        .0;
-    let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), Some(club))
+    let a = service::import(
+        &app.pool,
+        &pitch_in("Ann", "Bob", "USD"),
+        Some(ClubId(club)),
+    )
+    .await
+    .unwrap()
+    .0;
+    let b = service::import(
+        &app.pool,
+        &pitch_in("Bob", "Ann", "USD"),
+        Some(ClubId(club)),
+    )
+    .await
+    .unwrap()
+    .0;
+    let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), Some(ClubId(club)))
         .await
         .unwrap()
         .0;
@@ -275,10 +284,14 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The new-session form joining the euro night with a dollar game: refused before the
     // session is made.
     let (euro_club, euro_cookie) = app.new_club("Euros").await;
-    let e1 = service::import(&app.pool, &pitch_in("Ann", "Bob", "EUR"), Some(euro_club))
-        .await
-        .unwrap()
-        .0;
+    let e1 = service::import(
+        &app.pool,
+        &pitch_in("Ann", "Bob", "EUR"),
+        Some(ClubId(euro_club)),
+    )
+    .await
+    .unwrap()
+    .0;
     let sessions_before: i64 = app.scalar("SELECT count(*) FROM sessions").await;
     let joined = app
         .post_form_with(
@@ -308,10 +321,14 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The API groups sessions of one currency: 201 with the night worked out (Ann +2.80
     // in the one dollar session left: Bob pays her 1.60 and Dee 1.20).
     let (solo_club, solo_cookie) = app.new_club("Solo").await;
-    let solo = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(solo_club))
-        .await
-        .unwrap()
-        .0;
+    let solo = service::import(
+        &app.pool,
+        &pitch_in("Ann", "Bob", "USD"),
+        Some(ClubId(solo_club)),
+    )
+    .await
+    .unwrap()
+    .0;
     let made = app
         .post_json_with(
             &format!("/api/v1/clubs/{solo_club}/nights"),
@@ -489,7 +506,7 @@ async fn the_kitty_is_offered_only_where_it_is_a_party() {
         ]
     }))
     .unwrap();
-    let id = service::import(&app.pool, &doc, Some(club))
+    let id = service::import(&app.pool, &doc, Some(ClubId(club)))
         .await
         .unwrap()
         .0;

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 #[path = "nights/settled.rs"]
 mod settled;
 
@@ -287,11 +288,11 @@ fn pair(name: &str, net: &str) -> (String, String) {
 async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(club))
+    let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(ClubId(club)))
         .await
         .unwrap()
         .0;
-    let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(club))
+    let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(ClubId(club)))
         .await
         .unwrap()
         .0;
@@ -351,7 +352,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
 async fn the_next_session_joins_tonights_night_from_its_form() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+    let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
         .await
         .unwrap()
         .0;

@@ -7,6 +7,7 @@ use chrono::Utc;
 use super::{club_night, club_session, group, mixed, night_priced, priced};
 use crate::error::AppError;
 use crate::history::night::{Priced, one_currency};
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::service::history::game_name;
 use crate::store::nights as ns;
@@ -29,7 +30,7 @@ pub const EVENING_HOURS: i64 = 12;
 
 /// The club's sessions started in the last [`EVENING_HOURS`], newest first (at most 10),
 /// each with the night it is in: what the new-session form offers to join.
-pub async fn tonight(pool: &ReadPool, club: i64) -> Result<Vec<Tonight>, AppError> {
+pub async fn tonight(pool: &ReadPool, club: ClubId) -> Result<Vec<Tonight>, AppError> {
     let since = Utc::now() - chrono::Duration::hours(EVENING_HOURS);
     let mut conn = pool.acquire().await?;
     Ok(ns::sessions_since(&mut conn, club, since)
@@ -84,7 +85,7 @@ impl NightChoice {
 /// one currency).
 pub async fn check_choice(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
     choice: &NightChoice,
     game: &str,
     currency: &str,
@@ -122,7 +123,7 @@ pub async fn check_choice(
 /// the session before is titled "Night of <day>". Errors as [`group`].
 pub async fn join(
     pool: &WritePool,
-    club: i64,
+    club: ClubId,
     choice: &NightChoice,
     id: SessionId,
 ) -> Result<(), AppError> {

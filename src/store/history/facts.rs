@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 
+use crate::ids::ClubId;
 use crate::store::either::{Connected, on_either};
 
 use super::ensure_person;
@@ -64,7 +65,7 @@ macro_rules! bind_bid {
 pub async fn replace_session_facts(
     conn: &mut impl Connected,
     session_id: SessionId,
-    club_id: i64,
+    club_id: ClubId,
     game: &str,
     played_at: &str,
     facts: &SessionFacts,
@@ -96,7 +97,7 @@ pub async fn replace_session_facts(
 pub async fn apply_facts_delta(
     conn: &mut impl Connected,
     session_id: SessionId,
-    club_id: i64,
+    club_id: ClubId,
     game: &str,
     played_at: &str,
     delta: &FactsDelta,
@@ -122,7 +123,7 @@ pub async fn apply_facts_delta(
 /// creation time) in one statement.
 async fn upsert_results(
     conn: &mut impl Connected,
-    (session_id, club_id, game, played_at): (SessionId, i64, &str, &str),
+    (session_id, club_id, game, played_at): (SessionId, ClubId, &str, &str),
     results: &[(PlayerResult, bool)],
 ) -> Result<(), sqlx::Error> {
     if results.is_empty() {
@@ -144,7 +145,7 @@ async fn upsert_results(
 /// `session_id` of `club_id` in one statement.
 async fn upsert_bids(
     conn: &mut impl Connected,
-    (session_id, club_id): (SessionId, i64),
+    (session_id, club_id): (SessionId, ClubId),
     bids: &[(String, i64, i64, i64)],
 ) -> Result<(), sqlx::Error> {
     if bids.is_empty() {
@@ -222,7 +223,7 @@ fn bids_sql(sql: &mut String, first: usize, rows: usize) {
 /// `club_id`'s people and players (before its results name them).
 pub async fn add_new_players(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     delta: &FactsDelta,
 ) -> Result<(), sqlx::Error> {
     for (r, new) in &delta.results {
@@ -263,7 +264,7 @@ pub fn push_facts_delta(sql: &mut String, first: usize, delta: &FactsDelta) -> u
 /// `session_id` of `club_id` (`game`, `played_at`: the session's), in their order.
 pub fn bind_facts_delta<'q>(
     mut q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
-    (session_id, club_id, game, played_at): (SessionId, i64, &'q str, &'q str),
+    (session_id, club_id, game, played_at): (SessionId, ClubId, &'q str, &'q str),
     delta: &'q FactsDelta,
 ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
     if let Some(status) = delta.status {
@@ -334,7 +335,7 @@ pub async fn stored_facts(
 /// net cents, hands bid, made, set, games won, kitties taken).
 pub async fn player_totals_rows(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(String, String, i64, i64, i64, i64, i64, i64, i64)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT player, game, nights, net_cents, hands_bid, hands_made, hands_set, games_won, \
@@ -349,7 +350,7 @@ pub async fn player_totals_rows(
 /// written (the backlog; empty once done, so this reads nothing).
 pub async fn backlog(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would

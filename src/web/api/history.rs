@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::history as hist;
@@ -77,7 +77,7 @@ pub struct HistoryJson {
 pub async fn history(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<HistoryJson>, AppError> {
     member(&viewer, club, Access::Read)?;
@@ -217,7 +217,7 @@ struct Range {
 pub async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(i64, i64)>,
+    Path((club, pid)): Path<(ClubId, i64)>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<PlayerJson>, AppError> {
     member(&viewer, club, Access::Read)?;
@@ -281,7 +281,7 @@ pub struct LeaderboardJson {
 pub async fn leaderboard(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
 ) -> Result<Json<LeaderboardJson>, AppError> {
     member(&viewer, club, Access::Read)?;
     hist::backfill(&state.pool, &state.folds, club).await?;

@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights;
@@ -94,7 +94,7 @@ pub struct NightJson {
 pub async fn night(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(i64, i64)>,
+    Path((club, nid)): Path<(ClubId, i64)>,
 ) -> Result<Json<NightJson>, AppError> {
     member(&viewer, club, Access::Read)?;
     let v = nights::night(&state.reader, &state.folds, club, nid).await?;
@@ -133,7 +133,7 @@ pub struct GroupBody {
 pub async fn group(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<NightJson>), AppError> {
     member(&viewer, club, Access::Write)?;

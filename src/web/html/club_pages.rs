@@ -17,7 +17,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 
 use super::{PageError, error_page};
 use crate::error::AppError;
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::service::clubs::Access;
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
@@ -287,7 +287,7 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> String {
 #[derive(Template, WebTemplate)]
 #[template(path = "clubs/settings.html")]
 struct SettingsPage {
-    id: i64,
+    id: ClubId,
     name: String,
     notice: Option<String>,
     error: Option<PageError>,
@@ -304,7 +304,7 @@ impl SettingsPage {
 async fn settings_club(
     state: &AppState,
     viewer: &Viewer,
-    id: i64,
+    id: ClubId,
 ) -> Result<clubs::Club, AppError> {
     match viewer.grant {
         Some(g) if g.club_id == id && g.access == Access::Write => {
@@ -317,7 +317,11 @@ async fn settings_club(
     }
 }
 
-async fn settings(State(state): State<AppState>, viewer: Viewer, Path(id): Path<i64>) -> Response {
+async fn settings(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<ClubId>,
+) -> Response {
     match settings_club(&state, &viewer, id).await {
         Ok(club) => SettingsPage {
             id,
@@ -337,7 +341,7 @@ async fn change_passphrase(
     Client(client): Client,
     viewer: Viewer,
     jar: CookieJar,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
     let club = match settings_club(&state, &viewer, id).await {
@@ -388,7 +392,7 @@ async fn change_passphrase(
 async fn new_share_link(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
     let club = match settings_club(&state, &viewer, id).await {
@@ -423,7 +427,7 @@ async fn new_share_link(
 #[template(path = "clubs/show.html")]
 struct ClubPage {
     /// The club's id, for the history, download, restore and settings links.
-    id: i64,
+    id: ClubId,
     name: String,
     share_link: Option<String>,
     /// The share link as a QR code, an inline SVG, for a phone's camera.
@@ -442,7 +446,7 @@ async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
     headers: HeaderMap,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
     Query(query): Query<crate::web::Before>,
 ) -> Response {
     let page = async {
@@ -498,7 +502,7 @@ async fn show(
 /// and the link to the next (older) page when there is one.
 async fn club_sessions(
     state: &AppState,
-    id: i64,
+    id: ClubId,
     before: Option<SessionId>,
 ) -> Result<(Vec<SessionSummaryRow>, Option<String>), AppError> {
     // Players under the names the club knows them by now (renamed, merged).

@@ -15,6 +15,7 @@ use super::error_page;
 use super::history_pages::{Net, money_text, net};
 use super::history_pages::{member, whole};
 use crate::error::AppError;
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::clubs::Access;
@@ -56,7 +57,7 @@ struct GroupForm {
 async fn group(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
     body: String,
 ) -> Response {
     let done = async {
@@ -81,7 +82,7 @@ async fn group(
 #[derive(Template, WebTemplate)]
 #[template(path = "history/night.html")]
 struct NightPage {
-    club: i64,
+    club: ClubId,
     can_write: bool,
     view: NightView,
 }
@@ -118,7 +119,7 @@ impl NightPage {
 async fn night(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(i64, i64)>,
+    Path((club, nid)): Path<(ClubId, i64)>,
 ) -> Response {
     let page = async {
         let grant = member(&viewer, club, Access::Read)?;
@@ -150,7 +151,7 @@ struct PayForm {
 async fn pay(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(i64, i64)>,
+    Path((club, nid)): Path<(ClubId, i64)>,
     body: String,
 ) -> Response {
     let done = async {
@@ -201,7 +202,7 @@ struct VoidForm {
 async fn void(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, pid)): Path<(i64, i64, i64)>,
+    Path((club, nid, pid)): Path<(ClubId, i64, i64)>,
     body: String,
 ) -> Response {
     let done = async {
@@ -221,7 +222,7 @@ async fn void(
 async fn take_out(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, sid)): Path<(i64, i64, SessionId)>,
+    Path((club, nid, sid)): Path<(ClubId, i64, SessionId)>,
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;

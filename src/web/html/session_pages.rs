@@ -12,7 +12,7 @@ use axum_extra::extract::cookie::CookieJar;
 
 use super::{PageError, error_page, form_map, sheet};
 use crate::error::AppError;
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 use crate::registry;
 use crate::rules::AgreementSpec;
 use crate::rules::game::agreements_from_form;
@@ -28,7 +28,7 @@ struct ListPage {
     sessions: Vec<SessionSummaryRow>,
     /// The link to the next (older) page, when there is one.
     more: Option<String>,
-    club: Option<(i64, String, bool)>,
+    club: Option<(ClubId, String, bool)>,
 }
 
 impl SessionSummaryRow {

@@ -2,6 +2,7 @@
 //! the session's own.
 
 use crate::error::AppError;
+use crate::ids::ClubId;
 use crate::ids::SessionId;
 
 /// The night a session is in, as its sheet shows it (issue 22 point 1): the night settles
@@ -10,7 +11,7 @@ use crate::ids::SessionId;
 /// instead of the session's own.
 pub struct NightOnSheet {
     /// The club, for the night's address.
-    pub club: i64,
+    pub club: ClubId,
     /// The night's id.
     pub id: i64,
     /// "Thursday at Sal's".
@@ -27,7 +28,7 @@ pub struct NightOnSheet {
 
 impl NightOnSheet {
     /// The sheet's view of `view`, a night of club `club`.
-    pub fn of(club: i64, view: &crate::service::nights::NightView) -> NightOnSheet {
+    pub fn of(club: ClubId, view: &crate::service::nights::NightView) -> NightOnSheet {
         let money = |m: &crate::money::Money| m.shown(&view.currency);
         NightOnSheet {
             club,
