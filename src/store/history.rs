@@ -16,8 +16,8 @@ use crate::ids::SessionId;
 mod facts;
 
 pub use facts::{
-    add_new_players, apply_facts_delta, backlog, bind_facts_delta, done_backlog,
-    player_totals_rows, push_facts_delta, replace_session_facts, stored_facts,
+    add_new_players, apply_facts_delta, backlog, bind_facts_delta, player_totals_rows,
+    push_facts_delta, replace_session_facts, stored_facts,
 };
 
 /// The person behind `name` in the club: the one the name already points at, else the one
@@ -69,6 +69,19 @@ pub async fn ensure_person(
         .await
         .map(|r| r.rows_affected()))?;
     Ok(id)
+}
+
+/// Takes session `session_id` off the backlog (its facts are written).
+pub async fn done_backlog(
+    conn: &mut impl Connected,
+    session_id: SessionId,
+) -> Result<(), sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query("DELETE FROM history_backlog WHERE session_id = $1")
+        .bind(session_id)
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
+    Ok(())
 }
 
 /// Sets a session's title (`None` clears it).

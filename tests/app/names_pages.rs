@@ -186,23 +186,16 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
 /// "Thursday's Pitch".
 async fn pitch_club(app: &TestApp) -> (i64, String, i64, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(
-        &app.pool,
-        &pitch_in("Ann", "Bob", "USD"),
-        Some(ClubId(club)),
-    )
-    .await
-    .unwrap()
-    .0;
-    let b = service::import(
-        &app.pool,
-        &pitch_in("Bob", "Ann", "USD"),
-        Some(ClubId(club)),
-    )
-    .await
-    .unwrap()
-    .0;
-    let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), Some(ClubId(club)))
+    let owner = Some(ClubId(club));
+    let a = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), owner)
+        .await
+        .unwrap()
+        .0;
+    let b = service::import(&app.pool, &pitch_in("Bob", "Ann", "USD"), owner)
+        .await
+        .unwrap()
+        .0;
+    let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), owner)
         .await
         .unwrap()
         .0;
@@ -284,14 +277,11 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The new-session form joining the euro night with a dollar game: refused before the
     // session is made.
     let (euro_club, euro_cookie) = app.new_club("Euros").await;
-    let e1 = service::import(
-        &app.pool,
-        &pitch_in("Ann", "Bob", "EUR"),
-        Some(ClubId(euro_club)),
-    )
-    .await
-    .unwrap()
-    .0;
+    let euros = Some(ClubId(euro_club));
+    let e1 = service::import(&app.pool, &pitch_in("Ann", "Bob", "EUR"), euros)
+        .await
+        .unwrap()
+        .0;
     let sessions_before: i64 = app.scalar("SELECT count(*) FROM sessions").await;
     let joined = app
         .post_form_with(
@@ -321,14 +311,11 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The API groups sessions of one currency: 201 with the night worked out (Ann +2.80
     // in the one dollar session left: Bob pays her 1.60 and Dee 1.20).
     let (solo_club, solo_cookie) = app.new_club("Solo").await;
-    let solo = service::import(
-        &app.pool,
-        &pitch_in("Ann", "Bob", "USD"),
-        Some(ClubId(solo_club)),
-    )
-    .await
-    .unwrap()
-    .0;
+    let solo_owner = Some(ClubId(solo_club));
+    let solo = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), solo_owner)
+        .await
+        .unwrap()
+        .0;
     let made = app
         .post_json_with(
             &format!("/api/v1/clubs/{solo_club}/nights"),

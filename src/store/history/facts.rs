@@ -2,7 +2,7 @@
 //! band, written whole or by an event's difference in the event's own transaction; the
 //! club totals follow through the tables' triggers (migrations `0007` and `0010`).
 //! The backlog (sessions stored before the history existed, whose facts are still to be
-//! written) is kept here too, beside the facts it waits for.
+//! written) is read here too, beside the facts it waits for.
 
 use std::fmt::Write as _;
 
@@ -362,17 +362,4 @@ pub async fn backlog(
     .bind(club_id)
     .fetch_all(c)
     .await)
-}
-
-/// Takes session `session_id` off the backlog (its facts are written).
-pub async fn done_backlog(
-    conn: &mut impl Connected,
-    session_id: SessionId,
-) -> Result<(), sqlx::Error> {
-    on_either!(conn.either(), c => sqlx::query("DELETE FROM history_backlog WHERE session_id = $1")
-        .bind(session_id)
-        .execute(c)
-        .await
-        .map(|r| r.rows_affected()))?;
-    Ok(())
 }
