@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::ids::ClubId;
+use crate::ids::NightId;
 use crate::ids::SessionId;
 use crate::store::Connected;
 use serde_json::{Map, Value};
@@ -65,7 +66,7 @@ pub async fn session(
 pub async fn night_payments(
     pool: &ReadPool,
     club: ClubId,
-    night: Option<i64>,
+    night: Option<NightId>,
 ) -> Result<Vec<NightPaymentRecord>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::standing_payments(&mut conn, club, night)

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::ids::ClubId;
+use crate::ids::NightId;
 use crate::store::Connected;
 use chrono::{SecondsFormat, Utc};
 
@@ -60,7 +61,7 @@ impl NightView {
 pub async fn night_of_session(
     pool: &ReadPool,
     session: SessionId,
-) -> Result<Option<(ClubId, i64)>, AppError> {
+) -> Result<Option<(ClubId, NightId)>, AppError> {
     let mut conn = pool.acquire().await?;
     let Some(night) = ns::night_of_session(&mut conn, session).await? else {
         return Ok(None);
@@ -96,7 +97,7 @@ pub async fn night_mates(pool: &ReadPool, session: SessionId) -> Result<Vec<Sess
 }
 
 /// The ids of night `night`'s sessions, oldest first. Errors: the store's.
-pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<SessionId>, AppError> {
+pub async fn sessions_in(pool: &ReadPool, night: NightId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::sessions_of(&mut conn, night)
         .await?
@@ -132,7 +133,7 @@ async fn priced(conn: &mut impl Connected, id: SessionId) -> Result<Priced, AppE
 /// The sessions of night `night` as the one-currency check names them (none for `None`).
 async fn night_priced(
     conn: &mut impl Connected,
-    night: Option<i64>,
+    night: Option<NightId>,
 ) -> Result<Vec<Priced>, AppError> {
     let Some(night) = night else {
         return Ok(Vec::new());
@@ -155,7 +156,7 @@ fn mixed(message: String, field: &str) -> AppError {
 async fn club_night(
     conn: &mut impl Connected,
     club: ClubId,
-    id: i64,
+    id: NightId,
 ) -> Result<NightRow, AppError> {
     ns::night(conn, club, id)
         .await?
@@ -179,10 +180,10 @@ pub async fn nights_of(pool: &ReadPool, club: ClubId) -> Result<Vec<NightRow>, A
 pub async fn group(
     pool: &WritePool,
     club: ClubId,
-    into: Option<i64>,
+    into: Option<NightId>,
     title: &str,
     sessions: &[SessionId],
-) -> Result<i64, AppError> {
+) -> Result<NightId, AppError> {
     let title = night_title(title, sessions)?;
     let mut tx = pool.begin_write().await?;
     let night = group_in(&mut tx, club, into, &title, sessions).await?;
@@ -211,10 +212,10 @@ pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String,
 pub(super) async fn group_in(
     tx: &mut store::Tx,
     club: ClubId,
-    into: Option<i64>,
+    into: Option<NightId>,
     title: &str,
     sessions: &[SessionId],
-) -> Result<i64, AppError> {
+) -> Result<NightId, AppError> {
     let at = now();
     for &sid in sessions {
         club_session(tx, club, sid).await?;
@@ -260,7 +261,7 @@ pub async fn night(
     pool: &ReadPool,
     folds: &Folds,
     club: ClubId,
-    id: i64,
+    id: NightId,
 ) -> Result<NightView, AppError> {
     let (night, members, payments, renamed) = {
         let mut conn = pool.acquire().await?;
@@ -369,7 +370,7 @@ pub async fn record_payment(
     pool: &WritePool,
     folds: &Folds,
     club: ClubId,
-    id: i64,
+    id: NightId,
     payer: &str,
     payee: &str,
     amount: &str,
@@ -491,7 +492,7 @@ fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppEr
 pub async fn void_payment(
     pool: &WritePool,
     club: ClubId,
-    id: i64,
+    id: NightId,
     payment: i64,
     reason: &str,
 ) -> Result<(), AppError> {
@@ -521,7 +522,7 @@ pub async fn void_payment(
 pub async fn take_out(
     pool: &WritePool,
     club: ClubId,
-    id: i64,
+    id: NightId,
     session: SessionId,
 ) -> Result<(), AppError> {
     let mut tx = pool.begin_write().await?;
@@ -534,7 +535,7 @@ pub async fn take_out(
 pub(super) async fn take_out_in(
     tx: &mut store::Tx,
     club: ClubId,
-    id: i64,
+    id: NightId,
     session: SessionId,
 ) -> Result<(), AppError> {
     club_night(tx, club, id).await?;

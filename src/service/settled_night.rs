@@ -7,7 +7,7 @@
 //! still join or leave; its next hand is a new hand, which may unsettle the night.
 
 use crate::error::AppError;
-use crate::ids::{ClubId, SessionId};
+use crate::ids::{ClubId, NightId, SessionId};
 use crate::ledger::{KITTY, POT};
 use crate::money::Money;
 use crate::service::Folds;
@@ -35,10 +35,10 @@ pub enum Change {
 pub async fn group_into(
     pool: &WritePool,
     folds: &Folds,
-    (club, night): (ClubId, i64),
+    (club, night): (ClubId, NightId),
     title: &str,
     sessions: &[SessionId],
-) -> Result<i64, AppError> {
+) -> Result<NightId, AppError> {
     let title = nights::night_title(title, sessions)?;
     let mut write = Checked::new(pool);
     loop {
@@ -59,7 +59,7 @@ pub async fn group_into(
 pub async fn take_out(
     pool: &WritePool,
     folds: &Folds,
-    (club, night): (ClubId, i64),
+    (club, night): (ClubId, NightId),
     session: SessionId,
 ) -> Result<(), AppError> {
     let mut write = Checked::new(pool);
@@ -83,7 +83,7 @@ pub async fn take_out(
 async fn keep_settled(
     pool: &ReadPool,
     folds: &Folds,
-    (club, night): (ClubId, i64),
+    (club, night): (ClubId, NightId),
     (sessions, change, field): (&[SessionId], Change, &str),
 ) -> Result<Vec<(SessionId, usize)>, AppError> {
     for &sid in sessions {

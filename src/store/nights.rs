@@ -3,13 +3,14 @@
 
 use super::either::{Connected, on_either};
 use crate::ids::ClubId;
+use crate::ids::NightId;
 use crate::ids::SessionId;
 
 /// A night as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NightRow {
     /// The night's id.
-    pub id: i64,
+    pub id: NightId,
     /// Its club.
     pub club_id: ClubId,
     /// "Thursday at Sal's".
@@ -43,7 +44,7 @@ pub async fn create(
     club: ClubId,
     title: &str,
     created_at: &str,
-) -> Result<i64, sqlx::Error> {
+) -> Result<NightId, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO nights (club_id, title, created_at) VALUES ($1, $2, $3) RETURNING id",
     )
@@ -58,7 +59,7 @@ pub async fn create(
 pub async fn night(
     conn: &mut impl Connected,
     club: ClubId,
-    id: i64,
+    id: NightId,
 ) -> Result<Option<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT id, club_id, title, created_at FROM nights WHERE id = $1 AND club_id = $2")
         .bind(id)
@@ -84,7 +85,7 @@ pub async fn nights_of(
 pub async fn night_of_session(
     conn: &mut impl Connected,
     session_id: SessionId,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<NightId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT night_id FROM night_sessions WHERE session_id = $1")
         .bind(session_id)
         .fetch_optional(c)
@@ -110,7 +111,7 @@ pub async fn night_mates(
 /// Puts a session in a night (the caller checked it is in none).
 pub async fn add_session(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
     session_id: SessionId,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("INSERT INTO night_sessions (session_id, night_id) VALUES ($1, $2)")
@@ -125,7 +126,7 @@ pub async fn add_session(
 /// The night's sessions as `(id, game id)`, oldest first.
 pub async fn sessions_of(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
 ) -> Result<Vec<(SessionId, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game FROM night_sessions n JOIN sessions s ON s.id = n.session_id \
@@ -139,7 +140,7 @@ pub async fn sessions_of(
 /// The night's payments, voided ones included, oldest first.
 pub async fn payments_of(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
 ) -> Result<Vec<NightPaymentRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, payer, payee, amount_cents, recorded_at, voided_at, void_reason \
@@ -153,7 +154,7 @@ pub async fn payments_of(
 /// Records a payment against a night; returns its id.
 pub async fn add_payment(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
     payer: &str,
     payee: &str,
     amount_cents: i64,
@@ -175,7 +176,7 @@ pub async fn add_payment(
 /// Voids a payment of the night that is not voided yet; returns whether one was.
 pub async fn void_payment(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
     payment: i64,
     voided_at: &str,
     reason: &str,
@@ -197,7 +198,7 @@ pub async fn void_payment(
 /// Takes a session out of a night.
 pub async fn remove_session(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
     session_id: SessionId,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("DELETE FROM night_sessions WHERE night_id = $1 AND session_id = $2")
@@ -215,7 +216,7 @@ pub async fn sessions_since(
     conn: &mut impl Connected,
     club: ClubId,
     since: chrono::DateTime<chrono::Utc>,
-) -> Result<Vec<(SessionId, String, Option<i64>, Option<String>)>, sqlx::Error> {
+) -> Result<Vec<(SessionId, String, Option<NightId>, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game, n.id, n.title FROM sessions s \
          LEFT JOIN night_sessions ns ON ns.session_id = s.id \
@@ -263,8 +264,8 @@ pub async fn priced(
 pub async fn standing_payments(
     conn: &mut impl Connected,
     club: ClubId,
-    night: Option<i64>,
-) -> Result<Vec<(i64, String, String, String, String, i64, String)>, sqlx::Error> {
+    night: Option<NightId>,
+) -> Result<Vec<(NightId, String, String, String, String, i64, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT n.id, n.title, COALESCE((SELECT s.currency FROM night_sessions x \
          JOIN sessions s ON s.id = x.session_id WHERE x.night_id = n.id ORDER BY s.id LIMIT 1), 'USD'), \
@@ -284,7 +285,7 @@ pub async fn standing_payments(
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct EveningRow {
     /// The night, when the evening's sessions were made one.
-    pub night_id: Option<i64>,
+    pub night_id: Option<NightId>,
     /// The night's title.
     pub title: Option<String>,
     /// When its first session was started (RFC 3339, UTC).

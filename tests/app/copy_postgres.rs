@@ -4,7 +4,7 @@
 //! session as it was entered. Needs `SCOREKEEPER_TEST_DATABASE_URL` (required under CI).
 
 use crate::common;
-use scorekeeper::ids::SessionId;
+use scorekeeper::ids::{NightId, SessionId};
 
 use common::engines::postgres_database;
 use common::nights::{make_night, pay_at_night, two_pitches};
@@ -122,7 +122,9 @@ async fn check_club(pg: &PgPool, filled: &Filled) {
     let want_b = cents(&[("Ann", -160), ("Bob", 280), ("Dee", -120)]);
     assert_eq!(pg_balances(pg, b).await, want_b);
     let mut conn = pg.acquire().await.unwrap();
-    let payments = nights::payments_of(&mut conn, filled.night).await.unwrap();
+    let payments = nights::payments_of(&mut conn, NightId(filled.night))
+        .await
+        .unwrap();
     assert_eq!(payments.len(), 1);
     let paid = &payments[0];
     assert_eq!((paid.payer.as_str(), paid.payee.as_str()), ("Dee", "Ann"));

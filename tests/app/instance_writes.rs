@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use scorekeeper::format::{SessionDoc, replay};
-use scorekeeper::ids::{ClubId, SessionId};
+use scorekeeper::ids::{ClubId, NightId, SessionId};
 use scorekeeper::service::{self, Folds, nights};
 use scorekeeper::store::{self, NewEvent, WritePool};
 use serde_json::{Value, json};
@@ -311,7 +311,7 @@ async fn a_write_while_another_instances_write_is_in_flight_lands_after_it() {
 
 /// A club session of one hand (B made 300) in a night of its own: the club and the
 /// session's id and the night's.
-async fn night_of_one_hand(a: &Instance) -> (ClubId, SessionId, i64) {
+async fn night_of_one_hand(a: &Instance) -> (ClubId, SessionId, NightId) {
     let club = ClubId(
         engines::scalar(
             &a.pool,
@@ -353,7 +353,7 @@ async fn refused_as_settled<T: Send + std::fmt::Debug + 'static>(
     tx: store::Tx,
     task: tokio::task::JoinHandle<Result<T, scorekeeper::error::AppError>>,
     a: &Instance,
-    (club, night): (ClubId, i64),
+    (club, night): (ClubId, NightId),
 ) -> nights::NightView {
     let err = commit_under(tx, task).await.unwrap_err();
     assert_eq!(err.status(), 409, "{err}");

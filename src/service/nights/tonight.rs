@@ -7,8 +7,8 @@ use chrono::Utc;
 use super::{club_night, club_session, group, mixed, night_priced, priced};
 use crate::error::AppError;
 use crate::history::night::{Priced, one_currency};
-use crate::ids::ClubId;
 use crate::ids::SessionId;
+use crate::ids::{ClubId, NightId};
 use crate::service::history::game_name;
 use crate::store::nights as ns;
 use crate::store::{ReadPool, WritePool};
@@ -21,7 +21,7 @@ pub struct Tonight {
     /// Its game's name.
     pub game_name: String,
     /// The night it is in, with the night's title, if any.
-    pub night: Option<(i64, String)>,
+    pub night: Option<(NightId, String)>,
 }
 
 /// How far back "tonight" reaches when a new session is started: the club's sessions
@@ -50,7 +50,7 @@ pub enum NightChoice {
     /// Not part of a night (the default).
     None,
     /// Join night `id`.
-    Join(i64),
+    Join(NightId),
     /// Start a night with session `id` (of the same evening) and the new one.
     With(SessionId),
 }
@@ -70,7 +70,7 @@ impl NightChoice {
         let (kind, id) = text.split_once(':').ok_or_else(bad)?;
         let id: i64 = id.parse().map_err(|_| bad())?;
         match kind {
-            "night" => Ok(NightChoice::Join(id)),
+            "night" => Ok(NightChoice::Join(NightId(id))),
             "with" => Ok(NightChoice::With(SessionId(id))),
             _ => Err(bad()),
         }

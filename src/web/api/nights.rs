@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
+use crate::ids::NightId;
 use crate::ids::{ClubId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
@@ -72,7 +73,8 @@ pub struct NightPaymentJson {
 /// A night worked out.
 #[derive(Serialize, ToSchema)]
 pub struct NightJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: NightId,
     title: String,
     /// RFC 3339, UTC.
     created_at: String,
@@ -94,7 +96,7 @@ pub struct NightJson {
 pub async fn night(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(ClubId, i64)>,
+    Path((club, nid)): Path<(ClubId, NightId)>,
 ) -> Result<Json<NightJson>, AppError> {
     member(&viewer, club, Access::Read)?;
     let v = nights::night(&state.reader, &state.folds, club, nid).await?;
@@ -111,7 +113,8 @@ pub struct GroupBody {
     sessions: Vec<SessionId>,
     /// A night of the club to add them to; absent for a new night.
     #[serde(default)]
-    night: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    night: Option<NightId>,
     /// The new night's title, at most 80 characters (absent or blank: "Night of <day>").
     #[serde(default)]
     #[schema(max_length = 80)]

@@ -16,6 +16,7 @@ use super::history_pages::{Net, money_text, net};
 use super::history_pages::{member, whole};
 use crate::error::AppError;
 use crate::ids::ClubId;
+use crate::ids::NightId;
 use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::clubs::Access;
@@ -64,7 +65,7 @@ async fn group(
         member(&viewer, club, Access::Write)?;
         let f: GroupForm = form(&body)?;
         // A settled night takes no session with money in it (issue 22 point 1).
-        match whole("night", &f.night)? {
+        match whole("night", &f.night)?.map(NightId) {
             Some(nid) => {
                 let at = (club, nid);
                 settled_night::group_into(&state.pool, &state.folds, at, &f.title, &f.sessions)
@@ -119,7 +120,7 @@ impl NightPage {
 async fn night(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(ClubId, i64)>,
+    Path((club, nid)): Path<(ClubId, NightId)>,
 ) -> Response {
     let page = async {
         let grant = member(&viewer, club, Access::Read)?;
@@ -151,7 +152,7 @@ struct PayForm {
 async fn pay(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(ClubId, i64)>,
+    Path((club, nid)): Path<(ClubId, NightId)>,
     body: String,
 ) -> Response {
     let done = async {
@@ -185,7 +186,7 @@ async fn pay(
 
 /// Tells the live sheets of night `nid`'s sessions that the night changed (each shows the
 /// night's settle-up); returns the sessions.
-async fn touched(state: &AppState, nid: i64) -> Result<Vec<SessionId>, AppError> {
+async fn touched(state: &AppState, nid: NightId) -> Result<Vec<SessionId>, AppError> {
     let sessions = nights::sessions_in(&state.reader, nid).await?;
     for &sid in &sessions {
         state.changed(sid);
@@ -202,7 +203,7 @@ struct VoidForm {
 async fn void(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, pid)): Path<(ClubId, i64, i64)>,
+    Path((club, nid, pid)): Path<(ClubId, NightId, i64)>,
     body: String,
 ) -> Response {
     let done = async {
@@ -222,7 +223,7 @@ async fn void(
 async fn take_out(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, sid)): Path<(ClubId, i64, SessionId)>,
+    Path((club, nid, sid)): Path<(ClubId, NightId, SessionId)>,
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;

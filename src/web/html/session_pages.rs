@@ -12,6 +12,7 @@ use axum_extra::extract::cookie::CookieJar;
 
 use super::{PageError, error_page, form_map, sheet};
 use crate::error::AppError;
+use crate::ids::NightId;
 use crate::ids::{ClubId, SessionId};
 use crate::registry;
 use crate::rules::AgreementSpec;
@@ -114,7 +115,7 @@ impl NewPage {
 
     /// Whether night `night` was offered by a session listed before the `index`th, so each
     /// night is offered once.
-    fn night_offered(&self, index: &usize, night: &i64) -> bool {
+    fn night_offered(&self, index: &usize, night: &NightId) -> bool {
         self.tonight
             .iter()
             .take(*index)

@@ -2,8 +2,8 @@
 //! the session's own.
 
 use crate::error::AppError;
-use crate::ids::ClubId;
 use crate::ids::SessionId;
+use crate::ids::{ClubId, NightId};
 
 /// The night a session is in, as its sheet shows it (issue 22 point 1): the night settles
 /// the session, so the sheet shows the night's transfers (a "Mark paid" there records a
@@ -13,7 +13,7 @@ pub struct NightOnSheet {
     /// The club, for the night's address.
     pub club: ClubId,
     /// The night's id.
-    pub id: i64,
+    pub id: NightId,
     /// "Thursday at Sal's".
     pub title: String,
     /// Every net of the night is zero.
