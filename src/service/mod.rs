@@ -24,7 +24,7 @@ mod what_if;
 
 use crate::ids::ClubId;
 use crate::store::Connected;
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 use serde_json::Value;
 
 use crate::store::{ReadPool, WritePool};
@@ -83,8 +83,10 @@ impl Loaded {
     }
 }
 
+/// Now as the store keeps a time the service records (an event, a night, a payment):
+/// RFC 3339 in UTC to the second, the one clock reading of the service's writes.
 fn now() -> String {
-    Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
+    store::time::stored(Utc::now())
 }
 
 /// Every player among `accounts` (a ledger's accounts) becomes one of the club's players,

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use crate::ids::ClubId;
 use crate::ids::NightId;
 use crate::store::Connected;
-use chrono::{SecondsFormat, Utc};
 
+use super::now;
 use crate::error::AppError;
 use crate::history::night::{
     NightPayment, NightSession, NightSettlement, Priced, one_currency, settle_night,
@@ -24,10 +24,6 @@ use crate::store::{ReadPool, WritePool};
 
 mod tonight;
 pub use tonight::{EVENING_HOURS, NightChoice, Tonight, check_choice, join, tonight};
-
-fn now() -> String {
-    Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
-}
 
 /// A night as its page and the API show it.
 #[derive(Debug, Clone)]
