@@ -390,7 +390,8 @@ async fn club_database(
         ids.push(
             scorekeeper::service::import(&pool, &doc, Some(club.id))
                 .await
-                .unwrap(),
+                .unwrap()
+                .0,
         );
     }
     pool.close().await;
@@ -703,13 +704,14 @@ async fn writes_beside_a_chart(plan: &Plan, game: &Game, long: usize) -> (f64, f
     let (url, token, ids) = club_database(&plan.dir, "chart", game, long, 1).await;
     let short = {
         let pool = scorekeeper::store::open(&url).await.unwrap();
-        let club: i64 = sqlx::query_scalar("SELECT id FROM clubs")
+        let club: scorekeeper::ids::ClubId = sqlx::query_scalar("SELECT id FROM clubs")
             .fetch_one(&pool)
             .await
             .unwrap();
         let id = scorekeeper::service::import(&pool, &game.session(0), Some(club))
             .await
-            .unwrap();
+            .unwrap()
+            .0;
         pool.close().await;
         id
     };

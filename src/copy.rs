@@ -21,6 +21,7 @@ use sqlx::{PgConnection, PgPool, SqliteConnection, SqlitePool};
 use tokio_stream::StreamExt;
 
 use crate::format::{self, LedgerDoc, SESSION_FORMAT, SessionDoc};
+use crate::ids::SessionId;
 use crate::store::copy::{self as sql, DERIVED, TABLES};
 use crate::store::postgres::{Engine, PG_MIGRATOR};
 use crate::store::{self, Connected};
@@ -270,7 +271,7 @@ pub async fn check_ledgers(conn: &mut impl Connected) -> Result<(usize, usize), 
 
 /// Session `id`'s document as stored: header, players and every event's body in order
 /// (what its export holds).
-async fn session_doc(conn: &mut impl Connected, id: i64) -> Result<SessionDoc, String> {
+async fn session_doc(conn: &mut impl Connected, id: SessionId) -> Result<SessionDoc, String> {
     let fail = |e: sqlx::Error| e.to_string();
     let row = store::session(conn, id)
         .await
@@ -304,7 +305,7 @@ async fn session_doc(conn: &mut impl Connected, id: i64) -> Result<SessionDoc, S
 /// The stored postings of session `id`, event by event, equal replay's.
 async fn check_postings(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     ledger: &LedgerDoc,
 ) -> Result<(), String> {
     let stored = sql::session_postings(conn, id)
@@ -341,7 +342,7 @@ async fn check_postings(
 /// its postings alone are compared. How many entries there are.
 async fn check_entries(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     ledger: &LedgerDoc,
 ) -> Result<usize, String> {
     let mut stored = store::ledger_entries(conn, id, None, usize::MAX);

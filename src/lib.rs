@@ -12,6 +12,7 @@ pub mod export;
 pub mod format;
 pub mod game_list;
 pub mod history;
+pub mod ids;
 pub mod ledger;
 pub mod money;
 pub mod registry;

@@ -3,6 +3,7 @@
 //! (`templates/games/<id>/hand_form.html`); everything else (replay, the API, the forms, the
 //! sheet, `scorekeeper games`, CI) asks this registry.
 
+use crate::ids::SessionId;
 use crate::rules::GameInfo;
 use crate::rules::game::HandFormSpec;
 
@@ -12,7 +13,7 @@ use crate::rules::game::HandFormSpec;
 #[derive(Debug, Clone)]
 pub struct HandFormData {
     /// The session's id, for the form's action.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// The players seated now, clockwise.
     pub seated: Vec<String>,
     /// How many events the page saw, so a second phone's entry is caught (409).

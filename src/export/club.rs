@@ -3,6 +3,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::ClubId;
+use crate::ids::NightId;
+use crate::ids::SessionId;
 use crate::store::Connected;
 use serde_json::{Map, Value};
 
@@ -49,7 +52,11 @@ pub fn record(loaded: &Loaded) -> SessionRecord {
 }
 
 /// Session `id` for export. Errors: [`AppError::NotFound`].
-pub async fn session(pool: &ReadPool, folds: &Folds, id: i64) -> Result<SessionRecord, AppError> {
+pub async fn session(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<SessionRecord, AppError> {
     Ok(record(&*service::load(pool, folds, id).await?))
 }
 
@@ -58,8 +65,8 @@ pub async fn session(pool: &ReadPool, folds: &Folds, id: i64) -> Result<SessionR
 /// sessions ([`super::nights`]). Errors: the store's.
 pub async fn night_payments(
     pool: &ReadPool,
-    club: i64,
-    night: Option<i64>,
+    club: ClubId,
+    night: Option<NightId>,
 ) -> Result<Vec<NightPaymentRecord>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::standing_payments(&mut conn, club, night)
@@ -83,7 +90,11 @@ pub async fn night_payments(
 
 /// The club `id` if `grant` belongs to it (reading is enough). Errors:
 /// [`AppError::NotFound`] for anyone else, as the club page does.
-pub async fn member_club(pool: &ReadPool, grant: Option<Grant>, id: i64) -> Result<Club, AppError> {
+pub async fn member_club(
+    pool: &ReadPool,
+    grant: Option<Grant>,
+    id: ClubId,
+) -> Result<Club, AppError> {
     grant
         .filter(|g| g.club_id == id)
         .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
@@ -94,7 +105,7 @@ pub async fn member_club(pool: &ReadPool, grant: Option<Grant>, id: i64) -> Resu
 pub async fn club_sessions(
     pool: &ReadPool,
     folds: &Folds,
-    id: i64,
+    id: ClubId,
 ) -> Result<Vec<SessionRecord>, AppError> {
     let ids = service::club_session_ids(pool, id).await?;
     let mut sessions = Vec::with_capacity(ids.len());
@@ -122,7 +133,7 @@ pub async fn export_club(
     crate::service::history::backfill(pool, folds, club.id).await?;
     let sessions = club_sessions(pool, folds, club.id).await?;
     let mut export = club_export(&club.name, players, &sessions);
-    let position: BTreeMap<i64, usize> = sessions
+    let position: BTreeMap<SessionId, usize> = sessions
         .iter()
         .enumerate()
         .map(|(i, s)| (s.id, i))
@@ -191,7 +202,7 @@ pub async fn import_club(
     name: Option<&str>,
     passphrase: &str,
     export: &ClubExport,
-) -> Result<(Club, String, Vec<i64>), AppError> {
+) -> Result<(Club, String, Vec<SessionId>), AppError> {
     let ledgers = check_club_export(export)?;
     // Limited per address like every club creation ([`clubs::create_club`]).
     let new = clubs::prepare_club(limits, client, name.unwrap_or(&export.name), passphrase).await?;
@@ -218,10 +229,10 @@ pub async fn import_club(
 /// facts; the players of its ledger join the club. Returns the new session's id.
 async fn import_session(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     s: &ExportedSession,
     ledger: &LedgerDoc,
-) -> Result<i64, AppError> {
+) -> Result<SessionId, AppError> {
     let doc = &s.session;
     let id = store::insert_session(
         conn,
@@ -260,7 +271,7 @@ async fn import_session(
 /// bug).
 async fn import_events(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     s: &ExportedSession,
     ledger: &LedgerDoc,
 ) -> Result<(), AppError> {
@@ -299,9 +310,9 @@ async fn import_events(
 /// the new sessions' ids in the export's order) and its payments, a voided one voided again.
 async fn import_nights(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     nights: &[ExportedNight],
-    ids: &[i64],
+    ids: &[SessionId],
 ) -> Result<(), AppError> {
     for night in nights {
         let nid = ns::create(conn, club, &night.title, &night.created_at).await?;

@@ -19,6 +19,7 @@ use chrono::DateTime;
 use serde::{Deserialize, Serialize};
 
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
+use crate::ids::SessionId;
 use crate::ledger::{KITTY, POT, Posting};
 use crate::money::Money;
 use crate::rules::Field;
@@ -41,7 +42,7 @@ pub struct EventLine {
 #[derive(Debug, Clone)]
 pub struct SessionRecord {
     /// The session's id in this service.
-    pub id: i64,
+    pub id: SessionId,
     /// When it was created (RFC 3339, UTC).
     pub created_at: String,
     /// Its session document.
@@ -550,7 +551,7 @@ mod tests {
         ledger.balances.insert("Bob".into(), Money::from_cents(-20));
         ledger.balances.insert(KITTY.into(), Money::from_cents(-10));
         SessionRecord {
-            id: 7,
+            id: SessionId(7),
             created_at: "2026-11-20T19:00:00Z".into(),
             doc,
             ledger,

@@ -10,13 +10,14 @@
 use std::fmt::Write as _;
 
 use super::{ExportError, cell, day, finish, journal_account, journal_amount, journal_text};
+use crate::ids::NightId;
 use crate::money::Money;
 
 /// A payment that stands against a night, as the exports write it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NightPaymentRecord {
     /// The night's id.
-    pub night_id: i64,
+    pub night_id: NightId,
     /// The night's title ("Thursday at Sal's").
     pub night_title: String,
     /// The night's currency (ISO code, "USD"): its sessions'.
@@ -90,7 +91,7 @@ mod tests {
 
     fn paid(payer: &str, payee: &str, cents: i64) -> NightPaymentRecord {
         NightPaymentRecord {
-            night_id: 3,
+            night_id: NightId(3),
             night_title: "Thursday; at Sal's".into(),
             currency: "USD".into(),
             payer: payer.into(),

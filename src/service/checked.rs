@@ -22,6 +22,7 @@
 //!   any transaction, at most [`TRIES`] times.
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::store::{self, Tx, WritePool};
 
 /// How many times a [`Checked`] write computes a write whose sessions another instance
@@ -33,7 +34,7 @@ pub const TRIES: usize = 3;
 /// ([`store::append::lock_sessions`]): a count of events read in it stays true until its
 /// commit. Errors: the store's (busy when another instance holds a lock past
 /// [`store::WRITE_WAIT`]).
-pub(super) async fn begin_for(pool: &WritePool, sessions: &[i64]) -> Result<Tx, AppError> {
+pub(super) async fn begin_for(pool: &WritePool, sessions: &[SessionId]) -> Result<Tx, AppError> {
     let mut tx = pool.begin_write().await?;
     store::append::lock_sessions(&mut tx, sessions).await?;
     Ok(tx)
@@ -41,7 +42,7 @@ pub(super) async fn begin_for(pool: &WritePool, sessions: &[i64]) -> Result<Tx, 
 
 /// Whether each session of `counts` (session id, number of events) holds that many events
 /// as stored in `tx`, which holds their locks ([`begin_for`]).
-async fn still_current(tx: &mut Tx, counts: &[(i64, usize)]) -> Result<bool, AppError> {
+async fn still_current(tx: &mut Tx, counts: &[(SessionId, usize)]) -> Result<bool, AppError> {
     for &(id, count) in counts {
         if store::event_count(tx, id).await? != count {
             return Ok(false);
@@ -74,12 +75,15 @@ impl<'p> Checked<'p> {
     /// one moved on: nothing is held, and the caller computes again from the sessions read
     /// anew. Errors: the store's; [`AppError::Busy`] when the sessions moved on [`TRIES`]
     /// times.
-    pub(super) async fn begin(&mut self, counts: &[(i64, usize)]) -> Result<Option<Tx>, AppError> {
+    pub(super) async fn begin(
+        &mut self,
+        counts: &[(SessionId, usize)],
+    ) -> Result<Option<Tx>, AppError> {
         if self.tries == TRIES {
             return Err(AppError::Busy);
         }
         self.tries += 1;
-        let ids: Vec<i64> = counts.iter().map(|&(id, _)| id).collect();
+        let ids: Vec<SessionId> = counts.iter().map(|&(id, _)| id).collect();
         let mut tx = begin_for(self.pool, &ids).await?;
         if still_current(&mut tx, counts).await? {
             return Ok(Some(tx));

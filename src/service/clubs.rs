@@ -10,6 +10,8 @@ use sha2::{Digest, Sha256};
 use super::Folds;
 use super::hashing::{hash_passphrase, passphrase_matches};
 use crate::error::AppError;
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 use crate::store::clubs::{self as store, ClubRow};
 use crate::store::{Connected, ReadPool, WritePool};
 
@@ -38,7 +40,7 @@ impl Access {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Grant {
     /// The club.
-    pub club_id: i64,
+    pub club_id: ClubId,
     /// What the token allows.
     pub access: Access,
 }
@@ -47,7 +49,7 @@ pub struct Grant {
 #[derive(Debug, Clone)]
 pub struct Club {
     /// The club's id.
-    pub id: i64,
+    pub id: ClubId,
     /// Its name.
     pub name: String,
     /// The read-only share link's secret (the link is `/share/{share_token}`).
@@ -95,7 +97,11 @@ fn hash_token(token: &str) -> String {
         .collect()
 }
 
-async fn issue_token(pool: &WritePool, club_id: i64, access: Access) -> Result<String, AppError> {
+async fn issue_token(
+    pool: &WritePool,
+    club_id: ClubId,
+    access: Access,
+) -> Result<String, AppError> {
     let mut conn = pool.acquire().await?;
     store_token(&mut conn, club_id, access).await
 }
@@ -104,7 +110,7 @@ async fn issue_token(pool: &WritePool, club_id: i64, access: Access) -> Result<S
 /// expire [`TOKEN_DAYS`] from now; the token.
 async fn store_token(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     access: Access,
 ) -> Result<String, AppError> {
     let token = new_secret()?;
@@ -276,7 +282,7 @@ pub async fn change_passphrase(
     pool: &WritePool,
     limits: &LoginLimits,
     client: ClientKey,
-    club_id: i64,
+    club_id: ClubId,
     current: &str,
     new: &str,
 ) -> Result<String, AppError> {
@@ -307,7 +313,7 @@ pub async fn change_passphrase(
 
 /// Gives the club a new share secret: the old share link, and every browser that opened
 /// it, reads no more. Returns the new secret (the link is `/share/{secret}`).
-pub async fn rotate_share_secret(pool: &WritePool, club_id: i64) -> Result<String, AppError> {
+pub async fn rotate_share_secret(pool: &WritePool, club_id: ClubId) -> Result<String, AppError> {
     let secret = new_secret()?;
     let mut tx = pool.begin_write().await?;
     store::set_share_token(&mut tx, club_id, &secret).await?;
@@ -356,7 +362,7 @@ pub async fn log_out(pool: &WritePool, token: &str) -> Result<(), AppError> {
 }
 
 /// The club with this id. Errors: [`AppError::NotFound`].
-pub async fn club(pool: &ReadPool, id: i64) -> Result<Club, AppError> {
+pub async fn club(pool: &ReadPool, id: ClubId) -> Result<Club, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::club(&mut conn, id)
         .await?
@@ -365,7 +371,10 @@ pub async fn club(pool: &ReadPool, id: i64) -> Result<Club, AppError> {
 }
 
 /// The club's players with their net money over every session of the club, in cents.
-pub async fn player_totals(pool: &ReadPool, club_id: i64) -> Result<Vec<(String, i64)>, AppError> {
+pub async fn player_totals(
+    pool: &ReadPool,
+    club_id: ClubId,
+) -> Result<Vec<(String, i64)>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::player_totals(&mut conn, club_id).await?)
 }
@@ -400,7 +409,7 @@ pub async fn authorize(
     pool: &ReadPool,
     folds: &Folds,
     grant: Option<Grant>,
-    id: i64,
+    id: SessionId,
     need: Access,
 ) -> Result<(), AppError> {
     let missing = || AppError::NotFound(format!("there is no session {id}"));
@@ -468,12 +477,12 @@ impl SessionLinks {
     }
 
     /// The path of the write link.
-    pub fn write_path(&self, id: i64) -> String {
+    pub fn write_path(&self, id: SessionId) -> String {
         format!("/sessions/{id}/link/{}", self.write)
     }
 
     /// The path of the read link.
-    pub fn read_path(&self, id: i64) -> String {
+    pub fn read_path(&self, id: SessionId) -> String {
         format!("/sessions/{id}/link/{}", self.read)
     }
 }
@@ -481,7 +490,7 @@ impl SessionLinks {
 /// Stores the hashes of `links` for session `id` (in the transaction that creates it).
 pub async fn store_session_links(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     links: &SessionLinks,
 ) -> Result<(), AppError> {
     Ok(store::insert_session_links(
@@ -498,7 +507,7 @@ pub async fn store_session_links(
 /// rules apply then. `Ok(Some(None))` when it has links and no secret matches.
 pub async fn link_access(
     pool: &ReadPool,
-    id: i64,
+    id: SessionId,
     presented: &[&str],
 ) -> Result<Option<Option<Access>>, AppError> {
     let mut conn = pool.acquire().await?;

@@ -42,6 +42,7 @@ use sqlx::{PgConnection, SqliteConnection};
 use tokio::sync::oneshot;
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::ledger::Posting;
 use crate::store::{self, NewEvent, Pooled, WRITE_WAIT, WritePool};
 
@@ -66,7 +67,7 @@ pub const MAX_QUEUED: usize = 1024;
 #[derive(Debug, Clone)]
 pub struct Append {
     /// The session's id.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// How many events the state the event was applied to held; the event is stored as
     /// event `count + 1` (its `seq`) only while the session holds exactly `count`.
     pub count: usize,
@@ -371,7 +372,7 @@ async fn write(
 
 /// Which of `jobs` may be appended, given each session's stored `counts` (read under the
 /// write lock): each one's outcome, and what the committed ones write, in order.
-fn admit(jobs: &[Job], mut counts: HashMap<i64, i64>) -> (Vec<Appended>, Vec<Row<'_>>) {
+fn admit(jobs: &[Job], mut counts: HashMap<SessionId, i64>) -> (Vec<Appended>, Vec<Row<'_>>) {
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut rows = Vec::with_capacity(jobs.len());
     for job in jobs {
@@ -394,7 +395,7 @@ fn admit(jobs: &[Job], mut counts: HashMap<i64, i64>) -> (Vec<Appended>, Vec<Row
 /// every record and the `COMMIT` (plus one for each record that names a player new to its
 /// club).
 async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
-    let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
+    let sessions: Vec<SessionId> = jobs.iter().map(|job| job.append.session_id).collect();
     let counts = match store::append::begin_and_count(conn, &sessions).await {
         Ok(counts) => counts,
         Err(e) => return Err(abandon(conn, Failed::Group(e)).await),
@@ -421,12 +422,12 @@ async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<A
 /// difference). A failed statement drops the transaction, which rolls it back.
 async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
     let mut tx = sqlx::Connection::begin(conn).await.map_err(Failed::Group)?;
-    let sessions: Vec<i64> = jobs.iter().map(|job| job.append.session_id).collect();
+    let sessions: Vec<SessionId> = jobs.iter().map(|job| job.append.session_id).collect();
     let counts = store::append::lock_and_count(&mut tx, &sessions)
         .await
         .map_err(Failed::Group)?;
     let (outcomes, rows) = admit(jobs, counts);
-    let clubs: Vec<i64> = rows
+    let clubs: Vec<crate::ids::ClubId> = rows
         .iter()
         .filter_map(|r| Some(r.facts.as_ref()?.write.club_id))
         .collect();
@@ -462,7 +463,7 @@ async fn abandon(conn: &mut SqliteConnection, failed: Failed) -> Failed {
 
 /// What one record writes, borrowed from its [`Append`]: its event and its club facts.
 struct Row<'a> {
-    session_id: i64,
+    session_id: SessionId,
     event: NewEvent<'a>,
     facts: Option<Facts<'a>>,
 }
@@ -506,7 +507,7 @@ impl<'a> Row<'a> {
 
 /// A club session's history facts, written in its event's query.
 struct Facts<'a> {
-    session_id: i64,
+    session_id: SessionId,
     write: &'a FactsWrite,
 }
 
@@ -537,10 +538,11 @@ mod tests {
     use super::{Append, Appended, Committer, MAX_GROUP, MAX_QUEUED};
     use crate::error::AppError;
     use crate::format::SessionDoc;
+    use crate::ids::SessionId;
     use crate::ledger::Posting;
     use crate::money::Money;
 
-    async fn sessions(n: usize) -> (WritePool, Vec<i64>) {
+    async fn sessions(n: usize) -> (WritePool, Vec<SessionId>) {
         // Either engine: `.ci/run` runs these on PostgreSQL too.
         let pool = crate::store::testing::fresh_store().await;
         let doc: SessionDoc = serde_json::from_value(json!({
@@ -556,7 +558,7 @@ mod tests {
     }
 
     /// A hand of session `id` after `count` events: A pays B and C 25 cents each.
-    fn append(id: i64, count: usize) -> Append {
+    fn append(id: SessionId, count: usize) -> Append {
         Append {
             session_id: id,
             count,
@@ -594,7 +596,7 @@ mod tests {
         answers
     }
 
-    async fn stored(pool: &WritePool, id: i64) -> (usize, Vec<(String, i64)>) {
+    async fn stored(pool: &WritePool, id: SessionId) -> (usize, Vec<(String, i64)>) {
         let mut conn = pool.acquire().await.unwrap();
         let count = crate::store::event_count(&mut conn, id).await.unwrap();
         (count, crate::store::balances(&mut conn, id).await.unwrap())

@@ -7,6 +7,8 @@ use super::clubs::{self, SessionLinks};
 use super::{entry_text, history, now, remember_players};
 use crate::error::AppError;
 use crate::format::{SESSION_FORMAT, SessionDoc, replay};
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 use crate::store::{self, NewEvent, NewSession, WritePool};
 
 /// What a new session needs: the game, players in seat order, the agreements, and
@@ -30,8 +32,8 @@ pub struct NewSessionInput {
 pub async fn create_session(
     pool: &WritePool,
     input: NewSessionInput,
-    club: Option<i64>,
-) -> Result<i64, AppError> {
+    club: Option<ClubId>,
+) -> Result<SessionId, AppError> {
     let doc = SessionDoc {
         format: SESSION_FORMAT.into(),
         game: input.game,
@@ -55,7 +57,7 @@ pub async fn create_session(
 pub async fn create_linked_session(
     pool: &WritePool,
     input: NewSessionInput,
-) -> Result<(i64, SessionLinks), AppError> {
+) -> Result<(SessionId, SessionLinks), AppError> {
     let doc = SessionDoc {
         format: SESSION_FORMAT.into(),
         game: input.game,
@@ -73,7 +75,7 @@ pub async fn create_linked_session(
 pub async fn import_linked(
     pool: &WritePool,
     doc: &SessionDoc,
-) -> Result<(i64, SessionLinks), AppError> {
+) -> Result<(SessionId, SessionLinks), AppError> {
     let links = SessionLinks::new()?;
     let id = import_with(pool, doc, None, Some(&links)).await?;
     Ok((id, links))
@@ -87,8 +89,8 @@ pub async fn import_linked(
 pub async fn import(
     pool: &WritePool,
     doc: &SessionDoc,
-    club: Option<i64>,
-) -> Result<i64, AppError> {
+    club: Option<ClubId>,
+) -> Result<SessionId, AppError> {
     import_with(pool, doc, club, None).await
 }
 
@@ -97,9 +99,9 @@ pub async fn import(
 async fn import_with(
     pool: &WritePool,
     doc: &SessionDoc,
-    club: Option<i64>,
+    club: Option<ClubId>,
     links: Option<&SessionLinks>,
-) -> Result<i64, AppError> {
+) -> Result<SessionId, AppError> {
     let ledger = replay(doc)?;
     let recorded_at = now();
     let mut tx = pool.begin_write().await?;

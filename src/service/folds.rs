@@ -30,6 +30,8 @@ use tokio::sync::RwLock;
 use super::commit::Committer;
 use super::renamed::Renamed;
 use super::{Kept, Loaded};
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 
 /// One session's place in the cache: its state as last committed, or `None`.
 pub(super) type Slot = Arc<RwLock<Option<Kept>>>;
@@ -45,16 +47,16 @@ pub const DEFAULT_CAPACITY: usize = 32;
 /// queue their records are committed through.
 #[derive(Clone)]
 pub struct Folds {
-    slots: Arc<Mutex<LruCache<i64, Slot>>>,
+    slots: Arc<Mutex<LruCache<SessionId, Slot>>>,
     committer: Arc<Committer>,
     /// A club session's state under its renamed players' names, as its sheet shows it
     /// ([`super::renamed`]), as many as there are slots.
-    renamed: Arc<Mutex<LruCache<i64, Arc<Renamed>>>>,
+    renamed: Arc<Mutex<LruCache<SessionId, Arc<Renamed>>>>,
     /// The club of each session asked about lately (`None`: a session without a club), as
     /// many as [`CLUBS_KEPT`]. A session's club is set when it is made and never changes,
     /// and sessions are never deleted, so what is kept here never goes stale, even beside
     /// another process writing the same database.
-    clubs: Arc<Mutex<LruCache<i64, Option<i64>>>>,
+    clubs: Arc<Mutex<LruCache<SessionId, Option<ClubId>>>>,
 }
 
 /// How many sessions' clubs [`Folds`] remembers (16 bytes each, plus the map's own).
@@ -89,14 +91,14 @@ impl Folds {
 
     /// The club of session `id` when remembered: `Some(None)` for a session without a
     /// club; `None` when not known here (ask the store).
-    pub fn club_of(&self, id: i64) -> Option<Option<i64>> {
+    pub fn club_of(&self, id: SessionId) -> Option<Option<ClubId>> {
         let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
         clubs.get(&id).copied()
     }
 
     /// Remembers that session `id` exists and belongs to `club` (`None`: no club), as the
     /// store answered.
-    pub fn remember_club(&self, id: i64, club: Option<i64>) {
+    pub fn remember_club(&self, id: SessionId, club: Option<ClubId>) {
         let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
         clubs.put(id, club);
     }
@@ -107,7 +109,7 @@ impl Folds {
     }
 
     /// The slot of session `id`, made empty if the session has none yet.
-    pub(super) fn slot(&self, id: i64) -> Slot {
+    pub(super) fn slot(&self, id: SessionId) -> Slot {
         // The map is only touched in these few lines, which cannot panic midway, so a
         // poisoned lock still guards a whole map.
         let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
@@ -117,14 +119,14 @@ impl Folds {
     }
 
     /// Session `id`'s state under renamed names, when kept.
-    pub(super) fn renamed(&self, id: i64) -> Option<Arc<Renamed>> {
+    pub(super) fn renamed(&self, id: SessionId) -> Option<Arc<Renamed>> {
         let mut renamed = self.renamed.lock().unwrap_or_else(PoisonError::into_inner);
         renamed.get(&id).cloned()
     }
 
     /// Keeps `state` as session `id`'s state under renamed names, unless a later one is
     /// kept already (another request may have read a later event meanwhile).
-    pub(super) fn keep_renamed(&self, id: i64, state: Arc<Renamed>) {
+    pub(super) fn keep_renamed(&self, id: SessionId, state: Arc<Renamed>) {
         let mut renamed = self.renamed.lock().unwrap_or_else(PoisonError::into_inner);
         if renamed
             .peek(&id)
@@ -136,7 +138,7 @@ impl Folds {
 
     /// The slot of session `id` when the cache has one, without making one or counting
     /// as a use: what a read that must change nothing (a what-if preview) looks at.
-    pub(super) fn peek(&self, id: i64) -> Option<Slot> {
+    pub(super) fn peek(&self, id: SessionId) -> Option<Slot> {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         slots.peek(&id).cloned()
     }

@@ -7,6 +7,7 @@ use super::reading::load_tip;
 use super::{Folds, Kept};
 use crate::error::AppError;
 use crate::format::{LedgerDoc, Position, ledger_standing};
+use crate::ids::SessionId;
 use crate::ledger::Balances;
 use crate::session::Tip;
 use crate::store::{self, ReadPool, WritePool};
@@ -17,7 +18,7 @@ use tokio_stream::StreamExt;
 #[derive(Debug, Clone)]
 pub struct Glance {
     /// The session's id.
-    pub id: i64,
+    pub id: SessionId,
     /// The state after the last event, with the latest rows ([`crate::session::window`]).
     pub tip: Tip,
     /// ISO currency code.
@@ -34,7 +35,7 @@ pub struct Glance {
 async fn with_current<R>(
     pool: &ReadPool,
     folds: &Folds,
-    id: i64,
+    id: SessionId,
     read: impl FnOnce(&Kept) -> R,
 ) -> Result<R, AppError> {
     // The count is read before waiting for the slot, so no connection is held while
@@ -63,7 +64,7 @@ async fn with_current<R>(
 /// Where session `id` stands after its last event ([`Position`]): from the cached state
 /// when it holds every stored event, else read and folded from the store and cached. The
 /// cost does not grow with the session when it is cached. Errors: [`AppError::NotFound`].
-pub async fn position(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Position, AppError> {
+pub async fn position(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Position, AppError> {
     with_current(pool, folds, id, |k| Position::of_tip(&k.tip)).await
 }
 
@@ -71,7 +72,7 @@ pub async fn position(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Positio
 /// the settle-up), from the cached state as [`position`] reads it, the session's header and
 /// the times of the rows shown: three indexed reads, whatever the session's length.
 /// Errors: [`AppError::NotFound`].
-pub async fn glance(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Glance, AppError> {
+pub async fn glance(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Glance, AppError> {
     let tip = with_current(pool, folds, id, |k| k.tip.clone()).await?;
     let mut conn = pool.acquire().await?;
     let header = store::session(&mut conn, id)
@@ -102,7 +103,7 @@ pub async fn glance(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Glance, A
 pub async fn stored_ledger(
     pool: &ReadPool,
     folds: &Folds,
-    id: i64,
+    id: SessionId,
     after: Option<usize>,
 ) -> Result<Option<(usize, String)>, AppError> {
     let mut conn = pool.acquire().await?;
@@ -146,7 +147,7 @@ pub async fn stored_ledger(
 /// Errors: the store's.
 pub async fn backfill_entries(
     pool: &WritePool,
-    id: i64,
+    id: SessionId,
     ledger: &LedgerDoc,
 ) -> Result<u64, AppError> {
     let mut tx = pool.begin_write().await?;
@@ -175,7 +176,7 @@ pub async fn backfill_entries(
 pub async fn night_standing(
     pool: &ReadPool,
     folds: &Folds,
-    id: i64,
+    id: SessionId,
 ) -> Result<(Balances, bool, String, usize), AppError> {
     let (balances, open, events) = with_current(pool, folds, id, |k| {
         let (balances, open) = match k.tip.close_preview() {

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::ClubId;
 use crate::store::Connected;
 use chrono::NaiveDate;
 
@@ -11,6 +12,7 @@ use super::Folds;
 use crate::error::AppError;
 use crate::format::{self, SessionDoc};
 use crate::history::session_facts;
+use crate::ids::SessionId;
 use crate::session::Fold;
 use crate::store::history::{
     self as hs, HistoryFilter, HistoryRow, LeaderRow, NightRow, PersonRow, TotalsRow,
@@ -29,7 +31,7 @@ pub const CHART_NIGHTS: i64 = 30;
 /// gives the header (agreements, players, opening scores); `created_at` the night's date.
 pub async fn after_event(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     doc: &SessionDoc,
     fold: &Fold,
     created_at: &str,
@@ -48,7 +50,7 @@ pub async fn after_event(
 /// Errors: [`AppError::Refused`] naming `field`.
 pub async fn check_club_names(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     names: impl Iterator<Item = &str>,
     field: &str,
 ) -> Result<(), AppError> {
@@ -80,8 +82,8 @@ pub async fn check_club_names(
 /// facts, from the document folded once more.
 pub async fn after_import(
     conn: &mut impl Connected,
-    id: i64,
-    club: Option<i64>,
+    id: SessionId,
+    club: Option<ClubId>,
     doc: &SessionDoc,
     created_at: &str,
 ) -> Result<(), AppError> {
@@ -92,8 +94,8 @@ pub async fn after_import(
 
 async fn write_facts(
     conn: &mut impl Connected,
-    id: i64,
-    club: i64,
+    id: SessionId,
+    club: ClubId,
     doc: &SessionDoc,
     fold: &Fold,
     created_at: &str,
@@ -114,7 +116,7 @@ async fn write_facts(
 /// read and replayed, and written only while it still holds the events they were worked
 /// out from ([`super::checked::Checked`]): an event another instance recorded
 /// meanwhile is in the facts written, never left out of them.
-pub async fn backfill(pool: &WritePool, folds: &Folds, club: i64) -> Result<(), AppError> {
+pub async fn backfill(pool: &WritePool, folds: &Folds, club: ClubId) -> Result<(), AppError> {
     // Asked of the read pool: once the backlog is empty (nearly always) the pages that
     // call this never touch the writer.
     let missing = {
@@ -171,7 +173,7 @@ pub struct HistoryEntry {
 /// `from` ([`AppError::BadRequest`] naming `to`).
 pub async fn history(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
     query: &HistoryQuery,
 ) -> Result<(Vec<HistoryEntry>, bool), AppError> {
     if let (Some(from), Some(to)) = (query.from, query.to)
@@ -195,7 +197,7 @@ pub async fn history(
     let mut rows = hs::history(&mut conn, club, &filter, PAGE + 1, offset).await?;
     let more = rows.len() as i64 > PAGE;
     rows.truncate(PAGE as usize);
-    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    let ids: Vec<SessionId> = rows.iter().map(|r| r.id).collect();
     let results = hs::results_of(&mut conn, &ids).await?;
     let entries = rows
         .into_iter()
@@ -218,12 +220,16 @@ pub fn game_name(id: &str) -> String {
 }
 
 /// The club's people.
-pub async fn people(pool: &ReadPool, club: i64) -> Result<Vec<PersonRow>, AppError> {
+pub async fn people(pool: &ReadPool, club: ClubId) -> Result<Vec<PersonRow>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::people(&mut conn, club).await?)
 }
 
-async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(), AppError> {
+async fn club_session(
+    conn: &mut impl Connected,
+    club: ClubId,
+    id: SessionId,
+) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
@@ -233,7 +239,12 @@ async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(
 /// Gives session `id` of `club` a title ("Thursday at Sal's"); blank clears it. Errors:
 /// [`AppError::NotFound`]; [`AppError::BadRequest`] (field `title`) for a title over 80
 /// characters or with a character that does not show ([`crate::rules::table::title`]).
-pub async fn set_title(pool: &WritePool, club: i64, id: i64, title: &str) -> Result<(), AppError> {
+pub async fn set_title(
+    pool: &WritePool,
+    club: ClubId,
+    id: SessionId,
+    title: &str,
+) -> Result<(), AppError> {
     let title = crate::rules::table::title(title, 80, "a title").map_err(|message| {
         AppError::BadRequest {
             field: "title".into(),
@@ -251,8 +262,8 @@ pub async fn set_title(pool: &WritePool, club: i64, id: i64, title: &str) -> Res
 /// back. Errors: [`AppError::NotFound`].
 pub async fn set_archived(
     pool: &WritePool,
-    club: i64,
-    id: i64,
+    club: ClubId,
+    id: SessionId,
     archived: bool,
 ) -> Result<(), AppError> {
     let mut tx = pool.begin_write().await?;
@@ -296,7 +307,7 @@ pub struct PlayerStats {
 /// [`AppError::NotFound`].
 pub async fn player(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
     id: i64,
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
@@ -360,7 +371,7 @@ fn all_games(by_game: &[TotalsRow]) -> TotalsRow {
 /// net in cents.
 async fn nights_of(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     names: &[String],
     (from, to): (Option<NaiveDate>, Option<NaiveDate>),
 ) -> Result<(Option<NightRow>, Vec<NightRow>, Option<i64>), AppError> {
@@ -392,7 +403,7 @@ async fn nights_of(
 }
 
 /// The club's leaderboard.
-pub async fn leaderboard(pool: &ReadPool, club: i64) -> Result<Vec<LeaderRow>, AppError> {
+pub async fn leaderboard(pool: &ReadPool, club: ClubId) -> Result<Vec<LeaderRow>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::leaderboard(&mut conn, club).await?)
 }
@@ -403,7 +414,7 @@ pub async fn leaderboard(pool: &ReadPool, club: i64) -> Result<Vec<LeaderRow>, A
 /// kitty's or the pot's). Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming
 /// `name` when it breaks that rule, or is another player's or looks like it
 /// ([`crate::rules::table::look_alike`]; merge them instead).
-pub async fn rename(pool: &WritePool, club: i64, id: i64, name: &str) -> Result<(), AppError> {
+pub async fn rename(pool: &WritePool, club: ClubId, id: i64, name: &str) -> Result<(), AppError> {
     let bad = |message: &str| AppError::BadRequest {
         field: "name".into(),
         message: message.into(),
@@ -436,7 +447,7 @@ pub async fn rename(pool: &WritePool, club: i64, id: i64, name: &str) -> Result<
 /// Merges person `from` into person `into` (two spellings of one person): every name and
 /// so every night of `from` counts for `into`. Errors: [`AppError::NotFound`];
 /// [`AppError::BadRequest`] naming `into` when they are the same person.
-pub async fn merge(pool: &WritePool, club: i64, from: i64, into: i64) -> Result<(), AppError> {
+pub async fn merge(pool: &WritePool, club: ClubId, from: i64, into: i64) -> Result<(), AppError> {
     if from == into {
         return Err(AppError::BadRequest {
             field: "into".into(),
@@ -460,7 +471,7 @@ pub async fn merge(pool: &WritePool, club: i64, from: i64, into: i64) -> Result<
 /// recorded ones.
 pub async fn renamed_for_session(
     pool: &ReadPool,
-    id: i64,
+    id: SessionId,
 ) -> Result<BTreeMap<String, String>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::renamed_for_session(&mut conn, id)
@@ -472,7 +483,7 @@ pub async fn renamed_for_session(
 /// Recorded name → display name for the club's renamed or merged names.
 pub async fn renamed_in_club(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
 ) -> Result<BTreeMap<String, String>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::renamed_in_club(&mut conn, club)
@@ -496,7 +507,7 @@ pub fn names_tag(names: &BTreeMap<String, String>) -> String {
 /// The currency the club's totals are shown in: its latest session's (ISO code), "USD" for
 /// a club with no session. A club keeps its sessions in one currency; the leaderboard and
 /// player pages add cents across sessions.
-pub async fn club_currency(pool: &ReadPool, club: i64) -> Result<String, AppError> {
+pub async fn club_currency(pool: &ReadPool, club: ClubId) -> Result<String, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::club_currency(&mut conn, club)
         .await?

@@ -1,6 +1,7 @@
 //! What the cache keeps of each open session: its tip and, for a club's session, its
 //! history facts, which each plain event changes by its own difference.
 
+use crate::ids::ClubId;
 use crate::store::Connected;
 use serde_json::Value;
 
@@ -8,6 +9,7 @@ use super::{Loaded, no_longer_replays};
 use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SessionDoc};
 use crate::history::{FactsDelta, SessionFacts};
+use crate::ids::SessionId;
 use crate::session::{Fold, Tip};
 use crate::store;
 
@@ -16,7 +18,7 @@ use crate::store;
 #[derive(Debug, Clone)]
 pub struct Kept {
     /// The club that owns it; `None` for an open session (a session never changes club).
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
     /// The fold's state after the last event.
     pub tip: Tip,
     /// For a club's session: its history facts as they stand, which each plain event
@@ -28,7 +30,7 @@ pub struct Kept {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClubFacts {
     /// The club that owns the session.
-    pub club_id: i64,
+    pub club_id: ClubId,
     /// When the session was created (RFC 3339, UTC): the night's date in the history.
     pub played_at: String,
     /// The document's seats, clockwise (a side's members for a game won by a side).
@@ -47,8 +49,8 @@ impl Kept {
     /// events need not be there) and its whole `fold`, whose rows may be slimmed
     /// ([`Fold::slim_older`]) but for the sheet's window.
     pub(super) fn of_fold(
-        id: i64,
-        (club_id, created_at): (Option<i64>, &str),
+        id: SessionId,
+        (club_id, created_at): (Option<ClubId>, &str),
         doc: &SessionDoc,
         fold: &Fold,
     ) -> Result<Kept, AppError> {
@@ -126,7 +128,7 @@ impl Kept {
 #[derive(Debug, Clone)]
 pub struct FactsWrite {
     /// The club that owns the session.
-    pub club_id: i64,
+    pub club_id: ClubId,
     /// The session's game id.
     pub game: &'static str,
     /// When the session was created (RFC 3339, UTC).
@@ -137,7 +139,7 @@ pub struct FactsWrite {
 
 impl FactsWrite {
     /// Writes it for session `id` in the caller's transaction.
-    pub async fn write(&self, conn: &mut impl Connected, id: i64) -> Result<(), sqlx::Error> {
+    pub async fn write(&self, conn: &mut impl Connected, id: SessionId) -> Result<(), sqlx::Error> {
         if self.delta.is_empty() {
             return Ok(());
         }

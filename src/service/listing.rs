@@ -2,6 +2,8 @@
 //! (issue 21, "Work proportional to what is asked").
 
 use crate::error::AppError;
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 use crate::store::{self, ReadPool, SessionSummaryRow};
 
 /// How many sessions one page of a club's sessions list holds.
@@ -14,7 +16,7 @@ pub struct SessionsPage {
     pub sessions: Vec<SessionSummaryRow>,
     /// The `before` of the next (older) page, when there is one: the id of this page's
     /// oldest session.
-    pub next: Option<i64>,
+    pub next: Option<SessionId>,
 }
 
 /// One page of the sessions of `club`, newest first: those with an id below `before`
@@ -22,8 +24,8 @@ pub struct SessionsPage {
 /// only through its links, never listed. Reads only the club's sessions, one page of them.
 pub async fn list(
     pool: &ReadPool,
-    club: Option<i64>,
-    before: Option<i64>,
+    club: Option<ClubId>,
+    before: Option<SessionId>,
 ) -> Result<SessionsPage, AppError> {
     let Some(club) = club else {
         return Ok(SessionsPage::default());
@@ -45,7 +47,7 @@ pub async fn list(
 /// without a hand is passed over (see [`store::last_session`]).
 pub async fn last_session(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
     game: &str,
 ) -> Result<Option<SessionSummaryRow>, AppError> {
     let mut conn = pool.acquire().await?;
@@ -53,7 +55,7 @@ pub async fn last_session(
 }
 
 /// The ids of every session of `club`, oldest first.
-pub async fn club_session_ids(pool: &ReadPool, club: i64) -> Result<Vec<i64>, AppError> {
+pub async fn club_session_ids(pool: &ReadPool, club: ClubId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::club_session_ids(&mut conn, club).await?)
 }

@@ -22,14 +22,16 @@ mod renamed;
 pub mod settled_night;
 mod what_if;
 
+use crate::ids::ClubId;
 use crate::store::Connected;
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 use serde_json::Value;
 
 use crate::store::{ReadPool, WritePool};
 
 use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SessionDoc};
+use crate::ids::SessionId;
 
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent};
@@ -50,7 +52,7 @@ use self::commit::{Append, Appended};
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The session's id.
-    pub id: i64,
+    pub id: SessionId,
     /// The session document (the export).
     pub doc: SessionDoc,
     /// Its ledger, computed by `replay`.
@@ -66,7 +68,7 @@ pub struct Loaded {
     /// The session folded: every row of the sheet, the engine as it stands.
     pub fold: Fold,
     /// The club that owns it; `None` for an open session.
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 impl Loaded {
@@ -81,15 +83,17 @@ impl Loaded {
     }
 }
 
+/// Now as the store keeps a time the service records (an event, a night, a payment):
+/// RFC 3339 in UTC to the second, the one clock reading of the service's writes.
 fn now() -> String {
-    Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
+    store::time::stored(Utc::now())
 }
 
 /// Every player among `accounts` (a ledger's accounts) becomes one of the club's players,
 /// who keep their identity across the club's sessions.
 async fn remember_players(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     accounts: impl Iterator<Item = &String>,
 ) -> Result<(), AppError> {
     for account in accounts.filter(|a| !crate::ledger::HOUSE.contains(&a.as_str())) {
@@ -134,7 +138,11 @@ impl Target {
 }
 
 /// Reads session `id` from `conn` as the event needs it ([`Target`]).
-async fn read_target(conn: &mut impl Connected, id: i64, whole: bool) -> Result<Target, AppError> {
+async fn read_target(
+    conn: &mut impl Connected,
+    id: SessionId,
+    whole: bool,
+) -> Result<Target, AppError> {
     Ok(if whole {
         Target::Whole(Box::new(load_fresh(conn, id).await?))
     } else {
@@ -166,7 +174,7 @@ async fn read_target(conn: &mut impl Connected, id: i64, whole: bool) -> Result<
 pub async fn record_event(
     pool: &WritePool,
     folds: &Folds,
-    id: i64,
+    id: SessionId,
     event: Value,
     expected_events: Option<usize>,
     idempotency_key: Option<&str>,
@@ -226,7 +234,7 @@ async fn take_target(
     pool: &WritePool,
     slot: &mut folds::SlotGuard,
     tx: Option<&mut store::Tx>,
-    id: i64,
+    id: SessionId,
     history: bool,
 ) -> Result<Target, AppError> {
     Ok(match slot.take() {
@@ -264,7 +272,7 @@ async fn record_keyed(
 /// An event on its way to the store: the session, the event as written, its text, when it
 /// was recorded, and the count of events the caller saw.
 struct Pending {
-    id: i64,
+    id: SessionId,
     event: Value,
     expected_events: Option<usize>,
     body: String,
@@ -418,7 +426,7 @@ fn kept_of(target: Target) -> Result<Kept, AppError> {
 async fn repeated(
     pool: &WritePool,
     folds: &Folds,
-    id: i64,
+    id: SessionId,
     seq: usize,
 ) -> Result<Recorded, AppError> {
     let loaded = load(pool, folds, id).await?;
@@ -500,14 +508,17 @@ fn apply_one(
 /// How many events session `id` holds as stored now (0 for none, or no such session): one
 /// read of an index, whatever the session's length, so that a client's copy can be told
 /// current (an `ETag`) without loading the session.
-pub async fn event_count(pool: &ReadPool, id: i64) -> Result<usize, AppError> {
+pub async fn event_count(pool: &ReadPool, id: SessionId) -> Result<usize, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::event_count(&mut conn, id).await?)
 }
 
 /// The balances as summed from the stored postings (cents by account); they equal the
 /// ledger's balances, which tests check.
-pub async fn stored_balances(pool: &ReadPool, id: i64) -> Result<Vec<(String, i64)>, AppError> {
+pub async fn stored_balances(
+    pool: &ReadPool,
+    id: SessionId,
+) -> Result<Vec<(String, i64)>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::balances(&mut conn, id).await?)
 }

@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 
 use crate::error::AppError;
+use crate::ids::SessionId;
+use crate::ids::{ClubId, NightId};
 use crate::service::Folds;
 use crate::service::history::HistoryEntry;
 use crate::service::nights::{self, NightView};
@@ -17,7 +19,7 @@ use crate::store::nights as ns;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NightMark {
     /// The night's id.
-    pub id: i64,
+    pub id: NightId,
     /// Its title.
     pub title: String,
     /// Every net of the night is zero.
@@ -52,9 +54,9 @@ impl NightMark {
 pub async fn mark(
     pool: &ReadPool,
     folds: &Folds,
-    club: i64,
+    club: ClubId,
     entries: &mut [HistoryEntry],
-) -> Result<BTreeMap<i64, NightMark>, AppError> {
+) -> Result<BTreeMap<SessionId, NightMark>, AppError> {
     let mut of_session = Vec::with_capacity(entries.len());
     {
         let mut conn = pool.acquire().await?;
@@ -62,7 +64,7 @@ pub async fn mark(
             of_session.push(ns::night_of_session(&mut conn, e.row.id).await?);
         }
     }
-    let mut nights_seen: BTreeMap<i64, NightMark> = BTreeMap::new();
+    let mut nights_seen: BTreeMap<NightId, NightMark> = BTreeMap::new();
     let mut marks = BTreeMap::new();
     for (e, night) in entries.iter_mut().zip(of_session) {
         let Some(night) = night else { continue };

@@ -5,13 +5,16 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::ClubId;
+use crate::ids::NightId;
 use crate::store::Connected;
-use chrono::{SecondsFormat, Utc};
 
+use super::now;
 use crate::error::AppError;
 use crate::history::night::{
     NightPayment, NightSession, NightSettlement, Priced, one_currency, settle_night,
 };
+use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::Folds;
 use crate::service::history::game_name;
@@ -21,10 +24,6 @@ use crate::store::{ReadPool, WritePool};
 
 mod tonight;
 pub use tonight::{EVENING_HOURS, NightChoice, Tonight, check_choice, join, tonight};
-
-fn now() -> String {
-    Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true)
-}
 
 /// A night as its page and the API show it.
 #[derive(Debug, Clone)]
@@ -42,7 +41,7 @@ pub struct NightView {
     pub currency: String,
     /// Each session's id and the number of events of the state its balances were read
     /// from: what a write worked out from the view checks under the sessions' locks.
-    pub events: Vec<(i64, usize)>,
+    pub events: Vec<(SessionId, usize)>,
 }
 
 impl NightView {
@@ -57,8 +56,8 @@ impl NightView {
 /// night (or of no club). Errors: the store's.
 pub async fn night_of_session(
     pool: &ReadPool,
-    session: i64,
-) -> Result<Option<(i64, i64)>, AppError> {
+    session: SessionId,
+) -> Result<Option<(ClubId, NightId)>, AppError> {
     let mut conn = pool.acquire().await?;
     let Some(night) = ns::night_of_session(&mut conn, session).await? else {
         return Ok(None);
@@ -73,7 +72,7 @@ pub async fn night_of_session(
 /// night's: once a session is in a night, its payments are recorded against the night
 /// (where every session of the night sees them). Errors: [`AppError::Conflict`] (field
 /// `payment`) naming the night, for session `session` in one.
-pub async fn refuse_session_payment(pool: &ReadPool, session: i64) -> Result<(), AppError> {
+pub async fn refuse_session_payment(pool: &ReadPool, session: SessionId) -> Result<(), AppError> {
     match night_of_session(pool, session).await? {
         None => Ok(()),
         Some((club, night)) => Err(AppError::Conflict {
@@ -88,13 +87,13 @@ pub async fn refuse_session_payment(pool: &ReadPool, session: i64) -> Result<(),
 
 /// The other sessions of the night session `session` is in; none when it is in no night.
 /// Errors: the store's.
-pub async fn night_mates(pool: &ReadPool, session: i64) -> Result<Vec<i64>, AppError> {
+pub async fn night_mates(pool: &ReadPool, session: SessionId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::night_mates(&mut conn, session).await?)
 }
 
 /// The ids of night `night`'s sessions, oldest first. Errors: the store's.
-pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<i64>, AppError> {
+pub async fn sessions_in(pool: &ReadPool, night: NightId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::sessions_of(&mut conn, night)
         .await?
@@ -103,7 +102,11 @@ pub async fn sessions_in(pool: &ReadPool, night: i64) -> Result<Vec<i64>, AppErr
         .collect())
 }
 
-async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(), AppError> {
+async fn club_session(
+    conn: &mut impl Connected,
+    club: ClubId,
+    id: SessionId,
+) -> Result<(), AppError> {
     match store::clubs::session_club(conn, id).await? {
         Some(Some(c)) if c == club => Ok(()),
         _ => Err(AppError::NotFound(format!("there is no session {id}"))),
@@ -111,7 +114,7 @@ async fn club_session(conn: &mut impl Connected, club: i64, id: i64) -> Result<(
 }
 
 /// Session `id` as the one-currency check names it.
-async fn priced(conn: &mut impl Connected, id: i64) -> Result<Priced, AppError> {
+async fn priced(conn: &mut impl Connected, id: SessionId) -> Result<Priced, AppError> {
     let (game, currency, title) = ns::priced(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
@@ -126,7 +129,7 @@ async fn priced(conn: &mut impl Connected, id: i64) -> Result<Priced, AppError> 
 /// The sessions of night `night` as the one-currency check names them (none for `None`).
 async fn night_priced(
     conn: &mut impl Connected,
-    night: Option<i64>,
+    night: Option<NightId>,
 ) -> Result<Vec<Priced>, AppError> {
     let Some(night) = night else {
         return Ok(Vec::new());
@@ -146,14 +149,18 @@ fn mixed(message: String, field: &str) -> AppError {
     }
 }
 
-async fn club_night(conn: &mut impl Connected, club: i64, id: i64) -> Result<NightRow, AppError> {
+async fn club_night(
+    conn: &mut impl Connected,
+    club: ClubId,
+    id: NightId,
+) -> Result<NightRow, AppError> {
     ns::night(conn, club, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no night {id}")))
 }
 
 /// The club's latest nights (at most 50), newest first.
-pub async fn nights_of(pool: &ReadPool, club: i64) -> Result<Vec<NightRow>, AppError> {
+pub async fn nights_of(pool: &ReadPool, club: ClubId) -> Result<Vec<NightRow>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::nights_of(&mut conn, club).await?)
 }
@@ -168,11 +175,11 @@ pub async fn nights_of(pool: &ReadPool, club: i64) -> Result<Vec<NightRow>, AppE
 /// one currency). Nothing is written on an error.
 pub async fn group(
     pool: &WritePool,
-    club: i64,
-    into: Option<i64>,
+    club: ClubId,
+    into: Option<NightId>,
     title: &str,
-    sessions: &[i64],
-) -> Result<i64, AppError> {
+    sessions: &[SessionId],
+) -> Result<NightId, AppError> {
     let title = night_title(title, sessions)?;
     let mut tx = pool.begin_write().await?;
     let night = group_in(&mut tx, club, into, &title, sessions).await?;
@@ -182,7 +189,7 @@ pub async fn group(
 
 /// `title` as a night's title ([`crate::rules::table::title`]), for a grouping of
 /// `sessions`. Errors: as [`group`]'s [`AppError::BadRequest`]s.
-pub(super) fn night_title(title: &str, sessions: &[i64]) -> Result<String, AppError> {
+pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String, AppError> {
     if sessions.is_empty() {
         return Err(AppError::BadRequest {
             field: "sessions".into(),
@@ -200,11 +207,11 @@ pub(super) fn night_title(title: &str, sessions: &[i64]) -> Result<String, AppEr
 /// [`group`]'s checks and writes in `tx`, the title checked ([`night_title`]).
 pub(super) async fn group_in(
     tx: &mut store::Tx,
-    club: i64,
-    into: Option<i64>,
+    club: ClubId,
+    into: Option<NightId>,
     title: &str,
-    sessions: &[i64],
-) -> Result<i64, AppError> {
+    sessions: &[SessionId],
+) -> Result<NightId, AppError> {
     let at = now();
     for &sid in sessions {
         club_session(tx, club, sid).await?;
@@ -249,8 +256,8 @@ pub(super) async fn group_in(
 pub async fn night(
     pool: &ReadPool,
     folds: &Folds,
-    club: i64,
-    id: i64,
+    club: ClubId,
+    id: NightId,
 ) -> Result<NightView, AppError> {
     let (night, members, payments, renamed) = {
         let mut conn = pool.acquire().await?;
@@ -358,8 +365,8 @@ fn shown_payments(
 pub async fn record_payment(
     pool: &WritePool,
     folds: &Folds,
-    club: i64,
-    id: i64,
+    club: ClubId,
+    id: NightId,
     payer: &str,
     payee: &str,
     amount: &str,
@@ -480,8 +487,8 @@ fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppEr
 /// Errors: [`AppError::NotFound`] for no such payment standing.
 pub async fn void_payment(
     pool: &WritePool,
-    club: i64,
-    id: i64,
+    club: ClubId,
+    id: NightId,
     payment: i64,
     reason: &str,
 ) -> Result<(), AppError> {
@@ -508,7 +515,12 @@ pub async fn void_payment(
 /// [`AppError::NotFound`] for a night of another club or a session not in it;
 /// [`AppError::Conflict`] (field `session`) while a payment stands (void it first). Nothing
 /// is written on an error.
-pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Result<(), AppError> {
+pub async fn take_out(
+    pool: &WritePool,
+    club: ClubId,
+    id: NightId,
+    session: SessionId,
+) -> Result<(), AppError> {
     let mut tx = pool.begin_write().await?;
     take_out_in(&mut tx, club, id, session).await?;
     tx.commit().await?;
@@ -518,9 +530,9 @@ pub async fn take_out(pool: &WritePool, club: i64, id: i64, session: i64) -> Res
 /// [`take_out`]'s checks and write in `tx`.
 pub(super) async fn take_out_in(
     tx: &mut store::Tx,
-    club: i64,
-    id: i64,
-    session: i64,
+    club: ClubId,
+    id: NightId,
+    session: SessionId,
 ) -> Result<(), AppError> {
     club_night(tx, club, id).await?;
     if ns::night_of_session(tx, session).await? != Some(id) {

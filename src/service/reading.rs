@@ -9,6 +9,7 @@ use super::{ClubFacts, Current, Folds, Kept, Loaded};
 use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SESSION_FORMAT, SessionDoc};
 use crate::history::SessionFacts;
+use crate::ids::{ClubId, SessionId};
 use crate::rules::GameInfo;
 use crate::session::window::SHEET_LINES;
 use crate::session::{Fold, Tip};
@@ -17,8 +18,8 @@ use crate::store::{self, EventRow, ReadPool};
 /// The stored session's document without its events, and the club that owns it.
 pub(super) async fn load_header(
     conn: &mut impl Connected,
-    id: i64,
-) -> Result<(SessionDoc, String, Option<i64>), AppError> {
+    id: SessionId,
+) -> Result<(SessionDoc, String, Option<ClubId>), AppError> {
     let row = store::session(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
@@ -56,8 +57,8 @@ pub(super) fn parse(text: &str) -> Result<Value, AppError> {
 
 pub(super) async fn load_in(
     conn: &mut impl Connected,
-    id: i64,
-) -> Result<(SessionDoc, Vec<EventRow>, String, Option<i64>), AppError> {
+    id: SessionId,
+) -> Result<(SessionDoc, Vec<EventRow>, String, Option<ClubId>), AppError> {
     let (mut doc, created_at, club_id) = load_header(conn, id).await?;
     let rows = store::events(conn, id).await?;
     doc.events = rows
@@ -69,7 +70,10 @@ pub(super) async fn load_in(
 }
 
 /// Reads the stored session `id` and replays it in full.
-pub(super) async fn load_fresh(conn: &mut impl Connected, id: i64) -> Result<Loaded, AppError> {
+pub(super) async fn load_fresh(
+    conn: &mut impl Connected,
+    id: SessionId,
+) -> Result<Loaded, AppError> {
     let (doc, rows, created_at, club_id) = load_in(conn, id).await?;
     let fold = format::fold(&doc).map_err(|r| no_longer_replays(id, &r))?;
     let mut loaded = loaded(id, doc, rows, created_at, fold);
@@ -77,7 +81,7 @@ pub(super) async fn load_fresh(conn: &mut impl Connected, id: i64) -> Result<Loa
     Ok(loaded)
 }
 
-pub(super) fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
+pub(super) fn no_longer_replays(id: SessionId, r: &format::Refusal) -> AppError {
     AppError::Internal(format!("stored session {id} no longer replays: {r}"))
 }
 
@@ -85,7 +89,7 @@ pub(super) fn no_longer_replays(id: i64, r: &format::Refusal) -> AppError {
 /// that no event stays in memory; a session with an event that needs the history (a
 /// correction, undo or reopen) is read again into a fold that keeps only the sheet's
 /// window of its rows whole ([`slim_fold`]).
-pub(super) async fn load_tip(conn: &mut impl Connected, id: i64) -> Result<Kept, AppError> {
+pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result<Kept, AppError> {
     let (header, created_at, club_id) = load_header(conn, id).await?;
     let tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
     let history = club_id.map(|club_id| {
@@ -129,7 +133,7 @@ pub(super) async fn load_tip(conn: &mut impl Connected, id: i64) -> Result<Kept,
 /// ledger facts).
 pub(super) async fn slim_fold(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     header: &SessionDoc,
 ) -> Result<Fold, AppError> {
     let mut fold = format::start(header).map_err(|r| no_longer_replays(id, &r))?;
@@ -150,7 +154,7 @@ pub(super) async fn slim_fold(
 /// the store: what the sheet, the ledger and the export show. The cache keeps only the
 /// state after the last event ([`position`], [`record_event`]), which this fills when it
 /// is empty or behind. Errors: [`AppError::NotFound`].
-pub async fn load(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Current, AppError> {
+pub async fn load(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Current, AppError> {
     let fresh = {
         let mut conn = pool.acquire().await?;
         load_fresh(&mut conn, id).await?
@@ -169,7 +173,11 @@ pub async fn load(pool: &ReadPool, folds: &Folds, id: i64) -> Result<Current, Ap
 /// The game session `id` is played at (it never changes): from the state the cache holds,
 /// else from the stored header (one read by its key), never from the session's history.
 /// What a hand form needs to become an event. Errors: [`AppError::NotFound`].
-pub async fn game(pool: &ReadPool, folds: &Folds, id: i64) -> Result<&'static GameInfo, AppError> {
+pub async fn game(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<&'static GameInfo, AppError> {
     // Not waited for: a writer holding the slot would only delay an answer the header gives.
     if let Ok(slot) = folds.slot(id).try_read_owned()
         && let Some(kept) = slot.as_ref()
@@ -186,12 +194,12 @@ pub async fn game(pool: &ReadPool, folds: &Folds, id: i64) -> Result<&'static Ga
 
 /// The state the cache holds for session `id`, if any (a copy): for tests that compare it
 /// with a full replay.
-pub async fn kept(folds: &Folds, id: i64) -> Option<Kept> {
+pub async fn kept(folds: &Folds, id: SessionId) -> Option<Kept> {
     folds.slot(id).read().await.clone()
 }
 
 pub(super) fn loaded(
-    id: i64,
+    id: SessionId,
     doc: SessionDoc,
     rows: Vec<EventRow>,
     created_at: String,

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::{Folds, Glance, glance, load, reading};
 use crate::error::AppError;
 use crate::history::names;
+use crate::ids::SessionId;
 use crate::ledger::HOUSE;
 use crate::session::Tip;
 use crate::store::{self, ReadPool};
@@ -70,7 +71,7 @@ impl Renaming {
 pub async fn glance_renamed(
     pool: &ReadPool,
     folds: &Folds,
-    id: i64,
+    id: SessionId,
     club_names: &BTreeMap<String, String>,
 ) -> Result<Option<Renaming>, AppError> {
     let glance = glance(pool, folds, id).await?;
@@ -117,7 +118,7 @@ pub async fn glance_renamed(
 /// the history or is refused, or the names shown would change ([`same_people`]).
 async fn caught_up(
     pool: &ReadPool,
-    id: i64,
+    id: SessionId,
     kept: &Renamed,
     tip: &Tip,
 ) -> Result<Option<Renamed>, AppError> {

@@ -7,6 +7,7 @@
 //! still join or leave; its next hand is a new hand, which may unsettle the night.
 
 use crate::error::AppError;
+use crate::ids::{ClubId, NightId, SessionId};
 use crate::ledger::{KITTY, POT};
 use crate::money::Money;
 use crate::service::Folds;
@@ -34,10 +35,10 @@ pub enum Change {
 pub async fn group_into(
     pool: &WritePool,
     folds: &Folds,
-    (club, night): (i64, i64),
+    (club, night): (ClubId, NightId),
     title: &str,
-    sessions: &[i64],
-) -> Result<i64, AppError> {
+    sessions: &[SessionId],
+) -> Result<NightId, AppError> {
     let title = nights::night_title(title, sessions)?;
     let mut write = Checked::new(pool);
     loop {
@@ -58,8 +59,8 @@ pub async fn group_into(
 pub async fn take_out(
     pool: &WritePool,
     folds: &Folds,
-    (club, night): (i64, i64),
-    session: i64,
+    (club, night): (ClubId, NightId),
+    session: SessionId,
 ) -> Result<(), AppError> {
     let mut write = Checked::new(pool);
     loop {
@@ -82,9 +83,9 @@ pub async fn take_out(
 async fn keep_settled(
     pool: &ReadPool,
     folds: &Folds,
-    (club, night): (i64, i64),
-    (sessions, change, field): (&[i64], Change, &str),
-) -> Result<Vec<(i64, usize)>, AppError> {
+    (club, night): (ClubId, NightId),
+    (sessions, change, field): (&[SessionId], Change, &str),
+) -> Result<Vec<(SessionId, usize)>, AppError> {
     for &sid in sessions {
         let mut conn = pool.acquire().await?;
         if store::clubs::session_club(&mut conn, sid).await?.flatten() != Some(club) {
@@ -136,7 +137,7 @@ async fn keep_settled(
 /// The session a settled night refuses, as the refusal names it.
 struct Refused<'a> {
     night: &'a str,
-    session: i64,
+    session: SessionId,
     game: &'a str,
     currency: &'a str,
 }
@@ -185,7 +186,7 @@ mod tests {
     fn the_refusal_names_the_night_the_session_and_its_money() {
         let at = Refused {
             night: "Thursday",
-            session: 2,
+            session: SessionId(2),
             game: "Auction Pitch",
             currency: "USD",
         };

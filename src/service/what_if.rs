@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::reading::{load_fresh, load_tip};
 use super::{Folds, Target, apply_one};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::rules::GameInfo;
 use crate::session::Tip;
 use crate::session::sheet::Source;
@@ -42,7 +43,7 @@ impl WhatIf {
     pub async fn load(
         pool: &ReadPool,
         folds: &Folds,
-        id: i64,
+        id: SessionId,
         whole: bool,
     ) -> Result<WhatIf, AppError> {
         // The count and the header are read before the slot is looked at, so no

@@ -24,6 +24,7 @@ use sqlx::{PgConnection, SqliteConnection};
 
 use super::NewEvent;
 use super::either::{Conn, Connected};
+use crate::ids::{ClubId, SessionId};
 
 /// Takes the write lock (`BEGIN IMMEDIATE`) and reads how many events each of `sessions`
 /// holds as stored (the highest `seq`, as [`super::event_count`] counts them; 0 for a
@@ -34,8 +35,8 @@ use super::either::{Conn, Connected};
 /// as the records; on error the caller must [`roll_back`] (the `BEGIN` may have succeeded).
 pub async fn begin_and_count(
     conn: &mut SqliteConnection,
-    sessions: &[i64],
-) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    sessions: &[SessionId],
+) -> Result<HashMap<SessionId, i64>, sqlx::Error> {
     // One scalar MAX per session, which SQLite answers from the end of the (session_id,
     // seq) index; a GROUP BY over the sessions' events would read every one of them.
     let mut sql = String::from(
@@ -51,7 +52,7 @@ pub async fn begin_and_count(
     for id in sessions {
         q = q.bind(*id);
     }
-    let rows: Vec<(i64, i64)> = q.fetch_all(&mut *conn).await?;
+    let rows: Vec<(SessionId, i64)> = q.fetch_all(&mut *conn).await?;
     Ok(rows.into_iter().collect())
 }
 
@@ -74,10 +75,10 @@ pub async fn roll_back(conn: &mut SqliteConnection) -> Result<(), sqlx::Error> {
 /// group on the same session waits for this one's commit, then reads the count it left.
 pub async fn lock_and_count(
     conn: &mut PgConnection,
-    sessions: &[i64],
-) -> Result<HashMap<i64, i64>, sqlx::Error> {
-    let ids = lock_postgres(conn, sessions).await?;
-    let rows: Vec<(i64, i64)> = sqlx::query_as(
+    sessions: &[SessionId],
+) -> Result<HashMap<SessionId, i64>, sqlx::Error> {
+    let ids = lock_postgres(conn, &session_keys(sessions)).await?;
+    let rows: Vec<(SessionId, i64)> = sqlx::query_as(
         "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = s.id) \
          FROM sessions s WHERE s.id = ANY($1)",
     )
@@ -95,10 +96,13 @@ pub async fn lock_and_count(
 /// the database's write lock. A count of events read after it, in the same transaction,
 /// stays true until the commit (on PostgreSQL each statement reads what was committed when
 /// it began, so the count must be a statement of its own, after this one).
-pub async fn lock_sessions(conn: &mut impl Connected, sessions: &[i64]) -> Result<(), sqlx::Error> {
+pub async fn lock_sessions(
+    conn: &mut impl Connected,
+    sessions: &[SessionId],
+) -> Result<(), sqlx::Error> {
     match conn.either() {
         Conn::Sqlite(_) => Ok(()),
-        Conn::Postgres(c) => lock_postgres(c, sessions).await.map(|_| ()),
+        Conn::Postgres(c) => lock_postgres(c, &session_keys(sessions)).await.map(|_| ()),
     }
 }
 
@@ -111,15 +115,20 @@ pub async fn lock_sessions(conn: &mut impl Connected, sessions: &[i64]) -> Resul
 /// deadlock cost a second (`deadlock_timeout`) and a refused group (the benchmark's rows of
 /// two instances, README "Benchmark"). Groups of one club now follow each other, as their
 /// row locks on those totals made them do anyway.
-pub async fn lock_clubs(conn: &mut PgConnection, clubs: &[i64]) -> Result<(), sqlx::Error> {
-    let keys: Vec<i64> = clubs.iter().map(|id| -id).collect();
+pub async fn lock_clubs(conn: &mut PgConnection, clubs: &[ClubId]) -> Result<(), sqlx::Error> {
+    let keys: Vec<i64> = clubs.iter().map(|id| -id.0).collect();
     lock_postgres(conn, &keys).await.map(|_| ())
 }
 
-/// `pg_advisory_xact_lock` of each of `sessions`, once each, in the order of the ids: the
-/// ids locked.
-async fn lock_postgres(conn: &mut PgConnection, sessions: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
-    let mut ids = sessions.to_vec();
+/// The advisory lock keys of `sessions`: each id itself (a club's is its id negated).
+fn session_keys(sessions: &[SessionId]) -> Vec<i64> {
+    sessions.iter().map(|s| s.0).collect()
+}
+
+/// `pg_advisory_xact_lock` of each of `keys`, once each, in their order: the keys locked.
+async fn lock_postgres(conn: &mut PgConnection, keys: &[i64]) -> Result<Vec<i64>, sqlx::Error> {
+    // Bound as one BIGINT[] array.
+    let mut ids = keys.to_vec();
     ids.sort_unstable();
     ids.dedup();
     sqlx::query(
@@ -147,7 +156,7 @@ pub trait Then<'q> {
 /// statements of `then` (a club session's facts).
 pub struct Record<'q> {
     /// The session's id.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// The event, its ledger entry and postings.
     pub event: &'q NewEvent<'q>,
     /// What else the record writes in the same query.

@@ -3,12 +3,13 @@
 //! instead of folding the whole session on every request (issue 21).
 
 use super::either::{Connected, on_either};
+use crate::ids::SessionId;
 
 /// The seqs of session `id`'s events stored without their ledger entry, in order: the
 /// ones [`append_missing_entry`] fills in.
 pub async fn seqs_without_entry(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
 ) -> Result<Vec<i64>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT e.seq FROM events e LEFT JOIN ledger_entries l ON l.event_id = e.id \
@@ -24,7 +25,7 @@ pub async fn seqs_without_entry(
 /// Returns how many entries were written (0 or 1).
 pub async fn append_missing_entry(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     seq: i64,
     entry: &str,
 ) -> Result<u64, sqlx::Error> {

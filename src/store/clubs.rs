@@ -7,12 +7,14 @@ use chrono::{DateTime, Utc};
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
 use super::time::stored;
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 
 /// A stored club.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ClubRow {
     /// The club's id.
-    pub id: i64,
+    pub id: ClubId,
     /// Its name, unique regardless of case.
     pub name: String,
     /// The argon2id PHC string of its passphrase.
@@ -30,7 +32,7 @@ pub async fn insert_club(
     passphrase_hash: &str,
     share_token: &str,
     created_at: DateTime<Utc>,
-) -> Result<Option<i64>, sqlx::Error> {
+) -> Result<Option<ClubId>, sqlx::Error> {
     let conn = conn.either();
     let sql = match conn.engine() {
         Engine::Sqlite => {
@@ -52,7 +54,7 @@ pub async fn insert_club(
 }
 
 /// The club with this id.
-pub async fn club(conn: &mut impl Connected, id: i64) -> Result<Option<ClubRow>, sqlx::Error> {
+pub async fn club(conn: &mut impl Connected, id: ClubId) -> Result<Option<ClubRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, name, passphrase_hash, share_token, created_at FROM clubs WHERE id = $1",
     )
@@ -97,7 +99,7 @@ pub async fn club_by_share_token(
 pub async fn insert_token(
     conn: &mut impl Connected,
     token_hash: &str,
-    club_id: i64,
+    club_id: ClubId,
     access: &str,
     created_at: DateTime<Utc>,
     expires_at: DateTime<Utc>,
@@ -119,7 +121,7 @@ pub async fn token(
     conn: &mut impl Connected,
     token_hash: &str,
     now: DateTime<Utc>,
-) -> Result<Option<(i64, String)>, sqlx::Error> {
+) -> Result<Option<(ClubId, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT club_id, access FROM access_tokens WHERE token_hash = $1 AND expires_at > $2",
     )
@@ -156,7 +158,7 @@ pub async fn purge_expired_tokens(
 /// Deletes the club's tokens: those of one access (`read` or `write`), or all of them.
 pub async fn delete_club_tokens(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     access: Option<&str>,
 ) -> Result<u64, sqlx::Error> {
     Ok(
@@ -173,7 +175,7 @@ pub async fn delete_club_tokens(
 /// Stores a club's new passphrase hash (an argon2id PHC string).
 pub async fn set_passphrase(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     passphrase_hash: &str,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("UPDATE clubs SET passphrase_hash = $1 WHERE id = $2")
@@ -188,7 +190,7 @@ pub async fn set_passphrase(
 /// Stores a club's new share-link secret (the old link stops working).
 pub async fn set_share_token(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     share_token: &str,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("UPDATE clubs SET share_token = $1 WHERE id = $2")
@@ -203,7 +205,7 @@ pub async fn set_share_token(
 /// Remembers that `name` plays in the club.
 pub async fn add_player(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     name: &str,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("INSERT INTO club_players (club_id, name) VALUES ($1, $2) ON CONFLICT DO NOTHING")
@@ -219,7 +221,7 @@ pub async fn add_player(
 /// sum cast back to 64 bits: PostgreSQL answers a `SUM` of BIGINT as NUMERIC).
 pub async fn player_totals(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(String, i64)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT cp.name, COALESCE((SELECT CAST(SUM(p.amount_cents) AS BIGINT) FROM postings p \
@@ -236,8 +238,8 @@ pub async fn player_totals(
 /// open session).
 pub async fn session_club(
     conn: &mut impl Connected,
-    session_id: i64,
-) -> Result<Option<Option<i64>>, sqlx::Error> {
+    session_id: SessionId,
+) -> Result<Option<Option<ClubId>>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT club_id FROM sessions WHERE id = $1")
         .bind(session_id)
         .fetch_optional(c)
@@ -247,7 +249,7 @@ pub async fn session_club(
 /// Stores the hashes of a club-less session's write and read link secrets.
 pub async fn insert_session_links(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     write_hash: &str,
     read_hash: &str,
 ) -> Result<(), sqlx::Error> {
@@ -265,7 +267,7 @@ pub async fn insert_session_links(
 /// one made before links existed.
 pub async fn session_links(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Option<(String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT write_hash, read_hash FROM session_links WHERE session_id = $1")
         .bind(session_id)

@@ -12,6 +12,7 @@ use tokio_stream::StreamExt;
 
 use super::Connected;
 use super::either::on_either;
+use crate::ids::SessionId;
 
 /// The tables copied, each parent before the tables whose foreign keys name it. Every
 /// table of the schema but the two in [`DERIVED`] and the migrations' own bookkeeping.
@@ -224,7 +225,7 @@ pub async fn advance_sequences(to: &mut PgConnection) -> Result<(), sqlx::Error>
 }
 
 /// Every session's id, in order.
-pub async fn session_ids(conn: &mut impl Connected) -> Result<Vec<i64>, sqlx::Error> {
+pub async fn session_ids(conn: &mut impl Connected) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c =>
         sqlx::query_scalar("SELECT id FROM sessions ORDER BY id").fetch_all(c).await)
 }
@@ -233,7 +234,7 @@ pub async fn session_ids(conn: &mut impl Connected) -> Result<Vec<i64>, sqlx::Er
 /// the ledger as the store keeps it, which replay must give again.
 pub async fn session_postings(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
 ) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT e.seq, p.account, p.amount_cents FROM postings p \

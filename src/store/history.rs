@@ -10,12 +10,14 @@ use chrono::{DateTime, Utc};
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
 use super::time::stored;
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 
 mod facts;
 
 pub use facts::{
-    add_new_players, apply_facts_delta, bind_facts_delta, player_totals_rows, push_facts_delta,
-    replace_session_facts, stored_facts,
+    add_new_players, apply_facts_delta, backlog, bind_facts_delta, player_totals_rows,
+    push_facts_delta, replace_session_facts, stored_facts,
 };
 
 /// The person behind `name` in the club: the one the name already points at, else the one
@@ -23,7 +25,7 @@ pub use facts::{
 /// person shown under `name`.
 pub async fn ensure_person(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     name: &str,
 ) -> Result<i64, sqlx::Error> {
     if let Some(id) = on_either!(conn.either(), c => sqlx::query_scalar::<_, i64>(
@@ -69,23 +71,11 @@ pub async fn ensure_person(
     Ok(id)
 }
 
-/// The club's sessions recorded before the history existed whose facts are still to be
-/// written (the backlog; empty once done, so this reads nothing).
-pub async fn backlog(conn: &mut impl Connected, club_id: i64) -> Result<Vec<i64>, sqlx::Error> {
-    on_either!(conn.either(), c => sqlx::query_scalar(
-        // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
-        // otherwise walk every session of the club. The join's condition is in WHERE:
-        // PostgreSQL refuses ON after CROSS JOIN, and SQLite keeps the order either way.
-        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s \
-         WHERE s.id = b.session_id AND s.club_id = $1 ORDER BY b.session_id",
-    )
-    .bind(club_id)
-    .fetch_all(c)
-    .await)
-}
-
 /// Takes session `session_id` off the backlog (its facts are written).
-pub async fn done_backlog(conn: &mut impl Connected, session_id: i64) -> Result<(), sqlx::Error> {
+pub async fn done_backlog(
+    conn: &mut impl Connected,
+    session_id: SessionId,
+) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("DELETE FROM history_backlog WHERE session_id = $1")
         .bind(session_id)
         .execute(c)
@@ -97,7 +87,7 @@ pub async fn done_backlog(conn: &mut impl Connected, session_id: i64) -> Result<
 /// Sets a session's title (`None` clears it).
 pub async fn set_title(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     title: Option<&str>,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query(
@@ -115,7 +105,7 @@ pub async fn set_title(
 /// Archives a session (hidden from the history list) or brings it back.
 pub async fn set_archived(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     archived: bool,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query(
@@ -150,7 +140,7 @@ pub struct HistoryFilter {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct HistoryRow {
     /// The session's id.
-    pub id: i64,
+    pub id: SessionId,
     /// The game id.
     pub game: String,
     /// Its currency (ISO code).
@@ -173,7 +163,7 @@ pub struct HistoryRow {
 /// `offset`.
 pub async fn history(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     filter: &HistoryFilter,
     limit: i64,
     offset: i64,
@@ -233,7 +223,7 @@ pub async fn history(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ResultRow {
     /// The session.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// The person.
     pub person_id: i64,
     /// The person's display name.
@@ -245,7 +235,7 @@ pub struct ResultRow {
 /// The results of `sessions`, each session's players in seat order (newcomers last).
 pub async fn results_of(
     conn: &mut impl Connected,
-    sessions: &[i64],
+    sessions: &[SessionId],
 ) -> Result<Vec<ResultRow>, sqlx::Error> {
     if sessions.is_empty() {
         return Ok(Vec::new());
@@ -283,7 +273,7 @@ pub struct PersonRow {
 /// The club's people, by display name.
 pub async fn people(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<PersonRow>, sqlx::Error> {
     let sql = match conn.either().engine() {
         Engine::Sqlite => {
@@ -302,7 +292,7 @@ pub async fn people(
 /// One person of the club, or `None`.
 pub async fn person(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     id: i64,
 ) -> Result<Option<PersonRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT id, display_name FROM people WHERE club_id = $1 AND id = $2")
@@ -405,7 +395,7 @@ pub async fn bands(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NightRow {
     /// The session.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// When it was created (RFC 3339, UTC).
     pub played_at: String,
     /// The game id.
@@ -417,7 +407,7 @@ pub struct NightRow {
 /// The best night of name `name` (highest net), by the `(club, player, net)` index.
 pub async fn best_night(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     name: &str,
 ) -> Result<Option<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
@@ -434,7 +424,7 @@ pub async fn best_night(
 /// given.
 pub async fn nights(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     name: &str,
     from: Option<DateTime<Utc>>,
     before: Option<DateTime<Utc>>,
@@ -479,7 +469,7 @@ pub struct LeaderRow {
 /// The club's leaderboard from the kept totals: every person, the most money first.
 pub async fn leaderboard(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<LeaderRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pe.id AS person_id, pe.display_name AS name, CAST(SUM(t.nights) AS BIGINT) AS nights, \
@@ -500,7 +490,7 @@ pub async fn leaderboard(
 /// name)`. Empty for a session without a club, or a club with no rename or merge.
 pub async fn renamed_for_session(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Vec<(String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pn.name, pe.display_name FROM sessions s \
@@ -517,7 +507,7 @@ pub async fn renamed_for_session(
 /// display name)`.
 pub async fn renamed_in_club(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pn.name, pe.display_name FROM player_names pn \
@@ -532,7 +522,7 @@ pub async fn renamed_in_club(
 /// The currency of the club's latest session (ISO code), `None` for a club without one.
 pub async fn club_currency(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Option<String>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT currency FROM sessions WHERE club_id = $1 ORDER BY id DESC LIMIT 1")
         .bind(club_id)
@@ -544,8 +534,8 @@ pub async fn club_currency(
 /// archived)`.
 pub async fn session_meta_of_club(
     conn: &mut impl Connected,
-    club_id: i64,
-) -> Result<Vec<(i64, Option<String>, bool)>, sqlx::Error> {
+    club_id: ClubId,
+) -> Result<Vec<(SessionId, Option<String>, bool)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT m.session_id, m.title, m.archived <> 0 FROM session_meta m \
          JOIN sessions s ON s.id = m.session_id WHERE s.club_id = $1 ORDER BY m.session_id",
@@ -558,7 +548,7 @@ pub async fn session_meta_of_club(
 /// Every name of the club with its person: `(person, display name, name)`, by person.
 pub async fn people_with_names(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(i64, String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pe.id, pe.display_name, pn.name FROM people pe \
@@ -573,7 +563,7 @@ pub async fn people_with_names(
 /// before the sessions' facts, which then find their names here). Returns the person.
 pub async fn insert_person(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     display_name: &str,
     names: &[String],
 ) -> Result<i64, sqlx::Error> {

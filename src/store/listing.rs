@@ -4,12 +4,14 @@
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 
 /// One line of the sessions list.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SessionSummaryRow {
     /// The session's id.
-    pub id: i64,
+    pub id: SessionId,
     /// The game id.
     pub game: String,
     /// When it was created (RFC 3339, UTC).
@@ -24,7 +26,7 @@ pub struct SessionSummaryRow {
     /// Whether a `close` event was recorded.
     pub closed: bool,
     /// The club that owns it; `None` for an open session.
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 /// What separates the names of [`SessionSummaryRow::players`]: U+001F (information
@@ -91,8 +93,8 @@ fn summary(engine: Engine) -> &'static str {
 /// Either engine.
 pub async fn list_sessions(
     conn: &mut impl Connected,
-    club: i64,
-    before: Option<i64>,
+    club: ClubId,
+    before: Option<SessionId>,
     limit: i64,
 ) -> Result<Vec<SessionSummaryRow>, sqlx::Error> {
     let conn = conn.either();
@@ -100,7 +102,7 @@ pub async fn list_sessions(
     let sql = format!("{summary} WHERE s.club_id = $1 AND s.id < $2 ORDER BY s.id DESC LIMIT $3");
     on_either!(conn, c => sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(club)
-        .bind(before.unwrap_or(i64::MAX))
+        .bind(before.map_or(i64::MAX, |b| b.0))
         .bind(limit)
         .fetch_all(c)
         .await)
@@ -112,7 +114,7 @@ pub async fn list_sessions(
 /// repeat, so it is passed over. Either engine.
 pub async fn last_session(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     game: &str,
 ) -> Result<Option<SessionSummaryRow>, sqlx::Error> {
     const PLAYED: &str =
@@ -139,8 +141,8 @@ pub async fn last_session(
 /// The ids of every session of `club`, oldest first (for the whole-club export).
 pub async fn club_session_ids(
     conn: &mut impl Connected,
-    club: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
+    club: ClubId,
+) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT id FROM sessions WHERE club_id = $1 ORDER BY id",
     )

@@ -31,6 +31,8 @@ use serde_json::{Map, Value};
 use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 use crate::ledger::Posting;
 pub use backfill::{append_missing_entry, seqs_without_entry};
 use either::on_either;
@@ -179,7 +181,7 @@ pub fn is_disk_full(e: &sqlx::Error) -> bool {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct SessionRow {
     /// The session's id.
-    pub id: i64,
+    pub id: SessionId,
     /// The game id.
     pub game: String,
     /// ISO currency code.
@@ -191,7 +193,7 @@ pub struct SessionRow {
     /// When the session was created (RFC 3339, UTC).
     pub created_at: String,
     /// The club that owns it; `None` for an open session (it never changes).
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 /// A stored event.
@@ -226,21 +228,21 @@ pub struct NewSession<'a> {
     /// Creation time (RFC 3339, UTC).
     pub created_at: &'a str,
     /// The club that owns it; `None` for an open session.
-    pub club_id: Option<i64>,
+    pub club_id: Option<ClubId>,
 }
 
 /// Inserts a session and its seats; returns the new id. Either engine ([`Connected`]).
 pub async fn insert_session(
     conn: &mut impl Connected,
     s: &NewSession<'_>,
-) -> Result<i64, sqlx::Error> {
+) -> Result<SessionId, sqlx::Error> {
     let agreements = Value::Object(s.agreements.clone()).to_string();
     let opening = s
         .opening_scores
         .filter(|v| !v.is_null())
         .map(Value::to_string);
     on_either!(conn.either(), c => {
-        let id: i64 = sqlx::query_scalar(
+        let id: SessionId = sqlx::query_scalar(
             "INSERT INTO sessions (game, currency, agreements, opening_scores, created_at, club_id) \
              VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
         )
@@ -289,7 +291,7 @@ pub struct NewEvent<'a> {
 /// transaction makes the event and its postings one commit. Either engine.
 pub async fn append_event(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     e: &NewEvent<'_>,
 ) -> Result<i64, sqlx::Error> {
     let event_id: i64 = on_either!(conn.either(), c => sqlx::query_scalar(
@@ -314,7 +316,7 @@ pub async fn append_event(
 /// number of events (another process wrote). Either engine.
 pub async fn append_event_after(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     e: &NewEvent<'_>,
     count: usize,
 ) -> Result<Option<i64>, sqlx::Error> {
@@ -378,7 +380,7 @@ async fn append_entry_and_postings(
 /// The seq of the event an idempotency key recorded in this session, if any.
 pub async fn idempotent_seq(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     key: &str,
 ) -> Result<Option<i64>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
@@ -393,7 +395,7 @@ pub async fn idempotent_seq(
 /// Remembers that `key` recorded event `seq`, in the same transaction as the event.
 pub async fn remember_idempotency_key(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
     key: &str,
     seq: i64,
     created_at: &str,
@@ -414,7 +416,7 @@ pub async fn remember_idempotency_key(
 /// How many events session `id` holds in its document (the highest `seq`; the opening
 /// ante, seq 0, is not one); 0 for a session without events or no session. One read of the
 /// `(session_id, seq)` index, whatever the session's length.
-pub async fn event_count(conn: &mut impl Connected, id: i64) -> Result<usize, sqlx::Error> {
+pub async fn event_count(conn: &mut impl Connected, id: SessionId) -> Result<usize, sqlx::Error> {
     let max: i64 = on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $1",
     )
@@ -428,7 +430,7 @@ pub async fn event_count(conn: &mut impl Connected, id: i64) -> Result<usize, sq
 /// recorded_at)` in order (seq = index + 1), read by the events' key.
 pub async fn recorded_since(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     from: usize,
 ) -> Result<Vec<(i64, String)>, sqlx::Error> {
     let seq = i64::try_from(from).unwrap_or(i64::MAX).saturating_add(1);
@@ -447,7 +449,7 @@ pub async fn recorded_since(
 /// ledger must be folded instead.
 pub fn ledger_entries<'c>(
     conn: &'c mut impl Connected,
-    id: i64,
+    id: SessionId,
     after: Option<usize>,
     through: usize,
 ) -> Rows<'c, Option<String>> {
@@ -464,7 +466,7 @@ pub fn ledger_entries<'c>(
 /// A session's header, or `None`.
 pub async fn session(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
 ) -> Result<Option<SessionRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, game, currency, agreements, opening_scores, created_at, club_id \
@@ -476,7 +478,7 @@ pub async fn session(
 }
 
 /// A session's players in seat order.
-pub async fn players(conn: &mut impl Connected, id: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn players(conn: &mut impl Connected, id: SessionId) -> Result<Vec<String>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT player FROM seats WHERE session_id = $1 ORDER BY position",
     )
@@ -487,7 +489,7 @@ pub async fn players(conn: &mut impl Connected, id: i64) -> Result<Vec<String>, 
 
 /// The bodies (JSON text) of a session's events in order, without the opening ante, one
 /// row at a time: folding them as they come keeps none of them in memory.
-pub fn event_bodies<'c>(conn: &'c mut impl Connected, id: i64) -> Rows<'c, String> {
+pub fn event_bodies<'c>(conn: &'c mut impl Connected, id: SessionId) -> Rows<'c, String> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT body FROM events WHERE session_id = $1 AND seq > 0 ORDER BY seq",
     )
@@ -499,7 +501,7 @@ pub fn event_bodies<'c>(conn: &'c mut impl Connected, id: i64) -> Rows<'c, Strin
 /// `through`, in order: the events a state kept after `after` events has not seen.
 pub async fn event_bodies_between(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
     (after, through): (usize, usize),
 ) -> Result<Vec<String>, sqlx::Error> {
     let seq = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
@@ -514,7 +516,10 @@ pub async fn event_bodies_between(
 }
 
 /// A session's events in order, the opening ante (seq 0) included.
-pub async fn events(conn: &mut impl Connected, id: i64) -> Result<Vec<EventRow>, sqlx::Error> {
+pub async fn events(
+    conn: &mut impl Connected,
+    id: SessionId,
+) -> Result<Vec<EventRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, seq, kind, body, explanation, recorded_at FROM events \
          WHERE session_id = $1 ORDER BY seq",
@@ -529,7 +534,7 @@ pub async fn events(conn: &mut impl Connected, id: i64) -> Result<Vec<EventRow>,
 /// is an INTEGER already, and refuses an overflow as PostgreSQL's cast does).
 pub async fn balances(
     conn: &mut impl Connected,
-    id: i64,
+    id: SessionId,
 ) -> Result<Vec<(String, i64)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT p.account, CAST(SUM(p.amount_cents) AS BIGINT) FROM postings p \

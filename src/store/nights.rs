@@ -2,14 +2,17 @@
 //! payments recorded against a night (voided, never deleted). Money in integer cents.
 
 use super::either::{Connected, on_either};
+use crate::ids::ClubId;
+use crate::ids::NightId;
+use crate::ids::SessionId;
 
 /// A night as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NightRow {
     /// The night's id.
-    pub id: i64,
+    pub id: NightId,
     /// Its club.
-    pub club_id: i64,
+    pub club_id: ClubId,
     /// "Thursday at Sal's".
     pub title: String,
     /// RFC 3339, UTC.
@@ -38,10 +41,10 @@ pub struct NightPaymentRow {
 /// Creates a night of `club`; returns its id.
 pub async fn create(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     title: &str,
     created_at: &str,
-) -> Result<i64, sqlx::Error> {
+) -> Result<NightId, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO nights (club_id, title, created_at) VALUES ($1, $2, $3) RETURNING id",
     )
@@ -55,8 +58,8 @@ pub async fn create(
 /// Night `id` if it is `club`'s.
 pub async fn night(
     conn: &mut impl Connected,
-    club: i64,
-    id: i64,
+    club: ClubId,
+    id: NightId,
 ) -> Result<Option<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT id, club_id, title, created_at FROM nights WHERE id = $1 AND club_id = $2")
         .bind(id)
@@ -66,7 +69,10 @@ pub async fn night(
 }
 
 /// The club's nights, newest first.
-pub async fn nights_of(conn: &mut impl Connected, club: i64) -> Result<Vec<NightRow>, sqlx::Error> {
+pub async fn nights_of(
+    conn: &mut impl Connected,
+    club: ClubId,
+) -> Result<Vec<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, club_id, title, created_at FROM nights WHERE club_id = $1 ORDER BY id DESC LIMIT 50",
     )
@@ -78,8 +84,8 @@ pub async fn nights_of(conn: &mut impl Connected, club: i64) -> Result<Vec<Night
 /// The night session `session_id` is in, if any.
 pub async fn night_of_session(
     conn: &mut impl Connected,
-    session_id: i64,
-) -> Result<Option<i64>, sqlx::Error> {
+    session_id: SessionId,
+) -> Result<Option<NightId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT night_id FROM night_sessions WHERE session_id = $1")
         .bind(session_id)
         .fetch_optional(c)
@@ -90,8 +96,8 @@ pub async fn night_of_session(
 /// night), in one statement: whose sheets a hand recorded there moves.
 pub async fn night_mates(
     conn: &mut impl Connected,
-    session_id: i64,
-) -> Result<Vec<i64>, sqlx::Error> {
+    session_id: SessionId,
+) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT mate.session_id FROM night_sessions own
          JOIN night_sessions mate ON mate.night_id = own.night_id
@@ -105,8 +111,8 @@ pub async fn night_mates(
 /// Puts a session in a night (the caller checked it is in none).
 pub async fn add_session(
     conn: &mut impl Connected,
-    night: i64,
-    session_id: i64,
+    night: NightId,
+    session_id: SessionId,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("INSERT INTO night_sessions (session_id, night_id) VALUES ($1, $2)")
         .bind(session_id)
@@ -120,8 +126,8 @@ pub async fn add_session(
 /// The night's sessions as `(id, game id)`, oldest first.
 pub async fn sessions_of(
     conn: &mut impl Connected,
-    night: i64,
-) -> Result<Vec<(i64, String)>, sqlx::Error> {
+    night: NightId,
+) -> Result<Vec<(SessionId, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game FROM night_sessions n JOIN sessions s ON s.id = n.session_id \
          WHERE n.night_id = $1 ORDER BY s.id",
@@ -134,7 +140,7 @@ pub async fn sessions_of(
 /// The night's payments, voided ones included, oldest first.
 pub async fn payments_of(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
 ) -> Result<Vec<NightPaymentRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, payer, payee, amount_cents, recorded_at, voided_at, void_reason \
@@ -148,7 +154,7 @@ pub async fn payments_of(
 /// Records a payment against a night; returns its id.
 pub async fn add_payment(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
     payer: &str,
     payee: &str,
     amount_cents: i64,
@@ -170,7 +176,7 @@ pub async fn add_payment(
 /// Voids a payment of the night that is not voided yet; returns whether one was.
 pub async fn void_payment(
     conn: &mut impl Connected,
-    night: i64,
+    night: NightId,
     payment: i64,
     voided_at: &str,
     reason: &str,
@@ -192,8 +198,8 @@ pub async fn void_payment(
 /// Takes a session out of a night.
 pub async fn remove_session(
     conn: &mut impl Connected,
-    night: i64,
-    session_id: i64,
+    night: NightId,
+    session_id: SessionId,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("DELETE FROM night_sessions WHERE night_id = $1 AND session_id = $2")
         .bind(night)
@@ -208,9 +214,9 @@ pub async fn remove_session(
 /// id, night id, night title)`.
 pub async fn sessions_since(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     since: chrono::DateTime<chrono::Utc>,
-) -> Result<Vec<(i64, String, Option<i64>, Option<String>)>, sqlx::Error> {
+) -> Result<Vec<(SessionId, String, Option<NightId>, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game, n.id, n.title FROM sessions s \
          LEFT JOIN night_sessions ns ON ns.session_id = s.id \
@@ -226,7 +232,7 @@ pub async fn sessions_since(
 /// Every night of the club, oldest first (for the club export).
 pub async fn all_nights(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
 ) -> Result<Vec<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT id, club_id, title, created_at FROM nights WHERE club_id = $1 ORDER BY id",
@@ -240,7 +246,7 @@ pub async fn all_nights(
 /// code, title)`; `None` for no such session.
 pub async fn priced(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<Option<(String, String, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.game, s.currency, m.title FROM sessions s \
@@ -257,9 +263,9 @@ pub async fn priced(
 /// as [`crate::service::nights::group`] checks); "USD" for a night with no session left.
 pub async fn standing_payments(
     conn: &mut impl Connected,
-    club: i64,
-    night: Option<i64>,
-) -> Result<Vec<(i64, String, String, String, String, i64, String)>, sqlx::Error> {
+    club: ClubId,
+    night: Option<NightId>,
+) -> Result<Vec<(NightId, String, String, String, String, i64, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT n.id, n.title, COALESCE((SELECT s.currency FROM night_sessions x \
          JOIN sessions s ON s.id = x.session_id WHERE x.night_id = n.id ORDER BY s.id LIMIT 1), 'USD'), \
@@ -279,7 +285,7 @@ pub async fn standing_payments(
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct EveningRow {
     /// The night, when the evening's sessions were made one.
-    pub night_id: Option<i64>,
+    pub night_id: Option<NightId>,
     /// The night's title.
     pub title: Option<String>,
     /// When its first session was started (RFC 3339, UTC).
@@ -298,7 +304,7 @@ pub struct EveningRow {
 /// cast back to 64 bits.
 pub async fn evenings_of(
     conn: &mut impl Connected,
-    club: i64,
+    club: ClubId,
     person: i64,
 ) -> Result<Vec<EveningRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(

@@ -30,6 +30,7 @@ use axum_extra::extract::cookie::CookieJar;
 use crate::error::AppError;
 use crate::format::Position;
 use crate::format::{LedgerEvent, SessionDoc};
+use crate::ids::{ClubId, SessionId};
 use crate::ledger::settle_up::Transfer;
 use crate::money::Money;
 use crate::rules::{FinishedGame, fields};
@@ -149,7 +150,7 @@ fn session_json(loaded: &Loaded) -> Value {
 
 /// The club a new session belongs to: the writer's club, or none (an open session) for a
 /// request without a token. Errors: 401 for an unknown token, 403 for a read-only one.
-fn owning_club(viewer: &Viewer) -> Result<Option<i64>, AppError> {
+fn owning_club(viewer: &Viewer) -> Result<Option<ClubId>, AppError> {
     match (viewer.grant, &viewer.token) {
         (Some(g), _) if g.access == Access::Write => Ok(Some(g.club_id)),
         (Some(_), _) => Err(AppError::Forbidden(
@@ -243,7 +244,7 @@ async fn import(
 async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Result<Json<Value>, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     Ok(Json(session_json(
@@ -276,7 +277,7 @@ fn standing_json(p: &Position) -> Map<String, Value> {
 async fn standing(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
     headers: HeaderMap,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
@@ -293,7 +294,7 @@ async fn standing(
 /// (`variant` as in [`session_etag`]), else `None` and the caller answers in full.
 async fn unchanged(
     state: &AppState,
-    id: i64,
+    id: SessionId,
     headers: &HeaderMap,
     variant: &str,
 ) -> Result<Option<Response>, AppError> {
@@ -338,7 +339,7 @@ struct LedgerPage<'a> {
 async fn ledger(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
     headers: HeaderMap,
     query: Result<Query<LedgerQuery>, QueryRejection>,
 ) -> Result<Response, AppError> {
@@ -373,7 +374,7 @@ async fn ledger(
     // Once: the entries written now let every later read take the stored path above. The
     // answer does not depend on it, so a failed write is logged, not answered.
     if let Err(e) = service::backfill_entries(&state.pool, id, &current.ledger).await {
-        tracing::warn!(session = id, "ledger entries not backfilled: {e}");
+        tracing::warn!(session = id.0, "ledger entries not backfilled: {e}");
     }
     let etag = session_etag(id, current.events(), "ledger");
     let l = &current.ledger;
@@ -405,7 +406,7 @@ async fn ledger(
 async fn export(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let current = service::load(&state.reader, &state.folds, id).await?;
@@ -433,7 +434,7 @@ async fn export(
 async fn record(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
     headers: HeaderMap,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), AppError> {

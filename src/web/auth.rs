@@ -13,6 +13,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 
 use super::AppState;
 use crate::error::AppError;
+use crate::ids::{ClubId, SessionId};
 use crate::service::clubs::{self, ClientKey, Grant, TOKEN_DAYS};
 
 /// The name of the login cookie.
@@ -30,7 +31,7 @@ pub struct Viewer {
 
 impl Viewer {
     /// The club the viewer belongs to, if any.
-    pub fn club(&self) -> Option<i64> {
+    pub fn club(&self) -> Option<ClubId> {
         self.grant.map(|g| g.club_id)
     }
 }
@@ -114,7 +115,7 @@ pub const LINK_COOKIE_DAYS: i64 = 365;
 
 /// The cookie that keeps session `id`'s link `secret` in this browser: HttpOnly,
 /// SameSite=Lax, for the whole site (the pages and the API), a year.
-pub fn link_cookie(id: i64, secret: String) -> Cookie<'static> {
+pub fn link_cookie(id: SessionId, secret: String) -> Cookie<'static> {
     Cookie::build((format!("{LINK_COOKIE_PREFIX}{id}"), secret))
         .http_only(true)
         .same_site(SameSite::Lax)

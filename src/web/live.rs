@@ -25,6 +25,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::sync::watch;
+
+use crate::ids::SessionId;
 use tokio::time::{Instant, Sleep};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::WatchStream;
@@ -81,7 +83,7 @@ impl Full {
 
 #[derive(Debug)]
 struct Channels {
-    by_session: HashMap<i64, watch::Sender<u64>>,
+    by_session: HashMap<SessionId, watch::Sender<u64>>,
     /// Sheets open in all (the receivers of every channel).
     open: usize,
 }
@@ -142,7 +144,7 @@ impl Watchers {
     /// Tells session `id`'s open sheets that it changed (nothing when none is open here),
     /// and, on PostgreSQL, those of the other instances ([`Watchers::relay_through`]).
     /// Called after the change is committed.
-    pub fn changed(&self, id: i64) {
+    pub fn changed(&self, id: SessionId) {
         self.wake(id);
         if let Some(relay) = self.shared.relay.get() {
             relay.publish(id);
@@ -158,7 +160,7 @@ impl Watchers {
     }
 
     /// Wakes this instance's open sheets of session `id`; nothing when none is open.
-    fn wake(&self, id: i64) {
+    fn wake(&self, id: SessionId) {
         if let Some(sender) = self.lock().by_session.get(&id) {
             // A count, so that every change is a new value; changes made before a sheet
             // looked again are told once (one reload catches up with all of them).
@@ -171,7 +173,7 @@ impl Watchers {
     /// a change or when the server stops. The session's channel lives as long as one such
     /// stream does. Errors: [`Full`] when the session or the server has as many sheets
     /// open as its limit allows, or the server is stopping.
-    pub fn watch(&self, id: i64) -> Result<Watch, Full> {
+    pub fn watch(&self, id: SessionId) -> Result<Watch, Full> {
         let receiver = {
             let mut channels = self.lock();
             if *self.shared.stop.borrow() {
@@ -225,7 +227,7 @@ impl Watchers {
 /// The changes of one session, from [`Watchers::watch`]; dropping the last one of a
 /// session drops its channel.
 pub struct Watch {
-    id: i64,
+    id: SessionId,
     changes: Option<WatchStream<u64>>,
     stop: WatchStream<bool>,
     idle: Pin<Box<Sleep>>,
@@ -284,6 +286,7 @@ mod tests {
     use tokio_stream::StreamExt;
 
     use super::Watchers;
+    use crate::ids::SessionId;
 
     async fn next_within(watch: &mut super::Watch, ms: u64) -> Option<()> {
         tokio::time::timeout(Duration::from_millis(ms), watch.next())
@@ -295,11 +298,11 @@ mod tests {
     #[tokio::test]
     async fn a_change_reaches_only_its_own_sessions_sheets() {
         let watchers = Watchers::default();
-        let mut one = watchers.watch(1).unwrap();
-        let mut also_one = watchers.watch(1).unwrap();
-        let mut two = watchers.watch(2).unwrap();
+        let mut one = watchers.watch(SessionId(1)).unwrap();
+        let mut also_one = watchers.watch(SessionId(1)).unwrap();
+        let mut two = watchers.watch(SessionId(2)).unwrap();
         assert_eq!(watchers.watched(), 2, "one channel per watched session");
-        watchers.changed(1);
+        watchers.changed(SessionId(1));
         assert_eq!(next_within(&mut one, 500).await, Some(()));
         assert_eq!(next_within(&mut also_one, 500).await, Some(()));
         assert_eq!(
@@ -308,24 +311,24 @@ mod tests {
             "session 2 did not change"
         );
         // A change to a session nobody watches makes no channel.
-        watchers.changed(3);
+        watchers.changed(SessionId(3));
         assert_eq!(watchers.watched(), 2);
-        watchers.changed(2);
+        watchers.changed(SessionId(2));
         assert_eq!(next_within(&mut two, 500).await, Some(()));
     }
 
     #[tokio::test]
     async fn a_sessions_channel_goes_with_its_last_sheet() {
         let watchers = Watchers::default();
-        let one = watchers.watch(1).unwrap();
-        let again = watchers.watch(1).unwrap();
+        let one = watchers.watch(SessionId(1)).unwrap();
+        let again = watchers.watch(SessionId(1)).unwrap();
         drop(one);
         assert_eq!(watchers.watched(), 1, "a sheet of session 1 is still open");
         drop(again);
         assert_eq!(watchers.watched(), 0);
         // A sheet opened later gets a new channel, and changes reach it.
-        let mut later = watchers.watch(1).unwrap();
-        watchers.changed(1);
+        let mut later = watchers.watch(SessionId(1)).unwrap();
+        watchers.changed(SessionId(1));
         assert_eq!(next_within(&mut later, 500).await, Some(()));
     }
 
@@ -340,16 +343,22 @@ mod tests {
     #[tokio::test]
     async fn sheets_are_refused_past_either_cap_and_a_closed_one_frees_its_place() {
         let watchers = small(2, 3, 60_000);
-        let a = watchers.watch(1).unwrap();
-        let _b = watchers.watch(1).unwrap();
-        assert_eq!(watchers.watch(1).err(), Some(super::Full::Session));
-        let _c = watchers.watch(2).unwrap();
+        let a = watchers.watch(SessionId(1)).unwrap();
+        let _b = watchers.watch(SessionId(1)).unwrap();
+        assert_eq!(
+            watchers.watch(SessionId(1)).err(),
+            Some(super::Full::Session)
+        );
+        let _c = watchers.watch(SessionId(2)).unwrap();
         assert_eq!(watchers.open(), 3);
-        assert_eq!(watchers.watch(3).err(), Some(super::Full::Overall));
+        assert_eq!(
+            watchers.watch(SessionId(3)).err(),
+            Some(super::Full::Overall)
+        );
         drop(a);
         assert_eq!(watchers.open(), 2);
         assert!(
-            watchers.watch(1).is_ok(),
+            watchers.watch(SessionId(1)).is_ok(),
             "the closed sheet's place is free"
         );
     }
@@ -357,9 +366,9 @@ mod tests {
     #[tokio::test]
     async fn a_sheet_ends_after_its_idle_time_and_a_change_restarts_the_clock() {
         let watchers = small(8, 8, 300);
-        let mut sheet = watchers.watch(1).unwrap();
+        let mut sheet = watchers.watch(SessionId(1)).unwrap();
         tokio::time::sleep(Duration::from_millis(200)).await;
-        watchers.changed(1);
+        watchers.changed(SessionId(1));
         assert_eq!(next_within(&mut sheet, 100).await, Some(()));
         // 200 ms after the change: still open (the change restarted the 300 ms).
         assert!(
@@ -375,12 +384,15 @@ mod tests {
     #[tokio::test]
     async fn the_stop_ends_every_sheet_and_refuses_new_ones() {
         let watchers = small(8, 8, 60_000);
-        let mut one = watchers.watch(1).unwrap();
-        let mut two = watchers.watch(2).unwrap();
+        let mut one = watchers.watch(SessionId(1)).unwrap();
+        let mut two = watchers.watch(SessionId(2)).unwrap();
         watchers.shut_down();
         let within = Duration::from_millis(500);
         assert_eq!(tokio::time::timeout(within, one.next()).await, Ok(None));
         assert_eq!(tokio::time::timeout(within, two.next()).await, Ok(None));
-        assert_eq!(watchers.watch(3).err(), Some(super::Full::Stopping));
+        assert_eq!(
+            watchers.watch(SessionId(3)).err(),
+            Some(super::Full::Stopping)
+        );
     }
 }

@@ -15,6 +15,7 @@ use axum::{Json, Router};
 use serde_json::{Value, json};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::ids::SessionId;
 use crate::service::Folds;
 use crate::service::clubs::{LoginLimiter, login_limiter};
 use crate::store::{ReadPool, WritePool};
@@ -68,7 +69,7 @@ impl AppState {
     }
 
     /// Tells the live sheets of session `id` (and no other) that it changed.
-    pub fn changed(&self, id: i64) {
+    pub fn changed(&self, id: SessionId) {
         self.watchers.changed(id);
     }
 
@@ -77,7 +78,7 @@ impl AppState {
     /// settle-up, which a hand anywhere in the night moves (issue 22 point 1). The event is
     /// already stored, so a failed look-up of the night is logged, not answered: those
     /// sheets then show the change at their next reload.
-    pub async fn event_recorded(&self, id: i64) {
+    pub async fn event_recorded(&self, id: SessionId) {
         self.changed(id);
         match crate::service::nights::night_mates(&self.reader, id).await {
             Ok(sessions) => sessions.into_iter().for_each(|sid| self.changed(sid)),
@@ -91,7 +92,7 @@ impl AppState {
 #[derive(Debug, Default, serde::Deserialize)]
 pub struct Before {
     /// The id the previous page ended at.
-    pub before: Option<i64>,
+    pub before: Option<SessionId>,
 }
 
 /// The entity tag of what a session page or document shows after its first `events`
@@ -100,7 +101,7 @@ pub struct Before {
 /// Events are only ever appended (corrections are events too), so the count names the
 /// state without hashing the body; the version keeps a page from an older build from
 /// matching.
-pub fn session_etag(id: i64, events: usize, variant: &str) -> HeaderValue {
+pub fn session_etag(id: SessionId, events: usize, variant: &str) -> HeaderValue {
     let tag = format!(
         "\"s{id}-e{events}-{variant}-v{}\"",
         env!("CARGO_PKG_VERSION")

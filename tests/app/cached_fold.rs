@@ -9,6 +9,7 @@
 
 use proptest::prelude::*;
 use scorekeeper::format::{Position, ledger_event};
+use scorekeeper::ids::{ClubId, SessionId};
 use scorekeeper::service::{self, Folds, Loaded, NewSessionInput, Recorded};
 use scorekeeper::session::Tip;
 use scorekeeper::store::WritePool;
@@ -119,7 +120,7 @@ fn event(game: &str, now: &Loaded, step: &Step) -> Value {
 async fn assert_same(
     pool: &WritePool,
     folds: &Folds,
-    id: i64,
+    id: SessionId,
     recorded: Option<&Recorded>,
     after: usize,
 ) {
@@ -210,7 +211,13 @@ async fn assert_same(
 
 /// The ledger read from the stored entries and the cached standing equals the ledger of
 /// the session replayed in full, whole and from the middle (`?after=`).
-async fn assert_same_ledger(pool: &WritePool, folds: &Folds, id: i64, full: &Loaded, at: &str) {
+async fn assert_same_ledger(
+    pool: &WritePool,
+    folds: &Folds,
+    id: SessionId,
+    full: &Loaded,
+    at: &str,
+) {
     let (events, json) = service::stored_ledger(pool, folds, id, None)
         .await
         .unwrap()
@@ -240,7 +247,13 @@ async fn assert_same_ledger(pool: &WritePool, folds: &Folds, id: i64, full: &Loa
 /// equals the page built from the session read and replayed in full: every line shown, the
 /// money before them, the standing, the settle-up and its summaries, the payments, the
 /// forms; and the window's parts equal the whole fold's.
-async fn assert_same_sheet(pool: &WritePool, folds: &Folds, id: i64, full: &Loaded, at: &str) {
+async fn assert_same_sheet(
+    pool: &WritePool,
+    folds: &Folds,
+    id: SessionId,
+    full: &Loaded,
+    at: &str,
+) {
     use askama::Template;
     use scorekeeper::web::html::sheet::{Showing, sheet_page};
     let glance = service::glance(pool, folds, id).await.unwrap();
@@ -361,7 +374,7 @@ fn run(game: &str, agreements: Value, steps: &[(Step, bool)], club: bool) {
                 currency: None,
                 opening_scores: None,
             },
-            club,
+            club.map(ClubId),
         )
         .await
         .unwrap();
@@ -691,7 +704,7 @@ fn the_game_of_a_session_is_known_with_or_without_the_cache() {
             service::game(&pool, &folds, id).await.unwrap().id,
             "auction_pitch"
         );
-        let Err(missing) = service::game(&pool, &folds, id + 1).await else {
+        let Err(missing) = service::game(&pool, &folds, SessionId(id.0 + 1)).await else {
             panic!("a session that does not exist has a game")
         };
         assert_eq!(missing.status(), 404, "{missing}");
@@ -728,7 +741,9 @@ fn every_games_club_session_keeps_its_facts_by_difference() {
             let club = new_club(&pool).await;
             let header: scorekeeper::format::SessionDoc =
                 serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
-            let id = service::import(&pool, &header, Some(club)).await.unwrap();
+            let id = service::import(&pool, &header, Some(ClubId(club)))
+                .await
+                .unwrap();
             let folds = Folds::new(2);
             let record = |event: Value, n: usize| {
                 let (pool, folds) = (&pool, &folds);

@@ -4,6 +4,7 @@
 //! session as it was entered. Needs `SCOREKEEPER_TEST_DATABASE_URL` (required under CI).
 
 use crate::common;
+use scorekeeper::ids::{NightId, SessionId};
 
 use common::engines::postgres_database;
 use common::nights::{make_night, pay_at_night, two_pitches};
@@ -55,7 +56,7 @@ async fn app_on_file(name: &str) -> (String, TestApp) {
 /// Each account's net in cents from the stored postings on PostgreSQL, zeros left out.
 async fn pg_balances(pg: &PgPool, id: i64) -> Vec<(String, i64)> {
     let mut conn = pg.acquire().await.unwrap();
-    let mut balances = store::balances(&mut conn, id).await.unwrap();
+    let mut balances = store::balances(&mut conn, SessionId(id)).await.unwrap();
     balances.retain(|(_, cents)| *cents != 0);
     balances
 }
@@ -121,7 +122,9 @@ async fn check_club(pg: &PgPool, filled: &Filled) {
     let want_b = cents(&[("Ann", -160), ("Bob", 280), ("Dee", -120)]);
     assert_eq!(pg_balances(pg, b).await, want_b);
     let mut conn = pg.acquire().await.unwrap();
-    let payments = nights::payments_of(&mut conn, filled.night).await.unwrap();
+    let payments = nights::payments_of(&mut conn, NightId(filled.night))
+        .await
+        .unwrap();
     assert_eq!(payments.len(), 1);
     let paid = &payments[0];
     assert_eq!((paid.payer.as_str(), paid.payee.as_str()), ("Dee", "Ann"));
@@ -155,7 +158,7 @@ async fn next_session_id(pg: &PgPool) -> i64 {
         club_id: None,
     };
     let mut conn = pg.acquire().await.unwrap();
-    store::insert_session(&mut conn, &new).await.unwrap()
+    store::insert_session(&mut conn, &new).await.unwrap().0
 }
 
 #[tokio::test]
@@ -273,7 +276,7 @@ async fn a_ledger_that_differs_from_replay_is_refused_and_nothing_kept() {
             .unwrap();
     }
     let mut conn = app.pool.acquire().await.unwrap();
-    let moved = store::balances(&mut conn, a).await.unwrap();
+    let moved = store::balances(&mut conn, SessionId(a)).await.unwrap();
     assert_eq!(
         moved,
         [

@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use axum::body::Body;
 use axum::http::{Request, header};
@@ -556,10 +557,13 @@ async fn every_typed_name_and_title_follows_one_rule() {
 
     let (club, cookie) = app.new_club("Names").await;
     let cookie = [("cookie", cookie.as_str())];
-    let a =
-        scorekeeper::service::import(&app.pool, &common::nights::pitch("Ann", "Bob"), Some(club))
-            .await
-            .unwrap();
+    let a = scorekeeper::service::import(
+        &app.pool,
+        &common::nights::pitch("Ann", "Bob"),
+        Some(ClubId(club)),
+    )
+    .await
+    .unwrap();
     let history = app
         .page(cookie[0].1, &format!("/clubs/{club}/history"))
         .await;

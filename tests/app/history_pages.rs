@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use common::html::{
     count, has, has_parts, has_term, links_named, one_text, outer_html, parts, select_attr,
@@ -42,12 +43,14 @@ fn pinochle_night() -> SessionDoc {
 /// A club with the two nights; its id, the login cookie and the two sessions' ids.
 async fn club(app: &TestApp) -> (i64, String, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pinochle_night(), Some(club))
+    let a = service::import(&app.pool, &pinochle_night(), Some(ClubId(club)))
         .await
-        .unwrap();
-    let b = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+        .unwrap()
+        .0;
+    let b = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     (club, cookie, a, b)
 }
 
@@ -485,7 +488,7 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
         "agreements": { "stake": "0.05" }, "players": ["Ann", "Bob", "Cy"], "events": []
     }))
     .unwrap();
-    let id = service::import(&app.pool, &night, Some(club))
+    let id = service::import(&app.pool, &night, Some(ClubId(club)))
         .await
         .unwrap();
     let made = json!({ "type": "hand", "dealer": "Cy", "bidder": "Bob", "bid": 350, "trump": "spades", "outcome": "made" });
@@ -534,8 +537,8 @@ async fn corrections_and_undos_recorded_later_keep_the_statistics_right() {
     );
     let body = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     assert!(
-        entry_text(&body, id).contains("0 hands")
-            && select_text(&entry(&body, id), "span.status") == ["open"]
+        entry_text(&body, id.0).contains("0 hands")
+            && select_text(&entry(&body, id.0), "span.status") == ["open"]
     );
 }
 
@@ -629,7 +632,7 @@ async fn the_history_comes_twenty_nights_to_a_page() {
     let (club, cookie, a, _) = club(&app).await;
     // 20 more Pitch nights: 22 in all, 21 of them Pitch.
     for _ in 0..20 {
-        service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+        service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
             .await
             .unwrap();
     }

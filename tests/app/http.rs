@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::SessionId;
 
 use common::TestApp;
 use common::html::{cell_words, has, one_text, refusal, refused_with, select_text, selected};
@@ -441,7 +442,7 @@ async fn import_export_and_the_stored_postings_agree_with_replay() {
     let replayed =
         scorekeeper::format::replay(&serde_json::from_value(doc.clone()).unwrap()).unwrap();
     assert_eq!(serde_json::to_value(&replayed).unwrap(), ledger);
-    let stored = scorekeeper::service::stored_balances(&app.pool, id)
+    let stored = scorekeeper::service::stored_balances(&app.pool, SessionId(id))
         .await
         .unwrap();
     for (account, cents) in stored {

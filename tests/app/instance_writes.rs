@@ -15,6 +15,7 @@
 use std::time::Duration;
 
 use scorekeeper::format::{SessionDoc, replay};
+use scorekeeper::ids::{ClubId, NightId, SessionId};
 use scorekeeper::service::{self, Folds, nights};
 use scorekeeper::store::{self, NewEvent, WritePool};
 use serde_json::{Value, json};
@@ -68,7 +69,7 @@ fn hand(dealer: &str, bidder: &str, outcome: &str) -> Value {
 }
 
 /// The session as stored, in cents by account (postings summed), and its events.
-async fn stored(i: &Instance, id: i64) -> (Vec<(String, i64)>, Vec<Value>) {
+async fn stored(i: &Instance, id: SessionId) -> (Vec<(String, i64)>, Vec<Value>) {
     let balances = service::stored_balances(i.pool.reader(), id).await.unwrap();
     let loaded = service::load(&i.pool, &Folds::default(), id).await.unwrap();
     (balances, loaded.doc.events.clone())
@@ -103,7 +104,7 @@ async fn ledgers_true(i: &Instance) {
 
 /// A caches session `id` (reads where it stands), then B records `b_event`: A's cache is
 /// one event behind the store.
-async fn a_cached_then_b(a: &Instance, b: &Instance, id: i64, b_event: Value) {
+async fn a_cached_then_b(a: &Instance, b: &Instance, id: SessionId, b_event: Value) {
     service::position(a.pool.reader(), &a.folds, id)
         .await
         .unwrap();
@@ -116,7 +117,7 @@ async fn a_cached_then_b(a: &Instance, b: &Instance, id: i64, b_event: Value) {
 /// session's event `seq`, and what is stored is what the rules give for `expected`.
 async fn a_writes(
     (a, b): (&Instance, &Instance),
-    id: i64,
+    id: SessionId,
     (event, key): (Value, Option<&str>),
     expected: &[Value],
 ) {
@@ -226,7 +227,7 @@ async fn each_write_made_on_a_stale_cache_lands_on_the_fresh_state() {
 /// B's write of `event` (the session's event `seq`) begun and not committed: its
 /// transaction holds the session's lock (on SQLite the database's write lock), as B's own
 /// writes hold it. `doc` is the session with `event` last.
-async fn in_flight(b: &Instance, id: i64, doc: &SessionDoc) -> store::Tx {
+async fn in_flight(b: &Instance, id: SessionId, doc: &SessionDoc) -> store::Tx {
     let ledger = replay(doc).unwrap();
     let entry = ledger.events.last().unwrap();
     let mut tx = b.pool.begin_write().await.unwrap();
@@ -310,13 +311,15 @@ async fn a_write_while_another_instances_write_is_in_flight_lands_after_it() {
 
 /// A club session of one hand (B made 300) in a night of its own: the club and the
 /// session's id and the night's.
-async fn night_of_one_hand(a: &Instance) -> (i64, i64, i64) {
-    let club = engines::scalar(
-        &a.pool,
-        "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
+async fn night_of_one_hand(a: &Instance) -> (ClubId, SessionId, NightId) {
+    let club = ClubId(
+        engines::scalar(
+            &a.pool,
+            "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
          VALUES ('Thursday', 'x', 'share', '2026-12-05T20:00:00Z') RETURNING id",
-    )
-    .await;
+        )
+        .await,
+    );
     let id = session_of_one_hand(a, club).await;
     let night = nights::group(&a.pool, club, None, "Thursday", &[id])
         .await
@@ -325,7 +328,7 @@ async fn night_of_one_hand(a: &Instance) -> (i64, i64, i64) {
 }
 
 /// A session of `club` with one hand (B made 300): its id.
-async fn session_of_one_hand(a: &Instance, club: i64) -> i64 {
+async fn session_of_one_hand(a: &Instance, club: ClubId) -> SessionId {
     let id = service::import(&a.pool, &empty(), Some(club))
         .await
         .unwrap();
@@ -337,7 +340,7 @@ async fn session_of_one_hand(a: &Instance, club: i64) -> i64 {
 
 /// B's void of the one hand of session `id`, begun and not committed: once committed, a
 /// night of that session alone is settled.
-async fn void_in_flight(b: &Instance, id: i64) -> store::Tx {
+async fn void_in_flight(b: &Instance, id: SessionId) -> store::Tx {
     let mut doc = empty();
     doc.events.push(hand("A", "B", "made"));
     doc.events.push(json!({"type": "void", "event": 0}));
@@ -350,7 +353,7 @@ async fn refused_as_settled<T: Send + std::fmt::Debug + 'static>(
     tx: store::Tx,
     task: tokio::task::JoinHandle<Result<T, scorekeeper::error::AppError>>,
     a: &Instance,
-    (club, night): (i64, i64),
+    (club, night): (ClubId, NightId),
 ) -> nights::NightView {
     let err = commit_under(tx, task).await.unwrap_err();
     assert_eq!(err.status(), 409, "{err}");
@@ -377,7 +380,7 @@ async fn a_session_with_money_put_in_a_night_another_instance_just_settled_is_re
         service::settled_night::group_into(&one.pool, &one.folds, at, "", &[other]).await
     });
     let view = refused_as_settled(tx, task, &a, (club, night)).await;
-    let ids: Vec<i64> = view.sessions.iter().map(|s| s.session_id).collect();
+    let ids: Vec<SessionId> = view.sessions.iter().map(|s| s.session_id).collect();
     assert_eq!(ids, [id], "the session with money stays out");
     assert!(view.settled());
 }

@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common;
+use scorekeeper::ids::SessionId;
 
 use common::engines::postgres_database;
 use common::process::{free_port, hand, new_club, new_session, request, serve};
@@ -32,11 +33,11 @@ async fn a_change_on_one_instance_wakes_that_sessions_sheets_on_the_other() {
     let (one, two) = (Watchers::default(), Watchers::default());
     one.relay_through(&url).await.unwrap();
     two.relay_through(&url).await.unwrap();
-    let mut on_two = two.watch(7).unwrap();
-    let mut other_session = two.watch(8).unwrap();
-    let mut on_one = one.watch(7).unwrap();
+    let mut on_two = two.watch(SessionId(7)).unwrap();
+    let mut other_session = two.watch(SessionId(8)).unwrap();
+    let mut on_one = one.watch(SessionId(7)).unwrap();
 
-    one.changed(7);
+    one.changed(SessionId(7));
     assert!(
         woken(&mut on_two, 2_000).await,
         "within 2 s on the other instance"

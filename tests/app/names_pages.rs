@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use common::html::{
     self, form_values, has, one_text, outer_html, select_attr, select_text, selected, texts,
@@ -52,15 +53,19 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded_by_the_old() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let id = service::import(&app.pool, &pinochle_open(), Some(club))
+    let id = service::import(&app.pool, &pinochle_open(), Some(ClubId(club)))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let two: SessionDoc = serde_json::from_value(json!({
         "format": "scorekeeper/session@1", "game": "two_handed_pinochle", "currency": "USD",
         "agreements": { "stake": "0.50" }, "players": ["Ann", "Bob"], "events": []
     }))
     .unwrap();
-    let two = service::import(&app.pool, &two, Some(club)).await.unwrap();
+    let two = service::import(&app.pool, &two, Some(ClubId(club)))
+        .await
+        .unwrap()
+        .0;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = person(&history, "Bob");
     app.post_form_with_ok(
@@ -181,15 +186,19 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
 /// "Thursday's Pitch".
 async fn pitch_club(app: &TestApp) -> (i64, String, i64, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(club))
+    let owner = Some(ClubId(club));
+    let a = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), owner)
         .await
-        .unwrap();
-    let b = service::import(&app.pool, &pitch_in("Bob", "Ann", "USD"), Some(club))
+        .unwrap()
+        .0;
+    let b = service::import(&app.pool, &pitch_in("Bob", "Ann", "USD"), owner)
         .await
-        .unwrap();
-    let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), Some(club))
+        .unwrap()
+        .0;
+    let euro = service::import(&app.pool, &pitch_in("Ann", "Cy", "EUR"), owner)
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let titled = app
         .post_form_with(
             &format!("/clubs/{club}/sessions/{euro}/title"),
@@ -268,9 +277,11 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The new-session form joining the euro night with a dollar game: refused before the
     // session is made.
     let (euro_club, euro_cookie) = app.new_club("Euros").await;
-    let e1 = service::import(&app.pool, &pitch_in("Ann", "Bob", "EUR"), Some(euro_club))
+    let euros = Some(ClubId(euro_club));
+    let e1 = service::import(&app.pool, &pitch_in("Ann", "Bob", "EUR"), euros)
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let sessions_before: i64 = app.scalar("SELECT count(*) FROM sessions").await;
     let joined = app
         .post_form_with(
@@ -300,9 +311,11 @@ async fn a_night_refuses_a_session_in_another_currency_and_writes_nothing() {
     // The API groups sessions of one currency: 201 with the night worked out (Ann +2.80
     // in the one dollar session left: Bob pays her 1.60 and Dee 1.20).
     let (solo_club, solo_cookie) = app.new_club("Solo").await;
-    let solo = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), Some(solo_club))
+    let solo_owner = Some(ClubId(solo_club));
+    let solo = service::import(&app.pool, &pitch_in("Ann", "Bob", "USD"), solo_owner)
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let made = app
         .post_json_with(
             &format!("/api/v1/clubs/{solo_club}/nights"),
@@ -480,7 +493,10 @@ async fn the_kitty_is_offered_only_where_it_is_a_party() {
         ]
     }))
     .unwrap();
-    let id = service::import(&app.pool, &doc, Some(club)).await.unwrap();
+    let id = service::import(&app.pool, &doc, Some(ClubId(club)))
+        .await
+        .unwrap()
+        .0;
     let made = app
         .post_form_with(
             &format!("/clubs/{club}/nights"),

@@ -7,6 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 #[path = "nights/settled.rs"]
 mod settled;
 
@@ -287,12 +288,14 @@ fn pair(name: &str, net: &str) -> (String, String) {
 async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(club))
+    let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(ClubId(club)))
         .await
-        .unwrap();
-    let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(club))
+        .unwrap()
+        .0;
+    let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(ClubId(club)))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let (location, night) = make_night(&app, &cookie, club, &[pinochle, pitch], "").await;
     let expected_nets = vec![
         pair("Ann", "-0.70"),
@@ -349,9 +352,10 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
 async fn the_next_session_joins_tonights_night_from_its_form() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+    let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let form = app
         .get_with("/sessions/new?game=auction_pitch", &[("cookie", &cookie)])
         .await;

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use scorekeeper::format::{SessionDoc, replay};
+use scorekeeper::ids::SessionId;
 use scorekeeper::service::{self, Folds};
 use scorekeeper::store::WritePool;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -32,7 +33,11 @@ pub(crate) async fn ledgers_equal_replay(url: &str) -> BTreeMap<i64, usize> {
     let folds = Folds::default();
     let mut counts = BTreeMap::new();
     for id in ids {
-        let doc: SessionDoc = service::load(&pool, &folds, id).await.unwrap().doc.clone();
+        let doc: SessionDoc = service::load(&pool, &folds, SessionId(id))
+            .await
+            .unwrap()
+            .doc
+            .clone();
         let ledger = replay(&doc).unwrap();
         let mut replayed: Vec<(i64, String, i64)> = ledger
             .events

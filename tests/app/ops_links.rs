@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::SessionId;
 
 use axum::body::Body;
 use axum::http::{Request, Response, header};
@@ -82,11 +83,13 @@ async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
     );
     assert_eq!(cookie.unwrap(), format!("sk_link_{id}={write}"));
     // Only hashes are stored.
-    let stored =
-        scorekeeper::store::clubs::session_links(&mut app.pool.acquire().await.unwrap(), id)
-            .await
-            .unwrap()
-            .expect("the session's links");
+    let stored = scorekeeper::store::clubs::session_links(
+        &mut app.pool.acquire().await.unwrap(),
+        SessionId(id),
+    )
+    .await
+    .unwrap()
+    .expect("the session's links");
     assert!(stored.0 != write && stored.1 != read && stored.0.len() == 64);
 
     let show = format!("/api/v1/sessions/{id}");

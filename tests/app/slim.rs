@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common::pages::ledger_of;
 use crate::common::{TestApp, engines};
+use scorekeeper::ids::{ClubId, SessionId};
 
 /// The Auction game's two-player rounds (the public case AU-04, rules §1.10): P1 takes the
 /// first Q in overtime for 12, K for 10, A for 9, J for 4 (items 10, spent 35); P2 the
@@ -210,10 +211,14 @@ async fn whole_sheet(app: &TestApp, id: i64) -> String {
     use askama::Template;
     use scorekeeper::web::html::sheet::{Showing, sheet_page};
     let reader = app.pool.reader();
-    let current = scorekeeper::service::load(reader, &scorekeeper::service::Folds::default(), id)
-        .await
-        .unwrap();
-    let club_names = scorekeeper::service::history::renamed_for_session(reader, id)
+    let current = scorekeeper::service::load(
+        reader,
+        &scorekeeper::service::Folds::default(),
+        SessionId(id),
+    )
+    .await
+    .unwrap();
+    let club_names = scorekeeper::service::history::renamed_for_session(reader, SessionId(id))
         .await
         .unwrap();
     let shown = scorekeeper::history::names::shown(&current.doc, &current.fold, &club_names);
@@ -264,9 +269,10 @@ async fn a_renamed_clubs_sheet_comes_from_the_cached_state_and_reads_as_the_whol
         ]
     }))
     .unwrap();
-    let id = scorekeeper::service::import(&app.pool, &doc, Some(club))
+    let id = scorekeeper::service::import(&app.pool, &doc, Some(ClubId(club)))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = crate::common::person(&history, "Bob");
     let renamed = app

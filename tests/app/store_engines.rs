@@ -8,6 +8,7 @@ use crate::common;
 
 use common::engines::postgres_database;
 use scorekeeper::history::{FactsDelta, PlayerResult, SessionFacts};
+use scorekeeper::ids::{ClubId, SessionId};
 use scorekeeper::ledger::Posting;
 use scorekeeper::money::Money;
 use scorekeeper::store::history::{self, HistoryFilter};
@@ -149,7 +150,7 @@ async fn scenario(conn: &mut impl Connected, engine: &str) {
     names_and_differences(conn, club, id, engine).await;
 }
 
-async fn nights_and_payments(conn: &mut impl Connected, club: i64, id: i64, engine: &str) {
+async fn nights_and_payments(conn: &mut impl Connected, club: ClubId, id: SessionId, engine: &str) {
     let night = nights::create(conn, club, "At Sal's", "2026-11-25T19:00:00Z")
         .await
         .unwrap();
@@ -210,7 +211,7 @@ fn facts() -> SessionFacts {
     }
 }
 
-async fn history_facts(conn: &mut impl Connected, club: i64, id: i64, engine: &str) {
+async fn history_facts(conn: &mut impl Connected, club: ClubId, id: SessionId, engine: &str) {
     let at = "2026-11-25T20:00:00Z";
     history::replace_session_facts(conn, id, club, "hearts", at, &facts())
         .await
@@ -295,7 +296,7 @@ async fn history_facts(conn: &mut impl Connected, club: i64, id: i64, engine: &s
     assert_eq!(evening, [(Some("At Sal's"), 200, 1)], "{engine}");
 }
 
-async fn tokens_and_links(conn: &mut impl Connected, club: i64, id: i64, engine: &str) {
+async fn tokens_and_links(conn: &mut impl Connected, club: ClubId, id: SessionId, engine: &str) {
     let (soon, later) = (at("2026-11-26T00:00:00Z"), at("2026-12-25T00:00:00Z"));
     let made = at("2026-11-25T00:00:00Z");
     clubs::insert_token(conn, "r1", club, "read", made, soon)
@@ -333,13 +334,23 @@ async fn tokens_and_links(conn: &mut impl Connected, club: i64, id: i64, engine:
         clubs::session_club(conn, id).await.unwrap(),
         Some(Some(club))
     );
-    assert_eq!(clubs::session_club(conn, id + 1000).await.unwrap(), None);
+    assert_eq!(
+        clubs::session_club(conn, SessionId(id.0 + 1000))
+            .await
+            .unwrap(),
+        None
+    );
     let (w, r) = ("a".repeat(64), "b".repeat(64));
     clubs::insert_session_links(conn, id, &w, &r).await.unwrap();
     assert_eq!(clubs::session_links(conn, id).await.unwrap(), Some((w, r)));
 }
 
-async fn names_and_differences(conn: &mut impl Connected, club: i64, id: i64, engine: &str) {
+async fn names_and_differences(
+    conn: &mut impl Connected,
+    club: ClubId,
+    id: SessionId,
+    engine: &str,
+) {
     let ann = history::ensure_person(conn, club, "Ann").await.unwrap();
     history::rename(conn, ann, "Annie").await.unwrap();
     let renamed = history::renamed_for_session(conn, id).await.unwrap();

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common::html::{count, has, select_text};
+use scorekeeper::ids::SessionId;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
@@ -470,7 +471,7 @@ async fn reads_and_cookie_checks_answer_while_a_write_holds_the_writer() {
     }
     // What they read is the committed state: the club's session with its 4 hands.
     let list = get(&router, "/api/v1/sessions", None).await.json();
-    assert_eq!(list["sessions"][0]["id"], ours);
+    assert_eq!(list["sessions"][0]["id"], ours.0);
     assert_eq!(list["sessions"][0]["hands"], 4);
     long_write.rollback().await.unwrap();
     // A read handle cannot write: its connections are read-only.
@@ -541,7 +542,7 @@ async fn a_clubs_sessions_come_a_page_at_a_time_and_only_its_own() {
             .map(|s| s["id"].as_i64().unwrap())
             .collect()
     };
-    let newest_first: Vec<i64> = mine.iter().rev().copied().collect();
+    let newest_first: Vec<i64> = mine.iter().rev().map(|s: &SessionId| s.0).collect();
     let first = get(&router, "/api/v1/sessions", None).await.json();
     assert_eq!(ids(&first), newest_first[..50]);
     let next = first["next"].as_str().unwrap().to_string();

@@ -349,7 +349,8 @@ async fn enter_records_what_the_form_shows_and_the_close_asks_first_in_every_gam
         let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
         let id = scorekeeper::service::import(&store, &doc, None)
             .await
-            .unwrap_or_else(|e| panic!("{game}: {e}"));
+            .unwrap_or_else(|e| panic!("{game}: {e}"))
+            .0;
         phone.goto(format!("{base}/sessions/{id}")).await.unwrap();
         wait_for(&phone, "Score sheet", WAIT).await;
         let mut count = events(&phone, id).await.len();
@@ -448,7 +449,8 @@ async fn enter_records_what_the_form_shows_and_the_close_asks_first_in_every_gam
     let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
     let id = scorekeeper::service::import(&store, &doc, None)
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     phone.goto(format!("{base}/sessions/{id}")).await.unwrap();
     wait_for(&phone, "Score sheet", WAIT).await;
     let count = events(&phone, id).await.len();

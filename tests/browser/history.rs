@@ -9,6 +9,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use std::time::Duration;
 
@@ -55,10 +56,10 @@ async fn a_club_looks_back_on_a_phone() {
     let phone = browser.phone("historian").await;
     let shots = screenshots();
     let club = start_club(&phone, &base, "Thursday Nights").await;
-    scorekeeper::service::import(&browser.store, &pinochle_night(), Some(club))
+    scorekeeper::service::import(&browser.store, &pinochle_night(), Some(ClubId(club)))
         .await
         .unwrap();
-    scorekeeper::service::import(&browser.store, &pitch_night(), Some(club))
+    scorekeeper::service::import(&browser.store, &pitch_night(), Some(ClubId(club)))
         .await
         .unwrap();
 

@@ -11,6 +11,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use std::time::Duration;
 
@@ -42,16 +43,16 @@ async fn tapping_a_renamed_players_chip_records_the_hand_for_him() {
         ]
     }))
     .unwrap();
-    let id = scorekeeper::service::import(&browser.store, &doc, Some(club))
+    let id = scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
         .await
         .unwrap();
-    let bob = scorekeeper::service::history::people(&browser.store, club)
+    let bob = scorekeeper::service::history::people(&browser.store, ClubId(club))
         .await
         .unwrap()
         .into_iter()
         .find(|p| p.display_name == "Bob")
         .unwrap();
-    scorekeeper::service::history::rename(&browser.store, club, bob.id, "Robert")
+    scorekeeper::service::history::rename(&browser.store, ClubId(club), bob.id, "Robert")
         .await
         .unwrap();
 
@@ -122,14 +123,15 @@ async fn a_nights_transfer_is_recorded_with_its_own_button() {
     let mut ids = Vec::new();
     for doc in [pitch("Ann", "Bob"), pitch("Bob", "Ann")] {
         ids.push(
-            scorekeeper::service::import(&browser.store, &doc, Some(club))
+            scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
                 .await
                 .unwrap(),
         );
     }
-    let night = scorekeeper::service::nights::group(&browser.store, club, None, "Friday", &ids)
-        .await
-        .unwrap();
+    let night =
+        scorekeeper::service::nights::group(&browser.store, ClubId(club), None, "Friday", &ids)
+            .await
+            .unwrap();
     phone
         .goto(format!("{base}/clubs/{club}/nights/{night}"))
         .await

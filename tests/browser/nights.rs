@@ -13,6 +13,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use std::time::Duration;
 
@@ -33,7 +34,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
     let shots = screenshots();
     let club = start_club(&phone, &base, "Thursday Nights").await;
     for doc in [pitch("Ann", "Bob"), pitch("Bob", "Ann")] {
-        scorekeeper::service::import(&browser.store, &doc, Some(club))
+        scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
             .await
             .unwrap();
     }
@@ -149,7 +150,7 @@ async fn a_settled_night_reads_zero_everywhere_until_a_payment_is_voided() {
     let mut sessions = Vec::new();
     for doc in [pitch("Ann", "Bob"), pitch("Bob", "Ann"), pinochle()] {
         sessions.push(
-            scorekeeper::service::import(&browser.store, &doc, Some(club))
+            scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
                 .await
                 .unwrap(),
         );

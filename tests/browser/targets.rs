@@ -25,6 +25,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
+use scorekeeper::ids::ClubId;
 
 use std::time::Duration;
 
@@ -223,7 +224,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
     let mut sheets = Vec::new();
     for (game, doc) in largest_tables() {
         let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
-        let id = scorekeeper::service::import(&store, &doc, Some(club))
+        let id = scorekeeper::service::import(&store, &doc, Some(ClubId(club)))
             .await
             .unwrap_or_else(|e| panic!("{game}: {e}"));
         sheets.push((game, id));
@@ -235,7 +236,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         .unwrap()
         .push(json!({"type": "close"}));
     let closed: scorekeeper::format::SessionDoc = serde_json::from_value(closed).unwrap();
-    let closed = scorekeeper::service::import(&store, &closed, Some(club))
+    let closed = scorekeeper::service::import(&store, &closed, Some(ClubId(club)))
         .await
         .unwrap();
 
@@ -255,7 +256,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         json!(hands),
     );
     let long: scorekeeper::format::SessionDoc = serde_json::from_value(long).unwrap();
-    let long = scorekeeper::service::import(&store, &long, Some(club))
+    let long = scorekeeper::service::import(&store, &long, Some(ClubId(club)))
         .await
         .unwrap();
 

@@ -175,5 +175,5 @@ pub async fn open_session(browser: &Browser, phone: &WebDriver, doc: Value) -> i
         .await
         .unwrap();
     wait_for(phone, "Score sheet", Duration::from_secs(5)).await;
-    id
+    id.0
 }

@@ -1,6 +1,7 @@
 //! The sessions the history and night tests share, worked out by hand once.
 
 use scorekeeper::format::SessionDoc;
+use scorekeeper::ids::ClubId;
 use scorekeeper::service;
 use serde_json::{Value, json};
 
@@ -123,13 +124,13 @@ pub fn csv_sums(csv_text: &str) -> std::collections::BTreeMap<String, i64> {
 /// +2.80, Bob −1.60, Dee −1.20) and with Bob, Ann, Dee (Bob +2.80, Ann −1.60, Dee −1.20);
 /// their ids.
 pub async fn two_pitches(app: &TestApp, club: i64) -> (i64, i64) {
-    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
         .await
         .unwrap();
-    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(club))
+    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(ClubId(club)))
         .await
         .unwrap();
-    (a, b)
+    (a.0, b.0)
 }
 
 /// A night of `sessions` made through the club page's form by the holder of login

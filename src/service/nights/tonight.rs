@@ -7,6 +7,8 @@ use chrono::Utc;
 use super::{club_night, club_session, group, mixed, night_priced, priced};
 use crate::error::AppError;
 use crate::history::night::{Priced, one_currency};
+use crate::ids::SessionId;
+use crate::ids::{ClubId, NightId};
 use crate::service::history::game_name;
 use crate::store::nights as ns;
 use crate::store::{ReadPool, WritePool};
@@ -15,11 +17,11 @@ use crate::store::{ReadPool, WritePool};
 #[derive(Debug, Clone)]
 pub struct Tonight {
     /// The session.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// Its game's name.
     pub game_name: String,
     /// The night it is in, with the night's title, if any.
-    pub night: Option<(i64, String)>,
+    pub night: Option<(NightId, String)>,
 }
 
 /// How far back "tonight" reaches when a new session is started: the club's sessions
@@ -28,7 +30,7 @@ pub const EVENING_HOURS: i64 = 12;
 
 /// The club's sessions started in the last [`EVENING_HOURS`], newest first (at most 10),
 /// each with the night it is in: what the new-session form offers to join.
-pub async fn tonight(pool: &ReadPool, club: i64) -> Result<Vec<Tonight>, AppError> {
+pub async fn tonight(pool: &ReadPool, club: ClubId) -> Result<Vec<Tonight>, AppError> {
     let since = Utc::now() - chrono::Duration::hours(EVENING_HOURS);
     let mut conn = pool.acquire().await?;
     Ok(ns::sessions_since(&mut conn, club, since)
@@ -48,9 +50,9 @@ pub enum NightChoice {
     /// Not part of a night (the default).
     None,
     /// Join night `id`.
-    Join(i64),
+    Join(NightId),
     /// Start a night with session `id` (of the same evening) and the new one.
-    With(i64),
+    With(SessionId),
 }
 
 impl NightChoice {
@@ -68,8 +70,8 @@ impl NightChoice {
         let (kind, id) = text.split_once(':').ok_or_else(bad)?;
         let id: i64 = id.parse().map_err(|_| bad())?;
         match kind {
-            "night" => Ok(NightChoice::Join(id)),
-            "with" => Ok(NightChoice::With(id)),
+            "night" => Ok(NightChoice::Join(NightId(id))),
+            "with" => Ok(NightChoice::With(SessionId(id))),
             _ => Err(bad()),
         }
     }
@@ -83,7 +85,7 @@ impl NightChoice {
 /// one currency).
 pub async fn check_choice(
     pool: &ReadPool,
-    club: i64,
+    club: ClubId,
     choice: &NightChoice,
     game: &str,
     currency: &str,
@@ -121,9 +123,9 @@ pub async fn check_choice(
 /// the session before is titled "Night of <day>". Errors as [`group`].
 pub async fn join(
     pool: &WritePool,
-    club: i64,
+    club: ClubId,
     choice: &NightChoice,
-    id: i64,
+    id: SessionId,
 ) -> Result<(), AppError> {
     match *choice {
         NightChoice::None => Ok(()),

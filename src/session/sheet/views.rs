@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::ids::SessionId;
 use crate::rules::{Award, Contract, Detail, Mark, Tally};
 
 /// A column group of the head: one account (a player, a side, the kitty) with its tallies.
@@ -184,7 +185,7 @@ pub struct SheetView {
 /// corrections, and when each event was recorded, in words, by index.
 pub struct Context<'a> {
     /// The session's id, for links.
-    pub session_id: i64,
+    pub session_id: SessionId,
     /// Whether hands may be corrected (open session, a writer looking).
     pub correctable: bool,
     /// When each event was recorded, RFC 3339 in UTC, by index.

@@ -1,13 +1,17 @@
 //! A club session's history facts in SQL: its status, each player's result and bids by
 //! band, written whole or by an event's difference in the event's own transaction; the
 //! club totals follow through the tables' triggers (migrations `0007` and `0010`).
+//! The backlog (sessions stored before the history existed, whose facts are still to be
+//! written) is read here too, beside the facts it waits for.
 
 use std::fmt::Write as _;
 
+use crate::ids::ClubId;
 use crate::store::either::{Connected, on_either};
 
 use super::ensure_person;
 use crate::history::{FactsDelta, PlayerResult, SessionFacts};
+use crate::ids::SessionId;
 
 /// Binds a session's status `(hands, closed, settled)` to `q` in [`status_sql`]'s order;
 /// the flags as 0 or 1 (SQLite's encoding of a bool, and PostgreSQL's BIGINT columns).
@@ -60,8 +64,8 @@ macro_rules! bind_bid {
 /// The totals follow by trigger. Every name gets a person.
 pub async fn replace_session_facts(
     conn: &mut impl Connected,
-    session_id: i64,
-    club_id: i64,
+    session_id: SessionId,
+    club_id: ClubId,
     game: &str,
     played_at: &str,
     facts: &SessionFacts,
@@ -92,8 +96,8 @@ pub async fn replace_session_facts(
 /// totals follow through the tables' triggers. `game` and `played_at` are the session's.
 pub async fn apply_facts_delta(
     conn: &mut impl Connected,
-    session_id: i64,
-    club_id: i64,
+    session_id: SessionId,
+    club_id: ClubId,
     game: &str,
     played_at: &str,
     delta: &FactsDelta,
@@ -119,7 +123,7 @@ pub async fn apply_facts_delta(
 /// creation time) in one statement.
 async fn upsert_results(
     conn: &mut impl Connected,
-    (session_id, club_id, game, played_at): (i64, i64, &str, &str),
+    (session_id, club_id, game, played_at): (SessionId, ClubId, &str, &str),
     results: &[(PlayerResult, bool)],
 ) -> Result<(), sqlx::Error> {
     if results.is_empty() {
@@ -141,7 +145,7 @@ async fn upsert_results(
 /// `session_id` of `club_id` in one statement.
 async fn upsert_bids(
     conn: &mut impl Connected,
-    (session_id, club_id): (i64, i64),
+    (session_id, club_id): (SessionId, ClubId),
     bids: &[(String, i64, i64, i64)],
 ) -> Result<(), sqlx::Error> {
     if bids.is_empty() {
@@ -219,7 +223,7 @@ fn bids_sql(sql: &mut String, first: usize, rows: usize) {
 /// `club_id`'s people and players (before its results name them).
 pub async fn add_new_players(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
     delta: &FactsDelta,
 ) -> Result<(), sqlx::Error> {
     for (r, new) in &delta.results {
@@ -260,7 +264,7 @@ pub fn push_facts_delta(sql: &mut String, first: usize, delta: &FactsDelta) -> u
 /// `session_id` of `club_id` (`game`, `played_at`: the session's), in their order.
 pub fn bind_facts_delta<'q>(
     mut q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
-    (session_id, club_id, game, played_at): (i64, i64, &'q str, &'q str),
+    (session_id, club_id, game, played_at): (SessionId, ClubId, &'q str, &'q str),
     delta: &'q FactsDelta,
 ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
     if let Some(status) = delta.status {
@@ -279,7 +283,7 @@ pub fn bind_facts_delta<'q>(
 /// result and bids by band (players by name), for a check against the session folded.
 pub async fn stored_facts(
     conn: &mut impl Connected,
-    session_id: i64,
+    session_id: SessionId,
 ) -> Result<SessionFacts, sqlx::Error> {
     let status: Option<(i64, bool, bool)> = on_either!(conn.either(), c => sqlx::query_as("SELECT hands, closed <> 0, settled <> 0 FROM session_status WHERE session_id = $1")
             .bind(session_id)
@@ -331,11 +335,29 @@ pub async fn stored_facts(
 /// net cents, hands bid, made, set, games won, kitties taken).
 pub async fn player_totals_rows(
     conn: &mut impl Connected,
-    club_id: i64,
+    club_id: ClubId,
 ) -> Result<Vec<(String, String, i64, i64, i64, i64, i64, i64, i64)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT player, game, nights, net_cents, hands_bid, hands_made, hands_set, games_won, \
          kitties_taken FROM player_totals WHERE club_id = $1 AND nights > 0 ORDER BY player, game",
+    )
+    .bind(club_id)
+    .fetch_all(c)
+    .await)
+}
+
+/// The club's sessions recorded before the history existed whose facts are still to be
+/// written (the backlog; empty once done, so this reads nothing).
+pub async fn backlog(
+    conn: &mut impl Connected,
+    club_id: ClubId,
+) -> Result<Vec<SessionId>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
+        // otherwise walk every session of the club. The join's condition is in WHERE:
+        // PostgreSQL refuses ON after CROSS JOIN, and SQLite keeps the order either way.
+        "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s \
+         WHERE s.id = b.session_id AND s.club_id = $1 ORDER BY b.session_id",
     )
     .bind(club_id)
     .fetch_all(c)

@@ -13,6 +13,7 @@ use super::openapi::{ApiError, ClubDocument, ClubImportBody, ClubImported};
 use super::read_body;
 use crate::error::AppError;
 use crate::export::{self, ClubExport, club};
+use crate::ids::{ClubId, SessionId};
 use crate::service::clubs::{self, Access};
 use crate::web::AppState;
 use crate::web::auth::{Client, Viewer};
@@ -51,7 +52,7 @@ fn written(e: export::ExportError) -> AppError {
 pub async fn postings_csv(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
@@ -69,7 +70,7 @@ pub async fn postings_csv(
 pub async fn session_journal(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
@@ -96,7 +97,7 @@ pub async fn session_journal(
 pub async fn club_results_csv(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
     club::member_club(&state.reader, viewer.grant, id).await?;
     let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
@@ -117,7 +118,7 @@ pub async fn club_results_csv(
 pub async fn club_journal(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
     club::member_club(&state.reader, viewer.grant, id).await?;
     let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
@@ -138,7 +139,7 @@ pub async fn club_journal(
 pub async fn club_export(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
     let found = club::member_club(&state.reader, viewer.grant, id).await?;
     let export = club::export_club(&state.pool, &state.folds, &found).await?;

@@ -12,6 +12,7 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
+use crate::ids::{ClubId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::history as hist;
@@ -38,7 +39,8 @@ pub struct ResultJson {
 /// One session of the history.
 #[derive(Serialize, ToSchema)]
 pub struct SessionJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: SessionId,
     title: Option<String>,
     game: String,
     game_name: String,
@@ -75,7 +77,7 @@ pub struct HistoryJson {
 pub async fn history(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<HistoryJson>, AppError> {
     member(&viewer, club, Access::Read)?;
@@ -122,7 +124,8 @@ pub async fn history(
 /// the night page's [`super::nights::NightJson`] is an evening's sessions).
 #[derive(Serialize, ToSchema)]
 pub struct PlayerSessionJson {
-    session: i64,
+    #[schema(value_type = i64)]
+    session: SessionId,
     played_at: String,
     game: String,
     net: Money,
@@ -214,7 +217,7 @@ struct Range {
 pub async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(i64, i64)>,
+    Path((club, pid)): Path<(ClubId, i64)>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<PlayerJson>, AppError> {
     member(&viewer, club, Access::Read)?;
@@ -278,7 +281,7 @@ pub struct LeaderboardJson {
 pub async fn leaderboard(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
 ) -> Result<Json<LeaderboardJson>, AppError> {
     member(&viewer, club, Access::Read)?;
     hist::backfill(&state.pool, &state.folds, club).await?;

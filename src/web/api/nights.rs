@@ -14,6 +14,8 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
+use crate::ids::NightId;
+use crate::ids::{ClubId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights;
@@ -35,7 +37,8 @@ pub struct NightNetJson {
 /// One session's result for a transfer's payer and payee.
 #[derive(Serialize, ToSchema)]
 pub struct BehindJson {
-    session: i64,
+    #[schema(value_type = i64)]
+    session: SessionId,
     game_name: String,
     /// The payer's balance in that session.
     payer: Money,
@@ -70,12 +73,14 @@ pub struct NightPaymentJson {
 /// A night worked out.
 #[derive(Serialize, ToSchema)]
 pub struct NightJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: NightId,
     title: String,
     /// RFC 3339, UTC.
     created_at: String,
     /// The sessions' ids, oldest first.
-    sessions: Vec<i64>,
+    #[schema(value_type = Vec<i64>)]
+    sessions: Vec<SessionId>,
     net: Vec<NightNetJson>,
     transfers: Vec<NightTransferJson>,
     payments: Vec<NightPaymentJson>,
@@ -91,7 +96,7 @@ pub struct NightJson {
 pub async fn night(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(i64, i64)>,
+    Path((club, nid)): Path<(ClubId, NightId)>,
 ) -> Result<Json<NightJson>, AppError> {
     member(&viewer, club, Access::Read)?;
     let v = nights::night(&state.reader, &state.folds, club, nid).await?;
@@ -104,11 +109,12 @@ pub async fn night(
 pub struct GroupBody {
     /// The ids of the club's sessions to group (at least one; each in no night yet, all in
     /// the night's one currency).
-    #[schema(min_items = 1)]
-    sessions: Vec<i64>,
+    #[schema(value_type = Vec<i64>, min_items = 1)]
+    sessions: Vec<SessionId>,
     /// A night of the club to add them to; absent for a new night.
     #[serde(default)]
-    night: Option<i64>,
+    #[schema(value_type = Option<i64>)]
+    night: Option<NightId>,
     /// The new night's title, at most 80 characters (absent or blank: "Night of <day>").
     #[serde(default)]
     #[schema(max_length = 80)]
@@ -130,7 +136,7 @@ pub struct GroupBody {
 pub async fn group(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<(StatusCode, Json<NightJson>), AppError> {
     member(&viewer, club, Access::Write)?;

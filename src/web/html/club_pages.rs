@@ -17,6 +17,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 
 use super::{PageError, error_page};
 use crate::error::AppError;
+use crate::ids::{ClubId, SessionId};
 use crate::service::clubs::Access;
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
@@ -193,7 +194,7 @@ async fn share(
 async fn open_session_link(
     State(state): State<AppState>,
     jar: CookieJar,
-    Path((id, secret)): Path<(i64, String)>,
+    Path((id, secret)): Path<(SessionId, String)>,
 ) -> Response {
     let opened = match clubs::link_access(&state.reader, id, &[secret.as_str()]).await {
         Ok(Some(Some(access))) => access,
@@ -224,7 +225,7 @@ async fn open_session_link(
 #[derive(Template, WebTemplate)]
 #[template(path = "sessions/links.html")]
 struct LinksPage {
-    id: i64,
+    id: SessionId,
     write_link: Option<String>,
     read_link: String,
     read_qr: Option<String>,
@@ -236,7 +237,7 @@ async fn session_links(
     State(state): State<AppState>,
     jar: CookieJar,
     headers: HeaderMap,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Response {
     let missing = || error_page(AppError::NotFound(format!("there is no session {id}")));
     let Some(secret) = jar
@@ -286,7 +287,7 @@ fn base_url(state: &AppState, headers: &HeaderMap) -> String {
 #[derive(Template, WebTemplate)]
 #[template(path = "clubs/settings.html")]
 struct SettingsPage {
-    id: i64,
+    id: ClubId,
     name: String,
     notice: Option<String>,
     error: Option<PageError>,
@@ -303,7 +304,7 @@ impl SettingsPage {
 async fn settings_club(
     state: &AppState,
     viewer: &Viewer,
-    id: i64,
+    id: ClubId,
 ) -> Result<clubs::Club, AppError> {
     match viewer.grant {
         Some(g) if g.club_id == id && g.access == Access::Write => {
@@ -316,7 +317,11 @@ async fn settings_club(
     }
 }
 
-async fn settings(State(state): State<AppState>, viewer: Viewer, Path(id): Path<i64>) -> Response {
+async fn settings(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<ClubId>,
+) -> Response {
     match settings_club(&state, &viewer, id).await {
         Ok(club) => SettingsPage {
             id,
@@ -336,7 +341,7 @@ async fn change_passphrase(
     Client(client): Client,
     viewer: Viewer,
     jar: CookieJar,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
     let club = match settings_club(&state, &viewer, id).await {
@@ -387,7 +392,7 @@ async fn change_passphrase(
 async fn new_share_link(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
     let club = match settings_club(&state, &viewer, id).await {
@@ -422,7 +427,7 @@ async fn new_share_link(
 #[template(path = "clubs/show.html")]
 struct ClubPage {
     /// The club's id, for the history, download, restore and settings links.
-    id: i64,
+    id: ClubId,
     name: String,
     share_link: Option<String>,
     /// The share link as a QR code, an inline SVG, for a phone's camera.
@@ -441,7 +446,7 @@ async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
     headers: HeaderMap,
-    Path(id): Path<i64>,
+    Path(id): Path<ClubId>,
     Query(query): Query<crate::web::Before>,
 ) -> Response {
     let page = async {
@@ -497,8 +502,8 @@ async fn show(
 /// and the link to the next (older) page when there is one.
 async fn club_sessions(
     state: &AppState,
-    id: i64,
-    before: Option<i64>,
+    id: ClubId,
+    before: Option<SessionId>,
 ) -> Result<(Vec<SessionSummaryRow>, Option<String>), AppError> {
     // Players under the names the club knows them by now (renamed, merged).
     let renamed = service::history::renamed_in_club(&state.reader, id).await?;
@@ -539,7 +544,7 @@ fn qr_svg(text: &str) -> Option<String> {
 /// instead of "there is no session". It is the same page whether the session does not
 /// exist, is a club's or is reached only by its link, so it tells a stranger nothing that
 /// the plain 404 did not. Any other refusal is [`error_page`]'s.
-pub fn session_not_open(id: i64, error: AppError) -> Response {
+pub fn session_not_open(id: SessionId, error: AppError) -> Response {
     if !matches!(error, AppError::NotFound(_)) {
         return error_page(error);
     }

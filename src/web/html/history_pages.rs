@@ -17,6 +17,8 @@ use serde::Deserialize;
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::history::chart::{Chart, line_chart};
+use crate::ids::ClubId;
+use crate::ids::SessionId;
 use crate::service::clubs::{self, Access, Grant};
 use crate::service::history::{self as hist, HistoryEntry, HistoryQuery, PlayerStats};
 use crate::store::history::{LeaderRow, PersonRow};
@@ -48,7 +50,7 @@ async fn local_time_script() -> impl IntoResponse {
     )
 }
 
-pub(crate) fn member(viewer: &Viewer, club: i64, need: Access) -> Result<Grant, AppError> {
+pub(crate) fn member(viewer: &Viewer, club: ClubId, need: Access) -> Result<Grant, AppError> {
     let grant = viewer
         .grant
         .filter(|g| g.club_id == club)
@@ -160,7 +162,7 @@ fn day_of(rfc3339: &str) -> String {
 #[derive(Template, WebTemplate)]
 #[template(path = "history/list.html")]
 struct HistoryPage {
-    club: i64,
+    club: ClubId,
     can_write: bool,
     entries: Vec<HistoryEntry>,
     people: Vec<PersonRow>,
@@ -173,7 +175,7 @@ struct HistoryPage {
     /// The club's latest nights, to add ticked sessions to.
     nights: Vec<crate::store::nights::NightRow>,
     /// The night of each entry a night settles, by session id.
-    marks: std::collections::BTreeMap<i64, crate::service::night_status::NightMark>,
+    marks: std::collections::BTreeMap<SessionId, crate::service::night_status::NightMark>,
 }
 
 impl HistoryPage {
@@ -204,7 +206,7 @@ impl HistoryPage {
 async fn history(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
     RawQuery(raw): RawQuery,
 ) -> Response {
     let page = async {
@@ -257,7 +259,7 @@ struct TitleForm {
 async fn title(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, sid)): Path<(i64, i64)>,
+    Path((club, sid)): Path<(ClubId, SessionId)>,
     axum::extract::Form(form): axum::extract::Form<TitleForm>,
 ) -> Response {
     let done = async {
@@ -279,7 +281,7 @@ struct ArchiveForm {
 async fn archive(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, sid)): Path<(i64, i64)>,
+    Path((club, sid)): Path<(ClubId, SessionId)>,
     axum::extract::Form(form): axum::extract::Form<ArchiveForm>,
 ) -> Response {
     let archived = form.archived == "1";
@@ -296,7 +298,7 @@ async fn archive(
 #[derive(Template, WebTemplate)]
 #[template(path = "history/leaderboard.html")]
 struct LeaderboardPage {
-    club: i64,
+    club: ClubId,
     rows: Vec<LeaderRow>,
     /// The club's currency (its latest session's).
     currency: String,
@@ -311,7 +313,7 @@ impl LeaderboardPage {
 async fn leaderboard(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
 ) -> Response {
     let page = async {
         member(&viewer, club, Access::Read)?;
@@ -331,7 +333,7 @@ async fn leaderboard(
 #[derive(Template, WebTemplate)]
 #[template(path = "history/player.html")]
 struct PlayerPage {
-    club: i64,
+    club: ClubId,
     can_write: bool,
     stats: PlayerStats,
     others: Vec<PersonRow>,
@@ -371,7 +373,7 @@ struct RangeQuery {
 async fn player_page(
     state: &AppState,
     viewer: &Viewer,
-    club: i64,
+    club: ClubId,
     pid: i64,
     range: RangeQuery,
     error: Option<PageError>,
@@ -418,7 +420,7 @@ async fn player_page(
 async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(i64, i64)>,
+    Path((club, pid)): Path<(ClubId, i64)>,
     RawQuery(raw): RawQuery,
 ) -> Response {
     let page = async {
@@ -440,7 +442,7 @@ struct RenameForm {
 async fn rename(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(i64, i64)>,
+    Path((club, pid)): Path<(ClubId, i64)>,
     axum::extract::Form(form): axum::extract::Form<RenameForm>,
 ) -> Response {
     let done = async {
@@ -459,7 +461,7 @@ struct MergeForm {
 async fn merge(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(i64, i64)>,
+    Path((club, pid)): Path<(ClubId, i64)>,
     axum::extract::Form(form): axum::extract::Form<MergeForm>,
 ) -> Response {
     let into = whole("into", &form.into);
@@ -482,7 +484,7 @@ async fn merge(
 async fn refused_or_back(
     state: &AppState,
     viewer: &Viewer,
-    club: i64,
+    club: ClubId,
     pid: i64,
     to: i64,
     done: Result<(), AppError>,
@@ -512,7 +514,7 @@ async fn refused_or_back(
 #[derive(Template, WebTemplate)]
 #[template(path = "history/session_chart_page.html")]
 struct SessionChartPage {
-    id: i64,
+    id: SessionId,
     chart: Chart,
 }
 
@@ -521,7 +523,7 @@ struct SessionChartPage {
 async fn session_chart(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Response {
     let page = async {
         clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;

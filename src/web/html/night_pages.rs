@@ -15,6 +15,9 @@ use super::error_page;
 use super::history_pages::{Net, money_text, net};
 use super::history_pages::{member, whole};
 use crate::error::AppError;
+use crate::ids::ClubId;
+use crate::ids::NightId;
+use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights::{self, NightView};
@@ -47,7 +50,7 @@ fn form<T: for<'de> Deserialize<'de>>(body: &str) -> Result<T, AppError> {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct GroupForm {
-    sessions: Vec<i64>,
+    sessions: Vec<SessionId>,
     night: String,
     title: String,
 }
@@ -55,14 +58,14 @@ struct GroupForm {
 async fn group(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(club): Path<i64>,
+    Path(club): Path<ClubId>,
     body: String,
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: GroupForm = form(&body)?;
         // A settled night takes no session with money in it (issue 22 point 1).
-        match whole("night", &f.night)? {
+        match whole("night", &f.night)?.map(NightId) {
             Some(nid) => {
                 let at = (club, nid);
                 settled_night::group_into(&state.pool, &state.folds, at, &f.title, &f.sessions)
@@ -80,7 +83,7 @@ async fn group(
 #[derive(Template, WebTemplate)]
 #[template(path = "history/night.html")]
 struct NightPage {
-    club: i64,
+    club: ClubId,
     can_write: bool,
     view: NightView,
 }
@@ -117,7 +120,7 @@ impl NightPage {
 async fn night(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(i64, i64)>,
+    Path((club, nid)): Path<(ClubId, NightId)>,
 ) -> Response {
     let page = async {
         let grant = member(&viewer, club, Access::Read)?;
@@ -149,14 +152,14 @@ struct PayForm {
 async fn pay(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid)): Path<(i64, i64)>,
+    Path((club, nid)): Path<(ClubId, NightId)>,
     body: String,
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: PayForm = form(&body)?;
         let seen = whole("seen", &f.seen)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-        let back = whole("back", &f.back)?;
+        let back = whole("back", &f.back)?.map(SessionId);
         nights::record_payment(
             &state.pool,
             &state.folds,
@@ -183,7 +186,7 @@ async fn pay(
 
 /// Tells the live sheets of night `nid`'s sessions that the night changed (each shows the
 /// night's settle-up); returns the sessions.
-async fn touched(state: &AppState, nid: i64) -> Result<Vec<i64>, AppError> {
+async fn touched(state: &AppState, nid: NightId) -> Result<Vec<SessionId>, AppError> {
     let sessions = nights::sessions_in(&state.reader, nid).await?;
     for &sid in &sessions {
         state.changed(sid);
@@ -200,7 +203,7 @@ struct VoidForm {
 async fn void(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, pid)): Path<(i64, i64, i64)>,
+    Path((club, nid, pid)): Path<(ClubId, NightId, i64)>,
     body: String,
 ) -> Response {
     let done = async {
@@ -220,7 +223,7 @@ async fn void(
 async fn take_out(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, sid)): Path<(i64, i64, i64)>,
+    Path((club, nid, sid)): Path<(ClubId, NightId, SessionId)>,
 ) -> Response {
     let done = async {
         member(&viewer, club, Access::Write)?;

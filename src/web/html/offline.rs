@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::store::ReadPool;
 use crate::web::AppState;
 
@@ -146,7 +147,7 @@ impl FromRequestParts<AppState> for FormKey {
 
 /// Whether `key` already recorded an event in session `id` (a form sent again by the
 /// offline queue after its answer was lost). Errors: the store's, as 500.
-pub async fn recorded(reader: &ReadPool, id: i64, key: &str) -> Result<bool, AppError> {
+pub async fn recorded(reader: &ReadPool, id: SessionId, key: &str) -> Result<bool, AppError> {
     let mut conn = reader.acquire().await?;
     Ok(crate::store::idempotent_seq(&mut conn, id, key)
         .await?

@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 use super::{PageError, error_page, expected_events, form_map, with_reason};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::rules::GameInfo;
 use crate::rules::to_make::to_make;
 use crate::service::WhatIf;
@@ -47,7 +48,7 @@ const PRUNE_ABOVE: usize = 10_000;
 /// Previews per session ([`PREVIEW_BURST`] at once, then one every [`PREVIEW_EVERY`]):
 /// each one folds a hand, so a script cannot make the server fold without end. Keyed by
 /// the session after its write access is checked, so only real sessions are keys.
-pub struct PreviewLimits(DefaultKeyedRateLimiter<i64>);
+pub struct PreviewLimits(DefaultKeyedRateLimiter<SessionId>);
 
 impl Default for PreviewLimits {
     fn default() -> PreviewLimits {
@@ -61,7 +62,7 @@ impl Default for PreviewLimits {
 
 impl PreviewLimits {
     /// Whether session `id` may have one more preview now.
-    fn allow(&self, id: i64) -> bool {
+    fn allow(&self, id: SessionId) -> bool {
         let allowed = self.0.check_key(&id).is_ok();
         if self.0.len() > PRUNE_ABOVE {
             self.0.retain_recent();
@@ -121,7 +122,7 @@ pub(super) fn hand_event(
 pub(super) async fn preview(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
     RawForm(body): RawForm,
 ) -> Response {
     let values = form_map(serde_html_form::from_bytes(&body).unwrap_or_default());
@@ -177,7 +178,7 @@ pub(super) async fn preview(
 
 /// The sheet of the copy's last row as the sheet page lays it out: no opening line, no
 /// "correct" link or times (the row is not recorded).
-fn row_of(copy: &WhatIf, id: i64) -> SheetView {
+fn row_of(copy: &WhatIf, id: SessionId) -> SheetView {
     let recorded = Default::default();
     let mut view = model::sheet(
         &copy.source(),
@@ -212,9 +213,12 @@ mod tests {
         let limits = PreviewLimits::default();
         // 20 at once (a phone asks once per 250 ms pause, so a scorer never meets this).
         for n in 0..PREVIEW_BURST {
-            assert!(limits.allow(7), "preview {n} of the burst");
+            assert!(limits.allow(SessionId(7)), "preview {n} of the burst");
         }
-        assert!(!limits.allow(7), "the 21st at once waits");
-        assert!(limits.allow(8), "another session has its own allowance");
+        assert!(!limits.allow(SessionId(7)), "the 21st at once waits");
+        assert!(
+            limits.allow(SessionId(8)),
+            "another session has its own allowance"
+        );
     }
 }

@@ -12,6 +12,8 @@ use axum_extra::extract::cookie::CookieJar;
 
 use super::{PageError, error_page, form_map, sheet};
 use crate::error::AppError;
+use crate::ids::NightId;
+use crate::ids::{ClubId, SessionId};
 use crate::registry;
 use crate::rules::AgreementSpec;
 use crate::rules::game::agreements_from_form;
@@ -27,7 +29,7 @@ struct ListPage {
     sessions: Vec<SessionSummaryRow>,
     /// The link to the next (older) page, when there is one.
     more: Option<String>,
-    club: Option<(i64, String, bool)>,
+    club: Option<(ClubId, String, bool)>,
 }
 
 impl SessionSummaryRow {
@@ -113,7 +115,7 @@ impl NewPage {
 
     /// Whether night `night` was offered by a session listed before the `index`th, so each
     /// night is offered once.
-    fn night_offered(&self, index: &usize, night: &i64) -> bool {
+    fn night_offered(&self, index: &usize, night: &NightId) -> bool {
         self.tonight
             .iter()
             .take(*index)
@@ -239,7 +241,7 @@ async fn start(
     viewer: &Viewer,
     game: &str,
     values: &HashMap<String, String>,
-) -> Result<(i64, Option<SessionLinks>), AppError> {
+) -> Result<(SessionId, Option<SessionLinks>), AppError> {
     let club = match viewer.grant {
         Some(g) if g.access == Access::Write => Some(g.club_id),
         Some(_) => {

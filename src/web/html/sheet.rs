@@ -10,6 +10,7 @@ use askama_web::WebTemplate;
 
 use super::PageError;
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::ledger::settle_up::Transfer;
 use crate::ledger::{Balances, KITTY, Posting};
 // An engine's words carry no currency (the "unfinished" note); the page adds it.
@@ -34,7 +35,7 @@ use settle::settle_up;
 #[derive(Template, WebTemplate)]
 #[template(path = "sessions/sheet.html")]
 pub struct SheetPage {
-    id: i64,
+    id: SessionId,
     /// The viewer holds this session's write link (a session without a club, reached only
     /// through its links), so the sheet points to the page that shows them to pass on.
     offers_links: bool,
@@ -183,7 +184,7 @@ pub const WRITER_LINES: usize = 12;
 /// keeps ([`Showing::of_glance`], the latest lines: what a phone reloads after every hand,
 /// at a cost that does not grow with the session; under a renamed club's names too).
 pub struct Showing<'a> {
-    id: i64,
+    id: SessionId,
     currency: &'a str,
     created_at: &'a str,
     events: usize,

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::{error_page, form_map, offline, preview, sheet_routes};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::rules::GameInfo;
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded};
@@ -39,7 +40,7 @@ pub(super) fn expected_events(values: &HashMap<String, String>) -> Result<Option
 async fn write_event<F>(
     state: &AppState,
     viewer: &Viewer,
-    id: i64,
+    id: SessionId,
     values: &HashMap<String, String>,
     (redirect, key): (String, Option<String>),
     build: F,
@@ -58,7 +59,7 @@ where
 async fn write(
     state: &AppState,
     viewer: &Viewer,
-    id: i64,
+    id: SessionId,
     values: &HashMap<String, String>,
     (redirect, key): (String, Option<String>),
     event: impl Future<Output = Result<Value, AppError>>,
@@ -96,7 +97,7 @@ async fn write(
 pub(super) async fn enter_hand(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
     offline::FormKey(key): offline::FormKey,
     RawForm(body): RawForm,
 ) -> Response {
@@ -133,7 +134,7 @@ pub(super) fn with_reason(mut event: Value, values: &HashMap<String, String>) ->
 pub(super) struct SheetPost {
     state: AppState,
     viewer: Viewer,
-    id: i64,
+    id: SessionId,
     key: Option<String>,
     values: HashMap<String, String>,
 }
@@ -146,7 +147,7 @@ impl FromRequest<AppState> for SheetPost {
         let viewer = Viewer::from_request_parts(&mut parts, state)
             .await
             .map_err(IntoResponse::into_response)?;
-        let Path(id) = Path::<i64>::from_request_parts(&mut parts, state)
+        let Path(id) = Path::<SessionId>::from_request_parts(&mut parts, state)
             .await
             .map_err(IntoResponse::into_response)?;
         let offline::FormKey(key) = offline::FormKey::from_request_parts(&mut parts, state)

@@ -16,6 +16,7 @@ use tokio_stream::StreamExt;
 use super::sheet::{Showing, history_of, sheet_page};
 use super::{PageError, club_pages, error_page, expected_events};
 use crate::error::AppError;
+use crate::ids::SessionId;
 use crate::service::clubs::{self, Access};
 use crate::service::{self};
 use crate::web::auth::Viewer;
@@ -27,7 +28,7 @@ pub(super) async fn sheet(
     State(state): State<AppState>,
     viewer: Viewer,
     jar: CookieJar,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
@@ -97,7 +98,7 @@ pub(super) async fn sheet(
 /// must be read (every line, a correction form, or a renamed state that cannot be kept).
 async fn cached_sheet(
     state: &AppState,
-    id: i64,
+    id: SessionId,
     from_cache: bool,
     renamed: &BTreeMap<String, String>,
 ) -> Result<Option<service::Renaming>, AppError> {
@@ -139,7 +140,7 @@ fn sheet_variant(can_write: bool, all: bool, names_tag: &str) -> String {
 /// another device entered a hand first).
 pub(super) async fn refused(
     state: &AppState,
-    id: i64,
+    id: SessionId,
     values: &HashMap<String, String>,
     e: AppError,
 ) -> Response {
@@ -178,7 +179,7 @@ pub(super) async fn refused(
 #[derive(Template, WebTemplate)]
 #[template(path = "sessions/why.html")]
 struct WhyPage {
-    id: i64,
+    id: SessionId,
     lines: Vec<String>,
 }
 
@@ -189,7 +190,7 @@ struct WhyPage {
 pub(super) async fn why(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Response {
     let page = async {
@@ -230,7 +231,7 @@ const LIVE_RETRY_AFTER_SECS: u32 = 30;
 pub async fn live(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path(id): Path<i64>,
+    Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let watch = match state.watchers.watch(id) {

@@ -25,6 +25,7 @@ use sqlx::postgres::{PgListener, PgPoolOptions};
 use tokio::sync::mpsc;
 
 use super::{Shared, Watchers};
+use crate::ids::SessionId;
 
 /// The PostgreSQL notification channel the instances share.
 pub const CHANNEL: &str = "scorekeeper_sessions";
@@ -36,12 +37,12 @@ const RETRY: Duration = Duration::from_secs(1);
 /// the sessions it changed, for the sending task.
 #[derive(Debug)]
 pub(super) struct Relay {
-    outbox: mpsc::UnboundedSender<i64>,
+    outbox: mpsc::UnboundedSender<SessionId>,
 }
 
 impl Relay {
     /// Hands session `id` to the sending task (never waits; nothing when the task ended).
-    pub(super) fn publish(&self, id: i64) {
+    pub(super) fn publish(&self, id: SessionId) {
         let _ = self.outbox.send(id);
     }
 }
@@ -93,7 +94,11 @@ fn instance_id() -> String {
 /// Sends one `NOTIFY` per changed session, all those that arrived meanwhile in one
 /// statement. A failed send is logged: the other instances' sheets of those sessions then
 /// show the change at their next reload.
-async fn send_changes(pool: PgPool, mut inbox: mpsc::UnboundedReceiver<i64>, instance: String) {
+async fn send_changes(
+    pool: PgPool,
+    mut inbox: mpsc::UnboundedReceiver<SessionId>,
+    instance: String,
+) {
     let mut ids = Vec::new();
     while inbox.recv_many(&mut ids, 256).await > 0 {
         ids.sort_unstable();
@@ -160,21 +165,22 @@ async fn connect(url: &str) -> Result<PgListener, sqlx::Error> {
 }
 
 /// The session id of a notification `payload` from another instance than `instance`.
-fn session_of(payload: &str, instance: &str) -> Option<i64> {
+fn session_of(payload: &str, instance: &str) -> Option<SessionId> {
     let (from, id) = payload.split_once(' ')?;
     if from == instance {
         return None;
     }
-    id.parse().ok()
+    id.parse().ok().map(SessionId)
 }
 
 #[cfg(test)]
 mod tests {
     use super::session_of;
+    use crate::ids::SessionId;
 
     #[test]
     fn a_notification_names_a_session_of_another_instance() {
-        assert_eq!(session_of("00ff 42", "abcd"), Some(42));
+        assert_eq!(session_of("00ff 42", "abcd"), Some(SessionId(42)));
         assert_eq!(session_of("abcd 42", "abcd"), None, "its own");
         assert_eq!(session_of("00ff x", "abcd"), None);
         assert_eq!(session_of("garbage", "abcd"), None);

@@ -2,6 +2,7 @@
 //! the night's other sessions, and a settled night is moved only by a new hand or a void,
 //! never by putting a session with money in it or taking one out.
 
+use scorekeeper::ids::ClubId;
 use std::time::Duration;
 
 use axum::body::Body;
@@ -68,15 +69,18 @@ async fn night_of(app: &TestApp, cookie: &str, club: i64, sessions: &[i64]) -> S
 async fn a_hand_in_one_session_reaches_the_live_sheets_of_the_whole_night() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let closed = service::import(&app.pool, &pitch("Ann", "Bob"), Some(club))
+    let closed = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
         .await
-        .unwrap();
-    let playing = service::import(&app.pool, &open_pitch(), Some(club))
+        .unwrap()
+        .0;
+    let playing = service::import(&app.pool, &open_pitch(), Some(ClubId(club)))
         .await
-        .unwrap();
-    let outside = service::import(&app.pool, &open_pitch(), Some(club))
+        .unwrap()
+        .0;
+    let outside = service::import(&app.pool, &open_pitch(), Some(ClubId(club)))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     night_of(&app, &cookie, club, &[closed, playing]).await;
     let mut in_night = live(&app, &cookie, closed).await;
     let mut elsewhere = live(&app, &cookie, outside).await;
@@ -125,9 +129,10 @@ async fn a_settled_night_takes_no_session_with_money_in_it() {
     let mut ids = Vec::new();
     for (a, b) in [("Ann", "Bob"), ("Bob", "Ann"), ("Ann", "Bob")] {
         ids.push(
-            service::import(&app.pool, &pitch(a, b), Some(club))
+            service::import(&app.pool, &pitch(a, b), Some(ClubId(club)))
                 .await
-                .unwrap(),
+                .unwrap()
+                .0,
         );
     }
     let location = night_of(&app, &cookie, club, &ids[..2]).await;
@@ -201,9 +206,10 @@ async fn a_settled_night_takes_no_session_with_money_in_it() {
     assert_eq!(v["transfers"], json!([]));
 
     // A game just started has no money in it: it joins, and the night stays settled.
-    let fresh = service::import(&app.pool, &open_pitch(), Some(club))
+    let fresh = service::import(&app.pool, &open_pitch(), Some(ClubId(club)))
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     let joined = app
         .post_form_with(
             &format!("/clubs/{club}/nights"),

@@ -2,6 +2,8 @@
 //! the session's own.
 
 use crate::error::AppError;
+use crate::ids::SessionId;
+use crate::ids::{ClubId, NightId};
 
 /// The night a session is in, as its sheet shows it (issue 22 point 1): the night settles
 /// the session, so the sheet shows the night's transfers (a "Mark paid" there records a
@@ -9,9 +11,9 @@ use crate::error::AppError;
 /// instead of the session's own.
 pub struct NightOnSheet {
     /// The club, for the night's address.
-    pub club: i64,
+    pub club: ClubId,
     /// The night's id.
-    pub id: i64,
+    pub id: NightId,
     /// "Thursday at Sal's".
     pub title: String,
     /// Every net of the night is zero.
@@ -26,7 +28,7 @@ pub struct NightOnSheet {
 
 impl NightOnSheet {
     /// The sheet's view of `view`, a night of club `club`.
-    pub fn of(club: i64, view: &crate::service::nights::NightView) -> NightOnSheet {
+    pub fn of(club: ClubId, view: &crate::service::nights::NightView) -> NightOnSheet {
         let money = |m: &crate::money::Money| m.shown(&view.currency);
         NightOnSheet {
             club,
@@ -65,7 +67,7 @@ impl NightOnSheet {
 /// Errors: the store's.
 pub async fn night_on_sheet(
     state: &crate::web::AppState,
-    id: i64,
+    id: SessionId,
 ) -> Result<Option<NightOnSheet>, AppError> {
     use crate::service::nights;
     match nights::night_of_session(&state.reader, id).await? {

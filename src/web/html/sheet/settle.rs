@@ -1,6 +1,7 @@
 //! The sheet's settle-up: the fewest transfers that square the balances shown, preferring
 //! the game's pairs, each with where both balances came from and a link to every hand.
 
+use crate::ids::SessionId;
 use crate::ledger::settle_up::fewest_transfers_preferring;
 use crate::ledger::{Balances, Posting};
 
@@ -49,7 +50,7 @@ pub(super) fn settle_up(
 }
 
 /// The settle-up's "every hand" page for a transfer between `from` and `to`.
-fn why_link(id: i64, from: &str, to: &str) -> String {
+fn why_link(id: SessionId, from: &str, to: &str) -> String {
     let query = serde_html_form::to_string([("from", from), ("to", to)]).unwrap_or_default();
     format!("/sessions/{id}/why?{query}")
 }

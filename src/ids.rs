@@ -1,0 +1,73 @@
+//! The ids the store gives its rows, one type per kind of row (issue 27 point 2), so a
+//! session's id cannot be passed where a club's is wanted: the compiler refuses it.
+//!
+//! Each is the row's 64-bit integer and nothing else. It reads and writes as that integer
+//! everywhere it crosses a boundary, so no stored value, JSON shape or address changed:
+//! `#[serde(transparent)]` (a JSON number; a path segment that is not one is refused by
+//! the path extractor with the same words as before), `#[sqlx(transparent)]` (bound and
+//! read as the integer, on SQLite and PostgreSQL alike) and `Display` (the number, as
+//! pages and addresses write it). The core names them too (a night's sessions), so this
+//! module stays free of anything the core may not name in its own text.
+
+use std::fmt;
+
+/// Declares one id type: a transparent tuple struct over the row's `i64`, its derives and
+/// its `Display` (the bare number). One declaration, so the kinds cannot drift apart.
+macro_rules! id_kind {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(
+            Debug,
+            Clone,
+            Copy,
+            PartialEq,
+            Eq,
+            Hash,
+            PartialOrd,
+            Ord,
+            serde::Serialize,
+            serde::Deserialize,
+            sqlx::Type,
+        )]
+        #[serde(transparent)]
+        #[sqlx(transparent)]
+        #[repr(transparent)]
+        pub struct $name(pub i64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+id_kind! {
+    /// A session's id: the `sessions` row, and `session_id` wherever a row belongs to one.
+    SessionId
+}
+
+id_kind! {
+    /// A club's id: the `clubs` row, and `club_id` wherever a row belongs to one.
+    ClubId
+}
+
+id_kind! {
+    /// A club night's id: the `nights` row, and `night_id` in its sessions and payments.
+    NightId
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_is_its_number_in_json_and_in_text() {
+        let id = SessionId(42);
+        assert_eq!(serde_json::to_string(&id).unwrap(), "42");
+        assert_eq!(serde_json::from_str::<SessionId>("42").unwrap(), id);
+        assert!(serde_json::from_str::<ClubId>("\"42\"").is_err());
+        assert_eq!(NightId(7).to_string(), "7");
+        assert_eq!(format!("/sessions/{}", SessionId(12)), "/sessions/12");
+    }
+}
