@@ -91,8 +91,9 @@ pub async fn lock_and_count(
 /// Takes, for the write transaction `conn` is in, the lock of each of `sessions` that
 /// every write of a session's events or history facts takes, so that two instances' writes
 /// of one session follow each other: on PostgreSQL each session's advisory lock in the
-/// order of the ids, as [`lock_and_count`] takes them (so a write and a group cannot
-/// deadlock); on SQLite nothing, since the transaction's `BEGIN IMMEDIATE` already holds
+/// order of the ids, as [`lock_and_count`] takes them, then the lock of each of their clubs
+/// ([`lock_clubs`], as the group commit takes it), so a write and a group cannot deadlock;
+/// on SQLite nothing, since the transaction's `BEGIN IMMEDIATE` already holds
 /// the database's write lock. A count of events read after it, in the same transaction,
 /// stays true until the commit (on PostgreSQL each statement reads what was committed when
 /// it began, so the count must be a statement of its own, after this one).
@@ -102,7 +103,20 @@ pub async fn lock_sessions(
 ) -> Result<(), sqlx::Error> {
     match conn.either() {
         Conn::Sqlite(_) => Ok(()),
-        Conn::Postgres(c) => lock_postgres(c, &session_keys(sessions)).await.map(|_| ()),
+        Conn::Postgres(c) => {
+            let ids = lock_postgres(c, &session_keys(sessions)).await?;
+            // Every write of a club's session may change the club's totals: it takes the
+            // club's lock after the sessions', as the group commit does ([`lock_clubs`]),
+            // so a keyed record or a correction and another instance's group follow each
+            // other instead of deadlocking on those rows.
+            let clubs: Vec<ClubId> = sqlx::query_scalar(
+                "SELECT DISTINCT club_id FROM sessions WHERE id = ANY($1) AND club_id IS NOT NULL",
+            )
+            .bind(&ids)
+            .fetch_all(&mut *c)
+            .await?;
+            lock_clubs(c, &clubs).await
+        }
     }
 }
 
