@@ -22,7 +22,6 @@ mod renamed;
 pub mod settled_night;
 mod what_if;
 
-use crate::ids::ClubId;
 use crate::store::Connected;
 use chrono::Utc;
 use serde_json::Value;
@@ -31,7 +30,7 @@ use crate::store::{ReadPool, WritePool};
 
 use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SessionDoc};
-use crate::ids::SessionId;
+use crate::ids::{ClubId, SessionId};
 
 use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, NewEvent};

@@ -25,11 +25,11 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::sync::watch;
-
-use crate::ids::SessionId;
 use tokio::time::{Instant, Sleep};
 use tokio_stream::Stream;
 use tokio_stream::wrappers::WatchStream;
+
+use crate::ids::SessionId;
 
 /// Open sheets allowed on one session at once, unless configured (`LIVE_PER_SESSION`).
 pub const DEFAULT_PER_SESSION: usize = 64;
