@@ -184,7 +184,7 @@ fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: 
         r.kitties_taken += i64::from(made && kitty_paid_out);
     }
     for end in &row.game_ends {
-        if let Some(winner) = &end.end.winner {
+        if let Some(winner) = &end.winner {
             for name in members(winner, players) {
                 if let Some(r) = results.get_mut(&name) {
                     r.games_won += 1;

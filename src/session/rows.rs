@@ -35,10 +35,13 @@ pub struct ShownEnd {
     pub number: usize,
     /// The 0-based index of the event that finished it ([`Finish::event`]).
     pub event: usize,
-    /// The closing row; of a slimmed row ([`Row::slim`]) only its winner is kept.
-    pub end: GameEnd,
-    /// The game's payments, in cents; none kept once the row is slimmed.
-    pub postings: Vec<Posting>,
+    /// Who won it (a player, or a side's name), `None` for a draw: kept through slimming,
+    /// since a club's history counts the games each player won.
+    pub winner: Option<String>,
+    /// The closing row and the game's payments (cents), as the sheet shows them; `None`
+    /// once the row is slimmed ([`Row::slim`]). Boxed, so that a slimmed row of a game
+    /// that ends every hand (the Auction game) keeps a few words, not an empty closing row.
+    pub shown: Option<Box<(GameEnd, Vec<Posting>)>>,
     /// A digest of the whole finish (record, closing row, payments), kept through
     /// slimming, so an amendment can still tell whether the game ends the same way.
     result: u64,
@@ -53,8 +56,8 @@ impl ShownEnd {
         ShownEnd {
             number,
             event: finish.event,
-            end: finish.end.clone(),
-            postings: finish.postings.clone(),
+            winner: finish.end.winner.clone(),
+            shown: Some(Box::new((finish.end.clone(), finish.postings.clone()))),
             result: digest(finish),
             struck_by: None,
         }
@@ -71,18 +74,10 @@ impl ShownEnd {
         self.event == finish.event && self.same_result(finish)
     }
 
-    /// Keeps of the closing row only its winner (a club's history counts games won) and
-    /// of the payments none: what a row outside the sheet's window needs.
+    /// Keeps of the game's end only its winner (a club's history counts games won): what a
+    /// row outside the sheet's window needs.
     pub(super) fn slim(&mut self) {
-        self.end = GameEnd {
-            winner: self.end.winner.take(),
-            at: None,
-            how: String::new(),
-            award: None,
-            settlement: String::new(),
-            fresh: Vec::new(),
-        };
-        self.postings = Vec::new();
+        self.shown = None;
     }
 }
 

@@ -17,7 +17,7 @@ use super::{Fold, Row, ShownEnd, Tip};
 use crate::ledger::Balances;
 use crate::ledger::Posting;
 use crate::money::Money;
-use crate::rules::{Cell, Column, Detail, Engine, Layout, SheetLine, Table, Tally};
+use crate::rules::{Cell, Column, Detail, Engine, GameEnd, Layout, SheetLine, Table, Tally};
 
 /// Points or checks as written on a sheet: "320", "−350", with thousands as written
 /// ("1,020"); the rules' one formatter.
@@ -195,7 +195,22 @@ pub fn money_views(postings: &[Posting], currency: &str) -> Vec<MoneyView> {
 }
 
 fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
-    let e = &end.end;
+    // The sheet shows whole rows only; a slimmed one would show its winner alone.
+    let slimmed;
+    let (e, payments) = match end.shown.as_deref() {
+        Some((e, payments)) => (e, payments.as_slice()),
+        None => {
+            slimmed = GameEnd {
+                winner: end.winner.clone(),
+                at: None,
+                how: String::new(),
+                award: None,
+                settlement: String::new(),
+                fresh: Vec::new(),
+            };
+            (&slimmed, &[][..])
+        }
+    };
     let headline = match &e.winner {
         Some(w) => format!("{w} wins"),
         None => "a draw".to_string(),
@@ -236,7 +251,7 @@ fn end_view(end: &ShownEnd, columns: &[Column], ctx: &Context<'_>) -> EndView {
         how: e.how.clone(),
         award,
         settlement: crate::money::amounts_with_currency(&e.settlement, ctx.currency),
-        payments: money_views(&end.postings, ctx.currency),
+        payments: money_views(payments, ctx.currency),
         struck: end.struck_by.is_some(),
         changed,
         fresh: cells(columns, &e.fresh, ctx.currency)

@@ -15,53 +15,47 @@ use crate::ledger::Posting;
 /// it corrects. The cents add up to the account's balance (the left-out rows cancel).
 pub fn standing_amounts<'a>(fold: &'a Fold, account: &str) -> Vec<(&'a Row, i64)> {
     standing_rows(fold)
-        .into_iter()
         .map(|(row, cents)| (row, cents.get(account).copied().unwrap_or(0)))
         .collect()
 }
 
 /// [`standing_amounts`] of every account at once: each row that stands with each account's
 /// cents in it, its corrections' differences included.
-fn standing_rows(fold: &Fold) -> Vec<(&Row, BTreeMap<String, i64>)> {
+fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>)> {
     let voided = |row: &Row| row.changed_by.iter().any(|c| c.void);
     let rows = fold.rows();
-    let by_index: BTreeMap<usize, &Row> = rows
-        .iter()
-        .filter_map(|r| r.index.map(|i| (i, r)))
-        .collect();
-    let owned = |row: &Row| -> BTreeMap<String, i64> {
-        row_cents(row)
-            .into_iter()
-            .map(|(a, c)| (a.to_string(), c))
-            .collect()
-    };
     // What the corrections of each standing event add to it.
-    let mut corrected: BTreeMap<usize, BTreeMap<String, i64>> = BTreeMap::new();
+    let mut corrected: BTreeMap<usize, BTreeMap<&str, i64>> = BTreeMap::new();
     for row in rows {
         if let Some(a) = row.amends.filter(|a| !a.void)
-            && by_index.get(&a.target).is_some_and(|t| !voided(t))
+            && fold
+                .row_of
+                .get(&a.target)
+                .and_then(|&r| rows.get(r))
+                .is_some_and(|t| !voided(t))
         {
             let extra = corrected.entry(a.target).or_default();
             for (account, c) in row_cents(row) {
-                *extra.entry(account.to_string()).or_insert(0) += c;
+                *extra.entry(account).or_insert(0) += c;
             }
         }
     }
+    // One row's amounts at a time: a long session's rows are many, and a map per row held
+    // at once would cost more than the rows themselves (issue 21).
     rows.iter()
-        .filter(|r| r.amends.is_none() && !voided(r))
-        .map(|r| {
-            let mut cents = owned(r);
+        .filter(move |r| r.amends.is_none() && !voided(r))
+        .map(move |r| {
+            let mut cents = row_cents(r);
             for (account, c) in r
                 .index
                 .and_then(|i| corrected.get(&i))
                 .into_iter()
                 .flatten()
             {
-                *cents.entry(account.clone()).or_insert(0) += c;
+                *cents.entry(account).or_insert(0) += c;
             }
             (r, cents)
         })
-        .collect()
 }
 
 /// Each account's settle-up summary, kept as rows come in: the money that stands in a
@@ -97,8 +91,7 @@ impl Summaries {
             ..Summaries::default()
         };
         for (row, cents) in standing_rows(fold) {
-            let by_account = cents.iter().map(|(a, c)| (a.as_str(), *c)).collect();
-            s.add(row, &by_account);
+            s.add(row, &cents);
         }
         s
     }

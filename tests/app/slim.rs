@@ -63,14 +63,14 @@ fn a_slimmed_game_end_keeps_only_its_winner_and_still_tells_a_changed_game() {
     let row = at(&slim, 1);
     let kept = &row.game_ends[0];
     assert_eq!((kept.number, kept.event), (2, 1));
-    assert_eq!(kept.end.winner.as_deref(), Some("P2"));
-    assert!(kept.end.how.is_empty() && kept.end.settlement.is_empty());
-    assert!(kept.postings.is_empty());
+    assert_eq!(kept.winner.as_deref(), Some("P2"));
+    assert!(kept.shown.is_none());
     // The whole fold's row of game 2 shows how P2 won and the stake P1 pays.
     let row = at(&whole, 1);
-    let shown = &row.game_ends[0];
-    assert_eq!(shown.end.how, "items tied at 10, and spent the least, 31");
-    let paid: Vec<i64> = shown.postings.iter().map(|p| p.amount.cents()).collect();
+    let (end, payments) = row.game_ends[0].shown.as_deref().unwrap();
+    assert_eq!(end.winner.as_deref(), Some("P2"));
+    assert_eq!(end.how, "items tied at 10, and spent the least, 31");
+    let paid: Vec<i64> = payments.iter().map(|p| p.amount.cents()).collect();
     assert_eq!(paid.iter().sum::<i64>(), 0);
     assert!(paid.contains(&50) && paid.contains(&-50));
     for f in [&whole, &slim] {
@@ -78,10 +78,7 @@ fn a_slimmed_game_end_keeps_only_its_winner_and_still_tells_a_changed_game() {
         let row = at(f, 3);
         let ends = &row.game_ends;
         assert_eq!(ends.len(), 1);
-        assert_eq!(
-            (ends[0].number, ends[0].end.winner.as_deref()),
-            (1, Some("P1"))
-        );
+        assert_eq!((ends[0].number, ends[0].winner.as_deref()), (1, Some("P1")));
         assert_eq!(at(f, 0).game_ends[0].struck_by, Some((3, true)));
         assert!(at(f, 1).game_ends[0].struck_by.is_none());
         assert!(at(f, 2).game_ends[0].struck_by.is_none());
