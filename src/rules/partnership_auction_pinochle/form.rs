@@ -250,8 +250,6 @@ fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
         .collect()
 }
 
-/// The other side's trick points: the rest of the 250 (rules §1.0). Errors name `field` when
-/// the points entered are outside 0–250.
 #[cfg(test)]
 mod tests {
     use super::*;
