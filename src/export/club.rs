@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::ids::ClubId;
 use crate::ids::NightId;
+use crate::ids::PersonId;
 use crate::ids::SessionId;
 use crate::store::Connected;
 use serde_json::{Map, Value};
@@ -146,7 +147,7 @@ pub async fn export_club(
             s.archived = archived;
         }
     }
-    let mut people: Vec<(i64, ExportedPerson)> = Vec::new();
+    let mut people: Vec<(PersonId, ExportedPerson)> = Vec::new();
     for (id, display_name, name) in hs::people_with_names(&mut conn, club.id).await? {
         match people.last_mut() {
             Some((last, p)) if *last == id => p.names.push(name),

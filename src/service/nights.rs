@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::ids::ClubId;
 use crate::ids::NightId;
+use crate::ids::PaymentId;
 use crate::store::Connected;
 
 use super::now;
@@ -489,7 +490,7 @@ pub async fn void_payment(
     pool: &WritePool,
     club: ClubId,
     id: NightId,
-    payment: i64,
+    payment: PaymentId,
     reason: &str,
 ) -> Result<(), AppError> {
     let reason = reason.trim();

@@ -32,6 +32,7 @@ use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use crate::ids::ClubId;
+use crate::ids::EventId;
 use crate::ids::SessionId;
 use crate::ledger::Posting;
 pub use backfill::{append_missing_entry, seqs_without_entry};
@@ -200,7 +201,7 @@ pub struct SessionRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct EventRow {
     /// The row id, which postings refer to.
-    pub id: i64,
+    pub id: EventId,
     /// The position: 0 for the opening ante, N for the document's event N − 1.
     pub seq: i64,
     /// The event's type.
@@ -293,8 +294,8 @@ pub async fn append_event(
     conn: &mut impl Connected,
     session_id: SessionId,
     e: &NewEvent<'_>,
-) -> Result<i64, sqlx::Error> {
-    let event_id: i64 = on_either!(conn.either(), c => sqlx::query_scalar(
+) -> Result<EventId, sqlx::Error> {
+    let event_id: EventId = on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
@@ -319,8 +320,8 @@ pub async fn append_event_after(
     session_id: SessionId,
     e: &NewEvent<'_>,
     count: usize,
-) -> Result<Option<i64>, sqlx::Error> {
-    let event_id: Option<i64> = on_either!(conn.either(), c => sqlx::query_scalar(
+) -> Result<Option<EventId>, sqlx::Error> {
+    let event_id: Option<EventId> = on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
          SELECT $1, $2, $3, $4, $5, $6 \
          WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $7) = $8 RETURNING id",
@@ -343,7 +344,7 @@ pub async fn append_event_after(
 
 async fn append_entry_and_postings(
     conn: &mut impl Connected,
-    event_id: i64,
+    event_id: EventId,
     e: &NewEvent<'_>,
 ) -> Result<(), sqlx::Error> {
     // All postings in one statement (one round trip to the database while the write lock

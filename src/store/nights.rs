@@ -4,6 +4,8 @@
 use super::either::{Connected, on_either};
 use crate::ids::ClubId;
 use crate::ids::NightId;
+use crate::ids::PaymentId;
+use crate::ids::PersonId;
 use crate::ids::SessionId;
 
 /// A night as stored.
@@ -23,7 +25,7 @@ pub struct NightRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NightPaymentRow {
     /// The payment's id.
-    pub id: i64,
+    pub id: PaymentId,
     /// Who paid (an account name of the night's sessions).
     pub payer: String,
     /// Who received.
@@ -159,7 +161,7 @@ pub async fn add_payment(
     payee: &str,
     amount_cents: i64,
     recorded_at: &str,
-) -> Result<i64, sqlx::Error> {
+) -> Result<PaymentId, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO night_payments (night_id, payer, payee, amount_cents, recorded_at) \
          VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -177,7 +179,7 @@ pub async fn add_payment(
 pub async fn void_payment(
     conn: &mut impl Connected,
     night: NightId,
-    payment: i64,
+    payment: PaymentId,
     voided_at: &str,
     reason: &str,
 ) -> Result<bool, sqlx::Error> {
@@ -305,7 +307,7 @@ pub struct EveningRow {
 pub async fn evenings_of(
     conn: &mut impl Connected,
     club: ClubId,
-    person: i64,
+    person: PersonId,
 ) -> Result<Vec<EveningRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT MIN(x.night_id) AS night_id, MIN(n.title) AS title, MIN(r.played_at) AS played_at, \

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
-use crate::ids::{ClubId, SessionId};
+use crate::ids::{ClubId, PersonId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::history as hist;
@@ -29,7 +29,8 @@ fn money(cents: i64) -> Money {
 #[derive(Serialize, ToSchema)]
 pub struct ResultJson {
     /// The person's id.
-    person: i64,
+    #[schema(value_type = i64)]
+    person: PersonId,
     /// The name shown now.
     name: String,
     /// Won or lost at play (payments left out).
@@ -157,7 +158,8 @@ pub struct BandJson {
 /// A player's statistics.
 #[derive(Serialize, ToSchema)]
 pub struct PlayerJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: PersonId,
     name: String,
     /// Every name sat under.
     names: Vec<String>,
@@ -217,7 +219,7 @@ struct Range {
 pub async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<PlayerJson>, AppError> {
     member(&viewer, club, Access::Read)?;
@@ -256,7 +258,8 @@ pub async fn player(
 /// A line of the leaderboard.
 #[derive(Serialize, ToSchema)]
 pub struct LeaderJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: PersonId,
     name: String,
     /// Sessions played.
     sessions: i64,

@@ -15,6 +15,7 @@ use super::openapi::ApiError;
 
 use crate::error::AppError;
 use crate::ids::NightId;
+use crate::ids::PaymentId;
 use crate::ids::{ClubId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
@@ -59,7 +60,8 @@ pub struct NightTransferJson {
 /// A payment recorded against the night.
 #[derive(Serialize, ToSchema)]
 pub struct NightPaymentJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: PaymentId,
     payer: String,
     payee: String,
     amount: Money,

@@ -18,6 +18,7 @@ use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::history::chart::{Chart, line_chart};
 use crate::ids::ClubId;
+use crate::ids::PersonId;
 use crate::ids::SessionId;
 use crate::service::clubs::{self, Access, Grant};
 use crate::service::history::{self as hist, HistoryEntry, HistoryQuery, PlayerStats};
@@ -81,7 +82,7 @@ impl Filters {
     pub(crate) fn query(&self) -> Result<HistoryQuery, AppError> {
         Ok(HistoryQuery {
             game: Some(self.game.trim().to_string()).filter(|g| !g.is_empty()),
-            person: whole("player", &self.player)?,
+            person: whole("player", &self.player)?.map(PersonId),
             from: day("from", &self.from)?,
             to: day("to", &self.to)?,
             archived: !self.archived.is_empty(),
@@ -198,7 +199,7 @@ impl HistoryPage {
     fn mark(&self, e: &HistoryEntry) -> Option<&crate::service::night_status::NightMark> {
         self.marks.get(&e.row.id)
     }
-    fn chosen(&self, value: &str, id: &i64) -> bool {
+    fn chosen(&self, value: &str, id: &PersonId) -> bool {
         value == id.to_string()
     }
 }
@@ -374,7 +375,7 @@ async fn player_page(
     state: &AppState,
     viewer: &Viewer,
     club: ClubId,
-    pid: i64,
+    pid: PersonId,
     range: RangeQuery,
     error: Option<PageError>,
 ) -> Result<PlayerPage, AppError> {
@@ -420,7 +421,7 @@ async fn player_page(
 async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     RawQuery(raw): RawQuery,
 ) -> Response {
     let page = async {
@@ -442,7 +443,7 @@ struct RenameForm {
 async fn rename(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     axum::extract::Form(form): axum::extract::Form<RenameForm>,
 ) -> Response {
     let done = async {
@@ -461,10 +462,10 @@ struct MergeForm {
 async fn merge(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     axum::extract::Form(form): axum::extract::Form<MergeForm>,
 ) -> Response {
-    let into = whole("into", &form.into);
+    let into = whole("into", &form.into).map(|id| id.map(PersonId));
     let done = async {
         member(&viewer, club, Access::Write)?;
         let into = into?.ok_or_else(|| AppError::BadRequest {
@@ -485,8 +486,8 @@ async fn refused_or_back(
     state: &AppState,
     viewer: &Viewer,
     club: ClubId,
-    pid: i64,
-    to: i64,
+    pid: PersonId,
+    to: PersonId,
     done: Result<(), AppError>,
 ) -> Response {
     match done {
