@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
+
 use crate::ids::ClubId;
 use crate::ids::NightId;
 use crate::ids::PersonId;
@@ -23,8 +25,17 @@ use crate::service::clubs::{self, Club, Grant};
 use crate::service::{self, Folds, Loaded};
 use crate::store::history as hs;
 use crate::store::nights as ns;
+use crate::store::time::{normalised, rfc3339};
 use crate::store::{self, NewEvent, NewSession};
 use crate::store::{ReadPool, WritePool};
+
+/// `text`, a time of a club export (RFC 3339 with any offset, as [`check_club_export`]
+/// checked), as the store keeps every time: in UTC, to the second (`docs/session-format.md`,
+/// "Times"). Errors: [`AppError::Internal`] for a text that is not RFC 3339 (it was
+/// checked, so a bug).
+fn imported_time(text: &str) -> Result<DateTime<Utc>, AppError> {
+    normalised(text).map_err(|e| AppError::Internal(format!("an export's time {text:?}: {e}")))
+}
 
 /// The export view of a loaded session: its documents and each entry's time and hand number.
 pub fn record(loaded: &Loaded) -> SessionRecord {
@@ -40,12 +51,12 @@ pub fn record(loaded: &Loaded) -> SessionRecord {
                 .ok()
                 .and_then(|seq| loaded.rows.binary_search_by_key(&seq, |r| r.seq).ok())
                 .and_then(|i| loaded.rows.get(i))
-                .map_or_else(|| loaded.created_at.clone(), |r| r.recorded_at.clone()),
+                .map_or(loaded.created_at, |r| r.recorded_at),
         })
         .collect();
     SessionRecord {
         id: loaded.id,
-        created_at: loaded.created_at.clone(),
+        created_at: loaded.created_at,
         doc: loaded.doc.clone(),
         ledger: loaded.ledger.clone(),
         lines,
@@ -166,7 +177,7 @@ pub async fn export_club(
         let payments = ns::payments_of(&mut conn, night.id).await?;
         export.nights.push(ExportedNight {
             title: night.title,
-            created_at: night.created_at,
+            created_at: rfc3339(night.created_at),
             sessions: members
                 .iter()
                 .filter_map(|(sid, _)| position.get(sid).copied())
@@ -177,8 +188,8 @@ pub async fn export_club(
                     payer: p.payer,
                     payee: p.payee,
                     amount: Money::from_cents(p.amount_cents),
-                    recorded_at: p.recorded_at,
-                    voided_at: p.voided_at,
+                    recorded_at: rfc3339(p.recorded_at),
+                    voided_at: p.voided_at.map(rfc3339),
                     void_reason: p.void_reason,
                 })
                 .collect(),
@@ -235,6 +246,7 @@ async fn import_session(
     ledger: &LedgerDoc,
 ) -> Result<SessionId, AppError> {
     let doc = &s.session;
+    let created_at = imported_time(&s.created_at)?;
     let id = store::insert_session(
         conn,
         &NewSession {
@@ -243,7 +255,7 @@ async fn import_session(
             agreements: &doc.agreements,
             opening_scores: doc.opening_scores.as_ref(),
             players: &doc.players,
-            created_at: &s.created_at,
+            created_at,
             club_id: Some(club),
         },
     )
@@ -256,7 +268,7 @@ async fn import_session(
         store::clubs::add_player(conn, club, account).await?;
     }
     import_events(conn, id, s, ledger).await?;
-    crate::service::history::after_import(conn, id, Some(club), doc, &s.created_at).await?;
+    crate::service::history::after_import(conn, id, Some(club), doc, created_at).await?;
     if let Some(title) = &s.title {
         hs::set_title(conn, id, Some(title.trim())).await?;
     }
@@ -287,6 +299,7 @@ async fn import_events(
                 s.recorded_at.get(i).unwrap_or(&s.created_at),
             ),
         };
+        let recorded_at = imported_time(recorded_at)?;
         let seq =
             i64::try_from(entry.seq).map_err(|_| AppError::Internal("too many events".into()))?;
         store::append_event(
@@ -316,7 +329,7 @@ async fn import_nights(
     ids: &[SessionId],
 ) -> Result<(), AppError> {
     for night in nights {
-        let nid = ns::create(conn, club, &night.title, &night.created_at).await?;
+        let nid = ns::create(conn, club, &night.title, imported_time(&night.created_at)?).await?;
         for sid in night.sessions.iter().filter_map(|&i| ids.get(i)) {
             ns::add_session(conn, nid, *sid).await?;
         }
@@ -327,12 +340,12 @@ async fn import_nights(
                 &p.payer,
                 &p.payee,
                 p.amount.cents(),
-                &p.recorded_at,
+                imported_time(&p.recorded_at)?,
             )
             .await?;
             if let Some(at) = &p.voided_at {
                 let reason = p.void_reason.as_deref().unwrap_or("a mistake");
-                ns::void_payment(conn, nid, pid, at, reason).await?;
+                ns::void_payment(conn, nid, pid, imported_time(at)?, reason).await?;
             }
         }
     }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::ids::ClubId;
 use crate::ids::PersonId;
 use crate::store::Connected;
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 
 use super::Folds;
 use crate::error::AppError;
@@ -35,7 +35,7 @@ pub async fn after_event(
     id: SessionId,
     doc: &SessionDoc,
     fold: &Fold,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<(), AppError> {
     let Some(Some(club)) = store::clubs::session_club(conn, id).await? else {
         return Ok(());
@@ -86,7 +86,7 @@ pub async fn after_import(
     id: SessionId,
     club: Option<ClubId>,
     doc: &SessionDoc,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<(), AppError> {
     let Some(club) = club else { return Ok(()) };
     let fold = format::fold(doc)?;
@@ -99,7 +99,7 @@ async fn write_facts(
     club: ClubId,
     doc: &SessionDoc,
     fold: &Fold,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<(), AppError> {
     let facts = session_facts(
         fold,
@@ -132,7 +132,7 @@ pub async fn backfill(pool: &WritePool, folds: &Folds, club: ClubId) -> Result<(
                 continue;
             };
             let (doc, fold) = (&loaded.doc, &loaded.fold);
-            write_facts(&mut tx, id, club, doc, fold, &loaded.created_at).await?;
+            write_facts(&mut tx, id, club, doc, fold, loaded.created_at).await?;
             hs::done_backlog(&mut tx, id).await?;
             tx.commit().await?;
             break;

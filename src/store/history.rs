@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
-use super::time::stored;
+use super::time::{StoredTime, rfc3339};
 use crate::ids::ClubId;
 use crate::ids::PersonId;
 use crate::ids::SessionId;
@@ -146,8 +146,9 @@ pub struct HistoryRow {
     pub game: String,
     /// Its currency (ISO code).
     pub currency: String,
-    /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
+    /// When it was created.
+    #[sqlx(try_from = "StoredTime")]
+    pub created_at: DateTime<Utc>,
     /// Its title, if given.
     pub title: Option<String>,
     /// Whether it is archived.
@@ -209,7 +210,7 @@ pub async fn history(
             .bind(club_id)
             .bind(i64::from(filter.archived));
         // In the order of the conditions above: the game, then the bounds as stored text.
-        let bounds = [filter.from, filter.before].into_iter().flatten().map(stored);
+        let bounds = [filter.from, filter.before].into_iter().flatten().map(rfc3339);
         for text in filter.game.iter().cloned().chain(bounds) {
             q = q.bind(text);
         }
@@ -408,8 +409,9 @@ pub async fn bands(
 pub struct NightRow {
     /// The session.
     pub session_id: SessionId,
-    /// When it was created (RFC 3339, UTC).
-    pub played_at: String,
+    /// When it was created.
+    #[sqlx(try_from = "StoredTime")]
+    pub played_at: DateTime<Utc>,
     /// The game id.
     pub game: String,
     /// Net money in cents.
@@ -442,7 +444,7 @@ pub async fn nights(
     before: Option<DateTime<Utc>>,
     limit: i64,
 ) -> Result<Vec<NightRow>, sqlx::Error> {
-    let (from, before) = (from.map(stored), before.map(stored));
+    let (from, before) = (from.map(rfc3339), before.map(rfc3339));
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT session_id, played_at, game, net_cents FROM session_results \
          WHERE club_id = $1 AND player = $2 AND ($3 IS NULL OR played_at >= $4) AND ($5 IS NULL OR played_at < $6) \

@@ -16,6 +16,7 @@ use crate::ids::{ClubId, PersonId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::history as hist;
+use crate::store::time::rfc3339;
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 use crate::web::html::history_pages::{Filters, day, member, parse_query};
@@ -95,7 +96,7 @@ pub async fn history(
             title: e.row.title,
             game_name: e.game_name,
             game: e.row.game,
-            created_at: e.row.created_at,
+            created_at: rfc3339(e.row.created_at),
             hands: e.row.hands,
             status: match (e.row.settled, e.row.closed) {
                 (true, _) => "settled",
@@ -193,7 +194,7 @@ fn totals(t: &crate::store::history::TotalsRow, game: Option<String>) -> TotalsJ
 fn session(n: crate::store::history::NightRow) -> PlayerSessionJson {
     PlayerSessionJson {
         session: n.session_id,
-        played_at: n.played_at,
+        played_at: rfc3339(n.played_at),
         game: n.game,
         net: money(n.net_cents),
     }

@@ -11,7 +11,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::Deserialize;
 
 use super::{PageError, error_page};
@@ -23,6 +23,7 @@ use crate::ids::SessionId;
 use crate::service::clubs::{self, Access, Grant};
 use crate::service::history::{self as hist, HistoryEntry, HistoryQuery, PlayerStats};
 use crate::store::history::{LeaderRow, PersonRow};
+use crate::store::time::{day as day_of, rfc3339};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
@@ -155,11 +156,6 @@ pub fn net(cents: i64, currency: &str) -> Net {
     }
 }
 
-/// The day of a stored RFC 3339 time ("2026-11-24").
-fn day_of(rfc3339: &str) -> String {
-    rfc3339.get(..10).unwrap_or(rfc3339).to_string()
-}
-
 #[derive(Template, WebTemplate)]
 #[template(path = "history/list.html")]
 struct HistoryPage {
@@ -186,8 +182,12 @@ impl HistoryPage {
     /// When a session started, in the sheet's words ("2026-11-24 20:15 UTC"): as long as
     /// the phone's own words the script puts in its place ("Tue, Nov 24, 8:15 PM"), so the
     /// list does not jump when they arrive (Lighthouse measured a layout shift of 0.20).
-    fn day(&self, at: &str) -> String {
-        super::sheet::time_words(at)
+    fn day(&self, at: &DateTime<Utc>) -> String {
+        super::sheet::time_words(*at)
+    }
+    /// When a session started, as its `<time>` element's `datetime` writes it.
+    fn stamp(&self, at: &DateTime<Utc>) -> String {
+        rfc3339(*at)
     }
     fn status(&self, e: &HistoryEntry) -> &'static str {
         match (e.row.settled, e.row.closed) {
@@ -350,8 +350,8 @@ impl PlayerPage {
     fn net(&self, cents: &i64) -> Net {
         net(*cents, &self.currency)
     }
-    fn day(&self, at: &str) -> String {
-        day_of(at)
+    fn day(&self, at: &DateTime<Utc>) -> String {
+        day_of(*at)
     }
     fn game_name(&self, id: &str) -> String {
         hist::game_name(id)
@@ -397,7 +397,7 @@ async fn player_page(
             running
         })
         .collect();
-    let labels: Vec<String> = stats.nights.iter().map(|n| day_of(&n.played_at)).collect();
+    let labels: Vec<String> = stats.nights.iter().map(|n| day_of(n.played_at)).collect();
     let currency = hist::club_currency(&state.reader, club).await?;
     let chart = line_chart(
         &format!("{}'s money over the nights", stats.person.display_name),
