@@ -201,8 +201,9 @@ pub async fn export_club(
 /// Imports `export` as a new club called `name` (the export's own name when `None`) with
 /// `passphrase`, all or nothing: every session is checked first ([`check_club_export`]),
 /// then the club, its roster, its people (renames and merges), every session with its
-/// original times (so each gets the very ledger it had), title and archive flag, its
-/// history facts, and its nights with their payments are written in **one transaction**:
+/// original times (in UTC to the second; so each gets the very ledger it had), title and
+/// archive flag, its history facts, and its nights with their payments are written in
+/// **one transaction**:
 /// a failure anywhere leaves the database as it was. Returns the club, a write token for it
 /// and the new sessions' ids in the export's order. Errors: [`AppError::Refused`] naming
 /// the field from the export's root; the club's own errors (name taken, short passphrase);
@@ -237,8 +238,9 @@ pub async fn import_club(
 }
 
 /// One session of a club export, `s` with its checked `ledger`, written in `conn` as a
-/// session of club `club` with its original times, title and archive flag and its history
-/// facts; the players of its ledger join the club. Returns the new session's id.
+/// session of club `club` with its original times (in UTC to the second), title and
+/// archive flag and its history facts; the players of its ledger join the club. Returns
+/// the new session's id.
 async fn import_session(
     conn: &mut impl Connected,
     club: ClubId,
