@@ -57,6 +57,24 @@ id_kind! {
     NightId
 }
 
+id_kind! {
+    /// A person's id: the `people` row (one member of a club, whatever names they sat
+    /// under), and `person_id` in `player_names`.
+    PersonId
+}
+
+id_kind! {
+    /// A night payment's id: the `night_payments` row (a payment recorded against a night,
+    /// voided by this id).
+    PaymentId
+}
+
+id_kind! {
+    /// A stored event's id: the `events` row, and `event_id` in its postings and its
+    /// ledger entry. Not the event's place in its session (that is its `seq`).
+    EventId
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,5 +87,12 @@ mod tests {
         assert!(serde_json::from_str::<ClubId>("\"42\"").is_err());
         assert_eq!(NightId(7).to_string(), "7");
         assert_eq!(format!("/sessions/{}", SessionId(12)), "/sessions/12");
+        let people = serde_json::to_string(&[PersonId(3), PersonId(4)]).unwrap();
+        assert_eq!(people, "[3,4]");
+        assert_eq!(
+            format!("/payments/{}/void", PaymentId(9)),
+            "/payments/9/void"
+        );
+        assert_eq!(serde_json::from_str::<EventId>("-1").unwrap(), EventId(-1));
     }
 }

@@ -3,8 +3,11 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
+
 use crate::ids::ClubId;
 use crate::ids::NightId;
+use crate::ids::PersonId;
 use crate::ids::SessionId;
 use crate::store::Connected;
 use serde_json::{Map, Value};
@@ -22,8 +25,17 @@ use crate::service::clubs::{self, Club, Grant};
 use crate::service::{self, Folds, Loaded};
 use crate::store::history as hs;
 use crate::store::nights as ns;
+use crate::store::time::{normalised, rfc3339};
 use crate::store::{self, NewEvent, NewSession};
 use crate::store::{ReadPool, WritePool};
+
+/// `text`, a time of a club export (RFC 3339 with any offset, as [`check_club_export`]
+/// checked), as the store keeps every time: in UTC, to the second (`docs/session-format.md`,
+/// "Times"). Errors: [`AppError::Internal`] for a text that is not RFC 3339 (it was
+/// checked, so a bug).
+fn imported_time(text: &str) -> Result<DateTime<Utc>, AppError> {
+    normalised(text).map_err(|e| AppError::Internal(format!("an export's time {text:?}: {e}")))
+}
 
 /// The export view of a loaded session: its documents and each entry's time and hand number.
 pub fn record(loaded: &Loaded) -> SessionRecord {
@@ -39,12 +51,12 @@ pub fn record(loaded: &Loaded) -> SessionRecord {
                 .ok()
                 .and_then(|seq| loaded.rows.binary_search_by_key(&seq, |r| r.seq).ok())
                 .and_then(|i| loaded.rows.get(i))
-                .map_or_else(|| loaded.created_at.clone(), |r| r.recorded_at.clone()),
+                .map_or(loaded.created_at, |r| r.recorded_at),
         })
         .collect();
     SessionRecord {
         id: loaded.id,
-        created_at: loaded.created_at.clone(),
+        created_at: loaded.created_at,
         doc: loaded.doc.clone(),
         ledger: loaded.ledger.clone(),
         lines,
@@ -146,7 +158,7 @@ pub async fn export_club(
             s.archived = archived;
         }
     }
-    let mut people: Vec<(i64, ExportedPerson)> = Vec::new();
+    let mut people: Vec<(PersonId, ExportedPerson)> = Vec::new();
     for (id, display_name, name) in hs::people_with_names(&mut conn, club.id).await? {
         match people.last_mut() {
             Some((last, p)) if *last == id => p.names.push(name),
@@ -165,7 +177,7 @@ pub async fn export_club(
         let payments = ns::payments_of(&mut conn, night.id).await?;
         export.nights.push(ExportedNight {
             title: night.title,
-            created_at: night.created_at,
+            created_at: rfc3339(night.created_at),
             sessions: members
                 .iter()
                 .filter_map(|(sid, _)| position.get(sid).copied())
@@ -176,8 +188,8 @@ pub async fn export_club(
                     payer: p.payer,
                     payee: p.payee,
                     amount: Money::from_cents(p.amount_cents),
-                    recorded_at: p.recorded_at,
-                    voided_at: p.voided_at,
+                    recorded_at: rfc3339(p.recorded_at),
+                    voided_at: p.voided_at.map(rfc3339),
                     void_reason: p.void_reason,
                 })
                 .collect(),
@@ -189,8 +201,9 @@ pub async fn export_club(
 /// Imports `export` as a new club called `name` (the export's own name when `None`) with
 /// `passphrase`, all or nothing: every session is checked first ([`check_club_export`]),
 /// then the club, its roster, its people (renames and merges), every session with its
-/// original times (so each gets the very ledger it had), title and archive flag, its
-/// history facts, and its nights with their payments are written in **one transaction**:
+/// original times (in UTC to the second; so each gets the very ledger it had), title and
+/// archive flag, its history facts, and its nights with their payments are written in
+/// **one transaction**:
 /// a failure anywhere leaves the database as it was. Returns the club, a write token for it
 /// and the new sessions' ids in the export's order. Errors: [`AppError::Refused`] naming
 /// the field from the export's root; the club's own errors (name taken, short passphrase);
@@ -225,8 +238,9 @@ pub async fn import_club(
 }
 
 /// One session of a club export, `s` with its checked `ledger`, written in `conn` as a
-/// session of club `club` with its original times, title and archive flag and its history
-/// facts; the players of its ledger join the club. Returns the new session's id.
+/// session of club `club` with its original times (in UTC to the second), title and
+/// archive flag and its history facts; the players of its ledger join the club. Returns
+/// the new session's id.
 async fn import_session(
     conn: &mut impl Connected,
     club: ClubId,
@@ -234,6 +248,7 @@ async fn import_session(
     ledger: &LedgerDoc,
 ) -> Result<SessionId, AppError> {
     let doc = &s.session;
+    let created_at = imported_time(&s.created_at)?;
     let id = store::insert_session(
         conn,
         &NewSession {
@@ -242,7 +257,7 @@ async fn import_session(
             agreements: &doc.agreements,
             opening_scores: doc.opening_scores.as_ref(),
             players: &doc.players,
-            created_at: &s.created_at,
+            created_at,
             club_id: Some(club),
         },
     )
@@ -255,7 +270,7 @@ async fn import_session(
         store::clubs::add_player(conn, club, account).await?;
     }
     import_events(conn, id, s, ledger).await?;
-    crate::service::history::after_import(conn, id, Some(club), doc, &s.created_at).await?;
+    crate::service::history::after_import(conn, id, Some(club), doc, created_at).await?;
     if let Some(title) = &s.title {
         hs::set_title(conn, id, Some(title.trim())).await?;
     }
@@ -286,6 +301,7 @@ async fn import_events(
                 s.recorded_at.get(i).unwrap_or(&s.created_at),
             ),
         };
+        let recorded_at = imported_time(recorded_at)?;
         let seq =
             i64::try_from(entry.seq).map_err(|_| AppError::Internal("too many events".into()))?;
         store::append_event(
@@ -315,7 +331,7 @@ async fn import_nights(
     ids: &[SessionId],
 ) -> Result<(), AppError> {
     for night in nights {
-        let nid = ns::create(conn, club, &night.title, &night.created_at).await?;
+        let nid = ns::create(conn, club, &night.title, imported_time(&night.created_at)?).await?;
         for sid in night.sessions.iter().filter_map(|&i| ids.get(i)) {
             ns::add_session(conn, nid, *sid).await?;
         }
@@ -326,12 +342,12 @@ async fn import_nights(
                 &p.payer,
                 &p.payee,
                 p.amount.cents(),
-                &p.recorded_at,
+                imported_time(&p.recorded_at)?,
             )
             .await?;
             if let Some(at) = &p.voided_at {
                 let reason = p.void_reason.as_deref().unwrap_or("a mistake");
-                ns::void_payment(conn, nid, pid, at, reason).await?;
+                ns::void_payment(conn, nid, pid, imported_time(at)?, reason).await?;
             }
         }
     }

@@ -15,7 +15,7 @@ pub mod nights;
 
 use std::fmt::Write as _;
 
-use chrono::DateTime;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::format::{LedgerDoc, Refusal, SessionDoc, replay};
@@ -23,6 +23,7 @@ use crate::ids::SessionId;
 use crate::ledger::{KITTY, POT, Posting};
 use crate::money::Money;
 use crate::rules::Field;
+use crate::store::time::{day, rfc3339};
 
 /// The format tag of a whole-club export.
 pub const CLUB_FORMAT: &str = "scorekeeper/club@1";
@@ -34,8 +35,8 @@ pub struct EventLine {
     pub seq: usize,
     /// For a `hand`, its number in the session (1 for the first hand).
     pub hand_number: Option<usize>,
-    /// When it was recorded (RFC 3339, UTC, as stored).
-    pub recorded_at: String,
+    /// When it was recorded.
+    pub recorded_at: DateTime<Utc>,
 }
 
 /// One stored session as the exports read it.
@@ -43,8 +44,8 @@ pub struct EventLine {
 pub struct SessionRecord {
     /// The session's id in this service.
     pub id: SessionId,
-    /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
     /// Its session document.
     pub doc: SessionDoc,
     /// Its ledger document (`replay` of `doc`).
@@ -103,12 +104,13 @@ pub fn postings_csv(session: &SessionRecord) -> Result<Vec<u8>, ExportError> {
         let line = session.line(entry.seq);
         let index = entry.seq.checked_sub(1).map(|i| i.to_string());
         let hand = line.and_then(|l| l.hand_number).map(|n| n.to_string());
+        let at = line.map(|l| rfc3339(l.recorded_at));
         for p in &entry.postings {
             w.write_record([
                 index.as_deref().unwrap_or(""),
                 hand.as_deref().unwrap_or(""),
                 &entry.kind,
-                line.map_or("", |l| l.recorded_at.as_str()),
+                at.as_deref().unwrap_or(""),
                 &cell(&p.account),
                 &p.amount.to_string(),
                 &cell(&entry.explanation),
@@ -126,11 +128,11 @@ pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["session", "date", "game", "player", "net"])?;
     for s in sessions {
-        let date = day(&s.created_at);
+        let date = day(s.created_at);
         for (account, net) in &s.ledger.balances {
             w.write_record([
                 &s.id.to_string(),
-                date,
+                date.as_str(),
                 &s.ledger.game,
                 &cell(account),
                 &net.to_string(),
@@ -149,11 +151,6 @@ pub(crate) fn cell(text: &str) -> std::borrow::Cow<'_, str> {
     } else {
         text.into()
     }
-}
-
-/// The `YYYY-MM-DD` day of an RFC 3339 time (its first ten characters).
-pub(crate) fn day(rfc3339: &str) -> &str {
-    rfc3339.get(..10).unwrap_or(rfc3339)
 }
 
 /// The journal account of a ledger account: `players:Ann`, `kitty`, `pot`. Whitespace runs
@@ -210,7 +207,7 @@ pub fn journal(sessions: &[SessionRecord]) -> String {
         for entry in &s.ledger.events {
             let date = s
                 .line(entry.seq)
-                .map_or(day(&s.created_at), |l| day(&l.recorded_at));
+                .map_or(day(s.created_at), |l| day(l.recorded_at));
             let event = entry
                 .seq
                 .checked_sub(1)
@@ -335,12 +332,12 @@ pub fn club_export(name: &str, players: Vec<String>, sessions: &[SessionRecord])
         sessions: sessions
             .iter()
             .map(|s| ExportedSession {
-                created_at: s.created_at.clone(),
+                created_at: rfc3339(s.created_at),
                 recorded_at: s
                     .lines
                     .iter()
                     .filter(|l| l.seq > 0)
-                    .map(|l| l.recorded_at.clone())
+                    .map(|l| rfc3339(l.recorded_at))
                     .collect(),
                 session: s.doc.clone(),
                 title: None,
@@ -552,13 +549,13 @@ mod tests {
         ledger.balances.insert(KITTY.into(), Money::from_cents(-10));
         SessionRecord {
             id: SessionId(7),
-            created_at: "2026-11-20T19:00:00Z".into(),
+            created_at: crate::store::time::normalised("2026-11-20T19:00:00Z").unwrap(),
             doc,
             ledger,
             lines: vec![EventLine {
                 seq: 1,
                 hand_number: Some(1),
-                recorded_at: "2026-11-21T00:10:00Z".into(),
+                recorded_at: crate::store::time::normalised("2026-11-21T00:10:00Z").unwrap(),
             }],
         }
     }

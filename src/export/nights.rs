@@ -9,9 +9,12 @@
 
 use std::fmt::Write as _;
 
-use super::{ExportError, cell, day, finish, journal_account, journal_amount, journal_text};
+use chrono::{DateTime, Utc};
+
+use super::{ExportError, cell, finish, journal_account, journal_amount, journal_text};
 use crate::ids::NightId;
 use crate::money::Money;
+use crate::store::time::day;
 
 /// A payment that stands against a night, as the exports write it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,8 +31,8 @@ pub struct NightPaymentRecord {
     pub payee: String,
     /// How much, positive.
     pub amount: Money,
-    /// When it was recorded (RFC 3339, UTC).
-    pub recorded_at: String,
+    /// When it was recorded.
+    pub recorded_at: DateTime<Utc>,
 }
 
 /// Appends one transaction per night payment to a journal written by
@@ -42,7 +45,7 @@ pub fn append_journal(out: &mut String, payments: &[NightPaymentRecord]) {
         let _ = writeln!(
             out,
             "{} * {} paid {} {} (night: {})  ; night:{}, type:night_payment",
-            day(&p.recorded_at),
+            day(p.recorded_at),
             journal_text(&p.payer),
             journal_text(&p.payee),
             p.amount,
@@ -72,10 +75,11 @@ pub fn results_rows(payments: &[NightPaymentRecord]) -> Result<Vec<u8>, ExportEr
     for p in payments {
         let session = format!("night:{}", p.night_id);
         let back = Money::from_cents(p.amount.cents().saturating_neg());
+        let date = day(p.recorded_at);
         for (who, amount) in [(&p.payer, p.amount), (&p.payee, back)] {
             w.write_record([
                 session.as_str(),
-                day(&p.recorded_at),
+                date.as_str(),
                 "night_payment",
                 &cell(who),
                 &amount.to_string(),
@@ -97,7 +101,7 @@ mod tests {
             payer: payer.into(),
             payee: payee.into(),
             amount: Money::from_cents(cents),
-            recorded_at: "2026-11-24T22:15:00Z".into(),
+            recorded_at: crate::store::time::normalised("2026-11-24T22:15:00Z").unwrap(),
         }
     }
 

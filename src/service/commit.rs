@@ -79,8 +79,8 @@ pub struct Append {
     pub explanation: String,
     /// Its postings, summing to zero.
     pub postings: Vec<Posting>,
-    /// When it was recorded (RFC 3339, UTC).
-    pub recorded_at: String,
+    /// When it was recorded.
+    pub recorded_at: chrono::DateTime<chrono::Utc>,
     /// Its ledger entry, JSON text ([`crate::format::LedgerEvent`]).
     pub entry: String,
     /// For a club's session: the difference the event makes to its history facts, written
@@ -479,7 +479,7 @@ impl<'a> Row<'a> {
                 body: &a.body,
                 explanation: &a.explanation,
                 postings: &a.postings,
-                recorded_at: &a.recorded_at,
+                recorded_at: a.recorded_at,
                 entry: &a.entry,
             },
             facts: a
@@ -521,7 +521,7 @@ impl<'q> store::append::Then<'q> for Facts<'q> {
         q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
     ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
         let w = self.write;
-        let at = (self.session_id, w.club_id, w.game, w.played_at.as_str());
+        let at = (self.session_id, w.club_id, w.game, w.played_at);
         store::history::bind_facts_delta(q, at, &w.delta)
     }
 }
@@ -570,7 +570,7 @@ mod tests {
                 Posting::new("B", Money::from_cents(25)),
                 Posting::new("C", Money::from_cents(25)),
             ],
-            recorded_at: "2026-01-01T00:00:00Z".into(),
+            recorded_at: crate::store::time::normalised("2026-01-01T00:00:00Z").unwrap(),
             entry: "{}".into(),
             facts: None,
         }

@@ -117,7 +117,7 @@ async fn import_with(
             agreements: &doc.agreements,
             opening_scores: doc.opening_scores.as_ref(),
             players: &doc.players,
-            created_at: &recorded_at,
+            created_at: recorded_at,
             club_id: club,
         },
     )
@@ -143,12 +143,12 @@ async fn import_with(
             body: &body,
             explanation: &entry.explanation,
             postings: &entry.postings,
-            recorded_at: &recorded_at,
+            recorded_at,
             entry: &text,
         };
         store::append_event(&mut tx, id, &new).await?;
     }
-    history::after_import(&mut tx, id, club, doc, &recorded_at).await?;
+    history::after_import(&mut tx, id, club, doc, recorded_at).await?;
     tx.commit().await?;
     Ok(id)
 }

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
+
 use super::reading::load_tip;
 use super::{Folds, Kept};
 use crate::error::AppError;
@@ -23,10 +25,10 @@ pub struct Glance {
     pub tip: Tip,
     /// ISO currency code.
     pub currency: String,
-    /// When the session was created (RFC 3339, UTC).
-    pub created_at: String,
-    /// When each event of the window was recorded (RFC 3339, UTC), by 0-based index.
-    pub recorded: BTreeMap<usize, String>,
+    /// When the session was created.
+    pub created_at: DateTime<Utc>,
+    /// When each event of the window was recorded, by 0-based index.
+    pub recorded: BTreeMap<usize, DateTime<Utc>>,
 }
 
 /// Runs `read` on the cached state of session `id` when it holds every stored event (one

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 
 use crate::ids::ClubId;
+use crate::ids::PersonId;
 use crate::store::Connected;
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 
 use super::Folds;
 use crate::error::AppError;
@@ -34,7 +35,7 @@ pub async fn after_event(
     id: SessionId,
     doc: &SessionDoc,
     fold: &Fold,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<(), AppError> {
     let Some(Some(club)) = store::clubs::session_club(conn, id).await? else {
         return Ok(());
@@ -85,7 +86,7 @@ pub async fn after_import(
     id: SessionId,
     club: Option<ClubId>,
     doc: &SessionDoc,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<(), AppError> {
     let Some(club) = club else { return Ok(()) };
     let fold = format::fold(doc)?;
@@ -98,7 +99,7 @@ async fn write_facts(
     club: ClubId,
     doc: &SessionDoc,
     fold: &Fold,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<(), AppError> {
     let facts = session_facts(
         fold,
@@ -131,7 +132,7 @@ pub async fn backfill(pool: &WritePool, folds: &Folds, club: ClubId) -> Result<(
                 continue;
             };
             let (doc, fold) = (&loaded.doc, &loaded.fold);
-            write_facts(&mut tx, id, club, doc, fold, &loaded.created_at).await?;
+            write_facts(&mut tx, id, club, doc, fold, loaded.created_at).await?;
             hs::done_backlog(&mut tx, id).await?;
             tx.commit().await?;
             break;
@@ -147,7 +148,7 @@ pub struct HistoryQuery {
     /// Only this game id.
     pub game: Option<String>,
     /// Only sessions this person sat in.
-    pub person: Option<i64>,
+    pub person: Option<PersonId>,
     /// From this day.
     pub from: Option<NaiveDate>,
     /// To this day, included.
@@ -166,7 +167,7 @@ pub struct HistoryEntry {
     /// The game's name ("Auction Pinochle"), or its id when no longer registered.
     pub game_name: String,
     /// Each player: person id, display name, net in cents, in seat order.
-    pub results: Vec<(i64, String, i64)>,
+    pub results: Vec<(PersonId, String, i64)>,
 }
 
 /// A page of the club's history and whether another page follows. Errors: `to` before
@@ -308,7 +309,7 @@ pub struct PlayerStats {
 pub async fn player(
     pool: &ReadPool,
     club: ClubId,
-    id: i64,
+    id: PersonId,
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
 ) -> Result<PlayerStats, AppError> {
@@ -414,7 +415,12 @@ pub async fn leaderboard(pool: &ReadPool, club: ClubId) -> Result<Vec<LeaderRow>
 /// kitty's or the pot's). Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming
 /// `name` when it breaks that rule, or is another player's or looks like it
 /// ([`crate::rules::table::look_alike`]; merge them instead).
-pub async fn rename(pool: &WritePool, club: ClubId, id: i64, name: &str) -> Result<(), AppError> {
+pub async fn rename(
+    pool: &WritePool,
+    club: ClubId,
+    id: PersonId,
+    name: &str,
+) -> Result<(), AppError> {
     let bad = |message: &str| AppError::BadRequest {
         field: "name".into(),
         message: message.into(),
@@ -447,7 +453,12 @@ pub async fn rename(pool: &WritePool, club: ClubId, id: i64, name: &str) -> Resu
 /// Merges person `from` into person `into` (two spellings of one person): every name and
 /// so every night of `from` counts for `into`. Errors: [`AppError::NotFound`];
 /// [`AppError::BadRequest`] naming `into` when they are the same person.
-pub async fn merge(pool: &WritePool, club: ClubId, from: i64, into: i64) -> Result<(), AppError> {
+pub async fn merge(
+    pool: &WritePool,
+    club: ClubId,
+    from: PersonId,
+    into: PersonId,
+) -> Result<(), AppError> {
     if from == into {
         return Err(AppError::BadRequest {
             field: "into".into(),

@@ -3,6 +3,7 @@
 
 use crate::ids::ClubId;
 use crate::store::Connected;
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::{Loaded, no_longer_replays};
@@ -31,8 +32,8 @@ pub struct Kept {
 pub struct ClubFacts {
     /// The club that owns the session.
     pub club_id: ClubId,
-    /// When the session was created (RFC 3339, UTC): the night's date in the history.
-    pub played_at: String,
+    /// When the session was created: the night's date in the history.
+    pub played_at: DateTime<Utc>,
     /// The document's seats, clockwise (a side's members for a game won by a side).
     pub players: Vec<String>,
     /// The facts ([`crate::history::session_facts`] of the session as it stands).
@@ -41,7 +42,7 @@ pub struct ClubFacts {
 
 impl Kept {
     pub(super) fn of(loaded: &Loaded) -> Result<Kept, AppError> {
-        let at = (loaded.club_id, loaded.created_at.as_str());
+        let at = (loaded.club_id, loaded.created_at);
         Kept::of_fold(loaded.id, at, &loaded.doc, &loaded.fold)
     }
 
@@ -50,7 +51,7 @@ impl Kept {
     /// ([`Fold::slim_older`]) but for the sheet's window.
     pub(super) fn of_fold(
         id: SessionId,
-        (club_id, created_at): (Option<ClubId>, &str),
+        (club_id, created_at): (Option<ClubId>, DateTime<Utc>),
         doc: &SessionDoc,
         fold: &Fold,
     ) -> Result<Kept, AppError> {
@@ -65,7 +66,7 @@ impl Kept {
                 .map_err(|r| no_longer_replays(id, &r))?;
                 Some(Box::new(ClubFacts {
                     club_id,
-                    played_at: created_at.to_string(),
+                    played_at: created_at,
                     players: doc.players.clone(),
                     facts,
                 }))
@@ -115,7 +116,7 @@ impl Kept {
             FactsWrite {
                 club_id: h.club_id,
                 game: self.tip.game().id,
-                played_at: h.played_at.clone(),
+                played_at: h.played_at,
                 delta: FactsDelta::between(&before, &h.facts),
             }
         });
@@ -131,8 +132,8 @@ pub struct FactsWrite {
     pub club_id: ClubId,
     /// The session's game id.
     pub game: &'static str,
-    /// When the session was created (RFC 3339, UTC).
-    pub played_at: String,
+    /// When the session was created.
+    pub played_at: DateTime<Utc>,
     /// What changed.
     pub delta: FactsDelta,
 }
@@ -148,7 +149,7 @@ impl FactsWrite {
             id,
             self.club_id,
             self.game,
-            &self.played_at,
+            self.played_at,
             &self.delta,
         )
         .await

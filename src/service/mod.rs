@@ -23,7 +23,7 @@ pub mod settled_night;
 mod what_if;
 
 use crate::store::Connected;
-use chrono::Utc;
+use chrono::{DateTime, SubsecRound, Utc};
 use serde_json::Value;
 
 use crate::store::{ReadPool, WritePool};
@@ -58,8 +58,8 @@ pub struct Loaded {
     pub ledger: LedgerDoc,
     /// The stored event rows (seq 0 = opening ante), for times and explanations.
     pub rows: Vec<EventRow>,
-    /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
     /// The players seated now, clockwise.
     pub seated: Vec<String>,
     /// Who deals the next hand.
@@ -82,10 +82,11 @@ impl Loaded {
     }
 }
 
-/// Now as the store keeps a time the service records (an event, a night, a payment):
-/// RFC 3339 in UTC to the second, the one clock reading of the service's writes.
-fn now() -> String {
-    store::time::stored(Utc::now())
+/// Now as the store keeps a time the service records (an event, a night, a payment): in
+/// UTC to the second (what the store's text holds, [`store::time::rfc3339`]), the one
+/// clock reading of the service's writes.
+fn now() -> DateTime<Utc> {
+    Utc::now().trunc_subsecs(0)
 }
 
 /// Every player among `accounts` (a ledger's accounts) becomes one of the club's players,
@@ -275,7 +276,7 @@ struct Pending {
     event: Value,
     expected_events: Option<usize>,
     body: String,
-    recorded_at: String,
+    recorded_at: DateTime<Utc>,
 }
 
 /// An event applied: its ledger entry and, for a club's session on the cached path, the
@@ -308,7 +309,7 @@ async fn record_plain(
             body: pending.body.clone(),
             explanation: entry.explanation.clone(),
             postings: entry.postings.clone(),
-            recorded_at: pending.recorded_at.clone(),
+            recorded_at: pending.recorded_at,
             entry: entry_text(entry)?,
             facts: facts.clone(),
         };
@@ -350,7 +351,7 @@ async fn record_under_lock(
                     body: &pending.body,
                     explanation: &entry.explanation,
                     postings: &entry.postings,
-                    recorded_at: &pending.recorded_at,
+                    recorded_at: pending.recorded_at,
                     entry: &text,
                 };
                 if fresh {
@@ -395,7 +396,7 @@ async fn finish_write(
 ) -> Result<(), AppError> {
     if let Some(key) = idempotency_key {
         let seq = i64::try_from(*before).unwrap_or(i64::MAX).saturating_add(1);
-        store::remember_idempotency_key(tx, pending.id, key, seq, &pending.recorded_at).await?;
+        store::remember_idempotency_key(tx, pending.id, key, seq, pending.recorded_at).await?;
     }
     if let Some(facts) = facts {
         facts.write(tx, pending.id).await?;
@@ -405,7 +406,7 @@ async fn finish_write(
     {
         // A newcomer at a club's table becomes one of the club's players.
         remember_players(tx, club, state.fold.balances().as_map().keys()).await?;
-        history::after_event(tx, pending.id, &state.doc, &state.fold, &state.created_at).await?;
+        history::after_event(tx, pending.id, &state.doc, &state.fold, state.created_at).await?;
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::ids::ClubId;
 use crate::ids::NightId;
+use crate::ids::PaymentId;
 use crate::store::Connected;
 
 use super::now;
@@ -236,10 +237,10 @@ pub(super) async fn group_in(
     let night = match into {
         Some(id) => id,
         None if title.is_empty() => {
-            let title = format!("Night of {}", at.get(..10).unwrap_or(&at));
-            ns::create(tx, club, &title, &at).await?
+            let title = format!("Night of {}", at.date_naive());
+            ns::create(tx, club, &title, at).await?
         }
-        None => ns::create(tx, club, title, &at).await?,
+        None => ns::create(tx, club, title, at).await?,
     };
     for &sid in sessions {
         ns::add_session(tx, night, sid).await?;
@@ -400,7 +401,7 @@ pub async fn record_payment(
             store::history::ensure_person(&mut tx, club, who).await?;
         }
     }
-    ns::add_payment(&mut tx, id, payer, payee, amount.cents(), &now()).await?;
+    ns::add_payment(&mut tx, id, payer, payee, amount.cents(), now()).await?;
     tx.commit().await?;
     Ok(())
 }
@@ -489,7 +490,7 @@ pub async fn void_payment(
     pool: &WritePool,
     club: ClubId,
     id: NightId,
-    payment: i64,
+    payment: PaymentId,
     reason: &str,
 ) -> Result<(), AppError> {
     let reason = reason.trim();
@@ -500,7 +501,7 @@ pub async fn void_payment(
     };
     let mut tx = pool.begin_write().await?;
     club_night(&mut tx, club, id).await?;
-    if !ns::void_payment(&mut tx, id, payment, &now(), reason).await? {
+    if !ns::void_payment(&mut tx, id, payment, now(), reason).await? {
         return Err(AppError::NotFound(format!(
             "there is no standing payment {payment} in this night"
         )));

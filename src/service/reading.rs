@@ -2,6 +2,7 @@
 //! show the history need) or to the state the cache keeps, one stored event at a time.
 
 use crate::store::Connected;
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 use tokio_stream::StreamExt;
 
@@ -19,7 +20,7 @@ use crate::store::{self, EventRow, ReadPool};
 pub(super) async fn load_header(
     conn: &mut impl Connected,
     id: SessionId,
-) -> Result<(SessionDoc, String, Option<ClubId>), AppError> {
+) -> Result<(SessionDoc, DateTime<Utc>, Option<ClubId>), AppError> {
     let row = store::session(conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
@@ -58,7 +59,7 @@ pub(super) fn parse(text: &str) -> Result<Value, AppError> {
 pub(super) async fn load_in(
     conn: &mut impl Connected,
     id: SessionId,
-) -> Result<(SessionDoc, Vec<EventRow>, String, Option<ClubId>), AppError> {
+) -> Result<(SessionDoc, Vec<EventRow>, DateTime<Utc>, Option<ClubId>), AppError> {
     let (mut doc, created_at, club_id) = load_header(conn, id).await?;
     let rows = store::events(conn, id).await?;
     doc.events = rows
@@ -121,7 +122,7 @@ pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result
     if needs_history {
         let (header, created_at, club_id) = load_header(conn, id).await?;
         let fold = slim_fold(conn, id, &header).await?;
-        return Kept::of_fold(id, (club_id, &created_at), &header, &fold);
+        return Kept::of_fold(id, (club_id, created_at), &header, &fold);
     }
     Ok(kept)
 }
@@ -202,7 +203,7 @@ pub(super) fn loaded(
     id: SessionId,
     doc: SessionDoc,
     rows: Vec<EventRow>,
-    created_at: String,
+    created_at: DateTime<Utc>,
     fold: Fold,
 ) -> Loaded {
     Loaded {

@@ -202,7 +202,7 @@ pub async fn append_and_commit(
             .bind(e.kind)
             .bind(e.body)
             .bind(e.explanation)
-            .bind(e.recorded_at)
+            .bind(super::time::rfc3339(e.recorded_at))
             .bind(e.entry);
         for p in e.postings {
             q = q.bind(&p.account).bind(p.amount.cents());

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
-use super::time::stored;
+use super::time::{StoredTime, rfc3339};
 use crate::ids::ClubId;
 use crate::ids::SessionId;
 
@@ -21,8 +21,9 @@ pub struct ClubRow {
     pub passphrase_hash: String,
     /// The read-only share link's secret.
     pub share_token: String,
-    /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
+    /// When it was created.
+    #[sqlx(try_from = "StoredTime")]
+    pub created_at: DateTime<Utc>,
 }
 
 /// Inserts a club; `Ok(None)` when the name is taken.
@@ -48,7 +49,7 @@ pub async fn insert_club(
         .bind(name)
         .bind(passphrase_hash)
         .bind(share_token)
-        .bind(stored(created_at))
+        .bind(rfc3339(created_at))
         .fetch_optional(c)
         .await)
 }
@@ -108,8 +109,8 @@ pub async fn insert_token(
         .bind(token_hash)
         .bind(club_id)
         .bind(access)
-        .bind(stored(created_at))
-        .bind(stored(expires_at))
+        .bind(rfc3339(created_at))
+        .bind(rfc3339(expires_at))
         .execute(c)
         .await
         .map(|r| r.rows_affected()))?;
@@ -126,7 +127,7 @@ pub async fn token(
         "SELECT club_id, access FROM access_tokens WHERE token_hash = $1 AND expires_at > $2",
     )
     .bind(token_hash)
-    .bind(stored(now))
+    .bind(rfc3339(now))
     .fetch_optional(c)
     .await)
 }
@@ -148,7 +149,7 @@ pub async fn purge_expired_tokens(
 ) -> Result<u64, sqlx::Error> {
     Ok(
         on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE expires_at <= $1")
-            .bind(stored(now))
+            .bind(rfc3339(now))
             .execute(c)
             .await
             .map(|r| r.rows_affected()))?,

@@ -9,8 +9,9 @@ use chrono::{DateTime, Utc};
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
-use super::time::stored;
+use super::time::{StoredTime, rfc3339};
 use crate::ids::ClubId;
+use crate::ids::PersonId;
 use crate::ids::SessionId;
 
 mod facts;
@@ -27,8 +28,8 @@ pub async fn ensure_person(
     conn: &mut impl Connected,
     club_id: ClubId,
     name: &str,
-) -> Result<i64, sqlx::Error> {
-    if let Some(id) = on_either!(conn.either(), c => sqlx::query_scalar::<_, i64>(
+) -> Result<PersonId, sqlx::Error> {
+    if let Some(id) = on_either!(conn.either(), c => sqlx::query_scalar::<_, PersonId>(
         "SELECT person_id FROM player_names WHERE club_id = $1 AND name = $2",
     )
     .bind(club_id)
@@ -46,7 +47,7 @@ pub async fn ensure_person(
             "SELECT id FROM people WHERE club_id = $1 AND lower(display_name) = lower($2)"
         }
     };
-    let existing: Option<i64> = on_either!(conn.either(), c => sqlx::query_scalar(same_name)
+    let existing: Option<PersonId> = on_either!(conn.either(), c => sqlx::query_scalar(same_name)
     .bind(club_id)
     .bind(name)
     .fetch_optional(c)
@@ -127,7 +128,7 @@ pub struct HistoryFilter {
     /// Only this game (an id).
     pub game: Option<String>,
     /// Only sessions this person sat in.
-    pub person: Option<i64>,
+    pub person: Option<PersonId>,
     /// Created at or after this instant.
     pub from: Option<DateTime<Utc>>,
     /// Created before this instant.
@@ -145,8 +146,9 @@ pub struct HistoryRow {
     pub game: String,
     /// Its currency (ISO code).
     pub currency: String,
-    /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
+    /// When it was created.
+    #[sqlx(try_from = "StoredTime")]
+    pub created_at: DateTime<Utc>,
     /// Its title, if given.
     pub title: Option<String>,
     /// Whether it is archived.
@@ -208,7 +210,7 @@ pub async fn history(
             .bind(club_id)
             .bind(i64::from(filter.archived));
         // In the order of the conditions above: the game, then the bounds as stored text.
-        let bounds = [filter.from, filter.before].into_iter().flatten().map(stored);
+        let bounds = [filter.from, filter.before].into_iter().flatten().map(rfc3339);
         for text in filter.game.iter().cloned().chain(bounds) {
             q = q.bind(text);
         }
@@ -225,7 +227,7 @@ pub struct ResultRow {
     /// The session.
     pub session_id: SessionId,
     /// The person.
-    pub person_id: i64,
+    pub person_id: PersonId,
     /// The person's display name.
     pub name: String,
     /// Net money in cents.
@@ -265,7 +267,7 @@ pub async fn results_of(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PersonRow {
     /// The person's id.
-    pub id: i64,
+    pub id: PersonId,
     /// The name shown everywhere.
     pub display_name: String,
 }
@@ -293,7 +295,7 @@ pub async fn people(
 pub async fn person(
     conn: &mut impl Connected,
     club_id: ClubId,
-    id: i64,
+    id: PersonId,
 ) -> Result<Option<PersonRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as("SELECT id, display_name FROM people WHERE club_id = $1 AND id = $2")
         .bind(club_id)
@@ -303,7 +305,10 @@ pub async fn person(
 }
 
 /// The names a person has sat under.
-pub async fn names_of(conn: &mut impl Connected, person: i64) -> Result<Vec<String>, sqlx::Error> {
+pub async fn names_of(
+    conn: &mut impl Connected,
+    person: PersonId,
+) -> Result<Vec<String>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar("SELECT name FROM player_names WHERE person_id = $1 ORDER BY name")
         .bind(person)
         .fetch_all(c)
@@ -311,7 +316,11 @@ pub async fn names_of(conn: &mut impl Connected, person: i64) -> Result<Vec<Stri
 }
 
 /// Renames a person. Errors: another person of the club has the name (unique index).
-pub async fn rename(conn: &mut impl Connected, person: i64, name: &str) -> Result<(), sqlx::Error> {
+pub async fn rename(
+    conn: &mut impl Connected,
+    person: PersonId,
+    name: &str,
+) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("UPDATE people SET display_name = $1 WHERE id = $2")
         .bind(name)
         .bind(person)
@@ -323,7 +332,11 @@ pub async fn rename(conn: &mut impl Connected, person: i64, name: &str) -> Resul
 
 /// Points every name of person `from` at person `into` and removes `from` (it holds no
 /// money: money stays in postings under the names).
-pub async fn merge(conn: &mut impl Connected, from: i64, into: i64) -> Result<(), sqlx::Error> {
+pub async fn merge(
+    conn: &mut impl Connected,
+    from: PersonId,
+    into: PersonId,
+) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query("UPDATE player_names SET person_id = $1 WHERE person_id = $2")
         .bind(into)
         .bind(from)
@@ -362,7 +375,7 @@ pub struct TotalsRow {
 /// A person's totals by game, from the kept totals (a few rows per name).
 pub async fn totals_by_game(
     conn: &mut impl Connected,
-    person: i64,
+    person: PersonId,
 ) -> Result<Vec<TotalsRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT t.game, CAST(SUM(t.nights) AS BIGINT) AS nights, CAST(SUM(t.net_cents) AS BIGINT) AS net_cents, CAST(SUM(t.hands_bid) AS BIGINT) AS hands_bid, \
@@ -379,7 +392,7 @@ pub async fn totals_by_game(
 /// A person's bids by band: (band, bids, made).
 pub async fn bands(
     conn: &mut impl Connected,
-    person: i64,
+    person: PersonId,
 ) -> Result<Vec<(i64, i64, i64)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT b.band, CAST(SUM(b.bids) AS BIGINT), CAST(SUM(b.made) AS BIGINT) FROM player_names pn \
@@ -396,8 +409,9 @@ pub async fn bands(
 pub struct NightRow {
     /// The session.
     pub session_id: SessionId,
-    /// When it was created (RFC 3339, UTC).
-    pub played_at: String,
+    /// When it was created.
+    #[sqlx(try_from = "StoredTime")]
+    pub played_at: DateTime<Utc>,
     /// The game id.
     pub game: String,
     /// Net money in cents.
@@ -430,7 +444,7 @@ pub async fn nights(
     before: Option<DateTime<Utc>>,
     limit: i64,
 ) -> Result<Vec<NightRow>, sqlx::Error> {
-    let (from, before) = (from.map(stored), before.map(stored));
+    let (from, before) = (from.map(rfc3339), before.map(rfc3339));
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT session_id, played_at, game, net_cents FROM session_results \
          WHERE club_id = $1 AND player = $2 AND ($3 IS NULL OR played_at >= $4) AND ($5 IS NULL OR played_at < $6) \
@@ -451,7 +465,7 @@ pub async fn nights(
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct LeaderRow {
     /// The person.
-    pub person_id: i64,
+    pub person_id: PersonId,
     /// Their display name.
     pub name: String,
     /// Sessions played.
@@ -549,7 +563,7 @@ pub async fn session_meta_of_club(
 pub async fn people_with_names(
     conn: &mut impl Connected,
     club_id: ClubId,
-) -> Result<Vec<(i64, String, String)>, sqlx::Error> {
+) -> Result<Vec<(PersonId, String, String)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT pe.id, pe.display_name, pn.name FROM people pe \
          JOIN player_names pn ON pn.person_id = pe.id WHERE pe.club_id = $1 ORDER BY pe.id, pn.name",
@@ -566,8 +580,8 @@ pub async fn insert_person(
     club_id: ClubId,
     display_name: &str,
     names: &[String],
-) -> Result<i64, sqlx::Error> {
-    let id: i64 = on_either!(conn.either(), c => sqlx::query_scalar("INSERT INTO people (club_id, display_name) VALUES ($1, $2) RETURNING id")
+) -> Result<PersonId, sqlx::Error> {
+    let id: PersonId = on_either!(conn.either(), c => sqlx::query_scalar("INSERT INTO people (club_id, display_name) VALUES ($1, $2) RETURNING id")
             .bind(club_id)
             .bind(display_name)
             .fetch_one(c)

@@ -4,6 +4,7 @@
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
+use super::time::StoredTime;
 use crate::ids::ClubId;
 use crate::ids::SessionId;
 
@@ -14,8 +15,9 @@ pub struct SessionSummaryRow {
     pub id: SessionId,
     /// The game id.
     pub game: String,
-    /// When it was created (RFC 3339, UTC).
-    pub created_at: String,
+    /// When it was created.
+    #[sqlx(try_from = "StoredTime")]
+    pub created_at: chrono::DateTime<chrono::Utc>,
     /// The players in seat order, each followed by [`PLAYER_SEPARATOR`] but the last (a
     /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
     pub players: String,

@@ -27,11 +27,14 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 use sqlx::SqliteConnection;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
+use self::time::{StoredTime, rfc3339};
 use crate::ids::ClubId;
+use crate::ids::EventId;
 use crate::ids::SessionId;
 use crate::ledger::Posting;
 pub use backfill::{append_missing_entry, seqs_without_entry};
@@ -190,8 +193,9 @@ pub struct SessionRow {
     pub agreements: String,
     /// The opening scores, as JSON text, if any.
     pub opening_scores: Option<String>,
-    /// When the session was created (RFC 3339, UTC).
-    pub created_at: String,
+    /// When the session was created.
+    #[sqlx(try_from = "StoredTime")]
+    pub created_at: DateTime<Utc>,
     /// The club that owns it; `None` for an open session (it never changes).
     pub club_id: Option<ClubId>,
 }
@@ -200,7 +204,7 @@ pub struct SessionRow {
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct EventRow {
     /// The row id, which postings refer to.
-    pub id: i64,
+    pub id: EventId,
     /// The position: 0 for the opening ante, N for the document's event N − 1.
     pub seq: i64,
     /// The event's type.
@@ -209,8 +213,9 @@ pub struct EventRow {
     pub body: String,
     /// The explanation computed when it was recorded.
     pub explanation: String,
-    /// When it was recorded (RFC 3339, UTC).
-    pub recorded_at: String,
+    /// When it was recorded.
+    #[sqlx(try_from = "StoredTime")]
+    pub recorded_at: DateTime<Utc>,
 }
 
 /// A new session's header and seats, all in one transaction with its first events.
@@ -225,8 +230,8 @@ pub struct NewSession<'a> {
     pub opening_scores: Option<&'a Value>,
     /// Player names in seat order.
     pub players: &'a [String],
-    /// Creation time (RFC 3339, UTC).
-    pub created_at: &'a str,
+    /// Creation time.
+    pub created_at: DateTime<Utc>,
     /// The club that owns it; `None` for an open session.
     pub club_id: Option<ClubId>,
 }
@@ -250,7 +255,7 @@ pub async fn insert_session(
         .bind(s.currency)
         .bind(&agreements)
         .bind(&opening)
-        .bind(s.created_at)
+        .bind(rfc3339(s.created_at))
         .bind(s.club_id)
         .fetch_one(&mut *c)
         .await?;
@@ -278,8 +283,8 @@ pub struct NewEvent<'a> {
     pub explanation: &'a str,
     /// Its postings, summing to zero.
     pub postings: &'a [Posting],
-    /// When it was recorded (RFC 3339, UTC).
-    pub recorded_at: &'a str,
+    /// When it was recorded.
+    pub recorded_at: DateTime<Utc>,
     /// Its ledger entry as the ledger document shows it, JSON text
     /// ([`crate::format::LedgerEvent`]).
     pub entry: &'a str,
@@ -293,8 +298,8 @@ pub async fn append_event(
     conn: &mut impl Connected,
     session_id: SessionId,
     e: &NewEvent<'_>,
-) -> Result<i64, sqlx::Error> {
-    let event_id: i64 = on_either!(conn.either(), c => sqlx::query_scalar(
+) -> Result<EventId, sqlx::Error> {
+    let event_id: EventId = on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
     )
@@ -303,7 +308,7 @@ pub async fn append_event(
     .bind(e.kind)
     .bind(e.body)
     .bind(e.explanation)
-    .bind(e.recorded_at)
+    .bind(rfc3339(e.recorded_at))
     .fetch_one(c)
     .await?);
     append_entry_and_postings(conn, event_id, e).await?;
@@ -319,8 +324,8 @@ pub async fn append_event_after(
     session_id: SessionId,
     e: &NewEvent<'_>,
     count: usize,
-) -> Result<Option<i64>, sqlx::Error> {
-    let event_id: Option<i64> = on_either!(conn.either(), c => sqlx::query_scalar(
+) -> Result<Option<EventId>, sqlx::Error> {
+    let event_id: Option<EventId> = on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
          SELECT $1, $2, $3, $4, $5, $6 \
          WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $7) = $8 RETURNING id",
@@ -330,7 +335,7 @@ pub async fn append_event_after(
     .bind(e.kind)
     .bind(e.body)
     .bind(e.explanation)
-    .bind(e.recorded_at)
+    .bind(rfc3339(e.recorded_at))
     .bind(session_id)
     .bind(i64::try_from(count).unwrap_or(i64::MAX))
     .fetch_optional(c)
@@ -343,7 +348,7 @@ pub async fn append_event_after(
 
 async fn append_entry_and_postings(
     conn: &mut impl Connected,
-    event_id: i64,
+    event_id: EventId,
     e: &NewEvent<'_>,
 ) -> Result<(), sqlx::Error> {
     // All postings in one statement (one round trip to the database while the write lock
@@ -398,7 +403,7 @@ pub async fn remember_idempotency_key(
     session_id: SessionId,
     key: &str,
     seq: i64,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<(), sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query(
         "INSERT INTO idempotency_keys (session_id, key, seq, created_at) VALUES ($1, $2, $3, $4)",
@@ -406,7 +411,7 @@ pub async fn remember_idempotency_key(
     .bind(session_id)
     .bind(key)
     .bind(seq)
-    .bind(created_at)
+    .bind(rfc3339(created_at))
     .execute(c)
     .await
     .map(|r| r.rows_affected()))?;
@@ -432,15 +437,16 @@ pub async fn recorded_since(
     conn: &mut impl Connected,
     id: SessionId,
     from: usize,
-) -> Result<Vec<(i64, String)>, sqlx::Error> {
+) -> Result<Vec<(i64, DateTime<Utc>)>, sqlx::Error> {
     let seq = i64::try_from(from).unwrap_or(i64::MAX).saturating_add(1);
-    on_either!(conn.either(), c => sqlx::query_as(
+    let rows: Vec<(i64, StoredTime)> = on_either!(conn.either(), c => sqlx::query_as(
         "SELECT seq, recorded_at FROM events WHERE session_id = $1 AND seq >= $2 ORDER BY seq",
     )
     .bind(id)
     .bind(seq)
     .fetch_all(c)
-    .await)
+    .await)?;
+    Ok(rows.into_iter().map(|(seq, at)| (seq, at.0)).collect())
 }
 
 /// The ledger entries (JSON text) of session `id` with a seq above `after` (all of them,

@@ -1,9 +1,14 @@
 //! Nights' SQL (issue 12 item 7): a club's nights, which sessions each groups, and the
 //! payments recorded against a night (voided, never deleted). Money in integer cents.
 
+use chrono::{DateTime, Utc};
+
 use super::either::{Connected, on_either};
+use super::time::{MaybeStoredTime, StoredTime, rfc3339};
 use crate::ids::ClubId;
 use crate::ids::NightId;
+use crate::ids::PaymentId;
+use crate::ids::PersonId;
 use crate::ids::SessionId;
 
 /// A night as stored.
@@ -15,25 +20,28 @@ pub struct NightRow {
     pub club_id: ClubId,
     /// "Thursday at Sal's".
     pub title: String,
-    /// RFC 3339, UTC.
-    pub created_at: String,
+    /// When it was made.
+    #[sqlx(try_from = "StoredTime")]
+    pub created_at: DateTime<Utc>,
 }
 
 /// A payment recorded against a night.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NightPaymentRow {
     /// The payment's id.
-    pub id: i64,
+    pub id: PaymentId,
     /// Who paid (an account name of the night's sessions).
     pub payer: String,
     /// Who received.
     pub payee: String,
     /// Cents, positive.
     pub amount_cents: i64,
-    /// RFC 3339, UTC.
-    pub recorded_at: String,
+    /// When it was recorded.
+    #[sqlx(try_from = "StoredTime")]
+    pub recorded_at: DateTime<Utc>,
     /// When it was voided, if it was.
-    pub voided_at: Option<String>,
+    #[sqlx(try_from = "MaybeStoredTime")]
+    pub voided_at: Option<DateTime<Utc>>,
     /// Why it was voided.
     pub void_reason: Option<String>,
 }
@@ -43,14 +51,14 @@ pub async fn create(
     conn: &mut impl Connected,
     club: ClubId,
     title: &str,
-    created_at: &str,
+    created_at: DateTime<Utc>,
 ) -> Result<NightId, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO nights (club_id, title, created_at) VALUES ($1, $2, $3) RETURNING id",
     )
     .bind(club)
     .bind(title)
-    .bind(created_at)
+    .bind(rfc3339(created_at))
     .fetch_one(c)
     .await)
 }
@@ -158,8 +166,8 @@ pub async fn add_payment(
     payer: &str,
     payee: &str,
     amount_cents: i64,
-    recorded_at: &str,
-) -> Result<i64, sqlx::Error> {
+    recorded_at: DateTime<Utc>,
+) -> Result<PaymentId, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "INSERT INTO night_payments (night_id, payer, payee, amount_cents, recorded_at) \
          VALUES ($1, $2, $3, $4, $5) RETURNING id",
@@ -168,7 +176,7 @@ pub async fn add_payment(
     .bind(payer)
     .bind(payee)
     .bind(amount_cents)
-    .bind(recorded_at)
+    .bind(rfc3339(recorded_at))
     .fetch_one(c)
     .await)
 }
@@ -177,15 +185,15 @@ pub async fn add_payment(
 pub async fn void_payment(
     conn: &mut impl Connected,
     night: NightId,
-    payment: i64,
-    voided_at: &str,
+    payment: PaymentId,
+    voided_at: DateTime<Utc>,
     reason: &str,
 ) -> Result<bool, sqlx::Error> {
     let done = on_either!(conn.either(), c => sqlx::query(
         "UPDATE night_payments SET voided_at = $1, void_reason = $2 \
          WHERE id = $3 AND night_id = $4 AND voided_at IS NULL",
     )
-    .bind(voided_at)
+    .bind(rfc3339(voided_at))
     .bind(reason)
     .bind(payment)
     .bind(night)
@@ -215,7 +223,7 @@ pub async fn remove_session(
 pub async fn sessions_since(
     conn: &mut impl Connected,
     club: ClubId,
-    since: chrono::DateTime<chrono::Utc>,
+    since: DateTime<Utc>,
 ) -> Result<Vec<(SessionId, String, Option<NightId>, Option<String>)>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT s.id, s.game, n.id, n.title FROM sessions s \
@@ -224,7 +232,7 @@ pub async fn sessions_since(
          WHERE s.club_id = $1 AND s.created_at >= $2 ORDER BY s.id DESC LIMIT 10",
     )
     .bind(club)
-    .bind(super::time::stored(since))
+    .bind(rfc3339(since))
     .fetch_all(c)
     .await)
 }
@@ -265,8 +273,8 @@ pub async fn standing_payments(
     conn: &mut impl Connected,
     club: ClubId,
     night: Option<NightId>,
-) -> Result<Vec<(NightId, String, String, String, String, i64, String)>, sqlx::Error> {
-    on_either!(conn.either(), c => sqlx::query_as(
+) -> Result<Vec<(NightId, String, String, String, String, i64, DateTime<Utc>)>, sqlx::Error> {
+    let rows: Vec<(NightId, String, String, String, String, i64, StoredTime)> = on_either!(conn.either(), c => sqlx::query_as(
         "SELECT n.id, n.title, COALESCE((SELECT s.currency FROM night_sessions x \
          JOIN sessions s ON s.id = x.session_id WHERE x.night_id = n.id ORDER BY s.id LIMIT 1), 'USD'), \
          p.payer, p.payee, p.amount_cents, p.recorded_at \
@@ -277,7 +285,13 @@ pub async fn standing_payments(
     .bind(night)
     .bind(night)
     .fetch_all(c)
-    .await)
+    .await)?;
+    Ok(rows
+        .into_iter()
+        .map(|(n, title, currency, payer, payee, cents, at)| {
+            (n, title, currency, payer, payee, cents, at.0)
+        })
+        .collect())
 }
 
 /// One evening a person played (issue 22: "night" means an evening): the sessions of one
@@ -288,8 +302,9 @@ pub struct EveningRow {
     pub night_id: Option<NightId>,
     /// The night's title.
     pub title: Option<String>,
-    /// When its first session was started (RFC 3339, UTC).
-    pub played_at: String,
+    /// When its first session was started.
+    #[sqlx(try_from = "StoredTime")]
+    pub played_at: DateTime<Utc>,
     /// The person's net over its sessions, in cents.
     pub net_cents: i64,
     /// How many of its sessions the person played.
@@ -305,7 +320,7 @@ pub struct EveningRow {
 pub async fn evenings_of(
     conn: &mut impl Connected,
     club: ClubId,
-    person: i64,
+    person: PersonId,
 ) -> Result<Vec<EveningRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT MIN(x.night_id) AS night_id, MIN(n.title) AS title, MIN(r.played_at) AS played_at, \

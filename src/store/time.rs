@@ -1,18 +1,110 @@
 //! Times as the store keeps them: TEXT holding RFC 3339 in UTC to the second
-//! (`2026-11-20T19:00:00Z`), in both engines, so that comparing the text in SQL compares
-//! the times. The service works with `chrono` values and hands them to the store, which
-//! writes this text only where it binds them.
+//! (`2026-11-20T19:00:00Z`), in both engines (PostgreSQL's time columns are TEXT too, see
+//! `migrations/postgres/`), so that comparing the text in SQL compares the times. The
+//! service works with `chrono` values: it hands them to the store, which writes this text
+//! only where it binds them, and gets them back as `DateTime<Utc>` from every row
+//! ([`StoredTime`]). A club import's times, which may carry another offset or fractions of
+//! a second, are brought to this form when they are read ([`normalised`]), so every stored
+//! time has it. The same text is what every page, JSON document, CSV and journal writes
+//! ([`rfc3339`]): one function, so the outputs cannot drift apart.
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, SecondsFormat, SubsecRound, Utc};
+use sqlx::error::BoxDynError;
+use sqlx::{Database, Decode, Type};
 
-/// The stored text of `t`: `2026-11-20T19:00:00Z` (fractions of a second dropped).
-pub fn stored(t: DateTime<Utc>) -> String {
+/// The text of `t`: `2026-11-20T19:00:00Z` (UTC, `Z`, fractions of a second dropped). What
+/// the store binds and what every output writes.
+pub fn rfc3339(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// The `YYYY-MM-DD` day of `t` in UTC: the first ten characters of its text
+/// ([`rfc3339`]), as the exports date a row and the player page labels a night.
+pub fn day(t: DateTime<Utc>) -> String {
+    let mut text = rfc3339(t);
+    text.truncate(10);
+    text
+}
+
+/// `text` (RFC 3339 with any offset and any fraction of a second) as the store keeps a
+/// time: in UTC, to the second. Errors: the text is not RFC 3339 (chrono's words).
+pub fn normalised(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
+    DateTime::parse_from_rfc3339(text).map(|t| t.with_timezone(&Utc).trunc_subsecs(0))
 }
 
 /// The first instant of `day` in UTC (a day's bound in the history's date filters).
 pub fn day_start(day: NaiveDate) -> DateTime<Utc> {
     day.and_time(chrono::NaiveTime::MIN).and_utc()
+}
+
+/// A time read from a TEXT column of either engine, as a row field declares it:
+/// `#[sqlx(try_from = "StoredTime")] created_at: DateTime<Utc>`. sqlx reads `DateTime`
+/// from SQLite's TEXT itself, not from PostgreSQL's (it wants `timestamptz` there), so
+/// the text is read as text and parsed here, the same on both engines. Errors: a text that
+/// is not RFC 3339 (chrono's words, as the row's decode error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredTime(pub DateTime<Utc>);
+
+/// A time or NULL read from a TEXT column of either engine, as [`StoredTime`]:
+/// `#[sqlx(try_from = "MaybeStoredTime")] voided_at: Option<DateTime<Utc>>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MaybeStoredTime(pub Option<DateTime<Utc>>);
+
+impl From<StoredTime> for DateTime<Utc> {
+    fn from(t: StoredTime) -> DateTime<Utc> {
+        t.0
+    }
+}
+
+impl From<MaybeStoredTime> for Option<DateTime<Utc>> {
+    fn from(t: MaybeStoredTime) -> Option<DateTime<Utc>> {
+        t.0
+    }
+}
+
+/// Both are read as text: sqlx checks the column against `str`'s type, on either engine.
+macro_rules! read_as_text {
+    ($($name:ident),*) => {$(
+        impl<DB: Database> Type<DB> for $name
+        where
+            str: Type<DB>,
+        {
+            fn type_info() -> DB::TypeInfo {
+                <str as Type<DB>>::type_info()
+            }
+
+            fn compatible(ty: &DB::TypeInfo) -> bool {
+                <str as Type<DB>>::compatible(ty)
+            }
+        }
+    )*};
+}
+
+read_as_text!(StoredTime, MaybeStoredTime);
+
+impl<'r, DB: Database> Decode<'r, DB> for StoredTime
+where
+    &'r str: Decode<'r, DB>,
+{
+    fn decode(value: <DB as Database>::ValueRef<'r>) -> Result<StoredTime, BoxDynError> {
+        let text = <&'r str as Decode<'r, DB>>::decode(value)?;
+        Ok(StoredTime(
+            DateTime::parse_from_rfc3339(text)?.with_timezone(&Utc),
+        ))
+    }
+}
+
+impl<'r, DB: Database> Decode<'r, DB> for MaybeStoredTime
+where
+    &'r str: Decode<'r, DB>,
+{
+    fn decode(value: <DB as Database>::ValueRef<'r>) -> Result<MaybeStoredTime, BoxDynError> {
+        if sqlx::ValueRef::is_null(&value) {
+            return Ok(MaybeStoredTime(None));
+        }
+        let StoredTime(t) = <StoredTime as Decode<'r, DB>>::decode(value)?;
+        Ok(MaybeStoredTime(Some(t)))
+    }
 }
 
 #[cfg(test)]
@@ -22,10 +114,24 @@ mod tests {
     #[test]
     fn the_stored_text_is_utc_to_the_second_and_sorts_as_the_times_do() {
         let t = DateTime::parse_from_rfc3339("2026-11-20T20:00:00.750+01:00").unwrap();
-        assert_eq!(stored(t.with_timezone(&Utc)), "2026-11-20T19:00:00Z");
-        let day = NaiveDate::from_ymd_opt(2026, 3, 9).unwrap();
-        assert_eq!(stored(day_start(day)), "2026-03-09T00:00:00Z");
-        let (a, b) = (day_start(day), day_start(day.succ_opt().unwrap()));
-        assert!(a < b && stored(a) < stored(b));
+        assert_eq!(rfc3339(t.with_timezone(&Utc)), "2026-11-20T19:00:00Z");
+        let d = NaiveDate::from_ymd_opt(2026, 3, 9).unwrap();
+        assert_eq!(rfc3339(day_start(d)), "2026-03-09T00:00:00Z");
+        let (a, b) = (day_start(d), day_start(d.succ_opt().unwrap()));
+        assert!(a < b && rfc3339(a) < rfc3339(b));
+        assert_eq!(day(a), "2026-03-09");
+    }
+
+    #[test]
+    fn an_imported_time_is_brought_to_utc_and_to_the_second() {
+        let t = normalised("2026-11-20T20:00:00.750+01:00").unwrap();
+        assert_eq!(rfc3339(t), "2026-11-20T19:00:00Z");
+        let utc = "2026-12-06T03:40:35Z";
+        assert_eq!(rfc3339(normalised(utc).unwrap()), utc);
+        assert_eq!(
+            rfc3339(normalised("2026-12-06T03:40:35+00:00").unwrap()),
+            utc
+        );
+        assert!(normalised("2026-12-06 03:40").is_err());
     }
 }

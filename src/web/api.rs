@@ -141,7 +141,7 @@ struct CreateSession {
 fn session_json(loaded: &Loaded) -> Value {
     json!({
         "id": loaded.id,
-        "created_at": loaded.created_at,
+        "created_at": crate::store::time::rfc3339(loaded.created_at),
         "closed": loaded.closed(),
         "session": loaded.doc,
         "ledger": loaded.ledger,

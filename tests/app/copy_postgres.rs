@@ -154,7 +154,7 @@ async fn next_session_id(pg: &PgPool) -> i64 {
         agreements: &agreements,
         opening_scores: None,
         players: &players,
-        created_at: "2026-11-25T20:00:00Z",
+        created_at: "2026-11-25T20:00:00Z".parse().unwrap(),
         club_id: None,
     };
     let mut conn = pg.acquire().await.unwrap();

@@ -86,6 +86,14 @@ async fn club(app: &TestApp, name: &str) -> (i64, String, Vec<i64>) {
     (club["id"].as_i64().unwrap(), token, ids)
 }
 
+/// The export (`scorekeeper/club@1`, through the API) of a new [`club`] called Thursday.
+async fn thursday_export(app: &TestApp) -> Value {
+    let (club_id, token, _) = club(app, "Thursday").await;
+    get(app, &format!("/api/v1/clubs/{club_id}/export"), &token)
+        .await
+        .json()
+}
+
 async fn ledger(app: &TestApp, id: i64, token: &str) -> Value {
     let reply = get(app, &format!("/api/v1/sessions/{id}/ledger"), token).await;
     assert_eq!(reply.status, StatusCode::OK, "{}", reply.body);
@@ -473,10 +481,7 @@ async fn the_pages_link_the_downloads_and_restore_a_club_from_its_backup_file() 
 #[tokio::test]
 async fn the_restore_page_names_the_hand_at_fault_in_player_words() {
     let app = TestApp::new().await;
-    let (club_id, token, _) = club(&app, "Thursday").await;
-    let mut backup = get(&app, &format!("/api/v1/clubs/{club_id}/export"), &token)
-        .await
-        .json();
+    let mut backup = thursday_export(&app).await;
     backup["sessions"][0]["session"]["events"][1]["bid"] = json!(240);
     let (content_type, body) = multipart(&[
         ("backup", Some("club.json"), backup.to_string().as_bytes()),
@@ -751,10 +756,7 @@ async fn a_club_export_carries_titles_archives_people_and_nights() {
 #[tokio::test]
 async fn a_club_import_that_fails_midway_writes_nothing() {
     let app = TestApp::new().await;
-    let (club_id, token, _) = club(&app, "Thursday").await;
-    let mut export = get(&app, &format!("/api/v1/clubs/{club_id}/export"), &token)
-        .await
-        .json();
+    let mut export = thursday_export(&app).await;
     // Mary Lou is Zed in the middle session (Pitch); the rules are content with that.
     let pitch = export["sessions"][1]["session"]
         .to_string()
@@ -816,4 +818,73 @@ async fn a_club_import_that_fails_midway_writes_nothing() {
     let reply = import_as(&app, Some("Friday"), &export).await;
     assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.body);
     assert_eq!(count("SELECT COUNT(*) FROM sessions").await, before[1] + 3);
+}
+
+/// A club document may write its times with any RFC 3339 offset and with fractions of a
+/// second (docs/session-format.md, "Times"): each is kept in UTC to the second, so the
+/// stored text, the new club's export and API and the history's day filter read one instant
+/// alike.
+#[tokio::test]
+async fn an_imported_club_keeps_its_times_in_utc_to_the_second() {
+    let app = TestApp::new().await;
+    let mut export = thursday_export(&app).await;
+    // The pinochle session began at 00:30:00.750 on 21 November in Paris, 23:30 UTC on the
+    // 20th; one of its events is written in New York's time.
+    export["sessions"][0]["created_at"] = json!("2026-11-21T00:30:00.750+01:00");
+    export["sessions"][0]["recorded_at"] = json!([
+        "2026-11-21T00:45:10+01:00",
+        "2026-11-20T18:50:00.5-05:00",
+        "2026-11-20T23:59:59Z"
+    ]);
+    export["nights"] = json!([{ "title": "Late", "created_at": "2026-11-21T01:00:00+01:00",
+        "sessions": [0], "payments": [{ "payer": "Ann", "payee": "Bob", "amount": "0.10",
+        "recorded_at": "2026-11-21T01:05:00.999+01:00", "voided_at": "2026-11-21T01:06:00+01:00",
+        "void_reason": "twice" }] }]);
+    let imported = import_friday(&app, &export).await;
+    let (club, token) = (
+        imported["club_id"].as_i64().unwrap(),
+        imported["token"].as_str().unwrap().to_string(),
+    );
+    let first = imported["sessions"][0].as_i64().unwrap();
+    let stored = app
+        .text(&format!(
+            "SELECT created_at FROM sessions WHERE id = {first}"
+        ))
+        .await;
+    assert_eq!(stored, "2026-11-20T23:30:00Z");
+    let again = get(&app, &format!("/api/v1/clubs/{club}/export"), &token)
+        .await
+        .json();
+    assert_eq!(again["sessions"][0]["created_at"], "2026-11-20T23:30:00Z");
+    assert_eq!(
+        again["sessions"][0]["recorded_at"],
+        json!([
+            "2026-11-20T23:45:10Z",
+            "2026-11-20T23:50:00Z",
+            "2026-11-20T23:59:59Z"
+        ])
+    );
+    let night = &again["nights"][0];
+    assert_eq!(night["created_at"], "2026-11-21T00:00:00Z");
+    assert_eq!(night["payments"][0]["recorded_at"], "2026-11-21T00:05:00Z");
+    assert_eq!(night["payments"][0]["voided_at"], "2026-11-21T00:06:00Z");
+    let session = get(&app, &format!("/api/v1/sessions/{first}"), &token).await;
+    assert_eq!(session.json()["created_at"], "2026-11-20T23:30:00Z");
+    // The 20th, in UTC, holds the session Paris began on the 21st; the 21st does not.
+    let day = |d: &'static str| {
+        let (app, token) = (&app, token.clone());
+        async move {
+            let uri = format!("/api/v1/clubs/{club}/history?from={d}&to={d}");
+            let page = get(app, &uri, &token).await.json();
+            let ids: Vec<i64> = page["sessions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["id"].as_i64().unwrap())
+                .collect();
+            ids
+        }
+    };
+    assert_eq!(day("2026-11-20").await, [first]);
+    assert!(!day("2026-11-21").await.contains(&first));
 }

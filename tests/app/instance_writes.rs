@@ -240,7 +240,7 @@ async fn in_flight(b: &Instance, id: SessionId, doc: &SessionDoc) -> store::Tx {
         body: &body,
         explanation: &entry.explanation,
         postings: &entry.postings,
-        recorded_at: "2026-12-05T20:00:00Z",
+        recorded_at: "2026-12-05T20:00:00Z".parse().unwrap(),
         entry: &text,
     };
     store::append_event(&mut tx, id, &new).await.unwrap();

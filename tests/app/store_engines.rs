@@ -37,7 +37,7 @@ fn hand<'a>(seq: i64, kind: &'a str, body: &'a str, postings: &'a [Posting]) -> 
         body,
         explanation: "by hand",
         postings,
-        recorded_at: "2026-11-25T20:00:00Z",
+        recorded_at: at("2026-11-25T20:00:00Z"),
         entry: "{}",
     }
 }
@@ -85,11 +85,14 @@ async fn scenario(conn: &mut impl Connected, engine: &str) {
         agreements: &agreements,
         opening_scores: None,
         players: &players,
-        created_at: "2026-11-25T20:00:00Z",
+        created_at: at("2026-11-25T20:00:00Z"),
         club_id: Some(club),
     };
     let id = store::insert_session(conn, &new).await.unwrap();
     assert_eq!(store::players(conn, id).await.unwrap(), players, "{engine}");
+    // Read back as the instant written, from the TEXT column of either engine.
+    let header = store::session(conn, id).await.unwrap().unwrap();
+    assert_eq!(header.created_at, at("2026-11-25T20:00:00Z"), "{engine}");
 
     // Hand 1: Ann +2.50, Bob -1.00, Cy -1.50. Hand 2: Ann -0.50, Bob +0.50. Then hand 2
     // (event index 1, seq 2) is voided.
@@ -98,6 +101,8 @@ async fn scenario(conn: &mut impl Connected, engine: &str) {
     store::append_event(conn, id, &hand(1, "hand", "{}", &first))
         .await
         .unwrap();
+    let recorded = store::recorded_since(conn, id, 0).await.unwrap();
+    assert_eq!(recorded, [(1, at("2026-11-25T20:00:00Z"))], "{engine}");
     store::append_event(conn, id, &hand(2, "hand", "{}", &second))
         .await
         .unwrap();
@@ -151,7 +156,7 @@ async fn scenario(conn: &mut impl Connected, engine: &str) {
 }
 
 async fn nights_and_payments(conn: &mut impl Connected, club: ClubId, id: SessionId, engine: &str) {
-    let night = nights::create(conn, club, "At Sal's", "2026-11-25T19:00:00Z")
+    let night = nights::create(conn, club, "At Sal's", at("2026-11-25T19:00:00Z"))
         .await
         .unwrap();
     nights::add_session(conn, night, id).await.unwrap();
@@ -159,7 +164,7 @@ async fn nights_and_payments(conn: &mut impl Connected, club: ClubId, id: Sessio
         nights::night_of_session(conn, id).await.unwrap(),
         Some(night)
     );
-    let paid = nights::add_payment(conn, night, "Cy", "Ann", 150, "2026-11-25T23:00:00Z")
+    let paid = nights::add_payment(conn, night, "Cy", "Ann", 150, at("2026-11-25T23:00:00Z"))
         .await
         .unwrap();
     let standing = nights::standing_payments(conn, club, Some(night))
@@ -167,11 +172,13 @@ async fn nights_and_payments(conn: &mut impl Connected, club: ClubId, id: Sessio
         .unwrap();
     assert_eq!(standing.len(), 1, "{engine}");
     assert_eq!(
-        (standing[0].2.as_str(), standing[0].5),
-        ("USD", 150),
+        (standing[0].2.as_str(), standing[0].5, standing[0].6),
+        ("USD", 150, at("2026-11-25T23:00:00Z")),
         "{engine}"
     );
-    let when = "2026-11-25T23:05:00Z";
+    let made = nights::night(conn, club, night).await.unwrap().unwrap();
+    assert_eq!(made.created_at, at("2026-11-25T19:00:00Z"), "{engine}");
+    let when = at("2026-11-25T23:05:00Z");
     assert!(
         nights::void_payment(conn, night, paid, when, "twice")
             .await
@@ -185,6 +192,8 @@ async fn nights_and_payments(conn: &mut impl Connected, club: ClubId, id: Sessio
     );
     let standing = nights::standing_payments(conn, club, None).await.unwrap();
     assert!(standing.is_empty(), "{engine}");
+    let voided = nights::payments_of(conn, night).await.unwrap();
+    assert_eq!(voided[0].voided_at, Some(when), "{engine}");
 }
 
 /// The session's facts as its fold would give them: one standing hand, not closed; Ann
@@ -212,8 +221,8 @@ fn facts() -> SessionFacts {
 }
 
 async fn history_facts(conn: &mut impl Connected, club: ClubId, id: SessionId, engine: &str) {
-    let at = "2026-11-25T20:00:00Z";
-    history::replace_session_facts(conn, id, club, "hearts", at, &facts())
+    let played = at("2026-11-25T20:00:00Z");
+    history::replace_session_facts(conn, id, club, "hearts", played, &facts())
         .await
         .unwrap();
     assert_eq!(
@@ -268,6 +277,16 @@ async fn history_facts(conn: &mut impl Connected, club: ClubId, id: SessionId, e
         .map(|r| (r.id, r.hands, r.archived, r.closed))
         .collect();
     assert_eq!(seen, [(id, 1, false, false)], "{engine}");
+    // The bounds compare with the stored text as the times do: from the very second the
+    // session was made, it is in (read back as that instant); before it, out.
+    let made = at("2026-11-25T20:00:00Z");
+    for (from, before, found) in [(Some(made), None, 1), (None, Some(made), 0)] {
+        (filter.from, filter.before) = (from, before);
+        let rows = history::history(conn, club, &filter, 10, 0).await.unwrap();
+        let times: Vec<_> = rows.iter().map(|r| r.created_at).collect();
+        assert_eq!(times, vec![made; found], "{engine}");
+    }
+    (filter.from, filter.before) = (None, None);
     history::set_archived(conn, id, true).await.unwrap();
     assert!(
         history::history(conn, club, &filter, 10, 0)
@@ -294,6 +313,11 @@ async fn history_facts(conn: &mut impl Connected, club: ClubId, id: SessionId, e
         .map(|e| (e.title.as_deref(), e.net_cents, e.sessions))
         .collect();
     assert_eq!(evening, [(Some("At Sal's"), 200, 1)], "{engine}");
+    assert_eq!(
+        evenings[0].played_at,
+        at("2026-11-25T20:00:00Z"),
+        "{engine}"
+    );
 }
 
 async fn tokens_and_links(conn: &mut impl Connected, club: ClubId, id: SessionId, engine: &str) {
@@ -405,8 +429,8 @@ async fn names_and_differences(
     after.players[2].net_cents = -175;
     let delta = FactsDelta::between(&facts(), &after);
     assert_eq!(delta.results.len(), 2, "{engine}");
-    let at = "2026-11-25T20:00:00Z";
-    history::apply_facts_delta(conn, id, club, "hearts", at, &delta)
+    let played = at("2026-11-25T20:00:00Z");
+    history::apply_facts_delta(conn, id, club, "hearts", played, &delta)
         .await
         .unwrap();
     assert_eq!(

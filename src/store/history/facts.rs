@@ -6,6 +6,8 @@
 
 use std::fmt::Write as _;
 
+use chrono::{DateTime, Utc};
+
 use crate::ids::ClubId;
 use crate::store::either::{Connected, on_either};
 
@@ -35,7 +37,7 @@ macro_rules! bind_result {
             .bind($club_id)
             .bind(&r.player)
             .bind($game)
-            .bind($played_at)
+            .bind(crate::store::time::rfc3339($played_at))
             .bind(r.net_cents)
             .bind(r.hands_bid)
             .bind(r.hands_made)
@@ -67,7 +69,7 @@ pub async fn replace_session_facts(
     session_id: SessionId,
     club_id: ClubId,
     game: &str,
-    played_at: &str,
+    played_at: DateTime<Utc>,
     facts: &SessionFacts,
 ) -> Result<(), sqlx::Error> {
     for delete in [
@@ -99,7 +101,7 @@ pub async fn apply_facts_delta(
     session_id: SessionId,
     club_id: ClubId,
     game: &str,
-    played_at: &str,
+    played_at: DateTime<Utc>,
     delta: &FactsDelta,
 ) -> Result<(), sqlx::Error> {
     if let Some(status) = delta.status {
@@ -123,7 +125,7 @@ pub async fn apply_facts_delta(
 /// creation time) in one statement.
 async fn upsert_results(
     conn: &mut impl Connected,
-    (session_id, club_id, game, played_at): (SessionId, ClubId, &str, &str),
+    (session_id, club_id, game, played_at): (SessionId, ClubId, &str, DateTime<Utc>),
     results: &[(PlayerResult, bool)],
 ) -> Result<(), sqlx::Error> {
     if results.is_empty() {
@@ -264,7 +266,7 @@ pub fn push_facts_delta(sql: &mut String, first: usize, delta: &FactsDelta) -> u
 /// `session_id` of `club_id` (`game`, `played_at`: the session's), in their order.
 pub fn bind_facts_delta<'q>(
     mut q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
-    (session_id, club_id, game, played_at): (SessionId, ClubId, &'q str, &'q str),
+    (session_id, club_id, game, played_at): (SessionId, ClubId, &'q str, DateTime<Utc>),
     delta: &'q FactsDelta,
 ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
     if let Some(status) = delta.status {

@@ -12,10 +12,11 @@ use utoipa::ToSchema;
 use super::openapi::ApiError;
 
 use crate::error::AppError;
-use crate::ids::{ClubId, SessionId};
+use crate::ids::{ClubId, PersonId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::history as hist;
+use crate::store::time::rfc3339;
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 use crate::web::html::history_pages::{Filters, day, member, parse_query};
@@ -29,7 +30,8 @@ fn money(cents: i64) -> Money {
 #[derive(Serialize, ToSchema)]
 pub struct ResultJson {
     /// The person's id.
-    person: i64,
+    #[schema(value_type = i64)]
+    person: PersonId,
     /// The name shown now.
     name: String,
     /// Won or lost at play (payments left out).
@@ -94,7 +96,7 @@ pub async fn history(
             title: e.row.title,
             game_name: e.game_name,
             game: e.row.game,
-            created_at: e.row.created_at,
+            created_at: rfc3339(e.row.created_at),
             hands: e.row.hands,
             status: match (e.row.settled, e.row.closed) {
                 (true, _) => "settled",
@@ -157,7 +159,8 @@ pub struct BandJson {
 /// A player's statistics.
 #[derive(Serialize, ToSchema)]
 pub struct PlayerJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: PersonId,
     name: String,
     /// Every name sat under.
     names: Vec<String>,
@@ -191,7 +194,7 @@ fn totals(t: &crate::store::history::TotalsRow, game: Option<String>) -> TotalsJ
 fn session(n: crate::store::history::NightRow) -> PlayerSessionJson {
     PlayerSessionJson {
         session: n.session_id,
-        played_at: n.played_at,
+        played_at: rfc3339(n.played_at),
         game: n.game,
         net: money(n.net_cents),
     }
@@ -217,7 +220,7 @@ struct Range {
 pub async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<PlayerJson>, AppError> {
     member(&viewer, club, Access::Read)?;
@@ -256,7 +259,8 @@ pub async fn player(
 /// A line of the leaderboard.
 #[derive(Serialize, ToSchema)]
 pub struct LeaderJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: PersonId,
     name: String,
     /// Sessions played.
     sessions: i64,

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::openapi::{ApiError, SessionList};
 use crate::error::AppError;
 use crate::service;
+use crate::store::time::rfc3339;
 use crate::web::auth::Viewer;
 use crate::web::{AppState, Before};
 
@@ -33,7 +34,7 @@ pub(super) async fn list(
         .sessions
         .into_iter()
         .map(|s| {
-            json!({ "id": s.id, "game": s.game, "created_at": s.created_at,
+            json!({ "id": s.id, "game": s.game, "created_at": rfc3339(s.created_at),
                     "players": s.names(), "hands": s.hands, "closed": s.closed })
         })
         .collect();

@@ -15,10 +15,12 @@ use super::openapi::ApiError;
 
 use crate::error::AppError;
 use crate::ids::NightId;
+use crate::ids::PaymentId;
 use crate::ids::{ClubId, SessionId};
 use crate::money::Money;
 use crate::service::clubs::Access;
 use crate::service::nights;
+use crate::store::time::rfc3339;
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 use crate::web::html::history_pages::member;
@@ -59,7 +61,8 @@ pub struct NightTransferJson {
 /// A payment recorded against the night.
 #[derive(Serialize, ToSchema)]
 pub struct NightPaymentJson {
-    id: i64,
+    #[schema(value_type = i64)]
+    id: PaymentId,
     payer: String,
     payee: String,
     amount: Money,
@@ -166,7 +169,7 @@ fn night_json(v: nights::NightView) -> NightJson {
     NightJson {
         id: v.night.id,
         title: v.night.title,
-        created_at: v.night.created_at,
+        created_at: rfc3339(v.night.created_at),
         sessions: v.sessions.iter().map(|s| s.session_id).collect(),
         net: v
             .settlement
@@ -202,8 +205,8 @@ fn night_json(v: nights::NightView) -> NightJson {
                 payer: p.payer,
                 payee: p.payee,
                 amount: Money::from_cents(p.amount_cents),
-                recorded_at: p.recorded_at,
-                voided_at: p.voided_at,
+                recorded_at: rfc3339(p.recorded_at),
+                voided_at: p.voided_at.map(rfc3339),
                 void_reason: p.void_reason,
             })
             .collect(),

@@ -17,7 +17,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 
 use super::{PageError, error_page};
 use crate::error::AppError;
-use crate::ids::{ClubId, SessionId};
+use crate::ids::{ClubId, PersonId, SessionId};
 use crate::service::clubs::Access;
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
@@ -434,7 +434,7 @@ struct ClubPage {
     share_qr: Option<String>,
     can_write: bool,
     /// Name shown, net money, its sign class, the person's id.
-    players: Vec<(String, String, &'static str, i64)>,
+    players: Vec<(String, String, &'static str, PersonId)>,
     sessions: Vec<SessionSummaryRow>,
     /// The link to the next (older) page of sessions, when there is one.
     more: Option<String>,

@@ -11,17 +11,19 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate, Utc};
 use serde::Deserialize;
 
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::history::chart::{Chart, line_chart};
 use crate::ids::ClubId;
+use crate::ids::PersonId;
 use crate::ids::SessionId;
 use crate::service::clubs::{self, Access, Grant};
 use crate::service::history::{self as hist, HistoryEntry, HistoryQuery, PlayerStats};
 use crate::store::history::{LeaderRow, PersonRow};
+use crate::store::time::{day as day_of, rfc3339};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
@@ -81,7 +83,7 @@ impl Filters {
     pub(crate) fn query(&self) -> Result<HistoryQuery, AppError> {
         Ok(HistoryQuery {
             game: Some(self.game.trim().to_string()).filter(|g| !g.is_empty()),
-            person: whole("player", &self.player)?,
+            person: whole("player", &self.player)?.map(PersonId),
             from: day("from", &self.from)?,
             to: day("to", &self.to)?,
             archived: !self.archived.is_empty(),
@@ -154,11 +156,6 @@ pub fn net(cents: i64, currency: &str) -> Net {
     }
 }
 
-/// The day of a stored RFC 3339 time ("2026-11-24").
-fn day_of(rfc3339: &str) -> String {
-    rfc3339.get(..10).unwrap_or(rfc3339).to_string()
-}
-
 #[derive(Template, WebTemplate)]
 #[template(path = "history/list.html")]
 struct HistoryPage {
@@ -185,8 +182,12 @@ impl HistoryPage {
     /// When a session started, in the sheet's words ("2026-11-24 20:15 UTC"): as long as
     /// the phone's own words the script puts in its place ("Tue, Nov 24, 8:15 PM"), so the
     /// list does not jump when they arrive (Lighthouse measured a layout shift of 0.20).
-    fn day(&self, at: &str) -> String {
-        super::sheet::time_words(at)
+    fn day(&self, at: &DateTime<Utc>) -> String {
+        super::sheet::time_words(*at)
+    }
+    /// When a session started, as its `<time>` element's `datetime` writes it.
+    fn stamp(&self, at: &DateTime<Utc>) -> String {
+        rfc3339(*at)
     }
     fn status(&self, e: &HistoryEntry) -> &'static str {
         match (e.row.settled, e.row.closed) {
@@ -198,7 +199,7 @@ impl HistoryPage {
     fn mark(&self, e: &HistoryEntry) -> Option<&crate::service::night_status::NightMark> {
         self.marks.get(&e.row.id)
     }
-    fn chosen(&self, value: &str, id: &i64) -> bool {
+    fn chosen(&self, value: &str, id: &PersonId) -> bool {
         value == id.to_string()
     }
 }
@@ -349,8 +350,8 @@ impl PlayerPage {
     fn net(&self, cents: &i64) -> Net {
         net(*cents, &self.currency)
     }
-    fn day(&self, at: &str) -> String {
-        day_of(at)
+    fn day(&self, at: &DateTime<Utc>) -> String {
+        day_of(*at)
     }
     fn game_name(&self, id: &str) -> String {
         hist::game_name(id)
@@ -374,7 +375,7 @@ async fn player_page(
     state: &AppState,
     viewer: &Viewer,
     club: ClubId,
-    pid: i64,
+    pid: PersonId,
     range: RangeQuery,
     error: Option<PageError>,
 ) -> Result<PlayerPage, AppError> {
@@ -396,7 +397,7 @@ async fn player_page(
             running
         })
         .collect();
-    let labels: Vec<String> = stats.nights.iter().map(|n| day_of(&n.played_at)).collect();
+    let labels: Vec<String> = stats.nights.iter().map(|n| day_of(n.played_at)).collect();
     let currency = hist::club_currency(&state.reader, club).await?;
     let chart = line_chart(
         &format!("{}'s money over the nights", stats.person.display_name),
@@ -420,7 +421,7 @@ async fn player_page(
 async fn player(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     RawQuery(raw): RawQuery,
 ) -> Response {
     let page = async {
@@ -442,7 +443,7 @@ struct RenameForm {
 async fn rename(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     axum::extract::Form(form): axum::extract::Form<RenameForm>,
 ) -> Response {
     let done = async {
@@ -461,10 +462,10 @@ struct MergeForm {
 async fn merge(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, pid)): Path<(ClubId, i64)>,
+    Path((club, pid)): Path<(ClubId, PersonId)>,
     axum::extract::Form(form): axum::extract::Form<MergeForm>,
 ) -> Response {
-    let into = whole("into", &form.into);
+    let into = whole("into", &form.into).map(|id| id.map(PersonId));
     let done = async {
         member(&viewer, club, Access::Write)?;
         let into = into?.ok_or_else(|| AppError::BadRequest {
@@ -485,8 +486,8 @@ async fn refused_or_back(
     state: &AppState,
     viewer: &Viewer,
     club: ClubId,
-    pid: i64,
-    to: i64,
+    pid: PersonId,
+    to: PersonId,
     done: Result<(), AppError>,
 ) -> Response {
     match done {

@@ -17,6 +17,7 @@ use super::history_pages::{member, whole};
 use crate::error::AppError;
 use crate::ids::ClubId;
 use crate::ids::NightId;
+use crate::ids::PaymentId;
 use crate::ids::SessionId;
 use crate::money::Money;
 use crate::service::clubs::Access;
@@ -203,7 +204,7 @@ struct VoidForm {
 async fn void(
     State(state): State<AppState>,
     viewer: Viewer,
-    Path((club, nid, pid)): Path<(ClubId, NightId, i64)>,
+    Path((club, nid, pid)): Path<(ClubId, NightId, PaymentId)>,
     body: String,
 ) -> Response {
     let done = async {

@@ -42,7 +42,13 @@ impl SessionSummaryRow {
     /// When the session started, in the sheet's words ("2026-05-01 20:15 UTC"); the page's
     /// script shows it in the phone's own time zone.
     pub fn started_words(&self) -> String {
-        sheet::time_words(&self.created_at)
+        sheet::time_words(self.created_at)
+    }
+
+    /// When the session started, as the `<time>` element's `datetime` writes it
+    /// ([`crate::store::time::rfc3339`]: "2026-05-01T20:15:43Z").
+    pub fn started_at(&self) -> String {
+        crate::store::time::rfc3339(self.created_at)
     }
 }
 

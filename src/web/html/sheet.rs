@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use askama::Template;
 use askama_web::WebTemplate;
+use chrono::{DateTime, Utc};
 
 use super::PageError;
 use crate::error::AppError;
@@ -23,6 +24,7 @@ use crate::session::Fold;
 use crate::session::sheet::{self as model, Context, MoneyView, SheetView, Source, money_views};
 use crate::session::why::{Summaries, standing_amounts};
 use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
+use crate::store::time::rfc3339;
 
 mod night;
 mod renamed;
@@ -132,16 +134,18 @@ pub struct TransferView {
     pub why_link: String,
 }
 
-/// "2026-05-01 20:15 UTC" from a stored RFC 3339 time (seconds and fractions dropped); a
-/// page's script shows the `<time>` around it in the reader's own zone.
-pub fn time_words(rfc3339: &str) -> String {
-    match chrono::DateTime::parse_from_rfc3339(rfc3339) {
-        Ok(t) => t
-            .with_timezone(&chrono::Utc)
-            .format("%Y-%m-%d %H:%M UTC")
-            .to_string(),
-        Err(_) => rfc3339.replace('T', " ").replace('Z', " UTC"),
-    }
+/// "2026-05-01 20:15 UTC" from a time (seconds dropped); a page's script shows the
+/// `<time>` around it, whose `datetime` is [`rfc3339`], in the reader's own zone.
+pub fn time_words(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M UTC").to_string()
+}
+
+/// When each event of `recorded` was recorded, as the sheet's rows write it ([`rfc3339`]),
+/// by 0-based index.
+fn recorded_texts<'a>(
+    recorded: impl Iterator<Item = (usize, &'a DateTime<Utc>)>,
+) -> BTreeMap<usize, String> {
+    recorded.map(|(index, at)| (index, rfc3339(*at))).collect()
 }
 
 /// Where an account's balance came from, event by event, in the session's currency: "Ann
@@ -186,12 +190,13 @@ pub const WRITER_LINES: usize = 12;
 pub struct Showing<'a> {
     id: SessionId,
     currency: &'a str,
-    created_at: &'a str,
+    created_at: DateTime<Utc>,
     events: usize,
     closed: bool,
     seated: &'a [String],
     next_dealer: Option<String>,
-    recorded: Cow<'a, BTreeMap<usize, String>>,
+    /// When each event was recorded, as the rows write it ([`rfc3339`]), by 0-based index.
+    recorded: BTreeMap<usize, String>,
     source: Source<'a>,
     game: &'static GameInfo,
     /// The number of the last hand that stands ("Undo hand 12").
@@ -209,23 +214,19 @@ impl<'a> Showing<'a> {
     /// [`SHEET_LINES`].
     pub fn of_loaded(loaded: &'a Loaded, all: bool) -> Showing<'a> {
         let fold = &loaded.fold;
-        let recorded = loaded
-            .rows
-            .iter()
-            .filter_map(|r| {
-                let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
-                Some((index, r.recorded_at.clone()))
-            })
-            .collect();
+        let recorded = recorded_texts(loaded.rows.iter().filter_map(|r| {
+            let index = usize::try_from(r.seq).ok()?.checked_sub(1)?;
+            Some((index, &r.recorded_at))
+        }));
         Showing {
             id: loaded.id,
             currency: &loaded.doc.currency,
-            created_at: &loaded.created_at,
+            created_at: loaded.created_at,
             events: loaded.doc.events.len(),
             closed: loaded.closed(),
             seated: &loaded.seated,
             next_dealer: loaded.next_dealer.clone(),
-            recorded: Cow::Owned(recorded),
+            recorded,
             source: Source::of_fold(fold, (!all).then_some(SHEET_LINES)),
             game: fold.game(),
             last_hand: fold.last_standing_hand().and_then(|i| fold.hand_number(i)),
@@ -242,12 +243,12 @@ impl<'a> Showing<'a> {
         Showing {
             id: glance.id,
             currency: &glance.currency,
-            created_at: &glance.created_at,
+            created_at: glance.created_at,
             events: tip.events(),
             closed: tip.closed_at().is_some(),
             seated: tip.table().seated(),
             next_dealer: tip.next_dealer(),
-            recorded: Cow::Borrowed(&glance.recorded),
+            recorded: recorded_texts(glance.recorded.iter().map(|(i, at)| (*i, at))),
             source: Source::of_tip(tip),
             game: tip.game(),
             last_hand: tip.last_hand(),
@@ -310,7 +311,7 @@ pub fn sheet_page(
         offers_links: false,
         game_name: showing.game.name.to_string(),
         rules: showing.game.rules.to_string(),
-        created_at: showing.created_at.to_string(),
+        created_at: rfc3339(showing.created_at),
         created_words: time_words(showing.created_at),
         agreements: engine.agreements_summary(currency),
         sheet,
