@@ -24,6 +24,7 @@ use crate::ledger::{KITTY, POT, Posting};
 use crate::money::Money;
 use crate::rules::Field;
 use crate::store::time::{day, rfc3339};
+use crate::session::EventKind;
 
 /// The format tag of a whole-club export.
 pub const CLUB_FORMAT: &str = "scorekeeper/club@1";
@@ -211,7 +212,7 @@ pub fn journal(sessions: &[SessionRecord]) -> String {
             let event = entry
                 .seq
                 .checked_sub(1)
-                .map_or("opening_ante".to_string(), |i| i.to_string());
+                .map_or(EventKind::OpeningAnte.to_string(), |i| i.to_string());
             // `writeln!` into a String cannot fail.
             let _ = writeln!(
                 out,

@@ -214,7 +214,7 @@ fn settlement(balances: &Balances, engine: &dyn crate::rules::Engine) -> Vec<Tra
 pub fn ledger_event(row: &Row) -> LedgerEvent {
     LedgerEvent {
         seq: row.seq(),
-        kind: row.kind.clone(),
+        kind: row.kind.to_string(),
         postings: row.postings.clone(),
         scores_after: row.scores_after.clone(),
         explanation: row.cited_explanation(),

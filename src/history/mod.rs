@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::ledger::{Balances, HOUSE};
 use crate::rules::sheet::{Step, Tone};
-use crate::session::{Fold, Refusal, Row};
+use crate::session::{EventKind, Fold, Refusal, Row};
 
 /// One player's results in one session as it stands. Money in cents; counts are hands
 /// or games.
@@ -100,7 +100,7 @@ pub fn session_facts(
     let payments: Vec<usize> = fold
         .rows()
         .iter()
-        .filter(|r| r.kind == "payment")
+        .filter(|r| r.kind == EventKind::Payment)
         .filter_map(|r| r.index)
         .collect();
     for row in fold.rows() {
@@ -149,7 +149,7 @@ fn accounts(
 /// Adds `row`'s postings to each player's net, unless the row is a payment (money handed
 /// over only settles the night).
 fn add_net(results: &mut BTreeMap<String, PlayerResult>, row: &Row) {
-    if row.kind == "payment" {
+    if row.kind == EventKind::Payment {
         return;
     }
     for p in &row.postings {

@@ -112,6 +112,13 @@ pub trait Engine: Send + Sync {
     /// The close of the sitting: shares out the kitty by the game's rules and says what
     /// happens to a game in progress.
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError>;
+    /// The kinds of event this game takes besides `payment` and `close`, as the session
+    /// document writes them in `type` (`hand`, `declare_out`): its declared
+    /// [`super::typed::Events::KINDS`], which the session reads an event's `type` against.
+    fn kinds(&self) -> &'static [&'static str];
+    /// The refusal, naming `type`, of an event of kind `kind` that neither the session nor
+    /// this game knows, in the game's words ([`super::typed::Game::unknown`]).
+    fn unknown(&self, kind: &str) -> RuleError;
     /// Running scores of the game in progress (`scores` in the ledger), if any.
     fn scores(&self) -> Option<Value> {
         None

@@ -286,6 +286,12 @@ impl<G: Game> Engine for Typed<G> {
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         self.0.close(ctx)
     }
+    fn kinds(&self) -> &'static [&'static str] {
+        G::Event::KINDS
+    }
+    fn unknown(&self, kind: &str) -> RuleError {
+        G::unknown(kind)
+    }
     fn scores(&self) -> Option<Value> {
         self.0.scores()
     }

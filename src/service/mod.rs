@@ -32,7 +32,7 @@ use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SessionDoc};
 use crate::ids::{ClubId, SessionId};
 
-use crate::session::{Fold, Tip};
+use crate::session::{EventKind, Fold, Tip};
 use crate::store::{self, EventRow, NewEvent};
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
@@ -179,7 +179,7 @@ pub async fn record_event(
     expected_events: Option<usize>,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, AppError> {
-    if event.get("type").and_then(Value::as_str) == Some("payment") {
+    if EventKind::of_session_event(&event) == Some(EventKind::Payment) {
         nights::refuse_session_payment(pool.reader(), id).await?;
     }
     // The slot before the connection: see the lock order in `folds`.

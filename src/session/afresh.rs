@@ -1,7 +1,7 @@
 //! The session as if nothing had ever been undone or corrected: its standing events folded
 //! afresh, which is how the club's history counts hands, bids and games won.
 
-use super::{Fold, Refusal, Row, event_object};
+use super::{EventKind, Fold, Refusal, Row};
 
 impl Fold {
     /// Folds the events that stand, in order and numbered afresh from 0, from `start` (the
@@ -13,7 +13,7 @@ impl Fold {
     /// handed over once that fold is whole). Errors: a standing event refused (it was
     /// accepted when recorded, so this means a bug).
     pub fn for_each_afresh(&self, start: Fold, mut each: impl FnMut(&Row)) -> Result<(), Refusal> {
-        if self.rows.iter().any(|r| r.kind == "reopen") {
+        if self.rows.iter().any(|r| r.kind == EventKind::Reopen) {
             let mut fresh = start;
             for (next, s) in self.standing.iter().enumerate() {
                 fresh.apply(next, &s.event())?;
@@ -27,7 +27,7 @@ impl Fold {
         let mut last_hand = None;
         for (next, s) in self.standing.iter().enumerate() {
             let event = s.event();
-            let (object, kind) = event_object(&event, next)?;
+            let (object, kind) = core.read_event(&event, next)?;
             let r = core.apply_plain_in_place(next, kind, object, last_hand)?;
             if r.hand_number.is_some() {
                 last_hand = r.hand_number;

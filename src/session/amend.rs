@@ -46,7 +46,7 @@ impl Fold {
             .ok_or_else(|| Refusal::at(index, "event", "internal error: no state is kept"))?;
         for s in &self.standing[kept..slot] {
             let event = s.event();
-            let (object, kind) = event_object(&event, s.index)?;
+            let (object, kind) = core.read_event(&event, s.index)?;
             core.step(s.index, kind, object).map_err(|r| {
                 Refusal::at(index, "event", format!("internal error: replaying: {r}"))
             })?;
@@ -59,7 +59,7 @@ impl Fold {
     pub(super) fn amend(
         &mut self,
         index: usize,
-        kind: &str,
+        kind: EventKind,
         object: &Map<String, Value>,
     ) -> Result<(), Refusal> {
         let asked = self.asked(index, kind, object)?;
@@ -71,7 +71,7 @@ impl Fold {
             self.changed(index, slot, target, asked.replacement.as_ref())?;
         let mut redone = self.redo(index, slot, target, changed)?;
         let postings = difference(&self.core.balances, &redone.core.balances);
-        let label = self.amended_label(target, &current_kind);
+        let label = self.amended_label(target, current_kind);
         let void = asked.replacement.is_none();
         let reason = asked.reason.as_deref();
         let mut r = amendment_row(index, kind, &label, reason, postings, &mut redone, void);
@@ -109,18 +109,18 @@ impl Fold {
     fn asked(
         &self,
         index: usize,
-        kind: &str,
+        kind: EventKind,
         object: &Map<String, Value>,
     ) -> Result<Asked, Refusal> {
         let refuse = |e: RuleError| Refusal::from_rule(e, Some(index));
         // After the close only the undo of a payment may come (session-format).
-        let undoes_payment = kind == "void"
+        let undoes_payment = kind == EventKind::Void
             && object
                 .get("event")
                 .and_then(Value::as_u64)
                 .and_then(|t| usize::try_from(t).ok())
-                .and_then(|t| self.standing_event(t))
-                .is_some_and(|e| e.get("type").and_then(Value::as_str) == Some("payment"));
+                .and_then(|t| self.standing_kind(t))
+                == Some(EventKind::Payment);
         if let Some(at) = self.core.closed_at
             && !undoes_payment
         {
@@ -132,7 +132,7 @@ impl Fold {
                 ),
             ));
         }
-        let (target, replacement, reason) = if kind == "void" {
+        let (target, replacement, reason) = if kind == EventKind::Void {
             let v: Void = fields::read(object).map_err(refuse)?;
             (v.event, None, v.reason)
         } else {
@@ -173,10 +173,14 @@ impl Fold {
         slot: usize,
         target: usize,
         replacement: Option<&Map<String, Value>>,
-    ) -> Result<(Vec<(usize, Value)>, String), Refusal> {
-        let current = self.standing[slot].event();
-        let (_, current_kind) = event_object(&current, target)?;
-        let current_kind = current_kind.to_string();
+    ) -> Result<(Vec<(usize, Value)>, EventKind), Refusal> {
+        let current_kind = self.standing_kind(target).ok_or_else(|| {
+            Refusal::at(
+                index,
+                "event",
+                "internal error: a standing event has no row",
+            )
+        })?;
         let mut changed: Vec<(usize, Value)> = self.standing[slot..]
             .iter()
             .map(|s| (s.index, s.event()))
@@ -187,7 +191,7 @@ impl Fold {
             }
             Some(new) => {
                 let new_kind = new.get("type").and_then(Value::as_str).unwrap_or_default();
-                if new_kind != current_kind {
+                if new_kind != current_kind.as_str() {
                     return Err(Refusal::at(
                         index,
                         "replacement.type",
@@ -221,8 +225,8 @@ impl Fold {
         let mut last_cells = Vec::new();
         for (k, (i, event)) in changed.into_iter().enumerate() {
             let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
-            let (object, kind) = event_object(&event, i)?;
-            let deal = core.engine.is_deal(kind);
+            let (object, kind) = core.read_event(&event, i)?;
+            let deal = core.engine.is_deal(kind.as_str());
             match core.step(i, kind, object) {
                 Ok(outcome) => {
                     last_scores = outcome.scores_after.clone().or(last_scores);
@@ -265,15 +269,15 @@ impl Fold {
 
     /// How the sheet names the amended event `target` of type `kind`: "Hand 3", "The
     /// payment", "Event 4 (player joins)".
-    fn amended_label(&self, target: usize, kind: &str) -> String {
+    fn amended_label(&self, target: usize, kind: EventKind) -> String {
         match self
             .rows
             .get(self.row_of[&target])
             .and_then(|r| r.hand_number)
         {
             Some(n) => format!("Hand {n}"),
-            None if kind == "payment" => "The payment".to_string(),
-            None => format!("Event {target} ({})", kind.replace('_', " ")),
+            None if kind == EventKind::Payment => "The payment".to_string(),
+            None => format!("Event {target} ({})", kind.words()),
         }
     }
 
@@ -368,7 +372,7 @@ fn amendment_words(
 /// with `reason`, and the replacement's reckoning; the scores after it are the last kept.
 fn amendment_row(
     index: usize,
-    kind: &str,
+    kind: EventKind,
     label: &str,
     reason: Option<&str>,
     postings: Vec<Posting>,

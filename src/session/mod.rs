@@ -55,6 +55,7 @@ macro_rules! core_accessors {
 mod afresh;
 mod amend;
 mod games;
+mod kind;
 mod payment;
 mod preview;
 mod refusal;
@@ -65,6 +66,7 @@ mod tip;
 pub mod why;
 pub mod window;
 
+pub use kind::{EventKind, GameKind};
 pub use refusal::Refusal;
 pub use rows::{Amend, Change, Row, ShownEnd};
 pub use tip::Tip;
@@ -157,7 +159,7 @@ impl Core {
     fn apply_plain(
         &mut self,
         index: usize,
-        kind: &str,
+        kind: EventKind,
         object: &Map<String, Value>,
         last_hand: Option<usize>,
     ) -> Result<Row, Refusal> {
@@ -172,14 +174,14 @@ impl Core {
     fn apply_plain_in_place(
         &mut self,
         index: usize,
-        kind: &str,
+        kind: EventKind,
         object: &Map<String, Value>,
         last_hand: Option<usize>,
     ) -> Result<Row, Refusal> {
         let outcome = self.step(index, kind, object)?;
         let hand_number = self
             .engine
-            .is_deal(kind)
+            .is_deal(kind.as_str())
             .then(|| last_hand.map_or(1, |n| n + 1));
         let finished = outcome.finished.is_some();
         let mut r = row(Some(index), kind, hand_number, outcome);
@@ -189,44 +191,89 @@ impl Core {
         Ok(r)
     }
 
-    /// Applies the event at `index` (anything but a correction) and posts its money.
-    /// Errors: the rules' refusal at `index`; on error the core must be dropped.
-    fn step(
-        &mut self,
+    /// Reads the event `raw` at `index`: its object and its kind, read against the game's
+    /// kinds ([`EventKind::read`]). Errors name `event` (not an object) or `type` (none);
+    /// a `type` neither the session nor the game knows is refused in the game's words
+    /// ([`Engine::unknown`]), after the checks every event meets first ([`Core::admit`]),
+    /// so it is refused as it always was.
+    fn read_event<'a>(
+        &self,
+        raw: &'a Value,
         index: usize,
-        kind: &str,
+    ) -> Result<(&'a Map<String, Value>, EventKind), Refusal> {
+        let (object, text) = event_object(raw, index)?;
+        match EventKind::read(text, self.engine.kinds()) {
+            Some(kind) => Ok((object, kind)),
+            None => {
+                self.admit(index, None, object)?;
+                Err(Refusal::from_rule(self.engine.unknown(text), Some(index)))
+            }
+        }
+    }
+
+    /// What every event of kind `kind` (`None`: one nobody knows) at `index` meets before it
+    /// is applied, in this order: its numbers within bounds, so no rule's arithmetic can
+    /// overflow, then the sitting open, unless it is a payment (session-format: after the
+    /// close only a payment, the undo of a payment or a reopen). Errors: the refusal at
+    /// `index`, naming the number's field or `type`.
+    fn admit(
+        &self,
+        index: usize,
+        kind: Option<EventKind>,
         object: &Map<String, Value>,
-    ) -> Result<Outcome, Refusal> {
-        // Bounded before any rule computes with them, so no arithmetic can overflow.
+    ) -> Result<(), Refusal> {
         object
             .iter()
             .try_for_each(|(field, value)| fields::check_numbers(value, field))
             .map_err(|e| Refusal::from_rule(e, Some(index)))?;
+        match self.closed_at {
+            Some(at) if kind != Some(EventKind::Payment) => Err(Refusal::from_rule(
+                RuleError::new(
+                    "type",
+                    format!(
+                        "the sitting was closed by event {at}; only a payment, the undo of a payment or a reopen may follow a close"
+                    ),
+                )
+                .rule("session-format"),
+                Some(index),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Applies the event at `index` (a hand, a payment, a close or another of the game's
+    /// kinds: never an amendment or a reopen, which the fold handles) and posts its money.
+    /// Errors: the rules' refusal at `index`; on error the core must be dropped.
+    fn step(
+        &mut self,
+        index: usize,
+        kind: EventKind,
+        object: &Map<String, Value>,
+    ) -> Result<Outcome, Refusal> {
+        self.admit(index, Some(kind), object)?;
         let house = self.engine.house_accounts();
         // The melds named go around the game, which never sees them (older documents have none).
-        let named = crate::rules::meld::detail::split(kind, object);
+        let named = crate::rules::meld::detail::split(kind.as_str(), object);
         let object = named.as_ref().map_or(object, |(rest, _)| rest);
         let mut ctx = Ctx {
             table: &mut self.table,
             balances: &self.balances,
         };
-        let outcome = match (self.closed_at, kind) {
-            (Some(at), k) if k != "payment" => Err(RuleError::new(
-                "type",
-                format!(
-                    "the sitting was closed by event {at}; only a payment, the undo of a payment or a reopen may follow a close"
-                ),
-            )
-            .rule("session-format")),
-            (None, "reopen") => Err(RuleError::new(
-                "type",
-                "the sitting is not closed, so there is nothing to reopen",
-            )),
-            (_, "payment") => payment(&house, &mut ctx, object),
-            (_, "close") => {
+        let outcome = match kind {
+            EventKind::Payment => payment(&house, &mut ctx, object),
+            EventKind::Close => {
                 fields::read::<Close>(object).and_then(|_| self.engine.close(&mut ctx))
             }
-            _ => self.engine.apply(&mut ctx, kind, object),
+            EventKind::Hand | EventKind::Game(_) => {
+                self.engine.apply(&mut ctx, kind.as_str(), object)
+            }
+            EventKind::OpeningAnte
+            | EventKind::Reopen
+            | EventKind::Void
+            | EventKind::Correction => Err(RuleError::new(
+                "type",
+                format!("internal error: a {kind} is not applied as a step"),
+            )),
         }
         .and_then(|o| match &named {
             Some((rest, detail)) => {
@@ -242,7 +289,7 @@ impl Core {
         self.balances
             .checked_apply(&outcome.postings)
             .map_err(|e| Refusal::at(index, e.field, e.message))?;
-        if kind == "close" {
+        if kind == EventKind::Close {
             self.closed_at = Some(index);
         }
         if let Some((game, end)) = &outcome.finished {
@@ -272,8 +319,9 @@ fn check_zero_sum(postings: &[Posting], index: Option<usize>) -> Result<(), Refu
     }
 }
 
-/// An event as a JSON object with its type. Errors name `event` or `type`.
-pub fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &str), Refusal> {
+/// An event as a JSON object with its type as written, before it is read against the game
+/// ([`Core::read_event`]). Errors name `event` or `type`.
+fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &str), Refusal> {
     let object = raw
         .as_object()
         .ok_or_else(|| Refusal::at(index, "event", "an event is a JSON object"))?;
@@ -393,7 +441,7 @@ impl Fold {
             core.balances
                 .checked_apply(&outcome.postings)
                 .map_err(|e| Refusal::document(e.field, e.message))?;
-            rows.push(row(None, "opening_ante", None, outcome));
+            rows.push(row(None, EventKind::OpeningAnte, None, outcome));
         }
         Ok(Fold {
             game,
@@ -409,11 +457,11 @@ impl Fold {
     /// Applies the event at `index` (the next one). Errors: the rules' refusal, naming
     /// the event's index and field; on error the fold is unchanged.
     pub fn apply(&mut self, index: usize, raw: &Value) -> Result<(), Refusal> {
-        let (object, kind) = event_object(raw, index)?;
-        if matches!(kind, "void" | "correction") {
+        let (object, kind) = self.core.read_event(raw, index)?;
+        if kind.amends() {
             return self.amend(index, kind, object);
         }
-        if kind == "reopen" {
+        if kind == EventKind::Reopen {
             return self.reopen(index, object);
         }
         let before = self
@@ -423,7 +471,7 @@ impl Fold {
             .then(|| self.core.clone());
         let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
         let r = self.core.apply_plain(index, kind, object, last_hand)?;
-        let deal = self.core.engine.is_deal(kind);
+        let deal = self.core.engine.is_deal(kind.as_str());
         self.standing.push(Standing::new(index, raw, deal, before));
         if !r.game_ends.is_empty() {
             self.shown
@@ -472,6 +520,14 @@ impl Fold {
     /// Whether the event at `index` stands ([`Fold::standing_event`] without reading it).
     pub fn stands(&self, index: usize) -> bool {
         self.standing_slot(index).is_some()
+    }
+
+    /// The kind of the event at `index` when it stands (a correction keeps the kind of the
+    /// event it replaces), read from its row: `None` when it was undone, is an amendment,
+    /// or does not exist.
+    pub fn standing_kind(&self, index: usize) -> Option<EventKind> {
+        let row = self.row_of.get(&index).and_then(|&r| self.rows.get(r))?;
+        self.stands(index).then_some(row.kind)
     }
 
     /// Where the event at `index` is among the standing ones, which are in the order of

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Core, Fold, Tip};
+use super::{Core, EventKind, Fold, Tip};
 use crate::ledger::{Balances, Posting};
 
 impl Core {
@@ -15,8 +15,9 @@ impl Core {
             return None;
         }
         let mut core = self.clone();
-        let close = Map::from_iter([("type".to_string(), Value::from("close"))]);
-        let outcome = core.step(index, "close", &close).ok()?;
+        let kind = EventKind::Close;
+        let close = Map::from_iter([("type".to_string(), Value::from(kind.as_str()))]);
+        let outcome = core.step(index, kind, &close).ok()?;
         Some((core.balances, outcome.postings))
     }
 }

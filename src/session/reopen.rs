@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{Change, Core, Fold, REASON_MAX, Refusal, Row, row};
+use super::{Change, Core, EventKind, Fold, REASON_MAX, Refusal, Row, row};
 use crate::ledger::{Balances, Posting};
 use crate::rules::{Outcome, SheetLine, fields};
 
@@ -143,7 +143,7 @@ fn reopen_row(index: usize, reversed: Vec<Posting>, reason: Option<&str>) -> Row
     });
     let mut r = row(
         Some(index),
-        "reopen",
+        EventKind::Reopen,
         None,
         Outcome::new(reversed, explanation, SheetLine::titled("reopened")),
     );

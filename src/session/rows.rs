@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::Finish;
+use super::{EventKind, Finish};
 use crate::ledger::Posting;
 use crate::rules::{Cell, GameEnd, Outcome, SheetLine, Step};
 
@@ -97,8 +97,9 @@ fn digest(finish: &Finish) -> u64 {
 pub struct Row {
     /// The event's 0-based index; `None` for the opening ante (ledger `seq` 0).
     pub index: Option<usize>,
-    /// The event's type, `"opening_ante"` for the opening ante.
-    pub kind: String,
+    /// The event's kind, read from its `type` ([`EventKind::OpeningAnte`] for the opening
+    /// ante).
+    pub kind: EventKind,
     /// For a deal, its number on the sheet: one more than the last hand standing when it was
     /// entered (an undone hand keeps its number, struck, and the next hand takes it again).
     pub hand_number: Option<usize>,
@@ -145,17 +146,17 @@ impl Row {
     }
 }
 
-/// The row of the event at `index` (`None`: the opening ante) of type `kind`, numbered
+/// The row of the event at `index` (`None`: the opening ante) of kind `kind`, numbered
 /// `hand_number` when it is a deal, from the rules' `outcome`; nothing amends it yet.
 pub(super) fn row(
     index: Option<usize>,
-    kind: &str,
+    kind: EventKind,
     hand_number: Option<usize>,
     outcome: Outcome,
 ) -> Row {
     Row {
         index,
-        kind: kind.to_string(),
+        kind,
         hand_number,
         postings: outcome.postings,
         scores_after: outcome.scores_after,

@@ -13,7 +13,7 @@ pub use views::{
     CellView, Changed, Context, EndView, Group, LineView, MoneyView, SheetView, StepView,
 };
 
-use super::{Fold, Row, ShownEnd, Tip};
+use super::{EventKind, Fold, Row, ShownEnd, Tip};
 use crate::ledger::Balances;
 use crate::ledger::Posting;
 use crate::money::Money;
@@ -276,8 +276,8 @@ fn changed_words(row: &Row, ctx: &Context<'_>) -> Vec<Changed> {
     row.changed_by
         .iter()
         .map(|c| {
-            let what = match (row.kind.as_str(), c.void) {
-                ("close", _) => "reopened",
+            let what = match (row.kind, c.void) {
+                (EventKind::Close, _) => "reopened",
                 (_, true) => "undone",
                 (_, false) => "corrected",
             };

@@ -61,7 +61,7 @@ fn reopen_takes_the_close_back_exactly_and_play_goes_on() {
         );
     }
     let row = reopened.rows().last().unwrap();
-    assert_eq!(row.kind, "reopen");
+    assert_eq!(row.kind.as_str(), "reopen");
     // The reopen's postings are the close's, reversed.
     let close_row = &reopened.rows()[reopened.rows().len() - 2];
     assert!(close_row.struck(), "the close is shown struck through");
@@ -319,7 +319,7 @@ fn a_refusal_keeps_its_rule_apart_and_cites_it_when_printed() {
 #[test]
 fn many_games_are_one_group_each_for_won_and_lost() {
     use super::why::Summaries;
-    use super::{Finish, ShownEnd, row};
+    use super::{EventKind, Finish, ShownEnd, row};
     use crate::ledger::Posting;
     use crate::money::Money;
     use crate::rules::{FinishedGame, GameEnd, Outcome, SheetLine};
@@ -336,7 +336,7 @@ fn many_games_are_one_group_each_for_won_and_lost() {
         ];
         let mut r = row(
             Some(n - 1),
-            "hand",
+            EventKind::Hand,
             Some(n),
             Outcome::new(postings.clone(), "a game", SheetLine::default()),
         );
@@ -380,5 +380,76 @@ fn many_games_are_one_group_each_for_won_and_lost() {
     assert_eq!(
         s.words("Bob", &[], "USD"),
         "3 games lost −\u{2060}$1.50 · 2 games won +\u{2060}$0.60"
+    );
+}
+
+/// A `type` neither the session nor the game knows is refused in the game's words, but
+/// only after what every event meets first: its numbers within bounds, then the sitting
+/// open. The same through a whole fold and through a tip.
+#[test]
+fn an_unknown_type_is_refused_in_the_games_words_after_the_checks_every_event_meets() {
+    let unknown = "\"zz\" is not something that happens in Auction Pinochle: enter a hand, a payment, the close, a player joining or leaving, or the kitty divided";
+    let tip = |events: &[Value]| {
+        let mut tip = super::Tip::of(&fold(&[]).unwrap());
+        events.iter().try_for_each(|e| tip.apply(e))
+    };
+    for events in [
+        vec![json!({ "type": "zz" })],
+        vec![made_250(), json!({ "type": "zz", "bid": 250 })],
+    ] {
+        let last = events.len() - 1;
+        for err in [fold(&events).unwrap_err(), tip(&events).unwrap_err()] {
+            assert_eq!(err.to_string(), format!("event {last}: type: {unknown}"));
+        }
+    }
+    let big = [json!({ "type": "zz", "bid": 1e12 })];
+    for err in [fold(&big).unwrap_err(), tip(&big).unwrap_err()] {
+        assert_eq!(
+            (err.field.to_string(), err.rule.as_deref()),
+            ("bid".into(), Some("rules §0"))
+        );
+    }
+    let closed = [json!({ "type": "close" }), json!({ "type": "zz" })];
+    for err in [fold(&closed).unwrap_err(), tip(&closed).unwrap_err()] {
+        assert_eq!(
+            err.to_string(),
+            "event 1: type: the sitting was closed by event 0; only a payment, the undo of a payment or a reopen may follow a close (session-format)"
+        );
+    }
+    // The ledger's name for the opening ante is no event's type.
+    let ante = fold(&[json!({ "type": "opening_ante" })]).unwrap_err();
+    assert!(
+        ante.message
+            .starts_with("\"opening_ante\" is not something"),
+        "{ante}"
+    );
+    let err = tip(&[json!({ "type": "void", "event": 0 })]).unwrap_err();
+    assert_eq!(
+        err.message,
+        "internal error: a void needs the session's history"
+    );
+}
+
+/// What a standing event is, read from its row: a corrected hand is still a hand, an
+/// undone payment no longer stands, an amendment never does.
+#[test]
+fn a_standing_events_kind_is_its_rows() {
+    let payment = json!({ "type": "payment", "from": "Bob", "to": "Ann", "amount": "0.10" });
+    let mut failed = made_250();
+    failed["outcome"] = json!("failed");
+    let f = fold(&[
+        made_250(),
+        payment.clone(),
+        payment,
+        json!({ "type": "correction", "event": 0, "replacement": failed }),
+        json!({ "type": "void", "event": 2 }),
+    ])
+    .unwrap();
+    let kinds: Vec<Option<&str>> = (0..6)
+        .map(|i| f.standing_kind(i).map(super::EventKind::as_str))
+        .collect();
+    assert_eq!(
+        kinds,
+        [Some("hand"), Some("payment"), None, None, None, None]
     );
 }

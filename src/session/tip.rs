@@ -4,12 +4,12 @@
 use serde_json::{Map, Value};
 
 use super::window::Window;
-use super::{Core, Finish, Fold, Refusal, Row, event_object};
+use super::{Core, EventKind, Finish, Fold, Refusal, Row};
 use crate::rules::GameInfo;
 
 /// [`Core::apply_plain`] or its in-place form.
 type PlainStep =
-    fn(&mut Core, usize, &str, &Map<String, Value>, Option<usize>) -> Result<Row, Refusal>;
+    fn(&mut Core, usize, EventKind, &Map<String, Value>, Option<usize>) -> Result<Row, Refusal>;
 
 /// A session's state after its last event without its history: the engine, seating,
 /// balances and games finished, the count of events, the number of the last hand standing
@@ -56,10 +56,7 @@ impl Tip {
     /// or a `reopen` goes back to an earlier state): such an event goes through a whole
     /// [`Fold`], never a tip.
     pub fn needs_history(raw: &Value) -> bool {
-        matches!(
-            raw.get("type").and_then(Value::as_str),
-            Some("void" | "correction" | "reopen")
-        )
+        EventKind::of_session_event(raw).is_some_and(EventKind::reaches_back)
     }
 
     /// Applies `raw` as the next event, as [`Fold::apply`] does. Errors: the rules'
@@ -77,8 +74,8 @@ impl Tip {
 
     fn apply_with(&mut self, raw: &Value, apply: PlainStep) -> Result<(), Refusal> {
         let index = self.events;
-        let (object, kind) = event_object(raw, index)?;
-        if Tip::needs_history(raw) {
+        let (object, kind) = self.core.read_event(raw, index)?;
+        if kind.reaches_back() {
             return Err(Refusal::at(
                 index,
                 "type",

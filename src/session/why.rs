@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::window::row_cents;
-use super::{Fold, Row};
+use super::{EventKind, Fold, Row};
 use crate::ledger::Posting;
 
 /// Every row that stands for `account`, in order, with the cents it carries once its
@@ -128,18 +128,18 @@ impl Summaries {
     }
 
     fn label(&self, row: &super::Row, cents: i64) -> String {
-        match row.kind.as_str() {
-            "opening_ante" => "opening ante".to_string(),
-            "close" | "reopen" if self.kitty_game => "kitty share".to_string(),
-            "close" | "reopen" => "settled at the close".to_string(),
-            "payment" if cents > 0 => "paid".to_string(),
-            "payment" => "received".to_string(),
+        match row.kind {
+            EventKind::OpeningAnte => "opening ante".to_string(),
+            EventKind::Close | EventKind::Reopen if self.kitty_game => "kitty share".to_string(),
+            EventKind::Close | EventKind::Reopen => "settled at the close".to_string(),
+            EventKind::Payment if cents > 0 => "paid".to_string(),
+            EventKind::Payment => "received".to_string(),
             _ if !row.game_ends.is_empty() => {
                 let what = if cents < 0 { "lost" } else { "won" };
                 format!("games {what}")
             }
             _ if row.hand_number.is_some() => "hands".to_string(),
-            kind => kind.replace('_', " "),
+            kind => kind.words(),
         }
     }
 

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 use super::why::Summaries;
-use super::{Fold, Row};
+use super::{EventKind, Fold, Row};
 use crate::rules::SheetLine;
 
 /// How many lines the sheet page shows unless asked for all: a club night fits whole, a
@@ -81,7 +81,7 @@ impl Window {
     /// rows and need [`Window::of`]), dropping the oldest row past [`SHEET_LINES`].
     pub fn push(&mut self, row: Row) {
         self.summaries.add(&row, &row_cents(&row));
-        if row.kind == "payment"
+        if row.kind == EventKind::Payment
             && let Some(event) = row.index
         {
             self.payments.push(StandingPayment {
@@ -89,7 +89,7 @@ impl Window {
                 words: row.explanation.clone(),
             });
         }
-        let corrects = row.index.filter(|_| row.kind == "hand");
+        let corrects = row.index.filter(|_| row.kind == EventKind::Hand);
         self.rows.push_back(Arc::new(Kept { row, corrects }));
         while self.rows.len() > SHEET_LINES {
             if let Some(old) = self.rows.pop_front() {
@@ -153,7 +153,7 @@ fn add_money(running: &mut BTreeMap<String, i64>, row: &Row) {
 /// The payments of `rows` that stand (not undone).
 pub fn standing_payments(rows: &[Row]) -> Vec<StandingPayment> {
     rows.iter()
-        .filter(|r| r.kind == "payment" && !r.struck())
+        .filter(|r| r.kind == EventKind::Payment && !r.struck())
         .filter_map(|r| {
             Some(StandingPayment {
                 event: r.index?,
@@ -172,11 +172,11 @@ impl Fold {
         }
         let index = row.index?;
         let hand = match row.amends {
-            None if row.kind == "hand" => index,
+            None if row.kind == EventKind::Hand => index,
             Some(a) if !a.void => {
                 let target = self.row_of.get(&a.target).and_then(|&r| self.rows.get(r))?;
                 let latest = target.changed_by.last().map(|c| c.by) == Some(index);
-                (latest && target.kind == "hand").then_some(a.target)?
+                (latest && target.kind == EventKind::Hand).then_some(a.target)?
             }
             _ => return None,
         };
@@ -195,7 +195,7 @@ impl Row {
         for end in &mut self.game_ends {
             end.slim();
         }
-        if self.kind != "payment" {
+        if self.kind != EventKind::Payment {
             self.explanation = String::new();
         }
         self.steps

@@ -547,7 +547,7 @@ async fn session_chart(
             labels.push(match (row.hand_number, row.index) {
                 (Some(n), _) => format!("hand {n}"),
                 (None, None) => "ante".into(),
-                (None, Some(_)) => row.kind.replace('_', " "),
+                (None, Some(_)) => row.kind.words(),
             });
             for (i, p) in players.iter().enumerate() {
                 let moved: i64 = row

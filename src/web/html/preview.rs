@@ -26,6 +26,7 @@ use crate::rules::GameInfo;
 use crate::rules::to_make::to_make;
 use crate::service::WhatIf;
 use crate::service::clubs::{self, Access};
+use crate::session::EventKind;
 use crate::session::sheet::{self as model, Context, SheetView};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
@@ -108,7 +109,7 @@ pub(super) fn hand_event(
         message: "the form is damaged; reload the page".into(),
     })?;
     Ok(with_reason(
-        json!({ "type": "correction", "event": target, "replacement": hand }),
+        json!({ "type": EventKind::Correction, "event": target, "replacement": hand }),
         values,
     ))
 }

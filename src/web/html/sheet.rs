@@ -20,11 +20,11 @@ use crate::registry::{self, HandFormData};
 use crate::rules::GameInfo;
 use crate::rules::game::{Choice, HandFormSpec, form_values};
 use crate::service::{Glance, Loaded};
-use crate::session::Fold;
 use crate::session::sheet::{self as model, Context, MoneyView, SheetView, Source, money_views};
 use crate::session::why::{Summaries, standing_amounts};
 use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
 use crate::store::time::rfc3339;
+use crate::session::{EventKind, Fold};
 
 mod night;
 mod renamed;
@@ -105,12 +105,12 @@ pub fn stale_words(fold: &crate::session::Fold, seen: Option<usize>) -> String {
     let what = match (hands.first(), hands.last()) {
         (Some(a), Some(b)) if a == b => format!("hand {a} was just entered"),
         (Some(a), Some(b)) => format!("hands {a} to {b} were just entered"),
-        _ => match since.last().map(|r| r.kind.as_str()) {
-            Some("correction") => "a hand was just corrected".to_string(),
-            Some("void") => "a hand was just undone".to_string(),
-            Some("close") => "the sitting was just closed".to_string(),
-            Some("reopen") => "the sitting was just reopened".to_string(),
-            Some("payment") => "a payment was just marked".to_string(),
+        _ => match since.last().map(|r| r.kind) {
+            Some(EventKind::Correction) => "a hand was just corrected".to_string(),
+            Some(EventKind::Void) => "a hand was just undone".to_string(),
+            Some(EventKind::Close) => "the sitting was just closed".to_string(),
+            Some(EventKind::Reopen) => "the sitting was just reopened".to_string(),
+            Some(EventKind::Payment) => "a payment was just marked".to_string(),
             _ => "the sheet was just changed".to_string(),
         },
     };
@@ -157,11 +157,11 @@ pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
     let money = |cents: i64| crate::money::Money::from_cents(cents).shown_signed(currency);
     let mut parts = Vec::new();
     for (row, cents) in standing_amounts(fold, account) {
-        let label = match (row.kind.as_str(), row.hand_number) {
-            ("opening_ante", _) => "opening ante".to_string(),
+        let label = match (row.kind, row.hand_number) {
+            (EventKind::OpeningAnte, _) => "opening ante".to_string(),
             (_, Some(n)) if row.struck() => format!("hand {n} (corrected)"),
             (_, Some(n)) => format!("hand {n}"),
-            (kind, _) => kind.replace('_', " "),
+            (kind, _) => kind.words(),
         };
         if cents != 0 {
             parts.push(format!("{label} {}", money(cents)));
@@ -427,10 +427,7 @@ fn correct_event_of(showing: &Showing<'_>, values: &HashMap<String, String>) -> 
     values
         .get("correct_event")
         .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&i| {
-            fold.standing_event(i)
-                .is_some_and(|e| e.get("type").and_then(|t| t.as_str()) == Some("hand"))
-        })
+        .filter(|&i| fold.standing_kind(i) == Some(EventKind::Hand))
 }
 
 /// The spec `recorded` (the form's values: the names the session records) with the labels

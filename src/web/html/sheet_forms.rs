@@ -14,6 +14,7 @@ use crate::ids::SessionId;
 use crate::rules::GameInfo;
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded};
+use crate::session::EventKind;
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
@@ -214,20 +215,20 @@ pub(super) async fn undo(post: SheetPost) -> Response {
                 field: "event".into(),
                 message: "there is no hand to undo".into(),
             })?;
-        Ok(json!({ "type": "void", "event": last, "reason": "undo last hand" }))
+        Ok(json!({ "type": EventKind::Void, "event": last, "reason": "undo last hand" }))
     })
     .await
 }
 
 /// Closes the sitting: the kitty is shared out and the settlement is final.
 pub(super) async fn close(post: SheetPost) -> Response {
-    post.event("#settle", |_| Ok(json!({ "type": "close" })))
+    post.event("#settle", |_| Ok(json!({ "type": EventKind::Close })))
         .await
 }
 
 /// "Reopen": takes the close back (a `reopen` event with the reason given), so play goes on.
 pub(super) async fn reopen(post: SheetPost) -> Response {
-    let event = with_reason(json!({ "type": "reopen" }), &post.values);
+    let event = with_reason(json!({ "type": EventKind::Reopen }), &post.values);
     post.event("#latest", |_| Ok(event)).await
 }
 
@@ -239,17 +240,12 @@ pub(super) async fn void_payment(post: SheetPost) -> Response {
         .and_then(|v| v.parse::<usize>().ok());
     post.amendment("#settle", |loaded| {
         let event = event
-            .filter(|&i| {
-                loaded
-                    .fold
-                    .standing_event(i)
-                    .is_some_and(|e| e.get("type").and_then(Value::as_str) == Some("payment"))
-            })
+            .filter(|&i| loaded.fold.standing_kind(i) == Some(EventKind::Payment))
             .ok_or_else(|| AppError::BadRequest {
                 field: "payment".into(),
                 message: "that payment is no longer on the sheet; reload the page".into(),
             })?;
-        Ok(json!({ "type": "void", "event": event, "reason": "payment voided" }))
+        Ok(json!({ "type": EventKind::Void, "event": event, "reason": "payment voided" }))
     })
     .await
 }
@@ -264,7 +260,7 @@ pub(super) async fn mark_paid(post: SheetPost) -> Response {
                 message: "the form is damaged; reload the page".into(),
             })
         };
-        Ok(json!({ "type": "payment", "from": field("from")?, "to": field("to")?, "amount": field("amount")? }))
+        Ok(json!({ "type": EventKind::Payment, "from": field("from")?, "to": field("to")?, "amount": field("amount")? }))
     })
     .await
 }
