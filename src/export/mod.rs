@@ -23,8 +23,8 @@ use crate::ids::SessionId;
 use crate::ledger::{KITTY, POT, Posting};
 use crate::money::Money;
 use crate::rules::Field;
-use crate::store::time::{day, rfc3339};
 use crate::session::EventKind;
+use crate::store::time::{day, rfc3339};
 
 /// The format tag of a whole-club export.
 pub const CLUB_FORMAT: &str = "scorekeeper/club@1";

@@ -23,8 +23,8 @@ use crate::service::{Glance, Loaded};
 use crate::session::sheet::{self as model, Context, MoneyView, SheetView, Source, money_views};
 use crate::session::why::{Summaries, standing_amounts};
 use crate::session::window::{SHEET_LINES, StandingPayment, standing_payments};
-use crate::store::time::rfc3339;
 use crate::session::{EventKind, Fold};
+use crate::store::time::rfc3339;
 
 mod night;
 mod renamed;
