@@ -405,6 +405,18 @@ async fn request_schemas_name_the_games_event_types_lengths_and_patterns() {
     ] {
         assert!(types.contains(kind), "{kind}");
     }
+    // Every kind a registered game plays is listed, so a generated event can be any of them.
+    for (game, players, agreements) in common::hands::games() {
+        let doc = common::hands::session(game, players, &agreements, 0);
+        let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
+        let fold = scorekeeper::format::start(&doc).unwrap();
+        for kind in fold.engine().kinds() {
+            assert!(
+                types.contains(kind),
+                "{game}'s {kind} is not in the document"
+            );
+        }
+    }
     let record = &doc["paths"]["/sessions/{id}/events"]["post"]["requestBody"]["content"]["application/json"]
         ["schema"];
     assert_eq!(record["$ref"], "#/components/schemas/Event");

@@ -10,9 +10,10 @@ use utoipa::{PartialSchema, ToSchema};
 
 /// The event types a session document knows (docs/session-format.md): the common ones
 /// (`hand`, `payment`, `close`, `reopen`, `void`, `correction`) and the games' own
-/// (`player_joins`, `player_leaves`, `declare_out`). A game refuses, naming `type`, one it
-/// does not play; the document lists them so that a generated event can be one.
-pub const EVENT_TYPES: [&str; 9] = [
+/// (`player_joins`, `player_leaves`, `declare_out`, `kitty_divide`). A game refuses, naming
+/// `type`, one it does not play; the document lists them so that a generated event can be
+/// one.
+pub const EVENT_TYPES: [&str; 10] = [
     "hand",
     "payment",
     "close",
@@ -22,6 +23,7 @@ pub const EVENT_TYPES: [&str; 9] = [
     "player_joins",
     "player_leaves",
     "declare_out",
+    "kitty_divide",
 ];
 
 /// What an ISO currency code matches (the replay's rule: three capital letters).
