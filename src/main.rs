@@ -435,19 +435,44 @@ fn lock_in_use(file: &Path) -> Result<std::fs::File, String> {
     }
 }
 
-fn backup_command(file: &str, database_url: &str) -> ExitCode {
+/// What `backup` and `restore` share before their work: the database URL must name a
+/// SQLite file, and a runtime must start. `Err` carries the exit code after the refusal is
+/// printed, prefixed by `scorekeeper {command}:`.
+fn file_command_runtime(
+    command: &str,
+    database_url: &str,
+) -> Result<tokio::runtime::Runtime, ExitCode> {
     if let Err(line) = check_database_url(database_url)
         .and_then(|()| scorekeeper::store::ops::on_a_file(database_url))
     {
-        eprintln!("scorekeeper backup: {line}");
-        return ExitCode::FAILURE;
+        eprintln!("scorekeeper {command}: {line}");
+        return Err(ExitCode::FAILURE);
     }
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
+    tokio::runtime::Runtime::new().map_err(|e| {
+        eprintln!("cannot start the runtime: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+/// The end of `backup` and `restore`: the line said on success to stdout, or the refusal
+/// to stderr prefixed by `scorekeeper {command}:`, and the exit code that goes with it.
+fn file_command_done(command: &str, result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(done) => {
+            println!("{done}");
+            ExitCode::SUCCESS
         }
+        Err(e) => {
+            eprintln!("scorekeeper {command}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn backup_command(file: &str, database_url: &str) -> ExitCode {
+    let runtime = match file_command_runtime("backup", database_url) {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
     };
     let target = PathBuf::from(file);
     if target.exists() {
@@ -474,42 +499,18 @@ fn backup_command(file: &str, database_url: &str) -> ExitCode {
         pool.close().await;
         copied
     });
-    match result {
-        Ok(()) => {
-            println!("backed up {database_url} to {file}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("scorekeeper backup: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let done = result.map(|()| format!("backed up {database_url} to {file}"));
+    file_command_done("backup", done)
 }
 
 fn restore_command(file: &str, database_url: &str, force: bool) -> ExitCode {
-    if let Err(line) = check_database_url(database_url)
-        .and_then(|()| scorekeeper::store::ops::on_a_file(database_url))
-    {
-        eprintln!("scorekeeper restore: {line}");
-        return ExitCode::FAILURE;
-    }
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    let runtime = match file_command_runtime("restore", database_url) {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
     };
-    match runtime.block_on(restore(Path::new(file), database_url, force)) {
-        Ok(target) => {
-            println!("restored {file} into {}", target.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("scorekeeper restore: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let result = runtime.block_on(restore(Path::new(file), database_url, force));
+    let done = result.map(|target| format!("restored {file} into {}", target.display()));
+    file_command_done("restore", done)
 }
 
 /// Checks the backup, then swaps it in: copied beside the database and renamed over it (a

@@ -26,7 +26,7 @@ use crate::service::{self, Folds, Loaded};
 use crate::store::history as hs;
 use crate::store::nights as ns;
 use crate::store::time::{normalised, rfc3339};
-use crate::store::{self, NewEvent, NewSession};
+use crate::store::{self, NewEvent};
 use crate::store::{ReadPool, WritePool};
 
 /// `text`, a time of a club export (RFC 3339 with any offset, as [`check_club_export`]
@@ -249,19 +249,8 @@ async fn import_session(
 ) -> Result<SessionId, AppError> {
     let doc = &s.session;
     let created_at = imported_time(&s.created_at)?;
-    let id = store::insert_session(
-        conn,
-        &NewSession {
-            game: &doc.game,
-            currency: &doc.currency,
-            agreements: &doc.agreements,
-            opening_scores: doc.opening_scores.as_ref(),
-            players: &doc.players,
-            created_at,
-            club_id: Some(club),
-        },
-    )
-    .await?;
+    let new = crate::service::new_session(doc, created_at, Some(club));
+    let id = store::insert_session(conn, &new).await?;
     for account in ledger
         .balances
         .keys()

@@ -5,6 +5,8 @@ use serde_json::{Map, Value};
 
 use super::clubs::{self, SessionLinks};
 use super::{entry_text, history, now, remember_players};
+use chrono::{DateTime, Utc};
+
 use crate::error::AppError;
 use crate::format::{SESSION_FORMAT, SessionDoc, replay};
 use crate::ids::ClubId;
@@ -94,6 +96,25 @@ pub async fn import(
     import_with(pool, doc, club, None).await
 }
 
+/// The stored row of session document `doc`, made at `created_at` and owned by `club`
+/// (`None`: a session without a club): its game, currency, agreements, scores carried in
+/// and players as the document writes them. Shared by a session's import and a club's.
+pub(crate) fn new_session(
+    doc: &SessionDoc,
+    created_at: DateTime<Utc>,
+    club: Option<ClubId>,
+) -> NewSession<'_> {
+    NewSession {
+        game: &doc.game,
+        currency: &doc.currency,
+        agreements: &doc.agreements,
+        opening_scores: doc.opening_scores.as_ref(),
+        players: &doc.players,
+        created_at,
+        club_id: club,
+    }
+}
+
 /// [`import`] or [`import_linked`]: the session owned by `club`, or reached through
 /// `links`. Errors as [`import`]; nothing is written then.
 async fn import_with(
@@ -109,19 +130,7 @@ async fn import_with(
         let names = doc.players.iter().chain(ledger.balances.keys());
         history::check_club_names(&mut tx, club, names.map(String::as_str), "players").await?;
     }
-    let id = store::insert_session(
-        &mut tx,
-        &NewSession {
-            game: &doc.game,
-            currency: &doc.currency,
-            agreements: &doc.agreements,
-            opening_scores: doc.opening_scores.as_ref(),
-            players: &doc.players,
-            created_at: recorded_at,
-            club_id: club,
-        },
-    )
-    .await?;
+    let id = store::insert_session(&mut tx, &new_session(doc, recorded_at, club)).await?;
     if let Some(club) = club {
         remember_players(&mut tx, club, ledger.balances.keys()).await?;
     }

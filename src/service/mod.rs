@@ -34,6 +34,7 @@ use crate::ids::{ClubId, SessionId};
 
 use crate::session::{EventKind, Fold, Tip};
 use crate::store::{self, EventRow, NewEvent};
+pub(crate) use create::new_session;
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 pub use glance::{Glance, backfill_entries, glance, night_standing, position, stored_ledger};

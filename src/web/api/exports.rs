@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use super::openapi::{ApiError, ClubDocument, ClubImportBody, ClubImported};
 use super::read_body;
 use crate::error::AppError;
-use crate::export::{self, ClubExport, club};
+use crate::export::nights::NightPaymentRecord;
+use crate::export::{self, ClubExport, SessionRecord, club};
 use crate::ids::{ClubId, SessionId};
 use crate::service::clubs::{self, Access};
 use crate::web::AppState;
@@ -41,6 +42,20 @@ const JOURNAL: &str = "text/plain; charset=utf-8";
 
 fn written(e: export::ExportError) -> AppError {
     AppError::Internal(e.to_string())
+}
+
+/// What a club's results and journal export: every session of club `id`, oldest first, and
+/// every payment standing against its nights. Errors: [`AppError::NotFound`] when the
+/// viewer is not logged in to that club.
+async fn club_ledger(
+    state: &AppState,
+    viewer: &Viewer,
+    id: ClubId,
+) -> Result<(Vec<SessionRecord>, Vec<NightPaymentRecord>), AppError> {
+    club::member_club(&state.reader, viewer.grant, id).await?;
+    let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
+    let paid = club::night_payments(&state.reader, id, None).await?;
+    Ok((sessions, paid))
 }
 
 /// `GET /sessions/{id}/postings.csv`: [`export::postings_csv`].
@@ -99,10 +114,8 @@ pub async fn club_results_csv(
     viewer: Viewer,
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
-    club::member_club(&state.reader, viewer.grant, id).await?;
-    let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
+    let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
     let mut body = export::results_csv(&sessions).map_err(written)?;
-    let paid = club::night_payments(&state.reader, id, None).await?;
     body.extend(export::nights::results_rows(&paid).map_err(written)?);
     Ok(download(CSV, format!("club-{id}-results.csv"), body))
 }
@@ -120,10 +133,8 @@ pub async fn club_journal(
     viewer: Viewer,
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
-    club::member_club(&state.reader, viewer.grant, id).await?;
-    let sessions = club::club_sessions(&state.reader, &state.folds, id).await?;
+    let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
     let mut body = export::journal(&sessions);
-    let paid = club::night_payments(&state.reader, id, None).await?;
     export::nights::append_journal(&mut body, &paid);
     let body = body.into_bytes();
     Ok(download(JOURNAL, format!("club-{id}.journal"), body))

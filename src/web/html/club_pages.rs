@@ -18,7 +18,7 @@ use axum_extra::extract::cookie::{Cookie, CookieJar};
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::ids::{ClubId, PersonId, SessionId};
-use crate::service::clubs::Access;
+use crate::service::clubs::{Access, Club};
 use crate::service::{self, clubs};
 use crate::store::SessionSummaryRow;
 use crate::web::AppState;
@@ -86,26 +86,39 @@ async fn create_club(
             .into_response();
     }
     let created = clubs::create_club(&state.pool, &state.limiter, client, &name, &passphrase).await;
-    let response = match created {
+    let on_form = |e: &AppError| match e {
+        AppError::BadRequest { .. } => Some(StatusCode::UNPROCESSABLE_ENTITY),
+        AppError::TooManyRequests(_) => Some(e.status()),
+        _ => None,
+    };
+    let response = logged_in(jar, created, on_form, |error| NewClubPage {
+        name,
+        error: Some(error),
+    });
+    with_retry_after(response, clubs::CREATION_RETRY_AFTER_SECS)
+}
+
+/// The answer to a form that logs this browser in to a club (creating the club, or logging
+/// in): on success the login cookie and the club's page; for a refusal the player can mend
+/// (`on_form` gives its status, `None` for any other error) the form again, made by `form`
+/// with the refusal; for any other error its page.
+fn logged_in<P: IntoResponse>(
+    jar: CookieJar,
+    result: Result<(Club, String), AppError>,
+    on_form: impl Fn(&AppError) -> Option<StatusCode>,
+    form: impl FnOnce(PageError) -> P,
+) -> Response {
+    match result {
         Ok((club, token)) => (
             jar.add(login_cookie(token)),
             Redirect::to(&format!("/clubs/{}", club.id)),
         )
             .into_response(),
-        Err(e @ (AppError::BadRequest { .. } | AppError::TooManyRequests(_))) => (
-            match e {
-                AppError::BadRequest { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-                _ => e.status(),
-            },
-            NewClubPage {
-                name,
-                error: Some(PageError::from(&e)),
-            },
-        )
-            .into_response(),
-        Err(e) => error_page(e),
-    };
-    with_retry_after(response, clubs::CREATION_RETRY_AFTER_SECS)
+        Err(e) => match on_form(&e) {
+            Some(status) => (status, form(PageError::from(&e))).into_response(),
+            None => error_page(e),
+        },
+    }
 }
 
 #[derive(Template, WebTemplate)]
@@ -130,23 +143,14 @@ async fn log_in(
 ) -> Response {
     let name = form.get("name").cloned().unwrap_or_default();
     let passphrase = form.get("passphrase").cloned().unwrap_or_default();
-    let response =
-        match clubs::log_in(&state.pool, &state.limiter, client, &name, &passphrase).await {
-            Ok((club, token)) => (
-                jar.add(login_cookie(token)),
-                Redirect::to(&format!("/clubs/{}", club.id)),
-            )
-                .into_response(),
-            Err(e @ (AppError::Unauthorized(_) | AppError::TooManyRequests(_))) => (
-                e.status(),
-                LoginPage {
-                    name,
-                    error: Some(PageError::from(&e)),
-                },
-            )
-                .into_response(),
-            Err(e) => error_page(e),
-        };
+    let logged = clubs::log_in(&state.pool, &state.limiter, client, &name, &passphrase).await;
+    let on_form = |e: &AppError| {
+        matches!(e, AppError::Unauthorized(_) | AppError::TooManyRequests(_)).then(|| e.status())
+    };
+    let response = logged_in(jar, logged, on_form, |error| LoginPage {
+        name,
+        error: Some(error),
+    });
     with_retry_after(response, clubs::RETRY_AFTER_SECS)
 }
 
