@@ -436,13 +436,8 @@ impl Game for ContractPinochle {
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if self.games > 0 || self.scores == PerSide::default() {
-            return None;
-        }
-        Some(SheetLine {
-            cells: self.standing(),
-            ..SheetLine::titled("carried in")
-        })
+        let carried = self.games == 0 && self.scores != PerSide::default();
+        partnership::carried_in_line(carried, || self.standing())
     }
 
     /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
@@ -460,11 +455,10 @@ impl Game for ContractPinochle {
         if self.deals_this_game == 0 && self.scores == PerSide::default() {
             return None;
         }
-        Some(format!(
-            "Game {} is unfinished (NS {}, EW {}): closing now pays nothing for it.",
+        Some(partnership::unfinished_words(
             self.game_number(),
             self.scores.ns,
-            self.scores.ew
+            self.scores.ew,
         ))
     }
 

@@ -464,13 +464,7 @@ impl Game for PartnershipPinochle {
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if self.scores == PerSide::default() {
-            return None;
-        }
-        Some(SheetLine {
-            cells: self.standing(),
-            ..SheetLine::titled("carried in")
-        })
+        partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }
 
     /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
