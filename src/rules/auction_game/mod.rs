@@ -524,16 +524,7 @@ impl typed::Game for Auction {
     /// One money column per player, in seat order: every game is settled at once.
     fn layout(&self, table: &Table) -> Layout {
         Layout {
-            columns: table
-                .everyone()
-                .iter()
-                .map(|p| Column {
-                    account: p.clone(),
-                    label: p.clone(),
-                    members: String::new(),
-                    tally: Tally::Money,
-                })
-                .collect(),
+            columns: Column::per_player(table.everyone(), Tally::Money),
         }
     }
 

@@ -463,23 +463,9 @@ impl Game for AuctionPinochle {
     /// One money column per player who ever sat, in order of arrival, and the kitty's
     /// last when the game keeps one.
     fn layout(&self, table: &Table) -> Layout {
-        let mut columns: Vec<Column> = table
-            .everyone()
-            .iter()
-            .map(|p| Column {
-                account: p.clone(),
-                label: p.clone(),
-                members: String::new(),
-                tally: Tally::Money,
-            })
-            .collect();
+        let mut columns = Column::per_player(table.everyone(), Tally::Money);
         if self.has_kitty() {
-            columns.push(Column {
-                account: KITTY.into(),
-                label: "Kitty".into(),
-                members: String::new(),
-                tally: Tally::Money,
-            });
+            columns.push(Column::single(KITTY, "Kitty", Tally::Money));
         }
         Layout { columns }
     }

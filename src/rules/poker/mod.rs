@@ -422,23 +422,9 @@ impl Game for Poker {
     /// One money column per player in seat order, and the `POT` column when odd chips are
     /// carried.
     fn layout(&self, table: &Table) -> Layout {
-        let mut columns: Vec<Column> = table
-            .everyone()
-            .iter()
-            .map(|p| Column {
-                account: p.clone(),
-                label: p.clone(),
-                members: String::new(),
-                tally: Tally::Money,
-            })
-            .collect();
+        let mut columns = Column::per_player(table.everyone(), Tally::Money);
         if self.agreements.odd_chip == OddChip::Carry {
-            columns.push(Column {
-                account: POT.into(),
-                label: "Pot (odd chips)".into(),
-                members: String::new(),
-                tally: Tally::Money,
-            });
+            columns.push(Column::single(POT, "Pot (odd chips)", Tally::Money));
         }
         Layout { columns }
     }
