@@ -101,6 +101,21 @@ pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
     }
 }
 
+/// Reads a `hand` event of a game without bidding (Partnership Pinochle, rules §1.5;
+/// Two-Handed Pinochle, rules §1.9) into its written shape `T` as [`read`] does, refusing
+/// `all_passed` by name first: with nobody bidding, no deal is passed out. The refusal says
+/// so in the game's `words`, citing its `rule`.
+pub fn read_unbid<T: DeserializeOwned>(
+    event: &Map<String, Value>,
+    words: &str,
+    rule: &str,
+) -> Result<T, RuleError> {
+    if event.contains_key("all_passed") {
+        return Err(RuleError::new("all_passed", words).rule(rule));
+    }
+    read(event)
+}
+
 /// Deserialises `object` into `T` (a struct with `deny_unknown_fields`), turning serde's
 /// error into a [`RuleError`] that names the field: unknown fields (usually typos), missing
 /// fields and wrong types are all refused (`docs/session-format.md`).
