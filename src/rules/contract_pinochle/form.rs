@@ -186,15 +186,7 @@ mod tests {
 
     crate::rules::hand_form::form_tests!(Form);
 
-    /// The body a browser sends (values here need no escaping but the blank).
-    fn form(fields: &[(&str, &str)]) -> Vec<u8> {
-        fields
-            .iter()
-            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
-            .collect::<Vec<_>>()
-            .join("&")
-            .into_bytes()
-    }
+    use crate::rules::hand_form::form_body as form;
 
     #[test]
     fn a_played_hand_becomes_the_documents_event() {

@@ -255,15 +255,7 @@ mod tests {
     use super::*;
     use serde_json::{Value, json};
 
-    /// A form body as a browser sends it (the test values need no escaping but spaces).
-    fn body(pairs: &[(&str, &str)]) -> Vec<u8> {
-        pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
-            .collect::<Vec<_>>()
-            .join("&")
-            .into_bytes()
-    }
+    use crate::rules::hand_form::form_body as body;
 
     fn event(pairs: &[(&str, &str)]) -> Result<Value, RuleError> {
         hand_form::hand_event::<Form>(&body(pairs))
