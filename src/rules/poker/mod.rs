@@ -38,6 +38,7 @@ use self::hand::{Hand, SplitKind, WrittenHand};
 use crate::ledger::Postings;
 use crate::money::Money;
 use crate::rules::game::HandFormSpec;
+use crate::rules::fields;
 use crate::rules::{
     Column, Ctx, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table, Tally,
 };
@@ -98,17 +99,11 @@ impl Poker {
                 format!("{POT} is the pot's account for carried odd chips, not a player's name"),
             ));
         }
-        match opening_scores {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(m)) if m.is_empty() => {}
-            Some(_) => {
-                return Err(RuleError::new(
-                    "opening_scores",
-                    "poker keeps no score to carry in: every hand settles its own pot",
-                )
-                .rule("rules §1.11"));
-            }
-        }
+        fields::no_opening_scores(
+            opening_scores,
+            "poker keeps no score to carry in: every hand settles its own pot",
+            Some("rules §1.11"),
+        )?;
         Ok(Poker {
             agreements,
             players: players.to_vec(),
