@@ -145,6 +145,15 @@ impl PerSide<i64> {
     pub fn to_json(&self) -> Value {
         json!({ "NS": self.ns, "EW": self.ew })
     }
+
+    /// Each side's running total as a sheet cell tallying `tally` (points or checks), NS
+    /// first, in the side's column.
+    pub fn running_cells(&self, tally: Tally) -> Vec<Cell> {
+        Side::BOTH
+            .iter()
+            .map(|&side| Cell::running(side.name(), tally, self[side]))
+            .collect()
+    }
 }
 
 /// The four players of a partnership game in seat order, clockwise (session-format).

@@ -188,13 +188,6 @@ impl ContractPinochle {
             )
         }
     }
-
-    fn cells(&self, scores: &PerSide<i64>) -> Vec<Cell> {
-        Side::BOTH
-            .iter()
-            .map(|&s| Cell::running(s.name(), Tally::Points, scores[s]))
-            .collect()
-    }
 }
 
 /// The contract's result as the sheet writes it, with how it reads.
@@ -431,7 +424,7 @@ impl Game for ContractPinochle {
     }
 
     fn standing(&self) -> Vec<Cell> {
-        self.cells(&self.scores)
+        self.scores.running_cells(Tally::Points)
     }
 
     /// Scores carried in from a paper sheet, when there are any.
