@@ -101,6 +101,43 @@ pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
     }
 }
 
+/// Refuses scores carried in to a game that keeps none (each hand or game settles in money
+/// as it is entered): `opening_scores` may only be left out, `null` or `{}`
+/// (session-format). The refusal names `opening_scores` in the game's `words`, citing its
+/// `rule` when it gives one.
+pub fn no_opening_scores(
+    opening_scores: Option<&Value>,
+    words: &str,
+    rule: Option<&str>,
+) -> Result<(), RuleError> {
+    match opening_scores {
+        None | Some(Value::Null) => Ok(()),
+        Some(Value::Object(m)) if m.is_empty() => Ok(()),
+        Some(_) => {
+            let refusal = RuleError::new("opening_scores", words);
+            Err(match rule {
+                Some(rule) => refusal.rule(rule),
+                None => refusal,
+            })
+        }
+    }
+}
+
+/// Reads a `hand` event of a game without bidding (Partnership Pinochle, rules §1.5;
+/// Two-Handed Pinochle, rules §1.9) into its written shape `T` as [`read`] does, refusing
+/// `all_passed` by name first: with nobody bidding, no deal is passed out. The refusal says
+/// so in the game's `words`, citing its `rule`.
+pub fn read_unbid<T: DeserializeOwned>(
+    event: &Map<String, Value>,
+    words: &str,
+    rule: &str,
+) -> Result<T, RuleError> {
+    if event.contains_key("all_passed") {
+        return Err(RuleError::new("all_passed", words).rule(rule));
+    }
+    read(event)
+}
+
 /// Deserialises `object` into `T` (a struct with `deny_unknown_fields`), turning serde's
 /// error into a [`RuleError`] that names the field: unknown fields (usually typos), missing
 /// fields and wrong types are all refused (`docs/session-format.md`).

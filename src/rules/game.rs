@@ -74,6 +74,16 @@ pub struct Ctx<'a> {
     pub balances: &'a Balances,
 }
 
+/// The table's own accounts a session keeps besides the players', by default: the
+/// [`crate::ledger::KITTY`] when the game keeps one (rules §1.2), else none.
+pub fn kitty_accounts(has_kitty: bool) -> Vec<&'static str> {
+    if has_kitty {
+        vec![crate::ledger::KITTY]
+    } else {
+        Vec::new()
+    }
+}
+
 /// One game's engine for one session, holding whatever the game carries from hand to hand
 /// (running scores, games won), as the session fold, the registry and the pages see it.
 /// Every method is pure; an engine is cloned to try an event or to replay from a point
@@ -90,11 +100,7 @@ pub trait Engine: Send + Sync {
     /// The table's own accounts this session keeps besides the players' (`KITTY`, `POT`),
     /// which a `payment` may name: the kitty when the game keeps one, by default.
     fn house_accounts(&self) -> Vec<&'static str> {
-        if self.has_kitty() {
-            vec![crate::ledger::KITTY]
-        } else {
-            Vec::new()
-        }
+        kitty_accounts(self.has_kitty())
     }
     /// Postings due before the first event, such as the kitty's opening ante (rules §1.2
     /// rule 1); `None` when nothing is due (the default).

@@ -108,6 +108,18 @@ pub fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// A hand form's body as a browser sends it, from `(field, value)` pairs: `field=value`
+/// joined by `&`, spaces as `+` (the test values need no other escaping).
+#[cfg(test)]
+pub fn form_body(pairs: &[(&str, &str)]) -> Vec<u8> {
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
+        .collect::<Vec<_>>()
+        .join("&")
+        .into_bytes()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

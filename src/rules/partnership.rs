@@ -7,6 +7,7 @@
 //! `NS`, seats 2 and 4 side `EW` (bridge convention: North, East, South, West), so partners
 //! sit opposite each other (rules §1.5, S002/S003).
 
+use std::fmt::Display;
 use std::ops::{Index, IndexMut};
 
 use serde::Serialize;
@@ -14,7 +15,8 @@ use serde_json::{Map, Value, json};
 
 use crate::ledger::Postings;
 use crate::money::Money;
-use crate::rules::{Column, Field, Layout, RuleError, Step, Tally};
+use crate::rules::game::Choice;
+use crate::rules::{Cell, Column, Field, Layout, RuleError, SheetLine, Step, Tally};
 
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,
 /// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
@@ -143,6 +145,15 @@ impl PerSide<i64> {
     pub fn to_json(&self) -> Value {
         json!({ "NS": self.ns, "EW": self.ew })
     }
+
+    /// Each side's running total as a sheet cell tallying `tally` (points or checks), NS
+    /// first, in the side's column.
+    pub fn running_cells(&self, tally: Tally) -> Vec<Cell> {
+        Side::BOTH
+            .iter()
+            .map(|&side| Cell::running(side.name(), tally, self[side]))
+            .collect()
+    }
 }
 
 /// The four players of a partnership game in seat order, clockwise (session-format).
@@ -225,6 +236,19 @@ impl Seating {
     /// so N↔E and S↔W, as golden case CK-09-a pays E→N and W→S.
     pub fn opposite_number(&self, name: &str) -> Option<&str> {
         self.seat_of(name).map(|i| self.seats[i ^ 1].as_str())
+    }
+
+    /// The hand form's list of sides, NS first: each side's value is its name (`"NS"`), its
+    /// label its members (`"Ann & Cy"`), and its `max` the trick points of a deal,
+    /// [`ALL_TRICK_POINTS`] (rules §1.0).
+    pub fn side_choices(&self) -> Vec<Choice> {
+        Side::BOTH
+            .iter()
+            .map(|&s| Choice {
+                max: ALL_TRICK_POINTS,
+                ..Choice::new(s.name(), self.members(s).join(" & "))
+            })
+            .collect()
     }
 
     /// Both pairs of opposite numbers ([`Seating::opposite_number`]): seat 1 with seat 2,
@@ -480,3 +504,37 @@ pub fn pay_opposite_numbers(
 #[cfg(test)]
 #[path = "partnership_tests.rs"]
 mod tests;
+
+/// The sheet's first line when a game's scores were carried in from a paper sheet
+/// (session-format `opening_scores`): a line titled "carried in" holding `cells` (each
+/// side's running points, NS first); `None` when nothing was `carried` in.
+pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Option<SheetLine> {
+    carried.then(|| SheetLine {
+        cells: cells(),
+        ..SheetLine::titled("carried in")
+    })
+}
+
+/// The warning before a close while game number `game` (from 1) is in progress, with each
+/// side's points as the game shows them (`ns`, `ew`): an unfinished game pays nothing at a
+/// close (session-format "Money in the partnership games").
+pub fn unfinished_words(game: usize, ns: impl Display, ew: impl Display) -> String {
+    format!("Game {game} is unfinished (NS {ns}, EW {ew}): closing now pays nothing for it.")
+}
+
+/// The stake's row of the agreements' summary, `("Stake", words)`, where each loser of a
+/// game pays his opposite number the `stake` (money, shown in `currency`), or
+/// "none: points only" for a zero stake (session-format "Money in the partnership games").
+pub fn stake_row(stake: Money, currency: &str) -> (String, String) {
+    (
+        "Stake".into(),
+        if stake.is_zero() {
+            "none: points only".to_string()
+        } else {
+            format!(
+                "{} a game: each loser pays his opposite number",
+                stake.shown(currency)
+            )
+        },
+    )
+}

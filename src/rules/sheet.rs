@@ -71,6 +71,31 @@ pub struct Column {
     pub tally: Tally,
 }
 
+impl Column {
+    /// A column of one account alone, no side members behind it: a player's own column, or
+    /// the table's (`KITTY` headed "Kitty", `POT`), tallying `tally`.
+    pub fn single(account: impl Into<String>, label: impl Into<String>, tally: Tally) -> Column {
+        Column {
+            account: account.into(),
+            label: label.into(),
+            members: String::new(),
+            tally,
+        }
+    }
+
+    /// One column per player of `players`, in the order given (seat order, or order of
+    /// arrival), each headed by the player's name and tallying `tally` (money or points).
+    pub fn per_player<S: AsRef<str>>(
+        players: impl IntoIterator<Item = S>,
+        tally: Tally,
+    ) -> Vec<Column> {
+        players
+            .into_iter()
+            .map(|p| Column::single(p.as_ref(), p.as_ref(), tally))
+            .collect()
+    }
+}
+
 /// The columns of a game's sheet, in order (seat order, the kitty last).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Layout {

@@ -172,11 +172,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// [`Engine::house_accounts`]: the kitty when the game keeps one.
     fn house_accounts(&self) -> Vec<&'static str> {
-        if self.has_kitty() {
-            vec![crate::ledger::KITTY]
-        } else {
-            Vec::new()
-        }
+        super::game::kitty_accounts(self.has_kitty())
     }
     /// [`Engine::opening`]: nothing due by default.
     fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Outcome> {

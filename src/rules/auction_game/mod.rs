@@ -33,6 +33,7 @@ use self::hand::{Game, Holding, Item, Sale, WrittenGame};
 use crate::ledger::Postings;
 use crate::ledger::split::equal_shares;
 use crate::rules::game::HandFormSpec;
+use crate::rules::fields;
 use crate::rules::{
     Column, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
     SheetLine, Step, Table, Tally, Tone,
@@ -125,16 +126,11 @@ impl Auction {
             )
             .rule("rules §1.10"));
         }
-        match opening_scores {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(m)) if m.is_empty() => {}
-            Some(_) => {
-                return Err(RuleError::new(
-                    "opening_scores",
-                    "an Auction game is entered whole in one hand, so there are no scores to carry in",
-                ));
-            }
-        }
+        fields::no_opening_scores(
+            opening_scores,
+            "an Auction game is entered whole in one hand, so there are no scores to carry in",
+            None,
+        )?;
         Ok(Auction {
             agreements,
             players: players.to_vec(),
@@ -524,16 +520,7 @@ impl typed::Game for Auction {
     /// One money column per player, in seat order: every game is settled at once.
     fn layout(&self, table: &Table) -> Layout {
         Layout {
-            columns: table
-                .everyone()
-                .iter()
-                .map(|p| Column {
-                    account: p.clone(),
-                    label: p.clone(),
-                    members: String::new(),
-                    tally: Tally::Money,
-                })
-                .collect(),
+            columns: Column::per_player(table.everyone(), Tally::Money),
         }
     }
 

@@ -20,6 +20,7 @@ use self::agreements::{Agreements, KITTY_BID, KittyKind};
 use self::hand::{Deal, WrittenHand};
 use crate::ledger::{KITTY, Postings, split::equal_shares};
 use crate::money::Money;
+use crate::rules::fields;
 use crate::rules::{
     Column, Contract, Ctx, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table, Tally,
     Tone,
@@ -390,17 +391,11 @@ impl Game for AuctionPinochle {
         _players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<AuctionPinochle, RuleError> {
-        match opening_scores {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(m)) if m.is_empty() => {}
-            Some(_) => {
-                return Err(RuleError::new(
-                    "opening_scores",
-                    "Auction Pinochle settles every hand in money, so there are no scores to carry in",
-                )
-                .rule("rules §1.1"));
-            }
-        }
+        fields::no_opening_scores(
+            opening_scores,
+            "Auction Pinochle settles every hand in money, so there are no scores to carry in",
+            Some("rules §1.1"),
+        )?;
         Ok(AuctionPinochle {
             agreements,
             kitty: Money::ZERO,
@@ -463,23 +458,9 @@ impl Game for AuctionPinochle {
     /// One money column per player who ever sat, in order of arrival, and the kitty's
     /// last when the game keeps one.
     fn layout(&self, table: &Table) -> Layout {
-        let mut columns: Vec<Column> = table
-            .everyone()
-            .iter()
-            .map(|p| Column {
-                account: p.clone(),
-                label: p.clone(),
-                members: String::new(),
-                tally: Tally::Money,
-            })
-            .collect();
+        let mut columns = Column::per_player(table.everyone(), Tally::Money);
         if self.has_kitty() {
-            columns.push(Column {
-                account: KITTY.into(),
-                label: "Kitty".into(),
-                members: String::new(),
-                tally: Tally::Money,
-            });
+            columns.push(Column::single(KITTY, "Kitty", Tally::Money));
         }
         Layout { columns }
     }

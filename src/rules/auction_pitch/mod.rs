@@ -358,16 +358,7 @@ impl Game for AuctionPitch {
     /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {
         Layout {
-            columns: self
-                .players
-                .iter()
-                .map(|p| Column {
-                    account: p.clone(),
-                    label: p.clone(),
-                    members: String::new(),
-                    tally: Tally::Points,
-                })
-                .collect(),
+            columns: Column::per_player(&self.players, Tally::Points),
         }
     }
 

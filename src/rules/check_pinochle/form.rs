@@ -11,7 +11,7 @@ use super::checks::{GameAward, MIN_BID, MeldCheck};
 use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side};
+use crate::rules::partnership::{Seating, Side};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.7).
@@ -202,16 +202,7 @@ pub fn offer(seating: &Seating) -> HandFormSpec {
         min_bid: MIN_BID,
         lists: vec![
             ("suits", suit_choices()),
-            (
-                "sides",
-                Side::BOTH
-                    .iter()
-                    .map(|&s| Choice {
-                        max: ALL_TRICK_POINTS,
-                        ..Choice::new(s.name(), seating.members(s).join(" & "))
-                    })
-                    .collect(),
-            ),
+            ("sides", seating.side_choices()),
             (
                 "meld_checks",
                 MeldCheck::ALL

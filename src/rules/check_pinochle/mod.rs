@@ -534,13 +534,7 @@ impl Game for CheckPinochle {
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if self.scores == PerSide::default() {
-            return None;
-        }
-        Some(SheetLine {
-            cells: self.standing(),
-            ..SheetLine::titled("carried in")
-        })
+        partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }
 
     /// Per player, each loser pays his opposite number (rules §3 item 24); per

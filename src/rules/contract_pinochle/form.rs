@@ -11,6 +11,7 @@ use super::agreements::Agreements;
 use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
 use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
+use crate::rules::partnership;
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.8, §3 item 28).
@@ -41,17 +42,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
 /// The agreements in words, as `(label, value)`, for the top of the sheet.
 pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     vec![
-        (
-            "Stake".into(),
-            if a.stake.is_zero() {
-                "none: points only".to_string()
-            } else {
-                format!(
-                    "{} a game: each loser pays his opposite number",
-                    a.stake.shown(currency)
-                )
-            },
-        ),
+        partnership::stake_row(a.stake, currency),
         ("Game".into(), format!("{} points", a.target)),
         (
             "Scoring".into(),
@@ -195,15 +186,7 @@ mod tests {
 
     crate::rules::hand_form::form_tests!(Form);
 
-    /// The body a browser sends (values here need no escaping but the blank).
-    fn form(fields: &[(&str, &str)]) -> Vec<u8> {
-        fields
-            .iter()
-            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
-            .collect::<Vec<_>>()
-            .join("&")
-            .into_bytes()
-    }
+    use crate::rules::hand_form::form_body as form;
 
     #[test]
     fn a_played_hand_becomes_the_documents_event() {

@@ -188,13 +188,6 @@ impl ContractPinochle {
             )
         }
     }
-
-    fn cells(&self, scores: &PerSide<i64>) -> Vec<Cell> {
-        Side::BOTH
-            .iter()
-            .map(|&s| Cell::running(s.name(), Tally::Points, scores[s]))
-            .collect()
-    }
 }
 
 /// The contract's result as the sheet writes it, with how it reads.
@@ -431,18 +424,13 @@ impl Game for ContractPinochle {
     }
 
     fn standing(&self) -> Vec<Cell> {
-        self.cells(&self.scores)
+        self.scores.running_cells(Tally::Points)
     }
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if self.games > 0 || self.scores == PerSide::default() {
-            return None;
-        }
-        Some(SheetLine {
-            cells: self.standing(),
-            ..SheetLine::titled("carried in")
-        })
+        let carried = self.games == 0 && self.scores != PerSide::default();
+        partnership::carried_in_line(carried, || self.standing())
     }
 
     /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
@@ -460,11 +448,10 @@ impl Game for ContractPinochle {
         if self.deals_this_game == 0 && self.scores == PerSide::default() {
             return None;
         }
-        Some(format!(
-            "Game {} is unfinished (NS {}, EW {}): closing now pays nothing for it.",
+        Some(partnership::unfinished_words(
             self.game_number(),
             self.scores.ns,
-            self.scores.ew
+            self.scores.ew,
         ))
     }
 

@@ -12,9 +12,9 @@ use serde_json::{Value, json};
 
 use super::agreements::Agreements;
 use super::hand::{WrittenHand, WrittenSide};
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{STAKE_DEFAULT, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side, rest_of_tricks};
+use crate::rules::partnership::{Seating, Side, rest_of_tricks};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.6, §3 item 27).
@@ -85,16 +85,7 @@ pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
         min_bid: agreements.min_bid,
         lists: vec![
             ("suits", suit_choices()),
-            (
-                "sides",
-                Side::BOTH
-                    .iter()
-                    .map(|&s| Choice {
-                        max: ALL_TRICK_POINTS,
-                        ..Choice::new(s.name(), seating.members(s).join(" & "))
-                    })
-                    .collect(),
-            ),
+            ("sides", seating.side_choices()),
         ],
         note: agreements.aeroplane.then(|| {
             format!(

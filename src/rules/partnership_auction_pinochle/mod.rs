@@ -455,13 +455,8 @@ impl Game for PartnershipAuction {
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if self.scores == PerSide::default() || self.games > 0 {
-            return None;
-        }
-        Some(SheetLine {
-            cells: self.standing(),
-            ..SheetLine::titled("carried in")
-        })
+        let carried = self.scores != PerSide::default() && self.games == 0;
+        partnership::carried_in_line(carried, || self.standing())
     }
 
     /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
@@ -475,11 +470,10 @@ impl Game for PartnershipAuction {
 
     fn unfinished(&self) -> Option<String> {
         self.in_progress().then(|| {
-            format!(
-                "Game {} is unfinished (NS {}, EW {}): closing now pays nothing for it.",
+            partnership::unfinished_words(
                 self.game_number(),
                 signed(self.scores.ns),
-                signed(self.scores.ew)
+                signed(self.scores.ew),
             )
         })
     }

@@ -13,9 +13,9 @@ use serde::{Deserialize, Serialize};
 use super::agreements::Agreements;
 use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
 use super::sheet::num;
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{STAKE_DEFAULT, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{ALL_TRICK_POINTS, Seating, Side, rest_of_tricks};
+use crate::rules::partnership::{self, Seating, Side, rest_of_tricks};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
@@ -68,17 +68,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         .to_string()
     };
     vec![
-        (
-            "Stake".into(),
-            if a.stake.is_zero() {
-                "none: points only".to_string()
-            } else {
-                format!(
-                    "{} a game: each loser pays his opposite number",
-                    a.stake.shown(currency)
-                )
-            },
-        ),
+        partnership::stake_row(a.stake, currency),
         (
             "Game".into(),
             format!(
@@ -103,16 +93,7 @@ pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
         min_bid: 0,
         lists: vec![
             ("suits", suit_choices()),
-            (
-                "sides",
-                Side::BOTH
-                    .iter()
-                    .map(|&s| Choice {
-                        max: ALL_TRICK_POINTS,
-                        ..Choice::new(s.name(), seating.members(s).join(" & "))
-                    })
-                    .collect(),
-            ),
+            ("sides", seating.side_choices()),
         ],
         note: (target != agreed).then(|| {
             format!(
@@ -274,15 +255,7 @@ mod tests {
     use super::*;
     use serde_json::{Value, json};
 
-    /// A form body as a browser sends it (the test values need no escaping but spaces).
-    fn body(pairs: &[(&str, &str)]) -> Vec<u8> {
-        pairs
-            .iter()
-            .map(|(k, v)| format!("{k}={}", v.replace(' ', "+")))
-            .collect::<Vec<_>>()
-            .join("&")
-            .into_bytes()
-    }
+    use crate::rules::hand_form::form_body as body;
 
     fn event(pairs: &[(&str, &str)]) -> Result<Value, RuleError> {
         hand_form::hand_event::<Form>(&body(pairs))

@@ -116,14 +116,11 @@ pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleE
 /// Reads a `hand` event into its written shape, refusing `all_passed` by name first: nobody
 /// bids in this game, so no deal is passed out (rules §1.5).
 pub fn written(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
-    if event.contains_key("all_passed") {
-        return Err(RuleError::new(
-            "all_passed",
-            "nobody bids in Partnership Pinochle: the dealer turns up trump and every deal is played",
-        )
-        .rule("rules §1.5"));
-    }
-    fields::read(event)
+    fields::read_unbid(
+        event,
+        "nobody bids in Partnership Pinochle: the dealer turns up trump and every deal is played",
+        "rules §1.5",
+    )
 }
 
 /// Checks a `hand` event already read into its written shape, as [`read`] says.

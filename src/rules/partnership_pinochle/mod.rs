@@ -329,13 +329,6 @@ impl PartnershipPinochle {
     }
 }
 
-/// The running points cell of each side, NS first.
-fn cells(scores: &PerSide<i64>) -> Vec<Cell> {
-    Side::BOTH
-        .iter()
-        .map(|&side| Cell::running(side.name(), Tally::Points, scores[side]))
-        .collect()
-}
 
 impl Game for PartnershipPinochle {
     type Agreements = Agreements;
@@ -433,7 +426,7 @@ impl Game for PartnershipPinochle {
             format!("game {} unfinished: pays nothing", self.game_number()),
             Tone::Plain,
         ));
-        line.cells = cells(&self.scores);
+        line.cells = self.scores.running_cells(Tally::Points);
         Ok(Outcome {
             scores_after: Some(self.sheet_json(&self.scores, self.target)),
             rules: vec!["session-format: money in the partnership games".into()],
@@ -459,18 +452,12 @@ impl Game for PartnershipPinochle {
     }
 
     fn standing(&self) -> Vec<Cell> {
-        cells(&self.scores)
+        self.scores.running_cells(Tally::Points)
     }
 
     /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
-        if self.scores == PerSide::default() {
-            return None;
-        }
-        Some(SheetLine {
-            cells: self.standing(),
-            ..SheetLine::titled("carried in")
-        })
+        partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }
 
     /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).

@@ -38,6 +38,7 @@ use self::hand::{Hand, SplitKind, WrittenHand};
 use crate::ledger::Postings;
 use crate::money::Money;
 use crate::rules::game::HandFormSpec;
+use crate::rules::fields;
 use crate::rules::{
     Column, Ctx, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table, Tally,
 };
@@ -98,17 +99,11 @@ impl Poker {
                 format!("{POT} is the pot's account for carried odd chips, not a player's name"),
             ));
         }
-        match opening_scores {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(m)) if m.is_empty() => {}
-            Some(_) => {
-                return Err(RuleError::new(
-                    "opening_scores",
-                    "poker keeps no score to carry in: every hand settles its own pot",
-                )
-                .rule("rules §1.11"));
-            }
-        }
+        fields::no_opening_scores(
+            opening_scores,
+            "poker keeps no score to carry in: every hand settles its own pot",
+            Some("rules §1.11"),
+        )?;
         Ok(Poker {
             agreements,
             players: players.to_vec(),
@@ -422,23 +417,9 @@ impl Game for Poker {
     /// One money column per player in seat order, and the `POT` column when odd chips are
     /// carried.
     fn layout(&self, table: &Table) -> Layout {
-        let mut columns: Vec<Column> = table
-            .everyone()
-            .iter()
-            .map(|p| Column {
-                account: p.clone(),
-                label: p.clone(),
-                members: String::new(),
-                tally: Tally::Money,
-            })
-            .collect();
+        let mut columns = Column::per_player(table.everyone(), Tally::Money);
         if self.agreements.odd_chip == OddChip::Carry {
-            columns.push(Column {
-                account: POT.into(),
-                label: "Pot (odd chips)".into(),
-                members: String::new(),
-                tally: Tally::Money,
-            });
+            columns.push(Column::single(POT, "Pot (odd chips)", Tally::Money));
         }
         Layout { columns }
     }

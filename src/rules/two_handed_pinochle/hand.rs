@@ -135,14 +135,11 @@ pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, 
 /// Reads a `hand` event into its written shape, refusing `all_passed` by name first: there
 /// is no bidding, so no deal is passed out (rules §1.9).
 pub fn written_deal(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
-    if event.contains_key("all_passed") {
-        return Err(RuleError::new(
-            "all_passed",
-            "Two-handed Pinochle has no bidding, so no deal is passed out: enter its melds and tricks",
-        )
-        .rule("rules §1.9"));
-    }
-    fields::read(event)
+    fields::read_unbid(
+        event,
+        "Two-handed Pinochle has no bidding, so no deal is passed out: enter its melds and tricks",
+        "rules §1.9",
+    )
 }
 
 /// Checks a `hand` event already read into its written shape, as [`read_deal`] says.

@@ -386,14 +386,7 @@ impl Game for TwoHanded {
     /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {
         Layout {
-            columns: (0..2)
-                .map(|seat| Column {
-                    account: self.name(seat).to_string(),
-                    label: self.name(seat).to_string(),
-                    members: String::new(),
-                    tally: Tally::Points,
-                })
-                .collect(),
+            columns: Column::per_player((0..2).map(|seat| self.name(seat)), Tally::Points),
         }
     }
 
