@@ -11,9 +11,9 @@ use axum::body::Body;
 use axum::http::{Request, header};
 use common::TestApp;
 use common::html::{has, has_term, select_text, texts};
-use common::pages::ANN_BOB_CY;
+use common::pages::{ANN_BOB_CY, club_export_of, club_ledger_of};
 use http_body_util::BodyExt;
-use serde_json::{Value, json};
+use serde_json::json;
 use tower::ServiceExt;
 
 /// Creates a club through the form; returns its page and the login cookie ("name=value").
@@ -175,13 +175,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
             .as_u16(),
         403
     );
-    let export = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/export"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    let export = club_export_of(&app, id, &cookie).await;
     assert_eq!(
         export["events"].as_array().unwrap().len(),
         1,
@@ -242,13 +236,7 @@ async fn a_cross_site_form_post_is_refused_and_writes_nothing() {
         .await;
     assert_eq!(same.status.as_u16(), 303);
     let id = sheet.rsplit('/').next().unwrap();
-    let export = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/export"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    let export = club_export_of(&app, id, &cookie).await;
     assert_eq!(export["events"].as_array().unwrap().len(), 1);
 }
 
@@ -483,13 +471,7 @@ async fn mark_paid_records_a_payment_after_the_close() {
         &[("cookie", &cookie)],
     )
     .await;
-    let ledger: Value = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/ledger"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    let ledger = club_ledger_of(&app, id, &cookie).await;
     assert_eq!(ledger["balances"]["Bob"], "0.00");
     assert_eq!(ledger["balances"]["Ann"], "0.10");
     assert_eq!(

@@ -13,6 +13,7 @@ use common::html::{
     self, form_values, has, one_text, outer_html, select_attr, select_text, selected, texts,
 };
 use common::nights::{pinochle, pitch_in};
+use common::pages::club_export_of;
 use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
@@ -133,13 +134,7 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
         &[("cookie", &cookie)],
     )
     .await;
-    let export = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/export"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    let export = club_export_of(&app, id, &cookie).await;
     assert_eq!(export["events"][1]["bidder"], "Bob");
     assert_eq!(export["players"], json!(["Ann", "Bob", "Cy"]));
 

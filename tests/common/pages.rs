@@ -101,3 +101,24 @@ pub async fn export_of(app: &TestApp, id: impl std::fmt::Display) -> Value {
         .await
         .json()
 }
+
+/// [`export_of`] for a club's session, read with the club member's `cookie` (a club's
+/// sessions are not public).
+pub async fn club_export_of(app: &TestApp, id: impl std::fmt::Display, cookie: &str) -> Value {
+    app.get_with(
+        &format!("/api/v1/sessions/{id}/export"),
+        &[("cookie", cookie)],
+    )
+    .await
+    .json()
+}
+
+/// [`ledger_of`] for a club's session, read with the club member's `cookie`.
+pub async fn club_ledger_of(app: &TestApp, id: impl std::fmt::Display, cookie: &str) -> Value {
+    app.get_with(
+        &format!("/api/v1/sessions/{id}/ledger"),
+        &[("cookie", cookie)],
+    )
+    .await
+    .json()
+}
