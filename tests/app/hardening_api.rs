@@ -24,15 +24,11 @@ async fn club_session(app: &TestApp) -> (String, i64) {
         .await;
     assert_eq!(club.status.as_u16(), 201, "{}", club.body);
     let bearer = format!("Bearer {}", club.json()["token"].as_str().unwrap());
-    let created = send(
+    let created = create_session(
         app,
-        "POST",
-        "/api/v1/sessions",
         &bearer,
-        &[],
         json!({"game": "auction_pinochle", "players": ["A", "B", "C"],
-               "agreements": {"stake": "0.05", "kitty": "pot", "hearts_triple": true}})
-        .to_string(),
+               "agreements": {"stake": "0.05", "kitty": "pot", "hearts_triple": true}}),
     )
     .await;
     assert_eq!(created.status.as_u16(), 201, "{}", created.body);
@@ -56,6 +52,20 @@ async fn send(
         request = request.header(*name, *value);
     }
     app.send(request.body(Body::from(body)).unwrap()).await
+}
+
+/// `POST /api/v1/sessions` of `body` with the club's `bearer` token: a new session, or its
+/// refusal.
+async fn create_session(app: &TestApp, bearer: &str, body: Value) -> Reply {
+    send(
+        app,
+        "POST",
+        "/api/v1/sessions",
+        bearer,
+        &[],
+        body.to_string(),
+    )
+    .await
 }
 
 async fn event_count(app: &TestApp, bearer: &str, id: i64) -> u64 {
@@ -243,15 +253,11 @@ async fn overflowing_numbers_are_422_naming_event_and_field_and_write_nothing() 
 async fn opening_scores_of_i64_min_are_refused() {
     let app = TestApp::new().await;
     let (bearer, _) = club_session(&app).await;
-    let reply = send(
+    let reply = create_session(
         &app,
-        "POST",
-        "/api/v1/sessions",
         &bearer,
-        &[],
         json!({"game": "check_pinochle", "players": ["A", "B", "C", "D"],
-               "opening_scores": {"NS": i64::MIN, "EW": 0}})
-        .to_string(),
+               "opening_scores": {"NS": i64::MIN, "EW": 0}}),
     )
     .await;
     let error = refusal(&reply, 422);
@@ -269,15 +275,7 @@ async fn bad_names_are_4xx_naming_the_field() {
         json!(["Ann", "ANN", "C"]),
         json!(["A", "B", "x".repeat(41)]),
     ] {
-        let reply = send(
-            &app,
-            "POST",
-            "/api/v1/sessions",
-            &bearer,
-            &[],
-            json!({"game": "auction_pinochle", "players": players, "agreements": {"stake": "0.05"}})
-                .to_string(),
-        )
+        let reply = create_session(&app, &bearer, json!({"game": "auction_pinochle", "players": players, "agreements": {"stake": "0.05"}}))
         .await;
         let error = refusal(&reply, 422);
         assert_eq!(error["field"], "players", "{players}");
@@ -291,15 +289,7 @@ async fn bad_names_are_4xx_naming_the_field() {
     let error = refusal(&club, 400);
     assert_eq!(error["field"], "name");
     // Spaces around a name and a decomposed accent are kept as the one name.
-    let reply = send(
-        &app,
-        "POST",
-        "/api/v1/sessions",
-        &bearer,
-        &[],
-        json!({"game": "auction_pinochle", "players": [" Rene\u{301} ", "B", "C"], "agreements": {"stake": "0.05"}})
-            .to_string(),
-    )
+    let reply = create_session(&app, &bearer, json!({"game": "auction_pinochle", "players": [" Rene\u{301} ", "B", "C"], "agreements": {"stake": "0.05"}}))
     .await;
     assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
     assert_eq!(reply.json()["session"]["players"][0], "Ren\u{e9}");
@@ -526,15 +516,11 @@ async fn every_typed_name_and_title_follows_one_rule() {
         "\u{410}nn",
         "\u{301}",
     ] {
-        let reply = send(
+        let reply = create_session(
             &app,
-            "POST",
-            "/api/v1/sessions",
             &bearer,
-            &[],
             json!({"game": "auction_pinochle", "players": ["Ann", other, "C"],
-                   "agreements": {"stake": "0.05"}})
-            .to_string(),
+                   "agreements": {"stake": "0.05"}}),
         )
         .await;
         let error = refusal(&reply, 422);
@@ -784,15 +770,11 @@ async fn a_bad_path_id_is_json_naming_its_kind() {
 async fn a_name_with_a_comma_is_one_player_and_the_history_title_is_plain() {
     let app = TestApp::new().await;
     let (bearer, _) = club_session(&app).await;
-    let created = send(
+    let created = create_session(
         &app,
-        "POST",
-        "/api/v1/sessions",
         &bearer,
-        &[],
         json!({"game": "auction_pinochle", "players": ["Ann, Bob", "Cy", "Dee"],
-               "agreements": {"stake": "0.05"}})
-        .to_string(),
+               "agreements": {"stake": "0.05"}}),
     )
     .await;
     assert_eq!(created.status.as_u16(), 201, "{}", created.body);
@@ -829,14 +811,7 @@ async fn a_new_session_may_not_seat_a_look_alike_of_a_club_player() {
     let new_session = |players: Value| {
         let body = json!({"game": "auction_pinochle", "players": players,
                           "agreements": {"stake": "0.05"}});
-        send(
-            &app,
-            "POST",
-            "/api/v1/sessions",
-            &bearer,
-            &[],
-            body.to_string(),
-        )
+        create_session(&app, &bearer, body)
     };
     for look_alike in ["\u{410}", "\u{FF21}"] {
         let reply = new_session(json!([look_alike, "Dee", "Eve"])).await;
