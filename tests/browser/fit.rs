@@ -15,8 +15,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, page_screenshot, script_text, section_screenshot, submit,
-    wait_for,
+    Browser, assert_landed, choose, fill, page_screenshot, screen_screenshot, script_text,
+    section_screenshot, submit, text_of, wait_for,
 };
 use common::tables::largest_tables;
 use serde_json::json;
@@ -97,13 +97,7 @@ async fn every_games_largest_table_fits_a_phone() {
         section_screenshot(&phone, "settle", &format!("{game}-settle-390.png")).await;
         assert_fits(&phone, game).await;
         // Times read in the phone's own zone, not as stored in UTC.
-        let started = phone
-            .find(By::Css("p.meta time"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let started = text_of(&phone, By::Css("p.meta time")).await;
         assert!(
             !started.contains("UTC") && !started.is_empty(),
             "{game}: started {started}"
@@ -176,10 +170,7 @@ async fn every_games_largest_table_fits_a_phone() {
             "{game}: a row shows a citation on its face: {faces}"
         );
         assert_fits(&phone, game).await;
-        phone
-            .screenshot(&common::browser::screenshots().join(format!("{game}-refused-390.png")))
-            .await
-            .unwrap();
+        screen_screenshot(&phone, format!("{game}-refused-390.png")).await;
         // The refused form kept what was chosen: the dealer the sheet proposed (every game
         // with a dealer).
         for dealer in phone
@@ -322,40 +313,19 @@ async fn a_watchers_phone_opens_on_the_standings_and_keeps_the_latest_hand_in_vi
     wait_for(&watcher, "Standings", Duration::from_secs(5)).await;
     // Who deals the 21st hand: the deal passes left from Margaret (hand 1 was Rosemary's),
     // so hand 21 is Rosemary's again.
-    let deals = watcher
-        .find(By::Css("#now .deals"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let deals = text_of(&watcher, By::Css("#now .deals")).await;
     assert!(deals.contains("Rosemary deals next"), "{deals}");
     // The kitty stands among the standings.
-    let standings = watcher
-        .find(By::Css("#now ul.standings"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let standings = text_of(&watcher, By::Css("#now ul.standings")).await;
     assert!(standings.contains("Kitty"), "{standings}");
     // The picture first, so a first screen that misses something can be seen.
-    watcher
-        .screenshot(&common::browser::screenshots().join("watcher-first-screen-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&watcher, "watcher-first-screen-390.png").await;
     page_screenshot(&watcher, "watcher-page-390.png").await;
     assert_first_screen(&first_screen(&watcher).await, "20", "opened");
     assert_fits(&watcher, "the watcher's sheet").await;
     let before = standing_cents(&watcher).await;
     // The whole sheet is a tap away.
-    let earlier = watcher
-        .find(By::Css("#sheet a.earlier"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let earlier = text_of(&watcher, By::Css("#sheet a.earlier")).await;
     assert!(earlier.contains("19 earlier lines"), "{earlier}");
 
     // The scorekeeper's phone enters hand 21; the watcher's first screen follows it.
@@ -405,18 +375,9 @@ async fn a_watchers_phone_opens_on_the_standings_and_keeps_the_latest_hand_in_vi
             "{player}: {before:?} → {after:?}"
         );
     }
-    let deals = watcher
-        .find(By::Css("#now .deals"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let deals = text_of(&watcher, By::Css("#now .deals")).await;
     assert!(deals.contains("Margaret deals next"), "{deals}");
-    watcher
-        .screenshot(&common::browser::screenshots().join("watcher-after-update-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&watcher, "watcher-after-update-390.png").await;
     keeper.quit().await.unwrap();
     watcher.quit().await.unwrap();
 }
@@ -469,13 +430,11 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                 phone.goto(url).await.unwrap();
                 wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
                 // The first screen as the phone shows it, and the whole sheet.
-                phone
-                    .screenshot(
-                        &common::browser::screenshots()
-                            .join(format!("{game}-{seats}-{who}-first-390-{scheme}.png")),
-                    )
-                    .await
-                    .unwrap();
+                screen_screenshot(
+                    &phone,
+                    format!("{game}-{seats}-{who}-first-390-{scheme}.png"),
+                )
+                .await;
                 let name = format!("{game}-{seats}-{who}-sheet-390-{scheme}.png");
                 section_screenshot(&phone, "sheet", &name).await;
                 let what = format!("{game} ({seats} seats, {who}, {scheme})");
@@ -550,13 +509,7 @@ async fn the_first_screen_after_an_entry_names_every_total() {
             .unwrap();
         wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
         assert_landed(&phone, game).await;
-        phone
-            .screenshot(
-                &common::browser::screenshots()
-                    .join(format!("{game}-{seats}-after-entry-first-390.png")),
-            )
-            .await
-            .unwrap();
+        screen_screenshot(&phone, format!("{game}-{seats}-after-entry-first-390.png")).await;
         // The heads at the top of the sheet, the heads over the totals, and whether the
         // heads and the totals over them are wholly on the screen.
         let seen = phone

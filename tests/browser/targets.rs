@@ -30,7 +30,7 @@ use scorekeeper::ids::ClubId;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, emulate_media, fill, page_screenshot, start_club, submit, wait_for,
+    Browser, emulate_media, fill, page_screenshot, screen_screenshot, start_club, submit, wait_for,
 };
 use common::tables::largest_tables;
 use serde_json::{Value, json};
@@ -294,10 +294,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         "document.querySelector('ul.sessions').scrollIntoView(); return 0;",
     )
     .await;
-    phone
-        .screenshot(&common::browser::screenshots().join("club-sessions-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "club-sessions-390.png").await;
     check_page(&phone, "club", false, &mut faults).await;
     open(&phone, &base, "/", "Sessions").await;
     check_page(&phone, "sessions", false, &mut faults).await;
@@ -383,10 +380,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         "document.querySelector('details.error-rule').open = true; document.getElementById('error').scrollIntoView(); return 0;",
     )
     .await;
-    phone
-        .screenshot(&common::browser::screenshots().join("refused-which-rule-dark-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "refused-which-rule-dark-390.png").await;
     emulate_media(&phone, "", false).await;
     check_page(&phone, "refused", false, &mut faults).await;
     open(&phone, &base, &format!("/sessions/{long}"), "earlier lines").await;

@@ -13,8 +13,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, Wire, assert_landed, cdp, choose, dark_mode, fill, screenshots, scroll_width,
-    sheet_screenshot, start_club, submit, wait_for,
+    Browser, Wire, assert_landed, cdp, choose, dark_mode, fill, screen_screenshot, screenshots,
+    scroll_width, sheet_screenshot, start_club, submit, wait_for,
 };
 use common::phones::{
     bid_of, enter_hand, events_once_there_are, sheets_of_other_games, stored_events, until,
@@ -36,10 +36,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     start_club(&keeper, &base, "Friday Pinochle").await;
     // The share link as a QR code, for the other phones' cameras.
     keeper.find(By::Css("figure.qr svg")).await.unwrap();
-    keeper
-        .screenshot(&screenshots().join("club-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&keeper, "club-390.png").await;
     keeper
         .goto(format!("{base}/sessions/new?game=auction_pinochle"))
         .await
@@ -137,10 +134,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         watcher.find(By::Css("tr.entry.struck")).await.is_ok(),
         "the replaced row is struck through"
     );
-    watcher
-        .screenshot(&shots.join("live-phone-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&watcher, "live-phone-390.png").await;
     watcher
         .find(By::Id("sheet"))
         .await

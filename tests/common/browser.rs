@@ -267,6 +267,11 @@ pub async fn select_option(driver: &WebDriver, css: &str, value: &str) -> bool {
     true
 }
 
+/// The visible text of the first element `by` finds (fails when there is none).
+pub async fn text_of(driver: &WebDriver, by: By) -> String {
+    driver.find(by).await.unwrap().text().await.unwrap()
+}
+
 /// Clicks the element `css` finds.
 pub async fn submit(driver: &WebDriver, css: &str) {
     driver
@@ -360,6 +365,12 @@ pub async fn section_screenshot(driver: &WebDriver, id: &str, file: &str) {
 /// [`sheet_screenshot`] does.
 pub async fn page_screenshot(driver: &WebDriver, file: &str) {
     element_screenshot(driver, By::Tag("body"), file).await;
+}
+
+/// Photographs what the phone's screen shows (the 390 × 844 viewport, not the whole page)
+/// into `target/screenshots/{file}`.
+pub async fn screen_screenshot(driver: &WebDriver, file: impl AsRef<Path>) {
+    driver.screenshot(&screenshots().join(file)).await.unwrap();
 }
 
 async fn element_screenshot(driver: &WebDriver, element: By, file: &str) {
