@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::pages::ledger_of;
+use crate::common::pages::{import_doc, ledger_of};
 use crate::common::{TestApp, engines};
 use scorekeeper::ids::{ClubId, SessionId};
 
@@ -145,9 +145,7 @@ async fn a_ledger_stored_without_entries_is_backfilled_once_then_read_as_stored(
             {"type": "hand", "dealer": "B", "bidder": "B", "bid": 250, "trump": "clubs", "outcome": "made"}
         ]
     });
-    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    let id = reply.json()["id"].as_i64().unwrap();
+    let id = import_doc(&app, &doc).await;
     let as_stored = ledger_of(&app, id).await;
     let replayed =
         scorekeeper::format::replay(&serde_json::from_value(doc.clone()).unwrap()).unwrap();

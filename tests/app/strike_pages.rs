@@ -14,14 +14,12 @@ use crate::common;
 
 use common::TestApp;
 use common::html::{body_rows, count, has, has_parts, one_text, parts, select_attr, select_text};
-use common::pages::ledger_of;
+use common::pages::{import_doc, ledger_of};
 use serde_json::{Value, json};
 
 /// Imports `doc` and returns the session's id.
 async fn import(app: &TestApp, doc: &Value) -> String {
-    let reply = app.post_json("/api/v1/sessions/import", doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    reply.json()["id"].to_string()
+    import_doc(app, doc).await.to_string()
 }
 
 /// Records one event through the API.

@@ -122,3 +122,11 @@ pub async fn club_ledger_of(app: &TestApp, id: impl std::fmt::Display, cookie: &
     .await
     .json()
 }
+
+/// Imports the session document `doc` through the API (`POST /api/v1/sessions/import`),
+/// which must take it (201); the new session's id.
+pub async fn import_doc(app: &TestApp, doc: &Value) -> i64 {
+    let reply = app.post_json("/api/v1/sessions/import", doc).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    reply.json()["id"].as_i64().unwrap()
+}
