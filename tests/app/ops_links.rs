@@ -17,6 +17,20 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 /// One request straight to the router: no cookie jar, only the headers given.
+/// Posts a hand (A deals, B bids) to `events` with the `authorization` header: the status
+/// and the body of the answer.
+async fn post_hand_with(app: &TestApp, events: &str, authorization: &str) -> (u16, String) {
+    let (status, _, body) = raw(
+        app,
+        "POST",
+        events,
+        &[("authorization", authorization)],
+        Some(hand("A", "B")),
+    )
+    .await;
+    (status, body)
+}
+
 async fn raw(
     app: &TestApp,
     method: &str,
@@ -118,26 +132,12 @@ async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
             .0,
         200
     );
-    let (status, _, body) = raw(
-        &app,
-        "POST",
-        &events,
-        &[("authorization", &reader)],
-        Some(hand("A", "B")),
-    )
-    .await;
+    let (status, body) = post_hand_with(&app, &events, &reader).await;
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("read link"), "{body}");
     // The write secret writes.
     let writer = bearer(&write);
-    let (status, _, body) = raw(
-        &app,
-        "POST",
-        &events,
-        &[("authorization", &writer)],
-        Some(hand("A", "B")),
-    )
-    .await;
+    let (status, body) = post_hand_with(&app, &events, &writer).await;
     assert_eq!(status, 201, "{body}");
     let export = raw(
         &app,
