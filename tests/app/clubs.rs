@@ -39,6 +39,15 @@ async fn club(app: &TestApp, name: &str) -> (String, String) {
     )
 }
 
+/// Posts the hand `form` to `sheet` with `cookie`: the status of the answer (303 when the
+/// hand went in, 403 when that cookie may not write).
+async fn hand_status(app: &TestApp, sheet: &str, form: &[(&str, &str)], cookie: &str) -> u16 {
+    app.post_form_with(&format!("{sheet}/hands"), form, &[("cookie", cookie)])
+        .await
+        .status
+        .as_u16()
+}
+
 async fn new_session(app: &TestApp, cookie: &str) -> String {
     let reply = app
         .post_form_with_ok("/sessions", &ANN_BOB_CY, &[("cookie", cookie)])
@@ -134,13 +143,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
     );
 
     // The passphrase's cookie writes.
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet, &HAND, &cookie).await, 303);
 
     // The share link looks: it sets a read-only cookie; the sheet shows without forms and writes get 403.
     let opened = app.get(&format!("/share/{share}")).await;
@@ -168,13 +171,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
     );
     let mut next = HAND;
     next[0] = ("expected_events", "1");
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &next, &[("cookie", &reader)])
-            .await
-            .status
-            .as_u16(),
-        403
-    );
+    assert_eq!(hand_status(&app, &sheet, &next, &reader).await, 403);
     let export = club_export_of(&app, id, &cookie).await;
     assert_eq!(
         export["events"].as_array().unwrap().len(),
@@ -184,13 +181,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
 
     // Players keep their identity across the club's sessions: the club page nets them.
     let sheet2 = new_session(&app, &cookie).await;
-    assert_eq!(
-        app.post_form_with(&format!("{sheet2}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet2, &HAND, &cookie).await, 303);
     let page = app.get_with(&club_page, &[("cookie", &cookie)]).await;
     // Ann made 250 in hearts twice: +0.20 each time.
     assert!(
@@ -416,13 +407,7 @@ async fn an_open_sheet_hears_about_a_hand_entered_elsewhere() {
             .starts_with("text/event-stream")
     );
     let mut body = stream.into_body();
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet, &HAND, &cookie).await, 303);
     let frame = tokio::time::timeout(Duration::from_secs(1), body.frame())
         .await
         .expect("an event within a second");
@@ -439,13 +424,7 @@ async fn mark_paid_records_a_payment_after_the_close() {
     let (_, cookie) = club(&app, "Payers").await;
     let sheet = new_session(&app, &cookie).await;
     let id = sheet.rsplit('/').next().unwrap().to_string();
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet, &HAND, &cookie).await, 303);
     assert_eq!(
         app.post_form_with(
             &format!("{sheet}/close"),
