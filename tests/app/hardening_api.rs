@@ -68,6 +68,19 @@ async fn create_session(app: &TestApp, bearer: &str, body: Value) -> Reply {
     .await
 }
 
+/// The idempotency key both retry tests send with their first hand.
+const KEY: [(&str, &str); 1] = [("idempotency-key", "hand-1")];
+
+/// A club session whose first hand (C deals, A makes 300 in clubs) went in (201) under
+/// [`KEY`]: the bearer, the session's id, its events address and that first answer.
+async fn first_hand_under_key(app: &TestApp) -> (String, i64, String, Reply) {
+    let (bearer, id) = club_session(app).await;
+    let uri = format!("/api/v1/sessions/{id}/events");
+    let first = send(app, "POST", &uri, &bearer, &KEY, hand("C").to_string()).await;
+    assert_eq!(first.status.as_u16(), 201, "{}", first.body);
+    (bearer, id, uri, first)
+}
+
 async fn event_count(app: &TestApp, bearer: &str, id: i64) -> u64 {
     let reply = send(
         app,
@@ -164,18 +177,14 @@ async fn two_writers_who_saw_the_same_sheet_record_once() {
 #[tokio::test]
 async fn a_reused_idempotency_key_with_another_body_is_refused_and_records_nothing() {
     let app = TestApp::new().await;
-    let (bearer, id) = club_session(&app).await;
-    let uri = format!("/api/v1/sessions/{id}/events");
-    let key = [("idempotency-key", "hand-1")];
-    let first = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
-    assert_eq!(first.status.as_u16(), 201, "{}", first.body);
-    let other = send(&app, "POST", &uri, &bearer, &key, hand("A").to_string()).await;
+    let (bearer, id, uri, first) = first_hand_under_key(&app).await;
+    let other = send(&app, "POST", &uri, &bearer, &KEY, hand("A").to_string()).await;
     let error = refusal(&other, 422);
     assert_eq!(error["field"], "Idempotency-Key");
     assert_eq!(event_count(&app, &bearer, id).await, 1, "nothing written");
     // The same key with the same event (keys in another order) is still the first answer.
     let same = json!({"outcome": "made", "trump": "clubs", "bid": 300, "bidder": "A", "dealer": "C", "type": "hand"});
-    let retry = send(&app, "POST", &uri, &bearer, &key, same.to_string()).await;
+    let retry = send(&app, "POST", &uri, &bearer, &KEY, same.to_string()).await;
     assert_eq!(retry.status.as_u16(), 200, "{}", retry.body);
     assert_eq!(retry.json()["event"], first.json()["event"]);
     assert_eq!(event_count(&app, &bearer, id).await, 1);
@@ -184,11 +193,7 @@ async fn a_reused_idempotency_key_with_another_body_is_refused_and_records_nothi
 #[tokio::test]
 async fn a_retry_after_later_events_answers_exactly_the_first_answer() {
     let app = TestApp::new().await;
-    let (bearer, id) = club_session(&app).await;
-    let uri = format!("/api/v1/sessions/{id}/events");
-    let key = [("idempotency-key", "hand-1")];
-    let first = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
-    assert_eq!(first.status.as_u16(), 201, "{}", first.body);
+    let (bearer, id, uri, first) = first_hand_under_key(&app).await;
     // Opening ante 0.10 each into the kitty; A's 300 in clubs made: 3 units × 0.05 = 0.15
     // from B and from C. A −0.10 + 0.30 = +0.20; B and C −0.10 − 0.15 = −0.25; kitty 0.30.
     let answer = first.json();
@@ -199,7 +204,7 @@ async fn a_retry_after_later_events_answers_exactly_the_first_answer() {
     assert_eq!(next.status.as_u16(), 201, "{}", next.body);
     assert_eq!(next.json()["balances"]["A"], "0.50", "A +0.30 again");
     // The retry of the first hand, after the second: the first answer, not today's.
-    let retry = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
+    let retry = send(&app, "POST", &uri, &bearer, &KEY, hand("C").to_string()).await;
     assert_eq!(retry.status.as_u16(), 200, "{}", retry.body);
     assert_eq!(retry.json(), answer);
     assert_eq!(
