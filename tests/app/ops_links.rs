@@ -31,6 +31,20 @@ async fn post_hand_with(app: &TestApp, events: &str, authorization: &str) -> (u1
     (status, body)
 }
 
+/// The sheet's links page as the browser holding `cookie` sees it, served as
+/// `table.local:3000`: the status and the page.
+async fn links_page(app: &TestApp, sheet: &str, cookie: &str) -> (u16, String) {
+    let (status, _, page) = raw(
+        app,
+        "GET",
+        &format!("{sheet}/links"),
+        &[("cookie", cookie), ("host", "table.local:3000")],
+        None,
+    )
+    .await;
+    (status, page)
+}
+
 async fn raw(
     app: &TestApp,
     method: &str,
@@ -251,14 +265,7 @@ async fn the_links_open_the_sheet_in_a_browser_and_a_read_link_keeps_a_write_log
     .await;
     assert!(page.contains("Enter the hand"));
     // The links page: both links for the scorer, the read link only for a looker.
-    let (status, _, links) = raw(
-        &app,
-        "GET",
-        &format!("{sheet}/links"),
-        &[("cookie", &writer_cookie), ("host", "table.local:3000")],
-        None,
-    )
-    .await;
+    let (status, links) = links_page(&app, &sheet, &writer_cookie).await;
     assert_eq!(status, 200);
     assert!(
         links.contains(&format!("http://table.local:3000{write_link}")),
@@ -268,14 +275,7 @@ async fn the_links_open_the_sheet_in_a_browser_and_a_read_link_keeps_a_write_log
         links.contains(&format!("http://table.local:3000{read_link}")),
         "{links}"
     );
-    let (_, _, links) = raw(
-        &app,
-        "GET",
-        &format!("{sheet}/links"),
-        &[("cookie", &reader_cookie), ("host", "table.local:3000")],
-        None,
-    )
-    .await;
+    let (_, links) = links_page(&app, &sheet, &reader_cookie).await;
     assert!(links.contains(&read_link) && !links.contains(&write_link));
     assert_eq!(
         raw(&app, "GET", &format!("{sheet}/links"), &[], None)
