@@ -12,7 +12,7 @@ use scorekeeper::ids::ClubId;
 use common::html::{
     self, form_values, has, one_text, outer_html, select_attr, select_text, selected, texts,
 };
-use common::nights::{pinochle, pitch_in};
+use common::nights::{assert_payment_refused, pinochle, pitch_in};
 use common::pages::club_export_of;
 use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
@@ -431,15 +431,8 @@ async fn each_transfer_of_a_night_can_be_recorded_as_it_stands() {
         select_text(&night, "option[value=\"\"][selected][disabled]").contains(&"Who pays".into())
     );
     // A blank choice is refused by name, nothing written.
-    let blank = app
-        .post_form_with(
-            &format!("{url}/payments"),
-            &[("payer", ""), ("payee", "Ann"), ("amount", "1.20")],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(blank.status.as_u16(), 400, "{}", blank.body);
-    assert!(blank.body.contains("choose who paid"), "{}", blank.body);
+    let blank = [("payer", ""), ("payee", "Ann"), ("amount", "1.20")];
+    assert_payment_refused(&app, &cookie, &url, &blank, 400, "choose who paid").await;
     // The transfer's own button: Dee → Ann 1.20 recorded, Dee still owes Bob 1.20.
     assert!(has(&night, "input[type=hidden][name=seen][value=\"0\"]"));
     let tap = [

@@ -182,3 +182,24 @@ pub async fn pay_at_night(
     )
     .await
 }
+
+/// A payment form posted to the night at `night_page` by the holder of login `cookie` that
+/// must be refused with `status`, the answer naming `naming` (the field or the reason).
+pub async fn assert_payment_refused(
+    app: &TestApp,
+    cookie: &str,
+    night_page: &str,
+    fields: &[(&str, &str)],
+    status: u16,
+    naming: &str,
+) {
+    let reply = app
+        .post_form_with(
+            &format!("{night_page}/payments"),
+            fields,
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), status, "{fields:?}: {}", reply.body);
+    assert!(reply.body.contains(naming), "{naming}: {}", reply.body);
+}
