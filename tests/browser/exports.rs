@@ -10,7 +10,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, fill, page_fetch, screen_screenshot, scroll_width, sheet_screenshot, submit, wait_for,
+    Browser, fill, link_fetch, page_fetch, screen_screenshot, scroll_width, sheet_screenshot,
+    submit, wait_for,
 };
 use serde_json::json;
 use thirtyfour::prelude::*;
@@ -109,30 +110,14 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
         .unwrap();
     wait_for(&phone, "postings (CSV)", Duration::from_secs(10)).await;
     assert!(scroll_width(&phone).await <= 390);
-    let link = phone
-        .find(By::LinkText("postings (CSV)"))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .unwrap();
-    let (status, postings) = page_fetch(&phone, &link).await;
+    let (status, postings) = link_fetch(&phone, "postings (CSV)").await;
     assert_eq!(status, 200);
     assert!(postings.starts_with("event,hand,type,recorded_at,account,amount,explanation\n"));
     assert!(
         postings.contains("2,,payment,2026-11-19T23:05:00Z,Ann,0.20,"),
         "{postings}"
     );
-    let link = phone
-        .find(By::LinkText("journal (hledger)"))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(page_fetch(&phone, &link).await.0, 200);
+    assert_eq!(link_fetch(&phone, "journal (hledger)").await.0, 200);
     screen_screenshot(&phone, "exports-sheet-top-390.png").await;
     sheet_screenshot(&phone, "exports-sheet-390.png").await;
     phone.quit().await.unwrap();

@@ -14,7 +14,7 @@ use scorekeeper::ids::ClubId;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, dark_mode, page_fetch, screen_screenshot, scroll_width, start_club, submit,
+    Browser, choose, dark_mode, link_fetch, screen_screenshot, scroll_width, start_club, submit,
     text_of, wait_for,
 };
 use common::nights::{pinochle, pitch};
@@ -129,14 +129,7 @@ async fn a_club_looks_back_on_a_phone() {
     // night still owed (Ann +2.80, Bob −1.60, Dee −1.20 from the hands above), the pinochle
     // night paid off (Bob paid Ann the 0.90 he owed, so every balance is 0.00).
     phone.goto(format!("{base}/clubs/{club}")).await.unwrap();
-    let link = |text: &'static str| {
-        let phone = phone.clone();
-        async move {
-            let link = phone.find(By::LinkText(text)).await.unwrap();
-            link.attr("href").await.unwrap().unwrap()
-        }
-    };
-    let (status, csv) = page_fetch(&phone, &link("results (CSV)").await).await;
+    let (status, csv) = link_fetch(&phone, "results (CSV)").await;
     assert_eq!(status, 200, "{csv}");
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows[0], "session,date,game,player,net");
@@ -152,7 +145,7 @@ async fn a_club_looks_back_on_a_phone() {
     assert!(pinochle.len() >= 3, "{csv}");
     assert!(pinochle.iter().all(|r| r.ends_with(",0.00")), "{csv}");
     // The journal: a transaction per event, every player's account named.
-    let (status, journal) = page_fetch(&phone, &link("journal (hledger)").await).await;
+    let (status, journal) = link_fetch(&phone, "journal (hledger)").await;
     assert_eq!(status, 200, "{journal}");
     for account in ["players:Ann", "players:Bob", "players:Cy", "players:Dee"] {
         assert!(journal.contains(account), "{account} in {journal}");
