@@ -128,21 +128,15 @@ async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
         "the close row says it was reopened"
     );
     // Hand 2 goes in and lands on the latest row.
-    post_back(
-        &app,
-        &sheet,
-        "hands",
-        &[
-            ("expected_events", "5"),
-            ("dealer", "Ann"),
-            ("bidder", "Bob"),
-            ("bid", "250"),
-            ("trump", "hearts"),
-            ("outcome", "made"),
-        ],
-        "latest",
-    )
-    .await;
+    let hand_2 = [
+        ("expected_events", "5"),
+        ("dealer", "Ann"),
+        ("bidder", "Bob"),
+        ("bid", "250"),
+        ("trump", "hearts"),
+        ("outcome", "made"),
+    ];
+    post_back(&app, &sheet, "hands", &hand_2, "latest").await;
     // Bob +0.20, Ann and Cy −0.10.
     assert_eq!(
         balances(&app, id).await,
@@ -155,20 +149,9 @@ async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
         "the latest row is hand 2"
     );
 
-    // A phone that still shows hand 1 is told of hand 2, counted in hands.
-    let stale = app
-        .post_form(
-            &format!("{sheet}/hands"),
-            &[
-                ("expected_events", "5"),
-                ("dealer", "Ann"),
-                ("bidder", "Bob"),
-                ("bid", "250"),
-                ("trump", "hearts"),
-                ("outcome", "made"),
-            ],
-        )
-        .await;
+    // A phone that still shows hand 1 sends the same hand again: it is told of hand 2,
+    // counted in hands.
+    let stale = app.post_form(&format!("{sheet}/hands"), &hand_2).await;
     assert_eq!(stale.status.as_u16(), 409);
     assert!(
         stale
