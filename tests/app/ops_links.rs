@@ -341,19 +341,8 @@ async fn live_sheets_are_capped_per_session_and_overall_and_end_when_idle() {
     };
     let mut sessions = Vec::new();
     for _ in 0..2 {
-        let (status, cookie, body) = raw(
-            &app,
-            "POST",
-            "/api/v1/sessions",
-            &[],
-            Some(json!({"game": "auction_pinochle", "players": ["A", "B", "C"], "agreements": {"stake": "0.05"}})),
-        )
-        .await;
-        assert_eq!(status, 201, "{body}");
-        let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
-            .as_i64()
-            .unwrap();
-        sessions.push((id, cookie.unwrap()));
+        let (created, cookie) = session_with_links(&app).await;
+        sessions.push((created["id"].as_i64().unwrap(), cookie.unwrap()));
     }
     let (one, one_cookie) = sessions[0].clone();
     let (two, two_cookie) = sessions[1].clone();
