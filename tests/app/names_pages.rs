@@ -12,7 +12,7 @@ use scorekeeper::ids::ClubId;
 use common::html::{
     self, form_values, has, one_text, outer_html, select_attr, select_text, selected, texts,
 };
-use common::nights::{assert_payment_refused, pinochle, pitch_in};
+use common::nights::{assert_payment_refused, import_to_club, pinochle, pitch_in};
 use common::pages::club_export_of;
 use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
@@ -54,19 +54,13 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded_by_the_old() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let id = service::import(&app.pool, &pinochle_open(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let id = import_to_club(&app, club, &pinochle_open()).await;
     let two: SessionDoc = serde_json::from_value(json!({
         "format": "scorekeeper/session@1", "game": "two_handed_pinochle", "currency": "USD",
         "agreements": { "stake": "0.50" }, "players": ["Ann", "Bob"], "events": []
     }))
     .unwrap();
-    let two = service::import(&app.pool, &two, Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let two = import_to_club(&app, club, &two).await;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = person(&history, "Bob");
     app.post_form_with_ok(
@@ -481,10 +475,7 @@ async fn the_kitty_is_offered_only_where_it_is_a_party() {
         ]
     }))
     .unwrap();
-    let id = service::import(&app.pool, &doc, Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let id = import_to_club(&app, club, &doc).await;
     let made = app
         .post_form_with(
             &format!("/clubs/{club}/nights"),

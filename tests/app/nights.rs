@@ -7,17 +7,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
-use scorekeeper::ids::ClubId;
 #[path = "nights/settled.rs"]
 mod settled;
 
 use common::TestApp;
 use common::html::{has, has_term, select_text, text_after};
 use common::nights::{
-    assert_payment_refused, make_night, pay_at_night, pinochle, pitch, two_pitches,
+    assert_payment_refused, import_to_club, make_night, pay_at_night, pinochle, pitch, two_pitches,
 };
 use scorekeeper::format::SessionDoc;
-use scorekeeper::service;
 use serde_json::{Value, json};
 
 async fn api(app: &TestApp, cookie: &str, club: i64, night: i64) -> Value {
@@ -275,14 +273,8 @@ fn pair(name: &str, net: &str) -> (String, String) {
 async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
-    let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let pinochle = import_to_club(&app, club, &pinochle_with_kitty()).await;
+    let pitch = import_to_club(&app, club, &pitch("Cy", "Ann")).await;
     let (location, night) = make_night(&app, &cookie, club, &[pinochle, pitch], "").await;
     let expected_nets = vec![
         pair("Ann", "-0.70"),
@@ -339,10 +331,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
 async fn the_next_session_joins_tonights_night_from_its_form() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let first = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
     let form = app
         .get_with("/sessions/new?game=auction_pitch", &[("cookie", &cookie)])
         .await;
