@@ -449,14 +449,22 @@ fn empty(game: &str, agreements: Value) -> scorekeeper::format::SessionDoc {
     .unwrap()
 }
 
+/// A fresh store holding one [`empty`] session of `game`: the store and the session's id.
+async fn fresh_session(game: &str, agreements: Value) -> (WritePool, SessionId) {
+    let pool = crate::common::engines::fresh_pool().await;
+    let id = service::import(&pool, &empty(game, agreements), None)
+        .await
+        .unwrap();
+    (pool, id)
+}
+
 /// A refused event leaves the cached session as it was, and the next event goes on from
 /// there; a write by another process is noticed by the count and replayed.
 #[test]
 fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
     runtime().block_on(async {
-        let pool = crate::common::engines::fresh_pool().await;
-        let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
-        let id = service::import(&pool, &doc, None).await.unwrap();
+        let (pool, id) =
+            fresh_session("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"})).await;
         let folds = Folds::new(2);
         let elsewhere = Folds::new(2);
         let made = |dealer: &str| {
@@ -520,9 +528,8 @@ fn a_refusal_and_a_write_elsewhere_keep_the_cache_true() {
 #[test]
 fn a_correction_reaching_back_equals_a_full_replay() {
     runtime().block_on(async {
-        let pool = crate::common::engines::fresh_pool().await;
-        let doc = empty("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"}));
-        let id = service::import(&pool, &doc, None).await.unwrap();
+        let (pool, id) =
+            fresh_session("auction_pinochle", json!({"stake": "0.05", "kitty": "pot"})).await;
         let folds = Folds::new(2);
         let deal = |bid: i64, outcome: usize| Deal {
             passed: false,
@@ -686,9 +693,8 @@ fn records_made_at_once_commit_together_and_each_stays_true() {
 #[test]
 fn the_game_of_a_session_is_known_with_or_without_the_cache() {
     runtime().block_on(async {
-        let pool = crate::common::engines::fresh_pool().await;
-        let doc = empty("auction_pitch", json!({"stake": "0.05", "target": 5}));
-        let id = service::import(&pool, &doc, None).await.unwrap();
+        let (pool, id) =
+            fresh_session("auction_pitch", json!({"stake": "0.05", "target": 5})).await;
         let folds = Folds::new(2);
         assert_eq!(
             service::game(&pool, &folds, id).await.unwrap().id,

@@ -188,22 +188,17 @@ async fn ns_bid_350_and_fall_short_on_the_sheet_and_in_the_ledger() {
         has_parts(body, "td.tally.checks[data-account=NS]", &["0", "0"]),
         "NS checks column: no checks"
     );
-    assert!(
-        has_parts(
-            body,
-            "td.tally.points[data-account=EW]",
-            &[format!("+{ew_points}"), ew_points.to_string()]
-        ),
-        "EW points column"
-    );
-    assert!(
-        has_parts(
-            body,
-            "td.tally.checks[data-account=EW]",
-            &[format!("+{ew_checks}"), ew_checks.to_string()]
-        ),
-        "EW checks column"
-    );
+    // EW gained on the hand what they now stand at: "+n" on the hand, "n" running.
+    for (column, gained) in [("points", ew_points), ("checks", ew_checks)] {
+        assert!(
+            has_parts(
+                body,
+                &format!("td.tally.{column}[data-account=EW]"),
+                &[format!("+{gained}"), gained.to_string()]
+            ),
+            "EW {column} column"
+        );
+    }
     // Itemised: the defeat checks and each of EW's meld checks; NS's flush is cancelled.
     assert!(body.contains(&format!("+{} defeat 350–390", defeat(350))));
     assert!(body.contains(&format!("+{} 100 aces", meld_checks("aces_100"))));

@@ -11,9 +11,9 @@ use axum::body::Body;
 use axum::http::{Request, header};
 use common::TestApp;
 use common::html::{has, has_term, select_text, texts};
-use common::pages::ANN_BOB_CY;
+use common::pages::{ANN_BOB_CY, club_export_of, club_ledger_of};
 use http_body_util::BodyExt;
-use serde_json::{Value, json};
+use serde_json::json;
 use tower::ServiceExt;
 
 /// Creates a club through the form; returns its page and the login cookie ("name=value").
@@ -37,6 +37,15 @@ async fn club(app: &TestApp, name: &str) -> (String, String) {
         reply.location.unwrap(),
         cookie.split(';').next().unwrap().to_string(),
     )
+}
+
+/// Posts the hand `form` to `sheet` with `cookie`: the status of the answer (303 when the
+/// hand went in, 403 when that cookie may not write).
+async fn hand_status(app: &TestApp, sheet: &str, form: &[(&str, &str)], cookie: &str) -> u16 {
+    app.post_form_with(&format!("{sheet}/hands"), form, &[("cookie", cookie)])
+        .await
+        .status
+        .as_u16()
 }
 
 async fn new_session(app: &TestApp, cookie: &str) -> String {
@@ -134,13 +143,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
     );
 
     // The passphrase's cookie writes.
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet, &HAND, &cookie).await, 303);
 
     // The share link looks: it sets a read-only cookie; the sheet shows without forms and writes get 403.
     let opened = app.get(&format!("/share/{share}")).await;
@@ -168,20 +171,8 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
     );
     let mut next = HAND;
     next[0] = ("expected_events", "1");
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &next, &[("cookie", &reader)])
-            .await
-            .status
-            .as_u16(),
-        403
-    );
-    let export = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/export"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    assert_eq!(hand_status(&app, &sheet, &next, &reader).await, 403);
+    let export = club_export_of(&app, id, &cookie).await;
     assert_eq!(
         export["events"].as_array().unwrap().len(),
         1,
@@ -190,13 +181,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
 
     // Players keep their identity across the club's sessions: the club page nets them.
     let sheet2 = new_session(&app, &cookie).await;
-    assert_eq!(
-        app.post_form_with(&format!("{sheet2}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet2, &HAND, &cookie).await, 303);
     let page = app.get_with(&club_page, &[("cookie", &cookie)]).await;
     // Ann made 250 in hearts twice: +0.20 each time.
     assert!(
@@ -242,13 +227,7 @@ async fn a_cross_site_form_post_is_refused_and_writes_nothing() {
         .await;
     assert_eq!(same.status.as_u16(), 303);
     let id = sheet.rsplit('/').next().unwrap();
-    let export = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/export"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    let export = club_export_of(&app, id, &cookie).await;
     assert_eq!(export["events"].as_array().unwrap().len(), 1);
 }
 
@@ -428,13 +407,7 @@ async fn an_open_sheet_hears_about_a_hand_entered_elsewhere() {
             .starts_with("text/event-stream")
     );
     let mut body = stream.into_body();
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet, &HAND, &cookie).await, 303);
     let frame = tokio::time::timeout(Duration::from_secs(1), body.frame())
         .await
         .expect("an event within a second");
@@ -451,13 +424,7 @@ async fn mark_paid_records_a_payment_after_the_close() {
     let (_, cookie) = club(&app, "Payers").await;
     let sheet = new_session(&app, &cookie).await;
     let id = sheet.rsplit('/').next().unwrap().to_string();
-    assert_eq!(
-        app.post_form_with(&format!("{sheet}/hands"), &HAND, &[("cookie", &cookie)])
-            .await
-            .status
-            .as_u16(),
-        303
-    );
+    assert_eq!(hand_status(&app, &sheet, &HAND, &cookie).await, 303);
     assert_eq!(
         app.post_form_with(
             &format!("{sheet}/close"),
@@ -483,13 +450,7 @@ async fn mark_paid_records_a_payment_after_the_close() {
         &[("cookie", &cookie)],
     )
     .await;
-    let ledger: Value = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/ledger"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    let ledger = club_ledger_of(&app, id, &cookie).await;
     assert_eq!(ledger["balances"]["Bob"], "0.00");
     assert_eq!(ledger["balances"]["Ann"], "0.10");
     assert_eq!(

@@ -7,13 +7,11 @@ use crate::common;
 
 use common::TestApp;
 use common::html::has;
-use common::pages::ledger_of;
+use common::pages::{import_doc, ledger_of};
 use serde_json::json;
 
 async fn import(app: &TestApp, doc: serde_json::Value) -> String {
-    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    format!("/sessions/{}", reply.json()["id"])
+    format!("/sessions/{}", import_doc(app, &doc).await)
 }
 
 #[tokio::test]

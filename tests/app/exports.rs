@@ -575,47 +575,39 @@ async fn a_club_export_carries_titles_archives_people_and_nights() {
     .await
     .location
     .unwrap();
-    form(
-        format!("{night}/payments"),
-        vec![
-            ("seen", "0".into()),
-            ("payer", "Ann".into()),
-            ("payee", "Mary Lou".into()),
-            ("amount", "0.30".into()),
-        ],
-    )
-    .await;
-    form(
-        format!("{night}/payments"),
-        vec![
-            ("seen", "1".into()),
-            ("payer", "Eve; Jr".into()),
-            ("payee", "Robert".into()),
-            ("amount", "0.10".into()),
-        ],
-    )
-    .await;
+    // Two payments, each posted having seen the ones before it; the second is voided.
+    for (seen, payer, payee, amount) in [
+        ("0", "Ann", "Mary Lou", "0.30"),
+        ("1", "Eve; Jr", "Robert", "0.10"),
+    ] {
+        form(
+            format!("{night}/payments"),
+            vec![
+                ("seen", seen.into()),
+                ("payer", payer.into()),
+                ("payee", payee.into()),
+                ("amount", amount.into()),
+            ],
+        )
+        .await;
+    }
     let old_night_id: i64 = night.rsplit('/').next().unwrap().parse().unwrap();
-    let old_night = get(
-        &app,
-        &format!("/api/v1/clubs/{club_id}/nights/{old_night_id}"),
-        &token,
-    )
-    .await
-    .json();
-    let second = old_night["payments"][1]["id"].as_i64().unwrap();
+    let night_doc = || async {
+        get(
+            &app,
+            &format!("/api/v1/clubs/{club_id}/nights/{old_night_id}"),
+            &token,
+        )
+        .await
+        .json()
+    };
+    let second = night_doc().await["payments"][1]["id"].as_i64().unwrap();
     form(
         format!("{night}/payments/{second}/void"),
         vec![("reason", "wrong person".into())],
     )
     .await;
-    let old_night = get(
-        &app,
-        &format!("/api/v1/clubs/{club_id}/nights/{old_night_id}"),
-        &token,
-    )
-    .await
-    .json();
+    let old_night: Value = night_doc().await;
 
     let export = get(&app, &format!("/api/v1/clubs/{club_id}/export"), &token)
         .await

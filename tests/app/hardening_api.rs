@@ -24,15 +24,11 @@ async fn club_session(app: &TestApp) -> (String, i64) {
         .await;
     assert_eq!(club.status.as_u16(), 201, "{}", club.body);
     let bearer = format!("Bearer {}", club.json()["token"].as_str().unwrap());
-    let created = send(
+    let created = create_session(
         app,
-        "POST",
-        "/api/v1/sessions",
         &bearer,
-        &[],
         json!({"game": "auction_pinochle", "players": ["A", "B", "C"],
-               "agreements": {"stake": "0.05", "kitty": "pot", "hearts_triple": true}})
-        .to_string(),
+               "agreements": {"stake": "0.05", "kitty": "pot", "hearts_triple": true}}),
     )
     .await;
     assert_eq!(created.status.as_u16(), 201, "{}", created.body);
@@ -56,6 +52,33 @@ async fn send(
         request = request.header(*name, *value);
     }
     app.send(request.body(Body::from(body)).unwrap()).await
+}
+
+/// `POST /api/v1/sessions` of `body` with the club's `bearer` token: a new session, or its
+/// refusal.
+async fn create_session(app: &TestApp, bearer: &str, body: Value) -> Reply {
+    send(
+        app,
+        "POST",
+        "/api/v1/sessions",
+        bearer,
+        &[],
+        body.to_string(),
+    )
+    .await
+}
+
+/// The idempotency key both retry tests send with their first hand.
+const KEY: [(&str, &str); 1] = [("idempotency-key", "hand-1")];
+
+/// A club session whose first hand (C deals, A makes 300 in clubs) went in (201) under
+/// [`KEY`]: the bearer, the session's id, its events address and that first answer.
+async fn first_hand_under_key(app: &TestApp) -> (String, i64, String, Reply) {
+    let (bearer, id) = club_session(app).await;
+    let uri = format!("/api/v1/sessions/{id}/events");
+    let first = send(app, "POST", &uri, &bearer, &KEY, hand("C").to_string()).await;
+    assert_eq!(first.status.as_u16(), 201, "{}", first.body);
+    (bearer, id, uri, first)
 }
 
 async fn event_count(app: &TestApp, bearer: &str, id: i64) -> u64 {
@@ -154,18 +177,14 @@ async fn two_writers_who_saw_the_same_sheet_record_once() {
 #[tokio::test]
 async fn a_reused_idempotency_key_with_another_body_is_refused_and_records_nothing() {
     let app = TestApp::new().await;
-    let (bearer, id) = club_session(&app).await;
-    let uri = format!("/api/v1/sessions/{id}/events");
-    let key = [("idempotency-key", "hand-1")];
-    let first = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
-    assert_eq!(first.status.as_u16(), 201, "{}", first.body);
-    let other = send(&app, "POST", &uri, &bearer, &key, hand("A").to_string()).await;
+    let (bearer, id, uri, first) = first_hand_under_key(&app).await;
+    let other = send(&app, "POST", &uri, &bearer, &KEY, hand("A").to_string()).await;
     let error = refusal(&other, 422);
     assert_eq!(error["field"], "Idempotency-Key");
     assert_eq!(event_count(&app, &bearer, id).await, 1, "nothing written");
     // The same key with the same event (keys in another order) is still the first answer.
     let same = json!({"outcome": "made", "trump": "clubs", "bid": 300, "bidder": "A", "dealer": "C", "type": "hand"});
-    let retry = send(&app, "POST", &uri, &bearer, &key, same.to_string()).await;
+    let retry = send(&app, "POST", &uri, &bearer, &KEY, same.to_string()).await;
     assert_eq!(retry.status.as_u16(), 200, "{}", retry.body);
     assert_eq!(retry.json()["event"], first.json()["event"]);
     assert_eq!(event_count(&app, &bearer, id).await, 1);
@@ -174,11 +193,7 @@ async fn a_reused_idempotency_key_with_another_body_is_refused_and_records_nothi
 #[tokio::test]
 async fn a_retry_after_later_events_answers_exactly_the_first_answer() {
     let app = TestApp::new().await;
-    let (bearer, id) = club_session(&app).await;
-    let uri = format!("/api/v1/sessions/{id}/events");
-    let key = [("idempotency-key", "hand-1")];
-    let first = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
-    assert_eq!(first.status.as_u16(), 201, "{}", first.body);
+    let (bearer, id, uri, first) = first_hand_under_key(&app).await;
     // Opening ante 0.10 each into the kitty; A's 300 in clubs made: 3 units × 0.05 = 0.15
     // from B and from C. A −0.10 + 0.30 = +0.20; B and C −0.10 − 0.15 = −0.25; kitty 0.30.
     let answer = first.json();
@@ -189,7 +204,7 @@ async fn a_retry_after_later_events_answers_exactly_the_first_answer() {
     assert_eq!(next.status.as_u16(), 201, "{}", next.body);
     assert_eq!(next.json()["balances"]["A"], "0.50", "A +0.30 again");
     // The retry of the first hand, after the second: the first answer, not today's.
-    let retry = send(&app, "POST", &uri, &bearer, &key, hand("C").to_string()).await;
+    let retry = send(&app, "POST", &uri, &bearer, &KEY, hand("C").to_string()).await;
     assert_eq!(retry.status.as_u16(), 200, "{}", retry.body);
     assert_eq!(retry.json(), answer);
     assert_eq!(
@@ -243,15 +258,11 @@ async fn overflowing_numbers_are_422_naming_event_and_field_and_write_nothing() 
 async fn opening_scores_of_i64_min_are_refused() {
     let app = TestApp::new().await;
     let (bearer, _) = club_session(&app).await;
-    let reply = send(
+    let reply = create_session(
         &app,
-        "POST",
-        "/api/v1/sessions",
         &bearer,
-        &[],
         json!({"game": "check_pinochle", "players": ["A", "B", "C", "D"],
-               "opening_scores": {"NS": i64::MIN, "EW": 0}})
-        .to_string(),
+               "opening_scores": {"NS": i64::MIN, "EW": 0}}),
     )
     .await;
     let error = refusal(&reply, 422);
@@ -269,15 +280,7 @@ async fn bad_names_are_4xx_naming_the_field() {
         json!(["Ann", "ANN", "C"]),
         json!(["A", "B", "x".repeat(41)]),
     ] {
-        let reply = send(
-            &app,
-            "POST",
-            "/api/v1/sessions",
-            &bearer,
-            &[],
-            json!({"game": "auction_pinochle", "players": players, "agreements": {"stake": "0.05"}})
-                .to_string(),
-        )
+        let reply = create_session(&app, &bearer, json!({"game": "auction_pinochle", "players": players, "agreements": {"stake": "0.05"}}))
         .await;
         let error = refusal(&reply, 422);
         assert_eq!(error["field"], "players", "{players}");
@@ -291,15 +294,7 @@ async fn bad_names_are_4xx_naming_the_field() {
     let error = refusal(&club, 400);
     assert_eq!(error["field"], "name");
     // Spaces around a name and a decomposed accent are kept as the one name.
-    let reply = send(
-        &app,
-        "POST",
-        "/api/v1/sessions",
-        &bearer,
-        &[],
-        json!({"game": "auction_pinochle", "players": [" Rene\u{301} ", "B", "C"], "agreements": {"stake": "0.05"}})
-            .to_string(),
-    )
+    let reply = create_session(&app, &bearer, json!({"game": "auction_pinochle", "players": [" Rene\u{301} ", "B", "C"], "agreements": {"stake": "0.05"}}))
     .await;
     assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
     assert_eq!(reply.json()["session"]["players"][0], "Ren\u{e9}");
@@ -526,15 +521,11 @@ async fn every_typed_name_and_title_follows_one_rule() {
         "\u{410}nn",
         "\u{301}",
     ] {
-        let reply = send(
+        let reply = create_session(
             &app,
-            "POST",
-            "/api/v1/sessions",
             &bearer,
-            &[],
             json!({"game": "auction_pinochle", "players": ["Ann", other, "C"],
-                   "agreements": {"stake": "0.05"}})
-            .to_string(),
+                   "agreements": {"stake": "0.05"}}),
         )
         .await;
         let error = refusal(&reply, 422);
@@ -784,15 +775,11 @@ async fn a_bad_path_id_is_json_naming_its_kind() {
 async fn a_name_with_a_comma_is_one_player_and_the_history_title_is_plain() {
     let app = TestApp::new().await;
     let (bearer, _) = club_session(&app).await;
-    let created = send(
+    let created = create_session(
         &app,
-        "POST",
-        "/api/v1/sessions",
         &bearer,
-        &[],
         json!({"game": "auction_pinochle", "players": ["Ann, Bob", "Cy", "Dee"],
-               "agreements": {"stake": "0.05"}})
-        .to_string(),
+               "agreements": {"stake": "0.05"}}),
     )
     .await;
     assert_eq!(created.status.as_u16(), 201, "{}", created.body);
@@ -829,14 +816,7 @@ async fn a_new_session_may_not_seat_a_look_alike_of_a_club_player() {
     let new_session = |players: Value| {
         let body = json!({"game": "auction_pinochle", "players": players,
                           "agreements": {"stake": "0.05"}});
-        send(
-            &app,
-            "POST",
-            "/api/v1/sessions",
-            &bearer,
-            &[],
-            body.to_string(),
-        )
+        create_session(&app, &bearer, body)
     };
     for look_alike in ["\u{410}", "\u{FF21}"] {
         let reply = new_session(json!([look_alike, "Dee", "Eve"])).await;

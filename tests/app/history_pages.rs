@@ -11,7 +11,7 @@ use common::html::{
     count, has, has_parts, has_term, links_named, one_text, outer_html, parts, select_attr,
     select_text, texts, transfers,
 };
-use common::nights::{pinochle, pitch};
+use common::nights::{import_to_club, pinochle, pitch};
 use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service::{self, Folds};
@@ -43,14 +43,8 @@ fn pinochle_night() -> SessionDoc {
 /// A club with the two nights; its id, the login cookie and the two sessions' ids.
 async fn club(app: &TestApp) -> (i64, String, i64, i64) {
     let (club, cookie) = app.new_club("Thursday").await;
-    let a = service::import(&app.pool, &pinochle_night(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
-    let b = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let a = import_to_club(app, club, &pinochle_night()).await;
+    let b = import_to_club(app, club, &pitch("Ann", "Bob")).await;
     (club, cookie, a, b)
 }
 

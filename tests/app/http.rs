@@ -8,7 +8,7 @@ use scorekeeper::ids::SessionId;
 
 use common::TestApp;
 use common::html::{cell_words, has, one_text, refusal, refused_with, select_text, selected};
-use common::pages::{export_of, ledger_of};
+use common::pages::{export_of, import_doc, ledger_of};
 use serde_json::{Value, json};
 
 /// Creates a 3-handed session at 5¢ a hundred with Scarne's kitty pot through the HTML form.
@@ -433,9 +433,7 @@ async fn import_export_and_the_stored_postings_agree_with_replay() {
             {"type": "close"}
         ]
     });
-    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    let id = reply.json()["id"].as_i64().unwrap();
+    let id = import_doc(&app, &doc).await;
     let export = export_of(&app, &id).await;
     assert_eq!(export["events"], doc["events"]);
     let ledger = ledger_of(&app, &id).await;

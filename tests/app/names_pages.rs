@@ -12,7 +12,8 @@ use scorekeeper::ids::ClubId;
 use common::html::{
     self, form_values, has, one_text, outer_html, select_attr, select_text, selected, texts,
 };
-use common::nights::{pinochle, pitch_in};
+use common::nights::{assert_payment_refused, import_to_club, pinochle, pitch_in};
+use common::pages::club_export_of;
 use common::{TestApp, person};
 use scorekeeper::format::SessionDoc;
 use scorekeeper::service;
@@ -53,19 +54,13 @@ fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
 async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded_by_the_old() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let id = service::import(&app.pool, &pinochle_open(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let id = import_to_club(&app, club, &pinochle_open()).await;
     let two: SessionDoc = serde_json::from_value(json!({
         "format": "scorekeeper/session@1", "game": "two_handed_pinochle", "currency": "USD",
         "agreements": { "stake": "0.50" }, "players": ["Ann", "Bob"], "events": []
     }))
     .unwrap();
-    let two = service::import(&app.pool, &two, Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let two = import_to_club(&app, club, &two).await;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = person(&history, "Bob");
     app.post_form_with_ok(
@@ -133,13 +128,7 @@ async fn a_renamed_player_is_labelled_by_the_new_name_on_every_form_and_recorded
         &[("cookie", &cookie)],
     )
     .await;
-    let export = app
-        .get_with(
-            &format!("/api/v1/sessions/{id}/export"),
-            &[("cookie", &cookie)],
-        )
-        .await
-        .json();
+    let export = club_export_of(&app, id, &cookie).await;
     assert_eq!(export["events"][1]["bidder"], "Bob");
     assert_eq!(export["players"], json!(["Ann", "Bob", "Cy"]));
 
@@ -436,15 +425,8 @@ async fn each_transfer_of_a_night_can_be_recorded_as_it_stands() {
         select_text(&night, "option[value=\"\"][selected][disabled]").contains(&"Who pays".into())
     );
     // A blank choice is refused by name, nothing written.
-    let blank = app
-        .post_form_with(
-            &format!("{url}/payments"),
-            &[("payer", ""), ("payee", "Ann"), ("amount", "1.20")],
-            &[("cookie", &cookie)],
-        )
-        .await;
-    assert_eq!(blank.status.as_u16(), 400, "{}", blank.body);
-    assert!(blank.body.contains("choose who paid"), "{}", blank.body);
+    let blank = [("payer", ""), ("payee", "Ann"), ("amount", "1.20")];
+    assert_payment_refused(&app, &cookie, &url, &blank, 400, "choose who paid").await;
     // The transfer's own button: Dee → Ann 1.20 recorded, Dee still owes Bob 1.20.
     assert!(has(&night, "input[type=hidden][name=seen][value=\"0\"]"));
     let tap = [
@@ -493,10 +475,7 @@ async fn the_kitty_is_offered_only_where_it_is_a_party() {
         ]
     }))
     .unwrap();
-    let id = service::import(&app.pool, &doc, Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let id = import_to_club(&app, club, &doc).await;
     let made = app
         .post_form_with(
             &format!("/clubs/{club}/nights"),

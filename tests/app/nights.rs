@@ -7,15 +7,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
-use scorekeeper::ids::ClubId;
 #[path = "nights/settled.rs"]
 mod settled;
 
 use common::TestApp;
 use common::html::{has, has_term, select_text, text_after};
-use common::nights::{make_night, pay_at_night, pinochle, pitch, two_pitches};
+use common::nights::{
+    assert_payment_refused, import_to_club, make_night, pay_at_night, pinochle, pitch, two_pitches,
+};
 use scorekeeper::format::SessionDoc;
-use scorekeeper::service;
 use serde_json::{Value, json};
 
 async fn api(app: &TestApp, cookie: &str, club: i64, night: i64) -> Value {
@@ -101,15 +101,8 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     // Issue 23 point 7: a payment posted without `seen` (how many payments the page
     // showed) is refused naming it, nothing written: two such taps would record twice.
     for _ in 0..2 {
-        let blind = app
-            .post_form_with(
-                &format!("{location}/payments"),
-                &[("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")],
-                &[("cookie", &cookie)],
-            )
-            .await;
-        assert_eq!(blind.status.as_u16(), 400, "{}", blind.body);
-        assert!(blind.body.contains("seen"), "{}", blind.body);
+        let blind = [("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")];
+        assert_payment_refused(&app, &cookie, &location, &blind, 400, "seen").await;
     }
     assert_eq!(api(&app, &cookie, club, night).await["payments"], json!([]));
     // Dee hands Ann 1.20 against the night: only Dee → Bob 1.20 is left.
@@ -136,15 +129,7 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
             "payer",
         ),
     ] {
-        let refused = app
-            .post_form_with(
-                &format!("{location}/payments"),
-                &fields,
-                &[("cookie", &cookie)],
-            )
-            .await;
-        assert_eq!(refused.status.as_u16(), 400, "{}", refused.body);
-        assert!(refused.body.contains(field), "{}", refused.body);
+        assert_payment_refused(&app, &cookie, &location, &fields, 400, field).await;
     }
     assert_eq!(
         api(&app, &cookie, club, night).await["payments"]
@@ -288,14 +273,8 @@ fn pair(name: &str, net: &str) -> (String, String) {
 async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let pinochle = service::import(&app.pool, &pinochle_with_kitty(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
-    let pitch = service::import(&app.pool, &pitch("Cy", "Ann"), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let pinochle = import_to_club(&app, club, &pinochle_with_kitty()).await;
+    let pitch = import_to_club(&app, club, &pitch("Cy", "Ann")).await;
     let (location, night) = make_night(&app, &cookie, club, &[pinochle, pitch], "").await;
     let expected_nets = vec![
         pair("Ann", "-0.70"),
@@ -352,10 +331,7 @@ async fn a_kitty_left_in_a_night_is_shared_as_its_close_would_share_it() {
 async fn the_next_session_joins_tonights_night_from_its_form() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let first = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let first = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
     let form = app
         .get_with("/sessions/new?game=auction_pitch", &[("cookie", &cookie)])
         .await;
@@ -612,17 +588,7 @@ async fn a_night_settles_its_sessions_everywhere() {
     let other = app.page(&cookie, &format!("/sessions/{b}")).await;
     assert!(other.contains("Dee paid Ann $1.20"), "{other}");
     assert!(!other.contains("Yes: Dee paid Ann"), "{other}");
-    app.post_form_with_ok(
-        &format!("{location}/payments"),
-        &[
-            ("payer", "Dee"),
-            ("payee", "Bob"),
-            ("amount", "1.20"),
-            ("seen", "1"),
-        ],
-        c,
-    )
-    .await;
+    pay_at_night(&app, &cookie, &location, ["1", "Dee", "Bob", "1.20"]).await;
     for s in [a, b] {
         let sheet = app.page(&cookie, &format!("/sessions/{s}")).await;
         assert!(
@@ -641,24 +607,21 @@ async fn a_night_settles_its_sessions_everywhere() {
     }
     assert_eq!(csv, vec![]);
     // Nothing but a hand or a void makes a settled night owe again.
-    let again = app
-        .post_form_with(
-            &format!("{location}/payments"),
-            &[
-                ("payer", "Ann"),
-                ("payee", "Bob"),
-                ("amount", "1.00"),
-                ("seen", "2"),
-            ],
-            c,
-        )
-        .await;
-    assert_eq!(again.status.as_u16(), 409, "{}", again.body);
-    assert!(
-        again.body.contains("the night is settled"),
-        "{}",
-        again.body
-    );
+    let again = [
+        ("payer", "Ann"),
+        ("payee", "Bob"),
+        ("amount", "1.00"),
+        ("seen", "2"),
+    ];
+    assert_payment_refused(
+        &app,
+        &cookie,
+        &location,
+        &again,
+        409,
+        "the night is settled",
+    )
+    .await;
 
     let first = api(&app, &cookie, club, night).await["payments"][0]["id"]
         .as_i64()

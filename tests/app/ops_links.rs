@@ -17,6 +17,34 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 /// One request straight to the router: no cookie jar, only the headers given.
+/// Posts a hand (A deals, B bids) to `events` with the `authorization` header: the status
+/// and the body of the answer.
+async fn post_hand_with(app: &TestApp, events: &str, authorization: &str) -> (u16, String) {
+    let (status, _, body) = raw(
+        app,
+        "POST",
+        events,
+        &[("authorization", authorization)],
+        Some(hand("A", "B")),
+    )
+    .await;
+    (status, body)
+}
+
+/// The sheet's links page as the browser holding `cookie` sees it, served as
+/// `table.local:3000`: the status and the page.
+async fn links_page(app: &TestApp, sheet: &str, cookie: &str) -> (u16, String) {
+    let (status, _, page) = raw(
+        app,
+        "GET",
+        &format!("{sheet}/links"),
+        &[("cookie", cookie), ("host", "table.local:3000")],
+        None,
+    )
+    .await;
+    (status, page)
+}
+
 async fn raw(
     app: &TestApp,
     method: &str,
@@ -118,26 +146,12 @@ async fn the_api_answers_links_and_only_their_secrets_read_and_write() {
             .0,
         200
     );
-    let (status, _, body) = raw(
-        &app,
-        "POST",
-        &events,
-        &[("authorization", &reader)],
-        Some(hand("A", "B")),
-    )
-    .await;
+    let (status, body) = post_hand_with(&app, &events, &reader).await;
     assert_eq!(status, 403, "{body}");
     assert!(body.contains("read link"), "{body}");
     // The write secret writes.
     let writer = bearer(&write);
-    let (status, _, body) = raw(
-        &app,
-        "POST",
-        &events,
-        &[("authorization", &writer)],
-        Some(hand("A", "B")),
-    )
-    .await;
+    let (status, body) = post_hand_with(&app, &events, &writer).await;
     assert_eq!(status, 201, "{body}");
     let export = raw(
         &app,
@@ -251,14 +265,7 @@ async fn the_links_open_the_sheet_in_a_browser_and_a_read_link_keeps_a_write_log
     .await;
     assert!(page.contains("Enter the hand"));
     // The links page: both links for the scorer, the read link only for a looker.
-    let (status, _, links) = raw(
-        &app,
-        "GET",
-        &format!("{sheet}/links"),
-        &[("cookie", &writer_cookie), ("host", "table.local:3000")],
-        None,
-    )
-    .await;
+    let (status, links) = links_page(&app, &sheet, &writer_cookie).await;
     assert_eq!(status, 200);
     assert!(
         links.contains(&format!("http://table.local:3000{write_link}")),
@@ -268,14 +275,7 @@ async fn the_links_open_the_sheet_in_a_browser_and_a_read_link_keeps_a_write_log
         links.contains(&format!("http://table.local:3000{read_link}")),
         "{links}"
     );
-    let (_, _, links) = raw(
-        &app,
-        "GET",
-        &format!("{sheet}/links"),
-        &[("cookie", &reader_cookie), ("host", "table.local:3000")],
-        None,
-    )
-    .await;
+    let (_, links) = links_page(&app, &sheet, &reader_cookie).await;
     assert!(links.contains(&read_link) && !links.contains(&write_link));
     assert_eq!(
         raw(&app, "GET", &format!("{sheet}/links"), &[], None)
@@ -341,19 +341,8 @@ async fn live_sheets_are_capped_per_session_and_overall_and_end_when_idle() {
     };
     let mut sessions = Vec::new();
     for _ in 0..2 {
-        let (status, cookie, body) = raw(
-            &app,
-            "POST",
-            "/api/v1/sessions",
-            &[],
-            Some(json!({"game": "auction_pinochle", "players": ["A", "B", "C"], "agreements": {"stake": "0.05"}})),
-        )
-        .await;
-        assert_eq!(status, 201, "{body}");
-        let id = serde_json::from_str::<Value>(&body).unwrap()["id"]
-            .as_i64()
-            .unwrap();
-        sessions.push((id, cookie.unwrap()));
+        let (created, cookie) = session_with_links(&app).await;
+        sessions.push((created["id"].as_i64().unwrap(), cookie.unwrap()));
     }
     let (one, one_cookie) = sessions[0].clone();
     let (two, two_cookie) = sessions[1].clone();

@@ -9,16 +9,14 @@ use crate::common;
 
 use common::TestApp;
 use common::html::{bold_says, has, one_text, select_text, transfers};
-use common::pages::{export_of, ledger_of};
+use common::pages::{export_of, import_doc, ledger_of};
 use serde_json::{Value, json};
 
 async fn import(app: &TestApp, events: Value) -> i64 {
     let doc = json!({"format": "scorekeeper/session@1", "game": "auction_pinochle",
         "agreements": {"stake": "0.05", "kitty": "pot"}, "players": ["Ann", "Bob", "Cy"],
         "events": events});
-    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    reply.json()["id"].as_i64().unwrap()
+    import_doc(app, &doc).await
 }
 
 /// Posts `form` to the sheet's `action`; fails unless the answer is 303 back to the sheet
@@ -130,21 +128,15 @@ async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
         "the close row says it was reopened"
     );
     // Hand 2 goes in and lands on the latest row.
-    post_back(
-        &app,
-        &sheet,
-        "hands",
-        &[
-            ("expected_events", "5"),
-            ("dealer", "Ann"),
-            ("bidder", "Bob"),
-            ("bid", "250"),
-            ("trump", "hearts"),
-            ("outcome", "made"),
-        ],
-        "latest",
-    )
-    .await;
+    let hand_2 = [
+        ("expected_events", "5"),
+        ("dealer", "Ann"),
+        ("bidder", "Bob"),
+        ("bid", "250"),
+        ("trump", "hearts"),
+        ("outcome", "made"),
+    ];
+    post_back(&app, &sheet, "hands", &hand_2, "latest").await;
     // Bob +0.20, Ann and Cy −0.10.
     assert_eq!(
         balances(&app, id).await,
@@ -157,20 +149,9 @@ async fn a_payment_is_voided_and_the_close_taken_back_from_the_sheet() {
         "the latest row is hand 2"
     );
 
-    // A phone that still shows hand 1 is told of hand 2, counted in hands.
-    let stale = app
-        .post_form(
-            &format!("{sheet}/hands"),
-            &[
-                ("expected_events", "5"),
-                ("dealer", "Ann"),
-                ("bidder", "Bob"),
-                ("bid", "250"),
-                ("trump", "hearts"),
-                ("outcome", "made"),
-            ],
-        )
-        .await;
+    // A phone that still shows hand 1 sends the same hand again: it is told of hand 2,
+    // counted in hands.
+    let stale = app.post_form(&format!("{sheet}/hands"), &hand_2).await;
     assert_eq!(stale.status.as_u16(), 409);
     assert!(
         stale
@@ -310,12 +291,8 @@ async fn the_preview_names_the_kitty_share_and_check_pinochle_says_no_kitty() {
         "agreements": {"stake": "0.25"}, "players": ["Ann", "Bob", "Cy", "Dan"],
         "events": [{"type": "hand", "dealer": "Dan", "bidder": "Ann", "bid": 250, "trump": "hearts",
                     "NS": {"meld": 120, "tricks": 150}, "EW": {"meld": 40, "tricks": 100}}]});
-    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    let page = app
-        .get(&format!("/sessions/{}", reply.json()["id"]))
-        .await
-        .body;
+    let id = import_doc(&app, &doc).await;
+    let page = app.get(&format!("/sessions/{id}")).await.body;
     let settle = &page[page.find("id=\"settle\"").unwrap()..];
     assert!(settle.contains("pays"), "closing now settles the checks");
     assert!(!settle.to_lowercase().contains("kitty"), "{settle}");

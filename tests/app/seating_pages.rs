@@ -8,30 +8,41 @@ use crate::common;
 use common::TestApp;
 use common::html::{has, select_attr};
 
+/// The new-session form at `/sessions/new?{query}` as the club member with `cookie` sees it.
+async fn new_session_form(app: &TestApp, query: &str, cookie: &str) -> String {
+    app.get_with(&format!("/sessions/new?{query}"), &[("cookie", cookie)])
+        .await
+        .body
+}
+
+/// Starts an Auction Pinochle session (0.05) of `players` in seat order for the club member
+/// with `cookie`; the sheet's address.
+async fn start_pinochle(app: &TestApp, players: [&str; 3], cookie: &str) -> String {
+    let reply = app
+        .post_form_with_ok(
+            "/sessions",
+            &[
+                ("game", "auction_pinochle"),
+                ("player_1", players[0]),
+                ("player_2", players[1]),
+                ("player_3", players[2]),
+                ("a.stake", "0.05"),
+            ],
+            &[("cookie", cookie)],
+        )
+        .await;
+    reply.location.unwrap()
+}
+
 #[tokio::test]
 async fn the_club_roster_and_the_last_seating_fill_the_seats() {
     let app = TestApp::new().await;
     let (_, cookie) = app.new_club("Friday Pinochle").await;
     let headers = [("cookie", cookie.as_str())];
     // Without a session yet, nothing to offer.
-    let empty = app
-        .get_with("/sessions/new?game=auction_pinochle", &headers)
-        .await;
-    assert!(!empty.body.contains("Same seats as last time"));
-    let created = app
-        .post_form_with_ok(
-            "/sessions",
-            &[
-                ("game", "auction_pinochle"),
-                ("player_1", "Margaret"),
-                ("player_2", "Salvatore"),
-                ("player_3", "Vincenzo"),
-                ("a.stake", "0.05"),
-            ],
-            &headers,
-        )
-        .await;
-    let sheet = created.location.unwrap();
+    let empty = new_session_form(&app, "game=auction_pinochle", &cookie).await;
+    assert!(!empty.contains("Same seats as last time"));
+    let sheet = start_pinochle(&app, ["Margaret", "Salvatore", "Vincenzo"], &cookie).await;
     app.post_form_with_ok(
         &format!("{sheet}/hands"),
         &[
@@ -46,10 +57,7 @@ async fn the_club_roster_and_the_last_seating_fill_the_seats() {
     )
     .await;
 
-    let form = app
-        .get_with("/sessions/new?game=auction_pinochle", &headers)
-        .await
-        .body;
+    let form = new_session_form(&app, "game=auction_pinochle", &cookie).await;
     for name in ["Margaret", "Salvatore", "Vincenzo"] {
         assert!(
             select_attr(&form, "option", "value").contains(&name.to_string()),
@@ -59,36 +67,16 @@ async fn the_club_roster_and_the_last_seating_fill_the_seats() {
     assert!(has(&form, "[list=roster]"));
     assert!(form.contains("Same seats as last time: Margaret, Salvatore, Vincenzo"));
     // One tap: the seats come filled, in the same order.
-    let filled = app
-        .get_with("/sessions/new?game=auction_pinochle&last=1", &headers)
-        .await
-        .body;
+    let filled = new_session_form(&app, "game=auction_pinochle&last=1", &cookie).await;
     assert!(has(&filled, "[name=player_1][value=Margaret]"), "{filled}");
     assert!(has(&filled, "[name=player_3][value=Vincenzo]"));
     // Another game's form offers the same table.
-    let pitch = app
-        .get_with("/sessions/new?game=auction_pitch", &headers)
-        .await
-        .body;
+    let pitch = new_session_form(&app, "game=auction_pitch", &cookie).await;
     assert!(pitch.contains("Same seats as last time: Margaret, Salvatore, Vincenzo"));
     // A session started by mistake with three of the five and left without a hand is no
     // table to repeat: the offer stays the table that played.
-    app.post_form_with_ok(
-        "/sessions",
-        &[
-            ("game", "auction_pinochle"),
-            ("player_1", "Tony"),
-            ("player_2", "Rosemary"),
-            ("player_3", "Margaret"),
-            ("a.stake", "0.05"),
-        ],
-        &headers,
-    )
-    .await;
-    let form = app
-        .get_with("/sessions/new?game=auction_pinochle", &headers)
-        .await
-        .body;
+    start_pinochle(&app, ["Tony", "Rosemary", "Margaret"], &cookie).await;
+    let form = new_session_form(&app, "game=auction_pinochle", &cookie).await;
     assert!(
         form.contains("Same seats as last time: Margaret, Salvatore, Vincenzo"),
         "{form}"

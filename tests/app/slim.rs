@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 
-use crate::common::pages::ledger_of;
+use crate::common::pages::{import_doc, ledger_of};
 use crate::common::{TestApp, engines};
-use scorekeeper::ids::{ClubId, SessionId};
+use scorekeeper::ids::SessionId;
 
 /// The Auction game's two-player rounds (the public case AU-04, rules §1.10): P1 takes the
 /// first Q in overtime for 12, K for 10, A for 9, J for 4 (items 10, spent 35); P2 the
@@ -145,9 +145,7 @@ async fn a_ledger_stored_without_entries_is_backfilled_once_then_read_as_stored(
             {"type": "hand", "dealer": "B", "bidder": "B", "bid": 250, "trump": "clubs", "outcome": "made"}
         ]
     });
-    let reply = app.post_json("/api/v1/sessions/import", &doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    let id = reply.json()["id"].as_i64().unwrap();
+    let id = import_doc(&app, &doc).await;
     let as_stored = ledger_of(&app, id).await;
     let replayed =
         scorekeeper::format::replay(&serde_json::from_value(doc.clone()).unwrap()).unwrap();
@@ -266,10 +264,7 @@ async fn a_renamed_clubs_sheet_comes_from_the_cached_state_and_reads_as_the_whol
         ]
     }))
     .unwrap();
-    let id = scorekeeper::service::import(&app.pool, &doc, Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let id = crate::common::nights::import_to_club(&app, club, &doc).await;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
     let bob = crate::common::person(&history, "Bob");
     let renamed = app

@@ -14,14 +14,12 @@ use crate::common;
 
 use common::TestApp;
 use common::html::{body_rows, count, has, has_parts, one_text, parts, select_attr, select_text};
-use common::pages::ledger_of;
+use common::pages::{import_doc, ledger_of};
 use serde_json::{Value, json};
 
 /// Imports `doc` and returns the session's id.
 async fn import(app: &TestApp, doc: &Value) -> String {
-    let reply = app.post_json("/api/v1/sessions/import", doc).await;
-    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
-    reply.json()["id"].to_string()
+    import_doc(app, doc).await.to_string()
 }
 
 /// Records one event through the API.
@@ -198,10 +196,24 @@ fn correct_link(id: &str, index: usize) -> String {
 const PITCH_STAKE: i64 = 10;
 const PITCH_TARGET: i64 = 4;
 
-fn pitch_doc(events: Value) -> Value {
-    json!({"format": "scorekeeper/session@1", "game": "auction_pitch",
+/// Imports a Pitch session of Ann, Bob and Cy at [`PITCH_STAKE`] a point, game at
+/// [`PITCH_TARGET`], holding `events`; its id.
+async fn import_pitch(app: &TestApp, events: Value) -> String {
+    let doc = json!({"format": "scorekeeper/session@1", "game": "auction_pitch",
            "agreements": {"stake": "0.10", "target": PITCH_TARGET},
-           "players": ["Ann", "Bob", "Cy"], "events": events})
+           "players": ["Ann", "Bob", "Cy"], "events": events});
+    import(app, &doc).await
+}
+
+/// The first hand of most games below: Cy deals; Ann bids 2 and takes High and Low (+2),
+/// Bob the Game (+1). Ann 2, Bob 1, Cy 0.
+fn ann_makes_two() -> Value {
+    pitch_hand(
+        "Cy",
+        "Ann",
+        2,
+        [Some("Ann"), Some("Ann"), None, Some("Bob")],
+    )
 }
 
 /// A played Pitch hand: dealer, pitcher, bid, and who took High, Low, Jack, Game.
@@ -256,22 +268,17 @@ async fn pitch_a_corrected_earlier_hand_changes_who_won_and_a_later_hand_is_undo
     // Hand 1: Ann bids 2, takes High and Low (2 ≥ 2: +2); Bob the Game (+1). Ann 2, Bob 1.
     // Hand 2: Bob bids 2, takes Low, Jack, Game (3 ≥ 2: +3); Ann High (+1). Ann 3, Bob 4:
     // the pitcher reaches 4 and wins (rule 1).
-    let id = import(
+    let id = import_pitch(
         &app,
-        &pitch_doc(json!([
-            pitch_hand(
-                "Cy",
-                "Ann",
-                2,
-                [Some("Ann"), Some("Ann"), None, Some("Bob")]
-            ),
+        json!([
+            ann_makes_two(),
             pitch_hand(
                 "Ann",
                 "Bob",
                 2,
                 [Some("Ann"), Some("Bob"), Some("Bob"), Some("Bob")]
             ),
-        ])),
+        ]),
     )
     .await;
     let first = ledger(&app, &id).await;
@@ -385,22 +392,17 @@ async fn pitch_correcting_the_hand_that_ended_a_game_gives_it_to_another_player(
     let app = TestApp::new().await;
     // Hand 1: Ann bids 2, takes High and Low: +2; Bob the Game: +1. Ann 2, Bob 1, Cy 0.
     // Hand 2: Bob bids 3, takes High, Low, Jack (3 ≥ 3: +3); Cy the Game (+1). Bob 4 wins.
-    let id = import(
+    let id = import_pitch(
         &app,
-        &pitch_doc(json!([
-            pitch_hand(
-                "Cy",
-                "Ann",
-                2,
-                [Some("Ann"), Some("Ann"), None, Some("Bob")]
-            ),
+        json!([
+            ann_makes_two(),
             pitch_hand(
                 "Ann",
                 "Bob",
                 3,
                 [Some("Bob"), Some("Bob"), Some("Bob"), Some("Cy")]
             ),
-        ])),
+        ]),
     )
     .await;
     assert_eq!(ledger_winners(&ledger(&app, &id).await), ["Bob"]);
@@ -450,16 +452,12 @@ async fn pitch_a_correction_that_unends_a_game_leaves_no_winner_standing() {
     let app = TestApp::new().await;
     // As above, Bob wins at 4 on hand 2; then High turns out to be Ann's: Bob took Low and
     // Jack, 2 < 3, and is set back: 1 − 3 = −2. Ann 2 + 1 = 3, Cy 0 + 1 = 1: nobody is out.
-    let id = import(
-        &app,
-        &pitch_doc(json!([
-            pitch_hand("Cy", "Ann", 2, [Some("Ann"), Some("Ann"), None, Some("Bob")]),
+    let id = import_pitch(&app, json!([
+            ann_makes_two(),
             pitch_hand("Ann", "Bob", 3, [Some("Bob"), Some("Bob"), Some("Bob"), Some("Cy")]),
             {"type": "correction", "event": 1,
              "replacement": pitch_hand("Ann", "Bob", 3, [Some("Ann"), Some("Bob"), Some("Bob"), Some("Cy")])},
-        ])),
-    )
-    .await;
+        ])).await;
     let now = ledger(&app, &id).await;
     assert!(ledger_winners(&now).is_empty());
     for p in ["Ann", "Bob", "Cy"] {
@@ -484,16 +482,7 @@ async fn pitch_a_correction_that_unends_a_game_leaves_no_winner_standing() {
 #[tokio::test]
 async fn pitch_a_closed_sitting_offers_no_correct_links() {
     let app = TestApp::new().await;
-    let id = import(
-        &app,
-        &pitch_doc(json!([pitch_hand(
-            "Cy",
-            "Ann",
-            2,
-            [Some("Ann"), Some("Ann"), None, Some("Bob")]
-        ),])),
-    )
-    .await;
+    let id = import_pitch(&app, json!([ann_makes_two()])).await;
     assert!(has(&sheet(&app, &id).await, &correct_link(&id, 0)));
     record(&app, &id, json!({"type": "close"})).await;
     assert!(!has(&sheet(&app, &id).await, ".correct"));

@@ -16,8 +16,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, script_text, scroll_width, submit, try_page_fetch,
-    wait_for,
+    Browser, assert_landed, choose, fill, script_text, script_value, scroll_width, submit,
+    try_page_fetch, wait_for,
 };
 use common::entry::{events, open_session};
 use common::tables::largest_tables;
@@ -307,15 +307,11 @@ async fn wait_for_events(phone: &WebDriver, id: i64, count: usize, what: &str) -
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let refusal = phone
-        .execute(
-            "var e = document.getElementById('error'); return e ? e.textContent : null;",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    let refusal = script_value(
+        phone,
+        "var e = document.getElementById('error'); return e ? e.textContent : null;",
+    )
+    .await;
     panic!("{what}: nothing was recorded (refusal: {refusal})");
 }
 
@@ -579,32 +575,26 @@ async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
         "{at_400}"
     );
     assert!(!at_400.contains("bid 300"), "{at_400}");
-    let preview_rows: String = phone
-        .execute(
-            "return Array.from(document.querySelectorAll('#next .what-if tbody tr'))\
+    let preview_rows: String = script_value(
+        &phone,
+        "return Array.from(document.querySelectorAll('#next .what-if tbody tr'))\
              .map(function (r) { return r.textContent; }).join(' | ');",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_str()
-        .unwrap()
-        .to_string();
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string();
     // The box fits the phone: nothing wider than 390 px, and it sits above the button.
     assert!(scroll_width(&phone).await <= 390, "the page fits 390 px");
-    let above: bool = phone
-        .execute(
-            "var f = document.querySelector('#next form.hand-form');\
+    let above: bool = script_value(
+        &phone,
+        "var f = document.querySelector('#next form.hand-form');\
              var b = f.querySelector('.what-if'), s = f.querySelector('button[type=submit]');\
              return b.getBoundingClientRect().bottom <= s.getBoundingClientRect().top;",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_bool()
-        .unwrap();
+    )
+    .await
+    .as_bool()
+    .unwrap();
     assert!(above, "the preview sits above the submit button");
     common::browser::section_screenshot(&phone, "next", "what-if-auction-pinochle.png").await;
 
@@ -646,20 +636,12 @@ async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
             }
         }
         let shown = wait_for_what_if(&phone, "If this goes in").await;
-        let wide: Value = phone
-            .execute(
-                "var wide = [];\
+        let wide: Value = script_value(&phone, "var wide = [];\
                  document.querySelectorAll('.what-if, .what-if *').forEach(function (e) {\
                    if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')\
                      wide.push(e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);\
                  });\
-                 return [document.documentElement.scrollWidth, wide];",
-                Vec::new(),
-            )
-            .await
-            .unwrap()
-            .json()
-            .clone();
+                 return [document.documentElement.scrollWidth, wide];").await;
         assert!(wide[0].as_i64().unwrap() <= 390, "{game}: {wide} {shown}");
         assert_eq!(wide[1], json!([]), "{game}: the preview scrolls sideways");
         common::browser::section_screenshot(&phone, "next", &format!("what-if-{game}.png")).await;

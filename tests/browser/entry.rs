@@ -15,7 +15,7 @@
 
 use crate::common;
 
-use common::browser::{Browser, page_fetch, section_screenshot};
+use common::browser::{Browser, page_fetch, script_value, section_screenshot};
 use common::entry::{Taps, last_hand, open_session, shown};
 use common::tables::{FOUR, doc};
 use serde_json::json;
@@ -113,16 +113,8 @@ async fn check_meld_checks_step_and_post_what_they_show() {
     for field in &fields {
         assert_eq!(field.value().await.unwrap().unwrap_or_default(), "");
     }
-    let buttons = phone
-        .execute(
-            "return [...document.querySelectorAll('#next .meld-checks button.step')]\
-               .map(b => { var r = b.getBoundingClientRect(); return [b.type, r.width, r.height]; });",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    let buttons = script_value(&phone, "return [...document.querySelectorAll('#next .meld-checks button.step')]\
+               .map(b => { var r = b.getBoundingClientRect(); return [b.type, r.width, r.height]; });").await;
     let buttons = buttons.as_array().unwrap();
     assert_eq!(buttons.len(), 28, "a − and a + beside each count");
     for b in buttons {

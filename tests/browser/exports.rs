@@ -10,7 +10,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, fill, page_fetch, screenshots, scroll_width, sheet_screenshot, submit, wait_for,
+    Browser, fill, link_fetch, page_fetch, screen_screenshot, scroll_width, sheet_screenshot,
+    submit, wait_for,
 };
 use serde_json::json;
 use thirtyfour::prelude::*;
@@ -22,7 +23,6 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
     };
     let base = browser.base.clone();
     let phone = browser.phone("restorer").await;
-    let shots = screenshots();
     // A backup with one Auction Pinochle night: golden case KT-05 (an all-pass, a failed 350
     // in hearts with the kitty pot) and a payment: Ann −2.00, Bob 0.00, Cy +0.20, kitty 1.80.
     let backup = json!({
@@ -60,10 +60,7 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
     fill(&phone, "name", "Thursday at Sal's").await;
     fill(&phone, "passphrase", "seven of clubs").await;
     assert!(scroll_width(&phone).await <= 390);
-    phone
-        .screenshot(&shots.join("exports-restore-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "exports-restore-390.png").await;
     submit(&phone, "form[action='/clubs/import'] button").await;
     wait_for(&phone, "Thursday at Sal's", Duration::from_secs(10)).await;
     let club_url = phone.current_url().await.unwrap().to_string();
@@ -76,10 +73,7 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
         .scroll_into_view()
         .await
         .unwrap();
-    phone
-        .screenshot(&shots.join("exports-club-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "exports-club-390.png").await;
 
     let (status, results) =
         page_fetch(&phone, &format!("/api/v1/clubs/{club_id}/results.csv")).await;
@@ -116,34 +110,15 @@ async fn a_club_restored_from_its_backup_offers_its_downloads_at_phone_width() {
         .unwrap();
     wait_for(&phone, "postings (CSV)", Duration::from_secs(10)).await;
     assert!(scroll_width(&phone).await <= 390);
-    let link = phone
-        .find(By::LinkText("postings (CSV)"))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .unwrap();
-    let (status, postings) = page_fetch(&phone, &link).await;
+    let (status, postings) = link_fetch(&phone, "postings (CSV)").await;
     assert_eq!(status, 200);
     assert!(postings.starts_with("event,hand,type,recorded_at,account,amount,explanation\n"));
     assert!(
         postings.contains("2,,payment,2026-11-19T23:05:00Z,Ann,0.20,"),
         "{postings}"
     );
-    let link = phone
-        .find(By::LinkText("journal (hledger)"))
-        .await
-        .unwrap()
-        .attr("href")
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(page_fetch(&phone, &link).await.0, 200);
-    phone
-        .screenshot(&shots.join("exports-sheet-top-390.png"))
-        .await
-        .unwrap();
+    assert_eq!(link_fetch(&phone, "journal (hledger)").await.0, 200);
+    screen_screenshot(&phone, "exports-sheet-top-390.png").await;
     sheet_screenshot(&phone, "exports-sheet-390.png").await;
     phone.quit().await.unwrap();
 }

@@ -15,8 +15,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, page_screenshot, script_text, section_screenshot, submit,
-    wait_for,
+    Browser, assert_landed, choose, fill, page_screenshot, screen_screenshot, script_text,
+    script_value, section_screenshot, submit, text_of, wait_for,
 };
 use common::tables::largest_tables;
 use serde_json::json;
@@ -54,21 +54,13 @@ fn plain_hand(game: &str) -> Option<Vec<(&'static str, &'static str, bool)>> {
 
 /// Fails when the page, or anything in it that scrolls sideways, is wider than the phone.
 async fn assert_fits(phone: &WebDriver, what: &str) {
-    let widths = phone
-        .execute(
-            "var wide = [];\
+    let widths = script_value(phone, "var wide = [];\
              document.querySelectorAll('*').forEach(function (e) {\
                var s = getComputedStyle(e);\
                if ((s.overflowX === 'auto' || s.overflowX === 'scroll' || s.overflowX === 'hidden')\
                    && e.scrollWidth > e.clientWidth + 1) wide.push(e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);\
              });\
-             return [document.documentElement.scrollWidth, wide];",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+             return [document.documentElement.scrollWidth, wide];").await;
     let page = widths[0].as_i64().unwrap();
     assert!(
         page <= 390,
@@ -97,13 +89,7 @@ async fn every_games_largest_table_fits_a_phone() {
         section_screenshot(&phone, "settle", &format!("{game}-settle-390.png")).await;
         assert_fits(&phone, game).await;
         // Times read in the phone's own zone, not as stored in UTC.
-        let started = phone
-            .find(By::Css("p.meta time"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let started = text_of(&phone, By::Css("p.meta time")).await;
         assert!(
             !started.contains("UTC") && !started.is_empty(),
             "{game}: started {started}"
@@ -116,17 +102,9 @@ async fn every_games_largest_table_fits_a_phone() {
         // The page is read once loaded (its deferred script has run), within 2 s.
         let mut seen = json!(null);
         for _ in 0..40 {
-            seen = phone
-                .execute(
-                    "var e = document.getElementById('error'), r = e.getBoundingClientRect();\
+            seen = script_value(&phone, "var e = document.getElementById('error'), r = e.getBoundingClientRect();\
                      return [document.activeElement === e, r.top >= -1 && r.bottom <= window.innerHeight + 1,\
-                             e.textContent, document.readyState, r.top, window.scrollY];",
-                    Vec::new(),
-                )
-                .await
-                .unwrap()
-                .json()
-                .clone();
+                             e.textContent, document.readyState, r.top, window.scrollY];").await;
             if seen[0] == json!(true) && seen[1] == json!(true) && seen[3] == json!("complete") {
                 break;
             }
@@ -176,10 +154,7 @@ async fn every_games_largest_table_fits_a_phone() {
             "{game}: a row shows a citation on its face: {faces}"
         );
         assert_fits(&phone, game).await;
-        phone
-            .screenshot(&common::browser::screenshots().join(format!("{game}-refused-390.png")))
-            .await
-            .unwrap();
+        screen_screenshot(&phone, format!("{game}-refused-390.png")).await;
         // The refused form kept what was chosen: the dealer the sheet proposed (every game
         // with a dealer).
         for dealer in phone
@@ -234,33 +209,25 @@ fn twenty_hands() -> serde_json::Value {
 /// Where the watcher's standings and latest hand sit: `[standings top, standings bottom,
 /// latest row top, latest row bottom, screen height, the latest row's number]`.
 async fn first_screen(phone: &WebDriver) -> serde_json::Value {
-    phone
-        .execute(
-            "var now = document.getElementById('now').getBoundingClientRect();\
+    script_value(
+        phone,
+        "var now = document.getElementById('now').getBoundingClientRect();\
              var latest = document.getElementById('latest');\
              var r = latest.getBoundingClientRect();\
              return [now.top, now.bottom, r.top, r.bottom, window.innerHeight,\
                      latest.querySelector('td.num').textContent.trim()];",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone()
+    )
+    .await
 }
 
 /// The bidder chips of the next-hand form that cannot be tapped.
 async fn off_bidders(phone: &WebDriver) -> Vec<String> {
-    let off = phone
-        .execute(
-            "return Array.from(document.querySelectorAll('#next input[name=bidder]:disabled'))\
+    let off = script_value(
+        phone,
+        "return Array.from(document.querySelectorAll('#next input[name=bidder]:disabled'))\
                .map(function (i) { return i.value; });",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    )
+    .await;
     serde_json::from_value(off).unwrap()
 }
 
@@ -322,40 +289,19 @@ async fn a_watchers_phone_opens_on_the_standings_and_keeps_the_latest_hand_in_vi
     wait_for(&watcher, "Standings", Duration::from_secs(5)).await;
     // Who deals the 21st hand: the deal passes left from Margaret (hand 1 was Rosemary's),
     // so hand 21 is Rosemary's again.
-    let deals = watcher
-        .find(By::Css("#now .deals"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let deals = text_of(&watcher, By::Css("#now .deals")).await;
     assert!(deals.contains("Rosemary deals next"), "{deals}");
     // The kitty stands among the standings.
-    let standings = watcher
-        .find(By::Css("#now ul.standings"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let standings = text_of(&watcher, By::Css("#now ul.standings")).await;
     assert!(standings.contains("Kitty"), "{standings}");
     // The picture first, so a first screen that misses something can be seen.
-    watcher
-        .screenshot(&common::browser::screenshots().join("watcher-first-screen-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&watcher, "watcher-first-screen-390.png").await;
     page_screenshot(&watcher, "watcher-page-390.png").await;
     assert_first_screen(&first_screen(&watcher).await, "20", "opened");
     assert_fits(&watcher, "the watcher's sheet").await;
     let before = standing_cents(&watcher).await;
     // The whole sheet is a tap away.
-    let earlier = watcher
-        .find(By::Css("#sheet a.earlier"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let earlier = text_of(&watcher, By::Css("#sheet a.earlier")).await;
     assert!(earlier.contains("19 earlier lines"), "{earlier}");
 
     // The scorekeeper's phone enters hand 21; the watcher's first screen follows it.
@@ -405,18 +351,9 @@ async fn a_watchers_phone_opens_on_the_standings_and_keeps_the_latest_hand_in_vi
             "{player}: {before:?} → {after:?}"
         );
     }
-    let deals = watcher
-        .find(By::Css("#now .deals"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let deals = text_of(&watcher, By::Css("#now .deals")).await;
     assert!(deals.contains("Margaret deals next"), "{deals}");
-    watcher
-        .screenshot(&common::browser::screenshots().join("watcher-after-update-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&watcher, "watcher-after-update-390.png").await;
     keeper.quit().await.unwrap();
     watcher.quit().await.unwrap();
 }
@@ -424,20 +361,12 @@ async fn a_watchers_phone_opens_on_the_standings_and_keeps_the_latest_hand_in_vi
 /// Fails when a cell of the sheet, or the sheet's box, shows less than it holds (a number
 /// cut off inside its cell is as hidden as a column scrolled away).
 async fn assert_no_cell_clipped(phone: &WebDriver, what: &str) {
-    let clipped = phone
-        .execute(
-            "var cut = [];\
+    let clipped = script_value(phone, "var cut = [];\
              document.querySelectorAll('#sheet .sheet-wrap, #sheet table, #sheet th, #sheet td, #now li, #settle dd')\
                .forEach(function (e) {\
                  if (e.scrollWidth > e.clientWidth + 1) cut.push(e.tagName + ' ' + e.textContent.trim().slice(0, 30) + ' ' + e.scrollWidth + '>' + e.clientWidth);\
                });\
-             return cut;",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+             return cut;").await;
     assert_eq!(clipped, json!([]), "{what}: a cell is clipped");
 }
 
@@ -469,13 +398,11 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                 phone.goto(url).await.unwrap();
                 wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
                 // The first screen as the phone shows it, and the whole sheet.
-                phone
-                    .screenshot(
-                        &common::browser::screenshots()
-                            .join(format!("{game}-{seats}-{who}-first-390-{scheme}.png")),
-                    )
-                    .await
-                    .unwrap();
+                screen_screenshot(
+                    &phone,
+                    format!("{game}-{seats}-{who}-first-390-{scheme}.png"),
+                )
+                .await;
                 let name = format!("{game}-{seats}-{who}-sheet-390-{scheme}.png");
                 section_screenshot(&phone, "sheet", &name).await;
                 let what = format!("{game} ({seats} seats, {who}, {scheme})");
@@ -487,16 +414,12 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                 assert_no_cell_clipped(&phone, &what).await;
                 if who == "watcher" {
                     // Who is up is on the watcher's first screen in every game.
-                    let seen = phone
-                        .execute(
-                            "var r = document.getElementById('now').getBoundingClientRect();\
+                    let seen = script_value(
+                        &phone,
+                        "var r = document.getElementById('now').getBoundingClientRect();\
                              return r.top >= 0 && r.bottom <= window.innerHeight;",
-                            Vec::new(),
-                        )
-                        .await
-                        .unwrap()
-                        .json()
-                        .clone();
+                    )
+                    .await;
                     assert_eq!(
                         seen,
                         json!(true),
@@ -504,17 +427,13 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                     );
                     // And so is the latest hand the watcher is shown, whole: its words,
                     // numbers, details and explanation (a game's end box may follow).
-                    let latest = phone
-                        .execute(
-                            "var why = document.querySelectorAll('#sheet tbody tr.why');\
+                    let latest = script_value(
+                        &phone,
+                        "var why = document.querySelectorAll('#sheet tbody tr.why');\
                              var row = why[why.length - 1];\
                              return [row.getBoundingClientRect().bottom, window.innerHeight];",
-                            Vec::new(),
-                        )
-                        .await
-                        .unwrap()
-                        .json()
-                        .clone();
+                    )
+                    .await;
                     assert!(
                         latest[0].as_f64().unwrap() <= latest[1].as_f64().unwrap(),
                         "{what}: the latest hand is below the first screen ({latest})"
@@ -550,30 +469,16 @@ async fn the_first_screen_after_an_entry_names_every_total() {
             .unwrap();
         wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
         assert_landed(&phone, game).await;
-        phone
-            .screenshot(
-                &common::browser::screenshots()
-                    .join(format!("{game}-{seats}-after-entry-first-390.png")),
-            )
-            .await
-            .unwrap();
+        screen_screenshot(&phone, format!("{game}-{seats}-after-entry-first-390.png")).await;
         // The heads at the top of the sheet, the heads over the totals, and whether the
         // heads and the totals over them are wholly on the screen.
-        let seen = phone
-            .execute(
-                "function text(css) { return Array.from(document.querySelectorAll(css))\
+        let seen = script_value(&phone, "function text(css) { return Array.from(document.querySelectorAll(css))\
                    .map(function (e) { return e.textContent.trim(); }); }\
                  function shown(css) { var e = document.querySelector(css); if (!e) return false;\
                    var r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }\
                  return [text('#sheet thead tr:first-child th.head'),\
                          text('#sheet tfoot tr.foot-heads .head'),\
-                         shown('#sheet tfoot tr.foot-heads'), shown('#sheet tfoot tr.totals')];",
-                Vec::new(),
-            )
-            .await
-            .unwrap()
-            .json()
-            .clone();
+                         shown('#sheet tfoot tr.foot-heads'), shown('#sheet tfoot tr.totals')];").await;
         let heads = seen[0].as_array().unwrap();
         assert!(heads.len() >= 2, "{game}: the sheet's heads ({seen})");
         assert_eq!(

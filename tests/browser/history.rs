@@ -14,7 +14,8 @@ use scorekeeper::ids::ClubId;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, dark_mode, page_fetch, screenshots, scroll_width, start_club, submit, wait_for,
+    Browser, choose, dark_mode, link_fetch, screen_screenshot, scroll_width, start_club, submit,
+    text_of, wait_for,
 };
 use common::nights::{pinochle, pitch};
 use scorekeeper::format::SessionDoc;
@@ -54,7 +55,6 @@ async fn a_club_looks_back_on_a_phone() {
     };
     let base = browser.base.clone();
     let phone = browser.phone("historian").await;
-    let shots = screenshots();
     let club = start_club(&phone, &base, "Thursday Nights").await;
     scorekeeper::service::import(&browser.store, &pinochle_night(), Some(ClubId(club)))
         .await
@@ -69,58 +69,28 @@ async fn a_club_looks_back_on_a_phone() {
     wait_for(&phone, "Auction Pitch", Duration::from_secs(5)).await;
     assert_eq!(sessions_shown(&phone).await, 2);
     // The day is shown in the phone's own words and zone ("Tue, Nov 24, 2:40 PM"), not UTC.
-    let when = phone
-        .find(By::Css("ul.history time"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let when = text_of(&phone, By::Css("ul.history time")).await;
     assert!(!when.starts_with("20") && when.contains(':'), "{when}");
     assert!(
         scroll_width(&phone).await <= 390,
         "the history fits a phone"
     );
-    phone
-        .screenshot(&shots.join("history-list-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "history-list-390.png").await;
 
     // Only Cy's nights: the pinochle one.
     submit(&phone, "details.filters > summary").await;
     choose(&phone, "player", &person(&phone, "Cy").await).await;
-    submit(&phone, "form.filters button").await;
-    wait_for_url(&phone, "player=").await;
-    assert_eq!(sessions_shown(&phone).await, 1);
-    let li = phone
-        .find(By::Css("ul.history > li"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let li = filter_to_one(&phone, "player=").await;
     assert!(
         li.contains("Auction Pinochle") && li.contains("settled"),
         "{li}"
     );
-    phone
-        .screenshot(&shots.join("history-filtered-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "history-filtered-390.png").await;
 
     // Every player, Pitch only: the Pitch night, Ann up 2.80.
     choose(&phone, "player", "").await;
     choose(&phone, "game", "auction_pitch").await;
-    submit(&phone, "form.filters button").await;
-    wait_for_url(&phone, "game=auction_pitch").await;
-    assert_eq!(sessions_shown(&phone).await, 1);
-    let li = phone
-        .find(By::Css("ul.history > li"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let li = filter_to_one(&phone, "game=auction_pitch").await;
     assert!(
         li.contains("Ann") && li.contains("$2.80") && li.contains("closed"),
         "{li}"
@@ -129,13 +99,7 @@ async fn a_club_looks_back_on_a_phone() {
     // Ann's page: 0.90 + 2.80 = 3.70 over two nights, with the chart.
     submit(&phone, "ul.history a[href*='/players/']").await;
     wait_for(&phone, "Over the nights", Duration::from_secs(5)).await;
-    let net = phone
-        .find(By::Id("net-all"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let net = text_of(&phone, By::Id("net-all")).await;
     assert_eq!(net, "$3.70");
     let chart = phone.find(By::Css(".history-chart svg")).await.unwrap();
     let rect = chart.rect().await.unwrap();
@@ -147,15 +111,9 @@ async fn a_club_looks_back_on_a_phone() {
         scroll_width(&phone).await <= 390,
         "the player page fits a phone"
     );
-    phone
-        .screenshot(&shots.join("history-player-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "history-player-390.png").await;
     dark_mode(&phone, true).await;
-    phone
-        .screenshot(&shots.join("history-player-dark-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "history-player-dark-390.png").await;
     dark_mode(&phone, false).await;
 
     // A session's balances hand by hand.
@@ -165,23 +123,13 @@ async fn a_club_looks_back_on_a_phone() {
         .unwrap();
     wait_for(&phone, "Balances, hand by hand", Duration::from_secs(5)).await;
     assert!(scroll_width(&phone).await <= 390);
-    phone
-        .screenshot(&shots.join("history-session-chart-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "history-session-chart-390.png").await;
 
     // The club's downloads, through the club page's own links. The results CSV: the Pitch
     // night still owed (Ann +2.80, Bob −1.60, Dee −1.20 from the hands above), the pinochle
     // night paid off (Bob paid Ann the 0.90 he owed, so every balance is 0.00).
     phone.goto(format!("{base}/clubs/{club}")).await.unwrap();
-    let link = |text: &'static str| {
-        let phone = phone.clone();
-        async move {
-            let link = phone.find(By::LinkText(text)).await.unwrap();
-            link.attr("href").await.unwrap().unwrap()
-        }
-    };
-    let (status, csv) = page_fetch(&phone, &link("results (CSV)").await).await;
+    let (status, csv) = link_fetch(&phone, "results (CSV)").await;
     assert_eq!(status, 200, "{csv}");
     let rows: Vec<&str> = csv.lines().collect();
     assert_eq!(rows[0], "session,date,game,player,net");
@@ -197,12 +145,21 @@ async fn a_club_looks_back_on_a_phone() {
     assert!(pinochle.len() >= 3, "{csv}");
     assert!(pinochle.iter().all(|r| r.ends_with(",0.00")), "{csv}");
     // The journal: a transaction per event, every player's account named.
-    let (status, journal) = page_fetch(&phone, &link("journal (hledger)").await).await;
+    let (status, journal) = link_fetch(&phone, "journal (hledger)").await;
     assert_eq!(status, 200, "{journal}");
     for account in ["players:Ann", "players:Bob", "players:Cy", "players:Dee"] {
         assert!(journal.contains(account), "{account} in {journal}");
     }
     phone.quit().await.unwrap();
+}
+
+/// Applies the filters chosen (the address then holds `part`); exactly one night is left,
+/// whose line it returns.
+async fn filter_to_one(driver: &WebDriver, part: &str) -> String {
+    submit(driver, "form.filters button").await;
+    wait_for_url(driver, part).await;
+    assert_eq!(sessions_shown(driver).await, 1);
+    text_of(driver, By::Css("ul.history > li")).await
 }
 
 /// Waits (up to 5 s) until the address holds `part`: the filter form was submitted.

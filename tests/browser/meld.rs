@@ -14,7 +14,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, page_fetch, page_screenshot, script_text,
+    Browser, assert_landed, choose, fill, page_fetch, page_screenshot, script_text, script_value,
     section_screenshot, submit, wait_for,
 };
 use common::entry::open_session;
@@ -97,18 +97,10 @@ async fn open_calculator(phone: &WebDriver, field: &str) {
         &format!("#next .meld-calc[data-meld-field='{field}'] button.meld-open"),
     )
     .await;
-    let sizes = phone
-        .execute(
-            "var d = document.querySelector('dialog.meld-dialog'); if (!d) return null;\
+    let sizes = script_value(phone, "var d = document.querySelector('dialog.meld-dialog'); if (!d) return null;\
              var b = [...d.querySelectorAll('button.step')].map(b => b.getBoundingClientRect());\
              return [d.getBoundingClientRect().right, window.innerWidth,\
-                     Math.min(...b.map(r => r.width)), Math.min(...b.map(r => r.height)), b.length];",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+                     Math.min(...b.map(r => r.width)), Math.min(...b.map(r => r.height)), b.length];").await;
     assert!(!sizes.is_null(), "the calculator opened");
     assert!(
         sizes[0].as_f64().unwrap() <= sizes[1].as_f64().unwrap(),
@@ -345,15 +337,7 @@ async fn auction_pinochle_reads_scarnes_721_hand_from_the_cards() {
 async fn correct_counters(phone: &WebDriver, id: i64, counters: &str) -> Value {
     submit(phone, "#latest ~ tr a.correct, #latest a.correct").await;
     wait_for(phone, "Correct the hand", Duration::from_secs(5)).await;
-    let kept = phone
-        .execute(
-            "return document.querySelectorAll('#correct input[type=hidden][name^=\"meld_detail.\"]').length;",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    let kept = script_value(phone, "return document.querySelectorAll('#correct input[type=hidden][name^=\"meld_detail.\"]').length;").await;
     assert_eq!(
         kept,
         json!(3),
@@ -517,15 +501,11 @@ async fn contract_pinochle_counts_without_a_field() {
     tap(phone, "flush", 1).await;
     tap(phone, "aces_100", 1).await;
     sum_reads(phone, "run 150 + 100 aces 100 = 250").await;
-    let hidden = phone
-        .execute(
-            "return document.querySelector('dialog.meld-dialog button.meld-use').hidden;",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    let hidden = script_value(
+        phone,
+        "return document.querySelector('dialog.meld-dialog button.meld-use').hidden;",
+    )
+    .await;
     assert_eq!(
         hidden,
         json!(true),

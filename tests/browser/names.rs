@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use common::browser::{
     Browser, choose, fill, page_screenshot, scroll_width, section_screenshot, start_club, submit,
-    wait_for,
+    text_of, wait_for,
 };
 use common::nights::pitch;
 use scorekeeper::format::SessionDoc;
@@ -87,13 +87,7 @@ async fn tapping_a_renamed_players_chip_records_the_hand_for_him() {
     assert!(scroll_width(&phone).await <= 390, "the sheet fits a phone");
     submit(&phone, "#next form.hand-form button[type='submit']").await;
     wait_for(&phone, "Undo last hand (hand 2)", Duration::from_secs(5)).await;
-    let sheet = phone
-        .find(By::Css("#sheet tbody"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let sheet = text_of(&phone, By::Css("#sheet tbody")).await;
     assert!(sheet.contains("Robert"), "{sheet}");
 
     // Either engine's store (SCOREKEEPER_TEST_ENGINE), so the SQL goes through the helper.

@@ -18,7 +18,8 @@ use scorekeeper::ids::ClubId;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, choose, fill, page_fetch, screenshots, scroll_width, start_club, submit, wait_for,
+    Browser, choose, fill, page_fetch, screen_screenshot, scroll_width, start_club, submit,
+    wait_for,
 };
 use common::nights::{self, csv_sums, hledger_balances, pitch};
 use scorekeeper::format::SessionDoc;
@@ -31,7 +32,6 @@ async fn a_night_is_made_and_settled_on_a_phone() {
     };
     let base = browser.base.clone();
     let phone = browser.phone("night").await;
-    let shots = screenshots();
     let club = start_club(&phone, &base, "Thursday Nights").await;
     for doc in [pitch("Ann", "Bob"), pitch("Bob", "Ann")] {
         scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
@@ -70,10 +70,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
     assert!(source.contains("Dee pays Ann $1.20"), "{source}");
     assert!(source.contains("Dee pays Bob $1.20"), "{source}");
     assert!(scroll_width(&phone).await <= 390, "the night fits a phone");
-    phone
-        .screenshot(&shots.join("night-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "night-390.png").await;
 
     choose(&phone, "payer", "Dee").await;
     choose(&phone, "payee", "Ann").await;
@@ -84,10 +81,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
     assert!(!source.contains("Dee pays Ann"), "{source}");
     assert!(source.contains("Dee pays Bob $1.20"), "{source}");
     assert!(scroll_width(&phone).await <= 390, "the night fits a phone");
-    phone
-        .screenshot(&shots.join("night-paid-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "night-paid-390.png").await;
 
     // The next session's form offers to join tonight's night.
     phone
@@ -101,10 +95,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
         .await
         .unwrap();
     night.scroll_into_view().await.unwrap();
-    phone
-        .screenshot(&shots.join("night-new-session-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "night-new-session-390.png").await;
 }
 
 /// Auction Pinochle, 0.05 a unit, Scarne's kitty (tests/app/nights.rs worked it by hand with
@@ -133,6 +124,61 @@ async fn exports_say(
         }),
         csv_sums(&csv).into_iter().collect(),
     )
+}
+
+/// Fails unless both club exports (the journal through `hledger balance` when hledger is
+/// there, and the results CSV) say that exactly `owed` (cents, zeros left out) is owed.
+async fn assert_exports_owe(
+    phone: &thirtyfour::WebDriver,
+    club: i64,
+    owed: &[(String, i64)],
+    when: &str,
+) {
+    let (journal, csv) = exports_say(phone, club).await;
+    if let Some(journal) = journal {
+        assert_eq!(journal, owed, "hledger balance {when}");
+    }
+    assert_eq!(csv, owed, "the results CSV {when}");
+}
+
+/// Each of the night's session sheets, once it says that the night settles it.
+async fn night_sheets(
+    phone: &thirtyfour::WebDriver,
+    base: &str,
+    sessions: &[impl std::fmt::Display],
+) -> Vec<String> {
+    let mut sheets = Vec::new();
+    for id in sessions {
+        phone.goto(format!("{base}/sessions/{id}")).await.unwrap();
+        wait_for(
+            phone,
+            "The night settles this session",
+            Duration::from_secs(5),
+        )
+        .await;
+        sheets.push(phone.source().await.unwrap());
+    }
+    sheets
+}
+
+/// Opens the club's history, waits until it shows `until`, and fails unless exactly
+/// `count` of its sessions stand as `status`.
+async fn assert_history_shows(
+    phone: &thirtyfour::WebDriver,
+    base: &str,
+    club: i64,
+    until: &str,
+    status: &str,
+    count: usize,
+) {
+    phone
+        .goto(format!("{base}/clubs/{club}/history"))
+        .await
+        .unwrap();
+    wait_for(phone, until, Duration::from_secs(5)).await;
+    let history = phone.source().await.unwrap();
+    let shown = format!("<span class=\"status\">{status}</span>");
+    assert_eq!(history.matches(&shown).count(), count, "{history}");
 }
 
 /// Issue 22's "Done when". Pitch 1: Ann +2.80, Bob −1.60, Dee −1.20; Pitch 2: Bob +2.80,
@@ -180,39 +226,15 @@ async fn a_settled_night_reads_zero_everywhere_until_a_payment_is_voided() {
     }
     wait_for(&phone, "Everyone is square.", Duration::from_secs(5)).await;
 
-    for &id in &sessions {
-        phone.goto(format!("{base}/sessions/{id}")).await.unwrap();
-        wait_for(
-            &phone,
-            "The night settles this session",
-            Duration::from_secs(5),
-        )
-        .await;
-        let sheet = phone.source().await.unwrap();
+    for sheet in night_sheets(&phone, &base, &sessions).await {
         assert!(
             sheet.contains("The night is settled: everyone is square."),
             "{sheet}"
         );
         assert!(!sheet.contains("Mark paid"), "{sheet}");
     }
-    phone
-        .goto(format!("{base}/clubs/{club}/history"))
-        .await
-        .unwrap();
-    wait_for(&phone, "night settled", Duration::from_secs(5)).await;
-    let history = phone.source().await.unwrap();
-    assert_eq!(
-        history
-            .matches("<span class=\"status\">settled</span>")
-            .count(),
-        3,
-        "{history}"
-    );
-    let (journal, csv) = exports_say(&phone, club).await;
-    if let Some(journal) = journal {
-        assert_eq!(journal, vec![], "hledger balance after the night");
-    }
-    assert_eq!(csv, vec![], "the results CSV after the night");
+    assert_history_shows(&phone, &base, club, "night settled", "settled", 3).await;
+    assert_exports_owe(&phone, club, &[], "after the night").await;
 
     // Void Dee → Ann 2.10 on the night's page: the same debt shows everywhere.
     phone.goto(&night_url).await.unwrap();
@@ -223,35 +245,11 @@ async fn a_settled_night_reads_zero_everywhere_until_a_payment_is_voided() {
     let night = phone.source().await.unwrap();
     assert!(night.contains("Dee pays Ann $2.10"), "{night}");
     assert!(!night.contains("Dee pays Bob"), "{night}");
-    for &id in &sessions {
-        phone.goto(format!("{base}/sessions/{id}")).await.unwrap();
-        wait_for(
-            &phone,
-            "The night settles this session",
-            Duration::from_secs(5),
-        )
-        .await;
-        let sheet = phone.source().await.unwrap();
+    for sheet in night_sheets(&phone, &base, &sessions).await {
         assert!(sheet.contains("Yes: Dee paid Ann $2.10"), "{sheet}");
         assert!(!sheet.contains("Yes: Dee paid Bob"), "{sheet}");
     }
-    phone
-        .goto(format!("{base}/clubs/{club}/history"))
-        .await
-        .unwrap();
-    wait_for(&phone, "Dee pays Ann $2.10", Duration::from_secs(5)).await;
-    let history = phone.source().await.unwrap();
-    assert_eq!(
-        history
-            .matches("<span class=\"status\">closed</span>")
-            .count(),
-        3,
-        "{history}"
-    );
-    let owed = vec![("Ann".to_string(), 210), ("Dee".to_string(), -210)];
-    let (journal, csv) = exports_say(&phone, club).await;
-    if let Some(journal) = journal {
-        assert_eq!(journal, owed, "hledger balance after the void");
-    }
-    assert_eq!(csv, owed, "the results CSV after the void");
+    assert_history_shows(&phone, &base, club, "Dee pays Ann $2.10", "closed", 3).await;
+    let owed = [("Ann".to_string(), 210), ("Dee".to_string(), -210)];
+    assert_exports_owe(&phone, club, &owed, "after the void").await;
 }

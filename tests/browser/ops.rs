@@ -11,7 +11,7 @@ use crate::common;
 
 use std::time::Duration;
 
-use common::browser::{Browser, fill, screenshots, scroll_width, submit, wait_for};
+use common::browser::{Browser, fill, screen_screenshot, scroll_width, submit, wait_for};
 use thirtyfour::prelude::*;
 
 #[tokio::test]
@@ -41,10 +41,7 @@ async fn the_links_page_and_the_club_settings_fit_a_phone() {
         scroll_width(&scorer).await <= 390,
         "the links page fits 390 px"
     );
-    scorer
-        .screenshot(&screenshots().join("session-links-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&scorer, "session-links-390.png").await;
     let read_link = scorer
         .find(By::Id("read-link"))
         .await
@@ -86,8 +83,5 @@ async fn the_links_page_and_the_club_settings_fit_a_phone() {
         scroll_width(&scorer).await <= 390,
         "the settings fit 390 px"
     );
-    scorer
-        .screenshot(&screenshots().join("club-settings-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&scorer, "club-settings-390.png").await;
 }

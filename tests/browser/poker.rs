@@ -14,7 +14,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, wait_for,
+    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, text_of, wait_for,
 };
 use thirtyfour::prelude::*;
 
@@ -161,13 +161,7 @@ async fn ledger_via_link(phone: &WebDriver) -> serde_json::Value {
         .click()
         .await
         .unwrap();
-    let text = phone
-        .find(By::Tag("body"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = text_of(phone, By::Tag("body")).await;
     let start = text.find('{').unwrap_or(0);
     serde_json::from_str(&text[start..]).unwrap()
 }

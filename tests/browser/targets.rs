@@ -30,7 +30,8 @@ use scorekeeper::ids::ClubId;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, emulate_media, fill, page_screenshot, start_club, submit, wait_for,
+    Browser, emulate_media, fill, page_screenshot, screen_screenshot, script_value, start_club,
+    submit, wait_for,
 };
 use common::tables::largest_tables;
 use serde_json::{Value, json};
@@ -100,26 +101,17 @@ var sheet = document.getElementById('sheet');
 return [shown, !!sheet && sheet.getClientRects().length > 0];
 "#;
 
-async fn run(phone: &WebDriver, script: &str) -> Value {
-    phone
-        .execute(script, Vec::new())
-        .await
-        .unwrap()
-        .json()
-        .clone()
-}
-
 /// Checks one page as it stands on the phone; what is wrong goes into `faults`.
 async fn check_page(phone: &WebDriver, name: &str, sheet: bool, faults: &mut Vec<String>) {
-    let light = run(phone, LOW_CONTRAST).await;
+    let light = script_value(phone, LOW_CONTRAST).await;
     for low in light.as_array().unwrap() {
         faults.push(format!("{name} (light): low contrast {low}"));
     }
-    for small in run(phone, SMALL_TARGETS).await.as_array().unwrap() {
+    for small in script_value(phone, SMALL_TARGETS).await.as_array().unwrap() {
         faults.push(format!("{name}: small target {small}"));
     }
     emulate_media(phone, "", true).await;
-    let background = run(
+    let background = script_value(
         phone,
         "return getComputedStyle(document.body).backgroundColor;",
     )
@@ -129,7 +121,7 @@ async fn check_page(phone: &WebDriver, name: &str, sheet: bool, faults: &mut Vec
             "{name} (dark): the page stays light ({background})"
         ));
     }
-    for low in run(phone, LOW_CONTRAST).await.as_array().unwrap() {
+    for low in script_value(phone, LOW_CONTRAST).await.as_array().unwrap() {
         faults.push(format!("{name} (dark): low contrast {low}"));
     }
     page_screenshot(phone, &format!("{name}-dark-390.png")).await;
@@ -137,14 +129,14 @@ async fn check_page(phone: &WebDriver, name: &str, sheet: bool, faults: &mut Vec
         emulate_media(phone, "print", true).await;
         phone.refresh().await.unwrap();
         wait_for(phone, "Score sheet", Duration::from_secs(5)).await;
-        let printed = run(phone, PRINTED).await;
+        let printed = script_value(phone, PRINTED).await;
         if printed[0] != json!([]) {
             faults.push(format!("{name} (print): forms printed {}", printed[0]));
         }
         if printed[1] != json!(true) {
             faults.push(format!("{name} (print): the score sheet is not printed"));
         }
-        for low in run(phone, LOW_CONTRAST).await.as_array().unwrap() {
+        for low in script_value(phone, LOW_CONTRAST).await.as_array().unwrap() {
             faults.push(format!("{name} (print): low contrast {low}"));
         }
         page_screenshot(phone, &format!("{name}-print-390.png")).await;
@@ -162,7 +154,7 @@ async fn open(phone: &WebDriver, base: &str, url: &str, text: &str) {
 /// many sit at it; tapping one leads to that game's new-session form.
 async fn assert_picker(phone: &WebDriver, base: &str, url: &str, text: &str) {
     open(phone, base, url, text).await;
-    let picks = run(
+    let picks = script_value(
         phone,
         "return [...document.querySelectorAll('.game-picker a.pick')].map(a => \
            [a.getAttribute('href'), a.textContent.replace(/\\s+/g, ' ').trim(), a.getBoundingClientRect().height]);",
@@ -265,7 +257,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
 
     // The club's pages.
     open(&phone, &base, &format!("/clubs/{club}"), "Share link").await;
-    let player = run(
+    let player = script_value(
         &phone,
         "return document.querySelector(\"a[href*='/players/']\").getAttribute('href');",
     )
@@ -273,7 +265,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
     // Each session's start reads in the phone's own zone (the script), not as stored.
     let mut started = json!(null);
     for _ in 0..40 {
-        started = run(
+        started = script_value(
             &phone,
             "return [].map.call(document.querySelectorAll('ul.sessions time'), function (t) { return t.textContent; });",
         )
@@ -289,36 +281,27 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
         !shown.is_empty() && shown.iter().all(|t| !t.as_str().unwrap().contains("UTC")),
         "the club page shows its sessions' times in UTC: {started}"
     );
-    run(
+    script_value(
         &phone,
         "document.querySelector('ul.sessions').scrollIntoView(); return 0;",
     )
     .await;
-    phone
-        .screenshot(&common::browser::screenshots().join("club-sessions-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "club-sessions-390.png").await;
     check_page(&phone, "club", false, &mut faults).await;
-    open(&phone, &base, "/", "Sessions").await;
-    check_page(&phone, "sessions", false, &mut faults).await;
-    open(
-        &phone,
-        &base,
-        &format!("/clubs/{club}/leaderboard"),
-        "Leaderboard",
-    )
-    .await;
-    check_page(&phone, "leaderboard", false, &mut faults).await;
-    open(&phone, &base, player.as_str().unwrap(), "Margaret").await;
-    check_page(&phone, "player", false, &mut faults).await;
-    open(
-        &phone,
-        &base,
-        &format!("/clubs/{club}/history"),
-        "Make a night",
-    )
-    .await;
-    check_page(&phone, "history", false, &mut faults).await;
+    // The club's other pages, as (name, address, what shows it has loaded).
+    for (name, url, loaded) in [
+        ("sessions", "/".to_string(), "Sessions"),
+        (
+            "leaderboard",
+            format!("/clubs/{club}/leaderboard"),
+            "Leaderboard",
+        ),
+        ("player", player.as_str().unwrap().to_string(), "Margaret"),
+        ("history", format!("/clubs/{club}/history"), "Make a night"),
+    ] {
+        open(&phone, &base, &url, loaded).await;
+        check_page(&phone, name, false, &mut faults).await;
+    }
     // Two sittings made one night, and the night's page.
     open(
         &phone,
@@ -367,7 +350,7 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
     common::browser::choose(&phone, "outcome", "made").await;
     submit(&phone, "#next form.hand-form button[type=submit]").await;
     wait_for(&phone, "which rule", Duration::from_secs(5)).await;
-    let height = run(
+    let height = script_value(
         &phone,
         "return document.querySelector('details.error-rule > summary').getBoundingClientRect().height;",
     )
@@ -378,15 +361,12 @@ async fn every_page_has_44_px_targets_reads_in_the_dark_and_prints_without_forms
     );
     // The refusal and its opened "which rule" as the phone shows them, in the dark.
     emulate_media(&phone, "", true).await;
-    run(
+    script_value(
         &phone,
         "document.querySelector('details.error-rule').open = true; document.getElementById('error').scrollIntoView(); return 0;",
     )
     .await;
-    phone
-        .screenshot(&common::browser::screenshots().join("refused-which-rule-dark-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&phone, "refused-which-rule-dark-390.png").await;
     emulate_media(&phone, "", false).await;
     check_page(&phone, "refused", false, &mut faults).await;
     open(&phone, &base, &format!("/sessions/{long}"), "earlier lines").await;

@@ -13,8 +13,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, Wire, assert_landed, cdp, choose, dark_mode, fill, screenshots, scroll_width,
-    sheet_screenshot, start_club, submit, wait_for,
+    Browser, Wire, assert_landed, cdp, choose, dark_mode, fill, screen_screenshot, screenshots,
+    script_value, scroll_width, sheet_screenshot, start_club, submit, wait_for,
 };
 use common::phones::{
     bid_of, enter_hand, events_once_there_are, sheets_of_other_games, stored_events, until,
@@ -36,10 +36,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
     start_club(&keeper, &base, "Friday Pinochle").await;
     // The share link as a QR code, for the other phones' cameras.
     keeper.find(By::Css("figure.qr svg")).await.unwrap();
-    keeper
-        .screenshot(&screenshots().join("club-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&keeper, "club-390.png").await;
     keeper
         .goto(format!("{base}/sessions/new?game=auction_pinochle"))
         .await
@@ -78,12 +75,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         took < Duration::from_secs(1),
         "the live sheet took {took:?}"
     );
-    let still: serde_json::Value = watcher
-        .execute("return window.noReload;", Vec::new())
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    let still: serde_json::Value = script_value(&watcher, "return window.noReload;").await;
     assert_eq!(
         still,
         serde_json::json!(42),
@@ -137,10 +129,7 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         watcher.find(By::Css("tr.entry.struck")).await.is_ok(),
         "the replaced row is struck through"
     );
-    watcher
-        .screenshot(&shots.join("live-phone-390.png"))
-        .await
-        .unwrap();
+    screen_screenshot(&watcher, "live-phone-390.png").await;
     watcher
         .find(By::Id("sheet"))
         .await
@@ -162,15 +151,11 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         "the steps' summary is a 44 px target ({height})"
     );
     steps.click().await.unwrap();
-    let open = watcher
-        .execute(
-            "return [...document.querySelectorAll('tr.why:not(.struck) details.steps')].pop().open;",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    let open = script_value(
+        &watcher,
+        "return [...document.querySelectorAll('tr.why:not(.struck) details.steps')].pop().open;",
+    )
+    .await;
     assert_eq!(open, serde_json::json!(true), "one tap opens the steps");
     watcher
         .find(By::Id("sheet"))
@@ -182,17 +167,14 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
 
     // A phone in dark mode: the same sheet, light on dark.
     dark_mode(&watcher, true).await;
-    let background: String = watcher
-        .execute(
-            "return getComputedStyle(document.body).backgroundColor;",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_str()
-        .unwrap()
-        .to_string();
+    let background: String = script_value(
+        &watcher,
+        "return getComputedStyle(document.body).backgroundColor;",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string();
     assert_eq!(background, "rgb(20, 21, 23)", "the dark page background");
     sheet_screenshot(&watcher, "dark-sheet-390.png").await;
     dark_mode(&watcher, false).await;
@@ -254,15 +236,11 @@ async fn two_phones_share_a_live_sheet_through_a_correction_and_the_settle_up() 
         .screenshot(&shots.join("settled-390.png"))
         .await
         .unwrap();
-    let widths: serde_json::Value = keeper
-        .execute(
-            "return [window.innerWidth, document.documentElement.scrollWidth];",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .clone();
+    let widths: serde_json::Value = script_value(
+        &keeper,
+        "return [window.innerWidth, document.documentElement.scrollWidth];",
+    )
+    .await;
     assert_eq!(widths[0], 390, "a phone-width viewport");
     assert!(
         widths[1].as_i64().unwrap() <= 390,
@@ -379,19 +357,16 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
         "the four entries wait on the sheet",
     )
     .await;
-    let rows: Vec<String> = phone
-        .execute(
-            "return [...document.querySelectorAll('#sheet tr.queued')].map(r => r.textContent);",
-            Vec::new(),
-        )
-        .await
-        .unwrap()
-        .json()
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap().to_string())
-        .collect();
+    let rows: Vec<String> = script_value(
+        &phone,
+        "return [...document.querySelectorAll('#sheet tr.queued')].map(r => r.textContent);",
+    )
+    .await
+    .as_array()
+    .unwrap()
+    .iter()
+    .map(|r| r.as_str().unwrap().to_string())
+    .collect();
     assert_eq!(rows.len(), 4);
     for (row, words) in rows.iter().zip([
         [

@@ -252,6 +252,16 @@ pub async fn script_text(driver: &WebDriver, script: &str, args: Vec<serde_json:
         .to_string()
 }
 
+/// What `script` (JavaScript run in the page, without arguments) returns, as JSON.
+pub async fn script_value(driver: &WebDriver, script: &str) -> serde_json::Value {
+    driver
+        .execute(script, Vec::new())
+        .await
+        .unwrap()
+        .json()
+        .clone()
+}
+
 /// Picks the option `value` of the first `<select>` that `css` finds: whether there was one.
 pub async fn select_option(driver: &WebDriver, css: &str, value: &str) -> bool {
     let selects = driver.find_all(By::Css(css)).await.unwrap();
@@ -265,6 +275,11 @@ pub async fn select_option(driver: &WebDriver, css: &str, value: &str) -> bool {
         .await
         .unwrap();
     true
+}
+
+/// The visible text of the first element `by` finds (fails when there is none).
+pub async fn text_of(driver: &WebDriver, by: By) -> String {
+    driver.find(by).await.unwrap().text().await.unwrap()
 }
 
 /// Clicks the element `css` finds.
@@ -362,6 +377,12 @@ pub async fn page_screenshot(driver: &WebDriver, file: &str) {
     element_screenshot(driver, By::Tag("body"), file).await;
 }
 
+/// Photographs what the phone's screen shows (the 390 × 844 viewport, not the whole page)
+/// into `target/screenshots/{file}`.
+pub async fn screen_screenshot(driver: &WebDriver, file: impl AsRef<Path>) {
+    driver.screenshot(&screenshots().join(file)).await.unwrap();
+}
+
 async fn element_screenshot(driver: &WebDriver, element: By, file: &str) {
     let height = driver
         .execute("return document.documentElement.scrollHeight;", Vec::new())
@@ -447,6 +468,14 @@ pub async fn page_fetch(driver: &WebDriver, url: &str) -> (i64, String) {
     try_page_fetch(driver, url)
         .await
         .unwrap_or_else(|e| panic!("fetch {url} in the page: {e}"))
+}
+
+/// [`page_fetch`] of where the page's link whose text is `text` points (the link must be
+/// there): a download is checked through the very link a player taps.
+pub async fn link_fetch(driver: &WebDriver, text: &str) -> (i64, String) {
+    let link = driver.find(By::LinkText(text)).await.unwrap();
+    let href = link.attr("href").await.unwrap().unwrap();
+    page_fetch(driver, &href).await
 }
 
 /// [`page_fetch`], or the driver's error when the page went away under the script (a form

@@ -123,13 +123,7 @@ impl TestApp {
     }
 
     pub async fn post_json(&self, uri: &str, body: &Value) -> Reply {
-        self.send(
-            Request::post(uri)
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
+        self.post_raw_json(uri, &body.to_string()).await
     }
 
     pub async fn post_raw_json(&self, uri: &str, body: &str) -> Reply {

@@ -124,13 +124,19 @@ pub fn csv_sums(csv_text: &str) -> std::collections::BTreeMap<String, i64> {
 /// +2.80, Bob −1.60, Dee −1.20) and with Bob, Ann, Dee (Bob +2.80, Ann −1.60, Dee −1.20);
 /// their ids.
 pub async fn two_pitches(app: &TestApp, club: i64) -> (i64, i64) {
-    let a = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
+    (
+        import_to_club(app, club, &pitch("Ann", "Bob")).await,
+        import_to_club(app, club, &pitch("Bob", "Ann")).await,
+    )
+}
+
+/// `doc` imported straight into the store as a session of club `club` (as a club's own
+/// import does); the session's id.
+pub async fn import_to_club(app: &TestApp, club: i64, doc: &SessionDoc) -> i64 {
+    service::import(&app.pool, doc, Some(ClubId(club)))
         .await
-        .unwrap();
-    let b = service::import(&app.pool, &pitch("Bob", "Ann"), Some(ClubId(club)))
-        .await
-        .unwrap();
-    (a.0, b.0)
+        .unwrap()
+        .0
 }
 
 /// A night of `sessions` made through the club page's form by the holder of login
@@ -181,4 +187,25 @@ pub async fn pay_at_night(
         &[("cookie", cookie)],
     )
     .await
+}
+
+/// A payment form posted to the night at `night_page` by the holder of login `cookie` that
+/// must be refused with `status`, the answer naming `naming` (the field or the reason).
+pub async fn assert_payment_refused(
+    app: &TestApp,
+    cookie: &str,
+    night_page: &str,
+    fields: &[(&str, &str)],
+    status: u16,
+    naming: &str,
+) {
+    let reply = app
+        .post_form_with(
+            &format!("{night_page}/payments"),
+            fields,
+            &[("cookie", cookie)],
+        )
+        .await;
+    assert_eq!(reply.status.as_u16(), status, "{fields:?}: {}", reply.body);
+    assert!(reply.body.contains(naming), "{naming}: {}", reply.body);
 }

@@ -101,3 +101,32 @@ pub async fn export_of(app: &TestApp, id: impl std::fmt::Display) -> Value {
         .await
         .json()
 }
+
+/// [`export_of`] for a club's session, read with the club member's `cookie` (a club's
+/// sessions are not public).
+pub async fn club_export_of(app: &TestApp, id: impl std::fmt::Display, cookie: &str) -> Value {
+    app.get_with(
+        &format!("/api/v1/sessions/{id}/export"),
+        &[("cookie", cookie)],
+    )
+    .await
+    .json()
+}
+
+/// [`ledger_of`] for a club's session, read with the club member's `cookie`.
+pub async fn club_ledger_of(app: &TestApp, id: impl std::fmt::Display, cookie: &str) -> Value {
+    app.get_with(
+        &format!("/api/v1/sessions/{id}/ledger"),
+        &[("cookie", cookie)],
+    )
+    .await
+    .json()
+}
+
+/// Imports the session document `doc` through the API (`POST /api/v1/sessions/import`),
+/// which must take it (201); the new session's id.
+pub async fn import_doc(app: &TestApp, doc: &Value) -> i64 {
+    let reply = app.post_json("/api/v1/sessions/import", doc).await;
+    assert_eq!(reply.status.as_u16(), 201, "{}", reply.body);
+    reply.json()["id"].as_i64().unwrap()
+}

@@ -2,19 +2,17 @@
 //! the night's other sessions, and a settled night is moved only by a new hand or a void,
 //! never by putting a session with money in it or taking one out.
 
-use scorekeeper::ids::ClubId;
 use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt;
 use scorekeeper::format::SessionDoc;
-use scorekeeper::service;
 use serde_json::json;
 use tower::ServiceExt;
 
 use super::common::TestApp;
-use super::common::nights::pitch;
+use super::common::nights::{import_to_club, pitch};
 use super::{api, statuses};
 
 /// Auction Pitch, Ann, Bob and Dee at 0.10 a point, still open after one hand (Ann bids
@@ -69,18 +67,9 @@ async fn night_of(app: &TestApp, cookie: &str, club: i64, sessions: &[i64]) -> S
 async fn a_hand_in_one_session_reaches_the_live_sheets_of_the_whole_night() {
     let app = TestApp::new().await;
     let (club, cookie) = app.new_club("Thursday").await;
-    let closed = service::import(&app.pool, &pitch("Ann", "Bob"), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
-    let playing = service::import(&app.pool, &open_pitch(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
-    let outside = service::import(&app.pool, &open_pitch(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let closed = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
+    let playing = import_to_club(&app, club, &open_pitch()).await;
+    let outside = import_to_club(&app, club, &open_pitch()).await;
     night_of(&app, &cookie, club, &[closed, playing]).await;
     let mut in_night = live(&app, &cookie, closed).await;
     let mut elsewhere = live(&app, &cookie, outside).await;
@@ -128,12 +117,7 @@ async fn a_settled_night_takes_no_session_with_money_in_it() {
     let c = &[("cookie", cookie.as_str())];
     let mut ids = Vec::new();
     for (a, b) in [("Ann", "Bob"), ("Bob", "Ann"), ("Ann", "Bob")] {
-        ids.push(
-            service::import(&app.pool, &pitch(a, b), Some(ClubId(club)))
-                .await
-                .unwrap()
-                .0,
-        );
+        ids.push(import_to_club(&app, club, &pitch(a, b)).await);
     }
     let location = night_of(&app, &cookie, club, &ids[..2]).await;
     let night: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
@@ -206,10 +190,7 @@ async fn a_settled_night_takes_no_session_with_money_in_it() {
     assert_eq!(v["transfers"], json!([]));
 
     // A game just started has no money in it: it joins, and the night stays settled.
-    let fresh = service::import(&app.pool, &open_pitch(), Some(ClubId(club)))
-        .await
-        .unwrap()
-        .0;
+    let fresh = import_to_club(&app, club, &open_pitch()).await;
     let joined = app
         .post_form_with(
             &format!("/clubs/{club}/nights"),
