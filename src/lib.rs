@@ -10,7 +10,6 @@ pub mod copy;
 pub mod error;
 pub mod export;
 pub mod format;
-pub mod game_list;
 pub mod history;
 pub mod ids;
 pub mod ledger;

@@ -1,7 +1,6 @@
-//! The registered games: each line of the one list of games ([`crate::game_list`]) names a
-//! game's rules module (under `src/rules/`) and its hand-form template
-//! (`templates/games/<id>/hand_form.html`); everything else (replay, the API, the forms, the
-//! sheet, `scorekeeper games`, CI) asks this registry.
+//! The registered games: each of the rules' games ([`crate::rules::GAMES`]) with its
+//! hand-form template (`templates/games/<id>/hand_form.html`). The pages, the API and
+//! `scorekeeper games` ask this registry; a test checks both lists name the same games.
 
 use crate::ids::SessionId;
 use crate::rules::GameInfo;
@@ -117,7 +116,17 @@ macro_rules! registry {
     };
 }
 
-crate::game_list::every_game!(registry);
+registry! {
+    auction_pinochle => "games/auction_pinochle/hand_form.html",
+    auction_pitch => "games/auction_pitch/hand_form.html",
+    check_pinochle => "games/check_pinochle/hand_form.html",
+    partnership_pinochle => "games/partnership_pinochle/hand_form.html",
+    partnership_auction_pinochle => "games/partnership_auction_pinochle/hand_form.html",
+    contract_pinochle => "games/contract_pinochle/hand_form.html",
+    two_handed_pinochle => "games/two_handed_pinochle/hand_form.html",
+    auction_game => "games/auction_game/hand_form.html",
+    poker => "games/poker/hand_form.html",
+}
 
 /// The registered game with this id.
 pub fn find(id: &str) -> Option<&'static Registration> {
@@ -129,13 +138,18 @@ pub fn game(id: &str) -> Option<&'static GameInfo> {
     find(id).map(|r| r.game)
 }
 
-/// The ids of every game, comma-separated, for messages ("known: …").
-pub fn known() -> String {
-    GAMES
-        .iter()
-        .map(|r| r.game.id)
-        .collect::<Vec<_>>()
-        .join(", ")
+pub use crate::rules::known;
+
+#[cfg(test)]
+mod list_tests {
+    /// A game added to the rules is registered with its hand form, and nothing else is:
+    /// the two lists name the same games in the same order.
+    #[test]
+    fn the_registry_registers_exactly_the_rules_games() {
+        let registered: Vec<&str> = super::GAMES.iter().map(|r| r.game.id).collect();
+        let kept: Vec<&str> = crate::rules::GAMES.iter().map(|g| g.id).collect();
+        assert_eq!(registered, kept);
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@ use crate::ledger::Balances;
 use crate::ledger::settle_up::Transfer;
 use crate::ledger::settle_up::fewest_transfers_preferring;
 use crate::money::Money;
-use crate::registry;
 use crate::rules::{self, GameInfo};
 pub use crate::session::Refusal;
 use crate::session::{Fold, Row, Tip};
@@ -78,13 +77,13 @@ pub fn start(doc: &SessionDoc) -> Result<Fold, Refusal> {
             format!("\"{}\" is not {SESSION_FORMAT}", doc.format),
         ));
     }
-    let game = registry::game(&doc.game).ok_or_else(|| {
+    let game = crate::rules::game(&doc.game).ok_or_else(|| {
         Refusal::document(
             "game",
             format!(
                 "\"{}\" is not a game this service keeps; known: {}",
                 doc.game,
-                registry::known()
+                crate::rules::known()
             ),
         )
     })?;

@@ -6,16 +6,42 @@
 //! event turned into an [`Outcome`]: postings, the reason in words, the sheet's line in
 //! typed fields and the game it finished. The session, the registry and the pages see every
 //! game through one erased adapter, [`typed::Typed`], as an [`Engine`]. Adding a game means
-//! one module here, one hand-form template and one line in the list of games
-//! ([`crate::game_list`]); the registry, which registers each with its template, sits above.
+//! one module here (declared below and listed in [`GAMES`]), one hand-form template and its
+//! line in the registry, which sits above and pairs each game with its template.
 
-/// Declares each game's rules module from the one list of games.
-macro_rules! game_modules {
-    ($($id:ident => $template:tt),* $(,)?) => {
-        $(pub mod $id;)*
-    };
+pub mod auction_game;
+pub mod auction_pinochle;
+pub mod auction_pitch;
+pub mod check_pinochle;
+pub mod contract_pinochle;
+pub mod partnership_auction_pinochle;
+pub mod partnership_pinochle;
+pub mod poker;
+pub mod two_handed_pinochle;
+
+/// Every game the rules keep, in the order the service offers them. A test beside the
+/// registry checks that it registers exactly these, in this order.
+pub static GAMES: [&GameInfo; 9] = [
+    &auction_pinochle::GAME,
+    &auction_pitch::GAME,
+    &check_pinochle::GAME,
+    &partnership_pinochle::GAME,
+    &partnership_auction_pinochle::GAME,
+    &contract_pinochle::GAME,
+    &two_handed_pinochle::GAME,
+    &auction_game::GAME,
+    &poker::GAME,
+];
+
+/// The game with this id (`docs/session-format.md`), if the rules keep it.
+pub fn game(id: &str) -> Option<&'static GameInfo> {
+    GAMES.iter().copied().find(|g| g.id == id)
 }
-crate::game_list::every_game!(game_modules);
+
+/// The ids of every game, comma-separated, for messages ("known: …").
+pub fn known() -> String {
+    GAMES.iter().map(|g| g.id).collect::<Vec<_>>().join(", ")
+}
 
 pub mod contract_head;
 pub mod field;

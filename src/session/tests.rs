@@ -10,7 +10,7 @@ use super::Fold;
 use crate::ledger::KITTY;
 
 fn fold(events: &[Value]) -> Result<Fold, super::Refusal> {
-    let game = crate::registry::game("auction_pinochle").unwrap();
+    let game = crate::rules::game("auction_pinochle").unwrap();
     let agreements: Map<String, Value> = json!({ "stake": "0.05", "kitty": "pot" })
         .as_object()
         .unwrap()

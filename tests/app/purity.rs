@@ -34,7 +34,7 @@ const SHELL: [&str; 7] = [
 
 /// Every core module: its folders (whole) and its single files, under `src/`.
 const CORE_DIRS: [&str; 5] = ["rules", "ledger", "format", "session", "history"];
-const CORE_FILES: [&str; 3] = ["money.rs", "registry.rs", "game_list.rs"];
+const CORE_FILES: [&str; 2] = ["money.rs", "registry.rs"];
 
 /// Every `.rs` file under `path` (or `path` itself when it is one).
 fn files(path: &Path, found: &mut Vec<PathBuf>) {

@@ -127,7 +127,11 @@ pub fn read_final(
                 format!("{name} is not one of the players"),
             )
         })?;
-        check_items(&entry.items, &mut bought, &Field::name("final").player(name).then("items"))?;
+        check_items(
+            &entry.items,
+            &mut bought,
+            &Field::name("final").player(name).then("items"),
+        )?;
         check_spent(name, entry)?;
         if let Some(h) = holdings.get_mut(seat) {
             *h = Holding {

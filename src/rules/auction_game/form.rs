@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::agreements::Agreements;
 use super::hand::{CARDS, Item, WrittenFinal, WrittenGame, WrittenRound};
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
+use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT};
 use crate::rules::hand_form::{self, text};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
@@ -83,7 +83,9 @@ pub fn offer(players: &[String]) -> HandFormSpec {
                     .map(|i| {
                         let label = match i {
                             Item::Joker => "Joker (no item)".to_string(),
-                            other => format!("{} {} ({})", other.letter(), other.name(), other.value()),
+                            other => {
+                                format!("{} {} ({})", other.letter(), other.name(), other.value())
+                            }
                         };
                         Choice {
                             max: 2,
@@ -180,10 +182,17 @@ impl Form {
     }
 
     /// The cards entered in round `i` under `prefix` (`bids`, `overtime.0`), by player.
-    fn cards(&self, i: usize, prefix: &str, players: &[String]) -> Result<BTreeMap<String, i64>, RuleError> {
+    fn cards(
+        &self,
+        i: usize,
+        prefix: &str,
+        players: &[String],
+    ) -> Result<BTreeMap<String, i64>, RuleError> {
         let mut cards = BTreeMap::new();
         for p in players {
-            if let Some(card) = self.number(&Field::name("rounds").place(i).then(prefix).player(p))? {
+            if let Some(card) =
+                self.number(&Field::name("rounds").place(i).then(prefix).player(p))?
+            {
                 cards.insert(p.clone(), card);
             }
         }
@@ -193,9 +202,9 @@ impl Form {
     /// Whether anything is entered in round `i` besides its item.
     fn round_has_entries(&self, i: usize) -> bool {
         let prefix = format!("rounds.{i}.");
-        self.fields.iter().any(|(k, v)| {
-            k.starts_with(&prefix) && !k.ends_with(".item") && !v.trim().is_empty()
-        })
+        self.fields
+            .iter()
+            .any(|(k, v)| k.starts_with(&prefix) && !k.ends_with(".item") && !v.trim().is_empty())
     }
 
     fn round(&self, i: usize, item: Item, players: &[String]) -> Result<WrittenRound, RuleError> {
@@ -261,15 +270,25 @@ impl Form {
             if let Some(e) = empty {
                 return Err(RuleError::new(
                     field,
-                    format!("round {} is empty: enter the rounds in the order the items were turned", e + 1),
+                    format!(
+                        "round {} is empty: enter the rounds in the order the items were turned",
+                        e + 1
+                    ),
                 ));
             }
-            let item = parse_item(letter)
-                .ok_or_else(|| RuleError::new(&field, format!("\"{letter}\" is not J, Q, K, A or the Joker")))?;
+            let item = parse_item(letter).ok_or_else(|| {
+                RuleError::new(
+                    &field,
+                    format!("\"{letter}\" is not J, Q, K, A or the Joker"),
+                )
+            })?;
             rounds.push(self.round(i, item, players)?);
         }
         if rounds.is_empty() {
-            return Err(RuleError::new("rounds.0.item", "which item was turned first?"));
+            return Err(RuleError::new(
+                "rounds.0.item",
+                "which item was turned first?",
+            ));
         }
         Ok(rounds)
     }
@@ -279,7 +298,10 @@ impl Form {
         for p in players {
             let mut items = Vec::new();
             for item in Item::ITEMS {
-                let field = Field::name("final").player(p).then("items").then(item.letter());
+                let field = Field::name("final")
+                    .player(p)
+                    .then("items")
+                    .then(item.letter());
                 let count = self.number(&field)?.unwrap_or(0);
                 let count = usize::try_from(count).map_err(|_| {
                     RuleError::new(&field, format!("{count} is not a count of items"))
@@ -293,7 +315,9 @@ impl Form {
                 }
                 items.extend(std::iter::repeat_n(item, count));
             }
-            let spent = self.number(&Field::name("final").player(p).then("spent"))?.unwrap_or(0);
+            let spent = self
+                .number(&Field::name("final").player(p).then("spent"))?
+                .unwrap_or(0);
             summary.insert(p.clone(), WrittenFinal { items, spent });
         }
         Ok(summary)
@@ -442,10 +466,7 @@ mod tests {
             "rounds.0.bids.Bob"
         );
         assert_eq!(
-            field(&[
-                ("rounds.0.item", "Q"),
-                ("rounds.0.overtime.1.Bob", "4")
-            ]),
+            field(&[("rounds.0.item", "Q"), ("rounds.0.overtime.1.Bob", "4")]),
             "rounds.0.overtime.1"
         );
         assert_eq!(

@@ -32,13 +32,13 @@ use self::agreements::Agreements;
 use self::hand::{Game, Holding, Item, Sale, WrittenGame};
 use crate::ledger::Postings;
 use crate::ledger::split::equal_shares;
-use crate::rules::game::HandFormSpec;
 use crate::rules::fields;
+use crate::rules::game::HandFormSpec;
+use crate::rules::typed;
 use crate::rules::{
     Column, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
     SheetLine, Step, Table, Tally, Tone,
 };
-use crate::rules::typed;
 
 /// The registration of `auction_game`: 2 to 4 players (rules §1.10).
 pub static GAME: GameInfo = GameInfo {
@@ -473,10 +473,7 @@ fn game_marks(game: &Game, winner: Option<&str>) -> Vec<Mark> {
         .filter(|s| matches!(s, Sale::Discarded(_)))
         .count();
     if discarded > 0 {
-        marks.push(Mark::new(
-            format!("{discarded} discarded"),
-            Tone::Plain,
-        ));
+        marks.push(Mark::new(format!("{discarded} discarded"), Tone::Plain));
     }
     marks.push(match winner {
         Some(w) => Mark::new(format!("{w} wins"), Tone::Good),
@@ -515,7 +512,6 @@ impl typed::Game for Auction {
             SheetLine::titled("closed"),
         ))
     }
-
 
     /// One money column per player, in seat order: every game is settled at once.
     fn layout(&self, table: &Table) -> Layout {

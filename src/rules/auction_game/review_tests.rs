@@ -52,7 +52,10 @@ fn three_players_win_by_items_then_least_spent() {
     let l = run(ABC, json!({"stake": "0.10"}), vec![three_player_game()]).unwrap();
     assert_eq!(cents(&l, ABC), vec![20, -10, -10]);
     let g = l.games.first().unwrap();
-    assert_eq!((g.winner.as_deref(), g.decided_by.as_str()), (Some("A"), "least_spent"));
+    assert_eq!(
+        (g.winner.as_deref(), g.decided_by.as_str()),
+        (Some("A"), "least_spent")
+    );
 }
 
 #[test]
@@ -71,7 +74,10 @@ fn a_card_won_back_may_be_bid_again_but_a_spent_one_may_not() {
     let mut spent = three_player_game();
     spent["rounds"][7]["bids"] = json!({"C": 4});
     let r = run(ABC, json!({}), vec![spent]).unwrap_err();
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "rounds.7.bids.C"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "rounds.7.bids.C")
+    );
 }
 
 #[test]
@@ -80,12 +86,16 @@ fn a_three_way_draw_shares_the_losers_stake_from_the_first_seat() {
     // C, D draw; A pays 0.10 shared 4 + 3 + 3 cents, the odd cent to the first winner from
     // the first seat (no hand dealt): B. A −0.10, B +0.04, C +0.03, D +0.03.
     let four = ["A", "B", "C", "D"];
-    let l = run(&four, json!({"stake": "0.10"}), vec![json!({"type": "hand", "final": {
-        "A": {"items": ["K", "Q"], "spent": 12},
-        "B": {"items": ["A", "J"], "spent": 10},
-        "C": {"items": ["K", "Q"], "spent": 10},
-        "D": {"items": ["A", "J"], "spent": 10}
-    }})])
+    let l = run(
+        &four,
+        json!({"stake": "0.10"}),
+        vec![json!({"type": "hand", "final": {
+            "A": {"items": ["K", "Q"], "spent": 12},
+            "B": {"items": ["A", "J"], "spent": 10},
+            "C": {"items": ["K", "Q"], "spent": 10},
+            "D": {"items": ["A", "J"], "spent": 10}
+        }})],
+    )
     .unwrap();
     assert_eq!(cents(&l, &four), vec![-10, 4, 3, 3]);
     assert_eq!(l.games.first().unwrap().winner, None);

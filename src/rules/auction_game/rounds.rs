@@ -252,9 +252,10 @@ fn play_round(
     if tied.len() > 1 {
         out_of_cards(i, players, hands, &table, &mut tied, &mut withdrew)?;
     }
-    let buyer = tied.first().copied().ok_or_else(|| {
-        RuleError::new(at("bids"), "nobody is left to buy the item")
-    })?;
+    let buyer = tied
+        .first()
+        .copied()
+        .ok_or_else(|| RuleError::new(at("bids"), "nobody is left to buy the item"))?;
     let cards = table.get(buyer).cloned().unwrap_or_default();
     if let Some(hand) = hands.get_mut(buyer) {
         for &c in &cards {
@@ -394,9 +395,8 @@ fn withdraw(
         .rule("rules §1.10"));
     }
     for name in withdrawn {
-        let seat = seat_of(players, name).ok_or_else(|| {
-            RuleError::new(&field, format!("{name} is not one of the players"))
-        })?;
+        let seat = seat_of(players, name)
+            .ok_or_else(|| RuleError::new(&field, format!("{name} is not one of the players")))?;
         if !tied.contains(&seat) {
             return Err(RuleError::new(
                 field,

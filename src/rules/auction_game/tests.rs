@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 
 use super::hand::Item;
 use crate::format::LedgerDoc;
-use crate::rules::replay_tests::{self, winners};
 use crate::money::Money;
+use crate::rules::replay_tests::{self, winners};
 use crate::session::Refusal;
 
 /// An Auction session at `players` (no scores to carry in) played through `replay`.
@@ -22,15 +22,24 @@ fn cents(l: &LedgerDoc, p: &str) -> i64 {
 
 /// The field a refused two-player game is refused for, and the event's index.
 fn refused(players: &[&str], rounds: Value) -> (Option<usize>, String) {
-    let e = run(players, json!({}), vec![json!({"type": "hand", "rounds": rounds})]).unwrap_err();
+    let e = run(
+        players,
+        json!({}),
+        vec![json!({"type": "hand", "rounds": rounds})],
+    )
+    .unwrap_err();
     (e.event_index, e.field.to_string())
 }
 
 fn final_refused(players: &[&str], summary: Value) -> String {
-    run(players, json!({}), vec![json!({"type": "hand", "final": summary})])
-        .unwrap_err()
-        .field
-        .to_string()
+    run(
+        players,
+        json!({}),
+        vec![json!({"type": "hand", "final": summary})],
+    )
+    .unwrap_err()
+    .field
+    .to_string()
 }
 
 /// A full two-player game (the public case AU-04): the Qs, Ks, As and Js in that order;
@@ -61,11 +70,18 @@ fn the_overtime_winner_spends_every_card_he_put_down() {
     // Q for 7 + 5 = 12 (P2 takes 7 and 3 back and spends the 7 next round). P1: Q K A J =
     // 10 for 12 + 10 + 9 + 4 = 35; P2: Q K A J = 10 for 7 + 9 + 10 + 5 = 31: items tie, P2
     // spent less and wins; the stake 0.50 goes from P1 to P2.
-    let l = run(TWO, json!({"stake": "0.50"}), vec![json!({"type": "hand", "rounds": base()})])
-        .unwrap();
+    let l = run(
+        TWO,
+        json!({"stake": "0.50"}),
+        vec![json!({"type": "hand", "rounds": base()})],
+    )
+    .unwrap();
     assert_eq!(winners(&l), vec![Some("P2".to_string())]);
     assert_eq!(l.games[0].decided_by, "least_spent");
-    assert_eq!(l.games[0].final_scores, json!({"P1": {"items": 10, "spent": 35}, "P2": {"items": 10, "spent": 31}}));
+    assert_eq!(
+        l.games[0].final_scores,
+        json!({"P1": {"items": 10, "spent": 35}, "P2": {"items": 10, "spent": 31}})
+    );
     assert_eq!((cents(&l, "P1"), cents(&l, "P2")), (-50, 50));
 }
 
@@ -76,7 +92,12 @@ fn a_withdrawal_leaves_the_other_to_buy_with_what_is_on_the_table() {
     // 31: P1 now wins on money.
     let mut rounds = with(0, "overtime", json!([]));
     rounds[0]["withdrawn"] = json!(["P2"]);
-    let l = run(TWO, json!({}), vec![json!({"type": "hand", "rounds": rounds})]).unwrap();
+    let l = run(
+        TWO,
+        json!({}),
+        vec![json!({"type": "hand", "rounds": rounds})],
+    )
+    .unwrap();
     assert_eq!(winners(&l), vec![Some("P1".to_string())]);
     assert_eq!(l.games[0].final_scores["P1"]["spent"], json!(30));
 }
@@ -101,12 +122,21 @@ fn three_players_bid_optionally_discard_unbid_items_and_overtime_among_the_tied(
         {"item": "Q", "bids": {"Bob": 3}},
         {"item": "J", "bids": {}, "overtime": [], "withdrawn": []}
     ]);
-    let l = run(&["Ann", "Bob", "Cy"], json!({"stake": "0.25"}),
-        vec![json!({"type": "hand", "rounds": rounds.clone()})]).unwrap();
+    let l = run(
+        &["Ann", "Bob", "Cy"],
+        json!({"stake": "0.25"}),
+        vec![json!({"type": "hand", "rounds": rounds.clone()})],
+    )
+    .unwrap();
     assert_eq!(winners(&l), vec![Some("Bob".to_string())]);
-    assert_eq!((cents(&l, "Ann"), cents(&l, "Bob"), cents(&l, "Cy")), (-25, 50, -25));
+    assert_eq!(
+        (cents(&l, "Ann"), cents(&l, "Bob"), cents(&l, "Cy")),
+        (-25, 50, -25)
+    );
     let game = super::hand::play_rounds(
-        serde_json::from_value::<Vec<super::hand::WrittenRound>>(rounds).unwrap().as_slice(),
+        serde_json::from_value::<Vec<super::hand::WrittenRound>>(rounds)
+            .unwrap()
+            .as_slice(),
         &["Ann".into(), "Bob".into(), "Cy".into()],
     )
     .unwrap();
@@ -138,15 +168,29 @@ fn a_tied_player_out_of_cards_is_treated_as_withdrawing() {
         {"item": "J", "bids": {"P2": 7}},
         {"item": "A", "bids": {"P2": 8}}
     ]);
-    let l = run(TWO, json!({"stake": "1.00"}), vec![json!({"type": "hand", "rounds": rounds.clone()})]).unwrap();
+    let l = run(
+        TWO,
+        json!({"stake": "1.00"}),
+        vec![json!({"type": "hand", "rounds": rounds.clone()})],
+    )
+    .unwrap();
     assert_eq!(winners(&l), vec![Some("P2".to_string())]);
-    assert_eq!(l.games[0].final_scores["P1"], json!({"items": 7, "spent": 54}));
-    assert_eq!(l.games[0].final_scores["P2"], json!({"items": 13, "spent": 33}));
+    assert_eq!(
+        l.games[0].final_scores["P1"],
+        json!({"items": 7, "spent": 54})
+    );
+    assert_eq!(
+        l.games[0].final_scores["P2"],
+        json!({"items": 13, "spent": 33})
+    );
     assert_eq!(cents(&l, "P2"), 100);
     // P1, out of cards, cannot bid again: his 2 was spent on the A.
     let mut spent_again = rounds.clone();
     spent_again[3]["bids"] = json!({"P1": 2, "P2": 4});
-    assert_eq!(refused(TWO, spent_again), (Some(0), "rounds.3.bids.P1".to_string()));
+    assert_eq!(
+        refused(TWO, spent_again),
+        (Some(0), "rounds.3.bids.P1".to_string())
+    );
 }
 
 #[test]
@@ -164,16 +208,34 @@ fn both_out_of_cards_and_tied_asks_who_gave_up_first() {
     assert_eq!(refused(TWO, rounds.clone()).1, "rounds.0.withdrawn");
     rounds[0]["withdrawn"] = json!(["P2"]);
     // P1 A = 4 for 54; P2 the other seven = 4+3+3+2+2+1+1 = 16 for 35: P2 wins.
-    let l = run(TWO, json!({}), vec![json!({"type": "hand", "rounds": rounds})]).unwrap();
-    assert_eq!(l.games[0].final_scores["P1"], json!({"items": 4, "spent": 54}));
+    let l = run(
+        TWO,
+        json!({}),
+        vec![json!({"type": "hand", "rounds": rounds})],
+    )
+    .unwrap();
+    assert_eq!(
+        l.games[0].final_scores["P1"],
+        json!({"items": 4, "spent": 54})
+    );
     assert_eq!(winners(&l), vec![Some("P2".to_string())]);
 }
 
 #[test]
 fn the_joker_turned_last_ends_the_game_and_takes_no_bids() {
     let mut rounds = base();
-    rounds.as_array_mut().unwrap().push(json!({"item": "JOKER"}));
-    assert!(run(TWO, json!({}), vec![json!({"type": "hand", "rounds": rounds.clone()})]).is_ok());
+    rounds
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"item": "JOKER"}));
+    assert!(
+        run(
+            TWO,
+            json!({}),
+            vec![json!({"type": "hand", "rounds": rounds.clone()})]
+        )
+        .is_ok()
+    );
     rounds[8]["bids"] = json!({"P1": 6, "P2": 6});
     assert_eq!(refused(TWO, rounds), (Some(0), "rounds.8.bids".to_string()));
 }
@@ -182,19 +244,37 @@ fn the_joker_turned_last_ends_the_game_and_takes_no_bids() {
 fn round_by_round_refusals_name_the_round_and_the_field() {
     let field = |rounds: Value| refused(TWO, rounds).1;
     // Only 2–10.
-    assert_eq!(field(with(0, "bids", json!({"P1": 11, "P2": 7}))), "rounds.0.bids.P1");
-    assert_eq!(field(with(0, "bids", json!({"P1": 1, "P2": 7}))), "rounds.0.bids.P1");
+    assert_eq!(
+        field(with(0, "bids", json!({"P1": 11, "P2": 7}))),
+        "rounds.0.bids.P1"
+    );
+    assert_eq!(
+        field(with(0, "bids", json!({"P1": 1, "P2": 7}))),
+        "rounds.0.bids.P1"
+    );
     // The 7 is already on the table in this round.
-    assert_eq!(field(with(0, "overtime", json!([{"P1": 7, "P2": 3}]))), "rounds.0.overtime.0.P1");
+    assert_eq!(
+        field(with(0, "overtime", json!([{"P1": 7, "P2": 3}]))),
+        "rounds.0.overtime.0.P1"
+    );
     // With two players everyone holding money bids.
     assert_eq!(field(with(1, "bids", json!({"P2": 7}))), "rounds.1.bids.P1");
     // No tie, no overtime; no tie, nobody withdraws.
-    assert_eq!(field(with(1, "overtime", json!([{"P1": 3, "P2": 4}]))), "rounds.1.overtime.0");
-    assert_eq!(field(with(1, "withdrawn", json!(["P1"]))), "rounds.1.withdrawn");
+    assert_eq!(
+        field(with(1, "overtime", json!([{"P1": 3, "P2": 4}]))),
+        "rounds.1.overtime.0"
+    );
+    assert_eq!(
+        field(with(1, "withdrawn", json!(["P1"]))),
+        "rounds.1.withdrawn"
+    );
     // Tied with no step and no withdrawal: the round is not finished.
     assert_eq!(field(with(0, "overtime", json!([]))), "rounds.0.overtime");
     // A step of one player: he would already have bought it.
-    assert_eq!(field(with(0, "overtime", json!([{"P1": 5}]))), "rounds.0.overtime.0");
+    assert_eq!(
+        field(with(0, "overtime", json!([{"P1": 5}]))),
+        "rounds.0.overtime.0"
+    );
     // The last one left cannot withdraw.
     let mut all = with(0, "overtime", json!([]));
     all[0]["withdrawn"] = json!(["P1", "P2"]);
@@ -204,7 +284,10 @@ fn round_by_round_refusals_name_the_round_and_the_field() {
     let mut short = base();
     short.as_array_mut().unwrap().pop();
     assert_eq!(field(short), "rounds");
-    assert_eq!(field(with(1, "bids", json!({"P1": 2, "P2": 7, "Zed": 4}))), "rounds.1.bids.Zed");
+    assert_eq!(
+        field(with(1, "bids", json!({"P1": 2, "P2": 7, "Zed": 4}))),
+        "rounds.1.bids.Zed"
+    );
     // A misspelt field.
     assert_eq!(field(with(1, "bid", json!({}))), "rounds[1].bid");
 }
@@ -215,30 +298,46 @@ fn only_the_tied_top_bidders_go_to_overtime() {
     let rounds = json!([
         {"item": "A", "bids": {"Ann": 9, "Bob": 9, "Cy": 5}, "overtime": [{"Ann": 2, "Bob": 3, "Cy": 10}]}
     ]);
-    assert_eq!(refused(&["Ann", "Bob", "Cy"], rounds).1, "rounds.0.overtime.0.Cy");
+    assert_eq!(
+        refused(&["Ann", "Bob", "Cy"], rounds).1,
+        "rounds.0.overtime.0.Cy"
+    );
 }
 
 #[test]
 fn final_counts_tied_winners_share_each_losers_stake() {
     // Ann A K = 7 for 12, Bob A K = 7 for 12, Cy Q Q J J = 6 for 14 (the least four cards can be: 2 + 3 + 4 + 5): Ann and Bob tie on
     // both and draw; Cy's 0.05 is shared 3 + 2, the odd cent to the first seat (Ann).
-    let l = run(&["Ann", "Bob", "Cy"], json!({"stake": "0.05"}), vec![json!({"type": "hand", "final": {
-        "Ann": {"items": ["A", "K"], "spent": 12},
-        "Bob": {"items": ["A", "K"], "spent": 12},
-        "Cy": {"items": ["Q", "Q", "J", "J"], "spent": 14}
-    }})]).unwrap();
+    let l = run(
+        &["Ann", "Bob", "Cy"],
+        json!({"stake": "0.05"}),
+        vec![json!({"type": "hand", "final": {
+            "Ann": {"items": ["A", "K"], "spent": 12},
+            "Bob": {"items": ["A", "K"], "spent": 12},
+            "Cy": {"items": ["Q", "Q", "J", "J"], "spent": 14}
+        }})],
+    )
+    .unwrap();
     assert_eq!(winners(&l), vec![None]);
     assert_eq!(l.games[0].decided_by, "draw");
-    assert_eq!((cents(&l, "Ann"), cents(&l, "Bob"), cents(&l, "Cy")), (3, 2, -5));
+    assert_eq!(
+        (cents(&l, "Ann"), cents(&l, "Bob"), cents(&l, "Cy")),
+        (3, 2, -5)
+    );
 }
 
 #[test]
 fn when_everyone_draws_nobody_pays() {
     // Four players with 5 each (A J, K Q, A J, K Q) for 10 each.
-    let l = run(&["A1", "B2", "C3", "D4"], json!({"stake": "1.00"}), vec![json!({"type": "hand", "final": {
-        "A1": {"items": ["A", "J"], "spent": 10}, "B2": {"items": ["K", "Q"], "spent": 10},
-        "C3": {"items": ["A", "J"], "spent": 10}, "D4": {"items": ["K", "Q"], "spent": 10}
-    }})]).unwrap();
+    let l = run(
+        &["A1", "B2", "C3", "D4"],
+        json!({"stake": "1.00"}),
+        vec![json!({"type": "hand", "final": {
+            "A1": {"items": ["A", "J"], "spent": 10}, "B2": {"items": ["K", "Q"], "spent": 10},
+            "C3": {"items": ["A", "J"], "spent": 10}, "D4": {"items": ["K", "Q"], "spent": 10}
+        }})],
+    )
+    .unwrap();
     assert_eq!(winners(&l), vec![None]);
     assert!(l.balances.values().all(|m| m.is_zero()));
 }
@@ -248,39 +347,84 @@ fn each_loser_pays_the_single_winner_and_games_add_up() {
     // Game 1: Bob K K Q = 8 for 15 beats Ann A A = 8 for 20 on money, and Cy Q J J = 4:
     // Ann and Cy pay Bob 0.50 each. Game 2: Cy A A K = 11 wins on items: Ann and Bob pay
     // him 0.50 each. Ann −1.00, Bob +0.50, Cy +0.50.
-    let l = run(&["Ann", "Bob", "Cy"], json!({"stake": "0.50"}), vec![
-        json!({"type": "hand", "final": {
+    let l = run(
+        &["Ann", "Bob", "Cy"],
+        json!({"stake": "0.50"}),
+        vec![
+            json!({"type": "hand", "final": {
             "Ann": {"items": ["A", "A"], "spent": 20},
             "Bob": {"items": ["K", "K", "Q"], "spent": 15},
             "Cy": {"items": ["Q", "J", "J"], "spent": 9}}}),
-        json!({"type": "hand", "final": {
+            json!({"type": "hand", "final": {
             "Cy": {"items": ["A", "A", "K"], "spent": 30},
             "Bob": {"items": ["K", "Q", "Q", "J", "J"], "spent": 25}}}),
-    ]).unwrap();
+        ],
+    )
+    .unwrap();
     assert_eq!(winners(&l), vec![Some("Bob".into()), Some("Cy".into())]);
     assert_eq!(l.games[0].decided_by, "least_spent");
     assert_eq!(l.games[1].decided_by, "items");
-    assert_eq!((cents(&l, "Ann"), cents(&l, "Bob"), cents(&l, "Cy")), (-100, 50, 50));
+    assert_eq!(
+        (cents(&l, "Ann"), cents(&l, "Bob"), cents(&l, "Cy")),
+        (-100, 50, 50)
+    );
 }
 
 #[test]
 fn final_count_refusals_name_the_player_and_field() {
-    let two = |ann: Value| final_refused(TWO, json!({"P1": ann, "P2": {"items": ["K", "K", "Q", "Q", "J"], "spent": 30}}));
+    let two = |ann: Value| {
+        final_refused(
+            TWO,
+            json!({"P1": ann, "P2": {"items": ["K", "K", "Q", "Q", "J"], "spent": 30}}),
+        )
+    };
     // 3 items need 3 distinct cards: at least 2 + 3 + 4 = 9; 1 cannot be paid.
-    assert_eq!(two(json!({"items": ["A", "A", "J"], "spent": 1})), "final.P1.spent");
-    assert_eq!(two(json!({"items": ["A", "A", "J"], "spent": 8})), "final.P1.spent");
-    assert_eq!(two(json!({"items": ["A", "A", "J"], "spent": 55})), "final.P1.spent");
+    assert_eq!(
+        two(json!({"items": ["A", "A", "J"], "spent": 1})),
+        "final.P1.spent"
+    );
+    assert_eq!(
+        two(json!({"items": ["A", "A", "J"], "spent": 8})),
+        "final.P1.spent"
+    );
+    assert_eq!(
+        two(json!({"items": ["A", "A", "J"], "spent": 55})),
+        "final.P1.spent"
+    );
     // 53 = 54 − 1: no card is worth 1.
-    assert_eq!(two(json!({"items": ["A", "A", "J"], "spent": 53})), "final.P1.spent");
-    assert_eq!(two(json!({"items": ["A", "A", "JOKER"], "spent": 20})), "final.P1.items");
-    assert_eq!(two(json!({"items": ["A", "A", "A"], "spent": 20})), "final.P1.items");
+    assert_eq!(
+        two(json!({"items": ["A", "A", "J"], "spent": 53})),
+        "final.P1.spent"
+    );
+    assert_eq!(
+        two(json!({"items": ["A", "A", "JOKER"], "spent": 20})),
+        "final.P1.items"
+    );
+    assert_eq!(
+        two(json!({"items": ["A", "A", "A"], "spent": 20})),
+        "final.P1.items"
+    );
     // With two players every item is bought: here only 7 of 8.
     assert_eq!(two(json!({"items": ["A", "A"], "spent": 20})), "final");
     // Nothing bought, nothing spent.
-    assert_eq!(final_refused(&["A1", "B2", "C3"], json!({"A1": {"items": [], "spent": 5}})), "final.A1.spent");
-    assert_eq!(final_refused(TWO, json!({"Zed": {"items": [], "spent": 0}})), "final.Zed");
+    assert_eq!(
+        final_refused(
+            &["A1", "B2", "C3"],
+            json!({"A1": {"items": [], "spent": 5}})
+        ),
+        "final.A1.spent"
+    );
+    assert_eq!(
+        final_refused(TWO, json!({"Zed": {"items": [], "spent": 0}})),
+        "final.Zed"
+    );
     // Both forms at once, or neither.
-    let e = run(TWO, json!({}), vec![json!({"type": "hand", "rounds": base(), "final": {}})]).unwrap_err();
+    let e = run(
+        TWO,
+        json!({}),
+        vec![json!({"type": "hand", "rounds": base(), "final": {}})],
+    )
+    .unwrap_err();
     assert_eq!(e.field, "final");
     let e = run(TWO, json!({}), vec![json!({"type": "hand"})]).unwrap_err();
     assert_eq!(e.field, "rounds");
@@ -288,10 +432,21 @@ fn final_count_refusals_name_the_player_and_field() {
 
 #[test]
 fn the_table_is_two_to_four_players_and_only_games_are_events() {
-    assert_eq!(run(&["A1"], json!({}), vec![]).unwrap_err().field, "players");
-    assert_eq!(run(&["A", "B", "C", "D", "E"], json!({}), vec![]).unwrap_err().field, "players");
+    assert_eq!(
+        run(&["A1"], json!({}), vec![]).unwrap_err().field,
+        "players"
+    );
+    assert_eq!(
+        run(&["A", "B", "C", "D", "E"], json!({}), vec![])
+            .unwrap_err()
+            .field,
+        "players"
+    );
     let e = run(TWO, json!({}), vec![json!({"type": "declare_out"})]).unwrap_err();
-    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(0), "type"));
+    assert_eq!(
+        (e.event_index, e.field.to_string().as_str()),
+        (Some(0), "type")
+    );
 }
 
 mod properties {

@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use super::units::{UnitsTable, UnitsTableSpec};
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, read_agreements, yes};
 use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements, read_agreements, yes};
 
 /// How the kitty is kept (`kitty` agreement).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -95,8 +95,7 @@ impl TableAgreements for Agreements {
     /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
-        let fail =
-            |field: &str, message: String| RuleError::new(field, message);
+        let fail = |field: &str, message: String| RuleError::new(field, message);
         let spec = w
             .units_table
             .unwrap_or(UnitsTableSpec::Preset("standard".into()));

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::agreements::{Agreements, KittyKind};
 use super::hand::{Outcome, WrittenHand};
 use crate::money::Money;
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit, Table};
 
@@ -103,7 +103,10 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         .collect();
     let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
     let mut summary = vec![
-        ("Stake".into(), format!("{} a unit", a.stake.shown(currency))),
+        (
+            "Stake".into(),
+            format!("{} a unit", a.stake.shown(currency)),
+        ),
         (
             "Units table".into(),
             format!("{}: {}", a.units_table.name, bands.join(", ")),
@@ -233,7 +236,6 @@ impl hand_form::HandForm for Form {
         })
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use crate::money::Money;
-use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
+use crate::rules::typed::no_contract;
 use crate::rules::{RuleError, Suit, Table, fields};
 
 /// How the contract ended (rules §1.1, per-hand inputs).
@@ -216,7 +216,10 @@ pub fn check(w: WrittenHand, agreements: &Agreements, table: &Table) -> Result<D
     }
     let four_handed = seated.len() == 4;
     let bidder = w.bidder.clone().ok_or_else(|| {
-        RuleError::new("bidder", "Who won the bid? If everybody passed, use the All passed button")
+        RuleError::new(
+            "bidder",
+            "Who won the bid? If everybody passed, use the All passed button",
+        )
     })?;
     if !table.is_seated(&bidder) {
         return Err(RuleError::new(
@@ -281,19 +284,14 @@ fn all_passed(w: WrittenHand) -> Result<Deal, RuleError> {
 /// (rules §1.1, §1.0). Errors name `bid`.
 fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
-        return Err(RuleError::new(
-            "bid",
-            format!("{bid} is not a multiple of 10"),
-        )
-        .rule("rules §1.1"));
+        return Err(
+            RuleError::new("bid", format!("{bid} is not a multiple of 10")).rule("rules §1.1"),
+        );
     }
     if bid < agreements.min_bid {
         return Err(RuleError::new(
             "bid",
-            format!(
-                "{bid} is below the minimum {}",
-                agreements.min_bid
-            ),
+            format!("{bid} is below the minimum {}", agreements.min_bid),
         )
         .rule("rules §1.1"));
     }
@@ -403,11 +401,9 @@ fn renege_of(
 ) -> Result<Option<String>, RuleError> {
     Ok(match (outcome, renege_by) {
         (Outcome::DefenderRenege, None) => {
-            return Err(RuleError::new(
-                "renege_by",
-                "name the opponent who reneged",
-            )
-            .rule("rules §1.1"));
+            return Err(
+                RuleError::new("renege_by", "name the opponent who reneged").rule("rules §1.1")
+            );
         }
         (Outcome::DefenderRenege, Some(who)) if who == bidder => {
             return Err(RuleError::new(
@@ -422,9 +418,7 @@ fn renege_of(
             if !active(&who) {
                 return Err(RuleError::new(
                     "renege_by",
-                    format!(
-                        "{who} is not an active opponent of {bidder} in this deal"
-                    ),
+                    format!("{who} is not an active opponent of {bidder} in this deal"),
                 )
                 .rule("rules §1.1"));
             }

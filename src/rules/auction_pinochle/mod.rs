@@ -21,11 +21,11 @@ use self::hand::{Deal, WrittenHand};
 use crate::ledger::{KITTY, Postings, split::equal_shares};
 use crate::money::Money;
 use crate::rules::fields;
+use crate::rules::typed::{self, Game};
 use crate::rules::{
     Column, Contract, Ctx, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table, Tally,
     Tone,
 };
-use crate::rules::typed::{self, Game};
 
 /// The registration of `auction_pinochle`.
 pub static GAME: GameInfo = GameInfo {
@@ -229,11 +229,10 @@ impl AuctionPinochle {
             .rule("rules §1.2 rule 6"));
         }
         if ctx.table.seated().len() >= MOST_SEATED {
-            return Err(RuleError::new(
-                "player",
-                "Auction Pinochle seats at most 4 players",
-            )
-            .rule("rules §1.1"));
+            return Err(
+                RuleError::new("player", "Auction Pinochle seats at most 4 players")
+                    .rule("rules §1.1"),
+            );
         }
         if let Some(after) = &j.seat_after
             && !ctx.table.is_seated(after)

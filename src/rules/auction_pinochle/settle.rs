@@ -171,9 +171,7 @@ fn settle_kitty(
             } else {
                 pay(postings, steps, &c.bidder, KITTY, per_player, c);
             }
-            why.push_str(&format!(
-                "; the kitty settles like a player, {per_player}"
-            ));
+            why.push_str(&format!("; the kitty settles like a player, {per_player}"));
         }
         KittyKind::Pot => {
             let (words, rule) = pot(agreements, seated, kitty, c, postings);

@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::agreements::{Agreements, NegativeDifference, SmudgeRule, Variant};
 use super::hand::{MAX_BID, Point, WrittenHand, WrittenPoints};
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
+use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT};
 use crate::rules::hand_form::{self, text, ticked, whole};
 use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
@@ -206,7 +206,6 @@ impl hand_form::HandForm for Form {
         Ok(hand)
     }
 }
-
 
 /// What the hand form offers: bids 1–4 (4 is the slam) and the four points, Jack and Game
 /// with "nobody" (rules §1.4).

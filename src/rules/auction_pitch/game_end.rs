@@ -284,7 +284,9 @@ fn pay_difference(
                     amount,
                     why: format!("{sum}, the negative difference"),
                 });
-                format!("{w} pays {player} {amount} ({sum} × {stake}, the negative difference is paid)")
+                format!(
+                    "{w} pays {player} {amount} ({sum} × {stake}, the negative difference is paid)"
+                )
             }
         },
     }

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
+use crate::rules::typed::no_contract;
 use crate::rules::{RuleError, Table, fields};
 
 /// One of the four points of a hand, in the order they are counted when two or more
@@ -207,11 +207,7 @@ pub fn check(w: WrittenHand, table: &Table) -> Result<Deal, RuleError> {
     })?;
     seated(table, "pitcher", &pitcher)?;
     let bid = w.bid.ok_or_else(|| {
-        RuleError::new(
-            "bid",
-            "the pitcher's final bid, 1 to 4, is required",
-        )
-        .rule("rules §1.4")
+        RuleError::new("bid", "the pitcher's final bid, 1 to 4, is required").rule("rules §1.4")
     })?;
     if !(1..=MAX_BID).contains(&bid) {
         return Err(RuleError::new(
@@ -362,8 +358,14 @@ mod tests {
         for bid in [0, 5, -1, 11] {
             let e = hand(played(json!({ "bid": bid }))).unwrap_err();
             assert_eq!(e.field, "bid");
-            assert!(e.rule.as_deref().is_some_and(|r| r.contains("rules §1.4")), "{e}");
-            assert!(!e.message.contains("rules §"), "the citation is kept apart: {e}");
+            assert!(
+                e.rule.as_deref().is_some_and(|r| r.contains("rules §1.4")),
+                "{e}"
+            );
+            assert!(
+                !e.message.contains("rules §"),
+                "the citation is kept apart: {e}"
+            );
         }
         for bid in 1..=4 {
             assert!(hand(played(json!({ "bid": bid }))).is_ok());

@@ -21,11 +21,11 @@ use serde_json::Value;
 use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Point, WrittenHand};
 use self::score::{Scores, num};
-use crate::rules::{
-    Award, Cell, Column, Contract, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
-    RuleError, SheetLine, Table, Tally, Tone,
-};
 use crate::rules::typed::{self, Game};
+use crate::rules::{
+    Award, Cell, Column, Contract, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark,
+    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+};
 
 /// The registration of `auction_pitch`: 2 to 7 players, each for himself (rules §1.4, S001).
 pub static GAME: GameInfo = GameInfo {
@@ -402,5 +402,4 @@ impl Game for AuctionPitch {
     fn scores(&self) -> Option<Value> {
         Some(self.scores.to_json())
     }
-
 }

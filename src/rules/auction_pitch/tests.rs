@@ -268,7 +268,10 @@ fn golden_pt16_refusals_name_the_event_field_and_rule() {
     );
     assert!(text.ends_with("(rules §1.4)"), "{text}");
     let e = abcd(json!({}), Value::Null, vec![hand("D", "Zed", 1, "A B C A")]).unwrap_err();
-    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(0), "pitcher"));
+    assert_eq!(
+        (e.event_index, e.field.to_string().as_str()),
+        (Some(0), "pitcher")
+    );
 }
 
 #[test]
@@ -374,7 +377,10 @@ fn only_hands_payments_and_close_are_auction_pitch_events() {
         vec![json!({"type": "player_joins", "player": "E"})],
     )
     .unwrap_err();
-    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(0), "type"));
+    assert_eq!(
+        (e.event_index, e.field.to_string().as_str()),
+        (Some(0), "type")
+    );
     let l = abcd(
         json!({"stake": "0.05"}),
         json!({"A": 10}),

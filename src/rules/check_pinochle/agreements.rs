@@ -160,8 +160,7 @@ impl TableAgreements for Agreements {
     /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
-        let fail =
-            |field: &str, message: String| RuleError::new(field, message);
+        let fail = |field: &str, message: String| RuleError::new(field, message);
         points_within("target", w.target, MAX_TARGET, "", None)?;
         let table = read_table(w.check_table.as_ref(), w.make_checks.as_deref())?;
         let mut meld_checks = MeldValues::HOYLE;
@@ -205,8 +204,7 @@ impl TableAgreements for Agreements {
 /// `check_table` and `make_checks` together (rules §1.7, §3 item 19): `make_checks` belongs
 /// to the scarne preset alone, whose band numbers S003 lost.
 fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<CheckTable, RuleError> {
-    let fail =
-        |field: &str, message: String| RuleError::new(field, message);
+    let fail = |field: &str, message: String| RuleError::new(field, message);
     match spec {
         None | Some(Value::Null) => match make {
             None => Ok(CheckTable::hoyle()),

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::agreements::{Agreements, Settlement, Unfinished};
 use super::checks::{GameAward, MIN_BID, MeldCheck};
 use super::hand::{WrittenHand, WrittenSide};
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{Seating, Side};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
@@ -142,7 +142,10 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         Unfinished::Void => "nothing is paid for it",
     };
     vec![
-        ("Stake".into(), format!("{} a check", a.stake.shown(currency))),
+        (
+            "Stake".into(),
+            format!("{} a check", a.stake.shown(currency)),
+        ),
         ("Game".into(), format!("{} points", a.target)),
         ("Check table".into(), table),
         ("Meld checks".into(), meld_checks),
@@ -353,7 +356,6 @@ impl Form {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -383,10 +385,18 @@ mod tests {
     #[test]
     fn one_sides_trick_points_give_the_others() {
         // NS took 180 of the 250: EW took 70; and the other way round.
-        let event = hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.tricks=180").unwrap();
-        assert_eq!((event["NS"]["tricks"].clone(), event["EW"]["tricks"].clone()), (json!(180), json!(70)));
-        let event = hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&EW.tricks=250").unwrap();
-        assert_eq!((event["NS"]["tricks"].clone(), event["EW"]["tricks"].clone()), (json!(0), json!(250)));
+        let event =
+            hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&NS.tricks=180").unwrap();
+        assert_eq!(
+            (event["NS"]["tricks"].clone(), event["EW"]["tricks"].clone()),
+            (json!(180), json!(70))
+        );
+        let event =
+            hand_event(b"dealer=Dan&bidder=Ann&bid=250&trump=hearts&EW.tricks=250").unwrap();
+        assert_eq!(
+            (event["NS"]["tricks"].clone(), event["EW"]["tricks"].clone()),
+            (json!(0), json!(250))
+        );
     }
 
     #[test]

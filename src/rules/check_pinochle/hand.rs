@@ -167,22 +167,15 @@ pub fn check(w: WrittenHand, seating: &Seating) -> Result<Hand, RuleError> {
 
 fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
     if w.bid % 10 != 0 {
-        return Err(RuleError::new(
-            "bid",
-            format!(
-                "{} is not a multiple of 10",
-                w.bid
-            ),
-        )
-        .rule("rules §1.7 bidding rule 2"));
+        return Err(
+            RuleError::new("bid", format!("{} is not a multiple of 10", w.bid))
+                .rule("rules §1.7 bidding rule 2"),
+        );
     }
     if w.bid < MIN_BID {
         return Err(RuleError::new(
             "bid",
-            format!(
-                "{} is below the minimum 200 for every seat",
-                w.bid
-            ),
+            format!("{} is below the minimum 200 for every seat", w.bid),
         )
         .rule("rules §1.7 bidding rule 2"));
     }

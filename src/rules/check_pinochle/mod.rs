@@ -20,11 +20,11 @@ use self::agreements::{Agreements, Settlement, Unfinished};
 use self::hand::{Hand, Scored, SideScore, WrittenHand};
 use crate::ledger::Postings;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
-use crate::rules::{
-    Field, Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
-    RuleError, SheetLine, Table, Tally, Tone,
-};
 use crate::rules::typed::{self, Game};
+use crate::rules::{
+    Award, Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark,
+    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+};
 
 /// The registration of `check_pinochle`: exactly four players (rules §1.7).
 pub static GAME: GameInfo = GameInfo {
@@ -510,7 +510,6 @@ impl Game for CheckPinochle {
     fn checks(&self) -> Option<Value> {
         Some(self.checks.to_json())
     }
-
 
     /// A points and a checks column per side, NS first (rules §1.7).
     fn layout(&self, _table: &Table) -> Layout {

@@ -128,7 +128,6 @@ fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
-
 /// The members of `side` in `order` (from the left of the most recent dealer), which
 /// decides the odd cent of a per-partnership split; without a dealer yet, seat order
 /// (session-format "Precise readings").

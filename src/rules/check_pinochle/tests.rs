@@ -240,10 +240,16 @@ fn refusals_name_the_event_and_the_field() {
     let good = hand("W", "N", 300, side(140, &[], 180), side(60, &[], 70));
     let short = hand("N", "E", 300, side(140, &[], 180), side(60, &[], 60));
     let e = run(json!({}), Value::Null, vec![good.clone(), short]).unwrap_err();
-    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(1), "EW.tricks"));
+    assert_eq!(
+        (e.event_index, e.field.to_string().as_str()),
+        (Some(1), "EW.tricks")
+    );
     let low = hand("N", "E", 190, side(140, &[], 180), side(60, &[], 70));
     let e = run(json!({}), Value::Null, vec![good.clone(), low]).unwrap_err();
-    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(1), "bid"));
+    assert_eq!(
+        (e.event_index, e.field.to_string().as_str()),
+        (Some(1), "bid")
+    );
     assert!(
         e.to_string()
             .starts_with("event 1: bid: 190 is below the minimum 200")
@@ -254,7 +260,10 @@ fn refusals_name_the_event_and_the_field() {
         vec![json!({"type": "player_joins", "player": "Z"})],
     )
     .unwrap_err();
-    assert_eq!((e.event_index, e.field.to_string().as_str()), (Some(0), "type"));
+    assert_eq!(
+        (e.event_index, e.field.to_string().as_str()),
+        (Some(0), "type")
+    );
     let e = run(
         json!({"stake": "1.00", "kitty": "pot"}),
         Value::Null,
@@ -428,14 +437,29 @@ fn the_settle_up_pays_the_opposite_numbers_the_rows_name() {
     // name alone it would have had Margaret pay Rosemary).
     let players = ["Salvatore", "Margaret", "Rosemary", "Vincenzo"];
     let events = vec![
-        hand("Vincenzo", "Salvatore", 250, side(120, &[], 140), side(0, &[], 110)),
+        hand(
+            "Vincenzo",
+            "Salvatore",
+            250,
+            side(120, &[], 140),
+            side(0, &[], 110),
+        ),
         json!({"type": "close"}),
     ];
-    let l = replay(&session(&players, json!({"stake": "0.05"}), json!({"NS": 900, "EW": 700}), events)).unwrap();
+    let l = replay(&session(
+        &players,
+        json!({"stake": "0.05"}),
+        json!({"NS": 900, "EW": 700}),
+        events,
+    ))
+    .unwrap();
     let paid: Vec<(&str, &str, i64)> = l
         .settlement
         .iter()
         .map(|t| (t.from.as_str(), t.to.as_str(), t.amount.cents()))
         .collect();
-    assert_eq!(paid, vec![("Margaret", "Salvatore", 55), ("Vincenzo", "Rosemary", 55)]);
+    assert_eq!(
+        paid,
+        vec![("Margaret", "Salvatore", 55), ("Vincenzo", "Rosemary", 55)]
+    );
 }

@@ -11,8 +11,8 @@
 use serde::Deserialize;
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, points_within};
 use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements, points_within};
 
 /// The largest target accepted, in points: far beyond any real game (S003 plays to 3,000),
 /// small enough that running scores never come near overflow.

@@ -142,9 +142,9 @@ fn caller_in_turn(
     player: &str,
     field: &Field,
 ) -> Result<Side, RuleError> {
-    let side = seating.side_of(player).ok_or_else(|| {
-        RuleError::new(field, format!("{player} is not seated at this table"))
-    })?;
+    let side = seating
+        .side_of(player)
+        .ok_or_else(|| RuleError::new(field, format!("{player} is not seated at this table")))?;
     let due = seating
         .players()
         .get(turn % PLAYERS)
@@ -285,7 +285,10 @@ impl Auction {
     /// A redouble: only of an opponent's double, and only once (rules §1.8).
     fn redouble(&mut self, player: &str, side: Side, field: &Field) -> Result<(), RuleError> {
         let h = self.high.as_mut().ok_or_else(|| {
-            RuleError::new(field, format!("{player} cannot redouble: nobody has bid yet"))
+            RuleError::new(
+                field,
+                format!("{player} cannot redouble: nobody has bid yet"),
+            )
         })?;
         match (h.doubled, h.doubler) {
             (Doubled::No, _) | (_, None) => Err(RuleError::new(
@@ -319,17 +322,17 @@ impl Auction {
 /// The error names `bid` and cites the rule; a caller names its own field.
 pub fn check_bid(points: i64) -> Result<(), RuleError> {
     if points < MIN_BID {
-        return Err(
-            RuleError::new("bid", format!("{points} is below the minimum bid {MIN_BID}"))
-                .rule("rules §1.8"),
-        );
-    }
-    if points % 10 != 0 {
         return Err(RuleError::new(
             "bid",
-            format!("{points} is not a bid: bids go up in tens"),
+            format!("{points} is below the minimum bid {MIN_BID}"),
         )
-        .rule("rules §1.8, §0.3"));
+        .rule("rules §1.8"));
+    }
+    if points % 10 != 0 {
+        return Err(
+            RuleError::new("bid", format!("{points} is not a bid: bids go up in tens"))
+                .rule("rules §1.8, §0.3"),
+        );
     }
     if points > MAX_BID {
         return Err(RuleError::new(

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::agreements::Agreements;
 use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec, suit_choices};
+use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership;
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
@@ -235,8 +235,8 @@ mod tests {
         );
         // With a contract filled in, "All passed" is refused by name, never recorded.
         for filled in [("bid", "300"), ("bidder", "Ann"), ("doubled", "doubled")] {
-            let e = hand_event(&form(&[("dealer", "Cy"), ("all_passed", "true"), filled]))
-                .unwrap_err();
+            let e =
+                hand_event(&form(&[("dealer", "Cy"), ("all_passed", "true"), filled])).unwrap_err();
             assert_eq!(e.field, "all_passed", "{filled:?}");
         }
     }

@@ -21,9 +21,9 @@ use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use super::auction::{self, Ended};
-use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{Seating, Side};
+use crate::rules::typed::no_contract;
 use crate::rules::{RuleError, Suit, contract_head, fields};
 
 /// The lowest bid, in points: the dealer opens with a pass or at least 100 (rules §1.8).
@@ -220,7 +220,11 @@ pub fn read(
 }
 
 /// Checks a `hand` event already read into its written shape, as [`read`] says.
-pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Result<Deal, RuleError> {
+pub fn check(
+    w: WrittenHand,
+    seating: &Seating,
+    agreements: &Agreements,
+) -> Result<Deal, RuleError> {
     contract_head::seated_dealer(&w.dealer, seating)?;
     let ended = match &w.auction {
         Some(calls) => Some(auction::check(

@@ -21,11 +21,11 @@ use self::hand::{Contract as Played, Deal, HandOutcome, Scored, WrittenHand};
 use crate::ledger::Postings;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
-use crate::rules::{
-    Field, Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
-    RuleError, SheetLine, Step, Table, Tally, Tone,
-};
 use crate::rules::typed::{self, Game};
+use crate::rules::{
+    Award, Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark,
+    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+};
 
 /// The registration of `contract_pinochle`: exactly four players (rules §1.8).
 pub static GAME: GameInfo = GameInfo {
@@ -416,7 +416,6 @@ impl Game for ContractPinochle {
     fn scores(&self) -> Option<Value> {
         Some(self.scores.to_json())
     }
-
 
     /// A points column per side, NS first (rules §1.8).
     fn layout(&self, _table: &Table) -> Layout {

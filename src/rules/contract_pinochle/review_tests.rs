@@ -173,7 +173,12 @@ fn after_all_four_pass_the_next_dealer_calls_first() {
                 "E",
                 100,
                 "failed",
-                json!([["E", "100 spades"], ["S", "pass"], ["W", "pass"], ["N", "pass"]]),
+                json!([
+                    ["E", "100 spades"],
+                    ["S", "pass"],
+                    ["W", "pass"],
+                    ["N", "pass"]
+                ]),
             ),
         ],
     );
@@ -190,7 +195,10 @@ fn impossible_auctions_are_refused_by_event_and_call() {
         hand("W", "W", 100, "no", "made"),
         bid_hand("N", "S", 200, "made", calls),
     ]);
-    assert!(msg.contains("event 1") && msg.contains("auction[2]"), "{msg}");
+    assert!(
+        msg.contains("event 1") && msg.contains("auction[2]"),
+        "{msg}"
+    );
     // A bid between tens.
     let msg = e(vec![bid_hand(
         "N",
@@ -199,7 +207,10 @@ fn impossible_auctions_are_refused_by_event_and_call() {
         "made",
         json!([["N", "105 spades"]]),
     )]);
-    assert!(msg.contains("event 0") && msg.contains("auction[0]"), "{msg}");
+    assert!(
+        msg.contains("event 0") && msg.contains("auction[0]"),
+        "{msg}"
+    );
     // S doubles his partner N's bid.
     let msg = e(vec![bid_hand(
         "N",
@@ -215,8 +226,13 @@ fn impossible_auctions_are_refused_by_event_and_call() {
         "E",
         150,
         "made",
-        json!([["N", "pass"], ["E", "150 spades"], ["S", "double"], ["W", "pass"],
-               ["N", "redouble"]]),
+        json!([
+            ["N", "pass"],
+            ["E", "150 spades"],
+            ["S", "double"],
+            ["W", "pass"],
+            ["N", "redouble"]
+        ]),
     )]);
     assert!(msg.contains("auction[4]"), "{msg}");
     // Only two passes after the bid: the auction is not over.
@@ -230,8 +246,13 @@ fn impossible_auctions_are_refused_by_event_and_call() {
     assert!(msg.contains("event 0") && msg.contains("auction"), "{msg}");
     // The hand says undoubled, the auction ended doubled.
     let mut h = hand("N", "N", 150, "no", "made");
-    h["auction"] = json!([["N", "150 spades"], ["E", "double"], ["S", "pass"], ["W", "pass"],
-                          ["N", "pass"]]);
+    h["auction"] = json!([
+        ["N", "150 spades"],
+        ["E", "double"],
+        ["S", "pass"],
+        ["W", "pass"],
+        ["N", "pass"]
+    ]);
     let msg = e(vec![h]);
     assert!(msg.contains("auction"), "{msg}");
 }

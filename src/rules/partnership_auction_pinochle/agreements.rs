@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, points_within, read_agreements};
 use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements, points_within, read_agreements};
 
 /// The lowest bid of the base game, in points (BIC-PAP, rules §1.6).
 pub const BASE_MIN_BID: i64 = 100;
@@ -65,8 +65,7 @@ impl TableAgreements for Agreements {
     /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
-        let fail =
-            |field: &str, message: String| RuleError::new(field, message);
+        let fail = |field: &str, message: String| RuleError::new(field, message);
         let default_min = if w.aeroplane {
             AEROPLANE_MIN_BID
         } else {

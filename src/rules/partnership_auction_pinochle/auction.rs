@@ -14,8 +14,8 @@
 use serde_json::Value;
 
 use super::agreements::Agreements;
-use crate::rules::{Field, RuleError};
 use crate::rules::partnership::{PLAYERS, Seating};
+use crate::rules::{Field, RuleError};
 
 /// What the deal says the auction gave: the winning bidder and bid, or nobody (all passed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::agreements::Agreements;
 use super::hand::{WrittenHand, WrittenSide};
-use crate::rules::game::{STAKE_DEFAULT, HandFormSpec, suit_choices};
+use crate::rules::game::{HandFormSpec, STAKE_DEFAULT, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{Seating, Side, rest_of_tricks};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
@@ -83,10 +83,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
 pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
     HandFormSpec {
         min_bid: agreements.min_bid,
-        lists: vec![
-            ("suits", suit_choices()),
-            ("sides", seating.side_choices()),
-        ],
+        lists: vec![("suits", suit_choices()), ("sides", seating.side_choices())],
         note: agreements.aeroplane.then(|| {
             format!(
                 "Aeroplane: bids from {}, at most two bids each (rules §1.6).",

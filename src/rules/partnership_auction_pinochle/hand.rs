@@ -19,9 +19,9 @@ use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, MAX_POINTS};
 use super::auction::{self, Ending};
-use crate::rules::typed::no_contract;
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
+use crate::rules::typed::no_contract;
 use crate::rules::{Field, RuleError, Suit, contract_head, fields};
 
 /// A deal, checked.
@@ -118,7 +118,11 @@ pub fn read(
 }
 
 /// Checks a `hand` event already read into its written shape, as [`read`] says.
-pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Result<Deal, RuleError> {
+pub fn check(
+    w: WrittenHand,
+    seating: &Seating,
+    agreements: &Agreements,
+) -> Result<Deal, RuleError> {
     contract_head::seated_dealer(&w.dealer, seating)?;
     if w.all_passed {
         check_all_passed(&w, seating, agreements)?;
@@ -127,10 +131,7 @@ pub fn check(w: WrittenHand, seating: &Seating, agreements: &Agreements) -> Resu
     let head = contract_head::head(w.bidder, w.bid, w.trump, seating, &ASKS, |bid| {
         check_bid(bid, agreements)
     })?;
-    let sides = PerSide::new(
-        written_side(w.ns, Side::NS)?,
-        written_side(w.ew, Side::EW)?,
-    );
+    let sides = PerSide::new(written_side(w.ns, Side::NS)?, written_side(w.ew, Side::EW)?);
     partnership::check_hands(&sides)?;
     if let Some(calls) = &w.auction {
         auction::check(
@@ -209,11 +210,10 @@ fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, Ru
 /// BIC-PAP 100, Aeroplane 250 by S003 rule 2), at most [`MAX_POINTS`]. Errors name `bid`.
 fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
-        return Err(RuleError::new(
-            "bid",
-            format!("{bid} is not a bid: bids go up in tens"),
-        )
-        .rule("rules §0.3, §1.6"));
+        return Err(
+            RuleError::new("bid", format!("{bid} is not a bid: bids go up in tens"))
+                .rule("rules §0.3, §1.6"),
+        );
     }
     if bid < agreements.min_bid {
         let why = if agreements.aeroplane {
@@ -223,10 +223,7 @@ fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
         };
         return Err(RuleError::new(
             "bid",
-            format!(
-                "{bid} is below the minimum {}",
-                agreements.min_bid
-            ),
+            format!("{bid} is below the minimum {}", agreements.min_bid),
         )
         .rule(format!("rules §1.6, {why}")));
     }

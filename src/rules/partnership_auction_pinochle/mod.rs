@@ -19,20 +19,20 @@ pub mod hand;
 pub mod settle;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod review_tests;
+#[cfg(test)]
+mod tests;
 
 use serde_json::{Value, json};
 
 use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Hand, Scored, WrittenHand};
 use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Field, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
     RuleError, SheetLine, Step, Table, Tally, Tone,
 };
-use crate::rules::typed::{self, Game};
 
 /// The registration of `partnership_auction_pinochle`: exactly four players, partners
 /// opposite (rules §1.6).
@@ -181,9 +181,7 @@ impl PartnershipAuction {
             rules: vec!["rules §1.6".into()],
             ..Outcome::new(
                 Vec::new(),
-                format!(
-                    "All four passed on {dealer}'s deal: no score; {next} deals next"
-                ),
+                format!("All four passed on {dealer}'s deal: no score; {next} deals next"),
                 SheetLine::titled(format!("all passed: {next} deals next")).dealt_by(dealer),
             )
         }
@@ -436,7 +434,6 @@ impl Game for PartnershipAuction {
     fn scores(&self) -> Option<Value> {
         Some(self.scores.to_json())
     }
-
 
     /// A points column per side, NS first (rules §1.6).
     fn layout(&self, _table: &Table) -> Layout {

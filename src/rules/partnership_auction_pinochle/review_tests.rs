@@ -123,7 +123,10 @@ fn an_all_pass_auction_of_four_passes_is_accepted_and_scores_nothing() {
         vec![json!({"type": "hand", "dealer": "W", "all_passed": true,
                     "auction": [["N", "pass"], ["E", "pass"], ["S", "pass"], ["W", 100]]})],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "auction"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "auction")
+    );
 }
 
 #[test]
@@ -160,7 +163,13 @@ fn every_auction_check_names_its_call() {
     assert_eq!(
         check(
             json!({}),
-            json!([["N", "pass"], ["E", 100], ["S", "pass"], ["W", "pass"], ["N", 150]])
+            json!([
+                ["N", "pass"],
+                ["E", 100],
+                ["S", "pass"],
+                ["W", "pass"],
+                ["N", 150]
+            ])
         ),
         "auction[4]"
     );
@@ -173,14 +182,29 @@ fn every_auction_check_names_its_call() {
             json!([["N", 240], ["E", 250]]),
         )],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "auction[0]"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "auction[0]")
+    );
     // The last bid is not the deal's bidder and bid.
     assert_eq!(
-        check(json!({}), json!([["N", 100], ["E", 140], ["S", "pass"], ["W", "pass"], ["N", "pass"]])),
+        check(
+            json!({}),
+            json!([
+                ["N", 100],
+                ["E", 140],
+                ["S", "pass"],
+                ["W", "pass"],
+                ["N", "pass"]
+            ])
+        ),
         "auction"
     );
     assert_eq!(
-        check(json!({}), json!([["N", 140], ["E", "pass"], ["S", "pass"], ["W", "pass"]])),
+        check(
+            json!({}),
+            json!([["N", 140], ["E", "pass"], ["S", "pass"], ["W", "pass"]])
+        ),
         "auction"
     );
     // A player not at the table.
@@ -196,8 +220,15 @@ fn a_valid_base_game_auction_with_partners_overcalling_is_accepted() {
         Value::Null,
         vec![with_auction(
             hand("W", "N", 150, (100, 150, true), (0, 100, true)),
-            json!([["N", 100], ["E", 110], ["S", 120], ["W", "pass"], ["N", 150],
-                   ["E", "pass"], ["S", "pass"]]),
+            json!([
+                ["N", 100],
+                ["E", 110],
+                ["S", 120],
+                ["W", "pass"],
+                ["N", 150],
+                ["E", "pass"],
+                ["S", "pass"]
+            ]),
         )],
     );
     assert_eq!(l.scores, Some(json!({"NS": 250, "EW": 100})));

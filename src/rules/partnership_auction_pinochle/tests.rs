@@ -14,7 +14,13 @@ const PLAYERS: [&str; 4] = ["N", "E", "S", "W"];
 sessions!("partnership_auction_pinochle", PLAYERS);
 
 fn session(players: &[&str], agreements: Value, opening: Value, events: Vec<Value>) -> SessionDoc {
-    replay_tests::session("partnership_auction_pinochle", players, agreements, opening, events)
+    replay_tests::session(
+        "partnership_auction_pinochle",
+        players,
+        agreements,
+        opening,
+        events,
+    )
 }
 
 fn cents(l: &LedgerDoc) -> Vec<i64> {
@@ -154,7 +160,10 @@ fn all_passed_deals_score_nothing_and_the_deal_passes_left() {
     let mut bad = passed("W");
     bad["bidder"] = json!("N");
     let r = refused(json!({}), Value::Null, vec![passed("N"), bad]);
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(1), "bidder"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(1), "bidder")
+    );
 }
 
 #[test]
@@ -206,7 +215,10 @@ fn refusals_name_the_event_and_the_field() {
             hand("N", "E", 240, (40, 100), (100, 150)),
         ],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(1), "bid"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(1), "bid")
+    );
     assert!(r.message.contains("below the minimum 250"), "{}", r.message);
     // Declaring out is not part of this game (BIC-PAP).
     let r = refused(
@@ -214,7 +226,10 @@ fn refusals_name_the_event_and_the_field() {
         Value::Null,
         vec![json!({"type": "declare_out", "claimant": "N"})],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "type"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "type")
+    );
     // Three bids by N with Aeroplane (S003 rule 1).
     let mut deal = hand("W", "N", 290, (100, 200), (0, 50));
     deal["auction"] = json!([
@@ -227,7 +242,10 @@ fn refusals_name_the_event_and_the_field() {
         ["N", 290]
     ]);
     let r = refused(json!({"aeroplane": true}), Value::Null, vec![deal.clone()]);
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "auction[6]"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "auction[6]")
+    );
     // The same auction is fine in the base game.
     assert!(run(json!({}), Value::Null, vec![deal]).is_ok());
     // Five players, or a typo in an agreement.

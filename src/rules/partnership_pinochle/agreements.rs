@@ -12,8 +12,8 @@
 use serde::Deserialize;
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_fifty, yes};
 use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_fifty, yes};
 
 /// The largest target or target step accepted, in points: far beyond any real game, small
 /// enough that running scores stay far from overflow.

@@ -9,14 +9,14 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use super::agreements::Agreements;
 use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
 use super::sheet::num;
-use crate::rules::game::{STAKE_DEFAULT, HandFormSpec, suit_choices};
+use crate::rules::game::{HandFormSpec, STAKE_DEFAULT, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{self, Seating, Side, rest_of_tricks};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
+use serde::{Deserialize, Serialize};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -91,10 +91,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
 pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
     HandFormSpec {
         min_bid: 0,
-        lists: vec![
-            ("suits", suit_choices()),
-            ("sides", seating.side_choices()),
-        ],
+        lists: vec![("suits", suit_choices()), ("sides", seating.side_choices())],
         note: (target != agreed).then(|| {
             format!(
                 "Game is now {}: both sides reached the game on one deal (rules §1.5).",
@@ -183,7 +180,10 @@ impl hand_form::HandForm for Form {
                 .clone()
                 .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?,
             trump: self.trump.ok_or_else(|| {
-                RuleError::new("trump", "which suit is trump (the dealer's turned-up card)?")
+                RuleError::new(
+                    "trump",
+                    "which suit is trump (the dealer's turned-up card)?",
+                )
             })?,
             turn_up_dix: self.turn_up_dix,
             dix_holders: self.dix_holders()?,
@@ -342,7 +342,11 @@ mod tests {
         );
         assert_eq!(field(&[("type", "declare_out")]), "claimant");
         assert_eq!(
-            field(&[("type", "declare_out"), ("claimant", "N"), ("meld", "a lot")]),
+            field(&[
+                ("type", "declare_out"),
+                ("claimant", "N"),
+                ("meld", "a lot")
+            ]),
             "meld"
         );
     }
@@ -361,8 +365,12 @@ mod tests {
             e,
             json!({"type": "declare_out", "claimant": "N", "meld": 100, "tricks_so_far": 60})
         );
-        let e = event(&[("type", "declare_out"), ("claimant", "E"), ("won_trick", "true")])
-            .unwrap();
+        let e = event(&[
+            ("type", "declare_out"),
+            ("claimant", "E"),
+            ("won_trick", "true"),
+        ])
+        .unwrap();
         assert_eq!(e["won_trick"], json!(true));
     }
 }

@@ -20,9 +20,9 @@ pub mod settle;
 pub mod sheet;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod review_tests;
+#[cfg(test)]
+mod tests;
 
 use serde_json::{Value, json};
 
@@ -31,11 +31,11 @@ use self::hand::{Claim, SideScore, WrittenClaim, WrittenDeal};
 use self::settle::AfterDeal;
 use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Field, Cell, Ctx, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
+    Cell, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
     Step, Table, Tally, Tone,
 };
-use crate::rules::typed::{self, Game};
 
 /// The registration of `partnership_pinochle`: exactly four players, partners opposite
 /// (rules §1.5).
@@ -210,7 +210,11 @@ impl PartnershipPinochle {
     /// target in force; right, his side wins the game; wrong, it loses it, whatever the
     /// opponents hold (rules §1.5 "Declaring out", S002). The claim interrupts the deal of
     /// the player whose turn it was to deal, so the deal passes on from him.
-    fn declare_out(&mut self, ctx: &mut Ctx<'_>, event: WrittenClaim) -> Result<Outcome, RuleError> {
+    fn declare_out(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        event: WrittenClaim,
+    ) -> Result<Outcome, RuleError> {
         let claim: Claim = hand::check_claim(event, &self.seating)?;
         let side = claim.side;
         let added = claim.counted_meld() + claim.tricks_so_far;
@@ -329,7 +333,6 @@ impl PartnershipPinochle {
     }
 }
 
-
 impl Game for PartnershipPinochle {
     type Agreements = Agreements;
     type Event = Event;
@@ -444,7 +447,6 @@ impl Game for PartnershipPinochle {
     fn scores(&self) -> Option<Value> {
         Some(self.scores.to_json())
     }
-
 
     /// One points column per side, NS first, headed by its players.
     fn layout(&self, _table: &Table) -> Layout {

@@ -52,7 +52,10 @@ fn a_deal_that_puts_both_sides_past_1250_sends_the_game_to_1500() {
     let l = ok(
         json!({"stake": "0.50"}),
         json!({"NS": 900, "EW": 950}),
-        vec![deal("N", (250, 150), (210, 100)), deal("E", (0, 200), (0, 50))],
+        vec![
+            deal("N", (250, 150), (210, 100)),
+            deal("E", (0, 200), (0, 50)),
+        ],
     );
     assert_eq!(target_after(&l, 0), json!(1500));
     assert_eq!(winners(&l), vec![Some("NS")]);
@@ -169,7 +172,11 @@ fn dix_points_follow_item_26_over_a_whole_game() {
     lost["EW"] = json!({"meld": 60, "tricks": 250});
     let l = ok(json!({}), Value::Null, vec![lost.clone()]);
     assert_eq!(l.scores, Some(json!({"NS": 0, "EW": 320})));
-    let l = ok(json!({"holder_dix_needs_trick": false}), Value::Null, vec![lost]);
+    let l = ok(
+        json!({"holder_dix_needs_trick": false}),
+        Value::Null,
+        vec![lost],
+    );
     assert_eq!(l.scores, Some(json!({"NS": 10, "EW": 320})));
 }
 
@@ -214,21 +221,32 @@ fn a_voided_winning_deal_takes_the_game_and_its_money_back() {
 #[test]
 fn impossible_claims_and_deals_are_refused_by_event_and_field() {
     let r = refused(json!({}), Value::Null, vec![claim("N", 0, 255, true)]);
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "tricks_so_far"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "tricks_so_far")
+    );
     let r = refused(
         json!({}),
         Value::Null,
         vec![deal("N", (0, 150), (0, 100)), claim("E", 35, 0, false)],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(1), "meld"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(1), "meld")
+    );
     // A third dix: the deck has two (rules §1.0).
     let r = refused(
         json!({}),
         Value::Null,
-        vec![json!({"type": "hand", "dealer": "N", "trump": "spades", "turn_up_dix": true,
-            "dix_holders": ["E", "W"], "NS": {"tricks": 100}, "EW": {"tricks": 150}})],
+        vec![
+            json!({"type": "hand", "dealer": "N", "trump": "spades", "turn_up_dix": true,
+            "dix_holders": ["E", "W"], "NS": {"tricks": 100}, "EW": {"tricks": 150}}),
+        ],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "dix_holders"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "dix_holders")
+    );
     // Trick points must add to 250.
     let r = refused(json!({}), Value::Null, vec![deal("N", (0, 150), (0, 50))]);
     assert_eq!(r.event_index, Some(0));

@@ -47,7 +47,10 @@ pub fn raised_target(lower: i64, target: i64, step: i64) -> Option<i64> {
     if step <= 0 {
         return None;
     }
-    let steps = lower.checked_sub(target)?.checked_div(step)?.checked_add(1)?;
+    let steps = lower
+        .checked_sub(target)?
+        .checked_div(step)?
+        .checked_add(1)?;
     steps.checked_mul(step)?.checked_add(target)
 }
 

@@ -309,7 +309,10 @@ fn a_corrected_claim_changes_the_winner_and_the_money() {
 #[test]
 fn impossible_input_is_refused_at_its_event_and_field() {
     let r = refused(json!({}), Value::Null, vec![deal("N", (0, 100), (0, 140))]);
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "EW.tricks"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "EW.tricks")
+    );
     let r = refused(
         json!({}),
         Value::Null,
@@ -319,21 +322,33 @@ fn impossible_input_is_refused_at_its_event_and_field() {
             deal("S", (0, 97), (0, 153)),
         ],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(2), "NS.tricks"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(2), "NS.tricks")
+    );
     let r = refused(
         json!({}),
         Value::Null,
         vec![json!({"type": "hand", "dealer": "N", "all_passed": true})],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "all_passed"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "all_passed")
+    );
     let r = refused(
         json!({}),
         Value::Null,
         vec![json!({"type": "player_joins", "player": "Zed"})],
     );
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "type"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "type")
+    );
     let r = refused(json!({}), Value::Null, vec![claim("Zed", 0, 0, false)]);
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "claimant"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "claimant")
+    );
     let r = refused(json!({}), json!({"NS": 1000}), vec![]);
     assert_eq!(r.field, "opening_scores.NS");
     let r = refused(json!({}), json!({"EW": -20}), vec![]);
@@ -403,11 +418,17 @@ fn the_settle_up_pays_the_opposite_numbers_the_rows_name() {
     .unwrap();
     let l = replay(&doc).unwrap();
     let why = &l.events[0].explanation;
-    assert!(why.contains("Margaret pays Salvatore 0.50, Vincenzo pays Rosemary 0.50"), "{why}");
+    assert!(
+        why.contains("Margaret pays Salvatore 0.50, Vincenzo pays Rosemary 0.50"),
+        "{why}"
+    );
     let paid: Vec<(&str, &str, i64)> = l
         .settlement
         .iter()
         .map(|t| (t.from.as_str(), t.to.as_str(), t.amount.cents()))
         .collect();
-    assert_eq!(paid, vec![("Margaret", "Salvatore", 50), ("Vincenzo", "Rosemary", 50)]);
+    assert_eq!(
+        paid,
+        vec![("Margaret", "Salvatore", 50), ("Vincenzo", "Rosemary", 50)]
+    );
 }

@@ -9,8 +9,8 @@ use serde::Deserialize;
 use super::board::Variant;
 use super::cards::{LowRule, Wild};
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements};
 use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements};
 
 /// Who gets a chip that does not split evenly among tied winners (rules §3 item 32, RRP,
 /// PNEWS, BARGE, OCC).
@@ -179,9 +179,7 @@ impl TableAgreements for Agreements {
             {
                 return Err(RuleError::new(
                     name.to_string(),
-                    format!(
-                        "{v} is not a whole number of chips of {unit} (the smallest unit)"
-                    ),
+                    format!("{v} is not a whole number of chips of {unit} (the smallest unit)"),
                 )
                 .rule("rules §0.3"));
             }
@@ -193,10 +191,7 @@ impl TableAgreements for Agreements {
                 WildName::Deuces => &mut wild.deuces,
             };
             if *slot {
-                return Err(RuleError::new(
-                    "wild",
-                    "a wild card is named twice",
-                ));
+                return Err(RuleError::new("wild", "a wild card is named twice"));
             }
             *slot = true;
         }
@@ -250,24 +245,70 @@ mod tests {
         assert_eq!((a.variant, a.eight_or_better), (Variant::Omaha, true));
         let a = read(json!({"wild": ["jokers", "deuces"], "low": "deuce_to_seven", "odd_chip": "carry", "ante": "0.05"})).unwrap();
         assert!(a.wild.jokers && a.wild.deuces);
-        assert_eq!((a.low, a.odd_chip, a.ante), (LowRule::DeuceToSeven, OddChip::Carry, Some(Money::from_cents(5))));
+        assert_eq!(
+            (a.low, a.odd_chip, a.ante),
+            (
+                LowRule::DeuceToSeven,
+                OddChip::Carry,
+                Some(Money::from_cents(5))
+            )
+        );
     }
 
     #[test]
     fn refusals_name_the_agreement() {
-        assert_eq!(read(json!({"smallest_unit": "0"})).unwrap_err().field, "agreements.smallest_unit");
-        assert_eq!(read(json!({"max_raise": "0.07"})).unwrap_err().field, "agreements.max_raise");
-        assert_eq!(read(json!({"wild": ["one_eyed_jacks"]})).unwrap_err().field, "agreements.wild[0]");
-        assert_eq!(read(json!({"wild": ["jokers", "jokers"]})).unwrap_err().field, "agreements.wild");
-        assert_eq!(read(json!({"odd_chip": "random"})).unwrap_err().field, "agreements.odd_chip");
-        assert_eq!(read(json!({"odd_chip_high_low": "both"})).unwrap_err().field, "agreements.odd_chip_high_low");
-        assert_eq!(read(json!({"odd_chip_low_card": "low"})).unwrap_err().field, "agreements.odd_chip_low_card");
-        assert_eq!(read(json!({"ante": 0.05})).unwrap_err().field, "agreements.ante");
-        assert_eq!(read(json!({"antes": "0.05"})).unwrap_err().field, "agreements.antes");
-        assert_eq!(read(json!({"variant": "stud"})).unwrap_err().field, "agreements.variant");
-        assert_eq!(read(json!({"eight_or_better": "yes"})).unwrap_err().field, "agreements.eight_or_better");
         assert_eq!(
-            read(json!({"eight_or_better": true, "low": "deuce_to_seven"})).unwrap_err().field,
+            read(json!({"smallest_unit": "0"})).unwrap_err().field,
+            "agreements.smallest_unit"
+        );
+        assert_eq!(
+            read(json!({"max_raise": "0.07"})).unwrap_err().field,
+            "agreements.max_raise"
+        );
+        assert_eq!(
+            read(json!({"wild": ["one_eyed_jacks"]})).unwrap_err().field,
+            "agreements.wild[0]"
+        );
+        assert_eq!(
+            read(json!({"wild": ["jokers", "jokers"]}))
+                .unwrap_err()
+                .field,
+            "agreements.wild"
+        );
+        assert_eq!(
+            read(json!({"odd_chip": "random"})).unwrap_err().field,
+            "agreements.odd_chip"
+        );
+        assert_eq!(
+            read(json!({"odd_chip_high_low": "both"}))
+                .unwrap_err()
+                .field,
+            "agreements.odd_chip_high_low"
+        );
+        assert_eq!(
+            read(json!({"odd_chip_low_card": "low"})).unwrap_err().field,
+            "agreements.odd_chip_low_card"
+        );
+        assert_eq!(
+            read(json!({"ante": 0.05})).unwrap_err().field,
+            "agreements.ante"
+        );
+        assert_eq!(
+            read(json!({"antes": "0.05"})).unwrap_err().field,
+            "agreements.antes"
+        );
+        assert_eq!(
+            read(json!({"variant": "stud"})).unwrap_err().field,
+            "agreements.variant"
+        );
+        assert_eq!(
+            read(json!({"eight_or_better": "yes"})).unwrap_err().field,
+            "agreements.eight_or_better"
+        );
+        assert_eq!(
+            read(json!({"eight_or_better": true, "low": "deuce_to_seven"}))
+                .unwrap_err()
+                .field,
             "agreements.eight_or_better"
         );
     }

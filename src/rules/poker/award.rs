@@ -80,7 +80,12 @@ impl Poker {
         };
         // 8-or-better: a pot where no eligible low qualifies goes whole to the high
         // hand, each side pot on its own (session-format, "Boards and qualifiers").
-        let low_in = hand.showdown.low.iter().flatten().any(|s| pot.eligible.contains(s));
+        let low_in = hand
+            .showdown
+            .low
+            .iter()
+            .flatten()
+            .any(|s| pot.eligible.contains(s));
         let no_low = hand.split == SplitKind::HighLow && pot.eligible.len() > 1 && !low_in;
         let halves: Vec<(Option<&str>, i64)> =
             if hand.split == SplitKind::HighLow && pot.eligible.len() > 1 && low_in {
@@ -94,7 +99,8 @@ impl Poker {
         let mut odd_in_pot: Vec<usize> = Vec::new();
         let mut pot_words = Vec::new();
         for (half, amount) in halves {
-            let (text, winners) = self.award_half(hand, pot, half, amount, &mut odd_in_pot, awarded);
+            let (text, winners) =
+                self.award_half(hand, pot, half, amount, &mut odd_in_pot, awarded);
             pot_words.push(text);
             // Who took the pot or each half, short marks for the sheet's row ("main pot
             // high: Cy"); the reasons are in the explanation.
@@ -109,11 +115,19 @@ impl Poker {
         let head = format!(
             "{label}, {}: {eligible} eligible{}",
             self.money(pot.amount),
-            if no_low { "; no low is 8 or better, so the high hand takes it all" } else { "" }
+            if no_low {
+                "; no low is 8 or better, so the high hand takes it all"
+            } else {
+                ""
+            }
         );
         let mut sentence = format!("{head}; {}", pot_words.join("; "));
         if let Some(first) = sentence.get(..1) {
-            sentence = format!("{}{}", first.to_uppercase(), sentence.get(1..).unwrap_or(""));
+            sentence = format!(
+                "{}{}",
+                first.to_uppercase(),
+                sentence.get(1..).unwrap_or("")
+            );
         }
         awarded.sentences.push(sentence);
     }
@@ -145,7 +159,9 @@ impl Poker {
             }
         }
         awarded.carried = awarded.carried.saturating_add(split.carried);
-        let half_words = half.map_or(String::new(), |h| format!(" ({h} half {})", self.money(amount)));
+        let half_words = half.map_or(String::new(), |h| {
+            format!(" ({h} half {})", self.money(amount))
+        });
         let shares = self.shares_words(&split, is_low, limited);
         let text = format!("{why} → {}{half_words}{shares}", self.names(&winners));
         // A pot won whole needs no reckoning beyond the words; a split one shows each

@@ -34,7 +34,10 @@ fn read_action(
     })?;
     let name = items.first().and_then(Value::as_str).unwrap_or("");
     let seat = seat_of(players, name).ok_or_else(|| {
-        RuleError::new(field, format!("\"{name}\" is not a player seated at this table"))
+        RuleError::new(
+            field,
+            format!("\"{name}\" is not a player seated at this table"),
+        )
     })?;
     let kind = items.get(1).and_then(Value::as_str).unwrap_or("");
     let amount = items.get(2);
@@ -53,7 +56,10 @@ fn read_action(
         Some(v) => {
             let u = units(v, unit, &Field::from(field))?;
             if u == 0 {
-                return Err(RuleError::new(field, format!("a {kind} of nothing is a check or a call")));
+                return Err(RuleError::new(
+                    field,
+                    format!("a {kind} of nothing is a check or a call"),
+                ));
             }
             u
         }
@@ -173,10 +179,19 @@ impl Betting<'_> {
     }
 
     /// One action (`field`) of `seat` in round `now`. Errors name `field`.
-    fn act(&mut self, now: &mut Round, field: &str, seat: usize, action: Action) -> Result<(), RuleError> {
+    fn act(
+        &mut self,
+        now: &mut Round,
+        field: &str,
+        seat: usize,
+        action: Action,
+    ) -> Result<(), RuleError> {
         let who = self.name(seat).to_string();
         if self.out.get(seat) == Some(&true) {
-            return Err(RuleError::new(field, format!("{who} has folded and cannot act again")));
+            return Err(RuleError::new(
+                field,
+                format!("{who} has folded and cannot act again"),
+            ));
         }
         let is_all_in = self.all_in.get(seat) == Some(&true);
         let so_far = self.paid.get(seat).copied().unwrap_or(0);
@@ -229,14 +244,24 @@ impl Betting<'_> {
 
     /// A check (only when nothing is owed) or the round's first bet (at most
     /// `max_first_bet`, S004). Returns what goes in.
-    fn open(&self, now: &Round, field: &str, who: &str, owed: i64, action: Action) -> Result<i64, RuleError> {
+    fn open(
+        &self,
+        now: &Round,
+        field: &str,
+        who: &str,
+        owed: i64,
+        action: Action,
+    ) -> Result<i64, RuleError> {
         let unit = self.unit;
         match action {
             Action::Bet(b) => {
                 if now.highest > 0 {
                     return Err(RuleError::new(
                         field,
-                        format!("there is already a bet of {} this round: {who} may call, raise or fold", money(now.highest, unit)),
+                        format!(
+                            "there is already a bet of {} this round: {who} may call, raise or fold",
+                            money(now.highest, unit)
+                        ),
                     ));
                 }
                 if let Some(limit) = self.max_first.filter(|l| b > *l) {
@@ -250,7 +275,10 @@ impl Betting<'_> {
             }
             _ if owed > 0 => Err(RuleError::new(
                 field,
-                format!("{who} owes {} to the pot: he may call, raise or fold, not check", money(owed, unit)),
+                format!(
+                    "{who} owes {} to the pot: he may call, raise or fold, not check",
+                    money(owed, unit)
+                ),
             )
             .rule("S004")),
             _ => Ok(0),
@@ -260,7 +288,14 @@ impl Betting<'_> {
     /// A raise of `x` over the call: only after a bet, at most `max_raise`, the round's
     /// raises together at most `max_raises_total_per_round` (S004, rules §3 item 33).
     /// Returns what goes in: the call and the raise.
-    fn raise(&self, now: &mut Round, field: &str, who: &str, owed: i64, x: i64) -> Result<i64, RuleError> {
+    fn raise(
+        &self,
+        now: &mut Round,
+        field: &str,
+        who: &str,
+        owed: i64,
+        x: i64,
+    ) -> Result<i64, RuleError> {
         let unit = self.unit;
         if now.highest == 0 {
             return Err(RuleError::new(
@@ -272,7 +307,11 @@ impl Betting<'_> {
         if let Some(limit) = self.max_raise.filter(|l| x > *l) {
             return Err(RuleError::new(
                 field,
-                format!("a raise of {} is over the limit of {} (the agreed largest raise)", money(x, unit), money(limit, unit)),
+                format!(
+                    "a raise of {} is over the limit of {} (the agreed largest raise)",
+                    money(x, unit),
+                    money(limit, unit)
+                ),
             )
             .rule("S004"));
         }
@@ -298,7 +337,11 @@ impl Betting<'_> {
             let done = self.all_in.get(seat) == Some(&true)
                 && self.paid.get(seat).copied().unwrap_or(0) >= self.cap(seat);
             let mine = now.put.get(seat).copied().unwrap_or(0);
-            if self.out.get(seat) == Some(&false) && !done && self.at(seat) > 0 && mine < now.highest {
+            if self.out.get(seat) == Some(&false)
+                && !done
+                && self.at(seat) > 0
+                && mine < now.highest
+            {
                 return Err(RuleError::new(
                     format!("rounds[{r}]"),
                     format!(
@@ -328,7 +371,11 @@ impl Betting<'_> {
             }
             let p = self.paid.get(seat).copied().unwrap_or(0);
             let c = self.at(seat);
-            let expected = if c == 0 && p == 0 { 0 } else { ante.saturating_add(p) };
+            let expected = if c == 0 && p == 0 {
+                0
+            } else {
+                ante.saturating_add(p)
+            };
             if expected != c {
                 let ante_words = if ante > 0 {
                     format!("the ante {} + ", money(ante, unit))

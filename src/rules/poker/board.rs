@@ -102,7 +102,11 @@ pub fn parse_player(text: &str, variant: Variant) -> Result<Vec<Card>, String> {
     if cards.len() != hole {
         return Err(format!(
             "{} deals {hole} hole cards to each player, and {} are written (the board is written once, in board)",
-            if variant == Variant::Omaha { "Omaha" } else { "Hold'em" },
+            if variant == Variant::Omaha {
+                "Omaha"
+            } else {
+                "Hold'em"
+            },
             cards.len()
         ));
     }
@@ -112,7 +116,12 @@ pub fn parse_player(text: &str, variant: Variant) -> Result<Vec<Card>, String> {
 /// Calls `visit` with every five-card choice `variant` allows from `hole` and `board`:
 /// under `own_cards` and `holdem` any five of them all, under `omaha` each two of `hole`
 /// with each three of `board`.
-pub fn each_choice(hole: &[Card], board: &[Card], variant: Variant, visit: &mut dyn FnMut(&[Card])) {
+pub fn each_choice(
+    hole: &[Card],
+    board: &[Card],
+    variant: Variant,
+    visit: &mut dyn FnMut(&[Card]),
+) {
     if variant != Variant::Omaha {
         let all: Vec<Card> = hole.iter().chain(board).copied().collect();
         each_subset(&all, 5, &mut |five| visit(five));
@@ -128,7 +137,13 @@ pub fn each_choice(hole: &[Card], board: &[Card], variant: Variant, visit: &mut 
 
 /// Calls `visit` with every choice of `k` of `cards` (none when there are fewer).
 fn each_subset(cards: &[Card], k: usize, visit: &mut dyn FnMut(&[Card])) {
-    fn go(cards: &[Card], k: usize, from: usize, acc: &mut Vec<Card>, visit: &mut dyn FnMut(&[Card])) {
+    fn go(
+        cards: &[Card],
+        k: usize,
+        from: usize,
+        acc: &mut Vec<Card>,
+        visit: &mut dyn FnMut(&[Card]),
+    ) {
         if acc.len() == k {
             visit(acc);
             return;

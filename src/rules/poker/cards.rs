@@ -24,8 +24,8 @@
 
 use std::cmp::Ordering;
 
-pub use super::deck::{Card, CardSuit, MAX_CARDS, Wild, parse_hand};
 use super::deck::rank_letter;
+pub use super::deck::{Card, CardSuit, MAX_CARDS, Wild, parse_hand};
 
 /// The kind of a high hand, lowest first (rules §1.11).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -369,7 +369,11 @@ fn high5(cards: &[Card], wild: Wild) -> HandValue {
     each_wild_ranks(s.wilds, &mut |extra| {
         // The wild cards take the naturals' suit whenever they share one: a flush never
         // lowers a hand.
-        let v = value5(ranks_of(&s.naturals, extra), suited, Straights::AceHighOrLow);
+        let v = value5(
+            ranks_of(&s.naturals, extra),
+            suited,
+            Straights::AceHighOrLow,
+        );
         best = best.max(v);
     });
     best

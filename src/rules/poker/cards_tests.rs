@@ -43,7 +43,10 @@ fn categories_in_the_order_of_s004() {
         assert!(pair[0] < pair[1], "{:?} < {:?}", pair[0], pair[1]);
     }
     assert_eq!(h("TS JS QS KS AS").describe(), "royal flush");
-    assert_eq!(h("AS 2D 3C 4H 5S").describe(), "wheel (straight, five high)");
+    assert_eq!(
+        h("AS 2D 3C 4H 5S").describe(),
+        "wheel (straight, five high)"
+    );
     assert_eq!(h("KC KD KH 2S 2C").describe(), "kings full of twos");
 }
 
@@ -77,13 +80,22 @@ fn wild_cards_make_the_best_hand() {
     assert!(five_aces > high(&hand("5H 6H 7H 8H 9H"), DEUCES));
     // A joker fills a straight flush at the top: 9-T-J-Q of hearts + joker = K high.
     let sf = high(&hand("9H TH JH QH JK"), JOKERS);
-    assert_eq!((sf.category(), sf.ranks()), (Category::StraightFlush, vec![13]));
+    assert_eq!(
+        (sf.category(), sf.ranks()),
+        (Category::StraightFlush, vec![13])
+    );
     // Without jokers wild a joker is refused when the hand is read; were one to reach
     // the evaluator it would stand as a plain low card: queen high, no flush.
-    assert_eq!(high(&hand("9H TH JH QH JK"), NONE).category(), Category::HighCard);
+    assert_eq!(
+        high(&hand("9H TH JH QH JK"), NONE).category(),
+        Category::HighCard
+    );
     // Deuces wild: 2-2-K-Q-7 off-suit is three kings (not a straight).
     let trips = high(&hand("2S 2D KC QH 7S"), DEUCES);
-    assert_eq!((trips.category(), trips.ranks()), (Category::Trips, vec![13, 12, 7]));
+    assert_eq!(
+        (trips.category(), trips.ranks()),
+        (Category::Trips, vec![13, 12, 7])
+    );
 }
 
 #[test]
@@ -117,20 +129,29 @@ fn lows_by_each_rule() {
 
 #[test]
 fn high_card_by_suit_orders_rank_then_suit() {
-    assert_eq!(high_card(&hand("AS 2D 3C 4H 7S")), Some((14, CardSuit::Spades)));
-    assert!(
-        high_card(&hand("KS 2D 3C 4H 7S")) < high_card(&hand("KH AD 3S 4C 7C"))
+    assert_eq!(
+        high_card(&hand("AS 2D 3C 4H 7S")),
+        Some((14, CardSuit::Spades))
     );
+    assert!(high_card(&hand("KS 2D 3C 4H 7S")) < high_card(&hand("KH AD 3S 4C 7C")));
     assert!(Some((13, CardSuit::Spades)) > Some((13, CardSuit::Hearts)));
 }
 
 #[test]
 fn bad_cards_are_refused_in_words() {
-    assert!(parse_hand("KS KD KC 4C").unwrap_err().contains("five cards"));
+    assert!(
+        parse_hand("KS KD KC 4C")
+            .unwrap_err()
+            .contains("five cards")
+    );
     assert!(parse_hand("KS KS KC 4C 8H").unwrap_err().contains("twice"));
     assert!(parse_hand("KS KD KC 4C 1H").unwrap_err().contains("rank"));
     assert!(parse_hand("KS KD KC 4C 8X").unwrap_err().contains("suit"));
-    assert!(parse_hand("KS KD KC 4C 10H").unwrap_err().contains("not a card"));
+    assert!(
+        parse_hand("KS KD KC 4C 10H")
+            .unwrap_err()
+            .contains("not a card")
+    );
 }
 
 /// Every five-card hand of the 52-card pack, counted by category: the known totals
@@ -158,7 +179,9 @@ fn every_five_card_hand_counted_by_category() {
     }
     assert_eq!(
         counts,
-        [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40, 0]
+        [
+            1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40, 0
+        ]
     );
 }
 
@@ -172,7 +195,11 @@ fn any_card() -> impl Strategy<Value = Card> {
 fn five_distinct() -> impl Strategy<Value = Vec<Card>> {
     proptest::sample::subsequence(
         (2u8..=14)
-            .flat_map(|r| CardSuit::ALL.iter().map(move |s| Card::Natural { rank: r, suit: *s }))
+            .flat_map(|r| {
+                CardSuit::ALL
+                    .iter()
+                    .map(move |s| Card::Natural { rank: r, suit: *s })
+            })
             .collect::<Vec<_>>(),
         5,
     )

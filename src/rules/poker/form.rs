@@ -42,8 +42,14 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         name: "odd_chip",
         label: "Odd chip of a split pot",
         kind: SpecKind::Choice(&[
-            ("first_left_of_dealer", "to the first winner left of the dealer"),
-            ("high_card_by_suit", "to the highest card by suit (stud; needs cards)"),
+            (
+                "first_left_of_dealer",
+                "to the first winner left of the dealer",
+            ),
+            (
+                "high_card_by_suit",
+                "to the highest card by suit (stud; needs cards)",
+            ),
             ("carry", "stays in the pot for the next hand"),
         ]),
         default: "first_left_of_dealer",
@@ -75,7 +81,10 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         kind: SpecKind::Choice(&[
             ("own_cards", "each player's own hand (draw, stud)"),
             ("holdem", "Hold'em: 2 hole cards and a board"),
-            ("omaha", "Omaha: 4 hole cards, exactly 2 with 3 of the board"),
+            (
+                "omaha",
+                "Omaha: 4 hole cards, exactly 2 with 3 of the board",
+            ),
         ]),
         default: "own_cards",
         help: "With a board each player's cards are his hole cards and the hand has the board's 3 to 5 cards; Omaha plays exactly two hole cards (session-format, Boards and qualifiers).",
@@ -153,7 +162,10 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
         ("Raise".into(), limit(a.max_raise)),
         (
             "Raises per round".into(),
-            format!("{} (the opening bet not counted)", limit(a.max_raises_total)),
+            format!(
+                "{} (the opening bet not counted)",
+                limit(a.max_raises_total)
+            ),
         ),
     ];
     // Shown only when agreed, so the sheets of sessions started before boards and
@@ -178,8 +190,12 @@ fn high_low_words(a: &Agreements) -> String {
         OddChipHighLow::PerHalf => "each half split on its own",
     };
     let card = match (a.odd_chip, a.odd_chip_low_card) {
-        (OddChip::HighCardBySuit, OddChipLowCard::Lowest) => "; a tied low half's to the lowest card",
-        (OddChip::HighCardBySuit, OddChipLowCard::Highest) => "; a tied low half's to the highest card",
+        (OddChip::HighCardBySuit, OddChipLowCard::Lowest) => {
+            "; a tied low half's to the lowest card"
+        }
+        (OddChip::HighCardBySuit, OddChipLowCard::Highest) => {
+            "; a tied low half's to the highest card"
+        }
         _ => "",
     };
     format!("{limit}{card}")
@@ -194,7 +210,10 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
     let mut lists = vec![
         (
             "players",
-            players.iter().map(|p| Choice::new(p.as_str(), p.as_str())).collect(),
+            players
+                .iter()
+                .map(|p| Choice::new(p.as_str(), p.as_str()))
+                .collect(),
         ),
         (
             "places",
@@ -209,13 +228,22 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
                 Choice::new("high_low", "high-low: half to high, half to low"),
             ],
         ),
-        ("unit", vec![Choice::new(a.unit.to_string(), a.unit.to_string())]),
+        (
+            "unit",
+            vec![Choice::new(a.unit.to_string(), a.unit.to_string())],
+        ),
     ];
     if let Some(ante) = a.ante {
-        lists.push(("ante", vec![Choice::new(ante.to_string(), ante.to_string())]));
+        lists.push((
+            "ante",
+            vec![Choice::new(ante.to_string(), ante.to_string())],
+        ));
     }
     if let Some(hole) = a.variant.hole_cards() {
-        lists.push(("board", vec![Choice::new(hole.to_string(), a.variant.words())]));
+        lists.push((
+            "board",
+            vec![Choice::new(hole.to_string(), a.variant.words())],
+        ));
     }
     if a.eight_or_better {
         lists.push(("eight_or_better", vec![Choice::new("yes", "8 or better")]));
@@ -304,10 +332,9 @@ impl Form {
     fn place(&self, field: &Field) -> Result<Option<usize>, RuleError> {
         self.get(&field.to_string())
             .map(|t| {
-                t.parse::<usize>()
-                    .ok()
-                    .filter(|p| *p >= 1)
-                    .ok_or_else(|| RuleError::new(field, format!("\"{t}\" is not a place: 1 is the best hand")))
+                t.parse::<usize>().ok().filter(|p| *p >= 1).ok_or_else(|| {
+                    RuleError::new(field, format!("\"{t}\" is not a place: 1 is the best hand"))
+                })
             })
             .transpose()
     }
@@ -323,7 +350,13 @@ impl Form {
 
     /// Tie groups from the places typed in `prefix.<name>` for the players still in; with
     /// `partial` (8-or-better lows) an empty place is no qualifying low, left out.
-    fn groups(&self, prefix: &str, left: &[String], word: &str, partial: bool) -> Result<Vec<Vec<String>>, RuleError> {
+    fn groups(
+        &self,
+        prefix: &str,
+        left: &[String],
+        word: &str,
+        partial: bool,
+    ) -> Result<Vec<Vec<String>>, RuleError> {
         let mut by_place: BTreeMap<usize, Vec<String>> = BTreeMap::new();
         for p in left {
             let field = Field::name(prefix).player(p);
@@ -331,7 +364,12 @@ impl Form {
                 if partial {
                     continue;
                 }
-                return Err(RuleError::new(&field, format!("{p} is in the showdown: tap his {word}place (1 = best, equal places tie)")));
+                return Err(RuleError::new(
+                    &field,
+                    format!(
+                        "{p} is in the showdown: tap his {word}place (1 = best, equal places tie)"
+                    ),
+                ));
             };
             by_place.entry(place).or_default().push(p.clone());
         }
@@ -363,7 +401,9 @@ impl Form {
             left: Vec::new(),
         };
         for p in names {
-            let beyond = self.money(&Field::name("put_in").player(p))?.unwrap_or(Money::ZERO);
+            let beyond = self
+                .money(&Field::name("put_in").player(p))?
+                .unwrap_or(Money::ZERO);
             let anted = if self.ticked(&format!("anted.{p}")) {
                 ante
             } else {
@@ -428,11 +468,17 @@ impl hand_form::HandForm for Form {
         } = self.seats(&names, ante)?;
         let split = self.split.clone().unwrap_or_else(|| "high".into());
         if split != "high" && split != "high_low" {
-            return Err(RuleError::new("split", format!("\"{split}\" is not one of the choices")));
+            return Err(RuleError::new(
+                "split",
+                format!("\"{split}\" is not one of the choices"),
+            ));
         }
         let typed_cards: BTreeMap<String, String> = left
             .iter()
-            .filter_map(|p| self.get(&format!("cards.{p}")).map(|c| (p.clone(), c.to_string())))
+            .filter_map(|p| {
+                self.get(&format!("cards.{p}"))
+                    .map(|c| (p.clone(), c.to_string()))
+            })
             .collect();
         let (mut showdown, mut showdown_low, mut cards) = (None, None, None);
         if !typed_cards.is_empty() {
@@ -512,7 +558,10 @@ mod tests {
         assert_eq!(event["showdown_low"], json!([["Bob"]]));
         assert!(event.get("board").is_none());
         // Elsewhere Ann's low place is still asked for.
-        assert_eq!(hand_event::<Form>(places.as_bytes()).unwrap_err().field, "low.Ann");
+        assert_eq!(
+            hand_event::<Form>(places.as_bytes()).unwrap_err().field,
+            "low.Ann"
+        );
         // The form offers the board only under a board variant.
         let players = ["Ann".to_string(), "Bob".to_string()];
         let own = Agreements::read(json!({}).as_object().unwrap()).unwrap();
@@ -525,12 +574,15 @@ mod tests {
     fn refusals_name_the_field() {
         let e = hand_event::<Form>(b"put_in.Ann=0.50&put_in.Bob=0.50").unwrap_err();
         assert_eq!(e.field, "dealer");
-        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.50&place.Ann=1&put_in.Bob=0.50").unwrap_err();
+        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.50&place.Ann=1&put_in.Bob=0.50")
+            .unwrap_err();
         assert_eq!(e.field, "place.Bob");
         let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=lots&put_in.Bob=0.50").unwrap_err();
         assert_eq!(e.field, "put_in.Ann");
-        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.5&folded.Ann=on&place.Ann=1&put_in.Bob=0.50")
-            .unwrap_err();
+        let e = hand_event::<Form>(
+            b"dealer=Ann&put_in.Ann=0.5&folded.Ann=on&place.Ann=1&put_in.Bob=0.50",
+        )
+        .unwrap_err();
         assert_eq!(e.field, "place.Ann");
     }
 }

@@ -25,8 +25,8 @@ use serde_json::{Map, Value};
 use super::agreements::Agreements;
 use super::betting;
 use super::cards;
-use crate::money::Money;
 use super::showdown::read_showdown;
+use crate::money::Money;
 use crate::rules::{Field, RuleError, fields};
 
 /// How a pot is won (`split`).
@@ -185,10 +185,17 @@ pub fn read(
 }
 
 /// Checks a `hand` event already read into its written shape, as [`read`] says.
-pub fn check(w: WrittenHand, players: &[String], agreements: &Agreements) -> Result<Hand, RuleError> {
+pub fn check(
+    w: WrittenHand,
+    players: &[String],
+    agreements: &Agreements,
+) -> Result<Hand, RuleError> {
     let n = players.len();
     let dealer = seat_of(players, &w.dealer).ok_or_else(|| {
-        RuleError::new("dealer", format!("{} is not seated at this table", w.dealer))
+        RuleError::new(
+            "dealer",
+            format!("{} is not seated at this table", w.dealer),
+        )
     })?;
     let contributions = read_contributions(&w.contributions, players, agreements.unit)?;
     let folded = named_set(players, &w.folded, "folded")?;
@@ -197,7 +204,9 @@ pub fn check(w: WrittenHand, players: &[String], agreements: &Agreements) -> Res
         if folded.get(seat) == Some(&true) && all_in.get(seat) == Some(&true) {
             return Err(RuleError::new(
                 "all_in",
-                format!("{p} is listed as folded and as all-in: an all-in player stays in the hand"),
+                format!(
+                    "{p} is listed as folded and as all-in: an all-in player stays in the hand"
+                ),
             ));
         }
     }
@@ -211,7 +220,14 @@ pub fn check(w: WrittenHand, players: &[String], agreements: &Agreements) -> Res
     check_contributions(players, &contributions, &folded, &all_in, agreements)?;
     let showdown = read_showdown(&w, players, &folded, &left, agreements)?;
     if let Some(rounds) = &w.rounds {
-        betting::check_rounds(rounds, players, &contributions, &folded, &all_in, agreements)?;
+        betting::check_rounds(
+            rounds,
+            players,
+            &contributions,
+            &folded,
+            &all_in,
+            agreements,
+        )?;
     }
     Ok(Hand {
         dealer,
@@ -277,7 +293,9 @@ fn check_contributions(
         if is_all_in && c == 0 {
             return Err(RuleError::new(
                 field,
-                format!("{name} is all-in with nothing put in: all-in means everything he had is in the pot"),
+                format!(
+                    "{name} is all-in with nothing put in: all-in means everything he had is in the pot"
+                ),
             ));
         }
         if !is_all_in && !is_folded && c < max {

@@ -37,12 +37,12 @@ use self::agreements::{Agreements, OddChip, OddChipHighLow, OddChipLowCard};
 use self::hand::{Hand, SplitKind, WrittenHand};
 use crate::ledger::Postings;
 use crate::money::Money;
-use crate::rules::game::HandFormSpec;
 use crate::rules::fields;
+use crate::rules::game::HandFormSpec;
+use crate::rules::typed::{self, Game};
 use crate::rules::{
     Column, Ctx, GameInfo, Layout, Outcome, RuleError, SheetLine, Step, Table, Tally,
 };
-use crate::rules::typed::{self, Game};
 
 pub use crate::ledger::POT;
 
@@ -129,7 +129,11 @@ impl Poker {
                 .iter()
                 .map(|(s, u)| (self.name(*s).to_string(), self.money(*u)))
                 .collect(),
-            odd_cents: split.odd.iter().map(|s| self.name(*s).to_string()).collect(),
+            odd_cents: split
+                .odd
+                .iter()
+                .map(|s| self.name(*s).to_string())
+                .collect(),
         }
     }
 
@@ -234,76 +238,89 @@ impl Poker {
     /// `high_card_by_suit` (RRP) unless the table agreed the highest.
     fn odd_chip_words(&self, low: bool) -> &'static str {
         let a = &self.agreements;
-        if low && a.odd_chip == OddChip::HighCardBySuit && a.odd_chip_low_card == OddChipLowCard::Lowest {
+        if low
+            && a.odd_chip == OddChip::HighCardBySuit
+            && a.odd_chip_low_card == OddChipLowCard::Lowest
+        {
             "to the tied winner with the lowest card (♣ < ♦ < ♥ < ♠)"
         } else {
             a.odd_chip.words()
         }
     }
 
+    /// What the showdown says of `seat`'s hand in the high (or low) half, if it was shown.
+    fn shown(hand: &Hand, seat: usize, low: bool) -> Option<String> {
+        let words = if low {
+            &hand.showdown.low_words
+        } else {
+            &hand.showdown.high_words
+        };
+        words.get(seat).cloned().flatten()
+    }
+
+    /// "Ann's flush beats Bob's straight" (or "… tie with … beating …"): the winners of a
+    /// half shown from cards against the best hand they beat, "on the kickers" when the
+    /// two hands share their words.
+    fn beats(&self, hand: &Hand, low: bool, winners: &[usize], beaten: usize) -> String {
+        let first = winners.first().copied().unwrap_or(0);
+        let (theirs, lost) = (
+            Self::shown(hand, first, low),
+            Self::shown(hand, beaten, low),
+        );
+        let kickers = if theirs == lost {
+            " on the kickers"
+        } else {
+            ""
+        };
+        let (theirs, lost) = (theirs.unwrap_or_default(), lost.unwrap_or_default());
+        let beaten = self.name(beaten);
+        if winners.len() > 1 {
+            let names = self.names(winners);
+            format!("{names} tie with {theirs} beating {beaten}'s {lost}{kickers}")
+        } else {
+            let name = self.name(first);
+            format!("{name}'s {theirs} beats {beaten}'s {lost}{kickers}")
+        }
+    }
+
     /// Why the best eligible group takes a pot (or a half), in the table's words.
-    fn why(&self, hand: &Hand, groups: &[Vec<usize>], eligible: &[usize], low: bool) -> (Vec<usize>, String) {
+    fn why(
+        &self,
+        hand: &Hand,
+        groups: &[Vec<usize>],
+        eligible: &[usize],
+        low: bool,
+    ) -> (Vec<usize>, String) {
         let in_pot = |g: &Vec<usize>| -> Vec<usize> {
             g.iter().copied().filter(|s| eligible.contains(s)).collect()
         };
         let mut ranked = groups.iter().map(in_pot).filter(|g| !g.is_empty());
         let winners = ranked.next().unwrap_or_default();
         let runner_up = ranked.next();
-        let words = |s: usize| {
-            let w = if low {
-                &hand.showdown.low_words
-            } else {
-                &hand.showdown.high_words
-            };
-            w.get(s).cloned().flatten()
-        };
         let first = winners.first().copied().unwrap_or(0);
+        let (names, shown) = (self.names(&winners), Self::shown(hand, first, low));
         let text = match (&runner_up, hand.from_cards) {
             _ if eligible.len() == 1 => format!("{} alone is in it", self.name(first)),
             (Some(next), true) => {
-                let beaten = next.first().copied().unwrap_or(0);
-                let them = if winners.len() > 1 {
-                    format!("{} tie with {}", self.names(&winners), words(first).unwrap_or_default())
-                } else {
-                    format!("{}'s {}", self.name(first), words(first).unwrap_or_default())
-                };
-                let verb = if winners.len() > 1 { "beating" } else { "beats" };
-                let same = words(first) == words(beaten);
-                format!(
-                    "{them} {verb} {}'s {}{}",
-                    self.name(beaten),
-                    words(beaten).unwrap_or_default(),
-                    if same { " on the kickers" } else { "" }
-                )
+                self.beats(hand, low, &winners, next.first().copied().unwrap_or(0))
             }
             (Some(next), false) => {
                 let half = if low { "low showdown" } else { "showdown" };
+                let (ahead, them) = (self.names(next), self.name(first));
                 if winners.len() > 1 {
-                    format!(
-                        "{} tie, ahead of {} in the {half}",
-                        self.names(&winners),
-                        self.names(next)
-                    )
+                    format!("{names} tie, ahead of {ahead} in the {half}")
                 } else {
-                    format!(
-                        "{} is ahead of {} in the {half}",
-                        self.name(first),
-                        self.names(next)
-                    )
+                    format!("{them} is ahead of {ahead} in the {half}")
                 }
             }
             // Only under 8-or-better can one hand be alone in its half with others eligible.
             (None, _) if winners.len() == 1 => format!(
                 "{} has the only low of 8 or better{}",
                 self.name(first),
-                words(first).map_or(String::new(), |w| format!(", {w}"))
+                shown.map_or(String::new(), |w| format!(", {w}"))
             ),
-            (None, true) => format!(
-                "{} tie with {}",
-                self.names(&winners),
-                words(first).unwrap_or_default()
-            ),
-            (None, false) => format!("{} tie", self.names(&winners)),
+            (None, true) => format!("{names} tie with {}", shown.unwrap_or_default()),
+            (None, false) => format!("{names} tie"),
         };
         (winners, text)
     }
@@ -318,10 +335,17 @@ impl Poker {
             self.award_pot(&hand, i, pot, &mut awarded);
         }
         let postings = self.postings(&hand, &awarded, carried_in);
-        let total: i64 = hand.contributions.iter().sum::<i64>().saturating_add(carried_in);
+        let total: i64 = hand
+            .contributions
+            .iter()
+            .sum::<i64>()
+            .saturating_add(carried_in);
         let dealer = self.name(hand.dealer).to_string();
         let carried_words = if carried_in > 0 {
-            format!(", {} of it carried in the pot from the last hand", self.money(carried_in))
+            format!(
+                ", {} of it carried in the pot from the last hand",
+                self.money(carried_in)
+            )
         } else {
             String::new()
         };
@@ -357,8 +381,7 @@ impl Game for Poker {
     type Agreements = Agreements;
     type Event = Event;
     const NAME: &'static str = "poker";
-    const ENTER: &'static str =
-        "a hand, a payment or the close";
+    const ENTER: &'static str = "a hand, a payment or the close";
     const RULE: Option<&'static str> = Some("rules §1.11");
 
     fn new(
@@ -386,9 +409,18 @@ impl Game for Poker {
     /// player on the left of the last dealer (session-format, "Precise readings").
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         if self.carried == 0 {
-            return Ok(Outcome::new(Vec::new(), "The sitting is closed", SheetLine::titled("closed")));
+            return Ok(Outcome::new(
+                Vec::new(),
+                "The sitting is closed",
+                SheetLine::titled("closed"),
+            ));
         }
-        let order: Vec<String> = ctx.table.leftover_order().iter().map(|s| s.to_string()).collect();
+        let order: Vec<String> = ctx
+            .table
+            .leftover_order()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let seats: Vec<usize> = order
             .iter()
             .filter_map(|p| self.players.iter().position(|q| q == p))
@@ -411,7 +443,13 @@ impl Game for Poker {
         );
         let step = self.shares_step(self.carried, &split);
         self.carried = 0;
-        Ok(Outcome::new(postings.into_vec(), words, SheetLine::titled("closed: the pot shared out")).with_steps(vec![step]).citing("session-format: the remainder rule"))
+        Ok(Outcome::new(
+            postings.into_vec(),
+            words,
+            SheetLine::titled("closed: the pot shared out"),
+        )
+        .with_steps(vec![step])
+        .citing("session-format: the remainder rule"))
     }
 
     /// One money column per player in seat order, and the `POT` column when odd chips are

@@ -132,16 +132,34 @@ mod tests {
         // A 6 all-in, B 14 all-in, C and D 20 (units of 0.05): main 6 × 4 = 24 (all four),
         // side 1 (14 − 6) × 3 = 24 (B, C, D), side 2 (20 − 14) × 2 = 12 (C, D).
         let pots = build(&[6, 14, 20, 20], &[false; 4], &[true, true, false, false]).unwrap();
-        let got: Vec<(i64, Vec<usize>)> = pots.iter().map(|p| (p.amount, p.eligible.clone())).collect();
-        assert_eq!(got, vec![(24, vec![0, 1, 2, 3]), (24, vec![1, 2, 3]), (12, vec![2, 3])]);
+        let got: Vec<(i64, Vec<usize>)> = pots
+            .iter()
+            .map(|p| (p.amount, p.eligible.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (24, vec![0, 1, 2, 3]),
+                (24, vec![1, 2, 3]),
+                (12, vec![2, 3])
+            ]
+        );
     }
 
     #[test]
     fn folded_money_reaches_every_pot_it_reached() {
         // A all-in 4; B folded after putting in 10; C and D 10. Main pot 4 × 4 = 16 (A, C,
         // D); side pot (10 − 4) × 3 = 18, B's 6 included (C, D).
-        let pots = build(&[4, 10, 10, 10], &[false, true, false, false], &[true, false, false, false]).unwrap();
-        let got: Vec<(i64, Vec<usize>)> = pots.iter().map(|p| (p.amount, p.eligible.clone())).collect();
+        let pots = build(
+            &[4, 10, 10, 10],
+            &[false, true, false, false],
+            &[true, false, false, false],
+        )
+        .unwrap();
+        let got: Vec<(i64, Vec<usize>)> = pots
+            .iter()
+            .map(|p| (p.amount, p.eligible.clone()))
+            .collect();
         assert_eq!(got, vec![(16, vec![0, 2, 3]), (18, vec![2, 3])]);
     }
 
@@ -180,7 +198,10 @@ mod tests {
         let mut low_order = vec![0, 1, 2];
         without_second_odd_chip(&mut low_order, &high.odd);
         assert_eq!(low_order, vec![2, 0, 1]);
-        assert_eq!(split(5, &low_order, false).shares, vec![(2, 2), (0, 2), (1, 1)]);
+        assert_eq!(
+            split(5, &low_order, false).shares,
+            vec![(2, 2), (0, 2), (1, 1)]
+        );
         // Nobody has one yet: the order stands.
         let mut order = vec![3, 1];
         assert!(!without_second_odd_chip(&mut order, &[0]));

@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 
 use crate::format::{LedgerDoc, Refusal};
-use crate::rules::replay_tests;
 use crate::money::Money;
+use crate::rules::replay_tests;
 
 /// A poker session at `players` (no scores to carry in) played through `replay`.
 fn run(agreements: Value, players: &[&str], events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
@@ -35,9 +35,13 @@ fn two_odd_chips_go_one_each_clockwise_from_the_dealers_left_wrapping_round() {
     // Dealer C. A, B, D tie; C folded after 0.25. Pot 0.30 × 3 + 0.25 = 1.15 = 23 chips of
     // 0.05: 7 each, 2 odd. Clockwise from C's left: D, A, B → D and A get one each.
     // D 0.40 − 0.30 = +0.10, A +0.10, B 0.35 − 0.30 = +0.05, C −0.25.
-    let l = run(json!({}), &FOUR, vec![json!({"type": "hand", "dealer": "C",
+    let l = run(
+        json!({}),
+        &FOUR,
+        vec![json!({"type": "hand", "dealer": "C",
         "contributions": {"A": "0.30", "B": "0.30", "C": "0.25", "D": "0.30"},
-        "folded": ["C"], "all_in": [], "split": "high", "showdown": [["A", "B", "D"]]})])
+        "folded": ["C"], "all_in": [], "split": "high", "showdown": [["A", "B", "D"]]})],
+    )
     .unwrap();
     assert_eq!(all(&l, &FOUR), vec![10, 5, -25, 10]);
 }
@@ -48,10 +52,14 @@ fn each_pot_splits_on_its_own_and_carried_chips_add_up_across_pots() {
     // the main pot. Main 0.15 × 4 = 12 chips among A, B, D: 4 each. Side (0.40 − 0.15) × 3
     // = 15 chips among B, D: 7 each, 1 stays. A 0.20 − 0.15 = +0.05; B, D 0.20 + 0.35 − 0.40
     // = +0.15; C −0.40; POT +0.05.
-    let l = run(json!({"odd_chip": "carry"}), &FOUR, vec![json!({"type": "hand", "dealer": "D",
+    let l = run(
+        json!({"odd_chip": "carry"}),
+        &FOUR,
+        vec![json!({"type": "hand", "dealer": "D",
         "contributions": {"A": "0.15", "B": "0.40", "C": "0.40", "D": "0.40"},
         "folded": [], "all_in": ["A"], "split": "high",
-        "showdown": [["A", "B", "D"], ["C"]]})])
+        "showdown": [["A", "B", "D"], ["C"]]})],
+    )
     .unwrap();
     assert_eq!(all(&l, &FOUR), vec![5, 15, -40, 15]);
     assert_eq!(cents(&l, "POT"), 5);
@@ -70,10 +78,18 @@ fn high_low_scoop_and_a_tied_low_half() {
                "folded": [], "all_in": [], "split": "high_low",
                "showdown": high, "showdown_low": low})
     };
-    let l = run(json!({}), &three, vec![
-        hand("C", json!([["A"], ["B"], ["C"]]), json!([["A"], ["C"], ["B"]])),
-        hand("B", json!([["A"], ["B", "C"]]), json!([["B", "C"], ["A"]])),
-    ])
+    let l = run(
+        json!({}),
+        &three,
+        vec![
+            hand(
+                "C",
+                json!([["A"], ["B"], ["C"]]),
+                json!([["A"], ["C"], ["B"]]),
+            ),
+            hand("B", json!([["A"], ["B", "C"]]), json!([["B", "C"], ["A"]])),
+        ],
+    )
     .unwrap();
     assert_eq!(all(&l, &three), vec![65, -35, -30]);
 }
@@ -81,10 +97,14 @@ fn high_low_scoop_and_a_tied_low_half() {
 #[test]
 fn the_wheel_scoops_a_high_low_pot_by_the_cards() {
     // A's A-2-3-4-5 is a straight (high) and the best ace-to-five low: A takes all 1.55.
-    let l = run(json!({}), &FOUR, vec![json!({"type": "hand", "dealer": "D",
+    let l = run(
+        json!({}),
+        &FOUR,
+        vec![json!({"type": "hand", "dealer": "D",
         "contributions": {"A": "0.50", "B": "0.50", "C": "0.05", "D": "0.50"},
         "folded": ["C"], "all_in": [], "split": "high_low",
-        "cards": {"A": "AS 2D 3C 4H 5S", "B": "KS KD 9C 7H 3S", "D": "QS QD 8C 6H 4S"}})])
+        "cards": {"A": "AS 2D 3C 4H 5S", "B": "KS KD 9C 7H 3S", "D": "QS QD 8C 6H 4S"}})],
+    )
     .unwrap();
     assert_eq!(all(&l, &FOUR), vec![105, -50, -5, -50]);
 }
@@ -101,27 +121,42 @@ fn hand_ranking_edge_cases_from_the_cards() {
     };
     // No wrap-around: K-A-2-3-4 is only ace high; B's pair of queens beats it.
     assert_eq!(
-        winner(json!({}), json!({"A": "KS AD 2C 3H 4S", "B": "QS QD 5C 6H 8S", "D": "JS TD 7C 9H 2D"})),
+        winner(
+            json!({}),
+            json!({"A": "KS AD 2C 3H 4S", "B": "QS QD 5C 6H 8S", "D": "JS TD 7C 9H 2D"})
+        ),
         vec!["B"]
     );
     // Same two pair: the kicker decides (9 over 8).
     assert_eq!(
-        winner(json!({}), json!({"A": "KS KD 5C 5H 9S", "B": "KH KC 5D 5S 8S", "D": "QS QD 4C 4H AS"})),
+        winner(
+            json!({}),
+            json!({"A": "KS KD 5C 5H 9S", "B": "KH KC 5D 5S 8S", "D": "QS QD 4C 4H AS"})
+        ),
         vec!["A"]
     );
     // Five of a kind (joker wild) beats a straight flush.
     assert_eq!(
-        winner(json!({"wild": ["jokers"]}), json!({"A": "JK AS AD AC AH", "B": "9S TS JS QS KS", "D": "2D 3D 4D 5D 7C"})),
+        winner(
+            json!({"wild": ["jokers"]}),
+            json!({"A": "JK AS AD AC AH", "B": "9S TS JS QS KS", "D": "2D 3D 4D 5D 7C"})
+        ),
         vec!["A"]
     );
     // Deuces wild: two deuces and three kings are five kings, over four aces.
     assert_eq!(
-        winner(json!({"wild": ["deuces"]}), json!({"A": "2S 2D KC KH KS", "B": "AS AD AC AH 3S", "D": "4D 5D 6D 7D 9C"})),
+        winner(
+            json!({"wild": ["deuces"]}),
+            json!({"A": "2S 2D KC KH KS", "B": "AS AD AC AH 3S", "D": "4D 5D 6D 7D 9C"})
+        ),
         vec!["A"]
     );
     // Full house by the trips: 8-8-8-2-2 beats 7-7-7-A-A.
     assert_eq!(
-        winner(json!({}), json!({"A": "7S 7D 7C AH AS", "B": "8S 8D 8C 2H 2S", "D": "KD QD JD 9D 4C"})),
+        winner(
+            json!({}),
+            json!({"A": "7S 7D 7C AH AS", "B": "8S 8D 8C 2H 2S", "D": "KD QD JD 9D 4C"})
+        ),
         vec!["B"]
     );
 }
@@ -130,9 +165,13 @@ fn hand_ranking_edge_cases_from_the_cards() {
 fn identical_hands_split_because_suits_never_rank() {
     // A and B both hold A-K-Q-J-9 in mixed suits; D only eight high. 1.55 = 31 chips: 16 to the
     // first left of dealer D, A; 15 to B. A 0.80 − 0.50 = +0.30, B 0.75 − 0.50 = +0.25.
-    let l = run(json!({}), &FOUR, vec![by_cards(
-        json!({"A": "AS KS QD JC 9H", "B": "AD KD QC JH 9S", "D": "2S 3D 5C 7H 8S"}),
-    )])
+    let l = run(
+        json!({}),
+        &FOUR,
+        vec![by_cards(
+            json!({"A": "AS KS QD JC 9H", "B": "AD KD QC JH 9S", "D": "2S 3D 5C 7H 8S"}),
+        )],
+    )
     .unwrap();
     assert_eq!(all(&l, &FOUR), vec![30, 25, -5, -50]);
 }
@@ -142,10 +181,14 @@ fn deuce_to_seven_lows_count_straights_and_flushes_against_the_hand() {
     // split high_low, low deuce_to_seven. High: B's flush. Low: A's 8-6-5-4-3 (mixed) beats
     // D's 7-6-5-4-3 (a straight) and B's flush. Pot 1.55 = 31 chips: high 16 to B, low 15 to
     // A. A 0.75 − 0.50 = +0.25, B 0.80 − 0.50 = +0.30, C −0.05, D −0.50.
-    let l = run(json!({"low": "deuce_to_seven"}), &FOUR, vec![json!({"type": "hand", "dealer": "D",
+    let l = run(
+        json!({"low": "deuce_to_seven"}),
+        &FOUR,
+        vec![json!({"type": "hand", "dealer": "D",
         "contributions": {"A": "0.50", "B": "0.50", "C": "0.05", "D": "0.50"},
         "folded": ["C"], "all_in": [], "split": "high_low",
-        "cards": {"A": "8S 6D 5C 4H 3S", "B": "KH 9H 7H 6H 2H", "D": "7D 6C 5D 4D 3C"}})])
+        "cards": {"A": "8S 6D 5C 4H 3S", "B": "KH 9H 7H 6H 2H", "D": "7D 6C 5D 4D 3C"}})],
+    )
     .unwrap();
     assert_eq!(all(&l, &FOUR), vec![25, 30, -5, -50]);
 }
@@ -168,7 +211,10 @@ fn betting_at_exactly_the_limits_passes_and_one_chip_over_is_refused() {
     assert_eq!(all(&l, &["A", "B"]), vec![155, -155]);
     // A's second raise of 0.55 is over max_raise.
     let r = run(limits, &["A", "B"], vec![hand("0.55", "1.60")]).unwrap_err();
-    assert_eq!((r.event_index, r.field.to_string().as_str()), (Some(0), "rounds[0][2]"));
+    assert_eq!(
+        (r.event_index, r.field.to_string().as_str()),
+        (Some(0), "rounds[0][2]")
+    );
 }
 
 #[test]
@@ -178,14 +224,18 @@ fn a_carried_chip_goes_to_the_winner_of_a_hand_nobody_bet_in() {
     // pot is the carried chip alone (session-format: it "goes into the next hand's pot")
     // and C wins it: C −0.20, POT 0.
     let three = ["A", "B", "C"];
-    let l = run(json!({"odd_chip": "carry"}), &three, vec![
-        json!({"type": "hand", "dealer": "C",
+    let l = run(
+        json!({"odd_chip": "carry"}),
+        &three,
+        vec![
+            json!({"type": "hand", "dealer": "C",
                "contributions": {"A": "0.25", "B": "0.25", "C": "0.25"},
                "folded": [], "all_in": [], "split": "high", "showdown": [["A", "B"], ["C"]]}),
-        json!({"type": "hand", "dealer": "A",
+            json!({"type": "hand", "dealer": "A",
                "contributions": {"A": "0.00", "B": "0.00", "C": "0.00"},
                "folded": [], "all_in": [], "split": "high", "showdown": [["C"], ["A", "B"]]}),
-    ])
+        ],
+    )
     .unwrap();
     assert_eq!(all(&l, &three), vec![10, 10, -20]);
     assert_eq!(cents(&l, "POT"), 0);

@@ -57,7 +57,11 @@ pub(super) fn read_showdown(
                     "with the cards written the lows are ranked from them: clear the low places",
                 ));
             }
-            let seen = Seen { players, folded, board: &board };
+            let seen = Seen {
+                players,
+                folded,
+                board: &board,
+            };
             read_cards(map, &seen, agreements, w.split, &mut showdown)?;
         }
         (None, None) if left.len() > 1 => {
@@ -138,8 +142,9 @@ fn read_groups(
         let mut seats = Vec::new();
         for (i, name) in group.iter().enumerate() {
             let at = format!("{field}[{g}][{i}]");
-            let seat = seat_of(players, name)
-                .ok_or_else(|| RuleError::new(&at, format!("{name} is not seated at this table")))?;
+            let seat = seat_of(players, name).ok_or_else(|| {
+                RuleError::new(&at, format!("{name} is not seated at this table"))
+            })?;
             if folded.get(seat) == Some(&true) {
                 return Err(RuleError::new(
                     at,
@@ -161,7 +166,9 @@ fn read_groups(
         if !partial && folded.get(seat) == Some(&false) && seen.get(seat) == Some(&false) {
             return Err(RuleError::new(
                 field,
-                format!("{p} is still in the hand and missing from the showdown: list every player who did not fold"),
+                format!(
+                    "{p} is still in the hand and missing from the showdown: list every player who did not fold"
+                ),
             ));
         }
     }
@@ -211,7 +218,10 @@ fn read_shown(
             ));
         }
         let text = value.as_str().ok_or_else(|| {
-            RuleError::new(&field, "write the cards as a string like \"KS KD KC 4C 8H\"")
+            RuleError::new(
+                &field,
+                "write the cards as a string like \"KS KD KC 4C 8H\"",
+            )
         })?;
         let hand = board::parse_player(text, agreements.variant)
             .map_err(|m| RuleError::new(&field, format!("{name}: {m}")))?;
@@ -225,7 +235,9 @@ fn read_shown(
             if *c != Card::Joker && seen.board.contains(c) {
                 return Err(RuleError::new(
                     field,
-                    format!("{c} is on the board and in {name}'s cards: a pack has one of each card"),
+                    format!(
+                        "{c} is on the board and in {name}'s cards: a pack has one of each card"
+                    ),
                 ));
             }
             if *c != Card::Joker && table.contains(c) {

@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 
 use crate::format::{LedgerDoc, Refusal};
-use crate::rules::replay_tests;
 use crate::money::Money;
+use crate::rules::replay_tests;
 
 /// A poker session at `players` (no scores to carry in) played through `replay`.
 fn run(agreements: Value, players: &[&str], events: Vec<Value>) -> Result<LedgerDoc, Refusal> {
@@ -53,10 +53,23 @@ fn seed_hand(rounds: Value) -> Value {
 
 fn seed_rounds() -> Value {
     json!([
-        [["Alex", "check"], ["Brad", "bet", "0.10"], ["Charley", "call"], ["Dennis", "raise", "0.10"],
-         ["You", "call"], ["Alex", "fold"], ["Brad", "call"], ["Charley", "call"]],
-        [["Brad", "bet", "0.05"], ["Charley", "fold"], ["Dennis", "raise", "0.20"], ["You", "call"],
-         ["Brad", "call"]]
+        [
+            ["Alex", "check"],
+            ["Brad", "bet", "0.10"],
+            ["Charley", "call"],
+            ["Dennis", "raise", "0.10"],
+            ["You", "call"],
+            ["Alex", "fold"],
+            ["Brad", "call"],
+            ["Charley", "call"]
+        ],
+        [
+            ["Brad", "bet", "0.05"],
+            ["Charley", "fold"],
+            ["Dennis", "raise", "0.20"],
+            ["You", "call"],
+            ["Brad", "call"]
+        ]
     ])
 }
 
@@ -71,7 +84,13 @@ fn the_seed_hand_with_its_betting() {
     // 0.05. Pot 1.80 to You: +1.80 − 0.50 = +1.30.
     assert_eq!(
         ok(seed_limits(), &SEED, vec![seed_hand(seed_rounds())]),
-        b(&[("Alex", -5), ("Brad", -50), ("Charley", -25), ("Dennis", -50), ("You", 130)])
+        b(&[
+            ("Alex", -5),
+            ("Brad", -50),
+            ("Charley", -25),
+            ("Dennis", -50),
+            ("You", 130)
+        ])
     );
 }
 
@@ -160,7 +179,10 @@ fn high_card_by_suit_gives_the_odd_chip_to_the_highest_card() {
     let groups = json!({"type": "hand", "dealer": "C",
         "contributions": {"A": "0.25", "B": "0.25", "C": "0.25"},
         "folded": ["C"], "split": "high", "showdown": [["A", "B"]]});
-    assert_eq!(refused(a, &["A", "B", "C"], vec![groups]), (Some(0), "cards".into()));
+    assert_eq!(
+        refused(a, &["A", "B", "C"], vec![groups]),
+        (Some(0), "cards".into())
+    );
 }
 
 #[test]
@@ -184,7 +206,11 @@ fn carried_odd_chips_go_into_the_next_pot_and_are_shared_at_the_close() {
     // Closed after hand 1: the 0.05 left is one chip for three players, so it goes to the
     // first left of dealer C: A. A +0.15, B +0.10, POT 0.
     assert_eq!(
-        ok(a.clone(), &players, vec![straight_tie("C"), json!({"type": "close"})]),
+        ok(
+            a.clone(),
+            &players,
+            vec![straight_tie("C"), json!({"type": "close"})]
+        ),
         b(&[("A", 15), ("B", 10), ("C", -25)])
     );
     // Voiding hand 1 takes the carried chip back with it.
@@ -265,7 +291,11 @@ fn lows_are_ranked_from_the_cards_by_the_low_agreement() {
         b(&[("A", 25), ("B", 25), ("C", -50)])
     );
     assert_eq!(
-        ok(json!({"low": "deuce_to_seven"}), &["A", "B", "C"], vec![low_by_cards()]),
+        ok(
+            json!({"low": "deuce_to_seven"}),
+            &["A", "B", "C"],
+            vec![low_by_cards()]
+        ),
         b(&[("A", -50), ("B", 25), ("C", 25)])
     );
 }
@@ -279,7 +309,11 @@ fn the_wheel_is_the_lowest_straight_and_jokers_are_wild_only_by_agreement() {
             "cards": {"A": a, "B": b_cards}})
     };
     assert_eq!(
-        ok(json!({}), &["A", "B"], vec![hand("AS 2D 3C 4H 5S", "2S 3D 4C 5H 6C")]),
+        ok(
+            json!({}),
+            &["A", "B"],
+            vec![hand("AS 2D 3C 4H 5S", "2S 3D 4C 5H 6C")]
+        ),
         b(&[("A", -50), ("B", 50)])
     );
     // A joker: refused unless jokers are wild; wild, it makes A's four kings five kings.
@@ -324,17 +358,38 @@ fn impossible_hands_are_refused_naming_the_field() {
         }),
         "contributions.C"
     );
-    assert_eq!(with(&|h| h["contributions"]["A"] = json!("0.52")), "contributions.A");
-    assert_eq!(with(&|h| h["contributions"]["A"] = json!(0.5)), "contributions.A");
-    assert_eq!(with(&|h| h["contributions"]["A"] = json!("-0.50")), "contributions.A");
+    assert_eq!(
+        with(&|h| h["contributions"]["A"] = json!("0.52")),
+        "contributions.A"
+    );
+    assert_eq!(
+        with(&|h| h["contributions"]["A"] = json!(0.5)),
+        "contributions.A"
+    );
+    assert_eq!(
+        with(&|h| h["contributions"]["A"] = json!("-0.50")),
+        "contributions.A"
+    );
     // B still in, not all-in, with less than A put in: he must call or fold.
-    assert_eq!(with(&|h| h["contributions"]["B"] = json!("0.40")), "contributions.B");
+    assert_eq!(
+        with(&|h| h["contributions"]["B"] = json!("0.40")),
+        "contributions.B"
+    );
     assert_eq!(with(&|h| h["all_in"] = json!(["C"])), "all_in");
     assert_eq!(with(&|h| h["folded"] = json!(["A", "B", "C"])), "folded");
     assert_eq!(with(&|h| h["showdown"] = json!([["A"]])), "showdown");
-    assert_eq!(with(&|h| h["showdown"] = json!([["A"], ["B"], ["C"]])), "showdown[2][0]");
-    assert_eq!(with(&|h| h["showdown"] = json!([["A", "A"], ["B"]])), "showdown[0][1]");
-    assert_eq!(with(&|h| h["showdown_low"] = json!([["A"], ["B"]])), "showdown_low");
+    assert_eq!(
+        with(&|h| h["showdown"] = json!([["A"], ["B"], ["C"]])),
+        "showdown[2][0]"
+    );
+    assert_eq!(
+        with(&|h| h["showdown"] = json!([["A", "A"], ["B"]])),
+        "showdown[0][1]"
+    );
+    assert_eq!(
+        with(&|h| h["showdown_low"] = json!([["A"], ["B"]])),
+        "showdown_low"
+    );
     assert_eq!(with(&|h| h["split"] = json!("high_low")), "showdown_low");
     assert_eq!(
         with(&|h| {
@@ -379,7 +434,10 @@ fn impossible_hands_are_refused_naming_the_field() {
     );
     // Poker seats 2 to 10, none of them named like the pot's account.
     assert!(run(json!({}), &["A"], vec![]).is_err());
-    assert_eq!(refused(json!({}), &["A", "POT"], vec![]), (None, "players".into()));
+    assert_eq!(
+        refused(json!({}), &["A", "POT"], vec![]),
+        (None, "players".into())
+    );
 }
 
 /// Issue 22's worked example: A and B hold identical hands and tie for both high and low in
@@ -404,7 +462,11 @@ fn identical_hands_tying_both_halves_split_evenly() {
     // Each half on its own (`odd_chip_high_low: per_half`): A takes both odd chips, 3 + 3
     // = 0.30 (+0.10), B 2 + 2 = 0.20 (0.00), C −0.10.
     assert_eq!(
-        ok(json!({"odd_chip_high_low": "per_half"}), &["A", "B", "C"], vec![identical_high_low()]),
+        ok(
+            json!({"odd_chip_high_low": "per_half"}),
+            &["A", "B", "C"],
+            vec![identical_high_low()]
+        ),
         b(&[("A", 10), ("C", -10)])
     );
 }
@@ -425,7 +487,11 @@ fn a_lone_high_hand_has_had_the_pots_odd_chip() {
     // Per half: the low odd chip to A, first left of C: A 9 chips 0.45 (+0.20), B 2 chips
     // 0.10 (−0.15), C −0.05.
     assert_eq!(
-        ok(json!({"odd_chip_high_low": "per_half"}), &["A", "B", "C"], vec![hand]),
+        ok(
+            json!({"odd_chip_high_low": "per_half"}),
+            &["A", "B", "C"],
+            vec![hand]
+        ),
         b(&[("A", 20), ("B", -15), ("C", -5)])
     );
 }

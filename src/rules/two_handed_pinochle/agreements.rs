@@ -5,8 +5,8 @@
 use serde::Deserialize;
 
 use crate::money::Money;
-use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_fifty, yes};
 use crate::rules::RuleError;
+use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_fifty, yes};
 
 /// How a game is counted (`mode`; rules §1.9 "Game", S004).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
@@ -82,7 +82,13 @@ impl TableAgreements for Agreements {
     /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let (target, step) = (w.target, w.target_step);
-        points_within("target", target, MAX_TARGET, "", Some("S004 plays to 1,000"))?;
+        points_within(
+            "target",
+            target,
+            MAX_TARGET,
+            "",
+            Some("S004 plays to 1,000"),
+        )?;
         let goes_on = " (the game goes on by 250)";
         points_within("target_step", step, MAX_TARGET, goes_on, Some("S004"))?;
         Ok(Agreements {

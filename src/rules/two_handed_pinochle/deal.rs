@@ -59,9 +59,9 @@ impl TwoHanded {
                 ". Every deal is a game: {} wins game {game} with the higher total; {words}",
                 self.name(w)
             ),
-            None => format!(
-                ". Every deal is a game: equal totals make game {game} a draw; {words}"
-            ),
+            None => {
+                format!(". Every deal is a game: equal totals make game {game} a draw; {words}")
+            }
         });
         Outcome {
             rules: vec!["rules §1.9".into()],

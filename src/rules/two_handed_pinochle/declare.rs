@@ -39,7 +39,10 @@ impl TwoHanded {
         let claim = self.claim(&hand::check_declare_out(event, &self.players)?)?;
         let game = self.game_number();
         let target = self.target;
-        let (claimant, other) = (self.name(claim.c).to_string(), self.name(claim.o).to_string());
+        let (claimant, other) = (
+            self.name(claim.c).to_string(),
+            self.name(claim.o).to_string(),
+        );
         let mut why = self.claim_words(&claim);
         let (winner, decided_by, how) = if claim.made {
             why.push_str(&format!(
@@ -176,7 +179,9 @@ impl TwoHanded {
                 let running = claim.after[seat];
                 let name = self.name(seat);
                 match (seat == c, other_melds) {
-                    (true, _) => Cell::added(name, Tally::Points, claim.melds[c] + claim.counted, running),
+                    (true, _) => {
+                        Cell::added(name, Tally::Points, claim.melds[c] + claim.counted, running)
+                    }
                     (false, 0) => Cell::running(name, Tally::Points, running),
                     (false, m) => Cell::added(name, Tally::Points, m, running),
                 }
@@ -194,5 +199,4 @@ impl TwoHanded {
             ..SheetLine::titled(format!("{claimant} declared out"))
         }
     }
-
 }

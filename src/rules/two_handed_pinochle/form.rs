@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::agreements::{Agreements, Mode};
 use super::hand::{Players, TURN_UP_DIX, WrittenDeal, WrittenDeclare};
-use crate::rules::game::{STAKE_DEFAULT, Choice, HandFormSpec};
+use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT};
 use crate::rules::hand_form::{self, text, ticked};
 use crate::rules::partnership::ALL_TRICK_POINTS;
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
@@ -229,9 +229,10 @@ impl Form {
         match (given.as_slice(), names) {
             ([], _) => {
                 return Err(RuleError::new(
-                    names
-                        .first()
-                        .map_or_else(|| Field::name("tricks"), |n| Field::name("tricks").player(n)),
+                    names.first().map_or_else(
+                        || Field::name("tricks"),
+                        |n| Field::name("tricks").player(n),
+                    ),
                     "enter one player's trick points; the other's are 250 minus them",
                 ));
             }
@@ -283,7 +284,9 @@ impl hand_form::HandForm for Form {
         let declaring = self.claimant.is_some();
         let mut melds = BTreeMap::new();
         for name in &names {
-            let mut points = self.number(&Field::name("melds").player(name))?.unwrap_or(0);
+            let mut points = self
+                .number(&Field::name("melds").player(name))?
+                .unwrap_or(0);
             if declaring && self.turn_up_dix && *name == dealer {
                 points = points.saturating_add(TURN_UP_DIX);
             }

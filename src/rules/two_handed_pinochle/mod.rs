@@ -28,11 +28,11 @@ use self::agreements::{Agreements, MAX_TARGET, Mode};
 use self::hand::{Players, WrittenDeal};
 use crate::ledger::Postings;
 use crate::rules::game::HandFormSpec;
-use crate::rules::{
-    Cell, Column, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Outcome, RuleError, SheetLine,
-    Step, Table, Tally,
-};
 use crate::rules::typed::{self, Game};
+use crate::rules::{
+    Cell, Column, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Outcome, RuleError,
+    SheetLine, Step, Table, Tally,
+};
 // Points as a sheet writes them: "1,010", "−20".
 use crate::rules::sheet::points as pts;
 
@@ -91,7 +91,6 @@ fn judge(scores: [i64; 2], target: i64, step: i64) -> Result<Standing, RuleError
         }
     }
 }
-
 
 /// The engine of one Two-handed Pinochle session: the agreements, the two players, the
 /// game in progress (scores and the target in force) and the games already finished.
@@ -332,8 +331,7 @@ impl Game for TwoHanded {
     type Agreements = Agreements;
     type Event = Event;
     const NAME: &'static str = "Two-handed Pinochle";
-    const ENTER: &'static str =
-        "a hand, a declaring out, a payment or the close";
+    const ENTER: &'static str = "a hand, a declaring out, a payment or the close";
     const RULE: Option<&'static str> = Some("rules §1.9");
 
     fn new(
@@ -381,7 +379,6 @@ impl Game for TwoHanded {
     fn scores(&self) -> Option<Value> {
         Some(self.scores_json(self.scores))
     }
-
 
     /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {

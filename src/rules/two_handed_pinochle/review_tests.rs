@@ -69,7 +69,11 @@ fn both_past_the_target_go_on_even_when_one_is_past_the_next_step_too() {
     // goes on to 1,250 and nobody wins on this deal, though P1 is past 1,250 (S004: "each
     // player has 1,000 or more … play continues for a game of 1,250").
     let first = deal("P1", false, [300, 20], [100, 150]);
-    let l = ok(json!({}), json!({"P1": 900, "P2": 900}), vec![first.clone()]);
+    let l = ok(
+        json!({}),
+        json!({"P1": 900, "P2": 900}),
+        vec![first.clone()],
+    );
     assert!(l.games.is_empty());
     assert_eq!(l.scores, Some(json!({"P1": 1300, "P2": 1070})));
     // Next deal: P1 + 0 + 53 → 50 = 1,350, P2 + 100 + 197 → 200 = 1,370: both ≥ 1,250 →
