@@ -120,7 +120,7 @@ async fn priced(conn: &mut impl Connected, id: SessionId) -> Result<Priced, AppE
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
     Ok(Priced::new(
-        id,
+        id.0,
         &game_name(&game),
         title.as_deref(),
         &currency,
@@ -282,7 +282,7 @@ pub async fn night(
         currency.get_or_insert(money);
         events.push((sid, count));
         sessions.push(NightSession {
-            session_id: sid,
+            session_id: sid.0,
             game_name: game_name(&game),
             open,
             balances: by_shown_name(&balances, &shown)

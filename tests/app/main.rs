@@ -40,7 +40,6 @@ mod pitch_pages;
 mod player_words;
 mod poker_pages;
 mod properties;
-mod purity;
 mod reopen_pages;
 mod seating_pages;
 mod sheet_snapshots;

@@ -9,7 +9,7 @@ use axum::extract::{Path, RawQuery, State};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::openapi::ApiError;
+use super::openapi::{ApiError, MoneyText};
 
 use crate::error::AppError;
 use crate::ids::{ClubId, PersonId, SessionId};
@@ -35,6 +35,7 @@ pub struct ResultJson {
     /// The name shown now.
     name: String,
     /// Won or lost at play (payments left out).
+    #[schema(value_type = MoneyText)]
     net: Money,
 }
 
@@ -130,6 +131,7 @@ pub struct PlayerSessionJson {
     session: SessionId,
     played_at: String,
     game: String,
+    #[schema(value_type = MoneyText)]
     net: Money,
 }
 
@@ -140,6 +142,7 @@ pub struct TotalsJson {
     game: Option<String>,
     /// Sessions played (a night of three games counts three).
     sessions: i64,
+    #[schema(value_type = MoneyText)]
     net: Money,
     hands_bid: i64,
     hands_made: i64,
@@ -169,6 +172,7 @@ pub struct PlayerJson {
     nights: usize,
     all: TotalsJson,
     /// Net within `from`/`to`, when asked.
+    #[schema(value_type = Option<MoneyText>)]
     net_in_range: Option<Money>,
     by_game: Vec<TotalsJson>,
     bids_by_band: Vec<BandJson>,
@@ -264,6 +268,7 @@ pub struct LeaderJson {
     name: String,
     /// Sessions played.
     sessions: i64,
+    #[schema(value_type = MoneyText)]
     net: Money,
     hands_bid: i64,
     hands_made: i64,

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::openapi::ApiError;
+use super::openapi::{ApiError, MoneyText};
 
 use crate::error::AppError;
 use crate::ids::NightId;
@@ -33,6 +33,7 @@ pub struct NightNetJson {
     /// session documents and ledgers keep the names sat under.
     name: String,
     /// Positive: is owed.
+    #[schema(value_type = MoneyText)]
     net: Money,
 }
 
@@ -43,8 +44,10 @@ pub struct BehindJson {
     session: SessionId,
     game_name: String,
     /// The payer's balance in that session.
+    #[schema(value_type = MoneyText)]
     payer: Money,
     /// The payee's balance in that session.
+    #[schema(value_type = MoneyText)]
     payee: Money,
 }
 
@@ -53,6 +56,7 @@ pub struct BehindJson {
 pub struct NightTransferJson {
     from: String,
     to: String,
+    #[schema(value_type = MoneyText)]
     amount: Money,
     /// The sessions behind it.
     behind: Vec<BehindJson>,
@@ -65,6 +69,7 @@ pub struct NightPaymentJson {
     id: PaymentId,
     payer: String,
     payee: String,
+    #[schema(value_type = MoneyText)]
     amount: Money,
     /// RFC 3339, UTC.
     recorded_at: String,
@@ -170,7 +175,7 @@ fn night_json(v: nights::NightView) -> NightJson {
         id: v.night.id,
         title: v.night.title,
         created_at: rfc3339(v.night.created_at),
-        sessions: v.sessions.iter().map(|s| s.session_id).collect(),
+        sessions: v.sessions.iter().map(|s| SessionId(s.session_id)).collect(),
         net: v
             .settlement
             .net
@@ -189,7 +194,7 @@ fn night_json(v: nights::NightView) -> NightJson {
                     .behind
                     .into_iter()
                     .map(|b| BehindJson {
-                        session: b.session_id,
+                        session: SessionId(b.session_id),
                         game_name: b.game_name,
                         payer: b.payer,
                         payee: b.payee,

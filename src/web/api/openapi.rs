@@ -27,7 +27,11 @@ pub use super::request_shapes::{
 /// What every money string matches: an optional minus, whole units, at most 2 decimals.
 pub const MONEY_PATTERN: &str = r"^-?[0-9]+(\.[0-9]{1,2})?$";
 
-impl PartialSchema for Money {
+/// The schema of every [`Money`] field (`#[schema(value_type = MoneyText)]`), named
+/// `Money` in the document: the core's type carries no OpenAPI of its own.
+pub struct MoneyText;
+
+impl PartialSchema for MoneyText {
     fn schema() -> RefOr<Schema> {
         ObjectBuilder::new()
             .schema_type(Type::String)
@@ -40,7 +44,11 @@ impl PartialSchema for Money {
     }
 }
 
-impl ToSchema for Money {}
+impl ToSchema for MoneyText {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Money".into()
+    }
+}
 
 /// The document the API serves at `/api/v1/openapi.json`: title, version, the server
 /// prefix `/api/v1`, the bearer token scheme, and every path and schema the router's
@@ -120,7 +128,7 @@ pub fn base() -> OpenApi {
                     "bearer",
                     SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
                 )
-                .schema_from::<Money>()
+                .schema_from::<MoneyText>()
                 .schema_from::<GameId>()
                 .schema_from::<PlayerName>()
                 .schema_from::<Currency>()
@@ -251,6 +259,7 @@ pub struct PostingEntry {
     /// A player's name, `KITTY` or `POT`.
     pub account: String,
     /// The change of the account's balance.
+    #[schema(value_type = MoneyText)]
     pub amount: Money,
 }
 
@@ -289,6 +298,7 @@ pub struct TransferEntry {
     /// Who receives.
     pub to: String,
     /// How much, always positive.
+    #[schema(value_type = MoneyText)]
     pub amount: Money,
 }
 
@@ -310,8 +320,10 @@ pub struct LedgerDocument {
     /// Every finished game.
     pub games: Vec<FinishedGameEntry>,
     /// Net money by account, summing to zero.
+    #[schema(value_type = BTreeMap<String, MoneyText>)]
     pub balances: BTreeMap<String, Money>,
     /// The kitty's balance.
+    #[schema(value_type = MoneyText)]
     pub kitty: Money,
     /// The fewest transfers that bring every balance to zero.
     pub settlement: Vec<TransferEntry>,
@@ -381,8 +393,10 @@ pub struct Standing {
     /// Events recorded.
     pub event_count: u64,
     /// Net money by account.
+    #[schema(value_type = BTreeMap<String, MoneyText>)]
     pub balances: BTreeMap<String, Money>,
     /// The kitty's balance.
+    #[schema(value_type = MoneyText)]
     pub kitty: Money,
     /// Running scores, or null.
     pub scores: Option<Value>,
@@ -401,8 +415,10 @@ pub struct Recorded {
     /// Events recorded.
     pub event_count: u64,
     /// Net money by account.
+    #[schema(value_type = BTreeMap<String, MoneyText>)]
     pub balances: BTreeMap<String, Money>,
     /// The kitty's balance.
+    #[schema(value_type = MoneyText)]
     pub kitty: Money,
     /// Running scores, or null.
     pub scores: Option<Value>,
@@ -481,6 +497,7 @@ pub struct ExportedNightPaymentEntry {
     /// Who received.
     pub payee: String,
     /// How much, above zero.
+    #[schema(value_type = MoneyText)]
     pub amount: Money,
     /// When it was recorded (RFC 3339).
     pub recorded_at: String,

@@ -184,7 +184,7 @@ fn row_of(copy: &WhatIf, id: SessionId) -> SheetView {
     let mut view = model::sheet(
         &copy.source(),
         &Context {
-            session_id: id,
+            session_id: id.0,
             correctable: false,
             recorded: &recorded,
             currency: copy.currency(),

@@ -289,7 +289,7 @@ pub fn sheet_page(
     let sheet = model::sheet(
         source,
         &Context {
-            session_id: showing.id,
+            session_id: showing.id.0,
             correctable: open,
             recorded: &showing.recorded,
             currency,

@@ -10,7 +10,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::ids::SessionId;
 use crate::ledger::settle_up::{Transfer, fewest_transfers};
 use crate::money::Money;
 
@@ -27,7 +26,7 @@ pub struct Priced {
 impl Priced {
     /// A session `id` of game `game_name` ("Auction Pitch"), titled `title` or not, kept in
     /// `currency` (ISO code).
-    pub fn new(id: SessionId, game_name: &str, title: Option<&str>, currency: &str) -> Priced {
+    pub fn new(id: i64, game_name: &str, title: Option<&str>, currency: &str) -> Priced {
         Priced {
             words: match title.map(str::trim).filter(|t| !t.is_empty()) {
                 Some(t) => t.to_string(),
@@ -73,8 +72,8 @@ pub fn one_currency(night: &[Priced], adding: &[Priced]) -> Result<Option<String
 /// One session of a night as it stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NightSession {
-    /// The session's id.
-    pub session_id: SessionId,
+    /// The session's id (its row in the store).
+    pub session_id: i64,
     /// The game's name in player words ("Auction Pitch").
     pub game_name: String,
     /// Still open: its balances are what closing it now would leave (the kitty shared out).
@@ -98,8 +97,8 @@ pub struct NightPayment {
 /// One line of a transfer's why: a session's result for the transfer's payer and payee.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Behind {
-    /// The session.
-    pub session_id: SessionId,
+    /// The session's id (its row in the store).
+    pub session_id: i64,
     /// Its game's name.
     pub game_name: String,
     /// The payer's balance in that session, cents.
@@ -222,13 +221,13 @@ mod tests {
     #[test]
     fn a_night_takes_sessions_of_its_own_currency_only() {
         let pitch = Priced::new(
-            SessionId(4),
+            4,
             "Auction Pitch",
             Some("Thursday's Pitch"),
             "EUR",
         );
-        let pinochle = Priced::new(SessionId(3), "Auction Pinochle", None, "USD");
-        let poker = Priced::new(SessionId(5), "Poker", Some("  "), "USD");
+        let pinochle = Priced::new(3, "Auction Pinochle", None, "USD");
+        let poker = Priced::new(5, "Poker", Some("  "), "USD");
         assert_eq!(poker.words, "Session 5 (Poker)");
         assert_eq!(
             one_currency(
@@ -259,7 +258,7 @@ mod tests {
 
     fn session(id: i64, game: &str, b: &[(&str, i64)]) -> NightSession {
         NightSession {
-            session_id: SessionId(id),
+            session_id: id,
             game_name: game.into(),
             open: false,
             balances: b.iter().map(|(n, c)| (n.to_string(), m(*c))).collect(),
@@ -303,13 +302,13 @@ mod tests {
             only.behind,
             vec![
                 Behind {
-                    session_id: SessionId(1),
+                    session_id: 1,
                     game_name: "Auction Pitch".into(),
                     payer: m(-280),
                     payee: m(0)
                 },
                 Behind {
-                    session_id: SessionId(2),
+                    session_id: 2,
                     game_name: "Check Pinochle".into(),
                     payer: m(0),
                     payee: m(280)

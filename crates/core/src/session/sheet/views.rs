@@ -2,7 +2,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::ids::SessionId;
 use crate::rules::{Award, Contract, Detail, Mark, Tally};
 
 /// A column group of the head: one account (a player, a side, the kitty) with its tallies.
@@ -184,8 +183,8 @@ pub struct SheetView {
 /// What the sheet needs besides the fold: the session's id, whether it is open for
 /// corrections, and when each event was recorded, in words, by index.
 pub struct Context<'a> {
-    /// The session's id, for links.
-    pub session_id: SessionId,
+    /// The session's id (its row in the store), for links.
+    pub session_id: i64,
     /// Whether hands may be corrected (open session, a writer looking).
     pub correctable: bool,
     /// When each event was recorded, RFC 3339 in UTC, by index.
