@@ -51,7 +51,7 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Copy a whole SQLite database into an empty PostgreSQL database (issue 26), ids kept,
+    /// Copy a whole SQLite database into an empty PostgreSQL database, ids kept,
     /// in one transaction on the target, kept only when every table's rows count the same
     /// on both sides and every session's ledger equals replay of its export.
     Copy {
@@ -128,7 +128,7 @@ pub struct ServeArgs {
     #[arg(long = "login-reserve", env = "LOGIN_RESERVE", default_value_t = 5)]
     pub login_reserve: u32,
     /// How many service processes share this database (several instances on one
-    /// PostgreSQL database, issue 26): each keeps its share of the login and creation
+    /// PostgreSQL database): each keeps its share of the login and creation
     /// limits, rounded down, so that together they keep the documented limits.
     #[arg(long, env = "INSTANCES", default_value_t = 1)]
     pub instances: u32,

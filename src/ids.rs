@@ -1,4 +1,4 @@
-//! The ids the store gives its rows, one type per kind of row (issue 27 point 2), so a
+//! The ids the store gives its rows, one type per kind of row, so a
 //! session's id cannot be passed where a club's is wanted: the compiler refuses it.
 //!
 //! Each is the row's 64-bit integer and nothing else. It reads and writes as that integer

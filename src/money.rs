@@ -65,7 +65,7 @@ impl Money {
         Money(self.0.abs())
     }
 
-    /// The one way a page writes an amount (issue 22 point 6): the sign only before a
+    /// The one way a page writes an amount: the sign only before a
     /// debt, then the currency, then the digits with two places: "$0.45", "−$0.15",
     /// "€0.05", "0.05 CHF". See [`with_currency`] for the rules of the sign and symbol.
     pub fn shown(self, currency: &str) -> String {

@@ -6,8 +6,8 @@
 //! several statements each: `BEGIN IMMEDIATE` with every session's count of events
 //! ([`begin_and_count`]), then every record (its event, ledger entry and postings, and a
 //! club session's history facts) with the `COMMIT` ([`append_and_commit`]), which the
-//! thread runs in one go, stopping at the first error. Measured at 8 clients on the disk
-//! (issue 21): one query per record and the transaction through sqlx's `Transaction` gave
+//! thread runs in one go, stopping at the first error. Measured at 8 clients on the disk:
+//! one query per record and the transaction through sqlx's `Transaction` gave
 //! x0.43-0.50 of the raw commit rate; this gives x0.60-0.66.
 //!
 //! PostgreSQL takes no query of several statements with parameters: there the group is a

@@ -1,4 +1,4 @@
-//! The SQL half of `scorekeeper copy` (issue 26 point 3): every row of an SQLite database
+//! The SQL half of `scorekeeper copy`: every row of an SQLite database
 //! into an empty PostgreSQL one, table by table, ids kept. The orchestration (one target
 //! transaction, the verification by replay) is [`crate::copy`]; no rules here.
 //!

@@ -1,4 +1,4 @@
-//! A connection of either engine (issue 26), and the one place the store's functions pick
+//! A connection of either engine, and the one place the store's functions pick
 //! the engine: [`Connected::either`] answers a [`Conn`], and [`on_either!`] runs the same
 //! code, and so the same SQL text, on whichever connection it holds. Each arm is compiled
 //! for its own engine's concrete types, so the SQLite arm is the store's SQLite code as it

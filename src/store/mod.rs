@@ -3,7 +3,7 @@
 //! Free functions over a connection or transaction; no rules here. Money is INTEGER cents.
 //! The SQLite database runs in WAL mode with foreign keys on, `synchronous=FULL` because it
 //! holds money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
-//! [`crate::service`]). Issue 26: every function of the store takes a connection of either
+//! [`crate::service`]). Every function of the store takes a connection of either
 //! engine ([`Connected`]) and runs one SQL text, with `$N` parameters, on it ([`either`]);
 //! [`open`] answers pools of the engine its URL names.
 

@@ -1,4 +1,4 @@
-//! The PostgreSQL side of the store (issue 26), so far its schema: the migrations of
+//! The PostgreSQL side of the store, so far its schema: the migrations of
 //! `migrations/postgres/`, the twins of `migrations/sqlite/` (same versions, same meaning:
 //! append-only events, postings and ledger entries refused UPDATE, DELETE and TRUNCATE by
 //! triggers; money in 64-bit integer cents; the history tables and the totals their

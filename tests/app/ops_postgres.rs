@@ -1,4 +1,4 @@
-//! The PostgreSQL half of `ops_lifecycle`'s backup test (issue 26): there `scorekeeper
+//! The PostgreSQL half of `ops_lifecycle`'s backup test: there `scorekeeper
 //! backup` and `restore` refuse, naming the server's tools (README, "PostgreSQL"), so this
 //! checks that the documented commands do what the SQLite commands are checked to do: a
 //! `pg_dump` taken while eight writers record restores, with `pg_restore`, into a new

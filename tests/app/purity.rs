@@ -116,7 +116,7 @@ fn the_ledger_and_money_name_nothing_of_the_rules() {
 }
 
 /// The rules sit under the registry: they take the list of games from `game_list.rs`, not
-/// from the registry, so the two do not depend on each other both ways (issue 27 point 3).
+/// from the registry, so the two do not depend on each other both ways.
 #[test]
 fn the_rules_name_nothing_of_the_registry() {
     let found = uses(

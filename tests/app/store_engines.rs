@@ -1,4 +1,4 @@
-//! Issue 26: the store's functions ported so far (sessions, events and postings, the
+//! The store's functions ported so far (sessions, events and postings, the
 //! sessions list, clubs, nights and payments, the history and its facts) give the same
 //! answers on both
 //! engines: one scenario, worked by hand, run on a fresh SQLite database and on a fresh

@@ -1,4 +1,4 @@
-//! Live sheets across instances (issue 26 point 2): several service processes on one
+//! Live sheets across instances: several service processes on one
 //! PostgreSQL database tell each other which sessions changed through PostgreSQL's
 //! `LISTEN`/`NOTIFY`, so a hand recorded through one instance reaches the sheets open on
 //! every other.
