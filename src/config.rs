@@ -1,5 +1,5 @@
-//! Command line and environment: `scorekeeper [serve]`, `scorekeeper replay FILE`,
-//! `scorekeeper backup FILE` and `scorekeeper restore FILE`.
+//! Command line and environment: `scorekeeper [serve]`, `replay FILE`, `games`,
+//! `backup FILE`, `restore FILE` and `copy --from … --to …`.
 
 use clap::{Parser, Subcommand};
 
@@ -70,7 +70,8 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/scorekeeper.db";
 /// Where the service listens and keeps its data.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
-    /// The SQLite database; created with its folder if missing.
+    /// The database: a SQLite file (`sqlite://PATH`, made with its folder if missing) or an
+    /// existing PostgreSQL 15+ database (`postgres://` or `postgresql://` URL).
     #[arg(
         long,
         env = "DATABASE_URL",
@@ -120,7 +121,7 @@ pub struct ServeArgs {
     pub live_idle_secs: u64,
     /// Wrong passphrases a club may be sent per minute from every address together; past
     /// it a login is answered 429 without being checked, but from an address that logged
-    /// in to the club before (see the README's login section).
+    /// in to the club before (docs/operations.md, "Live sheets and logins").
     #[arg(long = "login-budget", env = "LOGIN_BUDGET", default_value_t = 10)]
     pub login_budget: u32,
     /// Logins per minute per club kept for addresses that logged in to the club before,

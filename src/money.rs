@@ -3,7 +3,7 @@
 //! Every amount in the rules is a whole number of cents when the stake is (rules §0.3), so
 //! money is an `i64` count of cents. It is read and written only as a decimal string with at
 //! most two places (`"0.05"`, `"-1.20"`), never a JSON number, as
-//! `design/session-format.md` requires.
+//! `docs/session-format.md` ("Units") requires.
 
 use std::fmt;
 use std::iter::Sum;

@@ -420,7 +420,7 @@ fn kept_of(target: Target) -> Result<Kept, AppError> {
     }
 }
 
-/// The answer to a retry of the event at `seq`: the first answer again (README: "200 with
+/// The answer to a retry of the event at `seq`: the first answer again (docs/api.md: "200 with
 /// the first result"), so the session's first `seq` events are read from the store and
 /// replayed: `event_count`, balances, scores and settlement as they stood just after it,
 /// not as later events left them.

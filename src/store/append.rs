@@ -127,8 +127,8 @@ pub async fn lock_sessions(
 /// `session_results` and `session_bids` update the club's `player_totals` and `bid_totals`
 /// rows in the order of each group's records, which differs between groups, and each
 /// deadlock cost a second (`deadlock_timeout`) and a refused group (the benchmark's rows of
-/// two instances, README "Benchmark"). Groups of one club now follow each other, as their
-/// row locks on those totals made them do anyway.
+/// two instances, docs/benchmark.md). Groups of one club follow each other, as their row
+/// locks on those totals made them do anyway.
 pub async fn lock_clubs(conn: &mut PgConnection, clubs: &[ClubId]) -> Result<(), sqlx::Error> {
     let keys: Vec<i64> = clubs.iter().map(|id| -id.0).collect();
     lock_postgres(conn, &keys).await.map(|_| ())

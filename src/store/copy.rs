@@ -116,7 +116,7 @@ pub async fn derived_rows(
 }
 
 /// `table`'s columns on the target, in order, each with whether it is a 64-bit integer
-/// (`BIGINT`; otherwise `TEXT`): the two types of the schema (README, "PostgreSQL").
+/// (`BIGINT`; otherwise `TEXT`): the two types of the schema (docs/postgres.md, "The schema").
 async fn columns(to: &mut PgConnection, table: &str) -> Result<Vec<(String, bool)>, sqlx::Error> {
     sqlx::query(
         "SELECT column_name::TEXT, data_type = 'bigint' FROM information_schema.columns \

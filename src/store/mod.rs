@@ -52,7 +52,7 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqli
 /// (`sqlite://path` or `sqlite::memory:`; or `postgres://…`, an existing PostgreSQL
 /// database, [`postgres::open_postgres`], with a read pool of read-only connections), and answers the **writer**: a pool of one
 /// connection, so that writes queue in this process in arrival order instead of spinning in
-/// SQLite's busy handler (`design/architecture.md`, "The store under load"). Reads go
+/// SQLite's busy handler (`docs/architecture.md`, "Two pools"). Reads go
 /// through its read pool ([`reader`], [`WritePool::reader`]), which never waits behind
 /// writes. A write waiting longer than
 /// [`WRITE_WAIT`] for the connection, or for another process's lock, fails with a busy
