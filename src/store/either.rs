@@ -40,8 +40,7 @@ impl Conn<'_> {
 }
 
 /// What a store function takes as its connection: a plain connection, a pooled one or an
-/// open transaction, of either engine (`&mut conn`, `&mut tx` or `&mut *tx`, as before the
-/// port, so no caller changed).
+/// open transaction, of either engine (`&mut conn`, `&mut tx` or `&mut *tx`).
 pub trait Connected: Send {
     /// The connection underneath, tagged with its engine.
     fn either(&mut self) -> Conn<'_>;

@@ -8,8 +8,8 @@
 //!
 //! Each pool is of either engine ([`Pool`]); what they lend, a [`Pooled`]
 //! connection or a [`Tx`] transaction, implements [`Connected`], so the store's functions
-//! take it as they took SQLite's. On SQLite each is the SQLite pool, connection or
-//! transaction as before behind one `match`.
+//! take either. On SQLite each is the SQLite pool, connection or transaction behind one
+//! `match`.
 
 use std::future::Future;
 use std::ops::Deref;

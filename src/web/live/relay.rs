@@ -14,7 +14,7 @@
 //! connection is tried again every second. A burst of changes is sent as one statement
 //! (one `pg_notify` per session changed since the last), so sending never queues one
 //! round trip per write. An SQLite service has no relay: its sheets are woken in process,
-//! as before, at the cost of one empty `OnceLock` read per change.
+//! at the cost of one empty `OnceLock` read per change.
 
 use std::sync::{Arc, Weak};
 
