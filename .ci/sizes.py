@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Lists every fn longer than 70 lines and every module over 600 production lines in src/
-(issue 27 point 3): `python3 .ci/sizes.py [src]`; the last line counts
+"""Lists every fn longer than 70 lines and every module over 600 production lines in src/:
+`python3 .ci/sizes.py [src]`; the last line counts
 them, and apart those outside src/rules/ (the engines' lines are marked "(rules)").
 
 Production lines: a file's lines minus those of its #[cfg(test)] items. A fn's length runs

@@ -1,4 +1,4 @@
-//! History stays fast as it grows (issue 12 item 8): the club history page, a player page
+//! History stays fast as it grows: the club history page, a player page
 //! and the leaderboard, timed through the router (no network) over a club with 10 and with
 //! 2,000 sessions of 60 hands each. The sessions are imported through the service (the real
 //! engines' output, the same facts written as at the table), into an in-memory database.

@@ -1,5 +1,5 @@
-//! Issue 21's targets, measured in one run on the path every club takes (README,
-//! "Benchmark"):
+//! The service's performance targets, measured in one run on the path every club takes
+//! (docs/benchmark.md):
 //!
 //! 1. per registered game, club sessions (read and written with the club's token) of a
 //!    long real session (`tests/common/hands.rs`: dealers in turn, contracts made and set,
@@ -33,7 +33,7 @@
 //! 32 cached sessions of each game (3.): what a change to the write path or to the cache
 //! is tried against.
 //!
-//! 7. Issue 26: given a PostgreSQL server (`--postgres URL` or `HTTP_CYCLE_PG_URL`), the
+//! 7. Given a PostgreSQL server (`--postgres URL` or `HTTP_CYCLE_PG_URL`), the
 //!    record rate alone and the record + standing cycle on SQLite beside PostgreSQL with 1
 //!    and 2 instances (`engines.rs`); `--engines-only` measures only those rows. Without a
 //!    server one line says they were not measured.
@@ -404,7 +404,7 @@ struct Run {
     game: Game,
     hands: usize,
     server: Server,
-    /// The other instances serving the same database (issue 26's rows; none elsewhere).
+    /// The other instances serving the same database (the engines' rows; none elsewhere).
     twins: Vec<Server>,
     token: String,
     ids: Vec<i64>,
@@ -827,7 +827,7 @@ async fn main() {
         return;
     }
     if std::env::args().any(|a| a == "--engines-only") {
-        // Only issue 26's rows, SQLite beside PostgreSQL: a few minutes.
+        // Only the engines' rows, SQLite beside PostgreSQL: a few minutes.
         engines::rows(&plan).await;
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
@@ -896,14 +896,14 @@ async fn main() {
         "64 logins at once from 64 addresses ({admitted} let in), then 10 s idle: server RSS {after_logins:.1} MiB (peak {logins_peak:.1} MiB)"
     );
     println!();
-    // Issue 26's rows beside PostgreSQL, or one line saying they were not measured.
+    // The rows beside PostgreSQL, or one line saying they were not measured.
     if engines::postgres_server().is_some() {
         engines::rows(&plan).await;
     } else {
         println!("{}", engines::NOT_MEASURED);
     }
     println!();
-    println!("targets (issue 21):");
+    println!("targets:");
     let find = |g: &str, h: usize, n: usize| {
         *rows
             .iter()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scorekeeper side by side with IHateMoney 7.2.1 (issue 21), interleaved in one run.
+"""Scorekeeper side by side with IHateMoney 7.2.1, interleaved in one run.
 
 IHateMoney is the Flask + SQLite peer a club would install instead of Scorekeeper to keep
 who owes whom. This script puts both on this machine's disk, each with a long history, and
@@ -452,7 +452,7 @@ def report(lengths, ours, theirs, alone, cycle, raw_rates, basic_ms):
     ceiling = alone[id(theirs[first])] / (1000 / raw)
     print(f"at {first} hands, IHateMoney's record / one raw commit ({1000 / raw:.2f} ms at "
           f"the slower rate): {ceiling:.0f}x, the most a durable record can be faster")
-    print("\ntargets (issue 21):")
+    print("\ntargets:")
     for n in lengths:
         print(f"  {verdict(ratio_a[n] >= 5)} record alone, club session, {n} hands: "
               f"{ratio_a[n]:.1f}x >= 5x")

@@ -1,5 +1,5 @@
-//! Command line and environment: `scorekeeper [serve]`, `scorekeeper replay FILE`,
-//! `scorekeeper backup FILE` and `scorekeeper restore FILE`.
+//! Command line and environment: `scorekeeper [serve]`, `replay FILE`, `games`,
+//! `backup FILE`, `restore FILE` and `copy --from … --to …`.
 
 use clap::{Parser, Subcommand};
 
@@ -51,7 +51,7 @@ pub enum Command {
         #[arg(long)]
         force: bool,
     },
-    /// Copy a whole SQLite database into an empty PostgreSQL database (issue 26), ids kept,
+    /// Copy a whole SQLite database into an empty PostgreSQL database, ids kept,
     /// in one transaction on the target, kept only when every table's rows count the same
     /// on both sides and every session's ledger equals replay of its export.
     Copy {
@@ -70,7 +70,8 @@ pub const DEFAULT_DATABASE_URL: &str = "sqlite://data/scorekeeper.db";
 /// Where the service listens and keeps its data.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
-    /// The SQLite database; created with its folder if missing.
+    /// The database: a SQLite file (`sqlite://PATH`, made with its folder if missing) or an
+    /// existing PostgreSQL 15+ database (`postgres://` or `postgresql://` URL).
     #[arg(
         long,
         env = "DATABASE_URL",
@@ -120,7 +121,7 @@ pub struct ServeArgs {
     pub live_idle_secs: u64,
     /// Wrong passphrases a club may be sent per minute from every address together; past
     /// it a login is answered 429 without being checked, but from an address that logged
-    /// in to the club before (see the README's login section).
+    /// in to the club before (docs/operations.md, "Live sheets and logins").
     #[arg(long = "login-budget", env = "LOGIN_BUDGET", default_value_t = 10)]
     pub login_budget: u32,
     /// Logins per minute per club kept for addresses that logged in to the club before,
@@ -128,7 +129,7 @@ pub struct ServeArgs {
     #[arg(long = "login-reserve", env = "LOGIN_RESERVE", default_value_t = 5)]
     pub login_reserve: u32,
     /// How many service processes share this database (several instances on one
-    /// PostgreSQL database, issue 26): each keeps its share of the login and creation
+    /// PostgreSQL database): each keeps its share of the login and creation
     /// limits, rounded down, so that together they keep the documented limits.
     #[arg(long, env = "INSTANCES", default_value_t = 1)]
     pub instances: u32,

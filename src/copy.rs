@@ -1,4 +1,4 @@
-//! `scorekeeper copy --from sqlite://… --to postgres://…` (issue 26 point 3): a whole
+//! `scorekeeper copy --from sqlite://… --to postgres://…`: a whole
 //! SQLite database moved into an empty PostgreSQL database, checked before it is kept.
 //!
 //! Everything happens in one transaction on the target: the copy of every table, ids kept

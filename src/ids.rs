@@ -1,10 +1,9 @@
-//! The ids the store gives its rows, one type per kind of row (issue 27 point 2), so a
+//! The ids the store gives its rows, one type per kind of row, so a
 //! session's id cannot be passed where a club's is wanted: the compiler refuses it.
 //!
 //! Each is the row's 64-bit integer and nothing else. It reads and writes as that integer
-//! everywhere it crosses a boundary, so no stored value, JSON shape or address changed:
-//! `#[serde(transparent)]` (a JSON number; a path segment that is not one is refused by
-//! the path extractor with the same words as before), `#[sqlx(transparent)]` (bound and
+//! everywhere it crosses a boundary: `#[serde(transparent)]` (a JSON number; a path
+//! segment that is not one is refused by the path extractor), `#[sqlx(transparent)]` (bound and
 //! read as the integer, on SQLite and PostgreSQL alike) and `Display` (the number, as
 //! pages and addresses write it). The core names them too (a night's sessions), so this
 //! module stays free of anything the core may not name in its own text.

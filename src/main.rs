@@ -30,7 +30,7 @@ use tower::ServiceExt;
 /// pages of its own without a lock, and freed pages go back to the system by themselves.
 /// With glibc's one arena (see [`allocator_settings`]) every request's thread and the
 /// database threads took turns on one lock: about a fifth of a recorded hand's CPU was
-/// spent in malloc and free, measured with `perf` on the release build (issue 21).
+/// spent in malloc and free, measured with `perf` on the release build.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -235,7 +235,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         ..AppState::new(pool.clone()).with_public_url(public_url)
     };
     if Engine::of(&args.database_url) == Some(Engine::Postgres) {
-        // Live sheets of every instance on this database (issue 26 point 2).
+        // Live sheets of every instance on this database.
         state
             .watchers
             .relay_through(&args.database_url)
@@ -353,7 +353,7 @@ async fn stop_signal() {
 
 /// Refuses a `DATABASE_URL` the service cannot serve, before anything touches the disk:
 /// the URL must start `sqlite:` (`sqlite://data/sk.db`, `sqlite:sk.db`, `sqlite::memory:`)
-/// or `postgres://` / `postgresql://` (issue 26). Without this, `mysql://host/db` would be
+/// or `postgres://` / `postgresql://`. Without this, `mysql://host/db` would be
 /// read as a file path and create a folder `mysql:`. Errors: one line naming the variable,
 /// what was given (its password hidden) and what is accepted.
 fn check_database_url(url: &str) -> Result<(), String> {

@@ -207,7 +207,7 @@ mod defaults_tests {
         }
     }
 
-    /// Issue 22 point 8: for every game, the session the new-session form starts with its
+    /// For every game, the session the new-session form starts with its
     /// defaults untouched is the session the rules start when no agreement is written (the
     /// session-format defaults: `stake` "0.00", a points-only session; poker without an
     /// ante). Compared by the sheet's agreements in words: the whole form first, then each

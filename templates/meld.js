@@ -1,4 +1,4 @@
-// The meld calculator on the pinochle hand forms (issue 28 point 1). Each meld field has a
+// The meld calculator on the pinochle hand forms. Each meld field has a
 // hidden "Count meld" button (games/meld_calculator.html); this script shows it and, when
 // tapped, opens a dialog: one − count + row per meld (44 px), a player chip per partner on a
 // side's field, the sum with each meld named, and the reason when the meld is impossible.

@@ -1,4 +1,4 @@
-// The sheet without Wi-Fi (issue 25), the page's side. The service worker (/sw.js) is
+// The sheet without Wi-Fi, the page's side. The service worker (/sw.js) is
 // registered here: it keeps the pages seen and queues a form posted while the server does
 // not answer. This script
 // - queues the hand, undo, payment and void forms itself while the phone is offline or

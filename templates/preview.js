@@ -1,4 +1,4 @@
-// The hand form's what-if preview (issue 28 point 2): a pause of 250 ms after a field
+// The hand form's what-if preview: a pause of 250 ms after a field
 // changes posts the form's fields to its box's data-preview address, which answers the row
 // this hand would add (or the refusal) as an HTML fragment for the box. Nothing is recorded
 // and nothing waits on it: Enter posts the form as ever, and without this script the box

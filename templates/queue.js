@@ -1,4 +1,4 @@
-// The phone's queue of entries made without a connection (issue 25), shared by the page
+// The phone's queue of entries made without a connection, shared by the page
 // (offline.js) and the service worker (sw.js, through importScripts): one IndexedDB store,
 // in the order entered. Each item is one form post as the phone made it:
 //   { id, session, path, body, key, expected, words, at, state, message, theirs, current }

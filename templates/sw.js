@@ -1,4 +1,4 @@
-// The service worker (issue 25): the sheet at a table whose Wi-Fi comes and goes.
+// The service worker: the sheet at a table whose Wi-Fi comes and goes.
 // - Pages: network first. Every page a phone opens is kept (the sheet, the session list,
 //   the club and history pages); when the server does not answer, the copy kept is shown
 //   with a line "offline: showing the sheet as of 21:14". Nothing is served stale while

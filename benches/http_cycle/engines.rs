@@ -1,4 +1,4 @@
-//! Issue 26's rows (README, "PostgreSQL" and "Benchmark"): the same club sessions served
+//! The engines' rows (docs/benchmark.md, "PostgreSQL beside SQLite"): the same club sessions served
 //! from SQLite and from PostgreSQL, PostgreSQL by one instance and by two `scorekeeper
 //! serve` processes on one database (`--instances 2`, the clients split between them). Per
 //! engine and number of instances: the record rate alone at the most clients and the
@@ -59,7 +59,7 @@ pub async fn rows(plan: &Plan) {
         .expect("a game to play");
     let server = postgres_server();
     println!(
-        "engines (issue 26): {} club sessions, {} clients split evenly between the instances, a database per row; per s the best of {} rounds ({RECORDS} records alone or {} record + standing cycles per client each), p50 over all rounds",
+        "engines: {} club sessions, {} clients split evenly between the instances, a database per row; per s the best of {} rounds ({RECORDS} records alone or {} record + standing cycles per client each), p50 over all rounds",
         game.id,
         plan.most_clients(),
         plan.rounds,

@@ -1,4 +1,4 @@
-//! Night payments in the exports (issue 22 point 2): a payment recorded against a night
+//! Night payments in the exports: a payment recorded against a night
 //! moves money between two players exactly as a payment inside a session does (the payer's
 //! net rises by the amount, the payee's falls by it), so every export that sums the
 //! sessions also carries the night's standing payments: the journal as one balanced

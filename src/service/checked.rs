@@ -1,5 +1,5 @@
 //! Every write computed from a state of a session is checked against the store before it is
-//! saved (issue 26 point 2, "Several instances on one PostgreSQL"): a state cached here, or
+//! saved ("Several instances on one PostgreSQL"): a state cached here, or
 //! read before the write began, may be older than another instance's commit, and a write
 //! made from it would repeat or undo that commit's effect (or, appending an event, fail on
 //! the unique `(session_id, seq)`).

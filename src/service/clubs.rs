@@ -177,7 +177,7 @@ pub async fn prepare_club(
 /// rule, the address's creation budget ([`CREATIONS_BURST`]: a refused name spends one as
 /// a creation does) and the passphrase's hash, as a creation would: so probing names costs
 /// what creating clubs costs, answers the same in time, and a probe learns no more than
-/// that this name cannot be used (issue 23 point 7).
+/// that this name cannot be used.
 fn taken_name() -> AppError {
     AppError::BadRequest {
         field: "name".into(),
@@ -446,8 +446,8 @@ pub async fn authorize(
         (Some(g), Access::Write) if g.club_id == club => Err(AppError::Forbidden(
             "this is a read-only link; log in with the club's passphrase to enter hands".into(),
         )),
-        // Someone without access hears what they hear for a session that does not exist
-        // (issue 23 point 7): a 401 here would tell that a club session has this id.
+        // Someone without access hears what they hear for a session that does not exist:
+        // a 401 here would tell that a club session has this id.
         _ => Err(missing()),
     }
 }

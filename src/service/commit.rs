@@ -1,19 +1,16 @@
-//! Group commit: the plain records of every open session, made at the same time, are
+//! Group commit: the plain records of every open session made at the same time are
 //! appended in one transaction and made durable by one commit (one `fsync` of the WAL with
-//! `synchronous=FULL`) instead of one each, as PostgreSQL and other stores do; each record
-//! is answered only after the commit that holds it.
+//! `synchronous=FULL`) instead of one each; each record is answered only after the commit
+//! that holds it.
 //!
 //! A record ([`Append`]) is the event a request already applied to its session's cached
-//! state, with its postings. The request queues it here and waits for its answer; the first
-//! request to find the queue idle starts a task that takes every record queued (up to
-//! [`MAX_GROUP`]), takes the write lock (`BEGIN IMMEDIATE`) on the writer connection and
-//! reads the sessions' counts of events under it, then appends each record whose session
-//! still holds the count its state had and commits, all in one query
-//! ([`crate::store::append`]: two hand-overs to the database thread per group, whatever its
-//! size), answers each, and goes on while records keep coming, keeping the writer
-//! connection from one group to the next for up to [`HOLD`]. Records that arrive while one
-//! group commits form the next group, so the more writers wait, the more records share a
-//! commit; one writer alone commits as before.
+//! state, with its postings. The first request to find the queue idle starts a task that
+//! takes every record queued (up to [`MAX_GROUP`]), takes the write lock and reads the
+//! sessions' counts of events under it, appends each record whose session still holds the
+//! count its state had, commits ([`crate::store::append`]: two hand-overs to the database
+//! thread per group, whatever its size) and answers each; it keeps the writer connection
+//! for up to [`HOLD`] while records keep coming. Records that arrive while one group
+//! commits form the next, so the more writers wait, the more records share a commit.
 //!
 //! What a record's answer says, exactly as if it had had its own transaction:
 //! - [`Appended::Committed`]: its event and postings are durably committed;

@@ -1,6 +1,6 @@
 //! The open sessions kept folded in memory, so that recording a hand or telling where a
-//! session stands does not re-read and replay the whole session (`design/architecture.md`,
-//! "The store under load").
+//! session stands does not re-read and replay the whole session (`docs/architecture.md`,
+//! "The fold, the tip and the cache").
 //!
 //! A bounded LRU map from session id to a slot; each slot is a read-write lock over the
 //! session's state after its last committed event ([`Kept`]: the fold's [`Tip`], whose size

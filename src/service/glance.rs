@@ -1,4 +1,4 @@
-//! Reads served from the state the cache keeps (issue 21): where a session stands and the
+//! Reads served from the state the cache keeps: where a session stands and the
 //! sheet a phone reloads after every hand, at a cost that does not grow with the session.
 
 use std::collections::BTreeMap;

@@ -1,5 +1,5 @@
 //! Passphrase hashing on one dedicated thread, in memory given back after each hash
-//! (issue 21, "Memory that comes back").
+//! ("Memory that comes back").
 //!
 //! Argon2id with the OWASP parameters (`Argon2::default()`: m = 19 MiB, t = 2, p = 1)
 //! needs 19 MiB per hash. Run on tokio's blocking pool through argon2's own

@@ -1,4 +1,4 @@
-//! Nights past (issue 12): keeps each club session's history facts as events are recorded,
+//! Nights past: keeps each club session's history facts as events are recorded,
 //! and answers the club history, player pages, leaderboard, titles, archiving, renames and
 //! merges from the kept aggregates (never a replay of past sessions).
 
@@ -47,7 +47,7 @@ pub async fn after_event(
 /// for: a look-alike ([`crate::rules::table::look_alike`], Unicode TR39 skeletons) of a
 /// name the club knows (a display name or a name sat under) that is not that name in
 /// other letter case (which is the same person, as the history reads it). So "Аnn" in
-/// Cyrillic cannot sit down in a new session of a club that has Ann (issue 23 point 2).
+/// Cyrillic cannot sit down in a new session of a club that has Ann.
 /// Errors: [`AppError::Refused`] naming `field`.
 pub async fn check_club_names(
     conn: &mut impl Connected,
@@ -290,7 +290,7 @@ pub struct PlayerStats {
     /// The best session (highest net).
     pub best: Option<NightRow>,
     /// How many evenings they played: the sessions of one night count once, and so do
-    /// sessions in no night started the same day (issue 22: sessions are counted as
+    /// sessions in no night started the same day (sessions are counted as
     /// sessions, in `all.nights`).
     pub evenings: usize,
     /// The biggest night: the evening with the highest net over its sessions.

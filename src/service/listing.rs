@@ -1,5 +1,5 @@
 //! The lists of a club's sessions: a page at a time, reading only the club's own sessions
-//! (issue 21, "Work proportional to what is asked").
+//! ("Work proportional to what is asked").
 
 use crate::error::AppError;
 use crate::ids::ClubId;

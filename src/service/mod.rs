@@ -151,21 +151,15 @@ async fn read_target(
     })
 }
 
-/// Records one event at the end of a session, in one transaction: the event is applied to
-/// the session's state as cached in `folds` (or, on a miss or when another process wrote
-/// since, as read and folded from the store), and only when the rules accept it is it
-/// appended with its postings; after the commit the cache holds the new state. An event
-/// that needs the history (`void`, `correction`, `reopen`) and every event of a club's
-/// session (whose history facts are rewritten from the whole fold) go through the session
-/// read and replayed in full. Without an idempotency key the event is applied before the
-/// write lock is taken (the session's slot is held throughout), and a plain event of an
-/// open session is then committed in a group with the records other requests made
-/// meanwhile ([`commit`]: one durable commit for the group, the answer only after it).
-/// Every path checks, under the session's lock (on PostgreSQL its advisory lock, which
-/// every instance's writes of the session take: [`checked`]), that the stored count is
-/// still the one the state had, and applies the event again to the session read anew when
-/// another instance wrote since. The cost is the one event and a share of one commit, whatever the session's length,
-/// when the session is cached and the event a plain one.
+/// Records one event at the end of a session: the event is applied to the session's state
+/// as cached in `folds` (read and folded from the store on a miss), and only when the rules
+/// accept it is it appended with its postings; after the commit the cache holds the new
+/// state. An event that needs the history (`void`, `correction`, `reopen`) goes through
+/// the session read and replayed in full. A plain event without an idempotency key is
+/// committed in a group with other requests' records ([`commit`]), so a cached session
+/// costs one event and a share of one commit, whatever its length. Every path checks under
+/// the session's lock ([`checked`]) that the stored count is still the one the state had,
+/// and applies the event again to the session read anew when another instance wrote since.
 /// `expected_events`: the number of events the caller saw (a form's hidden field); when the
 /// session has moved on since, the event is refused with [`AppError::Conflict`] so the
 /// same hand is not entered twice from two devices. `idempotency_key`: a client's key for
@@ -420,7 +414,7 @@ fn kept_of(target: Target) -> Result<Kept, AppError> {
     }
 }
 
-/// The answer to a retry of the event at `seq`: the first answer again (README: "200 with
+/// The answer to a retry of the event at `seq`: the first answer again (docs/api.md: "200 with
 /// the first result"), so the session's first `seq` events are read from the store and
 /// replayed: `event_count`, balances, scores and settlement as they stood just after it,
 /// not as later events left them.

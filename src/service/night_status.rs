@@ -1,4 +1,4 @@
-//! The history's status of a session a night settles (issue 22 point 1): such a session is
+//! The history's status of a session a night settles: such a session is
 //! "settled" when the night is (every net over the night's sessions and payments at zero)
 //! and it is closed, whatever its own balances say, since its money is paid in the night's
 //! transfers; and it is no longer "settled" when the night owes again (a new hand or a

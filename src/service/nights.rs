@@ -1,4 +1,4 @@
-//! Nights (issue 12 item 7): group a club's sessions of one evening as a night and settle
+//! Nights: group a club's sessions of one evening as a night and settle
 //! it once. Reads each session's balances from its stored postings (after the session's
 //! own payments), works the night out with [`crate::history::night::settle_night`], and
 //! records or voids payments against the night. A session is in one night at most.
@@ -47,7 +47,7 @@ pub struct NightView {
 
 impl NightView {
     /// Settled: every net over the night's sessions and standing payments is zero, so no
-    /// transfer is left (issue 22 point 1: the night is the unit a table settles).
+    /// transfer is left (the night is the unit a table settles).
     pub fn settled(&self) -> bool {
         self.settlement.net.iter().all(|(_, m)| m.is_zero())
     }
@@ -354,8 +354,8 @@ fn shown_payments(
 
 /// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen` is how
 /// many payments (voided ones too) the page showed: a second tap of the same button, or
-/// another phone's payment in between, then finds more and records nothing. It is required
-/// (issue 23 point 7): without it a double tap would record the payment twice. The
+/// another phone's payment in between, then finds more and records nothing. It is required:
+/// without it a double tap would record the payment twice. The
 /// night's sessions are locked for the write and each must still hold the events the
 /// night was worked out from, so two instances' payments of one night follow each other.
 /// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money,
@@ -424,7 +424,7 @@ fn payable(
                   tap of the same button records nothing"
             .into(),
     })?;
-    // Only a new hand or a void makes a settled night owe again (issue 22 point 1).
+    // Only a new hand or a void makes a settled night owe again.
     if view.settled() {
         return Err(AppError::Conflict {
             field: "payments".into(),

@@ -1,5 +1,5 @@
-//! A settled night stays settled (issue 22 point 1: "nothing can make a settled night
-//! unsettled except a new hand or a void"). Its payments were worked out from the sessions
+//! A settled night stays settled: nothing can make a settled night unsettled except a
+//! new hand or a void. Its payments were worked out from the sessions
 //! it held when the table paid, so putting a session with money in it into the night, or
 //! taking one out, would make the night owe again without anyone playing or voiding:
 //! both are refused, in player words, while the night is settled. A session with no money

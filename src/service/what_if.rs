@@ -1,4 +1,4 @@
-//! What a hand would do, without recording it (issue 28 point 2): the session's current
+//! What a hand would do, without recording it: the session's current
 //! state is read, the event is applied to a copy of it by the same pure step that
 //! [`super::record_event`] runs, and the copy's last row is what the hand form's preview
 //! shows. Load → pure step → render: nothing is written, and the cache of folded sessions

@@ -6,9 +6,8 @@
 //! several statements each: `BEGIN IMMEDIATE` with every session's count of events
 //! ([`begin_and_count`]), then every record (its event, ledger entry and postings, and a
 //! club session's history facts) with the `COMMIT` ([`append_and_commit`]), which the
-//! thread runs in one go, stopping at the first error. Measured at 8 clients on the disk
-//! (issue 21): one query per record and the transaction through sqlx's `Transaction` gave
-//! x0.43-0.50 of the raw commit rate; this gives x0.60-0.66.
+//! thread runs in one go, stopping at the first error (at 8 clients, x0.60-0.66 of the raw
+//! commit rate, against x0.43-0.50 with one query per record).
 //!
 //! PostgreSQL takes no query of several statements with parameters: there the group is a
 //! transaction of sqlx's, whose counts are read under the sessions' advisory locks
@@ -127,8 +126,8 @@ pub async fn lock_sessions(
 /// `session_results` and `session_bids` update the club's `player_totals` and `bid_totals`
 /// rows in the order of each group's records, which differs between groups, and each
 /// deadlock cost a second (`deadlock_timeout`) and a refused group (the benchmark's rows of
-/// two instances, README "Benchmark"). Groups of one club now follow each other, as their
-/// row locks on those totals made them do anyway.
+/// two instances, docs/benchmark.md). Groups of one club follow each other, as their row
+/// locks on those totals made them do anyway.
 pub async fn lock_clubs(conn: &mut PgConnection, clubs: &[ClubId]) -> Result<(), sqlx::Error> {
     let keys: Vec<i64> = clubs.iter().map(|id| -id.0).collect();
     lock_postgres(conn, &keys).await.map(|_| ())

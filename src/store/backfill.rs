@@ -1,6 +1,6 @@
 //! Ledger entries for the events stored before migration 0011, which have none: found and
 //! appended once, so that such a session's ledger is read from the store from then on
-//! instead of folding the whole session on every request (issue 21).
+//! instead of folding the whole session on every request.
 
 use super::either::{Connected, on_either};
 use crate::ids::SessionId;

@@ -1,4 +1,4 @@
-//! The SQL half of `scorekeeper copy` (issue 26 point 3): every row of an SQLite database
+//! The SQL half of `scorekeeper copy`: every row of an SQLite database
 //! into an empty PostgreSQL one, table by table, ids kept. The orchestration (one target
 //! transaction, the verification by replay) is [`crate::copy`]; no rules here.
 //!
@@ -116,7 +116,7 @@ pub async fn derived_rows(
 }
 
 /// `table`'s columns on the target, in order, each with whether it is a 64-bit integer
-/// (`BIGINT`; otherwise `TEXT`): the two types of the schema (README, "PostgreSQL").
+/// (`BIGINT`; otherwise `TEXT`): the two types of the schema (docs/postgres.md, "The schema").
 async fn columns(to: &mut PgConnection, table: &str) -> Result<Vec<(String, bool)>, sqlx::Error> {
     sqlx::query(
         "SELECT column_name::TEXT, data_type = 'bigint' FROM information_schema.columns \

@@ -1,9 +1,9 @@
-//! A connection of either engine (issue 26), and the one place the store's functions pick
+//! A connection of either engine, and the one place the store's functions pick
 //! the engine: [`Connected::either`] answers a [`Conn`], and [`on_either!`] runs the same
 //! code, and so the same SQL text, on whichever connection it holds. Each arm is compiled
-//! for its own engine's concrete types, so the SQLite arm is the store's SQLite code as it
-//! was, plus one `match`: no `Any` value conversion, no extra round trip or lock (README,
-//! "PostgreSQL", for why this and not functions generic over `sqlx::Database`).
+//! for its own engine's concrete types, so the SQLite arm costs one `match` over plain
+//! SQLite code: no `Any` value conversion, no extra round trip or lock (docs/postgres.md,
+//! "One text for two engines, and why", for why this and not functions generic over `sqlx::Database`).
 //!
 //! The few places where the two dialects differ are branched on [`Conn::engine`] next to
 //! the SQL that needs it, as `match engine { Engine::Sqlite => .., Engine::Postgres => .. }`
@@ -40,8 +40,7 @@ impl Conn<'_> {
 }
 
 /// What a store function takes as its connection: a plain connection, a pooled one or an
-/// open transaction, of either engine (`&mut conn`, `&mut tx` or `&mut *tx`, as before the
-/// port, so no caller changed).
+/// open transaction, of either engine (`&mut conn`, `&mut tx` or `&mut *tx`).
 pub trait Connected: Send {
     /// The connection underneath, tagged with its engine.
     fn either(&mut self) -> Conn<'_>;

@@ -22,7 +22,7 @@ pub struct SessionSummaryRow {
     /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
     pub players: String,
     /// How many hands stand: those dealt less those undone (a `void` of a hand), as the
-    /// history counts them (issue 22: one count of hands everywhere); a corrected hand is
+    /// history counts them (one count of hands everywhere); a corrected hand is
     /// one hand.
     pub hands: i64,
     /// Whether a `close` event was recorded.

@@ -3,7 +3,7 @@
 //! Free functions over a connection or transaction; no rules here. Money is INTEGER cents.
 //! The SQLite database runs in WAL mode with foreign keys on, `synchronous=FULL` because it
 //! holds money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
-//! [`crate::service`]). Issue 26: every function of the store takes a connection of either
+//! [`crate::service`]). Every function of the store takes a connection of either
 //! engine ([`Connected`]) and runs one SQL text, with `$N` parameters, on it ([`either`]);
 //! [`open`] answers pools of the engine its URL names.
 
@@ -52,7 +52,7 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqli
 /// (`sqlite://path` or `sqlite::memory:`; or `postgres://…`, an existing PostgreSQL
 /// database, [`postgres::open_postgres`], with a read pool of read-only connections), and answers the **writer**: a pool of one
 /// connection, so that writes queue in this process in arrival order instead of spinning in
-/// SQLite's busy handler (`design/architecture.md`, "The store under load"). Reads go
+/// SQLite's busy handler (`docs/architecture.md`, "Two pools"). Reads go
 /// through its read pool ([`reader`], [`WritePool::reader`]), which never waits behind
 /// writes. A write waiting longer than
 /// [`WRITE_WAIT`] for the connection, or for another process's lock, fails with a busy

@@ -1,4 +1,4 @@
-//! Nights' SQL (issue 12 item 7): a club's nights, which sessions each groups, and the
+//! Nights' SQL: a club's nights, which sessions each groups, and the
 //! payments recorded against a night (voided, never deleted). Money in integer cents.
 
 use chrono::{DateTime, Utc};
@@ -294,7 +294,7 @@ pub async fn standing_payments(
         .collect())
 }
 
-/// One evening a person played (issue 22: "night" means an evening): the sessions of one
+/// One evening a person played ("night" means an evening): the sessions of one
 /// night, or, for sessions in no night, those started the same day (UTC).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct EveningRow {

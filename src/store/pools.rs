@@ -4,12 +4,12 @@
 //! while the writer writes). A read handle cannot begin a write: its type has no `begin`,
 //! and its connections refuse every write (SQLite's `PRAGMA query_only`, PostgreSQL's
 //! `default_transaction_read_only`), so even a statement that tries to write through one is
-//! refused by the database. Issue 21, "Readers never wait on the writer".
+//! refused by the database, and readers never wait on the writer.
 //!
-//! Issue 26: each pool is of either engine ([`Pool`]); what they lend, a [`Pooled`]
+//! Each pool is of either engine ([`Pool`]); what they lend, a [`Pooled`]
 //! connection or a [`Tx`] transaction, implements [`Connected`], so the store's functions
-//! take it as they took SQLite's. On SQLite each is the SQLite pool, connection or
-//! transaction as before behind one `match`.
+//! take either. On SQLite each is the SQLite pool, connection or transaction behind one
+//! `match`.
 
 use std::future::Future;
 use std::ops::Deref;

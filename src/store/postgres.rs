@@ -1,10 +1,10 @@
-//! The PostgreSQL side of the store (issue 26), so far its schema: the migrations of
+//! The PostgreSQL side of the store: the migrations of
 //! `migrations/postgres/`, the twins of `migrations/sqlite/` (same versions, same meaning:
 //! append-only events, postings and ledger entries refused UPDATE, DELETE and TRUNCATE by
 //! triggers; money in 64-bit integer cents; the history tables and the totals their
 //! triggers keep), and the engine a URL names, which the store's dialect branches match on
 //! ([`super::either::Conn::engine`]). [`super::open`] answers the service's pools on
-//! PostgreSQL for a `postgres://` URL; README, "PostgreSQL", says what is left.
+//! PostgreSQL for a `postgres://` URL (docs/postgres.md).
 
 use sqlx::{Connection, PgConnection, PgPool};
 use std::str::FromStr;

@@ -1,4 +1,4 @@
-//! The store the library's own tests write to (issue 26: every test on both engines):
+//! The store the library's own tests write to, so every test runs on both engines:
 //! SQLite in memory, or with `SCOREKEEPER_TEST_ENGINE=postgres` a new database on the
 //! server that `SCOREKEEPER_TEST_DATABASE_URL` names, as the app and browser tests choose
 //! theirs (`tests/common/engines.rs`), so `.ci/run` runs them on PostgreSQL too.

@@ -1,10 +1,10 @@
 //! Who watches which session live: one channel per watched session, so that a change
-//! reaches only that session's open sheets (issue 21, "Work proportional to what is
+//! reaches only that session's open sheets ("Work proportional to what is
 //! asked"). A session's channel is made when its first sheet subscribes and dropped when
 //! its last one goes, so a change to a session nobody watches costs one map look-up, and
 //! the map holds only the sessions watched now.
 //!
-//! Open sheets are bounded (issue 23, "Bounded live sheets"): each holds a connection, so
+//! Open sheets are bounded ("Bounded live sheets"): each holds a connection, so
 //! a file descriptor, and anyone may make a session without a club and open sheets on it.
 //! At most [`LiveLimits::per_session`] sheets per session and [`LiveLimits::overall`] in
 //! all are open at once (the next is refused, [`Full`]); a sheet ends after

@@ -75,7 +75,7 @@ impl AppState {
 
     /// Tells the live sheets of session `id` that an event was recorded there, and those of
     /// the other sessions of its night, if it is in one: each of them shows the night's
-    /// settle-up, which a hand anywhere in the night moves (issue 22 point 1). The event is
+    /// settle-up, which a hand anywhere in the night moves. The event is
     /// already stored, so a failed look-up of the night is logged, not answered: those
     /// sheets then show the change at their next reload.
     pub async fn event_recorded(&self, id: SessionId) {
@@ -197,7 +197,7 @@ pub fn app(state: AppState) -> Router {
         ));
     }
     // Pages, scripts and JSON gzipped for a client that asks (a busy sheet's 88 KB page is
-    // about a tenth of that on a phone's slow link, issue 24's Lighthouse run); the live
+    // about a tenth of that on a phone's slow link); the live
     // sheet's event stream is left alone (tower-http's default predicate).
     router
         .layer(tower_http::compression::CompressionLayer::new())

@@ -145,7 +145,7 @@ fn unreadable_input_exits_1_and_a_refused_document_2() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// SQLite and PostgreSQL are built in (issue 26): a MySQL URL, or one that is no URL at
+/// SQLite and PostgreSQL are built in: a MySQL URL, or one that is no URL at
 /// all, is refused before anything is written (it used to create a folder `mysql:`), with
 /// one line naming the variable and what it accepts, and the password never echoed; the
 /// same for `backup` and `restore`, and for the variable as for the option. A PostgreSQL

@@ -125,7 +125,7 @@ async fn the_passphrase_writes_the_share_link_looks_and_outsiders_see_nothing() 
             .len(),
         0
     );
-    // …and cannot write: nothing recorded, and (issue 23 point 7) the answer is the one a
+    // …and cannot write: nothing recorded, and the answer is the one a
     // session that does not exist gets, 404, not a 401 that would tell the id is a club's.
     let form = app.post_form(&format!("{sheet}/hands"), &HAND).await;
     let form_nowhere = app.post_form("/sessions/987654/hands", &HAND).await;
@@ -318,7 +318,7 @@ async fn the_api_uses_bearer_tokens_and_idempotency_keys() {
         }
         request.body(Body::from(hand.to_string())).unwrap()
     };
-    // Without a valid token the club's session answers as a missing one (issue 23).
+    // Without a valid token the club's session answers as a missing one.
     assert_eq!(app.send(post(None, None)).await.status.as_u16(), 404);
     assert_eq!(
         app.send(post(Some("Bearer nonsense".into()), None))

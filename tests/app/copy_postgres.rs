@@ -1,4 +1,4 @@
-//! Issue 26 point 3: `scorekeeper copy --from sqlite://… --to postgres://…` moves a whole
+//! `scorekeeper copy --from sqlite://… --to postgres://…` moves a whole
 //! database (open sessions of every game, a club with its history, a night and a
 //! payment) into an empty PostgreSQL database, and every ledger there equals replay of the
 //! session as it was entered. Needs `SCOREKEEPER_TEST_DATABASE_URL` (required under CI).

@@ -1,4 +1,4 @@
-//! Fuzzing the pure `replay` with whole session documents (issue 13, item 10).
+//! Fuzzing the pure `replay` with whole session documents.
 //!
 //! Each case starts from one of the golden sessions (every game, real events) and
 //! applies a handful of random mutations near the schema: a field of an event, the

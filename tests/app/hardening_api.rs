@@ -1,4 +1,4 @@
-//! Hostile and racing input through the JSON API (issue 13, items 1–4 and the API part of
+//! Hostile and racing input through the JSON API (items 1–4 and the API part of
 //! 8): every refusal is a 4xx in the `{"error": {"code", "message", "field"}}` shape and
 //! writes nothing; two writers that saw the same sheet cannot both record; a reused
 //! idempotency key with another body is refused.
@@ -505,7 +505,7 @@ async fn a_full_disk_is_503_naming_it_and_writes_succeed_again_once_space_is_bac
     assert_eq!(event_count(&app, &bearer, id).await, written as u64 + 2);
 }
 
-/// Issue 23 points 2 and 3: one name rule everywhere a person types a name or a title.
+/// One name rule everywhere a person types a name or a title.
 /// Look-alike and invisible players beside the real one, a look-alike newcomer, renames
 /// to NUL, a reserved name, an override, a filler or a look-alike of another player, and
 /// NUL in a session's or a night's title (form and API) are each a 4xx naming the field,
@@ -667,7 +667,7 @@ fn fill(dir: &std::path::Path) -> std::path::PathBuf {
     path
 }
 
-/// Issue 23 point 1 as reported: the database on a 1 MiB tmpfs, the disk filled, so the
+/// The database on a 1 MiB tmpfs, the disk filled, so the
 /// write-ahead log cannot grow at COMMIT (SQLite then rolls the transaction back itself);
 /// the write is a 503 naming the disk, and once the filler is removed the next writes
 /// (group commit, keyed, a new session) succeed with no restart. Before, every later write
@@ -735,7 +735,7 @@ async fn a_disk_full_at_commit_leaves_the_writer_usable_once_space_is_back() {
     drop(tmpfs);
 }
 
-/// Issue 23 point 7: a path id that is not a number is JSON under a JSON content type,
+/// A path id that is not a number is JSON under a JSON content type,
 /// naming the route's field and the kind of id (club, night), not always "a session id".
 #[tokio::test]
 async fn a_bad_path_id_is_json_naming_its_kind() {
@@ -769,7 +769,7 @@ async fn a_bad_path_id_is_json_naming_its_kind() {
     }
 }
 
-/// Issue 23 point 7: a name with a comma stays one name in the sessions list, and the
+/// A name with a comma stays one name in the sessions list, and the
 /// History page's title is its title, not its script tag.
 #[tokio::test]
 async fn a_name_with_a_comma_is_one_player_and_the_history_title_is_plain() {
@@ -804,7 +804,7 @@ async fn a_name_with_a_comma_is_one_player_and_the_history_title_is_plain() {
     assert_eq!(history.matches("/static/history.js").count(), 1);
 }
 
-/// Issue 23 point 2, club-wide: a new session of a club may not seat a TR39 look-alike of
+/// A new session of a club may not seat a TR39 look-alike of
 /// a player the club knows (Cyrillic А or fullwidth Ａ beside the club's A), refused
 /// naming `players` with nothing written; the same name in other letter case is the same
 /// person and sits down.

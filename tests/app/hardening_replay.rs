@@ -1,4 +1,4 @@
-//! `scorekeeper replay` on hostile documents (issue 13, item 1): a value that would
+//! `scorekeeper replay` on hostile documents: a value that would
 //! overflow is one line naming the event and field and exit 2, never a panic (exit 101);
 //! a reader that closes the pipe early ends it quietly.
 

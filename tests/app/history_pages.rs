@@ -1,4 +1,4 @@
-//! Nights past (issue 12): the club history, player pages, leaderboard, titles, archiving,
+//! Nights past: the club history, player pages, leaderboard, titles, archiving,
 //! renames and merges over HTTP, with numbers worked out by hand from a small club: an
 //! Auction Pinochle night with a kitty, an undone hand and a payment, and a Pitch night.
 
@@ -212,8 +212,8 @@ async fn a_player_page_adds_up_the_nights_and_the_leaderboard_ranks_them() {
     let page_ann = app
         .page(&cookie, &format!("/clubs/{club}/players/{ann}"))
         .await;
-    // 0.90 + 2.80; two sessions started the same day in no night: one evening (issue 22:
-    // a night is an evening); bids: the 350 and three Pitch 4s, all made; one Pitch game;
+    // 0.90 + 2.80; two sessions started the same day in no night: one evening (a
+    // night is an evening); bids: the 350 and three Pitch 4s, all made; one Pitch game;
     // one kitty (the 350).
     for (id, value) in [
         ("net-all", "$3.70"),
@@ -589,7 +589,7 @@ async fn the_api_gives_the_same_numbers_with_money_as_strings() {
     let ann = sessions[1]["results"][0]["person"].as_i64().unwrap();
     let player = get(format!("/api/v1/clubs/{club}/players/{ann}")).await;
     assert_eq!(player["all"]["net"], "3.70");
-    // Two sessions of one day in no night: one night, two sessions (issue 22 point 6).
+    // Two sessions of one day in no night: one night, two sessions.
     assert_eq!(player["all"]["sessions"], 2);
     assert_eq!(player["nights"], 1);
     assert!(player["all"].get("nights").is_none(), "{player}");
@@ -682,7 +682,7 @@ async fn the_history_comes_twenty_nights_to_a_page() {
     );
 }
 
-/// One count of hands everywhere (issue 22): the Pinochle session dealt three hands and
+/// One count of hands everywhere: the Pinochle session dealt three hands and
 /// the third was undone, so the club page and the history both say 2 hands; Pitch 4.
 #[tokio::test]
 async fn the_club_page_and_the_history_count_the_hands_that_stand() {

@@ -833,7 +833,7 @@ async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
     assert_eq!(count, 2);
 }
 
-/// One game's what-if case (issue 28 point 2): its table, the hand form's fields, the
+/// One game's what-if case: its table, the hand form's fields, the
 /// cells the would-be row must show (hand-worked from the rules) and what the bidder needs.
 struct WhatIf {
     game: &'static str,

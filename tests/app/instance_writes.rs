@@ -1,4 +1,4 @@
-//! Issue 26 point 2: every cached state is checked against the store before it is used
+//! Every cached state is checked against the store before it is used
 //! for a write. Two instances on one database (two writers, two caches: SQLite on one file,
 //! or one PostgreSQL database): instance A holds a session cached, instance B records a
 //! hand, then A makes each kind of write (a correction reaching back, a void, a payment

@@ -1,4 +1,4 @@
-//! Issue 26 point 2: several instances on one PostgreSQL database. A change made through
+//! Several instances on one PostgreSQL database. A change made through
 //! one instance wakes the live sheets of that session on every other (`LISTEN`/`NOTIFY`,
 //! `web::live`'s relay), and only those; two service processes on one database share
 //! live sheets, record every hand of eight writers once and keep one login budget. Needs `SCOREKEEPER_TEST_DATABASE_URL` (required
@@ -195,7 +195,7 @@ async fn eight_writers_across_both(one: &Instance, two: &Instance, token: &str, 
     pg.close().await;
 }
 
-/// Issue 26's "Done when": two service processes on one PostgreSQL database share live
+/// Two service processes on one PostgreSQL database share live
 /// sheets, record every hand once, and keep one login budget.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_processes_on_one_database_share_sheets_hands_and_the_login_budget() {

@@ -1,4 +1,4 @@
-//! Nights past (issue 12), the gaps closed over HTTP: a renamed player is *labelled* with
+//! Nights past, the gaps closed over HTTP: a renamed player is *labelled* with
 //! the new name on every form of the sheet while the forms still *send* the name he sat
 //! under; a night keeps one currency (the form, the new-session form, the API and a club
 //! import refuse a session in another); and each proposed transfer of a night can be

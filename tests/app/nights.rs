@@ -1,4 +1,4 @@
-//! Nights (issue 12 item 7) over HTTP: two Pitch sessions of one evening made a night,
+//! Nights over HTTP: two Pitch sessions of one evening made a night,
 //! its net and transfers worked out by hand, a night payment that shrinks the transfers
 //! and its void that brings them back, a session refused a second night, and another club
 //! that cannot see the night; a night chosen on the new-session form, a session taken out
@@ -98,7 +98,7 @@ async fn a_night_nets_its_sessions_and_takes_payments_and_voids() {
     assert_eq!(page.status.as_u16(), 200, "{}", page.body);
     assert!(page.body.contains("Dee pays Ann $1.20"), "{}", page.body);
 
-    // Issue 23 point 7: a payment posted without `seen` (how many payments the page
+    // A payment posted without `seen` (how many payments the page
     // showed) is refused naming it, nothing written: two such taps would record twice.
     for _ in 0..2 {
         let blind = [("payer", "Dee"), ("payee", "Ann"), ("amount", "1.20")];
@@ -521,7 +521,7 @@ async fn exported(
     )
 }
 
-/// Issue 22 point 1 and 2, by hand: sessions 1 (Ann +2.80, Bob −1.60, Dee −1.20) and 2
+/// The night settles its sessions, worked by hand: sessions 1 (Ann +2.80, Bob −1.60, Dee −1.20) and 2
 /// (Bob +2.80, Ann −1.60, Dee −1.20) make a night that nets Ann +1.20, Bob +1.20,
 /// Dee −2.40. Each sheet shows the night's transfers (Dee pays Ann 1.20 and Bob 1.20), not
 /// its own (Bob pays Ann 1.60); a session payment is refused; a payment marked on a sheet

@@ -309,7 +309,7 @@ async fn the_described_shapes_are_the_real_answers() {
     described(&doc, "ErrorDetail", &refused["error"]);
 }
 
-/// Issue 23 point 7: a player's sessions and the night page are two shapes, so two schemas:
+/// A player's sessions and the night page are two shapes, so two schemas:
 /// a player's `best_session` is described with the player's session (session, played_at,
 /// net), not the night page's (title, transfers), and the night page keeps its own; issue
 /// 22 point 6: a session is called a session, a night an evening.
@@ -355,7 +355,7 @@ fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
     }
 }
 
-/// Issue 23 point 6: the request schemas are tight enough that a request generated from
+/// The request schemas are tight enough that a request generated from
 /// the document can be valid: the games and event types are enums of what the service
 /// keeps, names and passphrases have their lengths, currencies and money their patterns.
 #[tokio::test]
@@ -455,7 +455,7 @@ async fn request_schemas_name_the_games_event_types_lengths_and_patterns() {
     assert_eq!(schemas["Money"]["pattern"], r"^-?[0-9]+(\.[0-9]{1,2})?$");
 }
 
-/// The meld calculator (issue 28): what it answers is what the document describes, an
+/// The meld calculator: what it answers is what the document describes, an
 /// impossible meld is the API's refusal naming `melds`, and a hand's `meld_detail` is kept
 /// when it adds up to the meld typed and refused naming it when not.
 #[tokio::test]

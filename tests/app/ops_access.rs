@@ -637,7 +637,7 @@ async fn a_clubs_budget_caps_guesses_from_32_addresses_and_a_known_member_still_
     );
 }
 
-/// Issue 23 point 7: POST `/clubs` with a taken name is no oracle of which clubs exist.
+/// POST `/clubs` with a taken name is no oracle of which clubs exist.
 /// The refusal names the field and says plainly that no club can be made under the name,
 /// without saying that a club has it; and each probe spends the address's creation budget
 /// as a creation does, so the sixth probe from one address is a 429 whatever the name.

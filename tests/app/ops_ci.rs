@@ -3,7 +3,7 @@
 //! `.ci/run` checks the same end to end by pointing `SCOREKEEPER_SHARED` and
 //! `SCOREKEEPER_CHROMIUM` at missing paths and expecting `cargo test` to fail.
 //!
-//! Issue 26: the SQLite and PostgreSQL migrations give the schema the same meaning, checked
+//! The SQLite and PostgreSQL migrations give the schema the same meaning, checked
 //! on a fresh database of each (PostgreSQL's from `SCOREKEEPER_TEST_DATABASE_URL`, which
 //! `.ci/run` sets to a throw-away cluster; required under CI).
 

@@ -1,7 +1,7 @@
-//! The PostgreSQL half of `ops_lifecycle`'s backup test (issue 26): there `scorekeeper
-//! backup` and `restore` refuse, naming the server's tools (README, "PostgreSQL"), so this
+//! The PostgreSQL half of `ops_lifecycle`'s backup test: there `scorekeeper
+//! backup` and `restore` refuse, naming the server's tools (docs/postgres.md, "Backups"), so this
 //! checks that the documented commands do what the SQLite commands are checked to do: a
-//! `pg_dump` taken while eight writers record restores, with `pg_restore`, into a new
+//! `pg_dump` taken while four writers record restores, with `pg_restore`, into a new
 //! database whose every session's stored postings equal `replay` of its document.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
@@ -66,7 +66,7 @@ pub(crate) async fn a_pg_dump_taken_during_writes_restores_to_ledgers_equal_to_r
     let (token, ids) = club_sessions(port, 4).await;
     let writers = Writers::start(port, &token, ids);
     tokio::time::sleep(Duration::from_millis(500)).await;
-    // The README's command, while the writers write: one consistent snapshot.
+    // The documented command, while the writers write: one consistent snapshot.
     tool_succeeds(Command::new(pg_tool("pg_dump")).args([
         "--format=custom",
         "--file",

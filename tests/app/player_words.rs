@@ -1,4 +1,4 @@
-//! Player language on the pages (issue 9 item 7), for every game through the real router:
+//! Player language on the pages, for every game through the real router:
 //! a refused entry's message names the thing on the form in words a player reads, with no
 //! field path, no `snake_case`, no JSON `true`/`false` and no rule citation (the citation
 //! sits in the message's details); the sheet's rows carry no "rules §" outside their "why"
@@ -405,7 +405,7 @@ async fn the_api_refusal_still_cites_the_rule() {
 }
 
 /// The agreements read money as every page writes it: "$0.05 a unit", never "0.05 USD a
-/// unit" (nor "5¢ a unit", a second way to write it: issue 22 point 6).
+/// unit" (nor "5¢ a unit", a second way to write it).
 #[tokio::test]
 async fn agreements_read_in_money_words() {
     let app = TestApp::new().await;

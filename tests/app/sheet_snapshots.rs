@@ -8,7 +8,7 @@
 //! everything else on the page is the engine's words and numbers.
 //!
 //! Beside each sheet, the game's new-session form as it opens and the blank hand form of
-//! the session its defaults start (issue 27 point 4).
+//! the session its defaults start.
 //!
 //! The cases are read from `tests/fixtures/golden/`, so a fresh clone runs every snapshot.
 //! The files keep the names they had when this file was a test binary of its own
@@ -188,7 +188,7 @@ fn assert_page_snapshot(name: &str, page: &str) {
     });
 }
 
-/// Issue 27 point 4: every game's new-session form as it opens (players blank, every
+/// Every game's new-session form as it opens (players blank, every
 /// agreement at the rules' default), and the blank hand form of the session those defaults
 /// start, with the players of the game's golden case.
 #[tokio::test]
@@ -232,7 +232,7 @@ async fn every_games_new_session_form_and_blank_hand_form() {
 
 /// The amounts of money in `page`'s text (markup and attribute values left out: a form's
 /// `value="0.15"` is for the server, not a reader) that are not written the one way every
-/// page writes money (issue 22 point 6, [`scorekeeper::money::with_currency`]), and how
+/// page writes money ([`scorekeeper::money::with_currency`]), and how
 /// many amounts it holds. An amount is digits, a point and exactly two digits, not part of
 /// a longer number ("1.234", "v1.20") and not a rule's section ("§1.11"). The one way: the
 /// currency's symbol right before the digits ("$0.45", "€0.45", "£0.45"), after it at most
@@ -326,10 +326,10 @@ fn the_amount_rule_tells_the_one_way_from_the_others() {
     }
 }
 
-/// Issue 22 "Done when": every amount on every snapshot is written the one way. Reads the
+/// Every amount on every snapshot is written the one way. Reads the
 /// stored snapshots themselves (so it fails on a page kept with another format, whichever
 /// test wrote it) and needs no `../shared`: the nine sheets, each with amounts, and the
-/// nine new-session forms and nine blank hand forms (issue 27), whose few amounts (a
+/// nine new-session forms and nine blank hand forms, whose few amounts (a
 /// stake's hint, poker's chips) are held to the same rule.
 #[test]
 fn every_amount_on_every_snapshot_is_written_one_way() {

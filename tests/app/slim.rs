@@ -1,4 +1,4 @@
-//! Issue 21's last paths whose cost grew with the session: the Auction game's slimmed rows,
+//! Paths whose cost used to grow with the session: the Auction game's slimmed rows,
 //! a session stored before its events had ledger entries (migration 0011) and a club
 //! session with a renamed player; and what the table noticed: hand forms that send what a
 //! phone need not lay out, and a script loaded only where it is used.
@@ -30,7 +30,7 @@ fn auction_game(q2_by_p1: bool) -> Value {
 
 /// A slimmed row of the Auction game (a game ends every hand) keeps of its closing row only
 /// the game's number, event and winner, yet a correction of the first game, in a fold slimmed
-/// as it goes, strikes and shows anew that game alone, as the whole fold does (issue 21).
+/// as it goes, strikes and shows anew that game alone, as the whole fold does.
 #[test]
 fn a_slimmed_game_end_keeps_only_its_winner_and_still_tells_a_changed_game() {
     let game = scorekeeper::registry::game("auction_game").unwrap();

@@ -1,7 +1,5 @@
-//! Issue 26: the store's functions ported so far (sessions, events and postings, the
-//! sessions list, clubs, nights and payments, the history and its facts) give the same
-//! answers on both
-//! engines: one scenario, worked by hand, run on a fresh SQLite database and on a fresh
+//! The store's functions (sessions, events and postings, the sessions list, clubs, nights
+//! and payments, the history and its facts) give the same answers on both engines: one scenario, worked by hand, run on a fresh SQLite database and on a fresh
 //! PostgreSQL database (from `SCOREKEEPER_TEST_DATABASE_URL`; required under CI).
 
 use crate::common;

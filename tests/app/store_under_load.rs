@@ -1,4 +1,4 @@
-//! Issue 14: the store under load (one writer, a read pool, busy → 503), ETag / 304 on the
+//! The store under load (one writer, a read pool, busy → 503), ETag / 304 on the
 //! sheet, the standing and the ledger, paging the ledger with `?after=N`, and the sheet of
 //! a long session showing its latest lines.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
@@ -415,7 +415,7 @@ async fn concurrent_writes_queue_on_the_one_writer_and_all_land() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Issue 21, "Readers never wait on the writer": while a long write transaction holds the
+/// Readers never wait on the writer: while a long write transaction holds the
 /// one writer connection (and the write lock), another session's standing, the sessions
 /// list, a club page and a sheet reached with the login cookie, and `/healthz` all answer
 /// at once from the read pool. Before the read pool took them, each waited for the writer
@@ -490,7 +490,7 @@ async fn reads_and_cookie_checks_answer_while_a_write_holds_the_writer() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Issue 21, "Work proportional to what is asked": the sessions list and the club page show
+/// Work proportional to what is asked: the sessions list and the club page show
 /// only the club's sessions, 50 at a time, newest first, with a link to the older ones;
 /// sessions without a club or of another club never show.
 #[tokio::test]

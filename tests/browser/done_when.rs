@@ -1,4 +1,4 @@
-//! Issue 9's "done when", game by game, in headless Chromium at 390 px on each game's
+//! Each game played through its forms, game by game, in headless Chromium at 390 px on each game's
 //! largest table (`common::tables`): Enter in the bid field records the hand the form shows
 //! (never "all passed"); Enter in a correction's "Why" records the corrected hand the form
 //! shows; the close asks first and then settles; only Auction Pinochle offers "Table
@@ -546,7 +546,7 @@ async fn the_preview_follows_the_bid_and_is_the_row_enter_records() {
     ];
     fill_in(&phone, "#next", &steps).await;
     let at_300 = wait_for_what_if(&phone, "bid 300").await;
-    // Every amount says its currency, the sheet's money columns too (issue 22 point 6); the
+    // Every amount says its currency, the sheet's money columns too; the
     // word joiner between sign and symbol is left out of the comparison.
     assert!(
         at_300.replace('\u{2060}', "").contains("+$0.30"),

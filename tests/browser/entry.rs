@@ -3,7 +3,7 @@
 //! 24's targets; the hand as recorded and what the rules make of it (hand-worked below);
 //! Check's meld checks as − / + steppers that start empty and post exactly what they show.
 //!
-//! How taps are counted (issue 24): one per chip and per button (a quick value, a
+//! How taps are counted: one per chip and per button (a quick value, a
 //! stepper's + or −, a tick, Enter), two per menu (open, pick), and a typed field is one
 //! (the tap that focuses it) plus one per character typed. The dealer the sheet proposes
 //! is kept (no tap). See `common::entry`.
@@ -24,7 +24,7 @@ use thirtyfour::prelude::*;
 #[path = "entry/plain.rs"]
 mod plain;
 
-/// Issue 24's targets: the most taps a plain hand may take, per game.
+/// The most taps a plain hand may take, per game.
 const TARGETS: [(&str, usize); 8] = [
     ("auction_pinochle", 6),
     ("auction_pitch", 7),

@@ -448,7 +448,7 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
 
 /// After an entry the phone lands on the latest row (`#latest`): the totals on that first
 /// screen carry their players' (or sides') names, the same heads as the top of the sheet,
-/// in every game with real names and a real evening's numbers (issue 24, why 3: Pitch
+/// in every game with real names and a real evening's numbers (why 3: Pitch
 /// showed "4 4 (−2) 4" there with no name in sight).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_first_screen_after_an_entry_names_every_total() {

@@ -1,4 +1,4 @@
-//! The meld calculator on every pinochle hand form (issue 28 point 1) in headless Chromium
+//! The meld calculator on every pinochle hand form in headless Chromium
 //! at 390 px: a meld of several parts tapped in the calculator, the sum with each meld
 //! named as rules §1.0 and the game's table give it (worked by hand below), *Use* filling
 //! the meld field, the hand recorded with its `meld_detail` and the row saying the melds.

@@ -1,4 +1,4 @@
-//! Nights past (issue 12), the gaps closed, in a real browser at phone width (390 px): a
+//! Nights past, the gaps closed, in a real browser at phone width (390 px): a
 //! hand recorded by tapping a renamed player's chip is recorded for that player under the
 //! name he sat under, and a night's proposed transfer recorded with its own button, the
 //! transfers shrinking as worked out by hand. Screenshots: `target/screenshots/`

@@ -1,9 +1,9 @@
-//! Nights (issue 12 item 7) in a real browser at phone width (390 px): two Pitch sessions
+//! Nights in a real browser at phone width (390 px): two Pitch sessions
 //! ticked on the club's history and made one night, the night's page with its net and
 //! transfers, and a payment recorded against it. Screenshot:
 //! `target/screenshots/night-390.png`, for a person to look at.
 //!
-//! Issue 22's "Done when": a night of three games settled on the night's page, then every
+//! A night of three games settled on the night's page, then every
 //! session sheet, History, the club journal (`hledger balance`) and the results CSV read
 //! zero for everyone; a voided night payment brings back the same debt in all of them.
 //!
@@ -181,7 +181,7 @@ async fn assert_history_shows(
     assert_eq!(history.matches(&shown).count(), count, "{history}");
 }
 
-/// Issue 22's "Done when". Pitch 1: Ann +2.80, Bob −1.60, Dee −1.20; Pitch 2: Bob +2.80,
+/// Pitch 1: Ann +2.80, Bob −1.60, Dee −1.20; Pitch 2: Bob +2.80,
 /// Ann −1.60, Dee −1.20; Pinochle: Ann +0.90, Bob −0.90. The night: Ann +2.10, Bob +0.30,
 /// Dee −2.40, settled by Dee paying Ann 2.10 and Bob 0.30. Voiding Dee → Ann leaves Dee
 /// −2.10 and Ann +2.10 everywhere.

@@ -2,7 +2,7 @@
 //! through the new-session form and a high-low hand with two all-ins is entered through
 //! the hand form (ante taps, steppers, all-in taps, high and low places), and the sheet is
 //! photographed to `target/screenshots/poker-390.png` for a person to look at; and an
-//! Omaha Hi-Lo hand with a board and the 8-or-better qualifier (issue 28.3).
+//! Omaha Hi-Lo hand with a board and the 8-or-better qualifier (docs/poker-boards.md).
 //!
 //! Needs Debian's `chromium` and `chromium-driver`; without them the test says so and is
 //! skipped, except under CI, where it fails.
@@ -93,7 +93,7 @@ async fn a_high_low_hand_with_two_all_ins_on_a_phone() {
     phone.quit().await.unwrap();
 }
 
-/// Issue 28.3 on a phone: an Omaha Hi-Lo session with 8-or-better started through the
+/// On a phone: an Omaha Hi-Lo session with 8-or-better started through the
 /// new-session form (the variant from its menu, the qualifier's checkbox ticked), a hand
 /// entered with the board and each player's four hole cards, and the ledger checked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,4 +1,4 @@
-//! The phone at the table (issue 9 item 10) in headless Chromium at 390 px, on every page a
+//! The phone at the table in headless Chromium at 390 px, on every page a
 //! player opens: each game's sheet (open, closed, and long enough to show its earlier lines
 //! behind a link), its new-session form, the club page,
 //! the sessions list, the history, leaderboard, player and night pages.

@@ -97,7 +97,7 @@ impl Browser {
             std::env::temp_dir().join(format!("scorekeeper-browser-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&work).unwrap();
         // A file in `work`, or with SCOREKEEPER_TEST_ENGINE=postgres a fresh database on the
-        // test server, as the app tests' (issue 26: the browser tests on both engines).
+        // test server, as the app tests', so the browser tests run on both engines.
         let database = crate::common::process::live_database(&work).await;
         let pool = scorekeeper::store::open(&database).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

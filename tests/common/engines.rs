@@ -1,4 +1,4 @@
-//! The two database engines under test (issue 26): a fresh PostgreSQL database per test on
+//! The two database engines under test: a fresh PostgreSQL database per test on
 //! the server `SCOREKEEPER_TEST_DATABASE_URL` names (`.ci/postgres start` prints one), and
 //! the checks that both engines' migrations give the schema the same meaning.
 //!

@@ -1,4 +1,4 @@
-//! A player's taps on the next-hand form, counted as issue 24 counts them: a chip or a
+//! A player's taps on the next-hand form, counted as a player counts them: a chip or a
 //! button (a quick value, a stepper's + or −, a tick, Enter) is one tap, a menu (select) is
 //! two (open, pick), a typed field is one (the tap that focuses it) plus one per character
 //! typed. The dealer the sheet proposes is kept (no tap).

@@ -52,8 +52,8 @@ pub fn pitch(a: &str, b: &str) -> SessionDoc {
     pitch_in(a, b, "USD")
 }
 
-/// `hledger -f FILE balance` of `journal` as cents by account, zeros left out (issue 22:
-/// the club journal's balance is every person's net after the nights' payments); `None`
+/// `hledger -f FILE balance` of `journal` as cents by account, zeros left out (the
+/// club journal's balance is every person's net after the nights' payments); `None`
 /// when hledger is not installed (a failure in CI).
 pub fn hledger_balances(
     journal: &str,

@@ -3,7 +3,7 @@
 //! Every amount in the rules is a whole number of cents when the stake is (rules §0.3), so
 //! money is an `i64` count of cents. It is read and written only as a decimal string with at
 //! most two places (`"0.05"`, `"-1.20"`), never a JSON number, as
-//! `design/session-format.md` requires.
+//! `docs/session-format.md` ("Units") requires.
 
 use std::fmt;
 use std::iter::Sum;
@@ -65,7 +65,7 @@ impl Money {
         Money(self.0.abs())
     }
 
-    /// The one way a page writes an amount (issue 22 point 6): the sign only before a
+    /// The one way a page writes an amount: the sign only before a
     /// debt, then the currency, then the digits with two places: "$0.45", "−$0.15",
     /// "€0.05", "0.05 CHF". See [`with_currency`] for the rules of the sign and symbol.
     pub fn shown(self, currency: &str) -> String {

@@ -1,5 +1,5 @@
-//! The login and club-creation limits (issue 18's per-address limit and club back-off,
-//! issue 23's per-club budget of wrong passphrases), split from `clubs.rs` to keep it
+//! The login and club-creation limits (the per-address limit and club back-off, the
+//! per-club budget of wrong passphrases), split from `clubs.rs` to keep it
 //! short.
 
 use std::collections::HashMap;
@@ -156,8 +156,8 @@ impl LoginLimits {
         LoginLimits::divided(budget, reserve, 1)
     }
 
-    /// The limits of one of `instances` service processes on one PostgreSQL database
-    /// (issue 26 point 2): each allowance divided among them, rounded down, so that
+    /// The limits of one of `instances` service processes on one PostgreSQL database:
+    /// each allowance divided among them, rounded down, so that
     /// together they allow what one process with [`LoginLimits::with_budget`] allows and
     /// never more: the club budget is `budget / instances` a minute here (a burst of as
     /// many), the reserve `reserve / instances` (none when that is 0), and each address's

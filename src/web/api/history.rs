@@ -1,4 +1,4 @@
-//! The history in the JSON API (issue 12): a club's sessions with results, a player's
+//! The history in the JSON API: a club's sessions with results, a player's
 //! statistics and the leaderboard, under `/api/v1/clubs/{id}/…`, for the club's tokens
 //! (bearer or login cookie). Money is a decimal string ("0.90"), never a JSON number.
 //! Query parameters as on the pages: `game`, `player` (a person id), `from`/`to` (days,
@@ -123,7 +123,7 @@ pub async fn history(
     }))
 }
 
-/// A session a player sat in, on his page (issue 22 point 6: a session is not a night;
+/// A session a player sat in, on his page (a session is not a night;
 /// the night page's [`super::nights::NightJson`] is an evening's sessions).
 #[derive(Serialize, ToSchema)]
 pub struct PlayerSessionJson {

@@ -1,5 +1,5 @@
-//! `GET /api/v1/sessions`: the caller's club's sessions, a page at a time (issue 21,
-//! "Work proportional to what is asked").
+//! `GET /api/v1/sessions`: the caller's club's sessions, a page at a time, so the
+//! work is proportional to what is asked.
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;

@@ -1,4 +1,4 @@
-//! A night in the JSON API (issue 12 item 7): `GET /clubs/{id}/nights/{nid}`, the night's
+//! A night in the JSON API: `GET /clubs/{id}/nights/{nid}`, the night's
 //! sessions, each player's net, the fewest transfers with the games behind each, and the
 //! payments recorded against it; `POST /clubs/{id}/nights` groups sessions as a night.
 //! Money is a decimal string ("2.80"), never a JSON number.
@@ -151,7 +151,7 @@ pub async fn group(
     let body: GroupBody = super::read_body(payload)?;
     let title = body.title.as_deref().unwrap_or("");
     let nid = match body.night {
-        // A settled night takes no session with money in it (issue 22 point 1).
+        // A settled night takes no session with money in it.
         Some(nid) => {
             let (pool, folds) = (&state.pool, &state.folds);
             crate::service::settled_night::group_into(

@@ -62,7 +62,7 @@ pub fn document() -> OpenApi {
 /// Adds the 400 that every operation with a path id answers for an id that is not a whole
 /// number in range (`/sessions/abc`, `/sessions/9223372036854775808`), unless it says
 /// already: the answer is the API's [`ApiError`] naming the id, and the document must say
-/// every status a request can get (Schemathesis checks it, issue 23 point 6).
+/// every status a request can get (Schemathesis checks it).
 fn describe_bad_path_ids(doc: &mut OpenApi) {
     use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};

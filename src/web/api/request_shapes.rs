@@ -1,4 +1,4 @@
-//! The shapes of what requests carry, for the OpenAPI document (issue 23 point 6): tight
+//! The shapes of what requests carry, for the OpenAPI document: tight
 //! enough that a request generated from the document (Schemathesis) can be valid, so that
 //! it reaches the rules and a write, not only the body's parser. The games and event types
 //! are enums, names and codes have their lengths and patterns; the rules still check
@@ -29,8 +29,8 @@ pub const EVENT_TYPES: [&str; 10] = [
 /// What an ISO currency code matches (the replay's rule: three capital letters).
 pub const CURRENCY_PATTERN: &str = "^[A-Z]{3}$";
 
-/// A game's id in the document: a string, one of [`crate::registry::GAMES`] (issue 23
-/// point 6: an enum, so that a generated request names a game the service keeps).
+/// A game's id in the document: a string, one of [`crate::registry::GAMES`] (an
+/// enum, so that a generated request names a game the service keeps).
 pub struct GameId;
 
 impl PartialSchema for GameId {

@@ -1,4 +1,4 @@
-//! Nights past (issue 12): the club's history with filters and pages, titles and
+//! Nights past: the club's history with filters and pages, titles and
 //! archiving, player pages with statistics and a chart, the leaderboard, renames and
 //! merges, and a session's running balances as a chart. Thin over
 //! [`crate::service::history`]; members of the club only (anyone else sees "not found"),

@@ -1,4 +1,4 @@
-//! `/static/meld.js`: the pinochle hand forms' meld calculator (issue 28 point 1), which
+//! `/static/meld.js`: the pinochle hand forms' meld calculator, which
 //! shows each form's hidden "Count meld" button and asks `POST /api/v1/meld`
 //! ([`crate::web::api::meld`]), and `/static/meld.css`, its dialog's look (the site's
 //! content policy takes only its own style files). Without them the forms post as before.

@@ -1,4 +1,4 @@
-//! Night pages (issue 12 item 7): group sessions of the club's history as one night, and
+//! Night pages: group sessions of the club's history as one night, and
 //! the night's page: each player's net over the night, the fewest transfers with the games
 //! behind each, payments recorded against the night and voided (with confirmation).
 //! Members of the club only (anyone else sees "not found"); changes for writers only.
@@ -65,7 +65,7 @@ async fn group(
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: GroupForm = form(&body)?;
-        // A settled night takes no session with money in it (issue 22 point 1).
+        // A settled night takes no session with money in it.
         match whole("night", &f.night)?.map(NightId) {
             Some(nid) => {
                 let at = (club, nid);

@@ -1,4 +1,4 @@
-//! The sheet at a table without Wi-Fi (issue 25): the service worker (`/sw.js`), the
+//! The sheet at a table without Wi-Fi: the service worker (`/sw.js`), the
 //! page's offline script and the shared queue script, the web app manifest (its start URL
 //! the page it was installed from), and the `Idempotency-Key` a form post may carry, so a
 //! hand queued on a phone and sent again after a lost answer is recorded once.

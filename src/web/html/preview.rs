@@ -1,4 +1,4 @@
-//! The hand form's what-if preview (issue 28 point 2): `POST /sessions/{id}/preview` takes
+//! The hand form's what-if preview: `POST /sessions/{id}/preview` takes
 //! the hand form's fields as they stand and answers an HTML fragment: the row this hand
 //! would add to the sheet, laid out by the sheet's own view-model and template, with what
 //! the bidder needs to make the contract; or the refusal in the form's words, as a submit
@@ -97,7 +97,7 @@ pub(super) fn hand_event(
     body: &[u8],
 ) -> Result<Value, AppError> {
     let mut hand = (game.hand_from_form)(body)?;
-    // The melds named in the calculator, kept with the hand (issue 28 point 1).
+    // The melds named in the calculator, kept with the hand.
     if let Some(named) = crate::rules::meld::detail::from_form(&hand, values.iter()) {
         hand["meld_detail"] = named;
     }

@@ -174,13 +174,14 @@ pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
 
 /// How many lines a watcher's phone (a read-only viewer) shows unless asked for all: the
 /// latest hands fit its first screen under the standings, the whole sheet is a tap away
-/// (issue 24 point 1; measured by `tests/browser/fit.rs` on a 20-hand sheet at 390 px).
+/// (measured by `tests/browser/fit.rs` on a 20-hand sheet at 390 px).
 pub const WATCHER_LINES: usize = 2;
 
 /// How many lines the writer's phone shows unless asked for all: a night's latest hands
 /// and the one being checked, the earlier ones a tap away ("Show the N earlier lines").
 /// Every line is some forty elements; at fifty lines a busy sheet was 2,261 elements, and
-/// laying them out kept Lighthouse's mobile performance at 79-93 (issue 24: 95).
+/// laying them out kept Lighthouse's mobile performance at 79-93, short of the
+/// 95 aimed at.
 pub const WRITER_LINES: usize = 12;
 
 /// What a sheet page is built from: the whole session read and replayed

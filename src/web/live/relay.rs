@@ -1,4 +1,4 @@
-//! Live sheets across instances (issue 26 point 2): several service processes on one
+//! Live sheets across instances: several service processes on one
 //! PostgreSQL database tell each other which sessions changed through PostgreSQL's
 //! `LISTEN`/`NOTIFY`, so a hand recorded through one instance reaches the sheets open on
 //! every other.
@@ -14,7 +14,7 @@
 //! connection is tried again every second. A burst of changes is sent as one statement
 //! (one `pg_notify` per session changed since the last), so sending never queues one
 //! round trip per write. An SQLite service has no relay: its sheets are woken in process,
-//! as before, at the cost of one empty `OnceLock` read per change.
+//! at the cost of one empty `OnceLock` read per change.
 
 use std::sync::{Arc, Weak};
 

@@ -1,4 +1,4 @@
-//! Issue 22 point 1, the rest: a hand in one session of a night reaches the live sheets of
+//! A hand in one session of a night reaches the live sheets of
 //! the night's other sessions, and a settled night is moved only by a new hand or a void,
 //! never by putting a session with money in it or taking one out.
 

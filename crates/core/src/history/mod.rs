@@ -1,4 +1,4 @@
-//! Nights past (issue 12): what a session as it stands says about each player — net money,
+//! Nights past: what a session as it stands says about each player — net money,
 //! hands bid, made and set, games won, kitties taken — read from the engines' typed
 //! results (the fold's [`SheetLine`](crate::rules::sheet::SheetLine) contracts and game
 //! ends) and the postings, never from explanation sentences; and the charts drawn from

@@ -1,5 +1,5 @@
-//! A renamed or merged player is shown under the name the club knows them by now (issue 12
-//! item 4), on the session's own pages too, without rewriting the stored session: the page
+//! A renamed or merged player is shown under the name the club knows them by now,
+//! on the session's own pages too, without rewriting the stored session: the page
 //! folds a *copy* of the session document whose names are the club's display names, so every
 //! line, explanation, balance and settle-up reads the new name as if it had been written so.
 //! The stored document, its ledger and the API keep the names the players sat under.

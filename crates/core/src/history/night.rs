@@ -1,4 +1,4 @@
-//! A night (issue 12 item 7): the sessions a club played one evening, settled up once.
+//! A night: the sessions a club played one evening, settled up once.
 //!
 //! Pure: given each session's balances as they stand (cents per account, after the
 //! session's own payments) and the payments recorded against the night, the night's net

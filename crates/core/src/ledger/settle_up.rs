@@ -36,7 +36,7 @@ pub fn fewest_transfers(balances: &[(String, Money)]) -> Vec<Transfer> {
 /// The fewest transfers that zero every balance, as [`fewest_transfers`], choosing among
 /// the plans of that minimum the one that pays along `pairs` (unordered pairs of accounts,
 /// in order of preference: the pairs the game's rows name, "E pays N") wherever the minimum
-/// allows, so the settle-up names the same payers and payees as the rows (issue 22).
+/// allows, so the settle-up names the same payers and payees as the rows.
 ///
 /// Two steps, neither of which costs a transfer: a preferred pair whose balances cancel
 /// exactly (`a = −b`) settles in one transfer of its own, since some minimal plan always

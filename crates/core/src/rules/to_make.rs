@@ -1,5 +1,5 @@
 //! What the bidder needs to make the contract, in words, for the hand form's what-if
-//! preview (issue 28 point 2): "Vincenzo needs 92 in counters to make 400". Read from the
+//! preview: "Vincenzo needs 92 in counters to make 400". Read from the
 //! form's fields as typed so far, before the hand is complete enough for the rules to
 //! score it (the counters are what the bidder is about to play for). Pure.
 //!

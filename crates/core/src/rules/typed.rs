@@ -1,7 +1,7 @@
 //! The typed side of the seam: a game written as a [`Game`] reads its agreements and its
 //! events into its own types at the edge (serde, `deny_unknown_fields`), and ONE erased
 //! adapter, [`Typed`], turns it into the [`Engine`] the session fold, the registry and the
-//! pages keep using. What every engine used to repeat lives here once: the reading of the
+//! pages use. What every engine would repeat lives here once: the reading of the
 //! agreements object (a refusal names `agreements.<field>`), the reading of each event
 //! into the game's event enum, the refusal of an event kind the game does not know,
 //! cloning, and the table's stake (a non-negative [`Stake`]). Pure.

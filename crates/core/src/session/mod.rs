@@ -115,7 +115,7 @@ struct Core {
     balances: Balances,
     closed_at: Option<usize>,
     finished: Games,
-    /// The game's meld table, for a hand's `meld_detail` (issue 28); `None` without meld.
+    /// The game's meld table, for a hand's `meld_detail`; `None` without meld.
     meld: Option<&'static crate::rules::meld::MeldRules>,
 }
 

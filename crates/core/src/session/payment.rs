@@ -18,7 +18,7 @@ struct Payment {
 }
 
 /// `payment`: money really handed over from one account to another, which moves both
-/// balances toward zero (`design/session-format.md`).
+/// balances toward zero (`docs/session-format.md`, "Events every game knows").
 pub(super) fn payment(
     house: &[&str],
     ctx: &mut Ctx<'_>,

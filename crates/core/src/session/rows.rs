@@ -28,7 +28,7 @@ pub struct Change {
 /// A game's closing row shown under a row of the sheet: what the sheet shows of the
 /// finished game (its closing row and payments), not the ledger's record of it (the
 /// ledger reads that from the games finished), so a row of a game that ends every hand
-/// (the Auction game) does not carry every player's final scores along (issue 21).
+/// (the Auction game) does not carry every player's final scores along.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShownEnd {
     /// The game's number in the session, from 1.

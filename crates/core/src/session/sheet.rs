@@ -67,7 +67,7 @@ fn groups(layout: &Layout) -> Vec<Group> {
 /// The most columns shown beside a hand cell on a 390 px phone. Seven Pitch players' fit in
 /// width, but their hand cell, squeezed to 70 px, ran a hand's words (the four points'
 /// takers, the dealer) to ten lines, and a watcher's latest hand fell below the first
-/// screen (issue 24; `tests/browser/fit.rs`, a real evening at 390 px).
+/// screen (`tests/browser/fit.rs`, a real evening at 390 px).
 pub const WIDE: usize = 6;
 
 /// The most players' money columns shown beside a hand cell on a 390 px phone (the kitty's
@@ -129,7 +129,7 @@ fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> 
 }
 
 /// One cell: "+$0.20" added (empty for none) over "−$0.10" running, money in `currency`
-/// written as on every page ([`Money::shown_signed`], [`Money::shown`]; issue 22 point 6).
+/// written as on every page ([`Money::shown_signed`], [`Money::shown`]).
 fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally, currency: &str) -> CellView {
     let Some(c) = cell else {
         return CellView {

@@ -220,7 +220,7 @@ fn each_balance_is_summed_up_in_a_few_groups() {
     );
 }
 
-/// Issue 22 point 3: one made hand, close, Bob pays Ann, the payment is undone.
+/// One made hand, close, Bob pays Ann, the payment is undone.
 #[test]
 fn an_undone_payment_is_in_nobodys_why() {
     use super::sheet::money_summary;

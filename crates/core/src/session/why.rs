@@ -1,4 +1,4 @@
-//! Where an account's money came from, from the postings that stand (issue 22 point 3):
+//! Where an account's money came from, from the postings that stand:
 //! a voided event and its void count for nothing, a corrected hand counts at its corrected
 //! amount (its own postings plus its corrections' differences), so every group a player
 //! reads is money that stands and the groups add up to the balance.
@@ -41,7 +41,7 @@ fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>
         }
     }
     // One row's amounts at a time: a long session's rows are many, and a map per row held
-    // at once would cost more than the rows themselves (issue 21).
+    // at once would cost more than the rows themselves.
     rows.iter()
         .filter(move |r| r.amends.is_none() && !voided(r))
         .map(move |r| {

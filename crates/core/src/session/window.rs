@@ -1,5 +1,5 @@
 //! The latest rows of a session, kept beside its tip so that the sheet a phone reloads after
-//! every hand is built from a bounded state (issue 21): the last [`SHEET_LINES`] rows, the
+//! every hand is built from a bounded state: the last [`SHEET_LINES`] rows, the
 //! money of the rows before them, the payments that stand and each account's settle-up
 //! summary. A plain event adds its row ([`Window::push`]); an amendment, which may change
 //! any earlier row, makes the service rebuild the window from the whole fold

@@ -5,7 +5,7 @@ use crate::error::AppError;
 use crate::ids::SessionId;
 use crate::ids::{ClubId, NightId};
 
-/// The night a session is in, as its sheet shows it (issue 22 point 1): the night settles
+/// The night a session is in, as its sheet shows it: the night settles
 /// the session, so the sheet shows the night's transfers (a "Mark paid" there records a
 /// payment against the night, which every sheet of the night and the night's page see)
 /// instead of the session's own.

@@ -1,4 +1,4 @@
-//! The meld calculator (issue 28 point 1): the melds a player shows, as tapped (a meld and
+//! The meld calculator: the melds a player shows, as tapped (a meld and
 //! how many) or as cards, scored by one pinochle game's own table, each meld named, and
 //! impossible meld refused with the reason. Pure: no I/O, the same code for the JSON
 //! endpoint (`POST /api/v1/meld`), the hand forms' calculator and the `meld_detail` field

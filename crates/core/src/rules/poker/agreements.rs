@@ -42,8 +42,8 @@ impl OddChip {
 /// `odd_chip_high_low`). RRP ("Ties"): "No player may receive more than one odd chip" and
 /// "if two players have identical hands, the pot will be split as evenly as possible"; each
 /// pot is split on its own ("all side pots and the main pot will be split as separate
-/// pots"), so the limit counts both halves of one pot together. The format leaves it open
-/// (issue 22), so a table that splits each half on its own may say so.
+/// pots"), so the limit counts both halves of one pot together. The format leaves it open,
+/// so a table that splits each half on its own may say so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OddChipHighLow {

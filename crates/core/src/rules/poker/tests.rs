@@ -440,7 +440,7 @@ fn impossible_hands_are_refused_naming_the_field() {
     );
 }
 
-/// Issue 22's worked example: A and B hold identical hands and tie for both high and low in
+/// RRP's odd-chip rule, worked by hand (rules §1.11 step 4): A and B hold identical hands and tie for both high and low in
 /// a 0.50 pot (A 0.20, B 0.20, C folded after 0.10); C deals, so A sits first left of him.
 fn identical_high_low() -> Value {
     json!({"type": "hand", "dealer": "C",
