@@ -380,7 +380,11 @@ async fn a_session_with_money_put_in_a_night_another_instance_just_settled_is_re
         service::settled_night::group_into(&one.pool, &one.folds, at, "", &[other]).await
     });
     let view = refused_as_settled(tx, task, &a, (club, night)).await;
-    let ids: Vec<SessionId> = view.sessions.iter().map(|s| SessionId(s.session_id)).collect();
+    let ids: Vec<SessionId> = view
+        .sessions
+        .iter()
+        .map(|s| SessionId(s.session_id))
+        .collect();
     assert_eq!(ids, [id], "the session with money stays out");
     assert!(view.settled());
 }

@@ -220,12 +220,7 @@ mod tests {
 
     #[test]
     fn a_night_takes_sessions_of_its_own_currency_only() {
-        let pitch = Priced::new(
-            4,
-            "Auction Pitch",
-            Some("Thursday's Pitch"),
-            "EUR",
-        );
+        let pitch = Priced::new(4, "Auction Pitch", Some("Thursday's Pitch"), "EUR");
         let pinochle = Priced::new(3, "Auction Pinochle", None, "USD");
         let poker = Priced::new(5, "Poker", Some("  "), "USD");
         assert_eq!(poker.words, "Session 5 (Poker)");
