@@ -125,7 +125,7 @@ pub async fn backup_into(pool: &WritePool, target: &Path) -> Result<(), sqlx::Er
 /// `pg_dump` and `pg_restore` make a consistent copy while the service writes and restore
 /// it, with the server's roles, permissions and point-in-time recovery, which a copy made
 /// here would have to redo (docs/postgres.md, "Backups").
-pub const PG_BACKUP: &str = "on PostgreSQL use the server's tools: pg_dump --format=custom --file=sk.dump \"$DATABASE_URL\" to back up, pg_restore --clean --if-exists --dbname=\"$DATABASE_URL\" sk.dump to restore (README, PostgreSQL)";
+pub const PG_BACKUP: &str = "on PostgreSQL use the server's tools: pg_dump --format=custom --file=sk.dump \"$DATABASE_URL\" to back up, pg_restore --clean --if-exists --dbname=\"$DATABASE_URL\" sk.dump to restore (docs/postgres.md)";
 
 /// Refuses `backup` and `restore` of a PostgreSQL database (`url`) with [`PG_BACKUP`], the
 /// one line naming the commands to use instead; any other URL passes.

@@ -189,7 +189,7 @@ fn a_database_url_that_is_not_sqlite_is_refused_at_start_up_and_nothing_is_creat
         (
             &["backup", "copy.db", "--database-url", nowhere],
             None,
-            &["pg_dump --format=custom", "README"],
+            &["pg_dump --format=custom", "docs/postgres.md"],
         ),
         (
             &["restore", "copy.db", "--force"],
