@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Lists every fn longer than 70 lines and every module over 600 production lines in src/:
-`python3 .ci/sizes.py [src]`; the last line counts
-them, and apart those outside src/rules/ (the engines' lines are marked "(rules)").
+"""Lists every fn longer than 70 lines and every module over 600 production lines in both
+crates (`python3 .ci/sizes.py [root ...]`, by default src and crates/core/src); the last
+line counts them and the functions within ten lines of the limit. Exits 1 when any is over.
 
 Production lines: a file's lines minus those of its #[cfg(test)] items. A fn's length runs
 from its `fn` line to its closing brace, both included. Comments, strings and char
@@ -117,33 +117,31 @@ def test_files(root):
     return found
 
 
-def main(root):
-    big_fns, big_mods = [], []
-    skip = test_files(root)
-    for d, _, files in os.walk(root):
-        for f in files:
-            if not f.endswith(".rs"):
-                continue
-            p = os.path.join(d, f)
-            if p in skip:
-                continue
-            prod, fns = scan(p)
-            rel = os.path.relpath(p, root)
-            if prod > MOD_MAX:
-                big_mods.append((prod, rel))
-            big_fns += [(n, rel, name, ln) for n, name, ln in fns if n > FN_MAX]
-    # Always counted apart: the engines (src/rules/) and the rest.
-    keep = lambda rel: not rel.startswith("rules/")
+def main(roots):
+    big_fns, big_mods, near = [], [], 0
+    for root in roots:
+        skip = test_files(root)
+        for d, _, files in os.walk(root):
+            for f in files:
+                if not f.endswith(".rs"):
+                    continue
+                p = os.path.join(d, f)
+                if p in skip:
+                    continue
+                prod, fns = scan(p)
+                if prod > MOD_MAX:
+                    big_mods.append((prod, p))
+                big_fns += [(n, p, name, ln) for n, name, ln in fns if n > FN_MAX]
+                near += sum(1 for n, _, _ in fns if FN_MAX - 10 < n <= FN_MAX)
     print(f"modules over {MOD_MAX} production lines:")
-    for n, rel in sorted(big_mods, reverse=True):
-        print(f"  {n:5} {rel}{'' if keep(rel) else '  (rules)'}")
+    for n, p in sorted(big_mods, reverse=True):
+        print(f"  {n:5} {p}")
     print(f"functions over {FN_MAX} lines:")
-    for n, rel, name, ln in sorted(big_fns, reverse=True):
-        print(f"  {n:5} {rel}:{ln} {name}{'' if keep(rel) else '  (rules)'}")
-    out_m = sum(1 for _, r in big_mods if keep(r))
-    out_f = sum(1 for _, r, _, _ in big_fns if keep(r))
-    print(f"total: {len(big_fns)} functions > {FN_MAX} ({sum(1 for x in big_fns if x[0] > 100)} > 100), "
-          f"{len(big_mods)} modules > {MOD_MAX}; outside src/rules/: {out_f} functions, {out_m} modules")
+    for n, p, name, ln in sorted(big_fns, reverse=True):
+        print(f"  {n:5} {p}:{ln} {name}")
+    print(f"total: {len(big_fns)} functions > {FN_MAX}, {len(big_mods)} modules > {MOD_MAX}; "
+          f"{near} functions of {FN_MAX - 9}-{FN_MAX} lines")
+    return 1 if big_fns or big_mods else 0
 
 
-main(sys.argv[1] if len(sys.argv) > 1 else "src")
+sys.exit(main(sys.argv[1:] or ["src", "crates/core/src"]))
