@@ -18,7 +18,6 @@ mod copy_postgres;
 mod corrections;
 mod corrections_pages;
 mod exports;
-mod fuzz_replay;
 mod golden;
 mod hardening_api;
 mod hardening_replay;

@@ -10,7 +10,7 @@
 //! Beside each sheet, the game's new-session form as it opens and the blank hand form of
 //! the session its defaults start.
 //!
-//! The cases are read from `tests/fixtures/golden/`, so a fresh clone runs every snapshot.
+//! The cases are read from `crates/core/tests/fixtures/golden/`, so a fresh clone runs every snapshot.
 //! The files keep the names they had when this file was a test binary of its own
 //! (`tests/snapshots/sheet_snapshots__<name>.snap`).
 

@@ -275,40 +275,9 @@ fn encode(s: &str) -> String {
         .collect()
 }
 
-/// The worked cases kept in the repository, `tests/fixtures/golden/<game>/*.json`: the
-/// shared golden cases with their notes in our words (`tests/app/golden.rs` checks that they
-/// match the originals but for the note). Always present, so every test that starts from
-/// them runs in a fresh clone.
+/// The worked cases kept in the repository, `crates/core/tests/fixtures/golden/<game>/*.json`
+/// (the core's tests check them against the shared originals). Always present, so every
+/// test that starts from them runs in a fresh clone.
 pub fn golden_fixtures() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/golden")
-}
-
-/// The folder of shared golden cases: `$SCOREKEEPER_SHARED/golden` when that variable is
-/// set (CI uses it to prove that a missing folder fails), else `../shared/golden` beside
-/// the project. `None`, with a visible note, when it is missing outside CI; under CI (`CI`
-/// set) a missing folder fails the test ([`golden_dir_or_skip`]).
-pub fn shared_golden() -> Option<std::path::PathBuf> {
-    let shared = std::env::var_os("SCOREKEEPER_SHARED").map_or_else(
-        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-        std::path::PathBuf::from,
-    );
-    golden_dir_or_skip(&shared.join("golden"), std::env::var_os("CI").is_some())
-}
-
-/// `dir` when it is a folder; otherwise a failure under CI (`ci`), never a silent pass,
-/// and outside CI `None` with a note on standard error saying the golden cases are skipped.
-pub fn golden_dir_or_skip(dir: &std::path::Path, ci: bool) -> Option<std::path::PathBuf> {
-    if dir.is_dir() {
-        return Some(dir.to_path_buf());
-    }
-    assert!(
-        !ci,
-        "CI is set and the shared golden cases are missing ({})",
-        dir.display()
-    );
-    eprintln!(
-        "note: {} is missing; the shared golden cases are skipped (CI has them)",
-        dir.display()
-    );
-    None
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/tests/fixtures/golden")
 }

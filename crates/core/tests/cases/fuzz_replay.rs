@@ -14,21 +14,17 @@
 //! Cases: `FUZZ_CASES` (default 256, so `cargo test` stays quick; `.ci/run` runs more for
 //! about a minute). `FUZZ_SEED` fixes the random seed to replay a run.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
-
-use crate::common;
-
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use scorekeeper::format::{SessionDoc, replay};
-use scorekeeper::rules::fields;
+use scorekeeper_core::format::{SessionDoc, replay};
+use scorekeeper_core::rules::fields;
 use serde_json::{Map, Value, json};
 
 /// Every golden session, as JSON objects (the `session` of each case).
 fn seeds() -> Option<Vec<Map<String, Value>>> {
-    let dir = common::golden_fixtures();
+    let dir = crate::fixtures::fixtures();
     let mut seeds = Vec::new();
     let mut games: Vec<_> = std::fs::read_dir(&dir).ok()?.flatten().collect();
     games.sort_by_key(|e| e.path());
@@ -252,9 +248,9 @@ fn grow(value: &mut Value, factor: i64) {
             }
         }
         Value::String(s) => {
-            if let Ok(m) = s.parse::<scorekeeper::money::Money>() {
+            if let Ok(m) = s.parse::<scorekeeper_core::money::Money>() {
                 *value = json!(
-                    scorekeeper::money::Money::from_cents(m.cents().saturating_mul(factor))
+                    scorekeeper_core::money::Money::from_cents(m.cents().saturating_mul(factor))
                         .to_string()
                 );
             }
