@@ -108,8 +108,8 @@ fn allocator_settings() {}
 /// JSON) exits 1 with one line naming the file, so a script can tell "fix the file" from
 /// "the table's entry breaks a rule". A closed stdout (`replay FILE | head`) ends it
 /// quietly. The document is read straight into its shape (a document that does not fit is
-/// read again as JSON, so its refusal names the field as always), the ledger written as it
-/// is folded ([`format::replay_json`]), and the document is not freed: the process ends.
+/// read again as JSON, so its refusal names the field as always) and the ledger written as
+/// it is folded ([`format::replay_json`]).
 fn replay_command(file: &str) -> ExitCode {
     let bytes = if file == "-" {
         let mut bytes = Vec::new();
@@ -136,12 +136,7 @@ fn replay_command(file: &str) -> ExitCode {
         },
     };
     drop(bytes);
-    let result = doc.and_then(|doc| {
-        let json = format::replay_json(&doc).map_err(|r| r.to_string());
-        // Freeing every event just before the process ends would only cost time.
-        std::mem::forget(doc);
-        json
-    });
+    let result = doc.and_then(|doc| format::replay_json(&doc).map_err(|r| r.to_string()));
     match result {
         Ok(json) => write_ledger(json),
         Err(line) => {
@@ -159,7 +154,6 @@ fn write_ledger(json: Vec<u8>) -> ExitCode {
         .write_all(&json)
         .and_then(|()| out.write_all(b"\n"))
         .and_then(|()| out.flush());
-    std::mem::forget(json);
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -1,22 +1,18 @@
-//! Passphrase hashing on one dedicated thread, in memory given back after each hash
-//! ("Memory that comes back").
+//! Passphrase hashing on one dedicated thread.
 //!
 //! Argon2id with the OWASP parameters (`Argon2::default()`: m = 19 MiB, t = 2, p = 1)
-//! needs 19 MiB per hash. Run on tokio's blocking pool through argon2's own
-//! `hash_password`, each hash could land on any of its threads, and the C allocator kept
-//! that memory in a per-thread arena: after 64 logins at once the process held 377 MB,
-//! never given back. Now every hash runs on one thread, one after the other (a burst
-//! costs one hash's memory at a time, and waits its turn: about 30 ms a hash in a release
-//! build), and its memory is one mapping of its own ([`RESERVED_BLOCKS`]), unmapped when
-//! the hash is done. The hashes and checks are argon2's (`hash_password_into_with_memory`
-//! with the default parameters; the PHC string as its `hash_password` writes it).
+//! needs 19 MiB per hash. Every hash runs on one thread, one after the other, so a burst
+//! of logins costs one hash's memory at a time and waits its turn (about 30 ms a hash in
+//! a release build) instead of holding 19 MiB per blocking-pool thread. The hashes and
+//! checks are argon2's (`hash_password_into` with the default parameters; the PHC string
+//! as its `hash_password` writes it).
 
 use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
 use std::sync::mpsc;
 
 use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
-use argon2::{Algorithm, Argon2, Block, Params, Version};
+use argon2::{Algorithm, Argon2, Params, Version};
 use tokio::sync::oneshot;
 
 use crate::error::AppError;
@@ -74,12 +70,7 @@ pub async fn hash_passphrase(passphrase: String) -> Result<String, AppError> {
             .map_err(|e| AppError::Internal(format!("no randomness: {e}")))?;
         let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
         argon2
-            .hash_password_into_with_memory(
-                passphrase.as_bytes(),
-                &salt,
-                &mut out,
-                blocks(argon2.params()),
-            )
+            .hash_password_into(passphrase.as_bytes(), &salt, &mut out)
             .map_err(hashing)?;
         let phc = PasswordHash {
             algorithm: Algorithm::default().ident(),
@@ -108,11 +99,10 @@ pub async fn passphrase_matches(passphrase: String, phc: String) -> Result<bool,
         let version = Version::try_from(parsed.version.unwrap_or(Version::default().into()))
             .map_err(|e| stored(&e))?;
         let params = Params::try_from(&parsed).map_err(|e| stored(&e))?;
-        let memory = blocks(&params);
         let argon2 = Argon2::new(algorithm, version, params);
         let mut out = vec![0u8; expected.len()];
         argon2
-            .hash_password_into_with_memory(passphrase.as_bytes(), salt, &mut out, memory)
+            .hash_password_into(passphrase.as_bytes(), salt, &mut out)
             .map_err(hashing)?;
         Ok(Output::new(&out).map_err(hashing)? == *expected)
     })
@@ -121,21 +111,6 @@ pub async fn passphrase_matches(passphrase: String, phc: String) -> Result<bool,
 
 /// The salt's length in bytes, as argon2's own `hash_password` makes it.
 const SALT_LEN: usize = 16;
-
-/// Blocks (1 KiB each) reserved for one hash: 33 MiB, above glibc's largest mmap threshold
-/// (32 MiB on 64-bit, `mallopt(3)`, `DEFAULT_MMAP_THRESHOLD_MAX`), so that the allocation
-/// is always its own mapping, given back to the system when the hash is done, instead of
-/// a block of the allocator's arena that stays resident. Only the blocks a hash uses (19
-/// MiB with the OWASP parameters) are ever touched, so the rest costs no memory.
-const RESERVED_BLOCKS: usize = 33 * 1024;
-
-/// Zeroed memory for one hash with `params`.
-fn blocks(params: &Params) -> Vec<Block> {
-    let count = params.block_count();
-    let mut memory = Vec::with_capacity(count.max(RESERVED_BLOCKS));
-    memory.resize(count, Block::default());
-    memory
-}
 
 fn hashing(e: impl std::fmt::Display) -> AppError {
     AppError::Internal(format!("hashing: {e}"))
