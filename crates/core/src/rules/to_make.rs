@@ -66,7 +66,7 @@ pub fn side_meld_and_tricks(values: &HashMap<String, String>, seated: &[String])
 /// "Ann needs 92 in counters to make 400 (meld 308)": what `who` (`verb` "needs" or
 /// "need") must take in `play` ("counters", "tricks") on top of the `meld` to reach the
 /// `bid`, in points; or what it takes without a meld given, or that the meld makes it
-/// alone, or that it cannot be made: `bid` − `meld` above the [`DECK_POINTS`] that play
+/// alone, or that it cannot be made: `bid` − `meld` above the 250 trick points that play
 /// can bring in.
 pub fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> String {
     let Some(meld) = meld.filter(|m| *m >= 0) else {

@@ -123,7 +123,8 @@ impl Kind {
 }
 
 /// One pinochle game's meld table and hand: what differs between the pinochle games. Each
-/// game keeps its own (`rules/<game>/meld.rs`) and registers it in [`GameInfo::meld`](super::GameInfo::meld).
+/// game keeps its own (`rules/<game>/meld.rs`) and registers it in
+/// [`GameInfo::meld`](super::GameInfo::meld).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeldRules {
     /// The game's id, as in [`GameInfo::id`](super::GameInfo::id).
@@ -167,8 +168,9 @@ pub enum MeldFields {
 }
 
 impl MeldRules {
-    /// The meld table of the game `id` as that game registers it ([`GameInfo::meld`](super::GameInfo::meld)),
-    /// `None` for a game without meld or an unknown id.
+    /// The meld table of the game `id` as that game registers it
+    /// ([`GameInfo::meld`](super::GameInfo::meld)), `None` for a game without meld or an
+    /// unknown id.
     pub fn of(id: &str) -> Option<&'static MeldRules> {
         super::game(id).and_then(|g| g.meld)
     }
