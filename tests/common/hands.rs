@@ -25,31 +25,39 @@ pub const OUTCOMES: [&str; 5] = [
     "opponents_conceded",
 ];
 
-/// Every registered game with the players and agreements its long session is played with.
+/// Every registered game (`scorekeeper::rules::GAMES`, in its order) with the players and
+/// agreements its long session is played with. Panics naming a registered game that has
+/// none here, so a game added to the rules without its long session fails the suite.
 pub fn games() -> Vec<(&'static str, &'static [&'static str], Value)> {
-    vec![
-        (
-            "auction_pinochle",
-            &FOUR,
-            json!({"stake": "0.05", "kitty": "pot"}),
-        ),
-        (
-            "auction_pitch",
-            &FOUR,
-            json!({"stake": "0.05", "target": 11}),
-        ),
-        ("check_pinochle", &FOUR, json!({"stake": "0.25"})),
-        ("partnership_pinochle", &FOUR, json!({"stake": "1.00"})),
-        (
-            "partnership_auction_pinochle",
-            &FOUR,
-            json!({"stake": "1.00"}),
-        ),
-        ("contract_pinochle", &FOUR, json!({"stake": "1.00"})),
-        ("two_handed_pinochle", &TWO, json!({"stake": "1.00"})),
-        ("poker", &FIVE, json!({"smallest_unit": "0.05"})),
-        ("auction_game", &FOUR, json!({"stake": "0.50"})),
-    ]
+    scorekeeper::rules::GAMES
+        .iter()
+        .map(|g| {
+            let (players, agreements) = table(g.id).unwrap_or_else(|| {
+                panic!(
+                    "{}: no long session in tests/common/hands.rs; add its players and \
+                     agreements to `table` and its hands to `hand`",
+                    g.id
+                )
+            });
+            (g.id, players, agreements)
+        })
+        .collect()
+}
+
+/// The players and agreements of `game`'s long session, `None` for a game without one.
+fn table(game: &str) -> Option<(&'static [&'static str], Value)> {
+    Some(match game {
+        "auction_pinochle" => (&FOUR, json!({"stake": "0.05", "kitty": "pot"})),
+        "auction_pitch" => (&FOUR, json!({"stake": "0.05", "target": 11})),
+        "check_pinochle" => (&FOUR, json!({"stake": "0.25"})),
+        "partnership_pinochle" => (&FOUR, json!({"stake": "1.00"})),
+        "partnership_auction_pinochle" => (&FOUR, json!({"stake": "1.00"})),
+        "contract_pinochle" => (&FOUR, json!({"stake": "1.00"})),
+        "two_handed_pinochle" => (&TWO, json!({"stake": "1.00"})),
+        "poker" => (&FIVE, json!({"smallest_unit": "0.05"})),
+        "auction_game" => (&FOUR, json!({"stake": "0.50"})),
+        _ => return None,
+    })
 }
 
 /// A partnership side's part of a deal: its meld and trick points.

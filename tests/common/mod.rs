@@ -281,3 +281,32 @@ fn encode(s: &str) -> String {
 pub fn golden_fixtures() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/tests/fixtures/golden")
 }
+
+/// `samples` (a game's id, its sample), one group per registered game in the order of
+/// `scorekeeper::rules::GAMES`, a game's several samples in their written order. Panics
+/// naming a registered game without a sample (`what` says which kind, for the message) or
+/// a sample of a game the rules do not register, so a game added to the rules without its
+/// test data fails the suite instead of escaping it.
+pub fn every_game<T>(what: &str, samples: Vec<(&'static str, T)>) -> Vec<(&'static str, T)> {
+    let mut left: Vec<Option<(&'static str, T)>> = samples.into_iter().map(Some).collect();
+    let mut out = Vec::new();
+    for game in scorekeeper::rules::GAMES {
+        let before = out.len();
+        for slot in left.iter_mut() {
+            if slot.as_ref().is_some_and(|(id, _)| *id == game.id) {
+                out.extend(slot.take());
+            }
+        }
+        assert!(
+            out.len() > before,
+            "{}: no {what} among the test data; add one",
+            game.id
+        );
+    }
+    let unknown: Vec<&str> = left.iter().flatten().map(|(id, _)| *id).collect();
+    assert!(
+        unknown.is_empty(),
+        "{what} of games not registered: {unknown:?}"
+    );
+    out
+}

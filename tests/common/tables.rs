@@ -40,8 +40,13 @@ pub fn side(meld: i64, tricks: i64) -> Value {
     json!({"meld": meld, "tricks": tricks, "won_trick": tricks > 0})
 }
 
-/// The largest table of every game, a few hands each.
+/// The largest table of every registered game, a few hands each ([`super::every_game`]).
 pub fn largest_tables() -> Vec<(&'static str, Value)> {
+    super::every_game("largest table", written_largest_tables())
+}
+
+/// The largest tables as written here, by game.
+fn written_largest_tables() -> Vec<(&'static str, Value)> {
     let [m, s, v, r] = FOUR;
     let pitch = |dealer: &str, pitcher: &str, bid: i64, took: [&str; 4]| {
         json!({"type": "hand", "dealer": dealer, "pitcher": pitcher, "bid": bid,
@@ -273,8 +278,13 @@ fn partnership_hands(game: &str, n: usize) -> Vec<Value> {
 
 /// Every game at its largest table with the longest real names and a real evening's
 /// numbers: several hands, players behind (negative totals), 4-digit scores where the game
-/// runs that high, and poker's five-handed table as well as its ten.
+/// runs that high, and poker's five-handed table as well as its ten ([`super::every_game`]).
 pub fn real_evenings() -> Vec<(&'static str, Value)> {
+    super::every_game("real evening", written_real_evenings())
+}
+
+/// The real evenings as written here, by game.
+fn written_real_evenings() -> Vec<(&'static str, Value)> {
     let mut out = Vec::new();
     let outcomes = [
         "made",

@@ -366,6 +366,13 @@ pub type StartFn =
 /// field and ask for what is missing.
 pub type FormFn = fn(&[u8]) -> Result<Value, RuleError>;
 
+/// What the bidder needs to make the contract, in words, for the hand form's what-if
+/// preview ("Ann needs 92 in counters to make 400 (meld 308)"): read from the form's
+/// `values` as typed so far (field name → text) and the players `seated` clockwise;
+/// `None` when the hand was all passed or no bidder and bid are given yet
+/// ([`crate::rules::to_make`]).
+pub type ToMakeFn = fn(&HashMap<String, String>, &[String]) -> Option<String>;
+
 /// A registered game.
 pub struct GameInfo {
     /// The id used in session documents (`docs/session-format.md`).
@@ -382,6 +389,12 @@ pub struct GameInfo {
     pub start: StartFn,
     /// Reads the hand form.
     pub hand_from_form: FormFn,
+    /// The game's meld table (rules §1.0 and the game's section), which the meld
+    /// calculator and a hand's `meld_detail` count by; `None` for a game without meld.
+    pub meld: Option<&'static super::meld::MeldRules>,
+    /// What the bidder needs to make the contract ([`ToMakeFn`]); `None` for a game
+    /// without a contract to make.
+    pub to_make: Option<ToMakeFn>,
 }
 
 /// Every field of `event` as the hand form's input of that name, to correct it: nested

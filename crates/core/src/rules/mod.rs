@@ -7,7 +7,9 @@
 //! typed fields and the game it finished. The session, the registry and the pages see every
 //! game through one erased adapter, [`typed::Typed`], as an [`Engine`]. Adding a game means
 //! one module here (declared below and listed in [`GAMES`]), one hand-form template and its
-//! line in the registry, which sits above and pairs each game with its template.
+//! line in the registry, which sits above and pairs each game with its template. What the
+//! shared code asks of a game it reads from the game's [`GameInfo`] (its meld table, its
+//! "to make" sentence), never by matching its id.
 
 pub mod auction_game;
 pub mod auction_pinochle;

@@ -3,12 +3,10 @@
 //! form's fields as typed so far, before the hand is complete enough for the rules to
 //! score it (the counters are what the bidder is about to play for). Pure.
 //!
-//! "Make" is each game's own (rules §1): in Auction Pinochle meld + counters ≥ bid (§1.1);
-//! in Auction Pitch the points won ≥ bid (§1.4); in Check Pinochle and Partnership Auction
-//! Pinochle the side's counted meld (a trick needed) + trick points ≥ bid (§1.6, §1.7); in
-//! Contract Pinochle the contracting side's melds and tricks reach the bid (§1.8). The
-//! games without a contract (Partnership and Two-handed Pinochle, the Auction game,
-//! poker) have nothing to make.
+//! "Make" is each game's own (rules §1): a game with a contract registers its sentence in
+//! [`GameInfo::to_make`](super::GameInfo::to_make), built from the pieces here (the
+//! contract as typed, what the meld leaves for play, the bidding side); a game without a
+//! contract registers none and has nothing to make.
 
 use std::collections::HashMap;
 
@@ -20,58 +18,57 @@ const DECK_POINTS: i64 = 250;
 
 /// What the bidder needs to make the contract of game `game` (its id) as the form's
 /// `values` stand (field name → text as typed), with `seated` the players clockwise (the
-/// partnership games' sides are seats 1 and 3, 2 and 4). `None` when the game has no
-/// contract, the hand was all passed, or no bidder and bid are given yet.
+/// partnership games' sides are seats 1 and 3, 2 and 4): the game's own
+/// [`GameInfo::to_make`](super::GameInfo::to_make). `None` for an unknown id, when the
+/// game has no contract, the hand was all passed, or no bidder and bid are given yet.
 pub fn to_make(game: &str, values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
-    let given = |name: &str| values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty());
-    let number = |name: &str| given(name).and_then(|v| v.parse::<i64>().ok());
-    if given("all_passed") == Some("true") {
-        return None;
-    }
-    let bidder = given(if game == "auction_pitch" {
-        "pitcher"
-    } else {
-        "bidder"
-    })?;
-    let bid = number("bid").filter(|b| *b > 0)?;
-    match game {
-        "auction_pinochle" => Some(in_play(bidder, "needs", "counters", bid, number("meld"))),
-        "auction_pitch" => Some(format!(
-            "{bidder} needs {bid} of the 4 points (high, low, jack, game) to make {bid}; \
-             short of that, {bidder} is set back {bid}"
-        )),
-        "check_pinochle" | "partnership_auction_pinochle" => {
-            let side = side_of(seated, bidder)?;
-            let meld = number(&format!("{}.meld", side.name()));
-            let who = members(seated, side);
-            let words = in_play(&who, "need", "tricks", bid, meld);
-            Some(match meld {
-                Some(m) if m > 0 => format!("{words}; their meld counts once they take a trick"),
-                _ => words,
-            })
-        }
-        "contract_pinochle" => {
-            let side = side_of(seated, bidder)?;
-            let who = members(seated, side);
-            let times = match given("doubled") {
-                Some("doubled") => 2,
-                Some("redoubled") => 4,
-                _ => 1,
-            };
-            let worth = super::sheet::points(bid.checked_mul(times)?);
-            Some(format!(
-                "{who} need {bid} in meld and tricks to make {bid}: made, they score {worth}; \
-                 set, their opponents score {worth}"
-            ))
-        }
-        _ => None,
-    }
+    (super::game(game)?.to_make?)(values, seated)
 }
 
-/// "Ann needs 92 in counters to make 400 (meld 308)", or what it takes without a meld
-/// given, or that the meld makes it alone, or that it cannot be made: `bid` − `meld`
-/// above the [`DECK_POINTS`] that play can bring in.
-fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> String {
+/// The form's field `name` as typed, trimmed; `None` when missing or empty.
+pub fn given<'a>(values: &'a HashMap<String, String>, name: &str) -> Option<&'a str> {
+    values.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+}
+
+/// The form's field `name` as a whole number; `None` when missing, empty or not a number.
+pub fn number(values: &HashMap<String, String>, name: &str) -> Option<i64> {
+    given(values, name).and_then(|v| v.parse::<i64>().ok())
+}
+
+/// The contract as typed: the player in the form's field `bidder` (`"bidder"`,
+/// `"pitcher"`) and the `bid` in points. `None` when the hand was all passed
+/// (`all_passed`), or no bidder or no bid above 0 is given yet.
+pub fn contract<'a>(values: &'a HashMap<String, String>, bidder: &str) -> Option<(&'a str, i64)> {
+    if given(values, "all_passed") == Some("true") {
+        return None;
+    }
+    let bidder = given(values, bidder)?;
+    let bid = number(values, "bid").filter(|b| *b > 0)?;
+    Some((bidder, bid))
+}
+
+/// The partnership bidding games where the side's counted meld, once it takes a trick,
+/// and its trick points must reach the bid (rules §1.6, §1.7): "Bob & Dee (EW) need 130 in
+/// tricks to make 250 (meld 120); their meld counts once they take a trick", the side's
+/// meld read from `NS.meld` or `EW.meld`. A [`ToMakeFn`](super::game::ToMakeFn).
+pub fn side_meld_and_tricks(values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
+    let (bidder, bid) = contract(values, "bidder")?;
+    let side = side_of(seated, bidder)?;
+    let meld = number(values, &format!("{}.meld", side.name()));
+    let who = members(seated, side);
+    let words = in_play(&who, "need", "tricks", bid, meld);
+    Some(match meld {
+        Some(m) if m > 0 => format!("{words}; their meld counts once they take a trick"),
+        _ => words,
+    })
+}
+
+/// "Ann needs 92 in counters to make 400 (meld 308)": what `who` (`verb` "needs" or
+/// "need") must take in `play` ("counters", "tricks") on top of the `meld` to reach the
+/// `bid`, in points; or what it takes without a meld given, or that the meld makes it
+/// alone, or that it cannot be made: `bid` − `meld` above the 250 trick points that play
+/// can bring in.
+pub fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> String {
     let Some(meld) = meld.filter(|m| *m >= 0) else {
         return format!("{who} {verb} {bid} in meld and {play} to make {bid}");
     };
@@ -88,8 +85,9 @@ fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> St
     format!("{who} {verb} {need} in {play} to make {bid} (meld {meld})")
 }
 
-/// The side of `name` among `seated` (four players), if seated.
-fn side_of(seated: &[String], name: &str) -> Option<Side> {
+/// The side of `name` among `seated` (four players, sides seats 1 and 3, 2 and 4), if
+/// seated.
+pub fn side_of(seated: &[String], name: &str) -> Option<Side> {
     (seated.len() == 4)
         .then(|| seated.iter().position(|p| p == name))
         .flatten()
@@ -97,7 +95,7 @@ fn side_of(seated: &[String], name: &str) -> Option<Side> {
 }
 
 /// "Ann & Cy (NS)": the two players of `side` among `seated`.
-fn members(seated: &[String], side: Side) -> String {
+pub fn members(seated: &[String], side: Side) -> String {
     let names: Vec<&str> = seated
         .iter()
         .enumerate()

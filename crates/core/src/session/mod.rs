@@ -421,7 +421,7 @@ impl Fold {
             balances: Balances::default(),
             closed_at: None,
             finished: Games::default(),
-            meld: crate::rules::meld::MeldRules::of(game.id),
+            meld: game.meld,
         };
         for p in players {
             core.balances.open(p);

@@ -49,6 +49,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<Auction>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: None,
+    to_make: None,
 };
 
 typed::events! {

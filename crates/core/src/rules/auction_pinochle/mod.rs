@@ -7,7 +7,9 @@
 pub mod agreements;
 pub mod form;
 pub mod hand;
+pub mod meld;
 pub mod settle;
+pub mod to_make;
 pub mod units;
 
 #[cfg(test)]
@@ -36,6 +38,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<AuctionPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: Some(&meld::MELD),
+    to_make: Some(to_make::to_make),
 };
 
 /// The most players seated at once: 3, or 4 with the dealer sitting out (rules §1.1).

@@ -12,6 +12,7 @@ pub mod form;
 pub mod game_end;
 pub mod hand;
 pub mod score;
+pub mod to_make;
 
 #[cfg(test)]
 mod tests;
@@ -36,6 +37,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<AuctionPitch>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: None,
+    to_make: Some(to_make::to_make),
 };
 
 typed::events! {

@@ -12,6 +12,7 @@ pub mod agreements;
 pub mod checks;
 pub mod form;
 pub mod hand;
+pub mod meld;
 pub mod settle;
 
 use serde_json::{Value, json};
@@ -35,6 +36,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<CheckPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: Some(&meld::MELD),
+    to_make: Some(crate::rules::to_make::side_meld_and_tricks),
 };
 
 typed::events! {

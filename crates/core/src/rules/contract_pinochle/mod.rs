@@ -13,6 +13,8 @@ pub mod agreements;
 pub mod auction;
 pub mod form;
 pub mod hand;
+pub mod meld;
+pub mod to_make;
 
 use serde_json::{Value, json};
 
@@ -36,6 +38,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<ContractPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: Some(&meld::MELD),
+    to_make: Some(to_make::to_make),
 };
 
 /// Every score a side can have is a sum of bids × 1, 2 or 4 (tens) and halves of them, so

@@ -6,14 +6,13 @@
 //! `meld_detail`. Without the field a hand reads exactly as before, so every older
 //! document replays unchanged.
 //!
-//! Whose meld field a player's melds belong to: Auction's `meld` is the bidder's; in the
-//! partnership games (`NS.meld`, `EW.meld`) both partners' melds add up to the side's, a
-//! partner not named counting none; Two-handed's `melds.<player>` is the player's own.
-//! Contract Pinochle's hand carries no meld, so it takes no `meld_detail`.
+//! Whose meld field a player's melds belong to is the game's own ([`MeldFields`]): the
+//! bidder's `meld`, a side's (`NS.meld`, `EW.meld`, both partners' melds adding up), each
+//! player's `melds.<player>`, or none where the hand records no meld.
 
 use serde_json::{Map, Value};
 
-use super::{Counted, Kind, MeldRules, count};
+use super::{Counted, Kind, MeldFields, MeldRules, count};
 use crate::rules::{Field, Outcome, RuleError, Suit};
 
 /// The event without its `meld_detail` and the detail itself, when a `hand` carries one;
@@ -36,11 +35,11 @@ struct MeldField {
 }
 
 /// The meld fields of the game's hand `event` with the players seated `seated` (seat
-/// order): none for Contract Pinochle, whose hand records no meld.
+/// order), where the game's table says its hand records them ([`MeldRules::fields`]).
 fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -> Vec<MeldField> {
     let number = |v: Option<&Value>| v.and_then(Value::as_i64);
-    match rules.game {
-        "auction_pinochle" => vec![MeldField {
+    match rules.fields {
+        MeldFields::Bidder => vec![MeldField {
             place: "meld".into(),
             players: event
                 .get("bidder")
@@ -49,7 +48,7 @@ fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -
                 .unwrap_or_default(),
             typed: number(event.get("meld")),
         }],
-        "two_handed_pinochle" => seated
+        MeldFields::Players => seated
             .iter()
             .map(|p| MeldField {
                 place: format!("melds.{p}"),
@@ -57,8 +56,8 @@ fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -
                 typed: number(event.get("melds").and_then(|m| m.get(p))),
             })
             .collect(),
-        "contract_pinochle" => Vec::new(),
-        _ => ["NS", "EW"]
+        MeldFields::Unrecorded => Vec::new(),
+        MeldFields::Sides => ["NS", "EW"]
             .iter()
             .enumerate()
             .map(|(i, side)| MeldField {

@@ -122,10 +122,12 @@ impl Kind {
     }
 }
 
-/// One pinochle game's meld table and hand: what differs between the six games.
+/// One pinochle game's meld table and hand: what differs between the pinochle games. Each
+/// game keeps its own (`rules/<game>/meld.rs`) and registers it in
+/// [`GameInfo::meld`](super::GameInfo::meld).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeldRules {
-    /// The game's id (`"auction_pinochle"`).
+    /// The game's id, as in [`GameInfo::id`](super::GameInfo::id).
     pub game: &'static str,
     /// A double pinochle, in points: 80 in Scarne's games, 300 in S002 and S004.
     pub double_pinochle: i64,
@@ -145,73 +147,39 @@ pub struct MeldRules {
     /// Whether the dix is counted in this meld field (Partnership Pinochle enters each
     /// dix held as `dix_holders`, so its meld is "without the dix 10s", session format).
     pub dix: bool,
+    /// Which meld fields the game's hand records, whose melds `meld_detail` names.
+    pub fields: MeldFields,
     /// The rules the values follow, as cited.
     pub rule: &'static str,
 }
 
-/// The six pinochle games' meld rules, by game id.
-pub const GAMES: [MeldRules; 6] = [
-    MeldRules {
-        game: "auction_pinochle",
-        double_pinochle: 80,
-        extras: false,
-        hand: 15,
-        royal_in_run: false,
-        dix: true,
-        rule: "rules §1.0, §1.1 (S000, Scarne's 721-point example)",
-    },
-    MeldRules {
-        game: "partnership_pinochle",
-        double_pinochle: 300,
-        extras: true,
-        hand: 12,
-        royal_in_run: false,
-        dix: false,
-        rule: "rules §1.0, §1.5 (S002)",
-    },
-    MeldRules {
-        game: "partnership_auction_pinochle",
-        double_pinochle: 300,
-        extras: true,
-        hand: 12,
-        royal_in_run: false,
-        dix: true,
-        rule: "rules §1.0, §1.6 (the partnership extras of §1.5 [R])",
-    },
-    MeldRules {
-        game: "check_pinochle",
-        double_pinochle: 80,
-        extras: false,
-        hand: 12,
-        royal_in_run: false,
-        dix: true,
-        rule: "rules §1.0, §1.7 (S003, Scarne; §3 item 30)",
-    },
-    MeldRules {
-        game: "contract_pinochle",
-        double_pinochle: 80,
-        extras: false,
-        hand: 24,
-        royal_in_run: false,
-        dix: true,
-        rule: "rules §1.0, §1.8 (S003, Scarne; the side melds together)",
-    },
-    MeldRules {
-        game: "two_handed_pinochle",
-        double_pinochle: 300,
-        extras: false,
-        hand: 24,
-        royal_in_run: true,
-        dix: true,
-        rule: "rules §1.0, §1.9 (S004)",
-    },
-];
+/// Where a game's `hand` event records meld, for its `meld_detail` (session format).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MeldFields {
+    /// One `meld`, the bidder's own.
+    Bidder,
+    /// `NS.meld` and `EW.meld`: both partners' melds add up to the side's (seats 1 and 3,
+    /// 2 and 4), a partner not named counting none.
+    Sides,
+    /// `melds.<player>`: each player's own.
+    Players,
+    /// None: the hand records no meld, so it takes no `meld_detail`.
+    Unrecorded,
+}
 
 impl MeldRules {
-    /// The meld rules of the game `id`, `None` for a game without meld.
+    /// The meld table of the game `id` as that game registers it
+    /// ([`GameInfo::meld`](super::GameInfo::meld)), `None` for a game without meld or an
+    /// unknown id.
     pub fn of(id: &str) -> Option<&'static MeldRules> {
-        GAMES.iter().find(|g| g.game == id)
+        super::game(id).and_then(|g| g.meld)
     }
+}
+
+/// The meld table of every game that has one, in the order the rules list the games
+/// ([`super::GAMES`]).
+pub fn games() -> impl Iterator<Item = &'static MeldRules> {
+    super::GAMES.iter().filter_map(|g| g.meld)
 }
 
 /// How many of each meld a player shows: `(meld, count)` pairs; a meld may appear more

@@ -32,7 +32,7 @@ const THREE_HUNDRED: [&str; 3] = [
 fn every_meld_of_rules_1_0_once_in_every_game() {
     // Rules §1.0: run 150, royal marriage 40, marriage 20, dix 10; arounds 100/80/60/40;
     // pinochle 40; roundhouse 240 (the sum of its parts [R]).
-    for g in &GAMES {
+    for g in games() {
         let one = |k| points(g.game, &[(k, 1)]);
         assert_eq!(one(Kind::Flush), 150, "{}", g.game);
         assert_eq!(one(Kind::RoyalMarriage), 40, "{}", g.game);
@@ -168,7 +168,7 @@ fn a_royal_marriage_inside_the_run_counts_only_in_two_handed() {
 
 #[test]
 fn impossible_meld_is_refused_with_the_reason() {
-    for g in &GAMES {
+    for g in games() {
         let m = refused(g.game, &[(Kind::Pinochle, 1), (Kind::DoublePinochle, 1)]);
         assert!(m.contains("3 pinochles need 3 queens of spades"), "{m}");
         let m = refused(g.game, &[(Kind::Flush, 3)]);

@@ -16,6 +16,7 @@ pub mod agreements;
 pub mod auction;
 pub mod form;
 pub mod hand;
+pub mod meld;
 pub mod settle;
 
 #[cfg(test)]
@@ -44,6 +45,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<PartnershipAuction>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: Some(&meld::MELD),
+    to_make: Some(crate::rules::to_make::side_meld_and_tricks),
 };
 
 typed::events! {

@@ -16,6 +16,7 @@
 pub mod agreements;
 pub mod form;
 pub mod hand;
+pub mod meld;
 pub mod settle;
 pub mod sheet;
 
@@ -47,6 +48,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<PartnershipPinochle>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: Some(&meld::MELD),
+    to_make: None,
 };
 
 typed::events! {

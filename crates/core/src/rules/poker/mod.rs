@@ -55,6 +55,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<Poker>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: None,
+    to_make: None,
 };
 
 typed::events! {

@@ -18,6 +18,7 @@ mod declare;
 pub mod form;
 pub mod hand;
 mod lines;
+pub mod meld;
 
 #[cfg(test)]
 mod tests;
@@ -45,6 +46,8 @@ pub static GAME: GameInfo = GameInfo {
     agreements: form::AGREEMENTS,
     start: typed::start::<TwoHanded>,
     hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
+    meld: Some(&meld::MELD),
+    to_make: None,
 };
 
 typed::events! {
