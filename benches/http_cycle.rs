@@ -30,8 +30,8 @@
 //!
 //! The machine may be shared (other builds): each cycle rate is the best of `--rounds`
 //! rounds. `--rates-only` measures only the record rates (2.), `--memory-only` only the
-//! 32 cached sessions of each game (3.): what a change to the write path or to the cache
-//! is tried against.
+//! 32 cached sessions of each game (3.) and the RSS after 64 logins: what a change to the
+//! write path, the cache or the allocator is tried against.
 //!
 //! 7. Given a PostgreSQL server (`--postgres URL` or `HTTP_CYCLE_PG_URL`), the
 //!    record rate alone and the record + standing cycle on SQLite beside PostgreSQL with 1
@@ -823,6 +823,12 @@ async fn main() {
                 many_line(many)
             );
         }
+        let pitch = Game::all().into_iter().find(|g| g.id == "auction_pitch");
+        let (after, peak, admitted) = memory_after_logins(&plan, &pitch.unwrap()).await;
+        println!(
+            "  {} 64 logins at once ({admitted} let in), 10 s later: RSS {after:.1} MiB (peak {peak:.1} MiB)",
+            verdict(after * 1048576.0 < 64e6)
+        );
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }
