@@ -65,6 +65,20 @@ pub(crate) fn member(viewer: &Viewer, club: ClubId, need: Access) -> Result<Gran
     Ok(grant)
 }
 
+/// [`member`] with read access, then the club's history facts brought up to date
+/// ([`hist::backfill`]): what every read of the club's history, page or API, does first,
+/// so it never shows a session the kept facts have not caught up with. Errors: as
+/// [`member`]; a store error.
+pub(crate) async fn open_history(
+    state: &AppState,
+    viewer: &Viewer,
+    club: ClubId,
+) -> Result<Grant, AppError> {
+    let grant = member(viewer, club, Access::Read)?;
+    hist::backfill(&state.pool, &state.folds, club).await?;
+    Ok(grant)
+}
+
 /// A form's or query's fields as typed; blanks mean "not given".
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
@@ -211,8 +225,7 @@ async fn history(
     RawQuery(raw): RawQuery,
 ) -> Response {
     let page = async {
-        let grant = member(&viewer, club, Access::Read)?;
-        hist::backfill(&state.pool, &state.folds, club).await?;
+        let grant = open_history(&state, &viewer, club).await?;
         let filters: Filters = parse_query(raw)?;
         let query = filters.query()?;
         let (mut entries, more) = hist::history(&state.reader, club, &query).await?;
@@ -317,8 +330,7 @@ async fn leaderboard(
     Path(club): Path<ClubId>,
 ) -> Response {
     let page = async {
-        member(&viewer, club, Access::Read)?;
-        hist::backfill(&state.pool, &state.folds, club).await?;
+        open_history(&state, &viewer, club).await?;
         Ok::<_, AppError>(LeaderboardPage {
             club,
             rows: hist::leaderboard(&state.reader, club).await?,
@@ -379,8 +391,7 @@ async fn player_page(
     range: RangeQuery,
     error: Option<PageError>,
 ) -> Result<PlayerPage, AppError> {
-    let grant = member(viewer, club, Access::Read)?;
-    hist::backfill(&state.pool, &state.folds, club).await?;
+    let grant = open_history(state, viewer, club).await?;
     let (from, to) = (day("from", &range.from)?, day("to", &range.to)?);
     let stats = hist::player(&state.reader, club, pid, from, to).await?;
     let others = hist::people(&state.reader, club)
