@@ -58,6 +58,15 @@ async fn club_ledger(
     Ok((sessions, paid))
 }
 
+/// The journal of `sessions` ([`export::journal`]) followed by the payments `paid` standing
+/// against their nights ([`export::nights::append_journal`]): a session's journal and a
+/// club's are the same document over fewer or more sessions.
+fn journal(sessions: &[SessionRecord], paid: &[NightPaymentRecord]) -> Vec<u8> {
+    let mut body = export::journal(sessions);
+    export::nights::append_journal(&mut body, paid);
+    body.into_bytes()
+}
+
 /// `GET /sessions/{id}/postings.csv`: [`export::postings_csv`].
 #[utoipa::path(get, path = "/sessions/{id}/postings.csv", tag = "exports",
     params(("id" = i64, Path, description = "The session's id")),
@@ -89,15 +98,12 @@ pub async fn session_journal(
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let record = club::session(&state.reader, &state.folds, id).await?;
-    let mut body = export::journal(std::slice::from_ref(&record));
     // A session of a night carries the night's payments: the night settles it.
-    if let Some((club_id, night)) =
-        crate::service::nights::night_of_session(&state.reader, id).await?
-    {
-        let paid = club::night_payments(&state.reader, club_id, Some(night)).await?;
-        export::nights::append_journal(&mut body, &paid);
-    }
-    let body = body.into_bytes();
+    let paid = match crate::service::nights::night_of_session(&state.reader, id).await? {
+        Some((club_id, night)) => club::night_payments(&state.reader, club_id, Some(night)).await?,
+        None => Vec::new(),
+    };
+    let body = journal(std::slice::from_ref(&record), &paid);
     Ok(download(JOURNAL, format!("session-{id}.journal"), body))
 }
 
@@ -134,10 +140,11 @@ pub async fn club_journal(
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
     let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
-    let mut body = export::journal(&sessions);
-    export::nights::append_journal(&mut body, &paid);
-    let body = body.into_bytes();
-    Ok(download(JOURNAL, format!("club-{id}.journal"), body))
+    Ok(download(
+        JOURNAL,
+        format!("club-{id}.journal"),
+        journal(&sessions, &paid),
+    ))
 }
 
 /// `GET /clubs/{id}/export`: the whole club, `scorekeeper/club@1`.
