@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 
+use super::history_pages::member;
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::ids::{ClubId, PersonId, SessionId};
@@ -453,10 +454,7 @@ async fn show(
     Query(query): Query<crate::web::Before>,
 ) -> Response {
     let page = async {
-        let grant = viewer
-            .grant
-            .filter(|g| g.club_id == id)
-            .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
+        let grant = member(&viewer, id, Access::Read)?;
         let club = clubs::club(&state.reader, id).await?;
         let can_write = grant.access == Access::Write;
         let base = base_url(&state, &headers);

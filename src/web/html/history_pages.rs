@@ -52,6 +52,9 @@ async fn local_time_script() -> impl IntoResponse {
     )
 }
 
+/// The viewer's grant for club `club`, allowing at least `need`. Errors:
+/// [`AppError::NotFound`] for anyone not logged in to that club (as if it did not exist);
+/// [`AppError::Forbidden`] for a read-only login when `need` is [`Access::Write`].
 pub(crate) fn member(viewer: &Viewer, club: ClubId, need: Access) -> Result<Grant, AppError> {
     let grant = viewer
         .grant
