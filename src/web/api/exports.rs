@@ -67,6 +67,17 @@ fn journal(sessions: &[SessionRecord], paid: &[NightPaymentRecord]) -> Vec<u8> {
     body.into_bytes()
 }
 
+/// What a session's exports read: session `id` as recorded, once the viewer may read it.
+/// Errors: [`AppError::NotFound`] for no such session, or one not the viewer's to see.
+async fn session_record(
+    state: &AppState,
+    viewer: &Viewer,
+    id: SessionId,
+) -> Result<SessionRecord, AppError> {
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
+    club::session(&state.reader, &state.folds, id).await
+}
+
 /// `GET /sessions/{id}/postings.csv`: [`export::postings_csv`].
 #[utoipa::path(get, path = "/sessions/{id}/postings.csv", tag = "exports",
     params(("id" = i64, Path, description = "The session's id")),
@@ -78,8 +89,7 @@ pub async fn postings_csv(
     viewer: Viewer,
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-    let record = club::session(&state.reader, &state.folds, id).await?;
+    let record = session_record(&state, &viewer, id).await?;
     let body = export::postings_csv(&record).map_err(written)?;
     Ok(download(CSV, format!("session-{id}-postings.csv"), body))
 }
@@ -96,8 +106,7 @@ pub async fn session_journal(
     viewer: Viewer,
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-    let record = club::session(&state.reader, &state.folds, id).await?;
+    let record = session_record(&state, &viewer, id).await?;
     // A session of a night carries the night's payments: the night settles it.
     let paid = match crate::service::nights::night_of_session(&state.reader, id).await? {
         Some((club_id, night)) => club::night_payments(&state.reader, club_id, Some(night)).await?,
