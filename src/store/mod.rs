@@ -299,20 +299,9 @@ pub async fn append_event(
     session_id: SessionId,
     e: &NewEvent<'_>,
 ) -> Result<EventId, sqlx::Error> {
-    let event_id: EventId = on_either!(conn.either(), c => sqlx::query_scalar(
-        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-    )
-    .bind(session_id)
-    .bind(e.seq)
-    .bind(e.kind)
-    .bind(e.body)
-    .bind(e.explanation)
-    .bind(rfc3339(e.recorded_at))
-    .fetch_one(c)
-    .await?);
-    append_entry_and_postings(conn, event_id, e).await?;
-    Ok(event_id)
+    insert_event(conn, session_id, e, None)
+        .await?
+        .ok_or(sqlx::Error::RowNotFound)
 }
 
 /// [`append_event`] only when the session holds `count` events as stored now (as
@@ -325,21 +314,44 @@ pub async fn append_event_after(
     e: &NewEvent<'_>,
     count: usize,
 ) -> Result<Option<EventId>, sqlx::Error> {
-    let event_id: Option<EventId> = on_either!(conn.either(), c => sqlx::query_scalar(
-        "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
-         SELECT $1, $2, $3, $4, $5, $6 \
-         WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $7) = $8 RETURNING id",
-    )
-    .bind(session_id)
-    .bind(e.seq)
-    .bind(e.kind)
-    .bind(e.body)
-    .bind(e.explanation)
-    .bind(rfc3339(e.recorded_at))
-    .bind(session_id)
-    .bind(i64::try_from(count).unwrap_or(i64::MAX))
-    .fetch_optional(c)
-    .await?);
+    insert_event(conn, session_id, e, Some(count)).await
+}
+
+/// Both appends: the event row, checked against `count` when given (else its unique key
+/// alone guards it), then its ledger entry and postings. One bind of the event's fields
+/// for both statements, so the two cannot come to write an event differently.
+async fn insert_event(
+    conn: &mut impl Connected,
+    session_id: SessionId,
+    e: &NewEvent<'_>,
+    count: Option<usize>,
+) -> Result<Option<EventId>, sqlx::Error> {
+    let sql = match count {
+        None => {
+            "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
+             VALUES ($1, $2, $3, $4, $5, $6) RETURNING id"
+        }
+        Some(_) => {
+            "INSERT INTO events (session_id, seq, kind, body, explanation, recorded_at) \
+             SELECT $1, $2, $3, $4, $5, $6 \
+             WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $7) = $8 RETURNING id"
+        }
+    };
+    let event_id: Option<EventId> = on_either!(conn.either(), c => {
+        let mut insert = sqlx::query_scalar(sql)
+            .bind(session_id)
+            .bind(e.seq)
+            .bind(e.kind)
+            .bind(e.body)
+            .bind(e.explanation)
+            .bind(rfc3339(e.recorded_at));
+        if let Some(count) = count {
+            insert = insert
+                .bind(session_id)
+                .bind(i64::try_from(count).unwrap_or(i64::MAX));
+        }
+        insert.fetch_optional(c).await?
+    });
     if let Some(event_id) = event_id {
         append_entry_and_postings(conn, event_id, e).await?;
     }

@@ -331,6 +331,21 @@ fn not_sqlite() -> sqlx::Error {
     sqlx::Error::Configuration("an SQLite statement was sent to a PostgreSQL writer".into())
 }
 
+impl WritePool {
+    /// `run` on the SQLite pool this writer wraps, or [`not_sqlite`] on PostgreSQL: how
+    /// each answer-once method of the [`Executor`] below forwards. `run` gets the pool
+    /// cloned (an `Arc`), since the future it answers outlives this borrow.
+    fn on_sqlite<'e, T: 'e>(
+        &self,
+        run: impl FnOnce(&SqlitePool) -> BoxFuture<'e, Result<T, sqlx::Error>>,
+    ) -> BoxFuture<'e, Result<T, sqlx::Error>> {
+        match self.sqlite() {
+            Some(pool) => run(&pool.clone()),
+            None => Box::pin(async { Err(not_sqlite()) }),
+        }
+    }
+}
+
 /// A statement run directly on an SQLite writer (`query(..).execute(&writer)`), as on the
 /// `SqlitePool` it wraps: for tools and tests that write a row by hand. On a PostgreSQL
 /// writer it is refused ([`sqlx::Error::Configuration`]): such a tool takes
@@ -363,13 +378,7 @@ impl<'p> Executor<'p> for &'_ WritePool {
         'p: 'e,
         E: 'q + Execute<'q, Sqlite>,
     {
-        match self.sqlite() {
-            Some(pool) => {
-                let pool = pool.clone();
-                (&pool).fetch_optional(query)
-            }
-            None => Box::pin(async { Err(not_sqlite()) }),
-        }
+        self.on_sqlite(|pool| pool.fetch_optional(query))
     }
 
     fn prepare_with<'e>(
@@ -380,13 +389,7 @@ impl<'p> Executor<'p> for &'_ WritePool {
     where
         'p: 'e,
     {
-        match self.sqlite() {
-            Some(pool) => {
-                let pool = pool.clone();
-                (&pool).prepare_with(sql, parameters)
-            }
-            None => Box::pin(async { Err(not_sqlite()) }),
-        }
+        self.on_sqlite(|pool| pool.prepare_with(sql, parameters))
     }
 
     fn describe<'e>(
@@ -396,12 +399,6 @@ impl<'p> Executor<'p> for &'_ WritePool {
     where
         'p: 'e,
     {
-        match self.sqlite() {
-            Some(pool) => {
-                let pool = pool.clone();
-                (&pool).describe(sql)
-            }
-            None => Box::pin(async { Err(not_sqlite()) }),
-        }
+        self.on_sqlite(|pool| pool.describe(sql))
     }
 }

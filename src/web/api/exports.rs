@@ -58,6 +58,26 @@ async fn club_ledger(
     Ok((sessions, paid))
 }
 
+/// The journal of `sessions` ([`export::journal`]) followed by the payments `paid` standing
+/// against their nights ([`export::nights::append_journal`]): a session's journal and a
+/// club's are the same document over fewer or more sessions.
+fn journal(sessions: &[SessionRecord], paid: &[NightPaymentRecord]) -> Vec<u8> {
+    let mut body = export::journal(sessions);
+    export::nights::append_journal(&mut body, paid);
+    body.into_bytes()
+}
+
+/// What a session's exports read: session `id` as recorded, once the viewer may read it.
+/// Errors: [`AppError::NotFound`] for no such session, or one not the viewer's to see.
+async fn session_record(
+    state: &AppState,
+    viewer: &Viewer,
+    id: SessionId,
+) -> Result<SessionRecord, AppError> {
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
+    club::session(&state.reader, &state.folds, id).await
+}
+
 /// `GET /sessions/{id}/postings.csv`: [`export::postings_csv`].
 #[utoipa::path(get, path = "/sessions/{id}/postings.csv", tag = "exports",
     params(("id" = i64, Path, description = "The session's id")),
@@ -69,8 +89,7 @@ pub async fn postings_csv(
     viewer: Viewer,
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-    let record = club::session(&state.reader, &state.folds, id).await?;
+    let record = session_record(&state, &viewer, id).await?;
     let body = export::postings_csv(&record).map_err(written)?;
     Ok(download(CSV, format!("session-{id}-postings.csv"), body))
 }
@@ -87,17 +106,13 @@ pub async fn session_journal(
     viewer: Viewer,
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
-    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-    let record = club::session(&state.reader, &state.folds, id).await?;
-    let mut body = export::journal(std::slice::from_ref(&record));
+    let record = session_record(&state, &viewer, id).await?;
     // A session of a night carries the night's payments: the night settles it.
-    if let Some((club_id, night)) =
-        crate::service::nights::night_of_session(&state.reader, id).await?
-    {
-        let paid = club::night_payments(&state.reader, club_id, Some(night)).await?;
-        export::nights::append_journal(&mut body, &paid);
-    }
-    let body = body.into_bytes();
+    let paid = match crate::service::nights::night_of_session(&state.reader, id).await? {
+        Some((club_id, night)) => club::night_payments(&state.reader, club_id, Some(night)).await?,
+        None => Vec::new(),
+    };
+    let body = journal(std::slice::from_ref(&record), &paid);
     Ok(download(JOURNAL, format!("session-{id}.journal"), body))
 }
 
@@ -134,10 +149,11 @@ pub async fn club_journal(
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
     let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
-    let mut body = export::journal(&sessions);
-    export::nights::append_journal(&mut body, &paid);
-    let body = body.into_bytes();
-    Ok(download(JOURNAL, format!("club-{id}.journal"), body))
+    Ok(download(
+        JOURNAL,
+        format!("club-{id}.journal"),
+        journal(&sessions, &paid),
+    ))
 }
 
 /// `GET /clubs/{id}/export`: the whole club, `scorekeeper/club@1`.

@@ -14,12 +14,11 @@ use super::openapi::{ApiError, MoneyText};
 use crate::error::AppError;
 use crate::ids::{ClubId, PersonId, SessionId};
 use crate::money::Money;
-use crate::service::clubs::Access;
 use crate::service::history as hist;
 use crate::store::time::rfc3339;
 use crate::web::AppState;
 use crate::web::auth::Viewer;
-use crate::web::html::history_pages::{Filters, day, member, parse_query};
+use crate::web::html::history_pages::{Filters, day, open_history, parse_query};
 
 /// Cents as the API's money: a decimal string ("0.90").
 fn money(cents: i64) -> Money {
@@ -83,8 +82,7 @@ pub async fn history(
     Path(club): Path<ClubId>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<HistoryJson>, AppError> {
-    member(&viewer, club, Access::Read)?;
-    hist::backfill(&state.pool, &state.folds, club).await?;
+    open_history(&state, &viewer, club).await?;
     let filters: Filters = parse_query(raw)?;
     let query = filters.query()?;
     let (mut entries, more) = hist::history(&state.reader, club, &query).await?;
@@ -227,8 +225,7 @@ pub async fn player(
     Path((club, pid)): Path<(ClubId, PersonId)>,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<PlayerJson>, AppError> {
-    member(&viewer, club, Access::Read)?;
-    hist::backfill(&state.pool, &state.folds, club).await?;
+    open_history(&state, &viewer, club).await?;
     let range: Range = parse_query(raw)?;
     let stats = hist::player(
         &state.reader,
@@ -292,8 +289,7 @@ pub async fn leaderboard(
     viewer: Viewer,
     Path(club): Path<ClubId>,
 ) -> Result<Json<LeaderboardJson>, AppError> {
-    member(&viewer, club, Access::Read)?;
-    hist::backfill(&state.pool, &state.folds, club).await?;
+    open_history(&state, &viewer, club).await?;
     let players = hist::leaderboard(&state.reader, club)
         .await?
         .into_iter()

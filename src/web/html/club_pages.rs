@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum_extra::extract::cookie::{Cookie, CookieJar};
 
+use super::history_pages::member;
 use super::{PageError, error_page};
 use crate::error::AppError;
 use crate::ids::{ClubId, PersonId, SessionId};
@@ -42,7 +43,7 @@ pub fn routes() -> Router<AppState> {
         .route("/clubs/{id}/share", post(new_share_link))
 }
 
-#[derive(Template, WebTemplate)]
+#[derive(Default, Template, WebTemplate)]
 #[template(path = "clubs/new.html")]
 struct NewClubPage {
     name: String,
@@ -56,10 +57,14 @@ impl NewClubPage {
 }
 
 async fn new_club() -> NewClubPage {
-    NewClubPage {
-        name: String::new(),
-        error: None,
-    }
+    NewClubPage::default()
+}
+
+/// The club name and passphrase a club form posted, blank when absent: the service
+/// refuses a blank one with the field it names.
+fn credentials(form: &HashMap<String, String>) -> (String, String) {
+    let field = |name: &str| form.get(name).cloned().unwrap_or_default();
+    (field("name"), field("passphrase"))
 }
 
 async fn create_club(
@@ -68,8 +73,7 @@ async fn create_club(
     jar: CookieJar,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
-    let name = form.get("name").cloned().unwrap_or_default();
-    let passphrase = form.get("passphrase").cloned().unwrap_or_default();
+    let (name, passphrase) = credentials(&form);
     if form.get("again").is_some_and(|again| *again != passphrase) {
         let error = PageError {
             field: Some("again".into()),
@@ -121,7 +125,7 @@ fn logged_in<P: IntoResponse>(
     }
 }
 
-#[derive(Template, WebTemplate)]
+#[derive(Default, Template, WebTemplate)]
 #[template(path = "clubs/login.html")]
 struct LoginPage {
     name: String,
@@ -129,10 +133,7 @@ struct LoginPage {
 }
 
 async fn login_form() -> LoginPage {
-    LoginPage {
-        name: String::new(),
-        error: None,
-    }
+    LoginPage::default()
 }
 
 async fn log_in(
@@ -141,8 +142,7 @@ async fn log_in(
     jar: CookieJar,
     Form(form): Form<HashMap<String, String>>,
 ) -> Response {
-    let name = form.get("name").cloned().unwrap_or_default();
-    let passphrase = form.get("passphrase").cloned().unwrap_or_default();
+    let (name, passphrase) = credentials(&form);
     let logged = clubs::log_in(&state.pool, &state.limiter, client, &name, &passphrase).await;
     let on_form = |e: &AppError| {
         matches!(e, AppError::Unauthorized(_) | AppError::TooManyRequests(_)).then(|| e.status())
@@ -454,10 +454,7 @@ async fn show(
     Query(query): Query<crate::web::Before>,
 ) -> Response {
     let page = async {
-        let grant = viewer
-            .grant
-            .filter(|g| g.club_id == id)
-            .ok_or_else(|| AppError::NotFound(format!("there is no club {id}")))?;
+        let grant = member(&viewer, id, Access::Read)?;
         let club = clubs::club(&state.reader, id).await?;
         let can_write = grant.access == Access::Write;
         let base = base_url(&state, &headers);

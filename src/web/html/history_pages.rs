@@ -52,6 +52,9 @@ async fn local_time_script() -> impl IntoResponse {
     )
 }
 
+/// The viewer's grant for club `club`, allowing at least `need`. Errors:
+/// [`AppError::NotFound`] for anyone not logged in to that club (as if it did not exist);
+/// [`AppError::Forbidden`] for a read-only login when `need` is [`Access::Write`].
 pub(crate) fn member(viewer: &Viewer, club: ClubId, need: Access) -> Result<Grant, AppError> {
     let grant = viewer
         .grant
@@ -62,6 +65,20 @@ pub(crate) fn member(viewer: &Viewer, club: ClubId, need: Access) -> Result<Gran
             "this is a read-only link; log in with the club's passphrase to change this".into(),
         ));
     }
+    Ok(grant)
+}
+
+/// [`member`] with read access, then the club's history facts brought up to date
+/// ([`hist::backfill`]): what every read of the club's history, page or API, does first,
+/// so it never shows a session the kept facts have not caught up with. Errors: as
+/// [`member`]; a store error.
+pub(crate) async fn open_history(
+    state: &AppState,
+    viewer: &Viewer,
+    club: ClubId,
+) -> Result<Grant, AppError> {
+    let grant = member(viewer, club, Access::Read)?;
+    hist::backfill(&state.pool, &state.folds, club).await?;
     Ok(grant)
 }
 
@@ -211,8 +228,7 @@ async fn history(
     RawQuery(raw): RawQuery,
 ) -> Response {
     let page = async {
-        let grant = member(&viewer, club, Access::Read)?;
-        hist::backfill(&state.pool, &state.folds, club).await?;
+        let grant = open_history(&state, &viewer, club).await?;
         let filters: Filters = parse_query(raw)?;
         let query = filters.query()?;
         let (mut entries, more) = hist::history(&state.reader, club, &query).await?;
@@ -317,8 +333,7 @@ async fn leaderboard(
     Path(club): Path<ClubId>,
 ) -> Response {
     let page = async {
-        member(&viewer, club, Access::Read)?;
-        hist::backfill(&state.pool, &state.folds, club).await?;
+        open_history(&state, &viewer, club).await?;
         Ok::<_, AppError>(LeaderboardPage {
             club,
             rows: hist::leaderboard(&state.reader, club).await?,
@@ -379,8 +394,7 @@ async fn player_page(
     range: RangeQuery,
     error: Option<PageError>,
 ) -> Result<PlayerPage, AppError> {
-    let grant = member(viewer, club, Access::Read)?;
-    hist::backfill(&state.pool, &state.folds, club).await?;
+    let grant = open_history(state, viewer, club).await?;
     let (from, to) = (day("from", &range.from)?, day("to", &range.to)?);
     let stats = hist::player(&state.reader, club, pid, from, to).await?;
     let others = hist::people(&state.reader, club)
