@@ -147,11 +147,14 @@ impl PerSide<i64> {
     }
 
     /// Each side's running total as a sheet cell tallying `tally` (points or checks), NS
-    /// first, in the side's column.
+    /// first, in the side's column; points below zero are in the hole (rules §1.7).
     pub fn running_cells(&self, tally: Tally) -> Vec<Cell> {
         Side::BOTH
             .iter()
-            .map(|&side| Cell::running(side.name(), tally, self[side]))
+            .map(|&side| Cell {
+                in_hole: tally == Tally::Points && self[side] < 0,
+                ..Cell::running(side.name(), tally, self[side])
+            })
             .collect()
     }
 }
@@ -423,6 +426,27 @@ pub fn read_opening_scores(value: Option<&Value>) -> Result<PerSide<i64>, RuleEr
         }
     };
     side_integers(map, "opening_scores")
+}
+
+/// Opens a partnership session: seats `players` ([`Seating::new`]) and reads their
+/// `opening_scores` ([`read_opening_scores`], points), passing each side's score to the
+/// game's own `check` with its field (`opening_scores.NS`, then `.EW`), which refuses a
+/// score that game cannot carry in (rules §1.5–1.8, each game citing its own). Errors name
+/// the field.
+pub fn open(
+    players: &[String],
+    opening_scores: Option<&Value>,
+    mut check: impl FnMut(Field, i64) -> Result<(), RuleError>,
+) -> Result<(Seating, PerSide<i64>), RuleError> {
+    let seating = Seating::new(players)?;
+    let opening = read_opening_scores(opening_scores)?;
+    for side in Side::BOTH {
+        check(
+            Field::name("opening_scores").side(side.name()),
+            opening[side],
+        )?;
+    }
+    Ok((seating, opening))
 }
 
 fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, RuleError> {

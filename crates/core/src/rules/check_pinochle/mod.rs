@@ -22,8 +22,8 @@ use crate::ledger::Postings;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Table, Tally, Tone,
 };
 
 /// The registration of `check_pinochle`: exactly four players (rules §1.7).
@@ -424,26 +424,25 @@ impl Game for CheckPinochle {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<CheckPinochle, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            if opening[side] >= agreements.target {
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
+            if score >= agreements.target {
                 return Err(RuleError::new(
-                    Field::name("opening_scores").side(side.name()),
+                    field,
                     format!(
-                        "{} already reaches the target {}, so that game is over",
-                        opening[side], agreements.target
+                        "{score} already reaches the target {}, so that game is over",
+                        agreements.target
                     ),
                 )
                 .rule("rules §1.7"));
             }
-            if opening[side].abs() > 10 * agreements.target.max(1000) {
+            if score.abs() > 10 * agreements.target.max(1000) {
                 return Err(RuleError::new(
-                    Field::name("opening_scores").side(side.name()),
-                    format!("{} is not a score from a real sheet", opening[side]),
+                    field,
+                    format!("{score} is not a score from a real sheet"),
                 ));
             }
-        }
+            Ok(())
+        })?;
         Ok(CheckPinochle {
             agreements,
             seating,

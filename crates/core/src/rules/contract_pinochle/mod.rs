@@ -23,8 +23,8 @@ use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 
 /// The registration of `contract_pinochle`: exactly four players (rules §1.8).
@@ -340,11 +340,7 @@ impl Game for ContractPinochle {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<ContractPinochle, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            let field = Field::name("opening_scores").side(side.name());
-            let score = opening[side];
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
             if score < 0 {
                 return Err(RuleError::new(
                     field,
@@ -373,7 +369,8 @@ impl Game for ContractPinochle {
                 )
                 .rule("rules §1.8"));
             }
-        }
+            Ok(())
+        })?;
         Ok(ContractPinochle {
             agreements,
             seating,

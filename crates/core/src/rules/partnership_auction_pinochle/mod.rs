@@ -30,8 +30,8 @@ use self::hand::{Deal, Hand, Scored, WrittenHand};
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
-    RuleError, SheetLine, Step, Table, Tally, Tone,
+    Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
+    SheetLine, Step, Table, Tally, Tone,
 };
 
 /// The registration of `partnership_auction_pinochle`: exactly four players, partners
@@ -372,27 +372,25 @@ impl Game for PartnershipAuction {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<PartnershipAuction, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            let field = Field::name("opening_scores").side(side.name());
-            if opening[side].abs() > MAX_POINTS {
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
+            if score.abs() > MAX_POINTS {
                 return Err(RuleError::new(
                     field,
-                    format!("{} is not a score from a real sheet", opening[side]),
+                    format!("{score} is not a score from a real sheet"),
                 ));
             }
-            if opening[side] >= agreements.target {
+            if score >= agreements.target {
                 return Err(RuleError::new(
                     field,
                     format!(
-                        "{} already reaches the target {}, so that game is over, not in progress",
-                        opening[side], agreements.target
+                        "{score} already reaches the target {}, so that game is over, not in progress",
+                        agreements.target
                     ),
                 )
                 .rule("rules §1.6"));
             }
-        }
+            Ok(())
+        })?;
         Ok(PartnershipAuction {
             agreements,
             seating,
@@ -441,13 +439,7 @@ impl Game for PartnershipAuction {
     }
 
     fn standing(&self) -> Vec<Cell> {
-        Side::BOTH
-            .iter()
-            .map(|&side| Cell {
-                in_hole: self.scores[side] < 0,
-                ..Cell::running(side.name(), Tally::Points, self.scores[side])
-            })
-            .collect()
+        self.scores.running_cells(Tally::Points)
     }
 
     /// Scores carried in from a paper sheet, when there are any.

@@ -354,11 +354,7 @@ impl Game for PartnershipPinochle {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<PartnershipPinochle, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            let field = Field::name("opening_scores").side(side.name());
-            let score = opening[side];
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
             if !(0..=MAX_TARGET).contains(&score) {
                 return Err(RuleError::new(
                     field,
@@ -368,7 +364,8 @@ impl Game for PartnershipPinochle {
                 )
                 .rule("rules §1.5"));
             }
-        }
+            Ok(())
+        })?;
         let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
             Some(AfterDeal::PlayOn) => agreements.target,
             Some(AfterDeal::Raised { target }) => target,
