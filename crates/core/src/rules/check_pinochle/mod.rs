@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use self::agreements::{Agreements, Settlement, Unfinished};
 use self::hand::{Hand, Scored, SideScore, WrittenHand};
 use crate::ledger::Postings;
+use crate::rules::contract_head;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
@@ -354,13 +355,8 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     } else {
         ""
     };
-    let contract = format!(
-        "{}{forced} bid {} in {} for {}",
-        hand.bidder,
-        hand.bid,
-        hand.trump.name(),
-        b.name()
-    );
+    let bidder = format!("{}{forced}", hand.bidder);
+    let contract = contract_head::words(&bidder, hand.bid, hand.trump, b);
     let head = if scored.made {
         format!("{contract} and made it")
     } else {

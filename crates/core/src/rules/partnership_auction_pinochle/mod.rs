@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 
 use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Hand, Scored, WrittenHand};
+use crate::rules::contract_head;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
@@ -219,13 +220,7 @@ fn side_words(hand: &Hand, side: Side) -> String {
 /// 200): NS −300 (the bid is deducted); …" (rules §1.6).
 pub fn describe(hand: &Hand, scored: &Scored) -> String {
     let b = hand.bidding;
-    let contract = format!(
-        "{} bid {} in {} for {}",
-        hand.bidder,
-        hand.bid,
-        hand.trump.name(),
-        b.name()
-    );
+    let contract = contract_head::words(&hand.bidder, hand.bid, hand.trump, b);
     let head = if scored.made {
         format!("{contract} and made it")
     } else {
