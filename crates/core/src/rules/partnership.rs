@@ -15,8 +15,10 @@ use serde_json::{Map, Value, json};
 
 use crate::ledger::Postings;
 use crate::money::Money;
-use crate::rules::game::Choice;
-use crate::rules::{Cell, Column, Field, Layout, RuleError, SheetLine, Step, Tally};
+use crate::rules::game::{Choice, STAKE_DEFAULT};
+use crate::rules::{
+    AgreementSpec, Cell, Column, Field, Layout, RuleError, SheetLine, SpecKind, Step, Tally,
+};
 
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,
 /// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
@@ -544,6 +546,19 @@ pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Opti
 /// close (session-format "Money in the partnership games").
 pub fn unfinished_words(game: usize, ns: impl Display, ew: impl Display) -> String {
     format!("Game {game} is unfinished (NS {ns}, EW {ew}): closing now pays nothing for it.")
+}
+
+/// The `stake` agreement the new-session form offers in the three partnership games that pay
+/// a stake per game (session-format "Money in the partnership games"): money, in the form's
+/// default [`STAKE_DEFAULT`] ("0.00", points only), explained by the game's own `help`.
+pub const fn stake_per_game(help: &'static str) -> AgreementSpec {
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per game",
+        kind: SpecKind::Money,
+        default: STAKE_DEFAULT,
+        help,
+    }
 }
 
 /// The stake's row of the agreements' summary, `("Stake", words)`, where each loser of a

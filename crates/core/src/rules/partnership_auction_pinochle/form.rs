@@ -12,20 +12,16 @@ use serde_json::{Value, json};
 
 use super::agreements::Agreements;
 use super::hand::{WrittenHand, WrittenSide};
-use crate::rules::game::{HandFormSpec, STAKE_DEFAULT, suit_choices};
+use crate::rules::game::{HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{Seating, Side, rest_of_tricks};
+use crate::rules::partnership::{self, Seating, Side, rest_of_tricks};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.6, §3 item 27).
 pub static AGREEMENTS: &[AgreementSpec] = &[
-    AgreementSpec {
-        name: "stake",
-        label: "Stake per game",
-        kind: SpecKind::Money,
-        default: STAKE_DEFAULT,
-        help: "When a game ends each loser pays this to his opposite number on the winning side; $0.00 keeps points only (session-format, money in the partnership games).",
-    },
+    partnership::stake_per_game(
+        "When a game ends each loser pays this to his opposite number on the winning side; $0.00 keeps points only (session-format, money in the partnership games).",
+    ),
     AgreementSpec {
         name: "aeroplane",
         label: "Aeroplane (Scarne)",

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use super::agreements::Agreements;
 use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
 use super::sheet::num;
-use crate::rules::game::{HandFormSpec, STAKE_DEFAULT, suit_choices};
+use crate::rules::game::{HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{self, Seating, Side, rest_of_tricks};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
@@ -20,13 +20,9 @@ use serde::{Deserialize, Serialize};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
 pub static AGREEMENTS: &[AgreementSpec] = &[
-    AgreementSpec {
-        name: "stake",
-        label: "Stake per game",
-        kind: SpecKind::Money,
-        default: STAKE_DEFAULT,
-        help: "When a game ends each player of the losing side pays this to his opposite number; $0.00 (the default) plays for points only (session-format; S002 names no stake, rules §1.5).",
-    },
+    partnership::stake_per_game(
+        "When a game ends each player of the losing side pays this to his opposite number; $0.00 (the default) plays for points only (session-format; S002 names no stake, rules §1.5).",
+    ),
     AgreementSpec {
         name: "target",
         label: "Game (points)",
