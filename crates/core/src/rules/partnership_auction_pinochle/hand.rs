@@ -19,10 +19,11 @@ use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, MAX_POINTS};
 use super::auction::{self, Ending};
+use crate::rules::contract_head::{self, Head};
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
 use crate::rules::typed::no_contract;
-use crate::rules::{Field, RuleError, Suit, contract_head, fields};
+use crate::rules::{Field, RuleError, Suit, fields};
 
 /// A deal, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,14 +42,9 @@ pub enum Deal {
 pub struct Hand {
     /// Who dealt.
     pub dealer: String,
-    /// Who won the auction.
-    pub bidder: String,
-    /// The bidder's partnership.
-    pub bidding: Side,
-    /// The contract, in points: a multiple of 10, at least the agreed minimum.
-    pub bid: i64,
-    /// The trump the bidder named.
-    pub trump: Suit,
+    /// The contract: the bidder, his side, the bid in points (a multiple of 10, at least
+    /// the agreed minimum) and trump.
+    pub head: Head,
     /// Each side's meld, trick points and won-a-trick.
     pub sides: PerSide<SideHand>,
     /// How many calls the auction had, when it was given (checked).
@@ -147,10 +143,7 @@ pub fn check(
     }
     Ok(Deal::Played(Hand {
         dealer: w.dealer,
-        bidder: head.bidder,
-        bidding: head.side,
-        bid: head.bid,
-        trump: head.trump,
+        head,
         sides,
         auction_calls: w.auction.as_ref().map(Vec::len),
     }))
@@ -263,14 +256,14 @@ pub struct Scored {
 /// reach the bid it scores **all it made**, else the **bid is deducted** and its meld and
 /// tricks count for nothing; the other side always scores its meld + trick points.
 pub fn score(hand: &Hand) -> Scored {
-    let b = hand.bidding;
+    let b = hand.head.side;
     let bidders_total = hand.sides[b].points(true);
-    let made = bidders_total >= hand.bid;
+    let made = bidders_total >= hand.head.bid;
     let sides = PerSide::from_fn(|side| {
         let h = hand.sides[side];
         if side == b && !made {
             return SideScore {
-                points: -hand.bid,
+                points: -hand.head.bid,
                 meld: 0,
                 meld_lost: 0,
             };

@@ -103,7 +103,7 @@ impl PartnershipAuction {
         );
         let mut steps = score_steps(&hand, &scored);
         ctx.table.dealt(&hand.dealer);
-        let Some(end) = settle::game_end(&scores, self.agreements.target, hand.bidding) else {
+        let Some(end) = settle::game_end(&scores, self.agreements.target, hand.head.side) else {
             self.scores = scores;
             self.deals_this_game += 1;
             return Ok(Outcome {
@@ -219,8 +219,8 @@ fn side_words(hand: &Hand, side: Side) -> String {
 /// 200); EW +150 (meld 100 + tricks 50)", or "… and fell short with 290 (meld 90 + tricks
 /// 200): NS −300 (the bid is deducted); …" (rules §1.6).
 pub fn describe(hand: &Hand, scored: &Scored) -> String {
-    let b = hand.bidding;
-    let contract = contract_head::words(&hand.bidder, hand.bid, hand.trump, b);
+    let b = hand.head.side;
+    let contract = contract_head::words(&hand.head.bidder, hand.head.bid, hand.head.trump, b);
     let head = if scored.made {
         format!("{contract} and made it")
     } else {
@@ -233,7 +233,7 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     let words = |side: Side| {
         let points = scored.sides[side].points;
         if side == b && !scored.made {
-            format!("{} −{} (the bid is deducted)", side.name(), hand.bid)
+            format!("{} −{} (the bid is deducted)", side.name(), hand.head.bid)
         } else {
             format!("{} +{points} ({})", side.name(), side_words(hand, side))
         }
@@ -245,14 +245,14 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
 /// 140 + tricks 200" = 340, or "bid 300 deducted: made 290 of it" = −300), then the
 /// opponents (rules §1.6).
 fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
-    let b = hand.bidding;
+    let b = hand.head.side;
     [b, b.other()]
         .into_iter()
         .map(|side| {
             let sum = if side == b && !scored.made {
                 format!(
                     "bid {} deducted: made only {} ({})",
-                    hand.bid,
+                    hand.head.bid,
                     scored.bidders_total,
                     side_words(hand, side)
                 )
@@ -272,7 +272,7 @@ fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
 /// The sheet's line for a played deal: the contract with made or set back, each side's meld
 /// and tricks, and both sides' points (added and running, circled when in the hole).
 fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
-    let b = hand.bidding;
+    let b = hand.head.side;
     let mut marks = Vec::new();
     if let Some(calls) = hand.auction_calls {
         marks.push(Mark::new(
@@ -297,7 +297,7 @@ fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
         details.push(note(format!("tricks {}", h.tricks), Tone::Plain));
         if side == b && !scored.made {
             details.push(note(
-                format!("set back {}: meld and tricks lost", hand.bid),
+                format!("set back {}: meld and tricks lost", hand.head.bid),
                 Tone::Bad,
             ));
         } else if scored.sides[side].meld_lost > 0 {
@@ -323,10 +323,10 @@ fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
     SheetLine {
         dealer: Some(hand.dealer.clone()),
         contract: Some(Contract {
-            who: hand.bidder.clone(),
+            who: hand.head.bidder.clone(),
             side: Some(b.name().into()),
-            bid: hand.bid,
-            trump: Some(hand.trump),
+            bid: hand.head.bid,
+            trump: Some(hand.head.trump),
             result: if scored.made { "made" } else { "set back" }.into(),
             tone: if scored.made { Tone::Good } else { Tone::Bad },
         }),
