@@ -20,6 +20,10 @@ use crate::rules::{
     AgreementSpec, Cell, Column, Field, Layout, RuleError, SheetLine, SpecKind, Step, Tally,
 };
 
+pub mod written;
+
+pub use self::written::{WrittenSide, form_tricks};
+
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,
 /// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
 pub const ALL_TRICK_POINTS: i64 = 250;

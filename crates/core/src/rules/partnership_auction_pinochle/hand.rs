@@ -21,7 +21,7 @@ use super::agreements::{Agreements, MAX_POINTS};
 use super::auction::{self, Ending};
 use crate::rules::contract_head::{self, Head};
 use crate::rules::hand_form::is_false;
-use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
+use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand, WrittenSide};
 use crate::rules::typed::no_contract;
 use crate::rules::{Field, RuleError, Suit, fields};
 
@@ -82,20 +82,6 @@ pub struct WrittenHand {
     /// The calls, `[player, bid | "pass"]`, checked when given ([`super::auction`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auction: Option<Vec<Value>>,
-}
-
-/// One side's part of a written hand.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct WrittenSide {
-    /// The side's melds added together, in points (0 when left out).
-    #[serde(default)]
-    pub meld: i64,
-    /// Trick points, 0–250.
-    pub tricks: i64,
-    /// Whether the side won a trick; read from the trick points when left out.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub won_trick: Option<bool>,
 }
 
 /// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
@@ -186,17 +172,15 @@ fn check_all_passed(
 /// One side's meld and trick points on a played deal, which must be given (rules §1.6).
 /// The error names the side (`NS`).
 fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, RuleError> {
-    written
-        .map(|s| SideHand::new(s.meld, s.tricks, s.won_trick))
-        .ok_or_else(|| {
-            RuleError::new(
-                Field::default().side(side.name()),
-                format!(
-                    "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
-                    side.name()
-                ),
-            )
-        })
+    written.map(|s| s.hand()).ok_or_else(|| {
+        RuleError::new(
+            Field::default().side(side.name()),
+            format!(
+                "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
+                side.name()
+            ),
+        )
+    })
 }
 
 /// A bid's own rules: in tens (rules §0.3), at least the agreed minimum (rules §1.6:
