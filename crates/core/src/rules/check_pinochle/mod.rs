@@ -21,6 +21,7 @@ use self::hand::{Hand, Scored, SideScore, WrittenHand};
 use crate::ledger::Postings;
 use crate::rules::contract_head;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::sheet::minus;
 use crate::rules::typed::{self, Game};
 use crate::rules::{
     Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
@@ -84,8 +85,8 @@ impl CheckPinochle {
         let mut why = format!(
             "{} → NS {}, EW {}; checks NS {}, EW {}",
             describe(&hand, &scored),
-            signed(scores.ns),
-            signed(scores.ew),
+            minus(scores.ns),
+            minus(scores.ew),
             checks.ns,
             checks.ew
         );
@@ -154,13 +155,13 @@ impl CheckPinochle {
                     w.name(),
                     scores[w]
                 ),
-                format!("reached {} (target {target})", signed(scores[w])),
+                format!("reached {} (target {target})", minus(scores[w])),
             ),
             _ => (
                 format!(
                     ". Both sides pass {target} (NS {}, EW {}): the bidding side {} wins game {game}",
-                    signed(scores.ns),
-                    signed(scores.ew),
+                    minus(scores.ns),
+                    minus(scores.ew),
                     w.name()
                 ),
                 format!("both sides passed {target} on one hand: the bidders win"),
@@ -329,15 +330,6 @@ fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
     details
 }
 
-/// A score for the sheet's words, with a true minus sign ("−350") as the table writes it.
-fn signed(points: i64) -> String {
-    if points < 0 {
-        format!("−{}", points.unsigned_abs())
-    } else {
-        points.to_string()
-    }
-}
-
 /// The sheet after a deal, for `scores_after`: `{"game": 1, "scores": {"NS": 320, "EW":
 /// 130}, "checks": {"NS": 9, "EW": 1}}` (points and checks), plus `game_over` when the deal
 /// ended the game.
@@ -398,7 +390,7 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
         format!(
             "{} {sign}{} ({}), {checks}{lost}",
             side.name(),
-            signed(s.points),
+            minus(s.points),
             s.points_words
         )
     };
@@ -466,8 +458,8 @@ impl Game for CheckPinochle {
         let head = format!(
             "The sitting is closed with game {} unfinished (NS {}, EW {})",
             self.game_number(),
-            signed(self.scores.ns),
-            signed(self.scores.ew)
+            minus(self.scores.ns),
+            minus(self.scores.ew)
         );
         match self.agreements.unfinished_game {
             Unfinished::Void => Ok(Outcome::new(

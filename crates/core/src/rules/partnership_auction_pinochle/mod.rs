@@ -29,6 +29,7 @@ use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Hand, Scored, WrittenHand};
 use crate::rules::contract_head;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::sheet::minus;
 use crate::rules::typed::{self, Game};
 use crate::rules::{
     Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
@@ -98,8 +99,8 @@ impl PartnershipAuction {
         let mut why = format!(
             "{} → NS {}, EW {}",
             describe(&hand, &scored),
-            signed(scores.ns),
-            signed(scores.ew)
+            minus(scores.ns),
+            minus(scores.ew)
         );
         let mut steps = score_steps(&hand, &scored);
         ctx.table.dealt(&hand.dealer);
@@ -119,10 +120,10 @@ impl PartnershipAuction {
         let how = match end.decided_by {
             "bidders_counted_first" => format!(
                 "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins",
-                signed(scores.ns),
-                signed(scores.ew)
+                minus(scores.ns),
+                minus(scores.ew)
             ),
-            _ => format!("reached {} (target {target})", signed(scores[w])),
+            _ => format!("reached {} (target {target})", minus(scores[w])),
         };
         why.push_str(&format!(". {} win game {game}: {how}; {paid}", w.name()));
         let mut after = sheet(game, &scores);
@@ -186,15 +187,6 @@ impl PartnershipAuction {
                 SheetLine::titled(format!("all passed: {next} deals next")).dealt_by(dealer),
             )
         }
-    }
-}
-
-/// A score for the sheet's words, with a true minus sign ("−300") as the table writes it.
-fn signed(points: i64) -> String {
-    if points < 0 {
-        format!("−{}", points.unsigned_abs())
-    } else {
-        points.to_string()
     }
 }
 
@@ -416,8 +408,8 @@ impl Game for PartnershipAuction {
                 format!(
                     "The sitting is closed with game {} unfinished (NS {}, EW {}): it settles nothing",
                     self.game_number(),
-                    signed(self.scores.ns),
-                    signed(self.scores.ew)
+                    minus(self.scores.ns),
+                    minus(self.scores.ew)
                 ),
                 line,
             )
@@ -456,8 +448,8 @@ impl Game for PartnershipAuction {
         self.in_progress().then(|| {
             partnership::unfinished_words(
                 self.game_number(),
-                signed(self.scores.ns),
-                signed(self.scores.ew),
+                minus(self.scores.ns),
+                minus(self.scores.ew),
             )
         })
     }
