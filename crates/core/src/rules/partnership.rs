@@ -20,8 +20,10 @@ use crate::rules::{
     AgreementSpec, Cell, Column, Field, Layout, RuleError, SheetLine, SpecKind, Step, Tally,
 };
 
+pub mod won;
 pub mod written;
 
+pub use self::won::game_won;
 pub use self::written::{WrittenSide, form_tricks};
 
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,

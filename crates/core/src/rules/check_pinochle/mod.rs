@@ -181,11 +181,6 @@ fn closing(
     (award, award_words): (i64, &str),
     paid: String,
 ) -> (FinishedGame, GameEnd) {
-    let finished = FinishedGame {
-        winner: Some(w.name().to_string()),
-        decided_by: decided_by.to_string(),
-        final_scores: scores.to_json(),
-    };
     let award = Award {
         to: w.name().to_string(),
         tally: Tally::Checks,
@@ -193,15 +188,7 @@ fn closing(
         what: format!("game award ({award_words})"),
         short: String::new(),
     };
-    let end = GameEnd {
-        winner: Some(w.name().to_string()),
-        at: Some(scores[w]),
-        how,
-        award: Some(award),
-        settlement: paid,
-        fresh: Vec::new(),
-    };
-    (finished, end)
+    partnership::game_won(w, decided_by, scores, how, Some(award), paid)
 }
 
 /// What a deal added to each side: points and checks.

@@ -153,19 +153,8 @@ impl ContractPinochle {
             winner.name(),
             scores[winner]
         ));
-        let finished = FinishedGame {
-            winner: Some(winner.name().to_string()),
-            decided_by: "target".into(),
-            final_scores: scores.to_json(),
-        };
-        let end = GameEnd {
-            winner: Some(winner.name().to_string()),
-            at: Some(scores[winner]),
-            how: format!("reached {} (game {target})", scores[winner]),
-            award: None,
-            settlement: paid,
-            fresh: Vec::new(),
-        };
+        let how = format!("reached {} (game {target})", scores[winner]);
+        let (finished, end) = partnership::game_won(winner, "target", scores, how, None, paid);
         (postings, finished, end)
     }
 

@@ -32,8 +32,8 @@ use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::sheet::minus;
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError,
-    SheetLine, Step, Table, Tally, Tone,
+    Cell, Contract, Ctx, Detail, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine, Step,
+    Table, Tally, Tone,
 };
 
 /// The registration of `partnership_auction_pinochle`: exactly four players, partners
@@ -128,19 +128,8 @@ impl PartnershipAuction {
         why.push_str(&format!(". {} win game {game}: {how}; {paid}", w.name()));
         let mut after = sheet(game, &scores);
         after["game_over"] = json!({ "winner": w.name(), "decided_by": end.decided_by });
-        let finished = FinishedGame {
-            winner: Some(w.name().to_string()),
-            decided_by: end.decided_by.to_string(),
-            final_scores: scores.to_json(),
-        };
-        let game_end = GameEnd {
-            winner: Some(w.name().to_string()),
-            at: Some(scores[w]),
-            how,
-            award: None,
-            settlement: paid,
-            fresh: Vec::new(),
-        };
+        let (finished, game_end) =
+            partnership::game_won(w, end.decided_by, &scores, how, None, paid);
         self.games += 1;
         self.scores = PerSide::default();
         self.deals_this_game = 0;

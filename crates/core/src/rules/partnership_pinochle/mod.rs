@@ -33,8 +33,8 @@ use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Cell, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
-    Step, Table, Tally, Tone,
+    Cell, Ctx, Field, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine, Step, Table, Tally,
+    Tone,
 };
 
 /// The registration of `partnership_pinochle`: exactly four players, partners opposite
@@ -293,19 +293,8 @@ impl PartnershipPinochle {
         steps.extend(paid_steps);
         let mut after_json = self.sheet_json(&scores, self.target);
         after_json["game_over"] = json!({ "winner": winner.name(), "decided_by": decided_by });
-        let finished = FinishedGame {
-            winner: Some(winner.name().to_string()),
-            decided_by: decided_by.to_string(),
-            final_scores: scores.to_json(),
-        };
-        let end = GameEnd {
-            winner: Some(winner.name().to_string()),
-            at: Some(scores[winner]),
-            how,
-            award: None,
-            settlement: paid.clone(),
-            fresh: Vec::new(),
-        };
+        let (finished, end) =
+            partnership::game_won(winner, decided_by, &scores, how, None, paid.clone());
         self.games += 1;
         self.scores = PerSide::default();
         self.target = self.agreements.target;
