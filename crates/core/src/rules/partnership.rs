@@ -155,7 +155,7 @@ impl PerSide<i64> {
     }
 
     /// Each side's running total as a sheet cell tallying `tally` (points or checks), NS
-    /// first, in the side's column; points below zero are in the hole (rules §1.7).
+    /// first, in the side's column; points below zero are in the hole (rules §1.6, §1.7).
     pub fn running_cells(&self, tally: Tally) -> Vec<Cell> {
         Side::BOTH
             .iter()

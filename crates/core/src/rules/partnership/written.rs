@@ -42,8 +42,8 @@ impl WrittenSide {
 
 /// Both sides' trick points from a hand form, NS first: the side entered and the rest of
 /// the 250 for the other ([`rest_of_tricks`]), or both as entered (the engine then checks
-/// they make 250). Errors name `NS.tricks`: asked for in the game's words, `neither`, when
-/// no side's are entered, or outside 0–250.
+/// they make 250). Errors: `NS.tricks` asked for in the game's words, `neither`, when no
+/// side's are entered; the entered side's `tricks` (`EW.tricks`) when outside 0–250.
 pub fn form_tricks(
     ns: Option<i64>,
     ew: Option<i64>,
