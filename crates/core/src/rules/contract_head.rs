@@ -72,3 +72,10 @@ pub fn head(
         trump,
     })
 }
+
+/// A played deal's contract as the sheet's words open it: "N bid 300 in hearts for NS"
+/// (`bidder` as the sheet names him, the bid in points, trump, the contracting `side`), as
+/// Partnership Auction (rules §1.6) and Check Pinochle (rules §1.7) both write it.
+pub fn words(bidder: &str, bid: i64, trump: Suit, side: Side) -> String {
+    format!("{bidder} bid {bid} in {} for {}", trump.name(), side.name())
+}

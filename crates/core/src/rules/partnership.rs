@@ -15,8 +15,16 @@ use serde_json::{Map, Value, json};
 
 use crate::ledger::Postings;
 use crate::money::Money;
-use crate::rules::game::Choice;
-use crate::rules::{Cell, Column, Field, Layout, RuleError, SheetLine, Step, Tally};
+use crate::rules::game::{Choice, STAKE_DEFAULT};
+use crate::rules::{
+    AgreementSpec, Cell, Column, Field, Layout, RuleError, SheetLine, SpecKind, Step, Tally,
+};
+
+pub mod won;
+pub mod written;
+
+pub use self::won::game_won;
+pub use self::written::{WrittenSide, form_tricks};
 
 /// The trick points of one deal, shared between the two sides: 250 with the last trick,
 /// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
@@ -147,11 +155,14 @@ impl PerSide<i64> {
     }
 
     /// Each side's running total as a sheet cell tallying `tally` (points or checks), NS
-    /// first, in the side's column.
+    /// first, in the side's column; points below zero are in the hole (rules §1.6, §1.7).
     pub fn running_cells(&self, tally: Tally) -> Vec<Cell> {
         Side::BOTH
             .iter()
-            .map(|&side| Cell::running(side.name(), tally, self[side]))
+            .map(|&side| Cell {
+                in_hole: tally == Tally::Points && self[side] < 0,
+                ..Cell::running(side.name(), tally, self[side])
+            })
             .collect()
     }
 }
@@ -425,6 +436,27 @@ pub fn read_opening_scores(value: Option<&Value>) -> Result<PerSide<i64>, RuleEr
     side_integers(map, "opening_scores")
 }
 
+/// Opens a partnership session: seats `players` ([`Seating::new`]) and reads their
+/// `opening_scores` ([`read_opening_scores`], points), passing each side's score to the
+/// game's own `check` with its field (`opening_scores.NS`, then `.EW`), which refuses a
+/// score that game cannot carry in (rules §1.5–1.8, each game citing its own). Errors name
+/// the field.
+pub fn open(
+    players: &[String],
+    opening_scores: Option<&Value>,
+    mut check: impl FnMut(Field, i64) -> Result<(), RuleError>,
+) -> Result<(Seating, PerSide<i64>), RuleError> {
+    let seating = Seating::new(players)?;
+    let opening = read_opening_scores(opening_scores)?;
+    for side in Side::BOTH {
+        check(
+            Field::name("opening_scores").side(side.name()),
+            opening[side],
+        )?;
+    }
+    Ok((seating, opening))
+}
+
 fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, RuleError> {
     let mut out = PerSide::default();
     for (key, v) in map {
@@ -520,6 +552,19 @@ pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Opti
 /// close (session-format "Money in the partnership games").
 pub fn unfinished_words(game: usize, ns: impl Display, ew: impl Display) -> String {
     format!("Game {game} is unfinished (NS {ns}, EW {ew}): closing now pays nothing for it.")
+}
+
+/// The `stake` agreement the new-session form offers in the three partnership games that pay
+/// a stake per game (session-format "Money in the partnership games"): money, in the form's
+/// default [`STAKE_DEFAULT`] ("0.00", points only), explained by the game's own `help`.
+pub const fn stake_per_game(help: &'static str) -> AgreementSpec {
+    AgreementSpec {
+        name: "stake",
+        label: "Stake per game",
+        kind: SpecKind::Money,
+        default: STAKE_DEFAULT,
+        help,
+    }
 }
 
 /// The stake's row of the agreements' summary, `("Stake", words)`, where each loser of a

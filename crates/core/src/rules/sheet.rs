@@ -25,6 +25,16 @@ pub fn points(n: i64) -> String {
     }
 }
 
+/// Points (or checks) as the sheet's words write them inside a sentence: ungrouped, with a
+/// true minus sign ("−350", "1250") as the table writes it (rules §1.4, §1.6, §1.7).
+pub fn minus(n: i64) -> String {
+    if n < 0 {
+        format!("−{}", n.unsigned_abs())
+    } else {
+        n.to_string()
+    }
+}
+
 /// What a column of the sheet tallies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -215,13 +215,7 @@ fn smudger(agreements: &Agreements, parts: &HandParts) -> Option<String> {
 }
 
 /// A number as the score sheet writes it, with a real minus sign: `−2`.
-pub fn num(n: i64) -> String {
-    if n < 0 {
-        format!("−{}", n.unsigned_abs())
-    } else {
-        n.to_string()
-    }
-}
+pub use crate::rules::sheet::minus as num;
 
 /// A score change with its sign: `+2`, `−3`, `0`.
 pub fn signed(n: i64) -> String {

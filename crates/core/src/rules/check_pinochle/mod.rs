@@ -20,11 +20,13 @@ use serde_json::{Value, json};
 use self::agreements::{Agreements, Settlement, Unfinished};
 use self::hand::{Hand, Scored, SideScore, WrittenHand};
 use crate::ledger::Postings;
+use crate::rules::contract_head;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::sheet::minus;
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Table, Tally, Tone,
+    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Table, Tally, Tone,
 };
 
 /// The registration of `check_pinochle`: exactly four players (rules §1.7).
@@ -86,8 +88,8 @@ impl CheckPinochle {
         let mut why = format!(
             "{} → NS {}, EW {}; checks NS {}, EW {}",
             describe(&hand, &scored),
-            signed(scores.ns),
-            signed(scores.ew),
+            minus(scores.ns),
+            minus(scores.ew),
             checks.ns,
             checks.ew
         );
@@ -156,13 +158,13 @@ impl CheckPinochle {
                     w.name(),
                     scores[w]
                 ),
-                format!("reached {} (target {target})", signed(scores[w])),
+                format!("reached {} (target {target})", minus(scores[w])),
             ),
             _ => (
                 format!(
                     ". Both sides pass {target} (NS {}, EW {}): the bidding side {} wins game {game}",
-                    signed(scores.ns),
-                    signed(scores.ew),
+                    minus(scores.ns),
+                    minus(scores.ew),
                     w.name()
                 ),
                 format!("both sides passed {target} on one hand: the bidders win"),
@@ -182,11 +184,6 @@ fn closing(
     (award, award_words): (i64, &str),
     paid: String,
 ) -> (FinishedGame, GameEnd) {
-    let finished = FinishedGame {
-        winner: Some(w.name().to_string()),
-        decided_by: decided_by.to_string(),
-        final_scores: scores.to_json(),
-    };
     let award = Award {
         to: w.name().to_string(),
         tally: Tally::Checks,
@@ -194,15 +191,7 @@ fn closing(
         what: format!("game award ({award_words})"),
         short: String::new(),
     };
-    let end = GameEnd {
-        winner: Some(w.name().to_string()),
-        at: Some(scores[w]),
-        how,
-        award: Some(award),
-        settlement: paid,
-        fresh: Vec::new(),
-    };
-    (finished, end)
+    partnership::game_won(w, decided_by, scores, how, Some(award), paid)
 }
 
 /// What a deal added to each side: points and checks.
@@ -331,15 +320,6 @@ fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
     details
 }
 
-/// A score for the sheet's words, with a true minus sign ("−350") as the table writes it.
-fn signed(points: i64) -> String {
-    if points < 0 {
-        format!("−{}", points.unsigned_abs())
-    } else {
-        points.to_string()
-    }
-}
-
 /// The sheet after a deal, for `scores_after`: `{"game": 1, "scores": {"NS": 320, "EW":
 /// 130}, "checks": {"NS": 9, "EW": 1}}` (points and checks), plus `game_over` when the deal
 /// ended the game.
@@ -357,13 +337,8 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     } else {
         ""
     };
-    let contract = format!(
-        "{}{forced} bid {} in {} for {}",
-        hand.bidder,
-        hand.bid,
-        hand.trump.name(),
-        b.name()
-    );
+    let bidder = format!("{}{forced}", hand.bidder);
+    let contract = contract_head::words(&bidder, hand.bid, hand.trump, b);
     let head = if scored.made {
         format!("{contract} and made it")
     } else {
@@ -405,7 +380,7 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
         format!(
             "{} {sign}{} ({}), {checks}{lost}",
             side.name(),
-            signed(s.points),
+            minus(s.points),
             s.points_words
         )
     };
@@ -427,26 +402,25 @@ impl Game for CheckPinochle {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<CheckPinochle, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            if opening[side] >= agreements.target {
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
+            if score >= agreements.target {
                 return Err(RuleError::new(
-                    Field::name("opening_scores").side(side.name()),
+                    field,
                     format!(
-                        "{} already reaches the target {}, so that game is over",
-                        opening[side], agreements.target
+                        "{score} already reaches the target {}, so that game is over",
+                        agreements.target
                     ),
                 )
                 .rule("rules §1.7"));
             }
-            if opening[side].abs() > 10 * agreements.target.max(1000) {
+            if score.abs() > 10 * agreements.target.max(1000) {
                 return Err(RuleError::new(
-                    Field::name("opening_scores").side(side.name()),
-                    format!("{} is not a score from a real sheet", opening[side]),
+                    field,
+                    format!("{score} is not a score from a real sheet"),
                 ));
             }
-        }
+            Ok(())
+        })?;
         Ok(CheckPinochle {
             agreements,
             seating,
@@ -474,8 +448,8 @@ impl Game for CheckPinochle {
         let head = format!(
             "The sitting is closed with game {} unfinished (NS {}, EW {})",
             self.game_number(),
-            signed(self.scores.ns),
-            signed(self.scores.ew)
+            minus(self.scores.ns),
+            minus(self.scores.ew)
         );
         match self.agreements.unfinished_game {
             Unfinished::Void => Ok(Outcome::new(

@@ -9,20 +9,16 @@ use serde::Deserialize;
 
 use super::agreements::Agreements;
 use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
-use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT, suit_choices};
+use crate::rules::game::{Choice, HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership;
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.8, §3 item 28).
 pub static AGREEMENTS: &[AgreementSpec] = &[
-    AgreementSpec {
-        name: "stake",
-        label: "Stake per game",
-        kind: SpecKind::Money,
-        default: STAKE_DEFAULT,
-        help: "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing; $0.00 (the default) plays for points only (session-format).",
-    },
+    partnership::stake_per_game(
+        "When a game ends, each player of the losing side pays this to his opposite number on the winning side; a game unfinished at the close pays nothing; $0.00 (the default) plays for points only (session-format).",
+    ),
     AgreementSpec {
         name: "target",
         label: "Game (points)",

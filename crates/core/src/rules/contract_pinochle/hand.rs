@@ -316,20 +316,11 @@ fn auction_agrees(
         )
         .rule("rules §1.8")),
         Some(Ended::Contract(f)) => {
-            let said = format!(
-                "{}'s {} {}, {}",
-                head.bidder,
-                head.bid,
-                head.trump.name(),
-                doubled.words()
-            );
-            let ends = format!(
-                "{}'s {} {}, {}",
-                f.bidder,
-                f.bid,
-                f.trump.name(),
-                f.doubled.words()
-            );
+            let words = |bidder: &str, bid: i64, trump: Suit, doubled: Doubled| {
+                format!("{bidder}'s {bid} {}, {}", trump.name(), doubled.words())
+            };
+            let said = words(&head.bidder, head.bid, head.trump, doubled);
+            let ends = words(&f.bidder, f.bid, f.trump, f.doubled);
             if said != ends {
                 return Err(RuleError::new(
                     "auction",

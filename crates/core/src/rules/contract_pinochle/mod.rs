@@ -25,8 +25,8 @@ use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Award, Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark,
-    Outcome, RuleError, SheetLine, Step, Table, Tally, Tone,
+    Award, Cell, Contract, Ctx, Detail, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
+    RuleError, SheetLine, Step, Table, Tally, Tone,
 };
 
 /// The registration of `contract_pinochle`: exactly four players (rules §1.8).
@@ -157,19 +157,8 @@ impl ContractPinochle {
             winner.name(),
             scores[winner]
         ));
-        let finished = FinishedGame {
-            winner: Some(winner.name().to_string()),
-            decided_by: "target".into(),
-            final_scores: scores.to_json(),
-        };
-        let end = GameEnd {
-            winner: Some(winner.name().to_string()),
-            at: Some(scores[winner]),
-            how: format!("reached {} (game {target})", scores[winner]),
-            award: None,
-            settlement: paid,
-            fresh: Vec::new(),
-        };
+        let how = format!("reached {} (game {target})", scores[winner]);
+        let (finished, end) = partnership::game_won(winner, "target", scores, how, None, paid);
         (postings, finished, end)
     }
 
@@ -344,11 +333,7 @@ impl Game for ContractPinochle {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<ContractPinochle, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            let field = Field::name("opening_scores").side(side.name());
-            let score = opening[side];
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
             if score < 0 {
                 return Err(RuleError::new(
                     field,
@@ -377,7 +362,8 @@ impl Game for ContractPinochle {
                 )
                 .rule("rules §1.8"));
             }
-        }
+            Ok(())
+        })?;
         Ok(ContractPinochle {
             agreements,
             seating,

@@ -11,21 +11,17 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::agreements::Agreements;
-use super::hand::{WrittenHand, WrittenSide};
-use crate::rules::game::{HandFormSpec, STAKE_DEFAULT, suit_choices};
+use super::hand::WrittenHand;
+use crate::rules::game::{HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{Seating, Side, rest_of_tricks};
+use crate::rules::partnership::{self, Seating, Side, WrittenSide, form_tricks};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.6, §3 item 27).
 pub static AGREEMENTS: &[AgreementSpec] = &[
-    AgreementSpec {
-        name: "stake",
-        label: "Stake per game",
-        kind: SpecKind::Money,
-        default: STAKE_DEFAULT,
-        help: "When a game ends each loser pays this to his opposite number on the winning side; $0.00 keeps points only (session-format, money in the partnership games).",
-    },
+    partnership::stake_per_game(
+        "When a game ends each loser pays this to his opposite number on the winning side; $0.00 keeps points only (session-format, money in the partnership games).",
+    ),
     AgreementSpec {
         name: "aeroplane",
         label: "Aeroplane (Scarne)",
@@ -182,25 +178,13 @@ impl hand_form::HandForm for Form {
             self.trump
                 .ok_or_else(|| ask("trump", "which suit is trump?"))?,
         );
-        let (ns, ew) = match (self.ns_tricks, self.ew_tricks) {
-            (Some(ns), Some(ew)) => (ns, ew),
-            (Some(ns), None) => (ns, rest_of_tricks(Side::NS, ns)?),
-            (None, Some(ew)) => (rest_of_tricks(Side::EW, ew)?, ew),
-            (None, None) => {
-                return Err(RuleError::new(
-                    Field::of_side(Side::NS.name(), "tricks"),
-                    "enter NS's trick points (0 if none); EW take the rest of the 250",
-                ));
-            }
-        };
-        // Ticked boxes only: left out, the engine reads them from the trick points.
-        let side = |meld: Option<i64>, tricks: i64, won_trick: bool| WrittenSide {
-            meld: meld.unwrap_or(0),
-            tricks,
-            won_trick: won_trick.then_some(true),
-        };
-        hand.ns = Some(side(self.ns_meld, ns, self.ns_won_trick));
-        hand.ew = Some(side(self.ew_meld, ew, self.ew_won_trick));
+        let (ns, ew) = form_tricks(
+            self.ns_tricks,
+            self.ew_tricks,
+            "enter NS's trick points (0 if none); EW take the rest of the 250",
+        )?;
+        hand.ns = Some(WrittenSide::from_form(self.ns_meld, ns, self.ns_won_trick));
+        hand.ew = Some(WrittenSide::from_form(self.ew_meld, ew, self.ew_won_trick));
         Ok(hand)
     }
 }

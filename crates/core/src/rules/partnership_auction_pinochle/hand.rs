@@ -19,10 +19,11 @@ use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, MAX_POINTS};
 use super::auction::{self, Ending};
+use crate::rules::contract_head::{self, Head};
 use crate::rules::hand_form::is_false;
-use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
+use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand, WrittenSide};
 use crate::rules::typed::no_contract;
-use crate::rules::{Field, RuleError, Suit, contract_head, fields};
+use crate::rules::{Field, RuleError, Suit, fields};
 
 /// A deal, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,14 +42,9 @@ pub enum Deal {
 pub struct Hand {
     /// Who dealt.
     pub dealer: String,
-    /// Who won the auction.
-    pub bidder: String,
-    /// The bidder's partnership.
-    pub bidding: Side,
-    /// The contract, in points: a multiple of 10, at least the agreed minimum.
-    pub bid: i64,
-    /// The trump the bidder named.
-    pub trump: Suit,
+    /// The contract: the bidder, his side, the bid in points (a multiple of 10, at least
+    /// the agreed minimum) and trump.
+    pub head: Head,
     /// Each side's meld, trick points and won-a-trick.
     pub sides: PerSide<SideHand>,
     /// How many calls the auction had, when it was given (checked).
@@ -86,20 +82,6 @@ pub struct WrittenHand {
     /// The calls, `[player, bid | "pass"]`, checked when given ([`super::auction`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auction: Option<Vec<Value>>,
-}
-
-/// One side's part of a written hand.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct WrittenSide {
-    /// The side's melds added together, in points (0 when left out).
-    #[serde(default)]
-    pub meld: i64,
-    /// Trick points, 0–250.
-    pub tricks: i64,
-    /// Whether the side won a trick; read from the trick points when left out.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub won_trick: Option<bool>,
 }
 
 /// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
@@ -147,10 +129,7 @@ pub fn check(
     }
     Ok(Deal::Played(Hand {
         dealer: w.dealer,
-        bidder: head.bidder,
-        bidding: head.side,
-        bid: head.bid,
-        trump: head.trump,
+        head,
         sides,
         auction_calls: w.auction.as_ref().map(Vec::len),
     }))
@@ -193,17 +172,15 @@ fn check_all_passed(
 /// One side's meld and trick points on a played deal, which must be given (rules §1.6).
 /// The error names the side (`NS`).
 fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, RuleError> {
-    written
-        .map(|s| SideHand::new(s.meld, s.tricks, s.won_trick))
-        .ok_or_else(|| {
-            RuleError::new(
-                Field::default().side(side.name()),
-                format!(
-                    "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
-                    side.name()
-                ),
-            )
-        })
+    written.map(|s| s.hand()).ok_or_else(|| {
+        RuleError::new(
+            Field::default().side(side.name()),
+            format!(
+                "enter {}'s meld and trick points, like {{\"meld\": 100, \"tricks\": 130}}",
+                side.name()
+            ),
+        )
+    })
 }
 
 /// A bid's own rules: in tens (rules §0.3), at least the agreed minimum (rules §1.6:
@@ -263,14 +240,14 @@ pub struct Scored {
 /// reach the bid it scores **all it made**, else the **bid is deducted** and its meld and
 /// tricks count for nothing; the other side always scores its meld + trick points.
 pub fn score(hand: &Hand) -> Scored {
-    let b = hand.bidding;
+    let b = hand.head.side;
     let bidders_total = hand.sides[b].points(true);
-    let made = bidders_total >= hand.bid;
+    let made = bidders_total >= hand.head.bid;
     let sides = PerSide::from_fn(|side| {
         let h = hand.sides[side];
         if side == b && !made {
             return SideScore {
-                points: -hand.bid,
+                points: -hand.head.bid,
                 meld: 0,
                 meld_lost: 0,
             };

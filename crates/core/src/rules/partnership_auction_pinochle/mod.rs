@@ -28,11 +28,13 @@ use serde_json::{Value, json};
 
 use self::agreements::{Agreements, MAX_POINTS};
 use self::hand::{Deal, Hand, Scored, WrittenHand};
+use crate::rules::contract_head;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
+use crate::rules::sheet::minus;
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Cell, Contract, Ctx, Detail, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome,
-    RuleError, SheetLine, Step, Table, Tally, Tone,
+    Cell, Contract, Ctx, Detail, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine, Step,
+    Table, Tally, Tone,
 };
 
 /// The registration of `partnership_auction_pinochle`: exactly four players, partners
@@ -100,12 +102,12 @@ impl PartnershipAuction {
         let mut why = format!(
             "{} → NS {}, EW {}",
             describe(&hand, &scored),
-            signed(scores.ns),
-            signed(scores.ew)
+            minus(scores.ns),
+            minus(scores.ew)
         );
         let mut steps = score_steps(&hand, &scored);
         ctx.table.dealt(&hand.dealer);
-        let Some(end) = settle::game_end(&scores, self.agreements.target, hand.bidding) else {
+        let Some(end) = settle::game_end(&scores, self.agreements.target, hand.head.side) else {
             self.scores = scores;
             self.deals_this_game += 1;
             return Ok(Outcome {
@@ -121,27 +123,16 @@ impl PartnershipAuction {
         let how = match end.decided_by {
             "bidders_counted_first" => format!(
                 "both sides passed {target} (NS {}, EW {}): the bidding side is counted first and wins",
-                signed(scores.ns),
-                signed(scores.ew)
+                minus(scores.ns),
+                minus(scores.ew)
             ),
-            _ => format!("reached {} (target {target})", signed(scores[w])),
+            _ => format!("reached {} (target {target})", minus(scores[w])),
         };
         why.push_str(&format!(". {} win game {game}: {how}; {paid}", w.name()));
         let mut after = sheet(game, &scores);
         after["game_over"] = json!({ "winner": w.name(), "decided_by": end.decided_by });
-        let finished = FinishedGame {
-            winner: Some(w.name().to_string()),
-            decided_by: end.decided_by.to_string(),
-            final_scores: scores.to_json(),
-        };
-        let game_end = GameEnd {
-            winner: Some(w.name().to_string()),
-            at: Some(scores[w]),
-            how,
-            award: None,
-            settlement: paid,
-            fresh: Vec::new(),
-        };
+        let (finished, game_end) =
+            partnership::game_won(w, end.decided_by, &scores, how, None, paid);
         self.games += 1;
         self.scores = PerSide::default();
         self.deals_this_game = 0;
@@ -191,15 +182,6 @@ impl PartnershipAuction {
     }
 }
 
-/// A score for the sheet's words, with a true minus sign ("−300") as the table writes it.
-fn signed(points: i64) -> String {
-    if points < 0 {
-        format!("−{}", points.unsigned_abs())
-    } else {
-        points.to_string()
-    }
-}
-
 /// The sheet after a deal, for `scores_after`: `{"game": 1, "scores": {"NS": 340, "EW":
 /// 150}}` in points, plus `game_over` when the deal ended the game.
 fn sheet(game: usize, scores: &PerSide<i64>) -> Value {
@@ -221,14 +203,8 @@ fn side_words(hand: &Hand, side: Side) -> String {
 /// 200); EW +150 (meld 100 + tricks 50)", or "… and fell short with 290 (meld 90 + tricks
 /// 200): NS −300 (the bid is deducted); …" (rules §1.6).
 pub fn describe(hand: &Hand, scored: &Scored) -> String {
-    let b = hand.bidding;
-    let contract = format!(
-        "{} bid {} in {} for {}",
-        hand.bidder,
-        hand.bid,
-        hand.trump.name(),
-        b.name()
-    );
+    let b = hand.head.side;
+    let contract = contract_head::words(&hand.head.bidder, hand.head.bid, hand.head.trump, b);
     let head = if scored.made {
         format!("{contract} and made it")
     } else {
@@ -241,7 +217,7 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     let words = |side: Side| {
         let points = scored.sides[side].points;
         if side == b && !scored.made {
-            format!("{} −{} (the bid is deducted)", side.name(), hand.bid)
+            format!("{} −{} (the bid is deducted)", side.name(), hand.head.bid)
         } else {
             format!("{} +{points} ({})", side.name(), side_words(hand, side))
         }
@@ -253,14 +229,14 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
 /// 140 + tricks 200" = 340, or "bid 300 deducted: made 290 of it" = −300), then the
 /// opponents (rules §1.6).
 fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
-    let b = hand.bidding;
+    let b = hand.head.side;
     [b, b.other()]
         .into_iter()
         .map(|side| {
             let sum = if side == b && !scored.made {
                 format!(
                     "bid {} deducted: made only {} ({})",
-                    hand.bid,
+                    hand.head.bid,
                     scored.bidders_total,
                     side_words(hand, side)
                 )
@@ -280,7 +256,7 @@ fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
 /// The sheet's line for a played deal: the contract with made or set back, each side's meld
 /// and tricks, and both sides' points (added and running, circled when in the hole).
 fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
-    let b = hand.bidding;
+    let b = hand.head.side;
     let mut marks = Vec::new();
     if let Some(calls) = hand.auction_calls {
         marks.push(Mark::new(
@@ -305,7 +281,7 @@ fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
         details.push(note(format!("tricks {}", h.tricks), Tone::Plain));
         if side == b && !scored.made {
             details.push(note(
-                format!("set back {}: meld and tricks lost", hand.bid),
+                format!("set back {}: meld and tricks lost", hand.head.bid),
                 Tone::Bad,
             ));
         } else if scored.sides[side].meld_lost > 0 {
@@ -331,10 +307,10 @@ fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
     SheetLine {
         dealer: Some(hand.dealer.clone()),
         contract: Some(Contract {
-            who: hand.bidder.clone(),
+            who: hand.head.bidder.clone(),
             side: Some(b.name().into()),
-            bid: hand.bid,
-            trump: Some(hand.trump),
+            bid: hand.head.bid,
+            trump: Some(hand.head.trump),
             result: if scored.made { "made" } else { "set back" }.into(),
             tone: if scored.made { Tone::Good } else { Tone::Bad },
         }),
@@ -375,27 +351,25 @@ impl Game for PartnershipAuction {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<PartnershipAuction, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            let field = Field::name("opening_scores").side(side.name());
-            if opening[side].abs() > MAX_POINTS {
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
+            if score.abs() > MAX_POINTS {
                 return Err(RuleError::new(
                     field,
-                    format!("{} is not a score from a real sheet", opening[side]),
+                    format!("{score} is not a score from a real sheet"),
                 ));
             }
-            if opening[side] >= agreements.target {
+            if score >= agreements.target {
                 return Err(RuleError::new(
                     field,
                     format!(
-                        "{} already reaches the target {}, so that game is over, not in progress",
-                        opening[side], agreements.target
+                        "{score} already reaches the target {}, so that game is over, not in progress",
+                        agreements.target
                     ),
                 )
                 .rule("rules §1.6"));
             }
-        }
+            Ok(())
+        })?;
         Ok(PartnershipAuction {
             agreements,
             seating,
@@ -426,8 +400,8 @@ impl Game for PartnershipAuction {
                 format!(
                     "The sitting is closed with game {} unfinished (NS {}, EW {}): it settles nothing",
                     self.game_number(),
-                    signed(self.scores.ns),
-                    signed(self.scores.ew)
+                    minus(self.scores.ns),
+                    minus(self.scores.ew)
                 ),
                 line,
             )
@@ -444,13 +418,7 @@ impl Game for PartnershipAuction {
     }
 
     fn standing(&self) -> Vec<Cell> {
-        Side::BOTH
-            .iter()
-            .map(|&side| Cell {
-                in_hole: self.scores[side] < 0,
-                ..Cell::running(side.name(), Tally::Points, self.scores[side])
-            })
-            .collect()
+        self.scores.running_cells(Tally::Points)
     }
 
     /// Scores carried in from a paper sheet, when there are any.
@@ -472,8 +440,8 @@ impl Game for PartnershipAuction {
         self.in_progress().then(|| {
             partnership::unfinished_words(
                 self.game_number(),
-                signed(self.scores.ns),
-                signed(self.scores.ew),
+                minus(self.scores.ns),
+                minus(self.scores.ew),
             )
         })
     }

@@ -10,23 +10,19 @@
 use std::collections::BTreeMap;
 
 use super::agreements::Agreements;
-use super::hand::{WrittenClaim, WrittenDeal, WrittenSide};
+use super::hand::{WrittenClaim, WrittenDeal};
 use super::sheet::num;
-use crate::rules::game::{HandFormSpec, STAKE_DEFAULT, suit_choices};
+use crate::rules::game::{HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{self, Seating, Side, rest_of_tricks};
-use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
+use crate::rules::partnership::{self, Seating, WrittenSide, form_tricks};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 use serde::{Deserialize, Serialize};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
 pub static AGREEMENTS: &[AgreementSpec] = &[
-    AgreementSpec {
-        name: "stake",
-        label: "Stake per game",
-        kind: SpecKind::Money,
-        default: STAKE_DEFAULT,
-        help: "When a game ends each player of the losing side pays this to his opposite number; $0.00 (the default) plays for points only (session-format; S002 names no stake, rules §1.5).",
-    },
+    partnership::stake_per_game(
+        "When a game ends each player of the losing side pays this to his opposite number; $0.00 (the default) plays for points only (session-format; S002 names no stake, rules §1.5).",
+    ),
     AgreementSpec {
         name: "target",
         label: "Game (points)",
@@ -172,7 +168,11 @@ impl hand_form::HandForm for Form {
                 won_trick: self.won_trick.then_some(true),
             }));
         }
-        let [ns_tricks, ew_tricks] = self.tricks()?;
+        let (ns_tricks, ew_tricks) = form_tricks(
+            self.ns_tricks,
+            self.ew_tricks,
+            "enter one side's trick points; the other side's are 250 minus them",
+        )?;
         Ok(Written::Deal(WrittenDeal {
             kind: "hand".into(),
             dealer: self
@@ -187,35 +187,13 @@ impl hand_form::HandForm for Form {
             })?,
             turn_up_dix: self.turn_up_dix,
             dix_holders: self.dix_holders()?,
-            ns: WrittenSide {
-                meld: self.ns_meld.unwrap_or(0),
-                tricks: ns_tricks,
-                won_trick: self.ns_won_trick.then_some(true),
-            },
-            ew: WrittenSide {
-                meld: self.ew_meld.unwrap_or(0),
-                tricks: ew_tricks,
-                won_trick: self.ew_won_trick.then_some(true),
-            },
+            ns: WrittenSide::from_form(self.ns_meld, ns_tricks, self.ns_won_trick),
+            ew: WrittenSide::from_form(self.ew_meld, ew_tricks, self.ew_won_trick),
         }))
     }
 }
 
 impl Form {
-    /// The trick points of both sides, NS first: the side entered, and the other 250 minus
-    /// it when left empty (both may be entered; the rules then check they make 250).
-    fn tricks(&self) -> Result<[i64; 2], RuleError> {
-        match (self.ns_tricks, self.ew_tricks) {
-            (Some(ns), Some(ew)) => Ok([ns, ew]),
-            (Some(ns), None) => Ok([ns, rest_of_tricks(Side::NS, ns)?]),
-            (None, Some(ew)) => Ok([rest_of_tricks(Side::EW, ew)?, ew]),
-            (None, None) => Err(RuleError::new(
-                Field::of_side(Side::NS.name(), "tricks"),
-                "enter one side's trick points; the other side's are 250 minus them",
-            )),
-        }
-    }
-
     /// The dix holders from the taps: `dix_holders.<player>` ticked (or a count, 1 or 2, as
     /// a correction fills it in) and `dix_both` naming a player who held both. Names in
     /// alphabetical order (the order does not matter to the score).

@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use crate::rules::partnership::{
-    self, ALL_TRICK_POINTS, MAX_MELD, PerSide, Seating, Side, SideHand,
+    self, ALL_TRICK_POINTS, MAX_MELD, PerSide, Seating, Side, SideHand, WrittenSide,
 };
 use crate::rules::{Field, RuleError, Suit, fields};
 
@@ -89,20 +89,6 @@ pub struct WrittenDeal {
     pub ew: WrittenSide,
 }
 
-/// One side's part of a written deal.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct WrittenSide {
-    /// Meld points without the dix 10s (0 when left out).
-    #[serde(default)]
-    pub meld: i64,
-    /// Trick points, 0–250.
-    pub tricks: i64,
-    /// Whether the side won a trick; read from the trick points when left out.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub won_trick: Option<bool>,
-}
-
 /// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
 /// the field: `all_passed` (nobody bids in this game, so no deal is passed out, rules §1.5);
 /// `dealer` or a `dix_holders` entry not seated; more dixes than the deck's two
@@ -156,10 +142,7 @@ pub fn check(w: WrittenDeal, seating: &Seating) -> Result<Deal, RuleError> {
         )
         .rule("rules §1.0"));
     }
-    let sides = PerSide::new(
-        SideHand::new(w.ns.meld, w.ns.tricks, w.ns.won_trick),
-        SideHand::new(w.ew.meld, w.ew.tricks, w.ew.won_trick),
-    );
+    let sides = PerSide::new(w.ns.hand(), w.ew.hand());
     partnership::check_hands(&sides)?;
     for side in Side::BOTH {
         check_count(sides[side].tricks, Field::of_side(side.name(), "tricks"))?;

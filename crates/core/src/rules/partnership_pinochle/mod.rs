@@ -34,8 +34,8 @@ use crate::rules::game::HandFormSpec;
 use crate::rules::partnership::{self, PerSide, Seating, Side};
 use crate::rules::typed::{self, Game};
 use crate::rules::{
-    Cell, Ctx, Field, FinishedGame, GameEnd, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine,
-    Step, Table, Tally, Tone,
+    Cell, Ctx, Field, GameInfo, Layout, Mark, Outcome, RuleError, SheetLine, Step, Table, Tally,
+    Tone,
 };
 
 /// The registration of `partnership_pinochle`: exactly four players, partners opposite
@@ -296,19 +296,8 @@ impl PartnershipPinochle {
         steps.extend(paid_steps);
         let mut after_json = self.sheet_json(&scores, self.target);
         after_json["game_over"] = json!({ "winner": winner.name(), "decided_by": decided_by });
-        let finished = FinishedGame {
-            winner: Some(winner.name().to_string()),
-            decided_by: decided_by.to_string(),
-            final_scores: scores.to_json(),
-        };
-        let end = GameEnd {
-            winner: Some(winner.name().to_string()),
-            at: Some(scores[winner]),
-            how,
-            award: None,
-            settlement: paid.clone(),
-            fresh: Vec::new(),
-        };
+        let (finished, end) =
+            partnership::game_won(winner, decided_by, &scores, how, None, paid.clone());
         self.games += 1;
         self.scores = PerSide::default();
         self.target = self.agreements.target;
@@ -357,11 +346,7 @@ impl Game for PartnershipPinochle {
         players: &[String],
         opening_scores: Option<&Value>,
     ) -> Result<PartnershipPinochle, RuleError> {
-        let seating = Seating::new(players)?;
-        let opening = partnership::read_opening_scores(opening_scores)?;
-        for side in Side::BOTH {
-            let field = Field::name("opening_scores").side(side.name());
-            let score = opening[side];
+        let (seating, opening) = partnership::open(players, opening_scores, |field, score| {
             if !(0..=MAX_TARGET).contains(&score) {
                 return Err(RuleError::new(
                     field,
@@ -371,7 +356,8 @@ impl Game for PartnershipPinochle {
                 )
                 .rule("rules §1.5"));
             }
-        }
+            Ok(())
+        })?;
         let target = match settle::after_deal(&opening, agreements.target, agreements.target_step) {
             Some(AfterDeal::PlayOn) => agreements.target,
             Some(AfterDeal::Raised { target }) => target,

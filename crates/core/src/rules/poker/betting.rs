@@ -98,19 +98,14 @@ fn read_action(
 /// Errors name `rounds[r][a]` (round r, action a, from 0) or `contributions.<player>`.
 pub fn check_rounds(
     rounds: &[Vec<Value>],
-    players: &[String],
-    contributions: &[i64],
-    folded: &[bool],
-    all_in: &[bool],
+    hand: InHand<'_>,
     agreements: &Agreements,
 ) -> Result<(), RuleError> {
+    let players = hand.players;
     let unit = agreements.unit;
     let to_units = |m: Option<Money>| m.map(|m| m.cents() / unit.cents());
     let mut betting = Betting {
-        players,
-        contributions,
-        folded,
-        all_in,
+        hand,
         unit,
         ante: to_units(agreements.ante).unwrap_or(0),
         max_first: to_units(agreements.max_first_bet),
@@ -135,14 +130,26 @@ pub fn check_rounds(
     betting.totals()
 }
 
+/// Who is in one hand and what each put in, seat by seat as `players` (rules §1.11,
+/// session-format `hand`): the contributions in units of the agreed unit, who folded and
+/// who went all-in, as the hand's reading found them.
+#[derive(Debug, Clone, Copy)]
+pub struct InHand<'a> {
+    /// The players, in seat order.
+    pub players: &'a [String],
+    /// What each put in, in units of the agreed unit.
+    pub contributions: &'a [i64],
+    /// Whether each folded.
+    pub folded: &'a [bool],
+    /// Whether each went all-in.
+    pub all_in: &'a [bool],
+}
+
 /// The betting of one hand as it is checked, action by action: the hand as written, the
 /// limits in units (`None`: no limit), and what each player has put in the rounds so far
 /// (units) and whether he has folded.
 struct Betting<'a> {
-    players: &'a [String],
-    contributions: &'a [i64],
-    folded: &'a [bool],
-    all_in: &'a [bool],
+    hand: InHand<'a>,
     unit: Money,
     ante: i64,
     max_first: Option<i64>,
@@ -162,11 +169,11 @@ struct Round {
 
 impl Betting<'_> {
     fn name(&self, seat: usize) -> &str {
-        self.players.get(seat).map_or("", String::as_str)
+        self.hand.players.get(seat).map_or("", String::as_str)
     }
 
     fn at(&self, seat: usize) -> i64 {
-        self.contributions.get(seat).copied().unwrap_or(0)
+        self.hand.contributions.get(seat).copied().unwrap_or(0)
     }
 
     /// What `seat` can put in the rounds: his contribution less the ante he paid.
@@ -193,7 +200,7 @@ impl Betting<'_> {
                 format!("{who} has folded and cannot act again"),
             ));
         }
-        let is_all_in = self.all_in.get(seat) == Some(&true);
+        let is_all_in = self.hand.all_in.get(seat) == Some(&true);
         let so_far = self.paid.get(seat).copied().unwrap_or(0);
         if is_all_in && so_far >= self.cap(seat) && !matches!(action, Action::Fold) {
             return Err(RuleError::new(
@@ -220,7 +227,7 @@ impl Betting<'_> {
             }
             Action::Raise(x) => self.raise(now, field, &who, owed, x)?,
             Action::Fold => {
-                if self.folded.get(seat) != Some(&true) {
+                if self.hand.folded.get(seat) != Some(&true) {
                     return Err(RuleError::new(
                         field,
                         format!("{who} folds here but is not listed in folded"),
@@ -333,8 +340,8 @@ impl Betting<'_> {
     /// At the end of round `r` everyone still in and not all-in with everything has
     /// matched the last bet or raise (S004). Errors name `rounds[r]`.
     fn round_ends(&self, r: usize, now: &Round) -> Result<(), RuleError> {
-        for seat in 0..self.players.len() {
-            let done = self.all_in.get(seat) == Some(&true)
+        for seat in 0..self.hand.players.len() {
+            let done = self.hand.all_in.get(seat) == Some(&true)
                 && self.paid.get(seat).copied().unwrap_or(0) >= self.cap(seat);
             let mine = now.put.get(seat).copied().unwrap_or(0);
             if self.out.get(seat) == Some(&false)
@@ -361,9 +368,9 @@ impl Betting<'_> {
     /// name `rounds` or `contributions.<player>`.
     fn totals(&self) -> Result<(), RuleError> {
         let (ante, unit) = (self.ante, self.unit);
-        for seat in 0..self.players.len() {
+        for seat in 0..self.hand.players.len() {
             let who = self.name(seat);
-            if self.folded.get(seat) == Some(&true) && self.out.get(seat) == Some(&false) {
+            if self.hand.folded.get(seat) == Some(&true) && self.out.get(seat) == Some(&false) {
                 return Err(RuleError::new(
                     "rounds",
                     format!("{who} is listed as folded but never folds in the betting"),

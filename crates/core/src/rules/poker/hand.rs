@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
-use super::betting;
+use super::betting::{self, InHand};
 use super::cards;
 use super::showdown::read_showdown;
 use crate::money::Money;
@@ -217,17 +217,16 @@ pub fn check(
             "everybody folded: the last player left in the hand takes the pot without folding",
         ));
     }
-    check_contributions(players, &contributions, &folded, &all_in, agreements)?;
+    let in_hand = InHand {
+        players,
+        contributions: &contributions,
+        folded: &folded,
+        all_in: &all_in,
+    };
+    check_contributions(in_hand, agreements)?;
     let showdown = read_showdown(&w, players, &folded, &left, agreements)?;
     if let Some(rounds) = &w.rounds {
-        betting::check_rounds(
-            rounds,
-            players,
-            &contributions,
-            &folded,
-            &all_in,
-            agreements,
-        )?;
+        betting::check_rounds(rounds, in_hand, agreements)?;
     }
     Ok(Hand {
         dealer,
@@ -275,13 +274,13 @@ fn read_contributions(
 /// Every contribution against the hand: an all-in player put something in; a player still
 /// in and not all-in put in the most anyone did (rules §1.11); one dealt in put in at least
 /// the ante (S004). Errors name `contributions.<player>`.
-fn check_contributions(
-    players: &[String],
-    contributions: &[i64],
-    folded: &[bool],
-    all_in: &[bool],
-    agreements: &Agreements,
-) -> Result<(), RuleError> {
+fn check_contributions(hand: InHand<'_>, agreements: &Agreements) -> Result<(), RuleError> {
+    let InHand {
+        players,
+        contributions,
+        folded,
+        all_in,
+    } = hand;
     let unit = agreements.unit;
     let max = contributions.iter().copied().max().unwrap_or(0);
     for seat in 0..players.len() {
