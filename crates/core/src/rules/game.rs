@@ -397,6 +397,46 @@ pub struct GameInfo {
     pub to_make: Option<ToMakeFn>,
 }
 
+impl GameInfo {
+    /// The registration of the typed game `G`, whose hand form is `F`: `id` as documents
+    /// write it, `name` for players, its `rules` section, the fewest and most `seats`, and
+    /// the new-session form's `agreements`; without meld or a contract to make until
+    /// [`GameInfo::with_meld`] and [`GameInfo::with_to_make`] add them.
+    pub const fn typed<G: super::typed::Game, F: super::hand_form::HandForm>(
+        (id, name, rules): (&'static str, &'static str, &'static str),
+        seats: (usize, usize),
+        agreements: &'static [AgreementSpec],
+    ) -> GameInfo {
+        GameInfo {
+            id,
+            name,
+            rules,
+            seats,
+            agreements,
+            start: super::typed::start::<G>,
+            hand_from_form: super::hand_form::hand_event::<F>,
+            meld: None,
+            to_make: None,
+        }
+    }
+
+    /// The same registration with the game's meld table.
+    pub const fn with_meld(self, meld: &'static super::meld::MeldRules) -> GameInfo {
+        GameInfo {
+            meld: Some(meld),
+            ..self
+        }
+    }
+
+    /// The same registration with the game's "to make" sentence.
+    pub const fn with_to_make(self, to_make: ToMakeFn) -> GameInfo {
+        GameInfo {
+            to_make: Some(to_make),
+            ..self
+        }
+    }
+}
+
 /// Every field of `event` as the hand form's input of that name, to correct it: nested
 /// fields with dots (`points.high`, `NS.meld`), `null` as `"nobody"`, `true` as `"true"`,
 /// a list of names as a count per name (`NS.meld_checks.aces_100` = 2), and any other list

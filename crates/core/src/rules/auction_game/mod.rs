@@ -41,17 +41,11 @@ use crate::rules::{
 };
 
 /// The registration of `auction_game`: 2 to 4 players (rules §1.10).
-pub static GAME: GameInfo = GameInfo {
-    id: "auction_game",
-    name: "Auction (money cards)",
-    rules: "rules §1.10",
-    seats: (2, 4),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<Auction>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: None,
-    to_make: None,
-};
+pub static GAME: GameInfo = GameInfo::typed::<Auction, form::Form>(
+    ("auction_game", "Auction (money cards)", "rules §1.10"),
+    (2, 4),
+    form::AGREEMENTS,
+);
 
 typed::events! {
     /// What happens in Auction besides a payment and the close: a whole game, entered as

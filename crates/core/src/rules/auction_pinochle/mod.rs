@@ -30,17 +30,13 @@ use crate::rules::{
 };
 
 /// The registration of `auction_pinochle`.
-pub static GAME: GameInfo = GameInfo {
-    id: "auction_pinochle",
-    name: "Auction Pinochle",
-    rules: "rules §1.1–1.3",
-    seats: (3, 4),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<AuctionPinochle>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: Some(&meld::MELD),
-    to_make: Some(to_make::to_make),
-};
+pub static GAME: GameInfo = GameInfo::typed::<AuctionPinochle, form::Form>(
+    ("auction_pinochle", "Auction Pinochle", "rules §1.1–1.3"),
+    (3, 4),
+    form::AGREEMENTS,
+)
+.with_meld(&meld::MELD)
+.with_to_make(to_make::to_make);
 
 /// The most players seated at once: 3, or 4 with the dealer sitting out (rules §1.1).
 const MOST_SEATED: usize = 4;

@@ -29,17 +29,12 @@ use crate::rules::{
 };
 
 /// The registration of `auction_pitch`: 2 to 7 players, each for himself (rules §1.4, S001).
-pub static GAME: GameInfo = GameInfo {
-    id: "auction_pitch",
-    name: "Auction Pitch",
-    rules: "rules §1.4",
-    seats: (2, 7),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<AuctionPitch>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: None,
-    to_make: Some(to_make::to_make),
-};
+pub static GAME: GameInfo = GameInfo::typed::<AuctionPitch, form::Form>(
+    ("auction_pitch", "Auction Pitch", "rules §1.4"),
+    (2, 7),
+    form::AGREEMENTS,
+)
+.with_to_make(to_make::to_make);
 
 typed::events! {
     /// What happens in Auction Pitch besides a payment and the close: a hand.

@@ -30,17 +30,13 @@ use crate::rules::{
 };
 
 /// The registration of `check_pinochle`: exactly four players (rules §1.7).
-pub static GAME: GameInfo = GameInfo {
-    id: "check_pinochle",
-    name: "Check Pinochle",
-    rules: "rules §1.7",
-    seats: (partnership::PLAYERS, partnership::PLAYERS),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<CheckPinochle>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: Some(&meld::MELD),
-    to_make: Some(crate::rules::to_make::side_meld_and_tricks),
-};
+pub static GAME: GameInfo = GameInfo::typed::<CheckPinochle, form::Form>(
+    ("check_pinochle", "Check Pinochle", "rules §1.7"),
+    (partnership::PLAYERS, partnership::PLAYERS),
+    form::AGREEMENTS,
+)
+.with_meld(&meld::MELD)
+.with_to_make(crate::rules::to_make::side_meld_and_tricks);
 
 typed::events! {
     /// What happens in Check Pinochle besides a payment and the close: a hand.

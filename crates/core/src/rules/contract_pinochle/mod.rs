@@ -30,17 +30,13 @@ use crate::rules::{
 };
 
 /// The registration of `contract_pinochle`: exactly four players (rules §1.8).
-pub static GAME: GameInfo = GameInfo {
-    id: "contract_pinochle",
-    name: "Contract Pinochle",
-    rules: "rules §1.8",
-    seats: (partnership::PLAYERS, partnership::PLAYERS),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<ContractPinochle>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: Some(&meld::MELD),
-    to_make: Some(to_make::to_make),
-};
+pub static GAME: GameInfo = GameInfo::typed::<ContractPinochle, form::Form>(
+    ("contract_pinochle", "Contract Pinochle", "rules §1.8"),
+    (partnership::PLAYERS, partnership::PLAYERS),
+    form::AGREEMENTS,
+)
+.with_meld(&meld::MELD)
+.with_to_make(to_make::to_make);
 
 /// Every score a side can have is a sum of bids × 1, 2 or 4 (tens) and halves of them, so
 /// a multiple of 5 (rules §1.8).

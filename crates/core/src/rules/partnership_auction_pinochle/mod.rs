@@ -39,17 +39,17 @@ use crate::rules::{
 
 /// The registration of `partnership_auction_pinochle`: exactly four players, partners
 /// opposite (rules §1.6).
-pub static GAME: GameInfo = GameInfo {
-    id: "partnership_auction_pinochle",
-    name: "Partnership Auction Pinochle",
-    rules: "rules §1.6",
-    seats: (partnership::PLAYERS, partnership::PLAYERS),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<PartnershipAuction>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: Some(&meld::MELD),
-    to_make: Some(crate::rules::to_make::side_meld_and_tricks),
-};
+pub static GAME: GameInfo = GameInfo::typed::<PartnershipAuction, form::Form>(
+    (
+        "partnership_auction_pinochle",
+        "Partnership Auction Pinochle",
+        "rules §1.6",
+    ),
+    (partnership::PLAYERS, partnership::PLAYERS),
+    form::AGREEMENTS,
+)
+.with_meld(&meld::MELD)
+.with_to_make(crate::rules::to_make::side_meld_and_tricks);
 
 typed::events! {
     /// What happens in Partnership Auction Pinochle besides a payment and the close.

@@ -40,17 +40,12 @@ use crate::rules::{
 
 /// The registration of `partnership_pinochle`: exactly four players, partners opposite
 /// (rules §1.5).
-pub static GAME: GameInfo = GameInfo {
-    id: "partnership_pinochle",
-    name: "Partnership Pinochle",
-    rules: "rules §1.5",
-    seats: (partnership::PLAYERS, partnership::PLAYERS),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<PartnershipPinochle>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: Some(&meld::MELD),
-    to_make: None,
-};
+pub static GAME: GameInfo = GameInfo::typed::<PartnershipPinochle, form::Form>(
+    ("partnership_pinochle", "Partnership Pinochle", "rules §1.5"),
+    (partnership::PLAYERS, partnership::PLAYERS),
+    form::AGREEMENTS,
+)
+.with_meld(&meld::MELD);
 
 typed::events! {
     /// What happens in Partnership Pinochle besides a payment and the close.

@@ -47,17 +47,11 @@ use crate::rules::{
 pub use crate::ledger::POT;
 
 /// The registration of `poker`: 2 to 10 players (session-format).
-pub static GAME: GameInfo = GameInfo {
-    id: "poker",
-    name: "Poker",
-    rules: "rules §1.11",
-    seats: (2, 10),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<Poker>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: None,
-    to_make: None,
-};
+pub static GAME: GameInfo = GameInfo::typed::<Poker, form::Form>(
+    ("poker", "Poker", "rules §1.11"),
+    (2, 10),
+    form::AGREEMENTS,
+);
 
 typed::events! {
     /// What happens at a poker session besides a payment and the close: a hand.

@@ -38,17 +38,12 @@ use crate::rules::{
 use crate::rules::sheet::points as pts;
 
 /// The registration of `two_handed_pinochle`: exactly two players (rules §1.9).
-pub static GAME: GameInfo = GameInfo {
-    id: "two_handed_pinochle",
-    name: "Two-handed Pinochle",
-    rules: "rules §1.9",
-    seats: (2, 2),
-    agreements: form::AGREEMENTS,
-    start: typed::start::<TwoHanded>,
-    hand_from_form: crate::rules::hand_form::hand_event::<form::Form>,
-    meld: Some(&meld::MELD),
-    to_make: None,
-};
+pub static GAME: GameInfo = GameInfo::typed::<TwoHanded, form::Form>(
+    ("two_handed_pinochle", "Two-handed Pinochle", "rules §1.9"),
+    (2, 2),
+    form::AGREEMENTS,
+)
+.with_meld(&meld::MELD);
 
 typed::events! {
     /// What happens in Two-handed Pinochle besides a payment and the close.
