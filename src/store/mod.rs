@@ -45,7 +45,7 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqli
 
 /// Opens (creating the file if needed) and migrates the database at `url` (`sqlite://…`,
 /// `sqlite::memory:` or `postgres://…`) and answers the one-connection writer, which carries
-/// its read pool ([`pools`], docs/architecture.md "Two pools"). A write waiting over
+/// its read pool ([`WritePool`], docs/architecture.md "Two pools"). A write waiting over
 /// [`WRITE_WAIT`] fails busy. Errors: the file cannot be made or opened; a migration fails.
 pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
     if postgres::Engine::of(url) == Some(postgres::Engine::Postgres) {
