@@ -1,8 +1,6 @@
-//! `scorekeeper copy --from sqlite://… --to postgres://…`: a whole SQLite database into an
-//! empty PostgreSQL one, in one target transaction ([`store::copy`]) committed only if every
-//! check holds: row counts match (the source read in one snapshot), the rebuilt club totals
-//! match, and every session's stored ledger equals [`format::replay`] of its document as
-//! read back from the target.
+//! `scorekeeper copy`: a whole SQLite database into an empty PostgreSQL one, in one target
+//! transaction committed only if row counts, rebuilt club totals and every session's ledger
+//! (against [`format::replay`] of its document read back) all match.
 
 use std::process::ExitCode;
 use std::str::FromStr;

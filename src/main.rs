@@ -89,10 +89,8 @@ fn allocator_settings() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn allocator_settings() {}
 
-/// Prints the ledger document of a session document. Exit 0; 2 with one stderr line naming
-/// event, field and rule when the rules refuse it; 1 naming the file when it is not JSON
-/// (so a script tells "fix the file" from "the entry breaks a rule"). A closed stdout ends
-/// quietly.
+/// Prints the ledger document of a session document: exit 0; 2 naming event, field and rule
+/// when the rules refuse it; 1 naming the file when it is not JSON. A closed stdout is quiet.
 fn replay_command(file: &str) -> ExitCode {
     let bytes = if file == "-" {
         let mut bytes = Vec::new();
@@ -534,9 +532,8 @@ async fn restore(source: &Path, database_url: &str, force: bool) -> Result<PathB
     Ok(target)
 }
 
-/// The LAN address phones open when bound to `0.0.0.0`: the interface that would route to
-/// an RFC 5737 address (a UDP `connect` sends nothing). `None` when bound to one address or
-/// offline.
+/// The LAN address phones open when bound to `0.0.0.0` (the interface routing to an RFC 5737
+/// address); `None` when bound to one address or offline.
 fn lan_url(bound: std::net::SocketAddr) -> Option<String> {
     if !bound.ip().is_unspecified() {
         return None;

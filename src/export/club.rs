@@ -192,11 +192,9 @@ pub async fn export_club(
     Ok(export)
 }
 
-/// Imports `export` as a new club `name` (default the export's) with `passphrase`, all in
-/// **one transaction** after [`check_club_export`]: each session keeps its times, so its
-/// very ledger. The club, a write token and the new session ids. Errors:
-/// [`AppError::Refused`] naming the field; the club's own errors;
-/// [`AppError::TooManyRequests`] past the creation limit.
+/// Imports `export` as a new club (`name`, default the export's) in **one transaction**
+/// after [`check_club_export`]; sessions keep their times, so their ledgers. Errors:
+/// [`AppError::Refused`] naming the field; the club's own; [`AppError::TooManyRequests`].
 pub async fn import_club(
     pool: &WritePool,
     limits: &clubs::LoginLimits,

@@ -214,10 +214,9 @@ fn check_new_passphrase(passphrase: &str, field: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-/// Checks a club's passphrase; a write token (expired tokens are purged). One argon2 check
-/// per attempt within the limits, against a dummy hash for an unknown club, so both take
-/// the same time and answer. Errors: [`AppError::TooManyRequests`] ([`LoginLimits`]; nothing
-/// hashed); [`AppError::Unauthorized`] for a wrong name or passphrase alike.
+/// Checks a club's passphrase; a write token. One argon2 check per attempt, against a dummy
+/// hash for an unknown club, so both cost and answer the same. Errors:
+/// [`AppError::TooManyRequests`] ([`LoginLimits`]); [`AppError::Unauthorized`].
 pub async fn log_in(
     pool: &WritePool,
     limits: &LoginLimits,
@@ -375,10 +374,9 @@ pub async fn with_presented_links<F: std::future::Future>(
     PRESENTED_LINKS.scope(secrets, work).await
 }
 
-/// Checks that `grant` may read or write session `id`. A club-less session is reached
-/// through its links (write secret: both; read secret: read); one older than links is
-/// open to all. Errors: [`AppError::NotFound`] for a missing session or one the asker may
-/// not see (so ids leak nothing); [`AppError::Forbidden`] for a write with read access.
+/// Checks that `grant` may read or write session `id` (club-less: by its links; older than
+/// links: open). Errors: [`AppError::NotFound`] when missing or not the asker's to see (ids
+/// leak nothing); [`AppError::Forbidden`] for a write with read access.
 pub async fn authorize(
     pool: &ReadPool,
     folds: &Folds,

@@ -90,9 +90,8 @@ pub async fn glance(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Gla
     })
 }
 
-/// Session `id`'s ledger document (JSON text) from the stored entries (only `seq > after`
-/// when given) and its event count; `None` when an entry is missing (stored before
-/// migration 0011: fold, then [`backfill_entries`]). Costs the text sent, not a fold.
+/// Session `id`'s ledger (JSON text) from stored entries (`seq > after` if given) and its
+/// event count; `None` when an entry is missing (see [`backfill_entries`]).
 /// Errors: [`AppError::NotFound`].
 pub async fn stored_ledger(
     pool: &ReadPool,

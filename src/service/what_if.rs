@@ -1,10 +1,7 @@
-//! What a hand would do, without recording it: the event applied to a copy of the current
-//! state by [`super::record_event`]'s pure step; the copy's last row is the hand form's
-//! preview. Nothing is written and the cache is not touched.
-//!
-//! Why a server round trip rather than the engine as WebAssembly: one engine, so the
-//! preview cannot disagree with the recorded row, no second build to keep in step, and no
-//! session state on the phone.
+//! What a hand would do, without recording it: [`super::record_event`]'s pure step on a
+//! copy of the state; its last row is the form's preview. Nothing written, cache untouched.
+//! A server round trip, not WebAssembly: one engine, so the preview cannot disagree with
+//! the recorded row, and no second build to keep in step.
 
 use serde_json::Value;
 

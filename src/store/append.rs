@@ -16,9 +16,8 @@ use super::NewEvent;
 use super::either::{Conn, Connected};
 use crate::ids::{ClubId, SessionId};
 
-/// `BEGIN IMMEDIATE` plus each of `sessions`' event count (highest `seq`, 0 if none) in one
-/// query. Under the lock the counts hold until `COMMIT`. Begun by hand, not as an sqlx
-/// `Transaction`, so [`append_and_commit`] can commit in its query; on error the caller must
+/// `BEGIN IMMEDIATE` plus each of `sessions`' event count (0 if none) in one query; begun by
+/// hand so [`append_and_commit`] can commit in its query. On error the caller must
 /// [`roll_back`].
 pub async fn begin_and_count(
     conn: &mut SqliteConnection,
@@ -70,10 +69,9 @@ pub async fn lock_and_count(
     Ok(rows.into_iter().collect())
 }
 
-/// Takes the locks every write of a session's events or facts takes, so two instances'
-/// writes of one session serialise: on PostgreSQL the sessions' advisory locks (id order),
-/// then their clubs' ([`lock_clubs`]); on SQLite nothing (`BEGIN IMMEDIATE` holds the lock).
-/// On PostgreSQL a count read afterwards must be a statement of its own to see the commits.
+/// Takes the locks every write of a session's events or facts takes: on PostgreSQL the
+/// sessions' advisory locks (id order) then their clubs' ([`lock_clubs`]); on SQLite none.
+/// On PostgreSQL, read counts afterwards in a statement of their own.
 pub async fn lock_sessions(
     conn: &mut impl Connected,
     sessions: &[SessionId],

@@ -44,9 +44,8 @@ pub use pools::{Pooled, ReadPool, Tx, WritePool};
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// Opens (creating the file if needed) and migrates the database at `url` (`sqlite://…`,
-/// `sqlite::memory:` or `postgres://…`) and answers the one-connection writer, which carries
-/// its read pool ([`WritePool`], docs/architecture.md "Two pools"). A write waiting over
-/// [`WRITE_WAIT`] fails busy. Errors: the file cannot be made or opened; a migration fails.
+/// `sqlite::memory:`, `postgres://…`): the writer, carrying its read pool ([`WritePool`]).
+/// Errors: the file cannot be made or opened; a migration fails.
 pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
     if postgres::Engine::of(url) == Some(postgres::Engine::Postgres) {
         // One writer connection, as SQLite's: this instance's writes queue in arrival order.

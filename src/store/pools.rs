@@ -139,10 +139,8 @@ impl ReadPool {
         ))
     }
 
-    /// A connection to read with. A new SQLite one may fail to open for a moment while the
-    /// writer is replaced after a failed write; it is retried [`OPEN_TRIES`] times,
-    /// [`OPEN_PAUSE`] apart. Errors: [`sqlx::Error::PoolTimedOut`] after [`WRITE_WAIT`]; the
-    /// database's.
+    /// A connection to read with; a new SQLite one that fails to open while the writer is being
+    /// replaced is retried ([`OPEN_TRIES`], [`OPEN_PAUSE`]). Errors: pool timeout; the database's.
     pub fn acquire(&self) -> impl Future<Output = Result<Pooled, sqlx::Error>> + Send + 'static {
         let pool = self.0.clone();
         async move {
@@ -190,10 +188,8 @@ impl Pool {
     }
 }
 
-/// The writer: one connection ([`super::open`]) through which every write goes, so writes
-/// queue in arrival order rather than spin in SQLite's busy handler (PostgreSQL alike; other
-/// instances are caught by the event-count check and advisory locks). `&WritePool` derefs to
-/// its [`ReadPool`], never to the writer's connection.
+/// The writer: one connection for every write, queued in arrival order rather than spinning
+/// in SQLite's busy handler. Derefs to its [`ReadPool`], never to the writer's connection.
 #[derive(Clone, Debug)]
 pub struct WritePool {
     pool: Pool,
