@@ -157,7 +157,7 @@ pub async fn nights_of(pool: &ReadPool, club: ClubId) -> Result<Vec<NightRow>, A
 }
 
 /// Groups `sessions` of `club` into night `into`, or a new night titled `title` (blank:
-/// "Night of <day>"); the night's id. Errors: [`AppError::BadRequest`] (`sessions` empty,
+/// `"Night of <day>"`); the night's id. Errors: [`AppError::BadRequest`] (`sessions` empty,
 /// `title` per [`crate::rules::table::title`]); [`AppError::NotFound`] (not the club's);
 /// [`AppError::Conflict`] (field `sessions`: already in a night, or another currency).
 pub async fn group(

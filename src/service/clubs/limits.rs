@@ -81,7 +81,7 @@ const KNOWN_FOR: Duration = Duration::from_secs(super::TOKEN_DAYS as u64 * 24 * 
 /// the club's budget ([`LOGIN_BUDGET`]); past it an attempt is refused *unchecked*, so no
 /// one gets more guesses however many addresses they use. Addresses that logged in before
 /// draw first on a reserve ([`LOGIN_RESERVE`]). Keys are fixed-size hashes, pruned past
-/// [`PRUNE_ABOVE`].
+/// `PRUNE_ABOVE`.
 pub struct LoginLimits {
     by_address: Keyed,
     by_club: Keyed,

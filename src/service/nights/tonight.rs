@@ -114,7 +114,7 @@ pub async fn check_choice(
         .map_err(|m| mixed(m, "night"))
 }
 
-/// Puts new session `id` in the chosen night (a new one is "Night of <day>"). Errors as
+/// Puts new session `id` in the chosen night (a new one is `"Night of <day>"`). Errors as
 /// [`group`].
 pub async fn join(
     pool: &WritePool,
