@@ -1,15 +1,6 @@
-//! `scorekeeper copy --from sqlite://… --to postgres://…`: a whole
-//! SQLite database moved into an empty PostgreSQL database, checked before it is kept.
-//!
-//! Everything happens in one transaction on the target: the copy of every table, ids kept
-//! ([`store::copy`]), the identity sequences moved past them, then the checks, and the
-//! commit only when every check holds, so a refused copy leaves the target as empty as it
-//! was. The checks: every table holds as many rows as the source's (read in one snapshot
-//! of the source, so a service writing to it meanwhile does not matter), the club totals
-//! the target's triggers rebuilt equal the source's, and every session's stored ledger
-//! (its postings and ledger entries, as copied) equals [`format::replay`] of its session
-//! document as read back from the target: the export, folded by the rules, not a text
-//! comparison.
+//! `scorekeeper copy`: a whole SQLite database into an empty PostgreSQL one, in one target
+//! transaction committed only if row counts, rebuilt club totals and every session's ledger
+//! (against [`format::replay`] of its document read back) all match.
 
 use std::process::ExitCode;
 use std::str::FromStr;
@@ -47,8 +38,8 @@ impl Copied {
     }
 }
 
-/// The subcommand: [`copy`], then one summary line and the rows of every table on standard
-/// output, exit 0; or one line on standard error, exit 1, nothing kept on the target.
+/// The subcommand: [`copy`], then a summary on stdout (exit 0), or one line on stderr
+/// (exit 1, nothing kept).
 pub fn command(from: &str, to: &str) -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(r) => r,
@@ -82,11 +73,9 @@ pub fn command(from: &str, to: &str) -> ExitCode {
     }
 }
 
-/// Copies the SQLite database at `from` (`sqlite://PATH`; it must exist, and is brought up
-/// to date by its migrations first, as `serve` would) into the PostgreSQL database at `to`
-/// (`postgres://…`; it must exist and hold no row of Scorekeeper's tables and no table of
-/// anything else), then checks it (see the module). Errors: one line naming the URL or
-/// table at fault, the target left without a copied row.
+/// Copies the SQLite database `from` (migrated first) into the existing PostgreSQL database
+/// `to`, which must hold no Scorekeeper rows and no other tables, then checks it.
+/// Errors: one line naming the URL or table at fault; nothing kept.
 pub async fn copy(from: &str, to: &str) -> Result<Copied, String> {
     check_urls(from, to)?;
     let source = open_source(from).await?;
@@ -102,9 +91,7 @@ pub async fn copy(from: &str, to: &str) -> Result<Copied, String> {
     result
 }
 
-/// The source: one connection to the SQLite file (never created here), migrated to this
-/// build's schema. A plain pool, not the service's writer and readers: the copy reads in
-/// one transaction of its own while a service may go on writing (WAL).
+/// The source: one migrated connection, a plain pool (a service may go on writing: WAL).
 async fn open_source(from: &str) -> Result<SqlitePool, String> {
     let options = SqliteConnectOptions::from_str(from)
         .map_err(|e| format!("--from: {e}"))?
@@ -151,8 +138,7 @@ fn check_urls(from: &str, to: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Connects to the target and migrates it, after checking it holds no table but
-/// Scorekeeper's: the migrations must not add tables beside another program's.
+/// Connects and migrates the target, which must hold no tables but Scorekeeper's.
 async fn open_target(to: &str) -> Result<PgPool, String> {
     let target = PgPoolOptions::new()
         .max_connections(2)
@@ -192,7 +178,7 @@ async fn open_target(to: &str) -> Result<PgPool, String> {
 /// The copy and its checks in one target transaction, committed only when they hold.
 async fn copy_between(source: &SqlitePool, target: &PgPool, to: &str) -> Result<Copied, String> {
     let fail = |e: sqlx::Error| e.to_string();
-    // One read transaction: every table read from the same moment of the source.
+    // One read transaction: a consistent snapshot of the source.
     let mut snapshot = source.begin().await.map_err(fail)?;
     let mut tx = target.begin().await.map_err(fail)?;
     if let Some((table, n)) = sql::first_nonempty(&mut tx).await.map_err(fail)? {
@@ -252,9 +238,8 @@ async fn copy_tables(
     Ok(tables)
 }
 
-/// Every session on `conn` replayed from its stored document and compared with its
-/// stored ledger: how many sessions and ledger entries. Errors: the first session whose
-/// document the rules refuse or whose ledger differs, naming it and the seq.
+/// Replays every session's stored document and compares its stored ledger: the session and
+/// entry counts. Errors: the first refused document or differing ledger, with its seq.
 pub async fn check_ledgers(conn: &mut impl Connected) -> Result<(usize, usize), String> {
     let fail = |e: sqlx::Error| e.to_string();
     let ids = sql::session_ids(conn).await.map_err(fail)?;
@@ -269,8 +254,7 @@ pub async fn check_ledgers(conn: &mut impl Connected) -> Result<(usize, usize), 
     Ok((ids.len(), entries))
 }
 
-/// Session `id`'s document as stored: header, players and every event's body in order
-/// (what its export holds).
+/// Session `id`'s document as stored (its export).
 async fn session_doc(conn: &mut impl Connected, id: SessionId) -> Result<SessionDoc, String> {
     let fail = |e: sqlx::Error| e.to_string();
     let row = store::session(conn, id)
@@ -337,9 +321,8 @@ async fn check_postings(
     Ok(())
 }
 
-/// The stored ledger entries of session `id`, one per event in order, equal replay's (as
-/// JSON values); an event stored before entries were kept (migration 0011) has none, and
-/// its postings alone are compared. How many entries there are.
+/// Session `id`'s stored entries equal replay's (an event before migration 0011 has none:
+/// postings alone); their count.
 async fn check_entries(
     conn: &mut impl Connected,
     id: SessionId,

@@ -50,16 +50,14 @@ pub enum AppError {
     /// Too many passphrase attempts (429).
     #[error("{0}")]
     TooManyRequests(String),
-    /// The database stayed locked (by a long write, or another process such as a backup)
-    /// longer than [`crate::store::WRITE_WAIT`]: nothing was written, and the same request
-    /// may be sent again after [`RETRY_AFTER_SECONDS`] (503 with `Retry-After`).
+    /// The database stayed locked past [`crate::store::WRITE_WAIT`]: nothing written; retry
+    /// (503, `Retry-After` [`RETRY_AFTER_SECONDS`]).
     #[error(
         "the score sheet is busy saving other entries; nothing was recorded, try again in a moment"
     )]
     Busy,
-    /// The database's disk is full (`SQLITE_FULL`): nothing was written, and the writer
-    /// stays usable, so the same request succeeds once space is freed (503 with
-    /// `Retry-After` of [`DISK_RETRY_AFTER_SECONDS`]).
+    /// The disk is full: nothing written, the writer still usable (503, `Retry-After`
+    /// [`DISK_RETRY_AFTER_SECONDS`]).
     #[error("the server's disk is full, so nothing was recorded; try again once space is freed")]
     DiskFull,
     /// A failure of the database or the program; logged, shown generically.
@@ -123,17 +121,14 @@ impl AppError {
     }
 }
 
-/// Seconds a client should wait before retrying a [`AppError::Busy`] request (the
-/// `Retry-After` header).
+/// `Retry-After` for [`AppError::Busy`], in seconds.
 pub const RETRY_AFTER_SECONDS: u64 = 1;
 
-/// Seconds a client should wait before retrying a [`AppError::DiskFull`] request: freeing
-/// space takes a person, not a moment.
+/// `Retry-After` for [`AppError::DiskFull`]: freeing space takes a person.
 pub const DISK_RETRY_AFTER_SECONDS: u64 = 30;
 
 impl AppError {
-    /// The `Retry-After` seconds of a refusal that may be sent again unchanged (busy, a full
-    /// disk); `None` for every other error.
+    /// `Retry-After` seconds for a retryable refusal (busy, disk full); else `None`.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             AppError::Busy => Some(RETRY_AFTER_SECONDS),
@@ -143,9 +138,8 @@ impl AppError {
     }
 }
 
-/// A locked database ([`crate::store::is_busy`]) is [`AppError::Busy`], a full disk
-/// ([`crate::store::is_disk_full`]) is [`AppError::DiskFull`]; every other database failure
-/// is internal.
+/// Busy ([`crate::store::is_busy`]) and disk full ([`crate::store::is_disk_full`]) keep their
+/// variants; every other database failure is internal.
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
         if crate::store::is_busy(&e) {
@@ -164,8 +158,7 @@ impl From<Refusal> for AppError {
     }
 }
 
-/// A refusal by the rules outside any event (a hand form that cannot become a hand, the
-/// agreements of a new session): 422 like every other refusal by the rules, naming the field.
+/// A rules refusal outside an event (hand form, agreements): 422 naming the field.
 impl From<crate::rules::RuleError> for AppError {
     fn from(e: crate::rules::RuleError) -> AppError {
         AppError::Refused(Refusal::from_rule(e, None))

@@ -1,17 +1,9 @@
-//! The ids the store gives its rows, one type per kind of row, so a
-//! session's id cannot be passed where a club's is wanted: the compiler refuses it.
-//!
-//! Each is the row's 64-bit integer and nothing else. It reads and writes as that integer
-//! everywhere it crosses a boundary: `#[serde(transparent)]` (a JSON number; a path
-//! segment that is not one is refused by the path extractor), `#[sqlx(transparent)]` (bound and
-//! read as the integer, on SQLite and PostgreSQL alike) and `Display` (the number, as
-//! pages and addresses write it). The core names them too (a night's sessions), so this
-//! module stays free of anything the core may not name in its own text.
+//! Typed row ids, one type per kind, so a session's id cannot go where a club's is wanted.
+//! Each is the row's `i64`, transparent to serde (a JSON number), sqlx and `Display`.
 
 use std::fmt;
 
-/// Declares one id type: a transparent tuple struct over the row's `i64`, its derives and
-/// its `Display` (the bare number). One declaration, so the kinds cannot drift apart.
+/// Declares one id type: a transparent `i64` tuple struct with its derives and `Display`.
 macro_rules! id_kind {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
@@ -57,20 +49,17 @@ id_kind! {
 }
 
 id_kind! {
-    /// A person's id: the `people` row (one member of a club, whatever names they sat
-    /// under), and `person_id` in `player_names`.
+    /// A person's id: the `people` row (one member, whatever names), `person_id` elsewhere.
     PersonId
 }
 
 id_kind! {
-    /// A night payment's id: the `night_payments` row (a payment recorded against a night,
-    /// voided by this id).
+    /// A night payment's id: the `night_payments` row.
     PaymentId
 }
 
 id_kind! {
-    /// A stored event's id: the `events` row, and `event_id` in its postings and its
-    /// ledger entry. Not the event's place in its session (that is its `seq`).
+    /// A stored event's id: the `events` row (not its place in the session, `seq`).
     EventId
 }
 

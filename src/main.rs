@@ -1,6 +1,5 @@
-//! The `scorekeeper` binary: thin wiring of configuration, logging, the database and the
-//! router (`serve`, with its timeouts and graceful stop), plus the `replay`, `backup`,
-//! `restore` and `copy` (`scorekeeper::copy`) subcommands.
+//! The `scorekeeper` binary: configuration, logging, database and router (`serve`), and the
+//! `replay`, `backup`, `restore` and `copy` subcommands.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -26,11 +25,8 @@ use scorekeeper::web::{AppState, app};
 use serde_json::Value;
 use tower::ServiceExt;
 
-/// mimalloc instead of glibc's allocator for the Rust side: each thread allocates from
-/// pages of its own without a lock, and freed pages go back to the system by themselves.
-/// With glibc's one arena (see [`allocator_settings`]) every request's thread and the
-/// database threads took turns on one lock: about a fifth of a recorded hand's CPU was
-/// spent in malloc and free, measured with `perf` on the release build.
+/// mimalloc for Rust allocations: per-thread pages without a lock, freed pages returned
+/// (docs/architecture.md, "Memory").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -59,26 +55,17 @@ fn main() -> ExitCode {
     }
 }
 
-/// The allocators' settings the server runs with, each unless already set: glibc's for
-/// the C side (SQLite allocates through it) and mimalloc's for the Rust side.
-///
-/// - `MALLOC_ARENA_MAX=1`: glibc gives each thread that allocates an arena of its own (up
-///   to eight per core), and memory freed into one arena is not used by the others.
-///   Measured on eight cached 10,000-hand club sessions (release build, before mimalloc):
-///   62 MB resident with the default arenas, 43 MB with one, reads as fast.
-/// - `MIMALLOC_PURGE_DELAY=0` and `MIMALLOC_ARENA_EAGER_COMMIT=0`: freed pages go back to
-///   the system at once and arenas are committed as used, not whole. With mimalloc's
-///   defaults the same eight sessions (standing, sheet and ledger of each read) peaked at
-///   107 MB; with these at 46 MB (glibc alone: 51 MB), with the same record rate.
+/// Allocator settings the server runs with, unless already set: `MALLOC_ARENA_MAX=1`
+/// (glibc, used by SQLite: memory freed in one thread's arena is reused by the others) and
+/// mimalloc's purge and eager-commit settings (freed pages go back at once).
 const ALLOCATOR_SETTINGS: [(&str, &str); 3] = [
     ("MALLOC_ARENA_MAX", "1"),
     ("MIMALLOC_PURGE_DELAY", "0"),
     ("MIMALLOC_ARENA_EAGER_COMMIT", "0"),
 ];
 
-/// On glibc, starts this same process again (same pid, arguments and environment) with
-/// the [`ALLOCATOR_SETTINGS`] not yet set: both allocators read them before `main`, hence
-/// the new start. A failed restart (it only returns on failure) goes on without them.
+/// On glibc, re-executes this process with the [`ALLOCATOR_SETTINGS`] not yet set (both
+/// allocators read them before `main`); on failure goes on without them.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn allocator_settings() {
     use std::os::unix::process::CommandExt;
@@ -98,18 +85,12 @@ fn allocator_settings() {
         .exec();
 }
 
-/// Elsewhere the system allocator is left as it is.
+/// Elsewhere: nothing.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn allocator_settings() {}
 
-/// Prints the ledger document of a session document and exits 0. A document the rules
-/// refuse exits 2 with one line on stderr naming the event, field and rule, and nothing on
-/// stdout; input that cannot be read as JSON at all (a missing file, a folder, broken
-/// JSON) exits 1 with one line naming the file, so a script can tell "fix the file" from
-/// "the table's entry breaks a rule". A closed stdout (`replay FILE | head`) ends it
-/// quietly. The document is read straight into its shape (a document that does not fit is
-/// read again as JSON, so its refusal names the field as always) and the ledger written as
-/// it is folded ([`format::replay_json`]).
+/// Prints the ledger document of a session document: exit 0; 2 naming event, field and rule
+/// when the rules refuse it; 1 naming the file when it is not JSON. A closed stdout is quiet.
 fn replay_command(file: &str) -> ExitCode {
     let bytes = if file == "-" {
         let mut bytes = Vec::new();
@@ -146,8 +127,7 @@ fn replay_command(file: &str) -> ExitCode {
     }
 }
 
-/// Writes the ledger document and a newline to stdout: exit 0, also when the reader stopped
-/// early (`replay FILE | head` has what it wanted), 1 when stdout cannot be written.
+/// Writes the ledger and a newline to stdout: 0, also if the reader stopped early; 1 on error.
 fn write_ledger(json: Vec<u8>) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let written = out
@@ -255,8 +235,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Every request has been answered: folds the write-ahead log into the database file so
-/// that the file alone is a complete copy (nothing to do on PostgreSQL), then closes.
+/// After serving: checkpoints the WAL so the file alone is a complete copy, then closes.
 async fn close_after_serving(pool: &scorekeeper::store::WritePool) {
     match scorekeeper::store::ops::checkpoint(pool).await {
         Ok(true) => tracing::info!("stopped cleanly; the database file is complete"),
@@ -266,12 +245,9 @@ async fn close_after_serving(pool: &scorekeeper::store::WritePool) {
     pool.close().await;
 }
 
-/// Accepts connections until SIGTERM or Ctrl-C, then stops accepting, lets every request in
-/// flight finish (at most `grace`), and returns; the live sheets end at once (`watchers`),
-/// so that the stop does not wait for them. Each connection is HTTP/1.1 with hyper's
-/// header-read timeout, which also closes a kept-alive connection idle for that long; the
-/// client's address reaches the handlers as axum's `ConnectInfo<SocketAddr>` (the login
-/// limits key on it).
+/// Serves until SIGTERM or Ctrl-C, then lets requests in flight finish (at most `grace`);
+/// live sheets end at once. HTTP/1.1 with hyper's header-read timeout; the client address
+/// reaches handlers as `ConnectInfo` (the login limits key on it).
 async fn serve_until_stopped(
     listener: tokio::net::TcpListener,
     router: axum::Router,
@@ -345,11 +321,9 @@ async fn stop_signal() {
     }
 }
 
-/// Refuses a `DATABASE_URL` the service cannot serve, before anything touches the disk:
-/// the URL must start `sqlite:` (`sqlite://data/sk.db`, `sqlite:sk.db`, `sqlite::memory:`)
-/// or `postgres://` / `postgresql://`. Without this, `mysql://host/db` would be
-/// read as a file path and create a folder `mysql:`. Errors: one line naming the variable,
-/// what was given (its password hidden) and what is accepted.
+/// Refuses a `DATABASE_URL` other than `sqlite:…` or `postgres(ql)://…` before touching the
+/// disk (`mysql://host/db` would otherwise become a folder `mysql:`). Errors: one line,
+/// password hidden.
 fn check_database_url(url: &str) -> Result<(), String> {
     if Engine::of(url).is_some() {
         return Ok(());
@@ -376,9 +350,7 @@ fn database_file(url: &str) -> Option<PathBuf> {
     Some(PathBuf::from(path))
 }
 
-/// A clear refusal before start-up when the database cannot be written: a read-only file,
-/// a folder that cannot be created, or one where SQLite cannot create its `-wal` and
-/// `-shm` files.
+/// Refuses start-up when the database, or its `-wal`/`-shm` files, cannot be written.
 fn check_writable(file: &Path) -> Result<(), String> {
     if file.exists()
         && let Err(e) = std::fs::OpenOptions::new().write(true).open(file)
@@ -415,8 +387,7 @@ fn check_writable(file: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Takes the advisory lock that marks the database as in use by this service (released
-/// when the process ends, however it ends). Errors: another service holds it.
+/// Takes the advisory lock marking the database in use (freed when the process ends).
 fn lock_in_use(file: &Path) -> Result<std::fs::File, String> {
     let handle = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
     match handle.try_lock_shared() {
@@ -429,9 +400,7 @@ fn lock_in_use(file: &Path) -> Result<std::fs::File, String> {
     }
 }
 
-/// What `backup` and `restore` share before their work: the database URL must name a
-/// SQLite file, and a runtime must start. `Err` carries the exit code after the refusal is
-/// printed, prefixed by `scorekeeper {command}:`.
+/// `backup`/`restore`'s common start: a SQLite URL and a runtime; `Err` is the exit code.
 fn file_command_runtime(
     command: &str,
     database_url: &str,
@@ -448,8 +417,7 @@ fn file_command_runtime(
     })
 }
 
-/// The end of `backup` and `restore`: the line said on success to stdout, or the refusal
-/// to stderr prefixed by `scorekeeper {command}:`, and the exit code that goes with it.
+/// `backup`/`restore`'s end: the success line or the prefixed refusal, and the exit code.
 fn file_command_done(command: &str, result: Result<String, String>) -> ExitCode {
     match result {
         Ok(done) => {
@@ -507,9 +475,8 @@ fn restore_command(file: &str, database_url: &str, force: bool) -> ExitCode {
     file_command_done("restore", done)
 }
 
-/// Checks the backup, then swaps it in: copied beside the database and renamed over it (a
-/// rename is atomic, so a failure leaves the old database whole), with the old `-wal` and
-/// `-shm` files removed.
+/// Checks the backup, then copies it beside the database and renames it over (atomic), and
+/// removes the old `-wal` and `-shm`.
 async fn restore(source: &Path, database_url: &str, force: bool) -> Result<PathBuf, String> {
     let target = database_file(database_url)
         .ok_or_else(|| "restore needs a database file, not an in-memory database".to_string())?;
@@ -565,10 +532,8 @@ async fn restore(source: &Path, database_url: &str, force: bool) -> Result<PathB
     Ok(target)
 }
 
-/// Bound to every interface (`0.0.0.0`), the address phones on the same network open: this
-/// machine's local-network address, found by asking the system which interface would route
-/// to a documentation address (RFC 5737; a UDP `connect` sends nothing). `None` when bound
-/// to one address (the browser's own address is used) or when no network is up.
+/// The LAN address phones open when bound to `0.0.0.0` (the interface routing to an RFC 5737
+/// address); `None` when bound to one address or offline.
 fn lan_url(bound: std::net::SocketAddr) -> Option<String> {
     if !bound.ip().is_unspecified() {
         return None;
@@ -586,8 +551,7 @@ mod tests {
     #[test]
     fn a_service_bound_to_one_address_keeps_the_browsers_address() {
         assert_eq!(lan_url("127.0.0.1:3000".parse().unwrap()), None);
-        // Bound to every interface it names a real, non-loopback address when a network is
-        // up, and nothing otherwise (a closed sandbox).
+        // Bound to every interface: a non-loopback address when a network is up.
         if let Some(url) = lan_url("0.0.0.0:3000".parse().unwrap()) {
             assert!(
                 url.starts_with("http://") && url.ends_with(":3000"),

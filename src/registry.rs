@@ -1,14 +1,12 @@
-//! The registered games: each of the rules' games ([`crate::rules::GAMES`]) with its
-//! hand-form template (`templates/games/<id>/hand_form.html`). The pages, the API and
-//! `scorekeeper games` ask this registry; a test checks both lists name the same games.
+//! The registered games: each rules game ([`crate::rules::GAMES`]) with its hand-form
+//! template (`templates/games/<id>/hand_form.html`); a test checks both lists agree.
 
 use crate::ids::SessionId;
 use crate::rules::GameInfo;
 use crate::rules::game::HandFormSpec;
 
-/// What every hand-form template gets: the session, who is seated, what the form shows
-/// (values submitted or pre-filled, the field a refusal names) and the game's offer
-/// ([`HandFormSpec`]: bids, outcomes, suits, sides, …).
+/// What every hand-form template gets: the session, the seats, the form's values and
+/// refused field, and the game's offer ([`HandFormSpec`]).
 #[derive(Debug, Clone)]
 pub struct HandFormData {
     /// The session's id, for the form's action.
@@ -23,15 +21,13 @@ pub struct HandFormData {
     pub error_field: Option<String>,
     /// What the game offers on its form.
     pub spec: HandFormSpec,
-    /// Recorded name → the name the club shows the player under now, for the renamed
-    /// players only ([`crate::history::names`]): an option's *label* reads the shown name
-    /// while its *value* stays the name the session records.
+    /// Recorded → shown name for renamed players ([`crate::history::names`]): labels show the
+    /// new name, values keep the recorded one.
     pub names: std::collections::BTreeMap<String, String>,
 }
 
 impl HandFormData {
-    /// The name a player reads for recorded name `name`: the club's display name after a
-    /// rename, else `name` itself. Only labels use it; values keep `name`.
+    /// The label for recorded name `name`: the club's display name, else `name`.
     pub fn label<'a>(&'a self, name: &'a str) -> &'a str {
         self.names.get(name).map_or(name, String::as_str)
     }
@@ -58,8 +54,7 @@ impl HandFormData {
         self.values.get(field).is_some_and(|v| !v.trim().is_empty())
     }
 
-    /// Whether the form carried `field` at all, even empty: a correction's stored hand
-    /// stands in only for the fields the player was not shown yet.
+    /// Whether the form carried `field`, even empty (a correction fills only unseen fields).
     pub fn given(&self, field: &str) -> bool {
         self.values.contains_key(field)
     }
@@ -142,8 +137,7 @@ pub use crate::rules::known;
 
 #[cfg(test)]
 mod list_tests {
-    /// A game added to the rules is registered with its hand form, and nothing else is:
-    /// the two lists name the same games in the same order.
+    /// Rules games and registered games are the same, in the same order.
     #[test]
     fn the_registry_registers_exactly_the_rules_games() {
         let registered: Vec<&str> = super::GAMES.iter().map(|r| r.game.id).collect();
@@ -162,8 +156,7 @@ mod defaults_tests {
     use crate::rules::SpecKind;
     use crate::rules::game::{AgreementSpec, GameInfo, agreements_from_form};
 
-    /// The sheet's agreements in words for a session started with `agreements`; `None`
-    /// when the rules refuse them.
+    /// The agreements in words for `agreements`; `None` when refused.
     fn summary(game: &GameInfo, agreements: &Map<String, Value>) -> Option<Vec<(String, String)>> {
         let players: Vec<String> = (1..=game.seats.0).map(|i| format!("P{i}")).collect();
         let engine = (game.start)(agreements, &players, None).ok()?;
@@ -207,12 +200,8 @@ mod defaults_tests {
         }
     }
 
-    /// For every game, the session the new-session form starts with its
-    /// defaults untouched is the session the rules start when no agreement is written (the
-    /// session-format defaults: `stake` "0.00", a points-only session; poker without an
-    /// ante). Compared by the sheet's agreements in words: the whole form first, then each
-    /// agreement where the sheet shows it (alone, or beside another agreement that makes it
-    /// count, as a kitty rule under a kitty); an agreement the sheet never shows fails.
+    /// Every game's new-session form, defaults untouched, starts the session the rules start
+    /// with no agreement written; compared by the agreements in words, whole and one by one.
     #[test]
     fn the_forms_defaults_are_the_rules_defaults_for_every_game() {
         for registration in GAMES {
@@ -250,9 +239,8 @@ mod defaults_tests {
                         .any(|o| summary(game, &with(o)).is_some_and(|s| s != bare));
                     differs.then(|| (summary(game, &with(spec.default)), bare))
                 });
-                // Where no other value starts a session as offered (Check's `scarne` and
-                // `custom` tables need bands written), the default is the only one the rules
-                // can have taken: the whole form's comparison above covers it.
+                // Where no other value starts a session (Check's `scarne`, `custom`), the whole-form
+                // comparison above covers the default.
                 let starts = others(spec)
                     .iter()
                     .any(|o| summary(game, &written(&[(spec, o.as_str())])).is_some());

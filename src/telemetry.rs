@@ -1,10 +1,7 @@
-//! The service's own log: one line per answered request (method, path, status, latency) and
-//! the start-up and stop lines, as text for a person or JSON for a log collector.
-//!
-//! What is never logged: request and response headers (cookies, `Authorization` tokens,
-//! `Set-Cookie`), bodies (passphrases), query strings, and the secret part of a share link
-//! (`/share/{token}`) or of a session link (`/sessions/{id}/link/{secret}`): whoever can
-//! read a log file must not be able to open a club or a session with it.
+//! The service's log: one line per answered request (method, path, status, latency) plus
+//! start and stop, as text or JSON. Never logged: headers (cookies, tokens), bodies
+//! (passphrases), query strings, and link secrets ([`loggable_path`]) — a log must not
+//! open a club or session.
 
 use std::borrow::Cow;
 use std::time::Duration;
@@ -25,13 +22,11 @@ pub enum LogFormat {
     Json,
 }
 
-/// The filter used when `RUST_LOG` is unset: the service's own lines at info (one per
-/// request), everything else from warnings up.
+/// The filter when `RUST_LOG` is unset: our lines at info, the rest from warn.
 pub const DEFAULT_FILTER: &str = "scorekeeper=info,warn";
 
-/// Installs the process-wide log writer on standard output. Colour codes are written only
-/// when standard output is a terminal, so a log file or a pipe gets plain text. Called once,
-/// by `serve`; a second call (a test) leaves the first writer in place.
+/// Installs the log writer on stdout, coloured only on a terminal. A second call (tests)
+/// keeps the first.
 pub fn init(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| DEFAULT_FILTER.into());
@@ -44,9 +39,8 @@ pub fn init(format: LogFormat) {
     };
 }
 
-/// The tracing layer of `tower-http` that logs each answered request: a span `request`
-/// with `method` and `path` (secrets cut out by [`loggable_path`], no query string) and
-/// one line `answered` with `status` and `latency_ms` (milliseconds, to the microsecond).
+/// `tower-http`'s request logging: span `request` (`method`, [`loggable_path`]) and one
+/// `answered` line (`status`, `latency_ms`).
 #[allow(clippy::type_complexity)] // the layer's type is spelled out by tower-http
 pub fn trace_layer() -> TraceLayer<
     SharedClassifier<ServerErrorsAsFailures>,
@@ -81,9 +75,7 @@ pub fn trace_layer() -> TraceLayer<
         .on_eos(())
 }
 
-/// A request path fit for a log: the segment after `share` (a club's share token) and
-/// after `link` (a session's scorer or lookers' secret) is replaced by `…`, since either
-/// opens the club or session to whoever holds it. Every other path is returned unchanged.
+/// A path fit for a log: the segment after `share` or `link` (a secret) becomes `…`.
 pub fn loggable_path(path: &str) -> Cow<'_, str> {
     let segments: Vec<&str> = path.split('/').collect();
     let secret_at = |i: usize| i > 0 && matches!(segments[i - 1], "share" | "link");

@@ -29,10 +29,8 @@ use crate::store::time::{normalised, rfc3339};
 use crate::store::{self, NewEvent};
 use crate::store::{ReadPool, WritePool};
 
-/// `text`, a time of a club export (RFC 3339 with any offset, as [`check_club_export`]
-/// checked), as the store keeps every time: in UTC, to the second (`docs/session-format.md`,
-/// "Times"). Errors: [`AppError::Internal`] for a text that is not RFC 3339 (it was
-/// checked, so a bug).
+/// A checked export time in the store's form, UTC to the second. Errors:
+/// [`AppError::Internal`] (it was checked: a bug).
 fn imported_time(text: &str) -> Result<DateTime<Utc>, AppError> {
     normalised(text).map_err(|e| AppError::Internal(format!("an export's time {text:?}: {e}")))
 }
@@ -72,9 +70,8 @@ pub async fn session(
     Ok(record(&*service::load(pool, folds, id).await?))
 }
 
-/// The payments that stand against club `club`'s nights, oldest first, or only against
-/// night `night` when given: what the journals and the results CSV carry beside the
-/// sessions ([`super::nights`]). Errors: the store's.
+/// Standing payments against club `club`'s nights (or `night`), oldest first, for the
+/// exports ([`super::nights`]).
 pub async fn night_payments(
     pool: &ReadPool,
     club: ClubId,
@@ -100,8 +97,7 @@ pub async fn night_payments(
         .collect())
 }
 
-/// The club `id` if `grant` belongs to it (reading is enough). Errors:
-/// [`AppError::NotFound`] for anyone else, as the club page does.
+/// Club `id` if `grant` belongs to it. Errors: [`AppError::NotFound`] otherwise.
 pub async fn member_club(
     pool: &ReadPool,
     grant: Option<Grant>,
@@ -127,9 +123,8 @@ pub async fn club_sessions(
     Ok(sessions)
 }
 
-/// The whole-club export of `club`: its name, roster, every session document with its
-/// title and archive flag, its people (renames and merges) and its nights with their
-/// payments.
+/// The whole-club export: name, roster, sessions with titles and archive flags, people,
+/// nights and payments.
 pub async fn export_club(
     pool: &WritePool,
     folds: &Folds,
@@ -140,8 +135,7 @@ pub async fn export_club(
         .into_iter()
         .map(|(name, _)| name)
         .collect();
-    // People are kept from the sessions' facts: those of sessions recorded before the
-    // history existed are written first.
+    // People come from the facts: write the backlog first.
     crate::service::history::backfill(pool, folds, club.id).await?;
     let sessions = club_sessions(pool, folds, club.id).await?;
     let mut export = club_export(&club.name, players, &sessions);
@@ -150,7 +144,7 @@ pub async fn export_club(
         .enumerate()
         .map(|(i, s)| (s.id, i))
         .collect();
-    // Reads, beside the writer: an export never waits behind the writes in progress.
+    // On a reader: an export never waits behind writes.
     let mut conn = pool.reader().acquire().await?;
     for (sid, title, archived) in hs::session_meta_of_club(&mut conn, club.id).await? {
         if let Some(s) = position.get(&sid).and_then(|&i| export.sessions.get_mut(i)) {
@@ -198,16 +192,9 @@ pub async fn export_club(
     Ok(export)
 }
 
-/// Imports `export` as a new club called `name` (the export's own name when `None`) with
-/// `passphrase`, all or nothing: every session is checked first ([`check_club_export`]),
-/// then the club, its roster, its people (renames and merges), every session with its
-/// original times (in UTC to the second; so each gets the very ledger it had), title and
-/// archive flag, its history facts, and its nights with their payments are written in
-/// **one transaction**:
-/// a failure anywhere leaves the database as it was. Returns the club, a write token for it
-/// and the new sessions' ids in the export's order. Errors: [`AppError::Refused`] naming
-/// the field from the export's root; the club's own errors (name taken, short passphrase);
-/// [`AppError::TooManyRequests`] past the club creations allowed from `client`'s address.
+/// Imports `export` as a new club (`name`, default the export's) in **one transaction**
+/// after [`check_club_export`]; sessions keep their times, so their ledgers. Errors:
+/// [`AppError::Refused`] naming the field; the club's own; [`AppError::TooManyRequests`].
 pub async fn import_club(
     pool: &WritePool,
     limits: &clubs::LoginLimits,
@@ -237,10 +224,7 @@ pub async fn import_club(
     Ok((club, token, ids))
 }
 
-/// One session of a club export, `s` with its checked `ledger`, written in `conn` as a
-/// session of club `club` with its original times (in UTC to the second), title and
-/// archive flag and its history facts; the players of its ledger join the club. Returns
-/// the new session's id.
+/// Writes one exported session with its checked `ledger` into club `club`; its id.
 async fn import_session(
     conn: &mut impl Connected,
     club: ClubId,
@@ -269,10 +253,8 @@ async fn import_session(
     Ok(id)
 }
 
-/// Every entry of `ledger` (the opening ante's included) appended to session `id` with the
-/// event it records and the time it was recorded then (the session's start when unknown).
-/// Errors: [`AppError::Internal`] for an entry of no event (the export was checked, so a
-/// bug).
+/// Appends every entry of `ledger` with its event and time. Errors: [`AppError::Internal`]
+/// for an entry without an event (checked: a bug).
 async fn import_events(
     conn: &mut impl Connected,
     id: SessionId,
@@ -311,8 +293,7 @@ async fn import_events(
     Ok(())
 }
 
-/// The export's `nights` written in `conn` for club `club`: each with its sessions (`ids`,
-/// the new sessions' ids in the export's order) and its payments, a voided one voided again.
+/// Writes the export's nights for club `club`, with sessions `ids` and payments.
 async fn import_nights(
     conn: &mut impl Connected,
     club: ClubId,

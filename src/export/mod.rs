@@ -1,14 +1,6 @@
-//! Exports a spreadsheet or an accounting tool reads, and the club backup. Pure: the shell
-//! ([`club`]) gathers the stored sessions into [`SessionRecord`]s and serves what these
-//! functions write.
-//!
-//! - [`postings_csv`]: one row per posting of a session (the `csv` crate);
-//! - [`results_csv`]: each player's net per session of a club;
-//! - [`journal`]: an hledger/Ledger journal, one balanced transaction per event, whose
-//!   `hledger balance` equals the ledger's balances to the cent (hledger manual,
-//!   "Journal format": <https://hledger.org/1.25/hledger.html#journal-format>);
-//! - [`ClubExport`]: every session document of a club with its name and roster
-//!   (`scorekeeper/club@1`), which [`check_club_export`] validates before an import.
+//! Pure exports: postings and results CSV, an hledger/Ledger journal, and the club backup
+//! ([`ClubExport`], `scorekeeper/club@1`, validated by [`check_club_export`]). The shell
+//! ([`club`]) gathers the stored sessions into [`SessionRecord`]s.
 
 pub mod club;
 pub mod nights;
@@ -56,8 +48,7 @@ pub struct SessionRecord {
 }
 
 impl SessionRecord {
-    /// The line of entry `seq` (lines are in `seq` order, so a binary search: exports of
-    /// long sessions stay linear).
+    /// The line of entry `seq`, by binary search.
     fn line(&self, seq: usize) -> Option<&EventLine> {
         self.lines
             .binary_search_by_key(&seq, |l| l.seq)
@@ -66,8 +57,7 @@ impl SessionRecord {
     }
 }
 
-/// Why an export could not be written (the `csv` writer failed; it writes to memory, so
-/// only on a bug).
+/// The `csv` writer failed (it writes to memory: only on a bug).
 #[derive(Debug, thiserror::Error)]
 #[error("writing the export: {0}")]
 pub struct ExportError(String);
@@ -84,12 +74,9 @@ pub(crate) fn finish(writer: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, ExportErro
         .map_err(|e| ExportError(e.error().to_string()))
 }
 
-/// A session's postings as CSV (UTF-8, header row, RFC 4180 quoting), one row per
-/// posting: `event` (the 0-based event index of the session document; empty for the
-/// opening ante), `hand` (the hand's number, empty for other events), `type`,
-/// `recorded_at` (RFC 3339, UTC), `account` (a player's name, `KITTY` or `POT`), `amount`
-/// (a decimal string with 2 places, `"-0.10"`; the amounts of one event sum to zero) and
-/// `explanation`. Events without postings have no row.
+/// A session's postings as CSV (RFC 4180), one row per posting: `event` (0-based index,
+/// empty for the ante), `hand`, `type`, `recorded_at` (RFC 3339 UTC), `account` (a name,
+/// `KITTY` or `POT`), `amount` (2 decimals; each event's sum to zero), `explanation`.
 pub fn postings_csv(session: &SessionRecord) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
@@ -121,10 +108,8 @@ pub fn postings_csv(session: &SessionRecord) -> Result<Vec<u8>, ExportError> {
     finish(w)
 }
 
-/// Each session's net results as CSV, one row per account of its ledger's `balances`:
-/// `session` (its id), `date` (the day it was created, `YYYY-MM-DD`, UTC), `game` (the game
-/// id), `player` (a player's name, or `KITTY`/`POT` for the table's own accounts, so each
-/// session's rows sum to zero) and `net` (a decimal string with 2 places).
+/// Each session's nets as CSV, one row per ledger account: `session`, `date` (UTC day),
+/// `game`, `player` (or `KITTY`/`POT`, so rows sum to zero), `net` (2 decimals).
 pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["session", "date", "game", "player", "net"])?;
@@ -143,9 +128,8 @@ pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
     finish(w)
 }
 
-/// A text cell a spreadsheet will not run as a formula: one starting with `=`, `+`, `-`,
-/// `@`, a tab or a carriage return gets a leading `'` (OWASP, "CSV Injection"), since
-/// names and explanations come from the table.
+/// A cell a spreadsheet will not run as a formula: a leading `=`, `+`, `-`, `@`, tab or CR
+/// gets a `'` (OWASP, "CSV Injection").
 pub(crate) fn cell(text: &str) -> std::borrow::Cow<'_, str> {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}").into()
@@ -154,9 +138,8 @@ pub(crate) fn cell(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The journal account of a ledger account: `players:Ann`, `kitty`, `pot`. Whitespace runs
-/// become one space (two spaces end an account name in the journal syntax) and `;` becomes
-/// `,` (it starts a comment).
+/// The journal account of a ledger account (`players:Ann`, `kitty`, `pot`): whitespace runs
+/// become one space (two end a name) and `;` (a comment) becomes `,`.
 pub fn journal_account(account: &str) -> String {
     match account {
         KITTY => "kitty".into(),
@@ -165,8 +148,7 @@ pub fn journal_account(account: &str) -> String {
     }
 }
 
-/// `text` made safe on one journal line: control characters and whitespace runs become one
-/// space, `;` (a comment) becomes `,`, and the ends are trimmed.
+/// `text` safe on one journal line: whitespace and controls collapsed, `;` to `,`, trimmed.
 pub(crate) fn journal_text(text: &str) -> String {
     let cleaned: String = text
         .chars()
@@ -179,9 +161,7 @@ pub(crate) fn journal_text(text: &str) -> String {
     cleaned.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// An amount with the currency's commodity: `$-0.10` style symbols for USD (`$`), EUR
-/// (`€`) and GBP (`£`), else the code after the number (`-0.10 CAD`); always exactly 2
-/// decimals, so hledger reads every amount exactly.
+/// An amount with its commodity (`$-0.10`, `€`, `£`, else `-0.10 CAD`), always 2 decimals.
 pub fn journal_amount(amount: Money, currency: &str) -> String {
     match currency {
         "USD" => format!("${amount}"),
@@ -191,16 +171,11 @@ pub fn journal_amount(amount: Money, currency: &str) -> String {
     }
 }
 
-/// An hledger/Ledger journal of `sessions`, one transaction per ledger event: dated the
-/// day it was recorded (UTC), cleared (`*`), the event's explanation as the description,
-/// tags `session`, `event` (the 0-based event index; `opening_ante` for the opening ante),
-/// `type` and `game`, and one posting per account ([`journal_account`],
-/// [`journal_amount`]). Each transaction's postings sum to zero, as the ledger's do, so
-/// `hledger -f FILE balance` shows every account's balance exactly as the ledgers do
-/// (summed over the sessions). Events without postings are transactions without postings.
+/// An hledger/Ledger journal: one cleared transaction per ledger event, dated its UTC day,
+/// tagged `session`, `event`, `type` and `game`, summing to zero, so `hledger balance`
+/// equals the ledgers' balances to the cent.
 pub fn journal(sessions: &[SessionRecord]) -> String {
-    // Every amount has exactly 2 decimals after a `.`, which hledger and Ledger both read
-    // as the decimal mark without a directive.
+    // Exactly 2 decimals after a `.`: read as the decimal mark without a directive.
     let mut out = String::from(
         "; Scorekeeper journal: one transaction per event; amounts in each session's currency.\n\n",
     );
@@ -236,9 +211,8 @@ pub fn journal(sessions: &[SessionRecord]) -> String {
     out
 }
 
-/// A whole club, portable (`scorekeeper/club@1`): its name, its roster and every session
-/// document in order of creation, each as `replay` reads it, with when it and each of its
-/// events were recorded. Importing it into a new club gives every session the same ledger.
+/// A whole club, portable (`scorekeeper/club@1`): name, roster and every session document,
+/// oldest first, with record times. An import gives every session the same ledger.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClubExport {
@@ -246,12 +220,11 @@ pub struct ClubExport {
     pub format: String,
     /// The club's name.
     pub name: String,
-    /// The club's players, by name (those of every session and any others it remembers).
+    /// The club's players, by name.
     pub players: Vec<String>,
     /// Every session of the club, oldest first.
     pub sessions: Vec<ExportedSession>,
-    /// The club's people: each one's display name and the names they sat under (a rename
-    /// or a merge). Absent in older exports: every name is then its own person.
+    /// The club's people (renames, merges); absent in older exports: each name its own person.
     #[serde(default)]
     pub people: Vec<ExportedPerson>,
     /// The club's nights, with their payments. Absent in older exports.
@@ -310,8 +283,7 @@ pub struct ExportedNightPayment {
 pub struct ExportedSession {
     /// When the session was created (RFC 3339); also the opening ante's time.
     pub created_at: String,
-    /// When each event of `session.events` was recorded (RFC 3339), one per event; empty
-    /// means "at `created_at`".
+    /// When each event was recorded (RFC 3339); empty means "at `created_at`".
     #[serde(default)]
     pub recorded_at: Vec<String>,
     /// The session document, exactly as `GET /api/v1/sessions/{id}/export` gives it.
@@ -350,10 +322,9 @@ pub fn club_export(name: &str, players: Vec<String>, sessions: &[SessionRecord])
     }
 }
 
-/// Checks a club export before anything is written: the format tag, the roster's names,
-/// every time (RFC 3339, one per event when given), and that every session replays under
-/// its game's rules. Returns each session's ledger. Errors: the first fault, its field
-/// named from the export's root (`sessions[2].events[5].bid`).
+/// Checks a club export before anything is written: format, names, times, nights, and that
+/// every session replays. Each session's ledger. Errors: the first fault, its field named
+/// from the root (`sessions[2].events[5].bid`).
 pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal> {
     if export.format != CLUB_FORMAT {
         return Err(Refusal::document(
@@ -410,8 +381,7 @@ pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal>
     Ok(ledgers)
 }
 
-/// People: display names 1 to 40 characters and distinct (whatever the case), every name
-/// a fit name and no name of two people.
+/// People: distinct fit display names, no name of two people.
 fn check_people(export: &ClubExport) -> Result<(), Refusal> {
     let mut shown = std::collections::BTreeSet::new();
     let mut names = std::collections::BTreeSet::new();
@@ -455,9 +425,8 @@ fn game_words(id: &str) -> String {
     crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.name.to_string())
 }
 
-/// Nights: titles of 1 to 80 characters, times, sessions of the export each in one night
-/// at most and all of one currency (a night settles up in one), and payments between two
-/// names above zero.
+/// Nights: titles, times, each session in one night at most, one currency per night,
+/// payments above zero between two names.
 fn check_nights(export: &ClubExport) -> Result<(), Refusal> {
     let mut seen = std::collections::BTreeSet::new();
     for (i, n) in export.nights.iter().enumerate() {

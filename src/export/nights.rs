@@ -1,11 +1,6 @@
-//! Night payments in the exports: a payment recorded against a night
-//! moves money between two players exactly as a payment inside a session does (the payer's
-//! net rises by the amount, the payee's falls by it), so every export that sums the
-//! sessions also carries the night's standing payments: the journal as one balanced
-//! transaction each, the results CSV as two rows each. `hledger balance` of the club
-//! journal and the CSV's sum per player are then every person's net after the nights'
-//! payments: zero for everyone once a night is settled. Voided payments are left out (they
-//! no longer count anywhere).
+//! Night payments in the exports: one moves money like a payment inside a session, so the
+//! journal gets a balanced transaction and the results CSV two rows per standing payment;
+//! after a settled night everyone nets zero. Voided payments are left out.
 
 use std::fmt::Write as _;
 
@@ -35,10 +30,9 @@ pub struct NightPaymentRecord {
     pub recorded_at: DateTime<Utc>,
 }
 
-/// Appends one transaction per night payment to a journal written by
-/// [`super::journal`]: dated the day it was recorded, cleared, described "Ann paid Bob
-/// 1.20 (night: Thursday at Sal's)", tagged `night` and `type:night_payment`, with the
-/// payer's posting `+amount` and the payee's `-amount` (they sum to zero).
+/// Appends one cleared transaction per night payment to a [`super::journal`]: "Ann paid Bob
+/// 1.20 (night: …)", tagged `night` and `type:night_payment`, payer `+amount`, payee
+/// `-amount`.
 pub fn append_journal(out: &mut String, payments: &[NightPaymentRecord]) {
     for p in payments {
         // `writeln!` into a String cannot fail.
@@ -65,11 +59,8 @@ pub fn append_journal(out: &mut String, payments: &[NightPaymentRecord]) {
     }
 }
 
-/// The rows [`super::results_csv`] adds for night payments (no header): two per payment,
-/// `session` = `night:<id>`, `date` the day it was recorded, `game` = `night_payment`,
-/// the payer at `+amount` and the payee at `-amount`, so each payment's rows sum to zero
-/// and a player's rows over the whole file sum to their net after the nights' payments.
-/// Errors: the CSV writer's (it writes to memory, so only on a bug).
+/// The rows [`super::results_csv`] adds, two per payment (`session` = `night:<id>`, `game` =
+/// `night_payment`, payer `+amount`, payee `-amount`). Errors: the CSV writer's (a bug).
 pub fn results_rows(payments: &[NightPaymentRecord]) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     for p in payments {

@@ -1,6 +1,5 @@
-//! Clubs and access without sign-up: a club has a name and a passphrase; the passphrase
-//! gives write access (a login cookie or an API bearer token), the share link gives
-//! read-only access.
+//! Clubs without sign-up: the passphrase gives write access (a login cookie or API bearer
+//! token), the share link read-only access.
 
 use std::sync::OnceLock;
 
@@ -71,8 +70,7 @@ pub const TOKEN_DAYS: i64 = 30;
 /// The shortest passphrase accepted, in characters.
 pub const PASSPHRASE_MIN: usize = 8;
 
-/// The PHC string that an attempt at an unknown club is checked against, so that it costs
-/// the same argon2 work, and gets the same answer, as a wrong passphrase for a real club.
+/// The hash an unknown club's attempt is checked against: same argon2 cost, same answer.
 static DUMMY_PHC: OnceLock<String> = OnceLock::new();
 
 async fn dummy_phc() -> Result<String, AppError> {
@@ -106,8 +104,7 @@ async fn issue_token(
     store_token(&mut conn, club_id, access).await
 }
 
-/// A new secret token of club `club_id` with `access`, stored (as its hash) in `conn` to
-/// expire [`TOKEN_DAYS`] from now; the token.
+/// Stores (hashed) a new token of `club_id` with `access`, expiring in [`TOKEN_DAYS`].
 async fn store_token(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -121,10 +118,10 @@ async fn store_token(
     Ok(token)
 }
 
-/// Creates a club and returns it with a write token for its creator. Errors:
-/// [`AppError::TooManyRequests`] past [`CREATIONS_BURST`] creations from one address (no
-/// passphrase is hashed then); a name that is empty, longer than 60 characters or taken
-/// (field `name`); a passphrase shorter than [`PASSPHRASE_MIN`] (field `passphrase`).
+/// Creates a club with a write token for its creator. Errors:
+/// [`AppError::TooManyRequests`] past [`CREATIONS_BURST`] (nothing hashed);
+/// [`AppError::BadRequest`]: `name` empty, over 60 characters or taken; `passphrase` under
+/// [`PASSPHRASE_MIN`].
 pub async fn create_club(
     pool: &WritePool,
     limits: &LoginLimits,
@@ -146,9 +143,8 @@ pub struct NewClub {
     share: String,
 }
 
-/// Checks a new club's name and passphrase and hashes the passphrase, writing nothing, so
-/// that the club can be written in the same transaction as what comes with it (an import).
-/// Errors as [`create_club`], but a taken name, which [`insert_club`] finds.
+/// Checks and hashes a new club, writing nothing, so it can be written with an import.
+/// Errors: as [`create_club`], except a taken name ([`insert_club`] finds it).
 pub async fn prepare_club(
     limits: &LoginLimits,
     client: ClientKey,
@@ -172,12 +168,9 @@ pub async fn prepare_club(
     })
 }
 
-/// The refusal of a club name another club has (field `name`). It does not say that a
-/// club of that name exists, and it comes only after the name's own rules, the passphrase
-/// rule, the address's creation budget ([`CREATIONS_BURST`]: a refused name spends one as
-/// a creation does) and the passphrase's hash, as a creation would: so probing names costs
-/// what creating clubs costs, answers the same in time, and a probe learns no more than
-/// that this name cannot be used.
+/// The refusal of a taken club name (field `name`). It comes only after the name and
+/// passphrase rules, the creation budget and the hash, as a creation would, so probing
+/// names costs and tells no more than creating clubs.
 fn taken_name() -> AppError {
     AppError::BadRequest {
         field: "name".into(),
@@ -185,8 +178,8 @@ fn taken_name() -> AppError {
     }
 }
 
-/// Writes a [`NewClub`] and a write token for it in the caller's transaction. Errors: the
-/// name is taken (field `name`, [`taken_name`]).
+/// Writes a [`NewClub`] and its write token in the caller's transaction. Errors: the name is
+/// taken ([`taken_name`]).
 pub async fn insert_club(
     conn: &mut impl Connected,
     new: &NewClub,
@@ -221,14 +214,9 @@ fn check_new_passphrase(passphrase: &str, field: &str) -> Result<(), AppError> {
     Ok(())
 }
 
-/// Checks a club's passphrase and returns a write token; on success the expired tokens of
-/// every club are purged. Exactly one argon2 verification per attempt that passes the
-/// address limit and the club's budget, against a dummy hash when no club has the name,
-/// so an unknown club and a wrong passphrase take the same time and get the same answer.
-/// Errors: [`AppError::TooManyRequests`] past the address limit or the club's budget of
-/// checks ([`LoginLimits`]; nothing is hashed then, so the refusal says nothing about the
-/// passphrase); [`AppError::Unauthorized`] for a wrong name or passphrase (one message
-/// for both).
+/// Checks a club's passphrase; a write token. One argon2 check per attempt, against a dummy
+/// hash for an unknown club, so both cost and answer the same. Errors:
+/// [`AppError::TooManyRequests`] ([`LoginLimits`]); [`AppError::Unauthorized`].
 pub async fn log_in(
     pool: &WritePool,
     limits: &LoginLimits,
@@ -242,14 +230,13 @@ pub async fn log_in(
     // The name as clubs are stored (trimmed, NFC); a name no club could have is unknown.
     let club = match crate::rules::table::club_name(name) {
         Ok(name) => {
-            // Looked up beside the writer: a login waits for no write but its own token's.
+            // A reader: a login waits for no write but its own token's.
             let mut conn = pool.reader().acquire().await?;
             store::club_by_name(&mut conn, &name).await?
         }
         Err(_) => None,
     };
-    // The budget is the club's, whatever spelling of its name was typed; an unknown name
-    // has one of its own (its checks are guesses too, and cost a hash).
+    // The club's budget whatever spelling was typed; an unknown name has its own.
     let budget_key = match &club {
         Some(club) => limits::short_hash(&format!("club {}", club.id)),
         None => limits::short_hash(&format!("name {}", name.trim().to_lowercase())),
@@ -273,11 +260,9 @@ pub async fn log_in(
     Ok((club.into(), token))
 }
 
-/// Replaces a club's passphrase, which needs the current one (checked like a login, under
-/// the same address limit). Every login of the club ends (its tokens are deleted: whoever
-/// knew the old passphrase is out) and the caller gets a fresh write token. Errors:
-/// [`AppError::TooManyRequests`]; [`AppError::BadRequest`] for a wrong current passphrase
-/// (field `current`) or an unfit new one (field `passphrase`); [`AppError::NotFound`].
+/// Replaces a club's passphrase, checked like a login; every token of the club is deleted
+/// and the caller gets a fresh one. Errors: [`AppError::TooManyRequests`];
+/// [`AppError::BadRequest`] (`current` wrong, `passphrase` unfit); [`AppError::NotFound`].
 pub async fn change_passphrase(
     pool: &WritePool,
     limits: &LoginLimits,
@@ -311,8 +296,7 @@ pub async fn change_passphrase(
     issue_token(pool, club_id, Access::Write).await
 }
 
-/// Gives the club a new share secret: the old share link, and every browser that opened
-/// it, reads no more. Returns the new secret (the link is `/share/{secret}`).
+/// A new share secret: the old link and every browser that opened it read no more.
 pub async fn rotate_share_secret(pool: &WritePool, club_id: ClubId) -> Result<String, AppError> {
     let secret = new_secret()?;
     let mut tx = pool.begin_write().await?;
@@ -322,10 +306,8 @@ pub async fn rotate_share_secret(pool: &WritePool, club_id: ClubId) -> Result<St
     Ok(secret)
 }
 
-/// The club whose share link carries `share_token`. Opening the link writes nothing: the
-/// secret itself is the read-only credential (the browser keeps it as its login cookie),
-/// so a visit adds no token row and rotating the secret ends every reader's access.
-/// Errors: [`AppError::NotFound`] for an unknown (or rotated) link.
+/// The club whose share link carries `share_token`; writes nothing (the secret itself is
+/// the credential). Errors: [`AppError::NotFound`], also for a rotated link.
 pub async fn open_share_link(pool: &ReadPool, share_token: &str) -> Result<Club, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::club_by_share_token(&mut conn, share_token)
@@ -334,8 +316,7 @@ pub async fn open_share_link(pool: &ReadPool, share_token: &str) -> Result<Club,
         .into())
 }
 
-/// What a token (a cookie's, a bearer's, or a share link's secret itself) grants; `None`
-/// when it is unknown or expired.
+/// What a token (cookie, bearer or share secret) grants; `None` if unknown or expired.
 pub async fn grant(pool: &ReadPool, token: &str) -> Result<Option<Grant>, AppError> {
     let mut conn = pool.acquire().await?;
     if let Some((club_id, access)) = store::token(&mut conn, &hash_token(token), Utc::now()).await?
@@ -380,15 +361,12 @@ pub async fn player_totals(
 }
 
 tokio::task_local! {
-    /// The secrets a request presented (its bearer token and its session-link cookies), set
-    /// by the web layer around each request ([`with_presented_links`]) so that
-    /// [`authorize`] can check a club-less session's links without every caller passing
-    /// them.
+    /// The capability-link secrets a request presented, set around each request by the web
+    /// layer ([`with_presented_links`]) for [`authorize`].
     static PRESENTED_LINKS: Vec<String>;
 }
 
-/// Runs `work` (a request's handling) with `secrets` as the capability-link secrets the
-/// request presented, for [`authorize`].
+/// Runs `work` with `secrets` as the request's presented link secrets.
 pub async fn with_presented_links<F: std::future::Future>(
     secrets: Vec<String>,
     work: F,
@@ -396,15 +374,9 @@ pub async fn with_presented_links<F: std::future::Future>(
     PRESENTED_LINKS.scope(secrets, work).await
 }
 
-/// Checks that whoever holds `grant` may read (`need = Read`) or change (`Write`) session
-/// `id`. A session without a club is reached through its links: the write secret reads and
-/// writes, the read secret reads (the secrets come from [`with_presented_links`]); one made
-/// before links existed is open to all. Errors: [`AppError::NotFound`] for a session that
-/// does not exist or that the asker may not see (a club's sessions are invisible to
-/// outsiders, for reading and writing alike, a linked session to anyone without its
-/// link); [`AppError::Forbidden`] for a write with a read-only token or link. The session's
-/// club is read from `folds`' memory of it when known (a session never changes club), so a
-/// hand recorded into a known session costs no read for it.
+/// Checks that `grant` may read or write session `id` (club-less: by its links; older than
+/// links: open). Errors: [`AppError::NotFound`] when missing or not the asker's to see (ids
+/// leak nothing); [`AppError::Forbidden`] for a write with read access.
 pub async fn authorize(
     pool: &ReadPool,
     folds: &Folds,
@@ -446,16 +418,14 @@ pub async fn authorize(
         (Some(g), Access::Write) if g.club_id == club => Err(AppError::Forbidden(
             "this is a read-only link; log in with the club's passphrase to enter hands".into(),
         )),
-        // Someone without access hears what they hear for a session that does not exist:
-        // a 401 here would tell that a club session has this id.
+        // Not 401: that would tell that a club session has this id.
         _ => Err(missing()),
     }
 }
 
-/// The secrets of a club-less session's capability links. Whoever holds the write secret
-/// may enter hands and close the session; the read secret only looks. The read secret is
-/// derived from the write secret (a SHA-256 of it), so the write holder can always show
-/// the read link, and the read holder cannot find the write one. Only hashes are stored.
+/// A club-less session's capability-link secrets. The read secret is the SHA-256 of the
+/// write secret, so the writer can show the read link but not the reverse; only hashes
+/// are stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionLinks {
     /// The write secret (64 hex digits); the link is `/sessions/{id}/link/{write}`.
@@ -502,9 +472,8 @@ pub async fn store_session_links(
     .await?)
 }
 
-/// What the presented secrets grant on a club-less session. `Ok(None)` when the session
-/// has no links (a club's session, one made before links, or no such session): the club
-/// rules apply then. `Ok(Some(None))` when it has links and no secret matches.
+/// What the presented secrets grant on session `id`: `Ok(None)` when it has no links (club
+/// rules apply), `Ok(Some(None))` when none matches.
 pub async fn link_access(
     pool: &ReadPool,
     id: SessionId,

@@ -1,32 +1,13 @@
-//! Group commit: the plain records of every open session made at the same time are
-//! appended in one transaction and made durable by one commit (one `fsync` of the WAL with
-//! `synchronous=FULL`) instead of one each; each record is answered only after the commit
-//! that holds it.
+//! Group commit: records of sessions written at the same moment share one transaction and
+//! one durable commit (one WAL `fsync`), and each is answered only after that commit.
 //!
-//! A record ([`Append`]) is the event a request already applied to its session's cached
-//! state, with its postings. The first request to find the queue idle starts a task that
-//! takes every record queued (up to [`MAX_GROUP`]), takes the write lock and reads the
-//! sessions' counts of events under it, appends each record whose session still holds the
-//! count its state had, commits ([`crate::store::append`]: two hand-overs to the database
-//! thread per group, whatever its size) and answers each; it keeps the writer connection
-//! for up to [`HOLD`] while records keep coming. Records that arrive while one group
-//! commits form the next, so the more writers wait, the more records share a commit.
-//!
-//! What a record's answer says, exactly as if it had had its own transaction:
-//! - [`Appended::Committed`]: its event and postings are durably committed;
-//! - [`Appended::Stale`]: its session held another number of events (another process
-//!   wrote): nothing of it was written, the others of its group are not affected;
-//! - an error: nothing of it was written. A statement that fails rolls back the whole
-//!   group's transaction, and then each record of the group is written again in a
-//!   transaction of its own, so only the failing record gets the error; a failed `BEGIN` or
-//!   `COMMIT` gives every record of the group the error (nothing of the group was
-//!   committed). A record that waited longer than [`WRITE_WAIT`] is refused as busy
-//!   unwritten, and a record whose request has gone (the client hung up) is not written.
-//!
-//! The order of one session's records is the caller's: the service queues a session's
-//! record while holding that session's slot ([`super::Folds`]), so a session has at most
-//! one record queued at a time. Other writes (imports, keyed records, corrections) take the
-//! same writer connection from the pool between groups, in the pool's order.
+//! The first record to find the queue idle starts a task that takes up to [`MAX_GROUP`]
+//! queued records, reads their sessions' event counts under the write lock, appends each whose
+//! count still matches, commits and answers; it holds the writer for up to [`HOLD`] while
+//! records keep coming. Answers, as if each had its own transaction: [`Appended::Committed`];
+//! [`Appended::Stale`] (another process wrote; nothing written); or an error, nothing written
+//! — a failed statement rolls the group back and each record is retried alone, so only the
+//! faulty one fails. The service queues at most one record per session ([`super::Folds`]).
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -45,28 +26,21 @@ use crate::store::{self, NewEvent, Pooled, WRITE_WAIT, WritePool};
 
 use super::FactsWrite;
 
-/// At most this many records share one transaction: a group's statements hold the write
-/// lock, which readers in this process do not need (WAL) but other processes' writers do.
+/// Records per transaction; a group holds the write lock other processes' writers need.
 pub const MAX_GROUP: usize = 64;
 
-/// How long the group task keeps the writer connection across consecutive groups before
-/// it gives it back to the pool, so that the other writes waiting for the writer (imports,
-/// corrections, keyed records) take their turn between groups.
+/// How long the task keeps the writer across groups before other writes get a turn.
 pub const HOLD: std::time::Duration = std::time::Duration::from_millis(20);
 
-/// At most this many records wait for their group; past it a record is refused as busy
-/// (HTTP 503 with `Retry-After`) without waiting. The service queues at most one record per
-/// session, so this is a bound on sessions written at once.
+/// Records waiting at most; past it a record is refused as busy (503, `Retry-After`).
 pub const MAX_QUEUED: usize = 1024;
 
-/// One event to append after the `count` events its session holds, with its postings
-/// (summing to zero), as the session's cached state computed them.
+/// One event to append after the `count` events its session holds, with its postings.
 #[derive(Debug, Clone)]
 pub struct Append {
     /// The session's id.
     pub session_id: SessionId,
-    /// How many events the state the event was applied to held; the event is stored as
-    /// event `count + 1` (its `seq`) only while the session holds exactly `count`.
+    /// Events the state held; the event is stored as `seq = count + 1` only if still so.
     pub count: usize,
     /// The event's type.
     pub kind: String,
@@ -80,8 +54,7 @@ pub struct Append {
     pub recorded_at: chrono::DateTime<chrono::Utc>,
     /// Its ledger entry, JSON text ([`crate::format::LedgerEvent`]).
     pub entry: String,
-    /// For a club's session: the difference the event makes to its history facts, written
-    /// in the same transaction as the event.
+    /// A club session's history-facts difference, written in the same transaction.
     pub facts: Option<FactsWrite>,
 }
 
@@ -90,8 +63,7 @@ pub struct Append {
 pub enum Appended {
     /// Appended and durably committed.
     Committed,
-    /// Not written: the session holds another number of events than the record's `count`
-    /// (another process wrote since the state was read).
+    /// Not written: another process changed the session's event count.
     Stale,
 }
 
@@ -108,8 +80,7 @@ struct Queue {
     writer: Option<WritePool>,
 }
 
-/// The queue of records waiting for their group's commit, shared by every request of one
-/// database ([`super::Folds`] holds one).
+/// The queue of records awaiting a group commit, one per database.
 #[derive(Default)]
 pub struct Committer {
     queue: Mutex<Queue>,
@@ -130,17 +101,13 @@ impl Committer {
         self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// How many transactions the group task has committed (each holding one record or
-    /// more): what tells a test that records shared a commit.
+    /// Transactions committed so far (tests use it to see records share a commit).
     pub fn commits(&self) -> u64 {
         self.commits.load(Ordering::Relaxed)
     }
 
-    /// Queues `append` for the next group commit on `pool` (the writer of
-    /// [`crate::store::open`]) and waits until it is committed or refused (see the module's
-    /// doc for what each answer means). Errors: [`AppError::Busy`] when [`MAX_QUEUED`]
-    /// records wait already, or the record waited longer than [`WRITE_WAIT`]; the database's
-    /// error otherwise. Nothing of the record is written on error.
+    /// Queues `append` for the next group commit on `pool` and waits for its answer (module doc).
+    /// Errors: [`AppError::Busy`] when the queue is full or past [`WRITE_WAIT`]; the database's.
     pub async fn append(
         self: &Arc<Self>,
         pool: &WritePool,
@@ -155,8 +122,7 @@ impl Committer {
         let alone = {
             let mut queue = self.lock();
             match &queue.writer {
-                // Another database than the running task's (a cache is meant for one
-                // database; this keeps a misuse correct): a group of its own.
+                // A cache is for one database; a misuse still gets a correct group of its own.
                 Some(writer) if !same_database(writer, pool) => Some(job),
                 Some(_) if queue.jobs.len() >= MAX_QUEUED => return Err(AppError::Busy),
                 Some(_) => {
@@ -199,10 +165,7 @@ fn same_database(a: &WritePool, b: &WritePool) -> bool {
     a.same_database(b)
 }
 
-/// The task that commits groups while records are queued. Should it stop before the queue
-/// is empty (a panic, the runtime shutting down), dropping it lets the queue go: the records
-/// still queued are answered with an error (their senders are dropped) and the next record
-/// starts a new task.
+/// The task committing groups; dropping it (panic, shutdown) errors the queued records.
 struct GroupTask {
     committer: Arc<Committer>,
     finished: bool,
@@ -210,16 +173,13 @@ struct GroupTask {
 
 impl GroupTask {
     async fn run(mut self, pool: WritePool) {
-        // The writer connection, kept from one group to the next while records keep
-        // coming (no hand-back to the pool and its check between two groups), and since
-        // when.
+        // The writer kept between groups, and since when.
         let mut held: Option<(Pooled, Instant)> = None;
         loop {
             let group: Vec<Job> = {
                 let mut queue = self.committer.lock();
                 if queue.jobs.is_empty() {
-                    // Under the same lock as the check, so a record queued just after is
-                    // sure to start a new task.
+                    // Under the check's lock, so a record queued just after starts a new task.
                     queue.writer = None;
                     self.finished = true;
                     return;
@@ -275,17 +235,15 @@ async fn close(conn: Pooled) {
 
 /// Why a group's transaction wrote nothing.
 enum Failed {
-    /// `BEGIN` failed (or the counts under it could not be read): nothing of the group was
-    /// written, and writing its records again would fail alike (busy, or the disk).
+    /// `BEGIN` (or the counts) failed: nothing written; retrying each would fail alike.
     Group(sqlx::Error),
-    /// A statement of one record, or the `COMMIT`, failed: the transaction was rolled back.
+    /// A record's statement or `COMMIT` failed; rolled back.
     Statement(sqlx::Error),
-    /// As `Statement`, but the rollback failed too: the connection is broken.
+    /// The rollback failed too: the connection is broken.
     Broken(sqlx::Error),
 }
 
-/// Commits `group` on the writer connection `conn` and answers each of its records;
-/// whether `conn` may be used again (`false`: it could not end a failed transaction).
+/// Commits `group` and answers each record; `false` when `conn` is no longer usable.
 async fn commit_group(conn: &mut Pooled, group: Vec<Job>, commits: &AtomicU64) -> bool {
     let mut live = Vec::with_capacity(group.len());
     for job in group {
@@ -342,8 +300,7 @@ fn answer_all(jobs: Vec<Job>, e: &AppError) {
     }
 }
 
-/// A copy of an error made from a database error ([`AppError::Busy`],
-/// [`AppError::DiskFull`] or [`AppError::Internal`]), for each record of a group that failed.
+/// A copy of a database error for each record of a failed group.
 fn same_error(e: &AppError) -> AppError {
     match e {
         AppError::Busy => AppError::Busy,
@@ -352,8 +309,7 @@ fn same_error(e: &AppError) -> AppError {
     }
 }
 
-/// Appends `jobs` in one transaction on the writer connection `conn`: each one's outcome,
-/// in order, once committed.
+/// Appends `jobs` in one transaction: each one's outcome, in order.
 async fn write(
     conn: &mut Pooled,
     jobs: &[Job],
@@ -367,8 +323,7 @@ async fn write(
     Ok(outcomes)
 }
 
-/// Which of `jobs` may be appended, given each session's stored `counts` (read under the
-/// write lock): each one's outcome, and what the committed ones write, in order.
+/// Which `jobs` may be appended given the stored `counts`: outcomes and rows to write.
 fn admit(jobs: &[Job], mut counts: HashMap<SessionId, i64>) -> (Vec<Appended>, Vec<Row<'_>>) {
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut rows = Vec::with_capacity(jobs.len());
@@ -387,10 +342,7 @@ fn admit(jobs: &[Job], mut counts: HashMap<SessionId, i64>) -> (Vec<Appended>, V
     (outcomes, rows)
 }
 
-/// [`write`] on SQLite, in two hand-overs to the database thread for the whole group
-/// ([`store::append`]): the write lock with the sessions' counts of events under it, then
-/// every record and the `COMMIT` (plus one for each record that names a player new to its
-/// club).
+/// [`write`] on SQLite: two hand-overs to the database thread per group ([`store::append`]).
 async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
     let sessions: Vec<SessionId> = jobs.iter().map(|job| job.append.session_id).collect();
     let counts = match store::append::begin_and_count(conn, &sessions).await {
@@ -413,10 +365,8 @@ async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<A
     Ok(outcomes)
 }
 
-/// [`write`] on PostgreSQL, which takes no query of several statements with parameters: a
-/// transaction whose counts are read under the sessions' advisory locks, then each record's
-/// statements one by one (the event with its entry and postings, then the club facts'
-/// difference). A failed statement drops the transaction, which rolls it back.
+/// [`write`] on PostgreSQL (no multi-statement queries with parameters): counts under
+/// advisory locks, then each record's statements one by one.
 async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
     let mut tx = sqlx::Connection::begin(conn).await.map_err(Failed::Group)?;
     let sessions: Vec<SessionId> = jobs.iter().map(|job| job.append.session_id).collect();
@@ -446,8 +396,7 @@ async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<App
     Ok(outcomes)
 }
 
-/// Rolls back the transaction a failed group left open on `conn`, answering `failed`, or
-/// [`Failed::Broken`] when even that failed.
+/// Rolls back a failed group's transaction; [`Failed::Broken`] if that fails too.
 async fn abandon(conn: &mut SqliteConnection, failed: Failed) -> Failed {
     match store::append::roll_back(conn).await {
         Ok(()) => failed,
@@ -458,7 +407,7 @@ async fn abandon(conn: &mut SqliteConnection, failed: Failed) -> Failed {
     }
 }
 
-/// What one record writes, borrowed from its [`Append`]: its event and its club facts.
+/// What one record writes: its event and club facts.
 struct Row<'a> {
     session_id: SessionId,
     event: NewEvent<'a>,
@@ -466,7 +415,6 @@ struct Row<'a> {
 }
 
 impl<'a> Row<'a> {
-    /// Record `a`, whose session holds `a.count` events under the write lock.
     fn of(a: &'a Append) -> Row<'a> {
         Row {
             session_id: a.session_id,
@@ -502,7 +450,6 @@ impl<'a> Row<'a> {
     }
 }
 
-/// A club session's history facts, written in its event's query.
 struct Facts<'a> {
     session_id: SessionId,
     write: &'a FactsWrite,
@@ -632,8 +579,7 @@ mod tests {
     async fn a_failing_record_fails_alone_and_a_stale_one_writes_nothing() {
         let (pool, ids) = sessions(4).await;
         let committer = Arc::new(Committer::default());
-        // The second was made on a state the store no longer holds (it holds no event 5);
-        // the third breaks a rule of the store (a posting of zero) after its event's insert.
+        // The second's state is stale; the third's zero posting breaks a store rule after its insert.
         let mut bad = append(ids[2], 0);
         bad.postings.push(Posting::new("D", Money::ZERO));
         let answers = at_once(

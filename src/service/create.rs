@@ -13,8 +13,7 @@ use crate::ids::ClubId;
 use crate::ids::SessionId;
 use crate::store::{self, NewEvent, NewSession, WritePool};
 
-/// What a new session needs: the game, players in seat order, the agreements, and
-/// optionally the currency (USD) and scores carried in from a paper sheet.
+/// What a new session needs; currency defaults to USD, opening scores come from paper.
 #[derive(Debug, Clone)]
 pub struct NewSessionInput {
     /// The game id.
@@ -41,8 +40,8 @@ pub async fn create_session(
         game: input.game,
         currency: input.currency.unwrap_or_else(|| "USD".into()),
         agreements: input.agreements,
-        // Kept as the name rules keep them; a name they refuse goes on as typed and is
-        // refused, naming `players`, by the document's check.
+        // Normalised as the name rules keep them; a refused name stays as typed for the
+        // document's check to refuse, naming `players`.
         players: input
             .players
             .iter()
@@ -54,8 +53,8 @@ pub async fn create_session(
     import(pool, &doc, club).await
 }
 
-/// Creates a session without a club, reached only through its capability links (returned
-/// once: only their hashes are stored). Errors as [`create_session`].
+/// Creates a club-less session reached only through its links (returned once; only hashes
+/// are stored). Errors as [`create_session`].
 pub async fn create_linked_session(
     pool: &WritePool,
     input: NewSessionInput,
@@ -72,8 +71,7 @@ pub async fn create_linked_session(
     import_linked(pool, &doc).await
 }
 
-/// Imports a session document as a session without a club, reached only through its
-/// capability links (returned once). Errors as [`import`].
+/// Imports a session document as a club-less session with links. Errors as [`import`].
 pub async fn import_linked(
     pool: &WritePool,
     doc: &SessionDoc,
@@ -83,11 +81,9 @@ pub async fn import_linked(
     Ok((id, links))
 }
 
-/// Imports a whole session document as a new session owned by `club`, or, with `None`, an
-/// open session without links that anyone may reach by its id (for tools and tests; the
-/// web's club-less sessions come from [`import_linked`]). The club remembers its players,
-/// who keep their identity across its sessions. Errors: [`AppError::Refused`] with the
-/// event index, field and rule of the first refusal; nothing is written then.
+/// Imports a session document for `club`, or with `None` an open, link-less session (tools
+/// and tests). Errors: [`AppError::Refused`] with the event index, field and rule; nothing
+/// written.
 pub async fn import(
     pool: &WritePool,
     doc: &SessionDoc,
@@ -96,9 +92,8 @@ pub async fn import(
     import_with(pool, doc, club, None).await
 }
 
-/// The stored row of session document `doc`, made at `created_at` and owned by `club`
-/// (`None`: a session without a club): its game, currency, agreements, scores carried in
-/// and players as the document writes them. Shared by a session's import and a club's.
+/// The stored row of `doc`, made at `created_at`, owned by `club` (shared by session and
+/// club imports).
 pub(crate) fn new_session(
     doc: &SessionDoc,
     created_at: DateTime<Utc>,
@@ -115,8 +110,7 @@ pub(crate) fn new_session(
     }
 }
 
-/// [`import`] or [`import_linked`]: the session owned by `club`, or reached through
-/// `links`. Errors as [`import`]; nothing is written then.
+/// [`import`] or [`import_linked`]. Errors as [`import`].
 async fn import_with(
     pool: &WritePool,
     doc: &SessionDoc,

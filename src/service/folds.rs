@@ -1,24 +1,12 @@
-//! The open sessions kept folded in memory, so that recording a hand or telling where a
-//! session stands does not re-read and replay the whole session (`docs/architecture.md`,
-//! "The fold, the tip and the cache").
+//! The open sessions kept folded in memory (docs/architecture.md, "The fold, the tip and
+//! the cache"): a bounded LRU of slots, each a read-write lock over the state after the last
+//! committed event ([`Kept`]), or empty when nothing trustworthy is known. A writer holds
+//! the slot across its transaction, so readers never see an uncommitted state; a write that
+//! fails midway leaves the slot empty and the next request replays from the store.
 //!
-//! A bounded LRU map from session id to a slot; each slot is a read-write lock over the
-//! session's state after its last committed event ([`Kept`]: the fold's [`Tip`], whose size
-//! does not grow with the hands played), or empty when nothing trustworthy is known. A
-//! writer holds the slot's write lock across its transaction, so readers see either the
-//! state before the event or after its commit, never an uncommitted one; a slot is emptied
-//! whenever a write fails midway, and the next request replays from the store. What needs
-//! the history (the sheet's rows, the ledger's events, a correction) is read and replayed
-//! from the store, never kept here.
-//!
-//! Lock order, to keep clear of deadlock with the connection pool: a writer takes the slot
-//! before a connection; a reader never waits for the slot while holding a connection.
-//!
-//! The cache also holds the queue through which the plain records of its sessions are
-//! committed together ([`Committer`]): a writer queues its record there while holding its
-//! session's slot, so a session's records keep their order. One cache serves one database.
-//!
-//! [`Tip`]: crate::session::Tip
+//! Lock order, against deadlock with the pool: a writer takes the slot before a connection;
+//! a reader never waits for a slot while holding a connection. The cache also holds its
+//! database's group-commit queue ([`Committer`]).
 
 use std::num::NonZeroUsize;
 use std::ops::Deref;
@@ -39,23 +27,19 @@ pub(super) type Slot = Arc<RwLock<Option<Kept>>>;
 /// A writer's hold on one session's slot, kept across its transaction.
 pub(super) type SlotGuard = tokio::sync::OwnedRwLockWriteGuard<Option<Kept>>;
 
-/// How many sessions [`Folds::default`] keeps: more than the tables of a club night, few
-/// enough that a handful of marathon sessions stay within the memory budget.
+/// Sessions [`Folds::default`] keeps: more than a club night's tables, few enough that
+/// marathon sessions fit the memory budget.
 pub const DEFAULT_CAPACITY: usize = 32;
 
-/// The folded sessions, shared by every request (cloning shares the same cache), and the
-/// queue their records are committed through.
+/// The folded sessions, shared by every request (clones share), and their commit queue.
 #[derive(Clone)]
 pub struct Folds {
     slots: Arc<Mutex<LruCache<SessionId, Slot>>>,
     committer: Arc<Committer>,
-    /// A club session's state under its renamed players' names, as its sheet shows it
-    /// ([`super::renamed`]), as many as there are slots.
+    /// Club sessions' states under renamed players' names ([`super::renamed`]).
     renamed: Arc<Mutex<LruCache<SessionId, Arc<Renamed>>>>,
-    /// The club of each session asked about lately (`None`: a session without a club), as
-    /// many as [`CLUBS_KEPT`]. A session's club is set when it is made and never changes,
-    /// and sessions are never deleted, so what is kept here never goes stale, even beside
-    /// another process writing the same database.
+    /// Each recent session's club (`None`: no club), at most [`CLUBS_KEPT`]. A session never
+    /// changes club and is never deleted, so this never goes stale.
     clubs: Arc<Mutex<LruCache<SessionId, Option<ClubId>>>>,
 }
 
@@ -75,8 +59,7 @@ impl std::fmt::Debug for Folds {
 }
 
 impl Folds {
-    /// A cache keeping at most `capacity` sessions (at least one), the least recently
-    /// used dropped first.
+    /// A cache of at most `capacity` sessions (at least one), LRU.
     pub fn new(capacity: usize) -> Folds {
         let capacity = NonZeroUsize::new(capacity).unwrap_or(NonZeroUsize::MIN);
         Folds {
@@ -89,15 +72,13 @@ impl Folds {
         }
     }
 
-    /// The club of session `id` when remembered: `Some(None)` for a session without a
-    /// club; `None` when not known here (ask the store).
+    /// Session `id`'s club if remembered (`Some(None)`: no club); `None`: ask the store.
     pub fn club_of(&self, id: SessionId) -> Option<Option<ClubId>> {
         let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
         clubs.get(&id).copied()
     }
 
-    /// Remembers that session `id` exists and belongs to `club` (`None`: no club), as the
-    /// store answered.
+    /// Remembers session `id`'s club as the store answered.
     pub fn remember_club(&self, id: SessionId, club: Option<ClubId>) {
         let mut clubs = self.clubs.lock().unwrap_or_else(PoisonError::into_inner);
         clubs.put(id, club);
@@ -110,8 +91,7 @@ impl Folds {
 
     /// The slot of session `id`, made empty if the session has none yet.
     pub(super) fn slot(&self, id: SessionId) -> Slot {
-        // The map is only touched in these few lines, which cannot panic midway, so a
-        // poisoned lock still guards a whole map.
+        // Nothing here can panic midway, so a poisoned lock still guards a whole map.
         let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         slots
             .get_or_insert(id, || Arc::new(RwLock::new(None)))
@@ -124,8 +104,7 @@ impl Folds {
         renamed.get(&id).cloned()
     }
 
-    /// Keeps `state` as session `id`'s state under renamed names, unless a later one is
-    /// kept already (another request may have read a later event meanwhile).
+    /// Keeps `state` unless a later one is kept already.
     pub(super) fn keep_renamed(&self, id: SessionId, state: Arc<Renamed>) {
         let mut renamed = self.renamed.lock().unwrap_or_else(PoisonError::into_inner);
         if renamed
@@ -136,16 +115,14 @@ impl Folds {
         }
     }
 
-    /// The slot of session `id` when the cache has one, without making one or counting
-    /// as a use: what a read that must change nothing (a what-if preview) looks at.
+    /// Session `id`'s slot if cached, without making one or counting a use (previews).
     pub(super) fn peek(&self, id: SessionId) -> Option<Slot> {
         let slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
         slots.peek(&id).cloned()
     }
 }
 
-/// A session read and replayed from the store, with its history (document, ledger, rows);
-/// owned by the caller, so holding it keeps no write waiting.
+/// A session read and replayed from the store with its history; owned, holding no lock.
 pub struct Current(pub(super) Box<Loaded>);
 
 impl Deref for Current {

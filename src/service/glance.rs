@@ -1,5 +1,5 @@
-//! Reads served from the state the cache keeps: where a session stands and the
-//! sheet a phone reloads after every hand, at a cost that does not grow with the session.
+//! Reads from the cached state (where a session stands, the sheet a phone reloads), at a
+//! cost that does not grow with the session.
 
 use std::collections::BTreeMap;
 
@@ -15,8 +15,8 @@ use crate::session::Tip;
 use crate::store::{self, ReadPool, WritePool};
 use tokio_stream::StreamExt;
 
-/// What the sheet page of a session needs when built from the cached state: the tip with
-/// its window of latest rows, the session's header, and when each shown row was recorded.
+/// What the sheet page needs from the cached state: the tip with its window of rows, the
+/// header, and each shown row's time.
 #[derive(Debug, Clone)]
 pub struct Glance {
     /// The session's id.
@@ -31,17 +31,15 @@ pub struct Glance {
     pub recorded: BTreeMap<usize, DateTime<Utc>>,
 }
 
-/// Runs `read` on the cached state of session `id` when it holds every stored event (one
-/// indexed read to know), else on the state read and folded from the store, which is then
-/// cached. Errors: [`AppError::NotFound`].
+/// Runs `read` on session `id`'s cached state if current (one indexed read to know), else on
+/// the state folded from the store, then cached. Errors: [`AppError::NotFound`].
 async fn with_current<R>(
     pool: &ReadPool,
     folds: &Folds,
     id: SessionId,
     read: impl FnOnce(&Kept) -> R,
 ) -> Result<R, AppError> {
-    // The count is read before waiting for the slot, so no connection is held while
-    // waiting for a writer that may itself be waiting for a connection.
+    // Count read before waiting for the slot: no connection held while waiting (lock order).
     let stored = {
         let mut conn = pool.acquire().await?;
         store::event_count(&mut conn, id).await?
@@ -63,17 +61,14 @@ async fn with_current<R>(
     Ok(answer)
 }
 
-/// Where session `id` stands after its last event ([`Position`]): from the cached state
-/// when it holds every stored event, else read and folded from the store and cached. The
-/// cost does not grow with the session when it is cached. Errors: [`AppError::NotFound`].
+/// Where session `id` stands after its last event, from the cached state.
+/// Errors: [`AppError::NotFound`].
 pub async fn position(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Position, AppError> {
     with_current(pool, folds, id, |k| Position::of_tip(&k.tip)).await
 }
 
-/// What the sheet page of session `id` shows by default (its latest lines, the standing and
-/// the settle-up), from the cached state as [`position`] reads it, the session's header and
-/// the times of the rows shown: three indexed reads, whatever the session's length.
-/// Errors: [`AppError::NotFound`].
+/// The sheet page's default view of session `id` (latest lines, standing, settle-up): three
+/// indexed reads whatever the session's length. Errors: [`AppError::NotFound`].
 pub async fn glance(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Glance, AppError> {
     let tip = with_current(pool, folds, id, |k| k.tip.clone()).await?;
     let mut conn = pool.acquire().await?;
@@ -95,12 +90,8 @@ pub async fn glance(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Gla
     })
 }
 
-/// The ledger document of session `id` (JSON text) from the stored entries, with the
-/// entries of a seq above `after` only (`None`: every entry), and its number of events; `None` when an event
-/// was stored without its entry (before migration 0011), so the ledger must be folded (once:
-/// [`backfill_entries`] then writes the missing entries). The
-/// entries are read in order and copied as stored, the standing parts come from the cached
-/// state: the cost is that of the text sent, not of folding the session again.
+/// Session `id`'s ledger (JSON text) from stored entries (`seq > after` if given) and its
+/// event count; `None` when an entry is missing (see [`backfill_entries`]).
 /// Errors: [`AppError::NotFound`].
 pub async fn stored_ledger(
     pool: &ReadPool,
@@ -134,19 +125,14 @@ pub async fn stored_ledger(
     }
     let json = serde_json::to_string(&standing)
         .map_err(|e| AppError::Internal(format!("the ledger document: {e}")))?;
-    // Serialized with no entries, the document holds `"events":[]` once (its header has
-    // only the format tag, a game id and a currency code before it).
+    // Serialized with no entries, the document holds `"events":[]` exactly once.
     let json = json.replacen("\"events\":[]", &format!("\"events\":[{entries}]"), 1);
     Ok(Some((events, json)))
 }
 
-/// Appends the ledger entries that session `id`'s events stored before migration 0011 lack,
-/// taken from `ledger`, the session's ledger document as just folded from its stored events,
-/// so that from then on its ledger is read from the store ([`stored_ledger`]) instead of
-/// folded on every request. Only appends (entries are append-only); an event the document
-/// does not reach (recorded meanwhile, with its own entry) is left alone. One write
-/// transaction, once per such session. Returns how many entries were written.
-/// Errors: the store's.
+/// Appends the ledger entries that events stored before migration 0011 lack, from the
+/// freshly folded `ledger`, so later reads use [`stored_ledger`]. Only appends; events the
+/// document does not reach are left alone. The number written. Errors: the store's.
 pub async fn backfill_entries(
     pool: &WritePool,
     id: SessionId,
@@ -155,7 +141,6 @@ pub async fn backfill_entries(
     let mut tx = pool.begin_write().await?;
     let mut written = 0;
     for seq in store::seqs_without_entry(&mut tx, id).await? {
-        // The entries are in seq order: found by bisection.
         let Ok(wanted) = usize::try_from(seq) else {
             continue;
         };
@@ -170,11 +155,9 @@ pub async fn backfill_entries(
     Ok(written)
 }
 
-/// Where session `id` stands for its night's settle-up, from the cached state: every
-/// balance (cents, the kitty's included) after a `close` appended now while the sitting is
-/// open (the kitty shared out by its rule), else as it stands; whether the sitting is open;
-/// its currency; and the number of events of the state it was read from (what a write
-/// worked out from it checks under the session's lock). Errors: [`AppError::NotFound`].
+/// Session `id` for its night's settle-up, from the cached state: balances in cents
+/// (an open sitting as if closed now, kitty shared out), whether open, currency, and the
+/// event count read (for the write's check). Errors: [`AppError::NotFound`].
 pub async fn night_standing(
     pool: &ReadPool,
     folds: &Folds,

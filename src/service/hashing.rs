@@ -1,11 +1,6 @@
-//! Passphrase hashing on one dedicated thread.
-//!
-//! Argon2id with the OWASP parameters (`Argon2::default()`: m = 19 MiB, t = 2, p = 1)
-//! needs 19 MiB per hash. Every hash runs on one thread, one after the other, so a burst
-//! of logins costs one hash's memory at a time and waits its turn (about 30 ms a hash in
-//! a release build) instead of holding 19 MiB per blocking-pool thread. The hashes and
-//! checks are argon2's (`hash_password_into` with the default parameters; the PHC string
-//! as its `hash_password` writes it).
+//! Passphrase hashing on one dedicated thread: argon2id with OWASP parameters (m = 19 MiB,
+//! t = 2, p = 1) needs 19 MiB per hash, so hashes queue one at a time rather than holding
+//! 19 MiB per blocking-pool thread. Hashes and checks are argon2's own.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
@@ -30,8 +25,7 @@ fn hasher() -> Result<&'static mpsc::Sender<Job>, AppError> {
                 .name("argon2".into())
                 .spawn(move || {
                     for job in jobs {
-                        // A job that panics answers nothing (its caller gets an error);
-                        // the thread goes on with the next.
+                        // A panicking job answers nothing (its caller gets an error); the thread goes on.
                         let _ = std::panic::catch_unwind(AssertUnwindSafe(job));
                     }
                 })
@@ -42,8 +36,8 @@ fn hasher() -> Result<&'static mpsc::Sender<Job>, AppError> {
         .map_err(|e| AppError::Internal(e.clone()))
 }
 
-/// Runs `work` on the hashing thread, after the hashes queued before it, and answers its
-/// result. Errors: [`AppError::Internal`] when the thread cannot start or `work` panicked.
+/// Runs `work` on the hashing thread in turn. Errors: [`AppError::Internal`] when the
+/// thread cannot start or `work` panicked.
 async fn on_hasher<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
@@ -59,9 +53,8 @@ async fn on_hasher<T: Send + 'static>(
         .map_err(|_| AppError::Internal("hashing failed".into()))?
 }
 
-/// The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$…`) of `passphrase` with a fresh
-/// 16-byte salt, as `Argon2::default().hash_password` makes it. Errors:
-/// [`AppError::Internal`] (no randomness, or hashing failed).
+/// The PHC string (`$argon2id$v=19$m=19456,t=2,p=1$…`) of `passphrase`, fresh 16-byte
+/// salt. Errors: [`AppError::Internal`].
 pub async fn hash_passphrase(passphrase: String) -> Result<String, AppError> {
     on_hasher(move || {
         let argon2 = Argon2::default();
@@ -84,10 +77,8 @@ pub async fn hash_passphrase(passphrase: String) -> Result<String, AppError> {
     .await
 }
 
-/// Whether `passphrase` is the one `phc` (a stored PHC string) was made from, with the
-/// algorithm, version and parameters it names, compared in constant time (`Output`'s
-/// equality), as argon2's `verify_password` does. Errors: [`AppError::Internal`] for a
-/// stored hash that does not parse.
+/// Whether `passphrase` matches the PHC string `phc` under its own parameters, in constant
+/// time. Errors: [`AppError::Internal`] for an unparsable stored hash.
 pub async fn passphrase_matches(passphrase: String, phc: String) -> Result<bool, AppError> {
     on_hasher(move || {
         let stored = |e: &dyn std::fmt::Display| AppError::Internal(format!("stored hash: {e}"));

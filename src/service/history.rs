@@ -1,6 +1,6 @@
-//! Nights past: keeps each club session's history facts as events are recorded,
-//! and answers the club history, player pages, leaderboard, titles, archiving, renames and
-//! merges from the kept aggregates (never a replay of past sessions).
+//! Nights past: club sessions' history facts kept as events are recorded, and the history,
+//! player pages, leaderboard, titles, archiving, renames and merges read from them (never a
+//! replay).
 
 use std::collections::BTreeMap;
 
@@ -27,9 +27,7 @@ pub const PAGE: i64 = 20;
 /// Nights drawn on a player's chart (the latest).
 pub const CHART_NIGHTS: i64 = 30;
 
-/// After an event of session `id` is recorded (in the same transaction): rewrites its
-/// history facts from `fold` (the session as it now stands) when a club owns it. `doc`
-/// gives the header (agreements, players, opening scores); `created_at` the night's date.
+/// After an event of club session `id` (same transaction): rewrites its facts from `fold`.
 pub async fn after_event(
     conn: &mut impl Connected,
     id: SessionId,
@@ -43,12 +41,9 @@ pub async fn after_event(
     write_facts(conn, id, club, doc, fold, created_at).await
 }
 
-/// Refuses (naming `field`) a name among `names` that the club's people would be taken
-/// for: a look-alike ([`crate::rules::table::look_alike`], Unicode TR39 skeletons) of a
-/// name the club knows (a display name or a name sat under) that is not that name in
-/// other letter case (which is the same person, as the history reads it). So "Аnn" in
-/// Cyrillic cannot sit down in a new session of a club that has Ann.
-/// Errors: [`AppError::Refused`] naming `field`.
+/// Refuses a name in `names` that looks like ([`crate::rules::table::look_alike`], TR39) a
+/// name the club knows without being it in another case: Cyrillic "Аnn" cannot sit down
+/// where Ann plays. Errors: [`AppError::Refused`] naming `field`.
 pub async fn check_club_names(
     conn: &mut impl Connected,
     club: ClubId,
@@ -79,8 +74,7 @@ pub async fn check_club_names(
     Ok(())
 }
 
-/// After session `id` is imported into `club` (in the same transaction): its history
-/// facts, from the document folded once more.
+/// After session `id` is imported into `club` (same transaction): its facts.
 pub async fn after_import(
     conn: &mut impl Connected,
     id: SessionId,
@@ -113,13 +107,9 @@ async fn write_facts(
 }
 
 /// Writes the facts of the club's sessions recorded before the history existed (a no-op
-/// once done: the backlog is empty). Each session's facts are worked out from the session
-/// read and replayed, and written only while it still holds the events they were worked
-/// out from ([`super::checked::Checked`]): an event another instance recorded
-/// meanwhile is in the facts written, never left out of them.
+/// once done), each checked with [`super::checked::Checked`].
 pub async fn backfill(pool: &WritePool, folds: &Folds, club: ClubId) -> Result<(), AppError> {
-    // Asked of the read pool: once the backlog is empty (nearly always) the pages that
-    // call this never touch the writer.
+    // On the reader: once the backlog is empty, the pages never touch the writer.
     let missing = {
         let mut conn = pool.reader().acquire().await?;
         hs::backlog(&mut conn, club).await?
@@ -141,8 +131,7 @@ pub async fn backfill(pool: &WritePool, folds: &Folds, club: ClubId) -> Result<(
     Ok(())
 }
 
-/// What the history list asks for, as a person types it: dates are days (`2026-11-01`),
-/// `to` included, in UTC.
+/// The history list's filters, as typed: days (`2026-11-01`), `to` included, UTC.
 #[derive(Debug, Clone, Default)]
 pub struct HistoryQuery {
     /// Only this game id.
@@ -170,8 +159,8 @@ pub struct HistoryEntry {
     pub results: Vec<(PersonId, String, i64)>,
 }
 
-/// A page of the club's history and whether another page follows. Errors: `to` before
-/// `from` ([`AppError::BadRequest`] naming `to`).
+/// A page of the club's history, and whether another follows. Errors:
+/// [`AppError::BadRequest`] naming `to` when it is before `from`.
 pub async fn history(
     pool: &ReadPool,
     club: ClubId,
@@ -237,9 +226,8 @@ async fn club_session(
     }
 }
 
-/// Gives session `id` of `club` a title ("Thursday at Sal's"); blank clears it. Errors:
-/// [`AppError::NotFound`]; [`AppError::BadRequest`] (field `title`) for a title over 80
-/// characters or with a character that does not show ([`crate::rules::table::title`]).
+/// Titles session `id` ("Thursday at Sal's"); blank clears. Errors: [`AppError::NotFound`];
+/// [`AppError::BadRequest`] (field `title`, [`crate::rules::table::title`]).
 pub async fn set_title(
     pool: &WritePool,
     club: ClubId,
@@ -259,8 +247,8 @@ pub async fn set_title(
     Ok(())
 }
 
-/// Archives session `id` of `club` (hidden from the list, never deleted) or brings it
-/// back. Errors: [`AppError::NotFound`].
+/// Archives session `id` (hidden, never deleted) or brings it back. Errors:
+/// [`AppError::NotFound`].
 pub async fn set_archived(
     pool: &WritePool,
     club: ClubId,
@@ -289,14 +277,11 @@ pub struct PlayerStats {
     pub bands: Vec<(i64, i64, i64)>,
     /// The best session (highest net).
     pub best: Option<NightRow>,
-    /// How many evenings they played: the sessions of one night count once, and so do
-    /// sessions in no night started the same day (sessions are counted as
-    /// sessions, in `all.nights`).
+    /// Evenings played: a night's sessions count once, as do no-night sessions of one day.
     pub evenings: usize,
     /// The biggest night: the evening with the highest net over its sessions.
     pub best_evening: Option<crate::store::nights::EveningRow>,
-    /// The latest nights (at most [`CHART_NIGHTS`]), oldest first, within the range when
-    /// one was asked for.
+    /// The latest nights (at most [`CHART_NIGHTS`]), oldest first, within the range if any.
     pub nights: Vec<NightRow>,
     /// Net in cents before the first of `nights` (all time, or within the range).
     pub before_cents: i64,
@@ -304,7 +289,7 @@ pub struct PlayerStats {
     pub range_net: Option<i64>,
 }
 
-/// Person `id`'s statistics in `club`, optionally within the days `[from, to]`. Errors:
+/// Person `id`'s statistics, optionally within days `[from, to]`. Errors:
 /// [`AppError::NotFound`].
 pub async fn player(
     pool: &ReadPool,
@@ -366,10 +351,8 @@ fn all_games(by_game: &[TotalsRow]) -> TotalsRow {
     all
 }
 
-/// The nights of the person who played under `names` in `club`, within the days
-/// `(from, to)` when either is given: his best night, the nights read (within a range
-/// every one, else the latest [`CHART_NIGHTS`] of each name) and, within a range, their
-/// net in cents.
+/// The nights of the person who played under `names`: the best, those read (every one in
+/// a range, else the latest [`CHART_NIGHTS`] per name), and the range's net in cents.
 async fn nights_of(
     conn: &mut impl Connected,
     club: ClubId,
@@ -390,8 +373,7 @@ async fn nights_of(
         {
             best = Some(n);
         }
-        // Within a range every night counts toward its net; all time, only the latest
-        // nights are read (the total comes from the kept totals).
+        // All time, only the latest nights are read: the total comes from the kept totals.
         let limit = if ranged { i64::MAX } else { CHART_NIGHTS };
         let these = hs::nights(conn, club, name, lo, hi, limit).await?;
         if ranged {
@@ -409,12 +391,9 @@ pub async fn leaderboard(pool: &ReadPool, club: ClubId) -> Result<Vec<LeaderRow>
     Ok(hs::leaderboard(&mut conn, club).await?)
 }
 
-/// Renames person `id` of `club`: the name shown everywhere changes, the seats keep the
-/// name sat under. The new name follows the players' name rule
-/// ([`crate::rules::table::player_name`]: trimmed, NFC, 1–40 visible characters, not the
-/// kitty's or the pot's). Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming
-/// `name` when it breaks that rule, or is another player's or looks like it
-/// ([`crate::rules::table::look_alike`]; merge them instead).
+/// Renames person `id`; seats keep the name sat under. Errors: [`AppError::NotFound`];
+/// [`AppError::BadRequest`] naming `name` when it breaks
+/// [`crate::rules::table::player_name`] or is (or looks like) another player's (merge them).
 pub async fn rename(
     pool: &WritePool,
     club: ClubId,
@@ -450,9 +429,8 @@ pub async fn rename(
     Ok(())
 }
 
-/// Merges person `from` into person `into` (two spellings of one person): every name and
-/// so every night of `from` counts for `into`. Errors: [`AppError::NotFound`];
-/// [`AppError::BadRequest`] naming `into` when they are the same person.
+/// Merges person `from` into `into` (two spellings of one person). Errors:
+/// [`AppError::NotFound`]; [`AppError::BadRequest`] naming `into` when they are the same.
 pub async fn merge(
     pool: &WritePool,
     club: ClubId,
@@ -476,10 +454,8 @@ pub async fn merge(
     Ok(())
 }
 
-/// Recorded name → display name for the names session `id` could use whose person is now
-/// shown under another name (renamed or merged); empty for a session without a club or
-/// with no renamed player. The pages show these names; the API documents keep the
-/// recorded ones.
+/// Recorded → display name for session `id`'s renamed or merged players (pages show these;
+/// the API documents keep the recorded names).
 pub async fn renamed_for_session(
     pool: &ReadPool,
     id: SessionId,
@@ -503,8 +479,7 @@ pub async fn renamed_in_club(
         .collect())
 }
 
-/// A short tag of `names` for a page's ETag: a rename changes the page without a new
-/// event, so the cached page must not be served again. Empty for no names.
+/// A short tag of `names` for a page's ETag (a rename changes a page without an event).
 pub fn names_tag(names: &BTreeMap<String, String>) -> String {
     use std::hash::{Hash, Hasher};
     if names.is_empty() {
@@ -515,9 +490,8 @@ pub fn names_tag(names: &BTreeMap<String, String>) -> String {
     format!("-n{:x}", h.finish())
 }
 
-/// The currency the club's totals are shown in: its latest session's (ISO code), "USD" for
-/// a club with no session. A club keeps its sessions in one currency; the leaderboard and
-/// player pages add cents across sessions.
+/// The club's currency: its latest session's, "USD" when none (totals add cents across
+/// sessions, all in one currency).
 pub async fn club_currency(pool: &ReadPool, club: ClubId) -> Result<String, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(hs::club_currency(&mut conn, club)

@@ -14,16 +14,14 @@ use crate::ids::SessionId;
 use crate::session::{Fold, Tip};
 use crate::store;
 
-/// What the cache ([`Folds`]) keeps of one session: the club that owns it and the state
-/// after its last committed event, whose size does not grow with the hands played.
+/// What the cache keeps of one session; its size does not grow with the hands played.
 #[derive(Debug, Clone)]
 pub struct Kept {
     /// The club that owns it; `None` for an open session (a session never changes club).
     pub club_id: Option<ClubId>,
     /// The fold's state after the last event.
     pub tip: Tip,
-    /// For a club's session: its history facts as they stand, which each plain event
-    /// changes by its own difference.
+    /// A club session's history facts, changed by each plain event's difference.
     pub history: Option<Box<ClubFacts>>,
 }
 
@@ -46,9 +44,8 @@ impl Kept {
         Kept::of_fold(loaded.id, at, &loaded.doc, &loaded.fold)
     }
 
-    /// The state of session `id` (of club and created at `at`) from its header `doc` (its
-    /// events need not be there) and its whole `fold`, whose rows may be slimmed
-    /// ([`Fold::slim_older`]) but for the sheet's window.
+    /// Session `id`'s state from header `doc` and its whole `fold` (rows may be slimmed but
+    /// for the sheet's window).
     pub(super) fn of_fold(
         id: SessionId,
         (club_id, created_at): (Option<ClubId>, DateTime<Utc>),
@@ -85,8 +82,7 @@ impl Kept {
         self.tip.events()
     }
 
-    /// [`Kept::apply`] for a fold that stops at the first refusal (reading the stored
-    /// session): on error this state must be dropped.
+    /// [`Kept::apply`] while reading the stored session: on error drop this state.
     pub(super) fn apply_or_drop(&mut self, event: &Value) -> Result<(), crate::session::Refusal> {
         self.tip.apply_or_drop(event)?;
         if let (Some(h), Some(row)) = (self.history.as_mut(), self.tip.last_row()) {
@@ -97,9 +93,8 @@ impl Kept {
         Ok(())
     }
 
-    /// Applies `event` to the tip and, for a club's session, its row to the history
-    /// facts: the ledger entry and the facts' difference to write. Errors: the rules'
-    /// refusal; on error nothing changes.
+    /// Applies `event`: its ledger entry and facts difference. Errors: the rules' refusal; on
+    /// error nothing changes.
     pub(super) fn apply(
         &mut self,
         event: &Value,
@@ -124,8 +119,7 @@ impl Kept {
     }
 }
 
-/// The difference of a club session's history facts that one event makes, to be written
-/// in the event's own transaction.
+/// The history-facts difference one event makes, written in its transaction.
 #[derive(Debug, Clone)]
 pub struct FactsWrite {
     /// The club that owns the session.

@@ -1,5 +1,4 @@
-//! The lists of a club's sessions: a page at a time, reading only the club's own sessions
-//! ("Work proportional to what is asked").
+//! A club's sessions list, a page at a time, reading only the club's own sessions.
 
 use crate::error::AppError;
 use crate::ids::ClubId;
@@ -14,14 +13,12 @@ pub const SESSIONS_PAGE: usize = 50;
 pub struct SessionsPage {
     /// At most [`SESSIONS_PAGE`] sessions, newest first.
     pub sessions: Vec<SessionSummaryRow>,
-    /// The `before` of the next (older) page, when there is one: the id of this page's
-    /// oldest session.
+    /// The next (older) page's `before`: this page's oldest id.
     pub next: Option<SessionId>,
 }
 
-/// One page of the sessions of `club`, newest first: those with an id below `before`
-/// (from the newest when `None`). None without a club: a session without a club is reached
-/// only through its links, never listed. Reads only the club's sessions, one page of them.
+/// A page of `club`'s sessions below id `before`, newest first; none without a club
+/// (club-less sessions are never listed).
 pub async fn list(
     pool: &ReadPool,
     club: Option<ClubId>,
@@ -31,7 +28,6 @@ pub async fn list(
         return Ok(SessionsPage::default());
     };
     let mut conn = pool.acquire().await?;
-    // One more than a page: whether another page follows, without counting.
     let limit = i64::try_from(SESSIONS_PAGE)
         .unwrap_or(i64::MAX)
         .saturating_add(1);
@@ -42,9 +38,7 @@ pub async fn list(
     Ok(SessionsPage { sessions, next })
 }
 
-/// The latest session of `club` at `game` in which a hand was dealt, else its latest of any
-/// game with a hand (the new-session form's "seat as at the last table"); a session left
-/// without a hand is passed over (see [`store::last_session`]).
+/// The table a new session most likely repeats ([`store::last_session`]).
 pub async fn last_session(
     pool: &ReadPool,
     club: ClubId,

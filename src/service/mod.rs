@@ -1,10 +1,6 @@
-//! Use cases: load, call the pure core, check, persist, in one transaction each.
-//!
-//! The HTML pages and the JSON API call these same functions. The ledger of a stored
-//! session is always `replay` of its session document, so it cannot drift from what
-//! `scorekeeper replay` prints for the exported document: a session kept folded in memory
-//! ([`Folds`]) is that replay carried forward one event at a time, which the property
-//! tests check against a full replay after every event.
+//! Use cases: load, call the pure core, check, persist — one transaction each, shared by the
+//! HTML pages and the JSON API. A stored ledger is always `replay` of its session document;
+//! the cache ([`Folds`]) carries that replay forward one event at a time.
 
 mod checked;
 pub mod commit;
@@ -83,15 +79,12 @@ impl Loaded {
     }
 }
 
-/// Now as the store keeps a time the service records (an event, a night, a payment): in
-/// UTC to the second (what the store's text holds, [`store::time::rfc3339`]), the one
-/// clock reading of the service's writes.
+/// Now, in UTC to the second as the store keeps it ([`store::time::rfc3339`]).
 fn now() -> DateTime<Utc> {
     Utc::now().trunc_subsecs(0)
 }
 
-/// Every player among `accounts` (a ledger's accounts) becomes one of the club's players,
-/// who keep their identity across the club's sessions.
+/// Makes every account of a ledger one of the club's players.
 async fn remember_players(
     conn: &mut impl Connected,
     club: ClubId,
@@ -108,8 +101,7 @@ async fn remember_players(
 pub struct Recorded {
     /// The event's position in the ledger (its index + 1).
     pub seq: usize,
-    /// True when the idempotency key had already recorded this event: nothing new was
-    /// written.
+    /// The idempotency key had already recorded this event: nothing written.
     pub repeated: bool,
     /// The event as stored (for a repeat: as the key first recorded it).
     pub event: Value,
@@ -119,9 +111,8 @@ pub struct Recorded {
     pub position: Position,
 }
 
-/// The state an event is applied to: the cached tip, or for an event that needs the history
-/// (or a club's session, whose history facts are written from the whole fold) the session
-/// read and replayed in full.
+/// The state an event applies to: the cached tip, or the session read in full (events that
+/// reach back, and club sessions whose facts come from the whole fold).
 // One per write, on the stack: boxing the tip would cost an allocation per hand.
 #[allow(clippy::large_enum_variant)]
 enum Target {
@@ -138,7 +129,6 @@ impl Target {
     }
 }
 
-/// Reads session `id` from `conn` as the event needs it ([`Target`]).
 async fn read_target(
     conn: &mut impl Connected,
     id: SessionId,
@@ -151,21 +141,13 @@ async fn read_target(
     })
 }
 
-/// Records one event at the end of a session: the event is applied to the session's state
-/// as cached in `folds` (read and folded from the store on a miss), and only when the rules
-/// accept it is it appended with its postings; after the commit the cache holds the new
-/// state. An event that needs the history (`void`, `correction`, `reopen`) goes through
-/// the session read and replayed in full. A plain event without an idempotency key is
-/// committed in a group with other requests' records ([`commit`]), so a cached session
-/// costs one event and a share of one commit, whatever its length. Every path checks under
-/// the session's lock ([`checked`]) that the stored count is still the one the state had,
-/// and applies the event again to the session read anew when another instance wrote since.
-/// `expected_events`: the number of events the caller saw (a form's hidden field); when the
-/// session has moved on since, the event is refused with [`AppError::Conflict`] so the
-/// same hand is not entered twice from two devices. `idempotency_key`: a client's key for
-/// this request; a retry with the same key records nothing and returns the first result.
-/// Errors: [`AppError::Refused`] naming the event index, field and rule;
-/// [`AppError::NotFound`]. Nothing is written on error.
+/// Records one event at the end of a session, applied to the cached state (read on a miss)
+/// and appended with its postings only if the rules accept it; `void`, `correction` and
+/// `reopen` replay the session in full. Keyless plain events share a group commit
+/// ([`commit`]). `expected_events` (the count the caller saw) guards against a hand entered
+/// twice; `idempotency_key` makes a retry return the first result.
+/// Errors: [`AppError::Refused`], [`AppError::Conflict`], [`AppError::NotFound`]; nothing is
+/// written on error.
 pub async fn record_event(
     pool: &WritePool,
     folds: &Folds,
@@ -179,9 +161,8 @@ pub async fn record_event(
     }
     // The slot before the connection: see the lock order in `folds`.
     let mut slot = folds.slot(id).write_owned().await;
-    // With a key, the transaction starts first, so a retry is known before anything else
-    // happens; without one, the event is applied before the write lock is taken, so that
-    // the one writer connection is held only for the statements and the commit.
+    // With a key, the transaction starts first so a retry is known at once; without, the event
+    // is applied before the write lock so the one writer is held only for the statements.
     let mut tx = None;
     if let Some(key) = idempotency_key {
         let mut t = checked::begin_for(pool, &[id]).await?;
@@ -205,8 +186,7 @@ pub async fn record_event(
         Some(tx) => record_keyed(tx, &mut slot, target, &pending, idempotency_key).await?,
         None => record_plain(pool, folds, &mut slot, target, &pending).await?,
     };
-    // The event is committed: should its state not be kept (a club session's facts that
-    // no longer fold, a bug), the slot stays empty and the next request reads the store.
+    // Committed: if its state cannot be kept, the slot stays empty and the next read refolds.
     let position = match &target {
         Target::Tip(kept) => Position::of_tip(&kept.tip),
         Target::Whole(state) => Position::of_tip(&Tip::of(&state.fold)),
@@ -221,10 +201,8 @@ pub async fn record_event(
     })
 }
 
-/// The state session `id`'s event is applied to, taken out of `slot`: should anything after
-/// fail or be cancelled before the state is put back, the slot stays empty and the next
-/// request replays from the store. An event that needs the `history` leaves it there until
-/// the whole session is read (in `tx` when the write already holds one).
+/// Takes session `id`'s state out of `slot`; on failure or cancellation the slot stays empty
+/// so the next request replays from the store.
 async fn take_target(
     pool: &WritePool,
     slot: &mut folds::SlotGuard,
@@ -246,9 +224,7 @@ async fn take_target(
     })
 }
 
-/// Records `pending` under the idempotency key `key` in `tx`, which has held the write lock
-/// since the key was looked up: the event is applied to `target` and appended
-/// ([`record_under_lock`]), the key remembered ([`finish_write`]) and the whole committed.
+/// Records `pending` under idempotency `key` in `tx` (which holds the write lock), commits.
 async fn record_keyed(
     mut tx: store::Tx,
     slot: &mut folds::SlotGuard,
@@ -264,8 +240,7 @@ async fn record_keyed(
     Ok(done)
 }
 
-/// An event on its way to the store: the session, the event as written, its text, when it
-/// was recorded, and the count of events the caller saw.
+/// An event on its way to the store.
 struct Pending {
     id: SessionId,
     event: Value,
@@ -274,18 +249,13 @@ struct Pending {
     recorded_at: DateTime<Utc>,
 }
 
-/// An event applied: its ledger entry and, for a club's session on the cached path, the
-/// difference of its history facts.
+/// An event's ledger entry and, for a cached club session, its facts difference.
 type Applied = (LedgerEvent, Option<FactsWrite>);
 
-/// The state after an event, how many events it held before, and what the event did.
 type Done = (Target, usize, Applied);
 
-/// Records `pending` without an idempotency key: a plain event accepted by the cached
-/// state is committed together with the records of other sessions made meanwhile
-/// ([`commit`]: one durable commit for them all). Only a refusal, an event that needs the
-/// history, or a store that holds another number of events than the state (another
-/// process wrote) takes a transaction of its own ([`record_under_lock`]).
+/// Records `pending` without a key: through the group commit ([`commit`]) when the cached
+/// state accepts it, else in its own transaction ([`record_under_lock`]).
 async fn record_plain(
     pool: &WritePool,
     folds: &Folds,
@@ -320,13 +290,9 @@ async fn record_plain(
     Ok(done)
 }
 
-/// Appends the event `applied` to `target` (which held `before` events) in `tx`, which
-/// holds the write lock and the session's lock ([`checked::begin_for`]). The state it was applied to is current when the store holds as
-/// many events as it did: an accepted event's insert checks that itself, a refusal reads
-/// the count. When another process wrote since (or `stale` says so already), the state is
-/// read again under the lock and the event applied to that. Errors: the rules' refusal or
-/// a conflict, after which `slot` holds the state unchanged; the store's errors, after
-/// which it stays empty.
+/// Appends `applied` to `target` in `tx` (write lock and session lock held); if another
+/// process wrote since, re-reads under the lock and applies again. On a refusal or conflict
+/// `slot` gets the state back unchanged; on a store error it stays empty.
 async fn record_under_lock(
     tx: &mut impl Connected,
     slot: &mut folds::SlotGuard,
@@ -361,8 +327,7 @@ async fn record_under_lock(
                     return Ok((target, before, applied));
                 }
             }
-            // A refused event leaves the state unchanged (`Fold::apply`, `Tip::apply`), so
-            // it goes back as it was; after anything else the slot stays empty.
+            // A refusal leaves the state unchanged, so it goes back.
             Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
                 if fresh || store::event_count(tx, pending.id).await? == before {
                     **slot = Some(kept_of(target)?);
@@ -379,10 +344,7 @@ async fn record_under_lock(
     }
 }
 
-/// What a write in a transaction of its own does after its event: remembers the
-/// idempotency key, and writes a club session's history facts (the event's difference on
-/// the cached path; for an event that needs the history, the facts of the whole session
-/// as it now stands).
+/// After the event in its own transaction: remembers the key and writes the club's facts.
 async fn finish_write(
     tx: &mut impl Connected,
     pending: &Pending,
@@ -414,10 +376,8 @@ fn kept_of(target: Target) -> Result<Kept, AppError> {
     }
 }
 
-/// The answer to a retry of the event at `seq`: the first answer again (docs/api.md: "200 with
-/// the first result"), so the session's first `seq` events are read from the store and
-/// replayed: `event_count`, balances, scores and settlement as they stood just after it,
-/// not as later events left them.
+/// The answer to a retry of event `seq`: the first `seq` events replayed, so it is the first
+/// answer again (docs/api.md: "200 with the first result").
 async fn repeated(
     pool: &WritePool,
     folds: &Folds,
@@ -460,9 +420,8 @@ async fn repeated(
     })
 }
 
-/// Applies `event` to `target` as its next event: its ledger entry. Errors:
-/// [`AppError::Conflict`] when `expected_events` is not the number of events so far; the
-/// rules' refusal. On error the state is unchanged.
+/// Applies `event` to `target`: its ledger entry. Errors: [`AppError::Conflict`] when
+/// `expected_events` is stale; the rules' refusal. On error the state is unchanged.
 fn apply_one(
     target: &mut Target,
     event: &Value,
@@ -483,8 +442,6 @@ fn apply_one(
         Target::Tip(kept) => kept.apply(event)?,
         Target::Whole(state) => {
             state.fold.apply(index, event)?;
-            // The document and the ledger follow the fold (nothing else of them is read
-            // before the commit but the agreements and players).
             state.doc.events.push(event.clone());
             format::extend_ledger(&mut state.ledger, &state.fold);
             state.seated = state.fold.table().seated().to_vec();
@@ -500,16 +457,13 @@ fn apply_one(
     }
 }
 
-/// How many events session `id` holds as stored now (0 for none, or no such session): one
-/// read of an index, whatever the session's length, so that a client's copy can be told
-/// current (an `ETag`) without loading the session.
+/// Events session `id` holds (0 if none): one index read, for an `ETag`.
 pub async fn event_count(pool: &ReadPool, id: SessionId) -> Result<usize, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(store::event_count(&mut conn, id).await?)
 }
 
-/// The balances as summed from the stored postings (cents by account); they equal the
-/// ledger's balances, which tests check.
+/// Balances summed from stored postings (cents by account); tests check they equal the ledger's.
 pub async fn stored_balances(
     pool: &ReadPool,
     id: SessionId,

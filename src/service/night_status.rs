@@ -1,8 +1,5 @@
-//! The history's status of a session a night settles: such a session is
-//! "settled" when the night is (every net over the night's sessions and payments at zero)
-//! and it is closed, whatever its own balances say, since its money is paid in the night's
-//! transfers; and it is no longer "settled" when the night owes again (a new hand or a
-//! voided payment), though its own balances may be zero.
+//! The history status of a session a night settles: "settled" when closed and the night is
+//! settled, whatever its own balances, since its money is paid in the night's transfers.
 
 use std::collections::BTreeMap;
 
@@ -48,9 +45,8 @@ impl NightMark {
     }
 }
 
-/// Marks each entry of club `club`'s history that a night settles with its night
-/// ([`NightMark`], keyed by session id) and sets its `settled` to the night's (closed and
-/// the night settled). Each night is worked out once. Errors: the store's, a night's.
+/// Marks each of the club's history entries a night settles with its [`NightMark`] and the
+/// night's `settled`; each night worked out once. Errors: the store's.
 pub async fn mark(
     pool: &ReadPool,
     folds: &Folds,

@@ -1,7 +1,6 @@
-//! Nights: group a club's sessions of one evening as a night and settle
-//! it once. Reads each session's balances from its stored postings (after the session's
-//! own payments), works the night out with [`crate::history::night::settle_night`], and
-//! records or voids payments against the night. A session is in one night at most.
+//! Nights: a club's sessions of one evening grouped and settled once
+//! ([`crate::history::night::settle_night`]), with payments recorded or voided against the
+//! night. A session is in one night at most.
 
 use std::collections::BTreeMap;
 
@@ -37,24 +36,20 @@ pub struct NightView {
     pub payments: Vec<NightPaymentRow>,
     /// Net per account, transfers and the games behind them (voided payments left out).
     pub settlement: NightSettlement,
-    /// The currency of its sessions (ISO code, "USD"; one for the night, as [`group`] keeps
-    /// it, and "USD" for a night with no session left).
+    /// Its sessions' currency (ISO code; one per night, "USD" when empty).
     pub currency: String,
-    /// Each session's id and the number of events of the state its balances were read
-    /// from: what a write worked out from the view checks under the sessions' locks.
+    /// Each session's id and event count as read: what a write checks under the locks.
     pub events: Vec<(SessionId, usize)>,
 }
 
 impl NightView {
-    /// Settled: every net over the night's sessions and standing payments is zero, so no
-    /// transfer is left (the night is the unit a table settles).
+    /// No transfer left: every net over sessions and standing payments is zero.
     pub fn settled(&self) -> bool {
         self.settlement.net.iter().all(|(_, m)| m.is_zero())
     }
 }
 
-/// The night session `session` is in, as `(club id, night id)`; `None` for a session in no
-/// night (or of no club). Errors: the store's.
+/// `(club id, night id)` of the night session `session` is in; `None` if none.
 pub async fn night_of_session(
     pool: &ReadPool,
     session: SessionId,
@@ -69,10 +64,8 @@ pub async fn night_of_session(
         .map(|club| (club, night)))
 }
 
-/// A payment inside a session that a night settles would be a second truth beside the
-/// night's: once a session is in a night, its payments are recorded against the night
-/// (where every session of the night sees them). Errors: [`AppError::Conflict`] (field
-/// `payment`) naming the night, for session `session` in one.
+/// Refuses a payment inside a session that a night settles: its payments go to the night,
+/// the one truth. Errors: [`AppError::Conflict`] (field `payment`) naming the night.
 pub async fn refuse_session_payment(pool: &ReadPool, session: SessionId) -> Result<(), AppError> {
     match night_of_session(pool, session).await? {
         None => Ok(()),
@@ -86,14 +79,13 @@ pub async fn refuse_session_payment(pool: &ReadPool, session: SessionId) -> Resu
     }
 }
 
-/// The other sessions of the night session `session` is in; none when it is in no night.
-/// Errors: the store's.
+/// The other sessions of `session`'s night; none when it is in no night.
 pub async fn night_mates(pool: &ReadPool, session: SessionId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::night_mates(&mut conn, session).await?)
 }
 
-/// The ids of night `night`'s sessions, oldest first. Errors: the store's.
+/// Night `night`'s session ids, oldest first.
 pub async fn sessions_in(pool: &ReadPool, night: NightId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;
     Ok(ns::sessions_of(&mut conn, night)
@@ -114,7 +106,6 @@ async fn club_session(
     }
 }
 
-/// Session `id` as the one-currency check names it.
 async fn priced(conn: &mut impl Connected, id: SessionId) -> Result<Priced, AppError> {
     let (game, currency, title) = ns::priced(conn, id)
         .await?
@@ -127,7 +118,6 @@ async fn priced(conn: &mut impl Connected, id: SessionId) -> Result<Priced, AppE
     ))
 }
 
-/// The sessions of night `night` as the one-currency check names them (none for `None`).
 async fn night_priced(
     conn: &mut impl Connected,
     night: Option<NightId>,
@@ -142,7 +132,7 @@ async fn night_priced(
     Ok(out)
 }
 
-/// A night settles in one currency: the refusal, naming the session and both currencies.
+/// The refusal of a second currency in one night.
 fn mixed(message: String, field: &str) -> AppError {
     AppError::Conflict {
         field: field.into(),
@@ -166,14 +156,10 @@ pub async fn nights_of(pool: &ReadPool, club: ClubId) -> Result<Vec<NightRow>, A
     Ok(ns::nights_of(&mut conn, club).await?)
 }
 
-/// Groups `sessions` of `club` as a night: a new one titled `title` (blank: "Night of
-/// <day>") when `into` is `None`, else added to night `into`. Returns the night's id.
-/// Errors: [`AppError::BadRequest`] (field `sessions`) when none is chosen, (field
-/// `title`) over 80 characters or with a character that does not show
-/// ([`crate::rules::table::title`]); [`AppError::NotFound`] for a session or night not the
-/// club's; [`AppError::Conflict`] (field `sessions`) when a session is in a night already,
-/// or is kept in another currency than the night's other sessions (a night settles up in
-/// one currency). Nothing is written on an error.
+/// Groups `sessions` of `club` into night `into`, or a new night titled `title` (blank:
+/// `"Night of <day>"`); the night's id. Errors: [`AppError::BadRequest`] (`sessions` empty,
+/// `title` per [`crate::rules::table::title`]); [`AppError::NotFound`] (not the club's);
+/// [`AppError::Conflict`] (field `sessions`: already in a night, or another currency).
 pub async fn group(
     pool: &WritePool,
     club: ClubId,
@@ -188,8 +174,7 @@ pub async fn group(
     Ok(night)
 }
 
-/// `title` as a night's title ([`crate::rules::table::title`]), for a grouping of
-/// `sessions`. Errors: as [`group`]'s [`AppError::BadRequest`]s.
+/// `title` checked as a night's title for `sessions`. Errors: as [`group`]'s.
 pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String, AppError> {
     if sessions.is_empty() {
         return Err(AppError::BadRequest {
@@ -205,7 +190,7 @@ pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String,
     })
 }
 
-/// [`group`]'s checks and writes in `tx`, the title checked ([`night_title`]).
+/// [`group`] in `tx`.
 pub(super) async fn group_in(
     tx: &mut store::Tx,
     club: ClubId,
@@ -248,12 +233,9 @@ pub(super) async fn group_in(
     Ok(night)
 }
 
-/// Night `id` of `club` worked out, every player under the name the club shows now (a
-/// renamed player under the new name, two merged spellings as one). A session still open
-/// counts as if it closed now, as its own sheet's settle-up does: the kitty shared out by
-/// its rule (rules §1.2 rule 7), so no one is asked to pay the kitty at the end of the
-/// night; a closed session counts as it stands (its close shared the kitty). Errors:
-/// [`AppError::NotFound`]; [`AppError::Internal`] if its totals overflow.
+/// Night `id` of `club` worked out under the names shown now (merged spellings as one). An
+/// open session counts as if closed now, kitty shared out (rules §1.2 rule 7).
+/// Errors: [`AppError::NotFound`]; [`AppError::Internal`] on overflow.
 pub async fn night(
     pool: &ReadPool,
     folds: &Folds,
@@ -302,16 +284,14 @@ pub async fn night(
     })
 }
 
-/// A session's `balances` by the name each player is shown under now (`shown`), two
-/// spellings of one person added up; an emptied kitty or pot left out. `None` when a sum
-/// overflows.
+/// `balances` by shown name, spellings of one person summed, an empty kitty or pot left
+/// out; `None` on overflow.
 fn by_shown_name(
     balances: &crate::ledger::Balances,
     shown: &dyn Fn(&str) -> String,
 ) -> Option<Vec<(String, Money)>> {
     let mut by_name: BTreeMap<String, i64> = BTreeMap::new();
     for (who, m) in balances.as_map() {
-        // An emptied kitty or pot is no one's to settle with.
         if m.is_zero() && crate::ledger::HOUSE.contains(&who.as_str()) {
             continue;
         }
@@ -326,8 +306,7 @@ fn by_shown_name(
     )
 }
 
-/// The night's `payments` under the names shown now (`shown`): those that stand, for the
-/// settlement, and every row, voided ones too, for the page.
+/// `payments` under the shown names: the standing ones, and every row for the page.
 fn shown_payments(
     payments: Vec<NightPaymentRow>,
     shown: &dyn Fn(&str) -> String,
@@ -352,16 +331,11 @@ fn shown_payments(
     (standing, payments)
 }
 
-/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen` is how
-/// many payments (voided ones too) the page showed: a second tap of the same button, or
-/// another phone's payment in between, then finds more and records nothing. It is required:
-/// without it a double tap would record the payment twice. The
-/// night's sessions are locked for the write and each must still hold the events the
-/// night was worked out from, so two instances' payments of one night follow each other.
-/// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount` (not money,
-/// not above zero), `payer`/`payee` (none chosen, not someone of the night, or the same
-/// person) or `seen` (absent); [`AppError::Conflict`] (field `payments`) when `seen` is out
-/// of date.
+/// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen`, the
+/// payment count the page showed, is required so a double tap records once. Written only
+/// while each session holds the events the night was worked out from.
+/// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount`, `payer`,
+/// `payee` or `seen`; [`AppError::Conflict`] (field `payments`) when `seen` is stale.
 #[allow(clippy::too_many_arguments)] // the night, the payment and what the page saw
 pub async fn record_payment(
     pool: &WritePool,
@@ -374,9 +348,7 @@ pub async fn record_payment(
     seen: Option<usize>,
 ) -> Result<(), AppError> {
     let amount = payment_amount(payer, payee, amount)?;
-    // Worked out from the night's sessions as cached, and written only while each still
-    // holds the events it was worked out from: a hand or a void another instance recorded
-    // meanwhile may have settled the night, or unsettled it.
+    // Another instance's hand or void meanwhile may have settled or unsettled the night.
     let mut write = crate::service::checked::Checked::new(pool);
     let (mut tx, seen) = loop {
         let view = night(pool, folds, club, id).await?;
@@ -394,8 +366,7 @@ pub async fn record_payment(
                 .into(),
         });
     }
-    // The payment is kept under the names shown now; each points at its person, so a later
-    // rename shows it under the newer name.
+    // Each name points at its person, so a later rename shows the newer name.
     for who in [payer, payee] {
         if !crate::ledger::HOUSE.contains(&who) {
             store::history::ensure_person(&mut tx, club, who).await?;
@@ -406,10 +377,9 @@ pub async fn record_payment(
     Ok(())
 }
 
-/// That a payment from `payer` to `payee` may be recorded against the night `view`, whose
-/// page showed `seen` payments: that count. Errors: [`AppError::BadRequest`] naming
-/// `payer` or `payee` (not someone of the night, or the same person) or `seen` (absent);
-/// [`AppError::Conflict`] (field `payments`) when the night is settled.
+/// Checks a payment against night `view` as its page showed `seen` payments; that count.
+/// Errors: [`AppError::BadRequest`] (`payer`, `payee`, `seen`); [`AppError::Conflict`]
+/// (field `payments`) when the night is settled.
 fn payable(
     view: &NightView,
     payer: &str,
@@ -434,9 +404,8 @@ fn payable(
     Ok(seen)
 }
 
-/// A night payment's `amount` ("2.80") read, with `payer` and `payee` chosen. Errors:
-/// [`AppError::BadRequest`] naming `amount` (not money, not above zero), then `payer` or
-/// `payee` (none chosen).
+/// Reads `amount` ("2.80"). Errors: [`AppError::BadRequest`] naming `amount`, then `payer` or
+/// `payee` when none is chosen.
 fn payment_amount(payer: &str, payee: &str, amount: &str) -> Result<Money, AppError> {
     let amount = Money::parse(amount.trim()).map_err(|e| AppError::BadRequest {
         field: "amount".into(),
@@ -462,9 +431,7 @@ fn payment_amount(payer: &str, payee: &str, amount: &str) -> Result<Money, AppEr
     Ok(amount)
 }
 
-/// That `payer` and `payee` are two people of the night `view`. Errors:
-/// [`AppError::BadRequest`] naming `payer` or `payee` (not someone of the night), or
-/// `payee` (the payer himself).
+/// Checks `payer` and `payee` are two people of the night. Errors: [`AppError::BadRequest`].
 fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppError> {
     let known = |who: &str| view.settlement.net.iter().any(|(n, _)| n == who);
     for (field, who) in [("payer", payer), ("payee", payee)] {
@@ -484,8 +451,8 @@ fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppEr
     Ok(())
 }
 
-/// Voids payment `payment` of night `id` (kept, struck through, no longer counted).
-/// Errors: [`AppError::NotFound`] for no such payment standing.
+/// Voids payment `payment` of night `id` (kept, struck through). Errors:
+/// [`AppError::NotFound`].
 pub async fn void_payment(
     pool: &WritePool,
     club: ClubId,
@@ -510,12 +477,9 @@ pub async fn void_payment(
     Ok(())
 }
 
-/// Takes session `session` out of night `id` (it was put there by mistake), while no payment
-/// stands against the night: a payment was worked out from the night as it was, so taking a
-/// game out under it would leave it paying for money no longer in the night. Errors:
-/// [`AppError::NotFound`] for a night of another club or a session not in it;
-/// [`AppError::Conflict`] (field `session`) while a payment stands (void it first). Nothing
-/// is written on an error.
+/// Takes session `session` out of night `id`, only while no payment stands (a payment was
+/// worked out with it in). Errors: [`AppError::NotFound`]; [`AppError::Conflict`] (field
+/// `session`) while a payment stands.
 pub async fn take_out(
     pool: &WritePool,
     club: ClubId,

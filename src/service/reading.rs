@@ -1,5 +1,5 @@
-//! Reading a stored session: its header, its events folded in full (what the pages that
-//! show the history need) or to the state the cache keeps, one stored event at a time.
+//! Reading a stored session, folded in full (for the history pages) or, one event at a
+//! time, to the state the cache keeps.
 
 use crate::store::Connected;
 use chrono::{DateTime, Utc};
@@ -46,8 +46,7 @@ pub(super) async fn load_header(
     Ok((doc, row.created_at, row.club_id))
 }
 
-/// A ledger entry as the store keeps it: JSON text, as the ledger document writes it.
-/// Errors: none in practice (an entry is plain data); a failure is internal.
+/// A ledger entry as stored: JSON text. Errors: internal (cannot happen for plain data).
 pub(crate) fn entry_text(entry: &LedgerEvent) -> Result<String, AppError> {
     serde_json::to_string(entry).map_err(|e| AppError::Internal(format!("a ledger entry: {e}")))
 }
@@ -86,10 +85,8 @@ pub(super) fn no_longer_replays(id: SessionId, r: &format::Refusal) -> AppError 
     AppError::Internal(format!("stored session {id} no longer replays: {r}"))
 }
 
-/// Reads the stored session `id` and folds it to its tip, one stored event at a time, so
-/// that no event stays in memory; a session with an event that needs the history (a
-/// correction, undo or reopen) is read again into a fold that keeps only the sheet's
-/// window of its rows whole ([`slim_fold`]).
+/// Session `id` folded to its tip, one stored event at a time; with events that reach
+/// back, via [`slim_fold`].
 pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result<Kept, AppError> {
     let (header, created_at, club_id) = load_header(conn, id).await?;
     let tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
@@ -127,11 +124,8 @@ pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result
     Ok(kept)
 }
 
-/// Session `id` folded from its stored events one at a time, from `header` (its events
-/// are not read into it), keeping whole only the last [`SHEET_LINES`] rows: the fold the
-/// cache's state of a session with corrections is built from, in memory that grows by a
-/// few hundred bytes a row (the events that stand, for later corrections, and each row's
-/// ledger facts).
+/// Session `id` folded one event at a time from `header`, keeping only the last
+/// [`SHEET_LINES`] rows whole: a few hundred bytes a row.
 pub(super) async fn slim_fold(
     conn: &mut impl Connected,
     id: SessionId,
@@ -151,18 +145,14 @@ pub(super) async fn slim_fold(
     Ok(fold)
 }
 
-/// Session `id` with its history (document, ledger, rows, fold), read and replayed from
-/// the store: what the sheet, the ledger and the export show. The cache keeps only the
-/// state after the last event ([`position`], [`record_event`]), which this fills when it
-/// is empty or behind. Errors: [`AppError::NotFound`].
+/// Session `id` with its history, read and replayed: what the sheet, ledger and export
+/// show. Fills the cache if empty or behind. Errors: [`AppError::NotFound`].
 pub async fn load(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Current, AppError> {
     let fresh = {
         let mut conn = pool.acquire().await?;
         load_fresh(&mut conn, id).await?
     };
-    // Never waited for: a writer holding the slot will fill it itself. Every use of the
-    // cache compares its count with the store's, so a read older than a commit made
-    // meanwhile elsewhere is noticed there.
+    // Never waited for: a writer holding the slot fills it. Later uses compare counts anyway.
     if let Ok(mut guard) = folds.slot(id).try_write_owned()
         && guard.as_ref().is_none_or(|k| k.events() < fresh.events())
     {
@@ -171,9 +161,8 @@ pub async fn load(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Curre
     Ok(Current(Box::new(fresh)))
 }
 
-/// The game session `id` is played at (it never changes): from the state the cache holds,
-/// else from the stored header (one read by its key), never from the session's history.
-/// What a hand form needs to become an event. Errors: [`AppError::NotFound`].
+/// Session `id`'s game (it never changes), from the cache or the stored header, never the
+/// history. Errors: [`AppError::NotFound`].
 pub async fn game(
     pool: &ReadPool,
     folds: &Folds,
@@ -193,8 +182,7 @@ pub async fn game(
         .ok_or_else(|| AppError::Internal(format!("stored session {id} has an unknown game")))
 }
 
-/// The state the cache holds for session `id`, if any (a copy): for tests that compare it
-/// with a full replay.
+/// A copy of session `id`'s cached state (tests compare it with a full replay).
 pub async fn kept(folds: &Folds, id: SessionId) -> Option<Kept> {
     folds.slot(id).read().await.clone()
 }

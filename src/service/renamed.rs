@@ -1,8 +1,7 @@
-//! The sheet of a club session with a renamed or merged player, from a cached state (issue
-//! 21): the session's state under the names the club knows the players by now, kept beside
-//! the session's own and brought up to date by the events recorded since, each renamed as
-//! [`crate::history::names::shown`] renames the whole document. Read and folded whole only
-//! the first time, after an undo or correction, or when the names shown change.
+//! The sheet of a club session with a renamed or merged player, from cached state: the
+//! session's state under the club's current names ([`crate::history::names::shown`]), kept
+//! beside its own and caught up event by event; folded whole only the first time, after an
+//! undo or correction, or when the names change.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -20,9 +19,7 @@ pub(crate) struct Renamed {
     /// The club's names it was made for (recorded name → display name).
     club_names: BTreeMap<String, String>,
     events: usize,
-    /// The state under the names shown and those names (recorded → display, the session's
-    /// only); `None` when the session is shown under its recorded names ([`names::shown`]
-    /// refused).
+    /// The state under the shown names, and those names; `None` when shown as recorded.
     shown: Option<(Tip, BTreeMap<String, String>)>,
 }
 
@@ -33,19 +30,16 @@ impl Renamed {
     }
 }
 
-/// What the default sheet of a session under the club's names is built from, from cached
-/// states.
+/// What a club session's default sheet is built from, under the club's names.
 #[derive(Debug, Clone)]
 pub enum Renaming {
     /// No name of the session shows renamed: the session's own state.
     AsRecorded(Glance),
-    /// The session's own state (`glance`: the forms' values), the same under the names
-    /// shown now (`renamed`: every line, balance and settle-up) and those names (recorded
-    /// name → display name).
+    /// The session's own state, the same under the shown names, and those names.
     Shown {
         /// The session's own state.
         glance: Glance,
-        /// The same state under the names shown now (boxed: the enum stays one state wide).
+        /// The state under the shown names (boxed to keep the enum small).
         renamed: Box<Glance>,
         /// Recorded name → display name, the session's renamed names only.
         names: BTreeMap<String, String>,
@@ -61,13 +55,10 @@ impl Renaming {
     }
 }
 
-/// What the default sheet of session `id` shows under the club's names `club_names`
-/// (recorded name → display name): from the cached state ([`glance`]) and the state under
-/// those names kept beside it, brought up to date by the events since (read by their seq)
-/// or, the first time, after an undo, correction or reopen, or when the names shown
-/// change, folded once from the whole session. `None` when another event was recorded
-/// while the whole session was read: the caller reads the whole session itself.
-/// Errors: [`AppError::NotFound`], the store's.
+/// Session `id`'s default sheet under `club_names` (recorded → display), from the cached
+/// state and the renamed state kept beside it, caught up by the events since or folded
+/// whole. `None` when an event landed during a whole read: the caller reads it itself.
+/// Errors: [`AppError::NotFound`]; the store's.
 pub async fn glance_renamed(
     pool: &ReadPool,
     folds: &Folds,
@@ -113,9 +104,7 @@ pub async fn glance_renamed(
     }))
 }
 
-/// `kept` brought up to `tip`'s events by the events recorded since, renamed; `None` when
-/// that needs the whole session: `kept` shows the recorded names, an event since needs
-/// the history or is refused, or the names shown would change ([`same_people`]).
+/// `kept` caught up to `tip`; `None` when that needs the whole session.
 async fn caught_up(
     pool: &ReadPool,
     id: SessionId,
@@ -144,9 +133,7 @@ async fn caught_up(
     }))
 }
 
-/// Whether `renamed` is still `tip` under `names` as [`names::shown`] would make it: the
-/// names of `tip`'s players the club renamed are exactly `names`, no two of them show as
-/// one or as the house, and every balance is the same under its shown name.
+/// Whether `renamed` is still `tip` under `names` as [`names::shown`] would make it.
 fn same_people(
     tip: &Tip,
     renamed: &Tip,

@@ -1,10 +1,6 @@
-//! A settled night stays settled: nothing can make a settled night unsettled except a
-//! new hand or a void. Its payments were worked out from the sessions
-//! it held when the table paid, so putting a session with money in it into the night, or
-//! taking one out, would make the night owe again without anyone playing or voiding:
-//! both are refused, in player words, while the night is settled. A session with no money
-//! in it (a game just started, one settled on its own sheet) changes nothing and may
-//! still join or leave; its next hand is a new hand, which may unsettle the night.
+//! A settled night stays settled until a new hand or a void: its payments were worked out
+//! from the sessions it held, so adding or taking out a session with money in it is
+//! refused while the night is settled. A session with no money in it may join or leave.
 
 use crate::error::AppError;
 use crate::ids::{ClubId, NightId, SessionId};
@@ -25,13 +21,8 @@ pub enum Change {
     TakingOut,
 }
 
-/// Adds `sessions` of club `club` to its night `night` ([`nights::group`]) unless the
-/// night is settled and one of them has money in it ([`keep_settled`]). The night is
-/// worked out from its sessions as cached, and the sessions are added only while each
-/// still holds the events it was worked out from ([`Checked`]): a void another instance
-/// recorded meanwhile may have settled the night. Errors: as [`nights::group`] and
-/// [`keep_settled`] (field `sessions`); [`AppError::Busy`] when the night's sessions kept
-/// moving on.
+/// Adds `sessions` to night `night` ([`nights::group`]) unless [`keep_settled`] refuses,
+/// checked with [`Checked`]. Errors: as those (field `sessions`); [`AppError::Busy`].
 pub async fn group_into(
     pool: &WritePool,
     folds: &Folds,
@@ -52,10 +43,8 @@ pub async fn group_into(
     }
 }
 
-/// Takes `session` out of night `night` of club `club` ([`nights::take_out`]) unless the
-/// night is settled and it has money in it ([`keep_settled`]), checked as
-/// [`group_into`] checks. Errors: as [`nights::take_out`] and [`keep_settled`] (field
-/// `session`); [`AppError::Busy`] when the night's sessions kept moving on.
+/// Takes `session` out of night `night` ([`nights::take_out`]) unless [`keep_settled`]
+/// refuses, checked as [`group_into`]. Errors: as those (field `session`); [`AppError::Busy`].
 pub async fn take_out(
     pool: &WritePool,
     folds: &Folds,
@@ -74,12 +63,10 @@ pub async fn take_out(
     }
 }
 
-/// Refuses `change` of `sessions` to night `night` of club `club` while the night is
-/// settled and one of them has money in it (as the night counts it: an open session as
-/// if it closed now). Reads only: the sessions it read, each with the number of events of
-/// the state it read, for the write after to check. Errors: [`AppError::NotFound`] for a
-/// night or session not the club's (nothing of another club's session is named);
-/// [`AppError::Conflict`] naming `field` when the change would unsettle the night.
+/// Refuses `change` while the night is settled and a session has money in it (an open one
+/// as if closed now). Reads only; the sessions with the event counts read, for the write's
+/// check. Errors: [`AppError::NotFound`] (nothing of another club's named);
+/// [`AppError::Conflict`] naming `field`.
 async fn keep_settled(
     pool: &ReadPool,
     folds: &Folds,
@@ -143,10 +130,8 @@ struct Refused<'a> {
 }
 
 impl Refused<'_> {
-    /// "Thursday is settled: everyone is square. Session 2 (Auction Pitch) has money in it
-    /// (Ann +$2.80, Bob −$1.60, Dee −$1.20), so putting it in the night would make the
-    /// night owe again; only a new hand or a void does that. Settle the session on its own
-    /// sheet, or void a payment of the night first."
+    /// E.g. "Thursday is settled: everyone is square. Session 2 (Auction Pitch) has money in
+    /// it (…), so putting it in the night would make the night owe again; …"
     fn words(&self, money: &[(String, Money)], change: Change) -> String {
         let who = money
             .iter()

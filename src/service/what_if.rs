@@ -1,15 +1,7 @@
-//! What a hand would do, without recording it: the session's current
-//! state is read, the event is applied to a copy of it by the same pure step that
-//! [`super::record_event`] runs, and the copy's last row is what the hand form's preview
-//! shows. Load → pure step → render: nothing is written, and the cache of folded sessions
-//! is neither filled nor reordered ([`super::Folds`]), so a preview leaves no trace.
-//!
-//! Why a round trip to the server rather than the engine in WebAssembly in the browser:
-//! one engine, the one that records the hand, so the preview cannot disagree with the row
-//! that appears after Enter; no second build (a wasm target, its bindings and a bundle the
-//! service worker must keep in step with the server), and no copy of a session's state on
-//! the phone. The cost is one small request per pause in typing, against a state the cache
-//! usually holds already.
+//! What a hand would do, without recording it: [`super::record_event`]'s pure step on a
+//! copy of the state; its last row is the form's preview. Nothing written, cache untouched.
+//! A server round trip, not WebAssembly: one engine, so the preview cannot disagree with
+//! the recorded row, and no second build to keep in step.
 
 use serde_json::Value;
 
@@ -23,31 +15,24 @@ use crate::session::sheet::Source;
 use crate::session::window::SHEET_LINES;
 use crate::store::{self, ReadPool};
 
-/// A copy of a session's state to try a hand on ([`WhatIf::load`], [`WhatIf::apply`]):
-/// after an accepted hand, its last row is the row the hand would add to the sheet. Owned
-/// by the caller; the session and the cache are unchanged whatever is done to it.
+/// A copy of a session's state to try a hand on; the session and cache are unchanged.
 pub struct WhatIf {
-    /// The copy of the session's state.
     target: Target,
-    /// The session's currency code ("USD"), for the row's money.
+    /// Currency code, for the row's money.
     currency: String,
 }
 
 impl WhatIf {
-    /// A copy of session `id`'s current state, read as [`super::record_event`] reads it
-    /// (`whole`: the whole session read and replayed, for an event that needs the history
-    /// such as a correction; else the state after its last event), but without writing
-    /// anything: a state the cache holds for every stored event is copied without
-    /// counting as a use, otherwise the session is read from the store into a state of
-    /// its own that is not cached. Errors: [`AppError::NotFound`]; the store's.
+    /// A copy of session `id`'s current state, read as [`super::record_event`] would (`whole`:
+    /// replayed in full, for events that reach back), writing nothing and not counting as a
+    /// cache use. Errors: [`AppError::NotFound`]; the store's.
     pub async fn load(
         pool: &ReadPool,
         folds: &Folds,
         id: SessionId,
         whole: bool,
     ) -> Result<WhatIf, AppError> {
-        // The count and the header are read before the slot is looked at, so no
-        // connection is held while waiting for a writer (the lock order of `folds`).
+        // Read before looking at the slot (the lock order of `folds`).
         let (stored, currency) = {
             let mut conn = pool.acquire().await?;
             let header = store::session(&mut conn, id)
@@ -77,11 +62,8 @@ impl WhatIf {
         Ok(WhatIf { target, currency })
     }
 
-    /// Applies `event` to the copy as the session's next event, by the same step as
-    /// [`super::record_event`]: `expected_events` (the count the form saw) is checked
-    /// first. Errors: [`AppError::Conflict`] naming `expected_events` when the session
-    /// has moved on; the rules' refusal naming the field and the rule; on error the copy
-    /// is unchanged.
+    /// Applies `event` as the next event, as [`super::record_event`] does. Errors:
+    /// [`AppError::Conflict`] naming `expected_events`; the rules' refusal. On error unchanged.
     pub fn apply(&mut self, event: &Value, expected_events: Option<usize>) -> Result<(), AppError> {
         if Tip::needs_history(event) && matches!(self.target, Target::Tip(_)) {
             return Err(AppError::Internal(
@@ -107,9 +89,8 @@ impl WhatIf {
         }
     }
 
-    /// The sheet's source showing only the copy's last row (after [`WhatIf::apply`], the
-    /// row the event would add; the rows before it count toward its running money), to
-    /// be laid out by the sheet's own [`crate::session::sheet::sheet`].
+    /// The sheet's source showing only the copy's last row (earlier rows count toward its
+    /// running money), for [`crate::session::sheet::sheet`].
     pub fn source(&self) -> Source<'_> {
         let mut source = match &self.target {
             Target::Tip(kept) => Source::of_tip(&kept.tip),

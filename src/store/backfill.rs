@@ -1,12 +1,10 @@
-//! Ledger entries for the events stored before migration 0011, which have none: found and
-//! appended once, so that such a session's ledger is read from the store from then on
-//! instead of folding the whole session on every request.
+//! Ledger entries for events stored before migration 0011: appended once, so the ledger is
+//! read from the store instead of folded on every request.
 
 use super::either::{Connected, on_either};
 use crate::ids::SessionId;
 
-/// The seqs of session `id`'s events stored without their ledger entry, in order: the
-/// ones [`append_missing_entry`] fills in.
+/// Session `id`'s event seqs lacking an entry, in order.
 pub async fn seqs_without_entry(
     conn: &mut impl Connected,
     id: SessionId,
@@ -20,9 +18,7 @@ pub async fn seqs_without_entry(
     .await)
 }
 
-/// Appends `entry` (JSON text) as the ledger entry of session `id`'s event `seq` when that
-/// event has none; an entry already there stays as it is (entries are append-only).
-/// Returns how many entries were written (0 or 1).
+/// Appends `entry` for event `seq` unless it has one (append-only); entries written, 0 or 1.
 pub async fn append_missing_entry(
     conn: &mut impl Connected,
     id: SessionId,

@@ -1,6 +1,5 @@
-//! Clubs, their players and access tokens, on either engine. A club's name is one
-//! whatever its case: SQLite compares it `COLLATE NOCASE`, PostgreSQL through `lower()`
-//! (its unique index is on `lower(name)`), the two texts side by side below.
+//! Clubs, players and access tokens. Club names are case-insensitive: SQLite `COLLATE
+//! NOCASE`, PostgreSQL `lower(name)`.
 
 use chrono::{DateTime, Utc};
 
@@ -218,8 +217,7 @@ pub async fn add_player(
     Ok(())
 }
 
-/// Every player of the club with his net money over all the club's sessions, in cents (the
-/// sum cast back to 64 bits: PostgreSQL answers a `SUM` of BIGINT as NUMERIC).
+/// Each club player's net over all sessions, in cents (`SUM` cast: PostgreSQL answers NUMERIC).
 pub async fn player_totals(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -235,8 +233,7 @@ pub async fn player_totals(
     .await)
 }
 
-/// The club a session belongs to (`Ok(None)` for no such session, `Some(None)` for an
-/// open session).
+/// A session's club: `None` no session, `Some(None)` club-less.
 pub async fn session_club(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -264,8 +261,7 @@ pub async fn insert_session_links(
     Ok(())
 }
 
-/// The hashes of a session's write and read link secrets; `None` for a club's session or
-/// one made before links existed.
+/// A session's link-secret hashes; `None` for a club's session or one older than links.
 pub async fn session_links(
     conn: &mut impl Connected,
     session_id: SessionId,

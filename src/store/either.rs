@@ -1,13 +1,7 @@
-//! A connection of either engine, and the one place the store's functions pick
-//! the engine: [`Connected::either`] answers a [`Conn`], and [`on_either!`] runs the same
-//! code, and so the same SQL text, on whichever connection it holds. Each arm is compiled
-//! for its own engine's concrete types, so the SQLite arm costs one `match` over plain
-//! SQLite code: no `Any` value conversion, no extra round trip or lock (docs/postgres.md,
-//! "One text for two engines, and why", for why this and not functions generic over `sqlx::Database`).
-//!
-//! The few places where the two dialects differ are branched on [`Conn::engine`] next to
-//! the SQL that needs it, as `match engine { Engine::Sqlite => .., Engine::Postgres => .. }`
-//! between two texts, both written out in full.
+//! A connection of either engine: [`Connected::either`] answers a [`Conn`], and
+//! [`on_either!`] runs the same SQL text on whichever it holds, compiled per engine (no
+//! `Any` conversion; why: docs/postgres.md, "One text for two engines, and why"). Dialect
+//! differences branch on [`Conn::engine`] beside the SQL, both texts in full.
 
 use std::pin::Pin;
 
@@ -16,8 +10,7 @@ use sqlx::{PgConnection, Postgres, Sqlite, SqliteConnection, Transaction};
 
 use super::postgres::Engine;
 
-/// Rows of type `T` read one at a time, from either engine (sqlx's own boxed stream, the
-/// same type for both, so a function answering rows needs no wrapper of its own).
+/// Rows read one at a time, from either engine (sqlx's boxed stream).
 pub type Rows<'c, T> =
     Pin<Box<dyn tokio_stream::Stream<Item = Result<T, sqlx::Error>> + Send + 'c>>;
 
@@ -39,8 +32,7 @@ impl Conn<'_> {
     }
 }
 
-/// What a store function takes as its connection: a plain connection, a pooled one or an
-/// open transaction, of either engine (`&mut conn`, `&mut tx` or `&mut *tx`).
+/// A store function's connection: plain, pooled or a transaction, of either engine.
 pub trait Connected: Send {
     /// The connection underneath, tagged with its engine.
     fn either(&mut self) -> Conn<'_>;
@@ -82,8 +74,7 @@ impl Connected for Transaction<'_, Postgres> {
     }
 }
 
-/// Runs `$body` with `$c` bound to the connection inside `$conn` (a [`Conn`]): the same
-/// tokens, type-checked once per engine, so one SQL text serves both.
+/// Runs `$body` with `$c` bound to `$conn`'s connection, type-checked once per engine.
 macro_rules! on_either {
     ($conn:expr, $c:ident => $body:expr) => {
         match $conn {

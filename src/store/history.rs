@@ -1,7 +1,5 @@
-//! The club's history in SQL (migration `0007_history_people_results.sql`): session titles
-//! and archiving, one identity per person, and the per-session results and totals that the
-//! history, player pages and leaderboard read. Money is INTEGER cents. Reads touch a page
-//! of sessions or a handful of totals rows, through indexes, whatever the club's age.
+//! The club's history in SQL (migration 0007): titles, archiving, one identity per person,
+//! and the per-session results and totals the history pages read (cents), through indexes.
 
 use std::fmt::Write as _;
 
@@ -21,9 +19,8 @@ pub use facts::{
     push_facts_delta, replace_session_facts, stored_facts,
 };
 
-/// The person behind `name` in the club: the one the name already points at, else the one
-/// whose display name it is (a renamed player sitting down under the new name), else a new
-/// person shown under `name`.
+/// The person behind `name`: the one it points at, else the one displayed as it (a renamed
+/// player sitting under the new name), else a new person.
 pub async fn ensure_person(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -170,8 +167,7 @@ pub async fn history(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<HistoryRow>, sqlx::Error> {
-    // The flags are compared as 0 and 1 (SQLite's bool, PostgreSQL's BIGINT column) and
-    // read as `<> 0`, a bool on both engines.
+    // Flags stored as 0/1 (SQLite bool, PostgreSQL BIGINT), read as `<> 0`.
     let mut sql = String::from(
         "SELECT s.id, s.game, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) <> 0 AS archived, \
          COALESCE(st.hands, 0) AS hands, COALESCE(st.closed, 0) <> 0 AS closed, \
@@ -209,7 +205,6 @@ pub async fn history(
         let mut q = sqlx::query_as(sqlx::AssertSqlSafe(sql))
             .bind(club_id)
             .bind(i64::from(filter.archived));
-        // In the order of the conditions above: the game, then the bounds as stored text.
         let bounds = [filter.from, filter.before].into_iter().flatten().map(rfc3339);
         for text in filter.game.iter().cloned().chain(bounds) {
             q = q.bind(text);
@@ -330,8 +325,7 @@ pub async fn rename(
     Ok(())
 }
 
-/// Points every name of person `from` at person `into` and removes `from` (it holds no
-/// money: money stays in postings under the names).
+/// Points every name of `from` at `into` and removes `from` (money stays in postings).
 pub async fn merge(
     conn: &mut impl Connected,
     from: PersonId,
@@ -434,8 +428,7 @@ pub async fn best_night(
     .await)
 }
 
-/// The latest `limit` nights of name `name`, newest first, within `[from, before)` when
-/// given.
+/// Name `name`'s latest `limit` nights, newest first, within `[from, before)` if given.
 pub async fn nights(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -499,9 +492,8 @@ pub async fn leaderboard(
     .await)
 }
 
-/// The names the club's session `session_id` could use whose person is now shown under
-/// another name (renamed, or merged into another spelling): `(recorded name, display
-/// name)`. Empty for a session without a club, or a club with no rename or merge.
+/// `(recorded, display)` for names session `session_id` could use whose person is shown
+/// under another name now; empty without a club or renames.
 pub async fn renamed_for_session(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -517,8 +509,7 @@ pub async fn renamed_for_session(
     .await)
 }
 
-/// The club's names whose person is now shown under another name: `(recorded name,
-/// display name)`.
+/// `(recorded, display)` for the club's names whose person is shown under another name.
 pub async fn renamed_in_club(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -544,8 +535,7 @@ pub async fn club_currency(
         .await)
 }
 
-/// The titles and archive flags of the club's sessions that have any: `(session, title,
-/// archived)`.
+/// `(session, title, archived)` for the club's sessions that have either.
 pub async fn session_meta_of_club(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -573,8 +563,7 @@ pub async fn people_with_names(
     .await)
 }
 
-/// Writes a person of the club shown as `display_name` who sat under `names` (an import,
-/// before the sessions' facts, which then find their names here). Returns the person.
+/// Writes a person shown as `display_name` who sat under `names` (an import); their id.
 pub async fn insert_person(
     conn: &mut impl Connected,
     club_id: ClubId,

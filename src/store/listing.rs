@@ -1,6 +1,4 @@
-//! The sessions list (a club's sessions page by page, the table a new session repeats,
-//! the whole-club export's ids), on either engine: the one query here whose words differ
-//! between the dialects is [`summary`]'s.
+//! The sessions list, the table a new session repeats, and the club export's ids.
 
 use super::either::{Connected, on_either};
 use super::postgres::Engine;
@@ -18,12 +16,10 @@ pub struct SessionSummaryRow {
     /// When it was created.
     #[sqlx(try_from = "StoredTime")]
     pub created_at: chrono::DateTime<chrono::Utc>,
-    /// The players in seat order, each followed by [`PLAYER_SEPARATOR`] but the last (a
-    /// comma would split "Ann, Bob", one name); read them with [`SessionSummaryRow::names`].
+    /// Names in seat order joined by [`PLAYER_SEPARATOR`] (a comma would split "Ann, Bob");
+    /// see [`SessionSummaryRow::names`].
     pub players: String,
-    /// How many hands stand: those dealt less those undone (a `void` of a hand), as the
-    /// history counts them (one count of hands everywhere); a corrected hand is
-    /// one hand.
+    /// Hands that stand (dealt less voided; a corrected hand is one), as the history counts.
     pub hands: i64,
     /// Whether a `close` event was recorded.
     pub closed: bool,
@@ -31,9 +27,7 @@ pub struct SessionSummaryRow {
     pub club_id: Option<ClubId>,
 }
 
-/// What separates the names of [`SessionSummaryRow::players`]: U+001F (information
-/// separator one), a control character no name may hold
-/// ([`crate::rules::table::player_name`]).
+/// U+001F, a control character no name may hold ([`crate::rules::table::player_name`]).
 pub const PLAYER_SEPARATOR: char = '\u{1f}';
 
 impl SessionSummaryRow {
@@ -48,11 +42,8 @@ impl SessionSummaryRow {
     }
 }
 
-/// The columns of a sessions-list line, for `sessions s`: its players and hand count are
-/// read from the session's own rows only (an undone hand's void points at it by index:
-/// `seq` is the index + 1, so the unique `(session_id, seq)` index finds it). Written once
-/// with two holes, the dialects' only differences here: how the players are joined into
-/// one text in seat order, and how a void's `event` is read from its JSON body.
+/// The columns of a sessions-list line (from the session's own rows), with two dialect
+/// holes: joining the players in seat order, and reading a void's `event` from JSON.
 macro_rules! summary {
     ($players:literal, $voided:literal) => {
         concat!(
@@ -71,10 +62,8 @@ macro_rules! summary {
     };
 }
 
-/// [`summary!`] in each engine's words: SQLite's `group_concat` over the seats in order
-/// and `json_extract`; PostgreSQL's `string_agg` with its own `ORDER BY` (an ordered
-/// subquery does not promise its order to the aggregate there) and the body read as
-/// `jsonb`.
+/// [`summary!`] per engine: SQLite `group_concat`/`json_extract`; PostgreSQL `string_agg`
+/// with its own `ORDER BY` (a subquery's order is not promised there) and `jsonb`.
 fn summary(engine: Engine) -> &'static str {
     match engine {
         Engine::Sqlite => summary!(
@@ -88,11 +77,8 @@ fn summary(engine: Engine) -> &'static str {
     }
 }
 
-/// One page of `club`'s sessions, newest first: at most `limit` of those whose id is below
-/// `before` (every one when `None`). Only the club's own sessions are read (the
-/// `sessions_by_club` index, whose entries run in id order), so the cost is the page's,
-/// whatever else the database holds (keyset paging: no skipped rows are read either).
-/// Either engine.
+/// A page of `club`'s sessions below id `before`, newest first, at most `limit`: keyset
+/// paging on `sessions_by_club`, so the cost is the page's.
 pub async fn list_sessions(
     conn: &mut impl Connected,
     club: ClubId,
@@ -110,10 +96,8 @@ pub async fn list_sessions(
         .await)
 }
 
-/// The latest session of `club` at `game` in which a hand was dealt, else the club's latest
-/// of any game with a hand, if any: the table a new session most likely repeats. A session
-/// started by mistake and left without a hand (three seats where five play) is no table to
-/// repeat, so it is passed over. Either engine.
+/// The table a new session most likely repeats: `club`'s latest session at `game` with a
+/// hand dealt, else its latest of any game (a session left without a hand is a mistake).
 pub async fn last_session(
     conn: &mut impl Connected,
     club: ClubId,

@@ -1,11 +1,6 @@
-//! The store: sessions, seats, events and postings, appended and never edited.
-//!
-//! Free functions over a connection or transaction; no rules here. Money is INTEGER cents.
-//! The SQLite database runs in WAL mode with foreign keys on, `synchronous=FULL` because it
-//! holds money, and every write happens in one `BEGIN IMMEDIATE` transaction (see
-//! [`crate::service`]). Every function of the store takes a connection of either
-//! engine ([`Connected`]) and runs one SQL text, with `$N` parameters, on it ([`either`]);
-//! [`open`] answers pools of the engine its URL names.
+//! The store: sessions, seats, events and postings, appended and never edited; no rules.
+//! Money is INTEGER cents. Every function takes a connection of either engine
+//! ([`Connected`]) and runs one SQL text with `$N` parameters ([`either`]).
 
 pub mod append;
 mod backfill;
@@ -48,16 +43,9 @@ pub use pools::{Pooled, ReadPool, Tx, WritePool};
 /// Migrations, embedded in the binary and run at start-up.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
-/// Opens (creating the file and its folder if needed) and migrates the database at `url`
-/// (`sqlite://path` or `sqlite::memory:`; or `postgres://…`, an existing PostgreSQL
-/// database, [`postgres::open_postgres`], with a read pool of read-only connections), and answers the **writer**: a pool of one
-/// connection, so that writes queue in this process in arrival order instead of spinning in
-/// SQLite's busy handler (`docs/architecture.md`, "Two pools"). Reads go
-/// through its read pool ([`reader`], [`WritePool::reader`]), which never waits behind
-/// writes. A write waiting longer than
-/// [`WRITE_WAIT`] for the connection, or for another process's lock, fails with a busy
-/// error (a 503 from the service). Errors: the folder cannot be made, the file cannot be
-/// opened, or a migration fails.
+/// Opens (creating the file if needed) and migrates the database at `url` (`sqlite://…`,
+/// `sqlite::memory:`, `postgres://…`): the writer, carrying its read pool ([`WritePool`]).
+/// Errors: the file cannot be made or opened; a migration fails.
 pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
     if postgres::Engine::of(url) == Some(postgres::Engine::Postgres) {
         // One writer connection, as SQLite's: this instance's writes queue in arrival order.
@@ -70,8 +58,7 @@ pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Full)
         .foreign_keys(true)
-        // SQLite's page cache, per connection (five of them), in KiB: half its default, so
-        // the whole process stays small; the operating system caches the file anyway.
+        // Page cache per connection, in KiB: half the default; the OS caches the file anyway.
         .pragma("cache_size", "-1024")
         .busy_timeout(WRITE_WAIT);
     let in_memory = is_in_memory(&options);
@@ -81,13 +68,11 @@ pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
     {
         std::fs::create_dir_all(dir).map_err(|e| sqlx::Error::Configuration(Box::new(e)))?;
     }
-    // One connection, kept: an in-memory database lives as long as it, and a file database
-    // keeps its prepared statements warm.
+    // One connection, kept: an in-memory database lives as long as it.
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .min_connections(1)
-        // No ping before each use: the connection is a thread in this process, and a ping
-        // would be one more round trip to it per write while the write lock is wanted.
+        // No ping: the connection is a local thread, and a ping costs a round trip per write.
         .test_before_acquire(false)
         .acquire_timeout(WRITE_WAIT)
         .idle_timeout(None)
@@ -99,14 +84,9 @@ pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
     Ok(WritePool::new(pool, in_memory))
 }
 
-/// Whether the writer connection, given back to its pool, may serve the next write: `false`
-/// (the pool closes it and opens a new one for the next write) when it still counts an open
-/// transaction. That happens when a write fails on a full disk or an I/O error: SQLite may
-/// roll the whole transaction back by itself, then sqlx's own `ROLLBACK` fails and sqlx goes
-/// on counting the transaction as open, and every later `BEGIN` on that connection would
-/// fail ("attempted to call begin_with at non-zero transaction depth") until a restart.
-/// The ping first waits for the rollback a dropped transaction queued on the connection.
-/// (A database in memory, only for tests, cannot be opened again: it is lost then.)
+/// Whether the returned writer connection may be reused: `false` while sqlx still counts a
+/// transaction open, which happens after a full disk or I/O error (SQLite rolled back
+/// itself, sqlx's `ROLLBACK` failed, and every later `BEGIN` would fail until a restart).
 async fn still_usable(conn: &mut SqliteConnection) -> Result<bool, sqlx::Error> {
     use sqlx::Connection;
     conn.ping().await?;
@@ -117,12 +97,10 @@ async fn still_usable(conn: &mut SqliteConnection) -> Result<bool, sqlx::Error> 
     Ok(true)
 }
 
-/// How long a write waits for the writer connection or another process's lock before it
-/// is refused as busy (HTTP 503 with `Retry-After`).
+/// How long a write waits for the writer or a lock before it is refused busy (503).
 pub const WRITE_WAIT: Duration = Duration::from_secs(5);
 
-/// How many connections [`reader`] keeps for reads, which in WAL mode never wait for the
-/// writer: one per core of a small server is plenty.
+/// Read connections per pool ([`reader`]).
 pub const READERS: u32 = 4;
 
 pub(crate) fn is_in_memory(options: &SqliteConnectOptions) -> bool {
@@ -134,19 +112,13 @@ pub(crate) fn is_in_memory(options: &SqliteConnectOptions) -> bool {
         || name.contains("mode=memory")
 }
 
-/// The read pool beside `writer` (a pool made by [`open`]): up to [`READERS`] read-only
-/// connections to the same file, opened lazily, which read the last committed state while
-/// the writer writes (WAL). An in-memory database exists only inside the writer's
-/// connection, so there the reader reads through the writer's pool. The same pool every
-/// time (a clone of [`WritePool::reader`]).
+/// The read pool beside `writer` ([`WritePool::reader`]).
 pub fn reader(writer: &WritePool) -> ReadPool {
     writer.reader().clone()
 }
 
-/// Whether `e` says the database is busy: another connection holds the lock longer than
-/// the busy timeout (`SQLITE_BUSY`, `SQLITE_LOCKED` and their extended codes; PostgreSQL's
-/// lock, serialisation, deadlock, cancel and connection-limit states), or every
-/// connection of the pool stayed taken. A busy request wrote nothing and may be retried.
+/// Whether `e` means the database is busy (SQLite `BUSY`/`LOCKED`; PostgreSQL lock, deadlock,
+/// serialisation, cancel, connection-limit states; pool timeout): nothing written, retryable.
 pub fn is_busy(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut => true,
@@ -164,9 +136,7 @@ pub fn is_busy(e: &sqlx::Error) -> bool {
     }
 }
 
-/// Whether `e` says the database could not grow: the disk (or the database's
-/// `max_page_count`) is full (`SQLITE_FULL`; PostgreSQL's `disk_full`, 53100). Nothing was written; the same write succeeds
-/// once space is freed.
+/// Whether `e` means the disk is full (`SQLITE_FULL`, PostgreSQL 53100): nothing written.
 pub fn is_disk_full(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::Database(db) if postgres::sqlstate(db.as_ref()).is_some() => {
@@ -285,15 +255,12 @@ pub struct NewEvent<'a> {
     pub postings: &'a [Posting],
     /// When it was recorded.
     pub recorded_at: DateTime<Utc>,
-    /// Its ledger entry as the ledger document shows it, JSON text
-    /// ([`crate::format::LedgerEvent`]).
+    /// Its ledger entry, JSON text ([`crate::format::LedgerEvent`]).
     pub entry: &'a str,
 }
 
-/// Appends one event and its postings. A second event with the same `seq` violates the
-/// unique key, which is how two devices entering the same hand are told apart. The
-/// statements are prepared once per connection (sqlx keeps them), and the caller's
-/// transaction makes the event and its postings one commit. Either engine.
+/// Appends one event and its postings in the caller's transaction. A duplicate `seq`
+/// violates the unique key: that is how two devices entering one hand are told apart.
 pub async fn append_event(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -304,10 +271,8 @@ pub async fn append_event(
         .ok_or(sqlx::Error::RowNotFound)
 }
 
-/// [`append_event`] only when the session holds `count` events as stored now (as
-/// [`event_count`] counts them), checked by the insert itself: one statement fewer while
-/// the write lock is held. `None`, with nothing written, when the session holds another
-/// number of events (another process wrote). Either engine.
+/// [`append_event`] only if the session still holds `count` events, checked by the insert
+/// itself; `None`, nothing written, otherwise.
 pub async fn append_event_after(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -317,9 +282,8 @@ pub async fn append_event_after(
     insert_event(conn, session_id, e, Some(count)).await
 }
 
-/// Both appends: the event row, checked against `count` when given (else its unique key
-/// alone guards it), then its ledger entry and postings. One bind of the event's fields
-/// for both statements, so the two cannot come to write an event differently.
+/// Inserts the event (checked against `count` if given), then its entry and postings, from
+/// one bind of its fields.
 async fn insert_event(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -363,8 +327,7 @@ async fn append_entry_and_postings(
     event_id: EventId,
     e: &NewEvent<'_>,
 ) -> Result<(), sqlx::Error> {
-    // All postings in one statement (one round trip to the database while the write lock
-    // is held); one prepared statement per number of postings, which sqlx keeps.
+    // All postings in one statement: one round trip while the write lock is held.
     let mut sql = String::new();
     if !e.postings.is_empty() {
         sql.push_str("INSERT INTO postings (event_id, account, amount_cents) VALUES ");
@@ -430,9 +393,8 @@ pub async fn remember_idempotency_key(
     Ok(())
 }
 
-/// How many events session `id` holds in its document (the highest `seq`; the opening
-/// ante, seq 0, is not one); 0 for a session without events or no session. One read of the
-/// `(session_id, seq)` index, whatever the session's length.
+/// Events in session `id`'s document (highest `seq`; the ante, seq 0, is not one); one
+/// index read.
 pub async fn event_count(conn: &mut impl Connected, id: SessionId) -> Result<usize, sqlx::Error> {
     let max: i64 = on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT COALESCE(MAX(seq), 0) FROM events WHERE session_id = $1",
@@ -443,8 +405,7 @@ pub async fn event_count(conn: &mut impl Connected, id: SessionId) -> Result<usi
     Ok(usize::try_from(max).unwrap_or_default())
 }
 
-/// When each event of session `id` from the 0-based index `from` on was recorded: `(seq,
-/// recorded_at)` in order (seq = index + 1), read by the events' key.
+/// `(seq, recorded_at)` of session `id`'s events from 0-based index `from` on.
 pub async fn recorded_since(
     conn: &mut impl Connected,
     id: SessionId,
@@ -461,10 +422,8 @@ pub async fn recorded_since(
     Ok(rows.into_iter().map(|(seq, at)| (seq, at.0)).collect())
 }
 
-/// The ledger entries (JSON text) of session `id` with a seq above `after` (all of them,
-/// the opening ante's included, for `None`) and at most `through`, in order, one row at a
-/// time; `None` for an event stored before entries were kept (migration 0011), whose
-/// ledger must be folded instead.
+/// Session `id`'s ledger entries (JSON text) with `after < seq <= through`, streamed; `None`
+/// for an event stored before entries were kept (migration 0011), to be folded instead.
 pub fn ledger_entries<'c>(
     conn: &'c mut impl Connected,
     id: SessionId,
@@ -505,8 +464,7 @@ pub async fn players(conn: &mut impl Connected, id: SessionId) -> Result<Vec<Str
     .await)
 }
 
-/// The bodies (JSON text) of a session's events in order, without the opening ante, one
-/// row at a time: folding them as they come keeps none of them in memory.
+/// A session's event bodies (JSON text) in order, without the ante, streamed.
 pub fn event_bodies<'c>(conn: &'c mut impl Connected, id: SessionId) -> Rows<'c, String> {
     on_either!(conn.either(), c => sqlx::query_scalar(
         "SELECT body FROM events WHERE session_id = $1 AND seq > 0 ORDER BY seq",
@@ -515,8 +473,7 @@ pub fn event_bodies<'c>(conn: &'c mut impl Connected, id: SessionId) -> Rows<'c,
     .fetch(c))
 }
 
-/// The bodies (JSON text) of session `id`'s events of a seq above `after` and at most
-/// `through`, in order: the events a state kept after `after` events has not seen.
+/// Session `id`'s event bodies with `after < seq <= through`, in order.
 pub async fn event_bodies_between(
     conn: &mut impl Connected,
     id: SessionId,
@@ -547,9 +504,8 @@ pub async fn events(
     .await)
 }
 
-/// Every account's balance from the stored postings, in cents, by account name. The sum is
-/// cast back to a 64-bit integer: PostgreSQL answers a `SUM` of BIGINT as NUMERIC (SQLite's
-/// is an INTEGER already, and refuses an overflow as PostgreSQL's cast does).
+/// Every account's balance from the stored postings, in cents. The `SUM` is cast to BIGINT:
+/// PostgreSQL answers NUMERIC.
 pub async fn balances(
     conn: &mut impl Connected,
     id: SessionId,

@@ -1,5 +1,4 @@
-//! Nights' SQL: a club's nights, which sessions each groups, and the
-//! payments recorded against a night (voided, never deleted). Money in integer cents.
+//! Nights' SQL: a club's nights, their sessions, and payments (voided, never deleted).
 
 use chrono::{DateTime, Utc};
 
@@ -100,8 +99,7 @@ pub async fn night_of_session(
         .await)
 }
 
-/// The other sessions of the night session `session_id` is in (none when it is in no
-/// night), in one statement: whose sheets a hand recorded there moves.
+/// The other sessions of `session_id`'s night, in one statement (whose sheets a hand moves).
 pub async fn night_mates(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -218,8 +216,8 @@ pub async fn remove_session(
     Ok(())
 }
 
-/// The club's sessions created at or after `since`, newest first, at most 10: `(id, game
-/// id, night id, night title)`.
+/// The club's sessions since `since`, newest first, at most 10: `(id, game, night id,
+/// night title)`.
 pub async fn sessions_since(
     conn: &mut impl Connected,
     club: ClubId,
@@ -250,8 +248,7 @@ pub async fn all_nights(
     .await)
 }
 
-/// What a night's one-currency check needs of session `session_id`: `(game id, currency
-/// code, title)`; `None` for no such session.
+/// `(game, currency, title)` of session `session_id`, for the one-currency check.
 pub async fn priced(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -265,10 +262,9 @@ pub async fn priced(
     .await)
 }
 
-/// The payments that stand (not voided) against the club's nights, oldest first, or only
-/// against night `night` when given: `(night id, night title, night currency, payer, payee,
-/// cents, recorded_at)`. The night's currency is its first session's (a night keeps one,
-/// as [`crate::service::nights::group`] checks); "USD" for a night with no session left.
+/// Standing payments against the club's nights (or night `night`), oldest first: `(night,
+/// title, currency, payer, payee, cents, recorded_at)`; currency is the first session's,
+/// "USD" when none.
 pub async fn standing_payments(
     conn: &mut impl Connected,
     club: ClubId,
@@ -294,8 +290,8 @@ pub async fn standing_payments(
         .collect())
 }
 
-/// One evening a person played ("night" means an evening): the sessions of one
-/// night, or, for sessions in no night, those started the same day (UTC).
+/// One evening a person played: a night's sessions, or sessions in no night started the
+/// same UTC day.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct EveningRow {
     /// The night, when the evening's sessions were made one.
@@ -311,12 +307,9 @@ pub struct EveningRow {
     pub sessions: i64,
 }
 
-/// Person `person`'s evenings in club `club`, oldest first. Errors: the store's (a sum that
-/// does not fit in 64 bits is SQLite's "integer overflow" or PostgreSQL's "bigint out of
-/// range", never wrapped). The night's id and title are taken as `MIN` over the group,
-/// whose rows all share one night (or none): PostgreSQL refuses a bare column beside an
-/// aggregate, which SQLite would read from any row; its `SUM` of BIGINT, a NUMERIC, is
-/// cast back to 64 bits.
+/// Person `person`'s evenings, oldest first. Errors: the store's (overflow is refused, never
+/// wrapped). Night id and title are `MIN` over the group, since PostgreSQL refuses a bare
+/// column beside an aggregate.
 pub async fn evenings_of(
     conn: &mut impl Connected,
     club: ClubId,

@@ -1,7 +1,5 @@
-//! Operations on the database file as a whole: the health probe, the checkpoint at a clean
-//! stop, `backup` (SQLite's `VACUUM INTO`) and the checks `restore` makes on a backup. On
-//! PostgreSQL the probe and the checkpoint have their own forms, and `backup`/`restore`
-//! refuse with the `pg_dump` command to use instead ([`PG_BACKUP`]).
+//! Whole-database operations: health probe, checkpoint, `backup` (`VACUUM INTO`) and the
+//! checks `restore` makes. On PostgreSQL, `backup`/`restore` refuse ([`PG_BACKUP`]).
 
 use std::path::Path;
 
@@ -11,8 +9,7 @@ use sqlx::{ConnectOptions, Connection};
 use super::either::{Connected, on_either};
 use super::{ReadPool, WritePool};
 
-/// Whether the database answers a trivial query (for `/healthz`), on a read connection:
-/// the probe does not wait behind the writes in progress.
+/// Whether the database answers a trivial query, on a reader (not behind writes).
 pub async fn ping(pool: &ReadPool) -> Result<(), sqlx::Error> {
     let mut conn = pool.acquire().await?;
     on_either!(conn.either(), c => sqlx::query_scalar::<_, i32>("SELECT 1")
@@ -21,18 +18,12 @@ pub async fn ping(pool: &ReadPool) -> Result<(), sqlx::Error> {
         .map(|_| ()))
 }
 
-/// The least room the database's disk must have for `/healthz` to answer that a write is
-/// possible: one commit appends a few pages of 4 KiB to the write-ahead log.
+/// Free disk `/healthz` requires: a commit appends a few 4 KiB pages to the WAL.
 pub const MIN_FREE_BYTES: u64 = 64 * 1024;
 
-/// Whether a write is possible now (for `/healthz`): on the writer connection, a
-/// `BEGIN IMMEDIATE` transaction (the write lock, and a connection sqlx does not count as
-/// in a transaction already) that creates a table, which needs a new page of the database
-/// (so a database at its `max_page_count` answers `SQLITE_FULL`), rolled back so nothing
-/// stays; and, for a database file, at least [`MIN_FREE_BYTES`] free on its disk for this
-/// user (`statvfs`), since a rolled-back write never reaches the disk. Errors, in words for
-/// the log: the write lock stays taken past [`super::WRITE_WAIT`], the connection is
-/// unusable, the database cannot grow, or the disk is (nearly) full.
+/// Whether a write is possible now (`/healthz`): on the writer, `BEGIN IMMEDIATE`, create a
+/// table (needs a new page, so `max_page_count` shows) and roll back; and at least
+/// [`MIN_FREE_BYTES`] free on the file's disk. Errors, in words for the log.
 pub async fn writable(pool: &WritePool) -> Result<(), String> {
     let pool = match (pool.sqlite(), pool.postgres_pool()) {
         (Some(pool), _) => pool,
@@ -67,10 +58,8 @@ pub async fn writable(pool: &WritePool) -> Result<(), String> {
     Ok(())
 }
 
-/// [`writable`] on PostgreSQL, whose disk is the server's: the writer answers a write
-/// transaction that the server does not hold read-only (a standby in recovery, or
-/// `default_transaction_read_only`), rolled back. A full disk is the server's to report:
-/// the write itself is refused with `disk_full` (503 as on SQLite).
+/// [`writable`] on PostgreSQL: a rolled-back write the server does not hold read-only. A
+/// full disk shows as `disk_full` on real writes.
 async fn writable_postgres(pool: &sqlx::PgPool) -> Result<(), String> {
     let probe = async {
         let mut tx = pool.begin().await?;
@@ -89,14 +78,10 @@ async fn writable_postgres(pool: &sqlx::PgPool) -> Result<(), String> {
     }
 }
 
-/// Moves every committed page from the `-wal` file into the database file and empties the
-/// `-wal` file (`PRAGMA wal_checkpoint(TRUNCATE)`), so that a copy of the database file
-/// alone is complete (on PostgreSQL nothing to do: `Ok(true)`). Errors: the database
-/// cannot be reached; a checkpoint that another
-/// connection's reader keeps from finishing answers `Ok(false)` (SQLite's `busy` column).
+/// `PRAGMA wal_checkpoint(TRUNCATE)`, so the database file alone is a complete copy;
+/// `Ok(false)` when a reader kept it from finishing; `Ok(true)` on PostgreSQL.
 pub async fn checkpoint(pool: &WritePool) -> Result<bool, sqlx::Error> {
     if pool.sqlite().is_none() {
-        // PostgreSQL's own checkpoints and log make its committed state durable.
         return Ok(true);
     }
     let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -105,10 +90,8 @@ pub async fn checkpoint(pool: &WritePool) -> Result<bool, sqlx::Error> {
     Ok(busy == 0)
 }
 
-/// Writes a consistent copy of the database into the new file `target` with `VACUUM INTO`:
-/// it reads in one transaction, so writers may go on meanwhile and the copy holds exactly
-/// the events committed when it began. Errors: `target` exists and is not empty, or cannot
-/// be written; on PostgreSQL, always ([`PG_BACKUP`]: `pg_dump` is the tool there).
+/// A consistent copy into the new file `target` (`VACUUM INTO`, one read transaction, so
+/// writers go on). Errors: `target` exists non-empty or cannot be written; PostgreSQL.
 pub async fn backup_into(pool: &WritePool, target: &Path) -> Result<(), sqlx::Error> {
     if pool.sqlite().is_none() {
         return Err(sqlx::Error::Configuration(PG_BACKUP.into()));
@@ -121,14 +104,11 @@ pub async fn backup_into(pool: &WritePool, target: &Path) -> Result<(), sqlx::Er
     Ok(())
 }
 
-/// Why `backup` and `restore` refuse a PostgreSQL database, in one line: the server's own
-/// `pg_dump` and `pg_restore` make a consistent copy while the service writes and restore
-/// it, with the server's roles, permissions and point-in-time recovery, which a copy made
-/// here would have to redo (docs/postgres.md, "Backups").
+/// Why `backup`/`restore` refuse PostgreSQL: its own tools do it better (docs/postgres.md,
+/// "Backups").
 pub const PG_BACKUP: &str = "on PostgreSQL use the server's tools: pg_dump --format=custom --file=sk.dump \"$DATABASE_URL\" to back up, pg_restore --clean --if-exists --dbname=\"$DATABASE_URL\" sk.dump to restore (docs/postgres.md)";
 
-/// Refuses `backup` and `restore` of a PostgreSQL database (`url`) with [`PG_BACKUP`], the
-/// one line naming the commands to use instead; any other URL passes.
+/// Refuses a PostgreSQL `url` with [`PG_BACKUP`]; any other passes.
 pub fn on_a_file(url: &str) -> Result<(), String> {
     match super::postgres::Engine::of(url) {
         Some(super::postgres::Engine::Postgres) => Err(PG_BACKUP.to_string()),
@@ -150,9 +130,8 @@ pub enum NotABackup {
     Damaged(String, String),
 }
 
-/// Checks, read-only, that `file` is a Scorekeeper database: SQLite can read it, it has
-/// the migrations table with at least the first migration applied, and `PRAGMA
-/// integrity_check` answers `ok`.
+/// Checks, read-only, that `file` is a readable Scorekeeper database that passes
+/// `PRAGMA integrity_check`.
 pub async fn check_backup(file: &Path) -> Result<(), NotABackup> {
     let name = file.display().to_string();
     let unreadable = |e| NotABackup::Unreadable(name.clone(), e);
@@ -189,8 +168,7 @@ pub async fn check_backup(file: &Path) -> Result<(), NotABackup> {
     Ok(())
 }
 
-/// Copies the checked backup `source` into the new file `target` (`VACUUM INTO`, so the
-/// copy is compacted and carries no `-wal`). Errors: `target` exists and is not empty.
+/// Copies backup `source` into the new file `target` (`VACUUM INTO`, compacted, no `-wal`).
 pub async fn copy_database(source: &Path, target: &Path) -> Result<(), sqlx::Error> {
     let options = SqliteConnectOptions::new()
         .filename(source)

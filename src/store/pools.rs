@@ -1,15 +1,8 @@
-//! The two ways into the database, as two types the compiler tells apart: the
-//! [`WritePool`] (one connection, every write, queued in arrival order) and the
-//! [`ReadPool`] (read-only connections that, in WAL mode, read the last committed state
-//! while the writer writes). A read handle cannot begin a write: its type has no `begin`,
-//! and its connections refuse every write (SQLite's `PRAGMA query_only`, PostgreSQL's
-//! `default_transaction_read_only`), so even a statement that tries to write through one is
-//! refused by the database, and readers never wait on the writer.
-//!
-//! Each pool is of either engine ([`Pool`]); what they lend, a [`Pooled`]
-//! connection or a [`Tx`] transaction, implements [`Connected`], so the store's functions
-//! take either. On SQLite each is the SQLite pool, connection or transaction behind one
-//! `match`.
+//! The two ways into the database, as types the compiler tells apart: the [`WritePool`]
+//! (one connection; every write, in arrival order) and the [`ReadPool`] (connections that
+//! refuse writes — SQLite `PRAGMA query_only`, PostgreSQL `default_transaction_read_only` —
+//! and in WAL mode never wait on the writer). What they lend ([`Pooled`], [`Tx`])
+//! implements [`Connected`] for either engine.
 
 use std::future::Future;
 use std::ops::Deref;
@@ -55,20 +48,17 @@ impl Connected for Pooled {
     }
 }
 
-/// A write transaction on the writer, of either engine: committed by [`Tx::commit`],
-/// rolled back by [`Tx::rollback`] or when dropped.
+/// A write transaction of either engine; rolled back when dropped.
 #[derive(Debug)]
 pub enum Tx {
-    /// An SQLite transaction (`BEGIN IMMEDIATE`: it holds the write lock).
+    /// SQLite `BEGIN IMMEDIATE` (holds the write lock).
     Sqlite(Transaction<'static, Sqlite>),
-    /// A PostgreSQL transaction (`BEGIN`; a session's writes are serialised by its
-    /// advisory lock, which the group commit ([`super::append::lock_and_count`]) and every
-    /// other write of the session ([`super::append::lock_sessions`]) take first).
+    /// PostgreSQL `BEGIN`; sessions serialise on advisory locks ([`super::append`]).
     Postgres(Transaction<'static, Postgres>),
 }
 
 impl Tx {
-    /// Commits the transaction. Errors: the database's (nothing of it was committed).
+    /// Commits. Errors: the database's (nothing committed).
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         match self {
             Tx::Sqlite(t) => t.commit().await,
@@ -94,39 +84,31 @@ impl Connected for Tx {
     }
 }
 
-/// The read pool: up to [`READERS`] connections, opened lazily and writing nothing, to the
-/// database the writer writes. It answers connections to read with ([`ReadPool::acquire`])
-/// and nothing that begins a write. A request that only reads never waits for the writer:
-/// in WAL mode (or PostgreSQL's snapshots) a reader sees every commit made before its read
-/// began (so a page shown right after a write's redirect shows that write) and is never
-/// blocked by a write in progress.
+/// The read pool: up to [`READERS`] lazy connections that cannot write. A reader sees every
+/// commit made before its read began (a page after a write's redirect shows it) and never
+/// waits for a write in progress.
 #[derive(Clone, Debug)]
 pub struct ReadPool(Pool);
 
-/// How many times [`ReadPool::acquire`] tries to open a connection the file refused.
+/// Tries of [`ReadPool::acquire`] at a connection the file refused.
 pub const OPEN_TRIES: u32 = 5;
 
-/// How long it waits between two tries.
+/// Pause between those tries.
 pub const OPEN_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
 
-/// Whether `e` is SQLite's "unable to open database file" (`SQLITE_CANTOPEN`, 14).
 fn cannot_open(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(d) if d.code().as_deref() == Some("14"))
 }
 
 impl ReadPool {
-    /// The read pool beside a writer whose connections use `options`: read-only
-    /// connections to the same file. An in-memory database exists only inside the
-    /// writer's one connection, so there (tests and tools) the reader reads through the
-    /// writer's pool itself, still without a way to begin a write from this type.
+    /// Read-only connections to the writer's file; in memory (tests, tools) the writer's pool
+    /// itself, as the database lives only in its connection.
     pub(super) fn beside(writer: &SqlitePool, in_memory: bool) -> ReadPool {
         if in_memory {
             return ReadPool(Pool::Sqlite(writer.clone()));
         }
-        // `query_only`, not a read-only open: SQLite refuses every write on the connection
-        // all the same, while a connection opened read-only cannot open a WAL database
-        // whose `-shm` file is gone (the writer, replaced after a failed write, was its
-        // last connection), and every read would fail "unable to open database file".
+        // `query_only`, not a read-only open: a read-only connection cannot open a WAL database
+        // whose `-shm` file is gone (after the writer is replaced), and every read would fail.
         let options: SqliteConnectOptions = (*writer.connect_options())
             .clone()
             .pragma("query_only", "ON");
@@ -134,10 +116,7 @@ impl ReadPool {
             SqlitePoolOptions::new()
                 .max_connections(READERS)
                 .min_connections(0)
-                // sqlx pings an idle connection before lending it by default: one more
-                // round trip to the connection's thread on every read, for a file that
-                // cannot hang up like a network peer. A broken connection still fails its
-                // statement, and the read is answered with that error.
+                // No ping before lending: a local file cannot hang up; a broken connection fails its statement.
                 .test_before_acquire(false)
                 .acquire_timeout(WRITE_WAIT)
                 .idle_timeout(Some(std::time::Duration::from_secs(600)))
@@ -145,9 +124,7 @@ impl ReadPool {
         ))
     }
 
-    /// The read pool beside a PostgreSQL writer connected with `options`: up to
-    /// [`READERS`] connections, opened lazily, on which every transaction is read-only
-    /// (`default_transaction_read_only`), so PostgreSQL refuses any write through them.
+    /// The read pool beside a PostgreSQL writer: up to [`READERS`] read-only connections.
     pub(super) fn beside_postgres(options: &PgConnectOptions) -> ReadPool {
         let options = options
             .clone()
@@ -162,12 +139,8 @@ impl ReadPool {
         ))
     }
 
-    /// A connection to read with (writing nothing; returned to the pool when dropped).
-    /// Opening a new SQLite one can fail for a moment while the writer's connection is
-    /// being replaced after a failed write (SQLite's "unable to open database file" as the
-    /// write-ahead log's files are let go and made again): it is tried again, up to
-    /// [`OPEN_TRIES`] times, [`OPEN_PAUSE`] apart. Errors: every connection stayed taken for
-    /// [`WRITE_WAIT`] ([`sqlx::Error::PoolTimedOut`]), or the database cannot be reached.
+    /// A connection to read with; a new SQLite one that fails to open while the writer is being
+    /// replaced is retried ([`OPEN_TRIES`], [`OPEN_PAUSE`]). Errors: pool timeout; the database's.
     pub fn acquire(&self) -> impl Future<Output = Result<Pooled, sqlx::Error>> + Send + 'static {
         let pool = self.0.clone();
         async move {
@@ -215,14 +188,8 @@ impl Pool {
     }
 }
 
-/// The writer: a pool of one connection made by [`super::open`], through which every
-/// write goes, so that writes queue in this process in arrival order instead of spinning
-/// in SQLite's busy handler (on PostgreSQL too: one connection per instance keeps an
-/// instance's writes in the same order as on SQLite; another instance's writes are caught
-/// by the event-count check and the sessions' advisory locks). It carries its
-/// [`ReadPool`]; `&WritePool` coerces to `&ReadPool` (that read pool, never the writer's
-/// connection), so a function that only reads takes `&ReadPool` and, handed the writer,
-/// still reads beside it.
+/// The writer: one connection for every write, queued in arrival order rather than spinning
+/// in SQLite's busy handler. Derefs to its [`ReadPool`], never to the writer's connection.
 #[derive(Clone, Debug)]
 pub struct WritePool {
     pool: Pool,
@@ -253,8 +220,7 @@ impl WritePool {
         &self.reads
     }
 
-    /// The writer's one connection, for the statements of a write path that must see the
-    /// writer's own state (waits behind the writes queued before it).
+    /// The writer's connection, for a write path that must see its own state.
     pub fn acquire(&self) -> impl Future<Output = Result<Pooled, sqlx::Error>> + Send + 'static {
         let pool = self.pool.clone();
         async move {
@@ -265,8 +231,7 @@ impl WritePool {
         }
     }
 
-    /// A write transaction on the writer: SQLite's `BEGIN IMMEDIATE` (the write lock is
-    /// taken at once, so the transaction never fails midway on it), PostgreSQL's `BEGIN`.
+    /// A write transaction: SQLite `BEGIN IMMEDIATE` (lock taken at once), PostgreSQL `BEGIN`.
     pub async fn begin_write(&self) -> Result<Tx, sqlx::Error> {
         match &self.pool {
             Pool::Sqlite(p) => p.begin_with("BEGIN IMMEDIATE").await.map(Tx::Sqlite),
@@ -279,8 +244,7 @@ impl WritePool {
         self.pool.engine()
     }
 
-    /// The underlying SQLite pool of one connection, for whole-database operations
-    /// (checkpoint, backup); `None` on PostgreSQL.
+    /// The SQLite pool, for checkpoint and backup; `None` on PostgreSQL.
     pub fn sqlite(&self) -> Option<&SqlitePool> {
         match &self.pool {
             Pool::Sqlite(p) => Some(p),
@@ -296,7 +260,7 @@ impl WritePool {
         }
     }
 
-    /// Whether `other` is a clone of this writer (the same pool, so the same database).
+    /// Whether `other` is a clone of this writer.
     pub fn same_database(&self, other: &WritePool) -> bool {
         match (&self.pool, &other.pool) {
             (Pool::Sqlite(a), Pool::Sqlite(b)) => {
@@ -309,8 +273,7 @@ impl WritePool {
         }
     }
 
-    /// Closes the writer and its read pool (at shutdown; the readers first, so that the
-    /// writer's last close can checkpoint the whole log).
+    /// Closes the readers, then the writer (so its last close checkpoints the whole log).
     pub async fn close(&self) {
         self.reads.close().await;
         self.pool.close().await;
@@ -320,21 +283,18 @@ impl WritePool {
 impl Deref for WritePool {
     type Target = ReadPool;
 
-    /// The read pool: what a read handed the writer reads through.
     fn deref(&self) -> &ReadPool {
         &self.reads
     }
 }
 
-/// The refusal of an SQLite statement sent to a PostgreSQL writer through [`Executor`].
 fn not_sqlite() -> sqlx::Error {
     sqlx::Error::Configuration("an SQLite statement was sent to a PostgreSQL writer".into())
 }
 
 impl WritePool {
-    /// `run` on the SQLite pool this writer wraps, or [`not_sqlite`] on PostgreSQL: how
-    /// each answer-once method of the [`Executor`] below forwards. `run` gets the pool
-    /// cloned (an `Arc`), since the future it answers outlives this borrow.
+    /// `run` on the wrapped SQLite pool (cloned: the future outlives the borrow), or
+    /// [`not_sqlite`].
     fn on_sqlite<'e, T: 'e>(
         &self,
         run: impl FnOnce(&SqlitePool) -> BoxFuture<'e, Result<T, sqlx::Error>>,
@@ -346,10 +306,8 @@ impl WritePool {
     }
 }
 
-/// A statement run directly on an SQLite writer (`query(..).execute(&writer)`), as on the
-/// `SqlitePool` it wraps: for tools and tests that write a row by hand. On a PostgreSQL
-/// writer it is refused ([`sqlx::Error::Configuration`]): such a tool takes
-/// [`WritePool::postgres_pool`].
+/// A statement run directly on an SQLite writer, for tools and tests; refused on PostgreSQL
+/// (use [`WritePool::postgres_pool`]).
 impl<'p> Executor<'p> for &'_ WritePool {
     type Database = Sqlite;
 

@@ -1,10 +1,5 @@
-//! The PostgreSQL side of the store: the migrations of
-//! `migrations/postgres/`, the twins of `migrations/sqlite/` (same versions, same meaning:
-//! append-only events, postings and ledger entries refused UPDATE, DELETE and TRUNCATE by
-//! triggers; money in 64-bit integer cents; the history tables and the totals their
-//! triggers keep), and the engine a URL names, which the store's dialect branches match on
-//! ([`super::either::Conn::engine`]). [`super::open`] answers the service's pools on
-//! PostgreSQL for a `postgres://` URL (docs/postgres.md).
+//! The PostgreSQL side of the store: `migrations/postgres/`, twins of the SQLite ones
+//! (same versions and meaning), and the [`Engine`] a URL names (docs/postgres.md).
 
 use sqlx::{Connection, PgConnection, PgPool};
 use std::str::FromStr;
@@ -24,8 +19,7 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// The engine `url` names; `None` for any other scheme (or none: a bare path), which
-    /// the service must refuse rather than read as a file name.
+    /// The engine `url` names; `None` for any other scheme or a bare path (to be refused).
     pub fn of(url: &str) -> Option<Engine> {
         if url.starts_with("sqlite:") {
             Some(Engine::Sqlite)
@@ -37,14 +31,11 @@ impl Engine {
     }
 }
 
-/// Connects to the PostgreSQL database at `url` (`postgres://user@host:port/db`; the
-/// database must exist) with at most `connections` connections and brings its schema up to
-/// date with [`PG_MIGRATOR`]; each connection waits for a lock at most
-/// [`super::WRITE_WAIT`] (`lock_timeout`). Errors: the server cannot be reached or refuses the login, or
-/// a migration fails (nothing of that migration stays: each runs in one transaction).
+/// Connects to the existing database at `url` with at most `connections` connections and
+/// migrates it; locks wait at most [`super::WRITE_WAIT`] (`lock_timeout`). Errors: the
+/// server refuses or is unreachable; a migration fails (each is one transaction).
 pub async fn open_postgres(url: &str, connections: u32) -> Result<PgPool, sqlx::Error> {
-    // A write waits for another's lock (a row, a session's advisory lock, a table locked by
-    // a tool) at most WRITE_WAIT, then fails as busy (503), as SQLite's busy timeout does.
+    // Then busy (503), as SQLite's busy timeout.
     let wait = format!("{}ms", super::WRITE_WAIT.as_millis());
     let options = PgConnectOptions::from_str(url)?.options([("lock_timeout", wait.as_str())]);
     let pool = PgPoolOptions::new()
@@ -56,12 +47,9 @@ pub async fn open_postgres(url: &str, connections: u32) -> Result<PgPool, sqlx::
     Ok(pool)
 }
 
-/// A new, empty database named `name` on the PostgreSQL server at `server` (the URL of any
-/// database there, `postgres://postgres@127.0.0.1:55439/postgres`), dropped first if it
-/// exists: its URL, `server`'s with the database replaced. For throw-away databases only
-/// (the tests make one per test, the benchmark one per row), hence the drop. Errors: `name`
-/// is not a lowercase identifier (`[a-z_][a-z0-9_]*`, no quoting needed), `server` names no
-/// database, the server cannot be reached, or it refuses (the role may not create databases).
+/// A fresh, empty database `name` beside `server`'s (dropped first: tests and benchmarks
+/// only); its URL. Errors: `name` is not `[a-z_][a-z0-9_]*`; `server` names no database;
+/// the server refuses.
 pub async fn fresh_database(server: &str, name: &str) -> Result<String, sqlx::Error> {
     let url = database_beside(server, name).ok_or_else(|| {
         let what = format!("no database {name:?} beside {}", without_password(server));
@@ -81,9 +69,8 @@ pub async fn fresh_database(server: &str, name: &str) -> Result<String, sqlx::Er
     Ok(url)
 }
 
-/// `server`'s URL with its database (the path after the host) replaced by `name`, its
-/// options (`?sslmode=…`) kept; `None` when `name` is not a lowercase identifier or
-/// `server` has no database path.
+/// `server`'s URL with its database replaced by `name`, options kept; `None` if either is
+/// unfit.
 fn database_beside(server: &str, name: &str) -> Option<String> {
     let plain = name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
         && name
@@ -100,15 +87,13 @@ fn database_beside(server: &str, name: &str) -> Option<String> {
     plain.then(|| format!("{}/{name}{query}", &head[..slash]))
 }
 
-/// The SQLSTATE of a PostgreSQL error (`"23505"`, `"55P03"`); `None` for another engine's,
-/// whose codes are numbers of another meaning (SQLite's result codes).
+/// A PostgreSQL error's SQLSTATE (`"23505"`); `None` for SQLite's.
 pub fn sqlstate(e: &dyn sqlx::error::DatabaseError) -> Option<&str> {
     e.try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
         .map(sqlx::postgres::PgDatabaseError::code)
 }
 
-/// `url` with its password left out (`postgres://sk:secret@db/sk` → `postgres://sk@db/sk`),
-/// for messages and logs; any other text as it is.
+/// `url` without its password, for messages and logs.
 pub fn without_password(url: &str) -> String {
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();

@@ -1,14 +1,13 @@
-//! The store the library's own tests write to, so every test runs on both engines:
-//! SQLite in memory, or with `SCOREKEEPER_TEST_ENGINE=postgres` a new database on the
-//! server that `SCOREKEEPER_TEST_DATABASE_URL` names, as the app and browser tests choose
-//! theirs (`tests/common/engines.rs`), so `.ci/run` runs them on PostgreSQL too.
+//! The store the library's tests write to: SQLite in memory, or with
+//! `SCOREKEEPER_TEST_ENGINE=postgres` a new database on `SCOREKEEPER_TEST_DATABASE_URL`'s
+//! server (as `tests/common/engines.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::WritePool;
 
-/// A fresh, migrated store of the engine under test. Panics when PostgreSQL is asked for
-/// without a server to make the database on: such a run must fail, not pass on SQLite.
+/// A fresh, migrated store of the engine under test; panics when PostgreSQL is asked for
+/// without a server, so such a run fails rather than pass on SQLite.
 pub(crate) async fn fresh_store() -> WritePool {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let url = match std::env::var("SCOREKEEPER_TEST_ENGINE").as_deref() {

@@ -1,33 +1,24 @@
-//! Times as the store keeps them: TEXT holding RFC 3339 in UTC to the second
-//! (`2026-11-20T19:00:00Z`), in both engines (PostgreSQL's time columns are TEXT too, see
-//! `migrations/postgres/`), so that comparing the text in SQL compares the times. The
-//! service works with `chrono` values: it hands them to the store, which writes this text
-//! only where it binds them, and gets them back as `DateTime<Utc>` from every row
-//! ([`StoredTime`]). A club import's times, which may carry another offset or fractions of
-//! a second, are brought to this form when they are read ([`normalised`]), so every stored
-//! time has it. The same text is what every page, JSON document, CSV and journal writes
-//! ([`rfc3339`]): one function, so the outputs cannot drift apart.
+//! Times as the store keeps them: TEXT, RFC 3339 in UTC to the second
+//! (`2026-11-20T19:00:00Z`), on both engines, so comparing text compares times. The same
+//! text every output writes ([`rfc3339`]); imported times are normalised ([`normalised`]).
 
 use chrono::{DateTime, NaiveDate, SecondsFormat, SubsecRound, Utc};
 use sqlx::error::BoxDynError;
 use sqlx::{Database, Decode, Type};
 
-/// The text of `t`: `2026-11-20T19:00:00Z` (UTC, `Z`, fractions of a second dropped). What
-/// the store binds and what every output writes.
+/// `2026-11-20T19:00:00Z`: UTC, fractions dropped.
 pub fn rfc3339(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
-/// The `YYYY-MM-DD` day of `t` in UTC: the first ten characters of its text
-/// ([`rfc3339`]), as the exports date a row and the player page labels a night.
+/// The UTC day of `t`, `YYYY-MM-DD`.
 pub fn day(t: DateTime<Utc>) -> String {
     let mut text = rfc3339(t);
     text.truncate(10);
     text
 }
 
-/// `text` (RFC 3339 with any offset and any fraction of a second) as the store keeps a
-/// time: in UTC, to the second. Errors: the text is not RFC 3339 (chrono's words).
+/// RFC 3339 with any offset or fraction, to UTC seconds. Errors: not RFC 3339.
 pub fn normalised(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
     DateTime::parse_from_rfc3339(text).map(|t| t.with_timezone(&Utc).trunc_subsecs(0))
 }
@@ -37,16 +28,12 @@ pub fn day_start(day: NaiveDate) -> DateTime<Utc> {
     day.and_time(chrono::NaiveTime::MIN).and_utc()
 }
 
-/// A time read from a TEXT column of either engine, as a row field declares it:
-/// `#[sqlx(try_from = "StoredTime")] created_at: DateTime<Utc>`. sqlx reads `DateTime`
-/// from SQLite's TEXT itself, not from PostgreSQL's (it wants `timestamptz` there), so
-/// the text is read as text and parsed here, the same on both engines. Errors: a text that
-/// is not RFC 3339 (chrono's words, as the row's decode error).
+/// A time read from TEXT on either engine (`#[sqlx(try_from = "StoredTime")]`): sqlx reads
+/// `DateTime` from SQLite TEXT but wants `timestamptz` on PostgreSQL. Errors: not RFC 3339.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoredTime(pub DateTime<Utc>);
 
-/// A time or NULL read from a TEXT column of either engine, as [`StoredTime`]:
-/// `#[sqlx(try_from = "MaybeStoredTime")] voided_at: Option<DateTime<Utc>>`.
+/// A nullable [`StoredTime`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MaybeStoredTime(pub Option<DateTime<Utc>>);
 

@@ -52,10 +52,8 @@ pub fn routes() -> Router<AppState> {
         .layer(middleware::map_response(refusal::json_refusal))
 }
 
-/// The API's routes with their OpenAPI description. Each handler carries its method and
-/// path in its `#[utoipa::path(…)]` annotation, and is registered only here, with
-/// `.routes(routes!(handler))`, so a route cannot be served without being described
-/// (`tests/app/openapi.rs` also refuses a plain `.route(…)` in the API's files).
+/// The API's routes with their OpenAPI description. Handlers are registered only here, with
+/// `routes!`, so none is served undescribed (`tests/app/openapi.rs` enforces it).
 pub fn router() -> OpenApiRouter<AppState> {
     let (schemas, paths, club_import) = routes!(exports::club_import);
     OpenApiRouter::with_openapi(openapi::base())
@@ -87,8 +85,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(openapi::openapi_json))
 }
 
-/// Reads a JSON body, turning axum's rejection into our error shape: 413 for a body over
-/// axum's limit (2 MB), else 400.
+/// Reads a JSON body: 413 over axum's 2 MB limit, else 400 in our error shape.
 fn body(payload: Result<Json<Value>, JsonRejection>) -> Result<Value, AppError> {
     payload.map(|Json(v)| v).map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -110,8 +107,7 @@ async fn unknown_route() -> AppError {
     AppError::NotFound("there is no such address in this API (see /api/v1/sessions)".into())
 }
 
-/// Reads a JSON object body into `T` (a struct with `deny_unknown_fields`), naming the
-/// field at fault.
+/// Reads a JSON object into `T` (`deny_unknown_fields`), naming the field at fault.
 fn read_body<T: serde::de::DeserializeOwned>(
     payload: Result<Json<Value>, JsonRejection>,
 ) -> Result<T, AppError> {
@@ -148,8 +144,8 @@ fn session_json(loaded: &Loaded) -> Value {
     })
 }
 
-/// The club a new session belongs to: the writer's club, or none (an open session) for a
-/// request without a token. Errors: 401 for an unknown token, 403 for a read-only one.
+/// The new session's club: the writer's, or none without a token. Errors: 401 unknown
+/// token, 403 read-only.
 fn owning_club(viewer: &Viewer) -> Result<Option<ClubId>, AppError> {
     match (viewer.grant, &viewer.token) {
         (Some(g), _) if g.access == Access::Write => Ok(Some(g.club_id)),
@@ -163,10 +159,8 @@ fn owning_club(viewer: &Viewer) -> Result<Option<ClubId>, AppError> {
     }
 }
 
-/// 201 with the session; a session without a club also carries its capability links
-/// (`links.write`, `links.read`: paths to open in a browser) and their secrets
-/// (`write_token`, `read_token`: bearer tokens for the API), shown this once, and sets the
-/// write link's cookie like the form does.
+/// 201 with the session; a club-less one also carries its links and their secrets (shown
+/// this once) and sets the write link's cookie, as the form does.
 fn created(loaded: &Loaded, links: Option<SessionLinks>) -> Response {
     let mut body = session_json(loaded);
     let Some(links) = links else {
@@ -252,11 +246,9 @@ async fn show(
     )))
 }
 
-/// Where a session stands after its last event: `event_count`, and the ledger's
-/// `balances`, `kitty`, `scores` and `checks`, without its event list, so the answer stays
-/// the same size however long the session (the whole ledger is `GET …/ledger`); and the
-/// `settlement` the sheet proposes ([`Position::settlement`]: before the close, what
-/// closing now would do, so never "pays KITTY" for a kitty the close shares out).
+/// Where a session stands: `event_count`, the ledger's `balances`, `kitty`, `scores`,
+/// `checks` (no event list, so the size is constant) and the proposed `settlement`
+/// ([`Position::settlement`]).
 fn standing_json(p: &Position) -> Map<String, Value> {
     Map::from_iter([
         ("event_count".to_string(), json!(p.event_count)),
@@ -290,8 +282,7 @@ async fn standing(
     Ok(([(header::ETAG, etag)], Json(standing_json(&position))).into_response())
 }
 
-/// The 304 answer when the request's `If-None-Match` names session `id` as stored now
-/// (`variant` as in [`session_etag`]), else `None` and the caller answers in full.
+/// The 304 when `If-None-Match` names session `id` as stored now; else `None`.
 async fn unchanged(
     state: &AppState,
     id: SessionId,
@@ -354,9 +345,7 @@ async fn ledger(
     if let Some(unchanged) = unchanged(&state, id, &headers, "ledger").await? {
         return Ok(unchanged);
     }
-    // The entries as stored and the standing from the cached state; a session stored
-    // before entries were kept is read and replayed. A phone polling with its ETag costs
-    // one read instead.
+    // Stored entries and the cached standing; a session stored before entries is replayed.
     if let Some((events, json)) =
         service::stored_ledger(&state.reader, &state.folds, id, query.after).await?
     {
@@ -371,15 +360,14 @@ async fn ledger(
         return Ok((headers, json).into_response());
     }
     let current = service::load(&state.reader, &state.folds, id).await?;
-    // Once: the entries written now let every later read take the stored path above. The
-    // answer does not depend on it, so a failed write is logged, not answered.
+    // Once, so later reads take the stored path; a failure is logged, the answer unchanged.
     if let Err(e) = service::backfill_entries(&state.pool, id, &current.ledger).await {
         tracing::warn!(session = id.0, "ledger entries not backfilled: {e}");
     }
     let etag = session_etag(id, current.events(), "ledger");
     let l = &current.ledger;
     let events = match query.after {
-        // Entries are in seq order: the new ones are a tail, found by bisection.
+        // The new entries are a tail, found by bisection.
         Some(after) => l
             .events
             .get(l.events.partition_point(|e| e.seq <= after)..)

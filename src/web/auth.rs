@@ -19,8 +19,7 @@ use crate::service::clubs::{self, ClientKey, Grant, TOKEN_DAYS};
 /// The name of the login cookie.
 pub const COOKIE: &str = "sk_session";
 
-/// Whoever sent the request: the token they presented (bearer first, then the login
-/// cookie) and what it grants, if anything.
+/// Whoever sent the request: the token presented (bearer, then cookie) and its grant.
 #[derive(Debug, Clone, Default)]
 pub struct Viewer {
     /// The presented token.
@@ -59,12 +58,9 @@ impl FromRequestParts<AppState> for Viewer {
     }
 }
 
-/// The client as the login limits key it: its address from axum's
-/// `ConnectInfo<SocketAddr>`, which the server inserts for each connection (`serve` in
-/// `main.rs`). A request without it (tests driving the router with `oneshot`, which has no
-/// socket) gets one fixed key, so such callers share one allowance. A reverse proxy in
-/// front would make every client the proxy's address; Scorekeeper is meant to be reached
-/// directly on the table's network, and trusts no forwarded-for header.
+/// The client the login limits key on: its address from `ConnectInfo` (none in router
+/// tests: one shared key). Forwarded-for headers are not trusted: the service is meant to
+/// be reached directly on the table's network.
 #[derive(Debug, Clone, Copy)]
 pub struct Client(pub ClientKey);
 
@@ -83,8 +79,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
     }
 }
 
-/// `error` as a response, with `Retry-After: retry_after_secs` when it is a 429 (too many
-/// attempts), so that well-behaved clients back off for the right time.
+/// `response` with `Retry-After` when it is a 429.
 pub fn with_retry_after(response: Response, retry_after_secs: u64) -> Response {
     let mut response = response;
     if response.status() == StatusCode::TOO_MANY_REQUESTS
@@ -95,8 +90,7 @@ pub fn with_retry_after(response: Response, retry_after_secs: u64) -> Response {
     response
 }
 
-/// The login cookie for `token`: HttpOnly (no script can read it), SameSite=Lax (not sent
-/// on cross-site posts), for the whole site, lasting as long as the token.
+/// The login cookie: HttpOnly, SameSite=Lax, whole site, as long as the token.
 pub fn login_cookie(token: String) -> Cookie<'static> {
     Cookie::build((COOKIE, token))
         .http_only(true)
@@ -106,15 +100,13 @@ pub fn login_cookie(token: String) -> Cookie<'static> {
         .build()
 }
 
-/// The prefix of a session-link cookie's name; the cookie `sk_link_{id}` holds the write
-/// or read secret of session `id`.
+/// Prefix of session-link cookies: `sk_link_{id}` holds session `id`'s secret.
 pub const LINK_COOKIE_PREFIX: &str = "sk_link_";
 
 /// How long a session-link cookie lasts, in days (a session may be played for months).
 pub const LINK_COOKIE_DAYS: i64 = 365;
 
-/// The cookie that keeps session `id`'s link `secret` in this browser: HttpOnly,
-/// SameSite=Lax, for the whole site (the pages and the API), a year.
+/// The cookie keeping session `id`'s link `secret`: HttpOnly, SameSite=Lax, whole site, a year.
 pub fn link_cookie(id: SessionId, secret: String) -> Cookie<'static> {
     Cookie::build((format!("{LINK_COOKIE_PREFIX}{id}"), secret))
         .http_only(true)
@@ -124,8 +116,8 @@ pub fn link_cookie(id: SessionId, secret: String) -> Cookie<'static> {
         .build()
 }
 
-/// Hands every request's capability-link secrets (its bearer token and its `sk_link_*`
-/// cookies) to [`clubs::authorize`] through [`clubs::with_presented_links`].
+/// Hands the request's link secrets (bearer, `sk_link_*` cookies) to
+/// [`clubs::with_presented_links`].
 pub async fn present_links(request: Request, next: Next) -> Response {
     let mut secrets: Vec<String> = CookieJar::from_headers(request.headers())
         .iter()
@@ -143,10 +135,9 @@ pub async fn present_links(request: Request, next: Next) -> Response {
     clubs::with_presented_links(secrets, next.run(request)).await
 }
 
-/// Refuses state-changing requests that a browser marks as coming from another site: the
-/// Fetch Metadata header `Sec-Fetch-Site: cross-site`, or an `Origin` whose host is not
-/// this server's. Clients that send neither (curl, API clients with bearer tokens) pass;
-/// the login cookie is SameSite=Lax as a second line of defence.
+/// Refuses state-changing requests a browser marks cross-site (`Sec-Fetch-Site:
+/// cross-site`, or a foreign `Origin`); clients sending neither pass, and SameSite=Lax is
+/// the second line.
 pub async fn refuse_cross_site(request: Request, next: Next) -> Response {
     let safe = matches!(
         *request.method(),

@@ -1,17 +1,9 @@
-//! Who watches which session live: one channel per watched session, so that a change
-//! reaches only that session's open sheets ("Work proportional to what is
-//! asked"). A session's channel is made when its first sheet subscribes and dropped when
-//! its last one goes, so a change to a session nobody watches costs one map look-up, and
-//! the map holds only the sessions watched now.
-//!
-//! Open sheets are bounded ("Bounded live sheets"): each holds a connection, so
-//! a file descriptor, and anyone may make a session without a club and open sheets on it.
-//! At most [`LiveLimits::per_session`] sheets per session and [`LiveLimits::overall`] in
-//! all are open at once (the next is refused, [`Full`]); a sheet ends after
-//! [`LiveLimits::idle`] without a change (the page's script opens it again when it is
-//! still shown) and when the server stops ([`Watchers::shut_down`]). So the descriptors
-//! the sheets hold stay well below the process's limit and the accept loop always finds
-//! one for a new connection.
+//! Live sheets: one channel per watched session, so a change reaches only that session's
+//! open sheets and costs one map look-up when nobody watches. Open sheets are bounded
+//! (docs/operations.md, "Live sheets and logins"): each holds a file descriptor and anyone
+//! can open them, so at most [`LiveLimits::per_session`] per session and
+//! [`LiveLimits::overall`] in all ([`Full`] past it); a sheet ends after
+//! [`LiveLimits::idle`] without a change (the page reopens it) and at shutdown.
 
 mod relay;
 
@@ -94,13 +86,11 @@ struct Shared {
     limits: LiveLimits,
     /// `true` once the server stops: every sheet ends.
     stop: watch::Sender<bool>,
-    /// The other instances on the same PostgreSQL database, once joined
-    /// ([`Watchers::relay_through`]); never set on SQLite.
+    /// The relay to other instances on PostgreSQL ([`Watchers::relay_through`]).
     relay: OnceLock<relay::Relay>,
 }
 
-/// The live sheets' channels, by session id, and their bounds; cheap to clone (one shared
-/// map).
+/// The live sheets' channels by session id, with their bounds; clones share one map.
 #[derive(Clone, Debug)]
 pub struct Watchers {
     shared: Arc<Shared>,
@@ -129,7 +119,7 @@ impl Watchers {
     }
 
     fn lock(&self) -> MutexGuard<'_, Channels> {
-        // Nothing between lock and unlock can panic midway, so a poisoned map is whole.
+        // Nothing here can panic midway, so a poisoned map is whole.
         self.shared
             .channels
             .lock()
@@ -141,9 +131,7 @@ impl Watchers {
         self.shared.limits
     }
 
-    /// Tells session `id`'s open sheets that it changed (nothing when none is open here),
-    /// and, on PostgreSQL, those of the other instances ([`Watchers::relay_through`]).
-    /// Called after the change is committed.
+    /// After a commit: wakes session `id`'s sheets here and, on PostgreSQL, elsewhere.
     pub fn changed(&self, id: SessionId) {
         self.wake(id);
         if let Some(relay) = self.shared.relay.get() {
@@ -151,8 +139,7 @@ impl Watchers {
         }
     }
 
-    /// Wakes every open sheet once: after the relay's connection was lost, when changes
-    /// made elsewhere meanwhile are unknown.
+    /// Wakes every sheet once (after a lost relay connection: missed changes are unknown).
     fn wake_all(&self) {
         for sender in self.lock().by_session.values() {
             sender.send_modify(|n| *n = n.wrapping_add(1));
@@ -162,17 +149,13 @@ impl Watchers {
     /// Wakes this instance's open sheets of session `id`; nothing when none is open.
     fn wake(&self, id: SessionId) {
         if let Some(sender) = self.lock().by_session.get(&id) {
-            // A count, so that every change is a new value; changes made before a sheet
-            // looked again are told once (one reload catches up with all of them).
+            // A count, so every change is a new value; changes between two looks are told once.
             sender.send_modify(|n| *n = n.wrapping_add(1));
         }
     }
 
-    /// A stream that yields `()` each time session `id` changes after this call (several
-    /// changes between two polls yield once), and ends after [`LiveLimits::idle`] without
-    /// a change or when the server stops. The session's channel lives as long as one such
-    /// stream does. Errors: [`Full`] when the session or the server has as many sheets
-    /// open as its limit allows, or the server is stopping.
+    /// Yields `()` per change of session `id` after this call (coalesced), ending after
+    /// [`LiveLimits::idle`] without one or at shutdown. Errors: [`Full`].
     pub fn watch(&self, id: SessionId) -> Result<Watch, Full> {
         let receiver = {
             let mut channels = self.lock();
@@ -207,8 +190,7 @@ impl Watchers {
         })
     }
 
-    /// Ends every open sheet and refuses new ones (the server is stopping), so that a
-    /// graceful stop does not wait for the sheets.
+    /// Ends every sheet and refuses new ones, so a graceful stop does not wait for them.
     pub fn shut_down(&self) {
         self.shared.stop.send_replace(true);
     }
@@ -224,8 +206,7 @@ impl Watchers {
     }
 }
 
-/// The changes of one session, from [`Watchers::watch`]; dropping the last one of a
-/// session drops its channel.
+/// One session's changes; dropping the last drops its channel.
 pub struct Watch {
     id: SessionId,
     changes: Option<WatchStream<u64>>,
@@ -238,7 +219,7 @@ impl Stream for Watch {
     type Item = ();
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<()>> {
-        // The stop is only ever sent as `true`; any news of it (or its end) ends the sheet.
+        // Any news of the stop ends the sheet.
         if Pin::new(&mut self.stop).poll_next(cx).is_ready() {
             return Poll::Ready(None);
         }
@@ -254,7 +235,6 @@ impl Stream for Watch {
             }
             Poll::Ready(None) => Poll::Ready(None),
             Poll::Pending => match self.idle.as_mut().poll(cx) {
-                // Long without a change: end, freeing the sheet's place and connection.
                 Poll::Ready(()) => Poll::Ready(None),
                 Poll::Pending => Poll::Pending,
             },
@@ -265,8 +245,7 @@ impl Stream for Watch {
 impl Drop for Watch {
     fn drop(&mut self) {
         let mut channels = self.watchers.lock();
-        // The receiver goes first, under the lock, so that a sheet subscribing meanwhile
-        // either shares the channel (counted) or finds it gone and makes a new one.
+        // Receiver first, under the lock: a sheet subscribing meanwhile shares it or makes anew.
         self.changes = None;
         channels.open = channels.open.saturating_sub(1);
         if channels

@@ -24,12 +24,9 @@ use live::Watchers;
 /// What every handler shares.
 #[derive(Clone)]
 pub struct AppState {
-    /// The database's writer: one connection, so writes queue here in arrival order
-    /// ([`crate::store::open`]). Only writes use it.
+    /// The writer (one connection; writes only).
     pub pool: WritePool,
-    /// The read pool beside the writer ([`crate::store::reader`], read-only connections):
-    /// every page, chart, export, history and API read and every token or cookie check
-    /// reads here, never waiting for a write.
+    /// The read pool: every page, export, API read and token check.
     pub reader: ReadPool,
     /// Passphrase attempts per club.
     pub limiter: LoginLimiter,
@@ -45,9 +42,8 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// State over `pool` (the writer made by [`crate::store::open`]) and its read pool,
-    /// with a fresh login limiter, no live sheets and a cache of
-    /// [`crate::service::DEFAULT_CAPACITY`] folded sessions.
+    /// State over `pool` with fresh limits, no live sheets and a cache of
+    /// [`crate::service::DEFAULT_CAPACITY`] sessions.
     pub fn new(pool: WritePool) -> AppState {
         AppState {
             reader: crate::store::reader(&pool),
@@ -60,7 +56,7 @@ impl AppState {
         }
     }
 
-    /// The same state with the address phones open for share links (`--public-url`).
+    /// With the address phones open for share links (`--public-url`).
     pub fn with_public_url(self, public_url: Option<String>) -> AppState {
         AppState {
             public_url: public_url.map(|u| u.trim_end_matches('/').to_string()),
@@ -73,11 +69,8 @@ impl AppState {
         self.watchers.changed(id);
     }
 
-    /// Tells the live sheets of session `id` that an event was recorded there, and those of
-    /// the other sessions of its night, if it is in one: each of them shows the night's
-    /// settle-up, which a hand anywhere in the night moves. The event is
-    /// already stored, so a failed look-up of the night is logged, not answered: those
-    /// sheets then show the change at their next reload.
+    /// Wakes the live sheets of session `id` and of its night's other sessions (their
+    /// settle-up moves). The event is stored already, so a failed night look-up is only logged.
     pub async fn event_recorded(&self, id: SessionId) {
         self.changed(id);
         match crate::service::nights::night_mates(&self.reader, id).await {
@@ -87,20 +80,16 @@ impl AppState {
     }
 }
 
-/// Where a page of a club's sessions list starts (`?before=`, on the pages and the API):
-/// below this session id, else at the newest.
+/// Where a page of a club's sessions starts (`?before=`): below this id, else the newest.
 #[derive(Debug, Default, serde::Deserialize)]
 pub struct Before {
     /// The id the previous page ended at.
     pub before: Option<SessionId>,
 }
 
-/// The entity tag of what a session page or document shows after its first `events`
-/// events: `"s{id}-e{events}-{variant}-v{crate version}"` (`variant` tells apart what the
-/// same state renders as for different viewers, e.g. the sheet with or without its forms).
-/// Events are only ever appended (corrections are events too), so the count names the
-/// state without hashing the body; the version keeps a page from an older build from
-/// matching.
+/// The ETag of a session page or document after `events` events:
+/// `"s{id}-e{events}-{variant}-v{version}"`. Events are only appended, so the count names
+/// the state; `variant` separates renderings, the version separates builds.
 pub fn session_etag(id: SessionId, events: usize, variant: &str) -> HeaderValue {
     let tag = format!(
         "\"s{id}-e{events}-{variant}-v{}\"",
@@ -110,9 +99,7 @@ pub fn session_etag(id: SessionId, events: usize, variant: &str) -> HeaderValue 
     HeaderValue::from_str(&tag).unwrap_or_else(|_| HeaderValue::from_static("\"\""))
 }
 
-/// Whether the request's `If-None-Match` names `etag` (or is `*`): then the client's copy
-/// is current and the answer is `304 Not Modified`. Weak comparison (RFC 9110 §13.1.2): a
-/// `W/` prefix is ignored.
+/// Whether `If-None-Match` names `etag` or `*` (weak comparison, RFC 9110 §13.1.2).
 pub fn not_modified(headers: &HeaderMap, etag: &HeaderValue) -> bool {
     let Ok(etag) = etag.to_str() else {
         return false;
@@ -131,9 +118,8 @@ pub fn not_modified_response(etag: HeaderValue) -> Response {
     (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response()
 }
 
-/// The headers every response carries: no MIME sniffing, no framing, no referrer that
-/// could leak a share link, and a content security policy that allows only this site's own
-/// scripts, styles and form targets.
+/// Headers on every response: `nosniff`, no framing, no referrer (share links), and a CSP
+/// of this site's own scripts, styles and form targets.
 const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
     (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
     (header::X_FRAME_OPTIONS, "DENY"),
@@ -145,17 +131,12 @@ const SECURITY_HEADERS: [(HeaderName, &str); 4] = [
     ),
 ];
 
-/// How long `/healthz` waits for the writer to try a write: past it the writer is busy
-/// with a long write, which is alive, so a long write never makes the check slow.
+/// How long `/healthz` tries for the writer; a writer busy longer is alive.
 const HEALTHZ_WRITE_WAIT: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// `GET /healthz`, for a supervisor or load balancer: 200 `{"status":"ok"}` when the
-/// database answers a read on the read pool and could take a write now
-/// ([`crate::store::ops::writable`]: the write lock, a rolled-back write, room on its
-/// disk), 503 `{"status":"unavailable"}` (and the cause in the log) otherwise, so a writer
-/// that cannot write is seen. A writer busy past [`HEALTHZ_WRITE_WAIT`] with a long write
-/// is alive, not unhealthy: the check does not wait for it. It reads nothing else and needs
-/// no login.
+/// `GET /healthz`: 200 `{"status":"ok"}` when the read pool answers and the writer could
+/// write now ([`crate::store::ops::writable`]), else 503 `{"status":"unavailable"}` with the
+/// cause logged. No login.
 async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     let writable = async {
         match tokio::time::timeout(HEALTHZ_WRITE_WAIT, crate::store::ops::writable(&state.pool))
@@ -181,8 +162,8 @@ async fn healthz(State(state): State<AppState>) -> (StatusCode, Json<Value>) {
     }
 }
 
-/// The whole application: pages at `/`, the API at `/api/v1`, `/healthz`, behind the
-/// cross-site check and the security headers.
+/// The whole application: pages, `/api/v1`, `/healthz`, behind the cross-site check and the
+/// security headers.
 pub fn app(state: AppState) -> Router {
     let mut router = Router::new()
         .route("/healthz", get(healthz))
@@ -196,18 +177,14 @@ pub fn app(state: AppState) -> Router {
             HeaderValue::from_static(value),
         ));
     }
-    // Pages, scripts and JSON gzipped for a client that asks (a busy sheet's 88 KB page is
-    // about a tenth of that on a phone's slow link); the live
-    // sheet's event stream is left alone (tower-http's default predicate).
+    // Gzip for clients that ask; the live event stream is left alone (tower-http's default).
     router
         .layer(tower_http::compression::CompressionLayer::new())
         .with_state(state)
 }
 
-/// `router` with a time limit on each request: past `limit` the request is dropped and
-/// answered 408 with a body that says so (tower-http's timeout answers an empty one): the
-/// API's JSON error shape under `/api/`, a sentence elsewhere. The live sheet's event
-/// stream answers at once, so it is not cut.
+/// `router` with a per-request time limit: past `limit`, 408 with a body (JSON under
+/// `/api/`, a sentence elsewhere). The live event stream answers at once, so is not cut.
 pub fn with_request_timeout(router: Router, limit: std::time::Duration) -> Router {
     router
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(

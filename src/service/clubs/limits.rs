@@ -1,6 +1,4 @@
-//! The login and club-creation limits (the per-address limit and club back-off, the
-//! per-club budget of wrong passphrases), split from `clubs.rs` to keep it
-//! short.
+//! Login and club-creation limits: per address, per-club back-off and budget.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -23,15 +21,13 @@ pub fn login_limiter() -> LoginLimiter {
     Arc::new(LoginLimits::new())
 }
 
-/// Who is asking, as the limits see it: a SHA-256 prefix of the client's address (IPv6
-/// by its /64 network, which one household or phone holds whole), so a key is 16 bytes
-/// whatever was sent. Requests that carry no address (tests driving the router directly,
-/// without a socket) share one fixed key.
+/// A client as the limits see it: a 16-byte SHA-256 prefix of its address (IPv6 by /64).
+/// No address (tests without a socket) is one fixed key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ClientKey([u8; 16]);
 
 impl ClientKey {
-    /// The key of a client address; `None` (no socket) is one fixed key.
+    /// The key of `address`.
     pub fn of(address: Option<IpAddr>) -> ClientKey {
         let text = match address {
             Some(IpAddr::V4(v4)) => v4.to_string(),
@@ -57,14 +53,11 @@ pub(super) fn short_hash(text: &str) -> [u8; 16] {
 
 type Keyed = DefaultKeyedRateLimiter<[u8; 16]>;
 
-/// Passphrase attempts per client address: a burst of [`ATTEMPTS_BURST`], then one every
-/// [`RETRY_AFTER_SECS`] seconds.
+/// Passphrase attempts per address at once; then one per [`RETRY_AFTER_SECS`].
 pub const ATTEMPTS_BURST: u32 = 10;
-/// Seconds until an address over its login limit may try again (the `Retry-After`); also
-/// how often the default club budget ([`LOGIN_BUDGET`] a minute) gains one check.
+/// The login `Retry-After`, in seconds; also the default budget's refill interval.
 pub const RETRY_AFTER_SECS: u64 = 6;
-/// Club creations per client address: a burst of [`CREATIONS_BURST`], then one every
-/// [`CREATION_RETRY_AFTER_SECS`] seconds.
+/// Club creations per address at once; then one per [`CREATION_RETRY_AFTER_SECS`].
 pub const CREATIONS_BURST: u32 = 5;
 /// Seconds until an address over its club-creation limit may create another.
 pub const CREATION_RETRY_AFTER_SECS: u64 = 600;
@@ -72,41 +65,30 @@ pub const CREATION_RETRY_AFTER_SECS: u64 = 600;
 pub const CLUB_BURST: u32 = 20;
 /// The longest an attempt waits when its club is under a burst of attempts.
 pub const CLUB_BACKOFF_MAX: Duration = Duration::from_secs(2);
-/// Passphrase checks per club per minute, from every address together (a burst of as
-/// many), unless configured (`LOGIN_BUDGET`): the most guesses anyone gets at a club.
+/// Passphrase checks per club per minute from all addresses (`LOGIN_BUDGET`).
 pub const LOGIN_BUDGET: u32 = 10;
-/// Checks per club per minute kept for addresses that logged in to the club before, once
-/// the budget is spent, unless configured (`LOGIN_RESERVE`).
+/// Checks per club per minute reserved for addresses that logged in before (`LOGIN_RESERVE`).
 pub const LOGIN_RESERVE: u32 = 5;
 /// Keys a limiter keeps before forgetting those back to a full allowance.
 pub(super) const PRUNE_ABOVE: usize = 10_000;
-/// How long an address that logged in to a club stays known to it: a login's lifetime.
+/// How long a logged-in address stays known to its club: a login's lifetime.
 const KNOWN_FOR: Duration = Duration::from_secs(super::TOKEN_DAYS as u64 * 24 * 60 * 60);
 
 /// Rate limits on logins and club creation, in bounded memory.
 ///
-/// An address that guesses is refused (429, `Retry-After`) *before* any passphrase is
-/// hashed, so no one else is locked out: the right passphrase from another address goes
-/// through. Guessing at one club from many addresses is slowed (past [`CLUB_BURST`]
-/// attempts a minute each attempt waits, at most [`CLUB_BACKOFF_MAX`]) and capped: a club
-/// has a budget of passphrase checks a minute from every address together (default
-/// [`LOGIN_BUDGET`]), and an attempt past it is refused (429) *without* being checked, so
-/// a refusal says nothing about the guess and no one gets more guesses than the budget,
-/// however many addresses they send from. So that members still get in while the budget
-/// is spent, an address that logged in to the club before (within a login's lifetime,
-/// [`super::TOKEN_DAYS`]) draws first on a reserve of its own club (default
-/// [`LOGIN_RESERVE`] a minute) that other addresses cannot spend. Argon2 runs on one
-/// thread, one hash at a time (`service::hashing`), and at most two attempts wait for
-/// it. Keys are fixed-size hashes ([`ClientKey`], a SHA-256 prefix of the club), and a
-/// limiter holding more than 10,000 keys forgets those back to a full allowance
-/// (governor's `retain_recent`), so typed names and many addresses cannot grow memory.
+/// An address over its limit is refused (429) *before* any hashing, so others are not
+/// locked out. Attempts at one club are slowed past [`CLUB_BURST`] a minute and capped by
+/// the club's budget ([`LOGIN_BUDGET`]); past it an attempt is refused *unchecked*, so no
+/// one gets more guesses however many addresses they use. Addresses that logged in before
+/// draw first on a reserve ([`LOGIN_RESERVE`]). Keys are fixed-size hashes, pruned past
+/// `PRUNE_ABOVE`.
 pub struct LoginLimits {
     by_address: Keyed,
     by_club: Keyed,
     budget: Keyed,
     /// `None` when no reserve is kept (configured 0).
     reserve: Option<Keyed>,
-    /// When each (club, address) pair last logged in, by [`pair_key`].
+    /// Last login per (club, address), by [`pair_key`].
     known: Mutex<HashMap<[u8; 16], Instant>>,
     creations: Keyed,
     pub(super) hashing: tokio::sync::Semaphore,
@@ -119,7 +101,6 @@ impl Default for LoginLimits {
     }
 }
 
-/// `burst` at once, then one every `every`.
 fn quota(burst: u32, every: Duration) -> Quota {
     let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
     Quota::with_period(every)
@@ -127,13 +108,12 @@ fn quota(burst: u32, every: Duration) -> Quota {
         .allow_burst(burst)
 }
 
-/// `per_minute` a minute, all at once if need be (at least one).
 fn per_minute(per_minute: u32) -> Quota {
     let n = per_minute.max(1);
     quota(n, Duration::from_secs(60) / n)
 }
 
-/// The key of a club and an address together (for the addresses known to the club).
+/// A key for a club and an address together.
 fn pair_key(club: &[u8; 16], client: ClientKey) -> [u8; 16] {
     let mut hasher = Sha256::new();
     hasher.update(club);
@@ -144,29 +124,20 @@ fn pair_key(club: &[u8; 16], client: ClientKey) -> [u8; 16] {
 }
 
 impl LoginLimits {
-    /// The limits with the allowances documented on the constants.
+    /// The default limits.
     pub fn new() -> LoginLimits {
         LoginLimits::with_budget(LOGIN_BUDGET, LOGIN_RESERVE)
     }
 
-    /// The limits with a club budget of `budget` passphrase checks a minute (at least
-    /// one) and a reserve of `reserve` a minute for addresses known to the club (none when
-    /// 0); the other allowances as documented on the constants.
+    /// Limits with a club budget of `budget` checks a minute (at least one) and `reserve` for
+    /// known addresses (none when 0).
     pub fn with_budget(budget: u32, reserve: u32) -> LoginLimits {
         LoginLimits::divided(budget, reserve, 1)
     }
 
-    /// The limits of one of `instances` service processes on one PostgreSQL database:
-    /// each allowance divided among them, rounded down, so that
-    /// together they allow what one process with [`LoginLimits::with_budget`] allows and
-    /// never more: the club budget is `budget / instances` a minute here (a burst of as
-    /// many), the reserve `reserve / instances` (none when that is 0), and each address's
-    /// attempts and club creations come `instances` times as slowly (a burst of
-    /// `burst / instances`, at least one: with more instances than a burst, the bursts
-    /// add up to one per instance, the rates still to the documented rate). Errors: one
-    /// line when `budget` is below `instances` (a process cannot check less than one
-    /// passphrase a minute, so the budgets would add up to more than asked) or
-    /// `instances` is 0.
+    /// One of `instances` processes on one PostgreSQL database: each allowance divided by
+    /// `instances`, rounded down (bursts at least one), so together they never allow more than
+    /// [`LoginLimits::with_budget`]. Errors: `instances` is 0 or exceeds `budget`.
     pub fn for_instances(budget: u32, reserve: u32, instances: u32) -> Result<LoginLimits, String> {
         if instances == 0 || budget < instances {
             return Err(format!(
@@ -206,8 +177,7 @@ impl LoginLimits {
             + reserve
     }
 
-    /// How many passphrases have been checked against a club's (or the dummy) hash since
-    /// these limits were made: what guessers got (for tests of the budget).
+    /// Passphrases checked so far, dummy hash included (for tests of the budget).
     pub fn checks(&self) -> u64 {
         self.checks.load(Ordering::Relaxed)
     }
@@ -221,8 +191,7 @@ impl LoginLimits {
         outcome.map_err(|not_until| not_until.wait_time_from(limiter.clock().now()))
     }
 
-    /// Refuses a passphrase attempt from an address over its limit. Errors:
-    /// [`AppError::TooManyRequests`]; answer with `Retry-After:` [`RETRY_AFTER_SECS`].
+    /// Refuses an attempt from an address over its limit: [`AppError::TooManyRequests`].
     pub(super) fn attempt(&self, client: ClientKey) -> Result<(), AppError> {
         Self::check(&self.by_address, &client.0).map_err(|_| {
             AppError::TooManyRequests(format!(
@@ -238,12 +207,9 @@ impl LoginLimits {
         }
     }
 
-    /// Takes one passphrase check from `club`'s allowance (`club` is [`short_hash`] of the
-    /// club's id, or of the typed name when no club has it), and counts it: an address
-    /// known to the club draws on the reserve first, then everyone on the budget. Errors:
-    /// [`AppError::TooManyRequests`] when both are spent, before anything is checked;
-    /// answer with `Retry-After:` [`RETRY_AFTER_SECS`] (when one check comes back at the
-    /// default budget).
+    /// Takes one check from `club`'s allowance ([`short_hash`] of its id or the typed name):
+    /// reserve first for known addresses, then the budget. Errors:
+    /// [`AppError::TooManyRequests`] when both are spent, before anything is checked.
     pub(super) fn club_turn(&self, club: &[u8; 16], client: ClientKey) -> Result<(), AppError> {
         let reserved = match &self.reserve {
             Some(reserve) if self.is_known(club, client) => Self::check(reserve, club).is_ok(),
@@ -267,10 +233,8 @@ impl LoginLimits {
             .is_some_and(|at| at.elapsed() < KNOWN_FOR)
     }
 
-    /// Remembers that `client` logged in to `club` (so it may draw on the club's reserve),
-    /// in bounded memory: past [`PRUNE_ABOVE`] pairs those older than a login's lifetime
-    /// are forgotten, and if that is not enough all are (members then share the budget
-    /// until they log in again).
+    /// Remembers that `client` logged in to `club`; past [`PRUNE_ABOVE`] pairs, the expired
+    /// are forgotten, and if that is not enough, all.
     pub(super) fn logged_in(&self, club: &[u8; 16], client: ClientKey) {
         let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
         known.insert(pair_key(club, client), Instant::now());
@@ -283,9 +247,7 @@ impl LoginLimits {
         }
     }
 
-    /// Refuses a club creation from an address over its limit. Errors:
-    /// [`AppError::TooManyRequests`]; answer with `Retry-After:`
-    /// [`CREATION_RETRY_AFTER_SECS`].
+    /// Refuses a club creation from an address over its limit: [`AppError::TooManyRequests`].
     pub(super) fn creation(&self, client: ClientKey) -> Result<(), AppError> {
         Self::check(&self.creations, &client.0).map_err(|_| {
             AppError::TooManyRequests(

@@ -1,6 +1,5 @@
-//! Tonight's night on the new-session form: the club's sessions of the same evening that
-//! a new session can join as a night, the choice read and checked before the session is
-//! made, and the new session put in the night chosen.
+//! Tonight's night on the new-session form: the evening's sessions to join, the choice
+//! checked before the session is made, then the session put in the night.
 
 use chrono::Utc;
 
@@ -24,12 +23,11 @@ pub struct Tonight {
     pub night: Option<(NightId, String)>,
 }
 
-/// How far back "tonight" reaches when a new session is started: the club's sessions
-/// started in the last 12 hours are of the same evening.
+/// Sessions started within this many hours count as the same evening.
 pub const EVENING_HOURS: i64 = 12;
 
-/// The club's sessions started in the last [`EVENING_HOURS`], newest first (at most 10),
-/// each with the night it is in: what the new-session form offers to join.
+/// The club's sessions of the last [`EVENING_HOURS`], newest first (at most 10), with
+/// their nights.
 pub async fn tonight(pool: &ReadPool, club: ClubId) -> Result<Vec<Tonight>, AppError> {
     let since = Utc::now() - chrono::Duration::hours(EVENING_HOURS);
     let mut conn = pool.acquire().await?;
@@ -56,8 +54,8 @@ pub enum NightChoice {
 }
 
 impl NightChoice {
-    /// The form's `night` value: empty, `night:<id>` or `with:<session id>`. Errors:
-    /// [`AppError::BadRequest`] naming `night` for anything else.
+    /// Parses the form's `night`: empty, `night:<id>` or `with:<session id>`. Errors:
+    /// [`AppError::BadRequest`] naming `night`.
     pub fn parse(text: &str) -> Result<NightChoice, AppError> {
         let bad = || AppError::BadRequest {
             field: "night".into(),
@@ -77,12 +75,9 @@ impl NightChoice {
     }
 }
 
-/// Checks a [`NightChoice`] for a new session of game `game` (id) kept in `currency` (ISO
-/// code) before the session is made, so a bad choice writes nothing. Errors:
-/// [`AppError::NotFound`] for a night or session not the club's; [`AppError::Conflict`]
-/// (field `night`) when the session to start a night with is in one already (join that
-/// night instead), or when the night is kept in another currency (a night settles up in
-/// one currency).
+/// Checks a [`NightChoice`] before the session is made, so a bad one writes nothing. Errors:
+/// [`AppError::NotFound`] (not the club's); [`AppError::Conflict`] (field `night`) when the
+/// session is already in a night or the night has another currency.
 pub async fn check_choice(
     pool: &ReadPool,
     club: ClubId,
@@ -119,8 +114,8 @@ pub async fn check_choice(
         .map_err(|m| mixed(m, "night"))
 }
 
-/// Puts the new session `id` in tonight's night as chosen ([`NightChoice`]): a night of
-/// the session before is titled "Night of <day>". Errors as [`group`].
+/// Puts new session `id` in the chosen night (a new one is `"Night of <day>"`). Errors as
+/// [`group`].
 pub async fn join(
     pool: &WritePool,
     club: ClubId,

@@ -1,8 +1,6 @@
-//! A club session's history facts in SQL: its status, each player's result and bids by
-//! band, written whole or by an event's difference in the event's own transaction; the
-//! club totals follow through the tables' triggers (migrations `0007` and `0010`).
-//! The backlog (sessions stored before the history existed, whose facts are still to be
-//! written) is read here too, beside the facts it waits for.
+//! A club session's history facts in SQL (status, results, bids by band), written whole or
+//! as an event's difference in its transaction; club totals follow by trigger (migrations
+//! 0007, 0010). Also the backlog of sessions whose facts are still to be written.
 
 use std::fmt::Write as _;
 
@@ -15,8 +13,7 @@ use super::ensure_person;
 use crate::history::{FactsDelta, PlayerResult, SessionFacts};
 use crate::ids::SessionId;
 
-/// Binds a session's status `(hands, closed, settled)` to `q` in [`status_sql`]'s order;
-/// the flags as 0 or 1 (SQLite's encoding of a bool, and PostgreSQL's BIGINT columns).
+/// Binds `(hands, closed, settled)` in [`status_sql`]'s order, flags as 0/1.
 macro_rules! bind_status {
     ($q:expr, $session_id:expr, $club_id:expr, $status:expr) => {{
         let (hands, closed, settled) = $status;
@@ -28,8 +25,7 @@ macro_rules! bind_status {
     }};
 }
 
-/// Binds one changed result `r` of session `(id, club, game, played_at)` to `q` in
-/// [`results_sql`]'s order.
+/// Binds one changed result in [`results_sql`]'s order.
 macro_rules! bind_result {
     ($q:expr, ($session_id:expr, $club_id:expr, $game:expr, $played_at:expr), $r:expr) => {{
         let r = $r;
@@ -47,8 +43,7 @@ macro_rules! bind_result {
     }};
 }
 
-/// Binds one changed band `(player, band, bids, made)` of session `(id, club)` to `q` in
-/// [`bids_sql`]'s order.
+/// Binds one changed band in [`bids_sql`]'s order.
 macro_rules! bind_bid {
     ($q:expr, ($session_id:expr, $club_id:expr), $bid:expr) => {{
         let (player, band, bids, made) = $bid;
@@ -61,9 +56,7 @@ macro_rules! bind_bid {
     }};
 }
 
-/// Rewrites what the history keeps of session `session_id` (owned by `club_id`, playing
-/// `game`, created at `played_at`): its status, each player's results and bids by band.
-/// The totals follow by trigger. Every name gets a person.
+/// Rewrites session `session_id`'s facts whole; every name gets a person.
 pub async fn replace_session_facts(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -83,7 +76,6 @@ pub async fn replace_session_facts(
             .await
             .map(|r| r.rows_affected()))?;
     }
-    // Everything anew: the whole facts as the difference from nothing.
     let everything = FactsDelta::between(&SessionFacts::default(), facts);
     let delta = FactsDelta {
         status: Some((facts.hands, facts.closed, facts.settled)),
@@ -92,10 +84,8 @@ pub async fn replace_session_facts(
     apply_facts_delta(conn, session_id, club_id, game, played_at, &delta).await
 }
 
-/// Writes the difference `delta` of club session `session_id`'s history facts (in the
-/// caller's transaction): the status, each changed player's result (a player new to the
-/// session becomes one of the club's people and players) and each changed band. The club
-/// totals follow through the tables' triggers. `game` and `played_at` are the session's.
+/// Writes `delta` of session `session_id`'s facts in the caller's transaction; a player new
+/// to the session becomes one of the club's people and players.
 pub async fn apply_facts_delta(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -113,16 +103,13 @@ pub async fn apply_facts_delta(
             .map(|r| r.rows_affected()))?;
     }
     add_new_players(conn, club_id, delta).await?;
-    // Every changed row in one statement each (a round trip to the database thread per
-    // statement is what a record costs most while the group holds the write lock); the
-    // totals' triggers still run per row.
+    // One statement per table: round trips are a record's main cost under the write lock.
     upsert_results(conn, (session_id, club_id, game, played_at), &delta.results).await?;
     upsert_bids(conn, (session_id, club_id), &delta.bids).await?;
     Ok(())
 }
 
-/// Inserts or updates the changed `results` of a session (`at`: its id, club, game and
-/// creation time) in one statement.
+/// Upserts changed `results` in one statement.
 async fn upsert_results(
     conn: &mut impl Connected,
     (session_id, club_id, game, played_at): (SessionId, ClubId, &str, DateTime<Utc>),
@@ -143,8 +130,7 @@ async fn upsert_results(
     Ok(())
 }
 
-/// Inserts or updates the changed bands `bids` (player, band, bids, made) of session
-/// `session_id` of `club_id` in one statement.
+/// Upserts changed bands in one statement.
 async fn upsert_bids(
     conn: &mut impl Connected,
     (session_id, club_id): (SessionId, ClubId),
@@ -165,10 +151,8 @@ async fn upsert_bids(
     Ok(())
 }
 
-/// Appends `rows` rows of `width` parameters each, numbered from `$first + 1`
-/// (`($1, $2), ($3, $4)` from 0), to a multi-row `VALUES`: one statement for every changed
-/// row (one round trip while the write lock is held), numbered for either engine, and
-/// able to follow other statements in one query ([`push_facts_delta`]).
+/// Pushes `rows` tuples of `width` parameters, numbered from `$first + 1`
+/// (`($1, $2), ($3, $4)`), to a multi-row `VALUES`.
 fn push_rows(sql: &mut String, first: usize, rows: usize, width: usize) {
     for row in 0..rows {
         sql.push_str(if row == 0 { "(" } else { ", (" });
@@ -180,8 +164,7 @@ fn push_rows(sql: &mut String, first: usize, rows: usize, width: usize) {
     }
 }
 
-/// The upsert of a session's status, its 5 parameters numbered from `$first + 1`
-/// (bound by `bind_status!`).
+/// Status upsert, 5 parameters from `$first + 1` (`bind_status!`).
 fn status_sql(sql: &mut String, first: usize) {
     sql.push_str(
         "INSERT INTO session_status (session_id, club_id, hands, closed, settled) VALUES ",
@@ -193,8 +176,7 @@ fn status_sql(sql: &mut String, first: usize) {
     );
 }
 
-/// The upsert of `rows` changed results, 11 parameters a row numbered from `$first + 1`
-/// (bound by `bind_result!`).
+/// Results upsert, 11 parameters a row from `$first + 1` (`bind_result!`).
 fn results_sql(sql: &mut String, first: usize, rows: usize) {
     sql.push_str(
         "INSERT INTO session_results (session_id, club_id, player, game, played_at, net_cents, \
@@ -209,8 +191,7 @@ fn results_sql(sql: &mut String, first: usize, rows: usize) {
     );
 }
 
-/// The upsert of `rows` changed bands, 6 parameters a row numbered from `$first + 1`
-/// (bound by `bind_bid!`).
+/// Bands upsert, 6 parameters a row from `$first + 1` (`bind_bid!`).
 fn bids_sql(sql: &mut String, first: usize, rows: usize) {
     sql.push_str(
         "INSERT INTO session_bids (session_id, club_id, player, band, bids, made) VALUES ",
@@ -221,8 +202,7 @@ fn bids_sql(sql: &mut String, first: usize, rows: usize) {
     );
 }
 
-/// Makes each player `delta` brings to the session for the first time one of club
-/// `club_id`'s people and players (before its results name them).
+/// Makes each player new to the session one of the club's people and players.
 pub async fn add_new_players(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -237,11 +217,9 @@ pub async fn add_new_players(
     Ok(())
 }
 
-/// Appends to `sql` (after `;`) the statements that write `delta` of a club session, their
-/// parameters numbered from `$first + 1`, and returns how many they take; bind them in the
-/// same order with [`bind_facts_delta`]. For a query of several statements (SQLite's
-/// group commit, [`crate::store::append`]); the players it names must be the club's
-/// already ([`add_new_players`]).
+/// Pushes `delta`'s statements after `;`, numbered from `$first + 1`; how many parameters
+/// ([`bind_facts_delta`] binds them). For SQLite's group commit; players must already be
+/// the club's ([`add_new_players`]).
 pub fn push_facts_delta(sql: &mut String, first: usize, delta: &FactsDelta) -> usize {
     let mut n = first;
     if delta.status.is_some() {
@@ -262,8 +240,7 @@ pub fn push_facts_delta(sql: &mut String, first: usize, delta: &FactsDelta) -> u
     n - first
 }
 
-/// Binds to `q` the parameters of [`push_facts_delta`]'s statements for session
-/// `session_id` of `club_id` (`game`, `played_at`: the session's), in their order.
+/// Binds [`push_facts_delta`]'s parameters, in order.
 pub fn bind_facts_delta<'q>(
     mut q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
     (session_id, club_id, game, played_at): (SessionId, ClubId, &'q str, DateTime<Utc>),
@@ -281,8 +258,7 @@ pub fn bind_facts_delta<'q>(
     q
 }
 
-/// What the history keeps of session `session_id` as stored: its status, each player's
-/// result and bids by band (players by name), for a check against the session folded.
+/// Session `session_id`'s stored facts, to check against the session folded.
 pub async fn stored_facts(
     conn: &mut impl Connected,
     session_id: SessionId,
@@ -333,8 +309,8 @@ pub async fn stored_facts(
     })
 }
 
-/// The club's totals per name and game as the triggers keep them: (player, game, nights,
-/// net cents, hands bid, made, set, games won, kitties taken).
+/// The club's trigger-kept totals per name and game: (player, game, nights, net cents, bid,
+/// made, set, won, kitties).
 pub async fn player_totals_rows(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -348,16 +324,14 @@ pub async fn player_totals_rows(
     .await)
 }
 
-/// The club's sessions recorded before the history existed whose facts are still to be
-/// written (the backlog; empty once done, so this reads nothing).
+/// The club's sessions whose facts are still to be written (empty once done).
 pub async fn backlog(
     conn: &mut impl Connected,
     club_id: ClubId,
 ) -> Result<Vec<SessionId>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_scalar(
-        // CROSS JOIN keeps the backlog (empty once done) the outer loop: SQLite would
-        // otherwise walk every session of the club. The join's condition is in WHERE:
-        // PostgreSQL refuses ON after CROSS JOIN, and SQLite keeps the order either way.
+        // CROSS JOIN makes the (usually empty) backlog the outer loop in SQLite; the condition is
+        // in WHERE because PostgreSQL refuses ON after CROSS JOIN.
         "SELECT b.session_id FROM history_backlog b CROSS JOIN sessions s \
          WHERE s.id = b.session_id AND s.club_id = $1 ORDER BY b.session_id",
     )

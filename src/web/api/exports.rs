@@ -1,5 +1,5 @@
-//! The export endpoints: a session's postings (CSV) and journal, a club's results (CSV),
-//! journal and whole-club JSON export, and its import into a new club.
+//! Export endpoints: session postings CSV and journal; club results CSV, journal and
+//! whole-club JSON; import into a new club.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -44,9 +44,8 @@ fn written(e: export::ExportError) -> AppError {
     AppError::Internal(e.to_string())
 }
 
-/// What a club's results and journal export: every session of club `id`, oldest first, and
-/// every payment standing against its nights. Errors: [`AppError::NotFound`] when the
-/// viewer is not logged in to that club.
+/// Club `id`'s sessions and standing night payments, for its exports. Errors:
+/// [`AppError::NotFound`] for non-members.
 async fn club_ledger(
     state: &AppState,
     viewer: &Viewer,
@@ -58,17 +57,15 @@ async fn club_ledger(
     Ok((sessions, paid))
 }
 
-/// The journal of `sessions` ([`export::journal`]) followed by the payments `paid` standing
-/// against their nights ([`export::nights::append_journal`]): a session's journal and a
-/// club's are the same document over fewer or more sessions.
+/// [`export::journal`] of `sessions` plus the night payments `paid`: one document whether a
+/// session's or a club's.
 fn journal(sessions: &[SessionRecord], paid: &[NightPaymentRecord]) -> Vec<u8> {
     let mut body = export::journal(sessions);
     export::nights::append_journal(&mut body, paid);
     body.into_bytes()
 }
 
-/// What a session's exports read: session `id` as recorded, once the viewer may read it.
-/// Errors: [`AppError::NotFound`] for no such session, or one not the viewer's to see.
+/// Session `id` for export, once the viewer may read it. Errors: [`AppError::NotFound`].
 async fn session_record(
     state: &AppState,
     viewer: &Viewer,

@@ -1,8 +1,5 @@
-//! The history in the JSON API: a club's sessions with results, a player's
-//! statistics and the leaderboard, under `/api/v1/clubs/{id}/…`, for the club's tokens
-//! (bearer or login cookie). Money is a decimal string ("0.90"), never a JSON number.
-//! Query parameters as on the pages: `game`, `player` (a person id), `from`/`to` (days,
-//! `to` included), `archived=1`, `page`. Described in the OpenAPI document (tag `history`).
+//! The history in the JSON API under `/api/v1/clubs/{id}/…` (sessions with results, player
+//! statistics, leaderboard), for the club's tokens; queries as on the pages.
 
 use axum::Json;
 use axum::extract::{Path, RawQuery, State};

@@ -1,5 +1,4 @@
-//! `GET /api/v1/sessions`: the caller's club's sessions, a page at a time, so the
-//! work is proportional to what is asked.
+//! `GET /api/v1/sessions`: the caller's club's sessions, a page at a time.
 
 use axum::Json;
 use axum::extract::rejection::QueryRejection;

@@ -1,12 +1,6 @@
-//! `POST /api/v1/meld`: the meld calculator ([`crate::rules::meld`]) as a small JSON
-//! endpoint that writes nothing and needs no session or token.
-//!
-//! Why an endpoint and not the calculator in the page's script or server-rendered: the
-//! hand forms' "Count meld" dialog asks it on every tap, so the sum and the warnings
-//! shown are the very pure code that later checks the hand's `meld_detail` (no second
-//! implementation in JavaScript to drift from it), and the form being filled in keeps its
-//! state (a server-rendered calculator would post the whole form away per tap). Without
-//! JavaScript the form has no dialog and works as before.
+//! `POST /api/v1/meld`: the meld calculator ([`crate::rules::meld`]) as JSON; writes
+//! nothing, needs no token. An endpoint, not page script, so the dialog's sums are the very
+//! code that later checks `meld_detail`, and the form keeps its state.
 
 use std::collections::BTreeMap;
 

@@ -1,7 +1,4 @@
-//! A night in the JSON API: `GET /clubs/{id}/nights/{nid}`, the night's
-//! sessions, each player's net, the fewest transfers with the games behind each, and the
-//! payments recorded against it; `POST /clubs/{id}/nights` groups sessions as a night.
-//! Money is a decimal string ("2.80"), never a JSON number.
+//! A night in the JSON API: `GET /clubs/{id}/nights/{nid}` and `POST /clubs/{id}/nights`.
 
 use axum::Json;
 use axum::extract::rejection::JsonRejection;

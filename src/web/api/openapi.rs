@@ -1,9 +1,6 @@
-//! The API described: an OpenAPI 3.1 document (the `utoipa` crate) built from the
-//! `#[utoipa::path]` annotation of every handler that [`super::router`] registers, and the
-//! typed shapes of the bodies below. The session and ledger documents are described here as
-//! `docs/session-format.md` defines them (their Rust types live in [`crate::format`]).
-//!
-//! Money is a string everywhere: schema [`Money`], `type: string` with [`MONEY_PATTERN`].
+//! The OpenAPI 3.1 document (`utoipa`), built from the `#[utoipa::path]` of every handler
+//! [`super::router`] registers and the body shapes below; the session and ledger documents
+//! as docs/session-format.md defines them. Money is always a string ([`MONEY_PATTERN`]).
 
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -27,8 +24,7 @@ pub use super::request_shapes::{
 /// What every money string matches: an optional minus, whole units, at most 2 decimals.
 pub const MONEY_PATTERN: &str = r"^-?[0-9]+(\.[0-9]{1,2})?$";
 
-/// The schema of every [`Money`] field (`#[schema(value_type = MoneyText)]`), named
-/// `Money` in the document: the core's type carries no OpenAPI of its own.
+/// The schema of every [`Money`] field, named `Money` (the core type has no OpenAPI).
 pub struct MoneyText;
 
 impl PartialSchema for MoneyText {
@@ -50,19 +46,15 @@ impl ToSchema for MoneyText {
     }
 }
 
-/// The document the API serves at `/api/v1/openapi.json`: title, version, the server
-/// prefix `/api/v1`, the bearer token scheme, and every path and schema the router's
-/// annotations give.
+/// The document served at `/api/v1/openapi.json`.
 pub fn document() -> OpenApi {
     let mut doc = super::router().split_for_parts().1;
     describe_bad_path_ids(&mut doc);
     doc
 }
 
-/// Adds the 400 that every operation with a path id answers for an id that is not a whole
-/// number in range (`/sessions/abc`, `/sessions/9223372036854775808`), unless it says
-/// already: the answer is the API's [`ApiError`] naming the id, and the document must say
-/// every status a request can get (Schemathesis checks it).
+/// Adds to every operation with a path id the 400 for an id out of range
+/// (`/sessions/abc`): the document must list every status (Schemathesis checks it).
 fn describe_bad_path_ids(doc: &mut OpenApi) {
     use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
@@ -88,8 +80,7 @@ fn describe_bad_path_ids(doc: &mut OpenApi) {
             for p in operation.parameters.iter_mut().flatten() {
                 if matches!(p.parameter_in, ParameterIn::Path) {
                     has_path_id = true;
-                    // Id 1, the first club and session a fresh server makes: a generated
-                    // request that uses the example reaches a real one.
+                    // Id 1 exists on a fresh server, so generated requests reach a real row.
                     *p = ParameterBuilder::from(p.clone())
                         .example(Some(json!(1)))
                         .build();

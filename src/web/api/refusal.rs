@@ -25,10 +25,8 @@ fn code_of(status: StatusCode) -> &'static str {
     }
 }
 
-/// Puts every refusal that does not come from our handlers (axum's 405 for a wrong method,
-/// 400 for a path id that is not a number, 415 for a body that is not JSON) in the API's
-/// `{"error": {"code", "message", "field"}}` shape, keeping its status and headers
-/// (`Allow` on a 405).
+/// Puts refusals not from our handlers (axum's 405, 400 for a bad path id, 415) in the API's
+/// error shape, keeping status and headers (`Allow`).
 pub(super) async fn json_refusal(uri: Uri, response: Response) -> Response {
     let status = response.status();
     let is_json = response
@@ -69,18 +67,15 @@ pub(super) async fn json_refusal(uri: Uri, response: Response) -> Response {
             },
         ),
     };
-    // The body is JSON now: the old length and type (axum's `text/plain`) go with the old
-    // body, or the headers would say text while the body is JSON.
+    // The old length and `text/plain` type go with the old body.
     parts.headers.remove(header::CONTENT_LENGTH);
     parts.headers.remove(header::CONTENT_TYPE);
     let answer = json!({ "error": { "code": code, "message": message, "field": field } });
     (parts, Json(answer)).into_response()
 }
 
-/// Which id of `path` (an API path whose id did not parse, with or without its `/api/v1`
-/// prefix) is not a whole number, as the
-/// field of the route (`id`, `nid`, `pid`) and a sentence naming its kind ("a club id is a
-/// whole number, as in /api/v1/clubs/12").
+/// Which id of `path` failed to parse: the route's field (`id`, `nid`, `pid`) and a sentence
+/// ("a club id is a whole number, as in /api/v1/clubs/12").
 fn bad_id(path: &str) -> (&'static str, String) {
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     for pair in segments.windows(2) {

@@ -1,18 +1,13 @@
-//! The shapes of what requests carry, for the OpenAPI document: tight
-//! enough that a request generated from the document (Schemathesis) can be valid, so that
-//! it reaches the rules and a write, not only the body's parser. The games and event types
-//! are enums, names and codes have their lengths and patterns; the rules still check
-//! everything and refuse, naming the field, what the document cannot say.
+//! Request shapes for the OpenAPI document, tight enough that a generated request
+//! (Schemathesis) can be valid and reach the rules, not just the parser. The rules still
+//! check everything.
 
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-/// The event types a session document knows (docs/session-format.md): the common ones
-/// (`hand`, `payment`, `close`, `reopen`, `void`, `correction`) and the games' own
-/// (`player_joins`, `player_leaves`, `declare_out`, `kitty_divide`). A game refuses, naming
-/// `type`, one it does not play; the document lists them so that a generated event can be
-/// one.
+/// The event types of a session document (docs/session-format.md), common and games' own;
+/// a game refuses one it does not play, naming `type`.
 pub const EVENT_TYPES: [&str; 10] = [
     "hand",
     "payment",
@@ -29,8 +24,7 @@ pub const EVENT_TYPES: [&str; 10] = [
 /// What an ISO currency code matches (the replay's rule: three capital letters).
 pub const CURRENCY_PATTERN: &str = "^[A-Z]{3}$";
 
-/// A game's id in the document: a string, one of [`crate::registry::GAMES`] (an
-/// enum, so that a generated request names a game the service keeps).
+/// A game's id: an enum of [`crate::registry::GAMES`].
 pub struct GameId;
 
 impl PartialSchema for GameId {
@@ -45,8 +39,7 @@ impl PartialSchema for GameId {
 
 impl ToSchema for GameId {}
 
-/// A player's name in the document: 1 to [`crate::rules::table::NAME_MAX`] characters (the
-/// name rule says more: visible, not the kitty's, unlike the table's other names).
+/// A player's name: 1 to [`crate::rules::table::NAME_MAX`] characters (the rules say more).
 pub struct PlayerName;
 
 impl PartialSchema for PlayerName {
@@ -78,8 +71,7 @@ impl PartialSchema for Currency {
 
 impl ToSchema for Currency {}
 
-/// One event as a request carries it: an object whose `type` is one of [`EVENT_TYPES`];
-/// its other fields are the game's (docs/session-format.md), so they are left open.
+/// One event: an object whose `type` is one of [`EVENT_TYPES`], other fields the game's.
 pub struct Event;
 
 impl PartialSchema for Event {
@@ -99,8 +91,7 @@ impl PartialSchema for Event {
             .property("type", kind)
             .property("expected_events", expected)
             .required("type")
-            // A hand of the examples' Auction Pinochle table (Ann, Bob, Cy): an event a
-            // generated request can record.
+            // A hand at the examples' Auction Pinochle table (Ann, Bob, Cy).
             .examples([
                 serde_json::json!({"type": "hand", "dealer": "Cy", "bidder": "Ann",
                 "bid": 350, "trump": "hearts", "outcome": "made"}),

@@ -101,8 +101,8 @@ fn read_backup(bytes: &[u8]) -> Result<ClubExport, AppError> {
     })
 }
 
-/// Where in a club export a field is, as players count: `sessions[1].session.events[0].bid`
-/// → "session 2, event 1, Bid"; `players[3]` → "Players 4".
+/// Where a field is in a club export, as players count: `sessions[1].session.events[0].bid`
+/// → "session 2, event 1, Bid".
 fn place_words(field: &Field) -> String {
     let parts = field.parts();
     let [Part::Name(sessions), Part::Index(k), rest @ ..] = parts else {
@@ -133,8 +133,8 @@ fn place_words(field: &Field) -> String {
     }
 }
 
-/// Creates the club from the file and logs this browser in to it; a refusal re-renders the
-/// form with the field and the reason (422), and nothing is written.
+/// Creates the club from the file and logs this browser in; a refusal re-renders the form
+/// (422), nothing written.
 async fn restore(
     State(state): State<AppState>,
     Client(client): Client,

@@ -1,6 +1,5 @@
-//! Club pages: create a club, log in with its passphrase, open its share link, and the
-//! club's own page with its players and sessions. No sign-up: a club is a name and a
-//! passphrase.
+//! Club pages: create, log in, share link, and the club's page. No sign-up: a club is a
+//! name and a passphrase.
 
 use std::collections::HashMap;
 
@@ -60,8 +59,7 @@ async fn new_club() -> NewClubPage {
     NewClubPage::default()
 }
 
-/// The club name and passphrase a club form posted, blank when absent: the service
-/// refuses a blank one with the field it names.
+/// The posted name and passphrase, blank when absent (the service names the field).
 fn credentials(form: &HashMap<String, String>) -> (String, String) {
     let field = |name: &str| form.get(name).cloned().unwrap_or_default();
     (field("name"), field("passphrase"))
@@ -102,10 +100,8 @@ async fn create_club(
     with_retry_after(response, clubs::CREATION_RETRY_AFTER_SECS)
 }
 
-/// The answer to a form that logs this browser in to a club (creating the club, or logging
-/// in): on success the login cookie and the club's page; for a refusal the player can mend
-/// (`on_form` gives its status, `None` for any other error) the form again, made by `form`
-/// with the refusal; for any other error its page.
+/// The answer to a login or creation form: the cookie and the club's page; a mendable
+/// refusal (`on_form` its status) re-renders `form`; any other error its page.
 fn logged_in<P: IntoResponse>(
     jar: CookieJar,
     result: Result<(Club, String), AppError>,
@@ -167,9 +163,8 @@ async fn log_out(State(state): State<AppState>, jar: CookieJar, viewer: Viewer) 
         .into_response()
 }
 
-/// Opening the share link lets this browser look at the club's sheets. It writes nothing
-/// (the link's secret becomes the login cookie; no token row per visit), and a member
-/// already logged in to the club with the passphrase keeps the write login.
+/// The share link: read access for this browser, its secret as the cookie; writes nothing;
+/// a write login is kept.
 async fn share(
     State(state): State<AppState>,
     jar: CookieJar,
@@ -192,9 +187,8 @@ async fn share(
     }
 }
 
-/// Opening a club-less session's write or read link keeps its secret in this browser (a
-/// cookie for that session) and shows the sheet. It writes nothing on the server, and a
-/// browser that already holds the write link keeps it when the read link is opened.
+/// A club-less session's link: keeps its secret in a cookie and shows the sheet; writes
+/// nothing, and a held write link survives opening the read one.
 async fn open_session_link(
     State(state): State<AppState>,
     jar: CookieJar,
@@ -235,8 +229,7 @@ struct LinksPage {
     read_qr: Option<String>,
 }
 
-/// The links of a club-less session, for whoever holds one: the write holder sees both
-/// (the read secret derives from the write one), a reader the read link.
+/// A club-less session's links: both for the write holder, the read link for a reader.
 async fn session_links(
     State(state): State<AppState>,
     jar: CookieJar,
@@ -303,8 +296,7 @@ impl SettingsPage {
     }
 }
 
-/// The club for a settings page or form: only a member logged in with the passphrase
-/// (anyone else sees "not found", as on the club's page).
+/// The club for a settings page: passphrase members only (others see "not found").
 async fn settings_club(
     state: &AppState,
     viewer: &Viewer,
@@ -338,8 +330,7 @@ async fn settings(
     }
 }
 
-/// Changes the passphrase (the current one is needed); every other login of the club ends
-/// and this browser gets a fresh one.
+/// Changes the passphrase; every other login ends, this browser gets a fresh one.
 async fn change_passphrase(
     State(state): State<AppState>,
     Client(client): Client,
@@ -391,8 +382,7 @@ async fn change_passphrase(
     with_retry_after(response, clubs::RETRY_AFTER_SECS)
 }
 
-/// Makes a new share link (once "Yes" is chosen: the old one stops working) and shows the
-/// club's page with it.
+/// A new share link (after "Yes": the old one stops working), on the club's page.
 async fn new_share_link(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -444,8 +434,7 @@ struct ClubPage {
     more: Option<String>,
 }
 
-/// The club's page, for its members only (anyone else sees "not found"); its sessions a
-/// page at a time (`?before=` the id the previous page ended at).
+/// The club's page, members only (others see "not found"); sessions by `?before=` pages.
 async fn show(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -459,8 +448,7 @@ async fn show(
         let can_write = grant.access == Access::Write;
         let base = base_url(&state, &headers);
         let share_link = can_write.then(|| format!("{base}/share/{}", club.share_token));
-        // One line per person (a renamed or merged player under the name shown now), each
-        // linking to the player's page.
+        // Older sessions' facts first, so the leaderboard below is whole.
         service::history::backfill(&state.pool, &state.folds, id).await?;
         let currency = service::history::club_currency(&state.reader, id).await?;
         let players = service::history::leaderboard(&state.reader, id)
@@ -498,15 +486,13 @@ async fn show(
     }
 }
 
-/// Club `id`'s sessions a page at a time (`before`: the id the previous page ended at),
-/// each with its players under the names the club knows them by now (renamed, merged),
-/// and the link to the next (older) page when there is one.
+/// Club `id`'s sessions a page at a time, players under their current names, and the next
+/// page's link.
 async fn club_sessions(
     state: &AppState,
     id: ClubId,
     before: Option<SessionId>,
 ) -> Result<(Vec<SessionSummaryRow>, Option<String>), AppError> {
-    // Players under the names the club knows them by now (renamed, merged).
     let renamed = service::history::renamed_in_club(&state.reader, id).await?;
     let page = service::list(&state.reader, Some(id), before).await?;
     let more = page
@@ -528,8 +514,7 @@ async fn club_sessions(
     Ok((sessions, more))
 }
 
-/// `text` as a QR code in SVG (the `qrcode` crate), dark modules on white with a quiet zone,
-/// 200 px; `None` if the text is too long for a QR code.
+/// `text` as a 200 px SVG QR code; `None` if too long.
 fn qr_svg(text: &str) -> Option<String> {
     let code = qrcode::QrCode::new(text.as_bytes()).ok()?;
     Some(
@@ -540,11 +525,9 @@ fn qr_svg(text: &str) -> Option<String> {
     )
 }
 
-/// The answer to a phone with no club login that opens session `id` and is refused
-/// `error`: a 404 that says what would open it (the club's login, or the session's link)
-/// instead of "there is no session". It is the same page whether the session does not
-/// exist, is a club's or is reached only by its link, so it tells a stranger nothing that
-/// the plain 404 did not. Any other refusal is [`error_page`]'s.
+/// A 404 to a phone without access to session `id` that says what would open it (club
+/// login or link). The same whether the session is missing, a club's or linked, so it
+/// tells a stranger nothing more.
 pub fn session_not_open(id: SessionId, error: AppError) -> Response {
     if !matches!(error, AppError::NotFound(_)) {
         return error_page(error);

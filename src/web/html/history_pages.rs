@@ -1,8 +1,7 @@
-//! Nights past: the club's history with filters and pages, titles and
-//! archiving, player pages with statistics and a chart, the leaderboard, renames and
-//! merges, and a session's running balances as a chart. Thin over
-//! [`crate::service::history`]; members of the club only (anyone else sees "not found"),
-//! changes for writers only.
+//! Nights past: history with filters, titles and archiving, player pages and charts, the
+//! leaderboard, renames and merges, a session's balance chart. Thin over
+//! [`crate::service::history`]; club members only (others see "not found"), changes for
+//! writers only.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -52,9 +51,8 @@ async fn local_time_script() -> impl IntoResponse {
     )
 }
 
-/// The viewer's grant for club `club`, allowing at least `need`. Errors:
-/// [`AppError::NotFound`] for anyone not logged in to that club (as if it did not exist);
-/// [`AppError::Forbidden`] for a read-only login when `need` is [`Access::Write`].
+/// The viewer's grant for club `club`, at least `need`. Errors: [`AppError::NotFound`] for
+/// non-members; [`AppError::Forbidden`] for read-only when `need` is [`Access::Write`].
 pub(crate) fn member(viewer: &Viewer, club: ClubId, need: Access) -> Result<Grant, AppError> {
     let grant = viewer
         .grant
@@ -68,10 +66,8 @@ pub(crate) fn member(viewer: &Viewer, club: ClubId, need: Access) -> Result<Gran
     Ok(grant)
 }
 
-/// [`member`] with read access, then the club's history facts brought up to date
-/// ([`hist::backfill`]): what every read of the club's history, page or API, does first,
-/// so it never shows a session the kept facts have not caught up with. Errors: as
-/// [`member`]; a store error.
+/// [`member`] (read), then [`hist::backfill`], so no history read shows facts not caught up.
+/// Errors: as [`member`]; the store's.
 pub(crate) async fn open_history(
     state: &AppState,
     viewer: &Viewer,
@@ -95,8 +91,7 @@ pub(crate) struct Filters {
 }
 
 impl Filters {
-    /// The history query these fields ask for. Errors: a field that is not a day or a
-    /// number, named.
+    /// The history query these fields ask for. Errors: a field not a day or number, named.
     pub(crate) fn query(&self) -> Result<HistoryQuery, AppError> {
         Ok(HistoryQuery {
             game: Some(self.game.trim().to_string()).filter(|g| !g.is_empty()),
@@ -149,14 +144,13 @@ pub(crate) fn parse_query<T: for<'de> Deserialize<'de> + Default>(
 
 /// A money amount with its sign class ("plus", "minus", "").
 pub struct Net {
-    /// As the score sheet writes money: "$1.25", "−$0.40" (one minus sign, U+2212).
+    /// "$1.25", "−$0.40" (U+2212 minus), as the sheet writes money.
     pub text: String,
     /// The style class.
     pub class: &'static str,
 }
 
-/// `cents` in `currency` (ISO code) as every page writes money: "−$0.90"
-/// ([`crate::money::Money::shown`], the one formatter).
+/// `cents` in `currency` as every page writes money ([`crate::money::Money::shown`]).
 pub fn money_text(cents: i64, currency: &str) -> String {
     crate::money::Money::from_cents(cents).shown(currency)
 }
@@ -196,9 +190,8 @@ impl HistoryPage {
     fn net(&self, cents: &i64, currency: &str) -> Net {
         net(*cents, currency)
     }
-    /// When a session started, in the sheet's words ("2026-11-24 20:15 UTC"): as long as
-    /// the phone's own words the script puts in its place ("Tue, Nov 24, 8:15 PM"), so the
-    /// list does not jump when they arrive (Lighthouse measured a layout shift of 0.20).
+    /// A session's start in the sheet's words ("2026-11-24 20:15 UTC"): as long as the local
+    /// words the script puts in its place, so the list does not shift.
     fn day(&self, at: &DateTime<Utc>) -> String {
         super::sheet::time_words(*at)
     }
@@ -533,8 +526,7 @@ struct SessionChartPage {
     chart: Chart,
 }
 
-/// Each player's running balance hand by hand, from the session's postings (the fold's
-/// rows, typed): a point after the opening ante and after every event that moved money.
+/// Each player's running balance: a point after the ante and every event that moved money.
 async fn session_chart(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -576,7 +568,6 @@ async fn session_chart(
                 }
             }
         }
-        // Each line under the name the club shows the player by now.
         let renamed = hist::renamed_for_session(&state.reader, id).await?;
         let named: Vec<(String, Vec<i64>)> = players
             .into_iter()

@@ -1,7 +1,5 @@
-//! The app's icons, committed under `static/` and built into the binary: `/favicon.ico`
-//! (a 32 px icon, which browsers ask for whether or not a page links it), the SVG icon
-//! every page links, and 192 and 512 px PNGs for home screens (the manifest naming them is
-//! made in [`super::offline`], its start URL the page installed from).
+//! The app's icons, built into the binary: `/favicon.ico` (browsers ask for it anyway), the
+//! SVG every page links, and 192/512 px PNGs for home screens ([`super::offline`]'s manifest).
 
 use axum::Router;
 use axum::response::IntoResponse;
@@ -9,8 +7,7 @@ use axum::routing::get;
 
 use crate::web::AppState;
 
-/// The icons' routes: `/favicon.ico`, `/static/icon.svg`, `/static/icon-192.png`,
-/// and `/static/icon-512.png`.
+/// `/favicon.ico`, `/static/icon.svg`, `/static/icon-192.png`, `/static/icon-512.png`.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
@@ -36,8 +33,7 @@ pub fn routes() -> Router<AppState> {
         )
 }
 
-/// A static file with its type; icons change only with a new build, so phones may keep
-/// them a day.
+/// A static file with its type, cacheable for a day (icons change only with a build).
 async fn served(content_type: &'static str, body: &'static [u8]) -> impl IntoResponse {
     (
         [

@@ -1,7 +1,6 @@
-//! `/static/meld.js`: the pinochle hand forms' meld calculator, which
-//! shows each form's hidden "Count meld" button and asks `POST /api/v1/meld`
-//! ([`crate::web::api::meld`]), and `/static/meld.css`, its dialog's look (the site's
-//! content policy takes only its own style files). Without them the forms post as before.
+//! `/static/meld.js` and `/static/meld.css`: the pinochle forms' meld calculator dialog,
+//! asking `POST /api/v1/meld` ([`crate::web::api::meld`]). Without them the forms post as
+//! before.
 
 use axum::Router;
 use axum::response::IntoResponse;

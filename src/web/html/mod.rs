@@ -1,7 +1,5 @@
-//! The HTML pages: the sessions list, the new-session form, the score sheet with the next
-//! hand's form, and closing the sitting. Plain forms, no JavaScript needed; POSTs redirect
-//! (303) on success and re-render with the submitted values and the field's error (422)
-//! on refusal.
+//! The HTML pages: plain forms, no JavaScript needed; a POST redirects (303) on success or
+//! re-renders with the submitted values and the field's error (422).
 
 pub mod club_import;
 pub mod club_pages;

@@ -1,7 +1,6 @@
-//! Night pages: group sessions of the club's history as one night, and
-//! the night's page: each player's net over the night, the fewest transfers with the games
-//! behind each, payments recorded against the night and voided (with confirmation).
-//! Members of the club only (anyone else sees "not found"); changes for writers only.
+//! Night pages: grouping history sessions into a night, and the night's page (nets, fewest
+//! transfers with the games behind them, payments and their voids). Members only; changes
+//! for writers only.
 
 use askama::Template;
 use askama_web::WebTemplate;
@@ -46,8 +45,7 @@ fn form<T: for<'de> Deserialize<'de>>(body: &str) -> Result<T, AppError> {
     })
 }
 
-/// The history's "Make a night" form: ticked sessions, and a night to add them to or a
-/// title for a new one.
+/// The history's "Make a night" form: ticked sessions, and a night or a new title.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct GroupForm {
@@ -107,8 +105,7 @@ impl NightPage {
     fn any_open(&self) -> bool {
         self.view.sessions.iter().any(|s| s.open)
     }
-    /// Who the payment form offers: the night's players, then the kitty only where it is
-    /// a party (it holds money no close has shared out).
+    /// Who the payment form offers: the night's players, and the kitty where it holds money.
     fn names(&self) -> Vec<&str> {
         let house = |n: &str| crate::ledger::HOUSE.contains(&n);
         let net = &self.view.settlement.net;
@@ -185,8 +182,7 @@ async fn pay(
     }
 }
 
-/// Tells the live sheets of night `nid`'s sessions that the night changed (each shows the
-/// night's settle-up); returns the sessions.
+/// Wakes the live sheets of night `nid`'s sessions; the sessions.
 async fn touched(state: &AppState, nid: NightId) -> Result<Vec<SessionId>, AppError> {
     let sessions = nights::sessions_in(&state.reader, nid).await?;
     for &sid in &sessions {
@@ -219,8 +215,8 @@ async fn void(
     }
 }
 
-/// Takes a session out of the night (refused while a payment stands against the night, or
-/// while the night is settled and the session has money in it).
+/// Takes a session out of the night (refused while a payment stands, or while settled and
+/// it has money in it).
 async fn take_out(
     State(state): State<AppState>,
     viewer: Viewer,

@@ -1,9 +1,6 @@
-//! The sheet at a table without Wi-Fi: the service worker (`/sw.js`), the
-//! page's offline script and the shared queue script, the web app manifest (its start URL
-//! the page it was installed from), and the `Idempotency-Key` a form post may carry, so a
-//! hand queued on a phone and sent again after a lost answer is recorded once.
-//!
-//! Nothing here is needed without JavaScript: the forms post and redirect as before.
+//! The sheet without Wi-Fi: service worker (`/sw.js`), offline and queue scripts, the web
+//! app manifest, and the form's `Idempotency-Key` so a queued hand sent again is recorded
+//! once. Without JavaScript the forms work as always.
 
 use axum::Router;
 use axum::extract::{FromRequestParts, Query};
@@ -23,9 +20,8 @@ pub const THEME_LIGHT: &str = "#1d3b2a";
 /// The page's background, light scheme (the manifest's `background_color`).
 pub const BACKGROUND_LIGHT: &str = "#fbfaf7";
 
-/// The routes: `/sw.js` (at the root, so its scope is the whole site without a
-/// `Service-Worker-Allowed` header), `/static/offline.js`, `/static/queue.js` and
-/// `/static/manifest.webmanifest?start=PATH`.
+/// `/sw.js` (at the root, so its scope is the whole site), `/static/offline.js`,
+/// `/static/queue.js`, `/static/manifest.webmanifest?start=PATH`.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
@@ -53,9 +49,7 @@ pub fn routes() -> Router<AppState> {
         .route("/static/manifest.webmanifest", get(manifest))
 }
 
-/// A script with its type. The worker itself is `no-cache`, so a phone checks for a new
-/// one on each visit (browsers cap a worker's HTTP caching at a day anyway); `/` is its
-/// widest allowed scope, said outright.
+/// A script with its type; the worker is `no-cache` so phones check for a new one.
 async fn script(body: &'static str, cache: &'static str) -> impl IntoResponse {
     (
         [
@@ -73,10 +67,8 @@ struct ManifestQuery {
     start: Option<String>,
 }
 
-/// The web app manifest (JSON): name, the 192 and 512 px icons, the light theme colours
-/// (the dark ones are the pages' `theme-color` meta with a media query, which manifests
-/// cannot say), `display: standalone`, and the start URL: `start` when it is one of the
-/// pages a table opens the app on ([`start_url`]), else `/`.
+/// The web app manifest: name, icons, light theme colours (the dark ones are media-queried
+/// meta tags), standalone, and the start URL ([`start_url`]).
 async fn manifest(Query(query): Query<ManifestQuery>) -> impl IntoResponse {
     let start = start_url(query.start.as_deref().unwrap_or("/"));
     let body = json!({
@@ -104,9 +96,8 @@ async fn manifest(Query(query): Query<ManifestQuery>) -> impl IntoResponse {
     )
 }
 
-/// The start URL a manifest may name: a session's sheet (`/sessions/N`) or a club's page
-/// (`/clubs/N`), as given; anything else (another site, a form, a path with a query) is
-/// `/`, so a crafted link cannot make an installed app open somewhere else.
+/// The start URL a manifest may name: `/sessions/N` or `/clubs/N`, else `/`, so a crafted
+/// link cannot make the installed app open elsewhere.
 pub fn start_url(asked: &str) -> String {
     let allowed = ["/sessions/", "/clubs/"].iter().any(|prefix| {
         asked.strip_prefix(prefix).is_some_and(|rest| {
@@ -120,10 +111,8 @@ pub fn start_url(asked: &str) -> String {
     }
 }
 
-/// A form post's `Idempotency-Key` header, as the JSON API reads it: 1 to 200 visible
-/// characters. The offline queue sends one with every queued form, so a retry whose first
-/// answer was lost records nothing new. Absent for a plain browser post.
-/// Errors: 400 naming `Idempotency-Key` when it is empty, too long or not visible text.
+/// A form post's `Idempotency-Key` (1 to 200 visible characters), sent by the offline
+/// queue; absent for a plain post. Errors: 400 naming `Idempotency-Key`.
 pub struct FormKey(pub Option<String>);
 
 impl FromRequestParts<AppState> for FormKey {
@@ -145,8 +134,7 @@ impl FromRequestParts<AppState> for FormKey {
     }
 }
 
-/// Whether `key` already recorded an event in session `id` (a form sent again by the
-/// offline queue after its answer was lost). Errors: the store's, as 500.
+/// Whether `key` already recorded an event in session `id`. Errors: the store's (500).
 pub async fn recorded(reader: &ReadPool, id: SessionId, key: &str) -> Result<bool, AppError> {
     let mut conn = reader.acquire().await?;
     Ok(crate::store::idempotent_seq(&mut conn, id, key)

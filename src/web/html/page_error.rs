@@ -9,24 +9,19 @@ use axum::response::{IntoResponse, Response};
 use crate::error::AppError;
 use crate::rules::field::{Field, Part};
 
-/// A refusal shown on a page: the field, the message in player words, and the rule that
-/// refuses it, for the message's details.
+/// A refusal shown on a page: field, message in player words, and the rule for details.
 pub struct PageError {
     /// The field at fault, if any.
     pub field: Option<String>,
-    /// The message a person reads: the thing on the form and what is wrong, without field
-    /// paths, event numbers or the rule's citation.
+    /// The message a person reads: no field paths, event numbers or citations.
     pub message: String,
-    /// The rule that refuses it (`"rules §1.1"`), shown in a small details under the
-    /// message; `None` when none is cited.
+    /// The rule (`"rules §1.1"`), shown in a details under the message.
     pub rule: Option<String>,
 }
 
 impl From<&AppError> for PageError {
-    /// A refusal reads in the form's words: "Bidder: Zed is not seated at this table", not
-    /// "event 5: replacement.bidder: … (rules §1.1)" (the event number, the field path and
-    /// the citation are for the API and the session document; the citation goes in the
-    /// page's details).
+    /// In the form's words: "Bidder: Zed is not seated at this table", not "event 5:
+    /// replacement.bidder: … (rules §1.1)"; the citation goes in the details.
     fn from(e: &AppError) -> PageError {
         let (message, rule) = match e {
             AppError::Refused(r) => (named(&r.field, &r.message), r.rule.clone()),
@@ -43,8 +38,8 @@ impl From<&AppError> for PageError {
     }
 }
 
-/// `message` after the name of the thing on the form it is about ("Bid: 240 is below the
-/// minimum 250"); alone when the field is the event or the form as a whole.
+/// `message` after its field's name ("Bid: 240 is below the minimum 250"); alone for the
+/// event or form as a whole.
 fn named(field: &Field, message: &str) -> String {
     let whole = ["", "type", "event", "form", "replacement", "body"];
     let is_whole = match field.parts().last() {
@@ -72,12 +67,9 @@ fn capitalised(text: &str) -> String {
     }
 }
 
-/// A field as a player names the thing on the form: the document's wrappers dropped
-/// (`replacement.`, `agreements.`, `a.`, `points.`), underscores as spaces, the first letter
-/// capital, list entries counted from one, one player's entry as his, his name exactly as
-/// he plays under it (the engines say which part is a player, [`Part::Player`]):
-/// `tricks.Ann` → "Ann's tricks", `tricks.al` → "al's tricks", `replacement.bidder` →
-/// "Bidder", `NS.tricks` → "NS tricks", `points.high` → "High", `auction[6]` → "Auction 7".
+/// A field as a player names it: wrappers dropped, spaces for underscores, capitalised,
+/// entries counted from one, a player's name as written ([`Part::Player`]): `tricks.Ann` →
+/// "Ann's tricks", `replacement.bidder` → "Bidder", `auction[6]` → "Auction 7".
 pub fn field_words(field: &Field) -> String {
     let wrappers = ["replacement", "agreements", "a", "points", "event"];
     let parts: Vec<&Part> = field
@@ -184,8 +176,7 @@ mod tests {
         assert_eq!(field_words(&put_in), "Ann's put in");
     }
 
-    /// The engines say which part is a player, so his name is read as written, whatever its
-    /// letters: the old guess by capitals read "Tricks al" and "Tricks AL".
+    /// A player's name is read as written, whatever its letters (the engines mark players).
     #[test]
     fn a_players_entry_reads_as_his_whatever_his_name() {
         let entry = |what: &str, who: &str| field_words(&Field::name(what).player(who));
@@ -205,9 +196,8 @@ mod tests {
         assert_eq!(field_words(&bid), "Round 1 bids al");
     }
 
-    /// A wrong type inside a per-player map of a JSON event names that player's entry: the
-    /// table knows its players, where serde's path `melds.Ann` is only text (it read "Melds
-    /// Ann" while nothing typed it). Two-handed Pinochle's `hand` (rules §1.9).
+    /// A wrong type in a per-player map of a JSON event names that player's entry (Two-handed
+    /// Pinochle's `hand`, rules §1.9).
     #[test]
     fn a_json_entry_of_the_wrong_type_reads_as_the_players() {
         use crate::ledger::Balances;
@@ -229,7 +219,6 @@ mod tests {
         assert_eq!(e.field, "melds.Ann", "the API's field is unchanged");
         assert_eq!(field_words(&e.field), "Ann's melds");
         assert!(named(&e.field, &e.message).starts_with("Ann's melds: invalid type"));
-        // A side's entry of a partnership hand keeps reading as before.
         let ns = Field::from("NS.meld").with_entries(&players);
         assert_eq!(field_words(&ns), "NS meld");
     }

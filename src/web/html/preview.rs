@@ -1,12 +1,6 @@
-//! The hand form's what-if preview: `POST /sessions/{id}/preview` takes
-//! the hand form's fields as they stand and answers an HTML fragment: the row this hand
-//! would add to the sheet, laid out by the sheet's own view-model and template, with what
-//! the bidder needs to make the contract; or the refusal in the form's words, as a submit
-//! would show it. It writes nothing ([`crate::service::WhatIf`]).
-//!
-//! A server round trip rather than the engine in WebAssembly: one engine, the very step
-//! that records the hand, so the preview cannot differ from the row after Enter, and no
-//! second build of the rules for the browser (see [`crate::service::WhatIf`]'s module).
+//! The hand form's what-if preview, `POST /sessions/{id}/preview`: the row the hand would
+//! add, laid out by the sheet's own template, or the refusal as a submit would show it.
+//! Writes nothing; why a server round trip: [`crate::service::WhatIf`]'s module.
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;
@@ -31,24 +25,19 @@ use crate::session::sheet::{self as model, Context, SheetView};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
-/// The largest preview body accepted, in bytes: a hand form at the largest table (ten
-/// poker players' cards and amounts, an Auction game's nine rounds) is a few KiB. Larger
-/// is refused (413) before anything is read.
+/// The largest preview body, in bytes (the largest hand form is a few KiB); 413 past it.
 pub const PREVIEW_BODY_LIMIT: usize = 64 * 1024;
 
-/// Previews one session may ask for at once (a burst), then [`PREVIEW_EVERY`] apart: the
-/// form asks at most once per pause in typing (250 ms), so a scorer never meets it.
+/// Previews per session at once, then one per [`PREVIEW_EVERY`]; the form asks at most
+/// once per 250 ms pause in typing, so a scorer never meets it.
 const PREVIEW_BURST: u32 = 20;
 
-/// The time between previews of one session past the burst.
 const PREVIEW_EVERY: Duration = Duration::from_millis(100);
 
-/// Sessions remembered by the limiter before it forgets those back at a full allowance.
 const PRUNE_ABOVE: usize = 10_000;
 
-/// Previews per session ([`PREVIEW_BURST`] at once, then one every [`PREVIEW_EVERY`]):
-/// each one folds a hand, so a script cannot make the server fold without end. Keyed by
-/// the session after its write access is checked, so only real sessions are keys.
+/// Previews per session: each folds a hand, so a script cannot make the server fold without
+/// end. Keyed after the write check, so only real sessions are keys.
 pub struct PreviewLimits(DefaultKeyedRateLimiter<SessionId>);
 
 impl Default for PreviewLimits {
@@ -72,8 +61,8 @@ impl PreviewLimits {
     }
 }
 
-/// The fragment: the would-be row as the sheet lays it out (its head, the row, the foot
-/// with where each column would stand), what the bidder needs, or the refusal.
+/// The fragment: the would-be row as the sheet lays it out, what the bidder needs, or the
+/// refusal.
 #[derive(Template)]
 #[template(path = "sessions/preview.html")]
 struct Preview {
@@ -83,14 +72,12 @@ struct Preview {
     needs: Option<String>,
     /// The refusal in the form's words.
     error: Option<PageError>,
-    /// Always true: only a writer previews, and the sheet's rows show whole to a writer
-    /// (`sessions/sheet_table.html` folds a watcher's older rows).
+    /// Always true: only a writer previews, and a writer's rows show whole.
     can_write: bool,
 }
 
-/// The hand event the hand form's `body` makes for `game` (`values`: its fields by name):
-/// the game's hand, or with `correct_event` a correction of that event, with the form's
-/// reason. What both the preview and recording the hand post build. Errors name the field.
+/// The hand (or, with `correct_event`, correction) event the hand form's `values` make for
+/// `game`, shared by preview and record. Errors name the field.
 pub(super) fn hand_event(
     game: &GameInfo,
     values: &HashMap<String, String>,
@@ -114,12 +101,9 @@ pub(super) fn hand_event(
     ))
 }
 
-/// `POST /sessions/{id}/preview`: the hand form's fields (form-encoded, as the hand post)
-/// tried on a copy of the session: 200 with the would-be row, 422 (409 for a form another
-/// device's hand made stale) with the refusal in the form's words. The same access as
-/// recording a hand (a club member or token, a session's write link); a watcher is
-/// refused as on the hand post. Bounded: at most [`PREVIEW_BODY_LIMIT`] bytes (413) and
-/// [`PreviewLimits`] per session (429 with `Retry-After: 1`). Writes nothing.
+/// `POST /sessions/{id}/preview`: 200 with the would-be row; 422 (409 when stale) with the
+/// refusal. Access as for recording a hand; 413 past [`PREVIEW_BODY_LIMIT`], 429 past
+/// [`PreviewLimits`].
 pub(super) async fn preview(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -165,8 +149,7 @@ pub(super) async fn preview(
     })
     .render()
     {
-        // The sheet marks its last row `id="latest"` (where "#latest" lands after a
-        // hand); the page already has that row, so the would-be row goes without it.
+        // The page already has the `id="latest"` row.
         Ok(html) => html.replacen(" id=\"latest\"", "", 1),
         Err(e) => return error_page(AppError::Internal(e.to_string())),
     };
@@ -177,8 +160,7 @@ pub(super) async fn preview(
     (status, headers, fragment).into_response()
 }
 
-/// The sheet of the copy's last row as the sheet page lays it out: no opening line, no
-/// "correct" link or times (the row is not recorded).
+/// The copy's last row as the sheet lays it out, without opening line, links or times.
 fn row_of(copy: &WhatIf, id: SessionId) -> SheetView {
     let recorded = Default::default();
     let mut view = model::sheet(
@@ -212,7 +194,6 @@ mod tests {
     #[test]
     fn a_session_gets_a_burst_of_previews_then_waits_and_others_are_not_held_up() {
         let limits = PreviewLimits::default();
-        // 20 at once (a phone asks once per 250 ms pause, so a scorer never meets this).
         for n in 0..PREVIEW_BURST {
             assert!(limits.allow(SessionId(7)), "preview {n} of the burst");
         }

@@ -33,20 +33,17 @@ struct ListPage {
 }
 
 impl SessionSummaryRow {
-    /// The game's name as players say it ("Check Pinochle"), from the registry; the id
-    /// itself for a game no longer registered.
+    /// The game's name ("Check Pinochle"), or its id when no longer registered.
     pub fn game_name(&self) -> &str {
         registry::game(&self.game).map_or(self.game.as_str(), |g| g.name)
     }
 
-    /// When the session started, in the sheet's words ("2026-05-01 20:15 UTC"); the page's
-    /// script shows it in the phone's own time zone.
+    /// The start in the sheet's words ("2026-05-01 20:15 UTC"), localised by the script.
     pub fn started_words(&self) -> String {
         sheet::time_words(self.created_at)
     }
 
-    /// When the session started, as the `<time>` element's `datetime` writes it
-    /// ([`crate::store::time::rfc3339`]: "2026-05-01T20:15:43Z").
+    /// The start as `<time datetime>` ([`crate::store::time::rfc3339`]).
     pub fn started_at(&self) -> String {
         crate::store::time::rfc3339(self.created_at)
     }
@@ -60,8 +57,7 @@ pub fn offered_games() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// The sessions the viewer may see: his club's, a page at a time (`?before=` the id the
-/// previous page ended at).
+/// The viewer's club's sessions, by `?before=` pages.
 pub(super) async fn list(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -101,7 +97,7 @@ struct NewPage {
     error: Option<PageError>,
     /// The club's players, offered for every seat.
     roster: Vec<String>,
-    /// The seating of the club's last session of this game (else of any game), one tap away.
+    /// The seating of the club's last session of this game (else any game).
     last_seating: Vec<String>,
     /// The club's sessions of this evening, which the new session can join as one night.
     tonight: Vec<crate::service::nights::Tonight>,
@@ -119,8 +115,7 @@ impl NewPage {
         self.error.as_ref().and_then(|e| e.field.as_deref()) == Some(name)
     }
 
-    /// Whether night `night` was offered by a session listed before the `index`th, so each
-    /// night is offered once.
+    /// Whether night `night` was offered before entry `index` (each night once).
     fn night_offered(&self, index: &usize, night: &NightId) -> bool {
         self.tonight
             .iter()
@@ -151,8 +146,8 @@ fn new_page(
     })
 }
 
-/// The club's roster and its last table's seating (of `game` if it was played, else of the
-/// latest session), for the new-session form; empty without a club.
+/// The club's roster and last seating (of `game`, else any), for the form; empty without a
+/// club.
 async fn club_seating(
     state: &AppState,
     viewer: &Viewer,
@@ -161,7 +156,6 @@ async fn club_seating(
     let Some(club) = viewer.club() else {
         return Ok((Vec::new(), Vec::new()));
     };
-    // The club's people under the names shown now: a renamed or merged player once.
     let roster = service::history::people(&state.reader, club)
         .await?
         .into_iter()
@@ -210,8 +204,8 @@ pub(super) async fn new_form(
     }
 }
 
-/// Creates a session: in the viewer's club when he is logged in with its passphrase, else
-/// an open session. A read-only link cannot create one.
+/// Creates a session in the viewer's club (passphrase login), else an open session; a
+/// read-only link cannot.
 pub(super) async fn create(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -220,8 +214,7 @@ pub(super) async fn create(
     let values = form_map(form);
     let game = values.get("game").cloned().unwrap_or_default();
     match start(&state, &viewer, &game, &values).await {
-        // A session without a club keeps its write link in this browser; its links page
-        // (`/sessions/{id}/links`) shows both links to pass on.
+        // The write link stays in this browser; `/sessions/{id}/links` shows both to pass on.
         Ok((id, Some(links))) => (
             CookieJar::new().add(crate::web::auth::link_cookie(id, links.write)),
             Redirect::to(&format!("/sessions/{id}")),
@@ -238,10 +231,9 @@ pub(super) async fn create(
     }
 }
 
-/// Makes the session the new-session form `values` describes: the session's id, with its
-/// links when it belongs to no club. Errors: [`AppError::Forbidden`] for a read-only link;
-/// [`AppError::BadRequest`] naming `game` for an unknown game, or the agreement or `night`
-/// at fault; the refusals of [`service::create_session`]. Nothing is written on error.
+/// Makes the session the form describes: its id, and its links when club-less. Errors:
+/// [`AppError::Forbidden`] (read-only); [`AppError::BadRequest`] naming `game`, an
+/// agreement or `night`; [`service::create_session`]'s. Nothing written on error.
 async fn start(
     state: &AppState,
     viewer: &Viewer,
@@ -289,8 +281,7 @@ async fn start(
     }
 }
 
-/// The players the form seats, in seat order (`player_1`, `player_2`, …), each name trimmed
-/// and empty seats left out.
+/// The seated players (`player_1`, …), trimmed, empty seats left out.
 fn seated(values: &HashMap<String, String>) -> Vec<String> {
     let mut players: Vec<(usize, String)> = values
         .iter()
@@ -306,10 +297,8 @@ fn seated(values: &HashMap<String, String>) -> Vec<String> {
     players.into_iter().map(|(_, p)| p).collect()
 }
 
-/// A refusal of the new-session form of `game` in the form's own words: an agreement is
-/// named by the label the form shows it under ("Game (points): -5 must be between …"), not
-/// by its document path (`agreements.target`); the rule stays typed for the details. The
-/// field is renamed to the form's input (`a.target`) so that input is marked.
+/// A new-session refusal in the form's words: the agreement by its label ("Game (points):
+/// -5 must be …"), not its path, and the field renamed to the form's input (`a.target`).
 fn setup_error(game: &str, e: &AppError) -> PageError {
     let mut error = PageError::from(e);
     let label = error

@@ -38,8 +38,7 @@ use settle::settle_up;
 #[template(path = "sessions/sheet.html")]
 pub struct SheetPage {
     id: SessionId,
-    /// The viewer holds this session's write link (a session without a club, reached only
-    /// through its links), so the sheet points to the page that shows them to pass on.
+    /// The viewer holds the write link of this club-less session: link to the page showing them.
     offers_links: bool,
     game_name: String,
     rules: String,
@@ -61,24 +60,22 @@ pub struct SheetPage {
     payments: Vec<PaymentView>,
     close_effect: Vec<MoneyView>,
     error: Option<PageError>,
-    /// Who deals the next hand, for a watcher's first screen (`None` when closed or the
-    /// game has no dealer).
+    /// Who deals next, for a watcher (`None` when closed or dealer-less).
     next_dealer: Option<String>,
-    /// Who is up, for a watcher's first screen: `(name, amount with currency, class)`, the
-    /// players from the most ahead down, the kitty last.
+    /// Who is up, for a watcher: `(name, amount with currency, class)`, most ahead first,
+    /// kitty last.
     standings: Vec<(String, String, &'static str)>,
     /// The night this session is in: its settle-up replaces the session's own.
     night: Option<NightOnSheet>,
 }
 
 impl SheetPage {
-    /// The page of a session in night `night` (as [`NightOnSheet`]), or as it is for `None`.
+    /// The page of a session in night `night` (or in none).
     pub fn in_night(self, night: Option<NightOnSheet>) -> SheetPage {
         SheetPage { night, ..self }
     }
 
-    /// Whether a form on the page shows the meld calculator
-    /// (`templates/games/meld_calculator.html`): only then does the page load its script.
+    /// Whether a form shows the meld calculator (only then the page loads its script).
     fn shows_meld_calculator(&self) -> bool {
         const CALCULATOR: &str = "class=\"meld-calc\"";
         self.hand_form.contains(CALCULATOR) || self.correction_form.contains(CALCULATOR)
@@ -93,8 +90,8 @@ pub struct PaymentView {
     pub words: String,
 }
 
-/// The stale-phone message, counted in hands as the sheet numbers them: what changed since
-/// the `seen` events the form was made from ("hand 12 was just entered by another device").
+/// The stale-phone message in the sheet's hand numbers: what changed since `seen` events
+/// ("hand 12 was just entered by another device").
 pub fn stale_words(fold: &crate::session::Fold, seen: Option<usize>) -> String {
     let since: Vec<&crate::session::Row> = fold
         .rows()
@@ -129,30 +126,23 @@ pub struct TransferView {
     pub transfer: Transfer,
     /// Where each balance came from, in a few groups: `(who, "hands 1–3 +$0.75 · …")`.
     pub summary: Vec<(String, String)>,
-    /// The page that says where both balances came from, event by event (read from the
-    /// whole session when opened, not with every sheet).
+    /// The page explaining both balances event by event (read whole only when opened).
     pub why_link: String,
 }
 
-/// "2026-05-01 20:15 UTC" from a time (seconds dropped); a page's script shows the
-/// `<time>` around it, whose `datetime` is [`rfc3339`], in the reader's own zone.
+/// "2026-05-01 20:15 UTC"; the page's script shows it in the reader's zone.
 pub fn time_words(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
-/// When each event of `recorded` was recorded, as the sheet's rows write it ([`rfc3339`]),
-/// by 0-based index.
 fn recorded_texts<'a>(
     recorded: impl Iterator<Item = (usize, &'a DateTime<Utc>)>,
 ) -> BTreeMap<usize, String> {
     recorded.map(|(index, at)| (index, rfc3339(*at))).collect()
 }
 
-/// Where an account's balance came from, event by event, in the session's currency: "Ann
-/// −$0.70: opening ante −$0.10, hand 1 −$0.40, hand 2 (corrected) −$0.20, close +$0.10".
-/// Only what stands ([`standing_amounts`]): an undone hand or payment is left out, a
-/// corrected hand shows its corrected amount, so the parts add up to the total. Read from
-/// the whole fold, so it is the settle-up's "every hand" page, fetched when asked for.
+/// Where an account's balance came from, event by event: "Ann −$0.70: opening ante −$0.10,
+/// hand 1 −$0.40, …". Only what stands ([`standing_amounts`]), so the parts add up.
 pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
     let money = |cents: i64| crate::money::Money::from_cents(cents).shown_signed(currency);
     let mut parts = Vec::new();
@@ -172,22 +162,17 @@ pub fn history_of(fold: &Fold, account: &str, currency: &str) -> String {
     format!("{name} {}: {}", money(total), parts.join(", "))
 }
 
-/// How many lines a watcher's phone (a read-only viewer) shows unless asked for all: the
-/// latest hands fit its first screen under the standings, the whole sheet is a tap away
-/// (measured by `tests/browser/fit.rs` on a 20-hand sheet at 390 px).
+/// Lines a watcher's phone shows unless asked for all: the latest hands fit its first
+/// screen under the standings (`tests/browser/fit.rs`, 390 px).
 pub const WATCHER_LINES: usize = 2;
 
-/// How many lines the writer's phone shows unless asked for all: a night's latest hands
-/// and the one being checked, the earlier ones a tap away ("Show the N earlier lines").
-/// Every line is some forty elements; at fifty lines a busy sheet was 2,261 elements, and
-/// laying them out kept Lighthouse's mobile performance at 79-93, short of the
-/// 95 aimed at.
+/// Lines a writer's phone shows unless asked for all ("Show the N earlier lines"); every
+/// line is some forty elements, slow for a phone to lay out (docs/at-the-table.md).
 pub const WRITER_LINES: usize = 12;
 
-/// What a sheet page is built from: the whole session read and replayed
-/// ([`Showing::of_loaded`], for every line or a correction form), or the state the cache
-/// keeps ([`Showing::of_glance`], the latest lines: what a phone reloads after every hand,
-/// at a cost that does not grow with the session; under a renamed club's names too).
+/// What a sheet page is built from: the whole session replayed ([`Showing::of_loaded`],
+/// every line or a correction), or the cached state ([`Showing::of_glance`], the latest
+/// lines, at a cost that does not grow with the session).
 pub struct Showing<'a> {
     id: SessionId,
     currency: &'a str,
@@ -196,7 +181,7 @@ pub struct Showing<'a> {
     closed: bool,
     seated: &'a [String],
     next_dealer: Option<String>,
-    /// When each event was recorded, as the rows write it ([`rfc3339`]), by 0-based index.
+    /// Each event's time ([`rfc3339`]), by 0-based index.
     recorded: BTreeMap<usize, String>,
     source: Source<'a>,
     game: &'static GameInfo,
@@ -211,8 +196,7 @@ pub struct Showing<'a> {
 }
 
 impl<'a> Showing<'a> {
-    /// The page of the whole session `loaded`: every line when `all`, else the latest
-    /// [`SHEET_LINES`].
+    /// The page of the whole session: every line when `all`, else the latest [`SHEET_LINES`].
     pub fn of_loaded(loaded: &'a Loaded, all: bool) -> Showing<'a> {
         let fold = &loaded.fold;
         let recorded = recorded_texts(loaded.rows.iter().filter_map(|r| {
@@ -262,8 +246,7 @@ impl<'a> Showing<'a> {
 }
 
 impl SheetPage {
-    /// The same page offering the session's links page when `holds_link` (the viewer came
-    /// in through the session's write link) and the viewer may write.
+    /// Offers the session's links page when the viewer came by its write link and may write.
     pub fn offering_links(self, holds_link: bool) -> SheetPage {
         SheetPage {
             offers_links: holds_link && self.can_write,
@@ -272,9 +255,8 @@ impl SheetPage {
     }
 }
 
-/// The page `showing` shows: `values` are the form's values after a refusal (or
-/// `correct_event` to open a correction), `error` the refusal, `can_write` whether the
-/// viewer may enter hands. Errors: a template failure (internal).
+/// The page `showing` shows, with a refusal's `values` and `error` (or `correct_event` to
+/// open a correction). Errors: a template failure.
 pub fn sheet_page(
     showing: &Showing<'_>,
     values: &HashMap<String, String>,
@@ -341,9 +323,8 @@ pub fn sheet_page(
     })
 }
 
-/// The rows `showing` puts on the page: the latest [`WRITER_LINES`] for a phone that
-/// enters hands, [`WATCHER_LINES`] for one that watches, all of them when `values` asks
-/// (`?all=1`).
+/// The rows shown: [`WRITER_LINES`] for a writer, [`WATCHER_LINES`] for a watcher, all with
+/// `?all=1`.
 fn shown_source<'a>(
     showing: &Showing<'a>,
     values: &HashMap<String, String>,
@@ -384,15 +365,13 @@ fn payment_views(showing: &Showing<'_>, can_write: bool) -> Vec<PaymentView> {
     }
 }
 
-/// The balances from the player most ahead down, the kitty last, each amount with its
-/// currency ("−$0.70"): who is up, at a glance on a watcher's phone.
+/// Balances most ahead first, kitty last, with currency ("−$0.70").
 fn standings(balances: &Balances, currency: &str) -> Vec<(String, String, &'static str)> {
     let mut rows: Vec<(&String, i64)> = balances
         .as_map()
         .iter()
         .map(|(k, v)| (k, v.cents()))
         .collect();
-    // The kitty last, then the largest balance first; equal balances keep seat-name order.
     rows.sort_by_key(|(k, cents)| (k.as_str() == KITTY, std::cmp::Reverse(*cents)));
     rows.into_iter()
         .map(|(k, cents)| {
@@ -431,9 +410,8 @@ fn correct_event_of(showing: &Showing<'_>, values: &HashMap<String, String>) -> 
         .filter(|&i| fold.standing_kind(i) == Some(EventKind::Hand))
 }
 
-/// The spec `recorded` (the form's values: the names the session records) with the labels
-/// and note of `shown` (the same form worked out from the renamed copy), list by list and
-/// choice by choice; a list whose shape differs keeps its recorded labels.
+/// `recorded`'s values (recorded names) with `shown`'s labels (renamed names); a list whose
+/// shape differs keeps its recorded labels.
 fn relabelled(recorded: HandFormSpec, shown: HandFormSpec) -> HandFormSpec {
     let lists = recorded
         .lists
@@ -466,10 +444,9 @@ fn relabelled(recorded: HandFormSpec, shown: HandFormSpec) -> HandFormSpec {
     }
 }
 
-/// The hand form and the correction form (empty when the sheet is closed to the viewer, or
-/// no correction is open) of `showing`: `values` after a refusal, `error_field` the field it
-/// names. Under `shown` (a renamed session) every name a player reads is the name shown
-/// now, while every value the forms send is the recorded name. Errors: a template failure.
+/// The hand and correction forms of `showing` (empty when closed to the viewer). Under
+/// `shown` labels read the shown names while values send the recorded ones. Errors: a
+/// template failure.
 fn hand_forms(
     showing: &Showing<'_>,
     values: &HashMap<String, String>,

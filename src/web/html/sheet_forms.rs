@@ -1,6 +1,5 @@
-//! The sheet's forms that record an event: the next hand, undo, close, reopen, a payment
-//! marked or voided, a table change. Each checks the viewer may write, records the event
-//! and redirects (303), or re-renders the sheet with the refusal (422).
+//! The sheet's forms that record an event: hand, undo, close, reopen, payment and its void,
+//! table change. Each redirects (303) or re-renders the sheet with the refusal (422).
 
 use std::collections::HashMap;
 
@@ -18,8 +17,8 @@ use crate::session::EventKind;
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
-/// The count of events the form was made for (its hidden `expected_events`), when it has
-/// one. Errors: [`AppError::BadRequest`] naming `expected_events` when it is not a count.
+/// The form's hidden `expected_events`, if any. Errors: [`AppError::BadRequest`] when not a
+/// count.
 pub(super) fn expected_events(values: &HashMap<String, String>) -> Result<Option<usize>, AppError> {
     values
         .get("expected_events")
@@ -32,12 +31,9 @@ pub(super) fn expected_events(values: &HashMap<String, String>) -> Result<Option
         .transpose()
 }
 
-/// Every form that records an event built from the session's game alone (a hand, a payment,
-/// a close, a table change): checks that the viewer may write, builds the event, records
-/// it, tells the live sheets, and redirects (303) to `redirect`. The game comes from the
-/// cached state (or the session's header), not from the session read and replayed, so an
-/// entry at hand 1,000 costs what the API's does. A refusal re-renders the sheet with the
-/// submitted values and the error.
+/// Every form whose event needs only the session's game: checks write access, builds and
+/// records the event, wakes live sheets, redirects (303). The game comes from the cache, so
+/// an entry at hand 1,000 costs what the API's does. A refusal re-renders the sheet.
 async fn write_event<F>(
     state: &AppState,
     viewer: &Viewer,
@@ -53,10 +49,8 @@ where
     write(state, viewer, id, values, (redirect, key), event).await
 }
 
-/// Records the event `event` makes once the viewer may write (it is not awaited before),
-/// under the form's `Idempotency-Key` when it has one: a repeat of a key is answered with
-/// the same redirect and records nothing. The key is looked up before the event is built:
-/// an undo sent again would otherwise take back the hand before, or find none.
+/// Records the event `event` makes, under the form's `Idempotency-Key` if any. The key is
+/// looked up before the event is built: a repeated undo would otherwise undo another hand.
 async fn write(
     state: &AppState,
     viewer: &Viewer,
@@ -102,8 +96,6 @@ pub(super) async fn enter_hand(
     offline::FormKey(key): offline::FormKey,
     RawForm(body): RawForm,
 ) -> Response {
-    // The game reads the body into its typed form; the fields by name re-fill the form
-    // after a refusal.
     let values = form_map(serde_html_form::from_bytes(&body).unwrap_or_default());
     write_event(
         &state,
@@ -116,8 +108,7 @@ pub(super) async fn enter_hand(
     .await
 }
 
-/// `event` with the form's `reason` (trimmed) when one was written: corrections and reopens
-/// say why in the session's history.
+/// `event` with the form's trimmed `reason`, if written.
 pub(super) fn with_reason(mut event: Value, values: &HashMap<String, String>) -> Value {
     if let Some(reason) = values
         .get("reason")
@@ -129,9 +120,8 @@ pub(super) fn with_reason(mut event: Value, values: &HashMap<String, String>) ->
     event
 }
 
-/// One recording form's post as every sheet form but the hand's takes it: the app, the
-/// viewer, the session id of the path, the form's `Idempotency-Key` and its fields by name.
-/// Read in the order the handlers' own extractors ran, so a refusal is the same.
+/// A recording form's post: app, viewer, session id, `Idempotency-Key` and fields, read in
+/// the order the handlers' extractors ran, so refusals stay the same.
 pub(super) struct SheetPost {
     state: AppState,
     viewer: Viewer,
@@ -169,8 +159,7 @@ impl FromRequest<AppState> for SheetPost {
 }
 
 impl SheetPost {
-    /// [`write`] for this post: records `event`, then shows the sheet at `anchor`
-    /// (`"#latest"`).
+    /// [`write`] for this post, then the sheet at `anchor` (`"#latest"`).
     async fn write(
         &self,
         anchor: &str,
@@ -190,9 +179,8 @@ impl SheetPost {
         self.write(anchor, game).await
     }
 
-    /// An event found in the session's history (the hand an undo takes back, the payment a
-    /// void takes back): the session is read and replayed first. The session read for the
-    /// form is let go before the write, which waits for it.
+    /// An event found in the session's history (the hand an undo or payment a void takes
+    /// back): the session is replayed first, and let go before the write.
     async fn amendment<F>(&self, anchor: &str, build: F) -> Response
     where
         F: FnOnce(&Loaded) -> Result<Value, AppError>,
@@ -203,9 +191,8 @@ impl SheetPost {
     }
 }
 
-/// "Undo last hand": a `void` of the last hand that still stands. The form's
-/// expected_events makes record_event refuse an undo of a sheet that another device
-/// changed meanwhile.
+/// "Undo last hand": a `void` of the last standing hand; `expected_events` refuses it when
+/// another device changed the sheet.
 pub(super) async fn undo(post: SheetPost) -> Response {
     post.amendment("#latest", |loaded| {
         let last = loaded
@@ -265,8 +252,8 @@ pub(super) async fn mark_paid(post: SheetPost) -> Response {
     .await
 }
 
-/// "Table changes": a player joins or leaves (broke or not), or the kitty is divided by
-/// consent (rules §1.2 rules 6–8). The game's rules decide whether it may happen.
+/// "Table changes": a player joins or leaves, or the kitty is divided by consent (rules §1.2
+/// rules 6–8).
 pub(super) async fn table_change(post: SheetPost) -> Response {
     let values = &post.values;
     post.event("#latest", |_| {

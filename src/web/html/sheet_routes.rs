@@ -1,6 +1,6 @@
-//! The score sheet's routes: the sheet (built from the cached state for what a phone reloads
-//! after every hand, a renamed club's names included; from the whole session for every line
-//! or a correction), its re-rendering after a refusal, and the settle-up's "every hand" page.
+//! The score sheet's routes: the sheet (from the cached state for the latest lines, from
+//! the whole session for every line or a correction), its refusal re-render, and the
+//! settle-up's "every hand" page.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -22,8 +22,8 @@ use crate::service::{self};
 use crate::web::auth::Viewer;
 use crate::web::{AppState, not_modified, not_modified_response, session_etag};
 
-/// `GET /sessions/{id}`: the score sheet. `?correct=N` opens the form that corrects event
-/// N; `?all` shows every line.
+/// `GET /sessions/{id}`: the sheet; `?correct=N` opens a correction of event N, `?all` shows
+/// every line.
 pub(super) async fn sheet(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -42,9 +42,8 @@ pub(super) async fn sheet(
             clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Write)
                 .await
                 .is_ok();
-        // The plain sheet (not a correction form) is the same page until the next event,
-        // for the same kind of viewer: a phone reloading it gets a 304 from one read.
-        // A renamed player changes the page without an event: the names are in its tag.
+        // The plain sheet is the same page until the next event (a 304 from one read); renames
+        // change it without an event, so the names are in its tag.
         let renamed = service::history::renamed_for_session(&state.reader, id).await?;
         let variant = sheet_variant(can_write, all, &service::history::names_tag(&renamed));
         // A night's payments and its other sessions change this sheet without an event.
@@ -59,8 +58,7 @@ pub(super) async fn sheet(
         let holds_link = jar
             .get(&format!("{}{id}", crate::web::auth::LINK_COOKIE_PREFIX))
             .is_some();
-        // What a phone reloads after every hand comes from the cached state, under a renamed
-        // club's names too; every line or a correction form read the whole session.
+        // The latest lines from the cache; every line or a correction needs the whole session.
         let cached = cached_sheet(&state, id, cacheable && !all, &renamed).await?;
         let (page, events) = if let Some(cached) = cached {
             let glance = match &cached {
@@ -93,9 +91,8 @@ pub(super) async fn sheet(
     page.await.unwrap_or_else(error_page)
 }
 
-/// The cached state session `id`'s sheet is drawn from when `from_cache` (the plain sheet
-/// of its latest lines), under the club's `renamed` names; `None` when the whole session
-/// must be read (every line, a correction form, or a renamed state that cannot be kept).
+/// The cached state for session `id`'s plain sheet (when `from_cache`), under `renamed`;
+/// `None` when the whole session must be read.
 async fn cached_sheet(
     state: &AppState,
     id: SessionId,
@@ -111,8 +108,7 @@ async fn cached_sheet(
     })
 }
 
-/// The sheet's form values from its `query`: `?correct=N` opens the form that corrects
-/// event N (`correct_event`); `?all` shows every line (and is true).
+/// The sheet's values from `query` (`?correct=N` → `correct_event`), and whether `?all`.
 fn sheet_values(query: &HashMap<String, String>) -> (HashMap<String, String>, bool) {
     let mut values: HashMap<String, String> = query
         .get("correct")
@@ -125,8 +121,7 @@ fn sheet_values(query: &HashMap<String, String>) -> (HashMap<String, String>, bo
     (values, all)
 }
 
-/// The plain sheet's variant in its tag: the kind of viewer (`can_write`), every line
-/// (`all`) or the latest, and the club's names as shown now (`names_tag`).
+/// The plain sheet's ETag variant: viewer kind, `all`, and the shown names' tag.
 fn sheet_variant(can_write: bool, all: bool, names_tag: &str) -> String {
     format!(
         "sheet-{}{}{}",
@@ -136,8 +131,7 @@ fn sheet_variant(can_write: bool, all: bool, names_tag: &str) -> String {
     )
 }
 
-/// Re-renders the sheet with the refused form's values and its error (422, or 409 when
-/// another device entered a hand first).
+/// Re-renders the sheet with the refused values and error (422, or 409 when stale).
 pub(super) async fn refused(
     state: &AppState,
     id: SessionId,
@@ -174,8 +168,8 @@ pub(super) async fn refused(
     }
 }
 
-/// The settle-up's "every hand" page: where the balances of a transfer's two accounts came
-/// from, event by event ([`history_of`]).
+/// The settle-up's "every hand" page: where a transfer's two balances came from
+/// ([`history_of`]).
 #[derive(Template, WebTemplate)]
 #[template(path = "sessions/why.html")]
 struct WhyPage {
@@ -183,10 +177,8 @@ struct WhyPage {
     lines: Vec<String>,
 }
 
-/// `GET /sessions/{id}/why?from=A&to=B`: the "every hand" page of a settle-up's transfer,
-/// read from the whole session when a player opens it (never sent with every sheet). The
-/// names are as the session records them; a renamed club player reads under the name shown
-/// now. Errors: the sheet's (not open to this viewer, no such session).
+/// `GET /sessions/{id}/why?from=A&to=B`: the "every hand" page, read from the whole session
+/// on demand; recorded names, shown under current names. Errors: the sheet's.
 pub(super) async fn why(
     State(state): State<AppState>,
     viewer: Viewer,
@@ -220,14 +212,11 @@ pub(super) async fn why(
     page.await.unwrap_or_else(error_page)
 }
 
-/// Seconds a sheet refused for the live-sheet bounds is told to wait (`Retry-After`).
+/// `Retry-After` seconds for a sheet refused by the live bounds.
 const LIVE_RETRY_AFTER_SECS: u32 = 30;
 
-/// The live sheet (`GET /sessions/{id}/live`): a server-sent event `changed` whenever the session changes. Bounded
-/// ([`crate::web::live::LiveLimits`]): past the sheets allowed on the session or in all,
-/// or while the server stops, 503 with `Retry-After`; a sheet ends after its idle time
-/// without a change (the browser's `EventSource` opens it again) and when the server
-/// stops.
+/// `GET /sessions/{id}/live`: a server-sent `changed` event per change, bounded by
+/// [`crate::web::live::LiveLimits`] (503 with `Retry-After` past them).
 pub async fn live(
     State(state): State<AppState>,
     viewer: Viewer,

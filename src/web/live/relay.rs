@@ -1,20 +1,8 @@
-//! Live sheets across instances: several service processes on one
-//! PostgreSQL database tell each other which sessions changed through PostgreSQL's
-//! `LISTEN`/`NOTIFY`, so a hand recorded through one instance reaches the sheets open on
-//! every other.
-//!
-//! Each instance has a [`Relay`]: a task that sends a `NOTIFY` on [`CHANNEL`] for each
-//! session its own writes changed (after their commit: [`super::Watchers::changed`] is
-//! called once the write is answered), and a task that `LISTEN`s on one dedicated
-//! connection and wakes this instance's sheets of the sessions other instances name. The
-//! payload is `"{instance} {session id}"`; an instance's own notifications come back to it
-//! and are skipped (its sheets were woken already). Notifications are not kept while a
-//! listening connection is down: after the connection is made again every sheet this
-//! instance holds is woken once (it reloads and finds whatever it missed), and a failed
-//! connection is tried again every second. A burst of changes is sent as one statement
-//! (one `pg_notify` per session changed since the last), so sending never queues one
-//! round trip per write. An SQLite service has no relay: its sheets are woken in process,
-//! at the cost of one empty `OnceLock` read per change.
+//! Live sheets across instances on one PostgreSQL database, by `LISTEN`/`NOTIFY` on
+//! [`CHANNEL`]: payload `"{instance} {session id}"`, an instance skipping its own. A burst
+//! of changes goes in one statement. Notifications sent while the listening connection is
+//! down are lost, so on reconnect every sheet here is woken once; a failed connection is
+//! retried every [`RETRY`]. SQLite has no relay.
 
 use std::sync::{Arc, Weak};
 
@@ -33,26 +21,23 @@ pub const CHANNEL: &str = "scorekeeper_sessions";
 /// How long a failed listening connection waits before it is tried again.
 const RETRY: Duration = Duration::from_secs(1);
 
-/// This instance's end of the relay: where [`super::Watchers::changed`] hands the ids of
-/// the sessions it changed, for the sending task.
+/// This instance's end of the relay, fed by [`super::Watchers::changed`].
 #[derive(Debug)]
 pub(super) struct Relay {
     outbox: mpsc::UnboundedSender<SessionId>,
 }
 
 impl Relay {
-    /// Hands session `id` to the sending task (never waits; nothing when the task ended).
+    /// Hands session `id` to the sender (never waits).
     pub(super) fn publish(&self, id: SessionId) {
         let _ = self.outbox.send(id);
     }
 }
 
 impl Watchers {
-    /// Joins the sheets of every instance on the PostgreSQL database at `url` (see the
-    /// module): connects its listening connection (one, dedicated) and a pool of at most
-    /// two connections to send with, and starts both tasks, which end when these
-    /// watchers are dropped. Errors: the first connection fails; the relay is then not
-    /// joined (the sheets of this instance still work, alone). A second call does nothing.
+    /// Joins the other instances on the PostgreSQL database at `url`: a dedicated listening
+    /// connection, a send pool of two, and their tasks (ending with these watchers). Errors: the
+    /// first connection fails (sheets here still work alone). A second call does nothing.
     pub async fn relay_through(&self, url: &str) -> Result<(), sqlx::Error> {
         if self.shared.relay.get().is_some() {
             return Ok(());
@@ -78,7 +63,7 @@ impl Watchers {
     }
 }
 
-/// A random name for this instance (16 hex digits), so it knows its own notifications.
+/// A random instance name (16 hex digits), to know its own notifications.
 fn instance_id() -> String {
     let mut bytes = [0u8; 8];
     // Without randomness the process id and the time still tell two processes apart.
@@ -91,9 +76,8 @@ fn instance_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Sends one `NOTIFY` per changed session, all those that arrived meanwhile in one
-/// statement. A failed send is logged: the other instances' sheets of those sessions then
-/// show the change at their next reload.
+/// Sends each batch of changed sessions as one statement; a failure is only logged (other
+/// instances' sheets catch up at reload).
 async fn send_changes(
     pool: PgPool,
     mut inbox: mpsc::UnboundedReceiver<SessionId>,
@@ -116,9 +100,7 @@ async fn send_changes(
     }
 }
 
-/// Wakes this instance's sheets of each session another instance names; after a lost
-/// connection, once it is made again, every sheet (what was sent meanwhile is not kept).
-/// Ends with the watchers.
+/// Wakes this instance's sheets of sessions other instances name; after a reconnect, all.
 async fn listen(url: String, mut listener: PgListener, watchers: Weak<Shared>, instance: String) {
     loop {
         let received = listener.try_recv().await;

@@ -1,14 +1,10 @@
-//! The night a session is in, as its sheet shows it: the night's settle-up in place of
-//! the session's own.
+//! The night's settle-up on a session's sheet, in place of the session's own.
 
 use crate::error::AppError;
 use crate::ids::SessionId;
 use crate::ids::{ClubId, NightId};
 
-/// The night a session is in, as its sheet shows it: the night settles
-/// the session, so the sheet shows the night's transfers (a "Mark paid" there records a
-/// payment against the night, which every sheet of the night and the night's page see)
-/// instead of the session's own.
+/// The night a session is in, as its sheet shows it (a "Mark paid" there pays the night).
 pub struct NightOnSheet {
     /// The club, for the night's address.
     pub club: ClubId,
@@ -63,8 +59,7 @@ impl NightOnSheet {
     }
 }
 
-/// The night session `id` is in, as its sheet shows it; `None` for a session in no night.
-/// Errors: the store's.
+/// Session `id`'s night as its sheet shows it; `None` if none. Errors: the store's.
 pub async fn night_on_sheet(
     state: &crate::web::AppState,
     id: SessionId,

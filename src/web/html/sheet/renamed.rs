@@ -1,6 +1,5 @@
-//! The sheet of a club session under the names the club knows its players by now
-//! ([`crate::history::names`]), from the whole session or from the cached states
-//! ([`crate::service::Renaming`]): the same page either way.
+//! The sheet of a club session under its players' current names ([`crate::history::names`]),
+//! from the whole session or the cached states: the same page either way.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -9,8 +8,7 @@ use crate::error::AppError;
 use crate::rules::{Engine, Table};
 use crate::service::{Loaded, Renaming};
 
-/// What the forms of a renamed session label players with: the renamed state's engine and
-/// seating (its hand form's labels) and the names (recorded name → display name).
+/// What a renamed session's forms label players with: the renamed engine, seating and names.
 #[derive(Clone, Copy)]
 pub(super) struct Relabel<'a> {
     /// The engine of the renamed state.
@@ -22,12 +20,9 @@ pub(super) struct Relabel<'a> {
 }
 
 impl SheetPage {
-    /// The page with the club's renamed or merged players under the names the club knows
-    /// them by now ([`crate::history::names`]): every line, balance and settle-up comes from
-    /// `shown`, the renamed copy of `loaded`; the forms (the hand form, a correction, the
-    /// table changes, "Mark paid") *label* every player with the name shown now while the
-    /// *values* they send stay the names the players sat under, which the session records.
-    /// The page as it is when `shown` is `None`. Errors: a template failure (internal).
+    /// The page under current names: lines, balances and settle-up from `shown`; forms *label*
+    /// players by current names but send the recorded ones. As is when `shown` is `None`.
+    /// Errors: a template failure.
     pub fn shown_as(
         self,
         loaded: &Loaded,
@@ -62,9 +57,8 @@ impl SheetPage {
         )
     }
 
-    /// The default page (the latest lines) of `renaming`, as [`SheetPage::shown_as`] makes
-    /// it from the whole session, here from the cached states: the page as it is for
-    /// [`Renaming::AsRecorded`]. Errors: a template failure (internal).
+    /// [`SheetPage::shown_as`]'s default page from the cached states. Errors: a template
+    /// failure.
     pub fn shown_as_cached(
         self,
         renaming: &Renaming,
@@ -91,9 +85,7 @@ impl SheetPage {
         )
     }
 
-    /// The page of `shown` (the session under the names shown now), with the forms of
-    /// `recorded` (the session as recorded) labelled by `relabel`, and "Mark paid" sending
-    /// the recorded names. Errors: a template failure (internal).
+    /// `shown`'s page with `recorded`'s forms labelled by `relabel`. Errors: a template failure.
     fn relabelled(
         self,
         shown: &Showing<'_>,

@@ -7,9 +7,8 @@ use crate::ledger::{Balances, Posting};
 
 use super::{Showing, TransferView, name};
 
-/// The settle-up of `showing` with the `balances` shown, preferring the game's `pairs`: the
-/// fewest transfers, each with where both balances came from (`preview_postings`: what
-/// closing now would post), and the same as plain text to copy.
+/// The settle-up of `balances`: the fewest transfers, preferring the game's `pairs`, each
+/// with where both balances came from, and as plain text to copy.
 pub(super) fn settle_up(
     showing: &Showing<'_>,
     balances: &Balances,
@@ -17,8 +16,7 @@ pub(super) fn settle_up(
     preview_postings: &[Posting],
 ) -> (Vec<TransferView>, String) {
     let currency = showing.currency;
-    // Before the close the settle-up is what closing now would do: the kitty shared out by
-    // its rule, never "pays KITTY" for a kitty that closing would empty.
+    // Before the close: what closing now would do (`format::Position::settlement`).
     let settle_from = showing.preview.as_ref().map_or(balances, |(b, _)| b);
     let open_balances: Vec<_> = settle_from
         .as_map()
