@@ -2,9 +2,10 @@
 //! saved (docs/postgres.md, "Several instances on one database"): the state may predate
 //! another instance's commit. The write's transaction takes the lock of each session it
 //! computed from ([`begin_for`]) and checks each still holds the event count it was computed
-//! from; on a mismatch it computes again. An event ([`super::record_event`]) re-reads inside
-//! its locked transaction; a write worked out outside any transaction (club facts, a night's
-//! payment) loops with [`Checked`], at most [`TRIES`] times.
+//! from; on a mismatch it computes again: a write worked out outside any transaction (club facts,
+//! a night's payment) loops with [`Checked`], at most [`TRIES`] times. An event
+//! ([`super::record_event`]) is checked the same way by the group commit, which appends it
+//! only while its session holds the events its state had.
 
 use crate::error::AppError;
 use crate::ids::SessionId;

@@ -1,5 +1,7 @@
-//! Group commit: records of sessions written at the same moment share one transaction and
-//! one durable commit (one WAL `fsync`), and each is answered only after that commit.
+//! Group commit, the one way an event is saved: records of sessions written at the same
+//! moment share one transaction and one durable commit (one WAL `fsync`), and each is
+//! answered only after that commit. A record carries what its event writes besides itself
+//! (its idempotency key, its club session's facts), in the same transaction.
 //!
 //! The first record to find the queue idle starts a task that takes up to [`MAX_GROUP`]
 //! queued records, reads their sessions' event counts under the write lock, appends each whose
@@ -20,7 +22,8 @@ use sqlx::{PgConnection, SqliteConnection};
 use tokio::sync::oneshot;
 
 use crate::error::AppError;
-use crate::ids::SessionId;
+use crate::history::SessionFacts;
+use crate::ids::{ClubId, SessionId};
 use crate::ledger::Posting;
 use crate::store::{self, NewEvent, Pooled, WRITE_WAIT, WritePool};
 
@@ -54,8 +57,44 @@ pub struct Append {
     pub recorded_at: chrono::DateTime<chrono::Utc>,
     /// Its ledger entry, JSON text ([`crate::format::LedgerEvent`]).
     pub entry: String,
-    /// A club session's history-facts difference, written in the same transaction.
-    pub facts: Option<FactsWrite>,
+    /// A club session's history facts, written in the same transaction.
+    pub facts: Option<Facts>,
+    /// The request's idempotency key, remembered with the event's `seq`.
+    pub key: Option<String>,
+}
+
+/// What an event changes in its club session's history facts.
+#[derive(Debug, Clone)]
+pub enum Facts {
+    /// The difference one event makes to the cached state's facts.
+    Difference(FactsWrite),
+    /// The facts of the whole session as it now stands, after an event that reaches back
+    /// (a void, a correction, a reopen).
+    Whole(WholeFacts),
+}
+
+/// A club session's history facts as the whole session now stands.
+#[derive(Debug, Clone)]
+pub struct WholeFacts {
+    /// The club that owns the session.
+    pub club_id: ClubId,
+    /// The session's game id.
+    pub game: String,
+    /// When the session was created.
+    pub played_at: chrono::DateTime<chrono::Utc>,
+    /// Its facts, worked out from the fold.
+    pub facts: SessionFacts,
+    /// Its players' accounts (no house account): each becomes one of the club's players.
+    pub players: Vec<String>,
+}
+
+impl Facts {
+    fn club_id(&self) -> ClubId {
+        match self {
+            Facts::Difference(f) => f.club_id,
+            Facts::Whole(w) => w.club_id,
+        }
+    }
 }
 
 /// What became of an [`Append`].
@@ -351,10 +390,15 @@ async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<A
     };
     let (outcomes, rows) = admit(jobs, counts);
     for row in &rows {
-        if let Some(f) = &row.facts
-            && let Err(e) =
-                store::history::add_new_players(conn, f.write.club_id, &f.write.delta).await
-        {
+        let written = async {
+            // The difference's players new to the club; the rest goes in the event's query.
+            if let Some(d) = &row.delta {
+                store::history::add_new_players(&mut *conn, d.write.club_id, &d.write.delta)
+                    .await?;
+            }
+            row.before_event(&mut *conn).await
+        };
+        if let Err(e) = written.await {
             return Err(abandon(conn, Failed::Statement(e)).await);
         }
     }
@@ -374,20 +418,23 @@ async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<App
         .await
         .map_err(Failed::Group)?;
     let (outcomes, rows) = admit(jobs, counts);
-    let clubs: Vec<crate::ids::ClubId> = rows
+    let clubs: Vec<ClubId> = rows
         .iter()
-        .filter_map(|r| Some(r.facts.as_ref()?.write.club_id))
+        .filter_map(|r| Some(r.append.facts.as_ref()?.club_id()))
         .collect();
     store::append::lock_clubs(&mut tx, &clubs)
         .await
         .map_err(Failed::Group)?;
     for row in &rows {
+        row.before_event(&mut *tx)
+            .await
+            .map_err(Failed::Statement)?;
         store::append_event(&mut *tx, row.session_id, &row.event)
             .await
             .map_err(Failed::Statement)?;
-        if let Some(f) = &row.facts {
-            f.write
-                .write(&mut *tx, f.session_id)
+        if let Some(d) = &row.delta {
+            d.write
+                .write(&mut *tx, d.session_id)
                 .await
                 .map_err(Failed::Statement)?;
         }
@@ -407,11 +454,13 @@ async fn abandon(conn: &mut SqliteConnection, failed: Failed) -> Failed {
     }
 }
 
-/// What one record writes: its event and club facts.
+/// What one record writes: its event and what goes with it.
 struct Row<'a> {
     session_id: SessionId,
     event: NewEvent<'a>,
-    facts: Option<Facts<'a>>,
+    append: &'a Append,
+    /// The facts' difference, written with the event's own statements.
+    delta: Option<Delta<'a>>,
 }
 
 impl<'a> Row<'a> {
@@ -427,14 +476,34 @@ impl<'a> Row<'a> {
                 recorded_at: a.recorded_at,
                 entry: &a.entry,
             },
-            facts: a
-                .facts
-                .as_ref()
-                .filter(|f| !f.delta.is_empty())
-                .map(|write| Facts {
+            append: a,
+            delta: match &a.facts {
+                Some(Facts::Difference(write)) if !write.delta.is_empty() => Some(Delta {
                     session_id: a.session_id,
                     write,
                 }),
+                _ => None,
+            },
+        }
+    }
+
+    /// What the record writes before its event, in the same transaction: the idempotency
+    /// key, and a whole session's facts with its players.
+    async fn before_event(&self, conn: &mut impl store::Connected) -> Result<(), sqlx::Error> {
+        let (id, at) = (self.session_id, self.event.recorded_at);
+        if let Some(key) = &self.append.key {
+            store::remember_idempotency_key(conn, id, key, self.event.seq, at).await?;
+        }
+        match &self.append.facts {
+            Some(Facts::Whole(w)) => {
+                for player in &w.players {
+                    store::clubs::add_player(conn, w.club_id, player).await?;
+                }
+                let (club, game) = (w.club_id, w.game.as_str());
+                store::history::replace_session_facts(conn, id, club, game, w.played_at, &w.facts)
+                    .await
+            }
+            Some(Facts::Difference(_)) | None => Ok(()),
         }
     }
 
@@ -443,19 +512,20 @@ impl<'a> Row<'a> {
             session_id: self.session_id,
             event: &self.event,
             then: self
-                .facts
+                .delta
                 .as_ref()
                 .map(|f| f as &(dyn store::append::Then<'_> + Sync)),
         }
     }
 }
 
-struct Facts<'a> {
+/// A club session's facts difference, written in its event's query.
+struct Delta<'a> {
     session_id: SessionId,
     write: &'a FactsWrite,
 }
 
-impl<'q> store::append::Then<'q> for Facts<'q> {
+impl<'q> store::append::Then<'q> for Delta<'q> {
     fn push(&self, sql: &mut String, first: usize) -> usize {
         store::history::push_facts_delta(sql, first, &self.write.delta)
     }
@@ -482,7 +552,8 @@ mod tests {
     use super::{Append, Appended, Committer, MAX_GROUP, MAX_QUEUED};
     use crate::error::AppError;
     use crate::format::SessionDoc;
-    use crate::ids::SessionId;
+    use crate::history::SessionFacts;
+    use crate::ids::{ClubId, SessionId};
     use crate::ledger::Posting;
     use crate::money::Money;
 
@@ -517,6 +588,7 @@ mod tests {
             recorded_at: crate::store::time::normalised("2026-01-01T00:00:00Z").unwrap(),
             entry: "{}".into(),
             facts: None,
+            key: None,
         }
     }
 

@@ -27,20 +27,6 @@ pub const PAGE: i64 = 20;
 /// Nights drawn on a player's chart (the latest).
 pub const CHART_NIGHTS: i64 = 30;
 
-/// After an event of club session `id` (same transaction): rewrites its facts from `fold`.
-pub async fn after_event(
-    conn: &mut impl Connected,
-    id: SessionId,
-    doc: &SessionDoc,
-    fold: &Fold,
-    created_at: DateTime<Utc>,
-) -> Result<(), AppError> {
-    let Some(Some(club)) = store::clubs::session_club(conn, id).await? else {
-        return Ok(());
-    };
-    write_facts(conn, id, club, doc, fold, created_at).await
-}
-
 /// Refuses a name in `names` that looks like ([`crate::rules::table::look_alike`], TR39) a
 /// name the club knows without being it in another case: Cyrillic "Аnn" cannot sit down
 /// where Ann plays. Errors: [`AppError::Refused`] naming `field`.

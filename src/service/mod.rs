@@ -29,7 +29,7 @@ use crate::format::{self, LedgerDoc, LedgerEvent, Position, SessionDoc};
 use crate::ids::{ClubId, SessionId};
 
 use crate::session::{EventKind, Fold, Tip};
-use crate::store::{self, EventRow, NewEvent};
+use crate::store::{self, EventRow};
 pub(crate) use create::new_session;
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
@@ -141,13 +141,14 @@ async fn read_target(
     })
 }
 
-/// Records one event at the end of a session, applied to the cached state (read on a miss)
-/// and appended with its postings only if the rules accept it; `void`, `correction` and
-/// `reopen` replay the session in full. Keyless plain events share a group commit
-/// ([`commit`]). `expected_events` (the count the caller saw) guards against a hand entered
-/// twice; `idempotency_key` makes a retry return the first result.
-/// Errors: [`AppError::Refused`], [`AppError::Conflict`], [`AppError::NotFound`]; nothing is
-/// written on error.
+/// Records one event at the end of a session: load (the cached state, or the store on a
+/// miss; `void`, `correction` and `reopen` read the whole session) → the pure step (the
+/// rules apply the event) → save (the group commit, [`commit`], which appends it only if
+/// the session still holds the events the state had). When another writer got there first
+/// the session is read again and the step taken again. `expected_events` (the count the
+/// caller saw) guards against a hand entered twice; `idempotency_key` makes a retry return
+/// the first result. Errors: [`AppError::Refused`], [`AppError::Conflict`],
+/// [`AppError::NotFound`], the store's; nothing is written on error.
 pub async fn record_event(
     pool: &WritePool,
     folds: &Folds,
@@ -161,30 +162,29 @@ pub async fn record_event(
     }
     // The slot before the connection: see the lock order in `folds`.
     let mut slot = folds.slot(id).write_owned().await;
-    // With a key, the transaction starts first so a retry is known at once; without, the event
-    // is applied before the write lock so the one writer is held only for the statements.
-    let mut tx = None;
-    if let Some(key) = idempotency_key {
-        let mut t = checked::begin_for(pool, &[id]).await?;
-        if let Some(seq) = store::idempotent_seq(&mut t, id, key).await? {
-            drop(t);
-            drop(slot);
-            return repeated(pool, folds, id, usize::try_from(seq).unwrap_or_default()).await;
-        }
-        tx = Some(t);
+    if let Some(seq) = key_seq(pool, id, idempotency_key).await? {
+        drop(slot);
+        return repeated(pool, folds, id, seq).await;
     }
     let history = Tip::needs_history(&event);
-    let target = take_target(pool, &mut slot, tx.as_mut(), id, history).await?;
+    let target = take_target(pool, &mut slot, id, history).await?;
     let pending = Pending {
         id,
         expected_events,
         body: event.to_string(),
         recorded_at: now(),
         event,
+        key: idempotency_key.map(str::to_string),
     };
-    let (target, before, entry) = match tx {
-        Some(tx) => record_keyed(tx, &mut slot, target, &pending, idempotency_key).await?,
-        None => record_plain(pool, folds, &mut slot, target, &pending).await?,
+    let (target, before, entry) = match record(pool, folds, &mut slot, target, &pending).await {
+        Err(e) if !matches!(e, AppError::Refused(_) | AppError::Conflict { .. }) => {
+            // Another instance may have recorded the same key meanwhile: its answer stands.
+            return match key_seq(pool, id, idempotency_key).await {
+                Ok(Some(seq)) => repeated(pool, folds, id, seq).await,
+                _ => Err(e),
+            };
+        }
+        done => done?,
     };
     // Committed: if its state cannot be kept, the slot stays empty and the next read refolds.
     let position = match &target {
@@ -201,12 +201,25 @@ pub async fn record_event(
     })
 }
 
+/// The `seq` of the event idempotency `key` already recorded in session `id`, if any.
+async fn key_seq(
+    pool: &WritePool,
+    id: SessionId,
+    key: Option<&str>,
+) -> Result<Option<usize>, AppError> {
+    let Some(key) = key else {
+        return Ok(None);
+    };
+    let mut conn = pool.reader().acquire().await?;
+    let seq = store::idempotent_seq(&mut conn, id, key).await?;
+    Ok(seq.map(|seq| usize::try_from(seq).unwrap_or_default()))
+}
+
 /// Takes session `id`'s state out of `slot`; on failure or cancellation the slot stays empty
 /// so the next request replays from the store.
 async fn take_target(
     pool: &WritePool,
     slot: &mut folds::SlotGuard,
-    tx: Option<&mut store::Tx>,
     id: SessionId,
     history: bool,
 ) -> Result<Target, AppError> {
@@ -214,30 +227,11 @@ async fn take_target(
         Some(kept) if !history => Target::Tip(kept),
         kept => {
             **slot = kept;
-            let target = match tx {
-                Some(t) => read_target(t, id, history).await?,
-                None => read_target(&mut pool.acquire().await?, id, history).await?,
-            };
+            let target = read_target(&mut pool.acquire().await?, id, history).await?;
             slot.take();
             target
         }
     })
-}
-
-/// Records `pending` under idempotency `key` in `tx` (which holds the write lock), commits.
-async fn record_keyed(
-    mut tx: store::Tx,
-    slot: &mut folds::SlotGuard,
-    mut target: Target,
-    pending: &Pending,
-    key: Option<&str>,
-) -> Result<Done, AppError> {
-    let before = target.events();
-    let applied = apply_one(&mut target, &pending.event, pending.expected_events);
-    let done = record_under_lock(&mut tx, slot, (target, before, applied), pending, false).await?;
-    finish_write(&mut tx, pending, key, &done).await?;
-    tx.commit().await?;
-    Ok(done)
 }
 
 /// An event on its way to the store.
@@ -247,6 +241,7 @@ struct Pending {
     expected_events: Option<usize>,
     body: String,
     recorded_at: DateTime<Utc>,
+    key: Option<String>,
 }
 
 /// An event's ledger entry and, for a cached club session, its facts difference.
@@ -254,82 +249,31 @@ type Applied = (LedgerEvent, Option<FactsWrite>);
 
 type Done = (Target, usize, Applied);
 
-/// Records `pending` without a key: through the group commit ([`commit`]) when the cached
-/// state accepts it, else in its own transaction ([`record_under_lock`]).
-async fn record_plain(
+/// Another writer got there first this many times in a row: the write gives up as busy.
+const TRIES: usize = 8;
+
+/// The pure step and the save, again on the session read anew while another writer got
+/// there first. A refusal stands only when the state it was refused on is the stored one;
+/// then `slot` gets the state back unchanged. On a store error the slot stays empty.
+async fn record(
     pool: &WritePool,
     folds: &Folds,
     slot: &mut folds::SlotGuard,
     mut target: Target,
     pending: &Pending,
 ) -> Result<Done, AppError> {
-    let before = target.events();
-    let applied = apply_one(&mut target, &pending.event, pending.expected_events);
-    let mut stale = false;
-    if let (Target::Tip(_), Ok((entry, facts))) = (&target, &applied) {
-        let append = Append {
-            session_id: pending.id,
-            count: before,
-            kind: entry.kind.clone(),
-            body: pending.body.clone(),
-            explanation: entry.explanation.clone(),
-            postings: entry.postings.clone(),
-            recorded_at: pending.recorded_at,
-            entry: entry_text(entry)?,
-            facts: facts.clone(),
-        };
-        match folds.committer().append(pool, append).await? {
-            Appended::Committed => return Ok((target, before, applied?)),
-            Appended::Stale => stale = true,
-        }
-    }
-    let mut tx = checked::begin_for(pool, &[pending.id]).await?;
-    let done = record_under_lock(&mut tx, slot, (target, before, applied), pending, stale).await?;
-    finish_write(&mut tx, pending, None, &done).await?;
-    tx.commit().await?;
-    Ok(done)
-}
-
-/// Appends `applied` to `target` in `tx` (write lock and session lock held); if another
-/// process wrote since, re-reads under the lock and applies again. On a refusal or conflict
-/// `slot` gets the state back unchanged; on a store error it stays empty.
-async fn record_under_lock(
-    tx: &mut impl Connected,
-    slot: &mut folds::SlotGuard,
-    (mut target, mut before, mut applied): (Target, usize, Result<Applied, AppError>),
-    pending: &Pending,
-    stale: bool,
-) -> Result<Done, AppError> {
-    let mut fresh = false;
-    loop {
-        match applied {
+    for _ in 0..TRIES {
+        let before = target.events();
+        match apply_one(&mut target, &pending.event, pending.expected_events) {
             Ok(applied) => {
-                let entry = &applied.0;
-                let text = entry_text(entry)?;
-                let new = NewEvent {
-                    seq: before as i64 + 1,
-                    kind: &entry.kind,
-                    body: &pending.body,
-                    explanation: &entry.explanation,
-                    postings: &entry.postings,
-                    recorded_at: pending.recorded_at,
-                    entry: &text,
-                };
-                if fresh {
-                    store::append_event(tx, pending.id, &new).await?;
-                    return Ok((target, before, applied));
-                }
-                if !stale
-                    && store::append_event_after(tx, pending.id, &new, before)
-                        .await?
-                        .is_some()
-                {
+                let append = appended(pending, &target, before, &applied)?;
+                if folds.committer().append(pool, append).await? == Appended::Committed {
                     return Ok((target, before, applied));
                 }
             }
-            // A refusal leaves the state unchanged, so it goes back.
             Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
-                if fresh || store::event_count(tx, pending.id).await? == before {
+                let mut conn = pool.reader().acquire().await?;
+                if store::event_count(&mut conn, pending.id).await? == before {
                     **slot = Some(kept_of(target)?);
                     return Err(e);
                 }
@@ -337,35 +281,64 @@ async fn record_under_lock(
             Err(e) => return Err(e),
         }
         let whole = matches!(target, Target::Whole(_));
-        target = read_target(tx, pending.id, whole).await?;
-        before = target.events();
-        applied = apply_one(&mut target, &pending.event, pending.expected_events);
-        fresh = true;
+        target = read_target(&mut pool.acquire().await?, pending.id, whole).await?;
     }
+    Err(AppError::Busy)
 }
 
-/// After the event in its own transaction: remembers the key and writes the club's facts.
-async fn finish_write(
-    tx: &mut impl Connected,
+/// What the group commit appends for `pending`, applied to `target` after `before` events:
+/// the event with its entry and postings, the key, and a club session's facts (the cached
+/// state's difference, or the whole session's after an event that reaches back).
+fn appended(
     pending: &Pending,
-    idempotency_key: Option<&str>,
-    (target, before, (_, facts)): &Done,
-) -> Result<(), AppError> {
-    if let Some(key) = idempotency_key {
-        let seq = i64::try_from(*before).unwrap_or(i64::MAX).saturating_add(1);
-        store::remember_idempotency_key(tx, pending.id, key, seq, pending.recorded_at).await?;
-    }
-    if let Some(facts) = facts {
-        facts.write(tx, pending.id).await?;
-    }
-    if let Target::Whole(state) = target
-        && let Some(club) = state.club_id
-    {
-        // A newcomer at a club's table becomes one of the club's players.
-        remember_players(tx, club, state.fold.balances().as_map().keys()).await?;
-        history::after_event(tx, pending.id, &state.doc, &state.fold, state.created_at).await?;
-    }
-    Ok(())
+    target: &Target,
+    before: usize,
+    (entry, difference): &Applied,
+) -> Result<Append, AppError> {
+    let facts = match (target, difference) {
+        (_, Some(write)) => Some(commit::Facts::Difference(write.clone())),
+        (Target::Whole(state), None) => state
+            .club_id
+            .map(|club| whole_facts(state, club))
+            .transpose()?,
+        (Target::Tip(_), None) => None,
+    };
+    Ok(Append {
+        session_id: pending.id,
+        count: before,
+        kind: entry.kind.clone(),
+        body: pending.body.clone(),
+        explanation: entry.explanation.clone(),
+        postings: entry.postings.clone(),
+        recorded_at: pending.recorded_at,
+        entry: entry_text(entry)?,
+        facts,
+        key: pending.key.clone(),
+    })
+}
+
+/// Club `club`'s history facts of the whole session `state` as it now stands, with its
+/// players. Errors: [`AppError::Internal`] when the session no longer folds.
+fn whole_facts(state: &Loaded, club: ClubId) -> Result<commit::Facts, AppError> {
+    let doc = &state.doc;
+    let facts = crate::history::session_facts(
+        &state.fold,
+        &doc.agreements,
+        &doc.players,
+        doc.opening_scores.as_ref(),
+    )
+    .map_err(|r| AppError::Internal(format!("session {} no longer folds: {r}", state.id)))?;
+    let players = state.fold.balances().as_map().keys();
+    Ok(commit::Facts::Whole(commit::WholeFacts {
+        club_id: club,
+        game: doc.game.clone(),
+        played_at: state.created_at,
+        facts,
+        players: players
+            .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
+            .cloned()
+            .collect(),
+    }))
 }
 
 /// What the cache keeps of a state an event was applied to.
