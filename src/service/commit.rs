@@ -552,8 +552,7 @@ mod tests {
     use super::{Append, Appended, Committer, MAX_GROUP, MAX_QUEUED};
     use crate::error::AppError;
     use crate::format::SessionDoc;
-    use crate::history::SessionFacts;
-    use crate::ids::{ClubId, SessionId};
+    use crate::ids::SessionId;
     use crate::ledger::Posting;
     use crate::money::Money;
 
