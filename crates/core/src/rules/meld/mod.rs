@@ -1,15 +1,11 @@
-//! The meld calculator: the melds a player shows, as tapped (a meld and
-//! how many) or as cards, scored by one pinochle game's own table, each meld named, and
-//! impossible meld refused with the reason. Pure: no I/O, the same code for the JSON
-//! endpoint (`POST /api/v1/meld`), the hand forms' calculator and the `meld_detail` field
-//! of a hand event ([`detail`]).
+//! The meld calculator: melds tapped (a meld and how many) or as cards, scored by one
+//! game's table, each named, the impossible refused with the reason. Pure; serves
+//! `POST /api/v1/meld`, the hand forms and `meld_detail` ([`detail`]).
 //!
-//! Values are rules §1.0's classes A, B and C (S004's two-handed table, S002, PENGUIN);
-//! each game's differences are in [`MeldRules`]: double pinochle 80 in Scarne's games
-//! (S000's 721-point example counts "80 Pinochle"; rules §3 item 30) against 300 in S002
-//! and S004, and the partnership extras of rules §1.5 (double run 1,500, all eight aces
-//! 1,000, kings 800, queens 600, jacks 400) where the game has them. Where a game has no
-//! extra a meld held twice scores twice ("300 in trump" for Scarne's double flush).
+//! Values are rules §1.0's classes A, B and C (S004, S002, PENGUIN); each game's
+//! differences are in [`MeldRules`]: double pinochle 80 in Scarne's games (S000; rules §3
+//! item 30) but 300 in S002 and S004, and rules §1.5's partnership extras. Without an
+//! extra, a meld held twice scores twice.
 
 mod cards;
 pub mod detail;
