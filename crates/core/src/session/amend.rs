@@ -1,13 +1,11 @@
-//! Corrections and undos on the fold: restart from the state before the amended event,
-//! re-apply what stands after it, post only the difference, and strike or re-show the
-//! game ends it changes. Never erases: the amended rows stay, struck.
+//! Corrections and undos: restart from the state before the amended event, re-apply what
+//! stands after it, post only the difference. The amended rows stay, struck.
 
 use super::*;
 use crate::ledger::Postings;
 use crate::rules::{Cell, Field, Step};
 
-/// A `void` or `correction` as read: the event it changes, the replacement (`None` for a
-/// `void`) and why.
+/// A `void` or `correction` as read: its target, the replacement (`None` for a `void`), why.
 struct Asked {
     target: usize,
     replacement: Option<Map<String, Value>>,
@@ -20,7 +18,7 @@ struct Redone {
     core: Core,
     /// How many games were finished before the amended event: those stand as they were.
     games_before: usize,
-    /// They, as they now stand (a `void`'s target left out), each with its kept state.
+    /// Those standing now (a `void`'s target left out), each with its kept state.
     standing: Vec<Standing>,
     /// The replacement's own reckoning: its words, steps and rules; `None` for a `void`.
     reckoning: Option<(String, Vec<Step>, Vec<String>)>,
@@ -31,9 +29,8 @@ struct Redone {
 }
 
 impl Fold {
-    /// The state before the standing event at `slot`: the nearest state kept at or before
-    /// it, with the standing events between replayed. Errors: a replayed event refused
-    /// (it was accepted when recorded, so this is a bug), named at `index`.
+    /// The state before the standing event at `slot`, replayed from the nearest kept one.
+    /// Errors: a replayed event refused (a bug), named at `index`.
     pub(super) fn state_before(&self, slot: usize, index: usize) -> Result<Core, Refusal> {
         let kept = self.standing[..=slot.min(self.standing.len().saturating_sub(1))]
             .iter()
@@ -54,8 +51,8 @@ impl Fold {
         Ok(core)
     }
 
-    /// A `void` or `correction` at `index`: restarts from the state before its target,
-    /// re-applies the standing events after it with the change, and posts the difference.
+    /// A `void` or `correction` at `index`: replays from before its target with the change
+    /// and posts the difference.
     pub(super) fn amend(
         &mut self,
         index: usize,
@@ -102,10 +99,9 @@ impl Fold {
         Ok(())
     }
 
-    /// The `void` or `correction` at `index` as read, checked before anything is replayed:
-    /// the sitting is open (or it undoes a payment), the reason is short enough and the
-    /// event it changes is an earlier one. Errors name `type`, the event's field at fault,
-    /// `reason` or `event`.
+    /// The amendment at `index` as read and checked before any replay: sitting open (or
+    /// undoing a payment), reason short enough, target earlier. Errors name `type`, the
+    /// field at fault, `reason` or `event`.
     fn asked(
         &self,
         index: usize,
@@ -163,10 +159,8 @@ impl Fold {
         })
     }
 
-    /// The standing events from the one at `slot` (event `target`) on, with the change
-    /// made: a `void`'s target left out, a correction's target replaced by `replacement`;
-    /// and the target's type. Errors: a replacement of another type, named
-    /// `replacement.type` at `index`.
+    /// The standing events from `slot` (event `target`) on with the change made, and the
+    /// target's type. Errors: a replacement of another type (`replacement.type`).
     fn changed(
         &self,
         index: usize,
@@ -206,10 +200,9 @@ impl Fold {
         Ok((changed, current_kind))
     }
 
-    /// Replays `changed` (the standing events from `slot` on, with the change) from the
-    /// state before `slot`, keeping the state before every [`CHECKPOINT`]th. Errors, at
-    /// `index`: the replacement of `target` refused (named `replacement.<field>`), or a
-    /// later event the change makes refused (named `event`).
+    /// Replays `changed` from the state before `slot`, keeping every [`CHECKPOINT`]th state.
+    /// Errors at `index`: the replacement refused (`replacement.<field>`), or a later event
+    /// it makes refused (`event`).
     fn redo(
         &self,
         index: usize,
@@ -267,8 +260,7 @@ impl Fold {
         })
     }
 
-    /// How the sheet names the amended event `target` of type `kind`: "Hand 3", "The
-    /// payment", "Event 4 (player joins)".
+    /// How the sheet names the amended event: "Hand 3", "The payment", "Event 4 (player joins)".
     fn amended_label(&self, target: usize, kind: EventKind) -> String {
         match self
             .rows
@@ -281,10 +273,9 @@ impl Fold {
         }
     }
 
-    /// At the amendment row `r` (to be row `at`) of event `target`, with `now` the games
-    /// finished after the first `from` (the games finished before `target`): strikes every closing row shown that no longer stands as shown,
-    /// and shows under `r` every game that ended differently or newly, and every game the
-    /// changed event had finished.
+    /// At amendment row `r` (to be row `at`) of event `target`: strikes every closing row
+    /// that no longer stands as shown and shows under `r` every game that ended differently
+    /// or newly. `now` holds the games finished after the first `from`.
     fn reshow_game_ends(
         &mut self,
         r: &mut Row,
@@ -294,7 +285,7 @@ impl Fold {
     ) {
         let amended_by = r.index.unwrap_or_default();
         let last_shown = self.shown.last_key_value().map_or(0, |(&number, _)| number);
-        // Games up to `from` were finished before the amended event: they stand as shown.
+        // Games up to `from` finished before the amended event: they stand.
         for number in from + 1..=last_shown.max(from + now.len()) {
             let new = now.get(number - from - 1);
             let old = self
@@ -367,9 +358,8 @@ fn amendment_words(
     }
 }
 
-/// The amendment's row at `index` (of type `kind`) for the amended event named `label`:
-/// `postings`, the money that takes the balances to where `redone` leaves them, in words
-/// with `reason`, and the replacement's reckoning; the scores after it are the last kept.
+/// The amendment's row at `index` for the event named `label`: the postings that take the
+/// balances to `redone`'s, in words with `reason`, and the replacement's reckoning.
 fn amendment_row(
     index: usize,
     kind: EventKind,
@@ -400,10 +390,8 @@ fn amendment_row(
     row(Some(index), kind, None, outcome)
 }
 
-/// What the amendment row `r` shows as standing when the last event standing after it
-/// (`last_event`) finished a game shown again under it: that game's final scores (the
-/// last event's cells, `last_cells`), its closing row and the new game following; `None`
-/// otherwise.
+/// What row `r` shows as standing when `last_event` finished a game shown again under it:
+/// that game's final scores (`last_cells`), closing row and the next game; else `None`.
 fn final_tally(
     core: &Core,
     r: &Row,
@@ -433,10 +421,8 @@ fn final_tally(
 }
 
 impl Fold {
-    /// Why event `target` (earlier than this one, and not standing) cannot be undone or
-    /// corrected, in words a player reads: it is itself a correction (taken back by
-    /// correcting its event again) or an undo, or it was undone already, or it is not an
-    /// event the sheet changes (the opening ante, a close).
+    /// Why event `target` (earlier, not standing) cannot be amended, in player words: it
+    /// is a correction or an undo, already undone, or not a sheet event (ante, close).
     fn not_amendable(&self, target: usize) -> String {
         let row = self.row_of.get(&target).and_then(|&r| self.rows.get(r));
         match row.and_then(|r| r.amends) {
