@@ -1,5 +1,5 @@
-//! The end of an Auction Pitch game: who wins after a hand (rules §1.4 end of game rules
-//! 1–3, Smudge, count-down) and what the losers pay (rules §1.4 settlement). Pure.
+//! The end of an Auction Pitch game: who wins (rules §1.4 end of game 1–3, Smudge,
+//! count-down) and what the losers pay. Pure.
 
 use super::agreements::{Agreements, NegativeDifference};
 use super::hand::{Contract, Point};
@@ -15,17 +15,14 @@ pub enum Decision {
     Smudge,
     /// Rule 1: the pitcher went out, whoever else did (S001, AIRP, H2G2): `"pitcher_out"`.
     PitcherOut,
-    /// Rule 2: exactly one player went out: `"only_one_out"`, or `"countdown"` for the
-    /// first to reach zero in count-down.
+    /// Rule 2: exactly one player out: `"only_one_out"`, or `"countdown"` counting down.
     OnlyOneOut,
-    /// Rule 3: two or more players other than the pitcher went out; the hand was counted
-    /// again from the scores before it in the order High, Low, Jack, Game, and this point
-    /// carried the winner out first: `"count_order:high"` … (never Game: it is counted
-    /// last, so any other player out got there sooner).
+    /// Rule 3: two or more but the pitcher out; recounted from before the hand in the order
+    /// High, Low, Jack, Game, this point carried the winner out first: `"count_order:high"`
+    /// … (never Game: it is last).
     CountOrder(Point),
-    /// Rule 3 with a revoke: the revoke's bonus of the bid is counted before the points, as
-    /// it happened during play, and carried the winner out; if it carried several out at
-    /// once, the one furthest out wins, then the one nearest the dealer's left ([R]):
+    /// Rule 3, the revoke's bonus (counted first, as it happened in play) carried the
+    /// winner out; among several, the furthest out, then nearest the dealer's left ([R]):
     /// `"count_order:revoke"`.
     CountOrderRevoke,
 }
@@ -73,13 +70,11 @@ impl Win {
     }
 }
 
-/// Who, if anyone, wins the game with this hand (rules §1.4 end of game):
-/// a winning smudge first; then the pitcher if he is out (rule 1); then the only player
-/// out (rule 2); then, with two or more out, the first to go out when the hand is counted
-/// again from the scores before it — fixed changes (revoke penalty and bonus) first, as
-/// they happened during play, then High, Low, Jack, Game (rule 3). "Out" is at or over the
-/// target, or at or below zero in count-down, where the same precedence applies ([R]).
-/// `order` is the seating from the dealer's left, the last tie-break. `None`: play on.
+/// Who wins the game with this hand, if anyone (rules §1.4): a winning smudge; the pitcher
+/// if out (rule 1); the only player out (rule 2); else the first out when the hand is
+/// recounted from before it, fixed changes first, then High, Low, Jack, Game (rule 3).
+/// "Out" counting down is at or below zero, same precedence ([R]). `order` (from the
+/// dealer's left) breaks ties. `None`: play on.
 pub fn decide(
     agreements: &Agreements,
     c: &Contract,
@@ -113,8 +108,7 @@ pub fn decide(
     }
 }
 
-/// Rule 3: counts the hand again from `scored.counted_from` and returns the first of `out`
-/// to go out.
+/// Rule 3: recounts the hand from `scored.counted_from`; returns the first of `out` out.
 fn count_order(agreements: &Agreements, scored: &Scored, out: &[&str], order: &[&str]) -> Win {
     let mut running = scored.counted_from.clone();
     for (p, d) in &scored.parts.fixed {
@@ -167,15 +161,12 @@ fn furthest_out(
         .to_string()
 }
 
-/// The settlement of a finished game (rules §1.4 settlement, S001 "The winner receives
-/// from each player the difference in points between his score and each player's
-/// score"): every other player pays the winner `(winner − player) × stake`, or in
-/// count-down the mirror `(player − winner) × stake` ([R] §3 item 17). A negative
-/// difference is clamped to nothing or paid by the winner, as agreed
-/// (`negative_difference`, [R] §3 item 15). Returns the postings (summing to zero) and
-/// "Game over: A wins at 11 as pitcher; B pays 0.45 (11 − 2 = 9 points × 0.05); …", and the
-/// same as steps: the stake per point, then each payment with its difference.
-/// Errors: a payment too large for the ledger, on `agreements.stake`.
+/// The settlement of a finished game (rules §1.4; S001 "The winner receives from each
+/// player the difference in points"): each pays `(winner − player) × stake`, mirrored in
+/// count-down ([R] §3 item 17); a negative difference clamped or paid by the winner as
+/// agreed ([R] §3 item 15). Returns postings, words ("Game over: A wins at 11 as pitcher;
+/// B pays 0.45 (11 − 2 = 9 points × 0.05); …") and steps. Errors name `agreements.stake`
+/// for a payment too large for the ledger.
 pub fn settle(
     agreements: &Agreements,
     final_scores: &Scores,
@@ -223,10 +214,8 @@ pub fn settle(
     Ok((postings, items.join("; "), steps))
 }
 
-/// The money of a difference of `diff` points at `stake` a point, whatever its sign. One
-/// payment within the money limit, so the winner's sum of up to seven of them cannot
-/// overflow either (the ledger then refuses a balance past it). The error names
-/// `agreements.stake`.
+/// `diff` points at `stake`, within the money limit so seven such sums cannot overflow.
+/// Errors name `agreements.stake`.
 fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
     stake
         .cents()
@@ -244,10 +233,8 @@ fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
-/// One player's payment of the difference `high − low` to the winner `w` (rules §1.4
-/// settlement, S001), `amount` in money: nothing when level; a negative difference clamped
-/// to nothing or paid by the winner, as agreed ([R] §3 item 15). Posts it, adds its step and
-/// returns it in words.
+/// One player's difference `high − low` paid to winner `w` (rules §1.4, S001): nothing if
+/// level; negative clamped or paid by the winner ([R] §3 item 15). Returns it in words.
 fn pay_difference(
     agreements: &Agreements,
     (w, player): (&str, &str),
