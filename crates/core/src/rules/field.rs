@@ -197,7 +197,6 @@ fn written(parts: &[Part]) -> String {
 }
 
 impl fmt::Display for Field {
-    /// The path as the session format writes it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
     }

@@ -120,7 +120,6 @@ pub fn offer(players: &[String]) -> HandFormSpec {
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
     how: Option<String>,
-    /// The rest of the form, by field name.
     #[serde(flatten)]
     fields: BTreeMap<String, String>,
 }

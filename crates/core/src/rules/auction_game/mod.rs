@@ -54,7 +54,6 @@ typed::events! {
 pub struct Auction {
     agreements: Agreements,
     players: Vec<String>,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 

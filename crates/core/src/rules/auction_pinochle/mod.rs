@@ -376,7 +376,6 @@ impl Game for AuctionPinochle {
     const ENTER: &'static str =
         "a hand, a payment, the close, a player joining or leaving, or the kitty divided";
 
-    /// Starts a session ([`Game::new`]). Errors name the field.
     fn new(
         agreements: Agreements,
         _players: &[String],

@@ -99,7 +99,6 @@ pub struct AuctionPitch {
     agreements: Agreements,
     players: Vec<String>,
     scores: Scores,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
     dead_hand_last: bool,
 }
@@ -342,7 +341,6 @@ impl Game for AuctionPitch {
         })
     }
 
-    /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {
         Layout {
             columns: Column::per_player(&self.players, Tally::Points),

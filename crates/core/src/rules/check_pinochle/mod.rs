@@ -51,7 +51,6 @@ pub struct CheckPinochle {
     scores: PerSide<i64>,
     checks: PerSide<i64>,
     hands_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -491,7 +490,6 @@ impl Game for CheckPinochle {
             .collect()
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }

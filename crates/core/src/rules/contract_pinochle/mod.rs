@@ -52,7 +52,6 @@ pub struct ContractPinochle {
     scores: PerSide<i64>,
     /// Deals (played or thrown in) since the game in progress began.
     deals_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -307,7 +306,6 @@ impl Game for ContractPinochle {
         "a hand, a payment or the close (partners stay seated for the whole game)";
     const RULE: Option<&'static str> = Some("rules §1.8");
 
-    /// Starts a session ([`Game::new`]). Errors name the field.
     fn new(
         agreements: Agreements,
         players: &[String],
@@ -386,7 +384,6 @@ impl Game for ContractPinochle {
         Some(self.scores.to_json())
     }
 
-    /// A points column per side, NS first (rules §1.8).
     fn layout(&self, _table: &Table) -> Layout {
         self.seating.layout(&[Tally::Points])
     }
@@ -395,13 +392,11 @@ impl Game for ContractPinochle {
         self.scores.running_cells(Tally::Points)
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         let carried = self.games == 0 && self.scores != PerSide::default();
         partnership::carried_in_line(carried, || self.standing())
     }
 
-    /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
     fn settle_pairs(&self) -> Vec<(String, String)> {
         self.seating.opposite_pairs()
     }

@@ -59,7 +59,6 @@ pub struct PartnershipAuction {
     seating: Seating,
     scores: PerSide<i64>,
     deals_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -396,7 +395,6 @@ impl Game for PartnershipAuction {
         Some(self.scores.to_json())
     }
 
-    /// A points column per side, NS first (rules §1.6).
     fn layout(&self, _table: &Table) -> Layout {
         self.seating.layout(&[Tally::Points])
     }
@@ -405,13 +403,11 @@ impl Game for PartnershipAuction {
         self.scores.running_cells(Tally::Points)
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         let carried = self.scores != PerSide::default() && self.games == 0;
         partnership::carried_in_line(carried, || self.standing())
     }
 
-    /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
     fn settle_pairs(&self) -> Vec<(String, String)> {
         self.seating.opposite_pairs()
     }

@@ -59,7 +59,6 @@ pub struct PartnershipPinochle {
     /// it on one deal (rules §1.5).
     target: i64,
     hands_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -423,12 +422,10 @@ impl Game for PartnershipPinochle {
         self.scores.running_cells(Tally::Points)
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }
 
-    /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
     fn settle_pairs(&self) -> Vec<(String, String)> {
         self.seating.opposite_pairs()
     }

@@ -261,7 +261,6 @@ pub struct Form {
     board: Option<String>,
     #[serde(default, deserialize_with = "text")]
     eight_or_better: Option<String>,
-    /// The rest of the form, by field name.
     #[serde(flatten)]
     per_player: BTreeMap<String, String>,
 }
@@ -366,11 +365,8 @@ impl Form {
 
 /// Each player's part in a hand as the form gives it.
 struct Seats {
-    /// What each put in, ante included.
     contributions: BTreeMap<String, Money>,
-    /// Who folded.
     folded: Vec<String>,
-    /// Who went all-in.
     all_in: Vec<String>,
     /// Who is left for the showdown: everyone who did not fold.
     left: Vec<String>,

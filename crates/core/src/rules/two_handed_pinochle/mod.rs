@@ -91,7 +91,6 @@ pub struct TwoHanded {
     target: i64,
     carried_in: Option<[i64; 2]>,
     deals_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -360,7 +359,6 @@ impl Game for TwoHanded {
         Some(self.scores_json(self.scores))
     }
 
-    /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {
         Layout {
             columns: Column::per_player((0..2).map(|seat| self.name(seat)), Tally::Points),
