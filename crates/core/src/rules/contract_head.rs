@@ -39,8 +39,7 @@ pub fn seated_dealer(dealer: &str, seating: &Seating) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Checks a played deal's head in order: `bidder` seated, `bid` passing `check_bid`,
-/// `trump` given. Errors name the field, in `asks`' words where one is missing.
+/// Checks a played deal's head: `bidder` seated, `bid` by `check_bid`, `trump` given.
 pub fn head(
     bidder: Option<String>,
     bid: Option<i64>,

@@ -21,8 +21,7 @@ pub enum Part {
     Place(usize),
 }
 
-/// The field at fault: a path of [`Part`]s, empty for the event or form as a whole.
-/// Shown exactly as the session format writes it; the text is kept beside the parts.
+/// The field at fault: a path of [`Part`]s (empty: the whole event), shown as written.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Field {
     parts: Vec<Part>,
@@ -126,8 +125,7 @@ impl Field {
     }
 }
 
-/// Reads a path from text: dotted parts are names, numbers places, a trailing `[n]` an
-/// index. Players and sides are never guessed (see [`Field::with_entries`]).
+/// Reads a path from text (`a.b`, `a.0`, `a[3]`); players and sides are never guessed.
 impl From<&str> for Field {
     fn from(text: &str) -> Field {
         let mut parts = Vec::new();

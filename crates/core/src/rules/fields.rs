@@ -52,13 +52,11 @@ impl RuleError {
     }
 }
 
-/// The largest whole number (absolute) any event, agreement or opening score may carry:
-/// far beyond any card-table count, and the product of two fits an `i64`, so no rule's
-/// arithmetic overflows.
+/// The largest absolute number any event, agreement or opening score may carry: two
+/// multiplied still fit an `i64`, so no rule's arithmetic overflows.
 pub const NUMBER_LIMIT: i64 = 1_000_000_000;
 
-/// Refuses any JSON number in `value` beyond ±[`NUMBER_LIMIT`], naming its place
-/// (`prefix.meld`, `prefix.bids[2]`).
+/// Refuses a JSON number beyond ±[`NUMBER_LIMIT`], naming its place (`prefix.bids[2]`).
 pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
     match value {
         Value::Number(n) => {
@@ -95,8 +93,7 @@ pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
     }
 }
 
-/// Refuses scores carried in to a game that keeps none: `opening_scores` may only be
-/// absent, `null` or `{}` (session-format). Names `opening_scores` in `words`, citing `rule`.
+/// Refuses `opening_scores` other than absent, `null` or `{}` in a game that keeps none.
 pub fn no_opening_scores(
     opening_scores: Option<&Value>,
     words: &str,
@@ -115,8 +112,7 @@ pub fn no_opening_scores(
     }
 }
 
-/// Reads a `hand` of a game without bidding (rules §1.5, §1.9) as [`read`] does, refusing
-/// `all_passed` by name first, in `words`, citing `rule`.
+/// [`read`] for a game without bidding (rules §1.5, §1.9), refusing `all_passed` by name.
 pub fn read_unbid<T: DeserializeOwned>(
     event: &Map<String, Value>,
     words: &str,
@@ -128,8 +124,7 @@ pub fn read_unbid<T: DeserializeOwned>(
     read(event)
 }
 
-/// Deserialises `object` into `T` (`deny_unknown_fields`); a refusal names the field
-/// (unknown, missing or wrongly typed).
+/// Deserialises `object` into `T`; a refusal names the unknown, missing or mistyped field.
 pub fn read<T: DeserializeOwned>(object: &Map<String, Value>) -> Result<T, RuleError> {
     // Read in place: no copy of the event.
     serde_path_to_error::deserialize(object).map_err(|err| {

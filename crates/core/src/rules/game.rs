@@ -57,8 +57,7 @@ impl Outcome {
     }
 }
 
-/// What the engines see besides their own state: the seating and every balance (cents)
-/// before the event.
+/// What the engines see besides their own state: the seating and the balances (cents).
 pub struct Ctx<'a> {
     /// Seating, mutable for games that let players join and leave.
     pub table: &'a mut Table,
@@ -89,13 +88,11 @@ pub trait Engine: Send + Sync {
     fn house_accounts(&self) -> Vec<&'static str> {
         kitty_accounts(self.has_kitty())
     }
-    /// Postings due before the first event, such as the kitty's opening ante (rules §1.2
-    /// rule 1); `None` by default.
+    /// Postings due before the first event, e.g. the kitty's ante (rules §1.2 rule 1).
     fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Outcome> {
         None
     }
-    /// Applies one event of type `kind` other than `payment` and `close`. Errors name the
-    /// field and the rule; on error the engine is unchanged.
+    /// Applies one event other than `payment` and `close`. Errors name the field and rule.
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
@@ -130,11 +127,9 @@ pub trait Engine: Send + Sync {
     fn start_line(&self) -> Option<SheetLine> {
         None
     }
-    /// The agreements in words for the top of the sheet, as `(label, value)`; `currency`
-    /// is the session's ISO code.
+    /// The agreements in words, `(label, value)`; `currency` is the ISO code.
     fn agreements_summary(&self, currency: &str) -> Vec<(String, String)>;
-    /// The unordered pairs of players who pay each other ("E pays N"), which the settle-up
-    /// prefers ([`crate::ledger::settle_up::fewest_transfers_preferring`]); none by default.
+    /// Pairs who pay each other ("E pays N"), which the settle-up prefers; none by default.
     fn settle_pairs(&self) -> Vec<(String, String)> {
         Vec::new()
     }
@@ -142,8 +137,7 @@ pub trait Engine: Send + Sync {
     fn is_deal(&self, kind: &str) -> bool {
         kind == "hand"
     }
-    /// What closing now would do to a game in progress, for the close button; `None` when
-    /// nothing is in progress.
+    /// What closing now would do to a game in progress; `None` when none is.
     fn unfinished(&self) -> Option<String> {
         None
     }
@@ -151,8 +145,7 @@ pub trait Engine: Send + Sync {
     fn hand_form(&self, table: &Table) -> HandFormSpec;
 }
 
-/// One choice on the hand form: the value sent, its label, and the most that may be
-/// entered where it is a count.
+/// One hand-form choice: the value sent, its label, and the most of it where counted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
     /// The value the form sends (`"conceded_before_lead"`, `"NS"`).
@@ -174,8 +167,7 @@ impl Choice {
     }
 }
 
-/// What a game's hand form offers: the lowest bid (points) and named lists of choices
-/// (`"outcomes"`, `"suits"`, `"sides"`).
+/// What a game's hand form offers: the lowest bid (points) and named lists of choices.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HandFormSpec {
     /// The lowest bid allowed, in points (Pitch: 1).
@@ -221,8 +213,7 @@ pub enum SpecKind {
     NumberChoice(&'static [i64]),
 }
 
-/// The default `stake` of every game, on the form and in the rules: "0.00", points only
-/// (session-format). The registry's tests check both agree.
+/// Every game's default `stake`, on the form and in the rules: "0.00", points only.
 pub const STAKE_DEFAULT: &str = "0.00";
 
 /// [`STAKE_DEFAULT`] as money.
@@ -277,8 +268,7 @@ impl AgreementSpec {
         }
     }
 
-    /// Turns the submitted text into the agreement's JSON value; `None` for an empty field
-    /// (the rules' default). Errors name `agreements.<name>`.
+    /// The agreement's JSON value; `None` when empty. Errors name `agreements.<name>`.
     pub fn to_json(&self, text: &str) -> Result<Option<Value>, RuleError> {
         let text = text.trim();
         if text.is_empty() {
@@ -307,8 +297,7 @@ impl AgreementSpec {
     }
 }
 
-/// The agreements object from a new-session form's `a.<name>` fields; empty fields take
-/// the default. Errors name `agreements.<name>`.
+/// The agreements object from a form's `a.<name>` fields. Errors name `agreements.<name>`.
 pub fn agreements_from_form(
     specs: &[AgreementSpec],
     form: &HashMap<String, String>,
@@ -324,18 +313,14 @@ pub fn agreements_from_form(
     Ok(agreements)
 }
 
-/// Starts an engine from the agreements, the players (seat order) and the
-/// `opening_scores`. Errors name the field (`agreements.stake`).
+/// Starts an engine from agreements, players (seat order) and `opening_scores`.
 pub type StartFn =
     fn(&Map<String, Value>, &[String], Option<&Value>) -> Result<Box<dyn Engine>, RuleError>;
 
-/// Turns a submitted hand form (urlencoded body) into a `hand` event as in the session
-/// document ([`crate::rules::hand_form`]). Errors name the form's field.
+/// Turns a submitted hand form into a `hand` event ([`crate::rules::hand_form`]).
 pub type FormFn = fn(&[u8]) -> Result<Value, RuleError>;
 
-/// What the bidder needs to make the contract, for the hand form's preview, from the
-/// form's `values` so far and the players `seated` clockwise; `None` without a bidder and
-/// bid ([`crate::rules::to_make`]).
+/// The hand form's "to make" preview from `values` and `seated` ([`crate::rules::to_make`]).
 pub type ToMakeFn = fn(&HashMap<String, String>, &[String]) -> Option<String>;
 
 /// A registered game.
@@ -361,8 +346,7 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
-    /// The registration of the typed game `G` with hand form `F`; meld and "to make" are
-    /// added by [`GameInfo::with_meld`] and [`GameInfo::with_to_make`].
+    /// Registers typed game `G` with hand form `F`, without meld or "to make".
     pub const fn typed<G: super::typed::Game, F: super::hand_form::HandForm>(
         (id, name, rules): (&'static str, &'static str, &'static str),
         seats: (usize, usize),
@@ -398,9 +382,8 @@ impl GameInfo {
     }
 }
 
-/// Every field of `event` as the hand form's input of that name, to correct it: dotted
-/// paths (`points.high`), `null` as `"nobody"`, a list of names as a count per name, any
-/// other list by index (`rounds.0.bids.Ann`).
+/// Every field of `event` as the hand form's input names it (`points.high`,
+/// `rounds.0.bids.Ann`; `null` as `"nobody"`), to correct it.
 pub fn form_values(event: &Value) -> HashMap<String, String> {
     let mut values = HashMap::new();
     flatten("", event, &mut values);

@@ -10,8 +10,7 @@ use serde_json::Value;
 
 use super::{Field, RuleError};
 
-/// Reads a form body (`application/x-www-form-urlencoded`) into `T`. Errors name the field
-/// (`"bid"`, `"NS.meld"`) with the reader's words (`"x" is not a whole number`).
+/// Reads a urlencoded form body into `T`. Errors name the field in the reader's words.
 pub fn read_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, RuleError> {
     serde_path_to_error::deserialize(serde_html_form::Deserializer::from_bytes(body)).map_err(|e| {
         let field = match e.path().to_string() {
@@ -23,8 +22,7 @@ pub fn read_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, RuleError> {
     })
 }
 
-/// A game's hand form as submitted; it turns into the `hand` event as the session document
-/// writes it.
+/// A game's hand form as submitted; it turns into the `hand` event as written.
 pub trait HandForm: DeserializeOwned {
     /// The written hand (`Serialize`s to the event).
     type Written: Serialize;

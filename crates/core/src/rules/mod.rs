@@ -74,9 +74,8 @@ pub struct FinishedGame {
     pub final_scores: Value,
 }
 
-/// A player's name as it must already stand in a document or event: exactly what
-/// [`table::player_name`] keeps (trimmed, NFC, visible, not reserved, 1–40 characters).
-/// Errors say why in words.
+/// A name as a document must hold it: exactly what [`table::player_name`] keeps. Errors in
+/// words.
 pub fn check_name(name: &str) -> Result<(), String> {
     let kept = table::player_name(name)?;
     if kept != name {

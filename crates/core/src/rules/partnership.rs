@@ -30,8 +30,7 @@ pub const ALL_TRICK_POINTS: i64 = 250;
 /// Players in a partnership game: always four (rules §1.5–1.8).
 pub const PLAYERS: usize = 4;
 
-/// A sanity ceiling for one side's meld in one deal, in points: far above any real deal,
-/// far from overflow, and it catches a typed extra zero.
+/// A sanity ceiling on one side's meld in a deal, in points: catches a typed extra zero.
 pub const MAX_MELD: i64 = 10_000;
 
 /// A partnership: `NS` (seats 1 and 3) or `EW` (seats 2 and 4), as written in documents.
@@ -147,8 +146,7 @@ impl PerSide<i64> {
         json!({ "NS": self.ns, "EW": self.ew })
     }
 
-    /// Each side's running total as a sheet cell, NS first; below zero is in the hole
-    /// (rules §1.6, §1.7).
+    /// Each side's running total as a cell, NS first; below zero is in the hole.
     pub fn running_cells(&self, tally: Tally) -> Vec<Cell> {
         Side::BOTH
             .iter()
@@ -183,8 +181,7 @@ impl Seating {
         Layout { columns }
     }
 
-    /// The seating of `players` (clockwise). Errors (field `players`): not four, or a name
-    /// twice.
+    /// The seating of `players`. Errors (field `players`): not four, or a name twice.
     pub fn new(players: &[String]) -> Result<Seating, RuleError> {
         let seats: [String; PLAYERS] = players.to_vec().try_into().map_err(|_| {
             RuleError::new(
@@ -234,14 +231,12 @@ impl Seating {
             .map(|i| self.seats[(i + 2) % PLAYERS].as_str())
     }
 
-    /// The opponent `name` settles with ("each player collects from one of his opponents",
-    /// BIC-CHK; rules §3 item 24): N↔E and S↔W (golden case CK-09-a).
+    /// Whom `name` settles with (BIC-CHK; rules §3 item 24): N↔E, S↔W (golden CK-09-a).
     pub fn opposite_number(&self, name: &str) -> Option<&str> {
         self.seat_of(name).map(|i| self.seats[i ^ 1].as_str())
     }
 
-    /// The hand form's sides, NS first: value `"NS"`, label its members, `max`
-    /// [`ALL_TRICK_POINTS`].
+    /// The hand form's sides, NS first, labelled by members, `max` [`ALL_TRICK_POINTS`].
     pub fn side_choices(&self) -> Vec<Choice> {
         Side::BOTH
             .iter()
@@ -276,8 +271,7 @@ pub struct SideHand {
 }
 
 impl SideHand {
-    /// A side's input; `won_trick` omitted means "took any trick points" (a pointless trick
-    /// must be said explicitly).
+    /// A side's input; `won_trick` omitted means "took any trick points".
     pub fn new(meld: i64, tricks: i64, won_trick: Option<bool>) -> SideHand {
         SideHand {
             meld,
@@ -286,8 +280,7 @@ impl SideHand {
         }
     }
 
-    /// The meld that counts: all of it if the side won a trick or the game does not require
-    /// one, else nothing (rules §1.5; §1.7 BIC-CHK).
+    /// The meld that counts: all with a trick or when none is needed (rules §1.5, §1.7).
     pub fn counted_meld(&self, needs_trick: bool) -> i64 {
         if self.won_trick || !needs_trick {
             self.meld
@@ -302,10 +295,9 @@ impl SideHand {
     }
 }
 
-/// Checks both sides' input of one deal. Errors name the field (`NS.meld`, `EW.tricks`,
-/// `EW.won_trick`): meld negative, not a multiple of 10 or over [`MAX_MELD`]; tricks
-/// outside 0–250 or not summing to 250 (rules §1.0); tricks without a trick; no side
-/// winning a trick.
+/// Checks both sides' input. Errors name the field (`NS.meld`, `EW.tricks`): meld negative,
+/// not in tens or over [`MAX_MELD`]; tricks outside 0–250 or not summing to 250 (rules
+/// §1.0); tricks without a trick; no side winning a trick.
 pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     for side in Side::BOTH {
         let h = hands[side];
@@ -370,8 +362,7 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The other side's trick points when only `side`'s are entered: the rest of 250 (rules
-/// §1.0). Errors name `{side}.tricks` outside 0–250.
+/// The rest of 250 for the other side (rules §1.0). Errors name `{side}.tricks`.
 pub fn rest_of_tricks(side: Side, tricks: i64) -> Result<i64, RuleError> {
     if (0..=ALL_TRICK_POINTS).contains(&tricks) {
         Ok(ALL_TRICK_POINTS - tricks)
@@ -405,8 +396,7 @@ pub fn target_reached(scores: &PerSide<i64>, target: i64) -> TargetReached {
     }
 }
 
-/// Reads a partnership game's `opening_scores`: `null`, `{}` or `{"NS": 850, "EW": 700}`
-/// in points, a missing side 0. Errors name the field (`opening_scores.Ann`).
+/// Reads `opening_scores`: `null`, `{}` or `{"NS": 850, "EW": 700}` (points, missing 0).
 pub fn read_opening_scores(value: Option<&Value>) -> Result<PerSide<i64>, RuleError> {
     let map = match value {
         None | Some(Value::Null) => return Ok(PerSide::default()),
@@ -421,8 +411,7 @@ pub fn read_opening_scores(value: Option<&Value>) -> Result<PerSide<i64>, RuleEr
     side_integers(map, "opening_scores")
 }
 
-/// Opens a partnership session: seats `players` and reads `opening_scores`, passing each
-/// side's score to the game's `check` with its field (`opening_scores.NS`).
+/// Seats `players` and reads `opening_scores`, each side's checked by `check`.
 pub fn open(
     players: &[String],
     opening_scores: Option<&Value>,
@@ -458,9 +447,8 @@ fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, 
     Ok(out)
 }
 
-/// The money for one game won by `winner` where a stake is paid per game (session-format
-/// "Money in the partnership games"): each loser pays `stake` (cents) to his opposite
-/// number. Returns the postings, the words and the steps; a zero stake pays nothing.
+/// The money for a game `winner` won at `stake` (cents) per game: each loser pays his
+/// opposite number (session-format). Returns postings, words and steps.
 pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, String, Vec<Step>) {
     let mut postings = Postings::new();
     if stake.is_zero() {
@@ -484,8 +472,8 @@ pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, Str
     )
 }
 
-/// Each of `losers` pays his opposite number `amount` for `why`, posted and shown as steps;
-/// returns each payment in words ("E pays N 0.50"). Session-format; rules §1.7 `per_player`.
+/// Each of `losers` pays his opposite number `amount` for `why`; returns the words
+/// ("E pays N 0.50"). Rules §1.7 `per_player`.
 pub fn pay_opposite_numbers(
     seating: &Seating,
     losers: Side,
@@ -512,9 +500,8 @@ pub fn pay_opposite_numbers(
 #[path = "partnership_tests.rs"]
 mod tests;
 
-/// The sheet's first line when a game's scores were carried in from a paper sheet
-/// (session-format `opening_scores`): a line titled "carried in" holding `cells` (each
-/// side's running points, NS first); `None` when nothing was `carried` in.
+/// The "carried in" first line holding `cells` when `carried` (session-format
+/// `opening_scores`).
 pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Option<SheetLine> {
     carried.then(|| SheetLine {
         cells: cells(),
@@ -522,16 +509,13 @@ pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Opti
     })
 }
 
-/// The warning before a close while game number `game` (from 1) is in progress, with each
-/// side's points as the game shows them (`ns`, `ew`): an unfinished game pays nothing at a
-/// close (session-format "Money in the partnership games").
+/// The close button's warning for game `game` in progress: it pays nothing
+/// (session-format).
 pub fn unfinished_words(game: usize, ns: impl Display, ew: impl Display) -> String {
     format!("Game {game} is unfinished (NS {ns}, EW {ew}): closing now pays nothing for it.")
 }
 
-/// The `stake` agreement the new-session form offers in the three partnership games that pay
-/// a stake per game (session-format "Money in the partnership games"): money, in the form's
-/// default [`STAKE_DEFAULT`] ("0.00", points only), explained by the game's own `help`.
+/// The new-session form's per-game `stake` with the game's `help` (session-format).
 pub const fn stake_per_game(help: &'static str) -> AgreementSpec {
     AgreementSpec {
         name: "stake",
@@ -542,9 +526,8 @@ pub const fn stake_per_game(help: &'static str) -> AgreementSpec {
     }
 }
 
-/// The stake's row of the agreements' summary, `("Stake", words)`, where each loser of a
-/// game pays his opposite number the `stake` (money, shown in `currency`), or
-/// "none: points only" for a zero stake (session-format "Money in the partnership games").
+/// The agreements summary's stake row: each loser pays his opposite number, or "none:
+/// points only".
 pub fn stake_row(stake: Money, currency: &str) -> (String, String) {
     (
         "Stake".into(),

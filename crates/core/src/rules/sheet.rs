@@ -23,8 +23,7 @@ pub fn points(n: i64) -> String {
     }
 }
 
-/// Points or checks inside a sentence: ungrouped, true minus ("−350", "1250"; rules §1.4,
-/// §1.6, §1.7).
+/// Points or checks in a sentence: ungrouped, true minus ("−350"; rules §1.4, §1.6, §1.7).
 pub fn minus(n: i64) -> String {
     if n < 0 {
         format!("−{}", n.unsigned_abs())
@@ -284,8 +283,7 @@ pub struct GameEnd {
     pub fresh: Vec<Cell>,
 }
 
-/// One step of an event's reckoning that a player can check by hand against the rules.
-/// Money is in cents; names are players' or [`crate::ledger::KITTY`].
+/// One step of an event's reckoning a player can check by hand. Money in cents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
@@ -345,8 +343,7 @@ pub enum Step {
         /// Its size after.
         after: Money,
     },
-    /// An amount shared equally; the odd cents go to the first players left of the last
-    /// dealer (rules §3 item 2).
+    /// An amount shared equally, odd cents from the last dealer's left (rules §3 item 2).
     Shares {
         /// The amount shared (negative: a deficit made good).
         total: Money,
@@ -358,8 +355,7 @@ pub enum Step {
 }
 
 impl Step {
-    /// The shares of `total` as [`crate::ledger::split::equal_shares`] made them; odd cents
-    /// to those whose share differs from the last one's.
+    /// The shares of `total` from [`crate::ledger::split::equal_shares`], with odd cents.
     pub fn shares(total: Money, shares: &[(&str, Money)]) -> Step {
         let last = shares.last().map(|(_, s)| *s);
         Step::Shares {

@@ -8,13 +8,11 @@ use unicode_security::general_security_profile::IdentifierType;
 /// The most characters (Unicode scalar values, after normalisation) a player's name has.
 pub const NAME_MAX: usize = 40;
 
-/// Names no player may take, in any case: the table's accounts and the house, which a
-/// ledger reader would take for one.
+/// Names no player may take, in any case: the table's accounts and the house.
 pub const RESERVED_NAMES: [&str; 3] = ["KITTY", "POT", "HOUSE"];
 
-/// A player's name as kept: trimmed and NFC-normalised. Errors, in player words: empty,
-/// over [`NAME_MAX`], an invisible or look-alike character ([`invisible`]), or one of
-/// [`RESERVED_NAMES`] in any case. Also used for clubs ([`club_name`]).
+/// A player's name as kept: trimmed and NFC. Errors in player words: empty, over
+/// [`NAME_MAX`], an invisible character, or one of [`RESERVED_NAMES`]. Also for clubs.
 pub fn player_name(raw: &str) -> Result<String, String> {
     visible_name(raw, NAME_MAX, "a player's name")
 }
@@ -54,8 +52,7 @@ fn check_visible(name: &str, max: usize, what: &str) -> Result<(), String> {
     visible_characters(name, what)
 }
 
-/// Every character of `text` shows as itself ([`invisible`]) and it does not begin with a
-/// combining mark. Errors name the first character at fault.
+/// Every character shows as itself and the text does not open with a combining mark.
 fn visible_characters(text: &str, what: &str) -> Result<(), String> {
     shown_characters(text, what, invisible)
 }
@@ -77,9 +74,8 @@ fn shown_characters(text: &str, what: &str, hidden: fn(char) -> bool) -> Result<
     Ok(())
 }
 
-/// A page-heading text (a session's or night's title): trimmed, NFC, at most `max`
-/// characters, visible ones only but emoji joiners allowed (a title is never compared as
-/// a name is); empty clears it. Errors name the character at fault or the length.
+/// A title (session or night): trimmed, NFC, at most `max` characters, visible ones only
+/// but emoji joiners allowed; empty clears it. Errors name the character or length.
 pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
     let text: String = raw.trim().nfc().collect();
     if text.chars().count() > max {
@@ -106,8 +102,7 @@ fn is_mark(c: char) -> bool {
     )
 }
 
-/// Whether `a` and `b` would be taken for one another: the same [`name_key`], or the same
-/// TR39 confusable skeleton as written or lowercased ("Аnn"/"Ann", "AI"/"Al").
+/// Whether `a` and `b` could be taken for one another: same [`name_key`] or TR39 skeleton.
 pub fn look_alike(a: &str, b: &str) -> bool {
     let skeleton = |s: &str| unicode_security::skeleton(s).collect::<String>();
     let (ka, kb) = (name_key(a), name_key(b));
@@ -121,9 +116,8 @@ pub fn look_alike_of<'a>(name: &str, others: impl IntoIterator<Item = &'a str>) 
         .find(|other| *other != name && look_alike(name, other))
 }
 
-/// Characters that show as nothing or as something else, or move text: controls, format
-/// characters, separators other than space, private-use, unassigned, TR39
-/// `Default_Ignorable`, and the blank braille pattern.
+/// Characters that show as nothing or something else, or move text (controls, format,
+/// private-use, unassigned, TR39 `Default_Ignorable`, the blank braille pattern).
 fn invisible(c: char) -> bool {
     use GeneralCategory as G;
     if c == ' ' {
@@ -147,8 +141,7 @@ fn invisible(c: char) -> bool {
         )
 }
 
-/// The seating of a session: the players seated now, clockwise, and everyone who ever sat
-/// (each keeps his account). The player after the dealer is on his left (session-format).
+/// The seating of a session: seated players clockwise, and everyone who ever sat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     seated: Vec<String>,
@@ -220,9 +213,8 @@ impl Table {
             .collect()
     }
 
-    /// The order leftover cents of an equal split go in: from the last dealer's left (or
-    /// from whoever sat there if he left), else from the first seat (session-format,
-    /// "Precise readings").
+    /// The order odd cents of a split go in: from the last dealer's left (or whoever sat
+    /// there), else the first seat (session-format, "Precise readings").
     pub fn leftover_order(&self) -> Vec<&str> {
         match self.dealer_left() {
             Some(first) => self.clockwise_from(first),
@@ -230,8 +222,7 @@ impl Table {
         }
     }
 
-    /// Who deals next: the dealer's left (see [`Table::leftover_order`]); `None` before the
-    /// first hand.
+    /// Who deals next (see [`Table::leftover_order`]); `None` before the first hand.
     pub fn next_dealer(&self) -> Option<&str> {
         self.dealer_left()
     }
@@ -268,8 +259,7 @@ impl Table {
         }
     }
 
-    /// Unseats `name`; `for_good` forbids a return. If `name` was the last dealer (or sat
-    /// on a gone dealer's left), the next seated player clockwise becomes the dealer's left.
+    /// Unseats `name` (`for_good`: no return), passing the dealer's left on if needed.
     pub fn unseat(&mut self, name: &str, for_good: bool) {
         let dealer = self.last_dealer.as_deref();
         let holds_the_left = if dealer.is_some_and(|d| self.is_seated(d)) {

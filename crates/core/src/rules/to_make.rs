@@ -11,9 +11,8 @@ use super::partnership::Side;
 /// The trick points of one deal in the pinochle games that count 250 (rules §1.1, §1.5–1.7).
 const DECK_POINTS: i64 = 250;
 
-/// What the bidder of game `game` needs, from the form's `values` and `seated` clockwise
-/// ([`GameInfo::to_make`](super::GameInfo::to_make)). `None` for an unknown game, no
-/// contract, all passed, or no bidder and bid yet.
+/// What the bidder of game `game` needs ([`GameInfo::to_make`](super::GameInfo::to_make));
+/// `None` without a contract or bidder and bid.
 pub fn to_make(game: &str, values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
     (super::game(game)?.to_make?)(values, seated)
 }
@@ -28,8 +27,7 @@ pub fn number(values: &HashMap<String, String>, name: &str) -> Option<i64> {
     given(values, name).and_then(|v| v.parse::<i64>().ok())
 }
 
-/// The contract as typed: the player in field `bidder` and the `bid` in points; `None` when
-/// all passed or no bidder or positive bid yet.
+/// The contract as typed: field `bidder` and `bid`; `None` if all passed or incomplete.
 pub fn contract<'a>(values: &'a HashMap<String, String>, bidder: &str) -> Option<(&'a str, i64)> {
     if given(values, "all_passed") == Some("true") {
         return None;
@@ -39,9 +37,8 @@ pub fn contract<'a>(values: &'a HashMap<String, String>, bidder: &str) -> Option
     Some((bidder, bid))
 }
 
-/// For the partnership bidding games (rules §1.6, §1.7): the side's meld (`NS.meld`,
-/// counted once it takes a trick) and tricks must reach the bid
-/// ([`ToMakeFn`](super::game::ToMakeFn)).
+/// The partnership bidding games (rules §1.6, §1.7): side meld and tricks must reach the
+/// bid ([`ToMakeFn`](super::game::ToMakeFn)).
 pub fn side_meld_and_tricks(values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
     let (bidder, bid) = contract(values, "bidder")?;
     let side = side_of(seated, bidder)?;
@@ -54,9 +51,8 @@ pub fn side_meld_and_tricks(values: &HashMap<String, String>, seated: &[String])
     })
 }
 
-/// "Ann needs 92 in counters to make 400 (meld 308)": what `who` must take in `play` on
-/// top of `meld` to reach `bid` (points), or that the meld makes it alone, or that it
-/// cannot be made (more than the 250 trick points).
+/// "Ann needs 92 in counters to make 400 (meld 308)", or that the meld makes it, or that
+/// 250 trick points cannot.
 pub fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> String {
     let Some(meld) = meld.filter(|m| *m >= 0) else {
         return format!("{who} {verb} {bid} in meld and {play} to make {bid}");

@@ -35,16 +35,14 @@ pub fn read_agreements<A: TableAgreements>(object: &Map<String, Value>) -> Resul
 pub trait Events: Sized {
     /// The kinds this game takes, as the session document writes them in `type`.
     const KINDS: &'static [&'static str];
-    /// Reads an event of kind `kind`: `None` when the game has no such kind, else the
-    /// typed event or a refusal naming its field.
+    /// Reads an event of kind `kind`; `None` when the game has no such kind.
     fn read(kind: &str, object: &Map<String, Value>) -> Option<Result<Self, RuleError>>;
     /// The kind of this event, as written in `type`.
     fn kind(&self) -> &'static str;
 }
 
-/// Declares a game's event enum and its [`Events`]: one line per kind and the written
-/// struct serde reads it into; `by reader` names a function for a game that must refuse a
-/// field by name before serde calls it unknown (`all_passed` without bidding).
+/// Declares a game's event enum and its [`Events`]: one line per kind and its written
+/// struct; `by reader` refuses a field by name before serde would (`all_passed`).
 macro_rules! events {
     ($(#[$m:meta])* $vis:vis enum $name:ident {
         $($(#[$vm:meta])* $kind:literal => $variant:ident($ty:ty) $(by $reader:path)?),+ $(,)?
@@ -81,8 +79,7 @@ macro_rules! events {
 }
 pub(crate) use events;
 
-/// Agreements-test helpers for `$a`: `read` (JSON object, read and checked) and `field`
-/// (the field its refusal names).
+/// Agreements-test helpers for `$a`: `read` and `field`.
 #[cfg(test)]
 macro_rules! agreement_tests {
     ($a:ty) => {
@@ -126,8 +123,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The rule an unknown kind's refusal cites, if any (`"rules §1.7"`).
     const RULE: Option<&'static str> = None;
 
-    /// Starts a session from the agreements, the players (seat order) and the
-    /// `opening_scores`. Errors name the field (`opening_scores.Zed`).
+    /// Starts a session from agreements, players and `opening_scores`. Errors name the field.
     fn new(
         agreements: Self::Agreements,
         players: &[String],
@@ -194,8 +190,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
-/// The refusal of a kind `G` does not know ("\"bet\" is not something that happens in
-/// Auction Pitch: enter …"), citing [`Game::RULE`].
+/// The refusal of a kind `G` does not know, citing [`Game::RULE`].
 pub fn unknown_kind<G: Game>(kind: &str) -> RuleError {
     let refusal = RuleError::new(
         "type",
@@ -242,8 +237,7 @@ impl<G: Game> Engine for Typed<G> {
     fn opening(&mut self, ctx: &mut Ctx<'_>) -> Option<Outcome> {
         self.0.opening(ctx)
     }
-    /// Reads the event into `G`'s enum and applies it. A reading refusal names a side's or
-    /// player's entry as such ([`Field::with_entries`](super::Field::with_entries)).
+    /// Reads and applies the event; refusals name side and player entries as such.
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
@@ -302,8 +296,7 @@ impl<G: Game> Engine for Typed<G> {
     }
 }
 
-/// The stake per unit as the agreements write it (`"0.05"`): money, default
-/// [`STAKE_DEFAULT`](super::game::STAKE_DEFAULT), never negative (refusal names `stake`).
+/// The stake per unit as written (`"0.05"`): money, never negative (refusal names `stake`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "Money")]
 pub struct Stake(Money);
@@ -347,8 +340,7 @@ pub fn two_fifty() -> i64 {
     250
 }
 
-/// Points agreed for the table, within 1–`max`; a refusal names `field` and adds `more`,
-/// citing `rule`.
+/// Points agreed within 1–`max`; a refusal names `field`, adds `more`, cites `rule`.
 pub fn points_within(
     field: &str,
     value: i64,
@@ -369,8 +361,7 @@ pub fn points_within(
     })
 }
 
-/// Refuses any contract field (`given`) on a deal all passed; errors name the first given,
-/// in the game's `words`, citing `rule`.
+/// Refuses contract fields `given` when all passed, naming the first, citing `rule`.
 pub fn no_contract(
     given: &[(&'static str, bool)],
     words: &str,

@@ -30,9 +30,8 @@ impl Card {
     }
 }
 
-/// Reads cards like poker's `cards` (`"AD TD KD"`; `10` and ♠♥♦♣ also read), separated
-/// by spaces or commas. Errors name `cards`: a card outside the 48-card deck, one three
-/// times (rules §1.0), more cards than `hand`.
+/// Reads cards (`"AD TD KD"`; `10` and ♠♥♦♣ too). Errors name `cards`: outside the 48-card
+/// deck, three of one card (rules §1.0), or more than `hand`.
 pub fn parse_cards(text: &str, hand: usize) -> Result<Vec<Card>, RuleError> {
     let mut cards = Vec::new();
     let mut held = [0u8; 24];
@@ -97,8 +96,7 @@ fn words(card: Card) -> String {
     format!("{}{}", RANKS[card.rank], Suit::ALL[card.suit].symbol())
 }
 
-/// How many of each card the melds `n` need with `trump` and the plain marriages shared out
-/// `m` per suit, and which melds ask for each card.
+/// The cards melds `n` need with `trump` and `m` plain marriages per suit, and who asks.
 struct Demand {
     need: [u32; 24],
     by: [Vec<Kind>; 24],
@@ -173,8 +171,7 @@ fn shares(marriages: u32, trump: usize) -> Vec<[u32; 4]> {
     out
 }
 
-/// Every demand melds `n` can make: per trump (given, or all four) and per sharing of the
-/// plain marriages.
+/// Every demand melds `n` can make: per trump and per sharing of the plain marriages.
 fn demands(rules: &MeldRules, n: &[u32; 11], trump: Option<Suit>) -> Vec<(usize, Demand)> {
     let trumps: Vec<usize> = match trump {
         Some(t) => vec![suit_index(t)],
@@ -268,8 +265,7 @@ fn short(
     RuleError::new("melds", message).rule(rules.rule)
 }
 
-/// The melds `cards` show with `trump`, scored by [`count`] (a run's K-Q is not also a
-/// royal marriage unless the game allows it; no dix where the game enters it elsewhere).
+/// The melds `cards` show with `trump`, scored by [`count`].
 pub fn from_cards(rules: &MeldRules, cards: &[Card], trump: Suit) -> Result<Counted, RuleError> {
     let mut held = [0u32; 24];
     for c in cards {
@@ -306,8 +302,7 @@ pub fn from_cards(rules: &MeldRules, cards: &[Card], trump: Suit) -> Result<Coun
     count(rules, &tapped, Some(trump))
 }
 
-/// Scores `tapped` as [`count`] does and checks `cards` hold them with `trump`; a refusal
-/// names `melds` and the card short ("run need 2 × Q♦ (trump); the cards show 1").
+/// [`count`], checking `cards` hold the melds ("run need 2 × Q♦ (trump); the cards show 1").
 pub fn with_cards(
     rules: &MeldRules,
     tapped: &Tapped,

@@ -98,10 +98,9 @@ fn read_player(
     count(rules, &tapped, trump).map_err(|e| RuleError { field: place, ..e })
 }
 
-/// Checks `detail` against the hand's meld fields and the game's table, and adds the melds
-/// named to `outcome`'s explanation. Errors name `meld_detail` (or `meld_detail.<player>`):
-/// no meld in this game or for this player, an unknown or impossible meld, or a sum that
-/// differs from the meld typed.
+/// Checks `detail` against the hand's meld fields and adds the named melds to the words.
+/// Errors name `meld_detail(.<player>)`: no meld field, an unknown or impossible meld, or a
+/// sum other than the meld typed.
 pub fn annotate(
     rules: Option<&MeldRules>,
     event: &Map<String, Value>,
@@ -173,8 +172,7 @@ pub fn annotate(
     Ok(outcome)
 }
 
-/// The hand form's `meld_detail.<player>.<meld id>` = count fields as `meld_detail`,
-/// `{"<player>": [id, …]}`; `None` when none are named or all passed.
+/// The hand form's `meld_detail.<player>.<id>` counts as `{"<player>": [id, …]}`.
 pub fn from_form<'a>(
     hand: &Value,
     values: impl Iterator<Item = (&'a String, &'a String)>,
