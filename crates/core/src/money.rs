@@ -17,8 +17,7 @@ pub struct Money(i64);
 /// Why a money string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoneyError {
-    /// Not digits with at most one point and a leading `-` (`"abc"`, `""`, `"5e-2"`,
-    /// `"+1"`, `" 1"`, `"1,00"`).
+    /// Not digits with at most one point and a leading `-` (`"5e-2"`, `"+1"`, `"1,00"`).
     #[error("\"{0}\" is not an amount of money; write digits and at most one point, like \"0.05\"")]
     NotANumber(String),
     /// More than two decimal places (`"0.055"`, `"0.050"`).
@@ -29,8 +28,8 @@ pub enum MoneyError {
     TooLarge(String),
 }
 
-/// The largest amount accepted anywhere, in cents (ten billion): far enough below
-/// `i64::MAX` that a game's small factors cannot overflow it.
+/// The largest amount accepted anywhere, in cents (ten billion): small factors cannot
+/// overflow it.
 const LIMIT_CENTS: i64 = 1_000_000_000_000;
 
 impl Money {
@@ -76,8 +75,8 @@ impl Money {
         write(sign, &self.abs().to_string(), currency)
     }
 
-    /// Parses `-`?digits(.d or .dd)?: `"0.05"`, `"-1.2"`, `"3"`. No `+`, spaces, exponent,
-    /// separators, decimal comma or third decimal; never rounded. Errors: [`MoneyError`].
+    /// Parses `"0.05"`, `"-1.2"`, `"3"`: no `+`, spaces, exponent, separators or third
+    /// decimal; never rounded. Errors: [`MoneyError`].
     pub fn parse(text: &str) -> Result<Money, MoneyError> {
         let unsigned = text.strip_prefix('-').unwrap_or(text);
         let (whole, fraction) = match unsigned.split_once('.') {
@@ -131,8 +130,7 @@ impl Money {
         self.0 >= -LIMIT_CENTS && self.0 <= LIMIT_CENTS
     }
 
-    /// `self / parts` rounded toward zero to the cent, and the leftover (same sign).
-    /// `parts` ≥ 1.
+    /// `self / parts` toward zero to the cent, and the leftover (same sign); `parts` ≥ 1.
     pub fn divide(self, parts: i64) -> (Money, Money) {
         let parts = parts.max(1);
         let share = self.0 / parts;
@@ -140,13 +138,11 @@ impl Money {
     }
 }
 
-/// U+2060 WORD JOINER between a sign and the currency symbol: browsers may otherwise break
-/// the line after "−", leaving "$0.60" to read as a gain.
+/// U+2060 WORD JOINER after a sign: browsers may break after "−", making "$0.60" a gain.
 pub const JOIN: char = '\u{2060}';
 
-/// How every page writes money: an optional sign (minus always U+2212) joined by [`JOIN`]
-/// to `currency`'s symbol ("−$3.80", "+€0.80"), or the code after a no-break space
-/// ("−0.10 CHF"), so an amount never breaks across lines.
+/// How pages write money: the sign (minus U+2212) joined by [`JOIN`] to the symbol
+/// ("−$3.80"), or the code after a no-break space ("−0.10 CHF"); never broken.
 pub fn with_currency(amount: &str, currency: &str) -> String {
     let (sign, digits) = if let Some(rest) = amount.strip_prefix(['-', '−']) {
         ("−", rest)
@@ -169,9 +165,8 @@ fn write(sign: &str, digits: &str, currency: &str) -> String {
     }
 }
 
-/// `text` with every amount given `currency`'s symbol ("3 × 0.05" → "3 × $0.05"). An
-/// amount is a standalone signed number with exactly two decimals, never a score or factor
-/// ("250", "1.5"). Engines write without currency; pages add it here.
+/// `text` with every amount (signed, exactly two decimals, standalone) given `currency`'s
+/// symbol: "3 × 0.05" → "3 × $0.05". Engines write no currency.
 pub fn amounts_with_currency(text: &str, currency: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len() + 8);

@@ -26,8 +26,7 @@ fn usd() -> String {
     "USD".into()
 }
 
-/// Everything that happened at one table in one sitting (`docs/session-format.md`).
-/// Events stay raw JSON objects, read by the game so a refusal names index and field.
+/// Everything that happened at one table in one sitting; events stay raw JSON objects.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionDoc {
@@ -54,8 +53,7 @@ pub struct SessionDoc {
 /// One event of the ledger: its postings (summing to zero), the scores after it and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LedgerEvent {
-    /// The event's 1-based position in `events`; 0 is the kitty's opening ante (rules §1.2
-    /// rule 1).
+    /// The event's 1-based position in `events`; 0 is the opening ante (rules §1.2 rule 1).
     pub seq: usize,
     /// The event's type (`"hand"`, `"payment"`, `"close"`, … or `"opening_ante"` for seq 0).
     #[serde(rename = "type")]

@@ -11,8 +11,7 @@ use crate::session::{Fold, Row, Tip};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Replays every event of `doc` and returns the ledger document. Errors: the first refused
-/// field, with the event index when an event is at fault.
+/// Replays every event of `doc` into the ledger document. Errors: the first refusal.
 pub fn replay(doc: &SessionDoc) -> Result<LedgerDoc, Refusal> {
     fold(doc).map(|f| ledger(doc, &f))
 }
@@ -46,8 +45,7 @@ pub fn fold(doc: &SessionDoc) -> Result<Fold, Refusal> {
     Ok(fold)
 }
 
-/// Folds `doc` to its [`Tip`], keeping no history unless an event needs it; equals
-/// [`Tip::of`] the [`fold`]. Errors as [`replay`].
+/// Folds `doc` to its [`Tip`], keeping history only when an event needs it.
 pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
     if doc.events.iter().any(Tip::needs_history) {
         // Only the sheet's window stays whole.
@@ -112,9 +110,8 @@ pub fn ledger(doc: &SessionDoc, fold: &Fold) -> LedgerDoc {
     ledger
 }
 
-/// Brings `ledger`, of an earlier state of `fold`, up to `fold`: appends the missing
-/// entries (written entries never change) and recomputes the standing parts. Equals
-/// [`ledger`] of the same document (property-tested).
+/// Brings `ledger`, of an earlier state of `fold`, up to `fold`: appends the new entries
+/// (old ones never change) and recomputes the standing parts; equals [`ledger`].
 pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     let have = ledger.events.len();
     ledger
@@ -129,8 +126,7 @@ pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     ledger.settlement = settlement(balances, fold.engine());
 }
 
-/// `tip`'s ledger document without entries: header and standing parts as
-/// [`extend_ledger`] computes them, so with the stored entries it equals [`ledger`].
+/// `tip`'s ledger document without entries; with the stored entries it equals [`ledger`].
 pub fn ledger_standing(game: &str, currency: &str, tip: &Tip) -> LedgerDoc {
     let balances = tip.balances();
     LedgerDoc {
@@ -147,8 +143,7 @@ pub fn ledger_standing(game: &str, currency: &str, tip: &Tip) -> LedgerDoc {
     }
 }
 
-/// Where a session stands: its ledger's standing parts (amounts in cents) without the
-/// event list.
+/// Where a session stands: its ledger's standing parts (cents), without the event list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
     /// How many events the session holds.
@@ -161,15 +156,13 @@ pub struct Position {
     pub scores: Option<Value>,
     /// Running check totals, as the ledger's `checks`.
     pub checks: Option<Value>,
-    /// The settle-up proposed now: while open, the fewest transfers after a `close`
-    /// appended now (never "pays KITTY"); once closed or if a close is refused, the
-    /// ledger's `settlement`.
+    /// The settle-up proposed now: while open, the transfers after a `close` now (never
+    /// "pays KITTY"); else the ledger's `settlement`.
     pub settlement: Vec<Transfer>,
 }
 
 impl Position {
-    /// The position after `tip`'s last event; agrees with [`extend_ledger`] on all but
-    /// `settlement`, the close's preview while open ([`Tip::close_preview`]).
+    /// The position after `tip`'s last event ([`Tip::close_preview`] while open).
     pub fn of_tip(tip: &Tip) -> Position {
         let balances = tip.balances();
         let settlement = match tip.close_preview() {
@@ -187,8 +180,7 @@ impl Position {
     }
 }
 
-/// The fewest transfers, along the game's pairs where the minimum allows
-/// ([`crate::rules::Engine::settle_pairs`]).
+/// The fewest transfers, along [`crate::rules::Engine::settle_pairs`] where possible.
 fn settlement(balances: &Balances, engine: &dyn crate::rules::Engine) -> Vec<Transfer> {
     let open: Vec<(String, Money)> = balances
         .as_map()
@@ -259,10 +251,9 @@ fn check_players(players: &[String], game: &GameInfo) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// [`replay`] as pretty JSON (exactly `serde_json::to_vec_pretty` of its [`LedgerDoc`]),
-/// for `scorekeeper replay`. Without history ([`Tip::needs_history`]) one thread folds and
-/// hands entries over in batches while this one writes, so nothing is kept per event.
-/// Errors as [`replay`].
+/// [`replay`] as pretty JSON (exactly `serde_json::to_vec_pretty`), for `scorekeeper
+/// replay`. Without history one thread folds while this one writes, keeping nothing per
+/// event.
 pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
     let internal =
         |e: serde_json::Error| Refusal::document("ledger", format!("internal error: {e}"));
@@ -328,8 +319,8 @@ const ENTRY_BYTES: usize = 600;
 const BATCH: usize = 512;
 const BATCHES: usize = 16;
 
-/// The ledger document written as the fold runs: entries from the fold's thread, then the
-/// standing parts from its tip. A refusal lands in `refused` and stops the writing.
+/// The ledger written as the fold runs (entries, then the tip's standing parts); a refusal
+/// lands in `refused` and stops it.
 struct Streamed<'scope, 'env> {
     doc: &'env SessionDoc,
     entries: std::sync::mpsc::Receiver<Vec<LedgerEvent>>,

@@ -12,8 +12,7 @@ const RIGHT: i64 = 8;
 const TOP: i64 = 10;
 const BOTTOM: i64 = 24;
 
-/// Line colours that read on light and dark backgrounds, each with a dash pattern so lines
-/// differ without colour.
+/// Line colours for light and dark backgrounds, each dashed so lines differ without colour.
 const PENS: [(&str, &str); 6] = [
     ("#3b82f6", ""),
     ("#e8590c", "6 3"),
@@ -72,8 +71,7 @@ pub struct Chart {
     pub table_rows: Vec<Vec<String>>,
 }
 
-/// Lays out `series` (name, cents at each point) over `labels`; a shorter series stops
-/// early. `money` formats cents as the page does ("−$0.90").
+/// Lays out `series` (name, cents per point) over `labels`; `money` formats cents.
 pub fn line_chart(
     title: &str,
     labels: &[String],
@@ -103,8 +101,7 @@ struct Scale {
 }
 
 impl Scale {
-    /// The scale of `series`: lowest to highest, zero included; a flat chart gets a dollar
-    /// either side.
+    /// The scale of `series`, zero included; a flat chart gets a dollar either side.
     fn of(labels: &[String], series: &[(String, Vec<i64>)]) -> Scale {
         let values = series.iter().flat_map(|(_, v)| v.iter().copied());
         let lo = values.clone().chain([0]).min().unwrap_or(0);
@@ -202,8 +199,7 @@ fn x_ticks(labels: &[String], scale: &Scale) -> Vec<Tick> {
         .collect()
 }
 
-/// The numbers as a table: heads (an empty corner, then names) and a row per point;
-/// empty past a series' end.
+/// The numbers as a table: names across, a row per point, empty past a series' end.
 fn table(
     labels: &[String],
     series: &[(String, Vec<i64>)],

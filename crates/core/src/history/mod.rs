@@ -72,9 +72,8 @@ fn members(winner: &str, players: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The facts of a session (its header's `agreements`, `players`, `opening_scores`) folded
-/// as `fold`. Hands are counted from the standing events folded afresh; money from
-/// `fold`'s balances. Errors: the standing events no longer fold (a bug).
+/// The facts of a session folded as `fold`: hands from the standing events folded afresh,
+/// money from the balances. Errors: the standing events no longer fold (a bug).
 pub fn session_facts(
     fold: &Fold,
     agreements: &Map<String, Value>,
@@ -145,8 +144,7 @@ fn add_net(results: &mut BTreeMap<String, PlayerResult>, row: &Row) {
     }
 }
 
-/// Counts `row`'s contract and the games it finished for their winners (`players`: the
-/// seats); returns 1 for a hand dealt, else 0.
+/// Counts `row`'s contract and finished games for their winners; 1 for a hand dealt, else 0.
 fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: &[String]) -> i64 {
     if let Some(contract) = &row.line.contract
         && let Some(r) = results.get_mut(&contract.who)
@@ -179,8 +177,7 @@ fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: 
 }
 
 impl SessionFacts {
-    /// The facts before the first event: an empty result per player's account, plus the
-    /// opening ante's money.
+    /// The facts before the first event: empty results, plus the opening ante's money.
     pub fn opening(balances: &Balances, opening: Option<&Row>) -> SessionFacts {
         let mut results = accounts(balances, BTreeMap::new());
         if let Some(row) = opening.filter(|r| r.index.is_none()) {
@@ -192,8 +189,7 @@ impl SessionFacts {
         }
     }
 
-    /// The facts after one more plain event (not an amendment or reopen), by its own
-    /// difference; equals [`session_facts`] of the session with it.
+    /// The facts after one more plain event, by its own difference ([`session_facts`] alike).
     pub fn add_plain(&mut self, row: &Row, players: &[String], balances: &Balances, closed: bool) {
         let known = std::mem::take(&mut self.players)
             .into_iter()

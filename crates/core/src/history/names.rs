@@ -60,9 +60,8 @@ fn rename_map(map: &Map<String, Value>, names: &BTreeMap<String, String>) -> Map
         .collect()
 }
 
-/// Session `doc` (folded as `fold`) under `club_names` (recorded → display name). `None`
-/// when nothing is renamed, two names would show as one, or the copy does not fold to the
-/// same balances (a name was also a word of the events, such as a trump).
+/// `doc` under `club_names` (recorded → display). `None` when nothing is renamed, two names
+/// would merge, or the copy folds to other balances (a name was also a word, e.g. a trump).
 pub fn shown(
     doc: &SessionDoc,
     fold: &Fold,

@@ -36,9 +36,8 @@ pub fn currency_sign(code: &str) -> String {
     crate::money::with_currency("", code).trim().to_string()
 }
 
-/// A night settles in one currency: whether `adding` may join `night` (empty for a new
-/// night). Returns the currency (`None` without sessions). Errors, in player words, name the
-/// first session in another currency and both currencies.
+/// The one currency `adding` and `night` settle in (`None` without sessions). Errors, in
+/// player words, name the first session in another currency.
 pub fn one_currency(night: &[Priced], adding: &[Priced]) -> Result<Option<String>, String> {
     let Some(first) = night.first().or(adding.first()) else {
         return Ok(None);
@@ -138,8 +137,7 @@ fn add(nets: &mut BTreeMap<String, i64>, who: &str, cents: i64) -> Result<(), Ni
     Ok(())
 }
 
-/// Works out the night of `sessions` with `payments` made against it. Errors:
-/// [`NightError::Overflow`] when a total would not fit.
+/// Works out the night of `sessions` with `payments`. Errors: a total overflows.
 pub fn settle_night(
     sessions: &[NightSession],
     payments: &[NightPayment],

@@ -19,8 +19,7 @@ pub const POT: &str = "POT";
 /// The table's accounts: never a player's name or a club member.
 pub const HOUSE: [&str; 2] = [KITTY, POT];
 
-/// One movement of money on one account, in cents: positive gains (is owed more), negative
-/// pays.
+/// One movement of money on one account, in cents: positive gains, negative pays.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Posting {
     /// A player's name or [`KITTY`].
@@ -39,8 +38,7 @@ impl Posting {
     }
 }
 
-/// A list of postings under construction; [`Postings::transfer`] adds balanced pairs, so it
-/// sums to zero.
+/// Postings under construction; [`Postings::transfer`] adds balanced pairs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Postings(Vec<Posting>);
 
@@ -89,8 +87,8 @@ impl Postings {
     }
 }
 
-/// A posting or balance past the money limit, naming `balances.ACCOUNT`. Not a rules
-/// refusal, so the ledger depends on no rules; the session reports it as the event's.
+/// A posting or balance past the money limit, naming `balances.ACCOUNT` (not a rules
+/// refusal: the ledger knows no rules).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Overflow {
     /// `balances.ACCOUNT`: the account whose balance would leave the limit.
@@ -116,9 +114,8 @@ impl Balances {
         }
     }
 
-    /// [`Balances::apply`], checked: every posting and balance stays within
-    /// ±[`Money::LIMIT`], keeping the rules' products of a balance far from overflow.
-    /// Errors: an [`Overflow`] naming `balances.ACCOUNT`; the balances are unchanged.
+    /// [`Balances::apply`], keeping every posting and balance within ±[`Money::LIMIT`].
+    /// Errors: an [`Overflow`]; the balances are unchanged.
     pub fn checked_apply(&mut self, postings: &[Posting]) -> Result<(), Overflow> {
         let mut after = self.0.clone();
         for p in postings {

@@ -22,19 +22,16 @@ pub struct Transfer {
     pub amount: Money,
 }
 
-/// The fewest transfers that zero `balances` (`(account, balance)`, positive = is owed).
-/// If they do not sum to zero, settles what it can. Listed group by group, largest debts
-/// first.
+/// The fewest transfers that zero `balances` (positive = is owed), group by group, largest
+/// debts first; unbalanced input settles what it can.
 pub fn fewest_transfers(balances: &[(String, Money)]) -> Vec<Transfer> {
     fewest_transfers_preferring(balances, &[])
 }
 
-/// [`fewest_transfers`], choosing among the minimal plans one that pays along `pairs` (the
-/// game's rows' pairs, "E pays N", by preference) wherever the minimum allows.
+/// [`fewest_transfers`], preferring plans that pay along `pairs` ("E pays N").
 ///
-/// Neither step costs a transfer: a pair whose balances cancel (`a = −b`) can always be its
-/// own group in some minimal plan; and within a group, a preferred pair pays first, as any
-/// transfer emptying one side keeps the group within `len − 1`.
+/// Free of cost: a pair that cancels (`a = −b`) is its own group in some minimal plan, and
+/// inside a group any transfer that empties one side keeps it within `len − 1`.
 pub fn fewest_transfers_preferring(
     balances: &[(String, Money)],
     pairs: &[(String, String)],
@@ -97,8 +94,7 @@ fn zero_sum_groups(open: &[(String, Money)]) -> Vec<Vec<(String, Money)>> {
         }
         best[mask] = most + u8::from(sums[mask] == 0);
     }
-    // Walk back, taking off one member at a time while keeping the optimum; each zero sum
-    // closes a group.
+    // Walk back keeping the optimum; each zero sum closes a group.
     let mut groups = Vec::new();
     let mut current = Vec::new();
     let mut mask = full;
@@ -133,8 +129,8 @@ fn preferred_in(group: &[(String, Money)], pairs: &[(String, String)]) -> Option
     })
 }
 
-/// Settles one zero-sum group in at most `len − 1` transfers: along a preferred pair while
-/// one is open, else largest debtor to largest creditor.
+/// Settles one zero-sum group in `len − 1` transfers at most: preferred pairs first, then
+/// largest debtor to largest creditor.
 fn settle_group(mut group: Vec<(String, Money)>, pairs: &[(String, String)]) -> Vec<Transfer> {
     let mut transfers = Vec::new();
     loop {

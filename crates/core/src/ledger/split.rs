@@ -2,10 +2,9 @@
 
 use crate::money::Money;
 
-/// Splits `total` among `recipients` in whole cents: `total / n` each, rounded toward zero,
-/// the leftover cents one each from the first (callers start left of the last dealer:
-/// session-format; rules §3 item 2). A negative total (a kitty in deficit, rules §1.3) is
-/// shared alike. The shares sum to `total`.
+/// Splits `total` among `recipients` in whole cents, rounded toward zero, leftover cents
+/// one each from the first (callers start left of the last dealer: rules §3 item 2). A
+/// negative total (rules §1.3) is shared alike.
 pub fn equal_shares<'a>(total: Money, recipients: &[&'a str]) -> Vec<(&'a str, Money)> {
     if recipients.is_empty() {
         return Vec::new();

@@ -4,11 +4,8 @@
 use super::{EventKind, Fold, Refusal, Row};
 
 impl Fold {
-    /// Folds the standing events in order, numbered afresh from 0, from `start` (the
-    /// session's fold before any event), calling `each` with every row.
-    ///
-    /// Keeps one state, not the session's rows, unless a `reopen` stands (it changes the
-    /// close's row after the fact). Errors: a standing event refused (a bug).
+    /// Folds the standing events afresh from `start`, calling `each` with every row. Keeps
+    /// one state unless a `reopen` stands. Errors: a standing event refused (a bug).
     pub fn for_each_afresh(&self, start: Fold, mut each: impl FnMut(&Row)) -> Result<(), Refusal> {
         if self.rows.iter().any(|r| r.kind == EventKind::Reopen) {
             let mut fresh = start;

@@ -29,8 +29,7 @@ struct Redone {
 }
 
 impl Fold {
-    /// The state before the standing event at `slot`, replayed from the nearest kept one.
-    /// Errors: a replayed event refused (a bug), named at `index`.
+    /// The state before the standing event at `slot`. Errors: a replay refused (a bug).
     pub(super) fn state_before(&self, slot: usize, index: usize) -> Result<Core, Refusal> {
         let kept = self.standing[..=slot.min(self.standing.len().saturating_sub(1))]
             .iter()
@@ -51,8 +50,7 @@ impl Fold {
         Ok(core)
     }
 
-    /// A `void` or `correction` at `index`: replays from before its target with the change
-    /// and posts the difference.
+    /// A `void` or `correction` at `index`: replays with the change, posts the difference.
     pub(super) fn amend(
         &mut self,
         index: usize,
@@ -99,9 +97,8 @@ impl Fold {
         Ok(())
     }
 
-    /// The amendment at `index` as read and checked before any replay: sitting open (or
-    /// undoing a payment), reason short enough, target earlier. Errors name `type`, the
-    /// field at fault, `reason` or `event`.
+    /// The amendment at `index`, checked before any replay. Errors name `type`, the field,
+    /// `reason` or `event`.
     fn asked(
         &self,
         index: usize,
@@ -159,8 +156,8 @@ impl Fold {
         })
     }
 
-    /// The standing events from `slot` (event `target`) on with the change made, and the
-    /// target's type. Errors: a replacement of another type (`replacement.type`).
+    /// The standing events from `slot` on with the change, and the target's type. Errors:
+    /// `replacement.type` differs.
     fn changed(
         &self,
         index: usize,
@@ -200,9 +197,8 @@ impl Fold {
         Ok((changed, current_kind))
     }
 
-    /// Replays `changed` from the state before `slot`, keeping every [`CHECKPOINT`]th state.
-    /// Errors at `index`: the replacement refused (`replacement.<field>`), or a later event
-    /// it makes refused (`event`).
+    /// Replays `changed` from before `slot`, keeping checkpoints. Errors at `index`:
+    /// `replacement.<field>`, or `event` for a later event refused.
     fn redo(
         &self,
         index: usize,
@@ -273,9 +269,8 @@ impl Fold {
         }
     }
 
-    /// At amendment row `r` (to be row `at`) of event `target`: strikes every closing row
-    /// that no longer stands as shown and shows under `r` every game that ended differently
-    /// or newly. `now` holds the games finished after the first `from`.
+    /// Strikes closing rows that no longer stand and shows under row `r` each game that
+    /// ended anew; `now` holds the games after the first `from`.
     fn reshow_game_ends(
         &mut self,
         r: &mut Row,
@@ -358,8 +353,7 @@ fn amendment_words(
     }
 }
 
-/// The amendment's row at `index` for the event named `label`: the postings that take the
-/// balances to `redone`'s, in words with `reason`, and the replacement's reckoning.
+/// The amendment's row: postings to `redone`'s balances, words with `reason`, reckoning.
 fn amendment_row(
     index: usize,
     kind: EventKind,
@@ -390,8 +384,7 @@ fn amendment_row(
     row(Some(index), kind, None, outcome)
 }
 
-/// What row `r` shows as standing when `last_event` finished a game shown again under it:
-/// that game's final scores (`last_cells`), closing row and the next game; else `None`.
+/// What row `r` shows as standing when `last_event` finished a game shown again under it.
 fn final_tally(
     core: &Core,
     r: &Row,
@@ -421,8 +414,7 @@ fn final_tally(
 }
 
 impl Fold {
-    /// Why event `target` (earlier, not standing) cannot be amended, in player words: it
-    /// is a correction or an undo, already undone, or not a sheet event (ante, close).
+    /// Why event `target` cannot be amended, in player words.
     fn not_amendable(&self, target: usize) -> String {
         let row = self.row_of.get(&target).and_then(|&r| self.rows.get(r));
         match row.and_then(|r| r.amends) {

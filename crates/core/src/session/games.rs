@@ -6,8 +6,7 @@ use std::sync::Arc;
 use super::Finish;
 use crate::rules::FinishedGame;
 
-/// The games finished so far, as a persistent list shared by every state that holds them:
-/// copying a state copies one pointer, and each game is kept once.
+/// The finished games, a persistent list shared by every state: each game kept once.
 #[derive(Clone, Default)]
 pub(super) struct Games(Option<Arc<GameNode>>);
 
@@ -22,16 +21,13 @@ struct GameNode {
 enum Held {
     /// All of it: what a fold needs to show the game again under a correction.
     Whole(Box<Finish>),
-    /// Its ledger record alone, as compact JSON: what a [`super::Tip`] keeps of every
-    /// game but the last.
+    /// Its ledger record alone, as compact JSON (a tip's older games).
     Record(Box<str>),
-    /// The records of `games` games in a row, oldest first, one JSON line each, deflated:
-    /// so a session where every hand is a game (the Auction game) stays small in the cache.
+    /// Deflated records of `games` games, oldest first, one JSON line each.
     Packed { lines: Box<[u8]>, games: usize },
 }
 
-/// How many single records a tip keeps behind its last game before packing them into one
-/// [`Held::Packed`] run.
+/// How many single records a tip keeps before packing them into one [`Held::Packed`].
 const PACK: usize = 128;
 
 impl Held {
@@ -43,8 +39,7 @@ impl Held {
         }
     }
 
-    /// The ledger records it holds, oldest first. They were written here, so they read
-    /// back; were one not to, it reads as a draw, never a panic.
+    /// The ledger records it holds, oldest first; an unreadable one reads as a draw.
     fn records(&self) -> Vec<FinishedGame> {
         match self {
             Held::Whole(finish) => vec![finish.game.clone()],
@@ -167,8 +162,7 @@ impl Games {
         runs.into_iter().rev().flatten().collect()
     }
 
-    /// The same games in a list of their own, all but the last as ledger records (older
-    /// ones packed): what a [`super::Tip`] needs. Copies one game at a time.
+    /// The same games, all but the last as records (older packed): a [`super::Tip`]'s.
     pub(super) fn slim_copy(&self) -> Games {
         let mut nodes = Vec::new();
         let mut at = self.0.as_deref();
@@ -184,9 +178,8 @@ impl Games {
         copy
     }
 
-    /// Slims every game but the last to its ledger record, back to the first already slim,
-    /// and packs once [`PACK`] stand behind the last; a game shared with another list stays
-    /// whole. One game per call when called after every push.
+    /// Slims every game but the last to its record and packs past [`PACK`]; games shared
+    /// with another list stay whole. One game per call after each push.
     pub(super) fn slim_older(&mut self) {
         let mut next = self
             .0

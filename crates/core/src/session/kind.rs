@@ -5,18 +5,14 @@ use std::fmt;
 
 use serde_json::Value;
 
-/// The kind of one event, or of the opening ante, read against the session's kinds and the
-/// game's ([`crate::rules::typed::Events::KINDS`]). Its text is exactly the `type` it was
-/// read from. `Copy`, never allocated.
+/// The kind of one event or of the opening ante; its text is exactly the `type` read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EventKind {
-    /// `opening_ante`: the kitty's ante at the start (ledger `seq` 0; rules §1.2 rule 1).
-    /// Never read from a document.
+    /// `opening_ante`: the kitty's ante (ledger `seq` 0; rules §1.2 rule 1); never read.
     OpeningAnte,
     /// `hand`: one deal (in the Auction money-card game, one game); every game has it.
     Hand,
-    /// `payment`: money handed over at the table, also to or from the kitty or pot (its
-    /// size unchanged).
+    /// `payment`: money handed over at the table, also to or from the kitty or pot.
     Payment,
     /// `close`: the end of the sitting; the kitty is shared out and a settlement proposed.
     Close,
@@ -30,8 +26,7 @@ pub enum EventKind {
     Game(GameKind),
 }
 
-/// A kind one game declares besides `hand`: a reference into its
-/// [`crate::rules::typed::Events::KINDS`], so never allocated and always one the game takes.
+/// A kind one game declares besides `hand`: a reference into its `KINDS`, never allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GameKind(&'static &'static str);
 
@@ -52,9 +47,7 @@ const SESSION_KINDS: [EventKind; 5] = [
 ];
 
 impl EventKind {
-    /// The kind `text` names: a session kind first, else one of `game_kinds`. `None`
-    /// otherwise (`opening_ante` included), refused in the game's words
-    /// ([`crate::rules::Engine::unknown`]).
+    /// The kind `text` names, session kinds first; `None` otherwise (`opening_ante` too).
     pub fn read(text: &str, game_kinds: &'static [&'static str]) -> Option<EventKind> {
         EventKind::of_session(text).or_else(|| {
             let declared = game_kinds.iter().find(|k| **k == text)?;
@@ -65,14 +58,12 @@ impl EventKind {
         })
     }
 
-    /// The session kind (`payment`, `close`, `reopen`, `void`, `correction`) written
-    /// `text`; `None` for anything else.
+    /// The session kind written `text`; `None` for anything else.
     pub fn of_session(text: &str) -> Option<EventKind> {
         SESSION_KINDS.into_iter().find(|k| k.as_str() == text)
     }
 
-    /// The session kind of `event` before its game is at hand; `None` for a game's kind,
-    /// any other `type`, or none.
+    /// The session kind of `event`; `None` for a game's kind or none.
     pub fn of_session_event(event: &Value) -> Option<EventKind> {
         event
             .get("type")
@@ -104,8 +95,7 @@ impl EventKind {
         matches!(self, EventKind::Void | EventKind::Correction)
     }
 
-    /// Whether it reaches back before the last event (an amendment or `reopen`), needing
-    /// the session's history.
+    /// Whether it reaches back (an amendment or `reopen`), needing the history.
     pub fn reaches_back(self) -> bool {
         self.amends() || self == EventKind::Reopen
     }

@@ -88,8 +88,7 @@ impl Clone for Box<dyn Engine> {
     }
 }
 
-/// A game finished in the session as it stands: the finishing event, the ledger record,
-/// its closing row and its payments.
+/// A game finished in the session: its event, ledger record, closing row and payments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finish {
     /// The 0-based index of the event that finished it (a replacement counts as its target).
@@ -146,9 +145,8 @@ struct Correction {
 const REASON_MAX: usize = 200;
 
 impl Core {
-    /// Applies the event at `index` (not an amendment or `reopen`) and returns its row. A
-    /// deal is numbered after `last_hand`, the last standing, so a hand entered in place of
-    /// an undone one takes its number. Errors: the rules' refusal; the core is unchanged.
+    /// Applies a plain event at `index` and returns its row; a deal is numbered after
+    /// `last_hand`. Errors: the rules' refusal; the core is unchanged.
     fn apply_plain(
         &mut self,
         index: usize,
@@ -183,9 +181,8 @@ impl Core {
         Ok(r)
     }
 
-    /// Reads the event `raw` at `index` and its kind ([`EventKind::read`]). Errors name
-    /// `event` or `type`; an unknown `type` is refused in the game's words
-    /// ([`Engine::unknown`]) after [`Core::admit`].
+    /// Reads the event at `index` and its kind. Errors name `event` or `type`; an unknown
+    /// `type` is refused in the game's words after [`Core::admit`].
     fn read_event<'a>(
         &self,
         raw: &'a Value,
@@ -201,9 +198,8 @@ impl Core {
         }
     }
 
-    /// The checks every event meets first: numbers within bounds (no arithmetic can
-    /// overflow), then the sitting open unless it is a payment (session-format). Errors
-    /// name the number's field or `type`.
+    /// The first checks of every event: numbers in bounds, the sitting open unless a
+    /// payment (session-format). Errors name the field or `type`.
     fn admit(
         &self,
         index: usize,
@@ -229,8 +225,7 @@ impl Core {
         }
     }
 
-    /// Applies the event at `index` (never an amendment or `reopen`) and posts its money.
-    /// Errors: the rules' refusal; on error the core must be dropped.
+    /// Applies a plain event and posts its money; on error the core must be dropped.
     fn step(
         &mut self,
         index: usize,
@@ -325,8 +320,7 @@ fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &str)
 #[derive(Clone)]
 struct Standing {
     index: usize,
-    /// The event as compact JSON text, smaller than a parsed [`Value`]; parsed again only
-    /// when a correction replays it.
+    /// The event as compact JSON, parsed again only when a correction replays it.
     event: Box<str>,
     /// Whether it is a deal ([`Engine::is_deal`]), for "undo last hand".
     deal: bool,
@@ -350,8 +344,7 @@ impl Standing {
     }
 }
 
-/// The fold keeps the state before one standing event in this many; the rest are replayed
-/// from the nearest, so a long session holds a few states, not one per hand.
+/// The fold keeps the state before one standing event in this many.
 pub const CHECKPOINT: usize = 32;
 
 /// The session folded so far.
@@ -379,8 +372,7 @@ impl std::fmt::Debug for Fold {
 }
 
 impl Fold {
-    /// Starts `game` for the agreements, players (seat order) and opening scores, with the
-    /// opening ante where the game takes one. Errors name the refused field.
+    /// Starts `game`, with the opening ante where it takes one. Errors name the field.
     pub fn start(
         game: &'static GameInfo,
         agreements: &Map<String, Value>,
@@ -435,8 +427,7 @@ impl Fold {
         })
     }
 
-    /// Applies the next event, at `index`. Errors: the rules' refusal naming its index and
-    /// field; the fold is unchanged.
+    /// Applies the next event, at `index`. Errors: the rules' refusal; the fold is unchanged.
     pub fn apply(&mut self, index: usize, raw: &Value) -> Result<(), Refusal> {
         let (object, kind) = self.core.read_event(raw, index)?;
         if kind.amends() {
@@ -483,16 +474,14 @@ impl Fold {
         self.start_line.as_ref()
     }
 
-    /// The games finished, in order (a copy); of a slimmed fold ([`Fold::slim_older`])
-    /// only those kept whole.
+    /// The games finished, in order (of a slimmed fold, those kept whole).
     pub fn finished(&self) -> Vec<Finish> {
         self.core.finished.to_vec()
     }
 
     core_accessors!();
 
-    /// The event at `index` as it stands (latest correction); `None` if undone, an
-    /// amendment, or absent.
+    /// The event at `index` as it stands; `None` if undone, an amendment, or absent.
     pub fn standing_event(&self, index: usize) -> Option<Value> {
         self.standing_slot(index)
             .map(|slot| self.standing[slot].event())
@@ -503,8 +492,7 @@ impl Fold {
         self.standing_slot(index).is_some()
     }
 
-    /// The kind of the standing event at `index` (a correction keeps its target's); `None`
-    /// if undone, an amendment, or absent.
+    /// The kind of the standing event at `index`; `None` if undone, an amendment, or absent.
     pub fn standing_kind(&self, index: usize) -> Option<EventKind> {
         let row = self.row_of.get(&index).and_then(|&r| self.rows.get(r))?;
         self.stands(index).then_some(row.kind)

@@ -7,8 +7,7 @@ use super::{Core, EventKind, Fold, Tip};
 use crate::ledger::{Balances, Posting};
 
 impl Core {
-    /// A `close` appended at `index` to a copy: the balances after it and its postings;
-    /// `None` once closed or if the rules would refuse it.
+    /// A `close` appended at `index` to a copy; `None` once closed or if refused.
     fn close_preview(&self, index: usize) -> Option<(Balances, Vec<Posting>)> {
         if self.closed_at.is_some() {
             return None;
@@ -22,8 +21,7 @@ impl Core {
 }
 
 impl Fold {
-    /// What closing now would do: every balance (cents, kitty included) after a `close` and
-    /// the close's postings; `None` once closed or if refused. The fold is unchanged.
+    /// Balances (cents) and postings of a `close` now; `None` once closed or if refused.
     pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
         let index = self.row_of.keys().next_back().map_or(0, |i| i + 1);
         self.core.close_preview(index)

@@ -2,10 +2,8 @@
 
 use crate::rules::{Field, RuleError};
 
-/// Why a session document was refused: the event's 0-based index (if any), the field, the
-/// reason in player words and the rule cited.
-///
-/// Shown whole as `event 3: bid: 240 is below the minimum 250 (rules §1.1)`.
+/// Why a session document was refused: event index, field, reason and rule, shown as
+/// `event 3: bid: 240 is below the minimum 250 (rules §1.1)`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{field}: {message}{}", .event_index.map(|i| format!("event {i}: ")).unwrap_or_default(), crate::rules::fields::cite(.rule.as_deref()))]
 pub struct Refusal {

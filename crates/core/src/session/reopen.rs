@@ -25,9 +25,8 @@ impl Fold {
             .and_then(|at| self.row_of.get(&at).copied())
     }
 
-    /// `reopen` at `index`: the engine, seating and games return to just before the close,
-    /// its postings are reversed and payments since stand. Errors: no close stands, a
-    /// reason over 200 characters, unknown fields.
+    /// `reopen`: back to just before the close, its postings reversed; later payments
+    /// stand. Errors: no close stands, a long reason, unknown fields.
     pub(super) fn reopen(
         &mut self,
         index: usize,
@@ -85,8 +84,7 @@ impl Fold {
         Ok(())
     }
 
-    /// Keeps a state for the event after the close at `slot`, so it is never replayed
-    /// through a close no longer there. Errors: a replayed event refused (a bug).
+    /// Keeps a state after the close at `slot`, so nothing replays through a lost close.
     fn keep_state_after(&mut self, slot: usize, index: usize) -> Result<(), Refusal> {
         if let Some(s) = self.standing.get(slot + 1)
             && s.before.is_none()

@@ -25,8 +25,7 @@ pub struct Change {
     pub void: bool,
 }
 
-/// A game's closing row as the sheet shows it under a row (not the ledger's record), so a
-/// game ending every hand (the Auction game) does not carry every final score per row.
+/// A game's closing row as shown under a row (not the ledger's record).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShownEnd {
     /// The game's number in the session, from 1.
@@ -35,11 +34,9 @@ pub struct ShownEnd {
     pub event: usize,
     /// Who won (a player or side), `None` for a draw; kept through slimming for the history.
     pub winner: Option<String>,
-    /// The closing row and payments (cents) as shown; `None` once slimmed ([`Row::slim`]).
-    /// Boxed so a slimmed row stays small.
+    /// The closing row and payments (cents); `None` once slimmed. Boxed to keep rows small.
     pub shown: Option<Box<(GameEnd, Vec<Posting>)>>,
-    /// A digest of the whole finish, kept through slimming, so an amendment can still tell
-    /// whether the game ends the same way.
+    /// A digest of the finish, kept through slimming, to compare game ends.
     result: u64,
     /// The amendment (its index) that changed how this game ended; `true` if still over.
     pub struck_by: Option<(usize, bool)>,
@@ -74,8 +71,7 @@ impl ShownEnd {
     }
 }
 
-/// A digest of `finish` without its event: its `Debug` text (deterministic) hashed with
-/// std's fixed-key SipHash, stable within a process.
+/// A digest of `finish` without its event: its `Debug` text hashed (stable in a process).
 fn digest(finish: &Finish) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -83,8 +79,7 @@ fn digest(finish: &Finish) -> u64 {
     h.finish()
 }
 
-/// One row of the session: an event (or the opening ante) with its ledger entry, sheet
-/// line and history.
+/// One row of the session: an event or the ante, with ledger entry, sheet line and history.
 #[derive(Debug, Clone)]
 pub struct Row {
     /// The event's 0-based index; `None` for the opening ante (ledger `seq` 0).

@@ -62,12 +62,10 @@ fn groups(layout: &Layout) -> Vec<Group> {
     groups
 }
 
-/// The most columns shown beside a hand cell on a 390 px phone; more would squeeze the
-/// hand's words off the first screen (`tests/browser/fit.rs`).
+/// The most columns beside a hand cell on a 390 px phone (`tests/browser/fit.rs`).
 pub const WIDE: usize = 6;
 
-/// The most players' money columns beside a hand cell on a 390 px phone (the kitty's
-/// aside): a money cell is about twice a score's width (`tests/browser/fit.rs`).
+/// The most money columns beside a hand cell on a 390 px phone, kitty aside (cells are wider).
 pub const WIDE_MONEY: usize = 4;
 
 /// Whether `columns` are too many for a phone: the hand's words then get their own row.
@@ -80,9 +78,8 @@ fn too_wide(columns: &[Column]) -> bool {
     columns.len() > WIDE || money > WIDE_MONEY
 }
 
-/// The longest head, in characters, shown in full with `columns` columns on a 390 px
-/// phone; longer heads are shortened (`tests/browser/fit.rs`). Heads never break inside
-/// a name.
+/// The longest head shown whole with `columns` columns on a 390 px phone
+/// (`tests/browser/fit.rs`).
 fn head_budget(columns: usize) -> usize {
     match columns {
         0..=3 => usize::MAX,
@@ -91,8 +88,7 @@ fn head_budget(columns: usize) -> usize {
     }
 }
 
-/// Shortens over-budget heads to their shortest unique start of at least three letters;
-/// returns the legend `(short, full)` in column order.
+/// Shortens long heads to their shortest unique start (3+ letters); returns the legend.
 fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> {
     let budget = head_budget(columns);
     let labels: Vec<Vec<char>> = groups.iter().map(|g| g.label.chars().collect()).collect();
@@ -346,8 +342,7 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
     }
 }
 
-/// What a sheet is built from: a whole fold ([`Source::of_fold`]) or a tip's window
-/// ([`Source::of_tip`]); both give the same sheet.
+/// What a sheet is built from: a whole fold or a tip's window; both give the same sheet.
 #[derive(Clone)]
 pub struct Source<'a> {
     engine: &'a dyn Engine,
@@ -472,8 +467,7 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
     }
 }
 
-/// The line of `row` (its "correct" link opening `corrects`). With money columns,
-/// `running` holds each one's money before the row (cents) and moves past it.
+/// The line of `row`; with money columns `running` (cents) moves past it.
 fn row_line<'a>(
     row: &Row,
     corrects: Option<usize>,

@@ -11,9 +11,8 @@ use crate::rules::GameInfo;
 type PlainStep =
     fn(&mut Core, usize, EventKind, &Map<String, Value>, Option<usize>) -> Result<Row, Refusal>;
 
-/// A session's state after its last event, without history: enough to record any event
-/// that does not [`Tip::needs_history`] exactly as [`Fold::apply`] would. Its size grows
-/// with games finished, not hands. Pure and cloneable.
+/// A session's state after its last event, without history: records any event that does
+/// not [`Tip::needs_history`] as [`Fold::apply`] would. Grows with games, not hands.
 #[derive(Clone)]
 pub struct Tip {
     game: &'static GameInfo,
@@ -54,8 +53,7 @@ impl Tip {
         EventKind::of_session_event(raw).is_some_and(EventKind::reaches_back)
     }
 
-    /// Applies `raw` as the next event, as [`Fold::apply`]. Errors: the rules' refusal, or
-    /// one naming `type` for an event that [`Tip::needs_history`]; the tip is unchanged.
+    /// Applies `raw` as [`Fold::apply`] does; refuses (`type`) one that needs history.
     pub fn apply(&mut self, raw: &Value) -> Result<(), Refusal> {
         self.apply_with(raw, Core::apply_plain)
     }

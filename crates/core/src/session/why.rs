@@ -8,8 +8,7 @@ use super::window::row_cents;
 use super::{EventKind, Fold, Row};
 use crate::ledger::Posting;
 
-/// Every standing row for `account` with its cents, corrections folded into the row they
-/// correct; voids and voided rows are left out. The cents add up to the balance.
+/// Every standing row for `account` with its cents, corrections folded in; sums to the balance.
 pub fn standing_amounts<'a>(fold: &'a Fold, account: &str) -> Vec<(&'a Row, i64)> {
     standing_rows(fold)
         .map(|(row, cents)| (row, cents.get(account).copied().unwrap_or(0)))
@@ -53,8 +52,7 @@ fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>
         })
 }
 
-/// Each account's settle-up summary, built from a whole fold ([`Summaries::of`]) or row by
-/// row ([`Summaries::add`]) with the same words.
+/// Each account's settle-up summary, from a whole fold or row by row alike.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summaries {
     /// Each account's groups in order of first appearance.
@@ -65,8 +63,7 @@ pub struct Summaries {
     kitty_game: bool,
 }
 
-/// One group of an account's money: a label, the cents, and for games won or lost how many
-/// and the last one ("412 games won +$20.60", not one group a game).
+/// One group of an account's money; games won or lost are counted ("412 games won").
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Group {
     label: String,
@@ -134,10 +131,8 @@ impl Summaries {
         }
     }
 
-    /// Where `account`'s money came from, in `currency`: "opening ante −$0.10 · hands 1–3
-    /// +$0.75 · game 1 won +$1.00 · kitty share +$0.30 · paid −$0.20". Only what stands
-    /// counts; a game's payment counts under the game; `preview` adds a close not yet made.
-    /// Zero groups are left out ("nothing yet").
+    /// Where `account`'s money came from: "opening ante −$0.10 · hands 1–3 +$0.75 · game 1
+    /// won +$1.00 · paid −$0.20". Only what stands; `preview` adds a close not yet made.
     pub fn words(&self, account: &str, preview: &[Posting], currency: &str) -> String {
         let mut groups = self.groups.get(account).cloned().unwrap_or_default();
         let previewed: i64 = preview

@@ -13,14 +13,12 @@ use crate::rules::SheetLine;
 /// How many lines the sheet shows unless asked for all.
 pub const SHEET_LINES: usize = 50;
 
-/// A row as the window keeps it (shared, so copies are cheap), with the hand its "correct"
-/// link opens.
+/// A row as the window keeps it (shared), with the hand its "correct" link opens.
 #[derive(Debug)]
 pub struct Kept {
     /// The row as the fold made it.
     pub row: Row,
-    /// The hand a correction of this row corrects: its own index while it stands as
-    /// entered, else the corrected hand; `None` for other rows.
+    /// The hand a correction opens: this one while it stands as entered, else the corrected.
     pub corrects: Option<usize>,
 }
 
@@ -73,8 +71,7 @@ impl Window {
         }
     }
 
-    /// Adds a plain event's row (not an amendment or reopen), dropping the oldest past
-    /// [`SHEET_LINES`].
+    /// Adds a plain event's row, dropping the oldest past [`SHEET_LINES`].
     pub fn push(&mut self, row: Row) {
         self.summaries.add(&row, &row_cents(&row));
         if row.kind == EventKind::Payment
@@ -180,9 +177,8 @@ impl Fold {
 }
 
 impl Row {
-    /// Drops what only the sheet's lines and the ledger read (cells, notes, reckoning,
-    /// words), keeping what amendments, summaries and a club's history read of an earlier
-    /// row.
+    /// Drops what only the sheet's lines and the ledger read, keeping what amendments,
+    /// summaries and history need.
     fn slim(&mut self) {
         for end in &mut self.game_ends {
             end.slim();
@@ -207,9 +203,8 @@ impl Row {
 }
 
 impl Fold {
-    /// Slims the row `keep` rows before the last, and every finished game but the last to
-    /// its record: called after every event, only the sheet's window stays whole. What the
-    /// cache's state is built from; [`Fold::finished`] then lists only the games kept whole.
+    /// Slims the row `keep` before the last and older finished games: called after every
+    /// event, only the window stays whole (the cache's fold).
     pub fn slim_older(&mut self, keep: usize) {
         self.core.finished.slim_older();
         let Some(at) = self.rows.len().checked_sub(keep + 1) else {
@@ -220,8 +215,7 @@ impl Fold {
         }
     }
 
-    /// Reserves room for `events` more events at once, so reading a long session does not
-    /// double its lists on the way.
+    /// Reserves room for `events` more events at once.
     pub fn reserve(&mut self, events: usize) {
         self.rows.reserve_exact(events);
         self.standing.reserve_exact(events);

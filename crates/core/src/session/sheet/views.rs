@@ -159,8 +159,7 @@ pub struct SheetView {
     pub tally_heads: bool,
     /// How many columns a full-width cell spans.
     pub width: usize,
-    /// Too wide for a hand cell beside its columns (over [`WIDE`](super::WIDE)): each
-    /// hand's words get their own row.
+    /// Over [`WIDE`](super::WIDE) columns: each hand's words get their own row.
     pub wide: bool,
     /// The opening line (scores carried in, count-down start), if any.
     pub start: Option<LineView>,
@@ -176,8 +175,7 @@ pub struct SheetView {
     pub legend: Vec<(String, String)>,
 }
 
-/// What the sheet needs besides the fold: the session id, whether it is correctable, and
-/// when each event was recorded.
+/// What the sheet needs besides the fold: session id, correctability, recording times.
 pub struct Context<'a> {
     /// The session's id (its row in the store), for links.
     pub session_id: i64,
