@@ -18,8 +18,7 @@ pub enum KittyKind {
     None,
     /// Scarne's kitty pot: antes, collected by a made bid of 350 or more (rules §1.2).
     Pot,
-    /// The kitty as an account settling like one more player on 350+ bids; may go negative
-    /// (rules §1.3).
+    /// The kitty as an account: one more player on 350+ bids, may go negative (rules §1.3).
     Account,
 }
 
@@ -32,8 +31,7 @@ pub struct PotRules {
     pub reante_after_win: bool,
     /// Rule 5 option: a failed 350+ spade bid antes this many kitties (2, or 3 by agreement).
     pub spades_fail_multiplier: i64,
-    /// Rule 5 option: a failed 350+ heart bid under hearts-triple antes this many kitties
-    /// (2, or 4 by agreement).
+    /// Rule 5 option: kitties a failed 350+ heart bid antes under hearts-triple (2, or 4).
     pub hearts_fail_multiplier: i64,
 }
 
@@ -153,8 +151,7 @@ impl TableAgreements for Agreements {
 }
 
 impl Agreements {
-    /// Reads the `agreements` object ([`read_agreements`]). Errors name the field
-    /// (`agreements.min_bid`).
+    /// Reads the `agreements` object. Errors name the field (`agreements.min_bid`).
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         read_agreements(object)
     }

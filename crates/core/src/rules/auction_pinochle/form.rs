@@ -132,8 +132,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     summary
 }
 
-/// What the hand form offers: minimum bid, outcomes, suits; with four seated the dealer
-/// sits out (rules §1.1).
+/// What the hand form offers: minimum bid, outcomes, suits; a fourth seat's dealer sits out.
 pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
     HandFormSpec {
         min_bid: a.min_bid,
@@ -153,8 +152,7 @@ pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
     }
 }
 
-/// The submitted hand form (`templates/games/auction_pinochle/hand_form.html`); the
-/// all-passed button sends `all_passed`.
+/// The submitted hand form (`templates/games/auction_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -182,9 +180,8 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
-    /// Only the dealer is asked for here; the engine asks for what a contract lacks (rules
-    /// §1.1). A renege's culprit is kept only with the renege outcome (the select stays
-    /// filled when the outcome changes).
+    /// Asks for the dealer only (the engine asks for the rest, rules §1.1); keeps a
+    /// renege's culprit only with that outcome, as the select stays filled.
     fn written(self) -> Result<WrittenHand, RuleError> {
         let dealer = self
             .dealer

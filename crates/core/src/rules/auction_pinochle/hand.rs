@@ -54,8 +54,7 @@ impl Outcome {
         }
     }
 
-    /// Words for the form's chips and the steps ("Bob pays Ann: $0.80 (set)"): a bid not
-    /// made is "set".
+    /// Words for the form's chips and the steps: a bid not made is "set".
     pub fn words(self) -> &'static str {
         match self {
             Outcome::Made => "made",
@@ -68,8 +67,7 @@ impl Outcome {
         }
     }
 
-    /// The result as the sheet's row says it: set is double bete, a throw-in before the lead
-    /// single bete (rules §1.1, §1.3). Documents keep [`Outcome::id`].
+    /// The result on the sheet's row: set is double bete, a throw-in single (rules §1.1, §1.3).
     pub fn row_words(self) -> &'static str {
         match self {
             Outcome::Made => "made",
@@ -128,8 +126,7 @@ pub enum Deal {
     Contract(Contract),
 }
 
-/// A `hand` event as written (session-format `auction_pinochle`). Points are pinochle
-/// points; `bidder_cash` is money (a decimal string).
+/// A `hand` event as written (session-format); points, but `bidder_cash` is money.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
@@ -170,17 +167,16 @@ pub struct WrittenHand {
 /// Trick points in one deal: 250 with the last trick, whatever the count (rules §1.0).
 pub const ALL_COUNTERS: i64 = 250;
 
-/// The most a bidder can meld in one deal, in points (the partnership games' ceiling):
-/// far above any deal (Scarne's ceiling for meld and counters is 721–730, rules §1.0), it
-/// catches a typed extra zero.
+/// The most a bidder can meld in one deal, in points: far above Scarne's 721–730 for meld
+/// and counters (rules §1.0); catches a typed extra zero.
 pub const MAX_MELD: i64 = crate::rules::partnership::MAX_MELD;
 
 /// The highest bid accepted, in points: [`MAX_MELD`] as in Check and Contract Pinochle.
 pub const MAX_BID: i64 = 10_000;
 
-/// Reads and checks a `hand`. Errors name the field: `dealer`/`bidder`/`renege_by` not
-/// seated or not allowed, `bid` not in tens or below the minimum (rules §1.1), `counters`
-/// outside 0–250 (rules §1.0), `outcome` missing or contradicted by meld and counters.
+/// Reads and checks a `hand`. Errors name the field: an unseated or disallowed person,
+/// `bid` not in tens or below the minimum (rules §1.1), `counters` outside 0–250 (rules
+/// §1.0), `outcome` missing or contradicted.
 pub fn read(
     event: &Map<String, Value>,
     agreements: &Agreements,
@@ -276,8 +272,7 @@ fn all_passed(w: WrittenHand) -> Result<Deal, RuleError> {
     Ok(Deal::AllPassed { dealer: w.dealer })
 }
 
-/// The final bid: in tens, at least the minimum, at most [`MAX_BID`] (rules §1.1, §1.0).
-/// Errors name `bid`.
+/// The final bid: in tens, minimum to [`MAX_BID`] (rules §1.1, §1.0). Errors name `bid`.
 fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(
@@ -304,7 +299,6 @@ fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
 }
 
 /// The bidder's meld (0–[`MAX_MELD`]), counters (0–250) and cash (≥ 0), where given.
-/// Errors name the field.
 fn check_counts(w: &WrittenHand) -> Result<(), RuleError> {
     if let Some(meld) = w.meld
         && meld < 0
@@ -340,8 +334,7 @@ fn check_counts(w: &WrittenHand) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The outcome as written or derived from meld and counters (`true` when derived); a
-/// written one they contradict is refused naming `outcome` (rules §1.1).
+/// The outcome as written or derived (`true`); a contradicted one is refused (rules §1.1).
 fn outcome_of(w: &WrittenHand, bid: i64) -> Result<(Outcome, bool), RuleError> {
     let total = w.meld.zip(w.counters).map(|(m, c)| m + c);
     Ok(match (w.outcome, total) {
@@ -385,8 +378,7 @@ fn outcome_of(w: &WrittenHand, bid: i64) -> Result<(Outcome, bool), RuleError> {
     })
 }
 
-/// Who reneged: only for a defender's renege, an active opponent, never the bidder (rules
-/// §1.1). Errors name `renege_by`.
+/// Who reneged: an active opponent, for a defender's renege only (rules §1.1).
 fn renege_of(
     outcome: Outcome,
     renege_by: Option<String>,

@@ -2,8 +2,7 @@
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// Scarne's table (rules §1.0, §1.1): double pinochle 80, a meld held twice scores twice;
-/// the bidder melds from 15 cards with the widow, and only his meld is recorded.
+/// Scarne's table (rules §1.0, §1.1): double pinochle 80; the bidder's 15 cards with the widow.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 80,

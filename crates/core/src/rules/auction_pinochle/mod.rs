@@ -59,8 +59,8 @@ typed::events! {
 #[derive(Debug, Clone)]
 pub struct AuctionPinochle {
     agreements: Agreements,
-    /// The kitty's size: what the rules put in less what they paid out (session-format).
-    /// Not the `KITTY` balance, which cash payments also move; every kitty rule uses this.
+    /// The kitty's size: what the rules put in less what they paid out (not the `KITTY`
+    /// balance, which cash payments also move). Every kitty rule uses this.
     kitty: Money,
 }
 
@@ -134,8 +134,7 @@ impl AuctionPinochle {
         (postings, step)
     }
 
-    /// Adds what `postings` move into or out of `KITTY` to the kitty's size. Every posting
-    /// list passes here exactly once, when nothing can be refused any more.
+    /// Adds what `postings` move through `KITTY` to its size; every list passes here once.
     fn record(&mut self, postings: Postings) -> Postings {
         self.kitty += postings.net(KITTY);
         postings
@@ -197,8 +196,7 @@ impl AuctionPinochle {
         Ok(entry)
     }
 
-    /// Rule 8: a newcomer antes `kitty ÷ players seated`, floored to the cent (the
-    /// leftover stays, rules §1.2 [R]).
+    /// Rule 8: a newcomer antes `kitty ÷ players seated`, floored (rules §1.2 [R]).
     fn joins(&mut self, ctx: &mut Ctx<'_>, j: Joins) -> Result<Outcome, RuleError> {
         let name = j.player.as_str();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
@@ -262,8 +260,7 @@ impl AuctionPinochle {
         Ok(Outcome::new(postings.into_vec(), why, line).with_steps(steps))
     }
 
-    /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
-    /// included), floored, and quits for good.
+    /// Rule 6: a broke player leaving takes `kitty ÷ players seated`, floored, for good.
     fn leaves(&mut self, ctx: &mut Ctx<'_>, l: Leaves) -> Result<Outcome, RuleError> {
         if !ctx.table.is_seated(&l.player) {
             return Err(RuleError::new(
@@ -335,8 +332,7 @@ impl AuctionPinochle {
     }
 }
 
-/// The odd cents of an equal share in words (", the odd cent to C"), one each from the last
-/// dealer's left (rules §3 item 2 [R]); empty when even.
+/// The odd cents of a share in words (", the odd cent to C"; rules §3 item 2 [R]).
 fn odd_cents(kitty: Money, order: &[&str]) -> String {
     let (_, left) = kitty.divide(order.len() as i64);
     let n = usize::try_from(left.cents().unsigned_abs()).unwrap_or(usize::MAX);
@@ -347,8 +343,7 @@ fn odd_cents(kitty: Money, order: &[&str]) -> String {
     }
 }
 
-/// The sheet's line for a contract: bidder, bid, trump, made or set, and whether entered or
-/// derived (rules §1.1).
+/// The sheet's line for a contract: bidder, bid, trump, made or set (rules §1.1).
 fn contract_line(c: &hand::Contract) -> SheetLine {
     SheetLine {
         contract: Some(Contract {

@@ -7,8 +7,7 @@ use crate::ledger::{KITTY, Postings};
 use crate::money::Money;
 use crate::rules::{Step, Suit};
 
-/// The trump multiplier and its words: 2 for spades with `spades_double`, 3 for hearts with
-/// `hearts_triple`, else 1 (rules §1.1).
+/// The trump multiplier and its words: spades 2, hearts 3 as agreed, else 1 (rules §1.1).
 pub fn trump_multiplier(agreements: &Agreements, trump: Suit) -> (i64, Option<&'static str>) {
     match trump {
         Suit::Spades if agreements.spades_double => (2, Some("2 (spades)")),
@@ -26,9 +25,8 @@ pub fn kitty_fail_multiplier(agreements: &Agreements, trump: Suit) -> i64 {
     }
 }
 
-/// The money of one contract: every other seated player (a 4-handed dealer too) against
-/// the bidder, plus the kitty on 350+. `kitty` is its size before the deal, not its
-/// balance (session-format). Returns postings, words and steps.
+/// The money of one contract: the others against the bidder, plus the kitty on 350+;
+/// `kitty` is its size, not its balance. Returns postings, words and steps.
 pub fn settle(
     agreements: &Agreements,
     seated: &[String],
@@ -76,15 +74,13 @@ pub fn settle(
     (postings, why, steps)
 }
 
-/// What each other player pays or gets on `c` (rules §1.1): the table's units for the bid,
-/// × trump multiplier when made or set, × 2 for double bete, × stake (a concession before
-/// the lead is single bete, suit ignored). Returns the amount, factors and steps.
+/// What each other player pays or gets on `c` (rules §1.1): units × trump × 2 for double
+/// bete × stake (a concession before the lead: single bete, suit ignored).
 fn per_player(agreements: &Agreements, c: &Contract) -> (Money, Vec<String>, Vec<Step>) {
     let units = agreements.units_table.units(c.bid).unwrap_or(0);
     let single = agreements.stake * units;
     let (t, t_words) = trump_multiplier(agreements, c.trump);
-    // The table row, to check against the agreements on the sheet; its source is cited
-    // in the step, not the words.
+    // The table row, to check against the agreements; its source goes in the step.
     let mut factors = vec![format!(
         "{units} units ({} table {})",
         agreements.units_table.name,
@@ -144,8 +140,7 @@ fn pay(
     });
 }
 
-/// The kitty's part in a 350+ contract: as an account, one more player (rules §1.3); as a
-/// pot, [`pot`] (rules §1.2), with its size before and after as a step.
+/// The kitty's part in a 350+ contract: an account (rules §1.3) or a [`pot`] (rules §1.2).
 fn settle_kitty(
     agreements: &Agreements,
     seated: &[String],
@@ -201,10 +196,9 @@ fn headline(c: &Contract) -> String {
     }
 }
 
-/// The pot on a 350+ bid (rules §1.2): made collects it (rule 3), conceded before the lead
-/// antes it (rule 4), failed antes twice or the agreed multiple (rule 5); with `bidder_cash`
-/// he plays only for what his cash covers (rule 9, [R]
-/// `P = min(kitty, (cash − owed) / fail multiplier)`, floored to the cent).
+/// The pot on a 350+ bid (rules §1.2): made collects it (rule 3), conceded antes it (4),
+/// failed antes the multiple (5); with `bidder_cash` he plays for what it covers (rule 9,
+/// [R] `P = min(kitty, (cash − owed) / fail multiplier)`, floored).
 fn pot(
     agreements: &Agreements,
     seated: &[String],

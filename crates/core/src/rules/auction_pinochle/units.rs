@@ -11,8 +11,7 @@ pub struct Band {
     pub units: i64,
 }
 
-/// A units table: Scarne's standard or bonus (rules §1.1, S000), the classic table (rules
-/// §1.3, S002 as corrected in §4), or custom `[lowest_bid, units]` pairs.
+/// A units table: Scarne's standard or bonus (rules §1.1), classic (rules §1.3), or custom.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitsTable {
     /// `"standard"`, `"bonus"`, `"classic"` or `"custom"`.
@@ -20,8 +19,7 @@ pub struct UnitsTable {
     bands: Vec<Band>,
 }
 
-/// Scarne's standard table (rules §1.1): 250–290 = 2, +1 per 50, 700 or over = 11 (the
-/// printed "900 to 640" is 600–640, rules §4).
+/// Scarne's standard table (rules §1.1): 250–290 = 2 … 700+ = 11 ("900 to 640" read 600–640, §4).
 const STANDARD: [(i64, i64); 10] = [
     (250, 2),
     (300, 3),
@@ -84,8 +82,8 @@ impl UnitsTable {
         }
     }
 
-    /// The table an agreement names. Errors: unknown preset; a custom table empty, not
-    /// rising, not in tens, or units outside 1–10,000.
+    /// The table an agreement names. Errors: unknown preset; custom empty, not rising, not
+    /// in tens, or units outside 1–10,000.
     pub fn from_spec(spec: &UnitsTableSpec) -> Result<UnitsTable, String> {
         match spec {
             UnitsTableSpec::Preset(name) => match name.as_str() {

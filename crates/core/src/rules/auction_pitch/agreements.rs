@@ -23,8 +23,7 @@ pub enum Variant {
     Standard,
     /// Smudge: all four points in one hand win the game (S001, BIC-SMUDGE; [`SmudgeRule`]).
     Smudge,
-    /// Count-down: from `countdown_start`, made points subtract, set-backs add, first to
-    /// zero wins (S001 "Scoring Variant"; BIC-SMUDGE).
+    /// Count-down: from `countdown_start` to zero (S001 "Scoring Variant"; BIC-SMUDGE).
     Countdown,
 }
 
@@ -46,14 +45,12 @@ pub enum SmudgeRule {
     /// A smudge wins at once, whatever the smudger's score (S001, BIC-SMUDGE).
     #[default]
     WinsImmediately,
-    /// S001's regional rule: a smudger in the hole drops his minus, stands at +4 and play
-    /// continues (the seed is cut off after "plus 4", rules §4).
+    /// S001's regional rule: a smudger in the hole restarts at +4 (seed cut off, rules §4).
     NotInHole,
 }
 
-/// What a negative difference pays at a game's end (`negative_difference`; rules §1.4, §3
-/// item 15 [R]): it arises when a winner is behind another player (pitcher first, count
-/// order, smudge).
+/// What a negative difference pays at a game's end (rules §1.4, §3 item 15 [R]), when the
+/// winner is behind another player.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NegativeDifference {
@@ -69,8 +66,7 @@ pub enum NegativeDifference {
 pub struct Agreements {
     /// Money per point of difference at a game's end, in cents (rules §1.4); zero: points only.
     pub stake: Money,
-    /// The score that ends a standard or smudge game, in points (S001: 11; "7, 9, 10 or
-    /// 21" also named, so any up to [`MAX_POINTS`]).
+    /// The score that ends a standard or smudge game, in points (S001: 11).
     pub target: i64,
     /// Standard, smudge or count-down.
     pub variant: Variant,
@@ -80,13 +76,12 @@ pub struct Agreements {
     pub smudge_rule: SmudgeRule,
     /// Clamp or pay a negative difference in the end-of-game settlement.
     pub negative_difference: NegativeDifference,
-    /// Whether the dealer may take the bid at the high bid (rules §1.4, §3 item 12; Scarne:
-    /// no). For the sheet only: a steal and an outbid look the same, so nothing is checked.
+    /// Whether the dealer may take the bid at the high bid (rules §3 item 12); recorded
+    /// only, as a steal and an outbid look the same.
     pub dealer_may_steal: bool,
 }
 
-/// The largest target, count-down start or carried-in score, in points: a difference times
-/// any stake still fits the ledger.
+/// The largest target, count-down start or carried score, in points (× stake fits the ledger).
 pub const MAX_POINTS: i64 = 1_000_000;
 
 fn eleven() -> i64 {
@@ -154,8 +149,8 @@ impl TableAgreements for Agreements {
 }
 
 impl Agreements {
-    /// Reads the `agreements` object ([`read_agreements`]). Errors name the field
-    /// (`agreements.target`): a target or count-down start outside 1–[`MAX_POINTS`] (rules §1.4).
+    /// Reads the `agreements` object. Errors name the field: a target or count-down start
+    /// outside 1–[`MAX_POINTS`] (rules §1.4).
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         read_agreements(object)
     }
@@ -174,8 +169,7 @@ impl Agreements {
         }
     }
 
-    /// Whether `score` is out: at or over the target, or at or below zero counting down
-    /// (rules §1.4).
+    /// Whether `score` is out: at the target, or at zero counting down (rules §1.4).
     pub fn is_out(&self, score: i64) -> bool {
         if self.counts_down() {
             score <= 0

@@ -119,8 +119,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     summary
 }
 
-/// The submitted hand form (`templates/games/auction_pitch/hand_form.html`); a point's
-/// select sends `"nobody"` when nobody took it.
+/// The submitted hand form (`templates/games/auction_pitch/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -203,8 +202,7 @@ impl hand_form::HandForm for Form {
     }
 }
 
-/// What the hand form offers: bids 1–4 (4 the slam) and the four points, Jack and Game
-/// with "nobody" (rules §1.4).
+/// What the hand form offers: bids 1–4 and the four points' takers (rules §1.4).
 pub fn offer() -> HandFormSpec {
     HandFormSpec {
         min_bid: 1,

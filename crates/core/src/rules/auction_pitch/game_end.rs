@@ -17,13 +17,11 @@ pub enum Decision {
     PitcherOut,
     /// Rule 2: exactly one player out: `"only_one_out"`, or `"countdown"` counting down.
     OnlyOneOut,
-    /// Rule 3: two or more but the pitcher out; recounted from before the hand in the order
-    /// High, Low, Jack, Game, this point carried the winner out first: `"count_order:high"`
-    /// … (never Game: it is last).
+    /// Rule 3: several but the pitcher out; this point carried the winner out first on a
+    /// recount: `"count_order:high"` … (never Game, counted last).
     CountOrder(Point),
-    /// Rule 3, the revoke's bonus (counted first, as it happened in play) carried the
-    /// winner out; among several, the furthest out, then nearest the dealer's left ([R]):
-    /// `"count_order:revoke"`.
+    /// Rule 3, by the revoke's bonus (counted first); ties to the furthest out, then the
+    /// dealer's left ([R]): `"count_order:revoke"`.
     CountOrderRevoke,
 }
 
@@ -70,11 +68,9 @@ impl Win {
     }
 }
 
-/// Who wins the game with this hand, if anyone (rules §1.4): a winning smudge; the pitcher
-/// if out (rule 1); the only player out (rule 2); else the first out when the hand is
-/// recounted from before it, fixed changes first, then High, Low, Jack, Game (rule 3).
-/// "Out" counting down is at or below zero, same precedence ([R]). `order` (from the
-/// dealer's left) breaks ties. `None`: play on.
+/// Who wins with this hand (rules §1.4): a winning smudge; the pitcher out (rule 1); the
+/// only player out (rule 2); else the first out on a recount, fixed changes first, then
+/// High, Low, Jack, Game (rule 3; the same counting down [R]). `None`: play on.
 pub fn decide(
     agreements: &Agreements,
     c: &Contract,
@@ -161,12 +157,9 @@ fn furthest_out(
         .to_string()
 }
 
-/// The settlement of a finished game (rules §1.4; S001 "The winner receives from each
-/// player the difference in points"): each pays `(winner − player) × stake`, mirrored in
-/// count-down ([R] §3 item 17); a negative difference clamped or paid by the winner as
-/// agreed ([R] §3 item 15). Returns postings, words ("Game over: A wins at 11 as pitcher;
-/// B pays 0.45 (11 − 2 = 9 points × 0.05); …") and steps. Errors name `agreements.stake`
-/// for a payment too large for the ledger.
+/// A finished game's settlement (rules §1.4; S001): each pays `(winner − player) × stake`,
+/// mirrored counting down ([R] §3 item 17), a negative difference as agreed ([R] §3 item
+/// 15). Returns postings, words and steps. Errors name `agreements.stake`.
 pub fn settle(
     agreements: &Agreements,
     final_scores: &Scores,
@@ -214,8 +207,7 @@ pub fn settle(
     Ok((postings, items.join("; "), steps))
 }
 
-/// `diff` points at `stake`, within the money limit so seven such sums cannot overflow.
-/// Errors name `agreements.stake`.
+/// `diff` points at `stake`, within the money limit. Errors name `agreements.stake`.
 fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
     stake
         .cents()
@@ -233,8 +225,7 @@ fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
-/// One player's difference `high − low` paid to winner `w` (rules §1.4, S001): nothing if
-/// level; negative clamped or paid by the winner ([R] §3 item 15). Returns it in words.
+/// One player's difference paid to winner `w` (rules §1.4), negative as agreed ([R] item 15).
 fn pay_difference(
     agreements: &Agreements,
     (w, player): (&str, &str),

@@ -7,8 +7,7 @@ use crate::rules::hand_form::is_false;
 use crate::rules::typed::no_contract;
 use crate::rules::{RuleError, Table, fields};
 
-/// One of the four points, in the order counted when two or more but the pitcher go out
-/// together (rules §1.4 end of game rule 3; S001, WKC).
+/// One of the four points, in count order for rule 3 (rules §1.4; S001, WKC).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Point {
     /// The highest trump in play, to the player who was dealt it.
@@ -109,8 +108,7 @@ pub enum Deal {
 /// The highest bid: 4, "slam, smudge, or shoot the moon" (S001).
 pub const MAX_BID: i64 = 4;
 
-/// Who took each point as written; missing is `null`, nobody. Only Jack and Game may be
-/// nobody (not dealt, tied).
+/// Who took each point as written; `null` is nobody (only Jack and Game may be).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenPoints {
@@ -165,9 +163,8 @@ fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
     }
 }
 
-/// Reads and checks a `hand`. Errors name the field: `dealer`, `pitcher`, `revoke_by` or a
-/// `points.*` taker not seated; `bid` missing or outside 1–4; `points.high` or `points.low`
-/// nobody in a played hand (rules §1.4); contract fields when all passed.
+/// Reads and checks a `hand`. Errors name the field: a person not seated; `bid` missing or
+/// outside 1–4; `points.high`/`points.low` nobody when played; contract fields when all passed.
 pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError> {
     check(fields::read(event)?, table)
 }
@@ -220,8 +217,7 @@ pub fn check(w: WrittenHand, table: &Table) -> Result<Deal, RuleError> {
     }))
 }
 
-/// Who took each point: takers seated, High and Low somebody (rules §1.4). Errors name
-/// `points` or `points.*`.
+/// Who took each point: seated, High and Low somebody (rules §1.4). Errors name `points.*`.
 fn taken(written: Option<WrittenPoints>, table: &Table) -> Result<Points, RuleError> {
     let p = written.ok_or_else(|| {
         RuleError::new(

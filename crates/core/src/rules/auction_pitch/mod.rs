@@ -40,9 +40,8 @@ typed::events! {
     }
 }
 
-/// The first game's scores from `opening_scores` (`{"Ann": 7}`), missing at 0 or at
-/// `countdown_start`. Errors name the entry (`opening_scores.Zed`): not a player, not an
-/// integer within ±[`MAX_POINTS`], or already out.
+/// The first game's scores from `opening_scores` (`{"Ann": 7}`). Errors name the entry
+/// (`opening_scores.Zed`): not a player, out of ±[`MAX_POINTS`], or already out.
 fn opening(
     agreements: &Agreements,
     players: &[String],
@@ -92,8 +91,7 @@ fn opening(
     Ok(scores)
 }
 
-/// The engine of one Auction Pitch session: agreements, the game's running scores, how
-/// many games finished.
+/// The engine of one Auction Pitch session: agreements and the game's running scores.
 #[derive(Debug, Clone)]
 pub struct AuctionPitch {
     agreements: Agreements,
@@ -109,8 +107,7 @@ impl AuctionPitch {
         &self.agreements
     }
 
-    /// One `hand`: a dead hand changes nothing; a played one is scored and may end and
-    /// settle the game. Nothing changes on error.
+    /// One `hand`: scored, perhaps ending and settling the game. Nothing changes on error.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
         let c = match hand::check(event, ctx.table)? {
             Deal::AllPassed { dealer } => {
@@ -179,8 +176,7 @@ impl AuctionPitch {
         })
     }
 
-    /// The sheet's line for a played hand: pitcher and bid, the points' takers, marks, and
-    /// running scores.
+    /// The sheet's line for a played hand: pitcher, bid, takers, marks, running scores.
     fn hand_line(&self, c: &hand::Contract, scored: &score::Scored) -> SheetLine {
         let (result, tone, mark) = match &scored.parts.outcome {
             score::Outcome::Made => ("made".to_string(), Tone::Good, None),
@@ -304,8 +300,8 @@ impl Game for AuctionPitch {
         })
     }
 
-    /// After a dead hand the same dealer deals again (rules §1.4, S001); else the last
-    /// dealer's left. Not enforced: a misdeal passes the deal on without an event (S001).
+    /// After a dead hand the same dealer deals again (rules §1.4, S001); not enforced, as a
+    /// misdeal passes the deal without an event.
     fn next_dealer(&self, table: &Table) -> Option<String> {
         if self.dead_hand_last {
             table.last_dealer().map(String::from)

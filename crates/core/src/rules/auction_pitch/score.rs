@@ -8,8 +8,7 @@ use serde_json::{Map, Value};
 use super::agreements::{Agreements, SmudgeRule, Variant};
 use super::hand::{Contract, Point};
 
-/// Running scores of one game in seat order, in points; negative is in the hole (or past
-/// zero counting down).
+/// Running scores of one game in seat order, in points; negative is in the hole.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scores(Vec<(String, i64)>);
 
@@ -75,11 +74,10 @@ pub enum Outcome {
 pub struct HandParts {
     /// How the bid came out.
     pub outcome: Outcome,
-    /// Changes that are not card points, signed as they move the score (count-down
-    /// reverses them).
+    /// Changes that are not card points, signed as they move the score.
     pub fixed: Vec<(String, i64)>,
-    /// The card points that count, in order, with their taker; a set-back pitcher's and a
-    /// revoker's do not ([R] rules §3 item 14).
+    /// The card points that count, with their taker; not a set-back pitcher's or a
+    /// revoker's ([R] rules §3 item 14).
     pub counted: Vec<(Point, String)>,
     /// What one counted point does to its taker's score: +1, or −1 in count-down.
     pub step: i64,
@@ -99,8 +97,7 @@ pub struct Smudge {
 pub struct Scored {
     /// The hand split into fixed changes and counted points.
     pub parts: HandParts,
-    /// The scores counted from: before the hand, but a smudger in the hole under
-    /// `not_in_hole` starts from 0.
+    /// The scores counted from; a smudger in the hole under `not_in_hole` starts from 0.
     pub counted_from: Scores,
     /// The scores after the hand.
     pub after: Scores,
@@ -110,8 +107,7 @@ pub struct Scored {
     pub explanation: String,
 }
 
-/// Splits a played hand into fixed changes and counted points (S001; count-down reverses
-/// signs). `seated` is the seat order.
+/// Splits a played hand into fixed changes and counted points (S001); `seated` in seat order.
 pub fn parts(agreements: &Agreements, seated: &[String], c: &Contract) -> HandParts {
     let step = if agreements.counts_down() { -1 } else { 1 };
     let taken_by_pitcher = c.points.taken_by(&c.pitcher).len() as i64;
@@ -155,9 +151,8 @@ pub fn parts(agreements: &Agreements, seated: &[String], c: &Contract) -> HandPa
     }
 }
 
-/// Scores a played hand from `before` (rules §1.4): the pitcher adds all he won if it
-/// covers the bid, else is set back; others add what they won; revokes per S001;
-/// count-down reverses; a smudge wins or lifts a smudger in the hole to +4.
+/// Scores a played hand from `before` (rules §1.4): the pitcher all he won or set back;
+/// others what they won; revokes per S001; count-down reversed; a smudge as agreed.
 pub fn score_hand(
     agreements: &Agreements,
     seated: &[String],
@@ -266,8 +261,7 @@ fn words(
     items.join("; ")
 }
 
-/// What the pitcher's bid came to (rules §1.4), and the pitcher when these words already
-/// say what he scored.
+/// What the pitcher's bid came to (rules §1.4), and whether the words name his score.
 fn pitcher_words<'c>(c: &'c Contract, parts: &HandParts) -> (String, Option<&'c str>) {
     let step = parts.step;
     let p = &c.pitcher;
@@ -311,8 +305,7 @@ fn pitcher_words<'c>(c: &'c Contract, parts: &HandParts) -> (String, Option<&'c 
     }
 }
 
-/// What `player` other than the pitcher scored: points taken, a revoke's penalty or bonus
-/// (rules §1.4); `None` if nothing.
+/// What `player` other than the pitcher scored (rules §1.4); `None` if nothing.
 fn other_words(parts: &HandParts, player: &str, bid: i64) -> Option<String> {
     let step = parts.step;
     let won = counted_by(parts, player);

@@ -32,8 +32,7 @@ use crate::rules::{RuleError, fields};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Settlement {
-    /// Each losing player pays his opposite number difference × stake ([R] default;
-    /// BIC-CHK).
+    /// Each loser pays his opposite number difference × stake ([R] default; BIC-CHK).
     #[default]
     PerPlayer,
     /// The losing partnership pays difference × stake once, half per partner (odd cent: `settle`).
@@ -44,8 +43,7 @@ pub enum Settlement {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Unfinished {
-    /// The checks on the sheet are paid as they stand, without a game award ([R] default;
-    /// S003 "Object of the Game", BIC-CHK).
+    /// The checks are paid as they stand, no game award ([R] default; S003, BIC-CHK).
     #[default]
     Settle,
     /// Nothing is paid (S003 pays "on the completion of a 1,000-point game").
@@ -69,11 +67,9 @@ pub struct Agreements {
     pub settlement: Settlement,
     /// Rules §3 item 21: a roundhouse also earns the kings and queens checks (default false [R]).
     pub roundhouse_includes_kings_queens: bool,
-    /// Rules §3 item 22: meld points and checks count only with a trick (default true [R];
-    /// BIC-CHK for points).
+    /// Rules §3 item 22: meld counts only with a trick (default true [R]; BIC-CHK).
     pub meld_needs_trick: bool,
-    /// Rules §3 item 23: slam and all-250 count both score (default true [R]); false keeps
-    /// the larger.
+    /// Rules §3 item 23: slam and all-250 count both score (default true [R]).
     pub slam_and_count_cumulative: bool,
     /// What `close` does with a game still in progress.
     pub unfinished_game: Unfinished,
@@ -188,8 +184,7 @@ impl TableAgreements for Agreements {
     }
 }
 
-/// `check_table` and `make_checks` (rules §1.7, §3 item 19): `make_checks` belongs to the
-/// scarne preset alone, whose band numbers S003 lost.
+/// `check_table` and `make_checks` (rules §1.7, §3 item 19); the latter for scarne only.
 fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<CheckTable, RuleError> {
     let fail = |field: &str, message: String| RuleError::new(field, message);
     match spec {
@@ -253,8 +248,7 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
     }
 }
 
-/// `game_award` (rules §3 item 20): `"scarne"` (7, default, S003), `"hoyle"`,
-/// `"time1940"` (15) or a whole number of checks.
+/// `game_award` (rules §3 item 20): `"scarne"` (7), `"hoyle"`, `"time1940"` (15) or a number.
 fn read_game_award(spec: Option<&Value>) -> Result<GameAward, RuleError> {
     let fail = |message: String| RuleError::new("game_award", message);
     match spec {

@@ -70,9 +70,8 @@ impl MeldCheck {
         }
     }
 
-    /// The fewest meld points this meld brings under any table: flush 150, arounds
-    /// 100/80/60/40, double pinochle 80 (Scarne; rules §3 item 30), roundhouse 240 (its
-    /// parts, [R]). Refuses melds a side's total cannot contain.
+    /// The fewest meld points this meld brings under any table (rules §1.0; §3 item 30;
+    /// roundhouse 240 [R]), to refuse melds a side's total cannot contain.
     pub fn least_points(self) -> i64 {
         match self {
             MeldCheck::Flush => 150,
@@ -85,8 +84,7 @@ impl MeldCheck {
         }
     }
 
-    /// How often the meld can occur in one deal (two of each card, rules §1.0): twice, or
-    /// once for double pinochle.
+    /// How often the meld can occur in one deal: twice, once for double pinochle.
     pub fn most_per_deal(self) -> usize {
         match self {
             MeldCheck::DoublePinochle => 1,
@@ -114,7 +112,6 @@ pub struct MeldValues([i64; 7]);
 
 impl MeldValues {
     /// BIC-CHK's meld checks, the only sourced numbers (rules §1.7; TIME40 agrees on aces).
-    /// Also the base of a `scarne` or custom table, adjusted by `meld_checks`.
     pub const HOYLE: MeldValues = MeldValues([2, 2, 1, 1, 1, 2, 5]);
 
     /// Checks for one occurrence of `meld`.
@@ -128,8 +125,7 @@ impl MeldValues {
     }
 }
 
-/// One band of make (or defeat) checks: bids from `lowest_bid` to the next band's are
-/// worth `checks`.
+/// One band: bids from `lowest_bid` to the next band's are worth `checks`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Band {
     /// The lowest bid of the band, in points.
@@ -138,8 +134,7 @@ pub struct Band {
     pub checks: i64,
 }
 
-/// The open-ended steps above the last band (rules §1.7 "each further 50 above 590"): from
-/// `from`, every `every` points adds `make` or `defeat` checks.
+/// The open-ended steps above the last band (rules §1.7 "each further 50 above 590").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Further {
     /// The lowest bid of the first step, in points (600 in both presets).
@@ -186,8 +181,7 @@ const HOYLE_MAKE: [(i64, i64); 8] = [
 ];
 
 impl CheckTable {
-    /// The `hoyle` preset (BIC-CHK, rules §1.7): the bands above, +5 per further 50, defeat
-    /// doubled, slam 5, no count award.
+    /// The `hoyle` preset (BIC-CHK, rules §1.7): +5 per further 50, defeat doubled, slam 5.
     pub fn hoyle() -> CheckTable {
         CheckTable {
             name: "hoyle",
@@ -204,9 +198,8 @@ impl CheckTable {
         }
     }
 
-    /// The `scarne` preset (S003, rules §1.7): the 200–590 bands as agreed (S003's numbers
-    /// are lost), +3/+6 per further 50, defeat doubled, slam 5, count 4. Errors: see
-    /// [`check_bands`]; a band above 590.
+    /// The `scarne` preset (S003, rules §1.7): the bands as agreed (S003's are lost), +3/+6
+    /// per further 50, slam 5, count 4. Errors: [`check_bands`]; a band above 590.
     pub fn scarne(pairs: &[(i64, i64)]) -> Result<CheckTable, String> {
         check_bands(pairs)?;
         if let Some(&(bid, _)) = pairs.iter().find(|p| p.0 > TOP_OF_BANDS) {
@@ -229,8 +222,7 @@ impl CheckTable {
         })
     }
 
-    /// A custom table (rules §3 item 19). Errors: bad bands ([`check_bands`]), further
-    /// steps not above the last band or not positive multiples of 10, negative checks.
+    /// A custom table (rules §3 item 19). Errors: bad bands or steps, negative checks.
     pub fn custom(
         make: &[(i64, i64)],
         defeat: Option<&[(i64, i64)]>,
@@ -296,8 +288,7 @@ impl CheckTable {
         base + self.steps(bid) * self.further.map_or(0, |f| f.make)
     }
 
-    /// Checks for defeating `bid` (rules §1.7): double the band (S003, BIC-CHK) or a custom
-    /// defeat band, plus the steps' defeat checks.
+    /// Checks for defeating `bid` (rules §1.7): double the band (S003, BIC-CHK) or custom.
     pub fn defeat_checks(&self, bid: i64) -> i64 {
         let base = match &self.defeat {
             None => 2 * band(&self.make, bid).map_or(0, |b| b.checks),
@@ -332,8 +323,7 @@ impl CheckTable {
 /// The most checks any table entry may hold: keeps a typo from an absurd payment.
 pub const MAX_CHECKS: i64 = 10_000;
 
-/// Checks `[lowest_bid, checks]` pairs: not empty, starting at 200 (rules §1.7), rising in
-/// tens (rules §0.3), checks within 0–[`MAX_CHECKS`].
+/// Checks `[lowest_bid, checks]` pairs: from 200 (rules §1.7), in tens (rules §0.3).
 pub fn check_bands(pairs: &[(i64, i64)]) -> Result<(), String> {
     let Some(&(first, _)) = pairs.first() else {
         return Err("give at least one [lowest_bid, checks] pair, starting at 200".into());
@@ -389,8 +379,8 @@ pub enum GameAward {
 }
 
 impl GameAward {
-    /// The winners' checks and their words, from the final scores (points). A negative
-    /// Hoyle margin (the bidders winning from behind, rules §1.7) adds nothing [R].
+    /// The winners' checks and words from the final scores; a negative Hoyle margin adds
+    /// nothing [R].
     pub fn checks(self, winner: i64, loser: i64) -> (i64, String) {
         match self {
             GameAward::Scarne => (7, "game, Scarne".into()),

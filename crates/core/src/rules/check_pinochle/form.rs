@@ -196,8 +196,7 @@ fn bands_words(agreements: &Agreements) -> String {
     words
 }
 
-/// What the hand form offers: minimum bid, suits, sides, and the check melds with how many
-/// a deal can hold (rules §1.0, §1.7).
+/// What the hand form offers: minimum bid, suits, sides, check melds with their maxima.
 pub fn offer(seating: &Seating) -> HandFormSpec {
     HandFormSpec {
         min_bid: MIN_BID,
@@ -219,8 +218,7 @@ pub fn offer(seating: &Seating) -> HandFormSpec {
     }
 }
 
-/// The submitted hand form (`templates/games/check_pinochle/hand_form.html`): contract, and
-/// per side meld, tricks, two ticks and check-meld counts (`NS.meld_checks.aces_100` = 2).
+/// The submitted hand form (`templates/games/check_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]

@@ -105,9 +105,8 @@ pub struct WrittenSide {
 }
 
 /// Reads and checks a `hand`. Errors name the field: `dealer`/`bidder` not seated; `bid`
-/// not in tens, below 200 or over [`MAX_BID`] (rules §1.7 rule 2); `dealer_forced` with
-/// another bidder, or over 200 without a marriage (rule 4); [`partnership::check_hands`];
-/// `all_tricks` contradicted; `meld_checks` beyond the meld or the deck.
+/// (rules §1.7 rule 2); `dealer_forced` (rule 4); [`partnership::check_hands`];
+/// `all_tricks`; `meld_checks` beyond the meld or deck.
 pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleError> {
     check(fields::read(event)?, seating)
 }
@@ -194,8 +193,7 @@ fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// All 12 tricks exactly when the other side won none (rules §1.7); `all_tricks` may not
-/// contradict it.
+/// All 12 tricks exactly when the other side won none (rules §1.7).
 fn all_tricks(
     written: &PerSide<WrittenSide>,
     hands: &PerSide<SideHand>,
@@ -233,8 +231,7 @@ fn all_tricks(
     Ok(out)
 }
 
-/// The listed check melds must fit the side's meld points ([`MeldCheck::least_points`])
-/// and the deck (rules §1.0).
+/// The listed check melds must fit the side's meld points and the deck (rules §1.0).
 fn check_meld_checks(
     written: &PerSide<WrittenSide>,
     hands: &PerSide<SideHand>,
@@ -337,12 +334,9 @@ pub struct Scored {
 }
 
 /// Scores a deal (rules §1.7, S003 with BIC-CHK):
-/// * made (counted meld + tricks ≥ bid): both sides score meld + tricks; the bidders get
-///   the make checks;
-/// * set: the bidders score −bid and nothing else (S003 "can score nothing on a holed
-///   hand"); the opponents score and get the defeat checks;
-/// * every side but set bidders gets its meld checks (with a trick, §3 item 22), slam and
-///   count awards (§3 item 23).
+/// * made: both sides score meld + tricks; the bidders get the make checks;
+/// * set: the bidders score −bid and nothing else (S003); the opponents get defeat checks;
+/// * all but set bidders get meld checks (§3 item 22), slam and count (§3 item 23).
 pub fn score(hand: &Hand, agreements: &Agreements) -> Scored {
     let needs_trick = agreements.meld_needs_trick;
     let bidders = hand.bidding;

@@ -2,8 +2,7 @@
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// Scarne's table (rules §1.0, §1.7; §3 item 30): double pinochle 80, a meld held twice
-/// scores twice; a side's meld is both partners'.
+/// Scarne's table (rules §1.0, §1.7; §3 item 30): double pinochle 80; per side.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 80,

@@ -65,8 +65,7 @@ impl CheckPinochle {
         self.games + 1
     }
 
-    /// Scores a deal and, if it ends the game, adds the award and settles; a refusal
-    /// leaves the sheet untouched.
+    /// Scores a deal and may end and settle the game; a refusal changes nothing.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
         let hand = hand::check(event, &self.seating)?;
         let scored = hand::score(&hand, &self.agreements);
@@ -131,8 +130,7 @@ impl CheckPinochle {
         })
     }
 
-    /// How side `w` won game `game`: it reached the target, or both passed it and the
-    /// bidders win (rules §1.7).
+    /// How side `w` won: the target, or both passed it and the bidders win (rules §1.7).
     fn end_words(
         &self,
         decided_by: &str,
@@ -163,8 +161,7 @@ impl CheckPinochle {
     }
 }
 
-/// The record of a game `w` won and its closing row: `how`, the game award (rules §1.7)
-/// and the settlement in words, `paid`.
+/// A game `w` won: its record and closing row with the award (rules §1.7) and `paid`.
 fn closing(
     w: Side,
     decided_by: &str,
@@ -259,8 +256,7 @@ fn hand_line(
     }
 }
 
-/// One side's details for a deal (rules §1.7): meld with its meld checks, tricks, and what
-/// it lost.
+/// One side's details for a deal (rules §1.7): meld and meld checks, tricks, losses.
 fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
     let input = &hand.sides[side];
     let score: &SideScore = &scored.sides[side];
@@ -306,14 +302,13 @@ fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
     details
 }
 
-/// `scores_after`: `{"game": 1, "scores": {"NS": 320, "EW": 130}, "checks": {"NS": 9,
-/// "EW": 1}}`, plus `game_over` when the deal ended the game.
+/// `scores_after`: `{"game": 1, "scores": {"NS": 320, …}, "checks": {"NS": 9, …}}`, plus
+/// `game_over`.
 fn sheet(game: usize, scores: &PerSide<i64>, checks: &PerSide<i64>) -> Value {
     json!({ "game": game, "scores": scores.to_json(), "checks": checks.to_json() })
 }
 
-/// The deal in words with every award: "N bid 300 in hearts for NS and made it: NS +320
-/// (meld 140 + tricks 180), checks +7 (make 300–340) …".
+/// The deal in words with every award ("N bid 300 in hearts for NS and made it: NS +320 …").
 pub fn describe(hand: &Hand, scored: &Scored) -> String {
     let b = hand.bidding;
     let forced = if hand.dealer_forced {
@@ -420,8 +415,8 @@ impl Game for CheckPinochle {
         }
     }
 
-    /// A game open at close is paid as its checks stand without an award, or not at all
-    /// with `unfinished_game: "void"` ([R]); it is not listed as finished.
+    /// A game open at close is paid as its checks stand, no award, or not at all under
+    /// `unfinished_game: "void"` ([R]).
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let line = SheetLine::titled("closed");
         if self.hands_this_game == 0 {
@@ -494,8 +489,7 @@ impl Game for CheckPinochle {
         partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }
 
-    /// Per player, each loser pays his opposite number (rules §3 item 24); per partnership
-    /// none are preferred.
+    /// Per player, losers pay opposite numbers (rules §3 item 24); per partnership, no pairs.
     fn settle_pairs(&self) -> Vec<(String, String)> {
         match self.agreements.settlement {
             Settlement::PerPlayer => self.seating.opposite_pairs(),

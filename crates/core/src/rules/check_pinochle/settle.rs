@@ -15,8 +15,7 @@ use crate::rules::partnership::pay_opposite_numbers as per_player;
 pub struct GameEnd {
     /// The side that won the game on points (and gets the game award).
     pub winner: Side,
-    /// `"target"`, or `"both_out_bidder_wins"`: both reached it and the bidders win (S003
-    /// winning rule 2).
+    /// `"target"`, or `"both_out_bidder_wins"` (S003 winning rule 2).
     pub decided_by: &'static str,
 }
 
@@ -35,13 +34,12 @@ pub fn game_end(scores: &PerSide<i64>, target: i64, bidding: Side) -> Option<Gam
     }
 }
 
-/// The money for a game's checks (S003: the side with more checks "is paid off for the
-/// difference", even if it lost on points); equal checks pay nothing. `order` starts left
-/// of the last dealer and places the odd cent.
+/// The money for a game's checks (S003: more checks "is paid off for the difference").
+/// `order` starts left of the last dealer.
 ///
 /// * `per_player` (default [R]): each loser pays his opposite number difference × stake.
-/// * `per_partnership`: the side pays difference × stake once, half per player; the odd
-///   cent is paid by the first loser to the first winner in `order`.
+/// * `per_partnership`: difference × stake once, half per player; the first loser pays
+///   the first winner the odd cent.
 ///
 /// Errors (`agreements.stake`): an amount beyond what money holds.
 pub fn pay_checks(
@@ -107,8 +105,7 @@ pub fn pay_checks(
     Ok((postings, paid, steps))
 }
 
-/// `difference` checks at `stake` (S003), within a quarter of `i64` cents. Errors name
-/// `agreements.stake`.
+/// `difference` checks at `stake` (S003), within a quarter of `i64`. Errors name `agreements.stake`.
 fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
     stake
         .cents()
@@ -123,8 +120,7 @@ fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
-/// The members of `side` in `order` (from the last dealer's left; seat order before any
-/// deal), for the odd cent (session-format "Precise readings").
+/// The members of `side` in `order`, for the odd cent (session-format "Precise readings").
 fn side_order<'a>(seating: &'a Seating, order: &[&'a str], side: Side) -> Vec<&'a str> {
     let members = seating.members(side);
     let v: Vec<&str> = order
@@ -138,8 +134,7 @@ fn side_order<'a>(seating: &'a Seating, order: &[&'a str], side: Side) -> Vec<&'
     v
 }
 
-/// `per_partnership` (rules §1.7): each `pays` share goes to the same place in `gets`;
-/// returns each payment in words.
+/// `per_partnership` (rules §1.7): each `pays` share to the same place in `gets`.
 fn per_partnership(
     pays: &[(&str, Money)],
     gets: &[(&str, Money)],

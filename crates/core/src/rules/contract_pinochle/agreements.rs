@@ -23,9 +23,8 @@ pub struct Agreements {
     pub stake: Money,
     /// Points that win a game: the first side to reach it (3,000, rules §1.8, S003).
     pub target: i64,
-    /// Rules §3 item 28: a double survives an overcall by the doubled side. Default false
-    /// [R]: a double applies only to the final contract (rules §1.8). A side never stands
-    /// doubled by its own double.
+    /// Rules §3 item 28: a double survives the doubled side's overcall (default false [R]:
+    /// only the final contract is doubled, rules §1.8).
     pub double_survives_overcall: bool,
 }
 
@@ -45,8 +44,7 @@ pub struct Written {
     double_survives_overcall: bool,
 }
 
-/// Errors name the field: `agreements.target` outside 1–[`MAX_TARGET`], besides what
-/// [`TableAgreements::read`] refuses.
+/// Errors name `agreements.target` outside 1–[`MAX_TARGET`].
 impl TableAgreements for Agreements {
     type Written = Written;
 

@@ -79,8 +79,8 @@ struct Standing {
     doubler: Option<Side>,
 }
 
-/// Checks `calls` (`[player, call]`) for a deal dealt by seated `dealer`, with rules §3
-/// item 28 as agreed. Errors name the call (`auction[3]`), or `auction` if it has not ended.
+/// Checks `calls` for a deal dealt by `dealer`. Errors name the call (`auction[3]`), or
+/// `auction` if unfinished.
 pub fn check(
     calls: &[(String, String)],
     dealer: &str,
@@ -127,8 +127,7 @@ pub fn check(
     })
 }
 
-/// The side of `player` making call `turn` from the dealer: seated and in turn (rules
-/// §1.8). Errors name `field`.
+/// The side of `player` making call `turn`: seated and in turn (rules §1.8).
 fn caller_in_turn(
     seating: &Seating,
     turn: usize,
@@ -227,8 +226,8 @@ impl Auction {
             )
             .rule("rules §1.8"));
         }
-        // A double survives an overcall only while the doublers are the new bidder's
-        // opponents: a side cannot stand doubled by itself (rules §1.8; §3 item 28).
+        // A double survives an overcall only while the doublers are still the opponents
+        // (rules §1.8; §3 item 28).
         let (doubled, doubler) = match (&self.high, self.double_survives_overcall) {
             (Some(h), true) if h.doubler.is_some_and(|d| d != side) => (h.doubled, h.doubler),
             _ => (Doubled::No, None),
@@ -306,8 +305,7 @@ impl Auction {
     }
 }
 
-/// A bid's own rules: [`MIN_BID`]–[`MAX_BID`] in tens (rules §1.8, §0.3). The error names
-/// `bid`; callers rename it.
+/// A bid: [`MIN_BID`]–[`MAX_BID`] in tens (rules §1.8, §0.3). The error names `bid`.
 pub fn check_bid(points: i64) -> Result<(), RuleError> {
     if points < MIN_BID {
         return Err(RuleError::new(

@@ -52,8 +52,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     ]
 }
 
-/// What the hand form offers: lowest bid, suits, the doublings and the six outcomes with
-/// what each scores (rules §1.8).
+/// What the hand form offers: lowest bid, suits, doublings, outcomes with their scores.
 pub fn offer() -> HandFormSpec {
     HandFormSpec {
         min_bid: MIN_BID,
@@ -90,8 +89,7 @@ fn outcome_label(o: HandOutcome) -> String {
     format!("{}: {what}", o.words())
 }
 
-/// The submitted hand form (`templates/games/contract_pinochle/hand_form.html`); other
-/// fields of the form (`expected_events`, `reason`, …) are ignored.
+/// The submitted hand form (`templates/games/contract_pinochle/hand_form.html`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct Form {
     /// Who dealt.
@@ -120,8 +118,7 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
-    /// "All passed" with any contract field filled is refused (`all_passed`), so a filled
-    /// form never records a thrown-in deal.
+    /// "All passed" with a contract field filled is refused (`all_passed`).
     fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;

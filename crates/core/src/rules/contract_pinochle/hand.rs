@@ -26,8 +26,7 @@ use crate::rules::{RuleError, Suit, contract_head, fields};
 /// The lowest bid, in points: the dealer opens with a pass or at least 100 (rules §1.8).
 pub const MIN_BID: i64 = 100;
 
-/// The highest bid accepted, in points: a guard against a typed extra zero that keeps
-/// `bid × 4` far from overflow.
+/// The highest bid accepted, in points: catches a typed extra zero; `bid × 4` fits.
 pub const MAX_BID: i64 = 10_000;
 
 /// Whether the contract stands doubled (rules §1.8: multiplier 1 / 2 / 4).
@@ -202,10 +201,8 @@ pub enum Deal {
     Played(Contract),
 }
 
-/// Reads and checks a `hand`. Errors name the field: unknown; `dealer`/`bidder` not
-/// seated; `bid` below 100, not in tens or over [`MAX_BID`] (rules §1.8); a missing
-/// contract field; contract fields when `all_passed`; an `auction` breaking a rule
-/// (`auction[i]`), unfinished, or ending in another contract (`auction`).
+/// Reads and checks a `hand`. Errors name the field: unknown; unseated; `bid` (rules
+/// §1.8); a missing contract field; contract fields when `all_passed`; a bad `auction`.
 pub fn read(
     event: &Map<String, Value>,
     seating: &Seating,
@@ -266,8 +263,7 @@ const ASKS: contract_head::Asks = contract_head::Asks {
     trump: || RuleError::new("trump", "which suit is trump?"),
 };
 
-/// An all-passed deal has no contract field, and a recorded auction ends in four passes
-/// (rules §1.8). Errors name the field or `auction`.
+/// All passed: no contract field; a recorded auction is four passes (rules §1.8).
 fn check_all_passed(w: &WrittenHand, ended: Option<&Ended>) -> Result<(), RuleError> {
     let given = [
         ("bidder", w.bidder.is_some()),
@@ -334,9 +330,8 @@ pub struct Scored {
     pub points: i64,
 }
 
-/// Scores a contract (rules §1.8, `d` = 1 / 2 / 4): made, made on meld or opponents
-/// conceded → contractors `bid × d`; failed or conceded after a card → opponents
-/// `bid × d`; conceded before the lead → opponents half that (bids in tens: whole).
+/// Scores a contract (rules §1.8, `d` = 1/2/4): made, on meld or conceded to → contractors
+/// `bid × d`; failed or conceded after a card → opponents `bid × d`, before the lead half.
 pub fn score(c: &Contract) -> Scored {
     let full = c.bid * c.doubled.multiplier();
     match c.result {

@@ -2,8 +2,7 @@
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// Scarne's table (rules §1.0, §1.8): double pinochle 80, a side melding its 24 cards
-/// together (S003). The hand records no meld, so no `meld_detail`.
+/// Scarne's table (rules §1.0, §1.8): double pinochle 80; no meld recorded, so no `meld_detail`.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 80,

@@ -115,8 +115,7 @@ impl ContractPinochle {
         })
     }
 
-    /// `scored.side` reaches the target and wins (rules §1.8): the last step and the stake
-    /// paid, added to `steps` and `why`. Call before the engine changes.
+    /// `scored.side` reaches the target (rules §1.8); call before the engine changes.
     fn game_won(
         &self,
         scored: &Scored,

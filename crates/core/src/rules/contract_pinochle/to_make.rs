@@ -4,9 +4,8 @@ use std::collections::HashMap;
 
 use crate::rules::to_make::{contract, given, members, side_of};
 
-/// What the bidder's side needs (rules §1.8; only one side scores, bid × `doubled`): "Ann
-/// & Cy (NS) need 300 in meld and tricks to make 300: made, they score 1,200; set, their
-/// opponents score 1,200". `None` when all passed, no bidder and bid yet, or not seated.
+/// What the bidder's side needs (rules §1.8): "Ann & Cy (NS) need 300 in meld and tricks to
+/// make 300: made, they score 1,200; set, their opponents score 1,200".
 pub fn to_make(values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
     let (bidder, bid) = contract(values, "bidder")?;
     let side = side_of(seated, bidder)?;
