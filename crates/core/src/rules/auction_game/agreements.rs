@@ -10,8 +10,7 @@ use crate::rules::typed::{Stake, TableAgreements};
 /// Every agreement of an Auction session, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money each loser of a game pays, in cents (rules §0.3), shared among tied winners
-    /// (session-format). Zero: items only.
+    /// Money each loser of a game pays, in cents, shared among tied winners. Zero: items only.
     pub stake: Money,
 }
 

@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 use super::hand::{CARDS, Game, Holding, Item, START_MONEY, WrittenFinal, seat_of};
 use crate::rules::{Field, RuleError};
 
-/// Whether at least `fewest` distinct money cards (2–10) add up to `spent` (one card or
-/// more per item).
+/// Whether at least `fewest` distinct money cards (2–10) add up to `spent`.
 fn payable(spent: i64, fewest: usize) -> bool {
     // reach[c][s]: some c distinct cards add up to s dollars.
     let mut reach = [[false; (START_MONEY + 1) as usize]; 10];
@@ -41,8 +40,7 @@ fn payable(spent: i64, fewest: usize) -> bool {
         .any(|r| r.get(spent).copied().unwrap_or(false))
 }
 
-/// One player's items, counted into `bought`: J, Q, K or A (no Joker), at most two of each
-/// among all (rules §1.10). Errors name `field`.
+/// One player's items, counted into `bought`: J, Q, K, A, two of each in all (rules §1.10).
 fn check_items(
     items: &[Item],
     bought: &mut BTreeMap<Item, usize>,
@@ -68,8 +66,8 @@ fn check_items(
     Ok(())
 }
 
-/// What `name` spent: within $54, nothing without an item, payable with distinct cards
-/// 2–10, one or more per item (rules §1.10, §3 item 31). Errors name `final.<name>.spent`.
+/// What `name` spent: payable with distinct cards 2–10, one or more per item (rules §1.10,
+/// §3 item 31). Errors name `final.<name>.spent`.
 fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
     let spent_field = Field::name("final").player(name).then("spent");
     let k = entry.items.len();

@@ -114,8 +114,7 @@ pub fn offer(players: &[String]) -> HandFormSpec {
     }
 }
 
-/// The submitted hand form (`templates/games/auction_game/hand_form.html`): `how`
-/// (`"rounds"`, default, or `"final"`), players `seat.0`, …, the rest by field name.
+/// The submitted hand form (`templates/games/auction_game/hand_form.html`): `how`, `seat.N`.
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -324,8 +323,7 @@ fn parse_item(letter: &str) -> Option<Item> {
 impl hand_form::HandForm for Form {
     type Written = WrittenGame;
 
-    /// `rounds` (filled rounds in order; empty bids or steps are none) or, with `how` =
-    /// `final`, the `final` count (empty is 0). The rules check the rest.
+    /// `rounds` (filled rounds in order) or, with `how` = `final`, the `final` count.
     fn written(self) -> Result<WrittenGame, RuleError> {
         let players = self.players();
         let (rounds, summary) = match self.how.as_deref() {

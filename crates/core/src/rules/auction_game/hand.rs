@@ -86,8 +86,7 @@ impl Item {
     }
 }
 
-/// One round as written: the item, the first bids, each overtime step's cards, and who
-/// withdrew after the last step. A Joker round has only `item`.
+/// One round as written: item, first bids, overtime steps, withdrawals (a Joker: `item` only).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenRound {
@@ -136,8 +135,7 @@ pub enum Sale {
     Joker,
     /// Nobody bid: the item is discarded (rules §3 item 31).
     Discarded(Item),
-    /// `buyer` (a seat) bought `item` with `cards` after `overtime` steps; `withdrew` lists
-    /// who withdrew or ran out.
+    /// `buyer` (a seat) bought `item` with `cards` after `overtime` steps.
     Bought {
         /// The item.
         item: Item,
@@ -179,8 +177,7 @@ pub struct Game {
     pub sales: Vec<Sale>,
 }
 
-/// Reads and checks a `hand` for `players` (seat order). Errors: see [`play_rounds`] and
-/// [`super::final_count::read_final`].
+/// Reads and checks a `hand` for `players`. Errors: [`play_rounds`], [`super::final_count::read_final`].
 pub fn read_game(event: &Map<String, Value>, players: &[String]) -> Result<Game, RuleError> {
     check_game(fields::read(event)?, players)
 }

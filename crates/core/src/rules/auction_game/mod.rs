@@ -48,8 +48,7 @@ typed::events! {
     }
 }
 
-/// The engine of one Auction session: agreements, players, games played. Each game is
-/// whole in one event, so nothing is ever in progress.
+/// The engine of one Auction session: each game is whole in one event, never in progress.
 #[derive(Debug, Clone)]
 pub struct Auction {
     agreements: Agreements,
@@ -66,8 +65,7 @@ pub struct Verdict {
     pub decided_by: &'static str,
 }
 
-/// Judges a game: highest item value, then least spent; tied on both draw (rules §1.10,
-/// §3 item 31 [R]).
+/// Judges a game: item value, then least spent; tied on both draw (rules §1.10, §3 item 31 [R]).
 pub fn judge(holdings: &[Holding]) -> Verdict {
     let best_value = holdings.iter().map(Holding::value).max().unwrap_or(0);
     let on_value: Vec<usize> = (0..holdings.len())
@@ -95,8 +93,7 @@ pub fn judge(holdings: &[Holding]) -> Verdict {
 }
 
 impl Auction {
-    /// Starts a session. Errors name the field: `players` outside 2–4; `opening_scores`
-    /// other than `null` or `{}` (nothing to carry in).
+    /// Starts a session. Errors name `players` outside 2–4, or any `opening_scores`.
     pub fn start(
         agreements: Agreements,
         players: &[String],
@@ -128,8 +125,7 @@ impl Auction {
         self.players.get(seat).map_or("", String::as_str)
     }
 
-    /// The money of a game: each loser pays `stake`, shared among the winners in seat order
-    /// (odd cents to the first, session-format); nothing on a full draw or zero stake.
+    /// Each loser pays `stake`, shared among the winners, odd cents to the first.
     fn settle(&self, table: &Table, winners: &[usize]) -> (Postings, String, Vec<Step>) {
         let mut postings = Postings::new();
         let stake = self.agreements.stake;

@@ -36,8 +36,7 @@ impl Hand {
     }
 }
 
-/// Whether `name` may put down `card` now: a player, 2–10, not spent before nor already
-/// down this round (rules §1.10).
+/// Whether `name` may put down `card`: 2–10, not spent nor already down (rules §1.10).
 fn check_card(
     field: &Field,
     name: &str,
@@ -144,8 +143,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
     Ok(Game { holdings, sales })
 }
 
-/// Round `i` turns its item, counted into `turned`: no more than the deck holds, and no
-/// bids on the Joker (rules §1.10). Errors name `rounds.<i>.item` or `rounds.<i>.bids`.
+/// Round `i` turns its item (within the deck; no bids on the Joker, rules §1.10).
 fn turn_item(
     turned: &mut BTreeMap<Item, usize>,
     i: usize,
@@ -178,8 +176,7 @@ fn turn_item(
     Ok(())
 }
 
-/// All eight items must be turned (rules §1.10; the Joker may be left out). The error
-/// names `rounds` and the items left.
+/// All eight items must be turned (rules §1.10); the error names `rounds` and those left.
 fn all_items_turned(turned: &BTreeMap<Item, usize>) -> Result<(), RuleError> {
     let missing: Vec<&str> = Item::ITEMS
         .iter()
@@ -264,8 +261,7 @@ fn play_round(
     })
 }
 
-/// Round `i`'s first cards, put on `table`; with two players each must bid while he holds
-/// money (rules §1.10). Returns the bidders' seats. Errors name `rounds.i.bids.<name>`.
+/// Round `i`'s first cards; with two players each bids while he can (rules §1.10).
 fn first_bids(
     i: usize,
     bids: &BTreeMap<String, i64>,
@@ -304,8 +300,7 @@ fn first_bids(
     Ok(bidders)
 }
 
-/// One overtime step (`rounds.i.overtime.k`): two or more `tied` players add a card (rules
-/// §1.10). Returns who added.
+/// One overtime step: two or more `tied` players add a card (rules §1.10).
 fn overtime_step(
     field: &Field,
     step: &BTreeMap<String, i64>,
@@ -363,8 +358,7 @@ fn overtime_step(
     Ok(adding)
 }
 
-/// The players withdrawing from round `i`'s tie (rules §1.10, §3 item 31): each still
-/// tied, never the last. Errors name `rounds.i.withdrawn`.
+/// The players withdrawing from round `i`'s tie: still tied, never the last (rules §1.10).
 fn withdraw(
     i: usize,
     withdrawn: &[String],
@@ -413,8 +407,7 @@ fn withdraw(
     Ok(())
 }
 
-/// A tie left after overtime: a tied player out of cards withdraws (rules §3 item 31); one
-/// left buys, else the round is unfinished (`rounds.i.withdrawn`, `rounds.i.overtime`).
+/// A tie after overtime: out of cards withdraws (rules §3 item 31); one left buys.
 fn out_of_cards(
     i: usize,
     players: &[String],

@@ -27,15 +27,13 @@ pub const AEROPLANE_BIDS_EACH: usize = 2;
 /// The default target, in points (BIC-PAP "first to 1,000"; rules §3 item 27).
 pub const DEFAULT_TARGET: i64 = 1000;
 
-/// The largest target or minimum bid accepted, in points: far beyond any game, far from
-/// overflow.
+/// The largest target or minimum bid accepted, in points: far from overflow.
 pub const MAX_POINTS: i64 = 1_000_000;
 
 /// Every agreement of a session, validated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per game won, in cents, paid by each loser to his opposite number
-    /// (session-format). Zero: points only.
+    /// Money per game won, in cents, paid by each loser to his opposite number.
     pub stake: Money,
     /// Scarne's Partnership Aeroplane Pinochle (S003): at most two bids each in an auction.
     pub aeroplane: bool,
@@ -89,9 +87,8 @@ impl TableAgreements for Agreements {
 }
 
 impl Agreements {
-    /// Reads the `agreements` object. Errors name the field: a negative stake; `min_bid`
-    /// not a positive multiple of 10 (rules §0.3); `target` outside 1–[`MAX_POINTS`]. An
-    /// explicit `min_bid` wins over Aeroplane's 250 (session-format).
+    /// Reads the `agreements` object. Errors name the field: `min_bid` not a positive
+    /// multiple of 10 (rules §0.3), `target` out of range. `min_bid` beats Aeroplane's 250.
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         read_agreements(object)
     }

@@ -165,8 +165,7 @@ impl Auction<'_> {
         Ok(())
     }
 
-    /// Takes a bid: in tens (rules §0.3), at least the minimum, above the last (rules
-    /// §1.6), no third with Aeroplane (S003 rule 1).
+    /// Takes a bid: in tens, at least the minimum, above the last (rules §0.3, §1.6; S003 rule 1).
     fn bid(
         &mut self,
         seat: usize,
@@ -207,8 +206,7 @@ impl Auction<'_> {
         Ok(())
     }
 
-    /// Refuses an auction not ending in the deal's contract or all passed (rules §1.6);
-    /// errors name `auction`.
+    /// Refuses an auction not ending as the deal did (rules §1.6), naming `auction`.
     fn ends_in(&self, result: Ending<'_>) -> Result<(), RuleError> {
         let refuse = |message: String| Err(RuleError::new("auction", message).rule("rules §1.6"));
         match (self.high, result) {

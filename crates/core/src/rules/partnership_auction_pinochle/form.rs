@@ -179,8 +179,7 @@ impl hand_form::HandForm for Form {
     }
 }
 
-/// The form's auction, `"Ann 250, Bob pass, Cy 260"`, as `[["Ann", 250], ["Bob", "pass"],
-/// …]`; the engine checks the rules. Errors (`auction`) name the call that is not one.
+/// The form's auction, `"Ann 250, Bob pass"`, as calls; errors (`auction`) name a bad call.
 fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
     text.split([',', ';'])
         .map(str::trim)

@@ -136,8 +136,7 @@ const ASKS: contract_head::Asks = contract_head::Asks {
     },
 };
 
-/// An all-passed deal is not played (rules §1.6): no contract field or side, and a
-/// recorded auction of four passes. Errors name the field or the call.
+/// All passed: no contract field or side; an auction of four passes (rules §1.6).
 fn check_all_passed(
     w: &WrittenHand,
     seating: &Seating,
@@ -174,8 +173,7 @@ fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, Ru
     })
 }
 
-/// A bid: in tens (rules §0.3), at least the minimum (rules §1.6; S003 rule 2), at most
-/// [`MAX_POINTS`]. Errors name `bid`.
+/// A bid: in tens, minimum to [`MAX_POINTS`] (rules §0.3, §1.6; S003 rule 2). Errors name `bid`.
 fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(

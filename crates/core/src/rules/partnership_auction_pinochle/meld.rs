@@ -2,8 +2,7 @@
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// Rules §1.5's partnership table (rules §1.0, §1.6 [R]): double pinochle 300 and the
-/// extras; a side's meld is both partners'.
+/// Rules §1.5's partnership table (rules §1.0, §1.6 [R]); a side's meld is both partners'.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 300,

@@ -136,8 +136,7 @@ impl PartnershipAuction {
         })
     }
 
-    /// Both sides' scores after a deal (rules §1.6), within a quarter of `i64`. The error
-    /// names `bid`.
+    /// Both sides' scores after a deal (rules §1.6), within a quarter of `i64` (error: `bid`).
     fn scores_after(&self, scored: &Scored) -> Result<PerSide<i64>, RuleError> {
         let mut scores = self.scores;
         for side in Side::BOTH {
@@ -171,8 +170,7 @@ impl PartnershipAuction {
     }
 }
 
-/// `scores_after`: `{"game": 1, "scores": {"NS": 340, "EW": 150}}` in points, plus
-/// `game_over` when the deal ended the game.
+/// `scores_after`: `{"game": 1, "scores": {"NS": 340, "EW": 150}}`, plus `game_over`.
 fn sheet(game: usize, scores: &PerSide<i64>) -> Value {
     json!({ "game": game, "scores": scores.to_json() })
 }
@@ -187,8 +185,7 @@ fn side_words(hand: &Hand, side: Side) -> String {
     }
 }
 
-/// The deal in words: "N bid 300 in hearts for NS and made it: NS +340 (meld 140 + tricks
-/// 200); …" or "… fell short with 290 (…): NS −300 (the bid is deducted); …" (rules §1.6).
+/// The deal in words: "N bid 300 in hearts for NS and made it: NS +340 (…)" (rules §1.6).
 pub fn describe(hand: &Hand, scored: &Scored) -> String {
     let b = hand.head.side;
     let contract = contract_head::words(&hand.head.bidder, hand.head.bid, hand.head.trump, b);
@@ -212,8 +209,7 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     format!("{head}: {}; {}", words(b), words(b.other()))
 }
 
-/// Each side's score as steps, bidders first ("meld 140 + tricks 200" = 340, or "bid 300
-/// deducted" = −300) (rules §1.6).
+/// Each side's score as steps, bidders first (rules §1.6).
 fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
     let b = hand.head.side;
     [b, b.other()]
@@ -239,8 +235,7 @@ fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
         .collect()
 }
 
-/// The sheet's line for a played deal: contract, made or set, each side's meld and tricks,
-/// and points.
+/// The sheet's line for a played deal: contract, made or set, meld, tricks, points.
 fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
     let b = hand.head.side;
     let mut marks = Vec::new();
@@ -328,8 +323,7 @@ impl Game for PartnershipAuction {
         }
     }
 
-    /// Starts a session. Errors name the field: agreements, `players`, and
-    /// `opening_scores.NS` not a score, beyond ±[`MAX_POINTS`], or at the target.
+    /// Starts a session. Errors name the field (`opening_scores.NS` out of range or won).
     fn new(
         agreements: Agreements,
         players: &[String],

@@ -8,13 +8,11 @@ use crate::rules::partnership::{PerSide, Side};
 pub struct End {
     /// The side that won the game.
     pub winner: Side,
-    /// `"target"`, or `"bidders_counted_first"`: the bidders reached it and win whatever the
-    /// opponents have (BIC-PAP).
+    /// `"target"`, or `"bidders_counted_first"`: the bidders win even behind (BIC-PAP).
     pub decided_by: &'static str,
 }
 
-/// The game's end after a deal bid by `bidding`, if a side has `target` points: the bidders
-/// first, even behind; else the opponents (BIC-PAP, rules §1.6).
+/// The game's end after a deal bid by `bidding`: the bidders counted first (BIC-PAP, §1.6).
 pub fn game_end(scores: &PerSide<i64>, target: i64, bidding: Side) -> Option<End> {
     let opponents = bidding.other();
     if scores[bidding] >= target {

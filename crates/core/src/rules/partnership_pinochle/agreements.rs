@@ -18,8 +18,7 @@ pub const MAX_TARGET: i64 = 1_000_000;
 /// Every agreement of a Partnership Pinochle session, validated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per game won, in cents, paid by each loser to his opposite number
-    /// (session-format; rules §1.5 "Money"). Zero: points only.
+    /// Money per game won, in cents, paid by each loser to his opposite number (rules §1.5).
     pub stake: Money,
     /// Points that win a game: 1,000 (rules §1.5, S002).
     pub target: i64,
@@ -27,8 +26,7 @@ pub struct Agreements {
     pub target_step: i64,
     /// Rules §3 item 26: a holder's dix 10 counts only with a trick (default true [R]).
     pub holder_dix_needs_trick: bool,
-    /// Rules §3 item 26: the turned-up dix's 10 counts only with a trick (default false
-    /// [R]: S002 scores it when turned up).
+    /// Rules §3 item 26: the turned-up dix counts only with a trick (default false [R], S002).
     pub turn_up_dix_needs_trick: bool,
 }
 
@@ -48,8 +46,7 @@ pub struct Written {
     turn_up_dix_needs_trick: bool,
 }
 
-/// Errors name the field (`agreements.target_step`): a target or step outside
-/// 1–[`MAX_TARGET`], besides what [`TableAgreements::read`] refuses.
+/// Errors name the field (`agreements.target_step`) outside 1–[`MAX_TARGET`].
 impl TableAgreements for Agreements {
     type Written = Written;
 

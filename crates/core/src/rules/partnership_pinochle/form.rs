@@ -79,8 +79,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     ]
 }
 
-/// What the hand form offers: suits and sides; the note says when the target in force is
-/// above the agreed one.
+/// What the hand form offers: suits and sides; the note says when the target was raised.
 pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
     HandFormSpec {
         min_bid: 0,
@@ -94,9 +93,8 @@ pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
     }
 }
 
-/// The submitted hand form (`templates/games/partnership_pinochle/hand_form.html`), both
-/// forms in one struct told apart by `type`: the deal (dealer, trump, turn-up, dix taps
-/// `dix_holders.<player>`, `dix_both`, per side meld, tricks, tick) or the claim.
+/// The submitted hand form (`templates/games/partnership_pinochle/hand_form.html`): the
+/// deal or the claim, told apart by `type`.
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, rename = "type", deserialize_with = "text")]
@@ -186,8 +184,7 @@ impl hand_form::HandForm for Form {
 }
 
 impl Form {
-    /// The dix holders: `dix_holders.<player>` ticked (or 1 or 2, as a correction fills it)
-    /// and `dix_both`; in alphabetical order.
+    /// The dix holders from `dix_holders.<player>` (ticked, or 1 or 2) and `dix_both`.
     fn dix_holders(&self) -> Result<Vec<String>, RuleError> {
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for (key, value) in &self.rest {

@@ -22,15 +22,13 @@ use crate::rules::partnership::{
 };
 use crate::rules::{Field, RuleError, Suit, fields};
 
-/// Points per dix (9 of trump), to each original holder and to a dealer who turns one up
-/// (rules §1.0; §1.5, S002).
+/// Points per dix (9 of trump), to each holder and to a dealer turning one up (rules §1.5).
 pub const DIX: i64 = 10;
 
 /// Dixes in the deck: the 48-card pack holds two of each card (rules §1.0).
 pub const DIXES_IN_DECK: usize = 2;
 
-/// Counters are worth 5 or 10 and the last trick 10 (rules §1.5), so trick points come in
-/// fives.
+/// Counters are 5 or 10 and the last trick 10 (rules §1.5): trick points come in fives.
 pub const TRICK_POINT_UNIT: i64 = 5;
 
 /// A deal, checked.
@@ -197,9 +195,8 @@ impl SideScore {
     }
 }
 
-/// Scores a deal (rules §1.5, §3 item 26): tricks, plus meld if the side won a trick, plus
-/// 10 per dix held (with a trick unless `holder_dix_needs_trick` is off) and 10 to the
-/// dealer's side for a turned-up dix (without a trick unless `turn_up_dix_needs_trick`).
+/// Scores a deal (rules §1.5, §3 item 26): tricks, meld with a trick, 10 per dix held and
+/// 10 to the dealer's side for a turned-up dix, each subject to its agreement.
 pub fn score(deal: &Deal, seating: &Seating, agreements: &Agreements) -> PerSide<SideScore> {
     PerSide::from_fn(|side| {
         let hand = deal.sides[side];
@@ -251,8 +248,7 @@ pub struct Claim {
 }
 
 impl Claim {
-    /// The meld that counts toward the claim: all once the side won a trick, else none
-    /// (rules §1.5 [R]).
+    /// The meld that counts toward the claim: all once the side won a trick (rules §1.5 [R]).
     pub fn counted_meld(&self) -> i64 {
         if self.won_trick { self.meld } else { 0 }
     }

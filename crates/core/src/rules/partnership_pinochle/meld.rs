@@ -2,8 +2,7 @@
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// S002's table (rules §1.0, §1.5): double pinochle 300 and the partnership extras; a
-/// side's meld is without the dix, entered under `dix_holders`.
+/// S002's table (rules §1.0, §1.5): double pinochle 300, the extras; dixes are separate.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 300,

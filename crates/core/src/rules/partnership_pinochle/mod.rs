@@ -55,8 +55,7 @@ pub struct PartnershipPinochle {
     agreements: Agreements,
     seating: Seating,
     scores: PerSide<i64>,
-    /// The target in force, in points: the agreed one, raised each time both sides reached
-    /// it on one deal (rules §1.5).
+    /// The target in force, in points: raised each time both sides reach it (rules §1.5).
     target: i64,
     hands_this_game: usize,
     games: usize,
@@ -88,8 +87,7 @@ impl PartnershipPinochle {
         json!({ "game": self.game_number(), "target": target, "scores": scores.to_json() })
     }
 
-    /// One deal: a side alone at the target wins, both raise it. A refusal leaves the
-    /// engine untouched.
+    /// One deal: one side at the target wins, both raise it; a refusal changes nothing.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenDeal) -> Result<Outcome, RuleError> {
         let deal = hand::check(event, &self.seating)?;
         let scored = hand::score(&deal, &self.seating, &self.agreements);
@@ -147,8 +145,7 @@ impl PartnershipPinochle {
         }
     }
 
-    /// Both sides' scores after a deal (rules §1.5). Errors name a side whose score would
-    /// leave any real sheet, so no later sum overflows.
+    /// Both sides' scores after a deal (rules §1.5). Errors name a side past any sheet.
     fn scores_after(&self, scored: &PerSide<SideScore>) -> Result<PerSide<i64>, RuleError> {
         let mut scores = self.scores;
         for side in Side::BOTH {
@@ -165,8 +162,7 @@ impl PartnershipPinochle {
         Ok(scores)
     }
 
-    /// `winner` alone reached the target (rules §1.5): the target said in `why`, then
-    /// [`Self::finish`].
+    /// `winner` alone reached the target (rules §1.5); then [`Self::finish`].
     fn won_at_target(
         &mut self,
         winner: Side,
@@ -260,8 +256,7 @@ impl PartnershipPinochle {
         Ok(self.finish(winner, decided_by, how, scores, (why, steps), line))
     }
 
-    /// Ends the game with `winner`: settles, records, and starts the next at 0; the
-    /// payments are added to `why`'s words and steps.
+    /// Ends the game with `winner`: settles, records, starts the next at 0.
     fn finish(
         &mut self,
         winner: Side,

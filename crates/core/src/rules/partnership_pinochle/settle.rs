@@ -9,8 +9,7 @@ pub enum AfterDeal {
     PlayOn,
     /// Exactly one side reached the target: it wins the game.
     Won(Side),
-    /// Both reached the target on one deal: the game goes on to the raised target
-    /// ([`after_deal`]).
+    /// Both reached the target on one deal: play on to the raised target ([`after_deal`]).
     Raised {
         /// The target in force from now on, in points.
         target: i64,

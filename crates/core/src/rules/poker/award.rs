@@ -75,8 +75,7 @@ impl Poker {
         } else {
             format!("side pot {i}")
         };
-        // 8-or-better: a pot without a qualifying low goes whole to the high hand, each
-        // side pot on its own (session-format).
+        // 8-or-better: no qualifying low, the high hand takes the pot (session-format).
         let low_in = hand
             .showdown
             .low
@@ -128,8 +127,7 @@ impl Poker {
         awarded.sentences.push(sentence);
     }
 
-    /// Awards `amount` units of `pot` (a half or the whole) to the best eligible tie group.
-    /// Returns the words and the winners.
+    /// Awards `amount` units of `pot` to its best eligible group; returns words and winners.
     fn award_half(
         &self,
         hand: &Hand,
@@ -167,8 +165,7 @@ impl Poker {
         (text, winners)
     }
 
-    /// The money of `hand`: each player's winnings less his contribution, and what `POT`
-    /// gains or returns in carried chips.
+    /// The money of `hand`: winnings less contributions, and what `POT` carries.
     pub(super) fn postings(&self, hand: &Hand, awarded: &Awarded, carried_in: i64) -> Postings {
         let mut postings = Postings::new();
         for seat in 0..self.players.len() {

@@ -137,8 +137,7 @@ pub struct InHand<'a> {
     pub all_in: &'a [bool],
 }
 
-/// The betting of one hand as checked: the hand, the limits in units (`None`: no limit),
-/// and each player's money in the rounds so far and whether he folded.
+/// The betting of one hand as checked: limits in units (`None`: none) and money so far.
 struct Betting<'a> {
     hand: InHand<'a>,
     unit: Money,
@@ -239,8 +238,7 @@ impl Betting<'_> {
         Ok(())
     }
 
-    /// A check (nothing owed) or the round's first bet (at most `max_first_bet`, S004).
-    /// Returns what goes in.
+    /// A check (nothing owed) or the round's first bet (to `max_first_bet`, S004).
     fn open(
         &self,
         now: &Round,
@@ -282,8 +280,7 @@ impl Betting<'_> {
         }
     }
 
-    /// A raise of `x` over the call: only after a bet, within `max_raise` and the round's
-    /// total (S004, rules §3 item 33). Returns the call plus the raise.
+    /// A raise over the call: after a bet, within the limits (S004, rules §3 item 33).
     fn raise(
         &self,
         now: &mut Round,
@@ -326,8 +323,7 @@ impl Betting<'_> {
         Ok(owed.saturating_add(x))
     }
 
-    /// At the end of round `r` everyone in and not all-in has matched (S004). Errors name
-    /// `rounds[r]`.
+    /// At the end of round `r` everyone in has matched (S004). Errors name `rounds[r]`.
     fn round_ends(&self, r: usize, now: &Round) -> Result<(), RuleError> {
         for seat in 0..self.hand.players.len() {
             let done = self.hand.all_in.get(seat) == Some(&true)
@@ -352,8 +348,7 @@ impl Betting<'_> {
         Ok(())
     }
 
-    /// After the last round: the folds are exactly `folded`, and ante + bets = each
-    /// contribution (session-format). Errors name `rounds` or `contributions.<player>`.
+    /// After the last round: folds equal `folded`; ante + bets equal each contribution.
     fn totals(&self) -> Result<(), RuleError> {
         let (ante, unit) = (self.ante, self.unit);
         for seat in 0..self.hand.players.len() {

@@ -83,8 +83,7 @@ pub fn parse_board(text: &str) -> Result<Vec<Card>, String> {
     Ok(cards)
 }
 
-/// Reads one player's `cards`: the variant's hole cards, or a whole hand under `own_cards`
-/// ([`cards::parse_hand`]). Errors say how many the variant deals.
+/// Reads one player's `cards`: hole cards, or a whole hand under `own_cards`.
 pub fn parse_player(text: &str, variant: Variant) -> Result<Vec<Card>, String> {
     let Some(hole) = variant.hole_cards() else {
         return cards::parse_hand(text);
@@ -104,8 +103,7 @@ pub fn parse_player(text: &str, variant: Variant) -> Result<Vec<Card>, String> {
     Ok(cards)
 }
 
-/// Calls `visit` with every five-card choice `variant` allows: any five of hole and board,
-/// or under `omaha` two of `hole` with three of `board`.
+/// Calls `visit` with every five-card choice `variant` allows.
 pub fn each_choice(
     hole: &[Card],
     board: &[Card],
@@ -169,16 +167,14 @@ pub fn low(hole: &[Card], board: &[Card], variant: Variant, wild: Wild, rule: Lo
     best.unwrap_or_else(|| cards::low(hole, wild, rule))
 }
 
-/// Whether a low qualifies under 8-or-better: five different ranks, the highest 8 or
-/// lower, aces low (only ace-to-five lows reach here).
+/// Whether a low qualifies under 8-or-better: five different ranks to 8, aces low.
 pub fn eight_or_better(low: Low) -> bool {
     low.0.category() == cards::Category::HighCard
         && low.0.ranks().len() == 5
         && low.0.ranks().first().is_some_and(|top| *top <= 8)
 }
 
-/// Reads `board` under `variant` (session-format): refused under `own_cards`, required
-/// when a board showdown is by cards, 3–5 cards, jokers only when wild. Errors name `board`.
+/// Reads `board` under `variant` (session-format): 3–5 cards where allowed. Errors name `board`.
 pub fn read(
     text: Option<&str>,
     agreements: &Agreements,

@@ -74,8 +74,7 @@ impl Category {
     }
 }
 
-/// A five-card value: category in bits 20–23, then up to five tie-break ranks of four
-/// bits, most significant first; bigger is better (for lows see [`Low`]).
+/// A five-card value: category in bits 20–23, then four-bit tie-break ranks; bigger is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HandValue(u32);
 
@@ -96,8 +95,7 @@ impl HandValue {
             .collect()
     }
 
-    /// The hand in words, after a possessive: "kings full of twos", "wheel (straight, five
-    /// high)".
+    /// The hand in words, after a possessive: "kings full of twos".
     pub fn describe(self) -> String {
         let r = self.ranks();
         let at = |i: usize| r.get(i).copied().unwrap_or(0);
@@ -248,8 +246,7 @@ pub fn value_of_five(cards: [(u8, CardSuit); 5]) -> HandValue {
     value5(cards.map(|c| c.0), flush, Straights::AceHighOrLow)
 }
 
-/// A hand's low value under `low`; smaller [`HandValue`]s are better lows, so [`Low`]
-/// reverses them.
+/// A hand's low value under `low`, ordered so that bigger is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Low(pub HandValue);
 
@@ -426,8 +423,7 @@ pub fn low(cards: &[Card], wild: Wild, rule: LowRule) -> Low {
     Low(best)
 }
 
-/// The highest natural card by rank, then suit (♠ > ♥ > ♦ > ♣), for `high_card_by_suit`
-/// (RRP, BARGE); jokers do not count.
+/// The highest natural card by rank, then suit, for `high_card_by_suit` (RRP, BARGE).
 pub fn high_card(cards: &[Card]) -> Option<(u8, CardSuit)> {
     cards
         .iter()

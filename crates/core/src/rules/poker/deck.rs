@@ -3,8 +3,7 @@
 
 use std::fmt;
 
-/// A card suit; ordered only for the odd chip under `high_card_by_suit` (RRP: ♠ > ♥ > ♦ >
-/// ♣), never for hands.
+/// A card suit, ordered ♣ < ♦ < ♥ < ♠ only for the odd chip (RRP), never for hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CardSuit {
     /// ♣, lowest for the odd chip.

@@ -334,8 +334,7 @@ impl Form {
             .collect()
     }
 
-    /// Tie groups from the places in `prefix.<name>` of players still in; with `partial`
-    /// (8-or-better lows) an empty place is no low.
+    /// Tie groups from `prefix.<name>` places; with `partial` an empty place is no low.
     fn groups(
         &self,
         prefix: &str,
@@ -373,8 +372,7 @@ struct Seats {
 }
 
 impl Form {
-    /// Each of `names`' contribution (tapped ante plus the rest), folded or all-in (not
-    /// both; rules §1.11). Errors name the form's field.
+    /// Each player's contribution (tapped ante plus the rest), folded or all-in (not both).
     fn seats(&self, names: &[String], ante: Money) -> Result<Seats, RuleError> {
         let mut seats = Seats {
             contributions: BTreeMap::new(),
@@ -425,8 +423,7 @@ impl Form {
 impl hand_form::HandForm for Form {
     type Written = Written;
 
-    /// Each contribution is the tapped ante plus the rest; the showdown comes from the
-    /// cards if any are typed, else from the places.
+    /// The showdown comes from the cards if any are typed, else from the places.
     fn written(self) -> Result<Written, RuleError> {
         let dealer = self
             .dealer

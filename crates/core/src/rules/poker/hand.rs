@@ -62,8 +62,7 @@ pub struct WrittenHand {
     rounds: Option<Vec<Vec<Value>>>,
 }
 
-/// The showdown's ranking: high (and low) tie groups of seats, best first, with words,
-/// and each seat's cards when written.
+/// The showdown's ranking: high (and low) tie groups of seats, best first, with words.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Showdown {
     /// High: tie groups of seats, best first.
@@ -76,8 +75,7 @@ pub struct Showdown {
     pub low_words: Vec<Option<String>>,
     /// Per seat: the highest card by rank then suit, when cards were written.
     pub high_card: Vec<Option<(u8, cards::CardSuit)>>,
-    /// Per seat (high-low): the lowest card by rank then suit (ace 1 under `ace_to_five`),
-    /// for a tied low half's odd chip (RRP).
+    /// Per seat (high-low): the lowest card, for a tied low half's odd chip (RRP).
     pub low_card: Vec<Option<(u8, cards::CardSuit)>>,
 }
 

@@ -63,8 +63,7 @@ pub struct Poker {
 }
 
 impl Poker {
-    /// Starts a session. Errors name the field: `players` (not 2–10, or one named `POT`),
-    /// `opening_scores` (only `null` or `{}`).
+    /// Starts a session. Errors name `players` (not 2–10, or `POT`) or `opening_scores`.
     pub fn start(
         agreements: Agreements,
         players: &[String],
@@ -183,8 +182,7 @@ impl Poker {
         (split, limited)
     }
 
-    /// A split's shares in words (": Ann 0.25, Bob 0.25; the odd chip Ann (…)"), empty if
-    /// won whole; `limited` says the one-chip limit applied.
+    /// A split's shares in words (": Ann 0.25, Bob 0.25; the odd chip Ann (…)").
     fn shares_words(&self, split: &pots::Split, low: bool, limited: bool) -> String {
         if split.shares.len() <= 1 {
             return String::new();
@@ -240,8 +238,7 @@ impl Poker {
         words.get(seat).cloned().flatten()
     }
 
-    /// "Ann's flush beats Bob's straight": the winners against the best hand they beat,
-    /// "on the kickers" when the words are equal.
+    /// "Ann's flush beats Bob's straight" ("on the kickers" when the words are equal).
     fn beats(&self, hand: &Hand, low: bool, winners: &[usize], beaten: usize) -> String {
         let first = winners.first().copied().unwrap_or(0);
         let (theirs, lost) = (
@@ -384,8 +381,7 @@ impl Game for Poker {
         }
     }
 
-    /// Closing shares out the chips left in `POT`: equal whole units to the seated, the
-    /// leftover one each from the last dealer's left (session-format, "Precise readings").
+    /// Closing shares out `POT`'s chips: whole units, leftovers from the last dealer's left.
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         if self.carried == 0 {
             return Ok(Outcome::new(

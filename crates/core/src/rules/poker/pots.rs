@@ -99,8 +99,7 @@ pub fn split(amount: i64, winners: &[usize], carry: bool) -> Split {
     }
 }
 
-/// The halves of a high-low pot, `(high, low)`: the high half takes the odd chip (RRP;
-/// rules §1.11 step 4).
+/// The halves of a high-low pot, `(high, low)`; the high half takes the odd chip (RRP).
 pub fn halves(amount: i64) -> (i64, i64) {
     let low = amount / 2;
     (amount - low, low)

@@ -9,8 +9,7 @@ use super::cards::{self, Card};
 use super::hand::{Showdown, SplitKind, WrittenHand, seat_of};
 use crate::rules::{Field, RuleError};
 
-/// The showdown, tie groups or cards, checked against the split and agreements; one player
-/// left takes it all. Errors name `showdown`, `showdown_low` or `cards`.
+/// The showdown, by places or cards. Errors name `showdown`, `showdown_low` or `cards`.
 pub(super) fn read_showdown(
     w: &WrittenHand,
     players: &[String],
@@ -115,8 +114,7 @@ fn read_places(
     Ok((high, low))
 }
 
-/// Tie groups of names to seats: each player still in exactly once (at most once if
-/// `partial`), no folded player, no empty group.
+/// Tie groups of names to seats: each player still in once, no folded player.
 fn read_groups(
     groups: &[Vec<String>],
     players: &[String],
@@ -190,8 +188,7 @@ struct Seen<'a> {
     board: &'a [Card],
 }
 
-/// Reads every shown hand: each player still in shows ([`board::parse_player`]), folded
-/// none; no card twice, board included; jokers only when wild, two at most.
+/// Reads every shown hand: all still in, none folded; no card twice; jokers only when wild.
 fn read_shown(
     map: &Map<String, Value>,
     seen: &Seen<'_>,
@@ -259,8 +256,7 @@ fn read_shown(
     Ok(hands)
 }
 
-/// Ranks the showdown from the cards with the board ([`board::high`], [`board::low`]); a
-/// non-qualifying 8-or-better low is left out. Odd-chip cards are the player's own.
+/// Ranks the showdown from the cards with the board; non-qualifying lows are left out.
 fn read_cards(
     map: &Map<String, Value>,
     seen: &Seen<'_>,

@@ -11,8 +11,7 @@ use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_f
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
-    /// A match to `target` over many deals; both reaching it after a deal raise it by
-    /// `target_step`.
+    /// A match to `target`; both reaching it after a deal raise it by `target_step`.
     #[default]
     Match,
     /// Every deal is a game: the higher total wins; equal is a draw (rules §3 item 29 [R]).
@@ -35,8 +34,7 @@ pub const MAX_TARGET: i64 = 1_000_000;
 /// Every agreement of a Two-handed Pinochle session, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per game won, in cents, paid by the loser; a draw pays nothing
-    /// (session-format). Zero: points only.
+    /// Money per game won, in cents, paid by the loser; a draw pays nothing.
     pub stake: Money,
     /// Match to a target, or every deal a game.
     pub mode: Mode,
@@ -44,8 +42,7 @@ pub struct Agreements {
     pub target: i64,
     /// How far the target rises when both reach it after one deal, in points (S004: 250).
     pub target_step: i64,
-    /// Rules §3 item 29 ([R] default true): a declare-out's partial count is rounded like a
-    /// full one.
+    /// Rules §3 item 29 ([R] default true): a declare-out's partial count is rounded.
     pub round_partial_count: bool,
 }
 

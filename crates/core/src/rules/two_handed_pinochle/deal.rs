@@ -71,8 +71,7 @@ impl TwoHanded {
         }
     }
 
-    /// A match: one player alone at the target wins; both at it raise it (rules §1.9,
-    /// S004). Errors: a target raised past counting.
+    /// A match: one alone at the target wins; both raise it (rules §1.9, S004).
     pub(super) fn match_deal(&mut self, dealt: Dealt) -> Result<Outcome, RuleError> {
         let game = self.game_number();
         let after = dealt.after;

@@ -7,8 +7,7 @@ use super::hand::{self, DeclareOut, WrittenDeclare, rounded};
 use super::{TwoHanded, pts};
 use crate::rules::{Cell, Detail, Mark, Outcome, RuleError, SheetLine, Step, Tally, Tone};
 
-/// A declare-out counted: the seats, the trick points so far as written and counted, this
-/// deal's melds, and the scores before and after.
+/// A declare-out counted: seats, trick points so far, this deal's melds, scores.
 struct Claim {
     c: usize,
     o: usize,
@@ -125,8 +124,7 @@ impl TwoHanded {
         })
     }
 
-    /// The claim in words: "Ann declared out: 850 + meld 60 + tricks so far 87 → 90 = 1,000
-    /// against the game of 1,000".
+    /// The claim in words: "Ann declared out: 850 + meld 60 + tricks so far 87 → 90 = 1,000".
     fn claim_words(&self, claim: &Claim) -> String {
         let mut why = format!(
             "{} declared out: {} + meld {} + tricks so far {}{} = {} against the game of {}",
@@ -144,8 +142,7 @@ impl TwoHanded {
         why
     }
 
-    /// The sheet's line for a claim: out or short, the claimant's meld and tricks, the
-    /// other's meld if any.
+    /// The sheet's line for a claim: out or short, melds and tricks.
     fn claim_line(&self, claim: &Claim) -> SheetLine {
         let (c, o) = (claim.c, claim.o);
         let claimant = self.name(c).to_string();

@@ -97,8 +97,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     summary
 }
 
-/// What the hand form offers: both players (`max` 250) and, in a match, who may declare
-/// out; `note` says when the game went past the agreed target.
+/// What the hand form offers: both players and, in a match, who may declare out.
 pub fn offer(players: &Players, mode: Mode, note: Option<String>) -> HandFormSpec {
     let mut lists = vec![(
         "players",
@@ -126,8 +125,7 @@ pub fn offer(players: &Players, mode: Mode, note: Option<String>) -> HandFormSpe
     }
 }
 
-/// The submitted hand form (`templates/games/two_handed_pinochle/hand_form.html`): dealer,
-/// dix tap, `claimant` (empty: played out), and `melds.<name>`, `tricks.<name>` per player.
+/// The submitted hand form (`templates/games/two_handed_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -168,8 +166,7 @@ impl Form {
         names
     }
 
-    /// A `declare_out` by `claimant` (rules §1.9, S004): only his trick points so far; the
-    /// dealer's turned-up dix among the melds. Errors name the `tricks.<name>` at fault.
+    /// A `declare_out` by `claimant` (rules §1.9, S004). Errors name `tricks.<name>`.
     fn declare(
         &self,
         claimant: &str,
@@ -203,8 +200,7 @@ impl Form {
         }))
     }
 
-    /// Both players' trick points: as entered, or the rest of 250 (rules §1.9). Errors
-    /// name the `tricks.<name>` at fault, or `tricks`.
+    /// Both players' trick points, one may be the rest of 250. Errors name `tricks.<name>`.
     fn tricks(&self, names: &[String]) -> Result<BTreeMap<String, i64>, RuleError> {
         let mut given = Vec::new();
         for name in names {

@@ -18,8 +18,7 @@ use serde_json::{Map, Value};
 use crate::rules::partnership::ALL_TRICK_POINTS;
 use crate::rules::{Field, RuleError, fields};
 
-/// The most one player can meld in one deal, in points: 12 melds (one per trick won before
-/// the stock runs out, S004) of at most 300, plus two dixes. More is a typing slip.
+/// The most one player can meld in one deal, in points: 12 melds of at most 300, two dixes.
 pub const MAX_MELD: i64 = 12 * 300 + 2 * 10;
 
 /// A dix turned up as the trump card: 10 points to the dealer (S004 "Melding the dix").
@@ -176,8 +175,7 @@ pub fn check_deal(w: WrittenDeal, players: &Players) -> Result<Deal, RuleError> 
     })
 }
 
-/// Reads a `declare_out`. Errors name the field: `claimant` not a player; melds as for a
-/// deal; `tricks_so_far` outside 0–250, 1 or 249.
+/// Reads a `declare_out`. Errors name `claimant`, the melds, or `tricks_so_far`.
 pub fn read_declare_out(
     event: &Map<String, Value>,
     players: &Players,

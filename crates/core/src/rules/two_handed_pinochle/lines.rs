@@ -64,8 +64,7 @@ impl TwoHanded {
         )
     }
 
-    /// The sheet's line for a deal: dealer, dix, each player's meld and tricks (raw →
-    /// counted), scores.
+    /// The sheet's line for a deal: dealer, dix, meld and tricks (raw → counted), scores.
     pub(super) fn deal_line(&self, deal: &Deal, added: [i64; 2], after: [i64; 2]) -> SheetLine {
         let mut details = Vec::new();
         for seat in 0..2 {

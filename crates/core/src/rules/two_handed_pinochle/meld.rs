@@ -2,8 +2,7 @@
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// S004's table (rules §1.0, §1.9): double pinochle 300, from 12 cards dealt and 12 drawn;
-/// a royal marriage may grow into the run.
+/// S004's table (rules §1.0, §1.9): double pinochle 300, a marriage may grow into the run.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 300,

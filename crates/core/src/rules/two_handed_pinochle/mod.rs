@@ -81,8 +81,7 @@ fn judge(scores: [i64; 2], target: i64, step: i64) -> Result<Standing, RuleError
     }
 }
 
-/// The engine of one Two-handed Pinochle session: agreements, players, the game in
-/// progress and how many finished.
+/// The engine of one Two-handed Pinochle session: the game in progress and games finished.
 #[derive(Debug, Clone)]
 pub struct TwoHanded {
     agreements: Agreements,
@@ -174,8 +173,7 @@ impl TwoHanded {
             .collect()
     }
 
-    /// The game's payment: the loser pays the stake; a draw or zero stake pays nothing
-    /// (session-format). Returns postings, words and steps.
+    /// The loser pays the stake; a draw or zero stake pays nothing (session-format).
     fn settle(&self, winner: Option<usize>) -> (Postings, String, Vec<Step>) {
         let mut postings = Postings::new();
         let mut steps = Vec::new();
@@ -262,8 +260,7 @@ impl TwoHanded {
     }
 }
 
-/// Reads `opening_scores` (`{"Ann": 850}`, missing 0): scores only grow by tens (rules
-/// §1.9), so each is a whole ten from 0 up.
+/// Reads `opening_scores` (`{"Ann": 850}`): whole tens from 0 up (rules §1.9).
 fn read_opening(
     agreements: &Agreements,
     players: &Players,
@@ -353,8 +350,7 @@ impl Game for TwoHanded {
         })
     }
 
-    /// The running scores in seat order (`{"Ann": 850, "Bob": 700}`); 0 after a game ends
-    /// and always with single deals.
+    /// The running scores in seat order; 0 after a game ends and with single deals.
     fn scores(&self) -> Option<Value> {
         Some(self.scores_json(self.scores))
     }
