@@ -101,7 +101,7 @@ pub trait Engine: Send + Sync {
     ) -> Result<Outcome, RuleError>;
     /// The close of the sitting: shares out the kitty and settles a game in progress.
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError>;
-    /// The kinds of event this game takes besides `payment` and `close` ([`super::typed::Events::KINDS`]).
+    /// The event kinds besides `payment` and `close` ([`super::typed::Events::KINDS`]).
     fn kinds(&self) -> &'static [&'static str];
     /// The refusal, naming `type`, of a kind neither the session nor this game knows.
     fn unknown(&self, kind: &str) -> RuleError;

@@ -70,7 +70,7 @@ pub fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, 
         .transpose()
 }
 
-/// One of a game's choices by id; `None` when empty or absent, else `"x" is not one of the choices`.
+/// A choice by id; `None` when empty or absent, else `"x" is not one of the choices`.
 pub fn choice<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,

@@ -31,7 +31,7 @@ pub fn read_agreements<A: TableAgreements>(object: &Map<String, Value>) -> Resul
     A::check(written).map_err(|e| e.within("agreements"))
 }
 
-/// A game's events other than `payment` and `close`, as one enum (see [`events!`](crate::rules::typed::events)).
+/// A game's events besides `payment` and `close` ([`events!`](crate::rules::typed::events)).
 pub trait Events: Sized {
     /// The kinds this game takes, as the session document writes them in `type`.
     const KINDS: &'static [&'static str];
@@ -118,7 +118,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Event: Events;
     /// The game's name in a refusal ("Auction Pitch").
     const NAME: &'static str;
-    /// What may be entered instead, in an unknown kind's refusal ("a hand, a payment or the close").
+    /// What may be entered instead, in an unknown kind's refusal ("a hand, a payment or …").
     const ENTER: &'static str;
     /// The rule an unknown kind's refusal cites, if any (`"rules §1.7"`).
     const RULE: Option<&'static str> = None;
@@ -335,7 +335,7 @@ pub fn thousand() -> i64 {
     1000
 }
 
-/// 250 points: the default target rise when both reach it on one deal (rules §1.5, §1.9; S002, S004).
+/// 250 points: the default target rise when both reach it on one deal (rules §1.5, §1.9).
 pub fn two_fifty() -> i64 {
     250
 }

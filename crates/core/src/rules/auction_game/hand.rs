@@ -177,7 +177,7 @@ pub struct Game {
     pub sales: Vec<Sale>,
 }
 
-/// Reads and checks a `hand` for `players`. Errors: [`play_rounds`], [`super::final_count::read_final`].
+/// Reads and checks a `hand`. Errors: see [`play_rounds`], [`super::final_count::read_final`].
 pub fn read_game(event: &Map<String, Value>, players: &[String]) -> Result<Game, RuleError> {
     check_game(fields::read(event)?, players)
 }

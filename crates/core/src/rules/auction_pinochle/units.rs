@@ -19,7 +19,7 @@ pub struct UnitsTable {
     bands: Vec<Band>,
 }
 
-/// Scarne's standard table (rules §1.1): 250–290 = 2 … 700+ = 11 ("900 to 640" read 600–640, §4).
+/// Scarne's standard table (rules §1.1): 250–290 = 2 … 700+ = 11 ("900 to 640" is 600–640, §4).
 const STANDARD: [(i64, i64); 10] = [
     (250, 2),
     (300, 3),

@@ -392,7 +392,7 @@ pub fn score(hand: &Hand, agreements: &Agreements) -> Scored {
     }
 }
 
-/// Meld checks per kind (`+4 (2 × 100 aces)`); with §3 item 21 a roundhouse adds kings and queens.
+/// Meld checks per kind (`+4 (2 × 100 aces)`); §3 item 21 adds kings and queens to a roundhouse.
 fn meld_awards(list: &[MeldCheck], agreements: &Agreements) -> Vec<Award> {
     let mut awards = Vec::new();
     for meld in MeldCheck::ALL {

@@ -105,7 +105,7 @@ pub fn pay_checks(
     Ok((postings, paid, steps))
 }
 
-/// `difference` checks at `stake` (S003), within a quarter of `i64`. Errors name `agreements.stake`.
+/// `difference` checks at `stake` (S003), within a quarter of `i64`; errors: `agreements.stake`.
 fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
     stake
         .cents()

@@ -165,7 +165,7 @@ impl Auction<'_> {
         Ok(())
     }
 
-    /// Takes a bid: in tens, at least the minimum, above the last (rules §0.3, §1.6; S003 rule 1).
+    /// Takes a bid: in tens, at least the minimum, above the last (rules §0.3, §1.6; S003).
     fn bid(
         &mut self,
         seat: usize,

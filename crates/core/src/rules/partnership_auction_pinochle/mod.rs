@@ -31,7 +31,7 @@ use crate::rules::{
     Table, Tally, Tone,
 };
 
-/// The registration of `partnership_auction_pinochle`: four players, partners opposite (rules §1.6).
+/// The registration of `partnership_auction_pinochle`: four players (rules §1.6).
 pub static GAME: GameInfo = GameInfo::typed::<PartnershipAuction, form::Form>(
     (
         "partnership_auction_pinochle",

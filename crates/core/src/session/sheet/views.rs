@@ -11,7 +11,7 @@ pub struct Group {
     pub account: String,
     /// The head a player reads.
     pub label: String,
-    /// The head as shown: the label, or on a wide table a short start ("Mar") in [`SheetView::legend`].
+    /// The head as shown: the label, or on a wide table a short start ([`SheetView::legend`]).
     pub short: String,
     /// The players behind a side ("Ann & Cy"), empty otherwise.
     pub members: String,
