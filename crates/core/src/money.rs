@@ -28,8 +28,7 @@ pub enum MoneyError {
     TooLarge(String),
 }
 
-/// The largest amount accepted anywhere, in cents (ten billion): small factors cannot
-/// overflow it.
+/// The largest amount accepted anywhere, in cents (ten billion): far from `i64` overflow.
 const LIMIT_CENTS: i64 = 1_000_000_000_000;
 
 impl Money {
@@ -75,8 +74,7 @@ impl Money {
         write(sign, &self.abs().to_string(), currency)
     }
 
-    /// Parses `"0.05"`, `"-1.2"`, `"3"`: no `+`, spaces, exponent, separators or third
-    /// decimal; never rounded. Errors: [`MoneyError`].
+    /// Parses `"0.05"`, `"-1.2"`, `"3"`; nothing else, never rounded. Errors: [`MoneyError`].
     pub fn parse(text: &str) -> Result<Money, MoneyError> {
         let unsigned = text.strip_prefix('-').unwrap_or(text);
         let (whole, fraction) = match unsigned.split_once('.') {
@@ -141,8 +139,7 @@ impl Money {
 /// U+2060 WORD JOINER after a sign: browsers may break after "−", making "$0.60" a gain.
 pub const JOIN: char = '\u{2060}';
 
-/// How pages write money: the sign (minus U+2212) joined by [`JOIN`] to the symbol
-/// ("−$3.80"), or the code after a no-break space ("−0.10 CHF"); never broken.
+/// How pages write money: "−$3.80" (sign joined by [`JOIN`]) or "−0.10 CHF", never broken.
 pub fn with_currency(amount: &str, currency: &str) -> String {
     let (sign, digits) = if let Some(rest) = amount.strip_prefix(['-', '−']) {
         ("−", rest)
@@ -165,8 +162,7 @@ fn write(sign: &str, digits: &str, currency: &str) -> String {
     }
 }
 
-/// `text` with every amount (signed, exactly two decimals, standalone) given `currency`'s
-/// symbol: "3 × 0.05" → "3 × $0.05". Engines write no currency.
+/// `text` with every two-decimal amount given `currency`'s symbol: "3 × 0.05" → "3 × $0.05".
 pub fn amounts_with_currency(text: &str, currency: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len() + 8);

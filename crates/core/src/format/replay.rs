@@ -110,8 +110,7 @@ pub fn ledger(doc: &SessionDoc, fold: &Fold) -> LedgerDoc {
     ledger
 }
 
-/// Brings `ledger`, of an earlier state of `fold`, up to `fold`: appends the new entries
-/// (old ones never change) and recomputes the standing parts; equals [`ledger`].
+/// Brings `ledger` up to `fold`: appends new entries (old ones never change), recomputes the rest.
 pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     let have = ledger.events.len();
     ledger
@@ -156,8 +155,7 @@ pub struct Position {
     pub scores: Option<Value>,
     /// Running check totals, as the ledger's `checks`.
     pub checks: Option<Value>,
-    /// The settle-up proposed now: while open, the transfers after a `close` now (never
-    /// "pays KITTY"); else the ledger's `settlement`.
+    /// The settle-up now: while open, after a `close` now (never "pays KITTY"); else `settlement`.
     pub settlement: Vec<Transfer>,
 }
 
@@ -251,9 +249,8 @@ fn check_players(players: &[String], game: &GameInfo) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// [`replay`] as pretty JSON (exactly `serde_json::to_vec_pretty`), for `scorekeeper
-/// replay`. Without history one thread folds while this one writes, keeping nothing per
-/// event.
+/// [`replay`] as pretty JSON (`serde_json::to_vec_pretty`) for `scorekeeper replay`; without
+/// history one thread folds while this one writes, keeping nothing per event.
 pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
     let internal =
         |e: serde_json::Error| Refusal::document("ledger", format!("internal error: {e}"));
@@ -319,8 +316,7 @@ const ENTRY_BYTES: usize = 600;
 const BATCH: usize = 512;
 const BATCHES: usize = 16;
 
-/// The ledger written as the fold runs (entries, then the tip's standing parts); a refusal
-/// lands in `refused` and stops it.
+/// The ledger written as the fold runs; a refusal lands in `refused` and stops it.
 struct Streamed<'scope, 'env> {
     doc: &'env SessionDoc,
     entries: std::sync::mpsc::Receiver<Vec<LedgerEvent>>,

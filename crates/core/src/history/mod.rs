@@ -72,8 +72,7 @@ fn members(winner: &str, players: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The facts of a session folded as `fold`: hands from the standing events folded afresh,
-/// money from the balances. Errors: the standing events no longer fold (a bug).
+/// The facts of a session folded as `fold`. Errors: the standing events no longer fold (a bug).
 pub fn session_facts(
     fold: &Fold,
     agreements: &Map<String, Value>,
@@ -156,8 +155,7 @@ fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: 
         let entry = r.bands.entry(band(contract.bid)).or_default();
         entry.0 += 1;
         entry.1 += i64::from(made);
-        // A made bid whose reckoning applies a kitty rule took the kitty (rules §1.2 rule
-        // 3); the postings cannot tell, as the kitty nets against the re-ante.
+        // A made bid applying a kitty rule took the kitty (rules §1.2 rule 3); postings can't tell.
         let kitty_paid_out = row
             .steps
             .iter()

@@ -60,8 +60,7 @@ fn rename_map(map: &Map<String, Value>, names: &BTreeMap<String, String>) -> Map
         .collect()
 }
 
-/// `doc` under `club_names` (recorded → display). `None` when nothing is renamed, two names
-/// would merge, or the copy folds to other balances (a name was also a word, e.g. a trump).
+/// `doc` under `club_names`; `None` if nothing is renamed, names merge, or balances change.
 pub fn shown(
     doc: &SessionDoc,
     fold: &Fold,

@@ -36,8 +36,7 @@ pub fn currency_sign(code: &str) -> String {
     crate::money::with_currency("", code).trim().to_string()
 }
 
-/// The one currency `adding` and `night` settle in (`None` without sessions). Errors, in
-/// player words, name the first session in another currency.
+/// The one currency `adding` and `night` settle in; errors name a session in another.
 pub fn one_currency(night: &[Priced], adding: &[Priced]) -> Result<Option<String>, String> {
     let Some(first) = night.first().or(adding.first()) else {
         return Ok(None);

@@ -87,8 +87,7 @@ impl Postings {
     }
 }
 
-/// A posting or balance past the money limit, naming `balances.ACCOUNT` (not a rules
-/// refusal: the ledger knows no rules).
+/// A posting or balance past the money limit, naming `balances.ACCOUNT`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Overflow {
     /// `balances.ACCOUNT`: the account whose balance would leave the limit.
@@ -114,8 +113,7 @@ impl Balances {
         }
     }
 
-    /// [`Balances::apply`], keeping every posting and balance within ±[`Money::LIMIT`].
-    /// Errors: an [`Overflow`]; the balances are unchanged.
+    /// [`Balances::apply`] within ±[`Money::LIMIT`]; on an [`Overflow`] nothing changes.
     pub fn checked_apply(&mut self, postings: &[Posting]) -> Result<(), Overflow> {
         let mut after = self.0.clone();
         for p in postings {

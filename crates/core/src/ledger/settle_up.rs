@@ -22,8 +22,7 @@ pub struct Transfer {
     pub amount: Money,
 }
 
-/// The fewest transfers that zero `balances` (positive = is owed), group by group, largest
-/// debts first; unbalanced input settles what it can.
+/// The fewest transfers that zero `balances` (positive = is owed), largest debts first.
 pub fn fewest_transfers(balances: &[(String, Money)]) -> Vec<Transfer> {
     fewest_transfers_preferring(balances, &[])
 }
@@ -129,8 +128,7 @@ fn preferred_in(group: &[(String, Money)], pairs: &[(String, String)]) -> Option
     })
 }
 
-/// Settles one zero-sum group in `len − 1` transfers at most: preferred pairs first, then
-/// largest debtor to largest creditor.
+/// Settles one zero-sum group in `len − 1` transfers at most, preferred pairs first.
 fn settle_group(mut group: Vec<(String, Money)>, pairs: &[(String, String)]) -> Vec<Transfer> {
     let mut transfers = Vec::new();
     loop {

@@ -74,8 +74,7 @@ pub struct FinishedGame {
     pub final_scores: Value,
 }
 
-/// A name as a document must hold it: exactly what [`table::player_name`] keeps. Errors in
-/// words.
+/// A name as a document must hold it: what [`table::player_name`] keeps. Errors in words.
 pub fn check_name(name: &str) -> Result<(), String> {
     let kept = table::player_name(name)?;
     if kept != name {

@@ -447,8 +447,7 @@ fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, 
     Ok(out)
 }
 
-/// The money for a game `winner` won at `stake` (cents) per game: each loser pays his
-/// opposite number (session-format). Returns postings, words and steps.
+/// The money for a game `winner` won at `stake` per game (cents): losers pay opposite numbers.
 pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, String, Vec<Step>) {
     let mut postings = Postings::new();
     if stake.is_zero() {
@@ -472,8 +471,7 @@ pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, Str
     )
 }
 
-/// Each of `losers` pays his opposite number `amount` for `why`; returns the words
-/// ("E pays N 0.50"). Rules §1.7 `per_player`.
+/// Each of `losers` pays his opposite number `amount` (rules §1.7 `per_player`).
 pub fn pay_opposite_numbers(
     seating: &Seating,
     losers: Side,
@@ -500,8 +498,7 @@ pub fn pay_opposite_numbers(
 #[path = "partnership_tests.rs"]
 mod tests;
 
-/// The "carried in" first line holding `cells` when `carried` (session-format
-/// `opening_scores`).
+/// The "carried in" first line holding `cells`, when scores were `carried` in.
 pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Option<SheetLine> {
     carried.then(|| SheetLine {
         cells: cells(),
@@ -509,8 +506,7 @@ pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Opti
     })
 }
 
-/// The close button's warning for game `game` in progress: it pays nothing
-/// (session-format).
+/// The close button's warning: game `game` in progress pays nothing (session-format).
 pub fn unfinished_words(game: usize, ns: impl Display, ew: impl Display) -> String {
     format!("Game {game} is unfinished (NS {ns}, EW {ew}): closing now pays nothing for it.")
 }
@@ -526,8 +522,7 @@ pub const fn stake_per_game(help: &'static str) -> AgreementSpec {
     }
 }
 
-/// The agreements summary's stake row: each loser pays his opposite number, or "none:
-/// points only".
+/// The agreements summary's stake row, "none: points only" at zero.
 pub fn stake_row(stake: Money, currency: &str) -> (String, String) {
     (
         "Stake".into(),

@@ -49,8 +49,7 @@ pub enum SmudgeRule {
     NotInHole,
 }
 
-/// What a negative difference pays at a game's end (rules §1.4, §3 item 15 [R]), when the
-/// winner is behind another player.
+/// What a negative difference pays when the winner is behind (rules §1.4, §3 item 15 [R]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NegativeDifference {
@@ -76,8 +75,7 @@ pub struct Agreements {
     pub smudge_rule: SmudgeRule,
     /// Clamp or pay a negative difference in the end-of-game settlement.
     pub negative_difference: NegativeDifference,
-    /// Whether the dealer may take the bid at the high bid (rules §3 item 12); recorded
-    /// only, as a steal and an outbid look the same.
+    /// Whether the dealer may steal the bid (rules §3 item 12); recorded, not checkable.
     pub dealer_may_steal: bool,
 }
 
@@ -149,8 +147,7 @@ impl TableAgreements for Agreements {
 }
 
 impl Agreements {
-    /// Reads the `agreements` object. Errors name the field: a target or count-down start
-    /// outside 1–[`MAX_POINTS`] (rules §1.4).
+    /// Reads the `agreements` object. Errors name the field (rules §1.4).
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         read_agreements(object)
     }

@@ -379,8 +379,7 @@ pub enum GameAward {
 }
 
 impl GameAward {
-    /// The winners' checks and words from the final scores; a negative Hoyle margin adds
-    /// nothing [R].
+    /// The winners' checks and words; a negative Hoyle margin adds nothing [R].
     pub fn checks(self, winner: i64, loser: i64) -> (i64, String) {
         match self {
             GameAward::Scarne => (7, "game, Scarne".into()),

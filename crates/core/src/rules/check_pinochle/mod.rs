@@ -302,8 +302,7 @@ fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
     details
 }
 
-/// `scores_after`: `{"game": 1, "scores": {"NS": 320, …}, "checks": {"NS": 9, …}}`, plus
-/// `game_over`.
+/// `scores_after`: `{"game": 1, "scores": {…}, "checks": {…}}`, plus `game_over`.
 fn sheet(game: usize, scores: &PerSide<i64>, checks: &PerSide<i64>) -> Value {
     json!({ "game": game, "scores": scores.to_json(), "checks": checks.to_json() })
 }
@@ -415,8 +414,7 @@ impl Game for CheckPinochle {
         }
     }
 
-    /// A game open at close is paid as its checks stand, no award, or not at all under
-    /// `unfinished_game: "void"` ([R]).
+    /// A game open at close pays its checks without award, or nothing if `"void"` ([R]).
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let line = SheetLine::titled("closed");
         if self.hands_this_game == 0 {

@@ -23,8 +23,7 @@ pub struct Agreements {
     pub stake: Money,
     /// Points that win a game: the first side to reach it (3,000, rules §1.8, S003).
     pub target: i64,
-    /// Rules §3 item 28: a double survives the doubled side's overcall (default false [R]:
-    /// only the final contract is doubled, rules §1.8).
+    /// Rules §3 item 28: a double survives the doubled side's overcall (default false [R]).
     pub double_survives_overcall: bool,
 }
 

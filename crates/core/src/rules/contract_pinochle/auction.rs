@@ -79,8 +79,7 @@ struct Standing {
     doubler: Option<Side>,
 }
 
-/// Checks `calls` for a deal dealt by `dealer`. Errors name the call (`auction[3]`), or
-/// `auction` if unfinished.
+/// Checks `calls` for a deal dealt by `dealer`. Errors name the call, or `auction`.
 pub fn check(
     calls: &[(String, String)],
     dealer: &str,
@@ -226,8 +225,7 @@ impl Auction {
             )
             .rule("rules §1.8"));
         }
-        // A double survives an overcall only while the doublers are still the opponents
-        // (rules §1.8; §3 item 28).
+        // A double survives only while the doublers are opponents (rules §1.8; §3 item 28).
         let (doubled, doubler) = match (&self.high, self.double_survives_overcall) {
             (Some(h), true) if h.doubler.is_some_and(|d| d != side) => (h.doubled, h.doubler),
             _ => (Doubled::No, None),

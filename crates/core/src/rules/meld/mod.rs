@@ -116,8 +116,7 @@ impl Kind {
     }
 }
 
-/// One pinochle game's meld table and hand, registered in
-/// [`GameInfo::meld`](super::GameInfo::meld).
+/// One pinochle game's meld table, registered in [`GameInfo::meld`](super::GameInfo::meld).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeldRules {
     /// The game's id, as in [`GameInfo::id`](super::GameInfo::id).
@@ -126,8 +125,7 @@ pub struct MeldRules {
     pub double_pinochle: i64,
     /// Whether rules §1.5's partnership extras replace a meld held twice.
     pub extras: bool,
-    /// The most cards one meld field is made of (15 Auction, 12 partnership, 24 Contract's
-    /// side, 24 Two-handed).
+    /// The most cards one meld field is made of (12, 15 or 24 by game).
     pub hand: usize,
     /// Whether a run also counts its royal marriage: only in Two-handed, where a marriage
     /// melded first may grow into the run (S004 rule 3). Elsewhere all meld at once: Scarne
@@ -207,8 +205,7 @@ impl Counted {
     }
 }
 
-/// The counts per meld of `tapped`; two pinochles are one double pinochle. Errors name
-/// `melds`: an overflowing count or a dix where none counts.
+/// The counts per meld of `tapped` (two pinochles are a double). Errors name `melds`.
 fn totals(rules: &MeldRules, tapped: &Tapped) -> Result<[u32; 11], RuleError> {
     let mut n = [0u32; 11];
     for &(kind, count) in tapped {
@@ -259,8 +256,7 @@ pub fn count(
     Ok(Counted { lines, total })
 }
 
-/// One meld shown `count` times: by rules §1.5's extras where the game has them, else
-/// `count` × its value.
+/// One meld shown `count` times: rules §1.5's extras where the game has them, else × count.
 fn line(rules: &MeldRules, kind: Kind, count: u32) -> Line {
     let extra = match (rules.extras, count, kind) {
         (true, 2, Kind::Flush) => Some(("double run", 1500)),

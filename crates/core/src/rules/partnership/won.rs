@@ -3,8 +3,7 @@
 use super::{PerSide, Side};
 use crate::rules::{Award, FinishedGame, GameEnd};
 
-/// The record of a game `winner` won with `scores` (points), and its closing row: `how`,
-/// the `award` if any (rules §1.7) and the money `paid` in words.
+/// A game `winner` won with `scores`: its record and closing row (`how`, `award`, `paid`).
 pub fn game_won(
     winner: Side,
     decided_by: &str,

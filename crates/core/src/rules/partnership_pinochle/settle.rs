@@ -33,8 +33,7 @@ pub fn after_deal(scores: &PerSide<i64>, target: i64, step: i64) -> Option<After
     })
 }
 
-/// The first `target + k × step` (k ≥ 1) above `lower` (rules §1.5, S002). `None` on
-/// overflow or a non-positive step.
+/// The first `target + k × step` above `lower` (rules §1.5, S002); `None` on overflow.
 pub fn raised_target(lower: i64, target: i64, step: i64) -> Option<i64> {
     if step <= 0 {
         return None;

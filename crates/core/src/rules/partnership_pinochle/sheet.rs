@@ -115,8 +115,7 @@ pub fn deal_steps(scored: &PerSide<SideScore>) -> Vec<Step> {
         .collect()
 }
 
-/// The deal in words: "N dealt, hearts trump, N turned up a dix: NS +300 (meld 120 + dix
-/// 20 + tricks 160); EW +170 (…)".
+/// The deal in words: "N dealt, hearts trump, N turned up a dix: NS +300 (meld 120 + …)".
 pub fn describe_deal(deal: &Deal, scored: &PerSide<SideScore>) -> String {
     let mut head = format!("{} dealt, {} trump", deal.dealer, deal.trump.name());
     if deal.turn_up_dix {
@@ -136,8 +135,7 @@ pub fn describe_deal(deal: &Deal, scored: &PerSide<SideScore>) -> String {
     format!("{head}: {}; {}", side(Side::NS), side(Side::EW))
 }
 
-/// A claim's sum: "850 + meld 100 + tricks 60 = 1,010"; the meld left out, and said so,
-/// before the side wins a trick.
+/// A claim's sum: "850 + meld 100 + tricks 60 = 1,010" (meld left out before a trick).
 pub fn claim_sum(claim: &Claim, before: i64, total: i64) -> String {
     let meld = if claim.won_trick {
         format!("meld {}", num(claim.meld))

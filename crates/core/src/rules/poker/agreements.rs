@@ -10,8 +10,7 @@ use crate::money::Money;
 use crate::rules::RuleError;
 use crate::rules::typed::{Stake, TableAgreements};
 
-/// Who gets a chip that does not split evenly among tied winners (rules §3 item 32; RRP,
-/// PNEWS, BARGE, OCC).
+/// Who gets a chip that does not split evenly (rules §3 item 32; RRP, PNEWS, BARGE, OCC).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OddChip {
