@@ -1,9 +1,6 @@
-//! Exact money: integer cents, written as decimal strings.
-//!
-//! Every amount in the rules is a whole number of cents when the stake is (rules §0.3), so
-//! money is an `i64` count of cents. It is read and written only as a decimal string with at
-//! most two places (`"0.05"`, `"-1.20"`), never a JSON number, as
-//! `docs/session-format.md` ("Units") requires.
+//! Exact money: an `i64` of cents (every amount is whole cents when the stake is, rules
+//! §0.3), read and written only as a decimal string of at most two places (`"0.05"`,
+//! `"-1.20"`), never a JSON number (session-format "Units").
 
 use std::fmt;
 use std::iter::Sum;
@@ -20,8 +17,7 @@ pub struct Money(i64);
 /// Why a money string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoneyError {
-    /// Not digits with at most one point and a leading `-` (`"abc"`, `""`, `"5e-2"`,
-    /// `"+1"`, `" 1"`, `"1,00"`).
+    /// Not digits with at most one point and a leading `-` (`"5e-2"`, `"+1"`, `"1,00"`).
     #[error("\"{0}\" is not an amount of money; write digits and at most one point, like \"0.05\"")]
     NotANumber(String),
     /// More than two decimal places (`"0.055"`, `"0.050"`).
@@ -32,10 +28,7 @@ pub enum MoneyError {
     TooLarge(String),
 }
 
-/// The largest amount accepted anywhere, in cents (ten billion dollars): an amount typed
-/// in, and any balance, the kitty included. Far below `i64::MAX` (9.2 × 10¹⁸), so a
-/// product of a bounded amount by a game's small factors (units, multipliers, seats) cannot
-/// overflow.
+/// The largest amount accepted anywhere, in cents (ten billion): far from `i64` overflow.
 const LIMIT_CENTS: i64 = 1_000_000_000_000;
 
 impl Money {
@@ -65,16 +58,13 @@ impl Money {
         Money(self.0.abs())
     }
 
-    /// The one way a page writes an amount: the sign only before a
-    /// debt, then the currency, then the digits with two places: "$0.45", "−$0.15",
-    /// "€0.05", "0.05 CHF". See [`with_currency`] for the rules of the sign and symbol.
+    /// How every page writes an amount: "$0.45", "−$0.15", "0.05 CHF" ([`with_currency`]).
     pub fn shown(self, currency: &str) -> String {
         let sign = if self.0 < 0 { "−" } else { "" };
         write(sign, &self.abs().to_string(), currency)
     }
 
-    /// As [`Money::shown`], with "+" before a gain, for what a line adds: "+$0.30",
-    /// "−$0.15"; zero is "$0.00".
+    /// As [`Money::shown`], with "+" before a gain: "+$0.30"; zero is "$0.00".
     pub fn shown_signed(self, currency: &str) -> String {
         let sign = match self.0.signum() {
             1 => "+",
@@ -84,11 +74,7 @@ impl Money {
         write(sign, &self.abs().to_string(), currency)
     }
 
-    /// Parses a decimal string: an optional `-`, digits, and optionally a point followed by
-    /// one or two digits (the currency's minor unit): `"0.05"`, `"-1.2"`, `"3"`. Nothing else
-    /// is money: no sign `+`, no spaces, no exponent (`"5e-2"`), no thousands separator or
-    /// decimal comma (`"1,00"`), no third decimal even when it is zero (`"0.050"`); an amount
-    /// is never rounded. Errors: [`MoneyError`].
+    /// Parses `"0.05"`, `"-1.2"`, `"3"`; nothing else, never rounded. Errors: [`MoneyError`].
     pub fn parse(text: &str) -> Result<Money, MoneyError> {
         let unsigned = text.strip_prefix('-').unwrap_or(text);
         let (whole, fraction) = match unsigned.split_once('.') {
@@ -124,8 +110,7 @@ impl Money {
         }
     }
 
-    /// `self + rhs`, held at the ends of the range of `i64` cents instead of overflowing:
-    /// for sums that the money limit ([`Money::within_limit`]) checks afterwards.
+    /// `self + rhs`, saturating at the `i64` range: for sums [`Money::within_limit`] checks later.
     pub const fn saturating_add(self, rhs: Money) -> Money {
         Money(self.0.saturating_add(rhs.0))
     }
@@ -143,8 +128,7 @@ impl Money {
         self.0 >= -LIMIT_CENTS && self.0 <= LIMIT_CENTS
     }
 
-    /// `self / parts`, rounded toward zero to the cent, and the cents left over (same sign as
-    /// `self`). `parts` must be at least 1.
+    /// `self / parts` toward zero to the cent, and the leftover (same sign); `parts` ≥ 1.
     pub fn divide(self, parts: i64) -> (Money, Money) {
         let parts = parts.max(1);
         let share = self.0 / parts;
@@ -152,18 +136,10 @@ impl Money {
     }
 }
 
-/// Joins a sign to the currency symbol after it: U+2060 WORD JOINER. A browser may
-/// otherwise break a line between "−" and "$" (both are prefixes to Unicode's line
-/// breaking, and Chromium breaks there: "−" at the end of one line, "$0.60" on the next,
-/// which reads as a gain).
+/// U+2060 WORD JOINER after a sign: browsers may break after "−", making "$0.60" a gain.
 pub const JOIN: char = '\u{2060}';
 
-/// A written amount (`"3.80"`, `"−0.10"`, `"+0.80"`) as every page writes money, the one
-/// formatter ([`Money::shown`] and [`amounts_with_currency`] come here): an optional sign
-/// first, the minus always U+2212 (a "-" is read as one), joined by [`JOIN`] to
-/// `currency`'s symbol ("−$3.80", "+€0.80", "£3.80"); a currency without a symbol by its
-/// code after a no-break space ("−0.10 CHF"), so no line ever breaks inside an amount
-/// (the word joiner and the no-break space are not shown in these examples).
+/// How pages write money: "−$3.80" (sign joined by [`JOIN`]) or "−0.10 CHF", never broken.
 pub fn with_currency(amount: &str, currency: &str) -> String {
     let (sign, digits) = if let Some(rest) = amount.strip_prefix(['-', '−']) {
         ("−", rest)
@@ -186,12 +162,7 @@ fn write(sign: &str, digits: &str, currency: &str) -> String {
     }
 }
 
-/// `text` with every amount in it written with `currency`'s symbol, as the rest of the
-/// page writes money: "3 × 0.05 = 0.15 each" becomes "3 × $0.05 = $0.15 each". An amount
-/// is what [`Money`]'s `Display` writes, digits, a point and exactly two digits, with
-/// its sign if any ("0.05", "-1.20", "−1.20", "+0.15"), standing alone: never a score ("250"), a count or a
-/// factor ("1.5"), nor part of a longer number. Rules engines write their explanations
-/// without the session's currency; the pages add it here.
+/// `text` with every two-decimal amount given `currency`'s symbol: "3 × 0.05" → "3 × $0.05".
 pub fn amounts_with_currency(text: &str, currency: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len() + 8);

@@ -1,6 +1,5 @@
-//! The public contract: the session document (`scorekeeper/session@1`) and the ledger
-//! document (`scorekeeper/ledger@1`) of `docs/session-format.md`, and [`replay`], the pure
-//! function from one to the other.
+//! The session document (`scorekeeper/session@1`), the ledger document
+//! (`scorekeeper/ledger@1`) of `docs/session-format.md`, and [`replay`] between them.
 
 pub mod replay;
 
@@ -27,9 +26,7 @@ fn usd() -> String {
     "USD".into()
 }
 
-/// Everything that happened at one table in one sitting (`docs/session-format.md`).
-/// Events are kept as written (JSON objects) and read by the game's engine, so a refusal can
-/// name the event's index and field.
+/// Everything that happened at one table in one sitting; events stay raw JSON objects.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionDoc {
@@ -56,8 +53,7 @@ pub struct SessionDoc {
 /// One event of the ledger: its postings (summing to zero), the scores after it and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LedgerEvent {
-    /// The event's position in the session's `events` counted from 1; 0 is the opening
-    /// ante that a kitty pot takes before the first event (rules §1.2 rule 1).
+    /// The event's 1-based position in `events`; 0 is the opening ante (rules §1.2 rule 1).
     pub seq: usize,
     /// The event's type (`"hand"`, `"payment"`, `"close"`, … or `"opening_ante"` for seq 0).
     #[serde(rename = "type")]

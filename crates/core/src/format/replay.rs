@@ -11,9 +11,7 @@ use crate::session::{Fold, Row, Tip};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Replays every event of `doc` under its game's rules and returns the ledger document.
-/// Errors: the first refused field, with the event index when an event is at fault; nothing
-/// partial is returned.
+/// Replays every event of `doc` into the ledger document. Errors: the first refusal.
 pub fn replay(doc: &SessionDoc) -> Result<LedgerDoc, Refusal> {
     fold(doc).map(|f| ledger(doc, &f))
 }
@@ -27,8 +25,7 @@ pub struct Standing {
     pub next_dealer: Option<String>,
 }
 
-/// [`replay`], also returning where the table stands after the last event (for the next
-/// hand's form).
+/// [`replay`], also returning where the table stands (for the next hand's form).
 pub fn replay_at_table(doc: &SessionDoc) -> Result<(LedgerDoc, Standing), Refusal> {
     let f = fold(doc)?;
     let standing = Standing {
@@ -48,12 +45,10 @@ pub fn fold(doc: &SessionDoc) -> Result<Fold, Refusal> {
     Ok(fold)
 }
 
-/// Checks the document and folds every event to the state after the last one, without
-/// keeping the history when no event needs it ([`Tip::needs_history`]): what stays in
-/// memory is the tip alone. Equals [`Tip::of`] the [`fold`]. Errors as [`replay`].
+/// Folds `doc` to its [`Tip`], keeping history only when an event needs it.
 pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
     if doc.events.iter().any(Tip::needs_history) {
-        // Only the sheet's window of rows is kept whole: the tip needs no more.
+        // Only the sheet's window stays whole.
         let mut fold = start(doc)?;
         fold.reserve(doc.events.len());
         for (index, raw) in doc.events.iter().enumerate() {
@@ -115,12 +110,7 @@ pub fn ledger(doc: &SessionDoc, fold: &Fold) -> LedgerDoc {
     ledger
 }
 
-/// Brings `ledger`, the ledger of an earlier state of `fold`, up to `fold`: appends the
-/// entries of the rows it lacks and recomputes the standing parts (scores, checks, games,
-/// balances, kitty, settlement). The cost is that of the new rows and the standing, not of
-/// the history: a ledger entry never changes once written (an amendment is a new row), so
-/// the entries already there stay as they are. The result equals [`ledger`] of the same
-/// document, which the property tests check.
+/// Brings `ledger` up to `fold`: appends new entries (old ones never change), recomputes the rest.
 pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     let have = ledger.events.len();
     ledger
@@ -135,10 +125,7 @@ pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
     ledger.settlement = settlement(balances, fold.engine());
 }
 
-/// The ledger document of `tip`'s session without its entries: the header and the standing
-/// parts (scores, checks, games, balances, kitty, settlement) computed as
-/// [`extend_ledger`] computes them, so with the stored entries in `events` it equals
-/// [`ledger`] of the same session.
+/// `tip`'s ledger document without entries; with the stored entries it equals [`ledger`].
 pub fn ledger_standing(game: &str, currency: &str, tip: &Tip) -> LedgerDoc {
     let balances = tip.balances();
     LedgerDoc {
@@ -155,9 +142,7 @@ pub fn ledger_standing(game: &str, currency: &str, tip: &Tip) -> LedgerDoc {
     }
 }
 
-/// Where a session stands after its last event: the standing parts of its ledger document
-/// (the same values, amounts in cents) without the event list, so its size does not grow
-/// with the session.
+/// Where a session stands: its ledger's standing parts (cents), without the event list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
     /// How many events the session holds.
@@ -170,17 +155,12 @@ pub struct Position {
     pub scores: Option<Value>,
     /// Running check totals, as the ledger's `checks`.
     pub checks: Option<Value>,
-    /// The settle-up proposed now, as the sheet shows it: before the close, the fewest
-    /// transfers after a close appended now (the kitty shared out by its rule, never "pays
-    /// KITTY"); once closed, or when the rules would refuse a close, the ledger's
-    /// `settlement`.
+    /// The settle-up now: while open, after a `close` now (never "pays KITTY"); else `settlement`.
     pub settlement: Vec<Transfer>,
 }
 
 impl Position {
-    /// The position after the last event of `tip`: computed as [`extend_ledger`] computes
-    /// the ledger's standing parts, so the two agree on all but `settlement`, which is the
-    /// close's preview ([`Tip::close_preview`]) while the sitting is open.
+    /// The position after `tip`'s last event ([`Tip::close_preview`] while open).
     pub fn of_tip(tip: &Tip) -> Position {
         let balances = tip.balances();
         let settlement = match tip.close_preview() {
@@ -198,8 +178,7 @@ impl Position {
     }
 }
 
-/// The fewest transfers, along the pairs the game's rows name where that minimum allows
-/// ([`crate::rules::Engine::settle_pairs`]).
+/// The fewest transfers, along [`crate::rules::Engine::settle_pairs`] where possible.
 fn settlement(balances: &Balances, engine: &dyn crate::rules::Engine) -> Vec<Transfer> {
     let open: Vec<(String, Money)> = balances
         .as_map()
@@ -270,12 +249,8 @@ fn check_players(players: &[String], game: &GameInfo) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// [`replay`] written as pretty JSON (exactly `serde_json::to_vec_pretty` of its
-/// [`LedgerDoc`]), for `scorekeeper replay`. When no event needs the history
-/// ([`Tip::needs_history`]) nothing is kept per event but the bytes written: one thread
-/// folds the events one at a time and hands their entries over in batches while this one
-/// writes them (the fold and the writing each take about half the time, and a small
-/// server has two cores). Errors as [`replay`]; nothing is returned then.
+/// [`replay`] as pretty JSON (`serde_json::to_vec_pretty`) for `scorekeeper replay`; without
+/// history one thread folds while this one writes, keeping nothing per event.
 pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
     let internal =
         |e: serde_json::Error| Refusal::document("ledger", format!("internal error: {e}"));
@@ -284,8 +259,7 @@ pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
         return serde_json::to_vec_pretty(&ledger).map_err(internal);
     }
     let mut tip = Tip::of(&start(doc)?);
-    // Sized for the whole document at once: growing by doubling would copy it again and
-    // again. Only the pages written are touched.
+    // Sized for the whole document: growing by doubling would copy it again and again.
     let mut out = Vec::with_capacity(
         doc.events
             .len()
@@ -336,16 +310,13 @@ pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
     Ok(out)
 }
 
-/// The bytes [`replay_json`] reserves for each entry (a little over what a hand of Auction
-/// Pinochle takes pretty-printed).
+/// The bytes [`replay_json`] reserves per entry (about a pretty-printed pinochle hand).
 const ENTRY_BYTES: usize = 600;
 /// How many entries the fold hands over at once, and how many such batches may wait.
 const BATCH: usize = 512;
 const BATCHES: usize = 16;
 
-/// The ledger document of `doc` written as its events are folded: the entries as they come
-/// from the fold's thread, then the standing parts from the tip it ends with. A refusal is
-/// kept in `refused` and stops the writing.
+/// The ledger written as the fold runs; a refusal lands in `refused` and stops it.
 struct Streamed<'scope, 'env> {
     doc: &'env SessionDoc,
     entries: std::sync::mpsc::Receiver<Vec<LedgerEvent>>,

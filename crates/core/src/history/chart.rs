@@ -1,11 +1,8 @@
-//! A line chart of running money (cents) laid out for an SVG template
-//! (`templates/history/chart.html`): each player's cumulative net over the nights, or each
-//! player's running balance hand by hand. Pure layout: the template draws it, with
-//! `currentColor` for ink so it reads in dark mode, and the same numbers in a table for
-//! screen readers.
+//! A line chart of running money (cents) for the SVG template
+//! (`templates/history/chart.html`): net over nights or balance hand by hand. Layout only;
+//! the template draws it in `currentColor` and repeats the numbers as a table.
 
-/// The drawing's width and height in SVG user units; it scales to the page's width (a
-/// 390 px phone shows it at about this size).
+/// The drawing's width and height in SVG user units; it scales to the page's width.
 pub const WIDTH: i64 = 360;
 /// See [`WIDTH`].
 pub const HEIGHT: i64 = 200;
@@ -15,8 +12,7 @@ const RIGHT: i64 = 8;
 const TOP: i64 = 10;
 const BOTTOM: i64 = 24;
 
-/// Line colours that read on a light and on a dark background alike, with a dash pattern
-/// each so lines stay apart without colour.
+/// Line colours for light and dark backgrounds, each dashed so lines differ without colour.
 const PENS: [(&str, &str); 6] = [
     ("#3b82f6", ""),
     ("#e8590c", "6 3"),
@@ -75,10 +71,7 @@ pub struct Chart {
     pub table_rows: Vec<Vec<String>>,
 }
 
-/// Lays out `series` (name, value in cents at each point) over the point `labels`. Every
-/// series has one value per label (shorter ones are drawn as far as they go). A chart with
-/// no points has no lines. `money` writes an amount of cents as the labels and the table
-/// show it (the pages pass the sheet's own format, "−$0.90").
+/// Lays out `series` (name, cents per point) over `labels`; `money` formats cents.
 pub fn line_chart(
     title: &str,
     labels: &[String],
@@ -100,8 +93,7 @@ pub fn line_chart(
     }
 }
 
-/// Where a point goes: the range of values drawn (zero always in it) and the number of
-/// steps between the first point and the last.
+/// Where a point goes: the value range (zero always in it) and the steps along x.
 struct Scale {
     lo: i64,
     hi: i64,
@@ -109,8 +101,7 @@ struct Scale {
 }
 
 impl Scale {
-    /// The scale of `series` over `labels`: from the lowest value to the highest, zero
-    /// included; a flat chart gets a dollar either side.
+    /// The scale of `series`, zero included; a flat chart gets a dollar either side.
     fn of(labels: &[String], series: &[(String, Vec<i64>)]) -> Scale {
         let values = series.iter().flat_map(|(_, v)| v.iter().copied());
         let lo = values.clone().chain([0]).min().unwrap_or(0);
@@ -135,7 +126,7 @@ impl Scale {
     /// The y of the value `v` (cents).
     fn y(&self, v: i64) -> i64 {
         let plot_h = HEIGHT - TOP - BOTTOM;
-        // i128: the span of two cent amounts times the plot height cannot overflow there.
+        // i128: the span times the plot height cannot overflow.
         let span = i128::from(self.hi) - i128::from(self.lo);
         let off = (i128::from(self.hi) - i128::from(v)) * i128::from(plot_h) / span.max(1);
         TOP + i64::try_from(off).unwrap_or(0)
@@ -174,8 +165,7 @@ fn lines(
         .collect()
 }
 
-/// The money labels on the left: the highest value, zero when the lines cross it, the
-/// lowest.
+/// The money labels: the highest, zero if the lines cross it, the lowest.
 fn y_ticks(scale: &Scale, money: &dyn Fn(i64) -> String) -> Vec<Tick> {
     let (lo, hi) = (scale.lo, scale.hi);
     let mut y_ticks = vec![Tick {
@@ -209,8 +199,7 @@ fn x_ticks(labels: &[String], scale: &Scale) -> Vec<Tick> {
         .collect()
 }
 
-/// The same numbers as a table: the heads (an empty corner, then each name) and one row
-/// per point (its label, then each value as money; empty past a series' end).
+/// The numbers as a table: names across, a row per point, empty past a series' end.
 fn table(
     labels: &[String],
     series: &[(String, Vec<i64>)],

@@ -1,10 +1,7 @@
-//! Nights past: what a session as it stands says about each player — net money,
-//! hands bid, made and set, games won, kitties taken — read from the engines' typed
-//! results (the fold's [`SheetLine`](crate::rules::sheet::SheetLine) contracts and game
-//! ends) and the postings, never from explanation sentences; and the charts drawn from
-//! them. Pure: no I/O. The service writes these facts to the store after every recorded
-//! event so the club's history, player pages and leaderboard read aggregates instead of
-//! replaying every past session.
+//! Nights past: what a session as it stands says about each player (net money, hands bid,
+//! made and set, games won, kitties taken), read from the engines' typed results and the
+//! postings, never from sentences; and charts. Pure. The service stores these facts per
+//! event so history pages read aggregates instead of replaying sessions.
 
 pub mod chart;
 pub mod names;
@@ -18,14 +15,12 @@ use crate::ledger::{Balances, HOUSE};
 use crate::rules::sheet::{Step, Tone};
 use crate::session::{EventKind, Fold, Refusal, Row};
 
-/// One player's results in one session as it stands. Money in cents; counts are hands
-/// or games.
+/// One player's results in one session as it stands. Money in cents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlayerResult {
     /// The name the player sat under (the ledger account).
     pub player: String,
-    /// Net money won or lost at play: the sum of the player's postings but payments (money
-    /// handed over to settle), in cents.
+    /// Net won or lost at play, in cents: all postings but payments.
     pub net_cents: i64,
     /// Hands this player bid (played the contract of) that still stand.
     pub hands_bid: i64,
@@ -35,8 +30,7 @@ pub struct PlayerResult {
     pub hands_set: i64,
     /// Games won (for a side's win, both partners win it).
     pub games_won: i64,
-    /// Made bids that took the kitty (a made contract whose reckoning applied a kitty
-    /// rule).
+    /// Made bids that took the kitty (a kitty rule applied).
     pub kitties_taken: i64,
     /// Bids by band: band → (bids, made). See [`band`].
     pub bands: BTreeMap<i64, (i64, i64)>,
@@ -49,16 +43,14 @@ pub struct SessionFacts {
     pub hands: i64,
     /// A `close` was recorded.
     pub closed: bool,
-    /// Closed, and every balance (the kitty's too) is back at zero: every proposed
-    /// transfer was paid.
+    /// Closed, and every balance (the kitty's too) is zero.
     pub settled: bool,
     /// One entry per player who sat in the session, by name.
     pub players: Vec<PlayerResult>,
 }
 
-/// The band a bid falls in, for "how often does Vinnie make his 350s": bids of 100 and
-/// more fall in their hundred rounded down to 50 (350 covers 350–399), smaller bids (Pitch's
-/// 1–4) are their own band.
+/// The band of a bid, for "how often does Vinnie make his 350s": from 100 up, rounded down
+/// to a multiple of 50 (350 covers 350–399); smaller bids (Pitch's 1–4) are their own.
 pub fn band(bid: i64) -> i64 {
     if bid >= 100 {
         bid - bid.rem_euclid(50)
@@ -67,8 +59,7 @@ pub fn band(bid: i64) -> i64 {
     }
 }
 
-/// The seat names of a side (`"NS"`: seats 1 and 3, `"EW"`: seats 2 and 4, by the session
-/// format's bridge convention), or the name itself when it is a player.
+/// The members of side `winner` (`"NS"`: seats 1 and 3), or the player himself.
 fn members(winner: &str, players: &[String]) -> Vec<String> {
     let seats: &[usize] = match winner {
         "NS" => &[0, 2],
@@ -81,12 +72,7 @@ fn members(winner: &str, players: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// The facts of the session whose document header is `agreements`, `players` and
-/// `opening_scores`, folded as `fold`. When an event was undone or corrected the hands are
-/// read from the session as it now stands (its standing events folded afresh, which is how
-/// the ledger itself finds a correction's difference); money always comes from `fold`'s
-/// balances, the sum of every posting. Errors: the standing events no longer fold (they
-/// did when recorded, so this means a bug).
+/// The facts of a session folded as `fold`. Errors: the standing events no longer fold (a bug).
 pub fn session_facts(
     fold: &Fold,
     agreements: &Map<String, Value>,
@@ -95,8 +81,7 @@ pub fn session_facts(
 ) -> Result<SessionFacts, Refusal> {
     let amended = fold.rows().iter().any(|r| r.amends.is_some());
     let mut results = accounts(fold.balances(), BTreeMap::new());
-    // A night's result is what the play won or lost: every posting but the money handed
-    // over (payments, and the undoing of one), which only settles it.
+    // Play's result only: payments (and their undoing) just settle it.
     let payments: Vec<usize> = fold
         .rows()
         .iter()
@@ -146,8 +131,7 @@ fn accounts(
     results
 }
 
-/// Adds `row`'s postings to each player's net, unless the row is a payment (money handed
-/// over only settles the night).
+/// Adds `row`'s postings to each player's net, unless it is a payment.
 fn add_net(results: &mut BTreeMap<String, PlayerResult>, row: &Row) {
     if row.kind == EventKind::Payment {
         return;
@@ -159,9 +143,7 @@ fn add_net(results: &mut BTreeMap<String, PlayerResult>, row: &Row) {
     }
 }
 
-/// Counts `row`'s contract (bid, made, set, band, kitty taken) and the games it finished
-/// for their winners (`players`: the document's seats, for a side's members); 1 when the
-/// row is a hand dealt, else 0.
+/// Counts `row`'s contract and finished games for their winners; 1 for a hand dealt, else 0.
 fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: &[String]) -> i64 {
     if let Some(contract) = &row.line.contract
         && let Some(r) = results.get_mut(&contract.who)
@@ -173,10 +155,7 @@ fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: 
         let entry = r.bands.entry(band(contract.bid)).or_default();
         entry.0 += 1;
         entry.1 += i64::from(made);
-        // A made contract whose reckoning applies a kitty rule took the kitty: the only
-        // kitty rule of a made bid is "the bidder takes the kitty" (rules §1.2 rule 3).
-        // The postings alone cannot tell: the collected kitty nets against the re-ante
-        // of the same hand.
+        // A made bid applying a kitty rule took the kitty (rules §1.2 rule 3); postings can't tell.
         let kitty_paid_out = row
             .steps
             .iter()
@@ -196,8 +175,7 @@ fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: 
 }
 
 impl SessionFacts {
-    /// The facts of a session before its first event: one empty result per player's
-    /// account in `balances`, and the opening ante's money when `opening` is its row.
+    /// The facts before the first event: empty results, plus the opening ante's money.
     pub fn opening(balances: &Balances, opening: Option<&Row>) -> SessionFacts {
         let mut results = accounts(balances, BTreeMap::new());
         if let Some(row) = opening.filter(|r| r.index.is_none()) {
@@ -209,10 +187,7 @@ impl SessionFacts {
         }
     }
 
-    /// The facts after one more event that is not an amendment or a reopen: `row` is its
-    /// row, `balances` and `closed` the session after it, `players` the document's seats.
-    /// Equals [`session_facts`] of the session folded with that event, by the event's own
-    /// difference: the cost does not grow with the session.
+    /// The facts after one more plain event, by its own difference ([`session_facts`] alike).
     pub fn add_plain(&mut self, row: &Row, players: &[String], balances: &Balances, closed: bool) {
         let known = std::mem::take(&mut self.players)
             .into_iter()
@@ -244,8 +219,7 @@ pub struct FactsDelta {
 }
 
 impl FactsDelta {
-    /// The difference from `old` to `new` (players are never taken out of a session's
-    /// facts: a player who sat keeps his result).
+    /// The difference from `old` to `new` (a player who sat is never removed).
     pub fn between(old: &SessionFacts, new: &SessionFacts) -> FactsDelta {
         let mut delta = FactsDelta::default();
         if (old.hands, old.closed, old.settled) != (new.hands, new.closed, new.settled) {

@@ -1,13 +1,10 @@
-//! A renamed or merged player is shown under the name the club knows them by now,
-//! on the session's own pages too, without rewriting the stored session: the page
-//! folds a *copy* of the session document whose names are the club's display names, so every
-//! line, explanation, balance and settle-up reads the new name as if it had been written so.
-//! The stored document, its ledger and the API keep the names the players sat under.
+//! A renamed or merged player is shown under the club's current name, also on the
+//! session's pages: the page folds a copy of the document under display names. The
+//! stored document, its ledger and the API keep the names as sat.
 //!
-//! Pure: the caller gives the club's names (recorded name → display name) and gets back the
-//! copy, or `None` when nothing is renamed or when showing the new names could change the
-//! session (two names of the session would become one, or a name also stands for something
-//! else in the events): then the page shows the names as recorded.
+//! Pure. `None` when nothing is renamed or renaming could change the session (two names
+//! merging, or a name that is also a word in the events); the page then shows names as
+//! recorded.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,8 +19,7 @@ use crate::session::Fold;
 pub struct Shown {
     /// The copy of the session document under the display names.
     pub doc: SessionDoc,
-    /// The copy folded: the same rows, postings and balances as the session, under the
-    /// display names.
+    /// The copy folded: the same rows and balances under display names.
     pub fold: Fold,
     /// Recorded name → display name, for this session's names that differ only.
     pub names: BTreeMap<String, String>,
@@ -44,8 +40,7 @@ impl Shown {
     }
 }
 
-/// Event `value` (any JSON) under display `names` (recorded name → display name): every
-/// string and key that is a renamed name, as [`shown`] renames the whole document.
+/// Event `value` with every string and key that is a renamed name renamed.
 pub fn renamed_event(value: &Value, names: &BTreeMap<String, String>) -> Value {
     rename(value, names)
 }
@@ -65,12 +60,7 @@ fn rename_map(map: &Map<String, Value>, names: &BTreeMap<String, String>) -> Map
         .collect()
 }
 
-/// Session `doc` (folded as `fold`) under the club's display names `club_names` (recorded
-/// name → the person's display name; names not in it stay). `None` when no name of the
-/// session is renamed, when two of its names would show as one (both spellings of a merged
-/// person sat in it) or as another player's name, or when the renamed copy does not fold to
-/// the same balances (a player's name was also a word of the events, such as a trump):
-/// the page then shows the recorded names.
+/// `doc` under `club_names`; `None` if nothing is renamed, names merge, or balances change.
 pub fn shown(
     doc: &SessionDoc,
     fold: &Fold,

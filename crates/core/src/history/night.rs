@@ -1,12 +1,8 @@
 //! A night: the sessions a club played one evening, settled up once.
 //!
-//! Pure: given each session's balances as they stand (cents per account, after the
-//! session's own payments) and the payments recorded against the night, the night's net
-//! per account, the fewest transfers that settle it
-//! ([`crate::ledger::settle_up::fewest_transfers`]), and for each transfer the games behind
-//! it. A night payment `payer → payee` of `x` raises the payer's net by `x` and lowers the
-//! payee's by `x`, exactly as a payment inside a session does. Sums are checked: a night
-//! whose totals would overflow is refused, never wrapped.
+//! Pure: from each session's balances (cents, after its own payments) and the night's
+//! payments, each account's net, the fewest transfers, and the games behind each. A night
+//! payment moves nets as a session payment does. Sums are checked, never wrapped.
 
 use std::collections::BTreeMap;
 
@@ -16,16 +12,14 @@ use crate::money::Money;
 /// A session as a night's one-currency check names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Priced {
-    /// How players call it: its title ("Thursday's Pitch"), else "Session 7 (Auction
-    /// Pitch)".
+    /// How players call it: its title, else "Session 7 (Auction Pitch)".
     pub words: String,
     /// Its ISO currency code ("USD").
     pub currency: String,
 }
 
 impl Priced {
-    /// A session `id` of game `game_name` ("Auction Pitch"), titled `title` or not, kept in
-    /// `currency` (ISO code).
+    /// A session `id` of game `game_name`, titled `title` or not, in `currency` (ISO code).
     pub fn new(id: i64, game_name: &str, title: Option<&str>, currency: &str) -> Priced {
         Priced {
             words: match title.map(str::trim).filter(|t| !t.is_empty()) {
@@ -42,12 +36,7 @@ pub fn currency_sign(code: &str) -> String {
     crate::money::with_currency("", code).trim().to_string()
 }
 
-/// A night settles in one currency: `adding` may join a night whose sessions are `night`
-/// (empty for a night not made yet; the first of `adding` then sets the currency). Returns
-/// the night's currency (ISO code; `None` when there is no session at all). Errors, in
-/// player words, naming the first session in another currency and both currencies:
-/// "Thursday's Pitch is in € and this night is in $, as Session 3 (Auction Pinochle) is; a
-/// night settles up in one currency, so settle that session on its own sheet".
+/// The one currency `adding` and `night` settle in; errors name a session in another.
 pub fn one_currency(night: &[Priced], adding: &[Priced]) -> Result<Option<String>, String> {
     let Some(first) = night.first().or(adding.first()) else {
         return Ok(None);
@@ -78,8 +67,7 @@ pub struct NightSession {
     pub game_name: String,
     /// Still open: its balances are what closing it now would leave (the kitty shared out).
     pub open: bool,
-    /// Each account's balance in the session, in cents (positive = is owed), payments made
-    /// inside the session included. A session settled in its own right has all zeros.
+    /// Each account's balance in cents (positive = is owed), payments inside included.
     pub balances: Vec<(String, Money)>,
 }
 
@@ -114,8 +102,7 @@ pub struct NightTransfer {
     pub transfer: Transfer,
     /// The sessions where the payer or the payee won or lost, in the night's order.
     pub behind: Vec<Behind>,
-    /// Night payments already made between the two (either way), net cents from payer to
-    /// payee; zero when none.
+    /// Night payments already made between the two, net cents payer → payee.
     pub paid: Money,
 }
 
@@ -149,8 +136,7 @@ fn add(nets: &mut BTreeMap<String, i64>, who: &str, cents: i64) -> Result<(), Ni
     Ok(())
 }
 
-/// Works out the night of `sessions` with `payments` made against it. Errors:
-/// [`NightError::Overflow`] when a total would not fit.
+/// Works out the night of `sessions` with `payments`. Errors: a total overflows.
 pub fn settle_night(
     sessions: &[NightSession],
     payments: &[NightPayment],

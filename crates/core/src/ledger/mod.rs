@@ -1,8 +1,5 @@
-//! The ledger: accounts, postings and balances, pure and exact.
-//!
-//! Every event of a session turns into a list of [`Posting`]s that sum to zero; a player's
-//! balance is the sum of his postings. The kitty is an account like a player, named
-//! [`KITTY`] (rules §1.2). Nothing here does I/O.
+//! The ledger: accounts, postings and balances, pure and exact. Every event's postings sum
+//! to zero; the kitty is an account like a player's, [`KITTY`] (rules §1.2).
 
 pub mod settle_up;
 pub mod split;
@@ -16,16 +13,13 @@ use crate::money::Money;
 /// The ledger name of the kitty's account (rules §1.2, `docs/session-format.md`).
 pub const KITTY: &str = "KITTY";
 
-/// The ledger name of the pot's account, which holds odd chips carried to the next
-/// hand (`docs/session-format.md`: shown in `balances` like `KITTY`).
+/// The ledger name of the pot's account, holding odd chips carried to the next hand.
 pub const POT: &str = "POT";
 
-/// The accounts that are the table's, not a player's: never a player's name, never a club
-/// member.
+/// The table's accounts: never a player's name or a club member.
 pub const HOUSE: [&str; 2] = [KITTY, POT];
 
-/// One movement of money on one account: positive means the account gains (is owed more),
-/// negative means it pays. In cents, written as a decimal string.
+/// One movement of money on one account, in cents: positive gains, negative pays.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Posting {
     /// A player's name or [`KITTY`].
@@ -44,8 +38,7 @@ impl Posting {
     }
 }
 
-/// A list of postings under construction; [`Postings::transfer`] always adds a balanced pair,
-/// so the list sums to zero by construction.
+/// Postings under construction; [`Postings::transfer`] adds balanced pairs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Postings(Vec<Posting>);
 
@@ -64,8 +57,7 @@ impl Postings {
         self.add(to, amount);
     }
 
-    /// Adds `amount` (either sign) to `account` alone. Only for amounts that are known to
-    /// balance as a whole, such as the per-account difference of two balanced ledgers.
+    /// Adds `amount` to `account` alone: only for amounts known to balance as a whole.
     pub fn credit(&mut self, account: &str, amount: Money) {
         if !amount.is_zero() {
             self.add(account, amount);
@@ -74,8 +66,7 @@ impl Postings {
 
     fn add(&mut self, account: &str, amount: Money) {
         match self.0.iter_mut().find(|p| p.account == account) {
-            // Saturating, never a panic: a sum past `i64` is far past the money limit, and
-            // [`Balances::checked_apply`] refuses such a posting naming its account.
+            // Saturating: [`Balances::checked_apply`] refuses such a sum by account.
             Some(p) => p.amount = p.amount.saturating_add(amount),
             None => self.0.push(Posting::new(account, amount)),
         }
@@ -90,17 +81,13 @@ impl Postings {
             .sum()
     }
 
-    /// The postings, one per account, in the order the accounts were first touched, leaving
-    /// out accounts that net to zero.
+    /// The postings, one per account in first-touched order, zero nets left out.
     pub fn into_vec(self) -> Vec<Posting> {
         self.0.into_iter().filter(|p| !p.amount.is_zero()).collect()
     }
 }
 
-/// A posting or balance past the money limit ([`Balances::checked_apply`]): the field at
-/// fault (`balances.ACCOUNT`) and what is wrong, in player words. Its own type, not the
-/// rules' refusal, so the ledger depends on no rules: the session reports it as the
-/// refusal of the event that posted it.
+/// A posting or balance past the money limit, naming `balances.ACCOUNT`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Overflow {
     /// `balances.ACCOUNT`: the account whose balance would leave the limit.
@@ -114,8 +101,7 @@ pub struct Overflow {
 pub struct Balances(BTreeMap<String, Money>);
 
 impl Balances {
-    /// Opens an account at zero if it is not there yet (so a player who never won or lost
-    /// still shows `"0.00"`).
+    /// Opens `account` at zero if absent (so it shows `"0.00"`).
     pub fn open(&mut self, account: &str) {
         self.0.entry(account.to_string()).or_insert(Money::ZERO);
     }
@@ -127,11 +113,7 @@ impl Balances {
         }
     }
 
-    /// [`Balances::apply`], checked: every posting and every balance after it stays within
-    /// ±[`Money::LIMIT`] (ten billion in money), which no table reaches and which keeps every
-    /// product the rules take of a balance (the kitty tripled, doubled, split) far from
-    /// `i64` overflow. Errors: an [`Overflow`] naming `balances.ACCOUNT`; the balances are
-    /// then unchanged.
+    /// [`Balances::apply`] within ±[`Money::LIMIT`]; on an [`Overflow`] nothing changes.
     pub fn checked_apply(&mut self, postings: &[Posting]) -> Result<(), Overflow> {
         let mut after = self.0.clone();
         for p in postings {

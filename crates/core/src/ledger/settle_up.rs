@@ -1,11 +1,8 @@
 //! Settling up: the fewest transfers that bring every balance to zero.
 //!
-//! The minimum number of transfers for `n` non-zero balances is `n − g`, where `g` is the
-//! largest number of groups the balances can be cut into that each sum to zero (a group of
-//! `k` settles in `k − 1` transfers and never in fewer). `g` is found exactly by dynamic
-//! programming over subsets, which is instant for the at most 10 players of a table and
-//! fine up to [`EXACT_LIMIT`]; beyond that a greedy plan is used. Pure and deterministic:
-//! ties are broken by account name.
+//! With `n` non-zero balances the minimum is `n − g`, `g` the most zero-sum groups they cut
+//! into (a group of `k` needs `k − 1`). `g` is found exactly over subsets up to
+//! [`EXACT_LIMIT`], greedily beyond. Deterministic: ties by account name.
 
 use serde::Serialize;
 
@@ -25,25 +22,15 @@ pub struct Transfer {
     pub amount: Money,
 }
 
-/// The fewest transfers that zero every balance in `balances` (`(account, balance)` pairs,
-/// any order; positive = is owed). Balances must sum to zero; if they do not, the transfers
-/// settle as much as can be settled. Transfers are listed group by group, largest debts
-/// first within a group.
+/// The fewest transfers that zero `balances` (positive = is owed), largest debts first.
 pub fn fewest_transfers(balances: &[(String, Money)]) -> Vec<Transfer> {
     fewest_transfers_preferring(balances, &[])
 }
 
-/// The fewest transfers that zero every balance, as [`fewest_transfers`], choosing among
-/// the plans of that minimum the one that pays along `pairs` (unordered pairs of accounts,
-/// in order of preference: the pairs the game's rows name, "E pays N") wherever the minimum
-/// allows, so the settle-up names the same payers and payees as the rows.
+/// [`fewest_transfers`], preferring plans that pay along `pairs` ("E pays N").
 ///
-/// Two steps, neither of which costs a transfer: a preferred pair whose balances cancel
-/// exactly (`a = −b`) settles in one transfer of its own, since some minimal plan always
-/// has `{a, −b}` as a group (swap the pair into one group and the rest of the two groups it
-/// sat in into the other: still two zero-sum groups); and inside each zero-sum group, a
-/// preferred pair with money on both sides pays first, since any transfer that empties one
-/// side keeps the group within its `len − 1` transfers. Transfers along pairs come first.
+/// Free of cost: a pair that cancels (`a = −b`) is its own group in some minimal plan, and
+/// inside a group any transfer that empties one side keeps it within `len − 1`.
 pub fn fewest_transfers_preferring(
     balances: &[(String, Money)],
     pairs: &[(String, String)],
@@ -106,8 +93,7 @@ fn zero_sum_groups(open: &[(String, Money)]) -> Vec<Vec<(String, Money)>> {
         }
         best[mask] = most + u8::from(sums[mask] == 0);
     }
-    // Walk back: take off one member at a time while keeping the optimum; each time the
-    // remaining set sums to zero, the members taken since the last cut form a group.
+    // Walk back keeping the optimum; each zero sum closes a group.
     let mut groups = Vec::new();
     let mut current = Vec::new();
     let mut mask = full;
@@ -129,8 +115,7 @@ fn zero_sum_groups(open: &[(String, Money)]) -> Vec<Vec<(String, Money)>> {
     groups
 }
 
-/// The first of `pairs` with a debtor and a creditor both still open in `group`, as
-/// `(debtor, creditor)` indices.
+/// The first of `pairs` with debtor and creditor both open in `group`, as indices.
 fn preferred_in(group: &[(String, Money)], pairs: &[(String, String)]) -> Option<(usize, usize)> {
     pairs.iter().find_map(|(a, b)| {
         let i = group.iter().position(|(n, _)| n == a)?;
@@ -143,9 +128,7 @@ fn preferred_in(group: &[(String, Money)], pairs: &[(String, String)]) -> Option
     })
 }
 
-/// Settles one group whose balances sum to zero in at most `len − 1` transfers (each one
-/// empties a side): a debtor pays along a preferred pair while one is open, else the
-/// largest debtor pays the largest creditor, until both sides are empty.
+/// Settles one zero-sum group in `len − 1` transfers at most, preferred pairs first.
 fn settle_group(mut group: Vec<(String, Money)>, pairs: &[(String, String)]) -> Vec<Transfer> {
     let mut transfers = Vec::new();
     loop {
@@ -165,8 +148,7 @@ fn settle_group(mut group: Vec<(String, Money)>, pairs: &[(String, String)]) -> 
     transfers
 }
 
-/// The largest debtor and the largest creditor of `group` (their positions; ties by
-/// name), or `None` once either side is empty.
+/// The largest debtor and creditor of `group` (ties by name); `None` once a side is empty.
 fn largest_pair(group: &[(String, Money)]) -> Option<(usize, usize)> {
     let debtor = group
         .iter()

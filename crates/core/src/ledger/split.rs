@@ -2,12 +2,9 @@
 
 use crate::money::Money;
 
-/// Splits `total` among `recipients` (in the order given) in whole cents: everyone gets
-/// `total / n` rounded toward zero and the leftover cents go one each from the first
-/// recipient on. Callers pass the recipients starting with the player on the left of the
-/// most recent dealer (`docs/session-format.md`, "Readings fixed by this format"; rules §3
-/// item 2). A negative total (a kitty account in deficit, rules §1.3) is shared the same
-/// way, each share negative. Returns `(recipient, share)` pairs whose shares sum to `total`.
+/// Splits `total` among `recipients` in whole cents, rounded toward zero, leftover cents
+/// one each from the first (callers start left of the last dealer: rules §3 item 2). A
+/// negative total (rules §1.3) is shared alike.
 pub fn equal_shares<'a>(total: Money, recipients: &[&'a str]) -> Vec<(&'a str, Money)> {
     if recipients.is_empty() {
         return Vec::new();

@@ -1,7 +1,6 @@
-//! The head of a partnership contract, as Contract Pinochle (rules §1.8) and Partnership
-//! Auction Pinochle (rules §1.6) both write it on a played deal: the dealer, the bidder
-//! (whose partnership contracts), the bid and the trump. Both games check it alike; each
-//! keeps its own words and citations, given in [`Asks`].
+//! The head of a partnership contract (dealer, bidder, bid, trump), checked alike by
+//! Contract Pinochle (rules §1.8) and Partnership Auction Pinochle (rules §1.6), each in
+//! its own words ([`Asks`]).
 
 use crate::rules::partnership::{Seating, Side};
 use crate::rules::{RuleError, Suit};
@@ -29,8 +28,7 @@ pub struct Asks {
     pub trump: fn() -> RuleError,
 }
 
-/// Refuses a `dealer` not seated at the table (the dealer calls or leads first, so he must
-/// be one of the four: rules §1.6, §1.8). The error names `dealer`.
+/// Refuses a `dealer` not seated (he calls or leads first: rules §1.6, §1.8), naming `dealer`.
 pub fn seated_dealer(dealer: &str, seating: &Seating) -> Result<(), RuleError> {
     if seating.seat_of(dealer).is_none() {
         return Err(RuleError::new(
@@ -41,9 +39,7 @@ pub fn seated_dealer(dealer: &str, seating: &Seating) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Checks a played deal's head in the order the table reads it: `bidder` given and seated,
-/// `bid` given and passing the game's `check_bid`, `trump` given. Errors name the field,
-/// in `asks`' words where one is missing.
+/// Checks a played deal's head: `bidder` seated, `bid` by `check_bid`, `trump` given.
 pub fn head(
     bidder: Option<String>,
     bid: Option<i64>,
@@ -73,9 +69,7 @@ pub fn head(
     })
 }
 
-/// A played deal's contract as the sheet's words open it: "N bid 300 in hearts for NS"
-/// (`bidder` as the sheet names him, the bid in points, trump, the contracting `side`), as
-/// Partnership Auction (rules §1.6) and Check Pinochle (rules §1.7) both write it.
+/// "N bid 300 in hearts for NS": a contract as the sheet's words open it (rules §1.6, §1.7).
 pub fn words(bidder: &str, bid: i64, trump: Suit, side: Side) -> String {
     format!("{bidder} bid {bid} in {} for {}", trump.name(), side.name())
 }

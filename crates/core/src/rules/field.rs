@@ -1,9 +1,6 @@
-//! The field a refusal names, as a typed path: the engines build it where they know what
-//! they name (a named field, one player's entry, one side's entry, a place in a list), so a
-//! page reads a player's name as his without guessing from its letters. It is written, in
-//! the API's JSON, the session document's refusals and every message, exactly as the
-//! session format names fields (`docs/session-format.md`): `tricks.Ann`, `auction[3]`,
-//! `rounds.0.item`, `agreements.stake`.
+//! The field a refusal names, as a typed path built where the engine knows what it names,
+//! so a page reads a player's entry as his. Written exactly as the session format names
+//! fields: `tricks.Ann`, `auction[3]`, `rounds.0.item`, `agreements.stake`.
 
 use std::fmt;
 
@@ -12,8 +9,7 @@ use serde::{Serialize, Serializer};
 /// One step of a [`Field`]'s path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Part {
-    /// A name in the document's words: `bid`, `agreements`, `tricks`, `NS` of `NS.tricks`
-    /// when it is not known as a side (a path read from text).
+    /// A name in the document's words (`bid`, `tricks`; `NS` when read from text).
     Name(String),
     /// One player's entry, keyed by the name he plays under: the `Ann` of `tricks.Ann`.
     Player(String),
@@ -25,9 +21,7 @@ pub enum Part {
     Place(usize),
 }
 
-/// The field at fault: a path of [`Part`]s, empty for the event or form as a whole.
-/// Shown (`Display`, `Serialize`, [`Field::as_str`]) exactly as the session format writes
-/// the field; the text is kept beside the parts so reading it costs nothing.
+/// The field at fault: a path of [`Part`]s (empty: the whole event), shown as written.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Field {
     parts: Vec<Part>,
@@ -40,9 +34,7 @@ impl Field {
         Field::default().then(name)
     }
 
-    /// Side `side`'s field `name`, side first as the partnership hands write a side's
-    /// entries (`NS` and `tricks` → `NS.tricks`, `EW` and `meld_checks.flush` →
-    /// `EW.meld_checks.flush`); a dotted `name` names each part.
+    /// Side `side`'s field `name`, side first (`NS.tricks`); a dotted `name` names each part.
     pub fn of_side(side: impl Into<String>, name: impl AsRef<str>) -> Field {
         Field::default().side(side).then(name)
     }
@@ -64,8 +56,7 @@ impl Field {
         self
     }
 
-    /// This field followed by the named field `name` (`rounds.0` then `item`); a dotted
-    /// `name` names each part.
+    /// This field followed by `name` (`rounds.0` then `item`); dots split it.
     pub fn then(self, name: impl AsRef<str>) -> Field {
         self.join(Field::from(name.as_ref()))
     }
@@ -105,12 +96,9 @@ impl Field {
         }
     }
 
-    /// This field, read from a path in text (serde's, a form's key), with what the text
-    /// could not say put back where the reader knows it: a head part that is a side's name
-    /// (`NS`, `EW`) with more after it is that side's entry (`NS.meld`: no event or form
-    /// has a field of that name at its head other than the side's), and a key right after
-    /// a named map that is one of `players` (everyone who has sat at the table) is his
-    /// entry (`melds.Ann`). The text is unchanged.
+    /// This field read from text (serde's path, a form's key) with the entries text cannot
+    /// mark put back: a head `NS`/`EW` with more after it is a side's entry (`NS.meld`),
+    /// and a key after a named map that is one of `players` is his (`melds.Ann`).
     pub fn with_entries(self, players: &[String]) -> Field {
         let is_side = |name: &str| super::partnership::Side::from_name(name).is_some();
         let mut parts = self.parts;
@@ -137,10 +125,7 @@ impl Field {
     }
 }
 
-/// Reads a path as text names it (`agreements.stake`, `auction[3]`, `rounds.0.item`): each
-/// dotted part a [`Part::Name`], a number a [`Part::Place`], a trailing `[n]` a
-/// [`Part::Index`]. Text cannot say which part is a player or a side, so none is read as
-/// one: the engines build those with [`Field::player`] and [`Field::side`].
+/// Reads a path from text (`a.b`, `a.0`, `a[3]`); players and sides are never guessed.
 impl From<&str> for Field {
     fn from(text: &str) -> Field {
         let mut parts = Vec::new();
@@ -192,8 +177,7 @@ impl From<&Field> for Field {
     }
 }
 
-/// `parts` as the session format writes them: joined by dots, an index in brackets after
-/// its list.
+/// `parts` joined by dots, an index in brackets after its list.
 fn written(parts: &[Part]) -> String {
     let mut text = String::new();
     for (i, part) in parts.iter().enumerate() {
@@ -211,7 +195,6 @@ fn written(parts: &[Part]) -> String {
 }
 
 impl fmt::Display for Field {
-    /// The path as the session format writes it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
     }

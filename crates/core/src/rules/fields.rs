@@ -5,26 +5,22 @@ use serde_json::{Map, Value};
 
 use crate::rules::field::Field;
 
-/// A refusal by the rules: the field at fault (`"bid"`, `"points.high"`,
-/// `"agreements.stake"`), the reason in words a player reads at the table ("240 is below
-/// the minimum 250", no field names or document syntax), and the rule that says so
-/// (`"rules §1.1"`), kept apart so a page can show the reason alone and the citation in
-/// its details. Shown whole as `bid: 240 is below the minimum 250 (rules §1.1)`.
+/// A refusal by the rules: the field at fault, the reason in player words (no field names
+/// or syntax) and the rule cited, kept apart so a page can show them separately.
+///
+/// Shown whole as `bid: 240 is below the minimum 250 (rules §1.1)`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {message}{}", cite(.rule.as_deref()))]
 pub struct RuleError {
-    /// The field at fault, as named in `docs/session-format.md`: typed, so a page reads a
-    /// player's entry as his without guessing from the letters of his name.
+    /// The field at fault, as named in `docs/session-format.md`.
     pub field: Field,
     /// What is wrong, in player words, without the rule's citation.
     pub message: String,
-    /// The rule that refuses it, as cited (`"rules §1.1"`, `"rules §1.6, S003 rule 1"`,
-    /// `"session-format"`); `None` where no rule is cited (a missing field, a typo).
+    /// The rule cited (`"rules §1.1"`, `"session-format"`); `None` for a missing field or typo.
     pub rule: Option<String>,
 }
 
-/// The citation as the document and the API show it after a message: `" (rules §1.1)"`,
-/// empty for none.
+/// The citation after a message: `" (rules §1.1)"`, empty for none.
 pub fn cite(rule: Option<&str>) -> String {
     rule.map(|r| format!(" ({r})")).unwrap_or_default()
 }
@@ -56,15 +52,11 @@ impl RuleError {
     }
 }
 
-/// The largest whole number (in absolute value) any event, agreement or opening score may
-/// carry: a billion. No count at a card table comes near it (a 48-card pinochle deck holds 250
-/// in counters and its largest meld, a double run, is 1,500, rules §0; Pitch scores 4 a hand;
-/// an event index of a night of 100,000 hands is 10⁵), and a product of two such numbers
-/// (10¹⁸) still fits an `i64` (9.2 × 10¹⁸), so no rule's arithmetic on them can overflow.
+/// The largest absolute number any event, agreement or opening score may carry: two
+/// multiplied still fit an `i64`, so no rule's arithmetic overflows.
 pub const NUMBER_LIMIT: i64 = 1_000_000_000;
 
-/// Refuses any JSON number in `value` beyond ±[`NUMBER_LIMIT`] or with a fraction beyond it,
-/// before a game reads it, naming its place (`prefix.meld`, `prefix.bids[2]`). Pure.
+/// Refuses a JSON number beyond ±[`NUMBER_LIMIT`], naming its place (`prefix.bids[2]`).
 pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
     match value {
         Value::Number(n) => {
@@ -101,10 +93,7 @@ pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
     }
 }
 
-/// Refuses scores carried in to a game that keeps none (each hand or game settles in money
-/// as it is entered): `opening_scores` may only be left out, `null` or `{}`
-/// (session-format). The refusal names `opening_scores` in the game's `words`, citing its
-/// `rule` when it gives one.
+/// Refuses `opening_scores` other than absent, `null` or `{}` in a game that keeps none.
 pub fn no_opening_scores(
     opening_scores: Option<&Value>,
     words: &str,
@@ -123,10 +112,7 @@ pub fn no_opening_scores(
     }
 }
 
-/// Reads a `hand` event of a game without bidding (Partnership Pinochle, rules §1.5;
-/// Two-Handed Pinochle, rules §1.9) into its written shape `T` as [`read`] does, refusing
-/// `all_passed` by name first: with nobody bidding, no deal is passed out. The refusal says
-/// so in the game's `words`, citing its `rule`.
+/// [`read`] for a game without bidding (rules §1.5, §1.9), refusing `all_passed` by name.
 pub fn read_unbid<T: DeserializeOwned>(
     event: &Map<String, Value>,
     words: &str,
@@ -138,11 +124,9 @@ pub fn read_unbid<T: DeserializeOwned>(
     read(event)
 }
 
-/// Deserialises `object` into `T` (a struct with `deny_unknown_fields`), turning serde's
-/// error into a [`RuleError`] that names the field: unknown fields (usually typos), missing
-/// fields and wrong types are all refused (`docs/session-format.md`).
+/// Deserialises `object` into `T`; a refusal names the unknown, missing or mistyped field.
 pub fn read<T: DeserializeOwned>(object: &Map<String, Value>) -> Result<T, RuleError> {
-    // Read in place: copying the event first cost an allocation per field of every event.
+    // Read in place: no copy of the event.
     serde_path_to_error::deserialize(object).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner().to_string();

@@ -1,7 +1,5 @@
-//! The seam between a game and everything else: [`GameInfo`] registers a game (its id,
-//! name, seats and agreements), [`Engine`] plays one session of it, and each event's
-//! [`Outcome`] says in typed fields what happened: the money, the reason in words, what the
-//! sheet shows and which game it finished. Pure.
+//! The seam between a game and everything else: [`GameInfo`] registers a game, [`Engine`]
+//! plays one session of it, and each event's [`Outcome`] says what happened. Pure.
 
 use std::collections::HashMap;
 
@@ -16,22 +14,17 @@ use crate::ledger::{Balances, Posting};
 pub struct Outcome {
     /// The movements of money in cents, one per account, summing to zero.
     pub postings: Vec<Posting>,
-    /// Running scores after the event (`scores_after` in the ledger), for games that keep
-    /// them.
+    /// Running scores after the event (`scores_after` in the ledger), if the game keeps them.
     pub scores_after: Option<Value>,
-    /// Why the money moved, in the table's words ("Ann bid 350 in hearts and made it: 4
-    /// units (standard table 350–390) × 0.05 …"); the rules it follows are in `rules`.
+    /// Why the money moved, in the table's words; the rules cited are in `rules`.
     pub explanation: String,
-    /// The same reckoning as typed steps a player can check by hand (the table row, each
-    /// multiplier, the stake, who pays whom, the kitty before and after, the shares and
-    /// who got the odd cent); empty where the words say it all.
+    /// The same reckoning as steps a player can check by hand; empty where the words suffice.
     pub steps: Vec<Step>,
     /// What the sheet shows on the event's row.
     pub line: SheetLine,
-    /// The game this event finished, if it finished one: no guessing from sentences.
+    /// The game this event finished, if any.
     pub finished: Option<(FinishedGame, GameEnd)>,
-    /// The rules the reckoning follows, as cited (`"rules §1.1"`): the sheet shows them in
-    /// the row's details, so the words on its face stay free of citations.
+    /// The rules followed, as cited (`"rules §1.1"`); shown in the row's details, not its words.
     pub rules: Vec<String>,
 }
 
@@ -54,8 +47,7 @@ impl Outcome {
         Outcome { steps, ..self }
     }
 
-    /// The same outcome citing `rule` (`"rules §1.4"`) among the rules it follows; a rule
-    /// already cited is not repeated.
+    /// The same outcome also citing `rule` (`"rules §1.4"`), once.
     pub fn citing(mut self, rule: impl Into<String>) -> Outcome {
         let rule = rule.into();
         if !self.rules.contains(&rule) {
@@ -65,8 +57,7 @@ impl Outcome {
     }
 }
 
-/// The state the engines see besides their own: who sits where, and every balance (cents)
-/// before the event, the kitty's included.
+/// What the engines see besides their own state: the seating and the balances (cents).
 pub struct Ctx<'a> {
     /// Seating, mutable for games that let players join and leave.
     pub table: &'a mut Table,
@@ -74,8 +65,7 @@ pub struct Ctx<'a> {
     pub balances: &'a Balances,
 }
 
-/// The table's own accounts a session keeps besides the players', by default: the
-/// [`crate::ledger::KITTY`] when the game keeps one (rules §1.2), else none.
+/// The house accounts by default: [`crate::ledger::KITTY`] when the game keeps one (rules §1.2).
 pub fn kitty_accounts(has_kitty: bool) -> Vec<&'static str> {
     if has_kitty {
         vec![crate::ledger::KITTY]
@@ -84,12 +74,9 @@ pub fn kitty_accounts(has_kitty: bool) -> Vec<&'static str> {
     }
 }
 
-/// One game's engine for one session, holding whatever the game carries from hand to hand
-/// (running scores, games won), as the session fold, the registry and the pages see it.
-/// Every method is pure; an engine is cloned to try an event or to replay from a point
-/// (corrections), so it holds no shared state. The games implement the typed
-/// [`super::typed::Game`] and reach this trait through its one adapter,
-/// [`super::typed::Typed`].
+/// One game's engine for one session. Every method is pure; an engine is cloned to try an
+/// event or to replay for a correction, so it holds no shared state. Games implement
+/// [`super::typed::Game`] and reach this trait through [`super::typed::Typed`].
 pub trait Engine: Send + Sync {
     /// A copy of this engine in its current state.
     fn clone_box(&self) -> Box<dyn Engine>;
@@ -97,33 +84,26 @@ pub trait Engine: Send + Sync {
     fn has_kitty(&self) -> bool {
         false
     }
-    /// The table's own accounts this session keeps besides the players' (`KITTY`, `POT`),
-    /// which a `payment` may name: the kitty when the game keeps one, by default.
+    /// The table's own accounts a `payment` may name (`KITTY`, `POT`); the kitty by default.
     fn house_accounts(&self) -> Vec<&'static str> {
         kitty_accounts(self.has_kitty())
     }
-    /// Postings due before the first event, such as the kitty's opening ante (rules §1.2
-    /// rule 1); `None` when nothing is due (the default).
+    /// Postings due before the first event, e.g. the kitty's ante (rules §1.2 rule 1).
     fn opening(&mut self, _ctx: &mut Ctx<'_>) -> Option<Outcome> {
         None
     }
-    /// Applies one event of type `kind` other than `payment` and `close`. Errors name the
-    /// event's field and the rule that refuses it; on error the engine is unchanged.
+    /// Applies one event other than `payment` and `close`. Errors name the field and rule.
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
         kind: &str,
         event: &Map<String, Value>,
     ) -> Result<Outcome, RuleError>;
-    /// The close of the sitting: shares out the kitty by the game's rules and says what
-    /// happens to a game in progress.
+    /// The close of the sitting: shares out the kitty and settles a game in progress.
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError>;
-    /// The kinds of event this game takes besides `payment` and `close`, as the session
-    /// document writes them in `type` (`hand`, `declare_out`): its declared
-    /// [`super::typed::Events::KINDS`], which the session reads an event's `type` against.
+    /// The event kinds besides `payment` and `close` ([`super::typed::Events::KINDS`]).
     fn kinds(&self) -> &'static [&'static str];
-    /// The refusal, naming `type`, of an event of kind `kind` that neither the session nor
-    /// this game knows, in the game's words ([`super::typed::Game::unknown`]).
+    /// The refusal, naming `type`, of a kind neither the session nor this game knows.
     fn unknown(&self, kind: &str) -> RuleError;
     /// Running scores of the game in progress (`scores` in the ledger), if any.
     fn scores(&self) -> Option<Value> {
@@ -133,41 +113,31 @@ pub trait Engine: Send + Sync {
     fn checks(&self) -> Option<Value> {
         None
     }
-    /// Who deals next: by default the player on the last dealer's left (`None` before the
-    /// first hand). Games where a dead hand is dealt again by the same dealer override it.
+    /// Who deals next: the last dealer's left by default (`None` before the first hand).
     fn next_dealer(&self, table: &Table) -> Option<String> {
         table.next_dealer().map(String::from)
     }
-    /// The sheet's columns for the table as it stands (points and checks columns; money
-    /// columns for games settled hand by hand).
+    /// The sheet's columns for the table as it stands.
     fn layout(&self, table: &Table) -> Layout;
     /// Where the points and checks columns stand now (the game in progress).
     fn standing(&self) -> Vec<Cell> {
         Vec::new()
     }
-    /// The line the sheet starts with when the first game does not start from zero (scores
-    /// carried in, count-down); `None` otherwise.
+    /// The sheet's first line when the first game does not start from zero; `None` otherwise.
     fn start_line(&self) -> Option<SheetLine> {
         None
     }
-    /// The agreements in words for the top of the sheet, as `(label, value)` (Scarne: the
-    /// agreements are written on the sheet). `currency` is the session's ISO code.
+    /// The agreements in words, `(label, value)`; `currency` is the ISO code.
     fn agreements_summary(&self, currency: &str) -> Vec<(String, String)>;
-    /// The pairs of players the game's rows name when money changes hands ("E pays N": in
-    /// the partnership games each loser pays his opposite number), unordered, which the
-    /// settle-up follows wherever the fewest transfers allow
-    /// ([`crate::ledger::settle_up::fewest_transfers_preferring`]); none by default.
+    /// Pairs who pay each other ("E pays N"), which the settle-up prefers; none by default.
     fn settle_pairs(&self) -> Vec<(String, String)> {
         Vec::new()
     }
-    /// Whether an event of type `kind` is a deal on the sheet: numbered "hand N" and what
-    /// "Undo last hand" undoes. `hand` by default; a game whose `declare_out` ends a deal
-    /// says so too.
+    /// Whether a `kind` event is a deal: numbered "hand N" and undone by "Undo last hand".
     fn is_deal(&self, kind: &str) -> bool {
         kind == "hand"
     }
-    /// What happens to a game in progress if the sitting closed now, for the close button
-    /// ("Game 2 is unfinished and settles nothing"); `None` when nothing is in progress.
+    /// What closing now would do to a game in progress; `None` when none is.
     fn unfinished(&self) -> Option<String> {
         None
     }
@@ -175,8 +145,7 @@ pub trait Engine: Send + Sync {
     fn hand_form(&self, table: &Table) -> HandFormSpec;
 }
 
-/// One choice on the hand form: the value sent, the label a player reads, and the most
-/// that may be entered where the choice is a count (a meld held twice at most).
+/// One hand-form choice: the value sent, its label, and the most of it where counted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
     /// The value the form sends (`"conceded_before_lead"`, `"NS"`).
@@ -198,8 +167,7 @@ impl Choice {
     }
 }
 
-/// What a game's hand form offers, from the engine: the lowest bid (points) and named
-/// lists of choices the game's template lays out (`"outcomes"`, `"suits"`, `"sides"`).
+/// What a game's hand form offers: the lowest bid (points) and named lists of choices.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HandFormSpec {
     /// The lowest bid allowed, in points (Pitch: 1).
@@ -237,8 +205,7 @@ pub enum SpecKind {
     Number,
     /// Yes or no.
     Bool,
-    /// Yes or no as one checkbox, for an agreement whose default is no: ticked writes
-    /// `true`, unticked sends nothing, so the rules' default (`false`) applies.
+    /// One checkbox for an agreement whose default is no: unticked sends nothing.
     Tick,
     /// One of the listed `(value, label)` choices, written as a string.
     Choice(&'static [(&'static str, &'static str)]),
@@ -246,21 +213,15 @@ pub enum SpecKind {
     NumberChoice(&'static [i64]),
 }
 
-/// The default `stake` of every game, as the new-session form fills it in and as the rules
-/// read a session that writes none: "0.00", a points-only session until the table agrees a
-/// stake (session-format, "every game also takes `stake` … default "0.00""). The
-/// registry's tests start every game both ways and fail if they differ.
+/// Every game's default `stake`, on the form and in the rules: "0.00", points only.
 pub const STAKE_DEFAULT: &str = "0.00";
 
-/// [`STAKE_DEFAULT`] as money: what every game's rules read when a session writes no
-/// `stake` (the one declaration the form fills in too).
+/// [`STAKE_DEFAULT`] as money.
 pub fn default_stake() -> crate::money::Money {
     crate::money::Money::parse(STAKE_DEFAULT).unwrap_or(crate::money::Money::ZERO)
 }
 
-/// One table agreement as the new-session form offers it: its name in the session
-/// document, the label a player reads, the input kind, the default as the form shows it,
-/// and why it matters with the rule's source.
+/// One table agreement as the new-session form offers it.
 #[derive(Debug, Clone, Copy)]
 pub struct AgreementSpec {
     /// The agreement's name in the session document (`"stake"`).
@@ -307,8 +268,7 @@ impl AgreementSpec {
         }
     }
 
-    /// Turns the submitted text into the agreement's JSON value; `None` for an empty field
-    /// (the rules' default applies). Errors name `agreements.<name>`.
+    /// The agreement's JSON value; `None` when empty. Errors name `agreements.<name>`.
     pub fn to_json(&self, text: &str) -> Result<Option<Value>, RuleError> {
         let text = text.trim();
         if text.is_empty() {
@@ -317,8 +277,7 @@ impl AgreementSpec {
         let bad = |m: String| RuleError::new(format!("agreements.{}", self.name), m);
         Ok(Some(match self.kind {
             SpecKind::Money => Value::String(text.to_string()),
-            // Only what the form's menu offers (a document may say more, e.g. a units
-            // table as a list): anything else is a tampered or stale form.
+            // Only what the menu offers: anything else is a tampered or stale form.
             SpecKind::Choice(choices) => {
                 if !choices.iter().any(|(value, _)| *value == text) {
                     return Err(bad(format!("\"{text}\" is not one of the choices offered")));
@@ -338,8 +297,7 @@ impl AgreementSpec {
     }
 }
 
-/// The agreements object from a submitted new-session form, whose agreement fields are
-/// named `a.<name>`; empty fields take the rules' default. Errors name `agreements.<name>`.
+/// The agreements object from a form's `a.<name>` fields. Errors name `agreements.<name>`.
 pub fn agreements_from_form(
     specs: &[AgreementSpec],
     form: &HashMap<String, String>,
@@ -355,22 +313,14 @@ pub fn agreements_from_form(
     Ok(agreements)
 }
 
-/// Starts an engine from the agreements (as written), the players (seat order) and the
-/// `opening_scores`. Errors name the agreement's field (`agreements.stake`).
+/// Starts an engine from agreements, players (seat order) and `opening_scores`.
 pub type StartFn =
     fn(&Map<String, Value>, &[String], Option<&Value>) -> Result<Box<dyn Engine>, RuleError>;
 
-/// Turns a submitted hand form (the `application/x-www-form-urlencoded` body) into a `hand`
-/// event as in the session document: the game reads the body into its typed form struct
-/// ([`crate::rules::hand_form`]) and that into its written hand. Errors name the form's
-/// field and ask for what is missing.
+/// Turns a submitted hand form into a `hand` event ([`crate::rules::hand_form`]).
 pub type FormFn = fn(&[u8]) -> Result<Value, RuleError>;
 
-/// What the bidder needs to make the contract, in words, for the hand form's what-if
-/// preview ("Ann needs 92 in counters to make 400 (meld 308)"): read from the form's
-/// `values` as typed so far (field name → text) and the players `seated` clockwise;
-/// `None` when the hand was all passed or no bidder and bid are given yet
-/// ([`crate::rules::to_make`]).
+/// The hand form's "to make" preview from `values` and `seated` ([`crate::rules::to_make`]).
 pub type ToMakeFn = fn(&HashMap<String, String>, &[String]) -> Option<String>;
 
 /// A registered game.
@@ -389,19 +339,14 @@ pub struct GameInfo {
     pub start: StartFn,
     /// Reads the hand form.
     pub hand_from_form: FormFn,
-    /// The game's meld table (rules §1.0 and the game's section), which the meld
-    /// calculator and a hand's `meld_detail` count by; `None` for a game without meld.
+    /// The game's meld table (rules §1.0 and the game's section); `None` without meld.
     pub meld: Option<&'static super::meld::MeldRules>,
-    /// What the bidder needs to make the contract ([`ToMakeFn`]); `None` for a game
-    /// without a contract to make.
+    /// What the bidder needs to make the contract; `None` without a contract.
     pub to_make: Option<ToMakeFn>,
 }
 
 impl GameInfo {
-    /// The registration of the typed game `G`, whose hand form is `F`: `id` as documents
-    /// write it, `name` for players, its `rules` section, the fewest and most `seats`, and
-    /// the new-session form's `agreements`; without meld or a contract to make until
-    /// [`GameInfo::with_meld`] and [`GameInfo::with_to_make`] add them.
+    /// Registers typed game `G` with hand form `F`, without meld or "to make".
     pub const fn typed<G: super::typed::Game, F: super::hand_form::HandForm>(
         (id, name, rules): (&'static str, &'static str, &'static str),
         seats: (usize, usize),
@@ -437,10 +382,8 @@ impl GameInfo {
     }
 }
 
-/// Every field of `event` as the hand form's input of that name, to correct it: nested
-/// fields with dots (`points.high`, `NS.meld`), `null` as `"nobody"`, `true` as `"true"`,
-/// a list of names as a count per name (`NS.meld_checks.aces_100` = 2), and any other list
-/// entry by its place from 0 (`rounds.0.bids.Ann`).
+/// Every field of `event` as the hand form's input names it (`points.high`,
+/// `rounds.0.bids.Ann`; `null` as `"nobody"`), to correct it.
 pub fn form_values(event: &Value) -> HashMap<String, String> {
     let mut values = HashMap::new();
     flatten("", event, &mut values);

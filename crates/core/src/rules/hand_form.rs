@@ -1,10 +1,8 @@
-//! Reading a submitted hand form into a game's typed form struct with `serde_html_form`, so
-//! a refusal names the form's field and says what it wanted in player words.
+//! Reading a submitted hand form into a game's typed form struct (`serde_html_form`), so a
+//! refusal names the form's field in player words.
 //!
-//! A game's form struct keeps every field optional (a missing one is asked for by name when
-//! the struct is turned into the game's written hand) and marks each field with one of the
-//! readers here: [`text`] for a name, [`whole`] for a number, [`choice`] for a suit or an
-//! outcome, [`ticked`] for a checkbox or a button.
+//! Form fields are optional (a missing one is asked for by name in
+//! [`HandForm::written`]) and read with [`text`], [`whole`], [`choice`] or [`ticked`].
 
 use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -12,22 +10,19 @@ use serde_json::Value;
 
 use super::{Field, RuleError};
 
-/// Reads a form body (`application/x-www-form-urlencoded`) into `T`. Errors name the field
-/// (`"bid"`, `"NS.meld"`) with the reader's words (`"x" is not a whole number`).
+/// Reads a urlencoded form body into `T`. Errors name the field in the reader's words.
 pub fn read_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, RuleError> {
     serde_path_to_error::deserialize(serde_html_form::Deserializer::from_bytes(body)).map_err(|e| {
         let field = match e.path().to_string() {
             dot if dot == "." => Field::name("form"),
-            // A form's keys name a side's entries (`NS.meld`) but no player's: the
-            // per-player boxes are read by the games themselves, typed.
+            // Form keys name sides' entries (`NS.meld`), never players'.
             key => Field::from(key).with_entries(&[]),
         };
         RuleError::new(field, e.into_inner().to_string())
     })
 }
 
-/// A game's hand form as submitted: it turns into the game's written hand, the `hand`
-/// event exactly as the session document writes it.
+/// A game's hand form as submitted; it turns into the `hand` event as written.
 pub trait HandForm: DeserializeOwned {
     /// The written hand (`Serialize`s to the event).
     type Written: Serialize;
@@ -35,8 +30,7 @@ pub trait HandForm: DeserializeOwned {
     fn written(self) -> Result<Self::Written, RuleError>;
 }
 
-/// Declares a game's form tests' `hand_event`: [`hand_event`] for the game's form `$form`,
-/// so a test reads a body as the game registers it (`hand_event(b"dealer=Cy&bid=250")`).
+/// Declares a form test's `hand_event` for `$form` (`hand_event(b"dealer=Cy&bid=250")`).
 #[cfg(test)]
 macro_rules! form_tests {
     ($form:ty) => {
@@ -48,8 +42,7 @@ macro_rules! form_tests {
 #[cfg(test)]
 pub(crate) use form_tests;
 
-/// Reads a submitted hand form body into the game's form `F` and that into a `hand` event:
-/// what a game registers as its `hand_from_form`. Errors name the form's field.
+/// Reads a hand form body into `F` and that into a `hand` event (a game's `hand_from_form`).
 pub fn hand_event<F: HandForm>(body: &[u8]) -> Result<Value, RuleError> {
     let written = read_form::<F>(body)?.written()?;
     serde_json::to_value(&written).map_err(|e| RuleError::new("form", e.to_string()))
@@ -61,15 +54,13 @@ fn trimmed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>,
         .filter(|s| !s.is_empty()))
 }
 
-/// A text field (a player's name): trimmed and NFC-normalised as
-/// [`crate::rules::table::player_name`] keeps names, `None` when empty or absent.
+/// A text field (a name): trimmed and NFC-normalised; `None` when empty or absent.
 pub fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
     use unicode_normalization::UnicodeNormalization;
     Ok(trimmed(deserializer)?.map(|s| s.nfc().collect()))
 }
 
-/// A whole number (a bid, meld, trick points, a count): `None` when empty or absent.
-/// Refuses anything else with `"x" is not a whole number`.
+/// A whole number; `None` when empty or absent, else `"x" is not a whole number`.
 pub fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
     trimmed(deserializer)?
         .map(|t| {
@@ -79,8 +70,7 @@ pub fn whole<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, 
         .transpose()
 }
 
-/// One of a game's choices (a suit, an outcome), by its id: `None` when empty or absent.
-/// Refuses an id the game does not know with `"x" is not one of the choices`.
+/// A choice by id; `None` when empty or absent, else `"x" is not one of the choices`.
 pub fn choice<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
@@ -96,20 +86,17 @@ where
         .transpose()
 }
 
-/// A checkbox or a button: ticked when sent with any value but `"false"` (a box sends
-/// `"true"` or `"on"`; a button its own value).
+/// A checkbox or button: ticked when sent with any value but `"false"`.
 pub fn ticked<'de, D: Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
     Ok(trimmed(deserializer)?.is_some_and(|v| v != "false"))
 }
 
-/// Skips `false` when a written hand is put as an event (`all_passed` is left out unless
-/// true, as the session document writes it).
+/// Skips `false` when serialising (`all_passed` is written only when true).
 pub fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// A hand form's body as a browser sends it, from `(field, value)` pairs: `field=value`
-/// joined by `&`, spaces as `+` (the test values need no other escaping).
+/// A form body from `(field, value)` pairs, spaces as `+` (no other escaping).
 #[cfg(test)]
 pub fn form_body(pairs: &[(&str, &str)]) -> Vec<u8> {
     pairs

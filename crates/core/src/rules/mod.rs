@@ -1,15 +1,9 @@
 //! The rules engines: pure code, one module per game, no I/O, clock or randomness.
 //!
-//! A game describes itself in a [`GameInfo`] (its id as in `docs/session-format.md`, its
-//! seats, its agreements and a constructor) and plays a session as a typed
-//! [`typed::Game`]: its agreements and events read into its own types at the edge, each
-//! event turned into an [`Outcome`]: postings, the reason in words, the sheet's line in
-//! typed fields and the game it finished. The session, the registry and the pages see every
-//! game through one erased adapter, [`typed::Typed`], as an [`Engine`]. Adding a game means
-//! one module here (declared below and listed in [`GAMES`]), one hand-form template and its
-//! line in the registry, which sits above and pairs each game with its template. What the
-//! shared code asks of a game it reads from the game's [`GameInfo`] (its meld table, its
-//! "to make" sentence), never by matching its id.
+//! A game registers a [`GameInfo`] and plays as a typed [`typed::Game`], each event
+//! turned into an [`Outcome`]; everything else sees it as an [`Engine`] through
+//! [`typed::Typed`]. Shared code reads what it needs from the [`GameInfo`], never by
+//! matching the game's id. Adding a game: docs/architecture.md.
 
 pub mod auction_game;
 pub mod auction_pinochle;
@@ -21,8 +15,7 @@ pub mod partnership_pinochle;
 pub mod poker;
 pub mod two_handed_pinochle;
 
-/// Every game the rules keep, in the order the service offers them. A test beside the
-/// registry checks that it registers exactly these, in this order.
+/// Every game, in the order the service offers them (a registry test checks it matches).
 pub static GAMES: [&GameInfo; 9] = [
     &auction_pinochle::GAME,
     &auction_pitch::GAME,
@@ -81,9 +74,7 @@ pub struct FinishedGame {
     pub final_scores: Value,
 }
 
-/// A player's name as it must already stand in a document or event: exactly what
-/// [`table::player_name`] keeps (trimmed, NFC, visible, not reserved, 1–40 characters).
-/// Errors say why in words.
+/// A name as a document must hold it: what [`table::player_name`] keeps. Errors in words.
 pub fn check_name(name: &str) -> Result<(), String> {
     let kept = table::player_name(name)?;
     if kept != name {

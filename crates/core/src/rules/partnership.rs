@@ -1,11 +1,9 @@
-//! Partnership basics shared by the four-handed pinochle games (Partnership §1.5,
-//! Partnership Auction and Aeroplane §1.6, Check §1.7, Contract §1.8): who plays with whom,
-//! the per-side hand input `{meld, tricks, won_trick}` and its checks, side scores and the
-//! target. Game-agnostic and pure: each game decides what the numbers are worth.
+//! Partnership basics shared by the four-handed pinochle games (rules §1.5–1.8): sides,
+//! the per-side hand input `{meld, tricks, won_trick}` and its checks, side scores, the
+//! target. Each game decides what the numbers are worth. Pure.
 //!
-//! Seating follows `docs/session-format.md`: exactly four players, seats 1 and 3 are side
-//! `NS`, seats 2 and 4 side `EW` (bridge convention: North, East, South, West), so partners
-//! sit opposite each other (rules §1.5, S002/S003).
+//! Seating (session-format): four players; seats 1 and 3 are `NS`, 2 and 4 `EW`, so
+//! partners sit opposite (rules §1.5, S002/S003).
 
 use std::fmt::Display;
 use std::ops::{Index, IndexMut};
@@ -26,16 +24,13 @@ pub mod written;
 pub use self::won::game_won;
 pub use self::written::{WrittenSide, form_tricks};
 
-/// The trick points of one deal, shared between the two sides: 250 with the last trick,
-/// whichever count the table uses (rules §1.0, S002/S004/PENGUIN).
+/// The trick points of one deal, last trick included (rules §1.0, S002/S004/PENGUIN).
 pub const ALL_TRICK_POINTS: i64 = 250;
 
 /// Players in a partnership game: always four (rules §1.5–1.8).
 pub const PLAYERS: usize = 4;
 
-/// A sanity ceiling for one side's meld in one deal, in points. No real deal comes near it
-/// (a double trump sequence with every eight-of-a-kind stays well under 10,000); it keeps
-/// the arithmetic far from overflow and catches a typed extra zero.
+/// A sanity ceiling on one side's meld in a deal, in points: catches a typed extra zero.
 pub const MAX_MELD: i64 = 10_000;
 
 /// A partnership: `NS` (seats 1 and 3) or `EW` (seats 2 and 4), as written in documents.
@@ -51,8 +46,7 @@ impl Side {
     /// Both sides in document order.
     pub const BOTH: [Side; 2] = [Side::NS, Side::EW];
 
-    /// The side of the player at 0-based position `seat` in `players`: even seats are `NS`,
-    /// odd seats `EW` (session-format).
+    /// The side of 0-based seat `seat`: even `NS`, odd `EW` (session-format).
     pub fn of_seat(seat: usize) -> Side {
         if seat.is_multiple_of(2) {
             Side::NS
@@ -118,8 +112,7 @@ impl<T> PerSide<T> {
         }
     }
 
-    /// The values with the sides' names exchanged (NS gets EW's and the other way round),
-    /// which is what rotating the players by one seat does.
+    /// The values with the sides exchanged, as rotating the players by one seat does.
     pub fn swapped(self) -> PerSide<T> {
         PerSide {
             ns: self.ew,
@@ -148,14 +141,12 @@ impl<T> IndexMut<Side> for PerSide<T> {
 }
 
 impl PerSide<i64> {
-    /// The document shape of side totals: `{"NS": 850, "EW": 700}` (session-format), in
-    /// whatever unit the caller keeps (points or checks).
+    /// Side totals as documents write them: `{"NS": 850, "EW": 700}` (points or checks).
     pub fn to_json(&self) -> Value {
         json!({ "NS": self.ns, "EW": self.ew })
     }
 
-    /// Each side's running total as a sheet cell tallying `tally` (points or checks), NS
-    /// first, in the side's column; points below zero are in the hole (rules §1.6, §1.7).
+    /// Each side's running total as a cell, NS first; below zero is in the hole.
     pub fn running_cells(&self, tally: Tally) -> Vec<Cell> {
         Side::BOTH
             .iter()
@@ -174,8 +165,7 @@ pub struct Seating {
 }
 
 impl Seating {
-    /// The sheet's columns: one group per side (NS, then EW) headed by its members
-    /// ("Ann & Cy"), with one column per tally in `tallies` (points, or points and checks).
+    /// The sheet's columns: one group per side headed by its members, one column per tally.
     pub fn layout(&self, tallies: &[Tally]) -> Layout {
         let columns = Side::BOTH
             .iter()
@@ -191,8 +181,7 @@ impl Seating {
         Layout { columns }
     }
 
-    /// The seating of `players` (clockwise). Errors (field `players`): not exactly four
-    /// players, or a name listed twice.
+    /// The seating of `players`. Errors (field `players`): not four, or a name twice.
     pub fn new(players: &[String]) -> Result<Seating, RuleError> {
         let seats: [String; PLAYERS] = players.to_vec().try_into().map_err(|_| {
             RuleError::new(
@@ -242,16 +231,12 @@ impl Seating {
             .map(|i| self.seats[(i + 2) % PLAYERS].as_str())
     }
 
-    /// The opponent `name` settles with when "each player collects from one of his
-    /// opponents" (BIC-CHK; rules §3 item 24): seat 1 with seat 2 and seat 3 with seat 4,
-    /// so N↔E and S↔W, as golden case CK-09-a pays E→N and W→S.
+    /// Whom `name` settles with (BIC-CHK; rules §3 item 24): N↔E, S↔W (golden CK-09-a).
     pub fn opposite_number(&self, name: &str) -> Option<&str> {
         self.seat_of(name).map(|i| self.seats[i ^ 1].as_str())
     }
 
-    /// The hand form's list of sides, NS first: each side's value is its name (`"NS"`), its
-    /// label its members (`"Ann & Cy"`), and its `max` the trick points of a deal,
-    /// [`ALL_TRICK_POINTS`] (rules §1.0).
+    /// The hand form's sides, NS first, labelled by members, `max` [`ALL_TRICK_POINTS`].
     pub fn side_choices(&self) -> Vec<Choice> {
         Side::BOTH
             .iter()
@@ -262,8 +247,7 @@ impl Seating {
             .collect()
     }
 
-    /// Both pairs of opposite numbers ([`Seating::opposite_number`]): seat 1 with seat 2,
-    /// seat 3 with seat 4, the pairs the rows name when each loser pays his opposite number.
+    /// Both pairs of opposite numbers ([`Seating::opposite_number`]).
     pub fn opposite_pairs(&self) -> Vec<(String, String)> {
         self.seats
             .chunks(2)
@@ -287,8 +271,7 @@ pub struct SideHand {
 }
 
 impl SideHand {
-    /// A side's input; `won_trick` left out means "took any trick points" (a trick can be
-    /// won with no points in it, which the table must then say explicitly).
+    /// A side's input; `won_trick` omitted means "took any trick points".
     pub fn new(meld: i64, tricks: i64, won_trick: Option<bool>) -> SideHand {
         SideHand {
             meld,
@@ -297,9 +280,7 @@ impl SideHand {
         }
     }
 
-    /// The meld that counts, in points: all of it if the side won a trick or the game does
-    /// not require one, else nothing (rules §1.5 "melds count only if the partnership wins
-    /// at least one trick"; §1.7 BIC-CHK).
+    /// The meld that counts: all with a trick or when none is needed (rules §1.5, §1.7).
     pub fn counted_meld(&self, needs_trick: bool) -> i64 {
         if self.won_trick || !needs_trick {
             self.meld
@@ -314,10 +295,9 @@ impl SideHand {
     }
 }
 
-/// Checks both sides' input of one deal. Errors name the field (`NS.meld`, `EW.tricks`,
-/// `EW.won_trick`): a negative meld or one that is not a multiple of 10 (every meld in
-/// rules §1.0 is), more than [`MAX_MELD`], trick points outside 0–250 or not summing to
-/// exactly 250 (rules §1.0), trick points without a trick, or neither side winning a trick.
+/// Checks both sides' input. Errors name the field (`NS.meld`, `EW.tricks`): meld negative,
+/// not in tens or over [`MAX_MELD`]; tricks outside 0–250 or not summing to 250 (rules
+/// §1.0); tricks without a trick; no side winning a trick.
 pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     for side in Side::BOTH {
         let h = hands[side];
@@ -382,9 +362,7 @@ pub fn check_hands(hands: &PerSide<SideHand>) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The other side's trick points when only `side`'s `tricks` are entered on a form: the
-/// rest of the 250 (rules §1.0). Errors name `{side}.tricks` (`NS.tricks`) when `tricks`
-/// is outside 0–250, so the rest would be too.
+/// The rest of 250 for the other side (rules §1.0). Errors name `{side}.tricks`.
 pub fn rest_of_tricks(side: Side, tricks: i64) -> Result<i64, RuleError> {
     if (0..=ALL_TRICK_POINTS).contains(&tricks) {
         Ok(ALL_TRICK_POINTS - tricks)
@@ -404,8 +382,7 @@ pub enum TargetReached {
     Neither,
     /// Exactly one side reached it.
     One(Side),
-    /// Both reached it on the same deal; each game has its own tie rule (the bidding side
-    /// wins in §1.6/§1.7, the target rises by 250 in §1.5).
+    /// Both reached it on one deal; each game has its own tie rule (§1.5, §1.6, §1.7).
     Both,
 }
 
@@ -419,9 +396,7 @@ pub fn target_reached(scores: &PerSide<i64>, target: i64) -> TargetReached {
     }
 }
 
-/// Reads `opening_scores` for a partnership game: `null`, `{}` or `{"NS": 850, "EW": 700}`
-/// in points, a missing side being 0 (session-format). Errors name the field
-/// (`opening_scores.Ann`): any other key, or a value that is not an integer.
+/// Reads `opening_scores`: `null`, `{}` or `{"NS": 850, "EW": 700}` (points, missing 0).
 pub fn read_opening_scores(value: Option<&Value>) -> Result<PerSide<i64>, RuleError> {
     let map = match value {
         None | Some(Value::Null) => return Ok(PerSide::default()),
@@ -436,11 +411,7 @@ pub fn read_opening_scores(value: Option<&Value>) -> Result<PerSide<i64>, RuleEr
     side_integers(map, "opening_scores")
 }
 
-/// Opens a partnership session: seats `players` ([`Seating::new`]) and reads their
-/// `opening_scores` ([`read_opening_scores`], points), passing each side's score to the
-/// game's own `check` with its field (`opening_scores.NS`, then `.EW`), which refuses a
-/// score that game cannot carry in (rules §1.5–1.8, each game citing its own). Errors name
-/// the field.
+/// Seats `players` and reads `opening_scores`, each side's checked by `check`.
 pub fn open(
     players: &[String],
     opening_scores: Option<&Value>,
@@ -460,8 +431,7 @@ pub fn open(
 fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, RuleError> {
     let mut out = PerSide::default();
     for (key, v) in map {
-        // The key stands where a side's entry belongs, so it is typed as one even when it
-        // names no side, and written exactly as sent (a dotted key stays one part).
+        // A side's entry even when the key names no side, written exactly as sent.
         let entry = || Field::name(field).side(key);
         let side = Side::from_name(key).ok_or_else(|| {
             RuleError::new(
@@ -477,12 +447,7 @@ fn side_integers(map: &Map<String, Value>, field: &str) -> Result<PerSide<i64>, 
     Ok(out)
 }
 
-/// The money for one finished game won by `winner`, as the partnership games that pay a
-/// stake per game settle it (session-format "Money in the partnership games"): each player of the losing side pays
-/// `stake` (cents per game) to his opposite number on the winning side
-/// ([`Seating::opposite_number`]: seat 1 with seat 2, seat 3 with seat 4). Returns the
-/// postings (summing to zero), the words ("0.50 a game each: E pays N 0.50, W pays S 0.50")
-/// and the same as steps (the stake per game, each payment); a zero stake pays nothing.
+/// The money for a game `winner` won at `stake` per game (cents): losers pay opposite numbers.
 pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, String, Vec<Step>) {
     let mut postings = Postings::new();
     if stake.is_zero() {
@@ -506,11 +471,7 @@ pub fn pay_game(seating: &Seating, winner: Side, stake: Money) -> (Postings, Str
     )
 }
 
-/// Each player of `losers` pays his opposite number ([`Seating::opposite_number`]: seat 1
-/// with seat 2, seat 3 with seat 4) `amount`, posted to `postings` and shown in `steps` as a
-/// payment whose reason is `why` and "to his opposite number". Returns each payment in
-/// words ("E pays N 0.50"). The partnership games' per-player money (session-format "Money
-/// in the partnership games"; rules §1.7 `per_player`).
+/// Each of `losers` pays his opposite number `amount` (rules §1.7 `per_player`).
 pub fn pay_opposite_numbers(
     seating: &Seating,
     losers: Side,
@@ -537,9 +498,7 @@ pub fn pay_opposite_numbers(
 #[path = "partnership_tests.rs"]
 mod tests;
 
-/// The sheet's first line when a game's scores were carried in from a paper sheet
-/// (session-format `opening_scores`): a line titled "carried in" holding `cells` (each
-/// side's running points, NS first); `None` when nothing was `carried` in.
+/// The "carried in" first line holding `cells`, when scores were `carried` in.
 pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Option<SheetLine> {
     carried.then(|| SheetLine {
         cells: cells(),
@@ -547,16 +506,12 @@ pub fn carried_in_line(carried: bool, cells: impl FnOnce() -> Vec<Cell>) -> Opti
     })
 }
 
-/// The warning before a close while game number `game` (from 1) is in progress, with each
-/// side's points as the game shows them (`ns`, `ew`): an unfinished game pays nothing at a
-/// close (session-format "Money in the partnership games").
+/// The close button's warning: game `game` in progress pays nothing (session-format).
 pub fn unfinished_words(game: usize, ns: impl Display, ew: impl Display) -> String {
     format!("Game {game} is unfinished (NS {ns}, EW {ew}): closing now pays nothing for it.")
 }
 
-/// The `stake` agreement the new-session form offers in the three partnership games that pay
-/// a stake per game (session-format "Money in the partnership games"): money, in the form's
-/// default [`STAKE_DEFAULT`] ("0.00", points only), explained by the game's own `help`.
+/// The new-session form's per-game `stake` with the game's `help` (session-format).
 pub const fn stake_per_game(help: &'static str) -> AgreementSpec {
     AgreementSpec {
         name: "stake",
@@ -567,9 +522,7 @@ pub const fn stake_per_game(help: &'static str) -> AgreementSpec {
     }
 }
 
-/// The stake's row of the agreements' summary, `("Stake", words)`, where each loser of a
-/// game pays his opposite number the `stake` (money, shown in `currency`), or
-/// "none: points only" for a zero stake (session-format "Money in the partnership games").
+/// The agreements summary's stake row, "none: points only" at zero.
 pub fn stake_row(stake: Money, currency: &str) -> (String, String) {
     (
         "Stake".into(),

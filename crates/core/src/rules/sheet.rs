@@ -1,14 +1,12 @@
 //! What the score sheet shows of one event, in typed fields: the engine says it, the page
-//! only lays it out (architecture: "the engine says, in typed fields, everything the sheet
-//! shows; pages never re-derive or parse sentences"). Pure data, no rules.
+//! only lays it out. Pure data.
 
 use serde::Serialize;
 
 use super::Suit;
 use crate::money::Money;
 
-/// Points (or checks) as a sheet writes them: thousands grouped with commas and a true
-/// minus sign ("320", "1,250", "−350"). The one formatter for every game and the sheet.
+/// Points or checks as the sheet writes them: commas and a true minus ("1,250", "−350").
 pub fn points(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
     let mut grouped = String::new();
@@ -25,8 +23,7 @@ pub fn points(n: i64) -> String {
     }
 }
 
-/// Points (or checks) as the sheet's words write them inside a sentence: ungrouped, with a
-/// true minus sign ("−350", "1250") as the table writes it (rules §1.4, §1.6, §1.7).
+/// Points or checks in a sentence: ungrouped, true minus ("−350"; rules §1.4, §1.6, §1.7).
 pub fn minus(n: i64) -> String {
     if n < 0 {
         format!("−{}", n.unsigned_abs())
@@ -67,8 +64,7 @@ impl Tally {
     }
 }
 
-/// One column of the sheet: an account (a player, a side such as `"NS"`, or `"KITTY"`)
-/// and what it tallies there.
+/// One column of the sheet: an account and what it tallies there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Column {
     /// The account: a player's name, `"NS"`/`"EW"`, or `"KITTY"`.
@@ -82,8 +78,7 @@ pub struct Column {
 }
 
 impl Column {
-    /// A column of one account alone, no side members behind it: a player's own column, or
-    /// the table's (`KITTY` headed "Kitty", `POT`), tallying `tally`.
+    /// A column of one account: a player's own, or the table's (`KITTY`, `POT`).
     pub fn single(account: impl Into<String>, label: impl Into<String>, tally: Tally) -> Column {
         Column {
             account: account.into(),
@@ -93,8 +88,7 @@ impl Column {
         }
     }
 
-    /// One column per player of `players`, in the order given (seat order, or order of
-    /// arrival), each headed by the player's name and tallying `tally` (money or points).
+    /// One column per player, in the order given, headed by the name.
     pub fn per_player<S: AsRef<str>>(
         players: impl IntoIterator<Item = S>,
         tally: Tally,
@@ -113,21 +107,18 @@ pub struct Layout {
     pub columns: Vec<Column>,
 }
 
-/// One cell: what the event added to a column and where the column stands after it.
-/// Money is in cents; points and checks are whole points and checks.
+/// One cell: what the event added to a column and its running value (cents, points or checks).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cell {
     /// The column's account.
     pub account: String,
     /// The column's tally.
     pub tally: Tally,
-    /// What the event added (`None`: the sheet shows only the running value, as Pitch
-    /// writes its running scores).
+    /// What the event added (`None`: only the running value is shown, as Pitch writes it).
     pub added: Option<i64>,
     /// The running value after the event (`None`: the event does not touch the column).
     pub running: Option<i64>,
-    /// The running value is below zero while counting up: "in the hole", circled in red on
-    /// a paper sheet (rules §1.4, §1.7).
+    /// Below zero while counting up: "in the hole" (rules §1.4, §1.7).
     pub in_hole: bool,
     /// The account played the contract of this hand (the bidder's or pitcher's column).
     pub bidder: bool,
@@ -197,8 +188,7 @@ impl Mark {
     }
 }
 
-/// An itemised award: `amount` points or checks to `to` for `what` ("+7 make 300–340",
-/// "H Ann").
+/// An itemised award: `amount` points or checks to `to` for `what`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Award {
     /// Who gets it: a player or a side.
@@ -230,8 +220,7 @@ pub struct Contract {
     pub tone: Tone,
 }
 
-/// A note about one column's side of the hand: "meld 140: 100 aces", "tricks 180",
-/// "meld and tricks lost".
+/// A note about one column's side of the hand ("meld 140: 100 aces").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Detail {
     /// The column's account (`"NS"`).
@@ -242,8 +231,7 @@ pub struct Detail {
     pub tone: Tone,
 }
 
-/// Everything the sheet shows of one event besides its money (which the session fold
-/// reads from the postings).
+/// Everything the sheet shows of one event besides its money (read from the postings).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct SheetLine {
     /// Who dealt, for a deal.
@@ -278,16 +266,14 @@ impl SheetLine {
     }
 }
 
-/// A game the event finished (games played to a target), with what the sheet writes on
-/// its closing row. The payments are the event's postings.
+/// A game the event finished, with what its closing row says; payments are the postings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameEnd {
     /// The winner: a player, a side, or `None` for a draw.
     pub winner: Option<String>,
     /// The winner's final score ("11", "1,020").
     pub at: Option<i64>,
-    /// How it was decided, in the table's words ("pitcher went out", "both sides passed
-    /// 1,000: the bidding side wins").
+    /// How it was decided, in the table's words ("pitcher went out").
     pub how: String,
     /// The game award, when the game gives one (Check Pinochle: checks to the winner).
     pub award: Option<Award>,
@@ -297,15 +283,11 @@ pub struct GameEnd {
     pub fresh: Vec<Cell>,
 }
 
-/// One step of an event's reckoning, in order, that a player can check by hand against the
-/// rules and the agreements written on the sheet: the table row read, each multiplier, the
-/// stake, who pays whom, the kitty before and after, and how a sum was shared out to the
-/// cent. Money is in cents ([`Money`]); names are players' or [`crate::ledger::KITTY`].
+/// One step of an event's reckoning a player can check by hand. Money in cents.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
-    /// A row read from a rules table: the table ("Hoyle units"), the row ("300–340"), what
-    /// it gives ("3 units") and the source ("rules §1.3").
+    /// A row read from a rules table ("Hoyle units", "300–340", "3 units", "rules §1.3").
     TableRow {
         /// The table's name.
         table: String,
@@ -316,8 +298,7 @@ pub enum Step {
         /// Where the table comes from.
         source: String,
     },
-    /// A score worked out: who, the sum in words ("meld 120 + tricks 150") and the points
-    /// (or checks) it comes to.
+    /// A score worked out: who, the sum in words and its total.
     Score {
         /// A player or a side.
         who: String,
@@ -353,8 +334,7 @@ pub enum Step {
         /// What for ("the 300 made", "the checks' difference").
         why: String,
     },
-    /// The kitty under a rule: its size before and after the event (its size, not its
-    /// balance: cash paid into or out of the pot does not change it).
+    /// The kitty's size (not balance) before and after, under a rule.
     Kitty {
         /// The rule applied, in words ("kitty rule 3: the bidder takes the kitty").
         rule: String,
@@ -363,22 +343,19 @@ pub enum Step {
         /// Its size after.
         after: Money,
     },
-    /// An amount shared equally, each share in order, and who got the odd cents (the first
-    /// players left of the last dealer, rules §3 item 2).
+    /// An amount shared equally, odd cents from the last dealer's left (rules §3 item 2).
     Shares {
         /// The amount shared (negative: a deficit made good).
         total: Money,
         /// Each share, in the order the odd cents go.
         shares: Vec<(String, Money)>,
-        /// Who got one cent more than the rest (or one less, for a deficit); empty when it
-        /// divided evenly.
+        /// Who got one cent more (or less, for a deficit); empty when it divided evenly.
         odd_cents: Vec<String>,
     },
 }
 
 impl Step {
-    /// The shares of `total` as [`crate::ledger::split::equal_shares`] made them, with who got the
-    /// odd cents: those whose share differs from the last one's.
+    /// The shares of `total` from [`crate::ledger::split::equal_shares`], with odd cents.
     pub fn shares(total: Money, shares: &[(&str, Money)]) -> Step {
         let last = shares.last().map(|(_, s)| *s);
         Step::Shares {

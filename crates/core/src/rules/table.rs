@@ -1,5 +1,4 @@
-//! Who sits where: the seating of one session, as the rules engines see it; and what a
-//! player's name may be.
+//! Who sits where in one session, and what a player's name may be.
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
@@ -9,17 +8,11 @@ use unicode_security::general_security_profile::IdentifierType;
 /// The most characters (Unicode scalar values, after normalisation) a player's name has.
 pub const NAME_MAX: usize = 40;
 
-/// The names no player may take, in any case: the table's own accounts (the kitty, the pot)
-/// and the house, which a reader of the ledger would take for one of them.
+/// Names no player may take, in any case: the table's accounts and the house.
 pub const RESERVED_NAMES: [&str; 3] = ["KITTY", "POT", "HOUSE"];
 
-/// A player's name as it will be kept: `raw` trimmed and NFC-normalised (so "é" typed as
-/// one character or as "e" + accent is the same name). Errors, in words a player reads: an
-/// empty name, more than [`NAME_MAX`] characters, a control, format (zero-width, right-to-
-/// left override), private-use, unassigned or line-separator character or a space other
-/// than the plain one (each would make two different names look alike), or one of
-/// [`RESERVED_NAMES`] in any case. Pure; used for sessions' players (documents, forms, the
-/// API) and for clubs' names ([`club_name`]).
+/// A player's name as kept: trimmed and NFC. Errors in player words: empty, over
+/// [`NAME_MAX`], an invisible character, or one of [`RESERVED_NAMES`]. Also for clubs.
 pub fn player_name(raw: &str) -> Result<String, String> {
     visible_name(raw, NAME_MAX, "a player's name")
 }
@@ -27,16 +20,14 @@ pub fn player_name(raw: &str) -> Result<String, String> {
 /// The most characters a club's name has.
 pub const CLUB_NAME_MAX: usize = 60;
 
-/// A club's name as it will be kept, by the rules of [`player_name`] (1 to
-/// [`CLUB_NAME_MAX`] characters, visible ones only); a club may be called "Pot".
+/// A club's name as kept, by [`player_name`]'s rules up to [`CLUB_NAME_MAX`]; "Pot" is allowed.
 pub fn club_name(raw: &str) -> Result<String, String> {
     let name: String = raw.trim().nfc().collect();
     check_visible(&name, CLUB_NAME_MAX, "a club's name")?;
     Ok(name)
 }
 
-/// The form of a name two players may not share: lowercased (so "ann" and "Ann" are one
-/// name at the table). `name` is already normalised by [`player_name`].
+/// The form of a name two players may not share: lowercased. `name` is already normalised.
 pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
@@ -61,9 +52,7 @@ fn check_visible(name: &str, max: usize, what: &str) -> Result<(), String> {
     visible_characters(name, what)
 }
 
-/// Every character of `text` shows, as itself (see [`invisible`]), and it does not begin
-/// with a mark that only decorates the character before it (a name of accents alone, or one
-/// that would join whatever is written before it). Errors name the first character at fault.
+/// Every character shows as itself and the text does not open with a combining mark.
 fn visible_characters(text: &str, what: &str) -> Result<(), String> {
     shown_characters(text, what, invisible)
 }
@@ -85,11 +74,8 @@ fn shown_characters(text: &str, what: &str, hidden: fn(char) -> bool) -> Result<
     Ok(())
 }
 
-/// A free text a person types that pages show as a heading (a session's or a night's
-/// title): trimmed and NFC-normalised, at most `max` characters, only visible characters
-/// and plain spaces ([`invisible`]), except the joiners and selectors that make emoji
-/// ("♠️", a family) since a title is never compared as a name is; an empty title stays
-/// empty (it clears the title). Errors, in words, name the character at fault or the length.
+/// A title (session or night): trimmed, NFC, at most `max` characters, visible ones only
+/// but emoji joiners allowed; empty clears it. Errors name the character or length.
 pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
     let text: String = raw.trim().nfc().collect();
     if text.chars().count() > max {
@@ -99,8 +85,7 @@ pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
     Ok(text)
 }
 
-/// [`invisible`] but for the zero-width joiner, variation selectors and tag characters,
-/// which only shape the emoji before them.
+/// [`invisible`] but for the joiners, variation selectors and tags that shape emoji.
 fn hidden_in_title(c: char) -> bool {
     let emoji_part = matches!(
         c,
@@ -117,29 +102,22 @@ fn is_mark(c: char) -> bool {
     )
 }
 
-/// Whether names `a` and `b` would be taken for one another at the table: the same
-/// [`name_key`] ("Ann", "ANN"), or the same confusable skeleton of Unicode TR39
-/// (`unicode_security::skeleton`) as written or lowercased: Cyrillic "Аnn", fullwidth
-/// "Ａnn" and "Ann" are one name, and so are "AI" and "Al" ("I" and "l" look alike).
+/// Whether `a` and `b` could be taken for one another: same [`name_key`] or TR39 skeleton.
 pub fn look_alike(a: &str, b: &str) -> bool {
     let skeleton = |s: &str| unicode_security::skeleton(s).collect::<String>();
     let (ka, kb) = (name_key(a), name_key(b));
     ka == kb || skeleton(a) == skeleton(b) || skeleton(&ka) == skeleton(&kb)
 }
 
-/// The first of `others` that `name` would be taken for ([`look_alike`]), leaving out
-/// `name` itself written exactly so (the same player).
+/// The first of `others` that `name` would be taken for, except `name` itself.
 pub fn look_alike_of<'a>(name: &str, others: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     others
         .into_iter()
         .find(|other| *other != name && look_alike(name, other))
 }
 
-/// Characters that show as nothing, or as something else, or move the text around: the
-/// controls, format characters (zero-width, bidi overrides), separators other than the
-/// plain space, private-use and unassigned code points, Unicode's default-ignorable code
-/// points (TR39 identifier type `Default_Ignorable`: the combining grapheme joiner U+034F,
-/// variation selectors such as U+FE0F, Hangul fillers) and the blank braille pattern.
+/// Characters that show as nothing or something else, or move text (controls, format,
+/// private-use, unassigned, TR39 `Default_Ignorable`, the blank braille pattern).
 fn invisible(c: char) -> bool {
     use GeneralCategory as G;
     if c == ' ' {
@@ -163,18 +141,14 @@ fn invisible(c: char) -> bool {
         )
 }
 
-/// The seating of a session: the players seated now, clockwise, and everyone who has ever
-/// sat (each keeps his ledger account after leaving). The player after the dealer is the
-/// dealer's left (`docs/session-format.md`).
+/// The seating of a session: seated players clockwise, and everyone who ever sat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table {
     seated: Vec<String>,
     everyone: Vec<String>,
     gone_for_good: Vec<String>,
     last_dealer: Option<String>,
-    /// Who sat on the last dealer's left when the dealer left the table (the next seated
-    /// player clockwise); `None` while the dealer is seated or no hand was dealt. Cleared by
-    /// the next deal.
+    /// Who sat on the last dealer's left when he left; cleared by the next deal.
     left_of_gone_dealer: Option<String>,
 }
 
@@ -226,8 +200,7 @@ impl Table {
         self.last_dealer.as_deref()
     }
 
-    /// The seated players clockwise starting from the left of `dealer` and ending with him;
-    /// the seating as it is when `dealer` is not seated.
+    /// The seated players clockwise from `dealer`'s left, ending with him.
     pub fn from_left_of(&self, dealer: &str) -> Vec<&str> {
         let n = self.seated.len();
         let start = self
@@ -240,10 +213,8 @@ impl Table {
             .collect()
     }
 
-    /// The seated players in the order that leftover cents of an equal split are handed out:
-    /// from the player on the left of the most recent dealer, or from the first seat when no
-    /// hand was dealt yet (`docs/session-format.md`, "Precise readings"). When that dealer
-    /// has left the table, from the player who sat on his left.
+    /// The order odd cents of a split go in: from the last dealer's left (or whoever sat
+    /// there), else the first seat (session-format, "Precise readings").
     pub fn leftover_order(&self) -> Vec<&str> {
         match self.dealer_left() {
             Some(first) => self.clockwise_from(first),
@@ -251,15 +222,12 @@ impl Table {
         }
     }
 
-    /// The player on the dealer's left, who deals next (the player who sat on his left when
-    /// the dealer has left the table); `None` before the first hand.
+    /// Who deals next (see [`Table::leftover_order`]); `None` before the first hand.
     pub fn next_dealer(&self) -> Option<&str> {
         self.dealer_left()
     }
 
-    /// The seated player on the most recent dealer's left, or, when that dealer has left the
-    /// table, the one who sat on his left; `None` before the first hand or when nobody is
-    /// seated.
+    /// The seated player on the last dealer's left, or whoever sat there if he left.
     fn dealer_left(&self) -> Option<&str> {
         let dealer = self.last_dealer.as_deref()?;
         if self.is_seated(dealer) {
@@ -291,10 +259,7 @@ impl Table {
         }
     }
 
-    /// Unseats `name`; `for_good` marks a player who may not come back. When `name` is the
-    /// most recent dealer (or the player who sat on the left of a dealer who already left),
-    /// the next seated player clockwise is remembered as the one on the dealer's left, who
-    /// gets the first leftover cent and deals next.
+    /// Unseats `name` (`for_good`: no return), passing the dealer's left on if needed.
     pub fn unseat(&mut self, name: &str, for_good: bool) {
         let dealer = self.last_dealer.as_deref();
         let holds_the_left = if dealer.is_some_and(|d| self.is_seated(d)) {

@@ -1,26 +1,18 @@
-//! What the bidder needs to make the contract, in words, for the hand form's what-if
-//! preview: "Vincenzo needs 92 in counters to make 400". Read from the
-//! form's fields as typed so far, before the hand is complete enough for the rules to
-//! score it (the counters are what the bidder is about to play for). Pure.
+//! What the bidder needs to make the contract, for the hand form's preview ("Vincenzo
+//! needs 92 in counters to make 400"), from the form as typed so far. Pure.
 //!
-//! "Make" is each game's own (rules §1): a game with a contract registers its sentence in
-//! [`GameInfo::to_make`](super::GameInfo::to_make), built from the pieces here (the
-//! contract as typed, what the meld leaves for play, the bidding side); a game without a
-//! contract registers none and has nothing to make.
+//! Each game with a contract registers its sentence in
+//! [`GameInfo::to_make`](super::GameInfo::to_make), built from the pieces here.
 
 use std::collections::HashMap;
 
 use super::partnership::Side;
 
-/// The trick points of one deal in the pinochle games that count 250 (rules §1.1 with
-/// buried cards, §1.5–1.7): more than this cannot be taken in play.
+/// The trick points of one deal in the pinochle games that count 250 (rules §1.1, §1.5–1.7).
 const DECK_POINTS: i64 = 250;
 
-/// What the bidder needs to make the contract of game `game` (its id) as the form's
-/// `values` stand (field name → text as typed), with `seated` the players clockwise (the
-/// partnership games' sides are seats 1 and 3, 2 and 4): the game's own
-/// [`GameInfo::to_make`](super::GameInfo::to_make). `None` for an unknown id, when the
-/// game has no contract, the hand was all passed, or no bidder and bid are given yet.
+/// What the bidder of game `game` needs ([`GameInfo::to_make`](super::GameInfo::to_make));
+/// `None` without a contract or bidder and bid.
 pub fn to_make(game: &str, values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
     (super::game(game)?.to_make?)(values, seated)
 }
@@ -35,9 +27,7 @@ pub fn number(values: &HashMap<String, String>, name: &str) -> Option<i64> {
     given(values, name).and_then(|v| v.parse::<i64>().ok())
 }
 
-/// The contract as typed: the player in the form's field `bidder` (`"bidder"`,
-/// `"pitcher"`) and the `bid` in points. `None` when the hand was all passed
-/// (`all_passed`), or no bidder or no bid above 0 is given yet.
+/// The contract as typed: field `bidder` and `bid`; `None` if all passed or incomplete.
 pub fn contract<'a>(values: &'a HashMap<String, String>, bidder: &str) -> Option<(&'a str, i64)> {
     if given(values, "all_passed") == Some("true") {
         return None;
@@ -47,10 +37,8 @@ pub fn contract<'a>(values: &'a HashMap<String, String>, bidder: &str) -> Option
     Some((bidder, bid))
 }
 
-/// The partnership bidding games where the side's counted meld, once it takes a trick,
-/// and its trick points must reach the bid (rules §1.6, §1.7): "Bob & Dee (EW) need 130 in
-/// tricks to make 250 (meld 120); their meld counts once they take a trick", the side's
-/// meld read from `NS.meld` or `EW.meld`. A [`ToMakeFn`](super::game::ToMakeFn).
+/// The partnership bidding games (rules §1.6, §1.7): side meld and tricks must reach the
+/// bid ([`ToMakeFn`](super::game::ToMakeFn)).
 pub fn side_meld_and_tricks(values: &HashMap<String, String>, seated: &[String]) -> Option<String> {
     let (bidder, bid) = contract(values, "bidder")?;
     let side = side_of(seated, bidder)?;
@@ -63,11 +51,8 @@ pub fn side_meld_and_tricks(values: &HashMap<String, String>, seated: &[String])
     })
 }
 
-/// "Ann needs 92 in counters to make 400 (meld 308)": what `who` (`verb` "needs" or
-/// "need") must take in `play` ("counters", "tricks") on top of the `meld` to reach the
-/// `bid`, in points; or what it takes without a meld given, or that the meld makes it
-/// alone, or that it cannot be made: `bid` − `meld` above the 250 trick points that play
-/// can bring in.
+/// "Ann needs 92 in counters to make 400 (meld 308)", or that the meld makes it, or that
+/// 250 trick points cannot.
 pub fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -> String {
     let Some(meld) = meld.filter(|m| *m >= 0) else {
         return format!("{who} {verb} {bid} in meld and {play} to make {bid}");
@@ -85,8 +70,7 @@ pub fn in_play(who: &str, verb: &str, play: &str, bid: i64, meld: Option<i64>) -
     format!("{who} {verb} {need} in {play} to make {bid} (meld {meld})")
 }
 
-/// The side of `name` among `seated` (four players, sides seats 1 and 3, 2 and 4), if
-/// seated.
+/// The side of `name` among four `seated` players, if seated.
 pub fn side_of(seated: &[String], name: &str) -> Option<Side> {
     (seated.len() == 4)
         .then(|| seated.iter().position(|p| p == name))

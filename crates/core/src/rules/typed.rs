@@ -1,10 +1,6 @@
-//! The typed side of the seam: a game written as a [`Game`] reads its agreements and its
-//! events into its own types at the edge (serde, `deny_unknown_fields`), and ONE erased
-//! adapter, [`Typed`], turns it into the [`Engine`] the session fold, the registry and the
-//! pages use. What every engine would repeat lives here once: the reading of the
-//! agreements object (a refusal names `agreements.<field>`), the reading of each event
-//! into the game's event enum, the refusal of an event kind the game does not know,
-//! cloning, and the table's stake (a non-negative [`Stake`]). Pure.
+//! The typed side of the seam: a [`Game`] reads its agreements and events into its own
+//! types (serde, `deny_unknown_fields`), and one erased adapter, [`Typed`], makes it the
+//! [`Engine`] the fold, registry and pages use. Pure.
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -15,50 +11,38 @@ use super::sheet::{Cell, Layout, SheetLine};
 use super::{RuleError, Table, fields};
 use crate::money::Money;
 
-/// A game's table agreements: read from the session's `agreements` object as written
-/// (`Written`, defaults filled by serde), then checked against the rules.
+/// A game's table agreements: read as written (`Written`), then checked against the rules.
 pub trait TableAgreements: Sized {
-    /// The agreements as the session document writes them, each missing one at its
-    /// default (`docs/session-format.md`), unknown ones refused.
+    /// The agreements as the session document writes them (`docs/session-format.md`).
     type Written: DeserializeOwned;
     /// Checks the written agreements against the rules. Errors name the agreement bare
-    /// (`"target"`); [`read_agreements`] puts `agreements.` before it.
+    /// (`"target"`); [`read_agreements`] prefixes `agreements.`.
     fn check(written: Self::Written) -> Result<Self, RuleError>;
 
-    /// Reads the `agreements` object of a session document ([`read_agreements`]): each
-    /// missing agreement at its default. Errors name the field (`agreements.target`).
+    /// Reads the `agreements` object ([`read_agreements`]).
     fn read(object: &Map<String, Value>) -> Result<Self, RuleError> {
         read_agreements(object)
     }
 }
 
-/// Reads and checks a session's `agreements` object: the one prologue every game shares.
-/// Errors name `agreements.<field>`: unknown fields, wrong types, and whatever
-/// [`TableAgreements::check`] refuses.
+/// Reads and checks a session's `agreements` object; errors name `agreements.<field>`.
 pub fn read_agreements<A: TableAgreements>(object: &Map<String, Value>) -> Result<A, RuleError> {
     let written: A::Written = fields::read(object).map_err(|e| e.within("agreements"))?;
     A::check(written).map_err(|e| e.within("agreements"))
 }
 
-/// A game's events other than `payment` and `close` (which the session handles), as one
-/// enum: each kind (`"hand"`, `"declare_out"`) read into its typed event. Written with
-/// [`events!`](crate::rules::typed::events).
+/// A game's events besides `payment` and `close` ([`events!`](crate::rules::typed::events)).
 pub trait Events: Sized {
     /// The kinds this game takes, as the session document writes them in `type`.
     const KINDS: &'static [&'static str];
-    /// Reads the event `object` of kind `kind`: `None` when the game has no such kind;
-    /// otherwise the typed event or a refusal naming its field (unknown fields, missing
-    /// ones, wrong types).
+    /// Reads an event of kind `kind`; `None` when the game has no such kind.
     fn read(kind: &str, object: &Map<String, Value>) -> Option<Result<Self, RuleError>>;
     /// The kind of this event, as written in `type`.
     fn kind(&self) -> &'static str;
 }
 
-/// Declares a game's event enum and its [`Events`] reading: one line per kind, the kind as
-/// the session document writes it and the written struct serde reads the whole event
-/// object into (so a refusal names the field exactly as before, `points.high`); `by
-/// reader` names a function that reads it instead, for a game that refuses a field by name
-/// before serde would call it unknown (`all_passed` in a game without bidding).
+/// Declares a game's event enum and its [`Events`]: one line per kind and its written
+/// struct; `by reader` refuses a field by name before serde would (`all_passed`).
 macro_rules! events {
     ($(#[$m:meta])* $vis:vis enum $name:ident {
         $($(#[$vm:meta])* $kind:literal => $variant:ident($ty:ty) $(by $reader:path)?),+ $(,)?
@@ -95,9 +79,7 @@ macro_rules! events {
 }
 pub(crate) use events;
 
-/// Declares the agreements tests' helpers for the game's agreements type `$a`: `read`
-/// (a JSON object as the session document writes it, read and checked) and `field` (the
-/// field its refusal names).
+/// Agreements-test helpers for `$a`: `read` and `field`.
 #[cfg(test)]
 macro_rules! agreement_tests {
     ($a:ty) => {
@@ -125,10 +107,10 @@ macro_rules! read_event {
 }
 pub(crate) use read_event;
 
-/// One game's rules for one session, typed: its agreements, its events and its own state
-/// (`Self`, cloned to try an event or to replay from a point). Everything here is pure; a
-/// refusal names the field and the rule, and on a refusal the game is unchanged. The
-/// methods after [`Game::hand_form`] mean what [`Engine`]'s do, with the same defaults.
+/// One game's rules for one session, typed. Pure; a refusal names the field and the rule
+/// and leaves the game unchanged.
+///
+/// The methods after [`Game::hand_form`] mean what [`Engine`]'s do, with the same defaults.
 pub trait Game: Clone + Send + Sync + 'static {
     /// The table agreements, read once at the start.
     type Agreements: TableAgreements;
@@ -136,14 +118,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     type Event: Events;
     /// The game's name in a refusal ("Auction Pitch").
     const NAME: &'static str;
-    /// What may be entered instead, in a refusal of an unknown kind ("a hand, a payment or
-    /// the close").
+    /// What may be entered instead, in an unknown kind's refusal ("a hand, a payment or …").
     const ENTER: &'static str;
     /// The rule an unknown kind's refusal cites, if any (`"rules §1.7"`).
     const RULE: Option<&'static str> = None;
 
-    /// Starts a session from the checked agreements, the players (seat order) and the
-    /// `opening_scores` as written. Errors name the field (`opening_scores.Zed`).
+    /// Starts a session from agreements, players and `opening_scores`. Errors name the field.
     fn new(
         agreements: Self::Agreements,
         players: &[String],
@@ -160,9 +140,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// What the next hand's form offers ([`Engine::hand_form`]).
     fn hand_form(&self, table: &Table) -> HandFormSpec;
 
-    /// The refusal of an event kind this game does not take: [`unknown_kind`] by default;
-    /// a game overrides it to answer a kind other games know in its own words (no
-    /// declaring out in Partnership Auction Pinochle).
+    /// The refusal of a kind this game does not take ([`unknown_kind`] by default).
     fn unknown(kind: &str) -> RuleError {
         unknown_kind::<Self>(kind)
     }
@@ -212,9 +190,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
-/// The refusal of an event kind game `G` does not know, in the table's words:
-/// `"\"bet\" is not something that happens in Auction Pitch: enter a hand, a payment or
-/// the close"`, citing [`Game::RULE`].
+/// The refusal of a kind `G` does not know, citing [`Game::RULE`].
 pub fn unknown_kind<G: Game>(kind: &str) -> RuleError {
     let refusal = RuleError::new(
         "type",
@@ -230,8 +206,7 @@ pub fn unknown_kind<G: Game>(kind: &str) -> RuleError {
     }
 }
 
-/// Starts game `G` for one session: the [`StartFn`](super::game::StartFn) of every typed
-/// game's registration. Errors name the field (`agreements.stake`, `opening_scores.Zed`).
+/// Starts `G` for one session (every typed game's [`StartFn`](super::game::StartFn)).
 pub fn start<G: Game>(
     agreements: &Map<String, Value>,
     players: &[String],
@@ -262,9 +237,7 @@ impl<G: Game> Engine for Typed<G> {
     fn opening(&mut self, ctx: &mut Ctx<'_>) -> Option<Outcome> {
         self.0.opening(ctx)
     }
-    /// Reads the event into `G`'s enum, refusing a kind `G` does not know, then applies it.
-    /// A refusal of the reading names a side's or a player's entry as such
-    /// ([`Field::with_entries`](super::Field::with_entries)): serde's path is text and cannot say `melds.Ann` is Ann's.
+    /// Reads and applies the event; refusals name side and player entries as such.
     fn apply(
         &mut self,
         ctx: &mut Ctx<'_>,
@@ -323,9 +296,7 @@ impl<G: Game> Engine for Typed<G> {
     }
 }
 
-/// The table's stake per unit, as every game's agreements write it (`"0.05"`): money, at
-/// [`STAKE_DEFAULT`](super::game::STAKE_DEFAULT) when not written, and never negative (a
-/// refusal "the stake cannot be negative" naming `stake`). One piece for every game.
+/// The stake per unit as written (`"0.05"`): money, never negative (refusal names `stake`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "Money")]
 pub struct Stake(Money);
@@ -354,27 +325,22 @@ impl TryFrom<Money> for Stake {
     }
 }
 
-/// `true`: the default of an agreement that holds unless the table writes otherwise
-/// (serde's `default = "crate::rules::typed::yes"`), one for every game.
+/// `true`: serde default of an agreement that holds unless written otherwise.
 pub fn yes() -> bool {
     true
 }
 
-/// 1,000 points: the target the pinochle games play to unless agreed otherwise (rules
-/// §1.5, §1.7, §1.9; S002–S004).
+/// 1,000 points: the pinochle games' default target (rules §1.5, §1.7, §1.9; S002–S004).
 pub fn thousand() -> i64 {
     1000
 }
 
-/// 250 points: how far the target rises when both reach it on one deal, unless agreed
-/// otherwise (rules §1.5, §1.9; S002, S004).
+/// 250 points: the default target rise when both reach it on one deal (rules §1.5, §1.9).
 pub fn two_fifty() -> i64 {
     250
 }
 
-/// Points agreed for the table (a target, its step), kept within 1–`max`: `value`, or a
-/// refusal naming `field` that says "`value` must be between 1 and `max` points" and then
-/// `more`, the game's own words (`" (1,000)"`), citing `rule` when the game cites one.
+/// Points agreed within 1–`max`; a refusal names `field`, adds `more`, cites `rule`.
 pub fn points_within(
     field: &str,
     value: i64,
@@ -395,10 +361,7 @@ pub fn points_within(
     })
 }
 
-/// The contract fields of a deal where all passed, in the games with an auction (`given`:
-/// each field's name and whether the hand gives it): none may be given, since a deal passed
-/// out has no contract. Errors name the first field given, in the game's `words`, citing
-/// `rule`.
+/// Refuses contract fields `given` when all passed, naming the first, citing `rule`.
 pub fn no_contract(
     given: &[(&'static str, bool)],
     words: &str,

@@ -4,14 +4,8 @@
 use super::{EventKind, Fold, Refusal, Row};
 
 impl Fold {
-    /// Folds the events that stand, in order and numbered afresh from 0, from `start` (the
-    /// same session's fold before any event), and calls `each` with the row of every one.
-    ///
-    /// Without a standing `reopen` this keeps one state and never a row, so it costs the
-    /// memory of a hand, not of the session; a `reopen` changes the close's row after the
-    /// fact, so then the rows come from a fold of their own (slimmed as it goes, rows are
-    /// handed over once that fold is whole). Errors: a standing event refused (it was
-    /// accepted when recorded, so this means a bug).
+    /// Folds the standing events afresh from `start`, calling `each` with every row. Keeps
+    /// one state unless a `reopen` stands. Errors: a standing event refused (a bug).
     pub fn for_each_afresh(&self, start: Fold, mut each: impl FnMut(&Row)) -> Result<(), Refusal> {
         if self.rows.iter().any(|r| r.kind == EventKind::Reopen) {
             let mut fresh = start;
@@ -33,8 +27,7 @@ impl Fold {
                 last_hand = r.hand_number;
             }
             if !r.game_ends.is_empty() {
-                // Nothing here reads a finished game but the last: keep the others slim,
-                // or a session where every hand is a game holds each one whole here too.
+                // Only the last finished game is read: keep the others slim.
                 core.finished.slim_older();
             }
             each(&r);

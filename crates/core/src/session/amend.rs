@@ -1,13 +1,11 @@
-//! Corrections and undos on the fold: restart from the state before the amended event,
-//! re-apply what stands after it, post only the difference, and strike or re-show the
-//! game ends it changes. Never erases: the amended rows stay, struck.
+//! Corrections and undos: restart from the state before the amended event, re-apply what
+//! stands after it, post only the difference. The amended rows stay, struck.
 
 use super::*;
 use crate::ledger::Postings;
 use crate::rules::{Cell, Field, Step};
 
-/// A `void` or `correction` as read: the event it changes, the replacement (`None` for a
-/// `void`) and why.
+/// A `void` or `correction` as read: its target, the replacement (`None` for a `void`), why.
 struct Asked {
     target: usize,
     replacement: Option<Map<String, Value>>,
@@ -20,7 +18,7 @@ struct Redone {
     core: Core,
     /// How many games were finished before the amended event: those stand as they were.
     games_before: usize,
-    /// They, as they now stand (a `void`'s target left out), each with its kept state.
+    /// Those standing now (a `void`'s target left out), each with its kept state.
     standing: Vec<Standing>,
     /// The replacement's own reckoning: its words, steps and rules; `None` for a `void`.
     reckoning: Option<(String, Vec<Step>, Vec<String>)>,
@@ -31,9 +29,7 @@ struct Redone {
 }
 
 impl Fold {
-    /// The state before the standing event at `slot`: the nearest state kept at or before
-    /// it, with the standing events between replayed. Errors: a replayed event refused
-    /// (it was accepted when recorded, so this is a bug), named at `index`.
+    /// The state before the standing event at `slot`. Errors: a replay refused (a bug).
     pub(super) fn state_before(&self, slot: usize, index: usize) -> Result<Core, Refusal> {
         let kept = self.standing[..=slot.min(self.standing.len().saturating_sub(1))]
             .iter()
@@ -54,8 +50,7 @@ impl Fold {
         Ok(core)
     }
 
-    /// A `void` or `correction` at `index`: restarts from the state before its target,
-    /// re-applies the standing events after it with the change, and posts the difference.
+    /// A `void` or `correction` at `index`: replays with the change, posts the difference.
     pub(super) fn amend(
         &mut self,
         index: usize,
@@ -102,9 +97,7 @@ impl Fold {
         Ok(())
     }
 
-    /// The `void` or `correction` at `index` as read, checked before anything is replayed:
-    /// the sitting is open (or it undoes a payment), the reason is short enough and the
-    /// event it changes is an earlier one. Errors name `type`, the event's field at fault,
+    /// The amendment at `index`, checked before any replay. Errors name `type`, the field,
     /// `reason` or `event`.
     fn asked(
         &self,
@@ -163,10 +156,8 @@ impl Fold {
         })
     }
 
-    /// The standing events from the one at `slot` (event `target`) on, with the change
-    /// made: a `void`'s target left out, a correction's target replaced by `replacement`;
-    /// and the target's type. Errors: a replacement of another type, named
-    /// `replacement.type` at `index`.
+    /// The standing events from `slot` on with the change, and the target's type. Errors:
+    /// `replacement.type` differs.
     fn changed(
         &self,
         index: usize,
@@ -206,10 +197,8 @@ impl Fold {
         Ok((changed, current_kind))
     }
 
-    /// Replays `changed` (the standing events from `slot` on, with the change) from the
-    /// state before `slot`, keeping the state before every [`CHECKPOINT`]th. Errors, at
-    /// `index`: the replacement of `target` refused (named `replacement.<field>`), or a
-    /// later event the change makes refused (named `event`).
+    /// Replays `changed` from before `slot`, keeping checkpoints. Errors at `index`:
+    /// `replacement.<field>`, or `event` for a later event refused.
     fn redo(
         &self,
         index: usize,
@@ -267,8 +256,7 @@ impl Fold {
         })
     }
 
-    /// How the sheet names the amended event `target` of type `kind`: "Hand 3", "The
-    /// payment", "Event 4 (player joins)".
+    /// How the sheet names the amended event: "Hand 3", "The payment", "Event 4 (player joins)".
     fn amended_label(&self, target: usize, kind: EventKind) -> String {
         match self
             .rows
@@ -281,10 +269,8 @@ impl Fold {
         }
     }
 
-    /// At the amendment row `r` (to be row `at`) of event `target`, with `now` the games
-    /// finished after the first `from` (the games finished before `target`): strikes every closing row shown that no longer stands as shown,
-    /// and shows under `r` every game that ended differently or newly, and every game the
-    /// changed event had finished.
+    /// Strikes closing rows that no longer stand and shows under row `r` each game that
+    /// ended anew; `now` holds the games after the first `from`.
     fn reshow_game_ends(
         &mut self,
         r: &mut Row,
@@ -294,7 +280,7 @@ impl Fold {
     ) {
         let amended_by = r.index.unwrap_or_default();
         let last_shown = self.shown.last_key_value().map_or(0, |(&number, _)| number);
-        // Games up to `from` were finished before the amended event: they stand as shown.
+        // Games up to `from` finished before the amended event: they stand.
         for number in from + 1..=last_shown.max(from + now.len()) {
             let new = now.get(number - from - 1);
             let old = self
@@ -367,9 +353,7 @@ fn amendment_words(
     }
 }
 
-/// The amendment's row at `index` (of type `kind`) for the amended event named `label`:
-/// `postings`, the money that takes the balances to where `redone` leaves them, in words
-/// with `reason`, and the replacement's reckoning; the scores after it are the last kept.
+/// The amendment's row: postings to `redone`'s balances, words with `reason`, reckoning.
 fn amendment_row(
     index: usize,
     kind: EventKind,
@@ -400,10 +384,7 @@ fn amendment_row(
     row(Some(index), kind, None, outcome)
 }
 
-/// What the amendment row `r` shows as standing when the last event standing after it
-/// (`last_event`) finished a game shown again under it: that game's final scores (the
-/// last event's cells, `last_cells`), its closing row and the new game following; `None`
-/// otherwise.
+/// What row `r` shows as standing when `last_event` finished a game shown again under it.
 fn final_tally(
     core: &Core,
     r: &Row,
@@ -433,10 +414,7 @@ fn final_tally(
 }
 
 impl Fold {
-    /// Why event `target` (earlier than this one, and not standing) cannot be undone or
-    /// corrected, in words a player reads: it is itself a correction (taken back by
-    /// correcting its event again) or an undo, or it was undone already, or it is not an
-    /// event the sheet changes (the opening ante, a close).
+    /// Why event `target` cannot be amended, in player words.
     fn not_amendable(&self, target: usize) -> String {
         let row = self.row_of.get(&target).and_then(|&r| self.rows.get(r));
         match row.and_then(|r| r.amends) {

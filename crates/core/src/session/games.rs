@@ -6,10 +6,7 @@ use std::sync::Arc;
 use super::Finish;
 use crate::rules::FinishedGame;
 
-/// The games finished so far, as a list shared by every state that holds them: a state
-/// after a game end points at the state's list before it plus one game, so copying a state
-/// (before every event, for corrections) copies one pointer, never the games, and each
-/// finished game is kept once however many states follow it.
+/// The finished games, a persistent list shared by every state: each game kept once.
 #[derive(Clone, Default)]
 pub(super) struct Games(Option<Arc<GameNode>>);
 
@@ -24,19 +21,13 @@ struct GameNode {
 enum Held {
     /// All of it: what a fold needs to show the game again under a correction.
     Whole(Box<Finish>),
-    /// Its ledger record alone, as compact JSON text: what a state that is never corrected
-    /// ([`super::Tip`]) keeps of every game but the last, in about a tenth of the memory.
+    /// Its ledger record alone, as compact JSON (a tip's older games).
     Record(Box<str>),
-    /// The ledger records of `games` games in a row, oldest first, one line of compact
-    /// JSON each, deflated: what a tip keeps of its older games once [`PACK`] records
-    /// stand behind the last. A session where every hand is a game (the Auction game)
-    /// would otherwise keep a record per hand in every cached state.
+    /// Deflated records of `games` games, oldest first, one JSON line each.
     Packed { lines: Box<[u8]>, games: usize },
 }
 
-/// How many single records a tip keeps behind its last game before it packs them into
-/// one [`Held::Packed`] run: a 10,000-game session then keeps its records in about a
-/// tenth of their size, and reading them back (the ledger's `games`) inflates 79 runs.
+/// How many single records a tip keeps before packing them into one [`Held::Packed`].
 const PACK: usize = 128;
 
 impl Held {
@@ -48,9 +39,7 @@ impl Held {
         }
     }
 
-    /// The ledger records of the games it holds, oldest first. A record was written from a
-    /// [`FinishedGame`] and a run deflated here, so they always read back; were one not to,
-    /// the draw it gives would show in the ledger, never a panic.
+    /// The ledger records it holds, oldest first; an unreadable one reads as a draw.
     fn records(&self) -> Vec<FinishedGame> {
         match self {
             Held::Whole(finish) => vec![finish.game.clone()],
@@ -141,14 +130,12 @@ impl Games {
         *self = Games(Some(Arc::new(GameNode { game, len, before })));
     }
 
-    /// Every game kept whole, in order (a copy: the cost grows with the games, not the
-    /// hands). A fold's list is always whole; a tip's games but the last are left out.
+    /// Every game kept whole, in order (a copy). A tip leaves out all but the last.
     pub(super) fn to_vec(&self) -> Vec<Finish> {
         self.to_vec_after(0)
     }
 
-    /// [`Games::to_vec`] of the games after the first `from` alone: what a correction can
-    /// change, since the games finished before the amended event stand as they were.
+    /// [`Games::to_vec`] after the first `from`: what a correction can change.
     pub(super) fn to_vec_after(&self, from: usize) -> Vec<Finish> {
         let mut games = Vec::with_capacity(self.len().saturating_sub(from));
         let mut at = self.0.as_deref();
@@ -175,9 +162,7 @@ impl Games {
         runs.into_iter().rev().flatten().collect()
     }
 
-    /// The same games, of which every one but the last keeps only its ledger record (older
-    /// ones packed): what a state that is never corrected needs ([`super::Tip`]), in a list
-    /// of its own. Copies one game at a time, never the whole list at once.
+    /// The same games, all but the last as records (older packed): a [`super::Tip`]'s.
     pub(super) fn slim_copy(&self) -> Games {
         let mut nodes = Vec::new();
         let mut at = self.0.as_deref();
@@ -193,10 +178,8 @@ impl Games {
         copy
     }
 
-    /// Keeps of every game but the last only its ledger record, from the one before the
-    /// last back to the first already slim, and packs those records once [`PACK`] stand
-    /// behind the last; a game shared with another list is left whole (that list may need
-    /// it). Costs one game a call when called after every push.
+    /// Slims every game but the last to its record and packs past [`PACK`]; games shared
+    /// with another list stay whole. One game per call after each push.
     pub(super) fn slim_older(&mut self) {
         let mut next = self
             .0
@@ -208,8 +191,7 @@ impl Games {
             let Held::Whole(finish) = &node.game else {
                 break;
             };
-            // Serializing a record of strings and a JSON value cannot fail; were it to,
-            // the game stays whole.
+            // Serializing cannot fail; were it to, the game stays whole.
             if let Ok(text) = serde_json::to_string(&finish.game) {
                 node.game = Held::Record(text.into_boxed_str());
             }
@@ -218,8 +200,7 @@ impl Games {
         self.pack();
     }
 
-    /// Packs the single records right behind the last game into one [`Held::Packed`] run
-    /// once there are [`PACK`] of them that no other list shares.
+    /// Packs the [`PACK`] unshared single records behind the last game into one run.
     fn pack(&mut self) {
         let Some(last) = self.0.as_mut().and_then(Arc::get_mut) else {
             return;
@@ -269,8 +250,7 @@ impl Games {
 }
 
 impl Drop for Games {
-    /// Lets go of a long list one game at a time: dropped the usual way, each game would
-    /// drop the one before it from within its own drop, as deep as the list is long.
+    /// Drops a long list one game at a time, not recursively as deep as the list.
     fn drop(&mut self) {
         let mut next = self.0.take();
         while let Some(node) = next {

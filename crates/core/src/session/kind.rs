@@ -1,48 +1,32 @@
-//! What kind of event a row of the session is: read once from the event's `type` where the
-//! fold reads the event, against the game's declared kinds, matched on everywhere after,
-//! and written out as the very text it was read from (`docs/session-format.md`, "Events
-//! every game knows"). Pure.
+//! What kind of event a row is: read once from `type` against the game's kinds, and
+//! written back as the same text (session-format, "Events every game knows"). Pure.
 
 use std::fmt;
 
 use serde_json::Value;
 
-/// The kind of one event of a session, or of the opening ante: the `type` the session
-/// document writes, read against the session's own kinds and the kinds its game declares
-/// ([`crate::rules::typed::Events::KINDS`]). Its text ([`EventKind::as_str`], `Display`,
-/// `Serialize`) is exactly the `type` it was read from, so the documents, the CSV and the
-/// pages write what they always wrote. Copied, never allocated: 16 bytes.
+/// The kind of one event or of the opening ante; its text is exactly the `type` read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EventKind {
-    /// `opening_ante`: the ante a kitty pot takes from every seated player at the start,
-    /// without an event (the ledger's entry `seq` 0; rules §1.2 rule 1). Never read from a
-    /// document: an event written with this `type` is one the game does not know.
+    /// `opening_ante`: the kitty's ante (ledger `seq` 0; rules §1.2 rule 1); never read.
     OpeningAnte,
-    /// `hand`: one deal (in the Auction money-card game, one whole game), the event every
-    /// game declares (session-format).
+    /// `hand`: one deal (in the Auction money-card game, one game); every game has it.
     Hand,
-    /// `payment`: money really handed over at the table; also to or from the kitty or the
-    /// pot, which does not change its size (session-format).
+    /// `payment`: money handed over at the table, also to or from the kitty or pot.
     Payment,
-    /// `close`: the end of the sitting; a kitty is shared out by the game's rule and the
-    /// settlement proposed (session-format).
+    /// `close`: the end of the sitting; the kitty is shared out and a settlement proposed.
     Close,
-    /// `reopen`: takes the standing `close` back; its postings are reversed and play goes
-    /// on (session-format).
+    /// `reopen`: takes the standing `close` back, reversing its postings.
     Reopen,
     /// `void`: undoes an earlier event, which stays on the sheet, struck (session-format).
     Void,
-    /// `correction`: replaces an earlier event by an event of the same type
-    /// (session-format).
+    /// `correction`: replaces an earlier event by one of the same type.
     Correction,
-    /// Any other kind the session's game declares: `declare_out`, `player_joins`,
-    /// `player_leaves`, `kitty_divide` (each game's section of session-format).
+    /// Any other kind the game declares (`declare_out`, `player_joins`, …).
     Game(GameKind),
 }
 
-/// A kind of event one game declares besides `hand` ([`EventKind::Game`]), held as a
-/// reference to its entry in the game's [`crate::rules::typed::Events::KINDS`]: 8 bytes,
-/// never allocated, and only ever one the game takes. Its text is that entry.
+/// A kind one game declares besides `hand`: a reference into its `KINDS`, never allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GameKind(&'static &'static str);
 
@@ -63,11 +47,7 @@ const SESSION_KINDS: [EventKind; 5] = [
 ];
 
 impl EventKind {
-    /// The kind an event's `type` names, `text`, in a session whose game declares
-    /// `game_kinds` ([`crate::rules::Engine::kinds`]): one of the session's own kinds
-    /// (`payment`, `close`, `reopen`, `void`, `correction`) first, else one the game
-    /// declares. `None` for any other text, `opening_ante` included: such an event is
-    /// refused in the game's words ([`crate::rules::Engine::unknown`]).
+    /// The kind `text` names, session kinds first; `None` otherwise (`opening_ante` too).
     pub fn read(text: &str, game_kinds: &'static [&'static str]) -> Option<EventKind> {
         EventKind::of_session(text).or_else(|| {
             let declared = game_kinds.iter().find(|k| **k == text)?;
@@ -78,16 +58,12 @@ impl EventKind {
         })
     }
 
-    /// One of the kinds every session takes whatever its game (`payment`, `close`,
-    /// `reopen`, `void`, `correction`) written `text`; `None` for a game's kinds, which
-    /// only the game knows ([`EventKind::read`]), and any other text.
+    /// The session kind written `text`; `None` for anything else.
     pub fn of_session(text: &str) -> Option<EventKind> {
         SESSION_KINDS.into_iter().find(|k| k.as_str() == text)
     }
 
-    /// The session's own kind ([`EventKind::of_session`]) of `event` as written, before
-    /// its game is at hand: `None` for a game's kinds, any other `type`, and an event
-    /// without one (which the fold refuses).
+    /// The session kind of `event`; `None` for a game's kind or none.
     pub fn of_session_event(event: &Value) -> Option<EventKind> {
         event
             .get("type")
@@ -95,8 +71,7 @@ impl EventKind {
             .and_then(EventKind::of_session)
     }
 
-    /// The kind as the session document writes it in `type` (`"hand"`), and as the
-    /// ledger writes it (`"opening_ante"` for the opening ante).
+    /// The kind as written in `type` (`"hand"`; `"opening_ante"` in the ledger).
     pub fn as_str(self) -> &'static str {
         match self {
             EventKind::OpeningAnte => "opening_ante",
@@ -110,20 +85,17 @@ impl EventKind {
         }
     }
 
-    /// The kind in a player's words, as the sheet and the settle-up name an event that is
-    /// not a hand: its text with spaces (`"player joins"`, `"opening ante"`).
+    /// The kind in a player's words: its text with spaces (`"player joins"`).
     pub fn words(self) -> String {
         self.as_str().replace('_', " ")
     }
 
-    /// Whether it amends an earlier event (`void`, `correction`): the fold restarts from
-    /// the state before that event (session-format).
+    /// Whether it amends an earlier event (`void`, `correction`).
     pub fn amends(self) -> bool {
         matches!(self, EventKind::Void | EventKind::Correction)
     }
 
-    /// Whether it reaches back before the last event (an amendment or a `reopen`), so it
-    /// needs the session's history, not only the state after its last event.
+    /// Whether it reaches back (an amendment or `reopen`), needing the history.
     pub fn reaches_back(self) -> bool {
         self.amends() || self == EventKind::Reopen
     }

@@ -1,15 +1,12 @@
-//! The session fold: one pass over a session's events that keeps, for every event, what the
-//! ledger and the score sheet need, corrections included. Pure and cloneable.
+//! The session fold: one pass over a session's events keeping what the ledger and the
+//! score sheet need, corrections included. Pure and cloneable.
 //!
-//! The fold keeps the state before every [`CHECKPOINT`]th event that still stands, so a
-//! `void` or `correction` of event N restarts from the state just before N (replayed from
-//! the nearest kept state) and re-applies only the events after it; the original event and its postings stay as history and the amendment
-//! posts the difference (issue "corrections never erase: they reverse and re-enter"). The
-//! same pass records which rows are struck, which event finished which game, and which game
-//! ends an amendment changed: nothing is replayed per correction or guessed from sentences.
+//! The state before every [`CHECKPOINT`]th standing event is kept, so a `void` or
+//! `correction` of event N replays from the nearest kept state and posts only the
+//! difference; the original stays, struck. The same pass records struck rows, which event
+//! finished which game, and which game ends an amendment changed.
 
-/// The accessors a [`Fold`] and its [`Tip`] share, read from their `core` (the session as
-/// it stands after the last event): written once, for both.
+/// The accessors a [`Fold`] and its [`Tip`] share, read from their `core`.
 macro_rules! core_accessors {
     () => {
         /// How many games are finished in the session as it stands.
@@ -91,12 +88,10 @@ impl Clone for Box<dyn Engine> {
     }
 }
 
-/// A game finished in the session as it stands: the event that finished it, the ledger's
-/// record of it, what its closing row shows, and its payments (that event's postings).
+/// A game finished in the session: its event, ledger record, closing row and payments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finish {
-    /// The 0-based index of the event that finished it (a replacement counts as the event
-    /// it replaces).
+    /// The 0-based index of the event that finished it (a replacement counts as its target).
     pub event: usize,
     /// The ledger's record (`games`).
     pub game: FinishedGame,
@@ -106,8 +101,7 @@ pub struct Finish {
     pub postings: Vec<Posting>,
 }
 
-/// The state after some events: the engine, the seating, the balances (cents), the close,
-/// and the games finished so far.
+/// The state after some events: engine, seating, balances (cents), close, games finished.
 #[derive(Clone)]
 struct Core {
     engine: Box<dyn Engine>,
@@ -151,11 +145,8 @@ struct Correction {
 const REASON_MAX: usize = 200;
 
 impl Core {
-    /// Applies the event at `index`, which is neither an amendment (`void`, `correction`)
-    /// nor a `reopen`, and returns its row; `last_hand` is the number of the last hand
-    /// standing before it. A deal is numbered after the last hand standing: an undone hand
-    /// keeps its struck number and the hand entered in its place takes the same one.
-    /// Errors: the rules' refusal at `index`; on error the core is unchanged.
+    /// Applies a plain event at `index` and returns its row; a deal is numbered after
+    /// `last_hand`. Errors: the rules' refusal; the core is unchanged.
     fn apply_plain(
         &mut self,
         index: usize,
@@ -169,8 +160,7 @@ impl Core {
         Ok(r)
     }
 
-    /// [`Core::apply_plain`] without the copy that keeps the core unchanged on error: on
-    /// error this core must be dropped.
+    /// [`Core::apply_plain`] without the copy: on error this core must be dropped.
     fn apply_plain_in_place(
         &mut self,
         index: usize,
@@ -191,11 +181,8 @@ impl Core {
         Ok(r)
     }
 
-    /// Reads the event `raw` at `index`: its object and its kind, read against the game's
-    /// kinds ([`EventKind::read`]). Errors name `event` (not an object) or `type` (none);
-    /// a `type` neither the session nor the game knows is refused in the game's words
-    /// ([`Engine::unknown`]), after the checks every event meets first ([`Core::admit`]),
-    /// so it is refused as it always was.
+    /// Reads the event at `index` and its kind. Errors name `event` or `type`; an unknown
+    /// `type` is refused in the game's words after [`Core::admit`].
     fn read_event<'a>(
         &self,
         raw: &'a Value,
@@ -211,11 +198,8 @@ impl Core {
         }
     }
 
-    /// What every event of kind `kind` (`None`: one nobody knows) at `index` meets before it
-    /// is applied, in this order: its numbers within bounds, so no rule's arithmetic can
-    /// overflow, then the sitting open, unless it is a payment (session-format: after the
-    /// close only a payment, the undo of a payment or a reopen). Errors: the refusal at
-    /// `index`, naming the number's field or `type`.
+    /// The first checks of every event: numbers in bounds, the sitting open unless a
+    /// payment (session-format). Errors name the field or `type`.
     fn admit(
         &self,
         index: usize,
@@ -241,9 +225,7 @@ impl Core {
         }
     }
 
-    /// Applies the event at `index` (a hand, a payment, a close or another of the game's
-    /// kinds: never an amendment or a reopen, which the fold handles) and posts its money.
-    /// Errors: the rules' refusal at `index`; on error the core must be dropped.
+    /// Applies a plain event and posts its money; on error the core must be dropped.
     fn step(
         &mut self,
         index: usize,
@@ -252,7 +234,7 @@ impl Core {
     ) -> Result<Outcome, Refusal> {
         self.admit(index, Some(kind), object)?;
         let house = self.engine.house_accounts();
-        // The melds named go around the game, which never sees them (older documents have none).
+        // The melds named go around the game, which never sees them.
         let named = crate::rules::meld::detail::split(kind.as_str(), object);
         let object = named.as_ref().map_or(object, |(rest, _)| rest);
         let mut ctx = Ctx {
@@ -319,8 +301,7 @@ fn check_zero_sum(postings: &[Posting], index: Option<usize>) -> Result<(), Refu
     }
 }
 
-/// An event as a JSON object with its type as written, before it is read against the game
-/// ([`Core::read_event`]). Errors name `event` or `type`.
+/// An event as a JSON object with its type. Errors name `event` or `type`.
 fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &str), Refusal> {
     let object = raw
         .as_object()
@@ -335,14 +316,11 @@ fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &str)
     Ok((object, kind))
 }
 
-/// An event that still stands (not undone, its latest version), with the state before it
-/// when it is kept there (every [`CHECKPOINT`]th event, and the first).
+/// An event that still stands (its latest version), with the state before it when kept.
 #[derive(Clone)]
 struct Standing {
     index: usize,
-    /// The event as compact JSON text: a tenth of the memory of its parsed [`Value`], which
-    /// a long session would otherwise hold once per hand; parsed again only when a
-    /// correction replays it.
+    /// The event as compact JSON, parsed again only when a correction replays it.
     event: Box<str>,
     /// Whether it is a deal ([`Engine::is_deal`]), for "undo last hand".
     deal: bool,
@@ -360,16 +338,13 @@ impl Standing {
         }
     }
 
-    /// The event parsed again. It was written from a [`Value`], so it always parses; were
-    /// it not to, the `Null` it gives is refused as "not an object" where it is applied.
+    /// The event parsed again; were it not to parse, the `Null` is refused as "not an object".
     fn event(&self) -> Value {
         serde_json::from_str(&self.event).unwrap_or(Value::Null)
     }
 }
 
-/// The fold keeps the state before one standing event in this many: the state before any
-/// other is replayed from the nearest kept one (at most this many events), so a long
-/// session holds a few states, not one per hand.
+/// The fold keeps the state before one standing event in this many.
 pub const CHECKPOINT: usize = 32;
 
 /// The session folded so far.
@@ -397,9 +372,7 @@ impl std::fmt::Debug for Fold {
 }
 
 impl Fold {
-    /// Starts the engine of `game` for the agreements, players (seat order) and opening
-    /// scores, with the opening ante when the game takes one. Errors: refused agreements or
-    /// opening scores, naming the field.
+    /// Starts `game`, with the opening ante where it takes one. Errors name the field.
     pub fn start(
         game: &'static GameInfo,
         agreements: &Map<String, Value>,
@@ -454,8 +427,7 @@ impl Fold {
         })
     }
 
-    /// Applies the event at `index` (the next one). Errors: the rules' refusal, naming
-    /// the event's index and field; on error the fold is unchanged.
+    /// Applies the next event, at `index`. Errors: the rules' refusal; the fold is unchanged.
     pub fn apply(&mut self, index: usize, raw: &Value) -> Result<(), Refusal> {
         let (object, kind) = self.core.read_event(raw, index)?;
         if kind.amends() {
@@ -502,16 +474,14 @@ impl Fold {
         self.start_line.as_ref()
     }
 
-    /// The games finished in the session as it stands, in order (a copy): every one, but
-    /// of a fold slimmed as it went ([`Fold::slim_older`]) only those it kept whole.
+    /// The games finished, in order (of a slimmed fold, those kept whole).
     pub fn finished(&self) -> Vec<Finish> {
         self.core.finished.to_vec()
     }
 
     core_accessors!();
 
-    /// The event at `index` as it stands now (its latest correction), `None` when it was
-    /// undone, is an amendment, or does not exist.
+    /// The event at `index` as it stands; `None` if undone, an amendment, or absent.
     pub fn standing_event(&self, index: usize) -> Option<Value> {
         self.standing_slot(index)
             .map(|slot| self.standing[slot].event())
@@ -522,22 +492,18 @@ impl Fold {
         self.standing_slot(index).is_some()
     }
 
-    /// The kind of the event at `index` when it stands (a correction keeps the kind of the
-    /// event it replaces), read from its row: `None` when it was undone, is an amendment,
-    /// or does not exist.
+    /// The kind of the standing event at `index`; `None` if undone, an amendment, or absent.
     pub fn standing_kind(&self, index: usize) -> Option<EventKind> {
         let row = self.row_of.get(&index).and_then(|&r| self.rows.get(r))?;
         self.stands(index).then_some(row.kind)
     }
 
-    /// Where the event at `index` is among the standing ones, which are in the order of
-    /// their indices.
+    /// The position of event `index` among the standing ones.
     fn standing_slot(&self, index: usize) -> Option<usize> {
         self.standing.binary_search_by_key(&index, |s| s.index).ok()
     }
 
-    /// The last deal that still stands ([`Engine::is_deal`]): the one "undo last hand"
-    /// undoes.
+    /// The last standing deal: what "undo last hand" undoes.
     pub fn last_standing_hand(&self) -> Option<usize> {
         self.standing.iter().rev().find(|s| s.deal).map(|s| s.index)
     }

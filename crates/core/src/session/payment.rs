@@ -17,8 +17,7 @@ struct Payment {
     amount: Money,
 }
 
-/// `payment`: money really handed over from one account to another, which moves both
-/// balances toward zero (`docs/session-format.md`, "Events every game knows").
+/// `payment`: money handed over from one account to another (session-format).
 pub(super) fn payment(
     house: &[&str],
     ctx: &mut Ctx<'_>,

@@ -1,6 +1,5 @@
-//! What closing now would do, without closing: the settle-up the sheet shows and the
-//! standing API proposes before the close, so neither proposes "pays KITTY" for a kitty
-//! that closing would share out.
+//! What closing now would do, without closing, so the settle-up never proposes "pays
+//! KITTY" for a kitty the close would share out.
 
 use serde_json::{Map, Value};
 
@@ -8,8 +7,7 @@ use super::{Core, EventKind, Fold, Tip};
 use crate::ledger::{Balances, Posting};
 
 impl Core {
-    /// A `close` appended at event `index` to a copy of this state: the balances after it
-    /// and its postings. `None` once closed, or when the rules would refuse a close now.
+    /// A `close` appended at `index` to a copy; `None` once closed or if refused.
     fn close_preview(&self, index: usize) -> Option<(Balances, Vec<Posting>)> {
         if self.closed_at.is_some() {
             return None;
@@ -23,10 +21,7 @@ impl Core {
 }
 
 impl Fold {
-    /// What closing now would do, for the settle-up's preview: every balance (cents, the
-    /// kitty's included) after a `close` appended now, and the close's own postings (the
-    /// kitty shared out by its rule). `None` once closed, or when the rules would refuse a
-    /// close now. Pure: the fold itself is unchanged.
+    /// Balances (cents) and postings of a `close` now; `None` once closed or if refused.
     pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
         let index = self.row_of.keys().next_back().map_or(0, |i| i + 1);
         self.core.close_preview(index)
@@ -34,9 +29,7 @@ impl Fold {
 }
 
 impl Tip {
-    /// [`Fold::close_preview`] from the state after the last event alone (no history):
-    /// the balances after a `close` appended now and the close's postings; `None` once
-    /// closed or when the rules would refuse a close now.
+    /// [`Fold::close_preview`] from the tip alone.
     pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
         self.core.close_preview(self.events)
     }

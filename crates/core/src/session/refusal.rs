@@ -2,17 +2,14 @@
 
 use crate::rules::{Field, RuleError};
 
-/// Why a session document was refused: the event's 0-based index (if the fault is in an
-/// event), the field, the reason in player words and the rule that says so. Shown whole
-/// (API, replay) as `event 3: bid: 240 is below the minimum 250 (rules §1.1)`; a page shows
-/// the message alone, the rule in its details.
+/// Why a session document was refused: event index, field, reason and rule, shown as
+/// `event 3: bid: 240 is below the minimum 250 (rules §1.1)`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{}{field}: {message}{}", .event_index.map(|i| format!("event {i}: ")).unwrap_or_default(), crate::rules::fields::cite(.rule.as_deref()))]
 pub struct Refusal {
     /// The position of the refused event in `events`, if an event is at fault.
     pub event_index: Option<usize>,
-    /// The field at fault (`bid`, `agreements.stake`, `players`), typed as the rules built
-    /// it ([`Field`]); written as the session format names it.
+    /// The field at fault (`bid`, `agreements.stake`), as the session format names it.
     pub field: Field,
     /// What is wrong, in player words, without the citation.
     pub message: String,
@@ -46,8 +43,7 @@ impl Refusal {
         Refusal { rule, ..self }
     }
 
-    /// The rules' refusal `err` of the event at `event_index` (or of the document), its
-    /// rule kept.
+    /// The rules' refusal `err` at `event_index` (or of the document), its rule kept.
     pub fn from_rule(err: RuleError, event_index: Option<usize>) -> Refusal {
         Refusal {
             event_index,

@@ -1,5 +1,5 @@
-//! `reopen`: takes the standing close back, so play goes on (session-format). Like an
-//! amendment it never erases: the close's row stays, struck, and its postings are reversed.
+//! `reopen`: takes the standing close back so play goes on (session-format). The close's
+//! row stays, struck, and its postings are reversed.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -25,10 +25,8 @@ impl Fold {
             .and_then(|at| self.row_of.get(&at).copied())
     }
 
-    /// `reopen` at `index`: takes the standing close back. The engine, seating and games
-    /// return to how they stood just before the close (the kitty to its size then), the
-    /// close's postings are reversed exactly, and payments made since the close stand.
-    /// Errors: no close stands, a reason over 200 characters, unknown fields.
+    /// `reopen`: back to just before the close, its postings reversed; later payments
+    /// stand. Errors: no close stands, a long reason, unknown fields.
     pub(super) fn reopen(
         &mut self,
         index: usize,
@@ -70,8 +68,7 @@ impl Fold {
                 amount: -p.amount,
             })
             .collect();
-        // Only payments stand after the close, and they leave the engine as it was: the
-        // state before each of them is the state before the close with its money.
+        // Only payments follow the close and they leave the engine as it was.
         for s in self.standing.iter_mut().filter(|s| s.index > at) {
             if let Some(b) = &s.before {
                 s.before = Some(Box::new(reopened(&before, &b.balances, &reversed)));
@@ -87,9 +84,7 @@ impl Fold {
         Ok(())
     }
 
-    /// The event after the close at `slot` keeps a state of its own, reopened with the
-    /// others, when it would otherwise be replayed through a close no longer there.
-    /// Errors: a replayed event refused (a bug), named at `index`.
+    /// Keeps a state after the close at `slot`, so nothing replays through a lost close.
     fn keep_state_after(&mut self, slot: usize, index: usize) -> Result<(), Refusal> {
         if let Some(s) = self.standing.get(slot + 1)
             && s.before.is_none()
@@ -102,8 +97,7 @@ impl Fold {
         Ok(())
     }
 
-    /// Strikes the close's row at `close_row` as taken back by the reopen at `index`, with
-    /// the game ends it showed, which no longer show as ended there.
+    /// Strikes the close's row and the game ends it showed, taken back by the reopen at `index`.
     fn strike_close(&mut self, close_row: usize, index: usize) {
         if let Some(c) = self.rows.get_mut(close_row) {
             c.changed_by.push(Change {
@@ -128,8 +122,7 @@ fn reopened(before: &Core, balances: &Balances, reversed: &[Posting]) -> Core {
     core
 }
 
-/// The reopen's row at `index`: the close's postings `reversed`, and why (`reason`, when
-/// one was given, trimmed).
+/// The reopen's row at `index`: the close's postings `reversed`, and the `reason` trimmed.
 fn reopen_row(index: usize, reversed: Vec<Posting>, reason: Option<&str>) -> Row {
     let reason = reason.map(str::trim).filter(|x| !x.is_empty());
     let mut explanation = "Reopened: the close is taken back".to_string();

@@ -25,28 +25,20 @@ pub struct Change {
     pub void: bool,
 }
 
-/// A game's closing row shown under a row of the sheet: what the sheet shows of the
-/// finished game (its closing row and payments), not the ledger's record of it (the
-/// ledger reads that from the games finished), so a row of a game that ends every hand
-/// (the Auction game) does not carry every player's final scores along.
+/// A game's closing row as shown under a row (not the ledger's record).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShownEnd {
     /// The game's number in the session, from 1.
     pub number: usize,
     /// The 0-based index of the event that finished it ([`Finish::event`]).
     pub event: usize,
-    /// Who won it (a player, or a side's name), `None` for a draw: kept through slimming,
-    /// since a club's history counts the games each player won.
+    /// Who won (a player or side), `None` for a draw; kept through slimming for the history.
     pub winner: Option<String>,
-    /// The closing row and the game's payments (cents), as the sheet shows them; `None`
-    /// once the row is slimmed ([`Row::slim`]). Boxed, so that a slimmed row of a game
-    /// that ends every hand (the Auction game) keeps a few words, not an empty closing row.
+    /// The closing row and payments (cents); `None` once slimmed. Boxed to keep rows small.
     pub shown: Option<Box<(GameEnd, Vec<Posting>)>>,
-    /// A digest of the whole finish (record, closing row, payments), kept through
-    /// slimming, so an amendment can still tell whether the game ends the same way.
+    /// A digest of the finish, kept through slimming, to compare game ends.
     result: u64,
-    /// Set when a later amendment (its index) changed how this game ended; `true` when
-    /// the game is still over, ended differently.
+    /// The amendment (its index) that changed how this game ended; `true` if still over.
     pub struck_by: Option<(usize, bool)>,
 }
 
@@ -63,8 +55,7 @@ impl ShownEnd {
         }
     }
 
-    /// Whether `finish` closes the game the same way as the one shown: same game, same
-    /// money, same closing row (compared by digest, which a slimmed row keeps).
+    /// Whether `finish` closes the game the same way (compared by digest).
     pub fn same_result(&self, finish: &Finish) -> bool {
         self.result == digest(finish)
     }
@@ -74,16 +65,13 @@ impl ShownEnd {
         self.event == finish.event && self.same_result(finish)
     }
 
-    /// Keeps of the game's end only its winner (a club's history counts games won): what a
-    /// row outside the sheet's window needs.
+    /// Keeps only the winner, which a club's history counts.
     pub(super) fn slim(&mut self) {
         self.shown = None;
     }
 }
 
-/// A digest of `finish` without its event: the record, the closing row and the payments,
-/// written out by `Debug` (deterministic: the record's JSON maps are ordered) and hashed
-/// with the standard library's fixed-key SipHash, the same in every fold of a process.
+/// A digest of `finish` without its event: its `Debug` text hashed (stable in a process).
 fn digest(finish: &Finish) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -91,17 +79,14 @@ fn digest(finish: &Finish) -> u64 {
     h.finish()
 }
 
-/// One row of the session: an event (or the opening ante) with its ledger entry, its
-/// sheet line and its history.
+/// One row of the session: an event or the ante, with ledger entry, sheet line and history.
 #[derive(Debug, Clone)]
 pub struct Row {
     /// The event's 0-based index; `None` for the opening ante (ledger `seq` 0).
     pub index: Option<usize>,
-    /// The event's kind, read from its `type` ([`EventKind::OpeningAnte`] for the opening
-    /// ante).
+    /// The event's kind ([`EventKind::OpeningAnte`] for the opening ante).
     pub kind: EventKind,
-    /// For a deal, its number on the sheet: one more than the last hand standing when it was
-    /// entered (an undone hand keeps its number, struck, and the next hand takes it again).
+    /// For a deal, its number: one more than the last hand standing when entered.
     pub hand_number: Option<usize>,
     /// The postings in cents, summing to zero.
     pub postings: Vec<Posting>,
@@ -131,8 +116,7 @@ impl Row {
         self.index.map_or(0, |i| i + 1)
     }
 
-    /// The reason in words followed by the rules it follows, as the ledger document gives
-    /// it: "All passed on D's deal: a dead hand, no score; D deals again (rules §1.4)".
+    /// The reason followed by the rules cited, as the ledger gives it ("… (rules §1.4)").
     pub fn cited_explanation(&self) -> String {
         match self.rules.is_empty() {
             true => self.explanation.clone(),
@@ -146,8 +130,7 @@ impl Row {
     }
 }
 
-/// The row of the event at `index` (`None`: the opening ante) of kind `kind`, numbered
-/// `hand_number` when it is a deal, from the rules' `outcome`; nothing amends it yet.
+/// The row of event `index` (`None`: the opening ante) from the rules' `outcome`.
 pub(super) fn row(
     index: Option<usize>,
     kind: EventKind,

@@ -1,6 +1,5 @@
-//! One score-sheet view-model for every game, built from the engine's [`Layout`] and the
-//! fold's rows: the page lays it out and derives nothing. Pure: the times at which events
-//! were recorded come in as stored (RFC 3339, UTC); the page shows them in the reader's zone.
+//! One score-sheet view-model for every game, from the engine's [`Layout`] and the fold's
+//! rows: the page derives nothing. Times come in as stored (RFC 3339, UTC).
 
 use std::collections::BTreeMap;
 
@@ -19,8 +18,7 @@ use crate::ledger::Posting;
 use crate::money::Money;
 use crate::rules::{Cell, Column, Detail, Engine, GameEnd, Layout, SheetLine, Table, Tally};
 
-/// Points or checks as written on a sheet: "320", "−350", with thousands as written
-/// ("1,020"); the rules' one formatter.
+/// Points or checks as a sheet writes them ("−350", "1,020").
 pub use crate::rules::sheet::points;
 
 fn signed_points(n: i64) -> String {
@@ -64,21 +62,13 @@ fn groups(layout: &Layout) -> Vec<Group> {
     groups
 }
 
-/// The most columns shown beside a hand cell on a 390 px phone. Seven Pitch players' fit in
-/// width, but their hand cell, squeezed to 70 px, ran a hand's words (the four points'
-/// takers, the dealer) to ten lines, and a watcher's latest hand fell below the first
-/// screen (`tests/browser/fit.rs`, a real evening at 390 px).
+/// The most columns beside a hand cell on a 390 px phone (`tests/browser/fit.rs`).
 pub const WIDE: usize = 6;
 
-/// The most players' money columns shown beside a hand cell on a 390 px phone (the kitty's
-/// aside): a money cell holds
-/// an amount such as "−112.50" over its running total, about twice a score's width, so
-/// five poker players' columns beside a hand cell took 456 px (`tests/browser/fit.rs`, a
-/// real evening's numbers).
+/// The most money columns beside a hand cell on a 390 px phone, kitty aside (cells are wider).
 pub const WIDE_MONEY: usize = 4;
 
-/// Whether `columns` are too many to sit beside a hand cell on a phone: the hand's words
-/// then take a row of their own above its numbers.
+/// Whether `columns` are too many for a phone: the hand's words then get their own row.
 fn too_wide(columns: &[Column]) -> bool {
     // The kitty's column holds small sums; the players' columns are what grow.
     let money = columns
@@ -88,11 +78,8 @@ fn too_wide(columns: &[Column]) -> bool {
     columns.len() > WIDE || money > WIDE_MONEY
 }
 
-/// The longest head, in characters, that a table of `columns` columns shows in full on a
-/// 390 px phone; longer heads are shortened. Measured on the sheets of every game at their
-/// largest tables (`tests/browser/fit.rs`): a head of the sheet's bold .85rem takes about
-/// 9 px a letter and a cell about 48 px for "−3.35"; a head never breaks inside a name, so
-/// four columns of 8-letter names ("Margaret", "Vincenzo") are shortened too.
+/// The longest head shown whole with `columns` columns on a 390 px phone
+/// (`tests/browser/fit.rs`).
 fn head_budget(columns: usize) -> usize {
     match columns {
         0..=3 => usize::MAX,
@@ -101,9 +88,7 @@ fn head_budget(columns: usize) -> usize {
     }
 }
 
-/// Shortens the heads of `groups` that exceed the budget of a table of `columns` columns to
-/// their shortest start, of at least three letters, that no other head shares; returns the
-/// legend of what was shortened, as `(short, full)` in column order.
+/// Shortens long heads to their shortest unique start (3+ letters); returns the legend.
 fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> {
     let budget = head_budget(columns);
     let labels: Vec<Vec<char>> = groups.iter().map(|g| g.label.chars().collect()).collect();
@@ -128,8 +113,7 @@ fn shorten_heads(groups: &mut [Group], columns: usize) -> Vec<(String, String)> 
     legend
 }
 
-/// One cell: "+$0.20" added (empty for none) over "−$0.10" running, money in `currency`
-/// written as on every page ([`Money::shown_signed`], [`Money::shown`]).
+/// One cell: "+$0.20" added over "−$0.10" running, money in `currency`.
 fn cell_view(account: &str, cell: Option<&Cell>, tally: Tally, currency: &str) -> CellView {
     let Some(c) = cell else {
         return CellView {
@@ -174,8 +158,7 @@ fn cells(columns: &[Column], cells: &[Cell], currency: &str) -> Vec<CellView> {
         .collect()
 }
 
-/// Money by account, in the order first posted, zeros left out: what a line or a close
-/// moves, in `currency` ("Kitty −$0.90", "Ann +$0.30").
+/// Money by account in first-posted order, zeros left out, in `currency` ("Ann +$0.30").
 pub fn money_views(postings: &[Posting], currency: &str) -> Vec<MoneyView> {
     let mut by: Vec<(String, i64)> = Vec::new();
     for p in postings {
@@ -270,8 +253,7 @@ fn changed_at(ctx: &Context<'_>, what: &'static str, index: usize) -> Changed {
     }
 }
 
-/// The row's changes, in hands and times, never event numbers: "corrected 20:15",
-/// "undone 20:31"; a close taken back says "reopened".
+/// The row's changes in times, never event numbers: "corrected 20:15", "reopened".
 fn changed_words(row: &Row, ctx: &Context<'_>) -> Vec<Changed> {
     row.changed_by
         .iter()
@@ -286,8 +268,7 @@ fn changed_words(row: &Row, ctx: &Context<'_>) -> Vec<Changed> {
         .collect()
 }
 
-/// The page that corrects the hand a row shows as it now stands ([`Source::rows`]' second
-/// part): a hand's own row while it stands as entered, else the row of its latest correction.
+/// The page that corrects the hand a row shows: its own row, or its latest correction's.
 fn correct_link(corrects: Option<usize>, ctx: &Context<'_>) -> Option<String> {
     let hand = corrects.filter(|_| ctx.correctable)?;
     Some(format!(
@@ -296,8 +277,7 @@ fn correct_link(corrects: Option<usize>, ctx: &Context<'_>) -> Option<String> {
     ))
 }
 
-/// A line's words, `row`'s explanation and steps too, with amounts in `currency`: engines
-/// write "pot 1.80", pages "pot $1.80".
+/// A line's words, explanation and steps with amounts in `currency` ("pot $1.80").
 fn in_currency(view: &mut LineView, row: &Row, currency: &str) {
     let add = |text: &mut String| *text = crate::money::amounts_with_currency(text, currency);
     view.explanation = row.explanation.clone();
@@ -362,9 +342,7 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
     }
 }
 
-/// What a sheet is built from: the state after the last event and the rows shown, from
-/// the whole fold ([`Source::of_fold`]) or from the window a tip keeps
-/// ([`Source::of_tip`]); both give the same sheet.
+/// What a sheet is built from: a whole fold or a tip's window; both give the same sheet.
 #[derive(Clone)]
 pub struct Source<'a> {
     engine: &'a dyn Engine,
@@ -420,8 +398,7 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// Shows only the last `n` of its rows: the rows left out count toward the money of
-    /// the rows shown and among the earlier lines.
+    /// Shows only the last `n` rows; the rest count toward the money and the earlier lines.
     pub fn keep_last(&mut self, n: usize) {
         let drop = self.rows.len().saturating_sub(n);
         for (row, _) in self.rows.drain(..drop) {
@@ -490,9 +467,7 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
     }
 }
 
-/// The line of `row` (its "correct" link opening hand `corrects`) under the head of
-/// `columns` and `groups`. With money columns, `running` holds each one's money before the
-/// row, in cents, and is moved past it; without, the row's money is shown beside it.
+/// The line of `row`; with money columns `running` (cents) moves past it.
 fn row_line<'a>(
     row: &Row,
     corrects: Option<usize>,
@@ -541,8 +516,7 @@ fn row_line<'a>(
     view
 }
 
-/// The foot of the sheet of `source`: where each of `columns` stands now, a money
-/// column's balance (in `currency`) coloured by its sign.
+/// The sheet's foot: where each column stands, money coloured by its sign.
 fn totals(source: &Source<'_>, columns: &[Column], currency: &str) -> Vec<CellView> {
     let mut standing = source.engine.standing();
     for col in columns.iter().filter(|c| c.tally == Tally::Money) {

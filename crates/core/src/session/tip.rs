@@ -1,5 +1,5 @@
-//! What the service keeps of each open session: the state after its last event and the
-//! window of its latest rows, without its history.
+//! What the service keeps of each open session: its state after the last event and its
+//! latest rows, without history.
 
 use serde_json::{Map, Value};
 
@@ -11,12 +11,8 @@ use crate::rules::GameInfo;
 type PlainStep =
     fn(&mut Core, usize, EventKind, &Map<String, Value>, Option<usize>) -> Result<Row, Refusal>;
 
-/// A session's state after its last event without its history: the engine, seating,
-/// balances and games finished, the count of events, the number of the last hand standing
-/// and the last row. Enough to record the next event that is not an amendment or a reopen
-/// ([`Tip::needs_history`]) exactly as [`Fold::apply`] would, and to tell where the session
-/// stands; its size does not grow with the hands played (only with the games finished),
-/// so it is what the service keeps of each open session. Pure and cloneable.
+/// A session's state after its last event, without history: records any event that does
+/// not [`Tip::needs_history`] as [`Fold::apply`] would. Grows with games, not hands.
 #[derive(Clone)]
 pub struct Tip {
     game: &'static GameInfo,
@@ -52,22 +48,17 @@ impl Tip {
         }
     }
 
-    /// Whether `raw` needs the session's history to be applied (a `void`, a `correction`
-    /// or a `reopen` goes back to an earlier state): such an event goes through a whole
-    /// [`Fold`], never a tip.
+    /// Whether `raw` (a `void`, `correction` or `reopen`) needs the whole [`Fold`].
     pub fn needs_history(raw: &Value) -> bool {
         EventKind::of_session_event(raw).is_some_and(EventKind::reaches_back)
     }
 
-    /// Applies `raw` as the next event, as [`Fold::apply`] does. Errors: the rules'
-    /// refusal naming the event's index and field, or a refusal naming `type` for an
-    /// event that [`Tip::needs_history`]; on error the tip is unchanged.
+    /// Applies `raw` as [`Fold::apply`] does; refuses (`type`) one that needs history.
     pub fn apply(&mut self, raw: &Value) -> Result<(), Refusal> {
         self.apply_with(raw, Core::apply_plain)
     }
 
-    /// [`Tip::apply`] without the copy that keeps the tip unchanged on error, for a fold
-    /// that stops at the first refusal (a replay): on error this tip must be dropped.
+    /// [`Tip::apply`] without the copy: on error this tip must be dropped.
     pub fn apply_or_drop(&mut self, raw: &Value) -> Result<(), Refusal> {
         self.apply_with(raw, Core::apply_plain_in_place)
     }
@@ -104,8 +95,7 @@ impl Tip {
         self.events
     }
 
-    /// The last game finished in the session as it stands. A tip keeps of the games
-    /// before it only their ledger records ([`Tip::games`]).
+    /// The last game finished; earlier ones are kept as records only ([`Tip::games`]).
     pub fn last_finished(&self) -> Option<&Finish> {
         self.core.finished.last()
     }
@@ -117,8 +107,7 @@ impl Tip {
         self.last_hand
     }
 
-    /// The row of the last event (the opening ante's before any event; `None` without
-    /// either).
+    /// The row of the last event (or the opening ante's); `None` without either.
     pub fn last_row(&self) -> Option<&Row> {
         self.window.last()
     }

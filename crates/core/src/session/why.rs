@@ -1,7 +1,6 @@
-//! Where an account's money came from, from the postings that stand:
-//! a voided event and its void count for nothing, a corrected hand counts at its corrected
-//! amount (its own postings plus its corrections' differences), so every group a player
-//! reads is money that stands and the groups add up to the balance.
+//! Where an account's money came from, from the postings that stand: voids and what they
+//! undo count for nothing, a corrected hand counts at its corrected amount, so the groups
+//! add up to the balance.
 
 use std::collections::BTreeMap;
 
@@ -9,18 +8,14 @@ use super::window::row_cents;
 use super::{EventKind, Fold, Row};
 use crate::ledger::Posting;
 
-/// Every row that stands for `account`, in order, with the cents it carries once its
-/// corrections are folded in: voids, voided rows (with the corrections of a voided row)
-/// and corrections themselves are left out, a correction's difference is added to the row
-/// it corrects. The cents add up to the account's balance (the left-out rows cancel).
+/// Every standing row for `account` with its cents, corrections folded in; sums to the balance.
 pub fn standing_amounts<'a>(fold: &'a Fold, account: &str) -> Vec<(&'a Row, i64)> {
     standing_rows(fold)
         .map(|(row, cents)| (row, cents.get(account).copied().unwrap_or(0)))
         .collect()
 }
 
-/// [`standing_amounts`] of every account at once: each row that stands with each account's
-/// cents in it, its corrections' differences included.
+/// [`standing_amounts`] of every account at once.
 fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>)> {
     let voided = |row: &Row| row.changed_by.iter().any(|c| c.void);
     let rows = fold.rows();
@@ -40,8 +35,7 @@ fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>
             }
         }
     }
-    // One row's amounts at a time: a long session's rows are many, and a map per row held
-    // at once would cost more than the rows themselves.
+    // One row's amounts at a time: a map per row held at once would outweigh the rows.
     rows.iter()
         .filter(move |r| r.amends.is_none() && !voided(r))
         .map(move |r| {
@@ -58,10 +52,7 @@ fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>
         })
 }
 
-/// Each account's settle-up summary, kept as rows come in: the money that stands in a
-/// few groups per account and the range of the hands that stand. Built from the whole fold
-/// ([`Summaries::of`]) or row by row for plain events ([`Summaries::add`]); both give the
-/// same words ([`Summaries::words`]).
+/// Each account's settle-up summary, from a whole fold or row by row alike.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Summaries {
     /// Each account's groups in order of first appearance.
@@ -72,9 +63,7 @@ pub struct Summaries {
     kitty_game: bool,
 }
 
-/// One group of an account's money: a label ("hands", "paid", "games won"), the cents,
-/// and for games won or lost how many and the number of the last one, so that a session of
-/// hundreds of games reads "412 games won +$20.60" rather than one group a game.
+/// One group of an account's money; games won or lost are counted ("412 games won").
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Group {
     label: String,
@@ -96,8 +85,7 @@ impl Summaries {
         s
     }
 
-    /// Adds a row that stands, with each account's cents in it (for a corrected hand: its
-    /// corrected amount).
+    /// Adds a standing row with each account's cents (a corrected hand at its corrected amount).
     pub fn add(&mut self, row: &super::Row, cents: &BTreeMap<&str, i64>) {
         if let Some(n) = row.hand_number {
             self.hands = Some(self.hands.map_or((n, n), |(a, b)| (a.min(n), b.max(n))));
@@ -143,13 +131,8 @@ impl Summaries {
         }
     }
 
-    /// Where `account`'s money came from, in a few groups a player can check, amounts in
-    /// `currency` (ISO code): "opening ante −$0.10 · hands 1–3 +$0.75 · game 1 won +$1.00 ·
-    /// kitty share +$0.30 · paid −$0.20". Only what stands counts: an undone hand or payment
-    /// is in no group, a corrected hand counts at its corrected amount, and the hands' range
-    /// names standing hands only; a game's payment counts under the game it ended;
-    /// `preview` adds the postings of a close not yet made (what closing now would do).
-    /// Zero groups are left out; "nothing yet" when all are zero.
+    /// Where `account`'s money came from: "opening ante −$0.10 · hands 1–3 +$0.75 · game 1
+    /// won +$1.00 · paid −$0.20". Only what stands; `preview` adds a close not yet made.
     pub fn words(&self, account: &str, preview: &[Posting], currency: &str) -> String {
         let mut groups = self.groups.get(account).cloned().unwrap_or_default();
         let previewed: i64 = preview

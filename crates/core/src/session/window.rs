@@ -1,9 +1,7 @@
-//! The latest rows of a session, kept beside its tip so that the sheet a phone reloads after
-//! every hand is built from a bounded state: the last [`SHEET_LINES`] rows, the
-//! money of the rows before them, the payments that stand and each account's settle-up
-//! summary. A plain event adds its row ([`Window::push`]); an amendment, which may change
-//! any earlier row, makes the service rebuild the window from the whole fold
-//! ([`Window::of`]), so both ways give the same sheet.
+//! The latest rows of a session, kept beside its tip so the sheet a phone reloads is built
+//! from bounded state: the last [`SHEET_LINES`] rows, the money before them, the standing
+//! payments and the settle-up summaries. A plain event pushes its row; an amendment
+//! rebuilds from the whole fold ([`Window::of`]); both give the same sheet.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -12,19 +10,15 @@ use super::why::Summaries;
 use super::{EventKind, Fold, Row};
 use crate::rules::SheetLine;
 
-/// How many lines the sheet page shows unless asked for all: a club night fits whole, a
-/// marathon session shows its latest hands, the earlier ones a tap away.
+/// How many lines the sheet shows unless asked for all.
 pub const SHEET_LINES: usize = 50;
 
-/// A row as the window keeps it: shared, so that copying the window (a tip kept per
-/// session) copies pointers, with the hand its "correct" link opens.
+/// A row as the window keeps it (shared), with the hand its "correct" link opens.
 #[derive(Debug)]
 pub struct Kept {
     /// The row as the fold made it.
     pub row: Row,
-    /// The 0-based index of the hand event a correction of this row corrects: the hand's
-    /// own index while it stands as entered, the corrected hand for its latest correction,
-    /// `None` for any other row.
+    /// The hand a correction opens: this one while it stands as entered, else the corrected.
     pub corrects: Option<usize>,
 }
 
@@ -77,8 +71,7 @@ impl Window {
         }
     }
 
-    /// Adds the row of a plain event (not an amendment or a reopen, which change earlier
-    /// rows and need [`Window::of`]), dropping the oldest row past [`SHEET_LINES`].
+    /// Adds a plain event's row, dropping the oldest past [`SHEET_LINES`].
     pub fn push(&mut self, row: Row) {
         self.summaries.add(&row, &row_cents(&row));
         if row.kind == EventKind::Payment
@@ -164,8 +157,7 @@ pub fn standing_payments(rows: &[Row]) -> Vec<StandingPayment> {
 }
 
 impl Fold {
-    /// The hand event a correction of `row` corrects ([`Kept::corrects`]): the row's own
-    /// hand while it stands as entered, the corrected hand for its latest correction.
+    /// The hand a correction of `row` corrects ([`Kept::corrects`]).
     pub(super) fn corrects(&self, row: &Row) -> Option<usize> {
         if row.struck() {
             return None;
@@ -185,12 +177,8 @@ impl Fold {
 }
 
 impl Row {
-    /// Drops what only the sheet's lines and the ledger's entries read (the cells, notes,
-    /// reckoning and explanation), keeping what amendments, the settle-up summaries and a
-    /// club's history facts read of an earlier row: its event, kind, hand number,
-    /// postings, contract, kitty steps, game ends (their number, event, winner and digest,
-    /// [`super::ShownEnd`]) and changes (and a payment's words).
-    /// For a fold whose rows only the cache's state is built from.
+    /// Drops what only the sheet's lines and the ledger read, keeping what amendments,
+    /// summaries and history need.
     fn slim(&mut self) {
         for end in &mut self.game_ends {
             end.slim();
@@ -200,9 +188,7 @@ impl Row {
         }
         self.steps
             .retain(|step| matches!(step, crate::rules::Step::Kitty { .. }));
-        // What stays keeps only its own room: a long session holds one such row per
-        // event, and the room its lists grew into (a dozen steps, four game ends) is
-        // several times what is left in them.
+        // Shrink what stays: a long session keeps one such row per event.
         self.steps.shrink_to_fit();
         self.game_ends.shrink_to_fit();
         self.postings.shrink_to_fit();
@@ -217,13 +203,8 @@ impl Row {
 }
 
 impl Fold {
-    /// Slims ([`Row::slim`]) the row `keep` rows before the last, so that a fold that calls
-    /// this after every event keeps whole only its last `keep` rows (the sheet's window),
-    /// and keeps of each finished game but the last its ledger record alone (a correction
-    /// replays the games after its event afresh, so it never needs an older one whole):
-    /// what the cache's state of a long session is built from, in memory that grows by a
-    /// few hundred bytes a row. [`Fold::finished`] of such a fold lists only the games it
-    /// still keeps whole.
+    /// Slims the row `keep` before the last and older finished games: called after every
+    /// event, only the window stays whole (the cache's fold).
     pub fn slim_older(&mut self, keep: usize) {
         self.core.finished.slim_older();
         let Some(at) = self.rows.len().checked_sub(keep + 1) else {
@@ -234,9 +215,7 @@ impl Fold {
         }
     }
 
-    /// Makes room for `events` more events in one allocation each, so that a long session
-    /// read into a fold takes the memory of its rows, not up to twice that while its lists
-    /// double their way there.
+    /// Reserves room for `events` more events at once.
     pub fn reserve(&mut self, events: usize) {
         self.rows.reserve_exact(events);
         self.standing.reserve_exact(events);

@@ -1,7 +1,5 @@
-//! The table agreements of an Auction session (rules §1.10, §3 item 31), named as
-//! `docs/session-format.md` names them: only `stake`. The source has no money stakes;
-//! the ledger attaches one per game (rules §1.10 "No money stakes in the source"). Unknown
-//! agreements are refused (usually typos).
+//! The Auction game's table agreements (rules §1.10, §3 item 31; session-format): only
+//! `stake`, one per game, since the source has no money stakes. Unknown ones are refused.
 
 use serde::Deserialize;
 
@@ -12,8 +10,7 @@ use crate::rules::typed::{Stake, TableAgreements};
 /// Every agreement of an Auction session, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money each loser of a game pays, in cents (rules §0.3: exact cents); with several
-    /// tied winners it is shared among them (session-format). Zero plays for the items only.
+    /// Money each loser of a game pays, in cents, shared among tied winners. Zero: items only.
     pub stake: Money,
 }
 
@@ -25,13 +22,10 @@ pub struct Written {
     stake: Stake,
 }
 
-/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; `stake` defaults to "0.00".
-/// Errors name the field (`agreements.stake`): a negative stake, a JSON number for
-/// money, an unknown agreement.
+/// `stake` defaults to "0.00". Errors name `agreements.stake`: negative, or a JSON number.
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Nothing left to check: the stake is refused below zero as it is read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         Ok(Agreements {
             stake: w.stake.money(),

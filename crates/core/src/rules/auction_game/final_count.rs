@@ -1,14 +1,13 @@
-//! A game entered as the summary at its end (`final`, session-format): each player's items
-//! and the money he spent, checked against what the cards allow (rules §1.10, §3 item 31).
-//! Without the rounds the cards left are not known; the sheet shows the money left.
+//! A game entered as its end summary (`final`): each player's items and money spent,
+//! checked against what the cards allow (rules §1.10, §3 item 31). Without rounds, the
+//! sheet shows the money left, not the cards.
 
 use std::collections::BTreeMap;
 
 use super::hand::{CARDS, Game, Holding, Item, START_MONEY, WrittenFinal, seat_of};
 use crate::rules::{Field, RuleError};
 
-/// Whether some `count` distinct money cards (2–10), `count` at least `fewest`, add up to
-/// `spent`: a purchase spends at least one card, so `k` items need `k` cards or more.
+/// Whether at least `fewest` distinct money cards (2–10) add up to `spent`.
 fn payable(spent: i64, fewest: usize) -> bool {
     // reach[c][s]: some c distinct cards add up to s dollars.
     let mut reach = [[false; (START_MONEY + 1) as usize]; 10];
@@ -41,9 +40,7 @@ fn payable(spent: i64, fewest: usize) -> bool {
         .any(|r| r.get(spent).copied().unwrap_or(false))
 }
 
-/// One player's items, counted into `bought`: J, Q, K or A, never the Joker, and at most
-/// two of each among all players, since the item deck holds two of each (rules §1.10).
-/// Errors name `field`.
+/// One player's items, counted into `bought`: J, Q, K, A, two of each in all (rules §1.10).
 fn check_items(
     items: &[Item],
     bought: &mut BTreeMap<Item, usize>,
@@ -69,9 +66,8 @@ fn check_items(
     Ok(())
 }
 
-/// What player `name` spent: within his $54, nothing without an item, and payable with his
-/// own cards 2–10, each once, at least one per item (rules §1.10, §3 item 31). Errors name
-/// `final.<name>.spent`.
+/// What `name` spent: payable with distinct cards 2–10, one or more per item (rules §1.10,
+/// §3 item 31). Errors name `final.<name>.spent`.
 fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
     let spent_field = Field::name("final").player(name).then("spent");
     let k = entry.items.len();
@@ -107,13 +103,10 @@ fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Reads the summary of a game (`final`): for each player the items bought and the money
-/// spent; a player left out bought nothing. Checks (rules §1.10, §3 item 31): every name
-/// is a player; items are J, Q, K, A (no Joker), at most two of each among all players;
-/// what was spent can be paid with the player's own cards (distinct cards 2–10, at least
-/// one per item, nothing without an item); with two players every item is bought unless
-/// both have spent all their money (each bids every round while he holds a card).
-/// Errors name `final.<player>.items` or `final.<player>.spent`.
+/// Reads `final` (a player left out bought nothing), checking (rules §1.10, §3 item 31):
+/// names are players; items J, Q, K, A, two of each at most; spending payable as in
+/// `check_spent`; with two players every item is bought unless both spent all. Errors name
+/// `final.<player>.items` or `final.<player>.spent`.
 pub fn read_final(
     summary: &BTreeMap<String, WrittenFinal>,
     players: &[String],

@@ -1,12 +1,6 @@
-//! What the pages need of Auction: the agreements the new-session form offers, the
-//! agreements in words for the sheet, what the hand form offers, and the hand form read into
-//! a `hand` event (rules §1.10, `docs/session-format.md`).
-//!
-//! The form follows the table as the cards fall: one block per round, in order, with the
-//! item turned and each player's bid card (empty: no bid), and under it the overtime steps
-//! and who withdrew. Or, for a game scored from the table at its end, the `final` count:
-//! each player's items (how many of each) and the money spent. Field names follow the
-//! document (`rounds.0.bids.Ann`, `final.Ann.spent`), so a refusal marks its field.
+//! The Auction game's pages: new-session agreements, the agreements in words, and the hand
+//! form (rules §1.10): one block per round (item, bids, overtime, withdrawals), or the
+//! `final` count. Field names follow the document (`rounds.0.bids.Ann`, `final.Ann.spent`).
 
 use std::collections::BTreeMap;
 
@@ -21,8 +15,7 @@ use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 /// The rounds the form offers: the 9 cards of the item deck (rules §1.10).
 pub const ROUNDS: usize = 9;
 
-/// The overtime steps the form offers per round; more are rare, and a document may list
-/// any number.
+/// The overtime steps the form offers per round (a document may list any number).
 pub const STEPS: usize = 3;
 
 /// The agreements the new-session form offers (rules §1.10: no money stakes in the source).
@@ -121,14 +114,11 @@ pub fn offer(players: &[String]) -> HandFormSpec {
     }
 }
 
-/// The hand form as submitted (`templates/games/auction_game/hand_form.html`): `how`
-/// (`"rounds"`, the default, or `"final"`), the players in seat order (`seat.0`, …), and
-/// the rest by field name. Every field optional, so a missing one is asked for by name.
+/// The submitted hand form (`templates/games/auction_game/hand_form.html`): `how`, `seat.N`.
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
     how: Option<String>,
-    /// The rest of the form, by field name.
     #[serde(flatten)]
     fields: BTreeMap<String, String>,
 }
@@ -141,7 +131,7 @@ impl Form {
             .filter(|v| !v.is_empty())
     }
 
-    /// A number typed in `field`, which the error names (one player's entry typed as his).
+    /// A number typed in `field`, which the error names.
     fn number(&self, field: &Field) -> Result<Option<i64>, RuleError> {
         self.get(&field.to_string())
             .map(|t| {
@@ -333,10 +323,7 @@ fn parse_item(letter: &str) -> Option<Item> {
 impl hand_form::HandForm for Form {
     type Written = WrittenGame;
 
-    /// The game as the session document writes it: `rounds` (every filled round, in order;
-    /// a round's empty bids are no bids, its empty overtime steps none) or, with `how` =
-    /// `final`, the `final` count (empty counts are 0). Errors name the form's field and ask
-    /// for what is missing or say what does not fit; the rules check the rest.
+    /// `rounds` (filled rounds in order) or, with `how` = `final`, the `final` count.
     fn written(self) -> Result<WrittenGame, RuleError> {
         let players = self.players();
         let (rounds, summary) = match self.how.as_deref() {

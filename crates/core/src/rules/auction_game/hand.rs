@@ -1,6 +1,5 @@
-//! One game of Auction as entered at the table, checked against the rules (rules §1.10,
-//! §3 item 31, S004) and the session format. One `hand` event is one whole game, written
-//! round by round or as the summary at its end:
+//! One game of the Auction money-card game, checked (rules §1.10, §3 item 31, S004). One
+//! `hand` is one whole game, round by round or as its end summary:
 //!
 //! ```json
 //! { "type": "hand", "rounds": [
@@ -10,10 +9,8 @@
 //! { "type": "hand", "final": { "Ann": { "items": ["A", "J"], "spent": 20 } } }
 //! ```
 //!
-//! Money cards are whole dollars 2–10 (each player holds one of each, $54); items are J, Q,
-//! K, A worth 1, 2, 3, 4 (two of each, 20 in all) and the Joker, which is no item.
-//! Refusals name the field as the document writes it, with the round's 0-based index
-//! (`rounds.2.bids.Ann`, `final.Bob.spent`).
+//! Money cards are dollars 2–10 (one of each, $54); items J, Q, K, A are worth 1–4 (two of
+//! each) and the Joker is no item. Refusals name 0-based rounds (`rounds.2.bids.Ann`).
 
 use std::collections::BTreeMap;
 
@@ -89,9 +86,7 @@ impl Item {
     }
 }
 
-/// One round as written: the item turned, the first (simultaneous) bids, each overtime
-/// step's added cards, and who withdrew after the last step, in order. A Joker round has
-/// only its `item`.
+/// One round as written: item, first bids, overtime steps, withdrawals (a Joker: `item` only).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenRound {
@@ -108,8 +103,7 @@ pub struct WrittenRound {
     pub withdrawn: Option<Vec<String>>,
 }
 
-/// One player's end of game as written in `final`: the items bought and the money spent
-/// (dollars).
+/// One player's `final` entry: items bought and money spent (dollars).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenFinal {
@@ -141,8 +135,7 @@ pub enum Sale {
     Joker,
     /// Nobody bid: the item is discarded (rules §3 item 31).
     Discarded(Item),
-    /// `buyer` (a seat) bought `item` with `cards`, after `overtime` steps; `withdrew` lists
-    /// who withdrew (or ran out of cards) in overtime.
+    /// `buyer` (a seat) bought `item` with `cards` after `overtime` steps.
     Bought {
         /// The item.
         item: Item,
@@ -184,8 +177,7 @@ pub struct Game {
     pub sales: Vec<Sale>,
 }
 
-/// Reads and checks a `hand` event for `players` (seat order). Errors name the field and
-/// the rule: see [`play_rounds`] and [`super::final_count::read_final`].
+/// Reads and checks a `hand`. Errors: see [`play_rounds`], [`super::final_count::read_final`].
 pub fn read_game(event: &Map<String, Value>, players: &[String]) -> Result<Game, RuleError> {
     check_game(fields::read(event)?, players)
 }

@@ -1,18 +1,11 @@
-//! "Auction", the Dutch bidding game with money cards (rules §1.10, S004; readings of
-//! rules §3 item 31): 2 to 4 players each hold the money cards 2–10 of one suit ($54) and
-//! bid them, one card at a time and all at once, on the 8 items of a small deck (two each
-//! of J 1, Q 2, K 3, A 4) turned one by one, with a Joker that makes the next card a blind
-//! bid. The highest card buys the item and is spent; ties go to overtime among the tied top
-//! bidders, who add a card each until the tie breaks or all but one withdraw.
+//! "Auction", the Dutch money-card bidding game (rules §1.10, S004; §3 item 31): 2–4
+//! players each bid money cards 2–10 of one suit ($54), all at once, on 8 items (two each
+//! of J 1, Q 2, K 3, A 4) turned one by one; a Joker makes the next bid blind. The highest
+//! card buys; ties go to overtime among the tied, adding a card each until the tie breaks.
 //!
-//! One `hand` event is one whole game, written round by round (`rounds`) or as the summary
-//! at its end (`final`) ([`hand`], [`final_count`]). The winner has the highest item value, on a tie the one
-//! who spent the least; a tie on both is a draw among the tied (rules §3 item 31 [R]). Each
-//! game is settled at once (rules §0.3 money in exact cents): every loser pays `stake`,
-//! shared equally among tied winners with the leftover cents one each in seat order (no
-//! hand has a dealer, so from the first seat; session-format "Precise readings"); when
-//! everyone draws nothing is paid. Modules: [`agreements`], [`hand`], [`form`] (the
-//! pages' side).
+//! One `hand` is one whole game. Highest item value wins, then least spent; a tie on both
+//! is a draw ([R]). Each loser pays `stake`, shared among tied winners, odd cents from the
+//! first seat (no dealer; session-format "Precise readings"); an all-round draw pays nothing.
 
 pub mod agreements;
 pub mod final_count;
@@ -48,21 +41,18 @@ pub static GAME: GameInfo = GameInfo::typed::<Auction, form::Form>(
 );
 
 typed::events! {
-    /// What happens in Auction besides a payment and the close: a whole game, entered as
-    /// one `hand` (rules §1.10).
+    /// What happens in Auction besides a payment and the close: a whole game as one `hand`.
     pub enum Event {
         /// One game, round by round or as its final count.
         "hand" => Hand(hand::WrittenGame),
     }
 }
 
-/// The engine of one Auction session: the agreements, the players in seat order and the
-/// games played. Every game is whole in one event, so nothing is ever in progress.
+/// The engine of one Auction session: each game is whole in one event, never in progress.
 #[derive(Debug, Clone)]
 pub struct Auction {
     agreements: Agreements,
     players: Vec<String>,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -75,8 +65,7 @@ pub struct Verdict {
     pub decided_by: &'static str,
 }
 
-/// Judges a game: the highest item value wins; among those tied on it, the one who spent
-/// the least; those tied on both draw (rules §1.10, §3 item 31 [R]).
+/// Judges a game: item value, then least spent; tied on both draw (rules §1.10, §3 item 31 [R]).
 pub fn judge(holdings: &[Holding]) -> Verdict {
     let best_value = holdings.iter().map(Holding::value).max().unwrap_or(0);
     let on_value: Vec<usize> = (0..holdings.len())
@@ -104,9 +93,7 @@ pub fn judge(holdings: &[Holding]) -> Verdict {
 }
 
 impl Auction {
-    /// Starts a session for `players` (2 to 4, seat order) under `agreements`. Errors name
-    /// the field: `players` outside 2–4; `opening_scores` other than `null` or `{}` (every
-    /// game is whole in one event, so there is nothing to carry in).
+    /// Starts a session. Errors name `players` outside 2–4, or any `opening_scores`.
     pub fn start(
         agreements: Agreements,
         players: &[String],
@@ -138,9 +125,7 @@ impl Auction {
         self.players.get(seat).map_or("", String::as_str)
     }
 
-    /// The money of a game: each loser pays `stake`, shared equally among the winners in
-    /// seat order (whole cents, the odd cents to the first of them, session-format); nothing
-    /// when everyone draws or the stake is zero. Returns postings, words and steps.
+    /// Each loser pays `stake`, shared among the winners, odd cents to the first.
     fn settle(&self, table: &Table, winners: &[usize]) -> (Postings, String, Vec<Step>) {
         let mut postings = Postings::new();
         let stake = self.agreements.stake;
@@ -209,8 +194,7 @@ impl Auction {
         )
     }
 
-    /// The sheet's notes for one player: items and their value, money spent, and the cards
-    /// (or money) left.
+    /// A player's notes: items and value, money spent, cards (or money) left.
     fn details(&self, seat: usize, h: &Holding, winner: bool) -> Vec<Detail> {
         let account = self.name(seat).to_string();
         let items = if h.items.is_empty() {
@@ -352,8 +336,7 @@ impl Auction {
         })
     }
 
-    /// Game `number` in words (rules §1.10): its rounds' sales when entered round by round,
-    /// each player's holding with the items' values, who won and `how`, and `paid`.
+    /// Game `number` in words (rules §1.10): sales, holdings, who won and `how`, `paid`.
     fn game_words(
         &self,
         number: usize,
@@ -384,8 +367,7 @@ impl Auction {
         why
     }
 
-    /// How the game was decided, in words: by the items, by the money spent, or a draw
-    /// among the tied (rules §1.10, §3 item 31); `best` is the first winner's holding.
+    /// How the game was decided: items, money spent, or a draw (rules §1.10, §3 item 31).
     fn how(&self, verdict: &Verdict, best: &Holding) -> String {
         let tied = verdict
             .winners
@@ -499,8 +481,7 @@ impl typed::Game for Auction {
         }
     }
 
-    /// Closing pays nothing more: every game is settled in its own event, so none is ever
-    /// left unfinished.
+    /// Closing pays nothing more: every game is settled in its own event.
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         Ok(Outcome::new(
             Vec::new(),

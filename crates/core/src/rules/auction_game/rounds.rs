@@ -1,5 +1,4 @@
-//! A game of Auction played round by round (rules §1.10, §3 item 31): the first bids,
-//! the overtime steps of a tie, the withdrawals, and who buys each item with what.
+//! An Auction game played round by round (rules §1.10, §3 item 31).
 
 use std::collections::BTreeMap;
 
@@ -37,9 +36,7 @@ impl Hand {
     }
 }
 
-/// Checks that `name` may put down `card` now: a player, a card 2–10, one he has not spent
-/// in an earlier round and has not already put on the table this round (rules §1.10
-/// "Validation: a money card can be spent only once; only 2–10").
+/// Whether `name` may put down `card`: 2–10, not spent nor already down (rules §1.10).
 fn check_card(
     field: &Field,
     name: &str,
@@ -98,21 +95,18 @@ fn names(players: &[String], seats: &[usize]) -> String {
     }
 }
 
-/// Plays the rounds in order and checks every rule of rules §1.10 and §3 item 31:
-/// - the item deck: two each of J, Q, K, A and one Joker; all eight items are turned in a
-///   game (`rounds`), the Joker may be left out and takes no bids;
-/// - the first bids: one money card each (2–10, not spent before); with 2 players everyone
-///   still holding a card bids, with 3–4 bidding is optional and an item nobody bids on is
-///   discarded;
-/// - overtime: only the players tied for the highest bid go on; each step lists one added
-///   card for each player still in, at least two of them (with 3–4 players one left out of
-///   a step has withdrawn and the rest continue); steps stop as soon as the tie is broken;
-/// - withdrawal after the last step: only players still tied, not all of them (the last one
-///   is stuck with the purchase); a tied player out of cards is treated as withdrawing; the
-///   one left buys with everything he has on the table, the others take their cards back.
+/// Plays the rounds in order, checking rules §1.10 and §3 item 31:
+/// - items: two each of J, Q, K, A and one Joker; all eight turned, the Joker optional and
+///   unbid;
+/// - first bids: one unspent card each; with 2 players everyone holding a card bids, with
+///   3–4 it is optional and an unbid item is discarded;
+/// - overtime: only the tied top bidders, at least two per step; with 3–4 one left out has
+///   withdrawn; steps stop once the tie breaks;
+/// - withdrawal: only the still tied, never all (the last buys); out of cards counts as
+///   withdrawing; the buyer spends all he put down, the others take theirs back.
 ///
-/// Errors name `rounds.<i>.item`, `rounds.<i>.bids.<player>`, `rounds.<i>.overtime.<k>`,
-/// `rounds.<i>.withdrawn` or `rounds`, with the rule.
+/// Errors name `rounds.<i>.item`, `.bids.<player>`, `.overtime.<k>`, `.withdrawn` or
+/// `rounds`, with the rule.
 pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, RuleError> {
     let n = players.len();
     let mut hands = vec![Hand::full(); n];
@@ -125,8 +119,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
             sales.push(Sale::Joker);
             continue;
         }
-        // The field path counts rounds from 0 as the document does; the words say the
-        // round as the table and the form count it, from 1.
+        // The field counts rounds from 0 as the document does; the words from 1.
         let sale = play_round(i, round, players, &mut hands).map_err(|e| {
             RuleError::new(
                 e.field,
@@ -150,9 +143,7 @@ pub fn play_rounds(rounds: &[WrittenRound], players: &[String]) -> Result<Game, 
     Ok(Game { holdings, sales })
 }
 
-/// Round `i` turns its item, counted into `turned`: never more of one than the item deck
-/// holds (two each of J, Q, K, A and one Joker), and nobody bids on the Joker (rules
-/// §1.10). Errors name `rounds.<i>.item` or `rounds.<i>.bids`.
+/// Round `i` turns its item (within the deck; no bids on the Joker, rules §1.10).
 fn turn_item(
     turned: &mut BTreeMap<Item, usize>,
     i: usize,
@@ -185,8 +176,7 @@ fn turn_item(
     Ok(())
 }
 
-/// A game turns all eight items, each round written (rules §1.10; the Joker may be left
-/// out). The error names `rounds` and the items still in the deck.
+/// All eight items must be turned (rules §1.10); the error names `rounds` and those left.
 fn all_items_turned(turned: &BTreeMap<Item, usize>) -> Result<(), RuleError> {
     let missing: Vec<&str> = Item::ITEMS
         .iter()
@@ -271,9 +261,7 @@ fn play_round(
     })
 }
 
-/// The first cards of round `i`, put on `table`: each bidder's card checked against his
-/// hand; with two players each must bid while he holds money (rules §1.10). Returns the
-/// bidders' seats in seat order. Errors name `rounds.i.bids.<name>`.
+/// Round `i`'s first cards; with two players each bids while he can (rules §1.10).
 fn first_bids(
     i: usize,
     bids: &BTreeMap<String, i64>,
@@ -312,8 +300,7 @@ fn first_bids(
     Ok(bidders)
 }
 
-/// One overtime step (`field`, `rounds.i.overtime.k`): two or more of the `tied` players
-/// each add a card to `table` (rules §1.10). Returns who added, in seat order.
+/// One overtime step: two or more `tied` players add a card (rules §1.10).
 fn overtime_step(
     field: &Field,
     step: &BTreeMap<String, i64>,
@@ -371,9 +358,7 @@ fn overtime_step(
     Ok(adding)
 }
 
-/// The players written as withdrawing from the tie of round `i` (rules §1.10, §3 item 31):
-/// each still tied, and never the last one left, who buys. Errors name
-/// `rounds.i.withdrawn`.
+/// The players withdrawing from round `i`'s tie: still tied, never the last (rules §1.10).
 fn withdraw(
     i: usize,
     withdrawn: &[String],
@@ -422,9 +407,7 @@ fn withdraw(
     Ok(())
 }
 
-/// A tie still standing after round `i`'s overtime: a tied player out of cards is treated
-/// as withdrawing (rules §3 item 31), so one left with cards buys; none or several left is
-/// a round not finished (`rounds.i.withdrawn`, `rounds.i.overtime`).
+/// A tie after overtime: out of cards withdraws (rules §3 item 31); one left buys.
 fn out_of_cards(
     i: usize,
     players: &[String],

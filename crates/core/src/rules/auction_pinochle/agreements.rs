@@ -1,5 +1,5 @@
-//! The table agreements of an Auction Pinochle session (rules §1.1–1.3, §3 items 3–8),
-//! which Scarne says must be written on the score sheet before the first deal.
+//! Auction Pinochle's table agreements (rules §1.1–1.3, §3 items 3–8), written on the
+//! sheet before the first deal (Scarne).
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -18,8 +18,7 @@ pub enum KittyKind {
     None,
     /// Scarne's kitty pot: antes, collected by a made bid of 350 or more (rules §1.2).
     Pot,
-    /// The kitty as an account that settles like one more player on bids of 350 or more
-    /// and may go negative (rules §1.3).
+    /// The kitty as an account: one more player on 350+ bids, may go negative (rules §1.3).
     Account,
 }
 
@@ -30,11 +29,9 @@ pub struct PotRules {
     pub all_pass_ante: bool,
     /// Everyone antes again right after the kitty is won ([R] default true).
     pub reante_after_win: bool,
-    /// Rule 5 option: a failed 350+ spade bid antes this many times the kitty (2, or 3 by
-    /// unanimous prior agreement).
+    /// Rule 5 option: a failed 350+ spade bid antes this many kitties (2, or 3 by agreement).
     pub spades_fail_multiplier: i64,
-    /// Rule 5 option: a failed 350+ heart bid in a hearts-triple game antes this many times
-    /// the kitty (2, or 4 by unanimous prior agreement).
+    /// Rule 5 option: kitties a failed 350+ heart bid antes under hearts-triple (2, or 4).
     pub hearts_fail_multiplier: i64,
 }
 
@@ -91,9 +88,6 @@ pub struct Written {
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
-    /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail = |field: &str, message: String| RuleError::new(field, message);
         let spec = w
@@ -157,14 +151,12 @@ impl TableAgreements for Agreements {
 }
 
 impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes the
-    /// default of `docs/session-format.md`. Errors name the field (`agreements.min_bid`).
+    /// Reads the `agreements` object. Errors name the field (`agreements.min_bid`).
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         read_agreements(object)
     }
 
-    /// One ante: the settlement of the lowest bid, `units(250) × stake` with Scarne's tables
-    /// (rules §1.2 rule 1), in cents.
+    /// One ante in cents: the lowest bid's settlement, `units(250) × stake` (rules §1.2 rule 1).
     pub fn ante(&self) -> Money {
         self.stake
             * self

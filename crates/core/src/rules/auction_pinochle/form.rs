@@ -1,6 +1,5 @@
-//! What the pages need of Auction Pinochle: the agreements the new-session form offers,
-//! the agreements in words for the sheet, and the hand form read into a `hand` event
-//! (rules §1.1–1.3, `docs/session-format.md`).
+//! Auction Pinochle's pages: new-session agreements, the agreements in words, and the hand
+//! form (rules §1.1–1.3).
 
 use serde::Deserialize;
 
@@ -133,8 +132,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     summary
 }
 
-/// What the hand form offers: the minimum bid, the outcomes and the suits; with four
-/// seated, the dealer sits out (rules §1.1).
+/// What the hand form offers: minimum bid, outcomes, suits; a fourth seat's dealer sits out.
 pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
     HandFormSpec {
         min_bid: a.min_bid,
@@ -154,9 +152,7 @@ pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
     }
 }
 
-/// The hand form as submitted (`templates/games/auction_pinochle/hand_form.html`): every
-/// field optional, so a missing one is asked for by name; the all-passed button sends
-/// `all_passed`.
+/// The submitted hand form (`templates/games/auction_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -184,16 +180,14 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
-    /// The hand as the session document writes it; the engine asks for what a contract
-    /// lacks (rules §1.1). Only the dealer is asked for here; a renege's culprit is kept
-    /// only with the renege outcome (the select stays filled when the outcome changes).
+    /// Asks for the dealer only (the engine asks for the rest, rules §1.1); keeps a
+    /// renege's culprit only with that outcome, as the select stays filled.
     fn written(self) -> Result<WrittenHand, RuleError> {
         let dealer = self
             .dealer
             .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
         if self.all_passed {
-            // Enter in a filled-in form must never record "all passed" (issue: the
-            // all-passed button was once the form's default).
+            // Enter on a filled-in form must never record "all passed".
             if self.bidder.is_some() || self.bid.is_some() || self.trump.is_some() {
                 return Err(RuleError::new(
                     "all_passed",

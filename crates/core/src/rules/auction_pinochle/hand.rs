@@ -1,4 +1,4 @@
-//! One Auction Pinochle deal as entered at the table, read and checked against the rules.
+//! One Auction Pinochle deal as entered, read and checked (rules §1.1).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -54,8 +54,7 @@ impl Outcome {
         }
     }
 
-    /// Words for the form's outcome chips and the reasons of the step by step ("Bob pays
-    /// Ann: $0.80 (set)"): a bid that is not made is "set", as the table says it.
+    /// Words for the form's chips and the steps: a bid not made is "set".
     pub fn words(self) -> &'static str {
         match self {
             Outcome::Made => "made",
@@ -68,9 +67,7 @@ impl Outcome {
         }
     }
 
-    /// The result as the row of the sheet says it, in the table's words: a bid that is set
-    /// pays double bete, a throw-in before the lead single bete (rules §1.1 settlement,
-    /// §1.3). The documents keep [`Outcome::id`].
+    /// The result on the sheet's row: set is double bete, a throw-in single (rules §1.1, §1.3).
     pub fn row_words(self) -> &'static str {
         match self {
             Outcome::Made => "made",
@@ -129,9 +126,7 @@ pub enum Deal {
     Contract(Contract),
 }
 
-/// A `hand` event exactly as the session document writes it (`docs/session-format.md`,
-/// `auction_pinochle`): what [`read`] checks and what the hand form builds. Points are
-/// pinochle points; `bidder_cash` is money (a decimal string).
+/// A `hand` event as written (session-format); points, but `bidder_cash` is money.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
@@ -172,18 +167,16 @@ pub struct WrittenHand {
 /// Trick points in one deal: 250 with the last trick, whatever the count (rules §1.0).
 pub const ALL_COUNTERS: i64 = 250;
 
-/// The most a bidder can meld in one deal, in points: the partnership games' ceiling. No
-/// 48-card deal comes near it (Scarne's ceiling for a bidder's meld and counters together
-/// is 721–730, rules §1.0); it catches a typed extra zero and keeps sums far from overflow.
+/// The most a bidder can meld in one deal, in points: far above Scarne's 721–730 for meld
+/// and counters (rules §1.0); catches a typed extra zero.
 pub const MAX_MELD: i64 = crate::rules::partnership::MAX_MELD;
 
 /// The highest bid accepted, in points: [`MAX_MELD`] as in Check and Contract Pinochle.
 pub const MAX_BID: i64 = 10_000;
 
-/// Reads a `hand` event and checks it against the rules and the seating. Errors name the
-/// field: `dealer`/`bidder`/`renege_by` not seated or not allowed, `bid` not a multiple of 10
-/// or below the minimum (rules §1.1), `counters` outside 0–250 (rules §1.0), `outcome`
-/// missing or contradicting meld and counters.
+/// Reads and checks a `hand`. Errors name the field: an unseated or disallowed person,
+/// `bid` not in tens or below the minimum (rules §1.1), `counters` outside 0–250 (rules
+/// §1.0), `outcome` missing or contradicted.
 pub fn read(
     event: &Map<String, Value>,
     agreements: &Agreements,
@@ -259,8 +252,7 @@ pub fn check(w: WrittenHand, agreements: &Agreements, table: &Table) -> Result<D
     }))
 }
 
-/// A deal where all passed: no contract field may be given (rules §1.1). Errors name the
-/// first one given.
+/// An all-passed deal has no contract field (rules §1.1); errors name the first given.
 fn all_passed(w: WrittenHand) -> Result<Deal, RuleError> {
     let given = [
         ("bidder", w.bidder.is_some()),
@@ -280,8 +272,7 @@ fn all_passed(w: WrittenHand) -> Result<Deal, RuleError> {
     Ok(Deal::AllPassed { dealer: w.dealer })
 }
 
-/// The final bid: a multiple of 10, at least the agreed minimum, at most [`MAX_BID`]
-/// (rules §1.1, §1.0). Errors name `bid`.
+/// The final bid: in tens, minimum to [`MAX_BID`] (rules §1.1, §1.0). Errors name `bid`.
 fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(
@@ -307,8 +298,7 @@ fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The bidder's meld (0 to [`MAX_MELD`]), counters (0–250) and cash on the table (not
-/// negative), where given. Errors name the field.
+/// The bidder's meld (0–[`MAX_MELD`]), counters (0–250) and cash (≥ 0), where given.
 fn check_counts(w: &WrittenHand) -> Result<(), RuleError> {
     if let Some(meld) = w.meld
         && meld < 0
@@ -344,9 +334,7 @@ fn check_counts(w: &WrittenHand) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// The outcome as written, or derived from the bidder's meld and counters against `bid`;
-/// `true` when derived. A written outcome that the meld and counters contradict is refused
-/// naming `outcome` (rules §1.1).
+/// The outcome as written or derived (`true`); a contradicted one is refused (rules §1.1).
 fn outcome_of(w: &WrittenHand, bid: i64) -> Result<(Outcome, bool), RuleError> {
     let total = w.meld.zip(w.counters).map(|(m, c)| m + c);
     Ok(match (w.outcome, total) {
@@ -390,9 +378,7 @@ fn outcome_of(w: &WrittenHand, bid: i64) -> Result<(Outcome, bool), RuleError> {
     })
 }
 
-/// Who reneged: named for a defender's renege alone, and then an active opponent of the
-/// bidder (`active`: seated, and not a 4-handed dealer), never the bidder (rules §1.1).
-/// Errors name `renege_by`.
+/// Who reneged: an active opponent, for a defender's renege only (rules §1.1).
 fn renege_of(
     outcome: Outcome,
     renege_by: Option<String>,

@@ -1,11 +1,8 @@
-//! Auction Pinochle's meld table, which the meld calculator, the hand form's "Count meld"
-//! and a hand's `meld_detail` count by ([`crate::rules::meld`]).
+//! Auction Pinochle's meld table ([`crate::rules::meld`]).
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// Scarne's table (rules §1.0, §1.1): a double pinochle is 80 and a meld held twice scores
-/// twice; the bidder melds from the 15 cards held after taking the widow, and the hand
-/// records the bidder's meld alone.
+/// Scarne's table (rules §1.0, §1.1): double pinochle 80; the bidder's 15 cards with the widow.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 80,

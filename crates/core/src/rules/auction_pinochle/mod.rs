@@ -55,20 +55,16 @@ typed::events! {
     }
 }
 
-/// The engine of one Auction Pinochle session: the agreements and the kitty's size; the
-/// seating comes from the [`Ctx`].
+/// The engine of one Auction Pinochle session: agreements and kitty size (seating is in [`Ctx`]).
 #[derive(Debug, Clone)]
 pub struct AuctionPinochle {
     agreements: Agreements,
-    /// The kitty's size: what the rules have put into it less what they have paid out of it
-    /// (`docs/session-format.md`). Not the `KITTY` balance, which a `payment` to or from
-    /// the kitty also moves (cash put into or taken out of the pot on the table); every
-    /// kitty rule works on this size.
+    /// The kitty's size: what the rules put in less what they paid out (not the `KITTY`
+    /// balance, which cash payments also move). Every kitty rule uses this.
     kitty: Money,
 }
 
-/// A `player_joins` event as written (`docs/session-format.md`): who sits down, and after
-/// whom (`None`: at the end of the seating order).
+/// A `player_joins` as written: who sits down, after whom (`None`: at the end).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Joins {
@@ -107,8 +103,7 @@ impl AuctionPinochle {
         self.agreements.kitty == KittyKind::Pot
     }
 
-    /// Every seated player antes once into the pot; the antes are recorded in the kitty's
-    /// size, so the caller posts them as they are.
+    /// Every seated player antes once; the antes are added to the kitty's size.
     fn everyone_antes(&mut self, table: &Table, rule: &str) -> (Postings, Vec<Step>) {
         let ante = self.agreements.ante();
         let mut postings = Postings::new();
@@ -139,9 +134,7 @@ impl AuctionPinochle {
         (postings, step)
     }
 
-    /// Adds what `postings` move into (or out of) `KITTY` to the kitty's size and returns
-    /// them unchanged. Every posting list the rules make passes here exactly once, just
-    /// before it is returned, when nothing can be refused any more.
+    /// Adds what `postings` move through `KITTY` to its size; every list passes here once.
     fn record(&mut self, postings: Postings) -> Postings {
         self.kitty += postings.net(KITTY);
         postings
@@ -203,8 +196,7 @@ impl AuctionPinochle {
         Ok(entry)
     }
 
-    /// Rule 8: a newcomer antes `kitty ÷ players already seated`, floored to the cent (the
-    /// leftover stays in the kitty, rules §1.2 [R]).
+    /// Rule 8: a newcomer antes `kitty ÷ players seated`, floored (rules §1.2 [R]).
     fn joins(&mut self, ctx: &mut Ctx<'_>, j: Joins) -> Result<Outcome, RuleError> {
         let name = j.player.as_str();
         check_name(name).map_err(|m| RuleError::new("player", m))?;
@@ -268,8 +260,7 @@ impl AuctionPinochle {
         Ok(Outcome::new(postings.into_vec(), why, line).with_steps(steps))
     }
 
-    /// A player leaves; rule 6: a broke player takes `kitty ÷ players seated` (himself
-    /// included), floored to the cent, and quits for good.
+    /// Rule 6: a broke player leaving takes `kitty ÷ players seated`, floored, for good.
     fn leaves(&mut self, ctx: &mut Ctx<'_>, l: Leaves) -> Result<Outcome, RuleError> {
         if !ctx.table.is_seated(&l.player) {
             return Err(RuleError::new(
@@ -308,8 +299,7 @@ impl AuctionPinochle {
         Ok(Outcome::new(postings.into_vec(), why, SheetLine::titled(title)).with_steps(steps))
     }
 
-    /// Shares the whole kitty out equally among the seated players (rule 7; a kitty account
-    /// in deficit is made good the same way, rules §1.3).
+    /// Shares the whole kitty equally among the seated (rule 7; a deficit alike, rules §1.3).
     fn share_out(&mut self, ctx: &Ctx<'_>, reason: &str, title: &str) -> Outcome {
         let kitty = self.kitty;
         let order = ctx.table.leftover_order();
@@ -342,9 +332,7 @@ impl AuctionPinochle {
     }
 }
 
-/// Who gets the cents an equal share leaves over ([`equal_shares`]: one each, from the left
-/// of the last dealer, rules §1.3), in words: ", the odd cent to C" or ", the 2 odd cents
-/// one each to C and A"; empty when the kitty divides evenly.
+/// The odd cents of a share in words (", the odd cent to C"; rules §3 item 2 [R]).
 fn odd_cents(kitty: Money, order: &[&str]) -> String {
     let (_, left) = kitty.divide(order.len() as i64);
     let n = usize::try_from(left.cents().unsigned_abs()).unwrap_or(usize::MAX);
@@ -355,8 +343,7 @@ fn odd_cents(kitty: Money, order: &[&str]) -> String {
     }
 }
 
-/// The sheet's line for a contract: bidder, bid, trump and the result on the row, made or
-/// set, whether it was entered or read from meld and counters (rules §1.1).
+/// The sheet's line for a contract: bidder, bid, trump, made or set (rules §1.1).
 fn contract_line(c: &hand::Contract) -> SheetLine {
     SheetLine {
         contract: Some(Contract {
@@ -384,7 +371,6 @@ impl Game for AuctionPinochle {
     const ENTER: &'static str =
         "a hand, a payment, the close, a player joining or leaving, or the kitty divided";
 
-    /// Starts a session ([`Game::new`]). Errors name the field.
     fn new(
         agreements: Agreements,
         _players: &[String],
@@ -454,8 +440,7 @@ impl Game for AuctionPinochle {
         ))
     }
 
-    /// One money column per player who ever sat, in order of arrival, and the kitty's
-    /// last when the game keeps one.
+    /// One money column per player who ever sat, in order of arrival, the kitty last.
     fn layout(&self, table: &Table) -> Layout {
         let mut columns = Column::per_player(table.everyone(), Tally::Money);
         if self.has_kitty() {

@@ -1,5 +1,5 @@
-//! What a contract pays (rules §1.1 settlement) and what it does to the kitty (rules §1.2
-//! rules 3–5 and 9 for the pot, §1.3 for the kitty account). Pure.
+//! What a contract pays (rules §1.1) and does to the kitty (rules §1.2 rules 3–5 and 9;
+//! §1.3). Pure.
 
 use super::agreements::{Agreements, KITTY_BID, KittyKind};
 use super::hand::{Contract, Outcome};
@@ -7,8 +7,7 @@ use crate::ledger::{KITTY, Postings};
 use crate::money::Money;
 use crate::rules::{Step, Suit};
 
-/// The trump multiplier `t` and its words: 2 for spades with `spades_double`, 3 for hearts
-/// with `hearts_triple`, else 1 (rules §1.1).
+/// The trump multiplier and its words: spades 2, hearts 3 as agreed, else 1 (rules §1.1).
 pub fn trump_multiplier(agreements: &Agreements, trump: Suit) -> (i64, Option<&'static str>) {
     match trump {
         Suit::Spades if agreements.spades_double => (2, Some("2 (spades)")),
@@ -17,8 +16,7 @@ pub fn trump_multiplier(agreements: &Agreements, trump: Suit) -> (i64, Option<&'
     }
 }
 
-/// How many times the kitty a failed 350+ bidder antes (rules §1.2 rule 5): 2, or the
-/// agreed spades (3) or hearts-triple (4) multiplier.
+/// How many kitties a failed 350+ bidder antes (rules §1.2 rule 5): 2, or the agreed multiple.
 pub fn kitty_fail_multiplier(agreements: &Agreements, trump: Suit) -> i64 {
     match trump {
         Suit::Spades => agreements.pot.spades_fail_multiplier,
@@ -27,13 +25,8 @@ pub fn kitty_fail_multiplier(agreements: &Agreements, trump: Suit) -> i64 {
     }
 }
 
-/// The money of one contract: every other seated player (the 4-handed dealer included)
-/// against the bidder, plus the kitty when the bid is 350 or more.
-/// `kitty` is the kitty's size before the deal: what the rules put into it less what they
-/// paid out, not its ledger balance, which payments of cash also move
-/// (`docs/session-format.md`). Returns the postings (summing to zero), the reason in
-/// words and the same as steps: the table row, the multipliers, the stake, each payment and
-/// the kitty's size before and after.
+/// The money of one contract: the others against the bidder, plus the kitty on 350+;
+/// `kitty` is its size, not its balance. Returns postings, words and steps.
 pub fn settle(
     agreements: &Agreements,
     seated: &[String],
@@ -81,17 +74,13 @@ pub fn settle(
     (postings, why, steps)
 }
 
-/// What each other player pays or is paid on contract `c` (rules §1.1): the units of the
-/// agreed table's row for the bid, times the trump multiplier when the bidder wins or is
-/// set, twice again for a double bete, at the stake per unit (a concession before the lead
-/// is a single bete and the suit does not count). Returns the amount, its factors in words
-/// and the same as steps.
+/// What each other player pays or gets on `c` (rules §1.1): units × trump × 2 for double
+/// bete × stake (a concession before the lead: single bete, suit ignored).
 fn per_player(agreements: &Agreements, c: &Contract) -> (Money, Vec<String>, Vec<Step>) {
     let units = agreements.units_table.units(c.bid).unwrap_or(0);
     let single = agreements.stake * units;
     let (t, t_words) = trump_multiplier(agreements, c.trump);
-    // The table row used, so anyone can check it against the agreements on the sheet.
-    // Its source is cited in the row's details (the step's `source`), not in the words.
+    // The table row, to check against the agreements; its source goes in the step.
     let mut factors = vec![format!(
         "{units} units ({} table {})",
         agreements.units_table.name,
@@ -133,8 +122,7 @@ fn per_player(agreements: &Agreements, c: &Contract) -> (Money, Vec<String>, Vec
     (per_player, factors, steps)
 }
 
-/// One payment of `amount` from `from` to `to` on contract `c`, posted and shown as a step
-/// with the outcome's words.
+/// One payment on `c`, posted and shown as a step with the outcome's words.
 fn pay(
     postings: &mut Postings,
     steps: &mut Vec<Step>,
@@ -152,9 +140,7 @@ fn pay(
     });
 }
 
-/// The kitty's part in a 350+ contract: none; as an account, it settles like one more
-/// player (rules §1.3); as a pot, rules §1.2 rules 3–5 and 9 ([`pot`]), with its size before
-/// and after as a step. Adds to the postings, words and steps given.
+/// The kitty's part in a 350+ contract: an account (rules §1.3) or a [`pot`] (rules §1.2).
 fn settle_kitty(
     agreements: &Agreements,
     seated: &[String],
@@ -210,11 +196,9 @@ fn headline(c: &Contract) -> String {
     }
 }
 
-/// The kitty pot on a bid of 350 or more (rules §1.2): a winning bidder collects it (rule
-/// 3), a bidder conceding before the lead antes an amount equal to it (rule 4), one who
-/// fails antes twice it or the agreed multiple (rule 5), and with `bidder_cash` he plays only
-/// for what his cash covers after what he would owe the players (rule 9, [R] formula
-/// `P = min(kitty, (cash − owed) / fail multiplier)`, floored to the cent).
+/// The pot on a 350+ bid (rules §1.2): made collects it (rule 3), conceded antes it (4),
+/// failed antes the multiple (5); with `bidder_cash` he plays for what it covers (rule 9,
+/// [R] `P = min(kitty, (cash − owed) / fail multiplier)`, floored).
 fn pot(
     agreements: &Agreements,
     seated: &[String],

@@ -1,9 +1,8 @@
-//! Units tables for Auction Pinochle: how many units (multiples of the stake) a bid is worth.
+//! Auction Pinochle's units tables: how many units (stakes) a bid is worth.
 
 use serde::Deserialize;
 
-/// One band of a units table: every bid from `lowest_bid` up to the next band's lowest bid
-/// is worth `units`.
+/// One band: bids from `lowest_bid` to the next band's are worth `units`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Band {
     /// The lowest bid of the band, in points.
@@ -12,9 +11,7 @@ pub struct Band {
     pub units: i64,
 }
 
-/// A units table: Scarne's standard or special bonus table (rules §1.1, S000), the classic
-/// table of the kitty-account model (rules §1.3, S002 corrected by §4), or a custom list of
-/// `[lowest_bid, units]` pairs agreed before play.
+/// A units table: Scarne's standard or bonus (rules §1.1), classic (rules §1.3), or custom.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitsTable {
     /// `"standard"`, `"bonus"`, `"classic"` or `"custom"`.
@@ -22,8 +19,7 @@ pub struct UnitsTable {
     bands: Vec<Band>,
 }
 
-/// Scarne's standard table, rules §1.1: 250–290 = 2 units, +1 per 50 points, 700 or over = 11
-/// (the printed "900 to 640" band is 600–640, rules §4).
+/// Scarne's standard table (rules §1.1): 250–290 = 2 … 700+ = 11 ("900 to 640" is 600–640, §4).
 const STANDARD: [(i64, i64); 10] = [
     (250, 2),
     (300, 3),
@@ -60,8 +56,7 @@ const CLASSIC: [(i64, i64); 7] = [
     (600, 30),
 ];
 
-/// The `units_table` agreement as written in a session document: a preset's name or a
-/// list of `[lowest_bid, units]` pairs.
+/// The `units_table` agreement as written: a preset's name or `[lowest_bid, units]` pairs.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(untagged)]
 pub enum UnitsTableSpec {
@@ -87,8 +82,8 @@ impl UnitsTable {
         }
     }
 
-    /// Builds the table an agreement names. Errors: an unknown preset; a custom table that
-    /// is empty, not rising, not in multiples of 10, or with units below 1 or above 10,000.
+    /// The table an agreement names. Errors: unknown preset; custom empty, not rising, not
+    /// in tens, or units outside 1–10,000.
     pub fn from_spec(spec: &UnitsTableSpec) -> Result<UnitsTable, String> {
         match spec {
             UnitsTableSpec::Preset(name) => match name.as_str() {
@@ -158,8 +153,7 @@ impl UnitsTable {
         }
     }
 
-    /// Where the table comes from: `"rules §1.1"` (Scarne's standard and bonus),
-    /// `"rules §1.3"` (classic), or `"agreed at the table"` (custom).
+    /// Its source: `"rules §1.1"`, `"rules §1.3"` or `"agreed at the table"`.
     pub fn source(&self) -> &'static str {
         match self.name {
             "standard" | "bonus" => "rules §1.1",

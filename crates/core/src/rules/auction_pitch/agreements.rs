@@ -1,14 +1,11 @@
-//! The table agreements of an Auction Pitch session (rules §1.4, §3 items 9–18), named as
-//! `docs/session-format.md` names them: `stake`, `target`, `variant`, `countdown_start`,
-//! `smudge_rule`, `negative_difference`, `dealer_may_steal`.
+//! Auction Pitch's table agreements (rules §1.4, §3 items 9–18; session-format): `stake`,
+//! `target`, `variant`, `countdown_start`, `smudge_rule`, `negative_difference`,
+//! `dealer_may_steal`.
 //!
-//! The other §3 options are deliberately not agreements here, because the session format
-//! does not list them and refuses unknown fields: `low_to` and `game_tie` (items 10–11) only
-//! change *who* the table writes down for Low and Game, which the hand event already says
-//! (`points.low`, `points.game: null`); `single_trump_is_high_and_low` (item 13) is always
-//! on (the same player may take High and Low); `revoke_others_keep_points` (item 14) keeps
-//! its [R] default true (golden PT-14: "not settable in the format"); `min_bid` and
-//! `forced_dealer_bid` (item 18) would contradict the format's fixed bid range 1–4.
+//! Other §3 options are not agreements, as the format refuses unknown fields: `low_to` and
+//! `game_tie` (items 10–11) only change who the hand names; item 13 is always on; item 14
+//! keeps its [R] default (golden PT-14); `min_bid` and `forced_dealer_bid` (item 18) would
+//! contradict the fixed bid range 1–4.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -24,11 +21,9 @@ pub enum Variant {
     /// Scarne's Auction Pitch: scores count up from 0 to the target (S001).
     #[default]
     Standard,
-    /// Smudge: as standard, and all four points in one hand win the game (S001,
-    /// BIC-SMUDGE), subject to [`SmudgeRule`].
+    /// Smudge: all four points in one hand win the game (S001, BIC-SMUDGE; [`SmudgeRule`]).
     Smudge,
-    /// Count-down: everyone starts at `countdown_start`, made points subtract, set-backs
-    /// add, first to zero wins (S001 "Scoring Variant"; BIC-SMUDGE "customary").
+    /// Count-down: from `countdown_start` to zero (S001 "Scoring Variant"; BIC-SMUDGE).
     Countdown,
 }
 
@@ -47,19 +42,14 @@ impl Variant {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SmudgeRule {
-    /// A smudge wins the game at once, whatever the smudger's previous score (S001,
-    /// BIC-SMUDGE).
+    /// A smudge wins at once, whatever the smudger's score (S001, BIC-SMUDGE).
     #[default]
     WinsImmediately,
-    /// S001's regional rule: a smudge wins only if the smudger is not in the hole; if he
-    /// is, his minus score is dropped, he stands at +4 and play continues (the seed's
-    /// sentence is cut off after "plus 4", rules §4).
+    /// S001's regional rule: a smudger in the hole restarts at +4 (seed cut off, rules §4).
     NotInHole,
 }
 
-/// What a negative difference pays at the end of a game (`negative_difference`; rules §1.4
-/// settlement, §3 item 15, [R]). It arises when the pitcher-first rule, the count order or
-/// a smudge makes a winner whose score is behind another player's.
+/// What a negative difference pays when the winner is behind (rules §1.4, §3 item 15 [R]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NegativeDifference {
@@ -73,11 +63,9 @@ pub enum NegativeDifference {
 /// Every agreement of an Auction Pitch session, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per point of difference at the end of a game, in cents (rules §1.4
-    /// settlement); zero means a points-only session.
+    /// Money per point of difference at a game's end, in cents (rules §1.4); zero: points only.
     pub stake: Money,
-    /// The score that ends a standard or smudge game, in points (S001 default 11; "7, 9,
-    /// 10 or 21" in the seed, so any positive integer up to [`MAX_POINTS`]).
+    /// The score that ends a standard or smudge game, in points (S001: 11).
     pub target: i64,
     /// Standard, smudge or count-down.
     pub variant: Variant,
@@ -87,14 +75,11 @@ pub struct Agreements {
     pub smudge_rule: SmudgeRule,
     /// Clamp or pay a negative difference in the end-of-game settlement.
     pub negative_difference: NegativeDifference,
-    /// Whether the dealer may take the bid at the current high bid (rules §1.4, §3 item
-    /// 12; Scarne: no). Recorded for the score sheet only: the final contract (pitcher and
-    /// bid) looks the same whether the dealer outbid or stole, so nothing can be checked.
+    /// Whether the dealer may steal the bid (rules §3 item 12); recorded, not checkable.
     pub dealer_may_steal: bool,
 }
 
-/// The largest target, count-down start or carried-in score, in points. Far beyond any
-/// score sheet, and small enough that a difference times any stake fits in the ledger.
+/// The largest target, count-down start or carried score, in points (× stake fits the ledger).
 pub const MAX_POINTS: i64 = 1_000_000;
 
 fn eleven() -> i64 {
@@ -128,8 +113,6 @@ pub struct Written {
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// A target or count-down start that is not a positive integer up to [`MAX_POINTS`]
-    /// is refused (rules §1.4); the stake is checked as it is read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         if !(1..=MAX_POINTS).contains(&w.target) {
             return Err(RuleError::new(
@@ -164,10 +147,7 @@ impl TableAgreements for Agreements {
 }
 
 impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes the
-    /// default of `docs/session-format.md`. Errors name the field (`agreements.target`):
-    /// unknown fields, wrong types, a negative stake, a target or count-down start that is
-    /// not a positive integer up to [`MAX_POINTS`].
+    /// Reads the `agreements` object. Errors name the field (rules §1.4).
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         read_agreements(object)
     }
@@ -177,8 +157,7 @@ impl Agreements {
         self.variant == Variant::Countdown
     }
 
-    /// Every player's score when a game starts, in points: 0, or `countdown_start` in
-    /// count-down (rules §1.4).
+    /// Every player's score at a game's start, in points: 0, or `countdown_start` (rules §1.4).
     pub fn fresh_score(&self) -> i64 {
         if self.counts_down() {
             self.countdown_start
@@ -187,8 +166,7 @@ impl Agreements {
         }
     }
 
-    /// Whether `score` has gone out: at or over the target, or at or below zero in
-    /// count-down (rules §1.4 end of game).
+    /// Whether `score` is out: at the target, or at zero counting down (rules §1.4).
     pub fn is_out(&self, score: i64) -> bool {
         if self.counts_down() {
             score <= 0

@@ -1,6 +1,5 @@
-//! What the pages need of Auction Pitch: the agreements the new-session form offers, the
-//! agreements in words for the sheet, and the hand form read into a `hand` event (rules
-//! §1.4, `docs/session-format.md`).
+//! Auction Pitch's pages: new-session agreements, the agreements in words, and the hand
+//! form (rules §1.4).
 
 use serde::Deserialize;
 
@@ -120,9 +119,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     summary
 }
 
-/// The hand form as submitted (`templates/games/auction_pitch/hand_form.html`): every field
-/// optional, so a missing one is asked for by name. A point's select sends `"nobody"` when
-/// nobody took it.
+/// The submitted hand form (`templates/games/auction_pitch/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -148,9 +145,7 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
-    /// The hand as the session document writes it: Jack and Game may go to nobody, High
-    /// and Low may not (rules §1.4). Errors name the form's field and ask for what is
-    /// missing.
+    /// Jack and Game may go to nobody, High and Low may not (rules §1.4).
     fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, message: &str| RuleError::new(field, message);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
@@ -207,8 +202,7 @@ impl hand_form::HandForm for Form {
     }
 }
 
-/// What the hand form offers: bids 1–4 (4 is the slam) and the four points, Jack and Game
-/// with "nobody" (rules §1.4).
+/// What the hand form offers: bids 1–4 and the four points' takers (rules §1.4).
 pub fn offer() -> HandFormSpec {
     HandFormSpec {
         min_bid: 1,

@@ -1,5 +1,5 @@
-//! The end of an Auction Pitch game: who wins after a hand (rules §1.4 end of game rules
-//! 1–3, Smudge, count-down) and what the losers pay (rules §1.4 settlement). Pure.
+//! The end of an Auction Pitch game: who wins (rules §1.4 end of game 1–3, Smudge,
+//! count-down) and what the losers pay. Pure.
 
 use super::agreements::{Agreements, NegativeDifference};
 use super::hand::{Contract, Point};
@@ -15,18 +15,13 @@ pub enum Decision {
     Smudge,
     /// Rule 1: the pitcher went out, whoever else did (S001, AIRP, H2G2): `"pitcher_out"`.
     PitcherOut,
-    /// Rule 2: exactly one player went out: `"only_one_out"`, or `"countdown"` for the
-    /// first to reach zero in count-down.
+    /// Rule 2: exactly one player out: `"only_one_out"`, or `"countdown"` counting down.
     OnlyOneOut,
-    /// Rule 3: two or more players other than the pitcher went out; the hand was counted
-    /// again from the scores before it in the order High, Low, Jack, Game, and this point
-    /// carried the winner out first: `"count_order:high"` … (never Game: it is counted
-    /// last, so any other player out got there sooner).
+    /// Rule 3: several but the pitcher out; this point carried the winner out first on a
+    /// recount: `"count_order:high"` … (never Game, counted last).
     CountOrder(Point),
-    /// Rule 3 with a revoke: the revoke's bonus of the bid is counted before the points, as
-    /// it happened during play, and carried the winner out; if it carried several out at
-    /// once, the one furthest out wins, then the one nearest the dealer's left ([R]):
-    /// `"count_order:revoke"`.
+    /// Rule 3, by the revoke's bonus (counted first); ties to the furthest out, then the
+    /// dealer's left ([R]): `"count_order:revoke"`.
     CountOrderRevoke,
 }
 
@@ -73,13 +68,9 @@ impl Win {
     }
 }
 
-/// Who, if anyone, wins the game with this hand (rules §1.4 end of game):
-/// a winning smudge first; then the pitcher if he is out (rule 1); then the only player
-/// out (rule 2); then, with two or more out, the first to go out when the hand is counted
-/// again from the scores before it — fixed changes (revoke penalty and bonus) first, as
-/// they happened during play, then High, Low, Jack, Game (rule 3). "Out" is at or over the
-/// target, or at or below zero in count-down, where the same precedence applies ([R]).
-/// `order` is the seating from the dealer's left, the last tie-break. `None`: play on.
+/// Who wins with this hand (rules §1.4): a winning smudge; the pitcher out (rule 1); the
+/// only player out (rule 2); else the first out on a recount, fixed changes first, then
+/// High, Low, Jack, Game (rule 3; the same counting down [R]). `None`: play on.
 pub fn decide(
     agreements: &Agreements,
     c: &Contract,
@@ -113,8 +104,7 @@ pub fn decide(
     }
 }
 
-/// Rule 3: counts the hand again from `scored.counted_from` and returns the first of `out`
-/// to go out.
+/// Rule 3: recounts the hand from `scored.counted_from`; returns the first of `out` out.
 fn count_order(agreements: &Agreements, scored: &Scored, out: &[&str], order: &[&str]) -> Win {
     let mut running = scored.counted_from.clone();
     for (p, d) in &scored.parts.fixed {
@@ -167,15 +157,9 @@ fn furthest_out(
         .to_string()
 }
 
-/// The settlement of a finished game (rules §1.4 settlement, S001 "The winner receives
-/// from each player the difference in points between his score and each player's
-/// score"): every other player pays the winner `(winner − player) × stake`, or in
-/// count-down the mirror `(player − winner) × stake` ([R] §3 item 17). A negative
-/// difference is clamped to nothing or paid by the winner, as agreed
-/// (`negative_difference`, [R] §3 item 15). Returns the postings (summing to zero) and
-/// "Game over: A wins at 11 as pitcher; B pays 0.45 (11 − 2 = 9 points × 0.05); …", and the
-/// same as steps: the stake per point, then each payment with its difference.
-/// Errors: a payment too large for the ledger, on `agreements.stake`.
+/// A finished game's settlement (rules §1.4; S001): each pays `(winner − player) × stake`,
+/// mirrored counting down ([R] §3 item 17), a negative difference as agreed ([R] §3 item
+/// 15). Returns postings, words and steps. Errors name `agreements.stake`.
 pub fn settle(
     agreements: &Agreements,
     final_scores: &Scores,
@@ -223,10 +207,7 @@ pub fn settle(
     Ok((postings, items.join("; "), steps))
 }
 
-/// The money of a difference of `diff` points at `stake` a point, whatever its sign. One
-/// payment within the money limit, so the winner's sum of up to seven of them cannot
-/// overflow either (the ledger then refuses a balance past it). The error names
-/// `agreements.stake`.
+/// `diff` points at `stake`, within the money limit. Errors name `agreements.stake`.
 fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
     stake
         .cents()
@@ -244,10 +225,7 @@ fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
-/// One player's payment of the difference `high − low` to the winner `w` (rules §1.4
-/// settlement, S001), `amount` in money: nothing when level; a negative difference clamped
-/// to nothing or paid by the winner, as agreed ([R] §3 item 15). Posts it, adds its step and
-/// returns it in words.
+/// One player's difference paid to winner `w` (rules §1.4), negative as agreed ([R] item 15).
 fn pay_difference(
     agreements: &Agreements,
     (w, player): (&str, &str),

@@ -1,5 +1,4 @@
-//! One Auction Pitch deal as entered at the table, read and checked against the rules
-//! (rules §1.4 per-hand inputs, bidding validation; `docs/session-format.md`).
+//! One Auction Pitch deal as entered, read and checked (rules §1.4; session-format).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -8,9 +7,7 @@ use crate::rules::hand_form::is_false;
 use crate::rules::typed::no_contract;
 use crate::rules::{RuleError, Table, fields};
 
-/// One of the four points of a hand, in the order they are counted when two or more
-/// players other than the pitcher go out on the same hand (rules §1.4 end of game rule 3;
-/// S001, WKC "in this strict order: High, Low, Jack, Game").
+/// One of the four points, in count order for rule 3 (rules §1.4; S001, WKC).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Point {
     /// The highest trump in play, to the player who was dealt it.
@@ -81,8 +78,7 @@ impl Points {
     }
 }
 
-/// A played deal, checked: dealer, pitcher and every named player are seated, the bid is
-/// 1–4, High and Low went to somebody.
+/// A played deal, checked: everyone named is seated, the bid is 1–4, High and Low taken.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Contract {
     /// Who dealt.
@@ -100,8 +96,7 @@ pub struct Contract {
 /// One deal: passed out, or played under a bid.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Deal {
-    /// Every player passed: a dead hand, no score, the same dealer deals again (rules
-    /// §1.4 bidding validation, S001).
+    /// Everyone passed: a dead hand, no score, the same dealer deals again (rules §1.4, S001).
     AllPassed {
         /// Who dealt, and deals again.
         dealer: String,
@@ -113,9 +108,7 @@ pub enum Deal {
 /// The highest bid: 4, "slam, smudge, or shoot the moon" (S001).
 pub const MAX_BID: i64 = 4;
 
-/// Who took each point as written. A missing point is `null`, nobody, as the session format
-/// says of every missing optional field; Jack and Game are the ones that can go to nobody
-/// (jack not dealt, game tied), and High and Low are refused below when nobody took them.
+/// Who took each point as written; `null` is nobody (only Jack and Game may be).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenPoints {
@@ -133,9 +126,7 @@ pub struct WrittenPoints {
     pub game: Option<String>,
 }
 
-/// A `hand` event exactly as the session document writes it (`docs/session-format.md`,
-/// `auction_pitch`): what [`read`] checks and what the hand form builds. Names are players';
-/// `bid` is 1–4 (4 the slam).
+/// A `hand` event as written (session-format `auction_pitch`); `bid` is 1–4 (4 the slam).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
@@ -172,11 +163,8 @@ fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
     }
 }
 
-/// Reads a `hand` event and checks it against the rules and the seating. Errors name the
-/// field: `dealer`, `pitcher`, `revoke_by` or a `points.*` taker not seated; `bid` missing
-/// or outside 1–4; `points.high` or `points.low` nobody although the hand was played (the
-/// pitcher leads a trump, so somebody held the highest and the lowest trump, rules §1.4);
-/// contract fields on a deal where all passed.
+/// Reads and checks a `hand`. Errors name the field: a person not seated; `bid` missing or
+/// outside 1–4; `points.high`/`points.low` nobody when played; contract fields when all passed.
 pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError> {
     check(fields::read(event)?, table)
 }
@@ -229,8 +217,7 @@ pub fn check(w: WrittenHand, table: &Table) -> Result<Deal, RuleError> {
     }))
 }
 
-/// Who took each point of a played hand: every taker seated, and High and Low taken by
-/// somebody (the pitcher leads a trump, rules §1.4). Errors name `points` or `points.*`.
+/// Who took each point: seated, High and Low somebody (rules §1.4). Errors name `points.*`.
 fn taken(written: Option<WrittenPoints>, table: &Table) -> Result<Points, RuleError> {
     let p = written.ok_or_else(|| {
         RuleError::new(

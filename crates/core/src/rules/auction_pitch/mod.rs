@@ -1,11 +1,7 @@
-//! Auction Pitch (rules §1.4, Scarne S001) with the Smudge and count-down variants.
+//! Auction Pitch (rules §1.4, S001) with the Smudge and count-down variants.
 //!
-//! Scores run from hand to hand; nothing is paid until a game ends. Then the winner
-//! collects the difference in points times the stake from every other player, and the next
-//! hand starts a new game with fresh scores. A session holds any number of games in a row;
-//! the ledger nets them. Modules: [`agreements`] (table agreements), [`hand`] (reading and
-//! checking a deal), [`score`] (what a hand does to the scores), [`game_end`] (who wins,
-//! what is paid).
+//! Nothing is paid until a game ends: then the winner collects the difference in points ×
+//! stake from every other player and the next game starts fresh.
 
 pub mod agreements;
 pub mod form;
@@ -44,11 +40,8 @@ typed::events! {
     }
 }
 
-/// The first game's scores: `opening_scores` as carried in from a paper sheet
-/// (`{"Ann": 7}`), a missing player at 0, or at `countdown_start` in count-down
-/// (`docs/session-format.md`). Errors name the entry (`opening_scores.Zed`): a name that
-/// is not a player, a score that is not an integer within ±[`MAX_POINTS`], or one already
-/// out (a game in progress has nobody at the target, or at zero counting down).
+/// The first game's scores from `opening_scores` (`{"Ann": 7}`). Errors name the entry
+/// (`opening_scores.Zed`): not a player, out of ±[`MAX_POINTS`], or already out.
 fn opening(
     agreements: &Agreements,
     players: &[String],
@@ -98,14 +91,12 @@ fn opening(
     Ok(scores)
 }
 
-/// The engine of one Auction Pitch session: the agreements, the running scores of the game
-/// in progress and every finished game.
+/// The engine of one Auction Pitch session: agreements and the game's running scores.
 #[derive(Debug, Clone)]
 pub struct AuctionPitch {
     agreements: Agreements,
     players: Vec<String>,
     scores: Scores,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
     dead_hand_last: bool,
 }
@@ -116,9 +107,7 @@ impl AuctionPitch {
         &self.agreements
     }
 
-    /// One `hand` event: a dead hand changes nothing; a played hand is scored, and when it
-    /// ends the game the game is settled and the scores start afresh. Nothing changes on
-    /// error.
+    /// One `hand`: scored, perhaps ending and settling the game. Nothing changes on error.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
         let c = match hand::check(event, ctx.table)? {
             Deal::AllPassed { dealer } => {
@@ -187,8 +176,7 @@ impl AuctionPitch {
         })
     }
 
-    /// The sheet's line for a played hand: the pitcher and bid, who took each point, a
-    /// set-back or revoke mark, and every player's running score, circled when in the hole.
+    /// The sheet's line for a played hand: pitcher, bid, takers, marks, running scores.
     fn hand_line(&self, c: &hand::Contract, scored: &score::Scored) -> SheetLine {
         let (result, tone, mark) = match &scored.parts.outcome {
             score::Outcome::Made => ("made".to_string(), Tone::Good, None),
@@ -296,8 +284,7 @@ impl Game for AuctionPitch {
     const NAME: &'static str = "Auction Pitch";
     const ENTER: &'static str = "a hand, a payment or the close";
 
-    /// Starts a session: the agreements and the `opening_scores` of the first game for
-    /// `players` (seat order). Errors name the entry (`opening_scores.Zed`).
+    /// The agreements and the first game's `opening_scores`. Errors name the entry.
     fn new(
         agreements: Agreements,
         players: &[String],
@@ -313,10 +300,8 @@ impl Game for AuctionPitch {
         })
     }
 
-    /// Who deals next: after a dead hand (all passed) the same dealer deals again (rules
-    /// §1.4, S001); otherwise the player on the last dealer's left. `None` before the first
-    /// hand. The rotation is not enforced on `hand` events, because a misdeal passes the
-    /// deal to the left (S001) without an event that would show it.
+    /// After a dead hand the same dealer deals again (rules §1.4, S001); not enforced, as a
+    /// misdeal passes the deal without an event.
     fn next_dealer(&self, table: &Table) -> Option<String> {
         if self.dead_hand_last {
             table.last_dealer().map(String::from)
@@ -331,8 +316,7 @@ impl Game for AuctionPitch {
         }
     }
 
-    /// Closing pays nothing more: only a finished game is settled (rules §1.4), so a game
-    /// still in progress is left as it stands on the sheet.
+    /// Closing pays nothing more: only a finished game is settled (rules §1.4).
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let sheet: Vec<String> = self
             .scores
@@ -353,7 +337,6 @@ impl Game for AuctionPitch {
         })
     }
 
-    /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {
         Layout {
             columns: Column::per_player(&self.players, Tally::Points),
@@ -395,8 +378,7 @@ impl Game for AuctionPitch {
         form::offer()
     }
 
-    /// The running scores of the game in progress, `{"A": 2, "B": 1, …}` in seat order;
-    /// fresh scores right after a game has ended.
+    /// The running scores, `{"A": 2, "B": 1, …}` in seat order; fresh after a game ends.
     fn scores(&self) -> Option<Value> {
         Some(self.scores.to_json())
     }

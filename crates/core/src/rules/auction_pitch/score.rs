@@ -1,18 +1,14 @@
-//! What one played hand does to the running scores (rules §1.4 hand scoring, revokes,
-//! Smudge, count-down; S001). Pure.
+//! What one played hand does to the running scores (rules §1.4, S001). Pure.
 //!
-//! A hand is split into *fixed* changes (a set-back, a revoke's penalty and bonus) and the
-//! card points that count, in the order High, Low, Jack, Game. The split is what the
-//! end-of-game count order needs (rules §1.4 end of game rule 3), and the sum of both is
-//! the score change.
+//! A hand splits into fixed changes (set-back, revoke penalty and bonus) and the card
+//! points in the order High, Low, Jack, Game, as the end-of-game count order needs (rule 3).
 
 use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, SmudgeRule, Variant};
 use super::hand::{Contract, Point};
 
-/// Running scores of one game, one per seat in seat order, in points. Negative is "in the
-/// hole" (counting up) or past zero (count-down).
+/// Running scores of one game in seat order, in points; negative is in the hole.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scores(Vec<(String, i64)>);
 
@@ -69,8 +65,7 @@ pub enum Outcome {
     SetBack,
     /// He revoked: set back the bid whatever he won.
     PitcherRevoked,
-    /// Another player revoked: that player loses the bid, every other player (the pitcher
-    /// included, made or not) gains it.
+    /// Another player revoked: he loses the bid, every other player gains it.
     Revoked(String),
 }
 
@@ -79,25 +74,21 @@ pub enum Outcome {
 pub struct HandParts {
     /// How the bid came out.
     pub outcome: Outcome,
-    /// Changes that are not card points, in points, signed as they move the score
-    /// (count-down reverses every sign): the set-back, the revoke penalty and bonus.
+    /// Changes that are not card points, signed as they move the score.
     pub fixed: Vec<(String, i64)>,
-    /// The card points that count, in counting order, with their taker. A set-back
-    /// pitcher's points and a revoker's points do not count ([R] rules §3 item 14: the
-    /// others keep theirs, the offender scores only −bid).
+    /// The card points that count, with their taker; not a set-back pitcher's or a
+    /// revoker's ([R] rules §3 item 14).
     pub counted: Vec<(Point, String)>,
     /// What one counted point does to its taker's score: +1, or −1 in count-down.
     pub step: i64,
 }
 
-/// A smudge: one player took all four counted points (smudge variant only; rules §1.4
-/// Smudge). Impossible when the jack was not dealt or Game tied.
+/// A smudge: one player took all four points (smudge variant; rules §1.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Smudge {
     /// Who smudged.
     pub player: String,
-    /// Whether it wins the game now: always with `wins_immediately`, and with
-    /// `not_in_hole` only when he was not in the hole before the hand.
+    /// Whether it wins now: always, or under `not_in_hole` only if he was not in the hole.
     pub wins: bool,
 }
 
@@ -106,8 +97,7 @@ pub struct Smudge {
 pub struct Scored {
     /// The hand split into fixed changes and counted points.
     pub parts: HandParts,
-    /// The scores the hand is counted from: those before the hand, except that a smudger in
-    /// the hole under `not_in_hole` starts from 0 (his minus is dropped).
+    /// The scores counted from; a smudger in the hole under `not_in_hole` starts from 0.
     pub counted_from: Scores,
     /// The scores after the hand.
     pub after: Scores,
@@ -117,8 +107,7 @@ pub struct Scored {
     pub explanation: String,
 }
 
-/// Splits a played hand into fixed changes and counted points (S001 Scoring and Revokes;
-/// count-down reverses every sign, S001 "Scoring Variant"). `seated` is the seat order.
+/// Splits a played hand into fixed changes and counted points (S001); `seated` in seat order.
 pub fn parts(agreements: &Agreements, seated: &[String], c: &Contract) -> HandParts {
     let step = if agreements.counts_down() { -1 } else { 1 };
     let taken_by_pitcher = c.points.taken_by(&c.pitcher).len() as i64;
@@ -162,10 +151,8 @@ pub fn parts(agreements: &Agreements, seated: &[String], c: &Contract) -> HandPa
     }
 }
 
-/// Scores a played hand from the scores `before` it (rules §1.4): non-pitchers add what
-/// they won; the pitcher adds all he won if it covers the bid, else is set back the bid;
-/// revokes as S001; count-down subtracts points and adds set-backs; a smudge in the smudge
-/// variant wins, or lifts a smudger in the hole to +4 under `not_in_hole`.
+/// Scores a played hand from `before` (rules §1.4): the pitcher all he won or set back;
+/// others what they won; revokes per S001; count-down reversed; a smudge as agreed.
 pub fn score_hand(
     agreements: &Agreements,
     seated: &[String],
@@ -274,9 +261,7 @@ fn words(
     items.join("; ")
 }
 
-/// What the pitcher's bid came to (rules §1.4): made with the points he took, set back by
-/// the bid, or a revoke's penalty. Also the pitcher when these words already say what he
-/// scored (a revoke by another says nothing of the pitcher's points).
+/// What the pitcher's bid came to (rules §1.4), and whether the words name his score.
 fn pitcher_words<'c>(c: &'c Contract, parts: &HandParts) -> (String, Option<&'c str>) {
     let step = parts.step;
     let p = &c.pitcher;
@@ -320,9 +305,7 @@ fn pitcher_words<'c>(c: &'c Contract, parts: &HandParts) -> (String, Option<&'c 
     }
 }
 
-/// What `player` (not the pitcher, or the pitcher after another's revoke) scored on the
-/// hand: the points he took, and a revoke's fixed penalty or bonus of the `bid` (rules
-/// §1.4). `None` when nothing changed for him.
+/// What `player` other than the pitcher scored (rules §1.4); `None` if nothing.
 fn other_words(parts: &HandParts, player: &str, bid: i64) -> Option<String> {
     let step = parts.step;
     let won = counted_by(parts, player);
@@ -349,8 +332,7 @@ fn other_words(parts: &HandParts, player: &str, bid: i64) -> Option<String> {
     Some(format!("{player} {} ({why})", signed(change)))
 }
 
-/// A smudge in words (rules §1.4 Smudge): a win outright, or, in the hole, the minus
-/// dropped and where the smudger stands after it.
+/// A smudge in words (rules §1.4): a win, or the minus dropped and where he stands.
 fn smudge_words(s: &Smudge, before: &Scores, after: &Scores) -> String {
     if s.wins {
         format!("{} smudged, taking all four points", s.player)

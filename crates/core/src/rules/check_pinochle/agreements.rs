@@ -1,6 +1,5 @@
-//! The table agreements of a Check Pinochle session (rules §1.7, §3 items 19–25;
-//! `docs/session-format.md` `check_pinochle`). Unknown fields are refused by name
-//! (`agreements.<field>`): they are usually typos.
+//! Check Pinochle's table agreements (rules §1.7, §3 items 19–25; session-format
+//! `check_pinochle`). Unknown fields are refused by name.
 //!
 //! ```json
 //! { "stake": "0.05",                  // money per check (default "0.00")
@@ -16,12 +15,10 @@
 //!   "unfinished_game": "settle" }     // | "void": a game still open at close [R]
 //! ```
 //!
-//! A custom `check_table` is an object:
-//! `{"make_checks": [[200, 2], [300, 6]], "defeat_checks": [[200, 5], …], "further": {"from":
-//! 600, "every": 50, "make": 5, "defeat": 10}, "slam": 5, "all_count": 0}` where only
-//! `make_checks` is required; `defeat_checks` defaults to twice the make band, `further` to
-//! none (the last band is open-ended), `further.defeat` to twice `further.make`, `slam` to 5
-//! and `all_count` to 0. Every band list starts at the minimum bid 200.
+//! A custom `check_table`: `{"make_checks": [[200, 2], [300, 6]], "defeat_checks": […],
+//! "further": {"from": 600, "every": 50, "make": 5, "defeat": 10}, "slam": 5, "all_count":
+//! 0}`; only `make_checks` is required. Defeats default to twice the make, `further` to
+//! none (last band open-ended). Band lists start at the minimum bid 200.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,12 +32,10 @@ use crate::rules::{RuleError, fields};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Settlement {
-    /// Each losing player pays his opposite number the difference × stake ([R] default,
-    /// BIC-CHK "each player collects from one of his opponents").
+    /// Each loser pays his opposite number difference × stake ([R] default; BIC-CHK).
     #[default]
     PerPlayer,
-    /// The losing partnership pays the difference × stake once, each partner half and each
-    /// winner half (odd cent: see `settle`).
+    /// The losing partnership pays difference × stake once, half per partner (odd cent: `settle`).
     PerPartnership,
 }
 
@@ -48,13 +43,10 @@ pub enum Settlement {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Unfinished {
-    /// The checks on the sheet are paid as they stand, without a game award ([R] default:
-    /// every check is a unit of value once won, S003 "Object of the Game"; BIC-CHK players
-    /// collect each award as it falls).
+    /// The checks are paid as they stand, no game award ([R] default; S003, BIC-CHK).
     #[default]
     Settle,
-    /// Nothing is paid: the game was never completed (S003 pays "on the completion of a
-    /// 1,000-point game").
+    /// Nothing is paid (S003 pays "on the completion of a 1,000-point game").
     Void,
 }
 
@@ -73,14 +65,11 @@ pub struct Agreements {
     pub target: i64,
     /// How the check difference is paid.
     pub settlement: Settlement,
-    /// Rules §3 item 21: a roundhouse also earns the 80-kings and 60-queens checks
-    /// (default false [R]: the roundhouse replaces them).
+    /// Rules §3 item 21: a roundhouse also earns the kings and queens checks (default false [R]).
     pub roundhouse_includes_kings_queens: bool,
-    /// Rules §3 item 22: a side's meld points and meld checks count only if it won a trick
-    /// (default true [R]; BIC-CHK says so for points).
+    /// Rules §3 item 22: meld counts only with a trick (default true [R]; BIC-CHK).
     pub meld_needs_trick: bool,
-    /// Rules §3 item 23: all 12 tricks (slam) and all 250 count both score when both happen
-    /// (default true [R], 5 + 4 = 9 under Scarne); false gives only the larger.
+    /// Rules §3 item 23: slam and all-250 count both score (default true [R]).
     pub slam_and_count_cumulative: bool,
     /// What `close` does with a game still in progress.
     pub unfinished_game: Unfinished,
@@ -90,8 +79,7 @@ fn five() -> i64 {
     5
 }
 
-/// The largest target accepted, in points: far beyond any real game, small enough that
-/// running scores never come near overflow.
+/// The largest target accepted, in points: far beyond any game, far from overflow.
 const MAX_TARGET: i64 = 1_000_000;
 
 /// The agreements as the session document writes them, each missing one at its default.
@@ -151,14 +139,9 @@ struct WrittenFurther {
     defeat: Option<i64>,
 }
 
-/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
-/// default (module doc). Errors name the field (`agreements.make_checks`).
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
-    /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail = |field: &str, message: String| RuleError::new(field, message);
         points_within("target", w.target, MAX_TARGET, "", None)?;
@@ -201,8 +184,7 @@ impl TableAgreements for Agreements {
     }
 }
 
-/// `check_table` and `make_checks` together (rules §1.7, §3 item 19): `make_checks` belongs
-/// to the scarne preset alone, whose band numbers S003 lost.
+/// `check_table` and `make_checks` (rules §1.7, §3 item 19); the latter for scarne only.
 fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<CheckTable, RuleError> {
     let fail = |field: &str, message: String| RuleError::new(field, message);
     match spec {
@@ -266,9 +248,7 @@ fn read_table(spec: Option<&Value>, make: Option<&[(i64, i64)]>) -> Result<Check
     }
 }
 
-/// `game_award` (rules §3 item 20): `"scarne"` (7, the default: S003, the game's own
-/// source, listed first in the session format), `"hoyle"`, `"time1940"` (15) or a fixed
-/// whole number of checks.
+/// `game_award` (rules §3 item 20): `"scarne"` (7), `"hoyle"`, `"time1940"` (15) or a number.
 fn read_game_award(spec: Option<&Value>) -> Result<GameAward, RuleError> {
     let fail = |message: String| RuleError::new("game_award", message);
     match spec {

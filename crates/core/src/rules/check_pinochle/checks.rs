@@ -1,15 +1,12 @@
-//! Check Pinochle's check tables (rules §1.7 "Checks"): what each meld, contract, slam,
-//! count and game is worth in checks. Pure lookups; the hand and the game decide who gets
-//! what.
+//! Check Pinochle's check tables (rules §1.7 "Checks"): what melds, contracts, slam, count
+//! and game are worth in checks. Pure lookups.
 //!
-//! Two presets: `hoyle` (BIC-CHK, every number sourced; the default) and `scarne` (S003,
-//! whose band numbers are missing from the seed, so the table supplies them), plus a fully
-//! custom table agreed before play (rules §3 item 19).
+//! Presets: `hoyle` (BIC-CHK, all sourced; default) and `scarne` (S003, whose band numbers
+//! the seed lacks, so the table supplies them), or a custom table (rules §3 item 19).
 
 use serde::Deserialize;
 
-/// A check-bearing meld as listed in a hand's `meld_checks` (session-format; rules §1.7
-/// "list of check-bearing melds … count each occurrence").
+/// A check-bearing meld as listed in a hand's `meld_checks` (rules §1.7).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
 )]
@@ -73,11 +70,8 @@ impl MeldCheck {
         }
     }
 
-    /// The fewest meld points this meld brings, whatever the table's meld values: flush
-    /// 150, the arounds 100/80/60/40 (rules §1.0); double pinochle 80 (Scarne's 2 × 40; 300
-    /// elsewhere, rules §3 item 30); roundhouse 240, the sum of its parts (80 kings + 60
-    /// queens + one royal and three plain marriages, rules §1.0 [R]). Used to refuse a side
-    /// that lists melds its meld total cannot contain.
+    /// The fewest meld points this meld brings under any table (rules §1.0; §3 item 30;
+    /// roundhouse 240 [R]), to refuse melds a side's total cannot contain.
     pub fn least_points(self) -> i64 {
         match self {
             MeldCheck::Flush => 150,
@@ -90,9 +84,7 @@ impl MeldCheck {
         }
     }
 
-    /// How often the meld can occur in one deal between both sides: the deck holds two of
-    /// each card (rules §1.0), so two flushes or two of each "around", and one double
-    /// pinochle (it takes both Q♠ and both J♦).
+    /// How often the meld can occur in one deal: twice, once for double pinochle.
     pub fn most_per_deal(self) -> usize {
         match self {
             MeldCheck::DoublePinochle => 1,
@@ -119,11 +111,7 @@ impl MeldCheck {
 pub struct MeldValues([i64; 7]);
 
 impl MeldValues {
-    /// BIC-CHK's meld checks, the only sourced numbers (rules §1.7; TIME40 agrees on 100
-    /// aces = 2): flush 2, 100 aces 2, 80 kings 1, 60 queens 1, 40 jacks 1, double pinochle
-    /// 2, roundhouse 5. Also the starting point of a `scarne` or custom table, whose own
-    /// meld checks are unknown (rules §1.7, S003's numbers are missing) and come from the
-    /// `meld_checks` agreement.
+    /// BIC-CHK's meld checks, the only sourced numbers (rules §1.7; TIME40 agrees on aces).
     pub const HOYLE: MeldValues = MeldValues([2, 2, 1, 1, 1, 2, 5]);
 
     /// Checks for one occurrence of `meld`.
@@ -137,8 +125,7 @@ impl MeldValues {
     }
 }
 
-/// One band of make (or defeat) checks: every bid from `lowest_bid` up to the next band's
-/// lowest bid is worth `checks`.
+/// One band: bids from `lowest_bid` to the next band's are worth `checks`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Band {
     /// The lowest bid of the band, in points.
@@ -147,9 +134,7 @@ pub struct Band {
     pub checks: i64,
 }
 
-/// The open-ended steps above the last band ("each further 50 above 590", rules §1.7):
-/// from bid `from` on, every `every` points (the first step starts at `from`) adds `make`
-/// checks for making and `defeat` for defeating.
+/// The open-ended steps above the last band (rules §1.7 "each further 50 above 590").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Further {
     /// The lowest bid of the first step, in points (600 in both presets).
@@ -162,15 +147,13 @@ pub struct Further {
     pub defeat: i64,
 }
 
-/// A complete check table for contracts, slam and count (meld checks and the game award
-/// are separate agreements, so any table can take any of them).
+/// A check table for contracts, slam and count (meld checks and game award are separate).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckTable {
     /// `"hoyle"`, `"scarne"` or `"custom"`.
     pub name: &'static str,
     make: Vec<Band>,
-    /// Defeat bands; `None` means "double the value in checks of the defeated bid" (S003;
-    /// BIC-CHK "twice the number of checks for making").
+    /// Defeat bands; `None` is twice the make value (S003; BIC-CHK).
     defeat: Option<Vec<Band>>,
     further: Option<Further>,
     /// Checks for winning all 12 tricks (5 in both sources).
@@ -185,8 +168,7 @@ pub const MIN_BID: i64 = 200;
 /// The highest bid the priced bands cover before the "each further 50" steps (rules §1.7).
 pub const TOP_OF_BANDS: i64 = 590;
 
-/// BIC-CHK's make checks: 200–240 = 2, 250–290 = 4, 300–340 = 7, 350–390 = 10, then 15,
-/// 20, 25, 30 up to 550–590 (rules §1.7 table, Hoyle column).
+/// BIC-CHK's make checks by band, 200–240 = 2 up to 550–590 = 30 (rules §1.7, Hoyle).
 const HOYLE_MAKE: [(i64, i64); 8] = [
     (200, 2),
     (250, 4),
@@ -199,9 +181,7 @@ const HOYLE_MAKE: [(i64, i64); 8] = [
 ];
 
 impl CheckTable {
-    /// The `hoyle` preset (BIC-CHK, rules §1.7): the bands above, +5 per further 50 above
-    /// 590 (so 600–640 = 35), defeat twice the make value (+10 per step), slam 5, no count
-    /// award.
+    /// The `hoyle` preset (BIC-CHK, rules §1.7): +5 per further 50, defeat doubled, slam 5.
     pub fn hoyle() -> CheckTable {
         CheckTable {
             name: "hoyle",
@@ -218,11 +198,8 @@ impl CheckTable {
         }
     }
 
-    /// The `scarne` preset (S003, rules §1.7): the 200–590 bands as the table agreed them
-    /// (`[lowest_bid, checks]` pairs, S003's numbers being lost), +3 per further 50 above
-    /// 590 for the makers and +6 for the defeaters, defeat double the make value, all 12
-    /// tricks 5, all 250 of the count 4. Errors: see [`check_bands`]; a band starting
-    /// above 590, where Scarne's steps take over.
+    /// The `scarne` preset (S003, rules §1.7): the bands as agreed (S003's are lost), +3/+6
+    /// per further 50, slam 5, count 4. Errors: [`check_bands`]; a band above 590.
     pub fn scarne(pairs: &[(i64, i64)]) -> Result<CheckTable, String> {
         check_bands(pairs)?;
         if let Some(&(bid, _)) = pairs.iter().find(|p| p.0 > TOP_OF_BANDS) {
@@ -245,10 +222,7 @@ impl CheckTable {
         })
     }
 
-    /// A custom table (rules §3 item 19): make bands, optional defeat bands (default twice
-    /// the make value), optional further steps, slam and count checks. Errors: bad bands
-    /// ([`check_bands`]), further steps that do not start above the last band or are not
-    /// positive multiples of 10, negative checks.
+    /// A custom table (rules §3 item 19). Errors: bad bands or steps, negative checks.
     pub fn custom(
         make: &[(i64, i64)],
         defeat: Option<&[(i64, i64)]>,
@@ -308,16 +282,13 @@ impl CheckTable {
         }
     }
 
-    /// Checks for making `bid` (rules §1.7): its band, plus the further steps above 590.
-    /// Bids below 200 are refused before they get here; they are worth 0.
+    /// Checks for making `bid` (rules §1.7): its band plus further steps; 0 below 200.
     pub fn make_checks(&self, bid: i64) -> i64 {
         let base = band(&self.make, bid).map_or(0, |b| b.checks);
         base + self.steps(bid) * self.further.map_or(0, |f| f.make)
     }
 
-    /// Checks for defeating `bid` (rules §1.7): the band's value doubled (S003 "double the
-    /// value in checks of the defeated bid", BIC-CHK "twice") or a custom defeat band, plus
-    /// the further steps' defeat checks (the presets' 10 and 6 are again double 5 and 3).
+    /// Checks for defeating `bid` (rules §1.7): double the band (S003, BIC-CHK) or custom.
     pub fn defeat_checks(&self, bid: i64) -> i64 {
         let base = match &self.defeat {
             None => 2 * band(&self.make, bid).map_or(0, |b| b.checks),
@@ -326,8 +297,7 @@ impl CheckTable {
         base + self.steps(bid) * self.further.map_or(0, |f| f.defeat)
     }
 
-    /// Words for the band that prices `bid`: `"300–340"`, `"600–640"` for a further step,
-    /// or `"550 or over"` for an open-ended last band.
+    /// The band pricing `bid` in words: `"300–340"`, `"600–640"`, or `"550 or over"`.
     pub fn band_label(&self, bid: i64) -> String {
         if let Some(f) = self.further
             && bid >= f.from
@@ -350,13 +320,10 @@ impl CheckTable {
     }
 }
 
-/// The largest number of checks any single table entry may hold; keeps a typo from turning
-/// into an absurd payment.
+/// The most checks any table entry may hold: keeps a typo from an absurd payment.
 pub const MAX_CHECKS: i64 = 10_000;
 
-/// Checks a list of `[lowest_bid, checks]` pairs: not empty, starting at the minimum bid 200
-/// (every legal bid needs a value, rules §1.7 bidding rule 2), lowest bids rising in
-/// multiples of 10 (rules §0.3), checks between 0 and [`MAX_CHECKS`].
+/// Checks `[lowest_bid, checks]` pairs: from 200 (rules §1.7), in tens (rules §0.3).
 pub fn check_bands(pairs: &[(i64, i64)]) -> Result<(), String> {
     let Some(&(first, _)) = pairs.first() else {
         return Err("give at least one [lowest_bid, checks] pair, starting at 200".into());
@@ -403,8 +370,7 @@ fn band(bands: &[Band], bid: i64) -> Option<Band> {
 pub enum GameAward {
     /// Scarne (S003): 7 checks.
     Scarne,
-    /// BIC-CHK: 10 + 1 per 100 points (or fraction) of the winning margin + 5 if the
-    /// losers' score is below zero.
+    /// BIC-CHK: 10 + 1 per 100 (or part) of the margin, + 5 if the losers are below zero.
     Hoyle,
     /// TIME40: 15 checks for reaching 1,000 first.
     Time1940,
@@ -413,10 +379,7 @@ pub enum GameAward {
 }
 
 impl GameAward {
-    /// The checks the winners get, and the words for them. `winner` and `loser` are the
-    /// final scores in points. The Hoyle margin counts only when the winners are ahead: when
-    /// both sides pass the target on one deal the bidding side wins even if behind (rules
-    /// §1.7), and a negative margin adds nothing [R].
+    /// The winners' checks and words; a negative Hoyle margin adds nothing [R].
     pub fn checks(self, winner: i64, loser: i64) -> (i64, String) {
         match self {
             GameAward::Scarne => (7, "game, Scarne".into()),

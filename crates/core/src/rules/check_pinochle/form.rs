@@ -1,6 +1,5 @@
-//! What the pages need of Check Pinochle: the agreements the new-session form offers, the
-//! agreements in words for the sheet, and the hand form read into a `hand` event (rules
-//! §1.7, `docs/session-format.md`).
+//! Check Pinochle's pages: new-session agreements, the agreements in words, and the hand
+//! form (rules §1.7).
 
 use std::collections::BTreeMap;
 
@@ -175,8 +174,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     ]
 }
 
-/// The contract bands of the agreed table in words, `"200–240 2/4"` (make/defeat), read from
-/// the engine's table up to the first step above the priced bands (600–640).
+/// The agreed contract bands in words, `"200–240 2/4"` (make/defeat), up to 600–640.
 fn bands_words(agreements: &Agreements) -> String {
     let table = &agreements.table;
     let mut bands: Vec<(String, i64, i64)> = Vec::new();
@@ -198,8 +196,7 @@ fn bands_words(agreements: &Agreements) -> String {
     words
 }
 
-/// What the hand form offers: the minimum bid, the suits, each side with its players, and
-/// the check melds with how many of each a deal can hold (rules §1.0, §1.7).
+/// What the hand form offers: minimum bid, suits, sides, check melds with their maxima.
 pub fn offer(seating: &Seating) -> HandFormSpec {
     HandFormSpec {
         min_bid: MIN_BID,
@@ -221,10 +218,7 @@ pub fn offer(seating: &Seating) -> HandFormSpec {
     }
 }
 
-/// The hand form as submitted (`templates/games/check_pinochle/hand_form.html`): the
-/// contract, and per side its meld, its trick points, the two ticks and its check melds as
-/// counts (`NS.meld_checks.aces_100` = 2, in `counts`). Every field optional, so a missing
-/// one is asked for by name.
+/// The submitted hand form (`templates/games/check_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -264,12 +258,9 @@ const TRICK_POINTS: i64 = 250;
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
-    /// The hand as the session document writes it. Errors name the form's field and ask
-    /// for what is missing.
     fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
-        // One side's trick points are enough: the other side took the rest of the 250
-        // (rules §1.7). Both entered are taken as entered, and checked by the engine.
+        // One side's trick points suffice: the other took the rest of 250 (rules §1.7).
         let (ns_tricks, ew_tricks) = match (self.ns_tricks, self.ew_tricks) {
             (Some(ns), None) => (Some(ns), TRICK_POINTS.checked_sub(ns)),
             (None, Some(ew)) => (TRICK_POINTS.checked_sub(ew), Some(ew)),
@@ -309,8 +300,7 @@ impl hand_form::HandForm for Form {
 }
 
 impl Form {
-    /// One side's part. Ticked boxes only: left out, the engine reads them from the trick
-    /// points.
+    /// One side's part; boxes only when ticked (the engine reads them from the tricks).
     fn side(
         &self,
         side: Side,

@@ -25,8 +25,7 @@ use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
 use crate::rules::{Field, RuleError, Suit, fields};
 
-/// The highest bid accepted, in points: far above anything a deal can make (no side
-/// melds anywhere near [`partnership::MAX_MELD`]), a guard against a typed extra zero.
+/// The highest bid accepted, in points: a guard against a typed extra zero.
 pub const MAX_BID: i64 = 10_000;
 
 /// One side's part of a deal, checked.
@@ -59,8 +58,7 @@ pub struct Hand {
     pub sides: PerSide<SideInput>,
 }
 
-/// A `hand` event exactly as the session document writes it (the shape at the top of this
-/// module): what [`read`] checks and what the hand form builds. Points throughout.
+/// A `hand` event as written (the shape above). Points throughout.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
@@ -106,12 +104,9 @@ pub struct WrittenSide {
     pub all_tricks: Option<bool>,
 }
 
-/// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
-/// the field: `dealer`/`bidder` not seated; `bid` not a multiple of 10, below 200 or above
-/// [`MAX_BID`] (rules §1.7 bidding rule 2); `dealer_forced` with another bidder, or a bid
-/// above 200 from a forced dealer whose side melded no marriage (rule 4); the side checks of
-/// [`partnership::check_hands`]; `all_tricks` contradicting who won a trick; `meld_checks`
-/// more than the meld or the deck allows.
+/// Reads and checks a `hand`. Errors name the field: `dealer`/`bidder` not seated; `bid`
+/// (rules §1.7 rule 2); `dealer_forced` (rule 4); [`partnership::check_hands`];
+/// `all_tricks`; `meld_checks` beyond the meld or deck.
 pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleError> {
     check(fields::read(event)?, seating)
 }
@@ -198,8 +193,7 @@ fn check_bid(w: &WrittenHand) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// A side wins all 12 tricks exactly when the other side wins none (rules §1.7 slam);
-/// `all_tricks` defaults to that and may not contradict it.
+/// All 12 tricks exactly when the other side won none (rules §1.7).
 fn all_tricks(
     written: &PerSide<WrittenSide>,
     hands: &PerSide<SideHand>,
@@ -237,10 +231,7 @@ fn all_tricks(
     Ok(out)
 }
 
-/// The listed check melds must fit in the side's meld points (each brings at least
-/// [`MeldCheck::least_points`]) and in the deck (two of each card, rules §1.0: two flushes,
-/// two sets of each "around" with a roundhouse using a set of kings and of queens, one
-/// double pinochle).
+/// The listed check melds must fit the side's meld points and the deck (rules §1.0).
 fn check_meld_checks(
     written: &PerSide<WrittenSide>,
     hands: &PerSide<SideHand>,
@@ -342,15 +333,10 @@ pub struct Scored {
     pub sides: PerSide<SideScore>,
 }
 
-/// Scores a deal (rules §1.7 "Points" and "Checks", S003 with BIC-CHK):
-/// * made (counted meld + tricks ≥ bid): both sides add their counted meld + tricks; the
-///   bidders get the make checks of the bid's band;
-/// * failed: the bidders score −bid and **nothing else** — no meld, no tricks, no checks of
-///   any kind (S003 "can score nothing on a holed hand"); the opponents score their meld +
-///   tricks and get the defeat checks;
-/// * every side that is not a defeated bidder gets its meld checks (each occurrence; only
-///   with a trick by default, §3 item 22), the slam (all 12 tricks) and the all-250 count
-///   award (cumulative by default, §3 item 23).
+/// Scores a deal (rules §1.7, S003 with BIC-CHK):
+/// * made: both sides score meld + tricks; the bidders get the make checks;
+/// * set: the bidders score −bid and nothing else (S003); the opponents get defeat checks;
+/// * all but set bidders get meld checks (§3 item 22), slam and count (§3 item 23).
 pub fn score(hand: &Hand, agreements: &Agreements) -> Scored {
     let needs_trick = agreements.meld_needs_trick;
     let bidders = hand.bidding;
@@ -406,8 +392,7 @@ pub fn score(hand: &Hand, agreements: &Agreements) -> Scored {
     }
 }
 
-/// Meld checks, one group per kind (`+4 (2 × 100 aces)`); with §3 item 21 on, each
-/// roundhouse also brings the 80-kings and 60-queens checks.
+/// Meld checks per kind (`+4 (2 × 100 aces)`); §3 item 21 adds kings and queens to a roundhouse.
 fn meld_awards(list: &[MeldCheck], agreements: &Agreements) -> Vec<Award> {
     let mut awards = Vec::new();
     for meld in MeldCheck::ALL {
@@ -436,8 +421,7 @@ fn meld_awards(list: &[MeldCheck], agreements: &Agreements) -> Vec<Award> {
     awards
 }
 
-/// The slam (all 12 tricks) and the all-250 count (rules §1.7 additional awards 2–3);
-/// when both happen they add up, or with §3 item 23 off only the larger counts.
+/// Slam and all-250 count (rules §1.7): both add up, or only the larger with §3 item 23 off.
 fn play_awards(input: &SideInput, agreements: &Agreements) -> Vec<Award> {
     let table = &agreements.table;
     let slam = input.all_tricks.then(|| Award {

@@ -1,10 +1,8 @@
-//! Check Pinochle's meld table, which the meld calculator, the hand form's "Count meld" and
-//! a hand's `meld_detail` count by ([`crate::rules::meld`]).
+//! Check Pinochle's meld table ([`crate::rules::meld`]).
 
 use crate::rules::meld::{MeldFields, MeldRules};
 
-/// Scarne's table (rules §1.0, §1.7; §3 item 30): a double pinochle is 80 and a meld held
-/// twice scores twice, from the 12 cards dealt; each side's meld is both partners'.
+/// Scarne's table (rules §1.0, §1.7; §3 item 30): double pinochle 80; per side.
 pub static MELD: MeldRules = MeldRules {
     game: super::GAME.id,
     double_pinochle: 80,

@@ -1,12 +1,9 @@
-//! Check Pinochle (rules §1.7; Scarne S003 with the Bicycle/Hoyle numbers of BIC-CHK):
-//! partnership auction pinochle to 1,000 points in which melds, contracts, slams and the
-//! game earn checks, and the partnership with more checks when a game ends is paid the
-//! difference × the stake per check.
+//! Check Pinochle (rules §1.7; S003 with BIC-CHK's numbers): partnership auction pinochle
+//! to 1,000 where melds, contracts, slams and the game earn checks; the side with more
+//! checks at a game's end is paid the difference × stake per check.
 //!
-//! A session may hold several games: when a side reaches the target the game is settled
-//! in money, and the next hand starts a new game at 0 points and 0 checks
-//! (`opening_scores` seed only the first). The ledger nets all games. Four players, NS =
-//! seats 1 and 3, EW = seats 2 and 4 ([`crate::rules::partnership`]).
+//! Each game is settled when a side reaches the target; the next starts at 0
+//! (`opening_scores` seed the first only).
 
 pub mod agreements;
 pub mod checks;
@@ -46,8 +43,7 @@ typed::events! {
     }
 }
 
-/// The engine of one Check Pinochle session: the sheet of the game in progress (points and
-/// checks per side) and the games already finished.
+/// The engine of one Check Pinochle session: the game in progress and how many finished.
 #[derive(Debug, Clone)]
 pub struct CheckPinochle {
     agreements: Agreements,
@@ -55,7 +51,6 @@ pub struct CheckPinochle {
     scores: PerSide<i64>,
     checks: PerSide<i64>,
     hands_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -70,8 +65,7 @@ impl CheckPinochle {
         self.games + 1
     }
 
-    /// Scores a deal and, if it ends the game, adds the game award and settles the checks.
-    /// Everything is computed before the sheet changes, so a refusal leaves it untouched.
+    /// Scores a deal and may end and settle the game; a refusal changes nothing.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
         let hand = hand::check(event, &self.seating)?;
         let scored = hand::score(&hand, &self.agreements);
@@ -136,9 +130,7 @@ impl CheckPinochle {
         })
     }
 
-    /// How side `w` won game `game` (`decided_by` of [`settle::game_end`]), as the sentence
-    /// after the hand's words and as the sheet's `how`: it reached the target, or both
-    /// sides passed it on one hand and the bidders win (rules §1.7).
+    /// How side `w` won: the target, or both passed it and the bidders win (rules §1.7).
     fn end_words(
         &self,
         decided_by: &str,
@@ -169,9 +161,7 @@ impl CheckPinochle {
     }
 }
 
-/// The record of a game side `w` won with `scores` (`decided_by` of [`settle::game_end`]),
-/// and the sheet's closing row: `how` it won, its game award of checks (rules §1.7 "End of
-/// game") and the checks' settlement in words, `paid`.
+/// A game `w` won: its record and closing row with the award (rules §1.7) and `paid`.
 fn closing(
     w: Side,
     decided_by: &str,
@@ -199,8 +189,7 @@ fn scored_added(scored: &Scored) -> PerSide<(i64, i64)> {
     added
 }
 
-/// The points and checks cells of both sides: what the deal added and where each side
-/// stands (the game award is on the game's closing row).
+/// Both sides' points and checks cells (the game award is on the closing row).
 fn side_cells(
     added: &PerSide<(i64, i64)>,
     scores: &PerSide<i64>,
@@ -220,8 +209,7 @@ fn side_cells(
         .collect()
 }
 
-/// The sheet's line for a deal: the contract with made or set, the sides' meld,
-/// tricks and itemised check awards, and both sides' points and checks.
+/// The sheet's line for a deal: contract, made or set, each side's meld, tricks, checks.
 fn hand_line(
     hand: &Hand,
     scored: &Scored,
@@ -268,9 +256,7 @@ fn hand_line(
     }
 }
 
-/// One side's details on the sheet's line for a deal (rules §1.7): its meld with the meld
-/// checks it held, its tricks (all 12 when it took them), and what it lost: set bidders lose
-/// meld, tricks and checks; meld without a trick is lost; and any other loss the score says.
+/// One side's details for a deal (rules §1.7): meld and meld checks, tricks, losses.
 fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
     let input = &hand.sides[side];
     let score: &SideScore = &scored.sides[side];
@@ -316,16 +302,12 @@ fn side_details(hand: &Hand, scored: &Scored, side: Side) -> Vec<Detail> {
     details
 }
 
-/// The sheet after a deal, for `scores_after`: `{"game": 1, "scores": {"NS": 320, "EW":
-/// 130}, "checks": {"NS": 9, "EW": 1}}` (points and checks), plus `game_over` when the deal
-/// ended the game.
+/// `scores_after`: `{"game": 1, "scores": {…}, "checks": {…}}`, plus `game_over`.
 fn sheet(game: usize, scores: &PerSide<i64>, checks: &PerSide<i64>) -> Value {
     json!({ "game": game, "scores": scores.to_json(), "checks": checks.to_json() })
 }
 
-/// The deal in words, itemising every award: "N bid 300 in hearts for NS and made it: NS
-/// +320 (meld 140 + tricks 180), checks +7 (make 300–340) +2 (100 aces); EW +130 (meld 60 +
-/// tricks 70), checks +1 (60 queens)".
+/// The deal in words with every award ("N bid 300 in hearts for NS and made it: NS +320 …").
 pub fn describe(hand: &Hand, scored: &Scored) -> String {
     let b = hand.bidding;
     let forced = if hand.dealer_forced {
@@ -391,8 +373,7 @@ impl Game for CheckPinochle {
         "a hand, a payment or the close (partners stay seated for the whole game)";
     const RULE: Option<&'static str> = Some("rules §1.7");
 
-    /// Starts a session: four players seated as partners and the `opening_scores` of the
-    /// first game (NS, EW), each below the target. Errors name the field.
+    /// Four partners and the first game's `opening_scores`, each below the target.
     fn new(
         agreements: Agreements,
         players: &[String],
@@ -433,9 +414,7 @@ impl Game for CheckPinochle {
         }
     }
 
-    /// A game still open at close is paid as its checks stand, without a game award, or
-    /// not at all with `unfinished_game: "void"` ([R], see [`Unfinished`]). It is not
-    /// listed among the finished games.
+    /// A game open at close pays its checks without award, or nothing if `"void"` ([R]).
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let line = SheetLine::titled("closed");
         if self.hands_this_game == 0 {
@@ -504,13 +483,11 @@ impl Game for CheckPinochle {
             .collect()
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }
 
-    /// Per player, each loser pays his opposite number (rules §3 item 24); per
-    /// partnership the pairs follow the deal, so none are preferred.
+    /// Per player, losers pay opposite numbers (rules §3 item 24); per partnership, no pairs.
     fn settle_pairs(&self) -> Vec<(String, String)> {
         match self.agreements.settlement {
             Settlement::PerPlayer => self.seating.opposite_pairs(),

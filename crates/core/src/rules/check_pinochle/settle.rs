@@ -15,13 +15,11 @@ use crate::rules::partnership::pay_opposite_numbers as per_player;
 pub struct GameEnd {
     /// The side that won the game on points (and gets the game award).
     pub winner: Side,
-    /// `"target"`: one side reached it; `"both_out_bidder_wins"`: both did on the same deal
-    /// and the bidding side wins even with the lower score (S003 winning rule 2).
+    /// `"target"`, or `"both_out_bidder_wins"` (S003 winning rule 2).
     pub decided_by: &'static str,
 }
 
-/// The end of the game after a deal bid by `bidding`, if any side has `target` points or
-/// more (S003 winning rules 1–2).
+/// The game's end after a deal bid by `bidding`, if a side has `target` (S003 rules 1–2).
 pub fn game_end(scores: &PerSide<i64>, target: i64, bidding: Side) -> Option<GameEnd> {
     match target_reached(scores, target) {
         TargetReached::Neither => None,
@@ -36,19 +34,14 @@ pub fn game_end(scores: &PerSide<i64>, target: i64, bidding: Side) -> Option<Gam
     }
 }
 
-/// The money for a game's checks (S003: "the partnership with the highest total in checks
-/// wins … and is paid off for the difference", even if it lost on points). `order` is the
-/// seating from the left of the most recent dealer, which decides the odd cent of a
-/// per-partnership split (session-format "Precise readings"). Returns the postings (summing
-/// to zero) and the words; equal checks pay nothing.
+/// The money for a game's checks (S003: more checks "is paid off for the difference").
+/// `order` starts left of the last dealer.
 ///
-/// * `per_player` (default [R]): each player of the side with fewer checks pays his
-///   opposite number ([`Seating::opposite_number`]) difference × stake.
-/// * `per_partnership`: the side pays difference × stake once; each loser pays half and
-///   each winner gets half, in whole cents, the odd cent paid by the first loser and
-///   received by the first winner in `order`.
+/// * `per_player` (default [R]): each loser pays his opposite number difference × stake.
+/// * `per_partnership`: difference × stake once, half per player; the first loser pays
+///   the first winner the odd cent.
 ///
-/// Errors (field `agreements.stake`): an amount beyond what money can hold.
+/// Errors (`agreements.stake`): an amount beyond what money holds.
 pub fn pay_checks(
     agreements: &Agreements,
     seating: &Seating,
@@ -112,8 +105,7 @@ pub fn pay_checks(
     Ok((postings, paid, steps))
 }
 
-/// `difference` checks at `stake` each (S003), kept within a quarter of `i64` cents so no
-/// later sum overflows. The error names `agreements.stake`.
+/// `difference` checks at `stake` (S003), within a quarter of `i64`; errors: `agreements.stake`.
 fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
     stake
         .cents()
@@ -128,9 +120,7 @@ fn checks_money(difference: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
-/// The members of `side` in `order` (from the left of the most recent dealer), which
-/// decides the odd cent of a per-partnership split; without a dealer yet, seat order
-/// (session-format "Precise readings").
+/// The members of `side` in `order`, for the odd cent (session-format "Precise readings").
 fn side_order<'a>(seating: &'a Seating, order: &[&'a str], side: Side) -> Vec<&'a str> {
     let members = seating.members(side);
     let v: Vec<&str> = order
@@ -144,8 +134,7 @@ fn side_order<'a>(seating: &'a Seating, order: &[&'a str], side: Side) -> Vec<&'
     v
 }
 
-/// `per_partnership` (rules §1.7): each loser's share (`pays`) goes to the winner in the
-/// same place of `gets`. Posts and adds steps; returns each payment in words.
+/// `per_partnership` (rules §1.7): each `pays` share to the same place in `gets`.
 fn per_partnership(
     pays: &[(&str, Money)],
     gets: &[(&str, Money)],

@@ -1,6 +1,5 @@
-//! The table agreements of a Contract Pinochle session (rules §1.8, §3 item 28;
-//! `docs/session-format.md` `contract_pinochle`). Unknown fields are refused by name
-//! (`agreements.<field>`): they are usually typos.
+//! Contract Pinochle's table agreements (rules §1.8, §3 item 28; session-format
+//! `contract_pinochle`). Unknown fields are refused by name.
 //!
 //! ```json
 //! { "stake": "0.25",                     // money per game won (default "0.00": points only)
@@ -14,22 +13,17 @@ use crate::money::Money;
 use crate::rules::RuleError;
 use crate::rules::typed::{Stake, TableAgreements, points_within};
 
-/// The largest target accepted, in points: far beyond any real game (S003 plays to 3,000),
-/// small enough that running scores never come near overflow.
+/// The largest target accepted, in points: far beyond S003's 3,000, far from overflow.
 pub const MAX_TARGET: i64 = 1_000_000;
 
 /// Every agreement of a Contract Pinochle session, validated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per game won, in cents: each player of the losing side pays it to his opposite
-    /// number on the winning side (session-format "Money in the partnership games").
+    /// Money per game won, in cents, paid by each loser to his opposite number (session-format).
     pub stake: Money,
     /// Points that win a game: the first side to reach it (3,000, rules §1.8, S003).
     pub target: i64,
-    /// Rules §3 item 28: whether a double (or redouble) stays in force when a later bid
-    /// overcalls the doubled bid. Default false [R]: a double applies only if the doubled
-    /// bid is the final contract (rules §1.8 bidding). When true, it survives only an
-    /// overcall by the doubled side: a side never stands doubled by its own double.
+    /// Rules §3 item 28: a double survives the doubled side's overcall (default false [R]).
     pub double_survives_overcall: bool,
 }
 
@@ -49,15 +43,10 @@ pub struct Written {
     double_survives_overcall: bool,
 }
 
-/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
-/// default (module doc). Errors name the field: `agreements.stake` negative,
-/// `agreements.target` outside 1–[`MAX_TARGET`], any unknown field.
+/// Errors name `agreements.target` outside 1–[`MAX_TARGET`].
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
-    /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         points_within("target", w.target, MAX_TARGET, "", None)?;
         Ok(Agreements {

@@ -1,17 +1,14 @@
-//! The auction of a Contract Pinochle deal, checked call by call when the table records it
-//! (rules §1.8 "Bidding validation", S003; §3 item 28): the dealer calls first and the turn
-//! passes to the left; a bid is a number and a suit ("200 spades"), at least 100, in tens,
-//! numerically higher than the bid before it whatever the suits (they rank equally); a
-//! player who passed may come back in; a double doubles only an opponent's bid and a
-//! redouble only an opponent's double; three passes in a row after a call end it, and four
-//! passes with no bid throw the deal in.
+//! The auction of a Contract Pinochle deal, checked call by call when recorded (rules §1.8,
+//! S003; §3 item 28): dealer first, turn to the left; a bid is points and a suit ("200
+//! spades"), at least 100, in tens, higher than the last whatever the suits; a passer may
+//! come back in; double only an opponent's bid, redouble only an opponent's double; three
+//! passes after a call end it, four with no bid throw the deal in.
 
 use super::hand::{Doubled, MAX_BID, MIN_BID};
 use crate::rules::partnership::{PLAYERS, Seating, Side};
 use crate::rules::{Field, RuleError, Suit};
 
-/// One call as written in the session document: `"200 spades"`, `"pass"`, `"double"`,
-/// `"redouble"`.
+/// One call as written: `"200 spades"`, `"pass"`, `"double"`, `"redouble"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
     /// No call this turn; a player who passed may call again later (S003).
@@ -30,8 +27,7 @@ pub enum Call {
 }
 
 impl Call {
-    /// Reads a call; `None` for anything else. The number and the suit are separated by
-    /// blanks and the suit is written as in documents (`"spades"`).
+    /// Reads a call (suit as in documents, `"spades"`); `None` for anything else.
     pub fn parse(text: &str) -> Option<Call> {
         match text.trim() {
             "pass" => return Some(Call::Pass),
@@ -83,10 +79,7 @@ struct Standing {
     doubler: Option<Side>,
 }
 
-/// Checks `calls` (`[player, call]` in order) for a deal dealt by `dealer`, who is seated.
-/// `double_survives_overcall` (rules §3 item 28) keeps a double in force after a higher bid
-/// by the doubled side (a bid by the doubling side itself clears it).
-/// Errors name the call (`auction[3]`) or, for an auction that has not ended, `auction`.
+/// Checks `calls` for a deal dealt by `dealer`. Errors name the call, or `auction`.
 pub fn check(
     calls: &[(String, String)],
     dealer: &str,
@@ -133,9 +126,7 @@ pub fn check(
     })
 }
 
-/// The side of `player`, who makes call number `turn` counted from the dealer: he must be
-/// seated and it must be his turn, since the dealer calls first and the turn passes to the
-/// left (rules §1.8). Errors name `field`.
+/// The side of `player` making call `turn`: seated and in turn (rules §1.8).
 fn caller_in_turn(
     seating: &Seating,
     turn: usize,
@@ -171,8 +162,7 @@ struct Auction {
 }
 
 impl Auction {
-    /// Takes `player`'s `call` (his side `side`), refusing what rules §1.8 forbids; errors
-    /// name `field`.
+    /// Takes `player`'s `call`, refusing what rules §1.8 forbids; errors name `field`.
     fn call(
         &mut self,
         player: &str,
@@ -193,8 +183,7 @@ impl Auction {
         Ok(())
     }
 
-    /// A pass: three in a row after a call end the auction in the standing contract, four
-    /// with no bid throw the deal in (rules §1.8).
+    /// A pass: three after a call end the auction, four with no bid throw it in (rules §1.8).
     fn pass(&mut self) {
         self.passes += 1;
         if self.high.is_some() && self.passes == 3 {
@@ -211,8 +200,7 @@ impl Auction {
         }
     }
 
-    /// A bid: a bid by [`check_bid`], numerically higher than the standing one whatever the
-    /// suits (they rank equally, rules §1.8).
+    /// A bid: by [`check_bid`], higher than the standing one whatever the suits (rules §1.8).
     fn bid(
         &mut self,
         player: &str,
@@ -237,10 +225,7 @@ impl Auction {
             )
             .rule("rules §1.8"));
         }
-        // With `double_survives_overcall` a double stands on an overcall only while
-        // the doubling side is still the new bidder's opponent: when the doublers
-        // take the contract themselves it lapses, since a side cannot stand doubled
-        // by itself ("double only an opponent's bid", rules §1.8; §3 item 28).
+        // A double survives only while the doublers are opponents (rules §1.8; §3 item 28).
         let (doubled, doubler) = match (&self.high, self.double_survives_overcall) {
             (Some(h), true) if h.doubler.is_some_and(|d| d != side) => (h.doubled, h.doubler),
             _ => (Doubled::No, None),
@@ -318,8 +303,7 @@ impl Auction {
     }
 }
 
-/// A bid's own rules: at least [`MIN_BID`], in tens, at most [`MAX_BID`] (rules §1.8, §0.3).
-/// The error names `bid` and cites the rule; a caller names its own field.
+/// A bid: [`MIN_BID`]–[`MAX_BID`] in tens (rules §1.8, §0.3). The error names `bid`.
 pub fn check_bid(points: i64) -> Result<(), RuleError> {
     if points < MIN_BID {
         return Err(RuleError::new(

@@ -1,9 +1,6 @@
-//! What the pages need of Contract Pinochle: the agreements the new-session form offers,
-//! the agreements in words for the sheet, what the hand form offers, and the hand form read
-//! into a `hand` event (rules §1.8, `docs/session-format.md` `contract_pinochle`).
-//!
-//! The hand form is one short screen: dealer, bidder, bid, trump, doubled and how the hand
-//! ended, all selects but the bid, plus an "All passed" button for a thrown-in deal.
+//! Contract Pinochle's pages: new-session agreements, the agreements in words, and the
+//! hand form (rules §1.8): dealer, bidder, bid, trump, doubled and outcome, plus "All
+//! passed".
 
 use serde::Deserialize;
 
@@ -55,8 +52,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     ]
 }
 
-/// What the hand form offers: the lowest bid, the suits, the three doublings and the six
-/// ways a hand ends, each with what it scores (rules §1.8).
+/// What the hand form offers: lowest bid, suits, doublings, outcomes with their scores.
 pub fn offer() -> HandFormSpec {
     HandFormSpec {
         min_bid: MIN_BID,
@@ -93,9 +89,7 @@ fn outcome_label(o: HandOutcome) -> String {
     format!("{}: {what}", o.words())
 }
 
-/// The hand form as submitted (`templates/games/contract_pinochle/hand_form.html`), read
-/// with [`crate::rules::hand_form`]; every field optional so a missing one is asked for by
-/// name, and the rest of the form (`expected_events`, `correct_event`, `reason`) ignored.
+/// The submitted hand form (`templates/games/contract_pinochle/hand_form.html`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct Form {
     /// Who dealt.
@@ -124,10 +118,7 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
-    /// The hand as the session document writes it: an all-passed deal with its dealer
-    /// only, or a played one. Errors name the form's field and ask for what is missing;
-    /// "All passed" with a bidder, bid, trump or outcome filled in is refused (`all_passed`),
-    /// so a filled-in form never records a thrown-in deal. The engine checks the rest.
+    /// "All passed" with a contract field filled is refused (`all_passed`).
     fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;

@@ -1,6 +1,4 @@
-//! One Contract Pinochle deal: the `hand` event as the table enters it, checked against
-//! the rules (rules §1.8, S003; `docs/session-format.md` `contract_pinochle`), and what it
-//! scores.
+//! One Contract Pinochle deal, checked (rules §1.8, S003), and what it scores.
 //!
 //! ```json
 //! { "type": "hand", "dealer": "N", "bidder": "E", "bid": 250, "trump": "hearts",
@@ -10,11 +8,10 @@
 //! { "type": "hand", "dealer": "E", "all_passed": true }
 //! ```
 //!
-//! `doubled` is `"no"` | `"doubled"` | `"redoubled"`; left out it is what the `auction` ended
-//! in, or `"no"` without one. `outcome` is `made` | `made_on_meld` | `failed` |
-//! `conceded_before_lead` | `conceded_after_lead` | `opponents_conceded`. `auction` is
-//! optional and checked when present ([`super::auction`]); it must end in the hand's
-//! `bidder`, `bid`, `trump` and `doubled`.
+//! `doubled`: `"no"` | `"doubled"` | `"redoubled"`, by default what the `auction` ended in
+//! (else `"no"`). `outcome`: `made` | `made_on_meld` | `failed` | `conceded_before_lead` |
+//! `conceded_after_lead` | `opponents_conceded`. An optional `auction` is checked
+//! ([`super::auction`]) and must end in the hand's contract.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -29,9 +26,7 @@ use crate::rules::{RuleError, Suit, contract_head, fields};
 /// The lowest bid, in points: the dealer opens with a pass or at least 100 (rules §1.8).
 pub const MIN_BID: i64 = 100;
 
-/// The highest bid accepted, in points: far above anything one deal can make (meld plus
-/// the 250 of the count), a guard against a typed extra zero; it also keeps `bid × 4` far
-/// from overflow.
+/// The highest bid accepted, in points: catches a typed extra zero; `bid × 4` fits.
 pub const MAX_BID: i64 = 10_000;
 
 /// Whether the contract stands doubled (rules §1.8: multiplier 1 / 2 / 4).
@@ -206,11 +201,8 @@ pub enum Deal {
     Played(Contract),
 }
 
-/// Reads a `hand` event and refuses what the rules make impossible. Errors name the field:
-/// any unknown field; `dealer`/`bidder` not seated; `bid` below 100, not in tens or above
-/// [`MAX_BID`] (rules §1.8); a missing `bidder`, `bid`, `trump` or `outcome`; contract
-/// fields on an `all_passed` deal; an `auction` that breaks a bidding rule
-/// (`auction[i]`), has not ended, or ends in another contract than the hand's (`auction`).
+/// Reads and checks a `hand`. Errors name the field: unknown; unseated; `bid` (rules
+/// §1.8); a missing contract field; contract fields when `all_passed`; a bad `auction`.
 pub fn read(
     event: &Map<String, Value>,
     seating: &Seating,
@@ -271,9 +263,7 @@ const ASKS: contract_head::Asks = contract_head::Asks {
     trump: || RuleError::new("trump", "which suit is trump?"),
 };
 
-/// A deal where all four passed has no contract (rules §1.8): no contract field may be
-/// given, and a recorded auction must end in four passes. Errors name the field, or
-/// `auction`.
+/// All passed: no contract field; a recorded auction is four passes (rules §1.8).
 fn check_all_passed(w: &WrittenHand, ended: Option<&Ended>) -> Result<(), RuleError> {
     let given = [
         ("bidder", w.bidder.is_some()),
@@ -301,8 +291,7 @@ fn check_all_passed(w: &WrittenHand, ended: Option<&Ended>) -> Result<(), RuleEr
     Ok(())
 }
 
-/// A recorded auction must end in the played hand's contract: its bidder, bid, trump and
-/// doubling, and not in four passes (rules §1.8). Errors name `auction`.
+/// A recorded auction must end in the played contract (rules §1.8). Errors name `auction`.
 fn auction_agrees(
     ended: Option<&Ended>,
     head: &contract_head::Head,
@@ -341,11 +330,8 @@ pub struct Scored {
     pub points: i64,
 }
 
-/// Scores a contract by rules §1.8 with `d` = 1 / 2 / 4: made, made on meld or opponents
-/// conceded → the contractors `bid × d`; failed or conceded after a card was played → the
-/// opponents `bid × d`; conceded before the lead → the opponents half of that (`bid / 2`,
-/// `bid`, `2 × bid`). Bids are tens at most [`MAX_BID`], so the half is whole and nothing
-/// overflows.
+/// Scores a contract (rules §1.8, `d` = 1/2/4): made, on meld or conceded to → contractors
+/// `bid × d`; failed or conceded after a card → opponents `bid × d`, before the lead half.
 pub fn score(c: &Contract) -> Scored {
     let full = c.bid * c.doubled.multiplier();
     match c.result {

@@ -1,13 +1,7 @@
-//! Contract Pinochle (rules §1.8, Scarne S003): four players in partnerships bid a number
-//! and a suit, the dealer first; only one side scores on a hand, the bid × 1, 2 or 4 for
-//! undoubled, doubled or redoubled (half of that when the contractors concede before the
-//! lead), and the first side to 3,000 wins the game.
-//!
-//! A session may hold several games: when a side reaches the target the game is settled
-//! (each player of the losing side pays `stake` to his opposite number, session-format
-//! "Money in the partnership games"), and the next hand starts a new game at 0
-//! (`opening_scores` seed only the first). A game unfinished at the close pays nothing. Four
-//! players, NS = seats 1 and 3, EW = seats 2 and 4 ([`crate::rules::partnership`]).
+//! Contract Pinochle (rules §1.8, S003): partnerships bid points and a suit, dealer first;
+//! only one side scores a hand, the bid × 1, 2 or 4 (half when the contractors concede
+//! before the lead); first to 3,000 wins. Each game is settled at once (session-format
+//! "Money in the partnership games"); one unfinished at the close pays nothing.
 
 pub mod agreements;
 pub mod auction;
@@ -38,8 +32,7 @@ pub static GAME: GameInfo = GameInfo::typed::<ContractPinochle, form::Form>(
 .with_meld(&meld::MELD)
 .with_to_make(to_make::to_make);
 
-/// Every score a side can have is a sum of bids × 1, 2 or 4 (tens) and halves of them, so
-/// a multiple of 5 (rules §1.8).
+/// Every score is a sum of bids × 1, 2 or 4 and halves of them: a multiple of 5 (rules §1.8).
 const SCORE_STEP: i64 = 5;
 
 typed::events! {
@@ -50,8 +43,7 @@ typed::events! {
     }
 }
 
-/// The engine of one Contract Pinochle session: the side scores of the game in progress
-/// and the games already finished.
+/// The engine of one Contract Pinochle session: the game in progress and how many finished.
 #[derive(Debug, Clone)]
 pub struct ContractPinochle {
     agreements: Agreements,
@@ -60,7 +52,6 @@ pub struct ContractPinochle {
     scores: PerSide<i64>,
     /// Deals (played or thrown in) since the game in progress began.
     deals_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -75,8 +66,7 @@ impl ContractPinochle {
         self.games + 1
     }
 
-    /// One `hand` event. Everything is computed before the engine changes, so a refusal
-    /// leaves it untouched.
+    /// One `hand`; a refusal leaves the engine untouched.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
         let c = match hand::check(event, &self.seating, &self.agreements)? {
             Deal::AllPassed { dealer } => return Ok(self.all_passed(ctx, &dealer)),
@@ -125,10 +115,7 @@ impl ContractPinochle {
         })
     }
 
-    /// The game `scored.side` wins by reaching the target with `scores` (rules §1.8): its
-    /// last step and the stake paid, added to `steps` and `why`; the postings, the finished
-    /// game and the sheet's game end. Reads the scores before the deal, so call it before
-    /// the engine changes.
+    /// `scored.side` reaches the target (rules §1.8); call before the engine changes.
     fn game_won(
         &self,
         scored: &Scored,
@@ -158,8 +145,7 @@ impl ContractPinochle {
         (postings, finished, end)
     }
 
-    /// A deal all four passed: no score; the player on the dealer's left deals next and
-    /// bids first (rules §1.8).
+    /// All four passed: no score; the dealer's left deals and bids next (rules §1.8).
     fn all_passed(&mut self, ctx: &mut Ctx<'_>, dealer: &str) -> Outcome {
         ctx.table.dealt(dealer);
         self.deals_this_game += 1;
@@ -189,8 +175,7 @@ fn result_words(c: &Played) -> (String, Tone) {
     (c.result.words().to_string(), tone)
 }
 
-/// What the scoring side got, in the rule's terms: "250 × 2 doubled", "350 ÷ 2 conceded
-/// before the lead".
+/// The scoring side's award in the rule's terms: "250 × 2 doubled", "350 ÷ 2 conceded…".
 fn award_words(c: &Played) -> String {
     let times = match c.doubled {
         hand::Doubled::No => format!("bid {}", c.bid),
@@ -205,8 +190,7 @@ fn award_words(c: &Played) -> String {
     }
 }
 
-/// The hand's reckoning as typed steps: the doubling's multiplier when there is one, and
-/// the scoring side's points worked out (rules §1.8).
+/// The hand's steps: the doubling's multiplier, if any, and the points (rules §1.8).
 fn hand_steps(c: &Played, scored: &Scored) -> Vec<Step> {
     let mut steps = Vec::new();
     let d = c.doubled.multiplier();
@@ -231,8 +215,7 @@ fn hand_steps(c: &Played, scored: &Scored) -> Vec<Step> {
     steps
 }
 
-/// The sheet's line for a played hand: the contract and its result, a doubling mark, the
-/// one award and both sides' points.
+/// The sheet's line for a played hand: contract, result, doubling, award and points.
 fn hand_line(c: &Played, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
     let (result, tone) = result_words(c);
     let mut marks = Vec::new();
@@ -281,8 +264,7 @@ fn hand_line(c: &Played, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
     }
 }
 
-/// The hand in words: "N bid 250 in hearts for NS, doubled, and made it: NS +500 (bid 250 ×
-/// 2 doubled made, rules §1.8)".
+/// The hand in words: "N bid 250 in hearts for NS, doubled, and made it: NS +500 (…)".
 pub fn describe(c: &Played, scored: &Scored) -> String {
     let doubled = match c.doubled {
         hand::Doubled::No => String::new(),
@@ -323,7 +305,6 @@ impl Game for ContractPinochle {
         "a hand, a payment or the close (partners stay seated for the whole game)";
     const RULE: Option<&'static str> = Some("rules §1.8");
 
-    /// Starts a session ([`Game::new`]). Errors name the field.
     fn new(
         agreements: Agreements,
         players: &[String],
@@ -375,8 +356,7 @@ impl Game for ContractPinochle {
         }
     }
 
-    /// A game still open at the close pays nothing (session-format "Money in the
-    /// partnership games") and is not listed among the finished games.
+    /// A game open at the close pays nothing (session-format) and is not listed as finished.
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let line = SheetLine::titled("closed");
         let why = match self.unfinished() {
@@ -403,7 +383,6 @@ impl Game for ContractPinochle {
         Some(self.scores.to_json())
     }
 
-    /// A points column per side, NS first (rules §1.8).
     fn layout(&self, _table: &Table) -> Layout {
         self.seating.layout(&[Tally::Points])
     }
@@ -412,13 +391,11 @@ impl Game for ContractPinochle {
         self.scores.running_cells(Tally::Points)
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         let carried = self.games == 0 && self.scores != PerSide::default();
         partnership::carried_in_line(carried, || self.standing())
     }
 
-    /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
     fn settle_pairs(&self) -> Vec<(String, String)> {
         self.seating.opposite_pairs()
     }
@@ -427,8 +404,7 @@ impl Game for ContractPinochle {
         form::summary(&self.agreements, currency)
     }
 
-    /// A game is in progress once a deal of it was entered or scores were carried in; it
-    /// pays nothing at a close (session-format).
+    /// A game with a deal entered or scores carried in is unfinished and pays nothing.
     fn unfinished(&self) -> Option<String> {
         if self.deals_this_game == 0 && self.scores == PerSide::default() {
             return None;

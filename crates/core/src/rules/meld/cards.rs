@@ -1,9 +1,7 @@
-//! The cards behind the melds: which cards a set of melds needs, whether one 48-card deck
-//! (two of each card, rules §1.0) and one hand can hold them, and the melds a hand of
-//! cards shows. A card may serve in one meld of each class at once (the K♠ of a spade
-//! marriage is also one of 80 kings; the Q♠ of a run in spades is also the pinochle's),
-//! never in two melds of the same class (S004 "Melding is subject to…" rule 3), except a
-//! royal marriage grown into a run where the game allows it ([`MeldRules::royal_in_run`]).
+//! The cards behind the melds: which cards melds need, whether one 48-card deck (two of
+//! each, rules §1.0) and one hand hold them, and the melds a hand shows. A card may serve
+//! in one meld of each class, never two of the same class (S004 "Melding is subject to…"
+//! rule 3), except a royal marriage grown into a run ([`MeldRules::royal_in_run`]).
 
 use super::{Counted, Kind, MeldRules, Tapped, count};
 use crate::rules::{RuleError, Suit};
@@ -19,8 +17,7 @@ const NINE: usize = 5;
 const SPADES: usize = 0;
 const DIAMONDS: usize = 2;
 
-/// One card of a pinochle deck: a rank (0 = A, 1 = 10, 2 = K, 3 = Q, 4 = J, 5 = 9) and a
-/// suit (the order of [`Suit::ALL`]: spades, hearts, diamonds, clubs).
+/// One pinochle card: a rank (0 = A … 5 = 9) and a suit (in [`Suit::ALL`] order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Card {
     rank: usize,
@@ -33,10 +30,8 @@ impl Card {
     }
 }
 
-/// Reads cards in the project's notation (`"AD TD KD QD JD"`, as poker's `cards`: rank then
-/// suit letter; `10` for T and the suit symbols ♠♥♦♣ also read), separated by spaces or
-/// commas. Errors name `cards`: a card outside the 48-card deck (A, 10, K, Q, J, 9 only), a
-/// card three times (the deck has two of each, rules §1.0), more cards than `hand`.
+/// Reads cards (`"AD TD KD"`; `10` and ♠♥♦♣ too). Errors name `cards`: outside the 48-card
+/// deck, three of one card (rules §1.0), or more than `hand`.
 pub fn parse_cards(text: &str, hand: usize) -> Result<Vec<Card>, RuleError> {
     let mut cards = Vec::new();
     let mut held = [0u8; 24];
@@ -101,9 +96,7 @@ fn words(card: Card) -> String {
     format!("{}{}", RANKS[card.rank], Suit::ALL[card.suit].symbol())
 }
 
-/// How many of each card the melds `n` need (index = [`Card::index`]) with `trump` and
-/// the plain marriages shared out `m` per suit (the trump's entry unused), and which melds
-/// ask for each card.
+/// The cards melds `n` need with `trump` and `m` plain marriages per suit, and who asks.
 struct Demand {
     need: [u32; 24],
     by: [Vec<Kind>; 24],
@@ -178,8 +171,7 @@ fn shares(marriages: u32, trump: usize) -> Vec<[u32; 4]> {
     out
 }
 
-/// Every demand the melds `n` can make, one per trump (`trump`, or all four when unknown)
-/// and way of sharing out the plain marriages, with the trump it assumed.
+/// Every demand melds `n` can make: per trump and per sharing of the plain marriages.
 fn demands(rules: &MeldRules, n: &[u32; 11], trump: Option<Suit>) -> Vec<(usize, Demand)> {
     let trumps: Vec<usize> = match trump {
         Some(t) => vec![suit_index(t)],
@@ -273,9 +265,7 @@ fn short(
     RuleError::new("melds", message).rule(rules.rule)
 }
 
-/// The melds the cards `cards` show with `trump`, at most of each (a run's K-Q left out
-/// of the royal marriages unless the game lets a royal grow into its run; no dix where the
-/// game enters it elsewhere), scored by [`count`].
+/// The melds `cards` show with `trump`, scored by [`count`].
 pub fn from_cards(rules: &MeldRules, cards: &[Card], trump: Suit) -> Result<Counted, RuleError> {
     let mut held = [0u32; 24];
     for c in cards {
@@ -312,9 +302,7 @@ pub fn from_cards(rules: &MeldRules, cards: &[Card], trump: Suit) -> Result<Coun
     count(rules, &tapped, Some(trump))
 }
 
-/// Scores the melds `tapped` as [`count`] does and checks that the cards `cards` hold
-/// them with `trump`: a double run with one queen of trump is refused naming `melds` and
-/// the card short ("run need 2 × Q♦ (trump); the cards show 1").
+/// [`count`], checking `cards` hold the melds ("run need 2 × Q♦ (trump); the cards show 1").
 pub fn with_cards(
     rules: &MeldRules,
     tapped: &Tapped,

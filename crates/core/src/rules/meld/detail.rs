@@ -1,22 +1,17 @@
-//! `meld_detail`, the optional field of a pinochle `hand` event that names the melds
-//! behind a typed meld: `{"Margaret": ["flush", "aces_100", "pinochle"]}`, each player's
-//! melds by id ([`super::Kind::id`]), a meld shown twice listed twice (as Check
-//! Pinochle's `meld_checks`). The typed meld stays the number the rules score; the named
-//! melds must add up to it by the game's table, else the hand is refused naming
-//! `meld_detail`. Without the field a hand reads exactly as before, so every older
-//! document replays unchanged.
+//! `meld_detail`, an optional field of a pinochle `hand`: the melds behind a typed meld,
+//! `{"Margaret": ["flush", "aces_100", "pinochle"]}` (ids of [`super::Kind::id`], a meld
+//! shown twice listed twice). The typed meld stays what the rules score; the named melds
+//! must add up to it by the game's table, else the hand is refused naming `meld_detail`.
 //!
-//! Whose meld field a player's melds belong to is the game's own ([`MeldFields`]): the
-//! bidder's `meld`, a side's (`NS.meld`, `EW.meld`, both partners' melds adding up), each
-//! player's `melds.<player>`, or none where the hand records no meld.
+//! Which meld field a player's melds belong to is the game's ([`MeldFields`]): the
+//! bidder's `meld`, a side's `NS.meld`, each player's `melds.<player>`, or none.
 
 use serde_json::{Map, Value};
 
 use super::{Counted, Kind, MeldFields, MeldRules, count};
 use crate::rules::{Field, Outcome, RuleError, Suit};
 
-/// The event without its `meld_detail` and the detail itself, when a `hand` carries one;
-/// `None` otherwise (the event goes to its game untouched).
+/// The event without its `meld_detail`, and the detail, when a `hand` carries one.
 pub fn split(kind: &str, event: &Map<String, Value>) -> Option<(Map<String, Value>, Value)> {
     if kind != "hand" {
         return None;
@@ -34,8 +29,7 @@ struct MeldField {
     typed: Option<i64>,
 }
 
-/// The meld fields of the game's hand `event` with the players seated `seated` (seat
-/// order), where the game's table says its hand records them ([`MeldRules::fields`]).
+/// The meld fields of the hand `event`, seated `seated`, per [`MeldRules::fields`].
 fn fields_of(rules: &MeldRules, event: &Map<String, Value>, seated: &[String]) -> Vec<MeldField> {
     let number = |v: Option<&Value>| v.and_then(Value::as_i64);
     match rules.fields {
@@ -104,11 +98,9 @@ fn read_player(
     count(rules, &tapped, trump).map_err(|e| RuleError { field: place, ..e })
 }
 
-/// Checks the hand `event`'s `detail` against its meld fields and the game's table and
-/// adds the melds named to `outcome`'s explanation ("Meld named: Ann run 150 + 100 aces
-/// 100 = 250."). Errors name `meld_detail` (or `meld_detail.<player>`): a game without
-/// meld, a player without a meld field in this hand, an unknown or impossible meld, or
-/// named melds that do not add up to the meld typed.
+/// Checks `detail` against the hand's meld fields and adds the named melds to the words.
+/// Errors name `meld_detail(.<player>)`: no meld field, an unknown or impossible meld, or a
+/// sum other than the meld typed.
 pub fn annotate(
     rules: Option<&MeldRules>,
     event: &Map<String, Value>,
@@ -180,10 +172,7 @@ pub fn annotate(
     Ok(outcome)
 }
 
-/// The hand form's named melds as the event's `meld_detail`: the calculator's hidden
-/// fields `meld_detail.<player>.<meld id>` = count become `{"<player>": [id, id, …]}`
-/// (the shape [`crate::rules::game::form_values`] flattens back for a correction). `None`
-/// when the form names none, or for an all-passed hand, which has no meld.
+/// The hand form's `meld_detail.<player>.<id>` counts as `{"<player>": [id, …]}`.
 pub fn from_form<'a>(
     hand: &Value,
     values: impl Iterator<Item = (&'a String, &'a String)>,
@@ -202,7 +191,7 @@ pub fn from_form<'a>(
         else {
             continue;
         };
-        // A count beyond a deck's is refused by the count; more is never listed.
+        // A count beyond a deck's is refused by the count.
         let n = count.trim().parse::<usize>().unwrap_or(0).min(13);
         named
             .entry(player)

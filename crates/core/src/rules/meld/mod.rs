@@ -1,15 +1,11 @@
-//! The meld calculator: the melds a player shows, as tapped (a meld and
-//! how many) or as cards, scored by one pinochle game's own table, each meld named, and
-//! impossible meld refused with the reason. Pure: no I/O, the same code for the JSON
-//! endpoint (`POST /api/v1/meld`), the hand forms' calculator and the `meld_detail` field
-//! of a hand event ([`detail`]).
+//! The meld calculator: melds tapped (a meld and how many) or as cards, scored by one
+//! game's table, each named, the impossible refused with the reason. Pure; serves
+//! `POST /api/v1/meld`, the hand forms and `meld_detail` ([`detail`]).
 //!
-//! Values are rules §1.0's classes A, B and C (S004's two-handed table, S002, PENGUIN);
-//! each game's differences are in [`MeldRules`]: double pinochle 80 in Scarne's games
-//! (S000's 721-point example counts "80 Pinochle"; rules §3 item 30) against 300 in S002
-//! and S004, and the partnership extras of rules §1.5 (double run 1,500, all eight aces
-//! 1,000, kings 800, queens 600, jacks 400) where the game has them. Where a game has no
-//! extra a meld held twice scores twice ("300 in trump" for Scarne's double flush).
+//! Values are rules §1.0's classes A, B and C (S004, S002, PENGUIN); each game's
+//! differences are in [`MeldRules`]: double pinochle 80 in Scarne's games (S000; rules §3
+//! item 30) but 300 in S002 and S004, and rules §1.5's partnership extras. Without an
+//! extra, a meld held twice scores twice.
 
 mod cards;
 pub mod detail;
@@ -22,8 +18,7 @@ use serde::Serialize;
 
 use super::{RuleError, Suit};
 
-/// A meld a player can show, by its id in documents (`meld_detail`) and in the API. The
-/// ids of the check-bearing melds are Check Pinochle's `meld_checks` ids.
+/// A meld, by its id in documents and the API (check melds share `meld_checks` ids).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     /// Class A: run (flush, sequence) A-10-K-Q-J of trump, 150.
@@ -46,8 +41,7 @@ pub enum Kind {
     Pinochle,
     /// Class C: both Q♠ and both J♦ (80 or 300 by game).
     DoublePinochle,
-    /// Four kings and four queens of different suits (S003's definition), 240: the sum of
-    /// its parts, 80 kings + 60 queens + a royal and three plain marriages (rules §1.0 [R]).
+    /// Four kings and four queens of different suits (S003), 240: its parts (rules §1.0 [R]).
     Roundhouse,
 }
 
@@ -122,30 +116,22 @@ impl Kind {
     }
 }
 
-/// One pinochle game's meld table and hand: what differs between the pinochle games. Each
-/// game keeps its own (`rules/<game>/meld.rs`) and registers it in
-/// [`GameInfo::meld`](super::GameInfo::meld).
+/// One pinochle game's meld table, registered in [`GameInfo::meld`](super::GameInfo::meld).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeldRules {
     /// The game's id, as in [`GameInfo::id`](super::GameInfo::id).
     pub game: &'static str,
     /// A double pinochle, in points: 80 in Scarne's games, 300 in S002 and S004.
     pub double_pinochle: i64,
-    /// Whether the partnership extras of rules §1.5 replace a meld held twice: double run
-    /// 1,500, eight aces 1,000, kings 800, queens 600, jacks 400.
+    /// Whether rules §1.5's partnership extras replace a meld held twice.
     pub extras: bool,
-    /// The most cards one meld field's melds can be made of: the hand as dealt (15 in
-    /// Auction after the widow; 12 in the partnership games), the side's 24 in Contract
-    /// (combination melds, S003), 24 in Two-handed (12 dealt + 12 drawn, S004).
+    /// The most cards one meld field is made of (12, 15 or 24 by game).
     pub hand: usize,
-    /// Whether a run may also count the royal marriage inside it: only in Two-handed, where
-    /// a royal marriage melded first may grow into the run ("a higher-scoring meld of the
-    /// same class", S004 "Melding is subject to…" rule 3). Everywhere else all meld at
-    /// once and the run's K-Q is not a marriage too: Scarne counts a double flush "300 in
-    /// trump" (S000's 721-point example), not 380.
+    /// Whether a run also counts its royal marriage: only in Two-handed, where a marriage
+    /// melded first may grow into the run (S004 rule 3). Elsewhere all meld at once: Scarne
+    /// counts a double flush "300 in trump" (S000), not 380.
     pub royal_in_run: bool,
-    /// Whether the dix is counted in this meld field (Partnership Pinochle enters each
-    /// dix held as `dix_holders`, so its meld is "without the dix 10s", session format).
+    /// Whether the dix counts here (Partnership Pinochle enters it as `dix_holders`).
     pub dix: bool,
     /// Which meld fields the game's hand records, whose melds `meld_detail` names.
     pub fields: MeldFields,
@@ -158,8 +144,7 @@ pub struct MeldRules {
 pub enum MeldFields {
     /// One `meld`, the bidder's own.
     Bidder,
-    /// `NS.meld` and `EW.meld`: both partners' melds add up to the side's (seats 1 and 3,
-    /// 2 and 4), a partner not named counting none.
+    /// `NS.meld` and `EW.meld`: both partners' melds add up to the side's.
     Sides,
     /// `melds.<player>`: each player's own.
     Players,
@@ -168,29 +153,24 @@ pub enum MeldFields {
 }
 
 impl MeldRules {
-    /// The meld table of the game `id` as that game registers it
-    /// ([`GameInfo::meld`](super::GameInfo::meld)), `None` for a game without meld or an
-    /// unknown id.
+    /// The meld table game `id` registers; `None` without meld or for an unknown id.
     pub fn of(id: &str) -> Option<&'static MeldRules> {
         super::game(id).and_then(|g| g.meld)
     }
 }
 
-/// The meld table of every game that has one, in the order the rules list the games
-/// ([`super::GAMES`]).
+/// The meld table of every game that has one, in [`super::GAMES`] order.
 pub fn games() -> impl Iterator<Item = &'static MeldRules> {
     super::GAMES.iter().filter_map(|g| g.meld)
 }
 
-/// How many of each meld a player shows: `(meld, count)` pairs; a meld may appear more
-/// than once (its counts add up).
+/// How many of each meld a player shows: `(meld, count)`, repeated melds adding up.
 pub type Tapped = [(Kind, u32)];
 
 /// One scored meld: what it is called and its points.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Line {
-    /// The meld's id (`"flush"`); a double pinochle tapped as two pinochles is
-    /// `"double_pinochle"`.
+    /// The meld's id (`"flush"`; two pinochles are `"double_pinochle"`).
     pub meld: &'static str,
     /// How many were shown (2 for "double run" and "eight aces").
     pub count: u32,
@@ -225,9 +205,7 @@ impl Counted {
     }
 }
 
-/// The counts per meld of `tapped`, added up where a meld repeats; two pinochles are read
-/// as one double pinochle (the same four cards). Errors name `melds`: a count that
-/// overflows or a dix where the game counts none.
+/// The counts per meld of `tapped` (two pinochles are a double). Errors name `melds`.
 fn totals(rules: &MeldRules, tapped: &Tapped) -> Result<[u32; 11], RuleError> {
     let mut n = [0u32; 11];
     for &(kind, count) in tapped {
@@ -256,13 +234,10 @@ fn totals(rules: &MeldRules, tapped: &Tapped) -> Result<[u32; 11], RuleError> {
     Ok(n)
 }
 
-/// Scores the melds `tapped` by the game's `rules`, each meld named with its points, or
-/// refuses melds that one 48-card deck (two of each card) and one hand of the game cannot
-/// hold, naming field `melds` and saying why: three pinochles, three runs, a double run
-/// with a royal marriage beside it (where the run's K-Q is not a marriage too), more cards
-/// than the hand holds. `trump`, when known, is used for the cards the melds share (a run
-/// in spades holds the pinochle's Q♠); unknown, the melds are refused only if no trump
-/// makes them possible. Rules §1.0 and the game's section ([`MeldRules::rule`]).
+/// Scores `tapped` by the game's `rules`, each meld named, or refuses (field `melds`)
+/// melds one deck and hand cannot hold: three pinochles, three runs, more cards than the
+/// hand. With `trump` unknown, refused only if no trump allows them. Rules §1.0 and
+/// [`MeldRules::rule`].
 pub fn count(
     rules: &MeldRules,
     tapped: &Tapped,
@@ -281,8 +256,7 @@ pub fn count(
     Ok(Counted { lines, total })
 }
 
-/// One meld shown `count` times, named and scored: a double run or eight of a kind by the
-/// partnership extras where the game has them (rules §1.5), else `count` × its value.
+/// One meld shown `count` times: rules §1.5's extras where the game has them, else × count.
 fn line(rules: &MeldRules, kind: Kind, count: u32) -> Line {
     let extra = match (rules.extras, count, kind) {
         (true, 2, Kind::Flush) => Some(("double run", 1500)),

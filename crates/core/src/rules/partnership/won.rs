@@ -1,13 +1,9 @@
-//! A partnership game won, as all four partnership games record it (rules §1.5–1.8): the
-//! finished game for the session's list and the sheet's closing row.
+//! A partnership game won (rules §1.5–1.8): the finished game and its closing row.
 
 use super::{PerSide, Side};
 use crate::rules::{Award, FinishedGame, GameEnd};
 
-/// The record of a game side `winner` won with `scores` (points; `decided_by` as the game's
-/// own end check names it), and the sheet's closing row: `how` it won, the game's `award`
-/// when it has one (Check Pinochle's game award of checks, rules §1.7 "End of game") and
-/// the money paid, in words (`paid`, session-format "Money in the partnership games").
+/// A game `winner` won with `scores`: its record and closing row (`how`, `award`, `paid`).
 pub fn game_won(
     winner: Side,
     decided_by: &str,

@@ -1,7 +1,5 @@
-//! One side's part of a deal as Partnership Pinochle (rules §1.5) and Partnership Auction
-//! Pinochle (rules §1.6) write it, `{"meld": 140, "tricks": 200, "won_trick": true}` in
-//! points (session-format), and how their hand forms fill it in: trick points entered for
-//! one side, the other side taking the rest of the 250 (rules §1.0).
+//! One side's part of a deal (rules §1.5, §1.6), `{"meld": 140, "tricks": 200,
+//! "won_trick": true}` in points, and how hand forms fill it in (rules §1.0).
 
 use serde::{Deserialize, Serialize};
 
@@ -12,8 +10,7 @@ use crate::rules::{Field, RuleError};
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenSide {
-    /// The side's melds added together, in points, without any dix 10s the deal scores
-    /// apart (0 when left out).
+    /// The side's melds in points, without dix 10s scored apart (0 when left out).
     #[serde(default)]
     pub meld: i64,
     /// Trick points, 0–250.
@@ -24,8 +21,7 @@ pub struct WrittenSide {
 }
 
 impl WrittenSide {
-    /// The side as a hand form gives it: `meld` empty is 0, and `won_trick` only when
-    /// ticked (left out, the engine reads it from the trick points).
+    /// The side from a hand form: empty `meld` is 0; `won_trick` only when ticked.
     pub fn from_form(meld: Option<i64>, tricks: i64, won_trick: bool) -> WrittenSide {
         WrittenSide {
             meld: meld.unwrap_or(0),
@@ -40,10 +36,9 @@ impl WrittenSide {
     }
 }
 
-/// Both sides' trick points from a hand form, NS first: the side entered and the rest of
-/// the 250 for the other ([`rest_of_tricks`]), or both as entered (the engine then checks
-/// they make 250). Errors: `NS.tricks` asked for in the game's words, `neither`, when no
-/// side's are entered; the entered side's `tricks` (`EW.tricks`) when outside 0–250.
+/// Both sides' trick points from a hand form, NS first: one side entered and the rest of
+/// 250 to the other, or both as entered. Errors: `NS.tricks` in `neither`'s words when
+/// none is entered; the entered side's field when outside 0–250.
 pub fn form_tricks(
     ns: Option<i64>,
     ew: Option<i64>,

@@ -1,6 +1,5 @@
-//! The table agreements of a Partnership Auction Pinochle session (rules §1.6, §3 item 27;
-//! `docs/session-format.md` `partnership_auction_pinochle`). Unknown fields are refused by
-//! name (`agreements.<field>`): they are usually typos.
+//! Partnership Auction Pinochle's table agreements (rules §1.6, §3 item 27; session-format
+//! `partnership_auction_pinochle`). Unknown fields are refused by name.
 //!
 //! ```json
 //! { "stake": "0.25",     // money per game won, paid by each loser to his opposite number
@@ -28,15 +27,13 @@ pub const AEROPLANE_BIDS_EACH: usize = 2;
 /// The default target, in points (BIC-PAP "first to 1,000"; rules §3 item 27).
 pub const DEFAULT_TARGET: i64 = 1000;
 
-/// The largest target or minimum bid accepted, in points: far beyond any real game, small
-/// enough that running scores never come near overflow.
+/// The largest target or minimum bid accepted, in points: far from overflow.
 pub const MAX_POINTS: i64 = 1_000_000;
 
 /// Every agreement of a session, validated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per game won, in cents: each player of the losing side pays it to his opposite
-    /// number (session-format "Money in the partnership games"). Zero: points only.
+    /// Money per game won, in cents, paid by each loser to his opposite number.
     pub stake: Money,
     /// Scarne's Partnership Aeroplane Pinochle (S003): at most two bids each in an auction.
     pub aeroplane: bool,
@@ -61,9 +58,6 @@ pub struct Written {
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`read_agreements`] puts `agreements.` before it), the stake is checked as it is
-    /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let fail = |field: &str, message: String| RuleError::new(field, message);
         let default_min = if w.aeroplane {
@@ -93,19 +87,13 @@ impl TableAgreements for Agreements {
 }
 
 impl Agreements {
-    /// Reads the `agreements` object of a session document; a missing field takes its
-    /// default (module doc). Errors name the field: a negative stake; a `min_bid` that is not
-    /// a positive multiple of 10 (all pinochle bids are, rules §0.3); a `target` outside
-    /// 1–[`MAX_POINTS`].
-    ///
-    /// An explicit `min_bid` is the table's own agreement and wins over the Aeroplane
-    /// default of 250 (session-format lists it as a separate agreement).
+    /// Reads the `agreements` object. Errors name the field: `min_bid` not a positive
+    /// multiple of 10 (rules §0.3), `target` out of range. `min_bid` beats Aeroplane's 250.
     pub fn read(object: &Map<String, Value>) -> Result<Agreements, RuleError> {
         read_agreements(object)
     }
 
-    /// The most bids one player may make in one auction: two with Aeroplane (S003), no limit
-    /// otherwise (BIC-PAP).
+    /// The most bids per player in one auction: two with Aeroplane (S003), else no limit.
     pub fn bids_each(&self) -> Option<usize> {
         self.aeroplane.then_some(AEROPLANE_BIDS_EACH)
     }

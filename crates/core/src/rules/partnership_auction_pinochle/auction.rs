@@ -1,15 +1,13 @@
-//! The optional `auction` of a deal: the calls in the order made, checked against the
-//! bidding rules (rules §1.6: BIC-PAP base game, S003 Aeroplane additional rules 1–2) and
-//! against the deal's contract.
+//! The optional `auction` of a deal, checked against the bidding rules (rules §1.6:
+//! BIC-PAP, S003 Aeroplane rules 1–2) and the deal's contract.
 //!
 //! ```json
 //! "auction": [["N", 250], ["E", "pass"], ["S", 260], ["W", "pass"], ["N", 270], ["S", "pass"]]
 //! ```
 //!
-//! Each call is `[player, bid]` or `[player, "pass"]` (session-format "Precise readings").
-//! The leader (the dealer's left) calls first and the turn goes clockwise, skipping players
-//! who have passed (S003 "The Bidding"; BIC-PAP); the auction is over when all four have
-//! passed or three have passed after a bid. Passes after the last bid may be left out.
+//! Calls are `[player, bid]` or `[player, "pass"]` (session-format "Precise readings"). The
+//! dealer's left calls first, clockwise, skipping passed players (S003; BIC-PAP); it ends
+//! when all four passed or three after a bid. Trailing passes may be left out.
 
 use serde_json::Value;
 
@@ -66,17 +64,14 @@ fn read_call(value: &Value, seating: &Seating, field: &Field) -> Result<(usize, 
     Ok((seat, call))
 }
 
-/// Checks `calls` for a deal dealt by `dealer` (seated) that ended in `result`. Errors name
-/// the call (`auction[4]`) or, for a mismatch with the deal, `auction`:
-/// * a call not shaped `[player, bid | "pass"]`, or by a player not seated;
-/// * a call out of turn (clockwise from the dealer's left, passed players skipped), or after
-///   the auction was over;
-/// * a bid that is not a multiple of 10, below the agreed minimum, or not higher than the
-///   bid before it (BIC-PAP; S003 rule 2);
-/// * a bid from a player who passed (a pass is final, BIC-PAP);
+/// Checks `calls` for a deal dealt by seated `dealer` that ended in `result`. Errors name
+/// the call (`auction[4]`), or `auction` for a mismatch with the deal:
+/// * a malformed call or an unseated caller;
+/// * a call out of turn or after the end;
+/// * a bid not in tens, below the minimum, or not above the last (BIC-PAP; S003 rule 2);
+/// * a bid after passing (BIC-PAP);
 /// * with Aeroplane, a third bid from one player (S003 rule 1);
-/// * a last bid that is not the deal's `bidder` and `bid`, a bid in an all-passed deal, or
-///   no bid in a deal that has a bidder.
+/// * a last bid other than the deal's contract, or bids disagreeing with all passed.
 pub fn check(
     calls: &[Value],
     dealer: &str,
@@ -109,8 +104,7 @@ pub fn check(
     auction.ends_in(result)
 }
 
-/// An auction under way: who has passed, how many bids each made, the high bid (seat and
-/// points) and where the turn stands.
+/// An auction under way: passes, bids per player, the high bid and the turn.
 struct Auction<'s> {
     seating: &'s Seating,
     passed: [bool; PLAYERS],
@@ -144,8 +138,7 @@ impl Auction<'_> {
         Ok(())
     }
 
-    /// Refuses a call from a player who passed (a pass is final, BIC-PAP) or out of turn
-    /// (clockwise from the dealer's left, skipping players who passed: rules §1.6).
+    /// Refuses a call after passing (final, BIC-PAP) or out of turn (rules §1.6).
     fn in_turn(&self, seat: usize, field: &Field) -> Result<(), RuleError> {
         // The next player still in, clockwise from `turn`.
         let due = (0..PLAYERS)
@@ -172,8 +165,7 @@ impl Auction<'_> {
         Ok(())
     }
 
-    /// Takes a bid: in tens (rules §0.3), at least the agreed minimum, higher than the last
-    /// (rules §1.6), and with Aeroplane no third bid from one player (S003 rule 1).
+    /// Takes a bid: in tens, at least the minimum, above the last (rules §0.3, §1.6; S003).
     fn bid(
         &mut self,
         seat: usize,
@@ -214,8 +206,7 @@ impl Auction<'_> {
         Ok(())
     }
 
-    /// Refuses an auction that does not end in the deal's contract, or in all passed
-    /// (rules §1.6). Errors name `auction`.
+    /// Refuses an auction not ending as the deal did (rules §1.6), naming `auction`.
     fn ends_in(&self, result: Ending<'_>) -> Result<(), RuleError> {
         let refuse = |message: String| Err(RuleError::new("auction", message).rule("rules §1.6"));
         match (self.high, result) {
@@ -240,8 +231,7 @@ impl Auction<'_> {
     }
 }
 
-/// A called bid's own rules: in tens (rules §0.3) and at least the agreed minimum (rules
-/// §1.6). Errors name `field`.
+/// A called bid: in tens (rules §0.3), at least the minimum (rules §1.6). Errors name `field`.
 fn check_called_bid(bid: i64, agreements: &Agreements, field: &Field) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(

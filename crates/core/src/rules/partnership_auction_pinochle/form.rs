@@ -1,11 +1,7 @@
-//! What the pages need of Partnership Auction Pinochle: the agreements the new-session form
-//! offers, the agreements in words for the sheet, and the hand form read into a `hand`
-//! event (rules §1.6, `docs/session-format.md`).
-//!
-//! The hand form is short for the table: dealer, bidder, bid, trump, each side's meld as one
-//! number, **one** side's trick points (the other side's are the rest of the 250, rules
-//! §1.0), a tap for a side that won only pointless tricks, an "All four passed" button, and
-//! an optional auction typed as calls ("Ann 250, Bob pass, …") that the engine checks.
+//! Partnership Auction Pinochle's pages: new-session agreements, the agreements in words,
+//! and the hand form (rules §1.6): contract, each side's meld, one side's trick points (the
+//! other gets the rest of 250, rules §1.0), a pointless-trick tap, "All four passed", and an
+//! optional auction typed as calls.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -74,8 +70,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     rows
 }
 
-/// What the hand form offers: the lowest bid, the suits, and each side with its players
-/// (`max`: the trick points of a deal, 250).
+/// What the hand form offers: lowest bid, suits, sides (`max` 250).
 pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
     HandFormSpec {
         min_bid: agreements.min_bid,
@@ -89,9 +84,7 @@ pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
     }
 }
 
-/// The hand form as submitted (`templates/games/partnership_auction_pinochle/hand_form.html`):
-/// the contract, each side's meld and won-a-trick tick, one side's trick points, and the
-/// "All four passed" button. Every field optional, so a missing one is asked for by name.
+/// The submitted hand form (`templates/games/partnership_auction_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -124,17 +117,14 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
-    /// The hand as the session document writes it.
+    /// The hand as written:
     ///
-    /// * The `all_passed` button gives `{type, dealer, all_passed: true}`; anything else
-    ///   filled in is refused by name, so the button records exactly what the form shows.
-    /// * Otherwise `dealer`, `bidder`, `bid`, `trump` are required; per side `meld` (empty:
-    ///   0) and the `won_trick` tick; trick points are entered once, as `NS.tricks` (or
-    ///   `EW.tricks`), and the other side gets the rest of the 250 (rules §1.0). When both
-    ///   are sent both go into the hand, where the engine checks that they add up.
-    /// * `auction`, optional on either, is typed as calls in words ([`calls`]).
-    ///
-    /// Errors name the form's field and ask for what is missing.
+    /// * `all_passed` gives `{type, dealer, all_passed: true}`; anything else filled is
+    ///   refused by name.
+    /// * Else `dealer`, `bidder`, `bid`, `trump` are required; per side `meld` (empty: 0)
+    ///   and `won_trick`; tricks entered once, the other side gets the rest (both sent: the
+    ///   engine checks them).
+    /// * `auction` is typed as calls in words ([`calls`]).
     fn written(self) -> Result<WrittenHand, RuleError> {
         let ask = |field: &str, question: &str| RuleError::new(field, question);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
@@ -189,10 +179,7 @@ impl hand_form::HandForm for Form {
     }
 }
 
-/// The auction as typed on the form, `"Ann 250, Bob pass, Cy 260"` (calls separated by
-/// commas, each a player's name then a bid or `pass`), as the session document's calls
-/// `[["Ann", 250], ["Bob", "pass"], ["Cy", 260]]`; the engine checks them against the rules
-/// ([`super::auction`]). Errors (field `auction`) name the call that is not one.
+/// The form's auction, `"Ann 250, Bob pass"`, as calls; errors (`auction`) name a bad call.
 fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
     text.split([',', ';'])
         .map(str::trim)

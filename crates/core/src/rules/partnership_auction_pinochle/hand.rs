@@ -1,5 +1,4 @@
-//! One deal of Partnership Auction Pinochle: the `hand` event as entered at the table,
-//! checked against the rules (rules §1.0, §1.6), and what it scores.
+//! One Partnership Auction Pinochle deal, checked (rules §1.0, §1.6), and what it scores.
 //!
 //! ```json
 //! { "type": "hand", "dealer": "W", "bidder": "N", "bid": 300, "trump": "hearts",
@@ -9,10 +8,8 @@
 //! { "type": "hand", "dealer": "N", "all_passed": true }
 //! ```
 //!
-//! Per side, `tricks` (trick points, both sides summing to 250) is required; `meld` (the
-//! side's melds added together) defaults to 0 and `won_trick` to "took any trick points"
-//! (say `true` for a side that won only pointless tricks). `auction` is optional and checked
-//! when given ([`super::auction`]).
+//! Per side `tricks` is required (summing to 250); `meld` defaults to 0, `won_trick` to
+//! "took any trick points". `auction` is optional ([`super::auction`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -42,8 +39,7 @@ pub enum Deal {
 pub struct Hand {
     /// Who dealt.
     pub dealer: String,
-    /// The contract: the bidder, his side, the bid in points (a multiple of 10, at least
-    /// the agreed minimum) and trump.
+    /// The contract: bidder, side, bid in points and trump.
     pub head: Head,
     /// Each side's meld, trick points and won-a-trick.
     pub sides: PerSide<SideHand>,
@@ -51,8 +47,7 @@ pub struct Hand {
     pub auction_calls: Option<usize>,
 }
 
-/// A `hand` event exactly as the session document writes it (the shapes at the top of this
-/// module): what [`read`] checks and what the hand form builds. Points throughout.
+/// A `hand` event as written (the shapes above). Points throughout.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
@@ -84,13 +79,10 @@ pub struct WrittenHand {
     pub auction: Option<Vec<Value>>,
 }
 
-/// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
-/// the field: `dealer` or `bidder` not seated; contract fields on an all-passed deal; a
-/// missing `bidder`, `bid`, `trump`, `NS` or `EW` on a played one; `bid` not a multiple of
-/// 10, below the agreed minimum (BIC-PAP 100, Aeroplane 250: rules §1.6) or above
-/// [`MAX_POINTS`]; the side checks of [`partnership::check_hands`] (meld a non-negative
-/// multiple of 10, tricks summing to 250, a trick behind any trick points); and the
-/// `auction` checks of [`auction::check`].
+/// Reads and checks a `hand`. Errors name the field: `dealer`/`bidder` not seated; contract
+/// fields when all passed; a missing `bidder`, `bid`, `trump`, `NS` or `EW`; `bid` not in
+/// tens, below the minimum (rules §1.6) or over [`MAX_POINTS`];
+/// [`partnership::check_hands`]; [`auction::check`].
 pub fn read(
     event: &Map<String, Value>,
     seating: &Seating,
@@ -144,8 +136,7 @@ const ASKS: contract_head::Asks = contract_head::Asks {
     },
 };
 
-/// A deal where all four passed is not played (rules §1.6): no contract field or side may
-/// be given, and a recorded auction must be four passes. Errors name the field, or the call.
+/// All passed: no contract field or side; an auction of four passes (rules §1.6).
 fn check_all_passed(
     w: &WrittenHand,
     seating: &Seating,
@@ -169,8 +160,7 @@ fn check_all_passed(
     Ok(())
 }
 
-/// One side's meld and trick points on a played deal, which must be given (rules §1.6).
-/// The error names the side (`NS`).
+/// A side's part of a played deal, required (rules §1.6); the error names the side (`NS`).
 fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, RuleError> {
     written.map(|s| s.hand()).ok_or_else(|| {
         RuleError::new(
@@ -183,8 +173,7 @@ fn written_side(written: Option<WrittenSide>, side: Side) -> Result<SideHand, Ru
     })
 }
 
-/// A bid's own rules: in tens (rules §0.3), at least the agreed minimum (rules §1.6:
-/// BIC-PAP 100, Aeroplane 250 by S003 rule 2), at most [`MAX_POINTS`]. Errors name `bid`.
+/// A bid: in tens, minimum to [`MAX_POINTS`] (rules §0.3, §1.6; S003 rule 2). Errors name `bid`.
 fn check_bid(bid: i64, agreements: &Agreements) -> Result<(), RuleError> {
     if bid % 10 != 0 {
         return Err(
@@ -235,10 +224,9 @@ pub struct Scored {
     pub sides: PerSide<SideScore>,
 }
 
-/// Scores a played deal (rules §1.6, BIC-PAP, the base of Aeroplane by rules §3 item 27):
-/// a side's meld counts only if it won a trick; if the bidding side's meld + trick points
-/// reach the bid it scores **all it made**, else the **bid is deducted** and its meld and
-/// tricks count for nothing; the other side always scores its meld + trick points.
+/// Scores a played deal (rules §1.6, BIC-PAP; Aeroplane alike, §3 item 27): meld counts
+/// only with a trick; bidders reaching the bid score all they made, else lose the bid and
+/// score nothing else; opponents always score meld + tricks.
 pub fn score(hand: &Hand) -> Scored {
     let b = hand.head.side;
     let bidders_total = hand.sides[b].points(true);

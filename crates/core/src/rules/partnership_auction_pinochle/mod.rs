@@ -1,16 +1,10 @@
-//! Partnership Auction Pinochle (rules §1.6; Bicycle BIC-PAP) and Scarne's Partnership
-//! Aeroplane Pinochle (S003) as the `aeroplane` agreement: four players in two partnerships,
-//! an auction from 100 (Aeroplane: from 250, at most two bids each), everyone melds, and
-//! the bidding side scores all it made or loses its bid while the opponents always score.
-//! First side to 1,000 wins; the bidding side is counted first, so both sides never win
-//! together; there is no declaring out (BIC-PAP; rules §3 item 27: Aeroplane scores the
-//! BIC-PAP way).
+//! Partnership Auction Pinochle (rules §1.6, BIC-PAP) and Scarne's Aeroplane (S003) as the
+//! `aeroplane` agreement: an auction from 100 (Aeroplane 250, two bids each); the bidders
+//! score all they made or lose the bid, the opponents always score. First to 1,000 wins;
+//! the bidders are counted first, so both never win; no declaring out (rules §3 item 27).
 //!
-//! A session may hold several games: when a game ends each loser pays the stake to his
-//! opposite number (session-format "Money in the partnership games"), and the next hand
-//! starts a new game from 0 (`opening_scores` seed only the first). A game unfinished at
-//! the close pays nothing. Modules: [`agreements`], [`auction`] (the optional calls),
-//! [`hand`] (reading and scoring a deal), [`settle`] (game end and money), [`form`] (pages).
+//! Each game is settled at once (session-format "Money in the partnership games"); one
+//! unfinished at the close pays nothing.
 
 pub mod agreements;
 pub mod auction;
@@ -37,8 +31,7 @@ use crate::rules::{
     Table, Tally, Tone,
 };
 
-/// The registration of `partnership_auction_pinochle`: exactly four players, partners
-/// opposite (rules §1.6).
+/// The registration of `partnership_auction_pinochle`: four players (rules §1.6).
 pub static GAME: GameInfo = GameInfo::typed::<PartnershipAuction, form::Form>(
     (
         "partnership_auction_pinochle",
@@ -59,15 +52,13 @@ typed::events! {
     }
 }
 
-/// The engine of one session: the points of the game in progress per side and the games
-/// already finished.
+/// The engine of one session: the game in progress and how many finished.
 #[derive(Debug, Clone)]
 pub struct PartnershipAuction {
     agreements: Agreements,
     seating: Seating,
     scores: PerSide<i64>,
     deals_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -82,14 +73,12 @@ impl PartnershipAuction {
         self.games + 1
     }
 
-    /// Whether a game is under way: a deal was recorded in it, or it started from scores
-    /// carried in.
+    /// Whether a game is under way: a deal recorded, or scores carried in.
     fn in_progress(&self) -> bool {
         self.deals_this_game > 0 || self.scores != PerSide::default()
     }
 
-    /// One `hand` event. Everything is computed before the engine changes, so a refusal
-    /// leaves it untouched.
+    /// One `hand`; a refusal leaves the engine untouched.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenHand) -> Result<Outcome, RuleError> {
         let hand = match hand::check(event, &self.seating, &self.agreements)? {
             Deal::AllPassed { dealer } => return Ok(self.all_passed(ctx, &dealer)),
@@ -147,8 +136,7 @@ impl PartnershipAuction {
         })
     }
 
-    /// Both sides' scores after adding a deal's points (rules §1.6), kept within a quarter
-    /// of `i64` so no later sum overflows. The error names `bid`, whose size grew them.
+    /// Both sides' scores after a deal (rules §1.6), within a quarter of `i64` (error: `bid`).
     fn scores_after(&self, scored: &Scored) -> Result<PerSide<i64>, RuleError> {
         let mut scores = self.scores;
         for side in Side::BOTH {
@@ -182,14 +170,12 @@ impl PartnershipAuction {
     }
 }
 
-/// The sheet after a deal, for `scores_after`: `{"game": 1, "scores": {"NS": 340, "EW":
-/// 150}}` in points, plus `game_over` when the deal ended the game.
+/// `scores_after`: `{"game": 1, "scores": {"NS": 340, "EW": 150}}`, plus `game_over`.
 fn sheet(game: usize, scores: &PerSide<i64>) -> Value {
     json!({ "game": game, "scores": scores.to_json() })
 }
 
-/// A side's meld and tricks in words: `"meld 140 + tricks 200"`, or with the meld lost
-/// without a trick.
+/// A side's meld and tricks in words (`"meld 140 + tricks 200"`), or its meld lost.
 fn side_words(hand: &Hand, side: Side) -> String {
     let h = hand.sides[side];
     if h.counted_meld(true) == h.meld {
@@ -199,9 +185,7 @@ fn side_words(hand: &Hand, side: Side) -> String {
     }
 }
 
-/// The deal in words: "N bid 300 in hearts for NS and made it: NS +340 (meld 140 + tricks
-/// 200); EW +150 (meld 100 + tricks 50)", or "… and fell short with 290 (meld 90 + tricks
-/// 200): NS −300 (the bid is deducted); …" (rules §1.6).
+/// The deal in words: "N bid 300 in hearts for NS and made it: NS +340 (…)" (rules §1.6).
 pub fn describe(hand: &Hand, scored: &Scored) -> String {
     let b = hand.head.side;
     let contract = contract_head::words(&hand.head.bidder, hand.head.bid, hand.head.trump, b);
@@ -225,9 +209,7 @@ pub fn describe(hand: &Hand, scored: &Scored) -> String {
     format!("{head}: {}; {}", words(b), words(b.other()))
 }
 
-/// What each side scored, as steps a player can add up by hand: the bidders first ("meld
-/// 140 + tricks 200" = 340, or "bid 300 deducted: made 290 of it" = −300), then the
-/// opponents (rules §1.6).
+/// Each side's score as steps, bidders first (rules §1.6).
 fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
     let b = hand.head.side;
     [b, b.other()]
@@ -253,8 +235,7 @@ fn score_steps(hand: &Hand, scored: &Scored) -> Vec<Step> {
         .collect()
 }
 
-/// The sheet's line for a played deal: the contract with made or set back, each side's meld
-/// and tricks, and both sides' points (added and running, circled when in the hole).
+/// The sheet's line for a played deal: contract, made or set, meld, tricks, points.
 fn hand_line(hand: &Hand, scored: &Scored, scores: &PerSide<i64>) -> SheetLine {
     let b = hand.head.side;
     let mut marks = Vec::new();
@@ -330,8 +311,7 @@ impl Game for PartnershipAuction {
         "a hand, a payment or the close (partners stay seated for the whole game)";
     const RULE: Option<&'static str> = Some("rules §1.6");
 
-    /// A declaring out, which Partnership Pinochle knows, is refused with the reason
-    /// (BIC-PAP); any other kind as every game refuses it.
+    /// Declaring out (a Partnership Pinochle event) is refused with the reason (BIC-PAP).
     fn unknown(kind: &str) -> RuleError {
         match kind {
             "declare_out" => RuleError::new(
@@ -343,9 +323,7 @@ impl Game for PartnershipAuction {
         }
     }
 
-    /// Starts a session. Errors name the field: the agreements ([`Agreements::read`]), the
-    /// players ([`Seating::new`]), and `opening_scores.NS`/`.EW` when not a side score, beyond
-    /// ±[`MAX_POINTS`], or already at the target (that game would be over, not in progress).
+    /// Starts a session. Errors name the field (`opening_scores.NS` out of range or won).
     fn new(
         agreements: Agreements,
         players: &[String],
@@ -385,8 +363,7 @@ impl Game for PartnershipAuction {
         }
     }
 
-    /// A game unfinished at the close pays nothing (session-format "Money in the partnership
-    /// games") and is not listed among the finished games.
+    /// A game open at the close pays nothing (session-format) and is not listed as finished.
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let line = SheetLine::titled("closed");
         if !self.in_progress() {
@@ -412,7 +389,6 @@ impl Game for PartnershipAuction {
         Some(self.scores.to_json())
     }
 
-    /// A points column per side, NS first (rules §1.6).
     fn layout(&self, _table: &Table) -> Layout {
         self.seating.layout(&[Tally::Points])
     }
@@ -421,13 +397,11 @@ impl Game for PartnershipAuction {
         self.scores.running_cells(Tally::Points)
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         let carried = self.scores != PerSide::default() && self.games == 0;
         partnership::carried_in_line(carried, || self.standing())
     }
 
-    /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
     fn settle_pairs(&self) -> Vec<(String, String)> {
         self.seating.opposite_pairs()
     }

@@ -1,6 +1,5 @@
-//! The end of a game and its money (rules §1.6 "First to 1,000; bidding side's score is
-//! counted first so both sides can never win together"; session-format "Money in the
-//! partnership games"). Pure.
+//! The end of a Partnership Auction Pinochle game and its money (rules §1.6;
+//! session-format). Pure.
 
 use crate::rules::partnership::{PerSide, Side};
 
@@ -9,16 +8,11 @@ use crate::rules::partnership::{PerSide, Side};
 pub struct End {
     /// The side that won the game.
     pub winner: Side,
-    /// `"target"`: only the winners reached the target; `"bidders_counted_first"`: the
-    /// bidding side reached it and wins whatever the opponents have, because its score is
-    /// counted first (BIC-PAP).
+    /// `"target"`, or `"bidders_counted_first"`: the bidders win even behind (BIC-PAP).
     pub decided_by: &'static str,
 }
 
-/// The end of the game after a deal bid by `bidding`, given the scores after the deal
-/// (points), if any side has `target` or more. The bidding side is counted first: if it
-/// reached the target it wins, even when the opponents are also there (and even with fewer
-/// points); otherwise the opponents win if they reached it (BIC-PAP, rules §1.6).
+/// The game's end after a deal bid by `bidding`: the bidders counted first (BIC-PAP, §1.6).
 pub fn game_end(scores: &PerSide<i64>, target: i64, bidding: Side) -> Option<End> {
     let opponents = bidding.other();
     if scores[bidding] >= target {

@@ -1,13 +1,10 @@
-//! The table agreements of a Partnership Pinochle session (rules §1.5, §3 item 26;
-//! `docs/session-format.md`, section `partnership_pinochle`):
+//! Partnership Pinochle's table agreements (rules §1.5, §3 item 26; session-format
+//! `partnership_pinochle`), each optional at the default shown:
 //!
 //! ```json
 //! { "stake": "0.50", "target": 1000, "target_step": 250,
 //!   "holder_dix_needs_trick": true, "turn_up_dix_needs_trick": false }
 //! ```
-//!
-//! Every field is optional and takes the default shown; unknown fields are refused (they are
-//! usually typos).
 
 use serde::Deserialize;
 
@@ -15,27 +12,21 @@ use crate::money::Money;
 use crate::rules::RuleError;
 use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_fifty, yes};
 
-/// The largest target or target step accepted, in points: far beyond any real game, small
-/// enough that running scores stay far from overflow.
+/// The largest target or step accepted, in points: far beyond any game, far from overflow.
 pub const MAX_TARGET: i64 = 1_000_000;
 
 /// Every agreement of a Partnership Pinochle session, validated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per game won, in cents: each player of the losing side pays it to his opposite
-    /// number (session-format "Money in the partnership games"; S002 names no stake, rules
-    /// §1.5 "Money"). Zero means a points-only session.
+    /// Money per game won, in cents, paid by each loser to his opposite number (rules §1.5).
     pub stake: Money,
     /// Points that win a game: 1,000 (rules §1.5, S002).
     pub target: i64,
-    /// Points the target rises by each time both sides reach it on the same deal: 250
-    /// (1,000 → 1,250 → 1,500, rules §1.5, S002).
+    /// Points the target rises by when both sides reach it on one deal: 250 (rules §1.5, S002).
     pub target_step: i64,
-    /// Rules §3 item 26: an original holder's dix 10 counts only if his side wins a trick,
-    /// like any other meld (default true [R]).
+    /// Rules §3 item 26: a holder's dix 10 counts only with a trick (default true [R]).
     pub holder_dix_needs_trick: bool,
-    /// Rules §3 item 26: the dealer's 10 for turning up a dix counts only if his side wins a
-    /// trick (default false [R]: S002 scores it when it is turned up, before any play).
+    /// Rules §3 item 26: the turned-up dix counts only with a trick (default false [R], S002).
     pub turn_up_dix_needs_trick: bool,
 }
 
@@ -55,15 +46,10 @@ pub struct Written {
     turn_up_dix_needs_trick: bool,
 }
 
-/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
-/// default (module doc). Errors name the field (`agreements.target_step`): an unknown
-/// field, a wrong type, a negative stake, or a target or step outside 1–[`MAX_TARGET`].
+/// Errors name the field (`agreements.target_step`) outside 1–[`MAX_TARGET`].
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
-    /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let rule = Some("rules §1.5");
         points_within("target", w.target, MAX_TARGET, " (1,000)", rule)?;

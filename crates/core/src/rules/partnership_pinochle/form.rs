@@ -1,11 +1,8 @@
-//! What the pages need of Partnership Pinochle: the agreements the new-session form offers,
-//! the agreements in words for the sheet, and the hand form read into a `hand` or
-//! `declare_out` event (rules §1.5, `docs/session-format.md`).
+//! Partnership Pinochle's pages: new-session agreements, the agreements in words, and the
+//! hand form read into a `hand` or `declare_out` (rules §1.5).
 //!
-//! The hand form is built for the table: one side's trick points are entered and the other
-//! side's are 250 minus them; meld is one number per side; the dix holders are taps (a tick
-//! per player, and a choice for the rare player who held both). The same template holds a
-//! second, folded form for a player who declares out; it sends `type = declare_out`.
+//! One side's trick points are entered, the other's are the rest of 250; meld is one number
+//! per side; dix holders are taps. A folded second form sends `type = declare_out`.
 
 use std::collections::BTreeMap;
 
@@ -82,8 +79,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     ]
 }
 
-/// What the hand form offers: the suits and each side with its players. The note says when
-/// the game in force is above the agreed one (both sides passed it on one deal).
+/// What the hand form offers: suits and sides; the note says when the target was raised.
 pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
     HandFormSpec {
         min_bid: 0,
@@ -97,12 +93,8 @@ pub fn offer(seating: &Seating, target: i64, agreed: i64) -> HandFormSpec {
     }
 }
 
-/// The hand form as submitted (`templates/games/partnership_pinochle/hand_form.html`),
-/// both of its forms in one struct: `type` says which was sent. The deal: dealer, trump,
-/// the turn-up tick, the dix taps (`dix_holders.<player>`, in `rest`) and `dix_both`, and
-/// per side meld, trick points and the pointless-trick tick. The claim: claimant, meld,
-/// trick points so far and its tick. Every field optional, so a missing one is asked for
-/// by name.
+/// The submitted hand form (`templates/games/partnership_pinochle/hand_form.html`): the
+/// deal or the claim, told apart by `type`.
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, rename = "type", deserialize_with = "text")]
@@ -153,8 +145,6 @@ pub enum Written {
 impl hand_form::HandForm for Form {
     type Written = Written;
 
-    /// The event as the session document writes it. Errors name the form's field and ask
-    /// for what is missing.
     fn written(self) -> Result<Written, RuleError> {
         if self.kind.as_deref() == Some("declare_out") {
             return Ok(Written::Claim(WrittenClaim {
@@ -194,9 +184,7 @@ impl hand_form::HandForm for Form {
 }
 
 impl Form {
-    /// The dix holders from the taps: `dix_holders.<player>` ticked (or a count, 1 or 2, as
-    /// a correction fills it in) and `dix_both` naming a player who held both. Names in
-    /// alphabetical order (the order does not matter to the score).
+    /// The dix holders from `dix_holders.<player>` (ticked, or 1 or 2) and `dix_both`.
     fn dix_holders(&self) -> Result<Vec<String>, RuleError> {
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for (key, value) in &self.rest {

@@ -1,30 +1,17 @@
-//! One Partnership Pinochle deal and one claim to have gone out, as entered at the table,
-//! checked against the rules (rules §1.0, §1.5; `docs/session-format.md`), and what a deal
-//! scores.
-//!
-//! A deal:
+//! One Partnership Pinochle deal or claim to have gone out, checked (rules §1.0, §1.5),
+//! and what a deal scores.
 //!
 //! ```json
 //! { "type": "hand", "dealer": "N", "trump": "hearts", "turn_up_dix": true,
 //!   "dix_holders": ["S"],
 //!   "NS": { "meld": 120, "tricks": 160, "won_trick": true },
 //!   "EW": { "meld": 80, "tricks": 90, "won_trick": true } }
-//! ```
-//!
-//! `meld` is the side's melds without the dix 10s (default 0); `tricks` is required (the two
-//! sides' sum to 250); `won_trick` defaults to "took any trick points" (say `true` for a side
-//! that won only pointless tricks); `turn_up_dix` defaults to false and `dix_holders` to `[]`
-//! (a player listed twice held both dixes).
-//!
-//! A claim (`declare_out`):
-//!
-//! ```json
 //! { "type": "declare_out", "claimant": "N", "meld": 100, "tricks_so_far": 60, "won_trick": true }
 //! ```
 //!
-//! `meld` is the claimant's side's meld this deal with its dix 10s (default 0),
-//! `tricks_so_far` its trick points so far (default 0), `won_trick` defaults to "took any
-//! trick points so far".
+//! A deal's `meld` excludes the dix 10s (default 0); `tricks` is required and sums to 250;
+//! `won_trick` defaults to "took any trick points"; a player listed twice in `dix_holders`
+//! held both. A claim's `meld` includes its dix 10s; `meld` and `tricks_so_far` default to 0.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -35,15 +22,13 @@ use crate::rules::partnership::{
 };
 use crate::rules::{Field, RuleError, Suit, fields};
 
-/// Points for each dix (the 9 of trump): to each original holder, and to the dealer who
-/// turns one up (rules §1.0 dix 10; §1.5, S002).
+/// Points per dix (9 of trump), to each holder and to a dealer turning one up (rules §1.5).
 pub const DIX: i64 = 10;
 
 /// Dixes in the deck: the 48-card pack holds two of each card (rules §1.0).
 pub const DIXES_IN_DECK: usize = 2;
 
-/// Every counter of the simplified count is worth 5 or 10 and the last trick 10 (rules
-/// §1.5: A/10 = 10, K/Q = 5), so a side's trick points are a multiple of this.
+/// Counters are 5 or 10 and the last trick 10 (rules §1.5): trick points come in fives.
 pub const TRICK_POINT_UNIT: i64 = 5;
 
 /// A deal, checked.
@@ -63,8 +48,7 @@ pub struct Deal {
     pub sides: PerSide<SideHand>,
 }
 
-/// A `hand` event exactly as the session document writes it (the first shape at the top of
-/// this module): what [`read`] checks and what the hand form builds. Points throughout.
+/// A `hand` event as written (the first shape above). Points throughout.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenDeal {
@@ -89,18 +73,14 @@ pub struct WrittenDeal {
     pub ew: WrittenSide,
 }
 
-/// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
-/// the field: `all_passed` (nobody bids in this game, so no deal is passed out, rules §1.5);
-/// `dealer` or a `dix_holders` entry not seated; more dixes than the deck's two
-/// (`dix_holders`, counting a turned-up one); the side checks of
-/// [`partnership::check_hands`] (`NS.meld`, `EW.tricks`, `EW.won_trick`, …); trick points
-/// that the simplified count cannot make (`NS.tricks`: not a multiple of 5, rules §1.5).
+/// Reads and checks a `hand`. Errors name the field: `all_passed` (no bidding, rules §1.5);
+/// `dealer` or a `dix_holders` entry not seated; more than two dixes; the
+/// [`partnership::check_hands`] checks; `NS.tricks` not a multiple of 5 (rules §1.5).
 pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleError> {
     check(written(event)?, seating)
 }
 
-/// Reads a `hand` event into its written shape, refusing `all_passed` by name first: nobody
-/// bids in this game, so no deal is passed out (rules §1.5).
+/// Reads a `hand` as written, refusing `all_passed` by name (no bidding, rules §1.5).
 pub fn written(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
     fields::read_unbid(
         event,
@@ -186,8 +166,7 @@ pub struct SideScore {
     pub holder_dix_lost: i64,
     /// The dealer's 10 for a turned-up dix, when it counts (the dealer's side only).
     pub turn_up: i64,
-    /// The turned-up dix's 10 lost for want of a trick (agreement
-    /// `turn_up_dix_needs_trick`).
+    /// The turned-up dix's 10 lost for want of a trick (`turn_up_dix_needs_trick`).
     pub turn_up_lost: i64,
     /// Trick points taken.
     pub tricks: i64,
@@ -216,11 +195,8 @@ impl SideScore {
     }
 }
 
-/// Scores a deal (rules §1.5, §3 item 26): each side adds its trick points; its meld counts
-/// only if it won a trick (then both partners' melds count); each original holder of a dix
-/// adds 10 to his side (with a trick, unless `holder_dix_needs_trick` is off); the dealer's
-/// side adds 10 for a turned-up dix (even without a trick, unless `turn_up_dix_needs_trick`
-/// is on).
+/// Scores a deal (rules §1.5, §3 item 26): tricks, meld with a trick, 10 per dix held and
+/// 10 to the dealer's side for a turned-up dix, each subject to its agreement.
 pub fn score(deal: &Deal, seating: &Seating, agreements: &Agreements) -> PerSide<SideScore> {
     PerSide::from_fn(|side| {
         let hand = deal.sides[side];
@@ -272,16 +248,13 @@ pub struct Claim {
 }
 
 impl Claim {
-    /// The meld that counts toward the claim: all of it once the side has won a trick, else
-    /// none (rules §1.5 [R]: the claimant's total = previous score + this deal's melds if the
-    /// side has won a trick + trick points so far).
+    /// The meld that counts toward the claim: all once the side won a trick (rules §1.5 [R]).
     pub fn counted_meld(&self) -> i64 {
         if self.won_trick { self.meld } else { 0 }
     }
 }
 
-/// A `declare_out` event exactly as the session document writes it (the second shape at the
-/// top of this module): what [`read_claim`] checks and what the declare-out form builds.
+/// A `declare_out` as written (the second shape above).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenClaim {
@@ -301,15 +274,14 @@ pub struct WrittenClaim {
     pub won_trick: Option<bool>,
 }
 
-/// Reads a `declare_out` event. Errors name the field: `claimant` not seated; `meld`
-/// negative, not a multiple of 10 or beyond [`MAX_MELD`]; `tricks_so_far` outside 0–250 or
-/// not a multiple of 5 (rules §1.0, §1.5); `won_trick` false with trick points taken.
+/// Reads a `declare_out`. Errors name the field: `claimant` not seated; `meld` negative,
+/// not in tens or over [`MAX_MELD`]; `tricks_so_far` outside 0–250 or not in fives (rules
+/// §1.0, §1.5); `won_trick` false with trick points taken.
 pub fn read_claim(event: &Map<String, Value>, seating: &Seating) -> Result<Claim, RuleError> {
     check_claim(fields::read(event)?, seating)
 }
 
-/// Checks a `declare_out` event already read into its written shape, as [`read_claim`]
-/// says.
+/// Checks a `declare_out` as written, as [`read_claim`] says.
 pub fn check_claim(w: WrittenClaim, seating: &Seating) -> Result<Claim, RuleError> {
     let side = seating.side_of(&w.claimant).ok_or_else(|| {
         RuleError::new(

@@ -1,17 +1,10 @@
-//! Partnership Pinochle (rules §1.5, S002): four players in two partnerships, no bidding;
-//! the dealer turns up trump, dixes score 10, every side's meld counts once it wins a
-//! trick, and the first side to 1,000 points wins the game. When both sides reach the target
-//! on the same deal nobody wins yet and the target rises by 250 (1,250, 1,500, …: as many
-//! steps as it takes to pass the lower score, [`settle::after_deal`]). Any player
-//! may declare out at any time: a correct claim wins the game for his side, a wrong one loses
-//! it, whatever the opponents hold.
+//! Partnership Pinochle (rules §1.5, S002): two partnerships, no bidding; the dealer turns
+//! up trump, dixes score 10, a side's meld counts once it wins a trick, first to 1,000
+//! wins. Both reaching it on one deal raise the target by 250 ([`settle::after_deal`]). A
+//! player may declare out at any time: right wins the game for his side, wrong loses it.
 //!
-//! A session may hold several games: each finished game is settled at once (each loser pays
-//! the stake to his opposite number, session-format "Money in the partnership games") and the
-//! next `hand` starts a new game at 0 with the agreed target (`opening_scores` seed only the
-//! first). A game unfinished at `close` pays nothing. Modules: [`agreements`], [`hand`]
-//! (reading and scoring a deal or a claim), [`settle`] (game end and money), [`form`] (the
-//! pages' side), [`sheet`] (what the sheet shows).
+//! Each finished game is settled at once (session-format "Money in the partnership
+//! games") and the next starts at 0; a game unfinished at `close` pays nothing.
 
 pub mod agreements;
 pub mod form;
@@ -38,8 +31,7 @@ use crate::rules::{
     Tone,
 };
 
-/// The registration of `partnership_pinochle`: exactly four players, partners opposite
-/// (rules §1.5).
+/// The registration of `partnership_pinochle`: four players, partners opposite (rules §1.5).
 pub static GAME: GameInfo = GameInfo::typed::<PartnershipPinochle, form::Form>(
     ("partnership_pinochle", "Partnership Pinochle", "rules §1.5"),
     (partnership::PLAYERS, partnership::PLAYERS),
@@ -57,18 +49,15 @@ typed::events! {
     }
 }
 
-/// The engine of one Partnership Pinochle session: the game in progress (side scores and the
-/// target in force) and the games already finished.
+/// The engine of one Partnership Pinochle session: the game in progress and how many finished.
 #[derive(Debug, Clone)]
 pub struct PartnershipPinochle {
     agreements: Agreements,
     seating: Seating,
     scores: PerSide<i64>,
-    /// The target in force, in points: the agreed one, raised by the step each time both
-    /// sides reached it on one deal (rules §1.5).
+    /// The target in force, in points: raised each time both sides reach it (rules §1.5).
     target: i64,
     hands_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
@@ -93,15 +82,12 @@ impl PartnershipPinochle {
         self.hands_this_game > 0 || self.scores != PerSide::default()
     }
 
-    /// `scores_after` for the ledger: `{"game": 1, "target": 1000, "scores": {"NS": 300,
-    /// "EW": 170}}` in points.
+    /// `scores_after`: `{"game": 1, "target": 1000, "scores": {"NS": 300, "EW": 170}}`, points.
     fn sheet_json(&self, scores: &PerSide<i64>, target: i64) -> Value {
         json!({ "game": self.game_number(), "target": target, "scores": scores.to_json() })
     }
 
-    /// One `hand` event: scores the deal; a side alone at the target wins the game, both at
-    /// it raise the target. Everything is computed before the state changes, so a refusal
-    /// leaves the engine untouched.
+    /// One deal: one side at the target wins, both raise it; a refusal changes nothing.
     fn hand(&mut self, ctx: &mut Ctx<'_>, event: WrittenDeal) -> Result<Outcome, RuleError> {
         let deal = hand::check(event, &self.seating)?;
         let scored = hand::score(&deal, &self.seating, &self.agreements);
@@ -159,8 +145,7 @@ impl PartnershipPinochle {
         }
     }
 
-    /// Both sides' scores after adding a deal's totals (rules §1.5). Errors name the side
-    /// whose score grows beyond any real sheet, so no sum can overflow later.
+    /// Both sides' scores after a deal (rules §1.5). Errors name a side past any sheet.
     fn scores_after(&self, scored: &PerSide<SideScore>) -> Result<PerSide<i64>, RuleError> {
         let mut scores = self.scores;
         for side in Side::BOTH {
@@ -177,8 +162,7 @@ impl PartnershipPinochle {
         Ok(scores)
     }
 
-    /// `winner` alone reached the target in force with `scores` and wins the game (rules
-    /// §1.5): the target (and from what it was raised) said in `why`, then [`Self::finish`].
+    /// `winner` alone reached the target (rules §1.5); then [`Self::finish`].
     fn won_at_target(
         &mut self,
         winner: Side,
@@ -204,10 +188,8 @@ impl PartnershipPinochle {
         self.finish(winner, "target", how, scores, (why, steps), line)
     }
 
-    /// One `declare_out` event: the claimant's side's total so far is checked against the
-    /// target in force; right, his side wins the game; wrong, it loses it, whatever the
-    /// opponents hold (rules §1.5 "Declaring out", S002). The claim interrupts the deal of
-    /// the player whose turn it was to deal, so the deal passes on from him.
+    /// One `declare_out`: right, the claimant's side wins; wrong, it loses (rules §1.5,
+    /// S002, "Declaring out"). The claim ends the deal, so the deal passes on.
     fn declare_out(
         &mut self,
         ctx: &mut Ctx<'_>,
@@ -274,9 +256,7 @@ impl PartnershipPinochle {
         Ok(self.finish(winner, decided_by, how, scores, (why, steps), line))
     }
 
-    /// Ends the game in progress with `winner`: settles it, records it and starts the next
-    /// game at 0 with the agreed target. `why` is the event's words and steps so far; the
-    /// payments are added to both.
+    /// Ends the game with `winner`: settles, records, starts the next at 0.
     fn finish(
         &mut self,
         winner: Side,
@@ -328,14 +308,12 @@ impl Game for PartnershipPinochle {
         "a hand, a declaring out, a payment or the close (partners stay seated for the whole game)";
     const RULE: Option<&'static str> = Some("rules §1.5");
 
-    /// Starts a session. Errors name the field: the agreements (`agreements.target`), the
-    /// seating (`players`), or an opening score (`opening_scores.NS`) that is negative (nothing
-    /// is ever subtracted in this game, rules §1.5), beyond [`MAX_TARGET`], or at the target
-    /// while the other side is under it (that game would be over: that side won it).
+    /// Starts a session. Errors name the field: agreements, `players`, or an opening score
+    /// (`opening_scores.NS`) negative (rules §1.5), over [`MAX_TARGET`], or at the target
+    /// while the other is under it (that game is over).
     ///
-    /// Both sides at or over the agreed target is a sheet whose game went on (rules §1.5: both
-    /// reached 1,000 on one deal, so the game continues to 1,250, …): it is carried in with
-    /// the target raised as that deal raised it ([`settle::after_deal`]).
+    /// Both at or over the target is carried in with the target raised as that deal raised
+    /// it ([`settle::after_deal`]).
     fn new(
         agreements: Agreements,
         players: &[String],
@@ -385,8 +363,7 @@ impl Game for PartnershipPinochle {
         })
     }
 
-    /// A declare-out ends the deal it was made in (rules §1.5), so it is numbered and undone as
-    /// one.
+    /// A declare-out ends its deal (rules §1.5), so it is numbered and undone as one.
     fn is_deal(&self, kind: &str) -> bool {
         matches!(kind, "hand" | "declare_out")
     }
@@ -398,8 +375,7 @@ impl Game for PartnershipPinochle {
         }
     }
 
-    /// Closing settles nothing more: a game unfinished at the close pays nothing
-    /// (session-format "Money in the partnership games").
+    /// A game unfinished at the close pays nothing (session-format).
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         if !self.in_progress() {
             return Ok(Outcome::new(
@@ -441,12 +417,10 @@ impl Game for PartnershipPinochle {
         self.scores.running_cells(Tally::Points)
     }
 
-    /// Scores carried in from a paper sheet, when there are any.
     fn start_line(&self) -> Option<SheetLine> {
         partnership::carried_in_line(self.scores != PerSide::default(), || self.standing())
     }
 
-    /// Each loser of a game pays his opposite number ([`partnership::pay_game`]).
     fn settle_pairs(&self) -> Vec<(String, String)> {
         self.seating.opposite_pairs()
     }
@@ -455,8 +429,7 @@ impl Game for PartnershipPinochle {
         form::summary(&self.agreements, currency)
     }
 
-    /// A game with a deal scored (or scores carried in) is unfinished at a close and pays
-    /// nothing (session-format).
+    /// A game with a deal scored (or scores carried in) is unfinished and pays nothing.
     fn unfinished(&self) -> Option<String> {
         self.in_progress().then(|| {
             let words = self.progress_words();

@@ -1,5 +1,4 @@
-//! The end of a Partnership Pinochle game and its money (rules §1.5 "Game" and "Declaring
-//! out", S002; session-format "Money in the partnership games"). Pure.
+//! The end of a Partnership Pinochle game and its money (rules §1.5, S002; session-format).
 
 use crate::rules::partnership::{PerSide, Side, TargetReached, target_reached};
 
@@ -10,26 +9,20 @@ pub enum AfterDeal {
     PlayOn,
     /// Exactly one side reached the target: it wins the game.
     Won(Side),
-    /// Both sides reached the target on the same deal: nobody wins yet and the game goes on
-    /// to the target raised by the step (1,000 → 1,250 → 1,500 …, S002), as many steps as
-    /// it takes for the target to be above the lower score (see [`after_deal`]).
+    /// Both reached the target on one deal: play on to the raised target ([`after_deal`]).
     Raised {
         /// The target in force from now on, in points.
         target: i64,
     },
 }
 
-/// Reads the scores after a deal against the target in force. `None` when raising the
-/// target would overflow (no real sheet comes near; the caller refuses the deal).
+/// Reads the scores after a deal against the target. `None` if raising it would overflow
+/// (the caller refuses the deal).
 ///
-/// When both sides are at or over the target, the raised target is the first
-/// `target + k × step` that the lower score has not reached: S002 says the game "continues
-/// to 1,250 points, and if it happens again, to 1,500", and a deal that leaves both sides
-/// at 1,300 and 1,260 with the target at 1,000 has made it happen for 1,250 as well, so the
-/// game goes on to 1,500 (the same reading as Two-handed Pinochle, rules §1.9 "Game"). A
-/// game played to 1,250 while both already hold it could never be won by reaching it.
-/// Nobody wins on that deal, even a side that alone holds the raised target ("the game
-/// continues"): the next deal decides.
+/// With both at or over the target, it rises to the first `target + k × step` the lower
+/// score has not reached (S002 "continues to 1,250 points, and if it happens again, to
+/// 1,500"; as rules §1.9): a target both already hold could never be won. Nobody wins on
+/// that deal; the next decides.
 pub fn after_deal(scores: &PerSide<i64>, target: i64, step: i64) -> Option<AfterDeal> {
     Some(match target_reached(scores, target) {
         TargetReached::Neither => AfterDeal::PlayOn,
@@ -40,9 +33,7 @@ pub fn after_deal(scores: &PerSide<i64>, target: i64, step: i64) -> Option<After
     })
 }
 
-/// The first `target + k × step` (k ≥ 1) above `lower`, the lower of two scores that both
-/// reached `target` (rules §1.5 "Game", S002: +250 each time both sides are there). `None`
-/// on overflow or a step that is not positive.
+/// The first `target + k × step` above `lower` (rules §1.5, S002); `None` on overflow.
 pub fn raised_target(lower: i64, target: i64, step: i64) -> Option<i64> {
     if step <= 0 {
         return None;

@@ -1,6 +1,5 @@
-//! What the score sheet shows of a Partnership Pinochle deal or claim, in typed fields
-//! (rules §1.5): the itemised points each side scored (meld, dix, tricks), what a side lost
-//! for want of a trick, and both sides' running points. Pure; the words follow the table's.
+//! What the sheet shows of a Partnership Pinochle deal or claim (rules §1.5): each side's
+//! itemised points, what it lost for want of a trick, and running points.
 
 use super::hand::{Claim, Deal, SideScore};
 use crate::rules::partnership::{PerSide, Side};
@@ -69,8 +68,7 @@ fn lost_words(s: &SideScore) -> Option<String> {
     (!parts.is_empty()).then(|| format!("{} lost: no trick", parts.join(" + ")))
 }
 
-/// The sheet's line for a deal: the dealer, trump, each side's itemised points and losses,
-/// and both sides' points (added and running).
+/// The sheet's line for a deal: dealer, trump, each side's items and losses, and points.
 pub fn deal_line(deal: &Deal, scored: &PerSide<SideScore>, scores: &PerSide<i64>) -> SheetLine {
     let mut marks = Vec::new();
     let mut awards = Vec::new();
@@ -117,8 +115,7 @@ pub fn deal_steps(scored: &PerSide<SideScore>) -> Vec<Step> {
         .collect()
 }
 
-/// The deal in words, item by item: "N dealt, hearts trump, N turned up a dix: NS +300
-/// (meld 120 + dix 20 + tricks 160); EW +170 (meld 80 + tricks 90)".
+/// The deal in words: "N dealt, hearts trump, N turned up a dix: NS +300 (meld 120 + …)".
 pub fn describe_deal(deal: &Deal, scored: &PerSide<SideScore>) -> String {
     let mut head = format!("{} dealt, {} trump", deal.dealer, deal.trump.name());
     if deal.turn_up_dix {
@@ -138,8 +135,7 @@ pub fn describe_deal(deal: &Deal, scored: &PerSide<SideScore>) -> String {
     format!("{head}: {}; {}", side(Side::NS), side(Side::EW))
 }
 
-/// A claim's sum in words: "850 + meld 100 + tricks 60 = 1,010", with the meld left out (and
-/// said so) while the side has won no trick.
+/// A claim's sum: "850 + meld 100 + tricks 60 = 1,010" (meld left out before a trick).
 pub fn claim_sum(claim: &Claim, before: i64, total: i64) -> String {
     let meld = if claim.won_trick {
         format!("meld {}", num(claim.meld))
@@ -154,8 +150,7 @@ pub fn claim_sum(claim: &Claim, before: i64, total: i64) -> String {
     )
 }
 
-/// The sheet's line for a claim: who declared out, right or wrong, the side's itemised
-/// points and where each side stands (the claimant's side at its total).
+/// The sheet's line for a claim: who declared out, right or wrong, and where the sides stand.
 pub fn claim_line(claim: &Claim, correct: bool, added: i64, scores: &PerSide<i64>) -> SheetLine {
     let side = claim.side;
     let mark = if correct {

@@ -1,8 +1,6 @@
-//! The table agreements of a poker session (rules §1.11, §3 items 32–33), named as
-//! `docs/session-format.md` names them: `stake`, `smallest_unit`, `odd_chip`, `wild`,
-//! `low`, `ante`, `max_first_bet`, `max_raise`, `max_raises_total_per_round`, and the
-//! amendment's `variant` and `eight_or_better` ("Boards and qualifiers", see [`super::board`]).
-//! Unknown agreements are refused (usually typos).
+//! Poker's table agreements (rules §1.11, §3 items 32–33; session-format, including
+//! "Boards and qualifiers" for `variant` and `eight_or_better`, see [`super::board`]).
+//! Unknown agreements are refused.
 
 use serde::Deserialize;
 
@@ -12,16 +10,14 @@ use crate::money::Money;
 use crate::rules::RuleError;
 use crate::rules::typed::{Stake, TableAgreements};
 
-/// Who gets a chip that does not split evenly among tied winners (rules §3 item 32, RRP,
-/// PNEWS, BARGE, OCC).
+/// Who gets a chip that does not split evenly (rules §3 item 32; RRP, PNEWS, BARGE, OCC).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OddChip {
     /// The first tied winner clockwise from the dealer's left (RRP, button games; default).
     #[default]
     FirstLeftOfDealer,
-    /// The tied winner with the highest card by suit, ♠ > ♥ > ♦ > ♣ (RRP, stud); needs
-    /// `cards`.
+    /// The tied winner with the highest card by suit, ♠ > ♥ > ♦ > ♣ (RRP, stud); needs `cards`.
     HighCardBySuit,
     /// The odd chip stays in the `POT` account for the next hand's pot (OCC, home games).
     Carry,
@@ -38,34 +34,28 @@ impl OddChip {
     }
 }
 
-/// How far "never more than one odd chip per player" reaches in a high-low pot (agreement
-/// `odd_chip_high_low`). RRP ("Ties"): "No player may receive more than one odd chip" and
-/// "if two players have identical hands, the pot will be split as evenly as possible"; each
-/// pot is split on its own ("all side pots and the main pot will be split as separate
-/// pots"), so the limit counts both halves of one pot together. The format leaves it open,
-/// so a table that splits each half on its own may say so.
+/// Whether "one odd chip per player" spans both halves of a high-low pot
+/// (`odd_chip_high_low`). RRP splits each pot on its own and gives no player more than one
+/// odd chip, so by default both halves count together; the format leaves it open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OddChipHighLow {
-    /// One odd chip per player per pot, both halves counted (RRP; default): the high-low
-    /// division's chip to a lone high hand, or a high half's odd chip, counts, and the low
-    /// half's odd chips go first to tied low winners who have none yet.
+    /// One odd chip per player per pot, both halves counted (RRP; default): the low half's
+    /// odd chips go first to tied low winners who have none yet.
     #[default]
     OnePerPot,
-    /// Each half split on its own, one odd chip per player per half: two identical hands
-    /// tying both halves of 0.50 in 0.05 chips take 0.30 and 0.20.
+    /// One odd chip per player per half: identical hands tying both halves of 0.50 in 0.05
+    /// chips take 0.30 and 0.20.
     PerHalf,
 }
 
-/// Which card decides a tied low half's odd chip under `high_card_by_suit` (agreement
-/// `odd_chip_low_card`). RRP ("Ties"): "to the highest card by suit in all high games, and
-/// to the lowest card by suit in all low games", and in high-low "the odd chip between tied
-/// low hands is awarded as in a low game": the rule follows the half's direction.
+/// Which card decides a tied low half's odd chip under `high_card_by_suit`
+/// (`odd_chip_low_card`). RRP: the lowest card by suit in low games, and in high-low the
+/// low half "as in a low game".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OddChipLowCard {
-    /// The tied low winner with the lowest card by rank, then suit (♣ lowest; the ace is
-    /// the lowest rank under `low: ace_to_five`) (RRP; default).
+    /// The lowest card by rank, then suit (♣ lowest; ace low under `ace_to_five`) (RRP; default).
     #[default]
     Lowest,
     /// The tied low winner with the highest card by suit, as in the high half.
@@ -117,18 +107,16 @@ pub struct Written {
 /// Every agreement of a poker session, validated. Money is in cents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Agreements {
-    /// Accepted as every game takes it (session-format) but unused: poker's money is what
-    /// the players put in the pot.
+    /// Accepted as every game takes it (session-format) but unused: poker's money is the pot.
     pub stake: Money,
-    /// The smallest chip, in cents (default 0.05): every contribution, bet and share is a
-    /// whole number of them (session-format, "Precise readings").
+    /// The smallest chip, in cents (default 0.05): every amount is a whole number of them
+    /// (session-format, "Precise readings").
     pub unit: Money,
     /// Who gets an odd chip (rules §3 item 32).
     pub odd_chip: OddChip,
     /// Whether the one-odd-chip limit spans both halves of a high-low pot (RRP: yes).
     pub odd_chip_high_low: OddChipHighLow,
-    /// Which card decides a tied low half's odd chip under `high_card_by_suit` (RRP: the
-    /// lowest).
+    /// Which card decides a tied low half's odd chip under `high_card_by_suit` (RRP: lowest).
     pub odd_chip_low_card: OddChipLowCard,
     /// Which cards are wild.
     pub wild: Wild,
@@ -140,26 +128,22 @@ pub struct Agreements {
     pub max_first_bet: Option<Money>,
     /// The most one raise may add over the call (S004: 50¢); `None`: no limit.
     pub max_raise: Option<Money>,
-    /// The most the raises of one betting round may add up to, the opening bet not counted
-    /// (S004: $1; rules §1.11 [R], §3 item 33); `None`: no limit.
+    /// The most a round's raises may add up to, the opening bet not counted (S004: $1;
+    /// rules §1.11 [R], §3 item 33); `None`: no limit.
     pub max_raises_total: Option<Money>,
-    /// What each player's `cards` are: his own hand, or hole cards with a board
-    /// (session-format, "Boards and qualifiers"; default `own_cards`).
+    /// What `cards` are: a whole hand, or hole cards with a board (session-format; default
+    /// `own_cards`).
     pub variant: Variant,
     /// Whether a low must be 8 or better to take a low half (session-format; default no).
     pub eight_or_better: bool,
 }
 
-/// Read ([`TableAgreements::read`]) from the session's agreements. Errors name `agreements.<name>`: an unknown
-/// agreement, a smallest unit that is not above zero, a limit or ante that is negative
-/// or not a whole number of units, a wild card named twice, `eight_or_better` with
-/// `low: deuce_to_seven` (the qualifier is read aces low, ace to five).
+/// Errors name `agreements.<name>`: a smallest unit not above zero, a limit or ante
+/// negative or not whole units, a wild card named twice, `eight_or_better` with
+/// `low: deuce_to_seven` (the qualifier reads aces low).
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
-    /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let unit = w.smallest_unit.unwrap_or(Money::from_cents(5));
         if unit.cents() <= 0 {

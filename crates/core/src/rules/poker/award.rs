@@ -1,14 +1,14 @@
-//! How one poker hand's pots are awarded (rules §1.11): the main pot and each side pot to
-//! the best eligible hand, in a high-low hand half to the best high (with the odd chip) and
-//! half to the best low, and the odd chips by the `odd_chip` agreement ([`super::pots`]).
+//! How one poker hand's pots are awarded (rules §1.11): each pot to the best eligible hand,
+//! a high-low pot half to the best high (with the odd chip) and half to the best low, odd
+//! chips by `odd_chip` ([`super::pots`]).
 
 use super::hand::{Hand, SplitKind};
 use super::{POT, Poker, pots};
 use crate::ledger::Postings;
 use crate::rules::{Detail, Mark, RuleError, Step, Tone};
 
-/// What the pots of one hand come to as they are awarded: each seat's winnings (units), the
-/// odd chips carried to the next hand (units), and what the sheet shows.
+/// What a hand's pots come to: each seat's winnings and the odd chips carried (units), and
+/// what the sheet shows.
 pub(super) struct Awarded {
     /// Each seat's winnings, in units.
     pub won: Vec<i64>,
@@ -23,8 +23,7 @@ pub(super) struct Awarded {
 }
 
 impl Awarded {
-    /// Nothing awarded yet among `seats` players; with no pot at all the chips carried in
-    /// stay carried.
+    /// Nothing awarded yet among `seats`; with no pot at all the carried chips stay carried.
     pub fn new(seats: usize, no_pot: bool, carried_in: i64) -> Awarded {
         Awarded {
             won: vec![0; seats],
@@ -37,9 +36,8 @@ impl Awarded {
 }
 
 impl Poker {
-    /// The pots of `hand`: the main pot and every side pot from the contributions, the odd
-    /// chips carried in added to the main pot. Errors name `folded` when money above some
-    /// level has nobody left to win it.
+    /// The pots of `hand`, the carried odd chips in the main pot. Errors name `folded` when
+    /// money above some level has nobody left to win it.
     pub(super) fn pots_of(&self, hand: &Hand) -> Result<Vec<pots::Pot>, RuleError> {
         let mut pots = pots::build(&hand.contributions, &hand.folded, &hand.all_in).map_err(
             |level| {
@@ -54,9 +52,8 @@ impl Poker {
         )?;
         let carried_in = self.carried;
         if pots.is_empty() && carried_in > 0 {
-            // Nobody put anything in (no ante, everyone checked), but the carried odd chips
-            // still make this hand's pot (session-format: they go "into the next hand's
-            // pot"), so the players still in contest them like any main pot.
+            // Nobody put anything in, but carried odd chips still make a pot the players
+            // still in contest (session-format: "into the next hand's pot").
             pots.push(pots::Pot {
                 amount: 0,
                 level: 0,
@@ -78,8 +75,7 @@ impl Poker {
         } else {
             format!("side pot {i}")
         };
-        // 8-or-better: a pot where no eligible low qualifies goes whole to the high
-        // hand, each side pot on its own (session-format, "Boards and qualifiers").
+        // 8-or-better: no qualifying low, the high hand takes the pot (session-format).
         let low_in = hand
             .showdown
             .low
@@ -102,8 +98,7 @@ impl Poker {
             let (text, winners) =
                 self.award_half(hand, pot, half, amount, &mut odd_in_pot, awarded);
             pot_words.push(text);
-            // Who took the pot or each half, short marks for the sheet's row ("main pot
-            // high: Cy"); the reasons are in the explanation.
+            // Short marks for the row ("main pot high: Cy"); reasons are in the words.
             let taker = format!(
                 "{label}{}: {}",
                 half.map_or(String::new(), |h| format!(" {h}")),
@@ -132,8 +127,7 @@ impl Poker {
         awarded.sentences.push(sentence);
     }
 
-    /// Awards `amount` units of `pot` (a half, `"high"` or `"low"`, or the whole pot) to
-    /// the best eligible tie group, into `awarded`. Returns the words and the winners.
+    /// Awards `amount` units of `pot` to its best eligible group; returns words and winners.
     fn award_half(
         &self,
         hand: &Hand,
@@ -164,16 +158,14 @@ impl Poker {
         });
         let shares = self.shares_words(&split, is_low, limited);
         let text = format!("{why} → {}{half_words}{shares}", self.names(&winners));
-        // A pot won whole needs no reckoning beyond the words; a split one shows each
-        // share and who got the odd chip.
+        // A split pot shows each share and who got the odd chip.
         if split.shares.len() > 1 {
             awarded.steps.push(self.shares_step(amount, &split));
         }
         (text, winners)
     }
 
-    /// The money of `hand`: each player's winnings less what he put in, and what `POT`
-    /// gains or gives back in odd chips carried.
+    /// The money of `hand`: winnings less contributions, and what `POT` carries.
     pub(super) fn postings(&self, hand: &Hand, awarded: &Awarded, carried_in: i64) -> Postings {
         let mut postings = Postings::new();
         for seat in 0..self.players.len() {

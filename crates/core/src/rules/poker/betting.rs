@@ -1,8 +1,7 @@
-//! The betting record of a poker hand (`rounds`, session-format), checked against the
-//! limits (S004 "Some Standard Betting Rules", rules §1.11 "Betting", §3 item 33) and
-//! against the contributions. Each round is a list of actions in turn order:
+//! The betting record of a poker hand (`rounds`), checked against the limits (S004, rules
+//! §1.11, §3 item 33) and the contributions. Each round lists actions in turn order:
 //! `[player, "check"]`, `[player, "bet", amount]`, `[player, "call"]`, `[player, "raise",
-//! amount]` (the increment over the call) or `[player, "fold"]`; amounts are money strings.
+//! amount]` (over the call) or `[player, "fold"]`; amounts are money strings.
 
 use serde_json::Value;
 
@@ -82,20 +81,15 @@ fn read_action(
     Ok((seat, action))
 }
 
-/// Checks the betting record `rounds` (S004 "how do you bet", rules §1.11 "Betting", §3 item
-/// 33) against the limits and the contributions. In each round: a check only when nothing
-/// is owed; a bet only as the round's first bet, at most `max_first_bet`; a call only when
-/// something is owed (an all-in player may call for what he has left); a raise (the
-/// increment over the call) only after a bet, at most `max_raise`, the raises of the round
-/// together at most `max_raises_total_per_round` (the opening bet not counted); nobody acts
-/// after folding, or after going all-in with everything; at the end of a round everyone
-/// still in and not all-in has matched the last bet or raise. After the last round the
-/// players who folded are exactly `folded`, and each player's ante (when the table antes
-/// and he was dealt in) plus his bets, calls and raises equals his contribution; a player
-/// who put in nothing at all was not dealt in and anted nothing. Turn order is not checked:
-/// who opens a round differs between draw and stud games (S004).
+/// Checks `rounds` against the limits and the contributions (S004, rules §1.11, §3 item
+/// 33). Per round: check only when nothing is owed; a bet only first, at most
+/// `max_first_bet`; call only when owing (all-in may call short); raise only after a bet,
+/// at most `max_raise`, the round's raises within `max_raises_total_per_round`; nobody acts
+/// after folding or going all-in; at the end everyone in has matched. Afterwards the folds
+/// equal `folded` and ante + bets equal each contribution. Turn order is not checked (draw
+/// and stud differ, S004).
 ///
-/// Errors name `rounds[r][a]` (round r, action a, from 0) or `contributions.<player>`.
+/// Errors name `rounds[r][a]` (from 0) or `contributions.<player>`.
 pub fn check_rounds(
     rounds: &[Vec<Value>],
     hand: InHand<'_>,
@@ -130,9 +124,7 @@ pub fn check_rounds(
     betting.totals()
 }
 
-/// Who is in one hand and what each put in, seat by seat as `players` (rules §1.11,
-/// session-format `hand`): the contributions in units of the agreed unit, who folded and
-/// who went all-in, as the hand's reading found them.
+/// Who is in one hand and what each put in (units), per seat (rules §1.11, session-format).
 #[derive(Debug, Clone, Copy)]
 pub struct InHand<'a> {
     /// The players, in seat order.
@@ -145,9 +137,7 @@ pub struct InHand<'a> {
     pub all_in: &'a [bool],
 }
 
-/// The betting of one hand as it is checked, action by action: the hand as written, the
-/// limits in units (`None`: no limit), and what each player has put in the rounds so far
-/// (units) and whether he has folded.
+/// The betting of one hand as checked: limits in units (`None`: none) and money so far.
 struct Betting<'a> {
     hand: InHand<'a>,
     unit: Money,
@@ -159,8 +149,7 @@ struct Betting<'a> {
     out: Vec<bool>,
 }
 
-/// One betting round as it stands: what each player has put in it, the highest of those,
-/// and the raises so far (units).
+/// One betting round: each player's money in it, the highest, and the raises so far (units).
 struct Round {
     put: Vec<i64>,
     highest: i64,
@@ -249,8 +238,7 @@ impl Betting<'_> {
         Ok(())
     }
 
-    /// A check (only when nothing is owed) or the round's first bet (at most
-    /// `max_first_bet`, S004). Returns what goes in.
+    /// A check (nothing owed) or the round's first bet (to `max_first_bet`, S004).
     fn open(
         &self,
         now: &Round,
@@ -292,9 +280,7 @@ impl Betting<'_> {
         }
     }
 
-    /// A raise of `x` over the call: only after a bet, at most `max_raise`, the round's
-    /// raises together at most `max_raises_total_per_round` (S004, rules §3 item 33).
-    /// Returns what goes in: the call and the raise.
+    /// A raise over the call: after a bet, within the limits (S004, rules §3 item 33).
     fn raise(
         &self,
         now: &mut Round,
@@ -337,8 +323,7 @@ impl Betting<'_> {
         Ok(owed.saturating_add(x))
     }
 
-    /// At the end of round `r` everyone still in and not all-in with everything has
-    /// matched the last bet or raise (S004). Errors name `rounds[r]`.
+    /// At the end of round `r` everyone in has matched (S004). Errors name `rounds[r]`.
     fn round_ends(&self, r: usize, now: &Round) -> Result<(), RuleError> {
         for seat in 0..self.hand.players.len() {
             let done = self.hand.all_in.get(seat) == Some(&true)
@@ -363,9 +348,7 @@ impl Betting<'_> {
         Ok(())
     }
 
-    /// After the last round: the players who folded are exactly `folded`, and each one's
-    /// ante plus his bets, calls and raises is his contribution (session-format). Errors
-    /// name `rounds` or `contributions.<player>`.
+    /// After the last round: folds equal `folded`; ante + bets equal each contribution.
     fn totals(&self) -> Result<(), RuleError> {
         let (ante, unit) = (self.ante, self.unit);
         for seat in 0..self.hand.players.len() {

@@ -1,26 +1,18 @@
-//! Community cards and the 8-or-better qualifier (session-format, poker, "Boards and
-//! qualifiers"; hand ranks rules §1.11, S004): our own code, exact, because it is the rules
-//! engine.
+//! Community cards and the 8-or-better qualifier (session-format "Boards and qualifiers";
+//! hand ranks rules §1.11, S004).
 //!
-//! The agreement `variant` says what a player's `cards` are:
-//! - `own_cards` (default): his whole hand, five to seven cards, the best five counting
-//!   (draw, stud), exactly as without a board;
-//! - `holdem`: his 2 hole cards; he plays the best five of his hole cards and the board, any
-//!   number of each (the board may play for him alone);
-//! - `omaha`: his 4 hole cards; he plays **exactly two** of them with **exactly three** of
-//!   the board, for high and for low alike (so four hearts on the board and one in his hand
-//!   is no flush).
+//! `variant` says what a player's `cards` are:
+//! - `own_cards` (default): his whole hand, five to seven cards, best five counting;
+//! - `holdem`: 2 hole cards, best five of hole cards and board in any mix;
+//! - `omaha`: 4 hole cards, **exactly two** with **exactly three** of the board, for high
+//!   and low (four board hearts and one in hand is no flush).
 //!
-//! The hand field `board` is the community cards in the same notation (`"AH KD 7C 7S 2D"`):
-//! 3 to 5 cards (the session format's amendment: a board is whatever was dealt when the
-//! showdown came, from the flop on), needed whenever a board variant's showdown is given by
-//! the cards, optional otherwise (a showdown by places, or everyone else folded: leave it out
-//! when no board was dealt), and refused under `own_cards`. A card on the board and in a
-//! hand, or twice anywhere, is refused.
+//! `board` holds 3–5 community cards (`"AH KD 7C 7S 2D"`): required when a board variant's
+//! showdown is by cards, optional otherwise, refused under `own_cards`. A card twice,
+//! board included, is refused.
 //!
-//! `eight_or_better` (default `false`): in a high-low pot a low qualifies only with five
-//! different ranks of 8 or lower, aces low; a pot in which no eligible hand qualifies goes
-//! whole to the best high hand, each side pot on its own (session-format).
+//! `eight_or_better` (default `false`): a low needs five different ranks of 8 or lower,
+//! aces low; a pot without a qualifying low goes whole to the best high, per pot.
 
 use serde::Deserialize;
 
@@ -91,9 +83,7 @@ pub fn parse_board(text: &str) -> Result<Vec<Card>, String> {
     Ok(cards)
 }
 
-/// Reads one player's `cards` under `variant`: exactly the variant's hole cards, or under
-/// `own_cards` a whole hand of five to seven ([`cards::parse_hand`]). Errors say how many
-/// the variant deals.
+/// Reads one player's `cards`: hole cards, or a whole hand under `own_cards`.
 pub fn parse_player(text: &str, variant: Variant) -> Result<Vec<Card>, String> {
     let Some(hole) = variant.hole_cards() else {
         return cards::parse_hand(text);
@@ -113,9 +103,7 @@ pub fn parse_player(text: &str, variant: Variant) -> Result<Vec<Card>, String> {
     Ok(cards)
 }
 
-/// Calls `visit` with every five-card choice `variant` allows from `hole` and `board`:
-/// under `own_cards` and `holdem` any five of them all, under `omaha` each two of `hole`
-/// with each three of `board`.
+/// Calls `visit` with every five-card choice `variant` allows.
 pub fn each_choice(
     hole: &[Card],
     board: &[Card],
@@ -159,8 +147,7 @@ fn each_subset(cards: &[Card], k: usize, visit: &mut dyn FnMut(&[Card])) {
     go(cards, k, 0, &mut Vec::with_capacity(k), visit);
 }
 
-/// The best high hand a player makes from `hole` and `board` under `variant` (each allowed
-/// five valued by [`cards::high`], wild cards as agreed).
+/// The best high hand from `hole` and `board` under `variant` ([`cards::high`]).
 pub fn high(hole: &[Card], board: &[Card], variant: Variant, wild: Wild) -> HandValue {
     let mut best: Option<HandValue> = None;
     each_choice(hole, board, variant, &mut |five| {
@@ -170,8 +157,7 @@ pub fn high(hole: &[Card], board: &[Card], variant: Variant, wild: Wild) -> Hand
     best.unwrap_or_else(|| cards::high(hole, wild))
 }
 
-/// The best low a player makes from `hole` and `board` under `variant` and the `low`
-/// agreement ([`cards::low`] for each allowed five).
+/// The best low from `hole` and `board` under `variant` and `rule` ([`cards::low`]).
 pub fn low(hole: &[Card], board: &[Card], variant: Variant, wild: Wild, rule: LowRule) -> Low {
     let mut best: Option<Low> = None;
     each_choice(hole, board, variant, &mut |five| {
@@ -181,19 +167,14 @@ pub fn low(hole: &[Card], board: &[Card], variant: Variant, wild: Wild, rule: Lo
     best.unwrap_or_else(|| cards::low(hole, wild, rule))
 }
 
-/// Whether a low qualifies under 8-or-better (session-format): five different ranks, the
-/// highest 8 or lower, aces low. Only ace-to-five lows are read this way (the agreements
-/// refuse `eight_or_better` with `deuce_to_seven`).
+/// Whether a low qualifies under 8-or-better: five different ranks to 8, aces low.
 pub fn eight_or_better(low: Low) -> bool {
     low.0.category() == cards::Category::HighCard
         && low.0.ranks().len() == 5
         && low.0.ranks().first().is_some_and(|top| *top <= 8)
 }
 
-/// Reads the `board` under the `variant` agreement (session-format, "Boards and
-/// qualifiers"): refused under `own_cards`, required when a board variant's showdown is
-/// given by the cards, else optional; 3 to 5 cards, a joker only when jokers are wild.
-/// Errors name `board`.
+/// Reads `board` under `variant` (session-format): 3–5 cards where allowed. Errors name `board`.
 pub fn read(
     text: Option<&str>,
     agreements: &Agreements,

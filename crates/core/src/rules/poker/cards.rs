@@ -1,26 +1,17 @@
-//! Cards and the hand evaluator (rules §1.11 "Hand ranks", S004): written by us, pure and
-//! exact, because it is the rules engine.
+//! Cards and the hand evaluator (rules §1.11 "Hand ranks", S004), pure and exact.
 //!
-//! Cards are written as in the session document (`docs/session-format.md`, poker):
-//! rank `2`–`9`, `T`, `J`, `Q`, `K`, `A` then suit `S` `H` `D` `C` (`"KS"`, `"TD"`), and
-//! `JK` for a joker. A hand is five to seven cards separated by blanks; with more than five
-//! the best five count.
+//! Cards as the session document writes them: rank `2`–`9`, `T`, `J`, `Q`, `K`, `A` then
+//! suit `S` `H` `D` `C` (`"KS"`, `"TD"`), `JK` a joker. A hand is five to seven cards; the
+//! best five count.
 //!
-//! High hands rank (S004, rules §1.11): five of a kind (wild cards only) > straight flush
-//! (ace high = royal) > four of a kind > full house (trips, then pair) > flush > straight >
-//! three of a kind > two pair (high pair, low pair, kicker) > one pair > high card; ties
-//! are broken by the cards outside the combination, to the last card ("kickers"). An ace is
-//! high or low: A-2-3-4-5 (the wheel) is the lowest straight; there is no wrap-around
-//! (K-A-2-3-4 is no straight). Suits never rank.
+//! High hands: five of a kind (wild only) > straight flush > four of a kind > full house >
+//! flush > straight > three of a kind > two pair > pair > high card; kickers break ties to
+//! the last card. A-2-3-4-5 is the lowest straight, no wrap-around; suits never rank. Wild
+//! cards stand for any card, even one already held (S004).
 //!
-//! Wild cards (jokers, or deuces) "take on whatever suit and rank their possessor desires"
-//! (S004): a wild card stands for any card, even one already in the hand (that is how five
-//! of a kind exists); the evaluator picks the best.
-//!
-//! Low hands (`low` agreement, for high-low pots): `ace_to_five` counts aces low and ignores
-//! straights and flushes (5-4-3-2-A is the best low); `deuce_to_seven` counts aces high
-//! only, and straights and flushes count against the hand (7-5-4-3-2 is the best low).
-//! Wild cards take whatever value makes the best low.
+//! Lows (`low`, for high-low pots): `ace_to_five` counts aces low and ignores straights and
+//! flushes (5-4-3-2-A best); `deuce_to_seven` counts aces high and straights and flushes
+//! against the hand (7-5-4-3-2 best). Wild cards take the best low value.
 
 use std::cmp::Ordering;
 
@@ -83,9 +74,7 @@ impl Category {
     }
 }
 
-/// The value of a five-card combination: its category in bits 20–23 and up to five
-/// tie-break ranks, four bits each, most significant first. Comparing two values compares
-/// the hands (bigger is better for high; for lows, see [`Low`]).
+/// A five-card value: category in bits 20–23, then four-bit tie-break ranks; bigger is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HandValue(u32);
 
@@ -106,8 +95,7 @@ impl HandValue {
             .collect()
     }
 
-    /// The hand in words, to follow a possessive ("Cy's flush, king high"): "kings full
-    /// of twos", "wheel (straight, five high)".
+    /// The hand in words, after a possessive: "kings full of twos".
     pub fn describe(self) -> String {
         let r = self.ranks();
         let at = |i: usize| r.get(i).copied().unwrap_or(0);
@@ -252,15 +240,13 @@ fn value5(ranks: [u8; 5], flush: bool, straights: Straights) -> HandValue {
     HandValue(v)
 }
 
-/// The value of five natural cards with no wild card: the fast path, used to count every
-/// five-card hand in the tests and by the benchmark.
+/// The value of five natural cards, no wild card: the fast path (tests, benchmark).
 pub fn value_of_five(cards: [(u8, CardSuit); 5]) -> HandValue {
     let flush = cards.iter().all(|c| c.1 == cards[0].1);
     value5(cards.map(|c| c.0), flush, Straights::AceHighOrLow)
 }
 
-/// What a hand is worth low, under the `low` agreement. Smaller [`HandValue`]s are better
-/// lows; [`Low`] orders them so that bigger is better, like a high hand.
+/// A hand's low value under `low`, ordered so that bigger is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Low(pub HandValue);
 
@@ -309,16 +295,14 @@ fn split(cards: &[Card], wild: Wild) -> Split {
         match *c {
             c if wild.is_wild(c) => wilds += 1,
             Card::Natural { rank, suit } => naturals.push((rank, suit)),
-            // A joker at a table that does not play jokers is refused when read; if one
-            // came here it would count as the lowest card.
+            // A joker at a no-joker table is refused when read; here it would be lowest.
             Card::Joker => naturals.push((2, CardSuit::Clubs)),
         }
     }
     Split { naturals, wilds }
 }
 
-/// Calls `visit` with every way to give `wilds` wild cards a rank (2–14), as a
-/// non-decreasing list, so each multiset of ranks is tried once.
+/// Calls `visit` with every non-decreasing rank list (2–14) for `wilds` wild cards.
 fn each_wild_ranks(wilds: usize, visit: &mut dyn FnMut(&[u8])) {
     fn go(from: u8, left: usize, acc: &mut Vec<u8>, visit: &mut dyn FnMut(&[u8])) {
         if left == 0 {
@@ -367,8 +351,7 @@ fn high5(cards: &[Card], wild: Wild) -> HandValue {
     }
     let mut best = HandValue(0);
     each_wild_ranks(s.wilds, &mut |extra| {
-        // The wild cards take the naturals' suit whenever they share one: a flush never
-        // lowers a hand.
+        // Wild cards take the naturals' common suit: a flush never lowers a hand.
         let v = value5(
             ranks_of(&s.naturals, extra),
             suited,
@@ -379,12 +362,10 @@ fn high5(cards: &[Card], wild: Wild) -> HandValue {
     best
 }
 
-/// The best low value of exactly five cards under `rule`, wild cards standing for whatever
-/// is best (the smallest value).
+/// The best low value of exactly five cards under `rule`, wild cards at their best.
 fn low5(cards: &[Card], wild: Wild, rule: LowRule) -> HandValue {
     let s = split(cards, wild);
-    // A wild card can always take a suit that spoils a flush, so only five suited naturals
-    // make a flush.
+    // A wild card can always spoil a flush, so only five suited naturals make one.
     let flush = s.wilds == 0 && s.naturals.windows(2).all(|w| w[0].1 == w[1].1);
     let value = |ranks: [u8; 5]| match rule {
         LowRule::AceToFive => value5(
@@ -442,8 +423,7 @@ pub fn low(cards: &[Card], wild: Wild, rule: LowRule) -> Low {
     Low(best)
 }
 
-/// The highest natural card of a hand by rank, then suit (♠ > ♥ > ♦ > ♣): who gets an odd
-/// chip under `high_card_by_suit` (RRP, BARGE). Jokers have no suit and do not count.
+/// The highest natural card by rank, then suit, for `high_card_by_suit` (RRP, BARGE).
 pub fn high_card(cards: &[Card]) -> Option<(u8, CardSuit)> {
     cards
         .iter()

@@ -1,11 +1,9 @@
-//! The cards as the session document writes them (`docs/session-format.md`, poker): rank
-//! `2`–`9`, `T`, `J`, `Q`, `K`, `A` then suit `S` `H` `D` `C` (`"KS"`, `"TD"`), `JK` for
-//! a joker, and which of them are wild (rules §1.11, S004). The evaluator is [`super::cards`].
+//! Cards as written (session-format, poker) and which are wild (rules §1.11, S004). The
+//! evaluator is [`super::cards`].
 
 use std::fmt;
 
-/// A card suit; the order (clubs lowest, spades highest) is used only to hand out an odd
-/// chip by `high_card_by_suit` (RRP: ♠ > ♥ > ♦ > ♣), never to rank hands.
+/// A card suit, ordered ♣ < ♦ < ♥ < ♠ only for the odd chip (RRP), never for hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CardSuit {
     /// ♣, lowest for the odd chip.
@@ -52,8 +50,7 @@ pub enum Card {
 }
 
 impl Card {
-    /// Reads one card (`"KS"`, `"TD"`, `"2C"`, `"JK"`; letters in either case). Errors say
-    /// what a card looks like.
+    /// Reads one card (`"KS"`, `"TD"`, `"JK"`; any case). Errors say what a card looks like.
     pub fn parse(text: &str) -> Result<Card, String> {
         let upper = text.to_ascii_uppercase();
         if upper == "JK" {
@@ -132,8 +129,7 @@ impl Wild {
 /// The most cards a player's hand may show (seven-card games); the best five count.
 pub const MAX_CARDS: usize = 7;
 
-/// Reads a hand: five to seven cards separated by blanks (`"KS KD KC 4C 8H"`). Errors say
-/// what is wrong in player words (a card twice in one hand, too few cards).
+/// Reads a hand of five to seven cards (`"KS KD KC 4C 8H"`). Errors in player words.
 pub fn parse_hand(text: &str) -> Result<Vec<Card>, String> {
     let cards = text
         .split_whitespace()

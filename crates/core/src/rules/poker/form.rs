@@ -1,13 +1,8 @@
-//! What the pages need of poker: the agreements the new-session form offers, the agreements
-//! in words for the sheet, what the hand form offers, and the hand form read into a `hand`
-//! event (rules §1.11, `docs/session-format.md`).
-//!
-//! The form is short for the table: the dealer, high or high-low, and per player a tap for
-//! the ante (when the table antes), what he put in beyond it (a stepper in smallest units),
-//! taps for folded and all-in, and the showdown: either his place (1 = best; equal places
-//! tie, and a high-low hand has a low place too) or his cards, from which the service
-//! ranks the hands. Under a board variant (Hold'em, Omaha) the cards are hole cards and the
-//! form has one `board` field; under 8-or-better a low place may stay empty (no low).
+//! Poker's pages: new-session agreements, the agreements in words, and the hand form
+//! (rules §1.11): dealer, high or high-low, and per player an ante tap, what he put in
+//! beyond it (smallest units), folded and all-in taps, and the showdown by place (1 =
+//! best, equal places tie) or by cards. Board variants add one `board` field; under
+//! 8-or-better a low place may stay empty.
 
 use std::collections::BTreeMap;
 
@@ -21,8 +16,7 @@ use crate::rules::game::{Choice, HandFormSpec};
 use crate::rules::hand_form::{self, text};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
-/// The agreements the new-session form offers, defaults filled in (rules §1.11, §3 items
-/// 32–33; session-format).
+/// The agreements the new-session form offers (rules §1.11, §3 items 32–33).
 pub static AGREEMENTS: &[AgreementSpec] = &[
     AgreementSpec {
         name: "smallest_unit",
@@ -168,8 +162,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
             ),
         ),
     ];
-    // Shown only when agreed, so the sheets of sessions started before boards and
-    // qualifiers existed read as they did.
+    // Shown only when agreed: own-cards sheets say nothing of boards.
     if a.variant != Variant::OwnCards {
         lines.insert(1, ("Cards".into(), a.variant.words().to_string()));
     }
@@ -182,8 +175,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     lines
 }
 
-/// The high-low odd-chip agreements in words: how far the one-chip limit reaches and, by
-/// the cards, which card takes a tied low half's chip.
+/// The high-low odd-chip agreements in words.
 fn high_low_words(a: &Agreements) -> String {
     let limit = match a.odd_chip_high_low {
         OddChipHighLow::OnePerPot => "one per player per pot, both halves counted",
@@ -201,11 +193,9 @@ fn high_low_words(a: &Agreements) -> String {
     format!("{limit}{card}")
 }
 
-/// What the hand form offers: the players, the places 1..n, how pots are won, the agreed
-/// ante (hidden in the form, so the ante taps add it), the smallest chip (the steppers'
-/// step), under a board variant `board` (its one choice says how many hole cards) and under
-/// 8-or-better `eight_or_better` (hidden: an empty low place means no qualifying low).
-/// `note` asks for cards when the odd chip goes by the highest card.
+/// What the hand form offers: players, places, how pots are won, the ante (hidden, added
+/// by the taps), the smallest chip (the steppers' step), `board` and `eight_or_better`
+/// where agreed. `note` asks for cards when the odd chip goes by the highest card.
 pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
     let mut lists = vec![
         (
@@ -256,12 +246,9 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
     }
 }
 
-/// The hand form as submitted (`templates/games/poker/hand_form.html`): the dealer, `split`,
-/// the agreed `ante` and `eight_or_better` (hidden fields), the `board` (board variants),
-/// and per player (`per_player`, read by name: the
-/// field names carry the players' names) `anted.<p>`, `put_in.<p>` (money beyond the ante),
-/// `folded.<p>`, `all_in.<p>`, `place.<p>`, `low.<p>` and `cards.<p>`. Every field
-/// optional, so a missing one is asked for by name.
+/// The submitted hand form (`templates/games/poker/hand_form.html`): dealer, `split`,
+/// hidden `ante` and `eight_or_better`, `board`, and per player `anted.<p>`, `put_in.<p>`,
+/// `folded.<p>`, `all_in.<p>`, `place.<p>`, `low.<p>`, `cards.<p>`.
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -274,7 +261,6 @@ pub struct Form {
     board: Option<String>,
     #[serde(default, deserialize_with = "text")]
     eight_or_better: Option<String>,
-    /// The rest of the form, by field name.
     #[serde(flatten)]
     per_player: BTreeMap<String, String>,
 }
@@ -348,8 +334,7 @@ impl Form {
             .collect()
     }
 
-    /// Tie groups from the places typed in `prefix.<name>` for the players still in; with
-    /// `partial` (8-or-better lows) an empty place is no qualifying low, left out.
+    /// Tie groups from `prefix.<name>` places; with `partial` an empty place is no low.
     fn groups(
         &self,
         prefix: &str,
@@ -379,20 +364,15 @@ impl Form {
 
 /// Each player's part in a hand as the form gives it.
 struct Seats {
-    /// What each put in, ante included.
     contributions: BTreeMap<String, Money>,
-    /// Who folded.
     folded: Vec<String>,
-    /// Who went all-in.
     all_in: Vec<String>,
     /// Who is left for the showdown: everyone who did not fold.
     left: Vec<String>,
 }
 
 impl Form {
-    /// Each of `names`' contribution (the `ante` when tapped, plus what he put in beyond
-    /// it), and whether he folded or went all-in (rules §1.11): not both, and a folded
-    /// player has no showdown. Errors name the form's field at fault.
+    /// Each player's contribution (tapped ante plus the rest), folded or all-in (not both).
     fn seats(&self, names: &[String], ante: Money) -> Result<Seats, RuleError> {
         let mut seats = Seats {
             contributions: BTreeMap::new(),
@@ -443,10 +423,7 @@ impl Form {
 impl hand_form::HandForm for Form {
     type Written = Written;
 
-    /// The event as the session document writes it: each contribution is the ante (when
-    /// the table antes and the player's ante is tapped) plus what he put in beyond it; the
-    /// showdown comes from the cards when any are typed, else from the places. Errors name
-    /// the form's field and ask for what is missing.
+    /// The showdown comes from the cards if any are typed, else from the places.
     fn written(self) -> Result<Written, RuleError> {
         let dealer = self
             .dealer

@@ -1,5 +1,4 @@
-//! One poker hand as entered at the table, checked against the rules (rules §1.11, §3 items
-//! 32–33, S004) and the session format:
+//! One poker hand, checked (rules §1.11, §3 items 32–33, S004; session-format):
 //!
 //! ```json
 //! { "type": "hand", "dealer": "You",
@@ -8,16 +7,13 @@
 //!   "showdown": [["You"], ["Brad"]] }
 //! ```
 //!
-//! `contributions` lists every seated player (`"0.00"` for one who folded without paying),
-//! each a whole number of `smallest_unit`s; `folded` and `all_in` name players; `split` is
-//! `"high"` (default) or `"high_low"`; the showdown is `showdown` (tie groups, best first,
-//! every player still in the hand exactly once; with `high_low` also `showdown_low`) or
-//! `cards` (`{player: "KS KD KC 4C 8H"}`, every player still in the hand), and may be left
-//! out only when one player is left. Optional `rounds`: the betting, checked against the
-//! limits and the contributions ([`betting::check_rounds`]). With a board variant
-//! (`variant: holdem | omaha`) `cards` are each player's hole cards and `board` the
-//! community cards ([`super::board`]); with `eight_or_better` a low that does not qualify takes no
-//! low half, and a `showdown_low` lists only the qualifying lows (session-format).
+//! `contributions` lists every seated player in whole `smallest_unit`s; `split` is
+//! `"high"` (default) or `"high_low"`. The showdown is `showdown` (tie groups, best first,
+//! each player still in once; `showdown_low` too for high-low) or `cards` (`{player: "KS
+//! KD KC 4C 8H"}`), omitted only when one player is left. Optional `rounds` is the betting
+//! ([`betting::check_rounds`]). Board variants: `cards` are hole cards, `board` the
+//! community cards ([`super::board`]); under `eight_or_better` `showdown_low` lists only
+//! qualifying lows.
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -40,8 +36,7 @@ pub enum SplitKind {
     HighLow,
 }
 
-/// A `hand` event exactly as the session document writes it (`docs/session-format.md`,
-/// `poker`): what [`check`] checks.
+/// A `hand` event as written (session-format `poker`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
@@ -67,9 +62,7 @@ pub struct WrittenHand {
     rounds: Option<Vec<Vec<Value>>>,
 }
 
-/// How the hands at the showdown rank: tie groups of seats, best first, for high and (in a
-/// high-low hand) for low, each with the words that say why, and each seat's cards when
-/// they were written.
+/// The showdown's ranking: high (and low) tie groups of seats, best first, with words.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Showdown {
     /// High: tie groups of seats, best first.
@@ -82,14 +75,11 @@ pub struct Showdown {
     pub low_words: Vec<Option<String>>,
     /// Per seat: the highest card by rank then suit, when cards were written.
     pub high_card: Vec<Option<(u8, cards::CardSuit)>>,
-    /// Per seat (high-low only): the lowest card by rank then suit, the ace ranked 1 under
-    /// `low: ace_to_five`, when cards were written (RRP: a tied low half's odd chip goes to
-    /// the lowest card by suit).
+    /// Per seat (high-low): the lowest card, for a tied low half's odd chip (RRP).
     pub low_card: Vec<Option<(u8, cards::CardSuit)>>,
 }
 
-/// One hand, checked. Money is in units (`smallest_unit`s); seats are indices into the
-/// seating.
+/// One hand, checked. Money in units (`smallest_unit`s); seats index the seating.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hand {
     /// The dealer's seat.
@@ -163,19 +153,15 @@ pub(super) fn money(units: i64, unit: Money) -> Money {
     Money::from_cents(units.saturating_mul(unit.cents()))
 }
 
-/// Reads and checks one `hand` event for `players` (seat order) under `agreements`.
+/// Reads and checks one `hand` for `players` (seat order) under `agreements`.
 ///
-/// Errors name the field and the rule: a dealer not seated; a contribution missing, for
-/// someone not seated, below zero or not a whole number of units; a player both folded and
-/// all-in; everybody folded; an all-in player who put nothing in; a player still in the
-/// hand, not all-in, who put in less than the most anyone put in (he must call or fold);
-/// a contribution below the ante by a player not all-in; a showdown missing, incomplete,
-/// naming a folded player or a player twice; `showdown_low` without `high_low`; cards that
-/// are not five to seven cards, a card twice at the table, a joker when jokers are not
-/// wild; `high_card_by_suit` without cards; a pot nobody still in the hand can win; a
-/// `board` under `own_cards`, missing with a board variant's cards, not 3 to 5 cards, or
-/// sharing a card with a hand; hole cards not the variant's count (naming the player); and
-/// every refusal of [`betting::check_rounds`].
+/// Errors name the field and rule: dealer not seated; a contribution missing, unseated,
+/// negative or not whole units; folded and all-in; all folded; all-in with nothing in; a
+/// player in, not all-in, short of the most put in; below the ante; a showdown missing,
+/// incomplete, naming a folded player or one twice; `showdown_low` without `high_low`;
+/// bad cards (count, duplicates, unwild jokers); `high_card_by_suit` without cards; a pot
+/// nobody can win; a bad `board`; hole cards not the variant's count; and
+/// [`betting::check_rounds`].
 pub fn read(
     event: &Map<String, Value>,
     players: &[String],
@@ -239,8 +225,7 @@ pub fn check(
     })
 }
 
-/// Each player's contribution in units of `unit`, every player's written. Errors name
-/// `contributions.<player>`.
+/// Each contribution in units of `unit`. Errors name `contributions.<player>`.
 fn read_contributions(
     written: &Map<String, Value>,
     players: &[String],
@@ -271,9 +256,9 @@ fn read_contributions(
         .collect()
 }
 
-/// Every contribution against the hand: an all-in player put something in; a player still
-/// in and not all-in put in the most anyone did (rules §1.11); one dealt in put in at least
-/// the ante (S004). Errors name `contributions.<player>`.
+/// Contributions against the hand: all-in put something in; a player in and not all-in
+/// matched the most (rules §1.11); the dealt-in paid the ante (S004). Errors name
+/// `contributions.<player>`.
 fn check_contributions(hand: InHand<'_>, agreements: &Agreements) -> Result<(), RuleError> {
     let InHand {
         players,

@@ -1,18 +1,11 @@
-//! Poker (rules §1.11, S004, with the pot-splitting conventions of RRP, PNEWS, BARGE and
-//! OCC; table agreements rules §3 items 32–33). 2 to 10 players; every hand is settled on
-//! its own: each player's contribution goes into the pots and each pot goes to the best
-//! eligible hand.
+//! Poker (rules §1.11, S004; pot splitting per RRP, PNEWS, BARGE, OCC; agreements §3 items
+//! 32–33). 2–10 players; every hand settles on its own.
 //!
-//! One `hand` event gives what each player put in, who folded, who went all-in and the
-//! showdown (tie groups, or the cards, which [`cards`] ranks). The engine builds the main pot
-//! and every side pot from the contributions ([`pots::build`]), gives each to the best
-//! eligible tie group (in a high-low hand half to the best high, with the odd chip, half to
-//! the best low), splits ties in whole `smallest_unit`s and hands out odd chips by the
-//! `odd_chip` agreement ([`pots::split`]). With `odd_chip: "carry"` an odd chip stays in the
-//! `POT` account and goes into the next hand's main pot; at the close what remains is shared
-//! out by the remainder rule (session-format). Modules: [`agreements`], [`cards`] (the
-//! evaluator), [`board`] (Hold'em and Omaha boards, the 8-or-better qualifier), [`pots`], [`hand`] (reading and checking a hand), [`betting`] (its betting record), [`form`]
-//! (the pages' side).
+//! A `hand` gives contributions, folds, all-ins and the showdown. The engine builds the
+//! main and side pots ([`pots::build`]), gives each to the best eligible tie group (high-low:
+//! half high with the odd chip, half low), splits ties in whole `smallest_unit`s
+//! ([`pots::split`]). With `odd_chip: "carry"` odd chips wait in `POT` for the next hand;
+//! the close shares out what remains (session-format).
 
 pub mod agreements;
 mod award;
@@ -61,8 +54,7 @@ typed::events! {
     }
 }
 
-/// The engine of one poker session: the agreements, the seating, and the odd chips carried
-/// in the `POT` account (units).
+/// The engine of one poker session: agreements, seating, and odd chips carried in `POT` (units).
 #[derive(Debug, Clone)]
 pub struct Poker {
     agreements: Agreements,
@@ -71,9 +63,7 @@ pub struct Poker {
 }
 
 impl Poker {
-    /// Starts a session for `players` (2 to 10, seat order) under `agreements`. Errors name
-    /// the field: `players` (fewer than 2 or more than 10, or one named `POT`),
-    /// `opening_scores` (poker keeps no score: only `null` or `{}`).
+    /// Starts a session. Errors name `players` (not 2–10, or `POT`) or `opening_scores`.
     pub fn start(
         agreements: Agreements,
         players: &[String],
@@ -115,8 +105,7 @@ impl Poker {
         Money::from_cents(units.saturating_mul(self.agreements.unit.cents()))
     }
 
-    /// The reckoning of `units` split as `split` says: the total, each winner's share and
-    /// who got an odd chip, in money and names (rules §1.11, S004).
+    /// The reckoning of `units` split: total, each share and the odd chips (rules §1.11, S004).
     fn shares_step(&self, units: i64, split: &pots::Split) -> Step {
         Step::Shares {
             total: self.money(units),
@@ -142,10 +131,9 @@ impl Poker {
         }
     }
 
-    /// `winners` in the order odd chips go (rules §1.11 step 4): clockwise from the
-    /// dealer's left, or by the highest card by suit (♠ > ♥ > ♦ > ♣) with
-    /// `high_card_by_suit` — in a low half by the lowest card (RRP: "the lowest card by
-    /// suit in all low games") unless `odd_chip_low_card: highest`.
+    /// `winners` in odd-chip order (rules §1.11 step 4): clockwise from the dealer's left,
+    /// or by highest card by suit with `high_card_by_suit` (in a low half the lowest, RRP,
+    /// unless `odd_chip_low_card: highest`).
     fn odd_chip_order(&self, hand: &Hand, winners: &[usize], low: bool) -> Vec<usize> {
         let n = self.players.len();
         let from_left = |s: &usize| (s + n - hand.dealer - 1) % n;
@@ -169,13 +157,11 @@ impl Poker {
         order
     }
 
-    /// Splits a pot or one half of it (`amount` units) among its `winners`, the odd chips
-    /// in the half's order ([`Self::odd_chip_order`]) but, unless the table agreed
-    /// `odd_chip_high_low: per_half`, first to winners who have none from this pot yet
-    /// (RRP: "no player may receive more than one odd chip"). `odd_in_pot` gathers who has
-    /// had one: this split's, and a lone high hand that took the division's odd chip
-    /// (`division_chip`: a high-low pot of an odd number of units). Returns the split and
-    /// whether the limit changed who got the odd chips.
+    /// Splits `amount` units among `winners`, odd chips in [`Self::odd_chip_order`] but
+    /// first to those without one from this pot (RRP), unless `odd_chip_high_low:
+    /// per_half`. `odd_in_pot` gathers who had one, including a lone high hand that took
+    /// the division's chip (`division_chip`). Returns the split and whether the limit
+    /// changed who got the odd chips.
     fn split_half(
         &self,
         hand: &Hand,
@@ -196,8 +182,7 @@ impl Poker {
         (split, limited)
     }
 
-    /// A split's shares in words (": Ann 0.25, Bob 0.25; the odd chip Ann (…)"), empty for a
-    /// pot or half won whole; `limited`: the one-chip-per-pot limit changed who got one.
+    /// A split's shares in words (": Ann 0.25, Bob 0.25; the odd chip Ann (…)").
     fn shares_words(&self, split: &pots::Split, low: bool, limited: bool) -> String {
         if split.shares.len() <= 1 {
             return String::new();
@@ -230,8 +215,7 @@ impl Poker {
         format!(": {}{odd}", each.join(", "))
     }
 
-    /// The odd-chip rule in words for one half: a low half's goes to the lowest card under
-    /// `high_card_by_suit` (RRP) unless the table agreed the highest.
+    /// The odd-chip rule in words for one half (a low half's: lowest card, RRP, unless agreed).
     fn odd_chip_words(&self, low: bool) -> &'static str {
         let a = &self.agreements;
         if low
@@ -254,9 +238,7 @@ impl Poker {
         words.get(seat).cloned().flatten()
     }
 
-    /// "Ann's flush beats Bob's straight" (or "… tie with … beating …"): the winners of a
-    /// half shown from cards against the best hand they beat, "on the kickers" when the
-    /// two hands share their words.
+    /// "Ann's flush beats Bob's straight" ("on the kickers" when the words are equal).
     fn beats(&self, hand: &Hand, low: bool, winners: &[usize], beaten: usize) -> String {
         let first = winners.first().copied().unwrap_or(0);
         let (theirs, lost) = (
@@ -388,8 +370,7 @@ impl Game for Poker {
         Poker::start(agreements, players, opening_scores)
     }
 
-    /// The pot holds odd chips carried to the next hand; cash put into or taken from it is
-    /// a `payment` to or from `POT` (session-format).
+    /// `POT` holds carried odd chips; cash into or out of it is a `payment` (session-format).
     fn house_accounts(&self) -> Vec<&'static str> {
         vec![POT]
     }
@@ -400,9 +381,7 @@ impl Game for Poker {
         }
     }
 
-    /// Closing shares out the odd chips still carried in `POT` by the remainder rule:
-    /// equal whole-unit shares to the seated players, the leftover one unit each from the
-    /// player on the left of the last dealer (session-format, "Precise readings").
+    /// Closing shares out `POT`'s chips: whole units, leftovers from the last dealer's left.
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         if self.carried == 0 {
             return Ok(Outcome::new(
@@ -448,8 +427,7 @@ impl Game for Poker {
         .citing("session-format: the remainder rule"))
     }
 
-    /// One money column per player in seat order, and the `POT` column when odd chips are
-    /// carried.
+    /// One money column per player in seat order, and `POT` when chips are carried.
     fn layout(&self, table: &Table) -> Layout {
         let mut columns = Column::per_player(table.everyone(), Tally::Money);
         if self.agreements.odd_chip == OddChip::Carry {

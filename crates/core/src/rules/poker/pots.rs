@@ -1,6 +1,5 @@
-//! Pots from contributions (rules §1.11 "Pot computation", RRP: "all side pots and the main
-//! pot will be split as separate pots") and equal splits in whole chips. Pure arithmetic in
-//! **units** (`smallest_unit`s, whole chips), seats by their index in the seating.
+//! Pots from contributions (rules §1.11; RRP: each pot "split as separate pots") and equal
+//! splits, in **units** (`smallest_unit`s); seats are indices.
 
 /// One pot: its size in units and who may win it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,14 +12,12 @@ pub struct Pot {
     pub eligible: Vec<usize>,
 }
 
-/// Builds the main pot and every side pot (rules §1.11 steps 1–2): the levels are the
-/// distinct contributions of the all-in players and the biggest contribution; the pot of
-/// level L (previous level P) holds Σ over every player of `min(c, L) − min(c, P)`, so a
-/// folded player's money sits in every pot it reached; the eligible players are those not
-/// folded who put in at least L. `contributions`, `folded` and `all_in` are per seat.
+/// Builds the main and side pots (rules §1.11 steps 1–2): levels are the all-in players'
+/// contributions and the biggest; the pot of level L above P holds Σ `min(c, L) − min(c,
+/// P)`, so folded money sits in every pot it reached; the eligible are the unfolded who
+/// put in at least L. Inputs are per seat.
 ///
-/// Errors: the level (units) of a pot that nobody still in the hand can win (money beyond
-/// what any remaining player put in, which the betting cannot produce).
+/// Errors: the level (units) of a pot nobody still in can win.
 pub fn build(contributions: &[i64], folded: &[bool], all_in: &[bool]) -> Result<Vec<Pot>, i64> {
     let mut levels: Vec<i64> = contributions
         .iter()
@@ -71,10 +68,9 @@ pub struct Split {
     pub carried: i64,
 }
 
-/// Splits `amount` units equally in whole units among `winners` (rules §1.11 step 3); the
-/// leftover (fewer chips than winners) goes one chip each to the first winners in the order
-/// given, so nobody gets more than one odd chip per pot (RRP), or, with `carry`, stays for
-/// the next pot (OCC). No winners: nothing is shared (the caller never asks).
+/// Splits `amount` units equally among `winners` (rules §1.11 step 3); leftover chips go
+/// one each to the first winners in order (RRP), or with `carry` stay for the next pot
+/// (OCC).
 pub fn split(amount: i64, winners: &[usize], carry: bool) -> Split {
     let n = winners.len() as i64;
     if n == 0 {
@@ -103,19 +99,15 @@ pub fn split(amount: i64, winners: &[usize], carry: bool) -> Split {
     }
 }
 
-/// The two halves of a high-low pot of `amount` units, `(high, low)`: the high half takes
-/// the chip that does not divide (RRP: "the high hand receives the odd chip in a split
-/// between the high and the low hands"; rules §1.11 step 4).
+/// The halves of a high-low pot, `(high, low)`; the high half takes the odd chip (RRP).
 pub fn halves(amount: i64) -> (i64, i64) {
     let low = amount / 2;
     (amount - low, low)
 }
 
-/// Puts the winners who already have an odd chip from this pot (`already`) after the rest,
-/// keeping each group's order, so that [`split`] gives the next odd chips to those who have
-/// none yet and a player takes a second only when every tied winner has one (RRP: "no
-/// player may receive more than one odd chip"; identical hands split "as evenly as
-/// possible"). Returns whether the order changed.
+/// Moves the winners who already had an odd chip from this pot (`already`) after the rest,
+/// so a second odd chip goes only once every tied winner has one (RRP). Returns whether the
+/// order changed.
 pub fn without_second_odd_chip(order: &mut [usize], already: &[usize]) -> bool {
     let before = order.to_vec();
     order.sort_by_key(|s| already.contains(s));

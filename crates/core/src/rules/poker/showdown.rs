@@ -1,7 +1,5 @@
-//! The showdown of a poker hand (rules §1.11, §3 items 32–33, S004, session-format):
-//! tie groups of places, best first (`showdown`, `showdown_low`), or each player's cards
-//! (`cards`, with the board of a board variant), read into the ranks that share the pots.
-//! Split from [`super::hand`], which reads the rest of the hand.
+//! The showdown of a poker hand (rules §1.11, §3 items 32–33, S004; session-format): tie
+//! groups (`showdown`, `showdown_low`) or cards (with a board), read into ranks.
 
 use serde_json::{Map, Value};
 
@@ -11,9 +9,7 @@ use super::cards::{self, Card};
 use super::hand::{Showdown, SplitKind, WrittenHand, seat_of};
 use crate::rules::{Field, RuleError};
 
-/// The showdown: tie groups (`showdown`, `showdown_low`) or the cards, checked against the
-/// split and the agreements; with one player left he takes it all. Errors name
-/// `showdown`, `showdown_low` or `cards`.
+/// The showdown, by places or cards. Errors name `showdown`, `showdown_low` or `cards`.
 pub(super) fn read_showdown(
     w: &WrittenHand,
     players: &[String],
@@ -83,11 +79,9 @@ pub(super) fn read_showdown(
 /// Tie groups of seats, best first.
 type Places = Vec<Vec<usize>>;
 
-/// A showdown given as places (`groups`, best first): the high places, and the low ones
-/// when given, which a high-low hand between two or more needs (rules §1.11); under
-/// 8-or-better a low that does not qualify has no low place. Places cannot decide an odd
-/// chip that goes by the highest card by suit (session-format). `still_in` counts the
-/// players left. Errors name `showdown`, `showdown_low` or `cards`.
+/// A showdown by places: high, and low where a high-low hand between two or more needs it
+/// (rules §1.11; a non-qualifying 8-or-better low has none). Places cannot decide a
+/// highest-card odd chip. Errors name `showdown`, `showdown_low` or `cards`.
 fn read_places(
     w: &WrittenHand,
     groups: &[Vec<String>],
@@ -120,9 +114,7 @@ fn read_places(
     Ok((high, low))
 }
 
-/// Tie groups of names to seats: every player still in the hand exactly once (at most
-/// once when `partial`: an 8-or-better low showdown lists only the lows that qualify), no
-/// folded player, no empty group.
+/// Tie groups of names to seats: each player still in once, no folded player.
 fn read_groups(
     groups: &[Vec<String>],
     players: &[String],
@@ -196,10 +188,7 @@ struct Seen<'a> {
     board: &'a [Card],
 }
 
-/// Reads every shown hand (`cards`): every player still in the hand shows his cards
-/// ([`board::parse_player`]: five to seven, or the variant's hole cards), folded players
-/// none; no card twice at the table, board included; jokers only when wild, at most two in
-/// the pack.
+/// Reads every shown hand: all still in, none folded; no card twice; jokers only when wild.
 fn read_shown(
     map: &Map<String, Value>,
     seen: &Seen<'_>,
@@ -267,10 +256,7 @@ fn read_shown(
     Ok(hands)
 }
 
-/// Ranks the showdown from the cards ([`read_shown`]), each hand with the board as the
-/// variant allows ([`board::high`], [`board::low`]). Under 8-or-better a low that does not
-/// qualify is left out of the low groups, so it wins no low half. The odd chip's card by
-/// suit is the player's own (hole) cards: the board is everyone's.
+/// Ranks the showdown from the cards with the board; non-qualifying lows are left out.
 fn read_cards(
     map: &Map<String, Value>,
     seen: &Seen<'_>,
@@ -324,10 +310,8 @@ fn read_cards(
     Ok(())
 }
 
-/// The lowest natural card of a hand by rank, then suit (♣ lowest): who gets a tied low
-/// half's odd chip under `high_card_by_suit` (RRP: "the lowest card by suit in all low
-/// games"). The ace is rank 1 where aces play low (`ace_to_five`), 14 under
-/// `deuce_to_seven`; jokers have no suit and do not count.
+/// The lowest natural card by rank, then suit (♣ lowest), for a tied low half's odd chip
+/// (RRP); the ace is 1 under `ace_to_five`, 14 under `deuce_to_seven`; jokers do not count.
 fn low_card(hand: &[cards::Card], rule: cards::LowRule) -> Option<(u8, cards::CardSuit)> {
     hand.iter()
         .filter_map(|c| match *c {

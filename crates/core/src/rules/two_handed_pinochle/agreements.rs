@@ -1,6 +1,5 @@
-//! The table agreements of a Two-handed Pinochle session (rules §1.9, §3 item 29), named as
-//! `docs/session-format.md` names them: `stake`, `mode`, `target`, `target_step`,
-//! `round_partial_count_on_declare_out`. Unknown agreements are refused (usually typos).
+//! Two-handed Pinochle's table agreements (rules §1.9, §3 item 29; session-format).
+//! Unknown agreements are refused.
 
 use serde::Deserialize;
 
@@ -12,12 +11,10 @@ use crate::rules::typed::{Stake, TableAgreements, points_within, thousand, two_f
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
-    /// A match to `target` (1,000) over a series of deals; when both players reach the
-    /// target after a deal the game goes on to `target + target_step` (1,250), and so on.
+    /// A match to `target`; both reaching it after a deal raise it by `target_step`.
     #[default]
     Match,
-    /// Every deal is a game: the higher total wins; equal totals are a draw (rules §3 item
-    /// 29, [R]: S004 gives no tie rule).
+    /// Every deal is a game: the higher total wins; equal is a draw (rules §3 item 29 [R]).
     SingleDeal,
 }
 
@@ -31,25 +28,21 @@ impl Mode {
     }
 }
 
-/// The largest target or step accepted, in points: far beyond any real game (S004 plays to
-/// 1,000), small enough that scores stay far from overflow.
+/// The largest target or step accepted, in points: far beyond S004's 1,000, far from overflow.
 pub const MAX_TARGET: i64 = 1_000_000;
 
 /// Every agreement of a Two-handed Pinochle session, validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Agreements {
-    /// Money per game won, in cents: the loser pays it to the winner; a drawn single deal
-    /// pays nothing (session-format). Zero plays for points only.
+    /// Money per game won, in cents, paid by the loser; a draw pays nothing.
     pub stake: Money,
     /// Match to a target, or every deal a game.
     pub mode: Mode,
     /// The score that wins a match game, in points (S004: 1,000).
     pub target: i64,
-    /// How far the game goes on when both players reach the target after the same deal, in
-    /// points (S004: 1,000 → 1,250 → 1,500).
+    /// How far the target rises when both reach it after one deal, in points (S004: 250).
     pub target_step: i64,
-    /// Rules §3 item 29 ([R] default true): a declare-out's partial trick count is rounded
-    /// by the same 7-or-more rule as a full count.
+    /// Rules §3 item 29 ([R] default true): a declare-out's partial count is rounded.
     pub round_partial_count: bool,
 }
 
@@ -69,17 +62,12 @@ pub struct Written {
     round_partial_count_on_declare_out: bool,
 }
 
-/// Read ([`TableAgreements::read`]) from the `agreements` object of a session document; a missing field takes its
-/// default (`stake` "0.00", `mode` "match", `target` 1000, `target_step` 250,
-/// `round_partial_count_on_declare_out` true). In `single_deal` mode the match
-/// agreements are accepted and not used. Errors name the field (`agreements.target`): a
-/// negative stake, a target or step outside 1–[`MAX_TARGET`], an unknown mode or field.
+/// Defaults: `stake` "0.00", `mode` "match", `target` 1000, `target_step` 250,
+/// `round_partial_count_on_declare_out` true; `single_deal` ignores the match ones. Errors
+/// name the field (`agreements.target`).
 impl TableAgreements for Agreements {
     type Written = Written;
 
-    /// Checks the written agreements against the rules; errors name the agreement bare
-    /// ([`TableAgreements::read`] puts `agreements.` before it), the stake is checked as it is
-    /// read ([`Stake`]).
     fn check(w: Written) -> Result<Agreements, RuleError> {
         let (target, step) = (w.target, w.target_step);
         points_within(

@@ -1,14 +1,12 @@
-//! What a played-out Two-handed Pinochle deal does to the game (rules §1.9): in single
-//! deals it is a game won by the higher total; in a match it wins the game for one player
-//! alone at the target, or sends the game on to the next step when both reach it.
+//! What a played-out Two-handed Pinochle deal does to the game (rules §1.9): single deals
+//! are games; in a match one player alone at the target wins, both raise it.
 
 use serde_json::json;
 
 use super::{Standing, TwoHanded, judge, pts};
 use crate::rules::{Mark, Outcome, RuleError, SheetLine, Step, Tone};
 
-/// A deal scored, before the mode judges it: both scores after it, its words, its sheet
-/// line and its steps.
+/// A deal scored, before the mode judges it.
 pub(super) struct Dealt {
     /// Both players' scores after the deal (the deal's totals alone in single deals).
     pub after: [i64; 2],
@@ -21,8 +19,7 @@ pub(super) struct Dealt {
 }
 
 impl TwoHanded {
-    /// Single deals: the deal is a game, won by the higher total, equal totals a draw
-    /// (rules §1.9, §3 item 29), settled at once.
+    /// Single deals: the higher total wins, equal is a draw (rules §1.9, §3 item 29).
     pub(super) fn single_deal(&mut self, dealt: Dealt) -> Outcome {
         let Dealt {
             after,
@@ -74,8 +71,7 @@ impl TwoHanded {
         }
     }
 
-    /// A match: one player alone at the target wins the game; both at it send the game on
-    /// to the next step (rules §1.9, S004). Errors: a target raised past counting.
+    /// A match: one alone at the target wins; both raise it (rules §1.9, S004).
     pub(super) fn match_deal(&mut self, dealt: Dealt) -> Result<Outcome, RuleError> {
         let game = self.game_number();
         let after = dealt.after;

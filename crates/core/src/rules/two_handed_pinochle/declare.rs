@@ -1,5 +1,4 @@
-//! A declaring out in a Two-handed Pinochle match (rules §1.9): the claimant's score with
-//! this deal's melds and his trick points so far against the target in force.
+//! Declaring out in a Two-handed Pinochle match (rules §1.9).
 
 use serde_json::json;
 
@@ -8,9 +7,7 @@ use super::hand::{self, DeclareOut, WrittenDeclare, rounded};
 use super::{TwoHanded, pts};
 use crate::rules::{Cell, Detail, Mark, Outcome, RuleError, SheetLine, Step, Tally, Tone};
 
-/// A declare-out counted: the claimant's seat `c` and the other's `o`, the claimant's
-/// trick points so far as written and as counted (with the words of the rounding), this
-/// deal's melds of each seat, and the scores before (the claimant's) and after.
+/// A declare-out counted: seats, trick points so far, this deal's melds, scores.
 struct Claim {
     c: usize,
     o: usize,
@@ -25,9 +22,9 @@ struct Claim {
 }
 
 impl TwoHanded {
-    /// A declare-out (match mode): the claimant's score with this deal's melds and his trick
-    /// points so far (rounded by agreement) is checked against the target in force; at or
-    /// over it he wins even if the other player has more, under it he loses (rules §1.9).
+    /// A declare-out (match): the claimant's score with this deal's melds and his trick
+    /// points so far (rounded by agreement) at or over the target wins, even if the other
+    /// has more; under it loses (rules §1.9).
     pub(super) fn declare_out(&mut self, event: WrittenDeclare) -> Result<Outcome, RuleError> {
         if self.agreements.mode == Mode::SingleDeal {
             return Err(RuleError::new(
@@ -87,9 +84,7 @@ impl TwoHanded {
         })
     }
 
-    /// The claim counted: the claimant's score before, this deal's melds, his trick points
-    /// so far counted (rounded by agreement), both scores after and whether he made it.
-    /// Errors: scores grown past counting.
+    /// The claim counted. Errors: scores grown past counting.
     fn claim(&self, d: &DeclareOut) -> Result<Claim, RuleError> {
         let (c, o) = (d.claimant, 1 - d.claimant);
         let counted = if self.agreements.round_partial_count {
@@ -129,8 +124,7 @@ impl TwoHanded {
         })
     }
 
-    /// The claim in words, up to the verdict: "Ann declared out: 850 + meld 60 + tricks so
-    /// far 87 → 90 = 1,000 against the game of 1,000".
+    /// The claim in words: "Ann declared out: 850 + meld 60 + tricks so far 87 → 90 = 1,000".
     fn claim_words(&self, claim: &Claim) -> String {
         let mut why = format!(
             "{} declared out: {} + meld {} + tricks so far {}{} = {} against the game of {}",
@@ -148,8 +142,7 @@ impl TwoHanded {
         why
     }
 
-    /// The sheet's line for a claim: out or short, the claimant's meld and tricks so far,
-    /// and the other player's meld when he melded in this deal.
+    /// The sheet's line for a claim: out or short, melds and tricks.
     fn claim_line(&self, claim: &Claim) -> SheetLine {
         let (c, o) = (claim.c, claim.o);
         let claimant = self.name(c).to_string();

@@ -1,11 +1,6 @@
-//! What the pages need of Two-handed Pinochle: the agreements the new-session form offers,
-//! the agreements in words for the sheet, what the hand form offers, and the hand form read
-//! into a `hand` or `declare_out` event (rules §1.9, `docs/session-format.md`).
-//!
-//! The form is short for the table: the dealer, a tap for a turned-up dix, one meld number
-//! per player, and the trick points of **one** player (the other's are 250 minus them). A
-//! match form also asks how the deal ended: played out, or declared out by a player, whose
-//! trick points are then his count so far.
+//! Two-handed Pinochle's pages: new-session agreements, the agreements in words, and the
+//! hand form (rules §1.9): dealer, dix tap, one meld per player, one player's trick points
+//! (the other's are the rest of 250); a match also asks whether someone declared out.
 
 use std::collections::BTreeMap;
 
@@ -102,9 +97,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
     summary
 }
 
-/// What the hand form offers: the two players (each with the most trick points, 250) and,
-/// in a match, who may declare out; `note` says when the game has gone past the agreed
-/// target.
+/// What the hand form offers: both players and, in a match, who may declare out.
 pub fn offer(players: &Players, mode: Mode, note: Option<String>) -> HandFormSpec {
     let mut lists = vec![(
         "players",
@@ -132,11 +125,7 @@ pub fn offer(players: &Players, mode: Mode, note: Option<String>) -> HandFormSpe
     }
 }
 
-/// The hand form as submitted (`templates/games/two_handed_pinochle/hand_form.html`): the
-/// dealer, the dix tap, how the deal ended (`claimant`: empty when played out), and per
-/// player `melds.<name>` and `tricks.<name>` (in `per_player`, read by name: the form's
-/// field names carry the players' names). Every field optional, so a missing one is asked
-/// for by name.
+/// The submitted hand form (`templates/games/two_handed_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
@@ -150,8 +139,7 @@ pub struct Form {
     per_player: BTreeMap<String, String>,
 }
 
-/// What the form stands for: a played-out deal or a declare-out, each written exactly as
-/// the session document writes its event.
+/// What the form stands for: a played deal or a declare-out, as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Written {
@@ -162,8 +150,7 @@ pub enum Written {
 }
 
 impl Form {
-    /// The players the form names: every `melds.<name>` and `tricks.<name>` field, in the
-    /// order of their names.
+    /// The players the form names in `melds.<name>` and `tricks.<name>`, by name.
     fn named(&self) -> Vec<String> {
         let mut names: Vec<String> = self
             .per_player
@@ -179,9 +166,7 @@ impl Form {
         names
     }
 
-    /// A `declare_out` by `claimant` (rules §1.9, S004): his trick points so far, required,
-    /// and nobody else's; the dealer's turned-up dix among the melds. Errors name the
-    /// `tricks.<name>` field at fault.
+    /// A `declare_out` by `claimant` (rules §1.9, S004). Errors name `tricks.<name>`.
     fn declare(
         &self,
         claimant: &str,
@@ -215,9 +200,7 @@ impl Form {
         }))
     }
 
-    /// Both players' trick points of a played deal: as entered, or one entered and the
-    /// other's 250 minus it (rules §1.9: the counters add up to 250). Errors name the
-    /// `tricks.<name>` field at fault, or `tricks` with no player named.
+    /// Both players' trick points, one may be the rest of 250. Errors name `tricks.<name>`.
     fn tricks(&self, names: &[String]) -> Result<BTreeMap<String, i64>, RuleError> {
         let mut given = Vec::new();
         for name in names {
@@ -269,12 +252,9 @@ impl Form {
 impl hand_form::HandForm for Form {
     type Written = Written;
 
-    /// The event as the session document writes it. Without a claimant: a `hand` with the
-    /// dealer, the turned-up dix, every meld (empty is 0) and both players' trick points,
-    /// the one left empty being 250 minus the other. With a claimant (match mode): a
-    /// `declare_out` with the melds, the dealer's turned-up dix counted in his melds (it is
-    /// scored at once, S004), and the claimant's trick points as `tricks_so_far`. Errors
-    /// name the form's field and ask for what is missing or say what does not fit.
+    /// Without a claimant a `hand`; with one (match) a `declare_out`, the turned-up dix in
+    /// the dealer's melds (scored at once, S004) and the claimant's tricks as
+    /// `tricks_so_far`.
     fn written(self) -> Result<Written, RuleError> {
         let names = self.named();
         let dealer = self

@@ -1,5 +1,4 @@
-//! One Two-handed Pinochle deal as entered at the table, and a declare-out, checked against
-//! the rules (rules §1.0, §1.9, S004) and the session format:
+//! One Two-handed Pinochle deal or declare-out, checked (rules §1.0, §1.9, S004):
 //!
 //! ```json
 //! { "type": "hand", "dealer": "Bob", "turn_up_dix": true,
@@ -7,10 +6,9 @@
 //! { "type": "declare_out", "claimant": "Ann", "melds": { "Ann": 40 }, "tricks_so_far": 47 }
 //! ```
 //!
-//! Melds are points (a shown dix counts 10 in its holder's melds); a missing player's melds
-//! are 0. `tricks` are each player's raw trick points, both players listed, adding up to 250
-//! with the last trick; rounding them is the service's job ([`rounded`]). `turn_up_dix`
-//! (default false) gives the dealer 10 for a dix turned up as the trump card.
+//! Melds are points (a shown dix counts 10), missing as 0. `tricks` are raw trick points of
+//! both players, summing to 250; [`rounded`] counts them. `turn_up_dix` (default false)
+//! gives the dealer 10.
 
 use std::collections::BTreeMap;
 
@@ -20,18 +18,14 @@ use serde_json::{Map, Value};
 use crate::rules::partnership::ALL_TRICK_POINTS;
 use crate::rules::{Field, RuleError, fields};
 
-/// The most one player can meld in one deal, in points: at most 12 melds (one each time he
-/// wins one of the 12 tricks before the stock runs out, S004 "Melding is subject to…") of
-/// at most 300 each (double pinochle, the largest meld in S004's table), and the two dix
-/// shown with them (10 each). A larger number is a typing slip, not a deal.
+/// The most one player can meld in one deal, in points: 12 melds of at most 300, two dixes.
 pub const MAX_MELD: i64 = 12 * 300 + 2 * 10;
 
 /// A dix turned up as the trump card: 10 points to the dealer (S004 "Melding the dix").
 pub const TURN_UP_DIX: i64 = 10;
 
-/// Trick points rounded as S004 counts them: in tens, a remainder of 7 or more counts as 10
-/// (rules §1.9: `10 × floor((raw + 3) / 10)`; 87 → 90, 126 → 120, 125 → 120, 127 → 130).
-/// `raw` is a count of 0–250 points.
+/// Trick points counted in tens, 7 or more rounding up (rules §1.9: `10 × floor((raw + 3)
+/// / 10)`; 87 → 90, 126 → 120, 127 → 130). `raw` is 0–250.
 pub fn rounded(raw: i64) -> i64 {
     10 * (raw + 3).div_euclid(10)
 }
@@ -62,8 +56,7 @@ impl Deal {
         }
     }
 
-    /// What the deal adds to the score of the player in `seat`, in points: his melds, his
-    /// rounded trick points and the turned-up dix (rules §1.9).
+    /// What the deal adds to seat `seat`, in points: melds, rounded tricks, dix (rules §1.9).
     pub fn total(&self, seat: usize) -> i64 {
         let melds = self.melds.get(seat).copied().unwrap_or(0);
         let tricks = self.tricks.get(seat).copied().map_or(0, rounded);
@@ -101,8 +94,7 @@ pub struct WrittenDeal {
     pub tricks: BTreeMap<String, i64>,
 }
 
-/// A `declare_out` event as the session document writes it (and as the hand form builds
-/// it).
+/// A `declare_out` event as written (and as the hand form builds it).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenDeclare {
@@ -123,17 +115,15 @@ pub fn seat_of(players: &Players, name: &str) -> Option<usize> {
     players.iter().position(|p| p == name)
 }
 
-/// Reads a `hand` event and refuses what the rules or the cards make impossible. Errors name
-/// the field: `all_passed` (there is no bidding to pass); `dealer` not a player;
-/// `melds.Zed` / `tricks.Zed` not a player; a meld that is negative, not a multiple of 10 or
-/// above [`MAX_MELD`]; a player's `tricks` missing, outside 0–250, or 1 or 249 (no cards
-/// make 1 point: the smallest counter is a jack, 2); `tricks` not adding up to 250.
+/// Reads and checks a `hand`. Errors name the field: `all_passed` (no bidding); `dealer`
+/// not a player; `melds.Zed` / `tricks.Zed` not a player; a meld negative, not in tens or
+/// over [`MAX_MELD`]; `tricks` missing, outside 0–250, 1 or 249 (no cards make 1), or not
+/// summing to 250.
 pub fn read_deal(event: &Map<String, Value>, players: &Players) -> Result<Deal, RuleError> {
     check_deal(written_deal(event)?, players)
 }
 
-/// Reads a `hand` event into its written shape, refusing `all_passed` by name first: there
-/// is no bidding, so no deal is passed out (rules §1.9).
+/// Reads a `hand` as written, refusing `all_passed` by name (no bidding, rules §1.9).
 pub fn written_deal(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
     fields::read_unbid(
         event,
@@ -185,8 +175,7 @@ pub fn check_deal(w: WrittenDeal, players: &Players) -> Result<Deal, RuleError> 
     })
 }
 
-/// Reads a `declare_out` event. Errors name the field: `claimant` not a player; the melds as
-/// for a deal; `tricks_so_far` outside 0–250, or 1 or 249 (no cards make them).
+/// Reads a `declare_out`. Errors name `claimant`, the melds, or `tricks_so_far`.
 pub fn read_declare_out(
     event: &Map<String, Value>,
     players: &Players,
@@ -194,8 +183,7 @@ pub fn read_declare_out(
     check_declare_out(fields::read(event)?, players)
 }
 
-/// Checks a `declare_out` event already read into its written shape, as
-/// [`read_declare_out`] says.
+/// Checks a `declare_out` as written, as [`read_declare_out`] says.
 pub fn check_declare_out(w: WrittenDeclare, players: &Players) -> Result<DeclareOut, RuleError> {
     let claimant = seat_of(players, &w.claimant).ok_or_else(|| {
         RuleError::new(
@@ -212,8 +200,7 @@ pub fn check_declare_out(w: WrittenDeclare, players: &Players) -> Result<Declare
     })
 }
 
-/// The entries of `{player: points}` by seat; a name that is not a player is refused as
-/// `<field>.<name>`.
+/// `{player: points}` by seat; a non-player is refused as `<field>.<name>`.
 fn per_player(
     map: &BTreeMap<String, i64>,
     players: &Players,
@@ -234,8 +221,7 @@ fn per_player(
     Ok(out)
 }
 
-/// Each player's melds (0 when not listed), checked: whole tens (every meld and the dix
-/// are, rules §1.0), from 0 to [`MAX_MELD`].
+/// Each player's melds (0 if absent): whole tens (rules §1.0), 0–[`MAX_MELD`].
 fn read_melds(map: &BTreeMap<String, i64>, players: &Players) -> Result<[i64; 2], RuleError> {
     let given = per_player(map, players, "melds")?;
     let mut melds = [0; 2];
@@ -271,8 +257,7 @@ fn read_melds(map: &BTreeMap<String, i64>, players: &Players) -> Result<[i64; 2]
     Ok(melds)
 }
 
-/// A raw count of trick points: 0–250, and neither 1 nor 249 (the old-timers' count of
-/// S004: no set of cards is worth 1 point, so none is worth 249 of the 250).
+/// A raw trick count: 0–250, never 1 or 249 (S004: no cards are worth 1 point).
 fn check_count(field: &Field, raw: i64) -> Result<(), RuleError> {
     if !(0..=ALL_TRICK_POINTS).contains(&raw) {
         return Err(RuleError::new(

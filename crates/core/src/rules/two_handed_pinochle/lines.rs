@@ -1,5 +1,4 @@
-//! What a Two-handed Pinochle deal shows: its steps, its words and its sheet line
-//! (rules §1.9: melds, a turned-up dix, trick points counted in tens).
+//! A Two-handed Pinochle deal's steps, words and sheet line (rules §1.9).
 
 use super::agreements::Mode;
 use super::hand::{self, Deal, rounded};
@@ -32,8 +31,7 @@ impl TwoHanded {
             .collect()
     }
 
-    /// The deal in words: "Bob dealt: Ann meld 60 + tricks 97 → 100 = +160 → 1,010; Bob
-    /// meld 40 + tricks 153 → 150 + dix 10 = +200 → 890 (rules §1.9)".
+    /// The deal in words: "Bob dealt: Ann meld 60 + tricks 97 → 100 = +160 → 1,010; …".
     pub(super) fn deal_words(&self, deal: &Deal, added: [i64; 2], after: [i64; 2]) -> String {
         let parts: Vec<String> = (0..2)
             .map(|seat| {
@@ -66,8 +64,7 @@ impl TwoHanded {
         )
     }
 
-    /// The sheet's line for a deal: the dealer, a turned-up dix, each player's meld and
-    /// tricks (raw → counted), and both scores.
+    /// The sheet's line for a deal: dealer, dix, meld and tricks (raw → counted), scores.
     pub(super) fn deal_line(&self, deal: &Deal, added: [i64; 2], after: [i64; 2]) -> SheetLine {
         let mut details = Vec::new();
         for seat in 0..2 {

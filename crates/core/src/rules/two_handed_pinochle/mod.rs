@@ -1,16 +1,10 @@
-//! Two-handed Pinochle (rules §1.9, S004, the Hoyle/Bicycle-style text): two players, each
-//! for himself, scoring melds as they are made, 10 for a dix turned up by the dealer, and
-//! their trick points counted in tens with 7 or more rounding up.
+//! Two-handed Pinochle (rules §1.9, S004): each for himself, melds scored as made, 10 for
+//! a dix the dealer turns up, trick points counted in tens (7 or more rounds up).
 //!
-//! Two ways to play (`mode`): a **match** to 1,000 over a series of deals, which goes on to
-//! 1,250, 1,500, … whenever both players reach the target after the same deal, however far
-//! one is ahead, and which either player may end by **declaring out** during a deal; or
-//! **single deals**, each deal a game won by the higher total (equal totals a draw, rules §3
-//! item 29). Each finished game is settled at once: the loser pays the winner the stake;
-//! nothing is paid for a draw or for a game unfinished at the close. The next deal after a
-//! game starts a new game from 0 at the agreed target (`opening_scores` seed the first game
-//! only). Modules: [`agreements`], [`hand`] (reading and checking a deal or a
-//! declare-out), [`form`] (the pages' side).
+//! `mode`: a **match** to 1,000, raised by 250 whenever both reach it on one deal, which a
+//! player may end by **declaring out**; or **single deals**, each a game (equal is a draw,
+//! rules §3 item 29). The loser of a finished game pays the stake; draws and games
+//! unfinished at the close pay nothing.
 
 pub mod agreements;
 mod deal;
@@ -63,16 +57,13 @@ const MAX_OPENING: i64 = 10 * MAX_TARGET;
 enum Standing {
     /// Exactly one player has reached the target: he wins.
     Won(usize),
-    /// Nobody has won; the game is now played to `target` (raised by whole steps while both
-    /// players had reached it).
+    /// Nobody won; the game goes on to `target` (raised while both had reached it).
     Goes { target: i64 },
 }
 
-/// Judges match scores against the target in force: one player at or over it and the other
-/// under it wins; both at or over it send the game on to the first `target + k × step` that
-/// not both have reached (1,000 → 1,250, "even if one has 1,130 and the other 1,000"; both
-/// over 1,250 → 1,500, S004), and nobody wins on that deal. Errors: a target past the
-/// integers (never at a real table).
+/// Judges match scores: one alone at or over the target wins; both raise it to the first
+/// `target + k × step` not both have reached (S004 "even if one has 1,130 and the other
+/// 1,000"), and nobody wins on that deal. Errors: a target past the integers.
 fn judge(scores: [i64; 2], target: i64, step: i64) -> Result<Standing, RuleError> {
     let [a, b] = scores;
     match (a >= target, b >= target) {
@@ -90,8 +81,7 @@ fn judge(scores: [i64; 2], target: i64, step: i64) -> Result<Standing, RuleError
     }
 }
 
-/// The engine of one Two-handed Pinochle session: the agreements, the two players, the
-/// game in progress (scores and the target in force) and the games already finished.
+/// The engine of one Two-handed Pinochle session: the game in progress and games finished.
 #[derive(Debug, Clone)]
 pub struct TwoHanded {
     agreements: Agreements,
@@ -100,17 +90,14 @@ pub struct TwoHanded {
     target: i64,
     carried_in: Option<[i64; 2]>,
     deals_this_game: usize,
-    /// How many games are finished (the fold keeps the games themselves, once).
     games: usize,
 }
 
 impl TwoHanded {
-    /// Starts a session for `players` (exactly two, seat order) under `agreements`, with the
-    /// first game's `opening_scores` (`{"Ann": 850}`, a missing player at 0). Errors name
-    /// the field: `players`; an opening score of someone else, not a whole ten from 0 up,
-    /// any at all in `single_deal` mode (every deal is its own game), or one that already
-    /// won (one player at or over the target, the other under it). Both at or over the
-    /// target is a game gone on to the next step.
+    /// Starts a session for two `players` with the first game's `opening_scores`
+    /// (`{"Ann": 850}`). Errors name the field: `players`; a score of a non-player, not a
+    /// whole ten ≥ 0, any in `single_deal` mode, or one already won. Both at or over the
+    /// target is a game gone on.
     pub fn start(
         agreements: Agreements,
         players: &[String],
@@ -186,9 +173,7 @@ impl TwoHanded {
             .collect()
     }
 
-    /// The game's payment: the loser pays the winner the stake; a draw or a points-only
-    /// session pays nothing (session-format). Returns the postings, the words and the same
-    /// as steps (the stake per game, the payment).
+    /// The loser pays the stake; a draw or zero stake pays nothing (session-format).
     fn settle(&self, winner: Option<usize>) -> (Postings, String, Vec<Step>) {
         let mut postings = Postings::new();
         let mut steps = Vec::new();
@@ -215,8 +200,7 @@ impl TwoHanded {
         (postings, words, steps)
     }
 
-    /// Ends the game in progress with `winner` (`None`: a draw) at `scores`: records it,
-    /// settles it, and starts the next game from 0 at the agreed target.
+    /// Ends the game with `winner` (`None`: a draw): records, settles, starts the next at 0.
     fn finish(
         &mut self,
         winner: Option<usize>,
@@ -276,9 +260,7 @@ impl TwoHanded {
     }
 }
 
-/// Reads `opening_scores`: `null`, `{}` or `{"Ann": 850, "Bob": 700}`, a missing player at 0
-/// (session-format). Scores only grow, by whole tens (melds, the dix and rounded tricks are
-/// all tens, rules §1.9), so a carried-in score is a whole ten from 0 up.
+/// Reads `opening_scores` (`{"Ann": 850}`): whole tens from 0 up (rules §1.9).
 fn read_opening(
     agreements: &Agreements,
     players: &Players,
@@ -340,8 +322,7 @@ impl Game for TwoHanded {
         TwoHanded::start(agreements, players, opening_scores)
     }
 
-    /// A declare-out ends the deal it was made in (rules §1.9), so it is numbered and undone as
-    /// one.
+    /// A declare-out ends its deal (rules §1.9), so it is numbered and undone as one.
     fn is_deal(&self, kind: &str) -> bool {
         matches!(kind, "hand" | "declare_out")
     }
@@ -353,9 +334,7 @@ impl Game for TwoHanded {
         }
     }
 
-    /// Closing pays nothing more: only a finished game is settled, so a game in progress is
-    /// left as it stands on the sheet (session-format: "A game unfinished at close pays
-    /// nothing").
+    /// Closing pays nothing more: a game in progress stays as it stands (session-format).
     fn close(&mut self, _ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {
         let words = match self.unfinished_scores() {
             Some(s) => format!(
@@ -371,14 +350,11 @@ impl Game for TwoHanded {
         })
     }
 
-    /// The running scores of the game in progress, `{"Ann": 850, "Bob": 700}` in seat order;
-    /// 0 each right after a game has ended, and always 0 with single deals (every deal is a
-    /// finished game).
+    /// The running scores in seat order; 0 after a game ends and with single deals.
     fn scores(&self) -> Option<Value> {
         Some(self.scores_json(self.scores))
     }
 
-    /// One points column per player, in seat order.
     fn layout(&self, _table: &Table) -> Layout {
         Layout {
             columns: Column::per_player((0..2).map(|seat| self.name(seat)), Tally::Points),
@@ -389,8 +365,7 @@ impl Game for TwoHanded {
         self.cells(None, self.scores)
     }
 
-    /// The first game's scores carried in from a paper sheet, when there are any, with the
-    /// target in force when they had both passed 1,000.
+    /// The first game's carried-in scores, with the target in force if both had passed it.
     fn start_line(&self) -> Option<SheetLine> {
         let carried = (self.games == 0).then_some(self.carried_in).flatten()?;
         let target = match judge(carried, self.agreements.target, self.agreements.target_step) {
@@ -412,8 +387,7 @@ impl Game for TwoHanded {
         form::summary(&self.agreements, currency)
     }
 
-    /// A match game with a deal played or scores carried in is unfinished: closing pays
-    /// nothing for it (session-format). Single deals are never left unfinished.
+    /// A match game with a deal played or scores carried in is unfinished and pays nothing.
     fn unfinished(&self) -> Option<String> {
         let s = self.unfinished_scores()?;
         Some(format!(

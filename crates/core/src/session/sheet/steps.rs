@@ -4,8 +4,7 @@ use super::{StepView, account_label, points};
 use crate::money::Money;
 use crate::rules::Step;
 
-/// A step in words (money as the sheet writes it, with the session's `currency` symbol:
-/// "$0.50"; the kitty as "Kitty").
+/// A step in words, money with the `currency` symbol ("$0.50"), the kitty as "Kitty".
 pub fn step_view(step: &Step, currency: &str) -> StepView {
     let cash = |m: &Money| m.shown(currency);
     let (what, gives) = match step {

@@ -11,8 +11,7 @@ pub struct Group {
     pub account: String,
     /// The head a player reads.
     pub label: String,
-    /// The head as shown: the label, or on a wide table its shortest unique start of at
-    /// least three letters ("Mar" for Margaret), spelled out in [`SheetView::legend`].
+    /// The head as shown: the label, or on a wide table a short start ([`SheetView::legend`]).
     pub short: String,
     /// The players behind a side ("Ann & Cy"), empty otherwise.
     pub members: String,
@@ -100,8 +99,7 @@ pub struct LineView {
     pub explanation: String,
     /// The reckoning step by step, for a player checking it by hand.
     pub steps: Vec<StepView>,
-    /// The rules the reckoning follows (`"rules §1.1"`), shown only in the row's "why"
-    /// details, never on its face.
+    /// The rules cited (`"rules §1.1"`), shown only in the row's details.
     pub rules: Vec<String>,
     /// Struck through: a later correction or undo changed this row's event.
     pub struck: bool,
@@ -132,8 +130,7 @@ impl LineView {
     }
 }
 
-/// One change of a row: what happened to it and when, the time as recorded (RFC 3339, UTC)
-/// for the page to show in the reader's own zone, and in words for a page without script.
+/// One change of a row: what and when (RFC 3339 UTC for the page's zone, and in words).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Changed {
     /// "corrected", "undone", "reopened", "changed", "no longer over".
@@ -144,8 +141,7 @@ pub struct Changed {
     pub words: String,
 }
 
-/// One step of the reckoning as a line of two parts: what was read or done ("Hoyle units,
-/// 300–340 (rules §1.3)", "Bob pays Ann") and what it gives ("3 units", "0.30").
+/// One step of the reckoning: what was read or done and what it gives ("Bob pays Ann", "0.30").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StepView {
     /// What was read or done.
@@ -163,8 +159,7 @@ pub struct SheetView {
     pub tally_heads: bool,
     /// How many columns a full-width cell spans.
     pub width: usize,
-    /// A table too wide for a hand cell beside its columns (more than [`WIDE`](super::WIDE)): each
-    /// hand's words get a full-width row above its numbers, and the sheet a smaller type.
+    /// Over [`WIDE`](super::WIDE) columns: each hand's words get their own row.
     pub wide: bool,
     /// The opening line (scores carried in, count-down start), if any.
     pub start: Option<LineView>,
@@ -180,8 +175,7 @@ pub struct SheetView {
     pub legend: Vec<(String, String)>,
 }
 
-/// What the sheet needs besides the fold: the session's id, whether it is open for
-/// corrections, and when each event was recorded, in words, by index.
+/// What the sheet needs besides the fold: session id, correctability, recording times.
 pub struct Context<'a> {
     /// The session's id (its row in the store), for links.
     pub session_id: i64,
@@ -189,7 +183,6 @@ pub struct Context<'a> {
     pub correctable: bool,
     /// When each event was recorded, RFC 3339 in UTC, by index.
     pub recorded: &'a BTreeMap<usize, String>,
-    /// The session's currency code ("USD"), for the symbol before each amount in the
-    /// reckoning's steps ("$0.50").
+    /// The session's currency code ("USD"), for symbols in the steps ("$0.50").
     pub currency: &'a str,
 }
