@@ -81,15 +81,25 @@ async fn write_facts(
     fold: &Fold,
     created_at: DateTime<Utc>,
 ) -> Result<(), AppError> {
-    let facts = session_facts(
+    let facts = facts_of(id, doc, fold)?;
+    hs::replace_session_facts(conn, id, club, &doc.game, created_at, &facts).await?;
+    Ok(())
+}
+
+/// Session `id`'s history facts as `doc` folded into `fold` now stands. Errors:
+/// [`AppError::Internal`] when the session no longer folds.
+pub(super) fn facts_of(
+    id: SessionId,
+    doc: &SessionDoc,
+    fold: &Fold,
+) -> Result<crate::history::SessionFacts, AppError> {
+    session_facts(
         fold,
         &doc.agreements,
         &doc.players,
         doc.opening_scores.as_ref(),
     )
-    .map_err(|r| AppError::Internal(format!("session {id} no longer folds: {r}")))?;
-    hs::replace_session_facts(conn, id, club, &doc.game, created_at, &facts).await?;
-    Ok(())
+    .map_err(|r| AppError::Internal(format!("session {id} no longer folds: {r}")))
 }
 
 /// Writes the facts of the club's sessions recorded before the history existed (a no-op

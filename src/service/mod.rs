@@ -320,20 +320,12 @@ fn appended(
 /// Club `club`'s history facts of the whole session `state` as it now stands, with its
 /// players. Errors: [`AppError::Internal`] when the session no longer folds.
 fn whole_facts(state: &Loaded, club: ClubId) -> Result<commit::Facts, AppError> {
-    let doc = &state.doc;
-    let facts = crate::history::session_facts(
-        &state.fold,
-        &doc.agreements,
-        &doc.players,
-        doc.opening_scores.as_ref(),
-    )
-    .map_err(|r| AppError::Internal(format!("session {} no longer folds: {r}", state.id)))?;
     let players = state.fold.balances().as_map().keys();
     Ok(commit::Facts::Whole(commit::WholeFacts {
         club_id: club,
-        game: doc.game.clone(),
+        game: state.doc.game.clone(),
         played_at: state.created_at,
-        facts,
+        facts: history::facts_of(state.id, &state.doc, &state.fold)?,
         players: players
             .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
             .cloned()
