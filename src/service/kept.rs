@@ -11,7 +11,7 @@ use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SessionDoc};
 use crate::history::{FactsDelta, SessionFacts};
 use crate::ids::SessionId;
-use crate::session::{Fold, Tip};
+use crate::session::{Fold, NewEvent, Tip};
 use crate::store;
 
 /// What the cache keeps of one session; its size does not grow with the hands played.
@@ -97,7 +97,7 @@ impl Kept {
     /// error nothing changes.
     pub(super) fn apply(
         &mut self,
-        event: &Value,
+        event: &NewEvent,
     ) -> Result<(Option<LedgerEvent>, Option<FactsWrite>), AppError> {
         self.tip.apply(event)?;
         let Some(row) = self.tip.last_row() else {

@@ -28,7 +28,7 @@ use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SessionDoc};
 use crate::ids::{ClubId, SessionId};
 
-use crate::session::{EventKind, Fold, Tip};
+use crate::session::{EventKind, Fold, NewEvent, Tip};
 use crate::store::{self, EventRow};
 pub(crate) use create::new_session;
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
@@ -153,11 +153,12 @@ pub async fn record_event(
     pool: &WritePool,
     folds: &Folds,
     id: SessionId,
-    event: Value,
+    event: impl Into<NewEvent>,
     expected_events: Option<usize>,
     idempotency_key: Option<&str>,
 ) -> Result<Recorded, AppError> {
-    if EventKind::of_session_event(&event) == Some(EventKind::Payment) {
+    let event = event.into();
+    if EventKind::of_session_event(event.written()) == Some(EventKind::Payment) {
         nights::refuse_session_payment(pool.reader(), id).await?;
     }
     // The slot before the connection: see the lock order in `folds`.
@@ -166,12 +167,12 @@ pub async fn record_event(
         drop(slot);
         return repeated(pool, folds, id, seq).await;
     }
-    let history = Tip::needs_history(&event);
+    let history = Tip::needs_history(event.written());
     let target = take_target(pool, &mut slot, id, history).await?;
     let pending = Pending {
         id,
         expected_events,
-        body: event.to_string(),
+        body: event.written().to_string(),
         recorded_at: now(),
         event,
         key: idempotency_key.map(str::to_string),
@@ -195,7 +196,7 @@ pub async fn record_event(
     Ok(Recorded {
         seq: before + 1,
         repeated: false,
-        event: pending.event,
+        event: pending.event.into_written(),
         entry: entry.0,
         position,
     })
@@ -237,7 +238,7 @@ async fn take_target(
 /// An event on its way to the store.
 struct Pending {
     id: SessionId,
-    event: Value,
+    event: NewEvent,
     expected_events: Option<usize>,
     body: String,
     recorded_at: DateTime<Utc>,
@@ -389,7 +390,7 @@ async fn repeated(
 /// `expected_events` is stale; the rules' refusal. On error the state is unchanged.
 fn apply_one(
     target: &mut Target,
-    event: &Value,
+    event: &NewEvent,
     expected_events: Option<usize>,
 ) -> Result<Applied, AppError> {
     let index = target.events();
@@ -407,7 +408,7 @@ fn apply_one(
         Target::Tip(kept) => kept.apply(event)?,
         Target::Whole(state) => {
             state.fold.apply(index, event)?;
-            state.doc.events.push(event.clone());
+            state.doc.events.push(event.written().clone());
             format::extend_ledger(&mut state.ledger, &state.fold);
             state.seated = state.fold.table().seated().to_vec();
             state.next_dealer = state.fold.next_dealer();

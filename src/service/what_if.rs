@@ -3,16 +3,14 @@
 //! A server round trip, not WebAssembly: one engine, so the preview cannot disagree with
 //! the recorded row, and no second build to keep in step.
 
-use serde_json::Value;
-
 use super::reading::{load_fresh, load_tip};
 use super::{Folds, Target, apply_one};
 use crate::error::AppError;
 use crate::ids::SessionId;
 use crate::rules::GameInfo;
-use crate::session::Tip;
 use crate::session::sheet::Source;
 use crate::session::window::SHEET_LINES;
+use crate::session::{NewEvent, Tip};
 use crate::store::{self, ReadPool};
 
 /// A copy of a session's state to try a hand on; the session and cache are unchanged.
@@ -64,8 +62,12 @@ impl WhatIf {
 
     /// Applies `event` as the next event, as [`super::record_event`] does. Errors:
     /// [`AppError::Conflict`] naming `expected_events`; the rules' refusal. On error unchanged.
-    pub fn apply(&mut self, event: &Value, expected_events: Option<usize>) -> Result<(), AppError> {
-        if Tip::needs_history(event) && matches!(self.target, Target::Tip(_)) {
+    pub fn apply(
+        &mut self,
+        event: &NewEvent,
+        expected_events: Option<usize>,
+    ) -> Result<(), AppError> {
+        if Tip::needs_history(event.written()) && matches!(self.target, Target::Tip(_)) {
             return Err(AppError::Internal(
                 "a correction is tried on the whole session, not its tip".into(),
             ));

@@ -11,7 +11,7 @@ use axum::extract::{Path, RawForm, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{PageError, error_page, expected_events, form_map, with_reason};
 use crate::error::AppError;
@@ -20,8 +20,8 @@ use crate::rules::GameInfo;
 use crate::rules::to_make::to_make;
 use crate::service::WhatIf;
 use crate::service::clubs::{self, Access};
-use crate::session::EventKind;
 use crate::session::sheet::{self as model, Context, SheetView};
+use crate::session::{EventKind, NewEvent};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
@@ -76,29 +76,26 @@ struct Preview {
     can_write: bool,
 }
 
-/// The hand (or, with `correct_event`, correction) event the hand form's `values` make for
-/// `game`, shared by preview and record. Errors name the field.
+/// The hand the hand form's `values` make for `game`, typed for the engine; with
+/// `correct_event`, the correction it makes, as written. Shared by preview and record.
+/// Errors name the field.
 pub(super) fn hand_event(
     game: &GameInfo,
     values: &HashMap<String, String>,
     body: &[u8],
-) -> Result<Value, AppError> {
-    let mut hand = (game.hand_from_form)(body)?;
-    // The melds named in the calculator, kept with the hand.
-    if let Some(named) = crate::rules::meld::detail::from_form(&hand, values.iter()) {
-        hand["meld_detail"] = named;
-    }
+) -> Result<NewEvent, AppError> {
+    let hand = (game.hand_from_form)(body)?;
     let Some(target) = values.get("correct_event").filter(|v| !v.is_empty()) else {
-        return Ok(hand);
+        return Ok(NewEvent::Typed(hand));
     };
     let target: usize = target.parse().map_err(|_| AppError::BadRequest {
         field: "correct_event".into(),
         message: "the form is damaged; reload the page".into(),
     })?;
-    Ok(with_reason(
-        json!({ "type": EventKind::Correction, "event": target, "replacement": hand }),
+    Ok(NewEvent::Written(with_reason(
+        json!({ "type": EventKind::Correction, "event": target, "replacement": hand.written }),
         values,
-    ))
+    )))
 }
 
 /// `POST /sessions/{id}/preview`: 200 with the would-be row; 422 (409 when stale) with the

@@ -13,7 +13,7 @@ use crate::ids::SessionId;
 use crate::rules::GameInfo;
 use crate::service::clubs::{self, Access};
 use crate::service::{self, Loaded};
-use crate::session::EventKind;
+use crate::session::{EventKind, NewEvent};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
 
@@ -34,7 +34,7 @@ pub(super) fn expected_events(values: &HashMap<String, String>) -> Result<Option
 /// Every form whose event needs only the session's game: checks write access, builds and
 /// records the event, wakes live sheets, redirects (303). The game comes from the cache, so
 /// an entry at hand 1,000 costs what the API's does. A refusal re-renders the sheet.
-async fn write_event<F>(
+async fn write_event<F, E>(
     state: &AppState,
     viewer: &Viewer,
     id: SessionId,
@@ -43,7 +43,8 @@ async fn write_event<F>(
     build: F,
 ) -> Response
 where
-    F: FnOnce(&'static GameInfo) -> Result<Value, AppError>,
+    F: FnOnce(&'static GameInfo) -> Result<E, AppError>,
+    E: Into<NewEvent>,
 {
     let event = async { build(service::game(&state.reader, &state.folds, id).await?) };
     write(state, viewer, id, values, (redirect, key), event).await
@@ -57,7 +58,7 @@ async fn write(
     id: SessionId,
     values: &HashMap<String, String>,
     (redirect, key): (String, Option<String>),
-    event: impl Future<Output = Result<Value, AppError>>,
+    event: impl Future<Output = Result<impl Into<NewEvent>, AppError>>,
 ) -> Response {
     let attempt = async {
         clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Write).await?;

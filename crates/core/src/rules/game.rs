@@ -57,6 +57,9 @@ impl Outcome {
     }
 }
 
+/// A game's own event ([`super::typed::Game::Event`]) behind the erased [`Engine`].
+pub type TypedEvent = dyn std::any::Any + Send + Sync;
+
 /// What the engines see besides their own state: the seating and the balances (cents).
 pub struct Ctx<'a> {
     /// Seating, mutable for games that let players join and leave.
@@ -99,6 +102,9 @@ pub trait Engine: Send + Sync {
         kind: &str,
         event: &Map<String, Value>,
     ) -> Result<Outcome, RuleError>;
+    /// Applies an event the hand form made ([`super::hand_form::FormHand`]): the game's own
+    /// event, never read back from JSON. Errors as [`Engine::apply`]'s.
+    fn apply_typed(&mut self, ctx: &mut Ctx<'_>, event: &TypedEvent) -> Result<Outcome, RuleError>;
     /// The close of the sitting: shares out the kitty and settles a game in progress.
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError>;
     /// The event kinds besides `payment` and `close` ([`super::typed::Events::KINDS`]).
@@ -317,8 +323,8 @@ pub fn agreements_from_form(
 pub type StartFn =
     fn(&Map<String, Value>, &[String], Option<&Value>) -> Result<Box<dyn Engine>, RuleError>;
 
-/// Turns a submitted hand form into a `hand` event ([`crate::rules::hand_form`]).
-pub type FormFn = fn(&[u8]) -> Result<Value, RuleError>;
+/// Reads a submitted hand form into the game's typed event ([`crate::rules::hand_form`]).
+pub type FormFn = fn(&[u8]) -> Result<super::hand_form::FormHand, RuleError>;
 
 /// The hand form's "to make" preview from `values` and `seated` ([`crate::rules::to_make`]).
 pub type ToMakeFn = fn(&HashMap<String, String>, &[String]) -> Option<String>;
@@ -347,11 +353,15 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// Registers typed game `G` with hand form `F`, without meld or "to make".
-    pub const fn typed<G: super::typed::Game, F: super::hand_form::HandForm>(
+    pub const fn typed<G, F>(
         (id, name, rules): (&'static str, &'static str, &'static str),
         seats: (usize, usize),
         agreements: &'static [AgreementSpec],
-    ) -> GameInfo {
+    ) -> GameInfo
+    where
+        G: super::typed::Game,
+        F: super::hand_form::HandForm<Written: Into<G::Event>>,
+    {
         GameInfo {
             id,
             name,
@@ -359,7 +369,7 @@ impl GameInfo {
             seats,
             agreements,
             start: super::typed::start::<G>,
-            hand_from_form: super::hand_form::hand_event::<F>,
+            hand_from_form: super::hand_form::typed_hand::<G, F>,
             meld: None,
             to_make: None,
         }

@@ -4,10 +4,15 @@
 //! Form fields are optional (a missing one is asked for by name in
 //! [`HandForm::written`]) and read with [`text`], [`whole`], [`choice`] or [`ticked`].
 
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
 use serde::de::{self, DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::game::TypedEvent;
+use super::typed::{Events, Game};
 use super::{Field, RuleError};
 
 /// Reads a urlencoded form body into `T`. Errors name the field in the reader's words.
@@ -42,10 +47,61 @@ macro_rules! form_tests {
 #[cfg(test)]
 pub(crate) use form_tests;
 
-/// Reads a hand form body into `F` and that into a `hand` event (a game's `hand_from_form`).
-pub fn hand_event<F: HandForm>(body: &[u8]) -> Result<Value, RuleError> {
+/// A hand as its form typed it: the game's own event, which the engine applies as it is
+/// ([`super::Engine::apply_typed`]), and the same event as the session document writes it,
+/// which only the store and the API read.
+#[derive(Clone)]
+pub struct FormHand {
+    /// The event's `type` (`"hand"`, `"declare_out"`).
+    pub kind: &'static str,
+    /// The game's event ([`super::typed::Game::Event`]).
+    pub event: Arc<TypedEvent>,
+    /// The melds named in the meld calculator, as `meld_detail` writes them; `None` without.
+    pub meld_detail: Option<Value>,
+    /// The event as the session document writes it, `meld_detail` included.
+    pub written: Value,
+}
+
+impl std::fmt::Debug for FormHand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FormHand")
+            .field("written", &self.written)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads a hand form body into `F`, then into game `G`'s event (a game's `hand_from_form`),
+/// with the melds the calculator named (`meld_detail.<player>.<id>` counts). Errors name the
+/// form's field.
+pub fn typed_hand<G, F>(body: &[u8]) -> Result<FormHand, RuleError>
+where
+    G: Game,
+    F: HandForm<Written: Into<G::Event>>,
+{
     let written = read_form::<F>(body)?.written()?;
-    serde_json::to_value(&written).map_err(|e| RuleError::new("form", e.to_string()))
+    let mut document = document(&written)?;
+    let event: G::Event = written.into();
+    let values: BTreeMap<String, String> = serde_html_form::from_bytes(body).unwrap_or_default();
+    let meld_detail = super::meld::detail::from_form(&document, values.iter());
+    if let Some(named) = &meld_detail {
+        document["meld_detail"] = named.clone();
+    }
+    Ok(FormHand {
+        kind: event.kind(),
+        event: Arc::new(event),
+        meld_detail,
+        written: document,
+    })
+}
+
+fn document(written: &impl Serialize) -> Result<Value, RuleError> {
+    serde_json::to_value(written).map_err(|e| RuleError::new("form", e.to_string()))
+}
+
+/// Reads a hand form body into `F` and that into the `hand` event as written (form tests).
+#[cfg(test)]
+pub fn hand_event<F: HandForm>(body: &[u8]) -> Result<Value, RuleError> {
+    document(&read_form::<F>(body)?.written()?)
 }
 
 fn trimmed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {

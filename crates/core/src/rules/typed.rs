@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::game::{Ctx, Engine, HandFormSpec, Outcome, default_stake};
+use super::game::{Ctx, Engine, HandFormSpec, Outcome, TypedEvent, default_stake};
 use super::sheet::{Cell, Layout, SheetLine};
 use super::{RuleError, Table, fields};
 use crate::money::Money;
@@ -32,7 +32,7 @@ pub fn read_agreements<A: TableAgreements>(object: &Map<String, Value>) -> Resul
 }
 
 /// A game's events besides `payment` and `close` ([`events!`](crate::rules::typed::events)).
-pub trait Events: Sized {
+pub trait Events: Sized + Clone + Send + Sync + 'static {
     /// The kinds this game takes, as the session document writes them in `type`.
     const KINDS: &'static [&'static str];
     /// Reads an event of kind `kind`; `None` when the game has no such kind.
@@ -75,6 +75,12 @@ macro_rules! events {
                 }
             }
         }
+
+        $(impl From<$ty> for $name {
+            fn from(event: $ty) -> $name {
+                $name::$variant(event)
+            }
+        })+
     };
 }
 pub(crate) use events;
@@ -250,6 +256,12 @@ impl<G: Game> Engine for Typed<G> {
                 field: e.field.with_entries(ctx.table.everyone()),
                 ..e
             })?;
+        self.0.apply(ctx, event)
+    }
+    fn apply_typed(&mut self, ctx: &mut Ctx<'_>, event: &TypedEvent) -> Result<Outcome, RuleError> {
+        let event = event.downcast_ref::<G::Event>().cloned().ok_or_else(|| {
+            RuleError::new("type", "internal error: the form made another game's event")
+        })?;
         self.0.apply(ctx, event)
     }
     fn close(&mut self, ctx: &mut Ctx<'_>) -> Result<Outcome, RuleError> {

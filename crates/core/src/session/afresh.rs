@@ -21,8 +21,8 @@ impl Fold {
         let mut last_hand = None;
         for (next, s) in self.standing.iter().enumerate() {
             let event = s.event();
-            let (object, kind) = core.read_event(&event, next)?;
-            let r = core.apply_plain_in_place(next, kind, object, last_hand)?;
+            let read = core.read_event(&event, next)?;
+            let r = core.apply_plain_in_place(next, read, last_hand)?;
             if r.hand_number.is_some() {
                 last_hand = r.hand_number;
             }

@@ -42,8 +42,8 @@ impl Fold {
             .ok_or_else(|| Refusal::at(index, "event", "internal error: no state is kept"))?;
         for s in &self.standing[kept..slot] {
             let event = s.event();
-            let (object, kind) = core.read_event(&event, s.index)?;
-            core.step(s.index, kind, object).map_err(|r| {
+            let read = core.read_event(&event, s.index)?;
+            core.step(s.index, read).map_err(|r| {
                 Refusal::at(index, "event", format!("internal error: replaying: {r}"))
             })?;
         }
@@ -214,9 +214,9 @@ impl Fold {
         let mut last_cells = Vec::new();
         for (k, (i, event)) in changed.into_iter().enumerate() {
             let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
-            let (object, kind) = core.read_event(&event, i)?;
-            let deal = core.engine.is_deal(kind.as_str());
-            match core.step(i, kind, object) {
+            let read = core.read_event(&event, i)?;
+            let deal = core.engine.is_deal(read.kind.as_str());
+            match core.step(i, read) {
                 Ok(outcome) => {
                     last_scores = outcome.scores_after.clone().or(last_scores);
                     last_cells = outcome.line.cells.clone();

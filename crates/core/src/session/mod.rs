@@ -51,6 +51,7 @@ macro_rules! core_accessors {
 
 mod afresh;
 mod amend;
+mod entry;
 mod games;
 mod kind;
 mod payment;
@@ -63,11 +64,13 @@ mod tip;
 pub mod why;
 pub mod window;
 
+pub use entry::{Entry, NewEvent};
 pub use kind::{EventKind, GameKind};
 pub use refusal::Refusal;
 pub use rows::{Amend, Change, Row, ShownEnd};
 pub use tip::Tip;
 
+use entry::Read;
 use games::Games;
 use payment::payment;
 use rows::row;
@@ -150,12 +153,11 @@ impl Core {
     fn apply_plain(
         &mut self,
         index: usize,
-        kind: EventKind,
-        object: &Map<String, Value>,
+        event: Read<'_>,
         last_hand: Option<usize>,
     ) -> Result<Row, Refusal> {
         let mut core = self.clone();
-        let r = core.apply_plain_in_place(index, kind, object, last_hand)?;
+        let r = core.apply_plain_in_place(index, event, last_hand)?;
         *self = core;
         Ok(r)
     }
@@ -164,11 +166,11 @@ impl Core {
     fn apply_plain_in_place(
         &mut self,
         index: usize,
-        kind: EventKind,
-        object: &Map<String, Value>,
+        event: Read<'_>,
         last_hand: Option<usize>,
     ) -> Result<Row, Refusal> {
-        let outcome = self.step(index, kind, object)?;
+        let kind = event.kind;
+        let outcome = self.step(index, event)?;
         let hand_number = self
             .engine
             .is_deal(kind.as_str())
@@ -185,12 +187,21 @@ impl Core {
     /// `type` is refused in the game's words after [`Core::admit`].
     fn read_event<'a>(
         &self,
-        raw: &'a Value,
+        event: impl Into<Entry<'a>>,
         index: usize,
-    ) -> Result<(&'a Map<String, Value>, EventKind), Refusal> {
-        let (object, text) = event_object(raw, index)?;
+    ) -> Result<Read<'a>, Refusal> {
+        let event = event.into();
+        let (object, text) = event_object(event.written(), index)?;
+        let typed = match event {
+            Entry::Typed(hand) => Some(hand),
+            Entry::Written(_) => None,
+        };
         match EventKind::read(text, self.engine.kinds()) {
-            Some(kind) => Ok((object, kind)),
+            Some(kind) => Ok(Read {
+                kind,
+                object,
+                typed,
+            }),
             None => {
                 self.admit(index, None, object)?;
                 Err(Refusal::from_rule(self.engine.unknown(text), Some(index)))
@@ -226,16 +237,19 @@ impl Core {
     }
 
     /// Applies a plain event and posts its money; on error the core must be dropped.
-    fn step(
-        &mut self,
-        index: usize,
-        kind: EventKind,
-        object: &Map<String, Value>,
-    ) -> Result<Outcome, Refusal> {
+    fn step(&mut self, index: usize, event: Read<'_>) -> Result<Outcome, Refusal> {
+        let Read {
+            kind,
+            object,
+            typed,
+        } = event;
         self.admit(index, Some(kind), object)?;
         let house = self.engine.house_accounts();
         // The melds named go around the game, which never sees them.
-        let named = crate::rules::meld::detail::split(kind.as_str(), object);
+        let named = match typed {
+            Some(hand) => hand.meld_detail.clone().map(|d| (object.clone(), d)),
+            None => crate::rules::meld::detail::split(kind.as_str(), object),
+        };
         let object = named.as_ref().map_or(object, |(rest, _)| rest);
         let mut ctx = Ctx {
             table: &mut self.table,
@@ -246,9 +260,10 @@ impl Core {
             EventKind::Close => {
                 fields::read::<Close>(object).and_then(|_| self.engine.close(&mut ctx))
             }
-            EventKind::Hand | EventKind::Game(_) => {
-                self.engine.apply(&mut ctx, kind.as_str(), object)
-            }
+            EventKind::Hand | EventKind::Game(_) => match typed {
+                Some(hand) => self.engine.apply_typed(&mut ctx, hand.event.as_ref()),
+                None => self.engine.apply(&mut ctx, kind.as_str(), object),
+            },
             EventKind::OpeningAnte
             | EventKind::Reopen
             | EventKind::Void
@@ -427,9 +442,12 @@ impl Fold {
         })
     }
 
-    /// Applies the next event, at `index`. Errors: the rules' refusal; the fold is unchanged.
-    pub fn apply(&mut self, index: usize, raw: &Value) -> Result<(), Refusal> {
-        let (object, kind) = self.core.read_event(raw, index)?;
+    /// Applies the next event, at `index`: a document's ([`Value`]) or a form's typed hand
+    /// ([`FormHand`]). Errors: the rules' refusal; the fold is unchanged.
+    pub fn apply<'a>(&mut self, index: usize, event: impl Into<Entry<'a>>) -> Result<(), Refusal> {
+        let event = event.into();
+        let read = self.core.read_event(event, index)?;
+        let (kind, object) = (read.kind, read.object);
         if kind.amends() {
             return self.amend(index, kind, object);
         }
@@ -442,9 +460,10 @@ impl Fold {
             .is_multiple_of(CHECKPOINT)
             .then(|| self.core.clone());
         let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
-        let r = self.core.apply_plain(index, kind, object, last_hand)?;
+        let r = self.core.apply_plain(index, read, last_hand)?;
         let deal = self.core.engine.is_deal(kind.as_str());
-        self.standing.push(Standing::new(index, raw, deal, before));
+        self.standing
+            .push(Standing::new(index, event.written(), deal, before));
         if !r.game_ends.is_empty() {
             self.shown
                 .insert(self.core.finished.len(), (self.rows.len(), 0));

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Core, EventKind, Fold, Tip};
+use super::{Core, EventKind, Fold, Read, Tip};
 use crate::ledger::{Balances, Posting};
 
 impl Core {
@@ -15,7 +15,7 @@ impl Core {
         let mut core = self.clone();
         let kind = EventKind::Close;
         let close = Map::from_iter([("type".to_string(), Value::from(kind.as_str()))]);
-        let outcome = core.step(index, kind, &close).ok()?;
+        let outcome = core.step(index, Read::plain(kind, &close)).ok()?;
         Some((core.balances, outcome.postings))
     }
 }

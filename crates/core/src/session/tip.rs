@@ -1,15 +1,14 @@
 //! What the service keeps of each open session: its state after the last event and its
 //! latest rows, without history.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::window::Window;
-use super::{Core, EventKind, Finish, Fold, Refusal, Row};
+use super::{Core, Entry, EventKind, Finish, Fold, Read, Refusal, Row};
 use crate::rules::GameInfo;
 
 /// [`Core::apply_plain`] or its in-place form.
-type PlainStep =
-    fn(&mut Core, usize, EventKind, &Map<String, Value>, Option<usize>) -> Result<Row, Refusal>;
+type PlainStep = fn(&mut Core, usize, Read<'_>, Option<usize>) -> Result<Row, Refusal>;
 
 /// A session's state after its last event, without history: records any event that does
 /// not [`Tip::needs_history`] as [`Fold::apply`] would. Grows with games, not hands.
@@ -53,19 +52,20 @@ impl Tip {
         EventKind::of_session_event(raw).is_some_and(EventKind::reaches_back)
     }
 
-    /// Applies `raw` as [`Fold::apply`] does; refuses (`type`) one that needs history.
-    pub fn apply(&mut self, raw: &Value) -> Result<(), Refusal> {
-        self.apply_with(raw, Core::apply_plain)
+    /// Applies `event` as [`Fold::apply`] does; refuses (`type`) one that needs history.
+    pub fn apply<'a>(&mut self, event: impl Into<Entry<'a>>) -> Result<(), Refusal> {
+        self.apply_with(event.into(), Core::apply_plain)
     }
 
     /// [`Tip::apply`] without the copy: on error this tip must be dropped.
-    pub fn apply_or_drop(&mut self, raw: &Value) -> Result<(), Refusal> {
-        self.apply_with(raw, Core::apply_plain_in_place)
+    pub fn apply_or_drop<'a>(&mut self, event: impl Into<Entry<'a>>) -> Result<(), Refusal> {
+        self.apply_with(event.into(), Core::apply_plain_in_place)
     }
 
-    fn apply_with(&mut self, raw: &Value, apply: PlainStep) -> Result<(), Refusal> {
+    fn apply_with(&mut self, event: Entry<'_>, apply: PlainStep) -> Result<(), Refusal> {
         let index = self.events;
-        let (object, kind) = self.core.read_event(raw, index)?;
+        let read = self.core.read_event(event, index)?;
+        let kind = read.kind;
         if kind.reaches_back() {
             return Err(Refusal::at(
                 index,
@@ -73,7 +73,7 @@ impl Tip {
                 format!("internal error: a {kind} needs the session's history"),
             ));
         }
-        let r = apply(&mut self.core, index, kind, object, self.last_hand)?;
+        let r = apply(&mut self.core, index, read, self.last_hand)?;
         if r.hand_number.is_some() {
             self.last_hand = r.hand_number;
         }

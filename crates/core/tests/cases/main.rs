@@ -9,3 +9,4 @@ const FROM_MANIFEST: &str = "../..";
 mod fixtures;
 mod fuzz_replay;
 mod golden;
+mod typed_hands;

@@ -1,13 +1,12 @@
 //! One Auction Pinochle deal as entered, read and checked (rules §1.1).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use crate::money::Money;
 use crate::rules::hand_form::is_false;
 use crate::rules::typed::no_contract;
-use crate::rules::{RuleError, Suit, Table, fields};
+use crate::rules::{RuleError, Suit, Table};
 
 /// How the contract ended (rules §1.1, per-hand inputs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -174,18 +173,9 @@ pub const MAX_MELD: i64 = crate::rules::partnership::MAX_MELD;
 /// The highest bid accepted, in points: [`MAX_MELD`] as in Check and Contract Pinochle.
 pub const MAX_BID: i64 = 10_000;
 
-/// Reads and checks a `hand`. Errors name the field: an unseated or disallowed person,
+/// Checks a `hand` as written (session-format). Errors name the field: an unseated or disallowed person,
 /// `bid` not in tens or below the minimum (rules §1.1), `counters` outside 0–250 (rules
 /// §1.0), `outcome` missing or contradicted.
-pub fn read(
-    event: &Map<String, Value>,
-    agreements: &Agreements,
-    table: &Table,
-) -> Result<Deal, RuleError> {
-    check(fields::read(event)?, agreements, table)
-}
-
-/// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(w: WrittenHand, agreements: &Agreements, table: &Table) -> Result<Deal, RuleError> {
     let seated = table.seated();
     if !(3..=4).contains(&seated.len()) {

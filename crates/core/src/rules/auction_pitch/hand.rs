@@ -1,11 +1,10 @@
 //! One Auction Pitch deal as entered, read and checked (rules §1.4; session-format).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use crate::rules::hand_form::is_false;
 use crate::rules::typed::no_contract;
-use crate::rules::{RuleError, Table, fields};
+use crate::rules::{RuleError, Table};
 
 /// One of the four points, in count order for rule 3 (rules §1.4; S001, WKC).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,13 +162,8 @@ fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
     }
 }
 
-/// Reads and checks a `hand`. Errors name the field: a person not seated; `bid` missing or
+/// Checks a `hand` as written (session-format). Errors name the field: a person not seated; `bid` missing or
 /// outside 1–4; `points.high`/`points.low` nobody when played; contract fields when all passed.
-pub fn read(event: &Map<String, Value>, table: &Table) -> Result<Deal, RuleError> {
-    check(fields::read(event)?, table)
-}
-
-/// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(w: WrittenHand, table: &Table) -> Result<Deal, RuleError> {
     seated(table, "dealer", &w.dealer)?;
     if w.all_passed {
@@ -284,6 +278,15 @@ pub(crate) fn test_contract(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
+
+    /// The hand `event` as a document writes it, read and checked.
+    fn read(
+        event: &serde_json::Map<String, serde_json::Value>,
+        table: &Table,
+    ) -> Result<Deal, RuleError> {
+        check(crate::rules::fields::read(event)?, table)
+    }
     use serde_json::json;
 
     fn table() -> Table {

@@ -17,13 +17,12 @@
 //! to bid (rules §1.7 bidding rule 4).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use super::checks::{MIN_BID, MeldCheck};
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand};
-use crate::rules::{Field, RuleError, Suit, fields};
+use crate::rules::{Field, RuleError, Suit};
 
 /// The highest bid accepted, in points: a guard against a typed extra zero.
 pub const MAX_BID: i64 = 10_000;
@@ -104,14 +103,9 @@ pub struct WrittenSide {
     pub all_tricks: Option<bool>,
 }
 
-/// Reads and checks a `hand`. Errors name the field: `dealer`/`bidder` not seated; `bid`
+/// Checks a `hand` as written (session-format). Errors name the field: `dealer`/`bidder` not seated; `bid`
 /// (rules §1.7 rule 2); `dealer_forced` (rule 4); [`partnership::check_hands`];
 /// `all_tricks`; `meld_checks` beyond the meld or deck.
-pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Hand, RuleError> {
-    check(fields::read(event)?, seating)
-}
-
-/// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(w: WrittenHand, seating: &Seating) -> Result<Hand, RuleError> {
     if seating.seat_of(&w.dealer).is_none() {
         return Err(RuleError::new(

@@ -1,6 +1,15 @@
 //! Unit tests of reading and scoring one deal (rules §1.7).
 
 use super::*;
+use serde_json::{Map, Value};
+
+/// The hand `event` as a document writes it, read and checked.
+fn read(
+    event: &serde_json::Map<String, serde_json::Value>,
+    seating: &Seating,
+) -> Result<Hand, RuleError> {
+    check(crate::rules::fields::read(event)?, seating)
+}
 use crate::rules::typed::TableAgreements;
 use serde_json::json;
 

@@ -14,14 +14,13 @@
 //! ([`super::auction`]) and must end in the hand's contract.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
 use super::auction::{self, Ended};
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{Seating, Side};
 use crate::rules::typed::no_contract;
-use crate::rules::{RuleError, Suit, contract_head, fields};
+use crate::rules::{RuleError, Suit, contract_head};
 
 /// The lowest bid, in points: the dealer opens with a pass or at least 100 (rules §1.8).
 pub const MIN_BID: i64 = 100;
@@ -201,17 +200,8 @@ pub enum Deal {
     Played(Contract),
 }
 
-/// Reads and checks a `hand`. Errors name the field: unknown; unseated; `bid` (rules
+/// Checks a `hand` as written (session-format). Errors name the field: unknown; unseated; `bid` (rules
 /// §1.8); a missing contract field; contract fields when `all_passed`; a bad `auction`.
-pub fn read(
-    event: &Map<String, Value>,
-    seating: &Seating,
-    agreements: &Agreements,
-) -> Result<Deal, RuleError> {
-    check(fields::read(event)?, seating, agreements)
-}
-
-/// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(
     w: WrittenHand,
     seating: &Seating,
@@ -353,6 +343,16 @@ pub fn score(c: &Contract) -> Scored {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
+
+    /// The hand `event` as a document writes it, read and checked.
+    fn read(
+        event: &serde_json::Map<String, serde_json::Value>,
+        seating: &Seating,
+        agreements: &Agreements,
+    ) -> Result<Deal, RuleError> {
+        check(crate::rules::fields::read(event)?, seating, agreements)
+    }
     use crate::rules::typed::TableAgreements;
     use serde_json::json;
 

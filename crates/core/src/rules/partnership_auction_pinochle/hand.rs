@@ -12,7 +12,7 @@
 //! "took any trick points". `auction` is optional ([`super::auction`]).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::agreements::{Agreements, MAX_POINTS};
 use super::auction::{self, Ending};
@@ -20,7 +20,7 @@ use crate::rules::contract_head::{self, Head};
 use crate::rules::hand_form::is_false;
 use crate::rules::partnership::{self, PerSide, Seating, Side, SideHand, WrittenSide};
 use crate::rules::typed::no_contract;
-use crate::rules::{Field, RuleError, Suit, fields};
+use crate::rules::{Field, RuleError, Suit};
 
 /// A deal, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,19 +79,10 @@ pub struct WrittenHand {
     pub auction: Option<Vec<Value>>,
 }
 
-/// Reads and checks a `hand`. Errors name the field: `dealer`/`bidder` not seated; contract
+/// Checks a `hand` as written (session-format). Errors name the field: `dealer`/`bidder` not seated; contract
 /// fields when all passed; a missing `bidder`, `bid`, `trump`, `NS` or `EW`; `bid` not in
 /// tens, below the minimum (rules §1.6) or over [`MAX_POINTS`];
 /// [`partnership::check_hands`]; [`auction::check`].
-pub fn read(
-    event: &Map<String, Value>,
-    seating: &Seating,
-    agreements: &Agreements,
-) -> Result<Deal, RuleError> {
-    check(fields::read(event)?, seating, agreements)
-}
-
-/// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(
     w: WrittenHand,
     seating: &Seating,
@@ -257,6 +248,15 @@ pub fn score(hand: &Hand) -> Scored {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hand `event` as a document writes it, read and checked.
+    fn read(
+        event: &serde_json::Map<String, serde_json::Value>,
+        seating: &Seating,
+        agreements: &Agreements,
+    ) -> Result<Deal, RuleError> {
+        check(crate::rules::fields::read(event)?, seating, agreements)
+    }
     use serde_json::json;
 
     fn seating() -> Seating {

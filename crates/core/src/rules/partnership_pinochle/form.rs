@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use super::Event;
 use super::agreements::Agreements;
 use super::hand::{WrittenClaim, WrittenDeal};
 use super::sheet::num;
@@ -13,7 +14,7 @@ use crate::rules::game::{HandFormSpec, suit_choices};
 use crate::rules::hand_form::{self, choice, text, ticked, whole};
 use crate::rules::partnership::{self, Seating, WrittenSide, form_tricks};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.5, §3 item 26).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -132,22 +133,12 @@ pub struct Form {
     rest: BTreeMap<String, String>,
 }
 
-/// What the hand form stands for: a deal or a claim, as the session document writes it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Written {
-    /// A `hand` event.
-    Deal(WrittenDeal),
-    /// A `declare_out` event.
-    Claim(WrittenClaim),
-}
-
 impl hand_form::HandForm for Form {
-    type Written = Written;
+    type Written = Event;
 
-    fn written(self) -> Result<Written, RuleError> {
+    fn written(self) -> Result<Event, RuleError> {
         if self.kind.as_deref() == Some("declare_out") {
-            return Ok(Written::Claim(WrittenClaim {
+            return Ok(Event::DeclareOut(WrittenClaim {
                 kind: "declare_out".into(),
                 claimant: self
                     .claimant
@@ -163,7 +154,7 @@ impl hand_form::HandForm for Form {
             self.ew_tricks,
             "enter one side's trick points; the other side's are 250 minus them",
         )?;
-        Ok(Written::Deal(WrittenDeal {
+        Ok(Event::Hand(WrittenDeal {
             kind: "hand".into(),
             dealer: self
                 .dealer

@@ -73,13 +73,6 @@ pub struct WrittenDeal {
     pub ew: WrittenSide,
 }
 
-/// Reads and checks a `hand`. Errors name the field: `all_passed` (no bidding, rules §1.5);
-/// `dealer` or a `dix_holders` entry not seated; more than two dixes; the
-/// [`partnership::check_hands`] checks; `NS.tricks` not a multiple of 5 (rules §1.5).
-pub fn read(event: &Map<String, Value>, seating: &Seating) -> Result<Deal, RuleError> {
-    check(written(event)?, seating)
-}
-
 /// Reads a `hand` as written, refusing `all_passed` by name (no bidding, rules §1.5).
 pub fn written(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
     fields::read_unbid(
@@ -89,7 +82,9 @@ pub fn written(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
     )
 }
 
-/// Checks a `hand` event already read into its written shape, as [`read`] says.
+/// Checks a `hand` as written (session-format). Errors name the field: `all_passed` (no bidding, rules §1.5);
+/// `dealer` or a `dix_holders` entry not seated; more than two dixes; the
+/// [`partnership::check_hands`] checks; `NS.tricks` not a multiple of 5 (rules §1.5).
 pub fn check(w: WrittenDeal, seating: &Seating) -> Result<Deal, RuleError> {
     let dealing = seating.side_of(&w.dealer).ok_or_else(|| {
         RuleError::new(
@@ -333,6 +328,14 @@ pub fn check_claim(w: WrittenClaim, seating: &Seating) -> Result<Claim, RuleErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hand `event` as a document writes it, read and checked.
+    fn read(
+        event: &serde_json::Map<String, serde_json::Value>,
+        seating: &Seating,
+    ) -> Result<Deal, RuleError> {
+        check(written(event)?, seating)
+    }
     use crate::rules::typed::TableAgreements;
     use serde_json::json;
 

@@ -6,14 +6,16 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use super::agreements::{Agreements, OddChip, OddChipHighLow, OddChipLowCard};
 use super::board::Variant;
 use super::cards::LowRule;
+use super::hand::{SplitKind, WrittenHand};
 use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec};
-use crate::rules::hand_form::{self, text};
+use crate::rules::hand_form::{self, choice, text};
 use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers (rules §1.11, §3 items 32–33).
@@ -253,8 +255,8 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
     dealer: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    split: Option<String>,
+    #[serde(default, deserialize_with = "choice")]
+    split: Option<SplitKind>,
     #[serde(default, deserialize_with = "text")]
     ante: Option<String>,
     #[serde(default, deserialize_with = "text")]
@@ -263,36 +265,6 @@ pub struct Form {
     eight_or_better: Option<String>,
     #[serde(flatten)]
     per_player: BTreeMap<String, String>,
-}
-
-/// The `hand` event exactly as the session document writes it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Written {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// Who dealt.
-    pub dealer: String,
-    /// What each player put in, ante included.
-    pub contributions: BTreeMap<String, Money>,
-    /// Who folded.
-    pub folded: Vec<String>,
-    /// Who went all-in.
-    pub all_in: Vec<String>,
-    /// `"high"` or `"high_low"`.
-    pub split: String,
-    /// Tie groups, best first; absent with cards or when one player is left.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub showdown: Option<Vec<Vec<String>>>,
-    /// The low tie groups of a high-low hand.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub showdown_low: Option<Vec<Vec<String>>>,
-    /// Each player's cards (hole cards under a board variant).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cards: Option<BTreeMap<String, String>>,
-    /// The community cards, as typed (board variants).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub board: Option<String>,
 }
 
 impl Form {
@@ -364,7 +336,7 @@ impl Form {
 
 /// Each player's part in a hand as the form gives it.
 struct Seats {
-    contributions: BTreeMap<String, Money>,
+    contributions: Map<String, Value>,
     folded: Vec<String>,
     all_in: Vec<String>,
     /// Who is left for the showdown: everyone who did not fold.
@@ -375,7 +347,7 @@ impl Form {
     /// Each player's contribution (tapped ante plus the rest), folded or all-in (not both).
     fn seats(&self, names: &[String], ante: Money) -> Result<Seats, RuleError> {
         let mut seats = Seats {
-            contributions: BTreeMap::new(),
+            contributions: Map::new(),
             folded: Vec::new(),
             all_in: Vec::new(),
             left: Vec::new(),
@@ -389,7 +361,9 @@ impl Form {
             } else {
                 Money::ZERO
             };
-            seats.contributions.insert(p.clone(), anted + beyond);
+            seats
+                .contributions
+                .insert(p.clone(), Value::from((anted + beyond).to_string()));
             let f = self.ticked(&format!("folded.{p}"));
             let a = self.ticked(&format!("all_in.{p}"));
             if f && a {
@@ -421,10 +395,10 @@ impl Form {
 }
 
 impl hand_form::HandForm for Form {
-    type Written = Written;
+    type Written = WrittenHand;
 
     /// The showdown comes from the cards if any are typed, else from the places.
-    fn written(self) -> Result<Written, RuleError> {
+    fn written(self) -> Result<WrittenHand, RuleError> {
         let dealer = self
             .dealer
             .clone()
@@ -443,18 +417,12 @@ impl hand_form::HandForm for Form {
             all_in,
             left,
         } = self.seats(&names, ante)?;
-        let split = self.split.clone().unwrap_or_else(|| "high".into());
-        if split != "high" && split != "high_low" {
-            return Err(RuleError::new(
-                "split",
-                format!("\"{split}\" is not one of the choices"),
-            ));
-        }
-        let typed_cards: BTreeMap<String, String> = left
+        let split = self.split.unwrap_or_default();
+        let typed_cards: Map<String, Value> = left
             .iter()
             .filter_map(|p| {
                 self.get(&format!("cards.{p}"))
-                    .map(|c| (p.clone(), c.to_string()))
+                    .map(|c| (p.clone(), Value::from(c)))
             })
             .collect();
         let (mut showdown, mut showdown_low, mut cards) = (None, None, None);
@@ -462,13 +430,13 @@ impl hand_form::HandForm for Form {
             cards = Some(typed_cards);
         } else if left.len() > 1 {
             showdown = Some(self.groups("place", &left, "", false)?);
-            if split == "high_low" {
+            if split == SplitKind::HighLow {
                 let partial = self.eight_or_better.is_some();
                 showdown_low = Some(self.groups("low", &left, "low ", partial)?);
             }
         }
         let board = self.board.clone();
-        Ok(Written {
+        Ok(WrittenHand {
             kind: "hand".into(),
             dealer,
             contributions,
@@ -479,6 +447,7 @@ impl hand_form::HandForm for Form {
             showdown_low,
             cards,
             board,
+            rounds: None,
         })
     }
 }

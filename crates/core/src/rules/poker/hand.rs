@@ -15,7 +15,7 @@
 //! community cards ([`super::board`]); under `eight_or_better` `showdown_low` lists only
 //! qualifying lows.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::agreements::Agreements;
@@ -23,10 +23,10 @@ use super::betting::{self, InHand};
 use super::cards;
 use super::showdown::read_showdown;
 use crate::money::Money;
-use crate::rules::{Field, RuleError, fields};
+use crate::rules::{Field, RuleError};
 
 /// How a pot is won (`split`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SplitKind {
     /// The best high hand takes the pot.
@@ -36,30 +36,43 @@ pub enum SplitKind {
     HighLow,
 }
 
-/// A `hand` event as written (session-format `poker`).
-#[derive(Debug, Clone, Deserialize)]
+/// A `hand` event as written (session-format `poker`), read from a document or made by the
+/// hand form. Money stays as written (`"0.50"`) until [`check`] reads it in chips, so a
+/// refusal names `contributions.<player>`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
+    /// Always `"hand"`.
     #[serde(rename = "type")]
-    _kind: String,
-    dealer: String,
-    contributions: Map<String, Value>,
+    pub kind: String,
+    /// Who dealt.
+    pub dealer: String,
+    /// What each player put in, ante included, as money text.
+    pub contributions: Map<String, Value>,
+    /// Who folded.
     #[serde(default)]
-    folded: Vec<String>,
+    pub folded: Vec<String>,
+    /// Who went all-in.
     #[serde(default)]
-    all_in: Vec<String>,
+    pub all_in: Vec<String>,
     /// High only, or high-low (read by [`super::showdown`] too).
     #[serde(default)]
-    pub(super) split: SplitKind,
+    pub split: SplitKind,
     /// High tie groups of names, best first.
-    pub(super) showdown: Option<Vec<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub showdown: Option<Vec<Vec<String>>>,
     /// Low tie groups of names, best low first (high-low only).
-    pub(super) showdown_low: Option<Vec<Vec<String>>>,
-    /// Each player's cards, as written.
-    pub(super) cards: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub showdown_low: Option<Vec<Vec<String>>>,
+    /// Each player's cards (hole cards under a board variant), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Map<String, Value>>,
     /// The community cards of a board variant.
-    pub(super) board: Option<String>,
-    rounds: Option<Vec<Vec<Value>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+    /// The betting rounds, when written ([`betting::check_rounds`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<Vec<Vec<Value>>>,
 }
 
 /// The showdown's ranking: high (and low) tie groups of seats, best first, with words.
@@ -153,7 +166,7 @@ pub(super) fn money(units: i64, unit: Money) -> Money {
     Money::from_cents(units.saturating_mul(unit.cents()))
 }
 
-/// Reads and checks one `hand` for `players` (seat order) under `agreements`.
+/// Checks one `hand` as written for `players` (seat order) under `agreements`.
 ///
 /// Errors name the field and rule: dealer not seated; a contribution missing, unseated,
 /// negative or not whole units; folded and all-in; all folded; all-in with nothing in; a
@@ -162,15 +175,6 @@ pub(super) fn money(units: i64, unit: Money) -> Money {
 /// bad cards (count, duplicates, unwild jokers); `high_card_by_suit` without cards; a pot
 /// nobody can win; a bad `board`; hole cards not the variant's count; and
 /// [`betting::check_rounds`].
-pub fn read(
-    event: &Map<String, Value>,
-    players: &[String],
-    agreements: &Agreements,
-) -> Result<Hand, RuleError> {
-    check(fields::read(event)?, players, agreements)
-}
-
-/// Checks a `hand` event already read into its written shape, as [`read`] says.
 pub fn check(
     w: WrittenHand,
     players: &[String],

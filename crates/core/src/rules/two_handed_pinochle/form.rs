@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
+use super::Event;
 use super::agreements::{Agreements, Mode};
 use super::hand::{Players, TURN_UP_DIX, WrittenDeal, WrittenDeclare};
 use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT};
@@ -139,16 +140,6 @@ pub struct Form {
     per_player: BTreeMap<String, String>,
 }
 
-/// What the form stands for: a played deal or a declare-out, as written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum Written {
-    /// A `hand` event.
-    Deal(WrittenDeal),
-    /// A `declare_out` event.
-    Declare(WrittenDeclare),
-}
-
 impl Form {
     /// The players the form names in `melds.<name>` and `tricks.<name>`, by name.
     fn named(&self) -> Vec<String> {
@@ -173,7 +164,7 @@ impl Form {
         names: &[String],
         dealer: String,
         mut melds: BTreeMap<String, i64>,
-    ) -> Result<Written, RuleError> {
+    ) -> Result<Event, RuleError> {
         let field = Field::name("tricks").player(claimant);
         let so_far = self.number(&field)?.ok_or_else(|| {
             RuleError::new(
@@ -192,7 +183,7 @@ impl Form {
         if self.turn_up_dix {
             melds.entry(dealer).or_insert(TURN_UP_DIX);
         }
-        Ok(Written::Declare(WrittenDeclare {
+        Ok(Event::DeclareOut(WrittenDeclare {
             kind: "declare_out".into(),
             claimant: claimant.to_string(),
             melds,
@@ -250,12 +241,12 @@ impl Form {
 }
 
 impl hand_form::HandForm for Form {
-    type Written = Written;
+    type Written = Event;
 
     /// Without a claimant a `hand`; with one (match) a `declare_out`, the turned-up dix in
     /// the dealer's melds (scored at once, S004) and the claimant's tricks as
     /// `tricks_so_far`.
-    fn written(self) -> Result<Written, RuleError> {
+    fn written(self) -> Result<Event, RuleError> {
         let names = self.named();
         let dealer = self
             .dealer
@@ -276,7 +267,7 @@ impl hand_form::HandForm for Form {
             return self.declare(claimant, &names, dealer, melds);
         }
         let tricks = self.tricks(&names)?;
-        Ok(Written::Deal(WrittenDeal {
+        Ok(Event::Hand(WrittenDeal {
             kind: "hand".into(),
             dealer,
             turn_up_dix: self.turn_up_dix,
