@@ -1,6 +1,7 @@
 //! Reading agreements and events field by field, so every refusal names its field.
 
 use serde::de::DeserializeOwned;
+use serde::de::value::MapDeserializer;
 use serde_json::{Map, Value};
 
 use crate::rules::field::Field;
@@ -121,13 +122,31 @@ pub fn read_unbid<T: DeserializeOwned>(
     if event.contains_key("all_passed") {
         return Err(RuleError::new("all_passed", words).rule(rule));
     }
-    read(event)
+    read_event(event)
 }
 
 /// Deserialises `object` into `T`; a refusal names the unknown, missing or mistyped field.
 pub fn read<T: DeserializeOwned>(object: &Map<String, Value>) -> Result<T, RuleError> {
     // Read in place: no copy of the event.
-    serde_path_to_error::deserialize(object).map_err(|err| {
+    refusal(serde_path_to_error::deserialize(object))
+}
+
+/// [`read`] for a game's event, whose `type` its event enum has already read
+/// ([`crate::rules::typed::Events`]), so its written struct holds only what the kind says.
+pub fn read_event<T: DeserializeOwned>(event: &Map<String, Value>) -> Result<T, RuleError> {
+    let fields = event
+        .iter()
+        .filter(|(name, _)| name.as_str() != "type")
+        .map(|(name, value)| (name.as_str(), value));
+    let deserializer = MapDeserializer::<_, serde_json::Error>::new(fields);
+    refusal(serde_path_to_error::deserialize(deserializer))
+}
+
+/// The refusal naming the unknown, missing or mistyped field of a failed read.
+fn refusal<T>(
+    read: Result<T, serde_path_to_error::Error<serde_json::Error>>,
+) -> Result<T, RuleError> {
+    read.map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner().to_string();
         let named = between_backticks(&inner);

@@ -194,6 +194,17 @@ impl HandFormSpec {
     }
 }
 
+/// The agreements' stake line for a game that pays only at its end: `none` (what is played
+/// for without money) at a zero stake, else the amount and `per` ("a game, paid by the
+/// loser to the winner").
+pub fn stake_words(stake: crate::money::Money, currency: &str, none: &str, per: &str) -> String {
+    if stake.is_zero() {
+        format!("none: {none}")
+    } else {
+        format!("{} {per}", stake.shown(currency))
+    }
+}
+
 /// The four suits as hand-form choices, symbol first (`"♠ spades"`).
 pub fn suit_choices() -> Vec<Choice> {
     super::Suit::ALL

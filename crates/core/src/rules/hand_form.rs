@@ -35,12 +35,13 @@ pub trait HandForm: DeserializeOwned {
     fn written(self) -> Result<Self::Written, RuleError>;
 }
 
-/// Declares a form test's `hand_event` for `$form` (`hand_event(b"dealer=Cy&bid=250")`).
+/// Declares a form test's `hand_event` for game `$game`'s `$form`
+/// (`hand_event(b"dealer=Cy&bid=250")`).
 #[cfg(test)]
 macro_rules! form_tests {
-    ($form:ty) => {
+    ($game:ty, $form:ty) => {
         fn hand_event(body: &[u8]) -> Result<serde_json::Value, $crate::rules::RuleError> {
-            $crate::rules::hand_form::hand_event::<$form>(body)
+            $crate::rules::hand_form::hand_event::<$game, $form>(body)
         }
     };
 }
@@ -78,9 +79,8 @@ where
     G: Game,
     F: HandForm<Written: Into<G::Event>>,
 {
-    let written = read_form::<F>(body)?.written()?;
-    let mut document = document(&written)?;
-    let event: G::Event = written.into();
+    let event: G::Event = read_form::<F>(body)?.written()?.into();
+    let mut document = document(&event)?;
     let values: BTreeMap<String, String> = serde_html_form::from_bytes(body).unwrap_or_default();
     let meld_detail = super::meld::detail::from_form(&document, values.iter());
     if let Some(named) = &meld_detail {
@@ -98,10 +98,14 @@ fn document(written: &impl Serialize) -> Result<Value, RuleError> {
     serde_json::to_value(written).map_err(|e| RuleError::new("form", e.to_string()))
 }
 
-/// Reads a hand form body into `F` and that into the `hand` event as written (form tests).
+/// Reads a hand form body into `F` and that into game `G`'s event as written (form tests).
 #[cfg(test)]
-pub fn hand_event<F: HandForm>(body: &[u8]) -> Result<Value, RuleError> {
-    document(&read_form::<F>(body)?.written()?)
+pub fn hand_event<G, F>(body: &[u8]) -> Result<Value, RuleError>
+where
+    G: Game,
+    F: HandForm<Written: Into<G::Event>>,
+{
+    typed_hand::<G, F>(body).map(|hand| hand.written)
 }
 
 fn trimmed<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {

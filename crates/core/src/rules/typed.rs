@@ -32,7 +32,7 @@ pub fn read_agreements<A: TableAgreements>(object: &Map<String, Value>) -> Resul
 }
 
 /// A game's events besides `payment` and `close` ([`events!`](crate::rules::typed::events)).
-pub trait Events: Sized + Clone + Send + Sync + 'static {
+pub trait Events: Sized + Clone + Send + Sync + serde::Serialize + 'static {
     /// The kinds this game takes, as the session document writes them in `type`.
     const KINDS: &'static [&'static str];
     /// Reads an event of kind `kind`; `None` when the game has no such kind.
@@ -42,15 +42,17 @@ pub trait Events: Sized + Clone + Send + Sync + 'static {
 }
 
 /// Declares a game's event enum and its [`Events`]: one line per kind and its written
-/// struct; `by reader` refuses a field by name before serde would (`all_passed`).
+/// struct; `by reader` refuses a field by name before serde would (`all_passed`). The enum
+/// reads and writes the event's `type`; the written structs hold the rest.
 macro_rules! events {
     ($(#[$m:meta])* $vis:vis enum $name:ident {
         $($(#[$vm:meta])* $kind:literal => $variant:ident($ty:ty) $(by $reader:path)?),+ $(,)?
     }) => {
         $(#[$m])*
-        #[derive(Debug, Clone)]
+        #[derive(Debug, Clone, serde::Serialize)]
+        #[serde(tag = "type")]
         $vis enum $name {
-            $($(#[$vm])* $variant($ty)),+
+            $($(#[$vm])* #[serde(rename = $kind)] $variant($ty)),+
         }
 
         impl $crate::rules::typed::Events for $name {
@@ -105,7 +107,7 @@ pub(crate) use agreement_tests;
 /// One event's reading in [`events!`]: serde into the written struct, or the game's reader.
 macro_rules! read_event {
     ($ty:ty, $object:ident) => {
-        $crate::rules::fields::read::<$ty>($object)
+        $crate::rules::fields::read_event::<$ty>($object)
     };
     ($ty:ty, $object:ident, $reader:path) => {
         $reader($object)

@@ -29,14 +29,12 @@ pub static AGREEMENTS: &[AgreementSpec] = &[AgreementSpec {
 
 /// The agreements in words, as `(label, value)`, for the top of the sheet.
 pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
-    let stake = if a.stake.is_zero() {
-        "none: for the items only".to_string()
-    } else {
-        format!(
-            "{} a game from each loser, shared among tied winners",
-            a.stake.shown(currency)
-        )
-    };
+    let stake = crate::rules::game::stake_words(
+        a.stake,
+        currency,
+        "for the items only",
+        "a game from each loser, shared among tied winners",
+    );
     vec![
         ("Stake".into(), stake),
         (
@@ -336,11 +334,7 @@ impl hand_form::HandForm for Form {
                 ));
             }
         };
-        Ok(WrittenGame {
-            kind: "hand".into(),
-            rounds,
-            summary,
-        })
+        Ok(WrittenGame { rounds, summary })
     }
 }
 
@@ -355,7 +349,7 @@ mod tests {
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join("&");
-        hand_form::hand_event::<Form>(body.as_bytes())
+        hand_form::hand_event::<super::super::Auction, Form>(body.as_bytes())
     }
 
     const SEATS: [(&str, &str); 2] = [("seat.0", "Ann"), ("seat.1", "Bob")];

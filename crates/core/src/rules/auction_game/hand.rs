@@ -117,9 +117,6 @@ pub struct WrittenFinal {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenGame {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// The rounds in the order the items were turned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds: Option<Vec<WrittenRound>>,

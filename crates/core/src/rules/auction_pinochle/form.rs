@@ -195,7 +195,6 @@ impl hand_form::HandForm for Form {
                 ));
             }
             return Ok(WrittenHand {
-                kind: "hand".into(),
                 dealer,
                 all_passed: true,
                 bidder: None,
@@ -209,7 +208,6 @@ impl hand_form::HandForm for Form {
             });
         }
         Ok(WrittenHand {
-            kind: "hand".into(),
             dealer,
             all_passed: false,
             renege_by: self
@@ -237,7 +235,7 @@ mod tests {
 
     use super::Form;
 
-    crate::rules::hand_form::form_tests!(Form);
+    crate::rules::hand_form::form_tests!(super::super::AuctionPinochle, Form);
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

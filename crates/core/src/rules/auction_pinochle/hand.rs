@@ -129,9 +129,6 @@ pub enum Deal {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who dealt.
     pub dealer: String,
     /// Every active player passed: the deal is thrown in.
@@ -173,8 +170,8 @@ pub const MAX_MELD: i64 = crate::rules::partnership::MAX_MELD;
 /// The highest bid accepted, in points: [`MAX_MELD`] as in Check and Contract Pinochle.
 pub const MAX_BID: i64 = 10_000;
 
-/// Checks a `hand` as written (session-format). Errors name the field: an unseated or disallowed person,
-/// `bid` not in tens or below the minimum (rules §1.1), `counters` outside 0–250 (rules
+/// Checks a `hand` as written (session-format). Errors name the field: an unseated or disallowed
+/// person, `bid` not in tens or below the minimum (rules §1.1), `counters` outside 0–250 (rules
 /// §1.0), `outcome` missing or contradicted.
 pub fn check(w: WrittenHand, agreements: &Agreements, table: &Table) -> Result<Deal, RuleError> {
     let seated = table.seated();

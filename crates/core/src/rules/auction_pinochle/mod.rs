@@ -15,7 +15,7 @@ pub mod units;
 #[cfg(test)]
 mod kitty_tests;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use self::agreements::{Agreements, KITTY_BID, KittyKind};
@@ -65,33 +65,26 @@ pub struct AuctionPinochle {
 }
 
 /// A `player_joins` as written: who sits down, after whom (`None`: at the end).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Joins {
-    #[serde(rename = "type")]
-    _kind: String,
     player: String,
     seat_after: Option<String>,
 }
 
 /// A `player_leaves` event as written: who leaves, and whether he left broke (kitty rule 6).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Leaves {
-    #[serde(rename = "type")]
-    _kind: String,
     player: String,
     #[serde(default)]
     broke: bool,
 }
 
 /// A `kitty_divide` event as written: nothing but its type (kitty rule 7).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct KittyDivide {
-    #[serde(rename = "type")]
-    _kind: String,
-}
+pub struct KittyDivide {}
 
 impl AuctionPinochle {
     /// The agreements this session plays under.

@@ -74,14 +74,12 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
 
 /// The agreements in words, as `(label, value)`, for the top of the sheet.
 pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
-    let stake = if a.stake.is_zero() {
-        "none: points only".to_string()
-    } else {
-        format!(
-            "{} a point of difference, paid to the winner of each game",
-            a.stake.shown(currency)
-        )
-    };
+    let stake = crate::rules::game::stake_words(
+        a.stake,
+        currency,
+        "points only",
+        "a point of difference, paid to the winner of each game",
+    );
     let game = match a.variant {
         Variant::Standard => format!("standard: first to {} points", a.target),
         Variant::Smudge => format!(
@@ -150,7 +148,6 @@ impl hand_form::HandForm for Form {
         let ask = |field: &str, message: &str| RuleError::new(field, message);
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
         let mut hand = WrittenHand {
-            kind: "hand".into(),
             dealer,
             all_passed: self.all_passed,
             pitcher: None,
@@ -238,7 +235,7 @@ mod tests {
 
     use super::Form;
 
-    crate::rules::hand_form::form_tests!(Form);
+    crate::rules::hand_form::form_tests!(super::super::AuctionPitch, Form);
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

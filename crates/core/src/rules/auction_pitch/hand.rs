@@ -129,9 +129,6 @@ pub struct WrittenPoints {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who dealt.
     pub dealer: String,
     /// Every player passed: a dead deal.
@@ -162,8 +159,9 @@ fn seated(table: &Table, field: &str, name: &str) -> Result<(), RuleError> {
     }
 }
 
-/// Checks a `hand` as written (session-format). Errors name the field: a person not seated; `bid` missing or
-/// outside 1–4; `points.high`/`points.low` nobody when played; contract fields when all passed.
+/// Checks a `hand` as written (session-format). Errors name the field: a person not seated; `bid`
+/// missing or outside 1–4; `points.high`/`points.low` nobody when played; contract fields when all
+/// passed.
 pub fn check(w: WrittenHand, table: &Table) -> Result<Deal, RuleError> {
     seated(table, "dealer", &w.dealer)?;
     if w.all_passed {
@@ -285,7 +283,7 @@ mod tests {
         event: &serde_json::Map<String, serde_json::Value>,
         table: &Table,
     ) -> Result<Deal, RuleError> {
-        check(crate::rules::fields::read(event)?, table)
+        check(crate::rules::fields::read_event(event)?, table)
     }
     use serde_json::json;
 

@@ -530,7 +530,7 @@ proptest! {
         let table = Table::new(&players);
         let before = Scores::fresh(&players, agreements.fresh_score());
         for e in &events {
-            let Ok(hand::Deal::Played(c)) = crate::rules::fields::read(e.as_object().unwrap()).and_then(|w| hand::check(w, &table)) else {
+            let Ok(hand::Deal::Played(c)) = crate::rules::fields::read_event(e.as_object().unwrap()).and_then(|w| hand::check(w, &table)) else {
                 continue;
             };
             let s = score_hand(&agreements, &players, &before, &c);

@@ -267,7 +267,6 @@ impl hand_form::HandForm for Form {
             both => both,
         };
         Ok(WrittenHand {
-            kind: "hand".into(),
             dealer: self
                 .dealer
                 .clone()
@@ -352,7 +351,7 @@ mod tests {
 
     use super::Form;
 
-    crate::rules::hand_form::form_tests!(Form);
+    crate::rules::hand_form::form_tests!(super::super::CheckPinochle, Form);
 
     #[test]
     fn the_form_becomes_the_hand_as_the_session_document_writes_it() {

@@ -61,9 +61,6 @@ pub struct Hand {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who dealt.
     pub dealer: String,
     /// Who won the auction.
@@ -103,8 +100,8 @@ pub struct WrittenSide {
     pub all_tricks: Option<bool>,
 }
 
-/// Checks a `hand` as written (session-format). Errors name the field: `dealer`/`bidder` not seated; `bid`
-/// (rules §1.7 rule 2); `dealer_forced` (rule 4); [`partnership::check_hands`];
+/// Checks a `hand` as written (session-format). Errors name the field: `dealer`/`bidder` not
+/// seated; `bid` (rules §1.7 rule 2); `dealer_forced` (rule 4); [`partnership::check_hands`];
 /// `all_tricks`; `meld_checks` beyond the meld or deck.
 pub fn check(w: WrittenHand, seating: &Seating) -> Result<Hand, RuleError> {
     if seating.seat_of(&w.dealer).is_none() {

@@ -8,7 +8,7 @@ fn read(
     event: &serde_json::Map<String, serde_json::Value>,
     seating: &Seating,
 ) -> Result<Hand, RuleError> {
-    check(crate::rules::fields::read(event)?, seating)
+    check(crate::rules::fields::read_event(event)?, seating)
 }
 use crate::rules::typed::TableAgreements;
 use serde_json::json;

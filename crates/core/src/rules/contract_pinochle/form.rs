@@ -137,14 +137,12 @@ impl hand_form::HandForm for Form {
                 ));
             }
             return Ok(WrittenHand {
-                kind: "hand".into(),
                 dealer,
                 all_passed: true,
                 ..WrittenHand::default()
             });
         }
         Ok(WrittenHand {
-            kind: "hand".into(),
             dealer,
             all_passed: false,
             bidder: Some(
@@ -171,7 +169,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    crate::rules::hand_form::form_tests!(Form);
+    crate::rules::hand_form::form_tests!(super::super::ContractPinochle, Form);
 
     use crate::rules::hand_form::form_body as form;
 

@@ -139,9 +139,6 @@ impl HandOutcome {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who dealt (and called first).
     pub dealer: String,
     /// All four passed: a new deal, nothing else is written.
@@ -200,8 +197,8 @@ pub enum Deal {
     Played(Contract),
 }
 
-/// Checks a `hand` as written (session-format). Errors name the field: unknown; unseated; `bid` (rules
-/// §1.8); a missing contract field; contract fields when `all_passed`; a bad `auction`.
+/// Checks a `hand` as written (session-format). Errors name the field: unknown; unseated; `bid`
+/// (rules §1.8); a missing contract field; contract fields when `all_passed`; a bad `auction`.
 pub fn check(
     w: WrittenHand,
     seating: &Seating,
@@ -351,7 +348,11 @@ mod tests {
         seating: &Seating,
         agreements: &Agreements,
     ) -> Result<Deal, RuleError> {
-        check(crate::rules::fields::read(event)?, seating, agreements)
+        check(
+            crate::rules::fields::read_event(event)?,
+            seating,
+            agreements,
+        )
     }
     use crate::rules::typed::TableAgreements;
     use serde_json::json;
@@ -500,11 +501,13 @@ mod tests {
 
     #[test]
     fn a_written_hand_is_the_documents_shape() {
+        use crate::rules::typed::Events;
         let h = hand(json!({"doubled": "redoubled", "outcome": "conceded_before_lead"}));
-        let w: WrittenHand = serde_json::from_value(h.clone()).unwrap();
-        assert_eq!(serde_json::to_value(&w).unwrap(), h);
         let p = json!({"type": "hand", "dealer": "N", "all_passed": true});
-        let w: WrittenHand = serde_json::from_value(p.clone()).unwrap();
-        assert_eq!(serde_json::to_value(&w).unwrap(), p);
+        for written in [h, p] {
+            let event = super::super::Event::read("hand", written.as_object().unwrap());
+            let event = event.unwrap().unwrap();
+            assert_eq!(serde_json::to_value(&event).unwrap(), written);
+        }
     }
 }

@@ -43,14 +43,12 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
 
 /// The agreements in words, as `(label, value)`, for the top of the sheet.
 pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
-    let stake = if a.stake.is_zero() {
-        "none: points only".to_string()
-    } else {
-        format!(
-            "{} a game, each loser to his opposite number",
-            a.stake.shown(currency)
-        )
-    };
+    let stake = crate::rules::game::stake_words(
+        a.stake,
+        currency,
+        "points only",
+        "a game, each loser to his opposite number",
+    );
     let mut rows = vec![
         ("Stake".to_string(), stake),
         (
@@ -130,7 +128,6 @@ impl hand_form::HandForm for Form {
         let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
         let auction = self.auction.as_deref().map(calls).transpose()?;
         let mut hand = WrittenHand {
-            kind: "hand".into(),
             dealer,
             all_passed: self.all_passed,
             bidder: None,
@@ -213,7 +210,7 @@ fn calls(text: &str) -> Result<Vec<Value>, RuleError> {
 mod tests {
     use super::*;
 
-    crate::rules::hand_form::form_tests!(Form);
+    crate::rules::hand_form::form_tests!(super::super::PartnershipAuction, Form);
 
     #[test]
     fn one_sides_tricks_give_the_others() {

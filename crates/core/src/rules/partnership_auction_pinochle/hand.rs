@@ -51,9 +51,6 @@ pub struct Hand {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenHand {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who dealt.
     pub dealer: String,
     /// All four passed: no bidder, nothing played (session-format).
@@ -79,9 +76,9 @@ pub struct WrittenHand {
     pub auction: Option<Vec<Value>>,
 }
 
-/// Checks a `hand` as written (session-format). Errors name the field: `dealer`/`bidder` not seated; contract
-/// fields when all passed; a missing `bidder`, `bid`, `trump`, `NS` or `EW`; `bid` not in
-/// tens, below the minimum (rules §1.6) or over [`MAX_POINTS`];
+/// Checks a `hand` as written (session-format). Errors name the field: `dealer`/`bidder` not
+/// seated; contract fields when all passed; a missing `bidder`, `bid`, `trump`, `NS` or `EW`; `bid`
+/// not in tens, below the minimum (rules §1.6) or over [`MAX_POINTS`];
 /// [`partnership::check_hands`]; [`auction::check`].
 pub fn check(
     w: WrittenHand,
@@ -255,7 +252,11 @@ mod tests {
         seating: &Seating,
         agreements: &Agreements,
     ) -> Result<Deal, RuleError> {
-        check(crate::rules::fields::read(event)?, seating, agreements)
+        check(
+            crate::rules::fields::read_event(event)?,
+            seating,
+            agreements,
+        )
     }
     use serde_json::json;
 

@@ -139,7 +139,6 @@ impl hand_form::HandForm for Form {
     fn written(self) -> Result<Event, RuleError> {
         if self.kind.as_deref() == Some("declare_out") {
             return Ok(Event::DeclareOut(WrittenClaim {
-                kind: "declare_out".into(),
                 claimant: self
                     .claimant
                     .clone()
@@ -155,7 +154,6 @@ impl hand_form::HandForm for Form {
             "enter one side's trick points; the other side's are 250 minus them",
         )?;
         Ok(Event::Hand(WrittenDeal {
-            kind: "hand".into(),
             dealer: self
                 .dealer
                 .clone()
@@ -215,7 +213,7 @@ mod tests {
     use crate::rules::hand_form::form_body as body;
 
     fn event(pairs: &[(&str, &str)]) -> Result<Value, RuleError> {
-        hand_form::hand_event::<Form>(&body(pairs))
+        hand_form::hand_event::<super::super::PartnershipPinochle, Form>(&body(pairs))
     }
 
     #[test]

@@ -52,9 +52,6 @@ pub struct Deal {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenDeal {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who dealt.
     pub dealer: String,
     /// Trump, the suit of the turned-up card.
@@ -82,8 +79,8 @@ pub fn written(event: &Map<String, Value>) -> Result<WrittenDeal, RuleError> {
     )
 }
 
-/// Checks a `hand` as written (session-format). Errors name the field: `all_passed` (no bidding, rules §1.5);
-/// `dealer` or a `dix_holders` entry not seated; more than two dixes; the
+/// Checks a `hand` as written (session-format). Errors name the field: `all_passed` (no bidding,
+/// rules §1.5); `dealer` or a `dix_holders` entry not seated; more than two dixes; the
 /// [`partnership::check_hands`] checks; `NS.tricks` not a multiple of 5 (rules §1.5).
 pub fn check(w: WrittenDeal, seating: &Seating) -> Result<Deal, RuleError> {
     let dealing = seating.side_of(&w.dealer).ok_or_else(|| {
@@ -253,9 +250,6 @@ impl Claim {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenClaim {
-    /// Always `"declare_out"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// The player who claims.
     pub claimant: String,
     /// His side's meld this deal, dix 10s included (0 when left out).
@@ -269,14 +263,9 @@ pub struct WrittenClaim {
     pub won_trick: Option<bool>,
 }
 
-/// Reads a `declare_out`. Errors name the field: `claimant` not seated; `meld` negative,
-/// not in tens or over [`MAX_MELD`]; `tricks_so_far` outside 0–250 or not in fives (rules
-/// §1.0, §1.5); `won_trick` false with trick points taken.
-pub fn read_claim(event: &Map<String, Value>, seating: &Seating) -> Result<Claim, RuleError> {
-    check_claim(fields::read(event)?, seating)
-}
-
-/// Checks a `declare_out` as written, as [`read_claim`] says.
+/// Checks a `declare_out` as written (session-format). Errors name the field: `claimant` not
+/// seated; `meld` negative, not in tens or over [`MAX_MELD`]; `tricks_so_far` outside 0–250 or not
+/// in fives (rules §1.0, §1.5); `won_trick` false with trick points taken.
 pub fn check_claim(w: WrittenClaim, seating: &Seating) -> Result<Claim, RuleError> {
     let side = seating.side_of(&w.claimant).ok_or_else(|| {
         RuleError::new(
@@ -348,7 +337,8 @@ mod tests {
     }
 
     fn claim(v: Value) -> Result<Claim, RuleError> {
-        read_claim(v.as_object().unwrap(), &seating())
+        crate::rules::fields::read_event(v.as_object().unwrap())
+            .and_then(|w| check_claim(w, &seating()))
     }
 
     fn agreements(v: Value) -> Agreements {

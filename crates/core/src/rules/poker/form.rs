@@ -437,7 +437,6 @@ impl hand_form::HandForm for Form {
         }
         let board = self.board.clone();
         Ok(WrittenHand {
-            kind: "hand".into(),
             dealer,
             contributions,
             folded,
@@ -466,7 +465,7 @@ mod tests {
             &anted.Ann=on&put_in.Ann=0.45&place.Ann=1\
             &anted.Bob=on&put_in.Bob=0.45&place.Bob=1\
             &anted.Cy=on&put_in.Cy=&folded.Cy=on";
-        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        let event = hand_event::<super::super::Poker, Form>(body.as_bytes()).unwrap();
         assert_eq!(
             event,
             json!({"type": "hand", "dealer": "Cy",
@@ -480,12 +479,12 @@ mod tests {
     fn high_low_places_and_cards() {
         let body = "dealer=Ann&split=high_low&put_in.Ann=0.30&all_in.Ann=on&place.Ann=2&low.Ann=1\
             &put_in.Bob=0.50&place.Bob=1&low.Bob=2";
-        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        let event = hand_event::<super::super::Poker, Form>(body.as_bytes()).unwrap();
         assert_eq!(event["showdown"], json!([["Bob"], ["Ann"]]));
         assert_eq!(event["showdown_low"], json!([["Ann"], ["Bob"]]));
         assert_eq!(event["all_in"], json!(["Ann"]));
         let body = "dealer=Ann&put_in.Ann=0.50&cards.Ann=AS+KS+QS+JS+TS&put_in.Bob=0.50&cards.Bob=2C+3D+4H+5S+7C";
-        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        let event = hand_event::<super::super::Poker, Form>(body.as_bytes()).unwrap();
         assert_eq!(event["cards"]["Ann"], json!("AS KS QS JS TS"));
         assert!(event.get("showdown").is_none());
     }
@@ -494,18 +493,23 @@ mod tests {
     fn the_board_and_eight_or_better_low_places() {
         // The board goes into the event as typed; hole cards stay per player.
         let body = "dealer=Ann&board=AH+KD+7C+7S+2D&put_in.Ann=0.50&cards.Ann=AS+AD&put_in.Bob=0.50&cards.Bob=KS+QS";
-        let event = hand_event::<Form>(body.as_bytes()).unwrap();
+        let event = hand_event::<super::super::Poker, Form>(body.as_bytes()).unwrap();
         assert_eq!(event["board"], json!("AH KD 7C 7S 2D"));
         assert_eq!(event["cards"]["Bob"], json!("KS QS"));
         // At an 8-or-better table an empty low place is no qualifying low.
         let places = "dealer=Ann&split=high_low&put_in.Ann=0.50&place.Ann=1&low.Ann=\
             &put_in.Bob=0.50&place.Bob=2&low.Bob=1";
-        let event = hand_event::<Form>(format!("{places}&eight_or_better=yes").as_bytes()).unwrap();
+        let event = hand_event::<super::super::Poker, Form>(
+            format!("{places}&eight_or_better=yes").as_bytes(),
+        )
+        .unwrap();
         assert_eq!(event["showdown_low"], json!([["Bob"]]));
         assert!(event.get("board").is_none());
         // Elsewhere Ann's low place is still asked for.
         assert_eq!(
-            hand_event::<Form>(places.as_bytes()).unwrap_err().field,
+            hand_event::<super::super::Poker, Form>(places.as_bytes())
+                .unwrap_err()
+                .field,
             "low.Ann"
         );
         // The form offers the board only under a board variant.
@@ -518,14 +522,19 @@ mod tests {
 
     #[test]
     fn refusals_name_the_field() {
-        let e = hand_event::<Form>(b"put_in.Ann=0.50&put_in.Bob=0.50").unwrap_err();
-        assert_eq!(e.field, "dealer");
-        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=0.50&place.Ann=1&put_in.Bob=0.50")
+        let e = hand_event::<super::super::Poker, Form>(b"put_in.Ann=0.50&put_in.Bob=0.50")
             .unwrap_err();
+        assert_eq!(e.field, "dealer");
+        let e = hand_event::<super::super::Poker, Form>(
+            b"dealer=Ann&put_in.Ann=0.50&place.Ann=1&put_in.Bob=0.50",
+        )
+        .unwrap_err();
         assert_eq!(e.field, "place.Bob");
-        let e = hand_event::<Form>(b"dealer=Ann&put_in.Ann=lots&put_in.Bob=0.50").unwrap_err();
+        let e =
+            hand_event::<super::super::Poker, Form>(b"dealer=Ann&put_in.Ann=lots&put_in.Bob=0.50")
+                .unwrap_err();
         assert_eq!(e.field, "put_in.Ann");
-        let e = hand_event::<Form>(
+        let e = hand_event::<super::super::Poker, Form>(
             b"dealer=Ann&put_in.Ann=0.5&folded.Ann=on&place.Ann=1&put_in.Bob=0.50",
         )
         .unwrap_err();

@@ -58,14 +58,12 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
 
 /// The agreements in words, as `(label, value)`, for the top of the sheet.
 pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
-    let stake = if a.stake.is_zero() {
-        "none: points only".to_string()
-    } else {
-        format!(
-            "{} a game, paid by the loser to the winner",
-            a.stake.shown(currency)
-        )
-    };
+    let stake = crate::rules::game::stake_words(
+        a.stake,
+        currency,
+        "points only",
+        "a game, paid by the loser to the winner",
+    );
     let mut summary = vec![("Stake".to_string(), stake)];
     match a.mode {
         Mode::SingleDeal => summary.push((
@@ -184,7 +182,6 @@ impl Form {
             melds.entry(dealer).or_insert(TURN_UP_DIX);
         }
         Ok(Event::DeclareOut(WrittenDeclare {
-            kind: "declare_out".into(),
             claimant: claimant.to_string(),
             melds,
             tricks_so_far: so_far,
@@ -268,7 +265,6 @@ impl hand_form::HandForm for Form {
         }
         let tricks = self.tricks(&names)?;
         Ok(Event::Hand(WrittenDeal {
-            kind: "hand".into(),
             dealer,
             turn_up_dix: self.turn_up_dix,
             melds,
@@ -282,7 +278,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    crate::rules::hand_form::form_tests!(Form);
+    crate::rules::hand_form::form_tests!(super::super::TwoHanded, Form);
 
     /// The form body a browser sends for these fields (the test values need no escaping).
     fn form(pairs: &[(&str, &str)]) -> Vec<u8> {

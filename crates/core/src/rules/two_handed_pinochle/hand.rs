@@ -79,9 +79,6 @@ pub struct DeclareOut {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenDeal {
-    /// Always `"hand"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who dealt.
     pub dealer: String,
     /// The dealer turned up a dix as the trump card (default false).
@@ -98,9 +95,6 @@ pub struct WrittenDeal {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WrittenDeclare {
-    /// Always `"declare_out"`.
-    #[serde(rename = "type")]
-    pub kind: String,
     /// Who declared out.
     pub claimant: String,
     /// The melds each player had scored in this deal before the claim, in points.
@@ -175,15 +169,8 @@ pub fn check_deal(w: WrittenDeal, players: &Players) -> Result<Deal, RuleError> 
     })
 }
 
-/// Reads a `declare_out`. Errors name `claimant`, the melds, or `tricks_so_far`.
-pub fn read_declare_out(
-    event: &Map<String, Value>,
-    players: &Players,
-) -> Result<DeclareOut, RuleError> {
-    check_declare_out(fields::read(event)?, players)
-}
-
-/// Checks a `declare_out` as written, as [`read_declare_out`] says.
+/// Checks a `declare_out` as written (session-format). Errors name `claimant`, the melds, or
+/// `tricks_so_far`.
 pub fn check_declare_out(w: WrittenDeclare, players: &Players) -> Result<DeclareOut, RuleError> {
     let claimant = seat_of(players, &w.claimant).ok_or_else(|| {
         RuleError::new(
@@ -292,7 +279,8 @@ mod tests {
     }
 
     fn declare(v: Value) -> Result<DeclareOut, RuleError> {
-        read_declare_out(v.as_object().unwrap(), &players())
+        crate::rules::fields::read_event(v.as_object().unwrap())
+            .and_then(|w| check_declare_out(w, &players()))
     }
 
     #[test]

@@ -40,8 +40,6 @@ pub static GAME: GameInfo = GameInfo::typed::<TwoHanded, form::Form>(
 .with_meld(&meld::MELD);
 
 typed::events! {
-    #[derive(serde::Serialize)]
-    #[serde(untagged)]
     /// What happens in Two-handed Pinochle besides a payment and the close.
     pub enum Event {
         /// A deal, played out (rules §1.9).
