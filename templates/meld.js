@@ -273,6 +273,8 @@
   // Use: the field gets the sum, the form the melds named (the tapped ones, or those the
   // cards show), each as a hidden meld_detail.<player>.<meld> = count.
   Calculator.prototype.fill = function () {
+    // A game that records no meld (Contract) has nothing to fill and no melds to name.
+    if (!this.field) return;
     var calc = this, form = this.form, name = this.fieldName;
     form.querySelectorAll('input[data-meld-detail-for="' + name + '"]').forEach(function (i) { i.remove(); });
     this.who.forEach(function (p, i) {

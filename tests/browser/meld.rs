@@ -501,16 +501,13 @@ async fn contract_pinochle_counts_without_a_field() {
     tap(phone, "flush", 1).await;
     tap(phone, "aces_100", 1).await;
     sum_reads(phone, "run 150 + 100 aces 100 = 250").await;
-    let hidden = script_value(
+    // Not shown, not merely marked hidden: a button's own display once overrode it.
+    let shown = script_value(
         phone,
-        "return document.querySelector('dialog.meld-dialog button.meld-use').hidden;",
+        "return document.querySelector('dialog.meld-dialog button.meld-use').getClientRects().length;",
     )
     .await;
-    assert_eq!(
-        hidden,
-        json!(true),
-        "Contract records no meld: nothing to fill"
-    );
+    assert_eq!(shown, json!(0), "Contract records no meld: no Use to tap");
     submit(phone, "dialog.meld-dialog button.secondary").await;
     let hand = enter(phone, t.id, "contract_pinochle").await;
     assert_eq!(hand["outcome"], json!("made_on_meld"));

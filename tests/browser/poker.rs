@@ -14,7 +14,8 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, assert_landed, choose, fill, scroll_width, sheet_screenshot, submit, text_of, wait_for,
+    Browser, assert_landed, choose, fill, script_value, scroll_width, sheet_screenshot, submit,
+    text_of, wait_for,
 };
 use thirtyfour::prelude::*;
 
@@ -59,6 +60,19 @@ async fn a_high_low_hand_with_two_all_ins_on_a_phone() {
     // 0.25 more (0.30), Bob for 0.65 more (0.70); Cy and Dee put in 0.95 more (1.00).
     choose(&phone, "dealer", "Dee").await;
     choose(&phone, "split", "high_low").await;
+    // A tick keeps its own size beside its words: a small box, "all-in" on one line.
+    let tick = script_value(
+        &phone,
+        "var i = document.querySelector(\"#next input[name='all_in.Ann']\"); \
+         return [i.getBoundingClientRect().width, i.closest('label').getBoundingClientRect().height];",
+    )
+    .await;
+    let (width, height) = (tick[0].as_f64().unwrap(), tick[1].as_f64().unwrap());
+    assert!(width < 32.0, "the all-in tick is {width} px wide");
+    assert!(
+        height <= 48.0,
+        "the all-in label is {height} px high: its words wrapped"
+    );
     enter_seat(&phone, "Ann", "0.25", "2", "1").await;
     tap(&phone, "all_in.Ann").await;
     enter_seat(&phone, "Bob", "0.65", "4", "2").await;
