@@ -12,8 +12,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::game::TypedEvent;
+use super::partnership::{WrittenSide, form_tricks};
 use super::typed::{Events, Game};
-use super::{Field, RuleError};
+use super::{Field, RuleError, Suit};
 
 /// Reads a urlencoded form body into `T`. Errors name the field in the reader's words.
 pub fn read_form<T: DeserializeOwned>(body: &[u8]) -> Result<T, RuleError> {
@@ -33,6 +34,97 @@ pub trait HandForm: DeserializeOwned {
     type Written: Serialize;
     /// The written hand; errors name the form's field and ask for what is missing.
     fn written(self) -> Result<Self::Written, RuleError>;
+    /// The shared [`Boxes`] the form holds, if any: [`HandForm::read`] fills them.
+    fn boxes(&mut self) -> Option<&mut Boxes> {
+        None
+    }
+    /// Reads the form body ([`read_form`]), its [`Boxes`] read by their own names too, so
+    /// a refusal names the box.
+    fn read(body: &[u8]) -> Result<Self, RuleError> {
+        let mut form: Self = read_form(body)?;
+        if let Some(boxes) = form.boxes() {
+            *boxes = read_form(body)?;
+        }
+        Ok(form)
+    }
+}
+
+/// `value`, or the refusal naming `field` that asks `question` (a box left empty).
+pub fn asked<T>(value: Option<T>, field: &str, question: &str) -> Result<T, RuleError> {
+    value.ok_or_else(|| RuleError::new(field, question))
+}
+
+/// The boxes the pinochle hand forms share (rules §1.1, §1.5–§1.8): who dealt, the "All
+/// passed" button, who won the bid, the bid in points, trump, and each side's meld, trick
+/// points, "won a trick" and "all tricks" ticks. A form uses those its game has.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct Boxes {
+    /// Who dealt.
+    #[serde(default, deserialize_with = "text")]
+    pub dealer: Option<String>,
+    /// The "All passed" button.
+    #[serde(default, deserialize_with = "ticked")]
+    pub all_passed: bool,
+    /// Who won the bid.
+    #[serde(default, deserialize_with = "text")]
+    pub bidder: Option<String>,
+    /// The bid, in points.
+    #[serde(default, deserialize_with = "whole")]
+    pub bid: Option<i64>,
+    /// Trump.
+    #[serde(default, deserialize_with = "choice")]
+    pub trump: Option<Suit>,
+    /// NS's meld in points.
+    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
+    pub ns_meld: Option<i64>,
+    /// NS's trick points.
+    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
+    pub ns_tricks: Option<i64>,
+    /// NS won a trick.
+    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
+    pub ns_won_trick: bool,
+    /// NS took every trick (Check Pinochle).
+    #[serde(default, rename = "NS.all_tricks", deserialize_with = "ticked")]
+    pub ns_all_tricks: bool,
+    /// EW's meld in points.
+    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
+    pub ew_meld: Option<i64>,
+    /// EW's trick points.
+    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
+    pub ew_tricks: Option<i64>,
+    /// EW won a trick.
+    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
+    pub ew_won_trick: bool,
+    /// EW took every trick (Check Pinochle).
+    #[serde(default, rename = "EW.all_tricks", deserialize_with = "ticked")]
+    pub ew_all_tricks: bool,
+}
+
+impl Boxes {
+    /// Who dealt; refused naming `dealer` when not chosen.
+    pub fn dealer(&self) -> Result<String, RuleError> {
+        asked(self.dealer.clone(), "dealer", "who dealt?")
+    }
+
+    /// The bid in points; refused naming `bid` when not entered.
+    pub fn bid(&self) -> Result<i64, RuleError> {
+        asked(self.bid, "bid", "what was the bid?")
+    }
+
+    /// Trump; refused naming `trump` when not chosen.
+    pub fn trump(&self) -> Result<Suit, RuleError> {
+        asked(self.trump, "trump", "which suit is trump?")
+    }
+
+    /// Both sides as written, NS first, trick points by [`form_tricks`] (`neither` asks
+    /// for them when no side has any).
+    pub fn sides(&self, neither: &str) -> Result<(WrittenSide, WrittenSide), RuleError> {
+        let (ns, ew) = form_tricks(self.ns_tricks, self.ew_tricks, neither)?;
+        Ok((
+            WrittenSide::from_form(self.ns_meld, ns, self.ns_won_trick),
+            WrittenSide::from_form(self.ew_meld, ew, self.ew_won_trick),
+        ))
+    }
 }
 
 /// Declares a form test's `hand_event` for game `$game`'s `$form`
@@ -79,7 +171,7 @@ where
     G: Game,
     F: HandForm<Written: Into<G::Event>>,
 {
-    let event: G::Event = read_form::<F>(body)?.written()?.into();
+    let event: G::Event = F::read(body)?.written()?.into();
     let mut document = document(&event)?;
     let values: BTreeMap<String, String> = serde_html_form::from_bytes(body).unwrap_or_default();
     let meld_detail = super::meld::detail::from_form(&document, values.iter());
@@ -170,7 +262,6 @@ pub fn form_body(pairs: &[(&str, &str)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Suit;
 
     #[derive(Debug, Deserialize)]
     struct Form {

@@ -7,8 +7,8 @@ use super::agreements::{Agreements, KittyKind};
 use super::hand::{Outcome, WrittenHand};
 use crate::money::Money;
 use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT, suit_choices};
-use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit, Table};
+use crate::rules::hand_form::{self, Boxes, choice, text, whole};
+use crate::rules::{AgreementSpec, RuleError, SpecKind, Table};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.1–1.3).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -155,16 +155,8 @@ pub fn offer(a: &Agreements, table: &Table) -> HandFormSpec {
 /// The submitted hand form (`templates/games/auction_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
-    #[serde(default, deserialize_with = "text")]
-    dealer: Option<String>,
-    #[serde(default, deserialize_with = "ticked")]
-    all_passed: bool,
-    #[serde(default, deserialize_with = "text")]
-    bidder: Option<String>,
-    #[serde(default, deserialize_with = "whole")]
-    bid: Option<i64>,
-    #[serde(default, deserialize_with = "choice")]
-    trump: Option<Suit>,
+    #[serde(skip)]
+    boxes: Boxes,
     #[serde(default, deserialize_with = "choice")]
     outcome: Option<Outcome>,
     #[serde(default, deserialize_with = "text")]
@@ -180,15 +172,24 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
+    fn boxes(&mut self) -> Option<&mut Boxes> {
+        Some(&mut self.boxes)
+    }
+
     /// Asks for the dealer only (the engine asks for the rest, rules §1.1); keeps a
     /// renege's culprit only with that outcome, as the select stays filled.
     fn written(self) -> Result<WrittenHand, RuleError> {
-        let dealer = self
-            .dealer
-            .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
-        if self.all_passed {
+        let dealer = self.boxes.dealer()?;
+        let Boxes {
+            all_passed,
+            bidder,
+            bid,
+            trump,
+            ..
+        } = self.boxes;
+        if all_passed {
             // Enter on a filled-in form must never record "all passed".
-            if self.bidder.is_some() || self.bid.is_some() || self.trump.is_some() {
+            if bidder.is_some() || bid.is_some() || trump.is_some() {
                 return Err(RuleError::new(
                     "all_passed",
                     "All passed, but the form also has a contract: clear the bidder, bid and trump, or press Enter the hand",
@@ -213,9 +214,9 @@ impl hand_form::HandForm for Form {
             renege_by: self
                 .renege_by
                 .filter(|_| self.outcome == Some(Outcome::DefenderRenege)),
-            bidder: self.bidder,
-            bid: self.bid,
-            trump: self.trump,
+            bidder,
+            bid,
+            trump,
             outcome: self.outcome,
             meld: self.meld,
             counters: self.counters,

@@ -145,8 +145,9 @@ impl hand_form::HandForm for Form {
 
     /// Jack and Game may go to nobody, High and Low may not (rules §1.4).
     fn written(self) -> Result<WrittenHand, RuleError> {
-        let ask = |field: &str, message: &str| RuleError::new(field, message);
-        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        let dealer = self
+            .dealer
+            .ok_or_else(|| RuleError::new("dealer", "who dealt?"))?;
         let mut hand = WrittenHand {
             dealer,
             all_passed: self.all_passed,
@@ -158,7 +159,7 @@ impl hand_form::HandForm for Form {
         if self.all_passed {
             // Enter in a filled-in form must never record "all passed".
             if self.pitcher.is_some() || self.bid.is_some() {
-                return Err(ask(
+                return Err(RuleError::new(
                     "all_passed",
                     "All passed, but the form also has a pitcher or a bid: clear them, or press Enter the hand",
                 ));
@@ -166,14 +167,14 @@ impl hand_form::HandForm for Form {
             return Ok(hand);
         }
         hand.pitcher = Some(self.pitcher.ok_or_else(|| {
-            ask(
+            RuleError::new(
                 "pitcher",
                 "who is the pitcher (won the bid)? If everyone passed, press All passed",
             )
         })?);
         hand.bid = Some(
             self.bid
-                .ok_or_else(|| ask("bid", "what did the pitcher bid, 1 to 4?"))?,
+                .ok_or_else(|| RuleError::new("bid", "what did the pitcher bid, 1 to 4?"))?,
         );
         let taker = |point: Point, taken: Option<String>| match taken.as_deref() {
             Some("nobody") => Ok(None),
@@ -185,7 +186,10 @@ impl hand_form::HandForm for Form {
                     Point::Game => " Choose nobody if game count was tied",
                     Point::High | Point::Low => "",
                 };
-                Err(ask(&field, &format!("who took {}?{hint}", point.word())))
+                Err(RuleError::new(
+                    &field,
+                    format!("who took {}?{hint}", point.word()),
+                ))
             }
         };
         hand.points = Some(WrittenPoints {

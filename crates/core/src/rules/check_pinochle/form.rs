@@ -9,9 +9,9 @@ use super::agreements::{Agreements, Settlement, Unfinished};
 use super::checks::{GameAward, MIN_BID, MeldCheck};
 use super::hand::{WrittenHand, WrittenSide};
 use crate::rules::game::{Choice, HandFormSpec, STAKE_DEFAULT, suit_choices};
-use crate::rules::hand_form::{self, choice, text, ticked, whole};
+use crate::rules::hand_form::{self, Boxes, ticked};
 use crate::rules::partnership::{Seating, Side};
-use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.7).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -221,32 +221,10 @@ pub fn offer(seating: &Seating) -> HandFormSpec {
 /// The submitted hand form (`templates/games/check_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
-    #[serde(default, deserialize_with = "text")]
-    dealer: Option<String>,
-    #[serde(default, deserialize_with = "text")]
-    bidder: Option<String>,
-    #[serde(default, deserialize_with = "whole")]
-    bid: Option<i64>,
-    #[serde(default, deserialize_with = "choice")]
-    trump: Option<Suit>,
+    #[serde(skip)]
+    boxes: Boxes,
     #[serde(default, deserialize_with = "ticked")]
     dealer_forced: bool,
-    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
-    ns_meld: Option<i64>,
-    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
-    ns_tricks: Option<i64>,
-    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
-    ns_won_trick: bool,
-    #[serde(default, rename = "NS.all_tricks", deserialize_with = "ticked")]
-    ns_all_tricks: bool,
-    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
-    ew_meld: Option<i64>,
-    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
-    ew_tricks: Option<i64>,
-    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
-    ew_won_trick: bool,
-    #[serde(default, rename = "EW.all_tricks", deserialize_with = "ticked")]
-    ew_all_tricks: bool,
     /// The rest of the form: the check-meld counts, read by name in [`Form::side`].
     #[serde(flatten)]
     counts: BTreeMap<String, String>,
@@ -258,41 +236,37 @@ const TRICK_POINTS: i64 = 250;
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
+    fn boxes(&mut self) -> Option<&mut Boxes> {
+        Some(&mut self.boxes)
+    }
+
     fn written(self) -> Result<WrittenHand, RuleError> {
-        let ask = |field: &str, question: &str| RuleError::new(field, question);
+        let b = &self.boxes;
         // One side's trick points suffice: the other took the rest of 250 (rules §1.7).
-        let (ns_tricks, ew_tricks) = match (self.ns_tricks, self.ew_tricks) {
+        let (ns_tricks, ew_tricks) = match (b.ns_tricks, b.ew_tricks) {
             (Some(ns), None) => (Some(ns), TRICK_POINTS.checked_sub(ns)),
             (None, Some(ew)) => (TRICK_POINTS.checked_sub(ew), Some(ew)),
             both => both,
         };
         Ok(WrittenHand {
-            dealer: self
-                .dealer
-                .clone()
-                .ok_or_else(|| ask("dealer", "who dealt?"))?,
-            bidder: self
-                .bidder
-                .clone()
-                .ok_or_else(|| ask("bidder", "who won the bid?"))?,
-            bid: self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?,
-            trump: self
-                .trump
-                .ok_or_else(|| ask("trump", "which suit is trump?"))?,
+            dealer: b.dealer()?,
+            bidder: hand_form::asked(b.bidder.clone(), "bidder", "who won the bid?")?,
+            bid: b.bid()?,
+            trump: b.trump()?,
             dealer_forced: self.dealer_forced,
             ns: self.side(
                 Side::NS,
-                self.ns_meld,
+                b.ns_meld,
                 ns_tricks,
-                self.ns_won_trick,
-                self.ns_all_tricks,
+                b.ns_won_trick,
+                b.ns_all_tricks,
             )?,
             ew: self.side(
                 Side::EW,
-                self.ew_meld,
+                b.ew_meld,
                 ew_tricks,
-                self.ew_won_trick,
-                self.ew_all_tricks,
+                b.ew_won_trick,
+                b.ew_all_tricks,
             )?,
         })
     }

@@ -7,9 +7,9 @@ use serde::Deserialize;
 use super::agreements::Agreements;
 use super::hand::{Doubled, HandOutcome, MIN_BID, WrittenHand};
 use crate::rules::game::{Choice, HandFormSpec, suit_choices};
-use crate::rules::hand_form::{self, choice, text, ticked, whole};
+use crate::rules::hand_form::{self, Boxes, choice};
 use crate::rules::partnership;
-use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
+use crate::rules::{AgreementSpec, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.8, §3 item 28).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -92,21 +92,9 @@ fn outcome_label(o: HandOutcome) -> String {
 /// The submitted hand form (`templates/games/contract_pinochle/hand_form.html`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct Form {
-    /// Who dealt.
-    #[serde(default, deserialize_with = "text")]
-    pub dealer: Option<String>,
-    /// The "All passed" button.
-    #[serde(default, deserialize_with = "ticked")]
-    pub all_passed: bool,
-    /// Who won the bid.
-    #[serde(default, deserialize_with = "text")]
-    pub bidder: Option<String>,
-    /// The bid, in points.
-    #[serde(default, deserialize_with = "whole")]
-    pub bid: Option<i64>,
-    /// Trump.
-    #[serde(default, deserialize_with = "choice")]
-    pub trump: Option<Suit>,
+    /// Dealer, "All passed", bidder, bid and trump.
+    #[serde(skip)]
+    pub boxes: Boxes,
     /// Undoubled, doubled, redoubled.
     #[serde(default, deserialize_with = "choice")]
     pub doubled: Option<Doubled>,
@@ -118,20 +106,24 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
 
+    fn boxes(&mut self) -> Option<&mut Boxes> {
+        Some(&mut self.boxes)
+    }
+
     /// "All passed" with a contract field filled is refused (`all_passed`).
     fn written(self) -> Result<WrittenHand, RuleError> {
-        let ask = |field: &str, question: &str| RuleError::new(field, question);
-        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
-        if self.all_passed {
+        let c = self.boxes;
+        let dealer = c.dealer()?;
+        if c.all_passed {
             // The doubled select always sends a value; only "no" goes with all passed.
             let doubled = self.doubled.is_some_and(|d| d != Doubled::No);
-            if self.bidder.is_some()
-                || self.bid.is_some()
-                || self.trump.is_some()
+            if c.bidder.is_some()
+                || c.bid.is_some()
+                || c.trump.is_some()
                 || self.outcome.is_some()
                 || doubled
             {
-                return Err(ask(
+                return Err(RuleError::new(
                     "all_passed",
                     "All passed, but the form also has a contract: clear the bidder, bid, trump and how it ended, or press Enter the hand",
                 ));
@@ -145,20 +137,19 @@ impl hand_form::HandForm for Form {
         Ok(WrittenHand {
             dealer,
             all_passed: false,
-            bidder: Some(
-                self.bidder
-                    .ok_or_else(|| ask("bidder", "who won the bid? (or press All passed)"))?,
-            ),
-            bid: Some(self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?),
-            trump: Some(
-                self.trump
-                    .ok_or_else(|| ask("trump", "which suit is trump?"))?,
-            ),
+            bidder: Some(hand_form::asked(
+                c.bidder.clone(),
+                "bidder",
+                "who won the bid? (or press All passed)",
+            )?),
+            bid: Some(c.bid()?),
+            trump: Some(c.trump()?),
             doubled: Some(self.doubled.unwrap_or_default()),
-            outcome: Some(
-                self.outcome
-                    .ok_or_else(|| ask("outcome", "how did the hand end?"))?,
-            ),
+            outcome: Some(hand_form::asked(
+                self.outcome,
+                "outcome",
+                "how did the hand end?",
+            )?),
             auction: None,
         })
     }

@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 use super::agreements::Agreements;
 use super::hand::WrittenHand;
 use crate::rules::game::{HandFormSpec, suit_choices};
-use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{self, Seating, Side, WrittenSide, form_tricks};
-use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Suit};
+use crate::rules::hand_form::{self, Boxes, text};
+use crate::rules::partnership::{self, Seating, Side};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers, defaults filled in (rules §1.6, §3 item 27).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -85,28 +85,8 @@ pub fn offer(seating: &Seating, agreements: &Agreements) -> HandFormSpec {
 /// The submitted hand form (`templates/games/partnership_auction_pinochle/hand_form.html`).
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
-    #[serde(default, deserialize_with = "text")]
-    dealer: Option<String>,
-    #[serde(default, deserialize_with = "ticked")]
-    all_passed: bool,
-    #[serde(default, deserialize_with = "text")]
-    bidder: Option<String>,
-    #[serde(default, deserialize_with = "whole")]
-    bid: Option<i64>,
-    #[serde(default, deserialize_with = "choice")]
-    trump: Option<Suit>,
-    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
-    ns_meld: Option<i64>,
-    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
-    ns_tricks: Option<i64>,
-    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
-    ns_won_trick: bool,
-    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
-    ew_meld: Option<i64>,
-    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
-    ew_tricks: Option<i64>,
-    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
-    ew_won_trick: bool,
+    #[serde(skip)]
+    boxes: Boxes,
     /// The calls in words, optional: `"Ann 250, Bob pass, Cy 260"`.
     #[serde(default, deserialize_with = "text")]
     auction: Option<String>,
@@ -114,6 +94,10 @@ pub struct Form {
 
 impl hand_form::HandForm for Form {
     type Written = WrittenHand;
+
+    fn boxes(&mut self) -> Option<&mut Boxes> {
+        Some(&mut self.boxes)
+    }
 
     /// The hand as written:
     ///
@@ -124,12 +108,12 @@ impl hand_form::HandForm for Form {
     ///   engine checks them).
     /// * `auction` is typed as calls in words ([`calls`]).
     fn written(self) -> Result<WrittenHand, RuleError> {
-        let ask = |field: &str, question: &str| RuleError::new(field, question);
-        let dealer = self.dealer.ok_or_else(|| ask("dealer", "who dealt?"))?;
+        let c = self.boxes;
+        let dealer = c.dealer()?;
         let auction = self.auction.as_deref().map(calls).transpose()?;
         let mut hand = WrittenHand {
             dealer,
-            all_passed: self.all_passed,
+            all_passed: c.all_passed,
             bidder: None,
             bid: None,
             trump: None,
@@ -137,16 +121,16 @@ impl hand_form::HandForm for Form {
             ew: None,
             auction,
         };
-        if self.all_passed {
+        if c.all_passed {
             let (ns, ew) = (Side::NS.name(), Side::EW.name());
             let filled = [
-                (Field::name("bidder"), self.bidder.is_some()),
-                (Field::name("bid"), self.bid.is_some()),
-                (Field::name("trump"), self.trump.is_some()),
-                (Field::of_side(ns, "meld"), self.ns_meld.is_some()),
-                (Field::of_side(ns, "tricks"), self.ns_tricks.is_some()),
-                (Field::of_side(ew, "meld"), self.ew_meld.is_some()),
-                (Field::of_side(ew, "tricks"), self.ew_tricks.is_some()),
+                (Field::name("bidder"), c.bidder.is_some()),
+                (Field::name("bid"), c.bid.is_some()),
+                (Field::name("trump"), c.trump.is_some()),
+                (Field::of_side(ns, "meld"), c.ns_meld.is_some()),
+                (Field::of_side(ns, "tricks"), c.ns_tricks.is_some()),
+                (Field::of_side(ew, "meld"), c.ew_meld.is_some()),
+                (Field::of_side(ew, "tricks"), c.ew_tricks.is_some()),
             ];
             if let Some((field, _)) = filled.into_iter().find(|(_, given)| *given) {
                 return Err(RuleError::new(
@@ -156,22 +140,14 @@ impl hand_form::HandForm for Form {
             }
             return Ok(hand);
         }
-        hand.bidder = Some(
-            self.bidder
-                .ok_or_else(|| ask("bidder", "who won the bid? (or press All four passed)"))?,
-        );
-        hand.bid = Some(self.bid.ok_or_else(|| ask("bid", "what was the bid?"))?);
-        hand.trump = Some(
-            self.trump
-                .ok_or_else(|| ask("trump", "which suit is trump?"))?,
-        );
-        let (ns, ew) = form_tricks(
-            self.ns_tricks,
-            self.ew_tricks,
-            "enter NS's trick points (0 if none); EW take the rest of the 250",
-        )?;
-        hand.ns = Some(WrittenSide::from_form(self.ns_meld, ns, self.ns_won_trick));
-        hand.ew = Some(WrittenSide::from_form(self.ew_meld, ew, self.ew_won_trick));
+        hand.bidder = Some(c.bidder.clone().ok_or_else(|| {
+            RuleError::new("bidder", "who won the bid? (or press All four passed)")
+        })?);
+        hand.bid = Some(c.bid()?);
+        hand.trump = Some(c.trump()?);
+        let (ns, ew) =
+            c.sides("enter NS's trick points (0 if none); EW take the rest of the 250")?;
+        (hand.ns, hand.ew) = (Some(ns), Some(ew));
         Ok(hand)
     }
 }

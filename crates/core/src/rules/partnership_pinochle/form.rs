@@ -11,8 +11,8 @@ use super::agreements::Agreements;
 use super::hand::{WrittenClaim, WrittenDeal};
 use super::sheet::num;
 use crate::rules::game::{HandFormSpec, suit_choices};
-use crate::rules::hand_form::{self, choice, text, ticked, whole};
-use crate::rules::partnership::{self, Seating, WrittenSide, form_tricks};
+use crate::rules::hand_form::{self, Boxes, choice, text, ticked, whole};
+use crate::rules::partnership::{self, Seating};
 use crate::rules::{AgreementSpec, RuleError, SpecKind, Suit};
 use serde::Deserialize;
 
@@ -108,18 +108,8 @@ pub struct Form {
     turn_up_dix: bool,
     #[serde(default, deserialize_with = "text")]
     dix_both: Option<String>,
-    #[serde(default, rename = "NS.meld", deserialize_with = "whole")]
-    ns_meld: Option<i64>,
-    #[serde(default, rename = "NS.tricks", deserialize_with = "whole")]
-    ns_tricks: Option<i64>,
-    #[serde(default, rename = "NS.won_trick", deserialize_with = "ticked")]
-    ns_won_trick: bool,
-    #[serde(default, rename = "EW.meld", deserialize_with = "whole")]
-    ew_meld: Option<i64>,
-    #[serde(default, rename = "EW.tricks", deserialize_with = "whole")]
-    ew_tricks: Option<i64>,
-    #[serde(default, rename = "EW.won_trick", deserialize_with = "ticked")]
-    ew_won_trick: bool,
+    #[serde(skip)]
+    boxes: Boxes,
     #[serde(default, deserialize_with = "text")]
     claimant: Option<String>,
     #[serde(default, deserialize_with = "whole")]
@@ -136,6 +126,10 @@ pub struct Form {
 impl hand_form::HandForm for Form {
     type Written = Event;
 
+    fn boxes(&mut self) -> Option<&mut Boxes> {
+        Some(&mut self.boxes)
+    }
+
     fn written(self) -> Result<Event, RuleError> {
         if self.kind.as_deref() == Some("declare_out") {
             return Ok(Event::DeclareOut(WrittenClaim {
@@ -148,11 +142,9 @@ impl hand_form::HandForm for Form {
                 won_trick: self.won_trick.then_some(true),
             }));
         }
-        let (ns_tricks, ew_tricks) = form_tricks(
-            self.ns_tricks,
-            self.ew_tricks,
-            "enter one side's trick points; the other side's are 250 minus them",
-        )?;
+        let (ns, ew) = self
+            .boxes
+            .sides("enter one side's trick points; the other side's are 250 minus them")?;
         Ok(Event::Hand(WrittenDeal {
             dealer: self
                 .dealer
@@ -166,8 +158,8 @@ impl hand_form::HandForm for Form {
             })?,
             turn_up_dix: self.turn_up_dix,
             dix_holders: self.dix_holders()?,
-            ns: WrittenSide::from_form(self.ns_meld, ns_tricks, self.ns_won_trick),
-            ew: WrittenSide::from_form(self.ew_meld, ew_tricks, self.ew_won_trick),
+            ns,
+            ew,
         }))
     }
 }
