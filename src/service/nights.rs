@@ -16,6 +16,7 @@ use crate::history::night::{
 };
 use crate::ids::SessionId;
 use crate::money::Money;
+use crate::rules::table::TITLE_MAX;
 use crate::service::Folds;
 use crate::service::history::game_name;
 use crate::store;
@@ -182,7 +183,7 @@ pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String,
             message: "tick at least one session to make a night of".into(),
         });
     }
-    crate::rules::table::title(title, 80, "a night's title").map_err(|message| {
+    crate::rules::table::title(title, TITLE_MAX, "a night's title").map_err(|message| {
         AppError::BadRequest {
             field: "title".into(),
             message,
@@ -452,7 +453,8 @@ fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppEr
 }
 
 /// Voids payment `payment` of night `id` (kept, struck through). Errors:
-/// [`AppError::NotFound`].
+/// [`AppError::NotFound`]; [`AppError::BadRequest`] naming `reason` when it breaks
+/// [`crate::rules::table::reason`].
 pub async fn void_payment(
     pool: &WritePool,
     club: ClubId,
@@ -460,11 +462,15 @@ pub async fn void_payment(
     payment: PaymentId,
     reason: &str,
 ) -> Result<(), AppError> {
-    let reason = reason.trim();
+    // The import keeps a reason by the same rule (crate::export::text).
+    let reason = crate::rules::table::reason(reason).map_err(|message| AppError::BadRequest {
+        field: "reason".into(),
+        message,
+    })?;
     let reason = if reason.is_empty() {
         "a mistake"
     } else {
-        reason
+        &reason
     };
     let mut tx = pool.begin_write().await?;
     club_night(&mut tx, club, id).await?;

@@ -85,6 +85,17 @@ pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
     Ok(text)
 }
 
+/// The most characters a session's or a night's title has.
+pub const TITLE_MAX: usize = 80;
+
+/// The most characters a reason (a payment voided) has, as an event's reason.
+pub const REASON_MAX: usize = 200;
+
+/// Why something was undone, by [`title`]'s rules up to [`REASON_MAX`]; empty gives none.
+pub fn reason(raw: &str) -> Result<String, String> {
+    title(raw, REASON_MAX, "a reason")
+}
+
 /// [`invisible`] but for the joiners, variation selectors and tags that shape emoji.
 fn hidden_in_title(c: char) -> bool {
     let emoji_part = matches!(
