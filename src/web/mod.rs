@@ -4,6 +4,7 @@
 pub mod api;
 pub mod auth;
 pub mod html;
+pub mod idempotency;
 pub mod live;
 
 use axum::extract::State;
