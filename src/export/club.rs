@@ -21,6 +21,7 @@ use crate::error::AppError;
 use crate::format::LedgerDoc;
 use crate::ledger::HOUSE;
 use crate::money::Money;
+use crate::rules::table::{self, TITLE_MAX};
 use crate::service::clubs::{self, Club, Grant};
 use crate::service::{self, Folds, Loaded};
 use crate::store::history as hs;
@@ -33,6 +34,12 @@ use crate::store::{ReadPool, WritePool};
 /// [`AppError::Internal`] (it was checked: a bug).
 fn imported_time(text: &str) -> Result<DateTime<Utc>, AppError> {
     normalised(text).map_err(|e| AppError::Internal(format!("an export's time {text:?}: {e}")))
+}
+
+/// Text of an export as its form keeps it. Errors: [`AppError::Internal`] (it was checked by
+/// [`super::text::check_text`]: a bug).
+fn checked(kept: Result<String, String>) -> Result<String, AppError> {
+    kept.map_err(|e| AppError::Internal(format!("an export's checked text: {e}")))
 }
 
 /// The export view of a loaded session: its documents and each entry's time and hand number.
@@ -245,7 +252,8 @@ async fn import_session(
     import_events(conn, id, s, ledger).await?;
     crate::service::history::after_import(conn, id, Some(club), doc, created_at).await?;
     if let Some(title) = &s.title {
-        hs::set_title(conn, id, Some(title.trim())).await?;
+        let title = checked(table::title(title, TITLE_MAX, "a title"))?;
+        hs::set_title(conn, id, Some(&title)).await?;
     }
     if s.archived {
         hs::set_archived(conn, id, true).await?;
@@ -301,7 +309,8 @@ async fn import_nights(
     ids: &[SessionId],
 ) -> Result<(), AppError> {
     for night in nights {
-        let nid = ns::create(conn, club, &night.title, imported_time(&night.created_at)?).await?;
+        let title = checked(table::title(&night.title, TITLE_MAX, "a night's title"))?;
+        let nid = ns::create(conn, club, &title, imported_time(&night.created_at)?).await?;
         for sid in night.sessions.iter().filter_map(|&i| ids.get(i)) {
             ns::add_session(conn, nid, *sid).await?;
         }
@@ -316,7 +325,12 @@ async fn import_nights(
             )
             .await?;
             if let Some(at) = &p.voided_at {
-                let reason = p.void_reason.as_deref().unwrap_or("a mistake");
+                let reason = checked(table::reason(p.void_reason.as_deref().unwrap_or("")))?;
+                let reason = if reason.is_empty() {
+                    "a mistake"
+                } else {
+                    &reason
+                };
                 ns::void_payment(conn, nid, pid, imported_time(at)?, reason).await?;
             }
         }

@@ -4,6 +4,7 @@
 
 pub mod club;
 pub mod nights;
+pub mod text;
 
 use std::fmt::Write as _;
 
@@ -322,8 +323,8 @@ pub fn club_export(name: &str, players: Vec<String>, sessions: &[SessionRecord])
     }
 }
 
-/// Checks a club export before anything is written: format, names, times, nights, and that
-/// every session replays. Each session's ledger. Errors: the first fault, its field named
+/// Checks a club export before anything is written: format, text ([`text::check_text`]),
+/// times, nights, and that every session replays. Each session's ledger. Errors: the first fault, its field named
 /// from the root (`sessions[2].events[5].bid`).
 pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal> {
     if export.format != CLUB_FORMAT {
@@ -332,10 +333,7 @@ pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal>
             format!("\"{}\" is not {CLUB_FORMAT}", export.format),
         ));
     }
-    for (i, name) in export.players.iter().enumerate() {
-        crate::rules::check_name(name)
-            .map_err(|m| Refusal::document(format!("players[{i}]"), format!("{name:?}: {m}")))?;
-    }
+    text::check_text(export)?;
     let mut ledgers = Vec::with_capacity(export.sessions.len());
     for (k, s) in export.sessions.iter().enumerate() {
         let at = |field: &str| format!("sessions[{k}].{field}");
@@ -365,15 +363,6 @@ pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal>
                 rule: r.rule,
             }
         })?;
-        if s.title
-            .as_ref()
-            .is_some_and(|t| t.trim().is_empty() || t.chars().count() > 80)
-        {
-            return Err(Refusal::document(
-                at("title"),
-                "a title is 1 to 80 characters",
-            ));
-        }
         ledgers.push(ledger);
     }
     check_people(export)?;
@@ -381,15 +370,12 @@ pub fn check_club_export(export: &ClubExport) -> Result<Vec<LedgerDoc>, Refusal>
     Ok(ledgers)
 }
 
-/// People: distinct fit display names, no name of two people.
+/// People: distinct display names, no name of two people (each fit: [`text::check_text`]).
 fn check_people(export: &ClubExport) -> Result<(), Refusal> {
     let mut shown = std::collections::BTreeSet::new();
     let mut names = std::collections::BTreeSet::new();
     for (i, p) in export.people.iter().enumerate() {
         let at = |field: &str| format!("people[{i}].{field}");
-        crate::rules::check_name(&p.display_name).map_err(|m| {
-            Refusal::document(at("display_name"), format!("{:?}: {m}", p.display_name))
-        })?;
         if p.display_name.chars().count() > 40 || !shown.insert(p.display_name.to_lowercase()) {
             return Err(Refusal::document(
                 at("display_name"),
@@ -406,9 +392,6 @@ fn check_people(export: &ClubExport) -> Result<(), Refusal> {
             ));
         }
         for (k, n) in p.names.iter().enumerate() {
-            crate::rules::check_name(n).map_err(|m| {
-                Refusal::document(at(&format!("names[{k}]")), format!("{n:?}: {m}"))
-            })?;
             if !names.insert(n.clone()) {
                 return Err(Refusal::document(
                     at(&format!("names[{k}]")),
@@ -425,18 +408,12 @@ fn game_words(id: &str) -> String {
     crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.name.to_string())
 }
 
-/// Nights: titles, times, each session in one night at most, one currency per night,
+/// Nights: times, each session in one night at most, one currency per night,
 /// payments above zero between two names.
 fn check_nights(export: &ClubExport) -> Result<(), Refusal> {
     let mut seen = std::collections::BTreeSet::new();
     for (i, n) in export.nights.iter().enumerate() {
         let at = |field: &str| format!("nights[{i}].{field}");
-        if n.title.trim().is_empty() || n.title.chars().count() > 80 {
-            return Err(Refusal::document(
-                at("title"),
-                "a night's title is 1 to 80 characters",
-            ));
-        }
         check_time(&n.created_at).map_err(|m| Refusal::document(at("created_at"), m))?;
         let mut priced = Vec::with_capacity(n.sessions.len());
         for (k, &s) in n.sessions.iter().enumerate() {
@@ -459,10 +436,6 @@ fn check_nights(export: &ClubExport) -> Result<(), Refusal> {
         }
         for (k, p) in n.payments.iter().enumerate() {
             let at = |field: &str| format!("nights[{i}].payments[{k}].{field}");
-            for (field, who) in [("payer", &p.payer), ("payee", &p.payee)] {
-                crate::rules::check_name(who)
-                    .map_err(|m| Refusal::document(at(field), format!("{who:?}: {m}")))?;
-            }
             if p.payer == p.payee {
                 return Err(Refusal::document(
                     at("payee"),

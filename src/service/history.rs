@@ -14,6 +14,7 @@ use crate::error::AppError;
 use crate::format::{self, SessionDoc};
 use crate::history::session_facts;
 use crate::ids::SessionId;
+use crate::rules::table::TITLE_MAX;
 use crate::session::Fold;
 use crate::store::history::{
     self as hs, HistoryFilter, HistoryRow, LeaderRow, NightRow, PersonRow, TotalsRow,
@@ -230,7 +231,7 @@ pub async fn set_title(
     id: SessionId,
     title: &str,
 ) -> Result<(), AppError> {
-    let title = crate::rules::table::title(title, 80, "a title").map_err(|message| {
+    let title = crate::rules::table::title(title, TITLE_MAX, "a title").map_err(|message| {
         AppError::BadRequest {
             field: "title".into(),
             message,

@@ -16,6 +16,7 @@ use crate::history::night::{
 };
 use crate::ids::SessionId;
 use crate::money::Money;
+use crate::rules::table::TITLE_MAX;
 use crate::service::Folds;
 use crate::service::history::game_name;
 use crate::store;
@@ -46,6 +47,39 @@ impl NightView {
     /// No transfer left: every net over sessions and standing payments is zero.
     pub fn settled(&self) -> bool {
         self.settlement.net.iter().all(|(_, m)| m.is_zero())
+    }
+
+    /// What a page showed of the night, sent back by its payment forms as `seen`: the
+    /// payments (voided ones too), then each session with its event count, `"2:12.40,14.22"`.
+    /// Whatever changes the amounts shown (a payment, a hand, a session taken out or put in)
+    /// changes it.
+    pub fn seen(&self) -> String {
+        let sessions: Vec<String> = self
+            .events
+            .iter()
+            .map(|(id, n)| format!("{id}.{n}"))
+            .collect();
+        format!("{}:{}", self.payments.len(), sessions.join(","))
+    }
+}
+
+/// The refusal of a payment whose page showed fewer payments than the night has.
+fn payment_meanwhile() -> AppError {
+    AppError::Conflict {
+        field: "payments".into(),
+        message: "a payment was just recorded against this night (a second tap, or another \
+                  phone); the night now shows it, so check before recording again"
+            .into(),
+    }
+}
+
+/// The refusal of a payment whose page showed the night's sessions otherwise.
+fn night_changed() -> AppError {
+    AppError::Conflict {
+        field: "payments".into(),
+        message: "the night changed since the page was shown (a hand, or a session taken out \
+                  or put in); the night now shows what is owed, so check before recording"
+            .into(),
     }
 }
 
@@ -182,7 +216,7 @@ pub(super) fn night_title(title: &str, sessions: &[SessionId]) -> Result<String,
             message: "tick at least one session to make a night of".into(),
         });
     }
-    crate::rules::table::title(title, 80, "a night's title").map_err(|message| {
+    crate::rules::table::title(title, TITLE_MAX, "a night's title").map_err(|message| {
         AppError::BadRequest {
             field: "title".into(),
             message,
@@ -332,8 +366,9 @@ fn shown_payments(
 }
 
 /// Records that `payer` handed `payee` `amount` ("2.80") against night `id`. `seen`, the
-/// payment count the page showed, is required so a double tap records once. Written only
-/// while each session holds the events the night was worked out from.
+/// night as the page showed it ([`NightView::seen`]), is required so a double tap records
+/// once and an amount worked out from sessions since changed is not recorded. Written only
+/// while the night holds the sessions and each the events it was worked out from.
 /// Errors: [`AppError::NotFound`]; [`AppError::BadRequest`] naming `amount`, `payer`,
 /// `payee` or `seen`; [`AppError::Conflict`] (field `payments`) when `seen` is stale.
 #[allow(clippy::too_many_arguments)] // the night, the payment and what the page saw
@@ -345,26 +380,30 @@ pub async fn record_payment(
     payer: &str,
     payee: &str,
     amount: &str,
-    seen: Option<usize>,
+    seen: Option<&str>,
 ) -> Result<(), AppError> {
     let amount = payment_amount(payer, payee, amount)?;
     // Another instance's hand or void meanwhile may have settled or unsettled the night.
     let mut write = crate::service::checked::Checked::new(pool);
-    let (mut tx, seen) = loop {
+    let (mut tx, view) = loop {
         let view = night(pool, folds, club, id).await?;
-        let seen = payable(&view, payer, payee, seen)?;
+        payable(&view, payer, payee, seen)?;
         if let Some(tx) = write.begin(&view.events).await? {
-            break (tx, seen);
+            break (tx, view);
         }
     };
     club_night(&mut tx, club, id).await?;
-    if ns::payments_of(&mut tx, id).await?.len() != seen {
-        return Err(AppError::Conflict {
-            field: "payments".into(),
-            message: "a payment was just recorded against this night (a second tap, or \
-                      another phone); the night now shows it, so check before recording again"
-                .into(),
-        });
+    // Under the write lock: a payment or a change of sessions since the view was read.
+    if ns::payments_of(&mut tx, id).await?.len() != view.payments.len() {
+        return Err(payment_meanwhile());
+    }
+    let sessions = ns::sessions_of(&mut tx, id).await?;
+    if !sessions
+        .iter()
+        .map(|(s, _)| *s)
+        .eq(view.events.iter().map(|(s, _)| *s))
+    {
+        return Err(night_changed());
     }
     // Each name points at its person, so a later rename shows the newer name.
     for who in [payer, payee] {
@@ -377,20 +416,15 @@ pub async fn record_payment(
     Ok(())
 }
 
-/// Checks a payment against night `view` as its page showed `seen` payments; that count.
+/// Checks a payment against night `view` as its page showed it (`seen`, [`NightView::seen`]).
 /// Errors: [`AppError::BadRequest`] (`payer`, `payee`, `seen`); [`AppError::Conflict`]
-/// (field `payments`) when the night is settled.
-fn payable(
-    view: &NightView,
-    payer: &str,
-    payee: &str,
-    seen: Option<usize>,
-) -> Result<usize, AppError> {
+/// (field `payments`) when the night is settled or has changed since.
+fn payable(view: &NightView, payer: &str, payee: &str, seen: Option<&str>) -> Result<(), AppError> {
     check_parties(view, payer, payee)?;
     // Checked after the fields, so a person who left one out hears about it first.
     let seen = seen.ok_or_else(|| AppError::BadRequest {
         field: "seen".into(),
-        message: "seen (how many payments the page showed) is required, so that a second \
+        message: "seen (the night as the page showed it) is required, so that a second \
                   tap of the same button records nothing"
             .into(),
     })?;
@@ -401,7 +435,16 @@ fn payable(
             message: "the night is settled: everyone is square, so there is nothing to pay".into(),
         });
     }
-    Ok(seen)
+    let now = view.seen();
+    if seen == now {
+        return Ok(());
+    }
+    let payments = |token: &str| token.split(':').next().map(str::to_string);
+    Err(if payments(seen) == payments(&now) {
+        night_changed()
+    } else {
+        payment_meanwhile()
+    })
 }
 
 /// Reads `amount` ("2.80"). Errors: [`AppError::BadRequest`] naming `amount`, then `payer` or
@@ -452,7 +495,8 @@ fn check_parties(view: &NightView, payer: &str, payee: &str) -> Result<(), AppEr
 }
 
 /// Voids payment `payment` of night `id` (kept, struck through). Errors:
-/// [`AppError::NotFound`].
+/// [`AppError::NotFound`]; [`AppError::BadRequest`] naming `reason` when it breaks
+/// [`crate::rules::table::reason`].
 pub async fn void_payment(
     pool: &WritePool,
     club: ClubId,
@@ -460,11 +504,15 @@ pub async fn void_payment(
     payment: PaymentId,
     reason: &str,
 ) -> Result<(), AppError> {
-    let reason = reason.trim();
+    // The import keeps a reason by the same rule (crate::export::text).
+    let reason = crate::rules::table::reason(reason).map_err(|message| AppError::BadRequest {
+        field: "reason".into(),
+        message,
+    })?;
     let reason = if reason.is_empty() {
         "a mistake"
     } else {
-        reason
+        &reason
     };
     let mut tx = pool.begin_write().await?;
     club_night(&mut tx, club, id).await?;

@@ -2,8 +2,9 @@
 //! checks `restore` makes. On PostgreSQL, `backup`/`restore` refuse ([`PG_BACKUP`]).
 
 use std::path::Path;
+use std::time::Duration;
 
-use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 use sqlx::{ConnectOptions, Connection};
 
 use super::either::{Connected, on_either};
@@ -21,24 +22,50 @@ pub async fn ping(pool: &ReadPool) -> Result<(), sqlx::Error> {
 /// Free disk `/healthz` requires: a commit appends a few 4 KiB pages to the WAL.
 pub const MIN_FREE_BYTES: u64 = 64 * 1024;
 
-/// Whether a write is possible now (`/healthz`): on the writer, `BEGIN IMMEDIATE`, create a
-/// table (needs a new page, so `max_page_count` shows) and roll back; and at least
-/// [`MIN_FREE_BYTES`] free on the file's disk. Errors, in words for the log.
+/// How long `/healthz` waits for the writer connection, and then for the write lock.
+pub const PROBE_WAIT: Duration = Duration::from_millis(100);
+
+/// How long the probe's write may take once the lock is held: longer, the disk is not
+/// answering (a frozen or failing volume hangs every write).
+pub const PROBE_WRITE_WAIT: Duration = Duration::from_secs(1);
+
+// The busy timeouts as SQL text (a statement is static text): the probe's, then the writer's
+// own again.
+const PROBE_BUSY: &str = "PRAGMA busy_timeout = 100";
+const WRITER_BUSY: &str = "PRAGMA busy_timeout = 5000";
+const _: () = assert!(PROBE_WAIT.as_millis() == 100 && super::WRITE_WAIT.as_millis() == 5000);
+
+/// Whether a write is possible now (`/healthz`): on the writer, `BEGIN IMMEDIATE` waiting at
+/// most [`PROBE_WAIT`] for the lock, create a table (needs a new page, so `max_page_count`
+/// shows) and roll back, all within [`PROBE_WRITE_WAIT`]; and at least [`MIN_FREE_BYTES`]
+/// free on the file's disk. The writer lent to a write of this process for longer than
+/// [`PROBE_WAIT`] is a write being made: `Ok`. Errors: the cause, in words for the log and
+/// the answer.
 pub async fn writable(pool: &WritePool) -> Result<(), String> {
     let pool = match (pool.sqlite(), pool.postgres_pool()) {
         (Some(pool), _) => pool,
         (None, Some(pg)) => return writable_postgres(pg).await,
         (None, None) => return Err("the writer has no database".into()),
     };
-    let probe = async {
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query("CREATE TABLE healthz_probe (x INTEGER)")
-            .execute(&mut *tx)
-            .await?;
-        tx.rollback().await
+    let Ok(conn) = tokio::time::timeout(PROBE_WAIT, pool.acquire()).await else {
+        // A write of this process holds the one writer: writes are being made.
+        return Ok(());
     };
-    probe.await.map_err(|e: sqlx::Error| e.to_string())?;
+    let mut conn = conn.map_err(|e| format!("the writer connection: {e}"))?;
     let options = pool.connect_options();
+    match tokio::time::timeout(PROBE_WRITE_WAIT, probe_write(&mut conn)).await {
+        Ok(answer) => answer?,
+        Err(_hung) => {
+            // Stuck mid-statement, the connection is not lent again; an in-memory database
+            // lives only in it, and cannot be on a frozen disk.
+            if !super::is_in_memory(&options) {
+                conn.close_on_drop();
+            }
+            return Err(format!(
+                "a write did not finish within {PROBE_WRITE_WAIT:?}: the disk does not answer"
+            ));
+        }
+    }
     if super::is_in_memory(&options) {
         return Ok(());
     }
@@ -58,6 +85,33 @@ pub async fn writable(pool: &WritePool) -> Result<(), String> {
     Ok(())
 }
 
+/// The rolled-back write of [`writable`] on `conn`, the lock awaited for [`PROBE_WAIT`] only
+/// (a write waits [`super::WRITE_WAIT`], then is refused busy: the probe answers first).
+async fn probe_write(conn: &mut SqliteConnection) -> Result<(), String> {
+    let words = |e: sqlx::Error| match &e {
+        sqlx::Error::Database(d) if d.code().as_deref() == Some("5") => format!(
+            "another connection holds the database's write lock, so writes are refused \
+             busy: {e}"
+        ),
+        _ => e.to_string(),
+    };
+    sqlx::query(PROBE_BUSY)
+        .execute(&mut *conn)
+        .await
+        .map_err(words)?;
+    let probe = async {
+        let mut tx = conn.begin_with("BEGIN IMMEDIATE").await?;
+        sqlx::query("CREATE TABLE healthz_probe (x INTEGER)")
+            .execute(&mut *tx)
+            .await?;
+        tx.rollback().await
+    }
+    .await;
+    let restored = sqlx::query(WRITER_BUSY).execute(&mut *conn).await;
+    probe.map_err(words)?;
+    restored.map(|_| ()).map_err(words)
+}
+
 /// [`writable`] on PostgreSQL: a rolled-back write the server does not hold read-only. A
 /// full disk shows as `disk_full` on real writes.
 async fn writable_postgres(pool: &sqlx::PgPool) -> Result<(), String> {
@@ -71,10 +125,13 @@ async fn writable_postgres(pool: &sqlx::PgPool) -> Result<(), String> {
         tx.rollback().await?;
         Ok::<bool, sqlx::Error>(read_only)
     };
-    match probe.await {
-        Ok(false) => Ok(()),
-        Ok(true) => Err("the PostgreSQL server takes no writes (read-only)".into()),
-        Err(e) => Err(e.to_string()),
+    match tokio::time::timeout(PROBE_WRITE_WAIT, probe).await {
+        Ok(Ok(false)) => Ok(()),
+        Ok(Ok(true)) => Err("the PostgreSQL server takes no writes (read-only)".into()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_hung) => Err(format!(
+            "the PostgreSQL server did not answer within {PROBE_WRITE_WAIT:?}"
+        )),
     }
 }
 

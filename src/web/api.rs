@@ -445,19 +445,7 @@ async fn record(
         ),
     };
     let event = Value::Object(event);
-    let key = match headers.get("idempotency-key") {
-        Some(v) => Some(
-            v.to_str()
-                .ok()
-                .filter(|k| (1..=200).contains(&k.len()))
-                .ok_or_else(|| AppError::BadRequest {
-                    field: "Idempotency-Key".into(),
-                    message: "use 1 to 200 visible characters".into(),
-                })?
-                .to_string(),
-        ),
-        None => None,
-    };
+    let key = crate::web::idempotency::key(&headers)?;
     let recorded = service::record_event(
         &state.pool,
         &state.folds,
@@ -468,13 +456,7 @@ async fn record(
     )
     .await?;
     if recorded.repeated && recorded.event != event {
-        return Err(AppError::Refused(crate::format::Refusal::document(
-            "Idempotency-Key",
-            format!(
-                "this key already recorded event {} with a different body; nothing was recorded: use a new key for a new event",
-                recorded.seq.saturating_sub(1)
-            ),
-        )));
+        return Err(crate::web::idempotency::reused(recorded.seq));
     }
     if !recorded.repeated {
         state.event_recorded(id).await;

@@ -506,8 +506,9 @@ async fn a_full_disk_is_503_naming_it_and_writes_succeed_again_once_space_is_bac
 }
 
 /// One name rule everywhere a person types a name or a title.
-/// Look-alike and invisible players beside the real one, a look-alike newcomer, renames
-/// to NUL, a reserved name, an override, a filler or a look-alike of another player, and
+/// Look-alike (Cyrillic, struck through, small capitals) and invisible players beside the
+/// real one, a look-alike newcomer, renames to NUL, a reserved name, an override, a filler
+/// or a look-alike of another player, and
 /// NUL in a session's or a night's title (form and API) are each a 4xx naming the field,
 /// never a 500, and write nothing.
 #[tokio::test]
@@ -520,6 +521,8 @@ async fn every_typed_name_and_title_follows_one_rule() {
         "\u{FF21}nn",
         "\u{410}nn",
         "\u{301}",
+        "A\u{336}nn",
+        "\u{1D00}nn",
     ] {
         let reply = create_session(
             &app,
@@ -568,6 +571,8 @@ async fn every_typed_name_and_title_follows_one_rule() {
         "\u{3164}",
         "Ann\u{200B}",
         "\u{410}nn",
+        "A\u{336}nn",
+        "\u{1D00}nn",
         "Dee",
     ] {
         let reply = app
@@ -584,6 +589,15 @@ async fn every_typed_name_and_title_follows_one_rule() {
         .page(cookie[0].1, &format!("/clubs/{club}/history"))
         .await;
     assert_eq!(common::person(&history, "Bob"), bob, "Bob is still Bob");
+    // A new session of the club under a look-alike of Ann is refused as well.
+    for name in ["A\u{336}nn", "\u{1D00}nn"] {
+        let doc = common::nights::pitch(name, "Bob");
+        let refused = scorekeeper::service::import(&app.pool, &doc, Some(ClubId(club))).await;
+        assert!(
+            matches!(&refused, Err(scorekeeper::error::AppError::Refused(r)) if r.field == "players"),
+            "{name:?}: {refused:?}"
+        );
+    }
     // Titles: NUL is a 400 naming the title, on the session's form and the night's form
     // and API; nothing is kept.
     let title = format!("/clubs/{club}/sessions/{a}/title");

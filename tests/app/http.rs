@@ -833,6 +833,58 @@ async fn a_queued_form_sent_again_with_its_idempotency_key_is_recorded_once() {
     assert_eq!(count, 2);
 }
 
+/// A form's key that already recorded an event, sent with another (the next hand, or the
+/// same count with other fields), is refused as the API refuses it: 422, the sheet shown
+/// again with the refusal, nothing recorded; the first post sent again is still a retry.
+/// A key with a tab in it is not visible text: the form and the API both refuse it (400).
+#[tokio::test]
+async fn a_form_key_sent_again_with_another_event_is_refused_and_records_nothing() {
+    let app = TestApp::new().await;
+    let (sheet, id) = pinochle_session(&app).await;
+    let hands = format!("{sheet}/hands");
+    let key = [("Idempotency-Key", "phone-1-hand-a")];
+    let first = bid_hand("0", "Cy", "Ann", "250", "hearts", "made");
+    let reply = app.post_form_with(&hands, &first, &key).await;
+    assert_eq!(reply.status.as_u16(), 303, "{}", reply.body);
+    let refusal = "this key already recorded event 0 with a different body; nothing was recorded";
+    for other in [
+        bid_hand("1", "Ann", "Bob", "300", "spades", "made"),
+        bid_hand("0", "Cy", "Ann", "300", "hearts", "made"),
+    ] {
+        let reused = app.post_form_with(&hands, &other, &key).await;
+        assert_eq!(reused.status.as_u16(), 422, "{other:?}: {}", reused.body);
+        assert!(reused.body.contains(refusal), "{other:?}: {}", reused.body);
+    }
+    let again = app.post_form_with(&hands, &first, &key).await;
+    assert_eq!(again.status.as_u16(), 303, "{}", again.body);
+    let events = export_of(&app, &id).await["events"].clone();
+    assert_eq!(events.as_array().unwrap().len(), 1, "{events}");
+    assert_eq!(events[0]["bid"], 250);
+    let tab = [("Idempotency-Key", "phone-1\thand-b")];
+    let next = bid_hand("1", "Ann", "Bob", "300", "spades", "made");
+    let bad = app.post_form_with(&hands, &next, &tab).await;
+    assert_eq!(bad.status.as_u16(), 400, "{}", bad.body);
+    assert!(bad.body.contains("Idempotency-Key"), "{}", bad.body);
+    let payment = json!({"type": "payment", "from": "Ann", "to": "Bob", "amount": "0.10"});
+    let api = app
+        .post_json_with(&format!("/api/v1/sessions/{id}/events"), &payment, &tab)
+        .await;
+    assert_eq!(api.status.as_u16(), 400, "{}", api.body);
+    assert_eq!(
+        api.json()["error"]["field"],
+        "Idempotency-Key",
+        "{}",
+        api.body
+    );
+    assert_eq!(
+        export_of(&app, &id).await["events"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
 /// One game's what-if case: its table, the hand form's fields, the
 /// cells the would-be row must show (hand-worked from the rules) and what the bidder needs.
 struct WhatIf {

@@ -403,6 +403,7 @@ async fn a_night_payment_worked_out_before_another_instances_void_is_not_written
     let tx = void_in_flight(&b, id).await;
     let a = std::sync::Arc::new(a);
     let one = std::sync::Arc::clone(&a);
+    let seen = view.seen();
     let task = tokio::spawn(async move {
         nights::record_payment(
             &one.pool,
@@ -412,7 +413,7 @@ async fn a_night_payment_worked_out_before_another_instances_void_is_not_written
             "C",
             "B",
             "0.15",
-            Some(0),
+            Some(&seen),
         )
         .await
     });

@@ -13,7 +13,8 @@ mod settled;
 use common::TestApp;
 use common::html::{has, has_term, select_text, text_after};
 use common::nights::{
-    assert_payment_refused, import_to_club, make_night, pay_at_night, pinochle, pitch, two_pitches,
+    assert_payment_refused, import_to_club, make_night, pay_at_night, pinochle, pitch, seen_at,
+    two_pitches,
 };
 use scorekeeper::format::SessionDoc;
 use serde_json::{Value, json};
@@ -418,6 +419,52 @@ async fn the_next_session_joins_tonights_night_from_its_form() {
     );
 }
 
+/// "Record this payment" on a page shown before a session was taken out of the night is
+/// refused (409, nothing recorded): its amount was worked out with that session in. The
+/// page shown after records the amount as it now stands.
+#[tokio::test]
+async fn a_payment_from_a_page_shown_before_a_session_left_the_night_is_refused() {
+    let app = TestApp::new().await;
+    let (club, cookie) = app.new_club("Thursday").await;
+    let (a, b) = two_pitches(&app, club).await;
+    let (location, night) = make_night(&app, &cookie, club, &[a, b], "").await;
+    let before = seen_at(&app, &location, &[("cookie", &cookie)]).await;
+    let taken = app
+        .post_form_with(
+            &format!("{location}/sessions/{b}/remove"),
+            &[],
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(taken.status.as_u16(), 303, "{}", taken.body);
+    // Dee owed Bob 1.20 with both sessions in; with session 1 alone Bob owes Ann 1.60.
+    let stale = [
+        ("seen", before.as_str()),
+        ("payer", "Dee"),
+        ("payee", "Bob"),
+        ("amount", "1.20"),
+    ];
+    let refused = app
+        .post_form_with(
+            &format!("{location}/payments"),
+            &stale,
+            &[("cookie", &cookie)],
+        )
+        .await;
+    assert_eq!(refused.status.as_u16(), 409, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("the night changed since the page was shown"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(api(&app, &cookie, club, night).await["payments"], json!([]));
+    pay_at_night(&app, &cookie, &location, ["0", "Bob", "Ann", "1.60"]).await;
+    let v = api(&app, &cookie, club, night).await;
+    assert_eq!(transfers(&v), vec![t("Dee", "Ann", "1.20")]);
+}
+
 /// A session put in a night by mistake is taken out, while no payment stands against the
 /// night: a payment refuses it with a clear message, its void lets it go.
 #[tokio::test]
@@ -575,7 +622,7 @@ async fn a_night_settles_its_sessions_everywhere() {
                 ("payer", "Dee"),
                 ("payee", "Ann"),
                 ("amount", "1.20"),
-                ("seen", "0"),
+                ("seen", &seen_at(&app, &location, c).await),
                 ("back", &a.to_string()),
             ],
             c,

@@ -502,7 +502,12 @@ async fn healthz_answers_200_while_the_database_answers_and_503_after() {
     app.pool.close().await;
     let down = app.get("/healthz").await;
     assert_eq!(down.status.as_u16(), 503);
-    assert_eq!(down.json(), json!({"status": "unavailable"}));
+    let body = down.json();
+    assert_eq!(body["status"], "unavailable", "{body}");
+    assert!(
+        body["cause"].as_str().is_some_and(|c| !c.is_empty()),
+        "{body}"
+    );
 }
 
 /// A wrong-passphrase login at `club` from `address`, straight to the router (so that many

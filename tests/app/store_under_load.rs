@@ -378,6 +378,56 @@ async fn a_locked_database_refuses_a_write_with_503_and_still_answers_reads() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `/healthz` tells whether a write can be made now: while another process holds SQLite's
+/// write lock every write is refused busy, so it answers 503 with the cause, at once; with
+/// the lock let go, 200, and the writer waits its full time for a lock again (a write
+/// behind a lock held half a second goes in). PostgreSQL's table lock lets the probe
+/// through, so this is SQLite's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_is_503_with_the_cause_while_another_process_holds_the_write_lock() {
+    if engines::on_postgres() {
+        return;
+    }
+    let (dir, url) = database("healthz-lock").await;
+    let pool = scorekeeper::store::open(&url).await.unwrap();
+    let router = Client::new(app(AppState::new(pool.clone())));
+    let id = import(&router, 2).await;
+    let ok = get(&router, "/healthz", None).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
+    assert_eq!(ok.json(), json!({"status": "ok"}));
+    let mut other = Other::connect(&url).await;
+    other.run("BEGIN IMMEDIATE").await;
+    let started = std::time::Instant::now();
+    let down = get(&router, "/healthz", None).await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    assert_eq!(
+        down.status,
+        StatusCode::SERVICE_UNAVAILABLE,
+        "{}",
+        down.body
+    );
+    let body = down.json();
+    assert_eq!(body["status"], "unavailable", "{body}");
+    assert!(
+        body["cause"].as_str().unwrap().contains("write lock"),
+        "{body}"
+    );
+    other.run("ROLLBACK").await;
+    let ok = get(&router, "/healthz", None).await;
+    assert_eq!(ok.status, StatusCode::OK, "{}", ok.body);
+    // The probe's short wait for the lock is not left on the writer.
+    other.run("BEGIN IMMEDIATE").await;
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        other.run("ROLLBACK").await;
+    });
+    let written = post(&router, &format!("/api/v1/sessions/{id}/events"), &hand(2)).await;
+    assert_eq!(written.status, StatusCode::CREATED, "{}", written.body);
+    release.await.unwrap();
+    pool.close().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_writes_queue_on_the_one_writer_and_all_land() {
     let (dir, url) = database("queue").await;

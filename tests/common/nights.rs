@@ -167,19 +167,34 @@ pub async fn make_night(
     (location, night)
 }
 
+/// The `seen` of the payment forms on the night at `night_page`, read with `headers` (a
+/// login): the night as the page shows it now (payments, sessions, events).
+pub async fn seen_at(app: &TestApp, night_page: &str, headers: &[(&str, &str)]) -> String {
+    let page = app.get_with(night_page, headers).await;
+    let seen = super::html::select_attr(&page.body, "input[name=seen]", "value");
+    seen.first()
+        .cloned()
+        .unwrap_or_else(|| panic!("no seen on {}", page.body))
+}
+
 /// A payment recorded against the night at `night_page` (its address) by the holder of
-/// login `cookie`, from a page that showed `seen` payments: `payer` handed `payee` `amount`.
-/// Fails unless the form is taken (303); the answer.
+/// login `cookie`, from the night's page as it is now, which shows `seen` payments: `payer`
+/// handed `payee` `amount`. Fails unless the form is taken (303); the answer.
 pub async fn pay_at_night(
     app: &TestApp,
     cookie: &str,
     night_page: &str,
     [seen, payer, payee, amount]: [&str; 4],
 ) -> super::Reply {
+    let shown = seen_at(app, night_page, &[("cookie", cookie)]).await;
+    assert!(
+        shown.starts_with(&format!("{seen}:")),
+        "{shown} shows {seen} payments"
+    );
     app.post_form_with_ok(
         &format!("{night_page}/payments"),
         &[
-            ("seen", seen),
+            ("seen", &shown),
             ("payer", payer),
             ("payee", payee),
             ("amount", amount),

@@ -141,7 +141,8 @@ struct PayForm {
     payer: String,
     payee: String,
     amount: String,
-    /// How many payments the page showed (required: empty is refused, naming `seen`).
+    /// The night as the page showed it ([`nights::NightView::seen`]; required: empty is
+    /// refused, naming `seen`).
     seen: String,
     /// The session whose sheet recorded it (empty: the night's page), to go back to.
     back: String,
@@ -156,7 +157,7 @@ async fn pay(
     let done = async {
         member(&viewer, club, Access::Write)?;
         let f: PayForm = form(&body)?;
-        let seen = whole("seen", &f.seen)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        let seen = Some(f.seen.trim()).filter(|s| !s.is_empty());
         let back = whole("back", &f.back)?.map(SessionId);
         nights::record_payment(
             &state.pool,

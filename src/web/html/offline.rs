@@ -111,35 +111,29 @@ pub fn start_url(asked: &str) -> String {
     }
 }
 
-/// A form post's `Idempotency-Key` (1 to 200 visible characters), sent by the offline
-/// queue; absent for a plain post. Errors: 400 naming `Idempotency-Key`.
+/// A form post's `Idempotency-Key` ([`crate::web::idempotency::key`], the API's rule), sent
+/// by the offline queue; absent for a plain post. Errors: 400 naming `Idempotency-Key`.
 pub struct FormKey(pub Option<String>);
 
 impl FromRequestParts<AppState> for FormKey {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<FormKey, AppError> {
-        let Some(value) = parts.headers.get("idempotency-key") else {
-            return Ok(FormKey(None));
-        };
-        value
-            .to_str()
-            .ok()
-            .filter(|k| (1..=200).contains(&k.len()))
-            .map(|k| FormKey(Some(k.to_string())))
-            .ok_or_else(|| AppError::BadRequest {
-                field: "Idempotency-Key".into(),
-                message: "use 1 to 200 visible characters".into(),
-            })
+        crate::web::idempotency::key(&parts.headers).map(FormKey)
     }
 }
 
-/// Whether `key` already recorded an event in session `id`. Errors: the store's (500).
-pub async fn recorded(reader: &ReadPool, id: SessionId, key: &str) -> Result<bool, AppError> {
+/// The ledger `seq` of the event `key` already recorded in session `id`, if any. Errors:
+/// the store's (500).
+pub async fn recorded(
+    reader: &ReadPool,
+    id: SessionId,
+    key: &str,
+) -> Result<Option<usize>, AppError> {
     let mut conn = reader.acquire().await?;
-    Ok(crate::store::idempotent_seq(&mut conn, id, key)
-        .await?
-        .is_some())
+    let seq = crate::store::idempotent_seq(&mut conn, id, key).await?;
+    seq.map(|s| usize::try_from(s).map_err(|_| AppError::Internal(format!("a key's event {s}"))))
+        .transpose()
 }
 
 #[cfg(test)]

@@ -47,28 +47,42 @@ where
     E: Into<NewEvent>,
 {
     let event = async { build(service::game(&state.reader, &state.folds, id).await?) };
-    write(state, viewer, id, values, (redirect, key), event).await
+    let to = (redirect, key, Built::FromForm);
+    write(state, viewer, id, values, to, event).await
+}
+
+/// Where a form's event comes from, which tells a retry of a keyed post from another post
+/// under the same key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Built {
+    /// From the form's fields alone: a retry builds the very event again.
+    FromForm,
+    /// From the session's history (the hand an undo takes back): after the first post it
+    /// would build another, so only the count the form saw tells.
+    FromHistory,
 }
 
 /// Records the event `event` makes, under the form's `Idempotency-Key` if any. The key is
-/// looked up before the event is built: a repeated undo would otherwise undo another hand.
+/// looked up before the event is recorded: a repeated undo would otherwise undo another
+/// hand. A key that recorded another event is refused as the API refuses it (422).
 async fn write(
     state: &AppState,
     viewer: &Viewer,
     id: SessionId,
     values: &HashMap<String, String>,
-    (redirect, key): (String, Option<String>),
+    (redirect, key, built): (String, Option<String>, Built),
     event: impl Future<Output = Result<impl Into<NewEvent>, AppError>>,
 ) -> Response {
     let attempt = async {
         clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Write).await?;
+        let seen = expected_events(values)?;
         if let Some(key) = key.as_deref()
-            && offline::recorded(&state.reader, id, key).await?
+            && let Some(seq) = offline::recorded(&state.reader, id, key).await?
         {
+            repeat_of(state, id, seq, seen, built, event).await?;
             return Ok(true);
         }
         let event = event.await?;
-        let seen = expected_events(values)?;
         let key = key.as_deref();
         let recorded = service::record_event(&state.pool, &state.folds, id, event, seen, key);
         Ok(recorded.await?.repeated)
@@ -88,6 +102,34 @@ async fn write(
         ) => error_page(e),
         Err(e) => sheet_routes::refused(state, id, values, e).await,
     }
+}
+
+/// Whether a post under a key that recorded event `seq - 1` is a retry of that post. That
+/// event went in when the session had `seq - 1` events, which the form's `expected_events`
+/// then said: a form that saw another count, or (built from its fields) makes another
+/// event, is another post. Errors: [`crate::web::idempotency::reused`]; building's.
+async fn repeat_of(
+    state: &AppState,
+    id: SessionId,
+    seq: usize,
+    seen: Option<usize>,
+    built: Built,
+    event: impl Future<Output = Result<impl Into<NewEvent>, AppError>>,
+) -> Result<(), AppError> {
+    let refused = || crate::web::idempotency::reused(seq);
+    if seen.is_some_and(|n| n + 1 != seq) {
+        return Err(refused());
+    }
+    if built == Built::FromHistory {
+        return Ok(());
+    }
+    let event: NewEvent = event.await?.into();
+    let loaded = service::load(&state.reader, &state.folds, id).await?;
+    let stored = seq.checked_sub(1).and_then(|i| loaded.doc.events.get(i));
+    if stored != Some(event.written()) {
+        return Err(refused());
+    }
+    Ok(())
 }
 
 pub(super) async fn enter_hand(
@@ -164,9 +206,14 @@ impl SheetPost {
     async fn write(
         &self,
         anchor: &str,
+        built: Built,
         event: impl Future<Output = Result<Value, AppError>>,
     ) -> Response {
-        let to = (format!("/sessions/{}{anchor}", self.id), self.key.clone());
+        let to = (
+            format!("/sessions/{}{anchor}", self.id),
+            self.key.clone(),
+            built,
+        );
         write(&self.state, &self.viewer, self.id, &self.values, to, event).await
     }
 
@@ -177,7 +224,7 @@ impl SheetPost {
     {
         let (reader, folds) = (&self.state.reader, &self.state.folds);
         let game = async { build(service::game(reader, folds, self.id).await?) };
-        self.write(anchor, game).await
+        self.write(anchor, Built::FromForm, game).await
     }
 
     /// An event found in the session's history (the hand an undo or payment a void takes
@@ -188,7 +235,7 @@ impl SheetPost {
     {
         let (reader, folds) = (&self.state.reader, &self.state.folds);
         let found = async { build(&*service::load(reader, folds, self.id).await?) };
-        self.write(anchor, found).await
+        self.write(anchor, Built::FromHistory, found).await
     }
 }
 

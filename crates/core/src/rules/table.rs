@@ -85,6 +85,17 @@ pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
     Ok(text)
 }
 
+/// The most characters a session's or a night's title has.
+pub const TITLE_MAX: usize = 80;
+
+/// The most characters a reason (a payment voided) has, as an event's reason.
+pub const REASON_MAX: usize = 200;
+
+/// Why something was undone, by [`title`]'s rules up to [`REASON_MAX`]; empty gives none.
+pub fn reason(raw: &str) -> Result<String, String> {
+    title(raw, REASON_MAX, "a reason")
+}
+
 /// [`invisible`] but for the joiners, variation selectors and tags that shape emoji.
 fn hidden_in_title(c: char) -> bool {
     let emoji_part = matches!(
@@ -102,11 +113,63 @@ fn is_mark(c: char) -> bool {
     )
 }
 
-/// Whether `a` and `b` could be taken for one another: same [`name_key`] or TR39 skeleton.
+/// Whether `a` and `b` could be taken for one another: same [`name_key`] or TR39 skeleton,
+/// also once each is [`seen_as`] ("A̶nn", "ᴀnn" and "Ann").
 pub fn look_alike(a: &str, b: &str) -> bool {
     let skeleton = |s: &str| unicode_security::skeleton(s).collect::<String>();
     let (ka, kb) = (name_key(a), name_key(b));
-    ka == kb || skeleton(a) == skeleton(b) || skeleton(&ka) == skeleton(&kb)
+    ka == kb
+        || skeleton(a) == skeleton(b)
+        || skeleton(&ka) == skeleton(&kb)
+        || skeleton(&seen_as(a)) == skeleton(&seen_as(b))
+}
+
+/// `name` as the eye reads it, lowercased: without marks drawn over a letter (canonical
+/// combining class 1, Overlay, such as U+0336's stroke) or around it (Enclosing_Mark), and
+/// with the Latin small capitals as their letters, which TR39's confusables leave apart
+/// (U+1D00 "ᴀ" is its own prototype). Accents stay: "René" is not "Rene".
+fn seen_as(name: &str) -> String {
+    use unicode_normalization::char::canonical_combining_class;
+    name.nfd()
+        .filter(|&c| {
+            canonical_combining_class(c) != 1
+                && c.general_category() != GeneralCategory::EnclosingMark
+        })
+        .map(|c| small_capital(c).unwrap_or(c))
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// The Latin letter a small capital (IPA and Phonetic Extensions, Latin Extended-D) shows.
+fn small_capital(c: char) -> Option<char> {
+    Some(match c {
+        '\u{1D00}' => 'a',
+        '\u{0299}' => 'b',
+        '\u{1D04}' => 'c',
+        '\u{1D05}' => 'd',
+        '\u{1D07}' => 'e',
+        '\u{A730}' => 'f',
+        '\u{0262}' => 'g',
+        '\u{029C}' => 'h',
+        '\u{026A}' => 'i',
+        '\u{1D0A}' => 'j',
+        '\u{1D0B}' => 'k',
+        '\u{029F}' => 'l',
+        '\u{1D0D}' => 'm',
+        '\u{0274}' => 'n',
+        '\u{1D0F}' => 'o',
+        '\u{1D18}' => 'p',
+        '\u{A7AF}' => 'q',
+        '\u{0280}' => 'r',
+        '\u{A731}' => 's',
+        '\u{1D1B}' => 't',
+        '\u{1D1C}' => 'u',
+        '\u{1D20}' => 'v',
+        '\u{1D21}' => 'w',
+        '\u{028F}' => 'y',
+        '\u{1D22}' => 'z',
+        _ => return None,
+    })
 }
 
 /// The first of `others` that `name` would be taken for, except `name` itself.
@@ -331,6 +394,10 @@ mod tests {
             ("Bob", "B\u{43E}b"),
             ("Al", "AI"),
             ("Tom", "T\u{3BF}m"),
+            ("Ann", "A\u{336}nn"),
+            ("Ann", "\u{1D00}nn"),
+            ("Ann", "\u{1D00}\u{274}\u{274}"),
+            ("Ann", "A\u{20DD}nn"),
         ] {
             assert!(look_alike(a, b), "{a:?} {b:?}");
         }

@@ -18,8 +18,9 @@ pub struct NightOnSheet {
     pub transfers: Vec<(String, String, String, String)>,
     /// The night's standing payments in words: "Dee paid Ann $1.20".
     pub payments: Vec<String>,
-    /// How many payments (voided ones too) the night has: the pay form's `seen`.
-    pub seen: usize,
+    /// The night as the sheet shows it ([`crate::service::nights::NightView::seen`]): the
+    /// pay form's `seen`.
+    pub seen: String,
 }
 
 impl NightOnSheet {
@@ -54,7 +55,7 @@ impl NightOnSheet {
                     format!("{} paid {} {}", p.payer, p.payee, money(&amount))
                 })
                 .collect(),
-            seen: view.payments.len(),
+            seen: view.seen(),
         }
     }
 }
