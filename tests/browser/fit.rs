@@ -425,6 +425,27 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                         json!(true),
                         "{what}: the standings are off the first screen"
                     );
+                    // And so is where the game stands: the leader's score by the rules.
+                    if let Some((leader, points)) = leader(&doc) {
+                        let seen = script_value(
+                            &phone,
+                            "var l = document.querySelector('#now ul.score li.leads');\
+                                 if (!l) return null; var r = l.getBoundingClientRect();\
+                                 return [l.innerText, r.bottom <= window.innerHeight];",
+                        )
+                        .await;
+                        let text = seen[0].as_str().unwrap_or_default();
+                        assert!(
+                            text.contains(&leader) && text.contains(&format!("{points} points")),
+                            "{what}: the watcher's first screen does not say {leader} leads \
+                             with {points} points: {seen}"
+                        );
+                        assert_eq!(
+                            seen[1],
+                            json!(true),
+                            "{what}: the score is below the first screen"
+                        );
+                    }
                     // And so is the latest hand the watcher is shown, whole: its words,
                     // numbers, details and explanation (a game's end box may follow).
                     let latest = script_value(
@@ -444,6 +465,28 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
     }
     common::browser::dark_mode(&phone, false).await;
     phone.quit().await.unwrap();
+}
+
+/// The head that leads the game in progress in `doc` (a player, or a side's "NS"/"EW") and
+/// its points in the sheet's words, by the rules' own standing; `None` for a game kept in
+/// money only. Panics when all are level: each real evening ends mid-game.
+fn leader(doc: &scorekeeper::format::SessionDoc) -> Option<(String, String)> {
+    use scorekeeper::rules::Tally;
+    let fold = scorekeeper::format::fold(doc).unwrap();
+    let points: Vec<(String, i64)> = fold
+        .engine()
+        .standing()
+        .into_iter()
+        .filter(|c| c.tally == Tally::Points)
+        .filter_map(|c| c.running.map(|n| (c.account, n)))
+        .collect();
+    let top = points.iter().map(|p| p.1).max()?;
+    let bottom = points.iter().map(|p| p.1).min()?;
+    let (account, n) = points
+        .into_iter()
+        .find(|p| p.1 == top)
+        .filter(|_| top > bottom)?;
+    Some((account, scorekeeper::rules::sheet::points(n)))
 }
 
 /// After an entry the phone lands on the latest row (`#latest`): the totals on that first

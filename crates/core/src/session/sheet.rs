@@ -3,13 +3,14 @@
 
 use std::collections::BTreeMap;
 
+mod now;
 mod steps;
 mod views;
 
 pub use super::why::money_summary;
 pub use steps::step_view;
 pub use views::{
-    CellView, Changed, Context, EndView, Group, LineView, MoneyView, SheetView, StepView,
+    CellView, Changed, Context, EndView, Group, LineView, MoneyView, ScoreNow, SheetView, StepView,
 };
 
 use super::{EventKind, Fold, Row, ShownEnd, Tip};
@@ -447,7 +448,9 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         let c = cells(columns, &l.cells, ctx.currency);
         line_view(l, &groups, c)
     });
-    let totals = totals(source, columns, ctx.currency);
+    let standing = engine.standing();
+    let score_now = now::score_now(&groups, &standing);
+    let totals = totals(source, standing, columns, ctx.currency);
     let totals_label = if money_columns {
         "Balance".to_string()
     } else {
@@ -463,6 +466,7 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         earlier: source.earlier,
         totals,
         totals_label,
+        score_now,
         legend,
     }
 }
@@ -517,8 +521,12 @@ fn row_line<'a>(
 }
 
 /// The sheet's foot: where each column stands, money coloured by its sign.
-fn totals(source: &Source<'_>, columns: &[Column], currency: &str) -> Vec<CellView> {
-    let mut standing = source.engine.standing();
+fn totals(
+    source: &Source<'_>,
+    mut standing: Vec<Cell>,
+    columns: &[Column],
+    currency: &str,
+) -> Vec<CellView> {
     for col in columns.iter().filter(|c| c.tally == Tally::Money) {
         let cents = source.balances.get(&col.account).cents();
         standing.push(Cell::running(&col.account, Tally::Money, cents));

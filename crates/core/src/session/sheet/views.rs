@@ -150,6 +150,21 @@ pub struct StepView {
     pub gives: String,
 }
 
+/// Where one player or side stands in the game in progress, for the first screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoreNow {
+    /// The head a player reads ("NS", "Marie-Christine").
+    pub label: String,
+    /// The players behind a side ("Ann & Cy"), empty otherwise.
+    pub members: String,
+    /// The score in words: "720 points, 22 checks", "10 points".
+    pub words: String,
+    /// Below zero while counting up: in the hole (rules §1.4, §1.7).
+    pub in_hole: bool,
+    /// The highest points of the game (ties lead together).
+    pub leads: bool,
+}
+
 /// The whole sheet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SheetView {
@@ -171,6 +186,9 @@ pub struct SheetView {
     pub totals: Vec<CellView>,
     /// The foot's label ("Balance", "Game 2 now").
     pub totals_label: String,
+    /// Where the game in progress stands, per player or side with a score; empty for a
+    /// game kept in money only.
+    pub score_now: Vec<ScoreNow>,
     /// The shortened heads spelled out, `(short, full)`: "Mar Margaret".
     pub legend: Vec<(String, String)>,
 }
