@@ -190,11 +190,16 @@ impl Core {
         event: impl Into<Entry<'a>>,
         index: usize,
     ) -> Result<Read<'a>, Refusal> {
-        let event = event.into();
-        let (object, text) = event_object(event.written(), index)?;
-        let typed = match event {
-            Entry::Typed(hand) => Some(hand),
-            Entry::Written(_) => None,
+        // A typed hand's kind is its event's own; its document is what the store keeps.
+        let (object, text, typed) = match event.into() {
+            Entry::Written(raw) => {
+                let (object, text) = event_object(raw, index)?;
+                (object, text, None)
+            }
+            Entry::Typed(hand) => {
+                let (object, _) = event_object(&hand.written, index)?;
+                (object, hand.kind, Some(hand))
+            }
         };
         match EventKind::read(text, self.engine.kinds()) {
             Some(kind) => Ok(Read {
