@@ -225,6 +225,15 @@ fn difference_money(diff: i64, stake: Money) -> Result<Money, RuleError> {
         })
 }
 
+/// A score taken away, in brackets when below zero: "13 − (−3)", never "13 − −3".
+fn less(n: i64) -> String {
+    if n < 0 {
+        format!("({})", num(n))
+    } else {
+        num(n)
+    }
+}
+
 /// One player's difference paid to winner `w` (rules §1.4), negative as agreed ([R] item 15).
 fn pay_difference(
     agreements: &Agreements,
@@ -235,7 +244,7 @@ fn pay_difference(
 ) -> String {
     let stake = agreements.stake;
     let diff = high - low;
-    let sum = format!("{} − {} = {}", num(high), num(low), points(diff));
+    let sum = format!("{} − {} = {}", num(high), less(low), points(diff));
     match diff {
         0 => format!("{player} pays nothing (level with {w})"),
         d if d > 0 => {
@@ -252,7 +261,7 @@ fn pay_difference(
             NegativeDifference::ClampZero => format!(
                 "{player} pays nothing ({} − {} is below zero, clamped)",
                 num(high),
-                num(low)
+                less(low)
             ),
             NegativeDifference::Pay => {
                 postings.transfer(w, player, amount);

@@ -326,6 +326,25 @@ fn games_follow_one_another_with_fresh_scores_and_the_ledger_nets_them() {
 }
 
 #[test]
+fn a_loser_in_the_hole_pays_the_difference_written_with_his_score_in_brackets() {
+    // C, in the hole at −3, is 14 behind A's 11: he pays 14 × 0.10 (rules §1.4).
+    let l = abcd(
+        json!({"stake": "0.10"}),
+        json!({"A": 9, "B": 10, "C": -3, "D": 6}),
+        vec![hand("D", "A", 2, "A B B A")],
+    )
+    .unwrap();
+    assert_eq!(cents(&l, "C"), -140);
+    assert!(
+        l.events[0]
+            .explanation
+            .contains("C pays 1.40 (11 − (−3) = 14 points × 0.10)"),
+        "{}",
+        l.events[0].explanation
+    );
+}
+
+#[test]
 fn a_negative_difference_is_paid_when_agreed() {
     let l = abcd(
         json!({"stake": "0.05", "negative_difference": "pay"}),
