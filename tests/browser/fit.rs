@@ -412,6 +412,21 @@ async fn every_games_real_evening_with_the_longest_names_fits_a_phone_in_light_a
                     "{what}: wider than the phone"
                 );
                 assert_no_cell_clipped(&phone, &what).await;
+                // What a hand added and a circled (in the hole) total never share a line.
+                let joined = script_value(
+                    &phone,
+                    "return Array.from(document.querySelectorAll('#sheet td.tally'))\
+                         .filter(function (td) {\
+                           var a = td.querySelector('span:not(.hole)'), h = td.querySelector('.hole');\
+                           return a && h && h.getBoundingClientRect().top < a.getBoundingClientRect().bottom - 1;\
+                         }).map(function (td) { return td.innerText; });",
+                )
+                .await;
+                assert_eq!(
+                    joined,
+                    json!([]),
+                    "{what}: an added value and a circled total share a line"
+                );
                 if who == "watcher" {
                     // Who is up is on the watcher's first screen in every game.
                     let seen = script_value(
