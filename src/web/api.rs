@@ -398,7 +398,9 @@ async fn export(
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     let current = service::load(&state.reader, &state.folds, id).await?;
-    Ok(Json(&current.doc).into_response())
+    // Saved as a file from the sheet's link, not shown as text.
+    let saved = format!("attachment; filename=\"session-{id}.json\"");
+    Ok(([(header::CONTENT_DISPOSITION, saved)], Json(&current.doc)).into_response())
 }
 
 /// Records one event (the body is the event exactly as in a session document). Returns

@@ -970,3 +970,30 @@ fn pointer(field: &str) -> String {
     let parts = field.replace('[', ".").replace(']', "");
     parts.split('.').map(|p| format!("/{p}")).collect()
 }
+
+#[tokio::test]
+async fn every_download_of_a_session_is_saved_as_a_file() {
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    let (_, token, ids) = club(&app, "Thursday").await;
+    let id = ids[0];
+    // The sheet's three download links: a phone saves each, it does not open it as text.
+    for path in ["postings.csv", "journal", "export"] {
+        let request = Request::get(format!("/api/v1/sessions/{id}/{path}"))
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .body(Body::empty())
+            .unwrap();
+        let response = app.router.clone().oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let saved = response
+            .headers()
+            .get(header::CONTENT_DISPOSITION)
+            .map(|v| v.to_str().unwrap().to_string());
+        assert!(
+            saved
+                .as_deref()
+                .is_some_and(|d| d.starts_with("attachment; filename=\"")),
+            "{path}: {saved:?}"
+        );
+    }
+}
