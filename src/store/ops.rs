@@ -112,11 +112,17 @@ async fn probe_write(conn: &mut SqliteConnection) -> Result<(), String> {
     restored.map(|_| ()).map_err(words)
 }
 
-/// [`writable`] on PostgreSQL: a rolled-back write the server does not hold read-only. A
-/// full disk shows as `disk_full` on real writes.
+/// [`writable`] on PostgreSQL: a rolled-back write the server does not hold read-only,
+/// with the writer's connection awaited and the answer bounded as on SQLite. A full disk
+/// shows as `disk_full` on real writes.
 async fn writable_postgres(pool: &sqlx::PgPool) -> Result<(), String> {
+    let Ok(conn) = tokio::time::timeout(PROBE_WAIT, pool.acquire()).await else {
+        // Every writer connection is lent to a write of this process: writes are being made.
+        return Ok(());
+    };
+    let mut conn = conn.map_err(|e| format!("the writer connection: {e}"))?;
     let probe = async {
-        let mut tx = pool.begin().await?;
+        let mut tx = conn.begin().await?;
         let read_only: bool = sqlx::query_scalar(
             "SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on'",
         )
