@@ -241,16 +241,20 @@ pub async fn log_in(
         Some(club) => limits::short_hash(&format!("club {}", club.id)),
         None => limits::short_hash(&format!("name {}", name.trim().to_lowercase())),
     };
-    limits.club_turn(&budget_key, client)?;
+    limits.club_open(&budget_key, client)?;
     let phc = match &club {
         Some(club) => club.passphrase_hash.clone(),
         None => dummy_phc().await?,
     };
     let matches = {
         let _turn = limits.hashing.acquire().await;
+        // Wrong guesses made while this one waited may have spent the budget.
+        limits.club_open(&budget_key, client)?;
+        limits.checking();
         passphrase_matches(passphrase.to_string(), phc).await?
     };
     let Some(club) = club.filter(|_| matches) else {
+        limits.wrong_guess(&budget_key, client);
         return Err(refused());
     };
     limits.logged_in(&budget_key, client);

@@ -74,20 +74,71 @@ pub(super) const PRUNE_ABOVE: usize = 10_000;
 /// How long a logged-in address stays known to its club: a login's lifetime.
 const KNOWN_FOR: Duration = Duration::from_secs(super::TOKEN_DAYS as u64 * 24 * 60 * 60);
 
+/// Clubs whose allowance of wrong passphrases is spent: until when, and how many wrong
+/// guesses checked meanwhile it still owes (each is paid with the next allowance it gets,
+/// before another check). Bounded as the limiters are ([`PRUNE_ABOVE`]).
+#[derive(Default)]
+struct Spent(Mutex<HashMap<[u8; 16], (Instant, u32)>>);
+
+impl Spent {
+    /// Whether `club` may have a check now from `limiter`'s allowance: not while spent;
+    /// a debt is paid first, and if it cannot be, the club is spent until it can.
+    fn open(&self, limiter: &Keyed, club: &[u8; 16]) -> bool {
+        let mut spent = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some((until, owed)) = spent.get_mut(club) else {
+            return true;
+        };
+        if Instant::now() < *until {
+            return false;
+        }
+        while *owed > 0 {
+            match LoginLimits::check(limiter, club) {
+                Ok(()) => *owed -= 1,
+                Err(wait) => {
+                    *until = Instant::now() + wait;
+                    return false;
+                }
+            }
+        }
+        spent.remove(club);
+        true
+    }
+
+    /// A wrong guess `limiter` had no allowance for: owed, and `club` spent for `wait`.
+    /// Past [`PRUNE_ABOVE`] clubs, those neither spent nor owing are forgotten.
+    fn owe(&self, club: &[u8; 16], wait: Duration) {
+        let mut spent = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let entry = spent.entry(*club).or_insert((Instant::now(), 0));
+        entry.0 = Instant::now() + wait;
+        entry.1 = entry.1.saturating_add(1);
+        if spent.len() > PRUNE_ABOVE {
+            let now = Instant::now();
+            spent.retain(|_, (until, owed)| now < *until || *owed > 0);
+            spent.shrink_to_fit();
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).len()
+    }
+}
+
 /// Rate limits on logins and club creation, in bounded memory.
 ///
 /// An address over its limit is refused (429) *before* any hashing, so others are not
-/// locked out. Attempts at one club are slowed past [`CLUB_BURST`] a minute and capped by
-/// the club's budget ([`LOGIN_BUDGET`]); past it an attempt is refused *unchecked*, so no
-/// one gets more guesses however many addresses they use. Addresses that logged in before
-/// draw first on a reserve ([`LOGIN_RESERVE`]). Keys are fixed-size hashes, pruned past
-/// `PRUNE_ABOVE`.
+/// locked out. Attempts at one club are slowed past [`CLUB_BURST`] a minute. Its wrong
+/// passphrases are capped by the club's budget ([`LOGIN_BUDGET`]): once they have spent it,
+/// every attempt is refused *unchecked* until it refills, so no one gets more guesses
+/// however many addresses they use, while right passphrases never spend it (a table of
+/// members logging in at once all get in). Addresses that logged in before draw first on
+/// a reserve ([`LOGIN_RESERVE`]). Keys are fixed-size hashes, pruned past `PRUNE_ABOVE`.
 pub struct LoginLimits {
     by_address: Keyed,
     by_club: Keyed,
-    budget: Keyed,
-    /// `None` when no reserve is kept (configured 0).
-    reserve: Option<Keyed>,
+    /// Wrong passphrases per club, and the clubs whose budget is spent.
+    budget: (Keyed, Spent),
+    /// The reserve of addresses that logged in before, likewise; `None` when configured 0.
+    reserve: Option<(Keyed, Spent)>,
     /// Last login per (club, address), by [`pair_key`].
     known: Mutex<HashMap<[u8; 16], Instant>>,
     creations: Keyed,
@@ -108,9 +159,11 @@ fn quota(burst: u32, every: Duration) -> Quota {
         .allow_burst(burst)
 }
 
-fn per_minute(per_minute: u32) -> Quota {
+/// `per_minute` wrong guesses a minute: one less at once, since the guess that finds the
+/// allowance empty has been checked already and is owed ([`Spent`]); at least one.
+fn guesses(per_minute: u32) -> Quota {
     let n = per_minute.max(1);
-    quota(n, Duration::from_secs(60) / n)
+    quota((n - 1).max(1), Duration::from_secs(60) / n)
 }
 
 /// A key for a club and an address together.
@@ -155,8 +208,9 @@ impl LoginLimits {
         LoginLimits {
             by_address: RateLimiter::keyed(quota(burst(ATTEMPTS_BURST), every(RETRY_AFTER_SECS))),
             by_club: RateLimiter::keyed(quota(burst(CLUB_BURST), every(3))),
-            budget: RateLimiter::keyed(per_minute(budget / n)),
-            reserve: (reserve > 0).then(|| RateLimiter::keyed(per_minute(reserve))),
+            budget: (RateLimiter::keyed(guesses(budget / n)), Spent::default()),
+            reserve: (reserve > 0)
+                .then(|| (RateLimiter::keyed(guesses(reserve)), Spent::default())),
             known: Mutex::new(HashMap::new()),
             creations: RateLimiter::keyed(quota(
                 burst(CREATIONS_BURST),
@@ -169,11 +223,12 @@ impl LoginLimits {
 
     /// How many keys the limiters hold together (for tests of the memory bound).
     pub fn keys(&self) -> usize {
-        let reserve = self.reserve.as_ref().map_or(0, |r| r.len());
+        let reserve = self.reserve.as_ref().map_or(0, |r| r.0.len() + r.1.len());
         self.by_address.len()
             + self.by_club.len()
             + self.creations.len()
-            + self.budget.len()
+            + self.budget.0.len()
+            + self.budget.1.len()
             + reserve
     }
 
@@ -207,23 +262,46 @@ impl LoginLimits {
         }
     }
 
-    /// Takes one check from `club`'s allowance ([`short_hash`] of its id or the typed name):
-    /// reserve first for known addresses, then the budget. Errors:
-    /// [`AppError::TooManyRequests`] when both are spent, before anything is checked.
-    pub(super) fn club_turn(&self, club: &[u8; 16], client: ClientKey) -> Result<(), AppError> {
-        let reserved = match &self.reserve {
-            Some(reserve) if self.is_known(club, client) => Self::check(reserve, club).is_ok(),
-            _ => false,
+    /// Whether a passphrase may be checked for `club` ([`short_hash`] of its id or the
+    /// typed name) from `client` now: not while its wrong guesses have spent the club's
+    /// budget, or, for an address that logged in before, the reserve too. Asked before the
+    /// check and again once its turn to hash comes. Errors: [`AppError::TooManyRequests`],
+    /// before anything is checked, the right passphrase too.
+    pub(super) fn club_open(&self, club: &[u8; 16], client: ClientKey) -> Result<(), AppError> {
+        let open = |(limiter, spent): &(Keyed, Spent)| spent.open(limiter, club);
+        let open = match &self.reserve {
+            Some(reserve) if self.is_known(club, client) => open(reserve) || open(&self.budget),
+            _ => open(&self.budget),
         };
-        if !reserved {
-            Self::check(&self.budget, club).map_err(|_| {
-                AppError::TooManyRequests(
-                    "this club has been sent too many wrong passphrases in the last minute; wait a minute and try again, or log in from a device that has logged in to it before".into(),
-                )
-            })?;
+        if open {
+            Ok(())
+        } else {
+            Err(AppError::TooManyRequests(
+                "this club has been sent too many wrong passphrases in the last minute; wait a minute and try again, or log in from a device that has logged in to it before".into(),
+            ))
         }
+    }
+
+    /// Counts one passphrase checked (dummy hash included), for [`LoginLimits::checks`].
+    pub(super) fn checking(&self) {
         self.checks.fetch_add(1, Ordering::Relaxed);
-        Ok(())
+    }
+
+    /// A wrong passphrase for `club` from `client`: it takes one from the reserve (an
+    /// address that logged in before) or else the budget. An allowance that has none left
+    /// is spent, and owes it: [`LoginLimits::club_open`] refuses until it is paid.
+    pub(super) fn wrong_guess(&self, club: &[u8; 16], client: ClientKey) {
+        if let Some((limiter, reserve)) = &self.reserve
+            && self.is_known(club, client)
+        {
+            match Self::check(limiter, club) {
+                Ok(()) => return,
+                Err(wait) => reserve.owe(club, wait),
+            }
+        }
+        if let Err(wait) = Self::check(&self.budget.0, club) {
+            self.budget.1.owe(club, wait);
+        }
     }
 
     fn is_known(&self, club: &[u8; 16], client: ClientKey) -> bool {
@@ -279,13 +357,31 @@ mod tests {
         assert!(limiter.len() <= 1, "{} keys kept", limiter.len());
     }
 
-    /// Checks `limits` lets through at once for one club from one new address.
+    /// Wrong guesses `limits` checks at once for one club from one new address.
     fn checks_at_once(limits: &LoginLimits) -> u32 {
         let club = short_hash("club 7");
         let client = ClientKey::of(None);
-        (0..100)
-            .map(|_| limits.club_turn(&club, client).is_ok() as u32)
-            .sum()
+        let mut checked = 0;
+        while checked < 100 && limits.club_open(&club, client).is_ok() {
+            limits.wrong_guess(&club, client);
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn right_passphrases_never_spend_the_budget_and_wrong_ones_do() {
+        let limits = LoginLimits::with_budget(10, 5);
+        let club = short_hash("club 7");
+        // A full table logging in at once: a right passphrase takes nothing.
+        for n in 0..32u8 {
+            let member = ClientKey::of(Some(IpAddr::from([10, 0, 0, n])));
+            assert!(limits.club_open(&club, member).is_ok(), "member {n}");
+        }
+        // Ten wrong guesses are checked, the eleventh is refused before a check.
+        assert_eq!(checks_at_once(&limits), 10);
+        let refused = limits.club_open(&club, ClientKey::of(None));
+        assert!(matches!(refused, Err(AppError::TooManyRequests(_))));
     }
 
     #[test]
