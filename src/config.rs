@@ -112,7 +112,9 @@ pub struct ServeArgs {
     )]
     pub live_per_session: usize,
     /// Live sheets open at once in all; one more is answered 503 with `Retry-After`. Each
-    /// holds a connection (a file descriptor): keep it well below `ulimit -n`.
+    /// holds a connection (a file descriptor): at start the open-file limit is raised to
+    /// its hard limit and this is held to that limit less 128 (or half of it, if more),
+    /// so sheets never take the descriptors other requests need.
     #[arg(long = "live-overall", env = "LIVE_OVERALL", default_value_t = 1024)]
     pub live_overall: usize,
     /// Seconds a live sheet stays open without a change of its session; then it ends and
