@@ -123,7 +123,7 @@ pub struct ServeArgs {
     pub live_idle_secs: u64,
     /// Wrong passphrases a club may be sent per minute from every address together; past
     /// it a login is answered 429 without being checked, but from an address that logged
-    /// in to the club before (docs/operations.md, "Live sheets and logins").
+    /// in to the club before (docs/operations.md, "Live sheets, logins and imports").
     #[arg(long = "login-budget", env = "LOGIN_BUDGET", default_value_t = 10)]
     pub login_budget: u32,
     /// Logins per minute per club kept for addresses that logged in to the club before,

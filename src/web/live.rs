@@ -1,6 +1,6 @@
 //! Live sheets: one channel per watched session, so a change reaches only that session's
 //! open sheets and costs one map look-up when nobody watches. Open sheets are bounded
-//! (docs/operations.md, "Live sheets and logins"): each holds a file descriptor and anyone
+//! (docs/operations.md, "Live sheets, logins and imports"): each holds a file descriptor and anyone
 //! can open them, so at most [`LiveLimits::per_session`] per session and
 //! [`LiveLimits::overall`] in all ([`Full`] past it); a sheet ends after
 //! [`LiveLimits::idle`] without a change (the page reopens it) and at shutdown. The overall
