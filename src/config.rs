@@ -112,7 +112,9 @@ pub struct ServeArgs {
     )]
     pub live_per_session: usize,
     /// Live sheets open at once in all; one more is answered 503 with `Retry-After`. Each
-    /// holds a connection (a file descriptor): keep it well below `ulimit -n`.
+    /// holds a connection (a file descriptor): at start the open-file limit is raised to
+    /// its hard limit and this is held to that limit less 128 (or half of it, if more),
+    /// so sheets never take the descriptors other requests need.
     #[arg(long = "live-overall", env = "LIVE_OVERALL", default_value_t = 1024)]
     pub live_overall: usize,
     /// Seconds a live sheet stays open without a change of its session; then it ends and
@@ -121,7 +123,7 @@ pub struct ServeArgs {
     pub live_idle_secs: u64,
     /// Wrong passphrases a club may be sent per minute from every address together; past
     /// it a login is answered 429 without being checked, but from an address that logged
-    /// in to the club before (docs/operations.md, "Live sheets and logins").
+    /// in to the club before (docs/operations.md, "Live sheets, logins and imports").
     #[arg(long = "login-budget", env = "LOGIN_BUDGET", default_value_t = 10)]
     pub login_budget: u32,
     /// Logins per minute per club kept for addresses that logged in to the club before,

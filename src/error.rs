@@ -60,6 +60,12 @@ pub enum AppError {
     /// [`DISK_RETRY_AFTER_SECONDS`]).
     #[error("the server's disk is full, so nothing was recorded; try again once space is freed")]
     DiskFull,
+    /// Another club import is being read: its body was not read, nothing written (503,
+    /// `Retry-After` [`IMPORT_RETRY_AFTER_SECONDS`]).
+    #[error(
+        "another club is being imported; nothing was read or recorded, send the file again in a moment"
+    )]
+    ImportBusy,
     /// A failure of the database or the program; logged, shown generically.
     #[error("internal error: {0}")]
     Internal(String),
@@ -79,6 +85,7 @@ impl AppError {
             AppError::TooManyRequests(_) => "too_many_requests",
             AppError::Busy => "busy",
             AppError::DiskFull => "disk_full",
+            AppError::ImportBusy => "import_busy",
             AppError::Internal(_) => "internal",
         }
     }
@@ -94,7 +101,9 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy | AppError::DiskFull => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy | AppError::DiskFull | AppError::ImportBusy => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -127,12 +136,18 @@ pub const RETRY_AFTER_SECONDS: u64 = 1;
 /// `Retry-After` for [`AppError::DiskFull`]: freeing space takes a person.
 pub const DISK_RETRY_AFTER_SECONDS: u64 = 30;
 
+/// `Retry-After` for [`AppError::ImportBusy`]: about what reading and storing a large
+/// club export takes.
+pub const IMPORT_RETRY_AFTER_SECONDS: u64 = 10;
+
 impl AppError {
-    /// `Retry-After` seconds for a retryable refusal (busy, disk full); else `None`.
+    /// `Retry-After` seconds for a retryable refusal (busy, disk full, an import under
+    /// way); else `None`.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             AppError::Busy => Some(RETRY_AFTER_SECONDS),
             AppError::DiskFull => Some(DISK_RETRY_AFTER_SECONDS),
+            AppError::ImportBusy => Some(IMPORT_RETRY_AFTER_SECONDS),
             _ => None,
         }
     }

@@ -20,7 +20,7 @@ use scorekeeper::format::{self, SessionDoc};
 use scorekeeper::rules::fields;
 use scorekeeper::service::clubs::LoginLimits;
 use scorekeeper::store::postgres::{Engine, without_password as shown};
-use scorekeeper::web::live::{LiveLimits, Watchers};
+use scorekeeper::web::live::{LiveLimits, Watchers, descriptors};
 use scorekeeper::web::{AppState, app};
 use serde_json::Value;
 use tower::ServiceExt;
@@ -198,7 +198,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let state = AppState {
         watchers: Watchers::new(LiveLimits {
             per_session: args.live_per_session,
-            overall: args.live_overall,
+            overall: live_overall(args.live_overall),
             idle: Duration::from_secs(args.live_idle_secs),
         }),
         limiter: Arc::new(LoginLimits::for_instances(
@@ -233,6 +233,22 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     .await;
     close_after_serving(&pool).await;
     Ok(())
+}
+
+/// The cap on live sheets in all: `configured`, held below the open-file limit once that is
+/// raised as far as it goes, both logged ([`descriptors::live_cap`]).
+fn live_overall(configured: usize) -> usize {
+    let limit = descriptors::raise_limit();
+    let cap = descriptors::live_cap(configured, limit);
+    let shown = limit.map_or("unlimited".to_string(), |n| n.to_string());
+    if cap < configured {
+        tracing::warn!(
+            "open files at most {shown}: live sheets at most {cap}, not LIVE_OVERALL's {configured}"
+        );
+    } else {
+        tracing::info!("open files at most {shown}; live sheets at most {cap}");
+    }
+    cap
 }
 
 /// After serving: checkpoints the WAL so the file alone is a complete copy, then closes.

@@ -1,10 +1,12 @@
 //! Live sheets: one channel per watched session, so a change reaches only that session's
 //! open sheets and costs one map look-up when nobody watches. Open sheets are bounded
-//! (docs/operations.md, "Live sheets and logins"): each holds a file descriptor and anyone
+//! (docs/operations.md, "Live sheets, logins and imports"): each holds a file descriptor and anyone
 //! can open them, so at most [`LiveLimits::per_session`] per session and
 //! [`LiveLimits::overall`] in all ([`Full`] past it); a sheet ends after
-//! [`LiveLimits::idle`] without a change (the page reopens it) and at shutdown.
+//! [`LiveLimits::idle`] without a change (the page reopens it) and at shutdown. The overall
+//! cap is held below the process's open-file limit ([`descriptors::live_cap`]).
 
+pub mod descriptors;
 mod relay;
 
 pub use relay::CHANNEL;
@@ -25,7 +27,8 @@ use crate::ids::SessionId;
 
 /// Open sheets allowed on one session at once, unless configured (`LIVE_PER_SESSION`).
 pub const DEFAULT_PER_SESSION: usize = 64;
-/// Open sheets allowed in all at once, unless configured (`LIVE_OVERALL`).
+/// Open sheets allowed in all at once, unless configured (`LIVE_OVERALL`); the server holds
+/// it below its open-file limit ([`descriptors::live_cap`]).
 pub const DEFAULT_OVERALL: usize = 1024;
 /// How long a sheet stays open without a change, unless configured (`LIVE_IDLE`): 30 min.
 pub const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);

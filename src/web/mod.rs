@@ -40,6 +40,8 @@ pub struct AppState {
     pub public_url: Option<String>,
     /// The hand forms' what-if previews allowed per session ([`html::preview`]).
     pub previews: std::sync::Arc<html::preview::PreviewLimits>,
+    /// Club imports read at once ([`api::exports::ImportGate`]).
+    pub imports: api::exports::ImportGate,
 }
 
 impl AppState {
@@ -54,6 +56,7 @@ impl AppState {
             folds: Folds::default(),
             public_url: None,
             previews: Default::default(),
+            imports: Default::default(),
         }
     }
 

@@ -997,3 +997,81 @@ async fn every_download_of_a_session_is_saved_as_a_file() {
         );
     }
 }
+
+/// `request` sent straight to the router: the status, `Retry-After` and body text.
+async fn answer(app: &TestApp, request: Request<Body>) -> (StatusCode, Option<String>, String) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let retry = response
+        .headers()
+        .get(header::RETRY_AFTER)
+        .map(|v| v.to_str().unwrap().to_string());
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, retry, String::from_utf8(body.to_vec()).unwrap())
+}
+
+#[tokio::test]
+async fn while_one_club_import_is_read_the_others_are_turned_away_unread() {
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    let export = thursday_export(&app).await;
+    let import_body = |name: &str| {
+        json!({ "name": name, "passphrase": "deal the cards", "club": export }).to_string()
+    };
+    let api_import = |body: Body| {
+        Request::post("/api/v1/clubs/import")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(body)
+            .unwrap()
+    };
+
+    // The first import's body comes in two parts. The channel holds one part, so the second
+    // is taken only once the first was read: the import is under way.
+    let first = import_body("Friday").into_bytes();
+    let (half, rest) = first.split_at(first.len() / 2);
+    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(1);
+    let stream = tokio_stream::wrappers::ReceiverStream::new(receiver);
+    let reading = tokio::spawn(
+        app.router
+            .clone()
+            .oneshot(api_import(Body::from_stream(stream))),
+    );
+    sender.send(Ok(half.to_vec())).await.unwrap();
+    sender.send(Ok(rest.to_vec())).await.unwrap();
+
+    // Meanwhile every other import, through the API or the restore page, is refused at once.
+    for name in ["Saturday", "Sunday", "Monday"] {
+        let (status, retry, body) = answer(&app, api_import(Body::from(import_body(name)))).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert_eq!(retry.as_deref(), Some("10"));
+        let code = serde_json::from_str::<Value>(&body).unwrap()["error"]["code"].clone();
+        assert_eq!(code, "import_busy");
+    }
+    let backup = export.to_string();
+    let (content_type, form) = multipart(&[
+        ("backup", Some("club.json"), backup.as_bytes()),
+        ("name", None, b"Tuesday"),
+        ("passphrase", None, b"deal the cards"),
+    ]);
+    let page = Request::post("/clubs/import")
+        .header(header::CONTENT_TYPE, content_type)
+        .body(Body::from(form))
+        .unwrap();
+    let (status, retry, _) = answer(&app, page).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(retry.as_deref(), Some("10"));
+
+    // The import under way finishes; then the next one is taken.
+    drop(sender);
+    let done = reading.await.unwrap().unwrap();
+    assert_eq!(done.status(), StatusCode::CREATED);
+    let next = import_as(&app, Some("Saturday"), &export).await;
+    assert_eq!(next.status, StatusCode::CREATED, "{}", next.body);
+    let names = app.scalar("SELECT COUNT(*) FROM clubs").await;
+    assert_eq!(
+        names, 3,
+        "Thursday, Friday and Saturday; none of the refused"
+    );
+}

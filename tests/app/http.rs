@@ -247,6 +247,38 @@ async fn a_refused_hand_names_the_field_and_writes_nothing() {
     assert_eq!(export_of(&app, &id).await, before);
 }
 
+/// A hand form posted without the count it saw is refused and records nothing: taken, two
+/// phones sending the same hand that way would record it twice. The sheet's own form
+/// always carries the count.
+#[tokio::test]
+async fn a_hand_form_without_the_count_it_saw_records_nothing() {
+    let app = TestApp::new().await;
+    let (sheet, id) = pinochle_session(&app).await;
+    let events = |export: Value| export["events"].as_array().unwrap().len();
+    let before = events(export_of(&app, &id).await);
+    let page = app.get(&sheet).await.body;
+    assert!(has(
+        &page,
+        &format!("form[action=\"{sheet}/hands\"] input[name=expected_events][value=\"{before}\"]")
+    ));
+    let seen = before.to_string();
+    let hand = bid_hand(&seen, "Cy", "Ann", "250", "hearts", "made");
+    let without: Vec<(&str, &str)> = hand
+        .iter()
+        .copied()
+        .filter(|(name, _)| *name != "expected_events")
+        .collect();
+    for _ in 0..2 {
+        let reply = app.post_form(&format!("{sheet}/hands"), &without).await;
+        assert_eq!(reply.status.as_u16(), 400, "{}", reply.body);
+        let (message, _) = refusal(&reply.body);
+        assert!(message.contains("reload the page"), "{message}");
+    }
+    assert_eq!(events(export_of(&app, &id).await), before);
+    app.post_form_ok(&format!("{sheet}/hands"), &hand).await;
+    assert_eq!(events(export_of(&app, &id).await), before + 1);
+}
+
 #[tokio::test]
 async fn two_phones_entering_the_same_hand_record_it_once() {
     let app = TestApp::new().await;

@@ -31,6 +31,7 @@ mod openapi;
 mod ops_access;
 mod ops_ci;
 mod ops_lifecycle;
+mod ops_limits;
 mod ops_links;
 mod ops_postgres;
 mod partnership_auction_pinochle_pages;

@@ -106,9 +106,29 @@ pub async fn request(
 /// `scorekeeper serve` on `port` over the database at `url` with further `options`, once
 /// `/healthz` answers 200 with status "ok" (at most 30 s). The caller ends it: a SIGTERM
 /// and [`exit_status`], or a kill.
-#[allow(clippy::zombie_processes)]
 pub async fn serve(url: &str, port: u16, options: &[&str]) -> Child {
-    let mut child = Command::new(BINARY)
+    started(Command::new(BINARY), url, port, options).await
+}
+
+/// [`serve`] under an open-file limit (`ulimit -n`, soft and hard) of `open_files`, so the
+/// service can raise its soft limit no higher.
+pub async fn serve_with_open_files(
+    url: &str,
+    port: u16,
+    options: &[&str],
+    open_files: u32,
+) -> Child {
+    let mut shell = Command::new("sh");
+    let script = format!("ulimit -n {open_files} && exec \"$0\" \"$@\"");
+    shell.args(["-c", &script, BINARY]);
+    started(shell, url, port, options).await
+}
+
+/// `command` (the binary, or what execs it) with `serve` on `port` over `url` and
+/// `options`, once `/healthz` answers 200 with status "ok" (at most 30 s).
+#[allow(clippy::zombie_processes)]
+async fn started(mut command: Command, url: &str, port: u16, options: &[&str]) -> Child {
+    let mut child = command
         .args(["serve", "--bind", &format!("127.0.0.1:{port}")])
         .args(["--database-url", url])
         .args(options)

@@ -1,13 +1,15 @@
 //! Export endpoints: session postings CSV and journal; club results CSV, journal and
 //! whole-club JSON; import into a new club.
 
+use std::sync::Arc;
+
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::openapi::{ApiError, ClubDocument, ClubImportBody, ClubImported};
 use super::read_body;
@@ -21,6 +23,33 @@ use crate::web::auth::{Client, Viewer};
 
 /// The largest club export `POST /clubs/import` reads, in bytes: years of weekly nights.
 pub const IMPORT_LIMIT: usize = 64 * 1024 * 1024;
+
+/// Club imports read at once, through the API and the restore page together. Anyone may
+/// send one and each holds its whole body, up to [`IMPORT_LIMIT`], and what is parsed from
+/// it: one at a time keeps the server's memory bounded whatever the number sent at once.
+pub const IMPORTS_AT_ONCE: usize = 1;
+
+/// The permits of club imports ([`IMPORTS_AT_ONCE`]); clones share them.
+#[derive(Clone, Debug)]
+pub struct ImportGate(Arc<Semaphore>);
+
+impl Default for ImportGate {
+    fn default() -> ImportGate {
+        ImportGate(Arc::new(Semaphore::new(IMPORTS_AT_ONCE)))
+    }
+}
+
+impl ImportGate {
+    /// A permit to read and store one import, held until dropped; taken before the body is
+    /// read. Errors: [`AppError::ImportBusy`] when every permit is held (no waiting, so
+    /// nothing queues up in memory).
+    pub fn enter(&self) -> Result<OwnedSemaphorePermit, AppError> {
+        self.0
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| AppError::ImportBusy)
+    }
+}
 
 /// A download: `content_type` with `filename` as an attachment.
 fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Response {
@@ -186,18 +215,22 @@ struct ClubImport {
 }
 
 /// `POST /clubs/import`: a club export becomes a new club, every session with the ledger it
-/// had. Answers 201 with the club, a write token and the new sessions' ids.
+/// had. Answers 201 with the club, a write token and the new sessions' ids; 503 without
+/// reading the body while another import is read ([`ImportGate`]).
 #[utoipa::path(post, path = "/clubs/import", tag = "exports",
     request_body = ClubImportBody,
     responses(
         (status = 201, description = "The club was created with every session", body = ClubImported),
         (status = 400, description = "Not a club export, a name taken or a short passphrase", body = ApiError),
-        (status = 422, description = "A session does not replay: the field names it from the export's root", body = ApiError)))]
+        (status = 422, description = "A session does not replay: the field names it from the export's root", body = ApiError),
+        (status = 503, description = "Another club import is being read: this body was not read; send it again after the Retry-After seconds", body = ApiError)))]
 pub async fn club_import(
     State(state): State<AppState>,
     Client(client): Client,
-    payload: Result<Json<Value>, JsonRejection>,
+    request: Request,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
+    let _reading = state.imports.enter()?;
+    let payload = Json::<Value>::from_request(request, &state).await;
     let body: ClubImport = read_body(payload)?;
     let (club, token, sessions) = club::import_club(
         &state.pool,

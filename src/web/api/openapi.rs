@@ -190,6 +190,9 @@ pub enum ErrorCode {
     /// 503 with `Retry-After`: the server's disk is full; nothing was written, send again
     /// once space is freed.
     DiskFull,
+    /// 503 with `Retry-After`: another club import is being read; this one was not, send
+    /// it again.
+    ImportBusy,
     /// 408: the request took longer than the server's limit and was stopped.
     Timeout,
 }

@@ -4,7 +4,7 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Multipart, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Multipart, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
@@ -134,13 +134,22 @@ fn place_words(field: &Field) -> String {
 }
 
 /// Creates the club from the file and logs this browser in; a refusal re-renders the form
-/// (422), nothing written.
+/// (422), nothing written. While another import is read the file is not read: 503 with
+/// `Retry-After` ([`crate::web::api::exports::ImportGate`]).
 async fn restore(
     State(state): State<AppState>,
     Client(client): Client,
     jar: CookieJar,
-    multipart: Multipart,
+    request: Request,
 ) -> Response {
+    let _reading = match state.imports.enter() {
+        Ok(permit) => permit,
+        Err(e) => return error_page(e),
+    };
+    let multipart = match Multipart::from_request(request, &state).await {
+        Ok(multipart) => multipart,
+        Err(e) => return e.into_response(),
+    };
     let mut name = String::new();
     let attempt = async {
         let submitted = read_form(multipart).await?;

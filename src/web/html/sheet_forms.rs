@@ -146,9 +146,27 @@ pub(super) async fn enter_hand(
         id,
         &values,
         (format!("/sessions/{id}#latest"), key),
-        |game| preview::hand_event(game, &values, &body),
+        |game| {
+            seen_required(&values)?;
+            preview::hand_event(game, &values, &body)
+        },
     )
     .await
+}
+
+/// Refuses a hand form without `expected_events`. Every hand form carries it, and it is
+/// what stops a second phone's post of the same hand: a post without it would be recorded
+/// however many hands went in meanwhile. Errors: [`AppError::BadRequest`] (field
+/// `expected_events`).
+fn seen_required(values: &HashMap<String, String>) -> Result<(), AppError> {
+    match values.contains_key("expected_events") {
+        true => Ok(()),
+        false => Err(AppError::BadRequest {
+            field: "expected_events".into(),
+            message: "the form is damaged (it does not say which hands it saw); reload the page"
+                .into(),
+        }),
+    }
 }
 
 /// `event` with the form's trimmed `reason`, if written.
