@@ -317,7 +317,7 @@ async fn a_whole_game_through_the_form_the_pitcher_out_wins_and_collects() {
     );
     assert!(
         page.body
-            .contains("Dan pays $0.65 (11 − −2 = 13 points × $0.05)"),
+            .contains("Dan pays $0.65 (11 − (−2) = 13 points × $0.05)"),
         "the settlement in words"
     );
     assert!(

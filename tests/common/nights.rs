@@ -9,7 +9,7 @@ use super::TestApp;
 
 /// Auction Pitch to 11, 0.10 a point of difference (rules §1.4), seats `a`, `b`, Dee, in
 /// `currency` (ISO code): `a` makes 4 (4–0–0), `b` is set 3 while `a` takes High and Dee
-/// Game (5, −3, 1), `a` makes 4 twice (13: out). `b` pays (13 − −3) × 0.10 = 1.60, Dee
+/// Game (5, −3, 1), `a` makes 4 twice (13: out). `b` pays (13 − (−3)) × 0.10 = 1.60, Dee
 /// (13 − 1) × 0.10 = 1.20: `a` +2.80. Closed, not paid.
 pub fn pitch_in(a: &str, b: &str, currency: &str) -> SessionDoc {
     let all = json!({ "high": a, "low": a, "jack": a, "game": a });
