@@ -126,8 +126,8 @@ pub struct ServeArgs {
     /// in to the club before (docs/operations.md, "Live sheets, logins and imports").
     #[arg(long = "login-budget", env = "LOGIN_BUDGET", default_value_t = 10)]
     pub login_budget: u32,
-    /// Logins per minute per club kept for addresses that logged in to the club before,
-    /// when the club's budget is spent.
+    /// Wrong passphrases per minute per club kept for addresses that logged in to the club
+    /// before, so their logins still get a check when the club's budget is spent.
     #[arg(long = "login-reserve", env = "LOGIN_RESERVE", default_value_t = 5)]
     pub login_reserve: u32,
     /// How many service processes share this database (several instances on one
