@@ -22,9 +22,23 @@ pub const CLUB_NAME_MAX: usize = 60;
 
 /// A club's name as kept, by [`player_name`]'s rules up to [`CLUB_NAME_MAX`]; "Pot" is allowed.
 pub fn club_name(raw: &str) -> Result<String, String> {
-    let name: String = raw.trim().nfc().collect();
-    check_visible(&name, CLUB_NAME_MAX, "a club's name")?;
+    let what = "a club's name";
+    let name = composed(raw, CLUB_NAME_MAX).ok_or_else(|| size_words(what, CLUB_NAME_MAX))?;
+    check_visible(&name, CLUB_NAME_MAX, what)?;
     Ok(name)
+}
+
+/// Code points NFC may join into one character: a letter with up to three marks (Greek
+/// "ᾯ" is four), a Hangul syllable of three jamo. Twice that, to be safe.
+const COMPOSED_MOST: usize = 8;
+
+/// `raw` trimmed and in NFC; `None`, unnormalised, when it has more code points than
+/// [`COMPOSED_MOST`] × `max`, as it would still have more than `max` characters once
+/// composed: a text of megabytes is not copied to be refused.
+fn composed(raw: &str, max: usize) -> Option<String> {
+    let raw = raw.trim();
+    let too_long = raw.chars().nth(max.saturating_mul(COMPOSED_MOST)).is_some();
+    (!too_long).then(|| raw.nfc().collect())
 }
 
 /// The form of a name two players may not share: lowercased. `name` is already normalised.
@@ -33,7 +47,7 @@ pub fn name_key(name: &str) -> String {
 }
 
 fn visible_name(raw: &str, max: usize, what: &str) -> Result<String, String> {
-    let name: String = raw.trim().nfc().collect();
+    let name = composed(raw, max).ok_or_else(|| size_words(what, max))?;
     check_visible(&name, max, what)?;
     let key = name_key(&name);
     if RESERVED_NAMES.iter().any(|r| name_key(r) == key) {
@@ -44,10 +58,14 @@ fn visible_name(raw: &str, max: usize, what: &str) -> Result<String, String> {
     Ok(name)
 }
 
+fn size_words(what: &str, max: usize) -> String {
+    format!("{what} has 1 to {max} characters")
+}
+
 fn check_visible(name: &str, max: usize, what: &str) -> Result<(), String> {
     let count = name.chars().count();
     if count == 0 || count > max {
-        return Err(format!("{what} has 1 to {max} characters"));
+        return Err(size_words(what, max));
     }
     visible_characters(name, what)
 }
@@ -77,9 +95,10 @@ fn shown_characters(text: &str, what: &str, hidden: fn(char) -> bool) -> Result<
 /// A title (session or night): trimmed, NFC, at most `max` characters, visible ones only
 /// but emoji joiners allowed; empty clears it. Errors name the character or length.
 pub fn title(raw: &str, max: usize, what: &str) -> Result<String, String> {
-    let text: String = raw.trim().nfc().collect();
+    let too_long = || format!("{what} is at most {max} characters");
+    let text = composed(raw, max).ok_or_else(too_long)?;
     if text.chars().count() > max {
-        return Err(format!("{what} is at most {max} characters"));
+        return Err(too_long());
     }
     shown_characters(&text, what, hidden_in_title)?;
     Ok(text)
@@ -352,6 +371,29 @@ mod tests {
         assert_eq!(player_name("Rene\u{301}").unwrap(), "Ren\u{e9}");
         assert_eq!(player_name("Mary Lou").unwrap(), "Mary Lou");
         assert_eq!(player_name(&"a".repeat(40)).unwrap().len(), 40);
+    }
+
+    #[test]
+    fn a_text_of_megabytes_is_refused_by_its_length_and_composed_marks_still_count_once() {
+        let long = "x".repeat(60_000_000);
+        assert_eq!(
+            club_name(&long).unwrap_err(),
+            "a club's name has 1 to 60 characters"
+        );
+        assert_eq!(
+            player_name(&long).unwrap_err(),
+            "a player's name has 1 to 40 characters"
+        );
+        assert_eq!(
+            title(&long, TITLE_MAX, "a title").unwrap_err(),
+            "a title is at most 80 characters"
+        );
+        // 40 letters each with a combining mark: 80 code points, 40 characters once composed.
+        let marked = "e\u{301}".repeat(40);
+        assert_eq!(player_name(&marked).unwrap().chars().count(), 40);
+        // "ᾯ" written as four code points composes to one: 160 code points, 40 characters.
+        let greek = "\u{3A9}\u{314}\u{342}\u{345}".repeat(40);
+        assert_eq!(player_name(&greek).unwrap(), "\u{1FAF}".repeat(40));
     }
 
     #[test]
