@@ -12,13 +12,14 @@ use crate::ids::SessionId;
 use crate::store::Connected;
 use serde_json::{Map, Value};
 
+use super::check::checked_session;
 use super::nights::NightPaymentRecord;
 use super::{
     ClubExport, EventLine, ExportedNight, ExportedNightPayment, ExportedPerson, ExportedSession,
-    SessionRecord, check_club_export, club_export,
+    SessionRecord, SessionText, check_club_export, club_export,
 };
 use crate::error::AppError;
-use crate::format::LedgerDoc;
+use crate::format::{LedgerDoc, SessionDoc};
 use crate::ledger::HOUSE;
 use crate::money::Money;
 use crate::rules::table::{self, TITLE_MAX};
@@ -200,17 +201,19 @@ pub async fn export_club(
 }
 
 /// Imports `export` as a new club (`name`, default the export's) in **one transaction**
-/// after [`check_club_export`]; sessions keep their times, so their ledgers. Errors:
-/// [`AppError::Refused`] naming the field; the club's own; [`AppError::TooManyRequests`].
-pub async fn import_club(
+/// after [`check_club_export`]; sessions keep their times, so their ledgers. Each session
+/// is read and replayed again as it is written, so the import holds one session's events
+/// and ledger at a time. Errors: [`AppError::Refused`] naming the field; the club's own;
+/// [`AppError::TooManyRequests`].
+pub async fn import_club<S: SessionText>(
     pool: &WritePool,
     limits: &clubs::LoginLimits,
     client: clubs::ClientKey,
     name: Option<&str>,
     passphrase: &str,
-    export: &ClubExport,
+    export: &ClubExport<S>,
 ) -> Result<(Club, String, Vec<SessionId>), AppError> {
-    let ledgers = check_club_export(export)?;
+    check_club_export(export)?;
     // Limited per address like every club creation ([`clubs::create_club`]).
     let new = clubs::prepare_club(limits, client, name.unwrap_or(&export.name), passphrase).await?;
     let mut tx = pool.begin_write().await?;
@@ -223,22 +226,24 @@ pub async fn import_club(
         hs::insert_person(&mut tx, club.id, &person.display_name, &person.names).await?;
     }
     let mut ids = Vec::with_capacity(export.sessions.len());
-    for (s, ledger) in export.sessions.iter().zip(&ledgers) {
-        ids.push(import_session(&mut tx, club.id, s, ledger).await?);
+    for (k, s) in export.sessions.iter().enumerate() {
+        let (doc, ledger) = checked_session(k, s)?;
+        ids.push(import_session(&mut tx, club.id, s, &doc, &ledger).await?);
     }
     import_nights(&mut tx, club.id, &export.nights, &ids).await?;
     tx.commit().await?;
     Ok((club, token, ids))
 }
 
-/// Writes one exported session with its checked `ledger` into club `club`; its id.
-async fn import_session(
+/// Writes one exported session `s`, read as `doc` with its checked `ledger`, into club
+/// `club`; its id.
+async fn import_session<S>(
     conn: &mut impl Connected,
     club: ClubId,
-    s: &ExportedSession,
+    s: &ExportedSession<S>,
+    doc: &SessionDoc,
     ledger: &LedgerDoc,
 ) -> Result<SessionId, AppError> {
-    let doc = &s.session;
     let created_at = imported_time(&s.created_at)?;
     let new = crate::service::new_session(doc, created_at, Some(club));
     let id = store::insert_session(conn, &new).await?;
@@ -249,7 +254,7 @@ async fn import_session(
     {
         store::clubs::add_player(conn, club, account).await?;
     }
-    import_events(conn, id, s, ledger).await?;
+    import_events(conn, id, s, doc, ledger).await?;
     crate::service::history::after_import(conn, id, Some(club), doc, created_at).await?;
     if let Some(title) = &s.title {
         let title = checked(table::title(title, TITLE_MAX, "a title"))?;
@@ -261,12 +266,13 @@ async fn import_session(
     Ok(id)
 }
 
-/// Appends every entry of `ledger` with its event and time. Errors: [`AppError::Internal`]
-/// for an entry without an event (checked: a bug).
-async fn import_events(
+/// Appends every entry of `ledger` with its event of `doc` (session `s` read) and time.
+/// Errors: [`AppError::Internal`] for an entry without an event (checked: a bug).
+async fn import_events<S>(
     conn: &mut impl Connected,
     id: SessionId,
-    s: &ExportedSession,
+    s: &ExportedSession<S>,
+    doc: &SessionDoc,
     ledger: &LedgerDoc,
 ) -> Result<(), AppError> {
     let empty = Value::Object(Map::new());
@@ -274,7 +280,7 @@ async fn import_events(
         let (body, recorded_at) = match entry.seq.checked_sub(1) {
             None => (&empty, &s.created_at),
             Some(i) => (
-                s.session.events.get(i).ok_or_else(|| {
+                doc.events.get(i).ok_or_else(|| {
                     AppError::Internal(format!("the ledger has an entry for no event {i}"))
                 })?,
                 s.recorded_at.get(i).unwrap_or(&s.created_at),

@@ -10,16 +10,18 @@ use crate::rules::check_name;
 use crate::rules::table::{self, TITLE_MAX, look_alike, name_key};
 
 use super::ClubExport;
+use super::check::Heading;
 
-/// Checks every text field of `export` before anything is written. Errors: the first
-/// fault, naming its field (`sessions[0].title`, `people[1].names[0]`).
-pub fn check_text(export: &ClubExport) -> Result<(), Refusal> {
+/// Checks every text field of `export` before anything is written; `headings` are its
+/// sessions', in order. Errors: the first fault, naming its field (`sessions[0].title`,
+/// `people[1].names[0]`).
+pub fn check_text<S>(export: &ClubExport<S>, headings: &[Heading]) -> Result<(), Refusal> {
     let kept = table::club_name(&export.name).map_err(|m| refused("name", &export.name, &m))?;
     if kept != export.name {
         let m = format!("write the name as {kept:?}, without spaces around it, in NFC form");
         return Err(refused("name", &export.name, &m));
     }
-    check_names(names(export))?;
+    check_names(names(export, headings))?;
     for (k, s) in export.sessions.iter().enumerate() {
         if let Some(t) = &s.title {
             check_title(&format!("sessions[{k}].title"), t, "a title")?;
@@ -53,13 +55,13 @@ fn check_title(field: &str, text: &str, what: &str) -> Result<(), Refusal> {
 
 /// Every name of `export` with its field, in document order: the roster, each session's
 /// players, the people's names and the payments' payers and payees.
-fn names(export: &ClubExport) -> Vec<(String, &str)> {
+fn names<'a, S>(export: &'a ClubExport<S>, headings: &'a [Heading]) -> Vec<(String, &'a str)> {
     let mut out: Vec<(String, &str)> = Vec::new();
     for (i, n) in export.players.iter().enumerate() {
         out.push((format!("players[{i}]"), n));
     }
-    for (k, s) in export.sessions.iter().enumerate() {
-        for (j, n) in s.session.players.iter().enumerate() {
+    for (k, s) in headings.iter().enumerate() {
+        for (j, n) in s.players.iter().enumerate() {
             out.push((format!("sessions[{k}].session.players[{j}]"), n));
         }
     }
@@ -106,6 +108,14 @@ fn check_names(names: Vec<(String, &str)>) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// The most characters of a refused text quoted back: the field is named, so a long text
+/// (a backup may hold megabytes in one) need not be sent back whole.
+const QUOTED_MOST: usize = 40;
+
 fn refused(field: &str, text: &str, message: &str) -> Refusal {
-    Refusal::document(field, format!("{text:?}: {message}"))
+    let quoted = match text.char_indices().nth(QUOTED_MOST) {
+        Some((end, _)) => format!("{:?}…", &text[..end]),
+        None => format!("{text:?}"),
+    };
+    Refusal::document(field, format!("{quoted}: {message}"))
 }

@@ -13,7 +13,6 @@ pub mod request_shapes;
 
 use std::collections::BTreeMap;
 
-use axum::extract::DefaultBodyLimit;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -55,7 +54,6 @@ pub fn routes() -> Router<AppState> {
 /// The API's routes with their OpenAPI description. Handlers are registered only here, with
 /// `routes!`, so none is served undescribed (`tests/app/openapi.rs` enforces it).
 pub fn router() -> OpenApiRouter<AppState> {
-    let (schemas, paths, club_import) = routes!(exports::club_import);
     OpenApiRouter::with_openapi(openapi::base())
         .routes(routes!(listing::list, create))
         .routes(routes!(import))
@@ -76,11 +74,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(history::leaderboard))
         .routes(routes!(nights::night))
         .routes(routes!(nights::group))
-        .routes((
-            schemas,
-            paths,
-            club_import.layer(DefaultBodyLimit::max(exports::IMPORT_LIMIT)),
-        ))
+        // Reads its own body, up to `IMPORT_LIMIT` (`exports::whole_json_body`).
+        .routes(routes!(exports::club_import))
         .routes(routes!(meld::count))
         .routes(routes!(openapi::openapi_json))
 }

@@ -4,25 +4,29 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{FromRequest, Path, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_stream::StreamExt;
 
 use super::openapi::{ApiError, ClubDocument, ClubImportBody, ClubImported};
-use super::read_body;
 use crate::error::AppError;
 use crate::export::nights::NightPaymentRecord;
-use crate::export::{self, ClubExport, SessionRecord, club};
+use crate::export::{self, ClubImportDoc, SessionRecord, club};
 use crate::ids::{ClubId, SessionId};
+use crate::rules::fields::read_json;
 use crate::service::clubs::{self, Access};
 use crate::web::AppState;
 use crate::web::auth::{Client, Viewer};
 
-/// The largest club export `POST /clubs/import` reads, in bytes: years of weekly nights.
-pub const IMPORT_LIMIT: usize = 64 * 1024 * 1024;
+/// The largest club export `POST /clubs/import` reads, in bytes: about 90,000 hands with
+/// their times, decades of weekly nights. An import holds its body and, one at a time, a
+/// session read from it, so whatever a body up to this holds the server's memory stays
+/// bounded (`benches/imports.py`: eight at once, under 128 MiB).
+pub const IMPORT_LIMIT: usize = 16 * 1024 * 1024;
 
 /// Club imports read at once, through the API and the restore page together. Anyone may
 /// send one and each holds its whole body, up to [`IMPORT_LIMIT`], and what is parsed from
@@ -204,14 +208,64 @@ pub async fn club_export(
     ))
 }
 
-/// The body of `POST /clubs/import`.
+/// The body of `POST /clubs/import`; the club's session documents stay text borrowed from
+/// the body until each is imported ([`ClubImportDoc`]).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ClubImport {
+struct ClubImport<'a> {
     #[serde(default)]
     name: Option<String>,
     passphrase: String,
-    club: ClubExport,
+    #[serde(borrow)]
+    club: ClubImportDoc<'a>,
+}
+
+fn too_large() -> AppError {
+    AppError::PayloadTooLarge {
+        field: "body".into(),
+        message: format!(
+            "a club import is at most {} MiB",
+            IMPORT_LIMIT / (1024 * 1024)
+        ),
+    }
+}
+
+/// A JSON body read whole into one buffer sized by its `Content-Length`, so a large import
+/// is held once, not in growing or collected copies. Errors: [`AppError::PayloadTooLarge`]
+/// over [`IMPORT_LIMIT`]; [`AppError::BadRequest`] naming `body` for another content type
+/// or a body cut off.
+async fn whole_json_body(request: Request) -> Result<Vec<u8>, AppError> {
+    let (head, body) = request.into_parts();
+    let header_text = |name| {
+        head.headers
+            .get(name)
+            .and_then(|v: &header::HeaderValue| v.to_str().ok())
+            .unwrap_or_default()
+    };
+    let kind = header_text(header::CONTENT_TYPE);
+    if !(kind.starts_with("application/json") || kind.contains("+json")) {
+        return Err(AppError::BadRequest {
+            field: "body".into(),
+            message: "send the club export as JSON (Content-Type: application/json)".into(),
+        });
+    }
+    let expected: usize = header_text(header::CONTENT_LENGTH).parse().unwrap_or(0);
+    if expected > IMPORT_LIMIT {
+        return Err(too_large());
+    }
+    let mut body = body.into_data_stream();
+    let mut whole = Vec::with_capacity(expected);
+    while let Some(data) = body.next().await {
+        let data = data.map_err(|e| AppError::BadRequest {
+            field: "body".into(),
+            message: format!("the body could not be read ({e}); send it again"),
+        })?;
+        if whole.len().saturating_add(data.len()) > IMPORT_LIMIT {
+            return Err(too_large());
+        }
+        whole.extend_from_slice(&data);
+    }
+    Ok(whole)
 }
 
 /// `POST /clubs/import`: a club export becomes a new club, every session with the ledger it
@@ -223,6 +277,7 @@ struct ClubImport {
         (status = 201, description = "The club was created with every session", body = ClubImported),
         (status = 400, description = "Not a club export, a name taken or a short passphrase", body = ApiError),
         (status = 422, description = "A session does not replay: the field names it from the export's root", body = ApiError),
+        (status = 413, description = "The body is over the 16 MiB a club import may be", body = ApiError),
         (status = 503, description = "Another club import is being read: this body was not read; send it again after the Retry-After seconds", body = ApiError)))]
 pub async fn club_import(
     State(state): State<AppState>,
@@ -230,8 +285,14 @@ pub async fn club_import(
     request: Request,
 ) -> Result<(StatusCode, Json<Value>), AppError> {
     let _reading = state.imports.enter()?;
-    let payload = Json::<Value>::from_request(request, &state).await;
-    let body: ClubImport = read_body(payload)?;
+    let whole = whole_json_body(request).await?;
+    let body: ClubImport = read_json(&whole).map_err(|e| AppError::BadRequest {
+        field: match e.field.to_string() {
+            root if root == "." => "body".into(),
+            field => field,
+        },
+        message: e.message,
+    })?;
     let (club, token, sessions) = club::import_club(
         &state.pool,
         &state.limiter,

@@ -4,6 +4,7 @@
 use askama::Template;
 use askama_web::WebTemplate;
 use axum::Router;
+use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Multipart, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -12,8 +13,9 @@ use axum_extra::extract::cookie::CookieJar;
 
 use super::{PageError, error_page};
 use crate::error::AppError;
-use crate::export::{ClubExport, club};
+use crate::export::{ClubImportDoc, club};
 use crate::rules::field::{Field, Part};
+use crate::rules::fields::read_json;
 use crate::web::AppState;
 use crate::web::api::exports::IMPORT_LIMIT;
 use crate::web::auth::{Client, login_cookie};
@@ -53,7 +55,7 @@ async fn form() -> ImportPage {
 struct Submitted {
     name: String,
     passphrase: String,
-    backup: Vec<u8>,
+    backup: Bytes,
 }
 
 fn damaged(field: &str, e: impl std::fmt::Display) -> AppError {
@@ -76,11 +78,7 @@ async fn read_form(mut multipart: Multipart) -> Result<Submitted, AppError> {
                 submitted.passphrase = field.text().await.map_err(|e| damaged("passphrase", e))?;
             }
             "backup" => {
-                submitted.backup = field
-                    .bytes()
-                    .await
-                    .map_err(|e| damaged("backup", e))?
-                    .to_vec();
+                submitted.backup = field.bytes().await.map_err(|e| damaged("backup", e))?;
             }
             _ => {}
         }
@@ -88,15 +86,14 @@ async fn read_form(mut multipart: Multipart) -> Result<Submitted, AppError> {
     Ok(submitted)
 }
 
-/// Reads the backup file, naming the place in it that is wrong.
-fn read_backup(bytes: &[u8]) -> Result<ClubExport, AppError> {
-    let reader = &mut serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(reader).map_err(|e| AppError::BadRequest {
+/// Reads the backup file, its session documents left as text borrowed from it until each
+/// is imported, naming the place in it that is wrong.
+fn read_backup(bytes: &[u8]) -> Result<ClubImportDoc<'_>, AppError> {
+    read_json(bytes).map_err(|e| AppError::BadRequest {
         field: "backup".into(),
         message: format!(
             "this is not a club's backup file ({} at {})",
-            e.inner(),
-            e.path()
+            e.message, e.field
         ),
     })
 }

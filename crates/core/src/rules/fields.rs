@@ -1,5 +1,6 @@
 //! Reading agreements and events field by field, so every refusal names its field.
 
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde::de::value::MapDeserializer;
 use serde_json::{Map, Value};
@@ -129,6 +130,18 @@ pub fn read_unbid<T: DeserializeOwned>(
 pub fn read<T: DeserializeOwned>(object: &Map<String, Value>) -> Result<T, RuleError> {
     // Read in place: no copy of the event.
     refusal(serde_path_to_error::deserialize(object))
+}
+
+/// Deserialises the JSON `text` into `T`, borrowing from it where `T` does (a
+/// `RawValue` kept for later): no tree of the whole text is built. A
+/// refusal names the field as [`read`] does; `.` for text that is not one JSON value.
+pub fn read_json<'de, T: Deserialize<'de>>(text: &'de [u8]) -> Result<T, RuleError> {
+    let mut reader = serde_json::Deserializer::from_slice(text);
+    let read = refusal(serde_path_to_error::deserialize(&mut reader))?;
+    reader
+        .end()
+        .map_err(|e| RuleError::new(".", strip_position(&e.to_string())))?;
+    Ok(read)
 }
 
 /// [`read`] for a game's event, whose `type` its event enum has already read
