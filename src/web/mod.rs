@@ -179,7 +179,7 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// How long a club import may take, reading its body and writing every session: a backup
-/// near the 16 MiB limit (decades of weekly nights) takes about 10 s on a 2-core machine
+/// near the 16 MiB limit (about 90,000 hands) takes about 10 s on a 2-core machine
 /// (`benches/imports.py`). Imports are read one at a time and count as club creations,
 /// which are limited per address.
 pub const IMPORT_TIME: Duration = Duration::from_secs(120);

@@ -23,9 +23,9 @@ use crate::web::AppState;
 use crate::web::auth::{Client, Viewer};
 
 /// The largest club export `POST /clubs/import` reads, in bytes: about 90,000 hands with
-/// their times, decades of weekly nights. An import holds its body and, one at a time, a
-/// session read from it, so whatever a body up to this holds the server's memory stays
-/// bounded (`benches/imports.py`: eight at once, under 128 MiB).
+/// their times, six years of a club playing 300 hands every week. An import holds its body
+/// and, one at a time, a session read from it, so whatever a body up to this holds the
+/// server's memory stays bounded (`benches/imports.py`: eight at once, under 128 MiB).
 pub const IMPORT_LIMIT: usize = 16 * 1024 * 1024;
 
 /// Club imports read at once, through the API and the restore page together. Anyone may
