@@ -8,6 +8,7 @@ pub static MELD: MeldRules = MeldRules {
     double_pinochle: 80,
     extras: false,
     hand: 15,
+    roundhouse: false,
     royal_in_run: false,
     dix: true,
     fields: MeldFields::Bidder,

@@ -8,6 +8,7 @@ pub static MELD: MeldRules = MeldRules {
     double_pinochle: 80,
     extras: false,
     hand: 12,
+    roundhouse: true,
     royal_in_run: false,
     dix: true,
     fields: MeldFields::Sides,

@@ -114,18 +114,18 @@ fn demand(rules: &MeldRules, n: &[u32; 11], trump: usize, m: [u32; 4]) -> Demand
     let get = |k: Kind| n[k as usize];
     let (runs, round) = (get(Kind::Flush), get(Kind::Roundhouse));
     let royals = get(Kind::RoyalMarriage);
-    // A royal marriage grown into a run holds no K-Q of its own (Two-handed only).
-    let royal_extra = if rules.royal_in_run {
-        royals.saturating_sub(runs)
-    } else {
-        royals
-    };
+    // A royal marriage grown into a run holds no K-Q of its own (Two-handed only); nor does
+    // a roundhouse's K-Q of trump, which is a royal marriage too.
+    let grown = if rules.royal_in_run { runs } else { 0 };
+    let royal_extra = royals.saturating_sub(grown);
+    let round_in_trump = round.saturating_sub(grown.saturating_sub(royals));
     for rank in [ACE, TEN, KING, QUEEN, JACK] {
         add(trump, rank, 0, runs, Kind::Flush);
     }
     for rank in [KING, QUEEN] {
         add(trump, rank, 0, royal_extra, Kind::RoyalMarriage);
         for (suit, marriages) in m.into_iter().enumerate() {
+            let round = if suit == trump { round_in_trump } else { round };
             add(suit, rank, 0, round, Kind::Roundhouse);
             if suit != trump {
                 add(suit, rank, 0, marriages, Kind::Marriage);
@@ -286,14 +286,24 @@ pub fn from_cards(rules: &MeldRules, cards: &[Card], trump: Suit) -> Result<Coun
     };
     let marriages: u32 = (0..4).filter(|s| *s != t).map(pairs).sum();
     let around = |r: usize| (0..4).map(|s| at(s, r)).min().unwrap_or(0);
+    // A roundhouse is a K-Q marriage in every suit, the trump one a royal marriage.
+    let round = if rules.roundhouse {
+        (0..4)
+            .map(|s| if s == t { royals } else { pairs(s) })
+            .min()
+            .unwrap_or(0)
+    } else {
+        0
+    };
     let mut tapped = vec![
         (Kind::Flush, runs),
-        (Kind::RoyalMarriage, royals),
-        (Kind::Marriage, marriages),
+        (Kind::RoyalMarriage, royals - round),
+        (Kind::Marriage, marriages - 3 * round),
         (Kind::Aces, around(ACE)),
-        (Kind::Kings, around(KING)),
-        (Kind::Queens, around(QUEEN)),
+        (Kind::Kings, around(KING) - round),
+        (Kind::Queens, around(QUEEN) - round),
         (Kind::Jacks, around(JACK)),
+        (Kind::Roundhouse, round),
         (Kind::Pinochle, at(SPADES, QUEEN).min(at(DIAMONDS, JACK))),
     ];
     if rules.dix {

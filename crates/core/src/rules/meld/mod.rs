@@ -127,6 +127,10 @@ pub struct MeldRules {
     pub extras: bool,
     /// The most cards one meld field is made of (12, 15 or 24 by game).
     pub hand: usize,
+    /// Whether melds counted from cards name a roundhouse as one meld rather than its parts
+    /// (the same 240 points): where it earns its own checks (Check Pinochle, rules §3 item
+    /// 21).
+    pub roundhouse: bool,
     /// Whether a run also counts its royal marriage: only in Two-handed, where a marriage
     /// melded first may grow into the run (S004 rule 3). Elsewhere all meld at once: Scarne
     /// counts a double flush "300 in trump" (S000), not 380.

@@ -325,3 +325,37 @@ fn partners_melds_add_up_to_the_sides() {
         e.message
     );
 }
+
+#[test]
+fn check_pinochle_names_a_roundhouse_and_two_handed_grows_its_royal_marriage_into_the_run() {
+    // Check Pinochle pays a roundhouse its own checks (rules §3 item 21): the calculator
+    // names it rather than its kings, queens and marriages.
+    let check = rules("check_pinochle");
+    let round = parse_cards("KS KH KD KC QS QH QD QC", check.hand).unwrap();
+    assert_eq!(
+        from_cards(check, &round, Suit::Hearts).unwrap().words(),
+        "roundhouse 240"
+    );
+    // With the K-Q of trump in the run (Scarne: not also a royal marriage) there is none.
+    let run = parse_cards("AH TH KH QH JH KS QS KD QD KC QC", check.hand).unwrap();
+    let counted = from_cards(check, &run, Suit::Hearts).unwrap();
+    assert_eq!(counted.total, 150 + 3 * 20 + 80 + 60);
+    assert!(counted.lines.iter().all(|l| l.meld != "roundhouse"));
+    // Elsewhere the same cards read as the parts, for the same 240.
+    let auction = rules("auction_pinochle");
+    let parts = from_cards(auction, &round, Suit::Hearts).unwrap();
+    assert_eq!(parts.total, 240);
+    assert!(parts.lines.iter().all(|l| l.meld != "roundhouse"));
+
+    // Two-handed (S004 rule 3): the run's K-Q of trump is the roundhouse's royal marriage,
+    // so run + roundhouse tapped is the 390 the cards count as parts.
+    let two = rules("two_handed_pinochle");
+    let cards = parse_cards("KS KH KD KC QS QH QD QC AS TS JS", two.hand).unwrap();
+    assert_eq!(from_cards(two, &cards, Suit::Spades).unwrap().total, 390);
+    let tapped = [(Kind::Flush, 1), (Kind::Roundhouse, 1)];
+    let counted = with_cards(two, &tapped, &cards, Suit::Spades).unwrap();
+    assert_eq!(counted.total, 390);
+    // In Scarne's games a run's king is no one else's: the same tap needs a second K♠.
+    let refusal = with_cards(auction, &tapped, &cards, Suit::Spades).unwrap_err();
+    assert!(refusal.message.contains("2 × K♠"), "{}", refusal.message);
+}

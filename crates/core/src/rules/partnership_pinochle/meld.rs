@@ -8,6 +8,7 @@ pub static MELD: MeldRules = MeldRules {
     double_pinochle: 300,
     extras: true,
     hand: 12,
+    roundhouse: false,
     royal_in_run: false,
     dix: false,
     fields: MeldFields::Sides,

@@ -8,6 +8,7 @@ pub static MELD: MeldRules = MeldRules {
     double_pinochle: 300,
     extras: false,
     hand: 24,
+    roundhouse: false,
     royal_in_run: true,
     dix: true,
     fields: MeldFields::Players,
