@@ -412,7 +412,8 @@ pub struct NightRow {
     pub net_cents: i64,
 }
 
-/// The best night of name `name` (highest net), by the `(club, player, net)` index.
+/// The best night of name `name` (highest net; of equal nets the first played), by the
+/// `(club, player, net)` index.
 pub async fn best_night(
     conn: &mut impl Connected,
     club_id: ClubId,
@@ -420,7 +421,7 @@ pub async fn best_night(
 ) -> Result<Option<NightRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
         "SELECT session_id, played_at, game, net_cents FROM session_results \
-         WHERE club_id = $1 AND player = $2 ORDER BY net_cents DESC LIMIT 1",
+         WHERE club_id = $1 AND player = $2 ORDER BY net_cents DESC, played_at, session_id LIMIT 1",
     )
     .bind(club_id)
     .bind(name)

@@ -443,4 +443,25 @@ async fn names_and_differences(
         [("Ann", 1, 200), ("Bob", 1, -25), ("Cy", 1, -175)],
         "{engine}"
     );
+
+    // A later night of the same +2.00: the best night is the first one of that net, on
+    // either engine, not whichever the database meets first.
+    let players = ["Ann".to_owned(), "Bob".to_owned(), "Cy".to_owned()];
+    let agreements = Map::new();
+    let later = at("2026-11-26T20:00:00Z");
+    let new = NewSession {
+        game: "hearts",
+        currency: "USD",
+        agreements: &agreements,
+        opening_scores: None,
+        players: &players,
+        created_at: later,
+        club_id: Some(club),
+    };
+    let again = store::insert_session(conn, &new).await.unwrap();
+    history::replace_session_facts(conn, again, club, "hearts", later, &facts())
+        .await
+        .unwrap();
+    let best = history::best_night(conn, club, "Ann").await.unwrap();
+    assert_eq!(best.map(|n| n.session_id), Some(id), "{engine}");
 }
