@@ -48,3 +48,4 @@ mod store_engines;
 mod store_under_load;
 mod strike_pages;
 mod two_handed_pinochle_pages;
+mod watcher_pages;

@@ -323,20 +323,20 @@ pub fn sheet_page(
     })
 }
 
-/// The rows shown: [`WRITER_LINES`] for a writer, [`WATCHER_LINES`] for a watcher, all with
-/// `?all=1`.
+/// The rows shown: [`WRITER_LINES`] for a writer, the [`WATCHER_LINES`] latest that stand
+/// for a watcher, all with `?all=1`.
 fn shown_source<'a>(
     showing: &Showing<'a>,
     values: &HashMap<String, String>,
     can_write: bool,
 ) -> Source<'a> {
     let mut shown = showing.source.clone();
-    if !values.contains_key("all") {
-        shown.keep_last(if can_write {
-            WRITER_LINES
-        } else {
-            WATCHER_LINES
-        });
+    match (values.contains_key("all"), can_write) {
+        (true, _) => {}
+        (false, true) => shown.keep_last(WRITER_LINES),
+        // A watcher's few lines are the hands as they stand, never an undo or a
+        // correction's predecessor with no hand among them.
+        (false, false) => shown.keep_last_standing(WATCHER_LINES),
     }
     shown
 }
