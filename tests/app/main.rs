@@ -26,6 +26,7 @@ mod http;
 mod instance_writes;
 mod instances;
 mod names_pages;
+mod night_pages;
 mod nights;
 mod openapi;
 mod ops_access;

@@ -102,6 +102,25 @@ impl NightPage {
             _ => name,
         }
     }
+    /// The night as players call it: its own title, else its evening's day in words,
+    /// "Monday 7 December 2026" (the UTC day; the page's script shows the phone's own).
+    fn heading(&self) -> String {
+        match self.untitled() {
+            true => self.view.evening.format("%A %-d %B %Y").to_string(),
+            false => self.view.night.title.clone(),
+        }
+    }
+    /// Whether the night has no title of its own, only the day it was made on
+    /// ("Night of 2026-12-07", the UTC day the service writes for a blank title).
+    fn untitled(&self) -> bool {
+        let title = self.view.night.title.trim();
+        let day = title.strip_prefix("Night of ").unwrap_or(title);
+        title.is_empty() || chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_ok()
+    }
+    /// The evening's start as `<time datetime>`.
+    fn evening_at(&self) -> String {
+        crate::store::time::rfc3339(self.view.evening)
+    }
     fn any_open(&self) -> bool {
         self.view.sessions.iter().any(|s| s.open)
     }

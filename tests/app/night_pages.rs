@@ -1,0 +1,51 @@
+//! A night's page in the table's words: its evening's day rather than an ISO date.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+use crate::common;
+
+use common::TestApp;
+use common::html::{select_attr, select_text};
+use common::nights::{import_to_club, make_night, pitch};
+
+/// Sets when session `id` started (UTC, RFC 3339), as if it had been begun then.
+async fn started(app: &TestApp, id: i64, at: &str) {
+    app.exec(&format!(
+        "UPDATE sessions SET created_at = '{at}' WHERE id = {id}"
+    ))
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn a_night_without_a_title_is_named_by_its_evening_in_words() {
+    let app = TestApp::new().await;
+    let (club, cookie) = app.new_club("Thursday club").await;
+    let a = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
+    let b = import_to_club(&app, club, &pitch("Bob", "Ann")).await;
+    // Begun on a Thursday evening (UTC), grouped into a night days later.
+    started(&app, a, "2026-11-19T19:30:00Z").await;
+    started(&app, b, "2026-11-19T21:05:00Z").await;
+    let (page, _) = make_night(&app, &cookie, club, &[b, a], "").await;
+    let page = app.page(&cookie, &page).await;
+    assert_eq!(select_text(&page, "h1"), ["Thursday 19 November 2026"]);
+    assert_eq!(
+        select_text(&page, "title"),
+        ["Thursday 19 November 2026 · Scorekeeper"]
+    );
+    // The day is the first session's start, as a time the phone's script shows in its
+    // own zone (the UTC day without script): never a day the service made up.
+    assert_eq!(
+        select_attr(&page, "h1 time[data-day]", "datetime"),
+        ["2026-11-19T19:30:00Z"]
+    );
+    assert!(page.contains("<script src=\"/static/history.js\""));
+    assert!(!page.contains("Night of"), "no ISO date in its name");
+
+    // A night with a title of its own is called by it.
+    let c = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
+    let (titled, _) = make_night(&app, &cookie, club, &[c], "Thursday at Sal's").await;
+    let titled = app.page(&cookie, &titled).await;
+    assert_eq!(select_text(&titled, "h1"), ["Thursday at Sal's"]);
+    assert!(select_attr(&titled, "h1 time", "datetime").is_empty());
+}
