@@ -206,6 +206,14 @@ pub fn game_name(id: &str) -> String {
     crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.name.to_string())
 }
 
+/// What players call a session of game `id` under `agreements` (its stored JSON text):
+/// poker by its variant ("Hold'em"), every other game by its name.
+pub fn session_game_name(id: &str, agreements: &str) -> String {
+    let agreements: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(agreements).unwrap_or_default();
+    crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.session_name(&agreements))
+}
+
 /// The club's people.
 pub async fn people(pool: &ReadPool, club: ClubId) -> Result<Vec<PersonRow>, AppError> {
     let mut conn = pool.acquire().await?;

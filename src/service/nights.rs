@@ -20,7 +20,7 @@ use crate::ids::SessionId;
 use crate::money::Money;
 use crate::rules::table::TITLE_MAX;
 use crate::service::Folds;
-use crate::service::history::game_name;
+use crate::service::history::{game_name, session_game_name};
 use crate::store;
 use crate::store::nights::{self as ns, NightPaymentRow, NightRow};
 use crate::store::{ReadPool, WritePool};
@@ -306,7 +306,7 @@ pub async fn night(
         events.push((sid, count));
         sessions.push(NightSession {
             session_id: sid.0,
-            game_name: game_name(&header.game),
+            game_name: session_game_name(&header.game, &header.agreements),
             open,
             balances: by_shown_name(&balances, &shown)
                 .ok_or_else(|| AppError::Internal(format!("night {id}: totals overflow")))?,

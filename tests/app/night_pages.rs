@@ -1,4 +1,5 @@
-//! A night's page in the table's words: its evening's day rather than an ISO date.
+//! A night's page in the table's words: its evening's day rather than an ISO date, each
+//! session named by its game as played (poker by its variant).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -7,6 +8,17 @@ use crate::common;
 use common::TestApp;
 use common::html::{select_attr, select_text};
 use common::nights::{import_to_club, make_night, pitch};
+use scorekeeper::format::SessionDoc;
+use serde_json::json;
+
+/// A poker session just begun (no hand yet) with Ann, Bob and Zoe under `agreements`.
+fn poker(agreements: serde_json::Value) -> SessionDoc {
+    serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "poker", "currency": "USD",
+        "agreements": agreements, "players": ["Ann", "Bob", "Zoe"], "events": []
+    }))
+    .unwrap()
+}
 
 /// Sets when session `id` started (UTC, RFC 3339), as if it had been begun then.
 async fn started(app: &TestApp, id: i64, at: &str) {
@@ -48,4 +60,39 @@ async fn a_night_without_a_title_is_named_by_its_evening_in_words() {
     let titled = app.page(&cookie, &titled).await;
     assert_eq!(select_text(&titled, "h1"), ["Thursday at Sal's"]);
     assert!(select_attr(&titled, "h1 time", "datetime").is_empty());
+}
+
+/// A night of `sessions` (documents) at a new club, titled "Poker night": its page.
+async fn night_of(app: &TestApp, sessions: &[SessionDoc]) -> String {
+    let (club, cookie) = app.new_club("Poker club").await;
+    let mut ids = Vec::new();
+    for doc in sessions {
+        ids.push(import_to_club(app, club, doc).await);
+    }
+    let (page, _) = make_night(app, &cookie, club, &ids, "Poker night").await;
+    app.page(&cookie, &page).await
+}
+
+#[tokio::test]
+async fn a_nights_sessions_are_named_by_their_game_and_poker_by_its_variant() {
+    let app = TestApp::new().await;
+    let page = night_of(
+        &app,
+        &[
+            pitch("Bob", "Ann"),
+            poker(json!({"smallest_unit": "0.05"})),
+            poker(json!({"smallest_unit": "0.05", "variant": "holdem"})),
+            poker(json!({"smallest_unit": "0.05", "variant": "omaha", "eight_or_better": true})),
+        ],
+    )
+    .await;
+    assert_eq!(
+        select_text(&page, "h1 + p a[href^=\"/sessions/\"]"),
+        [
+            "Auction Pitch",
+            "Poker (own cards)",
+            "Hold'em",
+            "Omaha 8-or-better"
+        ]
+    );
 }
