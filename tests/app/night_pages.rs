@@ -1,5 +1,6 @@
 //! A night's page in the table's words: its evening's day rather than an ISO date, each
-//! session named by its game as played (poker by its variant).
+//! session named by its game as played (poker by its variant), and where everyone stands
+//! sorted as a session's standings are.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -93,6 +94,40 @@ async fn a_nights_sessions_are_named_by_their_game_and_poker_by_its_variant() {
             "Poker (own cards)",
             "Hold'em",
             "Omaha 8-or-better"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_nights_standings_put_the_largest_winner_first_and_ties_by_name() {
+    let app = TestApp::new().await;
+    let page = night_of(
+        &app,
+        &[
+            pitch("Bob", "Ann"),
+            pitch("Cy", "Eve"),
+            poker(json!({"smallest_unit": "0.05"})),
+        ],
+    )
+    .await;
+    // Bob +2.80, Ann −1.60, Dee −1.20 and Cy +2.80, Eve −1.60, Dee −1.20: the largest
+    // winner first, a tie by name, Zoe's nothing between the winners and the losers.
+    let who = select_text(&page, "dl.night-net dt");
+    let money = select_text(&page, "dl.night-net dd");
+    let rows: Vec<(&str, &str)> = who
+        .iter()
+        .map(String::as_str)
+        .zip(money.iter().map(String::as_str))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("Bob", "$2.80"),
+            ("Cy", "$2.80"),
+            ("Zoe", "$0.00"),
+            ("Ann", "−\u{2060}$1.60"),
+            ("Eve", "−\u{2060}$1.60"),
+            ("Dee", "−\u{2060}$2.40"),
         ]
     );
 }

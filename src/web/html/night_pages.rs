@@ -121,6 +121,20 @@ impl NightPage {
     fn evening_at(&self) -> String {
         crate::store::time::rfc3339(self.view.evening)
     }
+    /// Where everyone stands, as a sheet's standings read: the largest winner first, ties
+    /// by name, the kitty and the pot last.
+    fn standings(&self) -> Vec<&(String, Money)> {
+        let mut rows: Vec<&(String, Money)> = self.view.settlement.net.iter().collect();
+        let house = |n: &str| crate::ledger::HOUSE.contains(&n);
+        rows.sort_by(|(a, x), (b, y)| {
+            (house(a), std::cmp::Reverse(x.cents()), a).cmp(&(
+                house(b),
+                std::cmp::Reverse(y.cents()),
+                b,
+            ))
+        });
+        rows
+    }
     fn any_open(&self) -> bool {
         self.view.sessions.iter().any(|s| s.open)
     }
