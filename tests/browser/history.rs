@@ -186,3 +186,53 @@ async fn person(driver: &WebDriver, name: &str) -> String {
     }
     panic!("{name} is not offered");
 }
+
+/// The leaderboard at 390 px with real long names: the page is no wider than the phone and
+/// every column, "Games won" the last, is on the screen whole, not clipped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_leaderboard_fits_a_phone_with_long_names() {
+    let Some(browser) = Browser::start("leaderboard").await else {
+        return;
+    };
+    let base = browser.base.clone();
+    let phone = browser.phone("leader").await;
+    let club = start_club(&phone, &base, "Thursday Nights").await;
+    let (marie, bart) = (
+        "Marie-Christine Vandenberghe",
+        "Bartholomew Featherstonehaugh",
+    );
+    for doc in [
+        common::nights::pitch_in(marie, bart, "USD"),
+        common::nights::pitch_in(bart, marie, "USD"),
+        common::nights::pitch_in("Anne-Sophie Oosterhuis", marie, "USD"),
+    ] {
+        scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
+            .await
+            .unwrap();
+    }
+    phone
+        .goto(format!("{base}/clubs/{club}/leaderboard"))
+        .await
+        .unwrap();
+    wait_for(&phone, "Vandenberghe", Duration::from_secs(5)).await;
+    let width = scroll_width(&phone).await;
+    let cut: serde_json::Value = common::browser::script_value(
+        &phone,
+        "var cut = [];\
+         document.querySelectorAll('table.leaderboard th, table.leaderboard td').forEach(function (e) {\
+           var r = e.getBoundingClientRect();\
+           if (r.right > 390.5 || r.left < 0) cut.push(e.textContent.trim() + ' ' + r.left + '-' + r.right);\
+         });\
+         return cut;",
+    )
+    .await;
+    screen_screenshot(&phone, "leaderboard-long-names-390.png").await;
+    assert!(width <= 390, "the leaderboard is {width} px wide: {cut}");
+    assert_eq!(cut, json!([]), "columns off the screen");
+    assert!(
+        text_of(&phone, By::Css("table.leaderboard thead"))
+            .await
+            .contains("Games won")
+    );
+    phone.quit().await.unwrap();
+}
