@@ -361,6 +361,10 @@ impl PlayerPage {
     fn day(&self, at: &DateTime<Utc>) -> String {
         day_of(*at)
     }
+    /// A night's own title; `None` for one named by the day it was made on.
+    fn own_title<'a>(&self, title: &'a Option<String>) -> Option<&'a str> {
+        title.as_deref().and_then(super::night_pages::own_title)
+    }
     fn game_name(&self, id: &str) -> String {
         hist::game_name(id)
     }
@@ -397,14 +401,14 @@ async fn player_page(
         .collect();
     let mut running = stats.before_cents;
     let values: Vec<i64> = stats
-        .nights
+        .chart
         .iter()
-        .map(|n| {
-            running = running.saturating_add(n.net_cents);
+        .map(|e| {
+            running = running.saturating_add(e.net_cents);
             running
         })
         .collect();
-    let labels: Vec<String> = stats.nights.iter().map(|n| day_of(n.played_at)).collect();
+    let labels: Vec<String> = stats.chart.iter().map(|e| day_of(e.played_at)).collect();
     let currency = hist::club_currency(&state.reader, club).await?;
     let chart = line_chart(
         &format!("{}'s money over the nights", stats.person.display_name),

@@ -79,6 +79,15 @@ async fn group(
     }
 }
 
+/// A night's title when it has one of its own: `None` for the day it was made on, which
+/// the service writes for a blank title ("Night of 2026-12-07", a UTC day).
+pub(super) fn own_title(title: &str) -> Option<&str> {
+    let title = title.trim();
+    let day = title.strip_prefix("Night of ").unwrap_or(title);
+    let dated = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_ok();
+    (!title.is_empty() && !dated).then_some(title)
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "history/night.html")]
 struct NightPage {
@@ -110,12 +119,9 @@ impl NightPage {
             false => self.view.night.title.clone(),
         }
     }
-    /// Whether the night has no title of its own, only the day it was made on
-    /// ("Night of 2026-12-07", the UTC day the service writes for a blank title).
+    /// Whether the night has no title of its own ([`own_title`]).
     fn untitled(&self) -> bool {
-        let title = self.view.night.title.trim();
-        let day = title.strip_prefix("Night of ").unwrap_or(title);
-        title.is_empty() || chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_ok()
+        own_title(&self.view.night.title).is_none()
     }
     /// The evening's start as `<time datetime>`.
     fn evening_at(&self) -> String {
