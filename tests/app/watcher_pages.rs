@@ -90,3 +90,46 @@ async fn a_watcher_sees_the_latest_hands_as_they_stand_not_an_undo_and_a_correct
     let earlier = select_text(&page.body, "#sheet a.earlier");
     assert_eq!(earlier, ["The whole sheet: 4 earlier lines"]);
 }
+
+/// A share-link viewer's club page offers "Log out" where a member's does; it drops the
+/// phone's cookie (and so the pages it kept) and leaves the club's link working.
+#[tokio::test]
+async fn a_share_link_viewer_can_log_out_and_the_link_still_opens() {
+    let app = TestApp::new().await;
+    let (club, member) = app.new_club("Thursday").await;
+    let club_page = format!("/clubs/{club}");
+    let page = app.page(&member, &club_page).await;
+    let share = page
+        .split("/share/")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let share = format!("/share/{share}");
+    let reader = looker(&app, &share).await;
+    let looked = app.page(&reader, &club_page).await;
+    assert_eq!(
+        select_text(&looked, "form[action=\"/logout\"] button"),
+        ["Log out"]
+    );
+    let out = app
+        .post_form_with("/logout", &[], &[("cookie", &reader)])
+        .await;
+    assert_eq!(out.status.as_u16(), 303, "{}", out.body);
+    assert_eq!(out.location.as_deref(), Some("/"));
+    let dropped = out.set_cookie.unwrap_or_default();
+    assert!(
+        dropped.starts_with("sk_session=;") && dropped.contains("Max-Age=0"),
+        "the cookie is dropped: {dropped}"
+    );
+    // The link is not revoked: this phone (or any other) opens it again.
+    let again = looker(&app, &share).await;
+    assert_eq!(
+        app.get_with(&club_page, &[("cookie", &again)])
+            .await
+            .status
+            .as_u16(),
+        200
+    );
+}
