@@ -52,7 +52,7 @@ async fn a_night_without_a_title_is_named_by_its_evening_in_words() {
         select_attr(&page, "h1 time[data-day]", "datetime"),
         ["2026-11-19T19:30:00Z"]
     );
-    assert!(page.contains("<script src=\"/static/history.js\""));
+    assert!(page.contains("<script src=\"/static/history.js?v="));
     assert!(!page.contains("Night of"), "no ISO date in its name");
 
     // A night with a title of its own is called by it.

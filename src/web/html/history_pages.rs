@@ -37,18 +37,6 @@ pub fn routes() -> Router<AppState> {
         .route("/clubs/{id}/players/{pid}/rename", post(rename))
         .route("/clubs/{id}/players/{pid}/merge", post(merge))
         .route("/sessions/{id}/chart", get(session_chart))
-        .route("/static/history.js", get(local_time_script))
-}
-
-/// The history's one script: shows times in the phone's own zone.
-async fn local_time_script() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=300"),
-        ],
-        include_str!("../../../templates/history/local-time.js"),
-    )
 }
 
 /// The viewer's grant for club `club`, at least `need`. Errors: [`AppError::NotFound`] for
