@@ -24,6 +24,9 @@ pub struct HandFormData {
     /// Recorded → shown name for renamed players ([`crate::history::names`]): labels show the
     /// new name, values keep the recorded one.
     pub names: std::collections::BTreeMap<String, String>,
+    /// The hand as recorded, by field, when the form corrects one (else empty): what the
+    /// form says "was entered" reads these, never the values a refusal sends back.
+    pub entered: std::collections::HashMap<String, String>,
 }
 
 impl HandFormData {
@@ -40,6 +43,11 @@ impl HandFormData {
     /// Whether `field` holds `option` (a selected option).
     pub fn selected(&self, field: &str, option: &str) -> bool {
         self.values.get(field).is_some_and(|v| v == option)
+    }
+
+    /// Whether the hand being corrected was recorded with `field` holding `option`.
+    pub fn was_entered(&self, field: &str, option: &str) -> bool {
+        self.entered.get(field).is_some_and(|v| v == option)
     }
 
     /// Whether a checkbox `field` is ticked.

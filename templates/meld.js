@@ -19,7 +19,7 @@
     var l = document.createElement('link');
     l.id = 'meld-style';
     l.rel = 'stylesheet';
-    l.href = '/static/meld.css';
+    l.href = '/static/meld.css?v=__ASSET_VERSION__';
     document.head.appendChild(l);
   }
 

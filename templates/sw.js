@@ -10,18 +10,23 @@
 //   Every such post carries an Idempotency-Key, so a post whose answer was lost is not
 //   recorded twice when the queue sends it again.
 // - The live stream, the JSON API and everything else go straight to the network.
-importScripts('/static/queue.js');
+// The styles and scripts are linked by their release's version (the server writes it in
+// here), so the worker keeps the very addresses the pages ask for, in a cache of that
+// version: a new release's worker keeps the new ones and drops the old.
+var VERSION = '__ASSET_VERSION__';
+function versioned(name) { return '/static/' + name + '?v=' + VERSION; }
+importScripts(versioned('queue.js'));
 
 var PAGES = 'scorekeeper-pages-v1';
-var STATIC = 'scorekeeper-static-v1';
-var ASSETS = ['/static/style.css', '/static/live.js', '/static/queue.js', '/static/offline.js',
-  '/static/history.js', '/static/copy.js', '/static/icon.svg', '/static/icon-192.png', '/favicon.ico'];
+var STATIC = 'scorekeeper-static-' + VERSION;
+var ASSETS = ['style.css', 'live.js', 'queue.js', 'offline.js', 'history.js', 'copy.js']
+  .map(versioned).concat(['/static/icon.svg', '/static/icon-192.png', '/favicon.ico']);
 // The hand forms' what-if preview: kept too, so a page opened offline loads it (its
 // questions wait for the server; the form posts or queues as ever).
-ASSETS.push('/static/preview.js');
+ASSETS.push(versioned('preview.js'));
 // The meld calculator's script and look: kept too, so Count meld opens offline (its sums
 // wait for the server; the meld field is typed as ever).
-ASSETS.push('/static/meld.js', '/static/meld.css');
+ASSETS.push(versioned('meld.js'), versioned('meld.css'));
 // Pages kept at most; the oldest kept goes first.
 var KEPT = 40;
 
@@ -107,7 +112,7 @@ function marked(kept, request) {
 
 function notKept() {
   return new Response('<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<title>Offline · Scorekeeper</title><link rel="stylesheet" href="/static/style.css"><main>' +
+    '<title>Offline · Scorekeeper</title><link rel="stylesheet" href="' + versioned('style.css') + '"><main>' +
     '<p class="offline">offline: this page was not opened on this phone before, so there is no copy to show. ' +
     'Go back to the sheet: it was kept.</p></main>', { status: 503, headers: { 'content-type': 'text/html; charset=utf-8' } });
 }

@@ -156,13 +156,14 @@ pub async fn backfill_entries(
 }
 
 /// Session `id` for its night's settle-up, from the cached state: balances in cents
-/// (an open sitting as if closed now, kitty shared out), whether open, currency, and the
-/// event count read (for the write's check). Errors: [`AppError::NotFound`].
+/// (an open sitting as if closed now, kitty shared out), whether open, its header (currency,
+/// agreements, start), and the event count read (for the write's check). Errors:
+/// [`AppError::NotFound`].
 pub async fn night_standing(
     pool: &ReadPool,
     folds: &Folds,
     id: SessionId,
-) -> Result<(Balances, bool, String, usize), AppError> {
+) -> Result<(Balances, bool, store::SessionRow, usize), AppError> {
     let (balances, open, events) = with_current(pool, folds, id, |k| {
         let (balances, open) = match k.tip.close_preview() {
             Some((after_close, _)) => (after_close, true),
@@ -175,5 +176,5 @@ pub async fn night_standing(
     let header = store::session(&mut conn, id)
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
-    Ok((balances, open, header.currency, events))
+    Ok((balances, open, header, events))
 }

@@ -23,6 +23,9 @@ use crate::store::time::day_start;
 use crate::store::{self};
 use crate::store::{ReadPool, WritePool};
 
+mod evenings;
+pub use evenings::{Evening, evenings};
+
 /// Sessions on one page of the history.
 pub const PAGE: i64 = 20;
 /// Nights drawn on a player's chart (the latest).
@@ -206,6 +209,14 @@ pub fn game_name(id: &str) -> String {
     crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.name.to_string())
 }
 
+/// What players call a session of game `id` under `agreements` (its stored JSON text):
+/// poker by its variant ("Hold'em"), every other game by its name.
+pub fn session_game_name(id: &str, agreements: &str) -> String {
+    let agreements: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(agreements).unwrap_or_default();
+    crate::registry::game(id).map_or_else(|| id.to_string(), |g| g.session_name(&agreements))
+}
+
 /// The club's people.
 pub async fn people(pool: &ReadPool, club: ClubId) -> Result<Vec<PersonRow>, AppError> {
     let mut conn = pool.acquire().await?;
@@ -274,13 +285,17 @@ pub struct PlayerStats {
     pub bands: Vec<(i64, i64, i64)>,
     /// The best session (highest net).
     pub best: Option<NightRow>,
-    /// Evenings played: a night's sessions count once, as do no-night sessions of one day.
+    /// Evenings played ([`evenings`]): a night's sessions count once, as do the sessions
+    /// of one evening in no night.
     pub evenings: usize,
     /// The biggest night: the evening with the highest net over its sessions.
-    pub best_evening: Option<crate::store::nights::EveningRow>,
-    /// The latest nights (at most [`CHART_NIGHTS`]), oldest first, within the range if any.
+    pub best_evening: Option<Evening>,
+    /// The latest sessions (at most [`CHART_NIGHTS`]), oldest first, within the range if any.
     pub nights: Vec<NightRow>,
-    /// Net in cents before the first of `nights` (all time, or within the range).
+    /// The latest evenings (at most [`CHART_NIGHTS`]), oldest first, within the range if
+    /// any: the chart's points, one per evening however many sessions it had.
+    pub chart: Vec<Evening>,
+    /// Net in cents before the first of `chart` (all time, or within the range).
     pub before_cents: i64,
     /// Net in cents within the range, when one was asked for.
     pub range_net: Option<i64>,
@@ -303,21 +318,31 @@ pub async fn player(
     let by_game = hs::totals_by_game(&mut conn, id).await?;
     let all = all_games(&by_game);
     let bands = hs::bands(&mut conn, id).await?;
-    let evenings = crate::store::nights::evenings_of(&mut conn, club, id).await?;
+    let played = crate::store::nights::played_of(&mut conn, club, id).await?;
+    let all_evenings = evenings(&played);
     // The first of equals stays: the earliest evening with that net.
-    let best_evening = evenings.iter().fold(
-        None,
-        |b: Option<&crate::store::nights::EveningRow>, e| match b {
+    let best_evening = all_evenings
+        .iter()
+        .fold(None, |b: Option<&Evening>, e| match b {
             Some(b) if b.net_cents >= e.net_cents => Some(b),
             _ => Some(e),
-        },
-    );
+        });
     let (best, mut nights, range_net) = nights_of(&mut conn, club, &names, (from, to)).await?;
     nights.sort_by_key(|n| std::cmp::Reverse(n.session_id));
     let total = range_net.unwrap_or(all.net_cents);
     nights.truncate(CHART_NIGHTS as usize);
     nights.reverse();
-    let shown: i64 = nights.iter().map(|n| n.net_cents).sum();
+    let (lo, hi) = (
+        from.map(day_start),
+        to.and_then(|d| d.succ_opt()).map(day_start),
+    );
+    let in_range: Vec<_> = played
+        .into_iter()
+        .filter(|p| lo.is_none_or(|lo| p.played_at >= lo) && hi.is_none_or(|hi| p.played_at < hi))
+        .collect();
+    let mut chart = evenings(&in_range);
+    chart.drain(..chart.len().saturating_sub(CHART_NIGHTS as usize));
+    let shown: i64 = chart.iter().map(|e| e.net_cents).sum();
     Ok(PlayerStats {
         person,
         names,
@@ -326,8 +351,9 @@ pub async fn player(
         bands,
         best,
         best_evening: best_evening.cloned(),
-        evenings: evenings.len(),
+        evenings: all_evenings.len(),
         nights,
+        chart,
         before_cents: total - shown,
         range_net,
     })

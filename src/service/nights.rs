@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
+
 use crate::ids::ClubId;
 use crate::ids::NightId;
 use crate::ids::PaymentId;
@@ -18,7 +20,7 @@ use crate::ids::SessionId;
 use crate::money::Money;
 use crate::rules::table::TITLE_MAX;
 use crate::service::Folds;
-use crate::service::history::game_name;
+use crate::service::history::{game_name, session_game_name};
 use crate::store;
 use crate::store::nights::{self as ns, NightPaymentRow, NightRow};
 use crate::store::{ReadPool, WritePool};
@@ -31,6 +33,9 @@ pub use tonight::{EVENING_HOURS, NightChoice, Tonight, check_choice, join, tonig
 pub struct NightView {
     /// The night.
     pub night: NightRow,
+    /// When its first session started (with none, when the night was made): the evening
+    /// the night is, in UTC.
+    pub evening: DateTime<Utc>,
     /// Its sessions with their balances as they stand.
     pub sessions: Vec<NightSession>,
     /// Every payment against the night, voided ones included (shown struck through).
@@ -291,15 +296,17 @@ pub async fn night(
     let mut sessions = Vec::new();
     let mut events = Vec::new();
     let mut currency = None;
-    for (sid, game) in members {
+    let mut evening: Option<DateTime<Utc>> = None;
+    for (sid, _) in members {
         // From the cached state: a night's page costs no fold of its sessions.
-        let (balances, open, money, count) =
+        let (balances, open, header, count) =
             crate::service::night_standing(pool, folds, sid).await?;
-        currency.get_or_insert(money);
+        evening = Some(evening.map_or(header.created_at, |e| e.min(header.created_at)));
+        currency.get_or_insert(header.currency);
         events.push((sid, count));
         sessions.push(NightSession {
             session_id: sid.0,
-            game_name: game_name(&game),
+            game_name: session_game_name(&header.game, &header.agreements),
             open,
             balances: by_shown_name(&balances, &shown)
                 .ok_or_else(|| AppError::Internal(format!("night {id}: totals overflow")))?,
@@ -309,6 +316,7 @@ pub async fn night(
     let settlement = settle_night(&sessions, &standing)
         .map_err(|e| AppError::Internal(format!("night {id}: {e}")))?;
     Ok(NightView {
+        evening: evening.unwrap_or(night.created_at),
         night,
         sessions,
         payments,

@@ -89,8 +89,9 @@ async fn keep_settled(
         if change == Change::Adding && nights::night_of_session(pool, sid).await?.is_some() {
             continue;
         }
-        let (balances, _, currency, events) =
+        let (balances, _, header, events) =
             crate::service::night_standing(pool, folds, sid).await?;
+        let currency = header.currency;
         read.push((sid, events));
         let money: Vec<(String, Money)> = balances
             .as_map()

@@ -290,40 +290,37 @@ pub async fn standing_payments(
         .collect())
 }
 
-/// One evening a person played: a night's sessions, or sessions in no night started the
-/// same UTC day.
+/// One session a person played, under one of their names, with its night: what their
+/// evenings are made of (`crate::service::history`).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct EveningRow {
-    /// The night, when the evening's sessions were made one.
+pub struct PlayedRow {
+    /// The session.
+    pub session_id: SessionId,
+    /// Its night, when it is in one.
     pub night_id: Option<NightId>,
     /// The night's title.
     pub title: Option<String>,
-    /// When its first session was started.
+    /// When the session was started.
     #[sqlx(try_from = "StoredTime")]
     pub played_at: DateTime<Utc>,
-    /// The person's net over its sessions, in cents.
+    /// The person's net in it under this name, in cents.
     pub net_cents: i64,
-    /// How many of its sessions the person played.
-    pub sessions: i64,
 }
 
-/// Person `person`'s evenings, oldest first. Errors: the store's (overflow is refused, never
-/// wrapped). Night id and title are `MIN` over the group, since PostgreSQL refuses a bare
-/// column beside an aggregate.
-pub async fn evenings_of(
+/// Person `person`'s sessions with their nights, oldest first (a session where two of their
+/// spellings sat is there once per spelling). Errors: the store's.
+pub async fn played_of(
     conn: &mut impl Connected,
     club: ClubId,
     person: PersonId,
-) -> Result<Vec<EveningRow>, sqlx::Error> {
+) -> Result<Vec<PlayedRow>, sqlx::Error> {
     on_either!(conn.either(), c => sqlx::query_as(
-        "SELECT MIN(x.night_id) AS night_id, MIN(n.title) AS title, MIN(r.played_at) AS played_at, \
-         CAST(SUM(r.net_cents) AS BIGINT) AS net_cents, COUNT(*) AS sessions \
+        "SELECT r.session_id, x.night_id, n.title, r.played_at, r.net_cents \
          FROM session_results r JOIN player_names pn ON pn.club_id = r.club_id AND pn.name = r.player \
          LEFT JOIN night_sessions x ON x.session_id = r.session_id \
          LEFT JOIN nights n ON n.id = x.night_id \
          WHERE pn.person_id = $1 AND r.club_id = $2 \
-         GROUP BY COALESCE('n' || x.night_id, 'd' || substr(r.played_at, 1, 10)) \
-         ORDER BY played_at",
+         ORDER BY r.played_at, r.session_id",
     )
     .bind(person)
     .bind(club)

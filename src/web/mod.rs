@@ -94,12 +94,15 @@ pub struct Before {
 }
 
 /// The ETag of a session page or document after `events` events:
-/// `"s{id}-e{events}-{variant}-v{version}"`. Events are only appended, so the count names
-/// the state; `variant` separates renderings, the version separates builds.
+/// `"s{id}-e{events}-{variant}-v{version}-{assets}"`. Events are only appended, so the count
+/// names the state; `variant` separates renderings, the versions separate builds.
 pub fn session_etag(id: SessionId, events: usize, variant: &str) -> HeaderValue {
+    // The assets' version too: a page names its styles and scripts by it, so a phone's
+    // copy of a sheet from before a release is not kept past the release.
     let tag = format!(
-        "\"s{id}-e{events}-{variant}-v{}\"",
-        env!("CARGO_PKG_VERSION")
+        "\"s{id}-e{events}-{variant}-v{}-{}\"",
+        env!("CARGO_PKG_VERSION"),
+        html::assets::version()
     );
     // Digits, letters, dots and dashes only: always a valid header value.
     HeaderValue::from_str(&tag).unwrap_or_else(|_| HeaderValue::from_static("\"\""))

@@ -1,13 +1,13 @@
-//! Correcting a hand on the Pitch and Check Pinochle sheets: the form comes pre-filled and
-//! the sheet shows the result.
+//! Correcting a hand on the Pitch, Check Pinochle and Auction Pinochle sheets: the form
+//! comes pre-filled and the sheet shows the result.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use crate::common;
 
 use common::TestApp;
-use common::html::has;
-use common::pages::{import_doc, ledger_of};
+use common::html::{has, refusal, select_text};
+use common::pages::{ANN_BOB_CY, import_doc, ledger_of, post_hand, start_session};
 use serde_json::json;
 
 async fn import(app: &TestApp, doc: serde_json::Value) -> String {
@@ -166,4 +166,71 @@ async fn the_settle_ups_every_hand_page_reads_a_corrected_hand() {
         "no event list on the sheet itself"
     );
     every_hand_reads_the_corrected_hand(&app, &page.body, &ledger).await;
+}
+
+/// What the Auction Pinochle form says was entered: "All passed" tapped on a filled-in
+/// contract is refused, and the page sent back must not claim the hand was entered as all
+/// passed (nothing was entered); a correction of a hand recorded as all passed says so.
+#[tokio::test]
+async fn the_all_passed_note_says_what_was_entered_not_what_a_refused_form_sent() {
+    let app = TestApp::new().await;
+    let (sheet, _) = start_session(&app, &ANN_BOB_CY).await;
+    let note = "p.all-passed-entered";
+    let contract = [
+        ("dealer", "Cy"),
+        ("bidder", "Ann"),
+        ("bid", "300"),
+        ("trump", "hearts"),
+        ("outcome", "made"),
+    ];
+    let form = |extra: &[(&str, &str)]| -> Vec<(String, String)> {
+        extra
+            .iter()
+            .chain(&contract)
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let refused = post_hand(
+        &app,
+        &sheet,
+        &form(&[("expected_events", "0"), ("all_passed", "true")]),
+    )
+    .await;
+    assert_eq!(refused.status.as_u16(), 422, "{}", refused.body);
+    assert!(refusal(&refused.body).0.starts_with("All passed, but"));
+    assert!(
+        !refused.body.contains("entered as all passed"),
+        "nothing was entered: {:?}",
+        select_text(&refused.body, note)
+    );
+
+    // A hand recorded as all passed, opened for correction: the note asks for the contract.
+    let passed = [
+        ("expected_events", "0"),
+        ("dealer", "Cy"),
+        ("all_passed", "true"),
+    ];
+    assert_eq!(
+        app.post_form(&format!("{sheet}/hands"), &passed)
+            .await
+            .status
+            .as_u16(),
+        303
+    );
+    let opened = app.get(&format!("{sheet}?correct=0")).await.body;
+    assert_eq!(
+        select_text(&opened, note),
+        ["This hand was entered as all passed; fill in the contract to change that."]
+    );
+    // Its contract filled in but refused (a bid under the minimum): the note still tells the
+    // recorded hand, and says the contract shown replaces it.
+    let mut low = form(&[("expected_events", "1"), ("correct_event", "0")]);
+    low.retain(|(k, _)| k != "bid");
+    low.push(("bid".into(), "200".into()));
+    let refused = post_hand(&app, &sheet, &low).await;
+    assert_eq!(refused.status.as_u16(), 422, "{}", refused.body);
+    assert_eq!(
+        select_text(&refused.body, note),
+        ["This hand was entered as all passed; the contract below replaces it."]
+    );
 }

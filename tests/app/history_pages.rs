@@ -702,3 +702,63 @@ async fn the_club_page_and_the_history_count_the_hands_that_stand() {
     assert!(line(a).contains("· 2 hands ·"), "{}", line(a));
     assert!(line(b).contains("· 4 hands ·"), "{}", line(b));
 }
+
+/// Moves session `id`'s start, and its history facts with it, to `at` (UTC, RFC 3339).
+async fn started_at(app: &TestApp, id: i64, at: &str) {
+    for table in ["sessions SET created_at", "session_results SET played_at"] {
+        let key = if table.starts_with("sessions") {
+            "id"
+        } else {
+            "session_id"
+        };
+        app.exec(&format!("UPDATE {table} = '{at}' WHERE {key} = {id}"))
+            .await
+            .unwrap();
+    }
+}
+
+/// One evening of three sessions, two of them made a night and the last started after
+/// midnight UTC in none, is one night played: one point on the chart, its date written
+/// once, and the biggest night with all three sessions, its date on one line.
+#[tokio::test]
+async fn one_evening_is_one_night_played_and_one_point_on_the_chart() {
+    let app = TestApp::new().await;
+    let (club, cookie) = app.new_club("Thursday").await;
+    // Ann +2.80, −1.60 and +2.80 on the Thursday (+4.00); +2.80 a week later.
+    let a = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
+    let b = import_to_club(&app, club, &pitch("Bob", "Ann")).await;
+    let c = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
+    let d = import_to_club(&app, club, &pitch("Ann", "Bob")).await;
+    for (id, at) in [
+        (a, "2026-11-19T21:00:00Z"),
+        (b, "2026-11-19T22:30:00Z"),
+        (c, "2026-11-20T00:15:00Z"),
+        (d, "2026-11-26T20:00:00Z"),
+    ] {
+        started_at(&app, id, at).await;
+    }
+    common::nights::make_night(&app, &cookie, club, &[a, b], "").await;
+    let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
+    let ann = person(&history, "Ann");
+    let page = app
+        .page(&cookie, &format!("/clubs/{club}/players/{ann}"))
+        .await;
+    assert_eq!(one_text(&page, "#nights"), "2", "nights played");
+    assert_eq!(one_text(&page, "#sessions"), "4", "sessions played");
+    // One point per evening, each date written once along the bottom.
+    assert_eq!(
+        select_text(&page, ".history-chart svg text[font-size=\"10\"]"),
+        ["2026-11-19", "2026-11-26"]
+    );
+    assert_eq!(
+        select_text(&page, "table.chart-numbers tbody th"),
+        ["2026-11-19", "2026-11-26"]
+    );
+    // The biggest night is the whole Thursday, its date (the night has no title of its
+    // own) kept on one line.
+    assert_eq!(
+        one_text(&page, "#best-night"),
+        "2026-11-19, 3 sessions: $4.00"
+    );
+    assert_eq!(select_text(&page, "#best-night a span.day"), ["2026-11-19"]);
+}

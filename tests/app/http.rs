@@ -759,7 +759,7 @@ async fn the_manifest_names_the_app_its_icons_and_the_page_it_was_installed_from
         format!("head link[rel=manifest][href=\"/static/manifest.webmanifest?start={sheet}\"]");
     assert!(
         has(&page, &manifest)
-            && has(&page, "script[src=\"/static/offline.js\"][defer]")
+            && has(&page, "script[src^=\"/static/offline.js?v=\"][defer]")
             && has(
                 &page,
                 "meta[content=\"#1d3b2a\"][media=\"(prefers-color-scheme: light)\"]"
@@ -1376,4 +1376,68 @@ async fn a_correction_is_previewed_as_the_net_change_it_would_record() {
 async fn events_stored(app: &TestApp, id: &str) -> usize {
     let doc = export_of(app, id).await;
     doc["events"].as_array().unwrap().len()
+}
+
+/// The `cache-control` of `uri` as the router answers it, and its body.
+async fn cached_as(app: &TestApp, uri: &str) -> (String, String) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let request = axum::http::Request::get(uri)
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status().as_u16(), 200, "{uri}");
+    let cache = response
+        .headers()
+        .get("cache-control")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (cache, String::from_utf8(body.to_vec()).unwrap())
+}
+
+/// Styles and scripts are linked under a version of their contents and kept a year, never
+/// asked again, under it: a release that changes any names new addresses, which a phone
+/// fetches at once. Without the version (an old page, a tool) they are checked every time.
+/// The service worker keeps the very addresses the pages name, in a cache of that version.
+#[tokio::test]
+async fn styles_and_scripts_are_linked_by_their_version_and_kept_a_year_under_it() {
+    let app = TestApp::new().await;
+    let sheet = pinochle_with_kitty(&app).await;
+    let page = app.get(&sheet).await.body;
+    let style = common::html::select_attr(&page, "head link[rel=stylesheet]", "href");
+    let version = style[0].strip_prefix("/static/style.css?v=").unwrap();
+    assert!(
+        version.len() == 12 && version.chars().all(|c| c.is_ascii_hexdigit()),
+        "{style:?}"
+    );
+    let mut linked = common::html::select_attr(&page, "script[src]", "src");
+    linked.extend(style.iter().cloned());
+    assert!(linked.len() >= 4, "{linked:?}");
+    let worker = app.get("/sw.js").await.body;
+    for uri in &linked {
+        assert!(uri.ends_with(&format!("?v={version}")), "{uri}");
+        let (cache, _) = cached_as(&app, uri).await;
+        assert_eq!(cache, "public, max-age=31536000, immutable", "{uri}");
+        let name = uri
+            .trim_start_matches("/static/")
+            .split('?')
+            .next()
+            .unwrap();
+        assert!(
+            worker.contains(&format!("'{name}'")),
+            "the worker keeps {name}"
+        );
+    }
+    let (cache, css) = cached_as(&app, "/static/style.css").await;
+    assert_eq!(cache, "no-cache");
+    assert!(css.contains(".money"));
+    let (cache, _) = cached_as(&app, "/static/style.css?v=000000000000").await;
+    assert_eq!(cache, "no-cache", "an older page's version is not pinned");
+    // The worker and the meld calculator's script name the same version.
+    assert!(worker.contains(&format!("var VERSION = '{version}';")));
+    assert!(worker.contains("'scorekeeper-static-' + VERSION"));
+    let (_, meld) = cached_as(&app, &format!("/static/meld.js?v={version}")).await;
+    assert!(meld.contains(&format!("/static/meld.css?v={version}")));
+    assert!(!meld.contains("__ASSET_VERSION__") && !worker.contains("__ASSET_VERSION__"));
 }

@@ -178,8 +178,11 @@ fn next_hand_of(page: &str) -> String {
 
 /// Snapshot `name` under `tests/snapshots/` with its name as it was when each file of
 /// `tests/` was a binary of its own (`sheet_snapshots__…`), not the module path
-/// `app::sheet_snapshots` insta would prepend now.
+/// `app::sheet_snapshots` insta would prepend now. The assets' version, which changes with
+/// every edit of a style or script, is written `[version]`.
 fn assert_page_snapshot(name: &str, page: &str) {
+    let version = format!("?v={}", scorekeeper::web::html::assets::version());
+    let page = page.replace(&version, "?v=[version]");
     insta::with_settings!({
         snapshot_path => "../snapshots",
         prepend_module_to_snapshot => false,

@@ -305,17 +305,13 @@ async fn history_facts(conn: &mut impl Connected, club: ClubId, id: SessionId, e
         .map(|r| (r.name.as_str(), r.net_cents))
         .collect();
     assert_eq!(nets, [("Ann", 200), ("Bob", -50), ("Cy", -150)], "{engine}");
-    let evenings = nights::evenings_of(conn, club, ann).await.unwrap();
-    let evening: Vec<_> = evenings
+    let played = nights::played_of(conn, club, ann).await.unwrap();
+    let rows: Vec<_> = played
         .iter()
-        .map(|e| (e.title.as_deref(), e.net_cents, e.sessions))
+        .map(|p| (p.session_id, p.title.as_deref(), p.net_cents))
         .collect();
-    assert_eq!(evening, [(Some("At Sal's"), 200, 1)], "{engine}");
-    assert_eq!(
-        evenings[0].played_at,
-        at("2026-11-25T20:00:00Z"),
-        "{engine}"
-    );
+    assert_eq!(rows, [(id, Some("At Sal's"), 200)], "{engine}");
+    assert_eq!(played[0].played_at, at("2026-11-25T20:00:00Z"), "{engine}");
 }
 
 async fn tokens_and_links(conn: &mut impl Connected, club: ClubId, id: SessionId, engine: &str) {

@@ -186,3 +186,105 @@ async fn person(driver: &WebDriver, name: &str) -> String {
     }
     panic!("{name} is not offered");
 }
+
+/// The leaderboard at 390 px with real long names: the page is no wider than the phone and
+/// every column, "Games won" the last, is on the screen whole, not clipped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_leaderboard_fits_a_phone_with_long_names() {
+    let Some(browser) = Browser::start("leaderboard").await else {
+        return;
+    };
+    let base = browser.base.clone();
+    let phone = browser.phone("leader").await;
+    let club = start_club(&phone, &base, "Thursday Nights").await;
+    let (marie, bart) = (
+        "Marie-Christine Vandenberghe",
+        "Bartholomew Featherstonehaugh",
+    );
+    for doc in [
+        common::nights::pitch_in(marie, bart, "USD"),
+        common::nights::pitch_in(bart, marie, "USD"),
+        common::nights::pitch_in("Anne-Sophie Oosterhuis", marie, "USD"),
+    ] {
+        scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
+            .await
+            .unwrap();
+    }
+    phone
+        .goto(format!("{base}/clubs/{club}/leaderboard"))
+        .await
+        .unwrap();
+    wait_for(&phone, "Vandenberghe", Duration::from_secs(5)).await;
+    let width = scroll_width(&phone).await;
+    let cut: serde_json::Value = common::browser::script_value(
+        &phone,
+        "var cut = [];\
+         document.querySelectorAll('table.leaderboard th, table.leaderboard td').forEach(function (e) {\
+           var r = e.getBoundingClientRect();\
+           if (r.right > 390.5 || r.left < 0) cut.push(e.textContent.trim() + ' ' + r.left + '-' + r.right);\
+         });\
+         return cut;",
+    )
+    .await;
+    screen_screenshot(&phone, "leaderboard-long-names-390.png").await;
+    assert!(width <= 390, "the leaderboard is {width} px wide: {cut}");
+    assert_eq!(cut, json!([]), "columns off the screen");
+    assert!(
+        text_of(&phone, By::Css("table.leaderboard thead"))
+            .await
+            .contains("Games won")
+    );
+    phone.quit().await.unwrap();
+}
+
+/// A player's biggest night on a 390 px phone: a night with no title of its own is linked
+/// by its date, and the date stays on one line (it used to break at a hyphen).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_biggest_nights_date_stays_on_one_line() {
+    let Some(browser) = Browser::start("biggest-night").await else {
+        return;
+    };
+    let base = browser.base.clone();
+    let phone = browser.phone("player").await;
+    let club = start_club(&phone, &base, "Thursday Nights").await;
+    let mut sessions = Vec::new();
+    for doc in [pitch("Ann", "Bob"), pitch("Ann", "Bob")] {
+        let id = scorekeeper::service::import(&browser.store, &doc, Some(ClubId(club)))
+            .await
+            .unwrap();
+        sessions.push(id);
+    }
+    scorekeeper::service::nights::group(&browser.store, ClubId(club), None, "", &sessions)
+        .await
+        .unwrap();
+    phone
+        .goto(format!("{base}/clubs/{club}/history"))
+        .await
+        .unwrap();
+    wait_for(&phone, "Make a night", Duration::from_secs(5)).await;
+    let ann = common::browser::script_value(
+        &phone,
+        "return [].find.call(document.querySelectorAll(\"a[href*='/players/']\"), function (a) { return a.textContent.trim() === 'Ann'; }).getAttribute('href');",
+    )
+    .await;
+    phone
+        .goto(format!("{base}{}", ann.as_str().unwrap()))
+        .await
+        .unwrap();
+    wait_for(&phone, "Biggest night", Duration::from_secs(5)).await;
+    // The lines the link's words take: one top per line box.
+    let lines = common::browser::script_value(
+        &phone,
+        "var r = document.createRange(); r.selectNodeContents(document.querySelector('#best-night a'));\
+         var tops = {}; [].forEach.call(r.getClientRects(), function (b) { if (b.width > 0) tops[Math.round(b.top)] = 1; });\
+         return [Object.keys(tops).length, document.querySelector('#best-night a').textContent];",
+    )
+    .await;
+    screen_screenshot(&phone, "history-biggest-night-390.png").await;
+    assert_eq!(lines[0], json!(1), "the biggest night's link: {lines}");
+    assert!(
+        scroll_width(&phone).await <= 390,
+        "the player page fits a phone"
+    );
+    phone.quit().await.unwrap();
+}

@@ -163,7 +163,7 @@ pub struct PlayerJson {
     /// Every name sat under.
     names: Vec<String>,
     /// Nights played: evenings, the sessions of one night counted once, and so sessions in
-    /// no night started the same day.
+    /// no night started within 12 hours of their evening's first.
     nights: usize,
     all: TotalsJson,
     /// Net within `from`/`to`, when asked.

@@ -151,7 +151,10 @@ async fn log_in(
 }
 
 async fn log_out(State(state): State<AppState>, jar: CookieJar, viewer: Viewer) -> Response {
-    if let Some(token) = &viewer.token
+    // A share link's cookie is the club's share secret itself: this phone forgets it, but
+    // it is never revoked here, or the whole table's link would stop working.
+    let share_link = viewer.grant.is_some_and(|g| g.access == Access::Read);
+    if let Some(token) = viewer.token.as_deref().filter(|_| !share_link)
         && let Err(e) = clubs::log_out(&state.pool, token).await
     {
         return error_page(e);

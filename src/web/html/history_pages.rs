@@ -37,18 +37,6 @@ pub fn routes() -> Router<AppState> {
         .route("/clubs/{id}/players/{pid}/rename", post(rename))
         .route("/clubs/{id}/players/{pid}/merge", post(merge))
         .route("/sessions/{id}/chart", get(session_chart))
-        .route("/static/history.js", get(local_time_script))
-}
-
-/// The history's one script: shows times in the phone's own zone.
-async fn local_time_script() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=300"),
-        ],
-        include_str!("../../../templates/history/local-time.js"),
-    )
 }
 
 /// The viewer's grant for club `club`, at least `need`. Errors: [`AppError::NotFound`] for
@@ -361,6 +349,10 @@ impl PlayerPage {
     fn day(&self, at: &DateTime<Utc>) -> String {
         day_of(*at)
     }
+    /// A night's own title; `None` for one named by the day it was made on.
+    fn own_title<'a>(&self, title: &'a Option<String>) -> Option<&'a str> {
+        title.as_deref().and_then(super::night_pages::own_title)
+    }
     fn game_name(&self, id: &str) -> String {
         hist::game_name(id)
     }
@@ -397,14 +389,14 @@ async fn player_page(
         .collect();
     let mut running = stats.before_cents;
     let values: Vec<i64> = stats
-        .nights
+        .chart
         .iter()
-        .map(|n| {
-            running = running.saturating_add(n.net_cents);
+        .map(|e| {
+            running = running.saturating_add(e.net_cents);
             running
         })
         .collect();
-    let labels: Vec<String> = stats.nights.iter().map(|n| day_of(n.played_at)).collect();
+    let labels: Vec<String> = stats.chart.iter().map(|e| day_of(e.played_at)).collect();
     let currency = hist::club_currency(&state.reader, club).await?;
     let chart = line_chart(
         &format!("{}'s money over the nights", stats.person.display_name),

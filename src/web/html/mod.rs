@@ -1,11 +1,11 @@
 //! The HTML pages: plain forms, no JavaScript needed; a POST redirects (303) on success or
 //! re-renders with the submitted values and the field's error (422).
 
+pub mod assets;
 pub mod club_import;
 pub mod club_pages;
 pub mod history_pages;
 pub mod icons;
-mod meld;
 pub mod night_pages;
 pub mod offline;
 mod page_error;
@@ -18,7 +18,6 @@ mod sheet_routes;
 use std::collections::HashMap;
 
 use axum::Router;
-use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
 use super::AppState;
@@ -51,47 +50,13 @@ pub fn routes() -> Router<AppState> {
         .route("/sessions/{id}/reopen", post(reopen))
         .route("/sessions/{id}/table", post(table_change))
         .route("/sessions/{id}/live", get(sheet_routes::live))
-        .route("/static/style.css", get(style))
-        .route("/static/live.js", get(live_script))
-        .route("/static/copy.js", get(copy_script))
-        .route("/static/preview.js", get(preview::script))
         .merge(club_pages::routes())
         .merge(history_pages::routes())
         .merge(night_pages::routes())
         .merge(club_import::routes())
         .merge(icons::routes())
-        .merge(meld::routes())
+        .merge(assets::routes())
         .merge(offline::routes())
-}
-
-async fn copy_script() -> impl IntoResponse {
-    (
-        [
-            ("content-type", "text/javascript; charset=utf-8"),
-            ("cache-control", "public, max-age=300"),
-        ],
-        include_str!("../../../templates/copy.js"),
-    )
-}
-
-async fn live_script() -> impl IntoResponse {
-    (
-        [
-            ("content-type", "text/javascript; charset=utf-8"),
-            ("cache-control", "public, max-age=300"),
-        ],
-        include_str!("../../../templates/live.js"),
-    )
-}
-
-async fn style() -> impl IntoResponse {
-    (
-        [
-            ("content-type", "text/css; charset=utf-8"),
-            ("cache-control", "public, max-age=300"),
-        ],
-        include_str!("../../../templates/style.css"),
-    )
 }
 
 fn form_map(form: Vec<(String, String)>) -> HashMap<String, String> {

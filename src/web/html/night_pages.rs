@@ -79,6 +79,15 @@ async fn group(
     }
 }
 
+/// A night's title when it has one of its own: `None` for the day it was made on, which
+/// the service writes for a blank title ("Night of 2026-12-07", a UTC day).
+pub(super) fn own_title(title: &str) -> Option<&str> {
+    let title = title.trim();
+    let day = title.strip_prefix("Night of ").unwrap_or(title);
+    let dated = chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_ok();
+    (!title.is_empty() && !dated).then_some(title)
+}
+
 #[derive(Template, WebTemplate)]
 #[template(path = "history/night.html")]
 struct NightPage {
@@ -101,6 +110,36 @@ impl NightPage {
             crate::ledger::POT => "Pot",
             _ => name,
         }
+    }
+    /// The night as players call it: its own title, else its evening's day in words,
+    /// "Monday 7 December 2026" (the UTC day; the page's script shows the phone's own).
+    fn heading(&self) -> String {
+        match self.untitled() {
+            true => self.view.evening.format("%A %-d %B %Y").to_string(),
+            false => self.view.night.title.clone(),
+        }
+    }
+    /// Whether the night has no title of its own ([`own_title`]).
+    fn untitled(&self) -> bool {
+        own_title(&self.view.night.title).is_none()
+    }
+    /// The evening's start as `<time datetime>`.
+    fn evening_at(&self) -> String {
+        crate::store::time::rfc3339(self.view.evening)
+    }
+    /// Where everyone stands, as a sheet's standings read: the largest winner first, ties
+    /// by name, the kitty and the pot last.
+    fn standings(&self) -> Vec<&(String, Money)> {
+        let mut rows: Vec<&(String, Money)> = self.view.settlement.net.iter().collect();
+        let house = |n: &str| crate::ledger::HOUSE.contains(&n);
+        rows.sort_by(|(a, x), (b, y)| {
+            (house(a), std::cmp::Reverse(x.cents()), a).cmp(&(
+                house(b),
+                std::cmp::Reverse(y.cents()),
+                b,
+            ))
+        });
+        rows
     }
     fn any_open(&self) -> bool {
         self.view.sessions.iter().any(|s| s.open)

@@ -20,36 +20,20 @@ pub const THEME_LIGHT: &str = "#1d3b2a";
 /// The page's background, light scheme (the manifest's `background_color`).
 pub const BACKGROUND_LIGHT: &str = "#fbfaf7";
 
-/// `/sw.js` (at the root, so its scope is the whole site), `/static/offline.js`,
-/// `/static/queue.js`, `/static/manifest.webmanifest?start=PATH`.
+/// `/sw.js` (at the root, so its scope is the whole site) and
+/// `/static/manifest.webmanifest?start=PATH`; the offline and queue scripts are
+/// [`super::assets`].
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route(
             "/sw.js",
             get(|| script(include_str!("../../../templates/sw.js"), "no-cache")),
         )
-        .route(
-            "/static/offline.js",
-            get(|| {
-                script(
-                    include_str!("../../../templates/offline.js"),
-                    "public, max-age=300",
-                )
-            }),
-        )
-        .route(
-            "/static/queue.js",
-            get(|| {
-                script(
-                    include_str!("../../../templates/queue.js"),
-                    "public, max-age=300",
-                )
-            }),
-        )
         .route("/static/manifest.webmanifest", get(manifest))
 }
 
-/// A script with its type; the worker is `no-cache` so phones check for a new one.
+/// The worker with the assets' version written in; `no-cache` so phones check for a new
+/// one, and a new release's is new.
 async fn script(body: &'static str, cache: &'static str) -> impl IntoResponse {
     (
         [
@@ -57,7 +41,7 @@ async fn script(body: &'static str, cache: &'static str) -> impl IntoResponse {
             ("cache-control", cache),
             ("service-worker-allowed", "/"),
         ],
-        body,
+        super::assets::versioned(body).into_owned(),
     )
 }
 

@@ -173,17 +173,6 @@ fn row_of(copy: &WhatIf, id: SessionId) -> SheetView {
     view
 }
 
-/// `GET /static/preview.js`: the hand forms' preview script (`templates/preview.js`).
-pub(super) async fn script() -> impl IntoResponse {
-    (
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, max-age=300"),
-        ],
-        include_str!("../../../templates/preview.js"),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -323,20 +323,20 @@ pub fn sheet_page(
     })
 }
 
-/// The rows shown: [`WRITER_LINES`] for a writer, [`WATCHER_LINES`] for a watcher, all with
-/// `?all=1`.
+/// The rows shown: [`WRITER_LINES`] for a writer, the [`WATCHER_LINES`] latest that stand
+/// for a watcher, all with `?all=1`.
 fn shown_source<'a>(
     showing: &Showing<'a>,
     values: &HashMap<String, String>,
     can_write: bool,
 ) -> Source<'a> {
     let mut shown = showing.source.clone();
-    if !values.contains_key("all") {
-        shown.keep_last(if can_write {
-            WRITER_LINES
-        } else {
-            WATCHER_LINES
-        });
+    match (values.contains_key("all"), can_write) {
+        (true, _) => {}
+        (false, true) => shown.keep_last(WRITER_LINES),
+        // A watcher's few lines are the hands as they stand, never an undo or a
+        // correction's predecessor with no hand among them.
+        (false, false) => shown.keep_last_standing(WATCHER_LINES),
     }
     shown
 }
@@ -464,7 +464,9 @@ fn hand_forms(
             None => recorded,
         }
     };
-    let form = |values: HashMap<String, String>, error_field: Option<String>| {
+    let form = |values: HashMap<String, String>,
+                error_field: Option<String>,
+                entered: HashMap<String, String>| {
         let mut values = values;
         if !values.contains_key("dealer")
             && let Some(next) = showing.next_dealer.clone()
@@ -479,21 +481,27 @@ fn hand_forms(
             error_field,
             spec: spec(),
             names: shown.map(|s| s.names.clone()).unwrap_or_default(),
+            entered,
         };
         (registration.render_hand_form)(&data).map_err(|e| AppError::Internal(e.to_string()))
     };
     match (open, correct_event_of(showing, values)) {
         (false, _) => Ok((String::new(), String::new())),
         (true, Some(index)) => {
-            let mut filled = showing
+            let entered = showing
                 .fold
                 .and_then(|f| f.standing_event(index))
                 .map(|e| form_values(&e))
                 .unwrap_or_default();
             // What was submitted (after a refusal) wins over the stored version.
+            let mut filled = entered.clone();
             filled.extend(values.iter().map(|(k, v)| (k.clone(), v.clone())));
-            Ok((form(HashMap::new(), None)?, form(filled, error_field)?))
+            let blank = form(HashMap::new(), None, HashMap::new())?;
+            Ok((blank, form(filled, error_field, entered)?))
         }
-        (true, None) => Ok((form(values.clone(), error_field)?, String::new())),
+        (true, None) => Ok((
+            form(values.clone(), error_field, HashMap::new())?,
+            String::new(),
+        )),
     }
 }

@@ -185,18 +185,22 @@ fn y_ticks(scale: &Scale, money: &dyn Fn(i64) -> String) -> Vec<Tick> {
     y_ticks
 }
 
-/// The point labels along the bottom: the first and the last, and about four between.
+/// The point labels along the bottom: the first and the last, and about four between;
+/// a label the one before already says is left out (two points of one day), so no text is
+/// written twice or over itself.
 fn x_ticks(labels: &[String], scale: &Scale) -> Vec<Tick> {
     let every = labels.len().div_ceil(4).max(1);
-    labels
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| i % every == 0 || *i + 1 == labels.len())
-        .map(|(i, l)| Tick {
-            pos: scale.x(i),
-            label: l.clone(),
-        })
-        .collect()
+    let mut ticks: Vec<Tick> = Vec::new();
+    for (i, l) in labels.iter().enumerate() {
+        let wanted = i % every == 0 || i + 1 == labels.len();
+        if wanted && ticks.last().is_none_or(|t| t.label != *l) {
+            ticks.push(Tick {
+                pos: scale.x(i),
+                label: l.clone(),
+            });
+        }
+    }
+    ticks
 }
 
 /// The numbers as a table: names across, a row per point, empty past a series' end.
@@ -246,5 +250,15 @@ mod tests {
         assert_eq!(chart.zero_y, 93);
         assert_eq!(chart.table_rows[2], vec!["3", "-1.00", "1.00"]);
         assert_eq!(chart.series[1].last, "1.00");
+    }
+
+    #[test]
+    fn a_date_two_points_share_is_written_once() {
+        let labels: Vec<String> = ["Nov 19", "Nov 19", "Nov 26"].map(String::from).into();
+        let chart = line_chart("t", &labels, &[("Ann".into(), vec![1, 2, 3])], &|c| {
+            c.to_string()
+        });
+        let ticks: Vec<&str> = chart.x_ticks.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(ticks, ["Nov 19", "Nov 26"]);
     }
 }

@@ -340,6 +340,10 @@ pub type FormFn = fn(&[u8]) -> Result<super::hand_form::FormHand, RuleError>;
 /// The hand form's "to make" preview from `values` and `seated` ([`crate::rules::to_make`]).
 pub type ToMakeFn = fn(&HashMap<String, String>, &[String]) -> Option<String>;
 
+/// The session's game in the table's words from its agreements, where they name a variant
+/// ("Hold'em"); `None` keeps the game's own name.
+pub type NameFn = fn(&Map<String, Value>) -> Option<String>;
+
 /// A registered game.
 pub struct GameInfo {
     /// The id used in session documents (`docs/session-format.md`).
@@ -360,6 +364,8 @@ pub struct GameInfo {
     pub meld: Option<&'static super::meld::MeldRules>,
     /// What the bidder needs to make the contract; `None` without a contract.
     pub to_make: Option<ToMakeFn>,
+    /// The name of a session's variant ([`GameInfo::session_name`]); `None` without variants.
+    pub variant_name: Option<NameFn>,
 }
 
 impl GameInfo {
@@ -383,7 +389,24 @@ impl GameInfo {
             hand_from_form: super::hand_form::typed_hand::<G, F>,
             meld: None,
             to_make: None,
+            variant_name: None,
         }
+    }
+
+    /// The same registration naming each session by the variant its agreements choose.
+    pub const fn with_variant_name(self, name: NameFn) -> GameInfo {
+        GameInfo {
+            variant_name: Some(name),
+            ..self
+        }
+    }
+
+    /// What players call a session of this game played under `agreements`: its variant
+    /// ("Omaha") where the game has variants, else the game's name ("Auction Pitch").
+    pub fn session_name(&self, agreements: &Map<String, Value>) -> String {
+        self.variant_name
+            .and_then(|named| named(agreements))
+            .unwrap_or_else(|| self.name.to_string())
     }
 
     /// The same registration with the game's meld table.

@@ -4,20 +4,21 @@
 use std::collections::BTreeMap;
 
 mod now;
+mod source;
 mod steps;
 mod views;
 
 pub use super::why::money_summary;
+pub use source::Source;
 pub use steps::step_view;
 pub use views::{
     CellView, Changed, Context, EndView, Group, LineView, MoneyView, ScoreNow, SheetView, StepView,
 };
 
-use super::{EventKind, Fold, Row, ShownEnd, Tip};
-use crate::ledger::Balances;
+use super::{EventKind, Row, ShownEnd};
 use crate::ledger::Posting;
 use crate::money::Money;
-use crate::rules::{Cell, Column, Detail, Engine, GameEnd, Layout, SheetLine, Table, Tally};
+use crate::rules::{Cell, Column, Detail, GameEnd, Layout, SheetLine, Tally};
 
 /// Points or checks as a sheet writes them ("−350", "1,020").
 pub use crate::rules::sheet::points;
@@ -343,89 +344,6 @@ fn line_view(line: &SheetLine, groups: &[Group], cells_: Vec<CellView>) -> LineV
     }
 }
 
-/// What a sheet is built from: a whole fold or a tip's window; both give the same sheet.
-#[derive(Clone)]
-pub struct Source<'a> {
-    engine: &'a dyn Engine,
-    table: &'a Table,
-    balances: &'a Balances,
-    games_finished: usize,
-    start_line: Option<&'a SheetLine>,
-    /// The rows shown, oldest first, each with the hand its "correct" link opens.
-    rows: Vec<(&'a Row, Option<usize>)>,
-    /// How many rows come before the ones shown.
-    earlier: usize,
-    /// Each account's money in the rows before the ones shown, in cents.
-    running: BTreeMap<String, i64>,
-}
-
-impl<'a> Source<'a> {
-    /// The sheet of the whole `fold`, its last `last` lines (`None`: all).
-    pub fn of_fold(fold: &'a Fold, last: Option<usize>) -> Source<'a> {
-        let rows = fold.rows();
-        let earlier = last.map_or(0, |last| rows.len().saturating_sub(last));
-        let mut running = BTreeMap::new();
-        for p in rows.iter().take(earlier).flat_map(|r| &r.postings) {
-            *running.entry(p.account.clone()).or_insert(0) += p.amount.cents();
-        }
-        Source {
-            engine: fold.engine(),
-            table: fold.table(),
-            balances: fold.balances(),
-            games_finished: fold.games_finished(),
-            start_line: fold.start_line(),
-            rows: rows
-                .iter()
-                .skip(earlier)
-                .map(|r| (r, fold.corrects(r)))
-                .collect(),
-            earlier,
-            running,
-        }
-    }
-
-    /// The sheet of `tip`'s window: its latest [`super::window::SHEET_LINES`] lines.
-    pub fn of_tip(tip: &'a Tip) -> Source<'a> {
-        let window = tip.window();
-        Source {
-            engine: tip.engine(),
-            table: tip.table(),
-            balances: tip.balances(),
-            games_finished: tip.games_finished(),
-            start_line: window.start_line(),
-            rows: window.rows().map(|k| (&k.row, k.corrects)).collect(),
-            earlier: window.earlier(),
-            running: window.running().clone(),
-        }
-    }
-
-    /// Shows only the last `n` rows; the rest count toward the money and the earlier lines.
-    pub fn keep_last(&mut self, n: usize) {
-        let drop = self.rows.len().saturating_sub(n);
-        for (row, _) in self.rows.drain(..drop) {
-            for p in &row.postings {
-                *self.running.entry(p.account.clone()).or_insert(0) += p.amount.cents();
-            }
-        }
-        self.earlier += drop;
-    }
-
-    /// The engine as it stands after the last event.
-    pub fn engine(&self) -> &'a dyn Engine {
-        self.engine
-    }
-
-    /// The seating after the last event.
-    pub fn table(&self) -> &'a Table {
-        self.table
-    }
-
-    /// Every balance in cents, the kitty's included.
-    pub fn balances(&self) -> &'a Balances {
-        self.balances
-    }
-}
-
 /// Builds the sheet of `source`.
 pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
     let engine = source.engine;
@@ -440,9 +358,25 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         .map(|(a, c)| (a.as_str(), *c))
         .collect();
     let mut lines = Vec::new();
-    for &(row, corrects) in &source.rows {
+    for held in &source.rows {
         let money = money_columns.then_some(&mut running);
-        lines.push(row_line(row, corrects, columns, &groups, money, ctx));
+        if held.hidden {
+            if let Some(running) = money {
+                for col in columns.iter().filter(|c| c.tally == Tally::Money) {
+                    *running.entry(col.account.as_str()).or_insert(0) +=
+                        cents_of(held.row, &col.account);
+                }
+            }
+            continue;
+        }
+        lines.push(row_line(
+            held.row,
+            held.corrects,
+            columns,
+            &groups,
+            money,
+            ctx,
+        ));
     }
     let start = source.start_line.map(|l| {
         let c = cells(columns, &l.cells, ctx.currency);
@@ -488,12 +422,7 @@ fn row_line<'a>(
     };
     if let Some(running) = running {
         for col in columns.iter().filter(|c| c.tally == Tally::Money) {
-            let added: i64 = row
-                .postings
-                .iter()
-                .filter(|p| p.account == col.account)
-                .map(|p| p.amount.cents())
-                .sum();
+            let added = cents_of(row, &col.account);
             let total = running.entry(col.account.as_str()).or_insert(0);
             *total += added;
             line_cells.push(Cell::added(&col.account, Tally::Money, added, *total));
@@ -518,6 +447,15 @@ fn row_line<'a>(
         view.money = money_views(&row.postings, ctx.currency);
     }
     view
+}
+
+/// What `row` posts to `account`, in cents.
+fn cents_of(row: &Row, account: &str) -> i64 {
+    row.postings
+        .iter()
+        .filter(|p| p.account == account)
+        .map(|p| p.amount.cents())
+        .sum()
 }
 
 /// The sheet's foot: where each column stands, money coloured by its sign.

@@ -53,6 +53,23 @@ impl Variant {
     }
 }
 
+/// A poker session as the table names it from its agreements: "Poker (own cards)",
+/// "Hold'em", "Omaha", each with "8-or-better" when that low is played. Agreements that do
+/// not read (the engine refuses them) are named by the game alone.
+pub fn session_name(agreements: &serde_json::Map<String, serde_json::Value>) -> Option<String> {
+    let field = |name: &str| agreements.get(name).cloned().unwrap_or_default();
+    let variant: Option<Variant> = serde_json::from_value(field("variant")).ok();
+    let name = match variant {
+        None | Some(Variant::OwnCards) => "Poker (own cards)",
+        Some(Variant::Holdem) => "Hold'em",
+        Some(Variant::Omaha) => "Omaha",
+    };
+    Some(match field("eight_or_better").as_bool() {
+        Some(true) => format!("{name} 8-or-better"),
+        _ => name.to_string(),
+    })
+}
+
 /// The fewest and the most community cards a board may have (session-format: 3–5).
 pub const BOARD_CARDS: (usize, usize) = (3, 5);
 

@@ -44,7 +44,8 @@ pub static GAME: GameInfo = GameInfo::typed::<Poker, form::Form>(
     ("poker", "Poker", "rules §1.11"),
     (2, 10),
     form::AGREEMENTS,
-);
+)
+.with_variant_name(board::session_name);
 
 typed::events! {
     /// What happens at a poker session besides a payment and the close: a hand.
