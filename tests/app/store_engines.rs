@@ -52,6 +52,22 @@ fn at(rfc3339: &str) -> chrono::DateTime<chrono::Utc> {
     rfc3339.parse().unwrap()
 }
 
+/// A hearts session of Ann, Bob and Cy in club `club`, made at `created_at`: its id.
+async fn insert_hearts(conn: &mut impl Connected, club: ClubId, created_at: &str) -> SessionId {
+    let players = ["Ann".to_owned(), "Bob".to_owned(), "Cy".to_owned()];
+    let agreements = Map::new();
+    let new = NewSession {
+        game: "hearts",
+        currency: "USD",
+        agreements: &agreements,
+        opening_scores: None,
+        players: &players,
+        created_at: at(created_at),
+        club_id: Some(club),
+    };
+    store::insert_session(conn, &new).await.unwrap()
+}
+
 async fn scenario(conn: &mut impl Connected, engine: &str) {
     // One club per name, whatever its case; found again in any case.
     let club = clubs::insert_club(
@@ -75,18 +91,8 @@ async fn scenario(conn: &mut impl Connected, engine: &str) {
     let found = clubs::club_by_name(conn, "thursday CLUB").await.unwrap();
     assert_eq!(found.map(|c| c.id), Some(club), "{engine}");
 
-    let players = ["Ann".to_owned(), "Bob".to_owned(), "Cy".to_owned()];
-    let agreements = Map::new();
-    let new = NewSession {
-        game: "hearts",
-        currency: "USD",
-        agreements: &agreements,
-        opening_scores: None,
-        players: &players,
-        created_at: at("2026-11-25T20:00:00Z"),
-        club_id: Some(club),
-    };
-    let id = store::insert_session(conn, &new).await.unwrap();
+    let id = insert_hearts(conn, club, "2026-11-25T20:00:00Z").await;
+    let players = ["Ann", "Bob", "Cy"];
     assert_eq!(store::players(conn, id).await.unwrap(), players, "{engine}");
     // Read back as the instant written, from the TEXT column of either engine.
     let header = store::session(conn, id).await.unwrap().unwrap();
@@ -442,20 +448,9 @@ async fn names_and_differences(
 
     // A later night of the same +2.00: the best night is the first one of that net, on
     // either engine, not whichever the database meets first.
-    let players = ["Ann".to_owned(), "Bob".to_owned(), "Cy".to_owned()];
-    let agreements = Map::new();
-    let later = at("2026-11-26T20:00:00Z");
-    let new = NewSession {
-        game: "hearts",
-        currency: "USD",
-        agreements: &agreements,
-        opening_scores: None,
-        players: &players,
-        created_at: later,
-        club_id: Some(club),
-    };
-    let again = store::insert_session(conn, &new).await.unwrap();
-    history::replace_session_facts(conn, again, club, "hearts", later, &facts())
+    let later = "2026-11-26T20:00:00Z";
+    let again = insert_hearts(conn, club, later).await;
+    history::replace_session_facts(conn, again, club, "hearts", at(later), &facts())
         .await
         .unwrap();
     let best = history::best_night(conn, club, "Ann").await.unwrap();
