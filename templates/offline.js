@@ -4,7 +4,8 @@
 // - queues the hand, undo, payment and void forms itself while the phone is offline or
 //   older entries still wait (so they are recorded in the order entered);
 // - shows what waits as "waiting to be sent" rows on the sheet, in the form's words (the
-//   phone has no rules, so no points or money);
+//   phone has no rules, so no points or money), the latest brought into view with a note
+//   that it is kept;
 // - sends the queue, oldest first, each with its Idempotency-Key and the expected_events
 //   the phone saw, whenever the server answers again (the live stream opens, the browser
 //   says it is online, or every few seconds while something waits), then fetches the
@@ -75,12 +76,25 @@
     }
     panel.setAttribute('data-shown', shown);
     panel.replaceChildren();
-    var waiting = items.filter(function (i) { return i.state === 'waiting'; }).length;
-    panel.appendChild(element('p', 'hint queue-count', waiting + (waiting === 1 ? ' entry' : ' entries') +
+    var waiting = items.filter(function (i) { return i.state === 'waiting'; });
+    if (waiting.length > 0) {
+      panel.appendChild(element('p', 'queue-kept', 'Kept on this phone: ' + waiting[waiting.length - 1].words +
+        '. It goes in as soon as the server answers; do not enter it again.'));
+    }
+    panel.appendChild(element('p', 'hint queue-count', waiting.length + (waiting.length === 1 ? ' entry' : ' entries') +
       ' waiting to be sent from this phone; they go in this order as soon as the server answers.'));
     items.filter(function (i) { return i.state !== 'waiting'; }).forEach(function (item) {
       panel.appendChild(problem(item));
     });
+  }
+
+  // The latest waiting row and the note under it, brought to the middle of the screen: a
+  // hand entered offline is seen kept where an online one lands (#latest), not left under
+  // an empty form that invites entering it again.
+  function showKept() {
+    var rows = document.querySelectorAll('#sheet tr.queued');
+    var last = rows[rows.length - 1];
+    if (last) last.scrollIntoView({ block: 'center' });
   }
 
   // A stale or refused entry: both versions and the player's choice.
@@ -176,6 +190,7 @@
       var open = form.closest('details');
       if (open) open.open = false;
       if (window.Live) Live.typingDone();
+      showKept();
       send();
     });
   });
@@ -191,5 +206,6 @@
   window.addEventListener('online', send);
   window.addEventListener('offline', function () { offline(true); });
   setInterval(function () { if (items && items.length > 0) load().then(send); }, 4000);
-  load().then(send);
+  // The worker queued the first entry made offline and sent the phone back to #latest.
+  load().then(function () { if (location.hash === '#latest') showKept(); }).then(send);
 })();

@@ -346,7 +346,30 @@ async fn hands_entered_without_wifi_are_kept_and_recorded_once_in_order() {
         Duration::from_secs(10),
     )
     .await;
+    // Each hand entered offline is seen kept where an online one lands: its waiting row and
+    // the note that it is kept on the screen, not only the emptied form.
+    let kept_in_view = |bid: &str| {
+        let script = format!(
+            "const rows = document.querySelectorAll('#sheet tr.queued'); \
+             const row = rows[rows.length - 1], note = document.querySelector('#queue .queue-kept'); \
+             if (!row || !note) return 'not shown'; \
+             const seen = e => {{ const r = e.getBoundingClientRect(); \
+               return r.top >= 0 && r.bottom <= innerHeight; }}; \
+             return [seen(row), seen(note), note.textContent.includes('bid {bid}'), \
+               row.textContent.includes('waiting to be sent')];"
+        );
+        (
+            script,
+            format!("the hand bid {bid} is seen kept on the screen"),
+        )
+    };
+    let (script, what) = kept_in_view("300");
+    let all_true = serde_json::json!([true, true, true, true]);
+    until(&phone, &script, all_true.clone(), &what).await;
     enter_hand(&phone, "Bob", "Cy", "260", "clubs", "made").await;
+    let (script, what) = kept_in_view("260");
+    until(&phone, &script, all_true, &what).await;
+    screen_screenshot(&phone, "offline-kept-390.png").await;
     enter_hand(&phone, "Cy", "Ann", "280", "diamonds", "made").await;
     submit(&phone, "#undo > summary").await;
     submit(&phone, "#undo form button").await;
