@@ -13,10 +13,29 @@
 // - when another phone's entry made a queued one stale (409), shows both and lets the
 //   player send his anyway as the next entry or drop it; a refusal by the rules is shown
 //   with its reason and dropped only when the player says so. Nothing goes silently.
+// - asks before a logout drops entries still waiting, and empties the queue when it does.
 // Without script none of this runs and the forms post as ever.
 (function () {
   if (!('serviceWorker' in navigator) || !window.indexedDB || !window.fetch || !window.SkQueue) return;
   navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(function () {});
+
+  // Logging out leaves nothing of the club on the phone: the worker forgets the pages, and
+  // the queue is emptied here; with entries still waiting to be sent, the player is asked
+  // first, in the count of what would be lost.
+  document.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (new URL(form.action, location.href).pathname !== '/logout' || form.dataset.asked) return;
+    event.preventDefault();
+    var logOut = function () { form.dataset.asked = 'yes'; form.submit(); };
+    SkQueue.all().then(function (waiting) {
+      var n = waiting.length;
+      var lost = n === 1 ? '1 entry made on this phone has' : n + ' entries made on this phone have';
+      if (n > 0 && !window.confirm(lost + ' not been sent yet; logging out drops ' +
+        (n === 1 ? 'it' : 'them') + '. Log out anyway?')) return;
+      return SkQueue.clear().then(logOut);
+    }).catch(logOut);
+  });
+
   var root = document.getElementById('live');
   if (!root) return;
   var session = /\/sessions\/(\d+)\//.exec(root.getAttribute('data-live'))[1];

@@ -40,14 +40,19 @@ var SkQueue = (function () {
     });
   }
 
-  // The session's items, oldest first.
+  // The session's items, oldest first; every session's without `session`.
   function all(session) {
     return transaction('readonly', function (store, done) {
       var request = store.getAll();
       request.onsuccess = function () {
-        done(request.result.filter(function (i) { return i.session === session; }));
+        done(request.result.filter(function (i) { return !session || i.session === session; }));
       };
     });
+  }
+
+  // Forgets every item of every session (a logout: the phone keeps nothing of the club).
+  function clear() {
+    return transaction('readwrite', function (store) { store.clear(); });
   }
 
   // Queues one post. `seen` is the form's expected_events; the item expects one more than
@@ -122,6 +127,6 @@ var SkQueue = (function () {
 
   return {
     QUEUEABLE: QUEUEABLE, all: all, add: add, put: put, remove: remove, shift: shift,
-    bodyToSend: bodyToSend
+    clear: clear, bodyToSend: bodyToSend
   };
 })();

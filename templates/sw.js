@@ -6,7 +6,8 @@
 // - A hand, undo, payment or void posted while the server does not answer is queued on
 //   the phone (queue.js) and the phone is sent back to the sheet, which shows it as waiting
 //   to be sent; the page's script (offline.js) sends the queue when the server answers.
-// - Logging out forgets the pages kept.
+// - Logging out forgets the pages kept, and so does a kept page the server now refuses
+//   (the login ended: a new passphrase ends every other phone's).
 //   Every such post carries an Idempotency-Key, so a post whose answer was lost is not
 //   recorded twice when the queue sends it again.
 // - The live stream, the JSON API and everything else go straight to the network.
@@ -73,12 +74,22 @@ self.addEventListener('fetch', function (event) {
 // Network first; the kept copy, marked as such, when the server does not answer.
 function page(request) {
   return fetch(request).then(function (response) {
+    if ([401, 403, 404].indexOf(response.status) >= 0) return forgetIfRefused(request, response);
     keep(request, response);
     return response;
   }).catch(function () {
     return caches.open(PAGES).then(function (c) { return c.match(request.url.split('#')[0]); })
       .then(function (kept) { return kept ? marked(kept, request) : notKept(); });
   });
+}
+
+// A page kept here that the server now refuses: this phone's login ended (a logout on
+// another tab, a new passphrase that ends every other login), so every page kept goes,
+// and the club's sheets cannot be read from the phone offline any more.
+function forgetIfRefused(request, response) {
+  return caches.open(PAGES).then(function (c) { return c.match(request.url.split('#')[0]); })
+    .then(function (kept) { return kept || response.status === 401 ? caches.delete(PAGES) : null; })
+    .then(function () { return response; });
 }
 
 // Keeps a page that answered 200 with HTML, stamped with the time it was seen.

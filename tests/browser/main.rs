@@ -18,6 +18,7 @@ mod entry;
 mod exports;
 mod fit;
 mod history;
+mod leaving;
 mod meld;
 mod names;
 mod nights;
