@@ -160,4 +160,7 @@ async fn logging_out_asks_before_dropping_waiting_entries_and_a_new_passphrase_f
         Duration::from_secs(10),
     )
     .await;
+    wifi.mend();
+    phone.quit().await.unwrap();
+    other.quit().await.unwrap();
 }
