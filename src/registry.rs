@@ -24,6 +24,8 @@ pub struct HandFormData {
     /// Recorded → shown name for renamed players ([`crate::history::names`]): labels show the
     /// new name, values keep the recorded one.
     pub names: std::collections::BTreeMap<String, String>,
+    /// The session's currency (`"USD"`), so the form writes money as the sheet does.
+    pub currency: String,
 }
 
 impl HandFormData {
@@ -70,6 +72,12 @@ impl HandFormData {
             None | Some("0") | Some("") => String::new(),
             Some(v) => v.to_string(),
         }
+    }
+
+    /// `amount` (`"0.05"`) as every page writes money: "$0.05", "0.05 CHF"
+    /// ([`crate::money::with_currency`]).
+    pub fn money(&self, amount: &str) -> String {
+        crate::money::with_currency(amount, &self.currency)
     }
 
     /// Whether this form corrects an earlier hand.

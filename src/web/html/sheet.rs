@@ -479,6 +479,7 @@ fn hand_forms(
             error_field,
             spec: spec(),
             names: shown.map(|s| s.names.clone()).unwrap_or_default(),
+            currency: showing.currency.to_string(),
         };
         (registration.render_hand_form)(&data).map_err(|e| AppError::Internal(e.to_string()))
     };
