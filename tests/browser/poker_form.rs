@@ -239,3 +239,61 @@ async fn ten_poker_players_money_reads_at_twelve_px() {
     );
     phone.quit().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_what_if_box_says_who_won_without_scrolling_inside_it() {
+    let Some(browser) = Browser::start("poker-what-if").await else {
+        return;
+    };
+    let phone = browser.phone("poker-what-if").await;
+    six_at_holdem(&browser, &phone).await;
+    let height = |p: &serde_json::Value| p[0].as_f64().unwrap();
+    let before = script_value(
+        &phone,
+        "return [document.querySelector('#next .what-if').getBoundingClientRect().height];",
+    )
+    .await;
+    fill_a_showdown(&phone).await;
+    // The would-be row's sentence: the showdown and who takes the pot.
+    let mut seen = json!(null);
+    for _ in 0..60 {
+        seen = script_value(
+            &phone,
+            "var box = document.querySelector('#next .what-if'), b = box.getBoundingClientRect();\
+             var said = Array.from(box.querySelectorAll('p, td')).filter(function (e) {\
+               return e.getClientRects().length && /in the showdown/.test(e.textContent); })[0];\
+             if (!said) return null; var r = said.getBoundingClientRect();\
+             return [b.height, box.scrollTop, r.top - b.top, r.bottom - b.top, said.textContent.trim()];",
+        )
+        .await;
+        if !seen.is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eprintln!("what-if: {seen}");
+    assert!(!seen.is_null(), "the what-if box never said who won");
+    for dark in [false, true] {
+        let scheme = if dark { "dark" } else { "light" };
+        dark_mode(&phone, dark).await;
+        script_value(
+            &phone,
+            "document.querySelector('#next .what-if').scrollIntoView({block: 'center'}); return 0;",
+        )
+        .await;
+        screen_screenshot(&phone, format!("poker-what-if-6-390-{scheme}.png")).await;
+    }
+    dark_mode(&phone, false).await;
+    assert_eq!(seen[1], json!(0), "the box was scrolled ({seen})");
+    assert!(
+        seen[2].as_f64().unwrap() >= 0.0 && seen[3].as_f64().unwrap() <= height(&seen),
+        "the sentence is below the box's fold: {seen}"
+    );
+    // An answer did not change the box's height: the form did not move under the finger.
+    assert_eq!(
+        height(&before),
+        height(&seen),
+        "the box grew ({before} → {seen})"
+    );
+    phone.quit().await.unwrap();
+}
