@@ -282,11 +282,15 @@ pub async fn text_of(driver: &WebDriver, by: By) -> String {
     driver.find(by).await.unwrap().text().await.unwrap()
 }
 
-/// Clicks the element `css` finds, brought to the middle of the screen first, as a finger
-/// taps what it sees there ([`tap`]).
+/// Clicks the element `css` finds.
 pub async fn submit(driver: &WebDriver, css: &str) {
-    let element = driver.find(By::Css(css)).await.unwrap();
-    tap(driver, &element).await.unwrap();
+    driver
+        .find(By::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 /// Clicks `element` after scrolling it to the middle of the screen: chromedriver's own

@@ -80,10 +80,17 @@ impl<'a> Taps<'a> {
     /// Taps the tick (checkbox) `name` by its label, which is what a finger taps (a tick
     /// chip's box itself is not shown).
     pub async fn tick(&mut self, name: &str) {
-        self.button(&format!(
-            "#next label:has(> input[type=checkbox][name='{name}'])"
-        ))
-        .await;
+        let label = self
+            .phone
+            .find(By::Css(format!(
+                "#next label:has(> input[type=checkbox][name='{name}'])"
+            )))
+            .await
+            .unwrap();
+        crate::common::browser::tap(self.phone, &label)
+            .await
+            .unwrap();
+        self.count += 1;
     }
 
     /// Taps the button `css` finds.
