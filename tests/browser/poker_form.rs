@@ -103,6 +103,22 @@ async fn enter_reach(phone: &WebDriver) -> serde_json::Value {
     .await
 }
 
+/// Each tick of the next-hand form: `[name, its words, height, shaped as a place chip,
+/// lines of words, width]`.
+async fn tick_chips(phone: &WebDriver) -> serde_json::Value {
+    script_value(
+        phone,
+        "var place = document.querySelector(\"#next input[name^='place.'] + span\");\
+         var want = getComputedStyle(place).borderRadius;\
+         return Array.from(document.querySelectorAll(\"#next input[type=checkbox][name*='.']\"))\
+           .map(function (i) { var l = i.closest('label'), s = i.nextElementSibling;\
+             var words = s && s.tagName === 'SPAN' ? s : l; var r = words.getBoundingClientRect();\
+             return [i.name, words.textContent.trim(), r.height, getComputedStyle(words).borderRadius === want,\
+                     words.getClientRects().length, Math.round(r.width)]; });",
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn six_at_holdem_tick_chips_and_enter_within_two_screens() {
     let Some(browser) = Browser::start("poker-form").await else {
@@ -112,18 +128,7 @@ async fn six_at_holdem_tick_chips_and_enter_within_two_screens() {
     six_at_holdem(&browser, &phone).await;
 
     // The ticks read as the showdown places do: chips of 44 px, their words on one line.
-    let chips = script_value(
-        &phone,
-        "var place = document.querySelector(\"#next input[name^='place.'] + span\");\
-         var want = getComputedStyle(place).borderRadius;\
-         return Array.from(document.querySelectorAll(\"#next input[type=checkbox][name*='.']\"))\
-           .map(function (i) { var l = i.closest('label'), s = i.nextElementSibling;\
-             var words = s && s.tagName === 'SPAN' ? s : l; var r = words.getBoundingClientRect();\
-             var line = parseFloat(getComputedStyle(words).lineHeight) || 20;\
-             return [i.name, words.textContent.trim(), r.height, getComputedStyle(words).borderRadius === want,\
-                     words.getClientRects().length, Math.round(r.width)]; });",
-    )
-    .await;
+    let chips = tick_chips(&phone).await;
     let quick = script_value(
         &phone,
         "return Array.from(document.querySelectorAll(\"#next button.quick[data-for='put_in.Alessandra']\"))\
