@@ -27,6 +27,8 @@ pub struct HandFormData {
     /// The hand as recorded, by field, when the form corrects one (else empty): what the
     /// form says "was entered" reads these, never the values a refusal sends back.
     pub entered: std::collections::HashMap<String, String>,
+    /// The session's currency (`"USD"`), so the form writes money as the sheet does.
+    pub currency: String,
 }
 
 impl HandFormData {
@@ -78,6 +80,12 @@ impl HandFormData {
             None | Some("0") | Some("") => String::new(),
             Some(v) => v.to_string(),
         }
+    }
+
+    /// `amount` (`"0.05"`) as every page writes money: "$0.05", "0.05 CHF"
+    /// ([`crate::money::with_currency`]).
+    pub fn money(&self, amount: &str) -> String {
+        crate::money::with_currency(amount, &self.currency)
     }
 
     /// Whether this form corrects an earlier hand.

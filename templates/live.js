@@ -51,9 +51,10 @@ steppers(document);
 // Quick values: a number that is usually one of a few (a bid, a meld, a side's tricks, a
 // poker put-in) gets a row of 44 px buttons under its field, one tap each. data-quick
 // lists the values; data-quick-units lists multiples of the field's own step, written
-// with the step's decimals (0.05 × 5 = "0.25"). The field stays typeable and is what the
-// form posts; the button of the value it shows is marked pressed. Without script the
-// field is typed.
+// with the step's decimals (0.05 × 5 = "0.25"). Money is shown as every page writes it:
+// data-quick-money is the server's pattern ("$#"), the digits in place of the #. The field
+// stays typeable and is what the form posts; the button of the value it shows is marked
+// pressed. Without script the field is typed.
 function quickValues(root) {
   root.querySelectorAll('input[data-quick], input[data-quick-units]').forEach(function (field) {
     if (field.hasAttribute('data-quick-done')) return;
@@ -64,6 +65,7 @@ function quickValues(root) {
       var step = field.getAttribute('step') || '1', places = (step.split('.')[1] || '').length;
       values = units.map(function (n) { return (Number(step) * Number(n)).toFixed(places); });
     }
+    var money = field.getAttribute('data-quick-money');
     var label = field.closest('label');
     var what = label && label.firstChild ? label.firstChild.textContent.trim() : field.name;
     var row = document.createElement('span');
@@ -73,9 +75,10 @@ function quickValues(root) {
       b.type = 'button';
       b.className = 'quick';
       b.value = v;
-      b.textContent = v;
+      var shown = money ? money.replace('#', v) : v;
+      b.textContent = shown;
       b.setAttribute('data-for', field.name);
-      b.setAttribute('aria-label', what + ' ' + v);
+      b.setAttribute('aria-label', what + ' ' + shown);
       b.addEventListener('click', function () {
         field.value = v;
         field.dispatchEvent(new Event('input', { bubbles: true }));

@@ -265,15 +265,13 @@ async fn fill_in(phone: &WebDriver, scope: &str, steps: &[Step]) {
                 } else if scope == "#next" {
                     choose(phone, name, value).await;
                 } else {
-                    phone
+                    let chip = phone
                         .find(By::Css(format!(
                             "{scope} label:has(> input[type=radio][name='{name}'][value='{value}'])"
                         )))
                         .await
-                        .unwrap_or_else(|e| panic!("{scope} {name}={value}: {e}"))
-                        .click()
-                        .await
-                        .unwrap();
+                        .unwrap_or_else(|e| panic!("{scope} {name}={value}: {e}"));
+                    common::browser::tap(phone, &chip).await.unwrap();
                 }
             }
         }

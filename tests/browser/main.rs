@@ -26,6 +26,7 @@ mod ops;
 mod partnership_auction_pinochle;
 mod partnership_pinochle;
 mod poker;
+mod poker_form;
 mod targets;
 mod two_handed_pinochle;
 mod two_phones;

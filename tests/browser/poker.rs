@@ -19,15 +19,13 @@ use common::browser::{
 };
 use thirtyfour::prelude::*;
 
-/// Taps the checkbox `name` (folded, all-in) in the next-hand form.
+/// Taps the tick chip `name` (folded, all-in) in the next-hand form, by its label.
 async fn tap(driver: &WebDriver, name: &str) {
-    driver
-        .find(By::Css(format!("#next input[name='{name}']")))
-        .await
-        .unwrap()
-        .click()
+    let chip = driver
+        .find(By::Css(format!("#next label:has(> input[name='{name}'])")))
         .await
         .unwrap();
+    common::browser::tap(driver, &chip).await.unwrap();
 }
 
 /// One player's part of the hand: beyond the ante, the high place and the low place.
@@ -60,18 +58,17 @@ async fn a_high_low_hand_with_two_all_ins_on_a_phone() {
     // 0.25 more (0.30), Bob for 0.65 more (0.70); Cy and Dee put in 0.95 more (1.00).
     choose(&phone, "dealer", "Dee").await;
     choose(&phone, "split", "high_low").await;
-    // A tick keeps its own size beside its words: a small box, "all-in" on one line.
+    // A tick is a chip: 44 px, "all-in" on one line (tests/browser/poker_form.rs).
     let tick = script_value(
         &phone,
-        "var i = document.querySelector(\"#next input[name='all_in.Ann']\"); \
-         return [i.getBoundingClientRect().width, i.closest('label').getBoundingClientRect().height];",
+        "var s = document.querySelector(\"#next input[name='all_in.Ann'] + span\"); \
+         return [s.getBoundingClientRect().height, s.getClientRects().length];",
     )
     .await;
-    let (width, height) = (tick[0].as_f64().unwrap(), tick[1].as_f64().unwrap());
-    assert!(width < 32.0, "the all-in tick is {width} px wide");
+    let height = tick[0].as_f64().unwrap();
     assert!(
-        height <= 48.0,
-        "the all-in label is {height} px high: its words wrapped"
+        (44.0..=46.0).contains(&height) && tick[1] == 1,
+        "the all-in chip is {height} px high: its words wrapped ({tick})"
     );
     enter_seat(&phone, "Ann", "0.25", "2", "1").await;
     tap(&phone, "all_in.Ann").await;

@@ -211,7 +211,7 @@ pub async fn choose(driver: &WebDriver, name: &str, value: &str) {
     let mut tries = 0;
     loop {
         let tapped = match driver.find(chip.clone()).await {
-            Ok(label) => label.click().await,
+            Ok(label) => tap(driver, &label).await,
             Err(e) => Err(e),
         };
         match tapped {
@@ -291,6 +291,19 @@ pub async fn submit(driver: &WebDriver, css: &str) {
         .click()
         .await
         .unwrap();
+}
+
+/// Clicks `element` after scrolling it to the middle of the screen: chromedriver's own
+/// scroll leaves it at the screen's foot, where a form's sticky Enter button (the poker
+/// form's) would take the tap.
+pub async fn tap(driver: &WebDriver, element: &WebElement) -> WebDriverResult<()> {
+    driver
+        .execute(
+            "arguments[0].scrollIntoView({block: 'center'});",
+            vec![element.to_json()?],
+        )
+        .await?;
+    element.click().await
 }
 
 /// Waits until the page's source contains `text`; returns how long it took.

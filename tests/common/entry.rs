@@ -47,7 +47,9 @@ impl<'a> Taps<'a> {
             .await
             .unwrap();
         if let Some(button) = quick.first() {
-            button.click().await.unwrap();
+            crate::common::browser::tap(self.phone, button)
+                .await
+                .unwrap();
             self.count += 1;
         } else {
             self.typed(name, text).await;
@@ -75,10 +77,20 @@ impl<'a> Taps<'a> {
         self.count += 1 + text.chars().count();
     }
 
-    /// Taps the tick (checkbox) `name`.
+    /// Taps the tick (checkbox) `name` by its label, which is what a finger taps (a tick
+    /// chip's box itself is not shown).
     pub async fn tick(&mut self, name: &str) {
-        self.button(&format!("#next input[type=checkbox][name='{name}']"))
-            .await;
+        let label = self
+            .phone
+            .find(By::Css(format!(
+                "#next label:has(> input[type=checkbox][name='{name}'])"
+            )))
+            .await
+            .unwrap();
+        crate::common::browser::tap(self.phone, &label)
+            .await
+            .unwrap();
+        self.count += 1;
     }
 
     /// Taps the button `css` finds.

@@ -482,6 +482,7 @@ fn hand_forms(
             spec: spec(),
             names: shown.map(|s| s.names.clone()).unwrap_or_default(),
             entered,
+            currency: showing.currency.to_string(),
         };
         (registration.render_hand_form)(&data).map_err(|e| AppError::Internal(e.to_string()))
     };
