@@ -119,6 +119,19 @@ async fn tick_chips(phone: &WebDriver) -> serde_json::Value {
     .await
 }
 
+/// In light and then dark: the section `id` photographed whole as `{names[0]}-390-…png`,
+/// then the screen once `scroll` has run as `{names[1]}-390-…png`; back in light after.
+async fn light_and_dark(phone: &WebDriver, id: &str, scroll: &str, names: [&str; 2]) {
+    for dark in [false, true] {
+        let scheme = if dark { "dark" } else { "light" };
+        dark_mode(phone, dark).await;
+        section_screenshot(phone, id, &format!("{}-390-{scheme}.png", names[0])).await;
+        script_value(phone, scroll).await;
+        screen_screenshot(phone, format!("{}-390-{scheme}.png", names[1])).await;
+    }
+    dark_mode(phone, false).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn six_at_holdem_tick_chips_and_enter_within_two_screens() {
     let Some(browser) = Browser::start("poker-form").await else {
@@ -136,19 +149,16 @@ async fn six_at_holdem_tick_chips_and_enter_within_two_screens() {
     )
     .await;
     fill_a_showdown(&phone).await;
-    for dark in [false, true] {
-        let scheme = if dark { "dark" } else { "light" };
-        dark_mode(&phone, dark).await;
-        section_screenshot(&phone, "next", &format!("poker-form-6-390-{scheme}.png")).await;
-        // The screen as the thumb sees it halfway down the seats, Enter at its foot.
-        script_value(
-            &phone,
-            "document.querySelectorAll('#next fieldset.side-form')[2].scrollIntoView(); return 0;",
-        )
-        .await;
-        screen_screenshot(&phone, format!("poker-form-6-screen-390-{scheme}.png")).await;
-    }
-    dark_mode(&phone, false).await;
+    // The screen as the thumb sees it halfway down the seats, Enter at its foot.
+    let halfway =
+        "document.querySelectorAll('#next fieldset.side-form')[2].scrollIntoView(); return 0;";
+    light_and_dark(
+        &phone,
+        "next",
+        halfway,
+        ["poker-form-6", "poker-form-6-screen"],
+    )
+    .await;
     let reach = enter_reach(&phone).await;
     eprintln!(
         "Enter: first on screen at scroll {}, bottom at {}, in the page at {}",
@@ -203,19 +213,9 @@ async fn ten_poker_players_money_reads_at_twelve_px() {
         .await
         .unwrap();
     wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
-    for dark in [false, true] {
-        let scheme = if dark { "dark" } else { "light" };
-        dark_mode(&phone, dark).await;
-        section_screenshot(&phone, "sheet", &format!("poker-10-sheet-390-{scheme}.png")).await;
-        // And the screen the phone shows at the sheet's foot, the totals under their heads.
-        script_value(
-            &phone,
-            "document.querySelector('#sheet tfoot').scrollIntoView({block: 'end'}); return 0;",
-        )
-        .await;
-        screen_screenshot(&phone, format!("poker-10-foot-390-{scheme}.png")).await;
-    }
-    dark_mode(&phone, false).await;
+    // And the screen the phone shows at the sheet's foot, the totals under their heads.
+    let foot = "document.querySelector('#sheet tfoot').scrollIntoView({block: 'end'}); return 0;";
+    light_and_dark(&phone, "sheet", foot, ["poker-10-sheet", "poker-10-foot"]).await;
     // Every piece of text on the sheet that holds an amount, and its type size.
     let sizes = script_value(
         &phone,
