@@ -18,37 +18,20 @@ use std::time::Duration;
 use common::browser::{
     Browser, dark_mode, fill, screen_screenshot, script_value, section_screenshot, tap, wait_for,
 };
+use common::entry::open_session;
 use common::tables::{LONG_TEN, doc, real_evenings};
 use serde_json::json;
 use thirtyfour::prelude::*;
 
-/// Six at a Hold'em table with a 5¢ ante, no hand yet.
-const SIX: [&str; 6] = [
-    "Alessandra",
-    "Salvatore",
-    "Margaret",
-    "Evangeline",
-    "Vincenzo",
-    "Rosemary",
-];
+/// Six at a Hold'em table: the first six of the longest names.
+fn six() -> &'static [&'static str] {
+    &LONG_TEN[..6]
+}
 
 /// Opens the scorer's sheet of a new six-handed Hold'em session with a 5¢ ante.
 async fn six_at_holdem(browser: &Browser, phone: &WebDriver) {
-    let doc = doc(
-        "poker",
-        json!({"smallest_unit": "0.05", "ante": "0.05", "variant": "holdem"}),
-        &SIX,
-        json!([]),
-    );
-    let doc: scorekeeper::format::SessionDoc = serde_json::from_value(doc).unwrap();
-    let id = scorekeeper::service::import(&browser.store, &doc, None)
-        .await
-        .unwrap();
-    phone
-        .goto(format!("{}/sessions/{id}", browser.base))
-        .await
-        .unwrap();
-    wait_for(phone, "Score sheet", Duration::from_secs(5)).await;
+    let ante = json!({"smallest_unit": "0.05", "ante": "0.05", "variant": "holdem"});
+    open_session(browser, phone, doc("poker", ante, six(), json!([]))).await;
 }
 
 /// Taps the label of the next-hand form's checkbox `name` (a tick chip, as a finger does).
@@ -75,10 +58,10 @@ async fn place(phone: &WebDriver, player: &str, place: &str) {
 /// showdown, placed 1, 2, 3.
 async fn fill_a_showdown(phone: &WebDriver) {
     fill(phone, "board", "AH KD 7C 7S 2D").await;
-    for p in &SIX[3..] {
+    for p in &six()[3..] {
         tick(phone, &format!("folded.{p}")).await;
     }
-    for (p, n) in SIX[..3].iter().zip(["1", "2", "3"]) {
+    for (p, n) in six()[..3].iter().zip(["1", "2", "3"]) {
         fill(phone, &format!("put_in.{p}"), "0.50").await;
         place(phone, p, n).await;
     }
