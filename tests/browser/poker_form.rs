@@ -16,7 +16,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::browser::{
-    Browser, dark_mode, fill, screen_screenshot, script_value, section_screenshot, tap, wait_for,
+    Browser, dark_mode, fill, screen_screenshot, script_value, section_screenshot, tap,
 };
 use common::entry::open_session;
 use common::tables::{LONG_TEN, doc, real_evenings};
@@ -187,15 +187,7 @@ async fn ten_poker_players_money_reads_at_twelve_px() {
         .into_iter()
         .find(|(g, d)| *g == "poker" && d["players"] == json!(LONG_TEN))
         .unwrap();
-    let doc: scorekeeper::format::SessionDoc = serde_json::from_value(ten).unwrap();
-    let id = scorekeeper::service::import(&browser.store, &doc, None)
-        .await
-        .unwrap();
-    phone
-        .goto(format!("{}/sessions/{id}", browser.base))
-        .await
-        .unwrap();
-    wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
+    open_session(&browser, &phone, ten).await;
     // And the screen the phone shows at the sheet's foot, the totals under their heads.
     let foot = "document.querySelector('#sheet tfoot').scrollIntoView({block: 'end'}); return 0;";
     light_and_dark(&phone, "sheet", foot, ["poker-10-sheet", "poker-10-foot"]).await;
