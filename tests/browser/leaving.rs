@@ -75,7 +75,7 @@ async fn logging_out_asks_before_dropping_waiting_entries_and_a_new_passphrase_f
     .await;
     let club_page = format!("{base}/clubs/{club}");
     phone.goto(&club_page).await.unwrap();
-    wait_for(&phone, "Log out", Duration::from_secs(5)).await;
+    wait_for(&phone, "Log out", Duration::from_secs(15)).await;
     phone.goto(format!("{base}{sheet}")).await.unwrap();
     wait_for(&phone, "Score sheet", Duration::from_secs(5)).await;
 

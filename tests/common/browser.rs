@@ -310,13 +310,15 @@ pub async fn tap(driver: &WebDriver, element: &WebElement) -> WebDriverResult<()
 pub async fn wait_for(driver: &WebDriver, text: &str, limit: Duration) -> Duration {
     let start = Instant::now();
     loop {
-        if driver.source().await.unwrap().contains(text) {
+        let source = driver.source().await.unwrap();
+        if source.contains(text) {
             return start.elapsed();
         }
-        assert!(
-            start.elapsed() < limit,
-            "\"{text}\" did not appear within {limit:?}"
-        );
+        if start.elapsed() >= limit {
+            let url = driver.current_url().await.map(|u| u.to_string());
+            let shown: String = source.chars().take(1500).collect();
+            panic!("\"{text}\" did not appear within {limit:?} at {url:?}; the page: {shown}");
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
