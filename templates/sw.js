@@ -26,8 +26,9 @@ var ASSETS = ['style.css', 'live.js', 'queue.js', 'offline.js', 'history.js', 'c
 // questions wait for the server; the form posts or queues as ever).
 ASSETS.push(versioned('preview.js'));
 // The meld calculator's script and look: kept too, so Count meld opens offline (its sums
-// wait for the server; the meld field is typed as ever).
-ASSETS.push(versioned('meld.js'), versioned('meld.css'));
+// wait for the server; the meld field is typed as ever); and the poker form's card picker,
+// which needs no server at all.
+ASSETS.push(versioned('meld.js'), versioned('meld.css'), versioned('cards.js'));
 // Pages kept at most; the oldest kept goes first.
 var KEPT = 40;
 

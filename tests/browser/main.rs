@@ -12,6 +12,7 @@
 mod common;
 
 mod auction_game;
+mod card_picker;
 mod contract_pinochle;
 mod done_when;
 mod entry;

@@ -29,7 +29,7 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// Every style and script, built into the binary.
-pub static ASSETS: [Asset; 9] = [
+pub static ASSETS: [Asset; 10] = [
     asset(
         "style.css",
         CSS,
@@ -55,6 +55,7 @@ pub static ASSETS: [Asset; 9] = [
     asset("queue.js", JS, include_str!("../../../templates/queue.js")),
     asset("meld.js", JS, include_str!("../../../templates/meld.js")),
     asset("meld.css", CSS, include_str!("../../../templates/meld.css")),
+    asset("cards.js", JS, include_str!("../../../templates/cards.js")),
 ];
 
 const fn asset(name: &'static str, content_type: &'static str, body: &'static str) -> Asset {

@@ -75,6 +75,13 @@ impl SheetPage {
         SheetPage { night, ..self }
     }
 
+    /// Whether a form has card fields (poker's board and hole cards): then the page loads
+    /// the card picker's script.
+    fn shows_card_picker(&self) -> bool {
+        const CARDS: &str = "data-cards=";
+        self.hand_form.contains(CARDS) || self.correction_form.contains(CARDS)
+    }
+
     /// Whether a form shows the meld calculator (only then the page loads its script).
     fn shows_meld_calculator(&self) -> bool {
         const CALCULATOR: &str = "class=\"meld-calc\"";

@@ -213,13 +213,7 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
                 .map(|i| Choice::new(i.to_string(), i.to_string()))
                 .collect(),
         ),
-        (
-            "splits",
-            vec![
-                Choice::new("high", "high: best hand takes the pot"),
-                Choice::new("high_low", "high-low: half to high, half to low"),
-            ],
-        ),
+        ("splits", splits(a.eight_or_better)),
         (
             "unit",
             vec![Choice::new(a.unit.to_string(), a.unit.to_string())],
@@ -240,12 +234,28 @@ pub fn offer(players: &[String], a: &Agreements) -> HandFormSpec {
     if a.eight_or_better {
         lists.push(("eight_or_better", vec![Choice::new("yes", "8 or better")]));
     }
+    if a.wild.jokers {
+        lists.push(("jokers", vec![Choice::new("JK", "joker")]));
+    }
     HandFormSpec {
         min_bid: 0,
         lists,
         note: (a.odd_chip == OddChip::HighCardBySuit)
             .then(|| "The odd chip goes by the highest card: write the cards of the players in the showdown.".to_string()),
     }
+}
+
+/// How a pot may go, the form's first choice checked: high-low first at an 8-or-better
+/// table, whose pots are split high-low whenever a low qualifies (rules §1.11).
+fn splits(eight_or_better: bool) -> Vec<Choice> {
+    let mut splits = vec![
+        Choice::new("high", "high: best hand takes the pot"),
+        Choice::new("high_low", "high-low: half to high, half to low"),
+    ];
+    if eight_or_better {
+        splits.reverse();
+    }
+    splits
 }
 
 /// The submitted hand form (`templates/games/poker/hand_form.html`): dealer, `split`,
@@ -518,6 +528,22 @@ mod tests {
         assert!(offer(&players, &own).list("board").is_empty());
         let omaha = Agreements::read(json!({"variant": "omaha"}).as_object().unwrap()).unwrap();
         assert_eq!(offer(&players, &omaha).list("board")[0].value, "4");
+    }
+
+    #[test]
+    fn an_eight_or_better_table_offers_high_low_first_and_wild_jokers_a_joker() {
+        let players = ["Ann".to_string(), "Bob".to_string()];
+        let first = |agreed: serde_json::Value| {
+            let a = Agreements::read(agreed.as_object().unwrap()).unwrap();
+            let spec = offer(&players, &a);
+            (
+                spec.list("splits")[0].value.clone(),
+                spec.list("jokers").len(),
+            )
+        };
+        assert_eq!(first(json!({})), ("high".to_string(), 0));
+        let omaha8 = json!({"variant": "omaha", "eight_or_better": true, "wild": ["jokers"]});
+        assert_eq!(first(omaha8), ("high_low".to_string(), 1));
     }
 
     #[test]
