@@ -66,6 +66,19 @@ pub enum AppError {
         "another club is being imported; nothing was read or recorded, send the file again in a moment"
     )]
     ImportBusy,
+    /// The database cannot be reached or the connection broke before anything was
+    /// committed: nothing written (503, `Retry-After` [`RETRY_AFTER_SECONDS`]).
+    #[error(
+        "the database cannot be reached just now, so nothing was recorded; try again in a moment"
+    )]
+    Unavailable,
+    /// The connection broke while the write was being committed: it may or may not be stored
+    /// (503, `Retry-After` [`RETRY_AFTER_SECONDS`]). A retry with the same idempotency key
+    /// records it at most once.
+    #[error(
+        "the connection to the database broke while this was being saved, so it may or may not be recorded: look at the sheet before entering it again"
+    )]
+    OutcomeUnknown,
     /// A failure of the database or the program; logged, shown generically.
     #[error("internal error: {0}")]
     Internal(String),
@@ -86,6 +99,8 @@ impl AppError {
             AppError::Busy => "busy",
             AppError::DiskFull => "disk_full",
             AppError::ImportBusy => "import_busy",
+            AppError::Unavailable => "database_unavailable",
+            AppError::OutcomeUnknown => "outcome_unknown",
             AppError::Internal(_) => "internal",
         }
     }
@@ -101,9 +116,11 @@ impl AppError {
             AppError::Forbidden(_) => StatusCode::FORBIDDEN,
             AppError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy | AppError::DiskFull | AppError::ImportBusy => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            AppError::Busy
+            | AppError::DiskFull
+            | AppError::ImportBusy
+            | AppError::Unavailable
+            | AppError::OutcomeUnknown => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -145,7 +162,9 @@ impl AppError {
     /// way); else `None`.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
-            AppError::Busy => Some(RETRY_AFTER_SECONDS),
+            AppError::Busy | AppError::Unavailable | AppError::OutcomeUnknown => {
+                Some(RETRY_AFTER_SECONDS)
+            }
             AppError::DiskFull => Some(DISK_RETRY_AFTER_SECONDS),
             AppError::ImportBusy => Some(IMPORT_RETRY_AFTER_SECONDS),
             _ => None,
@@ -153,16 +172,34 @@ impl AppError {
     }
 }
 
-/// Busy ([`crate::store::is_busy`]) and disk full ([`crate::store::is_disk_full`]) keep their
-/// variants; every other database failure is internal.
+/// Busy ([`crate::store::is_busy`]), disk full ([`crate::store::is_disk_full`]) and
+/// unreachable ([`crate::store::is_unavailable`]) keep their variants, each logged with its
+/// cause; every other database failure is internal.
 impl From<sqlx::Error> for AppError {
     fn from(e: sqlx::Error) -> AppError {
-        if crate::store::is_busy(&e) {
+        let error = if crate::store::is_busy(&e) {
             AppError::Busy
         } else if crate::store::is_disk_full(&e) {
             AppError::DiskFull
+        } else if crate::store::is_unavailable(&e) {
+            AppError::Unavailable
         } else {
-            AppError::Internal(e.to_string())
+            return AppError::Internal(e.to_string());
+        };
+        tracing::warn!(code = error.code(), cause = %e, "the database refused a request");
+        error
+    }
+}
+
+impl AppError {
+    /// What a failed `COMMIT` means: with the connection broken its outcome is unknown
+    /// ([`AppError::OutcomeUnknown`]); any other failure rolled it back ([`AppError::from`]).
+    pub fn of_commit(e: sqlx::Error) -> AppError {
+        if crate::store::is_unavailable(&e) {
+            tracing::warn!(cause = %e, "the connection broke during a commit: its outcome is unknown");
+            AppError::OutcomeUnknown
+        } else {
+            AppError::from(e)
         }
     }
 }
@@ -194,5 +231,38 @@ impl IntoResponse for AppError {
             );
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn broken() -> sqlx::Error {
+        sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionReset))
+    }
+
+    #[test]
+    fn a_broken_connection_is_a_503_naming_the_database_and_a_broken_commit_says_it_is_unknown() {
+        let before = AppError::from(broken());
+        assert_eq!(before.code(), "database_unavailable");
+        assert_eq!(before.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(before.retry_after(), Some(RETRY_AFTER_SECONDS));
+        assert!(before.public_message().contains("nothing was recorded"));
+
+        let during = AppError::of_commit(broken());
+        assert_eq!(during.code(), "outcome_unknown");
+        assert_eq!(during.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(during.retry_after(), Some(RETRY_AFTER_SECONDS));
+        let words = during.public_message();
+        assert!(words.contains("may or may not be recorded"), "{words}");
+        assert!(!words.contains("nothing was recorded"), "{words}");
+
+        // A commit refused with the connection whole was rolled back: busy, as ever.
+        assert_eq!(
+            AppError::of_commit(sqlx::Error::PoolTimedOut).code(),
+            "busy"
+        );
+        assert_eq!(AppError::from(sqlx::Error::RowNotFound).code(), "internal");
     }
 }

@@ -280,6 +280,9 @@ enum Failed {
     Statement(sqlx::Error),
     /// The rollback failed too: the connection is broken.
     Broken(sqlx::Error),
+    /// PostgreSQL's `COMMIT` failed: rolled back, or with the connection broken unknown
+    /// ([`AppError::of_commit`]).
+    Commit(sqlx::Error),
 }
 
 /// Commits `group` and answers each record; `false` when `conn` is no longer usable.
@@ -316,14 +319,22 @@ async fn commit_group(conn: &mut Pooled, group: Vec<Job>, commits: &AtomicU64) -
                         return false;
                     }
                     Err(Failed::Group(e) | Failed::Statement(e)) => Err(AppError::from(e)),
+                    Err(Failed::Commit(e)) => Err(AppError::of_commit(e)),
                 };
                 let _ = job.answer.send(outcome);
             }
             true
         }
         Err(Failed::Group(e) | Failed::Statement(e)) => {
+            // A connection that broke is replaced, not kept for the next group.
+            let usable = !store::is_unavailable(&e);
             answer_all(live, &AppError::from(e));
-            true
+            usable
+        }
+        Err(Failed::Commit(e)) => {
+            let usable = !store::is_unavailable(&e);
+            answer_all(live, &AppError::of_commit(e));
+            usable
         }
         Err(Failed::Broken(e)) => {
             answer_all(live, &AppError::from(e));
@@ -344,6 +355,8 @@ fn same_error(e: &AppError) -> AppError {
     match e {
         AppError::Busy => AppError::Busy,
         AppError::DiskFull => AppError::DiskFull,
+        AppError::Unavailable => AppError::Unavailable,
+        AppError::OutcomeUnknown => AppError::OutcomeUnknown,
         other => AppError::Internal(other.to_string()),
     }
 }
@@ -439,7 +452,7 @@ async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<App
                 .map_err(Failed::Statement)?;
         }
     }
-    tx.commit().await.map_err(Failed::Group)?;
+    tx.commit().await.map_err(Failed::Commit)?;
     Ok(outcomes)
 }
 

@@ -136,6 +136,22 @@ pub fn is_busy(e: &sqlx::Error) -> bool {
     }
 }
 
+/// Whether `e` means the database cannot be reached or the connection broke (an I/O or
+/// TLS failure, a broken protocol, a closed pool; PostgreSQL's connection-exception class
+/// `08`, or a server shutting down or starting, `57P01`–`57P03`): retryable once it is back.
+pub fn is_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => postgres::sqlstate(db.as_ref())
+            .is_some_and(|s| s.starts_with("08") || matches!(s, "57P01" | "57P02" | "57P03")),
+        _ => false,
+    }
+}
+
 /// Whether `e` means the disk is full (`SQLITE_FULL`, PostgreSQL 53100): nothing written.
 pub fn is_disk_full(e: &sqlx::Error) -> bool {
     match e {

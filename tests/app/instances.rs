@@ -224,3 +224,71 @@ async fn two_processes_on_one_database_share_sheets_hands_and_the_login_budget()
     let count = |status: u16| statuses.iter().filter(|&&s| s == status).count();
     assert_eq!((count(401), count(429)), (10, 2), "{statuses:?}");
 }
+
+/// The writer's connection breaks (PostgreSQL terminates it) while a hand waits inside its
+/// transaction: the answer is a 503 naming the database, not a 500; nothing is stored; the
+/// next hand goes in on a new connection, without a restart, and every ledger is replay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_connection_broken_mid_write_is_a_503_and_the_next_write_goes_in() {
+    let Some(url) = postgres_database("instances_broken").await else {
+        return;
+    };
+    let one = instance(&url).await;
+    let token = new_club(one.port, "Broken wire club").await;
+    let id = new_session(one.port, &token).await;
+    let path = format!("/api/v1/sessions/{id}/events");
+    let first = request(one.port, "POST", &path, Some(&token), Some(&hand(0))).await;
+    assert_eq!(first.unwrap().0, 201);
+
+    // Hold the session's lock, so the next hand waits for it inside the writer's transaction.
+    let pg = sqlx::PgPool::connect(&url).await.unwrap();
+    let mut holder = pg.begin().await.unwrap();
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(id)
+        .execute(&mut *holder)
+        .await
+        .unwrap();
+    let (port, sent, t) = (one.port, path.clone(), token.clone());
+    let waiting =
+        tokio::spawn(async move { request(port, "POST", &sent, Some(&t), Some(&hand(1))).await });
+    let mut terminated = false;
+    for _ in 0..100 {
+        terminated = sqlx::query_scalar(
+            "SELECT COALESCE(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity \
+             WHERE datname = current_database() AND wait_event = 'advisory' \
+             AND pid <> pg_backend_pid()",
+        )
+        .fetch_one(&pg)
+        .await
+        .unwrap();
+        if terminated {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(terminated, "the writer waited on the session's lock");
+    let (status, body) = waiting.await.unwrap().unwrap();
+    assert_eq!(status, 503, "{body}");
+    let code = serde_json::from_str::<serde_json::Value>(&body).unwrap()["error"]["code"].clone();
+    assert_eq!(code, json!("database_unavailable"), "{body}");
+    holder.rollback().await.unwrap();
+
+    let again = request(one.port, "POST", &path, Some(&token), Some(&hand(1))).await;
+    assert_eq!(
+        again.unwrap().0,
+        201,
+        "the next write goes in on a new connection"
+    );
+    let stored: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE session_id = $1 AND seq > 0")
+            .bind(id)
+            .fetch_one(&pg)
+            .await
+            .unwrap();
+    assert_eq!(stored, 2, "the refused hand was not stored, the retry once");
+    let mut conn = pg.acquire().await.unwrap();
+    let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
+    assert_eq!(sessions, 1, "the ledger equals replay of its document");
+    drop(conn);
+    pg.close().await;
+}

@@ -193,6 +193,13 @@ pub enum ErrorCode {
     /// 503 with `Retry-After`: another club import is being read; this one was not, send
     /// it again.
     ImportBusy,
+    /// 503 with `Retry-After`: the database cannot be reached or the connection broke before
+    /// anything was committed; nothing was written, send again.
+    DatabaseUnavailable,
+    /// 503 with `Retry-After`: the connection broke during the commit, so the event may or
+    /// may not be stored: send it again with the same `Idempotency-Key` (recorded at most
+    /// once), or read the session first.
+    OutcomeUnknown,
     /// 408: the request took longer than the server's limit and was stopped.
     Timeout,
 }

@@ -131,6 +131,9 @@ pub fn error_page(e: AppError) -> Response {
         StatusCode::UNAUTHORIZED => "Log in first",
         StatusCode::FORBIDDEN => "Not allowed",
         StatusCode::TOO_MANY_REQUESTS => "Too many attempts",
+        StatusCode::SERVICE_UNAVAILABLE if matches!(e, AppError::OutcomeUnknown) => {
+            "Check the sheet first"
+        }
         StatusCode::SERVICE_UNAVAILABLE => "Busy, try again",
         _ => "Something went wrong",
     };
