@@ -135,6 +135,19 @@ pub struct ServeArgs {
     /// limits, rounded down, so that together they keep the documented limits.
     #[arg(long, env = "INSTANCES", default_value_t = 1)]
     pub instances: u32,
+    /// Read connections this instance opens at most (pages, exports, API reads); with the
+    /// one writer and, on PostgreSQL, one connection listening for the other instances'
+    /// changes, an instance holds `readers + 2` (docs/postgres.md).
+    #[arg(long, env = "READERS", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub readers: u32,
+    /// Seconds an idle read connection is kept before it is closed.
+    #[arg(long = "idle-timeout", env = "IDLE_TIMEOUT", default_value_t = 600)]
+    pub idle_timeout_secs: u64,
+    /// Open sessions kept folded in memory, each under 1 MB however long (32 sessions of
+    /// 10,000 hands hold about 25 MiB, docs/benchmark.md); one not kept is read and folded
+    /// again from the database on its next request.
+    #[arg(long = "fold-cache", env = "FOLD_CACHE", default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub fold_cache: u64,
     /// How log lines are written: `text` (coloured only on a terminal) or `json` (one
     /// object per line, for a log collector).
     #[arg(
@@ -144,4 +157,14 @@ pub struct ServeArgs {
         default_value = "text"
     )]
     pub log_format: crate::telemetry::LogFormat,
+}
+
+impl ServeArgs {
+    /// The store's pool sizes these options ask for (`--readers`, `--idle-timeout`).
+    pub fn pool_settings(&self) -> crate::store::PoolSettings {
+        crate::store::PoolSettings {
+            readers: self.readers,
+            idle: std::time::Duration::from_secs(self.idle_timeout_secs),
+        }
+    }
 }

@@ -18,6 +18,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use scorekeeper::config::{Cli, Command, ServeArgs};
 use scorekeeper::format::{self, SessionDoc};
 use scorekeeper::rules::fields;
+use scorekeeper::service::Folds;
 use scorekeeper::service::clubs::LoginLimits;
 use scorekeeper::store::postgres::{Engine, without_password as shown};
 use scorekeeper::web::live::{LiveLimits, Watchers, descriptors};
@@ -172,7 +173,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         check_writable(file)?;
     }
     let url = shown(&args.database_url);
-    let pool = scorekeeper::store::open(&args.database_url)
+    let pool = scorekeeper::store::open_with(&args.database_url, args.pool_settings())
         .await
         .map_err(|e| format!("cannot open the database {url}: {e}"))?;
     // Held while serving: `restore` refuses to replace a database that a service uses.
@@ -206,6 +207,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             args.login_reserve,
             args.instances,
         )?),
+        folds: Folds::new(usize::try_from(args.fold_cache).unwrap_or(usize::MAX)),
         ..AppState::new(pool.clone()).with_public_url(public_url)
     };
     if Engine::of(&args.database_url) == Some(Engine::Postgres) {

@@ -11,21 +11,22 @@
 //! — a failed statement rolls the group back and each record is retried alone, so only the
 //! faulty one fails. The service queues at most one record per session ([`super::Folds`]).
 
+mod group;
+
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
-use std::collections::HashMap;
-
-use sqlx::{PgConnection, SqliteConnection};
 use tokio::sync::oneshot;
+
+use group::{Failed, write};
 
 use crate::error::AppError;
 use crate::history::SessionFacts;
 use crate::ids::{ClubId, SessionId};
 use crate::ledger::Posting;
-use crate::store::{self, NewEvent, Pooled, WRITE_WAIT, WritePool};
+use crate::store::{self, Pooled, WRITE_WAIT, WritePool};
 
 use super::FactsWrite;
 
@@ -182,10 +183,9 @@ impl Committer {
         };
         if let Some(job) = alone {
             match pool.acquire().await {
-                Ok(mut conn) => {
-                    if !commit_group(&mut conn, vec![job], &self.commits).await {
-                        close(conn).await;
-                    }
+                Ok(conn) => {
+                    let kept = commit_on(pool, conn, Instant::now(), vec![job], &self.commits);
+                    drop(kept.await);
                 }
                 Err(e) => answer_all(vec![job], &AppError::from(e)),
             }
@@ -243,13 +243,8 @@ impl GroupTask {
                     }
                 },
             };
-            let (mut conn, since) = conn;
-            if commit_group(&mut conn, group, &self.committer.commits).await {
-                held = Some((conn, since));
-            } else {
-                // It could not end its transaction: never to be used again.
-                close(conn).await;
-            }
+            let (conn, since) = conn;
+            held = commit_on(&pool, conn, since, group, &self.committer.commits).await;
         }
     }
 }
@@ -272,21 +267,26 @@ async fn close(conn: Pooled) {
     };
 }
 
-/// Why a group's transaction wrote nothing.
-enum Failed {
-    /// `BEGIN` (or the counts) failed: nothing written; retrying each would fail alike.
-    Group(sqlx::Error),
-    /// A record's statement or `COMMIT` failed; rolled back.
-    Statement(sqlx::Error),
-    /// The rollback failed too: the connection is broken.
-    Broken(sqlx::Error),
-    /// PostgreSQL's `COMMIT` failed: rolled back, or with the connection broken unknown
-    /// ([`AppError::of_commit`]).
-    Commit(sqlx::Error),
+/// What a group's commit left of its connection.
+enum After {
+    /// Usable for the next group.
+    Kept,
+    /// No longer usable: to be closed.
+    Broken,
+    /// Found broken before anything was sent to be committed (a connection that sat through
+    /// a server restart: the pools do not ping connections in steady use): the group, to be
+    /// sent again on a new connection, unanswered.
+    Again(Vec<Job>),
 }
 
-/// Commits `group` and answers each record; `false` when `conn` is no longer usable.
-async fn commit_group(conn: &mut Pooled, group: Vec<Job>, commits: &AtomicU64) -> bool {
+/// Commits `group` and answers each record, or with `again` hands back a group that found
+/// `conn` broken at its start ([`After::Again`]).
+async fn commit_group(
+    conn: &mut Pooled,
+    group: Vec<Job>,
+    commits: &AtomicU64,
+    again: bool,
+) -> After {
     let mut live = Vec::with_capacity(group.len());
     for job in group {
         if job.answer.is_closed() {
@@ -300,14 +300,19 @@ async fn commit_group(conn: &mut Pooled, group: Vec<Job>, commits: &AtomicU64) -
         live.push(job);
     }
     if live.is_empty() {
-        return true;
+        return After::Kept;
     }
+    let usable = |yes: bool| if yes { After::Kept } else { After::Broken };
     match write(conn, &live, commits).await {
         Ok(outcomes) => {
             for (job, outcome) in live.into_iter().zip(outcomes) {
                 let _ = job.answer.send(Ok(outcome));
             }
-            true
+            After::Kept
+        }
+        Err(Failed::Group(e)) if again && store::is_unavailable(&e) => {
+            tracing::info!(cause = %e, "the writer's connection was broken; the group goes again on a new one");
+            After::Again(live)
         }
         Err(Failed::Statement(_)) if live.len() > 1 => {
             // Each on its own, so that only the record at fault fails.
@@ -316,30 +321,63 @@ async fn commit_group(conn: &mut Pooled, group: Vec<Job>, commits: &AtomicU64) -
                     Ok(outcomes) => Ok(outcomes.first().copied().unwrap_or(Appended::Stale)),
                     Err(Failed::Broken(e)) => {
                         let _ = job.answer.send(Err(AppError::from(e)));
-                        return false;
+                        return After::Broken;
                     }
                     Err(Failed::Group(e) | Failed::Statement(e)) => Err(AppError::from(e)),
                     Err(Failed::Commit(e)) => Err(AppError::of_commit(e)),
                 };
                 let _ = job.answer.send(outcome);
             }
-            true
+            After::Kept
         }
         Err(Failed::Group(e) | Failed::Statement(e)) => {
             // A connection that broke is replaced, not kept for the next group.
-            let usable = !store::is_unavailable(&e);
+            let kept = !store::is_unavailable(&e);
             answer_all(live, &AppError::from(e));
-            usable
+            usable(kept)
         }
         Err(Failed::Commit(e)) => {
-            let usable = !store::is_unavailable(&e);
+            let kept = !store::is_unavailable(&e);
             answer_all(live, &AppError::of_commit(e));
-            usable
+            usable(kept)
         }
         Err(Failed::Broken(e)) => {
             answer_all(live, &AppError::from(e));
-            false
+            After::Broken
         }
+    }
+}
+
+/// Commits `group` on `conn`, and once more on a new connection from `pool` should `conn`
+/// be found broken at the start: the connection kept for the next group, if any.
+async fn commit_on(
+    pool: &WritePool,
+    mut conn: Pooled,
+    since: Instant,
+    group: Vec<Job>,
+    commits: &AtomicU64,
+) -> Option<(Pooled, Instant)> {
+    let group = match commit_group(&mut conn, group, commits, true).await {
+        After::Kept => return Some((conn, since)),
+        After::Broken => {
+            close(conn).await;
+            return None;
+        }
+        After::Again(group) => group,
+    };
+    close(conn).await;
+    let mut fresh = match pool.acquire().await {
+        Ok(fresh) => fresh,
+        Err(e) => {
+            answer_all(group, &AppError::from(e));
+            return None;
+        }
+    };
+    if let After::Kept = commit_group(&mut fresh, group, commits, false).await {
+        Some((fresh, Instant::now()))
+    } else {
+        close(fresh).await;
+        None
     }
 }
 
@@ -358,198 +396,6 @@ fn same_error(e: &AppError) -> AppError {
         AppError::Unavailable => AppError::Unavailable,
         AppError::OutcomeUnknown => AppError::OutcomeUnknown,
         other => AppError::Internal(other.to_string()),
-    }
-}
-
-/// Appends `jobs` in one transaction: each one's outcome, in order.
-async fn write(
-    conn: &mut Pooled,
-    jobs: &[Job],
-    commits: &AtomicU64,
-) -> Result<Vec<Appended>, Failed> {
-    let outcomes = match conn {
-        Pooled::Sqlite(c) => write_sqlite(c, jobs).await?,
-        Pooled::Postgres(c) => write_postgres(c, jobs).await?,
-    };
-    commits.fetch_add(1, Ordering::Relaxed);
-    Ok(outcomes)
-}
-
-/// Which `jobs` may be appended given the stored `counts`: outcomes and rows to write.
-fn admit(jobs: &[Job], mut counts: HashMap<SessionId, i64>) -> (Vec<Appended>, Vec<Row<'_>>) {
-    let mut outcomes = Vec::with_capacity(jobs.len());
-    let mut rows = Vec::with_capacity(jobs.len());
-    for job in jobs {
-        let a = &job.append;
-        let stored = counts.get(&a.session_id).copied().unwrap_or(0);
-        if usize::try_from(stored).ok() != Some(a.count) {
-            outcomes.push(Appended::Stale);
-            continue;
-        }
-        // A later record of the same session in this group goes after this one.
-        counts.insert(a.session_id, stored.saturating_add(1));
-        outcomes.push(Appended::Committed);
-        rows.push(Row::of(a));
-    }
-    (outcomes, rows)
-}
-
-/// [`write`] on SQLite: two hand-overs to the database thread per group ([`store::append`]).
-async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
-    let sessions: Vec<SessionId> = jobs.iter().map(|job| job.append.session_id).collect();
-    let counts = match store::append::begin_and_count(conn, &sessions).await {
-        Ok(counts) => counts,
-        Err(e) => return Err(abandon(conn, Failed::Group(e)).await),
-    };
-    let (outcomes, rows) = admit(jobs, counts);
-    for row in &rows {
-        let written = async {
-            // The difference's players new to the club; the rest goes in the event's query.
-            if let Some(d) = &row.delta {
-                store::history::add_new_players(&mut *conn, d.write.club_id, &d.write.delta)
-                    .await?;
-            }
-            row.before_event(&mut *conn).await
-        };
-        if let Err(e) = written.await {
-            return Err(abandon(conn, Failed::Statement(e)).await);
-        }
-    }
-    let records: Vec<store::append::Record<'_>> = rows.iter().map(Row::record).collect();
-    if let Err(e) = store::append::append_and_commit(conn, &records).await {
-        return Err(abandon(conn, Failed::Statement(e)).await);
-    }
-    Ok(outcomes)
-}
-
-/// [`write`] on PostgreSQL (no multi-statement queries with parameters): counts under
-/// advisory locks, then each record's statements one by one.
-async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
-    let mut tx = sqlx::Connection::begin(conn).await.map_err(Failed::Group)?;
-    let sessions: Vec<SessionId> = jobs.iter().map(|job| job.append.session_id).collect();
-    let counts = store::append::lock_and_count(&mut tx, &sessions)
-        .await
-        .map_err(Failed::Group)?;
-    let (outcomes, rows) = admit(jobs, counts);
-    let clubs: Vec<ClubId> = rows
-        .iter()
-        .filter_map(|r| Some(r.append.facts.as_ref()?.club_id()))
-        .collect();
-    store::append::lock_clubs(&mut tx, &clubs)
-        .await
-        .map_err(Failed::Group)?;
-    for row in &rows {
-        row.before_event(&mut *tx)
-            .await
-            .map_err(Failed::Statement)?;
-        store::append_event(&mut *tx, row.session_id, &row.event)
-            .await
-            .map_err(Failed::Statement)?;
-        if let Some(d) = &row.delta {
-            d.write
-                .write(&mut *tx, d.session_id)
-                .await
-                .map_err(Failed::Statement)?;
-        }
-    }
-    tx.commit().await.map_err(Failed::Commit)?;
-    Ok(outcomes)
-}
-
-/// Rolls back a failed group's transaction; [`Failed::Broken`] if that fails too.
-async fn abandon(conn: &mut SqliteConnection, failed: Failed) -> Failed {
-    match store::append::roll_back(conn).await {
-        Ok(()) => failed,
-        Err(e) => {
-            tracing::warn!("the writer could not roll back a failed group: {e}; it is replaced");
-            Failed::Broken(e)
-        }
-    }
-}
-
-/// What one record writes: its event and what goes with it.
-struct Row<'a> {
-    session_id: SessionId,
-    event: NewEvent<'a>,
-    append: &'a Append,
-    /// The facts' difference, written with the event's own statements.
-    delta: Option<Delta<'a>>,
-}
-
-impl<'a> Row<'a> {
-    fn of(a: &'a Append) -> Row<'a> {
-        Row {
-            session_id: a.session_id,
-            event: NewEvent {
-                seq: i64::try_from(a.count).unwrap_or(i64::MAX).saturating_add(1),
-                kind: &a.kind,
-                body: &a.body,
-                explanation: &a.explanation,
-                postings: &a.postings,
-                recorded_at: a.recorded_at,
-                entry: &a.entry,
-            },
-            append: a,
-            delta: match &a.facts {
-                Some(Facts::Difference(write)) if !write.delta.is_empty() => Some(Delta {
-                    session_id: a.session_id,
-                    write,
-                }),
-                _ => None,
-            },
-        }
-    }
-
-    /// What the record writes before its event, in the same transaction: the idempotency
-    /// key, and a whole session's facts with its players.
-    async fn before_event(&self, conn: &mut impl store::Connected) -> Result<(), sqlx::Error> {
-        let (id, at) = (self.session_id, self.event.recorded_at);
-        if let Some(key) = &self.append.key {
-            store::remember_idempotency_key(conn, id, key, self.event.seq, at).await?;
-        }
-        match &self.append.facts {
-            Some(Facts::Whole(w)) => {
-                for player in &w.players {
-                    store::clubs::add_player(conn, w.club_id, player).await?;
-                }
-                let (club, game) = (w.club_id, w.game.as_str());
-                store::history::replace_session_facts(conn, id, club, game, w.played_at, &w.facts)
-                    .await
-            }
-            Some(Facts::Difference(_)) | None => Ok(()),
-        }
-    }
-
-    fn record(&self) -> store::append::Record<'_> {
-        store::append::Record {
-            session_id: self.session_id,
-            event: &self.event,
-            then: self
-                .delta
-                .as_ref()
-                .map(|f| f as &(dyn store::append::Then<'_> + Sync)),
-        }
-    }
-}
-
-/// A club session's facts difference, written in its event's query.
-struct Delta<'a> {
-    session_id: SessionId,
-    write: &'a FactsWrite,
-}
-
-impl<'q> store::append::Then<'q> for Delta<'q> {
-    fn push(&self, sql: &mut String, first: usize) -> usize {
-        store::history::push_facts_delta(sql, first, &self.write.delta)
-    }
-
-    fn bind(
-        &self,
-        q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments>,
-    ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments> {
-        let w = self.write;
-        let at = (self.session_id, w.club_id, w.game, w.played_at);
-        store::history::bind_facts_delta(q, at, &w.delta)
     }
 }
 

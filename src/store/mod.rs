@@ -38,20 +38,24 @@ pub use either::{Connected, Rows};
 pub use listing::{
     PLAYER_SEPARATOR, SessionSummaryRow, club_session_ids, last_session, list_sessions,
 };
-pub use pools::{Pooled, ReadPool, Tx, WritePool};
+pub use pools::{PoolSettings, Pooled, ReadPool, Tx, WritePool};
 
 /// Migrations, embedded in the binary and run at start-up.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
 
 /// Opens (creating the file if needed) and migrates the database at `url` (`sqlite://…`,
-/// `sqlite::memory:`, `postgres://…`): the writer, carrying its read pool ([`WritePool`]).
-/// Errors: the file cannot be made or opened; a migration fails.
+/// `sqlite::memory:`, `postgres://…`): the writer, carrying its read pool ([`WritePool`])
+/// of the default size. Errors: the file cannot be made or opened; a migration fails.
 pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
+    open_with(url, PoolSettings::default()).await
+}
+
+/// [`open`] with the read pool sized by `sizes`.
+pub async fn open_with(url: &str, sizes: PoolSettings) -> Result<WritePool, sqlx::Error> {
     if postgres::Engine::of(url) == Some(postgres::Engine::Postgres) {
         // One writer connection, as SQLite's: this instance's writes queue in arrival order.
-        return postgres::open_postgres(url, 1)
-            .await
-            .map(WritePool::postgres);
+        let pool = postgres::open_postgres(url, 1).await?;
+        return Ok(WritePool::postgres(pool, sizes));
     }
     let options = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)
@@ -81,7 +85,7 @@ pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
         .connect_with(options)
         .await?;
     MIGRATOR.run(&pool).await?;
-    Ok(WritePool::new(pool, in_memory))
+    Ok(WritePool::new(pool, in_memory, sizes))
 }
 
 /// Whether the returned writer connection may be reused: `false` while sqlx still counts a

@@ -84,7 +84,50 @@ impl Connected for Tx {
     }
 }
 
-/// The read pool: up to [`READERS`] lazy connections that cannot write. A reader sees every
+/// How an instance's pools are sized: its read connections and how long an idle one is
+/// kept (`--readers`, `--idle-timeout`; docs/postgres.md has the `max_connections` sum).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolSettings {
+    /// Read connections at most (at least 1).
+    pub readers: u32,
+    /// How long an idle read connection is kept before it is closed.
+    pub idle: std::time::Duration,
+}
+
+impl Default for PoolSettings {
+    /// [`READERS`] readers, kept 10 minutes idle.
+    fn default() -> PoolSettings {
+        PoolSettings {
+            readers: READERS,
+            idle: std::time::Duration::from_secs(600),
+        }
+    }
+}
+
+/// A PostgreSQL connection idle this long is pinged before it is lent: one that sat through a
+/// server restart is replaced unseen, while one in steady use costs no round trip (a
+/// connection that breaks while in use is caught by its statement, a 503).
+pub const PING_AFTER_IDLE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// PostgreSQL pool options: `connections` at most, none kept open idle, no ping unless idle
+/// past [`PING_AFTER_IDLE`].
+pub(super) fn postgres_options(connections: u32) -> PgPoolOptions {
+    PgPoolOptions::new()
+        .max_connections(connections.max(1))
+        .min_connections(0)
+        .acquire_timeout(WRITE_WAIT)
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= PING_AFTER_IDLE {
+                    sqlx::Connection::ping(conn).await?;
+                }
+                Ok(true)
+            })
+        })
+}
+
+/// The read pool: up to [`PoolSettings::readers`] lazy connections that cannot write. A reader sees every
 /// commit made before its read began (a page after a write's redirect shows it) and never
 /// waits for a write in progress.
 #[derive(Clone, Debug)]
@@ -103,7 +146,7 @@ fn cannot_open(e: &sqlx::Error) -> bool {
 impl ReadPool {
     /// Read-only connections to the writer's file; in memory (tests, tools) the writer's pool
     /// itself, as the database lives only in its connection.
-    pub(super) fn beside(writer: &SqlitePool, in_memory: bool) -> ReadPool {
+    pub(super) fn beside(writer: &SqlitePool, in_memory: bool, sizes: PoolSettings) -> ReadPool {
         if in_memory {
             return ReadPool(Pool::Sqlite(writer.clone()));
         }
@@ -114,27 +157,25 @@ impl ReadPool {
             .pragma("query_only", "ON");
         ReadPool(Pool::Sqlite(
             SqlitePoolOptions::new()
-                .max_connections(READERS)
+                .max_connections(sizes.readers.max(1))
                 .min_connections(0)
                 // No ping before lending: a local file cannot hang up; a broken connection fails its statement.
                 .test_before_acquire(false)
                 .acquire_timeout(WRITE_WAIT)
-                .idle_timeout(Some(std::time::Duration::from_secs(600)))
+                .idle_timeout(Some(sizes.idle))
                 .connect_lazy_with(options),
         ))
     }
 
-    /// The read pool beside a PostgreSQL writer: up to [`READERS`] read-only connections.
-    pub(super) fn beside_postgres(options: &PgConnectOptions) -> ReadPool {
+    /// The read pool beside a PostgreSQL writer: up to [`PoolSettings::readers`] read-only
+    /// connections.
+    pub(super) fn beside_postgres(options: &PgConnectOptions, sizes: PoolSettings) -> ReadPool {
         let options = options
             .clone()
             .options([("default_transaction_read_only", "on")]);
         ReadPool(Pool::Postgres(
-            PgPoolOptions::new()
-                .max_connections(READERS)
-                .min_connections(0)
-                .acquire_timeout(WRITE_WAIT)
-                .idle_timeout(Some(std::time::Duration::from_secs(600)))
+            postgres_options(sizes.readers)
+                .idle_timeout(Some(sizes.idle))
                 .connect_lazy_with(options),
         ))
     }
@@ -198,8 +239,8 @@ pub struct WritePool {
 
 impl WritePool {
     /// The writer over `pool` (one connection) and its read pool.
-    pub(super) fn new(pool: SqlitePool, in_memory: bool) -> WritePool {
-        let reads = ReadPool::beside(&pool, in_memory);
+    pub(super) fn new(pool: SqlitePool, in_memory: bool, sizes: PoolSettings) -> WritePool {
+        let reads = ReadPool::beside(&pool, in_memory, sizes);
         WritePool {
             pool: Pool::Sqlite(pool),
             reads,
@@ -207,8 +248,8 @@ impl WritePool {
     }
 
     /// The PostgreSQL writer over `pool` (one connection) and its read pool.
-    pub(super) fn postgres(pool: PgPool) -> WritePool {
-        let reads = ReadPool::beside_postgres(&pool.connect_options());
+    pub(super) fn postgres(pool: PgPool, sizes: PoolSettings) -> WritePool {
+        let reads = ReadPool::beside_postgres(&pool.connect_options(), sizes);
         WritePool {
             pool: Pool::Postgres(pool),
             reads,

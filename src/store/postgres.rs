@@ -4,7 +4,7 @@
 use sqlx::{Connection, PgConnection, PgPool};
 use std::str::FromStr;
 
-use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::postgres::PgConnectOptions;
 
 /// The PostgreSQL migrations, embedded in the binary.
 pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
@@ -38,9 +38,7 @@ pub async fn open_postgres(url: &str, connections: u32) -> Result<PgPool, sqlx::
     // Then busy (503), as SQLite's busy timeout.
     let wait = format!("{}ms", super::WRITE_WAIT.as_millis());
     let options = PgConnectOptions::from_str(url)?.options([("lock_timeout", wait.as_str())]);
-    let pool = PgPoolOptions::new()
-        .max_connections(connections)
-        .acquire_timeout(super::WRITE_WAIT)
+    let pool = super::pools::postgres_options(connections)
         .connect_with(options)
         .await?;
     PG_MIGRATOR.run(&pool).await?;

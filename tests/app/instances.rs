@@ -225,67 +225,97 @@ async fn two_processes_on_one_database_share_sheets_hands_and_the_login_budget()
     assert_eq!((count(401), count(429)), (10, 2), "{statuses:?}");
 }
 
-/// The writer's connection breaks (PostgreSQL terminates it) while a hand waits inside its
-/// transaction: the answer is a 503 naming the database, not a 500; nothing is stored; the
-/// next hand goes in on a new connection, without a restart, and every ledger is replay.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_connection_broken_mid_write_is_a_503_and_the_next_write_goes_in() {
-    let Some(url) = postgres_database("instances_broken").await else {
-        return;
-    };
-    let one = instance(&url).await;
-    let token = new_club(one.port, "Broken wire club").await;
-    let id = new_session(one.port, &token).await;
-    let path = format!("/api/v1/sessions/{id}/events");
-    let first = request(one.port, "POST", &path, Some(&token), Some(&hand(0))).await;
-    assert_eq!(first.unwrap().0, 201);
+/// Terminates the backend waiting on an advisory lock (a writer held up by the session's
+/// lock) once there is one: whether one was.
+async fn terminate_waiting_writer(pg: &sqlx::PgPool) -> bool {
+    for _ in 0..200 {
+        let terminated: bool = sqlx::query_scalar(
+            "SELECT COALESCE(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity \
+             WHERE datname = current_database() AND wait_event = 'advisory' \
+             AND pid <> pg_backend_pid()",
+        )
+        .fetch_one(pg)
+        .await
+        .unwrap();
+        if terminated {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    false
+}
 
-    // Hold the session's lock, so the next hand waits for it inside the writer's transaction.
-    let pg = sqlx::PgPool::connect(&url).await.unwrap();
+/// Holds session `id`'s advisory lock in a transaction of its own, so that a write of the
+/// session waits for it inside the writer's transaction.
+async fn hold_lock(pg: &sqlx::PgPool, id: i64) -> sqlx::Transaction<'static, sqlx::Postgres> {
     let mut holder = pg.begin().await.unwrap();
     sqlx::query("SELECT pg_advisory_xact_lock($1)")
         .bind(id)
         .execute(&mut *holder)
         .await
         .unwrap();
-    let (port, sent, t) = (one.port, path.clone(), token.clone());
-    let waiting =
-        tokio::spawn(async move { request(port, "POST", &sent, Some(&t), Some(&hand(1))).await });
-    let mut terminated = false;
-    for _ in 0..100 {
-        terminated = sqlx::query_scalar(
-            "SELECT COALESCE(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity \
-             WHERE datname = current_database() AND wait_event = 'advisory' \
-             AND pid <> pg_backend_pid()",
+    holder
+}
+
+/// The writer's connection breaks (PostgreSQL terminates it) while a hand waits at the
+/// start of its transaction: the hand goes again on a new connection, unseen; should that
+/// one break too, the answer is a 503 naming the database, not a 500, and nothing is
+/// stored. No restart is needed, nothing is doubled, and every ledger is replay.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_connection_broken_mid_write_is_sent_again_or_a_503_and_never_a_500() {
+    let Some(url) = postgres_database("instances_broken").await else {
+        return;
+    };
+    // One reader and a cache of one session: the smallest the settings allow still work.
+    let port = free_port();
+    let one = Instance {
+        port,
+        child: serve(&url, port, &["--readers", "1", "--fold-cache", "1"]).await,
+    };
+    let token = new_club(one.port, "Broken wire club").await;
+    let id = new_session(one.port, &token).await;
+    let path = format!("/api/v1/sessions/{id}/events");
+    let send = |k: usize| {
+        let (port, path, token) = (one.port, path.clone(), token.clone());
+        tokio::spawn(
+            async move { request(port, "POST", &path, Some(&token), Some(&hand(k))).await },
         )
-        .fetch_one(&pg)
-        .await
-        .unwrap();
-        if terminated {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    assert!(terminated, "the writer waited on the session's lock");
+    };
+    assert_eq!(send(0).await.unwrap().unwrap().0, 201);
+    let pg = sqlx::PgPool::connect(&url).await.unwrap();
+
+    // Both the writer's connection and the new one break: 503, nothing stored.
+    let holder = hold_lock(&pg, id).await;
+    let waiting = send(1);
+    assert!(terminate_waiting_writer(&pg).await, "the writer waited");
+    assert!(
+        terminate_waiting_writer(&pg).await,
+        "it waited again, on a new connection"
+    );
     let (status, body) = waiting.await.unwrap().unwrap();
     assert_eq!(status, 503, "{body}");
     let code = serde_json::from_str::<serde_json::Value>(&body).unwrap()["error"]["code"].clone();
     assert_eq!(code, json!("database_unavailable"), "{body}");
     holder.rollback().await.unwrap();
 
-    let again = request(one.port, "POST", &path, Some(&token), Some(&hand(1))).await;
-    assert_eq!(
-        again.unwrap().0,
-        201,
-        "the next write goes in on a new connection"
-    );
+    // Only the writer's connection breaks: the hand goes in on a new one, unseen.
+    let holder = hold_lock(&pg, id).await;
+    let waiting = send(1);
+    assert!(terminate_waiting_writer(&pg).await, "the writer waited");
+    holder.rollback().await.unwrap();
+    let (status, body) = waiting.await.unwrap().unwrap();
+    assert_eq!(status, 201, "{body}");
+
     let stored: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE session_id = $1 AND seq > 0")
             .bind(id)
             .fetch_one(&pg)
             .await
             .unwrap();
-    assert_eq!(stored, 2, "the refused hand was not stored, the retry once");
+    assert_eq!(
+        stored, 2,
+        "the refused hand was not stored, the one sent again once"
+    );
     let mut conn = pg.acquire().await.unwrap();
     let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
     assert_eq!(sessions, 1, "the ledger equals replay of its document");
