@@ -136,8 +136,8 @@ pub struct ServeArgs {
     #[arg(long, env = "INSTANCES", default_value_t = 1)]
     pub instances: u32,
     /// Read connections this instance opens at most (pages, exports, API reads); with the
-    /// one writer and, on PostgreSQL, one connection listening for the other instances'
-    /// changes, an instance holds `readers + 2` (docs/postgres.md).
+    /// one writer and, on PostgreSQL, the two that hear and tell the other instances'
+    /// changes, an instance holds `readers + 3` (docs/postgres.md).
     #[arg(long, env = "READERS", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub readers: u32,
     /// Seconds an idle read connection is kept before it is closed.

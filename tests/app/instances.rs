@@ -322,3 +322,65 @@ async fn a_connection_broken_mid_write_is_sent_again_or_a_503_and_never_a_500() 
     drop(conn);
     pg.close().await;
 }
+
+/// A change made while the instance cannot open a connection to send it (its role's
+/// connection limit reached) reaches the other instance's sheets once a connection frees
+/// up: the notification is sent again, not dropped.
+#[tokio::test]
+async fn a_notification_that_cannot_be_sent_yet_is_sent_once_a_connection_frees_up() {
+    let Some(url) = postgres_database("instances_capped").await else {
+        return;
+    };
+    let pg = sqlx::PgPool::connect(&url).await.unwrap();
+    let role = format!("sk_capped_{}", std::process::id());
+    for sql in [
+        format!("DROP ROLE IF EXISTS {role}"),
+        format!("CREATE ROLE {role} LOGIN"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&pg)
+            .await
+            .unwrap();
+    }
+    // The same database as this role: postgres://user@host/db → postgres://role@host/db.
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let host_db = rest.split_once('@').map_or(rest, |(_, h)| h);
+    let as_role = format!("{scheme}://{role}@{host_db}");
+    let (one, two) = (Watchers::default(), Watchers::default());
+    one.relay_through(&as_role).await.unwrap();
+    two.relay_through(&as_role).await.unwrap();
+    let mut on_two = two.watch(SessionId(7)).unwrap();
+    // Two listening connections are all the role may hold: instance one cannot send.
+    let cap = format!("ALTER ROLE {role} CONNECTION LIMIT 2");
+    sqlx::query(sqlx::AssertSqlSafe(cap))
+        .execute(&pg)
+        .await
+        .unwrap();
+    one.changed(SessionId(7));
+    // Longer than the sender waits for a connection: its first try fails.
+    assert!(
+        !woken(&mut on_two, 3_000).await,
+        "nothing can be sent while the role is at its limit"
+    );
+    let lift = format!("ALTER ROLE {role} CONNECTION LIMIT -1");
+    sqlx::query(sqlx::AssertSqlSafe(lift))
+        .execute(&pg)
+        .await
+        .unwrap();
+    assert!(
+        woken(&mut on_two, 5_000).await,
+        "the change reaches the other instance once a connection is free"
+    );
+    drop((one, two, on_two));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let terminate =
+        format!("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '{role}'");
+    sqlx::query(sqlx::AssertSqlSafe(terminate))
+        .execute(&pg)
+        .await
+        .unwrap();
+    let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP ROLE IF EXISTS {role}")))
+        .execute(&pg)
+        .await;
+    pg.close().await;
+}

@@ -1,8 +1,10 @@
 //! Live sheets across instances on one PostgreSQL database, by `LISTEN`/`NOTIFY` on
 //! [`CHANNEL`]: payload `"{instance} {session id}"`, an instance skipping its own. A burst
-//! of changes goes in one statement. Notifications sent while the listening connection is
-//! down are lost, so on reconnect every sheet here is woken once; a failed connection is
-//! retried every [`RETRY`]. SQLite has no relay.
+//! of changes goes in one statement, on one connection of its own. A notification that
+//! cannot be sent (the server down, no connection free) is sent again every [`RETRY`] with
+//! the changes made meanwhile, never dropped. Notifications sent while the listening
+//! connection is down are lost, so on reconnect every sheet here is woken once; a failed
+//! connection is retried every [`RETRY`]. SQLite has no relay.
 
 use std::sync::{Arc, Weak};
 
@@ -18,8 +20,13 @@ use crate::ids::SessionId;
 /// The PostgreSQL notification channel the instances share.
 pub const CHANNEL: &str = "scorekeeper_sessions";
 
-/// How long a failed listening connection waits before it is tried again.
+/// How long a failed listening connection, or a batch not sent, waits before it is tried
+/// again.
 const RETRY: Duration = Duration::from_secs(1);
+
+/// How long one try to send a batch waits for its connection (no connection free, the server
+/// down) before it waits [`RETRY`] and tries again with what changed meanwhile.
+const SEND_WAIT: Duration = Duration::from_secs(2);
 
 /// This instance's end of the relay, fed by [`super::Watchers::changed`].
 #[derive(Debug)]
@@ -36,16 +43,19 @@ impl Relay {
 
 impl Watchers {
     /// Joins the other instances on the PostgreSQL database at `url`: a dedicated listening
-    /// connection, a send pool of two, and their tasks (ending with these watchers). Errors: the
-    /// first connection fails (sheets here still work alone). A second call does nothing.
+    /// connection, a sending one (opened when first needed), and their tasks (ending with
+    /// these watchers). Errors: the first connection fails (sheets here still work alone).
+    /// A second call does nothing.
     pub async fn relay_through(&self, url: &str) -> Result<(), sqlx::Error> {
         if self.shared.relay.get().is_some() {
             return Ok(());
         }
         let listener = connect(url).await?;
+        // One task sends, one batch at a time: one connection is all it uses.
         let sender = PgPoolOptions::new()
-            .max_connections(2)
+            .max_connections(1)
             .min_connections(0)
+            .acquire_timeout(SEND_WAIT)
             .connect_lazy(url)?;
         let instance = instance_id();
         let (outbox, inbox) = mpsc::unbounded_channel();
@@ -76,15 +86,27 @@ fn instance_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Sends each batch of changed sessions as one statement; a failure is only logged (other
-/// instances' sheets catch up at reload).
+/// Changed sessions sent at most in one statement.
+const BATCH: usize = 256;
+
+/// Sends each batch of changed sessions as one statement; a batch that fails is sent again
+/// every [`RETRY`], with what changed meanwhile, until the server takes it. Ends when the
+/// watchers are gone.
 async fn send_changes(
     pool: PgPool,
     mut inbox: mpsc::UnboundedReceiver<SessionId>,
     instance: String,
 ) {
     let mut ids = Vec::new();
-    while inbox.recv_many(&mut ids, 256).await > 0 {
+    loop {
+        if ids.is_empty() && inbox.recv_many(&mut ids, BATCH).await == 0 {
+            return;
+        }
+        while ids.len() < BATCH
+            && let Ok(id) = inbox.try_recv()
+        {
+            ids.push(id);
+        }
         ids.sort_unstable();
         ids.dedup();
         let payloads: Vec<String> = ids.iter().map(|id| format!("{instance} {id}")).collect();
@@ -93,10 +115,18 @@ async fn send_changes(
             .bind(&payloads)
             .execute(&pool)
             .await;
-        if let Err(e) = sent {
-            tracing::warn!("live sheets of other instances not told of {ids:?}: {e}");
+        match sent {
+            Ok(_) => ids.clear(),
+            // Nobody here to tell any more (the watchers are gone): nothing to keep.
+            Err(_) if inbox.is_closed() => return,
+            Err(e) => {
+                tracing::warn!(
+                    "live sheets of other instances not yet told of {} sessions: {e}; trying again",
+                    ids.len()
+                );
+                tokio::time::sleep(RETRY).await;
+            }
         }
-        ids.clear();
     }
 }
 
