@@ -17,6 +17,7 @@ mod contract_pinochle_pages;
 mod copy_postgres;
 mod corrections;
 mod corrections_pages;
+mod engines_pages;
 mod exports;
 mod golden;
 mod hardening_api;
