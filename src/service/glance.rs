@@ -61,6 +61,30 @@ async fn with_current<R>(
     Ok(answer)
 }
 
+/// What a sheet may take back as session `id` now stands: the last standing hand ("undo
+/// last hand") and the payments that stand (a mis-tapped "Mark paid"), by event index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TakeBack {
+    /// The 0-based index of the last standing deal, if any.
+    pub last_hand: Option<usize>,
+    /// The 0-based indexes of the payments that stand.
+    pub payments: Vec<usize>,
+}
+
+/// [`TakeBack`] of session `id`, from the cached state: no history is read or folded.
+/// Errors: [`AppError::NotFound`].
+pub async fn take_back(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<TakeBack, AppError> {
+    with_current(pool, folds, id, |k| TakeBack {
+        last_hand: k.tip.last_standing_hand(),
+        payments: k.tip.window().payments().iter().map(|p| p.event).collect(),
+    })
+    .await
+}
+
 /// Where session `id` stands after its last event, from the cached state.
 /// Errors: [`AppError::NotFound`].
 pub async fn position(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Position, AppError> {

@@ -189,6 +189,20 @@ async fn assert_same(
             .and_then(|i| full.fold.hand_number(i)),
         "{at}: the last hand's number"
     );
+    assert_eq!(
+        tip.last_standing_hand(),
+        full.fold.last_standing_hand(),
+        "{at}: the hand Undo takes back"
+    );
+    let payments: Vec<usize> = (0..full.events())
+        .filter(|&i| full.fold.standing_kind(i) == Some(scorekeeper::session::EventKind::Payment))
+        .collect();
+    let take_back = service::take_back(pool.reader(), folds, id).await.unwrap();
+    assert_eq!(
+        (take_back.last_hand, take_back.payments),
+        (full.fold.last_standing_hand(), payments),
+        "{at}: what the sheet may take back"
+    );
     assert_eq!(tip.games(), full.fold.games(), "{at}: the games finished");
     assert_eq!(
         tip.last_finished(),

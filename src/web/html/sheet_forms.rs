@@ -11,8 +11,8 @@ use super::{error_page, form_map, offline, preview, sheet_routes};
 use crate::error::AppError;
 use crate::ids::SessionId;
 use crate::rules::GameInfo;
+use crate::service;
 use crate::service::clubs::{self, Access};
-use crate::service::{self, Loaded};
 use crate::session::{EventKind, NewEvent};
 use crate::web::AppState;
 use crate::web::auth::Viewer;
@@ -245,14 +245,14 @@ impl SheetPost {
         self.write(anchor, Built::FromForm, game).await
     }
 
-    /// An event found in the session's history (the hand an undo or payment a void takes
-    /// back): the session is replayed first, and let go before the write.
+    /// An event that takes back one that stands (the hand an undo or the payment a void
+    /// takes back), found in the session's cached state, not its history.
     async fn amendment<F>(&self, anchor: &str, build: F) -> Response
     where
-        F: FnOnce(&Loaded) -> Result<Value, AppError>,
+        F: FnOnce(&service::TakeBack) -> Result<Value, AppError>,
     {
         let (reader, folds) = (&self.state.reader, &self.state.folds);
-        let found = async { build(&*service::load(reader, folds, self.id).await?) };
+        let found = async { build(&service::take_back(reader, folds, self.id).await?) };
         self.write(anchor, Built::FromHistory, found).await
     }
 }
@@ -260,14 +260,11 @@ impl SheetPost {
 /// "Undo last hand": a `void` of the last standing hand; `expected_events` refuses it when
 /// another device changed the sheet.
 pub(super) async fn undo(post: SheetPost) -> Response {
-    post.amendment("#latest", |loaded| {
-        let last = loaded
-            .fold
-            .last_standing_hand()
-            .ok_or_else(|| AppError::BadRequest {
-                field: "event".into(),
-                message: "there is no hand to undo".into(),
-            })?;
+    post.amendment("#latest", |standing| {
+        let last = standing.last_hand.ok_or_else(|| AppError::BadRequest {
+            field: "event".into(),
+            message: "there is no hand to undo".into(),
+        })?;
         Ok(json!({ "type": EventKind::Void, "event": last, "reason": "undo last hand" }))
     })
     .await
@@ -291,9 +288,9 @@ pub(super) async fn void_payment(post: SheetPost) -> Response {
         .values
         .get("event")
         .and_then(|v| v.parse::<usize>().ok());
-    post.amendment("#settle", |loaded| {
+    post.amendment("#settle", |standing| {
         let event = event
-            .filter(|&i| loaded.fold.standing_kind(i) == Some(EventKind::Payment))
+            .filter(|i| standing.payments.contains(i))
             .ok_or_else(|| AppError::BadRequest {
                 field: "payment".into(),
                 message: "that payment is no longer on the sheet; reload the page".into(),

@@ -18,6 +18,8 @@ pub struct Tip {
     pub(super) core: Core,
     pub(super) events: usize,
     last_hand: Option<usize>,
+    /// The index of the last standing deal: what "undo last hand" undoes.
+    last_deal: Option<usize>,
     /// The latest rows, for the sheet.
     window: Window,
 }
@@ -43,6 +45,7 @@ impl Tip {
             },
             events: fold.events(),
             last_hand: fold.last_standing_hand().and_then(|i| fold.hand_number(i)),
+            last_deal: fold.last_standing_hand(),
             window: Window::of(fold),
         }
     }
@@ -76,6 +79,7 @@ impl Tip {
         let r = apply(&mut self.core, index, read, self.last_hand)?;
         if r.hand_number.is_some() {
             self.last_hand = r.hand_number;
+            self.last_deal = Some(index);
         }
         if !r.game_ends.is_empty() {
             self.core.finished.slim_older();
@@ -105,6 +109,12 @@ impl Tip {
     /// The number of the last hand standing ("hand 3"), which the next deal follows.
     pub fn last_hand(&self) -> Option<usize> {
         self.last_hand
+    }
+
+    /// The 0-based index of the last standing deal, which "undo last hand" voids, as
+    /// [`Fold::last_standing_hand`] gives it; `None` before any.
+    pub fn last_standing_hand(&self) -> Option<usize> {
+        self.last_deal
     }
 
     /// The row of the last event (or the opening ante's); `None` without either.
