@@ -228,6 +228,12 @@ pub enum SpecKind {
     Choice(&'static [(&'static str, &'static str)]),
     /// One of the listed whole numbers.
     NumberChoice(&'static [i64]),
+    /// Words, written as a string (a house game's name).
+    Text,
+    /// Whole numbers separated by commas (`26, 78`), written as a list of integers.
+    Numbers,
+    /// Amounts of money separated by commas (`3.00, -3.00`), written as a list of strings.
+    Amounts,
 }
 
 /// Every game's default `stake`, on the form and in the rules: "0.00", points only.
@@ -263,7 +269,12 @@ impl AgreementSpec {
                 .map(|(v, l)| (v.to_string(), l.to_string()))
                 .collect(),
             SpecKind::NumberChoice(n) => n.iter().map(|v| (v.to_string(), v.to_string())).collect(),
-            SpecKind::Money | SpecKind::Number | SpecKind::Tick => Vec::new(),
+            SpecKind::Money
+            | SpecKind::Number
+            | SpecKind::Tick
+            | SpecKind::Text
+            | SpecKind::Numbers
+            | SpecKind::Amounts => Vec::new(),
         }
     }
 
@@ -281,6 +292,7 @@ impl AgreementSpec {
     pub fn inputmode(&self) -> &'static str {
         match self.kind {
             SpecKind::Money => "decimal",
+            SpecKind::Text | SpecKind::Amounts => "text",
             _ => "numeric",
         }
     }
@@ -292,8 +304,19 @@ impl AgreementSpec {
             return Ok(None);
         }
         let bad = |m: String| RuleError::new(format!("agreements.{}", self.name), m);
+        let items = || text.split(',').map(str::trim).filter(|t| !t.is_empty());
         Ok(Some(match self.kind {
-            SpecKind::Money => Value::String(text.to_string()),
+            SpecKind::Money | SpecKind::Text => Value::String(text.to_string()),
+            SpecKind::Amounts => Value::Array(items().map(|t| Value::String(t.into())).collect()),
+            SpecKind::Numbers => Value::Array(
+                items()
+                    .map(|t| {
+                        t.parse::<i64>()
+                            .map(Value::from)
+                            .map_err(|_| bad(format!("\"{t}\" is not a whole number")))
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
             // Only what the menu offers: anything else is a tampered or stale form.
             SpecKind::Choice(choices) => {
                 if !choices.iter().any(|(value, _)| *value == text) {
@@ -328,6 +351,18 @@ pub fn agreements_from_form(
         }
     }
     Ok(agreements)
+}
+
+/// Agreements a table picks in one tap on the new-session form ("Hearts"): only values
+/// filled in, which the table can still change.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    /// The button's words ("Hearts").
+    pub label: &'static str,
+    /// How many usually sit at it, in words ("3–6 players").
+    pub players: &'static str,
+    /// The agreements it fills in, `(name, value as the form writes it)`.
+    pub agreements: &'static [(&'static str, &'static str)],
 }
 
 /// Starts an engine from agreements, players (seat order) and `opening_scores`.
@@ -366,6 +401,8 @@ pub struct GameInfo {
     pub to_make: Option<ToMakeFn>,
     /// The name of a session's variant ([`GameInfo::session_name`]); `None` without variants.
     pub variant_name: Option<NameFn>,
+    /// Agreements offered in one tap on the new-session form; empty for most games.
+    pub presets: &'static [Preset],
 }
 
 impl GameInfo {
@@ -390,7 +427,13 @@ impl GameInfo {
             meld: None,
             to_make: None,
             variant_name: None,
+            presets: &[],
         }
+    }
+
+    /// The same registration offering `presets` on the new-session form.
+    pub const fn with_presets(self, presets: &'static [Preset]) -> GameInfo {
+        GameInfo { presets, ..self }
     }
 
     /// The same registration naming each session by the variant its agreements choose.

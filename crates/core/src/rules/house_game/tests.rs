@@ -1,0 +1,1 @@
+//! House game sessions through `replay` (rules §1.12).
