@@ -280,7 +280,7 @@ mod tests {
 
     #[test]
     fn refusals_name_the_agreement_and_the_rule() {
-        let hearts = |extra: Value| {
+        let hearts = |extra: serde_json::Value| {
             let mut v = json!({"name": "Hearts"});
             v.as_object_mut()
                 .unwrap()
