@@ -35,7 +35,7 @@ pub use create::{NewSessionInput, create_linked_session, create_session, import,
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 pub use glance::{Glance, backfill_entries, glance, night_standing, position, stored_ledger};
 pub use kept::{ClubFacts, FactsWrite, Kept};
-pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
+pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list, own_games};
 pub(crate) use reading::entry_text;
 pub use reading::{game, kept, load};
 use reading::{load_fresh, load_tip, no_longer_replays};

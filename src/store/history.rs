@@ -141,6 +141,8 @@ pub struct HistoryRow {
     pub id: SessionId,
     /// The game id.
     pub game: String,
+    /// Its agreements, as stored (JSON text): a house game's name is there.
+    pub agreements: String,
     /// Its currency (ISO code).
     pub currency: String,
     /// When it was created.
@@ -169,7 +171,7 @@ pub async fn history(
 ) -> Result<Vec<HistoryRow>, sqlx::Error> {
     // Flags stored as 0/1 (SQLite bool, PostgreSQL BIGINT), read as `<> 0`.
     let mut sql = String::from(
-        "SELECT s.id, s.game, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) <> 0 AS archived, \
+        "SELECT s.id, s.game, s.agreements, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) <> 0 AS archived, \
          COALESCE(st.hands, 0) AS hands, COALESCE(st.closed, 0) <> 0 AS closed, \
          COALESCE(st.settled, 0) <> 0 AS settled \
          FROM sessions s LEFT JOIN session_meta m ON m.session_id = s.id \
@@ -381,6 +383,50 @@ pub async fn totals_by_game(
     .bind(person)
     .fetch_all(c)
     .await)
+}
+
+/// A person's sessions of game `game` with their agreements (JSON text), each with his
+/// totals in it: to count a house game's sessions by their names (rules §1.12).
+pub async fn results_with_agreements(
+    conn: &mut impl Connected,
+    person: PersonId,
+    game: &str,
+) -> Result<Vec<(String, TotalsRow)>, sqlx::Error> {
+    let rows: Vec<(String, i64, i64, i64, i64, i64, i64)> = on_either!(conn.either(), c => sqlx::query_as(
+        "SELECT s.agreements, r.net_cents, r.hands_bid, r.hands_made, r.hands_set, r.games_won, r.kitties_taken \
+         FROM player_names pn JOIN session_results r ON r.club_id = pn.club_id AND r.player = pn.name \
+         JOIN sessions s ON s.id = r.session_id WHERE pn.person_id = $1 AND r.game = $2 ORDER BY s.id",
+    )
+    .bind(person)
+    .bind(game)
+    .fetch_all(c)
+    .await)?;
+    Ok(rows
+        .into_iter()
+        .map(
+            |(
+                agreements,
+                net_cents,
+                hands_bid,
+                hands_made,
+                hands_set,
+                games_won,
+                kitties_taken,
+            )| {
+                let totals = TotalsRow {
+                    game: game.to_string(),
+                    nights: 1,
+                    net_cents,
+                    hands_bid,
+                    hands_made,
+                    hands_set,
+                    games_won,
+                    kitties_taken,
+                };
+                (agreements, totals)
+            },
+        )
+        .collect())
 }
 
 /// A person's bids by band: (band, bids, made).

@@ -149,6 +149,16 @@ pub trait Engine: Send + Sync {
     }
     /// What the next hand's form offers at this table (the lowest bid, the outcomes, …).
     fn hand_form(&self, table: &Table) -> HandFormSpec;
+    /// Whether the lowest score leads the game in progress (a house game where low wins,
+    /// rules §1.12); the highest by default.
+    fn low_leads(&self) -> bool {
+        false
+    }
+    /// Where the game in progress stands, in words for the first screen (who leads, how far
+    /// its end is, what ending it now would pay, money in `currency`); `None` by default.
+    fn outlook(&self, _table: &Table, _currency: &str) -> Option<String> {
+        None
+    }
 }
 
 /// One hand-form choice: the value sent, its label, and the most of it where counted.
@@ -337,6 +347,30 @@ impl AgreementSpec {
     }
 }
 
+/// `agreements` as a new-session form's `a.<name>` fields, the inverse of
+/// [`AgreementSpec::to_json`]: text as written, numbers in digits, lists comma-separated,
+/// yes or no; only the agreements `specs` offer.
+pub fn form_of_agreements(
+    specs: &[AgreementSpec],
+    agreements: &Map<String, Value>,
+) -> Vec<(String, String)> {
+    fn text(value: &Value) -> String {
+        match value {
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
+            Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(", "),
+            other => other.to_string(),
+        }
+    }
+    specs
+        .iter()
+        .filter_map(|s| {
+            let value = agreements.get(s.name)?;
+            Some((format!("a.{}", s.name), text(value)))
+        })
+        .collect()
+}
+
 /// The agreements object from a form's `a.<name>` fields. Errors name `agreements.<name>`.
 pub fn agreements_from_form(
     specs: &[AgreementSpec],
@@ -403,6 +437,9 @@ pub struct GameInfo {
     pub variant_name: Option<NameFn>,
     /// Agreements offered in one tap on the new-session form; empty for most games.
     pub presets: &'static [Preset],
+    /// Whether statistics count this game's sessions apart by [`GameInfo::session_name`]
+    /// (a house game's "Hearts" and "Gin Rummy", rules §1.12); else all under its name.
+    pub counted_by_session_name: bool,
 }
 
 impl GameInfo {
@@ -428,6 +465,15 @@ impl GameInfo {
             to_make: None,
             variant_name: None,
             presets: &[],
+            counted_by_session_name: false,
+        }
+    }
+
+    /// The same registration with statistics counted apart by each session's name.
+    pub const fn counted_by_session_name(self) -> GameInfo {
+        GameInfo {
+            counted_by_session_name: true,
+            ..self
         }
     }
 

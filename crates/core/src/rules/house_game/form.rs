@@ -7,11 +7,10 @@ use serde::Deserialize;
 
 use super::agreements::{Agreements, Settlement, Winner, or_list};
 use super::hand::{GameOver, WrittenHand};
-use super::settle;
 use super::{Event, HouseGame};
 use crate::rules::game::{Choice, HandFormSpec, Preset, STAKE_DEFAULT};
 use crate::rules::hand_form::{self, text, ticked};
-use crate::rules::{AgreementSpec, Field, RuleError, SpecKind, Table};
+use crate::rules::{AgreementSpec, Field, RuleError, SpecKind};
 
 /// The agreements the new-session form offers (rules §1.12; session-format `house_game`).
 pub static AGREEMENTS: &[AgreementSpec] = &[
@@ -265,9 +264,9 @@ impl Form {
 
 /// What the hand form offers (rules §1.12): `players` (each with his running total as the
 /// label), `chips` (±1, ±5, ±10 and the game's common values), `totals` (the allowed hand
-/// sums), `moon` (what the others score when one shoots the moon, where the totals are
-/// `t` and `t × (others)`), and a note on where the game stands.
-pub fn offer(game: &HouseGame, table: &Table) -> HandFormSpec {
+/// sums) and `moon` (what the others score when one shoots the moon, where the totals
+/// are `t` and `t × (others)`).
+pub fn offer(game: &HouseGame) -> HandFormSpec {
     let a = game.agreements();
     let players = game
         .players
@@ -314,7 +313,7 @@ pub fn offer(game: &HouseGame, table: &Table) -> HandFormSpec {
             ),
             ("moon", moon),
         ],
-        note: Some(standing(game, table)),
+        note: None,
     }
 }
 
@@ -324,44 +323,4 @@ fn signed(n: i64) -> String {
     } else {
         crate::rules::sheet::minus(n)
     }
-}
-
-/// Where the game in progress stands, in words: who leads, how far the target or how many
-/// hands are left, and what each would get if the game ended now (rules §1.12).
-pub fn standing(game: &HouseGame, table: &Table) -> String {
-    let a = game.agreements();
-    let game_no = game.games + 1;
-    if game.hands == 0 {
-        return format!("Game {game_no}: no hand yet.");
-    }
-    let totals: Vec<(String, i64)> = game
-        .players
-        .iter()
-        .cloned()
-        .zip(game.totals.iter().copied())
-        .collect();
-    let Ok(now) = settle::settle(a, &totals, &table.leftover_order()) else {
-        return format!("Game {game_no}, hand {}.", game.hands);
-    };
-    let leads = match &now.winner {
-        Some(w) => format!("{w} leads"),
-        None => format!("{} level in the lead", now.best.join(" and ")),
-    };
-    let mut parts = vec![format!(
-        "Game {game_no} after {} hands: {leads}",
-        game.hands
-    )];
-    if let Some(target) = a.target {
-        let top = game.totals.iter().max().copied().unwrap_or(0);
-        parts.push(format!("{} to go to {target}", target.saturating_sub(top)));
-    }
-    if let Some(hands) = a.hands {
-        parts.push(format!("{} hands left", hands.saturating_sub(game.hands)));
-    }
-    let money: Vec<String> = game
-        .players
-        .iter()
-        .map(|p| format!("{p} {}", settle::signed(now.postings.net(p))))
-        .collect();
-    format!("{}. Ending now: {}.", parts.join("; "), money.join(", "))
 }

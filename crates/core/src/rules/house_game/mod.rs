@@ -13,7 +13,7 @@ mod tests;
 
 use serde_json::{Map, Value};
 
-use self::agreements::{Agreements, RULE, Settlement};
+use self::agreements::{Agreements, RULE, Settlement, Winner};
 use self::hand::{GameOver, WrittenHand};
 use crate::rules::game::HandFormSpec;
 use crate::rules::sheet::minus;
@@ -31,7 +31,8 @@ pub static GAME: GameInfo = GameInfo::typed::<HouseGame, form::Form>(
     form::AGREEMENTS,
 )
 .with_variant_name(session_name)
-.with_presets(form::PRESETS);
+.with_presets(form::PRESETS)
+.counted_by_session_name();
 
 /// A house game session's name: its agreed `name` ("Hearts"), `None` when not given.
 pub fn session_name(agreements: &Map<String, Value>) -> Option<String> {
@@ -301,8 +302,50 @@ impl Game for HouseGame {
         })
     }
 
-    fn hand_form(&self, table: &Table) -> HandFormSpec {
-        form::offer(self, table)
+    fn hand_form(&self, _table: &Table) -> HandFormSpec {
+        form::offer(self)
+    }
+
+    fn low_leads(&self) -> bool {
+        self.agreements.winner == Winner::Low
+    }
+
+    /// Who leads, how far the target is or how many hands are left, and what each would
+    /// get if the game ended now, odd cents from the dealer's left (rules §1.12).
+    fn outlook(&self, table: &Table, currency: &str) -> Option<String> {
+        let game_no = self.games + 1;
+        if self.hands == 0 {
+            return Some(format!("Game {game_no}: no hand yet."));
+        }
+        let totals: Vec<(String, i64)> = self
+            .players
+            .iter()
+            .cloned()
+            .zip(self.totals.iter().copied())
+            .collect();
+        let now = settle::settle(&self.agreements, &totals, &table.leftover_order()).ok()?;
+        let leads = match &now.winner {
+            Some(w) => format!("{w} leads"),
+            None => format!("{} lead together", now.best.join(" and ")),
+        };
+        let mut parts = vec![format!("Game {game_no}, {} hands: {leads}", self.hands)];
+        if let Some(target) = self.agreements.target {
+            let top = self.totals.iter().max().copied().unwrap_or(0);
+            parts.push(format!("{} to go to {target}", target.saturating_sub(top)));
+        }
+        if let Some(hands) = self.agreements.hands {
+            parts.push(format!("{} hands left", hands.saturating_sub(self.hands)));
+        }
+        let money: Vec<String> = self
+            .players
+            .iter()
+            .map(|p| format!("{p} {}", now.postings.net(p).shown_signed(currency)))
+            .collect();
+        Some(format!(
+            "{}. Ending now pays: {}.",
+            parts.join("; "),
+            money.join(", ")
+        ))
     }
 
     /// The running totals of the game in progress, `{"Al": 10, …}` in seat order.
