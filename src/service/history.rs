@@ -377,8 +377,11 @@ async fn named_games(
             continue;
         }
         let mut split: Vec<TotalsRow> = Vec::new();
-        for (agreements, t) in hs::results_with_agreements(conn, id, &row.game).await? {
-            let name = session_game_name(&row.game, &agreements);
+        for named in hs::results_with_agreements(conn, id, &row.game).await? {
+            let (name, t) = (
+                session_game_name(&row.game, &named.agreements),
+                named.totals,
+            );
             match split.iter_mut().find(|s| s.game == name) {
                 Some(s) => add_totals(s, &t),
                 None => split.push(TotalsRow { game: name, ..t }),

@@ -13,11 +13,13 @@ use crate::ids::PersonId;
 use crate::ids::SessionId;
 
 mod facts;
+mod named;
 
 pub use facts::{
     add_new_players, apply_facts_delta, backlog, bind_facts_delta, player_totals_rows,
     push_facts_delta, replace_session_facts, stored_facts,
 };
+pub use named::results_with_agreements;
 
 /// The person behind `name`: the one it points at, else the one displayed as it (a renamed
 /// player sitting under the new name), else a new person.
@@ -383,50 +385,6 @@ pub async fn totals_by_game(
     .bind(person)
     .fetch_all(c)
     .await)
-}
-
-/// A person's sessions of game `game` with their agreements (JSON text), each with his
-/// totals in it: to count a house game's sessions by their names (rules §1.12).
-pub async fn results_with_agreements(
-    conn: &mut impl Connected,
-    person: PersonId,
-    game: &str,
-) -> Result<Vec<(String, TotalsRow)>, sqlx::Error> {
-    let rows: Vec<(String, i64, i64, i64, i64, i64, i64)> = on_either!(conn.either(), c => sqlx::query_as(
-        "SELECT s.agreements, r.net_cents, r.hands_bid, r.hands_made, r.hands_set, r.games_won, r.kitties_taken \
-         FROM player_names pn JOIN session_results r ON r.club_id = pn.club_id AND r.player = pn.name \
-         JOIN sessions s ON s.id = r.session_id WHERE pn.person_id = $1 AND r.game = $2 ORDER BY s.id",
-    )
-    .bind(person)
-    .bind(game)
-    .fetch_all(c)
-    .await)?;
-    Ok(rows
-        .into_iter()
-        .map(
-            |(
-                agreements,
-                net_cents,
-                hands_bid,
-                hands_made,
-                hands_set,
-                games_won,
-                kitties_taken,
-            )| {
-                let totals = TotalsRow {
-                    game: game.to_string(),
-                    nights: 1,
-                    net_cents,
-                    hands_bid,
-                    hands_made,
-                    hands_set,
-                    games_won,
-                    kitties_taken,
-                };
-                (agreements, totals)
-            },
-        )
-        .collect())
 }
 
 /// A person's bids by band: (band, bids, made).

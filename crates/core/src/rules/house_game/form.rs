@@ -263,7 +263,7 @@ impl Form {
 }
 
 /// What the hand form offers (rules §1.12): `players` (each with his running total as the
-/// label), `chips` (±1, ±5, ±10 and the game's common values), `totals` (the allowed hand
+/// label), `chips` (±1, ±5, ±10 and the smallest hand total), `totals` (the allowed hand
 /// sums) and `moon` (what the others score when one shoots the moon, where the totals
 /// are `t` and `t × (others)`).
 pub fn offer(game: &HouseGame) -> HandFormSpec {
@@ -274,12 +274,9 @@ pub fn offer(game: &HouseGame) -> HandFormSpec {
         .zip(&game.totals)
         .map(|(p, t)| Choice::new(p, t.to_string()))
         .collect();
+    // The game's own common value: its smallest hand total (Hearts' 26), one player's all.
     let mut chips: Vec<i64> = vec![-10, -5, -1, 1, 5, 10];
-    for common in a.hand_totals.iter().chain(a.target.as_slice()) {
-        if *common > 10 && a.target != Some(*common) && !chips.contains(common) {
-            chips.push(*common);
-        }
-    }
+    chips.extend(a.hand_totals.iter().copied().filter(|t| *t > 10).min());
     let others = game.players.len() as i64 - 1;
     let moon: Vec<Choice> = a
         .hand_totals
