@@ -87,7 +87,7 @@ pub struct Written {
     hand_totals: Vec<i64>,
     #[serde(default)]
     settlement: Settlement,
-    payouts: Option<Vec<Money>>,
+    payouts: Option<Vec<serde_json::Value>>,
     #[serde(default)]
     stake: Stake,
 }
@@ -135,7 +135,7 @@ fn positive(field: &str, value: Option<i64>, what: &str) -> Result<Option<i64>, 
 /// The payouts as agreed: given exactly with `by_place`, summing to zero.
 fn check_payouts(
     settlement: Settlement,
-    payouts: Option<Vec<Money>>,
+    payouts: Option<Vec<serde_json::Value>>,
 ) -> Result<Vec<Money>, RuleError> {
     let payouts = match (settlement, payouts) {
         (Settlement::ByPlace, Some(p)) => p,
@@ -153,6 +153,21 @@ fn check_payouts(
         }
         (_, None) => return Ok(Vec::new()),
     };
+    // Each amount is money written as a string; refusals name the place, best first.
+    let payouts = payouts
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let place = i + 1;
+            let text = v.as_str().ok_or_else(|| {
+                refused(
+                    "payouts",
+                    format!("place {place}: write the amount as text, like \"3.00\""),
+                )
+            })?;
+            Money::parse(text).map_err(|e| refused("payouts", format!("place {place}: {e}")))
+        })
+        .collect::<Result<Vec<Money>, RuleError>>()?;
     let mut sum = Money::ZERO;
     for amount in &payouts {
         sum = sum

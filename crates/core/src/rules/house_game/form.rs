@@ -82,7 +82,7 @@ pub static AGREEMENTS: &[AgreementSpec] = &[
         label: "Amount per place (by place)",
         kind: SpecKind::Amounts,
         default: "",
-        help: "Only when paying by place: one amount per player, best place first, adding up to 0 (3.00, 1.00, -1.00, -3.00) (rules §1.12).",
+        help: "Only when paying by place: one amount per player, best place first, adding up to 0; four players might agree 3, 1, -1, -3 (rules §1.12).",
     },
 ];
 
