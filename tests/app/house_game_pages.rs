@@ -92,6 +92,42 @@ async fn the_presets_fill_in_the_agreements_in_one_tap() {
     );
 }
 
+/// A club's own house game is offered first, with its agreements, the next time.
+#[tokio::test]
+async fn a_clubs_own_house_game_is_offered_first_next_time() {
+    let app = TestApp::new().await;
+    let (club, cookie) = app.new_club("Thursday").await;
+    let own: SessionDoc = serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "house_game", "currency": "USD",
+        "agreements": {"name": "Spite and Malice", "target": 250, "stake": "0.10"},
+        "players": ["Ann", "Bob"], "events": []
+    }))
+    .unwrap();
+    import_to_club(&app, club, &own).await;
+    let form = app.page(&cookie, "/sessions/new?game=house_game").await;
+    let offered = common::html::select_text(&form, "nav.presets a b");
+    assert_eq!(
+        offered.first().map(String::as_str),
+        Some("Spite and Malice"),
+        "{offered:?}"
+    );
+    assert_eq!(
+        offered.len(),
+        7,
+        "the club's own, then the six presets: {offered:?}"
+    );
+    let link = common::html::select_attr(&form, "nav.presets a", "href")[0].replace("&amp;", "&");
+    let filled = app.page(&cookie, &link).await;
+    assert!(
+        has(&filled, "input[name='a.target'][value='250']"),
+        "{filled}"
+    );
+    assert!(
+        has(&filled, "input[name='a.stake'][value='0.10']"),
+        "{filled}"
+    );
+}
+
 /// HG-02's first two hands through the form, the second a shot moon in one tap; a hand of
 /// 25 refused in the table's words with nothing written; the first screen names the
 /// leader (lowest: Cy at 0) and what ending now would pay: totals Ann 36, Bob 32, Cy 0,
@@ -288,6 +324,39 @@ async fn a_night_of_hearts_and_pinochle_settles_both_and_hledger_balances() {
     if let Some(balances) = common::nights::hledger_balances(&journal.body, "hearts-night") {
         assert_eq!(balances, Default::default(), "hledger: everyone square");
     }
+    // Another Hearts night and a Gin Rummy session (HG-01, Ann +0.65): Ann's page counts
+    // her two Hearts sessions together, apart from Gin Rummy, each under its own name.
+    import_to_club(&app, club, &doc).await;
+    let gin: SessionDoc = serde_json::from_value(json!({
+        "format": "scorekeeper/session@1", "game": "house_game", "currency": "USD",
+        "agreements": {"name": "Gin Rummy", "stake": "0.01", "target": 100},
+        "players": ["Ann", "Bob"],
+        "events": [{"type": "hand", "points": {"Ann": 25}}, {"type": "hand", "points": {"Bob": 40}},
+            {"type": "hand", "points": {"Ann": 80}}, {"type": "close"}]
+    }))
+    .unwrap();
+    import_to_club(&app, club, &gin).await;
     let history = app.page(&cookie, &format!("/clubs/{club}/history")).await;
-    assert!(history.contains("Hearts"), "{history}");
+    let listed = common::html::select_text(&history, "ul.history");
+    assert!(listed.iter().any(|l| l.contains("Gin Rummy")), "{history}");
+    assert!(
+        !listed.iter().any(|l| l.contains("House game")),
+        "{history}"
+    );
+    let ann = common::person(&history, "Ann");
+    let page = app
+        .page(&cookie, &format!("/clubs/{club}/players/{ann}"))
+        .await;
+    let row = |game: &str| common::html::select_text(&page, &format!("tr[data-game='{game}'] td"));
+    assert_eq!(
+        row("Hearts")[..2],
+        ["2".to_string(), "−\u{2060}$17.00".to_string()],
+        "{page}"
+    );
+    assert_eq!(
+        row("Gin Rummy")[..2],
+        ["1".to_string(), "$0.65".to_string()],
+        "{page}"
+    );
+    assert!(row("house_game").is_empty(), "{page}");
 }

@@ -282,12 +282,7 @@ pub fn offer(game: &HouseGame) -> HandFormSpec {
         .hand_totals
         .iter()
         .filter(|t| **t > 0 && others > 1 && a.hand_totals.contains(&(**t * others)))
-        .map(|t| {
-            Choice::new(
-                t.to_string(),
-                format!("shot the moon: {t} to every other player"),
-            )
-        })
+        .map(|t| Choice::new(t.to_string(), format!("{t} to every other player")))
         .take(1)
         .collect();
     HandFormSpec {
