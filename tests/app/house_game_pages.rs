@@ -219,28 +219,11 @@ fn hearts_evening() -> (SessionDoc, [i64; 4]) {
         [0, 26, 0, 0],
         [26, 0, 0, 0],
     ];
-    let mut events: Vec<Value> = hands
-        .iter()
-        .map(|h| {
-            let points: serde_json::Map<String, Value> = FOUR
-                .iter()
-                .zip(h)
-                .map(|(p, n)| (p.to_string(), json!(n)))
-                .collect();
-            json!({"type": "hand", "points": points})
-        })
-        .collect();
-    events.push(json!({"type": "close"}));
     let totals: Vec<i64> = (0..4).map(|i| hands.iter().map(|h| h[i]).sum()).collect();
     let sum: i64 = totals.iter().sum();
     let nets = [0, 1, 2, 3].map(|i| 5 * (sum - 4 * totals[i]));
-    let doc = serde_json::from_value(json!({
-        "format": "scorekeeper/session@1", "game": "house_game", "currency": "USD",
-        "agreements": {"name": "Hearts", "stake": "0.05", "winner": "low", "target": 100,
-            "hand_totals": [26, 78]},
-        "players": FOUR, "events": events
-    }))
-    .unwrap();
+    let doc = common::tables::hearts(FOUR, &hands, &[json!({"type": "close"})]);
+    let doc = serde_json::from_value(doc).unwrap();
     (doc, nets)
 }
 

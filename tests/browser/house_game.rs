@@ -20,7 +20,7 @@ use common::browser::{
     text_of, wait_for,
 };
 use common::entry::{Taps, events, open_session};
-use common::tables::{doc, largest_tables};
+use common::tables::largest_tables;
 use serde_json::{Value, json};
 use thirtyfour::prelude::*;
 
@@ -31,24 +31,7 @@ const FOUR: [&str; 4] = ["Al", "Bo", "Cy", "Di"];
 /// Bo 32, Cy 13, Di 36.
 fn hearts() -> Value {
     let hands = [[10, 6, 0, 10], [26, 26, 0, 26], [13, 0, 13, 0]];
-    let events: Vec<Value> = hands
-        .iter()
-        .map(|h| {
-            let points: serde_json::Map<String, Value> = FOUR
-                .iter()
-                .zip(h)
-                .map(|(p, n)| (p.to_string(), json!(n)))
-                .collect();
-            json!({"type": "hand", "points": points})
-        })
-        .collect();
-    doc(
-        "house_game",
-        json!({"name": "Hearts", "winner": "low", "target": 100, "hand_totals": [26, 78],
-            "stake": "0.05"}),
-        &FOUR,
-        json!(events),
-    )
+    common::tables::hearts(FOUR, &hands, &[])
 }
 
 /// Taps the add-chip `label` ("+5") under `player`'s number on the next-hand form.

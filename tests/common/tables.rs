@@ -482,3 +482,27 @@ fn poker_hands(seats: &[&'static str]) -> Vec<Value> {
         })
         .collect()
 }
+
+/// A Hearts session as the preset makes it (rules §1.12: low wins, to 100, each hand 26 or
+/// 78, 0.05 a point) at four `players`, each hand's points in seat order, then `more`.
+pub fn hearts(players: [&str; 4], hands: &[[i64; 4]], more: &[Value]) -> Value {
+    let mut events: Vec<Value> = hands
+        .iter()
+        .map(|h| {
+            let points: serde_json::Map<String, Value> = players
+                .iter()
+                .zip(h)
+                .map(|(p, n)| (p.to_string(), json!(n)))
+                .collect();
+            json!({"type": "hand", "points": points})
+        })
+        .collect();
+    events.extend_from_slice(more);
+    doc(
+        "house_game",
+        json!({"name": "Hearts", "winner": "low", "target": 100, "hand_totals": [26, 78],
+            "stake": "0.05"}),
+        &players,
+        json!(events),
+    )
+}

@@ -81,6 +81,15 @@ impl HouseGame {
         )
     }
 
+    /// The game in progress' totals by player, seat order, in points.
+    fn named_totals(&self) -> Vec<(String, i64)> {
+        self.players
+            .iter()
+            .cloned()
+            .zip(self.totals.iter().copied())
+            .collect()
+    }
+
     fn cells(&self, totals: &[i64]) -> Vec<Cell> {
         self.players
             .iter()
@@ -143,12 +152,7 @@ impl HouseGame {
     /// Ends the game in progress `how` (`"target"`, `"hands"`, `"game_over"`): paid by the
     /// agreed settlement with odd cents from `table`'s last dealer's left; fresh totals.
     fn finish(&mut self, table: &Table, how: &str) -> Result<Finished, RuleError> {
-        let totals: Vec<(String, i64)> = self
-            .players
-            .iter()
-            .cloned()
-            .zip(self.totals.iter().copied())
-            .collect();
+        let totals = self.named_totals();
         let leftover = table.leftover_order();
         let settled = settle::settle(&self.agreements, &totals, &leftover)?;
         let game = FinishedGame {
@@ -317,12 +321,7 @@ impl Game for HouseGame {
         if self.hands == 0 {
             return Some(format!("Game {game_no}: no hand yet."));
         }
-        let totals: Vec<(String, i64)> = self
-            .players
-            .iter()
-            .cloned()
-            .zip(self.totals.iter().copied())
-            .collect();
+        let totals = self.named_totals();
         let now = settle::settle(&self.agreements, &totals, &table.leftover_order()).ok()?;
         let leads = match &now.winner {
             Some(w) => format!("{w} leads"),
