@@ -159,6 +159,11 @@ pub trait Engine: Send + Sync {
     fn outlook(&self, _table: &Table, _currency: &str) -> Option<String> {
         None
     }
+    /// The session's game as the table named it (a house game's "Hearts"), for the sheet's
+    /// heading; `None` keeps the game's own name.
+    fn session_name(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One hand-form choice: the value sent, its label, and the most of it where counted.

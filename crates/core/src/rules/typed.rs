@@ -204,6 +204,10 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn outlook(&self, _table: &Table, _currency: &str) -> Option<String> {
         None
     }
+    /// [`Engine::session_name`]: the game's own name by default.
+    fn session_name(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The refusal of a kind `G` does not know, citing [`Game::RULE`].
@@ -321,6 +325,9 @@ impl<G: Game> Engine for Typed<G> {
     }
     fn outlook(&self, table: &Table, currency: &str) -> Option<String> {
         self.0.outlook(table, currency)
+    }
+    fn session_name(&self) -> Option<String> {
+        self.0.session_name()
     }
 }
 

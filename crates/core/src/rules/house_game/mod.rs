@@ -310,6 +310,11 @@ impl Game for HouseGame {
         form::offer(self)
     }
 
+    /// The agreed `name` ("Hearts").
+    fn session_name(&self) -> Option<String> {
+        Some(self.agreements.name.clone())
+    }
+
     fn low_leads(&self) -> bool {
         self.agreements.winner == Winner::Low
     }
