@@ -167,14 +167,15 @@ impl HouseGame {
             "hands" => "the agreed hands were played",
             _ => "the table ended it",
         };
+        // The sheet names a sole winner itself; a shared win is said here.
         let who = match &settled.winner {
-            Some(w) => format!("{w} wins"),
-            None => format!("{best} share the win"),
+            Some(_) => String::new(),
+            None => format!("; {best} share the win"),
         };
         let end = GameEnd {
             winner: settled.winner.clone(),
             at: at.map(|(_, t)| *t),
-            how: format!("{reached}; {who}"),
+            how: format!("{reached}{who}"),
             award: None,
             settlement: settled.words.clone(),
             fresh: Vec::new(),
