@@ -137,6 +137,7 @@ registry! {
     two_handed_pinochle => "games/two_handed_pinochle/hand_form.html",
     auction_game => "games/auction_game/hand_form.html",
     poker => "games/poker/hand_form.html",
+    house_game => "games/house_game/hand_form.html",
 }
 
 /// The registered game with this id.

@@ -29,6 +29,8 @@ ASSETS.push(versioned('preview.js'));
 // wait for the server; the meld field is typed as ever); and the poker form's card picker,
 // which needs no server at all.
 ASSETS.push(versioned('meld.js'), versioned('meld.css'), versioned('cards.js'));
+// A house game's hand form (chips, new totals, the hand's sum): no server needed either.
+ASSETS.push(versioned('house.js'));
 // Pages kept at most; the oldest kept goes first.
 var KEPT = 40;
 

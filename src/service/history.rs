@@ -192,7 +192,7 @@ pub async fn history(
     let entries = rows
         .into_iter()
         .map(|row| HistoryEntry {
-            game_name: game_name(&row.game),
+            game_name: session_game_name(&row.game, &row.agreements),
             results: results
                 .iter()
                 .filter(|r| r.session_id == row.id)
@@ -316,6 +316,7 @@ pub async fn player(
         .ok_or_else(|| AppError::NotFound(format!("there is no player {id}")))?;
     let names = hs::names_of(&mut conn, id).await?;
     let by_game = hs::totals_by_game(&mut conn, id).await?;
+    let by_game = named_games(&mut conn, id, by_game).await?;
     let all = all_games(&by_game);
     let bands = hs::bands(&mut conn, id).await?;
     let played = crate::store::nights::played_of(&mut conn, club, id).await?;
@@ -359,17 +360,54 @@ pub async fn player(
     })
 }
 
+/// `by_game` with the games whose sessions are named by their agreements (a house game's
+/// `name`, rules §1.12) split by those names, so a club's "Hearts" nights count together
+/// and apart from its "Gin Rummy": such a row's `game` is then the name itself, which
+/// [`game_name`] shows as it is. Other games are kept as they are.
+async fn named_games(
+    conn: &mut impl Connected,
+    id: PersonId,
+    by_game: Vec<TotalsRow>,
+) -> Result<Vec<TotalsRow>, AppError> {
+    let mut named = Vec::new();
+    for row in by_game {
+        let by_name = crate::registry::game(&row.game).is_some_and(|g| g.counted_by_session_name);
+        if !by_name {
+            named.push(row);
+            continue;
+        }
+        let mut split: Vec<TotalsRow> = Vec::new();
+        for named in hs::results_with_agreements(conn, id, &row.game).await? {
+            let (name, t) = (
+                session_game_name(&row.game, &named.agreements),
+                named.totals,
+            );
+            match split.iter_mut().find(|s| s.game == name) {
+                Some(s) => add_totals(s, &t),
+                None => split.push(TotalsRow { game: name, ..t }),
+            }
+        }
+        named.extend(split);
+    }
+    Ok(named)
+}
+
+/// Adds `t`'s counts and money into `into`.
+fn add_totals(into: &mut TotalsRow, t: &TotalsRow) {
+    into.nights += t.nights;
+    into.net_cents = into.net_cents.saturating_add(t.net_cents);
+    into.hands_bid += t.hands_bid;
+    into.hands_made += t.hands_made;
+    into.hands_set += t.hands_set;
+    into.games_won += t.games_won;
+    into.kitties_taken += t.kitties_taken;
+}
+
 /// A player's totals over every game, from his totals by game.
 fn all_games(by_game: &[TotalsRow]) -> TotalsRow {
     let mut all = TotalsRow::default();
     for t in by_game {
-        all.nights += t.nights;
-        all.net_cents = all.net_cents.saturating_add(t.net_cents);
-        all.hands_bid += t.hands_bid;
-        all.hands_made += t.hands_made;
-        all.hands_set += t.hands_set;
-        all.games_won += t.games_won;
-        all.kitties_taken += t.kitties_taken;
+        add_totals(&mut all, t);
     }
     all
 }

@@ -48,6 +48,30 @@ pub async fn last_session(
     Ok(store::last_session(&mut conn, club, game).await?)
 }
 
+/// The agreements of the club's own sessions of `game` that name their game (a house
+/// game's `name`, rules §1.12), one per name, the latest first: the new-session form
+/// offers them before the game's presets. At most the latest 200 sessions are read.
+pub async fn own_games(
+    pool: &ReadPool,
+    club: ClubId,
+    game: &str,
+) -> Result<Vec<(String, serde_json::Map<String, serde_json::Value>)>, AppError> {
+    let Some(registered) = crate::registry::game(game).filter(|g| g.counted_by_session_name) else {
+        return Ok(Vec::new());
+    };
+    let mut conn = pool.acquire().await?;
+    let mut own: Vec<(String, serde_json::Map<String, serde_json::Value>)> = Vec::new();
+    for text in store::agreements_of_game(&mut conn, club, game, 200).await? {
+        let agreements: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&text).unwrap_or_default();
+        let name = registered.session_name(&agreements);
+        if !own.iter().any(|(n, _)| *n == name) {
+            own.push((name, agreements));
+        }
+    }
+    Ok(own)
+}
+
 /// The ids of every session of `club`, oldest first.
 pub async fn club_session_ids(pool: &ReadPool, club: ClubId) -> Result<Vec<SessionId>, AppError> {
     let mut conn = pool.acquire().await?;

@@ -37,7 +37,7 @@ pub use glance::{
     Glance, TakeBack, backfill_entries, glance, night_standing, position, stored_ledger, take_back,
 };
 pub use kept::{ClubFacts, FactsWrite, Kept};
-pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list};
+pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list, own_games};
 pub(crate) use reading::entry_text;
 pub use reading::{game, kept, load};
 use reading::{load_fresh, load_tip, no_longer_replays};

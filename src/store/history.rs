@@ -13,11 +13,13 @@ use crate::ids::PersonId;
 use crate::ids::SessionId;
 
 mod facts;
+mod named;
 
 pub use facts::{
     add_new_players, apply_facts_delta, backlog, bind_facts_delta, player_totals_rows,
     push_facts_delta, replace_session_facts, stored_facts,
 };
+pub use named::results_with_agreements;
 
 /// The person behind `name`: the one it points at, else the one displayed as it (a renamed
 /// player sitting under the new name), else a new person.
@@ -141,6 +143,8 @@ pub struct HistoryRow {
     pub id: SessionId,
     /// The game id.
     pub game: String,
+    /// Its agreements, as stored (JSON text): a house game's name is there.
+    pub agreements: String,
     /// Its currency (ISO code).
     pub currency: String,
     /// When it was created.
@@ -169,7 +173,7 @@ pub async fn history(
 ) -> Result<Vec<HistoryRow>, sqlx::Error> {
     // Flags stored as 0/1 (SQLite bool, PostgreSQL BIGINT), read as `<> 0`.
     let mut sql = String::from(
-        "SELECT s.id, s.game, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) <> 0 AS archived, \
+        "SELECT s.id, s.game, s.agreements, s.currency, s.created_at, m.title, COALESCE(m.archived, 0) <> 0 AS archived, \
          COALESCE(st.hands, 0) AS hands, COALESCE(st.closed, 0) <> 0 AS closed, \
          COALESCE(st.settled, 0) <> 0 AS settled \
          FROM sessions s LEFT JOIN session_meta m ON m.session_id = s.id \

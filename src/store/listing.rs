@@ -124,6 +124,24 @@ pub async fn last_session(
         .await)
 }
 
+/// The agreements (JSON text) of the club's latest `limit` sessions of `game`, newest
+/// first: what the new-session form offers again (a house game's own games, rules §1.12).
+pub async fn agreements_of_game(
+    conn: &mut impl Connected,
+    club: ClubId,
+    game: &str,
+    limit: i64,
+) -> Result<Vec<String>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT agreements FROM sessions WHERE club_id = $1 AND game = $2 ORDER BY id DESC LIMIT $3",
+    )
+    .bind(club)
+    .bind(game)
+    .bind(limit)
+    .fetch_all(c)
+    .await)
+}
+
 /// The ids of every session of `club`, oldest first (for the whole-club export).
 pub async fn club_session_ids(
     conn: &mut impl Connected,

@@ -36,7 +36,8 @@ pub use backfill::{append_missing_entry, seqs_without_entry};
 use either::on_either;
 pub use either::{Connected, Rows};
 pub use listing::{
-    PLAYER_SEPARATOR, SessionSummaryRow, club_session_ids, last_session, list_sessions,
+    PLAYER_SEPARATOR, SessionSummaryRow, agreements_of_game, club_session_ids, last_session,
+    list_sessions,
 };
 pub use pools::{PoolSettings, Pooled, ReadPool, Tx, WritePool};
 

@@ -243,7 +243,7 @@ fn games_lists_every_registered_game_one_a_line() {
 /// comments; every balance list sums to zero).
 #[test]
 fn every_example_replays_to_its_hand_worked_balances() {
-    let expected: [(&str, Value, Value); 9] = [
+    let expected: [(&str, Value, Value); 10] = [
         // 4 at the table, 0.05 a unit, spades double. Bob's 250 ♥ made: 2 units = 0.10 from
         // each of 3; Carla's 300 ♠ failed: 3 units × 2 (♠) × 2 (failed) = 0.60 to each of 3;
         // Ann's 350 ♦ made: 4 units = 0.20 from each; Dave's 280 ♣ conceded before the
@@ -315,6 +315,15 @@ fn every_example_replays_to_its_hand_worked_balances() {
             "auction_game",
             json!({"Hugo": "0.25", "Ines": "-0.50", "Jan": "0.25"}),
             json!([["Hugo", null], ["Jan", null]]),
+        ),
+        // Hearts, low wins, to 100 (rules §1.12): Pia shoots the moon in hand 2; Nora's 101
+        // ends game 1 on hand 7 and Pia's 16 is lowest. Totals 101, 78, 16, 39 (S = 234):
+        // nets 0.05 × (234 − 4s) = −8.50, −3.90, +8.50, +3.90. Game 2's one hand is
+        // unfinished at the close and pays nothing.
+        (
+            "house_game",
+            json!({"Nora": "-8.50", "Owen": "-3.90", "Pia": "8.50", "Quin": "3.90"}),
+            json!([["Pia", {"Nora": 101, "Owen": 78, "Pia": 16, "Quin": 39}]]),
         ),
     ];
     let listed: Vec<&str> = expected.iter().map(|(game, _, _)| *game).collect();

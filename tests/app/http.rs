@@ -1126,6 +1126,28 @@ fn what_if_cases() -> Vec<WhatIf> {
             cells: vec![("Ann", "−$0.50 −$0.50"), ("Bob", "+$0.50 $0.50")],
             needs: None,
         },
+        // §1.12: Hearts, a hand of 26 (Cy left empty scores 0): each adds his points to
+        // his total; no game ends, so no money moves.
+        WhatIf {
+            game: "house_game",
+            players: FOUR,
+            agreements: json!({"name": "Hearts", "winner": "low", "target": 100,
+                "hand_totals": [26, 78], "stake": "0.05"}),
+            form: vec![
+                ("dealer", "Dee"),
+                ("points.Ann", "10"),
+                ("points.Bob", "6"),
+                ("points.Cy", ""),
+                ("points.Dee", "10"),
+            ],
+            cells: vec![
+                ("Ann", "+10 10"),
+                ("Bob", "+6 6"),
+                ("Cy", "0 0"),
+                ("Dee", "+10 10"),
+            ],
+            needs: None,
+        },
     ]
 }
 

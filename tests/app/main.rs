@@ -23,6 +23,7 @@ mod golden;
 mod hardening_api;
 mod hardening_replay;
 mod history_pages;
+mod house_game_pages;
 mod http;
 mod instance_writes;
 mod instances;

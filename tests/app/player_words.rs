@@ -583,6 +583,12 @@ async fn new_session_refusals_name_the_form_field() {
             for (seat, name) in &seats {
                 form.push((seat.clone(), (*name).to_string()));
             }
+            // Words the table must write (a house game's name) are written.
+            for spec in r.game.agreements {
+                if matches!(spec.kind, scorekeeper::rules::game::SpecKind::Text) {
+                    form.push((format!("a.{}", spec.name), "Our game".into()));
+                }
+            }
             for (k, v) in change {
                 form.retain(|(f, _)| *f != k);
                 form.push((k, v));

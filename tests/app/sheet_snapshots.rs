@@ -22,6 +22,7 @@ use common::html::form_values;
 use common::{TestApp, golden_fixtures};
 use scorekeeper::format::{SessionDoc, replay};
 use scorekeeper::registry;
+use scorekeeper::rules::SpecKind;
 use serde_json::{Value, json};
 
 /// The golden case of `game` that replays and finishes a game, with the most hands (else
@@ -216,6 +217,18 @@ async fn every_games_new_session_form_and_blank_hand_form() {
             let slot = fields.iter_mut().find(|(k, _)| *k == field);
             slot.unwrap_or_else(|| panic!("{id}: no {field} for {name}"))
                 .1 = (*name).to_string();
+        }
+        // Words the table must write (a house game's name) have no default: the golden
+        // case's.
+        for spec in registration.game.agreements {
+            if let (SpecKind::Text, Some(words)) =
+                (spec.kind, case["agreements"][spec.name].as_str())
+                && let Some(slot) = fields
+                    .iter_mut()
+                    .find(|(k, _)| *k == format!("a.{}", spec.name))
+            {
+                slot.1 = words.to_string();
+            }
         }
         let fields: Vec<(&str, &str)> = fields
             .iter()

@@ -217,6 +217,21 @@ fn cases() -> Vec<Case> {
             fixed_row: vec!["net change Archibald −\u{2060}$0.50, Penelope +\u{2060}$0.50"],
         },
         Case {
+            game: "house_game",
+            // Oh Hell at ten: a new hand, Enter in the last number typed; then its
+            // correction, Margaret 7 instead of 5: 12 + 1 + 7 = 20 (rules §1.12).
+            new_hand: Some((
+                vec![Type("points.Margaret", "5"), Type("points.Salvatore", "4")],
+                "points.Salvatore",
+                json!({"type": "hand", "points": {"Margaret": 5, "Salvatore": 4}}),
+            )),
+            fix: (
+                vec![Type("points.Margaret", "7")],
+                json!({"points": {"Margaret": 7, "Salvatore": 4}}),
+            ),
+            fixed_row: vec!["20"],
+        },
+        Case {
             game: "auction_game",
             new_hand: None,
             fix: (

@@ -25,7 +25,7 @@ use thirtyfour::prelude::*;
 mod plain;
 
 /// The most taps a plain hand may take, per game.
-const TARGETS: [(&str, usize); 8] = [
+const TARGETS: [(&str, usize); 9] = [
     ("auction_pinochle", 6),
     ("auction_pitch", 7),
     ("check_pinochle", 10),
@@ -34,6 +34,8 @@ const TARGETS: [(&str, usize); 8] = [
     ("contract_pinochle", 9),
     ("two_handed_pinochle", 8),
     ("poker", 15),
+    // A house game: at most 2 taps and the digits per player (four, 5 digits).
+    ("house_game", 13),
 ];
 
 /// The most taps a plain hand of `game` may take ([`TARGETS`]); panics naming a game
@@ -58,6 +60,7 @@ async fn plain_hand(game: &str, browser: &Browser, phone: &WebDriver) -> usize {
         "contract_pinochle" => plain::contract(browser, phone).await,
         "two_handed_pinochle" => plain::two_handed(browser, phone).await,
         "poker" => plain::poker(browser, phone).await,
+        "house_game" => plain::house_game(browser, phone).await,
         other => panic!(
             "{other}: no plain hand in tests/browser/entry/plain.rs; add one and its target \
              to TARGETS"

@@ -19,6 +19,7 @@ mod entry;
 mod exports;
 mod fit;
 mod history;
+mod house_game;
 mod leaving;
 mod meld;
 mod names;

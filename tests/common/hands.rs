@@ -56,6 +56,11 @@ fn table(game: &str) -> Option<(&'static [&'static str], Value)> {
         "two_handed_pinochle" => (&TWO, json!({"stake": "1.00"})),
         "poker" => (&FIVE, json!({"smallest_unit": "0.05"})),
         "auction_game" => (&FOUR, json!({"stake": "0.50"})),
+        "house_game" => (
+            &FOUR,
+            json!({"name": "Hearts", "winner": "low", "target": 100, "hand_totals": [26, 78],
+                "stake": "0.05"}),
+        ),
         _ => return None,
     })
 }
@@ -116,6 +121,11 @@ pub fn hand(game: &str, players: &[&str], i: usize) -> Value {
             json!({"type": "hand", "final": {
                 a: {"items": ["A", "K"], "spent": 20}, b: {"items": ["Q", "J"], "spent": 12},
                 c: {"items": ["A"], "spent": 9}, d: {"items": [], "spent": 0}}})
+        }
+        // Hearts (rules §1.12): 26 a hand, moving round the table; a game ends at 100.
+        "house_game" => {
+            let [a, b, c, d] = [0, 1, 2, 3].map(|k| players[(i + k) % n]);
+            json!({"type": "hand", "dealer": dealer, "points": {a: 13, b: 8, c: 5, d: 0}})
         }
         other => panic!("no long session for {other}"),
     }

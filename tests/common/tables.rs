@@ -185,6 +185,22 @@ fn written_largest_tables() -> Vec<(&'static str, Value)> {
             ),
         ),
         (
+            "house_game",
+            doc(
+                "house_game",
+                json!({"name": "Oh Hell", "stake": "0.05"}),
+                &TEN,
+                json!([
+                    {"type": "hand", "dealer": "Archibald", "points": {"Margaret": 12, "Salvatore": 3,
+                     "Vincenzo": 0, "Rosemary": 11, "Josephine": 2, "Bartholomew": 13, "Guinevere": 1,
+                     "Cornelius": 10, "Penelope": 0, "Archibald": 14}},
+                    {"type": "hand", "dealer": "Margaret", "points": {"Margaret": 1, "Salvatore": 11,
+                     "Vincenzo": 12, "Rosemary": 0, "Josephine": 10, "Bartholomew": 2, "Guinevere": 13,
+                     "Cornelius": 0, "Penelope": 11, "Archibald": 3}},
+                ]),
+            ),
+        ),
+        (
             "auction_game",
             doc(
                 "auction_game",
@@ -400,6 +416,28 @@ fn written_real_evenings() -> Vec<(&'static str, Value)> {
             ),
         ));
     }
+    // Hearts (rules §1.12): 26 a hand, one shot moon (78), low wins, to 100.
+    let hearts: Vec<Value> = (0..8)
+        .map(|i| {
+            let [a, b, c, d] = LONG_FOUR;
+            let points = match i % 4 {
+                0 => json!({a: 10, b: 6, c: 0, d: 10}),
+                1 => json!({a: 0, b: 13, c: 4, d: 9}),
+                2 if i == 2 => json!({a: 26, b: 26, c: 0, d: 26}),
+                _ => json!({a: 3, b: 3, c: 7, d: 13}),
+            };
+            json!({"type": "hand", "dealer": dealer(&LONG_FOUR, i), "points": points})
+        })
+        .collect();
+    out.push((
+        "house_game",
+        doc(
+            "house_game",
+            json!({"name": "Hearts", "winner": "low", "target": 100, "hand_totals": [26, 78], "stake": "0.05"}),
+            &LONG_FOUR,
+            json!(hearts),
+        ),
+    ));
     let rounds: Vec<Value> = (0..3)
         .map(|i| {
             let [a, b, c, d] = LONG_FOUR;
@@ -443,4 +481,28 @@ fn poker_hands(seats: &[&'static str]) -> Vec<Value> {
                 "folded": folded, "all_in": [], "split": "high", "showdown": [[w], [x]]})
         })
         .collect()
+}
+
+/// A Hearts session as the preset makes it (rules §1.12: low wins, to 100, each hand 26 or
+/// 78, 0.05 a point) at four `players`, each hand's points in seat order, then `more`.
+pub fn hearts(players: [&str; 4], hands: &[[i64; 4]], more: &[Value]) -> Value {
+    let mut events: Vec<Value> = hands
+        .iter()
+        .map(|h| {
+            let points: serde_json::Map<String, Value> = players
+                .iter()
+                .zip(h)
+                .map(|(p, n)| (p.to_string(), json!(n)))
+                .collect();
+            json!({"type": "hand", "points": points})
+        })
+        .collect();
+    events.extend_from_slice(more);
+    doc(
+        "house_game",
+        json!({"name": "Hearts", "winner": "low", "target": 100, "hand_totals": [26, 78],
+            "stake": "0.05"}),
+        &players,
+        json!(events),
+    )
 }

@@ -8,7 +8,7 @@ use utoipa::{PartialSchema, ToSchema};
 
 /// The event types of a session document (docs/session-format.md), common and games' own;
 /// a game refuses one it does not play, naming `type`.
-pub const EVENT_TYPES: [&str; 10] = [
+pub const EVENT_TYPES: [&str; 11] = [
     "hand",
     "payment",
     "close",
@@ -19,6 +19,7 @@ pub const EVENT_TYPES: [&str; 10] = [
     "player_leaves",
     "declare_out",
     "kitty_divide",
+    "game_over",
 ];
 
 /// What an ISO currency code matches (the replay's rule: three capital letters).

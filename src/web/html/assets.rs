@@ -29,7 +29,7 @@ const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// Every style and script, built into the binary.
-pub static ASSETS: [Asset; 10] = [
+pub static ASSETS: [Asset; 11] = [
     asset(
         "style.css",
         CSS,
@@ -56,6 +56,7 @@ pub static ASSETS: [Asset; 10] = [
     asset("meld.js", JS, include_str!("../../../templates/meld.js")),
     asset("meld.css", CSS, include_str!("../../../templates/meld.css")),
     asset("cards.js", JS, include_str!("../../../templates/cards.js")),
+    asset("house.js", JS, include_str!("../../../templates/house.js")),
 ];
 
 const fn asset(name: &'static str, content_type: &'static str, body: &'static str) -> Asset {

@@ -101,6 +101,63 @@ struct NewPage {
     last_seating: Vec<String>,
     /// The club's sessions of this evening, which the new session can join as one night.
     tonight: Vec<crate::service::nights::Tonight>,
+    /// One-tap agreements: the club's own games first, then the game's presets.
+    presets: Vec<PresetLink>,
+}
+
+/// A one-tap choice of agreements on the new-session form: this form again, filled in.
+struct PresetLink {
+    /// The button's words ("Hearts").
+    label: String,
+    /// Under them ("3–6 players", "your club's").
+    note: String,
+    /// The form's address with the agreements in its query.
+    href: String,
+}
+
+impl PresetLink {
+    fn new(game: &str, label: String, note: String, fields: &[(String, String)]) -> PresetLink {
+        let mut query = vec![("game".to_string(), game.to_string())];
+        query.extend(fields.iter().cloned());
+        let href = format!(
+            "/sessions/new?{}",
+            serde_html_form::to_string(&query).unwrap_or_default()
+        );
+        PresetLink { label, note, href }
+    }
+}
+
+/// The one-tap agreements of `game`: `own` (the club's, by name, latest first), then the
+/// game's presets not already among them.
+fn preset_links(
+    game: &crate::rules::GameInfo,
+    own: Vec<(String, serde_json::Map<String, serde_json::Value>)>,
+) -> Vec<PresetLink> {
+    use crate::rules::game::form_of_agreements;
+    let mut links: Vec<PresetLink> = own
+        .into_iter()
+        .map(|(name, agreements)| {
+            let fields = form_of_agreements(game.agreements, &agreements);
+            PresetLink::new(game.id, name, "your club's".into(), &fields)
+        })
+        .collect();
+    for preset in game.presets {
+        if links.iter().any(|l| l.label == preset.label) {
+            continue;
+        }
+        let fields: Vec<(String, String)> = preset
+            .agreements
+            .iter()
+            .map(|(n, v)| (format!("a.{n}"), v.to_string()))
+            .collect();
+        links.push(PresetLink::new(
+            game.id,
+            preset.label.into(),
+            preset.players.into(),
+            &fields,
+        ));
+    }
+    links
 }
 
 impl NewPage {
@@ -143,6 +200,7 @@ fn new_page(
         roster: Vec::new(),
         last_seating: Vec::new(),
         tonight: Vec::new(),
+        presets: preset_links(registered, Vec::new()),
     })
 }
 
@@ -184,7 +242,12 @@ pub(super) async fn new_form(
     let game = query.get("game").map_or(first, String::as_str);
     let page = async {
         let (roster, last_seating) = club_seating(&state, &viewer, game).await?;
-        let mut values = HashMap::new();
+        // A preset's link fills in agreements (`a.<name>`), which the table can still change.
+        let mut values: HashMap<String, String> = query
+            .iter()
+            .filter(|(k, _)| k.starts_with("a."))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         if query.get("last").is_some_and(|v| v == "1") {
             for (i, name) in last_seating.iter().enumerate() {
                 values.insert(format!("player_{}", i + 1), name.clone());
@@ -193,6 +256,10 @@ pub(super) async fn new_form(
         let mut page = new_page(game, values, None)?;
         page.roster = roster;
         page.last_seating = last_seating;
+        if let (Some(club), Some(registered)) = (viewer.club(), registry::game(game)) {
+            let own = service::own_games(&state.reader, club, game).await?;
+            page.presets = preset_links(registered, own);
+        }
         if let Some(g) = viewer.grant.filter(|g| g.access == Access::Write) {
             page.tonight = crate::service::nights::tonight(&state.reader, g.club_id).await?;
         }

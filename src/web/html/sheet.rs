@@ -299,7 +299,9 @@ pub fn sheet_page(
     Ok(SheetPage {
         id: showing.id,
         offers_links: false,
-        game_name: showing.game.name.to_string(),
+        game_name: engine
+            .session_name()
+            .unwrap_or_else(|| showing.game.name.to_string()),
         rules: showing.game.rules.to_string(),
         created_at: rfc3339(showing.created_at),
         created_words: time_words(showing.created_at),

@@ -353,3 +353,26 @@ async fn assert_button_near(phone: &WebDriver, name: &str) {
         "the button is more than a screen below the last field: {gap}"
     );
 }
+
+/// A house game, Hearts at four (rules §1.12): Margaret 10, Salvatore 6, Vincenzo left
+/// empty (0), Rosemary 10: 26, an agreed hand total; each adds his points to his total,
+/// and no game ends, so no money moves.
+pub async fn house_game(browser: &Browser, phone: &WebDriver) -> usize {
+    let [m, s, v, r] = FOUR;
+    let hearts = json!({"name": "Hearts", "winner": "low", "target": 100,
+        "hand_totals": [26, 78], "stake": "0.05"});
+    let id = open_session(browser, phone, doc("house_game", hearts, &FOUR, json!([]))).await;
+    let mut taps = Taps::new(phone);
+    taps.typed(&format!("points.{m}"), "10").await;
+    taps.typed(&format!("points.{s}"), "6").await;
+    taps.typed(&format!("points.{r}"), "10").await;
+    taps.enter("house_game").await;
+    assert_eq!(
+        last_hand(phone, id).await,
+        json!({"type": "hand", "points": {m: 10, s: 6, v: 0, r: 10}}),
+        "the house game records the hand the form showed"
+    );
+    let scores = ledger(phone, id).await["scores"].clone();
+    assert_eq!(scores, json!({m: 10, s: 6, v: 0, r: 10}), "{scores}");
+    taps.count
+}

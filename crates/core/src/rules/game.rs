@@ -149,6 +149,21 @@ pub trait Engine: Send + Sync {
     }
     /// What the next hand's form offers at this table (the lowest bid, the outcomes, …).
     fn hand_form(&self, table: &Table) -> HandFormSpec;
+    /// Whether the lowest score leads the game in progress (a house game where low wins,
+    /// rules §1.12); the highest by default.
+    fn low_leads(&self) -> bool {
+        false
+    }
+    /// Where the game in progress stands, in words for the first screen (who leads, how far
+    /// its end is, what ending it now would pay, money in `currency`); `None` by default.
+    fn outlook(&self, _table: &Table, _currency: &str) -> Option<String> {
+        None
+    }
+    /// The session's game as the table named it (a house game's "Hearts"), for the sheet's
+    /// heading; `None` keeps the game's own name.
+    fn session_name(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One hand-form choice: the value sent, its label, and the most of it where counted.
@@ -228,6 +243,12 @@ pub enum SpecKind {
     Choice(&'static [(&'static str, &'static str)]),
     /// One of the listed whole numbers.
     NumberChoice(&'static [i64]),
+    /// Words, written as a string (a house game's name).
+    Text,
+    /// Whole numbers separated by commas (`26, 78`), written as a list of integers.
+    Numbers,
+    /// Amounts of money separated by commas (`3.00, -3.00`), written as a list of strings.
+    Amounts,
 }
 
 /// Every game's default `stake`, on the form and in the rules: "0.00", points only.
@@ -263,7 +284,12 @@ impl AgreementSpec {
                 .map(|(v, l)| (v.to_string(), l.to_string()))
                 .collect(),
             SpecKind::NumberChoice(n) => n.iter().map(|v| (v.to_string(), v.to_string())).collect(),
-            SpecKind::Money | SpecKind::Number | SpecKind::Tick => Vec::new(),
+            SpecKind::Money
+            | SpecKind::Number
+            | SpecKind::Tick
+            | SpecKind::Text
+            | SpecKind::Numbers
+            | SpecKind::Amounts => Vec::new(),
         }
     }
 
@@ -281,6 +307,7 @@ impl AgreementSpec {
     pub fn inputmode(&self) -> &'static str {
         match self.kind {
             SpecKind::Money => "decimal",
+            SpecKind::Text | SpecKind::Amounts => "text",
             _ => "numeric",
         }
     }
@@ -292,8 +319,19 @@ impl AgreementSpec {
             return Ok(None);
         }
         let bad = |m: String| RuleError::new(format!("agreements.{}", self.name), m);
+        let items = || text.split(',').map(str::trim).filter(|t| !t.is_empty());
         Ok(Some(match self.kind {
-            SpecKind::Money => Value::String(text.to_string()),
+            SpecKind::Money | SpecKind::Text => Value::String(text.to_string()),
+            SpecKind::Amounts => Value::Array(items().map(|t| Value::String(t.into())).collect()),
+            SpecKind::Numbers => Value::Array(
+                items()
+                    .map(|t| {
+                        t.parse::<i64>()
+                            .map(Value::from)
+                            .map_err(|_| bad(format!("\"{t}\" is not a whole number")))
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
             // Only what the menu offers: anything else is a tampered or stale form.
             SpecKind::Choice(choices) => {
                 if !choices.iter().any(|(value, _)| *value == text) {
@@ -314,6 +352,30 @@ impl AgreementSpec {
     }
 }
 
+/// `agreements` as a new-session form's `a.<name>` fields, the inverse of
+/// [`AgreementSpec::to_json`]: text as written, numbers in digits, lists comma-separated,
+/// yes or no; only the agreements `specs` offer.
+pub fn form_of_agreements(
+    specs: &[AgreementSpec],
+    agreements: &Map<String, Value>,
+) -> Vec<(String, String)> {
+    fn text(value: &Value) -> String {
+        match value {
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
+            Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(", "),
+            other => other.to_string(),
+        }
+    }
+    specs
+        .iter()
+        .filter_map(|s| {
+            let value = agreements.get(s.name)?;
+            Some((format!("a.{}", s.name), text(value)))
+        })
+        .collect()
+}
+
 /// The agreements object from a form's `a.<name>` fields. Errors name `agreements.<name>`.
 pub fn agreements_from_form(
     specs: &[AgreementSpec],
@@ -328,6 +390,18 @@ pub fn agreements_from_form(
         }
     }
     Ok(agreements)
+}
+
+/// Agreements a table picks in one tap on the new-session form ("Hearts"): only values
+/// filled in, which the table can still change.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    /// The button's words ("Hearts").
+    pub label: &'static str,
+    /// How many usually sit at it, in words ("3–6 players").
+    pub players: &'static str,
+    /// The agreements it fills in, `(name, value as the form writes it)`.
+    pub agreements: &'static [(&'static str, &'static str)],
 }
 
 /// Starts an engine from agreements, players (seat order) and `opening_scores`.
@@ -366,6 +440,11 @@ pub struct GameInfo {
     pub to_make: Option<ToMakeFn>,
     /// The name of a session's variant ([`GameInfo::session_name`]); `None` without variants.
     pub variant_name: Option<NameFn>,
+    /// Agreements offered in one tap on the new-session form; empty for most games.
+    pub presets: &'static [Preset],
+    /// Whether statistics count this game's sessions apart by [`GameInfo::session_name`]
+    /// (a house game's "Hearts" and "Gin Rummy", rules §1.12); else all under its name.
+    pub counted_by_session_name: bool,
 }
 
 impl GameInfo {
@@ -390,7 +469,22 @@ impl GameInfo {
             meld: None,
             to_make: None,
             variant_name: None,
+            presets: &[],
+            counted_by_session_name: false,
         }
+    }
+
+    /// The same registration with statistics counted apart by each session's name.
+    pub const fn counted_by_session_name(self) -> GameInfo {
+        GameInfo {
+            counted_by_session_name: true,
+            ..self
+        }
+    }
+
+    /// The same registration offering `presets` on the new-session form.
+    pub const fn with_presets(self, presets: &'static [Preset]) -> GameInfo {
+        GameInfo { presets, ..self }
     }
 
     /// The same registration naming each session by the variant its agreements choose.

@@ -10,13 +10,14 @@ pub mod auction_pinochle;
 pub mod auction_pitch;
 pub mod check_pinochle;
 pub mod contract_pinochle;
+pub mod house_game;
 pub mod partnership_auction_pinochle;
 pub mod partnership_pinochle;
 pub mod poker;
 pub mod two_handed_pinochle;
 
 /// Every game, in the order the service offers them (a registry test checks it matches).
-pub static GAMES: [&GameInfo; 9] = [
+pub static GAMES: [&GameInfo; 10] = [
     &auction_pinochle::GAME,
     &auction_pitch::GAME,
     &check_pinochle::GAME,
@@ -26,6 +27,7 @@ pub static GAMES: [&GameInfo; 9] = [
     &two_handed_pinochle::GAME,
     &auction_game::GAME,
     &poker::GAME,
+    &house_game::GAME,
 ];
 
 /// The game with this id (`docs/session-format.md`), if the rules keep it.

@@ -196,6 +196,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn unfinished(&self) -> Option<String> {
         None
     }
+    /// [`Engine::low_leads`]: the highest score leads by default.
+    fn low_leads(&self) -> bool {
+        false
+    }
+    /// [`Engine::outlook`]: no words by default.
+    fn outlook(&self, _table: &Table, _currency: &str) -> Option<String> {
+        None
+    }
+    /// [`Engine::session_name`]: the game's own name by default.
+    fn session_name(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The refusal of a kind `G` does not know, citing [`Game::RULE`].
@@ -307,6 +319,15 @@ impl<G: Game> Engine for Typed<G> {
     }
     fn hand_form(&self, table: &Table) -> HandFormSpec {
         self.0.hand_form(table)
+    }
+    fn low_leads(&self) -> bool {
+        self.0.low_leads()
+    }
+    fn outlook(&self, table: &Table, currency: &str) -> Option<String> {
+        self.0.outlook(table, currency)
+    }
+    fn session_name(&self) -> Option<String> {
+        self.0.session_name()
     }
 }
 

@@ -383,7 +383,8 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         line_view(l, &groups, c)
     });
     let standing = engine.standing();
-    let score_now = now::score_now(&groups, &standing);
+    let score_now = now::score_now(&groups, &standing, engine.low_leads());
+    let outlook = engine.outlook(source.table, ctx.currency);
     let totals = totals(source, standing, columns, ctx.currency);
     let totals_label = if money_columns {
         "Balance".to_string()
@@ -401,6 +402,7 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         totals,
         totals_label,
         score_now,
+        outlook,
         legend,
     }
 }

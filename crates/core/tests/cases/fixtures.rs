@@ -36,7 +36,22 @@ pub fn fixtures() -> PathBuf {
 pub fn shared_golden() -> Option<PathBuf> {
     let shared = std::env::var_os("SCOREKEEPER_SHARED")
         .map_or_else(|| root().join("../shared"), PathBuf::from);
-    golden_dir_or_skip(&shared.join("golden"), std::env::var_os("CI").is_some())
+    golden_dir_or_skip(&shared.join("golden"), under_ci())
+}
+
+/// Where the shared originals of game `id`'s cases are, `golden` being the shared golden
+/// folder: `golden/<id>`, but for the house games, whose cases were worked out with their
+/// design and are kept beside it (`design/house-game-cases/`).
+pub fn originals_of(golden: &Path, id: &str) -> PathBuf {
+    match id {
+        "house_game" => golden.join("../design/house-game-cases"),
+        _ => golden.join(id),
+    }
+}
+
+/// Whether the tests run under CI (`CI` set), where nothing they need may be missing.
+pub fn under_ci() -> bool {
+    std::env::var_os("CI").is_some()
 }
 
 /// `dir` when it is a folder; otherwise a failure under CI (`ci`), never a silent pass,

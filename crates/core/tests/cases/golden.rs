@@ -11,7 +11,8 @@ use scorekeeper_core::rules::GAMES;
 use serde_json::Value;
 
 use crate::fixtures::{
-    case_files, cases, compare, fixtures, golden_dir_or_skip, rejected_at, shared_golden,
+    case_files, cases, compare, fixtures, golden_dir_or_skip, originals_of, rejected_at,
+    shared_golden, under_ci,
 };
 
 /// Every case of every game the rules keep.
@@ -85,8 +86,10 @@ fn every_game_has_worked_cases() {
 
 /// The in-repository fixtures are the shared worked cases, unchanged in every number, id,
 /// event and expectation: only the `note` is ours (and differs, so none was copied by
-/// mistake). Every shared case has its fixture and no fixture is without its original.
-/// Needs `../shared/golden`; skipped outside CI when missing, a failure under CI.
+/// mistake). Every shared case has its fixture and no fixture is without its original;
+/// the house games' originals are `../shared/design/house-game-cases/`
+/// ([`originals_of`]). Needs `../shared`; skipped outside CI when missing, a failure under
+/// CI.
 #[test]
 fn the_fixtures_are_the_shared_cases_but_for_the_note() {
     let Some(shared) = shared_golden() else {
@@ -95,41 +98,61 @@ fn the_fixtures_are_the_shared_cases_but_for_the_note() {
     let read = |path: &Path| -> Value {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
     };
-    let names = |root: &Path| -> Vec<String> {
-        let mut names = Vec::new();
-        for game in std::fs::read_dir(root).unwrap().filter_map(Result::ok) {
-            for file in case_files(&game.path()) {
-                names.push(file.strip_prefix(root).unwrap().display().to_string());
-            }
-        }
-        names.sort();
-        names
+    let games = |root: &Path| -> Vec<String> {
+        let mut games: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        games.sort();
+        games
     };
-    let (ours, theirs) = (names(&fixtures()), names(&shared));
-    assert_eq!(
-        ours, theirs,
-        "the fixtures and the shared cases differ in files"
-    );
-    for name in &ours {
-        let (mut mine, mut original) = (read(&fixtures().join(name)), read(&shared.join(name)));
-        let (my_note, their_note) = (mine["note"].take(), original["note"].take());
-        assert_eq!(
-            mine, original,
-            "{name}: differs from the shared case beyond its note"
-        );
+    let names = |dir: &Path| -> Vec<String> {
+        let files = case_files(dir);
+        files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    };
+    let ours = games(&fixtures());
+    for game in games(&shared) {
         assert!(
-            my_note.as_str().is_some_and(|n| n.contains("rules §")),
-            "{name}: the note names no rule"
-        );
-        assert_ne!(
-            my_note, their_note,
-            "{name}: the note is the shared one, not ours"
+            ours.contains(&game),
+            "{game}: shared cases without fixtures"
         );
     }
-    println!(
-        "{} fixtures match the shared cases but for the note",
-        ours.len()
-    );
+    let mut compared = 0;
+    for game in &ours {
+        let Some(originals) = golden_dir_or_skip(&originals_of(&shared, game), under_ci()) else {
+            continue;
+        };
+        let mine = fixtures().join(game);
+        assert_eq!(
+            names(&mine),
+            names(&originals),
+            "{game}: the fixtures and the shared cases differ in files"
+        );
+        for name in names(&mine) {
+            let (mut my_case, mut original) =
+                (read(&mine.join(&name)), read(&originals.join(&name)));
+            let (my_note, their_note) = (my_case["note"].take(), original["note"].take());
+            assert_eq!(
+                my_case, original,
+                "{game}/{name}: differs from the shared case beyond its note"
+            );
+            assert!(
+                my_note.as_str().is_some_and(|n| n.contains("rules §")),
+                "{game}/{name}: the note names no rule"
+            );
+            assert_ne!(
+                my_note, their_note,
+                "{game}/{name}: the note is the shared one, not ours"
+            );
+            compared += 1;
+        }
+    }
+    println!("{compared} fixtures match the shared cases but for the note");
 }
 
 /// The steps a player checks by hand agree with the money, for every event of every case

@@ -8,9 +8,9 @@ use crate::rules::{Cell, Tally};
 
 /// One entry per column group that keeps a score in `standing` (the engine's running
 /// cells of the game in progress), most points first (the sheet's order among equals);
-/// empty for a game kept in money only. The highest points lead (ties lead together);
-/// nobody leads while all are level.
-pub(super) fn score_now(groups: &[Group], standing: &[Cell]) -> Vec<ScoreNow> {
+/// empty for a game kept in money only. The highest points lead (the lowest when `low`
+/// leads, rules §1.12; ties lead together); nobody leads while all are level.
+pub(super) fn score_now(groups: &[Group], standing: &[Cell], low: bool) -> Vec<ScoreNow> {
     let scored = |c: &&Cell| c.tally != Tally::Money && c.running.is_some();
     let scores = || {
         standing
@@ -18,7 +18,11 @@ pub(super) fn score_now(groups: &[Group], standing: &[Cell]) -> Vec<ScoreNow> {
             .filter(|c| c.tally == Tally::Points)
             .filter_map(|c| c.running)
     };
-    let lead = scores().max().filter(|top| scores().min() < Some(*top));
+    let (best, worst) = match low {
+        false => (scores().max(), scores().min()),
+        true => (scores().min(), scores().max()),
+    };
+    let lead = best.filter(|_| worst != best);
     let mut now: Vec<(Option<i64>, ScoreNow)> = groups
         .iter()
         .filter_map(|g| {
@@ -46,6 +50,10 @@ pub(super) fn score_now(groups: &[Group], standing: &[Cell]) -> Vec<ScoreNow> {
         })
         .collect();
     now.sort_by_key(|(own, _)| std::cmp::Reverse(*own));
+    if low {
+        // Best first: the lowest, those without points last as before.
+        now.sort_by_key(|(own, _)| (own.is_none(), *own));
+    }
     now.into_iter().map(|(_, s)| s).collect()
 }
 
@@ -84,7 +92,7 @@ mod tests {
             Cell::running("EW", Tally::Checks, 0),
             Cell::running("NS", Tally::Money, 500),
         ];
-        let now = score_now(&groups, &standing);
+        let now = score_now(&groups, &standing, false);
         assert_eq!(now.len(), 2);
         assert_eq!(
             (now[0].words.as_str(), now[0].leads, now[0].in_hole),
@@ -105,7 +113,7 @@ mod tests {
             Cell::running("Bob", Tally::Points, 7),
             Cell::running("Cy", Tally::Points, 1),
         ];
-        let now = score_now(&groups, &standing);
+        let now = score_now(&groups, &standing, false);
         let order: Vec<(&str, &str, bool)> = now
             .iter()
             .map(|s| (s.label.as_str(), s.words.as_str(), s.leads))
@@ -127,7 +135,7 @@ mod tests {
             Cell::running("Ann", Tally::Points, 0),
             Cell::running("Bob", Tally::Points, 0),
         ];
-        let now = score_now(&groups, &standing);
+        let now = score_now(&groups, &standing, false);
         assert!(now.iter().all(|s| !s.leads && s.words == "0 points"));
     }
 
@@ -135,6 +143,6 @@ mod tests {
     fn a_game_kept_in_money_only_has_no_score_line() {
         let groups = [group("Ann", "")];
         let standing = [Cell::running("Ann", Tally::Money, 30)];
-        assert!(score_now(&groups, &standing).is_empty());
+        assert!(score_now(&groups, &standing, false).is_empty());
     }
 }

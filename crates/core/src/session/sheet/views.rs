@@ -189,6 +189,8 @@ pub struct SheetView {
     /// Where the game in progress stands, per player or side with a score; empty for a
     /// game kept in money only.
     pub score_now: Vec<ScoreNow>,
+    /// Where the game in progress stands in words ([`crate::rules::Engine::outlook`]).
+    pub outlook: Option<String>,
     /// The shortened heads spelled out, `(short, full)`: "Mar Margaret".
     pub legend: Vec<(String, String)>,
 }
