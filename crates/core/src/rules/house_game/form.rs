@@ -182,7 +182,7 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
 }
 
 /// The submitted hand form (`templates/games/house_game/hand_form.html`): `dealer`, a
-/// `points.<player>` number per player (empty is 0), and `moon`, the player who shot the
+/// `points.<player>` number per player (empty is 0, but not every one), and `moon`, the player who shot the
 /// moon, with `moon_points`, what every other player then scores; or the `game_over`
 /// button.
 #[derive(Debug, Default, Deserialize)]
@@ -213,6 +213,15 @@ impl hand_form::HandForm for Form {
             })?),
             None => None,
         };
+        // A form sent with nothing typed is a slip of the thumb, not a hand nobody scored.
+        let typed = |(k, v): (&String, &String)| k.starts_with("points.") && !v.trim().is_empty();
+        if self.moon.is_none() && !self.fields.iter().any(typed) {
+            return Err(RuleError::new(
+                "points",
+                "nothing is written for this hand: write each player's points (0 for a player who scored none)",
+            )
+            .rule(super::agreements::RULE));
+        }
         let mut points = BTreeMap::new();
         for key in self.fields.keys() {
             let Some(player) = key.strip_prefix("points.") else {

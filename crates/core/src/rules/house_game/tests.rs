@@ -228,6 +228,11 @@ fn the_form_reads_points_a_shot_moon_and_game_over() {
     assert_eq!(over, json!({"type": "game_over"}));
     let e = hand_event(b"points.Al=ten").unwrap_err();
     assert_eq!(e.field, "points.Al");
+    // Nothing typed at all is refused; one 0 typed is a hand nobody scored in.
+    let e = hand_event(b"dealer=Al&points.Al=&points.Bo=&points.Cy=&points.Di=").unwrap_err();
+    assert_eq!(e.field, "points");
+    let nil = hand_event(b"dealer=Al&points.Al=0&points.Bo=&points.Cy=&points.Di=").unwrap();
+    assert_eq!(nil["points"], json!({"Al": 0, "Bo": 0, "Cy": 0, "Di": 0}));
 }
 
 proptest! {
