@@ -100,6 +100,7 @@ async fn tapping_a_renamed_players_chip_records_the_hand_for_him() {
     assert_eq!(hand["bid"], 300, "{hand}");
     let source = phone.source().await.unwrap();
     assert!(!source.contains(">Bob<"), "{source}");
+    phone.quit().await.unwrap();
 }
 
 /// Two Pitch sessions with the seats swapped: Ann +2.80 − 1.60 = +1.20, Bob −1.60 + 2.80 =
@@ -175,4 +176,5 @@ async fn a_nights_transfer_is_recorded_with_its_own_button() {
     assert!(source.contains("Dee pays Bob $0.70"), "{source}");
     assert!(scroll_width(&phone).await <= 390, "the night fits a phone");
     page_screenshot(&phone, "night-pay-done-390.png").await;
+    phone.quit().await.unwrap();
 }

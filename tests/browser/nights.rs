@@ -96,6 +96,7 @@ async fn a_night_is_made_and_settled_on_a_phone() {
         .unwrap();
     night.scroll_into_view().await.unwrap();
     screen_screenshot(&phone, "night-new-session-390.png").await;
+    phone.quit().await.unwrap();
 }
 
 /// Auction Pinochle, 0.05 a unit, Scarne's kitty (tests/app/nights.rs worked it by hand with
@@ -252,4 +253,5 @@ async fn a_settled_night_reads_zero_everywhere_until_a_payment_is_voided() {
     assert_history_shows(&phone, &base, club, "Dee pays Ann $2.10", "closed", 3).await;
     let owed = [("Ann".to_string(), 210), ("Dee".to_string(), -210)];
     assert_exports_owe(&phone, club, &owed, "after the void").await;
+    phone.quit().await.unwrap();
 }

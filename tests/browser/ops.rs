@@ -84,4 +84,7 @@ async fn the_links_page_and_the_club_settings_fit_a_phone() {
         "the settings fit 390 px"
     );
     screen_screenshot(&scorer, "club-settings-390.png").await;
+    // Ended here: a session left to the drop holds the suite two minutes.
+    scorer.quit().await.unwrap();
+    looker.quit().await.unwrap();
 }
