@@ -175,6 +175,13 @@ async fn hearts_by_the_form_a_moon_in_one_tap_and_a_wrong_sum_refused() {
         "{page}"
     );
     assert!(page.contains("64 to go to 100"), "{page}");
+    // Low wins: the points a hand adds are a loss, coloured as one; nothing is a gain.
+    let losses = common::html::select_text(&page, "#sheet td.points span.minus");
+    assert!(losses.contains(&"+26".to_string()), "{losses:?}");
+    assert!(
+        common::html::select_text(&page, "#sheet td.points span.plus").is_empty(),
+        "{page}"
+    );
 }
 
 /// Game over from the form ends the game as it stands: Gin Rummy, Ann 40, Bob 25, 0.01 a

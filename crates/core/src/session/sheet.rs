@@ -391,7 +391,7 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
     } else {
         format!("Game {} now", source.games_finished + 1)
     };
-    SheetView {
+    let mut view = SheetView {
         tally_heads: groups.iter().any(|g| g.tallies.len() > 1),
         wide: too_wide(columns),
         width: if too_wide(columns) { 0 } else { 2 } + columns.len(),
@@ -404,7 +404,11 @@ pub fn sheet(source: &Source<'_>, ctx: &Context<'_>) -> SheetView {
         score_now,
         outlook,
         legend,
+    };
+    if engine.low_leads() {
+        view.colour_points_as_losses();
     }
+    view
 }
 
 /// The line of `row`; with money columns `running` (cents) moves past it.

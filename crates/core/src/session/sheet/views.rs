@@ -195,6 +195,28 @@ pub struct SheetView {
     pub legend: Vec<(String, String)>,
 }
 
+impl SheetView {
+    /// Where the lowest total wins (Hearts, Golf: rules §1.12), points a hand adds are bad
+    /// news: their colours are turned round, so Hearts' "+26" reads as the loss it is.
+    pub fn colour_points_as_losses(&mut self) {
+        let turn = |c: &mut CellView| {
+            if c.tally == Tally::Points {
+                c.class = match c.class {
+                    "plus" => "minus",
+                    "minus" => "plus",
+                    other => other,
+                };
+            }
+        };
+        for line in self.lines.iter_mut().chain(self.start.iter_mut()) {
+            line.cells.iter_mut().for_each(turn);
+            for end in &mut line.ends {
+                end.fresh.iter_mut().for_each(turn);
+            }
+        }
+    }
+}
+
 /// What the sheet needs besides the fold: session id, correctability, recording times.
 pub struct Context<'a> {
     /// The session's id (its row in the store), for links.
