@@ -191,6 +191,24 @@ def ihm_serve(folder, port):
 # ---------------------------------------------------------------- the driver (any python3)
 
 
+def serve_fresh(binary, prefix):
+    """`binary serve` on a fresh SQLite database in a new folder of `TMP` named `prefix…`,
+    its log there: (the process, its port, the folder), once `/healthz` answers."""
+    os.makedirs(TMP, exist_ok=True)
+    folder = tempfile.mkdtemp(prefix=prefix, dir=TMP)
+    port = free_port()
+    server = subprocess.Popen(
+        [binary, "serve", "--bind", f"127.0.0.1:{port}",
+         "--database-url", f"sqlite://{folder}/x.db"],
+        stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "log"), "w"))
+    try:
+        wait_up(port, "/healthz", server, "scorekeeper")
+    except BaseException:
+        server.terminate()
+        raise
+    return server, port, folder
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -32,14 +32,12 @@ import http.client
 import json
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ihatemoney import CODE, PLAYERS, ROOT, TMP, compact, free_port, pitch_hand, wait_up  # noqa: E402
+from ihatemoney import CODE, PLAYERS, ROOT, compact, pitch_hand, serve_fresh  # noqa: E402
 
 TARGET_MIB = 128
 
@@ -215,15 +213,8 @@ def main():
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--long-hands", type=int, default=11000)
     args = ap.parse_args()
-    os.makedirs(TMP, exist_ok=True)
-    folder = tempfile.mkdtemp(prefix="imports-", dir=TMP)
-    port = free_port()
-    server = subprocess.Popen(
-        [args.binary, "serve", "--bind", f"127.0.0.1:{port}",
-         "--database-url", f"sqlite://{folder}/x.db"],
-        stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "log"), "w"))
+    server, port, folder = serve_fresh(args.binary, "imports-")
     try:
-        wait_up(port, "/healthz", server, "scorekeeper")
         print(f"server at rest: {peak_mib(server.pid):.1f} MiB", flush=True)
         peaks, table = [], Table(port)
         for label, sent, sessions in rounds(port, server.pid, args):

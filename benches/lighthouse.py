@@ -25,11 +25,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ihatemoney import CODE, PLAYERS, ROOT, TMP, Client, compact, free_port, pitch_hand, wait_up  # noqa: E402
+from ihatemoney import CODE, PLAYERS, ROOT, TMP, Client, compact, pitch_hand, serve_fresh  # noqa: E402
 
 TARGET = {"performance": 95, "accessibility": 100, "best-practices": 100}
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
@@ -120,15 +119,8 @@ def main():
     ap.add_argument("--hands", type=int, default=60)
     args = ap.parse_args()
     lighthouse = lighthouse_bin()
-    os.makedirs(TMP, exist_ok=True)
-    folder = tempfile.mkdtemp(prefix="lighthouse-", dir=TMP)
-    port = free_port()
-    server = subprocess.Popen(
-        [args.binary, "serve", "--bind", f"127.0.0.1:{port}",
-         "--database-url", f"sqlite://{folder}/x.db"],
-        stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "log"), "w"))
+    server, port, folder = serve_fresh(args.binary, "lighthouse-")
     try:
-        wait_up(port, "/healthz", server, "scorekeeper")
         ok = True
         for label, path, cookie in setup(port, args.hands):
             url = f"http://127.0.0.1:{port}{path}"

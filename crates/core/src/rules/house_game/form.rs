@@ -182,9 +182,9 @@ pub fn summary(a: &Agreements, currency: &str) -> Vec<(String, String)> {
 }
 
 /// The submitted hand form (`templates/games/house_game/hand_form.html`): `dealer`, a
-/// `points.<player>` number per player (empty is 0, but not every one), and `moon`, the player who shot the
-/// moon, with `moon_points`, what every other player then scores; or the `game_over`
-/// button.
+/// `points.<player>` number per player (empty is 0, but not every one), and `moon`, the
+/// player who shot the moon, with `moon_points`, what every other player then scores; or
+/// the `game_over` button.
 #[derive(Debug, Default, Deserialize)]
 pub struct Form {
     #[serde(default, deserialize_with = "text")]
