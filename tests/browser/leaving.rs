@@ -65,6 +65,17 @@ async fn logging_out_asks_before_dropping_waiting_entries_and_a_new_passphrase_f
     wait_for(&phone, "Kitty rule 1", Duration::from_secs(5)).await;
     let sheet = phone.current_url().await.unwrap().path().to_string();
     enter_hand(&phone, "Cy", "Ann", "250", "hearts", "made").await;
+    // Enter only starts the post: the sheet it answers with must have come before the
+    // phone goes elsewhere, or its arrival takes the phone back to the sheet.
+    let entered = "var e = document.querySelector(\"#next input[name='expected_events']\"); \
+                   return e ? e.value : null;";
+    until(
+        &phone,
+        entered,
+        json!("1"),
+        "the first hand is on the sheet",
+    )
+    .await;
     let runs = "return !!navigator.serviceWorker.controller;";
     until(
         &phone,
