@@ -9,9 +9,9 @@ use serde_json::Value;
 use super::{Loaded, no_longer_replays};
 use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SessionDoc};
-use crate::history::{FactsDelta, SessionFacts};
+use crate::history::{self, FactsDelta, SessionFacts};
 use crate::ids::SessionId;
-use crate::session::{Fold, NewEvent, Tip};
+use crate::session::{Entry, Fold, NewEvent, Tip};
 use crate::store;
 
 /// What the cache keeps of one session; its size does not grow with the hands played.
@@ -72,7 +72,7 @@ impl Kept {
         };
         Ok(Kept {
             club_id,
-            tip: Tip::of(fold),
+            tip: Tip::of(fold).map_err(|r| no_longer_replays(id, &r))?,
             history,
         })
     }
@@ -83,39 +83,65 @@ impl Kept {
     }
 
     /// [`Kept::apply`] while reading the stored session: on error drop this state.
-    pub(super) fn apply_or_drop(&mut self, event: &Value) -> Result<(), crate::session::Refusal> {
-        self.tip.apply_or_drop(event)?;
-        if let (Some(h), Some(row)) = (self.history.as_mut(), self.tip.last_row()) {
-            let closed = self.tip.closed_at().is_some();
-            h.facts
-                .add_plain(row, &h.players, self.tip.balances(), closed);
-        }
-        Ok(())
+    pub(super) fn apply_or_drop(&mut self, event: &Value) -> Result<(), AppError> {
+        self.step(event.into())
     }
 
-    /// Applies `event`: its ledger entry and facts difference. Errors: the rules' refusal; on
-    /// error nothing changes.
+    /// Applies `event`: its ledger entry and facts difference. Errors: the rules' refusal;
+    /// on a refusal nothing changes, on any other error this state must be dropped.
     pub(super) fn apply(
         &mut self,
         event: &NewEvent,
     ) -> Result<(Option<LedgerEvent>, Option<FactsWrite>), AppError> {
-        self.tip.apply(event)?;
+        let before = self.history.as_ref().map(|h| h.facts.clone());
+        self.step(event.into())?;
         let Some(row) = self.tip.last_row() else {
             return Ok((None, None));
         };
-        let write = self.history.as_mut().map(|h| {
-            let before = h.facts.clone();
-            let closed = self.tip.closed_at().is_some();
-            h.facts
-                .add_plain(row, &h.players, self.tip.balances(), closed);
-            FactsWrite {
+        let write = self
+            .history
+            .as_ref()
+            .zip(before)
+            .map(|(h, before)| FactsWrite {
                 club_id: h.club_id,
                 game: self.tip.game().id,
                 played_at: h.played_at,
                 delta: FactsDelta::between(&before, &h.facts),
-            }
-        });
+            });
         Ok((Some(format::ledger_event(row)), write))
+    }
+
+    /// The tip's step and the facts' difference: a plain event's row added, or for an
+    /// amendment within the tip's tail that tail's part of the facts replaced.
+    fn step(&mut self, event: Entry<'_>) -> Result<(), AppError> {
+        let tail_part = |tip: &Tip, h: &ClubFacts| {
+            history::tail_facts(tip, &h.players)
+                .map_err(|r| AppError::Internal(format!("the tail's facts no longer replay: {r}")))
+        };
+        let amends = Tip::needs_history(event.written());
+        let before = match self.history.as_deref() {
+            Some(h) if amends => Some(tail_part(&self.tip, h)?),
+            _ => None,
+        };
+        self.tip.apply(event)?;
+        let Some(h) = self.history.as_deref_mut() else {
+            return Ok(());
+        };
+        let closed = self.tip.closed_at().is_some();
+        match before {
+            Some(before) => {
+                let after = tail_part(&self.tip, h)?;
+                h.facts
+                    .amended((&before, &after), self.tip.balances(), closed);
+            }
+            None => {
+                if let Some(row) = self.tip.last_row() {
+                    h.facts
+                        .add_plain(row, &h.players, self.tip.balances(), closed);
+                }
+            }
+        }
+        Ok(())
     }
 }
 

@@ -131,15 +131,18 @@ impl Target {
     }
 }
 
+/// Session `id` read for `raw`: its tip, or the whole session when the tip cannot apply
+/// `raw` ([`Tip::reaches_before`]).
 async fn read_target(
     conn: &mut impl Connected,
     id: SessionId,
-    whole: bool,
+    raw: &Value,
 ) -> Result<Target, AppError> {
-    Ok(if whole {
+    let kept = load_tip(conn, id).await?;
+    Ok(if kept.tip.reaches_before(raw) {
         Target::Whole(Box::new(load_fresh(conn, id).await?))
     } else {
-        Target::Tip(load_tip(conn, id).await?)
+        Target::Tip(kept)
     })
 }
 
@@ -169,8 +172,7 @@ pub async fn record_event(
         drop(slot);
         return repeated(pool, folds, id, seq).await;
     }
-    let history = Tip::needs_history(event.written());
-    let target = take_target(pool, &mut slot, id, history).await?;
+    let target = take_target(pool, &mut slot, id, event.written()).await?;
     let pending = Pending {
         id,
         expected_events,
@@ -189,12 +191,11 @@ pub async fn record_event(
         }
         done => done?,
     };
-    // Committed: if its state cannot be kept, the slot stays empty and the next read refolds.
-    let position = match &target {
-        Target::Tip(kept) => Position::of_tip(&kept.tip),
-        Target::Whole(state) => Position::of_tip(&Tip::of(&state.fold)),
-    };
-    *slot = kept_of(target).ok();
+    // Committed: if its state cannot be kept (a bug), the slot stays empty and the next read
+    // refolds.
+    let kept = kept_of(target)?;
+    let position = Position::of_tip(&kept.tip);
+    *slot = Some(kept);
     Ok(Recorded {
         seq: before + 1,
         repeated: false,
@@ -218,22 +219,24 @@ async fn key_seq(
     Ok(seq.map(|seq| usize::try_from(seq).unwrap_or_default()))
 }
 
-/// Takes session `id`'s state out of `slot`; on failure or cancellation the slot stays empty
-/// so the next request replays from the store.
+/// Takes session `id`'s state out of `slot`, for `raw`: the cached tip, unless it cannot
+/// apply `raw` ([`Tip::reaches_before`]) or is not there. On failure or cancellation the slot
+/// stays empty so the next request replays from the store.
 async fn take_target(
     pool: &WritePool,
     slot: &mut folds::SlotGuard,
     id: SessionId,
-    history: bool,
+    raw: &Value,
 ) -> Result<Target, AppError> {
     Ok(match slot.take() {
-        Some(kept) if !history => Target::Tip(kept),
-        kept => {
-            **slot = kept;
-            let target = read_target(&mut pool.acquire().await?, id, history).await?;
+        Some(kept) if !kept.tip.reaches_before(raw) => Target::Tip(kept),
+        Some(kept) => {
+            **slot = Some(kept);
+            let whole = load_fresh(&mut pool.acquire().await?, id).await?;
             slot.take();
-            target
+            Target::Whole(Box::new(whole))
         }
+        None => read_target(&mut pool.acquire().await?, id, raw).await?,
     })
 }
 
@@ -283,8 +286,8 @@ async fn record(
             }
             Err(e) => return Err(e),
         }
-        let whole = matches!(target, Target::Whole(_));
-        target = read_target(&mut pool.acquire().await?, pending.id, whole).await?;
+        let raw = pending.event.written();
+        target = read_target(&mut pool.acquire().await?, pending.id, raw).await?;
     }
     Err(AppError::Busy)
 }
@@ -384,7 +387,7 @@ async fn repeated(
         repeated: true,
         event,
         entry,
-        position: Position::of_tip(&Tip::of(&then_fold)),
+        position: Position::of_tip(&Tip::of(&then_fold).map_err(|r| no_longer_replays(id, &r))?),
     })
 }
 

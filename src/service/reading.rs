@@ -12,8 +12,8 @@ use crate::format::{self, LedgerEvent, SESSION_FORMAT, SessionDoc};
 use crate::history::SessionFacts;
 use crate::ids::{ClubId, SessionId};
 use crate::rules::GameInfo;
+use crate::session::Fold;
 use crate::session::window::SHEET_LINES;
-use crate::session::{Fold, Tip};
 use crate::store::{self, EventRow, ReadPool};
 
 /// The stored session's document without its events, and the club that owns it.
@@ -85,8 +85,8 @@ pub(super) fn no_longer_replays(id: SessionId, r: &format::Refusal) -> AppError 
     AppError::Internal(format!("stored session {id} no longer replays: {r}"))
 }
 
-/// Session `id` folded to its tip, one stored event at a time; with events that reach
-/// back, via [`slim_fold`].
+/// Session `id` folded to its tip, one stored event at a time; when one reaches back past
+/// the tip's tail, via [`slim_fold`].
 pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result<Kept, AppError> {
     let (header, created_at, club_id) = load_header(conn, id).await?;
     let tip = format::tip(&header).map_err(|r| no_longer_replays(id, &r))?;
@@ -108,12 +108,14 @@ pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result
         let mut bodies = store::event_bodies(conn, id);
         while let Some(body) = bodies.next().await {
             let event = parse(&body?)?;
-            if Tip::needs_history(&event) {
+            if kept.tip.reaches_before(&event) {
                 needs_history = true;
                 break;
             }
-            kept.apply_or_drop(&event)
-                .map_err(|r| no_longer_replays(id, &r))?;
+            kept.apply_or_drop(&event).map_err(|e| match e {
+                AppError::Refused(r) => no_longer_replays(id, &r),
+                e => e,
+            })?;
         }
     }
     if needs_history {

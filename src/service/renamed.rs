@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::{Folds, Glance, glance, load, reading};
+use super::{Folds, Glance, glance, load, no_longer_replays, reading};
 use crate::error::AppError;
 use crate::history::names;
 use crate::ids::SessionId;
@@ -83,10 +83,14 @@ pub async fn glance_renamed(
                 return Ok(None);
             }
             let shown = names::shown(&current.doc, &current.fold, club_names);
+            let tip = |s: names::Shown| -> Result<_, AppError> {
+                let tip = Tip::of(&s.fold).map_err(|r| no_longer_replays(id, &r))?;
+                Ok((tip, s.names))
+            };
             Arc::new(Renamed {
                 club_names: club_names.clone(),
                 events,
-                shown: shown.map(|s| (Tip::of(&s.fold), s.names)),
+                shown: shown.map(tip).transpose()?,
             })
         }
     };
@@ -121,7 +125,8 @@ async fn caught_up(
     let mut next = renamed.clone();
     for body in bodies {
         let event = reading::parse(&body)?;
-        if Tip::needs_history(&event) || next.apply(&names::renamed_event(&event, names)).is_err() {
+        let renamed = names::renamed_event(&event, names);
+        if next.reaches_before(&renamed) || next.apply(&renamed).is_err() {
             return Ok(None);
         }
     }

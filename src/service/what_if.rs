@@ -8,9 +8,9 @@ use super::{Folds, Target, apply_one};
 use crate::error::AppError;
 use crate::ids::SessionId;
 use crate::rules::GameInfo;
+use crate::session::NewEvent;
 use crate::session::sheet::Source;
 use crate::session::window::SHEET_LINES;
-use crate::session::{NewEvent, Tip};
 use crate::store::{self, ReadPool};
 
 /// A copy of a session's state to try a hand on; the session and cache are unchanged.
@@ -21,15 +21,17 @@ pub struct WhatIf {
 }
 
 impl WhatIf {
-    /// A copy of session `id`'s current state, read as [`super::record_event`] would (`whole`:
-    /// replayed in full, for events that reach back), writing nothing and not counting as a
-    /// cache use. Errors: [`AppError::NotFound`]; the store's.
+    /// A copy of session `id`'s current state, read as [`super::record_event`] would: its tip,
+    /// or replayed in full when `correcting` (the event a correction would replace) is
+    /// before the tip's tail ([`crate::session::Tip::amends_within`]). Writes nothing and
+    /// does not count as a cache use. Errors: [`AppError::NotFound`]; the store's.
     pub async fn load(
         pool: &ReadPool,
         folds: &Folds,
         id: SessionId,
-        whole: bool,
+        correcting: Option<usize>,
     ) -> Result<WhatIf, AppError> {
+        let whole = |kept: &super::Kept| correcting.is_some_and(|t| !kept.tip.amends_within(t));
         // Read before looking at the slot (the lock order of `folds`).
         let (stored, currency) = {
             let mut conn = pool.acquire().await?;
@@ -38,7 +40,7 @@ impl WhatIf {
                 .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
             (store::event_count(&mut conn, id).await?, header.currency)
         };
-        let cached = match folds.peek(id).filter(|_| !whole) {
+        let cached = match folds.peek(id) {
             Some(slot) => slot
                 .read()
                 .await
@@ -47,15 +49,13 @@ impl WhatIf {
                 .cloned(),
             None => None,
         };
-        let target = match cached {
-            Some(kept) => Target::Tip(kept),
-            None => {
-                let mut conn = pool.acquire().await?;
-                match whole {
-                    true => Target::Whole(Box::new(load_fresh(&mut conn, id).await?)),
-                    false => Target::Tip(load_tip(&mut conn, id).await?),
-                }
-            }
+        let kept = match cached {
+            Some(kept) => kept,
+            None => load_tip(&mut pool.acquire().await?, id).await?,
+        };
+        let target = match whole(&kept) {
+            true => Target::Whole(Box::new(load_fresh(&mut pool.acquire().await?, id).await?)),
+            false => Target::Tip(kept),
         };
         Ok(WhatIf { target, currency })
     }
@@ -67,7 +67,9 @@ impl WhatIf {
         event: &NewEvent,
         expected_events: Option<usize>,
     ) -> Result<(), AppError> {
-        if Tip::needs_history(event.written()) && matches!(self.target, Target::Tip(_)) {
+        if let Target::Tip(kept) = &self.target
+            && kept.tip.reaches_before(event.written())
+        {
             return Err(AppError::Internal(
                 "a correction is tried on the whole session, not its tip".into(),
             ));

@@ -136,7 +136,7 @@ async fn assert_same(
         .expect("the session is cached");
     let tip = &kept.tip;
     assert_eq!(tip.events(), full.events(), "{at}: the event count");
-    let expected = Position::of_tip(&Tip::of(&full.fold));
+    let expected = Position::of_tip(&Tip::of(&full.fold).unwrap());
     assert_eq!(Position::of_tip(tip), expected, "{at}: where it stands");
     assert_eq!(
         (expected.event_count, &expected.balances, expected.kitty),

@@ -106,8 +106,22 @@ pub async fn apply_facts_delta(
     // One statement per table: round trips are a record's main cost under the write lock.
     upsert_results(conn, (session_id, club_id, game, played_at), &delta.results).await?;
     upsert_bids(conn, (session_id, club_id), &delta.bids).await?;
+    for (player, band) in &delta.gone {
+        on_either!(conn.either(), c => sqlx::query(GONE_BAND)
+            .bind(session_id)
+            .bind(player)
+            .bind(*band)
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
+    }
     Ok(())
 }
+
+/// Drops a band left with no bid: 3 parameters, session, player and band. Rare (only an
+/// amendment empties a band), so one statement each.
+const GONE_BAND: &str =
+    "DELETE FROM session_bids WHERE session_id = $1 AND player = $2 AND band = $3";
 
 /// Upserts changed `results` in one statement.
 async fn upsert_results(
@@ -237,6 +251,16 @@ pub fn push_facts_delta(sql: &mut String, first: usize, delta: &FactsDelta) -> u
         bids_sql(sql, n, delta.bids.len());
         n += 6 * delta.bids.len();
     }
+    for _ in &delta.gone {
+        let _ = write!(
+            sql,
+            "; DELETE FROM session_bids WHERE session_id = ${} AND player = ${} AND band = ${}",
+            n + 1,
+            n + 2,
+            n + 3
+        );
+        n += 3;
+    }
     n - first
 }
 
@@ -254,6 +278,9 @@ pub fn bind_facts_delta<'q>(
     }
     for bid in &delta.bids {
         q = bind_bid!(q, (session_id, club_id), bid);
+    }
+    for (player, band) in &delta.gone {
+        q = q.bind(session_id).bind(player).bind(*band);
     }
     q
 }

@@ -115,8 +115,12 @@ pub(super) async fn preview(
                 "too many previews at once; the next pause in typing asks again".into(),
             ));
         }
-        let whole = values.get("correct_event").is_some_and(|v| !v.is_empty());
-        let mut copy = WhatIf::load(&state.reader, &state.folds, id, whole).await?;
+        // A number the form did not send is refused by the rules; the whole session reads it.
+        let correcting = values
+            .get("correct_event")
+            .filter(|v| !v.is_empty())
+            .map(|v| v.parse::<usize>().unwrap_or(0));
+        let mut copy = WhatIf::load(&state.reader, &state.folds, id, correcting).await?;
         let applied = expected_events(&values)
             .and_then(|seen| Ok((hand_event(copy.game(), &values, &body)?, seen)))
             .and_then(|(event, seen)| copy.apply(&event, seen));

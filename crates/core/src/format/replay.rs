@@ -55,9 +55,9 @@ pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
             fold.apply(index, raw)?;
             fold.slim_older(crate::session::window::SHEET_LINES);
         }
-        return Ok(Tip::of(&fold));
+        return Tip::of(&fold);
     }
-    let mut tip = Tip::of(&start(doc)?);
+    let mut tip = Tip::of(&start(doc)?)?;
     for raw in &doc.events {
         tip.apply_or_drop(raw)?;
     }
@@ -258,7 +258,7 @@ pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
         let ledger = replay(doc)?;
         return serde_json::to_vec_pretty(&ledger).map_err(internal);
     }
-    let mut tip = Tip::of(&start(doc)?);
+    let mut tip = Tip::of(&start(doc)?)?;
     // Sized for the whole document: growing by doubling would copy it again and again.
     let mut out = Vec::with_capacity(
         doc.events
@@ -412,7 +412,7 @@ mod tests {
         assert_eq!(t.balances(), whole.balances());
         let ledger = replay(&d).unwrap();
         let at = Position::of_tip(&t);
-        assert_eq!(at, Position::of_tip(&Tip::of(&whole)));
+        assert_eq!(at, Position::of_tip(&Tip::of(&whole).unwrap()));
         assert_eq!(
             (
                 at.event_count,

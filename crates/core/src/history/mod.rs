@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::ledger::{Balances, HOUSE};
 use crate::rules::sheet::{Step, Tone};
-use crate::session::{EventKind, Fold, Refusal, Row};
+use crate::session::{EventKind, Fold, Refusal, Row, Tip};
 
 /// One player's results in one session as it stands. Money in cents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -114,6 +114,57 @@ pub fn session_facts(
     Ok(facts)
 }
 
+/// What the rows of a tip's tail add to its session's facts ([`session_facts`] over the
+/// tail alone): each player's net (cents) and counts, and the hands dealt that stand.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TailFacts {
+    hands: i64,
+    results: BTreeMap<String, PlayerResult>,
+}
+
+/// The facts the rows of `tip`'s tail add, seated as `players`. An amendment within the
+/// tail changes only these ([`SessionFacts::amended`]). Errors: the tail's standing events
+/// no longer fold (a bug).
+pub fn tail_facts(tip: &Tip, players: &[String]) -> Result<TailFacts, Refusal> {
+    let tail = tip.tail();
+    let mut results = accounts(tail.balances(), BTreeMap::new());
+    let payments: Vec<usize> = tail
+        .rows()
+        .iter()
+        .filter(|r| r.kind == EventKind::Payment)
+        .filter_map(|r| r.index)
+        .collect();
+    for row in tail.rows() {
+        if !row.amends.is_some_and(|a| payments.contains(&a.target)) {
+            add_net(&mut results, row);
+        }
+    }
+    let mut hands = 0;
+    tail.for_each_standing_afresh(|row| hands += count_hand(&mut results, row, players))?;
+    Ok(TailFacts { hands, results })
+}
+
+impl PlayerResult {
+    /// Adds `other`'s money and counts, taken `sign` times (1 or −1); bands left with no
+    /// bid are dropped, as a fold never makes them.
+    fn add(&mut self, other: &PlayerResult, sign: i64) {
+        self.net_cents = self
+            .net_cents
+            .saturating_add(other.net_cents.saturating_mul(sign));
+        self.hands_bid += other.hands_bid * sign;
+        self.hands_made += other.hands_made * sign;
+        self.hands_set += other.hands_set * sign;
+        self.games_won += other.games_won * sign;
+        self.kitties_taken += other.kitties_taken * sign;
+        for (band, (bids, made)) in &other.bands {
+            let entry = self.bands.entry(*band).or_default();
+            entry.0 += bids * sign;
+            entry.1 += made * sign;
+        }
+        self.bands.retain(|_, counts| *counts != (0, 0));
+    }
+}
+
 /// `results` with an entry for every player's account among `balances` (not the house's).
 fn accounts(
     balances: &Balances,
@@ -200,6 +251,31 @@ impl SessionFacts {
         self.set_status(closed, balances);
     }
 
+    /// The facts after an amendment within a tip's tail: its part `before` replaced by its
+    /// part `after` ([`tail_facts`]), with the `balances` and close it left.
+    pub fn amended(
+        &mut self,
+        (before, after): (&TailFacts, &TailFacts),
+        balances: &Balances,
+        closed: bool,
+    ) {
+        let known = std::mem::take(&mut self.players)
+            .into_iter()
+            .map(|r| (r.player.clone(), r))
+            .collect();
+        let mut results = accounts(balances, known);
+        for (part, sign) in [(after, 1), (before, -1)] {
+            for (player, result) in &part.results {
+                if let Some(r) = results.get_mut(player) {
+                    r.add(result, sign);
+                }
+            }
+        }
+        self.hands += after.hands - before.hands;
+        self.players = results.into_values().collect();
+        self.set_status(closed, balances);
+    }
+
     /// Closed or not, and settled: closed with every balance (the kitty's too) at zero.
     fn set_status(&mut self, closed: bool, balances: &Balances) {
         self.closed = closed;
@@ -216,6 +292,8 @@ pub struct FactsDelta {
     pub results: Vec<(PlayerResult, bool)>,
     /// Each (player, band) whose bids changed: (player, band, bids, made).
     pub bids: Vec<(String, i64, i64, i64)>,
+    /// Each (player, band) left with no bid (an amendment took them all).
+    pub gone: Vec<(String, i64)>,
 }
 
 impl FactsDelta {
@@ -240,13 +318,24 @@ impl FactsDelta {
                     delta.bids.push((result.player.clone(), *band, bids, made));
                 }
             }
+            // A band an amendment took every bid from is no longer kept.
+            let gone = before
+                .into_iter()
+                .flat_map(|b| b.bands.keys())
+                .filter(|band| !result.bands.contains_key(band));
+            for band in gone {
+                delta.gone.push((result.player.clone(), *band));
+            }
         }
         delta
     }
 
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
-        self.status.is_none() && self.results.is_empty() && self.bids.is_empty()
+        self.status.is_none()
+            && self.results.is_empty()
+            && self.bids.is_empty()
+            && self.gone.is_empty()
     }
 }
 

@@ -1,12 +1,12 @@
 //! The session as if nothing had ever been undone or corrected: its standing events folded
 //! afresh, which is how the club's history counts hands, bids and games won.
 
-use super::{EventKind, Fold, Refusal, Row};
+use super::{Core, EventKind, Fold, Refusal, Row, Standing};
 
 impl Fold {
     /// Folds the standing events afresh from `start`, calling `each` with every row. Keeps
     /// one state unless a `reopen` stands. Errors: a standing event refused (a bug).
-    pub fn for_each_afresh(&self, start: Fold, mut each: impl FnMut(&Row)) -> Result<(), Refusal> {
+    pub fn for_each_afresh(&self, start: Fold, each: impl FnMut(&Row)) -> Result<(), Refusal> {
         if self.rows.iter().any(|r| r.kind == EventKind::Reopen) {
             let mut fresh = start;
             for (next, s) in self.standing.iter().enumerate() {
@@ -17,21 +17,44 @@ impl Fold {
             fresh.rows.iter().for_each(each);
             return Ok(());
         }
-        let mut core = start.core;
-        let mut last_hand = None;
-        for (next, s) in self.standing.iter().enumerate() {
-            let event = s.event();
-            let read = core.read_event(&event, next)?;
-            let r = core.apply_plain_in_place(next, read, last_hand)?;
-            if r.hand_number.is_some() {
-                last_hand = r.hand_number;
-            }
-            if !r.game_ends.is_empty() {
-                // Only the last finished game is read: keep the others slim.
-                core.finished.slim_older();
-            }
-            each(&r);
-        }
-        Ok(())
+        replay(start.core, self.standing.iter().enumerate(), None, each)
     }
+
+    /// [`Fold::for_each_afresh`] of a tail's standing events, from its first kept state:
+    /// the rows they make now. Errors: a standing event refused or no state kept (bugs).
+    pub fn for_each_standing_afresh(&self, each: impl FnMut(&Row)) -> Result<(), Refusal> {
+        let Some(first) = self.standing.first() else {
+            return Ok(());
+        };
+        let core =
+            first.before.as_deref().cloned().ok_or_else(|| {
+                Refusal::at(first.index, "event", "internal error: no state is kept")
+            })?;
+        let standing = self.standing.iter().map(|s| (s.index, s));
+        let last_hand = self.earlier_deal.and_then(|(_, number)| number);
+        replay(core, standing, last_hand, each)
+    }
+}
+
+/// Replays `standing` (each at its index) from `core` in place, calling `each` with every row.
+fn replay<'a>(
+    mut core: Core,
+    standing: impl Iterator<Item = (usize, &'a Standing)>,
+    mut last_hand: Option<usize>,
+    mut each: impl FnMut(&Row),
+) -> Result<(), Refusal> {
+    for (index, s) in standing {
+        let event = s.event();
+        let read = core.read_event(&event, index)?;
+        let r = core.apply_plain_in_place(index, read, last_hand)?;
+        if r.hand_number.is_some() {
+            last_hand = r.hand_number;
+        }
+        if !r.game_ends.is_empty() {
+            // Only the last finished game is read: keep the others slim.
+            core.finished.slim_older();
+        }
+        each(&r);
+    }
+    Ok(())
 }

@@ -6,45 +6,46 @@
 //! difference; the original stays, struck. The same pass records struck rows, which event
 //! finished which game, and which game ends an amendment changed.
 
-/// The accessors a [`Fold`] and its [`Tip`] share, read from their `core`.
+/// The accessors a [`Fold`] and its [`Tip`] share, read from the core at `$core` (a field
+/// path: `core`, or `tail.core`).
 macro_rules! core_accessors {
-    () => {
+    ($($core:ident).+) => {
         /// How many games are finished in the session as it stands.
         pub fn games_finished(&self) -> usize {
-            self.core.finished.len()
+            self.$($core).+.finished.len()
         }
 
         /// The ledger's record of each finished game (`games`), in order.
         pub fn games(&self) -> Vec<crate::rules::FinishedGame> {
-            self.core.finished.records()
+            self.$($core).+.finished.records()
         }
 
         /// The engine as it stands after the last event.
         pub fn engine(&self) -> &dyn crate::rules::Engine {
-            self.core.engine.as_ref()
+            self.$($core).+.engine.as_ref()
         }
 
         /// The seating after the last event.
         pub fn table(&self) -> &crate::rules::Table {
-            &self.core.table
+            &self.$($core).+.table
         }
 
         /// Every balance in cents, the kitty's included.
         pub fn balances(&self) -> &crate::ledger::Balances {
-            &self.core.balances
+            &self.$($core).+.balances
         }
 
         /// The index of the `close`, once the sitting is closed.
         pub fn closed_at(&self) -> Option<usize> {
-            self.core.closed_at
+            self.$($core).+.closed_at
         }
 
         /// Who deals the next hand by the game's rules (the first seat before any hand).
         pub fn next_dealer(&self) -> Option<String> {
-            self.core
+            self.$($core).+
                 .engine
-                .next_dealer(&self.core.table)
-                .or_else(|| self.core.table.seated().first().cloned())
+                .next_dealer(&self.$($core).+.table)
+                .or_else(|| self.$($core).+.table.seated().first().cloned())
         }
     };
 }
@@ -60,6 +61,7 @@ mod refusal;
 mod reopen;
 mod rows;
 pub mod sheet;
+mod tail;
 mod tip;
 pub mod why;
 pub mod window;
@@ -68,6 +70,7 @@ pub use entry::{Entry, NewEvent};
 pub use kind::{EventKind, GameKind};
 pub use refusal::Refusal;
 pub use rows::{Amend, Change, Row, ShownEnd};
+pub use tail::TAIL;
 pub use tip::Tip;
 
 use entry::Read;
@@ -379,6 +382,11 @@ pub struct Fold {
     /// The closing row shown for each game number: (row, position among its game ends).
     shown: BTreeMap<usize, (usize, usize)>,
     start_line: Option<SheetLine>,
+    /// The index of the first event held: 0, or where a tail ([`Fold::tail`]) begins.
+    first: usize,
+    /// Of a tail: the last deal standing before `first` and its hand number, which
+    /// "undo last hand" and the next hand's number fall back on.
+    earlier_deal: Option<(usize, Option<usize>)>,
 }
 
 impl std::fmt::Debug for Fold {
@@ -444,6 +452,8 @@ impl Fold {
             row_of: BTreeMap::new(),
             shown: BTreeMap::new(),
             start_line,
+            first: 0,
+            earlier_deal: None,
         })
     }
 
@@ -464,8 +474,9 @@ impl Fold {
             .len()
             .is_multiple_of(CHECKPOINT)
             .then(|| self.core.clone());
-        let last_hand = self.last_standing_hand().and_then(|i| self.hand_number(i));
-        let r = self.core.apply_plain(index, read, last_hand)?;
+        let r = self
+            .core
+            .apply_plain(index, read, self.last_hand_number())?;
         let deal = self.core.engine.is_deal(kind.as_str());
         self.standing
             .push(Standing::new(index, event.written(), deal, before));
@@ -480,7 +491,7 @@ impl Fold {
 
     /// The number of events folded (the index the next event takes).
     pub fn events(&self) -> usize {
-        self.row_of.keys().next_back().map_or(0, |i| i + 1)
+        self.row_of.keys().next_back().map_or(self.first, |i| i + 1)
     }
 
     /// The game this fold plays.
@@ -503,7 +514,7 @@ impl Fold {
         self.core.finished.to_vec()
     }
 
-    core_accessors!();
+    core_accessors!(core);
 
     /// The event at `index` as it stands; `None` if undone, an amendment, or absent.
     pub fn standing_event(&self, index: usize) -> Option<Value> {
@@ -529,7 +540,18 @@ impl Fold {
 
     /// The last standing deal: what "undo last hand" undoes.
     pub fn last_standing_hand(&self) -> Option<usize> {
-        self.standing.iter().rev().find(|s| s.deal).map(|s| s.index)
+        match self.standing.iter().rev().find(|s| s.deal) {
+            Some(s) => Some(s.index),
+            None => self.earlier_deal.map(|(index, _)| index),
+        }
+    }
+
+    /// The number of the last standing deal ("hand 3"), which the next hand follows.
+    pub fn last_hand_number(&self) -> Option<usize> {
+        match self.standing.iter().rev().find(|s| s.deal) {
+            Some(s) => self.hand_number(s.index),
+            None => self.earlier_deal.and_then(|(_, number)| number),
+        }
     }
 
     /// The number of the hand at `index` ("hand 3"), for any event that is a hand.
@@ -541,5 +563,7 @@ impl Fold {
     }
 }
 
+#[cfg(test)]
+mod tail_tests;
 #[cfg(test)]
 mod tests;

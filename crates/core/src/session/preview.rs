@@ -23,14 +23,13 @@ impl Core {
 impl Fold {
     /// Balances (cents) and postings of a `close` now; `None` once closed or if refused.
     pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
-        let index = self.row_of.keys().next_back().map_or(0, |i| i + 1);
-        self.core.close_preview(index)
+        self.core.close_preview(self.events())
     }
 }
 
 impl Tip {
     /// [`Fold::close_preview`] from the tip alone.
     pub fn close_preview(&self) -> Option<(Balances, Vec<Posting>)> {
-        self.core.close_preview(self.events)
+        self.tail.close_preview()
     }
 }

@@ -16,7 +16,7 @@ pub fn standing_amounts<'a>(fold: &'a Fold, account: &str) -> Vec<(&'a Row, i64)
 }
 
 /// [`standing_amounts`] of every account at once.
-fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>)> {
+pub(super) fn standing_rows(fold: &Fold) -> impl Iterator<Item = (&Row, BTreeMap<&str, i64>)> {
     let voided = |row: &Row| row.changed_by.iter().any(|c| c.void);
     let rows = fold.rows();
     // What the corrections of each standing event add to it.
@@ -75,14 +75,19 @@ struct Group {
 impl Summaries {
     /// The summaries of everything that stands in `fold` ([`standing_amounts`]).
     pub fn of(fold: &Fold) -> Summaries {
-        let mut s = Summaries {
-            kitty_game: fold.engine().has_kitty(),
-            ..Summaries::default()
-        };
+        let mut s = Summaries::none(fold.engine().has_kitty());
         for (row, cents) in standing_rows(fold) {
             s.add(row, &cents);
         }
         s
+    }
+
+    /// Nothing summed yet, for a game with a kitty (`kitty_game`) or without.
+    pub(super) fn none(kitty_game: bool) -> Summaries {
+        Summaries {
+            kitty_game,
+            ..Summaries::default()
+        }
     }
 
     /// Adds a standing row with each account's cents (a corrected hand at its corrected amount).

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-use super::why::Summaries;
+use super::why::{Summaries, standing_rows};
 use super::{EventKind, Fold, Row};
 use crate::rules::SheetLine;
 
@@ -71,6 +71,51 @@ impl Window {
         }
     }
 
+    /// The window after an amendment within `tail` (a [`super::Tip`]'s): the rows before
+    /// the tail as they were, the tail's rows anew, and `before`'s summaries and payments
+    /// with the tail's.
+    pub(super) fn rebuild(&mut self, tail: &Fold, before: &BeforeTail) {
+        let first = tail.first();
+        // Tail rows before the window's first are in `earlier` and `running` already.
+        let shown_from = self.rows.front().and_then(|k| k.row.index).unwrap_or(0);
+        let kept_corrects: BTreeMap<Option<usize>, Option<usize>> = self
+            .rows
+            .iter()
+            .map(|k| (k.row.index, k.corrects))
+            .collect();
+        let mut rows: VecDeque<Arc<Kept>> = self
+            .rows
+            .drain(..)
+            .filter(|k| k.row.index.is_none_or(|i| i < first))
+            .collect();
+        let new = tail.rows().iter().filter(|r| r.index >= Some(shown_from));
+        rows.extend(new.map(|row| {
+            // A correction of an event before the tail opens what it opened: nothing the
+            // tip applies can change that event.
+            let corrects = match row.amends {
+                Some(a) if a.target < first => kept_corrects.get(&row.index).copied().flatten(),
+                _ => tail.corrects(row),
+            };
+            Arc::new(Kept {
+                row: row.clone(),
+                corrects,
+            })
+        }));
+        while rows.len() > SHEET_LINES {
+            if let Some(old) = rows.pop_front() {
+                add_money(&mut self.running, &old.row);
+                self.earlier += 1;
+            }
+        }
+        self.rows = rows;
+        self.payments.clone_from(&before.payments);
+        self.payments.extend(standing_payments(tail.rows()));
+        self.summaries.clone_from(&before.summaries);
+        for (row, cents) in standing_rows(tail) {
+            self.summaries.add(row, &cents);
+        }
+    }
+
     /// Adds a plain event's row, dropping the oldest past [`SHEET_LINES`].
     pub fn push(&mut self, row: Row) {
         self.summaries.add(&row, &row_cents(&row));
@@ -125,6 +170,36 @@ impl Window {
     /// Each account's settle-up summary.
     pub fn summaries(&self) -> &Summaries {
         &self.summaries
+    }
+}
+
+/// What a [`super::Tip`]'s window needs of the rows before its tail, which no amendment
+/// the tip applies can change: their settle-up summaries and their standing payments.
+#[derive(Debug, Clone, Default)]
+pub struct BeforeTail {
+    summaries: Summaries,
+    payments: Vec<StandingPayment>,
+}
+
+impl BeforeTail {
+    /// Nothing yet, for `fold`'s game.
+    pub(super) fn of(fold: &Fold) -> BeforeTail {
+        BeforeTail {
+            summaries: Summaries::none(fold.engine().has_kitty()),
+            payments: Vec::new(),
+        }
+    }
+
+    /// Adds `fold`'s rows before event `first`: a tail's oldest, about to be dropped, or
+    /// a whole fold's before its tail.
+    pub(super) fn add(&mut self, fold: &Fold, first: usize) {
+        let before = |r: &Row| r.index.is_none_or(|i| i < first);
+        for (row, cents) in standing_rows(fold).filter(|(r, _)| before(r)) {
+            self.summaries.add(row, &cents);
+        }
+        let payments = standing_payments(fold.rows());
+        self.payments
+            .extend(payments.into_iter().filter(|p| p.event < first));
     }
 }
 
