@@ -431,6 +431,12 @@ fn steps() -> impl Strategy<Value = Vec<(Step, bool)>> {
         })
 }
 
+/// Long sittings of a club, so the cached tip's tail drops its oldest events again and
+/// again while undos and corrections land both within it and before it.
+fn long_steps() -> impl Strategy<Value = Vec<(Step, bool)>> {
+    prop::collection::vec((step(), prop::bool::weighted(0.05)), 75..90)
+}
+
 /// Sequences per property: 24 on SQLite; 10 on PostgreSQL, where the cache's logic is the
 /// same and what is checked is the store under it (each step replays the session in full,
 /// so a case costs about three times as much there).
@@ -453,6 +459,16 @@ proptest! {
     #[test]
     fn the_cached_pitch_session_equals_its_full_replay(steps in steps(), club: bool) {
         run("auction_pitch", json!({"stake": "0.05", "target": 5}), &steps, club);
+    }
+}
+
+proptest! {
+    // One long sitting a run: each step replays the session in full to compare.
+    #![proptest_config(ProptestConfig::with_cases(1))]
+
+    #[test]
+    fn a_long_cached_pitch_club_session_equals_its_full_replay(steps in long_steps()) {
+        run("auction_pitch", json!({"stake": "0.05", "target": 5}), &steps, true);
     }
 }
 
