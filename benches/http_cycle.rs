@@ -61,6 +61,8 @@ macro_rules! commit_rate {
     }};
 }
 
+#[path = "http_cycle/amend.rs"]
+mod amend;
 #[path = "http_cycle/engines.rs"]
 mod engines;
 #[path = "../tests/common/hands.rs"]
@@ -829,6 +831,12 @@ async fn main() {
             "  {} 64 logins at once ({admitted} let in), 10 s later: RSS {after:.1} MiB (peak {peak:.1} MiB)",
             verdict(after * 1048576.0 < 64e6)
         );
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
+    if std::env::args().any(|a| a == "--amendments-only") {
+        // Only the amendments' rows: what a change to corrections and undos is tried against.
+        amend::rows(&plan).await;
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }

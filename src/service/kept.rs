@@ -6,6 +6,7 @@ use crate::store::Connected;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use super::reading::Whole;
 use super::{Loaded, no_longer_replays};
 use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SessionDoc};
@@ -42,6 +43,24 @@ impl Kept {
     pub(super) fn of(loaded: &Loaded) -> Result<Kept, AppError> {
         let at = (loaded.club_id, loaded.created_at);
         Kept::of_fold(loaded.id, at, &loaded.doc, &loaded.fold)
+    }
+
+    /// The state of `whole`, with its club's `facts` when already computed.
+    pub(super) fn of_whole(whole: &Whole, facts: Option<SessionFacts>) -> Result<Kept, AppError> {
+        let at = (whole.club_id, whole.created_at);
+        match (facts, whole.club_id) {
+            (Some(facts), Some(club_id)) => Ok(Kept {
+                club_id: Some(club_id),
+                tip: Tip::of(&whole.fold).map_err(|r| no_longer_replays(whole.id, &r))?,
+                history: Some(Box::new(ClubFacts {
+                    club_id,
+                    played_at: whole.created_at,
+                    players: whole.header.players.clone(),
+                    facts,
+                })),
+            }),
+            _ => Kept::of_fold(whole.id, at, &whole.header, &whole.fold),
+        }
     }
 
     /// Session `id`'s state from header `doc` and its whole `fold` (rows may be slimmed but

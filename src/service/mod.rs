@@ -28,6 +28,7 @@ use crate::error::AppError;
 use crate::format::{self, LedgerDoc, LedgerEvent, Position, SessionDoc};
 use crate::ids::{ClubId, SessionId};
 
+use crate::session::window::SHEET_LINES;
 use crate::session::{EventKind, Fold, NewEvent, Tip};
 use crate::store::{self, EventRow};
 pub(crate) use create::new_session;
@@ -39,8 +40,8 @@ pub use glance::{
 pub use kept::{ClubFacts, FactsWrite, Kept};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list, own_games};
 pub(crate) use reading::entry_text;
+use reading::{Whole, load_tip, load_whole, no_longer_replays};
 pub use reading::{game, kept, load};
-use reading::{load_fresh, load_tip, no_longer_replays};
 pub use renamed::{Renaming, glance_renamed};
 pub use what_if::WhatIf;
 
@@ -113,20 +114,20 @@ pub struct Recorded {
     pub position: Position,
 }
 
-/// The state an event applies to: the cached tip, or the session read in full (events that
-/// reach back, and club sessions whose facts come from the whole fold).
+/// The state an event applies to: the cached tip, or the session folded whole (a `void`
+/// or `correction` reaching back past the tip's tail, a `reopen`).
 // One per write, on the stack: boxing the tip would cost an allocation per hand.
 #[allow(clippy::large_enum_variant)]
 enum Target {
     Tip(Kept),
-    Whole(Box<Loaded>),
+    Whole(Box<Whole>),
 }
 
 impl Target {
     fn events(&self) -> usize {
         match self {
             Target::Tip(k) => k.events(),
-            Target::Whole(l) => l.events(),
+            Target::Whole(w) => w.fold.events(),
         }
     }
 }
@@ -140,7 +141,7 @@ async fn read_target(
 ) -> Result<Target, AppError> {
     let kept = load_tip(conn, id).await?;
     Ok(if kept.tip.reaches_before(raw) {
-        Target::Whole(Box::new(load_fresh(conn, id).await?))
+        Target::Whole(Box::new(load_whole(conn, id).await?))
     } else {
         Target::Tip(kept)
     })
@@ -232,7 +233,7 @@ async fn take_target(
         Some(kept) if !kept.tip.reaches_before(raw) => Target::Tip(kept),
         Some(kept) => {
             **slot = Some(kept);
-            let whole = load_fresh(&mut pool.acquire().await?, id).await?;
+            let whole = load_whole(&mut pool.acquire().await?, id).await?;
             slot.take();
             Target::Whole(Box::new(whole))
         }
@@ -241,6 +242,7 @@ async fn take_target(
 }
 
 /// An event on its way to the store.
+#[derive(Clone)]
 struct Pending {
     id: SessionId,
     event: NewEvent,
@@ -270,9 +272,10 @@ async fn record(
 ) -> Result<Done, AppError> {
     for _ in 0..TRIES {
         let before = target.events();
-        match apply_one(&mut target, &pending.event, pending.expected_events) {
-            Ok(applied) => {
-                let append = appended(pending, &target, before, &applied)?;
+        let stepped;
+        (target, stepped) = step(target, pending).await?;
+        match stepped {
+            Ok((applied, append)) => {
                 if folds.committer().append(pool, append).await? == Appended::Committed {
                     return Ok((target, before, applied));
                 }
@@ -290,6 +293,43 @@ async fn record(
         target = read_target(&mut pool.acquire().await?, pending.id, raw).await?;
     }
     Err(AppError::Busy)
+}
+
+/// The pure step of `pending` on `target`: its ledger entry and what the group commit
+/// appends. A whole session is stepped on a blocking thread (a correction of hand 1 replays
+/// every hand after it) and comes back as the tip the cache keeps. Errors (outer): the
+/// blocking thread failed, `target` is lost; (inner) as [`apply_one`], `target` unchanged.
+async fn step(
+    mut target: Target,
+    pending: &Pending,
+) -> Result<(Target, Result<(Applied, Append), AppError>), AppError> {
+    if let Target::Tip(_) = target {
+        let stepped = stepped(&mut target, pending);
+        return Ok((target, stepped));
+    }
+    let pending = pending.clone();
+    tokio::task::spawn_blocking(move || {
+        let stepped = stepped(&mut target, &pending);
+        (target, stepped)
+    })
+    .await
+    .map_err(|e| AppError::Internal(format!("a whole session's step failed: {e}")))
+}
+
+/// [`step`]'s work: [`apply_one`], [`appended`], and a whole session made the tip to keep
+/// (its facts, computed for the append, not computed again).
+fn stepped(target: &mut Target, pending: &Pending) -> Result<(Applied, Append), AppError> {
+    let before = target.events();
+    let applied = apply_one(target, &pending.event, pending.expected_events)?;
+    let append = appended(pending, target, before, &applied)?;
+    if let Target::Whole(w) = target {
+        let facts = match &append.facts {
+            Some(commit::Facts::Whole(whole)) => Some(whole.facts.clone()),
+            _ => None,
+        };
+        *target = Target::Tip(Kept::of_whole(w, facts)?);
+    }
+    Ok((applied, append))
 }
 
 /// What the group commit appends for `pending`, applied to `target` after `before` events:
@@ -325,13 +365,13 @@ fn appended(
 
 /// Club `club`'s history facts of the whole session `state` as it now stands, with its
 /// players. Errors: [`AppError::Internal`] when the session no longer folds.
-fn whole_facts(state: &Loaded, club: ClubId) -> Result<commit::Facts, AppError> {
+fn whole_facts(state: &Whole, club: ClubId) -> Result<commit::Facts, AppError> {
     let players = state.fold.balances().as_map().keys();
     Ok(commit::Facts::Whole(commit::WholeFacts {
         club_id: club,
-        game: state.doc.game.clone(),
+        game: state.header.game.clone(),
         played_at: state.created_at,
-        facts: history::facts_of(state.id, &state.doc, &state.fold)?,
+        facts: history::facts_of(state.id, &state.header, &state.fold)?,
         players: players
             .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
             .cloned()
@@ -343,7 +383,7 @@ fn whole_facts(state: &Loaded, club: ClubId) -> Result<commit::Facts, AppError> 
 fn kept_of(target: Target) -> Result<Kept, AppError> {
     match target {
         Target::Tip(k) => Ok(k),
-        Target::Whole(l) => Kept::of(&l),
+        Target::Whole(w) => Kept::of_whole(&w, None),
     }
 }
 
@@ -413,11 +453,9 @@ fn apply_one(
         Target::Tip(kept) => kept.apply(event)?,
         Target::Whole(state) => {
             state.fold.apply(index, event)?;
-            state.doc.events.push(event.written().clone());
-            format::extend_ledger(&mut state.ledger, &state.fold);
-            state.seated = state.fold.table().seated().to_vec();
-            state.next_dealer = state.fold.next_dealer();
-            (state.ledger.events.last().cloned(), None)
+            // Only the sheet's window stays whole, as the fold was read.
+            state.fold.slim_older(SHEET_LINES);
+            (state.fold.rows().last().map(format::ledger_event), None)
         }
     };
     match entry {

@@ -126,6 +126,49 @@ pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result
     Ok(kept)
 }
 
+/// A stored session folded whole, for an event that reaches back past the cached tip's
+/// tail: its header (the document without events) and its fold, slim but for the sheet's
+/// window ([`slim_fold`]).
+pub(super) struct Whole {
+    pub(super) id: SessionId,
+    pub(super) header: SessionDoc,
+    pub(super) created_at: DateTime<Utc>,
+    pub(super) club_id: Option<ClubId>,
+    pub(super) fold: Fold,
+}
+
+/// Session `id` read and folded whole, the folding on a blocking thread so other sessions'
+/// requests go on meanwhile. Errors: [`AppError::NotFound`]; the store's.
+pub(super) async fn load_whole(
+    conn: &mut impl Connected,
+    id: SessionId,
+) -> Result<Whole, AppError> {
+    let (header, created_at, club_id) = load_header(conn, id).await?;
+    let bodies: Vec<String> = store::event_bodies(conn, id)
+        .collect::<Result<_, _>>()
+        .await?;
+    let fold = tokio::task::spawn_blocking(move || {
+        let mut fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
+        fold.reserve(bodies.len());
+        for (index, body) in bodies.iter().enumerate() {
+            fold.apply(index, &parse(body)?)
+                .map_err(|r| no_longer_replays(id, &r))?;
+            fold.slim_older(SHEET_LINES);
+        }
+        Ok::<_, AppError>((header, fold))
+    })
+    .await
+    .map_err(|e| AppError::Internal(format!("folding session {id}: {e}")))??;
+    let (header, fold) = fold;
+    Ok(Whole {
+        id,
+        header,
+        created_at,
+        club_id,
+        fold,
+    })
+}
+
 /// Session `id` folded one event at a time from `header`, keeping only the last
 /// [`SHEET_LINES`] rows whole: a few hundred bytes a row.
 pub(super) async fn slim_fold(

@@ -3,7 +3,7 @@
 //! A server round trip, not WebAssembly: one engine, so the preview cannot disagree with
 //! the recorded row, and no second build to keep in step.
 
-use super::reading::{load_fresh, load_tip};
+use super::reading::{load_tip, load_whole};
 use super::{Folds, Target, apply_one};
 use crate::error::AppError;
 use crate::ids::SessionId;
@@ -54,7 +54,7 @@ impl WhatIf {
             None => load_tip(&mut pool.acquire().await?, id).await?,
         };
         let target = match whole(&kept) {
-            true => Target::Whole(Box::new(load_fresh(&mut pool.acquire().await?, id).await?)),
+            true => Target::Whole(Box::new(load_whole(&mut pool.acquire().await?, id).await?)),
             false => Target::Tip(kept),
         };
         Ok(WhatIf { target, currency })
