@@ -132,16 +132,13 @@ impl Target {
     }
 }
 
-/// Session `id` read for `raw`: its tip, or the whole session when the tip cannot apply
-/// `raw` ([`Tip::reaches_before`]).
-async fn read_target(
-    conn: &mut impl Connected,
-    id: SessionId,
-    raw: &Value,
-) -> Result<Target, AppError> {
-    let kept = load_tip(conn, id).await?;
+/// Session `id` read for `raw` from `pool` (committed state: the group commit checks the
+/// count again): its tip, or the whole session when the tip cannot apply `raw`
+/// ([`Tip::reaches_before`]).
+async fn read_target(pool: &ReadPool, id: SessionId, raw: &Value) -> Result<Target, AppError> {
+    let kept = load_tip(&mut pool.acquire().await?, id).await?;
     Ok(if kept.tip.reaches_before(raw) {
-        Target::Whole(Box::new(load_whole(conn, id).await?))
+        Target::Whole(Box::new(load_whole(pool, id).await?))
     } else {
         Target::Tip(kept)
     })
@@ -233,11 +230,11 @@ async fn take_target(
         Some(kept) if !kept.tip.reaches_before(raw) => Target::Tip(kept),
         Some(kept) => {
             **slot = Some(kept);
-            let whole = load_whole(&mut pool.acquire().await?, id).await?;
+            let whole = load_whole(pool.reader(), id).await?;
             slot.take();
             Target::Whole(Box::new(whole))
         }
-        None => read_target(&mut pool.acquire().await?, id, raw).await?,
+        None => read_target(pool.reader(), id, raw).await?,
     })
 }
 
@@ -290,7 +287,7 @@ async fn record(
             Err(e) => return Err(e),
         }
         let raw = pending.event.written();
-        target = read_target(&mut pool.acquire().await?, pending.id, raw).await?;
+        target = read_target(pool.reader(), pending.id, raw).await?;
     }
     Err(AppError::Busy)
 }

@@ -137,16 +137,18 @@ pub(super) struct Whole {
     pub(super) fold: Fold,
 }
 
-/// Session `id` read and folded whole, the folding on a blocking thread so other sessions'
-/// requests go on meanwhile. Errors: [`AppError::NotFound`]; the store's.
-pub(super) async fn load_whole(
-    conn: &mut impl Connected,
-    id: SessionId,
-) -> Result<Whole, AppError> {
-    let (header, created_at, club_id) = load_header(conn, id).await?;
-    let bodies: Vec<String> = store::event_bodies(conn, id)
-        .collect::<Result<_, _>>()
-        .await?;
+/// Session `id` read and folded whole: read on a connection of `pool` given back before
+/// the folding, which runs on a blocking thread, so other sessions' requests and commits go
+/// on meanwhile. Errors: [`AppError::NotFound`]; the store's.
+pub(super) async fn load_whole(pool: &ReadPool, id: SessionId) -> Result<Whole, AppError> {
+    let (header, created_at, club_id, bodies) = {
+        let mut conn = pool.acquire().await?;
+        let (header, created_at, club_id) = load_header(&mut conn, id).await?;
+        let bodies: Vec<String> = store::event_bodies(&mut conn, id)
+            .collect::<Result<_, _>>()
+            .await?;
+        (header, created_at, club_id, bodies)
+    };
     let fold = tokio::task::spawn_blocking(move || {
         let mut fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
         fold.reserve(bodies.len());

@@ -54,7 +54,7 @@ impl WhatIf {
             None => load_tip(&mut pool.acquire().await?, id).await?,
         };
         let target = match whole(&kept) {
-            true => Target::Whole(Box::new(load_whole(&mut pool.acquire().await?, id).await?)),
+            true => Target::Whole(Box::new(load_whole(pool, id).await?)),
             false => Target::Tip(kept),
         };
         Ok(WhatIf { target, currency })
