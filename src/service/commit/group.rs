@@ -30,16 +30,17 @@ pub(super) enum Failed {
 }
 
 impl Failed {
-    /// What an error of the one-statement group means: busy (a lock waited out), nothing
-    /// written and retrying each alone would wait alike; the connection broken, unknown;
-    /// any other, rolled back.
+    /// What an error of the one-statement group means: the server's refusal rolled it
+    /// back (busy, a lock waited out: retrying each alone would wait alike; any other: each
+    /// is retried alone); the connection broken, or any error on the client's side (I/O,
+    /// the protocol, decoding the answer), which may come after the server committed:
+    /// unknown.
     fn of_call(e: sqlx::Error) -> Failed {
-        if store::is_unavailable(&e) {
-            Failed::Unknown(e)
-        } else if store::is_busy(&e) {
-            Failed::Group(e)
-        } else {
-            Failed::Statement(e)
+        match &e {
+            sqlx::Error::Database(_) if store::is_unavailable(&e) => Failed::Unknown(e),
+            sqlx::Error::Database(_) if store::is_busy(&e) => Failed::Group(e),
+            sqlx::Error::Database(_) => Failed::Statement(e),
+            _ => Failed::Unknown(e),
         }
     }
 }

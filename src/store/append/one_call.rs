@@ -177,3 +177,91 @@ pub async fn written(
     .fetch_all(&mut *conn)
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+    use sqlx::{ConnectOptions, Connection};
+
+    use super::{GroupRecord, record_group, written};
+    use crate::ledger::Posting;
+    use crate::money::Money;
+    use crate::store::{NewEvent, NewSession};
+
+    /// A hand at `seq` whose body says `who` entered it.
+    fn hand<'a>(seq: i64, who: &'a str, postings: &'a [Posting]) -> NewEvent<'a> {
+        NewEvent {
+            seq,
+            kind: "hand",
+            body: who,
+            explanation: "test",
+            postings,
+            recorded_at: crate::store::time::normalised("2026-01-01T00:00:00Z").unwrap(),
+            entry: "{}",
+        }
+    }
+
+    /// PostgreSQL only (`.ci/run` runs the library's store tests there); on SQLite nothing.
+    #[tokio::test]
+    async fn what_a_broken_group_wrote_is_read_back_record_by_record() {
+        let pool = crate::store::testing::fresh_store().await;
+        let Some(pg) = pool.postgres_pool().cloned() else {
+            return;
+        };
+        let mut conn = pool.acquire().await.unwrap();
+        let players = ["A".to_string(), "B".to_string()];
+        let session = NewSession {
+            game: "auction_pinochle",
+            currency: "USD",
+            agreements: &serde_json::Map::new(),
+            opening_scores: None,
+            players: &players,
+            created_at: crate::store::time::normalised("2026-01-01T00:00:00Z").unwrap(),
+            club_id: None,
+        };
+        let id = crate::store::insert_session(&mut conn, &session)
+            .await
+            .unwrap();
+        drop(conn);
+        let postings = [
+            Posting::new("A", Money::from_cents(-9_007_199_254_740_993)),
+            Posting::new("B", Money::from_cents(9_007_199_254_740_993)),
+        ];
+        let (ours, theirs) = (r#"{"by":"us"}"#, r#"{"by":"them"}"#);
+        let (first, second) = (hand(1, ours, &postings), hand(2, ours, &postings));
+        let record = |event| GroupRecord {
+            session_id: id,
+            event,
+            key: None,
+            club: None,
+            facts: None,
+        };
+        let mut writer = pg.acquire().await.unwrap();
+        let answer = record_group(&mut writer, &[record(&first), record(&first)]).await;
+        assert_eq!(answer.unwrap(), [true, false], "the second is stale");
+        drop(writer);
+        let balances = crate::store::balances(&mut pool.acquire().await.unwrap(), id).await;
+        // Beyond a double's 53 bits: the cents went through JSON exactly.
+        assert_eq!(
+            balances.unwrap(),
+            [
+                ("A".into(), -9_007_199_254_740_993),
+                ("B".into(), 9_007_199_254_740_993)
+            ]
+        );
+        let name = pool.writer_name().unwrap();
+        let options = (*pg.connect_options()).clone().application_name("reading");
+        pg.close().await;
+        let mut reader = options.connect().await.unwrap();
+        let someone_else = hand(1, theirs, &postings);
+        let records = [record(&first), record(&second), record(&someone_else)];
+        let stored = written(&mut reader, &name, &records).await.unwrap();
+        assert_eq!(
+            stored,
+            [true, false, false],
+            "ours at 1; none at 2; 1 is not theirs"
+        );
+        reader.close().await.unwrap();
+    }
+}
