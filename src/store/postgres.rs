@@ -48,9 +48,10 @@ pub async fn open_postgres(url: &str, connections: u32) -> Result<PgPool, sqlx::
 }
 
 /// The `application_name` of this pool's connections, unique to it: after the group
-/// commit's one statement fails with its connection broken, the server listing no
-/// connection of that name tells that the statement's transaction has ended
-/// ([`super::append::written`]). Read connections are named [`READER_NAME`].
+/// commit's one statement fails with its connection broken, the server showing no backend
+/// of that name still running it tells that the statement's transaction has ended
+/// ([`super::append::written`]); another instance's calls have other names. Read
+/// connections are named [`READER_NAME`].
 fn writer_name() -> String {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let mut bytes = [0u8; 8];

@@ -130,11 +130,13 @@ pub async fn record_group(
 
 /// After [`record_group`] failed with its connection broken: for each record, whether its
 /// event is stored (at its `seq`, with its kind, body and time), read on `conn` (another
-/// connection) once the server holds no connection named `writer` (the failed one's
-/// `application_name`), so that its transaction has ended, committed or not. A record not
-/// stored was not written by the failed group and may be sent again. Errors: the
-/// database's; the old connection still on the server after [`super::super::WRITE_WAIT`]
-/// (as [`sqlx::Error::PoolTimedOut`]): its outcome stays unknown.
+/// connection) once no backend named `writer` (the writer pool's `application_name`) is
+/// still running `sk_record_group`, so that the failed call's transaction has ended,
+/// committed or not. Only the group commit calls it, and it waits here, so a connection of
+/// that name the pool has opened since for another write does not hold the reading up. A
+/// record not stored was not written by the failed group and may be sent again. Errors:
+/// the database's; the call still running after [`super::super::WRITE_WAIT`] (as
+/// [`sqlx::Error::PoolTimedOut`]): its outcome stays unknown.
 pub async fn written(
     conn: &mut PgConnection,
     writer: &str,
@@ -142,11 +144,14 @@ pub async fn written(
 ) -> Result<Vec<bool>, sqlx::Error> {
     let start = Instant::now();
     loop {
-        let left: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1")
-                .bind(writer)
-                .fetch_one(&mut *conn)
-                .await?;
+        // Each its own transaction: pg_stat_activity is read afresh every time.
+        let left: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 \
+             AND state <> 'idle' AND query LIKE 'SELECT sk_record_group(%'",
+        )
+        .bind(writer)
+        .fetch_one(&mut *conn)
+        .await?;
         if left == 0 {
             break;
         }
@@ -181,6 +186,8 @@ pub async fn written(
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+    use std::time::Duration;
 
     use sqlx::{ConnectOptions, Connection};
 
@@ -250,9 +257,9 @@ mod tests {
                 ("B".into(), 9_007_199_254_740_993)
             ]
         );
+        // The writer's connection stays open, idle: it does not hold the reading up.
         let name = pool.writer_name().unwrap();
         let options = (*pg.connect_options()).clone().application_name("reading");
-        pg.close().await;
         let mut reader = options.connect().await.unwrap();
         let someone_else = hand(1, theirs, &postings);
         let records = [record(&first), record(&second), record(&someone_else)];
@@ -262,6 +269,40 @@ mod tests {
             [true, false, false],
             "ours at 1; none at 2; 1 is not theirs"
         );
+
+        // A call held up by another's lock: the reading waits for it to end, and sees it.
+        let mut other = options.connect().await.unwrap();
+        let mut holder = other.begin().await.unwrap();
+        let lock = sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(id.0);
+        lock.execute(&mut *holder).await.unwrap();
+        let (writers, held_up) = (pg.clone(), postings.to_vec());
+        let call = tokio::spawn(async move {
+            let event = hand(2, r#"{"by":"us"}"#, &held_up);
+            let one = GroupRecord {
+                session_id: id,
+                event: &event,
+                key: None,
+                club: None,
+                facts: None,
+            };
+            let mut writer = writers.acquire().await.unwrap();
+            record_group(&mut writer, &[one]).await.unwrap()
+        });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let release = async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            holder.rollback().await.unwrap();
+        };
+        let at_two = [record(&second)];
+        let reading = written(&mut reader, &name, &at_two);
+        let (stored, ()) = tokio::join!(reading, release);
+        assert_eq!(
+            stored.unwrap(),
+            [true],
+            "read after the held-up call committed"
+        );
+        assert_eq!(call.await.unwrap(), [true]);
+        other.close().await.unwrap();
         reader.close().await.unwrap();
     }
 }
