@@ -178,6 +178,37 @@ impl Wire {
     }
 }
 
+/// A club made through the API and a session of it: the session's id and the write
+/// token's `Authorization` value.
+async fn club_session(app: &TestApp) -> (i64, String) {
+    let club = json!({"name": "Wire club", "passphrase": "four words at the table"});
+    let made = app.post_json("/api/v1/clubs", &club).await;
+    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
+    let auth = format!("Bearer {}", made.json()["token"].as_str().unwrap());
+    let session =
+        json!({"game": "auction_pinochle", "players": PLAYERS, "agreements": {"stake": "0.05"}});
+    let headers = [("authorization", auth.as_str())];
+    let made = app
+        .post_json_with("/api/v1/sessions", &session, &headers)
+        .await;
+    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
+    (made.json()["id"].as_i64().unwrap(), auth)
+}
+
+/// Session `id` holds `n` hands, each once, and the club's history counts them.
+async fn every_hand_stood(app: &TestApp, id: i64, n: i64) {
+    let stored = format!("SELECT COUNT(*) FROM events WHERE session_id = {id} AND seq > 0");
+    assert_eq!(app.scalar(&stored).await, n);
+    let hands = format!("SELECT hands FROM session_status WHERE session_id = {id}");
+    assert_eq!(app.scalar(&hands).await, n, "the history facts followed");
+    let bid = "SELECT CAST(SUM(hands_bid) AS BIGINT) FROM player_totals";
+    assert_eq!(
+        app.scalar(bid).await,
+        n,
+        "the club's totals followed by trigger"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_club_hand_on_postgres_takes_at_most_four_statements_and_round_trips() {
     if !on_postgres() {
@@ -194,24 +225,13 @@ async fn a_club_hand_on_postgres_takes_at_most_four_statements_and_round_trips()
         pool,
         links: std::sync::Mutex::new(Vec::new()),
     };
-    let club = json!({"name": "Wire club", "passphrase": "four words at the table"});
-    let made = app.post_json("/api/v1/clubs", &club).await;
-    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
-    let token = made.json()["token"].as_str().unwrap().to_string();
-    let auth = format!("Bearer {token}");
-    let headers = [("authorization", auth.as_str())];
-    let session =
-        json!({"game": "auction_pinochle", "players": PLAYERS, "agreements": {"stake": "0.05"}});
-    let made = app
-        .post_json_with("/api/v1/sessions", &session, &headers)
-        .await;
-    assert_eq!(made.status.as_u16(), 201, "{}", made.body);
-    let id = made.json()["id"].as_i64().unwrap();
+    let (id, auth) = club_session(&app).await;
     let path = format!("/api/v1/sessions/{id}/events");
     let record = |n: usize| {
-        let (app, path, headers) = (&app, &path, &headers);
+        let (app, path, auth) = (&app, &path, &auth);
         async move {
-            let reply = app.post_json_with(path, &hand(n), headers).await;
+            let headers = [("authorization", auth.as_str())];
+            let reply = app.post_json_with(path, &hand(n), &headers).await;
             assert_eq!(reply.status.as_u16(), 201, "hand {n}: {}", reply.body);
         }
     };
@@ -231,24 +251,7 @@ async fn a_club_hand_on_postgres_takes_at_most_four_statements_and_round_trips()
         "PostgreSQL, per club hand recorded over HTTP ({HANDS} hands): \
          the writer {writer}; the readers {others}"
     );
-    // Every hand stood, each once, and the club's history counts them.
-    let n = (WARM + HANDS) as i64;
-    let stored = app
-        .scalar(&format!(
-            "SELECT COUNT(*) FROM events WHERE session_id = {id} AND seq > 0"
-        ))
-        .await;
-    assert_eq!(stored, n);
-    let hands = app
-        .scalar(&format!(
-            "SELECT hands FROM session_status WHERE session_id = {id}"
-        ))
-        .await;
-    assert_eq!(hands, n, "the history facts followed every hand");
-    let bid = app
-        .scalar("SELECT CAST(SUM(hands_bid) AS BIGINT) FROM player_totals")
-        .await;
-    assert_eq!(bid, n, "the club's totals followed by trigger");
+    every_hand_stood(&app, id, (WARM + HANDS) as i64).await;
     let limit = 4 * HANDS as u64;
     let statements = writer.statements + others.statements;
     let round_trips = writer.round_trips + others.round_trips;

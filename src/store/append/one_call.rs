@@ -189,19 +189,33 @@ mod tests {
 
     use std::time::Duration;
 
-    use sqlx::{ConnectOptions, Connection};
+    use sqlx::postgres::PgConnectOptions;
+    use sqlx::{ConnectOptions, Connection, PgConnection, PgPool};
 
     use super::{GroupRecord, record_group, written};
+    use crate::ids::SessionId;
     use crate::ledger::Posting;
     use crate::money::Money;
-    use crate::store::{NewEvent, NewSession};
+    use crate::store::{NewEvent, NewSession, WritePool};
 
-    /// A hand at `seq` whose body says `who` entered it.
-    fn hand<'a>(seq: i64, who: &'a str, postings: &'a [Posting]) -> NewEvent<'a> {
+    /// Cents beyond a double's 53 bits: they must go through the JSON exactly.
+    const CENTS: i64 = 9_007_199_254_740_993;
+
+    const OURS: &str = r#"{"by":"us"}"#;
+
+    fn postings() -> Vec<Posting> {
+        vec![
+            Posting::new("A", Money::from_cents(-CENTS)),
+            Posting::new("B", Money::from_cents(CENTS)),
+        ]
+    }
+
+    /// A hand at `seq` whose body says who entered it.
+    fn hand<'a>(seq: i64, body: &'a str, postings: &'a [Posting]) -> NewEvent<'a> {
         NewEvent {
             seq,
             kind: "hand",
-            body: who,
+            body,
             explanation: "test",
             postings,
             recorded_at: crate::store::time::normalised("2026-01-01T00:00:00Z").unwrap(),
@@ -209,14 +223,22 @@ mod tests {
         }
     }
 
-    /// PostgreSQL only (`.ci/run` runs the library's store tests there); on SQLite nothing.
-    #[tokio::test]
-    async fn what_a_broken_group_wrote_is_read_back_record_by_record() {
+    fn record<'a>(id: SessionId, event: &'a NewEvent<'a>) -> GroupRecord<'a> {
+        GroupRecord {
+            session_id: id,
+            event,
+            key: None,
+            club: None,
+            facts: None,
+        }
+    }
+
+    /// A store with one session, its PostgreSQL pool, and options for a connection of
+    /// another name; `None` on SQLite (these are PostgreSQL's; `.ci/run` runs the library's
+    /// store tests there).
+    async fn one_session() -> Option<(WritePool, PgPool, PgConnectOptions, SessionId)> {
         let pool = crate::store::testing::fresh_store().await;
-        let Some(pg) = pool.postgres_pool().cloned() else {
-            return;
-        };
-        let mut conn = pool.acquire().await.unwrap();
+        let pg = pool.postgres_pool()?.clone();
         let players = ["A".to_string(), "B".to_string()];
         let session = NewSession {
             game: "auction_pinochle",
@@ -227,82 +249,79 @@ mod tests {
             created_at: crate::store::time::normalised("2026-01-01T00:00:00Z").unwrap(),
             club_id: None,
         };
+        let mut conn = pool.acquire().await.unwrap();
         let id = crate::store::insert_session(&mut conn, &session)
             .await
             .unwrap();
         drop(conn);
-        let postings = [
-            Posting::new("A", Money::from_cents(-9_007_199_254_740_993)),
-            Posting::new("B", Money::from_cents(9_007_199_254_740_993)),
-        ];
-        let (ours, theirs) = (r#"{"by":"us"}"#, r#"{"by":"them"}"#);
-        let (first, second) = (hand(1, ours, &postings), hand(2, ours, &postings));
-        let record = |event| GroupRecord {
-            session_id: id,
-            event,
-            key: None,
-            club: None,
-            facts: None,
+        let other = (*pg.connect_options()).clone().application_name("reading");
+        Some((pool, pg, other, id))
+    }
+
+    #[tokio::test]
+    async fn a_group_answers_stale_and_what_it_wrote_is_read_back_record_by_record() {
+        let Some((pool, pg, other, id)) = one_session().await else {
+            return;
         };
+        let postings = postings();
+        let (first, second) = (hand(1, OURS, &postings), hand(2, OURS, &postings));
         let mut writer = pg.acquire().await.unwrap();
-        let answer = record_group(&mut writer, &[record(&first), record(&first)]).await;
+        let answer = record_group(&mut writer, &[record(id, &first), record(id, &first)]).await;
         assert_eq!(answer.unwrap(), [true, false], "the second is stale");
         drop(writer);
-        let balances = crate::store::balances(&mut pool.acquire().await.unwrap(), id).await;
-        // Beyond a double's 53 bits: the cents went through JSON exactly.
-        assert_eq!(
-            balances.unwrap(),
-            [
-                ("A".into(), -9_007_199_254_740_993),
-                ("B".into(), 9_007_199_254_740_993)
-            ]
-        );
+        let mut conn = pool.acquire().await.unwrap();
+        let balances = crate::store::balances(&mut conn, id).await.unwrap();
+        assert_eq!(balances, [("A".into(), -CENTS), ("B".into(), CENTS)]);
+        drop(conn);
         // The writer's connection stays open, idle: it does not hold the reading up.
+        let mut reader = other.connect().await.unwrap();
+        let theirs = hand(1, r#"{"by":"them"}"#, &postings);
+        let records = [record(id, &first), record(id, &second), record(id, &theirs)];
         let name = pool.writer_name().unwrap();
-        let options = (*pg.connect_options()).clone().application_name("reading");
-        let mut reader = options.connect().await.unwrap();
-        let someone_else = hand(1, theirs, &postings);
-        let records = [record(&first), record(&second), record(&someone_else)];
         let stored = written(&mut reader, &name, &records).await.unwrap();
         assert_eq!(
             stored,
             [true, false, false],
             "ours at 1; none at 2; 1 is not theirs"
         );
+        reader.close().await.unwrap();
+    }
 
-        // A call held up by another's lock: the reading waits for it to end, and sees it.
-        let mut other = options.connect().await.unwrap();
-        let mut holder = other.begin().await.unwrap();
+    #[tokio::test]
+    async fn the_reading_back_waits_for_a_call_still_running() {
+        let Some((pool, pg, other, id)) = one_session().await else {
+            return;
+        };
+        // The call is held up by another's lock on its session.
+        let mut holding = other.connect().await.unwrap();
+        let mut holder = holding.begin().await.unwrap();
         let lock = sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(id.0);
         lock.execute(&mut *holder).await.unwrap();
-        let (writers, held_up) = (pg.clone(), postings.to_vec());
         let call = tokio::spawn(async move {
-            let event = hand(2, r#"{"by":"us"}"#, &held_up);
-            let one = GroupRecord {
-                session_id: id,
-                event: &event,
-                key: None,
-                club: None,
-                facts: None,
-            };
-            let mut writer = writers.acquire().await.unwrap();
-            record_group(&mut writer, &[one]).await.unwrap()
+            let postings = postings();
+            let event = hand(1, OURS, &postings);
+            let mut writer = pg.acquire().await.unwrap();
+            record_group(&mut writer, &[record(id, &event)])
+                .await
+                .unwrap()
         });
         tokio::time::sleep(Duration::from_millis(200)).await;
         let release = async {
             tokio::time::sleep(Duration::from_millis(300)).await;
             holder.rollback().await.unwrap();
         };
-        let at_two = [record(&second)];
-        let reading = written(&mut reader, &name, &at_two);
-        let (stored, ()) = tokio::join!(reading, release);
+        let postings = postings();
+        let event = hand(1, OURS, &postings);
+        let at_one = [record(id, &event)];
+        let mut reader: PgConnection = other.connect().await.unwrap();
+        let name = pool.writer_name().unwrap();
+        let (stored, ()) = tokio::join!(written(&mut reader, &name, &at_one), release);
         assert_eq!(
             stored.unwrap(),
             [true],
             "read after the held-up call committed"
         );
         assert_eq!(call.await.unwrap(), [true]);
-        other.close().await.unwrap();
-        reader.close().await.unwrap();
+        holding.close().await.unwrap();
     }
 }
