@@ -277,6 +277,9 @@ enum After {
     /// a server restart: the pools do not ping connections in steady use): the group, to be
     /// sent again on a new connection, unanswered.
     Again(Vec<Job>),
+    /// PostgreSQL's one-statement group broke its connection ([`group::settle`] reads back
+    /// what it wrote once the connection is closed): the group, unanswered, and the error.
+    Unknown(Vec<Job>, sqlx::Error),
 }
 
 /// Commits `group` and answers each record, or with `again` hands back a group that found
@@ -314,22 +317,9 @@ async fn commit_group(
             tracing::info!(cause = %e, "the writer's connection was broken; the group goes again on a new one");
             After::Again(live)
         }
-        Err(Failed::Statement(_)) if live.len() > 1 => {
-            // Each on its own, so that only the record at fault fails.
-            for job in live {
-                let outcome = match write(conn, std::slice::from_ref(&job), commits).await {
-                    Ok(outcomes) => Ok(outcomes.first().copied().unwrap_or(Appended::Stale)),
-                    Err(Failed::Broken(e)) => {
-                        let _ = job.answer.send(Err(AppError::from(e)));
-                        return After::Broken;
-                    }
-                    Err(Failed::Group(e) | Failed::Statement(e)) => Err(AppError::from(e)),
-                    Err(Failed::Commit(e)) => Err(AppError::of_commit(e)),
-                };
-                let _ = job.answer.send(outcome);
-            }
-            After::Kept
-        }
+        Err(Failed::Unknown(e)) => After::Unknown(live, e),
+        // Each on its own, so that only the record at fault fails.
+        Err(Failed::Statement(_)) if live.len() > 1 => group::each_alone(conn, live, commits).await,
         Err(Failed::Group(e) | Failed::Statement(e)) => {
             // A connection that broke is replaced, not kept for the next group.
             let kept = !store::is_unavailable(&e);
@@ -363,9 +353,18 @@ async fn commit_on(
             close(conn).await;
             return None;
         }
-        After::Again(group) => group,
+        After::Again(group) => {
+            close(conn).await;
+            group
+        }
+        After::Unknown(group, _) => {
+            close(conn).await;
+            group::settle(pool, group).await?
+        }
     };
-    close(conn).await;
+    if group.is_empty() {
+        return None;
+    }
     let mut fresh = match pool.acquire().await {
         Ok(fresh) => fresh,
         Err(e) => {
@@ -373,12 +372,18 @@ async fn commit_on(
             return None;
         }
     };
-    if let After::Kept = commit_group(&mut fresh, group, commits, false).await {
-        Some((fresh, Instant::now()))
-    } else {
-        close(fresh).await;
-        None
+    match commit_group(&mut fresh, group, commits, false).await {
+        After::Kept => return Some((fresh, Instant::now())),
+        After::Unknown(group, e) => {
+            close(fresh).await;
+            // What it did not write is refused as the broken connection's error.
+            if let Some(rest) = group::settle(pool, group).await {
+                answer_all(rest, &AppError::from(e));
+            }
+        }
+        After::Broken | After::Again(_) => close(fresh).await,
     }
+    None
 }
 
 /// Answers every record of `jobs` with (a copy of) `e`: nothing of them was written.

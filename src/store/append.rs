@@ -2,8 +2,11 @@
 //! (each query waits for that thread and then for a free tokio worker): `BEGIN IMMEDIATE`
 //! with every session's event count ([`begin_and_count`]), then every record and the
 //! `COMMIT` in one multi-statement query ([`append_and_commit`]). PostgreSQL takes no
-//! multi-statement query with parameters: there counts are read under advisory locks
-//! ([`lock_and_count`]) and each record's statements run one by one.
+//! multi-statement query with parameters: there a group of plain records is one call of a
+//! database function ([`record_group`]); one carrying a session's whole facts has its
+//! counts read under advisory locks ([`lock_and_count`]) and its statements run one by one.
+
+mod one_call;
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -15,6 +18,7 @@ use sqlx::{PgConnection, SqliteConnection};
 use super::NewEvent;
 use super::either::{Conn, Connected};
 use crate::ids::{ClubId, SessionId};
+pub use one_call::{FactsAt, GroupRecord, record_group, written};
 
 /// `BEGIN IMMEDIATE` plus each of `sessions`' event count (0 if none) in one query; begun by
 /// hand so [`append_and_commit`] can commit in its query. On error the caller must

@@ -172,7 +172,8 @@ impl ReadPool {
     pub(super) fn beside_postgres(options: &PgConnectOptions, sizes: PoolSettings) -> ReadPool {
         let options = options
             .clone()
-            .options([("default_transaction_read_only", "on")]);
+            .options([("default_transaction_read_only", "on")])
+            .application_name(super::postgres::READER_NAME);
         ReadPool(Pool::Postgres(
             postgres_options(sizes.readers)
                 .idle_timeout(Some(sizes.idle))
@@ -277,6 +278,18 @@ impl WritePool {
         match &self.pool {
             Pool::Sqlite(p) => p.begin_with("BEGIN IMMEDIATE").await.map(Tx::Sqlite),
             Pool::Postgres(p) => p.begin().await.map(Tx::Postgres),
+        }
+    }
+
+    /// The `application_name` of the PostgreSQL writer's connections (unique to this
+    /// pool); `None` on SQLite.
+    pub fn writer_name(&self) -> Option<String> {
+        match &self.pool {
+            Pool::Postgres(p) => p
+                .connect_options()
+                .get_application_name()
+                .map(str::to_owned),
+            Pool::Sqlite(_) => None,
         }
     }
 

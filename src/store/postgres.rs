@@ -37,13 +37,36 @@ impl Engine {
 pub async fn open_postgres(url: &str, connections: u32) -> Result<PgPool, sqlx::Error> {
     // Then busy (503), as SQLite's busy timeout.
     let wait = format!("{}ms", super::WRITE_WAIT.as_millis());
-    let options = PgConnectOptions::from_str(url)?.options([("lock_timeout", wait.as_str())]);
+    let options = PgConnectOptions::from_str(url)?
+        .options([("lock_timeout", wait.as_str())])
+        .application_name(&writer_name());
     let pool = super::pools::postgres_options(connections)
         .connect_with(options)
         .await?;
     PG_MIGRATOR.run(&pool).await?;
     Ok(pool)
 }
+
+/// The `application_name` of this pool's connections, unique to it: after the group
+/// commit's one statement fails with its connection broken, the server showing no backend
+/// of that name still running it tells that the statement's transaction has ended
+/// ([`super::append::written`]); another instance's calls have other names. Read
+/// connections are named [`READER_NAME`].
+fn writer_name() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut bytes = [0u8; 8];
+    if getrandom::fill(&mut bytes).is_err() {
+        // Unique within this process still; two processes would share a name only by
+        // having the same id, and then a failed group waits for both before reading back.
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        bytes = (u64::from(std::process::id()) << 32 | n).to_be_bytes();
+    }
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("scorekeeper-writer-{hex}")
+}
+
+/// The `application_name` of the read pool's connections.
+pub const READER_NAME: &str = "scorekeeper-reader";
 
 /// A fresh, empty database `name` beside `server`'s (dropped first: tests and benchmarks
 /// only); its URL. Errors: `name` is not `[a-z_][a-z0-9_]*`; `server` names no database;

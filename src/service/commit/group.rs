@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sqlx::{PgConnection, SqliteConnection};
 
-use super::{Append, Appended, Facts, Job};
+use super::{After, Append, Appended, Facts, Job};
+use crate::error::AppError;
 use crate::ids::{ClubId, SessionId};
 use crate::service::FactsWrite;
-use crate::store::{self, NewEvent, Pooled};
+use crate::store::{self, NewEvent, Pooled, WritePool};
 
 /// Why a group's transaction wrote nothing.
 pub(super) enum Failed {
@@ -23,6 +24,25 @@ pub(super) enum Failed {
     /// PostgreSQL's `COMMIT` failed: rolled back, or with the connection broken unknown
     /// ([`AppError::of_commit`]).
     Commit(sqlx::Error),
+    /// PostgreSQL's one-statement group failed with the connection broken: what it wrote is
+    /// unknown until read back ([`settle`]).
+    Unknown(sqlx::Error),
+}
+
+impl Failed {
+    /// What an error of the one-statement group means: the server's refusal rolled it
+    /// back (busy, a lock waited out: retrying each alone would wait alike; any other: each
+    /// is retried alone); the connection broken, or any error on the client's side (I/O,
+    /// the protocol, decoding the answer), which may come after the server committed:
+    /// unknown.
+    fn of_call(e: sqlx::Error) -> Failed {
+        match &e {
+            sqlx::Error::Database(_) if store::is_unavailable(&e) => Failed::Unknown(e),
+            sqlx::Error::Database(_) if store::is_busy(&e) => Failed::Group(e),
+            sqlx::Error::Database(_) => Failed::Statement(e),
+            _ => Failed::Unknown(e),
+        }
+    }
 }
 
 /// Appends `jobs` in one transaction: each one's outcome, in order.
@@ -86,9 +106,73 @@ async fn write_sqlite(conn: &mut SqliteConnection, jobs: &[Job]) -> Result<Vec<A
     Ok(outcomes)
 }
 
-/// [`write`] on PostgreSQL (no multi-statement queries with parameters): counts under
-/// advisory locks, then each record's statements one by one.
+/// [`write`] on PostgreSQL (no multi-statement queries with parameters): one call of
+/// `sk_record_group` ([`store::append::record_group`]), unless a record carries a session's
+/// whole facts ([`write_postgres_by_statement`]).
 async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<Appended>, Failed> {
+    if jobs
+        .iter()
+        .any(|job| matches!(job.append.facts, Some(Facts::Whole(_))))
+    {
+        return write_postgres_by_statement(conn, jobs).await;
+    }
+    let rows: Vec<Row<'_>> = jobs.iter().map(|job| Row::of(&job.append)).collect();
+    let records: Vec<store::append::GroupRecord<'_>> = rows.iter().map(Row::group).collect();
+    let written = store::append::record_group(conn, &records)
+        .await
+        .map_err(Failed::of_call)?;
+    let outcome = |w| {
+        if w {
+            Appended::Committed
+        } else {
+            Appended::Stale
+        }
+    };
+    Ok(written.into_iter().map(outcome).collect())
+}
+
+/// After [`Failed::Unknown`], its connection closed: answers each of `jobs` whose event is
+/// stored ([`Appended::Committed`]) and hands back the rest, which the failed group did not
+/// write and may be sent again; `None` (each answered [`AppError::OutcomeUnknown`]) when
+/// that cannot be read.
+pub(super) async fn settle(pool: &WritePool, jobs: Vec<Job>) -> Option<Vec<Job>> {
+    let rows: Vec<Row<'_>> = jobs.iter().map(|job| Row::of(&job.append)).collect();
+    let records: Vec<store::append::GroupRecord<'_>> = rows.iter().map(Row::group).collect();
+    let read = async {
+        let writer = pool.writer_name().ok_or(sqlx::Error::PoolClosed)?;
+        match pool.reader().acquire().await? {
+            Pooled::Postgres(mut c) => store::append::written(&mut c, &writer, &records).await,
+            Pooled::Sqlite(_) => Err(sqlx::Error::PoolClosed),
+        }
+    };
+    let stored = match read.await {
+        Ok(stored) if stored.len() == jobs.len() => stored,
+        other => {
+            let cause = other.err().map(|e| e.to_string()).unwrap_or_default();
+            tracing::warn!(%cause, "a group's connection broke and what it wrote cannot be read back: its outcome is unknown");
+            for job in jobs {
+                let _ = job.answer.send(Err(AppError::OutcomeUnknown));
+            }
+            return None;
+        }
+    };
+    let mut rest = Vec::new();
+    for (job, stored) in jobs.into_iter().zip(stored) {
+        if stored {
+            let _ = job.answer.send(Ok(Appended::Committed));
+        } else {
+            rest.push(job);
+        }
+    }
+    Some(rest)
+}
+
+/// [`write_postgres`] for a group with a record carrying whole facts: counts under advisory
+/// locks, then each record's statements one by one, in a transaction.
+async fn write_postgres_by_statement(
+    conn: &mut PgConnection,
+    jobs: &[Job],
+) -> Result<Vec<Appended>, Failed> {
     let mut tx = sqlx::Connection::begin(conn).await.map_err(Failed::Group)?;
     let sessions: Vec<SessionId> = jobs.iter().map(|job| job.append.session_id).collect();
     let counts = store::append::lock_and_count(&mut tx, &sessions)
@@ -118,6 +202,30 @@ async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<App
     }
     tx.commit().await.map_err(Failed::Commit)?;
     Ok(outcomes)
+}
+
+/// Writes each of `jobs` in a group of its own, after their group failed on a statement,
+/// so that only the record at fault fails; what became of the connection.
+pub(super) async fn each_alone(conn: &mut Pooled, jobs: Vec<Job>, commits: &AtomicU64) -> After {
+    let mut jobs = jobs.into_iter();
+    while let Some(job) = jobs.next() {
+        let outcome = match write(conn, std::slice::from_ref(&job), commits).await {
+            Ok(outcomes) => Ok(outcomes.first().copied().unwrap_or(Appended::Stale)),
+            Err(Failed::Unknown(e)) => {
+                let mut rest = vec![job];
+                rest.extend(jobs);
+                return After::Unknown(rest, e);
+            }
+            Err(Failed::Broken(e)) => {
+                let _ = job.answer.send(Err(AppError::from(e)));
+                return After::Broken;
+            }
+            Err(Failed::Group(e) | Failed::Statement(e)) => Err(AppError::from(e)),
+            Err(Failed::Commit(e)) => Err(AppError::of_commit(e)),
+        };
+        let _ = job.answer.send(outcome);
+    }
+    After::Kept
 }
 
 /// Rolls back a failed group's transaction; [`Failed::Broken`] if that fails too.
@@ -181,6 +289,23 @@ impl<'a> Row<'a> {
                     .await
             }
             Some(Facts::Difference(_)) | None => Ok(()),
+        }
+    }
+
+    /// The record as PostgreSQL's one-statement group takes it.
+    fn group(&self) -> store::append::GroupRecord<'_> {
+        store::append::GroupRecord {
+            session_id: self.session_id,
+            event: &self.event,
+            key: self.append.key.as_deref(),
+            // Every record with facts takes its club's lock, as [`write_postgres_by_statement`].
+            club: self.append.facts.as_ref().map(Facts::club_id),
+            facts: self.delta.as_ref().map(|d| store::append::FactsAt {
+                club_id: d.write.club_id,
+                game: d.write.game,
+                played_at: d.write.played_at,
+                delta: &d.write.delta,
+            }),
         }
     }
 
