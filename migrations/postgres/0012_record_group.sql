@@ -7,15 +7,16 @@
 -- postings and facts rows. Each element:
 --   {"session": id, "count": events it was computed after, "kind", "body", "explanation",
 --    "recorded_at", "entry": text, "key": text or null,
---    "postings": [[account, cents], ...],
+--    "postings": [[account, "cents"], ...],
 --    "club": id or null (the club whose lock the record takes),
 --    "facts": null or {"club": id, "game", "played_at",
 --              "status": null or [hands, closed 0/1, settled 0/1],
---              "results": [{"player", "net_cents", "hands_bid", "hands_made", "hands_set",
---                           "games_won", "kitties_taken", "new": true/false}, ...],
---              "bids": [[player, band, bids, made], ...]}}
--- Cents are JSON integers read through their text as BIGINT: exact for every 64-bit
--- amount, and a fraction is refused by the cast (never rounded); no float is involved.
+--              "results": [{"player", "net_cents": "cents", "hands_bid", "hands_made",
+--                           "hands_set", "games_won", "kitties_taken", "new": true/false}, ...],
+--              "bids": [[player, band, bids, made], ...],
+--              "gone": [[player, band], ...] (bands an amendment left with no bid)}}
+-- Cents are JSON strings of their digits cast to BIGINT: exact for every 64-bit amount, a
+-- fraction is refused by the cast (never rounded), and no JSON number carries money.
 
 -- A club session's facts difference (store::history::apply_facts_delta): status, each
 -- player new to the session made one of the club's people and players
@@ -67,6 +68,8 @@ BEGIN
     FROM jsonb_array_elements(f->'bids') WITH ORDINALITY AS e(x, n) ORDER BY n
     ON CONFLICT (session_id, player, band) DO UPDATE SET bids = excluded.bids,
         made = excluded.made;
+    DELETE FROM session_bids b USING jsonb_array_elements(f->'gone') AS x
+    WHERE b.session_id = v_session AND b.player = x->>0 AND b.band = (x->>1)::BIGINT;
 END $$;
 
 -- The group (store::append::record_group): each session's advisory lock in id order, then

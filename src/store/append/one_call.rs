@@ -44,13 +44,14 @@ pub struct FactsAt<'q> {
 
 impl GroupRecord<'_> {
     /// The record as the function reads it (migration 0012 describes the shape). Cents go
-    /// as JSON integers, which the function casts through their text to BIGINT: exact.
+    /// as JSON strings of their digits, which the function casts to BIGINT: exact, and never
+    /// a JSON number on the way.
     fn json(&self) -> Value {
         let e = self.event;
         let postings: Vec<Value> = e
             .postings
             .iter()
-            .map(|p| json!([p.account, p.amount.cents()]))
+            .map(|p| json!([p.account, p.amount.cents().to_string()]))
             .collect();
         json!({
             "session": self.session_id.0,
@@ -76,7 +77,7 @@ impl FactsAt<'_> {
             .iter()
             .map(|(r, new)| {
                 json!({
-                    "player": r.player, "net_cents": r.net_cents, "hands_bid": r.hands_bid,
+                    "player": r.player, "net_cents": r.net_cents.to_string(), "hands_bid": r.hands_bid,
                     "hands_made": r.hands_made, "hands_set": r.hands_set,
                     "games_won": r.games_won, "kitties_taken": r.kitties_taken, "new": new,
                 })
@@ -97,6 +98,7 @@ impl FactsAt<'_> {
             }),
             "results": results,
             "bids": bids,
+            "gone": d.gone.iter().map(|(player, band)| json!([player, band])).collect::<Vec<_>>(),
         })
     }
 }
