@@ -1,0 +1,347 @@
+//! A session's downloads written as they are read: the session document, its journal and
+//! its postings CSV, a page of stored events at a time, each page read on a connection of
+//! the read pool taken for that page alone. What the server holds is one page (and, for the
+//! postings, a fold slimmed as the cache slims it), whatever the session's length; a client
+//! that reads slowly holds no connection, and no lock a writer waits for. The events are
+//! append-only and every page stops at the last `seq` counted before the first, so the pages
+//! make one consistent answer, byte for byte what the builders of [`super`] write.
+//!
+//! A store error on a later page cannot become a status any more: the body ends with the
+//! error instead. The body has no `Content-Length`, so HTTP/1.1 sends it chunked, and hyper
+//! ends a chunked body with its last, empty chunk only when the stream ends without error;
+//! on an error it closes the connection without it, and the client sees a broken transfer,
+//! never a short 200 that looks whole ([`Download::body`]).
+
+use axum::body::{Body, Bytes};
+use chrono::{DateTime, Utc};
+use futures_util::stream::{self, TryStreamExt as _};
+use serde::Deserialize;
+use serde_json::Value;
+use tokio_stream::StreamExt as _;
+
+use super::{EntryLine, JOURNAL_HEAD, JournalSession, POSTINGS_HEADER};
+use super::{write_postings, write_transaction};
+use crate::error::AppError;
+use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_event};
+use crate::ids::{ClubId, SessionId};
+use crate::ledger::Posting;
+use crate::session::Fold;
+use crate::session::window::SHEET_LINES;
+use crate::store::exported::{self, ExportRow};
+use crate::store::{self, Connected, ReadPool};
+
+/// Events read per page: a few hundred kilobytes of text at most.
+const PAGE: i64 = 500;
+
+/// What a download writes for each stored event, in `seq` order.
+pub trait EventWriter: Send + 'static {
+    /// Appends what `row` shows to `out`. Errors: [`AppError::Internal`] for stored text
+    /// that does not read back (a bug or a damaged database).
+    fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError>;
+}
+
+/// A download of one session: `head`, what `writer` makes of each stored event with
+/// `after < seq <= through`, then `tail`.
+pub struct Download<W> {
+    pool: ReadPool,
+    id: SessionId,
+    after: i64,
+    through: i64,
+    head: Vec<u8>,
+    tail: Option<Vec<u8>>,
+    writer: W,
+}
+
+impl<W: EventWriter> Download<W> {
+    /// The streamed body: one chunk per page. The stream ends after the first error
+    /// (`try_unfold` stops there), which hyper turns into a broken transfer (see the
+    /// module's documentation); the error is logged, as the client sees no message.
+    pub fn body(self) -> Body {
+        let id = self.id;
+        let pages = stream::try_unfold(self, Download::page).inspect_err(move |e| {
+            tracing::error!(session = id.0, "a download broke off: {e}");
+        });
+        Body::from_stream(pages)
+    }
+
+    /// The next page's bytes (the head before the first, the tail after the last), or
+    /// `None` once the tail is written. Errors: the store's; the writer's.
+    async fn page(mut self) -> Result<Option<(Bytes, Download<W>)>, AppError> {
+        let Some(tail) = self.tail.take() else {
+            return Ok(None);
+        };
+        let mut out = std::mem::take(&mut self.head);
+        let upto = self.after.saturating_add(PAGE).min(self.through);
+        if upto > self.after {
+            let mut conn = self.pool.acquire().await?;
+            let mut rows = exported::export_rows(&mut conn, self.id, (self.after, upto));
+            while let Some(row) = rows.next().await {
+                self.writer.write(row?, &mut out)?;
+            }
+            self.after = upto;
+        }
+        match self.after >= self.through {
+            true => out.extend_from_slice(&tail),
+            false => self.tail = Some(tail),
+        }
+        Ok(Some((Bytes::from(out), self)))
+    }
+}
+
+fn parse(text: &str) -> Result<Value, AppError> {
+    serde_json::from_str(text).map_err(|e| AppError::Internal(format!("stored JSON: {e}")))
+}
+
+/// The stored session `id`'s document without its events, when it was created, and the
+/// club that owns it. Errors: [`AppError::NotFound`]; [`AppError::Internal`] for stored
+/// agreements that are not a JSON object.
+pub async fn session_header(
+    conn: &mut impl Connected,
+    id: SessionId,
+) -> Result<(SessionDoc, DateTime<Utc>, Option<ClubId>), AppError> {
+    let row = store::session(conn, id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
+    let players = store::players(conn, id).await?;
+    let Value::Object(agreements) = parse(&row.agreements)? else {
+        return Err(AppError::Internal(
+            "stored agreements are not an object".into(),
+        ));
+    };
+    let opening_scores = row.opening_scores.as_deref().map(parse).transpose()?;
+    let doc = SessionDoc {
+        format: SESSION_FORMAT.into(),
+        game: row.game,
+        currency: row.currency,
+        agreements,
+        players,
+        opening_scores,
+        events: Vec::new(),
+    };
+    Ok((doc, row.created_at, row.club_id))
+}
+
+/// What every download of session `id` starts from: its header, creation time and the last
+/// `seq` the pages will read. Errors: as [`session_header`].
+async fn start(
+    pool: &ReadPool,
+    id: SessionId,
+) -> Result<(SessionDoc, DateTime<Utc>, i64), AppError> {
+    let mut conn = pool.acquire().await?;
+    let (header, created_at, _) = session_header(&mut conn, id).await?;
+    let through = store::event_count(&mut conn, id).await?;
+    Ok((
+        header,
+        created_at,
+        i64::try_from(through).unwrap_or(i64::MAX),
+    ))
+}
+
+/// The session document's events, each as its stored text reads back (what
+/// `GET /sessions/{id}/export` always wrote), comma-separated.
+struct DocumentEvents {
+    first: bool,
+}
+
+impl EventWriter for DocumentEvents {
+    fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
+        if !std::mem::take(&mut self.first) {
+            out.push(b',');
+        }
+        serde_json::to_writer(out, &parse(&row.body)?)
+            .map_err(|e| AppError::Internal(format!("an event: {e}")))
+    }
+}
+
+/// Session `id`'s document (`scorekeeper/session@1`), streamed: the same bytes as
+/// `serde_json::to_vec` of the loaded document. Errors (before the first byte):
+/// [`AppError::NotFound`]; the store's.
+pub async fn session_document(pool: &ReadPool, id: SessionId) -> Result<Body, AppError> {
+    let (header, _, through) = start(pool, id).await?;
+    let mut head = serde_json::to_vec(&header)
+        .map_err(|e| AppError::Internal(format!("the session document: {e}")))?;
+    // `events` is the document's last field: serialized empty, it closes the document.
+    let close = b"[]}";
+    if !head.ends_with(close) {
+        return Err(AppError::Internal(
+            "the session document does not end with its events".into(),
+        ));
+    }
+    head.truncate(head.len() - 2);
+    let download = Download {
+        pool: pool.clone(),
+        id,
+        after: 0,
+        through,
+        head,
+        tail: Some(b"]}".to_vec()),
+        writer: DocumentEvents { first: true },
+    };
+    Ok(download.body())
+}
+
+/// A stored ledger entry, as the journal reads it back.
+#[derive(Deserialize)]
+struct StoredEntry {
+    seq: usize,
+    #[serde(rename = "type")]
+    kind: String,
+    postings: Vec<Posting>,
+    explanation: String,
+}
+
+/// The journal's transactions, one per stored ledger entry, dated by the event's record.
+struct Transactions {
+    id: SessionId,
+    game: String,
+    currency: String,
+}
+
+impl EventWriter for Transactions {
+    fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
+        let text = row
+            .entry
+            .ok_or_else(|| AppError::Internal(format!("event {} has no ledger entry", row.seq)))?;
+        let entry: StoredEntry = serde_json::from_str(&text)
+            .map_err(|e| AppError::Internal(format!("a stored ledger entry: {e}")))?;
+        let line = EntryLine {
+            seq: entry.seq,
+            kind: &entry.kind,
+            postings: &entry.postings,
+            explanation: &entry.explanation,
+            hand: None,
+            recorded_at: row.recorded_at,
+        };
+        let named = JournalSession {
+            id: self.id,
+            game: &self.game,
+            currency: &self.currency,
+        };
+        let mut transaction = String::new();
+        write_transaction(&mut transaction, named, &line);
+        out.extend_from_slice(transaction.as_bytes());
+        Ok(())
+    }
+}
+
+/// Session `id`'s journal from its stored ledger entries, streamed, ending with `tail`
+/// (the night's payments, [`super::nights::append_journal`]): the same bytes as
+/// [`super::journal`] then the tail. `None` when an event has no stored entry (stored
+/// before entries were kept): that session's journal is built from its fold instead.
+/// Errors (before the first byte): [`AppError::NotFound`]; the store's.
+pub async fn session_journal(
+    pool: &ReadPool,
+    id: SessionId,
+    tail: String,
+) -> Result<Option<Body>, AppError> {
+    let (header, _, through) = start(pool, id).await?;
+    let mut conn = pool.acquire().await?;
+    if !store::seqs_without_entry(&mut conn, id).await?.is_empty() {
+        return Ok(None);
+    }
+    drop(conn);
+    let download = Download {
+        pool: pool.clone(),
+        id,
+        after: -1,
+        through,
+        head: JOURNAL_HEAD.as_bytes().to_vec(),
+        tail: Some(tail.into_bytes()),
+        writer: Transactions {
+            id,
+            game: header.game,
+            currency: header.currency,
+        },
+    };
+    Ok(Some(download.body()))
+}
+
+/// The postings CSV's rows, from the session folded one event at a time: each event's new
+/// row gives its postings and hand number, and then only the sheet's window stays whole.
+struct PostingRows {
+    id: SessionId,
+    fold: Fold,
+}
+
+impl EventWriter for PostingRows {
+    fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
+        let index = usize::try_from(row.seq - 1)
+            .ok()
+            .filter(|&i| i == self.fold.events())
+            .ok_or_else(|| {
+                AppError::Internal(format!("stored event {} is out of order", row.seq))
+            })?;
+        let replays = |r: format::Refusal| {
+            AppError::Internal(format!("stored session {} no longer replays: {r}", self.id))
+        };
+        self.fold
+            .apply(index, &parse(&row.body)?)
+            .map_err(replays)?;
+        let entry = self
+            .fold
+            .rows()
+            .last()
+            .map(ledger_event)
+            .ok_or_else(|| AppError::Internal("a folded event has no row".into()))?;
+        let mut w = csv::Writer::from_writer(out);
+        let line = EntryLine {
+            seq: entry.seq,
+            kind: &entry.kind,
+            postings: &entry.postings,
+            explanation: &entry.explanation,
+            hand: self.fold.rows().last().and_then(|r| r.hand_number),
+            recorded_at: row.recorded_at,
+        };
+        write_postings(&mut w, &line).map_err(|e| AppError::Internal(e.to_string()))?;
+        w.flush().map_err(|e| AppError::Internal(e.to_string()))?;
+        self.fold.slim_older(SHEET_LINES);
+        Ok(())
+    }
+}
+
+/// The postings CSV's header and the opening ante's rows, if the game takes one.
+async fn postings_head(
+    pool: &ReadPool,
+    id: SessionId,
+    fold: &Fold,
+    created_at: DateTime<Utc>,
+) -> Result<Vec<u8>, AppError> {
+    let mut conn = pool.acquire().await?;
+    let ante_at = exported::ante_recorded_at(&mut conn, id).await?;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(POSTINGS_HEADER)
+        .map_err(|e| AppError::Internal(e.to_string()))?;
+    for row in fold.rows() {
+        let entry = ledger_event(row);
+        let line = EntryLine {
+            seq: entry.seq,
+            kind: &entry.kind,
+            postings: &entry.postings,
+            explanation: &entry.explanation,
+            hand: row.hand_number,
+            recorded_at: ante_at.unwrap_or(created_at),
+        };
+        write_postings(&mut w, &line).map_err(|e| AppError::Internal(e.to_string()))?;
+    }
+    super::finish(w).map_err(|e| AppError::Internal(e.to_string()))
+}
+
+/// Session `id`'s postings CSV, streamed: the same bytes as [`super::postings_csv`].
+/// Errors (before the first byte): [`AppError::NotFound`]; the store's; a header the game
+/// refuses.
+pub async fn session_postings(pool: &ReadPool, id: SessionId) -> Result<Body, AppError> {
+    let (header, created_at, through) = start(pool, id).await?;
+    let fold = format::start(&header)
+        .map_err(|r| AppError::Internal(format!("stored session {id} no longer replays: {r}")))?;
+    let head = postings_head(pool, id, &fold, created_at).await?;
+    let download = Download {
+        pool: pool.clone(),
+        id,
+        after: 0,
+        through,
+        head,
+        tail: Some(Vec::new()),
+        writer: PostingRows { id, fold },
+    };
+    Ok(download.body())
+}

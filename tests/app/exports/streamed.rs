@@ -1,0 +1,104 @@
+//! The session downloads written as they are read (the document, the journal, the postings
+//! CSV) are byte for byte what the builders of the whole answer write: every golden case
+//! (`golden.rs` calls [`downloads_differ`]) and a club of every game, each session longer
+//! than a page, with a correction, voids and a hand entered after an undo.
+
+use crate::common;
+
+use common::TestApp;
+use common::hands;
+use scorekeeper::export;
+use scorekeeper::ids::SessionId;
+use scorekeeper::service::Folds;
+use scorekeeper::service::clubs::{ClientKey, LoginLimits, create_club};
+use serde_json::{Value, json};
+
+/// What the builders of the whole answer write for session `id`: the document, the journal
+/// and the postings CSV.
+async fn built(app: &TestApp, id: i64) -> [(&'static str, Vec<u8>); 3] {
+    let folds = Folds::new(4);
+    let record = export::club::session(app.pool.reader(), &folds, SessionId(id))
+        .await
+        .unwrap();
+    [
+        ("export", serde_json::to_vec(&record.doc).unwrap()),
+        (
+            "journal",
+            export::journal(std::slice::from_ref(&record)).into_bytes(),
+        ),
+        ("postings.csv", export::postings_csv(&record).unwrap()),
+    ]
+}
+
+/// How session `id`'s downloads, read with `token` if given, differ from what the builders
+/// write: one line per download that differs, none when all three are the same bytes.
+pub(crate) async fn downloads_differ(app: &TestApp, id: i64, token: Option<&str>) -> Vec<String> {
+    let bearer = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = bearer
+        .as_deref()
+        .map(|b| vec![("authorization", b)])
+        .unwrap_or_default();
+    let mut differ = Vec::new();
+    for (path, want) in built(app, id).await {
+        let reply = app
+            .get_with(&format!("/api/v1/sessions/{id}/{path}"), &headers)
+            .await;
+        if reply.status != 200 || reply.body.as_bytes() != want.as_slice() {
+            let want = String::from_utf8_lossy(&want);
+            let at = reply
+                .body
+                .bytes()
+                .zip(want.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(reply.body.len().min(want.len()));
+            differ.push(format!(
+                "session {id} {path}: {} and {} bytes, built {} bytes, first difference at {at}",
+                reply.status,
+                reply.body.len(),
+                want.len()
+            ));
+        }
+    }
+    differ
+}
+
+/// A session of `game` longer than a download's page (500 events): the hands of its long
+/// session, then a correction, a void reaching back, an undo of the last hand, the hand
+/// dealt again, and a payment.
+fn long_session(game: &str, players: &[&str], agreements: &Value) -> Value {
+    let hands_played = 520;
+    let mut doc = hands::session(game, players, agreements, hands_played);
+    let n = players.len();
+    let events = doc["events"].as_array_mut().unwrap();
+    // A replacement dealt by the same dealer: the hand four rounds later.
+    events.push(json!({"type": "correction", "event": 10,
+        "replacement": hands::hand(game, players, 10 + 4 * n), "reason": "misread"}));
+    events.push(json!({"type": "void", "event": 2}));
+    events.push(json!({"type": "void", "event": hands_played - 1}));
+    events.push(hands::hand(game, players, hands_played - 1 + 4 * n));
+    events.push(json!({"type": "payment", "from": players[0], "to": players[1], "amount": "1.25"}));
+    doc
+}
+
+#[tokio::test]
+async fn a_club_of_every_game_downloads_the_bytes_its_builders_write() {
+    let app = TestApp::new().await;
+    let (club, token) = create_club(
+        &app.pool,
+        &LoginLimits::new(),
+        ClientKey::of(None),
+        "Streamed",
+        "a long enough passphrase",
+    )
+    .await
+    .unwrap();
+    let mut differ = Vec::new();
+    for (game, players, agreements) in hands::games() {
+        let doc = serde_json::from_value(long_session(game, players, &agreements)).unwrap();
+        let id = scorekeeper::service::import(&app.pool, &doc, Some(club.id))
+            .await
+            .unwrap_or_else(|e| panic!("{game}: {e}"));
+        differ.extend(downloads_differ(&app, id.0, Some(&token)).await);
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
