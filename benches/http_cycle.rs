@@ -33,6 +33,10 @@
 //! 32 cached sessions of each game (3.) and the RSS after 64 logins: what a change to the
 //! write path, the cache or the allocator is tried against.
 //!
+//! `--downloads-only` measures only the long reads of one session of the longest history
+//! (`downloads.rs`): each download's time and the server's peak RSS growth, one at a time
+//! and two at once.
+//!
 //! 7. Given a PostgreSQL server (`--postgres URL` or `HTTP_CYCLE_PG_URL`), the
 //!    record rate alone and the record + standing cycle on SQLite beside PostgreSQL with 1
 //!    and 2 instances (`engines.rs`); `--engines-only` measures only those rows. Without a
@@ -61,6 +65,8 @@ macro_rules! commit_rate {
     }};
 }
 
+#[path = "http_cycle/downloads.rs"]
+mod downloads;
 #[path = "http_cycle/engines.rs"]
 mod engines;
 #[path = "../tests/common/hands.rs"]
@@ -829,6 +835,12 @@ async fn main() {
             "  {} 64 logins at once ({admitted} let in), 10 s later: RSS {after:.1} MiB (peak {peak:.1} MiB)",
             verdict(after * 1048576.0 < 64e6)
         );
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
+    if std::env::args().any(|a| a == "--downloads-only") {
+        // Only the long reads of one session: what a change to a download is tried against.
+        downloads::rows(&plan, plan.longest()).await;
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }

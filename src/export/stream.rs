@@ -22,9 +22,10 @@ use tokio_stream::StreamExt as _;
 use super::{EntryLine, JOURNAL_HEAD, JournalSession, POSTINGS_HEADER};
 use super::{write_postings, write_transaction};
 use crate::error::AppError;
-use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_event};
+use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_event, ledger_standing};
 use crate::ids::{ClubId, SessionId};
 use crate::ledger::Posting;
+use crate::service::Folds;
 use crate::session::Fold;
 use crate::session::window::SHEET_LINES;
 use crate::store::exported::{self, ExportRow};
@@ -137,6 +138,17 @@ async fn start(
     ))
 }
 
+/// Whether every event of session `id` with `after < seq <= through` has its ledger entry
+/// stored, so that its download may be read from the entries alone.
+async fn entries_stored(
+    pool: &ReadPool,
+    id: SessionId,
+    range: (i64, i64),
+) -> Result<bool, AppError> {
+    let mut conn = pool.acquire().await?;
+    Ok(exported::entries_missing(&mut conn, id, range).await? == 0)
+}
+
 /// The session document's events, each as its stored text reads back (what
 /// `GET /sessions/{id}/export` always wrote), comma-separated.
 struct DocumentEvents {
@@ -178,6 +190,65 @@ pub async fn session_document(pool: &ReadPool, id: SessionId) -> Result<Body, Ap
         writer: DocumentEvents { first: true },
     };
     Ok(download.body())
+}
+
+/// The ledger document's entries: each stored entry's text as written, comma-separated.
+struct LedgerEntries {
+    first: bool,
+}
+
+impl EventWriter for LedgerEntries {
+    fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
+        let entry = row
+            .entry
+            .ok_or_else(|| AppError::Internal(format!("event {} has no ledger entry", row.seq)))?;
+        if !std::mem::take(&mut self.first) {
+            out.push(b',');
+        }
+        out.extend_from_slice(entry.as_bytes());
+        Ok(())
+    }
+}
+
+/// Session `id`'s ledger document (`scorekeeper/ledger@1`) with the entries `seq > after`
+/// (all without `after`), streamed: the stored entries, then where the cached state stands,
+/// the same bytes as [`crate::service::stored_ledger`]; with the event count it is as of
+/// (for the `ETag`). `None` when an event has no stored entry: that ledger is folded
+/// instead. Errors (before the first byte): [`AppError::NotFound`]; the store's.
+pub async fn session_ledger(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+    after: Option<usize>,
+) -> Result<Option<(usize, Body)>, AppError> {
+    let glance = crate::service::glance(pool, folds, id).await?;
+    let events = glance.tip.events();
+    let standing = ledger_standing(glance.tip.game().id, &glance.currency, &glance.tip);
+    drop(glance);
+    let range = (
+        after.map_or(-1, |a| i64::try_from(a).unwrap_or(i64::MAX)),
+        i64::try_from(events).unwrap_or(i64::MAX),
+    );
+    if !entries_stored(pool, id, range).await? {
+        return Ok(None);
+    }
+    let json = serde_json::to_string(&standing)
+        .map_err(|e| AppError::Internal(format!("the ledger document: {e}")))?;
+    // Serialized with no entries, the document holds `"events":[]` exactly once.
+    let empty = "\"events\":[]";
+    let (head, tail) = json
+        .split_once(empty)
+        .ok_or_else(|| AppError::Internal("the ledger document has no events".into()))?;
+    let download = Download {
+        pool: pool.clone(),
+        id,
+        after: range.0,
+        through: range.1,
+        head: format!("{head}\"events\":[").into_bytes(),
+        tail: Some(format!("]{tail}").into_bytes()),
+        writer: LedgerEntries { first: true },
+    };
+    Ok(Some((events, download.body())))
 }
 
 /// A stored ledger entry, as the journal reads it back.
@@ -235,11 +306,9 @@ pub async fn session_journal(
     tail: String,
 ) -> Result<Option<Body>, AppError> {
     let (header, _, through) = start(pool, id).await?;
-    let mut conn = pool.acquire().await?;
-    if !store::seqs_without_entry(&mut conn, id).await?.is_empty() {
+    if !entries_stored(pool, id, (-1, through)).await? {
         return Ok(None);
     }
-    drop(conn);
     let download = Download {
         pool: pool.clone(),
         id,

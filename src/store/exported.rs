@@ -40,6 +40,24 @@ pub fn export_rows<'c>(
     .fetch(c))
 }
 
+/// How many of session `id`'s events with `after < seq <= through` have no stored ledger
+/// entry (stored before entries were kept): 0 when a download may read entries alone.
+pub async fn entries_missing(
+    conn: &mut impl Connected,
+    id: SessionId,
+    (after, through): (i64, i64),
+) -> Result<i64, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT COUNT(*) FROM events e LEFT JOIN ledger_entries l ON l.event_id = e.id \
+         WHERE e.session_id = $1 AND e.seq > $2 AND e.seq <= $3 AND l.event_id IS NULL",
+    )
+    .bind(id)
+    .bind(after)
+    .bind(through)
+    .fetch_one(c)
+    .await)
+}
+
 /// When session `id`'s opening ante (`seq` 0) was recorded, if it is stored.
 pub async fn ante_recorded_at(
     conn: &mut impl Connected,

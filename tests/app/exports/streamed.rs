@@ -8,19 +8,30 @@ use crate::common;
 use common::TestApp;
 use common::hands;
 use scorekeeper::export;
-use scorekeeper::ids::SessionId;
-use scorekeeper::service::Folds;
+use scorekeeper::ids::{ClubId, SessionId};
 use scorekeeper::service::clubs::{ClientKey, LoginLimits, create_club};
+use scorekeeper::service::{self, Folds};
 use serde_json::{Value, json};
 
-/// What the builders of the whole answer write for session `id`: the document, the journal
-/// and the postings CSV.
-async fn built(app: &TestApp, id: i64) -> [(&'static str, Vec<u8>); 3] {
+/// What the builders of the whole answer write for session `id`: the document, the journal,
+/// the postings CSV and the ledger (whole and after its first event).
+async fn built(app: &TestApp, id: i64) -> [(&'static str, Vec<u8>); 5] {
     let folds = Folds::new(4);
-    let record = export::club::session(app.pool.reader(), &folds, SessionId(id))
+    let id = SessionId(id);
+    let record = export::club::session(app.pool.reader(), &folds, id)
         .await
         .unwrap();
+    let ledger = |after| async move {
+        let folds = Folds::new(4);
+        let (_, json) = service::stored_ledger(app.pool.reader(), &folds, id, after)
+            .await
+            .unwrap()
+            .expect("every entry is stored");
+        json.into_bytes()
+    };
     [
+        ("ledger", ledger(None).await),
+        ("ledger?after=1", ledger(Some(1)).await),
         ("export", serde_json::to_vec(&record.doc).unwrap()),
         (
             "journal",
@@ -62,6 +73,48 @@ pub(crate) async fn downloads_differ(app: &TestApp, id: i64, token: Option<&str>
     differ
 }
 
+/// A new club: its id and write token.
+async fn club(app: &TestApp) -> (ClubId, String) {
+    let (club, token) = create_club(
+        &app.pool,
+        &LoginLimits::new(),
+        ClientKey::of(None),
+        "Streamed",
+        "a long enough passphrase",
+    )
+    .await
+    .unwrap();
+    (club.id, token)
+}
+
+#[tokio::test]
+async fn a_store_error_midway_breaks_the_transfer_instead_of_ending_it() {
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let app = TestApp::new().await;
+    let (game, players, agreements) = hands::games().remove(1);
+    // Longer than a page (500 events): the body comes in two chunks at least.
+    let doc = hands::session(game, players, &agreements, 700);
+    let (club, token) = club(&app).await;
+    let doc = serde_json::from_value(doc).unwrap();
+    let id = service::import(&app.pool, &doc, Some(club)).await.unwrap();
+    let request = Request::get(format!("/api/v1/sessions/{id}/journal"))
+        .header("authorization", format!("Bearer {token}"))
+        .body(Body::empty())
+        .unwrap();
+    let response = app.router.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let mut body = response.into_body();
+    let first = body.frame().await.unwrap().unwrap().into_data().unwrap();
+    assert!(first.starts_with(export::JOURNAL_HEAD.as_bytes()));
+    // The next page's read fails in the store: the body ends in an error, not early.
+    app.exec("DROP TABLE ledger_entries").await.unwrap();
+    let next = body.frame().await;
+    assert!(matches!(next, Some(Err(_))), "the body went on: {next:?}");
+}
+
 /// A session of `game` longer than a download's page (500 events): the hands of its long
 /// session, then a correction, a void reaching back, an undo of the last hand, the hand
 /// dealt again, and a payment.
@@ -83,19 +136,11 @@ fn long_session(game: &str, players: &[&str], agreements: &Value) -> Value {
 #[tokio::test]
 async fn a_club_of_every_game_downloads_the_bytes_its_builders_write() {
     let app = TestApp::new().await;
-    let (club, token) = create_club(
-        &app.pool,
-        &LoginLimits::new(),
-        ClientKey::of(None),
-        "Streamed",
-        "a long enough passphrase",
-    )
-    .await
-    .unwrap();
+    let (club, token) = club(&app).await;
     let mut differ = Vec::new();
     for (game, players, agreements) in hands::games() {
         let doc = serde_json::from_value(long_session(game, players, &agreements)).unwrap();
-        let id = scorekeeper::service::import(&app.pool, &doc, Some(club.id))
+        let id = scorekeeper::service::import(&app.pool, &doc, Some(club))
             .await
             .unwrap_or_else(|e| panic!("{game}: {e}"));
         differ.extend(downloads_differ(&app, id.0, Some(&token)).await);
