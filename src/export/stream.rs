@@ -12,6 +12,8 @@
 //! on an error it closes the connection without it, and the client sees a broken transfer,
 //! never a short 200 that looks whole ([`Download::body`]).
 
+use std::collections::BTreeMap;
+
 use axum::body::{Body, Bytes};
 use chrono::{DateTime, Utc};
 use futures_util::stream::{self, TryStreamExt as _};
@@ -26,8 +28,8 @@ use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_event, ledger_stand
 use crate::ids::{ClubId, SessionId};
 use crate::ledger::Posting;
 use crate::service::Folds;
-use crate::session::Fold;
 use crate::session::window::SHEET_LINES;
+use crate::session::{Fold, Row};
 use crate::store::exported::{self, ExportRow};
 use crate::store::{self, Connected, ReadPool};
 
@@ -73,20 +75,56 @@ impl<W: EventWriter> Download<W> {
         };
         let mut out = std::mem::take(&mut self.head);
         let upto = self.after.saturating_add(PAGE).min(self.through);
-        if upto > self.after {
-            let mut conn = self.pool.acquire().await?;
-            let mut rows = exported::export_rows(&mut conn, self.id, (self.after, upto));
-            while let Some(row) = rows.next().await {
-                self.writer.write(row?, &mut out)?;
-            }
-            self.after = upto;
-        }
+        let writer = &mut self.writer;
+        read_page(&self.pool, self.id, (self.after, upto), |row| {
+            writer.write(row, &mut out)
+        })
+        .await?;
+        self.after = self.after.max(upto);
         match self.after >= self.through {
             true => out.extend_from_slice(&tail),
             false => self.tail = Some(tail),
         }
         Ok(Some((Bytes::from(out), self)))
     }
+}
+
+/// Runs `each` on session `id`'s stored events with `after < seq <= upto`, in order, on a
+/// connection taken for this page alone. Errors: the store's; the first of `each`.
+async fn read_page(
+    pool: &ReadPool,
+    id: SessionId,
+    (after, upto): (i64, i64),
+    mut each: impl FnMut(ExportRow) -> Result<(), AppError>,
+) -> Result<(), AppError> {
+    if upto <= after {
+        return Ok(());
+    }
+    let mut conn = pool.acquire().await?;
+    let mut rows = exported::export_rows(&mut conn, id, (after, upto));
+    while let Some(row) = rows.next().await {
+        each(row?)?;
+    }
+    Ok(())
+}
+
+fn no_longer_replays(id: SessionId, r: &format::Refusal) -> AppError {
+    AppError::Internal(format!("stored session {id} no longer replays: {r}"))
+}
+
+/// `fold` after the stored event `row`, the next in order, and that event's row (whole:
+/// only older rows are slimmed). Errors: [`AppError::Internal`] for an event out of order,
+/// stored text that does not read, or an event the rules now refuse.
+fn fold_row<'f>(fold: &'f mut Fold, id: SessionId, row: &ExportRow) -> Result<&'f Row, AppError> {
+    let index = usize::try_from(row.seq - 1)
+        .ok()
+        .filter(|&i| i == fold.events())
+        .ok_or_else(|| AppError::Internal(format!("stored event {} is out of order", row.seq)))?;
+    fold.apply(index, &parse(&row.body)?)
+        .map_err(|r| no_longer_replays(id, &r))?;
+    fold.rows()
+        .last()
+        .ok_or_else(|| AppError::Internal("a folded event has no row".into()))
 }
 
 fn parse(text: &str) -> Result<Value, AppError> {
@@ -334,33 +372,17 @@ struct PostingRows {
 
 impl EventWriter for PostingRows {
     fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
-        let index = usize::try_from(row.seq - 1)
-            .ok()
-            .filter(|&i| i == self.fold.events())
-            .ok_or_else(|| {
-                AppError::Internal(format!("stored event {} is out of order", row.seq))
-            })?;
-        let replays = |r: format::Refusal| {
-            AppError::Internal(format!("stored session {} no longer replays: {r}", self.id))
-        };
-        self.fold
-            .apply(index, &parse(&row.body)?)
-            .map_err(replays)?;
-        let entry = self
-            .fold
-            .rows()
-            .last()
-            .map(ledger_event)
-            .ok_or_else(|| AppError::Internal("a folded event has no row".into()))?;
-        let mut w = csv::Writer::from_writer(out);
+        let folded = fold_row(&mut self.fold, self.id, &row)?;
+        let entry = ledger_event(folded);
         let line = EntryLine {
             seq: entry.seq,
             kind: &entry.kind,
             postings: &entry.postings,
             explanation: &entry.explanation,
-            hand: self.fold.rows().last().and_then(|r| r.hand_number),
+            hand: folded.hand_number,
             recorded_at: row.recorded_at,
         };
+        let mut w = csv::Writer::from_writer(out);
         write_postings(&mut w, &line).map_err(|e| AppError::Internal(e.to_string()))?;
         w.flush().map_err(|e| AppError::Internal(e.to_string()))?;
         self.fold.slim_older(SHEET_LINES);
@@ -400,8 +422,7 @@ async fn postings_head(
 /// refuses.
 pub async fn session_postings(pool: &ReadPool, id: SessionId) -> Result<Body, AppError> {
     let (header, created_at, through) = start(pool, id).await?;
-    let fold = format::start(&header)
-        .map_err(|r| AppError::Internal(format!("stored session {id} no longer replays: {r}")))?;
+    let fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
     let head = postings_head(pool, id, &fold, created_at).await?;
     let download = Download {
         pool: pool.clone(),
@@ -413,4 +434,91 @@ pub async fn session_postings(pool: &ReadPool, id: SessionId) -> Result<Body, Ap
         writer: PostingRows { id, fold },
     };
     Ok(download.body())
+}
+
+/// Each player's running balance through a session: a point at the start, after the ante
+/// and after every event that moved money (the session's chart).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunningBalances {
+    /// Each point's label: `start`, `ante`, `hand N`, or the event's type in words.
+    pub labels: Vec<String>,
+    /// Each player's balance at every point, in cents, players by name (not the kitty or
+    /// the pot); as many points as labels.
+    pub series: Vec<(String, Vec<i64>)>,
+    /// The session's ISO currency code.
+    pub currency: String,
+}
+
+/// The points so far, every account's (the kitty's too), as the fold's rows come.
+struct Running {
+    labels: Vec<String>,
+    balance: BTreeMap<String, i64>,
+    series: BTreeMap<String, Vec<i64>>,
+}
+
+impl Running {
+    /// A point after `row` if it moved money; an account it moves first starts at zero.
+    fn add(&mut self, row: &Row) {
+        if row.postings.is_empty() {
+            return;
+        }
+        let points = self.labels.len();
+        self.labels.push(match (row.hand_number, row.index) {
+            (Some(n), _) => format!("hand {n}"),
+            (None, None) => "ante".into(),
+            (None, Some(_)) => row.kind.words(),
+        });
+        for p in &row.postings {
+            let balance = self.balance.entry(p.account.clone()).or_default();
+            *balance = balance.saturating_add(p.amount.cents());
+            self.series
+                .entry(p.account.clone())
+                .or_insert_with(|| vec![0; points]);
+        }
+        for (account, points) in &mut self.series {
+            points.push(self.balance.get(account).copied().unwrap_or_default());
+        }
+    }
+}
+
+/// Session `id`'s [`RunningBalances`], folded one stored event at a time as the postings
+/// CSV is: what is held is the points (a few bytes each) and a slimmed fold, never the
+/// session's whole fold. Errors: [`AppError::NotFound`]; the store's; a session that no
+/// longer replays.
+pub async fn running_balances(pool: &ReadPool, id: SessionId) -> Result<RunningBalances, AppError> {
+    let (header, _, through) = start(pool, id).await?;
+    let mut fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
+    let mut running = Running {
+        labels: vec!["start".to_string()],
+        balance: BTreeMap::new(),
+        series: BTreeMap::new(),
+    };
+    fold.rows().iter().for_each(|row| running.add(row));
+    let mut after = 0;
+    while after < through {
+        let upto = after.saturating_add(PAGE).min(through);
+        read_page(pool, id, (after, upto), |row| {
+            running.add(fold_row(&mut fold, id, &row)?);
+            fold.slim_older(SHEET_LINES);
+            Ok(())
+        })
+        .await?;
+        after = upto;
+    }
+    let points = running.labels.len();
+    let series = fold
+        .balances()
+        .as_map()
+        .keys()
+        .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
+        .map(|p| {
+            let balances = running.series.remove(p);
+            (p.clone(), balances.unwrap_or_else(|| vec![0; points]))
+        })
+        .collect();
+    Ok(RunningBalances {
+        labels: running.labels,
+        series,
+        currency: header.currency,
+    })
 }

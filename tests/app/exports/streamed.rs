@@ -1,13 +1,15 @@
 //! The session downloads written as they are read (the document, the journal, the postings
 //! CSV) are byte for byte what the builders of the whole answer write: every golden case
 //! (`golden.rs` calls [`downloads_differ`]) and a club of every game, each session longer
-//! than a page, with a correction, voids and a hand entered after an undo.
+//! than a page, with a correction, voids and a hand entered after an undo; and the chart's
+//! points, folded a page at a time, are those of the session folded whole.
 
 use crate::common;
 
 use common::TestApp;
 use common::hands;
 use scorekeeper::export;
+use scorekeeper::export::stream::{RunningBalances, running_balances};
 use scorekeeper::ids::{ClubId, SessionId};
 use scorekeeper::service::clubs::{ClientKey, LoginLimits, create_club};
 use scorekeeper::service::{self, Folds};
@@ -115,6 +117,41 @@ async fn a_store_error_midway_breaks_the_transfer_instead_of_ending_it() {
     assert!(matches!(next, Some(Err(_))), "the body went on: {next:?}");
 }
 
+/// The chart's points as they were computed from session `id` folded whole: a point at the
+/// start and after every row that moved money, one series per player by name.
+async fn charted_from_the_whole_fold(app: &TestApp, id: SessionId) -> RunningBalances {
+    let loaded = service::load(app.pool.reader(), &Folds::new(4), id)
+        .await
+        .unwrap();
+    let players: Vec<String> = (loaded.fold.balances().as_map().keys())
+        .filter(|a| !scorekeeper::ledger::HOUSE.contains(&a.as_str()))
+        .cloned()
+        .collect();
+    let mut labels = vec!["start".to_string()];
+    let mut running = vec![0i64; players.len()];
+    let mut series: Vec<Vec<i64>> = vec![vec![0]; players.len()];
+    for row in loaded.fold.rows().iter().filter(|r| !r.postings.is_empty()) {
+        labels.push(match (row.hand_number, row.index) {
+            (Some(n), _) => format!("hand {n}"),
+            (None, None) => "ante".into(),
+            (None, Some(_)) => row.kind.words(),
+        });
+        for (i, p) in players.iter().enumerate() {
+            let moved: i64 = (row.postings.iter())
+                .filter(|q| &q.account == p)
+                .map(|q| q.amount.cents())
+                .sum();
+            running[i] += moved;
+            series[i].push(running[i]);
+        }
+    }
+    RunningBalances {
+        labels,
+        series: players.into_iter().zip(series).collect(),
+        currency: loaded.doc.currency.clone(),
+    }
+}
+
 /// A session of `game` longer than a download's page (500 events): the hands of its long
 /// session, then a correction, a void reaching back, an undo of the last hand, the hand
 /// dealt again, and a payment.
@@ -144,6 +181,10 @@ async fn a_club_of_every_game_downloads_the_bytes_its_builders_write() {
             .await
             .unwrap_or_else(|e| panic!("{game}: {e}"));
         differ.extend(downloads_differ(&app, id.0, Some(&token)).await);
+        let chart = running_balances(app.pool.reader(), id).await.unwrap();
+        if chart != charted_from_the_whole_fold(&app, id).await {
+            differ.push(format!("{game}: the chart's points"));
+        }
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
