@@ -131,6 +131,22 @@ pub async fn club_sessions(
     Ok(sessions)
 }
 
+/// The results CSV ([`super::results_csv`]) of club `id`'s sessions, oldest first, from
+/// where each stands in the cache (folded a page at a time when not cached), never a whole
+/// fold: the same bytes. Errors: the store's; a session that no longer replays.
+pub async fn club_results(pool: &ReadPool, folds: &Folds, id: ClubId) -> Result<Vec<u8>, AppError> {
+    let written = |e: super::ExportError| AppError::Internal(e.to_string());
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(super::RESULTS_HEADER)
+        .map_err(|e| written(e.into()))?;
+    for session in service::club_session_ids(pool, id).await? {
+        let glance = service::glance(pool, folds, session).await?;
+        let named = (session, glance.created_at, glance.tip.game().id);
+        super::write_results(&mut w, named, glance.tip.balances().as_map()).map_err(written)?;
+    }
+    super::finish(w).map_err(written)
+}
+
 /// The whole-club export: name, roster, sessions with titles and archive flags, people,
 /// nights and payments.
 pub async fn export_club(

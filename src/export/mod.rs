@@ -10,6 +10,7 @@ pub mod text;
 
 pub use check::{SessionText, check_club_export};
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
@@ -157,22 +158,37 @@ pub fn postings_csv(session: &SessionRecord) -> Result<Vec<u8>, ExportError> {
     finish(w)
 }
 
+/// The CSV header of [`results_csv`].
+pub const RESULTS_HEADER: [&str; 5] = ["session", "date", "game", "player", "net"];
+
+/// The results CSV's rows of one session (see [`results_csv`]): session `id` of `game`,
+/// created at `created_at`, with its ledger's `balances` (cents). Errors: the writer's.
+pub fn write_results<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    (id, created_at, game): (SessionId, DateTime<Utc>, &str),
+    balances: &BTreeMap<String, Money>,
+) -> Result<(), ExportError> {
+    let date = day(created_at);
+    for (account, net) in balances {
+        w.write_record([
+            &id.to_string(),
+            date.as_str(),
+            game,
+            &cell(account),
+            &net.to_string(),
+        ])?;
+    }
+    Ok(())
+}
+
 /// Each session's nets as CSV, one row per ledger account: `session`, `date` (UTC day),
 /// `game`, `player` (or `KITTY`/`POT`, so rows sum to zero), `net` (2 decimals).
 pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["session", "date", "game", "player", "net"])?;
+    w.write_record(RESULTS_HEADER)?;
     for s in sessions {
-        let date = day(s.created_at);
-        for (account, net) in &s.ledger.balances {
-            w.write_record([
-                &s.id.to_string(),
-                date.as_str(),
-                &s.ledger.game,
-                &cell(account),
-                &net.to_string(),
-            ])?;
-        }
+        let named = (s.id, s.created_at, s.ledger.game.as_str());
+        write_results(&mut w, named, &s.ledger.balances)?;
     }
     finish(w)
 }

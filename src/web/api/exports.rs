@@ -157,8 +157,9 @@ pub async fn club_results_csv(
     viewer: Viewer,
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
-    let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
-    let mut body = export::results_csv(&sessions).map_err(written)?;
+    club::member_club(&state.reader, viewer.grant, id).await?;
+    let mut body = club::club_results(&state.reader, &state.folds, id).await?;
+    let paid = club::night_payments(&state.reader, id, None).await?;
     body.extend(export::nights::results_rows(&paid).map_err(written)?);
     Ok(download(CSV, format!("club-{id}-results.csv"), body))
 }

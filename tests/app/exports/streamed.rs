@@ -186,5 +186,21 @@ async fn a_club_of_every_game_downloads_the_bytes_its_builders_write() {
             differ.push(format!("{game}: the chart's points"));
         }
     }
+    let sessions = export::club::club_sessions(app.pool.reader(), &Folds::new(4), club)
+        .await
+        .unwrap();
+    let built = [
+        ("results.csv", export::results_csv(&sessions).unwrap()),
+        ("journal", export::journal(&sessions).into_bytes()),
+    ];
+    for (path, want) in built {
+        let uri = format!("/api/v1/clubs/{club}/{path}");
+        let reply = app
+            .get_with(&uri, &[("authorization", &format!("Bearer {token}"))])
+            .await;
+        if reply.body.as_bytes() != want.as_slice() {
+            differ.push(format!("the club's {path}: {}", reply.status));
+        }
+    }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
