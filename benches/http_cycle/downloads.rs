@@ -12,14 +12,21 @@ use tokio::net::TcpStream;
 
 use super::{Game, Plan, Server, club_database, status_mib, verdict};
 
-/// The reads measured: a label, the path (`{id}` the session, `{club}` the club), and
-/// whether it is streamed (held to the 8 MB line).
-const READS: [(&str, &str, bool); 7] = [
+/// The reads measured: a label, the path (`{id}` the session, `{club}` the club, which
+/// holds that one session), and whether it is held to the 8 MB line (the streamed
+/// downloads and the chart).
+const READS: [(&str, &str, bool); 9] = [
     ("session document", "/api/v1/sessions/{id}/export", true),
     ("session journal", "/api/v1/sessions/{id}/journal", true),
     ("postings.csv", "/api/v1/sessions/{id}/postings.csv", true),
-    ("ledger", "/api/v1/sessions/{id}/ledger", false),
-    ("chart", "/sessions/{id}/chart", false),
+    ("ledger", "/api/v1/sessions/{id}/ledger", true),
+    ("chart", "/sessions/{id}/chart", true),
+    (
+        "club results.csv",
+        "/api/v1/clubs/{club}/results.csv",
+        false,
+    ),
+    ("club journal", "/api/v1/clubs/{club}/journal", false),
     ("sheet ?all", "/sessions/{id}?all=1", false),
     ("club export", "/api/v1/clubs/{club}/export", false),
 ];

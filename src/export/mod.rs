@@ -5,6 +5,7 @@
 pub mod check;
 pub mod club;
 pub mod nights;
+pub mod running;
 pub mod stream;
 pub mod text;
 

@@ -12,8 +12,6 @@
 //! on an error it closes the connection without it, and the client sees a broken transfer,
 //! never a short 200 that looks whole ([`Download::body`]).
 
-use std::collections::BTreeMap;
-
 use axum::body::{Body, Bytes};
 use chrono::{DateTime, Utc};
 use futures_util::stream::{self, TryStreamExt as _};
@@ -34,7 +32,7 @@ use crate::store::exported::{self, ExportRow};
 use crate::store::{self, Connected, ReadPool};
 
 /// Events read per page: a few hundred kilobytes of text at most.
-const PAGE: i64 = 500;
+pub(super) const PAGE: i64 = 500;
 
 /// What a download writes for each stored event, in `seq` order.
 pub trait EventWriter: Send + 'static {
@@ -91,7 +89,7 @@ impl<W: EventWriter> Download<W> {
 
 /// Runs `each` on session `id`'s stored events with `after < seq <= upto`, in order, on a
 /// connection taken for this page alone. Errors: the store's; the first of `each`.
-async fn read_page(
+pub(super) async fn read_page(
     pool: &ReadPool,
     id: SessionId,
     (after, upto): (i64, i64),
@@ -108,14 +106,18 @@ async fn read_page(
     Ok(())
 }
 
-fn no_longer_replays(id: SessionId, r: &format::Refusal) -> AppError {
+pub(super) fn no_longer_replays(id: SessionId, r: &format::Refusal) -> AppError {
     AppError::Internal(format!("stored session {id} no longer replays: {r}"))
 }
 
 /// `fold` after the stored event `row`, the next in order, and that event's row (whole:
 /// only older rows are slimmed). Errors: [`AppError::Internal`] for an event out of order,
 /// stored text that does not read, or an event the rules now refuse.
-fn fold_row<'f>(fold: &'f mut Fold, id: SessionId, row: &ExportRow) -> Result<&'f Row, AppError> {
+pub(super) fn fold_row<'f>(
+    fold: &'f mut Fold,
+    id: SessionId,
+    row: &ExportRow,
+) -> Result<&'f Row, AppError> {
     let index = usize::try_from(row.seq - 1)
         .ok()
         .filter(|&i| i == fold.events())
@@ -162,7 +164,7 @@ pub async fn session_header(
 
 /// What every download of session `id` starts from: its header, creation time and the last
 /// `seq` the pages will read. Errors: as [`session_header`].
-async fn start(
+pub(super) async fn start(
     pool: &ReadPool,
     id: SessionId,
 ) -> Result<(SessionDoc, DateTime<Utc>, i64), AppError> {
@@ -333,6 +335,30 @@ impl EventWriter for Transactions {
     }
 }
 
+/// Session `id`'s journal transactions between `head` and `tail`, to be read page by page.
+/// Errors: as [`start`].
+async fn transactions(
+    pool: &ReadPool,
+    id: SessionId,
+    head: Vec<u8>,
+    tail: Vec<u8>,
+) -> Result<Download<Transactions>, AppError> {
+    let (header, _, through) = start(pool, id).await?;
+    Ok(Download {
+        pool: pool.clone(),
+        id,
+        after: -1,
+        through,
+        head,
+        tail: Some(tail),
+        writer: Transactions {
+            id,
+            game: header.game,
+            currency: header.currency,
+        },
+    })
+}
+
 /// Session `id`'s journal from its stored ledger entries, streamed, ending with `tail`
 /// (the night's payments, [`super::nights::append_journal`]): the same bytes as
 /// [`super::journal`] then the tail. `None` when an event has no stored entry (stored
@@ -343,24 +369,77 @@ pub async fn session_journal(
     id: SessionId,
     tail: String,
 ) -> Result<Option<Body>, AppError> {
-    let (header, _, through) = start(pool, id).await?;
-    if !entries_stored(pool, id, (-1, through)).await? {
+    let head = JOURNAL_HEAD.as_bytes().to_vec();
+    let download = transactions(pool, id, head, tail.into_bytes()).await?;
+    if !entries_stored(pool, id, (-1, download.through)).await? {
         return Ok(None);
     }
-    let download = Download {
+    Ok(Some(download.body()))
+}
+
+/// A club's journal: each session's transactions in turn, a page at a time, between a head
+/// and a tail.
+struct ClubJournal {
+    pool: ReadPool,
+    sessions: std::vec::IntoIter<SessionId>,
+    current: Option<Download<Transactions>>,
+    head: Vec<u8>,
+    tail: Option<Vec<u8>>,
+}
+
+impl ClubJournal {
+    /// The next page of the session being written (the head before the first), the next
+    /// session's first once one ends, the tail after the last; `None` after the tail.
+    /// Errors: the store's; the writer's.
+    async fn page(mut self) -> Result<Option<(Bytes, ClubJournal)>, AppError> {
+        let bytes = loop {
+            if let Some(download) = self.current.take() {
+                if let Some((bytes, next)) = download.page().await? {
+                    self.current = Some(next);
+                    break bytes;
+                }
+            } else if let Some(id) = self.sessions.next() {
+                self.current = Some(transactions(&self.pool, id, Vec::new(), Vec::new()).await?);
+            } else {
+                match self.tail.take() {
+                    Some(tail) => break Bytes::from(tail),
+                    None => return Ok(None),
+                }
+            }
+        };
+        let mut out = std::mem::take(&mut self.head);
+        out.extend_from_slice(&bytes);
+        Ok(Some((Bytes::from(out), self)))
+    }
+}
+
+/// Club `club`'s journal of its `sessions` (oldest first) from their stored ledger entries,
+/// streamed, ending with `tail` (the nights' payments): the same bytes as [`super::journal`]
+/// of the sessions then the tail. `None` when an event of one has no stored entry: the
+/// journal is built from their folds instead. Errors (before the first byte): the store's.
+pub async fn club_journal(
+    pool: &ReadPool,
+    club: ClubId,
+    sessions: Vec<SessionId>,
+    tail: String,
+) -> Result<Option<Body>, AppError> {
+    for &id in &sessions {
+        if !entries_stored(pool, id, (-1, i64::MAX)).await? {
+            return Ok(None);
+        }
+    }
+    let journal = ClubJournal {
         pool: pool.clone(),
-        id,
-        after: -1,
-        through,
+        sessions: sessions.into_iter(),
+        current: None,
         head: JOURNAL_HEAD.as_bytes().to_vec(),
         tail: Some(tail.into_bytes()),
-        writer: Transactions {
-            id,
-            game: header.game,
-            currency: header.currency,
-        },
     };
-    Ok(Some(download.body()))
+    // As [`Download::body`]: the stream ends at its first error, a broken transfer.
+    let pages = stream::try_unfold(journal, ClubJournal::page).inspect_err(move |e| {
+        tracing::error!(club = club.0, "a club journal broke off: {e}");
+    });
+    Ok(Some(Body::from_stream(pages)))
 }
 
 /// The postings CSV's rows, from the session folded one event at a time: each event's new
@@ -434,91 +513,4 @@ pub async fn session_postings(pool: &ReadPool, id: SessionId) -> Result<Body, Ap
         writer: PostingRows { id, fold },
     };
     Ok(download.body())
-}
-
-/// Each player's running balance through a session: a point at the start, after the ante
-/// and after every event that moved money (the session's chart).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunningBalances {
-    /// Each point's label: `start`, `ante`, `hand N`, or the event's type in words.
-    pub labels: Vec<String>,
-    /// Each player's balance at every point, in cents, players by name (not the kitty or
-    /// the pot); as many points as labels.
-    pub series: Vec<(String, Vec<i64>)>,
-    /// The session's ISO currency code.
-    pub currency: String,
-}
-
-/// The points so far, every account's (the kitty's too), as the fold's rows come.
-struct Running {
-    labels: Vec<String>,
-    balance: BTreeMap<String, i64>,
-    series: BTreeMap<String, Vec<i64>>,
-}
-
-impl Running {
-    /// A point after `row` if it moved money; an account it moves first starts at zero.
-    fn add(&mut self, row: &Row) {
-        if row.postings.is_empty() {
-            return;
-        }
-        let points = self.labels.len();
-        self.labels.push(match (row.hand_number, row.index) {
-            (Some(n), _) => format!("hand {n}"),
-            (None, None) => "ante".into(),
-            (None, Some(_)) => row.kind.words(),
-        });
-        for p in &row.postings {
-            let balance = self.balance.entry(p.account.clone()).or_default();
-            *balance = balance.saturating_add(p.amount.cents());
-            self.series
-                .entry(p.account.clone())
-                .or_insert_with(|| vec![0; points]);
-        }
-        for (account, points) in &mut self.series {
-            points.push(self.balance.get(account).copied().unwrap_or_default());
-        }
-    }
-}
-
-/// Session `id`'s [`RunningBalances`], folded one stored event at a time as the postings
-/// CSV is: what is held is the points (a few bytes each) and a slimmed fold, never the
-/// session's whole fold. Errors: [`AppError::NotFound`]; the store's; a session that no
-/// longer replays.
-pub async fn running_balances(pool: &ReadPool, id: SessionId) -> Result<RunningBalances, AppError> {
-    let (header, _, through) = start(pool, id).await?;
-    let mut fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
-    let mut running = Running {
-        labels: vec!["start".to_string()],
-        balance: BTreeMap::new(),
-        series: BTreeMap::new(),
-    };
-    fold.rows().iter().for_each(|row| running.add(row));
-    let mut after = 0;
-    while after < through {
-        let upto = after.saturating_add(PAGE).min(through);
-        read_page(pool, id, (after, upto), |row| {
-            running.add(fold_row(&mut fold, id, &row)?);
-            fold.slim_older(SHEET_LINES);
-            Ok(())
-        })
-        .await?;
-        after = upto;
-    }
-    let points = running.labels.len();
-    let series = fold
-        .balances()
-        .as_map()
-        .keys()
-        .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
-        .map(|p| {
-            let balances = running.series.remove(p);
-            (p.clone(), balances.unwrap_or_else(|| vec![0; points]))
-        })
-        .collect();
-    Ok(RunningBalances {
-        labels: running.labels,
-        series,
-        currency: header.currency,
-    })
 }

@@ -177,12 +177,17 @@ pub async fn club_journal(
     viewer: Viewer,
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
+    club::member_club(&state.reader, viewer.grant, id).await?;
+    let ids = crate::service::club_session_ids(&state.reader, id).await?;
+    let paid = club::night_payments(&state.reader, id, None).await?;
+    let mut tail = String::new();
+    export::nights::append_journal(&mut tail, &paid);
+    let filename = format!("club-{id}.journal");
+    if let Some(body) = stream::club_journal(&state.reader, id, ids, tail).await? {
+        return Ok(download(JOURNAL, filename, body));
+    }
     let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
-    Ok(download(
-        JOURNAL,
-        format!("club-{id}.journal"),
-        journal(&sessions, &paid),
-    ))
+    Ok(download(JOURNAL, filename, journal(&sessions, &paid)))
 }
 
 /// `GET /clubs/{id}/export`: the whole club, `scorekeeper/club@1`.

@@ -9,7 +9,7 @@ use crate::common;
 use common::TestApp;
 use common::hands;
 use scorekeeper::export;
-use scorekeeper::export::stream::{RunningBalances, running_balances};
+use scorekeeper::export::running::{RunningBalances, running_balances};
 use scorekeeper::ids::{ClubId, SessionId};
 use scorekeeper::service::clubs::{ClientKey, LoginLimits, create_club};
 use scorekeeper::service::{self, Folds};
