@@ -2,6 +2,7 @@
 //! ([`ClubExport`], `scorekeeper/club@1`, validated by [`check_club_export`]). The shell
 //! ([`club`]) gathers the stored sessions into [`SessionRecord`]s.
 
+pub mod chained;
 pub mod check;
 pub mod club;
 pub mod nights;

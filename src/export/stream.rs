@@ -44,13 +44,13 @@ pub trait EventWriter: Send + 'static {
 /// A download of one session: `head`, what `writer` makes of each stored event with
 /// `after < seq <= through`, then `tail`.
 pub struct Download<W> {
-    pool: ReadPool,
-    id: SessionId,
-    after: i64,
-    through: i64,
-    head: Vec<u8>,
-    tail: Option<Vec<u8>>,
-    writer: W,
+    pub(super) pool: ReadPool,
+    pub(super) id: SessionId,
+    pub(super) after: i64,
+    pub(super) through: i64,
+    pub(super) head: Vec<u8>,
+    pub(super) tail: Option<Vec<u8>>,
+    pub(super) writer: W,
 }
 
 impl<W: EventWriter> Download<W> {
@@ -65,9 +65,22 @@ impl<W: EventWriter> Download<W> {
         Body::from_stream(pages)
     }
 
+    /// This download with its writer made into another (a part of a chain of them).
+    pub(super) fn with_writer<V>(self, into: impl FnOnce(W) -> V) -> Download<V> {
+        Download {
+            pool: self.pool,
+            id: self.id,
+            after: self.after,
+            through: self.through,
+            head: self.head,
+            tail: self.tail,
+            writer: into(self.writer),
+        }
+    }
+
     /// The next page's bytes (the head before the first, the tail after the last), or
     /// `None` once the tail is written. Errors: the store's; the writer's.
-    async fn page(mut self) -> Result<Option<(Bytes, Download<W>)>, AppError> {
+    pub(super) async fn page(mut self) -> Result<Option<(Bytes, Download<W>)>, AppError> {
         let Some(tail) = self.tail.take() else {
             return Ok(None);
         };
@@ -180,7 +193,7 @@ pub(super) async fn start(
 
 /// Whether every event of session `id` with `after < seq <= through` has its ledger entry
 /// stored, so that its download may be read from the entries alone.
-async fn entries_stored(
+pub(super) async fn entries_stored(
     pool: &ReadPool,
     id: SessionId,
     range: (i64, i64),
@@ -191,8 +204,8 @@ async fn entries_stored(
 
 /// The session document's events, each as its stored text reads back (what
 /// `GET /sessions/{id}/export` always wrote), comma-separated.
-struct DocumentEvents {
-    first: bool,
+pub(super) struct DocumentEvents {
+    pub(super) first: bool,
 }
 
 impl EventWriter for DocumentEvents {
@@ -205,21 +218,27 @@ impl EventWriter for DocumentEvents {
     }
 }
 
-/// Session `id`'s document (`scorekeeper/session@1`), streamed: the same bytes as
-/// `serde_json::to_vec` of the loaded document. Errors (before the first byte):
-/// [`AppError::NotFound`]; the store's.
-pub async fn session_document(pool: &ReadPool, id: SessionId) -> Result<Body, AppError> {
-    let (header, _, through) = start(pool, id).await?;
-    let mut head = serde_json::to_vec(&header)
+/// `header` (a session document without events) serialized up to its events' `[`.
+/// Errors: [`AppError::Internal`] (plain data always serializes: a bug).
+pub(super) fn document_head(header: &SessionDoc) -> Result<Vec<u8>, AppError> {
+    let mut head = serde_json::to_vec(header)
         .map_err(|e| AppError::Internal(format!("the session document: {e}")))?;
     // `events` is the document's last field: serialized empty, it closes the document.
-    let close = b"[]}";
-    if !head.ends_with(close) {
+    if !head.ends_with(b"[]}") {
         return Err(AppError::Internal(
             "the session document does not end with its events".into(),
         ));
     }
     head.truncate(head.len() - 2);
+    Ok(head)
+}
+
+/// Session `id`'s document (`scorekeeper/session@1`), streamed: the same bytes as
+/// `serde_json::to_vec` of the loaded document. Errors (before the first byte):
+/// [`AppError::NotFound`]; the store's.
+pub async fn session_document(pool: &ReadPool, id: SessionId) -> Result<Body, AppError> {
+    let (header, _, through) = start(pool, id).await?;
+    let head = document_head(&header)?;
     let download = Download {
         pool: pool.clone(),
         id,
@@ -302,7 +321,7 @@ struct StoredEntry {
 }
 
 /// The journal's transactions, one per stored ledger entry, dated by the event's record.
-struct Transactions {
+pub(super) struct Transactions {
     id: SessionId,
     game: String,
     currency: String,
@@ -337,7 +356,7 @@ impl EventWriter for Transactions {
 
 /// Session `id`'s journal transactions between `head` and `tail`, to be read page by page.
 /// Errors: as [`start`].
-async fn transactions(
+pub(super) async fn transactions(
     pool: &ReadPool,
     id: SessionId,
     head: Vec<u8>,
@@ -375,71 +394,6 @@ pub async fn session_journal(
         return Ok(None);
     }
     Ok(Some(download.body()))
-}
-
-/// A club's journal: each session's transactions in turn, a page at a time, between a head
-/// and a tail.
-struct ClubJournal {
-    pool: ReadPool,
-    sessions: std::vec::IntoIter<SessionId>,
-    current: Option<Download<Transactions>>,
-    head: Vec<u8>,
-    tail: Option<Vec<u8>>,
-}
-
-impl ClubJournal {
-    /// The next page of the session being written (the head before the first), the next
-    /// session's first once one ends, the tail after the last; `None` after the tail.
-    /// Errors: the store's; the writer's.
-    async fn page(mut self) -> Result<Option<(Bytes, ClubJournal)>, AppError> {
-        let bytes = loop {
-            if let Some(download) = self.current.take() {
-                if let Some((bytes, next)) = download.page().await? {
-                    self.current = Some(next);
-                    break bytes;
-                }
-            } else if let Some(id) = self.sessions.next() {
-                self.current = Some(transactions(&self.pool, id, Vec::new(), Vec::new()).await?);
-            } else {
-                match self.tail.take() {
-                    Some(tail) => break Bytes::from(tail),
-                    None => return Ok(None),
-                }
-            }
-        };
-        let mut out = std::mem::take(&mut self.head);
-        out.extend_from_slice(&bytes);
-        Ok(Some((Bytes::from(out), self)))
-    }
-}
-
-/// Club `club`'s journal of its `sessions` (oldest first) from their stored ledger entries,
-/// streamed, ending with `tail` (the nights' payments): the same bytes as [`super::journal`]
-/// of the sessions then the tail. `None` when an event of one has no stored entry: the
-/// journal is built from their folds instead. Errors (before the first byte): the store's.
-pub async fn club_journal(
-    pool: &ReadPool,
-    club: ClubId,
-    sessions: Vec<SessionId>,
-    tail: String,
-) -> Result<Option<Body>, AppError> {
-    for &id in &sessions {
-        if !entries_stored(pool, id, (-1, i64::MAX)).await? {
-            return Ok(None);
-        }
-    }
-    let journal = ClubJournal {
-        pool: pool.clone(),
-        sessions: sessions.into_iter(),
-        current: None,
-        head: JOURNAL_HEAD.as_bytes().to_vec(),
-        tail: Some(tail.into_bytes()),
-    };
-    // As [`Download::body`]: the stream ends at its first error, a broken transfer.
-    let pages = stream::try_unfold(journal, ClubJournal::page).inspect_err(move |e| {
-        tracing::error!(club = club.0, "a club journal broke off: {e}");
-    });
-    Ok(Some(Body::from_stream(pages)))
 }
 
 /// The postings CSV's rows, from the session folded one event at a time: each event's new

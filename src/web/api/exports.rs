@@ -183,7 +183,7 @@ pub async fn club_journal(
     let mut tail = String::new();
     export::nights::append_journal(&mut tail, &paid);
     let filename = format!("club-{id}.journal");
-    if let Some(body) = stream::club_journal(&state.reader, id, ids, tail).await? {
+    if let Some(body) = export::chained::club_journal(&state.reader, id, ids, tail).await? {
         return Ok(download(JOURNAL, filename, body));
     }
     let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
@@ -203,8 +203,7 @@ pub async fn club_export(
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
     let found = club::member_club(&state.reader, viewer.grant, id).await?;
-    let export = club::export_club(&state.pool, &state.folds, &found).await?;
-    let body = serde_json::to_vec(&export).map_err(|e| AppError::Internal(e.to_string()))?;
+    let body = export::chained::club_export(&state.pool, &state.folds, &found).await?;
     Ok(download(
         "application/json",
         format!("club-{id}.json"),

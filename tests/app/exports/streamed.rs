@@ -189,7 +189,12 @@ async fn a_club_of_every_game_downloads_the_bytes_its_builders_write() {
     let sessions = export::club::club_sessions(app.pool.reader(), &Folds::new(4), club)
         .await
         .unwrap();
+    let found = service::clubs::club(app.pool.reader(), club).await.unwrap();
+    let whole = export::club::export_club(&app.pool, &Folds::new(4), &found)
+        .await
+        .unwrap();
     let built = [
+        ("export", serde_json::to_vec(&whole).unwrap()),
         ("results.csv", export::results_csv(&sessions).unwrap()),
         ("journal", export::journal(&sessions).into_bytes()),
     ];
