@@ -12,8 +12,8 @@ use futures_util::stream::{self, TryStreamExt as _};
 use super::JOURNAL_HEAD;
 use super::club::{SessionMeta, export_frame};
 use super::stream::{
-    DocumentEvents, Download, EventWriter, Transactions, document_head, entries_stored, start,
-    transactions,
+    DocumentEvents, Download, EventWriter, Transactions, comma_unless_first, document_head,
+    entries_stored, start, transactions,
 };
 use crate::error::AppError;
 use crate::ids::{ClubId, SessionId};
@@ -50,9 +50,7 @@ struct Times {
 
 impl EventWriter for Times {
     fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
-        if !std::mem::take(&mut self.first) {
-            out.push(b',');
-        }
+        comma_unless_first(&mut self.first, out);
         serde_json::to_writer(out, &rfc3339(row.recorded_at))
             .map_err(|e| AppError::Internal(format!("a record time: {e}")))
     }

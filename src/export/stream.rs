@@ -210,9 +210,7 @@ pub(super) struct DocumentEvents {
 
 impl EventWriter for DocumentEvents {
     fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
-        if !std::mem::take(&mut self.first) {
-            out.push(b',');
-        }
+        comma_unless_first(&mut self.first, out);
         serde_json::to_writer(out, &parse(&row.body)?)
             .map_err(|e| AppError::Internal(format!("an event: {e}")))
     }
@@ -251,6 +249,21 @@ pub async fn session_document(pool: &ReadPool, id: SessionId) -> Result<Body, Ap
     Ok(download.body())
 }
 
+/// `row`'s stored ledger entry, JSON text. Errors: [`AppError::Internal`] for an event
+/// without one (checked before a download starts: a bug, or one stored meanwhile).
+fn stored_entry(row: &ExportRow) -> Result<&str, AppError> {
+    row.entry
+        .as_deref()
+        .ok_or_else(|| AppError::Internal(format!("event {} has no ledger entry", row.seq)))
+}
+
+/// A `,` in `out` before every item of a list but its first (`first` says, and is cleared).
+pub(super) fn comma_unless_first(first: &mut bool, out: &mut Vec<u8>) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+}
+
 /// The ledger document's entries: each stored entry's text as written, comma-separated.
 struct LedgerEntries {
     first: bool,
@@ -258,12 +271,8 @@ struct LedgerEntries {
 
 impl EventWriter for LedgerEntries {
     fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
-        let entry = row
-            .entry
-            .ok_or_else(|| AppError::Internal(format!("event {} has no ledger entry", row.seq)))?;
-        if !std::mem::take(&mut self.first) {
-            out.push(b',');
-        }
+        let entry = stored_entry(&row)?;
+        comma_unless_first(&mut self.first, out);
         out.extend_from_slice(entry.as_bytes());
         Ok(())
     }
@@ -329,10 +338,7 @@ pub(super) struct Transactions {
 
 impl EventWriter for Transactions {
     fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
-        let text = row
-            .entry
-            .ok_or_else(|| AppError::Internal(format!("event {} has no ledger entry", row.seq)))?;
-        let entry: StoredEntry = serde_json::from_str(&text)
+        let entry: StoredEntry = serde_json::from_str(stored_entry(&row)?)
             .map_err(|e| AppError::Internal(format!("a stored ledger entry: {e}")))?;
         let line = EntryLine {
             seq: entry.seq,
