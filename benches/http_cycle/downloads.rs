@@ -33,7 +33,7 @@ const READS: [(&str, &str, bool); 9] = [
 
 /// One GET on a connection of its own, read to its end: the status and the body's length.
 /// Panics on a chunked body without its last chunk (a broken transfer).
-async fn get(addr: &str, token: &str, path: &str) -> (u16, usize) {
+pub async fn get(addr: &str, token: &str, path: &str) -> (u16, usize) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let head = format!(
         "GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
