@@ -33,6 +33,10 @@
 //! 32 cached sessions of each game (3.) and the RSS after 64 logins: what a change to the
 //! write path, the cache or the allocator is tried against.
 //!
+//! `--downloads-only` measures only the long reads of one session of the longest history
+//! (`downloads.rs`): each download's time and the server's peak RSS growth, one at a time
+//! and two at once.
+//!
 //! 7. Given a PostgreSQL server (`--postgres URL` or `HTTP_CYCLE_PG_URL`), the
 //!    record rate alone and the record + standing cycle on SQLite beside PostgreSQL with 1
 //!    and 2 instances (`engines.rs`); `--engines-only` measures only those rows. Without a
@@ -63,6 +67,8 @@ macro_rules! commit_rate {
 
 #[path = "http_cycle/amend.rs"]
 mod amend;
+#[path = "http_cycle/downloads.rs"]
+mod downloads;
 #[path = "http_cycle/engines.rs"]
 mod engines;
 #[path = "../tests/common/hands.rs"]
@@ -687,13 +693,12 @@ async fn memory_after_logins(plan: &Plan, game: &Game) -> (f64, f64, usize) {
 async fn ledger_of_long(plan: &Plan, game: &Game, hands: usize) -> (Duration, f64) {
     let (url, token, ids) = club_database(&plan.dir, "ledger", game, hands, 1).await;
     let server = Server::start(&url).await;
-    let mut c = Client::connect(&server.addr, &token).await;
+    let path = format!("/api/v1/sessions/{}/ledger", ids[0]);
     let mut best = Duration::MAX;
     for _ in 0..3 {
         let started = Instant::now();
-        let (status, _) = c
-            .request("GET", &format!("/api/v1/sessions/{}/ledger", ids[0]), None)
-            .await;
+        // Sent chunked, without a Content-Length: read to its end on a connection of its own.
+        let (status, _) = downloads::get(&server.addr, &token, &path).await;
         assert_eq!(status, 200);
         best = best.min(started.elapsed());
     }
@@ -837,6 +842,12 @@ async fn main() {
     if std::env::args().any(|a| a == "--amendments-only") {
         // Only the amendments' rows: what a change to corrections and undos is tried against.
         amend::rows(&plan).await;
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
+    if std::env::args().any(|a| a == "--downloads-only") {
+        // Only the long reads of one session: what a change to a download is tried against.
+        downloads::rows(&plan, plan.longest()).await;
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }

@@ -131,13 +131,33 @@ pub async fn club_sessions(
     Ok(sessions)
 }
 
-/// The whole-club export: name, roster, sessions with titles and archive flags, people,
-/// nights and payments.
-pub async fn export_club(
+/// The results CSV ([`super::results_csv`]) of club `id`'s sessions, oldest first, from
+/// where each stands in the cache (folded a page at a time when not cached), never a whole
+/// fold: the same bytes. Errors: the store's; a session that no longer replays.
+pub async fn club_results(pool: &ReadPool, folds: &Folds, id: ClubId) -> Result<Vec<u8>, AppError> {
+    let written = |e: super::ExportError| AppError::Internal(e.to_string());
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(super::RESULTS_HEADER)
+        .map_err(|e| written(e.into()))?;
+    for session in service::club_session_ids(pool, id).await? {
+        let glance = service::glance(pool, folds, session).await?;
+        let named = (session, glance.created_at, glance.tip.game().id);
+        super::write_results(&mut w, named, glance.tip.balances().as_map()).map_err(written)?;
+    }
+    super::finish(w).map_err(written)
+}
+
+/// Each session's title and archive flag, by id.
+pub type SessionMeta = BTreeMap<SessionId, (Option<String>, bool)>;
+
+/// The whole-club export without its sessions: name, roster, people, nights and payments;
+/// with the club's sessions in export order (oldest first) and their titles and archive
+/// flags. Errors: the store's.
+pub async fn export_frame(
     pool: &WritePool,
     folds: &Folds,
     club: &Club,
-) -> Result<ClubExport, AppError> {
+) -> Result<(ClubExport, Vec<SessionId>, SessionMeta), AppError> {
     let players = clubs::player_totals(pool, club.id)
         .await?
         .into_iter()
@@ -145,21 +165,17 @@ pub async fn export_club(
         .collect();
     // People come from the facts: write the backlog first.
     crate::service::history::backfill(pool, folds, club.id).await?;
-    let sessions = club_sessions(pool, folds, club.id).await?;
-    let mut export = club_export(&club.name, players, &sessions);
-    let position: BTreeMap<SessionId, usize> = sessions
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.id, i))
-        .collect();
+    let ids = service::club_session_ids(pool, club.id).await?;
+    let mut export = club_export(&club.name, players, &[]);
+    let position: BTreeMap<SessionId, usize> =
+        ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
     // On a reader: an export never waits behind writes.
     let mut conn = pool.reader().acquire().await?;
-    for (sid, title, archived) in hs::session_meta_of_club(&mut conn, club.id).await? {
-        if let Some(s) = position.get(&sid).and_then(|&i| export.sessions.get_mut(i)) {
-            s.title = title;
-            s.archived = archived;
-        }
-    }
+    let meta = hs::session_meta_of_club(&mut conn, club.id)
+        .await?
+        .into_iter()
+        .map(|(sid, title, archived)| (sid, (title, archived)))
+        .collect();
     let mut people: Vec<(PersonId, ExportedPerson)> = Vec::new();
     for (id, display_name, name) in hs::people_with_names(&mut conn, club.id).await? {
         match people.last_mut() {
@@ -196,6 +212,29 @@ pub async fn export_club(
                 })
                 .collect(),
         });
+    }
+    Ok((export, ids, meta))
+}
+
+/// The whole-club export: name, roster, sessions with titles and archive flags, people,
+/// nights and payments, built whole (every session folded); the download is streamed
+/// ([`super::chained::club_export`]), this is what it is compared with.
+pub async fn export_club(
+    pool: &WritePool,
+    folds: &Folds,
+    club: &Club,
+) -> Result<ClubExport, AppError> {
+    let (mut export, ids, meta) = export_frame(pool, folds, club).await?;
+    let mut sessions = Vec::with_capacity(ids.len());
+    for id in ids {
+        sessions.push(session(pool, folds, id).await?);
+    }
+    export.sessions = club_export(&club.name, Vec::new(), &sessions).sessions;
+    for (s, record) in export.sessions.iter_mut().zip(&sessions) {
+        if let Some((title, archived)) = meta.get(&record.id) {
+            s.title.clone_from(title);
+            s.archived = *archived;
+        }
     }
     Ok(export)
 }

@@ -2,13 +2,17 @@
 //! ([`ClubExport`], `scorekeeper/club@1`, validated by [`check_club_export`]). The shell
 //! ([`club`]) gathers the stored sessions into [`SessionRecord`]s.
 
+pub mod chained;
 pub mod check;
 pub mod club;
 pub mod nights;
+pub mod running;
+pub mod stream;
 pub mod text;
 
 pub use check::{SessionText, check_club_export};
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
@@ -77,56 +81,116 @@ pub(crate) fn finish(writer: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, ExportErro
         .map_err(|e| ExportError(e.error().to_string()))
 }
 
+/// The CSV header of [`postings_csv`].
+pub const POSTINGS_HEADER: [&str; 7] = [
+    "event",
+    "hand",
+    "type",
+    "recorded_at",
+    "account",
+    "amount",
+    "explanation",
+];
+
+/// One ledger entry as the postings CSV and the journal write it: the entry's `seq`,
+/// `kind`, `postings` (cents) and `explanation`, its hand number and when it was recorded.
+#[derive(Debug, Clone, Copy)]
+pub struct EntryLine<'a> {
+    /// The ledger's `seq`: the event's index + 1, or 0 for the opening ante.
+    pub seq: usize,
+    /// The entry's type (`hand`, `payment`, … `opening_ante`).
+    pub kind: &'a str,
+    /// Its postings, summing to zero.
+    pub postings: &'a [Posting],
+    /// The reason in words, as the ledger gives it.
+    pub explanation: &'a str,
+    /// For a hand, its number in the session.
+    pub hand: Option<usize>,
+    /// When it was recorded.
+    pub recorded_at: DateTime<Utc>,
+}
+
+impl<'a> EntryLine<'a> {
+    /// The line of `entry` in `session`: its hand and time from the session's lines, the
+    /// session's creation time for an entry without a line.
+    fn of(session: &SessionRecord, entry: &'a crate::format::LedgerEvent) -> EntryLine<'a> {
+        let line = session.line(entry.seq);
+        EntryLine {
+            seq: entry.seq,
+            kind: &entry.kind,
+            postings: &entry.postings,
+            explanation: &entry.explanation,
+            hand: line.and_then(|l| l.hand_number),
+            recorded_at: line.map_or(session.created_at, |l| l.recorded_at),
+        }
+    }
+}
+
+/// The postings CSV's rows of one entry (see [`postings_csv`]). Errors: the writer's.
+pub fn write_postings<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    entry: &EntryLine<'_>,
+) -> Result<(), ExportError> {
+    let index = entry.seq.checked_sub(1).map(|i| i.to_string());
+    let hand = entry.hand.map(|n| n.to_string());
+    let at = rfc3339(entry.recorded_at);
+    for p in entry.postings {
+        w.write_record([
+            index.as_deref().unwrap_or(""),
+            hand.as_deref().unwrap_or(""),
+            entry.kind,
+            &at,
+            &cell(&p.account),
+            &p.amount.to_string(),
+            &cell(entry.explanation),
+        ])?;
+    }
+    Ok(())
+}
+
 /// A session's postings as CSV (RFC 4180), one row per posting: `event` (0-based index,
 /// empty for the ante), `hand`, `type`, `recorded_at` (RFC 3339 UTC), `account` (a name,
 /// `KITTY` or `POT`), `amount` (2 decimals; each event's sum to zero), `explanation`.
 pub fn postings_csv(session: &SessionRecord) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "event",
-        "hand",
-        "type",
-        "recorded_at",
-        "account",
-        "amount",
-        "explanation",
-    ])?;
+    w.write_record(POSTINGS_HEADER)?;
     for entry in &session.ledger.events {
-        let line = session.line(entry.seq);
-        let index = entry.seq.checked_sub(1).map(|i| i.to_string());
-        let hand = line.and_then(|l| l.hand_number).map(|n| n.to_string());
-        let at = line.map(|l| rfc3339(l.recorded_at));
-        for p in &entry.postings {
-            w.write_record([
-                index.as_deref().unwrap_or(""),
-                hand.as_deref().unwrap_or(""),
-                &entry.kind,
-                at.as_deref().unwrap_or(""),
-                &cell(&p.account),
-                &p.amount.to_string(),
-                &cell(&entry.explanation),
-            ])?;
-        }
+        write_postings(&mut w, &EntryLine::of(session, entry))?;
     }
     finish(w)
+}
+
+/// The CSV header of [`results_csv`].
+pub const RESULTS_HEADER: [&str; 5] = ["session", "date", "game", "player", "net"];
+
+/// The results CSV's rows of one session (see [`results_csv`]): session `id` of `game`,
+/// created at `created_at`, with its ledger's `balances` (cents). Errors: the writer's.
+pub fn write_results<W: std::io::Write>(
+    w: &mut csv::Writer<W>,
+    (id, created_at, game): (SessionId, DateTime<Utc>, &str),
+    balances: &BTreeMap<String, Money>,
+) -> Result<(), ExportError> {
+    let date = day(created_at);
+    for (account, net) in balances {
+        w.write_record([
+            &id.to_string(),
+            date.as_str(),
+            game,
+            &cell(account),
+            &net.to_string(),
+        ])?;
+    }
+    Ok(())
 }
 
 /// Each session's nets as CSV, one row per ledger account: `session`, `date` (UTC day),
 /// `game`, `player` (or `KITTY`/`POT`, so rows sum to zero), `net` (2 decimals).
 pub fn results_csv(sessions: &[SessionRecord]) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["session", "date", "game", "player", "net"])?;
+    w.write_record(RESULTS_HEADER)?;
     for s in sessions {
-        let date = day(s.created_at);
-        for (account, net) in &s.ledger.balances {
-            w.write_record([
-                &s.id.to_string(),
-                date.as_str(),
-                &s.ledger.game,
-                &cell(account),
-                &net.to_string(),
-            ])?;
-        }
+        let named = (s.id, s.created_at, s.ledger.game.as_str());
+        write_results(&mut w, named, &s.ledger.balances)?;
     }
     finish(w)
 }
@@ -174,41 +238,62 @@ pub fn journal_amount(amount: Money, currency: &str) -> String {
     }
 }
 
+/// The first lines of every [`journal`]. Exactly 2 decimals after a `.`: read as the
+/// decimal mark without a directive.
+pub const JOURNAL_HEAD: &str =
+    "; Scorekeeper journal: one transaction per event; amounts in each session's currency.\n\n";
+
+/// A session as its journal transactions name it: its id, game and currency.
+#[derive(Debug, Clone, Copy)]
+pub struct JournalSession<'a> {
+    /// The session's id.
+    pub id: SessionId,
+    /// Its game id.
+    pub game: &'a str,
+    /// Its ISO currency code.
+    pub currency: &'a str,
+}
+
+/// The journal transaction of one entry (see [`journal`]), appended to `out`.
+pub fn write_transaction(out: &mut String, session: JournalSession<'_>, entry: &EntryLine<'_>) {
+    let event = entry
+        .seq
+        .checked_sub(1)
+        .map_or(EventKind::OpeningAnte.to_string(), |i| i.to_string());
+    // `writeln!` into a String cannot fail.
+    let _ = writeln!(
+        out,
+        "{} * {}  ; session:{}, event:{event}, type:{}, game:{}",
+        day(entry.recorded_at),
+        journal_text(entry.explanation),
+        session.id,
+        journal_text(entry.kind),
+        journal_text(session.game),
+    );
+    for Posting { account, amount } in entry.postings {
+        let _ = writeln!(
+            out,
+            "    {}  {}",
+            journal_account(account),
+            journal_amount(*amount, session.currency)
+        );
+    }
+    out.push('\n');
+}
+
 /// An hledger/Ledger journal: one cleared transaction per ledger event, dated its UTC day,
 /// tagged `session`, `event`, `type` and `game`, summing to zero, so `hledger balance`
 /// equals the ledgers' balances to the cent.
 pub fn journal(sessions: &[SessionRecord]) -> String {
-    // Exactly 2 decimals after a `.`: read as the decimal mark without a directive.
-    let mut out = String::from(
-        "; Scorekeeper journal: one transaction per event; amounts in each session's currency.\n\n",
-    );
+    let mut out = String::from(JOURNAL_HEAD);
     for s in sessions {
+        let named = JournalSession {
+            id: s.id,
+            game: &s.ledger.game,
+            currency: &s.ledger.currency,
+        };
         for entry in &s.ledger.events {
-            let date = s
-                .line(entry.seq)
-                .map_or(day(s.created_at), |l| day(l.recorded_at));
-            let event = entry
-                .seq
-                .checked_sub(1)
-                .map_or(EventKind::OpeningAnte.to_string(), |i| i.to_string());
-            // `writeln!` into a String cannot fail.
-            let _ = writeln!(
-                out,
-                "{date} * {}  ; session:{}, event:{event}, type:{}, game:{}",
-                journal_text(&entry.explanation),
-                s.id,
-                journal_text(&entry.kind),
-                journal_text(&s.ledger.game),
-            );
-            for Posting { account, amount } in &entry.postings {
-                let _ = writeln!(
-                    out,
-                    "    {}  {}",
-                    journal_account(account),
-                    journal_amount(*amount, &s.ledger.currency)
-                );
-            }
-            out.push('\n');
+            write_transaction(&mut out, named, &EntryLine::of(s, entry));
         }
     }
     out

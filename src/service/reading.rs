@@ -8,7 +8,7 @@ use tokio_stream::StreamExt;
 
 use super::{ClubFacts, Current, Folds, Kept, Loaded};
 use crate::error::AppError;
-use crate::format::{self, LedgerEvent, SESSION_FORMAT, SessionDoc};
+use crate::format::{self, LedgerEvent, SessionDoc};
 use crate::history::SessionFacts;
 use crate::ids::{ClubId, SessionId};
 use crate::rules::GameInfo;
@@ -16,35 +16,7 @@ use crate::session::Fold;
 use crate::session::window::SHEET_LINES;
 use crate::store::{self, EventRow, ReadPool};
 
-/// The stored session's document without its events, and the club that owns it.
-pub(super) async fn load_header(
-    conn: &mut impl Connected,
-    id: SessionId,
-) -> Result<(SessionDoc, DateTime<Utc>, Option<ClubId>), AppError> {
-    let row = store::session(conn, id)
-        .await?
-        .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
-    let players = store::players(conn, id).await?;
-    let agreements = match parse(&row.agreements)? {
-        Value::Object(m) => m,
-        _ => {
-            return Err(AppError::Internal(
-                "stored agreements are not an object".into(),
-            ));
-        }
-    };
-    let opening_scores = row.opening_scores.as_deref().map(parse).transpose()?;
-    let doc = SessionDoc {
-        format: SESSION_FORMAT.into(),
-        game: row.game,
-        currency: row.currency,
-        agreements,
-        players,
-        opening_scores,
-        events: Vec::new(),
-    };
-    Ok((doc, row.created_at, row.club_id))
-}
+pub(super) use crate::export::stream::session_header as load_header;
 
 /// A ledger entry as stored: JSON text. Errors: internal (cannot happen for plain data).
 pub(crate) fn entry_text(entry: &LedgerEvent) -> Result<String, AppError> {

@@ -7,6 +7,7 @@ mod backfill;
 pub mod clubs;
 pub mod copy;
 pub mod either;
+pub mod exported;
 pub mod history;
 mod listing;
 pub mod nights;

@@ -341,8 +341,8 @@ async fn ledger(
         return Ok(unchanged);
     }
     // Stored entries and the cached standing; a session stored before entries is replayed.
-    if let Some((events, json)) =
-        service::stored_ledger(&state.reader, &state.folds, id, query.after).await?
+    if let Some((events, body)) =
+        crate::export::stream::session_ledger(&state.reader, &state.folds, id, query.after).await?
     {
         let etag = session_etag(id, events, "ledger");
         let headers = [
@@ -352,7 +352,7 @@ async fn ledger(
                 axum::http::HeaderValue::from_static("application/json"),
             ),
         ];
-        return Ok((headers, json).into_response());
+        return Ok((headers, body).into_response());
     }
     let current = service::load(&state.reader, &state.folds, id).await?;
     // Once, so later reads take the stored path; a failure is logged, the answer unchanged.
@@ -392,10 +392,16 @@ async fn export(
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-    let current = service::load(&state.reader, &state.folds, id).await?;
+    let body = crate::export::stream::session_document(&state.reader, id).await?;
     // Saved as a file from the sheet's link, not shown as text.
     let saved = format!("attachment; filename=\"session-{id}.json\"");
-    Ok(([(header::CONTENT_DISPOSITION, saved)], Json(&current.doc)).into_response())
+    let json = header::HeaderValue::from_static("application/json");
+    Ok((
+        [(header::CONTENT_TYPE, json)],
+        [(header::CONTENT_DISPOSITION, saved)],
+        body,
+    )
+        .into_response())
 }
 
 /// Records one event (the body is the event exactly as in a session document). Returns

@@ -5,6 +5,8 @@
 
 use crate::common;
 
+pub(crate) mod streamed;
+
 use std::collections::BTreeMap;
 
 use axum::body::Body;

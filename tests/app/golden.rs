@@ -55,6 +55,8 @@ async fn golden_cases_through_http_import_and_ledger() {
                 if !diffs.is_empty() {
                     failures.push(format!("{}: {}", case.id, diffs.join("; ")));
                 }
+                // Each download written as it is read is what its builder writes.
+                failures.extend(crate::exports::streamed::downloads_differ(&app, id, None).await);
                 // The export replays to the very ledger the store serves.
                 let export = export_of(&app, &id).await;
                 let replayed = replay(&serde_json::from_value(export).unwrap()).unwrap();

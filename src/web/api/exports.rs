@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use axum::Json;
+use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -15,7 +16,7 @@ use tokio_stream::StreamExt;
 use super::openapi::{ApiError, ClubDocument, ClubImportBody, ClubImported};
 use crate::error::AppError;
 use crate::export::nights::NightPaymentRecord;
-use crate::export::{self, ClubImportDoc, SessionRecord, club};
+use crate::export::{self, ClubImportDoc, SessionRecord, club, stream};
 use crate::ids::{ClubId, SessionId};
 use crate::rules::fields::read_json;
 use crate::service::clubs::{self, Access};
@@ -55,8 +56,8 @@ impl ImportGate {
     }
 }
 
-/// A download: `content_type` with `filename` as an attachment.
-fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Response {
+/// A download: `content_type` with `filename` as an attachment; `body` whole or streamed.
+fn download(content_type: &'static str, filename: String, body: impl Into<Body>) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type.to_string()),
@@ -65,7 +66,7 @@ fn download(content_type: &'static str, filename: String, body: Vec<u8>) -> Resp
                 format!("attachment; filename=\"{filename}\""),
             ),
         ],
-        body,
+        body.into(),
     )
         .into_response()
 }
@@ -98,16 +99,6 @@ fn journal(sessions: &[SessionRecord], paid: &[NightPaymentRecord]) -> Vec<u8> {
     body.into_bytes()
 }
 
-/// Session `id` for export, once the viewer may read it. Errors: [`AppError::NotFound`].
-async fn session_record(
-    state: &AppState,
-    viewer: &Viewer,
-    id: SessionId,
-) -> Result<SessionRecord, AppError> {
-    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-    club::session(&state.reader, &state.folds, id).await
-}
-
 /// `GET /sessions/{id}/postings.csv`: [`export::postings_csv`].
 #[utoipa::path(get, path = "/sessions/{id}/postings.csv", tag = "exports",
     params(("id" = i64, Path, description = "The session's id")),
@@ -119,8 +110,8 @@ pub async fn postings_csv(
     viewer: Viewer,
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
-    let record = session_record(&state, &viewer, id).await?;
-    let body = export::postings_csv(&record).map_err(written)?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
+    let body = stream::session_postings(&state.reader, id).await?;
     Ok(download(CSV, format!("session-{id}-postings.csv"), body))
 }
 
@@ -136,14 +127,21 @@ pub async fn session_journal(
     viewer: Viewer,
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
-    let record = session_record(&state, &viewer, id).await?;
+    clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
     // A session of a night carries the night's payments: the night settles it.
     let paid = match crate::service::nights::night_of_session(&state.reader, id).await? {
         Some((club_id, night)) => club::night_payments(&state.reader, club_id, Some(night)).await?,
         None => Vec::new(),
     };
+    let mut tail = String::new();
+    export::nights::append_journal(&mut tail, &paid);
+    let filename = format!("session-{id}.journal");
+    if let Some(body) = stream::session_journal(&state.reader, id, tail).await? {
+        return Ok(download(JOURNAL, filename, body));
+    }
+    let record = club::session(&state.reader, &state.folds, id).await?;
     let body = journal(std::slice::from_ref(&record), &paid);
-    Ok(download(JOURNAL, format!("session-{id}.journal"), body))
+    Ok(download(JOURNAL, filename, body))
 }
 
 /// `GET /clubs/{id}/results.csv`: [`export::results_csv`] of every session of the club, then
@@ -159,8 +157,9 @@ pub async fn club_results_csv(
     viewer: Viewer,
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
-    let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
-    let mut body = export::results_csv(&sessions).map_err(written)?;
+    club::member_club(&state.reader, viewer.grant, id).await?;
+    let mut body = club::club_results(&state.reader, &state.folds, id).await?;
+    let paid = club::night_payments(&state.reader, id, None).await?;
     body.extend(export::nights::results_rows(&paid).map_err(written)?);
     Ok(download(CSV, format!("club-{id}-results.csv"), body))
 }
@@ -178,12 +177,17 @@ pub async fn club_journal(
     viewer: Viewer,
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
+    club::member_club(&state.reader, viewer.grant, id).await?;
+    let ids = crate::service::club_session_ids(&state.reader, id).await?;
+    let paid = club::night_payments(&state.reader, id, None).await?;
+    let mut tail = String::new();
+    export::nights::append_journal(&mut tail, &paid);
+    let filename = format!("club-{id}.journal");
+    if let Some(body) = export::chained::club_journal(&state.reader, id, ids, tail).await? {
+        return Ok(download(JOURNAL, filename, body));
+    }
     let (sessions, paid) = club_ledger(&state, &viewer, id).await?;
-    Ok(download(
-        JOURNAL,
-        format!("club-{id}.journal"),
-        journal(&sessions, &paid),
-    ))
+    Ok(download(JOURNAL, filename, journal(&sessions, &paid)))
 }
 
 /// `GET /clubs/{id}/export`: the whole club, `scorekeeper/club@1`.
@@ -199,8 +203,7 @@ pub async fn club_export(
     Path(id): Path<ClubId>,
 ) -> Result<Response, AppError> {
     let found = club::member_club(&state.reader, viewer.grant, id).await?;
-    let export = club::export_club(&state.pool, &state.folds, &found).await?;
-    let body = serde_json::to_vec(&export).map_err(|e| AppError::Internal(e.to_string()))?;
+    let body = export::chained::club_export(&state.pool, &state.folds, &found).await?;
     Ok(download(
         "application/json",
         format!("club-{id}.json"),

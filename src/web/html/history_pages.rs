@@ -526,51 +526,22 @@ async fn session_chart(
 ) -> Response {
     let page = async {
         clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-        let loaded = crate::service::load(&state.reader, &state.folds, id).await?;
-        let players: Vec<String> = loaded
-            .fold
-            .balances()
-            .as_map()
-            .keys()
-            .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
-            .cloned()
-            .collect();
-        let mut labels = vec!["start".to_string()];
-        let mut running = vec![0i64; players.len()];
-        let mut series: Vec<Vec<i64>> = vec![vec![0]; players.len()];
-        for row in loaded.fold.rows() {
-            if row.postings.is_empty() {
-                continue;
-            }
-            labels.push(match (row.hand_number, row.index) {
-                (Some(n), _) => format!("hand {n}"),
-                (None, None) => "ante".into(),
-                (None, Some(_)) => row.kind.words(),
-            });
-            for (i, p) in players.iter().enumerate() {
-                let moved: i64 = row
-                    .postings
-                    .iter()
-                    .filter(|q| &q.account == p)
-                    .map(|q| q.amount.cents())
-                    .sum();
-                if let (Some(r), Some(s)) = (running.get_mut(i), series.get_mut(i)) {
-                    *r = r.saturating_add(moved);
-                    s.push(*r);
-                }
-            }
-        }
+        let running = crate::export::running::running_balances(&state.reader, id).await?;
         let renamed = hist::renamed_for_session(&state.reader, id).await?;
-        let named: Vec<(String, Vec<i64>)> = players
+        let named: Vec<(String, Vec<i64>)> = running
+            .series
             .into_iter()
-            .map(|p| renamed.get(&p).cloned().unwrap_or(p))
-            .zip(series)
+            .map(|(p, s)| (renamed.get(&p).cloned().unwrap_or(p), s))
             .collect();
+        let currency = running.currency;
         Ok::<_, AppError>(SessionChartPage {
             id,
-            chart: line_chart("Running balances, hand by hand", &labels, &named, &|c| {
-                money_text(c, &loaded.doc.currency)
-            }),
+            chart: line_chart(
+                "Running balances, hand by hand",
+                &running.labels,
+                &named,
+                &|c| money_text(c, &currency),
+            ),
         })
     };
     match page.await {

@@ -6,7 +6,7 @@ pub mod split;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::money::Money;
 
@@ -20,7 +20,7 @@ pub const POT: &str = "POT";
 pub const HOUSE: [&str; 2] = [KITTY, POT];
 
 /// One movement of money on one account, in cents: positive gains, negative pays.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Posting {
     /// A player's name or [`KITTY`].
     pub account: String,
