@@ -107,7 +107,7 @@ async fn client(
         let started = Instant::now();
         let write = first + k;
         if write % EVERY == EVERY - 1 {
-            if (write / EVERY) % 2 == 0 {
+            if (write / EVERY).is_multiple_of(2) {
                 undo(&mut c, &mut sheet).await;
             } else {
                 let back = (write * 7919) % RECENT.min(sheet.standing.len());
