@@ -5,7 +5,8 @@
 //! entered again) or a correction of one of the last 25 hands; at 1 and at the most
 //! clients. At the longest history, each amendment's own latency: Undo, a correction of the
 //! hand 10 back, a correction of hand 1 (a whole replay) with another session's cycle times
-//! meanwhile; and the server's peak memory.
+//! meanwhile; and the server's peak memory. And the most clients recording into one
+//! session at once, against the raw SQLite commit rate.
 //!
 //! A correction sends the hand as it was (the same replay as a changed one, and every
 //! later hand still stands); the session's standing hands are tracked here by event index.
@@ -251,6 +252,38 @@ async fn latencies(plan: &Plan, game: &Game, tries: usize) {
     );
 }
 
+/// Hands recorded by `clients` clients at once into one session of `game` (the shortest
+/// history), each taking the generator's next hand, against the raw SQLite commit rate
+/// measured before and after in the same folder: (records/s, raw commits/s).
+async fn one_session(plan: &Plan, game: &Game, clients: usize) -> (f64, f64) {
+    let run = Run::start(&plan.dir, "one-session", game, plan.shortest(), 1).await;
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(plan.shortest()));
+    let before = super::raw_commit_rate(&plan.dir, 500).await;
+    let writes = 60;
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..clients)
+        .map(|_| {
+            let (addr, token) = (run.addr(0).to_string(), run.token.clone());
+            let (game, next, id) = (game.clone(), next.clone(), run.ids[0]);
+            tokio::spawn(async move {
+                let mut c = Client::connect(&addr, &token).await;
+                let events = format!("/api/v1/sessions/{id}/events");
+                for _ in 0..writes {
+                    let body = game.hand(next.fetch_add(1, Ordering::Relaxed)).to_string();
+                    let (status, _) = c.request("POST", &events, Some(&body)).await;
+                    assert!(status == 201 || status == 503, "{}: {status}", game.id);
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let rate = (clients * writes) as f64 / started.elapsed().as_secs_f64();
+    let after = super::raw_commit_rate(&plan.dir, 500).await;
+    (rate, (before + after) / 2.0)
+}
+
 /// The amendment rows of every game of the plan: the latencies at the longest history, then
 /// the cycle rate with one amendment in 20 at the shortest and longest, at each number of
 /// clients, and the longest's share of the shortest's rate (target ≥ 0.67).
@@ -260,6 +293,14 @@ pub async fn rows(plan: &Plan) {
         plan.rounds, plan.cycles
     );
     for game in &plan.games {
+        let clients = plan.most_clients();
+        let (rate, raw) = one_session(plan, game, clients).await;
+        println!(
+            "  {} {:<26} {clients} clients on one session: {rate:.0} records/s against {raw:.0} raw SQLite commits/s: ×{:.2} (target ≥ 0.5)",
+            verdict(rate >= 0.5 * raw),
+            game.id,
+            rate / raw
+        );
         latencies(plan, game, 10).await;
         for &clients in &plan.clients {
             let short = amending_rate(plan, game, plan.shortest(), clients).await;
