@@ -434,7 +434,7 @@ fn steps() -> impl Strategy<Value = Vec<(Step, bool)>> {
 /// Long sittings of a club, so the cached tip's tail drops its oldest events again and
 /// again while undos and corrections land both within it and before it.
 fn long_steps() -> impl Strategy<Value = Vec<(Step, bool)>> {
-    prop::collection::vec((step(), prop::bool::weighted(0.05)), 75..90)
+    prop::collection::vec((step(), prop::bool::weighted(0.05)), 70..80)
 }
 
 /// Sequences per property: 24 on SQLite; 10 on PostgreSQL, where the cache's logic is the

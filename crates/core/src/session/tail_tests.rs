@@ -162,7 +162,7 @@ fn run(game: &str, agreements: Value, steps: &[Step]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(12))]
 
     #[test]
     fn a_pitch_tip_amends_within_its_tail_as_the_whole_fold(
