@@ -1,5 +1,5 @@
-//! What the service keeps of each open session: its state after the last event and its
-//! latest rows, without history.
+//! What the service keeps of each open session: its state after the last event, its
+//! latest rows and its recent events (the tail), without the rest of its history.
 
 use serde_json::Value;
 
