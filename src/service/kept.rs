@@ -48,38 +48,40 @@ impl Kept {
     /// The state of `whole`, with its club's `facts` when already computed.
     pub(super) fn of_whole(whole: &Whole, facts: Option<SessionFacts>) -> Result<Kept, AppError> {
         let at = (whole.club_id, whole.created_at);
-        match (facts, whole.club_id) {
-            (Some(facts), Some(club_id)) => Ok(Kept {
-                club_id: Some(club_id),
-                tip: Tip::of(&whole.fold).map_err(|r| no_longer_replays(whole.id, &r))?,
-                history: Some(Box::new(ClubFacts {
-                    club_id,
-                    played_at: whole.created_at,
-                    players: whole.header.players.clone(),
-                    facts,
-                })),
-            }),
-            _ => Kept::of_fold(whole.id, at, &whole.header, &whole.fold),
-        }
+        Kept::of_fold_with(whole.id, at, &whole.header, &whole.fold, facts)
     }
 
     /// Session `id`'s state from header `doc` and its whole `fold` (rows may be slimmed but
     /// for the sheet's window).
     pub(super) fn of_fold(
         id: SessionId,
-        (club_id, created_at): (Option<ClubId>, DateTime<Utc>),
+        at: (Option<ClubId>, DateTime<Utc>),
         doc: &SessionDoc,
         fold: &Fold,
     ) -> Result<Kept, AppError> {
+        Kept::of_fold_with(id, at, doc, fold, None)
+    }
+
+    /// [`Kept::of_fold`] with a club session's `facts` when already computed (else folded).
+    fn of_fold_with(
+        id: SessionId,
+        (club_id, created_at): (Option<ClubId>, DateTime<Utc>),
+        doc: &SessionDoc,
+        fold: &Fold,
+        facts: Option<SessionFacts>,
+    ) -> Result<Kept, AppError> {
         let history = match club_id {
             Some(club_id) => {
-                let facts = crate::history::session_facts(
-                    fold,
-                    &doc.agreements,
-                    &doc.players,
-                    doc.opening_scores.as_ref(),
-                )
-                .map_err(|r| no_longer_replays(id, &r))?;
+                let facts = match facts {
+                    Some(facts) => facts,
+                    None => crate::history::session_facts(
+                        fold,
+                        &doc.agreements,
+                        &doc.players,
+                        doc.opening_scores.as_ref(),
+                    )
+                    .map_err(|r| no_longer_replays(id, &r))?,
+                };
                 Some(Box::new(ClubFacts {
                     club_id,
                     played_at: created_at,

@@ -59,7 +59,7 @@ pub fn tip(doc: &SessionDoc) -> Result<Tip, Refusal> {
     }
     let mut tip = Tip::of(&start(doc)?)?;
     for raw in &doc.events {
-        tip.apply_or_drop(raw)?;
+        tip.apply(raw)?;
     }
     Ok(tip)
 }
@@ -273,7 +273,7 @@ pub fn replay_json(doc: &SessionDoc) -> Result<Vec<u8>, Refusal> {
             let mut batch: Vec<LedgerEvent> =
                 tip.last_row().map(ledger_event).into_iter().collect();
             for raw in &doc.events {
-                tip.apply_or_drop(raw)?;
+                tip.apply(raw)?;
                 batch.extend(tip.last_row().map(ledger_event));
                 if batch.len() >= BATCH
                     && send

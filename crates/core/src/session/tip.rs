@@ -119,11 +119,6 @@ impl Tip {
         Ok(())
     }
 
-    /// [`Tip::apply`], kept for the stored session's reading: on error drop this tip.
-    pub fn apply_or_drop<'a>(&mut self, event: impl Into<Entry<'a>>) -> Result<(), Refusal> {
-        self.apply(event)
-    }
-
     /// The game played.
     pub fn game(&self) -> &'static GameInfo {
         self.game
