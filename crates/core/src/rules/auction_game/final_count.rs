@@ -3,14 +3,22 @@
 //! sheet shows the money left, not the cards.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use super::hand::{CARDS, Game, Holding, Item, START_MONEY, WrittenFinal, seat_of};
 use crate::rules::{Field, RuleError};
 
-/// Whether at least `fewest` distinct money cards (2–10) add up to `spent`.
-fn payable(spent: i64, fewest: usize) -> bool {
+/// For each sum of dollars 0–54, the most distinct money cards (2–10) that add up to it, or
+/// `None` when no set of them does: worked out once, since every `final` game asks.
+static MOST_CARDS: LazyLock<[Option<usize>; SUMS]> = LazyLock::new(most_cards);
+
+/// How many sums a player can have spent: 0 to [`START_MONEY`] dollars.
+const SUMS: usize = START_MONEY as usize + 1;
+
+/// [`MOST_CARDS`], by subset sums over the nine cards.
+fn most_cards() -> [Option<usize>; SUMS] {
     // reach[c][s]: some c distinct cards add up to s dollars.
-    let mut reach = [[false; (START_MONEY + 1) as usize]; 10];
+    let mut reach = [[false; SUMS]; 10];
     if let Some(row) = reach.get_mut(0)
         && let Some(cell) = row.get_mut(0)
     {
@@ -19,7 +27,7 @@ fn payable(spent: i64, fewest: usize) -> bool {
     for card in CARDS {
         let card = card as usize;
         for c in (1..10).rev() {
-            for s in (card..=START_MONEY as usize).rev() {
+            for s in (card..SUMS).rev() {
                 let from = reach
                     .get(c - 1)
                     .and_then(|r| r.get(s - card))
@@ -31,13 +39,19 @@ fn payable(spent: i64, fewest: usize) -> bool {
             }
         }
     }
-    let Ok(spent) = usize::try_from(spent) else {
-        return false;
-    };
-    reach
-        .iter()
-        .skip(fewest)
-        .any(|r| r.get(spent).copied().unwrap_or(false))
+    std::array::from_fn(|s| {
+        (0..10)
+            .rev()
+            .find(|&c| reach.get(c).and_then(|r| r.get(s)) == Some(&true))
+    })
+}
+
+/// Whether at least `fewest` distinct money cards (2–10) add up to `spent`.
+fn payable(spent: i64, fewest: usize) -> bool {
+    usize::try_from(spent)
+        .ok()
+        .and_then(|s| MOST_CARDS.get(s).copied().flatten())
+        .is_some_and(|most| most >= fewest)
 }
 
 /// One player's items, counted into `bought`: J, Q, K, A, two of each in all (rules §1.10).
@@ -148,4 +162,26 @@ pub fn read_final(
         holdings,
         sales: Vec::new(),
     })
+}
+
+#[cfg(test)]
+mod most_cards_tests {
+    use super::*;
+
+    /// Every subset of the nine money cards, counted by hand: the table agrees on each sum.
+    #[test]
+    fn the_table_of_most_cards_matches_every_subset_of_the_money_cards() {
+        let mut most = [None; SUMS];
+        for subset in 0u32..(1 << 9) {
+            let cards = (0..9).filter(|bit| subset & (1 << bit) != 0);
+            let sum: usize = cards.clone().map(|bit| bit + 2).sum();
+            let count = cards.count();
+            let cell = most.get_mut(sum).expect("nine cards add up to at most 54");
+            *cell = Some(count.max(cell.unwrap_or(0)));
+        }
+        assert_eq!(*MOST_CARDS, most);
+        assert_eq!(MOST_CARDS[54], Some(9), "all nine cards");
+        assert_eq!(MOST_CARDS[1], None, "no card is worth 1");
+        assert_eq!(MOST_CARDS[53], None, "54 less 1: no card is worth 1");
+    }
 }
