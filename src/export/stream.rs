@@ -135,7 +135,7 @@ pub(super) fn fold_row<'f>(
         .ok()
         .filter(|&i| i == fold.events())
         .ok_or_else(|| AppError::Internal(format!("stored event {} is out of order", row.seq)))?;
-    fold.apply(index, &parse(&row.body)?)
+    fold.apply_stored(index, &row.body)
         .map_err(|r| no_longer_replays(id, &r))?;
     fold.rows()
         .last()

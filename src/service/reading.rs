@@ -125,7 +125,7 @@ pub(super) async fn load_whole(pool: &ReadPool, id: SessionId) -> Result<Whole, 
         let mut fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
         fold.reserve(bodies.len());
         for (index, body) in bodies.iter().enumerate() {
-            fold.apply(index, &parse(body)?)
+            fold.apply_stored(index, body)
                 .map_err(|r| no_longer_replays(id, &r))?;
             fold.slim_older(SHEET_LINES);
         }
@@ -155,8 +155,7 @@ pub(super) async fn slim_fold(
     let mut bodies = store::event_bodies(conn, id);
     let mut index = 0;
     while let Some(body) = bodies.next().await {
-        let event = parse(&body?)?;
-        fold.apply(index, &event)
+        fold.apply_stored(index, &body?)
             .map_err(|r| no_longer_replays(id, &r))?;
         fold.slim_older(SHEET_LINES);
         index += 1;

@@ -12,8 +12,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::ledger::{Balances, HOUSE};
-use crate::rules::sheet::{Step, Tone};
-use crate::session::{EventKind, Fold, Refusal, Row, Tip};
+use crate::session::{Counted, EventKind, Fold, Refusal, Row, Tip};
 
 /// One player's results in one session as it stands. Money in cents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -79,6 +78,26 @@ pub fn session_facts(
     players: &[String],
     opening_scores: Option<&Value>,
 ) -> Result<SessionFacts, Refusal> {
+    facts_of_fold(fold, (agreements, players, opening_scores), false)
+}
+
+/// [`session_facts`] with the standing events always replayed afresh, not counted as kept:
+/// what the kept counts must equal.
+#[cfg(test)]
+pub(crate) fn session_facts_replayed(
+    fold: &Fold,
+    agreements: &Map<String, Value>,
+    players: &[String],
+) -> Result<SessionFacts, Refusal> {
+    facts_of_fold(fold, (agreements, players, None), true)
+}
+
+/// [`session_facts`]; `replay`: fold the standing events afresh even without a `reopen`.
+fn facts_of_fold(
+    fold: &Fold,
+    (agreements, players, opening_scores): (&Map<String, Value>, &[String], Option<&Value>),
+    replay: bool,
+) -> Result<SessionFacts, Refusal> {
     let amended = fold.rows().iter().any(|r| r.amends.is_some());
     let mut results = accounts(fold.balances(), BTreeMap::new());
     // Play's result only: payments (and their undoing) just settle it.
@@ -95,14 +114,16 @@ pub fn session_facts(
         }
     }
     let mut hands = 0;
-    if amended {
+    if amended && (replay || fold.holds_reopen()) {
         let start = Fold::start(fold.game(), agreements, players, opening_scores)?;
         fold.for_each_afresh(start, |row| {
-            hands += count_hand(&mut results, row, players);
+            hands += count_hand(&mut results, &Counted::of(row), players);
         })?;
     } else {
-        for row in fold.rows() {
-            hands += count_hand(&mut results, row, players);
+        // Each standing event keeps what a fresh fold counts of it; without an amendment
+        // that is its own row.
+        for counted in fold.counted() {
+            hands += count_hand(&mut results, counted, players);
         }
     }
     let mut facts = SessionFacts {
@@ -139,8 +160,10 @@ pub fn tail_facts(tip: &Tip, players: &[String]) -> Result<TailFacts, Refusal> {
             add_net(&mut results, row);
         }
     }
-    let mut hands = 0;
-    tail.for_each_standing_afresh(|row| hands += count_hand(&mut results, row, players))?;
+    let hands = tail
+        .counted()
+        .map(|counted| count_hand(&mut results, counted, players))
+        .sum();
     Ok(TailFacts { hands, results })
 }
 
@@ -194,35 +217,33 @@ fn add_net(results: &mut BTreeMap<String, PlayerResult>, row: &Row) {
     }
 }
 
-/// Counts `row`'s contract and finished games for their winners; 1 for a hand dealt, else 0.
-fn count_hand(results: &mut BTreeMap<String, PlayerResult>, row: &Row, players: &[String]) -> i64 {
-    if let Some(contract) = &row.line.contract
-        && let Some(r) = results.get_mut(&contract.who)
+/// Counts `counted`'s contract and finished games for their winners; 1 for a hand dealt,
+/// else 0.
+fn count_hand(
+    results: &mut BTreeMap<String, PlayerResult>,
+    counted: &Counted,
+    players: &[String],
+) -> i64 {
+    if let Some(taken) = &counted.contract
+        && let Some(r) = results.get_mut(&taken.who)
     {
-        let made = contract.tone == Tone::Good;
         r.hands_bid += 1;
-        r.hands_made += i64::from(made);
-        r.hands_set += i64::from(contract.tone == Tone::Bad);
-        let entry = r.bands.entry(band(contract.bid)).or_default();
+        r.hands_made += i64::from(taken.made);
+        r.hands_set += i64::from(taken.set);
+        let entry = r.bands.entry(band(taken.bid)).or_default();
         entry.0 += 1;
-        entry.1 += i64::from(made);
+        entry.1 += i64::from(taken.made);
         // A made bid applying a kitty rule took the kitty (rules §1.2 rule 3); postings can't tell.
-        let kitty_paid_out = row
-            .steps
-            .iter()
-            .any(|step| matches!(step, Step::Kitty { .. }));
-        r.kitties_taken += i64::from(made && kitty_paid_out);
+        r.kitties_taken += i64::from(taken.made && taken.kitty);
     }
-    for end in &row.game_ends {
-        if let Some(winner) = &end.winner {
-            for name in members(winner, players) {
-                if let Some(r) = results.get_mut(&name) {
-                    r.games_won += 1;
-                }
+    for winner in &counted.winners {
+        for name in members(winner, players) {
+            if let Some(r) = results.get_mut(&name) {
+                r.games_won += 1;
             }
         }
     }
-    i64::from(row.hand_number.is_some())
+    i64::from(counted.hand)
 }
 
 impl SessionFacts {
@@ -246,7 +267,7 @@ impl SessionFacts {
             .collect();
         let mut results = accounts(balances, known);
         add_net(&mut results, row);
-        self.hands += count_hand(&mut results, row, players);
+        self.hands += count_hand(&mut results, &Counted::of(row), players);
         self.players = results.into_values().collect();
         self.set_status(closed, balances);
     }

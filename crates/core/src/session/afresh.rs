@@ -17,22 +17,7 @@ impl Fold {
             fresh.rows.iter().for_each(each);
             return Ok(());
         }
-        replay(start.core, self.standing.iter().enumerate(), None, each)
-    }
-
-    /// [`Fold::for_each_afresh`] of a tail's standing events, from its first kept state:
-    /// the rows they make now. Errors: a standing event refused or no state kept (bugs).
-    pub fn for_each_standing_afresh(&self, each: impl FnMut(&Row)) -> Result<(), Refusal> {
-        let Some(first) = self.standing.first() else {
-            return Ok(());
-        };
-        let core =
-            first.before.as_deref().cloned().ok_or_else(|| {
-                Refusal::at(first.index, "event", "internal error: no state is kept")
-            })?;
-        let standing = self.standing.iter().map(|s| (s.index, s));
-        let last_hand = self.earlier_deal.and_then(|(_, number)| number);
-        replay(core, standing, last_hand, each)
+        replay(start.core, self.standing.iter().enumerate(), each)
     }
 }
 
@@ -40,9 +25,9 @@ impl Fold {
 fn replay<'a>(
     mut core: Core,
     standing: impl Iterator<Item = (usize, &'a Standing)>,
-    mut last_hand: Option<usize>,
     mut each: impl FnMut(&Row),
 ) -> Result<(), Refusal> {
+    let mut last_hand = None;
     for (index, s) in standing {
         let event = s.event();
         let read = core.read_event(&event, index)?;

@@ -164,7 +164,7 @@ impl Fold {
         slot: usize,
         target: usize,
         replacement: Option<&Map<String, Value>>,
-    ) -> Result<(Vec<(usize, Value)>, EventKind), Refusal> {
+    ) -> Result<(Vec<(usize, Replayed<'_>)>, EventKind), Refusal> {
         let current_kind = self.standing_kind(target).ok_or_else(|| {
             Refusal::at(
                 index,
@@ -172,9 +172,9 @@ impl Fold {
                 "internal error: a standing event has no row",
             )
         })?;
-        let mut changed: Vec<(usize, Value)> = self.standing[slot..]
+        let mut changed: Vec<(usize, Replayed<'_>)> = self.standing[slot..]
             .iter()
-            .map(|s| (s.index, s.event()))
+            .map(|s| (s.index, Replayed::Stored(&s.event)))
             .collect();
         match replacement {
             None => {
@@ -191,7 +191,7 @@ impl Fold {
                         ),
                     ));
                 }
-                changed[0].1 = Value::Object(new.clone());
+                changed[0].1 = Replayed::Replacement(Value::Object(new.clone()));
             }
         }
         Ok((changed, current_kind))
@@ -204,47 +204,35 @@ impl Fold {
         index: usize,
         slot: usize,
         target: usize,
-        changed: Vec<(usize, Value)>,
+        changed: Vec<(usize, Replayed<'_>)>,
     ) -> Result<Redone, Refusal> {
         let mut core = self.state_before(slot, index)?;
         let games_before = core.finished.len();
-        let mut standing = Vec::new();
-        let mut reckoning = None;
-        let mut last_scores = None;
-        let mut last_cells = Vec::new();
-        for (k, (i, event)) in changed.into_iter().enumerate() {
+        let mut last_hand = self.last_hand_before(slot);
+        let mut standing = Vec::with_capacity(changed.len());
+        let (mut reckoning, mut last_scores, mut last_cells) = (None, None, Vec::new());
+        for (k, (i, replayed)) in changed.into_iter().enumerate() {
             let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
+            let (event, text) = replayed.read();
             let read = core.read_event(&event, i)?;
             let deal = core.engine.is_deal(read.kind.as_str());
-            match core.step(i, read) {
-                Ok(outcome) => {
-                    last_scores = outcome.scores_after.clone().or(last_scores);
-                    last_cells = outcome.line.cells.clone();
-                    if i == target {
-                        reckoning = Some((outcome.explanation, outcome.steps, outcome.rules));
-                    }
-                }
-                Err(r) if i == target => {
-                    return Err(Refusal::at(
-                        index,
-                        Field::name("replacement").join(r.field),
-                        r.message,
-                    )
-                    .citing(r.rule));
-                }
-                Err(r) => {
-                    return Err(Refusal::at(
-                        index,
-                        "event",
-                        format!(
-                            "with this change a later entry (event {i}) would be refused: {}",
-                            r.message
-                        ),
-                    )
-                    .citing(r.rule));
-                }
+            let row = core
+                .apply_plain_in_place(i, read, last_hand)
+                .map_err(|r| later_refused(index, i == target, i, r))?;
+            last_hand = row.hand_number.or(last_hand);
+            last_scores = row.scores_after.clone().or(last_scores);
+            last_cells = row.line.cells.clone();
+            let counted = Counted::of(&row);
+            if i == target {
+                reckoning = Some((row.explanation, row.steps, row.rules));
             }
-            standing.push(Standing::new(i, &event, deal, before));
+            standing.push(Standing {
+                index: i,
+                event: text.unwrap_or_else(|| event.to_string().into_boxed_str()),
+                deal,
+                before: before.map(Box::new),
+                counted,
+            });
         }
         Ok(Redone {
             core,
@@ -254,6 +242,18 @@ impl Fold {
             last_scores,
             last_cells,
         })
+    }
+
+    /// The number of the last hand standing before standing slot `slot`, if any.
+    fn last_hand_before(&self, slot: usize) -> Option<usize> {
+        match self.standing[..slot.min(self.standing.len())]
+            .iter()
+            .rev()
+            .find(|s| s.deal)
+        {
+            Some(s) => self.hand_number(s.index),
+            None => self.earlier_deal.and_then(|(_, number)| number),
+        }
     }
 
     /// How the sheet names the amended event: "Hand 3", "The payment", "Event 4 (player joins)".
@@ -436,4 +436,42 @@ impl Fold {
             None => format!("event {target} cannot be undone or corrected"),
         }
     }
+}
+
+/// A standing event an amendment replays: as stored, or the correction's replacement.
+enum Replayed<'a> {
+    Stored(&'a str),
+    Replacement(Value),
+}
+
+impl Replayed<'_> {
+    /// The event to apply, and its text when it is the stored one; stored text that no
+    /// longer parses reads as `Null`, refused as "not an object".
+    fn read(self) -> (Value, Option<Box<str>>) {
+        match self {
+            Replayed::Stored(text) => (
+                serde_json::from_str(text).unwrap_or(Value::Null),
+                Some(Box::from(text)),
+            ),
+            Replayed::Replacement(event) => (event, None),
+        }
+    }
+}
+
+/// A refusal `r` met replaying event `i` for the amendment at `index`: of the replacement
+/// itself (`target`), or of a later entry the change would make refused.
+fn later_refused(index: usize, target: bool, i: usize, r: Refusal) -> Refusal {
+    if target {
+        return Refusal::at(index, Field::name("replacement").join(r.field), r.message)
+            .citing(r.rule);
+    }
+    Refusal::at(
+        index,
+        "event",
+        format!(
+            "with this change a later entry (event {i}) would be refused: {}",
+            r.message
+        ),
+    )
+    .citing(r.rule)
 }

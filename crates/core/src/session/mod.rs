@@ -52,6 +52,7 @@ macro_rules! core_accessors {
 
 mod afresh;
 mod amend;
+mod counted;
 mod entry;
 mod games;
 mod kind;
@@ -66,6 +67,7 @@ mod tip;
 pub mod why;
 pub mod window;
 
+pub use counted::{Counted, Taken};
 pub use entry::{Entry, NewEvent};
 pub use kind::{EventKind, GameKind};
 pub use refusal::Refusal;
@@ -348,19 +350,11 @@ struct Standing {
     /// Whether it is a deal ([`Engine::is_deal`]), for "undo last hand".
     deal: bool,
     before: Option<Box<Core>>,
+    /// What the club's history counts of it, folded afresh.
+    counted: Counted,
 }
 
 impl Standing {
-    /// The event at `index` (`raw`), kept with the state `before` it when given.
-    fn new(index: usize, raw: &Value, deal: bool, before: Option<Core>) -> Standing {
-        Standing {
-            index,
-            event: raw.to_string().into_boxed_str(),
-            deal,
-            before: before.map(Box::new),
-        }
-    }
-
     /// The event parsed again; were it not to parse, the `Null` is refused as "not an object".
     fn event(&self) -> Value {
         serde_json::from_str(&self.event).unwrap_or(Value::Null)
@@ -461,6 +455,25 @@ impl Fold {
     /// ([`FormHand`]). Errors: the rules' refusal; the fold is unchanged.
     pub fn apply<'a>(&mut self, index: usize, event: impl Into<Entry<'a>>) -> Result<(), Refusal> {
         let event = event.into();
+        self.apply_as(index, event, None)
+    }
+
+    /// [`Fold::apply`] of an event the store already holds, `body` (its compact JSON text),
+    /// without copying the state first: replaying a stored session costs one rules step an
+    /// event. Errors: the event no longer replays; this fold must then be dropped.
+    pub fn apply_stored(&mut self, index: usize, body: &str) -> Result<(), Refusal> {
+        let raw: Value = serde_json::from_str(body)
+            .map_err(|e| Refusal::at(index, "event", format!("not JSON: {e}")))?;
+        self.apply_as(index, Entry::Written(&raw), Some(body))
+    }
+
+    /// [`Fold::apply`]; with the event's stored `body`, in place and keeping that text.
+    fn apply_as(
+        &mut self,
+        index: usize,
+        event: Entry<'_>,
+        body: Option<&str>,
+    ) -> Result<(), Refusal> {
         let read = self.core.read_event(event, index)?;
         let (kind, object) = (read.kind, read.object);
         if kind.amends() {
@@ -474,12 +487,23 @@ impl Fold {
             .len()
             .is_multiple_of(CHECKPOINT)
             .then(|| self.core.clone());
-        let r = self
-            .core
-            .apply_plain(index, read, self.last_hand_number())?;
+        let last_hand = self.last_hand_number();
+        let r = match body {
+            Some(_) => self.core.apply_plain_in_place(index, read, last_hand)?,
+            None => self.core.apply_plain(index, read, last_hand)?,
+        };
         let deal = self.core.engine.is_deal(kind.as_str());
-        self.standing
-            .push(Standing::new(index, event.written(), deal, before));
+        let text = match body {
+            Some(text) => Box::from(text),
+            None => event.written().to_string().into_boxed_str(),
+        };
+        self.standing.push(Standing {
+            index,
+            event: text,
+            deal,
+            before: before.map(Box::new),
+            counted: Counted::of(&r),
+        });
         if !r.game_ends.is_empty() {
             self.shown
                 .insert(self.core.finished.len(), (self.rows.len(), 0));
@@ -552,6 +576,12 @@ impl Fold {
             Some(s) => self.hand_number(s.index),
             None => self.earlier_deal.and_then(|(_, number)| number),
         }
+    }
+
+    /// What the club's history counts of each standing event held, in order, as a fresh
+    /// fold of them would make it.
+    pub fn counted(&self) -> impl Iterator<Item = &Counted> {
+        self.standing.iter().map(|s| &s.counted)
     }
 
     /// The number of the hand at `index` ("hand 3"), for any event that is a hand.

@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Fold, TAIL, Tip};
 use crate::format::Position;
-use crate::history::{SessionFacts, session_facts, tail_facts};
+use crate::history::{SessionFacts, session_facts, session_facts_replayed, tail_facts};
 
 const PLAYERS: [&str; 3] = ["Ann", "Bob", "Cy"];
 const SUITS: [&str; 4] = ["hearts", "spades", "clubs", "diamonds"];
@@ -115,6 +115,11 @@ fn assert_same(tip: &Tip, fold: &Fold, facts: &SessionFacts, agreements: &Map<St
     let players = PLAYERS.map(String::from);
     let expected = session_facts(fold, agreements, &players, None).unwrap();
     assert_eq!(facts, &expected, "{at}: the club's facts");
+    let replayed = session_facts_replayed(fold, agreements, &players).unwrap();
+    assert_eq!(
+        expected, replayed,
+        "{at}: the counts kept against a fresh replay"
+    );
 }
 
 /// Plays `steps` into a whole fold and a tip, checking them against each other as it goes.
