@@ -3,6 +3,7 @@
 //! fields: `tricks.Ann`, `auction[3]`, `rounds.0.item`, `agreements.stake`.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use serde::{Serialize, Serializer};
 
@@ -22,10 +23,30 @@ pub enum Part {
 }
 
 /// The field at fault: a path of [`Part`]s (empty: the whole event), shown as written.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Field {
     parts: Vec<Part>,
-    text: String,
+    /// The path written out, when first asked for: an engine names a field for every entry
+    /// it reads, and only a refused one is ever shown.
+    text: OnceLock<String>,
+}
+
+impl PartialEq for Field {
+    /// The same path (the text is written from it).
+    fn eq(&self, other: &Field) -> bool {
+        self.parts == other.parts
+    }
+}
+
+impl Eq for Field {}
+
+impl fmt::Debug for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Field")
+            .field("parts", &self.parts)
+            .field("text", &self.as_str())
+            .finish()
+    }
 }
 
 impl Field {
@@ -46,13 +67,13 @@ impl Field {
 
     /// The path as the session format writes it (`tricks.Ann`, `auction[3]`).
     pub fn as_str(&self) -> &str {
-        &self.text
+        self.text.get_or_init(|| written(&self.parts))
     }
 
     /// This field with `part` added at the end, its text written again.
     fn push(mut self, part: Part) -> Field {
         self.parts.push(part);
-        self.text = written(&self.parts);
+        self.text = OnceLock::new();
         self
     }
 
@@ -84,7 +105,7 @@ impl Field {
     /// `inner` within this field (`replacement` and `bid` → `replacement.bid`).
     pub fn join(mut self, inner: Field) -> Field {
         self.parts.extend(inner.parts);
-        self.text = written(&self.parts);
+        self.text = OnceLock::new();
         self
     }
 
@@ -92,7 +113,7 @@ impl Field {
     pub fn from_parts(parts: &[Part]) -> Field {
         Field {
             parts: parts.to_vec(),
-            text: written(parts),
+            text: OnceLock::new(),
         }
     }
 
@@ -141,7 +162,10 @@ impl From<&str> for Field {
             }
             parts.extend(indices.into_iter().map(Part::Index));
         }
-        Field::from_parts(&parts)
+        Field {
+            parts,
+            text: OnceLock::new(),
+        }
     }
 }
 
@@ -196,7 +220,7 @@ fn written(parts: &[Part]) -> String {
 
 impl fmt::Display for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.as_str())
     }
 }
 
@@ -210,7 +234,7 @@ impl Serialize for Field {
 impl PartialEq<str> for Field {
     /// Compares the written path; a test or a caller may compare with the text it expects.
     fn eq(&self, other: &str) -> bool {
-        self.text == other
+        self.as_str() == other
     }
 }
 

@@ -60,39 +60,57 @@ pub const NUMBER_LIMIT: i64 = 1_000_000_000;
 
 /// Refuses a JSON number beyond ±[`NUMBER_LIMIT`], naming its place (`prefix.bids[2]`).
 pub fn check_numbers(value: &Value, prefix: &str) -> Result<(), RuleError> {
-    match value {
+    let mut path = Vec::new();
+    let Some(n) = far_number(value, &mut path) else {
+        return Ok(());
+    };
+    let mut place = prefix.to_string();
+    for step in path.iter().rev() {
+        match step {
+            Step::Key(k) if place.is_empty() => place.push_str(k),
+            Step::Key(k) => place.push_str(&format!(".{k}")),
+            Step::At(i) => place.push_str(&format!("[{i}]")),
+        }
+    }
+    Err(RuleError::new(
+        place,
+        format!(
+            "{n} is far beyond anything a card table counts; numbers here are at most {NUMBER_LIMIT} (a pinochle deck melds at most a few thousand)"
+        ),
+    )
+    .rule("rules §0"))
+}
+
+/// One step down into a JSON value: a key of an object or a place in an array.
+enum Step<'a> {
+    Key(&'a str),
+    At(usize),
+}
+
+/// The first number in `value` beyond [`NUMBER_LIMIT`], with `path` left holding the steps
+/// down to it, innermost first: the place is written out only for a refusal.
+fn far_number<'a>(value: &'a Value, path: &mut Vec<Step<'a>>) -> Option<&'a serde_json::Number> {
+    let found = match value {
         Value::Number(n) => {
             let within = match (n.as_i64(), n.as_f64()) {
                 (Some(i), _) => (-NUMBER_LIMIT..=NUMBER_LIMIT).contains(&i),
                 (None, Some(f)) => f.abs() <= NUMBER_LIMIT as f64,
                 (None, None) => false,
             };
-            if within {
-                Ok(())
-            } else {
-                Err(RuleError::new(
-                    prefix,
-                    format!(
-                        "{n} is far beyond anything a card table counts; numbers here are at most {NUMBER_LIMIT} (a pinochle deck melds at most a few thousand)"
-                    ),
-                )
-                .rule("rules §0"))
-            }
+            return (!within).then_some(n);
         }
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .try_for_each(|(i, v)| check_numbers(v, &format!("{prefix}[{i}]"))),
-        Value::Object(map) => map.iter().try_for_each(|(k, v)| {
-            let place = if prefix.is_empty() {
-                k.clone()
-            } else {
-                format!("{prefix}.{k}")
-            };
-            check_numbers(v, &place)
-        }),
-        _ => Ok(()),
-    }
+            .find_map(|(i, v)| far_number(v, path).map(|n| (Step::At(i), n))),
+        Value::Object(map) => map
+            .iter()
+            .find_map(|(k, v)| far_number(v, path).map(|n| (Step::Key(k.as_str()), n))),
+        _ => None,
+    };
+    let (step, n) = found?;
+    path.push(step);
+    Some(n)
 }
 
 /// Refuses `opening_scores` other than absent, `null` or `{}` in a game that keeps none.
