@@ -13,7 +13,7 @@ use scorekeeper::ids::SessionId;
 
 use common::engines::postgres_database;
 use common::process::{free_port, hand, new_club, new_session, request, serve};
-use scorekeeper::web::live::{CHANNEL, Watchers};
+use scorekeeper::web::live::{Watchers, channel_of};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_stream::StreamExt;
@@ -36,6 +36,13 @@ async fn a_change_on_one_instance_wakes_that_sessions_sheets_on_the_other() {
     let mut on_two = two.watch(SessionId(7)).unwrap();
     let mut other_session = two.watch(SessionId(8)).unwrap();
     let mut on_one = one.watch(SessionId(7)).unwrap();
+    // As the live sheet's route does: nothing sent from now on is missed.
+    for (watchers, id) in [(&two, 7), (&two, 8), (&one, 7)] {
+        assert!(
+            watchers.relayed(SessionId(id)).await,
+            "listening within 2 s"
+        );
+    }
 
     one.changed(SessionId(7));
     assert!(
@@ -55,7 +62,7 @@ async fn a_change_on_one_instance_wakes_that_sessions_sheets_on_the_other() {
     let pg = sqlx::PgPool::connect(&url).await.unwrap();
     for payload in ["someone-else 8", "nonsense"] {
         sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
+            .bind(channel_of(SessionId(8)))
             .bind(payload)
             .execute(&pg)
             .await
@@ -350,6 +357,7 @@ async fn a_notification_that_cannot_be_sent_yet_is_sent_once_a_connection_frees_
     one.relay_through(&as_role).await.unwrap();
     two.relay_through(&as_role).await.unwrap();
     let mut on_two = two.watch(SessionId(7)).unwrap();
+    assert!(two.relayed(SessionId(7)).await);
     // Two listening connections are all the role may hold: instance one cannot send.
     let cap = format!("ALTER ROLE {role} CONNECTION LIMIT 2");
     sqlx::query(sqlx::AssertSqlSafe(cap))
