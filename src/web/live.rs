@@ -9,7 +9,7 @@
 pub mod descriptors;
 mod relay;
 
-pub use relay::CHANNEL;
+pub use relay::{CHANNEL, LISTEN_WAIT, SHARDS, channel_of, shard_of};
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -81,6 +81,20 @@ struct Channels {
     by_session: HashMap<SessionId, watch::Sender<u64>>,
     /// Sheets open in all (the receivers of every channel).
     open: usize,
+    /// Sessions in `by_session` by shard ([`relay::shard_of`]): the relay listens to a
+    /// shard while its count is above 0.
+    per_shard: [u32; SHARDS],
+}
+
+impl Channels {
+    /// The shards with a watched session (bit `n`: shard `n`).
+    fn shards(&self) -> u64 {
+        self.per_shard
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .fold(0, |shards, (n, _)| shards | 1 << n)
+    }
 }
 
 #[derive(Debug)]
@@ -113,6 +127,7 @@ impl Watchers {
                 channels: Mutex::new(Channels {
                     by_session: HashMap::new(),
                     open: 0,
+                    per_shard: [0; SHARDS],
                 }),
                 limits,
                 stop: watch::Sender::new(false),
@@ -177,6 +192,7 @@ impl Watchers {
                 None => {
                     let (sender, receiver) = watch::channel(0);
                     channels.by_session.insert(id, sender);
+                    self.shard_gains(&mut channels, id);
                     receiver
                 }
             };
@@ -191,6 +207,29 @@ impl Watchers {
             idle: Box::pin(tokio::time::sleep(idle)),
             watchers: self.clone(),
         })
+    }
+
+    /// Counts session `id`, newly watched, in its shard; the shard's first tells the relay.
+    fn shard_gains(&self, channels: &mut Channels, id: SessionId) {
+        let count = &mut channels.per_shard[relay::shard_of(id)];
+        *count += 1;
+        if *count == 1
+            && let Some(relay) = self.shared.relay.get()
+        {
+            relay.want(channels.shards());
+        }
+    }
+
+    /// Takes session `id`, no longer watched, from its shard; the shard's last tells the
+    /// relay.
+    fn shard_loses(&self, channels: &mut Channels, id: SessionId) {
+        let count = &mut channels.per_shard[relay::shard_of(id)];
+        *count = count.saturating_sub(1);
+        if *count == 0
+            && let Some(relay) = self.shared.relay.get()
+        {
+            relay.want(channels.shards());
+        }
     }
 
     /// Ends every sheet and refuses new ones, so a graceful stop does not wait for them.
@@ -257,6 +296,7 @@ impl Drop for Watch {
             .is_some_and(|s| s.receiver_count() == 0)
         {
             channels.by_session.remove(&self.id);
+            self.watchers.shard_loses(&mut channels, self.id);
         }
     }
 }

@@ -13,7 +13,7 @@ use scorekeeper::ids::SessionId;
 
 use common::engines::postgres_database;
 use common::process::{free_port, hand, new_club, new_session, request, serve};
-use scorekeeper::web::live::{CHANNEL, Watchers};
+use scorekeeper::web::live::{Watchers, channel_of};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_stream::StreamExt;
@@ -36,6 +36,13 @@ async fn a_change_on_one_instance_wakes_that_sessions_sheets_on_the_other() {
     let mut on_two = two.watch(SessionId(7)).unwrap();
     let mut other_session = two.watch(SessionId(8)).unwrap();
     let mut on_one = one.watch(SessionId(7)).unwrap();
+    // As the live sheet's route does: nothing sent from now on is missed.
+    for (watchers, id) in [(&two, 7), (&two, 8), (&one, 7)] {
+        assert!(
+            watchers.relayed(SessionId(id)).await,
+            "listening within 2 s"
+        );
+    }
 
     one.changed(SessionId(7));
     assert!(
@@ -55,7 +62,7 @@ async fn a_change_on_one_instance_wakes_that_sessions_sheets_on_the_other() {
     let pg = sqlx::PgPool::connect(&url).await.unwrap();
     for payload in ["someone-else 8", "nonsense"] {
         sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
+            .bind(channel_of(SessionId(8)))
             .bind(payload)
             .execute(&pg)
             .await
@@ -65,6 +72,128 @@ async fn a_change_on_one_instance_wakes_that_sessions_sheets_on_the_other() {
     assert!(
         !woken(&mut on_two, 300).await,
         "session 7 did not change again"
+    );
+    pg.close().await;
+}
+
+/// Whether `watchers` come to listen to exactly `channels` within 2 s.
+async fn listening_to(watchers: &Watchers, channels: &[String]) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while watchers.listened() != channels {
+        if Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
+}
+
+/// An instance listens only to the shards of the sessions it has sheets of: taken when the
+/// first sheet of a shard opens, dropped when its last closes, while a change made on another
+/// instance still reaches a sheet here.
+#[tokio::test]
+async fn an_instance_listens_only_to_the_shards_it_has_sheets_of() {
+    let Some(url) = postgres_database("instances_shards").await else {
+        return;
+    };
+    let (one, two) = (Watchers::default(), Watchers::default());
+    one.relay_through(&url).await.unwrap();
+    two.relay_through(&url).await.unwrap();
+    assert!(two.listened().is_empty(), "no sheet, no channel");
+    // 5 and 69 share shard 5; 6 is another.
+    let (a, same_shard, other) = (SessionId(5), SessionId(69), SessionId(6));
+    assert_eq!(channel_of(a), channel_of(same_shard));
+    let mut sheet = two.watch(a).unwrap();
+    let mut neighbour = two.watch(same_shard).unwrap();
+    let on_one = one.watch(other).unwrap();
+    assert!(two.relayed(a).await && one.relayed(other).await);
+    assert_eq!(
+        two.listened(),
+        [channel_of(a)],
+        "the shard of its sheets only"
+    );
+    assert_eq!(one.listened(), [channel_of(other)], "not the shard of 5");
+
+    one.changed(a);
+    assert!(
+        woken(&mut sheet, 2_000).await,
+        "a change on one reaches two"
+    );
+    assert!(!woken(&mut neighbour, 300).await, "69 did not change");
+    assert_eq!(two.heard(), 1, "its one notification");
+    assert_eq!(
+        one.heard(),
+        0,
+        "one does not hear its own change of shard 5"
+    );
+
+    // One of the shard's two sessions closes: still listened; the other too: dropped.
+    drop(neighbour);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(two.listened(), [channel_of(a)], "69 still shares the shard");
+    drop(sheet);
+    assert!(
+        listening_to(&two, &[]).await,
+        "its last sheet closed: {:?}",
+        two.listened()
+    );
+    assert!(listening_to(&one, &[channel_of(other)]).await);
+    // A change of shard 5 now reaches neither instance: sent (a plain listener hears it),
+    // not received.
+    let mut plain = sqlx::postgres::PgListener::connect(&url).await.unwrap();
+    plain.listen(&channel_of(a)).await.unwrap();
+    one.changed(a);
+    let note = tokio::time::timeout(Duration::from_secs(2), plain.recv()).await;
+    assert!(
+        note.unwrap().unwrap().payload().ends_with(" 5"),
+        "it was sent"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        (two.heard(), one.heard()),
+        (1, 0),
+        "nobody listens to shard 5"
+    );
+    // Opened again, taken again, and changes reach it.
+    let mut again = two.watch(same_shard).unwrap();
+    assert!(two.relayed(same_shard).await);
+    one.changed(same_shard);
+    assert!(woken(&mut again, 2_000).await);
+    drop((again, on_one));
+    assert!(listening_to(&one, &[]).await);
+}
+
+/// A lost listening connection is made again on the shards watched, and every sheet here
+/// is woken once (what was sent meanwhile is unknown); changes reach it again after.
+#[tokio::test]
+async fn a_lost_listening_connection_listens_again_and_wakes_every_sheet() {
+    let Some(url) = postgres_database("instances_relisten").await else {
+        return;
+    };
+    let (one, two) = (Watchers::default(), Watchers::default());
+    one.relay_through(&url).await.unwrap();
+    two.relay_through(&url).await.unwrap();
+    let mut sheet = two.watch(SessionId(3)).unwrap();
+    let mut elsewhere = two.watch(SessionId(40)).unwrap();
+    assert!(two.relayed(SessionId(3)).await && two.relayed(SessionId(40)).await);
+    // The only connection whose last statement listened: two's.
+    let pg = sqlx::PgPool::connect(&url).await.unwrap();
+    let ended: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = current_database() AND query LIKE 'LISTEN%') AS t",
+    )
+    .fetch_one(&pg)
+    .await
+    .unwrap();
+    assert_eq!(ended, 1);
+    assert!(woken(&mut sheet, 3_000).await, "woken after the reconnect");
+    assert!(woken(&mut elsewhere, 1_000).await, "every sheet");
+    assert!(listening_to(&two, &[channel_of(SessionId(3)), channel_of(SessionId(40))]).await);
+    one.changed(SessionId(3));
+    assert!(woken(&mut sheet, 2_000).await, "changes reach it again");
+    assert!(
+        !woken(&mut elsewhere, 300).await,
+        "and only its session's sheets"
     );
     pg.close().await;
 }
@@ -350,6 +479,7 @@ async fn a_notification_that_cannot_be_sent_yet_is_sent_once_a_connection_frees_
     one.relay_through(&as_role).await.unwrap();
     two.relay_through(&as_role).await.unwrap();
     let mut on_two = two.watch(SessionId(7)).unwrap();
+    assert!(two.relayed(SessionId(7)).await);
     // Two listening connections are all the role may hold: instance one cannot send.
     let cap = format!("ALTER ROLE {role} CONNECTION LIMIT 2");
     sqlx::query(sqlx::AssertSqlSafe(cap))

@@ -237,6 +237,9 @@ pub async fn live(
                 .into_response());
         }
     };
+    // A change made on another instance before this instance listens to the session's
+    // shard would not reach it; past the wait, a reconnect wakes every sheet anyway.
+    state.watchers.relayed(id).await;
     let changes = watch.map(move |()| {
         Ok::<_, std::convert::Infallible>(Event::default().event("changed").data(id.to_string()))
     });
