@@ -109,38 +109,77 @@ pub(super) struct Whole {
     pub(super) fold: Fold,
 }
 
-/// Session `id` read and folded whole: read on a connection of `pool` given back before
-/// the folding, which runs on a blocking thread, so other sessions' requests and commits go
-/// on meanwhile. Errors: [`AppError::NotFound`]; the store's.
+/// Session `id` read and folded whole: read on a connection of `pool` (given back once the
+/// last event is read) while a blocking thread folds the pages already read, so the store's
+/// reading and the rules' replay run side by side and other sessions' requests and commits
+/// go on meanwhile. Errors: [`AppError::NotFound`]; the store's.
 pub(super) async fn load_whole(pool: &ReadPool, id: SessionId) -> Result<Whole, AppError> {
-    let (header, created_at, club_id, bodies) = {
-        let mut conn = pool.acquire().await?;
-        let (header, created_at, club_id) = load_header(&mut conn, id).await?;
-        let bodies: Vec<String> = store::event_bodies(&mut conn, id)
-            .collect::<Result<_, _>>()
-            .await?;
-        (header, created_at, club_id, bodies)
-    };
-    let fold = tokio::task::spawn_blocking(move || {
-        let mut fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
-        fold.reserve(bodies.len());
-        for (index, body) in bodies.iter().enumerate() {
-            fold.apply_stored(index, body)
-                .map_err(|r| no_longer_replays(id, &r))?;
-            fold.slim_older(SHEET_LINES);
-        }
-        Ok::<_, AppError>((header, fold))
-    })
-    .await
-    .map_err(|e| AppError::Internal(format!("folding session {id}: {e}")))??;
-    let (header, fold) = fold;
+    let mut conn = pool.acquire().await?;
+    let (header, created_at, club_id) = load_header(&mut conn, id).await?;
+    let mut start = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
+    start.reserve(store::event_count(&mut conn, id).await?);
+    let (pages, inbox) = tokio::sync::mpsc::channel(PAGES_AHEAD);
+    let folding = tokio::task::spawn_blocking(move || fold_pages(id, start, inbox));
+    let read = send_pages(&mut conn, id, pages).await;
+    drop(conn);
+    let fold = folding
+        .await
+        .map_err(|e| AppError::Internal(format!("folding session {id}: {e}")))?;
+    // A store error ended the pages early: the fold is short, the error is the answer.
+    read?;
     Ok(Whole {
         id,
         header,
         created_at,
         club_id,
-        fold,
+        fold: fold?,
     })
+}
+
+/// Stored events a page, for [`load_whole`]'s folding thread.
+const PAGE: usize = 256;
+
+/// Pages read ahead of the fold: a bound on the bodies held while the rules catch up.
+const PAGES_AHEAD: usize = 4;
+
+/// Session `id`'s stored bodies sent to `pages` in order, [`PAGE`] at a time, until the last
+/// or until the fold stops taking them (it failed). Errors: the store's.
+async fn send_pages(
+    conn: &mut impl Connected,
+    id: SessionId,
+    pages: tokio::sync::mpsc::Sender<Vec<String>>,
+) -> Result<(), AppError> {
+    let mut bodies = store::event_bodies(conn, id);
+    let mut page = Vec::with_capacity(PAGE);
+    while let Some(body) = bodies.next().await {
+        page.push(body?);
+        if page.len() == PAGE && pages.send(std::mem::take(&mut page)).await.is_err() {
+            return Ok(());
+        }
+    }
+    if !page.is_empty() {
+        let _ = pages.send(page).await;
+    }
+    Ok(())
+}
+
+/// `fold` after the pages `inbox` brings, each event folded as stored ([`Fold::apply_stored`])
+/// with only the sheet's window kept whole. Errors: an event no longer replays.
+fn fold_pages(
+    id: SessionId,
+    mut fold: Fold,
+    mut inbox: tokio::sync::mpsc::Receiver<Vec<String>>,
+) -> Result<Fold, AppError> {
+    let mut index = 0;
+    while let Some(page) = inbox.blocking_recv() {
+        for body in page {
+            fold.apply_stored(index, &body)
+                .map_err(|r| no_longer_replays(id, &r))?;
+            fold.slim_older(SHEET_LINES);
+            index += 1;
+        }
+    }
+    Ok(fold)
 }
 
 /// Session `id` folded one event at a time from `header`, keeping only the last
