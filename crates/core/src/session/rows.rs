@@ -71,12 +71,31 @@ impl ShownEnd {
     }
 }
 
-/// A digest of `finish` without its event: its `Debug` text hashed (stable in a process).
+/// A digest of `finish` without its event: its JSON hashed as it is written (stable in a
+/// process), with no text built for it.
 fn digest(finish: &Finish) -> u64 {
-    use std::hash::{Hash, Hasher};
+    use std::hash::Hasher;
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    format!("{:?}|{:?}|{:?}", finish.game, finish.end, finish.postings).hash(&mut h);
+    // Writing into a hasher cannot fail, and every field of the three is serialized.
+    let _ = serde_json::to_writer(
+        Hashing(&mut h),
+        &(&finish.game, &finish.end, &finish.postings),
+    );
     h.finish()
+}
+
+/// Bytes written straight into a hasher.
+struct Hashing<'a>(&'a mut std::collections::hash_map::DefaultHasher);
+
+impl std::io::Write for Hashing<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        std::hash::Hasher::write(self.0, bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// One row of the session: an event or the ante, with ledger entry, sheet line and history.
