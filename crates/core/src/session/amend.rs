@@ -276,7 +276,7 @@ impl Fold {
         r: &mut Row,
         at: usize,
         target: usize,
-        (from, now): (usize, &[Finish]),
+        (from, now): (usize, &[&Finish]),
     ) {
         let amended_by = r.index.unwrap_or_default();
         let last_shown = self.shown.last_key_value().map_or(0, |(&number, _)| number);

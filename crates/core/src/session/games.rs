@@ -132,18 +132,18 @@ impl Games {
 
     /// Every game kept whole, in order (a copy). A tip leaves out all but the last.
     pub(super) fn to_vec(&self) -> Vec<Finish> {
-        self.to_vec_after(0)
+        self.to_vec_after(0).into_iter().cloned().collect()
     }
 
-    /// [`Games::to_vec`] after the first `from`: what a correction can change.
-    pub(super) fn to_vec_after(&self, from: usize) -> Vec<Finish> {
+    /// [`Games::to_vec`] after the first `from`, borrowed: what a correction can change.
+    pub(super) fn to_vec_after(&self, from: usize) -> Vec<&Finish> {
         let mut games = Vec::with_capacity(self.len().saturating_sub(from));
         let mut at = self.0.as_deref();
         while let Some(node) = at
             && node.len > from
         {
             if let Held::Whole(finish) = &node.game {
-                games.push(Finish::clone(finish));
+                games.push(&**finish);
             }
             at = node.before.0.as_deref();
         }
@@ -345,8 +345,11 @@ mod tests {
     #[test]
     fn the_games_after_a_correction_are_those_after_its_event() {
         let fold = whole(1..=10);
-        assert_eq!(fold.to_vec_after(7), vec![finish(8), finish(9), finish(10)]);
-        assert_eq!(fold.to_vec_after(10), Vec::<Finish>::new());
+        assert_eq!(
+            fold.to_vec_after(7),
+            vec![&finish(8), &finish(9), &finish(10)]
+        );
+        assert_eq!(fold.to_vec_after(10), Vec::<&Finish>::new());
         assert_eq!(fold.to_vec_after(0).len(), 10);
     }
 
