@@ -178,6 +178,42 @@ impl Games {
         copy
     }
 
+    /// [`Games::slim_copy`] of this list when it is a prefix of `whole`, whose slim copy is
+    /// `slim`: the games before its last are taken from `slim`, not copied again (a tail's
+    /// kept states finished all but their last few games with the tail's core). Otherwise
+    /// a copy of its own.
+    pub(super) fn slim_copy_beside(&self, whole: &Games, slim: &Games) -> Games {
+        let Some(last) = self.0.as_ref() else {
+            return Games::default();
+        };
+        let shared = whole
+            .node_at(last.len)
+            .is_some_and(|n| Arc::ptr_eq(n, last));
+        let before = last.len - last.game.games();
+        let base = match before {
+            0 => Some(Games::default()),
+            _ => slim.node_at(before).map(|n| Games(Some(Arc::clone(n)))),
+        };
+        match base {
+            Some(mut copy) if shared => {
+                copy.push_held(last.game.copy(false));
+                copy
+            }
+            _ => self.slim_copy(),
+        }
+    }
+
+    /// The node holding exactly the first `len` games, if one does.
+    fn node_at(&self, len: usize) -> Option<&Arc<GameNode>> {
+        let mut at = self.0.as_ref();
+        while let Some(node) = at
+            && node.len > len
+        {
+            at = node.before.0.as_ref();
+        }
+        at.filter(|node| node.len == len)
+    }
+
     /// Slims every game but the last to its record and packs past [`PACK`]; games shared
     /// with another list stay whole. One game per call after each push.
     pub(super) fn slim_older(&mut self) {
@@ -365,5 +401,35 @@ mod tests {
         assert_eq!(games.records(), records(1..=400));
         assert_eq!(kept.to_vec(), (1..=200).map(finish).collect::<Vec<_>>());
         assert_eq!(kept.records(), records(1..=200));
+    }
+
+    /// A kept state's games are a prefix of its core's: their slim copy taken beside the
+    /// core's holds the same records, its own last game whole, and shares the core's copy.
+    #[test]
+    fn a_prefix_slim_copy_beside_the_whole_reads_as_its_own_copy() {
+        let mut core = whole(1..=300);
+        let kept = core.clone();
+        for n in 301..=303 {
+            core.push(finish(n));
+        }
+        let slim = core.slim_copy();
+        let beside = kept.slim_copy_beside(&core, &slim);
+        assert_eq!(beside.records(), kept.slim_copy().records());
+        assert_eq!(beside.records(), records(1..=300));
+        assert_eq!(beside.last(), Some(&finish(300)));
+        assert!(
+            beside
+                .node_at(299)
+                .is_some_and(|n| slim.node_at(299).is_some_and(|m| Arc::ptr_eq(n, m)))
+        );
+        // A list that is not a prefix (its own game 300) gets a copy of its own.
+        let other = {
+            let mut list = whole(1..=299);
+            list.push(finish(1000));
+            list
+        };
+        let own = other.slim_copy_beside(&core, &slim);
+        assert_eq!(own.last(), Some(&finish(1000)));
+        assert_eq!(own.len(), 300);
     }
 }

@@ -45,11 +45,13 @@ impl Fold {
         {
             s.before = Some(Box::new(self.state_before(slot, cut.first)?));
         }
-        for kept in standing.iter_mut().filter_map(|s| s.before.as_mut()) {
-            kept.finished = kept.finished.slim_copy();
-        }
         let mut core = self.core.clone();
-        core.finished = core.finished.slim_copy();
+        core.finished = self.core.finished.slim_copy();
+        for kept in standing.iter_mut().filter_map(|s| s.before.as_mut()) {
+            kept.finished = kept
+                .finished
+                .slim_copy_beside(&self.core.finished, &core.finished);
+        }
         Ok(Fold {
             game: self.game,
             core,
