@@ -179,6 +179,29 @@ pub async fn backfill_entries(
     Ok(written)
 }
 
+/// Brings the sessions stored before migration 0011 to the current shape, once: each one
+/// with an event lacking its ledger entry is folded and its entries appended
+/// ([`backfill_entries`]), one session at a time, so no request replays it for its ledger
+/// later. Run in the background at start. Returns the sessions and the entries written. A
+/// session that no longer replays is logged and left. Errors: the store's.
+pub async fn backfill_all_entries(
+    pool: &WritePool,
+    folds: &Folds,
+) -> Result<(usize, u64), AppError> {
+    let ids = {
+        let mut conn = pool.reader().acquire().await?;
+        store::sessions_without_entries(&mut conn).await?
+    };
+    let mut written = 0;
+    for &id in &ids {
+        match super::load(pool.reader(), folds, id).await {
+            Ok(current) => written += backfill_entries(pool, id, &current.ledger).await?,
+            Err(e) => tracing::warn!(session = id.0, "ledger entries not backfilled: {e}"),
+        }
+    }
+    Ok((ids.len(), written))
+}
+
 /// Session `id` for its night's settle-up, from the cached state: balances in cents
 /// (an open sitting as if closed now, kitty shared out), whether open, its header (currency,
 /// agreements, start), and the event count read (for the write's check). Errors:

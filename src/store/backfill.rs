@@ -4,6 +4,19 @@
 use super::either::{Connected, on_either};
 use crate::ids::SessionId;
 
+/// The sessions with an event lacking its entry (stored before migration 0011), in order:
+/// one pass over the events, for the backfill at start.
+pub async fn sessions_without_entries(
+    conn: &mut impl Connected,
+) -> Result<Vec<SessionId>, sqlx::Error> {
+    on_either!(conn.either(), c => sqlx::query_scalar(
+        "SELECT DISTINCT e.session_id FROM events e WHERE e.seq > 0 AND NOT EXISTS \
+         (SELECT 1 FROM ledger_entries l WHERE l.event_id = e.id) ORDER BY e.session_id",
+    )
+    .fetch_all(c)
+    .await)
+}
+
 /// Session `id`'s event seqs lacking an entry, in order.
 pub async fn seqs_without_entry(
     conn: &mut impl Connected,

@@ -33,7 +33,7 @@ use crate::ids::ClubId;
 use crate::ids::EventId;
 use crate::ids::SessionId;
 use crate::ledger::Posting;
-pub use backfill::{append_missing_entry, seqs_without_entry};
+pub use backfill::{append_missing_entry, seqs_without_entry, sessions_without_entries};
 use either::on_either;
 pub use either::{Connected, Rows};
 pub use listing::{

@@ -175,6 +175,60 @@ async fn a_ledger_stored_without_entries_is_backfilled_once_then_read_as_stored(
     assert!(app.exec("DELETE FROM ledger_entries").await.is_err());
 }
 
+/// At start the service backfills every session stored before ledger entries were kept,
+/// so even the first read of its ledger is the stored one; sessions already whole are left.
+#[tokio::test]
+async fn the_start_backfills_the_entries_of_every_session_stored_without_them() {
+    let app = TestApp::new().await;
+    let doc = |dealer: &str| {
+        json!({"format": "scorekeeper/session@1", "game": "auction_pitch", "currency": "USD",
+        "agreements": {"stake": "0.05", "target": 11}, "players": ["A", "B", "C"],
+        "events": [
+            {"type": "hand", "dealer": dealer, "pitcher": "A", "bid": 2,
+             "points": {"high": "A", "low": "B", "jack": null, "game": "A"}},
+            {"type": "hand", "dealer": "A", "pitcher": "C", "bid": 3,
+             "points": {"high": "C", "low": "C", "jack": "B", "game": "A"}},
+            {"type": "void", "event": 1},
+            {"type": "hand", "dealer": "A", "pitcher": "B", "bid": 4,
+             "points": {"high": "B", "low": "B", "jack": "B", "game": "B"}}
+        ]})
+    };
+    let (old, also_old, whole) = (
+        import_doc(&app, &doc("B")).await,
+        import_doc(&app, &doc("C")).await,
+        import_doc(&app, &doc("B")).await,
+    );
+    let replayed = |dealer: &str| {
+        let doc = serde_json::from_value(doc(dealer)).unwrap();
+        serde_json::to_value(scorekeeper::format::replay(&doc).unwrap()).unwrap()
+    };
+    forget_entries(&app, old).await;
+    forget_entries(&app, also_old).await;
+    assert_eq!(without_entry(&app, old).await, 3, "seqs 2, 3 and 4");
+    let folds = scorekeeper::service::Folds::default();
+    let done = scorekeeper::service::backfill_all_entries(&app.pool, &folds).await;
+    assert_eq!(done.unwrap(), (2, 6), "two sessions, three entries each");
+    for (id, dealer) in [(old, "B"), (also_old, "C"), (whole, "B")] {
+        assert_eq!(without_entry(&app, id).await, 0, "session {id}");
+        for seq in 1..=4 {
+            let ledger = replayed(dealer);
+            let entry = ledger["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["seq"] == seq);
+            assert_eq!(
+                Some(&stored_entry(&app, id, seq).await),
+                entry,
+                "session {id}, seq {seq}"
+            );
+        }
+    }
+    // Nothing is left to do at the next start.
+    let again = scorekeeper::service::backfill_all_entries(&app.pool, &folds).await;
+    assert_eq!(again.unwrap(), (0, 0));
+}
+
 /// Lifts the append-only trigger of `table` for one `sql` statement, as only a test may.
 async fn behind_the_triggers(app: &TestApp, table: &str, sql: &str) {
     let trigger = format!("{table}_are_append_only_update");
