@@ -39,8 +39,9 @@
 //!
 //! 7. Given a PostgreSQL server (`--postgres URL` or `HTTP_CYCLE_PG_URL`), the
 //!    record rate alone and the record + standing cycle on SQLite beside PostgreSQL with 1
-//!    and 2 instances (`engines.rs`); `--engines-only` measures only those rows. Without a
-//!    server one line says they were not measured.
+//!    and 2 instances (`engines.rs`), with the CPU time per recorded hand of the
+//!    PostgreSQL server and of the service (`cpu.rs`); `--engines-only` measures only those
+//!    rows. Without a server one line says they were not measured.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark stops at the first failure
 
@@ -67,6 +68,8 @@ macro_rules! commit_rate {
 
 #[path = "http_cycle/amend.rs"]
 mod amend;
+#[path = "http_cycle/cpu.rs"]
+mod cpu;
 #[path = "http_cycle/downloads.rs"]
 mod downloads;
 #[path = "http_cycle/engines.rs"]
@@ -853,7 +856,11 @@ async fn main() {
     }
     if std::env::args().any(|a| a == "--engines-only") {
         // Only the engines' rows, SQLite beside PostgreSQL: a few minutes.
-        engines::rows(&plan).await;
+        if let Some(target) = engines::rows(&plan).await {
+            println!();
+            println!("targets:");
+            println!("  {target}");
+        }
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }
@@ -922,11 +929,12 @@ async fn main() {
     );
     println!();
     // The rows beside PostgreSQL, or one line saying they were not measured.
-    if engines::postgres_server().is_some() {
-        engines::rows(&plan).await;
+    let pg_target = if engines::postgres_server().is_some() {
+        engines::rows(&plan).await
     } else {
         println!("{}", engines::NOT_MEASURED);
-    }
+        None
+    };
     println!();
     println!("targets:");
     let find = |g: &str, h: usize, n: usize| {
@@ -987,5 +995,8 @@ async fn main() {
         verdict(none / many_sheets <= 1.2),
         none / many_sheets
     );
+    if let Some(target) = pg_target {
+        println!("  {target}");
+    }
     let _ = std::fs::remove_dir_all(&plan.dir);
 }

@@ -12,13 +12,19 @@
 //! and each row gets a copy of it, a copy of the file for SQLite and `scorekeeper copy`
 //! ([`scorekeeper::copy::copy`], every ledger checked against replay) into a new database
 //! of the server for PostgreSQL; the databases made there are dropped at the end.
+//!
+//! Each row also charges its recorded hands with the CPU time used while its clients ran
+//! ([`super::cpu`]): by the PostgreSQL server (its postmaster and every process of it, when
+//! it runs on this machine) and by the row's `scorekeeper serve` processes. What the server
+//! does meanwhile for no row (its checkpointer, autovacuum) falls on the row it happens in.
 
 use std::path::Path;
 use std::time::Duration;
 
 use sqlx::{Connection, PgConnection};
 
-use super::{BUSY, Game, Plan, Read, Run, club_database, load, percentile};
+use super::cpu::{self, Snapshot};
+use super::{BUSY, Game, Plan, Read, Run, club_database, load, percentile, verdict};
 
 /// The variable naming the PostgreSQL server the rows make their databases on, as a URL of
 /// any database on it (`.ci/postgres start` prints one); `--postgres URL` wins over it.
@@ -46,11 +52,46 @@ struct Row {
     run: Run,
     best: f64,
     times: Vec<Duration>,
+    /// The hands recorded in the measured rounds, one per cycle.
+    hands: usize,
+    /// The CPU time the PostgreSQL server used while this row's clients ran.
+    pg_cpu: Duration,
+    /// The part of `pg_cpu` that served no client connection (background processes).
+    pg_background: Duration,
+    /// The CPU time this row's `scorekeeper serve` processes used while its clients ran.
+    service_cpu: Duration,
 }
+
+impl Row {
+    /// Charges the row with what its processes and the PostgreSQL server's (`postmaster`)
+    /// used between `before` and `after`, a measured round of it.
+    fn charge(&mut self, before: &Snapshot, after: &Snapshot, postmaster: Option<u32>) {
+        let used = |pid: u32| after.tree(pid).saturating_sub(before.tree(pid));
+        if let Some(pid) = postmaster.filter(|_| self.engine != "sqlite") {
+            self.pg_cpu += used(pid);
+            let background = after.background(pid);
+            self.pg_background += background.saturating_sub(before.background(pid));
+        }
+        let run = &self.run;
+        for server in std::iter::once(&run.server).chain(&run.twins) {
+            self.service_cpu += used(server.child.id());
+        }
+    }
+
+    /// `cpu` per recorded hand, in milliseconds.
+    fn per_hand(&self, cpu: Duration) -> f64 {
+        cpu.as_secs_f64() * 1000.0 / self.hands as f64
+    }
+}
+
+/// The CPU a PostgreSQL server may spend on a recorded hand, in milliseconds: with the
+/// service's own share, what lets one core of each carry the busiest club nights.
+const PG_CPU_PER_HAND_MS: f64 = 0.5;
 
 /// Measures and prints the rows: SQLite with one instance, and with a PostgreSQL server
 /// ([`postgres_server`]) PostgreSQL with one and with two; without one, [`NOT_MEASURED`].
-pub async fn rows(plan: &Plan) {
+/// Returns the target line of PostgreSQL's CPU per hand when it was measured.
+pub async fn rows(plan: &Plan) -> Option<String> {
     let game = plan
         .games
         .iter()
@@ -65,8 +106,13 @@ pub async fn rows(plan: &Plan) {
         plan.rounds,
         plan.cycles
     );
+    let mut postmaster = None;
     if let Some(server) = &server {
         println!("{}", raw_postgres(server).await);
+        postmaster = postmaster_of(server).await;
+        if postmaster.is_none() {
+            println!("PostgreSQL's CPU not measured: its server runs on another machine");
+        }
     }
     let mut setups = vec![("sqlite", 1)];
     if server.is_some() {
@@ -75,17 +121,52 @@ pub async fn rows(plan: &Plan) {
     let (mut rows, made) = start(plan, game, server.as_deref(), &setups).await;
     for _ in 0..plan.rounds {
         for row in rows.iter_mut() {
+            let before = Snapshot::take();
             let (rate, times) = load(&mut row.run, row.per_round, row.read).await;
+            row.charge(&before, &Snapshot::take(), postmaster);
             row.best = row.best.max(rate);
+            row.hands += times.len();
             row.times.extend(times);
         }
     }
-    print(&rows, plan.most_clients());
+    print(&rows, plan.most_clients(), postmaster.is_some());
+    let target = postmaster.and(target(&rows));
     drop(rows); // every server stopped, so their databases can go
     match &server {
         Some(server) => drop_databases(server, &made).await,
         None => println!("{NOT_MEASURED}"),
     }
+    target
+}
+
+/// The PostgreSQL target's line: the CPU per hand of the 1-instance row that spent the
+/// most, against [`PG_CPU_PER_HAND_MS`]; `None` without PostgreSQL rows.
+fn target(rows: &[Row]) -> Option<String> {
+    let row = rows
+        .iter()
+        .filter(|r| r.engine == "postgresql" && r.instances == 1)
+        .max_by(|a, b| a.per_hand(a.pg_cpu).total_cmp(&b.per_hand(b.pg_cpu)))?;
+    let ms = row.per_hand(row.pg_cpu);
+    Some(format!(
+        "{} PostgreSQL CPU per hand ≤ {PG_CPU_PER_HAND_MS} ms: {ms:.3} ms (1 instance, its costliest row: {} at {} hands)",
+        verdict(ms <= PG_CPU_PER_HAND_MS),
+        cycle_name(row.read),
+        row.run.hands
+    ))
+}
+
+/// The process id of the postmaster of the PostgreSQL `server`: the parent of a backend
+/// of it, if that backend is a `postgres` process of this machine.
+async fn postmaster_of(server: &str) -> Option<u32> {
+    let mut conn = PgConnection::connect(server).await.unwrap();
+    let backend: i32 = sqlx::query_scalar("SELECT pg_backend_pid()")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    // Read while the backend lives: it ends with the connection.
+    let postmaster = cpu::parent_if(u32::try_from(backend).ok()?, "postgres");
+    conn.close().await.unwrap();
+    postmaster
 }
 
 /// Every row of `setups` (engine, instances) started: the record rate alone at the longest
@@ -136,6 +217,10 @@ async fn start(
                 run: Run::serve(game, hands, club, instances).await,
                 best: 0.0,
                 times: Vec::new(),
+                hands: 0,
+                pg_cpu: Duration::ZERO,
+                pg_background: Duration::ZERO,
+                service_cpu: Duration::ZERO,
             });
         }
     }
@@ -146,8 +231,17 @@ async fn start(
 /// record rates do.
 const RECORDS: usize = 100;
 
-/// Prints the rows under their header, and the busy answers if there were any.
-fn print(rows: &[Row], clients: usize) {
+/// What a row's clients do, as its line names it.
+fn cycle_name(read: Read) -> &'static str {
+    match read {
+        Read::Nothing => "record alone",
+        _ => "record + standing",
+    }
+}
+
+/// Prints the rows under their header, and the busy answers if there were any; the
+/// PostgreSQL server's CPU per hand if it was measured (`pg_cpu`).
+fn print(rows: &[Row], clients: usize, pg_cpu: bool) {
     let busy = BUSY.swap(0, std::sync::atomic::Ordering::Relaxed);
     if busy > 0 {
         println!(
@@ -155,25 +249,42 @@ fn print(rows: &[Row], clients: usize) {
         );
     }
     println!(
-        "{:>12} {:>9} {:>7} {:>7}  {:<18} {:>10} {:>9}",
-        "engine", "instances", "hands", "clients", "cycle", "per s", "p50 ms"
+        "{:>12} {:>9} {:>7} {:>7}  {:<18} {:>10} {:>9} {:>11} {:>9} {:>11}",
+        "engine",
+        "instances",
+        "hands",
+        "clients",
+        "cycle",
+        "per s",
+        "p50 ms",
+        "pg ms/hand",
+        "of it bg",
+        "svc ms/hand"
     );
     for row in rows {
         let mut times = row.times.clone();
         times.sort();
-        let cycle = match row.read {
-            Read::Nothing => "record alone",
-            _ => "record + standing",
+        let (pg, bg) = match row.engine {
+            "postgresql" if pg_cpu => (
+                format!("{:.3}", row.per_hand(row.pg_cpu)),
+                format!("{:.3}", row.per_hand(row.pg_background)),
+            ),
+            _ => ("-".to_string(), "-".to_string()),
         };
         println!(
-            "{:>12} {:>9} {:>7} {clients:>7}  {cycle:<18} {:>10.1} {:>9.2}",
+            "{:>12} {:>9} {:>7} {clients:>7}  {:<18} {:>10.1} {:>9.2} {pg:>11} {bg:>9} {:>11.3}",
             row.engine,
             row.instances,
             row.run.hands,
+            cycle_name(row.read),
             row.best,
             percentile(&times, 0.5),
+            row.per_hand(row.service_cpu),
         );
     }
+    println!(
+        "  pg ms/hand: CPU of the PostgreSQL server's processes per recorded hand, of it bg: of those serving no connection (autovacuum, checkpointer, WAL writer); svc ms/hand: of the row's scorekeeper processes (over the measured rounds)"
+    );
 }
 
 /// A copy of the SQLite database `template` (`sqlite://PATH`, closed) in `dir` named after
