@@ -218,16 +218,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             .await
             .map_err(|e| format!("cannot listen for the other instances' changes: {e}"))?;
     }
-    let (writer, folds) = (state.pool.clone(), state.folds.clone());
-    tokio::spawn(async move {
-        match scorekeeper::service::backfill_all_entries(&writer, &folds).await {
-            Ok((0, _)) => {}
-            Ok((sessions, entries)) => tracing::info!(
-                "ledger entries of {sessions} sessions stored before they were kept: {entries} appended"
-            ),
-            Err(e) => tracing::warn!("ledger entries not backfilled at start: {e}"),
-        }
-    });
+    backfill_in_background(&state);
     let watchers = state.watchers.clone();
     // Outermost, so that a request's logged latency includes the timeout's 408.
     let router = scorekeeper::web::with_request_timeout(
@@ -245,6 +236,21 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     .await;
     close_after_serving(&pool).await;
     Ok(())
+}
+
+/// Appends, in the background, the ledger entries of sessions stored before they were kept
+/// ([`scorekeeper::service::backfill_all_entries`]), logging what it did.
+fn backfill_in_background(state: &AppState) {
+    let (writer, folds) = (state.pool.clone(), state.folds.clone());
+    tokio::spawn(async move {
+        match scorekeeper::service::backfill_all_entries(&writer, &folds).await {
+            Ok((0, _)) => {}
+            Ok((sessions, entries)) => tracing::info!(
+                "ledger entries of {sessions} sessions stored before they were kept: {entries} appended"
+            ),
+            Err(e) => tracing::warn!("ledger entries not backfilled at start: {e}"),
+        }
+    });
 }
 
 /// The cap on live sheets in all: `configured`, held below the open-file limit once that is

@@ -245,7 +245,7 @@ impl Fold {
     }
 
     /// The number of the last hand standing before standing slot `slot`, if any.
-    fn last_hand_before(&self, slot: usize) -> Option<usize> {
+    pub(super) fn last_hand_before(&self, slot: usize) -> Option<usize> {
         match self.standing[..slot.min(self.standing.len())]
             .iter()
             .rev()

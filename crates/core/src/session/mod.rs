@@ -572,10 +572,7 @@ impl Fold {
 
     /// The number of the last standing deal ("hand 3"), which the next hand follows.
     pub fn last_hand_number(&self) -> Option<usize> {
-        match self.standing.iter().rev().find(|s| s.deal) {
-            Some(s) => self.hand_number(s.index),
-            None => self.earlier_deal.and_then(|(_, number)| number),
-        }
+        self.last_hand_before(self.standing.len())
     }
 
     /// What the club's history counts of each standing event held, in order, as a fresh
