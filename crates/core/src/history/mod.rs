@@ -100,19 +100,7 @@ fn facts_of_fold(
 ) -> Result<SessionFacts, Refusal> {
     let amended = fold.rows().iter().any(|r| r.amends.is_some());
     let mut results = accounts(fold.balances(), BTreeMap::new());
-    // Play's result only: payments (and their undoing) just settle it.
-    let payments: Vec<usize> = fold
-        .rows()
-        .iter()
-        .filter(|r| r.kind == EventKind::Payment)
-        .filter_map(|r| r.index)
-        .collect();
-    for row in fold.rows() {
-        let settling = row.amends.is_some_and(|a| payments.contains(&a.target));
-        if !settling {
-            add_net(&mut results, row);
-        }
-    }
+    add_nets(&mut results, fold.rows());
     let mut hands = 0;
     if amended && (replay || fold.holds_reopen()) {
         let start = Fold::start(fold.game(), agreements, players, opening_scores)?;
@@ -149,17 +137,7 @@ pub struct TailFacts {
 pub fn tail_facts(tip: &Tip, players: &[String]) -> Result<TailFacts, Refusal> {
     let tail = tip.tail();
     let mut results = accounts(tail.balances(), BTreeMap::new());
-    let payments: Vec<usize> = tail
-        .rows()
-        .iter()
-        .filter(|r| r.kind == EventKind::Payment)
-        .filter_map(|r| r.index)
-        .collect();
-    for row in tail.rows() {
-        if !row.amends.is_some_and(|a| payments.contains(&a.target)) {
-            add_net(&mut results, row);
-        }
-    }
+    add_nets(&mut results, tail.rows());
     let hands = tail
         .counted()
         .map(|counted| count_hand(&mut results, counted, players))
@@ -203,6 +181,21 @@ fn accounts(
         }
     }
     results
+}
+
+/// Adds the postings of `rows` to each player's net: play's result only, so payments and
+/// the undoing of a payment (which just settle it) are left out.
+fn add_nets(results: &mut BTreeMap<String, PlayerResult>, rows: &[Row]) {
+    let payments: Vec<usize> = rows
+        .iter()
+        .filter(|r| r.kind == EventKind::Payment)
+        .filter_map(|r| r.index)
+        .collect();
+    for row in rows {
+        if !row.amends.is_some_and(|a| payments.contains(&a.target)) {
+            add_net(results, row);
+        }
+    }
 }
 
 /// Adds `row`'s postings to each player's net, unless it is a payment.
