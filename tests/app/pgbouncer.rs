@@ -268,3 +268,61 @@ async fn two_instances_read_through_pgbouncer_in_transaction_mode() {
     );
     eprintln!("wall time {:?}", began.elapsed());
 }
+
+/// A reader through PgBouncer in transaction mode keeps what the direct path sets per
+/// connection, now per lending: it refuses a write (25006) and waits at most 5 s for a lock;
+/// and a lending whose statement failed (its transaction aborted) leaves the next lending
+/// of the same connection working, statements with parameters included.
+#[tokio::test]
+async fn a_pooled_reader_is_read_only_and_survives_a_failed_statement() {
+    let Some(url) = postgres_database("pgbouncer_reader").await else {
+        return;
+    };
+    if !pgbouncer_present() {
+        return;
+    }
+    let bouncer = start_bouncer(&url).await;
+    let sizes = scorekeeper::store::PoolSettings {
+        readers: 1,
+        idle: Duration::from_secs(600),
+    };
+    let store = scorekeeper::store::open_reading_through(&url, Some(&bouncer.url()), sizes)
+        .await
+        .unwrap();
+    for lending in 0..3_i64 {
+        let scorekeeper::store::Pooled::Postgres(mut conn) =
+            store.reader().acquire().await.unwrap()
+        else {
+            panic!("a PostgreSQL reader")
+        };
+        let show = |what: &'static str| sqlx::query_scalar::<_, String>(what);
+        assert_eq!(
+            show("SHOW transaction_read_only")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap(),
+            "on"
+        );
+        assert_eq!(
+            show("SHOW lock_timeout")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap(),
+            "5s"
+        );
+        let echoed: i64 = sqlx::query_scalar("SELECT $1::BIGINT + 1")
+            .bind(lending)
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap();
+        assert_eq!(echoed, lending + 1, "lending {lending}");
+        let refused = sqlx::query("INSERT INTO clubs (name) VALUES ($1)")
+            .bind("written through a reader")
+            .execute(&mut *conn)
+            .await
+            .unwrap_err();
+        let code = refused.as_database_error().and_then(|e| e.code());
+        assert_eq!(code.as_deref(), Some("25006"), "{refused}");
+    }
+    store.close().await;
+}
