@@ -6,9 +6,11 @@
 //! (`Parse`, `Describe`, `Sync`, then `Bind`, `Execute`, `Sync`: two transactions to the
 //! pooler when none is open, which may reach two server connections). So every lending of
 //! a reader holds one transaction, `BEGIN READ ONLY` when lent (read-only per transaction,
-//! as `default_transaction_read_only` is per connection on the direct path) and rolled
-//! back when given back, with every statement it prepared deallocated first; and sqlx
-//! keeps no statement cache, which would name statements the next server connection lacks.
+//! as `default_transaction_read_only` is per connection on the direct path), rolled back
+//! when given back and every statement it prepared deallocated in the same message (sqlx
+//! still names them, `sqlx_s_N`, numbered per client connection, so another client's would
+//! collide); and sqlx keeps no statement cache, which would name statements the next
+//! server connection lacks.
 
 use std::str::FromStr;
 
