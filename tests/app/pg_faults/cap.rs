@@ -2,11 +2,13 @@
 //! `max_connections=20`, emulated by a role whose `CONNECTION LIMIT` is what that leaves a
 //! role that is not a superuser (20 less `superuser_reserved_connections`, 3), the
 //! instances run as docs/postgres.md says for it (`--readers 1`: 4 × (1 + 3) = 16). Eight
-//! writers spread over the four, a live sheet of each session open on another instance;
-//! for the second half of the load the cap is squeezed to half what the instances hold and
-//! their connections cut, as when other clients of the server hold the rest, and given
-//! back as the load stops. Then every instance answers a read and a write within 2 s of the
-//! load stopping, and every sheet hears of its session's last hand.
+//! writers spread over the four, a live sheet of each session open on another instance.
+//! Under the load, as when other clients of the server take the rest of its connections,
+//! the cap is squeezed to half what the instances hold and every connection of theirs cut;
+//! given back; then squeezed to what they hold less the connections sending notifications,
+//! which are cut for longer than a send waits, so notifications fail; given back as the load
+//! stops. Then every instance answers a read and a write within 2 s of the load stopping,
+//! and every sheet hears of its session's last hand (a failed notification is sent again).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -23,9 +25,15 @@ const LIMIT: u32 = 17;
 /// Instances, and writers (each on its own session).
 const INSTANCES: usize = 4;
 const WRITERS: usize = 8;
-/// How long the writers write, and for how much of it the cap is squeezed.
-const LOAD: Duration = Duration::from_millis(3_000);
-const SQUEEZED: Duration = Duration::from_millis(1_500);
+/// When, within the load, the role's limit is squeezed and its connections cut (from,
+/// until); when the connections sending notifications are cut, and for how long: longer
+/// than a send waits for a connection (2 s, `web::live`'s relay), so that sends fail.
+const CUT: (Duration, Duration) = (Duration::from_millis(800), Duration::from_millis(1_600));
+const SENDERS: Duration = Duration::from_millis(2_400);
+const SENDERS_OUT: Duration = Duration::from_millis(2_600);
+/// The connections four instances hold in use: per instance its reader, its writer, its
+/// listening and its sending connection.
+const HELD: i64 = 16;
 /// The squeezed cap: half the connections the four instances hold.
 const SQUEEZE: u32 = 8;
 
@@ -166,25 +174,81 @@ async fn four(url: &str) -> Vec<Served> {
     vec![first, b, c, d]
 }
 
-/// Sets the role's connection limit to `limit`; when `cut`, ends every connection it holds,
-/// so the instances must connect again under it.
-async fn set_cap(pg: &sqlx::PgPool, role: &str, limit: u32, cut: bool) {
+/// Sets the role's connection limit to `limit` (`None`: as many as it holds less those
+/// `cut`), then ends its connections whose last statement is like `cut` (`%`: all), so
+/// the instances must connect again under the limit.
+async fn set_cap(pg: &sqlx::PgPool, role: &str, limit: Option<u32>, cut: Option<&str>) {
+    let limit = match limit {
+        Some(limit) => i64::from(limit),
+        None => {
+            let sql = "SELECT COUNT(*) FROM pg_stat_activity WHERE usename = $1 \
+                       AND query NOT LIKE $2";
+            let held: i64 = sqlx::query_scalar(sql)
+                .bind(role)
+                .bind(cut.unwrap_or(""))
+                .fetch_one(pg)
+                .await
+                .unwrap();
+            held
+        }
+    };
     run(pg, format!("ALTER ROLE {role} CONNECTION LIMIT {limit}"))
         .await
         .unwrap();
-    if cut {
-        let sql = format!(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '{role}'"
-        );
-        run(pg, sql).await.unwrap();
+    if let Some(cut) = cut {
+        let sql = "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                   WHERE usename = $1 AND query LIKE $2";
+        sqlx::query(sql)
+            .bind(role)
+            .bind(cut)
+            .execute(pg)
+            .await
+            .unwrap();
     }
 }
 
-/// The writers' load: [`LOAD`] long, the last [`SQUEEZED`] of it with the role's limit at
-/// [`SQUEEZE`] and every connection it held cut, as when the load's other clients hold the
-/// rest of the server's connections; the limit is given back as the load stops. The hands
-/// each writer got acknowledged (all of them once it stopped), the most connections the
-/// role held at once, and when the load stopped.
+/// What the load's other clients do to the server's connections: from [`CUT`] they hold
+/// all but [`SQUEEZE`] of the role's, whose connections are all cut; then, once the limit
+/// is given back and the instances hold all they use again (from [`SENDERS`], at most 8 s
+/// in), all but those the instances hold besides their connections sending
+/// notifications, which are cut, for [`SENDERS_OUT`]: longer than a send waits for a
+/// connection, so sends fail, and the hands recorded meanwhile can be told to the other
+/// instances only once the limit is given back, as the load stops. Returns the most
+/// connections the role held at once.
+async fn squeezes(pg: &sqlx::PgPool, role: &str) -> i64 {
+    let (began, mut peak, mut step) = (Instant::now(), 0, 0);
+    let mut senders_out = Instant::now();
+    while step < 3 || senders_out.elapsed() < SENDERS_OUT {
+        assert!(
+            began.elapsed() < Duration::from_secs(8),
+            "the instances held {peak} at most"
+        );
+        let sql = "SELECT COUNT(*) FROM pg_stat_activity WHERE usename = $1";
+        let held: i64 = sqlx::query_scalar(sql)
+            .bind(role)
+            .fetch_one(pg)
+            .await
+            .unwrap();
+        peak = peak.max(held);
+        let at = began.elapsed();
+        if step == 0 && at >= CUT.0 {
+            set_cap(pg, role, Some(SQUEEZE), Some("%")).await;
+            step = 1;
+        } else if step == 1 && at >= CUT.1 {
+            set_cap(pg, role, Some(LIMIT), None).await;
+            step = 2;
+        } else if step == 2 && at >= SENDERS && held == HELD {
+            set_cap(pg, role, None, Some("%pg_notify%")).await;
+            (step, senders_out) = (3, Instant::now());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    peak
+}
+
+/// The writers' load under [`squeezes`]: the hands each writer got acknowledged (all of
+/// them once it stopped), the most connections the role held at once, and when the load
+/// stopped (the limit given back).
 async fn load(
     ports: &[u16],
     token: &str,
@@ -206,23 +270,12 @@ async fn load(
             tokio::spawn(job)
         })
         .collect();
-    let (began, mut peak, mut squeezed) = (Instant::now(), 0, false);
-    while began.elapsed() < LOAD {
-        if !squeezed && began.elapsed() >= LOAD - SQUEEZED {
-            set_cap(pg, role, SQUEEZE, true).await;
-            squeezed = true;
-        }
-        let held: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM pg_stat_activity WHERE usename = $1")
-                .bind(role)
-                .fetch_one(pg)
-                .await
-                .unwrap();
-        peak = peak.max(held);
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    set_cap(pg, role, LIMIT, false).await;
+    let peak = squeezes(pg, role).await;
+    // The writers stop while no notification can be sent: their last hands are told only
+    // once the limit is given back.
     stop.store(true, Ordering::Relaxed);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    set_cap(pg, role, Some(LIMIT), None).await;
     let stopped = Instant::now();
     let mut acknowledged = Vec::new();
     for w in writers {
@@ -309,9 +362,12 @@ async fn four_instances_under_a_connection_cap_answer_within_2_s_of_the_load_and
         .map(|n| (acknowledged[n] + usize::from(n < INSTANCES)) as i64)
         .collect();
     let all_heard = heard(&sheets, &expected).await;
+    let heard_in = stopped.elapsed();
     eprintln!(
-        "cap {LIMIT}, {SQUEEZE} for the last {SQUEEZED:?} of the load: hands {acknowledged:?}, answers {:?}, the role's connections at most {peak}, \
-         the instances answered in {times:?} after the load, {:?} in all",
+        "cap {LIMIT}, {SQUEEZE} from {:?} to {:?}, senders cut from {SENDERS:?} for {SENDERS_OUT:?}: hands {acknowledged:?}, answers {:?}, the role's connections at most {peak}, \
+         the instances answered in {times:?} after the load, the sheets had heard by {heard_in:?}, {:?} in all",
+        CUT.0,
+        CUT.1,
         tally.statuses(),
         began.elapsed()
     );
