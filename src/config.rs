@@ -78,6 +78,12 @@ pub struct ServeArgs {
         default_value = DEFAULT_DATABASE_URL
     )]
     pub database_url: String,
+    /// A PgBouncer in transaction mode in front of the PostgreSQL database (`postgres://`
+    /// URL), for the read connections only; the writer, the migrations and the two
+    /// connections that tell and hear the other instances' changes keep `--database-url`,
+    /// which must reach the server directly (docs/postgres.md, "Behind PgBouncer").
+    #[arg(long = "read-url", env = "DATABASE_READ_URL")]
+    pub read_url: Option<String>,
     /// The address and port to listen on. `0.0.0.0:3000` lets the phones at the table reach
     /// the laptop over the local network.
     #[arg(long = "bind", env = "BIND_ADDR", default_value = "127.0.0.1:3000")]
@@ -160,6 +166,23 @@ pub struct ServeArgs {
 }
 
 impl ServeArgs {
+    /// Refuses a `--read-url` that is not a PostgreSQL URL, or one given beside an SQLite
+    /// database (its readers open the file itself): the line to print.
+    pub fn check_read_url(&self) -> Result<(), String> {
+        use crate::store::postgres::{Engine, without_password};
+        match self.read_url.as_deref() {
+            None => Ok(()),
+            Some(read) if Engine::of(read) != Some(Engine::Postgres) => Err(format!(
+                "DATABASE_READ_URL (--read-url) is {}, which this service cannot use: give the postgres://USER@HOST:PORT/DATABASE URL of a PgBouncer in transaction mode",
+                without_password(read)
+            )),
+            Some(_) if Engine::of(&self.database_url) != Some(Engine::Postgres) => Err(
+                "DATABASE_READ_URL (--read-url) is for a PostgreSQL database only; DATABASE_URL names SQLite".to_string(),
+            ),
+            Some(_) => Ok(()),
+        }
+    }
+
     /// The store's pool sizes these options ask for (`--readers`, `--idle-timeout`).
     pub fn pool_settings(&self) -> crate::store::PoolSettings {
         crate::store::PoolSettings {

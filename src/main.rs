@@ -146,7 +146,8 @@ fn write_ledger(json: Vec<u8>) -> ExitCode {
 }
 
 fn serve_command(args: ServeArgs) -> ExitCode {
-    if let Err(line) = check_database_url(&args.database_url) {
+    let checked = check_database_url(&args.database_url).and_then(|()| args.check_read_url());
+    if let Err(line) = checked {
         eprintln!("scorekeeper: {line}");
         return ExitCode::FAILURE;
     }
@@ -167,15 +168,26 @@ fn serve_command(args: ServeArgs) -> ExitCode {
     }
 }
 
+/// The store `args` name: the database and, on PostgreSQL, the readers' pooler if given.
+async fn open_store(args: &ServeArgs) -> Result<scorekeeper::store::WritePool, String> {
+    let read_url = args.read_url.as_deref();
+    scorekeeper::store::open_reading_through(&args.database_url, read_url, args.pool_settings())
+        .await
+        .map_err(|e| {
+            format!(
+                "cannot open the database {}: {e}",
+                shown(&args.database_url)
+            )
+        })
+}
+
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let file = database_file(&args.database_url);
     if let Some(file) = &file {
         check_writable(file)?;
     }
     let url = shown(&args.database_url);
-    let pool = scorekeeper::store::open_with(&args.database_url, args.pool_settings())
-        .await
-        .map_err(|e| format!("cannot open the database {url}: {e}"))?;
+    let pool = open_store(&args).await?;
     // Held while serving: `restore` refuses to replace a database that a service uses.
     let _in_use = match &file {
         Some(file) => Some(lock_in_use(file)?),

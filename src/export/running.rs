@@ -1,14 +1,14 @@
-//! A session's chart: each player's running balance, from a slimmed fold that passes the
-//! stored events a page at a time ([`super::stream`]), never the session folded whole.
+//! A session's chart: each player's running balance, from its stored ledger entries a page
+//! at a time ([`super::stream`]): no rules run, and what is held is the points.
 
 use std::collections::BTreeMap;
 
-use super::stream::{PAGE, fold_row, no_longer_replays, read_page, start};
+use super::stream::{NumberedEntries, PAGE, entries_stored, read_page, start};
 use crate::error::AppError;
-use crate::format;
+use crate::format::LedgerEvent;
 use crate::ids::SessionId;
-use crate::session::Row;
-use crate::session::window::SHEET_LINES;
+use crate::ledger::Posting;
+use crate::service::{self, Folds};
 use crate::store::ReadPool;
 
 /// Each player's running balance through a session: a point at the start, after the ante
@@ -24,7 +24,7 @@ pub struct RunningBalances {
     pub currency: String,
 }
 
-/// The points so far, every account's (the kitty's too), as the fold's rows come.
+/// The points so far, every account's (the kitty's too), entry by entry.
 struct Running {
     labels: Vec<String>,
     balance: BTreeMap<String, i64>,
@@ -32,18 +32,19 @@ struct Running {
 }
 
 impl Running {
-    /// A point after `row` if it moved money; an account it moves first starts at zero.
-    fn add(&mut self, row: &Row) {
-        if row.postings.is_empty() {
+    /// A point after ledger entry `seq` of type `kind` (hand `hand`), if its `postings` move
+    /// money; an account they move first starts at zero.
+    fn add(&mut self, (seq, kind, hand): (usize, &str, Option<usize>), postings: &[Posting]) {
+        if postings.is_empty() {
             return;
         }
         let points = self.labels.len();
-        self.labels.push(match (row.hand_number, row.index) {
+        self.labels.push(match (hand, seq) {
             (Some(n), _) => format!("hand {n}"),
-            (None, None) => "ante".into(),
-            (None, Some(_)) => row.kind.words(),
+            (None, 0) => "ante".into(),
+            (None, _) => kind.replace('_', " "),
         });
-        for p in &row.postings {
+        for p in postings {
             let balance = self.balance.entry(p.account.clone()).or_default();
             *balance = balance.saturating_add(p.amount.cents());
             self.series
@@ -54,46 +55,80 @@ impl Running {
             points.push(self.balance.get(account).copied().unwrap_or_default());
         }
     }
+
+    /// The chart of `accounts` (the session's, by name: the kitty and the pot left out).
+    fn chart(mut self, accounts: Vec<String>, currency: String) -> RunningBalances {
+        let points = self.labels.len();
+        let series = accounts
+            .into_iter()
+            .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
+            .map(|p| {
+                let balances = self.series.remove(&p);
+                (p, balances.unwrap_or_else(|| vec![0; points]))
+            })
+            .collect();
+        RunningBalances {
+            labels: self.labels,
+            series,
+            currency,
+        }
+    }
 }
 
-/// Session `id`'s [`RunningBalances`], folded one stored event at a time as the postings
-/// CSV is: what is held is the points (a few bytes each) and a slimmed fold, never the
-/// session's whole fold. Errors: [`AppError::NotFound`]; the store's; a session that no
-/// longer replays.
-pub async fn running_balances(pool: &ReadPool, id: SessionId) -> Result<RunningBalances, AppError> {
-    let (header, _, through) = start(pool, id).await?;
-    let mut fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
+/// Session `id`'s [`RunningBalances`] from its stored ledger entries, read a page at a
+/// time; the players are those of its cached state. A session with an event stored before
+/// entries were kept is charted from its fold. Errors: [`AppError::NotFound`]; the
+/// store's; a session that no longer replays.
+pub async fn running_balances(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<RunningBalances, AppError> {
+    let (header, _, _) = start(pool, id).await?;
+    let (through, accounts) = service::accounts(pool, folds, id).await?;
+    let through = i64::try_from(through).unwrap_or(i64::MAX);
     let mut running = Running {
         labels: vec!["start".to_string()],
         balance: BTreeMap::new(),
         series: BTreeMap::new(),
     };
-    fold.rows().iter().for_each(|row| running.add(row));
-    let mut after = 0;
+    if !entries_stored(pool, id, (-1, through)).await? {
+        return from_fold(pool, folds, id, running).await;
+    }
+    let mut entries = NumberedEntries::of(id, &header)?;
+    let mut after = -1;
     while after < through {
         let upto = after.saturating_add(PAGE).min(through);
         read_page(pool, id, (after, upto), |row| {
-            running.add(fold_row(&mut fold, id, &row)?);
-            fold.slim_older(SHEET_LINES);
+            let (entry, hand) = entries.read(&row)?;
+            running.add((entry.seq, &entry.kind, hand), &entry.postings);
             Ok(())
         })
         .await?;
         after = upto;
     }
-    let points = running.labels.len();
-    let series = fold
-        .balances()
-        .as_map()
-        .keys()
-        .filter(|a| !crate::ledger::HOUSE.contains(&a.as_str()))
-        .map(|p| {
-            let balances = running.series.remove(p);
-            (p.clone(), balances.unwrap_or_else(|| vec![0; points]))
-        })
-        .collect();
-    Ok(RunningBalances {
-        labels: running.labels,
-        series,
-        currency: header.currency,
-    })
+    Ok(running.chart(accounts, header.currency))
+}
+
+/// [`running_balances`] of a session with events stored before ledger entries were kept:
+/// from its fold, the ledger's entries and the hands' lines.
+async fn from_fold(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+    mut running: Running,
+) -> Result<RunningBalances, AppError> {
+    let record = super::club::session(pool, folds, id).await?;
+    for LedgerEvent {
+        seq,
+        kind,
+        postings,
+        ..
+    } in &record.ledger.events
+    {
+        let hand = record.line(*seq).and_then(|l| l.hand_number);
+        running.add((*seq, kind, hand), postings);
+    }
+    let accounts = record.ledger.balances.into_keys().collect();
+    Ok(running.chart(accounts, record.doc.currency))
 }

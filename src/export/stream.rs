@@ -1,7 +1,7 @@
 //! A session's downloads written as they are read: the session document, its journal and
 //! its postings CSV, a page of stored events at a time, each page read on a connection of
 //! the read pool taken for that page alone. What the server holds is one page (and, for the
-//! postings, a fold slimmed as the cache slims it), whatever the session's length; a client
+//! postings, the standing hands' numbers), whatever the session's length; a client
 //! that reads slowly holds no connection, and no lock a writer waits for. The events are
 //! append-only and every page stops at the last `seq` counted before the first, so the pages
 //! make one consistent answer, byte for byte what the builders of [`super`] write.
@@ -22,12 +22,11 @@ use tokio_stream::StreamExt as _;
 use super::{EntryLine, JOURNAL_HEAD, JournalSession, POSTINGS_HEADER};
 use super::{write_postings, write_transaction};
 use crate::error::AppError;
-use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_event, ledger_standing};
+use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_standing};
 use crate::ids::{ClubId, SessionId};
 use crate::ledger::Posting;
 use crate::service::Folds;
-use crate::session::window::SHEET_LINES;
-use crate::session::{Fold, Row};
+use crate::session::{EventKind, Fold, HandNumbers};
 use crate::store::exported::{self, ExportRow};
 use crate::store::{self, Connected, ReadPool};
 
@@ -121,25 +120,6 @@ pub(super) async fn read_page(
 
 pub(super) fn no_longer_replays(id: SessionId, r: &format::Refusal) -> AppError {
     AppError::Internal(format!("stored session {id} no longer replays: {r}"))
-}
-
-/// `fold` after the stored event `row`, the next in order, and that event's row (whole:
-/// only older rows are slimmed). Errors: [`AppError::Internal`] for an event out of order,
-/// stored text that does not read, or an event the rules now refuse.
-pub(super) fn fold_row<'f>(
-    fold: &'f mut Fold,
-    id: SessionId,
-    row: &ExportRow,
-) -> Result<&'f Row, AppError> {
-    let index = usize::try_from(row.seq - 1)
-        .ok()
-        .filter(|&i| i == fold.events())
-        .ok_or_else(|| AppError::Internal(format!("stored event {} is out of order", row.seq)))?;
-    fold.apply_stored(index, &row.body)
-        .map_err(|r| no_longer_replays(id, &r))?;
-    fold.rows()
-        .last()
-        .ok_or_else(|| AppError::Internal("a folded event has no row".into()))
 }
 
 fn parse(text: &str) -> Result<Value, AppError> {
@@ -321,12 +301,68 @@ pub async fn session_ledger(
 
 /// A stored ledger entry, as the journal reads it back.
 #[derive(Deserialize)]
-struct StoredEntry {
-    seq: usize,
+pub(super) struct StoredEntry {
+    pub(super) seq: usize,
+    #[serde(rename = "type")]
+    pub(super) kind: String,
+    pub(super) postings: Vec<Posting>,
+    explanation: String,
+}
+
+/// An event's type and, for an undo, its target: all a download from the stored ledger
+/// entries reads of the event itself, for its hand number.
+#[derive(Deserialize)]
+struct EventHead {
     #[serde(rename = "type")]
     kind: String,
-    postings: Vec<Posting>,
-    explanation: String,
+    event: Option<Value>,
+}
+
+/// Each stored event's ledger entry and hand number, in `seq` order, with no rules run: the
+/// game says which types deal, [`HandNumbers`] numbers them as the fold does.
+pub(super) struct NumberedEntries {
+    id: SessionId,
+    /// The session's fold before any event: its engine says which types deal.
+    start: Fold,
+    numbers: HandNumbers,
+}
+
+impl NumberedEntries {
+    /// For session `id` of `header`. Errors: [`AppError::Internal`] for a header the game
+    /// now refuses.
+    pub(super) fn of(id: SessionId, header: &SessionDoc) -> Result<NumberedEntries, AppError> {
+        Ok(NumberedEntries {
+            id,
+            start: format::start(header).map_err(|r| no_longer_replays(id, &r))?,
+            numbers: HandNumbers::default(),
+        })
+    }
+
+    /// The stored `row`'s ledger entry and hand number; `row` must be the next in `seq`
+    /// order. Errors: [`AppError::Internal`] for stored text that does not read back.
+    pub(super) fn read(
+        &mut self,
+        row: &ExportRow,
+    ) -> Result<(StoredEntry, Option<usize>), AppError> {
+        let entry: StoredEntry = serde_json::from_str(stored_entry(row)?)
+            .map_err(|e| AppError::Internal(format!("a stored ledger entry: {e}")))?;
+        // The opening ante (seq 0) is no event.
+        let Some(index) = usize::try_from(row.seq).ok().and_then(|s| s.checked_sub(1)) else {
+            return Ok((entry, None));
+        };
+        let head: EventHead = serde_json::from_str(&row.body).map_err(|e| {
+            AppError::Internal(format!(
+                "session {}'s stored event {}: {e}",
+                self.id, row.seq
+            ))
+        })?;
+        let voids = (head.kind == EventKind::Void.as_str())
+            .then(|| head.event.as_ref().and_then(Value::as_u64))
+            .flatten()
+            .and_then(|t| usize::try_from(t).ok());
+        let deals = self.start.engine().is_deal(&head.kind);
+        Ok((entry, self.numbers.next(index, deals, voids)))
+    }
 }
 
 /// The journal's transactions, one per stored ledger entry, dated by the event's record.
@@ -402,75 +438,51 @@ pub async fn session_journal(
     Ok(Some(download.body()))
 }
 
-/// The postings CSV's rows, from the session folded one event at a time: each event's new
-/// row gives its postings and hand number, and then only the sheet's window stays whole.
+/// The postings CSV's rows, one line per posting of each stored ledger entry, each with its
+/// hand number: no rules run, and what is held is a page and the standing deals' numbers.
 struct PostingRows {
-    id: SessionId,
-    fold: Fold,
+    entries: NumberedEntries,
 }
 
 impl EventWriter for PostingRows {
     fn write(&mut self, row: ExportRow, out: &mut Vec<u8>) -> Result<(), AppError> {
-        let folded = fold_row(&mut self.fold, self.id, &row)?;
-        let entry = ledger_event(folded);
+        let (entry, hand) = self.entries.read(&row)?;
         let line = EntryLine {
             seq: entry.seq,
             kind: &entry.kind,
             postings: &entry.postings,
             explanation: &entry.explanation,
-            hand: folded.hand_number,
+            hand,
             recorded_at: row.recorded_at,
         };
         let mut w = csv::Writer::from_writer(out);
         write_postings(&mut w, &line).map_err(|e| AppError::Internal(e.to_string()))?;
-        w.flush().map_err(|e| AppError::Internal(e.to_string()))?;
-        self.fold.slim_older(SHEET_LINES);
-        Ok(())
+        w.flush().map_err(|e| AppError::Internal(e.to_string()))
     }
 }
 
-/// The postings CSV's header and the opening ante's rows, if the game takes one.
-async fn postings_head(
-    pool: &ReadPool,
-    id: SessionId,
-    fold: &Fold,
-    created_at: DateTime<Utc>,
-) -> Result<Vec<u8>, AppError> {
-    let mut conn = pool.acquire().await?;
-    let ante_at = exported::ante_recorded_at(&mut conn, id).await?;
+/// Session `id`'s postings CSV from its stored ledger entries, streamed: the same bytes as
+/// [`super::postings_csv`]. `None` when an event has no stored entry (stored before entries
+/// were kept): that session's CSV is built from its fold instead. Errors (before the first
+/// byte): [`AppError::NotFound`]; the store's; a header the game refuses.
+pub async fn session_postings(pool: &ReadPool, id: SessionId) -> Result<Option<Body>, AppError> {
+    let (header, _, through) = start(pool, id).await?;
+    if !entries_stored(pool, id, (-1, through)).await? {
+        return Ok(None);
+    }
+    let entries = NumberedEntries::of(id, &header)?;
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(POSTINGS_HEADER)
         .map_err(|e| AppError::Internal(e.to_string()))?;
-    for row in fold.rows() {
-        let entry = ledger_event(row);
-        let line = EntryLine {
-            seq: entry.seq,
-            kind: &entry.kind,
-            postings: &entry.postings,
-            explanation: &entry.explanation,
-            hand: row.hand_number,
-            recorded_at: ante_at.unwrap_or(created_at),
-        };
-        write_postings(&mut w, &line).map_err(|e| AppError::Internal(e.to_string()))?;
-    }
-    super::finish(w).map_err(|e| AppError::Internal(e.to_string()))
-}
-
-/// Session `id`'s postings CSV, streamed: the same bytes as [`super::postings_csv`].
-/// Errors (before the first byte): [`AppError::NotFound`]; the store's; a header the game
-/// refuses.
-pub async fn session_postings(pool: &ReadPool, id: SessionId) -> Result<Body, AppError> {
-    let (header, created_at, through) = start(pool, id).await?;
-    let fold = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
-    let head = postings_head(pool, id, &fold, created_at).await?;
+    let head = super::finish(w).map_err(|e| AppError::Internal(e.to_string()))?;
     let download = Download {
         pool: pool.clone(),
         id,
-        after: 0,
+        after: -1,
         through,
         head,
         tail: Some(Vec::new()),
-        writer: PostingRows { id, fold },
+        writer: PostingRows { entries },
     };
-    Ok(download.body())
+    Ok(Some(download.body()))
 }

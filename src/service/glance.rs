@@ -91,6 +91,21 @@ pub async fn position(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<P
     with_current(pool, folds, id, |k| Position::of_tip(&k.tip)).await
 }
 
+/// The accounts session `id`'s balances hold now (its players, and the kitty or the pot
+/// where the game keeps one), by name, and how many events that is after: from the cached
+/// state. Errors: [`AppError::NotFound`].
+pub async fn accounts(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<(usize, Vec<String>), AppError> {
+    with_current(pool, folds, id, |k| {
+        let names = k.tip.balances().as_map().keys().cloned().collect();
+        (k.tip.events(), names)
+    })
+    .await
+}
+
 /// The sheet page's default view of session `id` (latest lines, standing, settle-up): three
 /// indexed reads whatever the session's length. Errors: [`AppError::NotFound`].
 pub async fn glance(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Glance, AppError> {

@@ -35,8 +35,8 @@ pub(crate) use create::new_session;
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
 pub use folds::{Current, DEFAULT_CAPACITY, Folds};
 pub use glance::{
-    Glance, TakeBack, backfill_all_entries, backfill_entries, glance, night_standing, position,
-    stored_ledger, take_back,
+    Glance, TakeBack, accounts, backfill_all_entries, backfill_entries, glance, night_standing,
+    position, stored_ledger, take_back,
 };
 pub use kept::{ClubFacts, FactsWrite, Kept};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list, own_games};

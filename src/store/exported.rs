@@ -58,16 +58,3 @@ pub async fn entries_missing(
     .await)
 }
 
-/// When session `id`'s opening ante (`seq` 0) was recorded, if it is stored.
-pub async fn ante_recorded_at(
-    conn: &mut impl Connected,
-    id: SessionId,
-) -> Result<Option<DateTime<Utc>>, sqlx::Error> {
-    let at: Option<StoredTime> = on_either!(conn.either(), c => sqlx::query_scalar(
-        "SELECT recorded_at FROM events WHERE session_id = $1 AND seq = 0",
-    )
-    .bind(id)
-    .fetch_optional(c)
-    .await)?;
-    Ok(at.map(|t| t.0))
-}

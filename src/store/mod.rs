@@ -12,6 +12,7 @@ pub mod history;
 mod listing;
 pub mod nights;
 pub mod ops;
+mod pooler;
 mod pools;
 pub mod postgres;
 #[cfg(test)]
@@ -54,10 +55,29 @@ pub async fn open(url: &str) -> Result<WritePool, sqlx::Error> {
 
 /// [`open`] with the read pool sized by `sizes`.
 pub async fn open_with(url: &str, sizes: PoolSettings) -> Result<WritePool, sqlx::Error> {
+    open_reading_through(url, None, sizes).await
+}
+
+/// [`open_with`], the PostgreSQL readers connecting through `read_url` when given: a
+/// PgBouncer in transaction mode in front of `url`'s database (docs/postgres.md, "Behind
+/// PgBouncer"); the writer, its migrations and the relay keep `url`. Errors: as
+/// [`open_with`]; `read_url` is given for an SQLite `url` or is unfit.
+pub async fn open_reading_through(
+    url: &str,
+    read_url: Option<&str>,
+    sizes: PoolSettings,
+) -> Result<WritePool, sqlx::Error> {
     if postgres::Engine::of(url) == Some(postgres::Engine::Postgres) {
         // One writer connection, as SQLite's: this instance's writes queue in arrival order.
         let pool = postgres::open_postgres(url, 1).await?;
-        return Ok(WritePool::postgres(pool, sizes));
+        return match read_url {
+            Some(read_url) => WritePool::postgres_reading_through(pool, read_url, sizes),
+            None => Ok(WritePool::postgres(pool, sizes)),
+        };
+    }
+    if read_url.is_some() {
+        let what = "a read URL is for a PostgreSQL database only";
+        return Err(sqlx::Error::Configuration(what.into()));
     }
     let options = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)

@@ -181,6 +181,16 @@ impl ReadPool {
         ))
     }
 
+    /// The read pool through a transaction-pooling PgBouncer at `url` (`--read-url`): up to
+    /// [`PoolSettings::readers`] connections, each lending one read-only transaction
+    /// ([`super::pooler`]). Errors: `url` is unfit.
+    pub(super) fn through_pooler(url: &str, sizes: PoolSettings) -> Result<ReadPool, sqlx::Error> {
+        let options = super::pooler::reader_options(url)?;
+        Ok(ReadPool(Pool::Postgres(
+            super::pooler::reader_pool(sizes).connect_lazy_with(options),
+        )))
+    }
+
     /// A connection to read with; a new SQLite one that fails to open while the writer is being
     /// replaced is retried ([`OPEN_TRIES`], [`OPEN_PAUSE`]). Errors: pool timeout; the database's.
     pub fn acquire(&self) -> impl Future<Output = Result<Pooled, sqlx::Error>> + Send + 'static {
@@ -255,6 +265,21 @@ impl WritePool {
             pool: Pool::Postgres(pool),
             reads,
         }
+    }
+
+    /// The PostgreSQL writer over `pool` (one connection) with its readers through the
+    /// transaction pooler at `read_url` ([`ReadPool::through_pooler`]). Errors: `read_url`
+    /// is unfit.
+    pub(super) fn postgres_reading_through(
+        pool: PgPool,
+        read_url: &str,
+        sizes: PoolSettings,
+    ) -> Result<WritePool, sqlx::Error> {
+        let reads = ReadPool::through_pooler(read_url, sizes)?;
+        Ok(WritePool {
+            pool: Pool::Postgres(pool),
+            reads,
+        })
     }
 
     /// The read pool beside this writer (the same one every time).

@@ -225,6 +225,37 @@ fn a_database_url_that_is_not_sqlite_is_refused_at_start_up_and_nothing_is_creat
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--read-url` (`DATABASE_READ_URL`) is a PgBouncer's `postgres://` URL beside a
+/// PostgreSQL database: any other scheme, or one beside SQLite, is refused at start-up with
+/// one line naming the variable, the password never echoed, and no SQLite file made.
+#[test]
+fn a_read_url_that_is_not_postgres_or_beside_sqlite_is_refused_at_start_up() {
+    let dir = std::env::temp_dir().join(format!("scorekeeper-cli-readurl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nowhere = "postgres://sk:hunter22@127.0.0.1:1/sk";
+    let cases = [
+        (nowhere, "mysql://sk:hunter22@db/sk", "cannot use"),
+        ("sqlite://sk.db", nowhere, "for a PostgreSQL database only"),
+    ];
+    for (database, read, says) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_scorekeeper"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--database-url", database])
+            .env("DATABASE_READ_URL", read)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{read}: {err}");
+        assert_eq!(err.lines().count(), 1, "{read}: {err}");
+        assert!(err.contains("DATABASE_READ_URL (--read-url)"), "{err}");
+        assert!(err.contains(says), "{err} lacks {says:?}");
+        assert!(!err.contains("hunter22"), "the password is echoed: {err}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert!(left.is_empty(), "{read} created {left:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn games_lists_every_registered_game_one_a_line() {
     let (code, out, _) = run(&["games"], None);

@@ -200,9 +200,9 @@ async fn a_lost_listening_connection_listens_again_and_wakes_every_sheet() {
 
 /// A service process on `url` (PostgreSQL) sharing it with one other (`--instances 2`),
 /// once `/healthz` answers 200; killed when dropped.
-struct Instance {
-    port: u16,
-    child: std::process::Child,
+pub(crate) struct Instance {
+    pub(crate) port: u16,
+    pub(crate) child: std::process::Child,
 }
 
 impl Drop for Instance {
@@ -254,7 +254,7 @@ async fn read_until(sheet: &mut tokio::net::TcpStream, seen: &mut Vec<u8>, text:
 
 /// A hand recorded through `one` appears on a live sheet of its session opened on `two`
 /// within 2 s.
-async fn live_sheet_on_the_other(one: &Instance, two: &Instance, token: &str) {
+pub(crate) async fn live_sheet_on_the_other(one: &Instance, two: &Instance, token: &str) {
     let id = new_session(one.port, token).await;
     let mut sheet = tokio::net::TcpStream::connect(("127.0.0.1", two.port))
         .await

@@ -41,6 +41,7 @@ mod partnership_auction_pinochle_pages;
 mod partnership_pinochle_pages;
 mod pg_faults;
 mod pg_round_trips;
+mod pgbouncer;
 mod pitch_pages;
 mod player_words;
 mod poker_pages;

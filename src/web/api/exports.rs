@@ -111,8 +111,13 @@ pub async fn postings_csv(
     Path(id): Path<SessionId>,
 ) -> Result<Response, AppError> {
     clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-    let body = stream::session_postings(&state.reader, id).await?;
-    Ok(download(CSV, format!("session-{id}-postings.csv"), body))
+    let filename = format!("session-{id}-postings.csv");
+    if let Some(body) = stream::session_postings(&state.reader, id).await? {
+        return Ok(download(CSV, filename, body));
+    }
+    let record = club::session(&state.reader, &state.folds, id).await?;
+    let body = export::postings_csv(&record).map_err(written)?;
+    Ok(download(CSV, filename, body))
 }
 
 /// `GET /sessions/{id}/journal`: [`export::journal`] of one session, then the payments

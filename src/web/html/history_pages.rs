@@ -526,7 +526,8 @@ async fn session_chart(
 ) -> Response {
     let page = async {
         clubs::authorize(&state.reader, &state.folds, viewer.grant, id, Access::Read).await?;
-        let running = crate::export::running::running_balances(&state.reader, id).await?;
+        let running =
+            crate::export::running::running_balances(&state.reader, &state.folds, id).await?;
         let renamed = hist::renamed_for_session(&state.reader, id).await?;
         let named: Vec<(String, Vec<i64>)> = running
             .series

@@ -1,14 +1,15 @@
 //! A tip that applies undos and corrections within its tail ends where the whole fold of
 //! the same events ends: the state, the sheet's window and the club's facts, through game
 //! ends (Pitch to 5) and the kitty (Auction Pinochle, rules §1.2), for sequences long
-//! enough that the tail drops its oldest events again and again.
+//! enough that the tail drops its oldest events again and again; and the hand numbers
+//! [`HandNumbers`] keeps from the events' types are the whole fold's.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::{Fold, TAIL, Tip};
+use super::{Fold, HandNumbers, TAIL, Tip};
 use crate::format::Position;
 use crate::history::{SessionFacts, session_facts, session_facts_replayed, tail_facts};
 
@@ -130,10 +131,21 @@ fn run(game: &str, agreements: Value, steps: &[Step]) {
     let mut fold = Fold::start(info, &agreements, &players, None).unwrap();
     let mut tip = Tip::of(&fold).unwrap();
     let mut facts = session_facts(&fold, &agreements, &players, None).unwrap();
+    let mut numbers = HandNumbers::default();
     for (k, step) in steps.iter().enumerate() {
         let e = event(game, &fold, step);
         let index = fold.events();
         let whole = fold.apply(index, &e);
+        if whole.is_ok() {
+            let kind = e["type"].as_str().unwrap();
+            let voids = (kind == "void").then(|| e["event"].as_u64().unwrap() as usize);
+            let deals = fold.engine().is_deal(kind);
+            assert_eq!(
+                numbers.next(index, deals, voids),
+                fold.hand_number(index),
+                "step {k}: the hand number from the types alone, of {e}"
+            );
+        }
         if tip.reaches_before(&e) {
             // What the service does: the whole session applies it, and the tip is made anew.
             if whole.is_ok() {
