@@ -39,6 +39,7 @@ mod ops_links;
 mod ops_postgres;
 mod partnership_auction_pinochle_pages;
 mod partnership_pinochle_pages;
+mod pg_faults;
 mod pg_round_trips;
 mod pgbouncer;
 mod pitch_pages;

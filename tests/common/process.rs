@@ -1,7 +1,7 @@
 //! The real `scorekeeper` binary as a process: run to its end (`run`, `succeeds`,
 //! `fails_saying`), or serving on a loopback port (`serve`) and spoken to over plain
 //! HTTP/1.1 (`request`), with the club, sessions and hand writers the process tests share
-//! (`ops_lifecycle`, `ops_postgres`, `instances`).
+//! (`ops_lifecycle`, `ops_postgres`, `instances`, `pg_faults`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -80,15 +80,69 @@ pub async fn request(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> std::io::Result<(u16, String)> {
-    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await?;
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("Authorization", a.as_str())).collect();
     let body = body.map(Value::to_string).unwrap_or_default();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let sent = Sent {
+        headers: &headers,
+        content_type: "application/json",
+        body: body.as_bytes(),
+    };
+    let answer = exchange(port, method, path, sent).await?;
+    Ok((answer.status, answer.body))
+}
+
+/// What [`exchange`] sends besides the method and path: header lines and a body.
+pub struct Sent<'a> {
+    /// Header lines as `(name, value)`.
+    pub headers: &'a [(&'a str, &'a str)],
+    /// The body's `Content-Type`.
+    pub content_type: &'a str,
+    /// The body, sent with its length.
+    pub body: &'a [u8],
+}
+
+/// An answer read whole: its status, its head (status line and headers as sent) and body.
+pub struct Answer {
+    /// The status code.
+    pub status: u16,
+    /// The status line and header lines.
+    pub head: String,
+    /// The body, as text.
+    pub body: String,
+}
+
+impl Answer {
+    /// The value of header `name` (any case), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().skip(1).find_map(|line| {
+            let (n, v) = line.split_once(':')?;
+            n.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+    }
+}
+
+/// One HTTP/1.1 request on its own connection to `127.0.0.1:port` with what `sent` says:
+/// the whole answer, or the I/O error (the service is gone, or never came).
+pub async fn exchange(
+    port: u16,
+    method: &str,
+    path: &str,
+    sent: Sent<'_>,
+) -> std::io::Result<Answer> {
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await?;
+    let lines: String = sent
+        .headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        body.len()
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n{lines}Content-Type: {}\r\nContent-Length: {}\r\n\r\n",
+        sent.content_type,
+        sent.body.len()
     );
     stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body.as_bytes()).await?;
+    stream.write_all(sent.body).await?;
     let mut reply = Vec::new();
     stream.read_to_end(&mut reply).await?;
     let reply = String::from_utf8_lossy(&reply).into_owned();
@@ -97,10 +151,12 @@ pub async fn request(
         .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| std::io::Error::other(format!("no status line: {reply:?}")))?;
-    let body = reply
-        .split_once("\r\n\r\n")
-        .map_or(String::new(), |(_, b)| b.to_string());
-    Ok((status, body))
+    let (head, body) = reply.split_once("\r\n\r\n").unwrap_or((&reply, ""));
+    Ok(Answer {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+    })
 }
 
 /// `scorekeeper serve` on `port` over the database at `url` with further `options`, once

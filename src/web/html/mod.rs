@@ -22,7 +22,7 @@ use axum::routing::{get, post};
 
 use super::AppState;
 use page_error::ErrorPage;
-pub use page_error::{PageError, error_page, field_words};
+pub use page_error::{PageError, error_page, field_words, with_retry_after_of};
 pub use session_pages::offered_games;
 use session_pages::{create, list, new_form};
 use sheet_forms::{close, enter_hand, mark_paid, reopen, table_change, undo, void_payment};

@@ -142,7 +142,13 @@ pub fn error_page(e: AppError) -> Response {
         message: e.public_message(),
         login: status == StatusCode::UNAUTHORIZED,
     };
-    let mut response = (status, page).into_response();
+    with_retry_after_of(&e, (status, page).into_response())
+}
+
+/// `response` (a page answering refusal `e`) with the `Retry-After` a retryable refusal
+/// asks for ([`AppError::retry_after`]), as the API's answer to it carries: a phone's form
+/// refused 503 while the database is away is told when to send it again.
+pub fn with_retry_after_of(e: &AppError, mut response: Response) -> Response {
     if let Some(seconds) = e.retry_after() {
         response.headers_mut().insert(
             axum::http::header::RETRY_AFTER,

@@ -14,7 +14,7 @@ use axum_extra::extract::cookie::CookieJar;
 use tokio_stream::StreamExt;
 
 use super::sheet::{Showing, history_of, sheet_page};
-use super::{PageError, club_pages, error_page, expected_events};
+use super::{PageError, club_pages, error_page, expected_events, with_retry_after_of};
 use crate::error::AppError;
 use crate::ids::SessionId;
 use crate::service::clubs::{self, Access};
@@ -131,7 +131,8 @@ fn sheet_variant(can_write: bool, all: bool, names_tag: &str) -> String {
     )
 }
 
-/// Re-renders the sheet with the refused values and error (422, or 409 when stale).
+/// Re-renders the sheet with the refused values and error (422, 409 when stale, 503 with
+/// `Retry-After` when the database was busy or away).
 pub(super) async fn refused(
     state: &AppState,
     id: SessionId,
@@ -163,7 +164,8 @@ pub(super) async fn refused(
                 .shown_as(&l, shown.as_ref(), &values)?;
             Ok(page.in_night(night?))
         }) {
-        Ok(page) => (status, page).into_response(),
+        // A 503's page says when to send the form again, as the API's 503 does.
+        Ok(page) => with_retry_after_of(&e, (status, page).into_response()),
         Err(e) => error_page(e),
     }
 }
