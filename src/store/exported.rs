@@ -57,4 +57,3 @@ pub async fn entries_missing(
     .fetch_one(c)
     .await)
 }
-
