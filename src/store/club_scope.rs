@@ -352,7 +352,7 @@ fn tables<'s>(tokens: &[Token<'s>]) -> Vec<&'s str> {
 /// Whether `sql` is held to rows of one club or session: a key column compared to a bound
 /// parameter, or an insert of bound values only.
 fn scoped(tokens: &[Token<'_>]) -> bool {
-    let has = |word: &str| tokens.iter().any(|t| *t == Token::Word(word));
+    let has = |word: &str| tokens.contains(&Token::Word(word));
     if has("INSERT") && has("VALUES") && !has("SELECT") {
         return true;
     }
