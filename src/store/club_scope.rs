@@ -448,7 +448,7 @@ fn every_query_of_the_store_starts_from_one_club_or_session() {
 }
 
 #[test]
-fn every_table_of_the_migrations_is_a_clubs() {
+fn every_table_the_migrations_create_is_a_clubs_or_the_directorys() {
     let mut created = BTreeSet::new();
     for engine in ["sqlite", "postgres"] {
         for entry in std::fs::read_dir(root().join("migrations").join(engine)).expect("migrations")
