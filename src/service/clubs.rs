@@ -260,7 +260,7 @@ pub async fn log_in(
     limits.logged_in(&budget_key, client);
     let token = issue_token(pool, club.id, Access::Write).await?;
     let mut conn = pool.acquire().await?;
-    store::purge_expired_tokens(&mut conn, Utc::now()).await?;
+    store::purge_expired_tokens(&mut conn, club.id, Utc::now()).await?;
     Ok((club.into(), token))
 }
 

@@ -141,13 +141,16 @@ pub async fn delete_token(conn: &mut impl Connected, token_hash: &str) -> Result
     Ok(())
 }
 
-/// Deletes every token that expired at or before `now`; returns how many.
+/// Deletes `club_id`'s tokens that expired at or before `now`; returns how many. One
+/// club's: a login writes its own club's rows only (docs/postgres.md, "Past one primary").
 pub async fn purge_expired_tokens(
     conn: &mut impl Connected,
+    club_id: ClubId,
     now: DateTime<Utc>,
 ) -> Result<u64, sqlx::Error> {
     Ok(
-        on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE expires_at <= $1")
+        on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE club_id = $1 AND expires_at <= $2")
+            .bind(club_id)
             .bind(rfc3339(now))
             .execute(c)
             .await

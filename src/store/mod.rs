@@ -4,6 +4,8 @@
 
 pub mod append;
 mod backfill;
+#[cfg(test)]
+mod club_scope;
 pub mod clubs;
 pub mod copy;
 pub mod either;

@@ -338,11 +338,22 @@ async fn tokens_and_links(conn: &mut impl Connected, club: ClubId, id: SessionId
         None,
         "{engine}"
     );
+    // Another club's expired token is not the login's to purge: a login writes its own
+    // club's rows only (docs/postgres.md, "Past one primary: sharding by club").
+    let other = clubs::insert_club(conn, "Other Club", "phc", "share-other", made)
+        .await
+        .unwrap()
+        .unwrap();
+    clubs::insert_token(conn, "o1", other, "read", made, soon)
+        .await
+        .unwrap();
     assert_eq!(
-        clubs::purge_expired_tokens(conn, soon).await.unwrap(),
+        clubs::purge_expired_tokens(conn, club, soon).await.unwrap(),
         1,
         "{engine}"
     );
+    let others = clubs::token(conn, "o1", made).await.unwrap();
+    assert_eq!(others, Some((other, "read".to_owned())), "{engine}");
     let writes = clubs::delete_club_tokens(conn, club, Some("read"))
         .await
         .unwrap();
