@@ -252,11 +252,10 @@ async fn read_until(sheet: &mut tokio::net::TcpStream, seen: &mut Vec<u8>, text:
     }
 }
 
-/// A hand recorded through `one` appears on a live sheet of its session opened on `two`
-/// within 2 s.
-pub(crate) async fn live_sheet_on_the_other(one: &Instance, two: &Instance, token: &str) {
-    let id = new_session(one.port, token).await;
-    let mut sheet = tokio::net::TcpStream::connect(("127.0.0.1", two.port))
+/// A live sheet of session `id` opened on `port` with `token`, answered 200: its
+/// connection and what was read of it (the head, perhaps more).
+pub(crate) async fn open_live(port: u16, token: &str, id: i64) -> (tokio::net::TcpStream, Vec<u8>) {
+    let mut sheet = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .unwrap();
     let head = format!(
@@ -267,6 +266,22 @@ pub(crate) async fn live_sheet_on_the_other(one: &Instance, two: &Instance, toke
     read_until(&mut sheet, &mut seen, "\r\n\r\n").await;
     let answer = String::from_utf8_lossy(&seen).into_owned();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    (sheet, seen)
+}
+
+/// How many sessions the database `pg` holds, each checked: its stored ledger entries
+/// equal replay of its stored document (`copy::check_ledgers` panics otherwise).
+pub(crate) async fn ledgers_equal_replay(pg: &sqlx::PgPool) -> usize {
+    let mut conn = pg.acquire().await.unwrap();
+    let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
+    sessions
+}
+
+/// A hand recorded through `one` appears on a live sheet of its session opened on `two`
+/// within 2 s.
+pub(crate) async fn live_sheet_on_the_other(one: &Instance, two: &Instance, token: &str) {
+    let id = new_session(one.port, token).await;
+    let (mut sheet, mut seen) = open_live(two.port, token, id).await;
     let path = format!("/api/v1/sessions/{id}/events");
     let recorded = Instant::now();
     let (status, body) = request(one.port, "POST", &path, Some(token), Some(&hand(0)))
@@ -313,14 +328,12 @@ async fn eight_writers_across_both(one: &Instance, two: &Instance, token: &str, 
                 .unwrap();
         assert_eq!(stored, HANDS as i64, "session {sid}: every hand once");
     }
-    let mut conn = pg.acquire().await.unwrap();
-    let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
     // The 8 and the live sheet's session.
     assert_eq!(
-        sessions, 9,
+        ledgers_equal_replay(&pg).await,
+        9,
         "every session's ledger equals replay of its document"
     );
-    drop(conn);
     pg.close().await;
 }
 
@@ -445,10 +458,8 @@ async fn a_connection_broken_mid_write_is_sent_again_or_a_503_and_never_a_500() 
         stored, 2,
         "the refused hand was not stored, the one sent again once"
     );
-    let mut conn = pg.acquire().await.unwrap();
-    let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
+    let sessions = ledgers_equal_replay(&pg).await;
     assert_eq!(sessions, 1, "the ledger equals replay of its document");
-    drop(conn);
     pg.close().await;
 }
 

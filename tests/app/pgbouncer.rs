@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common;
-use crate::instances::{Instance, live_sheet_on_the_other};
+use crate::instances::{Instance, ledgers_equal_replay, live_sheet_on_the_other};
 use common::engines::postgres_database;
 use common::process::{free_port, hand, new_club, new_session, request, serve};
 
@@ -252,13 +252,11 @@ async fn two_instances_read_through_pgbouncer_in_transaction_mode() {
         (1..=SERVER_CONNECTIONS).contains(&readers),
         "{readers} reader backends"
     );
-    let mut conn = pg.acquire().await.unwrap();
-    let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
     assert_eq!(
-        sessions, 5,
+        ledgers_equal_replay(&pg).await,
+        5,
         "the 4 and the live sheet's: every ledger equals replay"
     );
-    drop(conn);
     pg.close().await;
 
     let log = bouncer.log();

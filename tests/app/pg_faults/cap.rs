@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 
 use super::{Post, Served, Tally, runs_here, served, until_acknowledged};
 use crate::common;
+use crate::instances::{ledgers_equal_replay, open_live};
 use common::engines::postgres_database;
 use common::process::{Sent, exchange, hand, new_club, new_session};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 
 /// Connections the instances' role may hold: `max_connections=20` less the 3 reserved.
 const LIMIT: u32 = 17;
@@ -93,21 +94,9 @@ async fn event_count(port: u16, token: &str, id: i64, tally: &Tally) -> Option<i
 /// A live sheet of session `id` opened on `port`, kept as its page keeps it: at every
 /// `changed` event the session's count is read again; the highest count read so far.
 async fn open_sheet(port: u16, token: String, id: i64, tally: Arc<Tally>) -> Arc<AtomicI64> {
-    let mut sheet = tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .unwrap();
-    let head = format!(
-        "GET /sessions/{id}/live HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n"
-    );
-    sheet.write_all(head.as_bytes()).await.unwrap();
-    let mut seen = String::new();
+    let (mut sheet, seen) = open_live(port, &token, id).await;
+    let mut seen = String::from_utf8_lossy(&seen).into_owned();
     let mut buf = [0u8; 4096];
-    while !seen.contains("\r\n\r\n") {
-        let n = sheet.read(&mut buf).await.unwrap();
-        assert!(n > 0, "the live sheet closed: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-    }
-    assert!(seen.starts_with("HTTP/1.1 200"), "{seen}");
     let count = Arc::new(AtomicI64::new(0));
     let read = count.clone();
     tokio::spawn(async move {
@@ -390,10 +379,9 @@ async fn four_instances_under_a_connection_cap_answer_within_2_s_of_the_load_and
                 .unwrap();
         assert_eq!(stored, expected[n], "session {id}: every hand once");
     }
-    let mut conn = pg.acquire().await.unwrap();
-    let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
+    let sessions = ledgers_equal_replay(&pg).await;
     assert_eq!(sessions, WRITERS, "every ledger equals replay");
-    drop((conn, instances));
+    drop(instances);
     drop_role(&pg, &role).await;
     pg.close().await;
 }

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::{Post, Tally, runs_here, served, until_acknowledged};
 use crate::common;
+use crate::instances::ledgers_equal_replay;
 use common::process::{PLAYERS, new_club, new_session};
 
 /// Restarts of the server in one run of the test.
@@ -174,9 +175,8 @@ async fn postgres_restarted_under_eight_phones_refuses_with_503_and_doubles_or_l
             "session {id}: every hand once"
         );
     }
-    let mut conn = pg.acquire().await.unwrap();
-    let (sessions, _) = scorekeeper::copy::check_ledgers(&mut *conn).await.unwrap();
+    let sessions = ledgers_equal_replay(&pg).await;
     assert_eq!(sessions, WRITERS, "every ledger equals replay");
-    drop((conn, instances));
+    drop(instances);
     pg.close().await;
 }
