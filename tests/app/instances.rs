@@ -220,7 +220,7 @@ async fn instance(url: &str) -> Instance {
 
 /// Records `hands` hands in session `id`, hand k through `ports[k % 2]`: each instance
 /// finds the session moved on by the other before every one of its writes.
-async fn writer(ports: [u16; 2], token: String, id: i64, hands: usize) {
+pub(crate) async fn writer(ports: [u16; 2], token: String, id: i64, hands: usize) {
     let path = format!("/api/v1/sessions/{id}/events");
     for k in 0..hands {
         let port = ports[k % 2];
@@ -267,6 +267,15 @@ pub(crate) async fn open_live(port: u16, token: &str, id: i64) -> (tokio::net::T
     let answer = String::from_utf8_lossy(&seen).into_owned();
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     (sheet, seen)
+}
+
+/// How many events session `id` holds in the database `pg`, the opening ante left out.
+pub(crate) async fn events_stored(pg: &sqlx::PgPool, id: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE session_id = $1 AND seq > 0")
+        .bind(id)
+        .fetch_one(pg)
+        .await
+        .unwrap()
 }
 
 /// How many sessions the database `pg` holds, each checked: its stored ledger entries
@@ -320,12 +329,7 @@ async fn eight_writers_across_both(one: &Instance, two: &Instance, token: &str, 
     }
     let pg = sqlx::PgPool::connect(url).await.unwrap();
     for &sid in &ids {
-        let stored: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE session_id = $1 AND seq > 0")
-                .bind(sid)
-                .fetch_one(&pg)
-                .await
-                .unwrap();
+        let stored = events_stored(&pg, sid).await;
         assert_eq!(stored, HANDS as i64, "session {sid}: every hand once");
     }
     // The 8 and the live sheet's session.
@@ -448,14 +452,9 @@ async fn a_connection_broken_mid_write_is_sent_again_or_a_503_and_never_a_500() 
     let (status, body) = waiting.await.unwrap().unwrap();
     assert_eq!(status, 201, "{body}");
 
-    let stored: i64 =
-        sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE session_id = $1 AND seq > 0")
-            .bind(id)
-            .fetch_one(&pg)
-            .await
-            .unwrap();
     assert_eq!(
-        stored, 2,
+        events_stored(&pg, id).await,
+        2,
         "the refused hand was not stored, the one sent again once"
     );
     let sessions = ledgers_equal_replay(&pg).await;

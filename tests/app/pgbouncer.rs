@@ -12,9 +12,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common;
-use crate::instances::{Instance, ledgers_equal_replay, live_sheet_on_the_other};
+use crate::instances::{Instance, ledgers_equal_replay, live_sheet_on_the_other, writer};
 use common::engines::postgres_database;
-use common::process::{free_port, hand, new_club, new_session, request, serve};
+use common::process::{free_port, new_club, new_session, request, serve};
 
 /// Debian's PgBouncer (package `pgbouncer`), 1.18 on bookworm.
 const PGBOUNCER: &str = "/usr/sbin/pgbouncer";
@@ -162,25 +162,6 @@ async fn instance(url: &str, read_url: &str) -> Instance {
     Instance { port, child }
 }
 
-/// Records `hands` hands in session `id`, hand k through `ports[k % 2]` (a busy 503 is
-/// sent again).
-async fn record(ports: [u16; 2], token: String, id: i64, hands: usize) {
-    let path = format!("/api/v1/sessions/{id}/events");
-    for k in 0..hands {
-        loop {
-            let port = ports[k % 2];
-            match request(port, "POST", &path, Some(&token), Some(&hand(k)))
-                .await
-                .unwrap()
-            {
-                (201, _) => break,
-                (503, _) => tokio::time::sleep(Duration::from_millis(50)).await,
-                (status, body) => panic!("session {id} hand {k} through {port}: {status} {body}"),
-            }
-        }
-    }
-}
-
 /// The standing of session `id` as read through `port`'s readers.
 async fn standing(port: u16, token: &str, id: i64) -> serde_json::Value {
     let path = format!("/api/v1/sessions/{id}/standing");
@@ -219,7 +200,7 @@ async fn two_instances_read_through_pgbouncer_in_transaction_mode() {
     }
     let writers: Vec<_> = ids
         .iter()
-        .map(|&id| tokio::spawn(record([one.port, two.port], token.clone(), id, HANDS)))
+        .map(|&id| tokio::spawn(writer([one.port, two.port], token.clone(), id, HANDS)))
         .collect();
     for w in writers {
         w.await.unwrap();

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use super::{Post, Served, Tally, runs_here, served, until_acknowledged};
 use crate::common;
-use crate::instances::{ledgers_equal_replay, open_live};
+use crate::instances::{events_stored, ledgers_equal_replay, open_live};
 use common::engines::postgres_database;
 use common::process::{Sent, exchange, hand, new_club, new_session};
 use tokio::io::AsyncReadExt;
@@ -371,12 +371,7 @@ async fn four_instances_under_a_connection_cap_answer_within_2_s_of_the_load_and
     );
     assert!(all_heard, "a sheet missed its session's last change");
     for (n, &id) in ids.iter().enumerate() {
-        let stored: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE session_id = $1 AND seq > 0")
-                .bind(id)
-                .fetch_one(&pg)
-                .await
-                .unwrap();
+        let stored = events_stored(&pg, id).await;
         assert_eq!(stored, expected[n], "session {id}: every hand once");
     }
     let sessions = ledgers_equal_replay(&pg).await;
