@@ -230,7 +230,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
             .await
             .map_err(|e| format!("cannot listen for the other instances' changes: {e}"))?;
     }
-    backfill_in_background(&state);
+    upkeep_in_background(&state);
     let watchers = state.watchers.clone();
     // Outermost, so that a request's logged latency includes the timeout's 408.
     let router = scorekeeper::web::with_request_timeout(
@@ -250,10 +250,15 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Appends, in the background, the ledger entries of sessions stored before they were kept
-/// ([`scorekeeper::service::backfill_all_entries`]), logging what it did.
-fn backfill_in_background(state: &AppState) {
+/// The store's upkeep, in the background: the ledger entries of sessions stored before they
+/// were kept appended once ([`scorekeeper::service::backfill_all_entries`]), logging what it
+/// did, and every club's expired tokens swept hourly
+/// ([`scorekeeper::service::clubs::sweep_expired_tokens`]).
+fn upkeep_in_background(state: &AppState) {
     let (writer, folds) = (state.pool.clone(), state.folds.clone());
+    tokio::spawn(scorekeeper::service::clubs::sweep_expired_tokens(
+        writer.clone(),
+    ));
     tokio::spawn(async move {
         match scorekeeper::service::backfill_all_entries(&writer, &folds).await {
             Ok((0, _)) => {}

@@ -264,6 +264,28 @@ pub async fn log_in(
     Ok((club.into(), token))
 }
 
+/// How often [`sweep_expired_tokens`] runs: an expired token is refused at once whatever
+/// its row, so the sweep bounds only the table's size.
+pub const TOKEN_SWEEP: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Deletes every club's expired tokens now and every [`TOKEN_SWEEP`] after, logging how
+/// many; a failed sweep is logged and tried at the next. Runs until the service stops.
+pub async fn sweep_expired_tokens(pool: WritePool) {
+    let mut every = tokio::time::interval(TOKEN_SWEEP);
+    loop {
+        every.tick().await;
+        let swept = match pool.acquire().await {
+            Ok(mut conn) => store::purge_every_clubs_expired_tokens(&mut conn, Utc::now()).await,
+            Err(e) => Err(e),
+        };
+        match swept {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("{n} expired tokens deleted"),
+            Err(e) => tracing::warn!("expired tokens not swept: {e}"),
+        }
+    }
+}
+
 /// Replaces a club's passphrase, checked like a login; every token of the club is deleted
 /// and the caller gets a fresh one. Errors: [`AppError::TooManyRequests`];
 /// [`AppError::BadRequest`] (`current` wrong, `passphrase` unfit); [`AppError::NotFound`].

@@ -158,6 +158,22 @@ pub async fn purge_expired_tokens(
     )
 }
 
+/// Deletes every club's tokens that expired at or before `now`; returns how many. The
+/// service's hourly sweep ([`crate::service::clubs::sweep_expired_tokens`]): a login purges
+/// its own club's only, so a club nobody logs into again would keep its expired ones.
+pub async fn purge_every_clubs_expired_tokens(
+    conn: &mut impl Connected,
+    now: DateTime<Utc>,
+) -> Result<u64, sqlx::Error> {
+    Ok(
+        on_either!(conn.either(), c => sqlx::query("DELETE FROM access_tokens WHERE expires_at <= $1")
+            .bind(rfc3339(now))
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?,
+    )
+}
+
 /// Deletes the club's tokens: those of one access (`read` or `write`), or all of them.
 pub async fn delete_club_tokens(
     conn: &mut impl Connected,

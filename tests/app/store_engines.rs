@@ -354,6 +354,17 @@ async fn tokens_and_links(conn: &mut impl Connected, club: ClubId, id: SessionId
     );
     let others = clubs::token(conn, "o1", made).await.unwrap();
     assert_eq!(others, Some((other, "read".to_owned())), "{engine}");
+    // The service's hourly sweep takes it, and leaves the write token of the first club,
+    // which has not expired.
+    let swept = clubs::purge_every_clubs_expired_tokens(conn, soon).await;
+    assert_eq!(swept.unwrap(), 1, "{engine}");
+    assert_eq!(
+        clubs::token(conn, "o1", made).await.unwrap(),
+        None,
+        "{engine}"
+    );
+    let write = clubs::token(conn, "w1", made).await.unwrap();
+    assert_eq!(write, Some((club, "write".to_owned())), "{engine}");
     let writes = clubs::delete_club_tokens(conn, club, Some("read"))
         .await
         .unwrap();
