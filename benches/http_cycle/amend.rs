@@ -320,3 +320,29 @@ pub async fn rows(plan: &Plan) {
         }
     }
 }
+
+/// What a night's amendments and look-backs add to a server holding `run`'s sessions of
+/// `hands` hands (after [`super::load`] recorded one more hand in each): the sheet's Undo
+/// and the hand again, a correction of the hand 10 back and one of hand 1 on the first
+/// session, then every streamed download and the chart of the second, each read to its end.
+pub async fn amend_and_download(run: &Run, hands: usize) {
+    let game = run.game.clone();
+    let mut sheet = Sheet::imported(run.ids[0], hands);
+    sheet.standing.push((hands, sheet.events));
+    sheet.events += 1;
+    sheet.next = hands + 1;
+    let mut c = Client::connect(run.addr(0), &run.token).await;
+    undo(&mut c, &mut sheet).await;
+    hand(&mut c, &game, &mut sheet).await;
+    correct(&mut c, &game, &mut sheet, 10).await;
+    let back = sheet.standing.len() - 1;
+    correct(&mut c, &game, &mut sheet, back).await;
+    let id = run.ids[1].to_string();
+    for (label, path, streamed) in super::downloads::READS {
+        if streamed && !path.contains("{club}") {
+            let path = path.replace("{id}", &id);
+            let (status, _) = super::downloads::get(run.addr(1), &run.token, &path).await;
+            assert_eq!(status, 200, "{label}");
+        }
+    }
+}

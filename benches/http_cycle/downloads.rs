@@ -15,7 +15,7 @@ use super::{Game, Plan, Server, club_database, status_mib, verdict};
 /// The reads measured: a label, the path (`{id}` the session, `{club}` the club, which
 /// holds that one session), and whether it is held to the 8 MB line (the streamed
 /// downloads and the chart).
-const READS: [(&str, &str, bool); 9] = [
+pub const READS: [(&str, &str, bool); 9] = [
     ("session document", "/api/v1/sessions/{id}/export", true),
     ("session journal", "/api/v1/sessions/{id}/journal", true),
     ("postings.csv", "/api/v1/sessions/{id}/postings.csv", true),

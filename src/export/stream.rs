@@ -299,7 +299,7 @@ pub async fn session_ledger(
     Ok(Some((events, download.body())))
 }
 
-/// A stored ledger entry, as the journal reads it back.
+/// A stored ledger entry, as the journal, the postings CSV and the chart read it back.
 #[derive(Deserialize)]
 pub(super) struct StoredEntry {
     pub(super) seq: usize,
