@@ -203,6 +203,22 @@ impl Games {
         }
     }
 
+    /// How the games are held: (packed runs, single records, whole games), newest first.
+    #[cfg(test)]
+    pub(super) fn held(&self) -> (usize, usize, usize) {
+        let (mut runs, mut singles, mut whole) = (0, 0, 0);
+        let mut at = self.0.as_deref();
+        while let Some(node) = at {
+            match node.game {
+                Held::Packed { .. } => runs += 1,
+                Held::Record(_) => singles += 1,
+                Held::Whole(_) => whole += 1,
+            }
+            at = node.before.0.as_deref();
+        }
+        (runs, singles, whole)
+    }
+
     /// The node holding exactly the first `len` games, if one does.
     fn node_at(&self, len: usize) -> Option<&Arc<GameNode>> {
         let mut at = self.0.as_ref();

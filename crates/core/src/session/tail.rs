@@ -46,12 +46,7 @@ impl Fold {
             s.before = Some(Box::new(self.state_before(slot, cut.first)?));
         }
         let mut core = self.core.clone();
-        core.finished = self.core.finished.slim_copy();
-        for kept in standing.iter_mut().filter_map(|s| s.before.as_mut()) {
-            kept.finished = kept
-                .finished
-                .slim_copy_beside(&self.core.finished, &core.finished);
-        }
+        slim_games(&mut core, &mut standing);
         Ok(Fold {
             game: self.game,
             core,
@@ -78,6 +73,9 @@ impl Fold {
             }
         }
         self.standing.drain(..slot);
+        // The dropped events' kept states no longer hold the older games, which can now
+        // be packed; the states still kept took them whole as they were made.
+        slim_games(&mut self.core, &mut self.standing);
         self.rows.drain(..cut.row);
         self.row_of = rebased(self.row_of.range(cut.first..), cut.row);
         self.shown = rebased(self.shown.iter().filter(|(_, v)| v.0 >= cut.row), cut.row);
@@ -112,6 +110,20 @@ impl Fold {
             row,
         }
     }
+}
+
+/// `core`'s finished games made a slim copy (all but the last as records, packed), and
+/// those of each state kept in `standing` taken from that copy where they can be (each a
+/// prefix of `core`'s): what a tail holds of the games, a few bytes a game. While a kept
+/// state shares a list, the games behind it cannot be packed in place
+/// (`Games::slim_older`), so a tip applying event after event would keep every older game
+/// as a record of its own.
+fn slim_games(core: &mut super::Core, standing: &mut [super::Standing]) {
+    let slim = core.finished.slim_copy();
+    for kept in standing.iter_mut().filter_map(|s| s.before.as_mut()) {
+        kept.finished = kept.finished.slim_copy_beside(&core.finished, &slim);
+    }
+    core.finished = slim;
 }
 
 /// `entries` with each row position moved back by `by` (the rows cut before them).

@@ -178,6 +178,31 @@ fn run(game: &str, agreements: Value, steps: &[Step]) {
     }
 }
 
+/// A tip that records hand after hand, as the cache's does, keeps its older games packed
+/// (`Games::slim_older`, 128 records a run), though its tail's kept states share the list.
+#[test]
+fn a_tip_recording_hand_after_hand_keeps_its_older_games_packed() {
+    let info = crate::rules::game("auction_pitch").unwrap();
+    let agreements = json!({"stake": "0.05", "target": 5});
+    let agreements = agreements.as_object().unwrap().clone();
+    let players = PLAYERS.map(String::from);
+    let fold = Fold::start(info, &agreements, &players, None).unwrap();
+    let mut tip = Tip::of(&fold).unwrap();
+    for k in 0..3000 {
+        let dealer = tip.next_dealer().unwrap();
+        tip.apply(&hand("auction_pitch", &dealer, (k % 3, k % 4, 0)))
+            .unwrap();
+    }
+    let games = &tip.tail.core.finished;
+    let (runs, singles, whole) = games.held();
+    assert!(games.len() > 3 * 128, "{} games", games.len());
+    assert!(
+        runs >= games.len() / 128 - 2 && singles < 128 + 2 * TAIL && whole <= 2 * TAIL,
+        "{} games held as {runs} runs, {singles} single records, {whole} whole",
+        games.len()
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
