@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::stream::{NumberedEntries, PAGE, entries_stored, read_page, start};
+use super::stream::{NumberedEntries, PAGE, entries_stored, read_page, session_header};
 use crate::error::AppError;
 use crate::format::LedgerEvent;
 use crate::ids::SessionId;
@@ -76,7 +76,7 @@ impl Running {
 }
 
 /// Session `id`'s [`RunningBalances`] from its stored ledger entries, read a page at a
-/// time; the players are those of its cached state. A session with an event stored before
+/// time up to the event count of its cached state, whose accounts are the players. A session with an event stored before
 /// entries were kept is charted from its fold. Errors: [`AppError::NotFound`]; the
 /// store's; a session that no longer replays.
 pub async fn running_balances(
@@ -84,7 +84,10 @@ pub async fn running_balances(
     folds: &Folds,
     id: SessionId,
 ) -> Result<RunningBalances, AppError> {
-    let (header, _, _) = start(pool, id).await?;
+    let header = {
+        let mut conn = pool.acquire().await?;
+        session_header(&mut conn, id).await?.0
+    };
     let (through, accounts) = service::accounts(pool, folds, id).await?;
     let through = i64::try_from(through).unwrap_or(i64::MAX);
     let mut running = Running {
