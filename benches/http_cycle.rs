@@ -33,6 +33,9 @@
 //! 32 cached sessions of each game (3.) and the RSS after 64 logins: what a change to the
 //! write path, the cache or the allocator is tried against.
 //!
+//! `--latencies-only` measures only each amendment's own latency at the longest history
+//! (`amend.rs`): the sheet's Undo, a correction of the hand 10 back and one of hand 1.
+//!
 //! `--downloads-only` measures only the long reads of one session of the longest history
 //! (`downloads.rs`): each download's time and the server's peak RSS growth, one at a time
 //! and two at once.
@@ -384,7 +387,13 @@ async fn club_database(
     hands: usize,
     sessions: usize,
 ) -> (String, String, Vec<i64>) {
-    let url = format!("sqlite://{}/bench-{tag}.db", dir.display());
+    let file = dir.join(format!("bench-{tag}.db"));
+    // A run may ask for the same club twice (one history length both shortest and
+    // longest): each gets a new database.
+    for old in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{old}", file.display()));
+    }
+    let url = format!("sqlite://{}", file.display());
     let pool = scorekeeper::store::open(&url).await.unwrap();
     let (club, token) = create_club(
         &pool,
@@ -853,6 +862,15 @@ async fn main() {
     if std::env::args().any(|a| a == "--amendments-only") {
         // Only the amendments' rows: what a change to corrections and undos is tried against.
         amend::rows(&plan).await;
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
+    if std::env::args().any(|a| a == "--latencies-only") {
+        // Only each amendment's own latency at the longest history: Undo, the hand 10
+        // back, hand 1.
+        for game in &plan.games {
+            amend::latencies(&plan, game, 10).await;
+        }
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }

@@ -193,7 +193,7 @@ fn ms(mut times: Vec<Duration>) -> (f64, f64) {
 /// correction 10 hands back and a correction of hand 1 on the first (each `tries` times),
 /// and the second's record + standing cycles before and during the corrections of hand 1.
 /// Prints a line each.
-async fn latencies(plan: &Plan, game: &Game, tries: usize) {
+pub async fn latencies(plan: &Plan, game: &Game, tries: usize) {
     let hands = plan.longest();
     let run = Run::start(&plan.dir, "amend-latency", game, hands, 2).await;
     let mut sheet = Sheet::imported(run.ids[0], hands);
