@@ -72,10 +72,11 @@ impl ShownEnd {
 }
 
 /// A digest of `finish` without its event: its JSON hashed as it is written (stable in a
-/// process), with no text built for it.
+/// process), with no text built for it. Compared only within the process, so a fast
+/// fixed-seed hash serves: no one chooses the games to collide.
 fn digest(finish: &Finish) -> u64 {
-    use std::hash::Hasher;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = foldhash::fast::FixedState::with_seed(0).build_hasher();
     // Writing into a hasher cannot fail, and every field of the three is serialized.
     let _ = serde_json::to_writer(
         Hashing(&mut h),
@@ -85,7 +86,7 @@ fn digest(finish: &Finish) -> u64 {
 }
 
 /// Bytes written straight into a hasher.
-struct Hashing<'a>(&'a mut std::collections::hash_map::DefaultHasher);
+struct Hashing<'a>(&'a mut foldhash::fast::FoldHasher<'static>);
 
 impl std::io::Write for Hashing<'_> {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
