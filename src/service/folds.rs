@@ -10,12 +10,15 @@
 
 use std::num::NonZeroUsize;
 use std::ops::Deref;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use lru::LruCache;
 use tokio::sync::RwLock;
 
 use super::commit::Committer;
+use super::reading::Whole;
 use super::renamed::Renamed;
 use super::{Kept, Loaded};
 use crate::ids::ClubId;
@@ -41,7 +44,20 @@ pub struct Folds {
     /// Each recent session's club (`None`: no club), at most [`CLUBS_KEPT`]. A session never
     /// changes club and is never deleted, so this never goes stale.
     clubs: Arc<Mutex<LruCache<SessionId, Option<ClubId>>>>,
+    /// The last session amended before its tip's tail, still folded whole, and when: its
+    /// next such amendment folds only the events stored since, not the whole session again
+    /// ([`Folds::take_whole`]). One only: a long session's whole fold is megabytes.
+    amended: Arc<Mutex<Option<WholeKept>>>,
+    /// How many times an amendment read and folded its session whole from the store.
+    whole_reads: Arc<AtomicUsize>,
 }
+
+/// A session folded whole and when it was kept.
+type WholeKept = (Box<Whole>, Instant);
+
+/// How long [`Folds`] keeps a session folded whole after an amendment reaching back: a
+/// table fixing several early hands does so within minutes.
+pub const WHOLE_KEPT_FOR: Duration = Duration::from_secs(10 * 60);
 
 /// How many sessions' clubs [`Folds`] remembers (16 bytes each, plus the map's own).
 pub const CLUBS_KEPT: usize = 4_096;
@@ -69,7 +85,66 @@ impl Folds {
             clubs: Arc::new(Mutex::new(LruCache::new(
                 NonZeroUsize::new(CLUBS_KEPT).unwrap_or(NonZeroUsize::MIN),
             ))),
+            amended: Arc::default(),
+            whole_reads: Arc::default(),
         }
+    }
+
+    /// Session `id` folded whole as its last amendment reaching back left it (it may lack
+    /// the events recorded since), taken out of the cache; `None` when another session's or
+    /// none is kept, or it was kept longer than [`WHOLE_KEPT_FOR`]. The caller holds the
+    /// session's slot, so no other writer takes it meanwhile.
+    pub(super) fn take_whole(&self, id: SessionId) -> Option<Box<Whole>> {
+        let kept = {
+            let mut amended = self.amended.lock().unwrap_or_else(PoisonError::into_inner);
+            amended.take()
+        };
+        // Another session's is dropped here, before its successor is folded beside it.
+        kept.filter(|(whole, at)| whole.id == id && at.elapsed() < WHOLE_KEPT_FOR)
+            .map(|(whole, _)| whole)
+    }
+
+    /// Which session is kept folded whole, and through how many events.
+    pub fn kept_whole(&self) -> Option<(SessionId, usize)> {
+        let amended = self.amended.lock().unwrap_or_else(PoisonError::into_inner);
+        amended.as_ref().map(|(w, _)| (w.id, w.fold.events()))
+    }
+
+    /// How many times an amendment reaching back read and folded its session whole from the
+    /// store, rather than take the whole fold kept ([`Folds::take_whole`]).
+    pub fn whole_reads(&self) -> usize {
+        self.whole_reads.load(Ordering::Relaxed)
+    }
+
+    /// Counts one [`Folds::whole_reads`].
+    pub(super) fn count_whole_read(&self) {
+        self.whole_reads.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Keeps `whole` (a session folded whole through its last stored event) in place of
+    /// any other, for [`WHOLE_KEPT_FOR`] at most: a timer drops it then if nothing took it.
+    pub(super) fn keep_whole(&self, whole: Box<Whole>) {
+        let id = whole.id;
+        let old = {
+            let mut amended = self.amended.lock().unwrap_or_else(PoisonError::into_inner);
+            amended.replace((whole, Instant::now()))
+        };
+        drop(old);
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let folds = self.clone();
+        runtime.spawn(async move {
+            tokio::time::sleep(WHOLE_KEPT_FOR).await;
+            let stale = {
+                let mut amended = folds.amended.lock().unwrap_or_else(PoisonError::into_inner);
+                match amended.as_ref() {
+                    Some((w, at)) if w.id == id && at.elapsed() >= WHOLE_KEPT_FOR => amended.take(),
+                    _ => None,
+                }
+            };
+            drop(stale);
+        });
     }
 
     /// Session `id`'s club if remembered (`Some(None)`: no club); `None`: ask the store.

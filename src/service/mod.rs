@@ -41,7 +41,7 @@ pub use glance::{
 pub use kept::{ClubFacts, FactsWrite, Kept};
 pub use listing::{SESSIONS_PAGE, SessionsPage, club_session_ids, last_session, list, own_games};
 pub(crate) use reading::entry_text;
-use reading::{Whole, load_tip, load_whole, no_longer_replays};
+use reading::{Whole, load_tip, no_longer_replays};
 pub use reading::{game, kept, load};
 pub use renamed::{Renaming, glance_renamed};
 pub use what_if::WhatIf;
@@ -136,10 +136,15 @@ impl Target {
 /// Session `id` read for `raw` from `pool` (committed state: the group commit checks the
 /// count again): its tip, or the whole session when the tip cannot apply `raw`
 /// ([`Tip::reaches_before`]).
-async fn read_target(pool: &ReadPool, id: SessionId, raw: &Value) -> Result<Target, AppError> {
+async fn read_target(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+    raw: &Value,
+) -> Result<Target, AppError> {
     let kept = load_tip(&mut pool.acquire().await?, id).await?;
     Ok(if kept.tip.reaches_before(raw) {
-        Target::Whole(Box::new(load_whole(pool, id).await?))
+        Target::Whole(reading::whole_for_amending(pool, folds, id).await?)
     } else {
         Target::Tip(kept)
     })
@@ -171,7 +176,7 @@ pub async fn record_event(
         drop(slot);
         return repeated(pool, folds, id, seq).await;
     }
-    let target = take_target(pool, &mut slot, id, event.written()).await?;
+    let target = take_target(pool, folds, &mut slot, id, event.written()).await?;
     let pending = Pending {
         id,
         expected_events,
@@ -219,10 +224,12 @@ async fn key_seq(
 }
 
 /// Takes session `id`'s state out of `slot`, for `raw`: the cached tip, unless it cannot
-/// apply `raw` ([`Tip::reaches_before`]) or is not there. On failure or cancellation the slot
-/// stays empty so the next request replays from the store.
+/// apply `raw` ([`Tip::reaches_before`]; then the session folded whole, as the last such
+/// amendment left it where it can, [`reading::whole_for_amending`]) or is not there. On
+/// failure or cancellation the slot stays empty so the next request replays from the store.
 async fn take_target(
     pool: &WritePool,
+    folds: &Folds,
     slot: &mut folds::SlotGuard,
     id: SessionId,
     raw: &Value,
@@ -231,11 +238,11 @@ async fn take_target(
         Some(kept) if !kept.tip.reaches_before(raw) => Target::Tip(kept),
         Some(kept) => {
             **slot = Some(kept);
-            let whole = load_whole(pool.reader(), id).await?;
+            let whole = reading::whole_for_amending(pool.reader(), folds, id).await?;
             slot.take();
-            Target::Whole(Box::new(whole))
+            Target::Whole(whole)
         }
-        None => read_target(pool.reader(), id, raw).await?,
+        None => read_target(pool.reader(), folds, id, raw).await?,
     })
 }
 
@@ -270,64 +277,97 @@ async fn record(
 ) -> Result<Done, AppError> {
     for _ in 0..TRIES {
         let before = target.events();
-        let stepped;
-        (target, stepped) = step(target, pending).await?;
-        match stepped {
+        let stepped = step(target, pending).await?;
+        target = stepped.target;
+        match stepped.done {
             Ok((applied, append)) => {
                 if folds.committer().append(pool, append).await? == Appended::Committed {
+                    if let Some(whole) = stepped.whole {
+                        folds.keep_whole(whole);
+                    }
                     return Ok((target, before, applied));
                 }
             }
             Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
                 let mut conn = pool.reader().acquire().await?;
                 if store::event_count(&mut conn, pending.id).await? == before {
-                    **slot = Some(kept_of(target)?);
+                    // A whole session refused it unchanged: kept for the amendment retried.
+                    **slot = Some(match target {
+                        Target::Whole(whole) => {
+                            let kept = Kept::of_whole(&whole, None)?;
+                            folds.keep_whole(whole);
+                            kept
+                        }
+                        Target::Tip(kept) => kept,
+                    });
                     return Err(e);
                 }
             }
             Err(e) => return Err(e),
         }
         let raw = pending.event.written();
-        target = read_target(pool.reader(), pending.id, raw).await?;
+        target = read_target(pool.reader(), folds, pending.id, raw).await?;
     }
     Err(AppError::Busy)
 }
 
+/// What [`step`] gives back: the state after the step (as it was, on a refusal), the whole
+/// fold after it when the session was stepped whole, and the entry with its append.
+struct Stepped {
+    target: Target,
+    whole: Option<Box<Whole>>,
+    done: Result<(Applied, Append), AppError>,
+}
+
 /// The pure step of `pending` on `target`: its ledger entry and what the group commit
 /// appends. A whole session is stepped on a blocking thread (a correction of hand 1 replays
-/// every hand after it) and comes back as the tip the cache keeps. Errors (outer): the
-/// blocking thread failed, `target` is lost; (inner) as [`apply_one`], `target` unchanged.
-async fn step(
-    mut target: Target,
-    pending: &Pending,
-) -> Result<(Target, Result<(Applied, Append), AppError>), AppError> {
+/// every hand after it) and comes back as the tip the cache keeps, its whole fold beside it.
+/// Errors: the blocking thread failed, `target` is lost; the step's own are in `done`.
+async fn step(target: Target, pending: &Pending) -> Result<Stepped, AppError> {
     if let Target::Tip(_) = target {
-        let stepped = stepped(&mut target, pending);
-        return Ok((target, stepped));
+        return Ok(stepped(target, pending));
     }
     let pending = pending.clone();
-    tokio::task::spawn_blocking(move || {
-        let stepped = stepped(&mut target, &pending);
-        (target, stepped)
-    })
-    .await
-    .map_err(|e| AppError::Internal(format!("a whole session's step failed: {e}")))
+    tokio::task::spawn_blocking(move || stepped(target, &pending))
+        .await
+        .map_err(|e| AppError::Internal(format!("a whole session's step failed: {e}")))
 }
 
 /// [`step`]'s work: [`apply_one`], [`appended`], and a whole session made the tip to keep
-/// (its facts, computed for the append, not computed again).
-fn stepped(target: &mut Target, pending: &Pending) -> Result<(Applied, Append), AppError> {
+/// (its facts, computed for the append, not computed again). Errors as [`apply_one`]'s,
+/// `target` unchanged.
+fn stepped(mut target: Target, pending: &Pending) -> Stepped {
     let before = target.events();
-    let applied = apply_one(target, &pending.event, pending.expected_events)?;
-    let append = appended(pending, target, before, &applied)?;
-    if let Target::Whole(w) = target {
-        let facts = match &append.facts {
-            Some(commit::Facts::Whole(whole)) => Some(whole.facts.clone()),
-            _ => None,
-        };
-        *target = Target::Tip(Kept::of_whole(w, facts)?);
+    let done =
+        apply_one(&mut target, &pending.event, pending.expected_events).and_then(|applied| {
+            let append = appended(pending, &target, before, &applied)?;
+            Ok((applied, append))
+        });
+    match (done, target) {
+        (Ok((applied, append)), Target::Whole(whole)) => {
+            let facts = match &append.facts {
+                Some(commit::Facts::Whole(w)) => Some(w.facts.clone()),
+                _ => None,
+            };
+            match Kept::of_whole(&whole, facts) {
+                Ok(kept) => Stepped {
+                    target: Target::Tip(kept),
+                    whole: Some(whole),
+                    done: Ok((applied, append)),
+                },
+                Err(e) => Stepped {
+                    target: Target::Whole(whole),
+                    whole: None,
+                    done: Err(e),
+                },
+            }
+        }
+        (done, target) => Stepped {
+            target,
+            whole: None,
+            done,
+        },
     }
-    Ok((applied, append))
 }
 
 /// What the group commit appends for `pending`, applied to `target` after `before` events:

@@ -136,6 +136,52 @@ pub(super) async fn load_whole(pool: &ReadPool, id: SessionId) -> Result<Whole, 
     })
 }
 
+/// Session `id` folded whole for an amendment reaching back past its tip's tail: as the last
+/// such amendment left it ([`Folds::take_whole`]), given the events stored since, or else
+/// read and folded anew ([`load_whole`]). Errors: as [`load_whole`]'s.
+pub(super) async fn whole_for_amending(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<Box<Whole>, AppError> {
+    if let Some(kept) = folds.take_whole(id)
+        && let Some(whole) = caught_up(pool, kept).await?
+    {
+        return Ok(whole);
+    }
+    folds.count_whole_read();
+    Ok(Box::new(load_whole(pool, id).await?))
+}
+
+/// `whole` given the events stored after its last, folded on a blocking thread; `None` when
+/// the store holds fewer events than it (it is not this store's session).
+async fn caught_up(pool: &ReadPool, mut whole: Box<Whole>) -> Result<Option<Box<Whole>>, AppError> {
+    let (id, have) = (whole.id, whole.fold.events());
+    let bodies = {
+        let mut conn = pool.acquire().await?;
+        let stored = store::event_count(&mut conn, id).await?;
+        if stored < have {
+            return Ok(None);
+        }
+        store::event_bodies_between(&mut conn, id, (have, stored)).await?
+    };
+    if bodies.is_empty() {
+        return Ok(Some(whole));
+    }
+    tokio::task::spawn_blocking(move || {
+        for (k, body) in bodies.iter().enumerate() {
+            whole
+                .fold
+                .apply_stored(have + k, body)
+                .map_err(|r| no_longer_replays(id, &r))?;
+            whole.fold.slim_older(SHEET_LINES);
+        }
+        Ok(Some(whole))
+    })
+    .await
+    .map_err(|e| AppError::Internal(format!("folding session {id}: {e}")))?
+}
+
 /// Stored events a page, for [`load_whole`]'s folding thread.
 const PAGE: usize = 256;
 

@@ -117,7 +117,7 @@ fn event(game: &str, now: &Loaded, step: &Step) -> Value {
 
 /// Asserts that the state `folds` keeps of session `id`, and the answer to a write when
 /// there was one, equal the session read and replayed from the store.
-async fn assert_same(
+pub(crate) async fn assert_same(
     pool: &WritePool,
     folds: &Folds,
     id: SessionId,
@@ -358,7 +358,7 @@ async fn assert_facts(pool: &WritePool, kept: &service::Kept, full: &Loaded, at:
 }
 
 /// A club for the sessions of one test, written straight to the store.
-async fn new_club(pool: &WritePool) -> i64 {
+pub(crate) async fn new_club(pool: &WritePool) -> i64 {
     crate::common::engines::scalar(
         pool,
         "INSERT INTO clubs (name, passphrase_hash, share_token, created_at) \
@@ -490,7 +490,7 @@ proptest! {
 }
 
 /// A runtime for one test's store and service calls.
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod amended_whole;
 mod auction_game_pages;
 mod cached_fold;
 mod check_pages;
