@@ -26,6 +26,16 @@ async fn record(pool: &WritePool, folds: &Folds, id: SessionId, event: Value, st
     assert_same(pool, folds, id, Some(&recorded), recorded.seq).await;
 }
 
+/// Asserts that `folds` keeps session `id` folded whole through `events` events, once its
+/// finished games are packed (on a blocking thread, after the write's answer).
+async fn assert_kept_whole(folds: &Folds, id: SessionId, events: usize, at: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while folds.kept_whole() != Some((id, events)) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    assert_eq!(folds.kept_whole(), Some((id, events)), "{at}");
+}
+
 /// A correction of event `target` in a session of `game` as [`hands::hand`] made it: the
 /// hand `as_hand` would be, dealt by the same dealer.
 fn correction(game: &str, players: &[&str], target: usize, as_hand: usize) -> Value {
@@ -69,7 +79,7 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
                 &step("hand 1"),
             )
             .await;
-            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 1)), "{game}");
+            assert_kept_whole(&folds, a, PLAYED + 1, game).await;
             assert_eq!(folds.whole_reads(), 1, "{game}: read whole once");
             for n in PLAYED..PLAYED + 3 {
                 let hand = hands::hand(game, players, n);
@@ -84,7 +94,7 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
                 &step("hand 2"),
             )
             .await;
-            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 5)), "{game}");
+            assert_kept_whole(&folds, a, PLAYED + 5, game).await;
             assert_eq!(
                 folds.whole_reads(),
                 1,
@@ -95,7 +105,7 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
             record(&pool, &elsewhere, a, hand, &step("a hand elsewhere")).await;
             let void = json!({"type": "void", "event": 2});
             record(&pool, &folds, a, void, &step("hand 3 undone")).await;
-            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 7)), "{game}");
+            assert_kept_whole(&folds, a, PLAYED + 7, game).await;
             assert_eq!(
                 folds.whole_reads(),
                 1,
@@ -110,7 +120,7 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
                 "{game}: {answer:?}"
             );
             assert_same(&pool, &folds, a, None, PLAYED + 7).await;
-            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 7)), "{game}");
+            assert_kept_whole(&folds, a, PLAYED + 7, game).await;
             assert_eq!(folds.whole_reads(), 1, "{game}: the refusal");
             // Another session's amendment takes its place; then this one is folded anew.
             record(
@@ -121,7 +131,7 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
                 &step("b's hand 1"),
             )
             .await;
-            assert_eq!(folds.kept_whole(), Some((b, PLAYED + 1)), "{game}");
+            assert_kept_whole(&folds, b, PLAYED + 1, game).await;
             record(
                 &pool,
                 &folds,
@@ -130,7 +140,7 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
                 &step("hand 5"),
             )
             .await;
-            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 8)), "{game}");
+            assert_kept_whole(&folds, a, PLAYED + 8, game).await;
             assert_eq!(folds.whole_reads(), 3, "{game}: b's, then a's anew");
         });
     }
