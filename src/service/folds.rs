@@ -52,11 +52,6 @@ pub struct Folds {
     whole_reads: Arc<AtomicUsize>,
 }
 
-/// The most finished games a session kept folded whole may hold: a whole fold grows with
-/// the games it finished (the Auction game, a game a deal, weighs some 30 MB more at 10,000
-/// deals kept than not, in the benchmark's peak), a few hundred games are a marathon night.
-pub const WHOLE_KEPT_GAMES: usize = 2_000;
-
 /// A session folded whole and when it was kept.
 type WholeKept = (Box<Whole>, Instant);
 
@@ -126,33 +121,15 @@ impl Folds {
         self.whole_reads.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Keeps `whole` (a session folded whole through its last stored event) in place of
-    /// any other, unless it finished more than [`WHOLE_KEPT_GAMES`] games, its finished
-    /// games packed first on a blocking thread, for [`WHOLE_KEPT_FOR`] at most: a timer
-    /// drops it then if nothing took it.
-    pub(super) fn keep_whole(&self, mut whole: Box<Whole>) {
-        if whole.fold.games_finished() > WHOLE_KEPT_GAMES {
+    /// Keeps `whole` (a session folded whole through its last stored event) in place of any
+    /// other, for [`WHOLE_KEPT_FOR`] at most: a timer drops it then if nothing took it. Not
+    /// kept when most of its events finished a game (the Auction game, a game a deal): such
+    /// a fold holds a finished game whole a deal and weighs several times another's, some
+    /// 30 MB more in the benchmark's peak at 10,000 deals.
+    pub(super) fn keep_whole(&self, whole: Box<Whole>) {
+        if whole.fold.games_finished() > whole.fold.events() / 2 {
             return;
         }
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            whole.fold.pack_games();
-            self.put_whole(whole);
-            return;
-        };
-        let folds = self.clone();
-        runtime.spawn(async move {
-            let packed = tokio::task::spawn_blocking(move || {
-                whole.fold.pack_games();
-                whole
-            });
-            if let Ok(whole) = packed.await {
-                folds.put_whole(whole);
-            }
-        });
-    }
-
-    /// [`Folds::keep_whole`]'s keeping, once packed.
-    fn put_whole(&self, whole: Box<Whole>) {
         let id = whole.id;
         let old = {
             let mut amended = self.amended.lock().unwrap_or_else(PoisonError::into_inner);

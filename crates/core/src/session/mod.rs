@@ -542,12 +542,6 @@ impl Fold {
 
     core_accessors!(core);
 
-    /// The bytes of the standing events' text it holds: most of a long whole fold's size
-    /// (its rows are slim), for a cache's budget.
-    pub fn standing_bytes(&self) -> usize {
-        self.standing.iter().map(|s| s.event.len()).sum()
-    }
-
     /// The event at `index` as it stands; `None` if undone, an amendment, or absent.
     pub fn standing_event(&self, index: usize) -> Option<Value> {
         self.standing_slot(index)

@@ -85,14 +85,6 @@ impl Fold {
         Ok(())
     }
 
-    /// Packs the finished games of this fold and of its kept states as a tail keeps them: all
-    /// but the last as records, deflated in runs. For a whole fold kept in memory between
-    /// amendments; a correction's replay takes its games from the kept states, and a finished
-    /// game is shown again from its row, so nothing it does needs the older games whole.
-    pub fn pack_games(&mut self) {
-        slim_games(&mut self.core, &mut self.standing);
-    }
-
     /// Where cutting before standing slot `slot` falls (past the end: after the last event).
     fn cut(&self, slot: usize) -> Cut {
         let first = self
