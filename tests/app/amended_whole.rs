@@ -1,7 +1,8 @@
 //! A session amended before its cached tip's tail stays folded whole for its next such
 //! amendment (`Folds::take_whole`): brought up to the events stored since, by this process
 //! or another, it ends where a full replay ends; a refused amendment leaves it as it was;
-//! another session's amendment takes its place.
+//! another session's amendment takes its place; a session where every deal is a game is not
+//! kept.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -26,11 +27,6 @@ async fn record(pool: &WritePool, folds: &Folds, id: SessionId, event: Value, st
     assert_same(pool, folds, id, Some(&recorded), recorded.seq).await;
 }
 
-/// Asserts that `folds` keeps session `id` folded whole through `events` events.
-fn assert_kept_whole(folds: &Folds, id: SessionId, events: usize, at: &str) {
-    assert_eq!(folds.kept_whole(), Some((id, events)), "{at}");
-}
-
 /// A correction of event `target` in a session of `game` as [`hands::hand`] made it: the
 /// hand `as_hand` would be, dealt by the same dealer.
 fn correction(game: &str, players: &[&str], target: usize, as_hand: usize) -> Value {
@@ -41,55 +37,65 @@ fn correction(game: &str, players: &[&str], target: usize, as_hand: usize) -> Va
     json!({"type": "correction", "event": target, "replacement": replacement})
 }
 
-#[test]
-fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
-    for (game, players, agreements) in hands::games()
+/// The players of `game`'s long session in [`hands`].
+fn seated(game: &str) -> &'static [&'static str] {
+    let found = hands::games().into_iter().find(|(g, _, _)| *g == game);
+    found.map(|(_, players, _)| players).unwrap()
+}
+
+/// A fresh store with a session of `game` for each of `clubs` (`true`: in a club of its
+/// own), each given [`PLAYED`] hands through `folds`: the store and the sessions.
+async fn played(game: &str, folds: &Folds, clubs: &[bool]) -> (WritePool, Vec<SessionId>) {
+    let (_, players, agreements) = hands::games()
         .into_iter()
-        .filter(|(g, _, _)| matches!(*g, "auction_pitch" | "check_pinochle"))
-    {
-        runtime().block_on(async {
-            let pool = crate::common::engines::fresh_pool().await;
-            let club = new_club(&pool).await;
-            let header: scorekeeper::format::SessionDoc =
-                serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
-            let a = service::import(&pool, &header, Some(ClubId(club)))
+        .find(|(g, _, _)| *g == game)
+        .unwrap();
+    let pool = crate::common::engines::fresh_pool().await;
+    let header: scorekeeper::format::SessionDoc =
+        serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
+    let mut ids = Vec::new();
+    for &in_club in clubs {
+        let club = match in_club {
+            true => Some(ClubId(new_club(&pool).await)),
+            false => None,
+        };
+        ids.push(service::import(&pool, &header, club).await.unwrap());
+    }
+    for n in 0..PLAYED {
+        for &id in &ids {
+            let hand = hands::hand(game, players, n);
+            service::record_event(&pool, folds, id, hand, None, None)
                 .await
                 .unwrap();
-            let b = service::import(&pool, &header, None).await.unwrap();
+        }
+    }
+    (pool, ids)
+}
+
+/// Corrections and an undo of early hands one after another, with hands between, one
+/// recorded by another process, a refused correction and another session's correction:
+/// after each the cached state equals a full replay, and the session is read whole from
+/// the store only when no fold of it is kept.
+#[test]
+fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
+    for game in ["auction_pitch", "check_pinochle"] {
+        let players = seated(game);
+        runtime().block_on(async {
             let (folds, elsewhere) = (Folds::new(4), Folds::new(4));
-            for n in 0..PLAYED {
-                let hand = hands::hand(game, players, n);
-                for id in [a, b] {
-                    service::record_event(&pool, &folds, id, hand.clone(), None, None)
-                        .await
-                        .unwrap();
-                }
-            }
+            let (pool, ids) = played(game, &folds, &[true, false]).await;
+            let (a, b) = (ids[0], ids[1]);
             let step = |s: &str| format!("{game}: {s}");
-            record(
-                &pool,
-                &folds,
-                a,
-                correction(game, players, 0, 7),
-                &step("hand 1"),
-            )
-            .await;
-            assert_kept_whole(&folds, a, PLAYED + 1, game);
+            let fix = |target, as_hand| correction(game, players, target, as_hand);
+            record(&pool, &folds, a, fix(0, 7), &step("hand 1")).await;
+            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 1)), "{game}");
             assert_eq!(folds.whole_reads(), 1, "{game}: read whole once");
             for n in PLAYED..PLAYED + 3 {
                 let hand = hands::hand(game, players, n);
                 record(&pool, &folds, a, hand, &step("a hand after it")).await;
             }
             // Three events behind: caught up, then amended again.
-            record(
-                &pool,
-                &folds,
-                a,
-                correction(game, players, 1, 8),
-                &step("hand 2"),
-            )
-            .await;
-            assert_kept_whole(&folds, a, PLAYED + 5, game);
+            record(&pool, &folds, a, fix(1, 8), &step("hand 2")).await;
+            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 5)), "{game}");
             assert_eq!(
                 folds.whole_reads(),
                 1,
@@ -100,14 +106,14 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
             record(&pool, &elsewhere, a, hand, &step("a hand elsewhere")).await;
             let void = json!({"type": "void", "event": 2});
             record(&pool, &folds, a, void, &step("hand 3 undone")).await;
-            assert_kept_whole(&folds, a, PLAYED + 7, game);
+            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 7)), "{game}");
             assert_eq!(
                 folds.whole_reads(),
                 1,
                 "{game}: caught up with the hand elsewhere"
             );
             // Refused (no such dealer): nothing written, the whole fold kept as it was.
-            let mut refused = correction(game, players, 4, 9);
+            let mut refused = fix(4, 9);
             refused["replacement"]["dealer"] = json!("Nobody");
             let answer = service::record_event(&pool, &folds, a, refused, None, None).await;
             assert!(
@@ -115,27 +121,13 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
                 "{game}: {answer:?}"
             );
             assert_same(&pool, &folds, a, None, PLAYED + 7).await;
-            assert_kept_whole(&folds, a, PLAYED + 7, game);
+            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 7)), "{game}");
             assert_eq!(folds.whole_reads(), 1, "{game}: the refusal");
             // Another session's amendment takes its place; then this one is folded anew.
-            record(
-                &pool,
-                &folds,
-                b,
-                correction(game, players, 0, 9),
-                &step("b's hand 1"),
-            )
-            .await;
-            assert_kept_whole(&folds, b, PLAYED + 1, game);
-            record(
-                &pool,
-                &folds,
-                a,
-                correction(game, players, 4, 9),
-                &step("hand 5"),
-            )
-            .await;
-            assert_kept_whole(&folds, a, PLAYED + 8, game);
+            record(&pool, &folds, b, fix(0, 9), &step("b's hand 1")).await;
+            assert_eq!(folds.kept_whole(), Some((b, PLAYED + 1)), "{game}");
+            record(&pool, &folds, a, fix(4, 9), &step("hand 5")).await;
+            assert_eq!(folds.kept_whole(), Some((a, PLAYED + 8)), "{game}");
             assert_eq!(folds.whole_reads(), 3, "{game}: b's, then a's anew");
         });
     }
@@ -145,23 +137,15 @@ fn amendments_reaching_back_one_after_another_equal_a_full_replay() {
 /// fold weighs several times another's. Its amendments reaching back read it whole each time.
 #[test]
 fn a_session_of_a_game_a_deal_is_not_kept_whole() {
-    let (game, players, agreements) = hands::games()
-        .into_iter()
-        .find(|(g, _, _)| *g == "auction_game")
-        .unwrap();
+    let game = "auction_game";
+    let players = seated(game);
     runtime().block_on(async {
-        let pool = crate::common::engines::fresh_pool().await;
-        let header: scorekeeper::format::SessionDoc =
-            serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
-        let id = service::import(&pool, &header, None).await.unwrap();
         let folds = Folds::new(4);
-        for n in 0..PLAYED {
-            let hand = hands::hand(game, players, n);
-            record(&pool, &folds, id, hand, &format!("hand {}", n + 1)).await;
-        }
-        record(&pool, &folds, id, correction(game, players, 0, 7), "hand 1").await;
+        let (pool, ids) = played(game, &folds, &[false]).await;
+        let fix = |target, as_hand| correction(game, players, target, as_hand);
+        record(&pool, &folds, ids[0], fix(0, 7), "hand 1").await;
         assert_eq!(folds.kept_whole(), None);
-        record(&pool, &folds, id, correction(game, players, 1, 8), "hand 2").await;
+        record(&pool, &folds, ids[0], fix(1, 8), "hand 2").await;
         assert_eq!(folds.whole_reads(), 2);
     });
 }
