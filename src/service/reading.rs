@@ -101,6 +101,7 @@ pub(super) async fn load_tip(conn: &mut impl Connected, id: SessionId) -> Result
 /// A stored session folded whole, for an event that reaches back past the cached tip's
 /// tail: its header (the document without events) and its fold, slim but for the sheet's
 /// window ([`slim_fold`]).
+#[derive(Clone)]
 pub(super) struct Whole {
     pub(super) id: SessionId,
     pub(super) header: SessionDoc,
@@ -151,6 +152,28 @@ pub(super) async fn whole_for_amending(
     }
     folds.count_whole_read();
     Ok(Box::new(load_whole(pool, id).await?))
+}
+
+/// A copy of session `id` folded whole, to try an amendment reaching back on without
+/// recording it (the correction form's preview): copied from the fold kept for the
+/// session's next such amendment ([`whole_for_amending`]), which is kept again, so the
+/// previews shown while a correction is typed and the correction recorded after them read
+/// the session whole once. Errors: as [`load_whole`]'s.
+pub(super) async fn whole_to_try(
+    pool: &ReadPool,
+    folds: &Folds,
+    id: SessionId,
+) -> Result<Box<Whole>, AppError> {
+    let whole = whole_for_amending(pool, folds, id).await?;
+    // A long session's copy takes milliseconds: off the request threads.
+    let (whole, copy) = tokio::task::spawn_blocking(move || {
+        let copy = whole.clone();
+        (whole, copy)
+    })
+    .await
+    .map_err(|e| AppError::Internal(format!("copying session {id}: {e}")))?;
+    folds.keep_whole(whole);
+    Ok(copy)
 }
 
 /// `whole` given the events stored after its last, folded on a blocking thread; `None` when

@@ -1,9 +1,10 @@
 //! What a hand would do, without recording it: [`super::record_event`]'s pure step on a
-//! copy of the state; its last row is the form's preview. Nothing written, cache untouched.
+//! copy of the state; its last row is the form's preview. Nothing written and the cached tip
+//! untouched; a copy folded whole is taken from the fold kept for the correction itself.
 //! A server round trip, not WebAssembly: one engine, so the preview cannot disagree with
 //! the recorded row, and no second build to keep in step.
 
-use super::reading::{load_tip, load_whole};
+use super::reading::{load_tip, whole_to_try};
 use super::{Folds, Target, apply_one};
 use crate::error::AppError;
 use crate::ids::SessionId;
@@ -22,9 +23,11 @@ pub struct WhatIf {
 
 impl WhatIf {
     /// A copy of session `id`'s current state, read as [`super::record_event`] would: its tip,
-    /// or replayed in full when `correcting` (the event a correction would replace) is
-    /// before the tip's tail ([`crate::session::Tip::amends_within`]). Writes nothing and
-    /// does not count as a cache use. Errors: [`AppError::NotFound`]; the store's.
+    /// or folded whole when `correcting` (the event a correction would replace) is before
+    /// the tip's tail ([`crate::session::Tip::amends_within`]), from the whole fold kept for
+    /// the correction itself ([`super::reading::whole_to_try`]). Writes nothing, and a
+    /// cached tip is read without counting as a use. Errors: [`AppError::NotFound`]; the
+    /// store's.
     pub async fn load(
         pool: &ReadPool,
         folds: &Folds,
@@ -54,7 +57,7 @@ impl WhatIf {
             None => load_tip(&mut pool.acquire().await?, id).await?,
         };
         let target = match whole(&kept) {
-            true => Target::Whole(Box::new(load_whole(pool, id).await?)),
+            true => Target::Whole(whole_to_try(pool, folds, id).await?),
             false => Target::Tip(kept),
         };
         Ok(WhatIf { target, currency })

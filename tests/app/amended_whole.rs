@@ -8,7 +8,8 @@
 
 use scorekeeper::error::AppError;
 use scorekeeper::ids::{ClubId, SessionId};
-use scorekeeper::service::{self, Folds};
+use scorekeeper::service::{self, Folds, WhatIf};
+use scorekeeper::session::NewEvent;
 use scorekeeper::store::WritePool;
 use serde_json::{Value, json};
 
@@ -147,5 +148,30 @@ fn a_session_of_a_game_a_deal_is_not_kept_whole() {
         assert_eq!(folds.kept_whole(), None);
         record(&pool, &folds, ids[0], fix(1, 8), "hand 2").await;
         assert_eq!(folds.whole_reads(), 2);
+    });
+}
+
+/// The correction form's previews of a correction reaching back, shown while it is typed,
+/// and the correction recorded after them read the session whole once between them; the
+/// previews change nothing.
+#[test]
+fn previews_of_a_correction_reaching_back_and_the_correction_read_the_session_once() {
+    let game = "auction_pitch";
+    let players = seated(game);
+    runtime().block_on(async {
+        let folds = Folds::new(4);
+        let (pool, ids) = played(game, &folds, &[true]).await;
+        let id = ids[0];
+        for as_hand in [7, 8, 9] {
+            let mut copy = WhatIf::load(pool.reader(), &folds, id, Some(0))
+                .await
+                .unwrap();
+            let event = NewEvent::from(correction(game, players, 0, as_hand));
+            copy.apply(&event, Some(PLAYED)).unwrap();
+        }
+        assert_eq!(folds.whole_reads(), 1, "the previews read it whole once");
+        assert_same(&pool, &folds, id, None, PLAYED).await;
+        record(&pool, &folds, id, correction(game, players, 0, 9), "hand 1").await;
+        assert_eq!(folds.whole_reads(), 1, "the correction took the fold kept");
     });
 }
