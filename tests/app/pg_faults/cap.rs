@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Post, Served, Tally, runs_here, served, until_acknowledged};
+use super::{Post, Served, Tally, acknowledged_until, runs_here, served, until_acknowledged};
 use crate::common;
 use crate::instances::{events_stored, ledgers_equal_replay, open_live};
 use common::engines::postgres_database;
@@ -140,14 +140,11 @@ async fn writer(
     stop: Arc<AtomicBool>,
     tally: Arc<Tally>,
 ) -> usize {
-    let mut k = 0;
-    while !stop.load(Ordering::Relaxed) {
+    acknowledged_until(&stop, &tally, |k| {
         let port = ports[(n + k) % ports.len()];
-        let post = api_hand(port, &token, id, k, format!("writer-{n}-hand-{k}"));
-        until_acknowledged(&post, &tally).await;
-        k += 1;
-    }
-    k
+        api_hand(port, &token, id, k, format!("writer-{n}-hand-{k}"))
+    })
+    .await
 }
 
 /// Four instances on `url` as docs/postgres.md runs them under `max_connections=20`.

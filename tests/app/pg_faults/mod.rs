@@ -16,6 +16,7 @@ mod restart;
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::common;
@@ -143,6 +144,21 @@ struct Post {
     body: Vec<u8>,
     /// The status that acknowledges it: 201 from the API, 303 from a sheet's form.
     ok: u16,
+}
+
+/// Sends `post(k)` for k = 0, 1, … each until acknowledged ([`until_acknowledged`]), until
+/// `stop`: how many were acknowledged.
+async fn acknowledged_until(
+    stop: &AtomicBool,
+    tally: &Tally,
+    post: impl Fn(usize) -> Post,
+) -> usize {
+    let mut k = 0;
+    while !stop.load(Ordering::Relaxed) {
+        until_acknowledged(&post(k), tally).await;
+        k += 1;
+    }
+    k
 }
 
 /// Sends `post` until it is acknowledged, 100 ms after each refusal (sooner than

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Post, Tally, runs_here, served, until_acknowledged};
+use super::{Post, Tally, acknowledged_until, runs_here, served};
 use crate::common;
 use crate::instances::ledgers_equal_replay;
 use common::process::{PLAYERS, new_club, new_session};
@@ -87,21 +87,16 @@ async fn phone(
     stop: Arc<AtomicBool>,
     tally: Arc<Tally>,
 ) -> usize {
-    let mut k = 0;
-    while !stop.load(Ordering::Relaxed) {
-        let post = Post {
-            port,
-            path: format!("/sessions/{id}/hands"),
-            token: token.clone(),
-            key: format!("phone-{n}-hand-{k}"),
-            content_type: "application/x-www-form-urlencoded",
-            body: form_hand(k),
-            ok: 303,
-        };
-        until_acknowledged(&post, &tally).await;
-        k += 1;
-    }
-    k
+    acknowledged_until(&stop, &tally, |k| Post {
+        port,
+        path: format!("/sessions/{id}/hands"),
+        token: token.clone(),
+        key: format!("phone-{n}-hand-{k}"),
+        content_type: "application/x-www-form-urlencoded",
+        body: form_hand(k),
+        ok: 303,
+    })
+    .await
 }
 
 /// The stored hands and idempotency keys of session `id`.
