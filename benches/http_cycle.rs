@@ -36,6 +36,9 @@
 //! `--latencies-only` measures only each amendment's own latency at the longest history
 //! (`amend.rs`): the sheet's Undo, a correction of the hand 10 back and one of hand 1.
 //!
+//! `--one-session-only` measures only the plan's most clients recording into one session at
+//! once against raw SQLite commits (`amend.rs`).
+//!
 //! `--downloads-only` measures only the long reads of one session of the longest history
 //! (`downloads.rs`): each download's time and the server's peak RSS growth, one at a time
 //! and two at once.
@@ -862,6 +865,14 @@ async fn main() {
     if std::env::args().any(|a| a == "--amendments-only") {
         // Only the amendments' rows: what a change to corrections and undos is tried against.
         amend::rows(&plan).await;
+        let _ = std::fs::remove_dir_all(&plan.dir);
+        return;
+    }
+    if std::env::args().any(|a| a == "--one-session-only") {
+        // Only the rate of many clients recording into one session, against raw SQLite.
+        for game in &plan.games {
+            amend::one_session_row(&plan, game).await;
+        }
         let _ = std::fs::remove_dir_all(&plan.dir);
         return;
     }
