@@ -9,9 +9,11 @@
 //! records keep coming. Answers, as if each had its own transaction: [`Appended::Committed`];
 //! [`Appended::Stale`] (another process wrote; nothing written); or an error, nothing written
 //! — a failed statement rolls the group back and each record is retried alone, so only the
-//! faulty one fails. The service queues at most one record per session ([`super::Folds`]).
+//! faulty one fails. A session's record may be queued while the one before it still waits,
+//! written only if that one was committed ([`Landed`]).
 
 mod group;
+mod landing;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,6 +23,8 @@ use std::time::Instant;
 use tokio::sync::oneshot;
 
 use group::{Failed, write};
+use landing::Lands;
+pub use landing::{Landed, Landing};
 
 use crate::error::AppError;
 use crate::history::SessionFacts;
@@ -109,8 +113,49 @@ pub enum Appended {
 
 struct Job {
     append: Append,
+    /// The landing of its session's record it was stepped after, in flight when it was.
+    after: Option<Landed>,
+    /// Its own landing, for the records stepped after it.
+    lands: Lands,
     queued: Instant,
     answer: oneshot::Sender<Result<Appended, AppError>>,
+}
+
+impl Job {
+    /// Answers the record, its landing first.
+    fn reply(self, outcome: Result<Appended, AppError>) {
+        self.lands.set(match outcome {
+            Ok(Appended::Committed) => Landing::Committed,
+            _ => Landing::NotCommitted,
+        });
+        let _ = self.answer.send(outcome);
+    }
+
+    /// The landing of the record it was stepped after, if any ([`landing`]).
+    fn after(&self) -> Landing {
+        self.after.as_ref().map_or(Landing::Committed, Landed::now)
+    }
+}
+
+/// A record in the group commit's queue: its answer to wait for, and its landing, which the
+/// session's next record may be stepped after meanwhile.
+#[derive(Debug)]
+pub struct Queued {
+    answered: oneshot::Receiver<Result<Appended, AppError>>,
+    /// Its landing.
+    pub landed: Landed,
+}
+
+impl Queued {
+    /// Waits for the record's answer (module doc).
+    pub async fn answer(self) -> Result<Appended, AppError> {
+        self.answered.await.unwrap_or_else(|_| {
+            Err(AppError::Internal(
+                "the group commit stopped before answering: the record may or may not be written"
+                    .into(),
+            ))
+        })
+    }
 }
 
 #[derive(Default)]
@@ -153,49 +198,57 @@ impl Committer {
         pool: &WritePool,
         append: Append,
     ) -> Result<Appended, AppError> {
+        self.enqueue(pool, append, None)?.answer().await
+    }
+
+    /// Queues `append` for the next group commit on `pool`, to be written only if the record
+    /// `after` watches is committed (stepped on the state it left, [`Landed`]).
+    /// Errors: [`AppError::Busy`] when the queue is full; nothing is queued then.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        pool: &WritePool,
+        append: Append,
+        after: Option<Landed>,
+    ) -> Result<Queued, AppError> {
         let (answer, answered) = oneshot::channel();
+        let (lands, landed) = Lands::new();
         let job = Job {
             append,
+            after,
+            lands,
             queued: Instant::now(),
             answer,
         };
-        let alone = {
-            let mut queue = self.lock();
-            match &queue.writer {
-                // A cache is for one database; a misuse still gets a correct group of its own.
-                Some(writer) if !same_database(writer, pool) => Some(job),
-                Some(_) if queue.jobs.len() >= MAX_QUEUED => return Err(AppError::Busy),
-                Some(_) => {
-                    queue.jobs.push_back(job);
-                    None
-                }
-                None => {
-                    queue.writer = Some(pool.clone());
-                    queue.jobs.push_back(job);
-                    let task = GroupTask {
-                        committer: Arc::clone(self),
-                        finished: false,
-                    };
-                    tokio::spawn(task.run(pool.clone()));
-                    None
-                }
+        let mut queue = self.lock();
+        match &queue.writer {
+            // A cache is for one database; a misuse still gets a correct group of its own.
+            Some(writer) if !same_database(writer, pool) => {
+                tokio::spawn(alone(pool.clone(), job, Arc::clone(self)));
             }
-        };
-        if let Some(job) = alone {
-            match pool.acquire().await {
-                Ok(conn) => {
-                    let kept = commit_on(pool, conn, Instant::now(), vec![job], &self.commits);
-                    drop(kept.await);
-                }
-                Err(e) => answer_all(vec![job], &AppError::from(e)),
+            Some(_) if queue.jobs.len() >= MAX_QUEUED => return Err(AppError::Busy),
+            Some(_) => queue.jobs.push_back(job),
+            None => {
+                queue.writer = Some(pool.clone());
+                queue.jobs.push_back(job);
+                let task = GroupTask {
+                    committer: Arc::clone(self),
+                    finished: false,
+                };
+                tokio::spawn(task.run(pool.clone()));
             }
         }
-        answered.await.unwrap_or_else(|_| {
-            Err(AppError::Internal(
-                "the group commit stopped before answering: the record may or may not be written"
-                    .into(),
-            ))
-        })
+        Ok(Queued { answered, landed })
+    }
+}
+
+/// Commits `job` in a group of its own on `pool`.
+async fn alone(pool: WritePool, job: Job, committer: Arc<Committer>) {
+    match pool.acquire().await {
+        Ok(conn) => {
+            let kept = commit_on(&pool, conn, Instant::now(), vec![job], &committer.commits);
+            drop(kept.await);
+        }
+        Err(e) => answer_all(vec![job], &AppError::from(e)),
     }
 }
 
@@ -223,7 +276,7 @@ impl GroupTask {
                     self.finished = true;
                     return;
                 }
-                let n = queue.jobs.len().min(MAX_GROUP);
+                let n = group_length(&queue.jobs, pool.engine());
                 queue.jobs.drain(..n).collect()
             };
             if held
@@ -256,6 +309,22 @@ impl Drop for GroupTask {
             queue.writer = None;
             queue.jobs.clear();
         }
+    }
+}
+
+/// How many of `queued` the next group takes: at most [`MAX_GROUP`]; on PostgreSQL, whose
+/// one-statement group checks only counts, not one past a record stepped after another in
+/// flight (it goes in the next group, once the one before it is committed or not).
+fn group_length(queued: &VecDeque<Job>, engine: store::postgres::Engine) -> usize {
+    let most = queued.len().min(MAX_GROUP);
+    match engine {
+        store::postgres::Engine::Sqlite => most,
+        store::postgres::Engine::Postgres => queued
+            .iter()
+            .take(most)
+            .skip(1)
+            .position(|job| job.after() == Landing::InFlight)
+            .map_or(most, |at| at + 1),
     }
 }
 
@@ -297,7 +366,7 @@ async fn commit_group(
             continue;
         }
         if job.queued.elapsed() > WRITE_WAIT {
-            let _ = job.answer.send(Err(AppError::Busy));
+            job.reply(Err(AppError::Busy));
             continue;
         }
         live.push(job);
@@ -309,7 +378,7 @@ async fn commit_group(
     match write(conn, &live, commits).await {
         Ok(outcomes) => {
             for (job, outcome) in live.into_iter().zip(outcomes) {
-                let _ = job.answer.send(Ok(outcome));
+                job.reply(Ok(outcome));
             }
             After::Kept
         }
@@ -389,7 +458,7 @@ async fn commit_on(
 /// Answers every record of `jobs` with (a copy of) `e`: nothing of them was written.
 fn answer_all(jobs: Vec<Job>, e: &AppError) {
     for job in jobs {
-        let _ = job.answer.send(Err(same_error(e)));
+        job.reply(Err(same_error(e)));
     }
 }
 
@@ -405,171 +474,4 @@ fn same_error(e: &AppError) -> AppError {
 }
 
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
-
-    use std::sync::Arc;
-
-    use crate::store::WritePool;
-    use serde_json::json;
-
-    use super::{Append, Appended, Committer, MAX_GROUP, MAX_QUEUED};
-    use crate::error::AppError;
-    use crate::format::SessionDoc;
-    use crate::ids::SessionId;
-    use crate::ledger::Posting;
-    use crate::money::Money;
-
-    async fn sessions(n: usize) -> (WritePool, Vec<SessionId>) {
-        // Either engine: `.ci/run` runs these on PostgreSQL too.
-        let pool = crate::store::testing::fresh_store().await;
-        let doc: SessionDoc = serde_json::from_value(json!({
-            "format": "scorekeeper/session@1", "game": "auction_pinochle",
-            "agreements": {"stake": "0.05"}, "players": ["A", "B", "C"], "events": []
-        }))
-        .unwrap();
-        let mut ids = Vec::new();
-        for _ in 0..n {
-            ids.push(crate::service::import(&pool, &doc, None).await.unwrap());
-        }
-        (pool, ids)
-    }
-
-    /// A hand of session `id` after `count` events: A pays B and C 25 cents each.
-    fn append(id: SessionId, count: usize) -> Append {
-        Append {
-            session_id: id,
-            count,
-            kind: "hand".into(),
-            body: json!({"type": "hand", "dealer": "A", "all_passed": true}).to_string(),
-            explanation: "test".into(),
-            postings: vec![
-                Posting::new("A", Money::from_cents(-50)),
-                Posting::new("B", Money::from_cents(25)),
-                Posting::new("C", Money::from_cents(25)),
-            ],
-            recorded_at: crate::store::time::normalised("2026-01-01T00:00:00Z").unwrap(),
-            entry: "{}".into(),
-            facts: None,
-            key: None,
-        }
-    }
-
-    /// Each record at once, from its own task; their answers in order.
-    async fn at_once(
-        committer: &Arc<Committer>,
-        pool: &WritePool,
-        appends: Vec<Append>,
-    ) -> Vec<Result<Appended, AppError>> {
-        let tasks: Vec<_> = appends
-            .into_iter()
-            .map(|a| {
-                let (committer, pool) = (Arc::clone(committer), pool.clone());
-                tokio::spawn(async move { committer.append(&pool, a).await })
-            })
-            .collect();
-        let mut answers = Vec::new();
-        for t in tasks {
-            answers.push(t.await.unwrap());
-        }
-        answers
-    }
-
-    async fn stored(pool: &WritePool, id: SessionId) -> (usize, Vec<(String, i64)>) {
-        let mut conn = pool.acquire().await.unwrap();
-        let count = crate::store::event_count(&mut conn, id).await.unwrap();
-        (count, crate::store::balances(&mut conn, id).await.unwrap())
-    }
-
-    #[tokio::test]
-    async fn records_made_at_once_share_one_commit() {
-        let (pool, ids) = sessions(5).await;
-        let committer = Arc::new(Committer::default());
-        let answers = at_once(
-            &committer,
-            &pool,
-            ids.iter().map(|&id| append(id, 0)).collect(),
-        )
-        .await;
-        for answer in answers {
-            assert_eq!(answer.unwrap(), Appended::Committed);
-        }
-        assert_eq!(committer.commits(), 1, "five records, one commit");
-        for &id in &ids {
-            let (count, balances) = stored(&pool, id).await;
-            assert_eq!(count, 1);
-            assert_eq!(
-                balances,
-                [("A".into(), -50), ("B".into(), 25), ("C".into(), 25)]
-            );
-        }
-        // The next record of each session goes after it, in a group of its own.
-        let answer = committer.append(&pool, append(ids[0], 1)).await.unwrap();
-        assert_eq!(answer, Appended::Committed);
-        assert_eq!(stored(&pool, ids[0]).await.0, 2);
-        assert_eq!(committer.commits(), 2);
-    }
-
-    #[tokio::test]
-    async fn a_failing_record_fails_alone_and_a_stale_one_writes_nothing() {
-        let (pool, ids) = sessions(4).await;
-        let committer = Arc::new(Committer::default());
-        // The second's state is stale; the third's zero posting breaks a store rule after its insert.
-        let mut bad = append(ids[2], 0);
-        bad.postings.push(Posting::new("D", Money::ZERO));
-        let answers = at_once(
-            &committer,
-            &pool,
-            vec![append(ids[0], 0), append(ids[1], 5), bad, append(ids[3], 0)],
-        )
-        .await;
-        let mut answers = answers.into_iter();
-        assert_eq!(answers.next().unwrap().unwrap(), Appended::Committed);
-        assert_eq!(answers.next().unwrap().unwrap(), Appended::Stale);
-        let refused = answers.next().unwrap().unwrap_err();
-        assert!(matches!(refused, AppError::Internal(_)), "{refused:?}");
-        assert_eq!(answers.next().unwrap().unwrap(), Appended::Committed);
-        assert_eq!(stored(&pool, ids[0]).await.0, 1);
-        assert_eq!(
-            stored(&pool, ids[1]).await,
-            (0, Vec::new()),
-            "the stale one"
-        );
-        assert_eq!(
-            stored(&pool, ids[2]).await,
-            (0, Vec::new()),
-            "the failing one"
-        );
-        assert_eq!(stored(&pool, ids[3]).await.0, 1);
-    }
-
-    #[tokio::test]
-    async fn past_the_queue_bound_a_record_is_busy_and_not_written() {
-        let (pool, ids) = sessions(1).await;
-        let id = ids[0];
-        let committer = Arc::new(Committer::default());
-        // The writer connection is busy elsewhere while the records queue.
-        let held = pool.acquire().await.unwrap();
-        let n = MAX_QUEUED + MAX_GROUP + 3;
-        let tasks: Vec<_> = (0..n)
-            .map(|k| {
-                let (committer, pool) = (Arc::clone(&committer), pool.clone());
-                tokio::spawn(async move { committer.append(&pool, append(id, k)).await })
-            })
-            .collect();
-        tokio::task::yield_now().await;
-        drop(held);
-        let (mut busy, mut committed) = (0, 0);
-        for t in tasks {
-            match t.await.unwrap() {
-                Err(AppError::Busy) => busy += 1,
-                Ok(Appended::Committed) => committed += 1,
-                other => panic!("{other:?}"),
-            }
-        }
-        assert!(busy >= 3, "{busy} refused as busy");
-        assert_eq!(committed, n - busy);
-        // Records k = 0, 1, … each after the one before: every one not refused landed.
-        assert_eq!(stored(&pool, id).await.0, committed);
-    }
-}
+mod tests;

@@ -1,8 +1,10 @@
 //! The open sessions kept folded in memory (docs/architecture.md, "The fold, the tip and
 //! the cache"): a bounded LRU of slots, each a read-write lock over the state after the last
-//! committed event ([`Kept`]), or empty when nothing trustworthy is known. A writer holds
-//! the slot across its transaction, so readers never see an uncommitted state; a write that
-//! fails midway leaves the slot empty and the next request replays from the store.
+//! event handed to the group commit ([`Held`]), or empty when nothing trustworthy is known.
+//! A writer holds the slot for its step and leaves the state after it, its event in flight,
+//! so that the session's next write may be stepped on it meanwhile ([`Landed`]);
+//! readers wait for the event to land and never see an uncommitted state. A state whose
+//! event did not land is worth nothing: the next request replays from the store.
 //!
 //! Lock order, against deadlock with the pool: a writer takes the slot before a connection;
 //! a reader never waits for a slot while holding a connection. The cache also holds its
@@ -15,20 +17,117 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use lru::LruCache;
-use tokio::sync::RwLock;
+use tokio::sync::{RwLock, RwLockReadGuard};
 
-use super::commit::Committer;
+use super::commit::{Committer, Landed, Landing};
 use super::reading::Whole;
 use super::renamed::Renamed;
 use super::{Kept, Loaded};
 use crate::ids::ClubId;
 use crate::ids::SessionId;
 
-/// One session's place in the cache: its state as last committed, or `None`.
-pub(super) type Slot = Arc<RwLock<Option<Kept>>>;
+/// One session's place in the cache: its state after the last event handed on, or `None`.
+pub(super) type Slot = Arc<RwLock<Option<Held>>>;
 
-/// A writer's hold on one session's slot, kept across its transaction.
-pub(super) type SlotGuard = tokio::sync::OwnedRwLockWriteGuard<Option<Kept>>;
+/// A writer's hold on one session's slot, kept across its step.
+pub(super) type SlotGuard = tokio::sync::OwnedRwLockWriteGuard<Option<Held>>;
+
+/// A session's state after the last event handed to the group commit, and that event's
+/// landing while it may be in flight.
+#[derive(Debug, Clone)]
+pub(super) struct Held {
+    kept: Kept,
+    /// `None`: committed.
+    landed: Option<Landed>,
+    /// The landing of the event it was stepped after, while that was in flight: one that
+    /// did not land dooms this one, and nothing should be stepped on it.
+    after: Option<Landed>,
+}
+
+impl Held {
+    /// A state whose events are all committed.
+    pub(super) fn committed(kept: Kept) -> Held {
+        Held {
+            kept,
+            landed: None,
+            after: None,
+        }
+    }
+
+    /// The state after an event handed on, `landed` watching it, stepped after the event
+    /// `after` watches.
+    pub(super) fn handed_on(kept: Kept, landed: Landed, after: Option<Landed>) -> Held {
+        Held {
+            kept,
+            landed: Some(landed),
+            after,
+        }
+    }
+
+    fn landing(&self) -> Landing {
+        let doomed = self.after.as_ref().map(Landed::now) == Some(Landing::NotCommitted);
+        match self.landed.as_ref().map_or(Landing::Committed, Landed::now) {
+            Landing::InFlight if doomed => Landing::NotCommitted,
+            landing => landing,
+        }
+    }
+
+    /// The state, once its last event is committed.
+    pub(super) fn state(&self) -> Option<&Kept> {
+        (self.landing() == Landing::Committed).then_some(&self.kept)
+    }
+
+    /// The state whether or not its last event has landed: only for what never changes
+    /// (the session's game).
+    pub(super) fn latest(&self) -> &Kept {
+        &self.kept
+    }
+
+    /// For the next writer: the state and, while its last event is in flight, its landing
+    /// to be written after; `None` when that event did not land.
+    pub(super) fn into_writable(self) -> Option<(Kept, Option<Landed>)> {
+        match self.landing() {
+            Landing::Committed => Some((self.kept, None)),
+            Landing::InFlight => Some((self.kept, self.landed)),
+            Landing::NotCommitted => None,
+        }
+    }
+
+    /// The event in flight, if any.
+    pub(super) fn in_flight(&self) -> Option<Landed> {
+        self.landed
+            .clone()
+            .filter(|landed| landed.now() == Landing::InFlight)
+    }
+
+    /// Whether a state of `events` events read from the store should replace this one:
+    /// never one in flight (the session's next write is stepped on it).
+    pub(super) fn superseded_by(&self, events: usize) -> bool {
+        match self.landing() {
+            Landing::Committed => self.kept.events() < events,
+            Landing::InFlight => false,
+            Landing::NotCommitted => true,
+        }
+    }
+}
+
+/// Times a reader waits for an event in flight before it takes what the slot holds:
+/// writes that keep coming could otherwise hold it off.
+const WAITS: usize = 4;
+
+/// A read hold on `slot` once no event of it is in flight (at most [`WAITS`] waits); its
+/// [`Held::state`] is then the committed state, if any.
+pub(super) async fn settled(slot: &Slot) -> RwLockReadGuard<'_, Option<Held>> {
+    for _ in 0..WAITS {
+        let held = slot.read().await;
+        let Some(mut landed) = held.as_ref().and_then(Held::in_flight) else {
+            return held;
+        };
+        drop(held);
+        landed.settled().await;
+    }
+    slot.read().await
+}
 
 /// Sessions [`Folds::default`] keeps: more than a club night's tables, few enough that
 /// marathon sessions fit the memory budget.

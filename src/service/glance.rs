@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
+use super::folds::{self, Held};
 use super::reading::load_tip;
 use super::{Folds, Kept};
 use crate::error::AppError;
@@ -45,9 +46,13 @@ async fn with_current<R>(
         store::event_count(&mut conn, id).await?
     };
     let slot = folds.slot(id);
-    if let Some(kept) = slot.read().await.as_ref().filter(|k| k.events() >= stored) {
+    let held = folds::settled(&slot).await;
+    if let Some(kept) = held.as_ref().and_then(Held::state)
+        && kept.events() >= stored
+    {
         return Ok(read(kept));
     }
+    drop(held);
     let fresh = {
         let mut conn = pool.acquire().await?;
         load_tip(&mut conn, id).await?
@@ -55,8 +60,11 @@ async fn with_current<R>(
     let answer = read(&fresh);
     let mut guard = slot.write().await;
     // A writer may have committed a later event while this one read: keep the later state.
-    if guard.as_ref().is_none_or(|k| k.events() < fresh.events()) {
-        *guard = Some(fresh);
+    if guard
+        .as_ref()
+        .is_none_or(|held| held.superseded_by(fresh.events()))
+    {
+        *guard = Some(Held::committed(fresh));
     }
     Ok(answer)
 }

@@ -46,7 +46,8 @@ pub use reading::{game, kept, load};
 pub use renamed::{Renaming, glance_renamed};
 pub use what_if::WhatIf;
 
-use self::commit::{Append, Appended};
+use self::commit::{Append, Appended, Landed, Landing};
+use self::folds::Held;
 
 /// A session as stored, with its ledger.
 #[derive(Debug, Clone)]
@@ -153,11 +154,14 @@ async fn read_target(
 /// Records one event at the end of a session: load (the cached state, or the store on a
 /// miss; `void`, `correction` and `reopen` read the whole session) → the pure step (the
 /// rules apply the event) → save (the group commit, [`commit`], which appends it only if
-/// the session still holds the events the state had). When another writer got there first
-/// the session is read again and the step taken again. `expected_events` (the count the
-/// caller saw) guards against a hand entered twice; `idempotency_key` makes a retry return
-/// the first result. Errors: [`AppError::Refused`], [`AppError::Conflict`],
-/// [`AppError::NotFound`], the store's; nothing is written on error.
+/// the session still holds the events the state had). The session's slot is held for the
+/// load and the step only: the session's next write may be stepped on the state this one
+/// left while it is being committed ([`commit::Landed`]). When another writer got there
+/// first, or the write stepped after did not land, the session is read again and the step
+/// taken again. `expected_events` (the count the caller saw) guards against a hand entered
+/// twice; `idempotency_key` makes a retry return the first result. Errors:
+/// [`AppError::Refused`], [`AppError::Conflict`], [`AppError::NotFound`], the store's;
+/// nothing is written on error.
 pub async fn record_event(
     pool: &WritePool,
     folds: &Folds,
@@ -170,13 +174,6 @@ pub async fn record_event(
     if EventKind::of_session_event(event.written()) == Some(EventKind::Payment) {
         nights::refuse_session_payment(pool.reader(), id).await?;
     }
-    // The slot before the connection: see the lock order in `folds`.
-    let mut slot = folds.slot(id).write_owned().await;
-    if let Some(seq) = key_seq(pool, id, idempotency_key).await? {
-        drop(slot);
-        return repeated(pool, folds, id, seq).await;
-    }
-    let target = take_target(pool, folds, &mut slot, id, event.written()).await?;
     let pending = Pending {
         id,
         expected_events,
@@ -185,7 +182,8 @@ pub async fn record_event(
         event,
         key: idempotency_key.map(str::to_string),
     };
-    let (target, before, entry) = match record(pool, folds, &mut slot, target, &pending).await {
+    let written = match record(pool, folds, &pending).await {
+        Ok(Tried::Repeated(seq)) => return repeated(pool, folds, id, seq).await,
         Err(e) if !matches!(e, AppError::Refused(_) | AppError::Conflict { .. }) => {
             // Another instance may have recorded the same key meanwhile: its answer stands.
             return match key_seq(pool, id, idempotency_key).await {
@@ -193,19 +191,16 @@ pub async fn record_event(
                 _ => Err(e),
             };
         }
-        done => done?,
+        Ok(Tried::Again) => return Err(AppError::Busy),
+        Ok(Tried::Done(written)) => written,
+        Err(e) => return Err(e),
     };
-    // Committed: if its state cannot be kept (a bug), the slot stays empty and the next read
-    // refolds.
-    let kept = kept_of(target)?;
-    let position = Position::of_tip(&kept.tip);
-    *slot = Some(kept);
     Ok(Recorded {
-        seq: before + 1,
+        seq: written.before + 1,
         repeated: false,
         event: pending.event.into_written(),
-        entry: entry.0,
-        position,
+        entry: written.applied.0,
+        position: written.position,
     })
 }
 
@@ -223,27 +218,36 @@ async fn key_seq(
     Ok(seq.map(|seq| usize::try_from(seq).unwrap_or_default()))
 }
 
-/// Takes session `id`'s state out of `slot`, for `raw`: the cached tip, unless it cannot
-/// apply `raw` ([`Tip::reaches_before`]; then the session folded whole, as the last such
-/// amendment left it where it can, [`reading::whole_for_amending`]) or is not there. On
-/// failure or cancellation the slot stays empty so the next request replays from the store.
+/// Takes session `id`'s state out of `slot`, for `raw`, with the landing of its last event
+/// while in flight: the cached tip, unless it cannot apply `raw` ([`Tip::reaches_before`];
+/// then, that event landed, the session folded whole, as the last such amendment left it
+/// where it can, [`reading::whole_for_amending`]) or is not there or its last event did not
+/// land. On failure or cancellation the slot stays empty so the next request replays from
+/// the store.
 async fn take_target(
     pool: &WritePool,
     folds: &Folds,
     slot: &mut folds::SlotGuard,
     id: SessionId,
     raw: &Value,
-) -> Result<Target, AppError> {
-    Ok(match slot.take() {
-        Some(kept) if !kept.tip.reaches_before(raw) => Target::Tip(kept),
-        Some(kept) => {
-            **slot = Some(kept);
-            let whole = reading::whole_for_amending(pool.reader(), folds, id).await?;
-            slot.take();
-            Target::Whole(whole)
+) -> Result<(Target, Option<Landed>), AppError> {
+    let (kept, after) = match slot.take().and_then(Held::into_writable) {
+        Some((kept, after)) if !kept.tip.reaches_before(raw) => {
+            return Ok((Target::Tip(kept), after));
         }
-        None => read_target(pool.reader(), folds, id, raw).await?,
-    })
+        Some(writable) => writable,
+        None => return Ok((read_target(pool.reader(), folds, id, raw).await?, None)),
+    };
+    // The whole session is read from the store: the event in flight is there first.
+    if let Some(mut after) = after
+        && after.settled().await != Landing::Committed
+    {
+        return Ok((read_target(pool.reader(), folds, id, raw).await?, None));
+    }
+    **slot = Some(Held::committed(kept));
+    let whole = reading::whole_for_amending(pool.reader(), folds, id).await?;
+    slot.take();
+    Ok((Target::Whole(whole), None))
 }
 
 /// An event on its way to the store.
@@ -260,55 +264,113 @@ struct Pending {
 /// An event's ledger entry and, for a cached club session, its facts difference.
 type Applied = (LedgerEvent, Option<FactsWrite>);
 
-type Done = (Target, usize, Applied);
+/// A committed event: the events before it, its entry, where the session stands after it.
+struct Written {
+    before: usize,
+    applied: Applied,
+    position: Position,
+}
+
+/// How one try of [`record`] ended.
+// One per write, on the stack, as `Target`.
+#[allow(clippy::large_enum_variant)]
+enum Tried {
+    Done(Written),
+    /// Another writer got there first, or the write stepped after did not land: nothing
+    /// written; the session is read again.
+    Again,
+    /// The idempotency key had already recorded event `seq`.
+    Repeated(usize),
+}
 
 /// Another writer got there first this many times in a row: the write gives up as busy.
 const TRIES: usize = 8;
 
-/// The pure step and the save, again on the session read anew while another writer got
-/// there first. A refusal stands only when the state it was refused on is the stored one;
-/// then `slot` gets the state back unchanged. On a store error the slot stays empty.
-async fn record(
+/// [`try_once`] until it ends other than [`Tried::Again`], at most [`TRIES`] times.
+async fn record(pool: &WritePool, folds: &Folds, pending: &Pending) -> Result<Tried, AppError> {
+    for _ in 0..TRIES {
+        match try_once(pool, folds, pending).await? {
+            Tried::Again => continue,
+            ended => return Ok(ended),
+        }
+    }
+    Ok(Tried::Again)
+}
+
+/// One try: under the session's slot, the state taken ([`take_target`]), the pure step, the
+/// append queued and the state after it left in the slot, its event in flight; then, the
+/// slot free, the group commit's answer. On a store error the slot's state is one whose
+/// event did not land, and the next request replays from the store.
+async fn try_once(pool: &WritePool, folds: &Folds, pending: &Pending) -> Result<Tried, AppError> {
+    // The slot before the connection: see the lock order in `folds`.
+    let mut slot = folds.slot(pending.id).write_owned().await;
+    if let Some(seq) = key_seq(pool, pending.id, pending.key.as_deref()).await? {
+        return Ok(Tried::Repeated(seq));
+    }
+    let raw = pending.event.written();
+    let (target, after) = take_target(pool, folds, &mut slot, pending.id, raw).await?;
+    let before = target.events();
+    let stepped = step(target, pending).await?;
+    let (applied, append) = match stepped.done {
+        Ok(done) => done,
+        Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
+            let refused = (stepped.target, before, e);
+            return stands(pool, folds, (&mut slot, pending.id), after, refused).await;
+        }
+        Err(e) => return Err(e),
+    };
+    let kept = kept_of(stepped.target)?;
+    let position = Position::of_tip(&kept.tip);
+    let queued = folds.committer().enqueue(pool, append, after.clone())?;
+    *slot = Some(Held::handed_on(kept, queued.landed.clone(), after));
+    drop(slot);
+    match queued.answer().await? {
+        Appended::Committed => {
+            if let Some(whole) = stepped.whole {
+                folds.keep_whole(whole);
+            }
+            let written = Written {
+                before,
+                applied,
+                position,
+            };
+            Ok(Tried::Done(written))
+        }
+        Appended::Stale => Ok(Tried::Again),
+    }
+}
+
+/// Whether a refusal stands: only when the state it was refused on (`target`, after
+/// `before` events) is the stored one, the event stepped after (`after`) landed and no
+/// other process wrote since. Then `slot` gets the state back unchanged and the refusal is
+/// the answer; otherwise the try goes again, the slot empty.
+async fn stands(
     pool: &WritePool,
     folds: &Folds,
-    slot: &mut folds::SlotGuard,
-    mut target: Target,
-    pending: &Pending,
-) -> Result<Done, AppError> {
-    for _ in 0..TRIES {
-        let before = target.events();
-        let stepped = step(target, pending).await?;
-        target = stepped.target;
-        match stepped.done {
-            Ok((applied, append)) => {
-                if folds.committer().append(pool, append).await? == Appended::Committed {
-                    if let Some(whole) = stepped.whole {
-                        folds.keep_whole(whole);
-                    }
-                    return Ok((target, before, applied));
-                }
-            }
-            Err(e @ (AppError::Refused(_) | AppError::Conflict { .. })) => {
-                let mut conn = pool.reader().acquire().await?;
-                if store::event_count(&mut conn, pending.id).await? == before {
-                    // A whole session refused it unchanged: kept for the amendment retried.
-                    **slot = Some(match target {
-                        Target::Whole(whole) => {
-                            let kept = Kept::of_whole(&whole, None)?;
-                            folds.keep_whole(whole);
-                            kept
-                        }
-                        Target::Tip(kept) => kept,
-                    });
-                    return Err(e);
-                }
-            }
-            Err(e) => return Err(e),
-        }
-        let raw = pending.event.written();
-        target = read_target(pool.reader(), folds, pending.id, raw).await?;
+    (slot, id): (&mut folds::SlotGuard, SessionId),
+    after: Option<Landed>,
+    (target, before, refusal): (Target, usize, AppError),
+) -> Result<Tried, AppError> {
+    if let Some(mut after) = after
+        && after.settled().await != Landing::Committed
+    {
+        return Ok(Tried::Again);
     }
-    Err(AppError::Busy)
+    let mut conn = pool.reader().acquire().await?;
+    if store::event_count(&mut conn, id).await? != before {
+        return Ok(Tried::Again);
+    }
+    // A whole session refused it unchanged: kept for the amendment retried.
+    let kept = match target {
+        Target::Whole(whole) => {
+            let kept = Kept::of_whole(&whole, None)?;
+            folds.keep_whole(whole);
+            kept
+        }
+        Target::Tip(kept) => kept,
+    };
+    **slot = Some(Held::committed(kept));
+    Err(refusal)
 }
 
 /// What [`step`] gives back: the state after the step (as it was, on a refusal), the whole

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use tokio_stream::StreamExt;
 
+use super::folds::{self, Held};
 use super::{ClubFacts, Current, Folds, Kept, Loaded};
 use crate::error::AppError;
 use crate::format::{self, LedgerEvent, SessionDoc};
@@ -280,9 +281,11 @@ pub async fn load(pool: &ReadPool, folds: &Folds, id: SessionId) -> Result<Curre
     };
     // Never waited for: a writer holding the slot fills it. Later uses compare counts anyway.
     if let Ok(mut guard) = folds.slot(id).try_write_owned()
-        && guard.as_ref().is_none_or(|k| k.events() < fresh.events())
+        && guard
+            .as_ref()
+            .is_none_or(|held| held.superseded_by(fresh.events()))
     {
-        *guard = Kept::of(&fresh).ok();
+        *guard = Kept::of(&fresh).ok().map(Held::committed);
     }
     Ok(Current(Box::new(fresh)))
 }
@@ -296,9 +299,9 @@ pub async fn game(
 ) -> Result<&'static GameInfo, AppError> {
     // Not waited for: a writer holding the slot would only delay an answer the header gives.
     if let Ok(slot) = folds.slot(id).try_read_owned()
-        && let Some(kept) = slot.as_ref()
+        && let Some(held) = slot.as_ref()
     {
-        return Ok(kept.tip.game());
+        return Ok(held.latest().tip.game());
     }
     let mut conn = pool.acquire().await?;
     let row = store::session(&mut conn, id)
@@ -310,7 +313,9 @@ pub async fn game(
 
 /// A copy of session `id`'s cached state (tests compare it with a full replay).
 pub async fn kept(folds: &Folds, id: SessionId) -> Option<Kept> {
-    folds.slot(id).read().await.clone()
+    let slot = folds.slot(id);
+    let held = folds::settled(&slot).await;
+    held.as_ref().and_then(Held::state).cloned()
 }
 
 pub(super) fn loaded(

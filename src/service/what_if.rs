@@ -4,6 +4,7 @@
 //! A server round trip, not WebAssembly: one engine, so the preview cannot disagree with
 //! the recorded row, and no second build to keep in step.
 
+use super::folds::{self, Held};
 use super::reading::{load_tip, whole_to_try};
 use super::{Folds, Target, apply_one};
 use crate::error::AppError;
@@ -44,10 +45,10 @@ impl WhatIf {
             (store::event_count(&mut conn, id).await?, header.currency)
         };
         let cached = match folds.peek(id) {
-            Some(slot) => slot
-                .read()
+            Some(slot) => folds::settled(&slot)
                 .await
                 .as_ref()
+                .and_then(Held::state)
                 .filter(|k| k.events() >= stored)
                 .cloned(),
             None => None,

@@ -11,6 +11,7 @@ mod common;
 mod amended_whole;
 mod auction_game_pages;
 mod cached_fold;
+mod chained;
 mod check_pages;
 mod cli;
 mod clubs;

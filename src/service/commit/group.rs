@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use sqlx::{PgConnection, SqliteConnection};
 
-use super::{After, Append, Appended, Facts, Job};
+use super::{After, Append, Appended, Facts, Job, Landing};
 use crate::error::AppError;
 use crate::ids::{ClubId, SessionId};
 use crate::service::FactsWrite;
@@ -59,14 +59,16 @@ pub(super) async fn write(
     Ok(outcomes)
 }
 
-/// Which `jobs` may be appended given the stored `counts`: outcomes and rows to write.
+/// Which `jobs` may be appended given the stored `counts`: outcomes and rows to write. A
+/// record stepped after another is admitted only after that one, committed earlier or
+/// admitted earlier in this group ([`super::landing`]).
 fn admit(jobs: &[Job], mut counts: HashMap<SessionId, i64>) -> (Vec<Appended>, Vec<Row<'_>>) {
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut rows = Vec::with_capacity(jobs.len());
-    for job in jobs {
+    for (at, job) in jobs.iter().enumerate() {
         let a = &job.append;
         let stored = counts.get(&a.session_id).copied().unwrap_or(0);
-        if usize::try_from(stored).ok() != Some(a.count) {
+        if usize::try_from(stored).ok() != Some(a.count) || !after_admitted(jobs, at, &outcomes) {
             outcomes.push(Appended::Stale);
             continue;
         }
@@ -76,6 +78,20 @@ fn admit(jobs: &[Job], mut counts: HashMap<SessionId, i64>) -> (Vec<Appended>, V
         rows.push(Row::of(a));
     }
     (outcomes, rows)
+}
+
+/// Whether the record `jobs[at]` was stepped after is committed, or admitted earlier in this
+/// group (`outcomes` so far).
+fn after_admitted(jobs: &[Job], at: usize, outcomes: &[Appended]) -> bool {
+    let job = &jobs[at];
+    match (job.after(), &job.after) {
+        (Landing::Committed, _) => true,
+        (Landing::InFlight, Some(after)) => jobs[..at]
+            .iter()
+            .zip(outcomes)
+            .any(|(before, &outcome)| before.lands.is(after) && outcome == Appended::Committed),
+        _ => false,
+    }
 }
 
 /// [`write`] on SQLite: two hand-overs to the database thread per group ([`store::append`]).
@@ -116,19 +132,28 @@ async fn write_postgres(conn: &mut PgConnection, jobs: &[Job]) -> Result<Vec<App
     {
         return write_postgres_by_statement(conn, jobs).await;
     }
-    let rows: Vec<Row<'_>> = jobs.iter().map(|job| Row::of(&job.append)).collect();
+    // The group never holds a record with the one it was stepped after (`group_length`):
+    // one whose record before it did not land is not sent.
+    let sent: Vec<bool> = jobs
+        .iter()
+        .map(|job| job.after() == Landing::Committed)
+        .collect();
+    let rows: Vec<Row<'_>> = jobs
+        .iter()
+        .zip(&sent)
+        .filter(|(_, sent)| **sent)
+        .map(|(job, _)| Row::of(&job.append))
+        .collect();
     let records: Vec<store::append::GroupRecord<'_>> = rows.iter().map(Row::group).collect();
     let written = store::append::record_group(conn, &records)
         .await
         .map_err(Failed::of_call)?;
-    let outcome = |w| {
-        if w {
-            Appended::Committed
-        } else {
-            Appended::Stale
-        }
+    let mut written = written.into_iter();
+    let outcome = |sent: bool| match sent && written.next() == Some(true) {
+        true => Appended::Committed,
+        false => Appended::Stale,
     };
-    Ok(written.into_iter().map(outcome).collect())
+    Ok(sent.into_iter().map(outcome).collect())
 }
 
 /// After [`Failed::Unknown`], its connection closed: answers each of `jobs` whose event is
@@ -151,7 +176,7 @@ pub(super) async fn settle(pool: &WritePool, jobs: Vec<Job>) -> Option<Vec<Job>>
             let cause = other.err().map(|e| e.to_string()).unwrap_or_default();
             tracing::warn!(%cause, "a group's connection broke and what it wrote cannot be read back: its outcome is unknown");
             for job in jobs {
-                let _ = job.answer.send(Err(AppError::OutcomeUnknown));
+                job.reply(Err(AppError::OutcomeUnknown));
             }
             return None;
         }
@@ -159,7 +184,7 @@ pub(super) async fn settle(pool: &WritePool, jobs: Vec<Job>) -> Option<Vec<Job>>
     let mut rest = Vec::new();
     for (job, stored) in jobs.into_iter().zip(stored) {
         if stored {
-            let _ = job.answer.send(Ok(Appended::Committed));
+            job.reply(Ok(Appended::Committed));
         } else {
             rest.push(job);
         }
@@ -209,6 +234,11 @@ async fn write_postgres_by_statement(
 pub(super) async fn each_alone(conn: &mut Pooled, jobs: Vec<Job>, commits: &AtomicU64) -> After {
     let mut jobs = jobs.into_iter();
     while let Some(job) = jobs.next() {
+        if job.after() != Landing::Committed {
+            // The record it was stepped after failed (each is written in order).
+            job.reply(Ok(Appended::Stale));
+            continue;
+        }
         let outcome = match write(conn, std::slice::from_ref(&job), commits).await {
             Ok(outcomes) => Ok(outcomes.first().copied().unwrap_or(Appended::Stale)),
             Err(Failed::Unknown(e)) => {
@@ -217,13 +247,13 @@ pub(super) async fn each_alone(conn: &mut Pooled, jobs: Vec<Job>, commits: &Atom
                 return After::Unknown(rest, e);
             }
             Err(Failed::Broken(e)) => {
-                let _ = job.answer.send(Err(AppError::from(e)));
+                job.reply(Err(AppError::from(e)));
                 return After::Broken;
             }
             Err(Failed::Group(e) | Failed::Statement(e)) => Err(AppError::from(e)),
             Err(Failed::Commit(e)) => Err(AppError::of_commit(e)),
         };
-        let _ = job.answer.send(outcome);
+        job.reply(outcome);
     }
     After::Kept
 }

@@ -1,0 +1,136 @@
+//! One session's records made at once: each is stepped on the state the one before it left
+//! while that one is being committed (`commit::Landed`), so they share commits as different
+//! sessions' records do. Among them, refused events, hands recorded by another process and
+//! a correction reaching back; a reader meanwhile never sees a hand that is not stored, and
+//! afterwards the cached state equals a full replay.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use scorekeeper::ids::ClubId;
+use scorekeeper::service::{self, Folds};
+use serde_json::json;
+
+use crate::cached_fold::{assert_same, new_club};
+use crate::common::hands;
+
+/// Writers at once, as the benchmark's clients on one session.
+const WRITERS: usize = 8;
+
+/// Hands each writer records.
+const EACH: usize = 6;
+
+/// Hands before the writers start: past the tip's tail, so the correction reaches back.
+const PLAYED: usize = 40;
+
+#[test]
+fn records_made_at_once_into_one_session_share_commits_and_stay_true() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    for game in ["auction_pinochle", "check_pinochle"] {
+        runtime.block_on(at_once(game));
+    }
+}
+
+async fn at_once(game: &'static str) {
+    let (_, players, agreements) = hands::games()
+        .into_iter()
+        .find(|(g, _, _)| *g == game)
+        .unwrap();
+    let pool = crate::common::engines::fresh_pool().await;
+    let header: scorekeeper::format::SessionDoc =
+        serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
+    let club = ClubId(new_club(&pool).await);
+    let id = service::import(&pool, &header, Some(club)).await.unwrap();
+    let (folds, elsewhere) = (Folds::new(4), Folds::new(4));
+    for n in 0..PLAYED {
+        let hand = hands::hand(game, players, n);
+        service::record_event(&pool, &folds, id, hand, None, None)
+            .await
+            .unwrap();
+    }
+    let commits = folds.committer().commits();
+    let next = Arc::new(AtomicUsize::new(PLAYED));
+    let done = Arc::new(AtomicBool::new(false));
+    let mut tasks = Vec::new();
+    for w in 0..WRITERS {
+        let (pool, folds, next) = (pool.clone(), folds.clone(), next.clone());
+        tasks.push(tokio::spawn(async move {
+            for k in 0..EACH {
+                let hand = hands::hand(game, players, next.fetch_add(1, Ordering::Relaxed));
+                let recorded = service::record_event(&pool, &folds, id, hand, None, None).await;
+                assert!(recorded.is_ok(), "{game}: writer {w}: {recorded:?}");
+                if w == 0 && k % 2 == 1 {
+                    // Refused by the rules on whatever state it is stepped on.
+                    let mut wrong = hands::hand(game, players, 0);
+                    wrong["dealer"] = json!("Nobody");
+                    let refused = service::record_event(&pool, &folds, id, wrong, None, None);
+                    assert_eq!(refused.await.unwrap_err().status(), 422, "{game}");
+                }
+                if w == 1 && k == 2 {
+                    // Dealt by the same seat as hand 1.
+                    let replacement = hands::hand(game, players, 2 * players.len());
+                    let fix = json!({"type": "correction", "event": 0, "replacement": replacement});
+                    let fixed = service::record_event(&pool, &folds, id, fix, None, None).await;
+                    assert!(fixed.is_ok(), "{game}: the correction: {fixed:?}");
+                }
+            }
+        }));
+    }
+    // Another process records hands meanwhile: this cache's chain is read again after each.
+    let other = {
+        let (pool, next) = (pool.clone(), next.clone());
+        tokio::spawn(async move {
+            for _ in 0..3 {
+                let hand = hands::hand(game, players, next.fetch_add(1, Ordering::Relaxed));
+                service::record_event(&pool, &elsewhere, id, hand, None, None)
+                    .await
+                    .unwrap();
+                tokio::task::yield_now().await;
+            }
+        })
+    };
+    let reader = {
+        let (pool, folds, done) = (pool.clone(), folds.clone(), done.clone());
+        tokio::spawn(async move {
+            let mut reads = 0;
+            while !done.load(Ordering::Relaxed) {
+                let shown = service::position(pool.reader(), &folds, id).await.unwrap();
+                let stored = service::event_count(pool.reader(), id).await.unwrap();
+                assert!(
+                    shown.event_count <= stored,
+                    "{game}: a reader saw {} events, {stored} stored",
+                    shown.event_count
+                );
+                reads += 1;
+            }
+            reads
+        })
+    };
+    for t in tasks {
+        t.await.unwrap();
+    }
+    other.await.unwrap();
+    done.store(true, Ordering::Relaxed);
+    assert!(reader.await.unwrap() > 0, "{game}: the reader read");
+    // Every hand, the 3 from elsewhere and the correction; no refusal was written.
+    let recorded = WRITERS * EACH + 1;
+    let stored = service::event_count(pool.reader(), id).await.unwrap();
+    assert_eq!(stored, PLAYED + recorded + 3, "{game}");
+    // The standing read notices the hands recorded elsewhere, as a phone's next read would.
+    service::position(pool.reader(), &folds, id).await.unwrap();
+    assert_same(&pool, &folds, id, None, stored).await;
+    let made = folds.committer().commits() - commits;
+    // PostgreSQL's one-statement group holds one record of a chain (`group_length`).
+    if pool.engine() == scorekeeper::store::postgres::Engine::Sqlite {
+        assert!(
+            made < recorded as u64,
+            "{game}: {recorded} records in {made} commits"
+        );
+    }
+}
