@@ -127,13 +127,27 @@ impl Client {
 
     /// Sends one request; returns the status and the body's length.
     async fn request(&mut self, method: &str, path: &str, body: Option<&str>) -> (u16, usize) {
+        self.request_keyed(method, path, body, None).await
+    }
+
+    /// [`Client::request`] with an `Idempotency-Key`, as a phone's writes carry one.
+    async fn request_keyed(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        key: Option<&str>,
+    ) -> (u16, usize) {
         let body = body.unwrap_or("");
-        let auth = match self.token.is_empty() {
+        let mut extra = match self.token.is_empty() {
             true => String::new(),
             false => format!("Authorization: Bearer {}\r\n", self.token),
         };
+        if let Some(key) = key {
+            extra.push_str(&format!("Idempotency-Key: {key}\r\n"));
+        }
         let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: bench\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: bench\r\n{extra}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
             body.len()
         );
         let stream = self.stream.get_mut();

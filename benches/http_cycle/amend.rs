@@ -253,7 +253,7 @@ pub async fn latencies(plan: &Plan, game: &Game, tries: usize) {
 }
 
 /// Hands recorded by `clients` clients at once into one session of `game` (the shortest
-/// history), each taking the generator's next hand, against the raw SQLite commit rate
+/// history), each taking the generator's next hand with a key of its own, against the raw SQLite commit rate
 /// measured before and after in the same folder: (records/s, raw commits/s).
 async fn one_session(plan: &Plan, game: &Game, clients: usize) -> (f64, f64) {
     let run = Run::start(&plan.dir, "one-session", game, plan.shortest(), 1).await;
@@ -271,8 +271,13 @@ async fn one_session(plan: &Plan, game: &Game, clients: usize) -> (f64, f64) {
                 let mut c = Client::connect(&addr, &token).await;
                 let events = format!("/api/v1/sessions/{id}/events");
                 for _ in 0..writes {
-                    let body = game.hand(next.fetch_add(1, Ordering::Relaxed)).to_string();
-                    let (status, _) = c.request("POST", &events, Some(&body)).await;
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    let body = game.hand(n).to_string();
+                    // Each write keyed, as the phone's hand form is.
+                    let key = format!("one-session-{n}");
+                    let (status, _) = c
+                        .request_keyed("POST", &events, Some(&body), Some(&key))
+                        .await;
                     assert!(status == 201 || status == 503, "{}: {status}", game.id);
                     if status == 201 {
                         recorded.fetch_add(1, Ordering::Relaxed);

@@ -174,6 +174,11 @@ pub async fn record_event(
     if EventKind::of_session_event(event.written()) == Some(EventKind::Payment) {
         nights::refuse_session_payment(pool.reader(), id).await?;
     }
+    // Outside the slot: a retry that arrives while the first is still in flight is caught
+    // by the key's uniqueness when written (and answered below), not by this read.
+    if let Some(seq) = key_seq(pool, id, idempotency_key).await? {
+        return repeated(pool, folds, id, seq).await;
+    }
     let pending = Pending {
         id,
         expected_events,
@@ -183,7 +188,6 @@ pub async fn record_event(
         key: idempotency_key.map(str::to_string),
     };
     let written = match record(pool, folds, &pending).await {
-        Ok(Tried::Repeated(seq)) => return repeated(pool, folds, id, seq).await,
         Err(e) if !matches!(e, AppError::Refused(_) | AppError::Conflict { .. }) => {
             // Another instance may have recorded the same key meanwhile: its answer stands.
             return match key_seq(pool, id, idempotency_key).await {
@@ -191,9 +195,7 @@ pub async fn record_event(
                 _ => Err(e),
             };
         }
-        Ok(Tried::Again) => return Err(AppError::Busy),
-        Ok(Tried::Done(written)) => written,
-        Err(e) => return Err(e),
+        done => done?,
     };
     Ok(Recorded {
         seq: written.before + 1,
@@ -279,22 +281,20 @@ enum Tried {
     /// Another writer got there first, or the write stepped after did not land: nothing
     /// written; the session is read again.
     Again,
-    /// The idempotency key had already recorded event `seq`.
-    Repeated(usize),
 }
 
 /// Another writer got there first this many times in a row: the write gives up as busy.
 const TRIES: usize = 8;
 
-/// [`try_once`] until it ends other than [`Tried::Again`], at most [`TRIES`] times.
-async fn record(pool: &WritePool, folds: &Folds, pending: &Pending) -> Result<Tried, AppError> {
+/// [`try_once`] until it is done, at most [`TRIES`] times. Errors: [`AppError::Busy`] after
+/// that many; [`try_once`]'s.
+async fn record(pool: &WritePool, folds: &Folds, pending: &Pending) -> Result<Written, AppError> {
     for _ in 0..TRIES {
-        match try_once(pool, folds, pending).await? {
-            Tried::Again => continue,
-            ended => return Ok(ended),
+        if let Tried::Done(written) = try_once(pool, folds, pending).await? {
+            return Ok(written);
         }
     }
-    Ok(Tried::Again)
+    Err(AppError::Busy)
 }
 
 /// One try: under the session's slot, the state taken ([`take_target`]), the pure step, the
@@ -304,9 +304,6 @@ async fn record(pool: &WritePool, folds: &Folds, pending: &Pending) -> Result<Tr
 async fn try_once(pool: &WritePool, folds: &Folds, pending: &Pending) -> Result<Tried, AppError> {
     // The slot before the connection: see the lock order in `folds`.
     let mut slot = folds.slot(pending.id).write_owned().await;
-    if let Some(seq) = key_seq(pool, pending.id, pending.key.as_deref()).await? {
-        return Ok(Tried::Repeated(seq));
-    }
     let raw = pending.event.written();
     let (target, after) = take_target(pool, folds, &mut slot, pending.id, raw).await?;
     let before = target.events();

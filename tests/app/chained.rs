@@ -1,8 +1,8 @@
 //! One session's records made at once: each is stepped on the state the one before it left
 //! while that one is being committed (`commit::Landed`), so they share commits as different
 //! sessions' records do. Among them, refused events, hands recorded by another process and
-//! a correction reaching back; a reader meanwhile never sees a hand that is not stored, and
-//! afterwards the cached state equals a full replay.
+//! a correction reaching back and a keyed hand sent twice at once; a reader meanwhile never
+//! sees a hand that is not stored, and afterwards the cached state equals a full replay.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed test should stop right there
 
@@ -72,6 +72,21 @@ async fn at_once(game: &'static str) {
                     let refused = service::record_event(&pool, &folds, id, wrong, None, None);
                     assert_eq!(refused.await.unwrap_err().status(), 422, "{game}");
                 }
+                if w == 2 && k == 3 {
+                    // A phone's retry while its first send is still in flight: one hand.
+                    let hand = hands::hand(game, players, next.fetch_add(1, Ordering::Relaxed));
+                    let send = || {
+                        service::record_event(&pool, &folds, id, hand.clone(), None, Some("twice"))
+                    };
+                    let (first, again) = tokio::join!(send(), send());
+                    let (first, again) = (first.unwrap(), again.unwrap());
+                    assert_eq!(first.seq, again.seq, "{game}: one hand for one key");
+                    assert!(
+                        first.repeated != again.repeated,
+                        "{game}: one of them repeated"
+                    );
+                    assert_eq!(first.entry, again.entry, "{game}: the first answer again");
+                }
                 if w == 1 && k == 2 {
                     // Dealt by the same seat as hand 1.
                     let replacement = hands::hand(game, players, 2 * players.len());
@@ -118,8 +133,9 @@ async fn at_once(game: &'static str) {
     other.await.unwrap();
     done.store(true, Ordering::Relaxed);
     assert!(reader.await.unwrap() > 0, "{game}: the reader read");
-    // Every hand, the 3 from elsewhere and the correction; no refusal was written.
-    let recorded = WRITERS * EACH + 1;
+    // Every hand, the keyed one once, the 3 from elsewhere and the correction; no refusal
+    // was written.
+    let recorded = WRITERS * EACH + 2;
     let stored = service::event_count(pool.reader(), id).await.unwrap();
     assert_eq!(stored, PLAYED + recorded + 3, "{game}");
     // The standing read notices the hands recorded elsewhere, as a phone's next read would.
