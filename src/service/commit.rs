@@ -219,23 +219,37 @@ impl Committer {
             queued: Instant::now(),
             answer,
         };
-        let mut queue = self.lock();
-        match &queue.writer {
-            // A cache is for one database; a misuse still gets a correct group of its own.
-            Some(writer) if !same_database(writer, pool) => {
-                tokio::spawn(alone(pool.clone(), job, Arc::clone(self)));
+        let start = {
+            let mut queue = self.lock();
+            match &queue.writer {
+                // A cache is for one database; a misuse still gets a correct group of its own.
+                Some(writer) if !same_database(writer, pool) => Some(Err(job)),
+                Some(_) if queue.jobs.len() >= MAX_QUEUED => return Err(AppError::Busy),
+                Some(_) => {
+                    queue.jobs.push_back(job);
+                    None
+                }
+                None => {
+                    queue.writer = Some(pool.clone());
+                    queue.jobs.push_back(job);
+                    Some(Ok(()))
+                }
             }
-            Some(_) if queue.jobs.len() >= MAX_QUEUED => return Err(AppError::Busy),
-            Some(_) => queue.jobs.push_back(job),
-            None => {
-                queue.writer = Some(pool.clone());
-                queue.jobs.push_back(job);
+        };
+        // Spawned with the queue unlocked: a runtime shutting down drops the task at once,
+        // and its drop takes the queue's lock.
+        match start {
+            Some(Ok(())) => {
                 let task = GroupTask {
                     committer: Arc::clone(self),
                     finished: false,
                 };
                 tokio::spawn(task.run(pool.clone()));
             }
+            Some(Err(job)) => {
+                tokio::spawn(alone(pool.clone(), job, Arc::clone(self)));
+            }
+            None => {}
         }
         Ok(Queued { answered, landed })
     }

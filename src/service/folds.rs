@@ -2,7 +2,8 @@
 //! the cache"): a bounded LRU of slots, each a read-write lock over the state after the last
 //! event handed to the group commit ([`Held`]), or empty when nothing trustworthy is known.
 //! A writer holds the slot for its step and leaves the state after it, its event in flight,
-//! so that the session's next write may be stepped on it meanwhile ([`Landed`]);
+//! so that the session's next write may be stepped on it meanwhile ([`Landed`]; on SQLite:
+//! on PostgreSQL the writer keeps the slot until its answer, `service::try_once`);
 //! readers wait for the event to land and never see an uncommitted state. A state whose
 //! event did not land is worth nothing: the next request replays from the store.
 //!

@@ -30,6 +30,7 @@ use crate::ids::{ClubId, SessionId};
 
 use crate::session::window::SHEET_LINES;
 use crate::session::{EventKind, Fold, NewEvent, Tip};
+use crate::store::postgres::Engine;
 use crate::store::{self, EventRow};
 pub(crate) use create::new_session;
 pub use create::{NewSessionInput, create_linked_session, create_session, import, import_linked};
@@ -320,8 +321,13 @@ async fn try_once(pool: &WritePool, folds: &Folds, pending: &Pending) -> Result<
     let position = Position::of_tip(&kept.tip);
     let queued = folds.committer().enqueue(pool, append, after.clone())?;
     *slot = Some(Held::handed_on(kept, queued.landed.clone(), after));
-    drop(slot);
-    match queued.answer().await? {
+    // On PostgreSQL the writer keeps the slot until the answer: its one-statement group
+    // holds one record of a chain, so chained writes would gain little, and another
+    // instance writing the session, read anew at each try, would find every try stale.
+    let kept_slot = (pool.engine() == Engine::Postgres).then_some(slot);
+    let answer = queued.answer().await;
+    drop(kept_slot);
+    match answer? {
         Appended::Committed => {
             if let Some(whole) = stepped.whole {
                 folds.keep_whole(whole);

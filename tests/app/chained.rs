@@ -1,6 +1,6 @@
-//! One session's records made at once: each is stepped on the state the one before it left
-//! while that one is being committed (`commit::Landed`), so they share commits as different
-//! sessions' records do. Among them, refused events, hands recorded by another process and
+//! One session's records made at once: on SQLite each is stepped on the state the one before
+//! it left while that one is being committed (`commit::Landed`), so they share commits as
+//! different sessions' records do (on PostgreSQL each waits for the one before). Among them, refused events, hands recorded by another process and
 //! a correction reaching back and a keyed hand sent twice at once; a reader meanwhile never
 //! sees a hand that is not stored, and afterwards the cached state equals a full replay.
 
@@ -98,15 +98,24 @@ async fn at_once(game: &'static str) {
         }));
     }
     // Another process records hands meanwhile: this cache's chain is read again after each.
+    // While the chain keeps committing, the other process's state is stale at every try and
+    // it may be answered busy (a 503 with `Retry-After`): it sends the hand again, as a
+    // phone does.
     let other = {
         let (pool, next) = (pool.clone(), next.clone());
         tokio::spawn(async move {
             for _ in 0..3 {
                 let hand = hands::hand(game, players, next.fetch_add(1, Ordering::Relaxed));
-                service::record_event(&pool, &elsewhere, id, hand, None, None)
-                    .await
-                    .unwrap();
-                tokio::task::yield_now().await;
+                let mut busy = 0;
+                loop {
+                    match service::record_event(&pool, &elsewhere, id, hand.clone(), None, None)
+                        .await
+                    {
+                        Err(scorekeeper::error::AppError::Busy) if busy < 50 => busy += 1,
+                        recorded => break assert!(recorded.is_ok(), "{game}: {recorded:?}"),
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                }
             }
         })
     };
@@ -142,7 +151,7 @@ async fn at_once(game: &'static str) {
     service::position(pool.reader(), &folds, id).await.unwrap();
     assert_same(&pool, &folds, id, None, stored).await;
     let made = folds.committer().commits() - commits;
-    // PostgreSQL's one-statement group holds one record of a chain (`group_length`).
+    // On PostgreSQL a writer keeps the session until its answer (`service::try_once`).
     if pool.engine() == scorekeeper::store::postgres::Engine::Sqlite {
         assert!(
             made < recorded as u64,
