@@ -17,7 +17,7 @@ use crate::cached_fold::{assert_same, new_club, runtime};
 use crate::common::hands;
 
 /// Hands before the amendments: past two tails (`TAIL` is 32), so hand 1 is far behind.
-const PLAYED: usize = 90;
+pub(crate) const PLAYED: usize = 90;
 
 /// Records `event` into session `id` through `folds` and checks the state `folds` keeps
 /// against a full replay; `step` names the step in a failure.
@@ -39,14 +39,18 @@ fn correction(game: &str, players: &[&str], target: usize, as_hand: usize) -> Va
 }
 
 /// The players of `game`'s long session in [`hands`].
-fn seated(game: &str) -> &'static [&'static str] {
+pub(crate) fn seated(game: &str) -> &'static [&'static str] {
     let found = hands::games().into_iter().find(|(g, _, _)| *g == game);
     found.map(|(_, players, _)| players).unwrap()
 }
 
 /// A fresh store with a session of `game` for each of `clubs` (`true`: in a club of its
 /// own), each given [`PLAYED`] hands through `folds`: the store and the sessions.
-async fn played(game: &str, folds: &Folds, clubs: &[bool]) -> (WritePool, Vec<SessionId>) {
+pub(crate) async fn played(
+    game: &str,
+    folds: &Folds,
+    clubs: &[bool],
+) -> (WritePool, Vec<SessionId>) {
     let (_, players, agreements) = hands::games()
         .into_iter()
         .find(|(g, _, _)| *g == game)

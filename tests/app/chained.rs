@@ -9,11 +9,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use scorekeeper::ids::ClubId;
 use scorekeeper::service::{self, Folds};
 use serde_json::json;
 
-use crate::cached_fold::{assert_same, new_club};
+use crate::amended_whole::{PLAYED, played, seated};
+use crate::cached_fold::assert_same;
 use crate::common::hands;
 
 /// Writers at once, as the benchmark's clients on one session.
@@ -21,9 +21,6 @@ const WRITERS: usize = 8;
 
 /// Hands each writer records.
 const EACH: usize = 6;
-
-/// Hands before the writers start: past the tip's tail, so the correction reaches back.
-const PLAYED: usize = 40;
 
 #[test]
 fn records_made_at_once_into_one_session_share_commits_and_stay_true() {
@@ -38,22 +35,10 @@ fn records_made_at_once_into_one_session_share_commits_and_stay_true() {
 }
 
 async fn at_once(game: &'static str) {
-    let (_, players, agreements) = hands::games()
-        .into_iter()
-        .find(|(g, _, _)| *g == game)
-        .unwrap();
-    let pool = crate::common::engines::fresh_pool().await;
-    let header: scorekeeper::format::SessionDoc =
-        serde_json::from_value(hands::session(game, players, &agreements, 0)).unwrap();
-    let club = ClubId(new_club(&pool).await);
-    let id = service::import(&pool, &header, Some(club)).await.unwrap();
+    let players = seated(game);
     let (folds, elsewhere) = (Folds::new(4), Folds::new(4));
-    for n in 0..PLAYED {
-        let hand = hands::hand(game, players, n);
-        service::record_event(&pool, &folds, id, hand, None, None)
-            .await
-            .unwrap();
-    }
+    let (pool, ids) = played(game, &folds, &[true]).await;
+    let id = ids[0];
     let commits = folds.committer().commits();
     let next = Arc::new(AtomicUsize::new(PLAYED));
     let done = Arc::new(AtomicBool::new(false));
