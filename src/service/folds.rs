@@ -1,11 +1,11 @@
 //! The open sessions kept folded in memory (docs/architecture.md, "The fold, the tip and
 //! the cache"): a bounded LRU of slots, each a read-write lock over the state after the last
 //! event handed to the group commit ([`Held`]), or empty when nothing trustworthy is known.
-//! A writer holds the slot for its step and leaves the state after it, its event in flight,
-//! so that the session's next write may be stepped on it meanwhile ([`Landed`]; on SQLite:
-//! on PostgreSQL the writer keeps the slot until its answer, `service::try_once`);
-//! readers wait for the event to land and never see an uncommitted state. A state whose
-//! event did not land is worth nothing: the next request replays from the store.
+//! On SQLite a writer holds the slot for its step and leaves the state after it, its event
+//! in flight, so that the session's next write may be stepped on it meanwhile ([`Landed`]);
+//! on PostgreSQL it keeps the slot until its answer (`service::try_once`). Readers wait for
+//! the event to land and never see an uncommitted state. A state whose event did not land
+//! is worth nothing: the next request replays from the store.
 //!
 //! Lock order, against deadlock with the pool: a writer takes the slot before a connection;
 //! a reader never waits for a slot while holding a connection. The cache also holds its
@@ -30,7 +30,7 @@ use crate::ids::SessionId;
 /// One session's place in the cache: its state after the last event handed on, or `None`.
 pub(super) type Slot = Arc<RwLock<Option<Held>>>;
 
-/// A writer's hold on one session's slot, kept across its step.
+/// A writer's hold on one session's slot, kept across its step (on PostgreSQL, its commit).
 pub(super) type SlotGuard = tokio::sync::OwnedRwLockWriteGuard<Option<Held>>;
 
 /// A session's state after the last event handed to the group commit, and that event's
