@@ -35,7 +35,7 @@ pub(super) type SlotGuard = tokio::sync::OwnedRwLockWriteGuard<Option<Held>>;
 
 /// A session's state after the last event handed to the group commit, and that event's
 /// landing while it may be in flight.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(super) struct Held {
     kept: Kept,
     /// `None`: committed.
