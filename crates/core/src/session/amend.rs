@@ -16,8 +16,6 @@ struct Asked {
 struct Redone {
     /// The state after the last of them.
     core: Core,
-    /// How many games were finished before the amended event: those stand as they were.
-    games_before: usize,
     /// Those standing now (a `void`'s target left out), each with its kept state.
     standing: Vec<Standing>,
     /// The replacement's own reckoning: its words, steps and rules; `None` for a `void`.
@@ -26,6 +24,10 @@ struct Redone {
     last_scores: Option<Value>,
     /// The sheet cells of the last one.
     last_cells: Vec<Cell>,
+    /// Each game finished anew that ends otherwise than the sheet shows it under its number
+    /// (or that the amended event finished), with its closing row, in order. The games
+    /// finished before the amended event stand as they were.
+    ended_anew: Vec<ShownEnd>,
 }
 
 impl Fold {
@@ -78,13 +80,12 @@ impl Fold {
             .push(Change { by: index, void });
         let Redone {
             core,
-            games_before,
             standing,
             last_cells,
+            ended_anew,
             ..
         } = redone;
-        let now = core.finished.to_vec_after(games_before);
-        self.reshow_game_ends(&mut r, at, target, (games_before, &now));
+        self.reshow_game_ends(&mut r, at, core.finished.len(), ended_anew);
         let last_event = standing.last().map(|s| s.index);
         if let Some(cells) = final_tally(&core, &r, last_event, last_cells) {
             r.standing_after = cells;
@@ -207,10 +208,10 @@ impl Fold {
         changed: Vec<(usize, Replayed<'_>)>,
     ) -> Result<Redone, Refusal> {
         let mut core = self.state_before(slot, index)?;
-        let games_before = core.finished.len();
         let mut last_hand = self.last_hand_before(slot);
         let mut standing = Vec::with_capacity(changed.len());
         let (mut reckoning, mut last_scores, mut last_cells) = (None, None, Vec::new());
+        let (mut compared, mut ended_anew) = (core.finished.len(), Vec::new());
         for (k, (i, replayed)) in changed.into_iter().enumerate() {
             let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
             let (event, text) = replayed.read();
@@ -223,6 +224,10 @@ impl Fold {
             last_scores = row.scores_after.clone().or(last_scores);
             last_cells = row.line.cells.clone();
             let counted = Counted::of(&row);
+            self.compare_ends(&core, target, &mut compared, &mut ended_anew);
+            // Compared, the older games keep only their records: a replay of thousands of
+            // games holds a few bytes for each, as the fold it replaces does.
+            core.finished.slim_older();
             if i == target {
                 reckoning = Some((row.explanation, row.steps, row.rules));
             }
@@ -236,12 +241,41 @@ impl Fold {
         }
         Ok(Redone {
             core,
-            games_before,
             standing,
             reckoning,
             last_scores,
             last_cells,
+            ended_anew,
         })
+    }
+
+    /// Compares the games `core` finished after the first `compared` with those the sheet
+    /// shows under the same numbers: each that differs, or that the amended event `target`
+    /// finished, goes to `ended_anew`. Called after each replayed event, while its game is
+    /// still kept whole.
+    fn compare_ends(
+        &self,
+        core: &Core,
+        target: usize,
+        compared: &mut usize,
+        ended_anew: &mut Vec<ShownEnd>,
+    ) {
+        for (k, new) in core
+            .finished
+            .to_vec_after(*compared)
+            .into_iter()
+            .enumerate()
+        {
+            let number = *compared + k + 1;
+            let old = self
+                .shown
+                .get(&number)
+                .and_then(|&(row, pos)| self.rows.get(row)?.game_ends.get(pos));
+            if old.is_none_or(|old| old.event == target || !old.same_result(new)) {
+                ended_anew.push(ShownEnd::of(number, new));
+            }
+        }
+        *compared = core.finished.len();
     }
 
     /// The number of the last hand standing before standing slot `slot`, if any.
@@ -269,44 +303,32 @@ impl Fold {
         }
     }
 
-    /// Strikes closing rows that no longer stand and shows under row `r` each game that
-    /// ended anew; `now` holds the games after the first `from`.
+    /// Strikes the closing rows of games that ended anew (`ended_anew`, from
+    /// [`Fold::compare_ends`]) or no longer end (numbered past `games`, how many are now
+    /// finished), and shows under row `r`, at `at`, each game that ended anew.
     fn reshow_game_ends(
         &mut self,
         r: &mut Row,
         at: usize,
-        target: usize,
-        (from, now): (usize, &[&Finish]),
+        games: usize,
+        ended_anew: Vec<ShownEnd>,
     ) {
         let amended_by = r.index.unwrap_or_default();
-        let last_shown = self.shown.last_key_value().map_or(0, |(&number, _)| number);
-        // Games up to `from` finished before the amended event: they stand.
-        for number in from + 1..=last_shown.max(from + now.len()) {
-            let new = now.get(number - from - 1);
-            let old = self
-                .shown
-                .get(&number)
-                .and_then(|&(row, pos)| self.rows.get(row)?.game_ends.get(pos));
-            let redo = match (old, new) {
-                (Some(old), Some(new)) => old.event == target || !old.same_result(new),
-                (None, None) => false,
-                _ => true,
-            };
-            if !redo {
-                continue;
-            }
+        let gone: Vec<usize> = self.shown.range(games + 1..).map(|(&n, _)| n).collect();
+        let struck = ended_anew.iter().map(|end| (end.number, true));
+        for (number, still_over) in struck.chain(gone.into_iter().map(|n| (n, false))) {
             if let Some((row, pos)) = self.shown.remove(&number)
                 && let Some(end) = self
                     .rows
                     .get_mut(row)
                     .and_then(|x| x.game_ends.get_mut(pos))
             {
-                end.struck_by = Some((amended_by, new.is_some()));
+                end.struck_by = Some((amended_by, still_over));
             }
-            if let Some(new) = new {
-                self.shown.insert(number, (at, r.game_ends.len()));
-                r.game_ends.push(ShownEnd::of(number, new));
-            }
+        }
+        for end in ended_anew {
+            self.shown.insert(end.number, (at, r.game_ends.len()));
+            r.game_ends.push(end);
         }
     }
 }
