@@ -209,17 +209,12 @@ mod tests {
     /// Pinochle's `hand`, rules §1.9).
     #[test]
     fn a_json_entry_of_the_wrong_type_reads_as_the_players() {
-        use crate::ledger::Balances;
         use crate::rules::{Ctx, Table};
         let players = ["Ann", "Bob"].map(String::from);
         let start = crate::rules::two_handed_pinochle::GAME.start;
         let mut engine = start(&serde_json::Map::new(), &players, None).unwrap();
         let mut table = Table::new(&players);
-        let balances = Balances::default();
-        let mut ctx = Ctx {
-            table: &mut table,
-            balances: &balances,
-        };
+        let mut ctx = Ctx { table: &mut table };
         let hand = serde_json::json!({"type": "hand", "dealer": "Ann",
             "melds": {"Ann": "lots", "Bob": 40}, "tricks": {"Ann": 150, "Bob": 100}});
         let e = engine

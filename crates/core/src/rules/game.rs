@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::sheet::{Cell, GameEnd, Layout, SheetLine, Step};
 use super::{FinishedGame, RuleError, Table};
-use crate::ledger::{Balances, Posting};
+use crate::ledger::Posting;
 
 /// What one event did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,12 +60,11 @@ impl Outcome {
 /// A game's own event ([`super::typed::Game::Event`]) behind the erased [`Engine`].
 pub type TypedEvent = dyn std::any::Any + Send + Sync;
 
-/// What the engines see besides their own state: the seating and the balances (cents).
+/// What the engines see besides their own state: the seating. Not the balances: no rule
+/// reads them, so the same state and events always score the same ([`Engine::same_state`]).
 pub struct Ctx<'a> {
     /// Seating, mutable for games that let players join and leave.
     pub table: &'a mut Table,
-    /// Balances before this event.
-    pub balances: &'a Balances,
 }
 
 /// The house accounts by default: [`crate::ledger::KITTY`] when the game keeps one (rules §1.2).
@@ -83,6 +82,12 @@ pub fn kitty_accounts(has_kitty: bool) -> Vec<&'static str> {
 pub trait Engine: Send + Sync {
     /// A copy of this engine in its current state.
     fn clone_box(&self) -> Box<dyn Engine>;
+    /// This engine, to compare it with another ([`Engine::same_state`]).
+    fn as_any(&self) -> &dyn std::any::Any;
+    /// Whether `other` is the same game in the same state. No engine reads the balances,
+    /// so from two states that are the same, the same events score the same: a
+    /// correction's replay may take the rest of the session as it stands from there.
+    fn same_state(&self, other: &dyn Engine) -> bool;
     /// Whether the game keeps a [`crate::ledger::KITTY`] account (none by default).
     fn has_kitty(&self) -> bool {
         false

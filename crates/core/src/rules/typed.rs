@@ -119,7 +119,9 @@ pub(crate) use read_event;
 /// and leaves the game unchanged.
 ///
 /// The methods after [`Game::hand_form`] mean what [`Engine`]'s do, with the same defaults.
-pub trait Game: Clone + Send + Sync + 'static {
+/// Equal states (`PartialEq`, every field compared) must score every later event alike:
+/// a correction's replay stops where it meets a state it had ([`Engine::same_state`]).
+pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     /// The table agreements, read once at the start.
     type Agreements: TableAgreements;
     /// The game's events (`hand`, …), read at the edge.
@@ -247,6 +249,15 @@ pub struct Typed<G>(pub G);
 impl<G: Game> Engine for Typed<G> {
     fn clone_box(&self) -> Box<dyn Engine> {
         Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn same_state(&self, other: &dyn Engine) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Typed<G>>()
+            .is_some_and(|other| other.0 == self.0)
     }
     fn has_kitty(&self) -> bool {
         self.0.has_kitty()
@@ -473,11 +484,7 @@ mod tests {
 
     fn apply(engine: &mut dyn Engine, event: Value) -> Result<Outcome, RuleError> {
         let mut table = Table::new(&["A", "B", "C"].map(String::from));
-        let balances = crate::ledger::Balances::default();
-        let mut ctx = Ctx {
-            table: &mut table,
-            balances: &balances,
-        };
+        let mut ctx = Ctx { table: &mut table };
         let kind = event["type"].as_str().unwrap().to_string();
         engine.apply(&mut ctx, &kind, event.as_object().unwrap())
     }

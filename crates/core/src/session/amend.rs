@@ -212,7 +212,10 @@ impl Fold {
         let mut standing = Vec::with_capacity(changed.len());
         let (mut reckoning, mut last_scores, mut last_cells) = (None, None, Vec::new());
         let (mut compared, mut ended_anew) = (core.finished.len(), Vec::new());
-        for (k, (i, replayed)) in changed.into_iter().enumerate() {
+        // A void moves the later events a slot back, away from their kept states.
+        let rejoins = changed.first().map(|&(i, _)| i) == Some(target);
+        let mut events = changed.into_iter().enumerate();
+        while let Some((k, (i, replayed))) = events.next() {
             let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
             let (event, text) = replayed.read();
             let read = core.read_event(&event, i)?;
@@ -224,6 +227,7 @@ impl Fold {
             last_scores = row.scores_after.clone().or(last_scores);
             last_cells = row.line.cells.clone();
             let counted = Counted::of(&row);
+            let scored = row.scores_after.is_some();
             self.compare_ends(&core, target, &mut compared, &mut ended_anew);
             // Compared, the older games keep only their records: a replay of thousands of
             // games holds a few bytes for each, as the fold it replaces does.
@@ -235,9 +239,17 @@ impl Fold {
                 index: i,
                 event: text.unwrap_or_else(|| event.to_string().into_boxed_str()),
                 deal,
+                scored,
                 before: before.map(Box::new),
                 counted,
             });
+            if rejoins && let Some(rejoined) = self.rejoin(slot + k + 1, &core) {
+                events.nth(rejoined.standing.len() - 1);
+                standing.extend(rejoined.standing);
+                core = rejoined.core;
+                compared = core.finished.len();
+                last_hand = self.last_hand_before(rejoined.at);
+            }
         }
         Ok(Redone {
             core,
@@ -334,7 +346,7 @@ impl Fold {
 }
 
 /// The postings that take balances `from` to `to` (cents), one per account that changes.
-fn difference(from: &Balances, to: &Balances) -> Vec<Posting> {
+pub(super) fn difference(from: &Balances, to: &Balances) -> Vec<Posting> {
     let mut accounts: Vec<&String> = to.as_map().keys().chain(from.as_map().keys()).collect();
     accounts.sort();
     accounts.dedup();

@@ -219,6 +219,28 @@ impl Games {
         (runs, singles, whole)
     }
 
+    /// This list's games after its first `from`, following `onto` (which holds `from`
+    /// games), each held as it is here; `None` when a packed run holds games on both sides
+    /// of `from`.
+    pub(super) fn rebased(&self, from: usize, onto: &Games) -> Option<Games> {
+        let mut nodes = Vec::new();
+        let mut at = self.0.as_deref();
+        while let Some(node) = at
+            && node.len > from
+        {
+            nodes.push(node);
+            at = node.before.0.as_deref();
+        }
+        if at.map_or(0, |node| node.len) != from {
+            return None;
+        }
+        let mut list = onto.clone();
+        for node in nodes.into_iter().rev() {
+            list.push_held(node.game.copy(false));
+        }
+        Some(list)
+    }
+
     /// The node holding exactly the first `len` games, if one does.
     fn node_at(&self, len: usize) -> Option<&Arc<GameNode>> {
         let mut at = self.0.as_ref();

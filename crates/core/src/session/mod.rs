@@ -3,8 +3,10 @@
 //!
 //! The state before every [`CHECKPOINT`]th standing event is kept, so a `void` or
 //! `correction` of event N replays from the nearest kept state and posts only the
-//! difference; the original stays, struck. The same pass records struck rows, which event
-//! finished which game, and which game ends an amendment changed.
+//! difference; the original stays, struck. A correction's replay that meets a kept state
+//! again but for the balances takes the rest as it stands (`rejoin.rs`). The same pass
+//! records struck rows, which event finished which game, and which game ends an amendment
+//! changed.
 
 /// The accessors a [`Fold`] and its [`Tip`] share, read from the core at `$core` (a field
 /// path: `core`, or `tail.core`).
@@ -60,6 +62,7 @@ mod numbers;
 mod payment;
 mod preview;
 mod refusal;
+mod rejoin;
 mod reopen;
 mod rows;
 pub mod sheet;
@@ -265,7 +268,6 @@ impl Core {
         let object = named.as_ref().map_or(object, |(rest, _)| rest);
         let mut ctx = Ctx {
             table: &mut self.table,
-            balances: &self.balances,
         };
         let outcome = match kind {
             EventKind::Payment => payment(&house, &mut ctx, object),
@@ -351,6 +353,8 @@ struct Standing {
     event: Box<str>,
     /// Whether it is a deal ([`Engine::is_deal`]), for "undo last hand".
     deal: bool,
+    /// Whether its row has running scores (`scores_after`).
+    scored: bool,
     before: Option<Box<Core>>,
     /// What the club's history counts of it, folded afresh.
     counted: Counted,
@@ -429,7 +433,6 @@ impl Fold {
         let start_line = core.engine.start_line();
         let mut ctx = Ctx {
             table: &mut core.table,
-            balances: &core.balances,
         };
         let opening = core.engine.opening(&mut ctx);
         let mut rows = Vec::new();
@@ -503,6 +506,7 @@ impl Fold {
             index,
             event: text,
             deal,
+            scored: r.scores_after.is_some(),
             before: before.map(Box::new),
             counted: Counted::of(&r),
         });

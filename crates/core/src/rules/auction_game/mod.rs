@@ -49,7 +49,7 @@ typed::events! {
 }
 
 /// The engine of one Auction session: each game is whole in one event, never in progress.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Auction {
     agreements: Agreements,
     players: Vec<String>,

@@ -56,7 +56,7 @@ typed::events! {
 }
 
 /// The engine of one Auction Pinochle session: agreements and kitty size (seating is in [`Ctx`]).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AuctionPinochle {
     agreements: Agreements,
     /// The kitty's size: what the rules put in less what they paid out (not the `KITTY`

@@ -92,7 +92,7 @@ fn opening(
 }
 
 /// The engine of one Auction Pitch session: agreements and the game's running scores.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AuctionPitch {
     agreements: Agreements,
     players: Vec<String>,

@@ -451,13 +451,9 @@ fn the_same_dealer_deals_again_after_a_dead_hand() {
     let players: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
     let mut engine = (GAME.start)(&serde_json::Map::new(), &players, None).unwrap();
     let mut table = Table::new(&players);
-    let balances = Balances::default();
     assert_eq!(engine.next_dealer(&table), None);
     let deal = |engine: &mut Box<dyn Engine>, table: &mut Table, e: Value| {
-        let mut ctx = Ctx {
-            table,
-            balances: &balances,
-        };
+        let mut ctx = Ctx { table };
         engine
             .apply(&mut ctx, "hand", e.as_object().unwrap())
             .unwrap();
@@ -578,7 +574,7 @@ proptest! {
         let mut balances = Balances::default();
         for e in &events {
             let entry = {
-                let mut ctx = Ctx { table: &mut table, balances: &balances };
+                let mut ctx = Ctx { table: &mut table };
                 engine.apply(&mut ctx, "hand", e.as_object().unwrap()).unwrap()
             };
             prop_assert!(ledger::sum(&entry.postings).is_zero());

@@ -44,7 +44,7 @@ typed::events! {
 }
 
 /// The engine of one Contract Pinochle session: the game in progress and how many finished.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ContractPinochle {
     agreements: Agreements,
     seating: Seating,

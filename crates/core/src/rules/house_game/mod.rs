@@ -53,7 +53,7 @@ typed::events! {
 }
 
 /// The engine of one house game session: agreements and the game in progress.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HouseGame {
     agreements: Agreements,
     players: Vec<String>,

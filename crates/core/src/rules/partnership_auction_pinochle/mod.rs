@@ -53,7 +53,7 @@ typed::events! {
 }
 
 /// The engine of one session: the game in progress and how many finished.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PartnershipAuction {
     agreements: Agreements,
     seating: Seating,

@@ -50,7 +50,7 @@ typed::events! {
 }
 
 /// The engine of one Partnership Pinochle session: the game in progress and how many finished.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PartnershipPinochle {
     agreements: Agreements,
     seating: Seating,

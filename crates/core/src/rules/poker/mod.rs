@@ -56,7 +56,7 @@ typed::events! {
 }
 
 /// The engine of one poker session: agreements, seating, and odd chips carried in `POT` (units).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Poker {
     agreements: Agreements,
     players: Vec<String>,

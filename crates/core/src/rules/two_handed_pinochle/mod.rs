@@ -82,7 +82,7 @@ fn judge(scores: [i64; 2], target: i64, step: i64) -> Result<Standing, RuleError
 }
 
 /// The engine of one Two-handed Pinochle session: the game in progress and games finished.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TwoHanded {
     agreements: Agreements,
     players: Players,
