@@ -55,15 +55,18 @@ fn payable(spent: i64, fewest: usize) -> bool {
 }
 
 /// One player's items, counted into `bought`: J, Q, K, A, two of each in all (rules §1.10).
+/// Errors name `final.<name>.items`.
 fn check_items(
+    name: &str,
     items: &[Item],
     bought: &mut BTreeMap<Item, usize>,
-    field: &Field,
 ) -> Result<(), RuleError> {
+    // Named only for a refusal: a game replayed is read without building names.
+    let field = || Field::name("final").player(name).then("items");
     for &item in items {
         if item == Item::Joker {
             return Err(
-                RuleError::new(field, "the Joker is not an item: nobody buys it")
+                RuleError::new(field(), "the Joker is not an item: nobody buys it")
                     .rule("rules §1.10"),
             );
         }
@@ -71,7 +74,7 @@ fn check_items(
         *count += 1;
         if *count > 2 {
             return Err(RuleError::new(
-                field,
+                field(),
                 format!("a third {}: the item deck holds two of each", item.name()),
             )
             .rule("rules §1.10"));
@@ -83,11 +86,11 @@ fn check_items(
 /// What `name` spent: payable with distinct cards 2–10, one or more per item (rules §1.10,
 /// §3 item 31). Errors name `final.<name>.spent`.
 fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
-    let spent_field = Field::name("final").player(name).then("spent");
+    let spent_field = || Field::name("final").player(name).then("spent");
     let k = entry.items.len();
     if !(0..=START_MONEY).contains(&entry.spent) {
         return Err(RuleError::new(
-            spent_field,
+            spent_field(),
             format!(
                 "{} is not what a player can spend: each holds 2 to 10, $54 in all",
                 entry.spent
@@ -97,7 +100,7 @@ fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
     }
     if k == 0 && entry.spent != 0 {
         return Err(RuleError::new(
-            spent_field,
+            spent_field(),
             format!(
                 "{name} bought nothing, so he spent nothing: money is spent only on a purchase"
             ),
@@ -106,7 +109,7 @@ fn check_spent(name: &str, entry: &WrittenFinal) -> Result<(), RuleError> {
     }
     if !payable(entry.spent, k) {
         return Err(RuleError::new(
-            spent_field,
+            spent_field(),
             format!(
                 "{} cannot be paid for {k} item(s) with {name}'s cards: each purchase spends one or more of his cards 2–10, each card once",
                 entry.spent
@@ -134,11 +137,7 @@ pub fn read_final(
                 format!("{name} is not one of the players"),
             )
         })?;
-        check_items(
-            &entry.items,
-            &mut bought,
-            &Field::name("final").player(name).then("items"),
-        )?;
+        check_items(name, &entry.items, &mut bought)?;
         check_spent(name, entry)?;
         if let Some(h) = holdings.get_mut(seat) {
             *h = Holding {

@@ -328,7 +328,11 @@ impl Auction {
         Ok(Outcome {
             rules: vec!["rules §1.10".into()],
             postings: postings.into_vec(),
-            scores_after: Some(json!({ "game": number, "scores": final_scores })),
+            // Built as a map, not through `json!`, which would serialize the scores again.
+            scores_after: Some(Value::Object(Map::from_iter([
+                ("game".to_string(), Value::from(number)),
+                ("scores".to_string(), Value::Object(final_scores)),
+            ]))),
             explanation: why,
             steps,
             line,
