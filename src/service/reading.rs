@@ -119,7 +119,9 @@ pub(super) async fn load_whole(pool: &ReadPool, id: SessionId) -> Result<Whole, 
     let mut conn = pool.acquire().await?;
     let (header, created_at, club_id) = load_header(&mut conn, id).await?;
     let mut start = format::start(&header).map_err(|r| no_longer_replays(id, &r))?;
-    start.reserve(store::event_count(&mut conn, id).await?);
+    let count = store::event_count(&mut conn, id).await?;
+    start.reserve(count);
+    start.quiet_before(slimmed_before(count));
     let (pages, inbox) = tokio::sync::mpsc::channel(PAGES_AHEAD);
     let folding = tokio::task::spawn_blocking(move || fold_pages(id, start, inbox));
     let read = send_pages(&mut conn, id, pages).await;
@@ -206,6 +208,13 @@ async fn caught_up(pool: &ReadPool, mut whole: Box<Whole>) -> Result<Option<Box<
     .map_err(|e| AppError::Internal(format!("folding session {id}: {e}")))?
 }
 
+/// Of a session of `count` events folded keeping [`SHEET_LINES`] rows whole, the events
+/// whose rows are slimmed before anyone reads them (an opening ante's row included), so
+/// the rules need not put them in words ([`Fold::quiet_before`]).
+fn slimmed_before(count: usize) -> usize {
+    count.saturating_sub(SHEET_LINES + 2)
+}
+
 /// Stored events a page, for [`load_whole`]'s folding thread.
 const PAGE: usize = 256;
 
@@ -260,7 +269,9 @@ pub(super) async fn slim_fold(
     header: &SessionDoc,
 ) -> Result<Fold, AppError> {
     let mut fold = format::start(header).map_err(|r| no_longer_replays(id, &r))?;
-    fold.reserve(store::event_count(conn, id).await?);
+    let count = store::event_count(conn, id).await?;
+    fold.reserve(count);
+    fold.quiet_before(slimmed_before(count));
     let mut bodies = store::event_bodies(conn, id);
     let mut index = 0;
     while let Some(body) = bodies.next().await {

@@ -48,6 +48,7 @@ mod pitch_pages;
 mod player_words;
 mod poker_pages;
 mod properties;
+mod quiet;
 mod rejoin;
 mod reopen_pages;
 mod seating_pages;

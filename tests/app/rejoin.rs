@@ -14,7 +14,7 @@ const HANDS: usize = 300;
 
 /// A hand to correct hand `at` (0-based) of `doc` with: the first of the hands after it,
 /// dealt by the same dealer, that the session takes there and that leaves it otherwise.
-fn replacement(game: &str, players: &[&str], doc: &Value, at: usize) -> Value {
+pub(crate) fn replacement(game: &str, players: &[&str], doc: &Value, at: usize) -> Value {
     let standing = |doc: &Value| {
         let l = format::replay(&read(doc)).ok()?;
         Some((l.balances, l.scores, l.games))

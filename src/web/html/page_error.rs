@@ -214,7 +214,10 @@ mod tests {
         let start = crate::rules::two_handed_pinochle::GAME.start;
         let mut engine = start(&serde_json::Map::new(), &players, None).unwrap();
         let mut table = Table::new(&players);
-        let mut ctx = Ctx { table: &mut table };
+        let mut ctx = Ctx {
+            table: &mut table,
+            quiet: false,
+        };
         let hand = serde_json::json!({"type": "hand", "dealer": "Ann",
             "melds": {"Ann": "lots", "Bob": 40}, "tricks": {"Ann": 150, "Bob": 100}});
         let e = engine

@@ -65,6 +65,12 @@ pub type TypedEvent = dyn std::any::Any + Send + Sync;
 pub struct Ctx<'a> {
     /// Seating, mutable for games that let players join and leave.
     pub table: &'a mut Table,
+    /// Nobody will read this event's words (a replay whose rows are slimmed at once): an
+    /// engine may leave out the explanation, the reckoning's steps but a kitty's, and the
+    /// sheet line's title, marks and details. Everything else is the same either way: the
+    /// postings, the scores, the contract, the cells and a finished game with its closing
+    /// row.
+    pub quiet: bool,
 }
 
 /// The house accounts by default: [`crate::ledger::KITTY`] when the game keeps one (rules §1.2).

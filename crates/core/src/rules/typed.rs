@@ -484,7 +484,10 @@ mod tests {
 
     fn apply(engine: &mut dyn Engine, event: Value) -> Result<Outcome, RuleError> {
         let mut table = Table::new(&["A", "B", "C"].map(String::from));
-        let mut ctx = Ctx { table: &mut table };
+        let mut ctx = Ctx {
+            table: &mut table,
+            quiet: false,
+        };
         let kind = event["type"].as_str().unwrap().to_string();
         engine.apply(&mut ctx, &kind, event.as_object().unwrap())
     }

@@ -218,7 +218,9 @@ impl Fold {
         while let Some((k, (i, replayed))) = events.next() {
             let before = (slot + k).is_multiple_of(CHECKPOINT).then(|| core.clone());
             let (event, text) = replayed.read();
-            let read = core.read_event(&event, i)?;
+            let mut read = core.read_event(&event, i)?;
+            // Of the rows replayed, only the corrected one's words are shown.
+            read.quiet = i != target;
             let deal = core.engine.is_deal(read.kind.as_str());
             let row = core
                 .apply_plain_in_place(i, read, last_hand)

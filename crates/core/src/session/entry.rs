@@ -43,6 +43,8 @@ pub(super) struct Read<'a> {
     pub(super) kind: EventKind,
     pub(super) object: &'a Map<String, Value>,
     pub(super) typed: Option<&'a FormHand>,
+    /// Nobody will read the step's words ([`crate::rules::Ctx::quiet`]).
+    pub(super) quiet: bool,
 }
 
 impl<'a> Read<'a> {
@@ -52,6 +54,7 @@ impl<'a> Read<'a> {
             kind,
             object,
             typed: None,
+            quiet: false,
         }
     }
 }

@@ -216,6 +216,7 @@ impl Core {
                 kind,
                 object,
                 typed,
+                quiet: false,
             }),
             None => {
                 self.admit(index, None, object)?;
@@ -257,6 +258,7 @@ impl Core {
             kind,
             object,
             typed,
+            quiet,
         } = event;
         self.admit(index, Some(kind), object)?;
         let house = self.engine.house_accounts();
@@ -268,6 +270,7 @@ impl Core {
         let object = named.as_ref().map_or(object, |(rest, _)| rest);
         let mut ctx = Ctx {
             table: &mut self.table,
+            quiet,
         };
         let outcome = match kind {
             EventKind::Payment => payment(&house, &mut ctx, object),
@@ -387,6 +390,8 @@ pub struct Fold {
     /// Of a tail: the last deal standing before `first` and its hand number, which
     /// "undo last hand" and the next hand's number fall back on.
     earlier_deal: Option<(usize, Option<usize>)>,
+    /// Events before this index are folded without the rules' words ([`Fold::quiet_before`]).
+    quiet_before: usize,
 }
 
 impl std::fmt::Debug for Fold {
@@ -433,6 +438,7 @@ impl Fold {
         let start_line = core.engine.start_line();
         let mut ctx = Ctx {
             table: &mut core.table,
+            quiet: false,
         };
         let opening = core.engine.opening(&mut ctx);
         let mut rows = Vec::new();
@@ -453,7 +459,15 @@ impl Fold {
             start_line,
             first: 0,
             earlier_deal: None,
+            quiet_before: 0,
         })
+    }
+
+    /// Folds the events before `index` without the rules' words (explanations, reckonings,
+    /// the sheet's titles, marks and details), for a fold whose rows are slimmed long
+    /// before `index` ([`Fold::slim_older`]): what a slim row keeps is the same either way.
+    pub fn quiet_before(&mut self, index: usize) {
+        self.quiet_before = index;
     }
 
     /// Applies the next event, at `index`: a document's ([`Value`]) or a form's typed hand
@@ -479,7 +493,8 @@ impl Fold {
         event: Entry<'_>,
         body: Option<&str>,
     ) -> Result<(), Refusal> {
-        let read = self.core.read_event(event, index)?;
+        let mut read = self.core.read_event(event, index)?;
+        read.quiet = index < self.quiet_before;
         let (kind, object) = (read.kind, read.object);
         if kind.amends() {
             return self.amend(index, kind, object);

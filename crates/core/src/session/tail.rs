@@ -57,6 +57,7 @@ impl Fold {
             start_line: None,
             first: cut.first,
             earlier_deal: cut.earlier_deal,
+            quiet_before: 0,
         })
     }
 

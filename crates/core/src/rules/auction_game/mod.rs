@@ -292,24 +292,11 @@ impl Auction {
             .cloned()
             .unwrap_or_default();
         let how = self.how(&verdict, &best);
-        let why = self.game_words(number, &game, winner.as_deref(), &how, &paid);
-        let mut steps = self.item_steps(&game);
-        steps.extend(pay_steps);
-        let details = game
-            .holdings
-            .iter()
-            .enumerate()
-            .flat_map(|(s, h)| self.details(s, h, verdict.winners.contains(&s)))
-            .collect();
-        let line = SheetLine {
-            marks: game_marks(&game, winner.as_deref()),
-            details,
-            ..SheetLine::titled(if game.sales.is_empty() {
-                format!("game {number} (final count)")
-            } else {
-                format!("game {number}")
-            })
+        let (why, steps, line) = match ctx.quiet {
+            true => (String::new(), Vec::new(), SheetLine::default()),
+            false => self.game_shown(number, &game, (winner.as_deref(), &verdict), &how, &paid),
         };
+        let steps = steps.into_iter().chain(pay_steps).collect();
         let final_scores = self.final_scores(&game);
         let finished = FinishedGame {
             winner: winner.clone(),
@@ -338,6 +325,35 @@ impl Auction {
             line,
             finished: Some((finished, end)),
         })
+    }
+
+    /// Game `number` as the sheet shows it: its words ([`Auction::game_words`]), each
+    /// player's items as a sum, and its line (title, marks, each holding).
+    fn game_shown(
+        &self,
+        number: usize,
+        game: &Game,
+        (winner, verdict): (Option<&str>, &Verdict),
+        how: &str,
+        paid: &str,
+    ) -> (String, Vec<Step>, SheetLine) {
+        let details = game
+            .holdings
+            .iter()
+            .enumerate()
+            .flat_map(|(s, h)| self.details(s, h, verdict.winners.contains(&s)))
+            .collect();
+        let line = SheetLine {
+            marks: game_marks(game, winner),
+            details,
+            ..SheetLine::titled(if game.sales.is_empty() {
+                format!("game {number} (final count)")
+            } else {
+                format!("game {number}")
+            })
+        };
+        let why = self.game_words(number, game, winner, how, paid);
+        (why, self.item_steps(game), line)
     }
 
     /// Game `number` in words (rules §1.10): sales, holdings, who won and `how`, `paid`.

@@ -453,7 +453,10 @@ fn the_same_dealer_deals_again_after_a_dead_hand() {
     let mut table = Table::new(&players);
     assert_eq!(engine.next_dealer(&table), None);
     let deal = |engine: &mut Box<dyn Engine>, table: &mut Table, e: Value| {
-        let mut ctx = Ctx { table };
+        let mut ctx = Ctx {
+            table,
+            quiet: false,
+        };
         engine
             .apply(&mut ctx, "hand", e.as_object().unwrap())
             .unwrap();
@@ -574,7 +577,7 @@ proptest! {
         let mut balances = Balances::default();
         for e in &events {
             let entry = {
-                let mut ctx = Ctx { table: &mut table };
+                let mut ctx = Ctx { table: &mut table, quiet: false };
                 engine.apply(&mut ctx, "hand", e.as_object().unwrap()).unwrap()
             };
             prop_assert!(ledger::sum(&entry.postings).is_zero());

@@ -271,7 +271,10 @@ fn an_unfinished_game_pays_nothing_at_the_close() {
     let mut engine = (super::GAME.start)(&Map::new(), &players, None).unwrap();
     assert_eq!(engine.unfinished(), None);
     let mut table = crate::rules::Table::new(&players);
-    let mut ctx = crate::rules::Ctx { table: &mut table };
+    let mut ctx = crate::rules::Ctx {
+        table: &mut table,
+        quiet: false,
+    };
     let event = deal("N", (300, 200), (0, 50));
     engine
         .apply(&mut ctx, "hand", event.as_object().unwrap())

@@ -400,7 +400,10 @@ fn an_unfinished_game_pays_nothing_at_the_close_and_says_so_before() {
     .unwrap();
     assert_eq!(e.unfinished(), None);
     let mut table = Table::new(&["Ann".to_string(), "Bob".to_string()]);
-    let mut ctx = Ctx { table: &mut table };
+    let mut ctx = Ctx {
+        table: &mut table,
+        quiet: false,
+    };
     let ev = deal("Ann", false, [100, 0], [150, 100]);
     e.apply(&mut ctx, "hand", ev.as_object().unwrap()).unwrap();
     let note = e.unfinished().unwrap();
@@ -431,7 +434,10 @@ fn the_sheet_line_says_what_each_player_scored() {
     )
     .unwrap();
     let mut table = Table::new(&["Ann".to_string(), "Bob".to_string()]);
-    let mut ctx = Ctx { table: &mut table };
+    let mut ctx = Ctx {
+        table: &mut table,
+        quiet: false,
+    };
     let ev = deal("Bob", true, [40, 30], [87, 163]);
     let o = e.apply(&mut ctx, "hand", ev.as_object().unwrap()).unwrap();
     // Ann +40 +90 = +130 → 1,120; Bob +30 + 160 + 10 (dix) = +200 → 1,080.
