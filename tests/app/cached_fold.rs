@@ -206,7 +206,7 @@ pub(crate) async fn assert_same(
     assert_eq!(tip.games(), full.fold.games(), "{at}: the games finished");
     assert_eq!(
         tip.last_finished(),
-        full.fold.finished().last(),
+        full.fold.last_finished(),
         "{at}: the last game finished"
     );
     assert_facts(pool, &kept, &full, &at).await;

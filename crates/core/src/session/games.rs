@@ -131,6 +131,7 @@ impl Games {
     }
 
     /// Every game kept whole, in order (a copy). A tip leaves out all but the last.
+    #[cfg(test)]
     pub(super) fn to_vec(&self) -> Vec<Finish> {
         self.to_vec_after(0).into_iter().cloned().collect()
     }

@@ -22,6 +22,11 @@ macro_rules! core_accessors {
             self.$($core).+.finished.records()
         }
 
+        /// The last game finished, kept whole; the earlier ones may be records only.
+        pub fn last_finished(&self) -> Option<&Finish> {
+            self.$($core).+.finished.last()
+        }
+
         /// The engine as it stands after the last event.
         pub fn engine(&self) -> &dyn crate::rules::Engine {
             self.$($core).+.engine.as_ref()
@@ -66,6 +71,7 @@ mod rejoin;
 mod reopen;
 mod rows;
 pub mod sheet;
+mod standing;
 mod tail;
 mod tip;
 pub mod why;
@@ -84,6 +90,7 @@ use entry::Read;
 use games::Games;
 use payment::payment;
 use rows::row;
+use standing::Standing;
 
 use std::collections::BTreeMap;
 
@@ -348,28 +355,6 @@ fn event_object(raw: &Value, index: usize) -> Result<(&Map<String, Value>, &str)
     Ok((object, kind))
 }
 
-/// An event that still stands (its latest version), with the state before it when kept.
-#[derive(Clone)]
-struct Standing {
-    index: usize,
-    /// The event as compact JSON, parsed again only when a correction replays it.
-    event: Box<str>,
-    /// Whether it is a deal ([`Engine::is_deal`]), for "undo last hand".
-    deal: bool,
-    /// Whether its row has running scores (`scores_after`).
-    scored: bool,
-    before: Option<Box<Core>>,
-    /// What the club's history counts of it, folded afresh.
-    counted: Counted,
-}
-
-impl Standing {
-    /// The event parsed again; were it not to parse, the `Null` is refused as "not an object".
-    fn event(&self) -> Value {
-        serde_json::from_str(&self.event).unwrap_or(Value::Null)
-    }
-}
-
 /// The fold keeps the state before one standing event in this many.
 pub const CHECKPOINT: usize = 32;
 
@@ -463,13 +448,6 @@ impl Fold {
         })
     }
 
-    /// Folds the events before `index` without the rules' words (explanations, reckonings,
-    /// the sheet's titles, marks and details), for a fold whose rows are slimmed long
-    /// before `index` ([`Fold::slim_older`]): what a slim row keeps is the same either way.
-    pub fn quiet_before(&mut self, index: usize) {
-        self.quiet_before = index;
-    }
-
     /// Applies the next event, at `index`: a document's ([`Value`]) or a form's typed hand
     /// ([`FormHand`]). Errors: the rules' refusal; the fold is unchanged.
     pub fn apply<'a>(&mut self, index: usize, event: impl Into<Entry<'a>>) -> Result<(), Refusal> {
@@ -554,52 +532,11 @@ impl Fold {
         self.start_line.as_ref()
     }
 
-    /// The games finished, in order (of a slimmed fold, those kept whole).
-    pub fn finished(&self) -> Vec<Finish> {
-        self.core.finished.to_vec()
-    }
-
     core_accessors!(core);
-
-    /// The event at `index` as it stands; `None` if undone, an amendment, or absent.
-    pub fn standing_event(&self, index: usize) -> Option<Value> {
-        self.standing_slot(index)
-            .map(|slot| self.standing[slot].event())
-    }
-
-    /// Whether the event at `index` stands ([`Fold::standing_event`] without reading it).
-    pub fn stands(&self, index: usize) -> bool {
-        self.standing_slot(index).is_some()
-    }
-
-    /// The kind of the standing event at `index`; `None` if undone, an amendment, or absent.
-    pub fn standing_kind(&self, index: usize) -> Option<EventKind> {
-        let row = self.row_of.get(&index).and_then(|&r| self.rows.get(r))?;
-        self.stands(index).then_some(row.kind)
-    }
-
-    /// The position of event `index` among the standing ones.
-    fn standing_slot(&self, index: usize) -> Option<usize> {
-        self.standing.binary_search_by_key(&index, |s| s.index).ok()
-    }
-
-    /// The last standing deal: what "undo last hand" undoes.
-    pub fn last_standing_hand(&self) -> Option<usize> {
-        match self.standing.iter().rev().find(|s| s.deal) {
-            Some(s) => Some(s.index),
-            None => self.earlier_deal.map(|(index, _)| index),
-        }
-    }
 
     /// The number of the last standing deal ("hand 3"), which the next hand follows.
     pub fn last_hand_number(&self) -> Option<usize> {
         self.last_hand_before(self.standing.len())
-    }
-
-    /// What the club's history counts of each standing event held, in order, as a fresh
-    /// fold of them would make it.
-    pub fn counted(&self) -> impl Iterator<Item = &Counted> {
-        self.standing.iter().map(|s| &s.counted)
     }
 
     /// The number of the hand at `index` ("hand 3"), for any event that is a hand.

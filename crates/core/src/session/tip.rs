@@ -129,11 +129,6 @@ impl Tip {
         self.tail.events()
     }
 
-    /// The last game finished; earlier ones are kept as records only ([`Tip::games`]).
-    pub fn last_finished(&self) -> Option<&Finish> {
-        self.tail.core.finished.last()
-    }
-
     core_accessors!(tail.core);
 
     /// The number of the last hand standing ("hand 3"), which the next deal follows.

@@ -290,6 +290,13 @@ impl Fold {
         }
     }
 
+    /// Folds the events before `index` without the rules' words (explanations, reckonings,
+    /// the sheet's titles, marks and details), for a fold whose rows are slimmed long
+    /// before `index` ([`Fold::slim_older`]): what a slim row keeps is the same either way.
+    pub fn quiet_before(&mut self, index: usize) {
+        self.quiet_before = index;
+    }
+
     /// Reserves room for `events` more events at once.
     pub fn reserve(&mut self, events: usize) {
         self.rows.reserve_exact(events);
