@@ -8,7 +8,7 @@ use scorekeeper::session::{Fold, Row};
 use serde_json::{Value, json};
 
 use crate::common::hands;
-use crate::rejoin::replacement;
+use crate::rejoin::{facts, replacement};
 
 /// What a row shows besides the rules' words, which a slimmed row keeps or the fold reads:
 /// postings, hand number, scores, contract, cells, kitty steps, game ends and amendments.
@@ -60,16 +60,11 @@ fn a_quiet_fold_keeps_all_but_the_words() {
         assert_eq!(loud.balances(), quiet.balances(), "{game}: balances");
         assert_eq!(loud.games(), quiet.games(), "{game}: games");
         assert!(loud.engine().same_state(quiet.engine()), "{game}: engine");
-        let facts = |fold: &Fold| {
-            scorekeeper::history::session_facts(
-                fold,
-                &doc.agreements,
-                &doc.players,
-                doc.opening_scores.as_ref(),
-            )
-            .unwrap()
-        };
-        assert_eq!(facts(&loud), facts(&quiet), "{game}: history facts");
+        assert_eq!(
+            facts(&loud, &doc),
+            facts(&quiet, &doc),
+            "{game}: history facts"
+        );
         if game == "auction_game" {
             // The game that keeps quiet: only the amendments' own rows are in words.
             let words = |fold: &Fold| {

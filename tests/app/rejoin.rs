@@ -5,6 +5,8 @@
 //! the states it shifted, and the next hand.
 
 use scorekeeper::format::{self, SessionDoc};
+use scorekeeper::history::SessionFacts;
+use scorekeeper::session::Fold;
 use serde_json::{Value, json};
 
 use crate::common::hands;
@@ -36,6 +38,17 @@ pub(crate) fn replacement(game: &str, players: &[&str], doc: &Value, at: usize) 
         .unwrap_or_else(|| panic!("{game}: no other hand fits at {at}"))
 }
 
+/// What the club's history counts of `fold`, the session `doc` folded.
+pub(crate) fn facts(fold: &Fold, doc: &SessionDoc) -> SessionFacts {
+    scorekeeper::history::session_facts(
+        fold,
+        &doc.agreements,
+        &doc.players,
+        doc.opening_scores.as_ref(),
+    )
+    .unwrap()
+}
+
 /// The session document `doc` as JSON, read.
 fn read(doc: &Value) -> SessionDoc {
     serde_json::from_value(doc.clone()).unwrap()
@@ -55,15 +68,6 @@ fn assert_alike(game: &str, amended: &Value, entered: &Value, at: &str) {
         format::replay::fold(&a).unwrap(),
         format::replay::fold(&b).unwrap(),
     );
-    let facts = |fold, doc: &SessionDoc| {
-        scorekeeper::history::session_facts(
-            fold,
-            &doc.agreements,
-            &doc.players,
-            doc.opening_scores.as_ref(),
-        )
-        .unwrap()
-    };
     assert_eq!(
         facts(&fa, &a),
         facts(&fb, &b),
