@@ -22,7 +22,7 @@ use tokio_stream::StreamExt as _;
 use super::{EntryLine, JOURNAL_HEAD, JournalSession, POSTINGS_HEADER};
 use super::{write_postings, write_transaction};
 use crate::error::AppError;
-use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_standing};
+use crate::format::{self, SESSION_FORMAT, SessionDoc, ledger_standing_json};
 use crate::ids::{ClubId, SessionId};
 use crate::ledger::Posting;
 use crate::service::Folds;
@@ -271,7 +271,8 @@ pub async fn session_ledger(
 ) -> Result<Option<(usize, Body)>, AppError> {
     let glance = crate::service::glance(pool, folds, id).await?;
     let events = glance.tip.events();
-    let standing = ledger_standing(glance.tip.game().id, &glance.currency, &glance.tip);
+    let json = ledger_standing_json(glance.tip.game().id, &glance.currency, &glance.tip)
+        .map_err(|e| AppError::Internal(format!("the ledger document: {e}")))?;
     drop(glance);
     let range = (
         after.map_or(-1, |a| i64::try_from(a).unwrap_or(i64::MAX)),
@@ -280,8 +281,6 @@ pub async fn session_ledger(
     if !entries_stored(pool, id, range).await? {
         return Ok(None);
     }
-    let json = serde_json::to_string(&standing)
-        .map_err(|e| AppError::Internal(format!("the ledger document: {e}")))?;
     // Serialized with no entries, the document holds `"events":[]` exactly once.
     let empty = "\"events\":[]";
     let (head, tail) = json

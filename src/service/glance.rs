@@ -9,7 +9,7 @@ use super::folds::{self, Held};
 use super::reading::load_tip;
 use super::{Folds, Kept};
 use crate::error::AppError;
-use crate::format::{LedgerDoc, Position, ledger_standing};
+use crate::format::{LedgerDoc, Position, ledger_standing_json};
 use crate::ids::SessionId;
 use crate::ledger::Balances;
 use crate::session::Tip;
@@ -151,11 +151,12 @@ pub async fn stored_ledger(
         .await?
         .ok_or_else(|| AppError::NotFound(format!("there is no session {id}")))?;
     drop(conn);
-    let (events, standing) = with_current(pool, folds, id, |k| {
-        let doc = ledger_standing(&header.game, &header.currency, &k.tip);
-        (k.tip.events(), doc)
+    let (events, json) = with_current(pool, folds, id, |k| {
+        let json = ledger_standing_json(&header.game, &header.currency, &k.tip);
+        (k.tip.events(), json)
     })
     .await?;
+    let json = json.map_err(|e| AppError::Internal(format!("the ledger document: {e}")))?;
     let mut conn = pool.acquire().await?;
     let mut entries = String::new();
     {
@@ -170,8 +171,6 @@ pub async fn stored_ledger(
             entries.push_str(&entry);
         }
     }
-    let json = serde_json::to_string(&standing)
-        .map_err(|e| AppError::Internal(format!("the ledger document: {e}")))?;
     // Serialized with no entries, the document holds `"events":[]` exactly once.
     let json = json.replacen("\"events\":[]", &format!("\"events\":[{entries}]"), 1);
     Ok(Some((events, json)))

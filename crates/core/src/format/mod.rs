@@ -14,7 +14,7 @@ use crate::money::Money;
 use crate::rules::FinishedGame;
 pub use replay::{
     Position, Refusal, Standing, extend_ledger, fold, ledger, ledger_event, ledger_standing,
-    replay, replay_at_table, replay_json, start, tip,
+    ledger_standing_json, replay, replay_at_table, replay_json, start, tip,
 };
 
 /// The format tag of a session document.

@@ -127,6 +127,29 @@ pub fn extend_ledger(ledger: &mut LedgerDoc, fold: &Fold) {
 
 /// `tip`'s ledger document without entries; with the stored entries it equals [`ledger`].
 pub fn ledger_standing(game: &str, currency: &str, tip: &Tip) -> LedgerDoc {
+    standing_with(game, currency, tip, tip.games())
+}
+
+/// [`ledger_standing`] as JSON text, its `games` written from the records the tip holds
+/// ([`Tip::games_json`]) rather than read into values: a session where every deal is a
+/// game writes its thousands of games without holding them all read. Errors: serde's.
+pub fn ledger_standing_json(game: &str, currency: &str, tip: &Tip) -> serde_json::Result<String> {
+    let json = serde_json::to_string(&standing_with(game, currency, tip, Vec::new()))?;
+    // The fields after `games` (balances, kitty, settlement) hold no array named so: the
+    // last `"games":[]` is the field itself.
+    Ok(match json.rsplit_once("\"games\":[]") {
+        Some((head, tail)) => format!("{head}\"games\":{}{tail}", tip.games_json()),
+        None => json,
+    })
+}
+
+/// [`ledger_standing`] with `games` for its games.
+fn standing_with(
+    game: &str,
+    currency: &str,
+    tip: &Tip,
+    games: Vec<crate::rules::FinishedGame>,
+) -> LedgerDoc {
     let balances = tip.balances();
     LedgerDoc {
         format: LEDGER_FORMAT,
@@ -135,7 +158,7 @@ pub fn ledger_standing(game: &str, currency: &str, tip: &Tip) -> LedgerDoc {
         events: Vec::new(),
         scores: tip.engine().scores(),
         checks: tip.engine().checks(),
-        games: tip.games(),
+        games,
         balances: balances.as_map().clone(),
         kitty: balances.kitty(),
         settlement: settlement(balances, tip.engine()),

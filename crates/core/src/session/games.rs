@@ -53,6 +53,33 @@ impl Held {
         }
     }
 
+    /// Its records, each written as JSON to `out` after a comma unless `out` opens the
+    /// array: a record's own text as it is held (written by [`record_text`]'s serializer,
+    /// so it reads back as [`Held::records`] reads it), never read into a value first.
+    fn write_records(&self, out: &mut String) {
+        let mut write = |text: &str| {
+            if !out.ends_with('[') {
+                out.push(',');
+            }
+            out.push_str(text);
+        };
+        match self {
+            Held::Record(text) => write(text),
+            Held::Packed { lines, games } => {
+                let text = inflate(lines);
+                if text.lines().count() == *games {
+                    text.lines().for_each(&mut write);
+                } else {
+                    // What did not inflate reads as draws, as `records` has it.
+                    for record in self.records() {
+                        write(&record_text(&record));
+                    }
+                }
+            }
+            Held::Whole(finish) => write(&record_text(&finish.game)),
+        }
+    }
+
     /// The same games for a list of their own: a whole game as its record when `slim`.
     fn copy(&self, slim: bool) -> Held {
         match self {
@@ -77,6 +104,12 @@ fn draw() -> FinishedGame {
         decided_by: String::new(),
         final_scores: serde_json::Value::Null,
     }
+}
+
+/// `record` as compact JSON, the way a record is held. Serializing strings and a JSON
+/// value cannot fail; were it to, the record is written `null`.
+fn record_text(record: &FinishedGame) -> String {
+    serde_json::to_string(record).unwrap_or_else(|_| String::from("null"))
 }
 
 /// The record written as `text` ([`draw`] should it not read back).
@@ -161,6 +194,23 @@ impl Games {
             at = node.before.0.as_deref();
         }
         runs.into_iter().rev().flatten().collect()
+    }
+
+    /// [`Games::records`] as the JSON array the ledger writes (`games`), from each record's
+    /// text as held: a long session's games are not read into values first.
+    pub(super) fn records_json(&self) -> String {
+        let mut runs = Vec::new();
+        let mut at = self.0.as_deref();
+        while let Some(node) = at {
+            runs.push(&node.game);
+            at = node.before.0.as_deref();
+        }
+        let mut out = String::from("[");
+        for held in runs.into_iter().rev() {
+            held.write_records(&mut out);
+        }
+        out.push(']');
+        out
     }
 
     /// The same games, all but the last as records (older packed): a [`super::Tip`]'s.
@@ -386,6 +436,11 @@ mod tests {
         }
         assert_eq!(tip.len(), 1000);
         assert_eq!(tip.records(), records(1..=1000));
+        // The ledger's text, written from what is held, reads as the records do.
+        let written: Vec<FinishedGame> = serde_json::from_str(&tip.records_json()).unwrap();
+        assert_eq!(written, records(1..=1000));
+        assert_eq!(tip.records_json(), serde_json::to_string(&tip.records()).unwrap());
+        assert_eq!(Games::default().records_json(), "[]");
         assert_eq!(tip.last(), Some(&finish(1000)));
         // 1000 = the last whole + 7 runs of 128 + 103 single records.
         let mut runs = 0;

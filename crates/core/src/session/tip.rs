@@ -131,6 +131,11 @@ impl Tip {
 
     core_accessors!(tail.core);
 
+    /// [`Tip::games`] as the ledger's JSON array, written from the records as held.
+    pub fn games_json(&self) -> String {
+        self.tail.core.finished.records_json()
+    }
+
     /// The number of the last hand standing ("hand 3"), which the next deal follows.
     pub fn last_hand(&self) -> Option<usize> {
         self.tail.last_hand_number()
