@@ -439,7 +439,10 @@ mod tests {
         // The ledger's text, written from what is held, reads as the records do.
         let written: Vec<FinishedGame> = serde_json::from_str(&tip.records_json()).unwrap();
         assert_eq!(written, records(1..=1000));
-        assert_eq!(tip.records_json(), serde_json::to_string(&tip.records()).unwrap());
+        assert_eq!(
+            tip.records_json(),
+            serde_json::to_string(&tip.records()).unwrap()
+        );
         assert_eq!(Games::default().records_json(), "[]");
         assert_eq!(tip.last(), Some(&finish(1000)));
         // 1000 = the last whole + 7 runs of 128 + 103 single records.
